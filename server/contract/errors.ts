@@ -1,0 +1,60 @@
+// Error body and codes of the recruitment API (sandbox decisions, DESIGN.md):
+// {"error": {"code", "message", "details": [{"field", "message"}]}}.
+import { z } from 'zod';
+
+/** Every error code the API answers with, and its HTTP status. */
+export const ERROR_STATUS = {
+  malformed_json: 400,
+  invalid_request: 400,
+  missing_token: 401,
+  invalid_token: 401,
+  token_expired: 401,
+  invalid_credentials: 401,
+  missing_scope: 403,
+  rate_limited: 403,
+  not_found: 404,
+  applicant_exists: 409,
+  application_exists: 409,
+  payload_too_large: 413,
+  file_too_large: 413,
+  unsupported_media_type: 415,
+  // Rules of section 7 (and of sections 2 and 3) broken: 422.
+  campaign_not_open: 422,
+  applicant_reference_required: 422,
+  status_value_required: 422,
+  file_incomplete: 422,
+  file_type_mismatch: 422,
+  invalid_job_type: 422,
+  invalid_working_time: 422,
+  source_not_allowed: 422,
+  campaign_not_broadcast: 422,
+  unit_required: 422,
+  unknown_reference: 422,
+  server_error: 500,
+  service_unavailable: 503,
+} as const;
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export const ErrorDetail = z.object({
+  /** Path of the field, dotted: "applicant.applications.0.campaign_id". */
+  field: z.string(),
+  message: z.string(),
+});
+export type ErrorDetail = z.infer<typeof ErrorDetail>;
+
+export const ErrorBody = z.object({
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    details: z.array(ErrorDetail).default([]),
+  }),
+});
+export type ErrorBody = z.infer<typeof ErrorBody>;
+
+/** Turns zod issues into the API's field details. */
+export function detailsFromIssues(issues: readonly z.core.$ZodIssue[], prefix: readonly PropertyKey[] = []): ErrorDetail[] {
+  return issues.map((issue) => ({
+    field: [...prefix, ...issue.path].map(String).join('.'),
+    message: issue.message,
+  }));
+}
