@@ -1,0 +1,32 @@
+#!/usr/bin/env node
+// jobboard-connector sandbox | proxy | outbox | demo
+// Each command lives beside the part it starts; this file only dispatches.
+
+const commands: Record<string, { summary: string; load: () => Promise<{ main: (args: string[]) => Promise<void> }> }> = {
+  sandbox: { summary: 'serve the sandbox recruitment API', load: () => import('./sandbox/command.ts') },
+  proxy: { summary: 'serve the proxy a job board hosts', load: () => import('./proxy/command.ts') },
+  outbox: { summary: "inspect and replay the proxy's outbox", load: () => import('./proxy/outbox-command.ts') },
+  demo: { summary: 'the seeded sandbox, the proxy and a demo job-board page', load: () => import('./demo.ts') },
+};
+
+function usage(): string {
+  const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(8)} ${c.summary}`);
+  return `Usage: jobboard-connector <command> [options]\n\nCommands:\n${lines.join('\n')}\n\nRun "jobboard-connector <command> --help" for a command's options.`;
+}
+
+const [name, ...args] = process.argv.slice(2);
+if (name === undefined || name === '--help' || name === '-h') {
+  console.log(usage());
+  process.exit(name === undefined ? 2 : 0);
+}
+const command = commands[name];
+if (command === undefined) {
+  console.error(`Unknown command "${name}".\n\n${usage()}`);
+  process.exit(2);
+}
+try {
+  await (await command.load()).main(args);
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+}
