@@ -1,0 +1,242 @@
+// Proxy configuration: environment variables (and an optional JSON file named
+// by CONFIG_FILE, whose keys are the same names), validated once at start-up.
+// A wrong value stops the start with a message naming the variable.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+export const FIELD_MODES = ['required', 'optional', 'hidden'] as const;
+export type FieldMode = (typeof FIELD_MODES)[number];
+
+/** Form fields a board can set to required, optional or hidden (FORM_FIELDS). */
+export const CONFIGURABLE_FIELDS = [
+  'first_name',
+  'last_name',
+  'phone',
+  'resume',
+  'cover_letter',
+  'bio_url',
+  'consent',
+  'is_partner_newsletter_active',
+  'is_campaign_alert_active',
+] as const;
+export type ConfigurableField = (typeof CONFIGURABLE_FIELDS)[number];
+
+const DEFAULT_FIELDS: Record<ConfigurableField, FieldMode> = {
+  first_name: 'required',
+  last_name: 'required',
+  phone: 'optional',
+  resume: 'required',
+  cover_letter: 'optional',
+  bio_url: 'optional',
+  consent: 'required',
+  is_partner_newsletter_active: 'optional',
+  is_campaign_alert_active: 'optional',
+};
+
+const CAPTCHA_VERIFY_URLS = {
+  turnstile: 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
+  hcaptcha: 'https://api.hcaptcha.com/siteverify',
+} as const;
+
+const positiveInt = (what: string) =>
+  z.coerce.number({ error: `must be ${what}` }).int(`must be ${what}`).positive(`must be ${what}`);
+
+const optionalText = z
+  .string()
+  .trim()
+  .transform((v) => (v === '' ? undefined : v))
+  .optional();
+
+/** "https://a.example, https://b.example" → origins, each checked. */
+const originList = z
+  .string()
+  .default('')
+  .transform((v, ctx) => {
+    const origins = v.split(',').map((s) => s.trim()).filter((s) => s !== '');
+    for (const origin of origins) {
+      let parsed: URL | undefined;
+      try {
+        parsed = new URL(origin);
+      } catch {
+        parsed = undefined;
+      }
+      if (parsed === undefined || parsed.origin !== origin) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `"${origin}" is not an origin; write scheme, host and port only, like https://board.example`,
+        });
+      }
+    }
+    return origins;
+  });
+
+/** "phone:required,bio_url:hidden" → per-field modes over the defaults. */
+const formFields = z
+  .string()
+  .default('')
+  .transform((v, ctx) => {
+    const fields = { ...DEFAULT_FIELDS };
+    for (const item of v.split(',').map((s) => s.trim()).filter((s) => s !== '')) {
+      const [name, mode] = item.split(':').map((s) => s.trim());
+      if (!(CONFIGURABLE_FIELDS as readonly string[]).includes(name ?? '')) {
+        ctx.addIssue({ code: 'custom', message: `unknown field "${name}"; known: ${CONFIGURABLE_FIELDS.join(', ')}` });
+      } else if (!(FIELD_MODES as readonly string[]).includes(mode ?? '')) {
+        ctx.addIssue({ code: 'custom', message: `field "${name}" needs one of ${FIELD_MODES.join(', ')}, like ${name}:optional` });
+      } else {
+        fields[name as ConfigurableField] = mode as FieldMode;
+      }
+    }
+    return fields;
+  });
+
+/** TRUST_PROXY as Express takes it: false, true, a hop count, or addresses/subnets. */
+const trustProxy = z
+  .string()
+  .default('false')
+  .transform((v): boolean | number | string[] => {
+    const s = v.trim();
+    if (s === 'false' || s === '') return false;
+    if (s === 'true') return true;
+    if (/^\d+$/.test(s)) return Number(s);
+    return s.split(',').map((p) => p.trim()).filter((p) => p !== '');
+  });
+
+const EnvSchema = z
+  .object({
+    UPSTREAM_URL: z.url({ protocol: /^https?$/, error: 'must be the http(s) URL of the API root, ending in /v2' }),
+    UPSTREAM_PRIVATE_KEY: z.string({ error: 'is required: the private key of your job-board API client' }).min(1, 'is required: the private key of your job-board API client'),
+    UPSTREAM_SECRET_KEY: z.string({ error: 'is required: the secret key of your job-board API client' }).min(1, 'is required: the secret key of your job-board API client'),
+    JOBBOARD_CHANNEL: z
+      .string({ error: 'is required: the channel value of your job board, like jobboard_acme' })
+      .regex(/^[A-Za-z0-9_.-]{1,100}$/, 'must be a channel value, like jobboard_acme'),
+    ALLOWED_ORIGINS: originList,
+    PORT: z.coerce.number({ error: 'must be a port number from 0 to 65535' }).int().min(0).max(65535, 'must be a port number from 0 to 65535').default(8080),
+    HOST: z.string().default('0.0.0.0'),
+    DATA_DIR: z.string().min(1).default('./data'),
+    MAX_RESUME_BYTES: positiveInt('a number of bytes, like 10485760').default(10 * 1024 * 1024),
+    CAPTCHA_PROVIDER: z.enum(['none', 'turnstile', 'hcaptcha'], { error: 'must be none, turnstile or hcaptcha' }).default('none'),
+    CAPTCHA_SECRET: optionalText,
+    CAPTCHA_SITE_KEY: optionalText,
+    CAPTCHA_VERIFY_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+    TRUST_PROXY: trustProxy,
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+      error: 'must be one of fatal, error, warn, info, debug, trace, silent',
+    }).default('info'),
+    SYNC_INTERVAL_SECONDS: positiveInt('a whole number of seconds, at least 10').min(10, 'must be at least 10 seconds').default(300),
+    CONSENT_URL: z.url({ protocol: /^https?$/, error: 'must be the http(s) URL of your privacy policy' }).optional(),
+    FORM_FIELDS: formFields,
+    DELIVERY_DEADLINE_MS: positiveInt('a whole number of milliseconds').default(5000),
+    DEAD_LETTER_AFTER_HOURS: positiveInt('a whole number of hours').default(72),
+    APPLY_RATE_LIMIT_PER_IP: positiveInt('a whole number of applications per hour').default(30),
+    APPLY_RATE_LIMIT_PER_EMAIL: positiveInt('a whole number of applications per day').default(10),
+    WIDGET_FILE: z.string().optional(),
+  })
+  .superRefine((env, ctx) => {
+    if (env.CAPTCHA_PROVIDER !== 'none') {
+      if (env.CAPTCHA_SECRET === undefined) {
+        ctx.addIssue({ code: 'custom', path: ['CAPTCHA_SECRET'], message: `is required when CAPTCHA_PROVIDER is ${env.CAPTCHA_PROVIDER}` });
+      }
+      if (env.CAPTCHA_SITE_KEY === undefined) {
+        ctx.addIssue({ code: 'custom', path: ['CAPTCHA_SITE_KEY'], message: `is required when CAPTCHA_PROVIDER is ${env.CAPTCHA_PROVIDER}` });
+      }
+    }
+  });
+
+export const ENV_VARIABLES = Object.keys(EnvSchema.shape) as readonly string[];
+
+export interface ProxyConfig {
+  upstream: { url: string; privateKey: string; secretKey: string };
+  channel: string;
+  allowedOrigins: string[];
+  port: number;
+  host: string;
+  dataDir: string;
+  maxResumeBytes: number;
+  captcha: { provider: 'turnstile' | 'hcaptcha'; secret: string; siteKey: string; verifyUrl: string } | null;
+  trustProxy: boolean | number | string[];
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  syncIntervalSeconds: number;
+  consentUrl: string | null;
+  fields: Record<ConfigurableField, FieldMode>;
+  deliveryDeadlineMs: number;
+  deadLetterAfterHours: number;
+  applyRateLimitPerIp: number;
+  applyRateLimitPerEmail: number;
+  widgetFile: string;
+}
+
+export class ConfigError extends Error {
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(`The proxy cannot start: its configuration is not valid.\n${problems.map((p) => `  - ${p}`).join('\n')}\nSet these environment variables (see the README's proxy section) and start again.`);
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+function readConfigFile(path: string): Record<string, string> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new ConfigError([`CONFIG_FILE: cannot read ${path} as JSON (${(error as Error).message})`]);
+  }
+  const parsed = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).safeParse(raw);
+  if (!parsed.success) {
+    throw new ConfigError([`CONFIG_FILE: ${path} must hold one JSON object of VARIABLE: value pairs`]);
+  }
+  return Object.fromEntries(Object.entries(parsed.data).map(([k, v]) => [k, String(v)]));
+}
+
+/** Reads the configuration; throws ConfigError listing every wrong variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): ProxyConfig {
+  const fromFile = env.CONFIG_FILE ? readConfigFile(env.CONFIG_FILE) : {};
+  const unknownInFile = Object.keys(fromFile).filter((k) => !ENV_VARIABLES.includes(k));
+  if (unknownInFile.length > 0) {
+    throw new ConfigError(unknownInFile.map((k) => `CONFIG_FILE: unknown variable ${k}; known: ${ENV_VARIABLES.join(', ')}`));
+  }
+  const merged: Record<string, string | undefined> = { ...fromFile };
+  for (const key of ENV_VARIABLES) {
+    if (env[key] !== undefined && env[key] !== '') merged[key] = env[key];
+  }
+  const result = EnvSchema.safeParse(merged);
+  if (!result.success) {
+    throw new ConfigError(
+      result.error.issues.map((issue) => {
+        const name = String(issue.path[0] ?? 'configuration');
+        const message = issue.code === 'invalid_type' && merged[name] === undefined ? 'is required' : issue.message;
+        return `${name} ${message}`;
+      }),
+    );
+  }
+  const e = result.data;
+  return {
+    upstream: { url: e.UPSTREAM_URL.replace(/\/+$/, ''), privateKey: e.UPSTREAM_PRIVATE_KEY, secretKey: e.UPSTREAM_SECRET_KEY },
+    channel: e.JOBBOARD_CHANNEL,
+    allowedOrigins: e.ALLOWED_ORIGINS,
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: resolve(e.DATA_DIR),
+    maxResumeBytes: e.MAX_RESUME_BYTES,
+    captcha:
+      e.CAPTCHA_PROVIDER === 'none'
+        ? null
+        : {
+            provider: e.CAPTCHA_PROVIDER,
+            secret: e.CAPTCHA_SECRET ?? '',
+            siteKey: e.CAPTCHA_SITE_KEY ?? '',
+            verifyUrl: e.CAPTCHA_VERIFY_URL ?? CAPTCHA_VERIFY_URLS[e.CAPTCHA_PROVIDER],
+          },
+    trustProxy: e.TRUST_PROXY,
+    logLevel: e.LOG_LEVEL,
+    syncIntervalSeconds: e.SYNC_INTERVAL_SECONDS,
+    consentUrl: e.CONSENT_URL ?? null,
+    fields: e.FORM_FIELDS,
+    deliveryDeadlineMs: e.DELIVERY_DEADLINE_MS,
+    deadLetterAfterHours: e.DEAD_LETTER_AFTER_HOURS,
+    applyRateLimitPerIp: e.APPLY_RATE_LIMIT_PER_IP,
+    applyRateLimitPerEmail: e.APPLY_RATE_LIMIT_PER_EMAIL,
+    widgetFile: resolve(e.WIDGET_FILE ?? new URL('../../dist/widget/widget.js', import.meta.url).pathname),
+  };
+}

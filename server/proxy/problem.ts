@@ -1,0 +1,66 @@
+// problem+json (RFC 9457) answers. Handlers throw ProblemError; the error
+// middleware of the app is the one place that turns it into a response, so
+// no upstream error body or stack ever reaches a browser.
+export const PROBLEM_TYPE_BASE = 'https://jobboard-connector.dev/problems/';
+
+export interface FieldProblem {
+  field: string;
+  code: string;
+  message: string;
+}
+
+export interface ProblemBody {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: string;
+  errors?: FieldProblem[];
+}
+
+export class ProblemError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly title: string;
+  readonly detail: string;
+  readonly errors: FieldProblem[] | undefined;
+  readonly headers: Record<string, string>;
+
+  constructor(
+    status: number,
+    code: string,
+    title: string,
+    detail: string,
+    options: { errors?: FieldProblem[]; headers?: Record<string, string>; cause?: unknown } = {},
+  ) {
+    super(`${code}: ${detail}`, { cause: options.cause });
+    this.name = 'ProblemError';
+    this.status = status;
+    this.code = code;
+    this.title = title;
+    this.detail = detail;
+    this.errors = options.errors;
+    this.headers = options.headers ?? {};
+  }
+
+  toBody(): ProblemBody {
+    return {
+      type: PROBLEM_TYPE_BASE + this.code,
+      title: this.title,
+      status: this.status,
+      detail: this.detail,
+      code: this.code,
+      ...(this.errors ? { errors: this.errors } : {}),
+    };
+  }
+}
+
+export function validationProblem(errors: FieldProblem[]): ProblemError {
+  return new ProblemError(
+    422,
+    'validation_failed',
+    'Some fields are not valid',
+    'Correct the fields listed in errors and send the form again.',
+    { errors },
+  );
+}
