@@ -1,0 +1,18 @@
+// The campaign catalogue: the campaigns broadcast on the board's channel,
+// kept in the proxy's own store so pages never call upstream per view.
+export type { Catalogue, CatalogueCampaign, CatalogueAddress } from './types.ts';
+import type { Catalogue, CatalogueCampaign } from './types.ts';
+
+/**
+ * A catalogue over a fixed list, for tests of modules that only read it
+ * (refreshCampaign answers from the same list).
+ */
+export function createStaticCatalogue(campaigns: CatalogueCampaign[], syncedAt: Date | null = new Date()): Catalogue {
+  const byId = new Map(campaigns.map((c) => [c.id, c]));
+  return {
+    getCampaign: (id) => byId.get(id),
+    lastSyncedAt: () => syncedAt,
+    isStale: () => syncedAt === null,
+    refreshCampaign: async (id) => byId.get(id),
+  };
+}
