@@ -1,6 +1,13 @@
 // The campaign catalogue: the campaigns broadcast on the board's channel,
 // kept in the proxy's own store so pages never call upstream per view.
 export type { Catalogue, CatalogueCampaign, CatalogueAddress } from './types.ts';
+export { createCatalogue, toCatalogueCampaign } from './catalogue.ts';
+export type { CatalogueClient, CatalogueDeps, LiveCatalogue, SyncStatus } from './catalogue.ts';
+export { openCatalogueStore, foldForSearch } from './store.ts';
+export type { CatalogueStore, CampaignFilters, Facets } from './store.ts';
+export { createCatalogueReader } from './reader.ts';
+export type { CatalogueReader } from './reader.ts';
+export { sanitizeCampaignHtml, htmlToText } from './sanitize.ts';
 import type { Catalogue, CatalogueCampaign } from './types.ts';
 
 /**

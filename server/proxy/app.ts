@@ -1,0 +1,235 @@
+// The proxy's Express app, a function of its dependencies (CONVENTIONS.md 9):
+// no listen() here, so tests start it on port 0 and startProxy composes it.
+// Order matters: request id and logging first, then security headers and
+// metrics, CORS on /api, the routes, the JSON 404, and the one error handler.
+import { randomUUID } from 'node:crypto';
+import express from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import cors from 'cors';
+import helmet from 'helmet';
+import { pinoHttp } from 'pino-http';
+import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
+import { createCatalogueReader } from './catalogue/reader.ts';
+import type { SyncStatus } from './catalogue/catalogue.ts';
+import type { CatalogueStore } from './catalogue/store.ts';
+import type { ProxyConfig } from './config.ts';
+import { jsonAnswer, sendCachedJson } from './http-cache.ts';
+import { httpMetrics } from './metrics.ts';
+import { buildOpenApi } from './openapi.ts';
+import { ProblemError } from './problem.ts';
+import { campaignsRouter } from './routes/campaigns.ts';
+import { configRouter } from './routes/config.ts';
+import { healthRouter } from './routes/health.ts';
+import type { Check, Readiness } from './routes/health.ts';
+
+/** What the app reads of the catalogue (LiveCatalogue satisfies it). */
+export interface AppCatalogue {
+  store: CatalogueStore;
+  lastSyncedAt(): Date | null;
+  isStale(): boolean;
+  status(): SyncStatus;
+}
+
+export interface ProxyAppDeps {
+  config: ProxyConfig;
+  logger: Logger;
+  registry: Registry;
+  catalogue: AppCatalogue;
+  /** The applications module (mounted at /api/applications). */
+  applications?: { router: RequestHandler; ready(): boolean } | undefined;
+  /** A folder served at / (the demo job-board page). */
+  demoPageDir?: string | undefined;
+  /** True while shutting down: /readyz answers 503 so load balancers stop sending requests. */
+  draining?: () => boolean;
+  /** Shown in /api/openapi.json. */
+  version?: string;
+}
+
+/** Headers a browser may send and read on /api. */
+const CORS_OPTIONS: cors.CorsOptions = {
+  // Disallowed origins are refused before this runs (see refuseOtherOrigins).
+  origin: true,
+  methods: ['GET', 'HEAD', 'POST'],
+  allowedHeaders: ['Content-Type', 'Idempotency-Key', 'If-None-Match', 'X-Request-Id'],
+  exposedHeaders: ['ETag', 'Idempotent-Replayed', 'Retry-After', 'X-Request-Id'],
+  maxAge: 600,
+};
+
+const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+
+function pathOnly(url: string | undefined): string {
+  return (url ?? '').split('?')[0] ?? '';
+}
+
+/**
+ * Origins allowed on /api: those of ALLOWED_ORIGINS, and the proxy's own (its
+ * demo page, or a board serving the widget from the proxy's host). Requests
+ * without Origin (curl, servers) are not browsers' cross-site requests and pass.
+ */
+function refuseOtherOrigins(allowed: readonly string[]): RequestHandler {
+  const set = new Set(allowed);
+  return (req, _res, next) => {
+    const origin = req.headers.origin;
+    if (origin === undefined || set.has(origin)) return next();
+    let host: string | undefined;
+    try {
+      host = new URL(origin).host;
+    } catch {
+      host = undefined;
+    }
+    if (host !== undefined && host === req.headers.host) return next();
+    throw new ProblemError(
+      403,
+      'origin_not_allowed',
+      'Origin not allowed',
+      `This proxy does not accept requests from ${origin.slice(0, 200)}. Its operator can add the origin to ALLOWED_ORIGINS.`,
+    );
+  };
+}
+
+function readiness(deps: ProxyAppDeps): Readiness {
+  const { catalogue, applications } = deps;
+  const checks: Record<string, Check> = {};
+  const syncedAt = catalogue.lastSyncedAt();
+  const sync = catalogue.status();
+  checks.catalogue = {
+    status: syncedAt === null ? 'never_synced' : catalogue.isStale() ? 'stale' : 'ok',
+    last_synced_at: syncedAt?.toISOString() ?? null,
+    campaigns: catalogue.store.count(),
+  };
+  const error = sync.lastError;
+  // Credentials refused (401, or 403 other than the rate limit) is a
+  // configuration mistake the proxy cannot recover from: not ready. An
+  // unreachable or slow upstream is reported but keeps the proxy ready,
+  // since the outbox exists precisely to accept applications then.
+  const credentialsRefused = error !== null && (error.status === 401 || (error.status === 403 && error.code !== 'rate_limited'));
+  checks.upstream = {
+    status: error === null ? (sync.lastAttemptAt === null ? 'unknown' : 'ok') : credentialsRefused ? 'credentials_refused' : 'unreachable',
+    ...(error === null ? {} : { since: error.at.toISOString(), error: error.code }),
+  };
+  if (applications !== undefined) checks.outbox = { status: applications.ready() ? 'ok' : 'not_open' };
+  const draining = deps.draining?.() ?? false;
+  if (draining) checks.shutdown = { status: 'draining' };
+  const ready = syncedAt !== null && !credentialsRefused && (applications?.ready() ?? true) && !draining;
+  return { ready, checks };
+}
+
+/** body-parser and friends throw http-errors; anything else unknown is ours (500). */
+function asProblem(error: unknown): ProblemError | undefined {
+  if (error instanceof ProblemError) return error;
+  const e = error as { status?: unknown; statusCode?: unknown; type?: unknown; expose?: unknown };
+  const status = typeof e?.status === 'number' ? e.status : typeof e?.statusCode === 'number' ? e.statusCode : undefined;
+  if (status === undefined || status < 400 || status >= 500) return undefined;
+  if (status === 413) {
+    return new ProblemError(413, 'request_too_large', 'Request too large', 'The request body is larger than this endpoint accepts.');
+  }
+  return new ProblemError(400, 'malformed_request', 'Malformed request', 'The request could not be read: check its syntax, encoding and Content-Type.');
+}
+
+export function createProxyApp(deps: ProxyAppDeps): express.Express {
+  const { config, logger, registry } = deps;
+  const app = express();
+  app.set('trust proxy', config.trustProxy);
+  app.set('query parser', 'simple');
+  app.set('etag', false);
+  app.disable('x-powered-by');
+
+  app.use(
+    pinoHttp({
+      logger,
+      genReqId(req, res) {
+        const given = req.headers['x-request-id'];
+        const id = typeof given === 'string' && /^[A-Za-z0-9._:-]{1,128}$/.test(given) ? given : randomUUID();
+        res.setHeader('X-Request-Id', id);
+        return id;
+      },
+      // Method, path and status only: no query string, headers, IP or body.
+      serializers: {
+        req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, path: pathOnly(req.url) }),
+        res: (res: { statusCode: number }) => ({ status: res.statusCode }),
+      },
+      autoLogging: { ignore: (req) => QUIET_PATHS.has(pathOnly(req.url)) },
+      customLogLevel: (_req, res, error) => (error !== undefined || res.statusCode >= 500 ? 'error' : 'info'),
+    }),
+  );
+  app.use(helmet());
+  if (deps.draining !== undefined) {
+    const draining = deps.draining;
+    // While shutting down, answers close their connection so clients reconnect to another instance.
+    app.use((_req, res, next) => {
+      if (draining()) res.setHeader('Connection', 'close');
+      next();
+    });
+  }
+  app.use(httpMetrics(registry));
+
+  app.use('/api', refuseOtherOrigins(config.allowedOrigins), cors(CORS_OPTIONS));
+  app.use('/api/config', configRouter(config));
+  app.use('/api/campaigns', campaignsRouter(createCatalogueReader(deps.catalogue.store)));
+  // The applications module reads its own (multipart) bodies: mounted before any body parser.
+  if (deps.applications !== undefined) app.use('/api/applications', deps.applications.router);
+  // No JSON endpoint takes a body today; a small limit keeps a future one safe.
+  app.use('/api', express.json({ limit: '16kb' }));
+
+  const openapi = jsonAnswer(buildOpenApi(deps.version ?? '0.0.0'));
+  app.get('/api/openapi.json', (req, res) => {
+    sendCachedJson(req, res, openapi, 'public, max-age=300');
+  });
+
+  app.use(healthRouter(() => readiness(deps)));
+  app.get('/metrics', async (_req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    res.type(registry.contentType).send(await registry.metrics());
+  });
+
+  app.get('/widget.js', (_req, res, next) => {
+    // A board's page on another origin loads it with <script type="module">: a CORS request.
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
+    res.locals.metricsRoute = '/widget.js';
+    res.sendFile(
+      config.widgetFile,
+      { headers: { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'public, max-age=300' }, dotfiles: 'allow' },
+      (error?: NodeJS.ErrnoException) => {
+        if (error === undefined) return;
+        if (error.code === 'ENOENT' || error.code === 'EISDIR' || (error as { status?: number }).status === 404) {
+          res.removeHeader('Cache-Control');
+          next(new ProblemError(404, 'not_found', 'Widget not built', 'The widget bundle is not built on this server: run "npm run build" and restart the proxy.'));
+        } else {
+          next(error);
+        }
+      },
+    );
+  });
+
+  if (deps.demoPageDir !== undefined) {
+    app.use('/', express.static(deps.demoPageDir, { index: 'index.html', maxAge: 0 }));
+  }
+
+  app.use((req) => {
+    throw new ProblemError(404, 'not_found', 'Not found', `Nothing here: ${req.method} ${pathOnly(req.originalUrl).slice(0, 200)}.`);
+  });
+
+  // The one place that answers errors (CONVENTIONS.md 10): ProblemError as
+  // its body; anything unexpected as a bare 500 with no details, logged.
+  app.use((error: unknown, _req: Request, res: Response, next: NextFunction) => {
+    if (res.headersSent) {
+      next(error);
+      return;
+    }
+    const problem = asProblem(error);
+    const answer =
+      problem ?? new ProblemError(500, 'internal_error', 'Internal error', 'Something went wrong on our side. Try again in a moment.');
+    if (problem === undefined) {
+      // pino-http logs it with the request line, as error.
+      (res as Response & { err?: Error }).err = error instanceof Error ? error : new Error(String(error));
+    }
+    res.status(answer.status);
+    for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
+    if (!res.hasHeader('Cache-Control')) res.setHeader('Cache-Control', 'no-store');
+    res.type('application/problem+json').send(JSON.stringify(answer.toBody()));
+  });
+
+  return app;
+}

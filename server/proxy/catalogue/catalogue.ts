@@ -1,0 +1,251 @@
+// The catalogue: background sync of the campaigns broadcast on the board's
+// channel into the local store (first sync at start, then every
+// SYNC_INTERVAL_SECONDS), through the shared client with priority 'low' so
+// applications always go first in the request budget.
+import type { Logger } from 'pino';
+import { Counter, Gauge, Histogram } from 'prom-client';
+import type { Registry } from 'prom-client';
+import { isCampaignOpenForApplications } from '../../contract/index.ts';
+import type { Campaign } from '../../contract/index.ts';
+import { ApiError } from '../../client/errors.ts';
+import { sanitizeCampaignHtml } from './sanitize.ts';
+import type { CatalogueStore } from './store.ts';
+import type { Catalogue, CatalogueCampaign } from './types.ts';
+
+type Priority = 'high' | 'low';
+
+/** The two client calls the catalogue makes (the client of server/client satisfies it). */
+export interface CatalogueClient {
+  campaigns: {
+    listAll(
+      query: { channels: string[]; status: ['online']; embed: ['address', 'channels'] },
+      options: { priority: Priority; signal?: AbortSignal },
+    ): AsyncIterable<Campaign>;
+    get(id: number, query: { embed: ['address', 'channels'] }, options: { priority: Priority; signal?: AbortSignal }): Promise<Campaign>;
+  };
+}
+
+export interface CatalogueDeps {
+  config: { channel: string; syncIntervalSeconds: number };
+  client: CatalogueClient;
+  store: CatalogueStore;
+  logger: Logger;
+  registry?: Registry;
+  /** Milliseconds since the epoch; injectable for tests. */
+  now?: () => number;
+  /** Delay before retrying a failed sync (default: the interval, at most 30 s). */
+  retryAfterFailureMs?: number;
+}
+
+export interface SyncStatus {
+  /** Time of the last attempt that finished (successfully or not). */
+  lastAttemptAt: Date | null;
+  lastError: { at: Date; name: string; status: number | undefined; code: string } | null;
+  running: boolean;
+}
+
+export interface LiveCatalogue extends Catalogue {
+  /** Syncs now and schedules the next ones. */
+  start(): void;
+  /** Stops the schedule, aborts a running sync and waits for it. */
+  stop(): Promise<void>;
+  /** One sync (joins a running one). Resolves the number of campaigns kept; rejects with the client's error. */
+  syncNow(): Promise<number>;
+  status(): SyncStatus;
+  store: CatalogueStore;
+}
+
+/** The catalogue's record of an upstream campaign, its HTML sanitised. */
+export function toCatalogueCampaign(c: Campaign): CatalogueCampaign {
+  const address = c.address ?? null;
+  return {
+    id: c.id,
+    company_id: c.company_id,
+    company_name: c.company_name ?? null,
+    name: c.name,
+    status: c.status,
+    job_type: c.job_type,
+    working_time: c.working_time,
+    city: address?.city ?? null,
+    country: address?.country ?? null,
+    salary_min: c.salary_min,
+    salary_max: c.salary_max,
+    job_start_date: c.job_start_date,
+    contract_duration: c.contract_duration,
+    date_end: c.date_end,
+    updated_at: c.updated_at,
+    description: sanitizeCampaignHtml(c.description),
+    profile: sanitizeCampaignHtml(c.profile),
+    address:
+      address === null
+        ? null
+        : {
+            street_number: address.street_number,
+            street: address.street,
+            postal_code: address.postal_code,
+            city: address.city,
+            country: address.country,
+            name: address.name,
+          },
+    listed_at: c.last_activation_at ?? c.created_at,
+  };
+}
+
+function isBroadcastOn(c: Campaign, channel: string): boolean {
+  // Without the channels embed we trust the upstream filter.
+  return c.channels === undefined || c.channels.some((ch) => ch.value === channel);
+}
+
+function registerMetrics(registry: Registry | undefined, store: CatalogueStore, lastSync: () => Date | null, now: () => number) {
+  if (registry === undefined) return undefined;
+  new Gauge({
+    name: 'catalogue_age_seconds',
+    help: 'Seconds since the last successful catalogue sync (+Inf before the first)',
+    registers: [registry],
+    collect() {
+      const at = lastSync();
+      this.set(at === null ? Number.POSITIVE_INFINITY : Math.max(0, (now() - at.getTime()) / 1000));
+    },
+  });
+  new Gauge({
+    name: 'catalogue_campaigns',
+    help: 'Campaigns listed in the catalogue',
+    registers: [registry],
+    collect() {
+      this.set(store.count());
+    },
+  });
+  return {
+    syncs: new Counter({ name: 'catalogue_syncs_total', help: 'Catalogue syncs by result', labelNames: ['result'] as const, registers: [registry] }),
+    duration: new Histogram({
+      name: 'catalogue_sync_duration_seconds',
+      help: 'Duration of catalogue syncs',
+      buckets: [0.1, 0.5, 1, 2, 5, 10, 30, 60, 120, 300],
+      registers: [registry],
+    }),
+  };
+}
+
+export function createCatalogue(deps: CatalogueDeps): LiveCatalogue {
+  const { config, client, store, logger } = deps;
+  const now = deps.now ?? Date.now;
+  const intervalMs = config.syncIntervalSeconds * 1000;
+  const retryMs = deps.retryAfterFailureMs ?? Math.min(intervalMs, 30_000);
+  const log = logger.child({ module: 'catalogue' });
+  const metrics = registerMetrics(deps.registry, store, () => store.lastSyncedAt(), now);
+
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<number> | undefined;
+  let stopped = true;
+  let abort = new AbortController();
+  const refreshing = new Map<number, Promise<CatalogueCampaign | undefined>>();
+  const status: SyncStatus = { lastAttemptAt: null, lastError: null, running: false };
+
+  const schedule = (delayMs: number) => {
+    if (stopped) return;
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      syncNow().catch(() => undefined);
+    }, delayMs);
+    timer.unref();
+  };
+
+  async function runSync(signal: AbortSignal): Promise<number> {
+    const startedAt = now();
+    const kept: CatalogueCampaign[] = [];
+    const query = { channels: [config.channel], status: ['online'] as ['online'], embed: ['address', 'channels'] as ['address', 'channels'] };
+    for await (const campaign of client.campaigns.listAll(query, { priority: 'low', signal })) {
+      if (campaign.status === 'online' && isBroadcastOn(campaign, config.channel)) kept.push(toCatalogueCampaign(campaign));
+    }
+    // Only a complete walk replaces the store: a failure halfway keeps the previous catalogue.
+    store.replaceAll(kept, new Date(now()));
+    metrics?.duration.observe((now() - startedAt) / 1000);
+    return kept.length;
+  }
+
+  function syncNow(): Promise<number> {
+    if (running !== undefined) return running;
+    status.running = true;
+    running = runSync(abort.signal)
+      .then(
+        (count) => {
+          status.lastError = null;
+          metrics?.syncs.inc({ result: 'success' });
+          log.info({ campaigns: count }, 'catalogue synced');
+          schedule(intervalMs);
+          return count;
+        },
+        (error: unknown) => {
+          const e = error as Error;
+          status.lastError = {
+            at: new Date(now()),
+            name: e.name,
+            status: error instanceof ApiError ? error.status : undefined,
+            code: error instanceof ApiError ? error.code : 'error',
+          };
+          metrics?.syncs.inc({ result: 'failure' });
+          if (!stopped) log.warn({ err: e }, 'catalogue sync failed; keeping the previous catalogue');
+          schedule(retryMs);
+          throw error;
+        },
+      )
+      .finally(() => {
+        status.lastAttemptAt = new Date(now());
+        status.running = false;
+        running = undefined;
+      });
+    return running;
+  }
+
+  async function refresh(id: number): Promise<CatalogueCampaign | undefined> {
+    let campaign: Campaign;
+    try {
+      campaign = await client.campaigns.get(id, { embed: ['address', 'channels'] }, { priority: 'high', signal: abort.signal });
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) {
+        store.remove(id);
+        return undefined;
+      }
+      throw error;
+    }
+    if (!isBroadcastOn(campaign, config.channel) || !isCampaignOpenForApplications(campaign.status)) {
+      store.remove(id);
+      return undefined;
+    }
+    const record = toCatalogueCampaign(campaign);
+    store.upsert(record);
+    return record;
+  }
+
+  return {
+    store,
+    getCampaign: (id) => store.get(id),
+    lastSyncedAt: () => store.lastSyncedAt(),
+    isStale() {
+      const at = store.lastSyncedAt();
+      return at === null || now() - at.getTime() > intervalMs;
+    },
+    refreshCampaign(id) {
+      // Concurrent applications to one campaign share one upstream call.
+      const pending = refreshing.get(id);
+      if (pending !== undefined) return pending;
+      const call = refresh(id).finally(() => refreshing.delete(id));
+      refreshing.set(id, call);
+      return call;
+    },
+    start() {
+      if (!stopped) return;
+      stopped = false;
+      abort = new AbortController();
+      syncNow().catch(() => undefined);
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      abort.abort();
+      await Promise.allSettled([running, ...refreshing.values()]);
+    },
+    syncNow,
+    status: () => ({ ...status }),
+  };
+}

@@ -1,0 +1,86 @@
+// Answers of GET /api/campaigns and GET /api/campaigns/:id, serialised once
+// per catalogue version and query: page views then cost a map lookup, and
+// the ETag (a hash of the bytes) lets browsers and CDNs revalidate for free.
+import type { CampaignDetail, CampaignList, CampaignListQuery, CampaignSummary } from '../schemas.ts';
+import { jsonAnswer } from '../http-cache.ts';
+import type { JsonAnswer } from '../http-cache.ts';
+import type { CatalogueStore } from './store.ts';
+import type { CatalogueCampaign } from './types.ts';
+
+export type { JsonAnswer };
+
+export interface CatalogueReader {
+  list(query: CampaignListQuery): JsonAnswer;
+  /** undefined when the campaign is not listed (not in the store, or not online). */
+  detail(id: number): JsonAnswer | undefined;
+}
+
+function summary(c: CatalogueCampaign): CampaignSummary {
+  return {
+    id: c.id,
+    company_id: c.company_id,
+    company_name: c.company_name,
+    name: c.name,
+    job_type: c.job_type as CampaignSummary['job_type'],
+    working_time: c.working_time as CampaignSummary['working_time'],
+    city: c.city,
+    country: c.country,
+    salary_min: c.salary_min,
+    salary_max: c.salary_max,
+    job_start_date: c.job_start_date,
+    contract_duration: c.contract_duration,
+    updated_at: c.updated_at,
+  };
+}
+
+function detail(c: CatalogueCampaign): CampaignDetail {
+  return { ...summary(c), description: c.description, profile: c.profile, address: c.address, date_end: c.date_end };
+}
+
+const answer = jsonAnswer;
+
+export function createCatalogueReader(store: CatalogueStore, options: { maxCachedAnswers?: number } = {}): CatalogueReader {
+  const max = options.maxCachedAnswers ?? 1000;
+  let version = -1;
+  const cache = new Map<string, JsonAnswer | undefined>();
+  let facets: CampaignList['facets'] | undefined;
+
+  const cached = (key: string, build: () => JsonAnswer | undefined): JsonAnswer | undefined => {
+    if (store.version() !== version) {
+      cache.clear();
+      facets = undefined;
+      version = store.version();
+    }
+    if (cache.has(key)) return cache.get(key);
+    const value = build();
+    // Bounded: arbitrary search words must not grow memory without end.
+    if (cache.size >= max) cache.delete(cache.keys().next().value as string);
+    cache.set(key, value);
+    return value;
+  };
+
+  return {
+    list(query) {
+      const key = `list:${JSON.stringify([query.q ?? '', query.company_id ?? 0, query.job_type ?? '', query.working_time ?? '', (query.city ?? '').toLowerCase(), query.page, query.per_page])}`;
+      return cached(key, () => {
+        const { items, total } = store.search(query);
+        facets ??= store.facets() as CampaignList['facets'];
+        const list: CampaignList = {
+          items: items.map(summary),
+          page: query.page,
+          per_page: query.per_page,
+          total,
+          last_page: Math.max(1, Math.ceil(total / query.per_page)),
+          facets,
+        };
+        return answer(list);
+      })!;
+    },
+    detail(id) {
+      return cached(`detail:${id}`, () => {
+        const c = store.get(id);
+        return c === undefined || c.status !== 'online' ? undefined : answer(detail(c));
+      });
+    },
+  };
+}

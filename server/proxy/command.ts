@@ -1,0 +1,62 @@
+// `jobboard-connector proxy`: reads the configuration from the environment
+// (and CONFIG_FILE), starts the proxy, and shuts it down gracefully on
+// SIGINT/SIGTERM (in-flight requests finish, workers stop, stores close).
+import { ConfigError, ENV_VARIABLES, loadConfig } from './config.ts';
+import { startProxy } from './index.ts';
+
+const HELP = `Usage: jobboard-connector proxy
+
+Serves the proxy a job board hosts: the campaign catalogue and the
+application form's endpoint, in front of the recruitment API.
+
+Configured by environment variables (or a JSON file named by CONFIG_FILE
+holding the same names); see server/proxy/README.md. Required:
+UPSTREAM_URL, UPSTREAM_PRIVATE_KEY, UPSTREAM_SECRET_KEY, JOBBOARD_CHANNEL.
+
+Known variables: ${ENV_VARIABLES.join(', ')}, CONFIG_FILE.
+
+Stops gracefully on SIGINT or SIGTERM; a second signal stops at once.`;
+
+export async function main(args: string[]): Promise<void> {
+  if (args.includes('--help') || args.includes('-h')) {
+    console.log(HELP);
+    return;
+  }
+  if (args.length > 0) {
+    console.error(`Unknown option ${args[0]}: the proxy is configured by environment variables.\n\n${HELP}`);
+    process.exit(2);
+  }
+
+  let config;
+  try {
+    config = loadConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  const proxy = await startProxy({ config });
+  console.error(`Proxy listening on ${proxy.url} (channel ${config.channel}, data in ${config.dataDir})`);
+
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      console.error(`${signal} again: stopping now.`);
+      process.exit(1);
+    }
+    stopping = true;
+    console.error(`${signal}: finishing in-flight requests, then stopping.`);
+    proxy.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(error instanceof Error ? error.message : error);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}

@@ -1,0 +1,88 @@
+// Prometheus metrics. One Registry per app (tests start several apps in one
+// process); every module registers its own metrics on it. This file holds
+// the HTTP and upstream ones.
+import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from 'express';
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+export function createRegistry(options: { defaultMetrics?: boolean } = {}): Registry {
+  const registry = new Registry();
+  if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: registry });
+  return registry;
+}
+
+const DURATION_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+/** The route a request matched, as written in the router ("/api/campaigns/:id"); never the raw path, which would explode the label set. */
+function routeOf(req: ExpressRequest, res: ExpressResponse): string {
+  const named = res.locals.metricsRoute as string | undefined;
+  if (named !== undefined) return named;
+  const path = (req.route as { path?: unknown } | undefined)?.path;
+  if (typeof path === 'string') return `${req.baseUrl}${path === '/' && req.baseUrl !== '' ? '' : path}`;
+  return res.statusCode === 404 ? 'unmatched' : 'other';
+}
+
+/** Counts requests and times them by route and status. */
+export function httpMetrics(registry: Registry) {
+  const requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests answered, by method, route and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time to answer HTTP requests, by method, route and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: DURATION_BUCKETS,
+    registers: [registry],
+  });
+  return (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const labels = { method: req.method, route: routeOf(req, res), status: String(res.statusCode) };
+      requests.inc(labels);
+      duration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
+    });
+    next();
+  };
+}
+
+/** Upstream path with ids replaced, so "/v2/campaigns/12" counts as "/campaigns/:id". */
+export function upstreamEndpoint(url: string): string {
+  let path: string;
+  try {
+    path = new URL(url).pathname;
+  } catch {
+    return 'unknown';
+  }
+  return path.replace(/^.*?\/v2(?=\/|$)/, '').replace(/\/\d+(?=\/|$)/g, '/:id') || '/';
+}
+
+/**
+ * A fetch that times every upstream call (the client takes it as its
+ * `fetch`), labelled by method, endpoint and status ("error" when no answer).
+ */
+export function instrumentedFetch(registry: Registry, base: typeof fetch = globalThis.fetch): typeof fetch {
+  const latency = new Histogram({
+    name: 'upstream_request_duration_seconds',
+    help: 'Latency of calls to the recruitment API, by method, endpoint and status',
+    labelNames: ['method', 'endpoint', 'status'] as const,
+    buckets: DURATION_BUCKETS,
+    registers: [registry],
+  });
+  return async (input, init) => {
+    const request = input instanceof Request ? input : undefined;
+    const url = request?.url ?? String(input);
+    const method = (init?.method ?? request?.method ?? 'GET').toUpperCase();
+    const started = process.hrtime.bigint();
+    const labels = { method, endpoint: upstreamEndpoint(url) };
+    try {
+      const response = await base(input, init);
+      latency.observe({ ...labels, status: String(response.status) }, Number(process.hrtime.bigint() - started) / 1e9);
+      return response;
+    } catch (error) {
+      latency.observe({ ...labels, status: 'error' }, Number(process.hrtime.bigint() - started) / 1e9);
+      throw error;
+    }
+  };
+}

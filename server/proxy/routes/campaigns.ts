@@ -1,0 +1,49 @@
+// GET /api/campaigns and GET /api/campaigns/:id: the broadcast catalogue,
+// served from the proxy's own store (never by calling upstream per view).
+import { Router } from 'express';
+import type { z } from 'zod';
+import type { CatalogueReader } from '../catalogue/reader.ts';
+import { sendCachedJson } from '../http-cache.ts';
+import { ProblemError, validationProblem } from '../problem.ts';
+import type { FieldProblem } from '../problem.ts';
+import { CampaignListQuery } from '../schemas.ts';
+
+/** Browsers and CDNs may reuse an answer for a minute; the catalogue syncs every few minutes anyway. */
+export const CAMPAIGNS_CACHE_CONTROL = 'public, max-age=60';
+
+function fieldProblems(error: z.ZodError): FieldProblem[] {
+  return error.issues.map((issue) => ({
+    field: String(issue.path[0] ?? 'query'),
+    code: issue.code === 'too_big' && issue.origin === 'string' ? 'too_long' : 'invalid_value',
+    message: issue.message,
+  }));
+}
+
+function campaignNotFound(): ProblemError {
+  return new ProblemError(
+    404,
+    'campaign_not_found',
+    'Campaign not found',
+    'This job offer is not (or no longer) published on this job board.',
+  );
+}
+
+export function campaignsRouter(reader: CatalogueReader): Router {
+  const router = Router();
+
+  router.get('/', (req, res) => {
+    const parsed = CampaignListQuery.safeParse(req.query);
+    if (!parsed.success) throw validationProblem(fieldProblems(parsed.error));
+    sendCachedJson(req, res, reader.list(parsed.data), CAMPAIGNS_CACHE_CONTROL);
+  });
+
+  router.get('/:id', (req, res) => {
+    const id = req.params.id;
+    if (!/^[1-9]\d{0,15}$/.test(id)) throw campaignNotFound();
+    const answer = reader.detail(Number(id));
+    if (answer === undefined) throw campaignNotFound();
+    sendCachedJson(req, res, answer, CAMPAIGNS_CACHE_CONTROL);
+  });
+
+  return router;
+}

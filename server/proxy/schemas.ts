@@ -1,0 +1,142 @@
+// zod schemas of the proxy's public HTTP API (PUBLIC-API.md): query strings
+// are parsed with them, and /api/openapi.json is generated from them.
+import { z } from 'zod';
+import { JOB_TYPES, LOCALES, PER_PAGE_MAX, RESUME_TYPES, WORKING_TIMES } from '../contract/index.ts';
+import { CONFIGURABLE_FIELDS, FIELD_MODES } from './config.ts';
+
+/** Query values: an empty parameter counts as absent ("?city=&q=" is no filter). */
+const blankAsAbsent = (v: unknown) => (v === '' ? undefined : v);
+
+export const CampaignListQuery = z.object({
+  q: z.preprocess(blankAsAbsent, z.string().trim().max(200, 'must be at most 200 characters').optional()).describe(
+    'Words to find in the name, description, company or city (every word must appear; accents and case are ignored).',
+  ),
+  company_id: z.preprocess(blankAsAbsent, z.coerce.number({ error: 'must be a company id' }).int('must be a company id').positive('must be a company id').optional()),
+  job_type: z.preprocess(blankAsAbsent, z.enum(JOB_TYPES, { error: `must be one of: ${JOB_TYPES.join(', ')}` }).optional()),
+  working_time: z.preprocess(blankAsAbsent, z.enum(WORKING_TIMES, { error: `must be one of: ${WORKING_TIMES.join(', ')}` }).optional()),
+  city: z.preprocess(blankAsAbsent, z.string().trim().max(100, 'must be at most 100 characters').optional()).describe('Exact city name, case ignored.'),
+  page: z.preprocess(
+    blankAsAbsent,
+    z.coerce.number({ error: 'must be a whole number from 1' }).int('must be a whole number from 1').min(1, 'must be a whole number from 1').max(100_000, 'must be at most 100000').default(1),
+  ),
+  per_page: z.preprocess(
+    blankAsAbsent,
+    z.coerce
+      .number({ error: `must be a whole number from 1 to ${PER_PAGE_MAX}` })
+      .int(`must be a whole number from 1 to ${PER_PAGE_MAX}`)
+      .min(1, `must be a whole number from 1 to ${PER_PAGE_MAX}`)
+      .max(PER_PAGE_MAX, `must be a whole number from 1 to ${PER_PAGE_MAX}`)
+      .default(20),
+  ),
+});
+export type CampaignListQuery = z.infer<typeof CampaignListQuery>;
+
+export const CampaignSummary = z.object({
+  id: z.int(),
+  company_id: z.int(),
+  company_name: z.string().nullable(),
+  name: z.string().nullable(),
+  job_type: z.enum(JOB_TYPES).nullable(),
+  working_time: z.enum(WORKING_TIMES).nullable(),
+  city: z.string().nullable(),
+  country: z.string().nullable(),
+  salary_min: z.int().nullable(),
+  salary_max: z.int().nullable(),
+  job_start_date: z.iso.date().nullable(),
+  contract_duration: z.int().nullable().describe('In months'),
+  updated_at: z.iso.datetime({ offset: true }),
+});
+export type CampaignSummary = z.infer<typeof CampaignSummary>;
+
+export const CampaignAddress = z.object({
+  street_number: z.string().nullable(),
+  street: z.string().nullable(),
+  postal_code: z.string().nullable(),
+  city: z.string().nullable(),
+  country: z.string().nullable(),
+  name: z.string().nullable(),
+});
+
+export const CampaignDetail = CampaignSummary.extend({
+  description: z.string().nullable().describe('Sanitised HTML: p, br, strong, b, em, i, u, s, ul, ol, li, h3-h6, blockquote, hr and http(s)/mailto links'),
+  profile: z.string().nullable().describe('Sanitised HTML, as description'),
+  address: CampaignAddress.nullable(),
+  date_end: z.iso.date().nullable(),
+});
+export type CampaignDetail = z.infer<typeof CampaignDetail>;
+
+export const CampaignList = z.object({
+  items: z.array(CampaignSummary),
+  page: z.int(),
+  per_page: z.int(),
+  total: z.int(),
+  last_page: z.int(),
+  facets: z
+    .object({
+      job_types: z.array(z.enum(JOB_TYPES)),
+      working_times: z.array(z.enum(WORKING_TIMES)),
+      cities: z.array(z.string()),
+      companies: z.array(z.object({ id: z.int(), name: z.string().nullable() })),
+    })
+    .describe('Values present in the whole catalogue (not only this page or filter), for filter lists'),
+});
+export type CampaignList = z.infer<typeof CampaignList>;
+
+export const ConfigResponse = z.object({
+  locales: z.array(z.enum(LOCALES)),
+  resume: z.object({ types: z.array(z.enum(RESUME_TYPES)), max_bytes: z.int() }),
+  fields: z.object({
+    email: z.literal('required'),
+    ...Object.fromEntries(CONFIGURABLE_FIELDS.map((f) => [f, z.enum(FIELD_MODES)])),
+  }),
+  consent_url: z.string().nullable(),
+  captcha: z.object({ provider: z.enum(['turnstile', 'hcaptcha']), site_key: z.string() }).nullable(),
+});
+export type ConfigResponse = z.infer<typeof ConfigResponse>;
+
+export const FieldProblemSchema = z.object({ field: z.string(), code: z.string(), message: z.string() });
+
+export const ProblemSchema = z
+  .object({
+    type: z.string(),
+    title: z.string(),
+    status: z.int(),
+    detail: z.string(),
+    code: z.string().describe('Stable code the widget maps to a localised message'),
+    errors: z.array(FieldProblemSchema).optional(),
+  })
+  .describe('RFC 9457 problem details, served as application/problem+json');
+
+const checkbox = z.enum(['true', 'on', '1', 'false']).describe('Ticked when true, on or 1');
+
+/** The multipart form of POST /api/applications (documentation; the applications module validates it). */
+export const ApplicationForm = z.object({
+  campaign_id: z.string().regex(/^\d+$/),
+  email: z.string().max(255),
+  first_name: z.string().optional(),
+  last_name: z.string().optional(),
+  phone_code: z.string().optional().describe('Like +33'),
+  phone_number: z.string().optional(),
+  locale: z.enum(LOCALES).optional(),
+  bio_url: z.string().optional().describe('Portfolio URL, http(s)'),
+  cover_letter: z.string().max(10_000).optional().describe('Sent upstream as an application comment'),
+  is_legals_accepted_by_manager: checkbox.optional(),
+  is_partner_newsletter_active: checkbox.optional(),
+  is_campaign_alert_active: checkbox.optional(),
+  resume: z.string().describe('The file: pdf, jpg, png, doc or docx, at most resume.max_bytes of GET /api/config'),
+  website: z.string().optional().describe('Honeypot: hidden from people, must stay empty'),
+  captcha_token: z.string().optional(),
+});
+
+export const ApplicationAnswer = z.object({
+  status: z.enum(['delivered', 'queued']),
+  reference: z.string(),
+  campaign_id: z.int(),
+});
+
+export const HealthAnswer = z.object({ status: z.literal('ok') });
+
+export const ReadyAnswer = z.object({
+  status: z.enum(['ready', 'not_ready']),
+  checks: z.record(z.string(), z.object({ status: z.string() }).catchall(z.unknown())),
+});
