@@ -11,6 +11,8 @@ export const ERROR_STATUS = {
   token_expired: 401,
   invalid_credentials: 401,
   missing_scope: 403,
+  /** A company client calling a job-board endpoint, or the reverse. */
+  wrong_client_kind: 403,
   rate_limited: 403,
   not_found: 404,
   applicant_exists: 409,
@@ -20,6 +22,8 @@ export const ERROR_STATUS = {
   unsupported_media_type: 415,
   // Rules of section 7 (and of sections 2 and 3) broken: 422.
   campaign_not_open: 422,
+  /** page below 1 or per_page outside 1..50: answered, not clamped. */
+  page_out_of_range: 422,
   applicant_reference_required: 422,
   status_value_required: 422,
   file_incomplete: 422,
@@ -39,6 +43,8 @@ export const ErrorDetail = z.object({
   /** Path of the field, dotted: "applicant.applications.0.campaign_id". */
   field: z.string(),
   message: z.string(),
+  /** On 409 applicant_exists / application_exists: the id of the existing record. */
+  existing_id: z.int().optional(),
 });
 export type ErrorDetail = z.infer<typeof ErrorDetail>;
 

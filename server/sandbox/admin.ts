@@ -1,0 +1,131 @@
+// The admin surface (/_sandbox/...), served only when the sandbox is started
+// with admin on: tests, demos and partners set up any situation with it.
+// JSON in and out; errors in the API's error shape.
+import { Router } from 'express';
+import { z } from 'zod';
+import { CAMPAIGN_STATUSES, SCOPES } from '../contract/index.ts';
+import type { SandboxContext } from './context.ts';
+import { listEmails } from './emails.ts';
+import { notFound } from './errors.ts';
+import { parseBody, parseId } from './http.ts';
+import { seedDemo } from './seed.ts';
+import { createChannel, createClient, createCompany, createEntity, createPool, patchCampaign, resetSandbox } from './setup.ts';
+import { recordStatusChange } from './status.ts';
+
+const ResetBody = z.strictObject({ seed: z.literal('demo').optional() });
+export const CompanyBody = z.strictObject({
+  name: z.string().min(1).max(200),
+  entity_option: z.boolean().optional(),
+  skills_option: z.boolean().optional(),
+  sources: z.array(z.string().min(1).max(100)).optional(),
+  /** Tags the company authorises; absent or null: any tag is taken. */
+  restricted_tags: z.array(z.string().min(1).max(100)).nullable().optional(),
+});
+export const ClientBody = z.union([
+  z.strictObject({
+    company_id: z.int().positive(),
+    scopes: z.array(z.enum(SCOPES)).optional(),
+    private_key: z.string().min(8).max(100).optional(),
+    secret_key: z.string().min(8).max(100).optional(),
+  }),
+  z.strictObject({
+    channel: z.string().min(1).max(100),
+    scopes: z.array(z.enum(SCOPES)).optional(),
+    private_key: z.string().min(8).max(100).optional(),
+    secret_key: z.string().min(8).max(100).optional(),
+  }),
+]);
+export const ChannelBody = z.strictObject({
+  company_id: z.int().positive(),
+  value: z.string().min(1).max(100),
+  name: z.string().min(1).max(200),
+  entity_id: z.int().positive().optional(),
+});
+export const EntityBody = z.strictObject({
+  company_id: z.int().positive(),
+  name: z.string().min(1).max(200),
+  units: z.array(z.string().min(1).max(200)).default([]),
+});
+export const PoolBody = z.strictObject({ company_id: z.int().positive(), name: z.string().min(1).max(200) });
+export const CampaignPatchBody = z.strictObject({
+  status: z.enum(CAMPAIGN_STATUSES).optional(),
+  channels: z.array(z.string().min(1).max(100)).optional(),
+  tags: z.array(z.string().min(1).max(100)).optional(),
+});
+const StatusBody = z.strictObject({ value: z.string().min(1).max(100), at: z.iso.datetime({ offset: true }).optional() });
+const ClockBody = z.strictObject({ now: z.iso.datetime({ offset: true }).nullable() });
+const FaultBody = z.strictObject({
+  count: z.int().min(0).max(1_000_000),
+  status: z.int().min(400).max(599).optional(),
+  delay_ms: z.int().min(0).max(120_000).optional(),
+  drop: z.boolean().optional(),
+});
+
+export function adminRoutes(ctx: SandboxContext): Router {
+  const router = Router();
+  const { db } = ctx;
+
+  router.post('/reset', (req, res) => {
+    const body = parseBody(ResetBody, req.body ?? {}, 'POST /_sandbox/reset');
+    resetSandbox(ctx);
+    const demo = body.seed === 'demo' ? seedDemo(ctx) : undefined;
+    res.json({ reset: true, ...(demo === undefined ? {} : { demo_keys: demo }) });
+  });
+  router.post('/companies', (req, res) => {
+    res.status(201).json(createCompany(ctx, parseBody(CompanyBody, req.body, 'POST /_sandbox/companies')));
+  });
+  router.post('/clients', (req, res) => {
+    res.status(201).json(createClient(ctx, parseBody(ClientBody, req.body, 'POST /_sandbox/clients')));
+  });
+  router.post('/channels', (req, res) => {
+    res.status(201).json(createChannel(ctx, parseBody(ChannelBody, req.body, 'POST /_sandbox/channels')));
+  });
+  router.post('/entities', (req, res) => {
+    res.status(201).json(createEntity(ctx, parseBody(EntityBody, req.body, 'POST /_sandbox/entities')));
+  });
+  router.post('/pools', (req, res) => {
+    res.status(201).json(createPool(ctx, parseBody(PoolBody, req.body, 'POST /_sandbox/pools')));
+  });
+  router.patch('/campaigns/:id', (req, res) => {
+    const id = parseId(req.params.id, 'campaign');
+    patchCampaign(ctx, id, parseBody(CampaignPatchBody, req.body, 'PATCH /_sandbox/campaigns/:id'));
+    const row = db.get<{ id: number; status: string; last_activation_at: string | null }>('SELECT id, status, last_activation_at FROM campaigns WHERE id = ?', id)!;
+    const channels = db.all<{ value: string }>(
+      'SELECT ch.value FROM campaign_channels cc JOIN channels ch ON ch.id = cc.channel_id WHERE cc.campaign_id = ? ORDER BY ch.value',
+      id,
+    );
+    const tags = db.all<{ name: string }>('SELECT name FROM campaign_tags WHERE campaign_id = ? ORDER BY name', id);
+    res.json({ ...row, channels: channels.map((c) => c.value), tags: tags.map((t) => t.name) });
+  });
+  router.put('/applications/:id/status', (req, res) => {
+    const id = parseId(req.params.id, 'application');
+    const body = parseBody(StatusBody, req.body, 'PUT /_sandbox/applications/:id/status');
+    if (db.get('SELECT 1 AS yes FROM applications WHERE id = ?', id) === undefined) throw notFound(`Application ${id}`);
+    const at = body.at === undefined ? ctx.clock.iso() : new Date(body.at).toISOString();
+    db.transaction(() => recordStatusChange(db, id, body.value, at));
+    res.json(db.get('SELECT id, status, status_changed_at FROM applications WHERE id = ?', id));
+  });
+  router.put('/clock', (req, res) => {
+    const body = parseBody(ClockBody, req.body, 'PUT /_sandbox/clock');
+    ctx.clock.set(body.now === null ? null : new Date(body.now));
+    res.json({ now: ctx.clock.iso(), real_time: !ctx.clock.shifted });
+  });
+  router.get('/clock', (_req, res) => {
+    res.json({ now: ctx.clock.iso(), real_time: !ctx.clock.shifted });
+  });
+  router.get('/emails', (_req, res) => {
+    res.json(listEmails(db));
+  });
+  router.post('/faults', (req, res) => {
+    const body = parseBody(FaultBody, req.body, 'POST /_sandbox/faults');
+    const { count, ...fault } = body;
+    ctx.faults.set(count, fault);
+    res.json({ remaining: ctx.faults.remaining, ...fault });
+  });
+  /** Waits until every queued file job has run (tests use it instead of polling). */
+  router.post('/jobs/drain', async (_req, res) => {
+    await ctx.jobs.idle();
+    res.json({ pending: ctx.jobs.pending });
+  });
+  return router;
+}

@@ -1,0 +1,156 @@
+// The sandbox as an Express app: createSandboxApp(ctx) apart from listen().
+import express from 'express';
+import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express';
+import { adminRoutes } from './admin.ts';
+import type { SandboxContext } from './context.ts';
+import { ApiError } from './errors.ts';
+import { readFile } from './files.ts';
+import { applicantRoutes } from './routes/applicants.ts';
+import { applicationRoutes } from './routes/applications.ts';
+import { campaignRoutes } from './routes/campaigns.ts';
+import { channelRoutes } from './routes/channels.ts';
+import { jwtRoutes } from './routes/jwt.ts';
+
+/** Largest JSON body taken: 20 MB, room for a 10 MiB file in base64 (our decision; the spec is silent). */
+export const MAX_BODY_BYTES = 20 * 1024 * 1024;
+
+export function createSandboxApp(ctx: SandboxContext): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  // Bracket notation (status[value]=x) is parsed by qs.
+  app.set('query parser', 'extended');
+  if (ctx.log) app.use(requestLog);
+
+  const json = express.json({ limit: MAX_BODY_BYTES });
+  const api = express.Router();
+  api.use(faultInjection(ctx));
+  api.use(requireJsonBody, json);
+  api.use((_req, _res, next) => {
+    pauseEndedCampaigns(ctx);
+    next();
+  });
+  api.use(jwtRoutes(ctx));
+  api.use(authenticate(ctx));
+  api.use(campaignRoutes(ctx));
+  api.use(channelRoutes(ctx));
+  api.use(applicationRoutes(ctx));
+  api.use(applicantRoutes(ctx));
+  app.use('/v2', api);
+
+  // Files are served to whoever holds their unguessable URL, as resume_url promises.
+  app.get('/files/:name', (req, res) => {
+    const token = /^([0-9a-f]{32})\.[a-z]+$/.exec(req.params.name)?.[1];
+    const file = token === undefined ? undefined : readFile(ctx.db, token);
+    if (file === undefined) throw new ApiError('not_found', 'This file does not exist.');
+    res.type(file.mime).set('Cache-Control', 'private, max-age=3600').send(Buffer.from(file.bytes));
+  });
+  // The link of the legal-terms email: the applicant accepts the terms.
+  app.get('/legals/:token', (req, res) => {
+    const changed = ctx.db.run(
+      'UPDATE applicants SET is_legals_accepted_by_manager = 1, legals_token = NULL, updated_at = ? WHERE legals_token = ?',
+      ctx.clock.iso(),
+      String(req.params.token),
+    ).changes;
+    res
+      .status(changed === 1 ? 200 : 404)
+      .type('html')
+      .send(changed === 1 ? '<!doctype html><title>Terms accepted</title><p>Thank you: the terms are accepted.</p>' : '<!doctype html><title>Not found</title><p>This link is not valid (any more).</p>');
+  });
+
+  if (ctx.admin) app.use('/_sandbox', requireJsonBody, json, adminRoutes(ctx));
+
+  app.use((req) => {
+    throw new ApiError('not_found', `No route ${req.method} ${req.path}. The API lives under /v2${ctx.admin ? ', the admin surface under /_sandbox' : ''}.`);
+  });
+  app.use(errorHandler);
+  return app;
+}
+
+function requestLog(req: Request, res: Response, next: NextFunction): void {
+  const start = process.hrtime.bigint();
+  res.on('finish', () => {
+    const ms = Number(process.hrtime.bigint() - start) / 1e6;
+    console.log(`${req.method} ${req.originalUrl} ${res.statusCode} ${ms.toFixed(1)} ms`);
+  });
+  next();
+}
+
+/** A body that is not JSON is refused with 415 rather than silently ignored. */
+const requireJsonBody: RequestHandler = (req, _res, next) => {
+  const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+  if (hasBody && !req.is('application/json')) {
+    throw new ApiError('unsupported_media_type', 'Send the body as JSON with "Content-Type: application/json".');
+  }
+  next();
+};
+
+function faultInjection(ctx: SandboxContext): RequestHandler {
+  return async (req, res, next) => {
+    const fault = ctx.faults.take();
+    if (fault === undefined) return next();
+    if (fault.delay_ms !== undefined && fault.delay_ms > 0) await new Promise((r) => setTimeout(r, fault.delay_ms));
+    if (fault.drop === true) {
+      req.socket.destroy();
+      return;
+    }
+    const status = fault.status ?? (fault.delay_ms !== undefined ? undefined : 503);
+    if (status === undefined) return next();
+    res.status(status).json({
+      error: {
+        code: status === 503 ? 'service_unavailable' : status >= 500 ? 'server_error' : 'invalid_request',
+        message: `Fault injected by the sandbox (POST /_sandbox/faults): answering ${status}.`,
+        details: [],
+      },
+    });
+  };
+}
+
+/** Rule (section 3): when the date in date_end is reached, the campaign is paused (online → standby). */
+function pauseEndedCampaigns(ctx: SandboxContext): void {
+  const today = ctx.clock.today();
+  ctx.db.run(
+    "UPDATE campaigns SET status = 'standby', updated_at = ? WHERE status = 'online' AND date_end IS NOT NULL AND date_end <= ?",
+    ctx.clock.iso(),
+    today,
+  );
+}
+
+function authenticate(ctx: SandboxContext): RequestHandler {
+  return async (req, res, next) => {
+    const client = await ctx.tokens.verify(req.headers.authorization, req.headers.host);
+    ctx.rateLimiter.hit(client.id);
+    res.locals.client = client;
+    next();
+  };
+}
+
+const errorHandler: ErrorRequestHandler = (error: unknown, _req, res, _next) => {
+  if (res.headersSent) return;
+  const apiError = toApiError(error);
+  if (apiError.status >= 500) console.error('sandbox error', error);
+  res.status(apiError.status).set(apiError.headers).json({
+    error: { code: apiError.code, message: apiError.message, details: apiError.details },
+  });
+};
+
+function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  const e = error as { type?: string; status?: number; statusCode?: number; message?: string };
+  switch (e.type) {
+    case 'entity.parse.failed':
+      return new ApiError('malformed_json', `The body is not valid JSON: ${e.message ?? 'parse error'}.`);
+    case 'entity.too.large':
+      return new ApiError('payload_too_large', `The body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MB; send files of at most 10 MiB.`);
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new ApiError('unsupported_media_type', `${e.message ?? 'Unsupported encoding'}; send UTF-8 JSON.`);
+    default:
+      break;
+  }
+  const status = e.status ?? e.statusCode;
+  if (status !== undefined && status >= 400 && status < 500) {
+    return new ApiError('invalid_request', e.message ?? 'Invalid request.');
+  }
+  return new ApiError('server_error', 'The sandbox failed; this is a bug, please report it.');
+}

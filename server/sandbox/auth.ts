@@ -1,0 +1,134 @@
+// Key-pair authentication (service-facts.md): POST /jwt trades a private and
+// a secret key for an HS256 token that lives 4 hours; a client may also sign
+// its own token (iss = private key, signed with the secret key, optional aud
+// = the API host, iat, optional exp). Both kinds are verified the same way.
+import { SignJWT, decodeJwt, decodeProtectedHeader, errors as joseErrors, jwtVerify } from 'jose';
+import type { JWTPayload } from 'jose';
+import { TOKEN_LIFETIME_SECONDS } from '../contract/index.ts';
+import type { Scope } from '../contract/index.ts';
+import type { Clock } from './clock.ts';
+import type { Database } from './db.ts';
+import { ApiError } from './errors.ts';
+
+export interface ApiClient {
+  id: number;
+  private_key: string;
+  secret_key: string;
+  /** Set for a company client: everything is scoped to this company. */
+  company_id: number | null;
+  /** Set for a job-board client: the channel value it is bound to. */
+  channel: string | null;
+  scopes: Scope[];
+}
+
+interface ClientRow {
+  id: number;
+  private_key: string;
+  secret_key: string;
+  company_id: number | null;
+  channel: string | null;
+  scopes: string;
+}
+
+export function clientByPrivateKey(db: Database, privateKey: string): ApiClient | undefined {
+  const row = db.get<ClientRow>('SELECT * FROM api_clients WHERE private_key = ?', privateKey);
+  return row === undefined ? undefined : { ...row, scopes: JSON.parse(row.scopes) as Scope[] };
+}
+
+const encoder = new TextEncoder();
+
+export async function issueToken(client: ApiClient, clock: Clock): Promise<{ token: string; expires_at: string }> {
+  const iat = Math.floor(clock.now().getTime() / 1000);
+  const exp = iat + TOKEN_LIFETIME_SECONDS;
+  const token = await new SignJWT({})
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setIssuer(client.private_key)
+    .setIssuedAt(iat)
+    .setExpirationTime(exp)
+    .sign(encoder.encode(client.secret_key));
+  return { token, expires_at: new Date(exp * 1000).toISOString() };
+}
+
+/** Verifies bearer tokens, remembering the ones already verified until they expire. */
+export class TokenVerifier {
+  readonly #db: Database;
+  readonly #clock: Clock;
+  readonly #cache = new Map<string, { client: ApiClient; expiresMs: number }>();
+
+  constructor(db: Database, clock: Clock) {
+    this.#db = db;
+    this.#clock = clock;
+  }
+
+  clear(): void {
+    this.#cache.clear();
+  }
+
+  async verify(authorization: string | undefined, host: string | undefined): Promise<ApiClient> {
+    if (authorization === undefined || authorization.trim() === '') {
+      throw new ApiError('missing_token', 'Send "Authorization: Bearer <token>"; get a token with POST /v2/jwt.');
+    }
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    if (match === null) {
+      throw new ApiError('invalid_token', 'The Authorization header must be "Bearer <token>".');
+    }
+    const token = match[1]!;
+    const nowMs = this.#clock.now().getTime();
+    const cached = this.#cache.get(token);
+    if (cached !== undefined) {
+      if (cached.expiresMs > nowMs) return cached.client;
+      this.#cache.delete(token);
+      throw new ApiError('token_expired', 'The token has expired; get a new one with POST /v2/jwt.');
+    }
+
+    let payload: JWTPayload;
+    try {
+      const header = decodeProtectedHeader(token);
+      if (header.alg !== 'HS256') throw new Error('alg');
+      payload = decodeJwt(token);
+    } catch {
+      throw new ApiError('invalid_token', 'The token is not a valid HS256 JWT.');
+    }
+    if (typeof payload.iss !== 'string' || payload.iss === '') {
+      throw new ApiError('invalid_token', 'The token has no "iss" claim (it must be your private key).');
+    }
+    const client = clientByPrivateKey(this.#db, payload.iss);
+    if (client === undefined) {
+      throw new ApiError('invalid_token', 'The token was issued for an unknown private key.');
+    }
+    if (payload.exp === undefined && payload.iat === undefined) {
+      throw new ApiError('invalid_token', 'A self-signed token needs "iat" (and may have "exp").');
+    }
+    if (payload.aud !== undefined && !audienceMatches(payload.aud, host)) {
+      throw new ApiError('invalid_token', `The token's "aud" must be the API host (${host ?? 'unknown'}).`);
+    }
+    try {
+      await jwtVerify(token, encoder.encode(client.secret_key), {
+        algorithms: ['HS256'],
+        currentDate: new Date(nowMs),
+        // A self-signed token without exp is accepted for the same 4 hours as an issued one.
+        ...(payload.exp === undefined ? { maxTokenAge: TOKEN_LIFETIME_SECONDS } : {}),
+      });
+    } catch (error) {
+      if (error instanceof joseErrors.JWTExpired) {
+        throw new ApiError('token_expired', 'The token has expired; get a new one with POST /v2/jwt.');
+      }
+      throw new ApiError('invalid_token', 'The token signature or claims are not valid for this key pair.');
+    }
+    const expiresMs =
+      payload.exp !== undefined ? payload.exp * 1000 : ((payload.iat ?? 0) + TOKEN_LIFETIME_SECONDS) * 1000;
+    if (this.#cache.size > 10_000) this.#cache.clear();
+    this.#cache.set(token, { client, expiresMs });
+    return client;
+  }
+}
+
+function audienceMatches(aud: string | string[], host: string | undefined): boolean {
+  if (host === undefined) return true;
+  const hostname = host.replace(/:\d+$/, '');
+  const accepted = new Set([host, hostname]);
+  return (Array.isArray(aud) ? aud : [aud]).some((value) => {
+    const bare = value.replace(/^[a-z]+:\/\//i, '').replace(/\/.*$/, '');
+    return accepted.has(bare) || accepted.has(bare.replace(/:\d+$/, ''));
+  });
+}

@@ -1,0 +1,45 @@
+// Everything a sandbox app depends on, built once per server (CONVENTIONS 9:
+// the app is a function of its dependencies).
+import { RATE_LIMIT_PER_MINUTE } from '../contract/index.ts';
+import { TokenVerifier } from './auth.ts';
+import { Clock } from './clock.ts';
+import { Database } from './db.ts';
+import { Faults } from './faults.ts';
+import { JobQueue } from './jobs.ts';
+import { RateLimiter } from './rate-limit.ts';
+
+export interface SandboxContext {
+  db: Database;
+  clock: Clock;
+  jobs: JobQueue;
+  faults: Faults;
+  rateLimiter: RateLimiter;
+  tokens: TokenVerifier;
+  /** Whether the /_sandbox admin routes are served. */
+  admin: boolean;
+  /** One line per request on stdout. */
+  log: boolean;
+}
+
+export interface ContextOptions {
+  dbPath?: string;
+  admin?: boolean;
+  rateLimitPerMinute?: number;
+  log?: boolean;
+  clock?: Clock;
+}
+
+export function createContext(options: ContextOptions = {}): SandboxContext {
+  const db = new Database(options.dbPath ?? ':memory:');
+  const clock = options.clock ?? new Clock();
+  return {
+    db,
+    clock,
+    jobs: new JobQueue(db, clock),
+    faults: new Faults(),
+    rateLimiter: new RateLimiter(options.rateLimitPerMinute ?? RATE_LIMIT_PER_MINUTE),
+    tokens: new TokenVerifier(db, clock),
+    admin: options.admin ?? false,
+    log: options.log ?? false,
+  };
+}

@@ -1,0 +1,65 @@
+// Small helpers shared by the route modules: parsing requests through the
+// contract's schemas, and answering lists with X-Pagination.
+import type { Request, Response } from 'express';
+import type { z } from 'zod';
+import { PAGINATION_HEADER, paginationFor } from '../contract/index.ts';
+import type { Scope } from '../contract/index.ts';
+import type { ApiClient } from './auth.ts';
+import { ApiError, fromZod, notFound } from './errors.ts';
+
+/** Parses a JSON body; a missing or non-object body is a 400 that says what to send. */
+export function parseBody<S extends z.ZodType>(schema: S, body: unknown, what: string): z.output<S> {
+  if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new ApiError('invalid_request', `The body of ${what} must be a JSON object (Content-Type: application/json).`);
+  }
+  const result = schema.safeParse(body);
+  if (!result.success) throw fromZod(result.error, `body of ${what}`);
+  return result.data;
+}
+
+/** Parses a query string (already bracket-parsed by qs); empty parameters are ignored (section 4). */
+export function parseQuery<S extends z.ZodType>(schema: S, query: unknown, what: string): z.output<S> {
+  const result = schema.safeParse(withoutEmpty(query) ?? {});
+  if (!result.success) throw fromZod(result.error, `query of ${what}`);
+  return result.data;
+}
+
+function withoutEmpty(value: unknown): unknown {
+  if (value === '' || value === undefined) return undefined;
+  if (Array.isArray(value)) return value;
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) {
+      const kept = withoutEmpty(item);
+      if (kept !== undefined) out[key] = kept;
+    }
+    return Object.keys(out).length === 0 ? undefined : out;
+  }
+  return value;
+}
+
+/** A path id: a positive integer, or the record is simply not found. */
+export function parseId(raw: unknown, what: string): number {
+  if (typeof raw !== 'string' || !/^[1-9][0-9]{0,14}$/.test(raw)) throw notFound(`${what} "${String(raw)}"`);
+  return Number(raw);
+}
+
+export function originOf(req: Request): string {
+  return `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+}
+
+/** The authenticated API client (set by the auth middleware). */
+export function callerOf(res: Response): ApiClient {
+  return res.locals.client as ApiClient;
+}
+
+export function requireScope(client: ApiClient, scope: Scope): void {
+  if (!client.scopes.includes(scope)) {
+    throw new ApiError('missing_scope', `This API client lacks the scope ${scope}.`, [{ field: 'scope', message: scope }]);
+  }
+}
+
+export function sendList(res: Response, items: unknown[], total: number, page: number, perPage: number): void {
+  res.set(PAGINATION_HEADER, JSON.stringify(paginationFor(total, page, perPage)));
+  res.json(items);
+}

@@ -1,0 +1,121 @@
+// GET /applications, GET /applications/:id, POST /applications.
+import { Router } from 'express';
+import { CreateApplicationBody, GetApplicationQuery, ListApplicationsQuery } from '../../contract/index.ts';
+import { companyById, isJobboard, ownScope } from '../access.ts';
+import type { CompanyRow } from '../access.ts';
+import type { SandboxContext } from '../context.ts';
+import { checkComments, checkResume, insertApplication } from '../create.ts';
+import { notFound, ruleBroken } from '../errors.ts';
+import { callerOf, originOf, parseBody, parseId, parseQuery, requireScope, sendList } from '../http.ts';
+import { renderApplications } from '../render.ts';
+import type { ApplicationRow } from '../render.ts';
+
+export function applicationRoutes(ctx: SandboxContext): Router {
+  const router = Router();
+  const { db } = ctx;
+
+  router.get('/applications', (req, res) => {
+    const client = callerOf(res);
+    requireScope(client, 'applications_read');
+    const q = parseQuery(ListApplicationsQuery, req.query, 'GET /applications');
+    const scope = ownScope(client, 'a');
+    const where = [scope.sql];
+    const params: (string | number)[] = [...scope.params];
+    if (q.campaign_id !== undefined) {
+      where.push('a.campaign_id = ?');
+      params.push(q.campaign_id);
+    }
+    if (q.is_complete !== undefined) {
+      where.push('a.is_complete = ?');
+      params.push(q.is_complete ? 1 : 0);
+    }
+    if (q.source !== undefined) {
+      where.push('a.source = ?');
+      params.push(q.source);
+    }
+    if (q.status?.value !== undefined) {
+      where.push('a.status = ?');
+      params.push(q.status.value);
+      // status[date]: the current status was set within [gte, lte] (whole days, UTC).
+      if (q.status.date?.gte !== undefined) {
+        where.push('a.status_changed_at >= ?');
+        params.push(q.status.date.gte);
+      }
+      if (q.status.date?.lte !== undefined) {
+        where.push('a.status_changed_at <= ?');
+        params.push(`${q.status.date.lte}T23:59:59.999Z`);
+      }
+    }
+    const whereSql = where.join(' AND ');
+    const total = db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM applications a WHERE ${whereSql}`, ...params)!.n;
+    const dir = q.sort === 'asc' ? 'ASC' : 'DESC';
+    const rows = db.all<ApplicationRow>(
+      `SELECT a.* FROM applications a WHERE ${whereSql} ORDER BY a.created_at ${dir}, a.id ${dir} LIMIT ? OFFSET ?`,
+      ...params,
+      q.per_page,
+      (q.page - 1) * q.per_page,
+    );
+    sendList(res, renderApplications(db, rows, q.embed ?? [], originOf(req)), total, q.page, q.per_page);
+  });
+
+  router.get('/applications/:id', (req, res) => {
+    const client = callerOf(res);
+    requireScope(client, 'applications_read');
+    const id = parseId(req.params.id, 'application');
+    const q = parseQuery(GetApplicationQuery, req.query, 'GET /applications/:id');
+    const scope = ownScope(client, 'a');
+    const row = db.get<ApplicationRow>(`SELECT a.* FROM applications a WHERE a.id = ? AND ${scope.sql}`, id, ...scope.params);
+    if (row === undefined) throw notFound(`Application ${id}`);
+    res.json(renderApplications(db, [row], q.embed ?? [], originOf(req))[0]);
+  });
+
+  router.post('/applications', async (req, res) => {
+    const client = callerOf(res);
+    requireScope(client, 'applications_write');
+    const body = parseBody(CreateApplicationBody, req.body, 'POST /applications');
+    const fields = body.application ?? {};
+    const resume = await checkResume(fields.resume, 'application.resume');
+    const comments = await checkComments(fields.comments, 'application.comments');
+
+    const created = db.transaction(() => {
+      const company = companyOfCampaign(ctx, client, body.campaign_id);
+      const applicant =
+        body.applicant_id !== undefined
+          ? db.get<{ id: number }>('SELECT id FROM applicants WHERE id = ? AND company_id = ?', body.applicant_id, company.id)
+          : db.get<{ id: number }>('SELECT id FROM applicants WHERE email = ? COLLATE NOCASE AND company_id = ?', body.applicant_email!, company.id);
+      if (applicant === undefined) {
+        const field = body.applicant_id !== undefined ? 'applicant_id' : 'applicant_email';
+        throw ruleBroken('unknown_reference', field, `no applicant ${String(body.applicant_id ?? body.applicant_email)} in company ${company.id}`);
+      }
+      return insertApplication(ctx, {
+        company,
+        client,
+        campaignId: body.campaign_id,
+        campaignField: 'campaign_id',
+        applicantId: applicant.id,
+        fields,
+        fieldsPath: 'application',
+        comments,
+        resume,
+      });
+    });
+    ctx.jobs.add(...created.jobs);
+    const row = db.get<ApplicationRow>('SELECT * FROM applications WHERE id = ?', created.id)!;
+    res.status(201).json(renderApplications(db, [row], ['comments', 'tags'], originOf(req))[0]);
+  });
+
+  return router;
+}
+
+/**
+ * The company an application goes to: the client's own, or for a job-board
+ * client the company of the campaign (whose broadcast is checked later).
+ */
+function companyOfCampaign(ctx: SandboxContext, client: ReturnType<typeof callerOf>, campaignId: number): CompanyRow {
+  const companyId = isJobboard(client)
+    ? ctx.db.get<{ company_id: number }>('SELECT company_id FROM campaigns WHERE id = ?', campaignId)?.company_id
+    : client.company_id;
+  const company = companyId === undefined || companyId === null ? undefined : companyById(ctx.db, companyId);
+  if (company === undefined) throw ruleBroken('unknown_reference', 'campaign_id', `campaign ${campaignId} does not exist`);
+  return company;
+}

@@ -1,0 +1,150 @@
+// Setting up a sandbox world as a manager would: companies, API clients,
+// channels, entities, pools, campaign status and broadcast. Used by the
+// admin routes and the demo seed.
+import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import { JOBBOARD_SCOPES, SCOPES } from '../contract/index.ts';
+import { companyById } from './access.ts';
+import type { CampaignPatchBody, ChannelBody, ClientBody, CompanyBody, EntityBody, PoolBody } from './admin.ts';
+import type { SandboxContext } from './context.ts';
+import { notFound, ruleBroken } from './errors.ts';
+
+export interface Company {
+  id: number;
+  name: string;
+  entity_option: boolean;
+  skills_option: boolean;
+  sources: string[];
+  restricted_tags: string[] | null;
+}
+
+export function createCompany(ctx: SandboxContext, input: z.input<typeof CompanyBody>): Company {
+  const id = ctx.db.insert(
+    'INSERT INTO companies (name, entity_option, skills_option, sources, restricted_tags, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+    input.name,
+    input.entity_option === true ? 1 : 0,
+    input.skills_option === true ? 1 : 0,
+    JSON.stringify(input.sources ?? []),
+    input.restricted_tags == null ? null : JSON.stringify(input.restricted_tags),
+    ctx.clock.iso(),
+  );
+  return {
+    id,
+    name: input.name,
+    entity_option: input.entity_option === true,
+    skills_option: input.skills_option === true,
+    sources: input.sources ?? [],
+    restricted_tags: input.restricted_tags ?? null,
+  };
+}
+
+export function createClient(ctx: SandboxContext, input: z.input<typeof ClientBody>) {
+  const isCompany = 'company_id' in input;
+  if (isCompany && companyById(ctx.db, input.company_id) === undefined) {
+    throw ruleBroken('unknown_reference', 'company_id', `company ${input.company_id} does not exist`);
+  }
+  const scopes = input.scopes ?? (isCompany ? [...SCOPES] : [...JOBBOARD_SCOPES]);
+  const privateKey = input.private_key ?? randomUUID();
+  const secretKey = input.secret_key ?? randomUUID().replaceAll('-', '');
+  if (ctx.db.get('SELECT 1 AS yes FROM api_clients WHERE private_key = ?', privateKey) !== undefined) {
+    throw ruleBroken('invalid_request', 'private_key', 'is already used by another API client');
+  }
+  const id = ctx.db.insert(
+    'INSERT INTO api_clients (private_key, secret_key, company_id, channel, scopes, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+    privateKey,
+    secretKey,
+    isCompany ? input.company_id : null,
+    isCompany ? null : input.channel,
+    JSON.stringify(scopes),
+    ctx.clock.iso(),
+  );
+  return {
+    id,
+    private_key: privateKey,
+    secret_key: secretKey,
+    company_id: isCompany ? input.company_id : null,
+    channel: isCompany ? null : input.channel,
+    scopes,
+  };
+}
+
+export function createChannel(ctx: SandboxContext, input: z.input<typeof ChannelBody>) {
+  const { db } = ctx;
+  if (companyById(db, input.company_id) === undefined) throw ruleBroken('unknown_reference', 'company_id', `company ${input.company_id} does not exist`);
+  if (input.entity_id !== undefined && db.get('SELECT 1 AS yes FROM entities WHERE id = ? AND company_id = ?', input.entity_id, input.company_id) === undefined) {
+    throw ruleBroken('unknown_reference', 'entity_id', `entity ${input.entity_id} does not exist in company ${input.company_id}`);
+  }
+  if (db.get('SELECT 1 AS yes FROM channels WHERE company_id = ? AND value = ?', input.company_id, input.value) !== undefined) {
+    throw ruleBroken('invalid_request', 'value', `the company already has a channel "${input.value}"`);
+  }
+  const id = db.insert('INSERT INTO channels (company_id, value, name, entity_id) VALUES (?, ?, ?, ?)', input.company_id, input.value, input.name, input.entity_id ?? null);
+  return { id, company_id: input.company_id, value: input.value, name: input.name, entity_id: input.entity_id ?? null };
+}
+
+export function createEntity(ctx: SandboxContext, input: z.input<typeof EntityBody>) {
+  const { db } = ctx;
+  const company = companyById(db, input.company_id);
+  if (company === undefined) throw ruleBroken('unknown_reference', 'company_id', `company ${input.company_id} does not exist`);
+  if (company.entity_option !== 1) throw ruleBroken('invalid_request', 'company_id', `company ${input.company_id} does not use the Entity option`);
+  return db.transaction(() => {
+    const id = db.insert('INSERT INTO entities (company_id, name) VALUES (?, ?)', input.company_id, input.name);
+    const units = (input.units ?? []).map((name) => ({
+      id: db.insert('INSERT INTO units (entity_id, company_id, name) VALUES (?, ?, ?)', id, input.company_id, name),
+      name,
+      entity_id: id,
+    }));
+    return { id, company_id: input.company_id, name: input.name, units };
+  });
+}
+
+export function createPool(ctx: SandboxContext, input: z.input<typeof PoolBody>) {
+  if (companyById(ctx.db, input.company_id) === undefined) throw ruleBroken('unknown_reference', 'company_id', `company ${input.company_id} does not exist`);
+  const id = ctx.db.insert('INSERT INTO pools (company_id, name) VALUES (?, ?)', input.company_id, input.name);
+  return { id, company_id: input.company_id, name: input.name };
+}
+
+/**
+ * Changes a campaign as a manager would. `channels` replaces the set of
+ * channel values it is broadcast on (a value the company lacks is created as
+ * a company-wide channel named after it); `tags` replaces its tags.
+ */
+export function patchCampaign(ctx: SandboxContext, id: number, input: z.input<typeof CampaignPatchBody>): void {
+  const { db } = ctx;
+  const campaign = db.get<{ company_id: number; status: string }>('SELECT company_id, status FROM campaigns WHERE id = ?', id);
+  if (campaign === undefined) throw notFound(`Campaign ${id}`);
+  const now = ctx.clock.iso();
+  db.transaction(() => {
+    if (input.status !== undefined && input.status !== campaign.status) {
+      db.run(
+        `UPDATE campaigns SET status = ?, updated_at = ?, last_activation_at = CASE WHEN ? = 'online' THEN ? ELSE last_activation_at END WHERE id = ?`,
+        input.status,
+        now,
+        input.status,
+        now,
+        id,
+      );
+    }
+    if (input.channels !== undefined) {
+      db.run('DELETE FROM campaign_channels WHERE campaign_id = ?', id);
+      for (const value of new Set(input.channels)) {
+        let channel = db.get<{ id: number }>('SELECT id FROM channels WHERE company_id = ? AND value = ?', campaign.company_id, value);
+        channel ??= { id: db.insert('INSERT INTO channels (company_id, value, name) VALUES (?, ?, ?)', campaign.company_id, value, value) };
+        db.run('INSERT INTO campaign_channels (campaign_id, channel_id) VALUES (?, ?)', id, channel.id);
+      }
+    }
+    if (input.tags !== undefined) {
+      db.run('DELETE FROM campaign_tags WHERE campaign_id = ?', id);
+      for (const tag of new Set(input.tags)) db.run('INSERT INTO campaign_tags (campaign_id, name) VALUES (?, ?)', id, tag);
+    }
+    db.run('UPDATE campaigns SET updated_at = ? WHERE id = ?', now, id);
+  });
+}
+
+export function resetSandbox(ctx: SandboxContext): void {
+  ctx.jobs.clear();
+  ctx.db.reset();
+  ctx.tokens.clear();
+  ctx.rateLimiter.clear();
+  ctx.faults.set(0, {});
+  ctx.clock.set(null);
+}
