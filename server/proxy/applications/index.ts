@@ -1,64 +1,88 @@
-// POST /api/applications and the durable outbox behind it (skeleton: the
-// interface A wires into the app; behaviour lands in the following commits).
-import { Router } from 'express';
+// The applications module: POST /api/applications and the durable outbox
+// behind it (DATA_DIR/outbox.db), with its delivery worker.
+//   const applications = createApplicationsModule({ config, client, catalogue, logger, registry });
+//   app.use('/api/applications', applications.router); applications.start();
+//   ... await applications.stop();
+import { randomUUID } from 'node:crypto';
+import type { Router } from 'express';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
-import type { CampaignStatus } from '../../contract/index.ts';
 import type { ProxyConfig } from '../config.ts';
+import { DEFAULT_DELIVERY, DeliveryWorker } from './delivery.ts';
+import type { DeliveryClient, DeliveryOptions } from './delivery.ts';
+import { applicationMetrics } from './metrics.ts';
+import { Outbox } from './outbox.ts';
+import { applicationsRouter } from './routes.ts';
+import type { ApplicationsCatalogue, Clock } from './types.ts';
 
-/** What the applications module needs from the catalogue (A's Catalogue satisfies it). */
-export interface ApplicationsCatalogue {
-  getCampaign(id: number): { id: number; company_id: number; status: CampaignStatus } | undefined;
-  isStale(): boolean;
-  refreshCampaign(id: number): Promise<{ id: number; company_id: number; status: CampaignStatus } | undefined>;
-}
-
-/** The two client calls delivery makes (the client of server/client satisfies it). */
-export interface ApplicationsClient {
-  jobboards: {
-    createApplicant(body: { company_id: number; applicant: Record<string, unknown> }, options?: Record<string, unknown>): Promise<unknown>;
-  };
-  applications: {
-    create(body: { campaign_id: number; applicant_email: string; application?: Record<string, unknown> }, options?: Record<string, unknown>): Promise<unknown>;
-  };
-}
-
-export interface Clock {
-  now(): number;
-}
+export type { ApplicationsCatalogue, Clock } from './types.ts';
+export type { DeliveryClient, DeliveryOptions } from './delivery.ts';
+export { DEFAULT_DELIVERY } from './delivery.ts';
+export { Outbox, OUTBOX_STATUSES } from './outbox.ts';
+export type { OutboxRow, OutboxStatus, OutboxSummary, Outcome } from './outbox.ts';
 
 export interface ApplicationsDeps {
   config: ProxyConfig;
-  client: ApplicationsClient;
+  client: DeliveryClient;
   catalogue: ApplicationsCatalogue;
   logger: Logger;
   registry: Registry;
   clock?: Clock;
+  /** Worker timings (tests shorten the backoff). */
+  delivery?: Partial<DeliveryOptions>;
 }
 
 export interface ApplicationsModule {
-  /** Mounted at /api/applications. */
+  /** Mounted at /api/applications, before any body parser (it reads its own multipart bodies). */
   router: Router;
-  /** Starts the delivery worker. */
+  /** Starts the delivery worker (takes back rows a killed process was delivering). */
   start(): void;
-  /** Stops the worker after in-flight deliveries end, then closes the outbox. */
+  /** Stops the worker after the attempts under way end, then closes the outbox. */
   stop(): Promise<void>;
-  outbox: unknown;
-  /** False until the outbox is open (and after stop). */
+  outbox: Outbox;
+  /** True while the outbox is open. */
   ready(): boolean;
 }
 
 export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsModule {
-  void deps;
-  const router = Router();
-  let open = true;
+  const now = deps.clock ? () => deps.clock!.now() : Date.now;
+  const log = deps.logger.child({ module: 'applications' });
+  const options: DeliveryOptions = { ...DEFAULT_DELIVERY, ...deps.delivery };
+  const outbox = new Outbox({ dataDir: deps.config.dataDir, owner: randomUUID(), now });
+  const metrics = applicationMetrics(deps.registry, () => outbox);
+  const worker = new DeliveryWorker(outbox, deps.client, options, now, {
+    onRecorded(row, result, status) {
+      if (status === 'delivered' && result.kind === 'delivered') metrics.delivered.inc({ outcome: result.outcome });
+      if (status === 'dead') metrics.deadLettered.inc({ outcome: result.kind === 'rejected' ? result.outcome : 'expired' });
+      const level = status === 'dead' ? 'error' : result.kind === 'retry' ? 'warn' : 'info';
+      log[level](
+        { event: 'delivery_attempt', reference: row.reference, attempt: row.attempts, result: result.kind, status, ...(result.kind === 'retry' || result.kind === 'rejected' ? { error: result.error } : {}) },
+        `delivery attempt ${row.attempts}: ${result.kind}`,
+      );
+    },
+  });
+  const router = applicationsRouter({
+    config: deps.config,
+    catalogue: deps.catalogue,
+    logger: log,
+    outbox: () => outbox,
+    worker: () => worker,
+    metrics,
+    now,
+  });
+  let stopped = false;
   return {
     router,
-    start() {},
-    async stop() {
-      open = false;
+    start() {
+      if (!stopped) worker.start();
     },
-    outbox: null,
-    ready: () => open,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await worker.stop();
+      outbox.close();
+    },
+    outbox,
+    ready: () => outbox.isOpen,
   };
 }

@@ -1,0 +1,340 @@
+// Delivery of one outbox row to the recruitment service, and the worker that
+// retries queued rows with backoff and jitter until they are delivered or
+// dead-lettered.
+//
+// Exactly once: the service has no idempotency key, but it refuses a second
+// applicant with the same email for a company (409 applicant_exists) and a
+// second application of one applicant to one campaign (409
+// application_exists). A row's attempts are counted BEFORE each attempt, so
+// when an attempt after the first meets application_exists, an earlier
+// attempt (cut by a timeout, a reset or a kill -9 between the service's
+// answer and our mark) did deliver it: it is marked delivered, not sent again.
+import type { ResumeType } from '../../contract/index.ts';
+import type { RecruitmentClient } from '../../client/index.ts';
+import {
+  ApiError,
+  AuthenticationError,
+  ConflictError,
+  ConnectionError,
+  NotFoundError,
+  PermissionError,
+  RateLimitError,
+  SchemaError,
+  ServerError,
+  TimeoutError,
+  ValidationError,
+} from '../../client/index.ts';
+import type { FieldProblem } from '../problem.ts';
+import type { Outbox, OutboxRow, Outcome } from './outbox.ts';
+
+/** The two client calls delivery makes. */
+export type DeliveryClient = Pick<RecruitmentClient, 'jobboards' | 'applications'>;
+
+export type AttemptResult =
+  | { kind: 'delivered'; outcome: Extract<Outcome, 'created_applicant' | 'created_application' | 'found_delivered'>; applicantId?: number; applicationId?: number }
+  | { kind: 'already_applied' }
+  | { kind: 'rejected'; outcome: Extract<Outcome, 'upstream_rejected' | 'campaign_closed'>; errors: FieldProblem[]; error: string }
+  | { kind: 'retry'; error: string; retryAfterMs?: number };
+
+export interface DeliveryOptions {
+  /** Per-request timeout of the upstream calls (ms). */
+  upstreamTimeoutMs: number;
+  /** First backoff step (ms); doubles with each attempt, equal jitter. */
+  baseBackoffMs: number;
+  /** Longest wait between two attempts (ms). */
+  maxBackoffMs: number;
+  /** How often the worker looks for due rows when idle (ms). */
+  pollIntervalMs: number;
+  /** A claimed row is this process's for this long (ms); longer than any attempt. */
+  leaseMs: number;
+  /** Rows delivered at the same time by the worker. */
+  concurrency: number;
+}
+
+export const DEFAULT_DELIVERY: DeliveryOptions = {
+  upstreamTimeoutMs: 30_000,
+  baseBackoffMs: 5_000,
+  maxBackoffMs: 15 * 60_000,
+  pollIntervalMs: 1_000,
+  leaseMs: 10 * 60_000,
+  concurrency: 2,
+};
+
+/** Form field of each applicant field of the API (upstream error paths → form names). */
+const FORM_FIELD_OF: Record<string, string> = {
+  email: 'email',
+  applicant_email: 'email',
+  first_name: 'first_name',
+  last_name: 'last_name',
+  phone_code: 'phone_code',
+  phone_number: 'phone_number',
+  locale: 'locale',
+  bio_url: 'bio_url',
+  is_legals_accepted_by_manager: 'is_legals_accepted_by_manager',
+  is_partner_newsletter_active: 'is_partner_newsletter_active',
+  is_campaign_alert_active: 'is_campaign_alert_active',
+  resume: 'resume',
+  comments: 'cover_letter',
+  campaign_id: 'campaign_id',
+};
+
+const CODE_OF_FIELD: Record<string, string> = {
+  email: 'invalid_email',
+  bio_url: 'invalid_url',
+  phone_code: 'invalid_phone',
+  phone_number: 'invalid_phone',
+  resume: 'unsupported_file_type',
+};
+
+/**
+ * "applicant.applications.0.comments.0.content" → "cover_letter";
+ * "applicant.resume.base64" → "resume". The first segment that names a form
+ * field wins; an unknown path is reported on the whole form ("form").
+ */
+export function formFieldOf(path: string): string {
+  for (const segment of path.split('.')) {
+    const field = FORM_FIELD_OF[segment];
+    if (field !== undefined && segment !== 'campaign_id') return field;
+  }
+  return path.split('.').includes('campaign_id') ? 'campaign_id' : 'form';
+}
+
+function fieldProblems(error: ApiError): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  const seen = new Set<string>();
+  for (const detail of error.details) {
+    const field = formFieldOf(detail.field);
+    if (seen.has(field)) continue;
+    seen.add(field);
+    let code = CODE_OF_FIELD[field] ?? 'invalid_value';
+    if (error.code === 'file_too_large') code = 'file_too_large';
+    if (/too long|at most|too_big/i.test(detail.message) && field !== 'resume') code = 'too_long';
+    problems.push({ field, code, message: `The recruitment service refused this value: ${detail.message}` });
+  }
+  if (problems.length === 0) {
+    const field = error.code === 'file_too_large' || error.code === 'unsupported_media_type' || error.code === 'file_type_mismatch' ? 'resume' : 'form';
+    const code = error.code === 'file_too_large' ? 'file_too_large' : field === 'resume' ? 'unsupported_file_type' : 'invalid_value';
+    problems.push({ field, code, message: 'The recruitment service refused this application.' });
+  }
+  return problems;
+}
+
+/** What an error of the client means for this row: try again later, or stop. */
+export function classify(error: unknown): Exclude<AttemptResult, { kind: 'delivered' } | { kind: 'already_applied' }> {
+  if (error instanceof RateLimitError) {
+    return { kind: 'retry', error: `rate_limited (${error.status ?? '-'})`, ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }) };
+  }
+  if (error instanceof ServerError || error instanceof ConnectionError || error instanceof TimeoutError) {
+    return { kind: 'retry', error: `${error.code} (${error.status ?? 'no answer'})` };
+  }
+  // Our keys or scopes are wrong: an operator fixes the configuration, the application waits.
+  if (error instanceof AuthenticationError || error instanceof PermissionError) return { kind: 'retry', error: `${error.code} (${error.status ?? '-'})` };
+  // The service acted but answered something we cannot read: a later attempt finds out through 409.
+  if (error instanceof SchemaError) return { kind: 'retry', error: `unreadable answer (${error.code})` };
+  if (error instanceof ValidationError || error instanceof NotFoundError || (error instanceof ApiError && error.status !== undefined && error.status >= 400 && error.status < 500)) {
+    const apiError = error as ApiError;
+    if (apiError.code === 'campaign_not_open' || apiError.code === 'campaign_not_broadcast' || apiError instanceof NotFoundError) {
+      return { kind: 'rejected', outcome: 'campaign_closed', errors: [], error: `${apiError.code} (${apiError.status ?? '-'})` };
+    }
+    return { kind: 'rejected', outcome: 'upstream_rejected', errors: fieldProblems(apiError), error: `${apiError.code} (${apiError.status ?? '-'})` };
+  }
+  if (error instanceof ApiError) return { kind: 'retry', error: `${error.code} (${error.status ?? '-'})` };
+  return { kind: 'retry', error: `unexpected: ${error instanceof Error ? error.name : 'error'}` };
+}
+
+/**
+ * One attempt to deliver a claimed row (its `attempts` already counts this
+ * one). Never throws: every failure becomes an AttemptResult.
+ */
+export async function attemptDelivery(row: OutboxRow, client: DeliveryClient, timeoutMs: number): Promise<AttemptResult> {
+  if (row.payload === null) return { kind: 'rejected', outcome: 'upstream_rejected', errors: [], error: 'payload missing' };
+  const { applicant } = row.payload;
+  const resume = row.resume !== null && row.resume_type !== null ? { base64: row.resume.toString('base64'), mime_type: row.resume_type as ResumeType } : undefined;
+  const comments = row.payload.cover_letter !== undefined ? [{ content: row.payload.cover_letter }] : undefined;
+  const options = { priority: 'high' as const, safeToRetry: false, timeout: timeoutMs };
+  try {
+    try {
+      const created = await client.jobboards.createApplicant(
+        {
+          company_id: row.company_id,
+          applicant: {
+            ...applicant,
+            ...(resume ? { resume } : {}),
+            applications: [{ campaign_id: row.campaign_id, ...(comments ? { comments } : {}) }],
+          },
+        },
+        options,
+      );
+      const application = created.applications.find((a) => a.campaign_id === row.campaign_id);
+      return { kind: 'delivered', outcome: 'created_applicant', applicantId: created.id, ...(application ? { applicationId: application.id } : {}) };
+    } catch (error) {
+      if (!(error instanceof ConflictError && error.code === 'applicant_exists')) throw error;
+    }
+    // A returning candidate: the application alone, on the existing applicant.
+    const application = await client.applications.create(
+      {
+        campaign_id: row.campaign_id,
+        applicant_email: applicant.email,
+        application: { ...(resume ? { resume } : {}), ...(comments ? { comments } : {}) },
+      },
+      options,
+    );
+    return { kind: 'delivered', outcome: 'created_application', applicantId: application.applicant_id, applicationId: application.id };
+  } catch (error) {
+    if (error instanceof ConflictError && error.code === 'application_exists') {
+      return row.attempts > 1 ? { kind: 'delivered', outcome: 'found_delivered' } : { kind: 'already_applied' };
+    }
+    return classify(error);
+  }
+}
+
+/** Wait before the next attempt: exponential with equal jitter, at least what the service asked. */
+export function backoffMs(attempts: number, options: Pick<DeliveryOptions, 'baseBackoffMs' | 'maxBackoffMs'>, retryAfterMs: number | undefined, random: () => number = Math.random): number {
+  const step = Math.min(options.maxBackoffMs, options.baseBackoffMs * 2 ** Math.max(0, attempts - 1));
+  const jittered = step / 2 + random() * (step / 2);
+  return Math.round(Math.max(jittered, retryAfterMs ?? 0));
+}
+
+export interface WorkerEvents {
+  /** After each attempt has been recorded in the outbox. */
+  onRecorded?: (row: OutboxRow, result: AttemptResult, finalStatus: string) => void;
+}
+
+/**
+ * Runs attempts and records their results. `deliverNow` is the attempt made
+ * while the candidate waits; the loop retries the rest.
+ */
+export class DeliveryWorker {
+  private readonly outbox: Outbox;
+  private readonly client: DeliveryClient;
+  private readonly options: DeliveryOptions;
+  private readonly now: () => number;
+  private readonly events: WorkerEvents;
+  private readonly inFlight = new Map<string, Promise<AttemptResult | undefined>>();
+  private timer: NodeJS.Timeout | undefined;
+  private running = false;
+  private ticking = false;
+
+  constructor(outbox: Outbox, client: DeliveryClient, options: DeliveryOptions, now: () => number, events: WorkerEvents = {}) {
+    this.outbox = outbox;
+    this.client = client;
+    this.options = options;
+    this.now = now;
+    this.events = events;
+  }
+
+  get activeReferences(): ReadonlySet<string> {
+    return new Set(this.inFlight.keys());
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    // Rows a killed process was delivering: whether it reached the service is unknown, so they go again (409 tells).
+    this.outbox.recoverLeases(this.activeReferences);
+    this.schedule(0);
+  }
+
+  /** Stops looking for work and waits for the attempts under way. */
+  async stop(): Promise<void> {
+    this.running = false;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    await Promise.allSettled([...this.inFlight.values()]);
+  }
+
+  /** Wakes the loop now (a row was queued). */
+  poke(): void {
+    if (this.running) this.schedule(0);
+  }
+
+  /**
+   * Claims and attempts one row now; resolves with the result once it is
+   * recorded, or undefined when the row was not pending (someone else has it).
+   */
+  deliverNow(reference: string): Promise<AttemptResult | undefined> {
+    const existing = this.inFlight.get(reference);
+    if (existing !== undefined) return existing;
+    const row = this.outbox.claim(reference, this.options.leaseMs);
+    if (row === undefined) return Promise.resolve(undefined);
+    const run = this.run(row).finally(() => {
+      this.inFlight.delete(reference);
+    });
+    this.inFlight.set(reference, run);
+    return run;
+  }
+
+  private async run(row: OutboxRow): Promise<AttemptResult> {
+    const result = await attemptDelivery(row, this.client, this.options.upstreamTimeoutMs);
+    const status = this.record(row, result);
+    this.events.onRecorded?.(row, result, status);
+    return result;
+  }
+
+  /** Writes what the attempt learnt, right where it is learnt. Answers the row's new status. */
+  private record(row: OutboxRow, result: AttemptResult): string {
+    if (!this.outbox.isOpen) return 'unrecorded';
+    const ref = row.reference;
+    switch (result.kind) {
+      case 'delivered':
+        this.outbox.markDelivered(ref, result.outcome, { applicantId: result.applicantId, applicationId: result.applicationId });
+        return 'delivered';
+      case 'already_applied':
+        // The service holds an application of this candidate to this campaign already: nothing to send.
+        this.outbox.markRejected(ref, 'already_applied', 'application_exists (409)');
+        return 'rejected';
+      case 'rejected': {
+        const current = this.outbox.get(ref);
+        if (current?.answered === null || current?.answered === undefined) {
+          // The candidate is still waiting and will be told why.
+          this.outbox.markRejected(ref, result.outcome, result.error);
+          return 'rejected';
+        }
+        // The candidate was told it was received: keep it for an operator.
+        this.outbox.markDead(ref, result.outcome, result.error);
+        return 'dead';
+      }
+      case 'retry': {
+        const now = this.now();
+        if (now >= row.dead_letter_at) {
+          this.outbox.markDead(ref, 'expired', result.error);
+          return 'dead';
+        }
+        const next = now + backoffMs(row.attempts, this.options, result.retryAfterMs);
+        this.outbox.markRetry(ref, Math.min(next, Math.max(row.dead_letter_at, now)), result.error);
+        if (this.running) this.schedule(next - now);
+        return 'pending';
+      }
+    }
+  }
+
+  private schedule(delayMs: number): void {
+    if (!this.running) return;
+    const wait = Math.max(0, Math.min(delayMs, this.options.pollIntervalMs));
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.tick();
+    }, wait);
+    this.timer.unref();
+  }
+
+  private tick(): void {
+    if (!this.running || this.ticking || !this.outbox.isOpen) return;
+    this.ticking = true;
+    try {
+      this.outbox.recoverLeases(this.activeReferences);
+      const free = this.options.concurrency - this.inFlight.size;
+      if (free > 0) {
+        for (const reference of this.outbox.due(free + this.inFlight.size)) {
+          if (this.inFlight.size >= this.options.concurrency) break;
+          if (this.inFlight.has(reference)) continue;
+          void this.deliverNow(reference).then(() => this.schedule(0));
+        }
+      }
+    } finally {
+      this.ticking = false;
+    }
+    this.schedule(this.options.pollIntervalMs);
+  }
+}

@@ -1,0 +1,199 @@
+// The application form: every field checked with the contract's schemas and
+// the board's field configuration (FORM_FIELDS), each problem mapped to the
+// per-field code of PUBLIC-API.md so the widget can say it in the
+// candidate's language.
+import { createHash } from 'node:crypto';
+import type { z } from 'zod';
+import { JobboardApplicantInput, LOCALES } from '../../contract/index.ts';
+import type { ConfigurableField, FieldMode } from '../config.ts';
+import type { FieldProblem } from '../problem.ts';
+import type { ParsedForm } from './multipart.ts';
+import type { ApplicationPayload } from './outbox.ts';
+
+/** Longest cover letter taken, in characters (PUBLIC-API.md). */
+export const MAX_COVER_LETTER_CHARS = 10_000;
+
+/** Form fields the proxy reads; anything else in the form is ignored. */
+export const FORM_FIELD_NAMES = [
+  'campaign_id',
+  'email',
+  'first_name',
+  'last_name',
+  'phone_code',
+  'phone_number',
+  'locale',
+  'bio_url',
+  'cover_letter',
+  'is_legals_accepted_by_manager',
+  'is_partner_newsletter_active',
+  'is_campaign_alert_active',
+  'website',
+  'captcha_token',
+] as const;
+
+const MESSAGES: Record<string, string> = {
+  required: 'This field is required.',
+  invalid_email: 'Enter a valid email address.',
+  invalid_url: 'Enter a web address starting with http:// or https://.',
+  invalid_phone: 'Enter a valid phone number.',
+  invalid_value: 'This value is not accepted.',
+  too_long: 'This text is too long.',
+  consent_required: 'You must accept the processing of your data to apply.',
+  file_required: 'Attach your resume.',
+};
+
+function problem(field: string, code: string, message?: string): FieldProblem {
+  return { field, code, message: message ?? MESSAGES[code] ?? 'This value is not accepted.' };
+}
+
+/** Checkbox values: `true`, `on` or `1` is ticked; absent or `false` is not. */
+function checkbox(value: string | undefined): boolean | 'invalid' {
+  if (value === undefined) return false;
+  const v = value.trim().toLowerCase();
+  if (v === 'true' || v === 'on' || v === '1') return true;
+  if (v === 'false' || v === '' || v === 'off' || v === '0') return false;
+  return 'invalid';
+}
+
+export interface CheckedForm {
+  campaignId: number;
+  payload: ApplicationPayload;
+  /** The email as the candidate typed it, trimmed (for the per-email limit). */
+  email: string;
+  honeypot: boolean;
+  captchaToken: string | undefined;
+}
+
+const applicantShape = JobboardApplicantInput.shape;
+
+/** Which per-field code a contract issue on this applicant field becomes. */
+function codeFor(field: string, issue: z.core.$ZodIssue): string {
+  if (issue.code === 'too_big') return 'too_long';
+  if (field === 'email') return 'invalid_email';
+  if (field === 'bio_url') return 'invalid_url';
+  if (field === 'phone_code' || field === 'phone_number') return 'invalid_phone';
+  return 'invalid_value';
+}
+
+/**
+ * Checks the text fields of a parsed form against the contract and the
+ * field configuration. Answers the field problems (empty when valid) and,
+ * when valid, the payload to store.
+ */
+export function checkForm(form: ParsedForm, fields: Record<ConfigurableField, FieldMode>): { errors: FieldProblem[]; checked?: CheckedForm } {
+  const errors: FieldProblem[] = [];
+  const raw = (name: string): string | undefined => {
+    const v = form.fields.get(name);
+    if (v === undefined) return undefined;
+    const t = v.trim();
+    return t === '' ? undefined : t;
+  };
+  const modeOf = (name: string): FieldMode => {
+    if (name === 'phone_code' || name === 'phone_number') return fields.phone;
+    return (fields as Record<string, FieldMode>)[name] ?? 'optional';
+  };
+  /** The value of a text field the board shows; undefined when hidden or empty. */
+  const text = (name: string): string | undefined => {
+    const mode = modeOf(name);
+    if (mode === 'hidden') return undefined;
+    const v = raw(name);
+    if (form.truncated.has(name)) {
+      errors.push(problem(name, 'too_long'));
+      return undefined;
+    }
+    if (v === undefined && mode === 'required') errors.push(problem(name, 'required'));
+    return v;
+  };
+
+  // campaign_id
+  let campaignId = 0;
+  const campaignRaw = raw('campaign_id');
+  if (campaignRaw === undefined) errors.push(problem('campaign_id', 'required'));
+  else if (!/^[1-9][0-9]{0,15}$/.test(campaignRaw) || !Number.isSafeInteger(Number(campaignRaw))) {
+    errors.push(problem('campaign_id', 'invalid_value', 'Must be the id of a job offer.'));
+  } else campaignId = Number(campaignRaw);
+
+  // email: always required
+  const email = raw('email');
+  if (form.truncated.has('email')) errors.push(problem('email', 'too_long'));
+  else if (email === undefined) errors.push(problem('email', 'required'));
+
+  const applicant: Record<string, unknown> = {};
+  if (email !== undefined && !form.truncated.has('email')) applicant.email = email;
+  for (const name of ['first_name', 'last_name', 'bio_url'] as const) {
+    const v = text(name);
+    if (v !== undefined) applicant[name] = v;
+  }
+  const phoneNumber = text('phone_number');
+  const phoneCode = modeOf('phone_code') === 'hidden' ? undefined : raw('phone_code');
+  if (phoneNumber !== undefined) {
+    applicant.phone_number = phoneNumber;
+    if (phoneCode === undefined) errors.push(problem('phone_code', 'required', 'Choose the country calling code of the number.'));
+    else applicant.phone_code = phoneCode;
+  } else if (phoneCode !== undefined && !/^\+?[0-9]{1,4}$/.test(phoneCode)) {
+    errors.push(problem('phone_code', 'invalid_phone'));
+  }
+  const locale = raw('locale');
+  if (locale !== undefined) {
+    if ((LOCALES as readonly string[]).includes(locale)) applicant.locale = locale;
+    else errors.push(problem('locale', 'invalid_value', `Must be one of ${LOCALES.join(', ')}.`));
+  }
+
+  // consent and opt-ins
+  const consent = checkbox(form.fields.get('is_legals_accepted_by_manager'));
+  if (consent === 'invalid') errors.push(problem('is_legals_accepted_by_manager', 'invalid_value', 'Send true when ticked.'));
+  else if (fields.consent === 'required' && !consent) errors.push(problem('is_legals_accepted_by_manager', 'consent_required'));
+  else if (fields.consent !== 'hidden' && consent) applicant.is_legals_accepted_by_manager = true;
+  for (const name of ['is_partner_newsletter_active', 'is_campaign_alert_active'] as const) {
+    const v = checkbox(form.fields.get(name));
+    if (v === 'invalid') errors.push(problem(name, 'invalid_value', 'Send true when ticked.'));
+    else if (fields[name] === 'required' && !v) errors.push(problem(name, 'required'));
+    else if (fields[name] !== 'hidden') applicant[name] = v;
+  }
+
+  // cover letter: its own limit (the API would take 20,000 in a comment)
+  const coverLetter = text('cover_letter');
+  if (coverLetter !== undefined && [...coverLetter].length > MAX_COVER_LETTER_CHARS) {
+    errors.push(problem('cover_letter', 'too_long', `At most ${MAX_COVER_LETTER_CHARS} characters.`));
+  }
+
+  // the contract's own rules on every applicant field, each issue on its field
+  const seen = new Set(errors.map((e) => e.field));
+  for (const [name, value] of Object.entries(applicant)) {
+    const schema = applicantShape[name as keyof typeof applicantShape];
+    const result = schema.safeParse(value);
+    if (!result.success && !seen.has(name)) {
+      const issue = result.error.issues[0];
+      if (issue !== undefined) errors.push(problem(name, codeFor(name, issue)));
+      seen.add(name);
+    }
+  }
+
+  if (errors.length > 0) return { errors };
+  const payload: ApplicationPayload = { applicant: applicant as ApplicationPayload['applicant'] };
+  if (coverLetter !== undefined) payload.cover_letter = coverLetter;
+  const honeypot = (form.fields.get('website') ?? '').trim() !== '';
+  return {
+    errors,
+    checked: { campaignId, payload, email: email ?? '', honeypot, captchaToken: raw('captcha_token') },
+  };
+}
+
+/**
+ * What makes two submissions "the same body" for Idempotency-Key: every
+ * field but the captcha token (a retry may carry a fresh one) and the
+ * resume's bytes (not its file name).
+ */
+export function fingerprintOf(form: ParsedForm): string {
+  const hash = createHash('sha256');
+  const names = [...form.fields.keys()].filter((n) => n !== 'captcha_token').sort();
+  for (const name of names) hash.update(`${name}\u0000${form.fields.get(name) ?? ''}\u0000`);
+  hash.update('resume\u0000');
+  if (form.resume !== undefined) hash.update(form.resume.bytes);
+  return hash.digest('hex');
+}
+
+/** The key of the per-email counter: a hash, so no address sits in the counters. */
+export function emailBucket(email: string): string {
+  return `email:${createHash('sha256').update(email.trim().toLowerCase()).digest('hex')}`;
+}

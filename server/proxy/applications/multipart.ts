@@ -1,0 +1,187 @@
+// Streams a multipart/form-data request through busboy. The resume is the
+// only file taken; it is held in memory up to MAX_RESUME_BYTES and never
+// beyond: past the limit its bytes are counted and dropped, and a request
+// that keeps sending far beyond the form's allowance is cut off.
+import busboy from 'busboy';
+import type { Request } from 'express';
+import { ProblemError } from '../problem.ts';
+
+/** What a form may weigh besides the resume: fields, part headers, boundaries. */
+export const FORM_ALLOWANCE_BYTES = 1024 * 1024;
+/** Longest text field taken (the cover letter: 10,000 characters, up to 4 bytes each). */
+export const MAX_FIELD_BYTES = 64 * 1024;
+const MAX_FIELDS = 40;
+const MAX_PARTS = 50;
+
+export interface ParsedFile {
+  field: string;
+  filename: string;
+  bytes: Buffer;
+}
+
+export interface ParsedForm {
+  fields: Map<string, string>;
+  /** Fields whose value was cut at MAX_FIELD_BYTES. */
+  truncated: Set<string>;
+  resume: ParsedFile | undefined;
+}
+
+export function humanBytes(n: number): string {
+  if (n >= 1024 * 1024 && n % (1024 * 1024) === 0) return `${n / (1024 * 1024)} MiB`;
+  if (n >= 1024 * 1024) return `${(n / (1024 * 1024)).toFixed(1)} MiB`;
+  if (n >= 1024) return `${Math.round(n / 1024)} KiB`;
+  return `${n} bytes`;
+}
+
+export function fileTooLarge(maxBytes: number): ProblemError {
+  const message = `The resume is larger than the limit of ${humanBytes(maxBytes)} (${maxBytes} bytes).`;
+  return new ProblemError(413, 'file_too_large', 'The resume is too large', `${message} Send a smaller file.`, {
+    errors: [{ field: 'resume', code: 'file_too_large', message }],
+  });
+}
+
+function requestTooLarge(maxBytes: number): ProblemError {
+  return new ProblemError(
+    413,
+    'request_too_large',
+    'The form is too large',
+    `The form may carry at most ${humanBytes(maxBytes)} besides the resume; send less text.`,
+  );
+}
+
+function malformed(detail: string, cause?: unknown): ProblemError {
+  return new ProblemError(400, 'malformed_request', 'The request could not be read', detail, { cause });
+}
+
+/**
+ * Marks the answer to a request whose body was not read to its end: the
+ * connection closes after the answer, so the unread rest is never taken in.
+ */
+export class CutOffError extends ProblemError {}
+
+function cutOff(problem: ProblemError): CutOffError {
+  return new CutOffError(problem.status, problem.code, problem.title, problem.detail, {
+    ...(problem.errors ? { errors: problem.errors } : {}),
+    headers: { Connection: 'close' },
+  });
+}
+
+/**
+ * Reads the whole form. Rejects with a ProblemError: 400 malformed_request,
+ * 413 file_too_large / request_too_large (a CutOffError when the body was not
+ * read to its end).
+ */
+export function parseApplicationForm(req: Request, maxResumeBytes: number): Promise<ParsedForm> {
+  const contentType = req.headers['content-type'] ?? '';
+  if (!/^multipart\/form-data\s*;/i.test(contentType)) {
+    return Promise.reject(malformed('Send the application as multipart/form-data (fields and the resume file).'));
+  }
+  const hardCap = maxResumeBytes + FORM_ALLOWANCE_BYTES;
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > hardCap) {
+    return Promise.reject(cutOff(fileTooLarge(maxResumeBytes)));
+  }
+
+  return new Promise<ParsedForm>((resolve, reject) => {
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({
+        headers: req.headers,
+        limits: {
+          fileSize: maxResumeBytes,
+          files: 1,
+          fields: MAX_FIELDS,
+          parts: MAX_PARTS,
+          fieldSize: MAX_FIELD_BYTES,
+          fieldNameSize: 100,
+          headerPairs: 20,
+        },
+      });
+    } catch (error) {
+      reject(malformed('The multipart body has no boundary; send it as multipart/form-data.', error));
+      return;
+    }
+
+    const form: ParsedForm = { fields: new Map(), truncated: new Set(), resume: undefined };
+    let settled = false;
+    let failure: ProblemError | undefined;
+    let received = 0;
+    let fileOpen = false;
+
+    const finish = (error?: ProblemError) => {
+      if (settled) return;
+      settled = true;
+      req.off('data', count);
+      if (error !== undefined) {
+        req.unpipe(parser);
+        if (error instanceof CutOffError) {
+          // Stop reading: the connection closes once the answer is sent.
+          req.pause();
+        } else {
+          // Read the (bounded) rest so the client gets our answer, not a reset.
+          req.resume();
+        }
+        reject(error);
+      } else {
+        resolve(form);
+      }
+    };
+    /** Remembers the first problem; the answer waits for the end of the body. */
+    const fail = (error: ProblemError) => {
+      failure ??= error;
+    };
+
+    const count = (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > hardCap) finish(cutOff(fileOpen || form.resume !== undefined || failure?.code === 'file_too_large' ? fileTooLarge(maxResumeBytes) : requestTooLarge(FORM_ALLOWANCE_BYTES)));
+    };
+    req.on('data', count);
+
+    parser.on('field', (name, value, info) => {
+      if (info.nameTruncated) {
+        fail(malformed('A field name is too long.'));
+        return;
+      }
+      if (form.fields.has(name)) {
+        fail(malformed(`The field "${name}" is sent twice; send each field once.`));
+        return;
+      }
+      form.fields.set(name, value);
+      if (info.valueTruncated) form.truncated.add(name);
+    });
+
+    parser.on('file', (name, stream, info) => {
+      if (name !== 'resume' || form.resume !== undefined) {
+        fail(malformed(name === 'resume' ? 'Send one resume file only.' : `Unexpected file field "${name}"; the only file is "resume".`));
+        stream.resume();
+        return;
+      }
+      fileOpen = true;
+      const chunks: Buffer[] = [];
+      let size = 0;
+      stream.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        chunks.push(chunk);
+      });
+      stream.on('limit', () => {
+        // busboy drops the rest of this file from here on; free what we held.
+        chunks.length = 0;
+        fail(fileTooLarge(maxResumeBytes));
+      });
+      stream.on('end', () => {
+        fileOpen = false;
+        if (stream.truncated) return;
+        form.resume = { field: name, filename: info.filename ?? '', bytes: Buffer.concat(chunks, size) };
+      });
+    });
+
+    parser.on('filesLimit', () => fail(malformed('Send one resume file only.')));
+    parser.on('fieldsLimit', () => fail(requestTooLarge(FORM_ALLOWANCE_BYTES)));
+    parser.on('partsLimit', () => fail(requestTooLarge(FORM_ALLOWANCE_BYTES)));
+    parser.on('error', (error: unknown) => finish(malformed('The multipart body is not well formed.', error)));
+    parser.on('close', () => finish(failure));
+    req.on('aborted', () => finish(malformed('The request was interrupted before its end.')));
+    req.on('error', (error) => finish(malformed('The request was interrupted before its end.', error)));
+    req.pipe(parser);
+  });
+}

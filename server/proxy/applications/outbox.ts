@@ -1,0 +1,455 @@
+// The durable outbox: every accepted application is written here, with its
+// resume, in one transaction BEFORE the candidate gets an answer; delivery
+// claims rows with a lease and records what it learnt in the same place.
+// Idempotency keys and the apply rate counters live in the same file so that
+// "stored" and "this key now points at that application" commit together.
+//
+// One proxy process owns one data directory (SQLite, WAL). Rows another
+// process left in `delivering` (it was killed) are taken back at start-up.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import type { SQLInputValue, StatementSync } from 'node:sqlite';
+
+export const OUTBOX_STATUSES = ['pending', 'delivering', 'delivered', 'rejected', 'dead'] as const;
+export type OutboxStatus = (typeof OUTBOX_STATUSES)[number];
+
+/** What was learnt about one application, kept after its personal data is gone. */
+export type Outcome =
+  /** POST /jobboards/applicants created the applicant with this application. */
+  | 'created_applicant'
+  /** The applicant existed; POST /applications created the application. */
+  | 'created_application'
+  /** A later attempt found the application already there: an earlier attempt had delivered it. */
+  | 'found_delivered'
+  /** The candidate had already applied to this campaign (first attempt). */
+  | 'already_applied'
+  /** The service refused the content (field errors). */
+  | 'upstream_rejected'
+  /** The campaign no longer takes applications on this board. */
+  | 'campaign_closed'
+  /** Not delivered within DEAD_LETTER_AFTER_HOURS. */
+  | 'expired';
+
+/** The personal data of one application, kept only until it is delivered. */
+export interface ApplicationPayload {
+  applicant: {
+    email: string;
+    first_name?: string;
+    last_name?: string;
+    phone_code?: string;
+    phone_number?: string;
+    locale?: 'fr' | 'en' | 'es';
+    bio_url?: string;
+    is_legals_accepted_by_manager?: boolean;
+    is_partner_newsletter_active?: boolean;
+    is_campaign_alert_active?: boolean;
+  };
+  cover_letter?: string;
+}
+
+export interface OutboxRow {
+  reference: string;
+  created_at: number;
+  campaign_id: number;
+  company_id: number;
+  /** Null once delivered or refused: personal data leaves the store then. */
+  payload: ApplicationPayload | null;
+  resume: Buffer | null;
+  resume_type: string | null;
+  status: OutboxStatus;
+  attempts: number;
+  next_attempt_at: number;
+  dead_letter_at: number;
+  /** HTTP status the candidate was answered (201, 202, 409, 422), null before the answer. */
+  answered: number | null;
+  outcome: Outcome | null;
+  last_error: string | null;
+  last_attempt_at: number | null;
+  delivered_at: number | null;
+  upstream_applicant_id: number | null;
+  upstream_application_id: number | null;
+}
+
+/** A row without its personal data: what `outbox list` and logs may show. */
+export type OutboxSummary = Omit<OutboxRow, 'payload' | 'resume'> & { resume_bytes: number | null };
+
+export interface NewApplication {
+  reference: string;
+  campaign_id: number;
+  company_id: number;
+  payload: ApplicationPayload;
+  resume: Buffer | null;
+  resume_type: string | null;
+}
+
+export type KeyClaim =
+  | { kind: 'claimed' }
+  | { kind: 'reused' }
+  | { kind: 'in_progress' }
+  | { kind: 'replay'; status: number; body: string }
+  /** A key a killed process was handling when it had already stored the application. */
+  | { kind: 'stored'; reference: string };
+
+export interface RateCount {
+  count: number;
+  resetAt: number;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS outbox (
+  reference TEXT PRIMARY KEY,
+  created_at INTEGER NOT NULL,
+  campaign_id INTEGER NOT NULL,
+  company_id INTEGER NOT NULL,
+  payload TEXT,
+  resume BLOB,
+  resume_type TEXT,
+  status TEXT NOT NULL CHECK (status IN ('pending', 'delivering', 'delivered', 'rejected', 'dead')),
+  attempts INTEGER NOT NULL DEFAULT 0,
+  next_attempt_at INTEGER NOT NULL,
+  dead_letter_at INTEGER NOT NULL,
+  lease_owner TEXT,
+  lease_until INTEGER,
+  answered INTEGER,
+  outcome TEXT,
+  last_error TEXT,
+  last_attempt_at INTEGER,
+  delivered_at INTEGER,
+  upstream_applicant_id INTEGER,
+  upstream_application_id INTEGER
+);
+CREATE INDEX IF NOT EXISTS outbox_due ON outbox (status, next_attempt_at);
+CREATE TABLE IF NOT EXISTS idempotency_keys (
+  key TEXT PRIMARY KEY,
+  fingerprint TEXT NOT NULL,
+  state TEXT NOT NULL CHECK (state IN ('in_progress', 'done')),
+  owner TEXT NOT NULL,
+  reference TEXT,
+  status INTEGER,
+  body TEXT,
+  created_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS idempotency_expiry ON idempotency_keys (expires_at);
+CREATE TABLE IF NOT EXISTS rate_counters (
+  bucket TEXT PRIMARY KEY,
+  count INTEGER NOT NULL,
+  reset_at INTEGER NOT NULL
+);
+`;
+
+const SUMMARY_COLUMNS = `reference, created_at, campaign_id, company_id, resume_type, status, attempts,
+  next_attempt_at, dead_letter_at, answered, outcome, last_error, last_attempt_at, delivered_at,
+  upstream_applicant_id, upstream_application_id, length(resume) AS resume_bytes`;
+
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+
+export interface OutboxOptions {
+  /** Directory holding outbox.db (created when missing). */
+  dataDir: string;
+  /** Identifies this process's leases and idempotency claims. */
+  owner: string;
+  now?: () => number;
+}
+
+export class Outbox {
+  readonly path: string;
+  readonly owner: string;
+  private readonly db: DatabaseSync;
+  private readonly now: () => number;
+  private readonly statements = new Map<string, StatementSync>();
+  private closed = false;
+
+  constructor(options: OutboxOptions) {
+    mkdirSync(options.dataDir, { recursive: true });
+    this.path = join(options.dataDir, 'outbox.db');
+    this.owner = options.owner;
+    this.now = options.now ?? Date.now;
+    this.db = new DatabaseSync(this.path);
+    // WAL + synchronous FULL: a committed application survives kill -9 and power loss.
+    this.db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA busy_timeout = 5000;');
+    this.db.exec(SCHEMA);
+  }
+
+  get isOpen(): boolean {
+    return !this.closed;
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.db.close();
+  }
+
+  private stmt(sql: string): StatementSync {
+    let s = this.statements.get(sql);
+    if (s === undefined) {
+      s = this.db.prepare(sql);
+      this.statements.set(sql, s);
+    }
+    return s;
+  }
+
+  private transaction<T>(fn: () => T): T {
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      const result = fn();
+      this.db.exec('COMMIT');
+      return result;
+    } catch (error) {
+      this.db.exec('ROLLBACK');
+      throw error;
+    }
+  }
+
+  // ---- idempotency keys ----
+
+  /**
+   * Takes an Idempotency-Key for one request, or says why not: the same key
+   * with another body, still being handled, or already answered (replay).
+   */
+  claimKey(key: string, fingerprint: string): KeyClaim {
+    const now = this.now();
+    return this.transaction(() => {
+      this.stmt('DELETE FROM idempotency_keys WHERE expires_at <= ?').run(now);
+      const row = this.stmt('SELECT fingerprint, state, owner, reference, status, body FROM idempotency_keys WHERE key = ?').get(key) as
+        | { fingerprint: string; state: string; owner: string; reference: string | null; status: number | null; body: string | null }
+        | undefined;
+      if (row === undefined) {
+        this.stmt('INSERT INTO idempotency_keys (key, fingerprint, state, owner, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)').run(
+          key, fingerprint, 'in_progress', this.owner, now, now + IDEMPOTENCY_TTL_MS,
+        );
+        return { kind: 'claimed' } as const;
+      }
+      if (row.fingerprint !== fingerprint) return { kind: 'reused' } as const;
+      if (row.state === 'done' && row.status !== null && row.body !== null) return { kind: 'replay', status: row.status, body: row.body } as const;
+      if (row.owner === this.owner) return { kind: 'in_progress' } as const;
+      // The process that held it is gone (one process owns the data directory).
+      if (row.reference !== null) {
+        this.stmt('UPDATE idempotency_keys SET owner = ? WHERE key = ?').run(this.owner, key);
+        return { kind: 'stored', reference: row.reference } as const;
+      }
+      this.stmt('UPDATE idempotency_keys SET owner = ? WHERE key = ?').run(this.owner, key);
+      return { kind: 'claimed' } as const;
+    });
+  }
+
+  /** Records the answer a key replays from now on. */
+  completeKey(key: string, status: number, body: string): void {
+    this.stmt("UPDATE idempotency_keys SET state = 'done', status = ?, body = ? WHERE key = ?").run(status, body, key);
+  }
+
+  /** Frees a key whose request stored nothing (bad input), so a corrected form may reuse it. */
+  releaseKey(key: string): void {
+    this.stmt("DELETE FROM idempotency_keys WHERE key = ? AND state = 'in_progress' AND reference IS NULL").run(key);
+  }
+
+  // ---- rate counters (fixed windows) ----
+
+  /** The count of a window, without counting this call. */
+  peekRate(bucket: string, windowMs: number): RateCount {
+    const now = this.now();
+    const start = Math.floor(now / windowMs) * windowMs;
+    const row = this.stmt('SELECT count, reset_at FROM rate_counters WHERE bucket = ?').get(`${bucket}@${start}`) as
+      | { count: number; reset_at: number }
+      | undefined;
+    return { count: row?.count ?? 0, resetAt: start + windowMs };
+  }
+
+  /** Counts one more in the window and answers the new count. */
+  hitRate(bucket: string, windowMs: number): RateCount {
+    const now = this.now();
+    const start = Math.floor(now / windowMs) * windowMs;
+    const row = this.stmt(
+      `INSERT INTO rate_counters (bucket, count, reset_at) VALUES (?, 1, ?)
+       ON CONFLICT (bucket) DO UPDATE SET count = count + 1 RETURNING count`,
+    ).get(`${bucket}@${start}`, start + windowMs) as { count: number };
+    return { count: row.count, resetAt: start + windowMs };
+  }
+
+  private pruneRates(): void {
+    this.stmt('DELETE FROM rate_counters WHERE reset_at <= ?').run(this.now());
+  }
+
+  // ---- applications ----
+
+  /**
+   * Stores one application (payload and resume) and, when given, links the
+   * idempotency key to it and counts the email, all in one transaction.
+   */
+  enqueue(app: NewApplication, options: { deadLetterAfterMs: number; key?: string; emailBucket?: { bucket: string; windowMs: number } }): void {
+    const now = this.now();
+    this.transaction(() => {
+      this.stmt(
+        `INSERT INTO outbox (reference, created_at, campaign_id, company_id, payload, resume, resume_type, status,
+           attempts, next_attempt_at, dead_letter_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?)`,
+      ).run(
+        app.reference, now, app.campaign_id, app.company_id, JSON.stringify(app.payload), app.resume, app.resume_type, now,
+        now + options.deadLetterAfterMs,
+      );
+      if (options.key !== undefined) {
+        this.stmt('UPDATE idempotency_keys SET reference = ? WHERE key = ?').run(app.reference, options.key);
+      }
+      if (options.emailBucket !== undefined) this.hitRate(options.emailBucket.bucket, options.emailBucket.windowMs);
+    });
+  }
+
+  /**
+   * Claims one pending row for an attempt: status delivering, a lease, and
+   * attempts counted BEFORE the attempt, so a crash mid-attempt is known as
+   * "an attempt may have reached the service" after a restart.
+   */
+  claim(reference: string, leaseMs: number): OutboxRow | undefined {
+    const now = this.now();
+    const row = this.stmt(
+      `UPDATE outbox SET status = 'delivering', lease_owner = ?, lease_until = ?, attempts = attempts + 1, last_attempt_at = ?
+       WHERE reference = ? AND status = 'pending' RETURNING *`,
+    ).get(this.owner, now + leaseMs, now, reference) as Record<string, SQLInputValue> | undefined;
+    return row === undefined ? undefined : toRow(row);
+  }
+
+  /** References of pending rows whose next attempt is due, oldest first. */
+  due(limit: number): string[] {
+    const rows = this.stmt("SELECT reference FROM outbox WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?").all(
+      this.now(),
+      limit,
+    ) as { reference: string }[];
+    return rows.map((r) => r.reference);
+  }
+
+  /** Time of the next due attempt, if any row waits. */
+  nextDueAt(): number | undefined {
+    const row = this.stmt("SELECT min(next_attempt_at) AS at FROM outbox WHERE status = 'pending'").get() as { at: number | null };
+    return row.at ?? undefined;
+  }
+
+  /**
+   * Takes back rows left in `delivering` by a process that is gone (or by
+   * this one, for references it no longer works on): they become due now.
+   */
+  recoverLeases(activeHere: ReadonlySet<string> = new Set()): number {
+    const now = this.now();
+    const rows = this.stmt("SELECT reference, lease_owner, lease_until FROM outbox WHERE status = 'delivering'").all() as {
+      reference: string;
+      lease_owner: string | null;
+      lease_until: number | null;
+    }[];
+    let recovered = 0;
+    for (const row of rows) {
+      const othersGone = row.lease_owner !== this.owner;
+      const expiredHere = row.lease_owner === this.owner && !activeHere.has(row.reference) && (row.lease_until ?? 0) <= now;
+      if (othersGone || expiredHere) {
+        this.stmt("UPDATE outbox SET status = 'pending', next_attempt_at = ?, lease_owner = NULL, lease_until = NULL WHERE reference = ? AND status = 'delivering'").run(
+          now,
+          row.reference,
+        );
+        recovered += 1;
+      }
+    }
+    return recovered;
+  }
+
+  /** Delivered: forget the personal data in the same statement. */
+  markDelivered(reference: string, outcome: Outcome, ids: { applicantId?: number | undefined; applicationId?: number | undefined }): void {
+    this.stmt(
+      `UPDATE outbox SET status = 'delivered', outcome = ?, delivered_at = ?, payload = NULL, resume = NULL, lease_owner = NULL,
+         lease_until = NULL, last_error = NULL, upstream_applicant_id = ?, upstream_application_id = ?
+       WHERE reference = ?`,
+    ).run(outcome, this.now(), ids.applicantId ?? null, ids.applicationId ?? null, reference);
+  }
+
+  /** A transient failure: try again at `nextAttemptAt`. */
+  markRetry(reference: string, nextAttemptAt: number, error: string): void {
+    this.stmt(
+      "UPDATE outbox SET status = 'pending', next_attempt_at = ?, last_error = ?, lease_owner = NULL, lease_until = NULL WHERE reference = ?",
+    ).run(nextAttemptAt, error, reference);
+  }
+
+  /** Refused for good and the candidate was told so: personal data goes. */
+  markRejected(reference: string, outcome: Outcome, error: string): void {
+    this.stmt(
+      `UPDATE outbox SET status = 'rejected', outcome = ?, last_error = ?, payload = NULL, resume = NULL, lease_owner = NULL,
+         lease_until = NULL WHERE reference = ?`,
+    ).run(outcome, error, reference);
+  }
+
+  /** Not deliverable, and the candidate was told it was received: kept for an operator (`outbox retry`). */
+  markDead(reference: string, outcome: Outcome, error: string): void {
+    this.stmt(
+      "UPDATE outbox SET status = 'dead', outcome = ?, last_error = ?, lease_owner = NULL, lease_until = NULL WHERE reference = ?",
+    ).run(outcome, error, reference);
+  }
+
+  /** Records the status the candidate was answered. */
+  setAnswered(reference: string, status: number): void {
+    this.stmt('UPDATE outbox SET answered = ? WHERE reference = ? AND answered IS NULL').run(status, reference);
+  }
+
+  get(reference: string): OutboxRow | undefined {
+    const row = this.stmt('SELECT * FROM outbox WHERE reference = ?').get(reference) as Record<string, SQLInputValue> | undefined;
+    return row === undefined ? undefined : toRow(row);
+  }
+
+  summary(reference: string): OutboxSummary | undefined {
+    return this.stmt(`SELECT ${SUMMARY_COLUMNS} FROM outbox WHERE reference = ?`).get(reference) as OutboxSummary | undefined;
+  }
+
+  list(options: { status?: OutboxStatus; limit?: number } = {}): OutboxSummary[] {
+    const limit = options.limit ?? 1000;
+    if (options.status !== undefined) {
+      return this.stmt(`SELECT ${SUMMARY_COLUMNS} FROM outbox WHERE status = ? ORDER BY created_at LIMIT ?`).all(options.status, limit) as OutboxSummary[];
+    }
+    return this.stmt(`SELECT ${SUMMARY_COLUMNS} FROM outbox ORDER BY created_at LIMIT ?`).all(limit) as OutboxSummary[];
+  }
+
+  counts(): Record<OutboxStatus, number> {
+    const counts: Record<OutboxStatus, number> = { pending: 0, delivering: 0, delivered: 0, rejected: 0, dead: 0 };
+    for (const row of this.stmt('SELECT status, count(*) AS n FROM outbox GROUP BY status').all() as { status: OutboxStatus; n: number }[]) {
+      counts[row.status] = row.n;
+    }
+    return counts;
+  }
+
+  /**
+   * Puts a dead (or waiting) application back in line now, with a fresh
+   * dead-letter deadline. Answers what happened, for the CLI.
+   */
+  retry(reference: string, deadLetterAfterMs: number): 'queued' | 'not_found' | 'not_retryable' {
+    const now = this.now();
+    return this.transaction(() => {
+      const row = this.stmt('SELECT status, payload IS NOT NULL AS has_payload FROM outbox WHERE reference = ?').get(reference) as
+        | { status: OutboxStatus; has_payload: number }
+        | undefined;
+      if (row === undefined) return 'not_found';
+      if (!(row.status === 'dead' || row.status === 'pending') || row.has_payload === 0) return 'not_retryable';
+      this.stmt(
+        "UPDATE outbox SET status = 'pending', next_attempt_at = ?, dead_letter_at = ?, outcome = NULL WHERE reference = ?",
+      ).run(now, now + deadLetterAfterMs, reference);
+      return 'queued';
+    });
+  }
+
+  /** Deletes delivered and refused rows (they hold no personal data), and expired keys and counters. */
+  purgeDelivered(olderThanMs = 0): number {
+    const cutoff = this.now() - olderThanMs;
+    return this.transaction(() => {
+      const result = this.stmt(
+        "DELETE FROM outbox WHERE status IN ('delivered', 'rejected') AND coalesce(delivered_at, last_attempt_at, created_at) <= ?",
+      ).run(cutoff);
+      this.stmt('DELETE FROM idempotency_keys WHERE expires_at <= ?').run(this.now());
+      this.pruneRates();
+      return Number(result.changes);
+    });
+  }
+}
+
+function toRow(raw: Record<string, SQLInputValue>): OutboxRow {
+  const resume = raw.resume;
+  return {
+    ...(raw as unknown as OutboxRow),
+    payload: typeof raw.payload === 'string' ? (JSON.parse(raw.payload) as ApplicationPayload) : null,
+    resume: resume instanceof Uint8Array ? Buffer.from(resume.buffer, resume.byteOffset, resume.byteLength) : null,
+  };
+}

@@ -1,0 +1,269 @@
+// POST /api/applications: read the form, check it, store it in the outbox,
+// try to deliver it while the candidate waits (up to DELIVERY_DEADLINE_MS),
+// answer. Handlers throw ProblemError; the app's error middleware answers.
+import { randomUUID } from 'node:crypto';
+import { Router } from 'express';
+import type { Request, Response } from 'express';
+import type { Logger } from 'pino';
+import { isCampaignOpenForApplications } from '../../contract/index.ts';
+import type { ProxyConfig } from '../config.ts';
+import { ProblemError, validationProblem } from '../problem.ts';
+import type { FieldProblem } from '../problem.ts';
+import type { AttemptResult, DeliveryWorker } from './delivery.ts';
+import { checkForm, emailBucket, fingerprintOf } from './form.ts';
+import type { ApplicationMetrics } from './metrics.ts';
+import { CutOffError, parseApplicationForm } from './multipart.ts';
+import type { Outbox, OutboxRow } from './outbox.ts';
+import { resumeTypeOf, unsupportedFileType } from './resume.ts';
+import { DAY_MS, checkEmail, countIp, verifyCaptcha } from './spam.ts';
+import type { ApplicationsCatalogue } from './types.ts';
+
+export interface RouteDeps {
+  config: ProxyConfig;
+  catalogue: ApplicationsCatalogue;
+  logger: Logger;
+  outbox: () => Outbox;
+  worker: () => DeliveryWorker;
+  metrics: ApplicationMetrics;
+  now: () => number;
+}
+
+interface Answer {
+  status: number;
+  body: string;
+  contentType: string;
+}
+
+const MAX_KEY_LENGTH = 200;
+
+function accepted(status: 201 | 202, reference: string, campaignId: number): Answer {
+  return {
+    status,
+    body: JSON.stringify({ status: status === 201 ? 'delivered' : 'queued', reference, campaign_id: campaignId }),
+    contentType: 'application/json; charset=utf-8',
+  };
+}
+
+function problemAnswer(problem: ProblemError): Answer {
+  return { status: problem.status, body: JSON.stringify(problem.toBody()), contentType: 'application/problem+json; charset=utf-8' };
+}
+
+function alreadyApplied(): ProblemError {
+  return new ProblemError(409, 'already_applied', 'Already applied', 'This candidate has already applied to this job offer; there is nothing more to send.');
+}
+
+function campaignClosed(): ProblemError {
+  return new ProblemError(422, 'campaign_closed', 'This job offer is closed', 'This job offer no longer takes applications on this board.');
+}
+
+function campaignNotFound(): ProblemError {
+  return new ProblemError(404, 'campaign_not_found', 'Job offer not found', 'No job offer with this campaign_id is published on this board.');
+}
+
+/** The answer a stored application gets once its first attempt ended (or the deadline passed). */
+function answerFor(result: AttemptResult | 'deadline' | undefined, reference: string, campaignId: number): Answer {
+  if (result === undefined || result === 'deadline') return accepted(202, reference, campaignId);
+  switch (result.kind) {
+    case 'delivered':
+      return accepted(201, reference, campaignId);
+    case 'already_applied':
+      return problemAnswer(alreadyApplied());
+    case 'rejected':
+      return problemAnswer(result.outcome === 'campaign_closed' ? campaignClosed() : validationProblem(result.errors));
+    case 'retry':
+      return accepted(202, reference, campaignId);
+  }
+}
+
+/** The answer for an application stored by a process that was killed before answering. */
+function answerFromRow(row: OutboxRow): Answer {
+  if (row.status === 'delivered') return accepted(201, row.reference, row.campaign_id);
+  if (row.status === 'rejected' && row.answered === null) {
+    if (row.outcome === 'already_applied') return problemAnswer(alreadyApplied());
+    if (row.outcome === 'campaign_closed') return problemAnswer(campaignClosed());
+    return problemAnswer(validationProblem([{ field: 'form', code: 'invalid_value', message: 'The recruitment service refused this application.' }]));
+  }
+  return accepted(202, row.reference, row.campaign_id);
+}
+
+function send(res: Response, answer: Answer, replayed: boolean): void {
+  res.status(answer.status);
+  res.setHeader('Cache-Control', 'no-store');
+  if (replayed) res.setHeader('Idempotent-Replayed', 'true');
+  res.setHeader('Content-Type', answer.contentType);
+  res.send(answer.body);
+}
+
+export function applicationsRouter(deps: RouteDeps): Router {
+  const { config, catalogue, metrics } = deps;
+  const log = deps.logger;
+  const router = Router();
+
+  /** The campaign the application goes to, re-checked upstream when the catalogue is old. */
+  async function campaignFor(id: number): Promise<{ company_id: number }> {
+    const local = catalogue.getCampaign(id);
+    let campaign = local;
+    if (catalogue.isStale()) {
+      try {
+        campaign = await catalogue.refreshCampaign(id);
+      } catch {
+        // The service cannot answer: trust our copy; the outbox delivers (or refuses) later.
+        campaign = local;
+      }
+    }
+    if (campaign === undefined) throw local === undefined ? campaignNotFound() : campaignClosed();
+    if (!isCampaignOpenForApplications(campaign.status)) throw campaignClosed();
+    return campaign;
+  }
+
+  /** Waits for the first attempt, or the deadline; at the deadline the row is marked answered 202 first. */
+  async function firstAttempt(reference: string): Promise<AttemptResult | 'deadline' | undefined> {
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<'deadline'>((resolve) => {
+      timer = setTimeout(() => {
+        // Synchronously, before the attempt can record a refusal: from now on the candidate was told "received".
+        deps.outbox().setAnswered(reference, 202);
+        resolve('deadline');
+      }, config.deliveryDeadlineMs);
+    });
+    try {
+      return await Promise.race([deps.worker().deliverNow(reference), deadline]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  router.post('/', async (req: Request, res: Response) => {
+    res.locals.metricsRoute = '/api/applications';
+    const now = deps.now();
+    let form;
+    try {
+      form = await parseApplicationForm(req, config.maxResumeBytes);
+    } catch (error) {
+      if (error instanceof ProblemError) metrics.refused.inc({ code: error.code });
+      if (error instanceof CutOffError) {
+        // Close once answered: the unread rest of the upload is never taken in.
+        res.on('finish', () => setTimeout(() => req.socket.destroy(), 1000).unref());
+      }
+      throw error;
+    }
+
+    const key = req.get('Idempotency-Key');
+    if (key === undefined || key.trim() === '' || key.length > MAX_KEY_LENGTH) {
+      metrics.refused.inc({ code: 'idempotency_key_missing' });
+      throw new ProblemError(
+        400,
+        'idempotency_key_missing',
+        'Idempotency-Key header missing',
+        `Send an Idempotency-Key header (1 to ${MAX_KEY_LENGTH} characters, a UUID per submission) so a retry never applies twice.`,
+      );
+    }
+
+    const outbox = deps.outbox();
+    const claim = outbox.claimKey(key, fingerprintOf(form));
+    switch (claim.kind) {
+      case 'replay':
+        send(res, { status: claim.status, body: claim.body, contentType: claim.status >= 400 ? 'application/problem+json; charset=utf-8' : 'application/json; charset=utf-8' }, true);
+        return;
+      case 'reused':
+        metrics.refused.inc({ code: 'idempotency_key_reused' });
+        throw new ProblemError(
+          422,
+          'idempotency_key_reused',
+          'Idempotency-Key already used',
+          'This Idempotency-Key was used for a different form in the last 24 hours; send a new key for a new submission.',
+        );
+      case 'in_progress':
+        metrics.refused.inc({ code: 'idempotency_key_in_progress' });
+        throw new ProblemError(
+          409,
+          'idempotency_key_in_progress',
+          'Submission still being handled',
+          'The first request with this Idempotency-Key is still being handled; retry in a few seconds.',
+          { headers: { 'Retry-After': '2' } },
+        );
+      case 'stored': {
+        const row = outbox.get(claim.reference);
+        const answer = row === undefined ? accepted(202, claim.reference, 0) : answerFromRow(row);
+        outbox.completeKey(key, answer.status, answer.body);
+        if (row !== undefined) outbox.setAnswered(row.reference, answer.status);
+        deps.worker().poke();
+        send(res, answer, true);
+        return;
+      }
+      case 'claimed':
+        break;
+    }
+
+    let reference: string | undefined;
+    try {
+      const ip = req.ip ?? req.socket.remoteAddress ?? 'unknown';
+      countIp(outbox, ip, config.applyRateLimitPerIp, now);
+
+      const { errors, checked } = checkForm(form, config.fields);
+      const resumeErrors: FieldProblem[] = [];
+      const resume = config.fields.resume === 'hidden' || form.resume === undefined || form.resume.bytes.length === 0 ? undefined : form.resume;
+      if (resume === undefined && config.fields.resume === 'required') {
+        resumeErrors.push({ field: 'resume', code: 'file_required', message: 'Attach your resume.' });
+      }
+      if (errors.length > 0 || resumeErrors.length > 0 || checked === undefined) throw validationProblem([...errors, ...resumeErrors]);
+
+      if (checked.honeypot) {
+        // A robot filled the hidden field: it is told "queued" and learns nothing; nothing is stored or sent.
+        const fake = accepted(202, randomUUID(), checked.campaignId);
+        outbox.completeKey(key, fake.status, fake.body);
+        metrics.refused.inc({ code: 'honeypot' });
+        log.info({ event: 'application_honeypot' }, 'application dropped: honeypot field filled');
+        send(res, fake, false);
+        return;
+      }
+      if (config.captcha !== null) await verifyCaptcha(config.captcha, checked.captchaToken, ip);
+
+      const resumeType = resume === undefined ? undefined : await resumeTypeOf(resume.bytes);
+      if (resume !== undefined && resumeType === undefined) throw unsupportedFileType();
+
+      const campaign = await campaignFor(checked.campaignId);
+      const bucket = emailBucket(checked.email);
+      checkEmail(outbox, bucket, config.applyRateLimitPerEmail, now);
+
+      reference = randomUUID();
+      outbox.enqueue(
+        {
+          reference,
+          campaign_id: checked.campaignId,
+          company_id: campaign.company_id,
+          payload: checked.payload,
+          resume: resume?.bytes ?? null,
+          resume_type: resumeType ?? null,
+        },
+        { deadLetterAfterMs: config.deadLetterAfterHours * 60 * 60 * 1000, key, emailBucket: { bucket, windowMs: DAY_MS } },
+      );
+      metrics.received.inc();
+      log.info({ event: 'application_stored', reference, campaign_id: checked.campaignId }, 'application stored in the outbox');
+    } catch (error) {
+      if (reference === undefined) {
+        outbox.releaseKey(key);
+        if (error instanceof ProblemError) metrics.refused.inc({ code: error.code });
+        throw error;
+      }
+      // Stored: whatever went wrong after, the application is safe and will be delivered.
+      log.error({ event: 'application_after_store_error', reference, err: error }, 'error after storing an application');
+    }
+
+    const stored = reference as string;
+    const result = await firstAttempt(stored).catch(() => undefined);
+    const answer = answerFor(result, stored, form.fields.get('campaign_id') === undefined ? 0 : Number(form.fields.get('campaign_id')));
+    if (outbox.isOpen) {
+      outbox.setAnswered(stored, answer.status);
+      outbox.completeKey(key, answer.status, answer.body);
+    }
+    if (answer.status === 202) {
+      metrics.queued.inc();
+      deps.worker().poke();
+    }
+    log.info({ event: 'application_answered', reference: stored, status: answer.status }, 'application answered');
+    send(res, answer, false);
+  });
+
+  return router;
+}

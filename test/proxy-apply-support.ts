@@ -1,0 +1,268 @@
+// Shared set-up of the apply tests: a seeded sandbox on port 0 and a proxy
+// composed like startProxy (same client, catalogue, app), with the outbox's
+// backoff shortened so "queued, then delivered" takes milliseconds.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
+import { createClient } from '../server/client/index.ts';
+import type { RecruitmentClient } from '../server/client/index.ts';
+import { createProxyApp } from '../server/proxy/app.ts';
+import { createApplicationsModule } from '../server/proxy/applications/index.ts';
+import type { ApplicationsModule, DeliveryOptions } from '../server/proxy/applications/index.ts';
+import { createCatalogue, openCatalogueStore } from '../server/proxy/catalogue/index.ts';
+import type { LiveCatalogue } from '../server/proxy/catalogue/index.ts';
+import { loadConfig } from '../server/proxy/config.ts';
+import type { ProxyConfig } from '../server/proxy/config.ts';
+import { createLogger } from '../server/proxy/logger.ts';
+import { createRegistry } from '../server/proxy/metrics.ts';
+import { DEMO_KEYS, startSandbox } from '../server/sandbox/index.ts';
+import type { RunningSandbox } from '../server/sandbox/index.ts';
+
+export const BOARD_ORIGIN = 'https://board.example';
+
+/** Smallest valid files of each type, by their signatures. */
+export const FILES = {
+  pdf: Buffer.from('%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n'),
+  png: Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a5f5b6d30000000049454e44ae426082', 'hex'),
+  doc: Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(504)]),
+  exe: Buffer.concat([Buffer.from('MZ'), Buffer.alloc(62), Buffer.from('PE\u0000\u0000'), Buffer.alloc(200)]),
+};
+
+/** A PDF of about `bytes` bytes (a valid header, then padding in a comment). */
+export function pdfOfSize(bytes: number): Buffer {
+  const head = Buffer.from('%PDF-1.4\n%');
+  const tail = Buffer.from('\n%%EOF\n');
+  return Buffer.concat([head, Buffer.alloc(Math.max(0, bytes - head.length - tail.length), 0x41), tail]);
+}
+
+export interface LogCapture {
+  lines: string[];
+  logger: Logger;
+}
+
+export function captureLogs(level = 'info'): LogCapture {
+  const lines: string[] = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      lines.push(...chunk.toString('utf8').split('\n').filter((l) => l !== ''));
+      done();
+    },
+  });
+  return { lines, logger: createLogger({ level, destination }) };
+}
+
+export interface ApplyWorld {
+  sandbox: RunningSandbox;
+  proxyUrl: string;
+  config: ProxyConfig;
+  applications: ApplicationsModule;
+  catalogue: LiveCatalogue;
+  client: RecruitmentClient;
+  registry: Registry;
+  logs: LogCapture;
+  /** Campaigns open on the board's channel (from the first sync). */
+  openCampaignIds: number[];
+  close(): Promise<void>;
+  /** Stops the proxy only (the sandbox stays), keeping the data directory. */
+  stopProxy(): Promise<void>;
+}
+
+export interface WorldOptions {
+  env?: Record<string, string>;
+  delivery?: Partial<DeliveryOptions>;
+  sandboxRateLimitPerMinute?: number;
+  /** Reuse a sandbox (restart scenarios). */
+  sandbox?: RunningSandbox;
+  dataDir?: string;
+  /** Client options (retry policy) for the proxy's upstream client. */
+  clientRetry?: Parameters<typeof createClient>[0]['retry'];
+  clientTimeoutMs?: number;
+  budgetPerMinute?: number;
+}
+
+export const FAST_DELIVERY: Partial<DeliveryOptions> = { baseBackoffMs: 50, maxBackoffMs: 400, pollIntervalMs: 50, upstreamTimeoutMs: 5_000 };
+
+export function proxyEnv(sandbox: RunningSandbox, dataDir: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    UPSTREAM_URL: sandbox.url,
+    UPSTREAM_PRIVATE_KEY: DEMO_KEYS.jobboard.private_key,
+    UPSTREAM_SECRET_KEY: DEMO_KEYS.jobboard.secret_key,
+    JOBBOARD_CHANNEL: DEMO_KEYS.jobboard.channel,
+    ALLOWED_ORIGINS: BOARD_ORIGIN,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'info',
+    DELIVERY_DEADLINE_MS: '3000',
+    APPLY_RATE_LIMIT_PER_IP: '1000',
+    APPLY_RATE_LIMIT_PER_EMAIL: '100',
+    ...extra,
+  };
+}
+
+export async function startApplyWorld(options: WorldOptions = {}): Promise<ApplyWorld> {
+  const sandbox =
+    options.sandbox ??
+    (await startSandbox({ port: 0, admin: true, seed: 'demo', ...(options.sandboxRateLimitPerMinute === undefined ? {} : { rateLimitPerMinute: options.sandboxRateLimitPerMinute }) }));
+  const ownsSandbox = options.sandbox === undefined;
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'jbc-apply-'));
+  const ownsDataDir = options.dataDir === undefined;
+  const config = loadConfig(proxyEnv(sandbox, dataDir, options.env));
+  const logs = captureLogs();
+  const registry = createRegistry({ defaultMetrics: false });
+  const client = createClient({
+    baseUrl: config.upstream.url,
+    privateKey: config.upstream.privateKey,
+    secretKey: config.upstream.secretKey,
+    retry: { baseDelayMs: 10, maxDelayMs: 50, ...options.clientRetry },
+    timeout: options.clientTimeoutMs ?? 5_000,
+    ...(options.budgetPerMinute === undefined ? {} : { budget: { perMinute: options.budgetPerMinute } }),
+  });
+  const store = openCatalogueStore(dataDir);
+  const catalogue = createCatalogue({ config, client, store, logger: logs.logger, registry });
+  await catalogue.syncNow();
+  const applications = createApplicationsModule({
+    config,
+    client,
+    catalogue,
+    logger: logs.logger,
+    registry,
+    delivery: { ...FAST_DELIVERY, ...options.delivery },
+  });
+  const app = createProxyApp({ config, logger: logs.logger, registry, catalogue, applications });
+  const server = createServer(app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  applications.start();
+  const proxyUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const openCampaignIds = store.search({ page: 1, per_page: 50 }).items.map((c) => c.id);
+
+  let proxyStopped: Promise<void> | undefined;
+  const stopProxy = () => {
+    proxyStopped ??= (async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await catalogue.stop();
+      await applications.stop();
+      store.close();
+    })();
+    return proxyStopped;
+  };
+  return {
+    sandbox,
+    proxyUrl,
+    config,
+    applications,
+    catalogue,
+    client,
+    registry,
+    logs,
+    openCampaignIds,
+    stopProxy,
+    async close() {
+      await stopProxy();
+      if (ownsSandbox) await sandbox.close();
+      if (ownsDataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface ApplyInput {
+  fields?: Record<string, string>;
+  resume?: { bytes: Buffer; name?: string; type?: string } | null;
+  key?: string | null;
+  origin?: string;
+  headers?: Record<string, string>;
+}
+
+let counter = 0;
+/** A unique candidate email (tests never collide). */
+export function uniqueEmail(tag = 'candidate'): string {
+  counter += 1;
+  return `${tag}.${process.pid}.${Date.now()}.${counter}@example.org`;
+}
+
+export function validFields(campaignId: number, email = uniqueEmail()): Record<string, string> {
+  return {
+    campaign_id: String(campaignId),
+    email,
+    first_name: 'Ada',
+    last_name: 'Lovelace',
+    phone_code: '+33',
+    phone_number: '6 12 34 56 78',
+    locale: 'fr',
+    bio_url: 'https://ada.example/portfolio',
+    cover_letter: 'I would love to work with you.',
+    is_legals_accepted_by_manager: 'true',
+    is_partner_newsletter_active: 'on',
+  };
+}
+
+export function formOf(input: ApplyInput): FormData {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(input.fields ?? {})) form.append(name, value);
+  if (input.resume !== null) {
+    const resume = input.resume ?? { bytes: FILES.pdf };
+    form.append('resume', new Blob([new Uint8Array(resume.bytes)], { type: resume.type ?? 'application/pdf' }), resume.name ?? 'resume.pdf');
+  }
+  return form;
+}
+
+export interface ApplyAnswer {
+  status: number;
+  headers: Headers;
+  body: Record<string, unknown>;
+  text: string;
+}
+
+export async function apply(proxyUrl: string, input: ApplyInput): Promise<ApplyAnswer> {
+  const headers: Record<string, string> = { origin: input.origin ?? BOARD_ORIGIN, ...input.headers };
+  if (input.key !== null) headers['idempotency-key'] = input.key ?? crypto.randomUUID();
+  const response = await fetch(`${proxyUrl}/api/applications`, { method: 'POST', headers, body: formOf(input) });
+  const text = await response.text();
+  let body: Record<string, unknown> = {};
+  try {
+    body = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    body = {};
+  }
+  return { status: response.status, headers: response.headers, body, text };
+}
+
+/** Applications the sandbox holds for this candidate email, with their campaign. */
+export function upstreamApplications(sandbox: RunningSandbox, email: string): { id: number; campaign_id: number }[] {
+  return sandbox.context.db.all<{ id: number; campaign_id: number }>(
+    'SELECT a.id, a.campaign_id FROM applications a JOIN applicants p ON p.id = a.applicant_id WHERE p.email = ? ORDER BY a.id',
+    email,
+  );
+}
+
+export function upstreamApplicantCount(sandbox: RunningSandbox, email: string): number {
+  return sandbox.context.db.get<{ n: number }>('SELECT count(*) AS n FROM applicants WHERE email = ?', email)?.n ?? 0;
+}
+
+export async function admin(sandbox: RunningSandbox, method: string, path: string, body?: unknown): Promise<unknown> {
+  const response = await fetch(`${sandbox.origin}/_sandbox/${path}`, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  if (!response.ok) throw new Error(`${method} /_sandbox/${path} answered ${response.status}: ${await response.text()}`);
+  return response.json();
+}
+
+/** Polls `check` until it is true (or fails after `timeoutMs`). */
+export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 10_000, what = 'condition'): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
