@@ -40,7 +40,9 @@ export function sanitizeCampaignHtml(html: string | null | undefined): string | 
 /** Plain text of HTML, for the search index. */
 export function htmlToText(html: string | null | undefined): string {
   if (html === null || html === undefined) return '';
-  return sanitizeHtml(html, { allowedTags: [], allowedAttributes: {}, nonTextTags: OPTIONS.nonTextTags })
+  // Block boundaries become spaces so "<li>Lyon</li><li>Paris</li>" gives two words.
+  const spaced = html.replace(/<\/?(p|br|li|ul|ol|h[1-6]|div|blockquote|tr|td|th|hr)\b[^>]*>/gi, ' $&');
+  return sanitizeHtml(spaced, { allowedTags: [], allowedAttributes: {}, nonTextTags: OPTIONS.nonTextTags })
     .replace(/&nbsp;/g, ' ')
     .replace(/&lt;/g, '<')
     .replace(/&gt;/g, '>')

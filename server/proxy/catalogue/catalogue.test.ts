@@ -1,0 +1,213 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { pino } from 'pino';
+import { Registry } from 'prom-client';
+import type { Campaign } from '../../contract/index.ts';
+import { ConnectionError, NotFoundError } from '../../client/errors.ts';
+import { createCatalogue } from './catalogue.ts';
+import type { CatalogueClient } from './catalogue.ts';
+import { upstreamCampaign } from './fixtures.ts';
+import { openCatalogueStore } from './store.ts';
+
+const silent = pino({ level: 'silent' });
+
+interface Call {
+  kind: 'listAll' | 'get';
+  query: unknown;
+  options: { priority: string; signal?: AbortSignal };
+}
+
+/** A client whose answers the test sets; records every call. */
+function fakeClient(state: { campaigns: Campaign[]; failListAfter?: number; getError?: Error; gate?: Promise<void> }) {
+  const calls: Call[] = [];
+  const client: CatalogueClient = {
+    campaigns: {
+      async *listAll(query, options) {
+        calls.push({ kind: 'listAll', query, options });
+        let n = 0;
+        for (const c of state.campaigns) {
+          if (state.gate) await state.gate;
+          if (options.signal?.aborted) throw new Error('aborted');
+          if (state.failListAfter !== undefined && n >= state.failListAfter) {
+            throw new ConnectionError({ method: 'GET', url: 'http://upstream/v2/campaigns', code: 'connection_failed', message: 'connection refused' });
+          }
+          n += 1;
+          yield c;
+        }
+      },
+      async get(id, query, options) {
+        calls.push({ kind: 'get', query, options });
+        await new Promise((r) => setTimeout(r, 5));
+        if (state.getError) throw state.getError;
+        const found = state.campaigns.find((c) => c.id === id);
+        if (found === undefined) throw new NotFoundError({ method: 'GET', url: `http://upstream/v2/campaigns/${id}`, status: 404, code: 'not_found', message: 'not found' });
+        return found;
+      },
+    },
+  };
+  return { client, calls };
+}
+
+function setup(campaigns: Campaign[], options: { now?: () => number; registry?: Registry } = {}) {
+  const state: { campaigns: Campaign[]; failListAfter?: number; getError?: Error; gate?: Promise<void> } = { campaigns };
+  const { client, calls } = fakeClient(state);
+  const store = openCatalogueStore(':memory:');
+  const catalogue = createCatalogue({
+    config: { channel: 'jobboard_test', syncIntervalSeconds: 300 },
+    client,
+    store,
+    logger: silent,
+    ...(options.now ? { now: options.now } : {}),
+    ...(options.registry ? { registry: options.registry } : {}),
+  });
+  return { state, calls, store, catalogue };
+}
+
+describe('catalogue sync', () => {
+  it('asks upstream, at low priority, for the online campaigns of the board channel with address and channels', async () => {
+    const { catalogue, calls } = setup([upstreamCampaign()]);
+    await catalogue.syncNow();
+    assert.equal(calls.length, 1);
+    assert.deepEqual(calls[0]?.query, { channels: ['jobboard_test'], status: ['online'], embed: ['address', 'channels'] });
+    assert.equal(calls[0]?.options.priority, 'low');
+  });
+
+  it('keeps only campaigns that are online and broadcast on the board channel', async () => {
+    const other = [{ id: 9, value: 'jobboard_other', name: 'Other', entity_id: null }];
+    const { catalogue } = setup([
+      upstreamCampaign({ id: 1 }),
+      upstreamCampaign({ id: 2, status: 'standby' }),
+      upstreamCampaign({ id: 3, channels: other }),
+    ]);
+    assert.equal(await catalogue.syncNow(), 1);
+    assert.equal(catalogue.getCampaign(1)?.id, 1);
+    assert.equal(catalogue.getCampaign(2), undefined);
+    assert.equal(catalogue.getCampaign(3), undefined);
+  });
+
+  it('stores descriptions sanitised and flattens the address for the list', async () => {
+    const { catalogue } = setup([upstreamCampaign({ id: 1, description: '<p onclick="x()">Hi<script>alert(1)</script></p>' })]);
+    await catalogue.syncNow();
+    const c = catalogue.getCampaign(1);
+    assert.equal(c?.description, '<p>Hi</p>');
+    assert.equal(c?.city, 'Lyon');
+    assert.equal(c?.address?.postal_code, '69002');
+  });
+
+  it('when a campaign is no longer broadcast, it disappears at the next sync', async () => {
+    const { catalogue, state } = setup([upstreamCampaign({ id: 1 }), upstreamCampaign({ id: 2 })]);
+    await catalogue.syncNow();
+    state.campaigns = [state.campaigns[1]!];
+    await catalogue.syncNow();
+    assert.equal(catalogue.getCampaign(1), undefined);
+    assert.equal(catalogue.getCampaign(2)?.id, 2);
+  });
+
+  it('when the sync fails halfway, keeps the previous catalogue and records the error', async () => {
+    const { catalogue, state } = setup([upstreamCampaign({ id: 1 }), upstreamCampaign({ id: 2 })]);
+    await catalogue.syncNow();
+    const syncedAt = catalogue.lastSyncedAt();
+    state.failListAfter = 1;
+    await assert.rejects(catalogue.syncNow(), ConnectionError);
+    assert.equal(catalogue.getCampaign(2)?.id, 2, 'the half-read walk did not replace the store');
+    assert.deepEqual(catalogue.lastSyncedAt(), syncedAt);
+    assert.equal(catalogue.status().lastError?.code, 'connection_failed');
+  });
+
+  it('joins a sync already running instead of starting a second walk', async () => {
+    const { catalogue, calls } = setup([upstreamCampaign()]);
+    await Promise.all([catalogue.syncNow(), catalogue.syncNow()]);
+    assert.equal(calls.length, 1);
+  });
+
+  it('is stale before the first sync and once the interval has passed', async () => {
+    let now = Date.parse('2026-11-22T08:00:00.000Z');
+    const { catalogue } = setup([upstreamCampaign()], { now: () => now });
+    assert.equal(catalogue.isStale(), true);
+    await catalogue.syncNow();
+    assert.equal(catalogue.isStale(), false);
+    now += 301_000;
+    assert.equal(catalogue.isStale(), true);
+  });
+
+  it('stop() aborts a running sync and waits for it', async () => {
+    let open!: () => void;
+    const { catalogue, state, calls } = setup([upstreamCampaign({ id: 1 }), upstreamCampaign({ id: 2 })]);
+    state.gate = new Promise((resolve) => (open = resolve));
+    catalogue.start();
+    const stopped = catalogue.stop();
+    open();
+    await stopped;
+    assert.equal(calls[0]?.options.signal?.aborted, true);
+    assert.equal(catalogue.status().running, false);
+    assert.equal(catalogue.lastSyncedAt(), null);
+  });
+
+  it('reports the catalogue age and size, and syncs by result, in the metrics', async () => {
+    let now = Date.parse('2026-11-22T08:00:00.000Z');
+    const registry = new Registry();
+    const { catalogue } = setup([upstreamCampaign(), upstreamCampaign()], { now: () => now, registry });
+    assert.match(await registry.metrics(), /catalogue_age_seconds \+Inf/);
+    await catalogue.syncNow();
+    now += 42_000;
+    const text = await registry.metrics();
+    assert.match(text, /catalogue_age_seconds 42\b/);
+    assert.match(text, /catalogue_campaigns 2\b/);
+    assert.match(text, /catalogue_syncs_total\{result="success"\} 1\b/);
+  });
+});
+
+describe('catalogue refreshCampaign', () => {
+  it('re-reads the campaign upstream at high priority and updates the store', async () => {
+    const { catalogue, state, calls } = setup([upstreamCampaign({ id: 1, name: 'Old name' })]);
+    await catalogue.syncNow();
+    state.campaigns = [upstreamCampaign({ id: 1, name: 'New name' })];
+    const fresh = await catalogue.refreshCampaign(1);
+    assert.equal(fresh?.name, 'New name');
+    assert.equal(catalogue.getCampaign(1)?.name, 'New name');
+    assert.equal(calls.at(-1)?.options.priority, 'high');
+  });
+
+  it('keeps an open campaign in standby for applications but out of the listing', async () => {
+    const { catalogue, state, store } = setup([upstreamCampaign({ id: 1 })]);
+    await catalogue.syncNow();
+    state.campaigns = [upstreamCampaign({ id: 1, status: 'standby' })];
+    assert.equal((await catalogue.refreshCampaign(1))?.status, 'standby');
+    assert.equal(store.search({ page: 1, per_page: 50 }).total, 0);
+  });
+
+  it('when the campaign is archived, answers undefined and removes it', async () => {
+    const { catalogue, state } = setup([upstreamCampaign({ id: 1 })]);
+    await catalogue.syncNow();
+    state.campaigns = [upstreamCampaign({ id: 1, status: 'archived' })];
+    assert.equal(await catalogue.refreshCampaign(1), undefined);
+    assert.equal(catalogue.getCampaign(1), undefined);
+  });
+
+  it('when the campaign is no longer broadcast on the board channel, answers undefined and removes it', async () => {
+    const { catalogue, state } = setup([upstreamCampaign({ id: 1 })]);
+    await catalogue.syncNow();
+    state.campaigns = [upstreamCampaign({ id: 1, channels: [] })];
+    assert.equal(await catalogue.refreshCampaign(1), undefined);
+    assert.equal(catalogue.getCampaign(1), undefined);
+  });
+
+  it('when upstream answers 404, answers undefined', async () => {
+    const { catalogue } = setup([]);
+    assert.equal(await catalogue.refreshCampaign(77), undefined);
+  });
+
+  it('when upstream cannot be reached, rejects with the client error and keeps the local copy', async () => {
+    const { catalogue, state } = setup([upstreamCampaign({ id: 1 })]);
+    await catalogue.syncNow();
+    state.getError = new ConnectionError({ method: 'GET', url: 'http://upstream/v2/campaigns/1', code: 'connection_failed', message: 'refused' });
+    await assert.rejects(catalogue.refreshCampaign(1), ConnectionError);
+    assert.equal(catalogue.getCampaign(1)?.id, 1);
+  });
+
+  it('shares one upstream call between concurrent refreshes of one campaign', async () => {
+    const { catalogue, calls } = setup([upstreamCampaign({ id: 1 })]);
+    await Promise.all([catalogue.refreshCampaign(1), catalogue.refreshCampaign(1), catalogue.refreshCampaign(1)]);
+    assert.equal(calls.filter((c) => c.kind === 'get').length, 1);
+  });
+});

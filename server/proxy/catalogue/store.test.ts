@@ -1,0 +1,128 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { toCatalogueCampaign } from './catalogue.ts';
+import { upstreamCampaign } from './fixtures.ts';
+import { openCatalogueStore } from './store.ts';
+import type { CampaignFilters } from './store.ts';
+
+const all = (extra: Partial<CampaignFilters> = {}): CampaignFilters => ({ page: 1, per_page: 50, ...extra });
+const ids = (r: { items: { id: number }[] }) => r.items.map((c) => c.id);
+
+function seededStore() {
+  const store = openCatalogueStore(':memory:');
+  store.replaceAll(
+    [
+      upstreamCampaign({ id: 1, name: 'Développeur backend', company_id: 1, company_name: 'Acme', last_activation_at: '2026-11-01T00:00:00.000Z' }),
+      upstreamCampaign({
+        id: 2,
+        name: 'Product designer',
+        company_id: 2,
+        company_name: 'Globex',
+        job_type: 'Freelance',
+        working_time: 'Part time',
+        description: '<p>Figma &amp; <strong>research</strong> 100% remote</p>',
+        last_activation_at: '2026-11-03T00:00:00.000Z',
+        address: { latitude: null, longitude: null, street_number: null, street: null, postal_code: null, city: 'Paris', country: 'France', name: null },
+      }),
+      upstreamCampaign({ id: 3, name: 'Data engineer', company_id: 1, company_name: 'Acme', last_activation_at: '2026-11-02T00:00:00.000Z' }),
+    ].map(toCatalogueCampaign),
+    new Date('2026-11-22T00:00:00.000Z'),
+  );
+  return store;
+}
+
+describe('catalogue store', () => {
+  it('lists online campaigns newest first (last activation), with the total', () => {
+    const store = seededStore();
+    const result = store.search(all());
+    assert.deepEqual(ids(result), [2, 3, 1]);
+    assert.equal(result.total, 3);
+  });
+
+  it('pages with page and per_page, the total counting every match', () => {
+    const store = seededStore();
+    const second = store.search(all({ page: 2, per_page: 2 }));
+    assert.deepEqual(ids(second), [1]);
+    assert.equal(second.total, 3);
+    assert.deepEqual(ids(store.search(all({ page: 3, per_page: 2 }))), []);
+  });
+
+  it('finds words in name, company, city and description, ignoring case and accents', () => {
+    const store = seededStore();
+    assert.deepEqual(ids(store.search(all({ q: 'developpeur' }))), [1]);
+    assert.deepEqual(ids(store.search(all({ q: 'GLOBEX' }))), [2]);
+    assert.deepEqual(ids(store.search(all({ q: 'paris' }))), [2]);
+    assert.deepEqual(ids(store.search(all({ q: 'figma research' }))), [2], 'every word must match');
+    assert.deepEqual(ids(store.search(all({ q: 'figma backend' }))), []);
+  });
+
+  it('treats % and _ in the search text as plain characters', () => {
+    const store = seededStore();
+    assert.deepEqual(ids(store.search(all({ q: '100%' }))), [2]);
+    assert.deepEqual(ids(store.search(all({ q: '%' }))), [2]);
+    assert.deepEqual(ids(store.search(all({ q: '_' }))), []);
+  });
+
+  it('filters by company, job type, working time and city (city case ignored)', () => {
+    const store = seededStore();
+    assert.deepEqual(ids(store.search(all({ company_id: 1 }))), [3, 1]);
+    assert.deepEqual(ids(store.search(all({ job_type: 'Freelance' }))), [2]);
+    assert.deepEqual(ids(store.search(all({ working_time: 'Full time' }))), [3, 1]);
+    assert.deepEqual(ids(store.search(all({ city: 'lyon' }))), [3, 1]);
+    assert.deepEqual(ids(store.search(all({ city: 'lyon', job_type: 'Freelance' }))), []);
+  });
+
+  it('gives facets over the whole catalogue, companies by name', () => {
+    const facets = seededStore().facets();
+    assert.deepEqual(facets, {
+      job_types: ['Freelance', 'Permanent contract'],
+      working_times: ['Full time', 'Part time'],
+      cities: ['Lyon', 'Paris'],
+      companies: [
+        { id: 1, name: 'Acme' },
+        { id: 2, name: 'Globex' },
+      ],
+    });
+  });
+
+  it('replaceAll removes campaigns that are no longer broadcast', () => {
+    const store = seededStore();
+    store.replaceAll([toCatalogueCampaign(upstreamCampaign({ id: 3 }))], new Date());
+    assert.deepEqual(ids(store.search(all())), [3]);
+    assert.equal(store.get(1), undefined);
+  });
+
+  it('keeps a campaign upserted with another open status out of the list but readable by id', () => {
+    const store = seededStore();
+    store.upsert(toCatalogueCampaign(upstreamCampaign({ id: 1, status: 'standby' })));
+    assert.deepEqual(ids(store.search(all())), [2, 3]);
+    assert.equal(store.get(1)?.status, 'standby');
+    assert.equal(store.count(), 2);
+  });
+
+  it('changes its version on every write, so readers drop their caches', () => {
+    const store = seededStore();
+    const before = store.version();
+    store.remove(2);
+    assert.ok(store.version() > before);
+  });
+
+  describe('on disk', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'catalogue-store-'));
+    after(() => rmSync(dir, { recursive: true, force: true }));
+
+    it('keeps campaigns and the last sync time across a restart', () => {
+      const first = openCatalogueStore(dir);
+      const syncedAt = new Date('2026-11-22T08:00:00.000Z');
+      first.replaceAll([toCatalogueCampaign(upstreamCampaign({ id: 7 }))], syncedAt);
+      first.close();
+      const second = openCatalogueStore(dir);
+      assert.equal(second.get(7)?.id, 7);
+      assert.deepEqual(second.lastSyncedAt(), syncedAt);
+      second.close();
+    });
+  });
+});
