@@ -29,7 +29,7 @@ function fakeClient(state: { campaigns: Campaign[]; failListAfter?: number; getE
           if (state.gate) await state.gate;
           if (options.signal?.aborted) throw new Error('aborted');
           if (state.failListAfter !== undefined && n >= state.failListAfter) {
-            throw new ConnectionError({ method: 'GET', url: 'http://upstream/v2/campaigns', code: 'connection_failed', message: 'connection refused' });
+            throw new ConnectionError({ method: 'GET', url: 'http://upstream/v2/campaigns', code: 'connection_failed', message: 'connection refused', mayHaveReachedServer: false });
           }
           n += 1;
           yield c;
@@ -200,7 +200,7 @@ describe('catalogue refreshCampaign', () => {
   it('when upstream cannot be reached, rejects with the client error and keeps the local copy', async () => {
     const { catalogue, state } = setup([upstreamCampaign({ id: 1 })]);
     await catalogue.syncNow();
-    state.getError = new ConnectionError({ method: 'GET', url: 'http://upstream/v2/campaigns/1', code: 'connection_failed', message: 'refused' });
+    state.getError = new ConnectionError({ method: 'GET', url: 'http://upstream/v2/campaigns/1', code: 'connection_failed', message: 'refused', mayHaveReachedServer: false });
     await assert.rejects(catalogue.refreshCampaign(1), ConnectionError);
     assert.equal(catalogue.getCampaign(1)?.id, 1);
   });
