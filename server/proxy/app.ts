@@ -132,7 +132,6 @@ export function createProxyApp(deps: ProxyAppDeps): express.Express {
   const app = express();
   app.set('trust proxy', config.trustProxy);
   app.set('query parser', 'simple');
-  app.set('etag', false);
   app.disable('x-powered-by');
 
   app.use(

@@ -1,0 +1,523 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Router } from 'express';
+import { Registry } from 'prom-client';
+import { createProxyApp } from './app.ts';
+import type { AppCatalogue } from './app.ts';
+import type { SyncStatus } from './catalogue/catalogue.ts';
+import { toCatalogueCampaign } from './catalogue/catalogue.ts';
+import { upstreamCampaign } from './catalogue/fixtures.ts';
+import { openCatalogueStore } from './catalogue/store.ts';
+import type { ProxyConfig } from './config.ts';
+import { ProblemError } from './problem.ts';
+import { TEST_BOARD_ORIGIN, capturingLogger, listen, testConfig } from './test-support.ts';
+
+interface Harness {
+  url: string;
+  status: SyncStatus;
+  catalogue: AppCatalogue & { synced: Date | null };
+  log: ReturnType<typeof capturingLogger>;
+  state: { draining: boolean; outboxReady: boolean };
+  close: () => Promise<void>;
+}
+
+const tmp = mkdtempSync(join(tmpdir(), 'proxy-app-'));
+after(() => rmSync(tmp, { recursive: true, force: true }));
+
+async function start(config: ProxyConfig = testConfig(), options: { demoPageDir?: string } = {}): Promise<Harness> {
+  const store = openCatalogueStore(':memory:');
+  const synced = new Date();
+  store.replaceAll(
+    [
+      upstreamCampaign({ id: 1, name: 'Backend developer', description: '<p>Go &amp; SQL</p>' }),
+      upstreamCampaign({ id: 2, name: 'Designer', job_type: 'Freelance', last_activation_at: '2026-11-05T00:00:00.000Z' }),
+    ].map(toCatalogueCampaign),
+    synced,
+  );
+  const status: SyncStatus = { lastAttemptAt: synced, lastError: null, running: false };
+  const catalogue = {
+    store,
+    synced: synced as Date | null,
+    lastSyncedAt: () => catalogue.synced,
+    isStale: () => false,
+    status: () => status,
+  };
+  const state = { draining: false, outboxReady: true };
+  // Stand-in for the applications module: routes that fail in the ways the app must answer.
+  const router = Router();
+  router.post('/boom', () => {
+    throw new Error('upstream said: {"error":"secret internals"}');
+  });
+  router.get('/limited', () => {
+    throw new ProblemError(429, 'rate_limited', 'Too many applications', 'Try again later.', { headers: { 'Retry-After': '120' } });
+  });
+  router.get('/log-personal-data', (req, res) => {
+    req.log.info({ applicant: { email: 'ada@example.com', first_name: 'Ada', phone_number: '612345678' }, reference: 'app_1' }, 'application received');
+    res.json({ ok: true });
+  });
+  const log = capturingLogger();
+  const app = createProxyApp({
+    config,
+    logger: log.logger,
+    registry: new Registry(),
+    catalogue,
+    applications: { router, ready: () => state.outboxReady },
+    demoPageDir: options.demoPageDir,
+    draining: () => state.draining,
+    version: '1.2.3',
+  });
+  const server = await listen(app);
+  return { url: server.url, status, catalogue, log, state, close: () => server.close().then(() => store.close()) };
+}
+
+async function problemOf(response: Response) {
+  assert.equal(response.headers.get('content-type'), 'application/problem+json; charset=utf-8');
+  return (await response.json()) as { type: string; title: string; status: number; detail: string; code: string; errors?: { field: string; code: string }[] };
+}
+
+describe('proxy app', () => {
+  let h: Harness;
+  before(async () => {
+    h = await start();
+  });
+  after(() => h.close());
+
+  describe('GET /api/config', () => {
+    it('answers what the widget needs from the configuration', async () => {
+      const response = await fetch(`${h.url}/api/config`);
+      assert.equal(response.status, 200);
+      assert.deepEqual(await response.json(), {
+        locales: ['fr', 'en', 'es'],
+        resume: { types: ['pdf', 'jpg', 'png', 'doc', 'docx'], max_bytes: 10 * 1024 * 1024 },
+        fields: {
+          email: 'required',
+          first_name: 'required',
+          last_name: 'required',
+          phone: 'optional',
+          resume: 'required',
+          cover_letter: 'optional',
+          bio_url: 'optional',
+          consent: 'required',
+          is_partner_newsletter_active: 'optional',
+          is_campaign_alert_active: 'optional',
+        },
+        consent_url: null,
+        captcha: null,
+      });
+    });
+
+    it('with a captcha configured, gives its provider and site key but never its secret', async () => {
+      const other = await start(
+        testConfig({ CAPTCHA_PROVIDER: 'turnstile', CAPTCHA_SECRET: 'captcha-secret-value', CAPTCHA_SITE_KEY: 'site-key-1', CONSENT_URL: 'https://board.example/privacy', FORM_FIELDS: 'phone:hidden' }),
+      );
+      try {
+        const response = await fetch(`${other.url}/api/config`);
+        const text = await response.text();
+        assert.doesNotMatch(text, /captcha-secret-value/);
+        const body = JSON.parse(text) as { captcha: unknown; consent_url: string; fields: { phone: string } };
+        assert.deepEqual(body.captcha, { provider: 'turnstile', site_key: 'site-key-1' });
+        assert.equal(body.consent_url, 'https://board.example/privacy');
+        assert.equal(body.fields.phone, 'hidden');
+      } finally {
+        await other.close();
+      }
+    });
+  });
+
+  describe('GET /api/campaigns', () => {
+    it('answers a page of summaries, newest first, with paging and facets', async () => {
+      const response = await fetch(`${h.url}/api/campaigns`);
+      assert.equal(response.status, 200);
+      const body = (await response.json()) as Record<string, unknown> & { items: Record<string, unknown>[] };
+      assert.deepEqual(
+        body.items.map((c) => c.id),
+        [2, 1],
+      );
+      assert.deepEqual(Object.keys(body.items[0]!).sort(), [
+        'city', 'company_id', 'company_name', 'contract_duration', 'country', 'id', 'job_start_date', 'job_type', 'name', 'salary_max', 'salary_min', 'updated_at', 'working_time',
+      ]);
+      assert.equal(body.page, 1);
+      assert.equal(body.per_page, 20);
+      assert.equal(body.total, 2);
+      assert.equal(body.last_page, 1);
+      assert.deepEqual(body.facets, { job_types: ['Freelance', 'Permanent contract'], working_times: ['Full time'], cities: ['Lyon'], companies: [{ id: 1, name: 'Acme' }] });
+    });
+
+    it('filters by text and job type, ignoring empty parameters', async () => {
+      const byText = (await (await fetch(`${h.url}/api/campaigns?q=sql&city=&company_id=`)).json()) as { items: { id: number }[] };
+      assert.deepEqual(byText.items.map((c) => c.id), [1]);
+      const byType = (await (await fetch(`${h.url}/api/campaigns?job_type=Freelance`)).json()) as { items: { id: number }[] };
+      assert.deepEqual(byType.items.map((c) => c.id), [2]);
+    });
+
+    it('sends ETag and Cache-Control, and answers 304 to a matching If-None-Match', async () => {
+      const first = await fetch(`${h.url}/api/campaigns?per_page=5`);
+      const etag = first.headers.get('etag');
+      assert.ok(etag);
+      assert.equal(first.headers.get('cache-control'), 'public, max-age=60');
+      const again = await fetch(`${h.url}/api/campaigns?per_page=5`, { headers: { 'If-None-Match': etag } });
+      assert.equal(again.status, 304);
+      assert.equal(await again.text(), '');
+      assert.equal(again.headers.get('etag'), etag);
+      const otherQuery = await fetch(`${h.url}/api/campaigns?per_page=1`, { headers: { 'If-None-Match': etag } });
+      assert.equal(otherQuery.status, 200);
+    });
+
+    it('when the catalogue changes, the ETag changes', async () => {
+      const before = (await fetch(`${h.url}/api/campaigns`)).headers.get('etag');
+      h.catalogue.store.upsert(toCatalogueCampaign(upstreamCampaign({ id: 3, name: 'New offer' })));
+      const response = await fetch(`${h.url}/api/campaigns`, { headers: { 'If-None-Match': before ?? '' } });
+      assert.equal(response.status, 200);
+      assert.notEqual(response.headers.get('etag'), before);
+      h.catalogue.store.remove(3);
+    });
+
+    it('when per_page is over 50, answers 422 validation_failed naming per_page', async () => {
+      const problem = await problemOf(await fetch(`${h.url}/api/campaigns?per_page=51`));
+      assert.equal(problem.status, 422);
+      assert.equal(problem.code, 'validation_failed');
+      assert.deepEqual(problem.errors?.map((e) => [e.field, e.code]), [['per_page', 'invalid_value']]);
+    });
+
+    it('when q is longer than 200 characters, answers 422 with too_long', async () => {
+      const problem = await problemOf(await fetch(`${h.url}/api/campaigns?q=${'a'.repeat(201)}`));
+      assert.deepEqual(problem.errors?.map((e) => [e.field, e.code]), [['q', 'too_long']]);
+    });
+
+    it('when job_type is not an allowed value (case matters), answers 422', async () => {
+      const problem = await problemOf(await fetch(`${h.url}/api/campaigns?job_type=freelance`));
+      assert.deepEqual(problem.errors?.map((e) => [e.field, e.code]), [['job_type', 'invalid_value']]);
+    });
+
+    it('when a parameter is repeated, answers 422 rather than guessing', async () => {
+      const problem = await problemOf(await fetch(`${h.url}/api/campaigns?q=a&q=b`));
+      assert.equal(problem.code, 'validation_failed');
+    });
+  });
+
+  describe('GET /api/campaigns/:id', () => {
+    it('answers the summary fields with the sanitised description, profile, address and date_end', async () => {
+      const response = await fetch(`${h.url}/api/campaigns/1`);
+      assert.equal(response.status, 200);
+      assert.ok(response.headers.get('etag'));
+      const body = (await response.json()) as Record<string, unknown>;
+      assert.equal(body.description, '<p>Go &amp; SQL</p>');
+      assert.equal(body.profile, '<p>Curious.</p>');
+      assert.deepEqual(body.address, { street_number: '1', street: 'rue de la République', postal_code: '69002', city: 'Lyon', country: 'France', name: null });
+      assert.equal(body.date_end, null);
+    });
+
+    it('when the campaign is not in the catalogue, answers 404 campaign_not_found', async () => {
+      for (const id of ['999', 'abc', '0', '1e3']) {
+        const problem = await problemOf(await fetch(`${h.url}/api/campaigns/${id}`));
+        assert.equal(problem.status, 404);
+        assert.equal(problem.code, 'campaign_not_found');
+      }
+    });
+  });
+
+  describe('CORS', () => {
+    it('for an allowed origin, answers with Access-Control-Allow-Origin and exposes the headers the widget reads', async () => {
+      const response = await fetch(`${h.url}/api/campaigns`, { headers: { Origin: TEST_BOARD_ORIGIN } });
+      assert.equal(response.status, 200);
+      assert.equal(response.headers.get('access-control-allow-origin'), TEST_BOARD_ORIGIN);
+      assert.match(response.headers.get('vary') ?? '', /Origin/);
+      assert.match(response.headers.get('access-control-expose-headers') ?? '', /Idempotent-Replayed/);
+    });
+
+    it('for another origin, answers 403 origin_not_allowed without CORS headers', async () => {
+      const response = await fetch(`${h.url}/api/campaigns`, { headers: { Origin: 'https://evil.example' } });
+      assert.equal(response.status, 403);
+      assert.equal(response.headers.get('access-control-allow-origin'), null);
+      assert.equal((await problemOf(response)).code, 'origin_not_allowed');
+    });
+
+    it('refuses another origin on POST /api/applications too, before the form is read', async () => {
+      const response = await fetch(`${h.url}/api/applications/boom`, { method: 'POST', headers: { Origin: 'null' } });
+      assert.equal(response.status, 403);
+      assert.equal((await problemOf(response)).code, 'origin_not_allowed');
+    });
+
+    it('answers the preflight of an allowed origin, allowing Idempotency-Key', async () => {
+      const response = await fetch(`${h.url}/api/applications`, {
+        method: 'OPTIONS',
+        headers: { Origin: TEST_BOARD_ORIGIN, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'idempotency-key' },
+      });
+      assert.equal(response.status, 204);
+      assert.equal(response.headers.get('access-control-allow-origin'), TEST_BOARD_ORIGIN);
+      assert.match(response.headers.get('access-control-allow-headers') ?? '', /Idempotency-Key/);
+      assert.match(response.headers.get('access-control-allow-methods') ?? '', /POST/);
+    });
+
+    it('refuses the preflight of another origin with 403', async () => {
+      const response = await fetch(`${h.url}/api/applications`, {
+        method: 'OPTIONS',
+        headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'POST' },
+      });
+      assert.equal(response.status, 403);
+      assert.equal(response.headers.get('access-control-allow-origin'), null);
+    });
+
+    it("accepts the proxy's own origin (its demo page) and requests without Origin", async () => {
+      const own = await fetch(`${h.url}/api/campaigns`, { headers: { Origin: h.url } });
+      assert.equal(own.status, 200);
+      const none = await fetch(`${h.url}/api/campaigns`);
+      assert.equal(none.status, 200);
+    });
+  });
+
+  describe('security headers and errors', () => {
+    it('sends helmet headers and no X-Powered-By', async () => {
+      const response = await fetch(`${h.url}/api/config`);
+      assert.equal(response.headers.get('x-content-type-options'), 'nosniff');
+      assert.match(response.headers.get('content-security-policy') ?? '', /default-src 'self'/);
+      assert.ok(response.headers.get('strict-transport-security'));
+      assert.equal(response.headers.get('x-powered-by'), null);
+    });
+
+    it('answers an unknown path with a JSON 404 not_found', async () => {
+      const problem = await problemOf(await fetch(`${h.url}/api/nothing-here`));
+      assert.equal(problem.status, 404);
+      assert.equal(problem.code, 'not_found');
+    });
+
+    it('answers an unexpected error with 500 internal_error and no detail of it, and logs it', async () => {
+      const response = await fetch(`${h.url}/api/applications/boom`, { method: 'POST' });
+      assert.equal(response.status, 500);
+      const text = await response.text();
+      assert.doesNotMatch(text, /secret internals|upstream said|stack|at /);
+      assert.equal((JSON.parse(text) as { code: string }).code, 'internal_error');
+      await sleep(20);
+      assert.ok(h.log.lines.some((l) => l.level === 50 && JSON.stringify(l).includes('secret internals')), 'the error is in the log, for the operator');
+    });
+
+    it("answers a handler's ProblemError with its status, body and headers", async () => {
+      const response = await fetch(`${h.url}/api/applications/limited`);
+      assert.equal(response.status, 429);
+      assert.equal(response.headers.get('retry-after'), '120');
+      const problem = await problemOf(response);
+      assert.deepEqual(problem, {
+        type: 'https://jobboard-connector.dev/problems/rate_limited',
+        title: 'Too many applications',
+        status: 429,
+        detail: 'Try again later.',
+        code: 'rate_limited',
+      });
+    });
+
+    it('answers malformed JSON with 400 malformed_request', async () => {
+      const response = await fetch(`${h.url}/api/config`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"a":' });
+      const problem = await problemOf(response);
+      assert.equal(problem.status, 400);
+      assert.equal(problem.code, 'malformed_request');
+    });
+
+    it('answers a JSON body over the limit with 413 request_too_large', async () => {
+      const response = await fetch(`${h.url}/api/config`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ a: 'x'.repeat(20_000) }) });
+      const problem = await problemOf(response);
+      assert.equal(problem.status, 413);
+      assert.equal(problem.code, 'request_too_large');
+    });
+
+    it('never sends the upstream keys in any answer', async () => {
+      const paths = ['/api/config', '/api/campaigns', '/api/campaigns/1', '/api/openapi.json', '/readyz', '/metrics', '/nothing'];
+      for (const path of paths) {
+        const text = await (await fetch(`${h.url}${path}`)).text();
+        assert.doesNotMatch(text, /test-secret-key-never-shown|test-private-key/, path);
+      }
+    });
+  });
+
+  describe('request ids and logs', () => {
+    it('gives every answer an X-Request-Id, keeping a well-formed one the caller sent', async () => {
+      const generated = (await fetch(`${h.url}/healthz`)).headers.get('x-request-id');
+      assert.match(generated ?? '', /^[0-9a-f-]{36}$/);
+      const kept = (await fetch(`${h.url}/healthz`, { headers: { 'X-Request-Id': 'lb-trace.42' } })).headers.get('x-request-id');
+      assert.equal(kept, 'lb-trace.42');
+      const replaced = (await fetch(`${h.url}/healthz`, { headers: { 'X-Request-Id': 'bad id <script>' } })).headers.get('x-request-id');
+      assert.match(replaced ?? '', /^[0-9a-f-]{36}$/);
+    });
+
+    it('logs method, path, status and request id, without query string or headers', async () => {
+      await fetch(`${h.url}/api/campaigns?q=ada.lovelace@example.com`, { headers: { Authorization: 'Bearer secret-token', 'X-Request-Id': 'trace-q' } });
+      await sleep(20);
+      const line = h.log.lines.find((l) => (l.req as { id?: string } | undefined)?.id === 'trace-q');
+      assert.ok(line);
+      assert.deepEqual(line.req, { id: 'trace-q', method: 'GET', path: '/api/campaigns' });
+      assert.deepEqual(line.res, { status: 200 });
+      assert.doesNotMatch(h.log.text(), /ada\.lovelace|secret-token/);
+    });
+
+    it("redacts email, names and phone when a module logs an applicant's fields", async () => {
+      await fetch(`${h.url}/api/applications/log-personal-data`);
+      await sleep(20);
+      const line = h.log.lines.find((l) => l.msg === 'application received');
+      assert.deepEqual(line?.applicant, { email: '[redacted]', first_name: '[redacted]', phone_number: '[redacted]' });
+      assert.equal(line?.reference, 'app_1');
+      assert.doesNotMatch(h.log.text(), /ada@example\.com|612345678/);
+    });
+  });
+
+  describe('health, readiness and metrics', () => {
+    it('GET /healthz answers ok', async () => {
+      const response = await fetch(`${h.url}/healthz`);
+      assert.equal(response.status, 200);
+      assert.deepEqual(await response.json(), { status: 'ok' });
+    });
+
+    it('GET /readyz answers ready once the catalogue is synced and the outbox open', async () => {
+      const response = await fetch(`${h.url}/readyz`);
+      assert.equal(response.status, 200);
+      const body = (await response.json()) as { status: string; checks: Record<string, { status: string }> };
+      assert.equal(body.status, 'ready');
+      assert.equal(body.checks.catalogue?.status, 'ok');
+      assert.equal(body.checks.upstream?.status, 'ok');
+      assert.equal(body.checks.outbox?.status, 'ok');
+    });
+
+    it('GET /readyz answers 503 before the first catalogue sync', async () => {
+      const saved = h.catalogue.synced;
+      h.catalogue.synced = null;
+      try {
+        const response = await fetch(`${h.url}/readyz`);
+        assert.equal(response.status, 503);
+        const body = (await response.json()) as { status: string; checks: Record<string, { status: string }> };
+        assert.equal(body.status, 'not_ready');
+        assert.equal(body.checks.catalogue?.status, 'never_synced');
+      } finally {
+        h.catalogue.synced = saved;
+      }
+    });
+
+    it('GET /readyz answers 503 when upstream refuses the credentials', async () => {
+      h.status.lastError = { at: new Date(), name: 'AuthenticationError', status: 401, code: 'invalid_credentials' };
+      try {
+        const response = await fetch(`${h.url}/readyz`);
+        assert.equal(response.status, 503);
+        assert.equal(((await response.json()) as { checks: { upstream: { status: string } } }).checks.upstream.status, 'credentials_refused');
+      } finally {
+        h.status.lastError = null;
+      }
+    });
+
+    it('GET /readyz stays ready while upstream is unreachable (the outbox takes applications), and says so', async () => {
+      h.status.lastError = { at: new Date(), name: 'ConnectionError', status: undefined, code: 'connection_failed' };
+      try {
+        const response = await fetch(`${h.url}/readyz`);
+        assert.equal(response.status, 200);
+        assert.equal(((await response.json()) as { checks: { upstream: { status: string } } }).checks.upstream.status, 'unreachable');
+      } finally {
+        h.status.lastError = null;
+      }
+    });
+
+    it('GET /readyz answers 503 while shutting down and when the outbox is not open', async () => {
+      h.state.draining = true;
+      const draining = await fetch(`${h.url}/readyz`);
+      assert.equal(draining.status, 503);
+      assert.equal(draining.headers.get('connection'), 'close');
+      h.state.draining = false;
+      h.state.outboxReady = false;
+      const closed = await fetch(`${h.url}/readyz`);
+      assert.equal(closed.status, 503);
+      h.state.outboxReady = true;
+    });
+
+    it('GET /metrics counts requests by route pattern and status', async () => {
+      await fetch(`${h.url}/api/campaigns/1`);
+      await fetch(`${h.url}/api/campaigns/2`);
+      const response = await fetch(`${h.url}/metrics`);
+      assert.match(response.headers.get('content-type') ?? '', /text\/plain/);
+      const text = await response.text();
+      const line = text.split('\n').find((l) => l.startsWith('http_requests_total{') && l.includes('route="/api/campaigns/:id"') && l.includes('status="200"'));
+      assert.ok(line, 'one series for every campaign id');
+      assert.ok(Number(line.split(' ').at(-1)) >= 2);
+      assert.match(text, /http_request_duration_seconds_bucket\{/);
+      assert.doesNotMatch(text, /route="\/api\/campaigns\/1"/);
+    });
+  });
+
+  describe('GET /api/openapi.json', () => {
+    it('is an OpenAPI 3.1 document of every public route, whose references all resolve', async () => {
+      const response = await fetch(`${h.url}/api/openapi.json`);
+      assert.equal(response.status, 200);
+      const doc = (await response.json()) as { openapi: string; info: { version: string }; paths: Record<string, unknown>; components: { schemas: Record<string, unknown> } };
+      assert.equal(doc.openapi, '3.1.0');
+      assert.equal(doc.info.version, '1.2.3');
+      for (const path of ['/api/config', '/api/campaigns', '/api/campaigns/{id}', '/api/applications', '/healthz', '/readyz', '/metrics', '/widget.js']) {
+        assert.ok(path in doc.paths, path);
+      }
+      const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1]!);
+      assert.ok(refs.length > 5);
+      for (const name of refs) assert.ok(name in doc.components.schemas, name);
+    });
+
+    it('generates the schemas from the zod ones: allowed values and limits included', async () => {
+      const doc = (await (await fetch(`${h.url}/api/openapi.json`)).json()) as {
+        paths: { '/api/campaigns': { get: { parameters: { name: string; schema: { maximum?: number; enum?: string[] } }[] } } };
+        components: { schemas: { CampaignList: { properties: Record<string, unknown> } } };
+      };
+      const params = doc.paths['/api/campaigns'].get.parameters;
+      assert.equal(params.find((p) => p.name === 'per_page')?.schema.maximum, 50);
+      assert.ok(params.find((p) => p.name === 'job_type')?.schema.enum?.includes('Permanent contract'));
+      assert.deepEqual(Object.keys(doc.components.schemas.CampaignList.properties).sort(), ['facets', 'items', 'last_page', 'page', 'per_page', 'total']);
+    });
+  });
+});
+
+describe('GET /widget.js', () => {
+  it('serves the built bundle as JavaScript any page may load, with cache validators', async () => {
+    const file = join(tmp, 'widget.js');
+    writeFileSync(file, 'export const widget = 1;\n');
+    const h = await start(testConfig({ WIDGET_FILE: file }));
+    try {
+      const response = await fetch(`${h.url}/widget.js`, { headers: { Origin: 'https://any-board.example' } });
+      assert.equal(response.status, 200);
+      assert.equal(response.headers.get('content-type'), 'text/javascript; charset=utf-8');
+      assert.equal(response.headers.get('cache-control'), 'public, max-age=300');
+      assert.equal(response.headers.get('access-control-allow-origin'), '*');
+      assert.equal(response.headers.get('cross-origin-resource-policy'), 'cross-origin');
+      assert.equal(await response.text(), 'export const widget = 1;\n');
+      const etag = response.headers.get('etag');
+      assert.ok(etag);
+      // fetch() adds Cache-Control: no-cache to a conditional request unless one is given; browsers revalidating their cache do not.
+      const again = await fetch(`${h.url}/widget.js`, { headers: { 'If-None-Match': etag, 'Cache-Control': 'max-age=0' } });
+      assert.equal(again.status, 304);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('when the widget is not built, answers 404 not_found saying how to build it', async () => {
+    const h = await start(testConfig({ WIDGET_FILE: join(tmp, 'missing.js') }));
+    try {
+      const response = await fetch(`${h.url}/widget.js`);
+      const problem = await problemOf(response);
+      assert.equal(problem.status, 404);
+      assert.equal(problem.code, 'not_found');
+      assert.match(problem.detail, /npm run build/);
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+describe('demo page', () => {
+  it('serves demoPageDir at /, after the API routes', async () => {
+    const dir = mkdtempSync(join(tmp, 'demo-'));
+    writeFileSync(join(dir, 'index.html'), '<!doctype html><title>Demo board</title>');
+    const h = await start(testConfig(), { demoPageDir: dir });
+    try {
+      const page = await fetch(`${h.url}/`);
+      assert.equal(page.status, 200);
+      assert.match(await page.text(), /Demo board/);
+      assert.equal((await fetch(`${h.url}/api/campaigns`)).status, 200);
+    } finally {
+      await h.close();
+    }
+  });
+});

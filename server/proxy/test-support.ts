@@ -1,0 +1,61 @@
+// Helpers for the proxy's tests (not used at run time): a configuration, a
+// server on port 0, and a logger whose lines the test can read.
+import { Writable } from 'node:stream';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import type { Express } from 'express';
+import type { Logger } from 'pino';
+import { loadConfig } from './config.ts';
+import type { ProxyConfig } from './config.ts';
+import { createLogger } from './logger.ts';
+
+export const TEST_BOARD_ORIGIN = 'https://board.example';
+
+export function testConfig(env: Record<string, string> = {}): ProxyConfig {
+  return loadConfig({
+    UPSTREAM_URL: 'http://127.0.0.1:9/v2',
+    UPSTREAM_PRIVATE_KEY: 'test-private-key',
+    UPSTREAM_SECRET_KEY: 'test-secret-key-never-shown',
+    JOBBOARD_CHANNEL: 'jobboard_test',
+    ALLOWED_ORIGINS: TEST_BOARD_ORIGIN,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: '/nonexistent-data-dir',
+    LOG_LEVEL: 'info',
+    ...env,
+  });
+}
+
+/** A logger writing JSON lines into `lines`. */
+export function capturingLogger(level = 'info'): { logger: Logger; lines: Record<string, unknown>[]; text: () => string } {
+  const lines: Record<string, unknown>[] = [];
+  const raw: string[] = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      for (const line of chunk.toString('utf8').split('\n').filter((l) => l !== '')) {
+        raw.push(line);
+        lines.push(JSON.parse(line) as Record<string, unknown>);
+      }
+      callback();
+    },
+  });
+  return { logger: createLogger({ level, destination }), lines, text: () => raw.join('\n') };
+}
+
+export async function listen(app: Express): Promise<{ url: string; server: Server; close: () => Promise<void> }> {
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
