@@ -226,7 +226,7 @@ export async function apply(proxyUrl: string, input: ApplyInput): Promise<ApplyA
   if (input.key !== null) headers['idempotency-key'] = input.key ?? crypto.randomUUID();
   const response = await fetch(`${proxyUrl}/api/applications`, { method: 'POST', headers, body: formOf(input) });
   const text = await response.text();
-  let body: Record<string, unknown> = {};
+  let body: Record<string, unknown>;
   try {
     body = JSON.parse(text) as Record<string, unknown>;
   } catch {

@@ -188,11 +188,15 @@ export async function attemptDelivery(row: OutboxRow, client: DeliveryClient, ti
   }
 }
 
-/** Wait before the next attempt: exponential with equal jitter, at least what the service asked. */
+/**
+ * Wait before the next attempt: exponential with equal jitter (half fixed,
+ * half random, so a burst of queued rows spreads out), at least what the
+ * service asked in Retry-After, at most maxBackoffMs.
+ */
 export function backoffMs(attempts: number, options: Pick<DeliveryOptions, 'baseBackoffMs' | 'maxBackoffMs'>, retryAfterMs: number | undefined, random: () => number = Math.random): number {
   const step = Math.min(options.maxBackoffMs, options.baseBackoffMs * 2 ** Math.max(0, attempts - 1));
   const jittered = step / 2 + random() * (step / 2);
-  return Math.round(Math.max(jittered, retryAfterMs ?? 0));
+  return Math.round(Math.min(options.maxBackoffMs, Math.max(jittered, retryAfterMs ?? 0)));
 }
 
 export interface WorkerEvents {

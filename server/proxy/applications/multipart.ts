@@ -88,7 +88,8 @@ export function parseApplicationForm(req: Request, maxResumeBytes: number): Prom
       parser = busboy({
         headers: req.headers,
         limits: {
-          fileSize: maxResumeBytes,
+          // busboy calls a file that reaches fileSize truncated: one byte more tells "over the limit" apart.
+          fileSize: maxResumeBytes + 1,
           files: 1,
           fields: MAX_FIELDS,
           parts: MAX_PARTS,

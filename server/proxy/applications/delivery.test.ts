@@ -1,0 +1,125 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ConflictError, ConnectionError, RateLimitError, ServerError, TimeoutError, ValidationError } from '../../client/index.ts';
+import { attemptDelivery, backoffMs, classify, formFieldOf } from './delivery.ts';
+import type { DeliveryClient } from './delivery.ts';
+import type { OutboxRow } from './outbox.ts';
+
+function row(attempts: number): OutboxRow {
+  return {
+    reference: 'r1', created_at: 0, campaign_id: 12, company_id: 3,
+    payload: { applicant: { email: 'ada@example.org' }, cover_letter: 'Hello' },
+    resume: Buffer.from('%PDF-1.4'), resume_type: 'pdf', status: 'delivering', attempts,
+    next_attempt_at: 0, dead_letter_at: 0, answered: null, outcome: null, last_error: null, last_attempt_at: 0,
+    delivered_at: null, upstream_applicant_id: null, upstream_application_id: null,
+  };
+}
+
+const where = { method: 'POST', url: 'http://upstream/v2/x' };
+const conflict = (code: string) => new ConflictError({ ...where, status: 409, code, message: 'exists' });
+
+/** A client whose two calls answer from the given functions, recording the bodies. */
+function fakeClient(createApplicant: () => unknown, createApplication: () => unknown) {
+  const calls: { endpoint: string; body: unknown }[] = [];
+  const client = {
+    jobboards: {
+      createApplicant: async (body: unknown) => {
+        calls.push({ endpoint: 'jobboards/applicants', body });
+        return createApplicant();
+      },
+    },
+    applications: {
+      create: async (body: unknown) => {
+        calls.push({ endpoint: 'applications', body });
+        return createApplication();
+      },
+    },
+  } as unknown as DeliveryClient;
+  return { client, calls };
+}
+
+describe('attemptDelivery', () => {
+  it('creates the applicant for the campaign\'s company with the resume as base64 and the cover letter as a comment', async () => {
+    const { client, calls } = fakeClient(() => ({ id: 5, applications: [{ id: 9, campaign_id: 12 }] }), () => assert.fail('not called'));
+    const result = await attemptDelivery(row(1), client, 1000);
+    assert.deepEqual(result, { kind: 'delivered', outcome: 'created_applicant', applicantId: 5, applicationId: 9 });
+    assert.deepEqual(calls[0]?.body, {
+      company_id: 3,
+      applicant: {
+        email: 'ada@example.org',
+        resume: { base64: Buffer.from('%PDF-1.4').toString('base64'), mime_type: 'pdf' },
+        applications: [{ campaign_id: 12, comments: [{ content: 'Hello' }] }],
+      },
+    });
+  });
+
+  it('when the applicant exists, creates the application with applicant_email, the resume and the comment', async () => {
+    const { client, calls } = fakeClient(() => { throw conflict('applicant_exists'); }, () => ({ id: 11, applicant_id: 5 }));
+    const result = await attemptDelivery(row(1), client, 1000);
+    assert.deepEqual(result, { kind: 'delivered', outcome: 'created_application', applicantId: 5, applicationId: 11 });
+    assert.deepEqual(calls[1]?.body, {
+      campaign_id: 12,
+      applicant_email: 'ada@example.org',
+      application: { resume: { base64: Buffer.from('%PDF-1.4').toString('base64'), mime_type: 'pdf' }, comments: [{ content: 'Hello' }] },
+    });
+  });
+
+  it('on the first attempt, application_exists means the candidate already applied', async () => {
+    const { client } = fakeClient(() => { throw conflict('applicant_exists'); }, () => { throw conflict('application_exists'); });
+    assert.deepEqual(await attemptDelivery(row(1), client, 1000), { kind: 'already_applied' });
+  });
+
+  it('on a later attempt, application_exists means an earlier attempt delivered it', async () => {
+    const { client } = fakeClient(() => { throw conflict('applicant_exists'); }, () => { throw conflict('application_exists'); });
+    assert.deepEqual(await attemptDelivery(row(2), client, 1000), { kind: 'delivered', outcome: 'found_delivered' });
+  });
+
+  it('turns an upstream field refusal into form field errors', async () => {
+    const refusal = new ValidationError({ ...where, status: 422, code: 'invalid_request', message: 'bad', details: [{ field: 'applicant.phone_number', message: 'must be a phone number' }] });
+    const { client } = fakeClient(() => { throw refusal; }, () => assert.fail('not called'));
+    const result = await attemptDelivery(row(1), client, 1000);
+    assert.equal(result.kind, 'rejected');
+    assert.deepEqual(result.kind === 'rejected' ? result.errors.map((e) => [e.field, e.code]) : [], [['phone_number', 'invalid_phone']]);
+  });
+});
+
+describe('classify', () => {
+  it('retries what may succeed later: 5xx, no answer, timeouts, the rate limit', () => {
+    assert.equal(classify(new ServerError({ ...where, status: 503, code: 'service_unavailable', message: '' })).kind, 'retry');
+    assert.equal(classify(new ConnectionError({ ...where, code: 'connection_failed', message: '', mayHaveReachedServer: true })).kind, 'retry');
+    assert.equal(classify(new TimeoutError({ ...where, code: 'timeout', message: '' })).kind, 'retry');
+    const limited = classify(new RateLimitError({ ...where, status: 403, code: 'rate_limited', message: '', retryAfterMs: 30_000 }));
+    assert.deepEqual(limited.kind === 'retry' ? limited.retryAfterMs : undefined, 30_000);
+  });
+
+  it('reports a campaign that stopped taking applications as campaign_closed', () => {
+    const result = classify(new ValidationError({ ...where, status: 422, code: 'campaign_not_open', message: '' }));
+    assert.equal(result.kind === 'rejected' ? result.outcome : undefined, 'campaign_closed');
+  });
+});
+
+describe('formFieldOf', () => {
+  it('maps upstream field paths to the form\'s field names', () => {
+    assert.equal(formFieldOf('applicant.email'), 'email');
+    assert.equal(formFieldOf('applicant_email'), 'email');
+    assert.equal(formFieldOf('applicant.resume.base64'), 'resume');
+    assert.equal(formFieldOf('application.resume.mime_type'), 'resume');
+    assert.equal(formFieldOf('applicant.applications.0.comments.0.content'), 'cover_letter');
+    assert.equal(formFieldOf('applicant.applications.0.campaign_id'), 'campaign_id');
+    assert.equal(formFieldOf('something.else'), 'form');
+  });
+});
+
+describe('backoffMs', () => {
+  const options = { baseBackoffMs: 1000, maxBackoffMs: 60_000 };
+  it('doubles with each attempt, with half of each step random', () => {
+    assert.equal(backoffMs(1, options, undefined, () => 0), 500);
+    assert.equal(backoffMs(1, options, undefined, () => 1), 1000);
+    assert.equal(backoffMs(3, options, undefined, () => 0), 2000);
+  });
+  it('waits at least what the service asked, and never more than the ceiling', () => {
+    assert.equal(backoffMs(1, options, 30_000, () => 0), 30_000);
+    assert.equal(backoffMs(30, options, undefined, () => 1), 60_000);
+    assert.equal(backoffMs(1, options, 600_000, () => 0), 60_000);
+  });
+});

@@ -1,0 +1,43 @@
+import assert from 'node:assert/strict';
+import { crc32 } from 'node:zlib';
+import { describe, it } from 'node:test';
+import { resumeTypeOf } from './resume.ts';
+
+/** A zip of stored (uncompressed) entries: enough for a .docx signature. */
+export function zipOf(entries: Record<string, string>): Buffer {
+  const parts: Buffer[] = [];
+  for (const [name, content] of Object.entries(entries)) {
+    const data = Buffer.from(content);
+    const header = Buffer.alloc(30);
+    header.writeUInt32LE(0x04034b50, 0);
+    header.writeUInt16LE(20, 4);
+    header.writeUInt32LE(crc32(data), 14);
+    header.writeUInt32LE(data.length, 18);
+    header.writeUInt32LE(data.length, 22);
+    header.writeUInt16LE(Buffer.byteLength(name), 26);
+    parts.push(header, Buffer.from(name), data);
+  }
+  return Buffer.concat(parts);
+}
+
+const CONTENT_TYPES = (kind: string) =>
+  `<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Override PartName="/main.xml" ContentType="application/vnd.openxmlformats-officedocument.${kind}.main+xml"/></Types>`;
+
+describe('resumeTypeOf', () => {
+  it('recognises pdf, png, jpg, doc (OLE2) and docx by their bytes', async () => {
+    assert.equal(await resumeTypeOf(Buffer.from('%PDF-1.7\n%%EOF')), 'pdf');
+    assert.equal(await resumeTypeOf(Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex')), 'png');
+    assert.equal(await resumeTypeOf(Buffer.concat([Buffer.from('ffd8ffe000104a46494600010100000100010000', 'hex'), Buffer.alloc(64)])), 'jpg');
+    assert.equal(await resumeTypeOf(Buffer.concat([Buffer.from('d0cf11e0a1b11ae1', 'hex'), Buffer.alloc(504)])), 'doc');
+    const docx = zipOf({ '[Content_Types].xml': CONTENT_TYPES('wordprocessingml.document'), 'word/document.xml': '<w:document/>' });
+    assert.equal(await resumeTypeOf(docx), 'docx');
+  });
+
+  it('refuses a renamed executable, a zip, a spreadsheet and plain text', async () => {
+    assert.equal(await resumeTypeOf(Buffer.concat([Buffer.from('MZ'), Buffer.alloc(62), Buffer.from('PE\u0000\u0000'), Buffer.alloc(200)])), undefined);
+    assert.equal(await resumeTypeOf(Buffer.from('7f454c46020101000000000000000000', 'hex')), undefined);
+    assert.equal(await resumeTypeOf(zipOf({ 'a.txt': 'hello' })), undefined);
+    assert.equal(await resumeTypeOf(zipOf({ '[Content_Types].xml': CONTENT_TYPES('spreadsheetml.sheet'), 'xl/workbook.xml': '<workbook/>' })), undefined);
+    assert.equal(await resumeTypeOf(Buffer.from('just some text, named cv.pdf')), undefined);
+  });
+});
