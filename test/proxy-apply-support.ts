@@ -188,7 +188,9 @@ export function uniqueEmail(tag = 'candidate'): string {
   return `${tag}.${process.pid}.${Date.now()}.${counter}@example.org`;
 }
 
-export function validFields(campaignId: number, email = uniqueEmail()): Record<string, string> {
+export type Fields = Record<string, string> & { email: string; campaign_id: string };
+
+export function validFields(campaignId: number, email = uniqueEmail()): Fields {
   return {
     campaign_id: String(campaignId),
     email,
