@@ -1,11 +1,16 @@
 import { chromeLauncher } from '@web/test-runner-chrome';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
+import { standIn } from './widget/test-server/stand-in.ts';
 
 // Real Chromium from Debian (no browser downloads here); CHROME_PATH overrides.
+// The browser tests talk HTTP to a scripted stand-in of the proxy's public API
+// (widget/test-server/stand-in.ts) served by this same dev server.
 export default {
   files: 'widget/src/**/*.test.ts',
   nodeResolve: true,
+  middleware: [standIn],
   plugins: [esbuildPlugin({ ts: true, tsconfig: 'widget/tsconfig.json' })],
+  testFramework: { config: { timeout: 10000 } },
   browsers: [
     chromeLauncher({
       launchOptions: {

@@ -1,0 +1,555 @@
+import { aTimeout, expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
+import { sendKeys, setViewport } from '@web/test-runner-commands';
+import '../widget.ts';
+import type { JobboardApply } from '../index.ts';
+import {
+  activeInside,
+  chooseFile,
+  leave,
+  locales,
+  maybe,
+  pdf,
+  received,
+  shadow,
+  standIn,
+  type,
+} from '../internal/test-helpers.ts';
+
+type Lang = (typeof locales)[number];
+
+const text = {
+  email: { en: 'Email', fr: 'E-mail', es: 'Correo electrónico' },
+  send: { en: 'Send my application', fr: 'Envoyer ma candidature', es: 'Enviar mi candidatura' },
+  required: { en: 'This field is required.', fr: 'Ce champ est obligatoire.', es: 'Este campo es obligatorio.' },
+  received: { en: 'Application received', fr: 'Candidature reçue', es: 'Candidatura recibida' },
+  queued: {
+    en: 'It will be transmitted to the recruiter shortly.',
+    fr: 'Elle sera transmise au recruteur dans quelques instants.',
+    es: 'Se transmitirá al reclutador en breve.',
+  },
+  already: { en: 'Already applied', fr: 'Candidature déjà envoyée', es: 'Ya se ha postulado' },
+  invalidEmail: {
+    en: 'Enter an email address like name@example.com.',
+    fr: 'Saisissez une adresse e-mail comme nom@exemple.fr.',
+    es: 'Introduzca un correo electrónico como nombre@ejemplo.es.',
+  },
+  lost: { en: 'The connection was lost', fr: 'La connexion a été perdue', es: 'Se perdió la conexión' },
+  cancelled: { en: 'Upload cancelled', fr: 'Envoi annulé', es: 'Envío cancelado' },
+  notLoaded: { en: 'The form could not be loaded', fr: 'Le formulaire n’a pas pu être chargé', es: 'No se pudo cargar el formulario' },
+  tooLarge: { en: 'The file is larger than', fr: 'Le fichier dépasse', es: 'El archivo supera' },
+} as const;
+
+async function form(scenario: string, lang: Lang = 'en', extra: Record<string, string> = {}) {
+  const { endpoint, token } = standIn(scenario);
+  const el = await fixture<JobboardApply>(html`<jobboard-apply endpoint=${endpoint} campaign-id="101" lang=${lang} no-draft></jobboard-apply>`);
+  for (const [name, value] of Object.entries(extra)) el.setAttribute(name, value);
+  await waitUntil(() => maybe(el, 'form'), 'the form shows once /api/config answered');
+  await el.updateComplete;
+  return { el, token, endpoint };
+}
+
+/** Fills every required field the way a candidate would: keyboard, then the file picker. */
+async function fillRequired(el: JobboardApply, email = 'ada@example.com'): Promise<void> {
+  await type(el, '#email', email);
+  await type(el, '#first_name', 'Ada');
+  await type(el, '#last_name', 'Lovelace');
+  chooseFile(el, '#resume', pdf());
+  shadow(el, '#consent').focus();
+  await sendKeys({ press: 'Space' });
+  await el.updateComplete;
+}
+
+async function submit(el: JobboardApply): Promise<void> {
+  shadow(el, 'button[type=submit]').focus();
+  await sendKeys({ press: 'Enter' });
+}
+
+describe('<jobboard-apply>', () => {
+  afterEach(async () => {
+    await setViewport({ width: 800, height: 600 });
+  });
+
+  describe('the empty form', () => {
+    for (const lang of locales) {
+      it(`is accessible and speaks ${lang}`, async () => {
+        const { el } = await form('ok', lang);
+        await expect(el).to.be.accessible();
+        expect(shadow(el, 'label[for=email]').textContent).to.contain(text.email[lang]);
+        expect(shadow(el, 'button[type=submit]').textContent).to.contain(text.send[lang]);
+      });
+    }
+
+    it('shows the fields /api/config asks for, marking required ones', async () => {
+      const { el } = await form('ok');
+      for (const id of ['email', 'first_name', 'last_name', 'phone_code', 'phone_number', 'resume', 'cover_letter', 'bio_url', 'consent', 'is_partner_newsletter_active', 'is_campaign_alert_active']) {
+        expect(maybe(el, `#${id}`), id).not.to.equal(null);
+      }
+      expect(shadow<HTMLInputElement>(el, '#email').required).to.equal(true);
+      expect(shadow<HTMLInputElement>(el, '#resume').required).to.equal(true);
+      expect(shadow<HTMLInputElement>(el, '#phone_number').required).to.equal(false);
+      expect(shadow(el, 'label[for=cover_letter]').textContent).to.contain('(optional)');
+    });
+
+    it('shows the resume types and size limit beside the field, in the page language', async () => {
+      const { el } = await form('ok', 'fr');
+      const help = shadow(el, '#resume-help');
+      expect(help.textContent).to.contain('PDF').and.contain('DOCX');
+      expect(help.textContent).to.contain(new Intl.NumberFormat('fr', { style: 'unit', unit: 'megabyte', maximumFractionDigits: 1 }).format(10));
+      expect(shadow(el, '#resume').getAttribute('aria-describedby')).to.equal('resume-help');
+      expect(shadow(el, '#resume').getAttribute('accept')).to.equal('.pdf,.jpg,.png,.doc,.docx');
+    });
+
+    it('links the consent box to the privacy page from /api/config, or the consent-url attribute', async () => {
+      const { el } = await form('ok');
+      expect(shadow<HTMLAnchorElement>(el, '.consent-link a').href).to.equal('https://board.example/privacy');
+      el.consentUrl = 'https://my-board.example/data';
+      await el.updateComplete;
+      expect(shadow<HTMLAnchorElement>(el, '.consent-link a').href).to.equal('https://my-board.example/data');
+    });
+
+    it('hides a field with field-phone="hidden" and requires one with field-cover-letter="required"', async () => {
+      const { el } = await form('ok', 'en', { 'field-phone': 'hidden', 'field-cover-letter': 'required' });
+      await el.updateComplete;
+      expect(maybe(el, '#phone_number')).to.equal(null);
+      expect(shadow<HTMLTextAreaElement>(el, '#cover_letter').required).to.equal(true);
+    });
+
+    it('keeps a field the proxy requires required, whatever the attribute says', async () => {
+      const { el } = await form('ok', 'en', { 'field-resume': 'hidden', 'field-first-name': 'optional' });
+      await el.updateComplete;
+      expect(shadow<HTMLInputElement>(el, '#resume').required).to.equal(true);
+      expect(shadow<HTMLInputElement>(el, '#first_name').required).to.equal(true);
+    });
+
+    it('hides the honeypot from people and assistive technology', async () => {
+      const { el } = await form('ok');
+      const trap = shadow<HTMLInputElement>(el, '#website');
+      expect(trap.closest('[aria-hidden=true]')).not.to.equal(null);
+      expect(trap.tabIndex).to.equal(-1);
+      expect(trap.getBoundingClientRect().right).to.be.below(0);
+    });
+
+    it('fits a 320 px wide screen without horizontal scrolling', async () => {
+      await setViewport({ width: 320, height: 640 });
+      const { el } = await form('ok', 'es');
+      expect(el.scrollWidth).to.be.at.most(el.clientWidth);
+      expect(document.documentElement.scrollWidth).to.be.at.most(320);
+    });
+  });
+
+  describe('errors', () => {
+    for (const lang of locales) {
+      it(`after a failed submit, are accessible, listed in a summary that takes focus, in ${lang}`, async () => {
+        const { el, token } = await form('ok', lang);
+        await submit(el);
+        await waitUntil(() => activeInside(el)?.id === 'error-summary', 'the summary takes focus');
+        await expect(el).to.be.accessible();
+        expect(shadow(el, '#email-error').textContent).to.contain(text.required[lang]);
+        expect(shadow(el, '#email').getAttribute('aria-invalid')).to.equal('true');
+        expect(shadow(el, '#email').getAttribute('aria-describedby')).to.equal('email-error');
+        expect(el.shadowRoot!.querySelectorAll('#error-summary li').length).to.equal(5);
+        expect(await received(token)).to.have.length(0);
+      });
+    }
+
+    it('are not shown before the candidate interacts', async () => {
+      const { el } = await form('ok');
+      shadow(el, '#email').focus();
+      await leave();
+      await el.updateComplete;
+      expect(maybe(el, '.field-error')).to.equal(null);
+      expect(shadow(el, '#email').getAttribute('aria-invalid')).to.equal('false');
+    });
+
+    it('when an email is not valid, says so on leaving the field and clears once fixed', async () => {
+      const { el } = await form('ok', 'es');
+      await type(el, '#email', 'ada@');
+      await leave();
+      await el.updateComplete;
+      expect(shadow(el, '#email-error').textContent).to.contain(text.invalidEmail.es);
+      await type(el, '#email', 'example.com');
+      await el.updateComplete;
+      expect(maybe(el, '#email-error')).to.equal(null);
+    });
+
+    it('when a phone number has letters, says so', async () => {
+      const { el } = await form('ok');
+      await type(el, '#phone_number', 'call me');
+      await leave();
+      await el.updateComplete;
+      expect(shadow(el, '#phone_number-error').textContent).to.contain('+33');
+    });
+
+    it('when the portfolio is not an http(s) address, says so', async () => {
+      const { el } = await form('ok');
+      await type(el, '#bio_url', 'ftp://files.example');
+      await leave();
+      await el.updateComplete;
+      expect(shadow(el, '#bio_url-error').textContent).to.contain('https://');
+    });
+
+    it('a summary link moves focus to its field', async () => {
+      const { el } = await form('ok');
+      await submit(el);
+      await waitUntil(() => activeInside(el)?.id === 'error-summary');
+      await sendKeys({ press: 'Tab' });
+      await sendKeys({ press: 'Enter' });
+      expect(activeInside(el)?.id).to.equal('email');
+    });
+
+    it('when the resume is too large, says so before uploading', async () => {
+      const { el, token } = await form('small', 'fr');
+      await fillRequired(el);
+      chooseFile(el, '#resume', pdf('big.pdf', 5000));
+      await el.updateComplete;
+      expect(shadow(el, '#resume-error').textContent).to.contain(text.tooLarge.fr);
+      await submit(el);
+      await waitUntil(() => activeInside(el)?.id === 'error-summary');
+      expect(await received(token)).to.have.length(0);
+    });
+
+    it('when the resume is not an accepted type, says so before uploading', async () => {
+      const { el, token } = await form('ok');
+      await fillRequired(el);
+      chooseFile(el, '#resume', new File(['MZ'], 'setup.exe', { type: 'application/octet-stream' }));
+      await el.updateComplete;
+      expect(shadow(el, '#resume-error').textContent).to.contain('not accepted');
+      await submit(el);
+      await waitUntil(() => activeInside(el)?.id === 'error-summary');
+      expect(await received(token)).to.have.length(0);
+    });
+
+    it('when consent is not given, says it is needed', async () => {
+      const { el } = await form('ok');
+      await type(el, '#email', 'ada@example.com');
+      await submit(el);
+      await waitUntil(() => activeInside(el)?.id === 'error-summary');
+      expect(shadow(el, '#consent-error').textContent).to.contain('accept the processing');
+    });
+  });
+
+  describe('sending', () => {
+    for (const lang of locales) {
+      it(`shows accessible upload progress and a cancel button in ${lang}`, async () => {
+        const { el } = await form('hang', lang);
+        await fillRequired(el);
+        await submit(el);
+        await waitUntil(() => maybe(el, 'progress'), 'the progress bar shows');
+        await expect(el).to.be.accessible();
+        expect(shadow<HTMLFieldSetElement>(el, 'fieldset.plain').disabled).to.equal(true);
+        shadow(el, '.uploading button').click();
+        await waitUntil(() => maybe(el, 'button[type=submit]'));
+      });
+    }
+
+    it('reports real upload progress with jobboard-upload-progress, without personal data', async () => {
+      const { el } = await form('hang');
+      await fillRequired(el);
+      const events: CustomEvent[] = [];
+      document.addEventListener('jobboard-upload-progress', (e) => events.push(e as unknown as CustomEvent));
+      await submit(el);
+      await waitUntil(() => shadow<HTMLProgressElement>(el, 'progress').value === 100, 'the upload completes');
+      const last = events.at(-1)!;
+      expect(last.detail.campaignId).to.equal(101);
+      expect(last.detail.loaded).to.equal(last.detail.total);
+      expect(last.detail.total).to.be.above(600);
+      expect(Object.keys(last.detail)).to.have.members(['campaignId', 'loaded', 'total']);
+      shadow(el, '.uploading button').click();
+    });
+
+    it('when the candidate cancels, stops the upload, says it was not sent and fires upload_cancelled', async () => {
+      const { el } = await form('hang');
+      await fillRequired(el);
+      await submit(el);
+      await waitUntil(() => maybe(el, '.uploading button'));
+      const error = oneEvent(el, 'jobboard-apply-error');
+      shadow(el, '.uploading button').focus();
+      await sendKeys({ press: 'Enter' });
+      expect((await error).detail).to.deep.equal({ campaignId: 101, code: 'upload_cancelled' });
+      await waitUntil(() => activeInside(el)?.id === 'error-summary');
+      expect(shadow(el, '#error-summary').textContent).to.contain(text.cancelled.en);
+    });
+
+    it('fires jobboard-apply-submit with only the campaign id', async () => {
+      const { el } = await form('slow');
+      await fillRequired(el);
+      const submitted = oneEvent(el, 'jobboard-apply-submit');
+      await submit(el);
+      const event = await submitted;
+      expect(event.detail).to.deep.equal({ campaignId: 101 });
+      expect(event.bubbles && event.composed).to.equal(true);
+      await waitUntil(() => maybe(el, '#outcome'));
+    });
+
+    it('announces progress and outcome in a live region', async () => {
+      const { el } = await form('slow');
+      await fillRequired(el);
+      await submit(el);
+      await waitUntil(() => maybe(el, 'progress'));
+      const status = shadow(el, '[role=status]');
+      expect(status.textContent).to.match(/Sending your application|Upload/);
+      await waitUntil(() => maybe(el, '#outcome'));
+      expect(status.textContent).to.contain('Application received');
+    });
+  });
+
+  describe('received (201 and 202)', () => {
+    for (const lang of locales) {
+      it(`on 201 shows an accessible "application received" state that takes focus, in ${lang}`, async () => {
+        const { el } = await form('ok', lang);
+        await fillRequired(el);
+        await submit(el);
+        await waitUntil(() => activeInside(el)?.id === 'outcome', 'the outcome takes focus');
+        await expect(el).to.be.accessible();
+        expect(shadow(el, '#outcome').textContent).to.contain(text.received[lang]);
+        expect(shadow(el, '#outcome').textContent).not.to.contain(text.queued[lang]);
+      });
+
+      it(`on 202 also says it will be transmitted shortly, in ${lang}`, async () => {
+        const { el } = await form('queued', lang);
+        await fillRequired(el);
+        await submit(el);
+        await waitUntil(() => maybe(el, '#outcome'));
+        await expect(el).to.be.accessible();
+        expect(shadow(el, '#outcome').textContent).to.contain(text.received[lang]).and.contain(text.queued[lang]);
+      });
+    }
+
+    it('sends the multipart form with an idempotency key, the language and the consent', async () => {
+      const { el, token } = await form('ok', 'es');
+      await fillRequired(el);
+      await type(el, '#phone_number', '612345678');
+      await type(el, '#cover_letter', 'Hola');
+      shadow(el, '#is_campaign_alert_active').focus();
+      await sendKeys({ press: 'Space' });
+      await submit(el);
+      await waitUntil(() => maybe(el, '#outcome'));
+      const [sent] = await received(token);
+      expect(sent!.idempotencyKey).to.match(/^[0-9a-f-]{36}$/);
+      expect(sent!.fields).to.deep.equal({
+        email: 'ada@example.com',
+        first_name: 'Ada',
+        last_name: 'Lovelace',
+        phone_code: '+34',
+        phone_number: '612345678',
+        cover_letter: 'Hola',
+        is_legals_accepted_by_manager: 'true',
+        is_campaign_alert_active: 'true',
+        website: '',
+        campaign_id: '101',
+        locale: 'es',
+      });
+      expect(sent!.files.resume).to.deep.include({ name: 'resume.pdf', type: 'application/pdf' });
+    });
+
+    it('fires jobboard-apply-success with the campaign id and delivered or queued', async () => {
+      for (const [scenario, status] of [['ok', 'delivered'], ['queued', 'queued']] as const) {
+        const { el } = await form(scenario);
+        await fillRequired(el);
+        const success = oneEvent(el, 'jobboard-apply-success');
+        await submit(el);
+        expect((await success).detail).to.deep.equal({ campaignId: 101, status });
+      }
+    });
+  });
+
+  describe('refusals', () => {
+    for (const lang of locales) {
+      it(`on 409 says the candidate already applied, accessibly, in ${lang}`, async () => {
+        const { el } = await form('conflict', lang);
+        await fillRequired(el);
+        const error = oneEvent(el, 'jobboard-apply-error');
+        await submit(el);
+        expect((await error).detail).to.deep.equal({ campaignId: 101, code: 'already_applied' });
+        await waitUntil(() => activeInside(el)?.id === 'outcome');
+        await expect(el).to.be.accessible();
+        expect(shadow(el, '#outcome').textContent).to.contain(text.already[lang]);
+      });
+
+      it(`on 422 puts each error on its field and focuses the summary, in ${lang}`, async () => {
+        const { el } = await form('invalid', lang);
+        await fillRequired(el);
+        await type(el, '#phone_number', '0600');
+        await submit(el);
+        await waitUntil(() => activeInside(el)?.id === 'error-summary');
+        await expect(el).to.be.accessible();
+        expect(shadow(el, '#email-error').textContent).to.contain(text.invalidEmail[lang]);
+        expect(shadow(el, '#phone_number').getAttribute('aria-invalid')).to.equal('true');
+        expect(el.shadowRoot!.querySelectorAll('#error-summary li').length).to.equal(2);
+      });
+    }
+
+    it('on 413 puts the size problem on the resume field', async () => {
+      const { el } = await form('too-large');
+      await fillRequired(el);
+      const error = oneEvent(el, 'jobboard-apply-error');
+      await submit(el);
+      expect((await error).detail.code).to.equal('file_too_large');
+      await waitUntil(() => maybe(el, '#resume-error'));
+      expect(shadow(el, '#resume-error').textContent).to.contain(text.tooLarge.en);
+    });
+
+    it('on 429 asks the candidate to wait', async () => {
+      const { el } = await form('rate');
+      await fillRequired(el);
+      await submit(el);
+      await waitUntil(() => activeInside(el)?.id === 'error-summary');
+      expect(shadow(el, '#error-summary').textContent).to.contain('Wait a minute');
+    });
+  });
+
+  describe('network failure', () => {
+    for (const lang of locales) {
+      it(`offers an accessible retry in ${lang}`, async () => {
+        const { el } = await form('drop', lang);
+        await fillRequired(el);
+        await submit(el);
+        await waitUntil(() => activeInside(el)?.id === 'error-summary');
+        await expect(el).to.be.accessible();
+        expect(shadow(el, '#error-summary').textContent).to.contain(text.lost[lang]);
+      });
+    }
+
+    it('retries with the same idempotency key, so it cannot create a duplicate', async () => {
+      const { el, token } = await form('drop');
+      await fillRequired(el);
+      const error = oneEvent(el, 'jobboard-apply-error');
+      await submit(el);
+      expect((await error).detail.code).to.equal('network_error');
+      await waitUntil(() => maybe(el, '#error-summary button'));
+      shadow(el, '#error-summary button').focus();
+      await sendKeys({ press: 'Enter' });
+      await waitUntil(() => maybe(el, '#outcome'), 'the retry succeeds');
+      const [dropped, retried] = await received(token);
+      expect(dropped!.scenario).to.equal('drop:dropped');
+      expect(retried!.idempotencyKey).to.equal(dropped!.idempotencyKey);
+    });
+
+    it('after the candidate edits the form, sends with a new key (a different body is a new submission)', async () => {
+      const { el, token } = await form('drop');
+      await fillRequired(el);
+      await submit(el);
+      await waitUntil(() => maybe(el, '#error-summary button'));
+      await type(el, '#first_name', 'a');
+      await submit(el);
+      await waitUntil(() => maybe(el, '#error-summary button') || maybe(el, '#outcome'));
+      const [first, second] = await received(token);
+      expect(second!.idempotencyKey).not.to.equal(first!.idempotencyKey);
+    });
+  });
+
+  describe('when /api/config cannot be loaded', () => {
+    for (const lang of locales) {
+      it(`says so accessibly and offers to try again, in ${lang}`, async () => {
+        const { endpoint } = standIn('config-error');
+        const el = await fixture<JobboardApply>(html`<jobboard-apply endpoint=${endpoint} campaign-id="101" lang=${lang}></jobboard-apply>`);
+        await waitUntil(() => maybe(el, '.summary button'));
+        await expect(el).to.be.accessible();
+        expect(el.shadowRoot!.textContent).to.contain(text.notLoaded[lang]);
+      });
+    }
+  });
+
+  describe('draft', () => {
+    it('keeps typed text for the session, so a reload loses nothing', async () => {
+      const { endpoint } = standIn('ok');
+      const first = await fixture<JobboardApply>(html`<jobboard-apply endpoint=${endpoint} campaign-id="102"></jobboard-apply>`);
+      await waitUntil(() => maybe(first, 'form'));
+      await type(first, '#email', 'ada@example.com');
+      await type(first, '#cover_letter', 'Dear recruiter');
+      const again = await fixture<JobboardApply>(html`<jobboard-apply endpoint=${endpoint} campaign-id="102"></jobboard-apply>`);
+      await waitUntil(() => maybe(again, 'form'));
+      expect(shadow<HTMLInputElement>(again, '#email').value).to.equal('ada@example.com');
+      expect(shadow<HTMLTextAreaElement>(again, '#cover_letter').value).to.equal('Dear recruiter');
+    });
+
+    it('is forgotten after success', async () => {
+      const { endpoint } = standIn('ok');
+      const el = await fixture<JobboardApply>(html`<jobboard-apply endpoint=${endpoint} campaign-id="103"></jobboard-apply>`);
+      await waitUntil(() => maybe(el, 'form'));
+      await fillRequired(el);
+      await submit(el);
+      await waitUntil(() => maybe(el, '#outcome'));
+      expect(Object.keys(sessionStorage).filter((k) => k.includes(endpoint))).to.have.length(0);
+    });
+
+    it('is not kept with no-draft', async () => {
+      const { el, endpoint } = await form('ok');
+      await type(el, '#email', 'ada@example.com');
+      expect(Object.keys(sessionStorage).filter((k) => k.includes(endpoint))).to.have.length(0);
+    });
+  });
+
+  describe('language', () => {
+    it('defaults to the page language', async () => {
+      document.documentElement.lang = 'es-MX';
+      try {
+        const { endpoint } = standIn('ok');
+        const el = await fixture<JobboardApply>(html`<jobboard-apply endpoint=${endpoint} campaign-id="101"></jobboard-apply>`);
+        await waitUntil(() => maybe(el, 'form'));
+        await el.updateComplete;
+        expect(shadow(el, 'label[for=email]').textContent).to.contain(text.email.es);
+      } finally {
+        document.documentElement.lang = 'en';
+      }
+    });
+
+    it('follows a change of the lang attribute', async () => {
+      const { el } = await form('ok', 'en');
+      el.setAttribute('lang', 'fr');
+      await el.updateComplete;
+      await aTimeout(0);
+      expect(shadow(el, 'button[type=submit]').textContent).to.contain(text.send.fr);
+    });
+  });
+
+  describe('captcha', () => {
+    it('when the proxy asks for one, renders it and sends its token', async () => {
+      const win = window as unknown as { turnstile?: unknown };
+      win.turnstile = {
+        render: (container: HTMLElement, options: { callback: (token: string) => void }) => {
+          container.textContent = 'captcha';
+          options.callback('captcha-token-1');
+        },
+      };
+      try {
+        const { el, token } = await form('captcha');
+        await waitUntil(() => el.querySelector('[slot=captcha]'));
+        await expect(el).to.be.accessible();
+        await fillRequired(el);
+        await submit(el);
+        await waitUntil(() => maybe(el, '#outcome'));
+        const [sent] = await received(token);
+        expect(sent!.fields.captcha_token).to.equal('captcha-token-1');
+      } finally {
+        delete win.turnstile;
+      }
+    });
+  });
+
+  describe('keyboard only', () => {
+    it('a candidate can fill and send the form with Tab, typing, Space and Enter', async () => {
+      const { el, token } = await form('lenient');
+      shadow(el, '#email').focus();
+      await sendKeys({ type: 'ada@example.com' });
+      await sendKeys({ press: 'Tab' });
+      await sendKeys({ type: 'Ada' });
+      await sendKeys({ press: 'Tab' });
+      await sendKeys({ type: 'Lovelace' });
+      // Phone code, phone number, resume, cover letter, portfolio, consent.
+      for (const expected of ['phone_code', 'phone_number', 'resume', 'cover_letter', 'bio_url', 'consent']) {
+        await sendKeys({ press: 'Tab' });
+        expect(activeInside(el)?.id).to.equal(expected);
+      }
+      await sendKeys({ press: 'Space' });
+      await sendKeys({ press: 'Tab' });
+      await sendKeys({ press: 'Tab' });
+      await sendKeys({ press: 'Tab' });
+      await sendKeys({ press: 'Tab' });
+      expect(activeInside(el)?.getAttribute('type')).to.equal('submit');
+      await sendKeys({ press: 'Enter' });
+      await waitUntil(() => maybe(el, '#outcome'));
+      expect((await received(token))[0]!.fields.email).to.equal('ada@example.com');
+    });
+  });
+});

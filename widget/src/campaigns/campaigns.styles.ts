@@ -1,0 +1,113 @@
+import { css } from 'lit';
+import { base } from '../internal/styles.ts';
+
+export const styles = [
+  base,
+  css`
+    .search {
+      display: flex;
+      flex-wrap: wrap;
+      gap: var(--_space);
+      align-items: end;
+    }
+    .filter {
+      display: grid;
+      gap: 0.25rem;
+      flex: 1 1 10rem;
+    }
+    .filter.grow {
+      flex: 3 1 14rem;
+    }
+    .filter label {
+      font-weight: 600;
+    }
+    .filter input,
+    .filter select {
+      width: 100%;
+    }
+    .count {
+      color: var(--_muted);
+      min-height: 1.5em;
+    }
+    .list {
+      list-style: none;
+      margin: 0;
+      padding: 0;
+      display: grid;
+      gap: var(--_space);
+    }
+    .list[aria-busy='true'] {
+      opacity: 0.6;
+    }
+    .offer {
+      background: var(--_surface);
+      border-radius: var(--_radius);
+      padding: var(--_space);
+    }
+    .offer h3,
+    .detail h2 {
+      margin: 0;
+    }
+    button.link {
+      border: 0;
+      padding: 0;
+      min-height: 24px;
+      background: none;
+      color: var(--_primary);
+      text-align: start;
+      text-decoration: underline;
+      font-weight: 700;
+      font-size: 1.1em;
+    }
+    .company {
+      margin: 0.25rem 0;
+      font-weight: 600;
+    }
+    .meta {
+      display: flex;
+      flex-wrap: wrap;
+      gap: 0.25rem 1.25rem;
+      margin: 0;
+    }
+    .meta div {
+      display: flex;
+      gap: 0.35rem;
+    }
+    .meta dt {
+      color: var(--_muted);
+    }
+    .meta dt::after {
+      content: ':';
+    }
+    .meta dd {
+      margin: 0;
+    }
+    .pagination {
+      display: flex;
+      flex-wrap: wrap;
+      gap: var(--_space);
+      align-items: center;
+      justify-content: center;
+      margin-top: var(--_space);
+    }
+    .state {
+      padding: var(--_space) 0;
+    }
+    .error-box {
+      border: 2px solid var(--_error);
+      border-radius: var(--_radius);
+      padding: var(--_space);
+    }
+    .detail {
+      display: grid;
+      gap: calc(var(--_space) / 2);
+    }
+    .back {
+      justify-self: start;
+      margin-bottom: var(--_space);
+    }
+    .rich {
+      max-width: 70ch;
+    }
+  `,
+];

@@ -1,0 +1,112 @@
+// Localisation: @lit/localize in runtime mode with the three locales bundled
+// into the one script (no extra request), the widget's language resolved from
+// its `lang` attribute, then the page, then the browser.
+import { configureLocalization, msg, str } from '@lit/localize';
+import { sourceLocale, targetLocales } from '../generated/locale-codes.ts';
+import * as es from '../generated/locales/es.ts';
+import * as fr from '../generated/locales/fr.ts';
+
+export type Locale = 'en' | 'fr' | 'es';
+export const locales: readonly Locale[] = [sourceLocale, ...targetLocales] as Locale[];
+
+const bundled = { fr, es } as const;
+
+const { getLocale, setLocale } = configureLocalization({
+  sourceLocale,
+  targetLocales,
+  loadLocale: (locale) => Promise.resolve(bundled[locale as 'fr' | 'es']),
+});
+
+/** First supported language of a BCP 47 tag (`fr-CA` gives `fr`), or null. */
+export function supportedLocale(tag: string | null | undefined): Locale | null {
+  const language = tag?.trim().toLowerCase().split(/[-_]/)[0];
+  return locales.find((l) => l === language) ?? null;
+}
+
+/**
+ * The language of an element: its own `lang` attribute, else the nearest
+ * ancestor's (usually `<html lang>`), else the browser's, else English.
+ */
+export function resolveLocale(el: Element): { locale: Locale; tag: string } {
+  const tags: (string | null)[] = [];
+  // Walk up through shadow roots too: <jobboard-apply> inside <jobboard-campaigns>.
+  for (let node: Node | null = el; node; node = node.parentNode ?? (node as ShadowRoot).host ?? null) {
+    if (node instanceof Element && node.getAttribute('lang')) tags.push(node.getAttribute('lang'));
+  }
+  for (const tag of [...tags, ...navigator.languages]) {
+    const locale = supportedLocale(tag);
+    // Keep the full tag (fr-CA) for Intl when it belongs to that language.
+    if (locale && tag) return { locale, tag };
+  }
+  return { locale: 'en', tag: 'en' };
+}
+
+/**
+ * Switches the active locale. The runtime locale is one per page: when two
+ * widgets on one page ask for different languages, the last one wins.
+ */
+export function useLocale(locale: Locale): Promise<void> {
+  return getLocale() === locale ? Promise.resolve() : setLocale(locale);
+}
+
+/** Localised message for a problem code of the proxy or of the widget. */
+export function problemMessage(code: string): string {
+  switch (code) {
+    case 'already_applied':
+      return msg('You have already applied to this offer. Your application is with the recruiter.');
+    case 'validation_failed':
+      return msg('Some fields are not valid. Correct them and send the form again.');
+    case 'file_too_large':
+    case 'request_too_large':
+      return msg('The resume is too large. Choose a smaller file.');
+    case 'unsupported_file_type':
+      return msg('This file type is not accepted. Choose a PDF, image or Word document.');
+    case 'campaign_not_found':
+    case 'not_found':
+      return msg('This offer is no longer available.');
+    case 'campaign_closed':
+      return msg('This offer is closed and no longer takes applications.');
+    case 'rate_limited':
+      return msg('Too many attempts. Wait a minute, then send the form again.');
+    case 'captcha_failed':
+      return msg('The anti-spam check failed. Complete it again, then send the form.');
+    case 'origin_not_allowed':
+      return msg('This site is not allowed to send applications. Contact the job board.');
+    case 'network_error':
+    case 'idempotency_key_in_progress':
+      return msg('The connection was lost. Your application may not have been sent: send it again, it will not be duplicated.');
+    case 'upload_cancelled':
+      return msg('Upload cancelled. Your application was not sent.');
+    case 'not_ready':
+      return msg('The service is starting. Try again in a moment.');
+    default:
+      return msg('Something went wrong on our side. Try again in a moment.');
+  }
+}
+
+/** Localised message for a per-field error code. */
+export function fieldMessage(code: string, limit?: string): string {
+  switch (code) {
+    case 'required':
+    case 'file_required':
+      return msg('This field is required.');
+    case 'invalid_email':
+      return msg('Enter an email address like name@example.com.');
+    case 'invalid_url':
+      return msg('Enter a web address starting with https://.');
+    case 'invalid_phone':
+      return msg('Enter a country code like +33 and a phone number with digits only.');
+    case 'too_long':
+      return msg('This text is too long.');
+    case 'consent_required':
+      return msg('You must accept the processing of your data to apply.');
+    case 'file_too_large':
+      return limit ? msg(str`The file is larger than ${limit}.`) : msg('The file is too large.');
+    case 'unsupported_file_type':
+      return msg('This file type is not accepted.');
+    default:
+      return msg('This value is not valid.');
+  }
+}
+
+export { getLocale };

@@ -1,0 +1,67 @@
+// Helpers for the browser tests: endpoints of the scripted stand-in
+// (widget/test-server/stand-in.ts), user actions through the real keyboard
+// (@web/test-runner-commands) and reading what the stand-in received.
+import { sendKeys } from '@web/test-runner-commands';
+import type { LoggedApplication } from '../../test-server/stand-in.ts';
+
+export type { LoggedApplication };
+
+let counter = 0;
+
+/** A fresh endpoint of the stand-in answering with `scenario`, plus its log token. */
+export function standIn(scenario = 'ok'): { endpoint: string; token: string } {
+  counter += 1;
+  const token = `t${Date.now().toString(36)}${counter}`;
+  return { endpoint: `/stand-in/${scenario}~${token}`, token };
+}
+
+export async function received(token: string): Promise<LoggedApplication[]> {
+  const res = await fetch(`/stand-in/_log?token=${token}`);
+  return (await res.json()) as LoggedApplication[];
+}
+
+export function shadow<T extends Element = HTMLElement>(host: Element, selector: string): T {
+  const found = host.shadowRoot?.querySelector<T>(selector);
+  if (!found) throw new Error(`Nothing matches ${selector} in <${host.localName}>`);
+  return found;
+}
+
+export function maybe<T extends Element = HTMLElement>(host: Element, selector: string): T | null {
+  return host.shadowRoot?.querySelector<T>(selector) ?? null;
+}
+
+/** Focuses a control (as a click or Tab would) and types into it with the keyboard. */
+export async function type(host: Element, selector: string, text: string): Promise<void> {
+  shadow(host, selector).focus();
+  await sendKeys({ type: text });
+}
+
+/** Moves focus away with Tab, so the field counts as visited. */
+export async function leave(): Promise<void> {
+  await sendKeys({ press: 'Tab' });
+}
+
+/**
+ * Chooses a file in a file input as a person would with the file picker
+ * (Chromium offers no picker to headless tests): sets `files` and fires change.
+ */
+export function chooseFile(host: Element, selector: string, file: File): void {
+  const input = shadow<HTMLInputElement>(host, selector);
+  const transfer = new DataTransfer();
+  transfer.items.add(file);
+  input.files = transfer.files;
+  input.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+  input.dispatchEvent(new Event('change', { bubbles: true, composed: true }));
+}
+
+/** A small but real PDF. */
+export function pdf(name = 'resume.pdf', size = 600): File {
+  const head = '%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n';
+  return new File([head.padEnd(size, ' '), '\n%%EOF\n'], name, { type: 'application/pdf' });
+}
+
+export function activeInside(host: Element): Element | null {
+  return host.shadowRoot?.activeElement ?? null;
+}
+
+export const locales = ['en', 'fr', 'es'] as const;

@@ -1,0 +1,228 @@
+// A small scripted stand-in of the proxy's public API (server/proxy/PUBLIC-API.md),
+// mounted in the @web/test-runner dev server so browser tests talk real HTTP
+// with outcomes a real proxy only gives under rare conditions (dropped
+// connections, 413, a slow upload).
+//
+// A test picks its script with the endpoint it gives the element:
+//   endpoint="/stand-in/<scenario>~<token>"
+// <scenario> chooses the answers (see `scenarios` below); <token> keeps
+// tests apart in the log at GET /stand-in/_log?token=<token>.
+import { Readable } from 'node:stream';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+interface Ctx {
+  req: IncomingMessage;
+  res: ServerResponse;
+  path: string;
+  method: string;
+  querystring: string;
+  status: number;
+  body: unknown;
+  respond?: boolean;
+  set(name: string, value: string): void;
+}
+
+type Next = () => Promise<unknown>;
+
+export interface LoggedApplication {
+  token: string;
+  scenario: string;
+  idempotencyKey: string | null;
+  fields: Record<string, string>;
+  files: Record<string, { name: string; size: number; type: string }>;
+}
+
+const log: LoggedApplication[] = [];
+const seenKeys = new Set<string>();
+
+const cities = ['Lyon', 'Paris', 'Madrid', 'Nantes', 'Bordeaux'];
+const jobTypes = ['Permanent contract', 'Fixed-term contract', 'Internship'];
+const workingTimes = ['Full time', 'Part time'];
+const titles = ['Backend developer', 'Nurse', 'Accountant', 'Sales assistant', 'Data analyst'];
+
+const campaigns = Array.from({ length: 23 }, (_, i) => ({
+  id: 100 + i,
+  company_id: 1 + (i % 3),
+  company_name: ['Acme', 'Globex', 'Initech'][i % 3]!,
+  name: `${titles[i % titles.length]} ${i + 1}`,
+  job_type: jobTypes[i % jobTypes.length]!,
+  working_time: workingTimes[i % workingTimes.length]!,
+  city: cities[i % cities.length]!,
+  country: i % cities.length === 2 ? 'Spain' : 'France',
+  salary_min: i % 4 === 3 ? null : 30000 + i * 1000,
+  salary_max: i % 4 === 3 ? null : 40000 + i * 1000,
+  job_start_date: '2027-01-05',
+  contract_duration: null,
+  updated_at: '2026-11-20T10:00:00.000Z',
+}));
+
+function detail(c: (typeof campaigns)[number]) {
+  return {
+    ...c,
+    description: `<p>Join <strong>${c.company_name}</strong> as ${c.name}.</p><script>window.__pwned = true</script><p><a href="javascript:alert(1)" onclick="window.__pwned = true">More</a></p>`,
+    profile: '<ul><li>Two years of experience</li><li>Team spirit</li></ul>',
+    address: null,
+    date_end: null,
+  };
+}
+
+const baseConfig = {
+  locales: ['fr', 'en', 'es'],
+  resume: { types: ['pdf', 'jpg', 'png', 'doc', 'docx'], max_bytes: 10485760 },
+  fields: {
+    email: 'required',
+    first_name: 'required',
+    last_name: 'required',
+    phone: 'optional',
+    resume: 'required',
+    cover_letter: 'optional',
+    bio_url: 'optional',
+    consent: 'required',
+    is_partner_newsletter_active: 'optional',
+    is_campaign_alert_active: 'optional',
+  },
+  consent_url: 'https://board.example/privacy',
+  captcha: null as null | { provider: string; site_key: string },
+};
+
+function config(scenario: string) {
+  if (scenario === 'small') return { ...baseConfig, resume: { ...baseConfig.resume, max_bytes: 2048 } };
+  if (scenario === 'lenient') {
+    return { ...baseConfig, fields: { ...baseConfig.fields, resume: 'optional', first_name: 'optional', phone: 'optional' } };
+  }
+  if (scenario === 'captcha') return { ...baseConfig, captcha: { provider: 'turnstile', site_key: 'test-site-key' } };
+  return baseConfig;
+}
+
+function problem(ctx: Ctx, status: number, code: string, errors?: { field: string; code: string; message: string }[]): void {
+  ctx.status = status;
+  ctx.set('content-type', 'application/problem+json');
+  ctx.body = JSON.stringify({
+    type: `https://jobboard-connector.dev/problems/${code}`,
+    title: code,
+    status,
+    code,
+    ...(errors ? { errors } : {}),
+  });
+}
+
+function json(ctx: Ctx, status: number, body: unknown): void {
+  ctx.status = status;
+  ctx.set('content-type', 'application/json');
+  ctx.body = JSON.stringify(body);
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function readForm(ctx: Ctx): Promise<FormData> {
+  const request = new Request('http://stand-in.local/', {
+    method: 'POST',
+    headers: { 'content-type': ctx.req.headers['content-type'] ?? '' },
+    body: Readable.toWeb(ctx.req) as ReadableStream,
+    duplex: 'half',
+  } as RequestInit);
+  return request.formData();
+}
+
+async function listCampaigns(ctx: Ctx, scenario: string): Promise<void> {
+  if (scenario === 'campaigns-error') return problem(ctx, 500, 'internal_error');
+  if (scenario === 'slow') await sleep(400);
+  const params = new URLSearchParams(ctx.querystring);
+  const q = params.get('q')?.toLowerCase();
+  const matches = (scenario === 'empty' ? [] : campaigns).filter(
+    (c) =>
+      (!q || `${c.name} ${c.company_name} ${c.city}`.toLowerCase().includes(q)) &&
+      (!params.get('job_type') || c.job_type === params.get('job_type')) &&
+      (!params.get('working_time') || c.working_time === params.get('working_time')) &&
+      (!params.get('city') || c.city === params.get('city')),
+  );
+  const perPage = Math.min(50, Number(params.get('per_page') ?? 20));
+  const page = Math.max(1, Number(params.get('page') ?? 1));
+  json(ctx, 200, {
+    items: matches.slice((page - 1) * perPage, page * perPage),
+    page,
+    per_page: perPage,
+    total: matches.length,
+    last_page: Math.max(1, Math.ceil(matches.length / perPage)),
+    facets: { job_types: jobTypes, working_times: workingTimes, cities, companies: [] },
+  });
+}
+
+async function apply(ctx: Ctx, scenario: string, token: string): Promise<void> {
+  const key = (ctx.req.headers['idempotency-key'] as string | undefined) ?? null;
+  if (scenario === 'drop' && key && !seenKeys.has(`${token}:${key}`)) {
+    // The body arrives, then the connection dies mid-answer: the browser sees
+    // a network error (a reset before any byte would be retried by Chromium).
+    seenKeys.add(`${token}:${key}`);
+    await readForm(ctx);
+    log.push({ token, scenario: 'drop:dropped', idempotencyKey: key, fields: {}, files: {} });
+    ctx.respond = false;
+    ctx.req.socket.end('HTTP/1.1 201 Created\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"sta', () =>
+      ctx.req.socket.destroy(),
+    );
+    return;
+  }
+  const form = await readForm(ctx);
+  const entry: LoggedApplication = { token, scenario, idempotencyKey: key, fields: {}, files: {} };
+  for (const [name, value] of form.entries()) {
+    if (typeof value === 'string') entry.fields[name] = value;
+    else entry.files[name] = { name: value.name, size: value.size, type: value.type };
+  }
+  log.push(entry);
+  if (!key) return problem(ctx, 400, 'idempotency_key_missing');
+  switch (scenario) {
+    case 'hang':
+      // Body received, answer never comes: the candidate can only cancel.
+      await new Promise((resolve) => ctx.req.socket.once('close', resolve));
+      ctx.respond = false;
+      return;
+    case 'slow':
+      await sleep(400);
+      return json(ctx, 201, { status: 'delivered', reference: 'ref-slow', campaign_id: Number(entry.fields.campaign_id) });
+    case 'queued':
+      return json(ctx, 202, { status: 'queued', reference: 'ref-queued', campaign_id: Number(entry.fields.campaign_id) });
+    case 'conflict':
+      return problem(ctx, 409, 'already_applied');
+    case 'invalid':
+      return problem(ctx, 422, 'validation_failed', [
+        { field: 'email', code: 'invalid_email', message: 'Enter a valid email address.' },
+        { field: 'phone_number', code: 'invalid_phone', message: 'Enter a valid phone number.' },
+      ]);
+    case 'too-large':
+      return problem(ctx, 413, 'file_too_large');
+    case 'rate':
+      ctx.set('retry-after', '60');
+      return problem(ctx, 429, 'rate_limited');
+    default:
+      if (scenario === 'drop') ctx.set('idempotent-replayed', 'true');
+      return json(ctx, 201, { status: 'delivered', reference: 'ref-1', campaign_id: Number(entry.fields.campaign_id) });
+  }
+}
+
+/** Koa middleware for the wtr dev server (`middleware: [standIn]`). */
+export async function standIn(ctx: Ctx, next: Next): Promise<unknown> {
+  if (!ctx.path.startsWith('/stand-in/')) return next();
+  if (ctx.path === '/stand-in/_log') {
+    const token = new URLSearchParams(ctx.querystring).get('token');
+    return json(ctx, 200, log.filter((e) => e.token === token));
+  }
+  const match = /^\/stand-in\/([a-z-]+)(?:~([\w-]+))?(\/api\/.*)$/.exec(ctx.path);
+  if (!match) return problem(ctx, 404, 'not_found');
+  const [, scenario = 'ok', token = '', route = ''] = match;
+  if (scenario === 'offline') {
+    ctx.respond = false;
+    ctx.req.socket.destroy();
+    return;
+  }
+  if (ctx.method === 'GET' && route === '/api/config') {
+    return scenario === 'config-error' ? problem(ctx, 503, 'not_ready') : json(ctx, 200, config(scenario));
+  }
+  if (ctx.method === 'GET' && route === '/api/campaigns') return listCampaigns(ctx, scenario);
+  const one = /^\/api\/campaigns\/(\d+)$/.exec(route);
+  if (ctx.method === 'GET' && one) {
+    const c = campaigns.find((x) => x.id === Number(one[1]));
+    return c ? json(ctx, 200, detail(c)) : problem(ctx, 404, 'campaign_not_found');
+  }
+  if (ctx.method === 'POST' && route === '/api/applications') return apply(ctx, scenario, token);
+  return problem(ctx, 404, 'not_found');
+}
