@@ -106,10 +106,13 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
       draining = true;
       logger.info('proxy shutting down: finishing in-flight requests');
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      // Idle keep-alive sockets would hold close() open; in-flight ones finish first.
+      // Idle keep-alive sockets would hold close() open; in-flight ones finish
+      // first, and their sockets are closed as soon as they turn idle.
       server.closeIdleConnections();
+      const sweep = setInterval(() => server.closeIdleConnections(), 100);
       const grace = setTimeout(() => server.closeAllConnections(), options.shutdownGraceMs ?? 10_000);
       await closed;
+      clearInterval(sweep);
       clearTimeout(grace);
       await Promise.allSettled([catalogue.stop(), applications.stop()]);
       store.close();

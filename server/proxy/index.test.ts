@@ -1,0 +1,187 @@
+// startProxy against the sandbox over real HTTP: catalogue sync and
+// sanitising, campaigns leaving the catalogue, readiness, upstream metrics,
+// and a graceful close that lets an in-flight request finish.
+import assert from 'node:assert/strict';
+import { request } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { createClient } from '../client/index.ts';
+import { DEMO_KEYS, startSandbox } from '../sandbox/index.ts';
+import type { RunningSandbox } from '../sandbox/index.ts';
+import { XSS_PAYLOADS, assertHarmless } from './catalogue/fixtures.ts';
+import { startProxy } from './index.ts';
+import type { RunningProxy } from './index.ts';
+import { capturingLogger, testConfig } from './test-support.ts';
+
+const tmp = mkdtempSync(join(tmpdir(), 'proxy-start-'));
+after(() => rmSync(tmp, { recursive: true, force: true }));
+
+function configFor(sandbox: RunningSandbox, env: Record<string, string> = {}) {
+  return testConfig({
+    UPSTREAM_URL: sandbox.url,
+    UPSTREAM_PRIVATE_KEY: DEMO_KEYS.jobboard.private_key,
+    UPSTREAM_SECRET_KEY: DEMO_KEYS.jobboard.secret_key,
+    JOBBOARD_CHANNEL: DEMO_KEYS.jobboard.channel,
+    DATA_DIR: mkdtempSync(join(tmp, 'data-')),
+    ...env,
+  });
+}
+
+async function admin(sandbox: RunningSandbox, method: string, path: string, body: unknown): Promise<unknown> {
+  const response = await fetch(`${sandbox.origin}/_sandbox${path}`, { method, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  assert.ok(response.ok, `${method} ${path} answered ${response.status}: ${await response.clone().text()}`);
+  return response.json();
+}
+
+async function listIds(proxy: RunningProxy): Promise<number[]> {
+  const body = (await (await fetch(`${proxy.url}/api/campaigns?per_page=50`)).json()) as { items: { id: number }[] };
+  return body.items.map((c) => c.id);
+}
+
+describe('startProxy against the sandbox', () => {
+  let sandbox: RunningSandbox;
+  let proxy: RunningProxy;
+  const company = () => createClient({ baseUrl: sandbox.url, privateKey: DEMO_KEYS.company.private_key, secretKey: DEMO_KEYS.company.secret_key });
+
+  before(async () => {
+    sandbox = await startSandbox({ admin: true, seed: 'demo', rateLimitPerMinute: 0 });
+    proxy = await startProxy({ config: configFor(sandbox), logger: capturingLogger().logger });
+    await proxy.catalogue.syncNow();
+  });
+  after(async () => {
+    await proxy?.close();
+    await sandbox?.close();
+  });
+
+  it('lists exactly the online campaigns broadcast on the board channel', async () => {
+    const board = createClient({ baseUrl: sandbox.url, privateKey: DEMO_KEYS.jobboard.private_key, secretKey: DEMO_KEYS.jobboard.secret_key });
+    const expected: number[] = [];
+    for await (const c of board.campaigns.listAll({ channels: [DEMO_KEYS.jobboard.channel], status: ['online'] })) expected.push(c.id);
+    assert.ok(expected.length > 0, 'the demo seed broadcasts campaigns');
+    assert.deepEqual((await listIds(proxy)).sort((a, b) => a - b), expected.sort((a, b) => a - b));
+  });
+
+  it('answers ready once synced', async () => {
+    const response = await fetch(`${proxy.url}/readyz`);
+    assert.equal(response.status, 200);
+  });
+
+  it('sanitises every XSS payload of campaign descriptions and profiles on the way in', async () => {
+    const created: number[] = [];
+    for (const [i, payload] of XSS_PAYLOADS.entries()) {
+      const campaign = await company().campaigns.create({
+        manage_name: `xss ${i}`,
+        name: `XSS probe ${i}`,
+        description: `<p>Safe intro ${i}</p>${payload}`,
+        profile: payload,
+      });
+      await admin(sandbox, 'PATCH', `/campaigns/${campaign.id}`, { status: 'online', channels: [DEMO_KEYS.jobboard.channel] });
+      created.push(campaign.id);
+    }
+    await proxy.catalogue.syncNow();
+    for (const [i, id] of created.entries()) {
+      const response = await fetch(`${proxy.url}/api/campaigns/${id}`);
+      assert.equal(response.status, 200, `campaign ${id} is listed`);
+      const body = (await response.json()) as { description: string | null; profile: string | null };
+      assert.match(body.description ?? '', new RegExp(`<p>Safe intro ${i}</p>`));
+      assertHarmless(body.description ?? '');
+      assertHarmless(body.profile ?? '');
+    }
+  });
+
+  it('when a campaign is archived upstream, it leaves the catalogue at the next sync', async () => {
+    const [id] = await listIds(proxy);
+    assert.ok(id !== undefined);
+    await admin(sandbox, 'PATCH', `/campaigns/${id}`, { status: 'archived' });
+    await proxy.catalogue.syncNow();
+    assert.ok(!(await listIds(proxy)).includes(id));
+    assert.equal((await fetch(`${proxy.url}/api/campaigns/${id}`)).status, 404);
+  });
+
+  it('when a campaign stops being broadcast on the board channel, it leaves the catalogue at the next sync', async () => {
+    const [id] = await listIds(proxy);
+    assert.ok(id !== undefined);
+    await admin(sandbox, 'PATCH', `/campaigns/${id}`, { channels: [] });
+    await proxy.catalogue.syncNow();
+    assert.ok(!(await listIds(proxy)).includes(id));
+  });
+
+  it('refreshCampaign re-checks one campaign upstream: undefined once it is no longer broadcast', async () => {
+    const [id] = await listIds(proxy);
+    assert.ok(id !== undefined);
+    assert.equal((await proxy.catalogue.refreshCampaign(id))?.id, id);
+    await admin(sandbox, 'PATCH', `/campaigns/${id}`, { channels: ['some_other_channel'] });
+    assert.equal(await proxy.catalogue.refreshCampaign(id), undefined);
+    assert.equal(proxy.catalogue.getCampaign(id), undefined);
+  });
+
+  it('times upstream calls in the metrics, by endpoint without ids', async () => {
+    const text = await (await fetch(`${proxy.url}/metrics`)).text();
+    assert.match(text, /upstream_request_duration_seconds_count\{method="GET",endpoint="\/campaigns",status="200"\} \d+/);
+    assert.match(text, /upstream_request_duration_seconds_count\{method="GET",endpoint="\/campaigns\/:id",status="200"\} \d+/);
+    assert.match(text, /catalogue_age_seconds \d/);
+  });
+});
+
+describe('startProxy readiness and shutdown', () => {
+  let sandbox: RunningSandbox;
+  before(async () => {
+    sandbox = await startSandbox({ admin: true, seed: 'demo', rateLimitPerMinute: 0 });
+  });
+  after(() => sandbox?.close());
+
+  it('when upstream refuses the keys, /readyz answers 503 credentials_refused', async () => {
+    const proxy = await startProxy({ config: configFor(sandbox, { UPSTREAM_SECRET_KEY: 'wrong-secret' }), logger: capturingLogger().logger });
+    try {
+      await assert.rejects(proxy.catalogue.syncNow());
+      const response = await fetch(`${proxy.url}/readyz`);
+      assert.equal(response.status, 503);
+      const body = (await response.json()) as { checks: { upstream: { status: string }; catalogue: { status: string } } };
+      assert.equal(body.checks.upstream.status, 'credentials_refused');
+      assert.equal(body.checks.catalogue.status, 'never_synced');
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('after a restart, serves the catalogue of the previous run from its data directory before syncing again', async () => {
+    const config = configFor(sandbox);
+    const first = await startProxy({ config, logger: capturingLogger().logger });
+    await first.catalogue.syncNow();
+    const before = await listIds(first);
+    await first.close();
+    // Upstream unreachable now: the catalogue on disk still answers.
+    const offline = await startProxy({ config: { ...config, upstream: { ...config.upstream, url: 'http://127.0.0.1:9/v2' } }, logger: capturingLogger().logger });
+    try {
+      assert.deepEqual(await listIds(offline), before);
+      assert.equal((await fetch(`${offline.url}/readyz`)).status, 200);
+    } finally {
+      await offline.close();
+    }
+  });
+
+  it('close() lets an in-flight request finish, then stops', async () => {
+    const proxy = await startProxy({ config: configFor(sandbox), logger: capturingLogger().logger });
+    const url = new URL(`${proxy.url}/api/config`);
+    // A request whose body is still arriving when close() is called.
+    const answered = new Promise<number>((resolve, reject) => {
+      const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Length': '11' } }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      });
+      req.on('error', reject);
+      req.write('{"a":');
+      setTimeout(() => req.end('"x"}  '), 150);
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    let closed = false;
+    const closing = proxy.close().then(() => (closed = true));
+    await new Promise((r) => setTimeout(r, 20));
+    assert.equal(closed, false, 'close waits for the request');
+    assert.equal(await answered, 404, 'the in-flight request got its answer');
+    await closing;
+    await assert.rejects(fetch(`${proxy.url}/healthz`), 'no new connection is accepted');
+  });
+});
