@@ -1,0 +1,92 @@
+// `jobboard-connector proxy` as a child process: configuration errors, and a
+// graceful stop on SIGTERM.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { DEMO_KEYS, startSandbox } from '../sandbox/index.ts';
+
+const CLI = fileURLToPath(new URL('../cli.ts', import.meta.url));
+const tmp = mkdtempSync(join(tmpdir(), 'proxy-command-'));
+after(() => rmSync(tmp, { recursive: true, force: true }));
+
+function run(args: string[], env: Record<string, string>) {
+  const child = spawn(process.execPath, [CLI, 'proxy', ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, exited, out: () => stdout, err: () => stderr };
+}
+
+describe('jobboard-connector proxy', () => {
+  it('when required variables are missing, names each one and exits 1 without a stack trace', async () => {
+    const p = run([], { DATA_DIR: tmp });
+    assert.equal(await p.exited, 1);
+    for (const name of ['UPSTREAM_URL', 'UPSTREAM_PRIVATE_KEY', 'UPSTREAM_SECRET_KEY', 'JOBBOARD_CHANNEL']) assert.match(p.err(), new RegExp(name));
+    assert.doesNotMatch(p.err(), /\n\s+at /);
+  });
+
+  it('when a value is wrong, says what it expects', async () => {
+    const p = run([], {
+      UPSTREAM_URL: 'http://127.0.0.1:9/v2',
+      UPSTREAM_PRIVATE_KEY: 'k',
+      UPSTREAM_SECRET_KEY: 's',
+      JOBBOARD_CHANNEL: 'jobboard_demo',
+      ALLOWED_ORIGINS: 'https://board.example/path',
+      PORT: 'eighty',
+    });
+    assert.equal(await p.exited, 1);
+    assert.match(p.err(), /ALLOWED_ORIGINS "https:\/\/board.example\/path" is not an origin/);
+    assert.match(p.err(), /PORT must be a port number/);
+  });
+
+  it('--help lists the variables and exits 0', async () => {
+    const p = run(['--help'], {});
+    assert.equal(await p.exited, 0);
+    assert.match(p.out(), /UPSTREAM_URL/);
+    assert.match(p.out(), /SIGTERM/);
+  });
+
+  it('serves, then on SIGTERM finishes and exits 0', async () => {
+    const sandbox = await startSandbox({ admin: true, seed: 'demo', rateLimitPerMinute: 0 });
+    try {
+      const p = run([], {
+        UPSTREAM_URL: sandbox.url,
+        UPSTREAM_PRIVATE_KEY: DEMO_KEYS.jobboard.private_key,
+        UPSTREAM_SECRET_KEY: DEMO_KEYS.jobboard.secret_key,
+        JOBBOARD_CHANNEL: DEMO_KEYS.jobboard.channel,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATA_DIR: join(tmp, 'data'),
+      });
+      const url = await new Promise<string>((resolve, reject) => {
+        const timer = setInterval(() => {
+          const match = /Proxy listening on (http:\/\/\S+)/.exec(p.err());
+          if (match) {
+            clearInterval(timer);
+            resolve(match[1]!);
+          }
+        }, 20);
+        void p.exited.then(() => {
+          clearInterval(timer);
+          reject(new Error(`exited early: ${p.err()}`));
+        });
+      });
+      assert.equal((await fetch(`${url}/healthz`)).status, 200);
+      p.child.kill('SIGTERM');
+      assert.equal(await p.exited, 0);
+      assert.match(p.err(), /SIGTERM: finishing in-flight requests/);
+      // stdout is JSON lines (pino), ending with the stop.
+      const lines = p.out().trim().split('\n').map((l) => JSON.parse(l) as { msg: string });
+      assert.equal(lines.at(-1)?.msg, 'proxy stopped');
+      assert.doesNotMatch(p.out(), new RegExp(DEMO_KEYS.jobboard.secret_key));
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
