@@ -83,6 +83,9 @@ export interface WorldOptions {
   clientRetry?: Parameters<typeof createClient>[0]['retry'];
   clientTimeoutMs?: number;
   budgetPerMinute?: number;
+  clock?: { now(): number };
+  /** The upstream client's fetch: only for what the sandbox cannot produce (an answer lost after the service acted). */
+  fetch?: typeof fetch;
 }
 
 export const FAST_DELIVERY: Partial<DeliveryOptions> = { baseBackoffMs: 50, maxBackoffMs: 400, pollIntervalMs: 50, upstreamTimeoutMs: 5_000 };
@@ -105,6 +108,70 @@ export function proxyEnv(sandbox: RunningSandbox, dataDir: string, extra: Record
   };
 }
 
+export interface ProxyStack {
+  url: string;
+  applications: ApplicationsModule;
+  catalogue: LiveCatalogue;
+  client: RecruitmentClient;
+  registry: Registry;
+  /** Stops the server, the workers and the stores (the data directory stays). */
+  stop(): Promise<void>;
+}
+
+/** The proxy composed like startProxy, with the outbox's timings injectable. */
+export async function startProxyStack(
+  config: ProxyConfig,
+  options: { logger: Logger; delivery?: Partial<DeliveryOptions>; clock?: { now(): number } } & Pick<WorldOptions, 'clientRetry' | 'clientTimeoutMs' | 'budgetPerMinute' | 'fetch'>,
+): Promise<ProxyStack> {
+  const registry = createRegistry({ defaultMetrics: false });
+  const client = createClient({
+    baseUrl: config.upstream.url,
+    privateKey: config.upstream.privateKey,
+    secretKey: config.upstream.secretKey,
+    retry: { baseDelayMs: 10, maxDelayMs: 50, ...options.clientRetry },
+    timeout: options.clientTimeoutMs ?? 5_000,
+    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+    ...(options.budgetPerMinute === undefined ? {} : { budget: { perMinute: options.budgetPerMinute } }),
+  });
+  const store = openCatalogueStore(config.dataDir);
+  const catalogue = createCatalogue({ config, client, store, logger: options.logger, registry });
+  await catalogue.syncNow();
+  const applications = createApplicationsModule({
+    config,
+    client,
+    catalogue,
+    logger: options.logger,
+    registry,
+    delivery: { ...FAST_DELIVERY, ...options.delivery },
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
+  });
+  const app = createProxyApp({ config, logger: options.logger, registry, catalogue, applications });
+  const server = createServer(app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  applications.start();
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  let stopped: Promise<void> | undefined;
+  return {
+    url,
+    applications,
+    catalogue,
+    client,
+    registry,
+    stop() {
+      stopped ??= (async () => {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        });
+        await catalogue.stop();
+        await applications.stop();
+        store.close();
+      })();
+      return stopped;
+    },
+  };
+}
+
 export async function startApplyWorld(options: WorldOptions = {}): Promise<ApplyWorld> {
   const sandbox =
     options.sandbox ??
@@ -114,59 +181,29 @@ export async function startApplyWorld(options: WorldOptions = {}): Promise<Apply
   const ownsDataDir = options.dataDir === undefined;
   const config = loadConfig(proxyEnv(sandbox, dataDir, options.env));
   const logs = captureLogs();
-  const registry = createRegistry({ defaultMetrics: false });
-  const client = createClient({
-    baseUrl: config.upstream.url,
-    privateKey: config.upstream.privateKey,
-    secretKey: config.upstream.secretKey,
-    retry: { baseDelayMs: 10, maxDelayMs: 50, ...options.clientRetry },
-    timeout: options.clientTimeoutMs ?? 5_000,
-    ...(options.budgetPerMinute === undefined ? {} : { budget: { perMinute: options.budgetPerMinute } }),
-  });
-  const store = openCatalogueStore(dataDir);
-  const catalogue = createCatalogue({ config, client, store, logger: logs.logger, registry });
-  await catalogue.syncNow();
-  const applications = createApplicationsModule({
-    config,
-    client,
-    catalogue,
+  const stack = await startProxyStack(config, {
     logger: logs.logger,
-    registry,
-    delivery: { ...FAST_DELIVERY, ...options.delivery },
+    ...(options.delivery === undefined ? {} : { delivery: options.delivery }),
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
+    ...(options.clientRetry === undefined ? {} : { clientRetry: options.clientRetry }),
+    ...(options.clientTimeoutMs === undefined ? {} : { clientTimeoutMs: options.clientTimeoutMs }),
+    ...(options.budgetPerMinute === undefined ? {} : { budgetPerMinute: options.budgetPerMinute }),
+    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
   });
-  const app = createProxyApp({ config, logger: logs.logger, registry, catalogue, applications });
-  const server = createServer(app);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  applications.start();
-  const proxyUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const openCampaignIds = store.search({ page: 1, per_page: 50 }).items.map((c) => c.id);
-
-  let proxyStopped: Promise<void> | undefined;
-  const stopProxy = () => {
-    proxyStopped ??= (async () => {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-      await catalogue.stop();
-      await applications.stop();
-      store.close();
-    })();
-    return proxyStopped;
-  };
+  const openCampaignIds = stack.catalogue.store.search({ page: 1, per_page: 50 }).items.map((c) => c.id);
   return {
     sandbox,
-    proxyUrl,
+    proxyUrl: stack.url,
     config,
-    applications,
-    catalogue,
-    client,
-    registry,
+    applications: stack.applications,
+    catalogue: stack.catalogue,
+    client: stack.client,
+    registry: stack.registry,
     logs,
     openCampaignIds,
-    stopProxy,
+    stopProxy: stack.stop,
     async close() {
-      await stopProxy();
+      await stack.stop();
       if (ownsSandbox) await sandbox.close();
       if (ownsDataDir) rmSync(dataDir, { recursive: true, force: true });
     },

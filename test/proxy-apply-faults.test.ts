@@ -1,0 +1,189 @@
+// Delivery when the recruitment service misbehaves (sandbox faults over real
+// HTTP): queued answers, retries, the lost-answer window, the service's rate
+// limit, dead letters and the outbox command. Each application must reach the
+// service exactly once.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { main as outboxCommand } from '../server/proxy/outbox-command.ts';
+import { admin, apply, eventually, startApplyWorld, upstreamApplicantCount, upstreamApplications, validFields } from './proxy-apply-support.ts';
+import type { ApplyWorld } from './proxy-apply-support.ts';
+
+async function captureStdout(run: () => Promise<void>): Promise<string> {
+  const original = process.stdout.write.bind(process.stdout);
+  let out = '';
+  process.stdout.write = ((chunk: string | Uint8Array) => {
+    out += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString();
+    return true;
+  }) as typeof process.stdout.write;
+  try {
+    await run();
+  } finally {
+    process.stdout.write = original;
+  }
+  return out;
+}
+
+describe('delivery when the service fails', () => {
+  let world: ApplyWorld;
+  before(async () => {
+    world = await startApplyWorld({ env: { DELIVERY_DEADLINE_MS: '1500' } });
+  });
+  after(async () => {
+    await world.close();
+  });
+
+  const status = (reference: unknown) => world.applications.outbox.get(String(reference))?.status;
+
+  it('when the service answers 503, answers 202 queued, then delivers it once the service is back', async () => {
+    await admin(world.sandbox, 'POST', 'faults', { count: 1_000_000, status: 503 });
+    const fields = validFields(world.openCampaignIds[0]!);
+    const answer = await apply(world.proxyUrl, { fields });
+    assert.equal(answer.status, 202);
+    assert.equal(answer.body.status, 'queued');
+    await eventually(() => (world.applications.outbox.get(String(answer.body.reference))?.attempts ?? 0) >= 3, 10_000, 'three attempts');
+    assert.equal(status(answer.body.reference), 'pending');
+    assert.equal(upstreamApplicantCount(world.sandbox, fields.email), 0);
+    await admin(world.sandbox, 'POST', 'faults', { count: 0 });
+    await eventually(() => status(answer.body.reference) === 'delivered', 10_000, 'delivery');
+    assert.equal(upstreamApplications(world.sandbox, fields.email).length, 1);
+    assert.equal(world.applications.outbox.get(String(answer.body.reference))?.resume, null);
+  });
+
+  it('when connections to the service are dropped, answers 202 and delivers once they are not', async () => {
+    await admin(world.sandbox, 'POST', 'faults', { count: 3, drop: true });
+    const fields = validFields(world.openCampaignIds[1]!);
+    const answer = await apply(world.proxyUrl, { fields });
+    assert.ok(answer.status === 202 || answer.status === 201, `answered ${answer.status}`);
+    await eventually(() => status(answer.body.reference) === 'delivered', 10_000, 'delivery');
+    assert.equal(upstreamApplications(world.sandbox, fields.email).length, 1);
+    assert.equal(upstreamApplicantCount(world.sandbox, fields.email), 1);
+  });
+
+  it('when the service is slower than DELIVERY_DEADLINE_MS, answers 202 and the same attempt still delivers it, once', async () => {
+    await admin(world.sandbox, 'POST', 'faults', { count: 1, delay_ms: 2_500 });
+    const fields = validFields(world.openCampaignIds[2]!);
+    const answer = await apply(world.proxyUrl, { fields });
+    assert.equal(answer.status, 202);
+    await eventually(() => status(answer.body.reference) === 'delivered', 10_000, 'delivery');
+    const row = world.applications.outbox.get(String(answer.body.reference));
+    assert.equal(row?.attempts, 1);
+    assert.equal(row?.answered, 202);
+    assert.equal(upstreamApplications(world.sandbox, fields.email).length, 1);
+  });
+
+  it('replays 202 for the same key after the application was delivered in the background', async () => {
+    await admin(world.sandbox, 'POST', 'faults', { count: 1, status: 503 });
+    const fields = validFields(world.openCampaignIds[3]!);
+    const key = crypto.randomUUID();
+    const first = await apply(world.proxyUrl, { fields, key });
+    assert.equal(first.status, 202);
+    await eventually(() => status(first.body.reference) === 'delivered', 10_000, 'delivery');
+    const again = await apply(world.proxyUrl, { fields, key });
+    assert.equal(again.status, 202);
+    assert.equal(again.text, first.text);
+    assert.equal(upstreamApplications(world.sandbox, fields.email).length, 1);
+  });
+});
+
+describe('delivery when the answer of a successful create is lost', () => {
+  let world: ApplyWorld;
+  let loseNext = false;
+  before(async () => {
+    // The sandbox cannot act and then lose its answer, so the client's fetch does: the
+    // request reaches the service (which creates the applicant), then the connection "resets".
+    const losingFetch: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      const url = input instanceof Request ? input.url : String(input);
+      if (loseNext && url.endsWith('/jobboards/applicants')) {
+        loseNext = false;
+        await response.arrayBuffer();
+        throw new TypeError('fetch failed', { cause: Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }) });
+      }
+      return response;
+    };
+    world = await startApplyWorld({ fetch: losingFetch });
+  });
+  after(async () => {
+    await world.close();
+  });
+
+  it('learns from 409 application_exists on the retry that it was delivered, and sends nothing twice', async () => {
+    loseNext = true;
+    const fields = validFields(world.openCampaignIds[0]!);
+    const answer = await apply(world.proxyUrl, { fields });
+    assert.equal(answer.status, 202);
+    assert.equal(upstreamApplications(world.sandbox, fields.email).length, 1, 'the service did create it');
+    await eventually(() => world.applications.outbox.get(String(answer.body.reference))?.status === 'delivered', 15_000, 'delivery');
+    const row = world.applications.outbox.get(String(answer.body.reference));
+    assert.equal(row?.outcome, 'found_delivered');
+    assert.equal(row?.attempts, 2);
+    assert.equal(upstreamApplications(world.sandbox, fields.email).length, 1);
+    assert.equal(upstreamApplicantCount(world.sandbox, fields.email), 1);
+  });
+});
+
+describe("delivery when the service's rate limit is reached", () => {
+  let world: ApplyWorld;
+  before(async () => {
+    world = await startApplyWorld({ sandboxRateLimitPerMinute: 8, clientRetry: { maxRateLimitWaits: 0 } });
+  });
+  after(async () => {
+    await world.close();
+  });
+
+  it('queues what the service refuses with 403 rate_limited and delivers every application exactly once afterwards', async () => {
+    const emails: string[] = [];
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => {
+        const fields = validFields(world.openCampaignIds[i % world.openCampaignIds.length]!);
+        emails.push(fields.email);
+        return apply(world.proxyUrl, { fields });
+      }),
+    );
+    const statuses = answers.map((a) => a.status);
+    assert.ok(statuses.every((s) => s === 201 || s === 202), `answers: ${statuses.join(', ')}`);
+    assert.ok(statuses.includes(202), 'the limit was reached');
+    world.sandbox.context.rateLimiter.clear();
+    await eventually(() => world.applications.outbox.counts().delivered === 10, 20_000, 'all delivered');
+    for (const email of emails) assert.equal(upstreamApplications(world.sandbox, email).length, 1, email);
+  });
+});
+
+describe('dead letters and the outbox command', () => {
+  let world: ApplyWorld;
+  let offset = 0;
+  before(async () => {
+    world = await startApplyWorld({ env: { DEAD_LETTER_AFTER_HOURS: '1' }, clock: { now: () => Date.now() + offset } });
+  });
+  after(async () => {
+    await world.close();
+  });
+
+  it('dead-letters an application not delivered within DEAD_LETTER_AFTER_HOURS, and `outbox retry` delivers it', async () => {
+    await admin(world.sandbox, 'POST', 'faults', { count: 1_000_000, status: 503 });
+    const fields = validFields(world.openCampaignIds[0]!);
+    const answer = await apply(world.proxyUrl, { fields });
+    assert.equal(answer.status, 202);
+    const reference = String(answer.body.reference);
+    offset = 2 * 60 * 60 * 1000;
+    await eventually(() => world.applications.outbox.get(reference)?.status === 'dead', 10_000, 'dead letter');
+    offset = 0;
+    assert.notEqual(world.applications.outbox.get(reference)?.resume, null, 'a dead letter keeps its resume for a replay');
+    const metrics = await (await fetch(`${world.proxyUrl}/metrics`)).text();
+    assert.match(metrics, /^applications_dead_lettered_total\{outcome="expired"\} 1/m);
+
+    const listed = await captureStdout(() => outboxCommand(['list', '--status', 'dead', '--data-dir', world.config.dataDir]));
+    assert.ok(listed.includes(reference));
+    assert.equal(listed.includes(fields.email), false, 'the list shows no personal data');
+
+    await admin(world.sandbox, 'POST', 'faults', { count: 0 });
+    const retried = await captureStdout(() => outboxCommand(['retry', reference, '--data-dir', world.config.dataDir]));
+    assert.match(retried, /queued/);
+    await eventually(() => world.applications.outbox.get(reference)?.status === 'delivered', 10_000, 'delivery after retry');
+    assert.equal(upstreamApplications(world.sandbox, fields.email).length, 1);
+
+    const purged = await captureStdout(() => outboxCommand(['purge-delivered', '--data-dir', world.config.dataDir]));
+    assert.match(purged, /Deleted \d+/);
+    assert.equal(world.applications.outbox.get(reference), undefined);
+  });
+});
