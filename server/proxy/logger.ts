@@ -1,15 +1,16 @@
 // The proxy's logger: pino, JSON lines on stdout. Personal data never reaches
-// a log line: these paths are redacted wherever a module logs an object, and
+// a log line: values under these keys are replaced at any depth wherever a
+// module logs an object, byte buffers (file contents) are dropped, and
 // modules log an application's reference id instead of its fields.
 import { pino } from 'pino';
 import type { DestinationStream, Logger } from 'pino';
 
-const PERSONAL_OR_SECRET = [
+/** Keys whose values are personal data or secrets, redacted at any depth. */
+export const SENSITIVE_KEYS: ReadonlySet<string> = new Set([
   'email',
   'applicant_email',
   'first_name',
   'last_name',
-  'name_of_applicant',
   'phone',
   'phone_code',
   'phone_number',
@@ -26,16 +27,47 @@ const PERSONAL_OR_SECRET = [
   'secretKey',
   'token',
   'password',
-];
+  'authorization',
+  'cookie',
+]);
 
-/** Redacted at the top level and up to three levels down (pino's wildcards match one level each). */
-export const REDACT_PATHS = [
-  'req.headers.authorization',
-  'req.headers.cookie',
-  'req.headers["x-api-key"]',
-  'res.headers["set-cookie"]',
-  ...PERSONAL_OR_SECRET.flatMap((key) => [key, `*.${key}`, `*.*.${key}`, `*.*.*.${key}`]),
-];
+/**
+ * Paths pino's own redaction handles: headers, and the sensitive keys at the
+ * top level, which also covers child logger bindings (the log formatter below
+ * does not see those). Fixed paths only: wildcard paths cost some 200 µs a line.
+ */
+export const REDACT_PATHS = ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-api-key"]', 'res.headers["set-cookie"]', ...SENSITIVE_KEYS];
+
+export const REDACTED = '[redacted]';
+const MAX_DEPTH = 8;
+
+/**
+ * A copy of `value` with sensitive keys and byte buffers redacted; the same
+ * object when nothing needed it. Walks plain objects and arrays only (Errors
+ * and raw requests are left to pino's serializers). A walk over the keys of
+ * a log object costs about a microsecond, where pino's wildcard redaction of
+ * the same keys at three depths cost some 200 µs a line.
+ */
+export function redactPersonalData(value: unknown, depth = 0): unknown {
+  if (value === null || typeof value !== 'object' || depth > MAX_DEPTH) return value;
+  if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer) return '[redacted bytes]';
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    value.forEach((item, i) => {
+      const clean = redactPersonalData(item, depth + 1);
+      if (clean !== item) (copy ??= [...value])[i] = clean;
+    });
+    return copy ?? value;
+  }
+  const proto = Object.getPrototypeOf(value) as unknown;
+  if (proto !== Object.prototype && proto !== null) return value;
+  let copy: Record<string, unknown> | undefined;
+  for (const [key, item] of Object.entries(value)) {
+    const clean = SENSITIVE_KEYS.has(key) ? REDACTED : redactPersonalData(item, depth + 1);
+    if (clean !== item) (copy ??= { ...(value as Record<string, unknown>) })[key] = clean;
+  }
+  return copy ?? value;
+}
 
 export interface LoggerOptions {
   level?: string;
@@ -48,7 +80,10 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     {
       level: options.level ?? 'info',
       base: { service: 'jobboard-connector-proxy' },
-      redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+      redact: { paths: REDACT_PATHS, censor: REDACTED },
+      formatters: {
+        log: (object) => redactPersonalData(object) as Record<string, unknown>,
+      },
       timestamp: pino.stdTimeFunctions.isoTime,
     },
     options.destination,

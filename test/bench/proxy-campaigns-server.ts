@@ -1,0 +1,57 @@
+// Child process of the proxy bench: the seeded sandbox, the proxy against it
+// (catalogue synced, logs off), and a bare Express route answering the very
+// bytes of the proxy's GET /api/campaigns. Prints their URLs as one JSON
+// line, then serves until killed. Kept apart from the load generator so
+// autocannon does not share an event loop with the servers it measures.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { pino } from 'pino';
+import { loadConfig } from '../../server/proxy/config.ts';
+import { startProxy } from '../../server/proxy/index.ts';
+import { createLogger } from '../../server/proxy/logger.ts';
+import { DEMO_KEYS, startSandbox } from '../../server/sandbox/index.ts';
+
+const sandbox = await startSandbox({ seed: 'demo', rateLimitPerMinute: 0 });
+const proxy = await startProxy({
+  config: loadConfig({
+    UPSTREAM_URL: sandbox.url,
+    UPSTREAM_PRIVATE_KEY: DEMO_KEYS.jobboard.private_key,
+    UPSTREAM_SECRET_KEY: DEMO_KEYS.jobboard.secret_key,
+    JOBBOARD_CHANNEL: DEMO_KEYS.jobboard.channel,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'proxy-bench-')),
+  }),
+  // Request lines are formatted as in production, then thrown away.
+  logger: createLogger({ level: 'info', destination: pino.destination({ dest: '/dev/null', sync: false }) }),
+});
+await proxy.catalogue.syncNow();
+
+const path = '/api/campaigns?per_page=20';
+const sample = await fetch(`${proxy.url}${path}`);
+const bytes = Buffer.from(await sample.arrayBuffer());
+const etag = sample.headers.get('etag') ?? '';
+
+const bare = express();
+bare.get('/api/campaigns', (_req, res) => {
+  res.type('application/json; charset=utf-8').send(bytes);
+});
+const server = bare.listen(0, '127.0.0.1');
+await new Promise((resolve) => server.once('listening', resolve));
+
+console.log(
+  JSON.stringify({
+    proxy: `${proxy.url}${path}`,
+    bare: `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`,
+    etag,
+    bytes: bytes.length,
+  }),
+);
+
+process.on('SIGTERM', () => {
+  server.close();
+  void proxy.close().then(() => sandbox.close()).then(() => process.exit(0));
+});
