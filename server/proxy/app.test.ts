@@ -515,6 +515,9 @@ describe('demo page', () => {
       const page = await fetch(`${h.url}/`);
       assert.equal(page.status, 200);
       assert.match(await page.text(), /Demo board/);
+      // Its inline analytics script runs; the API keeps helmet's strict policy.
+      assert.match(page.headers.get('content-security-policy') ?? '', /script-src 'self' 'unsafe-inline'/);
+      assert.doesNotMatch((await fetch(`${h.url}/api/config`)).headers.get('content-security-policy') ?? '', /unsafe-inline'[^;]*;?\s*$|script-src 'self' 'unsafe-inline'/);
       assert.equal((await fetch(`${h.url}/api/campaigns`)).status, 200);
     } finally {
       await h.close();

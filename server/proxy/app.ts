@@ -56,6 +56,9 @@ const CORS_OPTIONS: cors.CorsOptions = {
   maxAge: 600,
 };
 
+const DEMO_PAGE_CSP =
+  "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'self'";
+
 const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
 function pathOnly(url: string | undefined): string {
@@ -203,7 +206,12 @@ export function createProxyApp(deps: ProxyAppDeps): express.Express {
   });
 
   if (deps.demoPageDir !== undefined) {
-    app.use('/', express.static(deps.demoPageDir, { index: 'index.html', maxAge: 0 }));
+    // The demo page has an inline script (the analytics log) and may be
+    // opened over plain http on a LAN address: its own, looser policy.
+    app.use('/', (_req, res, next) => {
+      res.setHeader('Content-Security-Policy', DEMO_PAGE_CSP);
+      next();
+    }, express.static(deps.demoPageDir, { index: 'index.html', maxAge: 0 }));
   }
 
   app.use((req) => {
