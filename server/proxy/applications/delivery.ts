@@ -236,6 +236,8 @@ export class DeliveryWorker {
     this.running = true;
     // Rows a killed process was delivering: whether it reached the service is unknown, so they go again (409 tells).
     this.outbox.recoverLeases(this.activeReferences);
+    // A restart often follows a fix (keys, network): every waiting application gets one attempt now.
+    this.outbox.makePendingDue();
     this.schedule(0);
   }
 

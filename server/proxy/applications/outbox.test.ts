@@ -94,6 +94,14 @@ describe('Outbox', () => {
     assert.equal(outbox.get('r1')?.last_error, 'server_error (503)');
   });
 
+  it('at start-up, makes every waiting row due now', () => {
+    outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
+    outbox.claim('r1', 60_000);
+    outbox.markRetry('r1', now + HOUR, 'server_error (503)');
+    assert.equal(outbox.makePendingDue(), 1);
+    assert.deepEqual(outbox.due(10), ['r1']);
+  });
+
   describe('idempotency keys', () => {
     it('answers replay with the recorded answer for the same key and body', () => {
       assert.deepEqual(outbox.claimKey('k', 'f1'), { kind: 'claimed' });

@@ -351,6 +351,12 @@ export class Outbox {
     return recovered;
   }
 
+  /** Makes every waiting row due now (at start-up: a restart often follows a fix, so the backoff starts over). */
+  makePendingDue(): number {
+    const result = this.stmt("UPDATE outbox SET next_attempt_at = ? WHERE status = 'pending' AND next_attempt_at > ?").run(this.now(), this.now());
+    return Number(result.changes);
+  }
+
   /** Delivered: forget the personal data in the same statement. */
   markDelivered(reference: string, outcome: Outcome, ids: { applicantId?: number | undefined; applicationId?: number | undefined }): void {
     this.stmt(

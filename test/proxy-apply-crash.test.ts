@@ -1,0 +1,118 @@
+// kill -9 of the proxy with applications queued and one caught between the
+// service's 201 and the outbox's record: after a restart on the same data
+// directory, each application reaches the service exactly once.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { after, before, describe, it } from 'node:test';
+import { startSandbox } from '../server/sandbox/index.ts';
+import type { RunningSandbox } from '../server/sandbox/index.ts';
+import { admin, apply, eventually, proxyEnv, upstreamApplicantCount, upstreamApplications, validFields } from './proxy-apply-support.ts';
+import type { Fields } from './proxy-apply-support.ts';
+
+const CHILD = new URL('./proxy-apply-child.ts', import.meta.url).pathname;
+
+interface Child {
+  process: ChildProcess;
+  url: string;
+  exited: Promise<NodeJS.Signals | number | null>;
+}
+
+async function startChild(env: Record<string, string>): Promise<Child> {
+  const child = spawn(process.execPath, [CHILD], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = new Promise<NodeJS.Signals | number | null>((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    let buffer = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString();
+      const line = buffer.split('\n').find((l) => l.startsWith('{'));
+      if (line !== undefined) resolve((JSON.parse(line) as { url: string }).url);
+    });
+    void exited.then((how) => reject(new Error(`the proxy child exited (${String(how)}) before listening`)));
+  });
+  return { process: child, url, exited };
+}
+
+function outboxRows(dataDir: string): { reference: string; status: string; outcome: string | null; attempts: number }[] {
+  const db = new DatabaseSync(join(dataDir, 'outbox.db'), { readOnly: true });
+  try {
+    return db.prepare('SELECT reference, status, outcome, attempts FROM outbox ORDER BY created_at').all() as {
+      reference: string;
+      status: string;
+      outcome: string | null;
+      attempts: number;
+    }[];
+  } finally {
+    db.close();
+  }
+}
+
+describe('kill -9 of the proxy', () => {
+  let sandbox: RunningSandbox;
+  let dataDir: string;
+  const children: Child[] = [];
+
+  before(async () => {
+    sandbox = await startSandbox({ port: 0, admin: true, seed: 'demo' });
+    dataDir = mkdtempSync(join(tmpdir(), 'jbc-crash-'));
+  });
+  after(async () => {
+    for (const child of children) if (child.process.exitCode === null && child.process.signalCode === null) child.process.kill('SIGKILL');
+    await Promise.all(children.map((c) => c.exited));
+    await sandbox.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('loses no application and delivers each exactly once after a restart', async () => {
+    const env = proxyEnv(sandbox, dataDir, { LOG_LEVEL: 'silent', DELIVERY_DEADLINE_MS: '2000' });
+    // 1. A proxy that retries slowly and dies right after the service's first 201.
+    const first = await startChild({ ...env, TEST_CRASH_AFTER_UPSTREAM_CREATE: '1', TEST_BASE_BACKOFF_MS: '600000' });
+    children.push(first);
+    const campaigns = (await (await fetch(`${first.url}/api/campaigns?per_page=50`)).json()) as { items: { id: number }[] };
+    const ids = campaigns.items.map((c) => c.id);
+
+    // Three applications while the service answers 503: stored and answered 202.
+    await admin(sandbox, 'POST', 'faults', { count: 1_000_000, status: 503 });
+    const queued: { fields: Fields; key: string }[] = [];
+    for (let i = 0; i < 3; i++) {
+      const item = { fields: validFields(ids[i]!), key: crypto.randomUUID() };
+      const answer = await apply(first.url, item);
+      assert.equal(answer.status, 202);
+      queued.push(item);
+    }
+
+    // A fourth once the service is back: the service creates it, the proxy dies before recording it or answering.
+    await admin(sandbox, 'POST', 'faults', { count: 0 });
+    const caught = { fields: validFields(ids[3]!), key: crypto.randomUUID() };
+    await assert.rejects(apply(first.url, caught), 'the candidate gets no answer: the proxy is gone');
+    assert.equal(await first.exited, 'SIGKILL');
+    assert.equal(upstreamApplications(sandbox, caught.fields.email).length, 1, 'the service has it');
+    const before = outboxRows(dataDir);
+    assert.equal(before.length, 4, 'all four were stored before the crash');
+    assert.deepEqual(before.map((r) => r.status).sort(), ['delivering', 'pending', 'pending', 'pending']);
+
+    // 2. Restart on the same data directory.
+    const second = await startChild(env);
+    children.push(second);
+
+    // The candidate's widget retries the unanswered submission with the same key: no second application.
+    const retried = await apply(second.url, caught);
+    assert.ok(retried.status === 202 || retried.status === 201, `answered ${retried.status}`);
+    assert.equal(retried.headers.get('idempotent-replayed'), 'true');
+
+    await eventually(() => outboxRows(dataDir).every((r) => r.status === 'delivered'), 20_000, 'every application delivered');
+    for (const { fields } of [...queued, caught]) {
+      assert.equal(upstreamApplications(sandbox, fields.email).length, 1, `one application for ${fields.email}`);
+      assert.equal(upstreamApplicantCount(sandbox, fields.email), 1);
+    }
+    const caughtRow = outboxRows(dataDir).find((r) => r.reference === retried.body.reference);
+    assert.equal(caughtRow?.outcome, 'found_delivered', 'the retry learnt from 409 that the first attempt had delivered it');
+
+    second.process.kill('SIGKILL');
+    assert.equal(await second.exited, 'SIGKILL');
+  });
+});
