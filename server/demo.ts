@@ -1,0 +1,102 @@
+// `jobboard-connector demo` (what `npm start` runs): the seeded sandbox with
+// its admin surface, the proxy configured against it with the demo job-board
+// keys, and a demo job-board page that embeds the widget with the same script
+// tag a real board uses. One process; Ctrl+C stops everything.
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { startSandbox, DEMO_KEYS } from './sandbox/index.ts';
+import { startProxy } from './proxy/index.ts';
+import { loadConfig } from './proxy/config.ts';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const HELP = `Usage: jobboard-connector demo [--sandbox-port N] [--port N]
+
+Starts the seeded sandbox (admin surface on) at http://127.0.0.1:4010/v2, the
+proxy against it at http://localhost:8080 and the demo job-board page at
+http://localhost:8080/. Environment: SANDBOX_PORT and PORT override the
+ports; every proxy variable (see the README) can be set too.`;
+
+function port(value: string | undefined, name: string, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) {
+    throw new Error(`${name} must be a port number from 0 to 65535, got "${value}".`);
+  }
+  return n;
+}
+
+async function buildWidgetIfMissing(file: string): Promise<void> {
+  if (existsSync(file)) return;
+  console.log('Building the widget (first start)…');
+  const { build } = await import('vite');
+  await build({ root, configFile: `${root}vite.config.ts`, logLevel: 'warn' });
+}
+
+/** The demo stack, also used by the end-to-end tests (ports 0 there). */
+export async function startDemo(options: {
+  sandboxPort: number;
+  proxyPort: number;
+  env?: Record<string, string | undefined>;
+  dataDir?: string;
+}) {
+  const env = options.env ?? {};
+  const sandbox = await startSandbox({ port: options.sandboxPort, host: '127.0.0.1', seed: 'demo', admin: true });
+  try {
+    const config = loadConfig({
+      DATA_DIR: options.dataDir ?? `${root}.data/demo-proxy`,
+      SYNC_INTERVAL_SECONDS: '60',
+      LOG_LEVEL: 'warn',
+      ...env,
+      UPSTREAM_URL: sandbox.url,
+      UPSTREAM_PRIVATE_KEY: DEMO_KEYS.jobboard.private_key,
+      UPSTREAM_SECRET_KEY: DEMO_KEYS.jobboard.secret_key,
+      JOBBOARD_CHANNEL: DEMO_KEYS.jobboard.channel,
+      PORT: String(options.proxyPort),
+      HOST: env.HOST ?? 'localhost',
+    });
+    await buildWidgetIfMissing(config.widgetFile);
+    const proxy = await startProxy({ config, demoPageDir: `${root}widget/demo` });
+    return { sandbox, proxy };
+  } catch (error) {
+    await sandbox.close();
+    throw error;
+  }
+}
+
+export async function main(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: { 'sandbox-port': { type: 'string' }, port: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+  });
+  if (values.help) {
+    console.log(HELP);
+    return;
+  }
+  const sandboxPort = port(values['sandbox-port'] ?? process.env.SANDBOX_PORT, 'SANDBOX_PORT', 4010);
+  const proxyPort = port(values.port ?? process.env.PORT, 'PORT', 8080);
+
+  const { sandbox, proxy } = await startDemo({ sandboxPort, proxyPort, env: process.env });
+
+  console.log(`
+jobboard-connector demo
+  job-board page   http://localhost:${proxy.port}/
+  proxy API        http://localhost:${proxy.port}/api/campaigns
+  sandbox API      ${sandbox.url}   (admin: ${sandbox.origin}/_sandbox/…)
+  job-board keys   private ${DEMO_KEYS.jobboard.private_key}
+                   secret  ${DEMO_KEYS.jobboard.secret_key}
+  company keys     private ${DEMO_KEYS.company.private_key}
+                   secret  ${DEMO_KEYS.company.secret_key}
+Press Ctrl+C to stop.`);
+
+  let stopping = false;
+  const stop = async (): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    await proxy.close();
+    await sandbox.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+}
