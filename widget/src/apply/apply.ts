@@ -19,7 +19,7 @@ import {
   JobboardApplySuccessEvent,
   JobboardUploadProgressEvent,
 } from '../internal/events.ts';
-import { formatBytes, formatList, formatNumber } from '../internal/format.ts';
+import { formatBytes } from '../internal/format.ts';
 import { fieldMessage, problemMessage, resolveLocale, useLocale } from '../internal/localize.ts';
 import type { Locale } from '../internal/localize.ts';
 import { uuid } from '../internal/uuid.ts';
@@ -558,7 +558,7 @@ export class JobboardApply extends LitElement {
         aria-describedby=${this.describedBy('resume', true)}
       />
       <p id="resume-help" class="help muted" part="help">
-        ${msg(str`${formatList(tag, types)}, up to ${limit}.`)}
+        ${msg(str`${types.join(', ')}, up to ${limit}.`)}
       </p>
       ${this.renderError('resume')}
     </div>`;
@@ -581,7 +581,7 @@ export class JobboardApply extends LitElement {
         aria-describedby=${this.describedBy('cover_letter', true)}
       ></textarea>
       <p id="cover_letter-help" class="help muted" part="help">
-        ${msg(str`Up to ${formatNumber(this.locale.tag, 10000)} characters.`)}
+        ${msg('Up to 10,000 characters.')}
       </p>
       ${this.renderError('cover_letter')}
     </div>`;

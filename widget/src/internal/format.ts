@@ -1,4 +1,5 @@
-// Numbers, money, dates and sizes through Intl, in the widget's language.
+// Numbers, money, dates and sizes in the widget's language.
+import { msg } from '@lit/localize';
 
 /**
  * The recruitment service publishes salaries without a currency; its
@@ -21,14 +22,16 @@ export function formatDate(tag: string, isoDate: string | null): string | null {
   return new Intl.DateTimeFormat(tag, { dateStyle: 'long', timeZone: 'UTC' }).format(date);
 }
 
-export function formatBytes(tag: string, bytes: number): string {
+/**
+ * A file size limit (`10 MB`, `10 Mo`), written without Intl on purpose: the
+ * first Intl call of a page costs Chromium 20 to 90 ms of ICU set-up, and the
+ * apply form shows this on its first render (see BENCHMARKS.md).
+ */
+export function formatBytes(locale: string, bytes: number): string {
   const mb = bytes / (1024 * 1024);
-  if (mb >= 1) return new Intl.NumberFormat(tag, { style: 'unit', unit: 'megabyte', maximumFractionDigits: 1 }).format(mb);
-  return new Intl.NumberFormat(tag, { style: 'unit', unit: 'kilobyte', maximumFractionDigits: 0 }).format(bytes / 1024);
-}
-
-export function formatList(tag: string, items: string[]): string {
-  return new Intl.ListFormat(tag, { type: 'disjunction' }).format(items);
+  const [value, unit] = mb >= 1 ? [Math.round(mb * 10) / 10, msg('MB')] : [Math.round(bytes / 1024), msg('KB')];
+  const text = String(value);
+  return `${locale.startsWith('en') ? text : text.replace('.', ',')}\u00a0${unit}`;
 }
 
 export function formatNumber(tag: string, n: number): string {

@@ -1,0 +1,157 @@
+// The widget in headless Chromium: time from page start to the apply form
+// being interactive (and to the offer list being shown), side by side with a
+// baseline page holding the same form in plain HTML, plus the bundle size.
+// A small node:http server serves the built bundle (gzipped, as a proxy would)
+// and a fixed /api/config and /api/campaigns, so the figures are the widget's,
+// not the proxy's. Needs `npm run build` first.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readFile } from 'node:fs/promises';
+import { gzipSync } from 'node:zlib';
+import { chromium } from 'playwright-core';
+
+const RUNS = Number(process.env.BENCH_WIDGET_RUNS ?? 15);
+
+const config = {
+  locales: ['fr', 'en', 'es'],
+  resume: { types: ['pdf', 'jpg', 'png', 'doc', 'docx'], max_bytes: 10485760 },
+  fields: {
+    email: 'required', first_name: 'required', last_name: 'required', phone: 'optional', resume: 'required',
+    cover_letter: 'optional', bio_url: 'optional', consent: 'required',
+    is_partner_newsletter_active: 'optional', is_campaign_alert_active: 'optional',
+  },
+  consent_url: 'https://board.example/privacy',
+  captcha: null,
+};
+
+const campaigns = {
+  items: Array.from({ length: 10 }, (_, i) => ({
+    id: i + 1, company_id: 1, company_name: 'Acme', name: `Backend developer ${i + 1}`, job_type: 'Permanent contract',
+    working_time: 'Full time', city: 'Lyon', country: 'France', salary_min: 42000, salary_max: 52000,
+    job_start_date: '2027-01-05', contract_duration: null, updated_at: '2026-11-20T10:00:00.000Z',
+  })),
+  page: 1, per_page: 10, total: 10, last_page: 1,
+  facets: { job_types: ['Permanent contract'], working_times: ['Full time'], cities: ['Lyon'], companies: [{ id: 1, name: 'Acme' }] },
+};
+
+// Same probe on every page: a rAF loop that notes when `ready()` first holds.
+const probe = (ready: string) => `<script>
+  (function loop() {
+    if (${ready}) { window.__ready = performance.now(); return; }
+    requestAnimationFrame(loop);
+  })();
+</script>`;
+
+const pages: Record<string, string> = {
+  '/apply.html': `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>apply</title>
+<script type="module" src="/widget.js"></script></head><body>
+<jobboard-apply endpoint="" campaign-id="1"></jobboard-apply>
+${probe("document.querySelector('jobboard-apply')?.shadowRoot?.querySelector('button[type=submit]')")}</body></html>`,
+  '/campaigns.html': `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>campaigns</title>
+<script type="module" src="/widget.js"></script></head><body>
+<jobboard-campaigns endpoint=""></jobboard-campaigns>
+${probe("document.querySelector('jobboard-campaigns')?.shadowRoot?.querySelector('[part=offer-title]')")}</body></html>`,
+  '/baseline.html': `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>baseline</title></head><body>
+<form method="post" action="/api/applications" enctype="multipart/form-data">
+<label for="email">Email</label><input id="email" name="email" type="email" required>
+<label for="first_name">First name</label><input id="first_name" name="first_name" required>
+<label for="last_name">Last name</label><input id="last_name" name="last_name" required>
+<label for="phone_code">Country code</label><input id="phone_code" name="phone_code">
+<label for="phone_number">Phone number</label><input id="phone_number" name="phone_number" type="tel">
+<label for="resume">Resume</label><input id="resume" name="resume" type="file" required>
+<label for="cover_letter">Cover letter</label><textarea id="cover_letter" name="cover_letter"></textarea>
+<label for="bio_url">Portfolio</label><input id="bio_url" name="bio_url" type="url">
+<input id="consent" name="is_legals_accepted_by_manager" type="checkbox" required><label for="consent">I agree</label>
+<button type="submit">Send my application</button></form>
+${probe("document.querySelector('form button[type=submit]')")}</body></html>`,
+};
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+export default async function bench(): Promise<string> {
+  let bundle: Buffer;
+  try {
+    bundle = await readFile(new URL('../../dist/widget/widget.js', import.meta.url));
+  } catch {
+    throw new Error('dist/widget/widget.js is missing: run `npm run build` first.');
+  }
+  const gzipped = gzipSync(bundle);
+
+  const server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0]!;
+    if (path === '/widget.js') {
+      res.writeHead(200, { 'content-type': 'text/javascript', 'content-encoding': 'gzip', 'cache-control': 'no-store' });
+      return res.end(gzipped);
+    }
+    if (path === '/api/config' || path === '/api/campaigns') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end(JSON.stringify(path === '/api/config' ? config : campaigns));
+    }
+    const page = pages[path];
+    if (page) {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      return res.end(page);
+    }
+    res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--headless=new', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+  const samples: Record<string, { ready: number[]; afterScript: number[] }> = {};
+  try {
+    const measure = async (path: string) => {
+      // A fresh context per run: cold HTTP cache, no module cache.
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      await page.goto(`${base}${path}`);
+      await page.waitForFunction(() => (globalThis as unknown as { __ready?: number }).__ready !== undefined, null, { timeout: 10000 });
+      const { ready, scriptEnd } = await page.evaluate(() => {
+        const script = performance.getEntriesByType('resource').find((e) => e.name.endsWith('/widget.js')) as PerformanceResourceTiming | undefined;
+        return { ready: (globalThis as unknown as { __ready: number }).__ready, scriptEnd: script?.responseEnd ?? null };
+      });
+      await context.close();
+      const entry = (samples[path] ??= { ready: [], afterScript: [] });
+      entry.ready.push(ready);
+      if (scriptEnd !== null) entry.afterScript.push(ready - scriptEnd);
+    };
+    // Warm-up (browser process, JIT), not recorded.
+    for (const path of Object.keys(pages)) await measure(path);
+    for (const key of Object.keys(samples)) delete samples[key];
+    // Interleaved so every variant sees the same machine state.
+    for (let run = 0; run < RUNS; run++) {
+      for (const path of Object.keys(pages)) await measure(path);
+    }
+  } finally {
+    await browser.close();
+    server.close();
+  }
+
+  const baseline = median(samples['/baseline.html']!.ready);
+  const row = (label: string, path: string) => {
+    const s = samples[path]!;
+    const ready = median(s.ready);
+    const after = s.afterScript.length ? `${median(s.afterScript).toFixed(1)} ms` : '–';
+    return `| ${label} | ${ready.toFixed(1)} ms | ${after} | ${(ready / baseline).toFixed(2)}× |`;
+  };
+  return [
+    '## Widget',
+    '',
+    `\`npm run build && npm run bench -- widget\` (${RUNS} runs per page, interleaved, fresh browser context each run, headless Chromium, local server; \`BENCH_WIDGET_RUNS\` changes the count).`,
+    '',
+    '| page | page start → interactive (median) | widget.js received → interactive (median) | vs plain HTML form |',
+    '|---|---|---|---|',
+    row('plain HTML form (baseline)', '/baseline.html'),
+    row('`<jobboard-apply>` (form with fields from /api/config)', '/apply.html'),
+    row('`<jobboard-campaigns>` (first offers listed)', '/campaigns.html'),
+    '',
+    `Bundle \`dist/widget/widget.js\`: ${(bundle.length / 1024).toFixed(1)} KB minified, ${(gzipped.length / 1024).toFixed(1)} KB gzipped (budget 25 KB), Lit and the three locales included.`,
+  ].join('\n');
+}

@@ -1,0 +1,183 @@
+import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
+import { sendKeys, setViewport } from '@web/test-runner-commands';
+import '../widget.ts';
+import type { JobboardCampaigns } from '../index.ts';
+import { activeInside, locales, maybe, shadow, standIn, type } from '../internal/test-helpers.ts';
+
+type Lang = (typeof locales)[number];
+
+const text = {
+  offers: { en: '23 offers', fr: '23 offres', es: '23 ofertas' },
+  keywords: { en: 'Keywords', fr: 'Mots-clés', es: 'Palabras clave' },
+  loading: { en: 'Loading offers…', fr: 'Chargement des offres…', es: 'Cargando ofertas…' },
+  empty: { en: 'No offer matches your search', fr: 'Aucune offre ne correspond', es: 'Ninguna oferta coincide' },
+  failed: { en: 'The offers could not be loaded', fr: 'Les offres n’ont pas pu être chargées', es: 'No se pudieron cargar las ofertas' },
+  back: { en: 'Back to offers', fr: 'Retour aux offres', es: 'Volver a las ofertas' },
+} as const;
+
+async function list(scenario = 'ok', lang: Lang = 'en', extra = '') {
+  const { endpoint } = standIn(scenario);
+  const el = await fixture<JobboardCampaigns>(html`<jobboard-campaigns endpoint=${endpoint} lang=${lang} per-page="10"></jobboard-campaigns>`);
+  if (extra) el.setAttribute(extra, 'hidden');
+  await waitUntil(() => maybe(el, '.list, .state:not(:has(.spinner))'), 'the list settles');
+  await el.updateComplete;
+  return { el, endpoint };
+}
+
+function titles(el: JobboardCampaigns): string[] {
+  return [...el.shadowRoot!.querySelectorAll('[part=offer-title]')].map((b) => b.textContent!.trim());
+}
+
+async function open(el: JobboardCampaigns, index = 0): Promise<void> {
+  el.shadowRoot!.querySelectorAll<HTMLButtonElement>('[part=offer-title]')[index]!.focus();
+  await sendKeys({ press: 'Enter' });
+  await waitUntil(() => maybe(el, '#detail-title'), 'the offer opens');
+}
+
+describe('<jobboard-campaigns>', () => {
+  describe('the list of offers', () => {
+    for (const lang of locales) {
+      it(`is accessible and speaks ${lang}`, async () => {
+        const { el } = await list('ok', lang);
+        await expect(el).to.be.accessible();
+        expect(shadow(el, '#count').textContent).to.contain(text.offers[lang]);
+        expect(shadow(el, 'label[for=q]').textContent).to.contain(text.keywords[lang]);
+      });
+    }
+
+    it('shows each offer with title, company, place, contract, working time, salary and start date', async () => {
+      const { el } = await list('ok', 'fr');
+      const first = shadow(el, '[part=offer]');
+      expect(first.textContent).to.contain('Backend developer 1').and.contain('Acme').and.contain('Lyon, France');
+      expect(first.textContent).to.contain('Permanent contract').and.contain('Full time');
+      const salary = new Intl.NumberFormat('fr', { style: 'currency', currency: 'EUR', maximumFractionDigits: 0 }).formatRange(30000, 40000);
+      expect(first.textContent).to.contain(salary);
+      expect(first.textContent).to.contain('5 janvier 2027');
+    });
+
+    it('pages through the offers with next and previous', async () => {
+      const { el } = await list();
+      expect(titles(el)).to.have.length(10);
+      expect(shadow(el, '[part=pagination]').textContent).to.contain('Page 1 of 3');
+      shadow(el, '[part=pagination] button:last-of-type').click();
+      await waitUntil(() => titles(el)[0] === 'Backend developer 11');
+      expect(activeInside(el)?.id).to.equal('count');
+      shadow(el, '[part=pagination] button').click();
+      await waitUntil(() => titles(el)[0] === 'Backend developer 1');
+    });
+
+    it('searches by text when the candidate presses Enter', async () => {
+      const { el } = await list();
+      await type(el, '#q', 'nurse');
+      await sendKeys({ press: 'Enter' });
+      await waitUntil(() => titles(el).length === 5);
+      expect(titles(el).every((t) => t.startsWith('Nurse'))).to.equal(true);
+    });
+
+    it('filters by job type, working time and city as soon as one is chosen', async () => {
+      const { el } = await list();
+      const city = shadow<HTMLSelectElement>(el, '#filter-city');
+      city.value = 'Madrid';
+      city.dispatchEvent(new Event('change', { bubbles: true }));
+      await waitUntil(() => titles(el).length === 5 && shadow(el, '#count').textContent!.includes('5'));
+      const place = [...el.shadowRoot!.querySelectorAll('[part=offer]')].map((o) => o.textContent);
+      expect(place.every((p) => p!.includes('Madrid'))).to.equal(true);
+    });
+
+    it('fits a 320 px wide screen without horizontal scrolling', async () => {
+      await setViewport({ width: 320, height: 640 });
+      try {
+        const { el } = await list('ok', 'es');
+        expect(el.scrollWidth).to.be.at.most(el.clientWidth);
+      } finally {
+        await setViewport({ width: 800, height: 600 });
+      }
+    });
+  });
+
+  describe('while loading', () => {
+    for (const lang of locales) {
+      it(`says offers are loading, accessibly, in ${lang}`, async () => {
+        const { endpoint } = standIn('slow');
+        const el = await fixture<JobboardCampaigns>(html`<jobboard-campaigns endpoint=${endpoint} lang=${lang}></jobboard-campaigns>`);
+        expect(el.shadowRoot!.textContent).to.contain(text.loading[lang]);
+        await expect(el).to.be.accessible();
+      });
+    }
+  });
+
+  describe('when nothing matches', () => {
+    for (const lang of locales) {
+      it(`says so accessibly in ${lang}`, async () => {
+        const { el } = await list('empty', lang);
+        await expect(el).to.be.accessible();
+        expect(el.shadowRoot!.textContent).to.contain(text.empty[lang]);
+      });
+    }
+  });
+
+  describe('when the offers cannot be loaded', () => {
+    for (const lang of locales) {
+      it(`says so accessibly and offers to try again, in ${lang}`, async () => {
+        const { el } = await list('campaigns-error', lang);
+        await expect(el).to.be.accessible();
+        expect(el.shadowRoot!.textContent).to.contain(text.failed[lang]);
+        expect(maybe(el, '.error-box button')).not.to.equal(null);
+      });
+    }
+  });
+
+  describe('an opened offer', () => {
+    for (const lang of locales) {
+      it(`is accessible, with its description, profile and apply form, in ${lang}`, async () => {
+        const { el } = await list('ok', lang);
+        await open(el);
+        const apply = shadow(el, 'jobboard-apply');
+        await waitUntil(() => apply.shadowRoot?.querySelector('form'), 'the apply form shows');
+        await expect(el).to.be.accessible();
+        expect(shadow(el, '[part=detail]').textContent).to.contain(text.back[lang]);
+        expect(shadow(el, '[part=description]').textContent).to.contain('Join Acme');
+        expect(el.shadowRoot!.textContent).to.contain('Two years of experience');
+        expect(apply.getAttribute('campaign-id')).to.equal('100');
+        expect(activeInside(el)?.id).to.equal('detail-title');
+      });
+    }
+
+    it('fires jobboard-campaign-select with the campaign id only', async () => {
+      const { el } = await list();
+      const selected = oneEvent(el, 'jobboard-campaign-select');
+      el.shadowRoot!.querySelectorAll<HTMLButtonElement>('[part=offer-title]')[2]!.click();
+      const event = await selected;
+      expect(event.detail).to.deep.equal({ campaignId: 102 });
+      expect(event.bubbles && event.composed).to.equal(true);
+    });
+
+    it('shows the description without scripts, event handlers or javascript: links', async () => {
+      const { el } = await list();
+      await open(el);
+      const description = shadow(el, '[part=description]');
+      expect(description.querySelector('script')).to.equal(null);
+      const link = description.querySelector('a')!;
+      expect(link.getAttribute('onclick')).to.equal(null);
+      expect(link.getAttribute('href')).to.equal(null);
+      expect((window as unknown as { __pwned?: boolean }).__pwned).to.equal(undefined);
+    });
+
+    it('passes field-* attributes to its apply form', async () => {
+      const { el } = await list('ok', 'en', 'field-phone');
+      await open(el);
+      const apply = shadow(el, 'jobboard-apply');
+      await waitUntil(() => apply.shadowRoot?.querySelector('form'));
+      expect(apply.getAttribute('field-phone')).to.equal('hidden');
+      expect(apply.shadowRoot!.querySelector('#phone_number')).to.equal(null);
+    });
+
+    it('going back returns focus to the offer the candidate opened', async () => {
+      const { el } = await list();
+      await open(el, 1);
+      shadow(el, '.back').focus();
+      await sendKeys({ press: 'Enter' });
+      await waitUntil(() => activeInside(el)?.getAttribute('data-offer') === '101', 'focus returns to the offer');
+    });
+  });
+});
