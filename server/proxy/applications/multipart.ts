@@ -152,6 +152,8 @@ export function parseApplicationForm(req: Request, maxResumeBytes: number): Prom
     });
 
     parser.on('file', (name, stream, info) => {
+      // A form cut mid-file errors on the file stream too; the parser's own error answers it.
+      stream.on('error', () => undefined);
       if (name !== 'resume' || form.resume !== undefined) {
         fail(malformed(name === 'resume' ? 'Send one resume file only.' : `Unexpected file field "${name}"; the only file is "resume".`));
         stream.resume();
