@@ -1,0 +1,64 @@
+// Files as the API takes them: `{ base64, mime_type }`, the type read from the
+// bytes (never from a file name or a browser's claim), so a renamed .exe is
+// refused here instead of by the service after a request was spent.
+import { readFile } from 'node:fs/promises';
+import { fileTypeFromBuffer } from 'file-type';
+import { ATTACHMENT_TYPES, RESUME_TYPES } from '../contract/index.ts';
+import type { AttachmentType, ResumeType } from '../contract/index.ts';
+
+export interface FileOptions<K extends 'resume' | 'attachment'> {
+  /** 'resume' (pdf, jpg, png, doc, docx; the default) or 'attachment' (the same and xlsx). */
+  kind?: K;
+}
+
+export type FileInput<K extends 'resume' | 'attachment' = 'resume'> = {
+  base64: string;
+  mime_type: K extends 'attachment' ? AttachmentType : ResumeType;
+};
+
+/** Thrown for bytes that are not one of the allowed types. */
+export class UnsupportedFileError extends Error {
+  override name = 'UnsupportedFileError';
+  /** What the bytes look like ('exe', 'zip'...) or undefined when unknown. */
+  readonly detected: string | undefined;
+  constructor(message: string, detected: string | undefined) {
+    super(message);
+    this.detected = detected;
+  }
+}
+
+/** Compound File Binary (OLE2), the container of legacy .doc files. */
+const OLE2_SIGNATURE = Uint8Array.of(0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1);
+
+/** The API's short type name of the bytes, or what they look like. */
+async function detect(bytes: Uint8Array): Promise<{ type: AttachmentType | undefined; detected: string | undefined }> {
+  if (bytes.length >= OLE2_SIGNATURE.length && OLE2_SIGNATURE.every((byte, i) => bytes[i] === byte)) return { type: 'doc', detected: 'doc' };
+  const found = await fileTypeFromBuffer(bytes);
+  if (found === undefined) return { type: undefined, detected: undefined };
+  const ext = found.ext === 'jpeg' ? 'jpg' : found.ext;
+  return { type: (ATTACHMENT_TYPES as readonly string[]).includes(ext) ? (ext as AttachmentType) : undefined, detected: ext };
+}
+
+/** A Buffer or Uint8Array as a resume (default) or attachment. */
+export async function fileFromBuffer<K extends 'resume' | 'attachment' = 'resume'>(bytes: Uint8Array, options: FileOptions<K> = {}): Promise<FileInput<K>> {
+  const kind = options.kind ?? 'resume';
+  const allowed: readonly string[] = kind === 'attachment' ? ATTACHMENT_TYPES : RESUME_TYPES;
+  if (bytes.length === 0) throw new UnsupportedFileError('The file is empty.', undefined);
+  const { type, detected } = await detect(bytes);
+  if (type === undefined || !allowed.includes(type)) {
+    const what = detected === undefined ? 'a type that could not be recognised' : `a ${detected} file`;
+    throw new UnsupportedFileError(`The file is ${what}; a ${kind} must be one of: ${allowed.join(', ')}.`, detected);
+  }
+  const base64 = (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)).toString('base64');
+  return { base64, mime_type: type as FileInput<K>['mime_type'] };
+}
+
+/** A Blob or File (for example from a multipart upload). */
+export async function fileFromBlob<K extends 'resume' | 'attachment' = 'resume'>(blob: Blob, options: FileOptions<K> = {}): Promise<FileInput<K>> {
+  return fileFromBuffer(new Uint8Array(await blob.arrayBuffer()), options);
+}
+
+/** A file on disk. */
+export async function fileFromPath<K extends 'resume' | 'attachment' = 'resume'>(path: string, options: FileOptions<K> = {}): Promise<FileInput<K>> {
+  return fileFromBuffer(await readFile(path), options);
+}

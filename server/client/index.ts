@@ -1,0 +1,126 @@
+// Typed client of the recruitment API (issue 3). Start here:
+//   const client = createClient({ baseUrl, privateKey, secretKey });
+//   const page = await client.campaigns.list({ channels: ['career_fr'] });
+import { TokenResponse } from '../contract/index.ts';
+import { TokenCache } from './auth.ts';
+import { RequestBudget } from './budget.ts';
+import type { Clock } from './budget.ts';
+import { Applicants } from './resources/applicants.ts';
+import { Applications } from './resources/applications.ts';
+import { Campaigns } from './resources/campaigns.ts';
+import { Channels } from './resources/channels.ts';
+import { Entities } from './resources/entities.ts';
+import { Jobboards } from './resources/jobboards.ts';
+import { readRecord } from './resource.ts';
+import { Transport } from './transport.ts';
+import type { RetryPolicy } from './transport.ts';
+
+export interface ClientOptions {
+  /** The /v2 root, e.g. 'https://api.example/v2' or a sandbox's `url`. */
+  baseUrl: string;
+  privateKey: string;
+  secretKey: string;
+  /** Replaces globalThis.fetch (tests, instrumentation). */
+  fetch?: typeof fetch;
+  /** Time source in ms for token expiry and the budget (default Date). */
+  clock?: Clock;
+  retry?: Partial<RetryPolicy>;
+  /** Per-attempt timeout in ms (default 10,000). */
+  timeout?: number;
+  /** The request budget: its size, or a RequestBudget shared with other clients of the same API client. Default 120/min. */
+  budget?: { perMinute?: number; reservedForHigh?: number } | RequestBudget;
+  /** Renew the token this long before it expires (default 5 minutes). */
+  renewMarginMs?: number;
+}
+
+export interface RecruitmentClient {
+  readonly campaigns: Campaigns;
+  readonly applicants: Applicants;
+  readonly applications: Applications;
+  readonly channels: Channels;
+  readonly entities: Entities;
+  readonly jobboards: Jobboards;
+  /** The budget every call of this client spends from. */
+  readonly budget: RequestBudget;
+  /** Token state; `renewals` counts POST /jwt calls. */
+  readonly tokens: TokenCache;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { limit: 3, baseDelayMs: 250, maxDelayMs: 8_000, maxRateLimitWaits: 5 };
+
+export function createClient(options: ClientOptions): RecruitmentClient {
+  const clock = options.clock ?? Date;
+  const budget = options.budget instanceof RequestBudget ? options.budget : new RequestBudget({ ...options.budget, clock });
+  const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const transport = new Transport({
+    baseUrl,
+    fetch: options.fetch,
+    clock,
+    retry: { ...DEFAULT_RETRY, ...options.retry },
+    timeout: options.timeout ?? 10_000,
+    budget,
+    random: Math.random,
+  });
+  const tokens = new TokenCache({
+    clock,
+    ...(options.renewMarginMs === undefined ? {} : { renewMarginMs: options.renewMarginMs }),
+    // POST /jwt needs no token; it is safe to repeat and jumps the budget queue since every call waits for it.
+    fetchToken: (signal) =>
+      transport.send({
+        method: 'POST',
+        path: 'jwt',
+        json: { private_key: options.privateKey, secret_key: options.secretKey },
+        kind: 'create',
+        auth: false,
+        read: (body) => readRecord<TokenResponse>(TokenResponse, body, []),
+        options: { priority: 'high', safeToRetry: true, ...(signal === undefined ? {} : { signal }) },
+      }),
+  });
+  transport.tokens = tokens;
+  const ctx = { transport, baseUrl };
+  return {
+    campaigns: new Campaigns(ctx),
+    applicants: new Applicants(ctx),
+    applications: new Applications(ctx),
+    channels: new Channels(ctx),
+    entities: new Entities(ctx),
+    jobboards: new Jobboards(ctx),
+    budget,
+    tokens,
+  };
+}
+
+export { RequestBudget } from './budget.ts';
+export type { Clock, Priority, RequestBudgetOptions } from './budget.ts';
+export { TokenCache } from './auth.ts';
+export type { RequestOptions, RetryPolicy } from './transport.ts';
+export type { Page, WithEmbeds } from './resource.ts';
+export {
+  ApiError,
+  AuthenticationError,
+  ConflictError,
+  ConnectionError,
+  NotFoundError,
+  PermissionError,
+  RateLimitError,
+  SchemaError,
+  ServerError,
+  TimeoutError,
+  ValidationError,
+} from './errors.ts';
+export type { ApiErrorInit, ErrorDetail } from './errors.ts';
+export { fileFromBlob, fileFromBuffer, fileFromPath, UnsupportedFileError } from './files.ts';
+export type { FileInput, FileOptions } from './files.ts';
+export type { Campaigns, CampaignCreateInput, CampaignListQuery, CampaignWith } from './resources/campaigns.ts';
+export type { Applicants, ApplicantCreateInput, ApplicantListQuery, ApplicantWith } from './resources/applicants.ts';
+export type {
+  Applications,
+  ApplicationCreateInput,
+  ApplicationEmbedValue,
+  ApplicationListQuery,
+  ApplicationWith,
+} from './resources/applications.ts';
+export type { Channels } from './resources/channels.ts';
+export type { Entities } from './resources/entities.ts';
+export type { Jobboards, JobboardApplicantCreateInput } from './resources/jobboards.ts';
+export type { Application, Applicant, Campaign, Channel, CreatedApplicant, PaginationHeader } from '../contract/index.ts';

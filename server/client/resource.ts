@@ -1,0 +1,128 @@
+// What every resource module shares: checking inputs against the contract
+// before spending a request, reading records and pages, checking that the
+// embeds asked for came back, and iterating over all pages.
+import type { z } from 'zod';
+import { PAGINATION_HEADER, PaginationHeader, detailsFromIssues } from '../contract/index.ts';
+import { SchemaError, ValidationError } from './errors.ts';
+import { ContractViolation, parseWith } from './transport.ts';
+import type { RequestOptions, Transport } from './transport.ts';
+
+/** One page of a list endpoint with the decoded `X-Pagination` header. */
+export interface Page<T> {
+  data: T[];
+  pagination: PaginationHeader;
+}
+
+/** `T` with the embedded keys `K` present (they may still be null, e.g. a campaign without address). */
+export type WithEmbeds<T, K extends PropertyKey> = Simplify<Omit<T, K & keyof T> & { [P in K & keyof T]-?: Exclude<T[P], undefined> }>;
+type Simplify<T> = { [K in keyof T]: T[K] } & {};
+
+/** Query or body checked against the contract before anything is sent; a failure names its fields. */
+export function checkInput(schema: z.ZodType, value: unknown, method: string, url: string, prefix: readonly PropertyKey[] = []): unknown {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  throw new ValidationError({
+    method,
+    url,
+    code: 'invalid_request',
+    message: 'not sent: the request breaks the contract',
+    details: detailsFromIssues(result.error.issues, prefix),
+    attempts: 0,
+  });
+}
+
+/**
+ * Parses one record and checks that each asked-for embed is there. `T` is the
+ * schema's output narrowed by the embeds; that runtime check is what makes
+ * the narrowing safe.
+ */
+export function readRecord<T>(schema: z.ZodType, body: unknown, embedKeys: readonly string[], prefix: readonly PropertyKey[] = []): T {
+  const record = parseWith(schema, body, prefix);
+  for (const key of embedKeys) {
+    if (!(key in (record as object))) {
+      throw new ContractViolation(`the embed "${key}" was asked for but is missing`, [{ field: [...prefix, key].map(String).join('.'), message: 'embed asked for but missing' }]);
+    }
+  }
+  return record as T;
+}
+
+export function readList<T>(schema: z.ZodType, body: unknown, embedKeys: readonly string[]): T[] {
+  if (!Array.isArray(body)) throw new ContractViolation('a list endpoint answered something else than a JSON array');
+  return body.map((item, index) => readRecord<T>(schema, item, embedKeys, [index]));
+}
+
+export function readPage<T>(schema: z.ZodType, body: unknown, response: Response, embedKeys: readonly string[]): Page<T> {
+  const header = response.headers.get(PAGINATION_HEADER);
+  if (header === null) throw new ContractViolation(`the ${PAGINATION_HEADER} header is missing`);
+  let decoded: unknown;
+  try {
+    decoded = JSON.parse(header);
+  } catch {
+    throw new ContractViolation(`the ${PAGINATION_HEADER} header is not JSON: ${header.slice(0, 100)}`);
+  }
+  const pagination = parseWith(PaginationHeader, decoded, [PAGINATION_HEADER]);
+  return { data: readList<T>(schema, body, embedKeys), pagination };
+}
+
+/** Embed values as the keys they add: `status_history:hired` fills `status_history`. */
+export function embedKeysOf(embed: readonly string[] | string | undefined): string[] {
+  if (embed === undefined) return [];
+  const values = typeof embed === 'string' ? embed.split(',') : embed;
+  return values.map((value) => value.trim().split(':')[0] ?? '').filter((key) => key !== '');
+}
+
+/**
+ * Every record of a list, page after page, following `next-page` until it is
+ * null. Records already yielded are skipped: with the default newest-first
+ * order, a record created during the walk shifts the later pages by one and
+ * would otherwise come twice. Nothing that existed when the walk began is missed.
+ */
+export async function* listAll<T>(
+  fetchPage: (page: number) => Promise<Page<T>>,
+  firstPage: number,
+  url: string,
+): AsyncGenerator<T, void, undefined> {
+  const seen = new Set<number>();
+  let page: number | null = firstPage;
+  while (page !== null) {
+    const current: Page<T> = await fetchPage(page);
+    for (const record of current.data) {
+      const { id } = record as { id: number };
+      if (seen.has(id)) continue;
+      seen.add(id);
+      yield record;
+    }
+    const next: number | null = current.pagination['next-page'];
+    if (next !== null && next <= page) {
+      throw new SchemaError({
+        method: 'GET',
+        url,
+        code: 'schema_mismatch',
+        message: `${PAGINATION_HEADER} next-page ${next} does not come after page ${page}`,
+        details: [{ field: `${PAGINATION_HEADER}.next-page`, message: 'must be greater than current-page' }],
+      });
+    }
+    page = next;
+  }
+}
+
+export interface ResourceContext {
+  transport: Transport;
+  /** The /v2 root without trailing slash, for messages of errors raised before sending. */
+  baseUrl: string;
+}
+
+/** Path segment of a numeric id, refused before sending when it is not a positive whole number. */
+export function idSegment(id: number, name: string, method: string, url: string): string {
+  if (Number.isInteger(id) && id > 0) return String(id);
+  throw new ValidationError({
+    method,
+    url,
+    code: 'invalid_request',
+    message: 'not sent: the request breaks the contract',
+    details: [{ field: name, message: `must be a positive whole number, got ${String(id)}` }],
+    attempts: 0,
+  });
+}
+
+export type { RequestOptions };
