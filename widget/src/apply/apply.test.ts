@@ -1,7 +1,7 @@
 import { aTimeout, expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
-import { sendKeys, setViewport } from '@web/test-runner-commands';
+import { emulateMedia, sendKeys, setViewport } from '@web/test-runner-commands';
 import '../widget.ts';
-import type { JobboardApply } from '../index.ts';
+import type { JobboardApply, JobboardApplySuccessEvent } from '../index.ts';
 import {
   activeInside,
   chooseFile,
@@ -523,6 +523,64 @@ describe('<jobboard-apply>', () => {
         expect(sent!.fields.captcha_token).to.equal('captcha-token-1');
       } finally {
         delete win.turnstile;
+      }
+    });
+  });
+
+  describe('theming', () => {
+    afterEach(async () => {
+      await emulateMedia({ colorScheme: 'light', reducedMotion: 'no-preference' });
+    });
+
+    for (const lang of locales) {
+      it(`in a dark colour scheme, turns dark and stays accessible (contrast included), in ${lang}`, async () => {
+        await emulateMedia({ colorScheme: 'dark' });
+        const { el } = await form('ok', lang);
+        await expect(el).to.be.accessible();
+        expect(getComputedStyle(el).backgroundColor).to.equal('rgb(17, 24, 39)');
+      });
+    }
+
+    it('takes the board colours, font and radius from --jobboard-* custom properties', async () => {
+      const { el } = await form('ok');
+      el.style.setProperty('--jobboard-color-primary', 'rgb(15, 118, 110)');
+      el.style.setProperty('--jobboard-radius', '0px');
+      el.style.setProperty('--jobboard-font-family', 'monospace');
+      const button = shadow(el, 'button[type=submit]');
+      expect(getComputedStyle(button).backgroundColor).to.equal('rgb(15, 118, 110)');
+      expect(getComputedStyle(button).borderTopLeftRadius).to.equal('0px');
+      expect(getComputedStyle(el).fontFamily).to.equal('monospace');
+    });
+
+    it('exposes its main pieces as ::part()', async () => {
+      const style = document.createElement('style');
+      style.textContent = 'jobboard-apply::part(submit-button) { text-transform: uppercase; }';
+      document.head.append(style);
+      try {
+        const { el } = await form('ok');
+        expect(getComputedStyle(shadow(el, 'button[type=submit]')).textTransform).to.equal('uppercase');
+        for (const part of ['form', 'field', 'label', 'input', 'help', 'submit-button', 'status']) {
+          expect(maybe(el, `[part~=${part}]`), part).not.to.equal(null);
+        }
+      } finally {
+        style.remove();
+      }
+    });
+  });
+
+  describe('typed events', () => {
+    it('are declared for addEventListener, so a board gets typed details', async () => {
+      const { el } = await form('ok');
+      await fillRequired(el);
+      const statuses: string[] = [];
+      const listener = (event: JobboardApplySuccessEvent) => statuses.push(event.detail.status);
+      document.addEventListener('jobboard-apply-success', listener);
+      try {
+        await submit(el);
+        await waitUntil(() => statuses.length === 1);
+        expect(statuses).to.deep.equal(['delivered']);
+      } finally {
+        document.removeEventListener('jobboard-apply-success', listener);
       }
     });
   });

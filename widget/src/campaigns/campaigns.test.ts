@@ -1,5 +1,5 @@
 import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
-import { sendKeys, setViewport } from '@web/test-runner-commands';
+import { emulateMedia, sendKeys, setViewport } from '@web/test-runner-commands';
 import '../widget.ts';
 import type { JobboardCampaigns } from '../index.ts';
 import { activeInside, locales, maybe, shadow, standIn, type } from '../internal/test-helpers.ts';
@@ -104,6 +104,21 @@ describe('<jobboard-campaigns>', () => {
         await expect(el).to.be.accessible();
       });
     }
+
+    it('spins, unless the candidate prefers reduced motion', async () => {
+      const spinner = async () => {
+        const { endpoint } = standIn('slow');
+        const el = await fixture<JobboardCampaigns>(html`<jobboard-campaigns endpoint=${endpoint}></jobboard-campaigns>`);
+        return getComputedStyle(shadow(el, '.spinner')).animationName;
+      };
+      expect(await spinner()).to.equal('spin');
+      await emulateMedia({ reducedMotion: 'reduce' });
+      try {
+        expect(await spinner()).to.equal('none');
+      } finally {
+        await emulateMedia({ reducedMotion: 'no-preference' });
+      }
+    });
   });
 
   describe('when nothing matches', () => {

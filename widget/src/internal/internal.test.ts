@@ -1,0 +1,67 @@
+import { expect, fixture, html } from '@open-wc/testing';
+import { defineElement } from './define.ts';
+import { formatBytes } from './format.ts';
+import { sanitize } from './html.ts';
+import { resolveLocale, supportedLocale } from './localize.ts';
+import { uuid } from './uuid.ts';
+
+describe('internal helpers', () => {
+  describe('defineElement', () => {
+    it('when the tag is already registered (the script loaded twice), leaves the first definition alone', () => {
+      class First extends HTMLElement {}
+      class Second extends HTMLElement {}
+      defineElement('jobboard-test-twice', First);
+      expect(() => defineElement('jobboard-test-twice', Second)).not.to.throw();
+      expect(customElements.get('jobboard-test-twice')).to.equal(First);
+    });
+  });
+
+  describe('sanitize', () => {
+    it('keeps formatting and http(s) links, drops scripts, handlers, styles and javascript: links', () => {
+      const holder = document.createElement('div');
+      holder.append(
+        sanitize(
+          '<h2 style="color:red">Title</h2><p onclick="x()">Hi <strong>there</strong></p><script>alert(1)</script>' +
+            '<a href="https://ok.example">ok</a><a href="javascript:alert(1)">bad</a><img src=x onerror="alert(1)"><iframe src="https://x"></iframe>',
+        ),
+      );
+      expect(holder.innerHTML).to.equal(
+        'Title<p>Hi <strong>there</strong></p><a href="https://ok.example" rel="noopener noreferrer" target="_blank">ok</a><a rel="noopener noreferrer" target="_blank">bad</a>',
+      );
+    });
+  });
+
+  describe('formatBytes', () => {
+    it('writes the size limit the way each language does', () => {
+      expect(formatBytes('en', 10485760)).to.equal('10\u00a0MB');
+      expect(formatBytes('en', 1572864)).to.equal('1.5\u00a0MB');
+      expect(formatBytes('es', 2048)).to.equal('2\u00a0KB');
+    });
+  });
+
+  describe('language', () => {
+    it('takes the language part of a tag and refuses unsupported ones', () => {
+      expect(supportedLocale('fr-CA')).to.equal('fr');
+      expect(supportedLocale('ES')).to.equal('es');
+      expect(supportedLocale('de')).to.equal(null);
+    });
+
+    it('uses the element lang, then the nearest ancestor lang across shadow roots, then the browser', async () => {
+      const host = await fixture(html`<div lang="es-AR"><span></span><p lang="de"><i></i></p></div>`);
+      expect(resolveLocale(host.querySelector('span')!)).to.deep.equal({ locale: 'es', tag: 'es-AR' });
+      expect(resolveLocale(host.querySelector('i')!).locale).to.equal('es');
+      const shadowHost = host.querySelector('span')!;
+      const inner = document.createElement('b');
+      shadowHost.attachShadow({ mode: 'open' }).append(inner);
+      expect(resolveLocale(inner).tag).to.equal('es-AR');
+    });
+  });
+
+  describe('uuid', () => {
+    it('makes version 4 UUIDs, different each time', () => {
+      const a = uuid();
+      expect(a).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(uuid()).not.to.equal(a);
+    });
+  });
+});
