@@ -79,9 +79,16 @@ export class NotFoundError extends ApiError {
   override name = 'NotFoundError';
 }
 
-/** 409: `applicant_exists` (details carry the existing applicant) or `application_exists`. */
+/** 409: `applicant_exists` or `application_exists`. */
 export class ConflictError extends ApiError {
   override name = 'ConflictError';
+  /** Id of the applicant or application that already exists, when the server says (`details[].existing_id`). */
+  readonly existingId: number | undefined;
+
+  constructor(init: ApiErrorInit & { existingId: number | undefined }) {
+    super(init);
+    this.existingId = init.existingId;
+  }
 }
 
 /** 5xx, after the retries the policy allowed. */
@@ -141,9 +148,12 @@ export function errorFromResponse(info: ErrorResponseInfo): ApiError {
   let code = `http_${status}`;
   let message = 'the server answered without the API error body';
   let details: readonly ErrorDetail[] = [];
+  let existingId: number | undefined;
   try {
-    const parsed = ErrorBody.safeParse(JSON.parse(info.bodyText));
+    const raw: unknown = JSON.parse(info.bodyText);
+    const parsed = ErrorBody.safeParse(raw);
     if (parsed.success) ({ code, message, details } = parsed.data.error);
+    existingId = existingIdOf(raw);
   } catch {
     if (info.bodyText.trim() !== '') message = info.bodyText.trim().slice(0, 200);
   }
@@ -153,7 +163,18 @@ export function errorFromResponse(info: ErrorResponseInfo): ApiError {
   if (status === 403 && code === 'rate_limited') return new RateLimitError({ ...init, retryAfterMs: info.retryAfterMs });
   if (status === 403) return new PermissionError(init);
   if (status === 404) return new NotFoundError(init);
-  if (status === 409) return new ConflictError(init);
+  if (status === 409) return new ConflictError({ ...init, existingId });
   if (status >= 500) return new ServerError(init);
   return new ApiError(init);
+}
+
+/** `existing_id` of the first detail that has one (the sandbox's 409 bodies carry it). */
+function existingIdOf(raw: unknown): number | undefined {
+  const details = (raw as { error?: { details?: unknown } } | null)?.error?.details;
+  if (!Array.isArray(details)) return undefined;
+  for (const detail of details as unknown[]) {
+    const id = (detail as { existing_id?: unknown } | null)?.existing_id;
+    if (typeof id === 'number' && Number.isInteger(id)) return id;
+  }
+  return undefined;
 }

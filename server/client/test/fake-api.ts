@@ -82,7 +82,7 @@ export interface FakeOptions extends Partial<ClientOptions> {
 export function fakeApi(handler: Handler, options: FakeOptions = {}): FakeApi {
   const state = { requests: [] as Request[], tokenRequests: 0, tokensUsed: [] as string[] };
   const clock = options.clock ?? Date;
-  const fetchFn = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+  const fetchFn = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const request = input instanceof Request ? input : new Request(input, init);
     if (init?.signal?.aborted || request.signal.aborted) throw request.signal.reason ?? init?.signal?.reason;
     if (new URL(request.url).pathname === '/v2/jwt') {
