@@ -39,12 +39,30 @@ export function ruleBroken(code: ErrorCode, field: string, message: string, extr
  * lists every field.
  */
 export function fromZod(error: z.ZodError, what: string, prefix: readonly PropertyKey[] = []): ApiError {
-  const details = detailsFromIssues(error.issues, prefix);
-  const codes = new Set(error.issues.map((issue) => ruleCodeOf(issue)));
+  const issues = flatten(error.issues);
+  const details = detailsFromIssues(issues, prefix);
+  const codes = new Set(issues.map((issue) => ruleCodeOf(issue)));
   const only = codes.size === 1 ? [...codes][0] : undefined;
   const code: ErrorCode = only ?? 'invalid_request';
   const summary = details.map((d) => `${d.field === '' ? '(body)' : d.field} ${d.message}`).join('; ');
   return new ApiError(code, `Invalid ${what}: ${summary}`, details);
+}
+
+/**
+ * Unknown fields become one issue each. "Object or Array of Objects" fields are unions: report the issues of the
+ * branch that matched the input's shape rather than a bare "Invalid input".
+ */
+function flatten(issues: readonly z.core.$ZodIssue[]): z.core.$ZodIssue[] {
+  return issues.flatMap((issue) => {
+    // One detail per unknown field, each with its own path, so a typo is easy to find.
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => ({ ...issue, path: [...issue.path, key], message: 'is not a known field' }) as z.core.$ZodIssue);
+    }
+    if (issue.code !== 'invalid_union' || issue.errors.length === 0) return [issue];
+    const shaped = issue.errors.find((branch) => !branch.some((i) => i.code === 'invalid_type' && i.path.length === 0));
+    if (shaped === undefined) return [issue];
+    return flatten(shaped).map((inner) => ({ ...inner, path: [...issue.path, ...inner.path] }) as z.core.$ZodIssue);
+  });
 }
 
 function ruleCodeOf(issue: z.core.$ZodIssue): ErrorCode {

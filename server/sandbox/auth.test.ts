@@ -1,0 +1,165 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { SignJWT } from 'jose';
+import { ErrorBody, TokenResponse } from '../contract/index.ts';
+import { TestSandbox, call } from './test-helpers.ts';
+import type { Json } from './test-helpers.ts';
+
+const secret = (s: string) => new TextEncoder().encode(s);
+
+describe('sandbox authentication (POST /jwt, tokens, scopes, rate limit)', () => {
+  let t: TestSandbox;
+  let keys: Json;
+  let companyId: number;
+
+  before(async () => {
+    t = await TestSandbox.start();
+    companyId = (await t.admin('POST', '/companies', { name: 'Auth Co' })).id;
+    keys = await t.admin('POST', '/clients', { company_id: companyId });
+  });
+  after(() => t.close());
+
+  it('when the key pair is right, POST /jwt answers a token valid 4 hours', async () => {
+    const reply = await call(`${t.url}/jwt`, { body: { private_key: keys.private_key, secret_key: keys.secret_key } });
+    assert.equal(reply.status, 200);
+    const token = TokenResponse.parse(reply.body);
+    const lifetime = Date.parse(token.expires_at) - Date.now();
+    assert.ok(lifetime > 4 * 3600_000 - 60_000 && lifetime <= 4 * 3600_000, `lifetime ${lifetime}`);
+  });
+
+  it('when the secret key is wrong, POST /jwt answers 401 invalid_credentials', async () => {
+    const reply = await call(`${t.url}/jwt`, { body: { private_key: keys.private_key, secret_key: 'nope' } });
+    assert.equal(reply.status, 401);
+    assert.equal(ErrorBody.parse(reply.body).error.code, 'invalid_credentials');
+  });
+
+  it('when POST /jwt misses a key, answers 400 invalid_request naming the field', async () => {
+    const reply = await call(`${t.url}/jwt`, { body: { private_key: keys.private_key } });
+    assert.equal(reply.status, 400);
+    assert.deepEqual(reply.body.error.details.map((d: Json) => d.field), ['secret_key']);
+  });
+
+  it('when no token is sent, answers 401 missing_token', async () => {
+    const reply = await call(`${t.url}/campaigns`);
+    assert.equal(reply.status, 401);
+    assert.equal(reply.body.error.code, 'missing_token');
+  });
+
+  it('when the Authorization header is not a bearer token, answers 401 invalid_token', async () => {
+    const reply = await call(`${t.url}/campaigns`, { headers: { authorization: 'Basic abc' } });
+    assert.equal(reply.status, 401);
+    assert.equal(reply.body.error.code, 'invalid_token');
+  });
+
+  it('when the token is malformed, answers 401 invalid_token', async () => {
+    const reply = await call(`${t.url}/campaigns`, { token: 'not.a.jwt' });
+    assert.equal(reply.status, 401);
+    assert.equal(reply.body.error.code, 'invalid_token');
+  });
+
+  it('when the token is signed with another secret, answers 401 invalid_token', async () => {
+    const forged = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setIssuer(keys.private_key).setIssuedAt().setExpirationTime('1h').sign(secret('wrong-secret'));
+    const reply = await call(`${t.url}/campaigns`, { token: forged });
+    assert.equal(reply.status, 401);
+    assert.equal(reply.body.error.code, 'invalid_token');
+  });
+
+  it('when the token names an unknown private key, answers 401 invalid_token', async () => {
+    const token = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setIssuer('unknown').setIssuedAt().sign(secret(keys.secret_key));
+    const reply = await call(`${t.url}/campaigns`, { token });
+    assert.equal(reply.body.error.code, 'invalid_token');
+  });
+
+  it('when the sandbox clock passes the 4 hours, the token answers 401 token_expired', async () => {
+    const token = await t.token(keys);
+    await t.admin('PUT', '/clock', { now: new Date(Date.now() + 4 * 3600_000 + 60_000).toISOString() });
+    try {
+      const reply = await call(`${t.url}/campaigns`, { token });
+      assert.equal(reply.status, 401);
+      assert.equal(reply.body.error.code, 'token_expired');
+    } finally {
+      await t.admin('PUT', '/clock', { now: null });
+    }
+  });
+
+  it('when a client signs its own token (iss = private key, aud = host), it is accepted', async () => {
+    const host = new URL(t.url).host;
+    const token = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setIssuer(keys.private_key).setAudience(host).setIssuedAt().sign(secret(keys.secret_key));
+    const reply = await call(`${t.url}/campaigns`, { token });
+    assert.equal(reply.status, 200);
+  });
+
+  it('when a self-signed token names another host as aud, answers 401 invalid_token', async () => {
+    const token = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setIssuer(keys.private_key).setAudience('api.example.com').setIssuedAt().sign(secret(keys.secret_key));
+    const reply = await call(`${t.url}/campaigns`, { token });
+    assert.equal(reply.body.error.code, 'invalid_token');
+  });
+
+  it('when a self-signed token without exp is older than 4 hours, answers 401 token_expired', async () => {
+    const iat = Math.floor(Date.now() / 1000) - 4 * 3600 - 60;
+    const token = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setIssuer(keys.private_key).setIssuedAt(iat).sign(secret(keys.secret_key));
+    const reply = await call(`${t.url}/campaigns`, { token });
+    assert.equal(reply.body.error.code, 'token_expired');
+  });
+
+  it('when a token uses another algorithm than HS256, answers 401 invalid_token', async () => {
+    const token = await new SignJWT({}).setProtectedHeader({ alg: 'HS512' }).setIssuer(keys.private_key).setIssuedAt().sign(secret(keys.secret_key.padEnd(64, 'x')));
+    const reply = await call(`${t.url}/campaigns`, { token });
+    assert.equal(reply.body.error.code, 'invalid_token');
+  });
+
+  it('when the client lacks the scope of an endpoint, answers 403 missing_scope naming it, on every endpoint', async () => {
+    const none = await t.admin('POST', '/clients', { company_id: companyId, scopes: [] });
+    const api = t.api(await t.token(none));
+    const endpoints: [string, string, string][] = [
+      ['GET', '/applications', 'applications_read'],
+      ['GET', '/applications/1', 'applications_read'],
+      ['POST', '/applications', 'applications_write'],
+      ['GET', '/applicants', 'applicants_read'],
+      ['GET', '/applicants/1', 'applicants_read'],
+      ['POST', '/applicants', 'applicants_write'],
+      ['POST', '/jobboards/applicants', 'applicants_write'],
+      ['GET', '/campaigns', 'campaigns_read'],
+      ['GET', '/campaigns/1', 'campaigns_read'],
+      ['POST', '/campaigns', 'campaigns_write'],
+      ['GET', '/channels', 'campaigns_read'],
+      ['GET', '/entities/1/channels', 'campaigns_read'],
+    ];
+    for (const [method, path, scope] of endpoints) {
+      const reply = await api(path, { method, ...(method === 'POST' ? { body: {} } : {}) });
+      assert.equal(reply.status, 403, `${method} ${path}`);
+      assert.equal(reply.body.error.code, 'missing_scope', `${method} ${path}`);
+      assert.match(reply.body.error.message, new RegExp(scope), `${method} ${path}`);
+    }
+  });
+});
+
+describe('sandbox rate limit', () => {
+  let t: TestSandbox;
+  let companyId: number;
+
+  before(async () => {
+    t = await TestSandbox.start({ rateLimitPerMinute: 5 });
+    companyId = (await t.admin('POST', '/companies', { name: 'Busy Co' })).id;
+  });
+  after(() => t.close());
+
+  it('when a client goes over its requests per minute, answers 403 rate_limited with Retry-After', async () => {
+    const fresh = await t.admin('POST', '/clients', { company_id: companyId });
+    const api = t.api(await t.token(fresh));
+    for (let i = 0; i < 5; i++) assert.equal((await api('/channels')).status, 200);
+    const reply = await api('/channels');
+    assert.equal(reply.status, 403);
+    assert.equal(reply.body.error.code, 'rate_limited');
+    const retryAfter = Number(reply.headers.get('retry-after'));
+    assert.ok(retryAfter >= 1 && retryAfter <= 60, `Retry-After ${retryAfter}`);
+  });
+
+  it('counts the rate limit per API client: another client is not limited', async () => {
+    const a = t.api(await t.token(await t.admin('POST', '/clients', { company_id: companyId })));
+    const b = t.api(await t.token(await t.admin('POST', '/clients', { company_id: companyId })));
+    for (let i = 0; i < 6; i++) await a('/channels');
+    assert.equal((await a('/channels')).body.error.code, 'rate_limited');
+    assert.equal((await b('/channels')).status, 200);
+  });
+});

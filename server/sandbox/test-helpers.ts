@@ -1,0 +1,200 @@
+// Helpers for the sandbox's own tests: a sandbox on port 0 with the admin
+// routes, a small world built through them, and a fetch wrapper that
+// returns status, headers and the parsed body.
+import { crc32 } from 'node:zlib';
+import { startSandbox } from './index.ts';
+import type { RunningSandbox, SandboxOptions } from './index.ts';
+
+export interface Reply<T = unknown> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+// Tests read bodies loosely; each asserts the shape it cares about.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Json = any;
+
+export async function call(url: string, init: { method?: string; token?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<Reply<Json>> {
+  const headers: Record<string, string> = { ...init.headers };
+  if (init.token !== undefined) headers.authorization = `Bearer ${init.token}`;
+  if (init.body !== undefined && headers['content-type'] === undefined) headers['content-type'] = 'application/json';
+  const response = await fetch(url, {
+    method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
+    headers,
+    ...(init.body === undefined ? {} : { body: typeof init.body === 'string' ? init.body : JSON.stringify(init.body) }),
+  });
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    // Not JSON: keep the text.
+  }
+  return { status: response.status, headers: response.headers, body };
+}
+
+export interface KeyPair {
+  private_key: string;
+  secret_key: string;
+}
+
+/** A running sandbox plus shortcuts to its admin routes and API. */
+export class TestSandbox {
+  readonly sandbox: RunningSandbox;
+
+  constructor(sandbox: RunningSandbox) {
+    this.sandbox = sandbox;
+  }
+
+  static async start(options: SandboxOptions = {}): Promise<TestSandbox> {
+    return new TestSandbox(await startSandbox({ admin: true, ...options }));
+  }
+
+  get url(): string {
+    return this.sandbox.url;
+  }
+
+  close(): Promise<void> {
+    return this.sandbox.close();
+  }
+
+  async admin(method: string, path: string, body?: unknown): Promise<Json> {
+    const reply = await call(`${this.sandbox.origin}/_sandbox${path}`, { method, body: body ?? {} });
+    if (reply.status >= 300) throw new Error(`admin ${method} ${path}: ${reply.status} ${JSON.stringify(reply.body)}`);
+    return reply.body;
+  }
+
+  async token(keys: KeyPair): Promise<string> {
+    const reply = await call(`${this.url}/jwt`, { body: { private_key: keys.private_key, secret_key: keys.secret_key } });
+    if (reply.status !== 200) throw new Error(`jwt: ${reply.status} ${JSON.stringify(reply.body)}`);
+    return (reply.body as { token: string }).token;
+  }
+
+  api(token: string) {
+    return (path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) =>
+      call(`${this.url}${path}`, { ...init, token });
+  }
+
+  /** Waits until the asynchronous file jobs have run. */
+  drain(): Promise<Json> {
+    return this.admin('POST', '/jobs/drain');
+  }
+}
+
+export interface World {
+  t: TestSandbox;
+  companyId: number;
+  /** A company client with every scope. */
+  company: ReturnType<TestSandbox['api']>;
+  /** A job-board client bound to channel "board_test". */
+  board: ReturnType<TestSandbox['api']>;
+  /** An online campaign of the company, broadcast on board_test (0 under the Entity option). */
+  campaignId: number;
+  /** Creates a campaign through the API and sets it up as a manager would. */
+  campaign(patch?: { status?: string; channels?: string[]; tags?: string[] }, fields?: Record<string, unknown>): Promise<number>;
+}
+
+/**
+ * One company (sources carriere and board, skills option) with a company
+ * client, a job-board client on channel "board_test" and one online
+ * campaign broadcast there.
+ */
+export async function world(options: SandboxOptions = {}, company: Record<string, unknown> = {}): Promise<World> {
+  // Tests make many calls with one client: no rate limit unless a test asks for one.
+  const t = await TestSandbox.start({ rateLimitPerMinute: 0, ...options });
+  try {
+    return await buildWorld(t, company);
+  } catch (error) {
+    await t.close();
+    throw error;
+  }
+}
+
+async function buildWorld(t: TestSandbox, company: Record<string, unknown>): Promise<World> {
+  const created = await t.admin('POST', '/companies', { name: 'Test Co', sources: ['carriere', 'board'], skills_option: true, ...company });
+  const companyKeys = await t.admin('POST', '/clients', { company_id: created.id });
+  const boardKeys = await t.admin('POST', '/clients', { channel: 'board_test' });
+  const companyApi = t.api(await t.token(companyKeys));
+  const boardApi = t.api(await t.token(boardKeys));
+  const campaign = async (patch: { status?: string; channels?: string[]; tags?: string[] } = { status: 'online', channels: ['board_test'] }, fields: Record<string, unknown> = {}) => {
+    const reply = await companyApi('/campaigns', { body: { campaign: { manage_name: 'Campaign', name: 'Job', ...fields } } });
+    if (reply.status !== 201) throw new Error(`campaign: ${reply.status} ${JSON.stringify(reply.body)}`);
+    await t.admin('PATCH', `/campaigns/${reply.body.id}`, patch);
+    return reply.body.id as number;
+  };
+  // Under the Entity option a campaign needs a unit: the caller creates its own.
+  const campaignId = company.entity_option === true ? 0 : await campaign();
+  return { t, companyId: created.id, company: companyApi, board: boardApi, campaignId, campaign };
+}
+
+// ---- Files with real signatures ----
+
+export function pdfBytes(text = 'Experienced with Python and SQL'): Buffer {
+  return Buffer.from(`%PDF-1.4\n1 0 obj\n<< /Length 44 >>\nstream\nBT /F1 12 Tf (${text}) Tj ET\nendstream\nendobj\ntrailer\n<< >>\n%%EOF\n`, 'latin1');
+}
+
+export function pngBytes(): Buffer {
+  return Buffer.from(
+    '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082',
+    'hex',
+  );
+}
+
+export function jpgBytes(): Buffer {
+  return Buffer.from('ffd8ffe000104a46494600010100000100010000ffdb004300' + '08'.repeat(64) + 'ffd9', 'hex');
+}
+
+/** The OLE2 signature of a legacy .doc, then some text. */
+export function docBytes(text = 'Skills: Excel, Accounting'): Buffer {
+  return Buffer.concat([Buffer.from('d0cf11e0a1b11ae1', 'hex'), Buffer.alloc(504), Buffer.from(text, 'latin1')]);
+}
+
+/** A minimal stored (uncompressed) zip. */
+export function zipBytes(entries: Record<string, string>): Buffer {
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (const [name, content] of Object.entries(entries)) {
+    const data = Buffer.from(content, 'utf8');
+    const nameBytes = Buffer.from(name, 'utf8');
+    const crc = crc32(data);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(data.length, 18);
+    local.writeUInt32LE(data.length, 22);
+    local.writeUInt16LE(nameBytes.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt32LE(crc, 16);
+    central.writeUInt32LE(data.length, 20);
+    central.writeUInt32LE(data.length, 24);
+    central.writeUInt16LE(nameBytes.length, 28);
+    central.writeUInt32LE(offset, 42);
+    locals.push(local, nameBytes, data);
+    centrals.push(central, nameBytes);
+    offset += 30 + nameBytes.length + data.length;
+  }
+  const centralSize = centrals.reduce((n, b) => n + b.length, 0);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(Object.keys(entries).length, 8);
+  end.writeUInt16LE(Object.keys(entries).length, 10);
+  end.writeUInt32LE(centralSize, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, ...centrals, end]);
+}
+
+export function docxBytes(text = 'TypeScript and React developer'): Buffer {
+  return zipBytes({
+    '[Content_Types].xml':
+      '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
+    'word/document.xml': `<?xml version="1.0"?><w:document><w:body><w:p><w:r><w:t>${text}</w:t></w:r></w:p></w:body></w:document>`,
+  });
+}
+
+export const b64 = (bytes: Buffer) => bytes.toString('base64');
