@@ -110,6 +110,7 @@ export async function main(args: string[]): Promise<void> {
         const days = values['older-than-days'] === undefined ? 0 : Number(values['older-than-days']);
         if (!Number.isFinite(days) || days < 0) throw new Error('--older-than-days must be a number of days, like 30');
         const deleted = outbox.purgeDelivered(days * 24 * 60 * 60 * 1000);
+        outbox.vacuum();
         out(`Deleted ${deleted} delivered or refused application${deleted === 1 ? '' : 's'} from the outbox.`);
         return;
       }

@@ -16,7 +16,7 @@ function row(attempts: number): OutboxRow {
 }
 
 const where = { method: 'POST', url: 'http://upstream/v2/x' };
-const conflict = (code: string) => new ConflictError({ ...where, status: 409, code, message: 'exists' });
+const conflict = (code: string) => new ConflictError({ ...where, status: 409, code, message: 'exists', existingId: undefined });
 
 /** A client whose two calls answer from the given functions, recording the bodies. */
 function fakeClient(createApplicant: () => unknown, createApplication: () => unknown) {

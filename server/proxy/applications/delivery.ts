@@ -47,7 +47,12 @@ export interface DeliveryOptions {
   pollIntervalMs: number;
   /** A claimed row is this process's for this long (ms); longer than any attempt. */
   leaseMs: number;
-  /** Rows delivered at the same time by the worker. */
+  /**
+   * Upstream sends at the same time (the candidates' first attempts and the
+   * worker's retries together). Each send holds its resume about three times
+   * (bytes, base64, JSON body), so this bounds memory under a burst; further
+   * attempts wait for a slot (a waiting candidate gets 202 at the deadline).
+   */
   concurrency: number;
 }
 
@@ -57,7 +62,7 @@ export const DEFAULT_DELIVERY: DeliveryOptions = {
   maxBackoffMs: 15 * 60_000,
   pollIntervalMs: 1_000,
   leaseMs: 10 * 60_000,
-  concurrency: 2,
+  concurrency: 4,
 };
 
 /** Form field of each applicant field of the API (upstream error paths → form names). */
@@ -261,13 +266,39 @@ export class DeliveryWorker {
   deliverNow(reference: string): Promise<AttemptResult | undefined> {
     const existing = this.inFlight.get(reference);
     if (existing !== undefined) return existing;
-    const row = this.outbox.claim(reference, this.options.leaseMs);
-    if (row === undefined) return Promise.resolve(undefined);
-    const run = this.run(row).finally(() => {
+    const run = (async () => {
+      await this.acquire();
+      try {
+        // Claimed only once a slot is free: a row waiting for its turn has made no attempt yet.
+        if (!this.outbox.isOpen) return undefined;
+        const row = this.outbox.claim(reference, this.options.leaseMs);
+        if (row === undefined) return undefined;
+        return await this.run(row);
+      } finally {
+        this.release();
+      }
+    })().finally(() => {
       this.inFlight.delete(reference);
     });
     this.inFlight.set(reference, run);
     return run;
+  }
+
+  private sending = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  private acquire(): Promise<void> {
+    if (this.sending < this.options.concurrency) {
+      this.sending += 1;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  private release(): void {
+    const next = this.waiting.shift();
+    if (next !== undefined) next();
+    else this.sending -= 1;
   }
 
   private async run(row: OutboxRow): Promise<AttemptResult> {
@@ -330,11 +361,14 @@ export class DeliveryWorker {
     this.ticking = true;
     try {
       this.outbox.recoverLeases(this.activeReferences);
-      const free = this.options.concurrency - this.inFlight.size;
+      // Only as many retries as there are free send slots; the rest wait for the next tick.
+      const free = this.options.concurrency - this.sending;
       if (free > 0) {
+        let started = 0;
         for (const reference of this.outbox.due(free + this.inFlight.size)) {
-          if (this.inFlight.size >= this.options.concurrency) break;
+          if (started >= free) break;
           if (this.inFlight.has(reference)) continue;
+          started += 1;
           void this.deliverNow(reference).then(() => this.schedule(0));
         }
       }

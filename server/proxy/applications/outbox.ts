@@ -103,8 +103,8 @@ CREATE TABLE IF NOT EXISTS outbox (
   campaign_id INTEGER NOT NULL,
   company_id INTEGER NOT NULL,
   payload TEXT,
-  resume BLOB,
   resume_type TEXT,
+  resume_bytes INTEGER,
   status TEXT NOT NULL CHECK (status IN ('pending', 'delivering', 'delivered', 'rejected', 'dead')),
   attempts INTEGER NOT NULL DEFAULT 0,
   next_attempt_at INTEGER NOT NULL,
@@ -120,6 +120,12 @@ CREATE TABLE IF NOT EXISTS outbox (
   upstream_application_id INTEGER
 );
 CREATE INDEX IF NOT EXISTS outbox_due ON outbox (status, next_attempt_at);
+-- Resumes apart: SQLite rewrites a whole row on any update, and the outbox
+-- row changes status several times; its resume is written once and deleted.
+CREATE TABLE IF NOT EXISTS outbox_resumes (
+  reference TEXT PRIMARY KEY,
+  bytes BLOB NOT NULL
+);
 CREATE TABLE IF NOT EXISTS idempotency_keys (
   key TEXT PRIMARY KEY,
   fingerprint TEXT NOT NULL,
@@ -141,7 +147,8 @@ CREATE TABLE IF NOT EXISTS rate_counters (
 
 const SUMMARY_COLUMNS = `reference, created_at, campaign_id, company_id, resume_type, status, attempts,
   next_attempt_at, dead_letter_at, answered, outcome, last_error, last_attempt_at, delivered_at,
-  upstream_applicant_id, upstream_application_id, length(resume) AS resume_bytes`;
+  upstream_applicant_id, upstream_application_id,
+  CASE WHEN EXISTS (SELECT 1 FROM outbox_resumes r WHERE r.reference = outbox.reference) THEN resume_bytes END AS resume_bytes`;
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
@@ -167,9 +174,12 @@ export class Outbox {
     this.owner = options.owner;
     this.now = options.now ?? Date.now;
     this.db = new DatabaseSync(this.path);
+    // Incremental auto-vacuum (only takes effect on a new file): purge gives deleted resumes' space back.
+    this.db.exec('PRAGMA busy_timeout = 5000; PRAGMA auto_vacuum = INCREMENTAL;');
     // WAL + synchronous FULL: a committed application survives kill -9 and power loss.
-    this.db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA busy_timeout = 5000;');
+    this.db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;');
     this.db.exec(SCHEMA);
+    this.db.exec('PRAGMA user_version = 1');
   }
 
   get isOpen(): boolean {
@@ -282,13 +292,14 @@ export class Outbox {
     const now = this.now();
     this.transaction(() => {
       this.stmt(
-        `INSERT INTO outbox (reference, created_at, campaign_id, company_id, payload, resume, resume_type, status,
+        `INSERT INTO outbox (reference, created_at, campaign_id, company_id, payload, resume_type, resume_bytes, status,
            attempts, next_attempt_at, dead_letter_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?)`,
       ).run(
-        app.reference, now, app.campaign_id, app.company_id, JSON.stringify(app.payload), app.resume, app.resume_type, now,
+        app.reference, now, app.campaign_id, app.company_id, JSON.stringify(app.payload), app.resume_type, app.resume?.length ?? null, now,
         now + options.deadLetterAfterMs,
       );
+      if (app.resume !== null) this.stmt('INSERT INTO outbox_resumes (reference, bytes) VALUES (?, ?)').run(app.reference, app.resume);
       if (options.key !== undefined) {
         this.stmt('UPDATE idempotency_keys SET reference = ? WHERE key = ?').run(app.reference, options.key);
       }
@@ -307,7 +318,7 @@ export class Outbox {
       `UPDATE outbox SET status = 'delivering', lease_owner = ?, lease_until = ?, attempts = attempts + 1, last_attempt_at = ?
        WHERE reference = ? AND status = 'pending' RETURNING *`,
     ).get(this.owner, now + leaseMs, now, reference) as Record<string, SQLInputValue> | undefined;
-    return row === undefined ? undefined : toRow(row);
+    return row === undefined ? undefined : this.toRow(row);
   }
 
   /** References of pending rows whose next attempt is due, oldest first. */
@@ -359,11 +370,14 @@ export class Outbox {
 
   /** Delivered: forget the personal data in the same statement. */
   markDelivered(reference: string, outcome: Outcome, ids: { applicantId?: number | undefined; applicationId?: number | undefined }): void {
-    this.stmt(
-      `UPDATE outbox SET status = 'delivered', outcome = ?, delivered_at = ?, payload = NULL, resume = NULL, lease_owner = NULL,
-         lease_until = NULL, last_error = NULL, upstream_applicant_id = ?, upstream_application_id = ?
-       WHERE reference = ?`,
-    ).run(outcome, this.now(), ids.applicantId ?? null, ids.applicationId ?? null, reference);
+    this.transaction(() => {
+      this.stmt(
+        `UPDATE outbox SET status = 'delivered', outcome = ?, delivered_at = ?, payload = NULL, lease_owner = NULL,
+           lease_until = NULL, last_error = NULL, upstream_applicant_id = ?, upstream_application_id = ?
+         WHERE reference = ?`,
+      ).run(outcome, this.now(), ids.applicantId ?? null, ids.applicationId ?? null, reference);
+      this.stmt('DELETE FROM outbox_resumes WHERE reference = ?').run(reference);
+    });
   }
 
   /** A transient failure: try again at `nextAttemptAt`. */
@@ -375,10 +389,13 @@ export class Outbox {
 
   /** Refused for good and the candidate was told so: personal data goes. */
   markRejected(reference: string, outcome: Outcome, error: string): void {
-    this.stmt(
-      `UPDATE outbox SET status = 'rejected', outcome = ?, last_error = ?, payload = NULL, resume = NULL, lease_owner = NULL,
-         lease_until = NULL WHERE reference = ?`,
-    ).run(outcome, error, reference);
+    this.transaction(() => {
+      this.stmt(
+        `UPDATE outbox SET status = 'rejected', outcome = ?, last_error = ?, payload = NULL, lease_owner = NULL,
+           lease_until = NULL WHERE reference = ?`,
+      ).run(outcome, error, reference);
+      this.stmt('DELETE FROM outbox_resumes WHERE reference = ?').run(reference);
+    });
   }
 
   /** Not deliverable, and the candidate was told it was received: kept for an operator (`outbox retry`). */
@@ -395,7 +412,17 @@ export class Outbox {
 
   get(reference: string): OutboxRow | undefined {
     const row = this.stmt('SELECT * FROM outbox WHERE reference = ?').get(reference) as Record<string, SQLInputValue> | undefined;
-    return row === undefined ? undefined : toRow(row);
+    return row === undefined ? undefined : this.toRow(row);
+  }
+
+  private toRow(raw: Record<string, SQLInputValue>): OutboxRow {
+    const stored = this.stmt('SELECT bytes FROM outbox_resumes WHERE reference = ?').get(raw.reference as string) as { bytes: Uint8Array } | undefined;
+    const { resume_bytes: _size, lease_owner: _owner, lease_until: _until, ...rest } = raw;
+    return {
+      ...(rest as unknown as OutboxRow),
+      payload: typeof raw.payload === 'string' ? (JSON.parse(raw.payload) as ApplicationPayload) : null,
+      resume: stored === undefined ? null : Buffer.from(stored.bytes.buffer, stored.bytes.byteOffset, stored.bytes.byteLength),
+    };
   }
 
   summary(reference: string): OutboxSummary | undefined {
@@ -444,18 +471,15 @@ export class Outbox {
       const result = this.stmt(
         "DELETE FROM outbox WHERE status IN ('delivered', 'rejected') AND coalesce(delivered_at, last_attempt_at, created_at) <= ?",
       ).run(cutoff);
+      this.stmt('DELETE FROM outbox_resumes WHERE reference NOT IN (SELECT reference FROM outbox)').run();
       this.stmt('DELETE FROM idempotency_keys WHERE expires_at <= ?').run(this.now());
       this.pruneRates();
       return Number(result.changes);
     });
   }
-}
 
-function toRow(raw: Record<string, SQLInputValue>): OutboxRow {
-  const resume = raw.resume;
-  return {
-    ...(raw as unknown as OutboxRow),
-    payload: typeof raw.payload === 'string' ? (JSON.parse(raw.payload) as ApplicationPayload) : null,
-    resume: resume instanceof Uint8Array ? Buffer.from(resume.buffer, resume.byteOffset, resume.byteLength) : null,
-  };
+  /** Gives the space of deleted rows and resumes back to the file system. */
+  vacuum(): void {
+    this.db.exec('PRAGMA incremental_vacuum');
+  }
 }
