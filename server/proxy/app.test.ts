@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Router } from 'express';
 import { Registry } from 'prom-client';
 import { createProxyApp } from './app.ts';
+import { FORM_FIELD_NAMES } from './applications/form.ts';
 import type { AppCatalogue } from './app.ts';
 import type { SyncStatus } from './catalogue/catalogue.ts';
 import { toCatalogueCampaign } from './catalogue/catalogue.ts';
@@ -54,6 +55,9 @@ async function start(config: ProxyConfig = testConfig(), options: { demoPageDir?
   });
   router.get('/limited', () => {
     throw new ProblemError(429, 'rate_limited', 'Too many applications', 'Try again later.', { headers: { 'Retry-After': '120' } });
+  });
+  router.get('/ip', (req, res) => {
+    res.json({ ip: req.ip });
   });
   router.get('/log-personal-data', (req, res) => {
     req.log.info({ applicant: { email: 'ada@example.com', first_name: 'Ada', phone_number: '612345678' }, reference: 'app_1' }, 'application received');
@@ -466,6 +470,33 @@ describe('proxy app', () => {
       assert.ok(params.find((p) => p.name === 'job_type')?.schema.enum?.includes('Permanent contract'));
       assert.deepEqual(Object.keys(doc.components.schemas.CampaignList.properties).sort(), ['facets', 'items', 'last_page', 'page', 'per_page', 'total']);
     });
+
+    it('documents exactly the form fields the applications module reads, plus the resume file', async () => {
+      const doc = (await (await fetch(`${h.url}/api/openapi.json`)).json()) as { components: { schemas: { ApplicationForm: { properties: Record<string, unknown> } } } };
+      assert.deepEqual(Object.keys(doc.components.schemas.ApplicationForm.properties).sort(), [...FORM_FIELD_NAMES, 'resume'].sort());
+    });
+  });
+});
+
+describe('TRUST_PROXY', () => {
+  it('by default, ignores X-Forwarded-For: a client cannot choose the address the per-IP limit sees', async () => {
+    const h = await start();
+    try {
+      const body = (await (await fetch(`${h.url}/api/applications/ip`, { headers: { 'X-Forwarded-For': '203.0.113.7' } })).json()) as { ip: string };
+      assert.equal(body.ip, '127.0.0.1');
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('with TRUST_PROXY=1, takes the client address the reverse proxy put in X-Forwarded-For', async () => {
+    const h = await start(testConfig({ TRUST_PROXY: '1' }));
+    try {
+      const body = (await (await fetch(`${h.url}/api/applications/ip`, { headers: { 'X-Forwarded-For': '198.51.100.1, 203.0.113.7' } })).json()) as { ip: string };
+      assert.equal(body.ip, '203.0.113.7');
+    } finally {
+      await h.close();
+    }
   });
 });
 
