@@ -286,6 +286,11 @@ describe('POST /api/applications against the sandbox', () => {
       assert.equal(upstreamApplicantCount(world.sandbox, fields.email!), 0);
       assert.equal(world.applications.outbox.get(String(answer.body.reference)), undefined);
     });
+
+    it('when the honeypot is filled, answers like a success even to an invalid form (a robot learns no rule)', async () => {
+      const answer = await send({ fields: { campaign_id: '1', email: 'nope', website: 'x' }, resume: null });
+      assert.equal(answer.status, 202);
+    });
   });
 
   it('never puts a key, a token or an upstream error text in a response', () => {

@@ -60,7 +60,6 @@ export interface CheckedForm {
   payload: ApplicationPayload;
   /** The email as the candidate typed it, trimmed (for the per-email limit). */
   email: string;
-  honeypot: boolean;
   captchaToken: string | undefined;
 }
 
@@ -172,10 +171,9 @@ export function checkForm(form: ParsedForm, fields: Record<ConfigurableField, Fi
   if (errors.length > 0) return { errors };
   const payload: ApplicationPayload = { applicant: applicant as ApplicationPayload['applicant'] };
   if (coverLetter !== undefined) payload.cover_letter = coverLetter;
-  const honeypot = (form.fields.get('website') ?? '').trim() !== '';
   return {
     errors,
-    checked: { campaignId, payload, email: email ?? '', honeypot, captchaToken: raw('captcha_token') },
+    checked: { campaignId, payload, email: email ?? '', captchaToken: raw('captcha_token') },
   };
 }
 

@@ -144,6 +144,17 @@ export function applicationsRouter(deps: RouteDeps): Router {
     const ip = req.ip ?? req.socket.remoteAddress ?? 'unknown';
     countIp(outbox, ip, config.applyRateLimitPerIp, now);
 
+    if ((form.fields.get('website') ?? '').trim() !== '') {
+      // A robot filled the hidden field: before any check, it is told "queued" and learns nothing; nothing is stored or sent.
+      const campaignId = Number(form.fields.get('campaign_id'));
+      const fake = accepted(202, randomUUID(), Number.isSafeInteger(campaignId) ? campaignId : 0);
+      outbox.completeKey(key, fake.status, fake.body);
+      metrics.refused.inc({ code: 'honeypot' });
+      log.info({ event: 'application_honeypot' }, 'application dropped: honeypot field filled');
+      send(res, fake, false);
+      return undefined;
+    }
+
     const { errors, checked } = checkForm(form, config.fields);
     const resumeErrors: FieldProblem[] = [];
     const resume = config.fields.resume === 'hidden' || form.resume === undefined || form.resume.bytes.length === 0 ? undefined : form.resume;
@@ -152,15 +163,6 @@ export function applicationsRouter(deps: RouteDeps): Router {
     }
     if (errors.length > 0 || resumeErrors.length > 0 || checked === undefined) throw validationProblem([...errors, ...resumeErrors]);
 
-    if (checked.honeypot) {
-      // A robot filled the hidden field: it is told "queued" and learns nothing; nothing is stored or sent.
-      const fake = accepted(202, randomUUID(), checked.campaignId);
-      outbox.completeKey(key, fake.status, fake.body);
-      metrics.refused.inc({ code: 'honeypot' });
-      log.info({ event: 'application_honeypot' }, 'application dropped: honeypot field filled');
-      send(res, fake, false);
-      return undefined;
-    }
     if (config.captcha !== null) await verifyCaptcha(config.captcha, checked.captchaToken, ip);
 
     const resumeType = resume === undefined ? undefined : await resumeTypeOf(resume.bytes);
