@@ -7,7 +7,7 @@ import { Counter, Gauge, Histogram } from 'prom-client';
 import type { Registry } from 'prom-client';
 import { isCampaignOpenForApplications } from '../../contract/index.ts';
 import type { Campaign } from '../../contract/index.ts';
-import { ApiError } from '../../client/errors.ts';
+import { ApiError, RateLimitError } from '../../client/errors.ts';
 import { sanitizeCampaignHtml } from './sanitize.ts';
 import type { CatalogueStore } from './store.ts';
 import type { Catalogue, CatalogueCampaign } from './types.ts';
@@ -185,7 +185,9 @@ export function createCatalogue(deps: CatalogueDeps): LiveCatalogue {
           };
           metrics?.syncs.inc({ result: 'failure' });
           if (!stopped) log.warn({ err: e }, 'catalogue sync failed; keeping the previous catalogue');
-          schedule(retryMs);
+          // The service's rate limit names its own wait; honour it when longer.
+          const askedWait = error instanceof RateLimitError ? (error.retryAfterMs ?? 0) : 0;
+          schedule(Math.max(retryMs, askedWait));
           throw error;
         },
       )
