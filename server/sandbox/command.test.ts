@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const cli = fileURLToPath(new URL('../cli.ts', import.meta.url));
+
+function run(args: string[], untilOutput?: RegExp): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [cli, 'sandbox', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    let signalled = false;
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (!signalled && untilOutput?.test(stdout)) {
+        signalled = true;
+        child.kill('SIGTERM');
+      }
+    });
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('jobboard-connector sandbox command', () => {
+  it('--help prints the options', async () => {
+    const { code, stdout } = await run(['--help']);
+    assert.equal(code, 0);
+    for (const flag of ['--port', '--host', '--db', '--seed', '--admin', '--rate-limit']) assert.match(stdout, new RegExp(flag));
+  });
+
+  it('when a flag is unknown, exits non-zero with a message', async () => {
+    const { code, stderr } = await run(['--prot', '4010']);
+    assert.notEqual(code, 0);
+    assert.match(stderr, /--prot/);
+  });
+
+  it('when --port is not a number, says so', async () => {
+    const { code, stderr } = await run(['--port', 'abc']);
+    assert.notEqual(code, 0);
+    assert.match(stderr, /--port must be a whole number/);
+  });
+
+  it('when --seed is not "demo", says so', async () => {
+    const { stderr } = await run(['--seed', 'full']);
+    assert.match(stderr, /--seed must be "demo"/);
+  });
+
+  it('prints the URL and the demo keys, and shuts down cleanly on SIGTERM', async () => {
+    const { code, stdout } = await run(['--port', '0', '--seed', 'demo'], /company 2/);
+    assert.equal(code, 0);
+    assert.match(stdout, /listening on http:\/\/127\.0\.0\.1:\d+\/v2/);
+    assert.match(stdout, /private_key=7d3f9a2e-4b1c-4e8a-9f60-2c5d8b1a7e34/);
+    assert.match(stdout, /SIGTERM: closing the sandbox/);
+  });
+});

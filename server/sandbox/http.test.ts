@@ -1,0 +1,202 @@
+import assert from 'node:assert/strict';
+import { request } from 'node:http';
+import { after, before, describe, it } from 'node:test';
+import { ErrorBody } from '../contract/index.ts';
+import { MAX_BODY_BYTES } from './app.ts';
+import { TestSandbox, call, world } from './test-helpers.ts';
+import type { Json, World } from './test-helpers.ts';
+
+describe('sandbox request handling and errors', () => {
+  let w: World;
+
+  before(async () => {
+    w = await world();
+  });
+  after(() => w?.t.close());
+
+  it('when the body is not valid JSON, answers 400 malformed_json', async () => {
+    const reply = await w.company('/campaigns', { body: '{"campaign": ', headers: { 'content-type': 'application/json' } });
+    assert.equal(reply.status, 400);
+    assert.equal(ErrorBody.parse(reply.body).error.code, 'malformed_json');
+  });
+
+  it('when the body is not JSON at all, answers 415 unsupported_media_type', async () => {
+    const reply = await w.company('/campaigns', { body: 'manage_name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    assert.equal(reply.status, 415);
+    assert.equal(reply.body.error.code, 'unsupported_media_type');
+  });
+
+  it('when a POST has no body, answers 400 saying a JSON object is expected', async () => {
+    const reply = await w.company('/campaigns', { method: 'POST' });
+    assert.equal(reply.status, 400);
+    assert.match(reply.body.error.message, /must be a JSON object/);
+  });
+
+  it('when the body is a JSON array, answers 400', async () => {
+    const reply = await w.company('/campaigns', { body: [] });
+    assert.equal(reply.status, 400);
+    assert.equal(reply.body.error.code, 'invalid_request');
+  });
+
+  it('when a field has the wrong type, answers 400 with the field path of every invalid field', async () => {
+    const reply = await w.company('/campaigns', { body: { campaign: { manage_name: 42, salary_min: 'a lot', address: { city: 1 }, typo: true } } });
+    assert.equal(reply.status, 400);
+    assert.deepEqual(
+      reply.body.error.details.map((d: Json) => d.field).sort(),
+      ['campaign.address.city', 'campaign.manage_name', 'campaign.salary_min', 'campaign.typo'],
+    );
+  });
+
+  it(`when the body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MB, answers 413 payload_too_large`, async () => {
+    const reply = await w.company('/campaigns', { body: JSON.stringify({ campaign: { manage_name: 'x'.repeat(MAX_BODY_BYTES + 10) } }) });
+    assert.equal(reply.status, 413);
+    assert.equal(reply.body.error.code, 'payload_too_large');
+  });
+
+  it('when the route does not exist, answers a JSON 404', async () => {
+    const reply = await call(`${w.t.sandbox.origin}/nowhere`);
+    assert.equal(reply.status, 404);
+    assert.equal(reply.body.error.code, 'not_found');
+  });
+
+  it('when a file URL is unknown, answers 404', async () => {
+    assert.equal((await call(`${w.t.sandbox.origin}/files/${'0'.repeat(32)}.pdf`)).status, 404);
+  });
+
+  it('parses bracket notation in query strings and refuses unknown parameters with 400', async () => {
+    const reply = await w.company('/applications?statut=x');
+    assert.equal(reply.status, 400);
+    assert.equal(reply.body.error.details[0].field, 'statut');
+  });
+});
+
+describe('sandbox fault injection (POST /_sandbox/faults)', () => {
+  let w: World;
+
+  before(async () => {
+    w = await world();
+  });
+  after(() => w?.t.close());
+
+  it('answers the next count requests under /v2 with the given 5xx, then recovers', async () => {
+    await w.t.admin('POST', '/faults', { count: 2, status: 502 });
+    assert.equal((await w.company('/channels')).status, 502);
+    const second = await w.company('/channels');
+    assert.equal(second.status, 502);
+    assert.equal(second.body.error.code, 'server_error');
+    assert.equal((await w.company('/channels')).status, 200);
+  });
+
+  it('with neither status nor delay, answers 503 service_unavailable', async () => {
+    await w.t.admin('POST', '/faults', { count: 1 });
+    const reply = await w.company('/channels');
+    assert.equal(reply.status, 503);
+    assert.equal(reply.body.error.code, 'service_unavailable');
+  });
+
+  it('delays the next requests by delay_ms and then answers normally', async () => {
+    await w.t.admin('POST', '/faults', { count: 1, delay_ms: 150 });
+    const started = performance.now();
+    const reply = await w.company('/channels');
+    assert.equal(reply.status, 200);
+    assert.ok(performance.now() - started >= 140, 'the answer waited');
+  });
+
+  it('drops the connection without answering when drop is true', async () => {
+    await w.t.admin('POST', '/faults', { count: 1, drop: true });
+    await assert.rejects(
+      new Promise((resolve, reject) => {
+        const req = request(`${w.t.url}/channels`, { agent: false }, resolve);
+        req.on('error', reject);
+        req.end();
+      }),
+      /socket hang up|ECONNRESET/,
+    );
+    assert.equal((await w.company('/channels')).status, 200);
+  });
+
+  it('{"count": 0} clears the armed faults', async () => {
+    await w.t.admin('POST', '/faults', { count: 5, status: 500 });
+    await w.t.admin('POST', '/faults', { count: 0 });
+    assert.equal((await w.company('/channels')).status, 200);
+  });
+
+  it('does not touch the admin routes', async () => {
+    await w.t.admin('POST', '/faults', { count: 1, status: 500 });
+    assert.equal((await call(`${w.t.sandbox.origin}/_sandbox/emails`)).status, 200);
+    await w.t.admin('POST', '/faults', { count: 0 });
+  });
+});
+
+describe('sandbox admin surface', () => {
+  it('is not served unless the sandbox starts with admin on', async () => {
+    const t = await TestSandbox.start({ admin: false });
+    try {
+      const reply = await call(`${t.sandbox.origin}/_sandbox/reset`, { body: {} });
+      assert.equal(reply.status, 404);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('POST /_sandbox/reset empties the store; with {"seed": "demo"} it reseeds', async () => {
+    const t = await TestSandbox.start({ seed: 'demo' });
+    try {
+      const reset = await t.admin('POST', '/reset', {});
+      assert.equal(reset.reset, true);
+      const gone = await call(`${t.url}/jwt`, { body: { private_key: t.sandbox.demoKeys!.company.private_key, secret_key: t.sandbox.demoKeys!.company.secret_key } });
+      assert.equal(gone.status, 401);
+      const reseeded = await t.admin('POST', '/reset', { seed: 'demo' });
+      assert.equal(reseeded.demo_keys.company.private_key, t.sandbox.demoKeys!.company.private_key);
+      const api = t.api(await t.token(reseeded.demo_keys.company));
+      assert.ok((await api('/campaigns')).body.length > 0);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('a token issued before a reset stops working after it', async () => {
+    const w = await world();
+    try {
+      await w.t.admin('POST', '/reset', {});
+      assert.equal((await w.company('/channels')).body.error.code, 'invalid_token');
+    } finally {
+      await w.t.close();
+    }
+  });
+
+  it('PUT /_sandbox/clock moves now, and null brings real time back', async () => {
+    const t = await TestSandbox.start();
+    try {
+      const moved = await t.admin('PUT', '/clock', { now: '2030-01-01T00:00:00Z' });
+      assert.match(moved.now, /^2030-01-01T00:00:0/);
+      assert.equal(moved.real_time, false);
+      const back = await t.admin('PUT', '/clock', { now: null });
+      assert.equal(back.real_time, true);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('admin bodies are validated like API bodies: 400 with the field path', async () => {
+    const t = await TestSandbox.start();
+    try {
+      const reply = await call(`${t.sandbox.origin}/_sandbox/companies`, { body: { name: '' } });
+      assert.equal(reply.status, 400);
+      assert.equal(reply.body.error.details[0].field, 'name');
+      const client = await call(`${t.sandbox.origin}/_sandbox/clients`, { body: { company_id: 999 } });
+      assert.equal(client.status, 422);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('PUT /_sandbox/applications/:id/status answers 404 for an unknown application', async () => {
+    const t = await TestSandbox.start();
+    try {
+      assert.equal((await call(`${t.sandbox.origin}/_sandbox/applications/77/status`, { method: 'PUT', body: { value: 'x' } })).status, 404);
+    } finally {
+      await t.close();
+    }
+  });
+});
