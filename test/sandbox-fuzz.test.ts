@@ -1,0 +1,158 @@
+// Property test: random and malformed bodies, queries and path ids thrown at
+// every endpoint of the sandbox are answered 2xx or 4xx (with the API's error
+// body), never 5xx, and the server keeps answering.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import fc from 'fast-check';
+import { ErrorBody } from '../server/contract/index.ts';
+import { DEMO_KEYS, startSandbox } from '../server/sandbox/index.ts';
+import type { RunningSandbox } from '../server/sandbox/index.ts';
+
+const RUNS = Number(process.env.FUZZ_RUNS ?? 150);
+
+const ENDPOINTS: { method: string; path: string; root: 'api' | 'admin' }[] = [
+  { method: 'POST', path: '/jwt', root: 'api' },
+  { method: 'GET', path: '/applications', root: 'api' },
+  { method: 'GET', path: '/applications/:id', root: 'api' },
+  { method: 'POST', path: '/applications', root: 'api' },
+  { method: 'GET', path: '/applicants', root: 'api' },
+  { method: 'GET', path: '/applicants/:id', root: 'api' },
+  { method: 'POST', path: '/applicants', root: 'api' },
+  { method: 'POST', path: '/jobboards/applicants', root: 'api' },
+  { method: 'GET', path: '/campaigns', root: 'api' },
+  { method: 'GET', path: '/campaigns/:id', root: 'api' },
+  { method: 'POST', path: '/campaigns', root: 'api' },
+  { method: 'GET', path: '/channels', root: 'api' },
+  { method: 'GET', path: '/entities/:id/channels', root: 'api' },
+  // The admin routes too, except those that change the whole sandbox (reset, clock, faults).
+  { method: 'POST', path: '/companies', root: 'admin' },
+  { method: 'POST', path: '/clients', root: 'admin' },
+  { method: 'POST', path: '/channels', root: 'admin' },
+  { method: 'POST', path: '/entities', root: 'admin' },
+  { method: 'POST', path: '/pools', root: 'admin' },
+  { method: 'PATCH', path: '/campaigns/:id', root: 'admin' },
+  { method: 'PUT', path: '/applications/:id/status', root: 'admin' },
+];
+
+const FIELDS = [
+  'campaign', 'applicant', 'application', 'campaign_id', 'applicant_id', 'applicant_email', 'company_id', 'email', 'resume',
+  'base64', 'mime_type', 'applications', 'comments', 'attachment', 'tags', 'pools', 'source', 'manage_name', 'job_type',
+  'working_time', 'unit_id', 'address', 'date_end', 'salary_min', 'salary_max', 'private_key', 'secret_key', 'name',
+  'status', 'channels', 'value', 'at', 'scopes', 'channel', 'units', 'entity_id', 'sources', '__proto__', 'constructor',
+];
+const QUERY_KEYS = [
+  'embed', 'page', 'per_page', 'order', 'sort', 'status', 'status[value]', 'status[date][gte]', 'status[date][lte]',
+  'status[date]', 'campaign_id', 'is_complete', 'source', 'keywords', 'channels', 'is_partner_newsletter_active',
+  'is_campaign_alert_active', 'embed[]', 'embed[0]', 'status[]', 'a[b][c][d][e][f]', '__proto__[x]',
+];
+
+const tricky = fc.oneof(
+  fc.constantFrom('', ' ', '0', '-1', '1e400', 'NaN', 'null', 'true', '9007199254740993', 'status_history:', 'a,b,,c', '%', '\u0000', '😀', 'online,archived', 'JVBERi0=', 'pdf'),
+  fc.string({ maxLength: 40 }),
+  fc.integer().map(String),
+);
+const jsonish: fc.Arbitrary<unknown> = fc.oneof(
+  { maxDepth: 3 },
+  fc.jsonValue({ maxDepth: 3 }),
+  tricky,
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+);
+/** Bodies shaped like the real ones, with random values at known keys, nested. */
+const shapedBody = fc.letrec((tie) => ({
+  node: fc.oneof({ depthSize: 'small', withCrossShrink: true }, jsonish, tie('object'), fc.array(tie('node'), { maxLength: 3 })),
+  object: fc.dictionary(fc.constantFrom(...FIELDS), tie('node'), { maxKeys: 6 }),
+})).object;
+
+const body = fc.oneof(
+  shapedBody.map((b) => ({ raw: JSON.stringify(b), type: 'application/json' })),
+  fc.jsonValue().map((b) => ({ raw: JSON.stringify(b), type: 'application/json' })),
+  fc.string({ maxLength: 60 }).map((raw) => ({ raw, type: 'application/json' })),
+  fc.string({ maxLength: 60 }).map((raw) => ({ raw, type: 'text/plain' })),
+  fc.constant({ raw: '', type: 'application/json' }),
+);
+
+const query = fc
+  .array(fc.tuple(fc.constantFrom(...QUERY_KEYS), tricky), { maxLength: 6 })
+  .map((pairs) => pairs.map(([k, v]) => `${encodeURIComponent(k).replace(/%5B/g, '[').replace(/%5D/g, ']')}=${encodeURIComponent(v)}`).join('&'));
+
+const pathId = fc.oneof(fc.constantFrom('1', '2', '0', '-1', '99999999999999999999', 'abc', 'early.bird@example.com', '%25', '..'), fc.string({ minLength: 1, maxLength: 20 }).map(encodeURIComponent));
+
+describe('sandbox under random and malformed input', () => {
+  let sandbox: RunningSandbox;
+  let companyToken: string;
+  let boardToken: string;
+
+  before(async () => {
+    sandbox = await startSandbox({ seed: 'demo', admin: true, rateLimitPerMinute: 0 });
+    const token = async (keys: { private_key: string; secret_key: string }) => {
+      const response = await fetch(`${sandbox.url}/jwt`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ private_key: keys.private_key, secret_key: keys.secret_key }),
+      });
+      return ((await response.json()) as { token: string }).token;
+    };
+    companyToken = await token(DEMO_KEYS.company);
+    boardToken = await token(DEMO_KEYS.jobboard);
+  });
+  after(() => sandbox?.close());
+
+  async function send(endpoint: (typeof ENDPOINTS)[number], id: string, q: string, b: { raw: string; type: string } | undefined, asBoard: boolean) {
+    const base = endpoint.root === 'api' ? sandbox.url : `${sandbox.origin}/_sandbox`;
+    const path = endpoint.path.replace(':id', id);
+    const response = await fetch(`${base}${path}${q === '' ? '' : `?${q}`}`, {
+      method: endpoint.method,
+      headers: {
+        authorization: `Bearer ${asBoard ? boardToken : companyToken}`,
+        ...(b === undefined ? {} : { 'content-type': b.type }),
+      },
+      ...(b === undefined || endpoint.method === 'GET' ? {} : { body: b.raw }),
+    });
+    const text = await response.text();
+    return { status: response.status, text };
+  }
+
+  function assertNoServerError(result: { status: number; text: string }, what: string): void {
+    assert.ok(result.status < 500, `${what} answered ${result.status}: ${result.text.slice(0, 300)}`);
+    if (result.status >= 400) {
+      assert.doesNotThrow(() => ErrorBody.parse(JSON.parse(result.text)), `${what}: error body ${result.text.slice(0, 200)}`);
+    }
+  }
+
+  it('random bodies at every endpoint answer 2xx or 4xx, never 5xx', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...ENDPOINTS.filter((e) => e.method !== 'GET')), body, fc.boolean(), async (endpoint, b, asBoard) => {
+        assertNoServerError(await send(endpoint, '1', '', b, asBoard), `${endpoint.method} ${endpoint.path} ${b.raw.slice(0, 100)}`);
+      }),
+      { numRuns: RUNS * 2 },
+    );
+  });
+
+  it('random queries and path ids at every endpoint answer 2xx or 4xx, never 5xx', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...ENDPOINTS), pathId, query, fc.boolean(), async (endpoint, id, q, asBoard) => {
+        assertNoServerError(await send(endpoint, id, q, undefined, asBoard), `${endpoint.method} ${endpoint.path.replace(':id', id)}?${q}`);
+      }),
+      { numRuns: RUNS * 2 },
+    );
+  });
+
+  it('random Authorization headers answer 401, never 5xx', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(fc.string({ maxLength: 80 }), fc.string({ maxLength: 60 }).map((s) => `Bearer ${s}`), fc.base64String({ maxLength: 80 }).map((s) => `Bearer e30.${s}.x`)), async (authorization) => {
+        const response = await fetch(`${sandbox.url}/campaigns`, { headers: { authorization: authorization.replace(/[\r\n]/g, '') } }).catch(() => undefined);
+        if (response === undefined) return; // fetch itself refused an invalid header value
+        assert.ok(response.status === 401 || response.status === 200, `answered ${response.status}`);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('still answers normally afterwards', async () => {
+    const response = await fetch(`${sandbox.url}/campaigns`, { headers: { authorization: `Bearer ${companyToken}` } });
+    assert.equal(response.status, 200);
+  });
+});
