@@ -162,6 +162,16 @@ describe('startProxy readiness and shutdown', () => {
     }
   });
 
+  it('when the port is taken, says so and names PORT', async () => {
+    const first = await startProxy({ config: configFor(sandbox), logger: capturingLogger().logger });
+    try {
+      const config = configFor(sandbox);
+      await assert.rejects(startProxy({ config: { ...config, port: first.port }, logger: capturingLogger().logger }), /already in use.*set PORT/);
+    } finally {
+      await first.close();
+    }
+  });
+
   it('close() lets an in-flight request finish, then stops', async () => {
     const proxy = await startProxy({ config: configFor(sandbox), logger: capturingLogger().logger });
     const url = new URL(`${proxy.url}/api/config`);

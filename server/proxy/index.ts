@@ -85,13 +85,22 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
   // Behind a load balancer, idle keep-alive connections must outlive its own idle timeout (often 60 s).
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => {
-      server.off('error', reject);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
-  });
+  } catch (error) {
+    await applications.stop();
+    store.close();
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw new Error(`Port ${config.port} on ${config.host} is already in use: stop what uses it, or set PORT to a free port.`, { cause: error });
+    }
+    throw error;
+  }
   const { port } = server.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
