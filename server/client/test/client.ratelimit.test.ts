@@ -1,0 +1,51 @@
+// The service's rate limit (403 rate_limited with Retry-After) reached and
+// waited out over real HTTP. The sandbox counts requests over a real 60 s
+// window, so this file waits about a minute: it is the only slow one.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startWorld } from './world.ts';
+import type { World } from './world.ts';
+
+const SERVER_LIMIT = 4;
+let world: World;
+
+before(async () => {
+  world = await startWorld({ rateLimitPerMinute: SERVER_LIMIT });
+});
+
+after(() => world.close());
+
+describe('rate limit', () => {
+  it('when the server answers 403 rate_limited, waits for Retry-After, sends the waiting application before the catalogue reads, and succeeds', async () => {
+    /** Requests in the order they were sent, and answers as they came. */
+    const sent: string[] = [];
+    const log: string[] = [];
+    // A client whose own budget is larger than the server's limit, as when another process shares the API client.
+    const client = world.client(world.companyKeys, {
+      budget: { perMinute: 1_000 },
+      fetch: async (input, init) => {
+        const request = input instanceof Request ? input : new Request(input, init);
+        const path = new URL(request.url).pathname;
+        if (path !== '/v2/jwt') sent.push(`${request.method} ${path}`);
+        const response = await fetch(request);
+        if (path !== '/v2/jwt') log.push(`${request.method} ${path} ${response.status}`);
+        return response;
+      },
+    });
+    for (let i = 0; i < SERVER_LIMIT; i++) await client.channels.list();
+
+    // The next read meets the limit; while it waits, a catalogue read and an application queue behind it.
+    const blocked = client.campaigns.list();
+    // Once the 403 came back, the client's budget is paused for every caller.
+    while (client.budget.available('high') > 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    const catalogue = client.campaigns.list({ status: ['online'] });
+    const application = client.applicants.create({ email: 'waited@example.com' });
+
+    const [page, , created] = await Promise.all([blocked, catalogue, application]);
+    assert.ok(Array.isArray(page.data));
+    assert.equal(created.email, 'waited@example.com');
+    assert.equal(log.filter((line) => line.endsWith(' 403')).length, 1);
+    // After the wait: the application first, then the read that met the limit, then the catalogue read.
+    assert.deepEqual(sent.slice(SERVER_LIMIT + 1), ['POST /v2/applicants', 'GET /v2/campaigns', 'GET /v2/campaigns']);
+  });
+});
