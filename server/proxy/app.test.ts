@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { get as httpGet } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -15,6 +18,7 @@ import { upstreamCampaign } from './catalogue/fixtures.ts';
 import { openCatalogueStore } from './catalogue/store.ts';
 import type { ProxyConfig } from './config.ts';
 import { ProblemError } from './problem.ts';
+import { pickEncoding } from './routes/widget.ts';
 import { TEST_BOARD_ORIGIN, capturingLogger, listen, testConfig } from './test-support.ts';
 
 interface Harness {
@@ -501,23 +505,62 @@ describe('TRUST_PROXY', () => {
 });
 
 describe('GET /widget.js', () => {
-  it('serves the built bundle as JavaScript any page may load, with cache validators', async () => {
+  /** Raw bytes and headers (fetch would decompress). */
+  function get(url: string, headers: Record<string, string>): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+    return new Promise((resolve, reject) => {
+      httpGet(url, { headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      }).on('error', reject);
+    });
+  }
+
+  const source = `export const widget = ${JSON.stringify('x'.repeat(5000))};\n`;
+
+  it('serves the built bundle as JavaScript any page may load, compressed as the browser accepts, with cache validators', async () => {
     const file = join(tmp, 'widget.js');
-    writeFileSync(file, 'export const widget = 1;\n');
+    writeFileSync(file, source);
     const h = await start(testConfig({ WIDGET_FILE: file }));
     try {
-      const response = await fetch(`${h.url}/widget.js`, { headers: { Origin: 'https://any-board.example' } });
-      assert.equal(response.status, 200);
-      assert.equal(response.headers.get('content-type'), 'text/javascript; charset=utf-8');
-      assert.equal(response.headers.get('cache-control'), 'public, max-age=300');
-      assert.equal(response.headers.get('access-control-allow-origin'), '*');
-      assert.equal(response.headers.get('cross-origin-resource-policy'), 'cross-origin');
-      assert.equal(await response.text(), 'export const widget = 1;\n');
-      const etag = response.headers.get('etag');
-      assert.ok(etag);
-      // fetch() adds Cache-Control: no-cache to a conditional request unless one is given; browsers revalidating their cache do not.
-      const again = await fetch(`${h.url}/widget.js`, { headers: { 'If-None-Match': etag, 'Cache-Control': 'max-age=0' } });
+      const br = await get(`${h.url}/widget.js`, { 'Accept-Encoding': 'gzip, deflate, br', Origin: 'https://any-board.example' });
+      assert.equal(br.status, 200);
+      assert.equal(br.headers['content-type'], 'text/javascript; charset=utf-8');
+      assert.equal(br.headers['content-encoding'], 'br');
+      assert.equal(brotliDecompressSync(br.body).toString(), source);
+      assert.ok(br.body.length < source.length / 10);
+      assert.equal(br.headers['cache-control'], 'public, max-age=300');
+      assert.equal(br.headers['access-control-allow-origin'], '*');
+      assert.equal(br.headers['cross-origin-resource-policy'], 'cross-origin');
+      assert.match(String(br.headers.vary), /Accept-Encoding/);
+
+      const gz = await get(`${h.url}/widget.js`, { 'Accept-Encoding': 'gzip' });
+      assert.equal(gz.headers['content-encoding'], 'gzip');
+      assert.equal(gunzipSync(gz.body).toString(), source);
+
+      const plain = await get(`${h.url}/widget.js`, { 'Accept-Encoding': 'identity' });
+      assert.equal(plain.headers['content-encoding'], undefined);
+      assert.equal(plain.body.toString(), source);
+      assert.notEqual(plain.headers.etag, br.headers.etag, 'one ETag per encoding');
+
+      const again = await get(`${h.url}/widget.js`, { 'Accept-Encoding': 'br', 'If-None-Match': String(br.headers.etag) });
       assert.equal(again.status, 304);
+      assert.equal(again.body.length, 0);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('when the bundle is rebuilt, serves the new one without a restart', async () => {
+    const file = join(tmp, 'widget-rebuilt.js');
+    writeFileSync(file, 'export const v = 1;\n');
+    const h = await start(testConfig({ WIDGET_FILE: file }));
+    try {
+      const first = await get(`${h.url}/widget.js`, {});
+      writeFileSync(file, 'export const v = 2; // rebuilt\n');
+      const second = await get(`${h.url}/widget.js`, {});
+      assert.equal(second.body.toString(), 'export const v = 2; // rebuilt\n');
+      assert.notEqual(second.headers.etag, first.headers.etag);
     } finally {
       await h.close();
     }
@@ -534,6 +577,16 @@ describe('GET /widget.js', () => {
     } finally {
       await h.close();
     }
+  });
+});
+
+describe('pickEncoding', () => {
+  it('prefers brotli, then gzip, and honours q=0', () => {
+    assert.equal(pickEncoding('gzip, deflate, br'), 'br');
+    assert.equal(pickEncoding('gzip, br;q=0'), 'gzip');
+    assert.equal(pickEncoding('*'), 'br');
+    assert.equal(pickEncoding(undefined), 'identity');
+    assert.equal(pickEncoding('deflate'), 'identity');
   });
 });
 

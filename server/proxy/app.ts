@@ -21,6 +21,7 @@ import { ProblemError } from './problem.ts';
 import { campaignsRouter } from './routes/campaigns.ts';
 import { configRouter } from './routes/config.ts';
 import { healthRouter } from './routes/health.ts';
+import { widgetHandler } from './routes/widget.ts';
 import type { Check, Readiness } from './routes/health.ts';
 
 /** What the app reads of the catalogue (LiveCatalogue satisfies it). */
@@ -185,25 +186,7 @@ export function createProxyApp(deps: ProxyAppDeps): express.Express {
     res.type(registry.contentType).send(await registry.metrics());
   });
 
-  app.get('/widget.js', (_req, res, next) => {
-    // A board's page on another origin loads it with <script type="module">: a CORS request.
-    res.setHeader('Access-Control-Allow-Origin', '*');
-    res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
-    res.locals.metricsRoute = '/widget.js';
-    res.sendFile(
-      config.widgetFile,
-      { headers: { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'public, max-age=300' }, dotfiles: 'allow' },
-      (error?: NodeJS.ErrnoException) => {
-        if (error === undefined) return;
-        if (error.code === 'ENOENT' || error.code === 'EISDIR' || (error as { status?: number }).status === 404) {
-          res.removeHeader('Cache-Control');
-          next(new ProblemError(404, 'not_found', 'Widget not built', 'The widget bundle is not built on this server: run "npm run build" and restart the proxy.'));
-        } else {
-          next(error);
-        }
-      },
-    );
-  });
+  app.get('/widget.js', widgetHandler(config.widgetFile));
 
   if (deps.demoPageDir !== undefined) {
     // The demo page has an inline script (the analytics log) and may be
