@@ -111,7 +111,7 @@ export default async function bench(): Promise<string> {
     return [
       '## Proxy: POST /api/applications',
       '',
-      '`npm run bench -- proxy` (this section: test/bench/proxy-apply.bench.ts). The sandbox and the proxy run in two child processes',
+      'test/bench/proxy-apply.bench.ts (run by `npm run bench`). The sandbox and the proxy run in two child processes',
       '(test/bench/proxy-apply-server.ts); the proxy is `startProxy` with its outbox on the local disk (SQLite WAL, synchronous=FULL) and a',
       'request budget that never throttles. Each round sends one application straight to the sandbox (`POST /jobboards/applicants`, the JSON',
       'body with the resume in base64 that the proxy itself sends) and then one through the proxy (multipart `POST /api/applications`, answered',
