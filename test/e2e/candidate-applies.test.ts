@@ -1,0 +1,194 @@
+// End to end, as a candidate: the demo stack (seeded sandbox, proxy, demo
+// job-board page with the built widget) driven in Chromium with the keyboard
+// only. Then the applicant is looked up in the sandbox with a company client.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { startDemo } from '../../server/demo.ts';
+import { DEMO_ENTITY_COMPANY_KEYS } from '../../server/sandbox/index.ts';
+import { createClient } from '../../server/client/index.ts';
+import { minimalPdf } from './pdf.ts';
+
+type Demo = Awaited<ReturnType<typeof startDemo>>;
+
+const CHROME_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+/** Whether the focused element, looked up through shadow roots, matches the selector. */
+async function focusMatches(page: Page, selector: string): Promise<boolean> {
+  return page.evaluate((sel) => {
+    let el: Element | null = document.activeElement;
+    while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement;
+    return el?.matches(sel) ?? false;
+  }, selector);
+}
+
+/** Presses Tab until the element matching the selector has the focus, as a keyboard user would. */
+async function tabTo(page: Page, selector: string, maxPresses = 60): Promise<void> {
+  for (let i = 0; i < maxPresses; i += 1) {
+    if (await focusMatches(page, selector)) return;
+    await page.keyboard.press('Tab');
+  }
+  assert.fail(`${maxPresses} presses of Tab never reached ${selector}`);
+}
+
+async function typeInto(page: Page, id: string, text: string): Promise<void> {
+  await tabTo(page, `#${id}`);
+  await page.keyboard.type(text);
+}
+
+async function widgetEvents(page: Page): Promise<Array<{ type: string; detail: unknown }>> {
+  return page.evaluate(() => (window as unknown as { __events: Array<{ type: string; detail: unknown }> }).__events);
+}
+
+/** Searches, opens the designer offer and fills the apply form, all with the keyboard. */
+async function applyWithKeyboard(page: Page, email: string, pdfPath: string): Promise<void> {
+  await page.locator('jobboard-campaigns [part="offer"]').first().waitFor();
+  await typeInto(page, 'q', 'designer');
+  await page.keyboard.press('Enter');
+  // Every offer left on the list is a designer's.
+  await page.locator('jobboard-campaigns [part="offer"]', { hasNotText: /designer/i }).first().waitFor({ state: 'hidden' });
+
+  const offer = page.locator('jobboard-campaigns [part="offer"]', { hasText: 'Globex' }).locator('[data-offer]');
+  const offerId = await offer.getAttribute('data-offer');
+  assert.ok(offerId, 'the search found the designer offer');
+  await tabTo(page, `[data-offer="${offerId}"]`);
+  await page.keyboard.press('Enter');
+  await page.locator('jobboard-apply form').waitFor();
+
+  await typeInto(page, 'email', email);
+  await typeInto(page, 'first_name', 'Camille');
+  await typeInto(page, 'last_name', 'Martin');
+  await typeInto(page, 'phone_code', '+33');
+  await typeInto(page, 'phone_number', '612345678');
+
+  await tabTo(page, '#resume');
+  const chooser = page.waitForEvent('filechooser');
+  await page.keyboard.press('Space');
+  await (await chooser).setFiles(pdfPath);
+
+  await typeInto(page, 'cover_letter', 'Je conçois des interfaces accessibles depuis six ans.');
+  await tabTo(page, '#consent');
+  await page.keyboard.press('Space');
+  await tabTo(page, '[part="submit-button"]');
+  await page.keyboard.press('Enter');
+}
+
+describe('a candidate applies from the demo job-board page', () => {
+  let demo: Demo;
+  let browser: Browser;
+  let dir: string;
+  let pdfPath: string;
+
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'jobboard-e2e-'));
+    pdfPath = join(dir, 'cv-camille-martin.pdf');
+    await writeFile(pdfPath, minimalPdf('Camille Martin - UX designer - Figma, accessibility, user research'));
+    demo = await startDemo({ sandboxPort: 0, proxyPort: 0, dataDir: join(dir, 'proxy'), env: { LOG_LEVEL: 'silent' } });
+    browser = await chromium.launch({ executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', args: CHROME_ARGS });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await demo?.proxy.close();
+    await demo?.sandbox.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  async function openBoard(): Promise<Page> {
+    const page = await browser.newPage();
+    await page.addInitScript(() => {
+      const events: Array<{ type: string; detail: unknown }> = [];
+      (window as unknown as { __events: typeof events }).__events = events;
+      for (const type of ['jobboard-campaign-select', 'jobboard-apply-submit', 'jobboard-upload-progress', 'jobboard-apply-success', 'jobboard-apply-error']) {
+        document.addEventListener(type, (e) => events.push({ type, detail: (e as CustomEvent).detail }));
+      }
+    });
+    await page.goto(demo.proxy.url + '/');
+    return page;
+  }
+
+  // The designer offers belong to Globex, the demo company with the Entity option.
+  const globex = () =>
+    createClient({
+      baseUrl: demo.sandbox.url,
+      privateKey: DEMO_ENTITY_COMPANY_KEYS.private_key,
+      secretKey: DEMO_ENTITY_COMPANY_KEYS.secret_key,
+    });
+
+  async function waitForResume(email: string, timeoutMs = 30_000) {
+    const client = globex();
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      try {
+        const applicant = await client.applicants.get(email, { embed: ['applications'] });
+        if (applicant.resume_url !== null || applicant.applications.some((a) => a.resume_url !== null)) return applicant;
+      } catch (error) {
+        if ((error as { status?: number }).status !== 404) throw error;
+      }
+      if (Date.now() > deadline) assert.fail(`no applicant ${email} with a resume in the sandbox after ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+
+  it('searches, opens an offer, applies with the keyboard and a real PDF, sees progress and success; the sandbox has the applicant and its resume', async () => {
+    const page = await openBoard();
+    const email = 'camille.martin@example.org';
+
+    await applyWithKeyboard(page, email, pdfPath);
+
+    await page.locator('jobboard-apply [part="outcome"].success').waitFor({ timeout: 15_000 });
+    const events = await widgetEvents(page);
+    const types = events.map((e) => e.type);
+    assert.ok(types.includes('jobboard-campaign-select'), 'selecting the offer was announced');
+    assert.ok(types.includes('jobboard-apply-submit'), 'the submission was announced');
+    assert.ok(types.includes('jobboard-upload-progress'), 'upload progress was reported');
+    const success = events.find((e) => e.type === 'jobboard-apply-success');
+    assert.equal((success?.detail as { status?: string } | undefined)?.status, 'delivered');
+    assert.ok(!JSON.stringify(events).includes(email), 'no event carries the email');
+
+    const applicant = await waitForResume(email);
+    assert.equal(applicant.first_name, 'Camille');
+    assert.equal(applicant.applications.length, 1);
+    const resumeUrl = applicant.resume_url ?? applicant.applications[0]!.resume_url!;
+    const resume = await fetch(resumeUrl);
+    assert.equal(resume.status, 200);
+    assert.equal(Buffer.from(await resume.arrayBuffer()).subarray(0, 5).toString(), '%PDF-');
+    await page.close();
+  });
+
+  it('when the service fails, the candidate is told the application is received and queued; it is delivered once the service is back', async () => {
+    const page = await openBoard();
+    const email = 'sacha.durand@example.org';
+    const faults = (body: object) =>
+      fetch(`${demo.sandbox.origin}/_sandbox/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+
+    await page.locator('jobboard-campaigns [part="offer"]').first().waitFor();
+    assert.equal((await faults({ count: 1000, status: 503 })).status, 200);
+    await applyWithKeyboard(page, email, pdfPath);
+
+    const outcome = page.locator('jobboard-apply [part="outcome"].success');
+    await outcome.waitFor({ timeout: 15_000 });
+    assert.match(await outcome.innerText(), /transmise|transmitted/i, 'the queued state says it will be transmitted shortly');
+    const success = (await widgetEvents(page)).find((e) => e.type === 'jobboard-apply-success');
+    assert.equal((success?.detail as { status?: string } | undefined)?.status, 'queued');
+
+    assert.equal((await faults({ count: 0 })).status, 200);
+    const applicant = await waitForResume(email, 60_000);
+    assert.equal(applicant.applications.length, 1, 'delivered exactly once');
+    await page.close();
+  });
+});
