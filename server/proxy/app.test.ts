@@ -18,7 +18,7 @@ import { upstreamCampaign } from './catalogue/fixtures.ts';
 import { openCatalogueStore } from './catalogue/store.ts';
 import type { ProxyConfig } from './config.ts';
 import { ProblemError } from './problem.ts';
-import { pickEncoding } from './routes/widget.ts';
+import { pickEncoding } from './http-cache.ts';
 import { TEST_BOARD_ORIGIN, capturingLogger, listen, testConfig } from './test-support.ts';
 
 interface Harness {
@@ -173,6 +173,30 @@ describe('proxy app', () => {
       assert.equal(again.headers.get('etag'), etag);
       const otherQuery = await fetch(`${h.url}/api/campaigns?per_page=1`, { headers: { 'If-None-Match': etag } });
       assert.equal(otherQuery.status, 200);
+    });
+
+    it('compresses the page for clients that accept it, with its own ETag', async () => {
+      const extra = [10, 11, 12, 13, 14, 15];
+      for (const id of extra) h.catalogue.store.upsert(toCatalogueCampaign(upstreamCampaign({ id })));
+      try {
+        const plain = await fetch(`${h.url}/api/campaigns`, { headers: { 'Accept-Encoding': 'identity' } });
+        const plainText = await plain.text();
+        const br = await new Promise<{ headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+          httpGet(`${h.url}/api/campaigns`, { headers: { 'Accept-Encoding': 'br' } }, (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+          }).on('error', reject);
+        });
+        assert.equal(br.headers['content-encoding'], 'br');
+        assert.equal(brotliDecompressSync(br.body).toString(), plainText);
+        assert.notEqual(br.headers.etag, plain.headers.get('etag'));
+        assert.match(String(br.headers.vary), /Accept-Encoding/);
+        const revalidated = await fetch(`${h.url}/api/campaigns`, { headers: { 'Accept-Encoding': 'br', 'If-None-Match': String(br.headers.etag) } });
+        assert.equal(revalidated.status, 304);
+      } finally {
+        for (const id of extra) h.catalogue.store.remove(id);
+      }
     });
 
     it('when the catalogue changes, the ETag changes', async () => {

@@ -1,12 +1,20 @@
 // Sending pre-serialised JSON with ETag and Cache-Control, answering 304
-// when the browser (or a CDN) already holds these bytes.
+// when the browser (or a CDN) already holds these bytes. Answers are built
+// once and cached by their producers, so the compressed forms are too: each
+// is computed the first time a client asks for it.
 import { createHash } from 'node:crypto';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type { Request, Response } from 'express';
 
 export interface JsonAnswer {
   body: string;
   etag: string;
+  /** Compressed forms, filled on first use. */
+  encoded?: { br?: Buffer; gzip?: Buffer };
 }
+
+/** Below this, compression saves less than it costs. */
+const COMPRESS_FROM_BYTES = 1024;
 
 export function jsonAnswer(value: unknown): JsonAnswer {
   const body = JSON.stringify(value);
@@ -21,12 +29,47 @@ export function matchesEtag(header: string | undefined, etag: string): boolean {
   return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === opaque);
 }
 
+/** The best encoding the client accepts: br, then gzip; q=0 refuses one. */
+export function pickEncoding(acceptEncoding: string | undefined): 'br' | 'gzip' | 'identity' {
+  const accepted = new Map<string, number>();
+  for (const part of (acceptEncoding ?? '').split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    if (!name) continue;
+    const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
+    accepted.set(name, q === undefined ? 1 : Number(q));
+  }
+  const ok = (name: string) => (accepted.get(name) ?? accepted.get('*') ?? 0) > 0;
+  if (ok('br')) return 'br';
+  if (ok('gzip')) return 'gzip';
+  return 'identity';
+}
+
+function encode(answer: JsonAnswer, encoding: 'br' | 'gzip'): Buffer {
+  answer.encoded ??= {};
+  if (encoding === 'br') {
+    answer.encoded.br ??= brotliCompressSync(answer.body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 9, [zlib.BROTLI_PARAM_SIZE_HINT]: answer.body.length } });
+    return answer.encoded.br;
+  }
+  answer.encoded.gzip ??= gzipSync(answer.body, { level: 9 });
+  return answer.encoded.gzip;
+}
+
 export function sendCachedJson(req: Request, res: Response, answer: JsonAnswer, cacheControl: string): void {
-  res.setHeader('ETag', answer.etag);
+  const encoding = Buffer.byteLength(answer.body) >= COMPRESS_FROM_BYTES ? pickEncoding(req.headers['accept-encoding']) : 'identity';
+  // One ETag per representation, as RFC 9110 asks of compressed forms.
+  const etag = encoding === 'identity' ? answer.etag : `${answer.etag.slice(0, -1)}-${encoding}"`;
+  res.vary('Accept-Encoding');
+  res.setHeader('ETag', etag);
   res.setHeader('Cache-Control', cacheControl);
-  if (matchesEtag(req.headers['if-none-match'], answer.etag)) {
+  if (matchesEtag(req.headers['if-none-match'], etag)) {
     res.status(304).end();
     return;
   }
-  res.status(200).type('application/json; charset=utf-8').send(answer.body);
+  res.status(200).type('application/json; charset=utf-8');
+  if (encoding === 'identity') {
+    res.send(answer.body);
+    return;
+  }
+  res.setHeader('Content-Encoding', encoding);
+  res.send(encode(answer, encoding));
 }

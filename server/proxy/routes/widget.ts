@@ -8,7 +8,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import type { RequestHandler } from 'express';
-import { matchesEtag } from '../http-cache.ts';
+import { matchesEtag, pickEncoding } from '../http-cache.ts';
 import { ProblemError } from '../problem.ts';
 
 const brotli = promisify(brotliCompress);
@@ -47,21 +47,6 @@ async function load(file: string, previous: Bundle | undefined): Promise<Bundle>
     gzip: { body: gz, etag: `"${hash}-gz"` },
     br: { body: br, etag: `"${hash}-br"` },
   };
-}
-
-/** The best encoding the client accepts (q=0 refuses one). */
-export function pickEncoding(acceptEncoding: string | undefined): 'br' | 'gzip' | 'identity' {
-  const accepted = new Map<string, number>();
-  for (const part of (acceptEncoding ?? '').split(',')) {
-    const [name, ...params] = part.trim().toLowerCase().split(';');
-    if (!name) continue;
-    const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
-    accepted.set(name, q === undefined ? 1 : Number(q));
-  }
-  const ok = (name: string) => (accepted.get(name) ?? accepted.get('*') ?? 0) > 0;
-  if (ok('br')) return 'br';
-  if (ok('gzip')) return 'gzip';
-  return 'identity';
 }
 
 export function widgetHandler(file: string): RequestHandler {
