@@ -3,9 +3,16 @@
 // limit, dead letters and the outbox command. Each application must reach the
 // service exactly once.
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import pino from 'pino';
+import { loadConfig } from '../server/proxy/config.ts';
+import { startProxy } from '../server/proxy/index.ts';
 import { main as outboxCommand } from '../server/proxy/outbox-command.ts';
-import { admin, apply, eventually, startApplyWorld, upstreamApplicantCount, upstreamApplications, validFields } from './proxy-apply-support.ts';
+import { DEMO_KEYS, startSandbox } from '../server/sandbox/index.ts';
+import { admin, apply, eventually, proxyEnv, startApplyWorld, upstreamApplicantCount, upstreamApplications, validFields } from './proxy-apply-support.ts';
 import type { ApplyWorld } from './proxy-apply-support.ts';
 
 async function captureStdout(run: () => Promise<void>): Promise<string> {
@@ -185,5 +192,53 @@ describe('dead letters and the outbox command', () => {
     const purged = await captureStdout(() => outboxCommand(['purge-delivered', '--data-dir', world.config.dataDir]));
     assert.match(purged, /Deleted \d+/);
     assert.equal(world.applications.outbox.get(reference), undefined);
+  });
+});
+
+describe('when the proxy\'s keys are refused by the service', () => {
+  let world: ApplyWorld;
+  before(async () => {
+    world = await startApplyWorld();
+    // The secret was rotated upstream after the first sync, and the proxy's token has expired since (the
+    // sandbox's clock moves 5 hours on): the token is refused, and so is a new one asked with the old secret.
+    world.sandbox.context.db.run('UPDATE api_clients SET secret_key = ? WHERE private_key = ?', 'rotated-elsewhere-0000', DEMO_KEYS.jobboard.private_key);
+    await admin(world.sandbox, 'PUT', 'clock', { now: new Date(Date.now() + 5 * 60 * 60 * 1000).toISOString() });
+  });
+  after(async () => {
+    await world.close();
+  });
+
+  it('keeps the application queued (202) and answers no key, token or upstream text', async () => {
+    const answer = await apply(world.proxyUrl, { fields: validFields(world.openCampaignIds[0]!) });
+    assert.equal(answer.status, 202);
+    assert.match(String(world.applications.outbox.get(String(answer.body.reference))?.last_error), /^invalid_credentials \(401\)|^token_expired \(401\)/);
+    for (const secret of [DEMO_KEYS.jobboard.private_key, DEMO_KEYS.jobboard.secret_key, 'invalid_credentials', 'Bearer']) {
+      assert.equal(answer.text.includes(secret), false);
+      assert.equal(JSON.stringify([...answer.headers]).includes(secret), false);
+    }
+  });
+});
+
+describe('graceful shutdown of startProxy', () => {
+  it('finishes an application in flight before stopping, and delivers it', async () => {
+    const sandbox = await startSandbox({ port: 0, admin: true, seed: 'demo' });
+    const dataDir = mkdtempSync(join(tmpdir(), 'jbc-shutdown-'));
+    try {
+      const proxy = await startProxy({ config: loadConfig(proxyEnv(sandbox, dataDir)), logger: pino({ level: 'silent' }) });
+      await proxy.catalogue.syncNow();
+      const campaign = proxy.catalogue.store.search({ page: 1, per_page: 1 }).items[0]!.id;
+      await admin(sandbox, 'POST', 'faults', { count: 1, delay_ms: 700 });
+      const fields = validFields(campaign);
+      const pending = apply(proxy.url, { fields });
+      await eventually(() => proxy.applications.outbox.list({ status: 'delivering' }).length === 1, 5_000, 'the attempt to start');
+      const closed = proxy.close();
+      const answer = await pending;
+      await closed;
+      assert.equal(answer.status, 201);
+      assert.equal(upstreamApplications(sandbox, fields.email).length, 1);
+    } finally {
+      await sandbox.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
