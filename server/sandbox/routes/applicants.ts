@@ -38,7 +38,7 @@ export function applicantRoutes(ctx: SandboxContext): Router {
       params.push(q.is_campaign_alert_active ? 1 : 0);
     }
     const whereSql = where.join(' AND ');
-    const total = db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM applicants p WHERE ${whereSql}`, ...params)!.n;
+    const total = db.count(`SELECT COUNT(*) AS n FROM applicants p WHERE ${whereSql}`, ...params);
     const dir = q.sort === 'asc' ? 'ASC' : 'DESC';
     const rows = db.all<ApplicantRow>(
       `SELECT p.* FROM applicants p WHERE ${whereSql} ORDER BY p.created_at ${dir}, p.id ${dir} LIMIT ? OFFSET ?`,

@@ -47,7 +47,7 @@ export function applicationRoutes(ctx: SandboxContext): Router {
       }
     }
     const whereSql = where.join(' AND ');
-    const total = db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM applications a WHERE ${whereSql}`, ...params)!.n;
+    const total = db.count(`SELECT COUNT(*) AS n FROM applications a WHERE ${whereSql}`, ...params);
     const dir = q.sort === 'asc' ? 'ASC' : 'DESC';
     const rows = db.all<ApplicationRow>(
       `SELECT a.* FROM applications a WHERE ${whereSql} ORDER BY a.created_at ${dir}, a.id ${dir} LIMIT ? OFFSET ?`,

@@ -34,7 +34,7 @@ export function campaignRoutes(ctx: SandboxContext): Router {
       params.push(JSON.stringify(q.channels));
     }
     const whereSql = where.join(' AND ');
-    const total = db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM campaigns c WHERE ${whereSql}`, ...params)!.n;
+    const total = db.count(`SELECT COUNT(*) AS n FROM campaigns c WHERE ${whereSql}`, ...params);
     const dir = q.sort === 'asc' ? 'ASC' : 'DESC';
     const rows = db.all<CampaignRow>(
       `${CAMPAIGN_SELECT} WHERE ${whereSql} ORDER BY ${ORDER_COLUMNS[q.order]} ${dir}, c.id ${dir} LIMIT ? OFFSET ?`,

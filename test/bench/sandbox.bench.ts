@@ -1,0 +1,135 @@
+// `npm run bench -- sandbox`: GET /v2/applications (a page of 50, with
+// filters and embeds) at 100,000 applications. The store is filled in one
+// transaction with prepared statements, then each query shape is fetched
+// sequentially over keep-alive HTTP, side by side with a trivial endpoint
+// (GET /v2/channels) as the baseline of HTTP + auth cost.
+import { startSandbox } from '../../server/sandbox/index.ts';
+import type { RunningSandbox } from '../../server/sandbox/index.ts';
+
+const APPLICATIONS = Number(process.env.BENCH_APPLICATIONS ?? 100_000);
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 400);
+const CAMPAIGNS = 200;
+const STATUSES = ['new', 'reviewed', 'interview', 'offer', 'hired', 'rejected'];
+const SOURCES = ['carriere', 'jobboard_demo', 'linkedin', 'referral'];
+
+async function admin(sandbox: RunningSandbox, path: string, body: unknown): Promise<{ id: number; private_key: string; secret_key: string }> {
+  const response = await fetch(`${sandbox.origin}/_sandbox${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return (await response.json()) as { id: number; private_key: string; secret_key: string };
+}
+
+/** Fills the store directly: 200 campaigns, 100k applicants each with one application, history, tags, comments. */
+export function fill(sandbox: RunningSandbox, companyId: number): number {
+  const { db } = sandbox.context;
+  const start = performance.now();
+  const base = Date.parse('2024-01-01T00:00:00Z');
+  db.transaction(() => {
+    const campaign = db.raw.prepare(
+      `INSERT INTO campaigns (company_id, manage_name, name, status, created_at, updated_at) VALUES (?, ?, ?, 'online', ?, ?)`,
+    );
+    for (let c = 0; c < CAMPAIGNS; c++) {
+      const at = new Date(base + c * 60_000).toISOString();
+      campaign.run(companyId, `Campaign ${c}`, `Job ${c}`, at, at);
+    }
+    const firstCampaign = Number((db.raw.prepare('SELECT MIN(id) AS id FROM campaigns WHERE company_id = ?').get(companyId) as { id: number }).id);
+    const applicant = db.raw.prepare(
+      `INSERT INTO applicants (company_id, email, first_name, last_name, is_legals_accepted_by_manager, created_at, updated_at) VALUES (?, ?, ?, ?, 1, ?, ?)`,
+    );
+    const application = db.raw.prepare(
+      `INSERT INTO applications (company_id, campaign_id, applicant_id, source, status, status_changed_at, is_complete, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    const history = db.raw.prepare('INSERT INTO status_changes (application_id, value, changed_at) VALUES (?, ?, ?)');
+    const tag = db.raw.prepare('INSERT INTO application_tags (application_id, name) VALUES (?, ?)');
+    const comment = db.raw.prepare('INSERT INTO comments (application_id, content, created_at) VALUES (?, ?, ?)');
+    for (let i = 0; i < APPLICATIONS; i++) {
+      const created = new Date(base + i * 300_000).toISOString();
+      const changed = new Date(base + i * 300_000 + 86_400_000).toISOString();
+      const applicantId = Number(applicant.run(companyId, `person${i}@example.com`, `First${i}`, `Last${i}`, created, created).lastInsertRowid);
+      const status = STATUSES[i % STATUSES.length]!;
+      const appId = Number(
+        application.run(companyId, firstCampaign + (i % CAMPAIGNS), applicantId, SOURCES[i % SOURCES.length]!, status, changed, i % 3 === 0 ? 1 : 0, created, created).lastInsertRowid,
+      );
+      history.run(appId, 'new', created);
+      if (status !== 'new') history.run(appId, status, changed);
+      if (i % 4 === 0) tag.run(appId, 'priority');
+      if (i % 10 === 0) comment.run(appId, 'Seen at the fair', created);
+    }
+  });
+  db.raw.exec('ANALYZE');
+  db.touch();
+  return performance.now() - start;
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+async function measure(url: string, token: string, beforeEach?: () => void): Promise<{ p50: number; p99: number; count: number }> {
+  const headers = { authorization: `Bearer ${token}` };
+  for (let i = 0; i < 30; i++) await (await fetch(url, { headers })).arrayBuffer(); // warm-up
+  const times: number[] = [];
+  let count = 0;
+  for (let i = 0; i < REQUESTS; i++) {
+    beforeEach?.();
+    const start = performance.now();
+    const response = await fetch(url, { headers });
+    const body = (await response.json()) as unknown[];
+    times.push(performance.now() - start);
+    if (response.status !== 200) throw new Error(`${url}: ${response.status} ${JSON.stringify(body)}`);
+    count = body.length;
+  }
+  times.sort((a, b) => a - b);
+  return { p50: percentile(times, 50), p99: percentile(times, 99), count };
+}
+
+export default async function sandboxBench(): Promise<string> {
+  const sandbox = await startSandbox({ admin: true, rateLimitPerMinute: 0 });
+  try {
+    const company = await admin(sandbox, '/companies', { name: 'Bench Co', sources: SOURCES });
+    const keys = await admin(sandbox, '/clients', { company_id: company.id });
+    const fillMs = fill(sandbox, company.id);
+    const tokenResponse = await fetch(`${sandbox.url}/jwt`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ private_key: keys.private_key, secret_key: keys.secret_key }),
+    });
+    const { token } = (await tokenResponse.json()) as { token: string };
+    const firstCampaign = Number((sandbox.context.db.get<{ id: number }>('SELECT MIN(id) AS id FROM campaigns'))!.id);
+
+    // Counts are cached until the next write; "after a write" rows pay for the COUNT(*) every time.
+    const afterWrite = () => sandbox.context.db.touch();
+    const scenarios: [string, string, (() => void)?][] = [
+      ['baseline: GET /channels (HTTP + auth only)', '/channels'],
+      ['page 1, no filter, no embed', '/applications'],
+      ['page 1, no filter, no embed, after a write (uncached count of 100k)', '/applications', afterWrite],
+      ['page 1, all embeds', '/applications?embed=applicant,campaign,comments,skills,status_history,tags'],
+      [`campaign_id filter + embeds applicant,campaign,tags,status_history`, `/applications?campaign_id=${firstCampaign + 7}&embed=applicant,campaign,tags,status_history`],
+      ['status[value] + status[date] range + embeds', '/applications?status[value]=interview&status[date][gte]=2024-03-01&status[date][lte]=2024-09-30&embed=applicant,status_history'],
+      ['status[value] + status[date] range + embeds, after a write', '/applications?status[value]=interview&status[date][gte]=2024-03-01&status[date][lte]=2024-09-30&embed=applicant,status_history', afterWrite],
+      ['is_complete + source + sort asc + embeds', '/applications?is_complete=true&source=linkedin&sort=asc&embed=applicant,campaign,tags'],
+      ['is_complete + source + sort asc + embeds, after a write', '/applications?is_complete=true&source=linkedin&sort=asc&embed=applicant,campaign,tags', afterWrite],
+      ['page 100 (offset 4,950), embeds', '/applications?page=100&embed=applicant,tags'],
+    ];
+    const rows: string[] = [];
+    let baseline = 0;
+    for (const [name, path, beforeEach] of scenarios) {
+      const r = await measure(`${sandbox.url}${path}`, token, beforeEach);
+      if (baseline === 0) baseline = r.p50;
+      rows.push(`| ${name} | ${r.count} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${(r.p50 / baseline).toFixed(1)}× |`);
+    }
+    return [
+      '## Sandbox: GET /v2/applications at 100,000 applications',
+      '',
+      `Command: \`npm run bench -- sandbox\` (env BENCH_APPLICATIONS=${APPLICATIONS}, BENCH_REQUESTS=${REQUESTS}).`,
+      `${APPLICATIONS.toLocaleString('en')} applications (one company, ${CAMPAIGNS} campaigns, history, tags, comments) filled in one transaction in ${(fillMs / 1000).toFixed(1)} s;`,
+      `then ${REQUESTS} sequential keep-alive requests per row after 30 warm-up requests, in-memory SQLite, one process (client and server share the 2 cores).`,
+      'Target: p50 under 5 ms for a page of 50 with filters and embeds.',
+      '',
+      '| query | records | p50 ms | p99 ms | p50 vs baseline |',
+      '|---|---:|---:|---:|---:|',
+      ...rows,
+    ].join('\n');
+  } finally {
+    await sandbox.close();
+  }
+}
