@@ -123,7 +123,8 @@ export function applicationsRouter(deps: RouteDeps): Router {
     const deadline = new Promise<'deadline'>((resolve) => {
       timer = setTimeout(() => {
         // Synchronously, before the attempt can record a refusal: from now on the candidate was told "received".
-        deps.outbox().setAnswered(reference, 202);
+        const outbox = deps.outbox();
+        if (outbox.isOpen) outbox.setAnswered(reference, 202);
         resolve('deadline');
       }, config.deliveryDeadlineMs);
     });
