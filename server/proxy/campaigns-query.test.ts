@@ -1,0 +1,55 @@
+// Property: whatever query string a browser, a crawler or an attacker sends
+// to GET /api/campaigns, the proxy answers 200 or 422 problem+json, never a 5xx.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import fc from 'fast-check';
+import { Registry } from 'prom-client';
+import { createProxyApp } from './app.ts';
+import { toCatalogueCampaign } from './catalogue/catalogue.ts';
+import { upstreamCampaign } from './catalogue/fixtures.ts';
+import { openCatalogueStore } from './catalogue/store.ts';
+import { capturingLogger, listen, testConfig } from './test-support.ts';
+
+const KEYS = ['q', 'company_id', 'job_type', 'working_time', 'city', 'page', 'per_page', 'sort', 'q[]', '__proto__', 'constructor', ''];
+
+describe('GET /api/campaigns with arbitrary query strings', () => {
+  let url: string;
+  let close: () => Promise<void>;
+  before(async () => {
+    const store = openCatalogueStore(':memory:');
+    store.replaceAll(
+      Array.from({ length: 30 }, (_, i) => toCatalogueCampaign(upstreamCampaign({ id: i + 1, name: `Offer ${i} développeur %_` }))),
+      new Date(),
+    );
+    const app = createProxyApp({
+      config: testConfig(),
+      logger: capturingLogger('silent').logger,
+      registry: new Registry(),
+      catalogue: { store, lastSyncedAt: () => new Date(), isStale: () => false, status: () => ({ lastAttemptAt: null, lastError: null, running: false }) },
+    });
+    const server = await listen(app);
+    url = server.url;
+    close = () => server.close().then(() => store.close());
+  });
+  after(() => close());
+
+  it('answers only 200 or 422 problem+json', async () => {
+    const value = fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.integer().map(String), fc.constantFrom('', '0', '-1', '51', '1e3', 'NaN', 'Infinity', 'Full time', '%', '%E0%A4%A'));
+    const query = fc.array(fc.tuple(fc.oneof(fc.constantFrom(...KEYS), fc.string()), value), { maxLength: 8 });
+    await fc.assert(
+      fc.asyncProperty(query, async (pairs) => {
+        const search = pairs.map(([k, v]) => `${encodeURIComponent(k)}=${v.startsWith('%') ? v : encodeURIComponent(v)}`).join('&');
+        const response = await fetch(`${url}/api/campaigns?${search}`);
+        const text = await response.text();
+        assert.ok([200, 422].includes(response.status), `${response.status} for ?${search}: ${text}`);
+        if (response.status === 422) {
+          assert.equal(response.headers.get('content-type'), 'application/problem+json; charset=utf-8');
+          const problem = JSON.parse(text) as { code: string; errors: unknown[] };
+          assert.equal(problem.code, 'validation_failed');
+          assert.ok(problem.errors.length > 0);
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
