@@ -207,6 +207,8 @@ export function backoffMs(attempts: number, options: Pick<DeliveryOptions, 'base
 export interface WorkerEvents {
   /** After each attempt has been recorded in the outbox. */
   onRecorded?: (row: OutboxRow, result: AttemptResult, finalStatus: string) => void;
+  /** An attempt whose result could not be recorded. */
+  onError?: (reference: string, error: unknown) => void;
 }
 
 /**
@@ -369,7 +371,11 @@ export class DeliveryWorker {
           if (started >= free) break;
           if (this.inFlight.has(reference)) continue;
           started += 1;
-          void this.deliverNow(reference).then(() => this.schedule(0));
+          // A failed write (disk full...) leaves the row leased; it is taken back when the lease ends.
+          this.deliverNow(reference).then(
+            () => this.schedule(0),
+            (error: unknown) => this.events.onError?.(reference, error),
+          );
         }
       }
     } finally {

@@ -60,6 +60,10 @@ export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsMo
         `delivery attempt ${row.attempts}: ${result.kind}`,
       );
     },
+    onError(reference, error) {
+      // The error of a failed write (SQLite), never an upstream body: no personal data in it.
+      log.error({ event: 'delivery_error', reference, error: error instanceof Error ? error.message : String(error) }, 'could not record a delivery attempt');
+    },
   });
   const router = applicationsRouter({
     config: deps.config,
