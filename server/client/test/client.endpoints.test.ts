@@ -60,6 +60,11 @@ describe('campaigns', () => {
     assert.deepEqual(tags, ['remote']);
     assert.equal(campaign.entity, null);
     assert.equal(unit, null);
+
+    const plain = await client.campaigns.get(online.id);
+    // @ts-expect-error without the embed, `address` may be absent, so it is not typed as present.
+    const absent: CampaignAddress | null = plain.address;
+    assert.equal(absent, undefined);
   });
 
   it('lists one page with its X-Pagination data, filtered by status and channel', async () => {

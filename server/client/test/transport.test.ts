@@ -13,6 +13,7 @@ import {
   TimeoutError,
   ValidationError,
 } from '../index.ts';
+import { parseRetryAfter } from '../errors.ts';
 import { apiError, application, campaign, fakeApi, json, networkError, pagination } from './fake-api.ts';
 
 const applicationBody = { campaign_id: 1, applicant_email: 'ada@example.com' };
@@ -285,5 +286,16 @@ describe('requests', () => {
     const api = fakeApi(() => apiError(404, 'not_found'));
     await assert.rejects(api.client.applicants.get('ada+jobs@example.com'), NotFoundError);
     assert.equal(new URL(api.requests[0]!.url).pathname, '/v2/applicants/ada%2Bjobs%40example.com');
+  });
+});
+
+describe('Retry-After', () => {
+  it('reads delay-seconds and HTTP dates, and ignores what it cannot read', () => {
+    const now = Date.parse('2026-06-01T08:00:00Z');
+    assert.equal(parseRetryAfter('30', now), 30_000);
+    assert.equal(parseRetryAfter('Mon, 01 Jun 2026 08:00:45 GMT', now), 45_000);
+    assert.equal(parseRetryAfter('Mon, 01 Jun 2026 07:00:00 GMT', now), 0);
+    assert.equal(parseRetryAfter('soon', now), undefined);
+    assert.equal(parseRetryAfter(null, now), undefined);
   });
 });
