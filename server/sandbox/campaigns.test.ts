@@ -235,4 +235,13 @@ describe('sandbox campaigns under the Entity option', () => {
     assert.deepEqual(reply.body.unit, { id: unitId, name: 'Lille' });
     assert.deepEqual(reply.body.entity, { id: entityId, name: 'North' });
   });
+
+  it("an application's embedded campaign reaches its entity and unit", async () => {
+    const created = await w.company('/campaigns', { body: { campaign: { manage_name: 'y', unit_id: unitId } } });
+    await w.t.admin('PATCH', `/campaigns/${created.body.id}`, { status: 'online' });
+    const applicant = await w.company('/applicants', { body: { applicant: { email: 'chain@example.com', applications: [{ campaign_id: created.body.id }] } } });
+    const app = await w.company(`/applications/${applicant.body.applications[0].id}?embed=campaign`);
+    assert.deepEqual(app.body.campaign.entity, { id: entityId, name: 'North' });
+    assert.deepEqual(app.body.campaign.unit, { id: unitId, name: 'Lille' });
+  });
 });
