@@ -56,12 +56,16 @@ export async function main(args: string[]): Promise<void> {
   lines.push(`Storage: ${values.db ?? 'in memory'}; rate limit: ${rateLimit === 0 ? 'off' : `${rateLimit}/min per API client`}`);
   if (sandbox.demoKeys !== undefined) {
     const { company, jobboard } = sandbox.demoKeys;
+    const rows: [string, string, string][] = [
+      [`job board (channel ${jobboard.channel})`, jobboard.private_key, jobboard.secret_key],
+      [`company ${company.company_id}`, company.private_key, company.secret_key],
+      [`company ${DEMO_ENTITY_COMPANY_KEYS.company_id} (Entity option)`, DEMO_ENTITY_COMPANY_KEYS.private_key, DEMO_ENTITY_COMPANY_KEYS.secret_key],
+    ];
+    const width = Math.max(...rows.map(([label]) => label.length));
     lines.push(
       '',
       'Demo key pairs (POST /v2/jwt with {"private_key", "secret_key"}):',
-      `  job board (channel ${jobboard.channel}): private_key=${jobboard.private_key} secret_key=${jobboard.secret_key}`,
-      `  company ${company.company_id}:                   private_key=${company.private_key} secret_key=${company.secret_key}`,
-      `  company ${DEMO_ENTITY_COMPANY_KEYS.company_id} (Entity option):    private_key=${DEMO_ENTITY_COMPANY_KEYS.private_key} secret_key=${DEMO_ENTITY_COMPANY_KEYS.secret_key}`,
+      ...rows.map(([label, priv, secret]) => `  ${label.padEnd(width)}  private_key=${priv} secret_key=${secret}`),
     );
   }
   console.log(lines.join('\n'));
