@@ -8,6 +8,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import cors from 'cors';
 import helmet from 'helmet';
 import { pinoHttp } from 'pino-http';
+import { stdSerializers } from 'pino';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { createCatalogueReader } from './catalogue/reader.ts';
@@ -148,9 +149,13 @@ export function createProxyApp(deps: ProxyAppDeps): express.Express {
         return id;
       },
       // Method, path and status only: no query string, headers, IP or body.
+      // Unwrapped: pino-http's wrappers would first copy every header of
+      // every request, only for these serializers to drop them.
+      wrapSerializers: false,
       serializers: {
         req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, path: pathOnly(req.url) }),
         res: (res: { statusCode: number }) => ({ status: res.statusCode }),
+        err: stdSerializers.err,
       },
       autoLogging: { ignore: (req) => QUIET_PATHS.has(pathOnly(req.url)) },
       customLogLevel: (_req, res, error) => (error !== undefined || res.statusCode >= 500 ? 'error' : 'info'),
