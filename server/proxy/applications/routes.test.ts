@@ -124,6 +124,14 @@ describe('applications module', () => {
       assert.equal((await post(h.url, form(FIELDS))).status, 201);
     });
 
+    it('when the campaign is unknown and the service cannot be asked, answers 503 not_ready with Retry-After', async () => {
+      const h = await harness({ campaigns: [], catalogue: { isStale: () => true, refreshCampaign: async () => Promise.reject(new Error('down')) } });
+      const response = await fetch(`${h.url}/api/applications`, { method: 'POST', headers: { 'idempotency-key': 'k' }, body: form(FIELDS) });
+      assert.equal(response.status, 503);
+      assert.equal(response.headers.get('retry-after'), '30');
+      assert.equal(((await response.json()) as { code: string }).code, 'not_ready');
+    });
+
     it('when the catalogue is fresh, never calls the service for an unknown campaign', async () => {
       let refreshed = 0;
       const h = await harness({ catalogue: { refreshCampaign: async () => { refreshed += 1; return undefined; } } });

@@ -57,6 +57,12 @@ function campaignClosed(): ProblemError {
   return new ProblemError(422, 'campaign_closed', 'This job offer is closed', 'This job offer no longer takes applications on this board.');
 }
 
+function catalogueUnavailable(): ProblemError {
+  return new ProblemError(503, 'not_ready', 'Job offers not available yet', 'The job offers of this board cannot be checked right now; send the form again in a minute.', {
+    headers: { 'Retry-After': '30' },
+  });
+}
+
 function campaignNotFound(): ProblemError {
   return new ProblemError(404, 'campaign_not_found', 'Job offer not found', 'No job offer with this campaign_id is published on this board.');
 }
@@ -109,6 +115,8 @@ export function applicationsRouter(deps: RouteDeps): Router {
         campaign = await catalogue.refreshCampaign(id);
       } catch {
         // The service cannot answer: trust our copy; the outbox delivers (or refuses) later.
+        // Without a copy there is no company to deliver to: not the candidate's fault, try later.
+        if (local === undefined) throw catalogueUnavailable();
         campaign = local;
       }
     }
