@@ -488,6 +488,12 @@ describe('proxy app', () => {
       for (const name of refs) assert.ok(name in doc.components.schemas, name);
     });
 
+    it('may be read from any origin', async () => {
+      const response = await fetch(`${h.url}/api/openapi.json`, { headers: { Origin: 'https://api-explorer.example' } });
+      assert.equal(response.status, 200);
+      assert.equal(response.headers.get('access-control-allow-origin'), '*');
+    });
+
     it('generates the schemas from the zod ones: allowed values and limits included', async () => {
       const doc = (await (await fetch(`${h.url}/api/openapi.json`)).json()) as {
         paths: { '/api/campaigns': { get: { parameters: { name: string; schema: { maximum?: number; enum?: string[] } }[] } } };

@@ -172,6 +172,13 @@ export function createProxyApp(deps: ProxyAppDeps): express.Express {
   }
   app.use(httpMetrics(registry));
 
+  // Public documentation: any origin may read it (API explorers hosted elsewhere).
+  const openapi = jsonAnswer(buildOpenApi(deps.version ?? '0.0.0'));
+  app.get('/api/openapi.json', (req, res) => {
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    sendCachedJson(req, res, openapi, 'public, max-age=300');
+  });
+
   app.use('/api', refuseOtherOrigins(config.allowedOrigins), cors(CORS_OPTIONS));
   app.use('/api/config', configRouter(config));
   app.use('/api/campaigns', campaignsRouter(createCatalogueReader(deps.catalogue.store)));
@@ -179,11 +186,6 @@ export function createProxyApp(deps: ProxyAppDeps): express.Express {
   if (deps.applications !== undefined) app.use('/api/applications', deps.applications.router);
   // No JSON endpoint takes a body today; a small limit keeps a future one safe.
   app.use('/api', express.json({ limit: '16kb' }));
-
-  const openapi = jsonAnswer(buildOpenApi(deps.version ?? '0.0.0'));
-  app.get('/api/openapi.json', (req, res) => {
-    sendCachedJson(req, res, openapi, 'public, max-age=300');
-  });
 
   app.use(healthRouter(() => readiness(deps)));
   app.get('/metrics', async (_req, res) => {
