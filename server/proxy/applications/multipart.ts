@@ -179,8 +179,10 @@ export function parseApplicationForm(req: Request, maxResumeBytes: number): Prom
     });
 
     parser.on('filesLimit', () => fail(malformed('Send one resume file only.')));
-    parser.on('fieldsLimit', () => fail(requestTooLarge(FORM_ALLOWANCE_BYTES)));
-    parser.on('partsLimit', () => fail(requestTooLarge(FORM_ALLOWANCE_BYTES)));
+    const tooManyParts = () =>
+      fail(new ProblemError(413, 'request_too_large', 'The form is too large', `The form may have at most ${MAX_FIELDS} fields; send only the application's fields.`));
+    parser.on('fieldsLimit', tooManyParts);
+    parser.on('partsLimit', tooManyParts);
     parser.on('error', (error: unknown) => finish(malformed('The multipart body is not well formed.', error)));
     parser.on('close', () => finish(failure));
     req.on('aborted', () => finish(malformed('The request was interrupted before its end.')));
