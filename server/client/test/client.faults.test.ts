@@ -63,14 +63,15 @@ describe('reads', () => {
   });
 
   it('when an answer takes longer than the timeout, repeats the read', async () => {
-    const slow = world.client(world.companyKeys, { fetch: countingFetch, timeout: 150, retry: { baseDelayMs: 5, maxDelayMs: 20 } });
+    // A generous timeout, so that the second attempt is never slow enough to time out on a busy machine.
+    const slow = world.client(world.companyKeys, { fetch: countingFetch, timeout: 1_000, retry: { baseDelayMs: 5, maxDelayMs: 20 } });
     await slow.channels.list();
     sent = [];
-    await faults({ count: 1, delay_ms: 400 });
+    await faults({ count: 1, delay_ms: 2_000 });
     const read = await slow.campaigns.get(campaign.id);
     assert.equal(read.id, campaign.id);
     assert.equal(sent.length, 2);
-    await delayedRequestsDone();
+    await delayedRequestsDone(1_100);
   });
 });
 
@@ -99,7 +100,7 @@ describe('creates', () => {
     await faults({ count: 1, delay_ms: 400 });
     await assert.rejects(slow.applicants.create({ email: 'slow@example.com' }), TimeoutError);
     assert.deepEqual(sent, ['POST /v2/applicants']);
-    await delayedRequestsDone();
+    await delayedRequestsDone(400);
   });
 
   it('when the caller says the create is safe to repeat, repeats it after a 503', async () => {
@@ -136,8 +137,8 @@ describe('creates', () => {
 });
 
 /** The sandbox goes on handling a delayed request after the client gave up; let it finish before the sandbox closes. */
-function delayedRequestsDone(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 400));
+function delayedRequestsDone(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /** A local port with nothing listening on it. */

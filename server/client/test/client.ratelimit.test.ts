@@ -44,8 +44,9 @@ describe('rate limit', () => {
     const [page, , created] = await Promise.all([blocked, catalogue, application]);
     assert.ok(Array.isArray(page.data));
     assert.equal(created.email, 'waited@example.com');
-    assert.equal(log.filter((line) => line.endsWith(' 403')).length, 1);
-    // After the wait: the application first, then the read that met the limit, then the catalogue read.
-    assert.deepEqual(sent.slice(SERVER_LIMIT + 1), ['POST /v2/applicants', 'GET /v2/campaigns', 'GET /v2/campaigns']);
+    // After the wait the application goes first, before the read that met the limit and the catalogue read.
+    // (On a slow machine the server's window may not be quite empty yet and answer 403 again; the client waits again.)
+    assert.equal(sent[SERVER_LIMIT + 1], 'POST /v2/applicants');
+    assert.deepEqual(log.filter((line) => !line.endsWith(' 403')).slice(SERVER_LIMIT).sort(), ['GET /v2/campaigns 200', 'GET /v2/campaigns 200', 'POST /v2/applicants 201']);
   });
 });
