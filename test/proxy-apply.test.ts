@@ -169,6 +169,20 @@ describe('POST /api/applications against the sandbox', () => {
       assert.ok(outcome.sentWhenAnswered < total, `answered after ${outcome.sentWhenAnswered} of ${total} bytes`);
     });
 
+    it('when a text field passes 64 KiB, cuts it and answers 422 too_long for it', async () => {
+      const answer = await send({ fields: { ...validFields(campaign), cover_letter: 'a'.repeat(70_000) } });
+      assert.equal(answer.status, 422);
+      assert.deepEqual(fieldCodes(answer.body), [['cover_letter', 'too_long']]);
+    });
+
+    it('when the form has more than 40 fields, answers 413 request_too_large', async () => {
+      const fields: Record<string, string> = { ...validFields(campaign) };
+      for (let i = 0; i < 45; i++) fields[`extra_${i}`] = 'x';
+      const answer = await send({ fields });
+      assert.equal(answer.status, 413);
+      assert.equal(answer.body.code, 'request_too_large');
+    });
+
     it('when a second file field is sent, answers 400 malformed_request', async () => {
       const form = new FormData();
       for (const [k, v] of Object.entries(validFields(campaign))) form.append(k, v);
