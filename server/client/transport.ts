@@ -245,8 +245,9 @@ export class Transport {
 
 /** Undici reports network failures as TypeError('fetch failed' | 'terminated') with the socket error as cause. */
 function connectionFailure(error: unknown): Attempt | undefined {
+  const isNetwork = error instanceof KyNetworkError || (error instanceof TypeError && (error.message === 'fetch failed' || error.message === 'terminated'));
+  if (!isNetwork) return undefined;
   const raw = error instanceof KyNetworkError ? error.cause : error;
-  if (!(raw instanceof TypeError) || !(raw.message === 'fetch failed' || raw.message === 'terminated' || error instanceof KyNetworkError)) return undefined;
   const code = errorCode(raw);
   return { kind: 'connection', reached: code === undefined || !NOT_SENT_CODES.has(code), cause: raw };
 }
