@@ -8,6 +8,9 @@ import { standIn } from './widget/test-server/stand-in.ts';
 export default {
   files: 'widget/src/**/*.test.ts',
   nodeResolve: true,
+  // One page at a time: the tests type with the real keyboard and check
+  // focus, which pages running side by side would steal from each other.
+  concurrency: 1,
   middleware: [standIn],
   plugins: [esbuildPlugin({ ts: true, tsconfig: 'widget/tsconfig.json' })],
   testFramework: { config: { timeout: 10000 } },

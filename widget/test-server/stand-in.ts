@@ -62,7 +62,7 @@ function detail(c: (typeof campaigns)[number]) {
     description: `<p>Join <strong>${c.company_name}</strong> as ${c.name}.</p><script>window.__pwned = true</script><p><a href="javascript:alert(1)" onclick="window.__pwned = true">More</a></p>`,
     profile: '<ul><li>Two years of experience</li><li>Team spirit</li></ul>',
     address: null,
-    date_end: null,
+    date_end: c.id === 100 ? '2027-02-28' : null,
   };
 }
 
@@ -188,6 +188,8 @@ async function apply(ctx: Ctx, scenario: string, token: string): Promise<void> {
         { field: 'email', code: 'invalid_email', message: 'Enter a valid email address.' },
         { field: 'phone_number', code: 'invalid_phone', message: 'Enter a valid phone number.' },
       ]);
+    case 'closed':
+      return problem(ctx, 422, 'campaign_closed');
     case 'too-large':
       return problem(ctx, 413, 'file_too_large');
     case 'rate':
@@ -221,7 +223,7 @@ export async function standIn(ctx: Ctx, next: Next): Promise<unknown> {
   const one = /^\/api\/campaigns\/(\d+)$/.exec(route);
   if (ctx.method === 'GET' && one) {
     const c = campaigns.find((x) => x.id === Number(one[1]));
-    return c ? json(ctx, 200, detail(c)) : problem(ctx, 404, 'campaign_not_found');
+    return c && scenario !== 'gone' ? json(ctx, 200, detail(c)) : problem(ctx, 404, 'campaign_not_found');
   }
   if (ctx.method === 'POST' && route === '/api/applications') return apply(ctx, scenario, token);
   return problem(ctx, 404, 'not_found');

@@ -80,6 +80,41 @@ export const styles = [
       border-color: var(--_error);
       border-width: 2px;
     }
+    /* A file picker in the widget's language: the native input stays (for
+       keyboard, screen readers and drops) but is transparent over our button. */
+    .file {
+      position: relative;
+      display: flex;
+      flex-wrap: wrap;
+      align-items: center;
+      gap: 0.5rem 1rem;
+      padding: calc(var(--_space) / 2);
+      border: 1px dashed var(--_border);
+      border-radius: var(--_radius);
+    }
+    .file-input {
+      position: absolute;
+      inset: 0;
+      width: 100%;
+      height: 100%;
+      opacity: 0;
+      cursor: pointer;
+    }
+    .file-button {
+      display: inline-block;
+      padding: calc(var(--_space) / 2) var(--_space);
+      border: 2px solid var(--_primary);
+      border-radius: var(--_radius);
+      color: var(--_primary);
+      font-weight: 600;
+    }
+    .file-input:focus-visible + .file-button {
+      outline: 3px solid var(--_focus);
+      outline-offset: 2px;
+    }
+    .file-input[aria-invalid='true'] ~ .file-name {
+      color: var(--_error);
+    }
     .consent-link {
       margin: calc(var(--_space) / -2) 0 0 2rem;
     }

@@ -96,6 +96,11 @@ describe('<jobboard-apply>', () => {
       expect(help.textContent).to.contain('PDF').and.contain('DOCX');
       expect(help.textContent).to.contain('10\u00a0Mo');
       expect(shadow(el, '#resume').getAttribute('aria-describedby')).to.equal('resume-help');
+      expect(shadow(el, '.file-button').textContent).to.contain('Choisir un fichier');
+      expect(shadow(el, '.file-name').textContent).to.contain('Aucun fichier choisi');
+      chooseFile(el, '#resume', pdf('mon-cv.pdf'));
+      await el.updateComplete;
+      expect(shadow(el, '.file-name').textContent).to.contain('mon-cv.pdf');
       expect(shadow(el, '#resume').getAttribute('accept')).to.equal('.pdf,.jpg,.png,.doc,.docx');
     });
 
@@ -387,6 +392,16 @@ describe('<jobboard-apply>', () => {
       expect((await error).detail.code).to.equal('file_too_large');
       await waitUntil(() => maybe(el, '#resume-error'));
       expect(shadow(el, '#resume-error').textContent).to.contain(text.tooLarge.en);
+    });
+
+    it('when the offer has closed meanwhile, says so', async () => {
+      const { el } = await form('closed', 'fr');
+      await fillRequired(el);
+      const error = oneEvent(el, 'jobboard-apply-error');
+      await submit(el);
+      expect((await error).detail.code).to.equal('campaign_closed');
+      await waitUntil(() => activeInside(el)?.id === 'error-summary');
+      expect(shadow(el, '#error-summary').textContent).to.contain('Cette offre est clôturée');
     });
 
     it('on 429 asks the candidate to wait', async () => {

@@ -89,7 +89,6 @@ export class JobboardApply extends LitElement {
 
   private config: WidgetConfig | null = null;
   private values: Draft = {};
-  private resume: File | null = null;
   private idempotencyKey: string | null = null;
   /** Set by any edit once a key exists: edited content needs a new key. */
   private editedSinceKey = false;
@@ -105,6 +104,7 @@ export class JobboardApply extends LitElement {
   @state() private progress = 0;
   @state() private outcome: 'delivered' | 'queued' | null = null;
   @state() private announcement = '';
+  @state() private resume: File | null = null;
 
   /** Base URL of the proxy; empty for the page's own origin. */
   @property() endpoint = '';
@@ -547,16 +547,21 @@ export class JobboardApply extends LitElement {
     const limit = formatBytes(tag, config.resume.max_bytes);
     return html`<div class="field" part="field">
       ${this.renderLabel('resume', rule === 'required')}
-      <input
-        id="resume"
-        name="resume"
-        type="file"
-        part="input"
-        accept=${accept}
-        ?required=${rule === 'required'}
-        aria-invalid=${this.errors.resume ? 'true' : 'false'}
-        aria-describedby=${this.describedBy('resume', true)}
-      />
+      <div class="file">
+        <input
+          id="resume"
+          name="resume"
+          type="file"
+          part="input"
+          class="file-input"
+          accept=${accept}
+          ?required=${rule === 'required'}
+          aria-invalid=${this.errors.resume ? 'true' : 'false'}
+          aria-describedby=${this.describedBy('resume', true)}
+        />
+        <span class="file-button" part="button" aria-hidden="true">${msg('Choose a file')}</span>
+        <span class="file-name" aria-hidden="true">${this.resume?.name ?? msg('No file chosen')}</span>
+      </div>
       <p id="resume-help" class="help muted" part="help">
         ${msg(str`${types.join(', ')}, up to ${limit}.`)}
       </p>

@@ -142,6 +142,18 @@ describe('<jobboard-campaigns>', () => {
     }
   });
 
+  describe('an offer that cannot be opened', () => {
+    for (const lang of locales) {
+      it(`says so accessibly and offers the way back, in ${lang}`, async () => {
+        const { el } = await list('gone', lang);
+        shadow(el, '[part=offer-title]').click();
+        await waitUntil(() => activeInside(el)?.id === 'detail-error', 'the error takes focus');
+        await expect(el).to.be.accessible();
+        expect(shadow(el, '.back').textContent).to.contain(text.back[lang]);
+      });
+    }
+  });
+
   describe('an opened offer', () => {
     for (const lang of locales) {
       it(`is accessible, with its description, profile and apply form, in ${lang}`, async () => {
@@ -157,6 +169,12 @@ describe('<jobboard-campaigns>', () => {
         expect(activeInside(el)?.id).to.equal('detail-title');
       });
     }
+
+    it('says until when applications are open', async () => {
+      const { el } = await list('ok', 'es');
+      await open(el);
+      expect(shadow(el, '[part=detail]').textContent).to.contain('28 de febrero de 2027');
+    });
 
     it('fires jobboard-campaign-select with the campaign id only', async () => {
       const { el } = await list();

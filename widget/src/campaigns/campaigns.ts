@@ -112,7 +112,8 @@ export class JobboardCampaigns extends LitElement {
     this.listRequest = request;
     this.listStatus = 'loading';
     try {
-      this.data = await listCampaigns(this.endpoint, { ...this.query, per_page: this.perPage }, request.signal);
+      const perPage = Math.min(50, Math.max(1, Math.trunc(this.perPage) || 10));
+      this.data = await listCampaigns(this.endpoint, { ...this.query, per_page: perPage }, request.signal);
       this.listStatus = 'ready';
     } catch {
       // A newer search replaced this one: its answer no longer matters.
@@ -256,6 +257,7 @@ export class JobboardCampaigns extends LitElement {
       <h2 id="detail-title" tabindex="-1">${c.name}</h2>
       <p class="company">${c.company_name}</p>
       ${this.renderMeta(c)}
+      ${c.date_end ? html`<p>${msg(str`Applications close on ${formatDate(this.tag, c.date_end)}.`)}</p>` : nothing}
       ${c.description ? html`<section part="description"><h3>${msg('The job')}</h3><div class="rich">${sanitize(c.description)}</div></section>` : nothing}
       ${c.profile ? html`<section part="description"><h3>${msg('The profile')}</h3><div class="rich">${sanitize(c.profile)}</div></section>` : nothing}
       <section class="apply">

@@ -30,12 +30,14 @@ function clean(node: Element): void {
 /** A fragment holding the allowed part of `html`, ready to insert. */
 export function sanitize(html: string): DocumentFragment {
   const template = document.createElement('template');
-  // A template's content is inert: nothing loads or runs while we clean it.
+  // A template's content belongs to an inert document: nothing loads or runs
+  // (no image request, no onerror) while we clean it there.
   template.innerHTML = html;
-  const holder = document.createElement('div');
+  const inert = template.content.ownerDocument;
+  const holder = inert.createElement('div');
   holder.append(template.content);
   clean(holder);
-  const fragment = document.createDocumentFragment();
+  const fragment = inert.createDocumentFragment();
   fragment.append(...holder.childNodes);
-  return fragment;
+  return document.importNode(fragment, true);
 }

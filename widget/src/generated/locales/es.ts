@@ -9,7 +9,8 @@
     /* eslint-disable @typescript-eslint/no-explicit-any */
 
     export const templates = {
-      's01f5ddd58d9cc1e5': `Recibir ofertas similares por correo electrónico`,
+      's0073fee5e8d437c2': `Ningún archivo elegido`,
+'s01f5ddd58d9cc1e5': `Recibir ofertas similares por correo electrónico`,
 's06546c823182b39d': `No se ha elegido ninguna oferta para este formulario.`,
 's06f6859c3c78dc01': `Leer la política de privacidad (se abre en una pestaña nueva)`,
 's08acb5c9a43fe71f': `Recibir noticias de los socios del reclutador`,
@@ -32,6 +33,7 @@
 's3340c7dae35fd623': `Algo ha fallado por nuestra parte. Inténtelo de nuevo en un momento.`,
 's34d5c30c8d9b8294': `Cargando ofertas…`,
 's366f034ecc7f0c71': `Jornada`,
+'s380c34975d5b9e4f': `Elegir un archivo`,
 's3946b70b5fe00403': str`${0}, hasta ${1}.`,
 's4399388c0df1907b': `No se pudo cargar el formulario. Compruebe su conexión e inténtelo de nuevo.`,
 's4a6e72de3737023a': `Prefijo del país`,
@@ -99,5 +101,6 @@
 'sef73fe18e351eb35': `Palabras clave`,
 'sf1bc83d2509bafcf': `Teléfono`,
 'sf993bb199fefbe04': `Todos`,
+'sfc360aa8cc32d7e5': str`Se admiten candidaturas hasta el ${0}.`,
     };
   

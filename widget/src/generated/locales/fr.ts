@@ -9,7 +9,8 @@
     /* eslint-disable @typescript-eslint/no-explicit-any */
 
     export const templates = {
-      's01f5ddd58d9cc1e5': `Recevoir par e-mail des offres similaires`,
+      's0073fee5e8d437c2': `Aucun fichier choisi`,
+'s01f5ddd58d9cc1e5': `Recevoir par e-mail des offres similaires`,
 's06546c823182b39d': `Aucune offre n’a été choisie pour ce formulaire.`,
 's06f6859c3c78dc01': `Lire la politique de confidentialité (nouvel onglet)`,
 's08acb5c9a43fe71f': `Recevoir les actualités des partenaires du recruteur`,
@@ -32,6 +33,7 @@
 's3340c7dae35fd623': `Un problème est survenu de notre côté. Réessayez dans un instant.`,
 's34d5c30c8d9b8294': `Chargement des offres…`,
 's366f034ecc7f0c71': `Temps de travail`,
+'s380c34975d5b9e4f': `Choisir un fichier`,
 's3946b70b5fe00403': str`${0}, ${1} au maximum.`,
 's4399388c0df1907b': `Le formulaire n’a pas pu être chargé. Vérifiez votre connexion et réessayez.`,
 's4a6e72de3737023a': `Indicatif pays`,
@@ -99,5 +101,6 @@
 'sef73fe18e351eb35': `Mots-clés`,
 'sf1bc83d2509bafcf': `Téléphone`,
 'sf993bb199fefbe04': `Tous`,
+'sfc360aa8cc32d7e5': str`Candidatures jusqu’au ${0}.`,
     };
   
