@@ -224,6 +224,7 @@ export class DeliveryWorker {
   private readonly inFlight = new Map<string, Promise<AttemptResult | undefined>>();
   private timer: NodeJS.Timeout | undefined;
   private running = false;
+  private stopping = false;
   private ticking = false;
 
   constructor(outbox: Outbox, client: DeliveryClient, options: DeliveryOptions, now: () => number, events: WorkerEvents = {}) {
@@ -251,6 +252,8 @@ export class DeliveryWorker {
   /** Stops looking for work and waits for the attempts under way. */
   async stop(): Promise<void> {
     this.running = false;
+    // Attempts still waiting for a send slot are not started: their rows stay pending for the next start.
+    this.stopping = true;
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
     await Promise.allSettled([...this.inFlight.values()]);
@@ -272,7 +275,7 @@ export class DeliveryWorker {
       await this.acquire();
       try {
         // Claimed only once a slot is free: a row waiting for its turn has made no attempt yet.
-        if (!this.outbox.isOpen) return undefined;
+        if (this.stopping || !this.outbox.isOpen) return undefined;
         const row = this.outbox.claim(reference, this.options.leaseMs);
         if (row === undefined) return undefined;
         return await this.run(row);
@@ -323,7 +326,7 @@ export class DeliveryWorker {
         this.outbox.markRejected(ref, 'already_applied', 'application_exists (409)');
         return 'rejected';
       case 'rejected': {
-        const current = this.outbox.get(ref);
+        const current = this.outbox.summary(ref);
         if (current?.answered === null || current?.answered === undefined) {
           // The candidate is still waiting and will be told why.
           this.outbox.markRejected(ref, result.outcome, result.error);
