@@ -132,13 +132,33 @@ CREATE INDEX IF NOT EXISTS applications_company_created ON applications (company
 CREATE INDEX IF NOT EXISTS applications_campaign_created ON applications (campaign_id, created_at, id);
 -- status[value] (with or without status[date]): walk newest first and test the date inside the
 -- index, with no sort; a range index on status_changed_at made SQLite sort thousands of rows instead.
--- The narrowest index of a company's applications: the cheapest to count (total-count, status counts).
-CREATE INDEX IF NOT EXISTS applications_company_status ON applications (company_id, status);
+-- Counting status[value] + status[date] matches: a narrow range of this index.
+CREATE INDEX IF NOT EXISTS applications_company_status ON applications (company_id, status, status_changed_at);
 CREATE INDEX IF NOT EXISTS applications_company_status_created ON applications (company_id, status, created_at, id, status_changed_at);
 CREATE INDEX IF NOT EXISTS applications_company_source ON applications (company_id, source, created_at, id);
 CREATE INDEX IF NOT EXISTS applications_company_source_complete ON applications (company_id, source, is_complete, created_at, id);
 CREATE INDEX IF NOT EXISTS applications_company_complete ON applications (company_id, is_complete, created_at, id);
 CREATE INDEX IF NOT EXISTS applications_client_created ON applications (created_by_client, created_at, id);
+-- Applications per company and status, kept by triggers: the total of an unfiltered (or
+-- status-only) list without counting 100k index entries after every write.
+CREATE TABLE IF NOT EXISTS application_counts (
+  company_id INTEGER NOT NULL,
+  status TEXT NOT NULL,
+  n INTEGER NOT NULL,
+  PRIMARY KEY (company_id, status)
+) WITHOUT ROWID;
+CREATE TRIGGER IF NOT EXISTS application_counts_insert AFTER INSERT ON applications BEGIN
+  INSERT INTO application_counts (company_id, status, n) VALUES (NEW.company_id, NEW.status, 1)
+    ON CONFLICT (company_id, status) DO UPDATE SET n = n + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS application_counts_delete AFTER DELETE ON applications BEGIN
+  UPDATE application_counts SET n = n - 1 WHERE company_id = OLD.company_id AND status = OLD.status;
+END;
+CREATE TRIGGER IF NOT EXISTS application_counts_update AFTER UPDATE OF status, company_id ON applications BEGIN
+  UPDATE application_counts SET n = n - 1 WHERE company_id = OLD.company_id AND status = OLD.status;
+  INSERT INTO application_counts (company_id, status, n) VALUES (NEW.company_id, NEW.status, 1)
+    ON CONFLICT (company_id, status) DO UPDATE SET n = n + 1;
+END;
 CREATE TABLE IF NOT EXISTS application_tags (
   application_id INTEGER NOT NULL REFERENCES applications(id),
   name TEXT NOT NULL,
@@ -188,7 +208,7 @@ CREATE TABLE IF NOT EXISTS emails (
 const TABLES = [
   'emails', 'files', 'status_changes', 'skills', 'comments', 'application_tags', 'applications',
   'applicant_pools', 'applicants', 'campaign_tags', 'campaign_channels', 'campaigns', 'channels',
-  'pools', 'units', 'entities', 'api_clients', 'companies',
+  'pools', 'units', 'entities', 'api_clients', 'companies', 'application_counts',
 ];
 
 export type Row = Record<string, SQLInputValue>;

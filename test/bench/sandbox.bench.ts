@@ -1,10 +1,17 @@
 // `npm run bench -- sandbox`: GET /v2/applications (a page of 50, with
-// filters and embeds) at 100,000 applications. The store is filled in one
-// transaction with prepared statements, then each query shape is fetched
-// sequentially over keep-alive HTTP, side by side with a trivial endpoint
-// (GET /v2/channels) as the baseline of HTTP + auth cost.
-import { startSandbox } from '../../server/sandbox/index.ts';
-import type { RunningSandbox } from '../../server/sandbox/index.ts';
+// filters and embeds) at 100,000 applications. A SQLite file is filled in
+// one transaction with prepared statements; the real `sandbox` command then
+// serves it in its own process, and each query shape is fetched sequentially
+// over keep-alive HTTP, side by side with a trivial endpoint (GET
+// /v2/channels) as the baseline of HTTP + auth cost.
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createContext } from '../../server/sandbox/index.ts';
+import type { SandboxContext } from '../../server/sandbox/index.ts';
+import { createClient, createCompany } from '../../server/sandbox/setup.ts';
 
 const APPLICATIONS = Number(process.env.BENCH_APPLICATIONS ?? 100_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 400);
@@ -12,14 +19,9 @@ const CAMPAIGNS = 200;
 const STATUSES = ['new', 'reviewed', 'interview', 'offer', 'hired', 'rejected'];
 const SOURCES = ['carriere', 'jobboard_demo', 'linkedin', 'referral'];
 
-async function admin(sandbox: RunningSandbox, path: string, body: unknown): Promise<{ id: number; private_key: string; secret_key: string }> {
-  const response = await fetch(`${sandbox.origin}/_sandbox${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  return (await response.json()) as { id: number; private_key: string; secret_key: string };
-}
-
 /** Fills the store directly: 200 campaigns, 100k applicants each with one application, history, tags, comments. */
-export function fill(sandbox: RunningSandbox, companyId: number): number {
-  const { db } = sandbox.context;
+export function fill(context: SandboxContext, companyId: number): number {
+  const { db } = context;
   const start = performance.now();
   const base = Date.parse('2024-01-01T00:00:00Z');
   db.transaction(() => {
@@ -64,13 +66,13 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-async function measure(url: string, token: string, beforeEach?: () => void): Promise<{ p50: number; p99: number; count: number }> {
+async function measure(url: string, token: string, beforeEach?: () => Promise<void>): Promise<{ p50: number; p99: number; count: number }> {
   const headers = { authorization: `Bearer ${token}` };
   for (let i = 0; i < 30; i++) await (await fetch(url, { headers })).arrayBuffer(); // warm-up
   const times: number[] = [];
   let count = 0;
   for (let i = 0; i < REQUESTS; i++) {
-    beforeEach?.();
+    await beforeEach?.();
     const start = performance.now();
     const response = await fetch(url, { headers });
     const body = (await response.json()) as unknown[];
@@ -82,23 +84,56 @@ async function measure(url: string, token: string, beforeEach?: () => void): Pro
   return { p50: percentile(times, 50), p99: percentile(times, 99), count };
 }
 
+/** Starts `jobboard-connector sandbox` on a free port over the given file; resolves with its API root. */
+function serve(dbPath: string): Promise<{ url: string; origin: string; stop: () => Promise<void> }> {
+  const cli = fileURLToPath(new URL('../../server/cli.ts', import.meta.url));
+  const child = spawn(process.execPath, [cli, 'sandbox', '--port', '0', '--db', dbPath, '--rate-limit', '0', '--admin'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}: ${out}`)));
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const url = /listening on (http:\/\/\S+\/v2)/.exec(out)?.[1];
+      if (url !== undefined) {
+        child.stdout.removeAllListeners('data');
+        child.stdout.resume();
+        resolve({
+          url,
+          origin: url.replace(/\/v2$/, ''),
+          stop: async () => {
+            child.kill('SIGTERM');
+            await exited;
+          },
+        });
+      }
+    });
+  });
+}
+
 export default async function sandboxBench(): Promise<string> {
-  const sandbox = await startSandbox({ admin: true, rateLimitPerMinute: 0 });
+  const dir = await mkdtemp(join(tmpdir(), 'sandbox-bench-'));
+  const dbPath = join(dir, 'bench.db');
+  const context = createContext({ dbPath });
+  const company = createCompany(context, { name: 'Bench Co', sources: SOURCES });
+  const keys = createClient(context, { company_id: company.id });
+  const fillMs = fill(context, company.id);
+  const firstCampaign = Number(context.db.get<{ id: number }>('SELECT MIN(id) AS id FROM campaigns')!.id);
+  context.db.close();
+  const server = await serve(dbPath);
   try {
-    const company = await admin(sandbox, '/companies', { name: 'Bench Co', sources: SOURCES });
-    const keys = await admin(sandbox, '/clients', { company_id: company.id });
-    const fillMs = fill(sandbox, company.id);
-    const tokenResponse = await fetch(`${sandbox.url}/jwt`, {
+    const tokenResponse = await fetch(`${server.url}/jwt`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ private_key: keys.private_key, secret_key: keys.secret_key }),
     });
     const { token } = (await tokenResponse.json()) as { token: string };
-    const firstCampaign = Number((sandbox.context.db.get<{ id: number }>('SELECT MIN(id) AS id FROM campaigns'))!.id);
 
-    // Counts are cached until the next write; "after a write" rows pay for the COUNT(*) every time.
-    const afterWrite = () => sandbox.context.db.touch();
-    const scenarios: [string, string, (() => void)?][] = [
+    // Counts are cached until the next write; "after a write" rows make one (a tiny admin write) before each request.
+    const afterWrite = async () => {
+      await fetch(`${server.origin}/_sandbox/pools`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ company_id: company.id, name: 'p' }) });
+    };
+    const scenarios: [string, string, (() => Promise<void>)?][] = [
       ['baseline: GET /channels (HTTP + auth only)', '/channels'],
       ['page 1, no filter, no embed', '/applications'],
       ['page 1, no filter, no embed, after a write (uncached count of 100k)', '/applications', afterWrite],
@@ -113,7 +148,7 @@ export default async function sandboxBench(): Promise<string> {
     const rows: string[] = [];
     let baseline = 0;
     for (const [name, path, beforeEach] of scenarios) {
-      const r = await measure(`${sandbox.url}${path}`, token, beforeEach);
+      const r = await measure(`${server.url}${path}`, token, beforeEach);
       if (baseline === 0) baseline = r.p50;
       rows.push(`| ${name} | ${r.count} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${(r.p50 / baseline).toFixed(1)}× |`);
     }
@@ -122,7 +157,8 @@ export default async function sandboxBench(): Promise<string> {
       '',
       `Command: \`npm run bench -- sandbox\` (env BENCH_APPLICATIONS=${APPLICATIONS}, BENCH_REQUESTS=${REQUESTS}).`,
       `${APPLICATIONS.toLocaleString('en')} applications (one company, ${CAMPAIGNS} campaigns, history, tags, comments) filled in one transaction in ${(fillMs / 1000).toFixed(1)} s;`,
-      `then ${REQUESTS} sequential keep-alive requests per row after 30 warm-up requests, in-memory SQLite, one process (client and server share the 2 cores).`,
+      `then \`jobboard-connector sandbox --db FILE\` serves it in its own process and ${REQUESTS} sequential keep-alive requests per row are timed after 30 warm-up requests (the client runs in the bench process).`,
+      '"After a write" rows make a small write before each request, so the X-Pagination count is recomputed every time instead of coming from the count cache.',
       'Target: p50 under 5 ms for a page of 50 with filters and embeds.',
       '',
       '| query | records | p50 ms | p99 ms | p50 vs baseline |',
@@ -130,6 +166,7 @@ export default async function sandboxBench(): Promise<string> {
       ...rows,
     ].join('\n');
   } finally {
-    await sandbox.close();
+    await server.stop();
+    await rm(dir, { recursive: true, force: true });
   }
 }

@@ -38,19 +38,30 @@ export function applicationRoutes(ctx: SandboxContext): Router {
       params.push(q.status.value);
       // status[date]: the current status was set within [gte, lte] (whole days, UTC).
       if (q.status.date?.gte !== undefined) {
-        where.push('a.status_changed_at >= ?');
+        where.push('DATE_COLUMN >= ?');
         params.push(q.status.date.gte);
       }
       if (q.status.date?.lte !== undefined) {
-        where.push('a.status_changed_at <= ?');
+        where.push('DATE_COLUMN <= ?');
         params.push(`${q.status.date.lte}T23:59:59.999Z`);
       }
     }
     const whereSql = where.join(' AND ');
-    const total = db.count(`SELECT COUNT(*) AS n FROM applications a WHERE ${whereSql}`, ...params);
+    // Counting uses the status_changed_at range index. The page must not: "+" keeps SQLite from
+    // using that index, so it walks (company_id, status, created_at) newest first, with no sort.
+    const countWhere = whereSql.replaceAll('DATE_COLUMN', 'a.status_changed_at');
+    const pageWhere = whereSql.replaceAll('DATE_COLUMN', '+a.status_changed_at');
+    // Without other filters, a company's total comes from the trigger-kept counts.
+    const onlyCompanyAndStatus =
+      !isJobboard(client) && q.campaign_id === undefined && q.is_complete === undefined && q.source === undefined && q.status?.date === undefined;
+    const total = onlyCompanyAndStatus
+      ? q.status?.value !== undefined
+        ? (db.get<{ n: number }>('SELECT n FROM application_counts WHERE company_id = ? AND status = ?', client.company_id ?? -1, q.status.value)?.n ?? 0)
+        : (db.get<{ n: number }>('SELECT COALESCE(SUM(n), 0) AS n FROM application_counts WHERE company_id = ?', client.company_id ?? -1)?.n ?? 0)
+      : db.count(`SELECT COUNT(*) AS n FROM applications a WHERE ${countWhere}`, ...params);
     const dir = q.sort === 'asc' ? 'ASC' : 'DESC';
     const rows = db.all<ApplicationRow>(
-      `SELECT a.* FROM applications a WHERE ${whereSql} ORDER BY a.created_at ${dir}, a.id ${dir} LIMIT ? OFFSET ?`,
+      `SELECT a.* FROM applications a WHERE ${pageWhere} ORDER BY a.created_at ${dir}, a.id ${dir} LIMIT ? OFFSET ?`,
       ...params,
       q.per_page,
       (q.page - 1) * q.per_page,
