@@ -89,7 +89,8 @@ function faultInjection(ctx: SandboxContext): RequestHandler {
   return async (req, res, next) => {
     const fault = ctx.faults.take();
     if (fault === undefined) return next();
-    if (fault.delay_ms !== undefined && fault.delay_ms > 0) await new Promise((r) => setTimeout(r, fault.delay_ms));
+    // Unref'd: a delayed request never keeps a closed sandbox's process alive.
+    if (fault.delay_ms !== undefined && fault.delay_ms > 0) await new Promise((r) => setTimeout(r, fault.delay_ms).unref());
     if (fault.drop === true) {
       req.socket.destroy();
       return;

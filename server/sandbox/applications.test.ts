@@ -265,8 +265,10 @@ describe('sandbox GET /applications and GET /applications/:id', () => {
     assert.deepEqual(ids(await w.company('/applications?source=board')), [apps.a2.id]);
   });
 
-  it('filters by status[value]', async () => {
-    assert.deepEqual(ids(await w.company('/applications?status[value]=interview')), [apps.a1.id]);
+  it('filters by status[value], with its total in X-Pagination', async () => {
+    const interview = await w.company('/applications?status[value]=interview');
+    assert.deepEqual(ids(interview), [apps.a1.id]);
+    assert.equal(JSON.parse(interview.headers.get('x-pagination')!)['total-count'], 1);
     assert.deepEqual(ids(await w.company('/applications?status[value]=complete')), [apps.a2.id]);
   });
 
@@ -337,6 +339,15 @@ describe('sandbox GET /applications and GET /applications/:id', () => {
 
   it('when the application does not exist, answers 404', async () => {
     assert.equal((await w.company('/applications/424242')).status, 404);
+  });
+
+  it('X-Pagination total-count follows writes (filtered and unfiltered lists)', async () => {
+    const total = async (query: string) => JSON.parse((await w.company(`/applications${query}`)).headers.get('x-pagination')!)['total-count'] as number;
+    const [all, bySource, hired] = [await total(''), await total('?source=carriere'), await total('?status[value]=hired')];
+    const applicant = await w.company('/applicants', { body: { applicant: { email: 'late@example.com', is_legals_accepted_by_manager: true } } });
+    const created = await w.company('/applications', { body: { campaign_id: campaignA, applicant_id: applicant.body.id, application: { source: 'carriere' } } });
+    await w.t.admin('PUT', `/applications/${created.body.id}/status`, { value: 'hired' });
+    assert.deepEqual([await total(''), await total('?source=carriere'), await total('?status[value]=hired')], [all + 1, bySource + 1, hired + 1]);
   });
 
   it('a job-board client sees only the applications it created', async () => {
