@@ -102,6 +102,11 @@ describe('sandbox campaigns (GET /campaigns, GET /campaigns/:id, POST /campaigns
     assert.deepEqual(tagged.body.tags, ['remote']);
   });
 
+  it('embeds work on the list endpoint too', async () => {
+    const reply = await w.company('/campaigns?embed=channels,tags,address');
+    assert.ok(reply.body.every((c: Json) => Array.isArray(c.channels) && Array.isArray(c.tags) && 'address' in c));
+  });
+
   it('leaves embeds out unless asked', async () => {
     const reply = await w.company(`/campaigns/${ids.standby}`);
     assert.equal('channels' in reply.body, false);
