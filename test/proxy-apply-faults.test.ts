@@ -242,3 +242,42 @@ describe('graceful shutdown of startProxy', () => {
     }
   });
 });
+
+describe('delivery under mixed faults', () => {
+  let world: ApplyWorld;
+  let creates = 0;
+  before(async () => {
+    // Every third create's answer is lost after the service acted on it.
+    const lossyFetch: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      const url = input instanceof Request ? input.url : String(input);
+      if ((url.endsWith('/jobboards/applicants') || url.endsWith('/applications')) && response.status === 201 && ++creates % 3 === 0) {
+        await response.arrayBuffer();
+        throw new TypeError('fetch failed', { cause: Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }) });
+      }
+      return response;
+    };
+    world = await startApplyWorld({ fetch: lossyFetch, env: { DELIVERY_DEADLINE_MS: '500' } });
+  });
+  after(async () => {
+    await world.close();
+  });
+
+  it('delivers 20 concurrent applications (10 of returning candidates) exactly once each through drops, 503s and lost answers', async () => {
+    const emails = Array.from({ length: 10 }, (_, i) => `mixed.${process.pid}.${i}@example.org`);
+    const [first, second] = world.openCampaignIds as [number, number];
+    await admin(world.sandbox, 'POST', 'faults', { count: 6, drop: true });
+    const firstWave = Promise.all(emails.map((email) => apply(world.proxyUrl, { fields: validFields(first, email) })));
+    await new Promise((r) => setTimeout(r, 100));
+    await admin(world.sandbox, 'POST', 'faults', { count: 8, status: 503 });
+    const secondWave = Promise.all(emails.map((email) => apply(world.proxyUrl, { fields: validFields(second, email) })));
+    const answers = [...(await firstWave), ...(await secondWave)];
+    assert.ok(answers.every((a) => a.status === 201 || a.status === 202), `answers: ${answers.map((a) => a.status).join(', ')}`);
+    await eventually(() => world.applications.outbox.counts().delivered === 20, 30_000, 'all 20 delivered');
+    for (const email of emails) {
+      assert.equal(upstreamApplicantCount(world.sandbox, email), 1, email);
+      assert.deepEqual(upstreamApplications(world.sandbox, email).map((a) => a.campaign_id).sort(), [first, second].sort(), email);
+    }
+    assert.ok(creates >= 20);
+  });
+});
