@@ -68,9 +68,8 @@ export async function main(args: string[]): Promise<void> {
       ...rows.map(([label, priv, secret]) => `  ${label.padEnd(width)}  private_key=${priv} secret_key=${secret}`),
     );
   }
-  console.log(lines.join('\n'));
-
-  await new Promise<void>((resolve) => {
+  // Handlers first, so a signal sent as soon as the URL is printed is already handled.
+  const closed = new Promise<void>((resolve) => {
     const stop = (signal: string) => {
       console.log(`\n${signal}: closing the sandbox`);
       process.off('SIGINT', onInt);
@@ -85,6 +84,8 @@ export async function main(args: string[]): Promise<void> {
     process.on('SIGINT', onInt);
     process.on('SIGTERM', onTerm);
   });
+  console.log(lines.join('\n'));
+  await closed;
 }
 
 function wholeNumber(raw: string | undefined, flag: string, max: number): number {
