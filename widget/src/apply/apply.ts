@@ -20,7 +20,7 @@ import {
   JobboardUploadProgressEvent,
 } from '../internal/events.ts';
 import { formatBytes } from '../internal/format.ts';
-import { fieldMessage, problemMessage, resolveLocale, useLocale } from '../internal/localize.ts';
+import { colon, fieldMessage, problemMessage, resolveLocale, useLocale } from '../internal/localize.ts';
 import type { Locale } from '../internal/localize.ts';
 import { uuid } from '../internal/uuid.ts';
 import { styles } from './apply.styles.ts';
@@ -635,7 +635,7 @@ export class JobboardApply extends LitElement {
         ? html`<ul>
             ${fields.map(
               (id) => html`<li>
-                <a href="#${id}" @click=${(e: Event) => this.handleSummaryLink(e, id)}>${this.labelOf(id)}: ${this.errors[id]}</a>
+                <a href="#${id}" @click=${(e: Event) => this.handleSummaryLink(e, id)}>${this.labelOf(id)}${colon()} ${this.errors[id]}</a>
               </li>`,
             )}
           </ul>`

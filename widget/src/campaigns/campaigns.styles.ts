@@ -76,9 +76,6 @@ export const styles = [
     .meta dt {
       color: var(--_muted);
     }
-    .meta dt::after {
-      content: ':';
-    }
     .meta dd {
       margin: 0;
     }

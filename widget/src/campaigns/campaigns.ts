@@ -7,7 +7,7 @@ import type { CampaignDetail, CampaignPage, CampaignQuery, CampaignSummary } fro
 import { JobboardCampaignSelectEvent } from '../internal/events.ts';
 import { formatDate, formatNumber, formatSalary } from '../internal/format.ts';
 import { sanitize } from '../internal/html.ts';
-import { resolveLocale, useLocale } from '../internal/localize.ts';
+import { colon, resolveLocale, useLocale } from '../internal/localize.ts';
 import { styles } from './campaigns.styles.ts';
 
 /** Attributes of `<jobboard-campaigns>` handed down to its apply form. */
@@ -201,11 +201,11 @@ export class JobboardCampaigns extends LitElement {
     const start = formatDate(this.tag, c.job_start_date);
     const place = [c.city, c.country].filter(Boolean).join(', ');
     return html`<dl class="meta">
-      ${place ? html`<div><dt>${msg('Place')}</dt><dd>${place}</dd></div>` : nothing}
-      ${c.job_type ? html`<div><dt>${msg('Contract')}</dt><dd>${c.job_type}</dd></div>` : nothing}
-      ${c.working_time ? html`<div><dt>${msg('Working time')}</dt><dd>${c.working_time}</dd></div>` : nothing}
-      ${salary ? html`<div><dt>${msg('Salary')}</dt><dd>${salary}</dd></div>` : nothing}
-      ${start ? html`<div><dt>${msg('Start')}</dt><dd>${start}</dd></div>` : nothing}
+      ${place ? html`<div><dt>${msg('Place')}${colon()}</dt><dd>${place}</dd></div>` : nothing}
+      ${c.job_type ? html`<div><dt>${msg('Contract')}${colon()}</dt><dd>${c.job_type}</dd></div>` : nothing}
+      ${c.working_time ? html`<div><dt>${msg('Working time')}${colon()}</dt><dd>${c.working_time}</dd></div>` : nothing}
+      ${salary ? html`<div><dt>${msg('Salary')}${colon()}</dt><dd>${salary}</dd></div>` : nothing}
+      ${start ? html`<div><dt>${msg('Start')}${colon()}</dt><dd>${start}</dd></div>` : nothing}
     </dl>`;
   }
 

@@ -49,6 +49,11 @@ export function useLocale(locale: Locale): Promise<void> {
   return getLocale() === locale ? Promise.resolve() : setLocale(locale);
 }
 
+/** The colon before a value: French puts a (non-breaking) space before it. */
+export function colon(): string {
+  return msg(':', { id: 'colon', desc: 'Punctuation between a label and its value' });
+}
+
 /** Localised message for a problem code of the proxy or of the widget. */
 export function problemMessage(code: string): string {
   switch (code) {

@@ -9,7 +9,8 @@
     /* eslint-disable @typescript-eslint/no-explicit-any */
 
     export const templates = {
-      's0073fee5e8d437c2': `Ningún archivo elegido`,
+      'colon': `:`,
+'s0073fee5e8d437c2': `Ningún archivo elegido`,
 's01f5ddd58d9cc1e5': `Recibir ofertas similares por correo electrónico`,
 's06546c823182b39d': `No se ha elegido ninguna oferta para este formulario.`,
 's06f6859c3c78dc01': `Leer la política de privacidad (se abre en una pestaña nueva)`,

@@ -9,7 +9,8 @@
     /* eslint-disable @typescript-eslint/no-explicit-any */
 
     export const templates = {
-      's0073fee5e8d437c2': `Aucun fichier choisi`,
+      'colon': ` :`,
+'s0073fee5e8d437c2': `Aucun fichier choisi`,
 's01f5ddd58d9cc1e5': `Recevoir par e-mail des offres similaires`,
 's06546c823182b39d': `Aucune offre n’a été choisie pour ce formulaire.`,
 's06f6859c3c78dc01': `Lire la politique de confidentialité (nouvel onglet)`,
