@@ -8,6 +8,7 @@ const benches: Record<string, () => Promise<{ default: () => Promise<string> }>>
   sandbox: () => import('./sandbox.bench.ts'),
   client: () => import('./client.bench.ts'),
   proxy: () => import('./proxy.bench.ts'),
+  'proxy-apply': () => import('./proxy-apply.bench.ts'),
   widget: () => import('./widget.bench.ts'),
 };
 
