@@ -6,7 +6,6 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Router } from 'express';
 import { Registry } from 'prom-client';
 import { createProxyApp } from './app.ts';
@@ -19,7 +18,7 @@ import { openCatalogueStore } from './catalogue/store.ts';
 import type { ProxyConfig } from './config.ts';
 import { ProblemError } from './problem.ts';
 import { pickEncoding } from './http-cache.ts';
-import { TEST_BOARD_ORIGIN, capturingLogger, listen, testConfig } from './test-support.ts';
+import { TEST_BOARD_ORIGIN, capturingLogger, listen, testConfig, waitFor } from './test-support.ts';
 
 interface Harness {
   url: string;
@@ -323,8 +322,8 @@ describe('proxy app', () => {
       const text = await response.text();
       assert.doesNotMatch(text, /secret internals|upstream said|stack|at /);
       assert.equal((JSON.parse(text) as { code: string }).code, 'internal_error');
-      await sleep(20);
-      assert.ok(h.log.lines.some((l) => l.level === 50 && JSON.stringify(l).includes('secret internals')), 'the error is in the log, for the operator');
+      // The request's log line is written when the answer finishes, just after the client has it.
+      await waitFor(() => h.log.lines.some((l) => l.level === 50 && JSON.stringify(l).includes('secret internals')), 'the error is in the log, for the operator');
     });
 
     it("answers a handler's ProblemError with its status, body and headers", async () => {
@@ -376,7 +375,7 @@ describe('proxy app', () => {
 
     it('logs method, path, status and request id, without query string or headers', async () => {
       await fetch(`${h.url}/api/campaigns?q=ada.lovelace@example.com`, { headers: { Authorization: 'Bearer secret-token', 'X-Request-Id': 'trace-q' } });
-      await sleep(20);
+      await waitFor(() => h.log.lines.some((l) => (l.req as { id?: string } | undefined)?.id === 'trace-q'), 'the request is logged');
       const line = h.log.lines.find((l) => (l.req as { id?: string } | undefined)?.id === 'trace-q');
       assert.ok(line);
       assert.deepEqual(line.req, { id: 'trace-q', method: 'GET', path: '/api/campaigns' });
@@ -386,7 +385,6 @@ describe('proxy app', () => {
 
     it("redacts email, names and phone when a module logs an applicant's fields", async () => {
       await fetch(`${h.url}/api/applications/log-personal-data`);
-      await sleep(20);
       const line = h.log.lines.find((l) => l.msg === 'application received');
       assert.deepEqual(line?.applicant, { email: '[redacted]', first_name: '[redacted]', phone_number: '[redacted]' });
       assert.equal(line?.reference, 'app_1');

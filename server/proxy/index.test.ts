@@ -175,7 +175,9 @@ describe('startProxy readiness and shutdown', () => {
   it('close() lets an in-flight request finish, then stops', async () => {
     const proxy = await startProxy({ config: configFor(sandbox), logger: capturingLogger().logger });
     const url = new URL(`${proxy.url}/api/config`);
+    const received = new Promise<void>((resolve) => proxy.server.once('request', () => resolve()));
     // A request whose body is still arriving when close() is called.
+    let finishBody!: () => void;
     const answered = new Promise<number>((resolve, reject) => {
       const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Length': '11' } }, (res) => {
         res.resume();
@@ -183,13 +185,14 @@ describe('startProxy readiness and shutdown', () => {
       });
       req.on('error', reject);
       req.write('{"a":');
-      setTimeout(() => req.end('"x"}  '), 150);
+      finishBody = () => req.end('"x"}  ');
     });
-    await new Promise((r) => setTimeout(r, 50));
+    await received;
     let closed = false;
     const closing = proxy.close().then(() => (closed = true));
-    await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 50));
     assert.equal(closed, false, 'close waits for the request');
+    finishBody();
     assert.equal(await answered, 404, 'the in-flight request got its answer');
     await closing;
     await assert.rejects(fetch(`${proxy.url}/healthz`), 'no new connection is accepted');

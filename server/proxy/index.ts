@@ -4,6 +4,7 @@
 // Express app, and a graceful close that finishes in-flight requests.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
@@ -38,6 +39,8 @@ export interface RunningProxy {
   catalogue: LiveCatalogue;
   applications: ApplicationsModule;
   registry: Registry;
+  /** The HTTP server (for embedding and tests). */
+  server: Server;
   /** Stops taking requests, finishes in-flight ones, stops the workers and closes the stores. */
   close(): Promise<void>;
 }
@@ -130,5 +133,5 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
     return closing;
   };
 
-  return { url, port, catalogue, applications, registry, close };
+  return { url, port, catalogue, applications, registry, server, close };
 }

@@ -59,3 +59,12 @@ export async function listen(app: Express): Promise<{ url: string; server: Serve
       }),
   };
 }
+
+/** Resolves once `condition` holds, polling; rejects naming `what` after `timeoutMs`. */
+export async function waitFor(condition: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
