@@ -4,7 +4,7 @@
 import { TokenResponse } from '../contract/index.ts';
 import { TokenCache } from './auth.ts';
 import { RequestBudget } from './budget.ts';
-import type { Clock } from './budget.ts';
+import type { Clock, RequestBudgetOptions } from './budget.ts';
 import { Applicants } from './resources/applicants.ts';
 import { Applications } from './resources/applications.ts';
 import { Campaigns } from './resources/campaigns.ts';
@@ -28,7 +28,7 @@ export interface ClientOptions {
   /** Per-attempt timeout in ms (default 10,000). */
   timeout?: number;
   /** The request budget: its size, or a RequestBudget shared with other clients of the same API client. Default 120/min. */
-  budget?: { perMinute?: number; reservedForHigh?: number } | RequestBudget;
+  budget?: Omit<RequestBudgetOptions, 'clock'> | RequestBudget;
   /** Renew the token this long before it expires (default 5 minutes). */
   renewMarginMs?: number;
 }

@@ -1,8 +1,10 @@
-// The service's rate limit (403 rate_limited with Retry-After) reached and
-// waited out over real HTTP. The sandbox counts requests over a real 60 s
-// window, so this file waits about a minute: it is the only slow one.
+// The service's rate limit over real HTTP: reached and waited out (403
+// rate_limited with Retry-After), and kept under by the client's own budget.
+// The sandbox counts requests over a real 60 s window, so this file waits
+// about a minute, its two tests side by side: it is the only slow one.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { setImmediate } from 'node:timers/promises';
 import { startWorld } from './world.ts';
 import type { World } from './world.ts';
 
@@ -15,7 +17,7 @@ before(async () => {
 
 after(() => world.close());
 
-describe('rate limit', () => {
+describe('rate limit', { concurrency: true }, () => {
   it('when the server answers 403 rate_limited, waits for Retry-After, sends the waiting application before the catalogue reads, and succeeds', async () => {
     /** Requests in the order they were sent, and answers as they came. */
     const sent: string[] = [];
@@ -48,5 +50,27 @@ describe('rate limit', () => {
     // (On a slow machine the server's window may not be quite empty yet and answer 403 again; the client waits again.)
     assert.equal(sent[SERVER_LIMIT + 1], 'POST /v2/applicants');
     assert.deepEqual(log.filter((line) => !line.endsWith(' 403')).slice(SERVER_LIMIT).sort(), ['GET /v2/campaigns 200', 'GET /v2/campaigns 200', 'POST /v2/applicants 201']);
+  });
+
+  it('when the budget matches the server limit, the request beyond it waits for a token and never meets a 403', async () => {
+    const statuses: number[] = [];
+    // Another API client: the server counts per key pair.
+    const client = world.client(world.readOnlyKeys, {
+      budget: { perMinute: SERVER_LIMIT, reservedForHigh: 0 },
+      fetch: async (input, init) => {
+        const request = input instanceof Request ? input : new Request(input, init);
+        const response = await fetch(request);
+        if (!request.url.endsWith('/v2/jwt')) statuses.push(response.status);
+        return response;
+      },
+    });
+    // POST /jwt took one token of the budget too.
+    for (let i = 0; i < SERVER_LIMIT - 1; i++) await client.channels.list();
+    assert.equal(client.budget.available('low'), 0);
+    const beyond = client.channels.list();
+    await setImmediate(); // the call reaches the budget within microtasks
+    assert.equal(client.budget.waiting, 1);
+    await beyond;
+    assert.deepEqual(statuses, Array.from({ length: SERVER_LIMIT }, () => 200));
   });
 });
