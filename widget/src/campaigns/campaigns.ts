@@ -60,6 +60,8 @@ export class JobboardCampaigns extends LitElement {
   private listRequest: AbortController | null = null;
   private localeChange: Promise<void> = Promise.resolve();
   private lastSelectedId: number | null = null;
+  /** BCP 47 tag for Intl, resolved once per update rather than per offer. */
+  private tag = 'en';
 
   @state() private query: CampaignQuery = {};
   @state() private data: CampaignPage | null = null;
@@ -90,7 +92,9 @@ export class JobboardCampaigns extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has('lang') && this.isConnected) this.localeChange = useLocale(resolveLocale(this).locale);
+    const resolved = resolveLocale(this);
+    this.tag = resolved.tag;
+    if (changed.has('lang') && this.isConnected) this.localeChange = useLocale(resolved.locale);
     if (changed.has('endpoint') || changed.has('perPage')) void this.load();
   }
 
@@ -100,10 +104,6 @@ export class JobboardCampaigns extends LitElement {
     for (const attr of this.attributes) {
       if (forwarded.test(attr.name) && apply.getAttribute(attr.name) !== attr.value) apply.setAttribute(attr.name, attr.value);
     }
-  }
-
-  private get tag(): string {
-    return resolveLocale(this).tag;
   }
 
   private async load(): Promise<void> {

@@ -7,8 +7,21 @@ import { msg } from '@lit/localize';
  */
 const currency = 'EUR';
 
+// Building an Intl formatter is the expensive part; a list renders dozens of
+// salaries and dates, so one formatter per language and kind is kept.
+const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
+
+function cached<T extends Intl.NumberFormat | Intl.DateTimeFormat>(key: string, make: () => T): T {
+  let f = formatters.get(key) as T | undefined;
+  if (!f) {
+    f = make();
+    formatters.set(key, f);
+  }
+  return f;
+}
+
 export function formatSalary(tag: string, min: number | null, max: number | null): string | null {
-  const f = new Intl.NumberFormat(tag, { style: 'currency', currency, maximumFractionDigits: 0 });
+  const f = cached(`salary:${tag}`, () => new Intl.NumberFormat(tag, { style: 'currency', currency, maximumFractionDigits: 0 }));
   if (min !== null && max !== null && min !== max) return f.formatRange(min, max);
   const one = min ?? max;
   return one === null ? null : f.format(one);
@@ -19,7 +32,7 @@ export function formatDate(tag: string, isoDate: string | null): string | null {
   if (!isoDate) return null;
   const date = new Date(`${isoDate.slice(0, 10)}T00:00:00Z`);
   if (Number.isNaN(date.getTime())) return null;
-  return new Intl.DateTimeFormat(tag, { dateStyle: 'long', timeZone: 'UTC' }).format(date);
+  return cached(`date:${tag}`, () => new Intl.DateTimeFormat(tag, { dateStyle: 'long', timeZone: 'UTC' })).format(date);
 }
 
 /**
@@ -35,5 +48,5 @@ export function formatBytes(locale: string, bytes: number): string {
 }
 
 export function formatNumber(tag: string, n: number): string {
-  return new Intl.NumberFormat(tag).format(n);
+  return cached(`number:${tag}`, () => new Intl.NumberFormat(tag)).format(n);
 }
