@@ -509,6 +509,15 @@ describe('<jobboard-apply>', () => {
       }
     });
 
+    it('follows the lang property set by a script, and marks its texts with that language', async () => {
+      const { el } = await form('ok', 'en');
+      el.lang = 'es';
+      await el.updateComplete;
+      await aTimeout(0);
+      expect(shadow(el, 'button[type=submit]').textContent).to.contain(text.send.es);
+      expect(shadow(el, '[lang]').getAttribute('lang')).to.equal('es');
+    });
+
     it('follows a change of the lang attribute', async () => {
       const { el } = await form('ok', 'en');
       el.setAttribute('lang', 'fr');

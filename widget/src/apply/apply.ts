@@ -20,7 +20,7 @@ import {
   JobboardUploadProgressEvent,
 } from '../internal/events.ts';
 import { formatBytes } from '../internal/format.ts';
-import { colon, fieldMessage, problemMessage, resolveLocale, useLocale } from '../internal/localize.ts';
+import { colon, fieldMessage, getLocale, problemMessage, resolveLocale, useLocale } from '../internal/localize.ts';
 import type { Locale } from '../internal/localize.ts';
 import { uuid } from '../internal/uuid.ts';
 import { styles } from './apply.styles.ts';
@@ -378,7 +378,8 @@ export class JobboardApply extends LitElement {
           if (target) errors[target] = fieldMessage(fieldError.code);
         }
         this.errors = errors;
-        if (Object.keys(errors).length === 0) this.banner = { code, retry: false };
+        // A problem on a field this form does not show still needs saying.
+        if (Object.keys(errors).length < problem.errors.length) this.banner = { code, retry: false };
       } else {
         if (code === 'idempotency_key_reused') this.idempotencyKey = null;
         this.banner = { code, retry: false };
@@ -704,8 +705,11 @@ export class JobboardApply extends LitElement {
     } else {
       body = this.renderForm(this.config);
     }
-    return html`${body}
-      <div class="visually-hidden" role="status" part="status">${this.announcement}</div>`;
+    // The language of the texts, for screen readers, when it is not the page's.
+    return html`<div lang=${getLocale()}>
+      ${body}
+      <div class="visually-hidden" role="status" part="status">${this.announcement}</div>
+    </div>`;
   }
 }
 

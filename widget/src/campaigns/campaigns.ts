@@ -7,7 +7,7 @@ import type { CampaignDetail, CampaignPage, CampaignQuery, CampaignSummary } fro
 import { JobboardCampaignSelectEvent } from '../internal/events.ts';
 import { formatDate, formatNumber, formatSalary } from '../internal/format.ts';
 import { sanitize } from '../internal/html.ts';
-import { colon, resolveLocale, useLocale } from '../internal/localize.ts';
+import { colon, getLocale, resolveLocale, useLocale } from '../internal/localize.ts';
 import { styles } from './campaigns.styles.ts';
 
 /** Attributes of `<jobboard-campaigns>` handed down to its apply form. */
@@ -267,7 +267,7 @@ export class JobboardCampaigns extends LitElement {
     </article>`;
   }
 
-  protected override render(): TemplateResult {
+  private renderBody(): TemplateResult {
     if (this.selected || this.detailStatus !== 'idle') return this.renderDetail();
     const total = this.data?.total;
     return html`${this.renderSearch()}
@@ -279,6 +279,11 @@ export class JobboardCampaigns extends LitElement {
           : nothing}
       </p>
       ${this.renderList()}`;
+  }
+
+  protected override render(): TemplateResult {
+    // The language of the texts, for screen readers, when it is not the page's.
+    return html`<div lang=${getLocale()}>${this.renderBody()}</div>`;
   }
 }
 

@@ -31,7 +31,9 @@ export function resolveLocale(el: Element): { locale: Locale; tag: string } {
   const tags: (string | null)[] = [];
   // Walk up through shadow roots too: <jobboard-apply> inside <jobboard-campaigns>.
   for (let node: Node | null = el; node; node = node.parentNode ?? (node as ShadowRoot).host ?? null) {
-    if (node instanceof Element && node.getAttribute('lang')) tags.push(node.getAttribute('lang'));
+    // `.lang` of our own elements is their reactive property (set by attribute or script).
+    const lang = node instanceof HTMLElement ? node.lang : node instanceof Element ? node.getAttribute('lang') : null;
+    if (lang) tags.push(lang);
   }
   for (const tag of [...tags, ...navigator.languages]) {
     const locale = supportedLocale(tag);
