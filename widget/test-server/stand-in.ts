@@ -61,7 +61,7 @@ function detail(c: (typeof campaigns)[number]) {
     ...c,
     description: `<p>Join <strong>${c.company_name}</strong> as ${c.name}.</p><script>window.__pwned = true</script><p><a href="javascript:alert(1)" onclick="window.__pwned = true">More</a></p>`,
     profile: '<ul><li>Two years of experience</li><li>Team spirit</li></ul>',
-    address: null,
+    address: c.id === 100 ? { street_number: '12', street: 'rue de la République', postal_code: '69002', city: 'Lyon', country: 'France', name: null } : null,
     date_end: c.id === 100 ? '2027-02-28' : null,
   };
 }

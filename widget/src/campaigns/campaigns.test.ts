@@ -170,10 +170,11 @@ describe('<jobboard-campaigns>', () => {
       });
     }
 
-    it('says until when applications are open', async () => {
+    it('shows the address and until when applications are open', async () => {
       const { el } = await list('ok', 'es');
       await open(el);
       expect(shadow(el, '[part=detail]').textContent).to.contain('28 de febrero de 2027');
+      expect(shadow(el, '[part=detail]').textContent).to.contain('12 rue de la République, 69002 Lyon, France');
     });
 
     it('fires jobboard-campaign-select with the campaign id only', async () => {

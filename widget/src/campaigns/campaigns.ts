@@ -252,11 +252,18 @@ export class JobboardCampaigns extends LitElement {
       return html`${back}<p id="detail-error" class="state error" tabindex="-1">${msg('This offer could not be loaded. It may have been closed.')}</p>`;
     }
     const c = this.selected;
+    const a = c.address;
+    const address = a
+      ? [a.name, [a.street_number, a.street].filter(Boolean).join(' '), [a.postal_code, a.city].filter(Boolean).join(' '), a.country]
+          .filter(Boolean)
+          .join(', ')
+      : '';
     return html`<article class="detail" part="detail">
       ${back}
       <h2 id="detail-title" tabindex="-1">${c.name}</h2>
       <p class="company">${c.company_name}</p>
       ${this.renderMeta(c)}
+      ${address ? html`<p>${msg('Address')}${colon()} ${address}</p>` : nothing}
       ${c.date_end ? html`<p>${msg(str`Applications close on ${formatDate(this.tag, c.date_end)}.`)}</p>` : nothing}
       ${c.description ? html`<section part="description"><h3>${msg('The job')}</h3><div class="rich">${sanitize(c.description)}</div></section>` : nothing}
       ${c.profile ? html`<section part="description"><h3>${msg('The profile')}</h3><div class="rich">${sanitize(c.profile)}</div></section>` : nothing}

@@ -103,5 +103,6 @@
 'sf1bc83d2509bafcf': `Teléfono`,
 'sf993bb199fefbe04': `Todos`,
 'sfc360aa8cc32d7e5': str`Se admiten candidaturas hasta el ${0}.`,
+'sfcdd8e672c75b713': `Dirección`,
     };
   

@@ -103,5 +103,6 @@
 'sf1bc83d2509bafcf': `Téléphone`,
 'sf993bb199fefbe04': `Tous`,
 'sfc360aa8cc32d7e5': str`Candidatures jusqu’au ${0}.`,
+'sfcdd8e672c75b713': `Adresse`,
     };
   
