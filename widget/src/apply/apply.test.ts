@@ -1,9 +1,10 @@
-import { aTimeout, expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
+import { aTimeout, expect, fixture, html, oneEvent } from '@open-wc/testing';
 import { emulateMedia, sendKeys, setViewport } from '@web/test-runner-commands';
 import '../widget.ts';
 import type { JobboardApply, JobboardApplySuccessEvent } from '../index.ts';
 import {
   activeInside,
+  until,
   chooseFile,
   leave,
   locales,
@@ -43,7 +44,7 @@ async function form(scenario: string, lang: Lang = 'en', extra: Record<string, s
   const { endpoint, token } = standIn(scenario);
   const el = await fixture<JobboardApply>(html`<jobboard-apply endpoint=${endpoint} campaign-id="101" lang=${lang} no-draft></jobboard-apply>`);
   for (const [name, value] of Object.entries(extra)) el.setAttribute(name, value);
-  await waitUntil(() => maybe(el, 'form'), 'the form shows once /api/config answered');
+  await until(() => maybe(el, 'form'), 'the form shows once /api/config answered');
   await el.updateComplete;
   return { el, token, endpoint };
 }
@@ -147,7 +148,7 @@ describe('<jobboard-apply>', () => {
       it(`after a failed submit, are accessible, listed in a summary that takes focus, in ${lang}`, async () => {
         const { el, token } = await form('ok', lang);
         await submit(el);
-        await waitUntil(() => activeInside(el)?.id === 'error-summary', 'the summary takes focus');
+        await until(() => activeInside(el)?.id === 'error-summary', 'the summary takes focus');
         await expect(el).to.be.accessible();
         expect(shadow(el, '#email-error').textContent).to.contain(text.required[lang]);
         expect(shadow(el, '#email').getAttribute('aria-invalid')).to.equal('true');
@@ -196,7 +197,7 @@ describe('<jobboard-apply>', () => {
     it('a summary link moves focus to its field', async () => {
       const { el } = await form('ok');
       await submit(el);
-      await waitUntil(() => activeInside(el)?.id === 'error-summary');
+      await until(() => activeInside(el)?.id === 'error-summary');
       await sendKeys({ press: 'Tab' });
       await sendKeys({ press: 'Enter' });
       expect(activeInside(el)?.id).to.equal('email');
@@ -209,7 +210,7 @@ describe('<jobboard-apply>', () => {
       await el.updateComplete;
       expect(shadow(el, '#resume-error').textContent).to.contain(text.tooLarge.fr);
       await submit(el);
-      await waitUntil(() => activeInside(el)?.id === 'error-summary');
+      await until(() => activeInside(el)?.id === 'error-summary');
       expect(await received(token)).to.have.length(0);
     });
 
@@ -220,7 +221,7 @@ describe('<jobboard-apply>', () => {
       await el.updateComplete;
       expect(shadow(el, '#resume-error').textContent).to.contain('not accepted');
       await submit(el);
-      await waitUntil(() => activeInside(el)?.id === 'error-summary');
+      await until(() => activeInside(el)?.id === 'error-summary');
       expect(await received(token)).to.have.length(0);
     });
 
@@ -228,7 +229,7 @@ describe('<jobboard-apply>', () => {
       const { el } = await form('ok');
       await type(el, '#email', 'ada@example.com');
       await submit(el);
-      await waitUntil(() => activeInside(el)?.id === 'error-summary');
+      await until(() => activeInside(el)?.id === 'error-summary');
       expect(shadow(el, '#consent-error').textContent).to.contain('accept the processing');
     });
   });
@@ -239,11 +240,11 @@ describe('<jobboard-apply>', () => {
         const { el } = await form('hang', lang);
         await fillRequired(el);
         await submit(el);
-        await waitUntil(() => maybe(el, 'progress'), 'the progress bar shows');
+        await until(() => maybe(el, 'progress'), 'the progress bar shows');
         await expect(el).to.be.accessible();
         expect(shadow<HTMLFieldSetElement>(el, 'fieldset.plain').disabled).to.equal(true);
         shadow(el, '.uploading button').click();
-        await waitUntil(() => maybe(el, 'button[type=submit]'));
+        await until(() => maybe(el, 'button[type=submit]'));
       });
     }
 
@@ -253,7 +254,7 @@ describe('<jobboard-apply>', () => {
       const events: CustomEvent[] = [];
       document.addEventListener('jobboard-upload-progress', (e) => events.push(e as unknown as CustomEvent));
       await submit(el);
-      await waitUntil(() => shadow<HTMLProgressElement>(el, 'progress').value === 100, 'the upload completes');
+      await until(() => shadow<HTMLProgressElement>(el, 'progress').value === 100, 'the upload completes');
       const last = events.at(-1)!;
       expect(last.detail.campaignId).to.equal(101);
       expect(last.detail.loaded).to.equal(last.detail.total);
@@ -266,12 +267,12 @@ describe('<jobboard-apply>', () => {
       const { el } = await form('hang');
       await fillRequired(el);
       await submit(el);
-      await waitUntil(() => maybe(el, '.uploading button'));
+      await until(() => maybe(el, '.uploading button'));
       const error = oneEvent(el, 'jobboard-apply-error');
       shadow(el, '.uploading button').focus();
       await sendKeys({ press: 'Enter' });
       expect((await error).detail).to.deep.equal({ campaignId: 101, code: 'upload_cancelled' });
-      await waitUntil(() => activeInside(el)?.id === 'error-summary');
+      await until(() => activeInside(el)?.id === 'error-summary');
       expect(shadow(el, '#error-summary').textContent).to.contain(text.cancelled.en);
     });
 
@@ -283,17 +284,17 @@ describe('<jobboard-apply>', () => {
       const event = await submitted;
       expect(event.detail).to.deep.equal({ campaignId: 101 });
       expect(event.bubbles && event.composed).to.equal(true);
-      await waitUntil(() => maybe(el, '#outcome'));
+      await until(() => maybe(el, '#outcome'));
     });
 
     it('announces progress and outcome in a live region', async () => {
       const { el } = await form('slow');
       await fillRequired(el);
       await submit(el);
-      await waitUntil(() => maybe(el, 'progress'));
+      await until(() => maybe(el, 'progress'));
       const status = shadow(el, '[role=status]');
       expect(status.textContent).to.match(/Sending your application|Upload/);
-      await waitUntil(() => maybe(el, '#outcome'));
+      await until(() => maybe(el, '#outcome'));
       expect(status.textContent).to.contain('Application received');
     });
   });
@@ -304,7 +305,7 @@ describe('<jobboard-apply>', () => {
         const { el } = await form('ok', lang);
         await fillRequired(el);
         await submit(el);
-        await waitUntil(() => activeInside(el)?.id === 'outcome', 'the outcome takes focus');
+        await until(() => activeInside(el)?.id === 'outcome', 'the outcome takes focus');
         await expect(el).to.be.accessible();
         expect(shadow(el, '#outcome').textContent).to.contain(text.received[lang]);
         expect(shadow(el, '#outcome').textContent).not.to.contain(text.queued[lang]);
@@ -314,7 +315,7 @@ describe('<jobboard-apply>', () => {
         const { el } = await form('queued', lang);
         await fillRequired(el);
         await submit(el);
-        await waitUntil(() => maybe(el, '#outcome'));
+        await until(() => maybe(el, '#outcome'));
         await expect(el).to.be.accessible();
         expect(shadow(el, '#outcome').textContent).to.contain(text.received[lang]).and.contain(text.queued[lang]);
       });
@@ -328,7 +329,7 @@ describe('<jobboard-apply>', () => {
       shadow(el, '#is_campaign_alert_active').focus();
       await sendKeys({ press: 'Space' });
       await submit(el);
-      await waitUntil(() => maybe(el, '#outcome'));
+      await until(() => maybe(el, '#outcome'));
       const [sent] = await received(token);
       expect(sent!.idempotencyKey).to.match(/^[0-9a-f-]{36}$/);
       expect(sent!.fields).to.deep.equal({
@@ -366,7 +367,7 @@ describe('<jobboard-apply>', () => {
         const error = oneEvent(el, 'jobboard-apply-error');
         await submit(el);
         expect((await error).detail).to.deep.equal({ campaignId: 101, code: 'already_applied' });
-        await waitUntil(() => activeInside(el)?.id === 'outcome');
+        await until(() => activeInside(el)?.id === 'outcome');
         await expect(el).to.be.accessible();
         expect(shadow(el, '#outcome').textContent).to.contain(text.already[lang]);
       });
@@ -376,7 +377,7 @@ describe('<jobboard-apply>', () => {
         await fillRequired(el);
         await type(el, '#phone_number', '0600');
         await submit(el);
-        await waitUntil(() => activeInside(el)?.id === 'error-summary');
+        await until(() => activeInside(el)?.id === 'error-summary');
         await expect(el).to.be.accessible();
         expect(shadow(el, '#email-error').textContent).to.contain(text.invalidEmail[lang]);
         expect(shadow(el, '#phone_number').getAttribute('aria-invalid')).to.equal('true');
@@ -390,7 +391,7 @@ describe('<jobboard-apply>', () => {
       const error = oneEvent(el, 'jobboard-apply-error');
       await submit(el);
       expect((await error).detail.code).to.equal('file_too_large');
-      await waitUntil(() => maybe(el, '#resume-error'));
+      await until(() => maybe(el, '#resume-error'));
       expect(shadow(el, '#resume-error').textContent).to.contain(text.tooLarge.en);
     });
 
@@ -400,7 +401,7 @@ describe('<jobboard-apply>', () => {
       const error = oneEvent(el, 'jobboard-apply-error');
       await submit(el);
       expect((await error).detail.code).to.equal('campaign_closed');
-      await waitUntil(() => activeInside(el)?.id === 'error-summary');
+      await until(() => activeInside(el)?.id === 'error-summary');
       expect(shadow(el, '#error-summary').textContent).to.contain('Cette offre est clôturée');
     });
 
@@ -408,7 +409,7 @@ describe('<jobboard-apply>', () => {
       const { el } = await form('rate');
       await fillRequired(el);
       await submit(el);
-      await waitUntil(() => activeInside(el)?.id === 'error-summary');
+      await until(() => activeInside(el)?.id === 'error-summary');
       expect(shadow(el, '#error-summary').textContent).to.contain('Wait a minute');
     });
   });
@@ -419,7 +420,7 @@ describe('<jobboard-apply>', () => {
         const { el } = await form('drop', lang);
         await fillRequired(el);
         await submit(el);
-        await waitUntil(() => activeInside(el)?.id === 'error-summary');
+        await until(() => activeInside(el)?.id === 'error-summary');
         await expect(el).to.be.accessible();
         expect(shadow(el, '#error-summary').textContent).to.contain(text.lost[lang]);
       });
@@ -431,10 +432,10 @@ describe('<jobboard-apply>', () => {
       const error = oneEvent(el, 'jobboard-apply-error');
       await submit(el);
       expect((await error).detail.code).to.equal('network_error');
-      await waitUntil(() => maybe(el, '#error-summary button'));
+      await until(() => maybe(el, '#error-summary button'));
       shadow(el, '#error-summary button').focus();
       await sendKeys({ press: 'Enter' });
-      await waitUntil(() => maybe(el, '#outcome'), 'the retry succeeds');
+      await until(() => maybe(el, '#outcome'), 'the retry succeeds');
       const [dropped, retried] = await received(token);
       expect(dropped!.scenario).to.equal('drop:dropped');
       expect(retried!.idempotencyKey).to.equal(dropped!.idempotencyKey);
@@ -444,10 +445,10 @@ describe('<jobboard-apply>', () => {
       const { el, token } = await form('drop');
       await fillRequired(el);
       await submit(el);
-      await waitUntil(() => maybe(el, '#error-summary button'));
+      await until(() => maybe(el, '#error-summary button'));
       await type(el, '#first_name', 'a');
       await submit(el);
-      await waitUntil(() => maybe(el, '#error-summary button') || maybe(el, '#outcome'));
+      await until(() => maybe(el, '#error-summary button') || maybe(el, '#outcome'));
       const [first, second] = await received(token);
       expect(second!.idempotencyKey).not.to.equal(first!.idempotencyKey);
     });
@@ -458,7 +459,7 @@ describe('<jobboard-apply>', () => {
       it(`says so accessibly and offers to try again, in ${lang}`, async () => {
         const { endpoint } = standIn('config-error');
         const el = await fixture<JobboardApply>(html`<jobboard-apply endpoint=${endpoint} campaign-id="101" lang=${lang}></jobboard-apply>`);
-        await waitUntil(() => maybe(el, '.summary button'));
+        await until(() => maybe(el, '.summary button'));
         await expect(el).to.be.accessible();
         expect(el.shadowRoot!.textContent).to.contain(text.notLoaded[lang]);
       });
@@ -469,11 +470,11 @@ describe('<jobboard-apply>', () => {
     it('keeps typed text for the session, so a reload loses nothing', async () => {
       const { endpoint } = standIn('ok');
       const first = await fixture<JobboardApply>(html`<jobboard-apply endpoint=${endpoint} campaign-id="102"></jobboard-apply>`);
-      await waitUntil(() => maybe(first, 'form'));
+      await until(() => maybe(first, 'form'));
       await type(first, '#email', 'ada@example.com');
       await type(first, '#cover_letter', 'Dear recruiter');
       const again = await fixture<JobboardApply>(html`<jobboard-apply endpoint=${endpoint} campaign-id="102"></jobboard-apply>`);
-      await waitUntil(() => maybe(again, 'form'));
+      await until(() => maybe(again, 'form'));
       expect(shadow<HTMLInputElement>(again, '#email').value).to.equal('ada@example.com');
       expect(shadow<HTMLTextAreaElement>(again, '#cover_letter').value).to.equal('Dear recruiter');
     });
@@ -481,10 +482,10 @@ describe('<jobboard-apply>', () => {
     it('is forgotten after success', async () => {
       const { endpoint } = standIn('ok');
       const el = await fixture<JobboardApply>(html`<jobboard-apply endpoint=${endpoint} campaign-id="103"></jobboard-apply>`);
-      await waitUntil(() => maybe(el, 'form'));
+      await until(() => maybe(el, 'form'));
       await fillRequired(el);
       await submit(el);
-      await waitUntil(() => maybe(el, '#outcome'));
+      await until(() => maybe(el, '#outcome'));
       expect(Object.keys(sessionStorage).filter((k) => k.includes(endpoint))).to.have.length(0);
     });
 
@@ -501,7 +502,7 @@ describe('<jobboard-apply>', () => {
       try {
         const { endpoint } = standIn('ok');
         const el = await fixture<JobboardApply>(html`<jobboard-apply endpoint=${endpoint} campaign-id="101"></jobboard-apply>`);
-        await waitUntil(() => maybe(el, 'form'));
+        await until(() => maybe(el, 'form'));
         await el.updateComplete;
         expect(shadow(el, 'label[for=email]').textContent).to.contain(text.email.es);
       } finally {
@@ -538,11 +539,11 @@ describe('<jobboard-apply>', () => {
       };
       try {
         const { el, token } = await form('captcha');
-        await waitUntil(() => el.querySelector('[slot=captcha]'));
+        await until(() => el.querySelector('[slot=captcha]'));
         await expect(el).to.be.accessible();
         await fillRequired(el);
         await submit(el);
-        await waitUntil(() => maybe(el, '#outcome'));
+        await until(() => maybe(el, '#outcome'));
         const [sent] = await received(token);
         expect(sent!.fields.captcha_token).to.equal('captcha-token-1');
       } finally {
@@ -601,7 +602,7 @@ describe('<jobboard-apply>', () => {
       document.addEventListener('jobboard-apply-success', listener);
       try {
         await submit(el);
-        await waitUntil(() => statuses.length === 1);
+        await until(() => statuses.length === 1);
         expect(statuses).to.deep.equal(['delivered']);
       } finally {
         document.removeEventListener('jobboard-apply-success', listener);
@@ -630,7 +631,7 @@ describe('<jobboard-apply>', () => {
       await sendKeys({ press: 'Tab' });
       expect(activeInside(el)?.getAttribute('type')).to.equal('submit');
       await sendKeys({ press: 'Enter' });
-      await waitUntil(() => maybe(el, '#outcome'));
+      await until(() => maybe(el, '#outcome'));
       expect((await received(token))[0]!.fields.email).to.equal('ada@example.com');
     });
   });

@@ -1,8 +1,8 @@
-import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import { emulateMedia, sendKeys, setViewport } from '@web/test-runner-commands';
 import '../widget.ts';
 import type { JobboardCampaigns } from '../index.ts';
-import { activeInside, locales, maybe, shadow, standIn, type } from '../internal/test-helpers.ts';
+import { activeInside, until, locales, maybe, shadow, standIn, type } from '../internal/test-helpers.ts';
 
 type Lang = (typeof locales)[number];
 
@@ -19,7 +19,7 @@ async function list(scenario = 'ok', lang: Lang = 'en', extra = '') {
   const { endpoint } = standIn(scenario);
   const el = await fixture<JobboardCampaigns>(html`<jobboard-campaigns endpoint=${endpoint} lang=${lang} per-page="10"></jobboard-campaigns>`);
   if (extra) el.setAttribute(extra, 'hidden');
-  await waitUntil(() => maybe(el, '.list, .state:not(:has(.spinner))'), 'the list settles');
+  await until(() => maybe(el, '.list, .state:not(:has(.spinner))'), 'the list settles');
   await el.updateComplete;
   return { el, endpoint };
 }
@@ -31,7 +31,7 @@ function titles(el: JobboardCampaigns): string[] {
 async function open(el: JobboardCampaigns, index = 0): Promise<void> {
   el.shadowRoot!.querySelectorAll<HTMLButtonElement>('[part=offer-title]')[index]!.focus();
   await sendKeys({ press: 'Enter' });
-  await waitUntil(() => maybe(el, '#detail-title'), 'the offer opens');
+  await until(() => maybe(el, '#detail-title'), 'the offer opens');
 }
 
 describe('<jobboard-campaigns>', () => {
@@ -60,17 +60,17 @@ describe('<jobboard-campaigns>', () => {
       expect(titles(el)).to.have.length(10);
       expect(shadow(el, '[part=pagination]').textContent).to.contain('Page 1 of 3');
       shadow(el, '[part=pagination] button:last-of-type').click();
-      await waitUntil(() => titles(el)[0] === 'Backend developer 11');
+      await until(() => titles(el)[0] === 'Backend developer 11');
       expect(activeInside(el)?.id).to.equal('count');
       shadow(el, '[part=pagination] button').click();
-      await waitUntil(() => titles(el)[0] === 'Backend developer 1');
+      await until(() => titles(el)[0] === 'Backend developer 1');
     });
 
     it('searches by text when the candidate presses Enter', async () => {
       const { el } = await list();
       await type(el, '#q', 'nurse');
       await sendKeys({ press: 'Enter' });
-      await waitUntil(() => titles(el).length === 5);
+      await until(() => titles(el).length === 5);
       expect(titles(el).every((t) => t.startsWith('Nurse'))).to.equal(true);
     });
 
@@ -79,7 +79,7 @@ describe('<jobboard-campaigns>', () => {
       const city = shadow<HTMLSelectElement>(el, '#filter-city');
       city.value = 'Madrid';
       city.dispatchEvent(new Event('change', { bubbles: true }));
-      await waitUntil(() => titles(el).length === 5 && shadow(el, '#count').textContent!.includes('5'));
+      await until(() => titles(el).length === 5 && shadow(el, '#count').textContent!.includes('5'));
       const place = [...el.shadowRoot!.querySelectorAll('[part=offer]')].map((o) => o.textContent);
       expect(place.every((p) => p!.includes('Madrid'))).to.equal(true);
     });
@@ -147,7 +147,7 @@ describe('<jobboard-campaigns>', () => {
       it(`says so accessibly and offers the way back, in ${lang}`, async () => {
         const { el } = await list('gone', lang);
         shadow(el, '[part=offer-title]').click();
-        await waitUntil(() => activeInside(el)?.id === 'detail-error', 'the error takes focus');
+        await until(() => activeInside(el)?.id === 'detail-error', 'the error takes focus');
         await expect(el).to.be.accessible();
         expect(shadow(el, '.back').textContent).to.contain(text.back[lang]);
       });
@@ -160,7 +160,7 @@ describe('<jobboard-campaigns>', () => {
         const { el } = await list('ok', lang);
         await open(el);
         const apply = shadow(el, 'jobboard-apply');
-        await waitUntil(() => apply.shadowRoot?.querySelector('form'), 'the apply form shows');
+        await until(() => apply.shadowRoot?.querySelector('form'), 'the apply form shows');
         await expect(el).to.be.accessible();
         expect(shadow(el, '[part=detail]').textContent).to.contain(text.back[lang]);
         expect(shadow(el, '[part=description]').textContent).to.contain('Join Acme');
@@ -201,7 +201,7 @@ describe('<jobboard-campaigns>', () => {
       const { el } = await list('ok', 'en', 'field-phone');
       await open(el);
       const apply = shadow(el, 'jobboard-apply');
-      await waitUntil(() => apply.shadowRoot?.querySelector('form'));
+      await until(() => apply.shadowRoot?.querySelector('form'));
       expect(apply.getAttribute('field-phone')).to.equal('hidden');
       expect(apply.shadowRoot!.querySelector('#phone_number')).to.equal(null);
     });
@@ -211,7 +211,7 @@ describe('<jobboard-campaigns>', () => {
       await open(el, 1);
       shadow(el, '.back').focus();
       await sendKeys({ press: 'Enter' });
-      await waitUntil(() => activeInside(el)?.getAttribute('data-offer') === '101', 'focus returns to the offer');
+      await until(() => activeInside(el)?.getAttribute('data-offer') === '101', 'focus returns to the offer');
     });
   });
 });

@@ -1,6 +1,7 @@
 // Helpers for the browser tests: endpoints of the scripted stand-in
 // (widget/test-server/stand-in.ts), user actions through the real keyboard
 // (@web/test-runner-commands) and reading what the stand-in received.
+import { waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import type { LoggedApplication } from '../../test-server/stand-in.ts';
 
@@ -65,3 +66,12 @@ export function activeInside(host: Element): Element | null {
 }
 
 export const locales = ['en', 'fr', 'es'] as const;
+
+/**
+ * waitUntil with room for a busy machine: the condition is polled every 20 ms
+ * and most hold within one or two polls; the long limit only avoids false
+ * failures when the shared machine is loaded.
+ */
+export function until(predicate: () => unknown, message?: string): Promise<void> {
+  return waitUntil(predicate, message, { timeout: 5000, interval: 20 });
+}
