@@ -135,6 +135,16 @@ describe('<jobboard-apply>', () => {
       expect(trap.getBoundingClientRect().right).to.be.below(0);
     });
 
+    it('shows where the keyboard focus is', async () => {
+      const { el } = await form('ok');
+      shadow(el, '#email').focus();
+      await sendKeys({ press: 'Tab' });
+      const focused = activeInside(el)!;
+      expect(focused.id).to.equal('first_name');
+      expect(getComputedStyle(focused).outlineStyle).to.equal('solid');
+      expect(parseFloat(getComputedStyle(focused).outlineWidth)).to.be.at.least(2);
+    });
+
     it('fits a 320 px wide screen without horizontal scrolling', async () => {
       await setViewport({ width: 320, height: 640 });
       const { el } = await form('ok', 'es');
