@@ -94,7 +94,7 @@ export { RequestBudget } from './budget.ts';
 export type { Clock, Priority, RequestBudgetOptions } from './budget.ts';
 export { TokenCache } from './auth.ts';
 export type { RequestOptions, RetryPolicy } from './transport.ts';
-export type { Page, WithEmbeds } from './resource.ts';
+export type { InvalidRecord, ListOptions, Page, WithEmbeds } from './resource.ts';
 export {
   ApiError,
   AuthenticationError,

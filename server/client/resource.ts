@@ -3,6 +3,7 @@
 // embeds asked for came back, and iterating over all pages.
 import type { z } from 'zod';
 import { PAGINATION_HEADER, PaginationHeader, detailsFromIssues } from '../contract/index.ts';
+import type { ErrorDetail } from '../contract/index.ts';
 import { SchemaError, ValidationError } from './errors.ts';
 import { ContractViolation, parseWith } from './transport.ts';
 import type { RequestOptions, Transport } from './transport.ts';
@@ -46,12 +47,50 @@ export function readRecord<T>(schema: z.ZodType, body: unknown, embedKeys: reado
   return record as T;
 }
 
-export function readList<T>(schema: z.ZodType, body: unknown, embedKeys: readonly string[]): T[] {
-  if (!Array.isArray(body)) throw new ContractViolation('a list endpoint answered something else than a JSON array');
-  return body.map((item, index) => readRecord<T>(schema, item, embedKeys, [index]));
+/** A record of a list answer that breaks the contract, skipped because the caller asked for it. */
+export interface InvalidRecord {
+  /** Position in the page's array. */
+  index: number;
+  /** The record's `id` when it has a numeric one. */
+  id: number | undefined;
+  message: string;
+  /** Fields named from the page's array, like `3.job_type`. */
+  details: readonly ErrorDetail[];
 }
 
-export function readPage<T>(schema: z.ZodType, body: unknown, response: Response, embedKeys: readonly string[]): Page<T> {
+/** Options of the list methods (`list`, `listAll`). */
+export interface ListOptions extends RequestOptions {
+  /**
+   * Skip the records that break the contract and report each here, instead of
+   * failing the whole page with SchemaError (a background sync that must not
+   * lose every record to one bad one). The page's shape and its
+   * X-Pagination header are still checked.
+   */
+  onInvalidRecord?: (record: InvalidRecord) => void;
+}
+
+export function readList<T>(schema: z.ZodType, body: unknown, embedKeys: readonly string[], onInvalidRecord?: (record: InvalidRecord) => void): T[] {
+  if (!Array.isArray(body)) throw new ContractViolation('a list endpoint answered something else than a JSON array');
+  const records: T[] = [];
+  body.forEach((item: unknown, index) => {
+    try {
+      records.push(readRecord<T>(schema, item, embedKeys, [index]));
+    } catch (error) {
+      if (onInvalidRecord === undefined || !(error instanceof ContractViolation)) throw error;
+      const id = (item as { id?: unknown } | null)?.id;
+      onInvalidRecord({ index, id: typeof id === 'number' ? id : undefined, message: error.message, details: error.details });
+    }
+  });
+  return records;
+}
+
+export function readPage<T>(
+  schema: z.ZodType,
+  body: unknown,
+  response: Response,
+  embedKeys: readonly string[],
+  onInvalidRecord?: (record: InvalidRecord) => void,
+): Page<T> {
   const header = response.headers.get(PAGINATION_HEADER);
   if (header === null) throw new ContractViolation(`the ${PAGINATION_HEADER} header is missing`);
   let decoded: unknown;
@@ -61,7 +100,7 @@ export function readPage<T>(schema: z.ZodType, body: unknown, response: Response
     throw new ContractViolation(`the ${PAGINATION_HEADER} header is not JSON: ${header.slice(0, 100)}`);
   }
   const pagination = parseWith(PaginationHeader, decoded, [PAGINATION_HEADER]);
-  return { data: readList<T>(schema, body, embedKeys), pagination };
+  return { data: readList<T>(schema, body, embedKeys, onInvalidRecord), pagination };
 }
 
 /** Embed values as the keys they add: `status_history:hired` fills `status_history`. */

@@ -42,7 +42,7 @@ async function start(config: ProxyConfig = testConfig(), options: { demoPageDir?
     ].map(toCatalogueCampaign),
     synced,
   );
-  const status: SyncStatus = { lastAttemptAt: synced, lastError: null, running: false };
+  const status: SyncStatus = { lastAttemptAt: synced, lastError: null, running: false, skippedIds: [] };
   const catalogue = {
     store,
     synced: synced as Date | null,

@@ -25,7 +25,7 @@ describe('GET /api/campaigns with arbitrary query strings', () => {
       config: testConfig(),
       logger: capturingLogger('silent').logger,
       registry: new Registry(),
-      catalogue: { store, lastSyncedAt: () => new Date(), isStale: () => false, status: () => ({ lastAttemptAt: null, lastError: null, running: false }) },
+      catalogue: { store, lastSyncedAt: () => new Date(), isStale: () => false, status: () => ({ lastAttemptAt: null, lastError: null, running: false, skippedIds: [] }) },
     });
     const server = await listen(app);
     url = server.url;

@@ -5,7 +5,7 @@ import { Applicant, CreateApplicantBody, CreatedApplicant, GetApplicantQuery, Li
 import type { ApplicantEmbed, ApplicantInput } from '../../contract/index.ts';
 import { toSearchParams } from '../query.ts';
 import { checkInput, embedKeysOf, idSegment, listAll, readPage, readRecord } from '../resource.ts';
-import type { Page, RequestOptions, ResourceContext, WithEmbeds } from '../resource.ts';
+import type { ListOptions, Page, RequestOptions, ResourceContext, WithEmbeds } from '../resource.ts';
 
 /** An applicant with the embeds `E` present. */
 export type ApplicantWith<E extends ApplicantEmbed = never> = WithEmbeds<Applicant, E>;
@@ -31,7 +31,7 @@ export class Applicants {
   }
 
   /** `GET /applicants`: one page; `keywords` searches first name, last name and email. */
-  async list<const E extends ApplicantEmbed = never>(query: ApplicantListQuery<E> = {}, options?: RequestOptions): Promise<Page<ApplicantWith<E>>> {
+  async list<const E extends ApplicantEmbed = never>(query: ApplicantListQuery<E> = {}, options?: ListOptions): Promise<Page<ApplicantWith<E>>> {
     const url = `${this.#ctx.baseUrl}/applicants`;
     checkInput(ListApplicantsQuery, query, 'GET', url);
     const embedKeys = embedKeysOf(query.embed);
@@ -41,13 +41,13 @@ export class Applicants {
       query: toSearchParams(query),
       kind: 'read',
       auth: true,
-      read: (body, response) => readPage<ApplicantWith<E>>(Applicant, body, response, embedKeys),
+      read: (body, response) => readPage<ApplicantWith<E>>(Applicant, body, response, embedKeys, options?.onInvalidRecord),
       options,
     });
   }
 
   /** Every applicant matching `query`, across all pages. */
-  listAll<const E extends ApplicantEmbed = never>(query: ApplicantListQuery<E> = {}, options?: RequestOptions): AsyncIterable<ApplicantWith<E>> {
+  listAll<const E extends ApplicantEmbed = never>(query: ApplicantListQuery<E> = {}, options?: ListOptions): AsyncIterable<ApplicantWith<E>> {
     return listAll((page) => this.list<E>({ ...query, page }, options), query.page ?? 1, `${this.#ctx.baseUrl}/applicants`);
   }
 

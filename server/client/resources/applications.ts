@@ -5,7 +5,7 @@ import { Application, CreateApplicationBody, GetApplicationQuery, ListApplicatio
 import type { ApplicationEmbed } from '../../contract/index.ts';
 import { toSearchParams } from '../query.ts';
 import { checkInput, embedKeysOf, idSegment, listAll, readPage, readRecord } from '../resource.ts';
-import type { Page, RequestOptions, ResourceContext, WithEmbeds } from '../resource.ts';
+import type { ListOptions, Page, RequestOptions, ResourceContext, WithEmbeds } from '../resource.ts';
 
 /** An embed value of the applications endpoints; `status_history:<value>` restricts the history to one status. */
 export type ApplicationEmbedValue = ApplicationEmbed | `status_history:${string}`;
@@ -41,7 +41,7 @@ export class Applications {
   }
 
   /** `GET /applications`: one page of applications. */
-  async list<const E extends ApplicationEmbedValue = never>(query: ApplicationListQuery<E> = {}, options?: RequestOptions): Promise<Page<ApplicationWith<E>>> {
+  async list<const E extends ApplicationEmbedValue = never>(query: ApplicationListQuery<E> = {}, options?: ListOptions): Promise<Page<ApplicationWith<E>>> {
     const url = `${this.#ctx.baseUrl}/applications`;
     checkInput(ListApplicationsQuery, query, 'GET', url);
     const embedKeys = embedKeysOf(query.embed);
@@ -51,13 +51,13 @@ export class Applications {
       query: toSearchParams(query),
       kind: 'read',
       auth: true,
-      read: (body, response) => readPage<ApplicationWith<E>>(Application, body, response, embedKeys),
+      read: (body, response) => readPage<ApplicationWith<E>>(Application, body, response, embedKeys, options?.onInvalidRecord),
       options,
     });
   }
 
   /** Every application matching `query`, across all pages. */
-  listAll<const E extends ApplicationEmbedValue = never>(query: ApplicationListQuery<E> = {}, options?: RequestOptions): AsyncIterable<ApplicationWith<E>> {
+  listAll<const E extends ApplicationEmbedValue = never>(query: ApplicationListQuery<E> = {}, options?: ListOptions): AsyncIterable<ApplicationWith<E>> {
     return listAll((page) => this.list<E>({ ...query, page }, options), query.page ?? 1, `${this.#ctx.baseUrl}/applications`);
   }
 

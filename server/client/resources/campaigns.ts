@@ -5,7 +5,7 @@ import { Campaign, CreateCampaignBody, GetCampaignQuery, ListCampaignsQuery } fr
 import type { CampaignEmbed, CampaignInput, CampaignStatus } from '../../contract/index.ts';
 import { toSearchParams } from '../query.ts';
 import { checkInput, embedKeysOf, idSegment, listAll, readPage, readRecord } from '../resource.ts';
-import type { Page, RequestOptions, ResourceContext, WithEmbeds } from '../resource.ts';
+import type { ListOptions, Page, RequestOptions, ResourceContext, WithEmbeds } from '../resource.ts';
 
 /** A campaign with the embeds `E` present. */
 export type CampaignWith<E extends CampaignEmbed = never> = WithEmbeds<Campaign, E>;
@@ -36,7 +36,7 @@ export class Campaigns {
   }
 
   /** `GET /campaigns`: one page of campaigns, newest first unless `sort`/`order` say otherwise. */
-  async list<const E extends CampaignEmbed = never>(query: CampaignListQuery<E> = {}, options?: RequestOptions): Promise<Page<CampaignWith<E>>> {
+  async list<const E extends CampaignEmbed = never>(query: CampaignListQuery<E> = {}, options?: ListOptions): Promise<Page<CampaignWith<E>>> {
     const url = `${this.#ctx.baseUrl}/campaigns`;
     checkInput(ListCampaignsQuery, query, 'GET', url);
     const embedKeys = embedKeysOf(query.embed);
@@ -46,7 +46,7 @@ export class Campaigns {
       query: toSearchParams(query),
       kind: 'read',
       auth: true,
-      read: (body, response) => readPage<CampaignWith<E>>(Campaign, body, response, embedKeys),
+      read: (body, response) => readPage<CampaignWith<E>>(Campaign, body, response, embedKeys, options?.onInvalidRecord),
       options,
     });
   }
@@ -55,7 +55,7 @@ export class Campaigns {
    * Every campaign matching `query`, across all pages:
    * `for await (const campaign of client.campaigns.listAll({ channels: ['jobboard_demo'] }))`.
    */
-  listAll<const E extends CampaignEmbed = never>(query: CampaignListQuery<E> = {}, options?: RequestOptions): AsyncIterable<CampaignWith<E>> {
+  listAll<const E extends CampaignEmbed = never>(query: CampaignListQuery<E> = {}, options?: ListOptions): AsyncIterable<CampaignWith<E>> {
     return listAll((page) => this.list<E>({ ...query, page }, options), query.page ?? 1, `${this.#ctx.baseUrl}/campaigns`);
   }
 

@@ -204,6 +204,32 @@ describe('contract checks', () => {
     });
   });
 
+  it('when the caller passes onInvalidRecord, skips a record that breaks the contract, reports it by id and index, and keeps the others of every page', async () => {
+    const pages: Record<string, unknown[]> = {
+      '1': [campaign(4), campaign(3, { job_type: 'permanent contract' })],
+      '2': [{ name: 'no id' }, campaign(1)],
+    };
+    const api = fakeApi((request) => {
+      const page = new URL(request.url).searchParams.get('page') ?? '1';
+      return json(pages[page], 200, pagination(Number(page), 2, 4));
+    });
+    const skipped: { index: number; id: number | undefined; fields: string[] }[] = [];
+    const ids: number[] = [];
+    for await (const c of api.client.campaigns.listAll({}, { onInvalidRecord: (r) => skipped.push({ index: r.index, id: r.id, fields: r.details.map((d) => d.field) }) })) {
+      ids.push(c.id);
+    }
+    assert.deepEqual(ids, [4, 1]);
+    assert.deepEqual(skipped[0], { index: 1, id: 3, fields: ['1.job_type'] });
+    assert.equal(skipped[1]?.index, 0);
+    assert.equal(skipped[1]?.id, undefined);
+    assert.equal(skipped.length, 2);
+  });
+
+  it('with onInvalidRecord, a page without X-Pagination still throws SchemaError', async () => {
+    const api = fakeApi(() => json([campaign(1)]));
+    await assert.rejects(api.client.campaigns.list({}, { onInvalidRecord: () => undefined }), SchemaError);
+  });
+
   it('when a list comes without X-Pagination, throws SchemaError', async () => {
     const api = fakeApi(() => json([campaign(1)]));
     await assert.rejects(api.client.campaigns.list(), (error: unknown) => error instanceof SchemaError && /X-Pagination/.test(error.message));

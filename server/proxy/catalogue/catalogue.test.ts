@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
 import { describe, it } from 'node:test';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import type { Campaign } from '../../contract/index.ts';
 import { ConnectionError, NotFoundError } from '../../client/errors.ts';
+import { fakeApi, json, pagination } from '../../client/test/fake-api.ts';
 import { createCatalogue } from './catalogue.ts';
 import type { CatalogueClient } from './catalogue.ts';
 import { upstreamCampaign } from './fixtures.ts';
@@ -209,5 +211,32 @@ describe('catalogue refreshCampaign', () => {
     const { catalogue, calls } = setup([upstreamCampaign({ id: 1 })]);
     await Promise.all([catalogue.refreshCampaign(1), catalogue.refreshCampaign(1), catalogue.refreshCampaign(1)]);
     assert.equal(calls.filter((c) => c.kind === 'get').length, 1);
+  });
+});
+
+describe('catalogue sync through the client, when one upstream campaign breaks the contract', () => {
+  it('keeps the other campaigns, leaves the bad one out and reports its id in the log, the status and the metrics', async () => {
+    const pages: Record<string, unknown[]> = {
+      '1': [upstreamCampaign({ id: 1 }), { ...upstreamCampaign({ id: 2 }), job_type: 'Freelance (new upstream value)' }],
+      '2': [upstreamCampaign({ id: 3 })],
+    };
+    const api = fakeApi((request) => {
+      const page = new URL(request.url).searchParams.get('page') ?? '1';
+      return json(pages[page], 200, pagination(Number(page), 2, 3));
+    });
+    const lines: string[] = [];
+    const logger = pino({ level: 'info' }, new Writable({ write: (chunk: Buffer, _enc, done) => (lines.push(chunk.toString()), done()) }));
+    const registry = new Registry();
+    const catalogue = createCatalogue({ config: { channel: 'jobboard_test', syncIntervalSeconds: 300 }, client: api.client, store: openCatalogueStore(':memory:'), logger, registry });
+
+    assert.equal(await catalogue.syncNow(), 2);
+
+    assert.equal(catalogue.getCampaign(1)?.id, 1);
+    assert.equal(catalogue.getCampaign(2), undefined);
+    assert.equal(catalogue.getCampaign(3)?.id, 3, 'the page after the bad record was read too');
+    assert.deepEqual(catalogue.status().skippedIds, [2]);
+    const warning = lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.event === 'campaign_skipped');
+    assert.deepEqual({ id: warning?.campaign_id, fields: warning?.fields }, { id: 2, fields: ['job_type'] });
+    assert.match(await registry.metrics(), /catalogue_skipped_campaigns 1\b/);
   });
 });

@@ -8,6 +8,7 @@ import type { Registry } from 'prom-client';
 import { isCampaignOpenForApplications } from '../../contract/index.ts';
 import type { Campaign } from '../../contract/index.ts';
 import { ApiError, RateLimitError } from '../../client/errors.ts';
+import type { InvalidRecord } from '../../client/resource.ts';
 import { sanitizeCampaignHtml } from './sanitize.ts';
 import type { CatalogueStore } from './store.ts';
 import type { Catalogue, CatalogueCampaign } from './types.ts';
@@ -19,7 +20,7 @@ export interface CatalogueClient {
   campaigns: {
     listAll(
       query: { channels: string[]; status: ['online']; embed: ['address', 'channels'] },
-      options: { priority: Priority; signal?: AbortSignal },
+      options: { priority: Priority; signal?: AbortSignal; onInvalidRecord?: (record: InvalidRecord) => void },
     ): AsyncIterable<Campaign>;
     get(id: number, query: { embed: ['address', 'channels'] }, options: { priority: Priority; signal?: AbortSignal }): Promise<Campaign>;
   };
@@ -42,6 +43,8 @@ export interface SyncStatus {
   lastAttemptAt: Date | null;
   lastError: { at: Date; name: string; status: number | undefined; code: string } | null;
   running: boolean;
+  /** Ids of the upstream campaigns left out of the last complete sync because they break the contract. */
+  skippedIds: number[];
 }
 
 export interface LiveCatalogue extends Catalogue {
@@ -115,7 +118,13 @@ function registerMetrics(registry: Registry | undefined, store: CatalogueStore, 
       this.set(store.count());
     },
   });
+  const skipped = new Gauge({
+    name: 'catalogue_skipped_campaigns',
+    help: 'Upstream campaigns left out of the last catalogue sync because they break the contract',
+    registers: [registry],
+  });
   return {
+    skipped,
     syncs: new Counter({ name: 'catalogue_syncs_total', help: 'Catalogue syncs by result', labelNames: ['result'] as const, registers: [registry] }),
     duration: new Histogram({
       name: 'catalogue_sync_duration_seconds',
@@ -139,7 +148,7 @@ export function createCatalogue(deps: CatalogueDeps): LiveCatalogue {
   let stopped = true;
   let abort = new AbortController();
   const refreshing = new Map<number, Promise<CatalogueCampaign | undefined>>();
-  const status: SyncStatus = { lastAttemptAt: null, lastError: null, running: false };
+  const status: SyncStatus = { lastAttemptAt: null, lastError: null, running: false, skippedIds: [] };
 
   const schedule = (delayMs: number) => {
     if (stopped) return;
@@ -150,17 +159,29 @@ export function createCatalogue(deps: CatalogueDeps): LiveCatalogue {
     timer.unref();
   };
 
-  async function runSync(signal: AbortSignal): Promise<number> {
+  async function runSync(signal: AbortSignal): Promise<{ kept: number; skippedIds: number[] }> {
     const startedAt = now();
     const kept: CatalogueCampaign[] = [];
+    const skippedIds: number[] = [];
+    // One campaign that breaks the contract (a new job_type value upstream...)
+    // is left out and reported; it must not keep every other campaign from the board.
+    // It is not kept from an earlier sync either: whether it is still online is unknown.
+    const onInvalidRecord = (record: InvalidRecord) => {
+      if (record.id !== undefined) skippedIds.push(record.id);
+      log.warn(
+        { event: 'campaign_skipped', campaign_id: record.id ?? null, fields: record.details.map((d) => d.field.replace(/^\d+\.?/, '') || '(record)') },
+        `campaign ${record.id ?? '(without id)'} skipped: it breaks the API contract`,
+      );
+    };
     const query = { channels: [config.channel], status: ['online'] as ['online'], embed: ['address', 'channels'] as ['address', 'channels'] };
-    for await (const campaign of client.campaigns.listAll(query, { priority: 'low', signal })) {
+    for await (const campaign of client.campaigns.listAll(query, { priority: 'low', signal, onInvalidRecord })) {
       if (campaign.status === 'online' && isBroadcastOn(campaign, config.channel)) kept.push(toCatalogueCampaign(campaign));
     }
     // Only a complete walk replaces the store: a failure halfway keeps the previous catalogue.
     store.replaceAll(kept, new Date(now()));
     metrics?.duration.observe((now() - startedAt) / 1000);
-    return kept.length;
+    metrics?.skipped.set(skippedIds.length);
+    return { kept: kept.length, skippedIds };
   }
 
   function syncNow(): Promise<number> {
@@ -168,10 +189,11 @@ export function createCatalogue(deps: CatalogueDeps): LiveCatalogue {
     status.running = true;
     running = runSync(abort.signal)
       .then(
-        (count) => {
+        ({ kept: count, skippedIds }) => {
           status.lastError = null;
+          status.skippedIds = skippedIds;
           metrics?.syncs.inc({ result: 'success' });
-          log.info({ campaigns: count }, 'catalogue synced');
+          log.info({ campaigns: count, skipped: skippedIds.length }, 'catalogue synced');
           schedule(intervalMs);
           return count;
         },
@@ -248,6 +270,6 @@ export function createCatalogue(deps: CatalogueDeps): LiveCatalogue {
       await Promise.allSettled([running, ...refreshing.values()]);
     },
     syncNow,
-    status: () => ({ ...status }),
+    status: () => ({ ...status, skippedIds: [...status.skippedIds] }),
   };
 }
