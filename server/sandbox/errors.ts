@@ -60,7 +60,11 @@ function flatten(issues: readonly z.core.$ZodIssue[]): z.core.$ZodIssue[] {
     }
     if (issue.code !== 'invalid_union' || issue.errors.length === 0) return [issue];
     const shaped = issue.errors.find((branch) => !branch.some((i) => i.code === 'invalid_type' && i.path.length === 0));
-    if (shaped === undefined) return [issue];
+    if (shaped === undefined) {
+      // No branch fits the input's type: say which types would.
+      const expected = [...new Set(issue.errors.flat().flatMap((i) => (i.code === 'invalid_type' && i.path.length === 0 ? [i.expected] : [])))];
+      return [{ ...issue, message: expected.length > 0 ? `must be of type ${expected.join(' or ')}` : issue.message }];
+    }
     return flatten(shaped).map((inner) => ({ ...inner, path: [...issue.path, ...inner.path] }) as z.core.$ZodIssue);
   });
 }
