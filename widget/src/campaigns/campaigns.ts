@@ -187,7 +187,7 @@ export class JobboardCampaigns extends LitElement {
     return html`<form role="search" part="search" class="search" aria-label=${msg('Search offers')} @submit=${this.handleSearch} @change=${this.handleFilterChange}>
       <div class="filter grow">
         <label for="q">${msg('Keywords')}</label>
-        <input id="q" name="q" type="search" part="input" .value=${this.query.q ?? ''} @change=${(e: Event) => e.stopPropagation()} />
+        <input id="q" name="q" type="search" part="input" maxlength="200" .value=${this.query.q ?? ''} @change=${(e: Event) => e.stopPropagation()} />
       </div>
       ${this.renderFacet('job_type', msg('Contract type'), facets?.job_types ?? [])}
       ${this.renderFacet('working_time', msg('Working time'), facets?.working_times ?? [])}

@@ -64,8 +64,9 @@ export function problemMessage(code: string): string {
     case 'validation_failed':
       return msg('Some fields are not valid. Correct them and send the form again.');
     case 'file_too_large':
-    case 'request_too_large':
       return msg('The resume is too large. Choose a smaller file.');
+    case 'request_too_large':
+      return msg('The form is too large. Shorten the cover letter, then send it again.');
     case 'unsupported_file_type':
       return msg('This file type is not accepted. Choose a PDF, image or Word document.');
     case 'campaign_not_found':

@@ -68,6 +68,7 @@
 's918f902d290aec6c': `El currículum es demasiado grande. Elija un archivo más pequeño.`,
 's933b7189901425d9': `Enviar mi candidatura`,
 's96ff3689c2e2eb44': `Hasta 10 000 caracteres.`,
+'s9b853bbb147d2e04': `El formulario es demasiado grande. Acorte la carta de presentación y vuelva a enviarlo.`,
 'sa47772836f28f19e': `Este texto es demasiado largo.`,
 'sa4cfcf110eb82697': `El puesto`,
 'sa5e49059c5aee87c': str`${0} ofertas`,

@@ -68,6 +68,7 @@
 's918f902d290aec6c': `Le CV est trop volumineux. Choisissez un fichier plus petit.`,
 's933b7189901425d9': `Envoyer ma candidature`,
 's96ff3689c2e2eb44': `10 000 caractères au maximum.`,
+'s9b853bbb147d2e04': `Le formulaire est trop volumineux. Raccourcissez la lettre de motivation puis envoyez-le à nouveau.`,
 'sa47772836f28f19e': `Ce texte est trop long.`,
 'sa4cfcf110eb82697': `Le poste`,
 'sa5e49059c5aee87c': str`${0} offres`,
