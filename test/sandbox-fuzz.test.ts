@@ -140,6 +140,31 @@ describe('sandbox under random and malformed input', () => {
     );
   });
 
+  it('files with real signatures and random bytes after them answer 201 or 4xx, never 5xx', async () => {
+    const magic = fc.constantFrom(
+      Buffer.from('%PDF-1.4\n'),
+      Buffer.from('504b0304', 'hex'),
+      Buffer.from('504b03041400000008000000', 'hex'),
+      Buffer.from('d0cf11e0a1b11ae1', 'hex'),
+      Buffer.from('89504e470d0a1a0a', 'hex'),
+      Buffer.from('ffd8ffe0', 'hex'),
+      Buffer.alloc(0),
+    );
+    let n = 0;
+    await fc.assert(
+      fc.asyncProperty(magic, fc.uint8Array({ maxLength: 600 }), fc.constantFrom('pdf', 'jpg', 'png', 'doc', 'docx', 'xlsx'), fc.boolean(), async (head, tail, type, asAttachment) => {
+        const file = { base64: Buffer.concat([head, tail]).toString('base64') || 'AA==', mime_type: type };
+        const application = asAttachment ? { comments: [{ content: 'x', attachment: file }] } : { resume: file };
+        // A new applicant each time, so duplicates never hide the file check.
+        const body = { company_id: 1, applicant: { email: `fuzz${n++}@example.com`, applications: [{ campaign_id: 1 }], ...(asAttachment ? {} : { resume: file }) } };
+        const endpoint = asAttachment ? ENDPOINTS.find((e) => e.path === '/applications')! : ENDPOINTS.find((e) => e.path === '/jobboards/applicants')!;
+        const payload = asAttachment ? { campaign_id: 1, applicant_email: 'early.bird@example.com', application } : body;
+        assertNoServerError(await send(endpoint, '1', '', { raw: JSON.stringify(payload), type: 'application/json' }, !asAttachment), `${type} file of ${head.length + tail.length} bytes`);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
   it('random Authorization headers answer 401, never 5xx', async () => {
     await fc.assert(
       fc.asyncProperty(fc.oneof(fc.string({ maxLength: 80 }), fc.string({ maxLength: 60 }).map((s) => `Bearer ${s}`), fc.base64String({ maxLength: 80 }).map((s) => `Bearer e30.${s}.x`)), async (authorization) => {

@@ -20,10 +20,11 @@ export interface CheckedFile {
   bytes: Buffer;
 }
 
-/** What the bytes really are, in the API's short type names; undefined when none. */
+/** What the bytes really are, in the API's short type names; 'other' when none of them. */
 export async function sniffType(bytes: Buffer): Promise<AttachmentType | 'other'> {
   if (bytes.subarray(0, 8).equals(OLE2)) return 'doc';
-  const found = await fileTypeFromBuffer(bytes);
+  // A damaged file (a truncated zip, say) may make the sniffer throw: it is then simply not a known type.
+  const found = await fileTypeFromBuffer(bytes).catch(() => undefined);
   switch (found?.ext) {
     case 'pdf':
       return 'pdf';
