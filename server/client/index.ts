@@ -46,7 +46,7 @@ export interface RecruitmentClient {
   readonly tokens: TokenCache;
 }
 
-export const DEFAULT_RETRY: RetryPolicy = { limit: 3, baseDelayMs: 250, maxDelayMs: 8_000, maxRateLimitWaits: 5 };
+export const DEFAULT_RETRY: RetryPolicy = { limit: 3, baseDelayMs: 250, maxDelayMs: 8_000, maxRateLimitWaits: 5, maxRetryAfterMs: 60_000 };
 
 export function createClient(options: ClientOptions): RecruitmentClient {
   const clock = options.clock ?? Date;

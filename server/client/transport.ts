@@ -38,6 +38,13 @@ export interface RetryPolicy {
   maxDelayMs: number;
   /** How many `rate_limited` answers to wait out before throwing RateLimitError (default 5). */
   maxRateLimitWaits: number;
+  /**
+   * Longest wait taken from a `Retry-After` header, in ms (default 60,000: the
+   * service's rate-limit window). A longer ask (a misconfigured gateway's
+   * `Retry-After: 86400`) would freeze the shared budget; after this long the
+   * call is tried again, and the error keeps the server's own `retryAfterMs`.
+   */
+  maxRetryAfterMs: number;
 }
 
 export interface TransportOptions {
@@ -146,8 +153,9 @@ export class Transport {
       let serverDelayMs: number | undefined;
       if (attempt.kind === 'answer') {
         const { response } = attempt;
-        serverDelayMs = parseRetryAfter(response.headers.get('retry-after'), this.#options.clock.now());
-        error = errorFromResponse({ method: call.method, url, status: response.status, bodyText: attempt.text, retryAfterMs: serverDelayMs, attempts });
+        const askedMs = parseRetryAfter(response.headers.get('retry-after'), this.#options.clock.now());
+        error = errorFromResponse({ method: call.method, url, status: response.status, bodyText: attempt.text, retryAfterMs: askedMs, attempts });
+        serverDelayMs = askedMs === undefined ? undefined : Math.min(askedMs, retry.maxRetryAfterMs);
         // A refused token is renewed once per call: it expired early or was revoked.
         if (response.status === 401 && token !== undefined && !renewedToken) {
           renewedToken = true;

@@ -142,6 +142,23 @@ describe('retries', () => {
     assert.equal(api.requests.length, 3);
   });
 
+  // Without the cap these would wait a day; the test's own timeout is only a guard.
+  it('when Retry-After asks for longer than retry.maxRetryAfterMs, waits only that long, and the error keeps the server\'s ask', { timeout: 20_000 }, async () => {
+    const api = fakeApi(() => apiError(403, 'rate_limited', 'slow down', [], { 'retry-after': '86400' }), {
+      retry: { maxRateLimitWaits: 1, maxRetryAfterMs: 20 },
+    });
+    await assert.rejects(api.client.campaigns.get(1), (error: unknown) => error instanceof RateLimitError && error.retryAfterMs === 86_400_000);
+    assert.equal(api.requests.length, 2, 'waited once (20 ms), then repeated');
+  });
+
+  it('caps the Retry-After of a 5xx the same way before retrying a read', { timeout: 20_000 }, async () => {
+    const api = fakeApi((_request, call) => (call === 1 ? apiError(503, 'maintenance', 'down', [], { 'retry-after': '3600' }) : json(campaign(5))), {
+      retry: { maxRetryAfterMs: 20 },
+    });
+    assert.equal((await api.client.campaigns.get(5)).id, 5);
+    assert.equal(api.requests.length, 2);
+  });
+
   it('when an attempt gets no answer within the timeout, throws TimeoutError after retrying the read', async () => {
     const api = fakeApi(
       (request) =>
