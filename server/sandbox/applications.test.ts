@@ -341,6 +341,22 @@ describe('sandbox GET /applications and GET /applications/:id', () => {
     assert.equal((await w.company('/applications/424242')).status, 404);
   });
 
+  it('an application created on the sandbox clock before 2021-05-06 has its status but no history', async () => {
+    const keys = await w.t.admin('POST', '/clients', { company_id: w.companyId });
+    await w.t.admin('PUT', '/clock', { now: '2021-05-01T10:00:00Z' });
+    try {
+      const api = w.t.api(await w.t.token(keys));
+      const applicant = await api('/applicants', { body: { applicant: { email: 'old@example.com', is_legals_accepted_by_manager: true } } });
+      const created = await api('/applications', { body: { campaign_id: campaignB, applicant_id: applicant.body.id } });
+      assert.match(created.body.created_at, /^2021-05-01T10:00/);
+      const read = await api(`/applications/${created.body.id}?embed=status_history`);
+      assert.equal(read.body.status, 'new');
+      assert.deepEqual(read.body.status_history, []);
+    } finally {
+      await w.t.admin('PUT', '/clock', { now: null });
+    }
+  });
+
   it('X-Pagination total-count follows writes (filtered and unfiltered lists)', async () => {
     const total = async (query: string) => JSON.parse((await w.company(`/applications${query}`)).headers.get('x-pagination')!)['total-count'] as number;
     const [all, bySource, hired] = [await total(''), await total('?source=carriere'), await total('?status[value]=hired')];
