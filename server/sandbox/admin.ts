@@ -113,8 +113,9 @@ export function adminRoutes(ctx: SandboxContext): Router {
   router.get('/clock', (_req, res) => {
     res.json({ now: ctx.clock.iso(), real_time: !ctx.clock.shifted });
   });
-  router.get('/emails', (_req, res) => {
-    res.json(listEmails(db));
+  router.get('/emails', (req, res) => {
+    const to = typeof req.query.to === 'string' && req.query.to !== '' ? req.query.to : undefined;
+    res.json(listEmails(db, to));
   });
   router.post('/faults', (req, res) => {
     const body = parseBody(FaultBody, req.body, 'POST /_sandbox/faults');

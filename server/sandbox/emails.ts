@@ -44,6 +44,10 @@ export interface Email {
   sent_at: string;
 }
 
-export function listEmails(db: Database): Email[] {
-  return db.all<Email>('SELECT id, company_id, applicant_id, kind, "to", subject, body, sent_at FROM emails ORDER BY id');
+/** The outbox, oldest first; `to` keeps only the emails sent to that address (case-insensitive). */
+export function listEmails(db: Database, to?: string): Email[] {
+  const columns = 'id, company_id, applicant_id, kind, "to", subject, body, sent_at';
+  return to === undefined
+    ? db.all<Email>(`SELECT ${columns} FROM emails ORDER BY id`)
+    : db.all<Email>(`SELECT ${columns} FROM emails WHERE "to" = ? COLLATE NOCASE ORDER BY id`, to);
 }
