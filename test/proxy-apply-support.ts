@@ -1,9 +1,7 @@
-// Shared set-up of the apply tests: a seeded sandbox on port 0 and a proxy
-// composed like startProxy (same client, catalogue, app), with the outbox's
-// backoff shortened so "queued, then delivered" takes milliseconds.
+// Shared set-up of the apply tests: a seeded sandbox on port 0 and the proxy
+// started by startProxy on port 0, with the outbox's backoff shortened so
+// "queued, then delivered" takes milliseconds.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -11,13 +9,11 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { createClient } from '../server/client/index.ts';
 import type { RecruitmentClient } from '../server/client/index.ts';
-import { createProxyApp } from '../server/proxy/app.ts';
-import { createApplicationsModule } from '../server/proxy/applications/index.ts';
 import type { ApplicationsModule, DeliveryOptions } from '../server/proxy/applications/index.ts';
-import { createCatalogue, openCatalogueStore } from '../server/proxy/catalogue/index.ts';
 import type { LiveCatalogue } from '../server/proxy/catalogue/index.ts';
 import { loadConfig } from '../server/proxy/config.ts';
 import type { ProxyConfig } from '../server/proxy/config.ts';
+import { startProxy } from '../server/proxy/index.ts';
 import { createLogger } from '../server/proxy/logger.ts';
 import { createRegistry } from '../server/proxy/metrics.ts';
 import { DEMO_KEYS, startSandbox } from '../server/sandbox/index.ts';
@@ -118,12 +114,11 @@ export interface ProxyStack {
   stop(): Promise<void>;
 }
 
-/** The proxy composed like startProxy, with the outbox's timings injectable. */
+/** The proxy started by startProxy, with the outbox's timings shortened and the client's retries injectable. */
 export async function startProxyStack(
   config: ProxyConfig,
   options: { logger: Logger; delivery?: Partial<DeliveryOptions>; clock?: { now(): number } } & Pick<WorldOptions, 'clientRetry' | 'clientTimeoutMs' | 'budgetPerMinute' | 'fetch'>,
 ): Promise<ProxyStack> {
-  const registry = createRegistry({ defaultMetrics: false });
   const client = createClient({
     baseUrl: config.upstream.url,
     privateKey: config.upstream.privateKey,
@@ -133,42 +128,29 @@ export async function startProxyStack(
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
     ...(options.budgetPerMinute === undefined ? {} : { budget: { perMinute: options.budgetPerMinute } }),
   });
-  const store = openCatalogueStore(config.dataDir);
-  const catalogue = createCatalogue({ config, client, store, logger: options.logger, registry });
-  await catalogue.syncNow();
-  const applications = createApplicationsModule({
+  const proxy = await startProxy({
     config,
     client,
-    catalogue,
     logger: options.logger,
-    registry,
-    delivery: { ...FAST_DELIVERY, ...options.delivery },
-    ...(options.clock === undefined ? {} : { clock: options.clock }),
+    registry: createRegistry({ defaultMetrics: false }),
+    // Tests end with requests still held by a stalled upstream: cut them rather than wait.
+    shutdownGraceMs: 0,
+    applications: { delivery: { ...FAST_DELIVERY, ...options.delivery }, ...(options.clock === undefined ? {} : { clock: options.clock }) },
   });
-  const app = createProxyApp({ config, logger: options.logger, registry, catalogue, applications });
-  const server = createServer(app);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  applications.start();
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  let stopped: Promise<void> | undefined;
+  try {
+    // startProxy syncs in the background; the tests need the campaigns now (joins that sync).
+    await proxy.catalogue.syncNow();
+  } catch (error) {
+    await proxy.close();
+    throw error;
+  }
   return {
-    url,
-    applications,
-    catalogue,
+    url: proxy.url,
+    applications: proxy.applications,
+    catalogue: proxy.catalogue,
     client,
-    registry,
-    stop() {
-      stopped ??= (async () => {
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeAllConnections();
-        });
-        await catalogue.stop();
-        await applications.stop();
-        store.close();
-      })();
-      return stopped;
-    },
+    registry: proxy.registry,
+    stop: proxy.close,
   };
 }
 

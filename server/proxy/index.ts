@@ -12,7 +12,7 @@ import { createClient } from '../client/index.ts';
 import type { RecruitmentClient } from '../client/index.ts';
 import { createProxyApp } from './app.ts';
 import { createApplicationsModule } from './applications/index.ts';
-import type { ApplicationsModule } from './applications/index.ts';
+import type { ApplicationsModule, Clock, DeliveryOptions } from './applications/index.ts';
 import { createCatalogue, openCatalogueStore } from './catalogue/index.ts';
 import type { LiveCatalogue } from './catalogue/index.ts';
 import type { ProxyConfig } from './config.ts';
@@ -30,6 +30,8 @@ export interface StartProxyOptions {
   registry?: Registry;
   /** How long close() waits for in-flight requests before cutting connections (default 10 s). */
   shutdownGraceMs?: number;
+  /** Options of the applications module: the delivery worker's timings and clock (tests shorten the backoff). */
+  applications?: { delivery?: Partial<DeliveryOptions>; clock?: Clock };
 }
 
 export interface RunningProxy {
@@ -70,7 +72,7 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
 
   const store = openCatalogueStore(config.dataDir);
   const catalogue = createCatalogue({ config, client, store, logger, registry });
-  const applications = createApplicationsModule({ config, client, catalogue, logger, registry });
+  const applications = createApplicationsModule({ config, client, catalogue, logger, registry, ...options.applications });
 
   let draining = false;
   const app = createProxyApp({
