@@ -15,6 +15,12 @@ import { DEMO_KEYS, startSandbox } from '../server/sandbox/index.ts';
 import { admin, apply, eventually, proxyEnv, startApplyWorld, upstreamApplicantCount, upstreamApplications, validFields } from './proxy-apply-support.ts';
 import type { ApplyWorld } from './proxy-apply-support.ts';
 
+// How long to wait for the outbox to reach a state before failing. A bound, not a
+// timing: each wait normally ends within a second (backoff 50-400 ms), but the
+// worker's timers run late on a loaded machine, where a tight bound made
+// "503, then delivered" fail although nothing was wrong.
+const SETTLE_MS = 60_000;
+
 async function captureStdout(run: () => Promise<void>): Promise<string> {
   const original = process.stdout.write.bind(process.stdout);
   let out = '';
@@ -33,7 +39,8 @@ async function captureStdout(run: () => Promise<void>): Promise<string> {
 describe('delivery when the service fails', () => {
   let world: ApplyWorld;
   before(async () => {
-    world = await startApplyWorld({ env: { DELIVERY_DEADLINE_MS: '1500' } });
+    // A slow service must outlast the candidate's deadline (1.5 s), never the attempt's own timeout.
+    world = await startApplyWorld({ env: { DELIVERY_DEADLINE_MS: '1500' }, delivery: { upstreamTimeoutMs: 30_000 } });
   });
   after(async () => {
     await world.close();
@@ -47,11 +54,11 @@ describe('delivery when the service fails', () => {
     const answer = await apply(world.proxyUrl, { fields });
     assert.equal(answer.status, 202);
     assert.equal(answer.body.status, 'queued');
-    await eventually(() => (world.applications.outbox.get(String(answer.body.reference))?.attempts ?? 0) >= 3, 10_000, 'three attempts');
+    await eventually(() => (world.applications.outbox.get(String(answer.body.reference))?.attempts ?? 0) >= 3, SETTLE_MS, 'three attempts');
     assert.ok(['pending', 'delivering'].includes(String(status(answer.body.reference))), 'still waiting');
     assert.equal(upstreamApplicantCount(world.sandbox, fields.email), 0);
     await admin(world.sandbox, 'POST', 'faults', { count: 0 });
-    await eventually(() => status(answer.body.reference) === 'delivered', 10_000, 'delivery');
+    await eventually(() => status(answer.body.reference) === 'delivered', SETTLE_MS, 'delivery');
     assert.equal(upstreamApplications(world.sandbox, fields.email).length, 1);
     assert.equal(world.applications.outbox.get(String(answer.body.reference))?.resume, null);
   });
@@ -61,7 +68,7 @@ describe('delivery when the service fails', () => {
     const fields = validFields(world.openCampaignIds[1]!);
     const answer = await apply(world.proxyUrl, { fields });
     assert.ok(answer.status === 202 || answer.status === 201, `answered ${answer.status}`);
-    await eventually(() => status(answer.body.reference) === 'delivered', 10_000, 'delivery');
+    await eventually(() => status(answer.body.reference) === 'delivered', SETTLE_MS, 'delivery');
     assert.equal(upstreamApplications(world.sandbox, fields.email).length, 1);
     assert.equal(upstreamApplicantCount(world.sandbox, fields.email), 1);
   });
@@ -71,7 +78,7 @@ describe('delivery when the service fails', () => {
     const fields = validFields(world.openCampaignIds[2]!);
     const answer = await apply(world.proxyUrl, { fields });
     assert.equal(answer.status, 202);
-    await eventually(() => status(answer.body.reference) === 'delivered', 10_000, 'delivery');
+    await eventually(() => status(answer.body.reference) === 'delivered', SETTLE_MS, 'delivery');
     const row = world.applications.outbox.get(String(answer.body.reference));
     assert.equal(row?.attempts, 1);
     assert.equal(row?.answered, 202);
@@ -84,7 +91,7 @@ describe('delivery when the service fails', () => {
     const key = crypto.randomUUID();
     const first = await apply(world.proxyUrl, { fields, key });
     assert.equal(first.status, 202);
-    await eventually(() => status(first.body.reference) === 'delivered', 10_000, 'delivery');
+    await eventually(() => status(first.body.reference) === 'delivered', SETTLE_MS, 'delivery');
     const again = await apply(world.proxyUrl, { fields, key });
     assert.equal(again.status, 202);
     assert.equal(again.text, first.text);
@@ -120,7 +127,7 @@ describe('delivery when the answer of a successful create is lost', () => {
     const answer = await apply(world.proxyUrl, { fields });
     assert.equal(answer.status, 202);
     assert.equal(upstreamApplications(world.sandbox, fields.email).length, 1, 'the service did create it');
-    await eventually(() => world.applications.outbox.get(String(answer.body.reference))?.status === 'delivered', 15_000, 'delivery');
+    await eventually(() => world.applications.outbox.get(String(answer.body.reference))?.status === 'delivered', SETTLE_MS, 'delivery');
     const row = world.applications.outbox.get(String(answer.body.reference));
     assert.equal(row?.outcome, 'found_delivered');
     assert.equal(row?.attempts, 2);
@@ -151,7 +158,7 @@ describe("delivery when the service's rate limit is reached", () => {
     assert.ok(statuses.every((s) => s === 201 || s === 202), `answers: ${statuses.join(', ')}`);
     assert.ok(statuses.includes(202), 'the limit was reached');
     world.sandbox.context.rateLimiter.clear();
-    await eventually(() => world.applications.outbox.counts().delivered === 10, 20_000, 'all delivered');
+    await eventually(() => world.applications.outbox.counts().delivered === 10, SETTLE_MS, 'all delivered');
     for (const email of emails) assert.equal(upstreamApplications(world.sandbox, email).length, 1, email);
   });
 });
@@ -173,7 +180,7 @@ describe('dead letters and the outbox command', () => {
     assert.equal(answer.status, 202);
     const reference = String(answer.body.reference);
     offset = 2 * 60 * 60 * 1000;
-    await eventually(() => world.applications.outbox.get(reference)?.status === 'dead', 10_000, 'dead letter');
+    await eventually(() => world.applications.outbox.get(reference)?.status === 'dead', SETTLE_MS, 'dead letter');
     offset = 0;
     assert.notEqual(world.applications.outbox.get(reference)?.resume, null, 'a dead letter keeps its resume for a replay');
     const metrics = await (await fetch(`${world.proxyUrl}/metrics`)).text();
@@ -186,7 +193,7 @@ describe('dead letters and the outbox command', () => {
     await admin(world.sandbox, 'POST', 'faults', { count: 0 });
     const retried = await captureStdout(() => outboxCommand(['retry', reference, '--data-dir', world.config.dataDir]));
     assert.match(retried, /queued/);
-    await eventually(() => world.applications.outbox.get(reference)?.status === 'delivered', 10_000, 'delivery after retry');
+    await eventually(() => world.applications.outbox.get(reference)?.status === 'delivered', SETTLE_MS, 'delivery after retry');
     assert.equal(upstreamApplications(world.sandbox, fields.email).length, 1);
 
     const purged = await captureStdout(() => outboxCommand(['purge-delivered', '--data-dir', world.config.dataDir]));
@@ -230,7 +237,7 @@ describe('graceful shutdown of startProxy', () => {
       await admin(sandbox, 'POST', 'faults', { count: 1, delay_ms: 700 });
       const fields = validFields(campaign);
       const pending = apply(proxy.url, { fields });
-      await eventually(() => proxy.applications.outbox.list({ status: 'delivering' }).length === 1, 5_000, 'the attempt to start');
+      await eventually(() => proxy.applications.outbox.list({ status: 'delivering' }).length === 1, SETTLE_MS, 'the attempt to start');
       const closed = proxy.close();
       const answer = await pending;
       await closed;
@@ -273,7 +280,7 @@ describe('delivery under mixed faults', () => {
     const secondWave = Promise.all(emails.map((email) => apply(world.proxyUrl, { fields: validFields(second, email) })));
     const answers = [...(await firstWave), ...(await secondWave)];
     assert.ok(answers.every((a) => a.status === 201 || a.status === 202), `answers: ${answers.map((a) => a.status).join(', ')}`);
-    await eventually(() => world.applications.outbox.counts().delivered === 20, 30_000, 'all 20 delivered');
+    await eventually(() => world.applications.outbox.counts().delivered === 20, SETTLE_MS, 'all 20 delivered');
     for (const email of emails) {
       assert.equal(upstreamApplicantCount(world.sandbox, email), 1, email);
       assert.deepEqual(upstreamApplications(world.sandbox, email).map((a) => a.campaign_id).sort(), [first, second].sort(), email);
