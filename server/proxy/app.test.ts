@@ -435,11 +435,36 @@ describe('proxy app', () => {
     });
 
     it('GET /readyz stays ready while upstream is unreachable (the outbox takes applications), and says so', async () => {
-      h.status.lastError = { at: new Date(), name: 'ConnectionError', status: undefined, code: 'connection_failed' };
+      const at = new Date('2026-11-22T07:00:00.000Z');
+      h.status.lastError = { at, name: 'ConnectionError', status: undefined, code: 'connection_failed' };
       try {
         const response = await fetch(`${h.url}/readyz`);
         assert.equal(response.status, 200);
-        assert.equal(((await response.json()) as { checks: { upstream: { status: string } } }).checks.upstream.status, 'unreachable');
+        const { upstream } = ((await response.json()) as { checks: { upstream: Record<string, unknown> } }).checks;
+        assert.deepEqual(
+          { ...upstream, checked_at: typeof upstream.checked_at },
+          { status: 'unreachable', checked_by: 'catalogue_sync', checked_at: 'string', affects_readiness: false, since: at.toISOString(), error: 'connection_failed' },
+        );
+      } finally {
+        h.status.lastError = null;
+      }
+    });
+
+    it('GET /readyz tells a rate-limiting or 5xx upstream apart from refused keys, and stays ready', async () => {
+      const cases = [
+        { error: { name: 'RateLimitError', status: 403, code: 'rate_limited' }, expected: 'rate_limited' },
+        { error: { name: 'ServerError', status: 503, code: 'service_unavailable' }, expected: 'unreachable' },
+        { error: { name: 'SchemaError', status: 200, code: 'schema_mismatch' }, expected: 'contract_error' },
+      ];
+      try {
+        for (const { error, expected } of cases) {
+          h.status.lastError = { at: new Date(), ...error };
+          const response = await fetch(`${h.url}/readyz`);
+          assert.equal(response.status, 200, expected);
+          const { upstream } = ((await response.json()) as { checks: { upstream: Record<string, unknown> } }).checks;
+          assert.equal(upstream.status, expected);
+          assert.equal(upstream.http_status, error.status);
+        }
       } finally {
         h.status.lastError = null;
       }

@@ -102,22 +102,40 @@ function readiness(deps: ProxyAppDeps): Readiness {
     status: syncedAt === null ? 'never_synced' : catalogue.isStale() ? 'stale' : 'ok',
     last_synced_at: syncedAt?.toISOString() ?? null,
     campaigns: catalogue.store.count(),
+    ...(sync.skippedIds.length === 0 ? {} : { skipped_campaigns: sync.skippedIds.length }),
   };
+  // The upstream check is what the last catalogue sync learnt: a probe per
+  // /readyz would spend the 120 requests a minute that applications need.
   const error = sync.lastError;
+  const upstream = upstreamStatus(error);
   // Credentials refused (401, or 403 other than the rate limit) is a
   // configuration mistake the proxy cannot recover from: not ready. An
-  // unreachable or slow upstream is reported but keeps the proxy ready,
-  // since the outbox exists precisely to accept applications then.
-  const credentialsRefused = error !== null && (error.status === 401 || (error.status === 403 && error.code !== 'rate_limited'));
+  // unreachable, rate-limiting or failing upstream is reported but keeps the
+  // proxy ready, since the outbox exists precisely to accept applications then.
+  const credentialsRefused = upstream === 'credentials_refused';
   checks.upstream = {
-    status: error === null ? (sync.lastAttemptAt === null ? 'unknown' : 'ok') : credentialsRefused ? 'credentials_refused' : 'unreachable',
-    ...(error === null ? {} : { since: error.at.toISOString(), error: error.code }),
+    status: error === null && sync.lastAttemptAt === null ? 'unknown' : upstream,
+    checked_by: 'catalogue_sync',
+    checked_at: sync.lastAttemptAt?.toISOString() ?? null,
+    affects_readiness: credentialsRefused,
+    ...(error === null ? {} : { since: error.at.toISOString(), error: error.code, ...(error.status === undefined ? {} : { http_status: error.status }) }),
   };
   if (applications !== undefined) checks.outbox = { status: applications.ready() ? 'ok' : 'not_open' };
   const draining = deps.draining?.() ?? false;
   if (draining) checks.shutdown = { status: 'draining' };
   const ready = syncedAt !== null && !credentialsRefused && (applications?.ready() ?? true) && !draining;
   return { ready, checks };
+}
+
+/** The upstream's state from the last sync's error (null: it answered). */
+function upstreamStatus(error: SyncStatus['lastError']): string {
+  if (error === null) return 'ok';
+  if (error.name === 'SchemaError') return 'contract_error';
+  if (error.status === 401 || (error.status === 403 && error.code !== 'rate_limited')) return 'credentials_refused';
+  if (error.status === 403) return 'rate_limited';
+  // No answer, a timeout or a 5xx.
+  if (error.status === undefined || error.status >= 500) return 'unreachable';
+  return 'error';
 }
 
 /** body-parser and friends throw http-errors; anything else unknown is ours (500). */

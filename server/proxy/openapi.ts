@@ -106,7 +106,7 @@ export function buildOpenApi(version: string): Record<string, unknown> {
       '/healthz': { get: { summary: 'The process answers', responses: { 200: { description: 'Alive', content: json('Health') } } } },
       '/readyz': {
         get: {
-          summary: 'The proxy can serve: catalogue synced, outbox open, credentials accepted',
+          summary: 'The proxy can serve: catalogue synced, outbox open, credentials accepted (an unreachable upstream is reported in checks.upstream and keeps it ready)',
           responses: { 200: { description: 'Ready', content: json('Ready') }, 503: { description: 'Not ready', content: json('Ready') } },
         },
       },
