@@ -36,7 +36,8 @@ const log: LoggedApplication[] = [];
 const seenKeys = new Set<string>();
 
 const cities = ['Lyon', 'Paris', 'Madrid', 'Nantes', 'Bordeaux'];
-const jobTypes = ['Permanent contract', 'Fixed-term contract', 'Internship'];
+// 'Seasonal work' is not an API value: the widget must show what it does not know as it came.
+const jobTypes = ['Permanent contract', 'Fixed term contract', 'Seasonal work'];
 const workingTimes = ['Full time', 'Part time'];
 const titles = ['Backend developer', 'Nurse', 'Accountant', 'Sales assistant', 'Data analyst'];
 

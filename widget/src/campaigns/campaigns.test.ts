@@ -15,6 +15,13 @@ const text = {
   back: { en: 'Back to offers', fr: 'Retour aux offres', es: 'Volver a las ofertas' },
 } as const;
 
+const labels = {
+  permanent: { en: 'Permanent contract', fr: 'CDI', es: 'Contrato indefinido' },
+  fixedTerm: { en: 'Fixed-term contract', fr: 'CDD', es: 'Contrato temporal' },
+  fullTime: { en: 'Full time', fr: 'Temps plein', es: 'Jornada completa' },
+  partTime: { en: 'Part time', fr: 'Temps partiel', es: 'Jornada parcial' },
+} as const;
+
 async function list(scenario = 'ok', lang: Lang = 'en', extra = '') {
   const { endpoint } = standIn(scenario);
   const el = await fixture<JobboardCampaigns>(html`<jobboard-campaigns endpoint=${endpoint} lang=${lang} per-page="10"></jobboard-campaigns>`);
@@ -49,7 +56,7 @@ describe('<jobboard-campaigns>', () => {
       const { el } = await list('ok', 'fr');
       const first = shadow(el, '[part=offer]');
       expect(first.textContent).to.contain('Backend developer 1').and.contain('Acme').and.contain('Lyon, France');
-      expect(first.textContent).to.contain('Permanent contract').and.contain('Full time');
+      expect(first.textContent).to.contain('CDI').and.contain('Temps plein');
       const salary = new Intl.NumberFormat('fr', { style: 'currency', currency: 'EUR', maximumFractionDigits: 0 }).formatRange(30000, 40000);
       expect(first.textContent).to.contain(salary);
       expect(first.textContent).to.contain('5 janvier 2027');
@@ -82,6 +89,44 @@ describe('<jobboard-campaigns>', () => {
       await until(() => titles(el).length === 5 && shadow(el, '#count').textContent!.includes('5'));
       const place = [...el.shadowRoot!.querySelectorAll('[part=offer]')].map((o) => o.textContent);
       expect(place.every((p) => p!.includes('Madrid'))).to.equal(true);
+    });
+
+    for (const lang of locales) {
+      it(`shows contract types and working times in ${lang} in the offers and the filters`, async () => {
+        const { el } = await list('ok', lang);
+        const first = shadow(el, '[part=offer]').textContent!;
+        expect(first).to.contain(labels.permanent[lang]).and.contain(labels.fullTime[lang]);
+        const options = (id: string) => [...shadow<HTMLSelectElement>(el, id).options].map((o) => [o.value, o.textContent!.trim()]);
+        expect(options('#filter-job_type')).to.deep.include(['Permanent contract', labels.permanent[lang]]);
+        expect(options('#filter-job_type')).to.deep.include(['Fixed term contract', labels.fixedTerm[lang]]);
+        expect(options('#filter-working_time')).to.deep.include(['Part time', labels.partTime[lang]]);
+      });
+    }
+
+    it('filters with the exact value of the API while the candidate chooses its label', async () => {
+      const { el, endpoint } = await list('ok', 'fr');
+      const select = shadow<HTMLSelectElement>(el, '#filter-job_type');
+      select.focus();
+      // Keyboard choice in a closed select: typing the label's first letters picks it.
+      await sendKeys({ type: 'CDD' });
+      expect(select.selectedOptions[0]!.textContent!.trim()).to.equal('CDD');
+      const cards = () => [...el.shadowRoot!.querySelectorAll('[part=offer]')].map((o) => o.textContent!);
+      await until(() => cards().length === 8 && cards().every((c) => c.includes('CDD')), 'the fixed-term offers show');
+      // Typing "C" picks CDI on the way to CDD: every request sent carries an API value, never a label.
+      const sent = performance
+        .getEntriesByType('resource')
+        .filter((e) => e.name.includes(endpoint))
+        .map((e) => new URL(e.name).searchParams.get('job_type'))
+        .filter((v) => v !== null);
+      expect(sent).to.include('Fixed term contract');
+      expect(sent.every((v) => v === 'Fixed term contract' || v === 'Permanent contract')).to.equal(true);
+    });
+
+    it('shows a contract type it does not know as the API wrote it', async () => {
+      const { el } = await list('ok', 'es');
+      expect(shadow(el, '[part=list]').textContent).to.contain('Seasonal work');
+      const options = [...shadow<HTMLSelectElement>(el, '#filter-job_type').options].map((o) => o.textContent!.trim());
+      expect(options).to.include('Seasonal work');
     });
 
     it('fits a 320 px wide screen without horizontal scrolling', async () => {
@@ -175,6 +220,7 @@ describe('<jobboard-campaigns>', () => {
       await open(el);
       expect(shadow(el, '[part=detail]').textContent).to.contain('28 de febrero de 2027');
       expect(shadow(el, '[part=detail]').textContent).to.contain('12 rue de la République, 69002 Lyon, France');
+      expect(shadow(el, '[part=detail]').textContent).to.contain('Contrato indefinido').and.contain('Jornada completa');
     });
 
     it('fires jobboard-campaign-select with the campaign id only', async () => {

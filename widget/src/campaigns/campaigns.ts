@@ -7,6 +7,7 @@ import type { CampaignDetail, CampaignPage, CampaignQuery, CampaignSummary } fro
 import { JobboardCampaignSelectEvent } from '../internal/events.ts';
 import { formatDate, formatNumber, formatSalary } from '../internal/format.ts';
 import { sanitize } from '../internal/html.ts';
+import { jobTypeLabel, workingTimeLabel } from '../internal/labels.ts';
 import { colon, getLocale, resolveLocale, useLocale } from '../internal/localize.ts';
 import { styles } from './campaigns.styles.ts';
 
@@ -171,13 +172,14 @@ export class JobboardCampaigns extends LitElement {
     void this.load();
   }
 
-  private renderFacet(name: keyof CampaignQuery, label: string, values: string[]): TemplateResult {
+  /** A filter; `labelOf` shows each value in the widget's language, the value sent stays the API's. */
+  private renderFacet(name: keyof CampaignQuery, label: string, values: string[], labelOf: (v: string) => string = String): TemplateResult {
     const current = this.query[name];
     return html`<div class="filter">
       <label for="filter-${name}">${label}</label>
       <select id="filter-${name}" name=${name} part="input">
         <option value="">${msg('All')}</option>
-        ${values.map((v) => html`<option value=${v} ?selected=${v === current}>${v}</option>`)}
+        ${values.map((v) => html`<option value=${v} ?selected=${v === current}>${labelOf(v)}</option>`)}
       </select>
     </div>`;
   }
@@ -189,8 +191,8 @@ export class JobboardCampaigns extends LitElement {
         <label for="q">${msg('Keywords')}</label>
         <input id="q" name="q" type="search" part="input" maxlength="200" .value=${this.query.q ?? ''} @change=${(e: Event) => e.stopPropagation()} />
       </div>
-      ${this.renderFacet('job_type', msg('Contract type'), facets?.job_types ?? [])}
-      ${this.renderFacet('working_time', msg('Working time'), facets?.working_times ?? [])}
+      ${this.renderFacet('job_type', msg('Contract type'), facets?.job_types ?? [], jobTypeLabel)}
+      ${this.renderFacet('working_time', msg('Working time'), facets?.working_times ?? [], workingTimeLabel)}
       ${this.renderFacet('city', msg('City'), facets?.cities ?? [])}
       <button type="submit" part="button" class="primary">${msg('Search')}</button>
     </form>`;
@@ -202,8 +204,8 @@ export class JobboardCampaigns extends LitElement {
     const place = [c.city, c.country].filter(Boolean).join(', ');
     return html`<dl class="meta">
       ${place ? html`<div><dt>${msg('Place')}${colon()}</dt><dd>${place}</dd></div>` : nothing}
-      ${c.job_type ? html`<div><dt>${msg('Contract')}${colon()}</dt><dd>${c.job_type}</dd></div>` : nothing}
-      ${c.working_time ? html`<div><dt>${msg('Working time')}${colon()}</dt><dd>${c.working_time}</dd></div>` : nothing}
+      ${c.job_type ? html`<div><dt>${msg('Contract')}${colon()}</dt><dd>${jobTypeLabel(c.job_type)}</dd></div>` : nothing}
+      ${c.working_time ? html`<div><dt>${msg('Working time')}${colon()}</dt><dd>${workingTimeLabel(c.working_time)}</dd></div>` : nothing}
       ${salary ? html`<div><dt>${msg('Salary')}${colon()}</dt><dd>${salary}</dd></div>` : nothing}
       ${start ? html`<div><dt>${msg('Start')}${colon()}</dt><dd>${start}</dd></div>` : nothing}
     </dl>`;
