@@ -2,6 +2,7 @@
 // by CONFIG_FILE, whose keys are the same names), validated once at start-up.
 // A wrong value stops the start with a message naming the variable.
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 
@@ -90,16 +91,34 @@ const formFields = z
     return fields;
   });
 
+const TRUST_PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** An address, a subnet (`10.0.0.0/8`, `10.0.0.0/255.0.0.0`) or a name Express knows (`loopback`). */
+function isTrustedHop(value: string): boolean {
+  if (TRUST_PROXY_NAMES.has(value)) return true;
+  const [address = '', range, ...rest] = value.split('/');
+  if (rest.length > 0 || isIP(address) === 0) return false;
+  if (range === undefined) return true;
+  return (/^\d{1,3}$/.test(range) && Number(range) <= (isIP(address) === 4 ? 32 : 128)) || isIP(range) === 4;
+}
+
 /** TRUST_PROXY as Express takes it: false, true, a hop count, or addresses/subnets. */
 const trustProxy = z
   .string()
   .default('false')
-  .transform((v): boolean | number | string[] => {
+  .transform((v, ctx): boolean | number | string[] => {
     const s = v.trim();
     if (s === 'false' || s === '') return false;
     if (s === 'true') return true;
     if (/^\d+$/.test(s)) return Number(s);
-    return s.split(',').map((p) => p.trim()).filter((p) => p !== '');
+    const hops = s.split(',').map((p) => p.trim()).filter((p) => p !== '');
+    for (const hop of hops.filter((h) => !isTrustedHop(h))) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `"${hop}" is not an address or subnet; write false, a hop count like 1, or addresses and subnets like 10.0.0.0/8,127.0.0.1`,
+      });
+    }
+    return hops;
   });
 
 const EnvSchema = z

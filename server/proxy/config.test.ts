@@ -1,0 +1,104 @@
+// The configuration rules one by one (the command test proves that a wrong
+// value stops the start; these prove each variable's rule and default).
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { ConfigError, loadConfig } from './config.ts';
+
+const REQUIRED = {
+  UPSTREAM_URL: 'https://api.example/v2/',
+  UPSTREAM_PRIVATE_KEY: 'private',
+  UPSTREAM_SECRET_KEY: 'secret',
+  JOBBOARD_CHANNEL: 'jobboard_acme',
+};
+
+/** The problems ConfigError lists for this environment. */
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig({ ...REQUIRED, ...env });
+  } catch (error) {
+    assert.ok(error instanceof ConfigError);
+    return error.problems;
+  }
+  assert.fail('the configuration was accepted');
+}
+
+describe('proxy configuration', () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'proxy-config-'));
+  after(() => rmSync(tmp, { recursive: true, force: true }));
+
+  it('with only the required variables, takes the documented defaults', () => {
+    const config = loadConfig(REQUIRED);
+    assert.equal(config.upstream.url, 'https://api.example/v2');
+    assert.equal(config.port, 8080);
+    assert.equal(config.maxResumeBytes, 10 * 1024 * 1024);
+    assert.equal(config.syncIntervalSeconds, 300);
+    assert.equal(config.logLevel, 'info');
+    assert.equal(config.trustProxy, false);
+    assert.equal(config.captcha, null);
+    assert.deepEqual(config.allowedOrigins, []);
+    assert.equal(config.deliveryDeadlineMs, 5000);
+    assert.equal(config.deadLetterAfterHours, 72);
+  });
+
+  it('when a required variable is missing or empty, names it as required', () => {
+    const problems = problemsOf({ UPSTREAM_SECRET_KEY: '' });
+    assert.deepEqual(problems, ['UPSTREAM_SECRET_KEY is required']);
+    assert.match(new ConfigError(problems).message, /Set these environment variables/);
+  });
+
+  it('reads ALLOWED_ORIGINS as a comma-separated list of origins and refuses a path', () => {
+    assert.deepEqual(loadConfig({ ...REQUIRED, ALLOWED_ORIGINS: 'https://a.example, http://localhost:3000' }).allowedOrigins, ['https://a.example', 'http://localhost:3000']);
+    assert.match(problemsOf({ ALLOWED_ORIGINS: 'https://a.example/jobs' }).join(), /ALLOWED_ORIGINS "https:\/\/a\.example\/jobs" is not an origin/);
+  });
+
+  it('refuses a MAX_RESUME_BYTES, SYNC_INTERVAL_SECONDS or LOG_LEVEL out of range, saying what it expects', () => {
+    const problems = problemsOf({ MAX_RESUME_BYTES: '10MB', SYNC_INTERVAL_SECONDS: '5', LOG_LEVEL: 'verbose', PORT: '70000' });
+    assert.deepEqual(problems.sort(), [
+      'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
+      'MAX_RESUME_BYTES must be a number of bytes, like 10485760',
+      'PORT must be a port number from 0 to 65535',
+      'SYNC_INTERVAL_SECONDS must be at least 10 seconds',
+    ]);
+  });
+
+  it('with a CAPTCHA_PROVIDER, requires CAPTCHA_SECRET and CAPTCHA_SITE_KEY, and uses the provider verify URL unless CAPTCHA_VERIFY_URL is set', () => {
+    assert.deepEqual(problemsOf({ CAPTCHA_PROVIDER: 'turnstile' }).sort(), [
+      'CAPTCHA_SECRET is required when CAPTCHA_PROVIDER is turnstile',
+      'CAPTCHA_SITE_KEY is required when CAPTCHA_PROVIDER is turnstile',
+    ]);
+    assert.match(problemsOf({ CAPTCHA_PROVIDER: 'recaptcha' }).join(), /CAPTCHA_PROVIDER must be none, turnstile or hcaptcha/);
+    const keys = { CAPTCHA_SECRET: 's', CAPTCHA_SITE_KEY: 'k' };
+    assert.equal(loadConfig({ ...REQUIRED, ...keys, CAPTCHA_PROVIDER: 'hcaptcha' }).captcha?.verifyUrl, 'https://api.hcaptcha.com/siteverify');
+    assert.equal(loadConfig({ ...REQUIRED, ...keys, CAPTCHA_PROVIDER: 'hcaptcha', CAPTCHA_VERIFY_URL: 'http://127.0.0.1:9/verify' }).captcha?.verifyUrl, 'http://127.0.0.1:9/verify');
+  });
+
+  it('reads TRUST_PROXY as false, true, a hop count or addresses and subnets, and names a value that is none of these', () => {
+    assert.equal(loadConfig({ ...REQUIRED, TRUST_PROXY: '2' }).trustProxy, 2);
+    assert.equal(loadConfig({ ...REQUIRED, TRUST_PROXY: 'true' }).trustProxy, true);
+    assert.deepEqual(loadConfig({ ...REQUIRED, TRUST_PROXY: '10.0.0.0/8, 127.0.0.1, ::1, loopback, 192.168.0.0/255.255.0.0' }).trustProxy, [
+      '10.0.0.0/8',
+      '127.0.0.1',
+      '::1',
+      'loopback',
+      '192.168.0.0/255.255.0.0',
+    ]);
+    assert.deepEqual(problemsOf({ TRUST_PROXY: 'yes' }), [
+      'TRUST_PROXY "yes" is not an address or subnet; write false, a hop count like 1, or addresses and subnets like 10.0.0.0/8,127.0.0.1',
+    ]);
+    assert.equal(problemsOf({ TRUST_PROXY: '10.0.0.0/33' }).length, 1);
+  });
+
+  it('reads CONFIG_FILE, lets the environment win over it, and refuses an unknown variable in it', () => {
+    const file = join(tmp, 'proxy.json');
+    writeFileSync(file, JSON.stringify({ PORT: 9000, SYNC_INTERVAL_SECONDS: 60, JOBBOARD_CHANNEL: 'jobboard_file' }));
+    const config = loadConfig({ ...REQUIRED, CONFIG_FILE: file, PORT: '9100' });
+    assert.equal(config.port, 9100);
+    assert.equal(config.syncIntervalSeconds, 60);
+    assert.equal(config.channel, 'jobboard_acme');
+    writeFileSync(file, JSON.stringify({ PORTT: 9000 }));
+    assert.match(problemsOf({ CONFIG_FILE: file }).join(), /CONFIG_FILE: unknown variable PORTT/);
+  });
+});
