@@ -145,7 +145,7 @@ function asProblem(error: unknown): ProblemError | undefined {
   const status = typeof e?.status === 'number' ? e.status : typeof e?.statusCode === 'number' ? e.statusCode : undefined;
   if (status === undefined || status < 400 || status >= 500) return undefined;
   if (status === 413) {
-    return new ProblemError(413, 'request_too_large', 'Request too large', 'The request body is larger than this endpoint accepts.');
+    return new ProblemError(413, 'request_too_large', 'Request too large', 'The request body is larger than this endpoint accepts (JSON bodies: at most 16 KB); send a smaller one.');
   }
   return new ProblemError(400, 'malformed_request', 'Malformed request', 'The request could not be read: check its syntax, encoding and Content-Type.');
 }
