@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { SignJWT } from 'jose';
 import { ErrorBody, TokenResponse } from '../contract/index.ts';
+import { ApiError } from './errors.ts';
+import { RateLimiter } from './rate-limit.ts';
 import { TestSandbox, call } from './test-helpers.ts';
 import type { Json } from './test-helpers.ts';
 
@@ -161,5 +163,47 @@ describe('sandbox rate limit', () => {
     for (let i = 0; i < 6; i++) await a('/channels');
     assert.equal((await a('/channels')).body.error.code, 'rate_limited');
     assert.equal((await b('/channels')).status, 200);
+  });
+});
+
+describe('sandbox rate limit window (rateLimitWindowMs)', () => {
+  it('counts requests over the configured window: the request that ends the window is allowed again, Retry-After says when', () => {
+    const limiter = new RateLimiter(2, 3_000);
+    limiter.hit(1, 10_000);
+    limiter.hit(1, 11_000);
+    assert.throws(
+      () => limiter.hit(1, 12_000),
+      (error: unknown) => error instanceof ApiError && error.code === 'rate_limited' && error.headers['Retry-After'] === '1' && /2 requests per 3000 ms/.test(error.message),
+    );
+    // The first hit leaves the window at 13 000; the refused one did not count.
+    limiter.hit(1, 13_000);
+    assert.throws(() => limiter.hit(1, 13_500), (error: unknown) => error instanceof ApiError && error.headers['Retry-After'] === '1');
+  });
+
+  it('defaults to a window of one minute', () => {
+    const limiter = new RateLimiter(1);
+    limiter.hit(1, 0);
+    assert.throws(() => limiter.hit(1, 59_999), (error: unknown) => error instanceof ApiError && error.headers['Retry-After'] === '1');
+    limiter.hit(1, 60_000);
+  });
+
+  it('when started with a short window, a client that met the limit is served again once the window has passed', async () => {
+    const t = await TestSandbox.start({ rateLimitPerMinute: 2, rateLimitWindowMs: 200 });
+    try {
+      const companyId = (await t.admin('POST', '/companies', { name: 'Quick Co' })).id;
+      const api = t.api(await t.token(await t.admin('POST', '/clients', { company_id: companyId })));
+      assert.equal((await api('/channels')).status, 200);
+      assert.equal((await api('/channels')).status, 200);
+      assert.equal((await api('/channels')).body.error.code, 'rate_limited');
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      assert.equal((await api('/channels')).status, 200);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('refuses a window that is not a whole number of milliseconds of at least 1', () => {
+    assert.throws(() => new RateLimiter(5, 0), RangeError);
+    assert.throws(() => new RateLimiter(5, 1.5), RangeError);
   });
 });

@@ -27,7 +27,7 @@ describe('jobboard-connector sandbox command', () => {
   it('--help prints the options', async () => {
     const { code, stdout } = await run(['--help']);
     assert.equal(code, 0);
-    for (const flag of ['--port', '--host', '--db', '--seed', '--admin', '--rate-limit']) assert.match(stdout, new RegExp(flag));
+    for (const flag of ['--port', '--host', '--db', '--seed', '--admin', '--rate-limit', '--rate-limit-window-ms']) assert.match(stdout, new RegExp(flag));
   });
 
   it('when a flag is unknown, exits non-zero with a message', async () => {
@@ -40,6 +40,14 @@ describe('jobboard-connector sandbox command', () => {
     const { code, stderr } = await run(['--port', 'abc']);
     assert.notEqual(code, 0);
     assert.match(stderr, /--port must be a whole number/);
+  });
+
+  it('when --rate-limit-window-ms is 0 or not a number, says so', async () => {
+    for (const value of ['0', '1s']) {
+      const { code, stderr } = await run(['--rate-limit-window-ms', value]);
+      assert.notEqual(code, 0);
+      assert.match(stderr, /--rate-limit-window-ms must be/);
+    }
   });
 
   it('when --seed is not "demo", says so', async () => {

@@ -13,6 +13,8 @@ Options:
   --seed demo       create the demo companies, campaigns and key pairs
   --admin           serve the admin routes under /_sandbox (reset, clock, faults...)
   --rate-limit N    requests per minute per API client (default 120; 0 = no limit)
+  --rate-limit-window-ms MS
+                    length of the rate limit's window (default 60000): N requests per window
   --log             print one line per request
   -h, --help        show this help`;
 
@@ -28,6 +30,7 @@ export async function main(args: string[]): Promise<void> {
       seed: { type: 'string' },
       admin: { type: 'boolean', default: false },
       'rate-limit': { type: 'string', default: '120' },
+      'rate-limit-window-ms': { type: 'string', default: '60000' },
       log: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -38,6 +41,8 @@ export async function main(args: string[]): Promise<void> {
   }
   const port = wholeNumber(values.port, '--port', 65_535);
   const rateLimit = wholeNumber(values['rate-limit'], '--rate-limit', 1_000_000_000);
+  const rateLimitWindowMs = wholeNumber(values['rate-limit-window-ms'], '--rate-limit-window-ms', 86_400_000);
+  if (rateLimitWindowMs === 0) throw new Error('--rate-limit-window-ms must be at least 1 (use --rate-limit 0 to turn the limit off).');
   if (values.seed !== undefined && values.seed !== 'demo') {
     throw new Error(`--seed must be "demo" (got "${values.seed}").`);
   }
@@ -49,11 +54,12 @@ export async function main(args: string[]): Promise<void> {
     ...(values.seed === 'demo' ? { seed: 'demo' as const } : {}),
     admin: values.admin,
     rateLimitPerMinute: rateLimit,
+    rateLimitWindowMs,
     log: values.log,
   });
   const lines = [`Sandbox recruitment API listening on ${sandbox.url}`];
   if (values.admin) lines.push(`Admin routes under ${sandbox.origin}/_sandbox`);
-  lines.push(`Storage: ${values.db ?? 'in memory'}; rate limit: ${rateLimit === 0 ? 'off' : `${rateLimit}/min per API client`}`);
+  lines.push(`Storage: ${values.db ?? 'in memory'}; rate limit: ${rateLimit === 0 ? 'off' : `${rateLimit} per ${rateLimitWindowMs === 60_000 ? 'minute' : `${rateLimitWindowMs} ms`} per API client`}`);
   if (sandbox.demoKeys !== undefined) {
     const { company, jobboard } = sandbox.demoKeys;
     const rows: [string, string, string][] = [

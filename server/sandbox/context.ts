@@ -25,6 +25,8 @@ export interface ContextOptions {
   dbPath?: string;
   admin?: boolean;
   rateLimitPerMinute?: number;
+  /** Length of the rate limit's sliding window in ms (default 60 000): rateLimitPerMinute requests per window. */
+  rateLimitWindowMs?: number;
   log?: boolean;
   clock?: Clock;
 }
@@ -37,7 +39,7 @@ export function createContext(options: ContextOptions = {}): SandboxContext {
     clock,
     jobs: new JobQueue(db, clock),
     faults: new Faults(),
-    rateLimiter: new RateLimiter(options.rateLimitPerMinute ?? RATE_LIMIT_PER_MINUTE),
+    rateLimiter: new RateLimiter(options.rateLimitPerMinute ?? RATE_LIMIT_PER_MINUTE, options.rateLimitWindowMs),
     tokens: new TokenVerifier(db, clock),
     admin: options.admin ?? false,
     log: options.log ?? false,

@@ -26,6 +26,11 @@ export interface SandboxOptions {
   admin?: boolean;
   /** Requests per minute per API client (default 120; 0 turns the limit off). */
   rateLimitPerMinute?: number;
+  /**
+   * Length of the rate limit's sliding window in ms (default 60 000, the service's minute). Tests shorten it so
+   * that waiting out a 403 rate_limited takes little time; Retry-After stays in whole seconds (at least 1).
+   */
+  rateLimitWindowMs?: number;
   /** One line per request on stdout (default false). */
   log?: boolean;
 }
@@ -52,6 +57,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     dbPath: options.dbPath ?? ':memory:',
     admin: options.admin ?? false,
     rateLimitPerMinute: options.rateLimitPerMinute,
+    rateLimitWindowMs: options.rateLimitWindowMs,
     log: options.log ?? false,
   });
   let demoKeys: DemoKeys | undefined;
