@@ -1,20 +1,56 @@
 // The service's rate limit over real HTTP: reached and waited out (403
 // rate_limited with Retry-After), and kept under by the client's own budget.
-// The sandbox counts requests over a real 60 s window, so this file waits
-// about a minute, its two tests side by side: it is the only slow one.
+// The sandbox here counts over a 2 s window instead of the service's minute
+// (rateLimitWindowMs), so waiting the limit out takes seconds, not a minute;
+// the client's budget is given the same window plus the slack it keeps by default.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startWorld } from './world.ts';
-import type { World } from './world.ts';
+import { startSandbox } from '../../sandbox/index.ts';
+import type { RunningSandbox } from '../../sandbox/index.ts';
+import { createClient } from '../index.ts';
+import type { ClientOptions, RecruitmentClient } from '../index.ts';
+import type { KeyPair } from './world.ts';
 
 const SERVER_LIMIT = 4;
+const SERVER_WINDOW_MS = 2_000;
+/** The client's window: the server's plus 1 s of slack, as its default (61 s) adds to the service's minute. */
+const CLIENT_WINDOW_MS = SERVER_WINDOW_MS + 1_000;
+
+interface World {
+  sandbox: RunningSandbox;
+  /** A company API client with every scope. */
+  companyKeys: KeyPair;
+  /** A company API client with campaigns_read only. */
+  readOnlyKeys: KeyPair;
+  client(keys: KeyPair, options: Partial<ClientOptions>): RecruitmentClient;
+}
 let world: World;
 
 before(async () => {
-  world = await startWorld({ rateLimitPerMinute: SERVER_LIMIT });
+  const sandbox = await startSandbox({ admin: true, rateLimitPerMinute: SERVER_LIMIT, rateLimitWindowMs: SERVER_WINDOW_MS });
+  async function admin<T>(path: string, body: unknown): Promise<T> {
+    const response = await fetch(`${sandbox.origin}/_sandbox${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    if (!response.ok) throw new Error(`admin POST ${path} answered ${response.status}: ${await response.text()}`);
+    return (await response.json()) as T;
+  }
+  const company = await admin<{ id: number }>('/companies', { name: 'Acme' });
+  world = {
+    sandbox,
+    companyKeys: await admin<KeyPair>('/clients', { company_id: company.id }),
+    readOnlyKeys: await admin<KeyPair>('/clients', { company_id: company.id, scopes: ['campaigns_read'] }),
+    client: (keys, options) =>
+      createClient({
+        baseUrl: sandbox.url,
+        privateKey: keys.private_key,
+        secretKey: keys.secret_key,
+        retry: { baseDelayMs: 5, maxDelayMs: 20 },
+        ...options,
+        budget: { windowMs: CLIENT_WINDOW_MS, ...options.budget },
+      }),
+  };
 });
 
-after(() => world.close());
+after(() => world.sandbox.close());
 
 describe('rate limit', { concurrency: true }, () => {
   it('when the server answers 403 rate_limited, waits for Retry-After, sends the waiting application before the catalogue reads, and succeeds', async () => {
