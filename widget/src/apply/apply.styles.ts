@@ -146,7 +146,7 @@ export const styles = [
     .outcome.success {
       border-color: var(--_success);
     }
-    .outcome h2 {
+    .outcome :is(h1, h2, h3, h4, h5, h6) {
       margin-top: 0;
       font-size: 1.25em;
     }

@@ -331,6 +331,34 @@ describe('<jobboard-apply>', () => {
       });
     }
 
+    it('titles the outcome with an h2 by default, or at the level heading-level gives', async () => {
+      const outcomeHeading = async (el: JobboardApply) => {
+        await fillRequired(el);
+        await submit(el);
+        await until(() => activeInside(el)?.id === 'outcome', 'the outcome takes focus');
+        return shadow(el, '#outcome > :is(h1, h2, h3, h4, h5, h6)').localName;
+      };
+      expect(await outcomeHeading((await form('ok')).el)).to.equal('h2');
+      expect(await outcomeHeading((await form('ok', 'en', { 'heading-level': '9' })).el)).to.equal('h2');
+      expect(await outcomeHeading((await form('ok', 'en', { 'heading-level': '5' })).el)).to.equal('h5');
+    });
+
+    it('inside a page section under an h3, with heading-level="4", keeps the page outline in order, accessibly', async () => {
+      const { endpoint } = standIn('ok');
+      const page = await fixture<HTMLElement>(html`<section>
+        <h2>Jobs</h2>
+        <h3>Apply</h3>
+        <jobboard-apply endpoint=${endpoint} campaign-id="101" lang="fr" heading-level="4" no-draft></jobboard-apply>
+      </section>`);
+      const el = page.querySelector('jobboard-apply')!;
+      await until(() => maybe(el, 'form'), 'the form shows');
+      await fillRequired(el);
+      await submit(el);
+      await until(() => activeInside(el)?.id === 'outcome', 'the outcome takes focus');
+      await expect(page).to.be.accessible();
+      expect(shadow(el, '#outcome h4').textContent).to.contain(text.received.fr);
+    });
+
     it('sends the multipart form with an idempotency key, the language and the consent', async () => {
       const { el, token } = await form('ok', 'es');
       await fillRequired(el);

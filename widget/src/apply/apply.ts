@@ -20,6 +20,7 @@ import {
   JobboardUploadProgressEvent,
 } from '../internal/events.ts';
 import { formatBytes } from '../internal/format.ts';
+import { heading } from '../internal/heading.ts';
 import { colon, fieldMessage, getLocale, problemMessage, resolveLocale, useLocale } from '../internal/localize.ts';
 import type { Locale } from '../internal/localize.ts';
 import { uuid } from '../internal/uuid.ts';
@@ -116,6 +117,8 @@ export class JobboardApply extends LitElement {
   @property({ attribute: 'consent-url' }) consentUrl = '';
   /** Do not keep typed text in sessionStorage. */
   @property({ attribute: 'no-draft', type: Boolean }) noDraft = false;
+  /** Level (1 to 6) of the form's headings, to fit the page's outline: 3 under an h2, for example. */
+  @property({ attribute: 'heading-level', type: Number }) headingLevel = 2;
   /** `required`, `optional` or `hidden` for the first name. */
   @property({ attribute: 'field-first-name' }) fieldFirstName = '';
   /** `required`, `optional` or `hidden` for the last name. */
@@ -678,12 +681,12 @@ export class JobboardApply extends LitElement {
   private renderOutcome(): TemplateResult {
     if (this.phase === 'already-applied') {
       return html`<div id="outcome" class="outcome" part="outcome" tabindex="-1">
-        <h2>${msg('Already applied')}</h2>
+        ${heading(this.headingLevel, msg('Already applied'))}
         <p>${problemMessage('already_applied')}</p>
       </div>`;
     }
     return html`<div id="outcome" class="outcome success" part="outcome" tabindex="-1">
-      <h2>${msg('Application received')}</h2>
+      ${heading(this.headingLevel, msg('Application received'))}
       <p>${msg('Thank you. The recruiter will contact you by email if your profile matches.')}</p>
       ${this.outcome === 'queued' ? html`<p>${msg('It will be transmitted to the recruiter shortly.')}</p>` : nothing}
     </div>`;

@@ -44,8 +44,8 @@ export const styles = [
       border-radius: var(--_radius);
       padding: var(--_space);
     }
-    .offer h3,
-    .detail h2 {
+    .offer > :is(h1, h2, h3, h4, h5, h6),
+    #detail-title {
       margin: 0;
     }
     button.link {

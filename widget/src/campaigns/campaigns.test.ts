@@ -215,6 +215,33 @@ describe('<jobboard-campaigns>', () => {
       });
     }
 
+    it('titles the offer with an h2, its sections with h3 and gives its apply form heading level 4', async () => {
+      const { el } = await list();
+      await open(el);
+      expect(shadow(el, '#detail-title').localName).to.equal('h2');
+      const sections = [...el.shadowRoot!.querySelectorAll('[part=description] > :first-child, .apply > :first-child')];
+      expect(sections.map((h) => h.localName)).to.deep.equal(['h3', 'h3', 'h3']);
+      expect(shadow(el, 'jobboard-apply').getAttribute('heading-level')).to.equal('4');
+    });
+
+    it('with heading-level="3" under a page h2, moves every heading one level down, accessibly', async () => {
+      const { endpoint } = standIn('ok');
+      const page = await fixture<HTMLElement>(html`<section>
+        <h2>Jobs</h2>
+        <jobboard-campaigns endpoint=${endpoint} heading-level="3" lang="es"></jobboard-campaigns>
+      </section>`);
+      const el = page.querySelector('jobboard-campaigns')!;
+      await until(() => maybe(el, '.list'), 'the list shows');
+      expect(shadow(el, '[part=offer] > :first-child').localName).to.equal('h4');
+      await open(el);
+      const apply = shadow(el, 'jobboard-apply');
+      await until(() => apply.shadowRoot?.querySelector('form'), 'the apply form shows');
+      await expect(page).to.be.accessible();
+      expect(shadow(el, '#detail-title').localName).to.equal('h3');
+      expect(shadow(el, '[part=description] > :first-child').localName).to.equal('h4');
+      expect(apply.getAttribute('heading-level')).to.equal('5');
+    });
+
     it('shows the address and until when applications are open', async () => {
       const { el } = await list('ok', 'es');
       await open(el);

@@ -6,6 +6,7 @@ import { getCampaign, listCampaigns } from '../internal/api.ts';
 import type { CampaignDetail, CampaignPage, CampaignQuery, CampaignSummary } from '../internal/api.ts';
 import { JobboardCampaignSelectEvent } from '../internal/events.ts';
 import { formatDate, formatNumber, formatSalary } from '../internal/format.ts';
+import { heading, headingLevel } from '../internal/heading.ts';
 import { sanitize } from '../internal/html.ts';
 import { jobTypeLabel, workingTimeLabel } from '../internal/labels.ts';
 import { colon, getLocale, resolveLocale, useLocale } from '../internal/localize.ts';
@@ -76,6 +77,11 @@ export class JobboardCampaigns extends LitElement {
   @property() override lang = '';
   /** Offers per page (1 to 50). */
   @property({ attribute: 'per-page', type: Number }) perPage = 10;
+  /**
+   * Level (1 to 4) of the opened offer's title, to fit the page's outline; offer
+   * titles in the list, the offer's sections one level below, its apply form's headings two.
+   */
+  @property({ attribute: 'heading-level', type: Number }) headingLevel = 2;
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -105,6 +111,11 @@ export class JobboardCampaigns extends LitElement {
     for (const attr of this.attributes) {
       if (forwarded.test(attr.name) && apply.getAttribute(attr.name) !== attr.value) apply.setAttribute(attr.name, attr.value);
     }
+  }
+
+  /** The opened offer's heading level; room is kept for the apply form's headings two levels below. */
+  private get level(): number {
+    return Math.min(headingLevel(this.headingLevel), 4);
   }
 
   private async load(): Promise<void> {
@@ -228,9 +239,10 @@ export class JobboardCampaigns extends LitElement {
     return html`<ul class="list" part="list" aria-busy=${this.listStatus === 'loading' ? 'true' : 'false'}>
         ${data.items.map(
           (c) => html`<li class="offer" part="offer">
-            <h3>
-              <button type="button" class="link" part="offer-title" data-offer=${c.id} @click=${() => this.handleSelect(c)}>${c.name}</button>
-            </h3>
+            ${heading(
+              this.level + 1,
+              html`<button type="button" class="link" part="offer-title" data-offer=${c.id} @click=${() => this.handleSelect(c)}>${c.name}</button>`,
+            )}
             <p class="company">${c.company_name}</p>
             ${this.renderMeta(c)}
           </li>`,
@@ -262,16 +274,22 @@ export class JobboardCampaigns extends LitElement {
       : '';
     return html`<article class="detail" part="detail">
       ${back}
-      <h2 id="detail-title" tabindex="-1">${c.name}</h2>
+      ${heading(this.level, c.name, 'detail-title')}
       <p class="company">${c.company_name}</p>
       ${this.renderMeta(c)}
       ${address ? html`<p>${msg('Address')}${colon()} ${address}</p>` : nothing}
       ${c.date_end ? html`<p>${msg(str`Applications close on ${formatDate(this.tag, c.date_end)}.`)}</p>` : nothing}
-      ${c.description ? html`<section part="description"><h3>${msg('The job')}</h3><div class="rich">${sanitize(c.description)}</div></section>` : nothing}
-      ${c.profile ? html`<section part="description"><h3>${msg('The profile')}</h3><div class="rich">${sanitize(c.profile)}</div></section>` : nothing}
+      ${c.description ? html`<section part="description">${heading(this.level + 1, msg('The job'))}<div class="rich">${sanitize(c.description)}</div></section>` : nothing}
+      ${c.profile ? html`<section part="description">${heading(this.level + 1, msg('The profile'))}<div class="rich">${sanitize(c.profile)}</div></section>` : nothing}
       <section class="apply">
-        <h3>${msg('Apply')}</h3>
-        <jobboard-apply part="apply" endpoint=${this.endpoint} campaign-id=${c.id} lang=${this.lang || nothing}></jobboard-apply>
+        ${heading(this.level + 1, msg('Apply'))}
+        <jobboard-apply
+          part="apply"
+          endpoint=${this.endpoint}
+          campaign-id=${c.id}
+          heading-level=${this.level + 2}
+          lang=${this.lang || nothing}
+        ></jobboard-apply>
       </section>
     </article>`;
   }
