@@ -80,6 +80,7 @@ describe('attemptDelivery', () => {
     const result = await attemptDelivery(row(1), client, 1000);
     assert.equal(result.kind, 'rejected');
     assert.deepEqual(result.kind === 'rejected' ? result.errors.map((e) => [e.field, e.code]) : [], [['phone_number', 'invalid_phone']]);
+    assert.deepEqual(result.kind === 'rejected' ? result.errors.map((e) => e.message) : [], ['The recruitment service refused this value. Enter a valid phone number.'], 'no upstream text');
   });
 });
 

@@ -25,6 +25,7 @@ import {
   ValidationError,
 } from '../../client/index.ts';
 import type { FieldProblem } from '../problem.ts';
+import { FIELD_MESSAGES } from './form.ts';
 import type { Outbox, OutboxRow, Outcome } from './outbox.ts';
 
 /** The two client calls delivery makes. */
@@ -114,7 +115,8 @@ function fieldProblems(error: ApiError): FieldProblem[] {
     let code = CODE_OF_FIELD[field] ?? 'invalid_value';
     if (error.code === 'file_too_large') code = 'file_too_large';
     if (/too long|at most|too_big/i.test(detail.message) && field !== 'resume') code = 'too_long';
-    problems.push({ field, code, message: `The recruitment service refused this value: ${detail.message}` });
+    // Our own words, never the service's: its messages are part of its error body, which no browser sees.
+    problems.push({ field, code, message: `The recruitment service refused this value. ${FIELD_MESSAGES[code] ?? ''}`.trim() });
   }
   if (problems.length === 0) {
     const field = error.code === 'file_too_large' || error.code === 'unsupported_media_type' || error.code === 'file_type_mismatch' ? 'resume' : 'form';

@@ -31,7 +31,8 @@ export const FORM_FIELD_NAMES = [
   'captcha_token',
 ] as const;
 
-const MESSAGES: Record<string, string> = {
+/** The English message of each per-field code (the widget shows its own, by code). */
+export const FIELD_MESSAGES: Record<string, string> = {
   required: 'This field is required.',
   invalid_email: 'Enter a valid email address.',
   invalid_url: 'Enter a web address starting with http:// or https://.',
@@ -43,7 +44,7 @@ const MESSAGES: Record<string, string> = {
 };
 
 function problem(field: string, code: string, message?: string): FieldProblem {
-  return { field, code, message: message ?? MESSAGES[code] ?? 'This value is not accepted.' };
+  return { field, code, message: message ?? FIELD_MESSAGES[code] ?? 'This value is not accepted.' };
 }
 
 /** Checkbox values: `true`, `on` or `1` is ticked; absent or `false` is not. */
