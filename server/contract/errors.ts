@@ -15,6 +15,8 @@ export const ERROR_STATUS = {
   wrong_client_kind: 403,
   rate_limited: 403,
   not_found: 404,
+  /** A known path called with another method; the Allow header lists the right ones. */
+  method_not_allowed: 405,
   applicant_exists: 409,
   application_exists: 409,
   payload_too_large: 413,

@@ -21,9 +21,24 @@ export function createSandboxApp(ctx: SandboxContext): express.Express {
   // Bracket notation (status[value]=x) is parsed by qs.
   app.set('query parser', 'extended');
   if (ctx.log) app.use(requestLog);
-
   const json = express.json({ limit: MAX_BODY_BYTES });
   const api = express.Router();
+  const admin = ctx.admin ? adminRoutes(ctx) : undefined;
+  // Before authentication: a wrong method is answered 405 whatever the token (the table is read once routes exist).
+  let known: KnownRoute[] | undefined;
+  app.use((req, res, next) => {
+    known ??= [...routesOf(app.router, ''), ...routesOf(api, '/v2'), ...(admin === undefined ? [] : routesOf(admin, '/_sandbox'))];
+    const allowed = new Set(known.filter((route) => route.pattern.test(req.path)).flatMap((route) => route.methods));
+    if (allowed.size === 0 || allowed.has(req.method) || (req.method === 'HEAD' && allowed.has('GET'))) return next();
+    if (allowed.has('GET')) allowed.add('HEAD');
+    const allow = [...allowed].sort().join(', ');
+    if (req.method === 'OPTIONS') {
+      res.set('Allow', allow).status(204).end();
+      return;
+    }
+    throw new ApiError('method_not_allowed', `${req.method} is not allowed on ${req.path}; use ${allow}.`, [], { Allow: allow });
+  });
+
   api.use(faultInjection(ctx));
   api.use(requireJsonBody, json);
   api.use((_req, _res, next) => {
@@ -58,13 +73,35 @@ export function createSandboxApp(ctx: SandboxContext): express.Express {
       .send(changed === 1 ? '<!doctype html><title>Terms accepted</title><p>Thank you: the terms are accepted.</p>' : '<!doctype html><title>Not found</title><p>This link is not valid (any more).</p>');
   });
 
-  if (ctx.admin) app.use('/_sandbox', requireJsonBody, json, adminRoutes(ctx));
+  if (admin !== undefined) app.use('/_sandbox', requireJsonBody, json, admin);
 
   app.use((req) => {
     throw new ApiError('not_found', `No route ${req.method} ${req.path}. The API lives under /v2${ctx.admin ? ', the admin surface under /_sandbox' : ''}.`);
   });
   app.use(errorHandler);
   return app;
+}
+
+interface KnownRoute {
+  pattern: RegExp;
+  methods: string[];
+}
+
+/** The routes of a router and of the routers mounted in it at '/' (the resource modules), with their methods. */
+function routesOf(router: express.Router, prefix: string): KnownRoute[] {
+  interface Layer {
+    route?: { path: string; methods: Record<string, boolean> };
+    handle?: { stack?: Layer[] };
+    /** True when mounted at '/'. */
+    slash?: boolean;
+  }
+  return ((router as unknown as { stack: Layer[] }).stack ?? []).flatMap((layer): KnownRoute[] => {
+    if (layer.route !== undefined) {
+      const path = `${prefix}${layer.route.path}`.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z_]+/g, '[^/]+');
+      return [{ pattern: new RegExp(`^${path}/?$`, 'i'), methods: Object.keys(layer.route.methods).map((m) => m.toUpperCase()) }];
+    }
+    return layer.slash !== true || layer.handle?.stack === undefined ? [] : routesOf(layer.handle as unknown as express.Router, prefix);
+  });
 }
 
 function requestLog(req: Request, res: Response, next: NextFunction): void {

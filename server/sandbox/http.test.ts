@@ -59,6 +59,30 @@ describe('sandbox request handling and errors', () => {
     assert.equal(reply.body.error.code, 'not_found');
   });
 
+  it('when a known route is called with another method, answers 405 method_not_allowed with Allow, before any token check', async () => {
+    for (const [method, path, allow] of [
+      ['DELETE', '/v2/campaigns', 'GET, HEAD, POST'],
+      ['PUT', '/v2/campaigns/1', 'GET, HEAD'],
+      ['GET', '/v2/jwt', 'POST'],
+      ['PATCH', '/v2/entities/1/channels', 'GET, HEAD'],
+      ['GET', '/_sandbox/reset', 'POST'],
+      ['POST', '/_sandbox/clock', 'GET, HEAD, PUT'],
+    ] as const) {
+      const reply = await call(`${w.t.sandbox.origin}${path}`, { method });
+      assert.equal(reply.status, 405, `${method} ${path}`);
+      assert.equal(reply.headers.get('allow'), allow, `${method} ${path}`);
+      assert.equal(ErrorBody.parse(reply.body).error.code, 'method_not_allowed');
+      assert.match(reply.body.error.message, new RegExp(`use ${allow}`));
+    }
+  });
+
+  it('answers OPTIONS on a known route with 204 and Allow, and HEAD like GET', async () => {
+    const options = await call(`${w.t.url}/applicants`, { method: 'OPTIONS' });
+    assert.equal(options.status, 204);
+    assert.equal(options.headers.get('allow'), 'GET, HEAD, POST');
+    assert.equal((await call(`${w.t.url}/channels`, { method: 'HEAD' })).status, 401, 'HEAD goes on to the GET route, which wants a token');
+  });
+
   it('when a file URL is unknown, answers 404', async () => {
     assert.equal((await call(`${w.t.sandbox.origin}/files/${'0'.repeat(32)}.pdf`)).status, 404);
   });
