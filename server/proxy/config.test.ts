@@ -49,6 +49,11 @@ describe('proxy configuration', () => {
     assert.match(new ConfigError(problems).message, /Set these environment variables/);
   });
 
+  it('refuses an UPSTREAM_URL that is not the http(s) /v2 root', () => {
+    assert.deepEqual(problemsOf({ UPSTREAM_URL: 'https://api.example' }), ['UPSTREAM_URL must end in /v2 (the API root), like https://api.recruitment.example/v2']);
+    assert.deepEqual(problemsOf({ UPSTREAM_URL: 'ftp://api.example/v2' }), ['UPSTREAM_URL must be the http(s) URL of the API root, ending in /v2']);
+  });
+
   it('reads ALLOWED_ORIGINS as a comma-separated list of origins and refuses a path', () => {
     assert.deepEqual(loadConfig({ ...REQUIRED, ALLOWED_ORIGINS: 'https://a.example, http://localhost:3000' }).allowedOrigins, ['https://a.example', 'http://localhost:3000']);
     assert.match(problemsOf({ ALLOWED_ORIGINS: 'https://a.example/jobs' }).join(), /ALLOWED_ORIGINS "https:\/\/a\.example\/jobs" is not an origin/);

@@ -123,7 +123,10 @@ const trustProxy = z
 
 const EnvSchema = z
   .object({
-    UPSTREAM_URL: z.url({ protocol: /^https?$/, error: 'must be the http(s) URL of the API root, ending in /v2' }),
+    UPSTREAM_URL: z
+      .url({ protocol: /^https?$/, error: 'must be the http(s) URL of the API root, ending in /v2' })
+      // Without /v2 every call would answer 404, and the proxy would only say its sync fails.
+      .refine((v) => /\/v2\/?$/.test(new URL(v).pathname), 'must end in /v2 (the API root), like https://api.recruitment.example/v2'),
     UPSTREAM_PRIVATE_KEY: z.string({ error: 'is required: the private key of your job-board API client' }).min(1, 'is required: the private key of your job-board API client'),
     UPSTREAM_SECRET_KEY: z.string({ error: 'is required: the secret key of your job-board API client' }).min(1, 'is required: the secret key of your job-board API client'),
     JOBBOARD_CHANNEL: z
