@@ -126,9 +126,9 @@ function faultInjection(ctx: SandboxContext): RequestHandler {
   return async (req, res, next) => {
     const fault = ctx.faults.take();
     if (fault === undefined) return next();
-    // Unref'd: a delayed request never keeps a closed sandbox's process alive.
-    if (fault.delay_ms !== undefined && fault.delay_ms > 0) await new Promise((r) => setTimeout(r, fault.delay_ms).unref());
-    if (fault.drop === true) {
+    // A sandbox closed during the wait ends the request there: its connection is gone, its database closed.
+    const waited = fault.delay_ms === undefined || fault.delay_ms <= 0 || (await ctx.faults.delay(fault.delay_ms));
+    if (!waited || fault.drop === true) {
       req.socket.destroy();
       return;
     }

@@ -10,6 +10,9 @@ export interface Fault {
 export class Faults {
   #remaining = 0;
   #fault: Fault = {};
+  /** The delays under way, so that close() can end them. */
+  readonly #waiting = new Set<{ timer: ReturnType<typeof setTimeout>; resolve: (done: boolean) => void }>();
+  #closed = false;
 
   set(count: number, fault: Fault): void {
     this.#remaining = count;
@@ -25,5 +28,35 @@ export class Faults {
     if (this.#remaining <= 0) return undefined;
     this.#remaining--;
     return this.#fault;
+  }
+
+  /**
+   * Waits delay_ms. Resolves true when the time is up, false at once when the sandbox closes meanwhile (the request
+   * must then stop: its connection is gone and its database is closed).
+   */
+  delay(ms: number): Promise<boolean> {
+    if (this.#closed) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const waiting = {
+        // Unref'd: a delayed request never keeps a process alive on its own.
+        timer: setTimeout(() => {
+          this.#waiting.delete(waiting);
+          resolve(true);
+        }, ms).unref(),
+        resolve,
+      };
+      this.#waiting.add(waiting);
+    });
+  }
+
+  /** Ends the delays under way (each resolves false) and any later one at once. */
+  close(): void {
+    this.#closed = true;
+    this.#remaining = 0;
+    for (const waiting of this.#waiting) {
+      clearTimeout(waiting.timer);
+      waiting.resolve(false);
+    }
+    this.#waiting.clear();
   }
 }

@@ -145,6 +145,25 @@ describe('sandbox fault injection (POST /_sandbox/faults)', () => {
     assert.equal((await w.company('/channels')).status, 200);
   });
 
+  it('when the sandbox closes while a request waits out a delay fault, the request ends there and never reaches the closed database', async (t) => {
+    const sandbox = await TestSandbox.start();
+    const errors = t.mock.method(console, 'error', () => undefined);
+    const companyId = (await sandbox.admin('POST', '/companies', { name: 'Closing Co' })).id;
+    const token = await sandbox.token(await sandbox.admin('POST', '/clients', { company_id: companyId }));
+    await sandbox.admin('POST', '/faults', { count: 1, delay_ms: 100 });
+    const pending = call(`${sandbox.url}/channels`, { token }).then(
+      () => 'answered',
+      () => 'connection closed',
+    );
+    // The request is waiting once the fault is taken.
+    while (sandbox.sandbox.context.faults.remaining > 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    await sandbox.close();
+    assert.equal(await pending, 'connection closed');
+    // Past the end of the delay: nothing ran against the closed database (it would log "statement has been finalized").
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.deepEqual(errors.mock.calls.map((c) => String(c.arguments[1] ?? c.arguments[0])), []);
+  });
+
   it('does not touch the admin routes', async () => {
     await w.t.admin('POST', '/faults', { count: 1, status: 500 });
     assert.equal((await call(`${w.t.sandbox.origin}/_sandbox/emails`)).status, 200);

@@ -86,6 +86,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     close() {
       closed ??= new Promise<void>((resolve, reject) => {
         context.jobs.close();
+        context.faults.close();
         server.close((error) => {
           context.db.close();
           if (error) reject(error);
