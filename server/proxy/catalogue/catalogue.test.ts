@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import type { Campaign } from '../../contract/index.ts';
-import { ConnectionError, NotFoundError } from '../../client/errors.ts';
+import { ConnectionError, NotFoundError, RateLimitError } from '../../client/errors.ts';
 import { fakeApi, json, pagination } from '../../client/test/fake-api.ts';
 import { createCatalogue } from './catalogue.ts';
 import type { CatalogueClient } from './catalogue.ts';
@@ -20,12 +20,13 @@ interface Call {
 }
 
 /** A client whose answers the test sets; records every call. */
-function fakeClient(state: { campaigns: Campaign[]; failListAfter?: number; getError?: Error; gate?: Promise<void> }) {
+function fakeClient(state: { campaigns: Campaign[]; failListAfter?: number; getError?: Error; listError?: Error; gate?: Promise<void> }) {
   const calls: Call[] = [];
   const client: CatalogueClient = {
     campaigns: {
       async *listAll(query, options) {
         calls.push({ kind: 'listAll', query, options });
+        if (state.listError) throw state.listError;
         let n = 0;
         for (const c of state.campaigns) {
           if (state.gate) await state.gate;
@@ -51,7 +52,7 @@ function fakeClient(state: { campaigns: Campaign[]; failListAfter?: number; getE
 }
 
 function setup(campaigns: Campaign[], options: { now?: () => number; registry?: Registry } = {}) {
-  const state: { campaigns: Campaign[]; failListAfter?: number; getError?: Error; gate?: Promise<void> } = { campaigns };
+  const state: { campaigns: Campaign[]; failListAfter?: number; getError?: Error; listError?: Error; gate?: Promise<void> } = { campaigns };
   const { client, calls } = fakeClient(state);
   const store = openCatalogueStore(':memory:');
   const catalogue = createCatalogue({
@@ -238,5 +239,24 @@ describe('catalogue sync through the client, when one upstream campaign breaks t
     const warning = lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.event === 'campaign_skipped');
     assert.deepEqual({ id: warning?.campaign_id, fields: warning?.fields }, { id: 2, fields: ['job_type'] });
     assert.match(await registry.metrics(), /catalogue_skipped_campaigns 1\b/);
+  });
+});
+
+describe('catalogue schedule after a rate-limited sync', () => {
+  it('waits what the service asks, but never longer than the sync interval', async (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout'] });
+    const { catalogue, calls, state } = setup([upstreamCampaign({ id: 1 })]);
+    state.listError = new RateLimitError({ method: 'GET', url: 'http://upstream/v2/campaigns', status: 403, code: 'rate_limited', message: 'slow down', retryAfterMs: 86_400_000 });
+    catalogue.start();
+    await catalogue.syncNow().catch(() => undefined);
+    delete state.listError;
+    t.mock.timers.tick(299_000);
+    assert.equal(catalogue.status().running, false);
+    t.mock.timers.tick(1_000);
+    assert.equal(catalogue.status().running, true, 'the next sync started after the 300 s interval, not after a day');
+    await catalogue.syncNow(); // joins it
+    assert.equal(calls.length, 2);
+    assert.equal(catalogue.getCampaign(1)?.id, 1);
+    await catalogue.stop();
   });
 });

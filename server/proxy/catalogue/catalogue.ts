@@ -207,8 +207,9 @@ export function createCatalogue(deps: CatalogueDeps): LiveCatalogue {
           };
           metrics?.syncs.inc({ result: 'failure' });
           if (!stopped) log.warn({ err: e }, 'catalogue sync failed; keeping the previous catalogue');
-          // The service's rate limit names its own wait; honour it when longer.
-          const askedWait = error instanceof RateLimitError ? (error.retryAfterMs ?? 0) : 0;
+          // The service's rate limit names its own wait; honour it when longer,
+          // but never past the interval (a Retry-After of a day would freeze the catalogue).
+          const askedWait = error instanceof RateLimitError ? Math.min(error.retryAfterMs ?? 0, intervalMs) : 0;
           schedule(Math.max(retryMs, askedWait));
           throw error;
         },
