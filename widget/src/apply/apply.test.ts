@@ -153,6 +153,59 @@ describe('<jobboard-apply>', () => {
     });
   });
 
+  describe('at 200% zoom', () => {
+    // A 1280 px window zoomed to 200% lays out in 640 CSS px; the root font at
+    // 200% on top adds text-only zoom (WCAG 1.4.4 and 1.4.10 together).
+    beforeEach(async () => {
+      await setViewport({ width: 640, height: 800 });
+      document.documentElement.style.fontSize = '200%';
+    });
+    afterEach(() => {
+      document.documentElement.style.fontSize = '';
+    });
+
+    /** Every visible piece of the form, with what overflows its own box or the widget's. */
+    function clipped(el: JobboardApply): string[] {
+      const box = el.getBoundingClientRect();
+      const problems: string[] = [];
+      for (const n of el.shadowRoot!.querySelectorAll<HTMLElement>('form *, #outcome *')) {
+        if (n.closest('.hp, .visually-hidden') || n.getClientRects().length === 0) continue;
+        const r = n.getBoundingClientRect();
+        const name = `${n.localName}${n.id ? '#' + n.id : ''}${n.className ? '.' + String(n.className).replace(/ /g, '.') : ''}`;
+        if (r.left < box.left - 1 || r.right > box.right + 1) problems.push(`${name} sticks out of the widget`);
+        const inline = getComputedStyle(n).display === 'inline';
+        if (!inline && n.scrollWidth > n.clientWidth + 1 && n.localName !== 'input') problems.push(`${name} overflows its box`);
+      }
+      return problems;
+    }
+
+    for (const lang of locales) {
+      it(`keeps the form whole and accessible, with no horizontal scroll, in ${lang}`, async () => {
+        const { el } = await form('ok', lang);
+        await expect(el).to.be.accessible();
+        // The zoom reached the widget: its text is twice as large.
+        expect(parseFloat(getComputedStyle(shadow(el, 'label[for=email]')).fontSize)).to.be.at.least(31);
+        expect(document.documentElement.scrollWidth).to.be.at.most(640);
+        expect(el.scrollWidth).to.be.at.most(el.clientWidth);
+        expect(clipped(el)).to.deep.equal([]);
+      });
+    }
+
+    it('can be filled and sent with the keyboard, errors and outcome included', async () => {
+      const { el } = await form('ok', 'fr');
+      await submit(el);
+      await until(() => activeInside(el)?.id === 'error-summary', 'the summary takes focus');
+      expect(clipped(el)).to.deep.equal([]);
+      expect(document.documentElement.scrollWidth).to.be.at.most(640);
+      await fillRequired(el);
+      await submit(el);
+      await until(() => activeInside(el)?.id === 'outcome', 'the outcome takes focus');
+      expect(shadow(el, '#outcome').textContent).to.contain(text.received.fr);
+      expect(clipped(el)).to.deep.equal([]);
+      expect(document.documentElement.scrollWidth).to.be.at.most(640);
+    });
+  });
+
   describe('errors', () => {
     for (const lang of locales) {
       it(`after a failed submit, are accessible, listed in a summary that takes focus, in ${lang}`, async () => {
