@@ -108,6 +108,25 @@ describe('startProxy against the sandbox', () => {
     assert.ok(!(await listIds(proxy)).includes(id));
   });
 
+  it('when one upstream campaign breaks the contract, syncs all the others and reports the skipped one in /readyz', async () => {
+    const ids = await listIds(proxy);
+    const [broken] = ids;
+    assert.ok(broken !== undefined && ids.length > 1);
+    // The sandbox only serves valid values: write one it does not know straight into its store.
+    const { job_type: saved } = sandbox.context.db.get<{ job_type: string }>('SELECT job_type FROM campaigns WHERE id = ?', broken)!;
+    sandbox.context.db.run('UPDATE campaigns SET job_type = ? WHERE id = ?', 'Freelance (a value added upstream)', broken);
+    try {
+      await proxy.catalogue.syncNow();
+      assert.deepEqual((await listIds(proxy)).sort(), ids.filter((id) => id !== broken).sort());
+      const readiness = (await (await fetch(`${proxy.url}/readyz`)).json()) as { checks: { catalogue: { status: string; skipped_campaigns?: number }; upstream: { status: string } } };
+      assert.deepEqual([readiness.checks.catalogue.status, readiness.checks.catalogue.skipped_campaigns, readiness.checks.upstream.status], ['ok', 1, 'ok']);
+    } finally {
+      sandbox.context.db.run('UPDATE campaigns SET job_type = ? WHERE id = ?', saved, broken);
+    }
+    await proxy.catalogue.syncNow();
+    assert.ok((await listIds(proxy)).includes(broken), 'back once the record is valid again');
+  });
+
   it('refreshCampaign re-checks one campaign upstream: undefined once it is no longer broadcast', async () => {
     const [id] = await listIds(proxy);
     assert.ok(id !== undefined);
