@@ -163,6 +163,17 @@ describe('sandbox GET /applicants and GET /applicants/:id', () => {
     assert.deepEqual(await list('?sort=asc'), [ids.marie, ids.pierre, ids.alan]);
   });
 
+  it('pages with page and per_page (order=created_at), and answers 422 page_out_of_range outside 1..50', async () => {
+    const first = await w.company('/applicants?order=created_at&per_page=2');
+    assert.deepEqual(first.body.map((a: Json) => a.id), [ids.alan, ids.pierre]);
+    assert.deepEqual(JSON.parse(first.headers.get('x-pagination')!), { 'total-count': 3, 'current-page': 1, 'next-page': 2, 'last-page': 2 });
+    assert.deepEqual(await list('?per_page=2&page=2'), [ids.marie]);
+    assert.deepEqual(await list('?page=3'), [], 'a page past the last is empty');
+    assert.equal((await w.company('/applicants?per_page=51')).body.error.code, 'page_out_of_range');
+    assert.equal((await w.company('/applicants?per_page=0')).body.error.code, 'page_out_of_range');
+    assert.equal((await w.company('/applicants?order=email')).status, 400, 'order allows created_at only');
+  });
+
   it('keywords search first_name, last_name and email, case-insensitively', async () => {
     assert.deepEqual(await list('?keywords=curie'), [ids.pierre, ids.marie]);
     assert.deepEqual(await list('?keywords=ALAN'), [ids.alan]);

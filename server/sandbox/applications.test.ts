@@ -295,6 +295,14 @@ describe('sandbox GET /applications and GET /applications/:id', () => {
     assert.equal((await w.company('/applications?per_page=51')).body.error.code, 'page_out_of_range');
   });
 
+  it('pages with page and per_page (order=created_at), and says so in X-Pagination', async () => {
+    const second = await w.company('/applications?order=created_at&per_page=2&page=2');
+    assert.deepEqual(ids(second), [apps.a1.id]);
+    assert.deepEqual(JSON.parse(second.headers.get('x-pagination')!), { 'total-count': 3, 'current-page': 2, 'next-page': null, 'last-page': 2 });
+    assert.equal((await w.company('/applications?page=0')).body.error.code, 'page_out_of_range');
+    assert.equal((await w.company('/applications?order=status')).status, 400, 'order allows created_at only');
+  });
+
   it('embeds applicant, campaign (with entity and unit), comments, skills, status_history and tags', async () => {
     const reply = await w.company(`/applications/${apps.b1.id}?embed=applicant,campaign,comments,skills,status_history,tags`);
     const app = Application.parse(reply.body);
