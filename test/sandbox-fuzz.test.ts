@@ -112,7 +112,7 @@ describe('sandbox under random and malformed input', () => {
       ...(b === undefined || endpoint.method === 'GET' ? {} : { body: b.raw }),
     });
     const text = await response.text();
-    return { status: response.status, text };
+    return { status: response.status, text, allow: response.headers.get('allow') };
   }
 
   function assertNoServerError(result: { status: number; text: string }, what: string): void {
@@ -137,6 +137,17 @@ describe('sandbox under random and malformed input', () => {
         assertNoServerError(await send(endpoint, id, q, undefined, asBoard), `${endpoint.method} ${endpoint.path.replace(':id', id)}?${q}`);
       }),
       { numRuns: RUNS * 2 },
+    );
+  });
+
+  it('any method at every path answers 2xx or 4xx, never 5xx; a 405 names the allowed methods in Allow', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...ENDPOINTS), fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'), pathId, async (endpoint, method, id) => {
+        const result = await send({ ...endpoint, method }, id, '', undefined, false);
+        assertNoServerError(result, `${method} ${endpoint.path.replace(':id', id)}`);
+        if (method !== endpoint.method && result.status === 405) assert.match(result.allow ?? '', new RegExp(`\\b${endpoint.method}\\b`));
+      }),
+      { numRuns: RUNS },
     );
   });
 
