@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Campaign, PaginationHeader } from '../contract/index.ts';
+import { Campaign, JOB_TYPES, PaginationHeader, WORKING_TIMES } from '../contract/index.ts';
 import { world } from './test-helpers.ts';
 import type { Json, World } from './test-helpers.ts';
 
@@ -248,5 +248,30 @@ describe('sandbox campaigns under the Entity option', () => {
     const app = await w.company(`/applications/${applicant.body.applications[0].id}?embed=campaign`);
     assert.deepEqual(app.body.campaign.entity, { id: entityId, name: 'North' });
     assert.deepEqual(app.body.campaign.unit, { id: unitId, name: 'Lille' });
+  });
+});
+
+// Its own world: these create many campaigns, which would change the counts the tests above rely on.
+describe('sandbox POST /campaigns field values', () => {
+  let w: World;
+
+  before(async () => {
+    w = await world();
+  });
+  after(() => w?.t.close());
+
+  it('takes every job_type and working_time value of the service, spelled exactly', async () => {
+    for (const job_type of JOB_TYPES) {
+      assert.equal((await w.company('/campaigns', { body: { campaign: { manage_name: 'x', job_type } } })).status, 201, job_type);
+    }
+    for (const working_time of WORKING_TIMES) {
+      assert.equal((await w.company('/campaigns', { body: { campaign: { manage_name: 'x', working_time } } })).status, 201, working_time);
+    }
+  });
+
+  it('when job_start_date or date_end is not YYYY-MM-DD, answers 400 naming each field', async () => {
+    const reply = await w.company('/campaigns', { body: { campaign: { manage_name: 'x', job_start_date: '01/02/2030', date_end: '2030-02-30T00:00:00Z' } } });
+    assert.equal(reply.status, 400);
+    assert.deepEqual(reply.body.error.details.map((d: Json) => d.field).sort(), ['campaign.date_end', 'campaign.job_start_date']);
   });
 });
