@@ -96,6 +96,14 @@ describe('sandbox POST /applicants', () => {
     assert.equal((await w.company('/applicants/rollback@example.com')).status, 404);
   });
 
+  it("when a nested application's source is not in the company's sources list, answers 422 source_not_allowed on its path and creates nothing", async () => {
+    const reply = await w.company('/applicants', { body: { applicant: { email: 'source@example.com', applications: [{ campaign_id: w.campaignId, source: 'indeed' }] } } });
+    assert.equal(reply.status, 422);
+    assert.equal(reply.body.error.code, 'source_not_allowed');
+    assert.equal(reply.body.error.details[0].field, 'applicant.applications.0.source');
+    assert.equal((await w.company('/applicants/source@example.com')).status, 404);
+  });
+
   it('when is_legals_accepted_by_manager is not true, the applicant receives the legal-terms email', async () => {
     await w.company('/applicants', { body: { applicant: { email: 'terms@example.com', locale: 'fr' } } });
     await w.company('/applicants', { body: { applicant: { email: 'accepted@example.com', is_legals_accepted_by_manager: true } } });
