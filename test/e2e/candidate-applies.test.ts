@@ -64,6 +64,18 @@ async function applyWithKeyboard(page: Page, email: string, pdfPath: string): Pr
   await tabTo(page, `[data-offer="${offerId}"]`);
   await page.keyboard.press('Enter');
   await page.locator('jobboard-apply form').waitFor();
+  // Playwright starts intercepting the file chooser only when something waits
+  // for it, and turns interception on without waiting for Chromium to confirm.
+  // Waiting right before the key press lost that race 5 times in 120 (the
+  // chooser opened unintercepted, "never opened" for the test); waiting from
+  // here gives interception the whole form-filling to settle. Caught here, so
+  // a run that fails earlier leaves no unhandled rejection; awaited below.
+  let chooserOpened = false;
+  const chooser = page.waitForEvent('filechooser', { timeout: 60_000 }).then((fc) => {
+    chooserOpened = true;
+    return fc;
+  });
+  chooser.catch(() => {});
 
   await typeInto(page, 'email', email);
   await typeInto(page, 'first_name', 'Camille');
@@ -72,9 +84,11 @@ async function applyWithKeyboard(page: Page, email: string, pdfPath: string): Pr
   await typeInto(page, 'phone_number', '612345678');
 
   await tabTo(page, '#resume');
-  const chooser = page.waitForEvent('filechooser');
+  assert.equal(chooserOpened, false, 'no file chooser opened before Space on the resume field');
   await page.keyboard.press('Space');
-  await (await chooser).setFiles(pdfPath);
+  const fileChooser = await chooser;
+  assert.equal(await fileChooser.element().evaluate((input) => (input as HTMLInputElement).id), 'resume', 'Space opened the resume field’s chooser');
+  await fileChooser.setFiles(pdfPath);
 
   await typeInto(page, 'cover_letter', 'Je conçois des interfaces accessibles depuis six ans.');
   await tabTo(page, '#consent');
