@@ -21,6 +21,7 @@ export function createSandboxApp(ctx: SandboxContext): express.Express {
   // Bracket notation (status[value]=x) is parsed by qs.
   app.set('query parser', 'extended');
   if (ctx.log) app.use(requestLog);
+
   const json = express.json({ limit: MAX_BODY_BYTES });
   const api = express.Router();
   const admin = ctx.admin ? adminRoutes(ctx) : undefined;
