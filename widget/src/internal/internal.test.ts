@@ -2,7 +2,9 @@ import { expect, fixture, html } from '@open-wc/testing';
 import { defineElement } from './define.ts';
 import { formatBytes } from './format.ts';
 import { sanitize } from './html.ts';
-import { resolveLocale, supportedLocale } from './localize.ts';
+import { jobTypeLabel, workingTimeLabel } from './labels.ts';
+import { resolveLocale, supportedLocale, useLocale } from './localize.ts';
+import { JOB_TYPES, WORKING_TIMES } from '../../../server/contract/values.ts';
 import { uuid } from './uuid.ts';
 
 describe('internal helpers', () => {
@@ -13,6 +15,39 @@ describe('internal helpers', () => {
       defineElement('jobboard-test-twice', First);
       expect(() => defineElement('jobboard-test-twice', Second)).not.to.throw();
       expect(customElements.get('jobboard-test-twice')).to.equal(First);
+    });
+  });
+
+  describe('contract type and working time labels', () => {
+    afterEach(() => useLocale('en'));
+
+    for (const lang of ['fr', 'es'] as const) {
+      it(`give every value of the API a label of its own in ${lang}`, async () => {
+        await useLocale(lang);
+        const jobTypes = JOB_TYPES.map(jobTypeLabel);
+        const workingTimes = WORKING_TIMES.map(workingTimeLabel);
+        // Translated (Freelance is also French), and no two values share a label.
+        expect(jobTypes.filter((label, i) => label === JOB_TYPES[i])).to.deep.equal(['Freelance'].filter(() => lang === 'fr'));
+        expect(workingTimes.filter((label, i) => label === WORKING_TIMES[i])).to.deep.equal([]);
+        expect(new Set(jobTypes).size).to.equal(JOB_TYPES.length);
+        expect(new Set(workingTimes).size).to.equal(WORKING_TIMES.length);
+      });
+    }
+
+    it('in French, use the words of French job ads: CDI, CDD, VIE for the API\'s IVB, Temps plein', async () => {
+      await useLocale('fr');
+      expect(['Permanent contract', 'Fixed term contract', 'IVB', 'Tenured'].map(jobTypeLabel)).to.deep.equal(['CDI', 'CDD', 'VIE', 'Titulaire']);
+      expect(['Full time', 'Part time - Afternoon', 'Custom'].map(workingTimeLabel)).to.deep.equal([
+        'Temps plein',
+        'Temps partiel – après-midi',
+        'Horaires personnalisés',
+      ]);
+    });
+
+    it('show a value they do not know as it came, in any language', async () => {
+      await useLocale('es');
+      expect(jobTypeLabel('Seasonal work')).to.equal('Seasonal work');
+      expect(workingTimeLabel('full time')).to.equal('full time');
     });
   });
 
