@@ -79,7 +79,7 @@ export function createSandboxApp(ctx: SandboxContext): express.Express {
   app.use((req) => {
     throw new ApiError('not_found', `No route ${req.method} ${req.path}. The API lives under /v2${ctx.admin ? ', the admin surface under /_sandbox' : ''}.`);
   });
-  app.use(errorHandler);
+  app.use(errorHandler(ctx));
   return app;
 }
 
@@ -164,14 +164,22 @@ function authenticate(ctx: SandboxContext): RequestHandler {
   };
 }
 
-const errorHandler: ErrorRequestHandler = (error: unknown, _req, res, _next) => {
-  if (res.headersSent) return;
-  const apiError = toApiError(error);
-  if (apiError.status >= 500) console.error('sandbox error', error);
-  res.status(apiError.status).set(apiError.headers).json({
-    error: { code: apiError.code, message: apiError.message, details: apiError.details },
-  });
-};
+function errorHandler(ctx: SandboxContext): ErrorRequestHandler {
+  return (error: unknown, req, res, _next) => {
+    if (res.headersSent) return;
+    // The sandbox was closed while this request was on its way: its connection is gone and its database closed,
+    // so the error is that closing, not a bug to report.
+    if (!ctx.db.raw.isOpen) {
+      req.socket.destroy();
+      return;
+    }
+    const apiError = toApiError(error);
+    if (apiError.status >= 500) console.error('sandbox error', error);
+    res.status(apiError.status).set(apiError.headers).json({
+      error: { code: apiError.code, message: apiError.message, details: apiError.details },
+    });
+  };
+}
 
 function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;

@@ -158,9 +158,43 @@ describe('sandbox fault injection (POST /_sandbox/faults)', () => {
     // The request is waiting once the fault is taken.
     while (sandbox.sandbox.context.faults.remaining > 0) await new Promise((resolve) => setTimeout(resolve, 5));
     await sandbox.close();
+    const { db } = sandbox.sandbox.context;
+    const queries = [t.mock.method(db, 'run'), t.mock.method(db, 'get'), t.mock.method(db, 'all')];
     assert.equal(await pending, 'connection closed');
-    // Past the end of the delay: nothing ran against the closed database (it would log "statement has been finalized").
+    // Past the end of the delay: the request went no further than the fault (its next step queries the database).
     await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.deepEqual(queries.map((q) => q.mock.callCount()), [0, 0, 0]);
+    assert.deepEqual(errors.mock.calls.map((c) => String(c.arguments[1] ?? c.arguments[0])), []);
+  });
+
+  it('when the sandbox closes while a request is between two steps, the request ends quietly instead of reporting the closed database as a bug', async (t) => {
+    const sandbox = await TestSandbox.start();
+    const errors = t.mock.method(console, 'error', () => undefined);
+    const companyId = (await sandbox.admin('POST', '/companies', { name: 'Closing Co' })).id;
+    const token = await sandbox.token(await sandbox.admin('POST', '/clients', { company_id: companyId }));
+    // Hold the request inside token verification (an await) until the sandbox is closed.
+    const { tokens } = sandbox.sandbox.context;
+    const verify = tokens.verify.bind(tokens);
+    let reached!: () => void;
+    const atVerify = new Promise<void>((resolve) => (reached = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    t.mock.method(tokens, 'verify', async (...args: Parameters<typeof verify>) => {
+      const client = await verify(...args);
+      reached();
+      await released;
+      return client;
+    });
+    const pending = call(`${sandbox.url}/channels`, { token }).then(
+      () => 'answered',
+      () => 'connection closed',
+    );
+    await atVerify;
+    await sandbox.close();
+    release();
+    assert.equal(await pending, 'connection closed');
+    // The handler has run on against the closed database by now (one more turn of the event loop is plenty).
+    await new Promise((resolve) => setTimeout(resolve, 50));
     assert.deepEqual(errors.mock.calls.map((c) => String(c.arguments[1] ?? c.arguments[0])), []);
   });
 
