@@ -215,8 +215,9 @@ describe('<jobboard-campaigns>', () => {
       });
     }
 
-    it('titles the offer with an h2, its sections with h3 and gives its apply form heading level 4', async () => {
+    it('titles the offers with h2 in the list and opened, the sections with h3, and gives its apply form heading level 4', async () => {
       const { el } = await list();
+      expect(shadow(el, '[part=offer] > :first-child').localName).to.equal('h2');
       await open(el);
       expect(shadow(el, '#detail-title').localName).to.equal('h2');
       const sections = [...el.shadowRoot!.querySelectorAll('[part=description] > :first-child, .apply > :first-child')];
@@ -232,7 +233,7 @@ describe('<jobboard-campaigns>', () => {
       </section>`);
       const el = page.querySelector('jobboard-campaigns')!;
       await until(() => maybe(el, '.list'), 'the list shows');
-      expect(shadow(el, '[part=offer] > :first-child').localName).to.equal('h4');
+      expect(shadow(el, '[part=offer] > :first-child').localName).to.equal('h3');
       await open(el);
       const apply = shadow(el, 'jobboard-apply');
       await until(() => apply.shadowRoot?.querySelector('form'), 'the apply form shows');

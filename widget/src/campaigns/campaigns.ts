@@ -78,8 +78,8 @@ export class JobboardCampaigns extends LitElement {
   /** Offers per page (1 to 50). */
   @property({ attribute: 'per-page', type: Number }) perPage = 10;
   /**
-   * Level (1 to 4) of the opened offer's title, to fit the page's outline; offer
-   * titles in the list, the offer's sections one level below, its apply form's headings two.
+   * Level (1 to 4) of the offers' titles, in the list and opened, to fit the page's
+   * outline; the opened offer's sections are one level below, its apply form's headings two.
    */
   @property({ attribute: 'heading-level', type: Number }) headingLevel = 2;
 
@@ -240,7 +240,7 @@ export class JobboardCampaigns extends LitElement {
         ${data.items.map(
           (c) => html`<li class="offer" part="offer">
             ${heading(
-              this.level + 1,
+              this.level,
               html`<button type="button" class="link" part="offer-title" data-offer=${c.id} @click=${() => this.handleSelect(c)}>${c.name}</button>`,
             )}
             <p class="company">${c.company_name}</p>
