@@ -129,6 +129,26 @@ describe('<jobboard-campaigns>', () => {
       expect(options).to.include('Seasonal work');
     });
 
+    it('at 200% zoom (640 px wide, root font 200%), keeps the list and an opened offer with its form without horizontal scroll', async () => {
+      await setViewport({ width: 640, height: 800 });
+      document.documentElement.style.fontSize = '200%';
+      try {
+        const { el } = await list('ok', 'fr');
+        expect(parseFloat(getComputedStyle(shadow(el, 'label[for=q]')).fontSize)).to.be.at.least(31);
+        expect(document.documentElement.scrollWidth).to.be.at.most(640);
+        expect(el.scrollWidth).to.be.at.most(el.clientWidth);
+        await open(el);
+        const apply = shadow(el, 'jobboard-apply');
+        await until(() => apply.shadowRoot?.querySelector('form'), 'the apply form shows');
+        expect(document.documentElement.scrollWidth).to.be.at.most(640);
+        expect(el.scrollWidth).to.be.at.most(el.clientWidth);
+        expect(apply.scrollWidth).to.be.at.most(apply.clientWidth);
+      } finally {
+        document.documentElement.style.fontSize = '';
+        await setViewport({ width: 800, height: 600 });
+      }
+    });
+
     it('fits a 320 px wide screen without horizontal scrolling', async () => {
       await setViewport({ width: 320, height: 640 });
       try {
