@@ -9,7 +9,12 @@ import type { ApplyWorld } from './proxy-apply-support.ts';
 
 const CRLF = '\r\n';
 
-const fieldName = fc.oneof(fc.constantFrom(...FORM_FIELD_NAMES, 'resume'), fc.string({ maxLength: 20 }), fc.string({ unit: 'grapheme', maxLength: 10 }));
+// A filled honeypot ('website') is answered with a decoy 202 on purpose, so a
+// robot learns nothing; its own tests cover it. Random bodies leave it out.
+const HONEYPOT = 'website';
+const fieldName = fc
+  .oneof(fc.constantFrom(...FORM_FIELD_NAMES, 'resume'), fc.string({ maxLength: 20 }), fc.string({ unit: 'grapheme', maxLength: 10 }))
+  .filter((name) => name.replace(/["\r\n]/g, '') !== HONEYPOT);
 const fieldValue = fc.oneof(
   fc.string({ maxLength: 60 }),
   fc.string({ unit: 'binary', maxLength: 60 }),
