@@ -1,0 +1,90 @@
+// A board whose page lives on another origin than its proxy: the script tag
+// and the API calls cross origins, so the proxy's CORS (allowed origins, the
+// preflight of the Idempotency-Key header) is exercised by a real browser.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { startDemo } from '../../server/demo.ts';
+import { minimalPdf } from './pdf.ts';
+
+const CHROME_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+/** A job board's own web server: one page embedding the widget from the proxy's origin. */
+async function startBoard(proxyUrl: () => string): Promise<{ origin: string; server: Server }> {
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Another board</title><link rel="icon" href="data:,">
+<script type="module" src="${proxyUrl()}/widget.js"></script></head>
+<body><h1>Jobs</h1><jobboard-campaigns endpoint="${proxyUrl()}"></jobboard-campaigns></body></html>`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+describe('a board on another origin than its proxy', () => {
+  let demo: Awaited<ReturnType<typeof startDemo>>;
+  let allowed: { origin: string; server: Server };
+  let refused: { origin: string; server: Server };
+  let browser: Browser;
+  let dir: string;
+  let pdfPath: string;
+
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'jobboard-e2e-cors-'));
+    pdfPath = join(dir, 'cv.pdf');
+    await writeFile(pdfPath, minimalPdf('Ana Lopez - data analyst'));
+    allowed = await startBoard(() => demo.proxy.url);
+    refused = await startBoard(() => demo.proxy.url);
+    demo = await startDemo({
+      sandboxPort: 0,
+      proxyPort: 0,
+      dataDir: join(dir, 'proxy'),
+      env: { LOG_LEVEL: 'silent', ALLOWED_ORIGINS: allowed.origin },
+    });
+    browser = await chromium.launch({ executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', args: CHROME_ARGS });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await demo?.proxy.close();
+    await demo?.sandbox.close();
+    allowed?.server.close();
+    refused?.server.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('when the board origin is allowed, lists the offers and takes an application across origins', async () => {
+    const page = await browser.newPage();
+    await page.goto(allowed.origin + '/');
+    await page.locator('jobboard-campaigns [data-offer]').first().click();
+    await page.locator('jobboard-apply form').waitFor();
+    await page.locator('jobboard-apply #email').fill('ana.lopez@example.org');
+    await page.locator('jobboard-apply #first_name').fill('Ana');
+    await page.locator('jobboard-apply #last_name').fill('Lopez');
+    await page.locator('jobboard-apply #resume').setInputFiles(pdfPath);
+    await page.locator('jobboard-apply #consent').check();
+    await page.locator('jobboard-apply [part="submit-button"]').click();
+
+    const outcome = page.locator('jobboard-apply [part="outcome"].success');
+    await outcome.waitFor({ timeout: 15_000 });
+    assert.match(await outcome.innerText(), /Application received/);
+    await page.close();
+  });
+
+  it('when the board origin is not allowed, the widget shows that the offers could not be loaded', async () => {
+    const page = await browser.newPage();
+    await page.goto(refused.origin + '/');
+    await page.locator('jobboard-campaigns', { hasText: 'The offers could not be loaded' }).waitFor({ timeout: 15_000 });
+    // What the browser was told (it hides a refused cross-origin answer from the page):
+    const answer = await fetch(`${demo.proxy.url}/api/campaigns`, { headers: { origin: refused.origin } });
+    assert.equal(answer.status, 403);
+    assert.equal(((await answer.json()) as { code: string }).code, 'origin_not_allowed');
+    assert.equal(await page.locator('jobboard-campaigns [data-offer]').count(), 0);
+    await page.close();
+  });
+});
