@@ -2,8 +2,7 @@
 // bytes (never from a file name or a browser's claim), so a renamed .exe is
 // refused here instead of by the service after a request was spent.
 import { readFile } from 'node:fs/promises';
-import { fileTypeFromBuffer } from 'file-type';
-import { ATTACHMENT_TYPES, RESUME_TYPES } from '../contract/index.ts';
+import { ATTACHMENT_TYPES, RESUME_TYPES, sniffFileType } from '../contract/index.ts';
 import type { AttachmentType, ResumeType } from '../contract/index.ts';
 
 export interface FileOptions<K extends 'resume' | 'attachment'> {
@@ -27,24 +26,12 @@ export class UnsupportedFileError extends Error {
   }
 }
 
-/** Compound File Binary (OLE2), the container of legacy .doc files. */
-const OLE2_SIGNATURE = Uint8Array.of(0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1);
-
-/** The API's short type name of the bytes, or what they look like. */
-async function detect(bytes: Uint8Array): Promise<{ type: AttachmentType | undefined; detected: string | undefined }> {
-  if (bytes.length >= OLE2_SIGNATURE.length && OLE2_SIGNATURE.every((byte, i) => bytes[i] === byte)) return { type: 'doc', detected: 'doc' };
-  const found = await fileTypeFromBuffer(bytes);
-  if (found === undefined) return { type: undefined, detected: undefined };
-  const ext = found.ext === 'jpeg' ? 'jpg' : found.ext;
-  return { type: (ATTACHMENT_TYPES as readonly string[]).includes(ext) ? (ext as AttachmentType) : undefined, detected: ext };
-}
-
 /** A Buffer or Uint8Array as a resume (default) or attachment. */
 export async function fileFromBuffer<K extends 'resume' | 'attachment' = 'resume'>(bytes: Uint8Array, options: FileOptions<K> = {}): Promise<FileInput<K>> {
   const kind = options.kind ?? 'resume';
   const allowed: readonly string[] = kind === 'attachment' ? ATTACHMENT_TYPES : RESUME_TYPES;
   if (bytes.length === 0) throw new UnsupportedFileError('The file is empty.', undefined);
-  const { type, detected } = await detect(bytes);
+  const { type, detected } = await sniffFileType(bytes);
   if (type === undefined || !allowed.includes(type)) {
     const what = detected === undefined ? 'a type that could not be recognised' : `a ${detected} file`;
     throw new UnsupportedFileError(`The file is ${what}; a ${kind} must be one of: ${allowed.join(', ')}.`, detected);

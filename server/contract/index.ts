@@ -6,3 +6,4 @@ export * from './queries.ts';
 export * from './records.ts';
 export * from './pagination.ts';
 export * from './errors.ts';
+export * from './file-type.ts';

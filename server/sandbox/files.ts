@@ -3,8 +3,7 @@
 // served back at /files/<token>. Processing (resume_url, skills,
 // completeness) happens after the response, in jobs.ts.
 import { randomBytes } from 'node:crypto';
-import { fileTypeFromBuffer } from 'file-type';
-import { MIME_TYPE_OF } from '../contract/index.ts';
+import { MIME_TYPE_OF, sniffFileType } from '../contract/index.ts';
 import type { AttachmentType } from '../contract/index.ts';
 import type { Database } from './db.ts';
 import { ApiError, ruleBroken } from './errors.ts';
@@ -12,35 +11,9 @@ import { ApiError, ruleBroken } from './errors.ts';
 /** Largest decoded file taken: 10 MiB (our decision; the spec is silent). */
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
 
-/** The OLE2 compound file signature of legacy .doc files. */
-const OLE2 = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
-
 export interface CheckedFile {
   type: AttachmentType;
   bytes: Buffer;
-}
-
-/** What the bytes really are, in the API's short type names; 'other' when none of them. */
-export async function sniffType(bytes: Buffer): Promise<AttachmentType | 'other'> {
-  if (bytes.subarray(0, 8).equals(OLE2)) return 'doc';
-  // A damaged file (a truncated zip, say) may make the sniffer throw: it is then simply not a known type.
-  const found = await fileTypeFromBuffer(bytes).catch(() => undefined);
-  switch (found?.ext) {
-    case 'pdf':
-      return 'pdf';
-    case 'jpg':
-      return 'jpg';
-    case 'png':
-      return 'png';
-    case 'docx':
-      return 'docx';
-    case 'xlsx':
-      return 'xlsx';
-    case 'cfb':
-      return 'doc';
-    default:
-      return 'other';
-  }
 }
 
 /** Decodes and checks one file; field is its path in the body, for the error details. */
@@ -49,9 +22,9 @@ export async function checkFile(input: { base64: string; mime_type: AttachmentTy
   if (Math.floor((input.base64.length * 3) / 4) > MAX_FILE_BYTES + 3) tooLarge(field);
   const bytes = Buffer.from(input.base64, 'base64');
   if (bytes.length > MAX_FILE_BYTES) tooLarge(field);
-  const actual = await sniffType(bytes);
+  const { type: actual } = await sniffFileType(bytes);
   if (actual !== input.mime_type) {
-    const what = actual === 'other' ? 'none of pdf, jpg, png, doc, docx, xlsx' : actual;
+    const what = actual ?? 'none of pdf, jpg, png, doc, docx, xlsx';
     throw ruleBroken(
       'file_type_mismatch',
       `${field}.mime_type`,
