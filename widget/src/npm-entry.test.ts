@@ -1,7 +1,23 @@
-import { expect } from '@open-wc/testing';
-import { JobboardApply, JobboardCampaigns, defineElement } from './index.ts';
+// The npm entry as an application gets it: `jobboard-connector/widget`
+// resolved through package.json `exports` (the dev server's nodeResolve
+// honours them, and a package may import itself by name) to the built
+// dist/npm/index.js, so `npm run build` runs first. widget/tsconfig.json maps
+// the name to src/index.ts for the type check only, which runs before the build.
+import { expect, fixture, html } from '@open-wc/testing';
+import { LitElement } from 'lit';
+import { JobboardApply, JobboardCampaigns, defineElement } from 'jobboard-connector/widget';
+import { maybe, shadow, standIn, until } from './internal/test-helpers.ts';
 
-describe('the npm entry (widget/src/index.ts)', () => {
+function loaded(fragment: string): boolean {
+  return performance.getEntriesByType('resource').some((entry) => entry.name.includes(fragment));
+}
+
+describe('the npm entry (jobboard-connector/widget)', () => {
+  it('is the built dist/npm/index.js, not the TypeScript source', () => {
+    expect(loaded('/dist/npm/index.js'), 'dist/npm/index.js was loaded').to.equal(true);
+    expect(loaded('/widget/src/index.ts'), 'widget/src/index.ts was loaded').to.equal(false);
+  });
+
   it('exports the classes without defining any element', () => {
     expect(customElements.get('jobboard-apply')).to.equal(undefined);
     expect(customElements.get('jobboard-campaigns')).to.equal(undefined);
@@ -9,8 +25,27 @@ describe('the npm entry (widget/src/index.ts)', () => {
     expect(JobboardCampaigns.prototype).to.be.instanceOf(HTMLElement);
   });
 
-  it('lets an application define them under the tags it chooses', () => {
-    defineElement('my-board-apply', JobboardApply);
-    expect(document.createElement('my-board-apply')).to.be.instanceOf(JobboardApply);
+  it('imports Lit instead of carrying its own copy, so the application bundles Lit once', () => {
+    expect(Object.getPrototypeOf(JobboardApply)).to.equal(LitElement);
+    expect(Object.getPrototypeOf(JobboardCampaigns)).to.equal(LitElement);
+  });
+
+  it('lets an application define the form under a tag it chooses, and it loads its fields from the proxy', async () => {
+    defineElement('board-apply', JobboardApply);
+    const { endpoint } = standIn('ok');
+    const el = await fixture<JobboardApply>(html`<board-apply endpoint=${endpoint} campaign-id="101" lang="fr" no-draft></board-apply>`);
+    expect(el).to.be.instanceOf(JobboardApply);
+    await until(() => maybe(el, 'form'), 'the form shows once /api/config answered');
+    expect(shadow<HTMLInputElement>(el, '#email').required).to.equal(true);
+    expect(shadow(el, 'button[type=submit]').textContent).to.contain('Envoyer ma candidature');
+    expect(customElements.get('jobboard-apply')).to.equal(undefined);
+  });
+
+  it('lets an application define the catalogue under a tag it chooses, and it lists the offers', async () => {
+    defineElement('board-campaigns', JobboardCampaigns);
+    const { endpoint } = standIn('ok');
+    const el = await fixture<JobboardCampaigns>(html`<board-campaigns endpoint=${endpoint} lang="en" per-page="5"></board-campaigns>`);
+    await until(() => el.shadowRoot?.querySelectorAll('.offer').length === 5, 'the first page of offers shows');
+    expect(shadow(el, '.offer').textContent).to.contain('Backend developer');
   });
 });
