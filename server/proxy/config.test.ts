@@ -69,6 +69,10 @@ describe('proxy configuration', () => {
     ]);
   });
 
+  it('names a negative SYNC_INTERVAL_SECONDS once, with what it expects', () => {
+    assert.deepEqual(problemsOf({ SYNC_INTERVAL_SECONDS: '-1' }), ['SYNC_INTERVAL_SECONDS must be a whole number of seconds, at least 10']);
+  });
+
   it('with a CAPTCHA_PROVIDER, requires CAPTCHA_SECRET and CAPTCHA_SITE_KEY, and uses the provider verify URL unless CAPTCHA_VERIFY_URL is set', () => {
     assert.deepEqual(problemsOf({ CAPTCHA_PROVIDER: 'turnstile' }).sort(), [
       'CAPTCHA_SECRET is required when CAPTCHA_PROVIDER is turnstile',

@@ -40,8 +40,12 @@ const CAPTCHA_VERIFY_URLS = {
   hcaptcha: 'https://api.hcaptcha.com/siteverify',
 } as const;
 
+// abort: one message per variable (SYNC_INTERVAL_SECONDS=-1 said it twice, also failing its min).
 const positiveInt = (what: string) =>
-  z.coerce.number({ error: `must be ${what}` }).int(`must be ${what}`).positive(`must be ${what}`);
+  z.coerce
+    .number({ error: `must be ${what}` })
+    .int({ error: `must be ${what}`, abort: true })
+    .positive({ error: `must be ${what}`, abort: true });
 
 const optionalText = z
   .string()
