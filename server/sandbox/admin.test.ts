@@ -47,6 +47,12 @@ describe('sandbox admin routes (what each one creates or changes)', () => {
     assert.equal(unknown.body.error.details[0].field, 'company_id');
   });
 
+  it('POST /_sandbox/clients with a channel and an unknown scope answers 400 naming only the scope, not company_id', async () => {
+    const reply = await admin('POST', '/clients', { channel: 'jobboard_demo', scopes: ['campaigns:read'] });
+    assert.equal(reply.status, 400);
+    assert.deepEqual(reply.body.error.details.map((d: Json) => d.field), ['scopes.0']);
+  });
+
   it('POST /_sandbox/entities answers the entity with its units\' ids, which campaigns take as unit_id; refused without the Entity option', async () => {
     const company = (await admin('POST', '/companies', { name: 'Entity Co', entity_option: true })).body;
     const entity = await admin('POST', '/entities', { company_id: company.id, name: 'North', units: ['Lille', 'Amiens'] });

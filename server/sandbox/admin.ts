@@ -21,19 +21,21 @@ export const CompanyBody = z.strictObject({
   /** Tags the company authorises; absent or null: any tag is taken. */
   restricted_tags: z.array(z.string().min(1).max(100)).nullable().optional(),
 });
+const CompanyClientBody = z.strictObject({
+  company_id: z.int().positive(),
+  scopes: z.array(z.enum(SCOPES)).optional(),
+  private_key: z.string().min(8).max(100).optional(),
+  secret_key: z.string().min(8).max(100).optional(),
+});
+const JobBoardClientBody = z.strictObject({
+  channel: z.string().min(1).max(100),
+  scopes: z.array(z.enum(SCOPES)).optional(),
+  private_key: z.string().min(8).max(100).optional(),
+  secret_key: z.string().min(8).max(100).optional(),
+});
 export const ClientBody = z.union([
-  z.strictObject({
-    company_id: z.int().positive(),
-    scopes: z.array(z.enum(SCOPES)).optional(),
-    private_key: z.string().min(8).max(100).optional(),
-    secret_key: z.string().min(8).max(100).optional(),
-  }),
-  z.strictObject({
-    channel: z.string().min(1).max(100),
-    scopes: z.array(z.enum(SCOPES)).optional(),
-    private_key: z.string().min(8).max(100).optional(),
-    secret_key: z.string().min(8).max(100).optional(),
-  }),
+  CompanyClientBody,
+  JobBoardClientBody,
 ]);
 export const ChannelBody = z.strictObject({
   company_id: z.int().positive(),
@@ -75,7 +77,11 @@ export function adminRoutes(ctx: SandboxContext): Router {
     res.status(201).json(createCompany(ctx, parseBody(CompanyBody, req.body, 'POST /_sandbox/companies')));
   });
   router.post('/clients', (req, res) => {
-    res.status(201).json(createClient(ctx, parseBody(ClientBody, req.body, 'POST /_sandbox/clients')));
+    // A body naming a channel is read as a job-board client, so its mistakes are reported against that
+    // shape (the union alone answered "company_id expected; channel is not a known field" for a bad scope).
+    const body: unknown = req.body;
+    const schema = body !== null && typeof body === 'object' && 'channel' in body ? JobBoardClientBody : ClientBody;
+    res.status(201).json(createClient(ctx, parseBody(schema, body, 'POST /_sandbox/clients')));
   });
   router.post('/channels', (req, res) => {
     res.status(201).json(createChannel(ctx, parseBody(ChannelBody, req.body, 'POST /_sandbox/channels')));
