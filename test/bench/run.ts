@@ -1,7 +1,7 @@
 // `npm run bench [-- name ...]`: runs the benchmarks and writes BENCHMARKS.md.
 // Each bench module default-exports an async function returning a Markdown
 // section; every section measures its comparisons side by side in one run.
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 
 const benches: Record<string, () => Promise<{ default: () => Promise<string> }>> = {
@@ -27,13 +27,37 @@ for (const name of names) {
   sections.push(await mod.default());
 }
 
-const header = [
-  '# Benchmarks',
-  '',
-  `Produced by \`npm run bench${wanted.length > 0 ? ` -- ${wanted.join(' ')}` : ''}\` on ${new Date().toISOString().slice(0, 10)},`,
-  `Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}.`,
-  'Medians and ratios are measured side by side in one run.',
-  '',
-].join('\n');
-await writeFile(new URL('../../BENCHMARKS.md', import.meta.url), `${header}\n${sections.join('\n\n')}\n`);
+const file = new URL('../../BENCHMARKS.md', import.meta.url);
+const machine = `Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}.`;
+const today = new Date().toISOString().slice(0, 10);
+const previous = wanted.length > 0 ? await readFile(file, 'utf8').catch(() => '') : '';
+
+if (previous === '') {
+  const header = [
+    '# Benchmarks',
+    '',
+    `Produced by \`npm run bench${wanted.length > 0 ? ` -- ${wanted.join(' ')}` : ''}\` on ${today},`,
+    machine,
+    'Medians and ratios are measured side by side in one run.',
+    '',
+  ].join('\n');
+  await writeFile(file, `${header}\n${sections.join('\n\n')}\n`);
+} else {
+  // Some benches only: replace their sections (matched by their "## " heading) and keep the others,
+  // so that running one part's bench does not wipe the figures of the rest.
+  await writeFile(file, mergeSections(previous, sections, `Re-run alone since: \`npm run bench -- ${wanted.join(' ')}\` on ${today}, ${machine}`));
+}
 console.log('wrote BENCHMARKS.md');
+
+function mergeSections(text: string, fresh: string[], note: string): string {
+  const parts = text.split(/^(?=## )/m);
+  const header = (parts.shift() ?? '').replace(/^Re-run alone since: .*\n/m, '').trimEnd();
+  const chunks = parts.map((chunk) => chunk.trimEnd());
+  const heading = (section: string) => section.split('\n', 1)[0] ?? '';
+  for (const section of fresh) {
+    const at = chunks.findIndex((chunk) => heading(chunk) === heading(section));
+    if (at === -1) chunks.push(section.trimEnd());
+    else chunks[at] = section.trimEnd();
+  }
+  return `${header}\n${note}\n\n${chunks.join('\n\n')}\n`;
+}
