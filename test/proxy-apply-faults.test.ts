@@ -10,9 +10,8 @@ import { after, before, describe, it } from 'node:test';
 import pino from 'pino';
 import { loadConfig } from '../server/proxy/config.ts';
 import { startProxy } from '../server/proxy/index.ts';
-import { main as outboxCommand } from '../server/proxy/outbox-command.ts';
 import { DEMO_KEYS, startSandbox } from '../server/sandbox/index.ts';
-import { admin, apply, eventually, proxyEnv, startApplyWorld, upstreamApplicantCount, upstreamApplications, validFields } from './proxy-apply-support.ts';
+import { admin, apply, eventually, proxyEnv, runOutboxCommand, startApplyWorld, upstreamApplicantCount, upstreamApplications, validFields } from './proxy-apply-support.ts';
 import type { ApplyWorld } from './proxy-apply-support.ts';
 
 // How long to wait for the outbox to reach a state before failing. A bound, not a
@@ -20,21 +19,6 @@ import type { ApplyWorld } from './proxy-apply-support.ts';
 // worker's timers run late on a loaded machine, where a tight bound made
 // "503, then delivered" fail although nothing was wrong.
 const SETTLE_MS = 60_000;
-
-async function captureStdout(run: () => Promise<void>): Promise<string> {
-  const original = process.stdout.write.bind(process.stdout);
-  let out = '';
-  process.stdout.write = ((chunk: string | Uint8Array) => {
-    out += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString();
-    return true;
-  }) as typeof process.stdout.write;
-  try {
-    await run();
-  } finally {
-    process.stdout.write = original;
-  }
-  return out;
-}
 
 describe('delivery when the service fails', () => {
   let world: ApplyWorld;
@@ -186,17 +170,17 @@ describe('dead letters and the outbox command', () => {
     const metrics = await (await fetch(`${world.proxyUrl}/metrics`)).text();
     assert.match(metrics, /^applications_dead_lettered_total\{outcome="expired"\} 1/m);
 
-    const listed = await captureStdout(() => outboxCommand(['list', '--status', 'dead', '--data-dir', world.config.dataDir]));
+    const listed = await runOutboxCommand(['list', '--status', 'dead', '--data-dir', world.config.dataDir]);
     assert.ok(listed.includes(reference));
     assert.equal(listed.includes(fields.email), false, 'the list shows no personal data');
 
     await admin(world.sandbox, 'POST', 'faults', { count: 0 });
-    const retried = await captureStdout(() => outboxCommand(['retry', reference, '--data-dir', world.config.dataDir]));
+    const retried = await runOutboxCommand(['retry', reference, '--data-dir', world.config.dataDir]);
     assert.match(retried, /queued/);
     await eventually(() => world.applications.outbox.get(reference)?.status === 'delivered', SETTLE_MS, 'delivery after retry');
     assert.equal(upstreamApplications(world.sandbox, fields.email).length, 1);
 
-    const purged = await captureStdout(() => outboxCommand(['purge-delivered', '--data-dir', world.config.dataDir]));
+    const purged = await runOutboxCommand(['purge-delivered', '--data-dir', world.config.dataDir]);
     assert.match(purged, /Deleted \d+/);
     assert.equal(world.applications.outbox.get(reference), undefined);
   });

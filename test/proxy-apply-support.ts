@@ -14,6 +14,7 @@ import type { LiveCatalogue } from '../server/proxy/catalogue/index.ts';
 import { loadConfig } from '../server/proxy/config.ts';
 import type { ProxyConfig } from '../server/proxy/config.ts';
 import { startProxy } from '../server/proxy/index.ts';
+import { main as outboxCommand } from '../server/proxy/outbox-command.ts';
 import { createLogger } from '../server/proxy/logger.ts';
 import { createRegistry } from '../server/proxy/metrics.ts';
 import { DEMO_KEYS, startSandbox } from '../server/sandbox/index.ts';
@@ -286,4 +287,20 @@ export async function eventually(check: () => boolean | Promise<boolean>, timeou
     await new Promise((r) => setTimeout(r, 25));
   }
   throw new Error(`timed out waiting for ${what}`);
+}
+
+/** Runs `jobboard-connector outbox ARGS` in this process and returns what it printed. */
+export async function runOutboxCommand(args: string[]): Promise<string> {
+  const original = process.stdout.write.bind(process.stdout);
+  let out = '';
+  process.stdout.write = ((chunk: string | Uint8Array) => {
+    out += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString();
+    return true;
+  }) as typeof process.stdout.write;
+  try {
+    await outboxCommand(args);
+  } finally {
+    process.stdout.write = original;
+  }
+  return out;
 }

@@ -5,22 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { Outbox } from '../server/proxy/applications/outbox.ts';
-import { main } from '../server/proxy/outbox-command.ts';
-
-async function run(args: string[]): Promise<string> {
-  const original = process.stdout.write.bind(process.stdout);
-  let out = '';
-  process.stdout.write = ((chunk: string | Uint8Array) => {
-    out += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString();
-    return true;
-  }) as typeof process.stdout.write;
-  try {
-    await main(args);
-  } finally {
-    process.stdout.write = original;
-  }
-  return out;
-}
+import { runOutboxCommand as run } from './proxy-apply-support.ts';
 
 describe('jobboard-connector outbox', () => {
   let dir: string;
