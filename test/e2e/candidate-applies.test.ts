@@ -6,22 +6,14 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../chromium.ts';
 import { startDemo } from '../../server/demo.ts';
 import { DEMO_ENTITY_COMPANY_KEYS } from '../../server/sandbox/index.ts';
 import { createClient } from '../../server/client/index.ts';
 import { minimalPdf } from './pdf.ts';
 
 type Demo = Awaited<ReturnType<typeof startDemo>>;
-
-const CHROME_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
 /** Whether the focused element, looked up through shadow roots, matches the selector. */
 async function focusMatches(page: Page, selector: string): Promise<boolean> {
@@ -108,7 +100,7 @@ describe('a candidate applies from the demo job-board page', () => {
     pdfPath = join(dir, 'cv-camille-martin.pdf');
     await writeFile(pdfPath, minimalPdf('Camille Martin - UX designer - Figma, accessibility, user research'));
     demo = await startDemo({ sandboxPort: 0, proxyPort: 0, dataDir: join(dir, 'proxy'), env: { LOG_LEVEL: 'silent' } });
-    browser = await chromium.launch({ executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', args: CHROME_ARGS });
+    browser = await launchChromium();
   });
 
   after(async () => {

@@ -8,11 +8,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../chromium.ts';
 import { startDemo } from '../../server/demo.ts';
 import { minimalPdf } from './pdf.ts';
-
-const CHROME_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 /** A job board's own web server: one page embedding the widget from the proxy's origin. */
 async function startBoard(proxyUrl: () => string): Promise<{ origin: string; server: Server }> {
@@ -46,7 +45,7 @@ describe('a board on another origin than its proxy', () => {
       dataDir: join(dir, 'proxy'),
       env: { LOG_LEVEL: 'silent', ALLOWED_ORIGINS: allowed.origin },
     });
-    browser = await chromium.launch({ executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', args: CHROME_ARGS });
+    browser = await launchChromium();
   });
 
   after(async () => {
