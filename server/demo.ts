@@ -3,13 +3,13 @@
 // keys, and a demo job-board page that embeds the widget with the same script
 // tag a real board uses. One process; Ctrl+C stops everything.
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startSandbox, DEMO_KEYS } from './sandbox/index.ts';
 import { startProxy } from './proxy/index.ts';
-import { loadConfig } from './proxy/config.ts';
+import { loadProxyConfig } from './proxy/config.ts';
+import { PACKAGE_ROOT, packagePath } from './package-root.ts';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const HELP = `Usage: jobboard-connector demo [--sandbox-port N] [--port N]
 
 Starts the seeded sandbox (admin surface on) at http://127.0.0.1:4010/v2, the
@@ -30,7 +30,7 @@ async function buildWidgetIfMissing(file: string): Promise<void> {
   if (existsSync(file)) return;
   console.log('Building the widget (first start)…');
   const { build } = await import('vite');
-  await build({ root, configFile: `${root}vite.config.ts`, logLevel: 'warn' });
+  await build({ root: PACKAGE_ROOT, configFile: packagePath('vite.config.ts'), logLevel: 'warn' });
 }
 
 /** The demo stack, also used by the end-to-end tests (ports 0 there). */
@@ -43,8 +43,9 @@ export async function startDemo(options: {
   const env = options.env ?? {};
   const sandbox = await startSandbox({ port: options.sandboxPort, host: '127.0.0.1', seed: 'demo', admin: true });
   try {
-    const config = loadConfig({
-      DATA_DIR: options.dataDir ?? `${root}.data/demo-proxy`,
+    const config = loadProxyConfig({
+      // In the current folder: an installed package's own folder is no place for data.
+      DATA_DIR: options.dataDir ?? resolve('.data/demo-proxy'),
       SYNC_INTERVAL_SECONDS: '60',
       LOG_LEVEL: 'warn',
       ...env,
@@ -56,7 +57,7 @@ export async function startDemo(options: {
       HOST: env.HOST ?? 'localhost',
     });
     await buildWidgetIfMissing(config.widgetFile);
-    const proxy = await startProxy({ config, demoPageDir: `${root}widget/demo` });
+    const proxy = await startProxy({ config, demoPageDir: packagePath('widget', 'demo') });
     return { sandbox, proxy };
   } catch (error) {
     await sandbox.close();

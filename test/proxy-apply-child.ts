@@ -3,7 +3,7 @@
 // {"url": ...} once it listens. With TEST_CRASH_AFTER_UPSTREAM_CREATE=1 it
 // kills itself with SIGKILL the moment the service has answered 201 to a
 // create and before the outbox can record it: the worst crash window.
-import { loadConfig } from '../server/proxy/config.ts';
+import { loadProxyConfig } from '../server/proxy/config.ts';
 import { createLogger } from '../server/proxy/logger.ts';
 import { startProxyStack } from './proxy-apply-support.ts';
 
@@ -20,7 +20,7 @@ const killingFetch: typeof fetch = async (input, init) => {
   return response;
 };
 
-const config = loadConfig(process.env);
+const config = loadProxyConfig(process.env);
 const stack = await startProxyStack(config, {
   logger: createLogger({ level: 'silent' }),
   delivery: { baseBackoffMs, maxBackoffMs: baseBackoffMs * 2, pollIntervalMs: 50 },

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pino from 'pino';
-import { loadConfig } from '../server/proxy/config.ts';
+import { loadProxyConfig } from '../server/proxy/config.ts';
 import { startProxy } from '../server/proxy/index.ts';
 import { DEMO_KEYS, startSandbox } from '../server/sandbox/index.ts';
 import { admin, apply, eventually, proxyEnv, runOutboxCommand, startApplyWorld, upstreamApplicantCount, upstreamApplications, validFields } from './proxy-apply-support.ts';
@@ -215,7 +215,7 @@ describe('graceful shutdown of startProxy', () => {
     const sandbox = await startSandbox({ port: 0, admin: true, seed: 'demo' });
     const dataDir = mkdtempSync(join(tmpdir(), 'jbc-shutdown-'));
     try {
-      const proxy = await startProxy({ config: loadConfig(proxyEnv(sandbox, dataDir)), logger: pino({ level: 'silent' }) });
+      const proxy = await startProxy({ config: loadProxyConfig(proxyEnv(sandbox, dataDir)), logger: pino({ level: 'silent' }) });
       await proxy.catalogue.syncNow();
       const campaign = proxy.catalogue.store.search({ page: 1, per_page: 1 }).items[0]!.id;
       await admin(sandbox, 'POST', 'faults', { count: 1, delay_ms: 700 });

@@ -11,7 +11,7 @@ import { createClient } from '../server/client/index.ts';
 import type { RecruitmentClient } from '../server/client/index.ts';
 import type { ApplicationsModule, DeliveryOptions } from '../server/proxy/applications/index.ts';
 import type { LiveCatalogue } from '../server/proxy/catalogue/index.ts';
-import { loadConfig } from '../server/proxy/config.ts';
+import { loadProxyConfig } from '../server/proxy/config.ts';
 import type { ProxyConfig } from '../server/proxy/config.ts';
 import { startProxy } from '../server/proxy/index.ts';
 import { main as outboxCommand } from '../server/proxy/outbox-command.ts';
@@ -162,7 +162,7 @@ export async function startApplyWorld(options: WorldOptions = {}): Promise<Apply
   const ownsSandbox = options.sandbox === undefined;
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'jbc-apply-'));
   const ownsDataDir = options.dataDir === undefined;
-  const config = loadConfig(proxyEnv(sandbox, dataDir, options.env));
+  const config = loadProxyConfig(proxyEnv(sandbox, dataDir, options.env));
   const logs = captureLogs();
   const stack = await startProxyStack(config, {
     logger: logs.logger,

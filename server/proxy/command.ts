@@ -1,7 +1,7 @@
 // `jobboard-connector proxy`: reads the configuration from the environment
 // (and CONFIG_FILE), starts the proxy, and shuts it down gracefully on
 // SIGINT/SIGTERM (in-flight requests finish, workers stop, stores close).
-import { ConfigError, ENV_VARIABLES, loadConfig } from './config.ts';
+import { ConfigError, ENV_VARIABLES, loadProxyConfig } from './config.ts';
 import { startProxy } from './index.ts';
 
 const HELP = `Usage: jobboard-connector proxy
@@ -29,7 +29,7 @@ export async function main(args: string[]): Promise<void> {
 
   let config;
   try {
-    config = loadConfig(process.env);
+    config = loadProxyConfig(process.env);
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(error.message);

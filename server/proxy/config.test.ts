@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, loadProxyConfig } from './config.ts';
 
 const REQUIRED = {
   UPSTREAM_URL: 'https://api.example/v2/',
@@ -17,7 +17,7 @@ const REQUIRED = {
 /** The problems ConfigError lists for this environment. */
 function problemsOf(env: Record<string, string>): string[] {
   try {
-    loadConfig({ ...REQUIRED, ...env });
+    loadProxyConfig({ ...REQUIRED, ...env });
   } catch (error) {
     assert.ok(error instanceof ConfigError);
     return error.problems;
@@ -30,7 +30,7 @@ describe('proxy configuration', () => {
   after(() => rmSync(tmp, { recursive: true, force: true }));
 
   it('with only the required variables, takes the documented defaults', () => {
-    const config = loadConfig(REQUIRED);
+    const config = loadProxyConfig(REQUIRED);
     assert.equal(config.upstream.url, 'https://api.example/v2');
     assert.equal(config.port, 8080);
     assert.equal(config.maxResumeBytes, 10 * 1024 * 1024);
@@ -55,7 +55,7 @@ describe('proxy configuration', () => {
   });
 
   it('reads ALLOWED_ORIGINS as a comma-separated list of origins and refuses a path', () => {
-    assert.deepEqual(loadConfig({ ...REQUIRED, ALLOWED_ORIGINS: 'https://a.example, http://localhost:3000' }).allowedOrigins, ['https://a.example', 'http://localhost:3000']);
+    assert.deepEqual(loadProxyConfig({ ...REQUIRED, ALLOWED_ORIGINS: 'https://a.example, http://localhost:3000' }).allowedOrigins, ['https://a.example', 'http://localhost:3000']);
     assert.match(problemsOf({ ALLOWED_ORIGINS: 'https://a.example/jobs' }).join(), /ALLOWED_ORIGINS "https:\/\/a\.example\/jobs" is not an origin/);
   });
 
@@ -80,14 +80,14 @@ describe('proxy configuration', () => {
     ]);
     assert.match(problemsOf({ CAPTCHA_PROVIDER: 'recaptcha' }).join(), /CAPTCHA_PROVIDER must be none, turnstile or hcaptcha/);
     const keys = { CAPTCHA_SECRET: 's', CAPTCHA_SITE_KEY: 'k' };
-    assert.equal(loadConfig({ ...REQUIRED, ...keys, CAPTCHA_PROVIDER: 'hcaptcha' }).captcha?.verifyUrl, 'https://api.hcaptcha.com/siteverify');
-    assert.equal(loadConfig({ ...REQUIRED, ...keys, CAPTCHA_PROVIDER: 'hcaptcha', CAPTCHA_VERIFY_URL: 'http://127.0.0.1:9/verify' }).captcha?.verifyUrl, 'http://127.0.0.1:9/verify');
+    assert.equal(loadProxyConfig({ ...REQUIRED, ...keys, CAPTCHA_PROVIDER: 'hcaptcha' }).captcha?.verifyUrl, 'https://api.hcaptcha.com/siteverify');
+    assert.equal(loadProxyConfig({ ...REQUIRED, ...keys, CAPTCHA_PROVIDER: 'hcaptcha', CAPTCHA_VERIFY_URL: 'http://127.0.0.1:9/verify' }).captcha?.verifyUrl, 'http://127.0.0.1:9/verify');
   });
 
   it('reads TRUST_PROXY as false, true, a hop count or addresses and subnets, and names a value that is none of these', () => {
-    assert.equal(loadConfig({ ...REQUIRED, TRUST_PROXY: '2' }).trustProxy, 2);
-    assert.equal(loadConfig({ ...REQUIRED, TRUST_PROXY: 'true' }).trustProxy, true);
-    assert.deepEqual(loadConfig({ ...REQUIRED, TRUST_PROXY: '10.0.0.0/8, 127.0.0.1, ::1, loopback, 192.168.0.0/255.255.0.0' }).trustProxy, [
+    assert.equal(loadProxyConfig({ ...REQUIRED, TRUST_PROXY: '2' }).trustProxy, 2);
+    assert.equal(loadProxyConfig({ ...REQUIRED, TRUST_PROXY: 'true' }).trustProxy, true);
+    assert.deepEqual(loadProxyConfig({ ...REQUIRED, TRUST_PROXY: '10.0.0.0/8, 127.0.0.1, ::1, loopback, 192.168.0.0/255.255.0.0' }).trustProxy, [
       '10.0.0.0/8',
       '127.0.0.1',
       '::1',
@@ -103,7 +103,7 @@ describe('proxy configuration', () => {
   it('reads CONFIG_FILE, lets the environment win over it, and refuses an unknown variable in it', () => {
     const file = join(tmp, 'proxy.json');
     writeFileSync(file, JSON.stringify({ PORT: 9000, SYNC_INTERVAL_SECONDS: 60, JOBBOARD_CHANNEL: 'jobboard_file' }));
-    const config = loadConfig({ ...REQUIRED, CONFIG_FILE: file, PORT: '9100' });
+    const config = loadProxyConfig({ ...REQUIRED, CONFIG_FILE: file, PORT: '9100' });
     assert.equal(config.port, 9100);
     assert.equal(config.syncIntervalSeconds, 60);
     assert.equal(config.channel, 'jobboard_acme');

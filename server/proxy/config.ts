@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { packagePath } from '../package-root.ts';
 
 export const FIELD_MODES = ['required', 'optional', 'hidden'] as const;
 export type FieldMode = (typeof FIELD_MODES)[number];
@@ -216,7 +217,7 @@ function readConfigFile(path: string): Record<string, string> {
 }
 
 /** Reads the configuration; throws ConfigError listing every wrong variable. */
-export function loadConfig(env: Record<string, string | undefined> = process.env): ProxyConfig {
+export function loadProxyConfig(env: Record<string, string | undefined> = process.env): ProxyConfig {
   const fromFile = env.CONFIG_FILE ? readConfigFile(env.CONFIG_FILE) : {};
   const unknownInFile = Object.keys(fromFile).filter((k) => !ENV_VARIABLES.includes(k));
   if (unknownInFile.length > 0) {
@@ -263,6 +264,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     deadLetterAfterHours: e.DEAD_LETTER_AFTER_HOURS,
     applyRateLimitPerIp: e.APPLY_RATE_LIMIT_PER_IP,
     applyRateLimitPerEmail: e.APPLY_RATE_LIMIT_PER_EMAIL,
-    widgetFile: resolve(e.WIDGET_FILE ?? new URL('../../dist/widget/widget.js', import.meta.url).pathname),
+    widgetFile: resolve(e.WIDGET_FILE ?? packagePath('dist', 'widget', 'widget.js')),
   };
 }

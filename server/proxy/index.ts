@@ -1,15 +1,18 @@
-// startProxy: the whole proxy in one process. One upstream client (one rate
-// budget: applications 'high', catalogue sync 'low'), the catalogue and its
-// background sync, the applications module and its delivery worker, the
-// Express app, and a graceful close that finishes in-flight requests.
+// The proxy's public entry. createProxy() builds the whole proxy without
+// listening: an Express app to mount inside a partner's own app, plus start()
+// and stop() for the background work (catalogue sync, delivery worker).
+// startProxy() is createProxy() on its own HTTP server, with a graceful close
+// that finishes in-flight requests; the `proxy` command runs it.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Express } from 'express';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { createClient } from '../client/index.ts';
 import type { RecruitmentClient } from '../client/index.ts';
+import { packagePath } from '../package-root.ts';
 import { createProxyApp } from './app.ts';
 import { createApplicationsModule } from './applications/index.ts';
 import type { ApplicationsModule, Clock, DeliveryOptions } from './applications/index.ts';
@@ -19,7 +22,10 @@ import type { ProxyConfig } from './config.ts';
 import { createLogger } from './logger.ts';
 import { createRegistry, instrumentedFetch } from './metrics.ts';
 
-export interface StartProxyOptions {
+export { ConfigError, ENV_VARIABLES, loadProxyConfig } from './config.ts';
+export type { ProxyConfig } from './config.ts';
+
+export interface CreateProxyOptions {
   config: ProxyConfig;
   /** Default: a client of config.upstream whose calls are timed in the metrics. */
   client?: RecruitmentClient;
@@ -28,19 +34,41 @@ export interface StartProxyOptions {
   demoPageDir?: string;
   /** Default: a new registry with Node's default metrics. */
   registry?: Registry;
-  /** How long close() waits for in-flight requests before cutting connections (default 10 s). */
-  shutdownGraceMs?: number;
   /** Options of the applications module: the delivery worker's timings and clock (tests shorten the backoff). */
   applications?: { delivery?: Partial<DeliveryOptions>; clock?: Clock };
 }
 
-export interface RunningProxy {
-  /** http://host:port, with 127.0.0.1 when listening on every interface. */
-  url: string;
-  port: number;
+export interface Proxy {
+  /**
+   * The Express app of every proxy route. Mount it in an existing app
+   * (`app.use('/jobs', proxy.app)`, then give the widget that URL as its
+   * endpoint) or serve it on its own.
+   */
+  app: Express;
   catalogue: LiveCatalogue;
   applications: ApplicationsModule;
   registry: Registry;
+  logger: Logger;
+  /** Starts the catalogue sync and the delivery worker. Nothing is synced or delivered before. */
+  start(): void;
+  /** From now on /readyz answers 503 and responses close their connection, so load balancers move away. */
+  drain(): void;
+  /**
+   * Drains, stops the workers and closes the stores. Stop taking requests
+   * first (close your server): a request still running may need the stores.
+   */
+  stop(): Promise<void>;
+}
+
+export interface StartProxyOptions extends CreateProxyOptions {
+  /** How long close() waits for in-flight requests before cutting connections (default 10 s). */
+  shutdownGraceMs?: number;
+}
+
+export interface RunningProxy extends Omit<Proxy, 'start' | 'stop' | 'drain'> {
+  /** http://host:port, with 127.0.0.1 when listening on every interface. */
+  url: string;
+  port: number;
   /** The HTTP server (for embedding and tests). */
   server: Server;
   /** Stops taking requests, finishes in-flight ones, stops the workers and closes the stores. */
@@ -49,13 +77,20 @@ export interface RunningProxy {
 
 function packageVersion(): string {
   try {
-    return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+    return (JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string }).version;
   } catch {
     return '0.0.0';
   }
 }
 
-export async function startProxy(options: StartProxyOptions): Promise<RunningProxy> {
+/** A bare configuration (from loadProxyConfig) or the options around one. */
+function optionsOf<T extends CreateProxyOptions>(arg: ProxyConfig | T): T | CreateProxyOptions {
+  return 'upstream' in arg ? { config: arg } : arg;
+}
+
+/** The whole proxy, not listening: mount `app`, then call start(). */
+export function createProxy(configOrOptions: ProxyConfig | CreateProxyOptions): Proxy {
+  const options = optionsOf(configOrOptions);
   const { config } = options;
   const logger = options.logger ?? createLogger({ level: config.logLevel });
   const registry = options.registry ?? createRegistry();
@@ -86,7 +121,42 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
     version: packageVersion(),
   });
 
-  const server = createServer(app);
+  let started = false;
+  let stopping: Promise<void> | undefined;
+  return {
+    app,
+    catalogue,
+    applications,
+    registry,
+    logger,
+    start() {
+      if (started || stopping !== undefined) return;
+      started = true;
+      catalogue.start();
+      applications.start();
+    },
+    drain() {
+      draining = true;
+    },
+    stop() {
+      stopping ??= (async () => {
+        draining = true;
+        await Promise.allSettled([catalogue.stop(), applications.stop()]);
+        store.close();
+      })();
+      return stopping;
+    },
+  };
+}
+
+/** The whole proxy on its own HTTP server (config.host, config.port), started. */
+export async function startProxy(configOrOptions: ProxyConfig | StartProxyOptions): Promise<RunningProxy> {
+  const options: StartProxyOptions = optionsOf(configOrOptions);
+  const { config } = options;
+  const proxy = createProxy(options);
+  const { logger } = proxy;
+
+  const server = createServer(proxy.app);
   // Behind a load balancer, idle keep-alive connections must outlive its own idle timeout (often 60 s).
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
@@ -99,8 +169,7 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
       });
     });
   } catch (error) {
-    await applications.stop();
-    store.close();
+    await proxy.stop();
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
       throw new Error(`Port ${config.port} on ${config.host} is already in use: stop what uses it, or set PORT to a free port.`, { cause: error });
     }
@@ -110,14 +179,13 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
-  catalogue.start();
-  applications.start();
+  proxy.start();
   logger.info({ port, host: config.host, channel: config.channel, dataDir: config.dataDir }, 'proxy listening');
 
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
-      draining = true;
+      proxy.drain();
       logger.info('proxy shutting down: finishing in-flight requests');
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       // Idle keep-alive sockets would hold close() open; in-flight ones finish
@@ -128,12 +196,12 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
       await closed;
       clearInterval(sweep);
       clearTimeout(grace);
-      await Promise.allSettled([catalogue.stop(), applications.stop()]);
-      store.close();
+      await proxy.stop();
       logger.info('proxy stopped');
     })();
     return closing;
   };
 
-  return { url, port, catalogue, applications, registry, server, close };
+  const { app, catalogue, applications, registry } = proxy;
+  return { app, catalogue, applications, registry, logger, url, port, server, close };
 }

@@ -5,14 +5,14 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
-import { loadConfig } from './config.ts';
+import { loadProxyConfig } from './config.ts';
 import type { ProxyConfig } from './config.ts';
 import { createLogger } from './logger.ts';
 
 export const TEST_BOARD_ORIGIN = 'https://board.example';
 
 export function testConfig(env: Record<string, string> = {}): ProxyConfig {
-  return loadConfig({
+  return loadProxyConfig({
     UPSTREAM_URL: 'http://127.0.0.1:9/v2',
     UPSTREAM_PRIVATE_KEY: 'test-private-key',
     UPSTREAM_SECRET_KEY: 'test-secret-key-never-shown',

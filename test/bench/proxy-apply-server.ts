@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { createClient } from '../../server/client/index.ts';
-import { loadConfig } from '../../server/proxy/config.ts';
+import { loadProxyConfig } from '../../server/proxy/config.ts';
 import { startProxy } from '../../server/proxy/index.ts';
 import { createLogger } from '../../server/proxy/logger.ts';
 import { DEMO_KEYS, startSandbox } from '../../server/sandbox/index.ts';
@@ -19,7 +19,7 @@ if (mode === 'sandbox') {
   console.log(JSON.stringify({ url: sandbox.url, pid: process.pid }));
   process.on('SIGTERM', () => void sandbox.close().then(() => process.exit(0)));
 } else {
-  const config = loadConfig({
+  const config = loadProxyConfig({
     UPSTREAM_URL: process.env.UPSTREAM_URL,
     UPSTREAM_PRIVATE_KEY: DEMO_KEYS.jobboard.private_key,
     UPSTREAM_SECRET_KEY: DEMO_KEYS.jobboard.secret_key,

@@ -11,14 +11,14 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { pino } from 'pino';
-import { loadConfig } from '../../server/proxy/config.ts';
+import { loadProxyConfig } from '../../server/proxy/config.ts';
 import { startProxy } from '../../server/proxy/index.ts';
 import { createLogger } from '../../server/proxy/logger.ts';
 import { DEMO_KEYS, startSandbox } from '../../server/sandbox/index.ts';
 
 const sandbox = await startSandbox({ seed: 'demo', rateLimitPerMinute: 0 });
 const proxy = await startProxy({
-  config: loadConfig({
+  config: loadProxyConfig({
     UPSTREAM_URL: sandbox.url,
     UPSTREAM_PRIVATE_KEY: DEMO_KEYS.jobboard.private_key,
     UPSTREAM_SECRET_KEY: DEMO_KEYS.jobboard.secret_key,

@@ -15,7 +15,7 @@ import pino from 'pino';
 import { Registry } from 'prom-client';
 import { ValidationError } from '../../client/index.ts';
 import type { CampaignStatus } from '../../contract/index.ts';
-import { loadConfig } from '../config.ts';
+import { loadProxyConfig } from '../config.ts';
 import { ProblemError } from '../problem.ts';
 import { createApplicationsModule } from './index.ts';
 import type { ApplicationsCatalogue, ApplicationsModule, DeliveryClient } from './index.ts';
@@ -55,7 +55,7 @@ async function harness(options: {
 }): Promise<Harness> {
   const dataDir = mkdtempSync(join(tmpdir(), 'jbc-routes-'));
   cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-  const config = loadConfig({
+  const config = loadProxyConfig({
     UPSTREAM_URL: 'http://upstream.invalid/v2',
     UPSTREAM_PRIVATE_KEY: 'private',
     UPSTREAM_SECRET_KEY: 'secret',

@@ -1,0 +1,304 @@
+// The package as a partner meets it: `npm pack`, then `npm install --omit=dev`
+// of the tarball in an empty folder, then the commands, the exports (from
+// plain .mjs and from TypeScript under nodenext) and the mounting example,
+// all from that folder. Needs `npm run build` first (npm test builds).
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { BOARD_ORIGIN, apply, eventually, uniqueEmail, validFields } from './proxy-apply-support.ts';
+import { minimalPdf } from './e2e/pdf.ts';
+import { DEMO_KEYS } from '../server/sandbox/index.ts';
+
+const run = promisify(execFile);
+const ROOT = join(import.meta.dirname, '..');
+/** A campaign the demo seed broadcasts on the demo job board. */
+const DEMO_CAMPAIGN = 13;
+const MAX_TARBALL_BYTES = 600 * 1024;
+
+let dir: string;
+let tarball: string;
+let packed: string[];
+const children: ChildProcess[] = [];
+
+async function npm(args: string[], cwd: string): Promise<string> {
+  const { stdout } = await run('npm', args, { cwd, maxBuffer: 16 * 1024 * 1024 });
+  return stdout;
+}
+
+/** Runs the installed package's command; answers its exit code and output. */
+async function cli(args: string[]): Promise<{ code: number; out: string }> {
+  try {
+    const { stdout, stderr } = await run('npx', ['--no-install', 'jobboard-connector', ...args], { cwd: dir });
+    return { code: 0, out: stdout + stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, out: e.stdout + e.stderr };
+  }
+}
+
+/** Starts a long-running process in the install folder and waits for the line that gives its URL. */
+async function startAndReadUrl(command: string, args: string[], env: Record<string, string>, pattern: RegExp): Promise<string> {
+  const child = spawn(command, args, { cwd: dir, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${args.join(' ')} printed no URL in 20 s:\n${output}`)), 20_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = pattern.exec(output);
+      if (match?.[1] !== undefined) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${args.join(' ')} exited with ${code}:\n${output}`));
+    });
+  });
+}
+
+before(async () => {
+  assert.ok(existsSync(join(ROOT, 'dist/server/cli.js')), 'dist/server is missing: run `npm run build` first');
+  dir = mkdtempSync(join(tmpdir(), 'jobboard-package-'));
+  // The tree is built already: pack what is there without running prepack's build again.
+  const out = JSON.parse(await npm(['pack', '--json', '--ignore-scripts', '--pack-destination', dir], ROOT)) as [
+    { filename: string; size: number; files: { path: string }[] },
+  ];
+  tarball = join(dir, out[0].filename);
+  packed = out[0].files.map((f) => f.path);
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'partner-app', private: true, type: 'module' }));
+  await npm(['install', '--omit=dev', '--prefer-offline', '--no-audit', '--no-fund', tarball], dir);
+});
+
+after(async () => {
+  for (const child of children) child.kill('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the packed package', () => {
+  it('holds the compiled server, the widget builds and the docs, and no tests, fixtures, bench files or TypeScript sources', () => {
+    for (const file of ['dist/server/cli.js', 'dist/server/proxy/index.d.ts', 'dist/npm/index.js', 'dist/widget/widget.js', 'widget/demo/index.html', 'CHANGELOG.md', 'README.md']) {
+      assert.ok(packed.includes(file), `${file} is not in the tarball`);
+    }
+    const unwanted = packed.filter(
+      (f) => /(\.test\.|\/test\/|test-helpers|test-support|fixtures|bench|\.map$)/.test(f) || (f.endsWith('.ts') && !f.endsWith('.d.ts')),
+    );
+    assert.deepEqual(unwanted, []);
+  });
+
+  it('weighs at most 600 KB', () => {
+    const size = readFileSync(tarball).length;
+    assert.ok(size <= MAX_TARBALL_BYTES, `the tarball is ${size} bytes`);
+  });
+
+  it('passes npm publish --dry-run', async () => {
+    const { stdout } = await run('npm', ['publish', '--dry-run', '--ignore-scripts', '--tag', 'dry-run'], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 });
+    assert.match(stdout, /^\+ jobboard-connector@0\.2\.0$/m);
+  });
+});
+
+describe('the installed package', () => {
+  it('answers --help, and --help of each command', async () => {
+    const top = await cli(['--help']);
+    assert.equal(top.code, 0, top.out);
+    for (const command of ['sandbox', 'proxy', 'outbox', 'demo']) {
+      assert.match(top.out, new RegExp(`^  ${command} `, 'm'));
+      const help = await cli([command, '--help']);
+      assert.equal(help.code, 0, `${command} --help: ${help.out}`);
+      assert.match(help.out, new RegExp(`Usage: jobboard-connector ${command}`));
+    }
+  });
+
+  it('runs the sandbox and the proxy, and takes an application with a PDF over HTTP', async () => {
+    const bin = join(dir, 'node_modules/.bin/jobboard-connector');
+    const sandboxUrl = await startAndReadUrl(bin, ['sandbox', '--port', '0', '--seed', 'demo', '--admin'], {}, /listening on (http:\/\/\S+)/);
+    const proxyUrl = await startAndReadUrl(
+      bin,
+      ['proxy'],
+      {
+        UPSTREAM_URL: sandboxUrl,
+        UPSTREAM_PRIVATE_KEY: DEMO_KEYS.jobboard.private_key,
+        UPSTREAM_SECRET_KEY: DEMO_KEYS.jobboard.secret_key,
+        JOBBOARD_CHANNEL: DEMO_KEYS.jobboard.channel,
+        ALLOWED_ORIGINS: BOARD_ORIGIN,
+        PORT: '0',
+        DATA_DIR: join(dir, 'proxy-data'),
+        LOG_LEVEL: 'warn',
+      },
+      /Proxy listening on (http:\/\/\S+)/,
+    );
+    await eventually(async () => (await fetch(`${proxyUrl}/readyz`)).status === 200, 15_000, 'the proxy to sync its catalogue');
+
+    const email = uniqueEmail('packaged');
+    const answer = await apply(proxyUrl, { fields: validFields(DEMO_CAMPAIGN, email), resume: { bytes: minimalPdf('Ada Lovelace, engineer') } });
+    assert.equal(answer.status, 201, answer.text);
+
+    // The installed client, from plain .mjs, finds the applicant in the sandbox.
+    const script = join(dir, 'check-applicant.mjs');
+    writeFileSync(
+      script,
+      `import { createClient } from 'jobboard-connector/client';
+import { DEMO_ENTITY_COMPANY_KEYS as keys } from 'jobboard-connector/sandbox';
+// The company whose campaigns the demo job board broadcasts.
+const client = createClient({ baseUrl: process.env.SANDBOX_URL, privateKey: keys.private_key, secretKey: keys.secret_key });
+const applicant = await client.applicants.get(process.env.EMAIL);
+console.log(JSON.stringify({ email: applicant.email }));
+`,
+    );
+    const { stdout } = await run('node', [script], { cwd: dir, env: { ...process.env, SANDBOX_URL: sandboxUrl, EMAIL: email } });
+    const seen = JSON.parse(stdout) as { email: string };
+    assert.equal(seen.email, email);
+  });
+
+  it('imports every export from plain .mjs', async () => {
+    const script = join(dir, 'imports.mjs');
+    writeFileSync(
+      script,
+      `import { createClient, ApiError, ConflictError, fileFromBuffer } from 'jobboard-connector/client';
+import { JobboardApplicantInput, JOB_TYPES } from 'jobboard-connector/contract';
+import { createProxy, startProxy, loadProxyConfig, ConfigError } from 'jobboard-connector/proxy';
+import { startSandbox } from 'jobboard-connector/sandbox';
+const widget = import.meta.resolve('jobboard-connector/widget');
+const scriptTag = import.meta.resolve('jobboard-connector/widget.js');
+let configError = '';
+try { loadProxyConfig({}); } catch (error) { configError = error instanceof ConfigError ? error.message : 'not a ConfigError'; }
+const sandbox = await startSandbox({ seed: 'demo' });
+await sandbox.close();
+const file = await fileFromBuffer(Buffer.from('%PDF-1.4\\n%%EOF\\n'), { name: 'cv.pdf' });
+console.log(JSON.stringify({
+  functions: [createClient, createProxy, startProxy, startSandbox].map((f) => typeof f),
+  errors: new ConflictError({ method: 'POST', url: 'http://x/v2/applicants', status: 409, code: 'applicant_exists', message: 'exists', existingId: 7 }) instanceof ApiError,
+  schema: JobboardApplicantInput.safeParse({}).success,
+  jobTypes: JOB_TYPES.length,
+  configError,
+  sandboxUrl: sandbox.url,
+  fileType: file.mime_type,
+  widget: widget.endsWith('/dist/npm/index.js'),
+  scriptTag: scriptTag.endsWith('/dist/widget/widget.js'),
+}));
+`,
+    );
+    const { stdout } = await run('node', [script], { cwd: dir });
+    const seen = JSON.parse(stdout) as Record<string, unknown>;
+    assert.deepEqual(seen.functions, ['function', 'function', 'function', 'function']);
+    assert.equal(seen.errors, true);
+    assert.equal(seen.schema, false);
+    assert.ok((seen.jobTypes as number) > 0);
+    assert.match(seen.configError as string, /UPSTREAM_URL is required/);
+    assert.match(seen.sandboxUrl as string, /^http:\/\/127\.0\.0\.1:\d+\/v2$/);
+    assert.equal(seen.fileType, 'pdf');
+    assert.equal(seen.widget, true);
+    assert.equal(seen.scriptTag, true);
+  });
+
+  it('type-checks a TypeScript consumer of each export under moduleResolution nodenext', async () => {
+    writeFileSync(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2023',
+          lib: ['ES2023', 'DOM'],
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          types: ['node'],
+          typeRoots: [join(ROOT, 'node_modules/@types')],
+        },
+        files: ['consumer.ts'],
+      }),
+    );
+    // Each @ts-expect-error fails the check if the types behind it were lost (an untyped export is `any`).
+    writeFileSync(
+      join(dir, 'consumer.ts'),
+      `import { createClient, ConflictError } from 'jobboard-connector/client';
+import type { Campaign } from 'jobboard-connector/client';
+import { JobboardApplicantInput } from 'jobboard-connector/contract';
+import type { JobType } from 'jobboard-connector/contract';
+import { createProxy, loadProxyConfig } from 'jobboard-connector/proxy';
+import type { Proxy, ProxyConfig } from 'jobboard-connector/proxy';
+import { startSandbox } from 'jobboard-connector/sandbox';
+import { JobboardApply, defineElement } from 'jobboard-connector/widget';
+
+const client = createClient({ baseUrl: 'http://127.0.0.1:4010/v2', privateKey: 'p', secretKey: 's' });
+// @ts-expect-error the client needs its keys
+createClient({ baseUrl: 'http://127.0.0.1:4010/v2' });
+export async function firstTitle(): Promise<string | null | undefined> {
+  const page = await client.campaigns.list({ per_page: 10 });
+  const first: Campaign | undefined = page.data[0];
+  return first?.name;
+}
+export const isConflict = (error: unknown): boolean => error instanceof ConflictError;
+
+const applicant = JobboardApplicantInput.parse({});
+// @ts-expect-error the parsed applicant's email is a string
+export const emailIsNumber: number = applicant.email;
+// @ts-expect-error not a job type of the API
+export const jobType: JobType = 'not-a-job-type';
+
+const config: ProxyConfig = loadProxyConfig(process.env);
+const proxy: Proxy = createProxy(config);
+proxy.start();
+// @ts-expect-error stop() returns a promise to await
+export const stopped: void = proxy.stop();
+
+export const sandbox = startSandbox({ seed: 'demo', rateLimitPerMinute: 120 });
+// @ts-expect-error 'spring' is no seed
+startSandbox({ seed: 'spring' });
+
+defineElement('jobboard-apply', JobboardApply);
+`,
+    );
+    const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
+    const result = await run('node', [tsc, '-p', 'tsconfig.json'], { cwd: dir }).then(
+      () => '',
+      (error: { stdout: string }) => error.stdout,
+    );
+    assert.equal(result, '', result);
+  });
+
+  it('runs the example that mounts the proxy in an existing Express app', async () => {
+    const sandboxUrl = await startAndReadUrl(
+      join(dir, 'node_modules/.bin/jobboard-connector'),
+      ['sandbox', '--port', '0', '--seed', 'demo'],
+      {},
+      /listening on (http:\/\/\S+)/,
+    );
+    copyFileSync(join(ROOT, 'server/proxy/examples/mount-in-express.mjs'), join(dir, 'mount-in-express.mjs'));
+    const boardUrl = await startAndReadUrl(
+      'node',
+      ['mount-in-express.mjs'],
+      {
+        UPSTREAM_URL: sandboxUrl,
+        UPSTREAM_PRIVATE_KEY: DEMO_KEYS.jobboard.private_key,
+        UPSTREAM_SECRET_KEY: DEMO_KEYS.jobboard.secret_key,
+        JOBBOARD_CHANNEL: DEMO_KEYS.jobboard.channel,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        ALLOWED_ORIGINS: BOARD_ORIGIN,
+        DATA_DIR: join(dir, 'mounted-data'),
+        LOG_LEVEL: 'warn',
+      },
+      /Board listening on (http:\/\/\S+?)\/ /,
+    );
+    const page = await fetch(`${boardUrl}/`);
+    assert.match(await page.text(), /<jobboard-campaigns endpoint="\/jobs">/);
+    const widget = await fetch(`${boardUrl}/jobs/widget.js`);
+    assert.equal(widget.status, 200);
+    assert.match(widget.headers.get('content-type') ?? '', /javascript/);
+    await eventually(async () => (await fetch(`${boardUrl}/jobs/readyz`)).status === 200, 15_000, 'the mounted proxy to sync');
+    const list = (await (await fetch(`${boardUrl}/jobs/api/campaigns`)).json()) as { items: { id: number }[] };
+    assert.ok(list.items.some((c) => c.id === DEMO_CAMPAIGN), 'the demo campaign is in the mounted catalogue');
+    const answer = await apply(`${boardUrl}/jobs`, { fields: validFields(DEMO_CAMPAIGN) });
+    assert.equal(answer.status, 201, answer.text);
+  });
+});
