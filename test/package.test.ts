@@ -158,6 +158,18 @@ console.log(JSON.stringify({ email: applicant.email }));
     assert.equal(seen.email, email);
   });
 
+  it('runs the demo, which serves its board page and the widget from the package', async () => {
+    const bin = join(dir, 'node_modules/.bin/jobboard-connector');
+    const pageUrl = await startAndReadUrl(bin, ['demo', '--port', '0', '--sandbox-port', '0'], {}, /job-board page\s+(http:\/\/\S+)/);
+    const page = await fetch(pageUrl);
+    assert.equal(page.status, 200);
+    assert.match(await page.text(), /<script type="module" src="\/widget\.js"><\/script>/);
+    const widget = await fetch(new URL('/widget.js', pageUrl));
+    assert.equal(widget.status, 200);
+    assert.equal(await widget.text(), readFileSync(join(dir, 'node_modules/jobboard-connector/dist/widget/widget.js'), 'utf8'));
+    assert.ok(existsSync(join(dir, '.data/demo-proxy')), 'the demo keeps its data in the current folder');
+  });
+
   it('imports every export from plain .mjs', async () => {
     const script = join(dir, 'imports.mjs');
     writeFileSync(
