@@ -178,7 +178,8 @@ console.log(JSON.stringify({ email: applicant.email }));
 import { JobboardApplicantInput, JOB_TYPES } from 'jobboard-connector/contract';
 import { createProxy, startProxy, loadProxyConfig, ConfigError } from 'jobboard-connector/proxy';
 import { startSandbox } from 'jobboard-connector/sandbox';
-const widget = import.meta.resolve('jobboard-connector/widget');
+import { JobboardApply, JobboardCampaigns, defineElement } from 'jobboard-connector/widget';
+// The script-tag bundle defines its elements in a browser: here it is only resolved.
 const scriptTag = import.meta.resolve('jobboard-connector/widget.js');
 let configError = '';
 try { loadProxyConfig({}); } catch (error) { configError = error instanceof ConfigError ? error.message : 'not a ConfigError'; }
@@ -193,7 +194,7 @@ console.log(JSON.stringify({
   configError,
   sandboxUrl: sandbox.url,
   fileType: file.mime_type,
-  widget: widget.endsWith('/dist/npm/index.js'),
+  widget: [JobboardApply, JobboardCampaigns, defineElement].map((f) => typeof f),
   scriptTag: scriptTag.endsWith('/dist/widget/widget.js'),
 }));
 `,
@@ -207,7 +208,7 @@ console.log(JSON.stringify({
     assert.match(seen.configError as string, /UPSTREAM_URL is required/);
     assert.match(seen.sandboxUrl as string, /^http:\/\/127\.0\.0\.1:\d+\/v2$/);
     assert.equal(seen.fileType, 'pdf');
-    assert.equal(seen.widget, true);
+    assert.deepEqual(seen.widget, ['function', 'function', 'function']);
     assert.equal(seen.scriptTag, true);
   });
 
