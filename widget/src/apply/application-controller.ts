@@ -262,7 +262,7 @@ export class ApplicationController implements ReactiveController {
     if (failure.alreadyApplied) clearDraft(this.host.endpoint, campaignId);
     this.set({
       phase: failure.alreadyApplied ? 'already-applied' : 'form',
-      banner: failure.banner ?? this.banner,
+      banner: failure.retry === undefined ? this.banner : { code: failure.code, retry: failure.retry },
       errors: failure.errors ?? this.errors,
     });
     this.host.dispatchEvent(new JobboardApplyErrorEvent(campaignId, failure.code));

@@ -10,14 +10,15 @@ export interface Banner {
 }
 
 export interface MappedFailure {
-  /** The code of the jobboard-apply-error event. */
+  /** The code of the jobboard-apply-error event, and of the banner when there is one. */
   code: string;
-  alreadyApplied: boolean;
-  banner: Banner | null;
-  /** The field messages to show instead of the current ones (unchanged when absent). */
+  /** A banner says the code, with a "send again" button when true. */
+  retry?: boolean;
+  /** The field messages to show instead of the current ones. */
   errors?: Record<string, string>;
+  alreadyApplied?: boolean;
   /** The idempotency key must not be sent again. */
-  forgetKey: boolean;
+  forgetKey?: boolean;
 }
 
 /** The control that shows a field the proxy names: by the name posted, or by its rule (`phone`). */
@@ -35,21 +36,14 @@ export function mapFailure(
   shown: (id: string) => boolean,
   resumeLimit: string | undefined,
 ): MappedFailure {
-  const failure = (code: string, banner: Banner | null, extra: Partial<MappedFailure> = {}): MappedFailure => ({
-    code,
-    alreadyApplied: false,
-    banner,
-    forgetKey: false,
-    ...extra,
-  });
-  if (error instanceof AbortedError) return failure('upload_cancelled', { code: 'upload_cancelled', retry: false });
-  if (error instanceof NetworkError) return failure('network_error', { code: 'network_error', retry: true });
-  if (!(error instanceof ProblemError)) return failure('internal_error', null);
+  if (error instanceof AbortedError) return { code: 'upload_cancelled', retry: false };
+  if (error instanceof NetworkError) return { code: 'network_error', retry: true };
+  if (!(error instanceof ProblemError)) return { code: 'internal_error' };
   const { code, errors: problems } = error.problem;
-  if (code === 'already_applied') return failure(code, null, { alreadyApplied: true, forgetKey: true });
-  if (code === 'idempotency_key_in_progress') return failure(code, { code, retry: true });
+  if (code === 'already_applied') return { code, alreadyApplied: true, forgetKey: true };
+  if (code === 'idempotency_key_in_progress') return { code, retry: true };
   if (code === 'file_too_large' || code === 'unsupported_file_type') {
-    return failure(code, null, { errors: { ...current, resume: fieldMessage(code, resumeLimit) } });
+    return { code, errors: { ...current, resume: fieldMessage(code, resumeLimit) } };
   }
   if (problems?.length) {
     const errors: Record<string, string> = {};
@@ -58,8 +52,7 @@ export function mapFailure(
       if (shown(id)) errors[id] = fieldMessage(problem.code);
     }
     // A problem on a field this form does not show still needs saying.
-    const banner = Object.keys(errors).length < problems.length ? { code, retry: false } : null;
-    return failure(code, banner, { errors });
+    return Object.keys(errors).length < problems.length ? { code, errors, retry: false } : { code, errors };
   }
-  return failure(code, { code, retry: false }, { forgetKey: code === 'idempotency_key_reused' });
+  return { code, retry: false, forgetKey: code === 'idempotency_key_reused' };
 }
