@@ -151,8 +151,12 @@ export class ApplicationController implements ReactiveController {
     this.set({ errors: message ? { ...rest, [id]: message } : rest });
   }
 
+  // The candidate's actions are bound (arrow functions): the element's
+  // template hands them to Lit as listeners.
+
   /** A control changed: keep its value (and draft), and update its error once one is shown. */
-  input(el: HTMLInputElement): void {
+  input = (e: Event): void => {
+    const el = e.target as HTMLInputElement;
     if (!el.id) return;
     if (this.idempotencyKey) this.editedSinceKey = true;
     if (el.id === 'resume') this.set({ resume: el.files?.[0] ?? null });
@@ -161,12 +165,26 @@ export class ApplicationController implements ReactiveController {
       if (!this.host.noDraft) saveDraft(this.host.endpoint, this.host.campaignId, this.values);
     }
     if (el.id in this.errors || el.type === 'file' || el.type === 'checkbox') this.setError(el.id, this.check(el.id));
-  }
+  };
 
   /** Errors after interaction only: a field is judged once the candidate leaves it with a value. */
-  leave(el: HTMLInputElement): void {
+  leave = (e: FocusEvent): void => {
+    const el = e.target as HTMLInputElement;
     if (el.id && el.id !== 'website' && el.value) this.setError(el.id, this.check(el.id));
-  }
+  };
+
+  retry = (): void => {
+    this.set({ banner: null });
+    void this.send();
+  };
+
+  cancel = (): void => {
+    this.upload?.abort();
+  };
+
+  reload = (): void => {
+    void this.load();
+  };
 
   /** Checks every shown control, then sends, or lists the errors. */
   async submit(): Promise<void> {
@@ -189,15 +207,6 @@ export class ApplicationController implements ReactiveController {
 
   showBanner(banner: Banner): void {
     this.set({ banner });
-  }
-
-  retry(): void {
-    this.set({ banner: null });
-    void this.send();
-  }
-
-  cancel(): void {
-    this.upload?.abort();
   }
 
   private formData(): FormData {

@@ -146,29 +146,9 @@ export class JobboardApply extends LitElement {
     void this.form.submit();
   }
 
-  private handleInput(e: Event): void {
-    this.form.input(e.target as HTMLInputElement);
-  }
-
-  private handleBlur(e: FocusEvent): void {
-    this.form.leave(e.target as HTMLInputElement);
-  }
-
-  private handleCancel(): void {
-    this.form.cancel();
-  }
-
-  private handleRetry(): void {
-    this.form.retry();
-  }
-
   private handleSummaryLink(e: Event, id: string): void {
     e.preventDefault();
     this.form.control(id)?.focus();
-  }
-
-  private handleReloadConfig(): void {
-    void this.form.load();
   }
 
   private describedBy(id: string, help: boolean): string | typeof nothing {
@@ -339,14 +319,14 @@ export class JobboardApply extends LitElement {
           </ul>`
         : nothing}
       ${banner?.retry
-        ? html`<button type="button" part="button" class="primary" @click=${this.handleRetry}>${msg('Send again')}</button>`
+        ? html`<button type="button" part="button" class="primary" @click=${this.form.retry}>${msg('Send again')}</button>`
         : nothing}
     </div>`;
   }
 
   private renderForm(): TemplateResult {
     const uploading = this.form.phase === 'uploading';
-    return html`<form part="form" novalidate @submit=${this.handleSubmit} @input=${this.handleInput} @change=${this.handleInput} @focusout=${this.handleBlur}>
+    return html`<form part="form" novalidate @submit=${this.handleSubmit} @input=${this.form.input} @change=${this.form.input} @focusout=${this.form.leave}>
       ${this.renderSummary()}
       <p class="muted">${msg('Fields marked (required) must be filled in.')}</p>
       <fieldset class="plain" ?disabled=${uploading}>
@@ -362,7 +342,7 @@ export class JobboardApply extends LitElement {
         ? html`<div class="uploading">
             <label for="progress">${msg(str`Sending your application: ${this.form.progress}%`)}</label>
             <progress id="progress" part="progress" max="100" .value=${this.form.progress}></progress>
-            <button type="button" part="button" @click=${this.handleCancel}>${msg('Cancel')}</button>
+            <button type="button" part="button" @click=${this.form.cancel}>${msg('Cancel')}</button>
           </div>`
         : html`<button type="submit" part="submit-button" class="primary">${msg('Send my application')}</button>`}
     </form>`;
@@ -392,7 +372,7 @@ export class JobboardApply extends LitElement {
     } else if (phase === 'config-error' || !config) {
       body = html`<div class="summary">
         <p>${msg('The form could not be loaded. Check your connection and try again.')}</p>
-        <button type="button" part="button" @click=${this.handleReloadConfig}>${msg('Try again')}</button>
+        <button type="button" part="button" @click=${this.form.reload}>${msg('Try again')}</button>
       </div>`;
     } else if (phase === 'success' || phase === 'already-applied') {
       body = this.renderOutcome();
