@@ -127,10 +127,11 @@ export class ApplicationController implements ReactiveController {
     if (!el) return null;
     if (id === 'resume') return this.checkResume();
     const v = el.validity;
+    const kind = controls.find((c) => c.id === id)?.kind;
     if (v.valueMissing) return fieldMessage(id === 'consent' ? 'consent_required' : 'required');
-    if (id === 'email' && (v.typeMismatch || v.patternMismatch)) return fieldMessage('invalid_email');
-    if (id === 'bio_url' && (v.typeMismatch || !/^$|^https?:\/\//i.test(el.value))) return fieldMessage('invalid_url');
-    if (id.startsWith('phone_') && v.patternMismatch) return fieldMessage('invalid_phone');
+    if (kind === 'email' && (v.typeMismatch || v.patternMismatch)) return fieldMessage('invalid_email');
+    if (kind === 'url' && (v.typeMismatch || !/^$|^https?:\/\//i.test(el.value))) return fieldMessage('invalid_url');
+    if (kind?.startsWith('tel') && v.patternMismatch) return fieldMessage('invalid_phone');
     if (v.tooLong) return fieldMessage('too_long');
     return null;
   }
