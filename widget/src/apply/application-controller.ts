@@ -76,6 +76,7 @@ export class ApplicationController implements ReactiveController {
     this.upload?.abort();
   }
 
+  /** Every change the element shows goes through here, so that it renders again. */
   private set(changes: Partial<ApplicationController>): void {
     Object.assign(this, changes);
     this.host.requestUpdate();
