@@ -3,8 +3,9 @@ import type { Plugin } from 'vite';
 
 /**
  * Squeezes the whitespace out of Lit `css` templates in the widget's style
- * modules (the minifier leaves template literals alone). Only runs of spaces
- * and spaces around `{ } ; ,` go: safe for the selectors and values we write.
+ * modules (the minifier leaves template literals alone). Only comments, runs
+ * of spaces and spaces around `{ } ; ,` and after `:` go: safe for the
+ * selectors and values we write.
  */
 function minifyCssTemplates(): Plugin {
   return {
@@ -13,7 +14,9 @@ function minifyCssTemplates(): Plugin {
       if (!/widget\/src\/.*styles\.ts$/.test(id)) return null;
       return code.replace(/css`([^`]*)`/g, (_all, body: string) => {
         const squeezed = body
+          .replace(/\/\*[\s\S]*?\*\//g, '')
           .replace(/\s+/g, ' ')
+          .replace(/:\s+/g, ':')
           .replace(/\s*([{};,])\s*/g, '$1')
           .replace(/;}/g, '}')
           .trim();
@@ -23,12 +26,31 @@ function minifyCssTemplates(): Plugin {
   };
 }
 
+/**
+ * What the minifier leaves that a script-tag bundle does not need: the
+ * indentation after line breaks (only template literals keep line breaks,
+ * and in Lit `html` templates a line break alone is the same whitespace to
+ * the browser; no `msg` text spans lines, so the localisation ids, hashed
+ * from the texts, stay the same) and the tree-shaking hints for bundlers.
+ */
+function dropLeftovers(): Plugin {
+  return {
+    name: 'jobboard:drop-leftovers',
+    // After minification, which writes the hints.
+    generateBundle(_options, bundle) {
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type === 'chunk') chunk.code = chunk.code.replace(/\n[ \t]+/g, '\n').replace(/\/\* @__PURE__ \*\/ ?/g, '');
+      }
+    },
+  };
+}
+
 // Builds the widget into one ES module for a script tag (dist/widget/widget.js):
 // Lit, the widget and all three locales in one file, minified, because every
 // kilobyte is paid by every visitor of the board (budget: 25 KB gzipped,
 // test/widget-size.test.ts).
 export default defineConfig({
-  plugins: [minifyCssTemplates()],
+  plugins: [minifyCssTemplates(), dropLeftovers()],
   build: {
     outDir: 'dist/widget',
     emptyOutDir: true,

@@ -7,8 +7,21 @@
 //   endpoint="/stand-in/<scenario>~<token>"
 // <scenario> chooses the answers (see `scenarios` below); <token> keeps
 // tests apart in the log at GET /stand-in/_log?token=<token>.
+//
+// Answers are typed by the proxy's own schemas, so the stand-in cannot drift
+// from the proxy's public API.
 import { Readable } from 'node:stream';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { z } from 'zod';
+import type {
+  ApplicationAnswer,
+  CampaignDetail,
+  CampaignList,
+  CampaignSummary,
+  FieldProblemSchema,
+  ProblemSchema,
+} from '../../server/proxy/schemas.ts';
+import type { WidgetConfig } from '../src/internal/api.ts';
 
 interface Ctx {
   req: IncomingMessage;
@@ -36,12 +49,13 @@ const log: LoggedApplication[] = [];
 const seenKeys = new Set<string>();
 
 const cities = ['Lyon', 'Paris', 'Madrid', 'Nantes', 'Bordeaux'];
-// 'Seasonal work' is not an API value: the widget must show what it does not know as it came.
-const jobTypes = ['Permanent contract', 'Fixed term contract', 'Seasonal work'];
-const workingTimes = ['Full time', 'Part time'];
+// 'Seasonal work' is not an API value (hence the cast): the widget must show
+// what it does not know as it came.
+const jobTypes = ['Permanent contract', 'Fixed term contract', 'Seasonal work'] as NonNullable<CampaignSummary['job_type']>[];
+const workingTimes: NonNullable<CampaignSummary['working_time']>[] = ['Full time', 'Part time'];
 const titles = ['Backend developer', 'Nurse', 'Accountant', 'Sales assistant', 'Data analyst'];
 
-const campaigns = Array.from({ length: 23 }, (_, i) => ({
+const campaigns = Array.from({ length: 23 }, (_, i): CampaignSummary => ({
   id: 100 + i,
   company_id: 1 + (i % 3),
   company_name: ['Acme', 'Globex', 'Initech'][i % 3]!,
@@ -57,7 +71,7 @@ const campaigns = Array.from({ length: 23 }, (_, i) => ({
   updated_at: '2026-11-20T10:00:00.000Z',
 }));
 
-function detail(c: (typeof campaigns)[number]) {
+function detail(c: CampaignSummary): CampaignDetail {
   return {
     ...c,
     description: `<p>Join <strong>${c.company_name}</strong> as ${c.name}.</p><script>window.__pwned = true</script><p><a href="javascript:alert(1)" onclick="window.__pwned = true">More</a></p>`,
@@ -67,7 +81,7 @@ function detail(c: (typeof campaigns)[number]) {
   };
 }
 
-const baseConfig = {
+const baseConfig: WidgetConfig = {
   locales: ['fr', 'en', 'es'],
   resume: { types: ['pdf', 'jpg', 'png', 'doc', 'docx'], max_bytes: 10485760 },
   fields: {
@@ -83,10 +97,10 @@ const baseConfig = {
     is_campaign_alert_active: 'optional',
   },
   consent_url: 'https://board.example/privacy',
-  captcha: null as null | { provider: string; site_key: string },
+  captcha: null,
 };
 
-function config(scenario: string) {
+function config(scenario: string): WidgetConfig {
   if (scenario === 'small') return { ...baseConfig, resume: { ...baseConfig.resume, max_bytes: 2048 } };
   if (scenario === 'lenient') {
     return { ...baseConfig, fields: { ...baseConfig.fields, resume: 'optional', first_name: 'optional', phone: 'optional' } };
@@ -95,19 +109,23 @@ function config(scenario: string) {
   return baseConfig;
 }
 
-function problem(ctx: Ctx, status: number, code: string, errors?: { field: string; code: string; message: string }[]): void {
+function problem(ctx: Ctx, status: number, code: string, errors?: z.infer<typeof FieldProblemSchema>[]): void {
   ctx.status = status;
   ctx.set('content-type', 'application/problem+json');
-  ctx.body = JSON.stringify({
+  const body: z.infer<typeof ProblemSchema> = {
     type: `https://jobboard-connector.dev/problems/${code}`,
     title: code,
     status,
+    detail: code,
     code,
     ...(errors ? { errors } : {}),
-  });
+  };
+  ctx.body = JSON.stringify(body);
 }
 
-function json(ctx: Ctx, status: number, body: unknown): void {
+type Answer = z.infer<typeof ApplicationAnswer>;
+
+function json(ctx: Ctx, status: number, body: WidgetConfig | CampaignList | CampaignDetail | Answer | LoggedApplication[]): void {
   ctx.status = status;
   ctx.set('content-type', 'application/json');
   ctx.body = JSON.stringify(body);

@@ -9,7 +9,8 @@ import { formatDate, formatNumber, formatSalary } from '../internal/format.ts';
 import { heading, headingLevel } from '../internal/heading.ts';
 import { sanitize } from '../internal/html.ts';
 import { jobTypeLabel, workingTimeLabel } from '../internal/labels.ts';
-import { colon, getLocale, resolveLocale, useLocale } from '../internal/localize.ts';
+import { LocaleController } from '../internal/locale-controller.ts';
+import { colon, getLocale } from '../internal/localize.ts';
 import { styles } from './campaigns.styles.ts';
 
 /** Attributes of `<jobboard-campaigns>` handed down to its apply form. */
@@ -60,10 +61,8 @@ export class JobboardCampaigns extends LitElement {
   static override styles = styles;
 
   private listRequest: AbortController | null = null;
-  private localeChange: Promise<void> = Promise.resolve();
+  private readonly language = new LocaleController(this);
   private lastSelectedId: number | null = null;
-  /** BCP 47 tag for Intl, resolved once per update rather than per offer. */
-  private tag = 'en';
 
   @state() private query: CampaignQuery = {};
   @state() private data: CampaignPage | null = null;
@@ -83,25 +82,17 @@ export class JobboardCampaigns extends LitElement {
    */
   @property({ attribute: 'heading-level', type: Number }) headingLevel = 2;
 
-  override connectedCallback(): void {
-    super.connectedCallback();
-    this.localeChange = useLocale(resolveLocale(this).locale);
-  }
-
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.listRequest?.abort();
   }
 
   protected override async getUpdateComplete(): Promise<boolean> {
-    await this.localeChange;
+    await this.language.ready;
     return super.getUpdateComplete();
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    const resolved = resolveLocale(this);
-    this.tag = resolved.tag;
-    if (changed.has('lang') && this.isConnected) this.localeChange = useLocale(resolved.locale);
     if (changed.has('endpoint') || changed.has('perPage')) void this.load();
   }
 
@@ -210,8 +201,8 @@ export class JobboardCampaigns extends LitElement {
   }
 
   private renderMeta(c: CampaignSummary): TemplateResult {
-    const salary = formatSalary(this.tag, c.salary_min, c.salary_max);
-    const start = formatDate(this.tag, c.job_start_date);
+    const salary = formatSalary(this.language.tag, c.salary_min, c.salary_max);
+    const start = formatDate(this.language.tag, c.job_start_date);
     const place = [c.city, c.country].filter(Boolean).join(', ');
     return html`<dl class="meta">
       ${place ? html`<div><dt>${msg('Place')}${colon()}</dt><dd>${place}</dd></div>` : nothing}
@@ -278,7 +269,7 @@ export class JobboardCampaigns extends LitElement {
       <p class="company">${c.company_name}</p>
       ${this.renderMeta(c)}
       ${address ? html`<p>${msg('Address')}${colon()} ${address}</p>` : nothing}
-      ${c.date_end ? html`<p>${msg(str`Applications close on ${formatDate(this.tag, c.date_end)}.`)}</p>` : nothing}
+      ${c.date_end ? html`<p>${msg(str`Applications close on ${formatDate(this.language.tag, c.date_end)}.`)}</p>` : nothing}
       ${c.description ? html`<section part="description">${heading(this.level + 1, msg('The job'))}<div class="rich">${sanitize(c.description)}</div></section>` : nothing}
       ${c.profile ? html`<section part="description">${heading(this.level + 1, msg('The profile'))}<div class="rich">${sanitize(c.profile)}</div></section>` : nothing}
       <section class="apply">
@@ -302,7 +293,7 @@ export class JobboardCampaigns extends LitElement {
         ${this.listStatus === 'ready' && total !== undefined
           ? total === 1
             ? msg('1 offer')
-            : msg(str`${formatNumber(this.tag, total)} offers`)
+            : msg(str`${formatNumber(this.language.tag, total)} offers`)
           : nothing}
       </p>
       ${this.renderList()}`;

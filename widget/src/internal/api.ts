@@ -3,92 +3,33 @@
 // upload progress over HTTP/1.1, and `abort()` is the candidate's cancel.
 // No ky, no zod here: every kilobyte is paid by every visitor of the board.
 
-export type FieldRule = 'required' | 'optional' | 'hidden';
+import type { z } from 'zod';
+import type {
+  CampaignDetail,
+  CampaignList,
+  CampaignListQuery,
+  CampaignSummary,
+  ConfigResponse,
+  ApplicationAnswer,
+  ProblemSchema,
+} from '../../../server/proxy/schemas.ts';
+import type { ConfigurableField, FieldMode } from '../../../server/proxy/config.ts';
 
-export type FieldName =
-  | 'email'
-  | 'first_name'
-  | 'last_name'
-  | 'phone'
-  | 'resume'
-  | 'cover_letter'
-  | 'bio_url'
-  | 'consent'
-  | 'is_partner_newsletter_active'
-  | 'is_campaign_alert_active';
-
-export interface WidgetConfig {
-  locales: string[];
-  resume: { types: string[]; max_bytes: number };
-  fields: Partial<Record<FieldName, FieldRule>>;
-  consent_url: string | null;
-  captcha: { provider: 'turnstile' | 'hcaptcha'; site_key: string } | null;
-}
-
-export interface CampaignSummary {
-  id: number;
-  company_id: number;
-  company_name: string;
-  name: string;
-  job_type: string | null;
-  working_time: string | null;
-  city: string | null;
-  country: string | null;
-  salary_min: number | null;
-  salary_max: number | null;
-  job_start_date: string | null;
-  contract_duration: string | number | null;
-  updated_at: string;
-}
-
-export interface CampaignDetail extends CampaignSummary {
-  description: string | null;
-  profile: string | null;
-  address: {
-    street_number: string | null;
-    street: string | null;
-    postal_code: string | null;
-    city: string | null;
-    country: string | null;
-    name: string | null;
-  } | null;
-  date_end: string | null;
-}
-
-export interface CampaignPage {
-  items: CampaignSummary[];
-  page: number;
-  per_page: number;
-  total: number;
-  last_page: number;
-  facets: {
-    job_types: string[];
-    working_times: string[];
-    cities: string[];
-    companies: { id: number; name: string }[];
-  };
-}
-
-export interface CampaignQuery {
-  q?: string;
-  job_type?: string;
-  working_time?: string;
-  city?: string;
-  page?: number;
-  per_page?: number;
-}
-
-export interface FieldProblem {
-  field: string;
-  code: string;
-  message?: string;
-}
-
-export interface Problem {
-  status: number;
-  code: string;
-  errors?: FieldProblem[];
-}
+// The answers' types are the proxy's own schemas (type-only imports: nothing
+// of zod or the server enters the bundle), so the two cannot disagree.
+export type { CampaignDetail, CampaignSummary };
+export type FieldRule = FieldMode;
+export type FieldName = 'email' | ConfigurableField;
+/** `/api/config`; its schema builds `fields` from a list, so their names are spelled out here. */
+export type WidgetConfig = Omit<ConfigResponse, 'fields'> & { fields: Partial<Record<FieldName, FieldRule>> };
+export type CampaignPage = CampaignList;
+/** Filters as the widget sends them: any of the query's parameters, as typed. */
+export type CampaignQuery = { [K in keyof CampaignListQuery]?: string | number };
+type ProblemBody = z.infer<typeof ProblemSchema>;
+export type FieldProblem = NonNullable<ProblemBody['errors']>[number];
+/** What the widget keeps of a problem; a body that is not problem+json still has a status. */
+export type Problem = Pick<ProblemBody, 'status' | 'code' | 'errors'>;
+export type SubmitResult = z.infer<typeof ApplicationAnswer>;
 
 /** An answer that is not 2xx, carrying the proxy's stable problem `code`. */
 export class ProblemError extends Error {
@@ -104,12 +45,6 @@ export class NetworkError extends Error {}
 
 /** The candidate cancelled the upload. */
 export class AbortedError extends Error {}
-
-export interface SubmitResult {
-  status: 'delivered' | 'queued';
-  reference: string;
-  campaign_id: number;
-}
 
 function url(endpoint: string, path: string): string {
   return `${endpoint.replace(/\/+$/, '')}${path}`;

@@ -1,0 +1,297 @@
+// The state of one application, apart from how it looks: the typed values and
+// their session draft, validation, the FormData, the idempotency key and the
+// upload. The element renders what this holds and forwards the candidate's
+// actions to it.
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import { msg, str } from '@lit/localize';
+import { loadConfig, submitApplication } from '../internal/api.ts';
+import type { FieldName, FieldRule, Upload, WidgetConfig } from '../internal/api.ts';
+import { clearDraft, loadDraft, saveDraft } from '../internal/draft.ts';
+import type { Draft } from '../internal/draft.ts';
+import {
+  JobboardApplyErrorEvent,
+  JobboardApplySubmitEvent,
+  JobboardApplySuccessEvent,
+  JobboardUploadProgressEvent,
+} from '../internal/events.ts';
+import { formatBytes } from '../internal/format.ts';
+import { fieldMessage, problemMessage } from '../internal/localize.ts';
+import type { Locale } from '../internal/localize.ts';
+import { uuid } from '../internal/uuid.ts';
+import { mapFailure } from './error-mapper.ts';
+import type { Banner } from './error-mapper.ts';
+import { controls } from './fields.ts';
+
+export type Phase = 'loading' | 'config-error' | 'form' | 'uploading' | 'success' | 'already-applied';
+
+/** What the controller needs of its element. */
+export interface ApplicationHost extends ReactiveControllerHost, HTMLElement {
+  endpoint: string;
+  campaignId: number;
+  noDraft: boolean;
+  readonly renderRoot: HTMLElement | DocumentFragment;
+}
+
+/** What the element tells the controller without making it public API. */
+export interface ApplicationOptions {
+  /** The value of the `field-*` attribute of a rule, or '' when not set. */
+  override(rule: FieldName): string;
+  /** The element's language and its BCP 47 tag. */
+  language(): { locale: Locale; tag: string };
+}
+
+const draftKept = new Set(controls.filter((c) => c.draft).map((c) => c.id));
+const defaultPhoneCode: Record<Locale, string> = { fr: '+33', es: '+34', en: '+44' };
+
+export class ApplicationController implements ReactiveController {
+  phase: Phase = 'loading';
+  config: WidgetConfig | null = null;
+  values: Draft = {};
+  resume: File | null = null;
+  errors: Record<string, string> = {};
+  /** The fields listed in the error summary, in form order. */
+  summary: string[] = [];
+  banner: Banner | null = null;
+  progress = 0;
+  outcome: 'delivered' | 'queued' | null = null;
+  /** Text of the live region. */
+  announcement = '';
+  captchaToken = '';
+
+  private readonly host: ApplicationHost;
+  private readonly options: ApplicationOptions;
+  private idempotencyKey: string | null = null;
+  /** Set by any edit once a key exists: edited content needs a new key. */
+  private editedSinceKey = false;
+  private upload: Upload | null = null;
+  private lastAnnouncedQuarter = -1;
+
+  constructor(host: ApplicationHost, options: ApplicationOptions) {
+    this.host = host;
+    this.options = options;
+    host.addController(this);
+  }
+
+  hostDisconnected(): void {
+    this.upload?.abort();
+  }
+
+  /** Every change the element shows goes through here, so that it renders again. */
+  private set(changes: Partial<ApplicationController>): void {
+    Object.assign(this, changes);
+    this.host.requestUpdate();
+  }
+
+  async load(): Promise<void> {
+    const { endpoint, campaignId } = this.host;
+    this.set({ phase: 'loading' });
+    try {
+      this.config = await loadConfig(endpoint);
+    } catch {
+      this.set({ phase: 'config-error' });
+      return;
+    }
+    const values = this.host.noDraft ? {} : loadDraft(endpoint, campaignId);
+    values.phone_code ??= defaultPhoneCode[this.options.language().locale];
+    this.set({ values, phase: 'form' });
+  }
+
+  /** Re-opens an empty form after a success, for another application. */
+  reset(): void {
+    this.set({ outcome: null, errors: {}, summary: [], banner: null, resume: null });
+    void this.load();
+  }
+
+  /**
+   * The rule for a field: the attribute override wins, except that a field the
+   * proxy requires stays required (the proxy would refuse the form anyway).
+   */
+  rule(name: FieldName): FieldRule {
+    if (name === 'email') return 'required';
+    const fromProxy = this.config?.fields[name] ?? 'optional';
+    const wanted = this.options.override(name);
+    if (fromProxy === 'required' || !['required', 'optional', 'hidden'].includes(wanted)) return fromProxy;
+    return wanted as FieldRule;
+  }
+
+  resumeLimit(): string | undefined {
+    return this.config ? formatBytes(this.options.language().tag, this.config.resume.max_bytes) : undefined;
+  }
+
+  control(id: string): HTMLInputElement | HTMLTextAreaElement | null {
+    return this.host.renderRoot.querySelector(`input#${id}, textarea#${id}`);
+  }
+
+  /** The error of one control, from the browser's constraint validation and the proxy's rules. */
+  check(id: string): string | null {
+    const el = this.control(id);
+    if (!el) return null;
+    if (id === 'resume') return this.checkResume();
+    const v = el.validity;
+    const kind = controls.find((c) => c.id === id)?.kind;
+    if (v.valueMissing) return fieldMessage(id === 'consent' ? 'consent_required' : 'required');
+    if (kind === 'email' && (v.typeMismatch || v.patternMismatch)) return fieldMessage('invalid_email');
+    if (kind === 'url' && (v.typeMismatch || !/^$|^https?:\/\//i.test(el.value))) return fieldMessage('invalid_url');
+    if (kind?.startsWith('tel') && v.patternMismatch) return fieldMessage('invalid_phone');
+    if (v.tooLong) return fieldMessage('too_long');
+    return null;
+  }
+
+  private checkResume(): string | null {
+    const config = this.config;
+    if (!config) return null;
+    if (!this.resume) return this.rule('resume') === 'required' ? fieldMessage('file_required') : null;
+    const extension = this.resume.name.split('.').pop()?.toLowerCase() ?? '';
+    const types = config.resume.types.map((t) => t.toLowerCase());
+    if (!types.includes(extension === 'jpeg' ? 'jpg' : extension)) return fieldMessage('unsupported_file_type');
+    if (this.resume.size > config.resume.max_bytes) return fieldMessage('file_too_large', this.resumeLimit());
+    return null;
+  }
+
+  private setError(id: string, message: string | null): void {
+    const { [id]: _old, ...rest } = this.errors;
+    this.set({ errors: message ? { ...rest, [id]: message } : rest });
+  }
+
+  // The candidate's actions are bound (arrow functions): the element's
+  // template hands them to Lit as listeners.
+
+  /** A control changed: keep its value (and draft), and update its error once one is shown. */
+  input = (e: Event): void => {
+    const el = e.target as HTMLInputElement;
+    if (!el.id) return;
+    if (this.idempotencyKey) this.editedSinceKey = true;
+    if (el.id === 'resume') this.set({ resume: el.files?.[0] ?? null });
+    if (draftKept.has(el.id)) {
+      this.values = { ...this.values, [el.id]: el.value };
+      if (!this.host.noDraft) saveDraft(this.host.endpoint, this.host.campaignId, this.values);
+    }
+    if (el.id in this.errors || el.type === 'file' || el.type === 'checkbox') this.setError(el.id, this.check(el.id));
+  };
+
+  /** Errors after interaction only: a field is judged once the candidate leaves it with a value. */
+  leave = (e: FocusEvent): void => {
+    const el = e.target as HTMLInputElement;
+    if (el.id && el.id !== 'website' && el.value) this.setError(el.id, this.check(el.id));
+  };
+
+  retry = (): void => {
+    this.set({ banner: null });
+    void this.send();
+  };
+
+  cancel = (): void => {
+    this.upload?.abort();
+  };
+
+  reload = (): void => {
+    void this.load();
+  };
+
+  /** Checks every shown control, then sends, or lists the errors. */
+  async submit(): Promise<void> {
+    if (this.phase !== 'form') return;
+    const ids = [...this.host.renderRoot.querySelectorAll<HTMLElement>('form input[id], form textarea[id]')]
+      .map((el) => el.id)
+      .filter((id) => id !== 'website');
+    const errors: Record<string, string> = {};
+    for (const id of ids) {
+      const message = this.check(id);
+      if (message) errors[id] = message;
+    }
+    this.set({ errors, banner: null });
+    if (Object.keys(errors).length > 0) {
+      await this.showSummary();
+      return;
+    }
+    await this.send();
+  }
+
+  showBanner(banner: Banner): void {
+    this.set({ banner });
+  }
+
+  private formData(): FormData {
+    const form = this.host.renderRoot.querySelector('form')!;
+    const data = new FormData(form);
+    data.set('campaign_id', String(this.host.campaignId));
+    data.set('locale', this.options.language().locale);
+    for (const { id, posted } of controls) {
+      if (posted && data.has(id)) {
+        data.delete(id);
+        data.set(posted, 'true');
+      }
+    }
+    if (!this.resume) data.delete('resume');
+    if (this.config?.captcha) data.set('captcha_token', this.captchaToken);
+    // Empty optional text fields are left out rather than sent blank.
+    for (const [name, value] of [...data.entries()]) {
+      if (value === '' && name !== 'website') data.delete(name);
+    }
+    if (!data.has('phone_number')) data.delete('phone_code');
+    return data;
+  }
+
+  private async send(): Promise<void> {
+    const { endpoint, campaignId } = this.host;
+    const body = this.formData();
+    if (!this.idempotencyKey || this.editedSinceKey) {
+      this.idempotencyKey = uuid();
+      this.editedSinceKey = false;
+    }
+    this.lastAnnouncedQuarter = -1;
+    this.set({ phase: 'uploading', progress: 0, announcement: msg('Sending your application…') });
+    this.host.dispatchEvent(new JobboardApplySubmitEvent(campaignId));
+    this.upload = submitApplication(endpoint, body, this.idempotencyKey, (loaded, total) => {
+      const progress = Math.round((loaded / total) * 100);
+      this.set({ progress });
+      const quarter = Math.floor(progress / 25);
+      if (quarter !== this.lastAnnouncedQuarter) {
+        this.lastAnnouncedQuarter = quarter;
+        this.set({ announcement: msg(str`Upload ${progress}%`) });
+      }
+      this.host.dispatchEvent(new JobboardUploadProgressEvent(campaignId, loaded, total));
+    });
+    try {
+      const result = await this.upload.result;
+      const status = result?.status === 'queued' ? 'queued' : 'delivered';
+      this.idempotencyKey = null;
+      clearDraft(endpoint, campaignId);
+      this.set({ outcome: status, phase: 'success', values: {}, announcement: msg('Application received.') });
+      this.host.dispatchEvent(new JobboardApplySuccessEvent(campaignId, status));
+      await this.focus('#outcome');
+    } catch (error) {
+      await this.fail(error, campaignId);
+    } finally {
+      this.upload = null;
+    }
+  }
+
+  private async fail(error: unknown, campaignId: number): Promise<void> {
+    const failure = mapFailure(error, this.errors, (id) => this.control(id) !== null, this.resumeLimit());
+    if (failure.forgetKey) this.idempotencyKey = null;
+    if (failure.alreadyApplied) clearDraft(this.host.endpoint, campaignId);
+    this.set({
+      phase: failure.alreadyApplied ? 'already-applied' : 'form',
+      banner: failure.retry === undefined ? this.banner : { code: failure.code, retry: failure.retry },
+      errors: failure.errors ?? this.errors,
+    });
+    this.host.dispatchEvent(new JobboardApplyErrorEvent(campaignId, failure.code));
+    if (failure.alreadyApplied) {
+      this.set({ announcement: problemMessage(failure.code) });
+      await this.focus('#outcome');
+    } else {
+      await this.showSummary();
+    }
+  }
+
+  private async showSummary(): Promise<void> {
+    this.set({ summary: Object.keys(this.errors) });
+    await this.focus('#error-summary');
+  }
+
+  private async focus(selector: string): Promise<void> {
+    await this.host.updateComplete;
+    this.host.renderRoot.querySelector<HTMLElement>(selector)?.focus();
+  }
+}
