@@ -1,4 +1,4 @@
-// Typed errors of the client (CONVENTIONS.md item 12): one base class, one
+// Typed errors of the client: one base class, one
 // subclass per failure a program branches on. Every message names the method
 // and the URL so a log line alone says which call failed.
 import { ErrorBody } from '../contract/index.ts';

@@ -1,4 +1,4 @@
-// Typed client of the recruitment API (issue 3). Start here:
+// Typed client of the recruitment API. Start here:
 //   const client = createClient({ baseUrl, privateKey, secretKey });
 //   const page = await client.campaigns.list({ channels: ['career_fr'] });
 import { TokenResponse } from '../contract/index.ts';

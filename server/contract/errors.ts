@@ -1,4 +1,4 @@
-// Error body and codes of the recruitment API (sandbox decisions, DESIGN.md):
+// Error body and codes of the recruitment API (API rules: Errors, in API-RULES.md):
 // {"error": {"code", "message", "details": [{"field", "message"}]}}.
 import { z } from 'zod';
 
@@ -22,7 +22,7 @@ export const ERROR_STATUS = {
   payload_too_large: 413,
   file_too_large: 413,
   unsupported_media_type: 415,
-  // Rules of section 7 (and of sections 2 and 3) broken: 422.
+  // A request rule broken (API rules: Errors, Resources, States): 422.
   campaign_not_open: 422,
   /** page below 1 or per_page outside 1..50: answered, not clamped. */
   page_out_of_range: 422,

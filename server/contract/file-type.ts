@@ -1,4 +1,4 @@
-// Rule (section 2 and our decision for the sandbox): a file's type is what its
+// Rule (API rules: Files): a file's type is what its
 // bytes are, never its name or its declared mime_type. One reader for the
 // client, the sandbox and the proxy.
 import { fileTypeFromBuffer } from 'file-type';

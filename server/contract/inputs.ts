@@ -1,5 +1,5 @@
-// Input objects of section 2 and the bodies of the create endpoints of
-// section 4. Objects are strict: an unknown field is an error that names it,
+// Input objects and the bodies of the create endpoints (API rules:
+// Resources, Endpoints). Objects are strict: an unknown field is an error that names it,
 // so a typo never silently drops data.
 import { z } from 'zod';
 import { ATTACHMENT_TYPES, JOB_TYPES, LOCALES, RESUME_TYPES, WORKING_TIMES } from './values.ts';

@@ -1,4 +1,4 @@
-// Query strings of section 4, as parsed objects: `status[value]=x` arrives as
+// Query strings of the list endpoints (API rules: Endpoints), as parsed objects: `status[value]=x` arrives as
 // { status: { value: 'x' } } (bracket notation, parsed with `qs`). Values come
 // in as strings and are coerced here; defaults and maxima are applied here.
 import { z } from 'zod';
@@ -87,7 +87,7 @@ export const ListApplicationsQuery = z
     order: z.enum(['created_at'], { error: 'must be created_at' }).default('created_at'),
     ...paginationQuery,
   })
-  // Rule (section 7): the status[date] filter requires status[value].
+  // Rule (API rules: Errors): the status[date] filter requires status[value].
   .refine((q) => q.status?.date === undefined || q.status.value !== undefined, {
     path: ['status', 'value'],
     message: 'status[value] is required when status[date] is used',

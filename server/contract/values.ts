@@ -1,5 +1,5 @@
 // Allowed values of the recruitment API, defined once. Case matters: the
-// service compares job_type and working_time exactly (service-facts.md).
+// service compares job_type and working_time exactly (API rules: Allowed values).
 
 export const JOB_TYPES = [
   'Fixed term contract',
@@ -28,7 +28,7 @@ export type WorkingTime = (typeof WORKING_TIMES)[number];
 export const LOCALES = ['fr', 'en', 'es'] as const;
 export type Locale = (typeof LOCALES)[number];
 
-/** Types a resume may have (section 2, Resume object). */
+/** Types a resume may have (API rules: Files). */
 export const RESUME_TYPES = ['pdf', 'jpg', 'png', 'doc', 'docx'] as const;
 export type ResumeType = (typeof RESUME_TYPES)[number];
 
@@ -49,14 +49,14 @@ export const MIME_TYPE_OF: Record<AttachmentType, string> = {
 export const CAMPAIGN_STATUSES = ['online', 'standby', 'draft', 'archived'] as const;
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
 
-/** Rule (section 3): an application can be created only for a campaign in one of these statuses. */
+/** Rule (API rules: States): an application can be created only for a campaign in one of these statuses. */
 export const OPEN_CAMPAIGN_STATUSES = ['online', 'draft', 'standby'] as const satisfies readonly CampaignStatus[];
 
 export function isCampaignOpenForApplications(status: CampaignStatus): boolean {
   return (OPEN_CAMPAIGN_STATUSES as readonly CampaignStatus[]).includes(status);
 }
 
-/** Rule (section 3 and 9): status history exists only for changes made after this day. */
+/** Rule (API rules: States): status history exists only for changes made after this day. */
 export const STATUS_HISTORY_START = '2021-05-06';
 
 export const SCOPES = [
@@ -69,7 +69,7 @@ export const SCOPES = [
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 
-/** Scopes a job-board API client gets (service-facts.md). */
+/** Scopes a job-board API client gets (API rules: Allowed values). */
 export const JOBBOARD_SCOPES = [
   'applicants_write',
   'applications_read',
@@ -77,7 +77,7 @@ export const JOBBOARD_SCOPES = [
   'campaigns_read',
 ] as const satisfies readonly Scope[];
 
-/** Embed values accepted per endpoint (section 4). */
+/** Embed values accepted per endpoint (API rules: Endpoints). */
 export const APPLICATION_EMBEDS = ['applicant', 'campaign', 'comments', 'skills', 'status_history', 'tags'] as const;
 export type ApplicationEmbed = (typeof APPLICATION_EMBEDS)[number];
 export const APPLICANT_EMBEDS = ['address', 'applications', 'pools'] as const;
@@ -88,14 +88,14 @@ export type CampaignEmbed = (typeof CAMPAIGN_EMBEDS)[number];
 export const CAMPAIGN_ORDERS = ['created_at', 'last_activation_at', 'name'] as const;
 export const SORTS = ['asc', 'desc'] as const;
 
-/** Pagination limits (section 8). */
+/** Pagination limits (API rules: Pagination). */
 export const PER_PAGE_MAX = 50;
 export const PER_PAGE_DEFAULT = 50;
 
-/** A token from POST /jwt lives 4 hours (service-facts.md). */
+/** A token from POST /jwt lives 4 hours (API rules: Allowed values). */
 export const TOKEN_LIFETIME_SECONDS = 4 * 60 * 60;
 
-/** Requests per minute per API client (service-facts.md); beyond, 403 rate_limited. */
+/** Requests per minute per API client (API rules: Allowed values); beyond, 403 rate_limited. */
 export const RATE_LIMIT_PER_MINUTE = 120;
 
 /** Name of the pagination response header; its value is JSON (our decision). */

@@ -1,4 +1,4 @@
-// The proxy's Express app, a function of its dependencies (CONVENTIONS.md 9):
+// The proxy's Express app, a function of its dependencies:
 // no listen() here, so tests start it on port 0 and startProxy composes it.
 // Order matters: request id and logging first, then security headers and
 // metrics, CORS on /api, the routes, the JSON 404, and the one error handler.
@@ -226,7 +226,7 @@ export function createProxyApp(deps: ProxyAppDeps): express.Express {
     throw new ProblemError(404, 'not_found', 'Not found', `Nothing here: ${req.method} ${pathOnly(req.originalUrl).slice(0, 200)}.`);
   });
 
-  // The one place that answers errors (CONVENTIONS.md 10): ProblemError as
+  // The one place that answers errors: ProblemError as
   // its body; anything unexpected as a bare 500 with no details, logged.
   app.use((error: unknown, _req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) {

@@ -4,7 +4,7 @@ import { JOBBOARD_SCOPES, SCOPES } from '../contract/index.ts';
 import { call, world } from './test-helpers.ts';
 import type { Json, World } from './test-helpers.ts';
 
-// Each admin route of issue 2, by the answer its body gets (reset, clock, emails and faults have their own tests in http.test.ts).
+// Each admin route, by the answer its body gets (reset, clock, emails and faults have their own tests in http.test.ts).
 describe('sandbox admin routes (what each one creates or changes)', () => {
   let w: World;
   const admin = (method: string, path: string, body: unknown = {}) => call(`${w.t.sandbox.origin}/_sandbox${path}`, { method, body });
@@ -24,7 +24,7 @@ describe('sandbox admin routes (what each one creates or changes)', () => {
     );
   });
 
-  it('POST /_sandbox/clients gives a company client every scope and a job-board client the four of service-facts.md by default', async () => {
+  it('POST /_sandbox/clients gives a company client every scope and a job-board client the four job-board scopes by default', async () => {
     const company = await admin('POST', '/clients', { company_id: w.companyId });
     assert.equal(company.status, 201);
     assert.deepEqual([...company.body.scopes].sort(), [...SCOPES].sort());

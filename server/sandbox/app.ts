@@ -145,7 +145,7 @@ function faultInjection(ctx: SandboxContext): RequestHandler {
   };
 }
 
-/** Rule (section 3): when the date in date_end is reached, the campaign is paused (online → standby). */
+/** Rule (API rules: States): when the date in date_end is reached, the campaign is paused (online → standby). */
 function pauseEndedCampaigns(ctx: SandboxContext): void {
   const today = ctx.clock.today();
   ctx.db.run(

@@ -1,4 +1,4 @@
-// Key-pair authentication (service-facts.md): POST /jwt trades a private and
+// Key-pair authentication (API rules: Authentication): POST /jwt trades a private and
 // a secret key for an HS256 token that lives 4 hours; a client may also sign
 // its own token (iss = private key, signed with the secret key, optional aud
 // = the API host, iat, optional exp). Both kinds are verified the same way.

@@ -1,4 +1,4 @@
-// Everything a sandbox app depends on, built once per server (CONVENTIONS 9:
+// Everything a sandbox app depends on, built once per server (
 // the app is a function of its dependencies).
 import { RATE_LIMIT_PER_MINUTE } from '../contract/index.ts';
 import { TokenVerifier } from './auth.ts';

@@ -78,15 +78,15 @@ export function insertApplication(
   if (campaign === undefined) {
     throw ruleBroken('unknown_reference', args.campaignField, `campaign ${args.campaignId} does not exist in company ${company.id}`);
   }
-  // Rule (section 4, POST /jobboards/applicants): the campaign must be broadcast on the calling job board.
+  // Rule (API rules: Endpoints, POST /jobboards/applicants): the campaign must be broadcast on the calling job board.
   if (isJobboard(client) && !isBroadcastOn(db, campaign.id, client.channel)) {
     throw ruleBroken('campaign_not_broadcast', args.campaignField, `campaign ${campaign.id} is not broadcast on the channel "${client.channel}"`);
   }
-  // Rule (section 3): an application needs an online, draft or standby campaign.
+  // Rule (API rules: States): an application needs an online, draft or standby campaign.
   if (!isCampaignOpenForApplications(campaign.status)) {
     throw ruleBroken('campaign_not_open', args.campaignField, `campaign ${campaign.id} is ${campaign.status}; applications need an online, draft or standby campaign`);
   }
-  // Rule (section 2): the source must belong to the company's sources list.
+  // Rule (API rules: Resources): the source must belong to the company's sources list.
   const source = args.fields.source;
   if (source !== undefined) {
     const sources = JSON.parse(company.sources) as string[];
@@ -136,7 +136,7 @@ export function insertApplication(
   return { id, jobs };
 }
 
-/** Rule (section 2): when the company restricts its tags, only authorised values are taken; others are dropped. */
+/** Rule (API rules: Resources): when the company restricts its tags, only authorised values are taken; others are dropped. */
 export function allowedTags(company: CompanyRow, tags: string[] | undefined): string[] {
   const wanted = [...new Set((tags ?? []).map((t) => t.trim()).filter((t) => t !== ''))];
   if (company.restricted_tags === null) return wanted;

@@ -1,5 +1,5 @@
 // The outbox: emails the service would send, kept readable at
-// GET /_sandbox/emails instead of being sent (service-facts.md: production
+// GET /_sandbox/emails instead of being sent (API rules: Resources; production
 // really emails applicants).
 import type { Database } from './db.ts';
 
@@ -15,7 +15,7 @@ const BODIES: Record<string, (company: string, link: string) => string> = {
   es: (company, link) => `Hola,\n\n${company} ha recibido su candidatura. Para que conserven sus datos, acepte los términos y condiciones: ${link}\n`,
 };
 
-/** Rule (section 2): when is_legals_accepted_by_manager is not true at creation, the applicant gets this email. */
+/** Rule (API rules: Resources): when is_legals_accepted_by_manager is not true at creation, the applicant gets this email. */
 export function sendLegalsEmail(
   db: Database,
   args: { companyId: number; companyName: string; applicantId: number; to: string; locale: string | null; link: string; now: string },

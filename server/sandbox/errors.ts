@@ -33,7 +33,7 @@ export function ruleBroken(code: ErrorCode, field: string, message: string, extr
 }
 
 /**
- * Maps a zod failure to an ApiError. Issues that are rules of section 7 get
+ * Maps a zod failure to an ApiError. Issues that are request rules (API rules: Errors) get
  * their own 422 code when they are the only kind of problem; anything
  * structural (wrong type, unknown field) makes it a 400 invalid_request that
  * lists every field.

@@ -17,7 +17,7 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown, what: s
   return result.data;
 }
 
-/** Parses a query string (already bracket-parsed by qs); empty parameters are ignored (section 4). */
+/** Parses a query string (already bracket-parsed by qs); empty parameters are ignored (API rules: Endpoints). */
 export function parseQuery<S extends z.ZodType>(schema: S, query: unknown, what: string): z.output<S> {
   const result = schema.safeParse(withoutEmpty(query) ?? {});
   if (!result.success) throw fromZod(result.error, `query of ${what}`);

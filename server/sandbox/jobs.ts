@@ -1,5 +1,5 @@
-// The asynchronous part of file uploads (section 2: "the upload is
-// asynchronous"): a small in-process queue run after the response is sent.
+// The asynchronous part of file uploads (API rules: Files: files are processed
+// after the call answers): a small in-process queue run after the response is sent.
 // A job sets resume_url, marks the application complete (status 'complete')
 // and extracts skills when the company has the option.
 import type { Clock } from './clock.ts';
@@ -98,7 +98,7 @@ export class JobQueue {
     }
   }
 
-  /** Rule (section 3): uploading a resume with an application sets its status to 'complete'. */
+  /** Rule (API rules: States): uploading a resume with an application sets its status to 'complete'. */
   #completeApplication(applicationId: number, path: string, now: string): void {
     const db = this.#db;
     const app = db.get<{ company_id: number; status: string }>('SELECT company_id, status FROM applications WHERE id = ?', applicationId);

@@ -1,4 +1,4 @@
-// 120 requests per minute per API client (service-facts.md), answered 403
+// 120 requests per minute per API client (API rules: Rate limit), answered 403
 // rate_limited beyond, with Retry-After in seconds. A sliding window over the
 // last 60 s of real time (not the sandbox clock, so a moved clock neither
 // blocks nor frees a client). Refused requests do not count. Tests may shorten

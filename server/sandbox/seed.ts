@@ -246,7 +246,7 @@ export function seedDemo(ctx: SandboxContext): DemoKeys {
         }
       }
     }
-    // One application from before 2021-05-06: its status is known, its history is not (section 3).
+    // One application from before 2021-05-06: its status is known, its history is not (API rules: States).
     const old = '2021-03-01T09:00:00.000Z';
     const oldApplicant = db.insert(
       `INSERT INTO applicants (company_id, email, first_name, last_name, locale, is_legals_accepted_by_manager, created_at, updated_at)

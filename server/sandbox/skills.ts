@@ -1,4 +1,4 @@
-// Skills "read from the resume file" (section 4): the sandbox finds the text
+// Skills "read from the resume file" (API rules: Resources): the sandbox finds the text
 // it can in the file (PDF streams inflated, the XML of a .docx, the raw text of
 // a .doc) and matches it against a fixed list of keywords. Images give none.
 // Good enough to make the embed real; not a resume parser.

@@ -1,4 +1,4 @@
-// The apply path of the proxy (issue 4): the latency the proxy adds to an
+// The apply path of the proxy: the latency the proxy adds to an
 // application with a 1 MB and a 10 MB resume, against sending the same
 // application straight to the sandbox, and the proxy's peak RSS while 20
 // applications with 10 MB resumes arrive at once. Sandbox and proxy run in

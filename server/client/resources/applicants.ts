@@ -1,4 +1,4 @@
-// Applicants (candidate accounts): section 4 "Applicants". Scope
+// Applicants (candidate accounts): API rules: Endpoints. Scope
 // applicants_read for reads, applicants_write for create.
 import type { z } from 'zod';
 import { Applicant, CreateApplicantBody, CreatedApplicant, GetApplicantQuery, ListApplicantsQuery } from '../../contract/index.ts';

@@ -1,4 +1,4 @@
-// Applications: section 4 "Applications". Scope applications_read for reads,
+// Applications: API rules: Endpoints. Scope applications_read for reads,
 // applications_write for create.
 import type { z } from 'zod';
 import { Application, CreateApplicationBody, GetApplicationQuery, ListApplicationsQuery } from '../../contract/index.ts';

@@ -1,4 +1,4 @@
-// Campaigns (job offers): section 4 "Campaigns". Scope campaigns_read for
+// Campaigns (job offers): API rules: Endpoints. Scope campaigns_read for
 // reads, campaigns_write for create.
 import type { z } from 'zod';
 import { Campaign, CreateCampaignBody, GetCampaignQuery, ListCampaignsQuery } from '../../contract/index.ts';

@@ -1,4 +1,4 @@
-// Channels: section 4 "Channels", GET /channels. Scope campaigns_read.
+// Channels: API rules: Endpoints, GET /channels. Scope campaigns_read.
 import { z } from 'zod';
 import { Channel } from '../../contract/index.ts';
 import { readRecord } from '../resource.ts';

@@ -1,4 +1,4 @@
-// Entities: section 4 "Channels", GET /entities/:entity_id/channels. Scope campaigns_read.
+// Entities: API rules: Endpoints, GET /entities/:entity_id/channels. Scope campaigns_read.
 import { z } from 'zod';
 import { Channel } from '../../contract/index.ts';
 import { idSegment, readRecord } from '../resource.ts';

@@ -1,4 +1,4 @@
-// Job-board entry point: section 4, POST /jobboards/applicants. Scope applicants_write.
+// Job-board entry point: API rules: Endpoints, POST /jobboards/applicants. Scope applicants_write.
 import type { z } from 'zod';
 import { CreateJobboardApplicantBody, CreatedApplicant } from '../../contract/index.ts';
 import { checkInput, readRecord } from '../resource.ts';

@@ -1,5 +1,5 @@
-// An injected fetch for the edge cases a real server can't produce on demand
-// (CONVENTIONS.md item 13): answers POST /jwt itself and hands every other
+// An injected fetch for the edge cases a real server can't produce on demand:
+// answers POST /jwt itself and hands every other
 // request to the test's handler, recording what was asked.
 import { createClient } from '../index.ts';
 import type { ClientOptions, RecruitmentClient } from '../index.ts';

@@ -1,5 +1,5 @@
 // A sandbox on port 0 with a small world built through its admin surface,
-// for the client's integration tests over real HTTP (CONVENTIONS.md item 13).
+// for the client's integration tests over real HTTP.
 import { startSandbox } from '../../sandbox/index.ts';
 import type { RunningSandbox } from '../../sandbox/index.ts';
 import { createClient } from '../index.ts';

@@ -60,7 +60,7 @@ export function campaignRoutes(ctx: SandboxContext): Router {
     requireScope(client, 'campaigns_write');
     const company = companyOfClient(db, client, 'POST /campaigns');
     const { campaign } = parseBody(CreateCampaignBody, req.body, 'POST /campaigns');
-    // Rule (section 2): unit_id is required when the company uses the Entity option.
+    // Rule (API rules: Resources): unit_id is required when the company uses the Entity option.
     if (campaign.unit_id === undefined && company.entity_option === 1) {
       throw ruleBroken('unit_required', 'campaign.unit_id', 'is required because the company uses the Entity option; list units with the entities');
     }
