@@ -6,35 +6,11 @@ import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { packagePath } from '../package-root.ts';
+import { CONFIGURABLE_FIELDS, DEFAULT_FIELD_MODES, FIELD_MODES } from '../contract/application-form.ts';
+import type { ConfigurableField, FieldMode } from '../contract/application-form.ts';
 
-export const FIELD_MODES = ['required', 'optional', 'hidden'] as const;
-export type FieldMode = (typeof FIELD_MODES)[number];
-
-/** Form fields a board can set to required, optional or hidden (FORM_FIELDS). */
-export const CONFIGURABLE_FIELDS = [
-  'first_name',
-  'last_name',
-  'phone',
-  'resume',
-  'cover_letter',
-  'bio_url',
-  'consent',
-  'is_partner_newsletter_active',
-  'is_campaign_alert_active',
-] as const;
-export type ConfigurableField = (typeof CONFIGURABLE_FIELDS)[number];
-
-const DEFAULT_FIELDS: Record<ConfigurableField, FieldMode> = {
-  first_name: 'required',
-  last_name: 'required',
-  phone: 'optional',
-  resume: 'required',
-  cover_letter: 'optional',
-  bio_url: 'optional',
-  consent: 'required',
-  is_partner_newsletter_active: 'optional',
-  is_campaign_alert_active: 'optional',
-};
+export { CONFIGURABLE_FIELDS, FIELD_MODES } from '../contract/application-form.ts';
+export type { ConfigurableField, FieldMode } from '../contract/application-form.ts';
 
 const CAPTCHA_VERIFY_URLS = {
   turnstile: 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
@@ -82,7 +58,7 @@ const formFields = z
   .string()
   .default('')
   .transform((v, ctx) => {
-    const fields = { ...DEFAULT_FIELDS };
+    const fields = { ...DEFAULT_FIELD_MODES };
     for (const item of v.split(',').map((s) => s.trim()).filter((s) => s !== '')) {
       const [name, mode] = item.split(':').map((s) => s.trim());
       if (!(CONFIGURABLE_FIELDS as readonly string[]).includes(name ?? '')) {

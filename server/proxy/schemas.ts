@@ -3,6 +3,8 @@
 import { z } from 'zod';
 import { JOB_TYPES, LOCALES, PER_PAGE_MAX, RESUME_TYPES, WORKING_TIMES } from '../contract/index.ts';
 import { CONFIGURABLE_FIELDS, FIELD_MODES } from './config.ts';
+import { APPLICATION_FORM, postedName } from '../contract/application-form.ts';
+import type { FormField } from '../contract/application-form.ts';
 
 /** Query values: an empty parameter counts as absent ("?city=&q=" is no filter). */
 const blankAsAbsent = (v: unknown) => (v === '' ? undefined : v);
@@ -109,23 +111,33 @@ export const ProblemSchema = z
 
 const checkbox = z.enum(['true', 'on', '1', 'false']).describe('Ticked when true, on or 1');
 
-/** The multipart form of POST /api/applications (documentation; the applications module validates it). */
+/** The schema of one form field, by its kind in the form's table. */
+function formFieldSchema(field: FormField): z.ZodType {
+  switch (field.kind) {
+    case 'email':
+      return z.string().max(255);
+    case 'checkbox':
+      return checkbox.optional();
+    case 'file':
+      return z.string().describe('The file: pdf, jpg, png, doc or docx, at most resume.max_bytes of GET /api/config');
+    case 'tel-code':
+      return z.string().optional().describe('Like +33');
+    case 'url':
+      return z.string().optional().describe('A web address, http(s)');
+    case 'textarea':
+      return (field.maxlength === undefined ? z.string() : z.string().max(field.maxlength)).optional().describe('Sent upstream as an application comment');
+    default:
+      return z.string().optional();
+  }
+}
+
+/** The multipart form of POST /api/applications, from the form's table (documentation; the applications module validates it). */
 export const ApplicationForm = z.object({
   campaign_id: z.string().regex(/^\d+$/),
-  email: z.string().max(255),
-  first_name: z.string().optional(),
-  last_name: z.string().optional(),
-  phone_code: z.string().optional().describe('Like +33'),
-  phone_number: z.string().optional(),
   locale: z.enum(LOCALES).optional(),
-  bio_url: z.string().optional().describe('Portfolio URL, http(s)'),
-  cover_letter: z.string().max(10_000).optional().describe('Sent upstream as an application comment'),
-  is_legals_accepted_by_manager: checkbox.optional(),
-  is_partner_newsletter_active: checkbox.optional(),
-  is_campaign_alert_active: checkbox.optional(),
-  resume: z.string().describe('The file: pdf, jpg, png, doc or docx, at most resume.max_bytes of GET /api/config'),
   website: z.string().optional().describe('Honeypot: hidden from people, must stay empty'),
   captcha_token: z.string().optional(),
+  ...Object.fromEntries(APPLICATION_FORM.map((field) => [postedName(field), formFieldSchema(field)])),
 });
 
 export const ApplicationAnswer = z.object({

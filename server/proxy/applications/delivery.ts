@@ -27,6 +27,7 @@ import {
 import type { FieldProblem } from '../problem.ts';
 import { FIELD_MESSAGES } from './form.ts';
 import type { Outbox, OutboxRow, Outcome } from './outbox.ts';
+import { APPLICATION_FORM, postedName, upstreamName } from '../../contract/application-form.ts';
 
 /** The two client calls delivery makes. */
 export type DeliveryClient = Pick<RecruitmentClient, 'jobboards' | 'applications'>;
@@ -66,21 +67,11 @@ export const DEFAULT_DELIVERY: DeliveryOptions = {
   concurrency: 4,
 };
 
-/** Form field of each applicant field of the API (upstream error paths → form names). */
+/** Form field of each field of the API (upstream error paths → form names), from the form's table. */
 const FORM_FIELD_OF: Record<string, string> = {
-  email: 'email',
+  ...Object.fromEntries(APPLICATION_FORM.map((field) => [upstreamName(field), postedName(field)])),
   applicant_email: 'email',
-  first_name: 'first_name',
-  last_name: 'last_name',
-  phone_code: 'phone_code',
-  phone_number: 'phone_number',
   locale: 'locale',
-  bio_url: 'bio_url',
-  is_legals_accepted_by_manager: 'is_legals_accepted_by_manager',
-  is_partner_newsletter_active: 'is_partner_newsletter_active',
-  is_campaign_alert_active: 'is_campaign_alert_active',
-  resume: 'resume',
-  comments: 'cover_letter',
   campaign_id: 'campaign_id',
 };
 

@@ -5,31 +5,13 @@
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import { JobboardApplicantInput, LOCALES } from '../../contract/index.ts';
+import { MAX_COVER_LETTER_CHARS } from '../../contract/application-form.ts';
+
+export { FORM_FIELD_NAMES } from '../../contract/application-form.ts';
 import type { ConfigurableField, FieldMode } from '../config.ts';
 import type { FieldProblem } from '../problem.ts';
 import type { ParsedForm } from './multipart.ts';
 import type { ApplicationPayload } from './outbox.ts';
-
-/** Longest cover letter taken, in characters (PUBLIC-API.md). */
-export const MAX_COVER_LETTER_CHARS = 10_000;
-
-/** Form fields the proxy reads; anything else in the form is ignored. */
-export const FORM_FIELD_NAMES = [
-  'campaign_id',
-  'email',
-  'first_name',
-  'last_name',
-  'phone_code',
-  'phone_number',
-  'locale',
-  'bio_url',
-  'cover_letter',
-  'is_legals_accepted_by_manager',
-  'is_partner_newsletter_active',
-  'is_campaign_alert_active',
-  'website',
-  'captcha_token',
-] as const;
 
 /** The English message of each per-field code (the widget shows its own, by code). */
 export const FIELD_MESSAGES: Record<string, string> = {

@@ -13,7 +13,7 @@ import type {
   ApplicationAnswer,
   ProblemSchema,
 } from '../../../server/proxy/schemas.ts';
-import type { ConfigurableField, FieldMode } from '../../../server/proxy/config.ts';
+import type { ConfigurableField, FieldMode } from '../../../server/contract/application-form.ts';
 
 // The answers' types are the proxy's own schemas (type-only imports: nothing
 // of zod or the server enters the bundle), so the two cannot disagree.
