@@ -57,7 +57,7 @@ async function start(config: ProxyConfig = testConfig(), options: { demoPageDir?
     throw new Error('upstream said: {"error":"secret internals"}');
   });
   router.get('/limited', () => {
-    throw new ProblemError(429, 'rate_limited', 'Too many applications', 'Try again later.', { headers: { 'Retry-After': '120' } });
+    throw new ProblemError('rate_limited', 'Try again later.', { headers: { 'Retry-After': '120' } });
   });
   router.get('/ip', (req, res) => {
     res.json({ ip: req.ip });

@@ -84,11 +84,7 @@ function refuseOtherOrigins(allowed: readonly string[]): RequestHandler {
       host = undefined;
     }
     if (host !== undefined && host === req.headers.host) return next();
-    throw new ProblemError(
-      403,
-      'origin_not_allowed',
-      'Origin not allowed',
-      `This proxy does not accept requests from ${origin.slice(0, 200)}. Its operator can add the origin to ALLOWED_ORIGINS.`,
+    throw new ProblemError('origin_not_allowed', `This proxy does not accept requests from ${origin.slice(0, 200)}. Its operator can add the origin to ALLOWED_ORIGINS.`,
     );
   };
 }
@@ -145,9 +141,9 @@ function asProblem(error: unknown): ProblemError | undefined {
   const status = typeof e?.status === 'number' ? e.status : typeof e?.statusCode === 'number' ? e.statusCode : undefined;
   if (status === undefined || status < 400 || status >= 500) return undefined;
   if (status === 413) {
-    return new ProblemError(413, 'request_too_large', 'Request too large', 'The request body is larger than this endpoint accepts (JSON bodies: at most 16 KB); send a smaller one.');
+    return new ProblemError('request_too_large', 'The request body is larger than this endpoint accepts (JSON bodies: at most 16 KB); send a smaller one.');
   }
-  return new ProblemError(400, 'malformed_request', 'Malformed request', 'The request could not be read: check its syntax, encoding and Content-Type.');
+  return new ProblemError('malformed_request', 'The request could not be read: check its syntax, encoding and Content-Type.');
 }
 
 export function createProxyApp(deps: ProxyAppDeps): express.Express {
@@ -223,7 +219,7 @@ export function createProxyApp(deps: ProxyAppDeps): express.Express {
   }
 
   app.use((req) => {
-    throw new ProblemError(404, 'not_found', 'Not found', `Nothing here: ${req.method} ${pathOnly(req.originalUrl).slice(0, 200)}.`);
+    throw new ProblemError('not_found', `Nothing here: ${req.method} ${pathOnly(req.originalUrl).slice(0, 200)}.`);
   });
 
   // The one place that answers errors: ProblemError as
@@ -235,7 +231,7 @@ export function createProxyApp(deps: ProxyAppDeps): express.Express {
     }
     const problem = asProblem(error);
     const answer =
-      problem ?? new ProblemError(500, 'internal_error', 'Internal error', 'Something went wrong on our side. Try again in a moment.');
+      problem ?? new ProblemError('internal_error', 'Something went wrong on our side. Try again in a moment.');
     if (problem === undefined) {
       // pino-http logs it with the request line, as error.
       (res as Response & { err?: Error }).err = error instanceof Error ? error : new Error(String(error));

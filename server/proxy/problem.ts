@@ -1,6 +1,11 @@
 // problem+json (RFC 9457) answers. Handlers throw ProblemError; the error
 // middleware of the app is the one place that turns it into a response, so
 // no upstream error body or stack ever reaches a browser.
+import { PROBLEMS } from '../contract/problems.ts';
+import type { ProblemCode } from '../contract/problems.ts';
+
+export type { ProblemCode } from '../contract/problems.ts';
+
 export const PROBLEM_TYPE_BASE = 'https://jobboard-connector.dev/problems/';
 
 export interface FieldProblem {
@@ -20,24 +25,23 @@ export interface ProblemBody {
 
 export class ProblemError extends Error {
   readonly status: number;
-  readonly code: string;
+  readonly code: ProblemCode;
   readonly title: string;
   readonly detail: string;
   readonly errors: FieldProblem[] | undefined;
   readonly headers: Record<string, string>;
 
+  /** Status and title come from the catalogue of problem codes; `detail` says what to do. */
   constructor(
-    status: number,
-    code: string,
-    title: string,
+    code: ProblemCode,
     detail: string,
     options: { errors?: FieldProblem[]; headers?: Record<string, string>; cause?: unknown } = {},
   ) {
     super(`${code}: ${detail}`, { cause: options.cause });
     this.name = 'ProblemError';
-    this.status = status;
+    this.status = PROBLEMS[code].status;
     this.code = code;
-    this.title = title;
+    this.title = PROBLEMS[code].title;
     this.detail = detail;
     this.errors = options.errors;
     this.headers = options.headers ?? {};
@@ -56,11 +60,7 @@ export class ProblemError extends Error {
 }
 
 export function validationProblem(errors: FieldProblem[]): ProblemError {
-  return new ProblemError(
-    422,
-    'validation_failed',
-    'Some fields are not valid',
-    'Correct the fields listed in errors and send the form again.',
+  return new ProblemError('validation_failed', 'Correct the fields listed in errors and send the form again.',
     { errors },
   );
 }

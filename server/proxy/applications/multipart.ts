@@ -35,22 +35,18 @@ export function humanBytes(n: number): string {
 
 export function fileTooLarge(maxBytes: number): ProblemError {
   const message = `The resume is larger than the limit of ${humanBytes(maxBytes)} (${maxBytes} bytes).`;
-  return new ProblemError(413, 'file_too_large', 'The resume is too large', `${message} Send a smaller file.`, {
+  return new ProblemError('file_too_large', `${message} Send a smaller file.`, {
     errors: [{ field: 'resume', code: 'file_too_large', message }],
   });
 }
 
 function requestTooLarge(maxBytes: number): ProblemError {
-  return new ProblemError(
-    413,
-    'request_too_large',
-    'The form is too large',
-    `The form may carry at most ${humanBytes(maxBytes)} besides the resume; send less text.`,
+  return new ProblemError('request_too_large', `The form may carry at most ${humanBytes(maxBytes)} besides the resume; send less text.`,
   );
 }
 
 function malformed(detail: string, cause?: unknown): ProblemError {
-  return new ProblemError(400, 'malformed_request', 'The request could not be read', detail, { cause });
+  return new ProblemError('malformed_request', detail, { cause });
 }
 
 /**
@@ -60,7 +56,7 @@ function malformed(detail: string, cause?: unknown): ProblemError {
 export class CutOffError extends ProblemError {}
 
 function cutOff(problem: ProblemError): CutOffError {
-  return new CutOffError(problem.status, problem.code, problem.title, problem.detail, {
+  return new CutOffError(problem.code, problem.detail, {
     ...(problem.errors ? { errors: problem.errors } : {}),
     headers: { Connection: 'close' },
   });
@@ -180,7 +176,7 @@ export function parseApplicationForm(req: Request, maxResumeBytes: number): Prom
 
     parser.on('filesLimit', () => fail(malformed('Send one resume file only.')));
     const tooManyParts = () =>
-      fail(new ProblemError(413, 'request_too_large', 'The form is too large', `The form may have at most ${MAX_FIELDS} fields; send only the application's fields.`));
+      fail(new ProblemError('request_too_large', `The form may have at most ${MAX_FIELDS} fields; send only the application's fields.`));
     parser.on('fieldsLimit', tooManyParts);
     parser.on('partsLimit', tooManyParts);
     parser.on('error', (error: unknown) => finish(malformed('The multipart body is not well formed.', error)));

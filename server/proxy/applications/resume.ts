@@ -12,7 +12,7 @@ export async function resumeTypeOf(bytes: Buffer): Promise<ResumeType | undefine
 
 export function unsupportedFileType(): ProblemError {
   const message = `The resume must be a ${RESUME_TYPES.join(', ')} file; its content is none of these.`;
-  return new ProblemError(415, 'unsupported_file_type', 'This file type is not accepted', `${message} Save it as PDF and send it again.`, {
+  return new ProblemError('unsupported_file_type', `${message} Save it as PDF and send it again.`, {
     errors: [{ field: 'resume', code: 'unsupported_file_type', message }],
   });
 }

@@ -87,7 +87,7 @@ async function harness(options: {
   const app = express();
   app.use('/api/applications', module.router);
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    const problem = error instanceof ProblemError ? error : new ProblemError(500, 'internal_error', 'Internal error', 'x');
+    const problem = error instanceof ProblemError ? error : new ProblemError('internal_error', 'x');
     for (const [k, v] of Object.entries(problem.headers)) res.setHeader(k, v);
     res.status(problem.status).type('application/problem+json').send(JSON.stringify(problem.toBody()));
   });

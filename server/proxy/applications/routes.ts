@@ -50,21 +50,21 @@ function problemAnswer(problem: ProblemError): Answer {
 }
 
 function alreadyApplied(): ProblemError {
-  return new ProblemError(409, 'already_applied', 'Already applied', 'This candidate has already applied to this job offer; there is nothing more to send.');
+  return new ProblemError('already_applied', 'This candidate has already applied to this job offer; there is nothing more to send.');
 }
 
 function campaignClosed(): ProblemError {
-  return new ProblemError(422, 'campaign_closed', 'This job offer is closed', 'This job offer no longer takes applications on this board.');
+  return new ProblemError('campaign_closed', 'This job offer no longer takes applications on this board.');
 }
 
 function catalogueUnavailable(): ProblemError {
-  return new ProblemError(503, 'not_ready', 'Job offers not available yet', 'The job offers of this board cannot be checked right now; send the form again in a minute.', {
+  return new ProblemError('not_ready', 'The job offers of this board cannot be checked right now; send the form again in a minute.', {
     headers: { 'Retry-After': '30' },
   });
 }
 
 function campaignNotFound(): ProblemError {
-  return new ProblemError(404, 'campaign_not_found', 'Job offer not found', 'No job offer with this campaign_id is published on this board.');
+  return new ProblemError('campaign_not_found', 'No job offer with this campaign_id is published on this board.');
 }
 
 /** The answer a stored application gets once its first attempt ended (or the deadline passed). */
@@ -214,11 +214,7 @@ export function applicationsRouter(deps: RouteDeps): Router {
     const key = req.get('Idempotency-Key');
     if (key === undefined || key.trim() === '' || key.length > MAX_KEY_LENGTH) {
       metrics.refused.inc({ code: 'idempotency_key_missing' });
-      throw new ProblemError(
-        400,
-        'idempotency_key_missing',
-        'Idempotency-Key header missing',
-        `Send an Idempotency-Key header (1 to ${MAX_KEY_LENGTH} characters, a UUID per submission) so a retry never applies twice.`,
+      throw new ProblemError('idempotency_key_missing', `Send an Idempotency-Key header (1 to ${MAX_KEY_LENGTH} characters, a UUID per submission) so a retry never applies twice.`,
       );
     }
 
@@ -230,19 +226,11 @@ export function applicationsRouter(deps: RouteDeps): Router {
         return;
       case 'reused':
         metrics.refused.inc({ code: 'idempotency_key_reused' });
-        throw new ProblemError(
-          422,
-          'idempotency_key_reused',
-          'Idempotency-Key already used',
-          'This Idempotency-Key was used for a different form in the last 24 hours; send a new key for a new submission.',
+        throw new ProblemError('idempotency_key_reused', 'This Idempotency-Key was used for a different form in the last 24 hours; send a new key for a new submission.',
         );
       case 'in_progress':
         metrics.refused.inc({ code: 'idempotency_key_in_progress' });
-        throw new ProblemError(
-          409,
-          'idempotency_key_in_progress',
-          'Submission still being handled',
-          'The first request with this Idempotency-Key is still being handled; retry in a few seconds.',
+        throw new ProblemError('idempotency_key_in_progress', 'The first request with this Idempotency-Key is still being handled; retry in a few seconds.',
           { headers: { 'Retry-After': '2' } },
         );
       case 'stored': {

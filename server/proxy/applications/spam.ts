@@ -10,7 +10,7 @@ export const DAY_MS = 24 * HOUR_MS;
 
 export function rateLimited(count: RateCount, now: number, what: string): ProblemError {
   const seconds = Math.max(1, Math.ceil((count.resetAt - now) / 1000));
-  return new ProblemError(429, 'rate_limited', 'Too many applications', `Too many applications ${what}; try again in ${seconds} seconds.`, {
+  return new ProblemError('rate_limited', `Too many applications ${what}; try again in ${seconds} seconds.`, {
     headers: { 'Retry-After': String(seconds) },
   });
 }
@@ -29,7 +29,7 @@ export function checkEmail(outbox: Outbox, bucket: string, limit: number, now: n
 }
 
 function captchaFailed(detail: string): ProblemError {
-  return new ProblemError(422, 'captcha_failed', 'The anti-robot check failed', detail);
+  return new ProblemError('captcha_failed', detail);
 }
 
 /**

@@ -20,11 +20,7 @@ function fieldProblems(error: z.ZodError): FieldProblem[] {
 }
 
 function campaignNotFound(): ProblemError {
-  return new ProblemError(
-    404,
-    'campaign_not_found',
-    'Campaign not found',
-    'This job offer is not (or no longer) published on this job board.',
+  return new ProblemError('campaign_not_found', 'This job offer is not (or no longer) published on this job board.',
   );
 }
 

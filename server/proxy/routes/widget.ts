@@ -63,7 +63,7 @@ export function widgetHandler(file: string): RequestHandler {
     } catch (error) {
       last = undefined;
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-        throw new ProblemError(404, 'not_found', 'Widget not built', 'The widget bundle is not built on this server: run "npm run build" and restart the proxy.');
+        throw new ProblemError('not_found', 'The widget bundle is not built on this server: run "npm run build" and restart the proxy.');
       }
       throw error;
     }

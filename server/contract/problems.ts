@@ -1,0 +1,26 @@
+// Every problem code the proxy answers with (problem+json, RFC 9457), its HTTP
+// status and its one title. No imports: the widget tests that it has a message
+// for each code in every language it speaks.
+
+export const PROBLEMS = {
+  validation_failed: { status: 422, title: 'Some fields are not valid' },
+  malformed_request: { status: 400, title: 'Malformed request' },
+  idempotency_key_missing: { status: 400, title: 'Idempotency-Key header missing' },
+  origin_not_allowed: { status: 403, title: 'Origin not allowed' },
+  not_found: { status: 404, title: 'Not found' },
+  campaign_not_found: { status: 404, title: 'Job offer not found' },
+  already_applied: { status: 409, title: 'Already applied' },
+  idempotency_key_in_progress: { status: 409, title: 'Submission still being handled' },
+  request_too_large: { status: 413, title: 'Request too large' },
+  file_too_large: { status: 413, title: 'The resume is too large' },
+  unsupported_file_type: { status: 415, title: 'This file type is not accepted' },
+  campaign_closed: { status: 422, title: 'This job offer is closed' },
+  captcha_failed: { status: 422, title: 'The anti-robot check failed' },
+  idempotency_key_reused: { status: 422, title: 'Idempotency-Key already used' },
+  rate_limited: { status: 429, title: 'Too many applications' },
+  internal_error: { status: 500, title: 'Internal error' },
+  not_ready: { status: 503, title: 'Job offers not available yet' },
+} as const satisfies Record<string, { status: number; title: string }>;
+
+export type ProblemCode = keyof typeof PROBLEMS;
+export const PROBLEM_CODES = Object.keys(PROBLEMS) as ProblemCode[];

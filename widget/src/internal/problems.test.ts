@@ -1,0 +1,35 @@
+// The proxy's problem codes, from its one catalogue: the widget says each in
+// the candidate's language, so a code added to the proxy without a message
+// here (or with an untranslated one) fails.
+import { expect } from '@open-wc/testing';
+import { PROBLEM_CODES } from '../../../server/contract/problems.ts';
+import type { ProblemCode } from '../../../server/contract/problems.ts';
+import { problemMessage, useLocale } from './localize.ts';
+import { locales } from './test-helpers.ts';
+
+/**
+ * Codes a candidate only meets through a fault on our side (the widget always
+ * sends a well-formed body and a fresh key): they get the generic message.
+ */
+const GENERIC: readonly ProblemCode[] = ['internal_error', 'malformed_request', 'idempotency_key_missing', 'idempotency_key_reused'];
+
+describe("the proxy's problem codes", () => {
+  afterEach(() => useLocale('en'));
+
+  it('each have a message of their own in English, except the ones only a fault on our side causes', async () => {
+    await useLocale('en');
+    const generic = problemMessage('internal_error');
+    const withoutMessage = PROBLEM_CODES.filter((code) => !GENERIC.includes(code) && problemMessage(code) === generic);
+    expect(withoutMessage).to.deep.equal([]);
+  });
+
+  it('each have their message translated to French and Spanish', async () => {
+    await useLocale('en');
+    const english = PROBLEM_CODES.map((code) => problemMessage(code));
+    for (const lang of locales.filter((l) => l !== 'en')) {
+      await useLocale(lang);
+      const untranslated = PROBLEM_CODES.filter((code, i) => problemMessage(code) === english[i]);
+      expect(untranslated, `messages not translated to ${lang}`).to.deep.equal([]);
+    }
+  });
+});
