@@ -3,7 +3,7 @@
 // any company), and the applicants and applications it created itself.
 import type { ApiClient } from './auth.ts';
 import type { Database } from './db.ts';
-import { ApiError } from './errors.ts';
+import { SandboxError } from './errors.ts';
 import { CAMPAIGN_SELECT } from './render.ts';
 import type { CampaignRow } from './render.ts';
 
@@ -61,12 +61,12 @@ export function isBroadcastOn(db: Database, campaignId: number, channel: string)
 /** The company a company client works for; job-board clients are refused with a pointer to their endpoint. */
 export function companyOfClient(db: Database, client: ApiClient, endpoint: string): CompanyRow {
   if (isJobboard(client)) {
-    throw new ApiError(
+    throw new SandboxError(
       'wrong_client_kind',
       `${endpoint} is for company API clients; a job-board client creates applicants with POST /jobboards/applicants.`,
     );
   }
   const company = client.company_id === null ? undefined : companyById(db, client.company_id);
-  if (company === undefined) throw new ApiError('invalid_token', 'The company of this API client no longer exists.');
+  if (company === undefined) throw new SandboxError('invalid_token', 'The company of this API client no longer exists.');
   return company;
 }

@@ -3,57 +3,16 @@
 // JSON in and out; errors in the API's error shape.
 import { Router } from 'express';
 import { z } from 'zod';
-import { CAMPAIGN_STATUSES, SCOPES } from '../contract/index.ts';
 import type { SandboxContext } from './context.ts';
 import { listEmails } from './emails.ts';
 import { notFound } from './errors.ts';
 import { parseBody, parseId } from './http.ts';
 import { seedDemo } from './seed.ts';
-import { createChannel, createClient, createCompany, createEntity, createPool, patchCampaign, resetSandbox } from './setup.ts';
+import { createChannel, createApiClient, createCompany, createEntity, createPool, patchCampaign, resetSandbox } from './setup.ts';
+import { CampaignPatchBody, ChannelBody, ClientBody, CompanyBody, EntityBody, JobBoardClientBody, PoolBody } from './setup-inputs.ts';
 import { recordStatusChange } from './status.ts';
 
 const ResetBody = z.strictObject({ seed: z.literal('demo').optional() });
-export const CompanyBody = z.strictObject({
-  name: z.string().min(1).max(200),
-  entity_option: z.boolean().optional(),
-  skills_option: z.boolean().optional(),
-  sources: z.array(z.string().min(1).max(100)).optional(),
-  /** Tags the company authorises; absent or null: any tag is taken. */
-  restricted_tags: z.array(z.string().min(1).max(100)).nullable().optional(),
-});
-const CompanyClientBody = z.strictObject({
-  company_id: z.int().positive(),
-  scopes: z.array(z.enum(SCOPES)).optional(),
-  private_key: z.string().min(8).max(100).optional(),
-  secret_key: z.string().min(8).max(100).optional(),
-});
-const JobBoardClientBody = z.strictObject({
-  channel: z.string().min(1).max(100),
-  scopes: z.array(z.enum(SCOPES)).optional(),
-  private_key: z.string().min(8).max(100).optional(),
-  secret_key: z.string().min(8).max(100).optional(),
-});
-export const ClientBody = z.union([
-  CompanyClientBody,
-  JobBoardClientBody,
-]);
-export const ChannelBody = z.strictObject({
-  company_id: z.int().positive(),
-  value: z.string().min(1).max(100),
-  name: z.string().min(1).max(200),
-  entity_id: z.int().positive().optional(),
-});
-export const EntityBody = z.strictObject({
-  company_id: z.int().positive(),
-  name: z.string().min(1).max(200),
-  units: z.array(z.string().min(1).max(200)).default([]),
-});
-export const PoolBody = z.strictObject({ company_id: z.int().positive(), name: z.string().min(1).max(200) });
-export const CampaignPatchBody = z.strictObject({
-  status: z.enum(CAMPAIGN_STATUSES).optional(),
-  channels: z.array(z.string().min(1).max(100)).optional(),
-  tags: z.array(z.string().min(1).max(100)).optional(),
-});
 const StatusBody = z.strictObject({ value: z.string().min(1).max(100), at: z.iso.datetime({ offset: true }).optional() });
 const ClockBody = z.strictObject({ now: z.iso.datetime({ offset: true }).nullable() });
 const FaultBody = z.strictObject({
@@ -81,7 +40,7 @@ export function adminRoutes(ctx: SandboxContext): Router {
     // shape (the union alone answered "company_id expected; channel is not a known field" for a bad scope).
     const body: unknown = req.body;
     const schema = body !== null && typeof body === 'object' && 'channel' in body ? JobBoardClientBody : ClientBody;
-    res.status(201).json(createClient(ctx, parseBody(schema, body, 'POST /_sandbox/clients')));
+    res.status(201).json(createApiClient(ctx, parseBody(schema, body, 'POST /_sandbox/clients')));
   });
   router.post('/channels', (req, res) => {
     res.status(201).json(createChannel(ctx, parseBody(ChannelBody, req.body, 'POST /_sandbox/channels')));

@@ -3,7 +3,7 @@ import express from 'express';
 import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express';
 import { adminRoutes } from './admin.ts';
 import type { SandboxContext } from './context.ts';
-import { ApiError } from './errors.ts';
+import { SandboxError } from './errors.ts';
 import { readFile } from './files.ts';
 import { applicantRoutes } from './routes/applicants.ts';
 import { applicationRoutes } from './routes/applications.ts';
@@ -37,7 +37,7 @@ export function createSandboxApp(ctx: SandboxContext): express.Express {
       res.set('Allow', allow).status(204).end();
       return;
     }
-    throw new ApiError('method_not_allowed', `${req.method} is not allowed on ${req.path}; use ${allow}.`, [], { Allow: allow });
+    throw new SandboxError('method_not_allowed', `${req.method} is not allowed on ${req.path}; use ${allow}.`, [], { Allow: allow });
   });
 
   api.use(faultInjection(ctx));
@@ -58,7 +58,7 @@ export function createSandboxApp(ctx: SandboxContext): express.Express {
   app.get('/files/:name', (req, res) => {
     const token = /^([0-9a-f]{32})\.[a-z]+$/.exec(req.params.name)?.[1];
     const file = token === undefined ? undefined : readFile(ctx.db, token);
-    if (file === undefined) throw new ApiError('not_found', 'This file does not exist.');
+    if (file === undefined) throw new SandboxError('not_found', 'This file does not exist.');
     res.type(file.mime).set('Cache-Control', 'private, max-age=3600').send(Buffer.from(file.bytes));
   });
   // The link of the legal-terms email: the applicant accepts the terms.
@@ -77,7 +77,7 @@ export function createSandboxApp(ctx: SandboxContext): express.Express {
   if (admin !== undefined) app.use('/_sandbox', requireJsonBody, json, admin);
 
   app.use((req) => {
-    throw new ApiError('not_found', `No route ${req.method} ${req.path}. The API lives under /v2${ctx.admin ? ', the admin surface under /_sandbox' : ''}.`);
+    throw new SandboxError('not_found', `No route ${req.method} ${req.path}. The API lives under /v2${ctx.admin ? ', the admin surface under /_sandbox' : ''}.`);
   });
   app.use(errorHandler(ctx));
   return app;
@@ -118,7 +118,7 @@ function requestLog(req: Request, res: Response, next: NextFunction): void {
 const requireJsonBody: RequestHandler = (req, _res, next) => {
   const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
   if (hasBody && !req.is('application/json')) {
-    throw new ApiError('unsupported_media_type', 'Send the body as JSON with "Content-Type: application/json".');
+    throw new SandboxError('unsupported_media_type', 'Send the body as JSON with "Content-Type: application/json".');
   }
   next();
 };
@@ -173,7 +173,7 @@ function errorHandler(ctx: SandboxContext): ErrorRequestHandler {
       req.socket.destroy();
       return;
     }
-    const apiError = toApiError(error);
+    const apiError = toSandboxError(error);
     if (apiError.status >= 500) console.error('sandbox error', error);
     res.status(apiError.status).set(apiError.headers).json({
       error: { code: apiError.code, message: apiError.message, details: apiError.details },
@@ -181,23 +181,23 @@ function errorHandler(ctx: SandboxContext): ErrorRequestHandler {
   };
 }
 
-function toApiError(error: unknown): ApiError {
-  if (error instanceof ApiError) return error;
+function toSandboxError(error: unknown): SandboxError {
+  if (error instanceof SandboxError) return error;
   const e = error as { type?: string; status?: number; statusCode?: number; message?: string };
   switch (e.type) {
     case 'entity.parse.failed':
-      return new ApiError('malformed_json', `The body is not valid JSON: ${e.message ?? 'parse error'}.`);
+      return new SandboxError('malformed_json', `The body is not valid JSON: ${e.message ?? 'parse error'}.`);
     case 'entity.too.large':
-      return new ApiError('payload_too_large', `The body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MB; send files of at most 10 MiB.`);
+      return new SandboxError('payload_too_large', `The body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MB; send files of at most 10 MiB.`);
     case 'encoding.unsupported':
     case 'charset.unsupported':
-      return new ApiError('unsupported_media_type', `${e.message ?? 'Unsupported encoding'}; send UTF-8 JSON.`);
+      return new SandboxError('unsupported_media_type', `${e.message ?? 'Unsupported encoding'}; send UTF-8 JSON.`);
     default:
       break;
   }
   const status = e.status ?? e.statusCode;
   if (status !== undefined && status >= 400 && status < 500) {
-    return new ApiError('invalid_request', e.message ?? 'Invalid request.');
+    return new SandboxError('invalid_request', e.message ?? 'Invalid request.');
   }
-  return new ApiError('server_error', 'The sandbox failed; this is a bug, please report it.');
+  return new SandboxError('server_error', 'The sandbox failed; this is a bug, please report it.');
 }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { SignJWT } from 'jose';
 import { ErrorBody, TokenResponse } from '../contract/index.ts';
-import { ApiError } from './errors.ts';
+import { SandboxError } from './errors.ts';
 import { RateLimiter } from './rate-limit.ts';
 import { TestSandbox, call } from './test-helpers.ts';
 import type { Json } from './test-helpers.ts';
@@ -173,17 +173,17 @@ describe('sandbox rate limit window (rateLimitWindowMs)', () => {
     limiter.hit(1, 11_000);
     assert.throws(
       () => limiter.hit(1, 12_000),
-      (error: unknown) => error instanceof ApiError && error.code === 'rate_limited' && error.headers['Retry-After'] === '1' && /2 requests per 3000 ms/.test(error.message),
+      (error: unknown) => error instanceof SandboxError && error.code === 'rate_limited' && error.headers['Retry-After'] === '1' && /2 requests per 3000 ms/.test(error.message),
     );
     // The first hit leaves the window at 13 000; the refused one did not count.
     limiter.hit(1, 13_000);
-    assert.throws(() => limiter.hit(1, 13_500), (error: unknown) => error instanceof ApiError && error.headers['Retry-After'] === '1');
+    assert.throws(() => limiter.hit(1, 13_500), (error: unknown) => error instanceof SandboxError && error.headers['Retry-After'] === '1');
   });
 
   it('defaults to a window of one minute', () => {
     const limiter = new RateLimiter(1);
     limiter.hit(1, 0);
-    assert.throws(() => limiter.hit(1, 59_999), (error: unknown) => error instanceof ApiError && error.headers['Retry-After'] === '1');
+    assert.throws(() => limiter.hit(1, 59_999), (error: unknown) => error instanceof SandboxError && error.headers['Retry-After'] === '1');
     limiter.hit(1, 60_000);
   });
 

@@ -6,9 +6,9 @@ import { SignJWT, decodeJwt, decodeProtectedHeader, errors as joseErrors, jwtVer
 import type { JWTPayload } from 'jose';
 import { TOKEN_LIFETIME_SECONDS } from '../contract/index.ts';
 import type { Scope } from '../contract/index.ts';
-import type { Clock } from './clock.ts';
+import type { SandboxClock } from './clock.ts';
 import type { Database } from './db.ts';
-import { ApiError } from './errors.ts';
+import { SandboxError } from './errors.ts';
 
 export interface ApiClient {
   id: number;
@@ -37,7 +37,7 @@ export function clientByPrivateKey(db: Database, privateKey: string): ApiClient 
 
 const encoder = new TextEncoder();
 
-export async function issueToken(client: ApiClient, clock: Clock): Promise<{ token: string; expires_at: string }> {
+export async function issueToken(client: ApiClient, clock: SandboxClock): Promise<{ token: string; expires_at: string }> {
   const iat = Math.floor(clock.now().getTime() / 1000);
   const exp = iat + TOKEN_LIFETIME_SECONDS;
   const token = await new SignJWT({})
@@ -52,10 +52,10 @@ export async function issueToken(client: ApiClient, clock: Clock): Promise<{ tok
 /** Verifies bearer tokens, remembering the ones already verified until they expire. */
 export class TokenVerifier {
   readonly #db: Database;
-  readonly #clock: Clock;
+  readonly #clock: SandboxClock;
   readonly #cache = new Map<string, { client: ApiClient; expiresMs: number }>();
 
-  constructor(db: Database, clock: Clock) {
+  constructor(db: Database, clock: SandboxClock) {
     this.#db = db;
     this.#clock = clock;
   }
@@ -66,11 +66,11 @@ export class TokenVerifier {
 
   async verify(authorization: string | undefined, host: string | undefined): Promise<ApiClient> {
     if (authorization === undefined || authorization.trim() === '') {
-      throw new ApiError('missing_token', 'Send "Authorization: Bearer <token>"; get a token with POST /v2/jwt.');
+      throw new SandboxError('missing_token', 'Send "Authorization: Bearer <token>"; get a token with POST /v2/jwt.');
     }
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
     if (match === null) {
-      throw new ApiError('invalid_token', 'The Authorization header must be "Bearer <token>".');
+      throw new SandboxError('invalid_token', 'The Authorization header must be "Bearer <token>".');
     }
     const token = match[1]!;
     const nowMs = this.#clock.now().getTime();
@@ -78,7 +78,7 @@ export class TokenVerifier {
     if (cached !== undefined) {
       if (cached.expiresMs > nowMs) return cached.client;
       this.#cache.delete(token);
-      throw new ApiError('token_expired', 'The token has expired; get a new one with POST /v2/jwt.');
+      throw new SandboxError('token_expired', 'The token has expired; get a new one with POST /v2/jwt.');
     }
 
     let payload: JWTPayload;
@@ -87,20 +87,20 @@ export class TokenVerifier {
       if (header.alg !== 'HS256') throw new Error('alg');
       payload = decodeJwt(token);
     } catch {
-      throw new ApiError('invalid_token', 'The token is not a valid HS256 JWT.');
+      throw new SandboxError('invalid_token', 'The token is not a valid HS256 JWT.');
     }
     if (typeof payload.iss !== 'string' || payload.iss === '') {
-      throw new ApiError('invalid_token', 'The token has no "iss" claim (it must be your private key).');
+      throw new SandboxError('invalid_token', 'The token has no "iss" claim (it must be your private key).');
     }
     const client = clientByPrivateKey(this.#db, payload.iss);
     if (client === undefined) {
-      throw new ApiError('invalid_token', 'The token was issued for an unknown private key.');
+      throw new SandboxError('invalid_token', 'The token was issued for an unknown private key.');
     }
     if (payload.exp === undefined && payload.iat === undefined) {
-      throw new ApiError('invalid_token', 'A self-signed token needs "iat" (and may have "exp").');
+      throw new SandboxError('invalid_token', 'A self-signed token needs "iat" (and may have "exp").');
     }
     if (payload.aud !== undefined && !audienceMatches(payload.aud, host)) {
-      throw new ApiError('invalid_token', `The token's "aud" must be the API host (${host ?? 'unknown'}).`);
+      throw new SandboxError('invalid_token', `The token's "aud" must be the API host (${host ?? 'unknown'}).`);
     }
     try {
       await jwtVerify(token, encoder.encode(client.secret_key), {
@@ -111,9 +111,9 @@ export class TokenVerifier {
       });
     } catch (error) {
       if (error instanceof joseErrors.JWTExpired) {
-        throw new ApiError('token_expired', 'The token has expired; get a new one with POST /v2/jwt.');
+        throw new SandboxError('token_expired', 'The token has expired; get a new one with POST /v2/jwt.');
       }
-      throw new ApiError('invalid_token', 'The token signature or claims are not valid for this key pair.');
+      throw new SandboxError('invalid_token', 'The token signature or claims are not valid for this key pair.');
     }
     const expiresMs =
       payload.exp !== undefined ? payload.exp * 1000 : ((payload.iat ?? 0) + TOKEN_LIFETIME_SECONDS) * 1000;

@@ -1,7 +1,7 @@
 // The sandbox clock: real time, or real time shifted so that "now" is a
 // chosen instant (PUT /_sandbox/clock). Time keeps flowing after a shift, so
 // token expiry, date_end and status dates behave as they would on that day.
-export class Clock {
+export class SandboxClock {
   #offsetMs = 0;
 
   now(): Date {

@@ -2,7 +2,7 @@
 // the app is a function of its dependencies).
 import { RATE_LIMIT_PER_MINUTE } from '../contract/index.ts';
 import { TokenVerifier } from './auth.ts';
-import { Clock } from './clock.ts';
+import { SandboxClock } from './clock.ts';
 import { Database } from './db.ts';
 import { Faults } from './faults.ts';
 import { JobQueue } from './jobs.ts';
@@ -10,7 +10,7 @@ import { RateLimiter } from './rate-limit.ts';
 
 export interface SandboxContext {
   db: Database;
-  clock: Clock;
+  clock: SandboxClock;
   jobs: JobQueue;
   faults: Faults;
   rateLimiter: RateLimiter;
@@ -28,12 +28,12 @@ export interface ContextOptions {
   /** Length of the rate limit's sliding window in ms (default 60 000): rateLimitPerMinute requests per window. */
   rateLimitWindowMs?: number;
   log?: boolean;
-  clock?: Clock;
+  clock?: SandboxClock;
 }
 
 export function createContext(options: ContextOptions = {}): SandboxContext {
   const db = new Database(options.dbPath ?? ':memory:');
-  const clock = options.clock ?? new Clock();
+  const clock = options.clock ?? new SandboxClock();
   return {
     db,
     clock,

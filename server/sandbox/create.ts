@@ -10,7 +10,7 @@ import type { CompanyRow } from './access.ts';
 import type { ApiClient } from './auth.ts';
 import type { SandboxContext } from './context.ts';
 import { sendLegalsEmail } from './emails.ts';
-import { ApiError, ruleBroken } from './errors.ts';
+import { SandboxError, ruleBroken } from './errors.ts';
 import { checkFile, storeFile } from './files.ts';
 import type { CheckedFile } from './files.ts';
 import type { Job } from './jobs.ts';
@@ -100,7 +100,7 @@ export function insertApplication(
   }
   const existing = db.get<{ id: number }>('SELECT id FROM applications WHERE applicant_id = ? AND campaign_id = ?', args.applicantId, campaign.id);
   if (existing !== undefined) {
-    throw new ApiError('application_exists', `Applicant ${args.applicantId} already applied to campaign ${campaign.id} (application ${existing.id}).`, [
+    throw new SandboxError('application_exists', `Applicant ${args.applicantId} already applied to campaign ${campaign.id} (application ${existing.id}).`, [
       { field: args.campaignField, message: `already applied: application ${existing.id}`, existing_id: existing.id },
     ]);
   }
@@ -158,7 +158,7 @@ export function insertApplicant(
   const { company, input } = args;
   const existing = db.get<{ id: number }>('SELECT id FROM applicants WHERE company_id = ? AND email = ? COLLATE NOCASE', company.id, input.email);
   if (existing !== undefined) {
-    throw new ApiError('applicant_exists', `An applicant with the email ${input.email} already exists (id ${existing.id}); add the application with POST /applications.`, [
+    throw new SandboxError('applicant_exists', `An applicant with the email ${input.email} already exists (id ${existing.id}); add the application with POST /applications.`, [
       { field: 'applicant.email', message: `already used by applicant ${existing.id}`, existing_id: existing.id },
     ]);
   }

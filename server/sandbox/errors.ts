@@ -1,4 +1,4 @@
-// Handlers throw ApiError; one middleware (app.ts) turns it into the API's
+// Handlers throw SandboxError; one middleware (app.ts) turns it into the API's
 // error body {"error": {"code", "message", "details"}}.
 import type { z } from 'zod';
 import { ERROR_STATUS, detailsFromIssues } from '../contract/index.ts';
@@ -7,7 +7,7 @@ import type { ErrorCode, ErrorDetail } from '../contract/index.ts';
 /** A detail may carry extra machine-readable keys (existing_id on 409s). */
 export type Detail = ErrorDetail & Record<string, unknown>;
 
-export class ApiError extends Error {
+export class SandboxError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
   readonly details: Detail[];
@@ -15,7 +15,7 @@ export class ApiError extends Error {
 
   constructor(code: ErrorCode, message: string, details: Detail[] = [], headers: Record<string, string> = {}) {
     super(message);
-    this.name = 'ApiError';
+    this.name = 'SandboxError';
     this.code = code;
     this.status = ERROR_STATUS[code];
     this.details = details;
@@ -23,29 +23,29 @@ export class ApiError extends Error {
   }
 }
 
-export function notFound(what: string): ApiError {
-  return new ApiError('not_found', `${what} was not found.`);
+export function notFound(what: string): SandboxError {
+  return new SandboxError('not_found', `${what} was not found.`);
 }
 
 /** One rule broken on one field: a 422 with its code. */
-export function ruleBroken(code: ErrorCode, field: string, message: string, extra: Record<string, unknown> = {}): ApiError {
-  return new ApiError(code, `${field}: ${message}`, [{ field, message, ...extra }]);
+export function ruleBroken(code: ErrorCode, field: string, message: string, extra: Record<string, unknown> = {}): SandboxError {
+  return new SandboxError(code, `${field}: ${message}`, [{ field, message, ...extra }]);
 }
 
 /**
- * Maps a zod failure to an ApiError. Issues that are request rules (API rules: Errors) get
+ * Maps a zod failure to an SandboxError. Issues that are request rules (API rules: Errors) get
  * their own 422 code when they are the only kind of problem; anything
  * structural (wrong type, unknown field) makes it a 400 invalid_request that
  * lists every field.
  */
-export function fromZod(error: z.ZodError, what: string, prefix: readonly PropertyKey[] = []): ApiError {
+export function fromZod(error: z.ZodError, what: string, prefix: readonly PropertyKey[] = []): SandboxError {
   const issues = flatten(error.issues);
   const details = detailsFromIssues(issues, prefix);
   const codes = new Set(issues.map((issue) => ruleCodeOf(issue)));
   const only = codes.size === 1 ? [...codes][0] : undefined;
   const code: ErrorCode = only ?? 'invalid_request';
   const summary = details.map((d) => `${d.field === '' ? '(body)' : d.field} ${d.message}`).join('; ');
-  return new ApiError(code, `Invalid ${what}: ${summary}`, details);
+  return new SandboxError(code, `Invalid ${what}: ${summary}`, details);
 }
 
 /**

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { MIME_TYPE_OF, sniffFileType } from '../contract/index.ts';
 import type { AttachmentType } from '../contract/index.ts';
 import type { Database } from './db.ts';
-import { ApiError, ruleBroken } from './errors.ts';
+import { SandboxError, ruleBroken } from './errors.ts';
 
 /** Largest decoded file taken: 10 MiB (our decision; the spec is silent). */
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
@@ -35,7 +35,7 @@ export async function checkFile(input: { base64: string; mime_type: AttachmentTy
 }
 
 function tooLarge(field: string): never {
-  throw new ApiError('file_too_large', `${field}: the file is larger than ${MAX_FILE_BYTES / 1024 / 1024} MiB.`, [
+  throw new SandboxError('file_too_large', `${field}: the file is larger than ${MAX_FILE_BYTES / 1024 / 1024} MiB.`, [
     { field: `${field}.base64`, message: `must decode to at most ${MAX_FILE_BYTES} bytes` },
   ]);
 }

@@ -2,7 +2,7 @@
 // after the call answers): a small in-process queue run after the response is sent.
 // A job sets resume_url, marks the application complete (status 'complete')
 // and extracts skills when the company has the option.
-import type { Clock } from './clock.ts';
+import type { SandboxClock } from './clock.ts';
 import type { Database } from './db.ts';
 import { readFile } from './files.ts';
 import { extractSkills } from './skills.ts';
@@ -15,13 +15,13 @@ export type Job =
 
 export class JobQueue {
   readonly #db: Database;
-  readonly #clock: Clock;
+  readonly #clock: SandboxClock;
   readonly #queue: Job[] = [];
   #scheduled = false;
   #closed = false;
   #waiters: (() => void)[] = [];
 
-  constructor(db: Database, clock: Clock) {
+  constructor(db: Database, clock: SandboxClock) {
     this.#db = db;
     this.#clock = clock;
   }

@@ -3,7 +3,7 @@
 // last 60 s of real time (not the sandbox clock, so a moved clock neither
 // blocks nor frees a client). Refused requests do not count. Tests may shorten
 // the window (rateLimitWindowMs) so that waiting it out takes little time.
-import { ApiError } from './errors.ts';
+import { SandboxError } from './errors.ts';
 
 const DEFAULT_RATE_LIMIT_WINDOW_MS = 60_000;
 
@@ -34,7 +34,7 @@ export class RateLimiter {
     while (hits.length > 0 && hits[0]! <= nowMs - this.#windowMs) hits.shift();
     if (hits.length >= this.#limit) {
       const retryAfter = Math.max(1, Math.ceil((hits[0]! + this.#windowMs - nowMs) / 1000));
-      throw new ApiError(
+      throw new SandboxError(
         'rate_limited',
         `Rate limit of ${this.#limit} requests ${this.#windowMs === DEFAULT_RATE_LIMIT_WINDOW_MS ? 'per minute' : `per ${this.#windowMs} ms`} exceeded; retry after ${retryAfter} s.`,
         [],

@@ -4,7 +4,7 @@
 // French and English, applicants and applications with status history, and
 // fixed key pairs so a demo proxy can be configured without reading output.
 import type { SandboxContext } from './context.ts';
-import { createChannel, createClient, createCompany, createEntity, createPool, patchCampaign } from './setup.ts';
+import { createChannel, createApiClient, createCompany, createEntity, createPool, patchCampaign } from './setup.ts';
 import { isRecordedInHistory } from './status.ts';
 
 export interface DemoKeys {
@@ -120,9 +120,9 @@ export function seedDemo(ctx: SandboxContext): DemoKeys {
       sources: ['carriere', 'jobboard_demo'],
       restricted_tags: ['priority', 'remote', 'junior', 'senior'],
     });
-    createClient(ctx, { company_id: acme.id, ...pick(DEMO_KEYS.company) });
-    createClient(ctx, { company_id: globex.id, ...pick(DEMO_ENTITY_COMPANY_KEYS) });
-    createClient(ctx, { channel: DEMO_KEYS.jobboard.channel, ...pick(DEMO_KEYS.jobboard) });
+    createApiClient(ctx, { company_id: acme.id, ...pick(DEMO_KEYS.company) });
+    createApiClient(ctx, { company_id: globex.id, ...pick(DEMO_ENTITY_COMPANY_KEYS) });
+    createApiClient(ctx, { channel: DEMO_KEYS.jobboard.channel, ...pick(DEMO_KEYS.jobboard) });
 
     for (const [value, name] of [['career_fr', 'Site carrière (fr)'], ['career_en', 'Careers site (en)'], ['jobboard_demo', 'Demo job board']] as const) {
       createChannel(ctx, { company_id: acme.id, value, name });

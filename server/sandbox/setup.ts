@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { JOBBOARD_SCOPES, SCOPES } from '../contract/index.ts';
 import { companyById } from './access.ts';
-import type { CampaignPatchBody, ChannelBody, ClientBody, CompanyBody, EntityBody, PoolBody } from './admin.ts';
+import type { CampaignPatchBody, ChannelBody, ClientBody, CompanyBody, EntityBody, PoolBody } from './setup-inputs.ts';
 import type { SandboxContext } from './context.ts';
 import { notFound, ruleBroken } from './errors.ts';
 
@@ -38,7 +38,7 @@ export function createCompany(ctx: SandboxContext, input: z.input<typeof Company
   };
 }
 
-export function createClient(ctx: SandboxContext, input: z.input<typeof ClientBody>) {
+export function createApiClient(ctx: SandboxContext, input: z.input<typeof ClientBody>) {
   const isCompany = 'company_id' in input;
   if (isCompany && companyById(ctx.db, input.company_id) === undefined) {
     throw ruleBroken('unknown_reference', 'company_id', `company ${input.company_id} does not exist`);

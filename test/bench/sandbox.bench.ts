@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createContext } from '../../server/sandbox/index.ts';
 import type { SandboxContext } from '../../server/sandbox/index.ts';
-import { createClient, createCompany } from '../../server/sandbox/setup.ts';
+import { createApiClient, createCompany } from '../../server/sandbox/setup.ts';
 
 const APPLICATIONS = Number(process.env.BENCH_APPLICATIONS ?? 100_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 400);
@@ -131,7 +131,7 @@ export default async function sandboxBench(): Promise<string> {
   const dbPath = join(dir, 'bench.db');
   const context = createContext({ dbPath });
   const company = createCompany(context, { name: 'Bench Co', sources: SOURCES });
-  const keys = createClient(context, { company_id: company.id });
+  const keys = createApiClient(context, { company_id: company.id });
   const fillMs = fill(context, company.id);
   const firstCampaign = Number(context.db.get<{ id: number }>('SELECT MIN(id) AS id FROM campaigns')!.id);
   context.db.close();

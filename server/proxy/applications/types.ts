@@ -8,6 +8,5 @@ export interface ApplicationsCatalogue {
   refreshCampaign(id: number): Promise<{ id: number; company_id: number; status: CampaignStatus } | undefined>;
 }
 
-export interface Clock {
-  now(): number;
-}
+/** Milliseconds, like Date.now(): the same clock the upstream client takes. */
+export type { Clock } from '../../client/index.ts';

@@ -5,7 +5,7 @@ import { CreateApplicantBody, CreateJobboardApplicantBody, GetApplicantQuery, Li
 import { companyById, companyOfClient, isJobboard, ownScope } from '../access.ts';
 import type { SandboxContext } from '../context.ts';
 import { createApplicantWithApplications } from '../create.ts';
-import { ApiError, notFound, ruleBroken } from '../errors.ts';
+import { SandboxError, notFound, ruleBroken } from '../errors.ts';
 import { callerOf, originOf, parseBody, parseQuery, requireScope, sendList } from '../http.ts';
 import { renderApplicants } from '../render.ts';
 import type { ApplicantRow } from '../render.ts';
@@ -76,7 +76,7 @@ export function applicantRoutes(ctx: SandboxContext): Router {
     const client = callerOf(res);
     requireScope(client, 'applicants_write');
     if (!isJobboard(client)) {
-      throw new ApiError('wrong_client_kind', 'POST /jobboards/applicants is for job-board API clients; a company client uses POST /applicants.');
+      throw new SandboxError('wrong_client_kind', 'POST /jobboards/applicants is for job-board API clients; a company client uses POST /applicants.');
     }
     const body = parseBody(CreateJobboardApplicantBody, req.body, 'POST /jobboards/applicants');
     const company = companyById(db, body.company_id);

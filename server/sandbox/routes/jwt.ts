@@ -3,7 +3,7 @@ import { Router } from 'express';
 import { TokenRequest } from '../../contract/index.ts';
 import { clientByPrivateKey, issueToken } from '../auth.ts';
 import type { SandboxContext } from '../context.ts';
-import { ApiError } from '../errors.ts';
+import { SandboxError } from '../errors.ts';
 import { parseBody } from '../http.ts';
 
 export function jwtRoutes(ctx: SandboxContext): Router {
@@ -12,7 +12,7 @@ export function jwtRoutes(ctx: SandboxContext): Router {
     const body = parseBody(TokenRequest, req.body, 'POST /jwt');
     const client = clientByPrivateKey(ctx.db, body.private_key);
     if (client === undefined || client.secret_key !== body.secret_key) {
-      throw new ApiError('invalid_credentials', 'No API client has this private_key and secret_key pair.');
+      throw new SandboxError('invalid_credentials', 'No API client has this private_key and secret_key pair.');
     }
     res.json(await issueToken(client, ctx.clock));
   });

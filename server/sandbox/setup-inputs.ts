@@ -1,0 +1,47 @@
+// What the sandbox's setup functions take (companies, API clients, channels,
+// entities, pools, campaign changes): the bodies of the admin routes, and the
+// input of the demo seed. Its own module so setup depends on no HTTP route.
+import { z } from 'zod';
+import { CAMPAIGN_STATUSES, SCOPES } from '../contract/index.ts';
+
+export const CompanyBody = z.strictObject({
+  name: z.string().min(1).max(200),
+  entity_option: z.boolean().optional(),
+  skills_option: z.boolean().optional(),
+  sources: z.array(z.string().min(1).max(100)).optional(),
+  /** Tags the company authorises; absent or null: any tag is taken. */
+  restricted_tags: z.array(z.string().min(1).max(100)).nullable().optional(),
+});
+export const CompanyClientBody = z.strictObject({
+  company_id: z.int().positive(),
+  scopes: z.array(z.enum(SCOPES)).optional(),
+  private_key: z.string().min(8).max(100).optional(),
+  secret_key: z.string().min(8).max(100).optional(),
+});
+export const JobBoardClientBody = z.strictObject({
+  channel: z.string().min(1).max(100),
+  scopes: z.array(z.enum(SCOPES)).optional(),
+  private_key: z.string().min(8).max(100).optional(),
+  secret_key: z.string().min(8).max(100).optional(),
+});
+export const ClientBody = z.union([
+  CompanyClientBody,
+  JobBoardClientBody,
+]);
+export const ChannelBody = z.strictObject({
+  company_id: z.int().positive(),
+  value: z.string().min(1).max(100),
+  name: z.string().min(1).max(200),
+  entity_id: z.int().positive().optional(),
+});
+export const EntityBody = z.strictObject({
+  company_id: z.int().positive(),
+  name: z.string().min(1).max(200),
+  units: z.array(z.string().min(1).max(200)).default([]),
+});
+export const PoolBody = z.strictObject({ company_id: z.int().positive(), name: z.string().min(1).max(200) });
+export const CampaignPatchBody = z.strictObject({
+  status: z.enum(CAMPAIGN_STATUSES).optional(),
+  channels: z.array(z.string().min(1).max(100)).optional(),
+  tags: z.array(z.string().min(1).max(100)).optional(),
+});
