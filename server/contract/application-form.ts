@@ -75,6 +75,21 @@ export const DEFAULT_FIELD_MODES = /* @__PURE__ */ Object.fromEntries(
 /** Every form name the proxy reads; anything else in a posted form is ignored. */
 export const FORM_FIELD_NAMES = /* @__PURE__ */ (FORM_CONTEXT_FIELDS as readonly string[]).concat(APPLICATION_FORM.filter((f) => f.kind !== 'file').map(postedName));
 
+/** The per-field code of a value the field's kind refuses (any other refusal is `invalid_value`). */
+const INVALID_CODE_OF_KIND: Partial<Record<FieldKind, string>> = {
+  email: 'invalid_email',
+  url: 'invalid_url',
+  'tel-code': 'invalid_phone',
+  tel: 'invalid_phone',
+  file: 'unsupported_file_type',
+};
+
+/** The per-field code for a refused value of the field posted as `formName`. */
+export function invalidCodeOf(formName: string): string {
+  const field: FormField | undefined = APPLICATION_FORM.find((f) => postedName(f) === formName);
+  return (field && INVALID_CODE_OF_KIND[field.kind]) ?? 'invalid_value';
+}
+
 /** The form name a field is posted under. */
 export function postedName(field: FormField): string {
   return field.posted ?? field.id;

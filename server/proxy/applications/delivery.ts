@@ -27,7 +27,7 @@ import {
 import type { FieldProblem } from '../problem.ts';
 import { FIELD_MESSAGES } from './form.ts';
 import type { Outbox, OutboxRow, Outcome } from './outbox.ts';
-import { APPLICATION_FORM, postedName, upstreamName } from '../../contract/application-form.ts';
+import { APPLICATION_FORM, invalidCodeOf, postedName, upstreamName } from '../../contract/application-form.ts';
 
 /** The two client calls delivery makes. */
 export type DeliveryClient = Pick<RecruitmentClient, 'jobboards' | 'applications'>;
@@ -75,13 +75,6 @@ const FORM_FIELD_OF: Record<string, string> = {
   campaign_id: 'campaign_id',
 };
 
-const CODE_OF_FIELD: Record<string, string> = {
-  email: 'invalid_email',
-  bio_url: 'invalid_url',
-  phone_code: 'invalid_phone',
-  phone_number: 'invalid_phone',
-  resume: 'unsupported_file_type',
-};
 
 /**
  * "applicant.applications.0.comments.0.content" → "cover_letter";
@@ -103,7 +96,7 @@ function fieldProblems(error: ApiError): FieldProblem[] {
     const field = formFieldOf(detail.field);
     if (seen.has(field)) continue;
     seen.add(field);
-    let code = CODE_OF_FIELD[field] ?? 'invalid_value';
+    let code = invalidCodeOf(field);
     if (error.code === 'file_too_large') code = 'file_too_large';
     if (/too long|at most|too_big/i.test(detail.message) && field !== 'resume') code = 'too_long';
     // Our own words, never the service's: its messages are part of its error body, which no browser sees.

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import { JobboardApplicantInput, LOCALES } from '../../contract/index.ts';
-import { MAX_COVER_LETTER_CHARS } from '../../contract/application-form.ts';
+import { MAX_COVER_LETTER_CHARS, invalidCodeOf } from '../../contract/application-form.ts';
 
 export { FORM_FIELD_NAMES } from '../../contract/application-form.ts';
 import type { ConfigurableField, FieldMode } from '../config.ts';
@@ -50,11 +50,7 @@ const applicantShape = JobboardApplicantInput.shape;
 
 /** Which per-field code a contract issue on this applicant field becomes. */
 function codeFor(field: string, issue: z.core.$ZodIssue): string {
-  if (issue.code === 'too_big') return 'too_long';
-  if (field === 'email') return 'invalid_email';
-  if (field === 'bio_url') return 'invalid_url';
-  if (field === 'phone_code' || field === 'phone_number') return 'invalid_phone';
-  return 'invalid_value';
+  return issue.code === 'too_big' ? 'too_long' : invalidCodeOf(field);
 }
 
 /**
