@@ -58,6 +58,21 @@ export const FORM_CONTEXT_FIELDS = ['campaign_id', 'locale', 'website', 'captcha
 
 type Entry = (typeof APPLICATION_FORM)[number];
 
+/**
+ * The form names that fill the applicant field of the same name in
+ * POST /jobboards/applicants: every field but the resume (a file) and the
+ * ones sent elsewhere (`upstream`).
+ */
+export type ApplicantFormName = Entry extends infer E
+  ? E extends { upstream: string } | { kind: 'file' }
+    ? never
+    : E extends { posted: infer P }
+      ? P
+      : E extends { id: infer I }
+        ? I
+        : never
+  : never;
+
 /** The keys a board may configure (every rule but email, which is always required). */
 export type ConfigurableField = Exclude<Entry['rule'], 'email'>;
 

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import { JobboardApplicantInput, LOCALES } from '../../contract/index.ts';
-import { MAX_COVER_LETTER_CHARS, invalidCodeOf } from '../../contract/application-form.ts';
+import { APPLICATION_FORM, MAX_COVER_LETTER_CHARS, invalidCodeOf, postedName } from '../../contract/application-form.ts';
 
 export { FORM_FIELD_NAMES } from '../../contract/application-form.ts';
 import type { ConfigurableField, FieldMode } from '../config.ts';
@@ -47,6 +47,11 @@ export interface CheckedForm {
 }
 
 const applicantShape = JobboardApplicantInput.shape;
+
+/** The one-line text fields of the form (the email, the phone and the cover letter have their own rules). */
+const LINE_FIELDS = APPLICATION_FORM.filter((f) => f.kind === 'text' || f.kind === 'url').map(postedName);
+/** The opt-in checkboxes (the consent, posted under another name, has its own rule). */
+const OPT_IN_FIELDS = APPLICATION_FORM.filter((f) => f.kind === 'checkbox' && f.rule !== 'consent');
 
 /** Which per-field code a contract issue on this applicant field becomes. */
 function codeFor(field: string, issue: z.core.$ZodIssue): string {
@@ -98,7 +103,7 @@ export function checkForm(form: ParsedForm, fields: Record<ConfigurableField, Fi
 
   const applicant: Record<string, unknown> = {};
   if (email !== undefined && !form.truncated.has('email')) applicant.email = email;
-  for (const name of ['first_name', 'last_name', 'bio_url'] as const) {
+  for (const name of LINE_FIELDS) {
     const v = text(name);
     if (v !== undefined) applicant[name] = v;
   }
@@ -122,11 +127,12 @@ export function checkForm(form: ParsedForm, fields: Record<ConfigurableField, Fi
   if (consent === 'invalid') errors.push(problem('is_legals_accepted_by_manager', 'invalid_value', 'Send true when ticked.'));
   else if (fields.consent === 'required' && !consent) errors.push(problem('is_legals_accepted_by_manager', 'consent_required'));
   else if (fields.consent !== 'hidden' && consent) applicant.is_legals_accepted_by_manager = true;
-  for (const name of ['is_partner_newsletter_active', 'is_campaign_alert_active'] as const) {
+  for (const field of OPT_IN_FIELDS) {
+    const name = postedName(field);
     const v = checkbox(form.fields.get(name));
     if (v === 'invalid') errors.push(problem(name, 'invalid_value', 'Send true when ticked.'));
-    else if (fields[name] === 'required' && !v) errors.push(problem(name, 'required'));
-    else if (fields[name] !== 'hidden') applicant[name] = v;
+    else if (fields[field.rule] === 'required' && !v) errors.push(problem(name, 'required'));
+    else if (fields[field.rule] !== 'hidden') applicant[name] = v;
   }
 
   // cover letter: its own limit (the API would take 20,000 in a comment)

@@ -10,6 +10,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type { SQLInputValue, StatementSync } from 'node:sqlite';
+import type { ApplicantFormName } from '../../contract/application-form.ts';
+import type { JobboardApplicantInput } from '../../contract/index.ts';
 
 export const OUTBOX_STATUSES = ['pending', 'delivering', 'delivered', 'rejected', 'dead'] as const;
 export type OutboxStatus = (typeof OUTBOX_STATUSES)[number];
@@ -31,20 +33,13 @@ export type Outcome =
   /** Not delivered within DEAD_LETTER_AFTER_HOURS. */
   | 'expired';
 
-/** The personal data of one application, kept only until it is delivered. */
+/**
+ * The personal data of one application, kept only until it is delivered: the
+ * applicant fields the form fills (and its language), typed by the contract's
+ * applicant input, and the cover letter, sent upstream as a comment.
+ */
 export interface ApplicationPayload {
-  applicant: {
-    email: string;
-    first_name?: string;
-    last_name?: string;
-    phone_code?: string;
-    phone_number?: string;
-    locale?: 'fr' | 'en' | 'es';
-    bio_url?: string;
-    is_legals_accepted_by_manager?: boolean;
-    is_partner_newsletter_active?: boolean;
-    is_campaign_alert_active?: boolean;
-  };
+  applicant: Pick<JobboardApplicantInput, ApplicantFormName | 'locale'>;
   cover_letter?: string;
 }
 
