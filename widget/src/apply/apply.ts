@@ -4,7 +4,7 @@ import { property } from 'lit/decorators.js';
 import { localized, msg, str } from '@lit/localize';
 import type { FieldName } from '../internal/api.ts';
 import { renderCaptcha } from '../internal/captcha.ts';
-import { formatBytes } from '../internal/format.ts';
+import { formatBytes, formatCount } from '../internal/format.ts';
 import { heading } from '../internal/heading.ts';
 import { LocaleController } from '../internal/locale-controller.ts';
 import { colon, getLocale, problemMessage } from '../internal/localize.ts';
@@ -240,7 +240,7 @@ export class JobboardApply extends LitElement {
   }
 
   private renderTextarea(control: FormControl, required: boolean): TemplateResult {
-    const { id } = control;
+    const { id, maxlength } = control;
     return html`<div class="field" part="field">
       ${this.renderLabel(id, required)}
       <textarea
@@ -248,15 +248,17 @@ export class JobboardApply extends LitElement {
         name=${id}
         part="input"
         rows="6"
-        maxlength=${control.maxlength ?? nothing}
+        maxlength=${maxlength ?? nothing}
         .value=${this.form.values[id] ?? ''}
         ?required=${required}
         aria-invalid=${this.form.errors[id] ? 'true' : 'false'}
-        aria-describedby=${this.describedBy(id, true)}
+        aria-describedby=${this.describedBy(id, maxlength !== undefined)}
       ></textarea>
-      <p id="${id}-help" class="help muted" part="help">
-        ${msg('Up to 10,000 characters.')}
-      </p>
+      ${maxlength === undefined
+        ? nothing
+        : html`<p id="${id}-help" class="help muted" part="help">
+            ${msg(str`Up to ${formatCount(this.localeController.tag, maxlength)} characters.`)}
+          </p>`}
       ${this.renderError(id)}
     </div>`;
   }

@@ -47,6 +47,11 @@ export function formatBytes(locale: string, bytes: number): string {
   return `${locale.startsWith('en') ? text : text.replace('.', ',')}\u00a0${unit}`;
 }
 
+/** A count (`10,000`, `10 000`), without Intl for the same reason as formatBytes. */
+export function formatCount(locale: string, n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+$)/g, locale.startsWith('en') ? ',' : '\u00a0');
+}
+
 export function formatNumber(tag: string, n: number): string {
   return cached(`number:${tag}`, () => new Intl.NumberFormat(tag)).format(n);
 }
