@@ -15,9 +15,11 @@ import { minimalPdf } from './pdf.ts';
 
 /** A job board's own web server: one page embedding the widget from the proxy's origin. */
 async function startBoard(proxyUrl: () => string): Promise<{ origin: string; server: Server }> {
-  const server = createServer((_req, res) => {
+  const server = createServer((req, res) => {
+    // The page's language comes from ?lang= (English by default), as a multilingual board would set it.
+    const lang = new URL(req.url ?? '/', 'http://board').searchParams.get('lang') ?? 'en';
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Another board</title><link rel="icon" href="data:,">
+    res.end(`<!doctype html><html lang="${lang.replace(/[^a-z-]/gi, '')}"><head><meta charset="utf-8"><title>Another board</title><link rel="icon" href="data:,">
 <script type="module" src="${proxyUrl()}/widget.js"></script></head>
 <body><h1>Jobs</h1><jobboard-campaigns endpoint="${proxyUrl()}"></jobboard-campaigns></body></html>`);
   });
@@ -73,6 +75,21 @@ describe('a board on another origin than its proxy', () => {
     await outcome.waitFor({ timeout: 15_000 });
     assert.match(await outcome.innerText(), /Application received/);
     await page.close();
+  });
+
+  it('the built script speaks the page\'s language: French and Spanish texts, limits written their way', async () => {
+    for (const [lang, submit, coverLetterHelp] of [
+      ['fr', 'Envoyer ma candidature', '10\u00a0000 caractères au maximum.'],
+      ['es', 'Enviar mi candidatura', 'Hasta 10\u00a0000 caracteres.'],
+    ] as const) {
+      const page = await browser.newPage();
+      await page.goto(`${allowed.origin}/?lang=${lang}`);
+      await page.locator('jobboard-campaigns [data-offer]').first().click();
+      await page.locator('jobboard-apply form').waitFor();
+      assert.equal((await page.locator('jobboard-apply [part="submit-button"]').innerText()).trim(), submit);
+      assert.equal((await page.locator('jobboard-apply #cover_letter-help').innerText()).trim(), coverLetterHelp);
+      await page.close();
+    }
   });
 
   it('when the board origin is not allowed, the widget shows that the offers could not be loaded', async () => {

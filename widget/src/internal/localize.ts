@@ -11,10 +11,23 @@ export const locales: readonly Locale[] = [sourceLocale, ...targetLocales] as Lo
 
 const bundled = { fr, es } as const;
 
+/** Set by the script-tag build, which keys the translations by a shorter prefix of their ids (vite.config.ts). */
+declare const __MESSAGE_ID_LENGTH__: number | undefined;
+const idLength = typeof __MESSAGE_ID_LENGTH__ === 'number' ? __MESSAGE_ID_LENGTH__ : undefined;
+
+type Templates = (typeof bundled)['fr']['templates'];
+
+/** The translations of a locale, looked up by the id's prefix where the build shortened the keys. */
+function byIdPrefix(templates: Templates): Templates {
+  if (idLength === undefined) return templates;
+  const table = templates as Record<string, unknown>;
+  return new Proxy(table, { get: (_t, id: string) => table[id] ?? table[id.slice(0, idLength)] }) as Templates;
+}
+
 const { getLocale, setLocale } = configureLocalization({
   sourceLocale,
   targetLocales,
-  loadLocale: (locale) => Promise.resolve(bundled[locale as 'fr' | 'es']),
+  loadLocale: (locale) => Promise.resolve({ templates: byIdPrefix(bundled[locale as 'fr' | 'es'].templates) }),
 });
 
 /** First supported language of a BCP 47 tag (`fr-CA` gives `fr`), or null. */
