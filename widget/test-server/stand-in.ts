@@ -125,7 +125,7 @@ function problem(ctx: Ctx, status: number, code: string, errors?: z.infer<typeof
 
 type Answer = z.infer<typeof ApplicationAnswer>;
 
-function json(ctx: Ctx, status: number, body: WidgetConfig | CampaignList | CampaignDetail | Answer | LoggedApplication[]): void {
+function json(ctx: Ctx, status: number, body: WidgetConfig | CampaignList | CampaignDetail | Answer | LoggedApplication[] | Record<string, unknown>): void {
   ctx.status = status;
   ctx.set('content-type', 'application/json');
   ctx.body = JSON.stringify(body);
@@ -243,6 +243,14 @@ export async function standIn(ctx: Ctx, next: Next): Promise<unknown> {
   if (ctx.method === 'GET' && one) {
     const c = campaigns.find((x) => x.id === Number(one[1]));
     return c && scenario !== 'gone' ? json(ctx, 200, detail(c)) : problem(ctx, 404, 'campaign_not_found');
+  }
+  const posting = /^\/api\/campaigns\/(\d+)\/jobposting$/.exec(route);
+  if (ctx.method === 'GET' && posting) {
+    const c = campaigns.find((x) => x.id === Number(posting[1]));
+    if (!c || scenario === 'gone') return problem(ctx, 404, 'campaign_not_found');
+    json(ctx, 200, { '@context': 'https://schema.org', '@type': 'JobPosting', title: c.name, identifier: { '@type': 'PropertyValue', value: String(c.id) } });
+    ctx.set('content-type', 'application/ld+json');
+    return;
   }
   if (ctx.method === 'POST' && route === '/api/applications') return apply(ctx, scenario, token);
   return problem(ctx, 404, 'not_found');

@@ -48,7 +48,7 @@ export const styles = [
     #detail-title {
       margin: 0;
     }
-    button.link {
+    .link {
       border: 0;
       padding: 0;
       min-height: 24px;

@@ -308,4 +308,86 @@ describe('<jobboard-campaigns>', () => {
       await until(() => activeInside(el)?.getAttribute('data-offer') === '101', 'focus returns to the offer');
     });
   });
+
+  describe('the page URL', () => {
+    const param = (name: string) => new URLSearchParams(location.search).get(name);
+    const postings = () => document.head.querySelectorAll('script[type="application/ld+json"]');
+
+    it('carries the opened offer (?offer=id) in a new history entry; Back shows the list with its search, Forward the offer again', async () => {
+      const { el } = await list();
+      await type(el, '#q', 'Nurse');
+      await sendKeys({ press: 'Enter' });
+      await until(() => param('q') === 'Nurse', 'the search is in the URL');
+      await until(() => titles(el).every((t) => t.startsWith('Nurse ')), 'the list shows nurses');
+      const href = shadow<HTMLAnchorElement>(el, '[part=offer-title]').href;
+      expect(new URL(href).searchParams.get('offer')).to.equal(shadow(el, '[part=offer-title]').dataset.offer);
+      await open(el);
+      expect(location.href).to.equal(href);
+
+      history.back();
+      await until(() => maybe(el, '.list') && param('offer') === null, 'Back shows the list');
+      expect(param('q')).to.equal('Nurse');
+      expect(shadow<HTMLInputElement>(el, '#q').value).to.equal('Nurse');
+      await until(() => titles(el).length > 0 && titles(el).every((t) => t.startsWith('Nurse ')), 'with its search');
+
+      history.forward();
+      await until(() => maybe(el, '#detail-title'), 'Forward shows the offer again');
+    });
+
+    it('opens the offer its URL names when the element starts, as after a reload or from a shared link', async () => {
+      history.replaceState(null, '', `${location.pathname}${location.search}&offer=103&page=2`);
+      const { endpoint } = standIn();
+      const el = await fixture<JobboardCampaigns>(html`<jobboard-campaigns endpoint=${endpoint}></jobboard-campaigns>`);
+      await until(() => maybe(el, '#detail-title'), 'the offer opens');
+      expect(shadow(el, '#detail-title').textContent).to.contain('Sales assistant 4');
+      shadow(el, '.back').click();
+      await until(() => maybe(el, '.list'), 'the back button shows the list');
+      expect(param('offer')).to.equal(null);
+      expect(param('page')).to.equal('2');
+      expect(shadow(el, '[part=pagination] span').textContent).to.contain('Page 2');
+    });
+
+    it('says an offer whose URL is no longer open is closed, with the way back to the list', async () => {
+      history.replaceState(null, '', `${location.pathname}${location.search}&offer=100`);
+      const { endpoint } = standIn('gone');
+      const el = await fixture<JobboardCampaigns>(html`<jobboard-campaigns endpoint=${endpoint}></jobboard-campaigns>`);
+      await until(() => maybe(el, '#detail-error'), 'the closed state shows');
+      expect(shadow(el, '#detail-error').textContent).to.contain('This offer is no longer open');
+      shadow(el, '.back').click();
+      await until(() => maybe(el, '.list'), 'the list shows');
+    });
+
+    it('renames the parameter with offer-param, and leaves the URL alone with routing="none"', async () => {
+      const { endpoint } = standIn();
+      const renamed = await fixture<JobboardCampaigns>(html`<jobboard-campaigns endpoint=${endpoint} offer-param="job"></jobboard-campaigns>`);
+      await until(() => maybe(renamed, '.list'), 'the list shows');
+      await open(renamed);
+      expect(param('job')).to.equal('100');
+      expect(param('offer')).to.equal(null);
+      renamed.remove();
+
+      const before = location.href;
+      const own = await fixture<JobboardCampaigns>(html`<jobboard-campaigns endpoint=${standIn().endpoint} routing="none"></jobboard-campaigns>`);
+      await until(() => maybe(own, '.list'), 'the list shows');
+      expect(shadow(own, '[part=offer-title]').localName).to.equal('button');
+      await open(own);
+      expect(location.href).to.equal(before);
+    });
+
+    it('puts the open offer\'s JobPosting in the head and takes it out when the list comes back; none with no-structured-data', async () => {
+      const { el } = await list();
+      await open(el, 2);
+      await until(() => postings().length === 1, 'the JobPosting is in the head');
+      const posting = JSON.parse(postings()[0]!.textContent!) as { '@type': string; identifier: { value: string } };
+      expect(posting['@type']).to.equal('JobPosting');
+      expect(posting.identifier.value).to.equal(param('offer'));
+      history.back();
+      await until(() => postings().length === 0, 'the JobPosting leaves with the offer');
+
+      el.setAttribute('no-structured-data', '');
+      await open(el, 1);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(postings().length).to.equal(0);
+    });
+  });
 });

@@ -2,7 +2,7 @@ import { LitElement, html, nothing } from 'lit';
 import type { PropertyValues, TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { localized, msg, str } from '@lit/localize';
-import { getCampaign, listCampaigns } from '../internal/api.ts';
+import { ProblemError, getCampaign, getJobPosting, listCampaigns } from '../internal/api.ts';
 import type { CampaignDetail, CampaignPage, CampaignQuery, CampaignSummary } from '../internal/api.ts';
 import { JobboardCampaignSelectEvent } from '../internal/events.ts';
 import { formatDate, formatNumber, formatSalary } from '../internal/format.ts';
@@ -16,10 +16,19 @@ import { styles } from './campaigns.styles.ts';
 /** Attributes of `<jobboard-campaigns>` handed down to its apply form. */
 const forwarded = /^(field-.+|no-draft|consent-url)$/;
 
+/** The list's state kept in the page's URL: the proxy's own query names, so a board can pass its query string on as is. */
+const LIST_PARAMS = ['q', 'job_type', 'working_time', 'city', 'page'] as const;
+
 /**
  * The board's broadcast offers with text search, filters and paging; choosing
  * one shows its description, profile and apply form (`<jobboard-apply>`).
  * `field-*`, `no-draft` and `consent-url` attributes are passed to that form.
+ *
+ * The open offer and the list's search, filters and page live in the page's
+ * query string (`?offer=21&q=nurse`), so an offer has a URL to share or
+ * bookmark, a reload keeps it, and Back and Forward move between list and
+ * offer. While an offer is open, its schema.org `JobPosting` is in the
+ * document's head for search engines.
  *
  * @tag jobboard-campaigns
  * @summary Job offers with search, filters, details and apply form.
@@ -62,13 +71,16 @@ export class JobboardCampaigns extends LitElement {
 
   private listRequest: AbortController | null = null;
   private readonly language = new LocaleController(this);
-  private lastSelectedId: number | null = null;
+  /** The id of the offer shown, from a click or the URL; null on the list. */
+  private openId: number | null = null;
+  private structuredData: HTMLScriptElement | null = null;
 
   @state() private query: CampaignQuery = {};
   @state() private data: CampaignPage | null = null;
   @state() private listStatus: 'loading' | 'ready' | 'error' = 'loading';
   @state() private selected: CampaignDetail | null = null;
-  @state() private detailStatus: 'idle' | 'loading' | 'error' = 'idle';
+  /** `gone`: the service says the offer is closed or does not exist. */
+  @state() private detailStatus: 'idle' | 'loading' | 'error' | 'gone' = 'idle';
 
   /** Base URL of the proxy; empty for the page's own origin. */
   @property() endpoint = '';
@@ -81,10 +93,23 @@ export class JobboardCampaigns extends LitElement {
    * outline; the opened offer's sections are one level below, its apply form's headings two.
    */
   @property({ attribute: 'heading-level', type: Number }) headingLevel = 2;
+  /** The query parameter that holds the open offer's id (`?offer=21`). */
+  @property({ attribute: 'offer-param' }) offerParam = 'offer';
+  /** `none` keeps the open offer and the list's state out of the URL, for boards with their own router. */
+  @property() routing: 'query' | 'none' = 'query';
+  /** Leaves the open offer's JobPosting out of the document's head. */
+  @property({ attribute: 'no-structured-data', type: Boolean }) noStructuredData = false;
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    window.addEventListener('popstate', this.handlePopState);
+  }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
+    window.removeEventListener('popstate', this.handlePopState);
     this.listRequest?.abort();
+    this.showStructuredData(null);
   }
 
   protected override async getUpdateComplete(): Promise<boolean> {
@@ -93,6 +118,8 @@ export class JobboardCampaigns extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
+    // The first update reads the URL (the element's attributes are known by then).
+    if (!this.hasUpdated && this.routed) this.readUrl();
     if (changed.has('endpoint') || changed.has('perPage')) void this.load();
   }
 
@@ -104,10 +131,60 @@ export class JobboardCampaigns extends LitElement {
     }
   }
 
+  private get routed(): boolean {
+    return this.routing !== 'none';
+  }
+
   /** The opened offer's heading level; room is kept for the apply form's headings two levels below. */
   private get level(): number {
     return Math.min(headingLevel(this.headingLevel), 4);
   }
+
+  /** Takes the list's query and the open offer from the page's URL; answers whether the list's query changed. */
+  private readUrl(): boolean {
+    const params = new URLSearchParams(location.search);
+    const query: CampaignQuery = {};
+    for (const name of LIST_PARAMS) {
+      const value = params.get(name)?.trim();
+      if (value) query[name] = name === 'page' ? Math.max(1, Math.trunc(Number(value)) || 1) : value;
+    }
+    const listChanged = LIST_PARAMS.some((name) => query[name] !== this.query[name]);
+    this.query = query;
+    const id = Number(params.get(this.offerParam));
+    void this.showOffer(Number.isSafeInteger(id) && id > 0 ? id : null);
+    return listChanged;
+  }
+
+  /** Writes the list's query and the open offer into the page's URL: a new history entry or the current one. */
+  private writeUrl(push: boolean): void {
+    if (!this.routed) return;
+    const url = new URL(location.href);
+    for (const name of LIST_PARAMS) {
+      const value = this.query[name];
+      if (value === undefined || value === '' || (name === 'page' && value === 1)) url.searchParams.delete(name);
+      else url.searchParams.set(name, String(value));
+    }
+    if (this.openId === null) url.searchParams.delete(this.offerParam);
+    else url.searchParams.set(this.offerParam, String(this.openId));
+    if (url.href === location.href) return;
+    if (push) history.pushState(null, '', url);
+    else history.replaceState(history.state, '', url);
+  }
+
+  /** The URL of an offer: the page's, with the offer's id added. */
+  private offerHref(id: number): string {
+    const url = new URL(location.href);
+    url.searchParams.set(this.offerParam, String(id));
+    return url.href;
+  }
+
+  private readonly handlePopState = (): void => {
+    if (!this.routed) return;
+    const wasOpen = this.openId;
+    if (this.readUrl()) void this.load();
+    // Back to the list: focus the offer the candidate had opened, as the element's own back button does.
+    if (wasOpen !== null && this.openId === null) void this.focusOffer(wasOpen);
+  };
 
   private async load(): Promise<void> {
     this.listRequest?.abort();
@@ -116,13 +193,58 @@ export class JobboardCampaigns extends LitElement {
     this.listStatus = 'loading';
     try {
       const perPage = Math.min(50, Math.max(1, Math.trunc(this.perPage) || 10));
-      this.data = await listCampaigns(this.endpoint, { ...this.query, per_page: perPage }, request.signal);
+      const data = await listCampaigns(this.endpoint, { ...this.query, per_page: perPage }, request.signal);
+      if (request.signal.aborted) return;
+      this.data = data;
       this.listStatus = 'ready';
     } catch {
       // A newer search replaced this one: its answer no longer matters.
       if (request.signal.aborted) return;
       this.listStatus = 'error';
     }
+  }
+
+  /** Shows an offer (settles once it is fetched) or, with null, the list. */
+  private showOffer(id: number | null): Promise<void> {
+    if (id === this.openId) return Promise.resolve();
+    this.openId = id;
+    this.selected = null;
+    this.showStructuredData(null);
+    this.detailStatus = id === null ? 'idle' : 'loading';
+    return id === null ? Promise.resolve() : this.fetchOffer(id);
+  }
+
+  private async fetchOffer(id: number): Promise<void> {
+    try {
+      const offer = await getCampaign(this.endpoint, id);
+      if (this.openId !== id) return;
+      this.selected = offer;
+      this.detailStatus = 'idle';
+    } catch (error) {
+      if (this.openId !== id) return;
+      this.detailStatus = error instanceof ProblemError && error.problem.status === 404 ? 'gone' : 'error';
+      return;
+    }
+    if (!this.noStructuredData) void this.fetchStructuredData(id);
+  }
+
+  /** Search engines read it from the head; without it the offer still works, so a failure is quiet. */
+  private async fetchStructuredData(id: number): Promise<void> {
+    const posting = await getJobPosting(this.endpoint, id).catch(() => null);
+    if (posting && this.openId === id && this.isConnected) this.showStructuredData(posting);
+  }
+
+  /** Puts the open offer's JobPosting in the document's head, or takes it out (null). */
+  private showStructuredData(posting: object | null): void {
+    this.structuredData?.remove();
+    this.structuredData = null;
+    if (posting === null) return;
+    const script = document.createElement('script');
+    script.type = 'application/ld+json';
+    // JSON in a script element: "</script" or "<!--" in a text must not end or comment it.
+    script.textContent = JSON.stringify(posting).replace(/</g, '\\u003c');
+    document.head.append(script);
+    this.structuredData = script;
   }
 
   private handleSearch(e: SubmitEvent): void {
@@ -133,6 +255,7 @@ export class JobboardCampaigns extends LitElement {
       return typeof v === 'string' && v.trim() ? v.trim() : undefined;
     };
     this.query = { q: value('q'), job_type: value('job_type'), working_time: value('working_time'), city: value('city'), page: 1 };
+    this.writeUrl(false);
     void this.load();
   }
 
@@ -143,31 +266,36 @@ export class JobboardCampaigns extends LitElement {
 
   private handlePage(page: number): void {
     this.query = { ...this.query, page };
+    this.writeUrl(false);
     void this.load().then(async () => {
       await this.updateComplete;
       this.renderRoot.querySelector<HTMLElement>('#count')?.focus();
     });
   }
 
-  private async handleSelect(offer: CampaignSummary): Promise<void> {
-    this.lastSelectedId = offer.id;
+  private async handleSelect(e: MouseEvent, offer: CampaignSummary): Promise<void> {
+    // A click with a modifier opens the link in a new tab or window, as on any link.
+    if (e.ctrlKey || e.metaKey || e.shiftKey || e.altKey || e.button !== 0) return;
+    e.preventDefault();
     this.dispatchEvent(new JobboardCampaignSelectEvent(offer.id));
-    this.detailStatus = 'loading';
-    try {
-      this.selected = await getCampaign(this.endpoint, offer.id);
-      this.detailStatus = 'idle';
-    } catch {
-      this.detailStatus = 'error';
-    }
+    const shown = this.showOffer(offer.id);
+    this.writeUrl(true);
+    await shown;
     await this.updateComplete;
     this.renderRoot.querySelector<HTMLElement>('#detail-title, #detail-error')?.focus();
   }
 
-  private async handleBack(): Promise<void> {
-    this.selected = null;
-    this.detailStatus = 'idle';
+  /** Like a link to the list: a new history entry, so the browser's Back returns to the offer. */
+  private handleBack(): void {
+    const id = this.openId;
+    void this.showOffer(null);
+    this.writeUrl(true);
+    if (id !== null) void this.focusOffer(id);
+  }
+
+  private async focusOffer(id: number): Promise<void> {
     await this.updateComplete;
-    this.renderRoot.querySelector<HTMLElement>(`[data-offer="${this.lastSelectedId}"]`)?.focus();
+    this.renderRoot.querySelector<HTMLElement>(`[data-offer="${id}"]`)?.focus();
   }
 
   private handleRetry(): void {
@@ -232,7 +360,9 @@ export class JobboardCampaigns extends LitElement {
           (c) => html`<li class="offer" part="offer">
             ${heading(
               this.level,
-              html`<button type="button" class="link" part="offer-title" data-offer=${c.id} @click=${() => this.handleSelect(c)}>${c.name}</button>`,
+              this.routed
+                ? html`<a class="link" part="offer-title" data-offer=${c.id} href=${this.offerHref(c.id)} @click=${(e: MouseEvent) => this.handleSelect(e, c)}>${c.name}</a>`
+                : html`<button type="button" class="link" part="offer-title" data-offer=${c.id} @click=${(e: MouseEvent) => this.handleSelect(e, c)}>${c.name}</button>`,
             )}
             <p class="company">${c.company_name}</p>
             ${this.renderMeta(c)}
@@ -252,6 +382,9 @@ export class JobboardCampaigns extends LitElement {
     const back = html`<button type="button" part="button" class="back" @click=${this.handleBack}>← ${msg('Back to offers')}</button>`;
     if (this.detailStatus === 'loading') {
       return html`${back}<p class="state"><span class="spinner" aria-hidden="true"></span> ${msg('Loading the offer…')}</p>`;
+    }
+    if (this.detailStatus === 'gone') {
+      return html`${back}<p id="detail-error" class="state" tabindex="-1">${msg('This offer is no longer open. Other offers are waiting for you in the list.')}</p>`;
     }
     if (this.detailStatus === 'error' || !this.selected) {
       return html`${back}<p id="detail-error" class="state error" tabindex="-1">${msg('This offer could not be loaded. It may have been closed.')}</p>`;
@@ -286,7 +419,7 @@ export class JobboardCampaigns extends LitElement {
   }
 
   private renderBody(): TemplateResult {
-    if (this.selected || this.detailStatus !== 'idle') return this.renderDetail();
+    if (this.openId !== null) return this.renderDetail();
     const total = this.data?.total;
     return html`${this.renderSearch()}
       <p id="count" class="count" part="count" role="status" tabindex="-1">

@@ -89,6 +89,11 @@ export function getCampaign(endpoint: string, id: number): Promise<CampaignDetai
   return getJson(url(endpoint, `/api/campaigns/${encodeURIComponent(id)}`));
 }
 
+/** The offer's schema.org JobPosting, as the proxy builds it for search engines. */
+export function getJobPosting(endpoint: string, id: number): Promise<object> {
+  return getJson(url(endpoint, `/api/campaigns/${encodeURIComponent(id)}/jobposting`));
+}
+
 export interface Upload {
   result: Promise<SubmitResult>;
   abort(): void;

@@ -7,6 +7,10 @@ import type { LoggedApplication } from '../../test-server/stand-in.ts';
 
 export type { LoggedApplication };
 
+// <jobboard-campaigns> keeps the open offer and its search in the page's URL: each test starts from the page's own.
+const pageUrl = location.href;
+afterEach(() => history.replaceState(null, '', pageUrl));
+
 let counter = 0;
 
 /** A fresh endpoint of the stand-in answering with `scenario`, plus its log token. */

@@ -39,6 +39,7 @@
 's366f034ecc7f0c71': `Jornada`,
 's380c34975d5b9e4f': `Elegir un archivo`,
 's3946b70b5fe00403': str`${0}, hasta ${1}.`,
+'s3be86fff44fb73e1': `Esta oferta ya no está abierta. Otras ofertas le esperan en la lista.`,
 's4399388c0df1907b': `No se pudo cargar el formulario. Compruebe su conexión e inténtelo de nuevo.`,
 's4a6e72de3737023a': `Prefijo del país`,
 's52c7d227ad57597d': `Jornada parcial`,

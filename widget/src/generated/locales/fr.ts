@@ -39,6 +39,7 @@
 's366f034ecc7f0c71': `Temps de travail`,
 's380c34975d5b9e4f': `Choisir un fichier`,
 's3946b70b5fe00403': str`${0}, ${1} au maximum.`,
+'s3be86fff44fb73e1': `Cette offre n’est plus ouverte. D’autres offres vous attendent dans la liste.`,
 's4399388c0df1907b': `Le formulaire n’a pas pu être chargé. Vérifiez votre connexion et réessayez.`,
 's4a6e72de3737023a': `Indicatif pays`,
 's52c7d227ad57597d': `Temps partiel`,
