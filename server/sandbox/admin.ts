@@ -1,12 +1,13 @@
 // The admin surface (/_sandbox/...), served only when the sandbox is started
 // with admin on: tests, demos and partners set up any situation with it.
 // JSON in and out; errors in the API's error shape.
-import { Router } from 'express';
+import type { Router } from 'express';
 import { z } from 'zod';
 import type { SandboxContext } from './context.ts';
 import { listEmails } from './emails.ts';
 import { notFound } from './errors.ts';
 import { parseBody, parseId } from './http.ts';
+import type { RecordingRouter } from './route-table.ts';
 import { seedDemo } from './seed.ts';
 import { createChannel, createApiClient, createCompany, createEntity, createPool, patchCampaign, resetSandbox } from './setup.ts';
 import { CampaignPatchBody, ChannelBody, ClientBody, CompanyBody, EntityBody, JobBoardClientBody, PoolBody } from './setup-inputs.ts';
@@ -22,8 +23,7 @@ const FaultBody = z.strictObject({
   drop: z.boolean().optional(),
 });
 
-export function adminRoutes(ctx: SandboxContext): Router {
-  const router = Router();
+export function adminRoutes(ctx: SandboxContext, router: RecordingRouter): Router {
   const { db } = ctx;
 
   router.post('/reset', (req, res) => {
@@ -93,5 +93,5 @@ export function adminRoutes(ctx: SandboxContext): Router {
     await ctx.jobs.idle();
     res.json({ pending: ctx.jobs.pending });
   });
-  return router;
+  return router.express;
 }

@@ -5,6 +5,7 @@ import { adminRoutes } from './admin.ts';
 import type { SandboxContext } from './context.ts';
 import { SandboxError } from './errors.ts';
 import { readFile } from './files.ts';
+import { RouteTable } from './route-table.ts';
 import { applicantRoutes } from './routes/applicants.ts';
 import { applicationRoutes } from './routes/applications.ts';
 import { campaignRoutes } from './routes/campaigns.ts';
@@ -24,14 +25,13 @@ export function createSandboxApp(ctx: SandboxContext): express.Express {
 
   const json = express.json({ limit: MAX_BODY_BYTES });
   const api = express.Router();
-  const admin = ctx.admin ? adminRoutes(ctx) : undefined;
-  // Before authentication: a wrong method is answered 405 whatever the token (the table is read once routes exist).
-  let known: KnownRoute[] | undefined;
+  // Every route is registered through the table, which answers which methods a path has.
+  const routes = new RouteTable();
+  const admin = ctx.admin ? adminRoutes(ctx, routes.router('/_sandbox')) : undefined;
+  // Before authentication: a wrong method is answered 405 whatever the token.
   app.use((req, res, next) => {
-    known ??= [...routesOf(app.router, ''), ...routesOf(api, '/v2'), ...(admin === undefined ? [] : routesOf(admin, '/_sandbox'))];
-    const allowed = new Set(known.filter((route) => route.pattern.test(req.path)).flatMap((route) => route.methods));
-    if (allowed.size === 0 || allowed.has(req.method) || (req.method === 'HEAD' && allowed.has('GET'))) return next();
-    if (allowed.has('GET')) allowed.add('HEAD');
+    const allowed = routes.allowed(req.path);
+    if (allowed.size === 0 || allowed.has(req.method)) return next();
     const allow = [...allowed].sort().join(', ');
     if (req.method === 'OPTIONS') {
       res.set('Allow', allow).status(204).end();
@@ -46,23 +46,24 @@ export function createSandboxApp(ctx: SandboxContext): express.Express {
     pauseEndedCampaigns(ctx);
     next();
   });
-  api.use(jwtRoutes(ctx));
+  api.use(jwtRoutes(ctx, routes.router('/v2')));
   api.use(authenticate(ctx));
-  api.use(campaignRoutes(ctx));
-  api.use(channelRoutes(ctx));
-  api.use(applicationRoutes(ctx));
-  api.use(applicantRoutes(ctx));
+  api.use(campaignRoutes(ctx, routes.router('/v2')));
+  api.use(channelRoutes(ctx, routes.router('/v2')));
+  api.use(applicationRoutes(ctx, routes.router('/v2')));
+  api.use(applicantRoutes(ctx, routes.router('/v2')));
   app.use('/v2', api);
 
+  const root = routes.router('');
   // Files are served to whoever holds their unguessable URL, as resume_url promises.
-  app.get('/files/:name', (req, res) => {
+  root.get('/files/:name', (req, res) => {
     const token = /^([0-9a-f]{32})\.[a-z]+$/.exec(req.params.name)?.[1];
     const file = token === undefined ? undefined : readFile(ctx.db, token);
     if (file === undefined) throw new SandboxError('not_found', 'This file does not exist.');
     res.type(file.mime).set('Cache-Control', 'private, max-age=3600').send(Buffer.from(file.bytes));
   });
   // The link of the legal-terms email: the applicant accepts the terms.
-  app.get('/legals/:token', (req, res) => {
+  root.get('/legals/:token', (req, res) => {
     const changed = ctx.db.run(
       'UPDATE applicants SET is_legals_accepted_by_manager = 1, legals_token = NULL, updated_at = ? WHERE legals_token = ?',
       ctx.clock.iso(),
@@ -73,6 +74,7 @@ export function createSandboxApp(ctx: SandboxContext): express.Express {
       .type('html')
       .send(changed === 1 ? '<!doctype html><title>Terms accepted</title><p>Thank you: the terms are accepted.</p>' : '<!doctype html><title>Not found</title><p>This link is not valid (any more).</p>');
   });
+  app.use(root.express);
 
   if (admin !== undefined) app.use('/_sandbox', requireJsonBody, json, admin);
 
@@ -81,28 +83,6 @@ export function createSandboxApp(ctx: SandboxContext): express.Express {
   });
   app.use(errorHandler(ctx));
   return app;
-}
-
-interface KnownRoute {
-  pattern: RegExp;
-  methods: string[];
-}
-
-/** The routes of a router and of the routers mounted in it at '/' (the resource modules), with their methods. */
-function routesOf(router: express.Router, prefix: string): KnownRoute[] {
-  interface Layer {
-    route?: { path: string; methods: Record<string, boolean> };
-    handle?: { stack?: Layer[] };
-    /** True when mounted at '/'. */
-    slash?: boolean;
-  }
-  return ((router as unknown as { stack: Layer[] }).stack ?? []).flatMap((layer): KnownRoute[] => {
-    if (layer.route !== undefined) {
-      const path = `${prefix}${layer.route.path}`.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z_]+/g, '[^/]+');
-      return [{ pattern: new RegExp(`^${path}/?$`, 'i'), methods: Object.keys(layer.route.methods).map((m) => m.toUpperCase()) }];
-    }
-    return layer.slash !== true || layer.handle?.stack === undefined ? [] : routesOf(layer.handle as unknown as express.Router, prefix);
-  });
 }
 
 function requestLog(req: Request, res: Response, next: NextFunction): void {

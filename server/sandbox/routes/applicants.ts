@@ -1,51 +1,44 @@
 // GET /applicants, GET /applicants/:id (id or email), POST /applicants,
 // POST /jobboards/applicants.
-import { Router } from 'express';
+import type { Router } from 'express';
 import { CreateApplicantBody, CreateJobboardApplicantBody, GetApplicantQuery, ListApplicantsQuery } from '../../contract/index.ts';
 import { companyById, companyOfClient, isJobboard, ownScope } from '../access.ts';
 import type { SandboxContext } from '../context.ts';
 import { createApplicantWithApplications } from '../create.ts';
 import { SandboxError, notFound, ruleBroken } from '../errors.ts';
 import { callerOf, originOf, parseBody, parseQuery, requireScope, sendList } from '../http.ts';
+import { ListQuery } from '../list-query.ts';
+import type { ListSource } from '../list-query.ts';
 import { renderApplicants } from '../render.ts';
 import type { ApplicantRow } from '../render.ts';
+import type { RecordingRouter } from '../route-table.ts';
 
-export function applicantRoutes(ctx: SandboxContext): Router {
-  const router = Router();
+const APPLICANT_LIST: ListSource<ListApplicantsQuery['order']> = {
+  count: 'SELECT COUNT(*) AS n FROM applicants p',
+  select: 'SELECT p.* FROM applicants p',
+  id: 'p.id',
+  orderBy: { created_at: 'p.created_at' },
+};
+
+export function applicantRoutes(ctx: SandboxContext, router: RecordingRouter): Router {
   const { db } = ctx;
 
   router.get('/applicants', (req, res) => {
     const client = callerOf(res);
     requireScope(client, 'applicants_read');
     const q = parseQuery(ListApplicantsQuery, req.query, 'GET /applicants');
-    const scope = ownScope(client, 'p');
-    const where = [scope.sql];
-    const params: (string | number)[] = [...scope.params];
+    const list = new ListQuery(APPLICANT_LIST, ownScope(client, 'p'));
     if (q.keywords !== undefined && q.keywords.trim() !== '') {
       // Every word must appear in first_name, last_name or email (case-insensitive substring).
       for (const word of q.keywords.trim().split(/\s+/).slice(0, 10)) {
-        where.push("(p.first_name LIKE ? ESCAPE '\\' OR p.last_name LIKE ? ESCAPE '\\' OR p.email LIKE ? ESCAPE '\\')");
         const like = `%${word.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
-        params.push(like, like, like);
+        list.where("(p.first_name LIKE ? ESCAPE '\\' OR p.last_name LIKE ? ESCAPE '\\' OR p.email LIKE ? ESCAPE '\\')", like, like, like);
       }
     }
-    if (q.is_partner_newsletter_active !== undefined) {
-      where.push('p.is_partner_newsletter_active = ?');
-      params.push(q.is_partner_newsletter_active ? 1 : 0);
-    }
-    if (q.is_campaign_alert_active !== undefined) {
-      where.push('p.is_campaign_alert_active = ?');
-      params.push(q.is_campaign_alert_active ? 1 : 0);
-    }
-    const whereSql = where.join(' AND ');
-    const total = db.count(`SELECT COUNT(*) AS n FROM applicants p WHERE ${whereSql}`, ...params);
-    const dir = q.sort === 'asc' ? 'ASC' : 'DESC';
-    const rows = db.all<ApplicantRow>(
-      `SELECT p.* FROM applicants p WHERE ${whereSql} ORDER BY p.created_at ${dir}, p.id ${dir} LIMIT ? OFFSET ?`,
-      ...params,
-      q.per_page,
-      (q.page - 1) * q.per_page,
-    );
+    if (q.is_partner_newsletter_active !== undefined) list.where('p.is_partner_newsletter_active = ?', q.is_partner_newsletter_active ? 1 : 0);
+    if (q.is_campaign_alert_active !== undefined) list.where('p.is_campaign_alert_active = ?', q.is_campaign_alert_active ? 1 : 0);
+    const total = list.count(db);
+    const rows = list.page<ApplicantRow>(db, q);
     sendList(res, renderApplicants(db, rows, q.embed ?? [], originOf(req)), total, q.page, q.per_page);
   });
 
@@ -94,7 +87,7 @@ export function applicantRoutes(ctx: SandboxContext): Router {
     res.status(201).json(createdApplicant(ctx, created.applicantId, originOf(req)));
   });
 
-  return router;
+  return router.express;
 }
 
 function createdApplicant(ctx: SandboxContext, id: number, origin: string) {

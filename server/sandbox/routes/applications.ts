@@ -1,5 +1,5 @@
 // GET /applications, GET /applications/:id, POST /applications.
-import { Router } from 'express';
+import type { Router } from 'express';
 import { CreateApplicationBody, GetApplicationQuery, ListApplicationsQuery } from '../../contract/index.ts';
 import { companyById, isJobboard, ownScope } from '../access.ts';
 import type { CompanyRow } from '../access.ts';
@@ -7,50 +7,41 @@ import type { SandboxContext } from '../context.ts';
 import { checkComments, checkResume, insertApplication } from '../create.ts';
 import { notFound, ruleBroken } from '../errors.ts';
 import { callerOf, originOf, parseBody, parseId, parseQuery, requireScope, sendList } from '../http.ts';
+import { ListQuery } from '../list-query.ts';
+import type { ListSource } from '../list-query.ts';
 import { renderApplications } from '../render.ts';
 import type { ApplicationRow } from '../render.ts';
+import type { RecordingRouter } from '../route-table.ts';
 
-export function applicationRoutes(ctx: SandboxContext): Router {
-  const router = Router();
+const APPLICATION_LIST: ListSource<ListApplicationsQuery['order']> = {
+  count: 'SELECT COUNT(*) AS n FROM applications a',
+  select: 'SELECT a.* FROM applications a',
+  id: 'a.id',
+  orderBy: { created_at: 'a.created_at' },
+};
+
+// Counting uses the status_changed_at range index. The page must not: "+" keeps SQLite from
+// using that index, so it walks (company_id, status, created_at) newest first, with no sort.
+const STATUS_SINCE = { count: 'a.status_changed_at >= ?', page: '+a.status_changed_at >= ?' };
+const STATUS_UNTIL = { count: 'a.status_changed_at <= ?', page: '+a.status_changed_at <= ?' };
+
+export function applicationRoutes(ctx: SandboxContext, router: RecordingRouter): Router {
   const { db } = ctx;
 
   router.get('/applications', (req, res) => {
     const client = callerOf(res);
     requireScope(client, 'applications_read');
     const q = parseQuery(ListApplicationsQuery, req.query, 'GET /applications');
-    const scope = ownScope(client, 'a');
-    const where = [scope.sql];
-    const params: (string | number)[] = [...scope.params];
-    if (q.campaign_id !== undefined) {
-      where.push('a.campaign_id = ?');
-      params.push(q.campaign_id);
-    }
-    if (q.is_complete !== undefined) {
-      where.push('a.is_complete = ?');
-      params.push(q.is_complete ? 1 : 0);
-    }
-    if (q.source !== undefined) {
-      where.push('a.source = ?');
-      params.push(q.source);
-    }
+    const list = new ListQuery(APPLICATION_LIST, ownScope(client, 'a'));
+    if (q.campaign_id !== undefined) list.where('a.campaign_id = ?', q.campaign_id);
+    if (q.is_complete !== undefined) list.where('a.is_complete = ?', q.is_complete ? 1 : 0);
+    if (q.source !== undefined) list.where('a.source = ?', q.source);
     if (q.status?.value !== undefined) {
-      where.push('a.status = ?');
-      params.push(q.status.value);
+      list.where('a.status = ?', q.status.value);
       // status[date]: the current status was set within [gte, lte] (whole days, UTC).
-      if (q.status.date?.gte !== undefined) {
-        where.push('DATE_COLUMN >= ?');
-        params.push(q.status.date.gte);
-      }
-      if (q.status.date?.lte !== undefined) {
-        where.push('DATE_COLUMN <= ?');
-        params.push(`${q.status.date.lte}T23:59:59.999Z`);
-      }
+      if (q.status.date?.gte !== undefined) list.where(STATUS_SINCE, q.status.date.gte);
+      if (q.status.date?.lte !== undefined) list.where(STATUS_UNTIL, `${q.status.date.lte}T23:59:59.999Z`);
     }
-    const whereSql = where.join(' AND ');
-    // Counting uses the status_changed_at range index. The page must not: "+" keeps SQLite from
-    // using that index, so it walks (company_id, status, created_at) newest first, with no sort.
-    const countWhere = whereSql.replaceAll('DATE_COLUMN', 'a.status_changed_at');
-    const pageWhere = whereSql.replaceAll('DATE_COLUMN', '+a.status_changed_at');
     // Without other filters, a company's total comes from the trigger-kept counts.
     const onlyCompanyAndStatus =
       !isJobboard(client) && q.campaign_id === undefined && q.is_complete === undefined && q.source === undefined && q.status?.date === undefined;
@@ -58,14 +49,8 @@ export function applicationRoutes(ctx: SandboxContext): Router {
       ? q.status?.value !== undefined
         ? (db.get<{ n: number }>('SELECT n FROM application_counts WHERE company_id = ? AND status = ?', client.company_id ?? -1, q.status.value)?.n ?? 0)
         : (db.get<{ n: number }>('SELECT COALESCE(SUM(n), 0) AS n FROM application_counts WHERE company_id = ?', client.company_id ?? -1)?.n ?? 0)
-      : db.count(`SELECT COUNT(*) AS n FROM applications a WHERE ${countWhere}`, ...params);
-    const dir = q.sort === 'asc' ? 'ASC' : 'DESC';
-    const rows = db.all<ApplicationRow>(
-      `SELECT a.* FROM applications a WHERE ${pageWhere} ORDER BY a.created_at ${dir}, a.id ${dir} LIMIT ? OFFSET ?`,
-      ...params,
-      q.per_page,
-      (q.page - 1) * q.per_page,
-    );
+      : list.count(db);
+    const rows = list.page<ApplicationRow>(db, q);
     sendList(res, renderApplications(db, rows, q.embed ?? [], originOf(req)), total, q.page, q.per_page);
   });
 
@@ -115,7 +100,7 @@ export function applicationRoutes(ctx: SandboxContext): Router {
     res.status(201).json(renderApplications(db, [row], ['comments', 'tags'], originOf(req))[0]);
   });
 
-  return router;
+  return router.express;
 }
 
 /**

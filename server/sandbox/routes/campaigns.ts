@@ -1,47 +1,46 @@
 // GET /campaigns, GET /campaigns/:id, POST /campaigns.
-import { Router } from 'express';
+import type { Router } from 'express';
 import { CreateCampaignBody, GetCampaignQuery, ListCampaignsQuery } from '../../contract/index.ts';
 import { campaignScope, companyOfClient, visibleCampaign } from '../access.ts';
 import type { SandboxContext } from '../context.ts';
 import { notFound, ruleBroken } from '../errors.ts';
 import { callerOf, parseBody, parseId, parseQuery, requireScope, sendList } from '../http.ts';
+import { ListQuery } from '../list-query.ts';
+import type { ListSource } from '../list-query.ts';
 import { CAMPAIGN_SELECT, renderCampaigns } from '../render.ts';
 import type { CampaignRow } from '../render.ts';
+import type { RecordingRouter } from '../route-table.ts';
 
 /** Status of a campaign created through the API: managers publish it (our decision). */
 export const NEW_CAMPAIGN_STATUS = 'draft';
 
-const ORDER_COLUMNS = { created_at: 'c.created_at', last_activation_at: 'c.last_activation_at', name: 'c.name COLLATE NOCASE' } as const;
+const CAMPAIGN_LIST: ListSource<ListCampaignsQuery['order']> = {
+  count: 'SELECT COUNT(*) AS n FROM campaigns c',
+  select: CAMPAIGN_SELECT,
+  id: 'c.id',
+  orderBy: { created_at: 'c.created_at', last_activation_at: 'c.last_activation_at', name: 'c.name COLLATE NOCASE' },
+};
 
-export function campaignRoutes(ctx: SandboxContext): Router {
-  const router = Router();
+export function campaignRoutes(ctx: SandboxContext, router: RecordingRouter): Router {
   const { db } = ctx;
 
   router.get('/campaigns', (req, res) => {
     const client = callerOf(res);
     requireScope(client, 'campaigns_read');
     const q = parseQuery(ListCampaignsQuery, req.query, 'GET /campaigns');
-    const scope = campaignScope(client);
-    const where = [scope.sql];
-    const params: (string | number)[] = [...scope.params];
+    const list = new ListQuery(CAMPAIGN_LIST, campaignScope(client));
     if (q.status !== undefined && q.status.length > 0) {
-      where.push('c.status IN (SELECT value FROM json_each(?))');
-      params.push(JSON.stringify(q.status));
+      list.where('c.status IN (SELECT value FROM json_each(?))', JSON.stringify(q.status));
     }
     if (q.channels !== undefined && q.channels.length > 0) {
-      where.push(`c.id IN (SELECT cc.campaign_id FROM campaign_channels cc JOIN channels ch ON ch.id = cc.channel_id
-                  WHERE ch.company_id = c.company_id AND ch.value IN (SELECT value FROM json_each(?)))`);
-      params.push(JSON.stringify(q.channels));
+      list.where(
+        `c.id IN (SELECT cc.campaign_id FROM campaign_channels cc JOIN channels ch ON ch.id = cc.channel_id
+                  WHERE ch.company_id = c.company_id AND ch.value IN (SELECT value FROM json_each(?)))`,
+        JSON.stringify(q.channels),
+      );
     }
-    const whereSql = where.join(' AND ');
-    const total = db.count(`SELECT COUNT(*) AS n FROM campaigns c WHERE ${whereSql}`, ...params);
-    const dir = q.sort === 'asc' ? 'ASC' : 'DESC';
-    const rows = db.all<CampaignRow>(
-      `${CAMPAIGN_SELECT} WHERE ${whereSql} ORDER BY ${ORDER_COLUMNS[q.order]} ${dir}, c.id ${dir} LIMIT ? OFFSET ?`,
-      ...params,
-      q.per_page,
-      (q.page - 1) * q.per_page,
-    );
+    const total = list.count(db);
+    const rows = list.page<CampaignRow>(db, q);
     sendList(res, renderCampaigns(db, rows, q.embed ?? []), total, q.page, q.per_page);
   });
 
@@ -94,5 +93,5 @@ export function campaignRoutes(ctx: SandboxContext): Router {
     res.status(201).json(renderCampaigns(db, [row], ['address', 'channels', 'entity', 'tags', 'unit'])[0]);
   });
 
-  return router;
+  return router.express;
 }

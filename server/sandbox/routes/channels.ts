@@ -3,17 +3,17 @@
 // company-wide ones (entity_id null) and each entity's are listed by the
 // entity route. Without it, GET /channels lists them all and the entity
 // route answers 404 (such a company has no entities).
-import { Router } from 'express';
+import type { Router } from 'express';
 import type { Channel } from '../../contract/index.ts';
 import { companyById, isJobboard } from '../access.ts';
 import type { SandboxContext } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { callerOf, parseId, requireScope } from '../http.ts';
+import type { RecordingRouter } from '../route-table.ts';
 
 const COLUMNS = 'ch.id, ch.value, ch.name, ch.entity_id';
 
-export function channelRoutes(ctx: SandboxContext): Router {
-  const router = Router();
+export function channelRoutes(ctx: SandboxContext, router: RecordingRouter): Router {
   const { db } = ctx;
 
   router.get('/channels', (_req, res) => {
@@ -51,5 +51,5 @@ export function channelRoutes(ctx: SandboxContext): Router {
     );
   });
 
-  return router;
+  return router.express;
 }

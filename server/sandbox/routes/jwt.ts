@@ -1,13 +1,13 @@
 // POST /jwt: a key pair for a 4-hour token. Needs no token and no scope.
-import { Router } from 'express';
+import type { Router } from 'express';
 import { TokenRequest } from '../../contract/index.ts';
 import { clientByPrivateKey, issueToken } from '../auth.ts';
 import type { SandboxContext } from '../context.ts';
 import { SandboxError } from '../errors.ts';
 import { parseBody } from '../http.ts';
+import type { RecordingRouter } from '../route-table.ts';
 
-export function jwtRoutes(ctx: SandboxContext): Router {
-  const router = Router();
+export function jwtRoutes(ctx: SandboxContext, router: RecordingRouter): Router {
   router.post('/jwt', async (req, res) => {
     const body = parseBody(TokenRequest, req.body, 'POST /jwt');
     const client = clientByPrivateKey(ctx.db, body.private_key);
@@ -16,5 +16,5 @@ export function jwtRoutes(ctx: SandboxContext): Router {
     }
     res.json(await issueToken(client, ctx.clock));
   });
-  return router;
+  return router.express;
 }
