@@ -8,7 +8,7 @@ import type { Plugin } from 'vite';
  * of spaces and spaces around `{ } ; ,` and after `:` go: safe for the
  * selectors and values we write.
  */
-function minifyCssTemplates(): Plugin {
+export function minifyCssTemplates(): Plugin {
   return {
     name: 'jobboard:minify-css-templates',
     transform(code, id) {
@@ -34,7 +34,7 @@ function minifyCssTemplates(): Plugin {
  * the browser; no `msg` text spans lines, so the localisation ids, hashed
  * from the texts, stay the same) and the tree-shaking hints for bundlers.
  */
-function dropLeftovers(): Plugin {
+export function dropLeftovers(): Plugin {
   return {
     name: 'jobboard:drop-leftovers',
     // After minification, which writes the hints.
@@ -86,9 +86,10 @@ function shortenMessageIds(length: number): Plugin {
 const idLength = messageIdLength();
 
 // Builds the widget into one ES module for a script tag (dist/widget/widget.js):
-// Lit, the widget and all three locales in one file, minified, because every
-// kilobyte is paid by every visitor of the board (budget: 25 KB gzipped,
-// test/widget-size.test.ts).
+// Lit, its hydration support, the widget and its English texts, minified,
+// because every kilobyte is paid by every visitor of the board (budget: 25 KB
+// gzipped, test/widget-size.test.ts); a French or Spanish page also loads its
+// language's module (widget-fr-<hash>.js, widget-es-<hash>.js) from beside it.
 export default defineConfig({
   plugins: [minifyCssTemplates(), shortenMessageIds(idLength), dropLeftovers()],
   define: { __MESSAGE_ID_LENGTH__: String(idLength) },
@@ -98,7 +99,10 @@ export default defineConfig({
     target: 'es2022',
     // Lib mode keeps whitespace in ES output (for tree shaking by bundlers);
     // a script-tag bundle is not tree-shaken again, so minify it fully.
-    rolldownOptions: { output: { minify: true } },
+    // The French and Spanish texts are modules of their own, beside widget.js:
+    // widget-fr-<hash>.js. The hash lets them be cached for good.
+    // The entry may export what those modules share with it (@lit/localize's str), rather than a third file holding it.
+    rolldownOptions: { preserveEntrySignatures: 'allow-extension', output: { minify: true, chunkFileNames: 'widget-[name]-[hash].js' } },
     lib: {
       entry: 'widget/src/widget.ts',
       formats: ['es'],

@@ -9,6 +9,7 @@ import { startSandbox, DEMO_KEYS } from './sandbox/index.ts';
 import { startProxy } from './proxy/index.ts';
 import { loadProxyConfig } from './proxy/config.ts';
 import { PACKAGE_ROOT, packagePath } from './package-root.ts';
+import { serverRenderedBoard } from './demo-board.ts';
 
 const HELP = `Usage: jobboard-connector demo [--sandbox-port N] [--port N]
 
@@ -26,11 +27,16 @@ function port(value: string | undefined, name: string, fallback: number): number
   return n;
 }
 
+/** The script-tag bundle and the server renderer of a checkout that was never built. */
 async function buildWidgetIfMissing(file: string): Promise<void> {
-  if (existsSync(file)) return;
+  const builds = [
+    { output: file, config: 'vite.config.ts' },
+    { output: packagePath('dist', 'ssr', 'render.js'), config: 'vite.ssr.config.ts' },
+  ].filter((b) => !existsSync(b.output));
+  if (builds.length === 0) return;
   console.log('Building the widget (first start)…');
   const { build } = await import('vite');
-  await build({ root: PACKAGE_ROOT, configFile: packagePath('vite.config.ts'), logLevel: 'warn' });
+  for (const b of builds) await build({ root: PACKAGE_ROOT, configFile: packagePath(b.config), logLevel: 'warn' });
 }
 
 /** The demo stack, also used by the end-to-end tests (ports 0 there). */
@@ -57,7 +63,11 @@ export async function startDemo(options: {
       HOST: env.HOST ?? 'localhost',
     });
     await buildWidgetIfMissing(config.widgetFile);
-    const proxy = await startProxy({ config, demoPageDir: packagePath('widget', 'demo') });
+    const proxy = await startProxy({
+      config,
+      demoPageDir: packagePath('widget', 'demo'),
+      demoPages: serverRenderedBoard(packagePath('widget', 'demo', 'index.html')),
+    });
     return { sandbox, proxy };
   } catch (error) {
     await sandbox.close();

@@ -18,11 +18,13 @@ import type { ProxyConfig } from './config.ts';
 import { jsonAnswer, sendCachedJson } from './http-cache.ts';
 import { httpMetrics } from './metrics.ts';
 import { buildOpenApi } from './openapi.ts';
+import { packagePath } from '../package-root.ts';
 import { ProblemError } from './problem.ts';
 import { campaignsRouter } from './routes/campaigns.ts';
 import { configRouter } from './routes/config.ts';
+import { embedRouter } from './routes/embed.ts';
 import { healthRouter } from './routes/health.ts';
-import { widgetHandler } from './routes/widget.ts';
+import { WIDGET_CHUNK_PATH, widgetChunkHandler, widgetHandler } from './routes/widget.ts';
 import type { Check, Readiness } from './routes/health.ts';
 
 /** What the app reads of the catalogue (LiveCatalogue satisfies it). */
@@ -42,6 +44,8 @@ export interface ProxyAppDeps {
   applications?: { router: RequestHandler; ready(): boolean } | undefined;
   /** A folder served at / (the demo job-board page). */
   demoPageDir?: string | undefined;
+  /** More demo pages, served before that folder, under the same policy. */
+  demoPages?: RequestHandler | undefined;
   /** True while shutting down: /readyz answers 503 so load balancers stop sending requests. */
   draining?: () => boolean;
   /** Shown in /api/openapi.json. */
@@ -195,7 +199,8 @@ export function createProxyApp(deps: ProxyAppDeps): express.Express {
 
   app.use('/api', refuseOtherOrigins(config.allowedOrigins), cors(CORS_OPTIONS));
   app.use('/api/config', configRouter(config));
-  app.use('/api/campaigns', campaignsRouter(createCatalogueReader(deps.catalogue.store)));
+  const reader = createCatalogueReader(deps.catalogue.store);
+  app.use('/api/campaigns', campaignsRouter(reader));
   // The applications module reads its own (multipart) bodies: mounted before any body parser.
   if (deps.applications !== undefined) app.use('/api/applications', deps.applications.router);
   // No JSON endpoint takes a body today; a small limit keeps a future one safe.
@@ -208,6 +213,8 @@ export function createProxyApp(deps: ProxyAppDeps): express.Express {
   });
 
   app.get('/widget.js', widgetHandler(config.widgetFile));
+  app.get(WIDGET_CHUNK_PATH, widgetChunkHandler(config.widgetFile));
+  app.use('/embed', embedRouter(reader, packagePath('dist', 'ssr', 'render.js')));
 
   if (deps.demoPageDir !== undefined) {
     // The demo page has an inline script (the analytics log) and may be
@@ -215,7 +222,7 @@ export function createProxyApp(deps: ProxyAppDeps): express.Express {
     app.use('/', (_req, res, next) => {
       res.setHeader('Content-Security-Policy', DEMO_PAGE_CSP);
       next();
-    }, express.static(deps.demoPageDir, { index: 'index.html', maxAge: 0 }));
+    }, ...(deps.demoPages === undefined ? [] : [deps.demoPages]), express.static(deps.demoPageDir, { index: 'index.html', maxAge: 0 }));
   }
 
   app.use((req) => {

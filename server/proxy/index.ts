@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Express } from 'express';
+import type { Express, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { createClient } from '../client/index.ts';
@@ -32,6 +32,8 @@ export interface CreateProxyOptions {
   logger?: Logger;
   /** A folder served at / (the demo's job-board page). */
   demoPageDir?: string;
+  /** More demo pages, served before that folder (the demo's server-rendered board page). */
+  demoPages?: RequestHandler;
   /** Default: a new registry with Node's default metrics. */
   registry?: Registry;
   /** Options of the applications module: the delivery worker's timings and clock (tests shorten the backoff). */
@@ -117,6 +119,7 @@ export function createProxy(configOrOptions: ProxyConfig | CreateProxyOptions): 
     catalogue,
     applications,
     demoPageDir: options.demoPageDir,
+    demoPages: options.demoPages,
     draining: () => draining,
     version: packageVersion(),
   });

@@ -11,7 +11,8 @@ import { CampaignListQuery } from '../schemas.ts';
 /** Browsers and CDNs may reuse an answer for a minute; the catalogue syncs every few minutes anyway. */
 export const CAMPAIGNS_CACHE_CONTROL = 'public, max-age=60';
 
-function fieldProblems(error: z.ZodError): FieldProblem[] {
+/** The problems of a query string that does not parse, one per parameter. */
+export function fieldProblems(error: z.ZodError): FieldProblem[] {
   return error.issues.map((issue) => ({
     field: String(issue.path[0] ?? 'query'),
     code: issue.code === 'too_big' && issue.origin === 'string' ? 'too_long' : 'invalid_value',

@@ -1,9 +1,13 @@
-// GET /widget.js: the built widget bundle, for a board's script tag. Every
-// visitor of every board downloads it, so it is compressed once (brotli and
-// gzip, redone when the file changes) and served by Accept-Encoding, with an
-// ETag per encoding and Cache-Control. Any page may load it (CORS *, CORP
+// GET /widget.js: the built widget bundle, for a board's script tag, and
+// beside it the modules of its French and Spanish texts (GET
+// /widget-fr-<hash>.js), which it imports on pages in those languages. Every
+// visitor of every board downloads them, so each is compressed once (brotli
+// and gzip, redone when the file changes) and served by Accept-Encoding, with
+// an ETag per encoding and Cache-Control. Any page may load them (CORS *, CORP
 // cross-origin): `<script type="module">` makes a CORS request.
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { readFile, stat } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
@@ -15,6 +19,11 @@ const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
 
 export const WIDGET_CACHE_CONTROL = 'public, max-age=300';
+/** The language modules' names carry a hash of their content: they never change. */
+export const WIDGET_CHUNK_CACHE_CONTROL = 'public, max-age=31536000, immutable';
+
+/** The modules the build writes beside widget.js (vite.config.ts: widget-[name]-[hash].js). */
+export const WIDGET_CHUNK_PATH = /^\/widget-[a-z]{2}-[A-Za-z0-9_-]{8}\.js$/;
 
 interface Variant {
   body: Buffer;
@@ -49,11 +58,29 @@ async function load(file: string, previous: Bundle | undefined): Promise<Bundle>
   };
 }
 
-export function widgetHandler(file: string): RequestHandler {
+/** The language modules, served from the folder of widget.js. */
+export function widgetChunkHandler(widgetFile: string): RequestHandler {
+  const handlers = new Map<string, RequestHandler>();
+  return (req, res, next) => {
+    const name = basename(req.path);
+    let handler = handlers.get(name);
+    if (handler === undefined) {
+      handler = widgetHandler(join(dirname(widgetFile), name), { cacheControl: WIDGET_CHUNK_CACHE_CONTROL, metricsRoute: '/widget-:chunk.js' });
+      // Bounded by the files that exist: a name that is not one is not kept.
+      if (existsSync(join(dirname(widgetFile), name))) handlers.set(name, handler);
+    }
+    return handler(req, res, next);
+  };
+}
+
+export function widgetHandler(
+  file: string,
+  options: { cacheControl: string; metricsRoute: string } = { cacheControl: WIDGET_CACHE_CONTROL, metricsRoute: '/widget.js' },
+): RequestHandler {
   let bundle: Promise<Bundle> | undefined;
   let last: Bundle | undefined;
   return async (req, res) => {
-    res.locals.metricsRoute = '/widget.js';
+    res.locals.metricsRoute = options.metricsRoute;
     res.setHeader('Access-Control-Allow-Origin', '*');
     res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
     // One stat per request at most in flight: concurrent requests share the load.
@@ -70,7 +97,7 @@ export function widgetHandler(file: string): RequestHandler {
     const encoding = pickEncoding(req.headers['accept-encoding']);
     const variant = last[encoding];
     res.setHeader('Vary', 'Accept-Encoding');
-    res.setHeader('Cache-Control', WIDGET_CACHE_CONTROL);
+    res.setHeader('Cache-Control', options.cacheControl);
     res.setHeader('ETag', variant.etag);
     res.setHeader('Last-Modified', last.lastModified);
     if (matchesEtag(req.headers['if-none-match'], variant.etag)) {

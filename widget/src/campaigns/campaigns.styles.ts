@@ -4,6 +4,13 @@ import { base } from '../internal/styles.ts';
 export const styles = [
   base,
   css`
+    /* Room for the list before it arrives: what follows the element stays where it is. */
+    :host {
+      min-height: var(--jobboard-min-height, 100vh);
+    }
+    .skeleton .offer {
+      height: 7.5rem;
+    }
     .search {
       display: flex;
       flex-wrap: wrap;

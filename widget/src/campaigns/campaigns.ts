@@ -1,4 +1,4 @@
-import { LitElement, html, nothing } from 'lit';
+import { LitElement, html, isServer, nothing } from 'lit';
 import type { PropertyValues, TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { localized, msg, str } from '@lit/localize';
@@ -12,12 +12,11 @@ import { jobTypeLabel, workingTimeLabel } from '../internal/labels.ts';
 import { LocaleController } from '../internal/locale-controller.ts';
 import { colon, getLocale } from '../internal/localize.ts';
 import { styles } from './campaigns.styles.ts';
+import { LIST_URL_PARAMS } from '../../../server/proxy/embed/prerendered.ts';
+import type { PrerenderedCampaigns } from '../../../server/proxy/embed/prerendered.ts';
 
 /** Attributes of `<jobboard-campaigns>` handed down to its apply form. */
 const forwarded = /^(field-.+|no-draft|consent-url)$/;
-
-/** The list's state kept in the page's URL: the proxy's own query names, so a board can pass its query string on as is. */
-const LIST_PARAMS = ['q', 'job_type', 'working_time', 'city', 'page'] as const;
 
 /**
  * The board's broadcast offers with text search, filters and paging; choosing
@@ -64,6 +63,7 @@ const LIST_PARAMS = ['q', 'job_type', 'working_time', 'city', 'page'] as const;
  * @cssproperty --jobboard-font-size - Base font size.
  * @cssproperty --jobboard-radius - Corner radius.
  * @cssproperty --jobboard-spacing - Base spacing.
+ * @cssproperty --jobboard-min-height - Room kept for the offers while they load, so the page below does not move (default 100vh).
  */
 @localized()
 export class JobboardCampaigns extends LitElement {
@@ -99,10 +99,37 @@ export class JobboardCampaigns extends LitElement {
   @property() routing: 'query' | 'none' = 'query';
   /** Leaves the open offer's JobPosting out of the document's head. */
   @property({ attribute: 'no-structured-data', type: Boolean }) noStructuredData = false;
+  /**
+   * The state the element was rendered with on the server: shown as it is,
+   * without fetching it again. The proxy's GET /embed/campaigns sets it and
+   * embeds it in the element as JSON, which the browser reads back.
+   */
+  @property({ attribute: false }) prerendered: PrerenderedCampaigns | undefined;
 
   override connectedCallback(): void {
     super.connectedCallback();
     window.addEventListener('popstate', this.handlePopState);
+    if (!this.hasUpdated) this.adoptServerRendering();
+  }
+
+  /** Reads the state and the JobPosting that GET /embed/campaigns put in the element. */
+  private adoptServerRendering(): void {
+    const state = this.querySelector(':scope > script[type="application/json"][data-jobboard-state]');
+    if (state && !this.prerendered) {
+      try {
+        const parsed = JSON.parse(state.textContent ?? '') as Partial<PrerenderedCampaigns> | null;
+        // A page that altered it is rendered afresh rather than trusted.
+        if (parsed && typeof parsed === 'object' && parsed.list && Array.isArray(parsed.list.items)) this.prerendered = parsed as PrerenderedCampaigns;
+      } catch {
+        // Not JSON: the element fetches what it shows, as without server rendering.
+      }
+    }
+    const posting = this.querySelector<HTMLScriptElement>(':scope > script[type="application/ld+json"]');
+    if (posting && this.prerendered?.offer?.detail && !this.noStructuredData) {
+      // Into the head, where it is for an offer opened in the browser, and from where it leaves with the offer.
+      document.head.append(posting);
+      this.structuredData = posting;
+    }
   }
 
   override disconnectedCallback(): void {
@@ -118,9 +145,28 @@ export class JobboardCampaigns extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
+    if (!this.hasUpdated && this.prerendered) {
+      // The first render must be the server's, for hydration: the URL is read after it.
+      this.showPrerendered(this.prerendered);
+      return;
+    }
     // The first update reads the URL (the element's attributes are known by then).
     if (!this.hasUpdated && this.routed) this.readUrl();
     if (changed.has('endpoint') || changed.has('perPage')) void this.load();
+  }
+
+  protected override firstUpdated(): void {
+    // A board may have rendered the list for another URL than the page's (a cached fragment): the URL wins.
+    if (this.prerendered && this.routed && this.readUrl()) void this.load();
+  }
+
+  private showPrerendered(state: PrerenderedCampaigns): void {
+    this.query = state.query;
+    this.data = state.list;
+    this.listStatus = 'ready';
+    this.openId = state.offer?.id ?? null;
+    this.selected = state.offer?.detail ?? null;
+    this.detailStatus = state.offer && !state.offer.detail ? 'gone' : 'idle';
   }
 
   protected override updated(): void {
@@ -144,11 +190,11 @@ export class JobboardCampaigns extends LitElement {
   private readUrl(): boolean {
     const params = new URLSearchParams(location.search);
     const query: CampaignQuery = {};
-    for (const name of LIST_PARAMS) {
+    for (const name of LIST_URL_PARAMS) {
       const value = params.get(name)?.trim();
       if (value) query[name] = name === 'page' ? Math.max(1, Math.trunc(Number(value)) || 1) : value;
     }
-    const listChanged = LIST_PARAMS.some((name) => query[name] !== this.query[name]);
+    const listChanged = LIST_URL_PARAMS.some((name) => query[name] !== this.query[name]);
     this.query = query;
     const id = Number(params.get(this.offerParam));
     void this.showOffer(Number.isSafeInteger(id) && id > 0 ? id : null);
@@ -159,23 +205,28 @@ export class JobboardCampaigns extends LitElement {
   private writeUrl(push: boolean): void {
     if (!this.routed) return;
     const url = new URL(location.href);
-    for (const name of LIST_PARAMS) {
-      const value = this.query[name];
-      if (value === undefined || value === '' || (name === 'page' && value === 1)) url.searchParams.delete(name);
-      else url.searchParams.set(name, String(value));
-    }
-    if (this.openId === null) url.searchParams.delete(this.offerParam);
-    else url.searchParams.set(this.offerParam, String(this.openId));
+    this.setUrlParams(url.searchParams, this.openId);
     if (url.href === location.href) return;
     if (push) history.pushState(null, '', url);
     else history.replaceState(history.state, '', url);
   }
 
-  /** The URL of an offer: the page's, with the offer's id added. */
+  /** The list's state and the open offer (or none) as query parameters, beside the page's own. */
+  private setUrlParams(params: URLSearchParams, offer: number | null): void {
+    for (const name of LIST_URL_PARAMS) {
+      const value = this.query[name];
+      if (value === undefined || value === '' || (name === 'page' && value === 1)) params.delete(name);
+      else params.set(name, String(value));
+    }
+    if (offer === null) params.delete(this.offerParam);
+    else params.set(this.offerParam, String(offer));
+  }
+
+  /** The link to an offer, relative (a query string) so that the server can write it too. */
   private offerHref(id: number): string {
-    const url = new URL(location.href);
-    url.searchParams.set(this.offerParam, String(id));
-    return url.href;
+    const params = new URLSearchParams(isServer ? '' : location.search);
+    this.setUrlParams(params, id);
+    return `?${params}`;
   }
 
   private readonly handlePopState = (): void => {
@@ -343,7 +394,11 @@ export class JobboardCampaigns extends LitElement {
 
   private renderList(): TemplateResult {
     if (this.listStatus === 'loading' && !this.data) {
-      return html`<p class="state"><span class="spinner" aria-hidden="true"></span> ${msg('Loading offers…')}</p>`;
+      // A quiet outline of the list to come, so that nothing jumps when it arrives.
+      return html`<p class="state"><span class="spinner" aria-hidden="true"></span> ${msg('Loading offers…')}</p>
+        <ul class="list skeleton" aria-hidden="true">
+          ${Array.from({ length: 3 }, () => html`<li class="offer"></li>`)}
+        </ul>`;
     }
     if (this.listStatus === 'error') {
       return html`<div class="state error-box">

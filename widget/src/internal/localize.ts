@@ -1,21 +1,19 @@
-// Localisation: @lit/localize in runtime mode with the three locales bundled
-// into the one script (no extra request), the widget's language resolved from
-// its `lang` attribute, then the page, then the browser.
+// Localisation: @lit/localize in runtime mode. English is in the script;
+// French and Spanish each come as a small module of their own, fetched from
+// beside the script only by a page that needs it. The widget's language
+// comes from its `lang` attribute, then the page's, then the browser's.
 import { configureLocalization, msg, str } from '@lit/localize';
 import { sourceLocale, targetLocales } from '../generated/locale-codes.ts';
-import * as es from '../generated/locales/es.ts';
-import * as fr from '../generated/locales/fr.ts';
+import type { templates as frTemplates } from '../generated/locales/fr.ts';
 
 export type Locale = 'en' | 'fr' | 'es';
 export const locales: readonly Locale[] = [sourceLocale, ...targetLocales] as Locale[];
 
-const bundled = { fr, es } as const;
+type Templates = typeof frTemplates;
 
 /** Set by the script-tag build, which keys the translations by a shorter prefix of their ids (vite.config.ts). */
 declare const __MESSAGE_ID_LENGTH__: number | undefined;
 const idLength = typeof __MESSAGE_ID_LENGTH__ === 'number' ? __MESSAGE_ID_LENGTH__ : undefined;
-
-type Templates = (typeof bundled)['fr']['templates'];
 
 /** The translations of a locale, looked up by the id's prefix where the build shortened the keys. */
 function byIdPrefix(templates: Templates): Templates {
@@ -27,7 +25,11 @@ function byIdPrefix(templates: Templates): Templates {
 const { getLocale, setLocale } = configureLocalization({
   sourceLocale,
   targetLocales,
-  loadLocale: (locale) => Promise.resolve({ templates: byIdPrefix(bundled[locale as 'fr' | 'es'].templates) }),
+  // Literal paths, one per language, so that the bundler makes each its own module.
+  loadLocale: async (locale) => {
+    const { templates } = locale === 'fr' ? await import('../generated/locales/fr.ts') : await import('../generated/locales/es.ts');
+    return { templates: byIdPrefix(templates) };
+  },
 });
 
 /** First supported language of a BCP 47 tag (`fr-CA` gives `fr`), or null. */

@@ -1,0 +1,44 @@
+// Server rendering of <jobboard-campaigns>, for the proxy's GET /embed/campaigns:
+// the element with its shadow DOM already rendered (declarative shadow DOM),
+// its state as JSON for the browser to hydrate from, and the open offer's
+// JobPosting. Built for Node by vite.ssr.config.ts into dist/ssr/render.js
+// (Node runs no decorators from TypeScript sources).
+import { render } from '@lit-labs/ssr';
+import { collectResult } from '@lit-labs/ssr/lib/render-result.js';
+import { html } from 'lit';
+import { unsafeHTML } from 'lit/directives/unsafe-html.js';
+import type { EmbedRenderInput, EmbedRenderer } from '../../server/proxy/embed/prerendered.ts';
+import { JobboardCampaigns } from './campaigns/campaigns.ts';
+import { defineElement } from './internal/define.ts';
+import { useLocale } from './internal/localize.ts';
+
+defineElement('jobboard-campaigns', JobboardCampaigns);
+
+/** JSON inside a script element: "</script" or "<!--" in a text must neither end nor comment it. */
+function scriptJson(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c');
+}
+
+function template(input: EmbedRenderInput) {
+  const state = `<script type="application/json" data-jobboard-state>${scriptJson(input.state)}</script>`;
+  const posting = input.jobPosting === null ? '' : `<script type="application/ld+json">${scriptJson(input.jobPosting)}</script>`;
+  return html`<jobboard-campaigns
+    endpoint=${input.endpoint}
+    lang=${input.lang}
+    per-page=${input.perPage}
+    .prerendered=${input.state}
+    >${unsafeHTML(state + posting)}</jobboard-campaigns
+  >`;
+}
+
+// The texts' language is one per process: renderings take turns, each in its language.
+let queue: Promise<unknown> = Promise.resolve();
+
+export const renderCampaigns: EmbedRenderer['renderCampaigns'] = (input) => {
+  const rendering = queue.then(async () => {
+    await useLocale(input.lang);
+    return collectResult(render(template(input)));
+  });
+  queue = rendering.catch(() => undefined);
+  return rendering;
+};
