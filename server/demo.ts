@@ -3,6 +3,8 @@
 // keys, and a demo job-board page that embeds the widget with the same script
 // tag a real board uses. One process; Ctrl+C stops everything.
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startSandbox, DEMO_KEYS } from './sandbox/index.ts';
@@ -27,6 +29,17 @@ function port(value: string | undefined, name: string, fallback: number): number
   return n;
 }
 
+function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, 'localhost', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
 /** The script-tag bundle and the server renderer of a checkout that was never built. */
 async function buildWidgetIfMissing(file: string): Promise<void> {
   const builds = [
@@ -47,6 +60,8 @@ export async function startDemo(options: {
   dataDir?: string;
 }) {
   const env = options.env ?? {};
+  // The port is known before the proxy starts: the offers' URLs on the demo page (BOARD_OFFER_URL) name it.
+  const proxyPort = options.proxyPort === 0 ? await freePort() : options.proxyPort;
   const sandbox = await startSandbox({ port: options.sandboxPort, host: '127.0.0.1', seed: 'demo', admin: true });
   try {
     const config = loadProxyConfig({
@@ -59,8 +74,9 @@ export async function startDemo(options: {
       UPSTREAM_PRIVATE_KEY: DEMO_KEYS.jobboard.private_key,
       UPSTREAM_SECRET_KEY: DEMO_KEYS.jobboard.secret_key,
       JOBBOARD_CHANNEL: DEMO_KEYS.jobboard.channel,
-      PORT: String(options.proxyPort),
+      PORT: String(proxyPort),
       HOST: env.HOST ?? 'localhost',
+      BOARD_OFFER_URL: env.BOARD_OFFER_URL ?? `http://localhost:${proxyPort}/?offer={id}`,
     });
     await buildWidgetIfMissing(config.widgetFile);
     const proxy = await startProxy({

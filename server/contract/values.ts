@@ -25,6 +25,9 @@ export const WORKING_TIMES = [
 ] as const;
 export type WorkingTime = (typeof WORKING_TIMES)[number];
 
+/** The service publishes salaries without a currency; its customers are in the euro area, so euros are assumed. */
+export const SALARY_CURRENCY = 'EUR';
+
 export const LOCALES = ['fr', 'en', 'es'] as const;
 export type Locale = (typeof LOCALES)[number];
 

@@ -23,6 +23,7 @@ import { ProblemError } from './problem.ts';
 import { campaignsRouter } from './routes/campaigns.ts';
 import { configRouter } from './routes/config.ts';
 import { embedRouter } from './routes/embed.ts';
+import { sitemapHandler } from './routes/sitemap.ts';
 import { healthRouter } from './routes/health.ts';
 import { WIDGET_CHUNK_PATH, widgetChunkHandler, widgetHandler } from './routes/widget.ts';
 import type { Check, Readiness } from './routes/health.ts';
@@ -199,7 +200,7 @@ export function createProxyApp(deps: ProxyAppDeps): express.Express {
 
   app.use('/api', refuseOtherOrigins(config.allowedOrigins), cors(CORS_OPTIONS));
   app.use('/api/config', configRouter(config));
-  const reader = createCatalogueReader(deps.catalogue.store);
+  const reader = createCatalogueReader(deps.catalogue.store, { boardOfferUrl: config.boardOfferUrl });
   app.use('/api/campaigns', campaignsRouter(reader));
   // The applications module reads its own (multipart) bodies: mounted before any body parser.
   if (deps.applications !== undefined) app.use('/api/applications', deps.applications.router);
@@ -215,6 +216,7 @@ export function createProxyApp(deps: ProxyAppDeps): express.Express {
   app.get('/widget.js', widgetHandler(config.widgetFile));
   app.get(WIDGET_CHUNK_PATH, widgetChunkHandler(config.widgetFile));
   app.use('/embed', embedRouter(reader, packagePath('dist', 'ssr', 'render.js')));
+  app.get('/sitemap.xml', sitemapHandler(deps.catalogue.store, config.boardOfferUrl));
 
   if (deps.demoPageDir !== undefined) {
     // The demo page has an inline script (the analytics log) and may be

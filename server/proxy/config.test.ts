@@ -54,6 +54,15 @@ describe('proxy configuration', () => {
     assert.deepEqual(problemsOf({ UPSTREAM_URL: 'ftp://api.example/v2' }), ['UPSTREAM_URL must be the http(s) URL of the API root, ending in /v2']);
   });
 
+  it('takes a BOARD_OFFER_URL template with {id} once, and refuses one without it or that is not an absolute http(s) URL', () => {
+    assert.equal(loadProxyConfig({ ...REQUIRED, BOARD_OFFER_URL: 'https://jobs.acme.example/offres?offer={id}' }).boardOfferUrl, 'https://jobs.acme.example/offres?offer={id}');
+    assert.equal(loadProxyConfig(REQUIRED).boardOfferUrl, null);
+    assert.match(problemsOf({ BOARD_OFFER_URL: 'https://jobs.acme.example/offres' }).join('\n'), /BOARD_OFFER_URL.*must hold \{id\} exactly once/);
+    assert.match(problemsOf({ BOARD_OFFER_URL: 'https://jobs.acme.example/{id}/{id}' }).join('\n'), /BOARD_OFFER_URL.*must hold \{id\} exactly once/);
+    assert.match(problemsOf({ BOARD_OFFER_URL: '/offres?offer={id}' }).join('\n'), /BOARD_OFFER_URL.*must be an absolute http\(s\) URL/);
+    assert.match(problemsOf({ BOARD_OFFER_URL: 'ftp://jobs.acme.example/{id}' }).join('\n'), /BOARD_OFFER_URL.*must be an absolute http\(s\) URL/);
+  });
+
   it('reads ALLOWED_ORIGINS as a comma-separated list of origins and refuses a path', () => {
     assert.deepEqual(loadProxyConfig({ ...REQUIRED, ALLOWED_ORIGINS: 'https://a.example, http://localhost:3000' }).allowedOrigins, ['https://a.example', 'http://localhost:3000']);
     assert.match(problemsOf({ ALLOWED_ORIGINS: 'https://a.example/jobs' }).join(), /ALLOWED_ORIGINS "https:\/\/a\.example\/jobs" is not an origin/);

@@ -102,6 +102,23 @@ const trustProxy = z
     return hops;
   });
 
+/** The URL of an offer on the board's own pages: a template where {id} is the offer's id. */
+const boardOfferUrl = z
+  .string()
+  .optional()
+  .superRefine((template, ctx) => {
+    if (template === undefined) return;
+    const example = 'like https://jobs.example.com/offers?offer={id}';
+    if (template.split('{id}').length !== 2) {
+      ctx.addIssue({ code: 'custom', message: `must hold {id} exactly once, where the offer's id goes, ${example}` });
+      return;
+    }
+    const url = URL.parse(template.replace('{id}', '1'));
+    if (url === null || !/^https?:$/.test(url.protocol)) {
+      ctx.addIssue({ code: 'custom', message: `must be an absolute http(s) URL, ${example}` });
+    }
+  });
+
 const EnvSchema = z
   .object({
     UPSTREAM_URL: z
@@ -128,6 +145,7 @@ const EnvSchema = z
     }).default('info'),
     SYNC_INTERVAL_SECONDS: positiveInt('a whole number of seconds, at least 10').min(10, 'must be at least 10 seconds').default(300),
     CONSENT_URL: z.url({ protocol: /^https?$/, error: 'must be the http(s) URL of your privacy policy' }).optional(),
+    BOARD_OFFER_URL: boardOfferUrl,
     FORM_FIELDS: formFields,
     DELIVERY_DEADLINE_MS: positiveInt('a whole number of milliseconds').default(5000),
     DEAD_LETTER_AFTER_HOURS: positiveInt('a whole number of hours').default(72),
@@ -161,6 +179,8 @@ export interface ProxyConfig {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   syncIntervalSeconds: number;
   consentUrl: string | null;
+  /** The template of an offer's URL on the board's pages ({id}), for the sitemap and the JobPosting; null when not set. */
+  boardOfferUrl: string | null;
   fields: Record<ConfigurableField, FieldMode>;
   deliveryDeadlineMs: number;
   deadLetterAfterHours: number;
@@ -235,6 +255,7 @@ export function loadProxyConfig(env: Record<string, string | undefined> = proces
     logLevel: e.LOG_LEVEL,
     syncIntervalSeconds: e.SYNC_INTERVAL_SECONDS,
     consentUrl: e.CONSENT_URL ?? null,
+    boardOfferUrl: e.BOARD_OFFER_URL ?? null,
     fields: e.FORM_FIELDS,
     deliveryDeadlineMs: e.DELIVERY_DEADLINE_MS,
     deadLetterAfterHours: e.DEAD_LETTER_AFTER_HOURS,

@@ -54,7 +54,7 @@ function encode(answer: JsonAnswer, encoding: 'br' | 'gzip'): Buffer {
   return answer.encoded.gzip;
 }
 
-export function sendCachedJson(req: Request, res: Response, answer: JsonAnswer, cacheControl: string): void {
+export function sendCachedJson(req: Request, res: Response, answer: JsonAnswer, cacheControl: string, type = 'application/json'): void {
   const encoding = Buffer.byteLength(answer.body) >= COMPRESS_FROM_BYTES ? pickEncoding(req.headers['accept-encoding']) : 'identity';
   // One ETag per representation, as RFC 9110 asks of compressed forms.
   const etag = encoding === 'identity' ? answer.etag : `${answer.etag.slice(0, -1)}-${encoding}"`;
@@ -65,7 +65,7 @@ export function sendCachedJson(req: Request, res: Response, answer: JsonAnswer, 
     res.status(304).end();
     return;
   }
-  res.status(200).type('application/json; charset=utf-8');
+  res.status(200).type(`${type}; charset=utf-8`);
   if (encoding === 'identity') {
     res.send(answer.body);
     return;

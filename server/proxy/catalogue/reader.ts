@@ -4,6 +4,7 @@
 import type { CampaignDetail, CampaignList, CampaignListQuery, CampaignSummary } from '../schemas.ts';
 import { jsonAnswer } from '../http-cache.ts';
 import type { JsonAnswer } from '../http-cache.ts';
+import { jobPosting, offerUrlOf } from './job-posting.ts';
 import type { CatalogueStore } from './store.ts';
 import type { CatalogueCampaign } from './types.ts';
 
@@ -13,6 +14,8 @@ export interface CatalogueReader {
   list(query: CampaignListQuery): JsonAnswer;
   /** undefined when the campaign is not listed (not in the store, or not online). */
   detail(id: number): JsonAnswer | undefined;
+  /** The listed campaign's schema.org JobPosting; undefined as for detail. */
+  jobPosting(id: number): JsonAnswer | undefined;
 }
 
 function summary(c: CatalogueCampaign): CampaignSummary {
@@ -39,7 +42,10 @@ function detail(c: CatalogueCampaign): CampaignDetail {
 
 const answer = jsonAnswer;
 
-export function createCatalogueReader(store: CatalogueStore, options: { maxCachedAnswers?: number } = {}): CatalogueReader {
+export function createCatalogueReader(
+  store: CatalogueStore,
+  options: { maxCachedAnswers?: number; boardOfferUrl?: string | null } = {},
+): CatalogueReader {
   const max = options.maxCachedAnswers ?? 1000;
   let version = -1;
   const cache = new Map<string, JsonAnswer | undefined>();
@@ -57,6 +63,11 @@ export function createCatalogueReader(store: CatalogueStore, options: { maxCache
     if (cache.size >= max) cache.delete(cache.keys().next().value as string);
     cache.set(key, value);
     return value;
+  };
+
+  const listed = (id: number): CatalogueCampaign | undefined => {
+    const c = store.get(id);
+    return c === undefined || c.status !== 'online' ? undefined : c;
   };
 
   return {
@@ -78,8 +89,14 @@ export function createCatalogueReader(store: CatalogueStore, options: { maxCache
     },
     detail(id) {
       return cached(`detail:${id}`, () => {
-        const c = store.get(id);
-        return c === undefined || c.status !== 'online' ? undefined : answer(detail(c));
+        const c = listed(id);
+        return c === undefined ? undefined : answer(detail(c));
+      });
+    },
+    jobPosting(id) {
+      return cached(`posting:${id}`, () => {
+        const c = listed(id);
+        return c === undefined ? undefined : answer(jobPosting(c, offerUrlOf(options.boardOfferUrl ?? null, c.id)));
       });
     },
   };

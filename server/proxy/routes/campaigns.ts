@@ -25,6 +25,11 @@ function campaignNotFound(): ProblemError {
   );
 }
 
+function campaignId(param: string): number {
+  if (!/^[1-9]\d{0,15}$/.test(param)) throw campaignNotFound();
+  return Number(param);
+}
+
 export function campaignsRouter(reader: CatalogueReader): Router {
   const router = Router();
 
@@ -35,11 +40,16 @@ export function campaignsRouter(reader: CatalogueReader): Router {
   });
 
   router.get('/:id', (req, res) => {
-    const id = req.params.id;
-    if (!/^[1-9]\d{0,15}$/.test(id)) throw campaignNotFound();
-    const answer = reader.detail(Number(id));
+    const answer = reader.detail(campaignId(req.params.id));
     if (answer === undefined) throw campaignNotFound();
     sendCachedJson(req, res, answer, CAMPAIGNS_CACHE_CONTROL);
+  });
+
+  // The offer's schema.org JobPosting, for search engines (mapping: PUBLIC-API.md, "JobPosting").
+  router.get('/:id/jobposting', (req, res) => {
+    const answer = reader.jobPosting(campaignId(req.params.id));
+    if (answer === undefined) throw campaignNotFound();
+    sendCachedJson(req, res, answer, CAMPAIGNS_CACHE_CONTROL, 'application/ld+json');
   });
 
   return router;

@@ -59,7 +59,14 @@ export function embedRouter(reader: CatalogueReader, rendererFile: string): Rout
       list,
       offer: offer === undefined ? null : { id: offer, detail: detail === undefined ? null : CampaignDetail.parse(JSON.parse(detail.body)) },
     };
-    const html = await (await renderer()).renderCampaigns({ endpoint: endpoint ?? '', lang, perPage: query.per_page, state, jobPosting: null });
+    const posting = offer === undefined ? undefined : reader.jobPosting(offer);
+    const html = await (await renderer()).renderCampaigns({
+      endpoint: endpoint ?? '',
+      lang,
+      perPage: query.per_page,
+      state,
+      jobPosting: posting === undefined ? null : (JSON.parse(posting.body) as object),
+    });
     const etag = `"${createHash('sha256').update(html).digest('base64url').slice(0, 32)}"`;
     // An offer that is closed or unknown: the fragment says so, and the status lets the board answer 404 too.
     res.status(state.offer !== null && state.offer.detail === null ? 404 : 200);

@@ -107,9 +107,14 @@ export class JobboardApply extends LitElement {
   /** `required`, `optional` or `hidden` for the job-alert opt-in. */
   @property({ attribute: 'field-job-alert' }) fieldJobAlert = '';
 
-  protected override async getUpdateComplete(): Promise<boolean> {
+  protected override getUpdateComplete(): Promise<boolean> {
+    return this.localeController.settled(() => super.getUpdateComplete());
+  }
+
+  /** Renders wait for the texts of the element's language: no English first that French then replaces, moving the page. */
+  protected override async scheduleUpdate(): Promise<void> {
     await this.localeController.ready;
-    return super.getUpdateComplete();
+    super.scheduleUpdate();
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {

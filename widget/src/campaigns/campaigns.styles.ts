@@ -8,7 +8,9 @@ export const styles = [
     :host {
       min-height: var(--jobboard-min-height, 100vh);
     }
-    .skeleton .offer {
+    .skeleton li {
+      background: var(--_surface);
+      border-radius: var(--_radius);
       height: 7.5rem;
     }
     .search {
@@ -21,6 +23,8 @@ export const styles = [
       display: grid;
       gap: 0.25rem;
       flex: 1 1 10rem;
+      /* Sized by the row, not by the longest option: the facets arrive with the list and must not move it. */
+      min-width: 0;
     }
     .filter.grow {
       flex: 3 1 14rem;
@@ -36,7 +40,8 @@ export const styles = [
       color: var(--_muted);
       min-height: 1.5em;
     }
-    .list {
+    .list,
+    .skeleton {
       list-style: none;
       margin: 0;
       padding: 0;

@@ -139,12 +139,19 @@ export class JobboardCampaigns extends LitElement {
     this.showStructuredData(null);
   }
 
-  protected override async getUpdateComplete(): Promise<boolean> {
+  protected override getUpdateComplete(): Promise<boolean> {
+    return this.language.settled(() => super.getUpdateComplete());
+  }
+
+  /** Renders wait for the texts of the element's language: no English first that French then replaces, moving the page. */
+  protected override async scheduleUpdate(): Promise<void> {
     await this.language.ready;
-    return super.getUpdateComplete();
+    super.scheduleUpdate();
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
+    // Lit's server rendering calls no controller: the language (for dates and money) is resolved here.
+    if (isServer) this.language.hostUpdate();
     if (!this.hasUpdated && this.prerendered) {
       // The first render must be the server's, for hydration: the URL is read after it.
       this.showPrerendered(this.prerendered);
@@ -396,7 +403,7 @@ export class JobboardCampaigns extends LitElement {
     if (this.listStatus === 'loading' && !this.data) {
       // A quiet outline of the list to come, so that nothing jumps when it arrives.
       return html`<p class="state"><span class="spinner" aria-hidden="true"></span> ${msg('Loading offers…')}</p>
-        <ul class="list skeleton" aria-hidden="true">
+        <ul class="skeleton" aria-hidden="true">
           ${Array.from({ length: 3 }, () => html`<li class="offer"></li>`)}
         </ul>`;
     }

@@ -1,11 +1,7 @@
 // Numbers, money, dates and sizes in the widget's language.
 import { msg } from '@lit/localize';
 
-/**
- * The recruitment service publishes salaries without a currency; its
- * customers are in the euro area, so euros are assumed.
- */
-const currency = 'EUR';
+import { SALARY_CURRENCY as currency } from '../../../server/contract/values.ts';
 
 // Building an Intl formatter is the expensive part; a list renders dozens of
 // salaries and dates, so one formatter per language and kind is kept.

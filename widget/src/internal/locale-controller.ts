@@ -18,6 +18,20 @@ export class LocaleController implements ReactiveController {
     host.addController(this);
   }
 
+  /**
+   * The element's updateComplete (`updated`, its super.getUpdateComplete) once
+   * the texts of its language are loaded and rendered: a change of language
+   * loads them, then renders again.
+   */
+  async settled(updated: () => Promise<boolean>): Promise<boolean> {
+    for (;;) {
+      const ready = this.ready;
+      await ready;
+      const result = await updated();
+      if (ready === this.ready) return result;
+    }
+  }
+
   hostConnected(): void {
     this.lang = this.host.lang;
     this.resolve(true);

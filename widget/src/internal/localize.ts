@@ -47,7 +47,9 @@ export function resolveLocale(el: Element): { locale: Locale; tag: string } {
   // Walk up through shadow roots too: <jobboard-apply> inside <jobboard-campaigns>.
   for (let node: Node | null = el; node; node = node.parentNode ?? (node as ShadowRoot).host ?? null) {
     // `.lang` of our own elements is their reactive property (set by attribute or script).
-    const lang = node instanceof HTMLElement ? node.lang : node instanceof Element ? node.getAttribute('lang') : null;
+    // Read by duck typing: the server rendering's elements are not the DOM's.
+    const own = (node as Partial<HTMLElement>).lang;
+    const lang = typeof own === 'string' ? own : ((node as Partial<Element>).getAttribute?.('lang') ?? null);
     if (lang) tags.push(lang);
   }
   for (const tag of [...tags, ...navigator.languages]) {

@@ -1,0 +1,103 @@
+// The schema.org JobPosting of an offer, for search engines (Google for Jobs
+// reads it): the same object in GET /api/campaigns/:id/jobposting, in the
+// document's head while the widget shows the offer, and in the server-rendered
+// fragment. The mapping from the service's fields is documented in
+// server/proxy/PUBLIC-API.md ("JobPosting").
+import type { JobPosting, Place, WithContext } from 'schema-dts';
+import { SALARY_CURRENCY } from '../../contract/values.ts';
+import type { CatalogueCampaign } from './types.ts';
+
+/** Google's employment types for the service's contract types (null: not said). */
+const EMPLOYMENT_TYPE_OF_JOB: Record<string, string | null> = {
+  'Permanent contract': 'FULL_TIME',
+  Tenured: 'FULL_TIME',
+  'Fixed term contract': 'TEMPORARY',
+  'Interim Contract': 'TEMPORARY',
+  'Professional Contract': 'TEMPORARY',
+  Alternating: 'INTERN',
+  Internship: 'INTERN',
+  IVB: 'INTERN',
+  Freelance: 'CONTRACTOR',
+  Other: 'OTHER',
+};
+
+/** Google's employment types for the service's working times. */
+const EMPLOYMENT_TYPE_OF_TIME: Record<string, string | null> = {
+  'Full time': 'FULL_TIME',
+  'Part time': 'PART_TIME',
+  'Part time - Morning': 'PART_TIME',
+  'Part time - Afternoon': 'PART_TIME',
+  'Half time': 'PART_TIME',
+  Custom: null,
+};
+
+/** Both the contract's kind and its hours, once each: ["TEMPORARY", "PART_TIME"]. */
+function employmentTypes(c: CatalogueCampaign): string[] {
+  const types = [EMPLOYMENT_TYPE_OF_JOB[c.job_type ?? ''], EMPLOYMENT_TYPE_OF_TIME[c.working_time ?? '']];
+  // A permanent contract says full time only if its hours do not say otherwise.
+  if (types[0] === 'FULL_TIME' && types[1] === 'PART_TIME') types[0] = null;
+  return [...new Set(types.filter((t): t is string => typeof t === 'string'))];
+}
+
+function jobLocation(c: CatalogueCampaign): Place | undefined {
+  const a = c.address;
+  const street = [a?.street_number, a?.street].filter(Boolean).join(' ');
+  const locality = a?.city ?? c.city;
+  const country = a?.country ?? c.country;
+  if (!locality && !country) return undefined;
+  return {
+    '@type': 'Place',
+    address: {
+      '@type': 'PostalAddress',
+      ...(street ? { streetAddress: street } : {}),
+      ...(a?.postal_code ? { postalCode: a.postal_code } : {}),
+      ...(locality ? { addressLocality: locality } : {}),
+      ...(country ? { addressCountry: country } : {}),
+    },
+  };
+}
+
+/**
+ * The offer's JobPosting. `offerUrl` is the offer's page on the board
+ * (BOARD_OFFER_URL); without it the object has no `url`.
+ */
+export function jobPosting(c: CatalogueCampaign, offerUrl: string | null): WithContext<JobPosting> {
+  const types = employmentTypes(c);
+  const location = jobLocation(c);
+  const text = [c.description, c.profile].filter(Boolean).join('\n');
+  // The service's salaries are gross, per year; per month for internships (documented with its fields).
+  const unit = c.job_type === 'Internship' ? 'MONTH' : 'YEAR';
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'JobPosting',
+    title: c.name ?? '',
+    description: text || (c.name ?? ''),
+    datePosted: c.listed_at,
+    ...(c.date_end ? { validThrough: `${c.date_end}T23:59:59Z` } : {}),
+    hiringOrganization: { '@type': 'Organization', name: c.company_name ?? '' },
+    ...(location ? { jobLocation: location } : {}),
+    ...(types.length > 0 ? { employmentType: types.length === 1 ? types[0] : types } : {}),
+    ...(c.salary_min !== null || c.salary_max !== null
+      ? {
+          baseSalary: {
+            '@type': 'MonetaryAmount',
+            currency: SALARY_CURRENCY,
+            value: {
+              '@type': 'QuantitativeValue',
+              ...(c.salary_min !== null ? { minValue: c.salary_min } : {}),
+              ...(c.salary_max !== null ? { maxValue: c.salary_max } : {}),
+              unitText: unit,
+            },
+          },
+        }
+      : {}),
+    identifier: { '@type': 'PropertyValue', name: c.company_name ?? '', value: String(c.id) },
+    directApply: true,
+    ...(offerUrl ? { url: offerUrl } : {}),
+  };
+}
+
+/** The offer's URL on the board: the template with the id in place of {id}. */
+export function offerUrlOf(template: string | null, id: number): string | null {
+  return template === null ? null : template.replace('{id}', String(id));
+}

@@ -1,0 +1,200 @@
+// What the proxy gives search engines and boards that render on their server:
+// the JobPosting of an offer, the sitemap of the board's offer pages and the
+// server-rendered fragment of GET /embed/campaigns. Real HTTP against the app;
+// the fragment comes from the built renderer (npm run build).
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { Registry } from 'prom-client';
+import { createProxyApp } from './app.ts';
+import { toCatalogueCampaign } from './catalogue/catalogue.ts';
+import { upstreamCampaign } from './catalogue/fixtures.ts';
+import { openCatalogueStore } from './catalogue/store.ts';
+import type { CatalogueStore } from './catalogue/store.ts';
+import { capturingLogger, listen, testConfig } from './test-support.ts';
+
+const OFFER_URL = 'https://jobs.acme.example/offres?offer={id}';
+
+const designer = upstreamCampaign({
+  id: 2,
+  name: 'Designer <UX> & "UI"',
+  job_type: 'Internship',
+  salary_min: null,
+  salary_max: 1200,
+  address: null,
+  updated_at: '2026-11-21T08:30:00.000Z',
+});
+
+async function start(env: Record<string, string>): Promise<{ url: string; store: CatalogueStore; close: () => Promise<void> }> {
+  const store = openCatalogueStore(':memory:');
+  const synced = new Date();
+  store.replaceAll(
+    [
+      upstreamCampaign({
+        id: 1,
+        name: 'Backend developer',
+        job_type: 'Fixed term contract',
+        working_time: 'Part time',
+        date_end: '2027-03-31',
+        salary_min: 42000,
+        salary_max: 52000,
+        updated_at: '2026-11-20T10:00:00.000Z',
+      }),
+      designer,
+      upstreamCampaign({ id: 3, name: 'Archived offer', status: 'archived' }),
+    ].map(toCatalogueCampaign),
+    synced,
+  );
+  const app = createProxyApp({
+    config: testConfig(env),
+    logger: capturingLogger().logger,
+    registry: new Registry(),
+    catalogue: { store, lastSyncedAt: () => synced, isStale: () => false, status: () => ({ lastAttemptAt: synced, lastError: null, running: false, skippedIds: [] }) },
+  });
+  const server = await listen(app);
+  return { url: server.url, store, close: server.close };
+}
+
+describe('search engines and server-rendering boards', () => {
+  let proxy: Awaited<ReturnType<typeof start>>;
+  let bare: Awaited<ReturnType<typeof start>>;
+
+  before(async () => {
+    proxy = await start({ BOARD_OFFER_URL: OFFER_URL });
+    bare = await start({});
+  });
+  after(async () => {
+    await proxy?.close();
+    await bare?.close();
+  });
+
+  describe('GET /api/campaigns/:id/jobposting', () => {
+    it('answers the offer\'s JobPosting as JSON-LD with Google\'s required properties and the mapped recommended ones', async () => {
+      const res = await fetch(`${proxy.url}/api/campaigns/1/jobposting`);
+      assert.equal(res.status, 200);
+      assert.match(res.headers.get('content-type') ?? '', /^application\/ld\+json/);
+      const posting = (await res.json()) as Record<string, unknown>;
+      assert.deepEqual(posting, {
+        '@context': 'https://schema.org',
+        '@type': 'JobPosting',
+        title: 'Backend developer',
+        description: '<p>Build <strong>things</strong>.</p>\n<p>Curious.</p>',
+        datePosted: '2026-11-02T10:00:00.000Z',
+        validThrough: '2027-03-31T23:59:59Z',
+        hiringOrganization: { '@type': 'Organization', name: 'Acme' },
+        jobLocation: {
+          '@type': 'Place',
+          address: { '@type': 'PostalAddress', streetAddress: '1 rue de la République', postalCode: '69002', addressLocality: 'Lyon', addressCountry: 'France' },
+        },
+        employmentType: ['TEMPORARY', 'PART_TIME'],
+        baseSalary: { '@type': 'MonetaryAmount', currency: 'EUR', value: { '@type': 'QuantitativeValue', minValue: 42000, maxValue: 52000, unitText: 'YEAR' } },
+        identifier: { '@type': 'PropertyValue', name: 'Acme', value: '1' },
+        directApply: true,
+        url: 'https://jobs.acme.example/offres?offer=1',
+      });
+    });
+
+    it('gives an internship\'s salary per month, no place when none is known, and no url without BOARD_OFFER_URL', async () => {
+      const posting = (await (await fetch(`${bare.url}/api/campaigns/2/jobposting`)).json()) as Record<string, unknown>;
+      assert.deepEqual(posting.baseSalary, { '@type': 'MonetaryAmount', currency: 'EUR', value: { '@type': 'QuantitativeValue', maxValue: 1200, unitText: 'MONTH' } });
+      assert.deepEqual(posting.employmentType, ['INTERN', 'FULL_TIME']);
+      assert.equal('jobLocation' in posting, false);
+      assert.equal('url' in posting, false);
+    });
+
+    it('answers 404 campaign_not_found for an unknown or archived offer', async () => {
+      for (const id of ['999', '3']) {
+        const res = await fetch(`${proxy.url}/api/campaigns/${id}/jobposting`);
+        assert.equal(res.status, 404);
+        assert.equal(((await res.json()) as { code: string }).code, 'campaign_not_found');
+      }
+    });
+  });
+
+  describe('GET /sitemap.xml', () => {
+    it('lists the page of every open offer with its last change, as valid XML', async () => {
+      const res = await fetch(`${proxy.url}/sitemap.xml`);
+      assert.equal(res.status, 200);
+      assert.match(res.headers.get('content-type') ?? '', /^application\/xml/);
+      const xml = await res.text();
+      assert.equal(XMLValidator.validate(xml), true);
+      const { urlset } = new XMLParser().parse(xml) as { urlset: { url: { loc: string; lastmod: string }[] } };
+      assert.deepEqual(
+        urlset.url.sort((a, b) => a.loc.localeCompare(b.loc)),
+        [
+          { loc: 'https://jobs.acme.example/offres?offer=1', lastmod: '2026-11-20T10:00:00.000Z' },
+          { loc: 'https://jobs.acme.example/offres?offer=2', lastmod: '2026-11-21T08:30:00.000Z' },
+        ],
+      );
+    });
+
+    it('follows the catalogue, and revalidates with its ETag', async () => {
+      const first = await fetch(`${proxy.url}/sitemap.xml`);
+      const etag = first.headers.get('etag')!;
+      assert.equal((await fetch(`${proxy.url}/sitemap.xml`, { headers: { 'if-none-match': etag } })).status, 304);
+      proxy.store.remove(2);
+      const changed = await fetch(`${proxy.url}/sitemap.xml`, { headers: { 'if-none-match': etag } });
+      assert.equal(changed.status, 200);
+      assert.doesNotMatch(await changed.text(), /offer=2</);
+      proxy.store.upsert(toCatalogueCampaign(designer));
+    });
+
+    it('answers 404 with a problem naming BOARD_OFFER_URL when it is not set', async () => {
+      const res = await fetch(`${bare.url}/sitemap.xml`);
+      assert.equal(res.status, 404);
+      const problem = (await res.json()) as { code: string; detail: string };
+      assert.equal(problem.code, 'not_found');
+      assert.match(problem.detail, /set BOARD_OFFER_URL/);
+    });
+  });
+
+  describe('GET /embed/campaigns', () => {
+    it('answers the element with its shadow DOM rendered, in the asked language, with the state the script hydrates from', async () => {
+      const res = await fetch(`${proxy.url}/embed/campaigns?lang=fr&per_page=5&q=designer`);
+      assert.equal(res.status, 200);
+      assert.match(res.headers.get('content-type') ?? '', /^text\/html/);
+      const html = await res.text();
+      assert.match(html, /^<!--lit-part [^>]*--><!--lit-node 0--><jobboard-campaigns\b[^>]*\blang="fr"/);
+      assert.match(html, /<template shadowroot="open" shadowrootmode="open">/);
+      assert.match(html, />Rechercher</, 'French texts');
+      assert.match(html, /href="\?q=designer&amp;offer=2"/, 'offer links keep the search');
+      assert.match(html, /Designer &lt;UX&gt; &amp; &quot;UI&quot;|Designer &lt;UX&gt; &amp; "UI"/, 'names are escaped');
+      assert.match(html, /4 janvier 2027/, 'dates in French');
+      const state = JSON.parse(/<script type="application\/json" data-jobboard-state>(.*?)<\/script>/s.exec(html)![1]!) as { list: unknown; query: unknown; offer: unknown };
+      const list = await (await fetch(`${proxy.url}/api/campaigns?per_page=5&q=designer`)).json();
+      assert.deepEqual(state, { query: { q: 'designer' }, list, offer: null });
+      assert.doesNotMatch(html, /application\/ld\+json/);
+    });
+
+    it('renders an open offer with its text and its JobPosting', async () => {
+      const html = await (await fetch(`${proxy.url}/embed/campaigns?offer=1`)).text();
+      assert.match(html, /id="detail-title"[^>]*>(<!--[^>]*-->)*Backend developer/);
+      assert.match(html, /<p>Build <strong>things<\/strong>\.<\/p>/);
+      const posting = JSON.parse(/<script type="application\/ld\+json">(.*?)<\/script>/s.exec(html)![1]!) as { identifier: { value: string }; url: string };
+      assert.equal(posting.identifier.value, '1');
+      assert.equal(posting.url, 'https://jobs.acme.example/offres?offer=1');
+    });
+
+    it('answers 404 with the "no longer open" state for an archived or unknown offer', async () => {
+      for (const id of ['3', '999']) {
+        const res = await fetch(`${proxy.url}/embed/campaigns?offer=${id}&lang=en`);
+        assert.equal(res.status, 404);
+        assert.match(await res.text(), /This offer is no longer open/);
+      }
+    });
+
+    it('refuses a language it does not speak with 422, naming the parameter', async () => {
+      const res = await fetch(`${proxy.url}/embed/campaigns?lang=de`);
+      assert.equal(res.status, 422);
+      const problem = (await res.json()) as { errors: { field: string }[] };
+      assert.deepEqual(problem.errors.map((e) => e.field), ['lang']);
+    });
+
+    it('keeps "</script>" in an offer\'s text from ending the state\'s script', async () => {
+      proxy.store.upsert(toCatalogueCampaign(upstreamCampaign({ id: 4, name: 'Tricky </script><script>alert(1)</script>' })));
+      const html = await (await fetch(`${proxy.url}/embed/campaigns?offer=4`)).text();
+      assert.doesNotMatch(html, /<script>alert/);
+      proxy.store.remove(4);
+    });
+  });
+});
