@@ -77,6 +77,8 @@ export async function startDemo(options: {
       PORT: String(proxyPort),
       HOST: env.HOST ?? 'localhost',
       BOARD_OFFER_URL: env.BOARD_OFFER_URL ?? `http://localhost:${proxyPort}/?offer={id}`,
+      // Demos started side by side (the end-to-end tests) each take a free metrics port.
+      METRICS_PORT: env.METRICS_PORT ?? (options.proxyPort === 0 ? '0' : undefined),
     });
     await buildWidgetIfMissing(config.widgetFile);
     const proxy = await startProxy({

@@ -167,7 +167,7 @@ describe('dead letters and the outbox command', () => {
     await eventually(() => world.applications.outbox.get(reference)?.status === 'dead', SETTLE_MS, 'dead letter');
     offset = 0;
     assert.notEqual(world.applications.outbox.get(reference)?.resume, null, 'a dead letter keeps its resume for a replay');
-    const metrics = await (await fetch(`${world.proxyUrl}/metrics`)).text();
+    const metrics = await (await fetch(world.metricsUrl)).text();
     assert.match(metrics, /^applications_dead_lettered_total\{outcome="expired"\} 1/m);
 
     const listed = await runOutboxCommand(['list', '--status', 'dead', '--data-dir', world.config.dataDir]);

@@ -56,6 +56,7 @@ export function captureLogs(level = 'info'): LogCapture {
 export interface ApplyWorld {
   sandbox: RunningSandbox;
   proxyUrl: string;
+  metricsUrl: string;
   config: ProxyConfig;
   applications: ApplicationsModule;
   catalogue: LiveCatalogue;
@@ -95,6 +96,7 @@ export function proxyEnv(sandbox: RunningSandbox, dataDir: string, extra: Record
     JOBBOARD_CHANNEL: DEMO_KEYS.jobboard.channel,
     ALLOWED_ORIGINS: BOARD_ORIGIN,
     PORT: '0',
+    METRICS_PORT: '0',
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     LOG_LEVEL: 'info',
@@ -107,6 +109,8 @@ export function proxyEnv(sandbox: RunningSandbox, dataDir: string, extra: Record
 
 export interface ProxyStack {
   url: string;
+  /** GET /metrics, on its own listener. */
+  metricsUrl: string;
   applications: ApplicationsModule;
   catalogue: LiveCatalogue;
   client: RecruitmentClient;
@@ -147,6 +151,7 @@ export async function startProxyStack(
   }
   return {
     url: proxy.url,
+    metricsUrl: proxy.metricsUrl,
     applications: proxy.applications,
     catalogue: proxy.catalogue,
     client,
@@ -177,6 +182,7 @@ export async function startApplyWorld(options: WorldOptions = {}): Promise<Apply
   return {
     sandbox,
     proxyUrl: stack.url,
+    metricsUrl: stack.metricsUrl,
     config,
     applications: stack.applications,
     catalogue: stack.catalogue,

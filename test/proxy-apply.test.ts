@@ -327,7 +327,7 @@ describe('POST /api/applications against the sandbox', () => {
   });
 
   it('counts applications in the metrics', async () => {
-    const text = await (await fetch(`${world.proxyUrl}/metrics`)).text();
+    const text = await (await fetch(world.metricsUrl)).text();
     assert.match(text, /^applications_received_total \d+/m);
     assert.match(text, /^applications_delivered_total\{outcome="created_applicant"\} \d+/m);
     assert.match(text, /^outbox_depth 0/m);

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Router } from 'express';
 import { Registry } from 'prom-client';
-import { createProxyApp } from './app.ts';
+import { createMetricsApp, createProxyApp } from './app.ts';
 import { FORM_FIELD_NAMES } from './applications/form.ts';
 import type { AppCatalogue } from './app.ts';
 import type { SyncStatus } from './catalogue/catalogue.ts';
@@ -26,6 +26,7 @@ interface Harness {
   catalogue: AppCatalogue & { synced: Date | null };
   log: ReturnType<typeof capturingLogger>;
   state: { draining: boolean; outboxReady: boolean };
+  registry: Registry;
   close: () => Promise<void>;
 }
 
@@ -66,11 +67,12 @@ async function start(config: ProxyConfig = testConfig(), options: { demoPageDir?
     req.log.info({ applicant: { email: 'ada@example.com', first_name: 'Ada', phone_number: '612345678' }, reference: 'app_1' }, 'application received');
     res.json({ ok: true });
   });
+  const registry = new Registry();
   const log = capturingLogger();
   const app = createProxyApp({
     config,
     logger: log.logger,
-    registry: new Registry(),
+    registry,
     catalogue,
     applications: { router, ready: () => state.outboxReady },
     demoPageDir: options.demoPageDir,
@@ -78,7 +80,7 @@ async function start(config: ProxyConfig = testConfig(), options: { demoPageDir?
     version: '1.2.3',
   });
   const server = await listen(app);
-  return { url: server.url, status, catalogue, log, state, close: () => server.close().then(() => store.close()) };
+  return { url: server.url, status, catalogue, log, state, registry, close: () => server.close().then(() => store.close()) };
 }
 
 async function problemOf(response: Response) {
@@ -482,10 +484,12 @@ describe('proxy app', () => {
       h.state.outboxReady = true;
     });
 
-    it('GET /metrics counts requests by route pattern and status', async () => {
+    it('GET /metrics, on its own listener, counts requests by route pattern and status', async () => {
       await fetch(`${h.url}/api/campaigns/1`);
       await fetch(`${h.url}/api/campaigns/2`);
-      const response = await fetch(`${h.url}/metrics`);
+      const metrics = await listen(createMetricsApp(h.registry));
+      const response = await fetch(`${metrics.url}/metrics`);
+      await metrics.close();
       assert.match(response.headers.get('content-type') ?? '', /text\/plain/);
       const text = await response.text();
       const line = text.split('\n').find((l) => l.startsWith('http_requests_total{') && l.includes('route="/api/campaigns/:id"') && l.includes('status="200"'));
@@ -496,6 +500,16 @@ describe('proxy app', () => {
     });
   });
 
+  describe('the public listener', () => {
+    it('answers 404 for /metrics in any spelling: the metrics are on METRICS_PORT', async () => {
+      for (const path of ['/metrics', '/metrics/', '/METRICS', '/Metrics?x=1', '/metrics/../metrics']) {
+        const response = await fetch(`${h.url}${path}`);
+        assert.equal(response.status, 404, path);
+        assert.doesNotMatch(await response.text(), /http_requests_total/, path);
+      }
+    });
+  });
+
   describe('GET /api/openapi.json', () => {
     it('is an OpenAPI 3.1 document of every public route, whose references all resolve', async () => {
       const response = await fetch(`${h.url}/api/openapi.json`);
@@ -503,7 +517,7 @@ describe('proxy app', () => {
       const doc = (await response.json()) as { openapi: string; info: { version: string }; paths: Record<string, unknown>; components: { schemas: Record<string, unknown> } };
       assert.equal(doc.openapi, '3.1.0');
       assert.equal(doc.info.version, '1.2.3');
-      for (const path of ['/api/config', '/api/campaigns', '/api/campaigns/{id}', '/api/applications', '/healthz', '/readyz', '/metrics', '/widget.js']) {
+      for (const path of ['/api/config', '/api/campaigns', '/api/campaigns/{id}', '/api/applications', '/healthz', '/readyz', '/widget.js']) {
         assert.ok(path in doc.paths, path);
       }
       const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1]!);

@@ -28,6 +28,23 @@ import { healthRouter } from './routes/health.ts';
 import { WIDGET_CHUNK_PATH, widgetChunkHandler, widgetHandler } from './routes/widget.ts';
 import type { Check, Readiness } from './routes/health.ts';
 
+/**
+ * GET /metrics, on a listener of its own (METRICS_HOST:METRICS_PORT, local by
+ * default): what the proxy counts is for its operator, not for the public.
+ */
+export function createMetricsApp(registry: Registry): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.get('/metrics', async (_req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    res.type(registry.contentType).send(await registry.metrics());
+  });
+  app.use((_req, res) => {
+    res.status(404).type('text').send('Only GET /metrics is served here.\n');
+  });
+  return app;
+}
+
 /** What the app reads of the catalogue (LiveCatalogue satisfies it). */
 export interface AppCatalogue {
   store: CatalogueStore;
@@ -66,7 +83,7 @@ const CORS_OPTIONS: cors.CorsOptions = {
 const DEMO_PAGE_CSP =
   "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'self'";
 
-const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+const QUIET_PATHS = new Set(['/healthz', '/readyz']);
 
 function pathOnly(url: string | undefined): string {
   return (url ?? '').split('?')[0] ?? '';
@@ -208,10 +225,6 @@ export function createProxyApp(deps: ProxyAppDeps): express.Express {
   app.use('/api', express.json({ limit: '16kb' }));
 
   app.use(healthRouter(() => readiness(deps)));
-  app.get('/metrics', async (_req, res) => {
-    res.setHeader('Cache-Control', 'no-store');
-    res.type(registry.contentType).send(await registry.metrics());
-  });
 
   app.get('/widget.js', widgetHandler(config.widgetFile));
   app.get(WIDGET_CHUNK_PATH, widgetChunkHandler(config.widgetFile));

@@ -152,6 +152,8 @@ const EnvSchema = z
     APPLY_RATE_LIMIT_PER_IP: positiveInt('a whole number of applications per hour').default(30),
     APPLY_RATE_LIMIT_PER_EMAIL: positiveInt('a whole number of applications per day').default(10),
     WIDGET_FILE: z.string().optional(),
+    METRICS_PORT: z.coerce.number({ error: 'must be a port number from 0 to 65535' }).int().min(0).max(65535, 'must be a port number from 0 to 65535').default(9464),
+    METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   })
   .superRefine((env, ctx) => {
     if (env.CAPTCHA_PROVIDER !== 'none') {
@@ -187,6 +189,8 @@ export interface ProxyConfig {
   applyRateLimitPerIp: number;
   applyRateLimitPerEmail: number;
   widgetFile: string;
+  /** Where /metrics is served: a listener of its own, off the public port. */
+  metrics: { port: number; host: string };
 }
 
 export class ConfigError extends Error {
@@ -262,5 +266,6 @@ export function loadProxyConfig(env: Record<string, string | undefined> = proces
     applyRateLimitPerIp: e.APPLY_RATE_LIMIT_PER_IP,
     applyRateLimitPerEmail: e.APPLY_RATE_LIMIT_PER_EMAIL,
     widgetFile: resolve(e.WIDGET_FILE ?? packagePath('dist', 'widget', 'widget.js')),
+    metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST },
   };
 }

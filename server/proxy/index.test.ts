@@ -136,8 +136,11 @@ describe('startProxy against the sandbox', () => {
     assert.equal(proxy.catalogue.getCampaign(id), undefined);
   });
 
-  it('times upstream calls in the metrics, by endpoint without ids', async () => {
-    const text = await (await fetch(`${proxy.url}/metrics`)).text();
+  it('times upstream calls in the metrics, by endpoint without ids, served on the metrics listener only', async () => {
+    assert.match(proxy.metricsUrl, /^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
+    assert.notEqual(new URL(proxy.metricsUrl).port, new URL(proxy.url).port);
+    assert.equal((await fetch(`${proxy.url}/metrics`)).status, 404);
+    const text = await (await fetch(proxy.metricsUrl)).text();
     assert.match(text, /upstream_request_duration_seconds_count\{method="GET",endpoint="\/campaigns",status="200"\} \d+/);
     assert.match(text, /upstream_request_duration_seconds_count\{method="GET",endpoint="\/campaigns\/:id",status="200"\} \d+/);
     assert.match(text, /catalogue_age_seconds \d/);

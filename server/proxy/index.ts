@@ -13,7 +13,7 @@ import type { Registry } from 'prom-client';
 import { createClient } from '../client/index.ts';
 import type { RecruitmentClient } from '../client/index.ts';
 import { packagePath } from '../package-root.ts';
-import { createProxyApp } from './app.ts';
+import { createMetricsApp, createProxyApp } from './app.ts';
 import { createApplicationsModule } from './applications/index.ts';
 import type { ApplicationsModule, Clock, DeliveryOptions } from './applications/index.ts';
 import { createCatalogue, openCatalogueStore } from './catalogue/index.ts';
@@ -73,8 +73,34 @@ export interface RunningProxy extends Omit<Proxy, 'start' | 'stop' | 'drain'> {
   port: number;
   /** The HTTP server (for embedding and tests). */
   server: Server;
+  /** Where the Prometheus metrics are: http://METRICS_HOST:METRICS_PORT/metrics. */
+  metricsUrl: string;
   /** Stops taking requests, finishes in-flight ones, stops the workers and closes the stores. */
   close(): Promise<void>;
+}
+
+async function listen(server: Server, port: number, host: string, variable: string): Promise<void> {
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw new Error(`Port ${port} on ${host} is already in use: stop what uses it, or set ${variable} to a free port.`, { cause: error });
+    }
+    throw error;
+  }
+}
+
+/** http://host:port of a listening server, with 127.0.0.1 when it listens on every interface. */
+function urlOf(server: Server, configured: string): string {
+  const { port } = server.address() as AddressInfo;
+  const host = configured === '0.0.0.0' || configured === '::' ? '127.0.0.1' : configured;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
 function packageVersion(): string {
@@ -163,27 +189,21 @@ export async function startProxy(configOrOptions: ProxyConfig | StartProxyOption
   // Behind a load balancer, idle keep-alive connections must outlive its own idle timeout (often 60 s).
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
+  const metricsServer = createServer(createMetricsApp(proxy.registry));
   try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(config.port, config.host, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
+    await listen(server, config.port, config.host, 'PORT');
+    await listen(metricsServer, config.metrics.port, config.metrics.host, 'METRICS_PORT');
   } catch (error) {
+    server.close();
     await proxy.stop();
-    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-      throw new Error(`Port ${config.port} on ${config.host} is already in use: stop what uses it, or set PORT to a free port.`, { cause: error });
-    }
     throw error;
   }
+  const url = urlOf(server, config.host);
   const { port } = server.address() as AddressInfo;
-  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const metricsUrl = `${urlOf(metricsServer, config.metrics.host)}/metrics`;
 
   proxy.start();
-  logger.info({ port, host: config.host, channel: config.channel, dataDir: config.dataDir }, 'proxy listening');
+  logger.info({ port, host: config.host, channel: config.channel, dataDir: config.dataDir, metrics: metricsUrl }, 'proxy listening');
 
   let closing: Promise<void> | undefined;
   const close = () => {
@@ -197,6 +217,8 @@ export async function startProxy(configOrOptions: ProxyConfig | StartProxyOption
       const sweep = setInterval(() => server.closeIdleConnections(), 100);
       const grace = setTimeout(() => server.closeAllConnections(), options.shutdownGraceMs ?? 10_000);
       await closed;
+      metricsServer.closeAllConnections();
+      await new Promise<void>((resolve) => metricsServer.close(() => resolve()));
       clearInterval(sweep);
       clearTimeout(grace);
       await proxy.stop();
@@ -206,5 +228,5 @@ export async function startProxy(configOrOptions: ProxyConfig | StartProxyOption
   };
 
   const { app, catalogue, applications, registry } = proxy;
-  return { app, catalogue, applications, registry, logger, url, port, server, close };
+  return { app, catalogue, applications, registry, logger, url, port, server, metricsUrl, close };
 }

@@ -110,7 +110,6 @@ export function buildOpenApi(version: string): Record<string, unknown> {
           responses: { 200: { description: 'Ready', content: json('Ready') }, 503: { description: 'Not ready', content: json('Ready') } },
         },
       },
-      '/metrics': { get: { summary: 'Prometheus metrics', responses: { 200: { description: 'Prometheus text format', content: { 'text/plain': { schema: { type: 'string' } } } } } } },
       '/widget.js': {
         get: {
           summary: 'The widget bundle, for a script tag',

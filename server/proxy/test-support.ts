@@ -19,6 +19,7 @@ export function testConfig(env: Record<string, string> = {}): ProxyConfig {
     JOBBOARD_CHANNEL: 'jobboard_test',
     ALLOWED_ORIGINS: TEST_BOARD_ORIGIN,
     PORT: '0',
+    METRICS_PORT: '0',
     HOST: '127.0.0.1',
     DATA_DIR: '/nonexistent-data-dir',
     LOG_LEVEL: 'info',
