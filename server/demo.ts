@@ -77,6 +77,9 @@ export async function startDemo(options: {
       PORT: String(proxyPort),
       HOST: env.HOST ?? 'localhost',
       BOARD_OFFER_URL: env.BOARD_OFFER_URL ?? `http://localhost:${proxyPort}/?offer={id}`,
+      // The demo pages are on the proxy's own origin, which a browser may also reach as 127.0.0.1.
+      PUBLIC_ORIGIN: env.PUBLIC_ORIGIN ?? `http://localhost:${proxyPort}`,
+      ALLOWED_ORIGINS: [env.ALLOWED_ORIGINS, `http://127.0.0.1:${proxyPort}`].filter(Boolean).join(','),
       // Demos started side by side (the end-to-end tests) each take a free metrics port.
       METRICS_PORT: env.METRICS_PORT ?? (options.proxyPort === 0 ? '0' : undefined),
     });

@@ -83,6 +83,16 @@ async function start(config: ProxyConfig = testConfig(), options: { demoPageDir?
   return { url: server.url, status, catalogue, log, state, registry, close: () => server.close().then(() => store.close()) };
 }
 
+/** The status of a GET with this Host and Origin (fetch will not let a page or a test set Host). */
+function requestWithHost(url: string, host: string, origin: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    httpGet(url, { headers: { Host: host, Origin: origin } }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    }).on('error', reject);
+  });
+}
+
 async function problemOf(response: Response) {
   assert.equal(response.headers.get('content-type'), 'application/problem+json; charset=utf-8');
   return (await response.json()) as { type: string; title: string; status: number; detail: string; code: string; errors?: { field: string; code: string }[] };
@@ -295,11 +305,22 @@ describe('proxy app', () => {
       assert.equal(response.headers.get('access-control-allow-origin'), null);
     });
 
-    it("accepts the proxy's own origin (its demo page) and requests without Origin", async () => {
-      const own = await fetch(`${h.url}/api/campaigns`, { headers: { Origin: h.url } });
-      assert.equal(own.status, 200);
+    it("accepts requests without Origin, and the proxy's own origin only when PUBLIC_ORIGIN names it, whatever the Host header says", async () => {
       const none = await fetch(`${h.url}/api/campaigns`);
       assert.equal(none.status, 200);
+      // The Host header is the sender's choice: a page on any origin could claim to be the proxy.
+      const claimed = await fetch(`${h.url}/api/campaigns`, { headers: { Origin: h.url } });
+      assert.equal(claimed.status, 403);
+      const forged = await requestWithHost(`${h.url}/api/campaigns`, 'evil.example', 'http://evil.example');
+      assert.equal(forged, 403);
+
+      const own = await start(testConfig({ PUBLIC_ORIGIN: 'https://jobs.acme.example' }));
+      try {
+        assert.equal((await fetch(`${own.url}/api/campaigns`, { headers: { Origin: 'https://jobs.acme.example' } })).status, 200);
+        assert.equal((await fetch(`${own.url}/api/campaigns`, { headers: { Origin: own.url } })).status, 403);
+      } finally {
+        await own.close();
+      }
     });
   });
 

@@ -90,23 +90,18 @@ function pathOnly(url: string | undefined): string {
 }
 
 /**
- * Origins allowed on /api: those of ALLOWED_ORIGINS, and the proxy's own (its
- * demo page, or a board serving the widget from the proxy's host). Requests
- * without Origin (curl, servers) are not browsers' cross-site requests and pass.
+ * Origins allowed on /api: those of ALLOWED_ORIGINS, and the proxy's own public
+ * origin (PUBLIC_ORIGIN: its demo page, or a board serving the widget from the
+ * proxy's host). Never the Host header, which whoever sends the request
+ * chooses. Requests without Origin (curl, servers) are not browsers'
+ * cross-site requests and pass.
  */
 function refuseOtherOrigins(allowed: readonly string[]): RequestHandler {
   const set = new Set(allowed);
   return (req, _res, next) => {
     const origin = req.headers.origin;
     if (origin === undefined || set.has(origin)) return next();
-    let host: string | undefined;
-    try {
-      host = new URL(origin).host;
-    } catch {
-      host = undefined;
-    }
-    if (host !== undefined && host === req.headers.host) return next();
-    throw new ProblemError('origin_not_allowed', `This proxy does not accept requests from ${origin.slice(0, 200)}. Its operator can add the origin to ALLOWED_ORIGINS.`,
+    throw new ProblemError('origin_not_allowed', `This proxy does not accept requests from ${origin.slice(0, 200)}. Its operator can add the origin to ALLOWED_ORIGINS (or set PUBLIC_ORIGIN when it is the proxy's own).`,
     );
   };
 }
@@ -215,7 +210,7 @@ export function createProxyApp(deps: ProxyAppDeps): express.Express {
     sendCachedJson(req, res, openapi, 'public, max-age=300');
   });
 
-  app.use('/api', refuseOtherOrigins(config.allowedOrigins), cors(CORS_OPTIONS));
+  app.use('/api', refuseOtherOrigins([...config.allowedOrigins, ...(config.publicOrigin === null ? [] : [config.publicOrigin])]), cors(CORS_OPTIONS));
   app.use('/api/config', configRouter(config));
   const reader = createCatalogueReader(deps.catalogue.store, { boardOfferUrl: config.boardOfferUrl });
   app.use('/api/campaigns', campaignsRouter(reader));

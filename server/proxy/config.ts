@@ -131,6 +131,7 @@ const EnvSchema = z
       .string({ error: 'is required: the channel value of your job board, like jobboard_acme' })
       .regex(/^[A-Za-z0-9_.-]{1,100}$/, 'must be a channel value, like jobboard_acme'),
     ALLOWED_ORIGINS: originList,
+    PUBLIC_ORIGIN: originList.refine((origins) => origins.length <= 1, 'must be one origin, the one at which browsers reach this proxy, like https://jobs.acme.example'),
     PORT: z.coerce.number({ error: 'must be a port number from 0 to 65535' }).int().min(0).max(65535, 'must be a port number from 0 to 65535').default(8080),
     HOST: z.string().default('0.0.0.0'),
     DATA_DIR: z.string().min(1).default('./data'),
@@ -172,6 +173,8 @@ export interface ProxyConfig {
   upstream: { url: string; privateKey: string; secretKey: string };
   channel: string;
   allowedOrigins: string[];
+  /** The proxy's own public origin (PUBLIC_ORIGIN), a page on it is same-origin; null when not set. */
+  publicOrigin: string | null;
   port: number;
   host: string;
   dataDir: string;
@@ -242,6 +245,7 @@ export function loadProxyConfig(env: Record<string, string | undefined> = proces
     upstream: { url: e.UPSTREAM_URL.replace(/\/+$/, ''), privateKey: e.UPSTREAM_PRIVATE_KEY, secretKey: e.UPSTREAM_SECRET_KEY },
     channel: e.JOBBOARD_CHANNEL,
     allowedOrigins: e.ALLOWED_ORIGINS,
+    publicOrigin: e.PUBLIC_ORIGIN[0] ?? null,
     port: e.PORT,
     host: e.HOST,
     dataDir: resolve(e.DATA_DIR),
