@@ -20,6 +20,7 @@ export const PROBLEMS = {
   rate_limited: { status: 429, title: 'Too many applications' },
   internal_error: { status: 500, title: 'Internal error' },
   not_ready: { status: 503, title: 'Job offers not available yet' },
+  server_busy: { status: 503, title: 'Too many applications being received at once' },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ProblemCode = keyof typeof PROBLEMS;

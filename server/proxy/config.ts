@@ -153,6 +153,8 @@ const EnvSchema = z
     APPLY_RATE_LIMIT_PER_IP: positiveInt('a whole number of applications per hour').default(30),
     APPLY_RATE_LIMIT_PER_EMAIL: positiveInt('a whole number of applications per day').default(10),
     WIDGET_FILE: z.string().optional(),
+    UPLOAD_TIMEOUT_SECONDS: positiveInt('a whole number of seconds').default(120),
+    MAX_CONCURRENT_UPLOADS: positiveInt('a whole number of uploads').default(50),
     METRICS_PORT: z.coerce.number({ error: 'must be a port number from 0 to 65535' }).int().min(0).max(65535, 'must be a port number from 0 to 65535').default(9464),
     METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   })
@@ -192,6 +194,10 @@ export interface ProxyConfig {
   applyRateLimitPerIp: number;
   applyRateLimitPerEmail: number;
   widgetFile: string;
+  /** The longest a request may take to arrive whole, resume included (Node's requestTimeout). */
+  uploadTimeoutMs: number;
+  /** Applications being received at once; beyond, 503 before the body is read. */
+  maxConcurrentUploads: number;
   /** Where /metrics is served: a listener of its own, off the public port. */
   metrics: { port: number; host: string };
 }
@@ -270,6 +276,8 @@ export function loadProxyConfig(env: Record<string, string | undefined> = proces
     applyRateLimitPerIp: e.APPLY_RATE_LIMIT_PER_IP,
     applyRateLimitPerEmail: e.APPLY_RATE_LIMIT_PER_EMAIL,
     widgetFile: resolve(e.WIDGET_FILE ?? packagePath('dist', 'widget', 'widget.js')),
+    uploadTimeoutMs: e.UPLOAD_TIMEOUT_SECONDS * 1000,
+    maxConcurrentUploads: e.MAX_CONCURRENT_UPLOADS,
     metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST },
   };
 }

@@ -185,10 +185,19 @@ export async function startProxy(configOrOptions: ProxyConfig | StartProxyOption
   const proxy = createProxy(options);
   const { logger } = proxy;
 
-  const server = createServer(proxy.app);
+  // A request, resume included, arrives whole within UPLOAD_TIMEOUT_SECONDS or its socket is closed:
+  // a stalled upload must not keep its memory and its place for Node's default 300 s. Node checks
+  // the sockets' timers every connectionsCheckingInterval, so that is a fraction of the timeout.
+  const server = createServer(
+    {
+      requestTimeout: config.uploadTimeoutMs,
+      headersTimeout: Math.min(66_000, config.uploadTimeoutMs),
+      connectionsCheckingInterval: Math.min(5_000, Math.max(250, config.uploadTimeoutMs / 4)),
+    },
+    proxy.app,
+  );
   // Behind a load balancer, idle keep-alive connections must outlive its own idle timeout (often 60 s).
   server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
   const metricsServer = createServer(createMetricsApp(proxy.registry));
   try {
     await listen(server, config.port, config.host, 'PORT');

@@ -3,7 +3,7 @@
 // answer. Handlers throw ProblemError; the app's error middleware answers.
 import { randomUUID } from 'node:crypto';
 import { Router } from 'express';
-import type { Request, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import { isCampaignOpenForApplications } from '../../contract/index.ts';
 import type { ProxyConfig } from '../config.ts';
@@ -16,7 +16,7 @@ import { CutOffError, parseApplicationForm } from './multipart.ts';
 import type { ParsedForm } from './multipart.ts';
 import type { Outbox, OutboxRow } from './outbox.ts';
 import { resumeTypeOf, unsupportedFileType } from './resume.ts';
-import { DAY_MS, checkEmail, countIp, verifyCaptcha } from './spam.ts';
+import { DAY_MS, checkEmail, ipLimit, verifyCaptcha } from './spam.ts';
 import type { ApplicationsCatalogue } from './types.ts';
 
 export interface RouteDeps {
@@ -151,7 +151,6 @@ export function applicationsRouter(deps: RouteDeps): Router {
    */
   async function checkAndStore(req: Request, res: Response, form: ParsedForm, key: string, outbox: Outbox, now: number): Promise<{ reference: string; campaignId: number } | undefined> {
     const ip = req.ip ?? req.socket.remoteAddress ?? 'unknown';
-    countIp(outbox, ip, config.applyRateLimitPerIp, now);
 
     if ((form.fields.get('website') ?? '').trim() !== '') {
       // A robot filled the hidden field: before any check, it is told "queued" and learns nothing; nothing is stored or sent.
@@ -196,8 +195,30 @@ export function applicationsRouter(deps: RouteDeps): Router {
     return { reference, campaignId: checked.campaignId };
   }
 
-  router.post('/', async (req: Request, res: Response) => {
+  // Before any byte of the body is read: past MAX_CONCURRENT_UPLOADS applications
+  // being received, 503 with Retry-After and the connection closed.
+  let receiving = 0;
+  const refuseWhenBusy: RequestHandler = (req, res, next) => {
     res.locals.metricsRoute = '/api/applications';
+    if (receiving >= config.maxConcurrentUploads) {
+      metrics.refused.inc({ code: 'server_busy' });
+      res.setHeader('Connection', 'close');
+      throw new ProblemError('server_busy', 'Too many applications are being received right now; send the form again in a few seconds.', {
+        headers: { 'Retry-After': '5' },
+      });
+    }
+    receiving += 1;
+    let done = false;
+    const release = () => {
+      if (!done) receiving -= 1;
+      done = true;
+    };
+    res.once('finish', release);
+    res.once('close', release);
+    next();
+  };
+
+  router.post('/', refuseWhenBusy, ipLimit(config.applyRateLimitPerIp, metrics), async (req: Request, res: Response) => {
     const now = deps.now();
     let form: ParsedForm | undefined;
     try {

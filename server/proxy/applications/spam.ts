@@ -1,8 +1,12 @@
-// Spam defences of POST /api/applications: per-IP and per-email limits kept
-// in the outbox's SQLite file (they survive a restart), and the optional
-// captcha check against the provider's verify endpoint.
+// Spam defences of POST /api/applications: the per-IP limit in memory, before
+// the body is read; the per-email limit in the outbox's SQLite file (it
+// survives a restart), counted with the application it lets in; and the
+// optional captcha check against the provider's verify endpoint.
+import type { Request, RequestHandler } from 'express';
+import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import { ProblemError } from '../problem.ts';
 import type { ProxyConfig } from '../config.ts';
+import type { ApplicationMetrics } from './metrics.ts';
 import type { Outbox, RateCount } from './outbox.ts';
 
 export const HOUR_MS = 60 * 60 * 1000;
@@ -15,11 +19,27 @@ export function rateLimited(count: RateCount, now: number, what: string): Proble
   });
 }
 
-/** Counts one application attempt from this address; throws 429 past APPLY_RATE_LIMIT_PER_IP per hour. */
-export function countIp(outbox: Outbox, ip: string, limit: number, now: number): void {
-  const current = outbox.peekRate(`ip:${ip}`, HOUR_MS);
-  if (current.count >= limit) throw rateLimited(current, now, 'from this network');
-  outbox.hitRate(`ip:${ip}`, HOUR_MS);
+/**
+ * The per-address limit, APPLY_RATE_LIMIT_PER_IP posts an hour, checked
+ * before the body is read and counted in memory, so a flood costs neither
+ * parsing nor a disk write. IPv6 addresses count by /64: one household or
+ * host holds a whole /64.
+ */
+export function ipLimit(limit: number, metrics: ApplicationMetrics): RequestHandler {
+  return rateLimit({
+    windowMs: HOUR_MS,
+    limit,
+    standardHeaders: false,
+    legacyHeaders: false,
+    keyGenerator: (req) => ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? 'unknown', 64),
+    handler: (req, res, next) => {
+      metrics.refused.inc({ code: 'rate_limited' });
+      // Answered before the upload was read: close rather than take in the rest.
+      res.setHeader('Connection', 'close');
+      const resetAt = (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime?.getTime() ?? Date.now() + HOUR_MS;
+      next(rateLimited({ count: limit, resetAt }, Date.now(), 'from this network'));
+    },
+  });
 }
 
 /** Throws 429 when this email already sent APPLY_RATE_LIMIT_PER_EMAIL applications today (counted when stored). */

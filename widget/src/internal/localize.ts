@@ -104,6 +104,8 @@ export function problemMessage(code: string): string {
       return msg('Upload cancelled. Your application was not sent.');
     case 'not_ready':
       return msg('The service is starting. Try again in a moment.');
+    case 'server_busy':
+      return msg('Many candidates are applying right now. Send the form again in a moment: nothing was sent.');
     default:
       return msg('Something went wrong on our side. Try again in a moment.');
   }

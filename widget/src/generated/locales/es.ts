@@ -34,6 +34,7 @@
 's2a3a61893c8abe08': `Dirección de su portafolio o perfil`,
 's2c96798a19d30029': `La verificación antispam ha fallado. Complétela de nuevo y envíe el formulario.`,
 's2ceb11be2290bb1b': `Cancelar`,
+'s2e8692ee98837c0f': `Muchos candidatos se están postulando ahora mismo. Vuelva a enviar el formulario en un momento: no se ha enviado nada.`,
 's3340c7dae35fd623': `Algo ha fallado por nuestra parte. Inténtelo de nuevo en un momento.`,
 's34d5c30c8d9b8294': `Cargando ofertas…`,
 's366f034ecc7f0c71': `Jornada`,

@@ -34,6 +34,7 @@
 's2a3a61893c8abe08': `Adresse de votre portfolio ou profil`,
 's2c96798a19d30029': `La vérification anti-spam a échoué. Refaites-la puis envoyez le formulaire.`,
 's2ceb11be2290bb1b': `Annuler`,
+'s2e8692ee98837c0f': `Beaucoup de candidats postulent en ce moment. Envoyez le formulaire à nouveau dans un instant : rien n’a été envoyé.`,
 's3340c7dae35fd623': `Un problème est survenu de notre côté. Réessayez dans un instant.`,
 's34d5c30c8d9b8294': `Chargement des offres…`,
 's366f034ecc7f0c71': `Temps de travail`,

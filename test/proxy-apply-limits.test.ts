@@ -1,0 +1,116 @@
+// POST /api/applications under hostile traffic, over real sockets: the limits
+// act before the costly work (reading the body), a stalled upload is cut, and
+// the catalogue keeps answering through a flood.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { connect } from 'node:net';
+import type { Socket } from 'node:net';
+import { apply, startApplyWorld, validFields } from './proxy-apply-support.ts';
+import type { ApplyWorld } from './proxy-apply-support.ts';
+
+/** A POST whose headers announce a body of `length` bytes, of which only `sent` are sent: an upload in progress. */
+function openUpload(url: string, length: number, sent = 0, headers: Record<string, string> = {}): Promise<{ socket: Socket; answer: Promise<string> }> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => {
+      const lines = [
+        'POST /api/applications HTTP/1.1',
+        `Host: ${hostname}:${port}`,
+        'Content-Type: multipart/form-data; boundary=----x',
+        `Content-Length: ${length}`,
+        'Idempotency-Key: slow-upload',
+        ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+      ];
+      socket.write(`${lines.join('\r\n')}\r\n\r\n${'-'.repeat(sent)}`);
+      let received = '';
+      const answer = new Promise<string>((done) => {
+        socket.on('data', (chunk) => (received += chunk.toString('latin1')));
+        socket.on('close', () => done(received));
+        socket.on('error', () => undefined);
+      });
+      resolve({ socket, answer });
+    });
+    socket.once('error', reject);
+  });
+}
+
+const statusOf = (raw: string) => Number(/^HTTP\/1\.1 (\d{3})/.exec(raw)?.[1] ?? 0);
+
+describe('POST /api/applications under hostile traffic', () => {
+  let world: ApplyWorld;
+
+  before(async () => {
+    world = await startApplyWorld({
+      env: { UPLOAD_TIMEOUT_SECONDS: '2', MAX_CONCURRENT_UPLOADS: '3', APPLY_RATE_LIMIT_PER_IP: '1000', TRUST_PROXY: '1' },
+    });
+  });
+  after(() => world?.close());
+
+  it('cuts an upload that stalls at UPLOAD_TIMEOUT_SECONDS: its socket is closed', async () => {
+    const started = Date.now();
+    const { answer } = await openUpload(world.proxyUrl, 1_000_000, 1_000);
+    const raw = await answer;
+    const seconds = (Date.now() - started) / 1000;
+    assert.ok(seconds >= 1.5 && seconds < 10, `closed after ${seconds.toFixed(1)} s`);
+    assert.ok(raw === '' || statusOf(raw) === 408, `answered ${raw.slice(0, 40)}`);
+  });
+
+  it('past MAX_CONCURRENT_UPLOADS uploads in progress, answers 503 server_busy with Retry-After before reading the body', async () => {
+    const uploads = await Promise.all([1, 2, 3].map(() => openUpload(world.proxyUrl, 1_000_000, 100)));
+    // Let the three reach the route.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const refused = await openUpload(world.proxyUrl, 5_000_000, 0);
+    const raw = await refused.answer;
+    assert.equal(statusOf(raw), 503);
+    assert.match(raw, /retry-after: 5/i);
+    assert.match(raw, /"code":"server_busy"/);
+    for (const upload of uploads) upload.socket.destroy();
+    // Their places come back: a real application goes through.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const answer = await apply(world.proxyUrl, { fields: validFields(world.openCampaignIds[0]!) });
+    assert.ok(answer.status === 201 || answer.status === 202, `answered ${answer.status}`);
+  });
+
+  it('checks the per-IP limit before the body is read, counting IPv6 addresses by /64', async () => {
+    const limited = await startApplyWorld({ env: { APPLY_RATE_LIMIT_PER_IP: '2', TRUST_PROXY: '1' } });
+    try {
+      const from = (ip: string) => ({ 'X-Forwarded-For': ip });
+      const invalidPost = (ip: string) =>
+        fetch(`${limited.proxyUrl}/api/applications`, { method: 'POST', headers: { ...from(ip), 'Idempotency-Key': ip }, body: new FormData() }).then((r) => r.status);
+      for (const ip of ['2001:db8:1:2::1', '2001:db8:1:2:ffff::9']) assert.equal(await invalidPost(ip), 422, ip);
+      // The same /64, a third post: refused at once, though its 5 MB body never comes.
+      const { answer } = await openUpload(limited.proxyUrl, 5_000_000, 0, from('2001:db8:1:2:abcd::1'));
+      const raw = await answer;
+      assert.equal(statusOf(raw), 429);
+      assert.match(raw, /retry-after: \d+/i);
+      // Another /64 of the same /48 has its own count.
+      assert.equal(await invalidPost('2001:db8:1:3::1'), 422);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('keeps answering GET /api/campaigns through a flood of invalid posts', async () => {
+    const flood = Array.from({ length: 300 }, (_, i) =>
+      fetch(`${world.proxyUrl}/api/applications`, {
+        method: 'POST',
+        headers: { 'Idempotency-Key': `flood-${i}`, 'X-Forwarded-For': `198.51.100.${i % 250}` },
+        body: (() => {
+          const form = new FormData();
+          form.set('campaign_id', 'not a number');
+          form.set('email', 'not an email');
+          return form;
+        })(),
+      }).then((r) => r.status),
+    );
+    // Meanwhile (how fast is for `npm run bench -- proxy-apply`), every read of the catalogue is answered.
+    for (let i = 0; i < 20; i += 1) {
+      const response = await fetch(`${world.proxyUrl}/api/campaigns`);
+      assert.equal(response.status, 200);
+      assert.ok(((await response.json()) as { items: unknown[] }).items.length > 0);
+    }
+    const statuses = await Promise.all(flood);
+    assert.ok(statuses.every((s) => s === 422 || s === 503), `statuses ${[...new Set(statuses)].join(', ')}`);
+    assert.ok(statuses.includes(422));
+  });
+});
