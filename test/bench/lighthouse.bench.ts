@@ -1,0 +1,158 @@
+// The demo's two board pages as a search engine and a phone meet them:
+// Lighthouse (mobile, its default simulated throttling) on the script-tag page
+// and the server-rendered one, each as the list and with an offer open; then
+// page start → first offer visible on both, side by side, on the local network
+// and on a throttled one; and the widget's gzipped sizes. Needs `npm run build`.
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import { launchChromium } from '../chromium.ts';
+import { startDemo } from '../../server/demo.ts';
+import { packagePath } from '../../server/package-root.ts';
+
+const RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
+const VISIBLE_RUNS = Number(process.env.BENCH_VISIBLE_RUNS ?? 15);
+const CHROME_FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
+const METRICS = { cls: 'cumulative-layout-shift', lcp: 'largest-contentful-paint', tbt: 'total-blocking-time', si: 'speed-index' } as const;
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+interface Report {
+  scores: Record<(typeof CATEGORIES)[number], number>;
+  metrics: Record<keyof typeof METRICS, number>;
+  failing: string[];
+}
+
+async function audit(url: string, port: number): Promise<Report> {
+  const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: [...CATEGORIES] });
+  if (result === undefined) throw new Error(`Lighthouse gave no result for ${url}`);
+  const { categories, audits } = result.lhr;
+  const scores = Object.fromEntries(CATEGORIES.map((c) => [c, categories[c]?.score ?? 0])) as Report['scores'];
+  const metrics = Object.fromEntries(Object.entries(METRICS).map(([k, id]) => [k, audits[id]?.numericValue ?? Number.NaN])) as Report['metrics'];
+  // The audits that cost points outside performance (whose metrics are reported apart).
+  const failing = CATEGORIES.filter((c) => c !== 'performance').flatMap((c) =>
+    (categories[c]?.auditRefs ?? []).filter((ref) => ref.weight > 0 && (audits[ref.id]?.score ?? 1) < 1).map((ref) => `${c}: ${ref.id}`),
+  );
+  return { scores, metrics, failing };
+}
+
+/** Page start → the first offer title shown, in ms, read in the page by a rAF loop that looks through the shadow root. */
+async function offersVisible(url: string, throttled: boolean, browser: Awaited<ReturnType<typeof launchChromium>>): Promise<number> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  if (throttled) {
+    const cdp = await context.newCDPSession(page);
+    // Lighthouse's mobile network: 150 ms round trips, 1.6 Mbit/s down, 750 kbit/s up.
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 150, downloadThroughput: (1.6 * 1024 * 1024) / 8, uploadThroughput: (750 * 1024) / 8 });
+  }
+  // Page code as text: this file is type-checked for Node, without the DOM's types.
+  await page.addInitScript({
+    content: `(function loop() {
+      const title = document.querySelector('jobboard-campaigns')?.shadowRoot?.querySelector('[data-offer]');
+      if (title && title.getBoundingClientRect().height > 0) window.__visible = performance.now();
+      else requestAnimationFrame(loop);
+    })();`,
+  });
+  await page.goto(url);
+  // Functions, not strings: the demo page's Content Security Policy forbids eval.
+  const seen = () => (globalThis as unknown as { __visible?: number }).__visible;
+  await page.waitForFunction(seen, undefined, { timeout: 30_000 });
+  const ms = (await page.evaluate(seen))!;
+  await context.close();
+  return ms;
+}
+
+function gzipped(file: string): number {
+  return gzipSync(readFileSync(file)).length;
+}
+
+export default async function bench(): Promise<string> {
+  for (const built of [packagePath('dist', 'widget', 'widget.js'), packagePath('dist', 'ssr', 'render.js')]) {
+    if (!existsSync(built)) throw new Error(`${built} is missing: run npm run build first.`);
+  }
+  const dir = await mkdtemp(join(tmpdir(), 'jobboard-bench-lighthouse-'));
+  const demo = await startDemo({ sandboxPort: 0, proxyPort: 0, dataDir: join(dir, 'proxy'), env: { LOG_LEVEL: 'silent' } });
+  const chrome = await chromeLauncher.launch({ chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', chromeFlags: CHROME_FLAGS });
+  const browser = await launchChromium();
+  try {
+    const base = demo.proxy.url;
+    const list = (await (await fetch(`${base}/api/campaigns`)).json()) as { items: { id: number }[] };
+    const offer = list.items[0]!.id;
+    const pages = [
+      { name: 'script tag, list', url: `${base}/` },
+      { name: 'script tag, offer open', url: `${base}/?offer=${offer}` },
+      { name: 'server-rendered, list', url: `${base}/server-rendered/` },
+      { name: 'server-rendered, offer open', url: `${base}/server-rendered/?offer=${offer}` },
+    ];
+
+    const audited: { name: string; reports: Report[] }[] = [];
+    for (const page of pages) {
+      const reports: Report[] = [];
+      for (let i = 0; i < RUNS; i += 1) reports.push(await audit(page.url, chrome.port));
+      audited.push({ name: page.name, reports });
+    }
+
+    // Interleaved: each run measures both pages, so both see the same machine state.
+    const visible: Record<string, number[]> = {};
+    for (const throttled of [false, true]) {
+      for (let i = 0; i < VISIBLE_RUNS; i += 1) {
+        for (const page of [pages[0]!, pages[2]!]) {
+          const key = `${page.name.split(',')[0]}|${throttled}`;
+          (visible[key] ??= []).push(await offersVisible(page.url, throttled, browser));
+        }
+      }
+    }
+
+    const fmt = (n: number, digits = 2) => n.toFixed(digits);
+    const rows = audited.map(({ name, reports }) => {
+      const score = (c: (typeof CATEGORIES)[number]) => median(reports.map((r) => r.scores[c]));
+      const metric = (m: keyof typeof METRICS) => median(reports.map((r) => r.metrics[m]));
+      return { name, perf: score('performance'), a11y: score('accessibility'), bp: score('best-practices'), seo: score('seo'), cls: metric('cls'), lcp: metric('lcp'), tbt: metric('tbt'), si: metric('si'), failing: [...new Set(reports.flatMap((r) => r.failing))] };
+    });
+    const met = (ok: boolean) => (ok ? 'yes' : '**no**');
+    const widgetDir = packagePath('dist', 'widget');
+    const modules = readdirSync(widgetDir).filter((n) => n !== 'widget.js').sort();
+    const main = gzipped(join(widgetDir, 'widget.js'));
+    const vis = (page: string, throttled: boolean) => median(visible[`${page}|${throttled}`]!);
+
+    return [
+      '## Lighthouse: the demo board pages',
+      '',
+      `\`npm run build && npm run bench -- lighthouse\`: Lighthouse ${lighthouseVersion()} (mobile, simulated throttling) in Debian's Chromium on both demo pages, as the list and with an offer open; median of ${RUNS} runs each (\`BENCH_LIGHTHOUSE_RUNS\`).`,
+      'Targets: performance at least 0.95; accessibility, best practices and SEO 1.0; cumulative layout shift at most 0.02.',
+      '',
+      '| page | performance | accessibility | best practices | SEO | CLS | LCP (ms) | TBT (ms) | speed index (ms) | targets met |',
+      '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+      ...rows.map((r) => `| ${r.name} | ${fmt(r.perf)} | ${fmt(r.a11y)} | ${fmt(r.bp)} | ${fmt(r.seo)} | ${fmt(r.cls, 3)} | ${Math.round(r.lcp)} | ${Math.round(r.tbt)} | ${Math.round(r.si)} | ${met(r.perf >= 0.95 && r.a11y === 1 && r.bp === 1 && r.seo === 1 && r.cls <= 0.02)} |`),
+      '',
+      rows.some((r) => r.failing.length > 0) ? `Audits below their full score: ${rows.map((r) => (r.failing.length === 0 ? '' : `${r.name}: ${r.failing.join(', ')}`)).filter(Boolean).join('; ')}.` : 'No accessibility, best-practice or SEO audit below its full score.',
+      '',
+      `Page start → first offer visible (median of ${VISIBLE_RUNS} runs per page, interleaved, fresh browser context each run, playwright-core):`,
+      '',
+      '| network | script tag (ms) | server-rendered (ms) | server-rendered vs script tag |',
+      '|---|---:|---:|---:|',
+      ...[false, true].map((t) => `| ${t ? '150 ms round trips, 1.6 Mbit/s (Lighthouse mobile)' : 'local'} | ${fmt(vis('script tag', t), 0)} | ${fmt(vis('server-rendered', t), 0)} | ${fmt(vis('server-rendered', t) / vis('script tag', t))} |`),
+      '',
+      `Sizes, gzipped: widget.js ${main.toLocaleString('en')} bytes (Lit, its hydration support, the widget and its English texts; budget 25 KB = 25,600 bytes)${modules.map((m) => `; with ${m} ${(main + gzipped(join(widgetDir, m))).toLocaleString('en')}`).join('')}.`,
+    ].join('\n');
+  } finally {
+    await browser.close();
+    chrome.kill();
+    await demo.proxy.close();
+    await demo.sandbox.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+function lighthouseVersion(): string {
+  return (JSON.parse(readFileSync(packagePath('node_modules', 'lighthouse', 'package.json'), 'utf8')) as { version: string }).version;
+}
