@@ -2,15 +2,14 @@
 // no listen() here, so tests start it on port 0 and startProxy composes it.
 // Order matters: request id and logging first, then security headers and
 // metrics, CORS on /api, the routes, the JSON 404, and the one error handler.
-import { randomUUID } from 'node:crypto';
 import express from 'express';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import cors from 'cors';
 import helmet from 'helmet';
-import { pinoHttp } from 'pino-http';
-import { stdSerializers } from 'pino';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
+import { accessLog, pathOnly } from './access-log.ts';
+import type { ResponseWithError } from './access-log.ts';
 import { createCatalogueReader } from './catalogue/reader.ts';
 import type { SyncStatus } from './catalogue/catalogue.ts';
 import type { CatalogueStore } from './catalogue/store.ts';
@@ -85,9 +84,6 @@ const DEMO_PAGE_CSP =
 
 const QUIET_PATHS = new Set(['/healthz', '/readyz']);
 
-function pathOnly(url: string | undefined): string {
-  return (url ?? '').split('?')[0] ?? '';
-}
 
 /**
  * Origins allowed on /api: those of ALLOWED_ORIGINS, and the proxy's own public
@@ -170,28 +166,7 @@ export function createProxyApp(deps: ProxyAppDeps): express.Express {
   app.set('query parser', 'simple');
   app.disable('x-powered-by');
 
-  app.use(
-    pinoHttp({
-      logger,
-      genReqId(req, res) {
-        const given = req.headers['x-request-id'];
-        const id = typeof given === 'string' && /^[A-Za-z0-9._:-]{1,128}$/.test(given) ? given : randomUUID();
-        res.setHeader('X-Request-Id', id);
-        return id;
-      },
-      // Method, path and status only: no query string, headers, IP or body.
-      // Unwrapped: pino-http's wrappers would first copy every header of
-      // every request, only for these serializers to drop them.
-      wrapSerializers: false,
-      serializers: {
-        req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, path: pathOnly(req.url) }),
-        res: (res: { statusCode: number }) => ({ status: res.statusCode }),
-        err: stdSerializers.err,
-      },
-      autoLogging: { ignore: (req) => QUIET_PATHS.has(pathOnly(req.url)) },
-      customLogLevel: (_req, res, error) => (error !== undefined || res.statusCode >= 500 ? 'error' : 'info'),
-    }),
-  );
+  app.use(accessLog(logger, QUIET_PATHS));
   app.use(helmet());
   if (deps.draining !== undefined) {
     const draining = deps.draining;
@@ -250,8 +225,8 @@ export function createProxyApp(deps: ProxyAppDeps): express.Express {
     const answer =
       problem ?? new ProblemError('internal_error', 'Something went wrong on our side. Try again in a moment.');
     if (problem === undefined) {
-      // pino-http logs it with the request line, as error.
-      (res as Response & { err?: Error }).err = error instanceof Error ? error : new Error(String(error));
+      // The access log writes it with the request's line, as error.
+      (res as ResponseWithError).err = error instanceof Error ? error : new Error(String(error));
     }
     res.status(answer.status);
     for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);

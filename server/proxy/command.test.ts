@@ -61,6 +61,7 @@ describe('jobboard-connector proxy', () => {
         UPSTREAM_SECRET_KEY: DEMO_KEYS.jobboard.secret_key,
         JOBBOARD_CHANNEL: DEMO_KEYS.jobboard.channel,
         PORT: '0',
+        METRICS_PORT: '0',
         HOST: '127.0.0.1',
         DATA_DIR: join(tmp, 'data'),
       });
@@ -78,12 +79,15 @@ describe('jobboard-connector proxy', () => {
         });
       });
       assert.equal((await fetch(`${url}/healthz`)).status, 200);
+      assert.equal((await fetch(`${url}/api/config`, { headers: { 'X-Request-Id': 'last-request' } })).status, 200);
       p.child.kill('SIGTERM');
       assert.equal(await p.exited, 0);
       assert.match(p.err(), /SIGTERM: finishing in-flight requests/);
       // stdout is JSON lines (pino), ending with the stop.
-      const lines = p.out().trim().split('\n').map((l) => JSON.parse(l) as { msg: string });
+      const lines = p.out().trim().split('\n').map((l) => JSON.parse(l) as { msg: string; req?: { id: string; path: string } });
       assert.equal(lines.at(-1)?.msg, 'proxy stopped');
+      // Lines are written asynchronously: the last request's line is not lost on a clean stop.
+      assert.deepEqual(lines.find((l) => l.req?.id === 'last-request')?.req, { id: 'last-request', method: 'GET', path: '/api/config' });
       assert.doesNotMatch(p.out(), new RegExp(DEMO_KEYS.jobboard.secret_key));
     } finally {
       await sandbox.close();

@@ -172,6 +172,8 @@ export function createProxy(configOrOptions: ProxyConfig | CreateProxyOptions): 
         draining = true;
         await Promise.allSettled([catalogue.stop(), applications.stop()]);
         store.close();
+        // The last lines (the shutdown's own) out before the process may exit.
+        await new Promise<void>((resolve) => logger.flush(() => resolve()));
       })();
       return stopping;
     },

@@ -71,7 +71,12 @@ export function redactPersonalData(value: unknown, depth = 0): unknown {
 
 export interface LoggerOptions {
   level?: string;
-  /** Where lines go (default stdout); tests pass a stream to read them. */
+  /**
+   * Where lines go; tests pass a stream to read them. By default stdout,
+   * written asynchronously: lines written while a write is under way go out
+   * together with the next one, instead of one blocking write per line. pino
+   * flushes what is left when the process exits; stop() flushes too.
+   */
   destination?: DestinationStream;
 }
 
@@ -86,6 +91,6 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       },
       timestamp: pino.stdTimeFunctions.isoTime,
     },
-    options.destination,
+    options.destination ?? pino.destination({ dest: 1, sync: false }),
   );
 }

@@ -175,6 +175,36 @@ describe('offers on the board page URLs', () => {
     });
   }
 
+  it('the script takes over the server-rendered offer as it is: no request for the offers, the same elements, then interactive', async () => {
+    const page = await browser.newPage();
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname.startsWith('/api/campaigns')) asked.push(request.url());
+    });
+    // The script comes late, so the server's elements are surely there before it runs.
+    await page.route('**/widget.js', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await route.continue();
+    });
+    await page.addInitScript({
+      content: `(function mark() {
+        const title = document.querySelector('jobboard-campaigns')?.shadowRoot?.querySelector('#detail-title');
+        if (title && !customElements.get('jobboard-campaigns')) title.dataset.fromServer = 'yes';
+        else if (!title) requestAnimationFrame(mark);
+      })();`,
+    });
+    const list = (await (await fetch(`${base}/api/campaigns`)).json()) as { items: { id: number }[] };
+    await page.goto(`${base}/server-rendered/?offer=${list.items[0]!.id}`);
+    await page.waitForFunction(() => customElements.get('jobboard-campaigns') !== undefined);
+    await page.locator('jobboard-apply form').waitFor();
+    assert.equal(await title(page).getAttribute('data-from-server'), 'yes', 'the title the server rendered is still the one shown');
+    assert.deepEqual(asked, [], 'the offer and the list were not fetched again');
+    await page.locator('jobboard-campaigns .back').click();
+    await offers(page).first().waitFor();
+    assert.doesNotMatch(page.url(), /offer=/);
+    await page.close();
+  });
+
   it('with JavaScript off, the server-rendered page shows the list and an offer\'s text', async () => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
