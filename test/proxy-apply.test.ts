@@ -301,6 +301,13 @@ describe('POST /api/applications against the sandbox', () => {
       assert.equal(world.applications.outbox.get(String(answer.body.reference)), undefined);
     });
 
+    it('when the honeypot holds what the candidate typed in another field (an autofill), delivers the application', async () => {
+      const base = validFields(campaign);
+      const answer = await send({ fields: { ...base, website: ` ${base.email.toUpperCase()} ` } });
+      assert.equal(answer.status, 201);
+      assert.equal(upstreamApplicantCount(world.sandbox, base.email), 1, 'the applicant was created upstream');
+    });
+
     it('when the honeypot is filled, answers like a success even to an invalid form (a robot learns no rule)', async () => {
       const answer = await send({ fields: { campaign_id: '1', email: 'nope', website: 'x' }, resume: null });
       assert.equal(answer.status, 202);

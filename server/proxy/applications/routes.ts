@@ -93,6 +93,20 @@ function answerFromRow(row: OutboxRow): Answer {
   return accepted(202, row.reference, row.campaign_id);
 }
 
+/**
+ * True when a robot filled the honeypot. A value the candidate also typed in
+ * another field is an autofill that slipped through, not a robot: that
+ * application goes on through every other check rather than being dropped.
+ */
+function isTrapped(form: ParsedForm): boolean {
+  const trap = (form.fields.get('website') ?? '').trim().toLowerCase();
+  if (trap === '') return false;
+  for (const [name, value] of form.fields) {
+    if (name !== 'website' && value.trim().toLowerCase() === trap) return false;
+  }
+  return true;
+}
+
 function send(res: Response, answer: Answer, replayed: boolean): void {
   res.status(answer.status);
   res.setHeader('Cache-Control', 'no-store');
@@ -152,7 +166,7 @@ export function applicationsRouter(deps: RouteDeps): Router {
   async function checkAndStore(req: Request, res: Response, form: ParsedForm, key: string, outbox: Outbox, now: number): Promise<{ reference: string; campaignId: number } | undefined> {
     const ip = req.ip ?? req.socket.remoteAddress ?? 'unknown';
 
-    if ((form.fields.get('website') ?? '').trim() !== '') {
+    if (isTrapped(form)) {
       // A robot filled the hidden field: before any check, it is told "queued" and learns nothing; nothing is stored or sent.
       const campaignId = Number(form.fields.get('campaign_id'));
       const fake = accepted(202, randomUUID(), Number.isSafeInteger(campaignId) ? campaignId : 0);

@@ -118,13 +118,6 @@ export const styles = [
     .consent-link {
       margin: calc(var(--_space) / -2) 0 0 2rem;
     }
-    .hp {
-      position: absolute;
-      left: -10000px;
-      width: 1px;
-      height: 1px;
-      overflow: hidden;
-    }
     .summary,
     .outcome {
       border: 2px solid var(--_error);

@@ -127,12 +127,18 @@ describe('<jobboard-apply>', () => {
       expect(shadow<HTMLInputElement>(el, '#first_name').required).to.equal(true);
     });
 
-    it('hides the honeypot from people and assistive technology', async () => {
+    it('keeps the honeypot from people, assistive technology, autofill and password managers', async () => {
       const { el } = await form('ok');
       const trap = shadow<HTMLInputElement>(el, '#website');
-      expect(trap.closest('[aria-hidden=true]')).not.to.equal(null);
+      // Not rendered: browsers autofill only fields that are.
+      expect(trap.getClientRects().length).to.equal(0);
+      expect(trap.closest('[hidden][inert]')).not.to.equal(null);
       expect(trap.tabIndex).to.equal(-1);
-      expect(trap.getBoundingClientRect().right).to.be.below(0);
+      for (const attribute of ['data-1p-ignore', 'data-lpignore', 'data-bwignore', 'data-form-type']) {
+        expect(trap.hasAttribute(attribute), attribute).to.equal(true);
+      }
+      // Still posted, empty, with the form.
+      expect(new FormData(shadow<HTMLFormElement>(el, 'form')).get('website')).to.equal('');
     });
 
     it('shows where the keyboard focus is', async () => {

@@ -339,9 +339,11 @@ export class JobboardApply extends LitElement {
       <fieldset class="plain" ?disabled=${uploading}>
         <legend class="visually-hidden">${msg('Your application')}</legend>
         ${groups().map((group) => this.renderField(group))}
-        <div class="hp" aria-hidden="true">
+        <!-- The honeypot: robots reading the HTML fill it; browsers and password managers must not
+          (a candidate would be silently dropped), so it is not rendered and marked for each to skip. -->
+        <div hidden inert>
           <label for="website">${msg('Leave this field empty')}</label>
-          <input id="website" name="website" type="text" tabindex="-1" autocomplete="off" />
+          <input id="website" name="website" type="text" tabindex="-1" autocomplete="off" data-1p-ignore data-lpignore="true" data-bwignore data-form-type="other" />
         </div>
         ${this.form.config?.captcha ? html`<div class="captcha"><slot name="captcha"></slot></div>` : nothing}
       </fieldset>
