@@ -14,6 +14,8 @@ export const ERROR_STATUS = {
   /** A company client calling a job-board endpoint, or the reverse. */
   wrong_client_kind: 403,
   rate_limited: 403,
+  /** The sandbox's admin surface, asked by a web page of another origin. */
+  origin_refused: 403,
   not_found: 404,
   /** A known path called with another method; the Allow header lists the right ones. */
   method_not_allowed: 405,

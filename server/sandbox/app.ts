@@ -57,10 +57,15 @@ export function createSandboxApp(ctx: SandboxContext): express.Express {
   const root = routes.router('');
   // Files are served to whoever holds their unguessable URL, as resume_url promises.
   root.get('/files/:name', (req, res) => {
-    const token = /^([0-9a-f]{32})\.[a-z]+$/.exec(req.params.name)?.[1];
-    const file = token === undefined ? undefined : readFile(ctx.db, token);
+    const name = /^([0-9a-f]{32})\.([a-z]+)$/.exec(req.params.name);
+    const file = name === null ? undefined : readFile(ctx.db, name[1]!);
     if (file === undefined) throw new SandboxError('not_found', 'This file does not exist.');
-    res.type(file.mime).set('Cache-Control', 'private, max-age=3600').send(Buffer.from(file.bytes));
+    // A download, never a page of the sandbox's origin, whatever its bytes say.
+    res
+      .attachment(`file.${name![2]}`)
+      .type(file.mime)
+      .set({ 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'private, max-age=3600' })
+      .send(Buffer.from(file.bytes));
   });
   // The link of the legal-terms email: the applicant accepts the terms.
   root.get('/legals/:token', (req, res) => {
@@ -76,7 +81,7 @@ export function createSandboxApp(ctx: SandboxContext): express.Express {
   });
   app.use(root.express);
 
-  if (admin !== undefined) app.use('/_sandbox', requireJsonBody, json, admin);
+  if (admin !== undefined) app.use('/_sandbox', adminRequestsOnly(ctx), requireJsonBody, json, admin);
 
   app.use((req) => {
     throw new SandboxError('not_found', `No route ${req.method} ${req.path}. The API lives under /v2${ctx.admin ? ', the admin surface under /_sandbox' : ''}.`);
@@ -92,6 +97,28 @@ function requestLog(req: Request, res: Response, next: NextFunction): void {
     console.log(`${req.method} ${req.originalUrl} ${res.statusCode} ${ms.toFixed(1)} ms`);
   });
   next();
+}
+
+/**
+ * The admin surface changes everything a sandbox holds, so a web page must not
+ * reach it: a change is taken only as JSON (which a page on another site cannot
+ * send without a CORS preflight the sandbox never grants, unlike a form or a
+ * text/plain fetch, even with no body), and a browser request from another
+ * origin is refused outright.
+ */
+function adminRequestsOnly(ctx: SandboxContext): RequestHandler {
+  return (req, _res, next) => {
+    const origin = req.headers.origin;
+    const site = req.headers['sec-fetch-site'];
+    if ((origin !== undefined && !ctx.tokens.isOwnOrigin(origin)) || site === 'cross-site' || site === 'same-site') {
+      throw new SandboxError('origin_refused', `The admin surface takes no requests from web pages of other origins${origin === undefined ? '' : ` (${origin.slice(0, 100)})`}; call it from a test, a script or curl.`);
+    }
+    const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    if (!['GET', 'HEAD', 'OPTIONS'].includes(req.method) && type !== 'application/json') {
+      throw new SandboxError('unsupported_media_type', `${req.method} /_sandbox${req.path} changes the sandbox: send it with "Content-Type: application/json" (and {} when there is nothing to say).`);
+    }
+    next();
+  };
 }
 
 /** A body that is not JSON is refused with 415 rather than silently ignored. */
@@ -137,7 +164,7 @@ function pauseEndedCampaigns(ctx: SandboxContext): void {
 
 function authenticate(ctx: SandboxContext): RequestHandler {
   return async (req, res, next) => {
-    const client = await ctx.tokens.verify(req.headers.authorization, req.headers.host);
+    const client = await ctx.tokens.verify(req.headers.authorization);
     ctx.rateLimiter.hit(client.id);
     res.locals.client = client;
     next();

@@ -54,17 +54,32 @@ export class TokenVerifier {
   readonly #db: Database;
   readonly #clock: SandboxClock;
   readonly #cache = new Map<string, { client: ApiClient; expiresMs: number }>();
+  /** The hosts a token's "aud" may name: the sandbox's own addresses, set when it listens. */
+  #audiences = new Set<string>();
 
   constructor(db: Database, clock: SandboxClock) {
     this.#db = db;
     this.#clock = clock;
   }
 
+  /**
+   * The sandbox's addresses (origins or host:port), from its configuration and
+   * where it listens, never from a request's Host header, which the sender chooses.
+   */
+  setAudiences(origins: string[]): void {
+    this.#audiences = new Set(origins.flatMap(hostsOf));
+  }
+
+  /** Whether an Origin header names the sandbox itself (its admin surface answers only its own pages). */
+  isOwnOrigin(origin: string): boolean {
+    return /^https?:\/\//i.test(origin) && hostsOf(origin).every((h) => this.#audiences.has(h));
+  }
+
   clear(): void {
     this.#cache.clear();
   }
 
-  async verify(authorization: string | undefined, host: string | undefined): Promise<ApiClient> {
+  async verify(authorization: string | undefined): Promise<ApiClient> {
     if (authorization === undefined || authorization.trim() === '') {
       throw new SandboxError('missing_token', 'Send "Authorization: Bearer <token>"; get a token with POST /v2/jwt.');
     }
@@ -99,8 +114,14 @@ export class TokenVerifier {
     if (payload.exp === undefined && payload.iat === undefined) {
       throw new SandboxError('invalid_token', 'A self-signed token needs "iat" (and may have "exp").');
     }
-    if (payload.aud !== undefined && !audienceMatches(payload.aud, host)) {
-      throw new SandboxError('invalid_token', `The token's "aud" must be the API host (${host ?? 'unknown'}).`);
+    if (payload.aud !== undefined && !(Array.isArray(payload.aud) ? payload.aud : [payload.aud]).some((aud) => hostsOf(aud).some((h) => this.#audiences.has(h)))) {
+      const known = [...this.#audiences].filter((h) => h.includes(':'));
+      throw new SandboxError('invalid_token', `The token's "aud" must be this API's host${known.length > 0 ? ` (${known.join(' or ')})` : ''}, or left out.`);
+    }
+    // A token lives at most 4 hours, whoever signed it.
+    const bornAt = payload.iat ?? Math.floor(nowMs / 1000);
+    if (payload.exp !== undefined && payload.exp - bornAt > TOKEN_LIFETIME_SECONDS) {
+      throw new SandboxError('invalid_token', `The token lives longer than ${TOKEN_LIFETIME_SECONDS / 3600} hours ("exp" minus "iat"); sign one that expires sooner, or get one with POST /v2/jwt.`);
     }
     try {
       await jwtVerify(token, encoder.encode(client.secret_key), {
@@ -123,12 +144,13 @@ export class TokenVerifier {
   }
 }
 
-function audienceMatches(aud: string | string[], host: string | undefined): boolean {
-  if (host === undefined) return true;
-  const hostname = host.replace(/:\d+$/, '');
-  const accepted = new Set([host, hostname]);
-  return (Array.isArray(aud) ? aud : [aud]).some((value) => {
-    const bare = value.replace(/^[a-z]+:\/\//i, '').replace(/\/.*$/, '');
-    return accepted.has(bare) || accepted.has(bare.replace(/:\d+$/, ''));
-  });
+/** The host:port and the bare host an origin or a host names, lower case ("http://Localhost:4010/v2" → localhost:4010, localhost). */
+function hostsOf(value: string): string[] {
+  const bare = value.trim().toLowerCase().replace(/^[a-z]+:\/\//, '').replace(/\/.*$/, '');
+  const hostname = bare.replace(/:\d+$/, '');
+  // The loopback names one machine: a token for localhost is good at 127.0.0.1 and back.
+  const loopback = ['localhost', '127.0.0.1', '[::1]'];
+  const names = loopback.includes(hostname) ? loopback : [hostname];
+  const port = bare.slice(hostname.length);
+  return names.flatMap((name) => [`${name}${port}`, name]);
 }

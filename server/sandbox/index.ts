@@ -33,6 +33,11 @@ export interface SandboxOptions {
   rateLimitWindowMs?: number;
   /** One line per request on stdout (default false). */
   log?: boolean;
+  /**
+   * The address clients reach the sandbox at when it is not where it listens
+   * (behind a reverse proxy): a self-signed token's "aud" may name it.
+   */
+  publicUrl?: string;
 }
 
 export interface RunningSandbox {
@@ -76,6 +81,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   server.requestTimeout = 120_000;
   const port = (server.address() as AddressInfo).port;
   const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  context.tokens.setAudiences([origin, ...(options.publicUrl === undefined ? [] : [options.publicUrl])]);
   let closed: Promise<void> | undefined;
   return {
     url: `${origin}/v2`,
