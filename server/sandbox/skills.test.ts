@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { Worker } from 'node:worker_threads';
 import { deflateSync } from 'node:zlib';
-import { extractSkills } from './skills.ts';
-import { b64, docBytes, docxBytes, pdfBytes, pngBytes, world } from './test-helpers.ts';
+import { MAX_INFLATED_BYTES, extractSkills, extractText } from './skills.ts';
+import { b64, docBytes, docxBytes, pdfBytes, pngBytes, world, zipBytes } from './test-helpers.ts';
 import type { World } from './test-helpers.ts';
 
 describe('sandbox skills extraction', () => {
@@ -21,6 +22,78 @@ describe('sandbox skills extraction', () => {
   it('finds whole words only, and none in images', () => {
     assert.deepEqual(extractSkills(pdfBytes('Javascripting Gopher'), 'pdf'), []);
     assert.deepEqual(extractSkills(pngBytes(), 'png'), []);
+  });
+});
+
+/**
+ * Times extractSkills on each input in a worker thread, so that a quadratic regression fails at the deadline
+ * instead of blocking the test run for the minutes (or hours) it would take.
+ */
+async function timeInWorker(inputs: { bytes: Buffer; type: string }[], deadlineMs: number): Promise<number[]> {
+  const source = `
+    const { parentPort, workerData } = require('node:worker_threads');
+    import(workerData.module).then(({ extractSkills }) => {
+      parentPort.postMessage(workerData.inputs.map(({ bytes, type }) => {
+        const start = performance.now();
+        extractSkills(bytes, type);
+        return performance.now() - start;
+      }));
+    });`;
+  const worker = new Worker(source, { eval: true, workerData: { module: new URL('./skills.ts', import.meta.url).href, inputs } });
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await new Promise<number[]>((resolve, reject) => {
+      timer = setTimeout(() => reject(new Error(`extractSkills was still running after ${deadlineMs} ms: it is not linear`)), deadlineMs);
+      worker.once('message', resolve);
+      worker.once('error', reject);
+    });
+  } finally {
+    clearTimeout(timer);
+    await worker.terminate();
+  }
+}
+
+describe('sandbox skills extraction on hostile files', () => {
+  it('takes linear time: 1 MB of ")" and spaces, of "<", or 25,000 nested tags is read in well under a second', async () => {
+    const MB = 1_000_000;
+    const inputs = [
+      { bytes: Buffer.from(`%PDF-1.4\n)${' '.repeat(MB)}`, 'latin1'), type: 'pdf' },
+      { bytes: Buffer.from(`%PDF-1.4\n${')'.repeat(MB / 2)}${' '.repeat(MB / 2)}`, 'latin1'), type: 'pdf' },
+      { bytes: zipBytes({ 'word/document.xml': '<'.repeat(MB) }), type: 'docx' },
+      { bytes: zipBytes({ 'word/document.xml': `${'<w:t>'.repeat(25_000)}Python${'</w:t>'.repeat(25_000)}` }), type: 'docx' },
+      { bytes: zipBytes({ 'word/document.xml': `${'<w:t'.repeat(25_000)}${' '.repeat(MB)}` }), type: 'docx' },
+      { bytes: docBytes('C+Node.Jav '.repeat(MB / 10)), type: 'doc' },
+    ];
+    // Each takes a few milliseconds; 1 s is a generous bound for a loaded machine, which a quadratic version
+    // misses by far (the regexes it replaces took about 27 s for 100 KB of spaces, and grow with the square).
+    const times = await timeInWorker(inputs, 20_000);
+    times.forEach((ms, i) => assert.ok(ms < 1_000, `input ${i} (${inputs[i]!.type}) took ${ms.toFixed(0)} ms`));
+  });
+
+  it('inflates at most MAX_INFLATED_BYTES of a docx: a zip bomb part is dropped, the text before it is kept', () => {
+    // 32 MiB of text deflate to about 32 KB.
+    const bomb = Buffer.alloc(32 * 1024 * 1024, 'Python ');
+    const docx = zipBytes({ 'word/document.xml': '<w:t>Rust</w:t>', 'xl/worksheets/sheet1.xml': bomb }, { deflate: true });
+    assert.ok(docx.length < 100_000, `the bomb is ${docx.length} bytes`);
+    const text = extractText(docx, 'docx');
+    assert.ok(text.length <= MAX_INFLATED_BYTES, `${text.length} characters inflated`);
+    assert.deepEqual(extractSkills(docx, 'docx'), ['Rust']);
+  });
+
+  it('inflates at most MAX_INFLATED_BYTES of a docx in all, however many parts share it', () => {
+    const part = Buffer.alloc(6 * 1024 * 1024, 'a');
+    const parts = Object.fromEntries([1, 2, 3, 4, 5].map((n) => [`xl/worksheets/sheet${n}.xml`, part]));
+    const text = extractText(zipBytes(parts, { deflate: true }), 'xlsx');
+    assert.ok(text.length <= MAX_INFLATED_BYTES, `${text.length} characters inflated`);
+  });
+
+  it('inflates at most MAX_INFLATED_BYTES of the FlateDecode streams of a PDF', () => {
+    const stream = deflateSync(Buffer.alloc(32 * 1024 * 1024, 'a'));
+    const oneStream = Buffer.concat([Buffer.from('\nstream\n'), stream, Buffer.from('\nendstream\n')]);
+    const pdf = Buffer.concat([Buffer.from('%PDF-1.4\n(Docker) Tj'), oneStream, oneStream, Buffer.from('%%EOF')]);
+    const text = extractText(pdf, 'pdf');
+    assert.ok(text.length <= pdf.length + MAX_INFLATED_BYTES + 10, `${text.length} characters for a ${pdf.length}-byte file`);
+    assert.deepEqual(extractSkills(pdf, 'pdf'), ['Docker']);
   });
 });
 

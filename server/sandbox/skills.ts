@@ -30,11 +30,31 @@ export function extractText(bytes: Buffer, type: string): string {
       return pdfText(bytes);
     case 'docx':
     case 'xlsx':
-      return zipText(bytes).replace(/<[^>]+>/g, ' ');
+      return stripTags(zipText(bytes));
     case 'doc':
       return `${bytes.toString('latin1')} ${bytes.toString('utf16le')}`;
     default:
       return '';
+  }
+}
+
+/**
+ * At most this many bytes are inflated from one file, all its PDF streams or zip parts together. A few
+ * kilobytes of deflated data can inflate to gigabytes (a "zip bomb"); the text of a real resume is far below.
+ */
+export const MAX_INFLATED_BYTES = 10 * 1024 * 1024;
+/** At most this many zip entries are walked, however small: a zip of millions of empty entries is a bomb too. */
+export const MAX_ZIP_ENTRIES = 500;
+/** At most this many PDF streams are inflated. */
+const MAX_PDF_STREAMS = 200;
+
+/** Inflates one stream or zip part within what is left of the file's budget. */
+function inflateBounded(data: Buffer, raw: boolean, limit: number): Buffer | 'over_limit' | 'damaged' {
+  try {
+    // maxOutputLength makes zlib stop (and throw) as soon as the output would pass the limit.
+    return (raw ? inflateRawSync : inflateSync)(data, { maxOutputLength: limit });
+  } catch (error) {
+    return (error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE' ? 'over_limit' : 'damaged';
   }
 }
 
@@ -44,20 +64,85 @@ function pdfText(bytes: Buffer): string {
   const parts = [raw];
   const streamRe = /stream\r?\n/g;
   let match: RegExpExecArray | null;
-  let budget = 200;
-  while ((match = streamRe.exec(raw)) !== null && budget-- > 0) {
+  let streams = 0;
+  let budget = MAX_INFLATED_BYTES;
+  while (budget > 0 && streams++ < MAX_PDF_STREAMS && (match = streamRe.exec(raw)) !== null) {
     const start = match.index + match[0].length;
     const end = raw.indexOf('endstream', start);
     if (end < 0) break;
-    try {
-      parts.push(inflateSync(bytes.subarray(start, end)).toString('latin1'));
-    } catch {
-      // Not a deflated stream (or a damaged one): its raw bytes are already in `raw`.
+    const inflated = inflateBounded(bytes.subarray(start, end), false, budget);
+    // Past the budget, the file is a bomb (or far larger than a resume): keep the text found so far.
+    if (inflated === 'over_limit') break;
+    // A stream that is not deflated (or is damaged) is already in `raw`.
+    if (inflated !== 'damaged') {
+      parts.push(inflated.toString('latin1'));
+      budget -= inflated.length;
     }
     streamRe.lastIndex = end;
   }
-  // Text shown with Tj/TJ is in parentheses; keep them, joined by spaces.
-  return parts.join(' ').replace(/\)\s*-?\d*\s*\(/g, '');
+  return joinTextRuns(parts.join(' '));
+}
+
+/** The characters /\s/ matches among latin1 ones (PDF text here is read as latin1). */
+function isSpace(code: number): boolean {
+  return code === 32 || (code >= 9 && code <= 13) || code === 160;
+}
+
+function isDigit(code: number): boolean {
+  return code >= 48 && code <= 57;
+}
+
+/**
+ * Text shown with TJ is split into strings with kerning numbers between them, "(Pyt) -20 (hon)": removes each
+ * ") number (" so that the words read whole. A scan in one pass: the regex /\)\s*-?\d*\s*\(/g did the same but
+ * backtracked over every split of a run of spaces, quadratic on a ")" followed by a million spaces.
+ */
+function joinTextRuns(text: string): string {
+  const out: string[] = [];
+  let copied = 0;
+  let close = text.indexOf(')');
+  while (close >= 0) {
+    let i = close + 1;
+    while (i < text.length && isSpace(text.charCodeAt(i))) i++;
+    if (text[i] === '-') i++;
+    while (i < text.length && isDigit(text.charCodeAt(i))) i++;
+    while (i < text.length && isSpace(text.charCodeAt(i))) i++;
+    if (text[i] === '(') {
+      out.push(text.slice(copied, close));
+      copied = i + 1;
+      close = text.indexOf(')', i + 1);
+    } else {
+      // The characters skipped hold no ")": the next one is at i or after, so no character is scanned twice.
+      close = text.indexOf(')', i);
+    }
+  }
+  out.push(text.slice(copied));
+  return out.join('');
+}
+
+/**
+ * Replaces every tag "<...>" by a space. A scan in one pass: the regex /<[^>]+>/g rescanned the rest of the text
+ * from each "<" that has no ">" after it, quadratic on a long run of "<".
+ */
+function stripTags(xml: string): string {
+  const out: string[] = [];
+  let copied = 0;
+  let open = xml.indexOf('<');
+  while (open >= 0) {
+    const close = xml.indexOf('>', open + 1);
+    // No ">" anywhere after: no more tags.
+    if (close < 0) break;
+    if (close === open + 1) {
+      // "<>" is not a tag (a tag has something inside); go on from the ">".
+      open = xml.indexOf('<', close);
+      continue;
+    }
+    out.push(xml.slice(copied, open), ' ');
+    copied = close + 1;
+    open = xml.indexOf('<', copied);
+  }
+  out.push(xml.slice(copied));
+  return out.join('');
 }
 
 /** Concatenated XML of the parts of an OOXML (zip) file, read from its local file headers. */
@@ -65,7 +150,8 @@ function zipText(bytes: Buffer): string {
   const out: string[] = [];
   let offset = 0;
   let entries = 0;
-  while (offset + 30 <= bytes.length && bytes.readUInt32LE(offset) === 0x04034b50 && entries++ < 500) {
+  let budget = MAX_INFLATED_BYTES;
+  while (offset + 30 <= bytes.length && bytes.readUInt32LE(offset) === 0x04034b50 && entries++ < MAX_ZIP_ENTRIES) {
     const method = bytes.readUInt16LE(offset + 8);
     const compressedSize = bytes.readUInt32LE(offset + 18);
     const nameLength = bytes.readUInt16LE(offset + 26);
@@ -74,10 +160,14 @@ function zipText(bytes: Buffer): string {
     const dataStart = offset + 30 + nameLength + extraLength;
     const data = bytes.subarray(dataStart, dataStart + compressedSize);
     if (/^(word\/document|xl\/sharedStrings|xl\/worksheets\/[^/]+)\.xml$/.test(name)) {
-      try {
-        out.push((method === 8 ? inflateRawSync(data) : data).toString('utf8'));
-      } catch {
-        // A damaged part gives no text.
+      const part = method === 8 ? inflateBounded(data, true, budget) : data.length <= budget ? data : 'over_limit';
+      // Past the budget, the file is a bomb (or far larger than a resume): keep the text found so far.
+      if (part === 'over_limit') break;
+      // A damaged part gives no text.
+      if (part !== 'damaged') {
+        out.push(part.toString('utf8'));
+        budget -= part.length;
+        if (budget <= 0) break;
       }
     }
     // Sizes of 0 with a data descriptor (bit 3) cannot be walked this way: stop there.
