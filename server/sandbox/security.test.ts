@@ -34,7 +34,7 @@ describe('sandbox security', () => {
   describe('the admin surface', () => {
     it('refuses a change that is not JSON, even with no body: a page elsewhere cannot reset the store with a form or a text/plain fetch', async () => {
       const before = await campaigns();
-      for (const headers of [{ 'content-type': 'text/plain' }, { 'content-type': 'application/x-www-form-urlencoded' }, {}]) {
+      for (const headers of [{ 'content-type': 'text/plain' }, { 'content-type': 'application/x-www-form-urlencoded' }, {}] as Record<string, string>[]) {
         const reply = await call(`${w.t.sandbox.origin}/_sandbox/reset`, { method: 'POST', headers });
         assert.equal(reply.status, 415, JSON.stringify(headers));
         assert.equal(reply.body.error.code, 'unsupported_media_type');
