@@ -45,7 +45,7 @@ describe('sandbox security', () => {
 
     it('refuses any browser request from another origin, even as JSON', async () => {
       const before = await campaigns();
-      for (const headers of [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }, { origin: 'null' }]) {
+      for (const headers of [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }, { origin: 'null' }] as Record<string, string>[]) {
         const reply = await call(`${w.t.sandbox.origin}/_sandbox/reset`, { body: {}, headers });
         assert.equal(reply.status, 403, JSON.stringify(headers));
         assert.equal(reply.body.error.code, 'origin_refused');
