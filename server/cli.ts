@@ -5,7 +5,7 @@
 const commands: Record<string, { summary: string; load: () => Promise<{ main: (args: string[]) => Promise<void> }> }> = {
   sandbox: { summary: 'serve the sandbox recruitment API', load: () => import('./sandbox/command.ts') },
   proxy: { summary: 'serve the proxy a job board hosts', load: () => import('./proxy/command.ts') },
-  outbox: { summary: "inspect and replay the proxy's outbox", load: () => import('./proxy/outbox-command.ts') },
+  outbox: { summary: "inspect and replay the proxy's outbox, erase a candidate's data", load: () => import('./proxy/outbox-command.ts') },
   demo: { summary: 'the seeded sandbox, the proxy and a demo job-board page', load: () => import('./demo.ts') },
 };
 

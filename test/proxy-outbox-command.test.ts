@@ -1,11 +1,28 @@
-// jobboard-connector outbox list | retry ID | purge-delivered, on a real outbox file.
+// jobboard-connector outbox list | retry ID | purge-delivered | erase --email, on a real outbox file.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
+import { emailBucket } from '../server/proxy/applications/form.ts';
 import { Outbox } from '../server/proxy/applications/outbox.ts';
 import { runOutboxCommand as run } from './proxy-apply-support.ts';
+
+const DAY = 24 * 60 * 60 * 1000;
+const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+/** Runs with PERSONAL_DATA_RETENTION_DAYS set (or unset), as an operator's shell would. */
+async function withRetention<T>(days: string | undefined, fn: () => Promise<T>): Promise<T> {
+  const previous = process.env.PERSONAL_DATA_RETENTION_DAYS;
+  if (days === undefined) delete process.env.PERSONAL_DATA_RETENTION_DAYS;
+  else process.env.PERSONAL_DATA_RETENTION_DAYS = days;
+  try {
+    return await fn();
+  } finally {
+    if (previous === undefined) delete process.env.PERSONAL_DATA_RETENTION_DAYS;
+    else process.env.PERSONAL_DATA_RETENTION_DAYS = previous;
+  }
+}
 
 describe('jobboard-connector outbox', () => {
   let dir: string;
@@ -15,7 +32,7 @@ describe('jobboard-connector outbox', () => {
     for (const reference of ['dead-1', 'done-1', 'wait-1']) {
       outbox.enqueue(
         { reference, campaign_id: 7, company_id: 1, payload: { applicant: { email: 'grace@example.org' } }, resume: Buffer.from('%PDF-1.4'), resume_type: 'pdf' },
-        { deadLetterAfterMs: 3_600_000 },
+        { deadLetterAfterMs: 3_600_000, emailBucket: { bucket: emailBucket('grace@example.org'), windowMs: DAY } },
       );
     }
     outbox.claim('dead-1', 1000);
@@ -77,5 +94,81 @@ describe('jobboard-connector outbox', () => {
   it('names an unknown command and a wrong status', async () => {
     await assert.rejects(run(['frobnicate', '--data-dir', dir]), /Unknown outbox command "frobnicate"/);
     await assert.rejects(run(['list', '--status', 'lost', '--data-dir', dir]), /--status must be one of/);
+  });
+
+  it('shows what personal data each row keeps and until when, in the table and in JSON', async () => {
+    const outbox = new Outbox({ dataDir: dir, owner: 'check' });
+    const endedAt = outbox.summary('dead-1')!.ended_at!;
+    outbox.close();
+    const out = await withRetention(undefined, () => run(['list', '--data-dir', dir]));
+    assert.match(out, /PERSONAL DATA/);
+    assert.match(out, new RegExp(`dead-1 .* until ${iso(endedAt + 30 * DAY)}`));
+    assert.match(out, /wait-1 .* until delivered/);
+    assert.match(out, /done-1 .* none/);
+    const json = (await withRetention('7', () => run(['list', '--json', '--data-dir', dir])))
+      .trim().split('\n').map((line) => JSON.parse(line) as { reference: string; personal_data: boolean; erase_after: number | null });
+    const byRef = Object.fromEntries(json.map((row) => [row.reference, row]));
+    assert.deepEqual([byRef['dead-1']?.personal_data, byRef['dead-1']?.erase_after], [true, endedAt + 7 * DAY]);
+    assert.deepEqual([byRef['wait-1']?.personal_data, byRef['wait-1']?.erase_after], [true, null]);
+    assert.deepEqual([byRef['done-1']?.personal_data, byRef['done-1']?.erase_after], [false, null]);
+    await assert.rejects(withRetention('0', () => run(['list', '--data-dir', dir])), /PERSONAL_DATA_RETENTION_DAYS must be a whole number of days, at least 1/);
+  });
+
+  it("erase --email removes one person's data, not others', and an erased application can no longer be retried", async () => {
+    let outbox = new Outbox({ dataDir: dir, owner: 'setup' });
+    outbox.enqueue(
+      { reference: 'ada-1', campaign_id: 7, company_id: 1, payload: { applicant: { email: 'ada@example.org' } }, resume: Buffer.from('%PDF-1.4'), resume_type: 'pdf' },
+      { deadLetterAfterMs: 3_600_000, emailBucket: { bucket: emailBucket('ada@example.org'), windowMs: DAY } },
+    );
+    outbox.close();
+
+    const out = await run(['erase', '--email', ' Grace@Example.org ', '--data-dir', dir]);
+    assert.match(out, /applications: 2 \((dead-1, wait-1|wait-1, dead-1)\)/);
+    assert.match(out, /wait-1 was waiting for delivery: it will not be delivered \(now rejected, outcome erased\)/);
+    assert.match(out, /dead-1 was dead-lettered: it can no longer be retried/);
+    assert.match(out, /rate counters: 1/);
+    assert.equal(out.toLowerCase().includes('grace@example.org'), false, 'the answer holds no personal data');
+
+    outbox = new Outbox({ dataDir: dir, owner: 'check' });
+    for (const reference of ['dead-1', 'wait-1']) {
+      const row = outbox.get(reference);
+      assert.deepEqual([row?.payload, row?.resume, row?.erased_by], [null, null, 'request']);
+    }
+    assert.deepEqual([outbox.get('wait-1')?.status, outbox.get('wait-1')?.outcome], ['rejected', 'erased']);
+    assert.equal(outbox.get('ada-1')?.payload?.applicant.email, 'ada@example.org');
+    assert.notEqual(outbox.get('ada-1')?.resume, null);
+    assert.equal(outbox.peekRate(emailBucket('grace@example.org'), DAY).count, 0);
+    assert.equal(outbox.peekRate(emailBucket('ada@example.org'), DAY).count, 1);
+    outbox.close();
+
+    await assert.rejects(run(['retry', 'dead-1', '--data-dir', dir]), /dead-1 cannot be retried: its personal data was erased on .* at an erasure request/);
+    assert.match(await run(['list', '--data-dir', dir]), /dead-1 .* erased \S+ \(request\)/);
+    assert.match(await run(['erase', '--email', 'grace@example.org', '--data-dir', dir]), /Nothing held for that address/);
+  });
+
+  it('erase --json answers the references and counts', async () => {
+    const answer = JSON.parse(await run(['erase', '--email', 'grace@example.org', '--json', '--data-dir', dir])) as {
+      applications: { reference: string; status_before: string; status: string; outcome: string | null }[];
+      rate_counters: number;
+      idempotency_keys: number;
+    };
+    assert.deepEqual(answer.applications.map((a) => [a.reference, a.status_before, a.status, a.outcome]).sort(), [
+      ['dead-1', 'dead', 'dead', 'expired'],
+      ['wait-1', 'pending', 'rejected', 'erased'],
+    ]);
+    assert.equal(answer.rate_counters, 1);
+    assert.equal(answer.idempotency_keys, 0);
+  });
+
+  it('erase needs an address', async () => {
+    await assert.rejects(run(['erase', '--data-dir', dir]), /erase needs the applicant's address: jobboard-connector outbox erase --email ADDRESS/);
+    await assert.rejects(run(['erase', '--email', 'grace', '--data-dir', dir]), /--email must be an email address/);
+  });
+
+  it('refuses to retry a dead application whose data the retention erased, saying why', async () => {
+    const outbox = new Outbox({ dataDir: dir, owner: 'later', now: () => Date.now() + 31 * DAY });
+    assert.deepEqual(outbox.eraseExpiredPersonalData(30 * DAY), ['dead-1']);
+    outbox.close();
+    await assert.rejects(run(['retry', 'dead-1', '--data-dir', dir]), /dead-1 cannot be retried: its personal data was erased on .* after PERSONAL_DATA_RETENTION_DAYS/);
   });
 });

@@ -41,6 +41,14 @@ describe('proxy configuration', () => {
     assert.deepEqual(config.allowedOrigins, []);
     assert.equal(config.deliveryDeadlineMs, 5000);
     assert.equal(config.deadLetterAfterHours, 72);
+    assert.equal(config.personalDataRetentionDays, 30);
+  });
+
+  it('takes PERSONAL_DATA_RETENTION_DAYS as a whole number of days, at least 1', () => {
+    assert.equal(loadProxyConfig({ ...REQUIRED, PERSONAL_DATA_RETENTION_DAYS: '7' }).personalDataRetentionDays, 7);
+    for (const value of ['0', '-3', '1.5', 'thirty']) {
+      assert.deepEqual(problemsOf({ PERSONAL_DATA_RETENTION_DAYS: value }), ['PERSONAL_DATA_RETENTION_DAYS must be a whole number of days, at least 1, like 30'], value);
+    }
   });
 
   it('when a required variable is missing or empty, names it as required', () => {

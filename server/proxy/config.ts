@@ -72,6 +72,9 @@ const formFields = z
     return fields;
   });
 
+/** How long a dead-lettered or refused application keeps its personal data, in days. */
+export const DEFAULT_PERSONAL_DATA_RETENTION_DAYS = 30;
+
 const TRUST_PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
 /** An address, a subnet (`10.0.0.0/8`, `10.0.0.0/255.0.0.0`) or a name Express knows (`loopback`). */
@@ -152,6 +155,7 @@ const EnvSchema = z
     DEAD_LETTER_AFTER_HOURS: positiveInt('a whole number of hours').default(72),
     APPLY_RATE_LIMIT_PER_IP: positiveInt('a whole number of applications per hour').default(30),
     APPLY_RATE_LIMIT_PER_EMAIL: positiveInt('a whole number of applications per day').default(10),
+    PERSONAL_DATA_RETENTION_DAYS: positiveInt('a whole number of days, at least 1, like 30').default(DEFAULT_PERSONAL_DATA_RETENTION_DAYS),
     WIDGET_FILE: z.string().optional(),
     UPLOAD_TIMEOUT_SECONDS: positiveInt('a whole number of seconds').default(120),
     MAX_CONCURRENT_UPLOADS: positiveInt('a whole number of uploads').default(50),
@@ -193,6 +197,8 @@ export interface ProxyConfig {
   deadLetterAfterHours: number;
   applyRateLimitPerIp: number;
   applyRateLimitPerEmail: number;
+  /** Days a dead-lettered or refused application keeps its personal data before it is erased. */
+  personalDataRetentionDays: number;
   widgetFile: string;
   /** The longest a request may take to arrive whole, resume included (Node's requestTimeout). */
   uploadTimeoutMs: number;
@@ -275,6 +281,7 @@ export function loadProxyConfig(env: Record<string, string | undefined> = proces
     deadLetterAfterHours: e.DEAD_LETTER_AFTER_HOURS,
     applyRateLimitPerIp: e.APPLY_RATE_LIMIT_PER_IP,
     applyRateLimitPerEmail: e.APPLY_RATE_LIMIT_PER_EMAIL,
+    personalDataRetentionDays: e.PERSONAL_DATA_RETENTION_DAYS,
     widgetFile: resolve(e.WIDGET_FILE ?? packagePath('dist', 'widget', 'widget.js')),
     uploadTimeoutMs: e.UPLOAD_TIMEOUT_SECONDS * 1000,
     maxConcurrentUploads: e.MAX_CONCURRENT_UPLOADS,

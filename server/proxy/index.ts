@@ -36,8 +36,8 @@ export interface CreateProxyOptions {
   demoPages?: RequestHandler;
   /** Default: a new registry with Node's default metrics. */
   registry?: Registry;
-  /** Options of the applications module: the delivery worker's timings and clock (tests shorten the backoff). */
-  applications?: { delivery?: Partial<DeliveryOptions>; clock?: Clock };
+  /** Options of the applications module: the delivery worker's timings, the retention pass's interval and the clock (tests shorten them). */
+  applications?: { delivery?: Partial<DeliveryOptions>; retention?: { intervalMs?: number }; clock?: Clock };
 }
 
 export interface Proxy {

@@ -12,6 +12,7 @@ function row(attempts: number): OutboxRow {
     resume: Buffer.from('%PDF-1.4'), resume_type: 'pdf', status: 'delivering', attempts,
     next_attempt_at: 0, dead_letter_at: 0, answered: null, outcome: null, last_error: null, last_attempt_at: 0,
     delivered_at: null, upstream_applicant_id: null, upstream_application_id: null,
+    ended_at: null, erased_at: null, erased_by: null,
   };
 }
 

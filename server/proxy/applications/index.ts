@@ -1,5 +1,6 @@
 // The applications module: POST /api/applications and the durable outbox
-// behind it (DATA_DIR/outbox.db), with its delivery worker.
+// behind it (DATA_DIR/outbox.db), with its delivery worker and the retention
+// sweep that erases what is kept past PERSONAL_DATA_RETENTION_DAYS.
 //   const applications = createApplicationsModule({ config, client, catalogue, logger, registry });
 //   app.use('/api/applications', applications.router); applications.start();
 //   ... await applications.stop();
@@ -12,6 +13,7 @@ import { DEFAULT_DELIVERY, DeliveryWorker } from './delivery.ts';
 import type { DeliveryClient, DeliveryOptions } from './delivery.ts';
 import { applicationMetrics } from './metrics.ts';
 import { Outbox } from './outbox.ts';
+import { DEFAULT_RETENTION_INTERVAL_MS, RetentionSweeper } from './retention.ts';
 import { applicationsRouter } from './routes.ts';
 import type { ApplicationsCatalogue, Clock } from './types.ts';
 
@@ -19,7 +21,9 @@ export type { ApplicationsCatalogue, Clock } from './types.ts';
 export type { DeliveryClient, DeliveryOptions } from './delivery.ts';
 export { DEFAULT_DELIVERY } from './delivery.ts';
 export { Outbox, OUTBOX_STATUSES } from './outbox.ts';
-export type { OutboxRow, OutboxStatus, OutboxSummary, Outcome } from './outbox.ts';
+export type { ErasedBy, ErasureReport, OutboxRow, OutboxStatus, OutboxSummary, Outcome } from './outbox.ts';
+export { DEFAULT_RETENTION_INTERVAL_MS } from './retention.ts';
+export type { SweepResult } from './retention.ts';
 
 export interface ApplicationsDeps {
   config: ProxyConfig;
@@ -30,14 +34,16 @@ export interface ApplicationsDeps {
   clock?: Clock;
   /** Worker timings (tests shorten the backoff). */
   delivery?: Partial<DeliveryOptions>;
+  /** Time between two retention passes (ms; default hourly). */
+  retention?: { intervalMs?: number };
 }
 
 export interface ApplicationsModule {
   /** Mounted at /api/applications, before any body parser (it reads its own multipart bodies). */
   router: Router;
-  /** Starts the delivery worker (takes back rows a killed process was delivering). */
+  /** Starts the delivery worker (takes back rows a killed process was delivering) and the retention sweep. */
   start(): void;
-  /** Stops the worker after the attempts under way end, then closes the outbox. */
+  /** Stops the sweep, and the worker after the attempts under way end, then closes the outbox. */
   stop(): Promise<void>;
   outbox: Outbox;
   /** True while the outbox is open. */
@@ -65,6 +71,23 @@ export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsMo
       log.error({ event: 'delivery_error', reference, error: error instanceof Error ? error.message : String(error) }, 'could not record a delivery attempt');
     },
   });
+  const retention = new RetentionSweeper(
+    outbox,
+    { retentionMs: deps.config.personalDataRetentionDays * 24 * 60 * 60 * 1000, intervalMs: deps.retention?.intervalMs ?? DEFAULT_RETENTION_INTERVAL_MS },
+    {
+      onSwept(result) {
+        if (result.erased.length === 0 && result.rateCounters === 0 && result.idempotencyKeys === 0) return;
+        // References and counts only: what was erased must not reach the logs.
+        log.info(
+          { event: 'retention_sweep', erased: result.erased, rate_counters: result.rateCounters, idempotency_keys: result.idempotencyKeys },
+          `retention: personal data of ${result.erased.length} dead or refused application(s) erased`,
+        );
+      },
+      onError(error) {
+        log.error({ event: 'retention_error', error: error instanceof Error ? error.message : String(error) }, 'retention pass failed; the next one tries again');
+      },
+    },
+  );
   const router = applicationsRouter({
     config: deps.config,
     catalogue: deps.catalogue,
@@ -78,11 +101,14 @@ export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsMo
   return {
     router,
     start() {
-      if (!stopped) worker.start();
+      if (stopped) return;
+      worker.start();
+      retention.start();
     },
     async stop() {
       if (stopped) return;
       stopped = true;
+      retention.stop();
       await worker.stop();
       outbox.close();
     },

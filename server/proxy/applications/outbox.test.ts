@@ -1,19 +1,22 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { IDEMPOTENCY_TTL_MS, Outbox } from './outbox.ts';
+import { DatabaseSync } from 'node:sqlite';
+import { emailBucket } from './form.ts';
+import { IDEMPOTENCY_TTL_MS, Outbox, eraseAfter } from './outbox.ts';
 import type { NewApplication } from './outbox.ts';
 
 const HOUR = 60 * 60 * 1000;
+const DAY = 24 * HOUR;
 
-function newApplication(reference: string): NewApplication {
+function newApplication(reference: string, email = 'ada@example.org'): NewApplication {
   return {
     reference,
     campaign_id: 12,
     company_id: 3,
-    payload: { applicant: { email: 'ada@example.org', first_name: 'Ada' }, cover_letter: 'Hello' },
+    payload: { applicant: { email, first_name: 'Ada' }, cover_letter: 'Hello' },
     resume: Buffer.from('%PDF-1.4 resume'),
     resume_type: 'pdf',
   };
@@ -200,6 +203,151 @@ describe('Outbox', () => {
       const [row] = outbox.list();
       assert.equal(row?.resume_bytes, 15);
       assert.equal(JSON.stringify(row).includes('ada@example.org'), false);
+    });
+  });
+
+  describe('retention and erasure', () => {
+    /** Stores a row and dead-letters it now. */
+    const dead = (reference: string, email?: string) => {
+      outbox.enqueue(newApplication(reference, email), { deadLetterAfterMs: HOUR });
+      outbox.claim(reference, 60_000);
+      outbox.markDead(reference, 'expired', 'server_error (503)');
+    };
+
+    it('erases the personal data of dead rows once they ended the retention ago, keeping their summary, newer ones and rows in line', () => {
+      dead('old');
+      outbox.enqueue(newApplication('waiting'), { deadLetterAfterMs: 100 * DAY });
+      now += 10 * DAY;
+      dead('newer');
+      outbox.enqueue(newApplication('refused'), { deadLetterAfterMs: HOUR });
+      outbox.claim('refused', 60_000);
+      outbox.markRejected('refused', 'upstream_rejected', 'validation_failed (422)');
+      now += 20 * DAY - 1;
+      assert.deepEqual(outbox.eraseExpiredPersonalData(30 * DAY), [], 'not before the 30 days are over');
+      now += 1;
+      assert.deepEqual(outbox.eraseExpiredPersonalData(30 * DAY), ['old']);
+      const old = outbox.get('old');
+      assert.equal(old?.payload, null);
+      assert.equal(old?.resume, null);
+      assert.deepEqual([old?.status, old?.outcome, old?.erased_at, old?.erased_by], ['dead', 'expired', now, 'retention']);
+      assert.equal(outbox.summary('old')?.personal_data, false);
+      assert.notEqual(outbox.get('newer')?.payload, null);
+      assert.notEqual(outbox.get('waiting')?.resume, null);
+      assert.equal(outbox.get('refused')?.status, 'rejected', 'a refused row (no data since its refusal) keeps its summary');
+      assert.deepEqual(outbox.eraseExpiredPersonalData(30 * DAY), [], 'a second pass finds nothing more');
+      now += 10 * DAY;
+      assert.deepEqual(outbox.eraseExpiredPersonalData(30 * DAY), ['newer']);
+      assert.notEqual(outbox.get('waiting')?.payload, null, 'an application in line keeps its data: it needs it to be delivered');
+    });
+
+    it('says when a dead row is erased: its end plus the retention; nothing for rows in line or without data', () => {
+      dead('d');
+      outbox.enqueue(newApplication('w'), { deadLetterAfterMs: HOUR });
+      const [d, w] = outbox.list();
+      assert.equal(eraseAfter(d!, 30 * DAY), now + 30 * DAY);
+      assert.equal(eraseAfter(w!, 30 * DAY), null);
+    });
+
+    it('refuses to retry a dead row whose data was erased', () => {
+      dead('r1');
+      now += 30 * DAY;
+      outbox.eraseExpiredPersonalData(30 * DAY);
+      assert.equal(outbox.retry('r1', HOUR), 'erased');
+      assert.equal(outbox.get('r1')?.status, 'dead');
+    });
+
+    it('measures a dead row stored before its end was recorded from its last attempt', () => {
+      outbox.close();
+      rmSync(join(dir, 'outbox.db'));
+      // The first release's table: no ended_at, erased_at, erased_by.
+      const db = new DatabaseSync(join(dir, 'outbox.db'));
+      db.exec(`CREATE TABLE outbox (reference TEXT PRIMARY KEY, created_at INTEGER NOT NULL, campaign_id INTEGER NOT NULL,
+        company_id INTEGER NOT NULL, payload TEXT, resume_type TEXT, resume_bytes INTEGER, status TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at INTEGER NOT NULL, dead_letter_at INTEGER NOT NULL, lease_owner TEXT, lease_until INTEGER, answered INTEGER, outcome TEXT,
+        last_error TEXT, last_attempt_at INTEGER, delivered_at INTEGER, upstream_applicant_id INTEGER, upstream_application_id INTEGER)`);
+      db.prepare(`INSERT INTO outbox (reference, created_at, campaign_id, company_id, payload, status, attempts, next_attempt_at, dead_letter_at, outcome, last_attempt_at)
+        VALUES ('legacy', ?, 12, 3, '{"applicant":{"email":"ada@example.org"}}', 'dead', 3, 0, 0, 'expired', ?)`).run(now - 40 * DAY, now - 20 * DAY);
+      db.close();
+      outbox = open('process-2');
+      assert.deepEqual(outbox.eraseExpiredPersonalData(30 * DAY), [], 'its last attempt was 20 days ago');
+      now += 10 * DAY;
+      assert.deepEqual(outbox.eraseExpiredPersonalData(30 * DAY), ['legacy']);
+    });
+
+    it('prunes rate counters whose window is over and idempotency keys past their lifetime', () => {
+      outbox.hitRate('ip:1', HOUR);
+      outbox.claimKey('k', 'f1');
+      outbox.completeKey('k', 202, '{}');
+      now += HOUR;
+      outbox.hitRate('ip:1', HOUR);
+      assert.deepEqual(outbox.pruneExpired(), { rateCounters: 1, idempotencyKeys: 0 });
+      assert.equal(outbox.peekRate('ip:1', HOUR).count, 1, 'the current window stays');
+      now += IDEMPOTENCY_TTL_MS;
+      assert.deepEqual(outbox.pruneExpired(), { rateCounters: 1, idempotencyKeys: 1 });
+      assert.deepEqual(outbox.claimKey('k', 'f2'), { kind: 'claimed' }, 'the key is free again');
+    });
+
+    it("erases one person's applications, counter and keys at their request, and nobody else's", () => {
+      const ada = { bucket: emailBucket('ada@example.org'), windowMs: DAY };
+      outbox.claimKey('k-ada', 'f1');
+      outbox.enqueue(newApplication('ada-waiting'), { deadLetterAfterMs: HOUR, key: 'k-ada', emailBucket: ada });
+      outbox.completeKey('k-ada', 202, '{"status":"queued","reference":"ada-waiting"}');
+      dead('ada-dead', 'ADA@example.org');
+      outbox.claimKey('k-mention', 'f2');
+      outbox.completeKey('k-mention', 422, '{"detail":"ada@example.org"}');
+      outbox.claimKey('k-grace', 'f3');
+      outbox.enqueue(newApplication('grace', 'grace@example.org'), {
+        deadLetterAfterMs: HOUR, key: 'k-grace', emailBucket: { bucket: emailBucket('grace@example.org'), windowMs: DAY },
+      });
+
+      const report = outbox.eraseByEmail('  Ada@Example.ORG ', emailBucket('  Ada@Example.ORG '));
+      assert.deepEqual(report, {
+        applications: [
+          { reference: 'ada-waiting', statusBefore: 'pending', status: 'rejected', outcome: 'erased' },
+          { reference: 'ada-dead', statusBefore: 'dead', status: 'dead', outcome: 'expired' },
+        ],
+        rateCounters: 1,
+        idempotencyKeys: 2,
+      });
+      for (const reference of ['ada-waiting', 'ada-dead']) {
+        const row = outbox.get(reference);
+        assert.deepEqual([row?.payload, row?.resume, row?.erased_by], [null, null, 'request']);
+      }
+      assert.deepEqual(outbox.due(10), ['grace'], 'the erased application is never delivered');
+      assert.equal(outbox.claim('ada-waiting', 60_000), undefined);
+      assert.equal(outbox.retry('ada-dead', HOUR), 'erased');
+      assert.equal(outbox.peekRate(ada.bucket, DAY).count, 0);
+      assert.equal(outbox.peekRate(emailBucket('grace@example.org'), DAY).count, 1);
+      assert.deepEqual(outbox.claimKey('k-grace', 'other'), { kind: 'reused' }, "another person's key stays");
+      assert.deepEqual(outbox.claimKey('k-ada', 'other'), { kind: 'claimed' }, 'the key of an erased application is gone');
+      assert.notEqual(outbox.get('grace')?.payload, null);
+      assert.deepEqual(outbox.eraseByEmail('ada@example.org', ada.bucket), { applications: [], rateCounters: 0, idempotencyKeys: 0 });
+    });
+
+    it('leaves no copy of erased data in outbox.db or its write-ahead log', () => {
+      const resume = Buffer.from('RESUME-OF-ZED '.repeat(400));
+      outbox.enqueue(
+        { reference: 'z', campaign_id: 12, company_id: 3, payload: { applicant: { email: 'zed@example.org' }, cover_letter: 'LETTER-OF-ZED '.repeat(40) }, resume, resume_type: 'pdf' },
+        { deadLetterAfterMs: HOUR },
+      );
+      outbox.eraseByEmail('zed@example.org', emailBucket('zed@example.org'));
+      outbox.checkpoint();
+      // Read while the outbox is open, as with a running proxy: what is in the files now.
+      const bytes = Buffer.concat(['outbox.db', 'outbox.db-wal'].map((name) => join(dir, name)).filter((file) => existsSync(file)).map((file) => readFileSync(file)));
+      for (const marker of ['RESUME-OF-ZED', 'LETTER-OF-ZED', 'zed@example.org']) assert.equal(bytes.includes(marker), false, marker);
+    });
+
+    it('keeps an application erased during its attempt out of line, and records it delivered if that attempt delivered it', () => {
+      outbox.enqueue(newApplication('a'), { deadLetterAfterMs: HOUR });
+      outbox.enqueue(newApplication('b'), { deadLetterAfterMs: HOUR });
+      outbox.claim('a', 60_000);
+      outbox.claim('b', 60_000);
+      outbox.eraseByEmail('ada@example.org', emailBucket('ada@example.org'));
+      outbox.markRetry('a', now, 'server_error (503)');
+      outbox.markDead('a', 'expired', 'server_error (503)');
+      assert.deepEqual([outbox.get('a')?.status, outbox.get('a')?.outcome], ['rejected', 'erased']);
+      outbox.markDelivered('b', 'created_applicant', {});
+      assert.deepEqual([outbox.get('b')?.status, outbox.get('b')?.erased_by], ['delivered', 'request']);
     });
   });
 });

@@ -31,7 +31,16 @@ export type Outcome =
   /** The campaign no longer takes applications on this board. */
   | 'campaign_closed'
   /** Not delivered within DEAD_LETTER_AFTER_HOURS. */
-  | 'expired';
+  | 'expired'
+  /** Its personal data was erased at the candidate's request before it was delivered: it never will be. */
+  | 'erased';
+
+/** Why a row's personal data was erased before delivery. */
+export type ErasedBy =
+  /** PERSONAL_DATA_RETENTION_DAYS after it was dead-lettered or refused. */
+  | 'retention'
+  /** `outbox erase --email`: the candidate asked. */
+  | 'request';
 
 /**
  * The personal data of one application, kept only until it is delivered: the
@@ -64,10 +73,26 @@ export interface OutboxRow {
   delivered_at: number | null;
   upstream_applicant_id: number | null;
   upstream_application_id: number | null;
+  /** When it became dead or rejected (null before this was recorded: then its last attempt, else its creation, counts). */
+  ended_at: number | null;
+  /** When its personal data was erased before delivery, and why; null otherwise. */
+  erased_at: number | null;
+  erased_by: ErasedBy | null;
 }
 
 /** A row without its personal data: what `outbox list` and logs may show. */
-export type OutboxSummary = Omit<OutboxRow, 'payload' | 'resume'> & { resume_bytes: number | null };
+export type OutboxSummary = Omit<OutboxRow, 'payload' | 'resume'> & {
+  resume_bytes: number | null;
+  /** Whether the row still holds the candidate's fields or resume. */
+  personal_data: boolean;
+};
+
+/** What `eraseByEmail` removed: references and counts, never the data itself. */
+export interface ErasureReport {
+  applications: { reference: string; statusBefore: OutboxStatus; status: OutboxStatus; outcome: Outcome | null }[];
+  rateCounters: number;
+  idempotencyKeys: number;
+}
 
 export interface NewApplication {
   reference: string;
@@ -112,7 +137,10 @@ CREATE TABLE IF NOT EXISTS outbox (
   last_attempt_at INTEGER,
   delivered_at INTEGER,
   upstream_applicant_id INTEGER,
-  upstream_application_id INTEGER
+  upstream_application_id INTEGER,
+  ended_at INTEGER,
+  erased_at INTEGER,
+  erased_by TEXT
 );
 CREATE INDEX IF NOT EXISTS outbox_due ON outbox (status, next_attempt_at);
 -- Resumes apart: SQLite rewrites a whole row on any update, and the outbox
@@ -140,10 +168,29 @@ CREATE TABLE IF NOT EXISTS rate_counters (
 );
 `;
 
+// Columns added after the first release: a file created before them gets them at open.
+const ADDED_COLUMNS: Record<string, string> = { ended_at: 'INTEGER', erased_at: 'INTEGER', erased_by: 'TEXT' };
+
+const HAS_RESUME = 'EXISTS (SELECT 1 FROM outbox_resumes r WHERE r.reference = outbox.reference)';
+
 const SUMMARY_COLUMNS = `reference, created_at, campaign_id, company_id, resume_type, status, attempts,
   next_attempt_at, dead_letter_at, answered, outcome, last_error, last_attempt_at, delivered_at,
-  upstream_applicant_id, upstream_application_id,
-  CASE WHEN EXISTS (SELECT 1 FROM outbox_resumes r WHERE r.reference = outbox.reference) THEN resume_bytes END AS resume_bytes`;
+  upstream_applicant_id, upstream_application_id, ended_at, erased_at, erased_by,
+  CASE WHEN ${HAS_RESUME} THEN resume_bytes END AS resume_bytes,
+  (payload IS NOT NULL OR ${HAS_RESUME}) AS personal_data`;
+
+/**
+ * When the retention period of a dead or refused row starts: when it ended;
+ * rows stored before that time was recorded use their last attempt (a row
+ * ends right after one), else their creation.
+ */
+const RETENTION_FROM = 'coalesce(ended_at, last_attempt_at, created_at)';
+
+/** The date a dead or refused row's personal data is erased automatically; null when it holds none or is still in line. */
+export function eraseAfter(row: OutboxSummary, retentionMs: number): number | null {
+  if (!row.personal_data || !(row.status === 'dead' || row.status === 'rejected')) return null;
+  return (row.ended_at ?? row.last_attempt_at ?? row.created_at) + retentionMs;
+}
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
@@ -173,8 +220,14 @@ export class Outbox {
     this.db.exec('PRAGMA busy_timeout = 5000; PRAGMA auto_vacuum = INCREMENTAL;');
     // WAL + synchronous FULL: a committed application survives kill -9 and power loss.
     this.db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;');
+    // Deleted payloads and resumes are overwritten with zeros, not left in free pages: erased means gone from the file.
+    this.db.exec('PRAGMA secure_delete = ON;');
     this.db.exec(SCHEMA);
-    this.db.exec('PRAGMA user_version = 1');
+    const present = new Set((this.db.prepare('PRAGMA table_info(outbox)').all() as { name: string }[]).map((c) => c.name));
+    for (const [name, type] of Object.entries(ADDED_COLUMNS)) {
+      if (!present.has(name)) this.db.exec(`ALTER TABLE outbox ADD COLUMN ${name} ${type}`);
+    }
+    this.db.exec('PRAGMA user_version = 2');
   }
 
   get isOpen(): boolean {
@@ -273,8 +326,20 @@ export class Outbox {
     return { count: row.count, resetAt: start + windowMs };
   }
 
-  private pruneRates(): void {
-    this.stmt('DELETE FROM rate_counters WHERE reset_at <= ?').run(this.now());
+  private pruneRates(): number {
+    return Number(this.stmt('DELETE FROM rate_counters WHERE reset_at <= ?').run(this.now()).changes);
+  }
+
+  /**
+   * Deletes the rate counters of windows that are over and the idempotency
+   * keys past their IDEMPOTENCY_TTL_MS (claimKey only drops those when a
+   * request comes, and nothing else dropped counters).
+   */
+  pruneExpired(): { rateCounters: number; idempotencyKeys: number } {
+    return this.transaction(() => {
+      const keys = this.stmt('DELETE FROM idempotency_keys WHERE expires_at <= ?').run(this.now());
+      return { rateCounters: this.pruneRates(), idempotencyKeys: Number(keys.changes) };
+    });
   }
 
   // ---- applications ----
@@ -375,10 +440,15 @@ export class Outbox {
     });
   }
 
+  // markRetry, markRejected and markDead leave a row erased during its attempt as it is
+  // (`erased_at IS NULL`): it must not go back in line. A delivery that succeeded
+  // meanwhile is still recorded by markDelivered: the service has it, the list must say so.
+
   /** A transient failure: try again at `nextAttemptAt`. */
   markRetry(reference: string, nextAttemptAt: number, error: string): void {
     this.stmt(
-      "UPDATE outbox SET status = 'pending', next_attempt_at = ?, last_error = ?, lease_owner = NULL, lease_until = NULL WHERE reference = ?",
+      `UPDATE outbox SET status = 'pending', next_attempt_at = ?, last_error = ?, lease_owner = NULL, lease_until = NULL
+       WHERE reference = ? AND erased_at IS NULL`,
     ).run(nextAttemptAt, error, reference);
   }
 
@@ -387,17 +457,21 @@ export class Outbox {
     this.transaction(() => {
       this.stmt(
         `UPDATE outbox SET status = 'rejected', outcome = ?, last_error = ?, payload = NULL, lease_owner = NULL,
-           lease_until = NULL WHERE reference = ?`,
-      ).run(outcome, error, reference);
+           lease_until = NULL, ended_at = ? WHERE reference = ? AND erased_at IS NULL`,
+      ).run(outcome, error, this.now(), reference);
       this.stmt('DELETE FROM outbox_resumes WHERE reference = ?').run(reference);
     });
   }
 
-  /** Not deliverable, and the candidate was told it was received: kept for an operator (`outbox retry`). */
+  /**
+   * Not deliverable, and the candidate was told it was received: kept for an
+   * operator (`outbox retry`) for PERSONAL_DATA_RETENTION_DAYS.
+   */
   markDead(reference: string, outcome: Outcome, error: string): void {
     this.stmt(
-      "UPDATE outbox SET status = 'dead', outcome = ?, last_error = ?, lease_owner = NULL, lease_until = NULL WHERE reference = ?",
-    ).run(outcome, error, reference);
+      `UPDATE outbox SET status = 'dead', outcome = ?, last_error = ?, lease_owner = NULL, lease_until = NULL, ended_at = ?
+       WHERE reference = ? AND erased_at IS NULL`,
+    ).run(outcome, error, this.now(), reference);
   }
 
   /** Records the status the candidate was answered. */
@@ -420,16 +494,22 @@ export class Outbox {
     };
   }
 
+  private toSummary(raw: Record<string, SQLInputValue>): OutboxSummary {
+    return { ...(raw as unknown as OutboxSummary), personal_data: raw.personal_data === 1 };
+  }
+
   summary(reference: string): OutboxSummary | undefined {
-    return this.stmt(`SELECT ${SUMMARY_COLUMNS} FROM outbox WHERE reference = ?`).get(reference) as OutboxSummary | undefined;
+    const row = this.stmt(`SELECT ${SUMMARY_COLUMNS} FROM outbox WHERE reference = ?`).get(reference) as Record<string, SQLInputValue> | undefined;
+    return row === undefined ? undefined : this.toSummary(row);
   }
 
   list(options: { status?: OutboxStatus; limit?: number } = {}): OutboxSummary[] {
     const limit = options.limit ?? 1000;
-    if (options.status !== undefined) {
-      return this.stmt(`SELECT ${SUMMARY_COLUMNS} FROM outbox WHERE status = ? ORDER BY created_at LIMIT ?`).all(options.status, limit) as OutboxSummary[];
-    }
-    return this.stmt(`SELECT ${SUMMARY_COLUMNS} FROM outbox ORDER BY created_at LIMIT ?`).all(limit) as OutboxSummary[];
+    const rows =
+      options.status !== undefined
+        ? this.stmt(`SELECT ${SUMMARY_COLUMNS} FROM outbox WHERE status = ? ORDER BY created_at LIMIT ?`).all(options.status, limit)
+        : this.stmt(`SELECT ${SUMMARY_COLUMNS} FROM outbox ORDER BY created_at LIMIT ?`).all(limit);
+    return (rows as Record<string, SQLInputValue>[]).map((row) => this.toSummary(row));
   }
 
   counts(): Record<OutboxStatus, number> {
@@ -444,18 +524,97 @@ export class Outbox {
    * Puts a dead (or waiting) application back in line now, with a fresh
    * dead-letter deadline. Answers what happened, for the CLI.
    */
-  retry(reference: string, deadLetterAfterMs: number): 'queued' | 'not_found' | 'not_retryable' {
+  retry(reference: string, deadLetterAfterMs: number): 'queued' | 'not_found' | 'not_retryable' | 'erased' {
     const now = this.now();
     return this.transaction(() => {
-      const row = this.stmt('SELECT status, payload IS NOT NULL AS has_payload FROM outbox WHERE reference = ?').get(reference) as
-        | { status: OutboxStatus; has_payload: number }
+      const row = this.stmt('SELECT status, payload IS NOT NULL AS has_payload, erased_at FROM outbox WHERE reference = ?').get(reference) as
+        | { status: OutboxStatus; has_payload: number; erased_at: number | null }
         | undefined;
       if (row === undefined) return 'not_found';
+      // Erased (retention or a request) and not delivered: nothing is left to send.
+      if (row.erased_at !== null && row.status !== 'delivered') return 'erased';
       if (!(row.status === 'dead' || row.status === 'pending') || row.has_payload === 0) return 'not_retryable';
       this.stmt(
-        "UPDATE outbox SET status = 'pending', next_attempt_at = ?, dead_letter_at = ?, outcome = NULL WHERE reference = ?",
+        "UPDATE outbox SET status = 'pending', next_attempt_at = ?, dead_letter_at = ?, outcome = NULL, ended_at = NULL WHERE reference = ?",
       ).run(now, now + deadLetterAfterMs, reference);
       return 'queued';
+    });
+  }
+
+  // ---- retention and erasure ----
+
+  /** Drops one row's payload and resume, recording when and why; its summary stays. */
+  private dropPersonalData(reference: string, now: number, by: ErasedBy): void {
+    this.stmt('UPDATE outbox SET payload = NULL, erased_at = ?, erased_by = ? WHERE reference = ?').run(now, by, reference);
+    this.stmt('DELETE FROM outbox_resumes WHERE reference = ?').run(reference);
+  }
+
+  /**
+   * Erases the personal data of dead and refused rows that ended at least
+   * `retentionMs` ago (see RETENTION_FROM). Rows in line are never touched:
+   * they need their data to be delivered. Answers the references erased.
+   */
+  eraseExpiredPersonalData(retentionMs: number): string[] {
+    const now = this.now();
+    return this.transaction(() => {
+      const rows = this.stmt(
+        `SELECT reference FROM outbox WHERE status IN ('dead', 'rejected') AND ${RETENTION_FROM} <= ?
+           AND (payload IS NOT NULL OR ${HAS_RESUME})`,
+      ).all(now - retentionMs) as { reference: string }[];
+      for (const row of rows) this.dropPersonalData(row.reference, now, 'retention');
+      return rows.map((r) => r.reference);
+    });
+  }
+
+  /**
+   * A right-to-erasure request: every row whose applicant email is `email`
+   * (trimmed, case-insensitive) loses its payload and resume; one still in
+   * line becomes `rejected` with outcome `erased` (it cannot be delivered
+   * without its data). Also deletes the per-email counters (`rateBucket`, as
+   * the routes name it, hashed) and the idempotency keys that point at those
+   * rows or whose stored answer holds the address.
+   */
+  eraseByEmail(email: string, rateBucket: string): ErasureReport {
+    const wanted = email.trim().toLowerCase();
+    // An empty address would match every stored answer below.
+    if (!wanted.includes('@')) throw new Error('eraseByEmail needs an email address');
+    const now = this.now();
+    return this.transaction(() => {
+      // Payloads are JSON: read the rows that still hold one (bounded by what is kept) and compare in JS.
+      const rows = this.stmt('SELECT reference, status, outcome, payload FROM outbox WHERE payload IS NOT NULL').all() as {
+        reference: string;
+        status: OutboxStatus;
+        outcome: Outcome | null;
+        payload: string;
+      }[];
+      const applications: ErasureReport['applications'] = [];
+      for (const row of rows) {
+        const payload = JSON.parse(row.payload) as ApplicationPayload;
+        if (typeof payload.applicant.email !== 'string' || payload.applicant.email.trim().toLowerCase() !== wanted) continue;
+        this.dropPersonalData(row.reference, now, 'request');
+        if (row.status === 'pending' || row.status === 'delivering') {
+          this.stmt(
+            "UPDATE outbox SET status = 'rejected', outcome = 'erased', ended_at = ?, lease_owner = NULL, lease_until = NULL WHERE reference = ?",
+          ).run(now, row.reference);
+          applications.push({ reference: row.reference, statusBefore: row.status, status: 'rejected', outcome: 'erased' });
+        } else {
+          applications.push({ reference: row.reference, statusBefore: row.status, status: row.status, outcome: row.outcome });
+        }
+      }
+      const prefix = `${rateBucket}@`;
+      const counters = this.stmt('DELETE FROM rate_counters WHERE substr(bucket, 1, ?) = ?').run(prefix.length, prefix);
+      const erased = new Set(applications.map((a) => a.reference));
+      const keys = this.stmt('SELECT key, reference, body FROM idempotency_keys').all() as { key: string; reference: string | null; body: string | null }[];
+      let idempotencyKeys = 0;
+      for (const key of keys) {
+        const linked = key.reference !== null && erased.has(key.reference);
+        const mentions = key.body !== null && key.body.toLowerCase().includes(wanted);
+        if (linked || mentions) {
+          this.stmt('DELETE FROM idempotency_keys WHERE key = ?').run(key.key);
+          idempotencyKeys += 1;
+        }
+      }
+      return { applications, rateCounters: Number(counters.changes), idempotencyKeys };
     });
   }
 
@@ -464,7 +623,7 @@ export class Outbox {
     const cutoff = this.now() - olderThanMs;
     return this.transaction(() => {
       const result = this.stmt(
-        "DELETE FROM outbox WHERE status IN ('delivered', 'rejected') AND coalesce(delivered_at, last_attempt_at, created_at) <= ?",
+        "DELETE FROM outbox WHERE status IN ('delivered', 'rejected') AND coalesce(delivered_at, ended_at, last_attempt_at, created_at) <= ?",
       ).run(cutoff);
       this.stmt('DELETE FROM outbox_resumes WHERE reference NOT IN (SELECT reference FROM outbox)').run();
       this.stmt('DELETE FROM idempotency_keys WHERE expires_at <= ?').run(this.now());
@@ -476,5 +635,14 @@ export class Outbox {
   /** Gives the space of deleted rows and resumes back to the file system. */
   vacuum(): void {
     this.db.exec('PRAGMA incremental_vacuum');
+  }
+
+  /**
+   * Copies the write-ahead log into the file and empties it, so earlier copies
+   * of erased pages do not stay in outbox.db-wal. Best effort: while the proxy
+   * reads, SQLite copies what it can and the log is reused from its start.
+   */
+  checkpoint(): void {
+    this.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
   }
 }
