@@ -143,7 +143,7 @@ describe('search engines and server-rendering boards', () => {
       const res = await fetch(`${bare.url}/sitemap.xml`);
       assert.equal(res.status, 404);
       const problem = (await res.json()) as { code: string; detail: string };
-      assert.equal(problem.code, 'not_found');
+      assert.equal(problem.code, 'sitemap_not_configured');
       assert.match(problem.detail, /set BOARD_OFFER_URL/);
     });
   });
