@@ -3,6 +3,9 @@
 // document's head while the widget shows the offer, and in the server-rendered
 // fragment. The mapping from the service's fields is documented in
 // server/proxy/PUBLIC-API.md ("JobPosting").
+// Types only, so nothing of schema-dts runs and it is a devDependency: no
+// declaration the package exports reaches this module. Should one (a widget
+// export returning the JobPosting type), schema-dts must become a dependency.
 import type { JobPosting, Place, WithContext } from 'schema-dts';
 import { SALARY_CURRENCY } from '../../contract/values.ts';
 import type { CatalogueCampaign } from './types.ts';
