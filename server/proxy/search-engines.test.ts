@@ -10,6 +10,7 @@ import { createProxyApp } from './app.ts';
 import { toCatalogueCampaign } from './catalogue/catalogue.ts';
 import { upstreamCampaign } from './catalogue/fixtures.ts';
 import { openCatalogueStore } from './catalogue/store.ts';
+import { offerUrlOf } from './catalogue/job-posting.ts';
 import type { CatalogueStore } from './catalogue/store.ts';
 import { capturingLogger, listen, testConfig } from './test-support.ts';
 
@@ -100,6 +101,12 @@ describe('search engines and server-rendering boards', () => {
       assert.deepEqual(posting.employmentType, ['INTERN', 'FULL_TIME']);
       assert.equal('jobLocation' in posting, false);
       assert.equal('url' in posting, false);
+    });
+
+    it('writes the offer\'s url percent-encoded, as the board\'s template would be sent over HTTP', () => {
+      assert.equal(offerUrlOf('https://jobs.acme.example/offres d’emploi?offer={id}', 7), 'https://jobs.acme.example/offres%20d%E2%80%99emploi?offer=7');
+      assert.equal(offerUrlOf('https://jobs.acme.example/offres/{id}#apply', 7), 'https://jobs.acme.example/offres/7#apply');
+      assert.equal(offerUrlOf(null, 7), null);
     });
 
     it('answers 404 campaign_not_found for an unknown or archived offer', async () => {

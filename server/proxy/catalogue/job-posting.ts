@@ -100,7 +100,11 @@ export function jobPosting(c: CatalogueCampaign, offerUrl: string | null): WithC
   };
 }
 
-/** The offer's URL on the board: the template with the id in place of {id}. */
+/**
+ * The offer's URL on the board: the template with the id in place of {id},
+ * serialised by the URL parser so that a space or an accent the operator typed
+ * arrives percent-encoded (sitemaps and JSON-LD want URLs as sent over HTTP).
+ */
 export function offerUrlOf(template: string | null, id: number): string | null {
-  return template === null ? null : template.replace('{id}', String(id));
+  return template === null ? null : new URL(template.replace('{id}', String(id))).href;
 }
