@@ -11,6 +11,7 @@ import { toCatalogueCampaign } from './catalogue/catalogue.ts';
 import { upstreamCampaign } from './catalogue/fixtures.ts';
 import { openCatalogueStore } from './catalogue/store.ts';
 import { offerUrlOf } from './catalogue/job-posting.ts';
+import { JobPostingAnswer } from './schemas.ts';
 import type { CatalogueStore } from './catalogue/store.ts';
 import { capturingLogger, listen, testConfig } from './test-support.ts';
 
@@ -93,6 +94,8 @@ describe('search engines and server-rendering boards', () => {
         directApply: true,
         url: 'https://jobs.acme.example/offres?offer=1',
       });
+      // The shape /api/openapi.json documents.
+      JobPostingAnswer.parse(posting);
     });
 
     it('gives an internship\'s salary per month, no place when none is known, and no url without BOARD_OFFER_URL', async () => {
@@ -101,6 +104,7 @@ describe('search engines and server-rendering boards', () => {
       assert.deepEqual(posting.employmentType, ['INTERN', 'FULL_TIME']);
       assert.equal('jobLocation' in posting, false);
       assert.equal('url' in posting, false);
+      JobPostingAnswer.parse(posting);
     });
 
     it('writes the offer\'s url percent-encoded, as the board\'s template would be sent over HTTP', () => {
