@@ -9,6 +9,7 @@ export const PROBLEMS = {
   origin_not_allowed: { status: 403, title: 'Origin not allowed' },
   not_found: { status: 404, title: 'Not found' },
   campaign_not_found: { status: 404, title: 'Job offer not found' },
+  sitemap_not_configured: { status: 404, title: 'Sitemap not configured' },
   already_applied: { status: 409, title: 'Already applied' },
   idempotency_key_in_progress: { status: 409, title: 'Submission still being handled' },
   request_too_large: { status: 413, title: 'Request too large' },

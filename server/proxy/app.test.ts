@@ -538,7 +538,7 @@ describe('proxy app', () => {
       const doc = (await response.json()) as { openapi: string; info: { version: string }; paths: Record<string, unknown>; components: { schemas: Record<string, unknown> } };
       assert.equal(doc.openapi, '3.1.0');
       assert.equal(doc.info.version, '1.2.3');
-      for (const path of ['/api/config', '/api/campaigns', '/api/campaigns/{id}', '/api/applications', '/healthz', '/readyz', '/widget.js']) {
+      for (const path of ['/api/config', '/api/campaigns', '/api/campaigns/{id}', '/api/campaigns/{id}/jobposting', '/api/applications', '/sitemap.xml', '/embed/campaigns', '/healthz', '/readyz', '/widget.js']) {
         assert.ok(path in doc.paths, path);
       }
       const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1]!);

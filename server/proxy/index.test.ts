@@ -7,12 +7,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { createClient } from '../client/index.ts';
 import { DEMO_KEYS, startSandbox } from '../sandbox/index.ts';
 import type { RunningSandbox } from '../sandbox/index.ts';
 import { XSS_PAYLOADS, assertHarmless } from './catalogue/fixtures.ts';
 import { startProxy } from './index.ts';
 import type { RunningProxy } from './index.ts';
+import { JobPostingAnswer } from './schemas.ts';
 import { capturingLogger, testConfig } from './test-support.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'proxy-start-'));
@@ -218,5 +220,92 @@ describe('startProxy readiness and shutdown', () => {
     assert.equal(await answered, 404, 'the in-flight request got its answer');
     await closing;
     await assert.rejects(fetch(`${proxy.url}/healthz`), 'no new connection is accepted');
+  });
+});
+
+describe('startProxy for search engines, against the sandbox', () => {
+  const OFFER_URL = 'https://jobs.acme.example/offres?offer={id}';
+  let sandbox: RunningSandbox;
+  let proxy: RunningProxy;
+  const company = () => createClient({ baseUrl: sandbox.url, privateKey: DEMO_KEYS.company.private_key, secretKey: DEMO_KEYS.company.secret_key });
+
+  before(async () => {
+    sandbox = await startSandbox({ admin: true, seed: 'demo', rateLimitPerMinute: 0 });
+    proxy = await startProxy({ config: configFor(sandbox, { BOARD_OFFER_URL: OFFER_URL }), logger: capturingLogger().logger });
+  });
+  after(async () => {
+    await proxy?.close();
+    await sandbox?.close();
+  });
+
+  it("answers the JobPosting of an offer the company published, with Google's required properties and the mapped ones", async () => {
+    const { id } = await company().campaigns.create({
+      manage_name: 'seo probe',
+      name: 'Data engineer',
+      description: '<p>Pipelines <script>x()</script></p>',
+      profile: '<p>SQL</p>',
+      job_type: 'Fixed term contract',
+      working_time: 'Part time',
+      salary_min: 40000,
+      salary_max: 50000,
+      date_end: '2027-06-30',
+      address: { street_number: '10', street: 'rue de Rivoli', postal_code: '75001', city: 'Paris', country: 'France' },
+    });
+    await admin(sandbox, 'PATCH', `/campaigns/${id}`, { status: 'online', channels: [DEMO_KEYS.jobboard.channel] });
+    await proxy.catalogue.syncNow();
+    const upstream = await company().campaigns.get(id);
+
+    const response = await fetch(`${proxy.url}/api/campaigns/${id}/jobposting`);
+    assert.equal(response.status, 200);
+    assert.match(response.headers.get('content-type') ?? '', /^application\/ld\+json/);
+    const posting = JobPostingAnswer.parse(await response.json());
+    assert.deepEqual(posting, {
+      '@context': 'https://schema.org',
+      '@type': 'JobPosting',
+      title: 'Data engineer',
+      description: '<p>Pipelines </p>\n<p>SQL</p>',
+      datePosted: upstream.last_activation_at,
+      validThrough: '2027-06-30T23:59:59Z',
+      hiringOrganization: { '@type': 'Organization', name: upstream.company_name },
+      jobLocation: {
+        '@type': 'Place',
+        address: { '@type': 'PostalAddress', streetAddress: '10 rue de Rivoli', postalCode: '75001', addressLocality: 'Paris', addressCountry: 'France' },
+      },
+      employmentType: ['TEMPORARY', 'PART_TIME'],
+      baseSalary: { '@type': 'MonetaryAmount', currency: 'EUR', value: { '@type': 'QuantitativeValue', minValue: 40000, maxValue: 50000, unitText: 'YEAR' } },
+      identifier: { '@type': 'PropertyValue', name: upstream.company_name, value: String(id) },
+      directApply: true,
+      url: `https://jobs.acme.example/offres?offer=${id}`,
+    });
+    assert.ok(upstream.company_name, 'the sandbox names the company');
+  });
+
+  it('answers 404 campaign_not_found for an unknown offer', async () => {
+    const response = await fetch(`${proxy.url}/api/campaigns/999999/jobposting`);
+    assert.equal(response.status, 404);
+    assert.equal(((await response.json()) as { code: string }).code, 'campaign_not_found');
+  });
+
+  it("lists in /sitemap.xml exactly the open offers broadcast on the board, at the template's URLs", async () => {
+    const [archived] = await listIds(proxy);
+    assert.ok(archived !== undefined);
+    await admin(sandbox, 'PATCH', `/campaigns/${archived}`, { status: 'archived' });
+    await proxy.catalogue.syncNow();
+    const board = createClient({ baseUrl: sandbox.url, privateKey: DEMO_KEYS.jobboard.private_key, secretKey: DEMO_KEYS.jobboard.secret_key });
+    const open: number[] = [];
+    for await (const c of board.campaigns.listAll({ channels: [DEMO_KEYS.jobboard.channel], status: ['online'] })) open.push(c.id);
+    assert.ok(open.length > 1 && !open.includes(archived));
+
+    const response = await fetch(`${proxy.url}/sitemap.xml`);
+    assert.equal(response.status, 200);
+    assert.match(response.headers.get('content-type') ?? '', /^application\/xml/);
+    const xml = await response.text();
+    assert.equal(XMLValidator.validate(xml), true);
+    const { urlset } = new XMLParser({ isArray: (name) => name === 'url' }).parse(xml) as { urlset: { url: { loc: string; lastmod: string }[] } };
+    assert.deepEqual(
+      urlset.url.map((u) => u.loc).sort(),
+      open.map((id) => `https://jobs.acme.example/offres?offer=${id}`).sort(),
+    );
+    for (const { lastmod } of urlset.url) assert.ok(!Number.isNaN(Date.parse(lastmod)) && /T\d\d:\d\d:\d\d/.test(lastmod), `${lastmod} is a W3C datetime`);
   });
 });

@@ -10,9 +10,12 @@ import {
   CampaignListQuery,
   ConfigResponse,
   HealthAnswer,
+  JobPostingAnswer,
   ProblemSchema,
   ReadyAnswer,
 } from './schemas.ts';
+import { EmbedQuery } from './routes/embed.ts';
+import { SITEMAP_MAX_URLS } from './routes/sitemap.ts';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -73,6 +76,17 @@ export function buildOpenApi(version: string): Record<string, unknown> {
           },
         },
       },
+      '/api/campaigns/{id}/jobposting': {
+        get: {
+          summary: "The campaign as a schema.org JobPosting (JSON-LD), for search engines; the mapping is in the proxy's PUBLIC-API.md",
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer', minimum: 1 } }],
+          responses: {
+            200: { description: 'The JobPosting', headers: cached, content: { 'application/ld+json': { schema: ref('JobPosting') } } },
+            304: { description: 'Not modified' },
+            404: problem('campaign_not_found'),
+          },
+        },
+      },
       '/api/applications': {
         post: {
           summary: 'Apply to a campaign',
@@ -103,6 +117,29 @@ export function buildOpenApi(version: string): Record<string, unknown> {
           },
         },
       },
+      '/sitemap.xml': {
+        get: {
+          summary: `Sitemap (sitemaps.org 0.9) of every open offer's page on the board: BOARD_OFFER_URL with each id, and lastmod its last change; at most ${SITEMAP_MAX_URLS}, the newest`,
+          parameters: [{ name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' } }],
+          responses: {
+            200: { description: 'The sitemap', headers: cached, content: { 'application/xml': { schema: { type: 'string' } } } },
+            304: { description: 'Not modified' },
+            404: problem('sitemap_not_configured: BOARD_OFFER_URL is not set'),
+          },
+        },
+      },
+      '/embed/campaigns': {
+        get: {
+          summary: 'For boards that render on their server: the <jobboard-campaigns> element with its shadow DOM rendered, its state and the open offer\'s JobPosting, as an HTML fragment',
+          parameters: [...queryParameters(EmbedQuery), { name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' } }],
+          responses: {
+            200: { description: 'The fragment', headers: cached, content: { 'text/html': { schema: { type: 'string' } } } },
+            304: { description: 'Not modified' },
+            404: { description: 'The fragment saying the offer is no longer open (closed or unknown offer), or not_found when the server renderer is not built', content: { 'text/html': { schema: { type: 'string' } }, 'application/problem+json': { schema: ref('Problem') } } },
+            422: problem('validation_failed: a query parameter is not valid'),
+          },
+        },
+      },
       '/healthz': { get: { summary: 'The process answers', responses: { 200: { description: 'Alive', content: json('Health') } } } },
       '/readyz': {
         get: {
@@ -122,6 +159,7 @@ export function buildOpenApi(version: string): Record<string, unknown> {
         Config: schemaOf(ConfigResponse),
         CampaignList: schemaOf(CampaignList),
         CampaignDetail: schemaOf(CampaignDetail),
+        JobPosting: schemaOf(JobPostingAnswer),
         ApplicationForm: { ...schemaOf(ApplicationForm, 'input'), properties: { ...((schemaOf(ApplicationForm, 'input').properties ?? {}) as object), resume: { type: 'string', format: 'binary', description: 'pdf, jpg, png, doc or docx, at most resume.max_bytes of /api/config' } } },
         ApplicationAnswer: schemaOf(ApplicationAnswer),
         Problem: schemaOf(ProblemSchema),

@@ -5,6 +5,7 @@ import { JOB_TYPES, LOCALES, PER_PAGE_MAX, RESUME_TYPES, WORKING_TIMES } from '.
 import { CONFIGURABLE_FIELDS, FIELD_MODES } from './config.ts';
 import { APPLICATION_FORM, postedName } from '../contract/application-form.ts';
 import type { FormField } from '../contract/application-form.ts';
+import { EMPLOYMENT_TYPES } from './catalogue/job-posting.ts';
 
 /** Query values: an empty parameter counts as absent ("?city=&q=" is no filter). */
 const blankAsAbsent = (v: unknown) => (v === '' ? undefined : v);
@@ -66,6 +67,54 @@ export const CampaignDetail = CampaignSummary.extend({
   date_end: z.iso.date().nullable(),
 });
 export type CampaignDetail = z.infer<typeof CampaignDetail>;
+
+/**
+ * What GET /api/campaigns/:id/jobposting answers, for the OpenAPI document and
+ * the tests. catalogue/job-posting.ts builds it, typed with schema-dts;
+ * PUBLIC-API.md ("JobPosting") says where each property comes from.
+ */
+export const JobPostingAnswer = z
+  .object({
+    '@context': z.literal('https://schema.org'),
+    '@type': z.literal('JobPosting'),
+    title: z.string(),
+    description: z.string().describe('Sanitised HTML: the description, then the profile'),
+    datePosted: z.iso.datetime({ offset: true }),
+    validThrough: z.iso.datetime({ offset: true }).optional(),
+    hiringOrganization: z.object({ '@type': z.literal('Organization'), name: z.string() }),
+    jobLocation: z
+      .object({
+        '@type': z.literal('Place'),
+        address: z.object({
+          '@type': z.literal('PostalAddress'),
+          streetAddress: z.string().optional(),
+          postalCode: z.string().optional(),
+          addressLocality: z.string().optional(),
+          addressCountry: z.string().optional(),
+        }),
+      })
+      .optional()
+      .describe('Absent when neither a city nor a country is known'),
+    employmentType: z.union([z.enum(EMPLOYMENT_TYPES), z.array(z.enum(EMPLOYMENT_TYPES))]).optional(),
+    baseSalary: z
+      .object({
+        '@type': z.literal('MonetaryAmount'),
+        currency: z.string(),
+        value: z.object({
+          '@type': z.literal('QuantitativeValue'),
+          minValue: z.int().optional(),
+          maxValue: z.int().optional(),
+          unitText: z.enum(['YEAR', 'MONTH']),
+        }),
+      })
+      .optional(),
+    identifier: z.object({ '@type': z.literal('PropertyValue'), name: z.string(), value: z.string() }),
+    directApply: z.literal(true),
+    url: z.url().optional().describe('The offer on the board: BOARD_OFFER_URL with its id; absent without BOARD_OFFER_URL'),
+  })
+  .strict()
+  .describe('The offer as a schema.org JobPosting (https://schema.org/JobPosting), JSON-LD');
+export type JobPostingAnswer = z.infer<typeof JobPostingAnswer>;
 
 export const CampaignList = z.object({
   items: z.array(CampaignSummary),

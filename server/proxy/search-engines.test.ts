@@ -10,6 +10,8 @@ import { createProxyApp } from './app.ts';
 import { toCatalogueCampaign } from './catalogue/catalogue.ts';
 import { upstreamCampaign } from './catalogue/fixtures.ts';
 import { openCatalogueStore } from './catalogue/store.ts';
+import { offerUrlOf } from './catalogue/job-posting.ts';
+import { JobPostingAnswer } from './schemas.ts';
 import type { CatalogueStore } from './catalogue/store.ts';
 import { capturingLogger, listen, testConfig } from './test-support.ts';
 
@@ -92,6 +94,8 @@ describe('search engines and server-rendering boards', () => {
         directApply: true,
         url: 'https://jobs.acme.example/offres?offer=1',
       });
+      // The shape /api/openapi.json documents.
+      JobPostingAnswer.parse(posting);
     });
 
     it('gives an internship\'s salary per month, no place when none is known, and no url without BOARD_OFFER_URL', async () => {
@@ -100,6 +104,13 @@ describe('search engines and server-rendering boards', () => {
       assert.deepEqual(posting.employmentType, ['INTERN', 'FULL_TIME']);
       assert.equal('jobLocation' in posting, false);
       assert.equal('url' in posting, false);
+      JobPostingAnswer.parse(posting);
+    });
+
+    it('writes the offer\'s url percent-encoded, as the board\'s template would be sent over HTTP', () => {
+      assert.equal(offerUrlOf('https://jobs.acme.example/offres d’emploi?offer={id}', 7), 'https://jobs.acme.example/offres%20d%E2%80%99emploi?offer=7');
+      assert.equal(offerUrlOf('https://jobs.acme.example/offres/{id}#apply', 7), 'https://jobs.acme.example/offres/7#apply');
+      assert.equal(offerUrlOf(null, 7), null);
     });
 
     it('answers 404 campaign_not_found for an unknown or archived offer', async () => {
@@ -143,7 +154,7 @@ describe('search engines and server-rendering boards', () => {
       const res = await fetch(`${bare.url}/sitemap.xml`);
       assert.equal(res.status, 404);
       const problem = (await res.json()) as { code: string; detail: string };
-      assert.equal(problem.code, 'not_found');
+      assert.equal(problem.code, 'sitemap_not_configured');
       assert.match(problem.detail, /set BOARD_OFFER_URL/);
     });
   });

@@ -3,12 +3,23 @@
 // document's head while the widget shows the offer, and in the server-rendered
 // fragment. The mapping from the service's fields is documented in
 // server/proxy/PUBLIC-API.md ("JobPosting").
+// Types only, so nothing of schema-dts runs and it is a devDependency: no
+// declaration the package exports reaches this module. Should one (a widget
+// export returning the JobPosting type), schema-dts must become a dependency.
 import type { JobPosting, Place, WithContext } from 'schema-dts';
 import { SALARY_CURRENCY } from '../../contract/values.ts';
+import type { JobType, WorkingTime } from '../../contract/values.ts';
 import type { CatalogueCampaign } from './types.ts';
 
+/** The employment types Google for Jobs reads. */
+export const EMPLOYMENT_TYPES = ['FULL_TIME', 'PART_TIME', 'CONTRACTOR', 'TEMPORARY', 'INTERN', 'VOLUNTEER', 'PER_DIEM', 'OTHER'] as const;
+export type EmploymentType = (typeof EMPLOYMENT_TYPES)[number];
+
+// Keyed by the contract's values, so that a value added to the contract does
+// not compile until it is mapped here (and in PUBLIC-API.md's table).
+
 /** Google's employment types for the service's contract types (null: not said). */
-const EMPLOYMENT_TYPE_OF_JOB: Record<string, string | null> = {
+const EMPLOYMENT_TYPE_OF_JOB: Record<JobType, EmploymentType | null> = {
   'Permanent contract': 'FULL_TIME',
   Tenured: 'FULL_TIME',
   'Fixed term contract': 'TEMPORARY',
@@ -22,7 +33,7 @@ const EMPLOYMENT_TYPE_OF_JOB: Record<string, string | null> = {
 };
 
 /** Google's employment types for the service's working times. */
-const EMPLOYMENT_TYPE_OF_TIME: Record<string, string | null> = {
+const EMPLOYMENT_TYPE_OF_TIME: Record<WorkingTime, EmploymentType | null> = {
   'Full time': 'FULL_TIME',
   'Part time': 'PART_TIME',
   'Part time - Morning': 'PART_TIME',
@@ -32,11 +43,15 @@ const EMPLOYMENT_TYPE_OF_TIME: Record<string, string | null> = {
 };
 
 /** Both the contract's kind and its hours, once each: ["TEMPORARY", "PART_TIME"]. */
-function employmentTypes(c: CatalogueCampaign): string[] {
-  const types = [EMPLOYMENT_TYPE_OF_JOB[c.job_type ?? ''], EMPLOYMENT_TYPE_OF_TIME[c.working_time ?? '']];
+function employmentTypes(c: CatalogueCampaign): EmploymentType[] {
+  // The catalogue holds only the contract's values (the sync refuses others); a missing one says nothing.
+  const types = [
+    c.job_type === null ? null : (EMPLOYMENT_TYPE_OF_JOB[c.job_type as JobType] ?? null),
+    c.working_time === null ? null : (EMPLOYMENT_TYPE_OF_TIME[c.working_time as WorkingTime] ?? null),
+  ];
   // A permanent contract says full time only if its hours do not say otherwise.
   if (types[0] === 'FULL_TIME' && types[1] === 'PART_TIME') types[0] = null;
-  return [...new Set(types.filter((t): t is string => typeof t === 'string'))];
+  return [...new Set(types.filter((t): t is EmploymentType => t !== null))];
 }
 
 function jobLocation(c: CatalogueCampaign): Place | undefined {
@@ -97,7 +112,11 @@ export function jobPosting(c: CatalogueCampaign, offerUrl: string | null): WithC
   };
 }
 
-/** The offer's URL on the board: the template with the id in place of {id}. */
+/**
+ * The offer's URL on the board: the template with the id in place of {id},
+ * serialised by the URL parser so that a space or an accent the operator typed
+ * arrives percent-encoded (sitemaps and JSON-LD want URLs as sent over HTTP).
+ */
 export function offerUrlOf(template: string | null, id: number): string | null {
-  return template === null ? null : template.replace('{id}', String(id));
+  return template === null ? null : new URL(template.replace('{id}', String(id))).href;
 }

@@ -33,7 +33,7 @@ export function sitemapHandler(store: CatalogueStore, template: string | null): 
   let built: { version: number; body: string; etag: string } | undefined;
   return (req, res) => {
     if (template === null) {
-      throw new ProblemError('not_found', 'No sitemap: set BOARD_OFFER_URL to the URL of an offer on your pages, like https://jobs.example.com/offers?offer={id}, and restart the proxy.');
+      throw new ProblemError('sitemap_not_configured', 'No sitemap: set BOARD_OFFER_URL to the URL of an offer on your pages, like https://jobs.example.com/offers?offer={id}, and restart the proxy.');
     }
     if (built?.version !== store.version()) {
       const version = store.version();
