@@ -105,10 +105,8 @@ export function problemMessage(code: string): string {
     case 'not_ready':
       return msg('The service is starting. Try again in a moment.');
     // Only the sitemap answers it, which the widget never asks for; said in case a board's own code shows it.
-    case 'sitemap_not_configured':
-      return msg('This job board does not list its offers for search engines yet.');
     case 'server_busy':
-      return msg('Many candidates are applying right now. Send the form again in a moment: nothing was sent.');
+      return msg('Too many applications at once. Send the form again in a moment.');
     default:
       return msg('Something went wrong on our side. Try again in a moment.');
   }

@@ -9,9 +9,10 @@ import { locales } from './test-helpers.ts';
 
 /**
  * Codes a candidate only meets through a fault on our side (the widget always
- * sends a well-formed body and a fresh key): they get the generic message.
+ * sends a well-formed body and a fresh key), or never (the widget does not
+ * read the sitemap): they get the generic message.
  */
-const GENERIC: readonly ProblemCode[] = ['internal_error', 'malformed_request', 'idempotency_key_missing', 'idempotency_key_reused'];
+const GENERIC: readonly ProblemCode[] = ['internal_error', 'malformed_request', 'idempotency_key_missing', 'idempotency_key_reused', 'sitemap_not_configured'];
 
 describe("the proxy's problem codes", () => {
   afterEach(() => useLocale('en'));
