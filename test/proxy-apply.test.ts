@@ -123,6 +123,12 @@ describe('POST /api/applications against the sandbox', () => {
       assert.equal(upstreamApplicantCount(world.sandbox, fields.email!), 0);
     });
 
+    it('when a spreadsheet is renamed cv.doc (an OLE2 file without a Word document), answers 415 unsupported_file_type', async () => {
+      const answer = await send({ fields: validFields(campaign), resume: { bytes: FILES.xls, name: 'cv.doc', type: 'application/msword' } });
+      assert.equal(answer.status, 415);
+      assert.deepEqual(fieldCodes(answer.body), [['resume', 'unsupported_file_type']]);
+    });
+
     it('when the resume is just over the limit, answers 413 file_too_large naming the limit', async () => {
       const answer = await send({ fields: validFields(campaign), resume: { bytes: pdfOfSize(1024 * 1024 + 1) } });
       assert.equal(answer.status, 413);

@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
+import { crc32, deflateRawSync } from 'node:zlib';
 import { describe, it } from 'node:test';
+import CFB from 'cfb';
 import fc from 'fast-check';
 import { sniffFileType } from './file-type.ts';
+import { ole2RootStreams } from './ole2.ts';
 
 const SIGNATURES = [
   Buffer.from('%PDF-1.7\n'),
@@ -11,9 +14,103 @@ const SIGNATURES = [
   Buffer.from('d0cf11e0a1b11ae1', 'hex'),
 ];
 
+/** An OLE2 compound file (written by SheetJS's cfb, an independent writer) with these streams ('/A/B' is stream B in storage A). */
+function ole2(streams: Record<string, string | Buffer>): Buffer {
+  const container = CFB.utils.cfb_new();
+  for (const [path, content] of Object.entries(streams)) CFB.utils.cfb_add(container, path, Buffer.from(content));
+  // A copy: cfb's buffer carries helper properties of its own.
+  return Buffer.from(CFB.write(container, { type: 'buffer' }) as Uint8Array);
+}
+
+/** A zip of deflated entries with its central directory, as Office writes them. */
+function zip(entries: Record<string, string>): Buffer {
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (const [name, text] of Object.entries(entries)) {
+    const data = Buffer.from(text);
+    const packed = deflateRawSync(data);
+    const nameBytes = Buffer.from(name);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(8, 8); // deflate
+    local.writeUInt32LE(crc32(data), 14);
+    local.writeUInt32LE(packed.length, 18);
+    local.writeUInt32LE(data.length, 22);
+    local.writeUInt16LE(nameBytes.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(8, 10);
+    local.copy(central, 16, 14, 26); // crc and sizes
+    central.writeUInt16LE(nameBytes.length, 28);
+    central.writeUInt32LE(offset, 42);
+    locals.push(local, nameBytes, packed);
+    centrals.push(central, nameBytes);
+    offset += 30 + nameBytes.length + packed.length;
+  }
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(centrals.length / 2, 8);
+  end.writeUInt16LE(centrals.length / 2, 10);
+  end.writeUInt32LE(centrals.reduce((n, b) => n + b.length, 0), 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, ...centrals, end]);
+}
+
+const contentTypes = (main: string) =>
+  '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">' +
+  '<Default Extension="xml" ContentType="application/xml"/><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +
+  `<Override PartName="/main.xml" ContentType="application/vnd.${main}.main+xml"/></Types>`;
+
+const RELS = '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"/>';
+const WORD_MAIN = 'openxmlformats-officedocument.wordprocessingml.document';
+
+const DOC = ole2({ '/WordDocument': 'Curriculum vitae', '/1Table': Buffer.alloc(6000), '/\u0005SummaryInformation': Buffer.alloc(200) });
+
 describe('sniffFileType', () => {
-  it('reads a legacy .doc from its OLE2 signature, whatever follows', async () => {
-    assert.deepEqual(await sniffFileType(Buffer.concat([SIGNATURES[4]!, Buffer.alloc(504)])), { type: 'doc', detected: 'doc' });
+  it('reads a .doc as an OLE2 file whose root holds a WordDocument stream', async () => {
+    assert.deepEqual(await sniffFileType(DOC), { type: 'doc', detected: 'doc' });
+    // Many entries: the directory spans several sectors, chained through the FAT.
+    const streams = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`/Stream${i}`, Buffer.alloc(i * 100)]));
+    assert.deepEqual(await sniffFileType(ole2({ ...streams, '/WordDocument': 'CV' })), { type: 'doc', detected: 'doc' });
+  });
+
+  it('refuses other OLE2 files as .doc: a workbook, an installer, a mail, a bare header', async () => {
+    assert.deepEqual(await sniffFileType(ole2({ '/Workbook': 'BIFF8' })), { type: undefined, detected: 'xls' });
+    assert.deepEqual(await sniffFileType(ole2({ '/Book': 'BIFF5' })), { type: undefined, detected: 'xls' });
+    // An .msi: encoded table names and summary information.
+    const msi = ole2({ '/\u0005SummaryInformation': Buffer.alloc(300), '/\u4840\u3f3f\u4577\u446c\u3b6a\u45e4\u4824': Buffer.alloc(64) });
+    assert.deepEqual(await sniffFileType(msi), { type: undefined, detected: 'cfb' });
+    // An Outlook .msg with a Word document attached: the WordDocument stream is not in the root.
+    const msg = ole2({
+      '/__properties_version1.0': Buffer.alloc(64),
+      '/__substg1.0_0037001F': 'Application',
+      '/__attach_version1.0_#00000000/__substg1.0_3701000D/WordDocument': 'attached',
+    });
+    assert.deepEqual(await sniffFileType(msg), { type: undefined, detected: 'cfb' });
+    // A workbook with an embedded Word object, and a storage (not a stream) named WordDocument.
+    assert.equal((await sniffFileType(ole2({ '/Workbook': 'BIFF8', '/MBD0001/WordDocument': 'embedded' }))).type, undefined);
+    assert.equal((await sniffFileType(ole2({ '/WordDocument/Inner': 'x' }))).type, undefined);
+    // Only the signature, as any OLE2 file starts.
+    assert.deepEqual(await sniffFileType(Buffer.concat([SIGNATURES[4]!, Buffer.alloc(504)])), { type: undefined, detected: 'cfb' });
+  });
+
+  it('reads a .docx as a zip whose [Content_Types].xml declares a Word main document', async () => {
+    const docx = zip({ '[Content_Types].xml': contentTypes(WORD_MAIN), '_rels/.rels': RELS, 'word/document.xml': '<w:document/>' });
+    assert.deepEqual(await sniffFileType(docx), { type: 'docx', detected: 'docx' });
+    const xlsx = zip({ '[Content_Types].xml': contentTypes('openxmlformats-officedocument.spreadsheetml.sheet'), 'xl/workbook.xml': '<workbook/>' });
+    assert.deepEqual(await sniffFileType(xlsx), { type: 'xlsx', detected: 'xlsx' });
+  });
+
+  it('refuses other zips as .docx: a plain zip, Word parts without their declaration, a macro-enabled document', async () => {
+    assert.equal((await sniffFileType(zip({ 'cv.docx.exe': 'MZ' }))).type, undefined);
+    assert.equal((await sniffFileType(zip({ 'word/document.xml': '<w:document/>' }))).type, undefined);
+    assert.equal((await sniffFileType(zip({ '[Content_Types].xml': '<Types/>', 'word/document.xml': '<w:document/>' }))).type, undefined);
+    const docm = zip({ '[Content_Types].xml': contentTypes('ms-word.document.macroEnabled'), 'word/document.xml': '<w:document/>' });
+    assert.equal((await sniffFileType(docm)).type, undefined);
   });
 
   it('names what it recognised even when it is no API type, so messages can say what the file is', async () => {
@@ -30,5 +127,38 @@ describe('sniffFileType', () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('ole2RootStreams', () => {
+  it('survives damaged OLE2 files: any bytes of a real one changed, never a throw', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.nat(DOC.length - 1), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 8 }), (changes) => {
+        const damaged = Buffer.from(DOC);
+        for (const [at, byte] of changes) damaged[at] = byte;
+        ole2RootStreams(damaged);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('costs little on hostile files: looping chains and trees, a huge file', () => {
+    // The directory's FAT entry made to point at itself: an endless chain.
+    const looping = Buffer.from(DOC);
+    const sectorSize = 512;
+    const firstFat = looping.readUInt32LE(76);
+    const directory = looping.readUInt32LE(48);
+    looping.writeUInt32LE(directory, (firstFat + 1) * sectorSize + 4 * directory);
+    // Every entry's left sibling made to be the root's child: a looping tree.
+    const tree = Buffer.from(DOC);
+    const top = tree.readUInt32LE((directory + 1) * sectorSize + 76);
+    for (let id = 1; id < 4; id++) tree.writeUInt32LE(top, (directory + 1) * sectorSize + id * 128 + 68);
+    // 10 MiB of zeros behind a real header: a directory chain looping on sector 0.
+    const huge = Buffer.alloc(10 * 1024 * 1024, 0);
+    DOC.copy(huge, 0, 0, 512);
+    huge.writeUInt32LE(0, 48);
+    const start = performance.now();
+    for (const bytes of [looping, tree, huge]) ole2RootStreams(bytes);
+    assert.ok(performance.now() - start < 50, `took ${performance.now() - start} ms`);
   });
 });

@@ -2,6 +2,7 @@
 // routes, a small world built through them, and a fetch wrapper that
 // returns status, headers and the parsed body.
 import { crc32, deflateRawSync } from 'node:zlib';
+import CFB from 'cfb';
 import { startSandbox } from './index.ts';
 import type { RunningSandbox, SandboxOptions } from './index.ts';
 
@@ -145,9 +146,12 @@ export function jpgBytes(): Buffer {
   return Buffer.from('ffd8ffe000104a46494600010100000100010000ffdb004300' + '08'.repeat(64) + 'ffd9', 'hex');
 }
 
-/** The OLE2 signature of a legacy .doc, then some text. */
+/** A legacy Word .doc: an OLE2 compound file whose WordDocument stream holds the text. */
 export function docBytes(text = 'Skills: Excel, Accounting'): Buffer {
-  return Buffer.concat([Buffer.from('d0cf11e0a1b11ae1', 'hex'), Buffer.alloc(504), Buffer.from(text, 'latin1')]);
+  const container = CFB.utils.cfb_new();
+  CFB.utils.cfb_add(container, '/WordDocument', Buffer.from(text, 'latin1'));
+  // A copy: cfb's buffer carries helper properties of its own.
+  return Buffer.from(CFB.write(container, { type: 'buffer' }) as Uint8Array);
 }
 
 /** A minimal zip: stored (uncompressed) entries, or deflated ones with `deflate`. Contents are strings or bytes. */

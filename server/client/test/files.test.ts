@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { UnsupportedFileError, fileFromBlob, fileFromBuffer, fileFromPath } from '../index.ts';
-import { DOC, DOCX, EXE, JPG, PDF, PNG, XLSX } from './fixtures.ts';
+import { DOC, DOCX, EXE, JPG, PDF, PNG, XLS, XLSX } from './fixtures.ts';
 
 describe('file helpers', () => {
   for (const [type, bytes] of [['pdf', PDF], ['png', PNG], ['jpg', JPG], ['docx', DOCX], ['doc', DOC]] as const) {
@@ -32,6 +32,10 @@ describe('file helpers', () => {
   it('takes xlsx as a comment attachment but not as a resume', async () => {
     assert.equal((await fileFromBuffer(XLSX, { kind: 'attachment' })).mime_type, 'xlsx');
     await assert.rejects(fileFromBuffer(XLSX), UnsupportedFileError);
+  });
+
+  it('refuses a legacy .xls, an OLE2 file like a .doc but without its WordDocument stream, and says so', async () => {
+    await assert.rejects(fileFromBuffer(XLS, { kind: 'attachment' }), (error: unknown) => error instanceof UnsupportedFileError && error.detected === 'xls');
   });
 
   it('reads a Blob whatever type it claims', async () => {

@@ -1,11 +1,19 @@
 // Tiny files of each type, built in memory so tests need no binary fixtures.
 import { crc32 } from 'node:zlib';
+import CFB from 'cfb';
 
 export const PDF = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
 export const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
 export const JPG = Buffer.from('ffd8ffe000104a46494600010100000100010000ffdb', 'hex');
-/** An OLE2 compound file header, as legacy Word .doc files start. */
-export const DOC = Buffer.concat([Buffer.from('d0cf11e0a1b11ae1', 'hex'), Buffer.alloc(504)]);
+/** An OLE2 compound file with this stream in its root: WordDocument for a legacy Word .doc, Workbook for an .xls. */
+function ole2(stream: string): Buffer {
+  const container = CFB.utils.cfb_new();
+  CFB.utils.cfb_add(container, `/${stream}`, Buffer.from('content'));
+  // A copy: cfb's buffer carries helper properties of its own.
+  return Buffer.from(CFB.write(container, { type: 'buffer' }) as Uint8Array);
+}
+export const DOC = ole2('WordDocument');
+export const XLS = ole2('Workbook');
 export const EXE = Buffer.concat([Buffer.from('MZ'), Buffer.alloc(200)]);
 
 /** A stored (uncompressed) zip with the given entries, enough for type detection. */

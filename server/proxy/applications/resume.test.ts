@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { crc32 } from 'node:zlib';
 import { describe, it } from 'node:test';
+import CFB from 'cfb';
 import { resumeTypeOf } from './resume.ts';
 
 /** A zip of stored (uncompressed) entries: enough for a .docx signature. */
@@ -20,6 +21,14 @@ export function zipOf(entries: Record<string, string>): Buffer {
   return Buffer.concat(parts);
 }
 
+/** An OLE2 compound file with one stream in its root: WordDocument in a .doc, Workbook in an .xls. */
+function ole2(stream: string): Buffer {
+  const container = CFB.utils.cfb_new();
+  CFB.utils.cfb_add(container, `/${stream}`, Buffer.from('content'));
+  // A copy: cfb's buffer carries helper properties of its own.
+  return Buffer.from(CFB.write(container, { type: 'buffer' }) as Uint8Array);
+}
+
 const CONTENT_TYPES = (kind: string) =>
   `<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Override PartName="/main.xml" ContentType="application/vnd.openxmlformats-officedocument.${kind}.main+xml"/></Types>`;
 
@@ -28,16 +37,18 @@ describe('resumeTypeOf', () => {
     assert.equal(await resumeTypeOf(Buffer.from('%PDF-1.7\n%%EOF')), 'pdf');
     assert.equal(await resumeTypeOf(Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex')), 'png');
     assert.equal(await resumeTypeOf(Buffer.concat([Buffer.from('ffd8ffe000104a46494600010100000100010000', 'hex'), Buffer.alloc(64)])), 'jpg');
-    assert.equal(await resumeTypeOf(Buffer.concat([Buffer.from('d0cf11e0a1b11ae1', 'hex'), Buffer.alloc(504)])), 'doc');
+    assert.equal(await resumeTypeOf(ole2('WordDocument')), 'doc');
     const docx = zipOf({ '[Content_Types].xml': CONTENT_TYPES('wordprocessingml.document'), 'word/document.xml': '<w:document/>' });
     assert.equal(await resumeTypeOf(docx), 'docx');
   });
 
-  it('refuses a renamed executable, a zip, a spreadsheet and plain text', async () => {
+  it('refuses a renamed executable, a zip, spreadsheets, other OLE2 files and plain text', async () => {
     assert.equal(await resumeTypeOf(Buffer.concat([Buffer.from('MZ'), Buffer.alloc(62), Buffer.from('PE\u0000\u0000'), Buffer.alloc(200)])), undefined);
     assert.equal(await resumeTypeOf(Buffer.from('7f454c46020101000000000000000000', 'hex')), undefined);
     assert.equal(await resumeTypeOf(zipOf({ 'a.txt': 'hello' })), undefined);
     assert.equal(await resumeTypeOf(zipOf({ '[Content_Types].xml': CONTENT_TYPES('spreadsheetml.sheet'), 'xl/workbook.xml': '<workbook/>' })), undefined);
+    assert.equal(await resumeTypeOf(ole2('Workbook')), undefined);
+    assert.equal(await resumeTypeOf(Buffer.concat([Buffer.from('d0cf11e0a1b11ae1', 'hex'), Buffer.alloc(504)])), undefined);
     assert.equal(await resumeTypeOf(Buffer.from('just some text, named cv.pdf')), undefined);
   });
 });
