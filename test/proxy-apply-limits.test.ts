@@ -3,6 +3,8 @@
 // the catalogue keeps answering through a flood.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
 import { connect } from 'node:net';
 import type { Socket } from 'node:net';
 import { apply, startApplyWorld, validFields } from './proxy-apply-support.ts';
@@ -88,6 +90,23 @@ describe('POST /api/applications under hostile traffic', () => {
     } finally {
       await limited.close();
     }
+  });
+
+  it('writes nothing to the disk for a refused post: the outbox\'s write-ahead log does not grow', async () => {
+    // Settle what the start wrote (the first sync, the sweep), then measure.
+    const wal = join(world.config.dataDir, 'outbox.db-wal');
+    const size = () => statSync(wal, { throwIfNoEntry: false })?.size ?? 0;
+    await apply(world.proxyUrl, { fields: validFields(world.openCampaignIds[0]!) });
+    const before = size();
+    const refused = await Promise.all(
+      Array.from({ length: 50 }, async (_, i) => {
+        const invalid = await apply(world.proxyUrl, { fields: { ...validFields(world.openCampaignIds[0]!), email: 'not an email' }, key: `refused-${i}` });
+        const robot = await apply(world.proxyUrl, { fields: { ...validFields(world.openCampaignIds[0]!), website: 'http://spam.example' }, key: `robot-${i}` });
+        return [invalid.status, robot.status];
+      }),
+    );
+    assert.ok(refused.every(([invalid, robot]) => invalid === 422 && robot === 202));
+    assert.equal(size(), before);
   });
 
   it('keeps answering GET /api/campaigns through a flood of invalid posts', async () => {

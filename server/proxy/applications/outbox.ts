@@ -264,43 +264,55 @@ export class Outbox {
   // ---- idempotency keys ----
 
   /**
+   * Keys claimed by requests of this process that have stored nothing yet.
+   * In memory: a request refused for its content writes nothing to the disk
+   * (no fsync for a flood of bad posts); the key is written with the
+   * application it stores (enqueue), or with its answer (completeKey).
+   */
+  readonly #claims = new Map<string, string>();
+
+  /**
    * Takes an Idempotency-Key for one request, or says why not: the same key
    * with another body, still being handled, or already answered (replay).
    */
   claimKey(key: string, fingerprint: string): KeyClaim {
-    const now = this.now();
-    return this.transaction(() => {
-      this.stmt('DELETE FROM idempotency_keys WHERE expires_at <= ?').run(now);
-      const row = this.stmt('SELECT fingerprint, state, owner, reference, status, body FROM idempotency_keys WHERE key = ?').get(key) as
-        | { fingerprint: string; state: string; owner: string; reference: string | null; status: number | null; body: string | null }
-        | undefined;
-      if (row === undefined) {
-        this.stmt('INSERT INTO idempotency_keys (key, fingerprint, state, owner, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)').run(
-          key, fingerprint, 'in_progress', this.owner, now, now + IDEMPOTENCY_TTL_MS,
-        );
-        return { kind: 'claimed' } as const;
-      }
-      if (row.fingerprint !== fingerprint) return { kind: 'reused' } as const;
-      if (row.state === 'done' && row.status !== null && row.body !== null) return { kind: 'replay', status: row.status, body: row.body } as const;
-      if (row.owner === this.owner) return { kind: 'in_progress' } as const;
-      // The process that held it is gone (one process owns the data directory).
-      if (row.reference !== null) {
-        this.stmt('UPDATE idempotency_keys SET owner = ? WHERE key = ?').run(this.owner, key);
-        return { kind: 'stored', reference: row.reference } as const;
-      }
+    // Expired keys are pruned by the retention sweep; until then they do not count.
+    const row = this.stmt('SELECT fingerprint, state, owner, reference, status, body FROM idempotency_keys WHERE key = ? AND expires_at > ?').get(key, this.now()) as
+      | { fingerprint: string; state: string; owner: string; reference: string | null; status: number | null; body: string | null }
+      | undefined;
+    if (row === undefined) {
+      const claimed = this.#claims.get(key);
+      if (claimed !== undefined) return claimed === fingerprint ? { kind: 'in_progress' } : { kind: 'reused' };
+      this.#claims.set(key, fingerprint);
+      return { kind: 'claimed' };
+    }
+    if (row.fingerprint !== fingerprint) return { kind: 'reused' };
+    if (row.state === 'done' && row.status !== null && row.body !== null) return { kind: 'replay', status: row.status, body: row.body };
+    if (row.owner === this.owner) return { kind: 'in_progress' };
+    // The process that held it is gone (one process owns the data directory).
+    if (row.reference !== null) {
       this.stmt('UPDATE idempotency_keys SET owner = ? WHERE key = ?').run(this.owner, key);
-      return { kind: 'claimed' } as const;
-    });
+      return { kind: 'stored', reference: row.reference };
+    }
+    // Written by an older version before it stored anything: the retry takes it.
+    this.stmt('DELETE FROM idempotency_keys WHERE key = ?').run(key);
+    this.#claims.set(key, fingerprint);
+    return { kind: 'claimed' };
   }
 
   /** Records the answer a key replays from now on. */
   completeKey(key: string, status: number, body: string): void {
-    this.stmt("UPDATE idempotency_keys SET state = 'done', status = ?, body = ? WHERE key = ?").run(status, body, key);
+    const now = this.now();
+    this.stmt(
+      `INSERT INTO idempotency_keys (key, fingerprint, state, owner, status, body, created_at, expires_at) VALUES (?, ?, 'done', ?, ?, ?, ?, ?)
+       ON CONFLICT (key) DO UPDATE SET state = 'done', status = excluded.status, body = excluded.body`,
+    ).run(key, this.#claims.get(key) ?? '', this.owner, status, body, now, now + IDEMPOTENCY_TTL_MS);
+    this.#claims.delete(key);
   }
 
   /** Frees a key whose request stored nothing (bad input), so a corrected form may reuse it. */
   releaseKey(key: string): void {
-    this.stmt("DELETE FROM idempotency_keys WHERE key = ? AND state = 'in_progress' AND reference IS NULL").run(key);
+    this.#claims.delete(key);
   }
 
   // ---- rate counters (fixed windows) ----
@@ -332,8 +344,8 @@ export class Outbox {
 
   /**
    * Deletes the rate counters of windows that are over and the idempotency
-   * keys past their IDEMPOTENCY_TTL_MS (claimKey only drops those when a
-   * request comes, and nothing else dropped counters).
+   * keys past their IDEMPOTENCY_TTL_MS (claimKey ignores those but does not
+   * delete them: a request it refuses writes nothing).
    */
   pruneExpired(): { rateCounters: number; idempotencyKeys: number } {
     return this.transaction(() => {
@@ -361,10 +373,16 @@ export class Outbox {
       );
       if (app.resume !== null) this.stmt('INSERT INTO outbox_resumes (reference, bytes) VALUES (?, ?)').run(app.reference, app.resume);
       if (options.key !== undefined) {
-        this.stmt('UPDATE idempotency_keys SET reference = ? WHERE key = ?').run(app.reference, options.key);
+        // The key is written with the application: a retry finds it, in this process or the next.
+        this.stmt(
+          `INSERT INTO idempotency_keys (key, fingerprint, state, owner, reference, created_at, expires_at) VALUES (?, ?, 'in_progress', ?, ?, ?, ?)
+           ON CONFLICT (key) DO UPDATE SET fingerprint = excluded.fingerprint, state = 'in_progress', owner = excluded.owner,
+             reference = excluded.reference, status = NULL, body = NULL, created_at = excluded.created_at, expires_at = excluded.expires_at`,
+        ).run(options.key, this.#claims.get(options.key) ?? '', this.owner, app.reference, now, now + IDEMPOTENCY_TTL_MS);
       }
       if (options.emailBucket !== undefined) this.hitRate(options.emailBucket.bucket, options.emailBucket.windowMs);
     });
+    if (options.key !== undefined) this.#claims.delete(options.key);
   }
 
   /**

@@ -170,7 +170,8 @@ export function applicationsRouter(deps: RouteDeps): Router {
       // A robot filled the hidden field: before any check, it is told "queued" and learns nothing; nothing is stored or sent.
       const campaignId = Number(form.fields.get('campaign_id'));
       const fake = accepted(202, randomUUID(), Number.isSafeInteger(campaignId) ? campaignId : 0);
-      outbox.completeKey(key, fake.status, fake.body);
+      // Nothing written: a robot's post costs no disk write; its retry gets another decoy.
+      outbox.releaseKey(key);
       metrics.refused.inc({ code: 'honeypot' });
       log.info({ event: 'application_honeypot' }, 'application dropped: honeypot field filled');
       send(res, fake, false);
