@@ -29,6 +29,9 @@ if (mode === 'sandbox') {
     DATA_DIR: mkdtempSync(join(tmpdir(), 'proxy-apply-bench-')),
     APPLY_RATE_LIMIT_PER_IP: '1000000',
     DELIVERY_DEADLINE_MS: '30000',
+    // Short enough that the slow-upload part sees every socket cut within the bench.
+    UPLOAD_TIMEOUT_SECONDS: process.env.UPLOAD_TIMEOUT_SECONDS ?? '10',
+    METRICS_PORT: '0',
   });
   const client = createClient({ baseUrl: config.upstream.url, privateKey: config.upstream.privateKey, secretKey: config.upstream.secretKey, budget: { perMinute: 1_000_000 }, timeout: 60_000 });
   const proxy = await startProxy({

@@ -7,13 +7,17 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { createInterface } from 'node:readline';
+import autocannon from 'autocannon';
 import { fileURLToPath } from 'node:url';
 import { DEMO_KEYS } from '../../server/sandbox/index.ts';
 
 const ROUNDS = { '1 MB': Number(process.env.BENCH_APPLY_ROUNDS_1MB ?? 15), '10 MB': Number(process.env.BENCH_APPLY_ROUNDS_10MB ?? 7) };
 const SIZES = { '1 MB': 1_000_000, '10 MB': 10_000_000 } as const;
 const CONCURRENT = 20;
+const SLOW_UPLOADS = 300;
+const UPLOAD_TIMEOUT_SECONDS = 10;
 const SERVER = fileURLToPath(new URL('./proxy-apply-server.ts', import.meta.url));
 
 const median = (values: number[]) => {
@@ -43,6 +47,35 @@ function rss(pid: number): { now: number; peak: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
   return { now: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+}
+
+/**
+ * SLOW_UPLOADS applications whose bodies come at 1 KB/s, as a slow-loris would
+ * send them. Resolves once every socket is closed, with how each ended: a 503
+ * answered before the body (past MAX_CONCURRENT_UPLOADS) or cut by the
+ * proxy's upload timeout.
+ */
+function slowUploads(url: string): { done: Promise<{ busy: number; cut: number; slowest: number }>; stop: () => void } {
+  const { hostname, port } = new URL(url);
+  const started = performance.now();
+  const timers: NodeJS.Timeout[] = [];
+  const endings = Array.from({ length: SLOW_UPLOADS }, (_, i) => new Promise<{ busy: boolean; ms: number }>((resolve) => {
+    const socket = connect(Number(port), hostname, () => {
+      socket.write(`POST /api/applications HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: multipart/form-data; boundary=x\r\nContent-Length: 10000000\r\nIdempotency-Key: slow-${i}\r\n\r\n`);
+      timers.push(setInterval(() => socket.write(Buffer.alloc(1024, 0x2d)), 1000));
+    });
+    let answer = '';
+    socket.on('data', (chunk) => (answer += chunk.toString('latin1')));
+    socket.on('error', () => undefined);
+    socket.on('close', () => resolve({ busy: answer.startsWith('HTTP/1.1 503'), ms: performance.now() - started }));
+  }));
+  return {
+    done: Promise.all(endings).then((all) => {
+      for (const timer of timers) clearInterval(timer);
+      return { busy: all.filter((e) => e.busy).length, cut: all.filter((e) => !e.busy).length, slowest: Math.max(...all.map((e) => e.ms)) };
+    }),
+    stop: () => timers.forEach(clearInterval),
+  };
 }
 
 let counter = 0;
@@ -106,6 +139,15 @@ export default async function bench(): Promise<string> {
     const burstMs = performance.now() - started;
     const after = rss(proxy.pid);
     const burstStatuses = burst.map((b) => b.status);
+
+    // Slow uploads held open while candidates read the offers: the catalogue's latency meanwhile, and the memory.
+    const idle = await autocannon({ url: `${proxy.url}/api/campaigns`, connections: 10, duration: 4 });
+    const slowBefore = rss(proxy.pid).now;
+    const slow = slowUploads(proxy.url);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const loaded = await autocannon({ url: `${proxy.url}/api/campaigns`, connections: 10, duration: 4 });
+    const slowEnd = await slow.done;
+    const slowPeak = rss(proxy.pid).peak;
     const counts = [...new Set([...statuses, ...burstStatuses])].sort().map((s) => `${s}: ${[...statuses, ...burstStatuses].filter((x) => x === s).length}`).join(', ');
 
     return [
@@ -124,6 +166,12 @@ export default async function bench(): Promise<string> {
       `Peak memory with ${CONCURRENT} applications carrying 10 MB resumes sent at once: the proxy process's resident set was`,
       `${before.now.toFixed(0)} MiB before the burst (lifetime peak so far ${before.peak.toFixed(0)} MiB) and peaked at **${after.peak.toFixed(0)} MiB**;`,
       `the ${CONCURRENT} answers took ${(burstMs / 1000).toFixed(1)} s in all. Answers over the whole run: ${counts}.`,
+      '',
+      `${SLOW_UPLOADS} slow uploads (headers announcing 10 MB, then 1 KB a second) against the proxy with UPLOAD_TIMEOUT_SECONDS=${UPLOAD_TIMEOUT_SECONDS}`,
+      `and the default MAX_CONCURRENT_UPLOADS (50): ${slowEnd.busy} answered 503 server_busy before their body, ${slowEnd.cut} cut by the timeout; every socket was`,
+      `closed ${(slowEnd.slowest / 1000).toFixed(1)} s after the first was opened. Resident set ${slowBefore.toFixed(0)} MiB before, lifetime peak ${slowPeak.toFixed(0)} MiB after (the earlier`,
+      `burst included). GET /api/campaigns meanwhile (autocannon, 10 connections, 4 s): p99 ${loaded.latency.p99} ms and ${Math.round(loaded.requests.average)} requests/s,`,
+      `against p99 ${idle.latency.p99} ms and ${Math.round(idle.requests.average)} requests/s just before, without them.`,
       '',
       'What the added time is made of: reading the multipart stream, hashing it for the Idempotency-Key, sniffing the type, one SQLite',
       'transaction with an fsync that stores the application and its resume before anything is sent, the base64 encoding and JSON of the upstream',

@@ -24,6 +24,7 @@ const proxy = await startProxy({
     UPSTREAM_SECRET_KEY: DEMO_KEYS.jobboard.secret_key,
     JOBBOARD_CHANNEL: DEMO_KEYS.jobboard.channel,
     PORT: '0',
+    METRICS_PORT: '0',
     HOST: '127.0.0.1',
     DATA_DIR: mkdtempSync(join(tmpdir(), 'proxy-bench-')),
   }),
