@@ -77,7 +77,8 @@ describe('offers on the board page URLs', () => {
         await page.locator('jobboard-campaigns #q').fill('développeur');
         await page.locator('jobboard-campaigns #q').press('Enter');
         await page.waitForURL(/q=d%C3%A9veloppeur/);
-        const first = offers(page).first();
+        // The searched list, settled: an offer of the list before the search would be replaced under the click.
+        const first = page.locator('jobboard-campaigns [part=list][aria-busy="false"] [data-offer]', { hasText: /veloppeur/i }).first();
         await first.waitFor();
         const id = await first.getAttribute('data-offer');
         const name = (await first.innerText()).trim();
