@@ -6,7 +6,9 @@ import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type { Request, Response } from 'express';
 
-export interface JsonAnswer {
+export interface JsonAnswer<T = unknown> {
+  /** What was serialised, for a producer that needs it again (the server rendering). */
+  value: T;
   body: string;
   etag: string;
   /** Compressed forms, filled on first use. */
@@ -16,9 +18,9 @@ export interface JsonAnswer {
 /** Below this, compression saves less than it costs. */
 const COMPRESS_FROM_BYTES = 1024;
 
-export function jsonAnswer(value: unknown): JsonAnswer {
+export function jsonAnswer<T>(value: T): JsonAnswer<T> {
   const body = JSON.stringify(value);
-  return { body, etag: `W/"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"` };
+  return { value, body, etag: `W/"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"` };
 }
 
 /** True when an If-None-Match header names this ETag (weak comparison, RFC 9110). */

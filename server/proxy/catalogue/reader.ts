@@ -11,11 +11,11 @@ import type { CatalogueCampaign } from './types.ts';
 export type { JsonAnswer };
 
 export interface CatalogueReader {
-  list(query: CampaignListQuery): JsonAnswer;
+  list(query: CampaignListQuery): JsonAnswer<CampaignList>;
   /** undefined when the campaign is not listed (not in the store, or not online). */
-  detail(id: number): JsonAnswer | undefined;
-  /** The listed campaign's schema.org JobPosting; undefined as for detail. */
-  jobPosting(id: number): JsonAnswer | undefined;
+  detail(id: number): JsonAnswer<CampaignDetail> | undefined;
+  /** The listed campaign's schema.org JobPosting (typed in job-posting.ts); undefined as for detail. */
+  jobPosting(id: number): JsonAnswer<object> | undefined;
 }
 
 function summary(c: CatalogueCampaign): CampaignSummary {
@@ -51,13 +51,14 @@ export function createCatalogueReader(
   const cache = new Map<string, JsonAnswer | undefined>();
   let facets: CampaignList['facets'] | undefined;
 
-  const cached = (key: string, build: () => JsonAnswer | undefined): JsonAnswer | undefined => {
+  // One cache for the three kinds of answer, told apart by their keys.
+  const cached = <T>(key: string, build: () => JsonAnswer<T> | undefined): JsonAnswer<T> | undefined => {
     if (store.version() !== version) {
       cache.clear();
       facets = undefined;
       version = store.version();
     }
-    if (cache.has(key)) return cache.get(key);
+    if (cache.has(key)) return cache.get(key) as JsonAnswer<T> | undefined;
     const value = build();
     // Bounded: arbitrary search words must not grow memory without end.
     if (cache.size >= max) cache.delete(cache.keys().next().value as string);

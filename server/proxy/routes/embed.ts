@@ -13,7 +13,7 @@ import type { EmbedRenderer, PrerenderedCampaigns } from '../embed/prerendered.t
 import { LIST_URL_PARAMS } from '../embed/prerendered.ts';
 import { matchesEtag } from '../http-cache.ts';
 import { ProblemError, validationProblem } from '../problem.ts';
-import { CampaignDetail, CampaignList, CampaignListQuery } from '../schemas.ts';
+import { CampaignListQuery } from '../schemas.ts';
 import { CAMPAIGNS_CACHE_CONTROL, fieldProblems } from './campaigns.ts';
 
 export const EmbedQuery = CampaignListQuery.extend({
@@ -51,13 +51,13 @@ export function embedRouter(reader: CatalogueReader, rendererFile: string): Rout
     const parsed = EmbedQuery.safeParse(req.query);
     if (!parsed.success) throw validationProblem(fieldProblems(parsed.error));
     const { lang, offer, endpoint, ...query } = parsed.data;
-    const list = CampaignList.parse(JSON.parse(reader.list(query).body));
+    const list = reader.list(query).value;
     const detail = offer === undefined ? undefined : reader.detail(offer);
     const state: PrerenderedCampaigns = {
       // As the element writes them in the URL: the first page is no parameter.
       query: Object.fromEntries(LIST_URL_PARAMS.flatMap((name) => (query[name] === undefined || (name === 'page' && query.page === 1) ? [] : [[name, query[name]]]))),
       list,
-      offer: offer === undefined ? null : { id: offer, detail: detail === undefined ? null : CampaignDetail.parse(JSON.parse(detail.body)) },
+      offer: offer === undefined ? null : { id: offer, detail: detail?.value ?? null },
     };
     const posting = offer === undefined ? undefined : reader.jobPosting(offer);
     const html = await (await renderer()).renderCampaigns({
@@ -65,7 +65,7 @@ export function embedRouter(reader: CatalogueReader, rendererFile: string): Rout
       lang,
       perPage: query.per_page,
       state,
-      jobPosting: posting === undefined ? null : (JSON.parse(posting.body) as object),
+      jobPosting: posting?.value ?? null,
     });
     const etag = `"${createHash('sha256').update(html).digest('base64url').slice(0, 32)}"`;
     // An offer that is closed or unknown: the fragment says so, and the status lets the board answer 404 too.
