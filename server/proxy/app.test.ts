@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { get as httpGet } from 'node:http';
 import type { IncomingHttpHeaders } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
@@ -605,6 +605,30 @@ describe('GET /widget.js', () => {
   }
 
   const source = `export const widget = ${JSON.stringify('x'.repeat(5000))};\n`;
+
+  it('serves the language modules beside it, cached for good, and 404 for a module that is not there', async () => {
+    const dir = join(tmp, 'with-modules');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'widget.js'), source);
+    const module = 'export const templates = {};\n';
+    writeFileSync(join(dir, 'widget-fr-Ab3_-xYz.js'), module);
+    const h = await start(testConfig({ WIDGET_FILE: join(dir, 'widget.js') }));
+    try {
+      for (let i = 0; i < 2; i += 1) {
+        const fr = await get(`${h.url}/widget-fr-Ab3_-xYz.js`, { 'Accept-Encoding': 'identity' });
+        assert.equal(fr.status, 200);
+        assert.equal(fr.body.toString(), module);
+        assert.equal(fr.headers['content-type'], 'text/javascript; charset=utf-8');
+        assert.equal(fr.headers['cache-control'], 'public, max-age=31536000, immutable');
+        assert.equal(fr.headers['access-control-allow-origin'], '*');
+      }
+      for (const path of ['/widget-es-Ab3_-xYz.js', '/widget-fr-../../x.js', '/widget-fr-Ab3_-xYz.json']) {
+        assert.equal((await get(`${h.url}${path}`, {})).status, 404, path);
+      }
+    } finally {
+      await h.close();
+    }
+  });
 
   it('serves the built bundle as JavaScript any page may load, compressed as the browser accepts, with cache validators', async () => {
     const file = join(tmp, 'widget.js');

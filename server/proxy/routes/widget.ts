@@ -6,7 +6,6 @@
 // an ETag per encoding and Cache-Control. Any page may load them (CORS *, CORP
 // cross-origin): `<script type="module">` makes a CORS request.
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { readFile, stat } from 'node:fs/promises';
 import { promisify } from 'node:util';
@@ -61,15 +60,13 @@ async function load(file: string, previous: Bundle | undefined): Promise<Bundle>
 /** The language modules, served from the folder of widget.js. */
 export function widgetChunkHandler(widgetFile: string): RequestHandler {
   const handlers = new Map<string, RequestHandler>();
-  return (req, res, next) => {
+  return async (req, res, next) => {
     const name = basename(req.path);
-    let handler = handlers.get(name);
-    if (handler === undefined) {
-      handler = widgetHandler(join(dirname(widgetFile), name), { cacheControl: WIDGET_CHUNK_CACHE_CONTROL, metricsRoute: '/widget-:chunk.js' });
-      // Bounded by the files that exist: a name that is not one is not kept.
-      if (existsSync(join(dirname(widgetFile), name))) handlers.set(name, handler);
-    }
-    return handler(req, res, next);
+    const handler =
+      handlers.get(name) ?? widgetHandler(join(dirname(widgetFile), name), { cacheControl: WIDGET_CHUNK_CACHE_CONTROL, metricsRoute: '/widget-:chunk.js' });
+    // Answers 404 (throws) for a name that is no file: only the ones served are kept, so the map is bounded by the files.
+    await handler(req, res, next);
+    handlers.set(name, handler);
   };
 }
 
