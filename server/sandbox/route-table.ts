@@ -54,32 +54,28 @@ export class RecordingRouter {
   }
 
   get<P extends string>(path: P, ...handlers: Handler<P>[]): this {
-    this.#table.record(`${this.#prefix}${path}`, 'GET');
-    this.express.get(path, ...handlers);
-    return this;
+    return this.#add('GET', path, handlers);
   }
 
   post<P extends string>(path: P, ...handlers: Handler<P>[]): this {
-    this.#table.record(`${this.#prefix}${path}`, 'POST');
-    this.express.post(path, ...handlers);
-    return this;
+    return this.#add('POST', path, handlers);
   }
 
   put<P extends string>(path: P, ...handlers: Handler<P>[]): this {
-    this.#table.record(`${this.#prefix}${path}`, 'PUT');
-    this.express.put(path, ...handlers);
-    return this;
+    return this.#add('PUT', path, handlers);
   }
 
   patch<P extends string>(path: P, ...handlers: Handler<P>[]): this {
-    this.#table.record(`${this.#prefix}${path}`, 'PATCH');
-    this.express.patch(path, ...handlers);
-    return this;
+    return this.#add('PATCH', path, handlers);
   }
 
   delete<P extends string>(path: P, ...handlers: Handler<P>[]): this {
-    this.#table.record(`${this.#prefix}${path}`, 'DELETE');
-    this.express.delete(path, ...handlers);
+    return this.#add('DELETE', path, handlers);
+  }
+
+  #add<P extends string>(method: Method, path: P, handlers: Handler<P>[]): this {
+    this.#table.record(`${this.#prefix}${path}`, method);
+    this.express[method.toLowerCase() as Lowercase<Method>](path, ...handlers);
     return this;
   }
 }
