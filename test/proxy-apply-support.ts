@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import CFB from 'cfb';
+import { ole2 } from '../server/contract/test/office-files.ts';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { createClient } from '../server/client/index.ts';
@@ -23,20 +23,13 @@ import type { RunningSandbox } from '../server/sandbox/index.ts';
 
 export const BOARD_ORIGIN = 'https://board.example';
 
-/** An OLE2 compound file with one stream in its root: WordDocument in a .doc, Workbook in an .xls. */
-function ole2(stream: string): Buffer {
-  const container = CFB.utils.cfb_new();
-  CFB.utils.cfb_add(container, `/${stream}`, Buffer.from('Curriculum vitae'));
-  // A copy: cfb's buffer carries helper properties of its own.
-  return Buffer.from(CFB.write(container, { type: 'buffer' }) as Uint8Array);
-}
 
 /** Small valid files of each type. */
 export const FILES = {
   pdf: Buffer.from('%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n'),
   png: Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a5f5b6d30000000049454e44ae426082', 'hex'),
-  doc: ole2('WordDocument'),
-  xls: ole2('Workbook'),
+  doc: ole2({ '/WordDocument': 'Curriculum vitae' }),
+  xls: ole2({ '/Workbook': 'Curriculum vitae' }),
   exe: Buffer.concat([Buffer.from('MZ'), Buffer.alloc(62), Buffer.from('PE\u0000\u0000'), Buffer.alloc(200)]),
 };
 

@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
-import { crc32, deflateRawSync } from 'node:zlib';
 import { describe, it } from 'node:test';
-import CFB from 'cfb';
 import fc from 'fast-check';
 import { sniffFileType } from './file-type.ts';
 import { ole2RootStreams } from './ole2.ts';
+import { ole2, zip as zipFile } from './test/office-files.ts';
+
+/** Deflated entries, as Office writes them. */
+const zip = (entries: Record<string, string>) => zipFile(entries, { deflate: true });
 
 const SIGNATURES = [
   Buffer.from('%PDF-1.7\n'),
@@ -14,51 +16,7 @@ const SIGNATURES = [
   Buffer.from('d0cf11e0a1b11ae1', 'hex'),
 ];
 
-/** An OLE2 compound file (written by SheetJS's cfb, an independent writer) with these streams ('/A/B' is stream B in storage A). */
-function ole2(streams: Record<string, string | Buffer>): Buffer {
-  const container = CFB.utils.cfb_new();
-  for (const [path, content] of Object.entries(streams)) CFB.utils.cfb_add(container, path, Buffer.from(content));
-  // A copy: cfb's buffer carries helper properties of its own.
-  return Buffer.from(CFB.write(container, { type: 'buffer' }) as Uint8Array);
-}
 
-/** A zip of deflated entries with its central directory, as Office writes them. */
-function zip(entries: Record<string, string>): Buffer {
-  const locals: Buffer[] = [];
-  const centrals: Buffer[] = [];
-  let offset = 0;
-  for (const [name, text] of Object.entries(entries)) {
-    const data = Buffer.from(text);
-    const packed = deflateRawSync(data);
-    const nameBytes = Buffer.from(name);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(8, 8); // deflate
-    local.writeUInt32LE(crc32(data), 14);
-    local.writeUInt32LE(packed.length, 18);
-    local.writeUInt32LE(data.length, 22);
-    local.writeUInt16LE(nameBytes.length, 26);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(8, 10);
-    local.copy(central, 16, 14, 26); // crc and sizes
-    central.writeUInt16LE(nameBytes.length, 28);
-    central.writeUInt32LE(offset, 42);
-    locals.push(local, nameBytes, packed);
-    centrals.push(central, nameBytes);
-    offset += 30 + nameBytes.length + packed.length;
-  }
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(centrals.length / 2, 8);
-  end.writeUInt16LE(centrals.length / 2, 10);
-  end.writeUInt32LE(centrals.reduce((n, b) => n + b.length, 0), 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, ...centrals, end]);
-}
 
 const contentTypes = (main: string) =>
   '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">' +

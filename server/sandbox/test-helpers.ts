@@ -1,8 +1,7 @@
 // Helpers for the sandbox's own tests: a sandbox on port 0 with the admin
 // routes, a small world built through them, and a fetch wrapper that
 // returns status, headers and the parsed body.
-import { crc32, deflateRawSync } from 'node:zlib';
-import CFB from 'cfb';
+import { ole2, zip } from '../contract/test/office-files.ts';
 import { startSandbox } from './index.ts';
 import type { RunningSandbox, SandboxOptions } from './index.ts';
 
@@ -148,54 +147,11 @@ export function jpgBytes(): Buffer {
 
 /** A legacy Word .doc: an OLE2 compound file whose WordDocument stream holds the text. */
 export function docBytes(text = 'Skills: Excel, Accounting'): Buffer {
-  const container = CFB.utils.cfb_new();
-  CFB.utils.cfb_add(container, '/WordDocument', Buffer.from(text, 'latin1'));
-  // A copy: cfb's buffer carries helper properties of its own.
-  return Buffer.from(CFB.write(container, { type: 'buffer' }) as Uint8Array);
+  return ole2({ '/WordDocument': text });
 }
 
 /** A minimal zip: stored (uncompressed) entries, or deflated ones with `deflate`. Contents are strings or bytes. */
-export function zipBytes(entries: Record<string, string | Buffer>, options: { deflate?: boolean } = {}): Buffer {
-  const locals: Buffer[] = [];
-  const centrals: Buffer[] = [];
-  let offset = 0;
-  const method = options.deflate === true ? 8 : 0;
-  for (const [name, content] of Object.entries(entries)) {
-    const plain = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
-    const data = method === 8 ? deflateRawSync(plain) : plain;
-    const nameBytes = Buffer.from(name, 'utf8');
-    const crc = crc32(plain);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(method, 8);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(data.length, 18);
-    local.writeUInt32LE(plain.length, 22);
-    local.writeUInt16LE(nameBytes.length, 26);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(method, 10);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(data.length, 20);
-    central.writeUInt32LE(plain.length, 24);
-    central.writeUInt16LE(nameBytes.length, 28);
-    central.writeUInt32LE(offset, 42);
-    locals.push(local, nameBytes, data);
-    centrals.push(central, nameBytes);
-    offset += 30 + nameBytes.length + data.length;
-  }
-  const centralSize = centrals.reduce((n, b) => n + b.length, 0);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(Object.keys(entries).length, 8);
-  end.writeUInt16LE(Object.keys(entries).length, 10);
-  end.writeUInt32LE(centralSize, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, ...centrals, end]);
-}
+export const zipBytes = zip;
 
 export function docxBytes(text = 'TypeScript and React developer'): Buffer {
   return zipBytes({
