@@ -3,17 +3,14 @@
 // only. Then the applicant is looked up in the sandbox with a company client.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../chromium.ts';
-import { startDemo } from '../../server/demo.ts';
+import { startDemoWorld } from './demo-world.ts';
+import type { DemoWorld } from './demo-world.ts';
 import { DEMO_ENTITY_COMPANY_KEYS } from '../../server/sandbox/index.ts';
 import { createClient } from '../../server/client/index.ts';
 import { minimalPdf } from './pdf.ts';
-
-type Demo = Awaited<ReturnType<typeof startDemo>>;
 
 /** Whether the focused element, looked up through shadow roots, matches the selector. */
 async function focusMatches(page: Page, selector: string): Promise<boolean> {
@@ -90,25 +87,19 @@ async function applyWithKeyboard(page: Page, email: string, pdfPath: string): Pr
 }
 
 describe('a candidate applies from the demo job-board page', () => {
-  let demo: Demo;
+  let world: DemoWorld;
+  let demo: DemoWorld['demo'];
   let browser: Browser;
-  let dir: string;
   let pdfPath: string;
 
   before(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'jobboard-e2e-'));
-    pdfPath = join(dir, 'cv-camille-martin.pdf');
+    world = await startDemoWorld('apply');
+    ({ demo, browser } = world);
+    pdfPath = join(world.dir, 'cv-camille-martin.pdf');
     await writeFile(pdfPath, minimalPdf('Camille Martin - UX designer - Figma, accessibility, user research'));
-    demo = await startDemo({ sandboxPort: 0, proxyPort: 0, dataDir: join(dir, 'proxy'), env: { LOG_LEVEL: 'silent' } });
-    browser = await launchChromium();
   });
 
-  after(async () => {
-    await browser?.close();
-    await demo?.proxy.close();
-    await demo?.sandbox.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  after(() => world?.close());
 
   async function openBoard(): Promise<Page> {
     const page = await browser.newPage();

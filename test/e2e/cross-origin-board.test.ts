@@ -4,13 +4,12 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { launchChromium } from '../chromium.ts';
-import { startDemo } from '../../server/demo.ts';
+import { startDemoWorld } from './demo-world.ts';
+import type { DemoWorld } from './demo-world.ts';
 import { minimalPdf } from './pdf.ts';
 
 /** A job board's own web server: one page embedding the widget from the proxy's origin. */
@@ -28,35 +27,26 @@ async function startBoard(proxyUrl: () => string): Promise<{ origin: string; ser
 }
 
 describe('a board on another origin than its proxy', () => {
-  let demo: Awaited<ReturnType<typeof startDemo>>;
+  let world: DemoWorld;
+  let demo: DemoWorld['demo'];
   let allowed: { origin: string; server: Server };
   let refused: { origin: string; server: Server };
   let browser: Browser;
-  let dir: string;
   let pdfPath: string;
 
   before(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'jobboard-e2e-cors-'));
-    pdfPath = join(dir, 'cv.pdf');
-    await writeFile(pdfPath, minimalPdf('Ana Lopez - data analyst'));
     allowed = await startBoard(() => demo.proxy.url);
     refused = await startBoard(() => demo.proxy.url);
-    demo = await startDemo({
-      sandboxPort: 0,
-      proxyPort: 0,
-      dataDir: join(dir, 'proxy'),
-      env: { LOG_LEVEL: 'silent', ALLOWED_ORIGINS: allowed.origin },
-    });
-    browser = await launchChromium();
+    world = await startDemoWorld('cors', { ALLOWED_ORIGINS: allowed.origin });
+    ({ demo, browser } = world);
+    pdfPath = join(world.dir, 'cv.pdf');
+    await writeFile(pdfPath, minimalPdf('Ana Lopez - data analyst'));
   });
 
   after(async () => {
-    await browser?.close();
-    await demo?.proxy.close();
-    await demo?.sandbox.close();
+    await world?.close();
     allowed?.server.close();
     refused?.server.close();
-    await rm(dir, { recursive: true, force: true });
   });
 
   it('when the board origin is allowed, lists the offers and takes an application across origins', async () => {

@@ -4,14 +4,9 @@
 // Chromium, the demo stack over real HTTP.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../chromium.ts';
-import { startDemo } from '../../server/demo.ts';
-
-type Demo = Awaited<ReturnType<typeof startDemo>>;
+import { startDemoWorld } from './demo-world.ts';
+import type { DemoWorld } from './demo-world.ts';
 
 const PAGES = ['/', '/server-rendered/'] as const;
 
@@ -47,24 +42,18 @@ const title = (page: Page) => page.locator('jobboard-campaigns #detail-title');
 const offers = (page: Page) => page.locator('jobboard-campaigns [data-offer]');
 
 describe('offers on the board page URLs', () => {
-  let demo: Demo;
+  let world: DemoWorld;
+  let demo: DemoWorld['demo'];
   let browser: Browser;
-  let dir: string;
   let base: string;
 
   before(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'jobboard-e2e-urls-'));
-    demo = await startDemo({ sandboxPort: 0, proxyPort: 0, dataDir: join(dir, 'proxy'), env: { LOG_LEVEL: 'silent' } });
+    world = await startDemoWorld('urls');
+    ({ demo, browser } = world);
     base = demo.proxy.url;
-    browser = await launchChromium();
   });
 
-  after(async () => {
-    await browser?.close();
-    await demo?.proxy.close();
-    await demo?.sandbox.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  after(() => world?.close());
 
   for (const path of PAGES) {
     describe(`on ${path}`, () => {
