@@ -11,13 +11,10 @@ import type { EmbedRenderInput, EmbedRenderer } from '../../server/proxy/embed/p
 import { JobboardCampaigns } from './campaigns/campaigns.ts';
 import { defineElement } from './internal/define.ts';
 import { useLocale } from './internal/localize.ts';
+import { scriptJson } from './internal/script-json.ts';
 
 defineElement('jobboard-campaigns', JobboardCampaigns);
 
-/** JSON inside a script element: "</script" or "<!--" in a text must neither end nor comment it. */
-function scriptJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c');
-}
 
 function template(input: EmbedRenderInput) {
   const state = `<script type="application/json" data-jobboard-state>${scriptJson(input.state)}</script>`;

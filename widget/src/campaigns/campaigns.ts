@@ -11,6 +11,7 @@ import { sanitize } from '../internal/html.ts';
 import { jobTypeLabel, workingTimeLabel } from '../internal/labels.ts';
 import { LocaleController } from '../internal/locale-controller.ts';
 import { colon, getLocale } from '../internal/localize.ts';
+import { scriptJson } from '../internal/script-json.ts';
 import { styles } from './campaigns.styles.ts';
 import { LIST_URL_PARAMS } from '../../../server/proxy/embed/prerendered.ts';
 import type { PrerenderedCampaigns } from '../../../server/proxy/embed/prerendered.ts';
@@ -299,8 +300,7 @@ export class JobboardCampaigns extends LitElement {
     if (posting === null) return;
     const script = document.createElement('script');
     script.type = 'application/ld+json';
-    // JSON in a script element: "</script" or "<!--" in a text must not end or comment it.
-    script.textContent = JSON.stringify(posting).replace(/</g, '\\u003c');
+    script.textContent = scriptJson(posting);
     document.head.append(script);
     this.structuredData = script;
   }
