@@ -44,7 +44,7 @@ describe('delivery when the service fails', () => {
     await admin(world.sandbox, 'POST', 'faults', { count: 0 });
     await eventually(() => status(answer.body.reference) === 'delivered', SETTLE_MS, 'delivery');
     assert.equal(upstreamApplications(world.sandbox, fields.email).length, 1);
-    assert.equal(world.applications.outbox.get(String(answer.body.reference))?.resume, null);
+    assert.equal(world.applications.outbox.get(String(answer.body.reference))?.resume_bytes, null);
   });
 
   it('when connections to the service are dropped, answers 202 and delivers once they are not', async () => {
@@ -166,7 +166,7 @@ describe('dead letters and the outbox command', () => {
     offset = 2 * 60 * 60 * 1000;
     await eventually(() => world.applications.outbox.get(reference)?.status === 'dead', SETTLE_MS, 'dead letter');
     offset = 0;
-    assert.notEqual(world.applications.outbox.get(reference)?.resume, null, 'a dead letter keeps its resume for a replay');
+    assert.notEqual(world.applications.outbox.get(reference)?.resume_bytes, null, 'a dead letter keeps its resume for a replay');
     const metrics = await (await fetch(world.metricsUrl)).text();
     assert.match(metrics, /^applications_dead_lettered_total\{outcome="expired"\} 1/m);
 

@@ -2,7 +2,11 @@
 // codes, files, idempotency, double submits, returning candidates, spam
 // limits, and what never leaves the proxy (secrets, personal data in logs).
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { readdirSync, statSync } from 'node:fs';
 import { request } from 'node:http';
+import type { ClientRequest } from 'node:http';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { DEMO_KEYS } from '../server/sandbox/index.ts';
 import {
@@ -53,7 +57,7 @@ describe('POST /api/applications against the sandbox', () => {
     assert.deepEqual(upstreamApplications(world.sandbox, fields.email!).map((a) => a.campaign_id), [campaign]);
     const row = world.applications.outbox.get(String(answer.body.reference));
     assert.equal(row?.status, 'delivered');
-    assert.equal(row?.resume, null, 'the resume is deleted once delivered');
+    assert.equal(row?.resume_bytes, null, 'the resume is deleted once delivered');
     assert.equal(row?.payload, null, 'the personal data is deleted once delivered');
   });
 
@@ -135,6 +139,57 @@ describe('POST /api/applications against the sandbox', () => {
       assert.equal(answer.body.code, 'file_too_large');
       assert.match(String(answer.body.detail), /1 MiB \(1048576 bytes\)/);
       assert.deepEqual(fieldCodes(answer.body), [['resume', 'file_too_large']]);
+    });
+
+    it('delivers the resume to the service byte for byte, streamed from the file it was written to', async () => {
+      const resume = Buffer.concat([Buffer.from('%PDF-1.4\n'), randomBytes(1024 * 1024 - 16), Buffer.from('\n%%EOF\n')]);
+      const fields = validFields(campaign);
+      assert.equal((await send({ fields, resume: { bytes: resume } })).status, 201);
+      let path: string | null | undefined;
+      await eventually(() => {
+        path = world.sandbox.context.db.get<{ resume_path: string | null }>('SELECT resume_path FROM applicants WHERE email = ?', fields.email)?.resume_path;
+        return typeof path === 'string';
+      }, 10_000, 'the sandbox to store the resume');
+      const stored = Buffer.from(await (await fetch(new URL(path!, world.sandbox.origin))).arrayBuffer());
+      assert.ok(stored.equals(resume), `the service holds ${stored.length} bytes, the same as sent: ${stored.equals(resume)}`);
+    });
+
+    it('writes a resume to the data directory as it arrives, and nothing of a file that starts as no resume type', async () => {
+      const uploads = join(world.config.dataDir, 'uploads');
+      /** Sends the form up to the first 256 KiB of the resume, and the rest when asked. */
+      const upload = (head: Buffer) => {
+        let req!: ClientRequest;
+        const answer = new Promise<number>((resolve, reject) => {
+          req = request(`${world.proxyUrl}/api/applications`, {
+            method: 'POST',
+            headers: { 'content-type': 'multipart/form-data; boundary=XX', 'idempotency-key': crypto.randomUUID(), origin: 'https://board.example' },
+          });
+          req.on('response', (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          });
+          req.on('error', reject);
+        });
+        const fields = Object.entries(validFields(campaign)).map(([name, value]) => `--XX\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`).join('');
+        req.write(`${fields}--XX\r\nContent-Disposition: form-data; name="resume"; filename="cv.pdf"\r\nContent-Type: application/pdf\r\n\r\n`);
+        req.write(Buffer.concat([head, Buffer.alloc(256 * 1024 - head.length, 0x41)]));
+        return { answer, finish: () => req.end(Buffer.concat([Buffer.alloc(256 * 1024, 0x41), Buffer.from('\n%%EOF\n\r\n--XX--\r\n')])) };
+      };
+      const written = () => readdirSync(uploads).reduce((sum, name) => sum + statSync(join(uploads, name)).size, 0);
+
+      const pdf = upload(Buffer.from('%PDF-1.4\n'));
+      await eventually(() => written() >= 128 * 1024, 10_000, 'the first part of the resume on the disk');
+      pdf.finish();
+      assert.equal(await pdf.answer, 201);
+      assert.deepEqual(readdirSync(uploads), [], 'the stored upload left for the outbox');
+
+      const exe = upload(FILES.exe);
+      // Its first bytes have long arrived when a PDF's were on the disk above.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      assert.equal(written(), 0);
+      exe.finish();
+      assert.equal(await exe.answer, 415);
+      assert.deepEqual(readdirSync(uploads), []);
     });
 
     it('takes a resume of exactly the limit', async () => {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { emailBucket } from '../server/proxy/applications/form.ts';
 import { Outbox } from '../server/proxy/applications/outbox.ts';
+import { uploadedResume } from '../server/proxy/applications/outbox.test-support.ts';
 import { runOutboxCommand as run } from './proxy-apply-support.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -26,12 +27,12 @@ async function withRetention<T>(days: string | undefined, fn: () => Promise<T>):
 
 describe('jobboard-connector outbox', () => {
   let dir: string;
-  beforeEach(() => {
+  beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'jbc-outbox-cmd-'));
     const outbox = new Outbox({ dataDir: dir, owner: 'test' });
     for (const reference of ['dead-1', 'done-1', 'wait-1']) {
-      outbox.enqueue(
-        { reference, campaign_id: 7, company_id: 1, payload: { applicant: { email: 'grace@example.org' } }, resume: Buffer.from('%PDF-1.4'), resume_type: 'pdf' },
+      await outbox.enqueue(
+        { reference, campaign_id: 7, company_id: 1, payload: { applicant: { email: 'grace@example.org' } }, resume: uploadedResume(dir, Buffer.from('%PDF-1.4')), resume_type: 'pdf' },
         { deadLetterAfterMs: 3_600_000, emailBucket: { bucket: emailBucket('grace@example.org'), windowMs: DAY } },
       );
     }
@@ -116,8 +117,8 @@ describe('jobboard-connector outbox', () => {
 
   it("erase --email removes one person's data, not others', and an erased application can no longer be retried", async () => {
     let outbox = new Outbox({ dataDir: dir, owner: 'setup' });
-    outbox.enqueue(
-      { reference: 'ada-1', campaign_id: 7, company_id: 1, payload: { applicant: { email: 'ada@example.org' } }, resume: Buffer.from('%PDF-1.4'), resume_type: 'pdf' },
+    await outbox.enqueue(
+      { reference: 'ada-1', campaign_id: 7, company_id: 1, payload: { applicant: { email: 'ada@example.org' } }, resume: uploadedResume(dir, Buffer.from('%PDF-1.4')), resume_type: 'pdf' },
       { deadLetterAfterMs: 3_600_000, emailBucket: { bucket: emailBucket('ada@example.org'), windowMs: DAY } },
     );
     outbox.close();
@@ -132,11 +133,11 @@ describe('jobboard-connector outbox', () => {
     outbox = new Outbox({ dataDir: dir, owner: 'check' });
     for (const reference of ['dead-1', 'wait-1']) {
       const row = outbox.get(reference);
-      assert.deepEqual([row?.payload, row?.resume, row?.erased_by], [null, null, 'request']);
+      assert.deepEqual([row?.payload, row?.resume_bytes, row?.erased_by], [null, null, 'request']);
     }
     assert.deepEqual([outbox.get('wait-1')?.status, outbox.get('wait-1')?.outcome], ['rejected', 'erased']);
     assert.equal(outbox.get('ada-1')?.payload?.applicant.email, 'ada@example.org');
-    assert.notEqual(outbox.get('ada-1')?.resume, null);
+    assert.notEqual(outbox.get('ada-1')?.resume_bytes, null);
     assert.equal(outbox.peekRate(emailBucket('grace@example.org'), DAY).count, 0);
     assert.equal(outbox.peekRate(emailBucket('ada@example.org'), DAY).count, 1);
     outbox.close();

@@ -40,6 +40,27 @@ export async function fileFromBuffer<K extends 'resume' | 'attachment' = 'resume
   return { base64, mime_type: type as FileInput<K>['mime_type'] };
 }
 
+/**
+ * A file sent without being held whole in memory: `open()` gives its bytes
+ * for each attempt of a request, and they are base64-encoded as the request
+ * body is written (see streamed-json.ts). Its type must already have been read
+ * from its bytes, as fileFromBuffer does; `size` must be its exact length.
+ * Accepted wherever a create method takes a resume.
+ */
+export class StreamedFile<K extends 'resume' | 'attachment' = 'resume'> {
+  readonly mime_type: FileInput<K>['mime_type'];
+  readonly size: number;
+  readonly open: () => AsyncIterable<Uint8Array>;
+  constructor(source: { mime_type: FileInput<K>['mime_type']; size: number; open: () => AsyncIterable<Uint8Array> }) {
+    this.mime_type = source.mime_type;
+    this.size = source.size;
+    this.open = source.open;
+  }
+}
+
+/** A body part that takes a resume (`T`), with a StreamedFile accepted as that resume. */
+export type ResumeMayStream<T> = T extends { resume?: infer R } ? Omit<T, 'resume'> & { resume?: R | StreamedFile } : T;
+
 /** A Blob or File (for example from a multipart upload). */
 export async function fileFromBlob<K extends 'resume' | 'attachment' = 'resume'>(blob: Blob, options: FileOptions<K> = {}): Promise<FileInput<K>> {
   return fileFromBuffer(new Uint8Array(await blob.arrayBuffer()), options);

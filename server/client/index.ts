@@ -109,7 +109,7 @@ export {
   ValidationError,
 } from './errors.ts';
 export type { ApiErrorInit, ErrorDetail } from './errors.ts';
-export { fileFromBlob, fileFromBuffer, fileFromPath, UnsupportedFileError } from './files.ts';
+export { fileFromBlob, fileFromBuffer, fileFromPath, StreamedFile, UnsupportedFileError } from './files.ts';
 export type { FileInput, FileOptions } from './files.ts';
 export type { Campaigns, CampaignCreateInput, CampaignListQuery, CampaignWith } from './resources/campaigns.ts';
 export type { Applicants, ApplicantCreateInput, ApplicantListQuery, ApplicantWith } from './resources/applicants.ts';

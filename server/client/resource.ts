@@ -5,6 +5,8 @@ import type { z } from 'zod';
 import { PAGINATION_HEADER, PaginationHeader, detailsFromIssues } from '../contract/index.ts';
 import type { ErrorDetail } from '../contract/index.ts';
 import { SchemaError, ValidationError } from './errors.ts';
+import { withStreamedFiles } from './streamed-json.ts';
+import type { StreamedBody } from './streamed-json.ts';
 import { ContractViolation, parseWith } from './transport.ts';
 import type { RequestOptions, Transport } from './transport.ts';
 
@@ -30,6 +32,16 @@ export function checkInput(schema: z.ZodType, value: unknown, method: string, ur
     details: detailsFromIssues(result.error.issues, prefix),
     attempts: 0,
   });
+}
+
+/**
+ * A create's body checked against the contract: plain JSON, or, when it holds
+ * StreamedFiles, a body that streams them (each checked as a file of its type).
+ */
+export function checkBody(schema: z.ZodType, value: unknown, method: string, url: string): { json: unknown } | { body: StreamedBody } {
+  const streamed = withStreamedFiles(value);
+  if (streamed === undefined) return { json: checkInput(schema, value, method, url) };
+  return { body: streamed.body(checkInput(schema, streamed.standIn, method, url)) };
 }
 
 /**

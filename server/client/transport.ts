@@ -11,6 +11,7 @@ import { detailsFromIssues } from '../contract/index.ts';
 import type { ErrorDetail } from '../contract/index.ts';
 import type { TokenCache } from './auth.ts';
 import type { ApiError } from './errors.ts';
+import type { StreamedBody } from './streamed-json.ts';
 import type { Clock, Priority, RequestBudget } from './budget.ts';
 import { ConnectionError, RateLimitError, SchemaError, ServerError, TimeoutError, errorFromResponse, parseRetryAfter } from './errors.ts';
 
@@ -80,6 +81,8 @@ export interface Call<T> {
   path: string;
   query?: URLSearchParams | undefined;
   json?: unknown;
+  /** A body streamed instead of `json` (a create carrying StreamedFiles); opened anew for each attempt. */
+  body?: StreamedBody | undefined;
   /** A create is repeated only when it surely did not reach the server, or when the caller says it is safe. */
   kind: 'read' | 'create';
   /** False only for POST /jwt. */
@@ -207,11 +210,17 @@ export class Transport {
     const handle = setTimeout(() => timer.abort(new Error('timeout')), timeoutMs);
     const signal = options.signal === undefined ? timer.signal : AbortSignal.any([options.signal, timer.signal]);
     try {
+      const headers: Record<string, string> = {};
+      if (token !== undefined) headers.authorization = `Bearer ${token}`;
+      if (call.body !== undefined) {
+        headers['content-type'] = 'application/json';
+        headers['content-length'] = String(call.body.length);
+      }
       const response = await this.#ky(call.path, {
         method: call.method,
         searchParams: call.query,
-        json: call.json,
-        headers: token === undefined ? undefined : { authorization: `Bearer ${token}` },
+        ...(call.body === undefined ? { json: call.json } : { body: call.body.open() }),
+        headers,
         signal,
       });
       const text = await response.text();

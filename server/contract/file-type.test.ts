@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { sniffFileType } from './file-type.ts';
+import { sniffFileType, sniffFileTypeOfFile } from './file-type.ts';
 import { ole2RootStreams } from './ole2.ts';
 import { ole2, zip as zipFile } from './test/office-files.ts';
 
@@ -85,6 +88,38 @@ describe('sniffFileType', () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('sniffFileTypeOfFile', () => {
+  it('reads a file on disk to the same type as its bytes: doc, docx, xlsx, pdf, png, jpg, an xls, a plain zip, text', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sniff-'));
+    try {
+      const files = {
+        doc: DOC,
+        // A .doc whose WordDocument stream is large: its directory sits far into the file.
+        bigDoc: ole2({ '/1Table': Buffer.alloc(3 * 1024 * 1024, 1), '/WordDocument': 'CV' }),
+        docx: zip({ '[Content_Types].xml': contentTypes(WORD_MAIN), '_rels/.rels': RELS, 'word/document.xml': '<w:document/>' }),
+        xlsx: zip({ '[Content_Types].xml': contentTypes('openxmlformats-officedocument.spreadsheetml.sheet'), 'xl/workbook.xml': '<workbook/>' }),
+        xls: ole2({ '/Workbook': 'BIFF8' }),
+        plainZip: zip({ 'cv.docx.exe': 'MZ' }),
+        pdf: Buffer.from('%PDF-1.7\n%%EOF\n'),
+        png: Buffer.concat([SIGNATURES[1]!, Buffer.from('0000000d49484452', 'hex'), Buffer.alloc(64)]),
+        jpg: Buffer.concat([SIGNATURES[2]!, Buffer.alloc(64)]),
+        text: Buffer.from('plain text named cv.pdf'),
+        ole2Header: Buffer.concat([SIGNATURES[4]!, Buffer.alloc(504)]),
+      };
+      const expected = { doc: 'doc', bigDoc: 'doc', docx: 'docx', xlsx: 'xlsx', xls: undefined, plainZip: undefined, pdf: 'pdf', png: 'png', jpg: 'jpg', text: undefined, ole2Header: undefined };
+      for (const [name, bytes] of Object.entries(files)) {
+        const path = join(dir, name);
+        writeFileSync(path, bytes);
+        const fromFile = await sniffFileTypeOfFile(path);
+        assert.deepEqual(fromFile, await sniffFileType(bytes), name);
+        assert.equal(fromFile.type, expected[name as keyof typeof expected], name);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -1,8 +1,10 @@
 // Rule (API rules: Files): a file's type is what its
 // bytes are, never its name or its declared mime_type. One reader for the
 // client, the sandbox and the proxy.
-import { fileTypeFromBuffer } from 'file-type';
-import { isOle2, ole2RootStreams } from './ole2.ts';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { fileTypeFromBuffer, fileTypeFromFile } from 'file-type';
+import { bufferSource, isOle2, ole2RootStreams } from './ole2.ts';
+import type { ByteSource } from './ole2.ts';
 import { ATTACHMENT_TYPES } from './values.ts';
 import type { AttachmentType } from './values.ts';
 
@@ -14,20 +16,49 @@ export interface SniffedFileType {
 }
 
 export async function sniffFileType(bytes: Uint8Array): Promise<SniffedFileType> {
-  // file-type names every OLE2 compound file "cfb": a .doc, but also an .xls, an
-  // .msi or an Outlook .msg. A Word 97-2003 document is the one whose root
-  // holds a WordDocument stream.
-  if (isOle2(bytes)) {
-    const streams = ole2RootStreams(bytes);
-    if (streams?.has('WordDocument')) return { type: 'doc', detected: 'doc' };
-    if (streams?.has('Workbook') || streams?.has('Book')) return { type: undefined, detected: 'xls' };
-    return { type: undefined, detected: 'cfb' };
-  }
-  // For zips, file-type 22 reads the main part declared in [Content_Types].xml:
-  // docx for a Word document, xlsx for a workbook, docm, pptx... or plain zip.
+  if (isOle2(bytes)) return ole2Type(bufferSource(bytes));
   // A damaged file (a truncated zip, say) can make the parser throw: it is then of no known type.
-  const found = await fileTypeFromBuffer(bytes).catch(() => undefined);
-  const detected = found?.ext;
+  return known((await fileTypeFromBuffer(bytes).catch(() => undefined))?.ext);
+}
+
+/**
+ * The type of a file on disk, read the way `sniffFileType` reads bytes but a
+ * few bytes at a time: a resume of many megabytes is never loaded whole.
+ */
+export async function sniffFileTypeOfFile(path: string): Promise<SniffedFileType> {
+  const fd = openSync(path, 'r');
+  try {
+    const source = fileSource(fd);
+    if (isOle2(source.read(0, 8))) return ole2Type(source);
+  } finally {
+    closeSync(fd);
+  }
+  return known((await fileTypeFromFile(path).catch(() => undefined))?.ext);
+}
+
+// file-type names every OLE2 compound file "cfb": a .doc, but also an .xls, an
+// .msi or an Outlook .msg. A Word 97-2003 document is the one whose root
+// holds a WordDocument stream.
+function ole2Type(source: ByteSource): SniffedFileType {
+  const streams = ole2RootStreams(source);
+  if (streams?.has('WordDocument')) return { type: 'doc', detected: 'doc' };
+  if (streams?.has('Workbook') || streams?.has('Book')) return { type: undefined, detected: 'xls' };
+  return { type: undefined, detected: 'cfb' };
+}
+
+// For zips, file-type 22 reads the main part declared in [Content_Types].xml:
+// docx for a Word document, xlsx for a workbook, docm, pptx... or plain zip.
+function known(detected: string | undefined): SniffedFileType {
   const type = (ATTACHMENT_TYPES as readonly string[]).includes(detected ?? '') ? (detected as AttachmentType) : undefined;
   return { type, detected };
+}
+
+function fileSource(fd: number): ByteSource {
+  return {
+    size: fstatSync(fd).size,
+    read(offset, length) {
+      const bytes = Buffer.alloc(length);
+      return bytes.subarray(0, readSync(fd, bytes, 0, length, offset));
+    },
+  };
 }

@@ -26,6 +26,20 @@ const MAX_REGULAR_SECTOR = 0xfffffffa;
 const NO_STREAM = 0xffffffff;
 const STREAM = 2;
 
+/**
+ * Bytes read by offset: a buffer in memory, or a file read a few bytes at a
+ * time (a resume on disk is never read whole). `read` answers fewer bytes
+ * than asked only past the end.
+ */
+export interface ByteSource {
+  size: number;
+  read(offset: number, length: number): Uint8Array;
+}
+
+export function bufferSource(bytes: Uint8Array): ByteSource {
+  return { size: bytes.length, read: (offset, length) => bytes.subarray(offset, offset + length) };
+}
+
 export function isOle2(bytes: Uint8Array): boolean {
   return bytes.length >= OLE2_SIGNATURE.length && OLE2_SIGNATURE.every((byte, i) => bytes[i] === byte);
 }
@@ -34,13 +48,20 @@ export function isOle2(bytes: Uint8Array): boolean {
  * The names of the streams directly in the root storage of an OLE2 file, or
  * undefined when its structure is damaged or beyond the bounds above.
  */
-export function ole2RootStreams(bytes: Uint8Array): Set<string> | undefined {
-  if (!isOle2(bytes) || bytes.length < 512) return undefined;
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const u32 = (offset: number) => (offset + 4 <= bytes.length ? view.getUint32(offset, true) : undefined);
+export function ole2RootStreams(input: Uint8Array | ByteSource): Set<string> | undefined {
+  const source = input instanceof Uint8Array ? bufferSource(input) : input;
+  if (source.size < 512) return undefined;
+  const header = source.read(0, 512);
+  if (!isOle2(header)) return undefined;
+  const headerView = new DataView(header.buffer, header.byteOffset, header.byteLength);
+  const u32 = (offset: number): number | undefined => {
+    if (offset + 4 <= 512) return headerView.getUint32(offset, true);
+    const bytes = source.read(offset, 4);
+    return bytes.length === 4 ? new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0, true) : undefined;
+  };
   // 9 (512-byte sectors, version 3) or 12 (4096, version 4); the byte order mark must be little-endian.
-  const shift = view.getUint16(30, true);
-  if (view.getUint16(28, true) !== 0xfffe || (shift !== 9 && shift !== 12)) return undefined;
+  const shift = headerView.getUint16(30, true);
+  if (headerView.getUint16(28, true) !== 0xfffe || (shift !== 9 && shift !== 12)) return undefined;
   const sectorSize = 1 << shift;
   const idsPerSector = sectorSize / 4;
   const sectorOffset = (sector: number) => (sector + 1) * sectorSize;
@@ -66,37 +87,41 @@ export function ole2RootStreams(bytes: Uint8Array): Set<string> | undefined {
     return u32(sectorOffset(fatSector) + 4 * (sector % idsPerSector));
   };
 
-  // The directory's first sectors, in order (a looping chain stops at the bound;
-  // an entry past it is then out of reach, and the file unreadable).
-  const directory: number[] = [];
+  // The directory's first sectors, read in order (a looping chain stops at the
+  // bound; an entry past it is then out of reach, and the file unreadable).
+  const directory: Uint8Array[] = [];
   for (let sector = u32(48); sector !== undefined && sector < MAX_REGULAR_SECTOR; sector = next(sector)) {
-    if (sectorOffset(sector) + sectorSize > bytes.length) return undefined;
-    directory.push(sector);
+    if (sectorOffset(sector) + sectorSize > source.size) return undefined;
+    directory.push(source.read(sectorOffset(sector), sectorSize));
     if (directory.length === MAX_DIRECTORY_SECTORS) break;
   }
   const entriesPerSector = sectorSize / ENTRY_SIZE;
-  const entryOffset = (id: number): number | undefined => {
+  const entry = (id: number): Uint8Array | undefined => {
     const sector = directory[Math.floor(id / entriesPerSector)];
-    return sector === undefined ? undefined : sectorOffset(sector) + (id % entriesPerSector) * ENTRY_SIZE;
+    if (sector === undefined || sector.length < sectorSize) return undefined;
+    const at = (id % entriesPerSector) * ENTRY_SIZE;
+    return sector.subarray(at, at + ENTRY_SIZE);
   };
+  const view = (bytes: Uint8Array) => new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
-  const root = entryOffset(0);
-  if (root === undefined || bytes[root + 66] !== 5) return undefined; // entry 0 must be the root storage
+  const root = entry(0);
+  if (root === undefined || root[66] !== 5) return undefined; // entry 0 must be the root storage
   const names = new Set<string>();
   const seen = new Set<number>();
-  const pending = [view.getUint32(root + 76, true)]; // the root's child: the top of its children's tree
+  const pending = [view(root).getUint32(76, true)]; // the root's child: the top of its children's tree
   while (pending.length > 0) {
     const id = pending.pop()!;
     if (id === NO_STREAM || seen.has(id)) continue;
-    const at = entryOffset(id);
+    const at = entry(id);
     if (at === undefined || seen.size >= MAX_ROOT_CHILDREN) return undefined;
     seen.add(id);
+    const fields = view(at);
     // The name: UTF-16LE, its byte length (with the final NUL) at 64, at most 64 bytes.
-    const nameBytes = view.getUint16(at + 64, true);
-    if (bytes[at + 66] === STREAM && nameBytes >= 2 && nameBytes <= 64) {
-      names.add(new TextDecoder('utf-16le').decode(bytes.subarray(at, at + nameBytes - 2)));
+    const nameBytes = fields.getUint16(64, true);
+    if (at[66] === STREAM && nameBytes >= 2 && nameBytes <= 64) {
+      names.add(new TextDecoder('utf-16le').decode(at.subarray(0, nameBytes - 2)));
     }
-    pending.push(view.getUint32(at + 68, true), view.getUint32(at + 72, true));
+    pending.push(fields.getUint32(68, true), fields.getUint32(72, true));
   }
   return names;
 }

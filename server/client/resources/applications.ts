@@ -4,7 +4,8 @@ import type { z } from 'zod';
 import { Application, CreateApplicationBody, GetApplicationQuery, ListApplicationsQuery } from '../../contract/index.ts';
 import type { ApplicationEmbed } from '../../contract/index.ts';
 import { toSearchParams } from '../query.ts';
-import { checkInput, embedKeysOf, idSegment, listAll, readPage, readRecord } from '../resource.ts';
+import type { ResumeMayStream } from '../files.ts';
+import { checkBody, checkInput, embedKeysOf, idSegment, listAll, readPage, readRecord } from '../resource.ts';
 import type { ListOptions, Page, RequestOptions, ResourceContext, WithEmbeds } from '../resource.ts';
 
 /** An embed value of the applications endpoints; `status_history:<value>` restricts the history to one status. */
@@ -31,7 +32,10 @@ export type ApplicationListQuery<E extends ApplicationEmbedValue = ApplicationEm
   per_page?: number;
 };
 
-export type ApplicationCreateInput = z.input<typeof CreateApplicationBody>;
+type CreateBody = z.input<typeof CreateApplicationBody>;
+
+/** The body of POST /applications; the resume may be a StreamedFile, sent without being held in memory. */
+export type ApplicationCreateInput = Omit<CreateBody, 'application'> & { application?: ResumeMayStream<NonNullable<CreateBody['application']>> };
 
 export class Applications {
   readonly #ctx: ResourceContext;
@@ -85,11 +89,10 @@ export class Applications {
    */
   async create(body: ApplicationCreateInput, options?: RequestOptions): Promise<Application> {
     const url = `${this.#ctx.baseUrl}/applications`;
-    const checked = checkInput(CreateApplicationBody, body, 'POST', url);
     return await this.#ctx.transport.send({
       method: 'POST',
       path: 'applications',
-      json: checked,
+      ...checkBody(CreateApplicationBody, body, 'POST', url),
       kind: 'create',
       auth: true,
       read: (answer) => readRecord<Application>(Application, answer, []),

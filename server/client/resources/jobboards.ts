@@ -1,10 +1,14 @@
 // Job-board entry point: API rules: Endpoints, POST /jobboards/applicants. Scope applicants_write.
 import type { z } from 'zod';
 import { CreateJobboardApplicantBody, CreatedApplicant } from '../../contract/index.ts';
-import { checkInput, readRecord } from '../resource.ts';
+import type { ResumeMayStream } from '../files.ts';
+import { checkBody, readRecord } from '../resource.ts';
 import type { RequestOptions, ResourceContext } from '../resource.ts';
 
-export type JobboardApplicantCreateInput = z.input<typeof CreateJobboardApplicantBody>;
+type Body = z.input<typeof CreateJobboardApplicantBody>;
+
+/** The body of POST /jobboards/applicants; the resume may be a StreamedFile, sent without being held in memory. */
+export type JobboardApplicantCreateInput = Omit<Body, 'applicant'> & { applicant: ResumeMayStream<Body['applicant']> };
 
 export class Jobboards {
   readonly #ctx: ResourceContext;
@@ -21,11 +25,10 @@ export class Jobboards {
    */
   async createApplicant(body: JobboardApplicantCreateInput, options?: RequestOptions): Promise<CreatedApplicant> {
     const url = `${this.#ctx.baseUrl}/jobboards/applicants`;
-    const checked = checkInput(CreateJobboardApplicantBody, body, 'POST', url);
     return await this.#ctx.transport.send({
       method: 'POST',
       path: 'jobboards/applicants',
-      json: checked,
+      ...checkBody(CreateJobboardApplicantBody, body, 'POST', url),
       kind: 'create',
       auth: true,
       read: (answer) => readRecord(CreatedApplicant, answer, []),

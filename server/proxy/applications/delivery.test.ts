@@ -1,15 +1,31 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ConflictError, ConnectionError, RateLimitError, ServerError, TimeoutError, ValidationError } from '../../client/index.ts';
+import { ConflictError, ConnectionError, RateLimitError, ServerError, StreamedFile, TimeoutError, ValidationError } from '../../client/index.ts';
 import { attemptDelivery, backoffMs, classify, formFieldOf } from './delivery.ts';
 import type { DeliveryClient } from './delivery.ts';
 import type { OutboxRow } from './outbox.ts';
+
+const RESUME = Buffer.from('%PDF-1.4');
+/** The outbox's reader of stored resumes: this one holds RESUME for r1. */
+const readResume = (reference: string) => (reference === 'r1' ? (async function* () { yield RESUME; })() : undefined);
+
+/** A body with its streamed resume read out as `{ streamed: text, mime_type }`, to compare whole. */
+async function readBody(body: unknown): Promise<unknown> {
+  if (body instanceof StreamedFile) {
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of body.open()) chunks.push(chunk);
+    return { streamed: Buffer.concat(chunks).toString(), size: body.size, mime_type: body.mime_type };
+  }
+  if (Array.isArray(body)) return Promise.all(body.map(readBody));
+  if (body !== null && typeof body === 'object') return Object.fromEntries(await Promise.all(Object.entries(body).map(async ([k, v]) => [k, await readBody(v)])));
+  return body;
+}
 
 function row(attempts: number): OutboxRow {
   return {
     reference: 'r1', created_at: 0, campaign_id: 12, company_id: 3,
     payload: { applicant: { email: 'ada@example.org' }, cover_letter: 'Hello' },
-    resume: Buffer.from('%PDF-1.4'), resume_type: 'pdf', status: 'delivering', attempts,
+    resume_bytes: RESUME.length, resume_type: 'pdf', status: 'delivering', attempts,
     next_attempt_at: 0, dead_letter_at: 0, answered: null, outcome: null, last_error: null, last_attempt_at: 0,
     delivered_at: null, upstream_applicant_id: null, upstream_application_id: null,
     ended_at: null, erased_at: null, erased_by: null,
@@ -40,15 +56,15 @@ function fakeClient(createApplicant: () => unknown, createApplication: () => unk
 }
 
 describe('attemptDelivery', () => {
-  it('creates the applicant for the campaign\'s company with the resume as base64 and the cover letter as a comment', async () => {
+  it('creates the applicant for the campaign\'s company with the stored resume streamed and the cover letter as a comment', async () => {
     const { client, calls } = fakeClient(() => ({ id: 5, applications: [{ id: 9, campaign_id: 12 }] }), () => assert.fail('not called'));
-    const result = await attemptDelivery(row(1), client, 1000);
+    const result = await attemptDelivery(row(1), client, 1000, readResume);
     assert.deepEqual(result, { kind: 'delivered', outcome: 'created_applicant', applicantId: 5, applicationId: 9 });
-    assert.deepEqual(calls[0]?.body, {
+    assert.deepEqual(await readBody(calls[0]?.body), {
       company_id: 3,
       applicant: {
         email: 'ada@example.org',
-        resume: { base64: Buffer.from('%PDF-1.4').toString('base64'), mime_type: 'pdf' },
+        resume: { streamed: '%PDF-1.4', size: 8, mime_type: 'pdf' },
         applications: [{ campaign_id: 12, comments: [{ content: 'Hello' }] }],
       },
     });
@@ -56,29 +72,29 @@ describe('attemptDelivery', () => {
 
   it('when the applicant exists, creates the application with applicant_email, the resume and the comment', async () => {
     const { client, calls } = fakeClient(() => { throw conflict('applicant_exists'); }, () => ({ id: 11, applicant_id: 5 }));
-    const result = await attemptDelivery(row(1), client, 1000);
+    const result = await attemptDelivery(row(1), client, 1000, readResume);
     assert.deepEqual(result, { kind: 'delivered', outcome: 'created_application', applicantId: 5, applicationId: 11 });
-    assert.deepEqual(calls[1]?.body, {
+    assert.deepEqual(await readBody(calls[1]?.body), {
       campaign_id: 12,
       applicant_email: 'ada@example.org',
-      application: { resume: { base64: Buffer.from('%PDF-1.4').toString('base64'), mime_type: 'pdf' }, comments: [{ content: 'Hello' }] },
+      application: { resume: { streamed: '%PDF-1.4', size: 8, mime_type: 'pdf' }, comments: [{ content: 'Hello' }] },
     });
   });
 
   it('on the first attempt, application_exists means the candidate already applied', async () => {
     const { client } = fakeClient(() => { throw conflict('applicant_exists'); }, () => { throw conflict('application_exists'); });
-    assert.deepEqual(await attemptDelivery(row(1), client, 1000), { kind: 'already_applied' });
+    assert.deepEqual(await attemptDelivery(row(1), client, 1000, readResume), { kind: 'already_applied' });
   });
 
   it('on a later attempt, application_exists means an earlier attempt delivered it', async () => {
     const { client } = fakeClient(() => { throw conflict('applicant_exists'); }, () => { throw conflict('application_exists'); });
-    assert.deepEqual(await attemptDelivery(row(2), client, 1000), { kind: 'delivered', outcome: 'found_delivered' });
+    assert.deepEqual(await attemptDelivery(row(2), client, 1000, readResume), { kind: 'delivered', outcome: 'found_delivered' });
   });
 
   it('turns an upstream field refusal into form field errors', async () => {
     const refusal = new ValidationError({ ...where, status: 422, code: 'invalid_request', message: 'bad', details: [{ field: 'applicant.phone_number', message: 'must be a phone number' }] });
     const { client } = fakeClient(() => { throw refusal; }, () => assert.fail('not called'));
-    const result = await attemptDelivery(row(1), client, 1000);
+    const result = await attemptDelivery(row(1), client, 1000, readResume);
     assert.equal(result.kind, 'rejected');
     assert.deepEqual(result.kind === 'rejected' ? result.errors.map((e) => [e.field, e.code]) : [], [['phone_number', 'invalid_phone']]);
     assert.deepEqual(result.kind === 'rejected' ? result.errors.map((e) => e.message) : [], ['The recruitment service refused this value. Enter a valid phone number.'], 'no upstream text');

@@ -12,6 +12,7 @@
 import type { ResumeType } from '../../contract/index.ts';
 import type { RecruitmentClient } from '../../client/index.ts';
 import {
+  StreamedFile,
   ApiError,
   AuthenticationError,
   ConflictError,
@@ -51,9 +52,9 @@ export interface DeliveryOptions {
   leaseMs: number;
   /**
    * Upstream sends at the same time (the candidates' first attempts and the
-   * worker's retries together). Each send holds its resume about three times
-   * (bytes, base64, JSON body), so this bounds memory under a burst; further
-   * attempts wait for a slot (a waiting candidate gets 202 at the deadline).
+   * worker's retries together); further attempts wait for a slot (a waiting
+   * candidate gets 202 at the deadline). Each send streams its resume, so this
+   * bounds the upstream connections and the service's load, not memory.
    */
   concurrency: number;
 }
@@ -133,14 +134,30 @@ export function classify(error: unknown): Exclude<AttemptResult, { kind: 'delive
   return { kind: 'retry', error: `unexpected: ${error instanceof Error ? error.name : 'error'}` };
 }
 
+/** Reads a stored resume; undefined when the row holds none (any more). */
+export type ResumeReader = (reference: string) => AsyncIterable<Uint8Array> | undefined;
+
 /**
  * One attempt to deliver a claimed row (its `attempts` already counts this
- * one). Never throws: every failure becomes an AttemptResult.
+ * one). The resume is streamed from the outbox into the request body as
+ * base64, never loaded whole. Never throws: every failure becomes an AttemptResult.
  */
-export async function attemptDelivery(row: OutboxRow, client: DeliveryClient, timeoutMs: number): Promise<AttemptResult> {
+export async function attemptDelivery(row: OutboxRow, client: DeliveryClient, timeoutMs: number, readResume: ResumeReader): Promise<AttemptResult> {
   if (row.payload === null) return { kind: 'rejected', outcome: 'upstream_rejected', errors: [], error: 'payload missing' };
   const { applicant } = row.payload;
-  const resume = row.resume !== null && row.resume_type !== null ? { base64: row.resume.toString('base64'), mime_type: row.resume_type as ResumeType } : undefined;
+  const resume =
+    row.resume_bytes !== null && row.resume_type !== null
+      ? new StreamedFile({
+          mime_type: row.resume_type as ResumeType,
+          size: row.resume_bytes,
+          open: () => {
+            // Gone between the claim and the send (erased meanwhile): this attempt fails, and the row is no longer in line.
+            const stream = readResume(row.reference);
+            if (stream === undefined) throw new Error('the resume is no longer stored');
+            return stream;
+          },
+        })
+      : undefined;
   const comments = row.payload.cover_letter !== undefined ? [{ content: row.payload.cover_letter }] : undefined;
   const options = { priority: 'high' as const, safeToRetry: false, timeout: timeoutMs };
   try {
@@ -293,7 +310,7 @@ export class DeliveryWorker {
   }
 
   private async run(row: OutboxRow): Promise<AttemptResult> {
-    const result = await attemptDelivery(row, this.client, this.options.upstreamTimeoutMs);
+    const result = await attemptDelivery(row, this.client, this.options.upstreamTimeoutMs, (reference) => this.outbox.openResume(reference));
     const status = this.record(row, result);
     this.events.onRecorded?.(row, result, status);
     return result;

@@ -172,7 +172,7 @@ export function fingerprintOf(form: ParsedForm): string {
   const names = [...form.fields.keys()].filter((n) => n !== 'captcha_token').sort();
   for (const name of names) hash.update(`${name}\u0000${form.fields.get(name) ?? ''}\u0000`);
   hash.update('resume\u0000');
-  if (form.resume !== undefined) hash.update(form.resume.bytes);
+  if (form.resume !== undefined) hash.update(form.resume.sha256);
   return hash.digest('hex');
 }
 

@@ -1,5 +1,6 @@
 // The applications module: POST /api/applications and the durable outbox
-// behind it (DATA_DIR/outbox.db), with its delivery worker and the retention
+// behind it (DATA_DIR/outbox.db and DATA_DIR/resumes; uploads being received
+// in DATA_DIR/uploads), with its delivery worker and the retention
 // sweep that erases what is kept past PERSONAL_DATA_RETENTION_DAYS.
 //   const applications = createApplicationsModule({ config, client, catalogue, logger, registry });
 //   app.use('/api/applications', applications.router); applications.start();
@@ -15,6 +16,7 @@ import { applicationMetrics } from './metrics.ts';
 import { Outbox } from './outbox.ts';
 import { DEFAULT_RETENTION_INTERVAL_MS, RetentionSweeper } from './retention.ts';
 import { applicationsRouter } from './routes.ts';
+import { UploadSpool } from './upload-spool.ts';
 import type { ApplicationsCatalogue, Clock } from './types.ts';
 
 export type { ApplicationsCatalogue, Clock } from './types.ts';
@@ -55,6 +57,9 @@ export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsMo
   const log = deps.logger.child({ module: 'applications' });
   const options: DeliveryOptions = { ...DEFAULT_DELIVERY, ...deps.delivery };
   const outbox = new Outbox({ dataDir: deps.config.dataDir, owner: randomUUID(), now });
+  const spool = new UploadSpool(deps.config.dataDir);
+  // Uploads a stopped process was receiving: none was acknowledged.
+  spool.clear();
   const metrics = applicationMetrics(deps.registry, () => outbox);
   const worker = new DeliveryWorker(outbox, deps.client, options, now, {
     onRecorded(row, result, status) {
@@ -95,6 +100,7 @@ export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsMo
     outbox: () => outbox,
     worker: () => worker,
     metrics,
+    spool,
     now,
   });
   let stopped = false;

@@ -1,10 +1,16 @@
 // Streams a multipart/form-data request through busboy. The resume is the
-// only file taken; it is held in memory up to MAX_RESUME_BYTES and never
-// beyond: past the limit its bytes are counted and dropped, and a request
+// only file taken; it is written to an upload file as it arrives (never held
+// whole in memory), up to MAX_RESUME_BYTES and never beyond: past the limit
+// its file is deleted and its bytes are counted and dropped, and a request
 // that keeps sending far beyond the form's allowance is cut off.
+import { createHash } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import type { WriteStream } from 'node:fs';
 import busboy from 'busboy';
 import type { Request } from 'express';
 import { ProblemError } from '../problem.ts';
+import { LEADING_BYTES_NEEDED, startsLikeResume } from './resume.ts';
+import type { UploadSpool } from './upload-spool.ts';
 
 /** What a form may weigh besides the resume: fields, part headers, boundaries. */
 export const FORM_ALLOWANCE_BYTES = 1024 * 1024;
@@ -14,9 +20,15 @@ const MAX_FIELDS = 40;
 const MAX_PARTS = 50;
 
 export interface ParsedFile {
-  field: string;
   filename: string;
-  bytes: Buffer;
+  size: number;
+  /** SHA-256 of its bytes (hex), for the Idempotency-Key's fingerprint. */
+  sha256: string;
+  /**
+   * The upload file holding its bytes; null when its first bytes are those of
+   * no resume type (nothing was written). The caller keeps or discards it.
+   */
+  path: string | null;
 }
 
 export interface ParsedForm {
@@ -63,11 +75,13 @@ function cutOff(problem: ProblemError): CutOffError {
 }
 
 /**
- * Reads the whole form. Rejects with a ProblemError: 400 malformed_request,
+ * Reads the whole form; the resume is written to an upload file of `spool`
+ * (not yet fsynced: only a stored application pays for that), which the
+ * caller keeps or discards. Rejects with a ProblemError: 400 malformed_request,
  * 413 file_too_large / request_too_large (a CutOffError when the body was not
  * read to its end).
  */
-export function parseApplicationForm(req: Request, maxResumeBytes: number): Promise<ParsedForm> {
+export function parseApplicationForm(req: Request, maxResumeBytes: number, spool: UploadSpool): Promise<ParsedForm> {
   const contentType = req.headers['content-type'] ?? '';
   if (!/^multipart\/form-data\s*;/i.test(contentType)) {
     return Promise.reject(malformed('Send the application as multipart/form-data (fields and the resume file).'));
@@ -104,12 +118,37 @@ export function parseApplicationForm(req: Request, maxResumeBytes: number): Prom
     let failure: ProblemError | undefined;
     let received = 0;
     let fileOpen = false;
+    /** The resume's upload file while it is written: deleted if the form fails. */
+    let upload: { path: string; out: WriteStream; written: Promise<void> } | undefined;
+
+    const openUpload = (): WriteStream => {
+      const path = spool.newPath();
+      const out = createWriteStream(path);
+      const written = new Promise<void>((resolveWrite, rejectWrite) => {
+        out.once('close', resolveWrite);
+        out.once('error', rejectWrite);
+      });
+      // Rejections are read by finish(); until then this one must not count as unhandled.
+      written.catch(() => undefined);
+      upload = { path, out, written };
+      return out;
+    };
+    /** Stops writing and deletes the upload file once its stream has closed (it may still be opening). */
+    const dropUpload = () => {
+      if (upload === undefined) return;
+      const { path, out } = upload;
+      upload = undefined;
+      if (out.closed) spool.discard(path);
+      else out.once('close', () => spool.discard(path));
+      out.destroy();
+    };
 
     const finish = (error?: ProblemError) => {
       if (settled) return;
       settled = true;
       req.off('data', count);
       if (error !== undefined) {
+        dropUpload();
         req.unpipe(parser);
         if (error instanceof CutOffError) {
           // Stop reading: the connection closes once the answer is sent.
@@ -119,9 +158,17 @@ export function parseApplicationForm(req: Request, maxResumeBytes: number): Prom
           req.resume();
         }
         reject(error);
-      } else {
-        resolve(form);
+        return;
       }
+      // The form is read; the resume's last bytes may still be on their way to the disk.
+      const written = upload?.written ?? Promise.resolve();
+      written.then(
+        () => resolve(form),
+        (writeError: unknown) => {
+          dropUpload();
+          reject(writeError);
+        },
+      );
     };
     /** Remembers the first problem; the answer waits for the end of the body. */
     const fail = (error: ProblemError) => {
@@ -150,27 +197,54 @@ export function parseApplicationForm(req: Request, maxResumeBytes: number): Prom
     parser.on('file', (name, stream, info) => {
       // A form cut mid-file errors on the file stream too; the parser's own error answers it.
       stream.on('error', () => undefined);
-      if (name !== 'resume' || form.resume !== undefined) {
+      if (name !== 'resume' || fileOpen || form.resume !== undefined) {
         fail(malformed(name === 'resume' ? 'Send one resume file only.' : `Unexpected file field "${name}"; the only file is "resume".`));
         stream.resume();
         return;
       }
       fileOpen = true;
-      const chunks: Buffer[] = [];
+      const hash = createHash('sha256');
       let size = 0;
+      // The first bytes are held until there are enough to tell whether this can be a resume at all.
+      let head: Buffer | undefined = Buffer.alloc(0);
+      let refused = false;
+      const write = (chunk: Buffer) => {
+        const out = upload?.out ?? openUpload();
+        if (!out.write(chunk)) {
+          // Backpressure: busboy stops parsing, and reading the request, until the disk has taken this.
+          stream.pause();
+          out.once('drain', () => stream.resume());
+        }
+      };
+      const checkHead = (bytes: Buffer) => {
+        refused = !startsLikeResume(bytes);
+        if (!refused) write(bytes);
+        head = undefined;
+      };
       stream.on('data', (chunk: Buffer) => {
         size += chunk.length;
-        chunks.push(chunk);
+        hash.update(chunk);
+        if (refused || stream.truncated) return;
+        if (head === undefined) write(chunk);
+        else {
+          head = Buffer.concat([head, chunk]);
+          if (head.length >= LEADING_BYTES_NEEDED) checkHead(head);
+        }
       });
       stream.on('limit', () => {
-        // busboy drops the rest of this file from here on; free what we held.
-        chunks.length = 0;
+        // busboy drops the rest of this file from here on; its upload file goes
+        // (and a wait for the disk with it: the file stream must flow to its end).
+        dropUpload();
+        stream.resume();
         fail(fileTooLarge(maxResumeBytes));
       });
       stream.on('end', () => {
         fileOpen = false;
         if (stream.truncated) return;
-        form.resume = { field: name, filename: info.filename ?? '', bytes: Buffer.concat(chunks, size) };
+        // A file shorter than the bytes needed to tell is checked as it is.
+        if (head !== undefined && head.length > 0) checkHead(head);
+        form.resume = { filename: info.filename ?? '', size, sha256: hash.digest('hex'), path: refused ? null : (upload?.path ?? null) };
+        upload?.out.end();
       });
     });
 

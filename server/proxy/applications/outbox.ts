@@ -4,14 +4,19 @@
 // Idempotency keys and the apply rate counters live in the same file so that
 // "stored" and "this key now points at that application" commit together.
 //
+// Resumes are files beside it (resume-files.ts), written before the row that
+// points at them and deleted after it lets them go.
+//
 // One proxy process owns one data directory (SQLite, WAL). Rows another
 // process left in `delivering` (it was killed) are taken back at start-up.
 import { mkdirSync } from 'node:fs';
+import type { ReadStream } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type { SQLInputValue, StatementSync } from 'node:sqlite';
 import type { ApplicantFormName } from '../../contract/application-form.ts';
 import type { JobboardApplicantInput } from '../../contract/index.ts';
+import { ResumeFiles } from './resume-files.ts';
 
 export const OUTBOX_STATUSES = ['pending', 'delivering', 'delivered', 'rejected', 'dead'] as const;
 export type OutboxStatus = (typeof OUTBOX_STATUSES)[number];
@@ -59,7 +64,8 @@ export interface OutboxRow {
   company_id: number;
   /** Null once delivered or refused: personal data leaves the store then. */
   payload: ApplicationPayload | null;
-  resume: Buffer | null;
+  /** Size of the resume it holds (read it with openResume); null when it holds none, or no more. */
+  resume_bytes: number | null;
   resume_type: string | null;
   status: OutboxStatus;
   attempts: number;
@@ -81,8 +87,7 @@ export interface OutboxRow {
 }
 
 /** A row without its personal data: what `outbox list` and logs may show. */
-export type OutboxSummary = Omit<OutboxRow, 'payload' | 'resume'> & {
-  resume_bytes: number | null;
+export type OutboxSummary = Omit<OutboxRow, 'payload'> & {
   /** Whether the row still holds the candidate's fields or resume. */
   personal_data: boolean;
 };
@@ -99,7 +104,8 @@ export interface NewApplication {
   campaign_id: number;
   company_id: number;
   payload: ApplicationPayload;
-  resume: Buffer | null;
+  /** An upload file (UploadSpool) holding the resume, kept by enqueue. */
+  resume: { path: string; size: number } | null;
   resume_type: string | null;
 }
 
@@ -143,12 +149,6 @@ CREATE TABLE IF NOT EXISTS outbox (
   erased_by TEXT
 );
 CREATE INDEX IF NOT EXISTS outbox_due ON outbox (status, next_attempt_at);
--- Resumes apart: SQLite rewrites a whole row on any update, and the outbox
--- row changes status several times; its resume is written once and deleted.
-CREATE TABLE IF NOT EXISTS outbox_resumes (
-  reference TEXT PRIMARY KEY,
-  bytes BLOB NOT NULL
-);
 CREATE TABLE IF NOT EXISTS idempotency_keys (
   key TEXT PRIMARY KEY,
   fingerprint TEXT NOT NULL,
@@ -171,13 +171,10 @@ CREATE TABLE IF NOT EXISTS rate_counters (
 // Columns added after the first release: a file created before them gets them at open.
 const ADDED_COLUMNS: Record<string, string> = { ended_at: 'INTEGER', erased_at: 'INTEGER', erased_by: 'TEXT' };
 
-const HAS_RESUME = 'EXISTS (SELECT 1 FROM outbox_resumes r WHERE r.reference = outbox.reference)';
-
-const SUMMARY_COLUMNS = `reference, created_at, campaign_id, company_id, resume_type, status, attempts,
+const SUMMARY_COLUMNS = `reference, created_at, campaign_id, company_id, resume_type, resume_bytes, status, attempts,
   next_attempt_at, dead_letter_at, answered, outcome, last_error, last_attempt_at, delivered_at,
   upstream_applicant_id, upstream_application_id, ended_at, erased_at, erased_by,
-  CASE WHEN ${HAS_RESUME} THEN resume_bytes END AS resume_bytes,
-  (payload IS NOT NULL OR ${HAS_RESUME}) AS personal_data`;
+  (payload IS NOT NULL OR resume_bytes IS NOT NULL) AS personal_data`;
 
 /**
  * When the retention period of a dead or refused row starts: when it ended;
@@ -206,6 +203,7 @@ export class Outbox {
   readonly path: string;
   readonly owner: string;
   private readonly db: DatabaseSync;
+  private readonly resumes: ResumeFiles;
   private readonly now: () => number;
   private readonly statements = new Map<string, StatementSync>();
   private closed = false;
@@ -227,7 +225,49 @@ export class Outbox {
     for (const [name, type] of Object.entries(ADDED_COLUMNS)) {
       if (!present.has(name)) this.db.exec(`ALTER TABLE outbox ADD COLUMN ${name} ${type}`);
     }
-    this.db.exec('PRAGMA user_version = 2');
+    this.resumes = new ResumeFiles(options.dataDir);
+    this.moveResumeBlobsToFiles();
+    this.removeUnlinkedResumes();
+    this.db.exec('PRAGMA user_version = 3');
+  }
+
+  /**
+   * Versions before 3 kept resumes as blobs in an outbox_resumes table: each
+   * becomes a file (fsynced) before the table goes, one blob in memory at a
+   * time. A row whose blob was already deleted no longer counts a resume.
+   */
+  private moveResumeBlobsToFiles(): void {
+    const table = this.db.prepare("SELECT 1 AS yes FROM sqlite_master WHERE type = 'table' AND name = 'outbox_resumes'").get();
+    if (table === undefined) return;
+    const references = (this.db.prepare('SELECT reference FROM outbox_resumes').all() as { reference: string }[]).map((r) => r.reference);
+    const read = this.db.prepare('SELECT bytes FROM outbox_resumes WHERE reference = ?');
+    for (const reference of references) {
+      const { bytes } = read.get(reference) as { bytes: Uint8Array };
+      this.resumes.write(reference, bytes);
+    }
+    this.resumes.syncFolder();
+    this.transaction(() => {
+      this.db.exec('UPDATE outbox SET resume_bytes = NULL WHERE reference NOT IN (SELECT reference FROM outbox_resumes)');
+      this.db.exec('DROP TABLE outbox_resumes');
+    });
+  }
+
+  /**
+   * Deletes resume files no row holds: written by a process killed before its
+   * row was committed, or left by one killed between a row letting its
+   * resume go and the file's deletion.
+   */
+  private removeUnlinkedResumes(): void {
+    const held = this.stmt('SELECT 1 AS yes FROM outbox WHERE reference = ? AND resume_bytes IS NOT NULL');
+    for (const reference of this.resumes.references()) {
+      if (held.get(reference) === undefined) this.resumes.remove(reference);
+    }
+  }
+
+  /** The resume of an application, read in chunks; undefined when it holds none. */
+  openResume(reference: string): ReadStream | undefined {
+    const row = this.stmt('SELECT resume_bytes FROM outbox WHERE reference = ?').get(reference) as { resume_bytes: number | null } | undefined;
+    return row?.resume_bytes === null || row === undefined ? undefined : this.resumes.open(reference);
   }
 
   get isOpen(): boolean {
@@ -358,30 +398,37 @@ export class Outbox {
 
   /**
    * Stores one application (payload and resume) and, when given, links the
-   * idempotency key to it and counts the email, all in one transaction.
+   * idempotency key to it and counts the email, all in one transaction. The
+   * resume's upload file is made durable and taken first: a crash before the
+   * commit leaves a file no row holds, deleted at the next start.
    */
-  enqueue(app: NewApplication, options: { deadLetterAfterMs: number; key?: string; emailBucket?: { bucket: string; windowMs: number } }): void {
+  async enqueue(app: NewApplication, options: { deadLetterAfterMs: number; key?: string; emailBucket?: { bucket: string; windowMs: number } }): Promise<void> {
+    if (app.resume !== null) await this.resumes.keep(app.reference, app.resume.path);
     const now = this.now();
-    this.transaction(() => {
-      this.stmt(
-        `INSERT INTO outbox (reference, created_at, campaign_id, company_id, payload, resume_type, resume_bytes, status,
-           attempts, next_attempt_at, dead_letter_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?)`,
-      ).run(
-        app.reference, now, app.campaign_id, app.company_id, JSON.stringify(app.payload), app.resume_type, app.resume?.length ?? null, now,
-        now + options.deadLetterAfterMs,
-      );
-      if (app.resume !== null) this.stmt('INSERT INTO outbox_resumes (reference, bytes) VALUES (?, ?)').run(app.reference, app.resume);
-      if (options.key !== undefined) {
-        // The key is written with the application: a retry finds it, in this process or the next.
+    try {
+      this.transaction(() => {
         this.stmt(
-          `INSERT INTO idempotency_keys (key, fingerprint, state, owner, reference, created_at, expires_at) VALUES (?, ?, 'in_progress', ?, ?, ?, ?)
-           ON CONFLICT (key) DO UPDATE SET fingerprint = excluded.fingerprint, state = 'in_progress', owner = excluded.owner,
-             reference = excluded.reference, status = NULL, body = NULL, created_at = excluded.created_at, expires_at = excluded.expires_at`,
-        ).run(options.key, this.#claims.get(options.key) ?? '', this.owner, app.reference, now, now + IDEMPOTENCY_TTL_MS);
-      }
-      if (options.emailBucket !== undefined) this.hitRate(options.emailBucket.bucket, options.emailBucket.windowMs);
-    });
+          `INSERT INTO outbox (reference, created_at, campaign_id, company_id, payload, resume_type, resume_bytes, status,
+             attempts, next_attempt_at, dead_letter_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?)`,
+        ).run(
+          app.reference, now, app.campaign_id, app.company_id, JSON.stringify(app.payload), app.resume_type, app.resume?.size ?? null, now,
+          now + options.deadLetterAfterMs,
+        );
+        if (options.key !== undefined) {
+          // The key is written with the application: a retry finds it, in this process or the next.
+          this.stmt(
+            `INSERT INTO idempotency_keys (key, fingerprint, state, owner, reference, created_at, expires_at) VALUES (?, ?, 'in_progress', ?, ?, ?, ?)
+             ON CONFLICT (key) DO UPDATE SET fingerprint = excluded.fingerprint, state = 'in_progress', owner = excluded.owner,
+               reference = excluded.reference, status = NULL, body = NULL, created_at = excluded.created_at, expires_at = excluded.expires_at`,
+          ).run(options.key, this.#claims.get(options.key) ?? '', this.owner, app.reference, now, now + IDEMPOTENCY_TTL_MS);
+        }
+        if (options.emailBucket !== undefined) this.hitRate(options.emailBucket.bucket, options.emailBucket.windowMs);
+      });
+    } catch (error) {
+      this.resumes.remove(app.reference);
+      throw error;
+    }
     if (options.key !== undefined) this.#claims.delete(options.key);
   }
 
@@ -446,16 +493,14 @@ export class Outbox {
     return Number(result.changes);
   }
 
-  /** Delivered: forget the personal data in the same statement. */
+  /** Delivered: forget the personal data in the same statement, then the resume's file. */
   markDelivered(reference: string, outcome: Outcome, ids: { applicantId?: number | undefined; applicationId?: number | undefined }): void {
-    this.transaction(() => {
-      this.stmt(
-        `UPDATE outbox SET status = 'delivered', outcome = ?, delivered_at = ?, payload = NULL, lease_owner = NULL,
-           lease_until = NULL, last_error = NULL, upstream_applicant_id = ?, upstream_application_id = ?
-         WHERE reference = ?`,
-      ).run(outcome, this.now(), ids.applicantId ?? null, ids.applicationId ?? null, reference);
-      this.stmt('DELETE FROM outbox_resumes WHERE reference = ?').run(reference);
-    });
+    this.stmt(
+      `UPDATE outbox SET status = 'delivered', outcome = ?, delivered_at = ?, payload = NULL, resume_bytes = NULL, lease_owner = NULL,
+         lease_until = NULL, last_error = NULL, upstream_applicant_id = ?, upstream_application_id = ?
+       WHERE reference = ?`,
+    ).run(outcome, this.now(), ids.applicantId ?? null, ids.applicationId ?? null, reference);
+    this.resumes.remove(reference);
   }
 
   // markRetry, markRejected and markDead leave a row erased during its attempt as it is
@@ -472,13 +517,11 @@ export class Outbox {
 
   /** Refused for good and the candidate was told so: personal data goes. */
   markRejected(reference: string, outcome: Outcome, error: string): void {
-    this.transaction(() => {
-      this.stmt(
-        `UPDATE outbox SET status = 'rejected', outcome = ?, last_error = ?, payload = NULL, lease_owner = NULL,
-           lease_until = NULL, ended_at = ? WHERE reference = ? AND erased_at IS NULL`,
-      ).run(outcome, error, this.now(), reference);
-      this.stmt('DELETE FROM outbox_resumes WHERE reference = ?').run(reference);
-    });
+    const result = this.stmt(
+      `UPDATE outbox SET status = 'rejected', outcome = ?, last_error = ?, payload = NULL, resume_bytes = NULL, lease_owner = NULL,
+         lease_until = NULL, ended_at = ? WHERE reference = ? AND erased_at IS NULL`,
+    ).run(outcome, error, this.now(), reference);
+    if (result.changes > 0) this.resumes.remove(reference);
   }
 
   /**
@@ -503,13 +546,8 @@ export class Outbox {
   }
 
   private toRow(raw: Record<string, SQLInputValue>): OutboxRow {
-    const stored = this.stmt('SELECT bytes FROM outbox_resumes WHERE reference = ?').get(raw.reference as string) as { bytes: Uint8Array } | undefined;
-    const { resume_bytes: _size, lease_owner: _owner, lease_until: _until, ...rest } = raw;
-    return {
-      ...(rest as unknown as OutboxRow),
-      payload: typeof raw.payload === 'string' ? (JSON.parse(raw.payload) as ApplicationPayload) : null,
-      resume: stored === undefined ? null : Buffer.from(stored.bytes.buffer, stored.bytes.byteOffset, stored.bytes.byteLength),
-    };
+    const { lease_owner: _owner, lease_until: _until, ...rest } = raw;
+    return { ...(rest as unknown as OutboxRow), payload: typeof raw.payload === 'string' ? (JSON.parse(raw.payload) as ApplicationPayload) : null };
   }
 
   private toSummary(raw: Record<string, SQLInputValue>): OutboxSummary {
@@ -561,10 +599,9 @@ export class Outbox {
 
   // ---- retention and erasure ----
 
-  /** Drops one row's payload and resume, recording when and why; its summary stays. */
+  /** Drops one row's payload and resume, recording when and why; its summary stays. The caller deletes the resume's file once committed. */
   private dropPersonalData(reference: string, now: number, by: ErasedBy): void {
-    this.stmt('UPDATE outbox SET payload = NULL, erased_at = ?, erased_by = ? WHERE reference = ?').run(now, by, reference);
-    this.stmt('DELETE FROM outbox_resumes WHERE reference = ?').run(reference);
+    this.stmt('UPDATE outbox SET payload = NULL, resume_bytes = NULL, erased_at = ?, erased_by = ? WHERE reference = ?').run(now, by, reference);
   }
 
   /**
@@ -574,14 +611,16 @@ export class Outbox {
    */
   eraseExpiredPersonalData(retentionMs: number): string[] {
     const now = this.now();
-    return this.transaction(() => {
+    const erased = this.transaction(() => {
       const rows = this.stmt(
         `SELECT reference FROM outbox WHERE status IN ('dead', 'rejected') AND ${RETENTION_FROM} <= ?
-           AND (payload IS NOT NULL OR ${HAS_RESUME})`,
+           AND (payload IS NOT NULL OR resume_bytes IS NOT NULL)`,
       ).all(now - retentionMs) as { reference: string }[];
       for (const row of rows) this.dropPersonalData(row.reference, now, 'retention');
       return rows.map((r) => r.reference);
     });
+    for (const reference of erased) this.resumes.remove(reference);
+    return erased;
   }
 
   /**
@@ -597,7 +636,7 @@ export class Outbox {
     // An empty address would match every stored answer below.
     if (!wanted.includes('@')) throw new Error('eraseByEmail needs an email address');
     const now = this.now();
-    return this.transaction(() => {
+    const report = this.transaction((): ErasureReport => {
       // Payloads are JSON: read the rows that still hold one (bounded by what is kept) and compare in JS.
       const rows = this.stmt('SELECT reference, status, outcome, payload FROM outbox WHERE payload IS NOT NULL').all() as {
         reference: string;
@@ -634,6 +673,8 @@ export class Outbox {
       }
       return { applications, rateCounters: Number(counters.changes), idempotencyKeys };
     });
+    for (const application of report.applications) this.resumes.remove(application.reference);
+    return report;
   }
 
   /** Deletes delivered and refused rows (they hold no personal data), and expired keys and counters. */
@@ -643,7 +684,6 @@ export class Outbox {
       const result = this.stmt(
         "DELETE FROM outbox WHERE status IN ('delivered', 'rejected') AND coalesce(delivered_at, ended_at, last_attempt_at, created_at) <= ?",
       ).run(cutoff);
-      this.stmt('DELETE FROM outbox_resumes WHERE reference NOT IN (SELECT reference FROM outbox)').run();
       this.stmt('DELETE FROM idempotency_keys WHERE expires_at <= ?').run(this.now());
       this.pruneRates();
       return Number(result.changes);

@@ -1,8 +1,25 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import CFB from 'cfb';
-import { resumeTypeOf } from './resume.ts';
+import { resumeTypeOf as resumeTypeOfFile, startsLikeResume } from './resume.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'resume-type-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+let files = 0;
+
+/** The type of these bytes read as the proxy reads a resume: from its upload file. */
+async function resumeTypeOf(bytes: Buffer): Promise<string | undefined> {
+  const path = join(dir, `f${++files}`);
+  writeFileSync(path, bytes);
+  const type = await resumeTypeOfFile(path);
+  // Whatever the whole file is taken for, its first bytes passed the check made as it arrived.
+  if (type !== undefined) assert.ok(startsLikeResume(bytes.subarray(0, 8)), `${type} starts like a resume`);
+  return type;
+}
 
 /** A zip of stored (uncompressed) entries: enough for a .docx signature. */
 export function zipOf(entries: Record<string, string>): Buffer {
@@ -50,5 +67,16 @@ describe('resumeTypeOf', () => {
     assert.equal(await resumeTypeOf(ole2('Workbook')), undefined);
     assert.equal(await resumeTypeOf(Buffer.concat([Buffer.from('d0cf11e0a1b11ae1', 'hex'), Buffer.alloc(504)])), undefined);
     assert.equal(await resumeTypeOf(Buffer.from('just some text, named cv.pdf')), undefined);
+  });
+});
+
+describe('startsLikeResume', () => {
+  it('takes the first bytes of pdf, png, jpg, OLE2 and zip files, and nothing else', () => {
+    for (const head of ['%PDF-1.7', '89504e470d0a1a0a', 'ffd8ffe0', 'd0cf11e0a1b11ae1', '504b0304']) {
+      assert.ok(startsLikeResume(head.startsWith('%') ? Buffer.from(head) : Buffer.from(head, 'hex')), head);
+    }
+    for (const head of [Buffer.from('MZ\u0090\u0000'), Buffer.from('7f454c46', 'hex'), Buffer.from('just text'), Buffer.from('%PD'), Buffer.alloc(0)]) {
+      assert.equal(startsLikeResume(head), false, head.toString('hex'));
+    }
   });
 });

@@ -1,13 +1,34 @@
 // The resume's type, read from its bytes (never from its name or the
 // browser's declared type): a renamed executable is refused.
 import type { ResumeType } from '../../contract/index.ts';
-import { RESUME_TYPES, sniffFileType } from '../../contract/index.ts';
+import { RESUME_TYPES, sniffFileTypeOfFile } from '../../contract/index.ts';
+import { OLE2_SIGNATURE } from '../../contract/ole2.ts';
 import { ProblemError } from '../problem.ts';
 
-/** The resume type of these bytes, or undefined when they are none of pdf, jpg, png, doc, docx. */
-export async function resumeTypeOf(bytes: Buffer): Promise<ResumeType | undefined> {
-  const { type } = await sniffFileType(bytes);
+/** The resume type of the file at `path`, or undefined when it is none of pdf, jpg, png, doc, docx. */
+export async function resumeTypeOf(path: string): Promise<ResumeType | undefined> {
+  const { type } = await sniffFileTypeOfFile(path);
   return (RESUME_TYPES as readonly string[]).includes(type ?? '') ? (type as ResumeType) : undefined;
+}
+
+/**
+ * How a file of each resume type starts (a docx is a zip, a doc an OLE2
+ * compound file). Checked on an upload's first bytes, so that anything else
+ * is not written to the disk at all; the whole file is checked once received.
+ */
+const LEADING_BYTES: Record<ResumeType, Uint8Array> = {
+  pdf: Buffer.from('%PDF'),
+  jpg: Uint8Array.of(0xff, 0xd8, 0xff),
+  png: Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a),
+  doc: OLE2_SIGNATURE,
+  docx: Buffer.from('PK\u0003\u0004'),
+};
+
+/** Bytes `startsLikeResume` needs (fewer only when the whole file is shorter). */
+export const LEADING_BYTES_NEEDED = Math.max(...Object.values(LEADING_BYTES).map((bytes) => bytes.length));
+
+export function startsLikeResume(head: Uint8Array): boolean {
+  return Object.values(LEADING_BYTES).some((lead) => head.length >= lead.length && lead.every((byte, i) => head[i] === byte));
 }
 
 export function unsupportedFileType(): ProblemError {

@@ -24,7 +24,7 @@ describe('RetentionSweeper', () => {
   });
 
   it('makes a pass as it starts and then every interval, until stopped', async () => {
-    outbox.enqueue(
+    await outbox.enqueue(
       { reference: 'r1', campaign_id: 1, company_id: 1, payload: { applicant: { email: 'ada@example.org' } }, resume: null, resume_type: null },
       { deadLetterAfterMs: 1 },
     );

@@ -232,7 +232,7 @@ describe('applications module', () => {
       assert.deepEqual((answer.body.errors as { field: string; code: string }[]).map((e) => [e.field, e.code]), [['bio_url', 'invalid_url']]);
       const row = h.module.outbox.get(String(h.module.outbox.list()[0]?.reference));
       assert.equal(row?.status, 'rejected');
-      assert.equal(row?.resume, null, 'a refused application keeps no personal data');
+      assert.equal(row?.resume_bytes, null, 'a refused application keeps no personal data');
     });
 
     it('after the candidate was told 202, dead-letters the refused application for an operator', async () => {
@@ -244,7 +244,7 @@ describe('applications module', () => {
       const row = h.module.outbox.get(reference);
       assert.equal(row?.status, 'dead');
       assert.equal(row?.outcome, 'upstream_rejected');
-      assert.notEqual(row?.resume, null);
+      assert.notEqual(row?.resume_bytes, null);
     });
   });
 

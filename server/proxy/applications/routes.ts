@@ -18,6 +18,7 @@ import type { Outbox, OutboxRow } from './outbox.ts';
 import { resumeTypeOf, unsupportedFileType } from './resume.ts';
 import { DAY_MS, checkEmail, ipLimit, verifyCaptcha } from './spam.ts';
 import type { ApplicationsCatalogue } from './types.ts';
+import type { UploadSpool } from './upload-spool.ts';
 
 export interface RouteDeps {
   config: ProxyConfig;
@@ -26,6 +27,8 @@ export interface RouteDeps {
   outbox: () => Outbox;
   worker: () => DeliveryWorker;
   metrics: ApplicationMetrics;
+  /** Where resumes are written as they arrive. */
+  spool: UploadSpool;
   now: () => number;
 }
 
@@ -160,8 +163,7 @@ export function applicationsRouter(deps: RouteDeps): Router {
   /**
    * Checks everything and stores the application (resume included) in one
    * transaction. Answers its reference, or undefined when it already answered
-   * (honeypot). Its own scope holds the resume bytes, so they can be freed as
-   * soon as it returns: from then on the outbox is the only copy.
+   * (honeypot). The resume's upload file becomes the outbox's when stored.
    */
   async function checkAndStore(req: Request, res: Response, form: ParsedForm, key: string, outbox: Outbox, now: number): Promise<{ reference: string; campaignId: number } | undefined> {
     const ip = req.ip ?? req.socket.remoteAddress ?? 'unknown';
@@ -180,7 +182,7 @@ export function applicationsRouter(deps: RouteDeps): Router {
 
     const { errors, checked } = checkForm(form, config.fields);
     const resumeErrors: FieldProblem[] = [];
-    const resume = config.fields.resume === 'hidden' || form.resume === undefined || form.resume.bytes.length === 0 ? undefined : form.resume;
+    const resume = config.fields.resume === 'hidden' || form.resume === undefined || form.resume.size === 0 ? undefined : form.resume;
     if (resume === undefined && config.fields.resume === 'required') {
       resumeErrors.push({ field: 'resume', code: 'file_required', message: 'Attach your resume.' });
     }
@@ -188,7 +190,8 @@ export function applicationsRouter(deps: RouteDeps): Router {
 
     if (config.captcha !== null) await verifyCaptcha(config.captcha, checked.captchaToken, ip);
 
-    const resumeType = resume === undefined ? undefined : await resumeTypeOf(resume.bytes);
+    // No upload file: its first bytes were already those of no resume type.
+    const resumeType = resume?.path == null ? undefined : await resumeTypeOf(resume.path);
     if (resume !== undefined && resumeType === undefined) throw unsupportedFileType();
 
     const campaign = await campaignFor(checked.campaignId);
@@ -196,13 +199,13 @@ export function applicationsRouter(deps: RouteDeps): Router {
     checkEmail(outbox, bucket, config.applyRateLimitPerEmail, now);
 
     const reference = randomUUID();
-    outbox.enqueue(
+    await outbox.enqueue(
       {
         reference,
         campaign_id: checked.campaignId,
         company_id: campaign.company_id,
         payload: checked.payload,
-        resume: resume?.bytes ?? null,
+        resume: resume?.path == null ? null : { path: resume.path, size: resume.size },
         resume_type: resumeType ?? null,
       },
       { deadLetterAfterMs: config.deadLetterAfterHours * 60 * 60 * 1000, key, emailBucket: { bucket, windowMs: DAY_MS } },
@@ -237,7 +240,7 @@ export function applicationsRouter(deps: RouteDeps): Router {
     const now = deps.now();
     let form: ParsedForm | undefined;
     try {
-      form = await parseApplicationForm(req, config.maxResumeBytes);
+      form = await parseApplicationForm(req, config.maxResumeBytes, deps.spool);
     } catch (error) {
       if (error instanceof ProblemError) metrics.refused.inc({ code: error.code });
       if (error instanceof CutOffError) {
@@ -247,6 +250,17 @@ export function applicationsRouter(deps: RouteDeps): Router {
       throw error;
     }
 
+    const parsed = form;
+    try {
+      await answerForm(req, res, parsed, now);
+    } finally {
+      // Every path but a stored application leaves its upload behind: it goes (the outbox moved a stored one away).
+      if (parsed.resume?.path != null) deps.spool.discard(parsed.resume.path);
+    }
+  });
+
+  /** Everything after the form is read: the key, the checks, storing, the first attempt, the answer. */
+  async function answerForm(req: Request, res: Response, parsed: ParsedForm, now: number): Promise<void> {
     const key = req.get('Idempotency-Key');
     if (key === undefined || key.trim() === '' || key.length > MAX_KEY_LENGTH) {
       metrics.refused.inc({ code: 'idempotency_key_missing' });
@@ -255,7 +269,7 @@ export function applicationsRouter(deps: RouteDeps): Router {
     }
 
     const outbox = deps.outbox();
-    const claim = outbox.claimKey(key, fingerprintOf(form));
+    const claim = outbox.claimKey(key, fingerprintOf(parsed));
     switch (claim.kind) {
       case 'replay':
         send(res, { status: claim.status, body: claim.body, contentType: claim.status >= 400 ? 'application/problem+json; charset=utf-8' : 'application/json; charset=utf-8' }, true);
@@ -284,7 +298,7 @@ export function applicationsRouter(deps: RouteDeps): Router {
 
     let stored: { reference: string; campaignId: number } | undefined;
     try {
-      stored = await checkAndStore(req, res, form, key, outbox, now);
+      stored = await checkAndStore(req, res, parsed, key, outbox, now);
     } catch (error) {
       outbox.releaseKey(key);
       if (error instanceof ProblemError) metrics.refused.inc({ code: error.code });
@@ -292,8 +306,6 @@ export function applicationsRouter(deps: RouteDeps): Router {
     }
     if (stored === undefined) return;
     const { reference, campaignId } = stored;
-    // The outbox holds the resume now and the attempt reads it from there: dropping ours halves memory under a burst.
-    form.resume = undefined;
     metrics.received.inc();
     log.info({ event: 'application_stored', reference, campaign_id: campaignId }, 'application stored in the outbox');
 
@@ -309,7 +321,7 @@ export function applicationsRouter(deps: RouteDeps): Router {
     }
     log.info({ event: 'application_answered', reference, status: answer.status }, 'application answered');
     send(res, answer, false);
-  });
+  }
 
   return router;
 }

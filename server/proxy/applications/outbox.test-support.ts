@@ -1,0 +1,19 @@
+// Test helper: a resume as the routes hand it to the outbox, already written
+// to an upload file of the data directory.
+import { writeFileSync } from 'node:fs';
+import { UploadSpool } from './upload-spool.ts';
+
+export function uploadedResume(dataDir: string, bytes: Uint8Array): { path: string; size: number } {
+  const path = new UploadSpool(dataDir).newPath();
+  writeFileSync(path, bytes);
+  return { path, size: bytes.length };
+}
+
+/** The bytes of a stored resume, or null when the outbox holds none for that reference. */
+export async function storedResume(outbox: { openResume(reference: string): AsyncIterable<Uint8Array> | undefined }, reference: string): Promise<Buffer | null> {
+  const stream = outbox.openResume(reference);
+  if (stream === undefined) return null;
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of stream) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}

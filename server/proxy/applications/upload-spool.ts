@@ -1,0 +1,38 @@
+// Uploads being received: each resume is written to a file of its own under
+// DATA_DIR/uploads as its bytes arrive, so no upload is ever held whole in
+// memory. A file is moved into the outbox's keeping once its application is
+// stored (made durable there), or deleted: an upload refused for its content
+// leaves nothing behind, and costs no fsync.
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+
+export class UploadSpool {
+  readonly dir: string;
+
+  constructor(dataDir: string) {
+    this.dir = join(dataDir, 'uploads');
+    mkdirSync(this.dir, { recursive: true });
+  }
+
+  /** A path for a new upload; nothing is created until it is written. */
+  newPath(): string {
+    return join(this.dir, `${randomUUID()}.part`);
+  }
+
+  /** Deletes an upload that was not kept (no error when it is already gone, moved or never written). */
+  discard(path: string): void {
+    rmSync(path, { force: true });
+  }
+
+  /**
+   * Deletes every upload left by a process that stopped mid-request: none was
+   * acknowledged (a kept one has left this folder). At start only: the
+   * process owns its data directory.
+   */
+  clear(): number {
+    const names = readdirSync(this.dir);
+    for (const name of names) rmSync(join(this.dir, name), { force: true });
+    return names.length;
+  }
+}
