@@ -14,6 +14,7 @@ export interface CompanyRow {
   skills_option: number;
   sources: string;
   restricted_tags: string | null;
+  duplicate_applications: 'refuse' | 'accept';
   created_at: string;
 }
 

@@ -20,7 +20,7 @@ describe('sandbox admin routes (what each one creates or changes)', () => {
     assert.ok(Number.isInteger(reply.body.id));
     assert.deepEqual(
       { ...reply.body, id: 0 },
-      { id: 0, name: 'Options Co', entity_option: true, skills_option: true, sources: ['carriere'], restricted_tags: ['remote'] },
+      { id: 0, name: 'Options Co', entity_option: true, skills_option: true, sources: ['carriere'], restricted_tags: ['remote'], duplicate_applications: 'refuse' },
     );
   });
 

@@ -9,8 +9,8 @@ import { notFound } from './errors.ts';
 import { parseBody, parseId } from './http.ts';
 import type { RecordingRouter } from './route-table.ts';
 import { seedDemo } from './seed.ts';
-import { createChannel, createApiClient, createCompany, createEntity, createPool, patchCampaign, resetSandbox } from './setup.ts';
-import { CampaignPatchBody, ChannelBody, ClientBody, CompanyBody, EntityBody, JobBoardClientBody, PoolBody } from './setup-inputs.ts';
+import { createChannel, createApiClient, createCompany, createEntity, createPool, patchCampaign, patchCompany, resetSandbox } from './setup.ts';
+import { CampaignPatchBody, ChannelBody, ClientBody, CompanyBody, CompanyPatchBody, EntityBody, JobBoardClientBody, PoolBody } from './setup-inputs.ts';
 import { recordStatusChange } from './status.ts';
 
 const ResetBody = z.strictObject({ seed: z.literal('demo').optional() });
@@ -34,6 +34,19 @@ export function adminRoutes(ctx: SandboxContext, router: RecordingRouter): Route
   });
   router.post('/companies', (req, res) => {
     res.status(201).json(createCompany(ctx, parseBody(CompanyBody, req.body, 'POST /_sandbox/companies')));
+  });
+  router.patch('/companies/:id', (req, res) => {
+    const id = parseId(req.params.id, 'company');
+    const company = patchCompany(ctx, id, parseBody(CompanyPatchBody, req.body, 'PATCH /_sandbox/companies/:id'));
+    if (company === undefined) throw notFound(`Company ${id}`);
+    res.json(company);
+  });
+  router.get('/stats', (_req, res) => {
+    res.json(ctx.traffic.stats());
+  });
+  router.get('/creates', (req, res) => {
+    const email = typeof req.query.email === 'string' ? req.query.email : undefined;
+    res.json(ctx.traffic.creates(email));
   });
   router.post('/clients', (req, res) => {
     // A body naming a channel is read as a job-board client, so its mistakes are reported against that

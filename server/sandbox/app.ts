@@ -40,8 +40,10 @@ export function createSandboxApp(ctx: SandboxContext): express.Express {
     throw new SandboxError('method_not_allowed', `${req.method} is not allowed on ${req.path}; use ${allow}.`, [], { Allow: allow });
   });
 
-  api.use(faultInjection(ctx));
+  api.use(recordCreates(ctx));
+  // The body is read before a fault is injected: a faulted create was received whole, and the traffic log knows what it named.
   api.use(requireJsonBody, json);
+  api.use(faultInjection(ctx));
   api.use((_req, _res, next) => {
     pauseEndedCampaigns(ctx);
     next();
@@ -165,8 +167,33 @@ function pauseEndedCampaigns(ctx: SandboxContext): void {
 function authenticate(ctx: SandboxContext): RequestHandler {
   return async (req, res, next) => {
     const client = await ctx.tokens.verify(req.headers.authorization);
-    ctx.rateLimiter.hit(client.id);
     res.locals.client = client;
+    try {
+      ctx.rateLimiter.hit(client.id);
+    } catch (error) {
+      ctx.traffic.request(client.id, true);
+      throw error;
+    }
+    ctx.traffic.request(client.id, false);
+    next();
+  };
+}
+
+/** Records each create request with its answer (0 when the connection closed without one), faults included. */
+function recordCreates(ctx: SandboxContext): RequestHandler {
+  return (req, res, next) => {
+    if (!ctx.traffic.isCreate(req.method, req.path)) return next();
+    const at = ctx.clock.iso();
+    const path = req.path;
+    let recorded = false;
+    const record = (status: number) => {
+      if (recorded) return;
+      recorded = true;
+      const client = res.locals.client as { id: number } | undefined;
+      ctx.traffic.create({ at, method: req.method, path, status, client_id: client?.id ?? null }, req.body);
+    };
+    res.once('finish', () => record(res.statusCode));
+    res.once('close', () => record(res.writableFinished ? res.statusCode : 0));
     next();
   };
 }

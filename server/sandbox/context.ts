@@ -6,7 +6,8 @@ import { SandboxClock } from './clock.ts';
 import { Database } from './db.ts';
 import { Faults } from './faults.ts';
 import { JobQueue } from './jobs.ts';
-import { RateLimiter } from './rate-limit.ts';
+import { DEFAULT_RATE_LIMIT_WINDOW_MS, RateLimiter } from './rate-limit.ts';
+import { TrafficLog } from './traffic.ts';
 
 export interface SandboxContext {
   db: Database;
@@ -14,6 +15,8 @@ export interface SandboxContext {
   jobs: JobQueue;
   faults: Faults;
   rateLimiter: RateLimiter;
+  /** What the sandbox saw, per API client and per create request (GET /_sandbox/stats, /_sandbox/creates). */
+  traffic: TrafficLog;
   tokens: TokenVerifier;
   /** Whether the /_sandbox admin routes are served. */
   admin: boolean;
@@ -40,6 +43,7 @@ export function createContext(options: ContextOptions = {}): SandboxContext {
     jobs: new JobQueue(db, clock),
     faults: new Faults(),
     rateLimiter: new RateLimiter(options.rateLimitPerMinute ?? RATE_LIMIT_PER_MINUTE, options.rateLimitWindowMs),
+    traffic: new TrafficLog(options.rateLimitWindowMs ?? DEFAULT_RATE_LIMIT_WINDOW_MS),
     tokens: new TokenVerifier(db, clock),
     admin: options.admin ?? false,
     log: options.log ?? false,

@@ -99,7 +99,8 @@ export function insertApplication(
     }
   }
   const existing = db.get<{ id: number }>('SELECT id FROM applications WHERE applicant_id = ? AND campaign_id = ?', args.applicantId, campaign.id);
-  if (existing !== undefined) {
+  // A sandbox setting (PATCH /_sandbox/companies/:id): 'accept' behaves as a service without this rule, for tests of exactly-once delivery.
+  if (existing !== undefined && company.duplicate_applications === 'refuse') {
     throw new SandboxError('application_exists', `Applicant ${args.applicantId} already applied to campaign ${campaign.id} (application ${existing.id}).`, [
       { field: args.campaignField, message: `already applied: application ${existing.id}`, existing_id: existing.id },
     ]);

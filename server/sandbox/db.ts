@@ -13,6 +13,7 @@ CREATE TABLE IF NOT EXISTS companies (
   skills_option INTEGER NOT NULL DEFAULT 0,
   sources TEXT NOT NULL DEFAULT '[]',
   restricted_tags TEXT,
+  duplicate_applications TEXT NOT NULL DEFAULT 'refuse' CHECK (duplicate_applications IN ('refuse', 'accept')),
   created_at TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS api_clients (
@@ -125,9 +126,10 @@ CREATE TABLE IF NOT EXISTS applications (
   is_complete INTEGER NOT NULL DEFAULT 0,
   resume_path TEXT,
   created_at TEXT NOT NULL,
-  updated_at TEXT NOT NULL,
-  UNIQUE (applicant_id, campaign_id)
+  updated_at TEXT NOT NULL
 );
+-- Not unique: a company set to duplicate_applications 'accept' holds two (the rule is checked in create.ts).
+CREATE INDEX IF NOT EXISTS applications_applicant_campaign ON applications (applicant_id, campaign_id);
 CREATE INDEX IF NOT EXISTS applications_company_created ON applications (company_id, created_at, id);
 CREATE INDEX IF NOT EXISTS applications_campaign_created ON applications (campaign_id, created_at, id);
 -- status[value] (with or without status[date]): walk newest first and test the date inside the
@@ -222,10 +224,30 @@ export class Database {
   /** Bumped by every write, so cached counts are never stale. */
   #generation = 0;
 
+  /**
+   * A --db file made before duplicate_applications has UNIQUE (applicant_id,
+   * campaign_id) in its applications table: SQLite drops a table constraint
+   * only by rebuilding the table (its indexes and triggers come back with SCHEMA).
+   */
+  private dropApplicationsUniqueConstraint(): void {
+    const table = this.raw.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'applications'").get() as { sql: string } | undefined;
+    const constraint = /,\s*UNIQUE \(applicant_id, campaign_id\)/;
+    if (table === undefined || !constraint.test(table.sql)) return;
+    this.raw.exec('PRAGMA foreign_keys = OFF; BEGIN');
+    this.raw.exec(table.sql.replace('CREATE TABLE applications', 'CREATE TABLE applications_rebuilt').replace(constraint, ''));
+    this.raw.exec('INSERT INTO applications_rebuilt SELECT * FROM applications; DROP TABLE applications; ALTER TABLE applications_rebuilt RENAME TO applications; COMMIT; PRAGMA foreign_keys = ON;');
+  }
+
   constructor(path: string) {
     this.raw = new DatabaseSync(path);
     this.raw.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;');
+    this.dropApplicationsUniqueConstraint();
     this.raw.exec(SCHEMA);
+    // A --db file made before the column: the service's default behaviour.
+    const columns = (this.raw.prepare('PRAGMA table_info(companies)').all() as { name: string }[]).map((c) => c.name);
+    if (!columns.includes('duplicate_applications')) {
+      this.raw.exec("ALTER TABLE companies ADD COLUMN duplicate_applications TEXT NOT NULL DEFAULT 'refuse' CHECK (duplicate_applications IN ('refuse', 'accept'))");
+    }
   }
 
   statement(sql: string): StatementSync {

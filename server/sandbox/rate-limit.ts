@@ -5,7 +5,7 @@
 // the window (rateLimitWindowMs) so that waiting it out takes little time.
 import { SandboxError } from './errors.ts';
 
-const DEFAULT_RATE_LIMIT_WINDOW_MS = 60_000;
+export const DEFAULT_RATE_LIMIT_WINDOW_MS = 60_000;
 
 export class RateLimiter {
   readonly #limit: number;

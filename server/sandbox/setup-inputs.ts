@@ -4,6 +4,9 @@
 import { z } from 'zod';
 import { CAMPAIGN_STATUSES, SCOPES } from '../contract/index.ts';
 
+/** What the sandbox does with a second application of an applicant to a campaign (a sandbox setting, per company). */
+export const DUPLICATE_APPLICATIONS = ['refuse', 'accept'] as const;
+
 export const CompanyBody = z.strictObject({
   name: z.string().min(1).max(200),
   entity_option: z.boolean().optional(),
@@ -11,7 +14,15 @@ export const CompanyBody = z.strictObject({
   sources: z.array(z.string().min(1).max(100)).optional(),
   /** Tags the company authorises; absent or null: any tag is taken. */
   restricted_tags: z.array(z.string().min(1).max(100)).nullable().optional(),
+  /**
+   * 'refuse' (the default): a second application of an applicant to a
+   * campaign is answered 409 application_exists. 'accept': it is created like
+   * any other, as a service without that rule would.
+   */
+  duplicate_applications: z.enum(DUPLICATE_APPLICATIONS).optional(),
 });
+/** PATCH /_sandbox/companies/:id: the company settings that can change. */
+export const CompanyPatchBody = CompanyBody.pick({ duplicate_applications: true }).required();
 export const CompanyClientBody = z.strictObject({
   company_id: z.int().positive(),
   scopes: z.array(z.enum(SCOPES)).optional(),

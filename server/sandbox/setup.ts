@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { JOBBOARD_SCOPES, SCOPES } from '../contract/index.ts';
 import { companyById } from './access.ts';
-import type { CampaignPatchBody, ChannelBody, ClientBody, CompanyBody, EntityBody, PoolBody } from './setup-inputs.ts';
+import type { CampaignPatchBody, ChannelBody, ClientBody, CompanyBody, CompanyPatchBody, DUPLICATE_APPLICATIONS, EntityBody, PoolBody } from './setup-inputs.ts';
 import type { SandboxContext } from './context.ts';
 import { notFound, ruleBroken } from './errors.ts';
 
@@ -16,16 +16,18 @@ export interface Company {
   skills_option: boolean;
   sources: string[];
   restricted_tags: string[] | null;
+  duplicate_applications: (typeof DUPLICATE_APPLICATIONS)[number];
 }
 
 export function createCompany(ctx: SandboxContext, input: z.input<typeof CompanyBody>): Company {
   const id = ctx.db.insert(
-    'INSERT INTO companies (name, entity_option, skills_option, sources, restricted_tags, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+    'INSERT INTO companies (name, entity_option, skills_option, sources, restricted_tags, duplicate_applications, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
     input.name,
     input.entity_option === true ? 1 : 0,
     input.skills_option === true ? 1 : 0,
     JSON.stringify(input.sources ?? []),
     input.restricted_tags == null ? null : JSON.stringify(input.restricted_tags),
+    input.duplicate_applications ?? 'refuse',
     ctx.clock.iso(),
   );
   return {
@@ -35,6 +37,23 @@ export function createCompany(ctx: SandboxContext, input: z.input<typeof Company
     skills_option: input.skills_option === true,
     sources: input.sources ?? [],
     restricted_tags: input.restricted_tags ?? null,
+    duplicate_applications: input.duplicate_applications ?? 'refuse',
+  };
+}
+
+/** Changes a company's sandbox settings; answers the company, or undefined when there is none with this id. */
+export function patchCompany(ctx: SandboxContext, id: number, input: z.output<typeof CompanyPatchBody>): Company | undefined {
+  if (ctx.db.run('UPDATE companies SET duplicate_applications = ? WHERE id = ?', input.duplicate_applications, id).changes === 0) return undefined;
+  const row = ctx.db.get<{ id: number; name: string; entity_option: number; skills_option: number; sources: string; restricted_tags: string | null; duplicate_applications: Company['duplicate_applications'] }>(
+    'SELECT id, name, entity_option, skills_option, sources, restricted_tags, duplicate_applications FROM companies WHERE id = ?',
+    id,
+  )!;
+  return {
+    ...row,
+    entity_option: row.entity_option === 1,
+    skills_option: row.skills_option === 1,
+    sources: JSON.parse(row.sources) as string[],
+    restricted_tags: row.restricted_tags === null ? null : (JSON.parse(row.restricted_tags) as string[]),
   };
 }
 
@@ -145,6 +164,7 @@ export function resetSandbox(ctx: SandboxContext): void {
   ctx.db.reset();
   ctx.tokens.clear();
   ctx.rateLimiter.clear();
+  ctx.traffic.clear();
   ctx.faults.set(0, {});
   ctx.clock.set(null);
 }
