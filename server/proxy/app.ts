@@ -166,7 +166,7 @@ export function createProxyApp(deps: ProxyAppDeps): express.Express {
   app.set('query parser', 'simple');
   app.disable('x-powered-by');
 
-  app.use(accessLog(logger, QUIET_PATHS));
+  app.use(accessLog(app, logger, QUIET_PATHS));
   app.use(helmet());
   if (deps.draining !== undefined) {
     const draining = deps.draining;
