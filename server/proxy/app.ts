@@ -19,6 +19,7 @@ import { httpMetrics } from './metrics.ts';
 import { buildOpenApi } from './openapi.ts';
 import { packagePath } from '../package-root.ts';
 import { ProblemError } from './problem.ts';
+import { recordedHeaders } from './security-headers.ts';
 import { campaignsRouter } from './routes/campaigns.ts';
 import { configRouter } from './routes/config.ts';
 import { embedRouter } from './routes/embed.ts';
@@ -167,7 +168,7 @@ export function createProxyApp(deps: ProxyAppDeps): express.Express {
   app.disable('x-powered-by');
 
   app.use(accessLog(app, logger, QUIET_PATHS));
-  app.use(helmet());
+  app.use(recordedHeaders(helmet()));
   if (deps.draining !== undefined) {
     const draining = deps.draining;
     // While shutting down, answers close their connection so clients reconnect to another instance.
