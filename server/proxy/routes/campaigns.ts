@@ -1,6 +1,7 @@
 // GET /api/campaigns and GET /api/campaigns/:id: the broadcast catalogue,
 // served from the proxy's own store (never by calling upstream per view).
 import { Router } from 'express';
+import type { Request } from 'express';
 import type { z } from 'zod';
 import type { CatalogueReader } from '../catalogue/reader.ts';
 import { sendCachedJson } from '../http-cache.ts';
@@ -30,11 +31,28 @@ function campaignId(param: string): number {
   return Number(param);
 }
 
+/** Parsed query strings kept, at most: arbitrary searches must not grow memory without end. */
+const MAX_PARSED_QUERIES = 1000;
+
 export function campaignsRouter(reader: CatalogueReader): Router {
   const router = Router();
 
+  // A board's pages ask for a handful of distinct URLs: each query string is
+  // parsed and validated once, then found by its raw text (req.query is a
+  // function of the URL alone).
+  const parsedQueries = new Map<string, ReturnType<typeof CampaignListQuery.safeParse>>();
+  const parseQuery = (req: Request) => {
+    let parsed = parsedQueries.get(req.url);
+    if (parsed === undefined) {
+      parsed = CampaignListQuery.safeParse(req.query);
+      if (parsedQueries.size >= MAX_PARSED_QUERIES) parsedQueries.delete(parsedQueries.keys().next().value as string);
+      parsedQueries.set(req.url, parsed);
+    }
+    return parsed;
+  };
+
   router.get('/', (req, res) => {
-    const parsed = CampaignListQuery.safeParse(req.query);
+    const parsed = parseQuery(req);
     if (!parsed.success) throw validationProblem(fieldProblems(parsed.error));
     sendCachedJson(req, res, reader.list(parsed.data), CAMPAIGNS_CACHE_CONTROL);
   });
