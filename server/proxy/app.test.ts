@@ -278,6 +278,13 @@ describe('proxy app', () => {
       assert.equal(body.date_end, null);
     });
 
+    it('answers the list with a trailing slash too, and a path below an offer that is not one with a JSON 404 not_found', async () => {
+      assert.equal((await fetch(`${h.url}/api/campaigns/`)).status, 200);
+      const problem = await problemOf(await fetch(`${h.url}/api/campaigns/1/nothing`));
+      assert.equal(problem.status, 404);
+      assert.equal(problem.code, 'not_found');
+    });
+
     it('when the campaign is not in the catalogue, answers 404 campaign_not_found', async () => {
       for (const id of ['999', 'abc', '0', '1e3']) {
         const problem = await problemOf(await fetch(`${h.url}/api/campaigns/${id}`));
@@ -601,6 +608,8 @@ describe('proxy app', () => {
     it('GET /metrics, on its own listener, counts requests by route pattern and status', async () => {
       await fetch(`${h.url}/api/campaigns/1`);
       await fetch(`${h.url}/api/campaigns/2`);
+      await fetch(`${h.url}/api/campaigns?page=1`);
+      await fetch(`${h.url}/api/campaigns/1/nothing`);
       const metrics = await listen(createMetricsApp(h.registry));
       const response = await fetch(`${metrics.url}/metrics`);
       await metrics.close();
@@ -611,6 +620,8 @@ describe('proxy app', () => {
       assert.ok(Number(line.split(' ').at(-1)) >= 2);
       assert.match(text, /http_request_duration_seconds_bucket\{/);
       assert.doesNotMatch(text, /route="\/api\/campaigns\/1"/);
+      assert.match(text, /http_requests_total\{method="GET",route="\/api\/campaigns",status="200"\}/);
+      assert.match(text, /http_requests_total\{method="GET",route="unmatched",status="404"\}/);
     });
   });
 

@@ -20,7 +20,7 @@ import { buildOpenApi } from './openapi.ts';
 import { packagePath } from '../package-root.ts';
 import { ProblemError } from './problem.ts';
 import { recordedHeaders } from './security-headers.ts';
-import { campaignsRouter } from './routes/campaigns.ts';
+import { campaignRoutes } from './routes/campaigns.ts';
 import { configRouter } from './routes/config.ts';
 import { embedRouter } from './routes/embed.ts';
 import { sitemapHandler } from './routes/sitemap.ts';
@@ -162,7 +162,7 @@ export function createProxyApp(deps: ProxyAppDeps): express.Express {
   app.use('/api', apiCors([...config.allowedOrigins, ...(config.publicOrigin === null ? [] : [config.publicOrigin])]));
   app.use('/api/config', configRouter(config));
   const reader = createCatalogueReader(deps.catalogue.store, { boardOfferUrl: config.boardOfferUrl });
-  app.use('/api/campaigns', campaignsRouter(reader));
+  campaignRoutes(app, '/api/campaigns', reader);
   // The applications module reads its own (multipart) bodies: mounted before any body parser.
   if (deps.applications !== undefined) app.use('/api/applications', deps.applications.router);
   // No JSON endpoint takes a body today; a small limit keeps a future one safe.

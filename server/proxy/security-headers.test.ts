@@ -29,7 +29,7 @@ describe('recordedHeaders', () => {
 
   it('refuses at start-up a middleware that answers asynchronously, whose headers it could not record', () => {
     const later: RequestHandler = (_req, _res, next) => {
-      setImmediate(next);
+      setImmediate(() => next());
     };
     assert.throws(() => recordedHeaders(later), /did not finish synchronously/);
   });
