@@ -6,7 +6,7 @@
 // (`req.log`) is made only when a module logs through it. Lines go through
 // the proxy's logger, whose destination writes asynchronously (logger.ts).
 import { randomUUID } from 'node:crypto';
-import type { RequestHandler, Response } from 'express';
+import type { Express, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 
 declare module 'node:http' {
@@ -29,27 +29,41 @@ export function pathOnly(url: string | undefined): string {
   return query === -1 ? path : path.slice(0, query);
 }
 
-export function accessLog(logger: Logger, quietPaths: ReadonlySet<string>): RequestHandler {
+const CHILD = Symbol('request logger');
+
+/** Gives `app`'s requests their id, `req.log` and a line in the access log, once answered. */
+export function accessLog(app: Express, logger: Logger, quietPaths: ReadonlySet<string>): RequestHandler {
+  // req.log is a getter on the app's request prototype, defined once: defining
+  // it on each request turned every request object into a slow dictionary
+  // object, and that garbage was a tenth of a catalogue answer's cost.
+  Object.defineProperty(app.request, 'log', {
+    get(this: Express['request'] & { [CHILD]?: Logger }) {
+      return (this[CHILD] ??= logger.child({ req: { id: this.id } }));
+    },
+    configurable: true,
+  });
+  // A completed request's line holds only the fields written below, none of
+  // them personal data or a secret: it skips the redaction every other line
+  // goes through, which was nearly half of its cost. Errored requests' lines
+  // carry the error, and keep it.
+  const completed = logger.child({}, { redact: [], formatters: { log: (line: object) => line } });
   return (req, res, next) => {
     const given = req.headers['x-request-id'];
     const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     res.setHeader('X-Request-Id', id);
     req.id = id;
-    let child: Logger | undefined;
-    Object.defineProperty(req, 'log', { get: () => (child ??= logger.child({ req: { id } })), configurable: true });
     const start = performance.now();
-    res.once('finish', () => {
+    res.on('finish', () => {
       const path = pathOnly(req.originalUrl);
       if (quietPaths.has(path)) return;
       const err = (res as ResponseWithError).err;
-      const line = {
-        req: { id, method: req.method, path },
-        res: { status: res.statusCode },
-        responseTime: Math.round(performance.now() - start),
-        ...(err === undefined ? {} : { err }),
-      };
-      if (err !== undefined || res.statusCode >= 500) logger.error(line, 'request errored');
-      else logger.info(line, 'request completed');
+      const status = res.statusCode;
+      const responseTime = Math.round(performance.now() - start);
+      if (err === undefined && status < 500) {
+        completed.info({ req: { id, method: req.method, path }, res: { status }, responseTime }, 'request completed');
+      } else {
+        logger.error({ req: { id, method: req.method, path }, res: { status }, responseTime, ...(err === undefined ? {} : { err }) }, 'request errored');
+      }
     });
     next();
   };

@@ -98,6 +98,30 @@ async function problemOf(response: Response) {
   return (await response.json()) as { type: string; title: string; status: number; detail: string; code: string; errors?: { field: string; code: string }[] };
 }
 
+/** The CORS headers of an answer, and its Vary. */
+function corsHeaders(response: Response): Record<string, string> {
+  return Object.fromEntries([...response.headers].filter(([name]) => name.startsWith('access-control-') || name === 'vary'));
+}
+
+/** Every header helmet may set: the test lists the ones the proxy must send. */
+const SECURITY_HEADERS = new Set([
+  'content-security-policy',
+  'content-security-policy-report-only',
+  'cross-origin-embedder-policy',
+  'cross-origin-opener-policy',
+  'cross-origin-resource-policy',
+  'origin-agent-cluster',
+  'referrer-policy',
+  'strict-transport-security',
+  'x-content-type-options',
+  'x-dns-prefetch-control',
+  'x-download-options',
+  'x-frame-options',
+  'x-permitted-cross-domain-policies',
+  'x-powered-by',
+  'x-xss-protection',
+]);
+
 describe('proxy app', () => {
   let h: Harness;
   before(async () => {
@@ -254,6 +278,13 @@ describe('proxy app', () => {
       assert.equal(body.date_end, null);
     });
 
+    it('answers the list with a trailing slash too, and a path below an offer that is not one with a JSON 404 not_found', async () => {
+      assert.equal((await fetch(`${h.url}/api/campaigns/`)).status, 200);
+      const problem = await problemOf(await fetch(`${h.url}/api/campaigns/1/nothing`));
+      assert.equal(problem.status, 404);
+      assert.equal(problem.code, 'not_found');
+    });
+
     it('when the campaign is not in the catalogue, answers 404 campaign_not_found', async () => {
       for (const id of ['999', 'abc', '0', '1e3']) {
         const problem = await problemOf(await fetch(`${h.url}/api/campaigns/${id}`));
@@ -305,6 +336,46 @@ describe('proxy app', () => {
       assert.equal(response.headers.get('access-control-allow-origin'), null);
     });
 
+    it('on the catalogue, answers exactly these CORS headers: Allow-Origin for an allowed origin only, Vary: Origin and the exposed headers for every caller', async () => {
+      const allowed = await fetch(`${h.url}/api/campaigns`, { headers: { Origin: TEST_BOARD_ORIGIN } });
+      assert.deepEqual(corsHeaders(allowed), {
+        'access-control-allow-origin': TEST_BOARD_ORIGIN,
+        'access-control-expose-headers': 'ETag,Idempotent-Replayed,Retry-After,X-Request-Id',
+        vary: 'Origin, Accept-Encoding',
+      });
+      const without = await fetch(`${h.url}/api/campaigns`);
+      assert.deepEqual(corsHeaders(without), {
+        'access-control-expose-headers': 'ETag,Idempotent-Replayed,Retry-After,X-Request-Id',
+        vary: 'Origin, Accept-Encoding',
+      });
+    });
+
+    it('answers a preflight with 204, an empty body and exactly the allowed methods, request headers and max age', async () => {
+      const response = await fetch(`${h.url}/api/campaigns`, {
+        method: 'OPTIONS',
+        headers: { Origin: TEST_BOARD_ORIGIN, 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'if-none-match' },
+      });
+      assert.equal(response.status, 204);
+      assert.equal(response.headers.get('content-length'), '0');
+      assert.equal(await response.text(), '');
+      assert.deepEqual(corsHeaders(response), {
+        'access-control-allow-origin': TEST_BOARD_ORIGIN,
+        'access-control-allow-methods': 'GET,HEAD,POST',
+        'access-control-allow-headers': 'Content-Type,Idempotency-Key,If-None-Match,X-Request-Id',
+        'access-control-max-age': '600',
+        'access-control-expose-headers': 'ETag,Idempotent-Replayed,Retry-After,X-Request-Id',
+        vary: 'Origin',
+      });
+    });
+
+    it('answers a refused origin, preflight or not, with no CORS header at all', async () => {
+      for (const method of ['GET', 'OPTIONS']) {
+        const response = await fetch(`${h.url}/api/campaigns`, { method, headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'GET' } });
+        assert.equal(response.status, 403, method);
+        assert.deepEqual(corsHeaders(response), {}, method);
+      }
+    });
+
     it("accepts requests without Origin, and the proxy's own origin only when PUBLIC_ORIGIN names it, whatever the Host header says", async () => {
       const none = await fetch(`${h.url}/api/campaigns`);
       assert.equal(none.status, 200);
@@ -330,6 +401,27 @@ describe('proxy app', () => {
       assert.equal(response.headers.get('x-content-type-options'), 'nosniff');
       assert.match(response.headers.get('content-security-policy') ?? '', /default-src 'self'/);
       assert.ok(response.headers.get('strict-transport-security'));
+      assert.equal(response.headers.get('x-powered-by'), null);
+    });
+
+    it('sends exactly these security headers on the catalogue, as helmet sets them', async () => {
+      const response = await fetch(`${h.url}/api/campaigns`);
+      const security = Object.fromEntries([...response.headers].filter(([name]) => SECURITY_HEADERS.has(name)));
+      assert.deepEqual(security, {
+        'content-security-policy':
+          "default-src 'self';base-uri 'self';font-src 'self' https: data:;form-action 'self';frame-ancestors 'self';img-src 'self' data:;object-src 'none';script-src 'self';script-src-attr 'none';style-src 'self' https: 'unsafe-inline';upgrade-insecure-requests",
+        'cross-origin-opener-policy': 'same-origin',
+        'cross-origin-resource-policy': 'same-origin',
+        'origin-agent-cluster': '?1',
+        'referrer-policy': 'no-referrer',
+        'strict-transport-security': 'max-age=31536000; includeSubDomains',
+        'x-content-type-options': 'nosniff',
+        'x-dns-prefetch-control': 'off',
+        'x-download-options': 'noopen',
+        'x-frame-options': 'SAMEORIGIN',
+        'x-permitted-cross-domain-policies': 'none',
+        'x-xss-protection': '0',
+      });
       assert.equal(response.headers.get('x-powered-by'), null);
     });
 
@@ -404,6 +496,14 @@ describe('proxy app', () => {
       assert.deepEqual(line.req, { id: 'trace-q', method: 'GET', path: '/api/campaigns' });
       assert.deepEqual(line.res, { status: 200 });
       assert.doesNotMatch(h.log.text(), /ada\.lovelace|secret-token/);
+    });
+
+    it("tags a line a module logs through req.log with that request's id, each request its own", async () => {
+      await fetch(`${h.url}/api/applications/log-personal-data`, { headers: { 'X-Request-Id': 'module-line-a' } });
+      await fetch(`${h.url}/api/applications/log-personal-data`, { headers: { 'X-Request-Id': 'module-line-b' } });
+      await waitFor(() => h.log.lines.filter((l) => l.msg === 'application received').length >= 2, 'both module lines are written');
+      const ids = h.log.lines.filter((l) => l.msg === 'application received').map((l) => (l.req as { id?: string } | undefined)?.id);
+      assert.ok(ids.includes('module-line-a') && ids.includes('module-line-b'), `module lines carry ${ids.join(', ')}`);
     });
 
     it("redacts email, names and phone when a module logs an applicant's fields", async () => {
@@ -508,6 +608,8 @@ describe('proxy app', () => {
     it('GET /metrics, on its own listener, counts requests by route pattern and status', async () => {
       await fetch(`${h.url}/api/campaigns/1`);
       await fetch(`${h.url}/api/campaigns/2`);
+      await fetch(`${h.url}/api/campaigns?page=1`);
+      await fetch(`${h.url}/api/campaigns/1/nothing`);
       const metrics = await listen(createMetricsApp(h.registry));
       const response = await fetch(`${metrics.url}/metrics`);
       await metrics.close();
@@ -518,6 +620,8 @@ describe('proxy app', () => {
       assert.ok(Number(line.split(' ').at(-1)) >= 2);
       assert.match(text, /http_request_duration_seconds_bucket\{/);
       assert.doesNotMatch(text, /route="\/api\/campaigns\/1"/);
+      assert.match(text, /http_requests_total\{method="GET",route="\/api\/campaigns",status="200"\}/);
+      assert.match(text, /http_requests_total\{method="GET",route="unmatched",status="404"\}/);
     });
   });
 

@@ -4,7 +4,6 @@
 // metrics, CORS on /api, the routes, the JSON 404, and the one error handler.
 import express from 'express';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import cors from 'cors';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
@@ -16,10 +15,12 @@ import type { CatalogueStore } from './catalogue/store.ts';
 import type { ProxyConfig } from './config.ts';
 import { jsonAnswer, sendCachedJson } from './http-cache.ts';
 import { httpMetrics } from './metrics.ts';
+import { apiCors } from './cors.ts';
 import { buildOpenApi } from './openapi.ts';
 import { packagePath } from '../package-root.ts';
 import { ProblemError } from './problem.ts';
-import { campaignsRouter } from './routes/campaigns.ts';
+import { recordedHeaders } from './security-headers.ts';
+import { campaignRoutes } from './routes/campaigns.ts';
 import { configRouter } from './routes/config.ts';
 import { embedRouter } from './routes/embed.ts';
 import { sitemapHandler } from './routes/sitemap.ts';
@@ -69,38 +70,11 @@ export interface ProxyAppDeps {
   version?: string;
 }
 
-/** Headers a browser may send and read on /api. */
-const CORS_OPTIONS: cors.CorsOptions = {
-  // Disallowed origins are refused before this runs (see refuseOtherOrigins).
-  origin: true,
-  methods: ['GET', 'HEAD', 'POST'],
-  allowedHeaders: ['Content-Type', 'Idempotency-Key', 'If-None-Match', 'X-Request-Id'],
-  exposedHeaders: ['ETag', 'Idempotent-Replayed', 'Retry-After', 'X-Request-Id'],
-  maxAge: 600,
-};
-
 const DEMO_PAGE_CSP =
   "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'self'";
 
 const QUIET_PATHS = new Set(['/healthz', '/readyz']);
 
-
-/**
- * Origins allowed on /api: those of ALLOWED_ORIGINS, and the proxy's own public
- * origin (PUBLIC_ORIGIN: its demo page, or a board serving the widget from the
- * proxy's host). Never the Host header, which whoever sends the request
- * chooses. Requests without Origin (curl, servers) are not browsers'
- * cross-site requests and pass.
- */
-function refuseOtherOrigins(allowed: readonly string[]): RequestHandler {
-  const set = new Set(allowed);
-  return (req, _res, next) => {
-    const origin = req.headers.origin;
-    if (origin === undefined || set.has(origin)) return next();
-    throw new ProblemError('origin_not_allowed', `This proxy does not accept requests from ${origin.slice(0, 200)}. Its operator can add the origin to ALLOWED_ORIGINS (or set PUBLIC_ORIGIN when it is the proxy's own).`,
-    );
-  };
-}
 
 function readiness(deps: ProxyAppDeps): Readiness {
   const { catalogue, applications } = deps;
@@ -166,8 +140,8 @@ export function createProxyApp(deps: ProxyAppDeps): express.Express {
   app.set('query parser', 'simple');
   app.disable('x-powered-by');
 
-  app.use(accessLog(logger, QUIET_PATHS));
-  app.use(helmet());
+  app.use(accessLog(app, logger, QUIET_PATHS));
+  app.use(recordedHeaders(helmet()));
   if (deps.draining !== undefined) {
     const draining = deps.draining;
     // While shutting down, answers close their connection so clients reconnect to another instance.
@@ -185,10 +159,10 @@ export function createProxyApp(deps: ProxyAppDeps): express.Express {
     sendCachedJson(req, res, openapi, 'public, max-age=300');
   });
 
-  app.use('/api', refuseOtherOrigins([...config.allowedOrigins, ...(config.publicOrigin === null ? [] : [config.publicOrigin])]), cors(CORS_OPTIONS));
+  app.use('/api', apiCors([...config.allowedOrigins, ...(config.publicOrigin === null ? [] : [config.publicOrigin])]));
   app.use('/api/config', configRouter(config));
   const reader = createCatalogueReader(deps.catalogue.store, { boardOfferUrl: config.boardOfferUrl });
-  app.use('/api/campaigns', campaignsRouter(reader));
+  campaignRoutes(app, '/api/campaigns', reader);
   // The applications module reads its own (multipart) bodies: mounted before any body parser.
   if (deps.applications !== undefined) app.use('/api/applications', deps.applications.router);
   // No JSON endpoint takes a body today; a small limit keeps a future one safe.

@@ -1,6 +1,8 @@
 // Property: whatever query string a browser, a crawler or an attacker sends
-// to GET /api/campaigns, the proxy answers 200 or 422 problem+json, never a 5xx.
+// to GET /api/campaigns, the proxy answers 200 or 422 problem+json, never a 5xx,
+// and answers it alike every time it is asked.
 import assert from 'node:assert/strict';
+import { parse } from 'node:querystring';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { Registry } from 'prom-client';
@@ -8,9 +10,15 @@ import { createProxyApp } from './app.ts';
 import { toCatalogueCampaign } from './catalogue/catalogue.ts';
 import { upstreamCampaign } from './catalogue/fixtures.ts';
 import { openCatalogueStore } from './catalogue/store.ts';
+import { CampaignListQuery } from './schemas.ts';
 import { capturingLogger, listen, testConfig } from './test-support.ts';
 
 const KEYS = ['q', 'company_id', 'job_type', 'working_time', 'city', 'page', 'per_page', 'sort', 'q[]', '__proto__', 'constructor', ''];
+const value = fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.integer().map(String), fc.constantFrom('', '0', '-1', '51', '1e3', 'NaN', 'Infinity', 'Full time', '%', '%E0%A4%A'));
+/** A query string, without its "?". */
+const query = fc
+  .array(fc.tuple(fc.oneof(fc.constantFrom(...KEYS), fc.string()), value), { maxLength: 8 })
+  .map((pairs) => pairs.map(([k, v]) => `${encodeURIComponent(k)}=${v.startsWith('%') ? v : encodeURIComponent(v)}`).join('&'));
 
 describe('GET /api/campaigns with arbitrary query strings', () => {
   let url: string;
@@ -34,11 +42,8 @@ describe('GET /api/campaigns with arbitrary query strings', () => {
   after(() => close());
 
   it('answers only 200 or 422 problem+json', async () => {
-    const value = fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.integer().map(String), fc.constantFrom('', '0', '-1', '51', '1e3', 'NaN', 'Infinity', 'Full time', '%', '%E0%A4%A'));
-    const query = fc.array(fc.tuple(fc.oneof(fc.constantFrom(...KEYS), fc.string()), value), { maxLength: 8 });
     await fc.assert(
-      fc.asyncProperty(query, async (pairs) => {
-        const search = pairs.map(([k, v]) => `${encodeURIComponent(k)}=${v.startsWith('%') ? v : encodeURIComponent(v)}`).join('&');
+      fc.asyncProperty(query, async (search) => {
         const response = await fetch(`${url}/api/campaigns?${search}`);
         const text = await response.text();
         assert.ok([200, 422].includes(response.status), `${response.status} for ?${search}: ${text}`);
@@ -50,6 +55,24 @@ describe('GET /api/campaigns with arbitrary query strings', () => {
         }
       }),
       { numRuns: 150 },
+    );
+  });
+
+  it('answers a query string asked again, after another, exactly as the first time, and as its own parse says', async () => {
+    const answer = async (search: string) => {
+      const response = await fetch(`${url}/api/campaigns?${search}`);
+      return `${response.status} ${await response.text()}`;
+    };
+    // Express's "simple" query parser is node:querystring.
+    const expectedStatus = (search: string) => (CampaignListQuery.safeParse(parse(search)).success ? '200' : '422');
+    await fc.assert(
+      fc.asyncProperty(query, query, async (first, other) => {
+        const before = await answer(first);
+        assert.equal(before.slice(0, 3), expectedStatus(first), `?${first}`);
+        assert.equal((await answer(other)).slice(0, 3), expectedStatus(other), `?${other} after ?${first}`);
+        assert.equal(await answer(first), before, `?${first} after ?${other}`);
+      }),
+      { numRuns: 100 },
     );
   });
 });

@@ -9,7 +9,8 @@ import type { Request, Response } from 'express';
 export interface JsonAnswer<T = unknown> {
   /** What was serialised, for a producer that needs it again (the server rendering). */
   value: T;
-  body: string;
+  /** The JSON as UTF-8 bytes: encoded once, not at every send. */
+  body: Buffer;
   etag: string;
   /** Compressed forms, filled on first use. */
   encoded?: { br?: Buffer; gzip?: Buffer };
@@ -19,7 +20,7 @@ export interface JsonAnswer<T = unknown> {
 const COMPRESS_FROM_BYTES = 1024;
 
 export function jsonAnswer<T>(value: T): JsonAnswer<T> {
-  const body = JSON.stringify(value);
+  const body = Buffer.from(JSON.stringify(value));
   return { value, body, etag: `W/"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"` };
 }
 
@@ -57,7 +58,7 @@ function encode(answer: JsonAnswer, encoding: 'br' | 'gzip'): Buffer {
 }
 
 export function sendCachedJson(req: Request, res: Response, answer: JsonAnswer, cacheControl: string, type = 'application/json'): void {
-  const encoding = Buffer.byteLength(answer.body) >= COMPRESS_FROM_BYTES ? pickEncoding(req.headers['accept-encoding']) : 'identity';
+  const encoding = answer.body.length >= COMPRESS_FROM_BYTES ? pickEncoding(req.headers['accept-encoding']) : 'identity';
   // One ETag per representation, as RFC 9110 asks of compressed forms.
   const etag = encoding === 'identity' ? answer.etag : `${answer.etag.slice(0, -1)}-${encoding}"`;
   res.vary('Accept-Encoding');
@@ -67,6 +68,7 @@ export function sendCachedJson(req: Request, res: Response, answer: JsonAnswer, 
     res.status(304).end();
     return;
   }
+  // Content-Type set whole: res.send adds no charset to bytes.
   res.status(200).type(`${type}; charset=utf-8`);
   if (encoding === 'identity') {
     res.send(answer.body);
