@@ -1,8 +1,9 @@
 import { chromeLauncher } from '@web/test-runner-chrome';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { standIn } from './widget/test-server/stand-in.ts';
+import { CHROMIUM_LAUNCH_OPTIONS } from './test/chromium.ts';
 
-// Real Chromium from Debian (no browser downloads here); CHROME_PATH overrides.
+// Real Chromium from Debian, launched as every test launches it (test/chromium.ts).
 // The browser tests talk HTTP to a scripted stand-in of the proxy's public API
 // (widget/test-server/stand-in.ts) served by this same dev server.
 export default {
@@ -14,20 +15,5 @@ export default {
   middleware: [standIn],
   plugins: [esbuildPlugin({ ts: true, tsconfig: 'widget/tsconfig.json' })],
   testFramework: { config: { timeout: 10000 } },
-  browsers: [
-    chromeLauncher({
-      launchOptions: {
-        executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-        args: [
-          '--no-sandbox',
-          '--headless=new',
-          '--disable-gpu',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-          '--no-first-run',
-        ],
-      },
-    }),
-  ],
+  browsers: [chromeLauncher({ launchOptions: { executablePath: CHROMIUM_LAUNCH_OPTIONS.executablePath, args: [...CHROMIUM_LAUNCH_OPTIONS.args] } })],
 };

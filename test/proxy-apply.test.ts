@@ -113,9 +113,22 @@ describe('POST /api/applications against the sandbox', () => {
   });
 
   describe('files', () => {
-    it('takes a legacy .doc (OLE2) and a png by their bytes', async () => {
-      assert.equal((await send({ fields: validFields(campaign), resume: { bytes: FILES.doc, name: 'cv.doc', type: 'application/msword' } })).status, 201);
-      assert.equal((await send({ fields: validFields(campaign), resume: { bytes: FILES.png, name: 'cv.png', type: 'image/png' } })).status, 201);
+    it('takes a legacy .doc (OLE2) and a png by their bytes, whatever name and type they were sent with, and sends them as what they are', async () => {
+      const sent = [
+        { bytes: FILES.doc, name: 'cv.pdf', type: 'application/pdf', is: 'doc' },
+        { bytes: FILES.png, name: 'resume', type: 'application/octet-stream', is: 'png' },
+      ];
+      for (const resume of sent) {
+        const fields = validFields(campaign);
+        assert.equal((await send({ fields, resume })).status, 201, resume.is);
+        let path: string | null | undefined;
+        await eventually(() => {
+          path = world.sandbox.context.db.get<{ resume_path: string | null }>('SELECT resume_path FROM applicants WHERE email = ?', fields.email)?.resume_path;
+          return typeof path === 'string';
+        }, 10_000, 'the sandbox to store the resume');
+        // The service stores a file under the type it was sent as, once it checked the bytes are of that type.
+        assert.match(path!, new RegExp(`\\.${resume.is}$`), resume.is);
+      }
     });
 
     it('when an executable is renamed cv.pdf, answers 415 unsupported_file_type and sends nothing', async () => {
@@ -230,10 +243,23 @@ describe('POST /api/applications against the sandbox', () => {
       assert.ok(outcome.sentWhenAnswered < total, `answered after ${outcome.sentWhenAnswered} of ${total} bytes`);
     });
 
-    it('when a text field passes 64 KiB, cuts it and answers 422 too_long for it', async () => {
-      const answer = await send({ fields: { ...validFields(campaign), cover_letter: 'a'.repeat(70_000) } });
-      assert.equal(answer.status, 422);
-      assert.deepEqual(fieldCodes(answer.body), [['cover_letter', 'too_long']]);
+    // Every field's own rule is far under 64 KiB of text (10,000 characters at
+    // most, 40,000 bytes even in emoji), so a value that only the cut refuses
+    // is one whose trimmed text fits: a short value padded with blanks.
+    for (const name of ['first_name', 'cover_letter']) {
+      it(`when a text field passes 64 KiB, cuts it and answers 422 too_long, even when its trimmed text would fit (${name})`, async () => {
+        const fields = { ...validFields(campaign), [name]: `Ada${' '.repeat(70_000)}` };
+        const answer = await send({ fields });
+        assert.equal(answer.status, 422, answer.text);
+        assert.deepEqual(fieldCodes(answer.body), [[name, 'too_long']]);
+        assert.equal(upstreamApplicantCount(world.sandbox, fields.email), 0);
+      });
+    }
+
+    it('takes a text field of 64 KiB less one byte whose trimmed text fits', async () => {
+      // busboy calls a value that reaches its limit cut, so 64 KiB itself is refused.
+      const fields = { ...validFields(campaign), cover_letter: `Ada${' '.repeat(64 * 1024 - 4)}` };
+      assert.equal((await send({ fields })).status, 201);
     });
 
     it('when the form has more than 40 fields, answers 413 request_too_large', async () => {
@@ -394,12 +420,32 @@ describe('POST /api/applications against the sandbox', () => {
     }
   });
 
-  it('counts applications in the metrics', async () => {
-    const text = await (await fetch(world.metricsUrl)).text();
-    assert.match(text, /^applications_received_total \d+/m);
-    assert.match(text, /^applications_delivered_total\{outcome="created_applicant"\} \d+/m);
-    assert.match(text, /^outbox_depth 0/m);
-    assert.match(text, /^applications_refused_total\{code="validation_failed"\} \d+/m);
+  it('counts applications in the metrics: each one received and delivered, each refusal by its code', async () => {
+    /** The value of one series (0 when it has not been written yet). */
+    const metrics = async () => {
+      const text = await (await fetch(world.metricsUrl)).text();
+      return (series: string) => {
+        const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+        return line === undefined ? 0 : Number(line.slice(series.length + 1));
+      };
+    };
+    const series = [
+      'applications_received_total',
+      'applications_delivered_total{outcome="created_applicant"}',
+      'applications_refused_total{code="validation_failed"}',
+      'applications_refused_total{code="idempotency_key_missing"}',
+    ];
+    const before = await metrics();
+    const answers = [
+      await send({ fields: validFields(campaign) }),
+      await send({ fields: validFields(campaign) }),
+      await send({ fields: { ...validFields(campaign), email: 'not-an-address' } }),
+      await send({ fields: validFields(campaign), key: null }),
+    ];
+    assert.deepEqual(answers.map((a) => a.status), [201, 201, 422, 400]);
+    const after = await metrics();
+    assert.deepEqual(series.map((s) => after(s) - before(s)), [2, 2, 1, 1], series.join(', '));
+    assert.equal(after('outbox_depth'), 0);
   });
 });
 

@@ -81,10 +81,18 @@ describe('sniffFileType', () => {
   });
 
   it('never throws on damaged files that start with a real signature: they are of no known type or of that type', async () => {
+    // The types each signature may be read as (a zip is the container of docx and xlsx).
+    const typesOf = new Map<Buffer, string[]>([
+      [SIGNATURES[0]!, ['pdf']],
+      [SIGNATURES[1]!, ['png']],
+      [SIGNATURES[2]!, ['jpg']],
+      [SIGNATURES[3]!, ['docx', 'xlsx']],
+      [SIGNATURES[4]!, ['doc']],
+    ]);
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...SIGNATURES), fc.uint8Array({ maxLength: 400 }), async (signature, rest) => {
         const { type } = await sniffFileType(Buffer.concat([signature, rest]));
-        assert.ok(type === undefined || ['pdf', 'png', 'jpg', 'doc', 'docx', 'xlsx'].includes(type));
+        assert.ok(type === undefined || typesOf.get(signature)!.includes(type), `${signature.subarray(0, 4).toString('hex')}… read as ${type}`);
       }),
       { numRuns: 500 },
     );

@@ -52,7 +52,7 @@ describe('jobboard-connector proxy', () => {
     assert.match(p.out(), /SIGTERM/);
   });
 
-  it('serves, then on SIGTERM finishes and exits 0', async () => {
+  it('serves, then on SIGTERM finishes the application in flight (answered and delivered) and exits 0', async () => {
     const sandbox = await startSandbox({ admin: true, seed: 'demo', rateLimitPerMinute: 0 });
     try {
       const p = run([], {
@@ -80,9 +80,34 @@ describe('jobboard-connector proxy', () => {
       });
       assert.equal((await fetch(`${url}/healthz`)).status, 200);
       assert.equal((await fetch(`${url}/api/config`, { headers: { 'X-Request-Id': 'last-request' } })).status, 200);
+      let campaigns: { id: number }[] = [];
+      while (campaigns.length === 0) {
+        campaigns = ((await (await fetch(`${url}/api/campaigns`)).json()) as { items: { id: number }[] }).items;
+        if (campaigns.length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+
+      // The service holds the next call 1.5 s: the application's delivery is under way when SIGTERM comes.
+      sandbox.context.faults.set(1, { delay_ms: 1500 });
+      const email = `sigterm.${process.pid}@example.org`;
+      const form = new FormData();
+      for (const [name, value] of Object.entries({ campaign_id: String(campaigns[0]!.id), email, first_name: 'Ada', last_name: 'Lovelace', is_legals_accepted_by_manager: 'true' })) form.append(name, value);
+      form.append('resume', new Blob([Buffer.from('%PDF-1.4\n%%EOF\n')], { type: 'application/pdf' }), 'cv.pdf');
+      let answered = false;
+      const application = fetch(`${url}/api/applications`, { method: 'POST', headers: { 'idempotency-key': crypto.randomUUID() }, body: form }).then(async (response) => {
+        answered = true;
+        return { status: response.status, body: (await response.json()) as { status: string } };
+      });
+      while (sandbox.context.faults.remaining > 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      assert.equal(answered, false, 'the application is in flight');
       p.child.kill('SIGTERM');
+
+      const answer = await application;
+      assert.equal(answer.status, 201);
+      assert.equal(answer.body.status, 'delivered');
       assert.equal(await p.exited, 0);
       assert.match(p.err(), /SIGTERM: finishing in-flight requests/);
+      const held = sandbox.context.db.all<{ id: number }>('SELECT a.id FROM applications a JOIN applicants p ON p.id = a.applicant_id WHERE p.email = ?', email);
+      assert.equal(held.length, 1, 'the service holds the application');
       // stdout is JSON lines (pino), ending with the stop.
       const lines = p.out().trim().split('\n').map((l) => JSON.parse(l) as { msg: string; req?: { id: string; path: string } });
       assert.equal(lines.at(-1)?.msg, 'proxy stopped');

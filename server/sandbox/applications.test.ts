@@ -322,9 +322,12 @@ describe('sandbox GET /applications and GET /applications/:id', () => {
     assert.deepEqual(reply.body.status_history, [{ value: 'hired', changed_at: '2025-05-01T10:00:00.000Z' }]);
   });
 
-  it('embeds work on the list endpoint too', async () => {
-    const reply = await w.company('/applications?embed=applicant,tags');
-    assert.ok(reply.body.every((a: Json) => typeof a.applicant.email === 'string' && Array.isArray(a.tags)));
+  it('embeds work on the list endpoint too: each application with its own applicant and tags', async () => {
+    const reply = await w.company('/applications?embed=applicant,tags&sort=asc');
+    assert.deepEqual(
+      (reply.body as Json[]).map((a) => [a.id, a.applicant.email, a.tags]),
+      [[apps.a1.id, 'a1@example.com', ['vip']], [apps.a2.id, 'a2@example.com', []], [apps.b1.id, 'b1@example.com', []]],
+    );
   });
 
   it('when an embed value is unknown, answers 400', async () => {

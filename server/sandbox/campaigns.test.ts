@@ -102,9 +102,18 @@ describe('sandbox campaigns (GET /campaigns, GET /campaigns/:id, POST /campaigns
     assert.deepEqual(tagged.body.tags, ['remote']);
   });
 
-  it('embeds work on the list endpoint too', async () => {
-    const reply = await w.company('/campaigns?embed=channels,tags,address');
-    assert.ok(reply.body.every((c: Json) => Array.isArray(c.channels) && Array.isArray(c.tags) && 'address' in c));
+  it('embeds work on the list endpoint too: each campaign with its own channels, tags and address, as on its own', async () => {
+    const list = (await w.company('/campaigns?embed=channels,tags,address')).body as Json[];
+    assert.deepEqual(list.map((c) => c.id).sort(), Object.values(ids).sort());
+    for (const c of list) {
+      const one = (await w.company(`/campaigns/${c.id}?embed=channels,tags,address`)).body;
+      assert.deepEqual([c.channels, c.tags, c.address], [one.channels, one.tags, one.address], `campaign ${c.id}`);
+    }
+    const byId = new Map(list.map((c) => [c.id as number, c]));
+    assert.deepEqual(byId.get(ids.standby!).channels.map((ch: Json) => ch.value).sort(), ['board_test', 'career_fr']);
+    assert.deepEqual(byId.get(ids.standby!).tags, ['remote']);
+    assert.equal(byId.get(ids.archived!).address.city, 'Lyon');
+    assert.deepEqual(byId.get(ids.draft!).channels.map((ch: Json) => ch.value), ['career_fr']);
   });
 
   it('leaves embeds out unless asked', async () => {

@@ -179,13 +179,16 @@ describe('applicants', () => {
   });
 });
 
+/** A PDF whose text names three skills the sandbox knows. */
+const RESUME_WITH_SKILLS = Buffer.from('%PDF-1.4\n1 0 obj<< /Length 44 >>stream\nBT (TypeScript, SQL and Docker) Tj ET\nendstream\nendobj\ntrailer<<>>\n%%EOF\n');
+
 describe('applications', () => {
   it('creates an application with a resume, which makes it complete once processed, and reads it with each embed', async () => {
     await client.applicants.create({ email: 'linus@example.com', first_name: 'Linus' });
     const created = await client.applications.create({
       campaign_id: online.id,
       applicant_email: 'linus@example.com',
-      application: { source: 'jobboard', resume: await fileFromBuffer(PDF), comments: { content: 'Cover letter' }, tags: ['fast-track'] },
+      application: { source: 'jobboard', resume: await fileFromBuffer(RESUME_WITH_SKILLS), comments: { content: 'Cover letter' }, tags: ['fast-track'] },
     });
     // The sandbox processes the resume after answering; then the status is 'complete'.
     await world.admin('POST', '/jobs/drain');
@@ -198,7 +201,7 @@ describe('applications', () => {
     assert.equal(read.applicant.email, 'linus@example.com');
     assert.equal(read.campaign.id, online.id);
     assert.deepEqual(read.comments.map((c) => c.content), ['Cover letter']);
-    assert.ok(Array.isArray(skills));
+    assert.deepEqual(skills.map((s) => s.name).sort(), ['Docker', 'SQL', 'TypeScript']);
     assert.deepEqual(history.map((h) => h.value).slice(-2), ['complete', 'interview']);
     assert.deepEqual(read.tags, ['fast-track']);
     assert.match(read.resume_url ?? '', /^http/);

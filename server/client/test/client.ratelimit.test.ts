@@ -79,7 +79,8 @@ describe('rate limit', { concurrency: true }, () => {
     const application = client.applicants.create({ email: 'waited@example.com' });
 
     const [page, , created] = await Promise.all([blocked, catalogue, application]);
-    assert.ok(Array.isArray(page.data));
+    // The read that met the limit answered in the end: this company's (empty) list, with its pagination.
+    assert.deepEqual(page, { data: [], pagination: { 'total-count': 0, 'current-page': 1, 'next-page': null, 'last-page': 1 } });
     assert.equal(created.email, 'waited@example.com');
     // After the wait the application goes first, before the read that met the limit and the catalogue read.
     // (On a slow machine the server's window may not be quite empty yet and answer 403 again; the client waits again.)

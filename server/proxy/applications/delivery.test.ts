@@ -59,6 +59,8 @@ describe('attemptDelivery', () => {
   it('creates the applicant for the campaign\'s company with the stored resume streamed and the cover letter as a comment', async () => {
     const { client, calls } = fakeClient(() => ({ id: 5, applications: [{ id: 9, campaign_id: 12 }] }), () => assert.fail('not called'));
     const result = await attemptDelivery(row(1), client, 1000, readResume);
+    // The fake's assert.fail would be taken for an upstream failure: the calls say what was called.
+    assert.deepEqual(calls.map((c) => c.endpoint), ['jobboards/applicants']);
     assert.deepEqual(result, { kind: 'delivered', outcome: 'created_applicant', applicantId: 5, applicationId: 9 });
     assert.deepEqual(await readBody(calls[0]?.body), {
       company_id: 3,
@@ -93,8 +95,9 @@ describe('attemptDelivery', () => {
 
   it('turns an upstream field refusal into form field errors', async () => {
     const refusal = new ValidationError({ ...where, status: 422, code: 'invalid_request', message: 'bad', details: [{ field: 'applicant.phone_number', message: 'must be a phone number' }] });
-    const { client } = fakeClient(() => { throw refusal; }, () => assert.fail('not called'));
+    const { client, calls } = fakeClient(() => { throw refusal; }, () => assert.fail('not called'));
     const result = await attemptDelivery(row(1), client, 1000, readResume);
+    assert.deepEqual(calls.map((c) => c.endpoint), ['jobboards/applicants']);
     assert.equal(result.kind, 'rejected');
     assert.deepEqual(result.kind === 'rejected' ? result.errors.map((e) => [e.field, e.code]) : [], [['phone_number', 'invalid_phone']]);
     assert.deepEqual(result.kind === 'rejected' ? result.errors.map((e) => e.message) : [], ['The recruitment service refused this value. Enter a valid phone number.'], 'no upstream text');

@@ -36,8 +36,11 @@ interface Harness {
 
 let cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup();
+  // Every cleanup runs, a failed check among them included; the first failure is reported.
+  const failures: unknown[] = [];
+  for (const cleanup of cleanups.reverse()) await Promise.resolve().then(cleanup).catch((error: unknown) => failures.push(error));
   cleanups = [];
+  if (failures.length > 0) throw failures[0];
 });
 
 async function listen(handler: Parameters<typeof createServer>[1]): Promise<{ server: Server; url: string }> {
@@ -79,10 +82,19 @@ async function harness(options: {
         return options.createApplicant ? options.createApplicant(body) : { id: 1, applications: [{ id: 2, campaign_id: 12 }] };
       },
     },
-    applications: { create: async () => assert.fail('not expected') },
+    // Never expected here (every candidate is new): recorded, and checked after the test, since
+    // the worker catches what a call throws and would take an assertion for an upstream failure.
+    applications: {
+      create: async (body: Record<string, unknown>) => {
+        calls.push({ endpoint: 'applications', body });
+        throw new Error('POST /applications was not expected');
+      },
+    },
   } as unknown as DeliveryClient;
   const module = createApplicationsModule({ config, client, catalogue, logger: pino({ level: 'silent' }), registry: new Registry(), delivery: { pollIntervalMs: 20, baseBackoffMs: 20, maxBackoffMs: 50 } });
   module.start();
+  // Cleanups run last first: this check runs once the worker has stopped.
+  cleanups.push(() => assert.deepEqual(calls.filter((c) => c.endpoint === 'applications'), [], 'the module called POST /applications'));
   cleanups.push(() => module.stop());
   const app = express();
   app.use('/api/applications', module.router);

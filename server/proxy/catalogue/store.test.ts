@@ -103,11 +103,25 @@ describe('catalogue store', () => {
     assert.equal(store.count(), 2);
   });
 
-  it('changes its version on every write, so readers drop their caches', () => {
+  it('changes its version on every write (replaceAll, upsert, remove) and on no read, so readers drop their caches when, and only when, needed', () => {
     const store = seededStore();
+    const writes: [string, () => void][] = [
+      ['replaceAll', () => store.replaceAll([toCatalogueCampaign(upstreamCampaign({ id: 1 })), toCatalogueCampaign(upstreamCampaign({ id: 2 }))], new Date())],
+      ['upsert', () => store.upsert(toCatalogueCampaign(upstreamCampaign({ id: 3 })))],
+      ['remove', () => store.remove(2)],
+    ];
+    for (const [name, write] of writes) {
+      const before = store.version();
+      write();
+      assert.ok(store.version() > before, `${name} changes the version`);
+    }
     const before = store.version();
-    store.remove(2);
-    assert.ok(store.version() > before);
+    store.search(all({ q: 'x' }));
+    store.get(1);
+    store.facets();
+    store.count();
+    store.lastSyncedAt();
+    assert.equal(store.version(), before, 'reads keep it');
   });
 
   describe('on disk', () => {

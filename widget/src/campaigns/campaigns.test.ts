@@ -81,14 +81,29 @@ describe('<jobboard-campaigns>', () => {
       expect(titles(el).every((t) => t.startsWith('Nurse'))).to.equal(true);
     });
 
-    it('filters by job type, working time and city as soon as one is chosen', async () => {
-      const { el } = await list();
-      const city = shadow<HTMLSelectElement>(el, '#filter-city');
-      city.value = 'Madrid';
-      city.dispatchEvent(new Event('change', { bubbles: true }));
-      await until(() => titles(el).length === 5 && shadow(el, '#count').textContent!.includes('5'));
-      const place = [...el.shadowRoot!.querySelectorAll('[part=offer]')].map((o) => o.textContent);
-      expect(place.every((p) => p!.includes('Madrid'))).to.equal(true);
+    it('filters by job type, working time and city as soon as each is chosen, asking the API for all three', async () => {
+      const { el, endpoint } = await list();
+      const choose = (id: string, value: string) => {
+        const select = shadow<HTMLSelectElement>(el, id);
+        select.value = value;
+        select.dispatchEvent(new Event('change', { bubbles: true }));
+      };
+      const cards = () => [...el.shadowRoot!.querySelectorAll('[part=offer]')].map((o) => o.textContent!);
+      // Of the stand-in's 23 offers, 8 are fixed-term, 4 of them part time, 1 of those in Madrid.
+      choose('#filter-job_type', 'Fixed term contract');
+      await until(() => cards().length === 8 && cards().every((c) => c.includes('Fixed-term contract')), 'the fixed-term offers show');
+      choose('#filter-working_time', 'Part time');
+      await until(() => cards().length === 4 && cards().every((c) => c.includes('Fixed-term contract') && c.includes('Part time')), 'the part-time ones among them show');
+      choose('#filter-city', 'Madrid');
+      await until(() => cards().length === 1 && cards()[0]!.includes('Madrid'), 'the one in Madrid shows');
+      expect(titles(el)).to.deep.equal(['Accountant 8']);
+      expect(shadow(el, '#count').textContent).to.contain('1');
+      const asked = performance
+        .getEntriesByType('resource')
+        .filter((e) => e.name.includes(endpoint) && e.name.includes('/api/campaigns?'))
+        .map((e) => new URL(e.name).searchParams)
+        .at(-1);
+      expect([asked?.get('job_type'), asked?.get('working_time'), asked?.get('city')]).to.deep.equal(['Fixed term contract', 'Part time', 'Madrid']);
     });
 
     for (const lang of locales) {
@@ -318,7 +333,7 @@ describe('<jobboard-campaigns>', () => {
       await type(el, '#q', 'Nurse');
       await sendKeys({ press: 'Enter' });
       await until(() => param('q') === 'Nurse', 'the search is in the URL');
-      await until(() => titles(el).every((t) => t.startsWith('Nurse ')), 'the list shows nurses');
+      await until(() => titles(el).length > 0 && titles(el).every((t) => t.startsWith('Nurse ')), 'the list shows nurses');
       const href = shadow<HTMLAnchorElement>(el, '[part=offer-title]').href;
       expect(new URL(href).searchParams.get('offer')).to.equal(shadow(el, '[part=offer-title]').dataset.offer);
       await open(el);
