@@ -9,7 +9,7 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    files: ['server/**/*.ts', 'server/**/*.mjs', 'test/**/*.ts', 'test/**/*.mjs', '*.ts', '*.js'],
+    files: ['server/**/*.ts', 'server/**/*.mjs', 'scripts/**/*.ts', 'test/**/*.ts', 'test/**/*.mjs', '*.ts', '*.js'],
     languageOptions: { globals: globals.node },
   },
   {

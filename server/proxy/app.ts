@@ -18,6 +18,7 @@ import { jsonAnswer, sendCachedJson } from './http-cache.ts';
 import { httpMetrics } from './metrics.ts';
 import { buildOpenApi } from './openapi.ts';
 import { packagePath } from '../package-root.ts';
+import { docsPageLoader, sendDocsPage } from '../openapi/docs-page.ts';
 import { ProblemError } from './problem.ts';
 import { campaignsRouter } from './routes/campaigns.ts';
 import { configRouter } from './routes/config.ts';
@@ -183,6 +184,12 @@ export function createProxyApp(deps: ProxyAppDeps): express.Express {
   app.get('/api/openapi.json', (req, res) => {
     res.setHeader('Access-Control-Allow-Origin', '*');
     sendCachedJson(req, res, openapi, 'public, max-age=300');
+  });
+  const docsPage = docsPageLoader('proxy');
+  app.get('/api/docs', async (_req, res) => {
+    const page = await docsPage();
+    if (page === undefined) throw new ProblemError('not_found', 'The API reference is not built on this server: run "npm run build" (or read /api/openapi.json).');
+    sendDocsPage(res, page);
   });
 
   app.use('/api', refuseOtherOrigins([...config.allowedOrigins, ...(config.publicOrigin === null ? [] : [config.publicOrigin])]), cors(CORS_OPTIONS));
