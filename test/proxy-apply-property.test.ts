@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { FORM_FIELD_NAMES } from '../server/proxy/applications/form.ts';
-import { FILES, startApplyWorld } from './proxy-apply-support.ts';
+import { FILES, fetch, startApplyWorld } from './proxy-apply-support.ts';
 import type { ApplyWorld } from './proxy-apply-support.ts';
 
 const CRLF = '\r\n';

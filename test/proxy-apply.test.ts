@@ -10,6 +10,7 @@ import {
   admin,
   apply,
   eventually,
+  fetch,
   pdfOfSize,
   startApplyWorld,
   uniqueEmail,

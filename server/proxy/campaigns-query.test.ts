@@ -8,7 +8,7 @@ import { createProxyApp } from './app.ts';
 import { toCatalogueCampaign } from './catalogue/catalogue.ts';
 import { upstreamCampaign } from './catalogue/fixtures.ts';
 import { openCatalogueStore } from './catalogue/store.ts';
-import { capturingLogger, listen, testConfig } from './test-support.ts';
+import { capturingLogger, fetch, listen, testConfig } from './test-support.ts';
 
 const KEYS = ['q', 'company_id', 'job_type', 'working_time', 'city', 'page', 'per_page', 'sort', 'q[]', '__proto__', 'constructor', ''];
 
