@@ -2,7 +2,7 @@
 // sources (server/) in a checkout or compiled (dist/server/) in an installed
 // package, so files shipped beside the code (the built widget, the demo
 // page, package.json) are found the same way in both.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -21,4 +21,13 @@ export const PACKAGE_ROOT = findPackageRoot(dirname(fileURLToPath(import.meta.ur
 /** A path inside the package, e.g. packagePath('dist', 'widget', 'widget.js'). */
 export function packagePath(...segments: string[]): string {
   return join(PACKAGE_ROOT, ...segments);
+}
+
+/** The package's version, from its package.json ('0.0.0' if it cannot be read). */
+export function packageVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string }).version;
+  } catch {
+    return '0.0.0';
+  }
 }

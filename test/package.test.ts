@@ -85,7 +85,7 @@ after(async () => {
 
 describe('the packed package', () => {
   it('holds the compiled server, the widget builds and the docs, and no tests, fixtures, bench files or TypeScript sources', () => {
-    for (const file of ['dist/server/cli.js', 'dist/server/proxy/index.d.ts', 'dist/npm/index.js', 'dist/widget/widget.js', 'widget/demo/index.html', 'CHANGELOG.md', 'README.md']) {
+    for (const file of ['dist/server/cli.js', 'dist/server/proxy/index.d.ts', 'dist/openapi/recruitment-api.json', 'dist/openapi/proxy.html', 'dist/npm/index.js', 'dist/widget/widget.js', 'widget/demo/index.html', 'CHANGELOG.md', 'README.md']) {
       assert.ok(packed.includes(file), `${file} is not in the tarball`);
     }
     const unwanted = packed.filter(
@@ -157,6 +157,12 @@ console.log(JSON.stringify({ email: applicant.email }));
     const { stdout } = await run('node', [script], { cwd: dir, env: { ...process.env, SANDBOX_URL: sandboxUrl, EMAIL: email } });
     const seen = JSON.parse(stdout) as { email: string };
     assert.equal(seen.email, email);
+
+    // The OpenAPI documents and their references, rendered at build time, from the package.
+    const sandboxOrigin = new URL(sandboxUrl).origin;
+    for (const url of [`${sandboxOrigin}/openapi.json`, `${sandboxOrigin}/docs`, `${proxyUrl}/api/openapi.json`, `${proxyUrl}/api/docs`]) {
+      assert.equal((await fetch(url)).status, 200, url);
+    }
   });
 
   it('runs the demo, which serves its board page and the widget from the package', async () => {

@@ -11,7 +11,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, it } from 'node:test';
 import { startSandbox } from '../server/sandbox/index.ts';
 import type { RunningSandbox } from '../server/sandbox/index.ts';
-import { admin, apply, eventually, proxyEnv, upstreamApplicantCount, upstreamApplications, validFields } from './proxy-apply-support.ts';
+import { admin, apply, eventually, fetch, proxyEnv, upstreamApplicantCount, upstreamApplications, validFields } from './proxy-apply-support.ts';
 import type { Fields } from './proxy-apply-support.ts';
 
 const CHILD = new URL('./proxy-apply-child.ts', import.meta.url).pathname;

@@ -15,7 +15,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { FORM_FIELD_NAMES } from '../server/proxy/applications/form.ts';
-import { BOARD_ORIGIN, FILES, admin, eventually, startApplyWorld, uniqueEmail, upstreamApplications, validFields } from './proxy-apply-support.ts';
+import { BOARD_ORIGIN, FILES, admin, eventually, fetch, startApplyWorld, uniqueEmail, upstreamApplications, validFields } from './proxy-apply-support.ts';
 import type { ApplyWorld } from './proxy-apply-support.ts';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 120);

@@ -19,6 +19,10 @@ import { main as outboxCommand } from '../server/proxy/outbox-command.ts';
 import { createLogger } from '../server/proxy/logger.ts';
 import { createRegistry } from '../server/proxy/metrics.ts';
 import { DEMO_KEYS, startSandbox } from '../server/sandbox/index.ts';
+import { fetch } from '../server/openapi/test/answers.ts';
+
+/** fetch that checks each answer against the OpenAPI documents: the apply tests call the proxy with it. */
+export { fetch };
 import type { RunningSandbox } from '../server/sandbox/index.ts';
 
 export const BOARD_ORIGIN = 'https://board.example';

@@ -14,6 +14,7 @@ import {
   admin,
   apply,
   eventually,
+  fetch,
   pdfOfSize,
   startApplyWorld,
   uniqueEmail,

@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { ErrorBody } from '../server/contract/index.ts';
 import { DEMO_KEYS, startSandbox } from '../server/sandbox/index.ts';
 import type { RunningSandbox } from '../server/sandbox/index.ts';
+import { fetch } from '../server/openapi/test/answers.ts';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 150);
 

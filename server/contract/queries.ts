@@ -70,7 +70,8 @@ export const ApplicationEmbedParam = z
         { error: (iss) => `unknown value "${String(iss.input)}"; allowed: ${APPLICATION_EMBEDS.join(', ')}, status_history:<status_value>` },
       ),
     ),
-  );
+  )
+  .describe(`Values: ${APPLICATION_EMBEDS.join(', ')}; status_history:<status_value> keeps the changes to one status.`);
 
 export const ListApplicationsQuery = z
   .strictObject({

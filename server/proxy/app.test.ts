@@ -18,7 +18,7 @@ import { openCatalogueStore } from './catalogue/store.ts';
 import type { ProxyConfig } from './config.ts';
 import { ProblemError } from './problem.ts';
 import { pickEncoding } from './http-cache.ts';
-import { TEST_BOARD_ORIGIN, capturingLogger, listen, testConfig, waitFor } from './test-support.ts';
+import { TEST_BOARD_ORIGIN, capturingLogger, fetch, listen, testConfig, waitFor } from './test-support.ts';
 
 interface Harness {
   url: string;

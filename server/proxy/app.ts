@@ -18,6 +18,7 @@ import { httpMetrics } from './metrics.ts';
 import { apiCors } from './cors.ts';
 import { buildOpenApi } from './openapi.ts';
 import { packagePath } from '../package-root.ts';
+import { docsPageLoader, sendDocsPage } from '../openapi/docs-page.ts';
 import { ProblemError } from './problem.ts';
 import { recordedHeaders } from './security-headers.ts';
 import { campaignRoutes } from './routes/campaigns.ts';
@@ -157,6 +158,12 @@ export function createProxyApp(deps: ProxyAppDeps): express.Express {
   app.get('/api/openapi.json', (req, res) => {
     res.setHeader('Access-Control-Allow-Origin', '*');
     sendCachedJson(req, res, openapi, 'public, max-age=300');
+  });
+  const docsPage = docsPageLoader('proxy');
+  app.get('/api/docs', async (_req, res) => {
+    const page = await docsPage();
+    if (page === undefined) throw new ProblemError('not_found', 'The API reference is not built on this server: run "npm run build" (or read /api/openapi.json).');
+    sendDocsPage(res, page);
   });
 
   app.use('/api', apiCors([...config.allowedOrigins, ...(config.publicOrigin === null ? [] : [config.publicOrigin])]));

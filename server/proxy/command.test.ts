@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { DEMO_KEYS, startSandbox } from '../sandbox/index.ts';
+import { fetch } from './test-support.ts';
 
 const CLI = fileURLToPath(new URL('../cli.ts', import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), 'proxy-command-'));

@@ -15,7 +15,7 @@ import { XSS_PAYLOADS, assertHarmless } from './catalogue/fixtures.ts';
 import { startProxy } from './index.ts';
 import type { RunningProxy } from './index.ts';
 import { JobPostingAnswer } from './schemas.ts';
-import { capturingLogger, testConfig } from './test-support.ts';
+import { capturingLogger, fetch, testConfig } from './test-support.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'proxy-start-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));

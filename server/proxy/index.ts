@@ -3,7 +3,7 @@
 // and stop() for the background work (catalogue sync, delivery worker).
 // startProxy() is createProxy() on its own HTTP server, with a graceful close
 // that finishes in-flight requests; the `proxy` command runs it.
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,7 +12,7 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { createClient } from '../client/index.ts';
 import type { RecruitmentClient } from '../client/index.ts';
-import { packagePath } from '../package-root.ts';
+import { packageVersion } from '../package-root.ts';
 import { createMetricsApp, createProxyApp } from './app.ts';
 import { createApplicationsModule } from './applications/index.ts';
 import type { ApplicationsModule, Clock, DeliveryOptions } from './applications/index.ts';
@@ -101,14 +101,6 @@ function urlOf(server: Server, configured: string): string {
   const { port } = server.address() as AddressInfo;
   const host = configured === '0.0.0.0' || configured === '::' ? '127.0.0.1' : configured;
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-}
-
-function packageVersion(): string {
-  try {
-    return (JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string }).version;
-  } catch {
-    return '0.0.0';
-  }
 }
 
 /** A bare configuration (from loadProxyConfig) or the options around one. */

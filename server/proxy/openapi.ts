@@ -1,7 +1,12 @@
 // /api/openapi.json: OpenAPI 3.1 of the public API, generated from the zod
-// schemas of schemas.ts with zod 4's z.toJSONSchema (JSON Schema 2020-12,
-// which OpenAPI 3.1 uses as is), so the document cannot drift from the code.
-import { z } from 'zod';
+// schemas of schemas.ts (server/openapi/zod.ts), so the document cannot drift
+// from the code; each route's problem answers come from the one catalogue of
+// problem codes (contract/problems.ts).
+import type { ProblemCode } from '../contract/problems.ts';
+import { PROBLEMS } from '../contract/problems.ts';
+import { MIME_TYPE_OF, RESUME_TYPES } from '../contract/index.ts';
+import { componentSchemas, queryParameters, schemaRef } from '../openapi/zod.ts';
+import type { JsonSchema } from '../openapi/zod.ts';
 import {
   ApplicationAnswer,
   ApplicationForm,
@@ -17,79 +22,112 @@ import {
 import { EmbedQuery } from './routes/embed.ts';
 import { SITEMAP_MAX_URLS } from './routes/sitemap.ts';
 
-type JsonSchema = Record<string, unknown>;
+const json = (name: string) => ({ 'application/json': { schema: schemaRef(name) } });
+const text = (type: string) => ({ [type]: { schema: { type: 'string' } } });
+const problemContent = { 'application/problem+json': { schema: schemaRef('Problem') } };
 
-function schemaOf(schema: z.ZodType, io: 'input' | 'output' = 'output'): JsonSchema {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
-  return rest;
+/** The answers of some problem codes, one per status, each naming its codes (an unexpected failure is always possible). */
+function problems(...codes: ProblemCode[]): Record<string, JsonSchema> {
+  const byStatus = new Map<number, ProblemCode[]>();
+  for (const code of [...codes, 'internal_error' as const]) byStatus.set(PROBLEMS[code].status, [...(byStatus.get(PROBLEMS[code].status) ?? []), code]);
+  return Object.fromEntries(
+    [...byStatus].map(([status, of]) => {
+      const retryAfter = of.some((code) => code === 'rate_limited' || code === 'server_busy' || code === 'not_ready');
+      return [
+        status,
+        {
+          description: of.map((code) => `\`${code}\`: ${PROBLEMS[code].title}`).join('; '),
+          ...(retryAfter ? { headers: { 'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'string', pattern: '^[0-9]+$' } } } } : {}),
+          content: problemContent,
+        },
+      ];
+    }),
+  );
 }
 
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const json = (name: string) => ({ 'application/json': { schema: ref(name) } });
-const problem = (description: string) => ({ description, content: { 'application/problem+json': { schema: ref('Problem') } } });
+const ifNoneMatch = { name: 'If-None-Match', in: 'header', required: false, description: 'An ETag of an earlier answer: 304 when it is still current.', schema: { type: 'string' } };
+const cached = (cacheControl: string) => ({
+  ETag: { required: true, schema: { type: 'string' } },
+  'Cache-Control': { required: true, schema: { type: 'string', example: cacheControl } },
+});
+const notModified = { description: 'Not modified: If-None-Match holds the current ETag' };
+const campaignId = { name: 'id', in: 'path', required: true, description: "The campaign's id", schema: { type: 'integer', minimum: 1 } };
 
-function queryParameters(schema: z.ZodObject): unknown[] {
-  const properties = (schemaOf(schema, 'input').properties ?? {}) as Record<string, JsonSchema>;
-  return Object.entries(properties).map(([name, s]) => {
-    const { description, ...rest } = s;
-    return { name, in: 'query', required: false, ...(description === undefined ? {} : { description }), schema: rest };
-  });
-}
-
+/** The document of this proxy; `servers` is relative, so it holds wherever the proxy is mounted. */
 export function buildOpenApi(version: string): Record<string, unknown> {
-  const cached = {
-    ETag: { schema: { type: 'string' } },
-    'Cache-Control': { schema: { type: 'string', example: 'public, max-age=60' } },
-  };
   return {
     openapi: '3.1.0',
     info: {
       title: 'jobboard-connector proxy',
       version,
+      license: { name: 'MIT', identifier: 'MIT' },
       description:
-        'Public API of the proxy a job board hosts: its campaign catalogue and the application form. Errors are RFC 9457 problem+json with a stable `code`.',
+        'Public API of the proxy a job board hosts: its campaign catalogue, the application form, and the pages for search engines and server-rendering boards. No credentials: browsers of the allowed origins (ALLOWED_ORIGINS) call /api directly, and requests from other origins are refused. Errors are RFC 9457 problem+json with a stable `code`.',
     },
+    servers: [{ url: '/', description: 'This proxy (relative to where the document is served)' }],
+    // A public API: no operation needs credentials.
+    security: [],
+    tags: [
+      { name: 'Catalogue', description: 'The campaigns broadcast on this job board, from the proxy\'s own copy' },
+      { name: 'Applications', description: 'The application form' },
+      { name: 'Pages', description: 'For search engines, boards that render on their server, and script tags' },
+      { name: 'Operations', description: 'Health, readiness and this documentation' },
+    ],
     paths: {
       '/api/config': {
-        get: { summary: 'What the widget needs to render the form', responses: { 200: { description: 'Configuration', headers: cached, content: json('Config') } } },
+        get: {
+          operationId: 'getConfig',
+          tags: ['Catalogue'],
+          summary: 'What the widget needs to render the form',
+          responses: { 200: { description: 'Configuration', content: json('Config') }, ...problems('origin_not_allowed') },
+        },
       },
       '/api/campaigns': {
         get: {
+          operationId: 'listCampaigns',
+          tags: ['Catalogue'],
           summary: 'Campaigns broadcast on this job board, searched, filtered and paged',
-          parameters: [...queryParameters(CampaignListQuery), { name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' } }],
+          parameters: [...queryParameters(CampaignListQuery), ifNoneMatch],
           responses: {
-            200: { description: 'One page of campaigns', headers: cached, content: json('CampaignList') },
-            304: { description: 'Not modified (If-None-Match matched the ETag)' },
-            403: problem('origin_not_allowed'),
-            422: problem('validation_failed: a query parameter is not valid'),
+            200: { description: 'One page of campaigns', headers: cached('public, max-age=60'), content: json('CampaignList') },
+            304: notModified,
+            ...problems('origin_not_allowed', 'validation_failed'),
           },
         },
       },
       '/api/campaigns/{id}': {
         get: {
+          operationId: 'getCampaign',
+          tags: ['Catalogue'],
           summary: 'One campaign with its sanitised description',
-          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer', minimum: 1 } }],
+          parameters: [campaignId, ifNoneMatch],
           responses: {
-            200: { description: 'The campaign', headers: cached, content: json('CampaignDetail') },
-            304: { description: 'Not modified' },
-            404: problem('campaign_not_found'),
+            200: { description: 'The campaign', headers: cached('public, max-age=60'), content: json('CampaignDetail') },
+            304: notModified,
+            ...problems('origin_not_allowed', 'campaign_not_found'),
           },
         },
       },
       '/api/campaigns/{id}/jobposting': {
         get: {
+          operationId: 'getCampaignJobPosting',
+          tags: ['Pages'],
           summary: "The campaign as a schema.org JobPosting (JSON-LD), for search engines; the mapping is in the proxy's PUBLIC-API.md",
-          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer', minimum: 1 } }],
+          parameters: [campaignId, ifNoneMatch],
           responses: {
-            200: { description: 'The JobPosting', headers: cached, content: { 'application/ld+json': { schema: ref('JobPosting') } } },
-            304: { description: 'Not modified' },
-            404: problem('campaign_not_found'),
+            200: { description: 'The JobPosting', headers: cached('public, max-age=60'), content: { 'application/ld+json': { schema: schemaRef('JobPosting') } } },
+            304: notModified,
+            ...problems('origin_not_allowed', 'campaign_not_found'),
           },
         },
       },
       '/api/applications': {
         post: {
+          operationId: 'apply',
+          tags: ['Applications'],
           summary: 'Apply to a campaign',
+          description:
+            'The form is written to a durable outbox before anything is answered, then delivered to the recruitment service: 201 when it was delivered within the delivery deadline, 202 when it is queued and will be retried.',
           parameters: [
             {
               name: 'Idempotency-Key',
@@ -101,71 +139,139 @@ export function buildOpenApi(version: string): Record<string, unknown> {
           ],
           requestBody: {
             required: true,
-            content: { 'multipart/form-data': { schema: ref('ApplicationForm'), encoding: { resume: { contentType: 'application/octet-stream' } } } },
+            content: {
+              'multipart/form-data': {
+                schema: schemaRef('ApplicationForm'),
+                encoding: { resume: { contentType: RESUME_TYPES.map((type) => MIME_TYPE_OF[type]).join(', ') } },
+              },
+            },
           },
           responses: {
-            201: { description: 'Delivered', content: json('ApplicationAnswer') },
-            202: { description: 'Accepted and stored; it will be transmitted shortly', content: json('ApplicationAnswer') },
-            400: problem('idempotency_key_missing or malformed_request'),
-            403: problem('origin_not_allowed'),
-            404: problem('campaign_not_found'),
-            409: problem('already_applied or idempotency_key_in_progress'),
-            413: problem('file_too_large or request_too_large'),
-            415: problem('unsupported_file_type'),
-            422: problem('validation_failed (with errors), campaign_closed, captcha_failed or idempotency_key_reused'),
-            429: problem('rate_limited (see Retry-After)'),
+            201: { description: 'Delivered', headers: replayed(), content: json('ApplicationAnswer') },
+            202: { description: 'Accepted and stored; it will be transmitted shortly', headers: replayed(), content: json('ApplicationAnswer') },
+            ...problems(
+              'idempotency_key_missing',
+              'malformed_request',
+              'origin_not_allowed',
+              'campaign_not_found',
+              'already_applied',
+              'idempotency_key_in_progress',
+              'file_too_large',
+              'request_too_large',
+              'unsupported_file_type',
+              'validation_failed',
+              'campaign_closed',
+              'captcha_failed',
+              'idempotency_key_reused',
+              'rate_limited',
+              'not_ready',
+              'server_busy',
+            ),
           },
         },
       },
       '/sitemap.xml': {
         get: {
-          summary: `Sitemap (sitemaps.org 0.9) of every open offer's page on the board: BOARD_OFFER_URL with each id, and lastmod its last change; at most ${SITEMAP_MAX_URLS}, the newest`,
-          parameters: [{ name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' } }],
+          operationId: 'getSitemap',
+          tags: ['Pages'],
+          summary: "Sitemap of every open offer's page on the board",
+          description: `Sitemap (sitemaps.org 0.9): BOARD_OFFER_URL with each open offer's id, and lastmod its last change; at most ${SITEMAP_MAX_URLS}, the newest.`,
+          parameters: [ifNoneMatch],
           responses: {
-            200: { description: 'The sitemap', headers: cached, content: { 'application/xml': { schema: { type: 'string' } } } },
-            304: { description: 'Not modified' },
-            404: problem('sitemap_not_configured: BOARD_OFFER_URL is not set'),
+            200: { description: 'The sitemap', headers: cached('public, max-age=300'), content: text('application/xml') },
+            304: notModified,
+            ...problems('sitemap_not_configured'),
           },
         },
       },
       '/embed/campaigns': {
         get: {
-          summary: 'For boards that render on their server: the <jobboard-campaigns> element with its shadow DOM rendered, its state and the open offer\'s JobPosting, as an HTML fragment',
-          parameters: [...queryParameters(EmbedQuery), { name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' } }],
+          operationId: 'getCampaignsFragment',
+          tags: ['Pages'],
+          summary: 'The offers as an HTML fragment, for boards that render on their server',
+          description:
+            "The <jobboard-campaigns> element with its shadow DOM rendered, its state and the open offer's JobPosting, as an HTML fragment to put where the element would go (keep the widget's script tag).",
+          parameters: [...queryParameters(EmbedQuery), ifNoneMatch],
           responses: {
-            200: { description: 'The fragment', headers: cached, content: { 'text/html': { schema: { type: 'string' } } } },
-            304: { description: 'Not modified' },
-            404: { description: 'The fragment saying the offer is no longer open (closed or unknown offer), or not_found when the server renderer is not built', content: { 'text/html': { schema: { type: 'string' } }, 'application/problem+json': { schema: ref('Problem') } } },
-            422: problem('validation_failed: a query parameter is not valid'),
+            200: { description: 'The fragment', headers: cached('public, max-age=60'), content: text('text/html') },
+            304: notModified,
+            ...problems('validation_failed'),
+            404: {
+              description: 'The fragment saying the offer is no longer open (a closed or unknown offer), or `not_found` when the server renderer is not built',
+              content: { ...text('text/html'), ...problemContent },
+            },
           },
-        },
-      },
-      '/healthz': { get: { summary: 'The process answers', responses: { 200: { description: 'Alive', content: json('Health') } } } },
-      '/readyz': {
-        get: {
-          summary: 'The proxy can serve: catalogue synced, outbox open, credentials accepted (an unreachable upstream is reported in checks.upstream and keeps it ready)',
-          responses: { 200: { description: 'Ready', content: json('Ready') }, 503: { description: 'Not ready', content: json('Ready') } },
         },
       },
       '/widget.js': {
         get: {
+          operationId: 'getWidget',
+          tags: ['Pages'],
           summary: 'The widget bundle, for a script tag',
-          responses: { 200: { description: 'JavaScript module', content: { 'text/javascript': { schema: { type: 'string' } } } }, 404: problem('not_found: the widget is not built') },
+          parameters: [ifNoneMatch],
+          responses: { 200: { description: 'JavaScript module', content: text('text/javascript') }, 304: notModified, ...problems('not_found') },
+        },
+      },
+      '/widget-{module}.js': {
+        get: {
+          operationId: 'getWidgetModule',
+          tags: ['Pages'],
+          summary: 'A module the widget imports (the texts of one language); its name carries a hash of its content',
+          parameters: [{ name: 'module', in: 'path', required: true, description: 'Language and hash, as widget.js names them', schema: { type: 'string', pattern: '^[a-z]{2}-[A-Za-z0-9_-]{8}$' } }, ifNoneMatch],
+          responses: { 200: { description: 'JavaScript module', content: text('text/javascript') }, 304: notModified, ...problems('not_found') },
+        },
+      },
+      '/healthz': {
+        get: { operationId: 'getHealth', tags: ['Operations'], summary: 'The process answers', responses: { 200: { description: 'Alive', content: json('Health') }, ...problems() } },
+      },
+      '/readyz': {
+        get: {
+          operationId: 'getReadiness',
+          tags: ['Operations'],
+          summary: 'The proxy can serve',
+          description: 'Catalogue synced, outbox open, credentials accepted. An unreachable upstream is reported in checks.upstream and keeps it ready: the outbox takes applications meanwhile.',
+          responses: { 200: { description: 'Ready', content: json('Ready') }, 503: { description: 'Not ready', content: json('Ready') }, ...problems() },
+        },
+      },
+      '/api/openapi.json': {
+        get: {
+          operationId: 'getOpenApiDocument',
+          tags: ['Operations'],
+          summary: 'This document (any origin may read it)',
+          parameters: [ifNoneMatch],
+          responses: { 200: { description: 'OpenAPI 3.1', headers: cached('public, max-age=300'), content: { 'application/json': { schema: { type: 'object' } } } }, 304: notModified, ...problems() },
+        },
+      },
+      '/api/docs': {
+        get: {
+          operationId: 'getReference',
+          tags: ['Operations'],
+          summary: 'This document as a page to read (static HTML, rendered when the package is built)',
+          responses: { 200: { description: 'The reference', content: text('text/html') }, ...problems('not_found') },
         },
       },
     },
     components: {
       schemas: {
-        Config: schemaOf(ConfigResponse),
-        CampaignList: schemaOf(CampaignList),
-        CampaignDetail: schemaOf(CampaignDetail),
-        JobPosting: schemaOf(JobPostingAnswer),
-        ApplicationForm: { ...schemaOf(ApplicationForm, 'input'), properties: { ...((schemaOf(ApplicationForm, 'input').properties ?? {}) as object), resume: { type: 'string', format: 'binary', description: 'pdf, jpg, png, doc or docx, at most resume.max_bytes of /api/config' } } },
-        ApplicationAnswer: schemaOf(ApplicationAnswer),
-        Problem: schemaOf(ProblemSchema),
-        Health: schemaOf(HealthAnswer),
-        Ready: schemaOf(ReadyAnswer),
+        ...componentSchemas(
+          {
+            Config: ConfigResponse,
+            CampaignList,
+            CampaignDetail,
+            JobPosting: JobPostingAnswer,
+            ApplicationAnswer,
+            Problem: ProblemSchema,
+            Health: HealthAnswer,
+            Ready: ReadyAnswer,
+          },
+          'output',
+        ),
+        ...componentSchemas({ ApplicationForm }, 'input'),
       },
     },
   };
+}
+
+function replayed(): JsonSchema {
+  return { 'Idempotent-Replayed': { description: 'true when this answer replays the first one given for the same Idempotency-Key', schema: { type: 'string', const: 'true' } } };
 }

@@ -168,7 +168,7 @@ function formFieldSchema(field: FormField): z.ZodType {
     case 'checkbox':
       return checkbox.optional();
     case 'file':
-      return z.string().describe('The file: pdf, jpg, png, doc or docx, at most resume.max_bytes of GET /api/config');
+      return z.file().describe('The file: pdf, jpg, png, doc or docx, at most resume.max_bytes of GET /api/config');
     case 'tel-code':
       return z.string().optional().describe('Like +33');
     case 'url':

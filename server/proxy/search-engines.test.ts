@@ -13,7 +13,7 @@ import { openCatalogueStore } from './catalogue/store.ts';
 import { offerUrlOf } from './catalogue/job-posting.ts';
 import { JobPostingAnswer } from './schemas.ts';
 import type { CatalogueStore } from './catalogue/store.ts';
-import { capturingLogger, listen, testConfig } from './test-support.ts';
+import { capturingLogger, fetch, listen, testConfig } from './test-support.ts';
 
 const OFFER_URL = 'https://jobs.acme.example/offres?offer={id}';
 

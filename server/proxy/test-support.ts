@@ -9,6 +9,9 @@ import { loadProxyConfig } from './config.ts';
 import type { ProxyConfig } from './config.ts';
 import { createLogger } from './logger.ts';
 
+/** fetch that checks each answer against the OpenAPI documents: the proxy's tests call the proxy with it. */
+export { fetch } from '../openapi/test/answers.ts';
+
 export const TEST_BOARD_ORIGIN = 'https://board.example';
 
 export function testConfig(env: Record<string, string> = {}): ProxyConfig {

@@ -1,7 +1,9 @@
 // Helpers for the sandbox's own tests: a sandbox on port 0 with the admin
 // routes, a small world built through them, and a fetch wrapper that
-// returns status, headers and the parsed body.
+// returns status, headers and the parsed body, having checked the answer
+// against the API's OpenAPI document.
 import { ole2, zip } from '../contract/test/office-files.ts';
+import { fetch } from '../openapi/test/answers.ts';
 import { startSandbox } from './index.ts';
 import type { RunningSandbox, SandboxOptions } from './index.ts';
 

@@ -16,6 +16,7 @@ import { Registry } from 'prom-client';
 import { ValidationError } from '../../client/index.ts';
 import type { CampaignStatus } from '../../contract/index.ts';
 import { loadProxyConfig } from '../config.ts';
+import { fetch } from '../test-support.ts';
 import { ProblemError } from '../problem.ts';
 import { createApplicationsModule } from './index.ts';
 import type { ApplicationsCatalogue, ApplicationsModule, DeliveryClient } from './index.ts';

@@ -1,0 +1,66 @@
+// The proxy's OpenAPI document as a reference to read (GET /api/docs) and as
+// a complete description: every operation named, errors declared per route.
+// (Every answer the proxy's tests receive is checked against the document:
+// server/openapi/test/answers.ts.)
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Registry } from 'prom-client';
+import { resourcesFetched } from '../openapi/test/page-resources.ts';
+import { createProxyApp } from './app.ts';
+import { openCatalogueStore } from './catalogue/store.ts';
+import { buildOpenApi } from './openapi.ts';
+import { TEST_BOARD_ORIGIN, capturingLogger, fetch, listen, testConfig } from './test-support.ts';
+
+let proxy: Awaited<ReturnType<typeof listen>>;
+
+before(async () => {
+  const synced = new Date();
+  const app = createProxyApp({
+    config: testConfig(),
+    logger: capturingLogger().logger,
+    registry: new Registry(),
+    catalogue: { store: openCatalogueStore(':memory:'), lastSyncedAt: () => synced, isStale: () => false, status: () => ({ lastAttemptAt: synced, lastError: null, running: false, skippedIds: [] }) },
+  });
+  proxy = await listen(app);
+});
+
+after(() => proxy.close());
+
+type Operation = { operationId?: string; responses: Record<string, unknown> };
+
+describe('GET /api/docs', () => {
+  it('answers the reference as static HTML that fetches nothing, under a policy that allows no fetch', async () => {
+    const response = await fetch(`${proxy.url}/api/docs`);
+    assert.equal(response.status, 200, 'run npm run build:openapi first');
+    assert.match(response.headers.get('content-type') ?? '', /^text\/html/);
+    assert.match(response.headers.get('content-security-policy') ?? '', /^default-src 'none'; style-src 'unsafe-inline'; img-src data:/);
+    const html = await response.text();
+    assert.match(html, /jobboard-connector proxy/);
+    assert.match(html, /\/api\/campaigns\/\{id\}\/jobposting/);
+    assert.deepEqual(resourcesFetched(html), []);
+  });
+
+  it('is served to a browser of any origin, like the document', async () => {
+    assert.equal((await fetch(`${proxy.url}/api/docs`, { headers: { Origin: 'https://elsewhere.example' } })).status, 200);
+    assert.equal((await fetch(`${proxy.url}/api/docs`, { headers: { Origin: TEST_BOARD_ORIGIN } })).status, 200);
+  });
+});
+
+describe('the OpenAPI document', () => {
+  const doc = buildOpenApi('test') as { security: unknown[]; servers: unknown[]; paths: Record<string, Record<string, Operation>> };
+  const operations = Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ path, method, op })));
+
+  it('declares its servers, and that no operation needs credentials', () => {
+    assert.deepEqual(doc.security, []);
+    assert.ok(doc.servers.length > 0);
+  });
+
+  it('names every operation once, and answers unexpected failures with a problem (500) everywhere', () => {
+    const ids = operations.map(({ op }) => op.operationId);
+    assert.equal(new Set(ids).size, ids.length);
+    for (const { path, method, op } of operations) {
+      assert.ok(op.operationId, `${method} ${path}`);
+      assert.ok('500' in op.responses, `${method} ${path}`);
+    }
+  });
+});

@@ -1,0 +1,329 @@
+// GET /openapi.json: OpenAPI 3.1 of the recruitment API as the sandbox
+// implements it (every /v2 endpoint, parameter, body, answer, header and
+// error), generated from the contract's zod schemas, so that a board in any
+// language can generate a client from it. Where the specification is silent
+// (error body and statuses, X-Pagination's encoding, success statuses), the
+// document states the decisions of API-RULES.md that the sandbox follows.
+import type { z } from 'zod';
+import {
+  Applicant,
+  Application,
+  Campaign,
+  CampaignInput,
+  Channel,
+  CreateApplicantBody,
+  CreateApplicationBody,
+  CreateCampaignBody,
+  CreateJobboardApplicantBody,
+  CreatedApplicant,
+  ERROR_STATUS,
+  ErrorBody,
+  GetApplicantQuery,
+  GetApplicationQuery,
+  GetCampaignQuery,
+  JOBBOARD_SCOPES,
+  ListApplicantsQuery,
+  ListApplicationsQuery,
+  ListCampaignsQuery,
+  PAGINATION_HEADER,
+  PaginationHeader,
+  RATE_LIMIT_PER_MINUTE,
+  TOKEN_LIFETIME_SECONDS,
+  TokenRequest,
+  TokenResponse,
+} from '../contract/index.ts';
+import type { Scope } from '../contract/index.ts';
+import { componentSchemas, jsonSchemaOf, queryParameters, schemaRef } from '../openapi/zod.ts';
+import type { JsonSchema } from '../openapi/zod.ts';
+
+/** Where the API lives, relative to the document (served at the sandbox's root). */
+export const API_ROOT = '/v2';
+
+const json = (schema: JsonSchema) => ({ 'application/json': { schema } });
+
+/** One answer per error status, listing the codes of contract/errors.ts that have it. */
+const ERROR_RESPONSES: Record<number, string> = {
+  400: 'BadRequest',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'NotFound',
+  409: 'Conflict',
+  413: 'PayloadTooLarge',
+  415: 'UnsupportedMediaType',
+  422: 'UnprocessableContent',
+  500: 'ServerError',
+  503: 'ServiceUnavailable',
+};
+
+function errorResponse(status: number): JsonSchema {
+  const codes = Object.entries(ERROR_STATUS)
+    .filter(([code, s]) => s === status && code !== 'method_not_allowed' && code !== 'origin_refused')
+    .map(([code]) => `\`${code}\``);
+  return {
+    description: `The error body; \`error.code\` is one of ${codes.join(', ')}.`,
+    ...(status === 403 ? { headers: { 'Retry-After': { description: 'On `rate_limited`: seconds until a request is taken again.', schema: { type: 'integer', minimum: 1 } } } } : {}),
+    content: json(schemaRef('ErrorBody')),
+  };
+}
+
+const errorRef = (status: number) => ({ $ref: `#/components/responses/${ERROR_RESPONSES[status]}` });
+
+interface Operation {
+  operationId: string;
+  summary: string;
+  scope?: Scope;
+  query?: z.ZodType;
+  pathParameters?: JsonSchema[];
+  body?: string;
+  success: { status: 200 | 201; description: string; schema: JsonSchema; list?: boolean };
+  /** Error statuses beyond those of every authenticated call (400, 401, 403, 500, 503). */
+  errors: number[];
+}
+
+function operation(op: Operation): JsonSchema {
+  const statuses = [...new Set([400, ...(op.scope === undefined ? [] : [401, 403]), ...op.errors, 500, 503])].sort((a, b) => a - b);
+  const successHeaders = op.success.list
+    ? {
+        headers: {
+          [PAGINATION_HEADER]: {
+            description: 'The page: JSON with total-count, current-page, next-page (null on the last page) and last-page.',
+            required: true,
+            content: json(schemaRef('PaginationHeader')),
+          },
+        },
+      }
+    : {};
+  return {
+    operationId: op.operationId,
+    summary: op.summary,
+    ...(op.scope === undefined ? { security: [] } : { description: `Scope \`${op.scope}\`.` }),
+    parameters: [...(op.pathParameters ?? []), ...(op.query === undefined ? [] : queryParameters(op.query))],
+    ...(op.body === undefined ? {} : { requestBody: { required: true, content: json(schemaRef(op.body)) } }),
+    responses: {
+      [op.success.status]: { description: op.success.description, ...successHeaders, content: json(op.success.schema) },
+      ...Object.fromEntries(statuses.map((status) => [status, errorRef(status)])),
+      // Injected faults (POST /_sandbox/faults) may answer any status, always with the error body.
+      default: { description: 'Any other failure, such as a fault injected through the admin surface: the error body.', content: json(schemaRef('ErrorBody')) },
+    },
+  };
+}
+
+const idParameter = (name: string, description: string, schema: JsonSchema = { type: 'integer', minimum: 1 }) => ({
+  name,
+  in: 'path',
+  required: true,
+  description,
+  schema,
+});
+
+const listOf = (name: string) => ({ type: 'array', items: schemaRef(name) });
+
+export function buildRecruitmentApiDocument(version: string): Record<string, unknown> {
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Recruitment API (jobboard-connector sandbox)',
+      version,
+      license: { name: 'MIT', identifier: 'MIT' },
+      description: [
+        'The recruitment service\'s API as the jobboard-connector sandbox implements it: campaigns (job offers), applicants, applications and channels.',
+        '',
+        `Authentication: \`POST ${API_ROOT}/jwt\` with an API client's key pair answers a token that lives ${TOKEN_LIFETIME_SECONDS / 3600} hours; every other call sends it as \`Authorization: Bearer <token>\`. Each endpoint needs a scope; job-board clients get ${JOBBOARD_SCOPES.map((s) => `\`${s}\``).join(', ')} and see the campaigns broadcast on their channel.`,
+        '',
+        `Limits: ${RATE_LIMIT_PER_MINUTE} requests a minute per API client, answered **403** \`rate_limited\` with \`Retry-After\` beyond (not 429). Lists take \`page\` and \`per_page\` (at most 50) and answer a JSON array with the \`${PAGINATION_HEADER}\` header (JSON). Query parameters nest with brackets (\`status[date][gte]\`); empty ones are ignored.`,
+        '',
+        'Errors: `{"error": {"code", "message", "details": [{"field", "message"}]}}`, with 400 for a malformed body, 401 for a missing, invalid or expired token, 403 for a missing scope or the rate limit, 404, 409 for a duplicate, 413 for a body too large, 415 for a body that is not JSON and 422 for a broken rule. Files are base64 with a `mime_type` and are processed after the answer: `resume_url` appears later.',
+      ].join('\n'),
+    },
+    servers: [{ url: API_ROOT, description: 'The API root, relative to this document (the sandbox serves it at its origin)' }],
+    security: [{ bearerToken: [] }],
+    tags: [
+      { name: 'Authentication', description: 'Tokens for an API client\'s key pair' },
+      { name: 'Campaigns', description: 'Job offers, and the channels they are broadcast on' },
+      { name: 'Applicants', description: 'Candidate accounts, and the job-board entry point that creates them' },
+      { name: 'Applications', description: 'An applicant\'s applications to campaigns' },
+    ],
+    paths: {
+      '/jwt': {
+        post: {
+          tags: ['Authentication'],
+          ...operation({
+            operationId: 'createToken',
+            summary: 'Get a token for a key pair (no token, no scope needed)',
+            body: 'TokenRequest',
+            success: { status: 200, description: 'The token and the time it stops being accepted', schema: schemaRef('TokenResponse') },
+            errors: [401, 413, 415],
+          }),
+        },
+      },
+      '/campaigns': {
+        get: {
+          tags: ['Campaigns'],
+          ...operation({
+            operationId: 'listCampaigns',
+            summary: 'List campaigns (a job-board client sees those broadcast on its channel)',
+            scope: 'campaigns_read',
+            query: ListCampaignsQuery,
+            success: { status: 200, description: 'One page of campaigns', schema: listOf('Campaign'), list: true },
+            errors: [422],
+          }),
+        },
+        post: {
+          tags: ['Campaigns'],
+          ...operation({
+            operationId: 'createCampaign',
+            summary: 'Create a campaign (status draft, until a manager publishes it)',
+            scope: 'campaigns_write',
+            body: 'CreateCampaignBody',
+            success: { status: 201, description: 'The created campaign, with its embeds', schema: schemaRef('Campaign') },
+            errors: [413, 415, 422],
+          }),
+        },
+      },
+      '/campaigns/{id}': {
+        get: {
+          tags: ['Campaigns'],
+          ...operation({
+            operationId: 'getCampaign',
+            summary: 'Get one campaign',
+            scope: 'campaigns_read',
+            pathParameters: [idParameter('id', 'The campaign\'s id')],
+            query: GetCampaignQuery,
+            success: { status: 200, description: 'The campaign', schema: schemaRef('Campaign') },
+            errors: [404],
+          }),
+        },
+      },
+      '/channels': {
+        get: {
+          tags: ['Campaigns'],
+          ...operation({
+            operationId: 'listChannels',
+            summary: 'List the company\'s channels (with the Entity option: the company-wide ones)',
+            scope: 'campaigns_read',
+            success: { status: 200, description: 'The channels', schema: listOf('Channel') },
+            errors: [],
+          }),
+        },
+      },
+      '/entities/{entity_id}/channels': {
+        get: {
+          tags: ['Campaigns'],
+          ...operation({
+            operationId: 'listEntityChannels',
+            summary: 'List an entity\'s channels (companies with the Entity option)',
+            scope: 'campaigns_read',
+            pathParameters: [idParameter('entity_id', 'The entity\'s id')],
+            success: { status: 200, description: 'The channels', schema: listOf('Channel') },
+            errors: [404],
+          }),
+        },
+      },
+      '/applicants': {
+        get: {
+          tags: ['Applicants'],
+          ...operation({
+            operationId: 'listApplicants',
+            summary: 'List applicants',
+            scope: 'applicants_read',
+            query: ListApplicantsQuery,
+            success: { status: 200, description: 'One page of applicants', schema: listOf('Applicant'), list: true },
+            errors: [422],
+          }),
+        },
+        post: {
+          tags: ['Applicants'],
+          ...operation({
+            operationId: 'createApplicant',
+            summary: 'Create an applicant, with its applications (company clients)',
+            scope: 'applicants_write',
+            body: 'CreateApplicantBody',
+            success: { status: 201, description: 'The applicant with its address, pools and created applications', schema: schemaRef('CreatedApplicant') },
+            errors: [409, 413, 415, 422],
+          }),
+        },
+      },
+      '/applicants/{id}': {
+        get: {
+          tags: ['Applicants'],
+          ...operation({
+            operationId: 'getApplicant',
+            summary: 'Get one applicant, by id or email address',
+            scope: 'applicants_read',
+            pathParameters: [idParameter('id', 'The applicant\'s id, or its email address', { type: 'string', minLength: 1 })],
+            query: GetApplicantQuery,
+            success: { status: 200, description: 'The applicant', schema: schemaRef('Applicant') },
+            errors: [404],
+          }),
+        },
+      },
+      '/jobboards/applicants': {
+        post: {
+          tags: ['Applicants'],
+          ...operation({
+            operationId: 'createJobboardApplicant',
+            summary: 'Create an applicant of a company, with its applications (job-board clients; each campaign must be broadcast on the board)',
+            scope: 'applicants_write',
+            body: 'CreateJobboardApplicantBody',
+            success: { status: 201, description: 'The applicant with its address, pools and created applications', schema: schemaRef('CreatedApplicant') },
+            errors: [409, 413, 415, 422],
+          }),
+        },
+      },
+      '/applications': {
+        get: {
+          tags: ['Applications'],
+          ...operation({
+            operationId: 'listApplications',
+            summary: 'List applications (a job-board client: those it created)',
+            scope: 'applications_read',
+            query: ListApplicationsQuery,
+            success: { status: 200, description: 'One page of applications', schema: listOf('Application'), list: true },
+            errors: [422],
+          }),
+        },
+        post: {
+          tags: ['Applications'],
+          ...operation({
+            operationId: 'createApplication',
+            summary: 'Create an application of an existing applicant (by id or email) to a campaign that is online, draft or standby',
+            scope: 'applications_write',
+            body: 'CreateApplicationBody',
+            success: { status: 201, description: 'The application with its comments and tags', schema: schemaRef('Application') },
+            errors: [409, 413, 415, 422],
+          }),
+        },
+      },
+      '/applications/{id}': {
+        get: {
+          tags: ['Applications'],
+          ...operation({
+            operationId: 'getApplication',
+            summary: 'Get one application',
+            scope: 'applications_read',
+            pathParameters: [idParameter('id', 'The application\'s id')],
+            query: GetApplicationQuery,
+            success: { status: 200, description: 'The application', schema: schemaRef('Application') },
+            errors: [404],
+          }),
+        },
+      },
+    },
+    components: {
+      securitySchemes: {
+        bearerToken: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: `A token from \`POST ${API_ROOT}/jwt\`, or one the client signs itself: HS256 with the secret key, \`iss\` the private key, \`iat\`, and optionally \`exp\` and \`aud\` (the API host).`,
+        },
+      },
+      responses: Object.fromEntries(Object.entries(ERROR_RESPONSES).map(([status, name]) => [name, errorResponse(Number(status))])),
+      schemas: {
+        ...componentSchemas({ Campaign, Applicant, Application, CreatedApplicant, Channel, TokenResponse, ErrorBody }, 'output'),
+        PaginationHeader: jsonSchemaOf(PaginationHeader),
+        ...componentSchemas({ TokenRequest, CampaignInput, CreateCampaignBody, CreateApplicantBody, CreateJobboardApplicantBody, CreateApplicationBody }, 'input'),
+      },
+    },
+  };
+}
