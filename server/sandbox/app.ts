@@ -194,22 +194,23 @@ function authenticate(ctx: SandboxContext): RequestHandler {
   };
 }
 
-/** Records each create request with its answer (0 when the connection closed without one), faults included. */
+/**
+ * Records each create request as it arrives, with its answer (0 when the
+ * connection closed without one) and the applications it created.
+ */
 function recordCreates(ctx: SandboxContext): RequestHandler {
   return (req, res, next) => {
     if (!ctx.traffic.isCreate(req.method, req.path)) return next();
-    const at = ctx.clock.iso();
-    const path = req.path;
-    let recorded = false;
-    const record = (status: number) => {
-      if (recorded) return;
-      recorded = true;
+    let record: { finish(status: number, clientId: number | null, body: unknown): void } | undefined;
+    const finish = (status: number) => {
       const client = res.locals.client as { id: number } | undefined;
-      ctx.traffic.create({ at, method: req.method, path, status, client_id: client?.id ?? null }, req.body);
+      record?.finish(status, client?.id ?? null, req.body);
     };
-    res.once('finish', () => record(res.statusCode));
-    res.once('close', () => record(res.writableFinished ? res.statusCode : 0));
-    next();
+    res.once('finish', () => finish(res.statusCode));
+    res.once('close', () => {
+      if (!res.writableFinished) finish(0);
+    });
+    record = ctx.traffic.begin({ at: ctx.clock.iso(), method: req.method, path: req.path }, next);
   };
 }
 

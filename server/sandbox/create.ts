@@ -120,6 +120,8 @@ export function insertApplication(
     now,
     now,
   );
+  // The traffic log's record of this request learns what it created, once (and only if) it is committed.
+  db.afterCommit(() => ctx.traffic.noteCreated(id));
   recordStatusChange(db, id, INITIAL_APPLICATION_STATUS, now);
   for (const tag of allowedTags(company, args.fields.tags)) {
     db.run('INSERT OR IGNORE INTO application_tags (application_id, name) VALUES (?, ?)', id, tag);

@@ -297,6 +297,8 @@ export class Database {
     this.#generation++;
   }
 
+  #afterCommit: (() => void)[] = [];
+
   /** Runs fn in one transaction (nested calls join the outer one). */
   transaction<T>(fn: () => T): T {
     if (this.#depth > 0) return fn();
@@ -306,13 +308,23 @@ export class Database {
       const result = fn();
       this.raw.exec('COMMIT');
       this.#generation++;
+      const committed = this.#afterCommit;
+      this.#afterCommit = [];
+      for (const run of committed) run();
       return result;
     } catch (error) {
       this.raw.exec('ROLLBACK');
+      this.#afterCommit = [];
       throw error;
     } finally {
       this.#depth--;
     }
+  }
+
+  /** Runs fn once the current transaction commits (now when there is none); never when it rolls back. */
+  afterCommit(fn: () => void): void {
+    if (this.#depth > 0) this.#afterCommit.push(fn);
+    else fn();
   }
 
   /** Empties every table (POST /_sandbox/reset). */

@@ -91,8 +91,26 @@ describe('GET /_sandbox/stats and GET /_sandbox/creates', () => {
       ],
     );
     assert.ok(creates[0].seq < creates[1].seq && creates[1].seq < creates[2].seq);
+    assert.deepEqual(creates.map((c: Json) => c.application_ids.length), [0, 1, 0], 'only the 201 created an application');
     assert.equal(creates[0].client_id, null, 'the fault answered before the token was read');
     assert.equal(typeof creates[1].client_id, 'number');
+  });
+
+  it('records what a create did when its caller gave up before the answer: status 0, the application it created', async () => {
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const keys = await w.t.admin('POST', '/clients', { channel: 'board_test' });
+    const token = await w.t.token(keys);
+    await admin('POST', '/faults', { count: 1, delay_ms: 400 });
+    const body = { company_id: w.companyId, applicant: { email: 'lost@example.org', applications: [{ campaign_id: w.campaignId }] } };
+    await assert.rejects(
+      fetch(`${w.t.url}/jobboards/applicants`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(100) }),
+    );
+    let creates: Json[] = [];
+    for (let i = 0; i < 50 && creates[0]?.application_ids.length !== 1; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      creates = (await admin('GET', '/creates?email=lost@example.org')).body;
+    }
+    assert.deepEqual(creates.map((c: Json) => [c.status, c.application_ids.length]), [[0, 1]]);
   });
 
   it('records a create whose connection was dropped with status 0, and forgets everything at reset', async () => {

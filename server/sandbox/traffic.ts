@@ -6,6 +6,7 @@
 // campaigns it names and how it was answered, faulted ones included. A
 // duplicate a service quietly accepts shows here even when the database
 // cannot tell it from a second candidate.
+import { AsyncLocalStorage } from 'node:async_hooks';
 export interface ClientTraffic {
   client_id: number;
   /** Requests counted in the sliding window ending now. */
@@ -23,8 +24,13 @@ export interface CreateRequest {
   at: string;
   method: string;
   path: string;
-  /** The answer's status; 0 when the connection was dropped without one. */
-  status: number;
+  /** The answer's status; 0 when the connection closed without one (null while it is handled). */
+  status: number | null;
+  /**
+   * The applications this request created, committed: what the service did,
+   * even when its answer never reached the caller (a timeout, a dropped connection).
+   */
+  application_ids: number[];
   /** The API client, null when the request was answered before authentication (a fault, a bad token). */
   client_id: number | null;
   /** The applicant's email as the body names it (applicant.email or applicant_email), null when it names none. */
@@ -49,6 +55,8 @@ export class TrafficLog {
   readonly #windowMs: number;
   readonly #clients = new Map<number, { hits: number[]; max: number; total: number; rateLimited: number }>();
   #creates: CreateRequest[] = [];
+  /** The create request being handled, through every await of its handling. */
+  readonly #current = new AsyncLocalStorage<CreateRequest>();
 
   constructor(windowMs: number) {
     this.#windowMs = windowMs;
@@ -75,8 +83,25 @@ export class TrafficLog {
     client.max = Math.max(client.max, client.hits.length);
   }
 
-  create(entry: Omit<CreateRequest, 'seq' | 'email' | 'campaign_ids'>, body: unknown): void {
-    this.#creates.push({ seq: this.#creates.length + 1, ...entry, ...namedIn(body) });
+  /**
+   * Records a create request as it arrives and runs its handling (`next`) in
+   * its context, so that noteCreated reaches it; `finish` sets its status
+   * and what its body named, once read.
+   */
+  begin(entry: Pick<CreateRequest, 'at' | 'method' | 'path'>, next: () => void): { finish(status: number, clientId: number | null, body: unknown): void } {
+    const record: CreateRequest = { seq: this.#creates.length + 1, ...entry, status: null, client_id: null, email: null, campaign_ids: [], application_ids: [] };
+    this.#creates.push(record);
+    this.#current.run(record, next);
+    return {
+      finish(status, clientId, body) {
+        Object.assign(record, { status, client_id: clientId, ...namedIn(body) });
+      },
+    };
+  }
+
+  /** An application the create request being handled has created. */
+  noteCreated(applicationId: number): void {
+    this.#current.getStore()?.application_ids.push(applicationId);
   }
 
   stats(nowMs = Date.now()): { window_ms: number; clients: ClientTraffic[] } {
