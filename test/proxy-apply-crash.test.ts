@@ -11,7 +11,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, it } from 'node:test';
 import { startSandbox } from '../server/sandbox/index.ts';
 import type { RunningSandbox } from '../server/sandbox/index.ts';
-import { admin, apply, eventually, fetch, proxyEnv, upstreamApplicantCount, upstreamApplications, validFields } from './proxy-apply-support.ts';
+import { DUPLICATE_SETTINGS, admin, apply, assertCreatedOnceAtTheWire, eventually, fetch, proxyEnv, setDuplicateApplications, upstreamApplicantCount, upstreamApplications, validFields } from './proxy-apply-support.ts';
 import type { Fields } from './proxy-apply-support.ts';
 
 const CHILD = new URL('./proxy-apply-child.ts', import.meta.url).pathname;
@@ -51,68 +51,76 @@ function outboxRows(dataDir: string): { reference: string; status: string; outco
   }
 }
 
-describe('kill -9 of the proxy', () => {
-  let sandbox: RunningSandbox;
-  let dataDir: string;
-  const children: Child[] = [];
+for (const duplicates of DUPLICATE_SETTINGS) {
+  describe(`kill -9 of the proxy (sandbox duplicate_applications: ${duplicates})`, () => {
+    let sandbox: RunningSandbox;
+    let dataDir: string;
+    const children: Child[] = [];
 
-  before(async () => {
-    sandbox = await startSandbox({ port: 0, admin: true, seed: 'demo' });
-    dataDir = mkdtempSync(join(tmpdir(), 'jbc-crash-'));
+    before(async () => {
+      sandbox = await startSandbox({ port: 0, admin: true, seed: 'demo' });
+      await setDuplicateApplications(sandbox, duplicates);
+      dataDir = mkdtempSync(join(tmpdir(), 'jbc-crash-'));
+    });
+    after(async () => {
+      for (const child of children) if (child.process.exitCode === null && child.process.signalCode === null) child.process.kill('SIGKILL');
+      await Promise.all(children.map((c) => c.exited));
+      await sandbox.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    });
+
+    it('loses no application and delivers each exactly once after a restart', async (t) => {
+      const env = proxyEnv(sandbox, dataDir, { LOG_LEVEL: 'silent', DELIVERY_DEADLINE_MS: '2000' });
+      // 1. A proxy that retries slowly and dies right after the service's first 201.
+      const first = await startChild({ ...env, TEST_CRASH_AFTER_UPSTREAM_CREATE: '1', TEST_BASE_BACKOFF_MS: '600000' });
+      children.push(first);
+      const campaigns = (await (await fetch(`${first.url}/api/campaigns?per_page=50`)).json()) as { items: { id: number }[] };
+      const ids = campaigns.items.map((c) => c.id);
+
+      // Three applications while the service answers 503: stored and answered 202.
+      await admin(sandbox, 'POST', 'faults', { count: 1_000_000, status: 503 });
+      const queued: { fields: Fields; key: string }[] = [];
+      for (let i = 0; i < 3; i++) {
+        const item = { fields: validFields(ids[i]!), key: crypto.randomUUID() };
+        const answer = await apply(first.url, item);
+        assert.equal(answer.status, 202);
+        queued.push(item);
+      }
+
+      // A fourth once the service is back: the service creates it, the proxy dies before recording it or answering.
+      await admin(sandbox, 'POST', 'faults', { count: 0 });
+      const caught = { fields: validFields(ids[3]!), key: crypto.randomUUID() };
+      await assert.rejects(apply(first.url, caught), 'the candidate gets no answer: the proxy is gone');
+      assert.equal(await first.exited, 'SIGKILL');
+      assert.equal(upstreamApplications(sandbox, caught.fields.email).length, 1, 'the service has it');
+      const before = outboxRows(dataDir);
+      assert.equal(before.length, 4, 'all four were stored before the crash');
+      assert.deepEqual(before.map((r) => r.status).sort(), ['delivering', 'pending', 'pending', 'pending']);
+
+      // 2. Restart on the same data directory.
+      const second = await startChild(env);
+      children.push(second);
+
+      // The candidate's widget retries the unanswered submission with the same key: no second application.
+      const retried = await apply(second.url, caught);
+      assert.ok(retried.status === 202 || retried.status === 201, `answered ${retried.status}`);
+      assert.equal(retried.headers.get('idempotent-replayed'), 'true');
+
+      await eventually(() => outboxRows(dataDir).every((r) => r.status === 'delivered'), 20_000, 'every application delivered');
+      const wire = { requests: 0, succeeded: 0 };
+      for (const { fields } of [...queued, caught]) {
+        assert.equal(upstreamApplications(sandbox, fields.email).length, 1, `one application for ${fields.email}`);
+        assert.equal(upstreamApplicantCount(sandbox, fields.email), 1);
+        const one = await assertCreatedOnceAtTheWire(sandbox, fields.email, Number(fields.campaign_id));
+        wire.requests += one.requests;
+        wire.succeeded += one.succeeded;
+      }
+      t.diagnostic(`at the wire: ${wire.requests} create requests, ${wire.succeeded} created an application`);
+      const caughtRow = outboxRows(dataDir).find((r) => r.reference === retried.body.reference);
+      assert.equal(caughtRow?.outcome, 'found_delivered', 'the restarted proxy found what the killed attempt had delivered');
+
+      second.process.kill('SIGKILL');
+      assert.equal(await second.exited, 'SIGKILL');
+    });
   });
-  after(async () => {
-    for (const child of children) if (child.process.exitCode === null && child.process.signalCode === null) child.process.kill('SIGKILL');
-    await Promise.all(children.map((c) => c.exited));
-    await sandbox.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
-
-  it('loses no application and delivers each exactly once after a restart', async () => {
-    const env = proxyEnv(sandbox, dataDir, { LOG_LEVEL: 'silent', DELIVERY_DEADLINE_MS: '2000' });
-    // 1. A proxy that retries slowly and dies right after the service's first 201.
-    const first = await startChild({ ...env, TEST_CRASH_AFTER_UPSTREAM_CREATE: '1', TEST_BASE_BACKOFF_MS: '600000' });
-    children.push(first);
-    const campaigns = (await (await fetch(`${first.url}/api/campaigns?per_page=50`)).json()) as { items: { id: number }[] };
-    const ids = campaigns.items.map((c) => c.id);
-
-    // Three applications while the service answers 503: stored and answered 202.
-    await admin(sandbox, 'POST', 'faults', { count: 1_000_000, status: 503 });
-    const queued: { fields: Fields; key: string }[] = [];
-    for (let i = 0; i < 3; i++) {
-      const item = { fields: validFields(ids[i]!), key: crypto.randomUUID() };
-      const answer = await apply(first.url, item);
-      assert.equal(answer.status, 202);
-      queued.push(item);
-    }
-
-    // A fourth once the service is back: the service creates it, the proxy dies before recording it or answering.
-    await admin(sandbox, 'POST', 'faults', { count: 0 });
-    const caught = { fields: validFields(ids[3]!), key: crypto.randomUUID() };
-    await assert.rejects(apply(first.url, caught), 'the candidate gets no answer: the proxy is gone');
-    assert.equal(await first.exited, 'SIGKILL');
-    assert.equal(upstreamApplications(sandbox, caught.fields.email).length, 1, 'the service has it');
-    const before = outboxRows(dataDir);
-    assert.equal(before.length, 4, 'all four were stored before the crash');
-    assert.deepEqual(before.map((r) => r.status).sort(), ['delivering', 'pending', 'pending', 'pending']);
-
-    // 2. Restart on the same data directory.
-    const second = await startChild(env);
-    children.push(second);
-
-    // The candidate's widget retries the unanswered submission with the same key: no second application.
-    const retried = await apply(second.url, caught);
-    assert.ok(retried.status === 202 || retried.status === 201, `answered ${retried.status}`);
-    assert.equal(retried.headers.get('idempotent-replayed'), 'true');
-
-    await eventually(() => outboxRows(dataDir).every((r) => r.status === 'delivered'), 20_000, 'every application delivered');
-    for (const { fields } of [...queued, caught]) {
-      assert.equal(upstreamApplications(sandbox, fields.email).length, 1, `one application for ${fields.email}`);
-      assert.equal(upstreamApplicantCount(sandbox, fields.email), 1);
-    }
-    const caughtRow = outboxRows(dataDir).find((r) => r.reference === retried.body.reference);
-    assert.equal(caughtRow?.outcome, 'found_delivered', 'the retry learnt from 409 that the first attempt had delivered it');
-
-    second.process.kill('SIGKILL');
-    assert.equal(await second.exited, 'SIGKILL');
-  });
-});
+}

@@ -11,7 +11,7 @@ import pino from 'pino';
 import { loadProxyConfig } from '../server/proxy/config.ts';
 import { startProxy } from '../server/proxy/index.ts';
 import { DEMO_KEYS, startSandbox } from '../server/sandbox/index.ts';
-import { admin, apply, eventually, fetch, proxyEnv, runOutboxCommand, startApplyWorld, upstreamApplicantCount, upstreamApplications, validFields } from './proxy-apply-support.ts';
+import { DUPLICATE_SETTINGS, admin, apply, assertCreatedOnceAtTheWire, eventually, fetch, proxyEnv, runOutboxCommand, startApplyWorld, upstreamApplicantCount, upstreamApplications, validFields } from './proxy-apply-support.ts';
 import type { ApplyWorld } from './proxy-apply-support.ts';
 
 // How long to wait for the outbox to reach a state before failing. A bound, not a
@@ -20,132 +20,155 @@ import type { ApplyWorld } from './proxy-apply-support.ts';
 // "503, then delivered" fail although nothing was wrong.
 const SETTLE_MS = 60_000;
 
-describe('delivery when the service fails', () => {
-  let world: ApplyWorld;
-  before(async () => {
-    // A slow service must outlast the candidate's deadline (1.5 s), never the attempt's own timeout.
-    world = await startApplyWorld({ env: { DELIVERY_DEADLINE_MS: '1500' }, delivery: { upstreamTimeoutMs: 30_000 } });
-  });
-  after(async () => {
-    await world.close();
-  });
+/** Says in the test's output what the sandbox received: create requests, and how many created an application. */
+function wire(t: { diagnostic(message: string): void }, counts: { requests: number; succeeded: number }): void {
+  t.diagnostic(`at the wire: ${counts.requests} create requests, ${counts.succeeded} created an application`);
+}
 
-  const status = (reference: unknown) => world.applications.outbox.get(String(reference))?.status;
+for (const duplicates of DUPLICATE_SETTINGS) {
+  describe(`delivery when the service fails (sandbox duplicate_applications: ${duplicates})`, () => {
+    let world: ApplyWorld;
+    before(async () => {
+      // A slow service must outlast the candidate's deadline (1.5 s), never the attempt's own timeout.
+      world = await startApplyWorld({ duplicates, env: { DELIVERY_DEADLINE_MS: '1500' }, delivery: { upstreamTimeoutMs: 30_000 } });
+    });
+    after(async () => {
+      await world.close();
+    });
 
-  it('when the service answers 503, answers 202 queued, then delivers it once the service is back', async () => {
-    await admin(world.sandbox, 'POST', 'faults', { count: 1_000_000, status: 503 });
-    const fields = validFields(world.openCampaignIds[0]!);
-    const answer = await apply(world.proxyUrl, { fields });
-    assert.equal(answer.status, 202);
-    assert.equal(answer.body.status, 'queued');
-    await eventually(() => (world.applications.outbox.get(String(answer.body.reference))?.attempts ?? 0) >= 3, SETTLE_MS, 'three attempts');
-    assert.ok(['pending', 'delivering'].includes(String(status(answer.body.reference))), 'still waiting');
-    assert.equal(upstreamApplicantCount(world.sandbox, fields.email), 0);
-    await admin(world.sandbox, 'POST', 'faults', { count: 0 });
-    await eventually(() => status(answer.body.reference) === 'delivered', SETTLE_MS, 'delivery');
-    assert.equal(upstreamApplications(world.sandbox, fields.email).length, 1);
-    assert.equal(world.applications.outbox.get(String(answer.body.reference))?.resume_bytes, null);
+    const status = (reference: unknown) => world.applications.outbox.get(String(reference))?.status;
+
+    it('when the service answers 503, answers 202 queued, then delivers it once the service is back', async (t) => {
+      await admin(world.sandbox, 'POST', 'faults', { count: 1_000_000, status: 503 });
+      const fields = validFields(world.openCampaignIds[0]!);
+      const answer = await apply(world.proxyUrl, { fields });
+      assert.equal(answer.status, 202);
+      assert.equal(answer.body.status, 'queued');
+      await eventually(() => (world.applications.outbox.get(String(answer.body.reference))?.attempts ?? 0) >= 3, SETTLE_MS, 'three attempts');
+      assert.ok(['pending', 'delivering'].includes(String(status(answer.body.reference))), 'still waiting');
+      assert.equal(upstreamApplicantCount(world.sandbox, fields.email), 0);
+      await admin(world.sandbox, 'POST', 'faults', { count: 0 });
+      await eventually(() => status(answer.body.reference) === 'delivered', SETTLE_MS, 'delivery');
+      assert.equal(upstreamApplications(world.sandbox, fields.email).length, 1);
+      wire(t, await assertCreatedOnceAtTheWire(world.sandbox, fields.email, world.openCampaignIds[0]!));
+      assert.equal(world.applications.outbox.get(String(answer.body.reference))?.resume_bytes, null);
+    });
+
+    it('when connections to the service are dropped, answers 202 and delivers once they are not', async (t) => {
+      await admin(world.sandbox, 'POST', 'faults', { count: 3, drop: true });
+      const fields = validFields(world.openCampaignIds[1]!);
+      const answer = await apply(world.proxyUrl, { fields });
+      assert.ok(answer.status === 202 || answer.status === 201, `answered ${answer.status}`);
+      await eventually(() => status(answer.body.reference) === 'delivered', SETTLE_MS, 'delivery');
+      assert.equal(upstreamApplications(world.sandbox, fields.email).length, 1);
+      assert.equal(upstreamApplicantCount(world.sandbox, fields.email), 1);
+      wire(t, await assertCreatedOnceAtTheWire(world.sandbox, fields.email, world.openCampaignIds[1]!));
+    });
+
+    it('when the service is slower than DELIVERY_DEADLINE_MS, answers 202 and the same attempt still delivers it, once', async (t) => {
+      await admin(world.sandbox, 'POST', 'faults', { count: 1, delay_ms: 2_500 });
+      const fields = validFields(world.openCampaignIds[2]!);
+      const answer = await apply(world.proxyUrl, { fields });
+      assert.equal(answer.status, 202);
+      await eventually(() => status(answer.body.reference) === 'delivered', SETTLE_MS, 'delivery');
+      const row = world.applications.outbox.get(String(answer.body.reference));
+      assert.equal(row?.attempts, 1);
+      assert.equal(row?.answered, 202);
+      assert.equal(upstreamApplications(world.sandbox, fields.email).length, 1);
+      wire(t, await assertCreatedOnceAtTheWire(world.sandbox, fields.email, world.openCampaignIds[2]!));
+    });
+
+    it('replays 202 for the same key after the application was delivered in the background', async (t) => {
+      await admin(world.sandbox, 'POST', 'faults', { count: 1, status: 503 });
+      const fields = validFields(world.openCampaignIds[3]!);
+      const key = crypto.randomUUID();
+      const first = await apply(world.proxyUrl, { fields, key });
+      assert.equal(first.status, 202);
+      await eventually(() => status(first.body.reference) === 'delivered', SETTLE_MS, 'delivery');
+      const again = await apply(world.proxyUrl, { fields, key });
+      assert.equal(again.status, 202);
+      assert.equal(again.text, first.text);
+      assert.equal(upstreamApplications(world.sandbox, fields.email).length, 1);
+      wire(t, await assertCreatedOnceAtTheWire(world.sandbox, fields.email, world.openCampaignIds[3]!));
+    });
   });
+}
 
-  it('when connections to the service are dropped, answers 202 and delivers once they are not', async () => {
-    await admin(world.sandbox, 'POST', 'faults', { count: 3, drop: true });
-    const fields = validFields(world.openCampaignIds[1]!);
-    const answer = await apply(world.proxyUrl, { fields });
-    assert.ok(answer.status === 202 || answer.status === 201, `answered ${answer.status}`);
-    await eventually(() => status(answer.body.reference) === 'delivered', SETTLE_MS, 'delivery');
-    assert.equal(upstreamApplications(world.sandbox, fields.email).length, 1);
-    assert.equal(upstreamApplicantCount(world.sandbox, fields.email), 1);
+for (const duplicates of DUPLICATE_SETTINGS) {
+  describe(`delivery when the answer of a successful create is lost (sandbox duplicate_applications: ${duplicates})`, () => {
+    let world: ApplyWorld;
+    let loseNext = false;
+    before(async () => {
+      // The sandbox cannot act and then lose its answer, so the client's fetch does: the
+      // request reaches the service (which creates the applicant), then the connection "resets".
+      const losingFetch: typeof fetch = async (input, init) => {
+        const response = await fetch(input, init);
+        const url = input instanceof Request ? input.url : String(input);
+        if (loseNext && url.endsWith('/jobboards/applicants')) {
+          loseNext = false;
+          await response.arrayBuffer();
+          throw new TypeError('fetch failed', { cause: Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }) });
+        }
+        return response;
+      };
+      world = await startApplyWorld({ duplicates, fetch: losingFetch });
+    });
+    after(async () => {
+      await world.close();
+    });
+
+    it('finds on the retry the application whose answer was lost, and sends nothing twice', async (t) => {
+      loseNext = true;
+      const fields = validFields(world.openCampaignIds[0]!);
+      const answer = await apply(world.proxyUrl, { fields });
+      assert.equal(answer.status, 202);
+      assert.equal(upstreamApplications(world.sandbox, fields.email).length, 1, 'the service did create it');
+      await eventually(() => world.applications.outbox.get(String(answer.body.reference))?.status === 'delivered', SETTLE_MS, 'delivery');
+      const row = world.applications.outbox.get(String(answer.body.reference));
+      assert.equal(row?.outcome, 'found_delivered');
+      assert.equal(row?.attempts, 2);
+      assert.equal(upstreamApplications(world.sandbox, fields.email).length, 1);
+      assert.equal(upstreamApplicantCount(world.sandbox, fields.email), 1);
+      wire(t, await assertCreatedOnceAtTheWire(world.sandbox, fields.email, world.openCampaignIds[0]!));
+    });
   });
+}
 
-  it('when the service is slower than DELIVERY_DEADLINE_MS, answers 202 and the same attempt still delivers it, once', async () => {
-    await admin(world.sandbox, 'POST', 'faults', { count: 1, delay_ms: 2_500 });
-    const fields = validFields(world.openCampaignIds[2]!);
-    const answer = await apply(world.proxyUrl, { fields });
-    assert.equal(answer.status, 202);
-    await eventually(() => status(answer.body.reference) === 'delivered', SETTLE_MS, 'delivery');
-    const row = world.applications.outbox.get(String(answer.body.reference));
-    assert.equal(row?.attempts, 1);
-    assert.equal(row?.answered, 202);
-    assert.equal(upstreamApplications(world.sandbox, fields.email).length, 1);
-  });
+for (const duplicates of DUPLICATE_SETTINGS) {
+  describe(`delivery when the service's rate limit is reached (sandbox duplicate_applications: ${duplicates})`, () => {
+    let world: ApplyWorld;
+    before(async () => {
+      world = await startApplyWorld({ duplicates, sandboxRateLimitPerMinute: 8, clientRetry: { maxRateLimitWaits: 0 } });
+    });
+    after(async () => {
+      await world.close();
+    });
 
-  it('replays 202 for the same key after the application was delivered in the background', async () => {
-    await admin(world.sandbox, 'POST', 'faults', { count: 1, status: 503 });
-    const fields = validFields(world.openCampaignIds[3]!);
-    const key = crypto.randomUUID();
-    const first = await apply(world.proxyUrl, { fields, key });
-    assert.equal(first.status, 202);
-    await eventually(() => status(first.body.reference) === 'delivered', SETTLE_MS, 'delivery');
-    const again = await apply(world.proxyUrl, { fields, key });
-    assert.equal(again.status, 202);
-    assert.equal(again.text, first.text);
-    assert.equal(upstreamApplications(world.sandbox, fields.email).length, 1);
-  });
-});
-
-describe('delivery when the answer of a successful create is lost', () => {
-  let world: ApplyWorld;
-  let loseNext = false;
-  before(async () => {
-    // The sandbox cannot act and then lose its answer, so the client's fetch does: the
-    // request reaches the service (which creates the applicant), then the connection "resets".
-    const losingFetch: typeof fetch = async (input, init) => {
-      const response = await fetch(input, init);
-      const url = input instanceof Request ? input.url : String(input);
-      if (loseNext && url.endsWith('/jobboards/applicants')) {
-        loseNext = false;
-        await response.arrayBuffer();
-        throw new TypeError('fetch failed', { cause: Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }) });
+    it('queues what the service refuses with 403 rate_limited and delivers every application exactly once afterwards', async (t) => {
+      const emails: string[] = [];
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => {
+          const fields = validFields(world.openCampaignIds[i % world.openCampaignIds.length]!);
+          emails.push(fields.email);
+          return apply(world.proxyUrl, { fields });
+        }),
+      );
+      const statuses = answers.map((a) => a.status);
+      assert.ok(statuses.every((s) => s === 201 || s === 202), `answers: ${statuses.join(', ')}`);
+      assert.ok(statuses.includes(202), 'the limit was reached');
+      world.sandbox.context.rateLimiter.clear();
+      await eventually(() => world.applications.outbox.counts().delivered === 10, SETTLE_MS, 'all delivered');
+      const counts = { requests: 0, succeeded: 0 };
+      for (const [i, email] of emails.entries()) {
+        assert.equal(upstreamApplications(world.sandbox, email).length, 1, email);
+        const one = await assertCreatedOnceAtTheWire(world.sandbox, email, world.openCampaignIds[i % world.openCampaignIds.length]!);
+        counts.requests += one.requests;
+        counts.succeeded += one.succeeded;
       }
-      return response;
-    };
-    world = await startApplyWorld({ fetch: losingFetch });
+      wire(t, counts);
+    });
   });
-  after(async () => {
-    await world.close();
-  });
-
-  it('learns from 409 application_exists on the retry that it was delivered, and sends nothing twice', async () => {
-    loseNext = true;
-    const fields = validFields(world.openCampaignIds[0]!);
-    const answer = await apply(world.proxyUrl, { fields });
-    assert.equal(answer.status, 202);
-    assert.equal(upstreamApplications(world.sandbox, fields.email).length, 1, 'the service did create it');
-    await eventually(() => world.applications.outbox.get(String(answer.body.reference))?.status === 'delivered', SETTLE_MS, 'delivery');
-    const row = world.applications.outbox.get(String(answer.body.reference));
-    assert.equal(row?.outcome, 'found_delivered');
-    assert.equal(row?.attempts, 2);
-    assert.equal(upstreamApplications(world.sandbox, fields.email).length, 1);
-    assert.equal(upstreamApplicantCount(world.sandbox, fields.email), 1);
-  });
-});
-
-describe("delivery when the service's rate limit is reached", () => {
-  let world: ApplyWorld;
-  before(async () => {
-    world = await startApplyWorld({ sandboxRateLimitPerMinute: 8, clientRetry: { maxRateLimitWaits: 0 } });
-  });
-  after(async () => {
-    await world.close();
-  });
-
-  it('queues what the service refuses with 403 rate_limited and delivers every application exactly once afterwards', async () => {
-    const emails: string[] = [];
-    const answers = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => {
-        const fields = validFields(world.openCampaignIds[i % world.openCampaignIds.length]!);
-        emails.push(fields.email);
-        return apply(world.proxyUrl, { fields });
-      }),
-    );
-    const statuses = answers.map((a) => a.status);
-    assert.ok(statuses.every((s) => s === 201 || s === 202), `answers: ${statuses.join(', ')}`);
-    assert.ok(statuses.includes(202), 'the limit was reached');
-    world.sandbox.context.rateLimiter.clear();
-    await eventually(() => world.applications.outbox.counts().delivered === 10, SETTLE_MS, 'all delivered');
-    for (const email of emails) assert.equal(upstreamApplications(world.sandbox, email).length, 1, email);
-  });
-});
+}
 
 describe('dead letters and the outbox command', () => {
   let world: ApplyWorld;
@@ -234,41 +257,57 @@ describe('graceful shutdown of startProxy', () => {
   });
 });
 
-describe('delivery under mixed faults', () => {
-  let world: ApplyWorld;
-  let creates = 0;
-  before(async () => {
-    // Every third create's answer is lost after the service acted on it.
-    const lossyFetch: typeof fetch = async (input, init) => {
-      const response = await fetch(input, init);
-      const url = input instanceof Request ? input.url : String(input);
-      if ((url.endsWith('/jobboards/applicants') || url.endsWith('/applications')) && response.status === 201 && ++creates % 3 === 0) {
-        await response.arrayBuffer();
-        throw new TypeError('fetch failed', { cause: Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }) });
-      }
-      return response;
-    };
-    world = await startApplyWorld({ fetch: lossyFetch, env: { DELIVERY_DEADLINE_MS: '500' } });
-  });
-  after(async () => {
-    await world.close();
-  });
+for (const duplicates of DUPLICATE_SETTINGS) {
+  describe(`delivery under mixed faults (sandbox duplicate_applications: ${duplicates})`, () => {
+    let world: ApplyWorld;
+    let creates = 0;
+    before(async () => {
+      // Every third create's answer is lost after the service acted on it.
+      const lossyFetch: typeof fetch = async (input, init) => {
+        const response = await fetch(input, init);
+        const url = input instanceof Request ? input.url : String(input);
+        if ((url.endsWith('/jobboards/applicants') || url.endsWith('/applications')) && response.status === 201 && ++creates % 3 === 0) {
+          await response.arrayBuffer();
+          throw new TypeError('fetch failed', { cause: Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }) });
+        }
+        return response;
+      };
+      world = await startApplyWorld({ duplicates, fetch: lossyFetch, env: { DELIVERY_DEADLINE_MS: '500' } });
+    });
+    after(async () => {
+      await world.close();
+    });
 
-  it('delivers 20 concurrent applications (10 of returning candidates) exactly once each through drops, 503s and lost answers', async () => {
-    const emails = Array.from({ length: 10 }, (_, i) => `mixed.${process.pid}.${i}@example.org`);
-    const [first, second] = world.openCampaignIds as [number, number];
-    await admin(world.sandbox, 'POST', 'faults', { count: 6, drop: true });
-    const firstWave = Promise.all(emails.map((email) => apply(world.proxyUrl, { fields: validFields(first, email) })));
-    await new Promise((r) => setTimeout(r, 100));
-    await admin(world.sandbox, 'POST', 'faults', { count: 8, status: 503 });
-    const secondWave = Promise.all(emails.map((email) => apply(world.proxyUrl, { fields: validFields(second, email) })));
-    const answers = [...(await firstWave), ...(await secondWave)];
-    assert.ok(answers.every((a) => a.status === 201 || a.status === 202), `answers: ${answers.map((a) => a.status).join(', ')}`);
-    await eventually(() => world.applications.outbox.counts().delivered === 20, SETTLE_MS, 'all 20 delivered');
-    for (const email of emails) {
-      assert.equal(upstreamApplicantCount(world.sandbox, email), 1, email);
-      assert.deepEqual(upstreamApplications(world.sandbox, email).map((a) => a.campaign_id).sort(), [first, second].sort(), email);
-    }
-    assert.ok(creates >= 20);
+    it('delivers 20 concurrent applications (10 of returning candidates) exactly once each through drops, 503s and lost answers', async (t) => {
+      const emails = Array.from({ length: 10 }, (_, i) => `mixed.${process.pid}.${i}@example.org`);
+      const [first, second] = world.openCampaignIds as [number, number];
+      await admin(world.sandbox, 'POST', 'faults', { count: 6, drop: true });
+      const firstWave = Promise.all(emails.map((email) => apply(world.proxyUrl, { fields: validFields(first, email) })));
+      // The second faults are armed once the first are used up, not after a guessed pause.
+      await eventually(() => world.sandbox.context.faults.remaining === 0, SETTLE_MS, 'the dropped connections to be used');
+      await admin(world.sandbox, 'POST', 'faults', { count: 8, status: 503 });
+      const secondWave = Promise.all(emails.map((email) => apply(world.proxyUrl, { fields: validFields(second, email) })));
+      const answers = [...(await firstWave), ...(await secondWave)];
+      assert.ok(answers.every((a) => a.status === 201 || a.status === 202), `answers: ${answers.map((a) => a.status).join(', ')}`);
+      await eventually(() => world.applications.outbox.counts().delivered === 20, SETTLE_MS, 'all 20 delivered');
+      for (const email of emails) {
+        assert.equal(upstreamApplicantCount(world.sandbox, email), 1, email);
+        assert.deepEqual(upstreamApplications(world.sandbox, email).map((a) => a.campaign_id).sort(), [first, second].sort(), email);
+      }
+      assert.equal(world.sandbox.context.faults.remaining, 0, 'every 503 was answered');
+      assert.ok(creates >= 20);
+      // Drops, 503s and lost answers each cost at least one more attempt.
+      const retried = world.applications.outbox.list().filter((row) => row.attempts > 1);
+      assert.ok(retried.length >= 3, `${retried.length} applications needed a retry`);
+      const counts = { requests: 0, succeeded: 0 };
+      for (const email of emails) {
+        for (const campaign of [first, second]) {
+          const one = await assertCreatedOnceAtTheWire(world.sandbox, email, campaign);
+          counts.requests += one.requests;
+          counts.succeeded += one.succeeded;
+        }
+      }
+      wire(t, counts);
+    });
   });
-});
+}

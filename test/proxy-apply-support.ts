@@ -1,6 +1,7 @@
 // Shared set-up of the apply tests: a seeded sandbox on port 0 and the proxy
 // started by startProxy on port 0, with the outbox's backoff shortened so
 // "queued, then delivered" takes milliseconds.
+import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -79,6 +80,8 @@ export interface ApplyWorld {
 
 export interface WorldOptions {
   env?: Record<string, string>;
+  /** The sandbox's duplicate_applications setting for every company (default 'refuse', the sandbox's own). */
+  duplicates?: (typeof DUPLICATE_SETTINGS)[number];
   delivery?: Partial<DeliveryOptions>;
   sandboxRateLimitPerMinute?: number;
   /** Reuse a sandbox (restart scenarios). */
@@ -172,6 +175,7 @@ export async function startApplyWorld(options: WorldOptions = {}): Promise<Apply
     options.sandbox ??
     (await startSandbox({ port: 0, admin: true, seed: 'demo', ...(options.sandboxRateLimitPerMinute === undefined ? {} : { rateLimitPerMinute: options.sandboxRateLimitPerMinute }) }));
   const ownsSandbox = options.sandbox === undefined;
+  if (options.duplicates !== undefined) await setDuplicateApplications(sandbox, options.duplicates);
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'jbc-apply-'));
   const ownsDataDir = options.dataDir === undefined;
   const config = loadProxyConfig(proxyEnv(sandbox, dataDir, options.env));
@@ -316,4 +320,38 @@ export async function runOutboxCommand(args: string[]): Promise<string> {
     process.stdout.write = original;
   }
   return out;
+}
+
+/** What the sandbox does with a second application of an applicant to a campaign: delivery must be exactly once under both. */
+export const DUPLICATE_SETTINGS = ['refuse', 'accept'] as const;
+
+/** Sets duplicate_applications on every company of the sandbox. */
+export async function setDuplicateApplications(sandbox: RunningSandbox, setting: (typeof DUPLICATE_SETTINGS)[number]): Promise<void> {
+  for (const { id } of sandbox.context.db.all<{ id: number }>('SELECT id FROM companies')) {
+    await admin(sandbox, 'PATCH', `companies/${id}`, { duplicate_applications: setting });
+  }
+}
+
+interface WireCreate {
+  seq: number;
+  status: number | null;
+  email: string | null;
+  campaign_ids: number[];
+  application_ids: number[];
+}
+
+/**
+ * Counts at the wire (GET /_sandbox/creates) the create requests the sandbox
+ * received for one candidate and one campaign, and asserts exactly one
+ * created an application and none came after it: a second send fails this
+ * even where the service refused it with 409, or would have taken it.
+ */
+export async function assertCreatedOnceAtTheWire(sandbox: RunningSandbox, email: string, campaignId: number): Promise<{ requests: number; succeeded: number }> {
+  const all = (await admin(sandbox, 'GET', `creates?email=${encodeURIComponent(email)}`)) as WireCreate[];
+  const mine = all.filter((c) => c.campaign_ids.includes(campaignId) || c.campaign_ids.length === 0);
+  const created = mine.filter((c) => c.application_ids.length > 0);
+  assert.equal(created.length, 1, `${email} → campaign ${campaignId}: ${created.length} create requests created an application (${JSON.stringify(mine)})`);
+  const after = mine.filter((c) => c.seq > created[0]!.seq);
+  assert.deepEqual(after, [], `${email} → campaign ${campaignId}: create requests after the one that succeeded`);
+  return { requests: mine.length, succeeded: created.length };
 }

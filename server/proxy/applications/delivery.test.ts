@@ -28,7 +28,7 @@ function row(attempts: number): OutboxRow {
     resume_bytes: RESUME.length, resume_type: 'pdf', status: 'delivering', attempts,
     next_attempt_at: 0, dead_letter_at: 0, answered: null, outcome: null, last_error: null, last_attempt_at: 0,
     delivered_at: null, upstream_applicant_id: null, upstream_application_id: null,
-    ended_at: null, erased_at: null, erased_by: null,
+    ended_at: null, erased_at: null, erased_by: null, unconfirmed_send: 0,
   };
 }
 
@@ -36,7 +36,7 @@ const where = { method: 'POST', url: 'http://upstream/v2/x' };
 const conflict = (code: string) => new ConflictError({ ...where, status: 409, code, message: 'exists', existingId: undefined });
 
 /** A client whose two calls answer from the given functions, recording the bodies. */
-function fakeClient(createApplicant: () => unknown, createApplication: () => unknown) {
+function fakeClient(createApplicant: () => unknown, createApplication: () => unknown, pages: { data: unknown[]; next: number | null }[] = []) {
   const calls: { endpoint: string; body: unknown }[] = [];
   const client = {
     jobboards: {
@@ -49,6 +49,11 @@ function fakeClient(createApplicant: () => unknown, createApplication: () => unk
       create: async (body: unknown) => {
         calls.push({ endpoint: 'applications', body });
         return createApplication();
+      },
+      list: async (query: { page: number }) => {
+        calls.push({ endpoint: 'GET applications', body: query });
+        const page = pages[query.page - 1] ?? { data: [], next: null };
+        return { data: page.data, pagination: { 'next-page': page.next } };
       },
     },
   } as unknown as DeliveryClient;
@@ -104,10 +109,63 @@ describe('attemptDelivery', () => {
   });
 });
 
+describe('an attempt after one that may have reached the service (unconfirmed_send)', () => {
+  const stored = Date.parse('2026-01-01T10:00:00Z');
+  const unconfirmed: OutboxRow = { ...row(2), unconfirmed_send: 1, created_at: stored };
+  const application = (id: number, email: string, minutesAfter: number) => ({
+    id, applicant_id: id + 100, created_at: new Date(stored + minutesAfter * 60_000).toISOString(), applicant: { id: id + 100, email },
+  });
+
+  it('finds the application the earlier attempt created among the board\'s for the campaign, and sends nothing', async () => {
+    const pages = [{ data: [application(31, 'grace@example.org', 3), application(30, 'ADA@example.org ', 1)], next: 2 }];
+    const { client, calls } = fakeClient(() => assert.fail('not sent'), () => assert.fail('not sent'), pages);
+    assert.deepEqual(await attemptDelivery(unconfirmed, client, 1000, readResume), { kind: 'delivered', outcome: 'found_delivered', applicantId: 130, applicationId: 30 });
+    assert.deepEqual(calls.map((c) => c.endpoint), ['GET applications']);
+    assert.deepEqual(calls[0]?.body, { campaign_id: 12, embed: ['applicant'], sort: 'desc', per_page: 50, page: 1 });
+  });
+
+  it('reads pages until they are older than the row (less a clock skew), then sends', async () => {
+    const pages = [
+      { data: [application(41, 'grace@example.org', 2)], next: 2 },
+      { data: [application(40, 'bob@example.org', -11)], next: 3 },
+    ];
+    const { client, calls } = fakeClient(() => ({ id: 5, applications: [{ id: 9, campaign_id: 12 }] }), () => assert.fail('not called'), pages);
+    const result = await attemptDelivery(unconfirmed, client, 1000, readResume);
+    assert.equal(result.kind, 'delivered');
+    assert.deepEqual(calls.map((c) => c.endpoint), ['GET applications', 'GET applications', 'jobboards/applicants']);
+  });
+
+  it('sends nothing when the service cannot be read, and retries', async () => {
+    const failing = {
+      jobboards: { createApplicant: () => assert.fail('not sent') },
+      applications: { list: async () => Promise.reject(new ServerError({ ...where, status: 503, code: 'service_unavailable', message: '' })), create: () => assert.fail('not sent') },
+    } as unknown as DeliveryClient;
+    const result = await attemptDelivery(unconfirmed, failing, 1000, readResume);
+    assert.deepEqual([result.kind, result.kind === 'retry' && result.reached], ['retry', true]);
+  });
+
+  it('does not look when no earlier attempt can have reached the service', async () => {
+    const { client, calls } = fakeClient(() => ({ id: 5, applications: [{ id: 9, campaign_id: 12 }] }), () => assert.fail('not called'));
+    await attemptDelivery(row(2), client, 1000, readResume);
+    assert.deepEqual(calls.map((c) => c.endpoint), ['jobboards/applicants']);
+  });
+});
+
 describe('classify', () => {
   it('retries what may succeed later: 5xx, no answer, timeouts, the rate limit', () => {
     assert.equal(classify(new ServerError({ ...where, status: 503, code: 'service_unavailable', message: '' })).kind, 'retry');
     assert.equal(classify(new ConnectionError({ ...where, code: 'connection_failed', message: '', mayHaveReachedServer: true })).kind, 'retry');
+    // Whether the failed attempt may have created the application: the next one looks before sending.
+    assert.deepEqual(
+      [
+        new ServerError({ ...where, status: 503, code: 'service_unavailable', message: '' }),
+        new TimeoutError({ ...where, code: 'timeout', message: '' }),
+        new ConnectionError({ ...where, code: 'connection_failed', message: '', mayHaveReachedServer: true }),
+        new ConnectionError({ ...where, code: 'connection_failed', message: '', mayHaveReachedServer: false }),
+        new RateLimitError({ ...where, status: 403, code: 'rate_limited', message: '', retryAfterMs: undefined }),
+      ].map((error) => { const result = classify(error); return result.kind === 'retry' && result.reached; }),
+      [true, true, true, false, false],
+    );
     assert.equal(classify(new TimeoutError({ ...where, code: 'timeout', message: '' })).kind, 'retry');
     const limited = classify(new RateLimitError({ ...where, status: 403, code: 'rate_limited', message: '', retryAfterMs: 30_000 }));
     assert.deepEqual(limited.kind === 'retry' ? limited.retryAfterMs : undefined, 30_000);

@@ -9,6 +9,10 @@
 // when an attempt after the first meets application_exists, an earlier
 // attempt (cut by a timeout, a reset or a kill -9 between the service's
 // answer and our mark) did deliver it: it is marked delivered, not sent again.
+// A service without that rule would take the second send: so an attempt that
+// follows one which may have reached the service (unconfirmed_send) first
+// looks for the application among those the board created for the campaign
+// since the row was stored (findDelivered), and sends only when it is not there.
 import type { ResumeType } from '../../contract/index.ts';
 import type { RecruitmentClient } from '../../client/index.ts';
 import {
@@ -37,7 +41,8 @@ export type AttemptResult =
   | { kind: 'delivered'; outcome: Extract<Outcome, 'created_applicant' | 'created_application' | 'found_delivered'>; applicantId?: number; applicationId?: number }
   | { kind: 'already_applied' }
   | { kind: 'rejected'; outcome: Extract<Outcome, 'upstream_rejected' | 'campaign_closed'>; errors: FieldProblem[]; error: string }
-  | { kind: 'retry'; error: string; retryAfterMs?: number };
+  /** `reached`: the failed attempt may have reached the service (and created the application). */
+  | { kind: 'retry'; error: string; retryAfterMs?: number; reached: boolean };
 
 export interface DeliveryOptions {
   /** Per-request timeout of the upstream calls (ms). */
@@ -114,15 +119,15 @@ function fieldProblems(error: ApiError): FieldProblem[] {
 /** What an error of the client means for this row: try again later, or stop. */
 export function classify(error: unknown): Exclude<AttemptResult, { kind: 'delivered' } | { kind: 'already_applied' }> {
   if (error instanceof RateLimitError) {
-    return { kind: 'retry', error: `rate_limited (${error.status ?? '-'})`, ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }) };
+    return { kind: 'retry', error: `rate_limited (${error.status ?? '-'})`, reached: false, ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }) };
   }
-  if (error instanceof ServerError || error instanceof ConnectionError || error instanceof TimeoutError) {
-    return { kind: 'retry', error: `${error.code} (${error.status ?? 'no answer'})` };
-  }
+  // A 5xx may come after the service committed; a cut connection or a timeout may hide its answer.
+  if (error instanceof ServerError || error instanceof TimeoutError) return { kind: 'retry', error: `${error.code} (${error.status ?? 'no answer'})`, reached: true };
+  if (error instanceof ConnectionError) return { kind: 'retry', error: `${error.code} (no answer)`, reached: error.mayHaveReachedServer };
   // Our keys or scopes are wrong: an operator fixes the configuration, the application waits.
-  if (error instanceof AuthenticationError || error instanceof PermissionError) return { kind: 'retry', error: `${error.code} (${error.status ?? '-'})` };
-  // The service acted but answered something we cannot read: a later attempt finds out through 409.
-  if (error instanceof SchemaError) return { kind: 'retry', error: `unreadable answer (${error.code})` };
+  if (error instanceof AuthenticationError || error instanceof PermissionError) return { kind: 'retry', error: `${error.code} (${error.status ?? '-'})`, reached: false };
+  // The service acted but answered something we cannot read: the next attempt looks for what it created.
+  if (error instanceof SchemaError) return { kind: 'retry', error: `unreadable answer (${error.code})`, reached: true };
   if (error instanceof ValidationError || error instanceof NotFoundError || (error instanceof ApiError && error.status !== undefined && error.status >= 400 && error.status < 500)) {
     const apiError = error as ApiError;
     if (apiError.code === 'campaign_not_open' || apiError.code === 'campaign_not_broadcast' || apiError instanceof NotFoundError) {
@@ -130,8 +135,34 @@ export function classify(error: unknown): Exclude<AttemptResult, { kind: 'delive
     }
     return { kind: 'rejected', outcome: 'upstream_rejected', errors: fieldProblems(apiError), error: `${apiError.code} (${apiError.status ?? '-'})` };
   }
-  if (error instanceof ApiError) return { kind: 'retry', error: `${error.code} (${error.status ?? '-'})` };
-  return { kind: 'retry', error: `unexpected: ${error instanceof Error ? error.name : 'error'}` };
+  if (error instanceof ApiError) return { kind: 'retry', error: `${error.code} (${error.status ?? '-'})`, reached: true };
+  return { kind: 'retry', error: `unexpected: ${error instanceof Error ? error.name : 'error'}`, reached: true };
+}
+
+/** Applications created before the row was stored are not its own; this much earlier still counts, for clocks apart. */
+const CLOCK_SKEW_MS = 10 * 60_000;
+
+/**
+ * The application an earlier attempt of this row created, if the service holds
+ * one: the board's applications to the campaign (GET /applications, which a
+ * job-board client reads for the applications it created), newest first,
+ * page after page until they are older than the row. Throws the client's
+ * error when the service cannot be read: then nothing is sent.
+ */
+export async function findDelivered(row: OutboxRow, email: string, client: DeliveryClient, timeoutMs: number): Promise<{ applicantId: number; applicationId: number } | undefined> {
+  const wanted = email.trim().toLowerCase();
+  const since = row.created_at - CLOCK_SKEW_MS;
+  for (let page = 1; ; page++) {
+    const { data, pagination } = await client.applications.list(
+      { campaign_id: row.campaign_id, embed: ['applicant'], sort: 'desc', per_page: 50, page },
+      { priority: 'high', timeout: timeoutMs },
+    );
+    for (const application of data) {
+      if (application.applicant.email.trim().toLowerCase() === wanted) return { applicantId: application.applicant_id, applicationId: application.id };
+    }
+    const oldest = data.at(-1);
+    if (oldest === undefined || Date.parse(oldest.created_at) < since || pagination['next-page'] === null) return undefined;
+  }
 }
 
 /** Reads a stored resume; undefined when the row holds none (any more). */
@@ -161,6 +192,10 @@ export async function attemptDelivery(row: OutboxRow, client: DeliveryClient, ti
   const comments = row.payload.cover_letter !== undefined ? [{ content: row.payload.cover_letter }] : undefined;
   const options = { priority: 'high' as const, safeToRetry: false, timeout: timeoutMs };
   try {
+    if (row.unconfirmed_send === 1) {
+      const found = await findDelivered(row, applicant.email, client, timeoutMs);
+      if (found !== undefined) return { kind: 'delivered', outcome: 'found_delivered', ...found };
+    }
     try {
       const created = await client.jobboards.createApplicant(
         {
@@ -346,7 +381,7 @@ export class DeliveryWorker {
           return 'dead';
         }
         const next = now + backoffMs(row.attempts, this.options, result.retryAfterMs);
-        this.outbox.markRetry(ref, Math.min(next, Math.max(row.dead_letter_at, now)), result.error);
+        this.outbox.markRetry(ref, Math.min(next, Math.max(row.dead_letter_at, now)), result.error, result.reached);
         if (this.running) this.schedule(next - now);
         return 'pending';
       }

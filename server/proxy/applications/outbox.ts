@@ -84,6 +84,12 @@ export interface OutboxRow {
   /** When its personal data was erased before delivery, and why; null otherwise. */
   erased_at: number | null;
   erased_by: ErasedBy | null;
+  /**
+   * 1 when an earlier attempt may have reached the service without its answer
+   * reaching us (a timeout, a connection cut after sending, a 5xx, a process
+   * killed mid-attempt): the next attempt first looks for the application there.
+   */
+  unconfirmed_send: number;
 }
 
 /** A row without its personal data: what `outbox list` and logs may show. */
@@ -146,7 +152,8 @@ CREATE TABLE IF NOT EXISTS outbox (
   upstream_application_id INTEGER,
   ended_at INTEGER,
   erased_at INTEGER,
-  erased_by TEXT
+  erased_by TEXT,
+  unconfirmed_send INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS outbox_due ON outbox (status, next_attempt_at);
 CREATE TABLE IF NOT EXISTS idempotency_keys (
@@ -169,11 +176,11 @@ CREATE TABLE IF NOT EXISTS rate_counters (
 `;
 
 // Columns added after the first release: a file created before them gets them at open.
-const ADDED_COLUMNS: Record<string, string> = { ended_at: 'INTEGER', erased_at: 'INTEGER', erased_by: 'TEXT' };
+const ADDED_COLUMNS: Record<string, string> = { ended_at: 'INTEGER', erased_at: 'INTEGER', erased_by: 'TEXT', unconfirmed_send: 'INTEGER NOT NULL DEFAULT 0' };
 
 const SUMMARY_COLUMNS = `reference, created_at, campaign_id, company_id, resume_type, resume_bytes, status, attempts,
   next_attempt_at, dead_letter_at, answered, outcome, last_error, last_attempt_at, delivered_at,
-  upstream_applicant_id, upstream_application_id, ended_at, erased_at, erased_by,
+  upstream_applicant_id, upstream_application_id, ended_at, erased_at, erased_by, unconfirmed_send,
   (payload IS NOT NULL OR resume_bytes IS NOT NULL) AS personal_data`;
 
 /**
@@ -477,7 +484,8 @@ export class Outbox {
       const othersGone = row.lease_owner !== this.owner;
       const expiredHere = row.lease_owner === this.owner && !activeHere.has(row.reference) && (row.lease_until ?? 0) <= now;
       if (othersGone || expiredHere) {
-        this.stmt("UPDATE outbox SET status = 'pending', next_attempt_at = ?, lease_owner = NULL, lease_until = NULL WHERE reference = ? AND status = 'delivering'").run(
+        // Whether the killed attempt reached the service is unknown.
+        this.stmt("UPDATE outbox SET status = 'pending', next_attempt_at = ?, lease_owner = NULL, lease_until = NULL, unconfirmed_send = 1 WHERE reference = ? AND status = 'delivering'").run(
           now,
           row.reference,
         );
@@ -507,12 +515,12 @@ export class Outbox {
   // (`erased_at IS NULL`): it must not go back in line. A delivery that succeeded
   // meanwhile is still recorded by markDelivered: the service has it, the list must say so.
 
-  /** A transient failure: try again at `nextAttemptAt`. */
-  markRetry(reference: string, nextAttemptAt: number, error: string): void {
+  /** A transient failure: try again at `nextAttemptAt`. `reached`: the attempt may have reached the service. */
+  markRetry(reference: string, nextAttemptAt: number, error: string, reached = false): void {
     this.stmt(
-      `UPDATE outbox SET status = 'pending', next_attempt_at = ?, last_error = ?, lease_owner = NULL, lease_until = NULL
-       WHERE reference = ? AND erased_at IS NULL`,
-    ).run(nextAttemptAt, error, reference);
+      `UPDATE outbox SET status = 'pending', next_attempt_at = ?, last_error = ?, lease_owner = NULL, lease_until = NULL,
+         unconfirmed_send = max(unconfirmed_send, ?) WHERE reference = ? AND erased_at IS NULL`,
+    ).run(nextAttemptAt, error, reached ? 1 : 0, reference);
   }
 
   /** Refused for good and the candidate was told so: personal data goes. */
