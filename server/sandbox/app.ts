@@ -201,16 +201,13 @@ function authenticate(ctx: SandboxContext): RequestHandler {
 function recordCreates(ctx: SandboxContext): RequestHandler {
   return (req, res, next) => {
     if (!ctx.traffic.isCreate(req.method, req.path)) return next();
-    let record: { finish(status: number, clientId: number | null, body: unknown): void } | undefined;
-    const finish = (status: number) => {
-      const client = res.locals.client as { id: number } | undefined;
-      record?.finish(status, client?.id ?? null, req.body);
-    };
+    const record = ctx.traffic.begin({ at: ctx.clock.iso(), method: req.method, path: req.path }, next);
+    // An answer is finished (or its connection closed) asynchronously, so after this line even for a synchronous handler.
+    const finish = (status: number) => record.finish(status, (res.locals.client as { id: number } | undefined)?.id ?? null, req.body);
     res.once('finish', () => finish(res.statusCode));
     res.once('close', () => {
       if (!res.writableFinished) finish(0);
     });
-    record = ctx.traffic.begin({ at: ctx.clock.iso(), method: req.method, path: req.path }, next);
   };
 }
 
