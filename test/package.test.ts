@@ -10,7 +10,8 @@ import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { BOARD_ORIGIN, apply, eventually, uniqueEmail, validFields } from './proxy-apply-support.ts';
+import { BOARD_ORIGIN, apply, uniqueEmail, validFields } from './proxy-apply-support.ts';
+import { eventually } from '../server/test/poll.ts';
 import { minimalPdf } from './e2e/pdf.ts';
 import { DEMO_KEYS } from '../server/sandbox/index.ts';
 
@@ -136,7 +137,7 @@ describe('the installed package', () => {
       },
       /Proxy listening on (http:\/\/\S+)/,
     );
-    await eventually(async () => (await fetch(`${proxyUrl}/readyz`)).status === 200, 15_000, 'the proxy to sync its catalogue');
+    await eventually(async () => (await fetch(`${proxyUrl}/readyz`)).status === 200, { timeoutMs: 15_000, what: 'the proxy to sync its catalogue' });
 
     const email = uniqueEmail('packaged');
     const answer = await apply(proxyUrl, { fields: validFields(DEMO_CAMPAIGN, email), resume: { bytes: minimalPdf('Ada Lovelace, engineer') } });
@@ -316,7 +317,7 @@ defineElement('jobboard-apply', JobboardApply);
     const widget = await fetch(`${boardUrl}/jobs/widget.js`);
     assert.equal(widget.status, 200);
     assert.match(widget.headers.get('content-type') ?? '', /javascript/);
-    await eventually(async () => (await fetch(`${boardUrl}/jobs/readyz`)).status === 200, 15_000, 'the mounted proxy to sync');
+    await eventually(async () => (await fetch(`${boardUrl}/jobs/readyz`)).status === 200, { timeoutMs: 15_000, what: 'the mounted proxy to sync' });
     const list = (await (await fetch(`${boardUrl}/jobs/api/campaigns`)).json()) as { items: { id: number }[] };
     assert.ok(list.items.some((c) => c.id === DEMO_CAMPAIGN), 'the demo campaign is in the mounted catalogue');
     const answer = await apply(`${boardUrl}/jobs`, { fields: validFields(DEMO_CAMPAIGN) });

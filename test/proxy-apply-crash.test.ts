@@ -11,7 +11,8 @@ import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, it } from 'node:test';
 import { startSandbox } from '../server/sandbox/index.ts';
 import type { RunningSandbox } from '../server/sandbox/index.ts';
-import { DUPLICATE_SETTINGS, admin, apply, assertCreatedOnceAtTheWire, eventually, fetch, proxyEnv, setDuplicateApplications, upstreamApplicantCount, upstreamApplications, validFields } from './proxy-apply-support.ts';
+import { DUPLICATE_SETTINGS, admin, apply, assertCreatedOnceAtTheWire, fetch, proxyEnv, setDuplicateApplications, upstreamApplicantCount, upstreamApplications, validFields } from './proxy-apply-support.ts';
+import { eventually } from '../server/test/poll.ts';
 import type { Fields } from './proxy-apply-support.ts';
 
 const CHILD = new URL('./proxy-apply-child.ts', import.meta.url).pathname;
@@ -106,7 +107,7 @@ for (const duplicates of DUPLICATE_SETTINGS) {
       assert.ok(retried.status === 202 || retried.status === 201, `answered ${retried.status}`);
       assert.equal(retried.headers.get('idempotent-replayed'), 'true');
 
-      await eventually(() => outboxRows(dataDir).every((r) => r.status === 'delivered'), 20_000, 'every application delivered');
+      await eventually(() => outboxRows(dataDir).every((r) => r.status === 'delivered'), { timeoutMs: 20_000, what: 'every application delivered' });
       const wire = { requests: 0, succeeded: 0 };
       for (const { fields } of [...queued, caught]) {
         assert.equal(upstreamApplications(sandbox, fields.email).length, 1, `one application for ${fields.email}`);

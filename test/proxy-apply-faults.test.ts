@@ -11,7 +11,8 @@ import pino from 'pino';
 import { loadProxyConfig } from '../server/proxy/config.ts';
 import { startProxy } from '../server/proxy/index.ts';
 import { DEMO_KEYS, startSandbox } from '../server/sandbox/index.ts';
-import { DUPLICATE_SETTINGS, admin, apply, assertCreatedOnceAtTheWire, eventually, fetch, proxyEnv, runOutboxCommand, startApplyWorld, upstreamApplicantCount, upstreamApplications, validFields } from './proxy-apply-support.ts';
+import { DUPLICATE_SETTINGS, admin, apply, assertCreatedOnceAtTheWire, fetch, proxyEnv, runOutboxCommand, startApplyWorld, upstreamApplicantCount, upstreamApplications, validFields } from './proxy-apply-support.ts';
+import { eventually } from '../server/test/poll.ts';
 import type { ApplyWorld } from './proxy-apply-support.ts';
 
 // How long to wait for the outbox to reach a state before failing. A bound, not a
@@ -44,11 +45,11 @@ for (const duplicates of DUPLICATE_SETTINGS) {
       const answer = await apply(world.proxyUrl, { fields });
       assert.equal(answer.status, 202);
       assert.equal(answer.body.status, 'queued');
-      await eventually(() => (world.applications.outbox.get(String(answer.body.reference))?.attempts ?? 0) >= 3, SETTLE_MS, 'three attempts');
+      await eventually(() => (world.applications.outbox.get(String(answer.body.reference))?.attempts ?? 0) >= 3, { timeoutMs: SETTLE_MS, what: 'three attempts' });
       assert.ok(['pending', 'delivering'].includes(String(status(answer.body.reference))), 'still waiting');
       assert.equal(upstreamApplicantCount(world.sandbox, fields.email), 0);
       await admin(world.sandbox, 'POST', 'faults', { count: 0 });
-      await eventually(() => status(answer.body.reference) === 'delivered', SETTLE_MS, 'delivery');
+      await eventually(() => status(answer.body.reference) === 'delivered', { timeoutMs: SETTLE_MS, what: 'delivery' });
       assert.equal(upstreamApplications(world.sandbox, fields.email).length, 1);
       wire(t, await assertCreatedOnceAtTheWire(world.sandbox, fields.email, world.openCampaignIds[0]!));
       assert.equal(world.applications.outbox.get(String(answer.body.reference))?.resume_bytes, null);
@@ -59,7 +60,7 @@ for (const duplicates of DUPLICATE_SETTINGS) {
       const fields = validFields(world.openCampaignIds[1]!);
       const answer = await apply(world.proxyUrl, { fields });
       assert.ok(answer.status === 202 || answer.status === 201, `answered ${answer.status}`);
-      await eventually(() => status(answer.body.reference) === 'delivered', SETTLE_MS, 'delivery');
+      await eventually(() => status(answer.body.reference) === 'delivered', { timeoutMs: SETTLE_MS, what: 'delivery' });
       assert.equal(upstreamApplications(world.sandbox, fields.email).length, 1);
       assert.equal(upstreamApplicantCount(world.sandbox, fields.email), 1);
       wire(t, await assertCreatedOnceAtTheWire(world.sandbox, fields.email, world.openCampaignIds[1]!));
@@ -70,7 +71,7 @@ for (const duplicates of DUPLICATE_SETTINGS) {
       const fields = validFields(world.openCampaignIds[2]!);
       const answer = await apply(world.proxyUrl, { fields });
       assert.equal(answer.status, 202);
-      await eventually(() => status(answer.body.reference) === 'delivered', SETTLE_MS, 'delivery');
+      await eventually(() => status(answer.body.reference) === 'delivered', { timeoutMs: SETTLE_MS, what: 'delivery' });
       const row = world.applications.outbox.get(String(answer.body.reference));
       assert.equal(row?.attempts, 1);
       assert.equal(row?.answered, 202);
@@ -84,7 +85,7 @@ for (const duplicates of DUPLICATE_SETTINGS) {
       const key = crypto.randomUUID();
       const first = await apply(world.proxyUrl, { fields, key });
       assert.equal(first.status, 202);
-      await eventually(() => status(first.body.reference) === 'delivered', SETTLE_MS, 'delivery');
+      await eventually(() => status(first.body.reference) === 'delivered', { timeoutMs: SETTLE_MS, what: 'delivery' });
       const again = await apply(world.proxyUrl, { fields, key });
       assert.equal(again.status, 202);
       assert.equal(again.text, first.text);
@@ -123,7 +124,7 @@ for (const duplicates of DUPLICATE_SETTINGS) {
       const answer = await apply(world.proxyUrl, { fields });
       assert.equal(answer.status, 202);
       assert.equal(upstreamApplications(world.sandbox, fields.email).length, 1, 'the service did create it');
-      await eventually(() => world.applications.outbox.get(String(answer.body.reference))?.status === 'delivered', SETTLE_MS, 'delivery');
+      await eventually(() => world.applications.outbox.get(String(answer.body.reference))?.status === 'delivered', { timeoutMs: SETTLE_MS, what: 'delivery' });
       const row = world.applications.outbox.get(String(answer.body.reference));
       assert.equal(row?.outcome, 'found_delivered');
       assert.equal(row?.attempts, 2);
@@ -157,7 +158,7 @@ for (const duplicates of DUPLICATE_SETTINGS) {
       assert.ok(statuses.every((s) => s === 201 || s === 202), `answers: ${statuses.join(', ')}`);
       assert.ok(statuses.includes(202), 'the limit was reached');
       world.sandbox.context.rateLimiter.clear();
-      await eventually(() => world.applications.outbox.counts().delivered === 10, SETTLE_MS, 'all delivered');
+      await eventually(() => world.applications.outbox.counts().delivered === 10, { timeoutMs: SETTLE_MS, what: 'all delivered' });
       const counts = { requests: 0, succeeded: 0 };
       for (const [i, email] of emails.entries()) {
         assert.equal(upstreamApplications(world.sandbox, email).length, 1, email);
@@ -187,7 +188,7 @@ describe('dead letters and the outbox command', () => {
     assert.equal(answer.status, 202);
     const reference = String(answer.body.reference);
     offset = 2 * 60 * 60 * 1000;
-    await eventually(() => world.applications.outbox.get(reference)?.status === 'dead', SETTLE_MS, 'dead letter');
+    await eventually(() => world.applications.outbox.get(reference)?.status === 'dead', { timeoutMs: SETTLE_MS, what: 'dead letter' });
     offset = 0;
     assert.notEqual(world.applications.outbox.get(reference)?.resume_bytes, null, 'a dead letter keeps its resume for a replay');
     const metrics = await (await fetch(world.metricsUrl)).text();
@@ -200,7 +201,7 @@ describe('dead letters and the outbox command', () => {
     await admin(world.sandbox, 'POST', 'faults', { count: 0 });
     const retried = await runOutboxCommand(['retry', reference, '--data-dir', world.config.dataDir]);
     assert.match(retried, /queued/);
-    await eventually(() => world.applications.outbox.get(reference)?.status === 'delivered', SETTLE_MS, 'delivery after retry');
+    await eventually(() => world.applications.outbox.get(reference)?.status === 'delivered', { timeoutMs: SETTLE_MS, what: 'delivery after retry' });
     assert.equal(upstreamApplications(world.sandbox, fields.email).length, 1);
 
     const purged = await runOutboxCommand(['purge-delivered', '--data-dir', world.config.dataDir]);
@@ -244,7 +245,7 @@ describe('graceful shutdown of startProxy', () => {
       await admin(sandbox, 'POST', 'faults', { count: 1, delay_ms: 700 });
       const fields = validFields(campaign);
       const pending = apply(proxy.url, { fields });
-      await eventually(() => proxy.applications.outbox.list({ status: 'delivering' }).length === 1, SETTLE_MS, 'the attempt to start');
+      await eventually(() => proxy.applications.outbox.list({ status: 'delivering' }).length === 1, { timeoutMs: SETTLE_MS, what: 'the attempt to start' });
       const closed = proxy.close();
       const answer = await pending;
       await closed;
@@ -284,12 +285,12 @@ for (const duplicates of DUPLICATE_SETTINGS) {
       await admin(world.sandbox, 'POST', 'faults', { count: 6, drop: true });
       const firstWave = Promise.all(emails.map((email) => apply(world.proxyUrl, { fields: validFields(first, email) })));
       // The second faults are armed once the first are used up, not after a guessed pause.
-      await eventually(() => world.sandbox.context.faults.remaining === 0, SETTLE_MS, 'the dropped connections to be used');
+      await eventually(() => world.sandbox.context.faults.remaining === 0, { timeoutMs: SETTLE_MS, what: 'the dropped connections to be used' });
       await admin(world.sandbox, 'POST', 'faults', { count: 8, status: 503 });
       const secondWave = Promise.all(emails.map((email) => apply(world.proxyUrl, { fields: validFields(second, email) })));
       const answers = [...(await firstWave), ...(await secondWave)];
       assert.ok(answers.every((a) => a.status === 201 || a.status === 202), `answers: ${answers.map((a) => a.status).join(', ')}`);
-      await eventually(() => world.applications.outbox.counts().delivered === 20, SETTLE_MS, 'all 20 delivered');
+      await eventually(() => world.applications.outbox.counts().delivered === 20, { timeoutMs: SETTLE_MS, what: 'all 20 delivered' });
       for (const email of emails) {
         assert.equal(upstreamApplicantCount(world.sandbox, email), 1, email);
         assert.deepEqual(upstreamApplications(world.sandbox, email).map((a) => a.campaign_id).sort(), [first, second].sort(), email);

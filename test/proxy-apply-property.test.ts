@@ -15,7 +15,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { FORM_FIELD_NAMES } from '../server/proxy/applications/form.ts';
-import { BOARD_ORIGIN, FILES, admin, eventually, fetch, startApplyWorld, uniqueEmail, upstreamApplications, validFields } from './proxy-apply-support.ts';
+import { BOARD_ORIGIN, FILES, admin, fetch, startApplyWorld, uniqueEmail, upstreamApplications, validFields } from './proxy-apply-support.ts';
+import { eventually } from '../server/test/poll.ts';
 import type { ApplyWorld } from './proxy-apply-support.ts';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 120);
@@ -225,7 +226,7 @@ describe('POST /api/applications with mutated valid forms', () => {
           assert.equal(typeof answer.body.code, 'string', answer.text);
         }
         // A 201 was delivered before the answer; a 202 is delivered by the outbox soon after; a 4xx never is.
-        await eventually(() => matchesLedger(emails), 10_000, `the applications of ${emails.join(', ')} to match the answers`).catch(() => undefined);
+        await eventually(() => matchesLedger(emails), { timeoutMs: 10_000, what: `the applications of ${emails.join(', ')} to match the answers` }).catch(() => undefined);
         assertLedger(emails, `answered ${outcome}`);
 
         // The candidate's browser sends the same request again with the same key.
@@ -249,7 +250,7 @@ describe('POST /api/applications with mutated valid forms', () => {
     await eventually(() => {
       const counts = world.applications.outbox.counts();
       return counts.pending + counts.delivering === 0;
-    }, 20_000, 'the outbox to be idle');
+    }, { timeoutMs: 20_000, what: 'the outbox to be idle' });
     assertLedger([...new Set(history.flatMap((s) => s.emails))], 'at the end');
     // The runs reached both sides: applications taken and applications refused.
     const taken = Object.entries(seen).filter(([outcome]) => /^20[12] /.test(outcome)).reduce((n, [, count]) => n + count, 0);

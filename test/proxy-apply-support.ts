@@ -5,7 +5,6 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { ole2 } from '../server/contract/test/office-files.ts';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
@@ -17,10 +16,11 @@ import { loadProxyConfig } from '../server/proxy/config.ts';
 import type { ProxyConfig } from '../server/proxy/config.ts';
 import { startProxy } from '../server/proxy/index.ts';
 import { main as outboxCommand } from '../server/proxy/outbox-command.ts';
-import { createLogger } from '../server/proxy/logger.ts';
 import { createRegistry } from '../server/proxy/metrics.ts';
 import { DEMO_KEYS, startSandbox } from '../server/sandbox/index.ts';
 import { fetch } from '../server/openapi/test/answers.ts';
+import { captureLogs } from '../server/test/logs.ts';
+import type { LogCapture } from '../server/test/logs.ts';
 
 /** fetch that checks each answer against the OpenAPI documents: the apply tests call the proxy with it. */
 export { fetch };
@@ -43,22 +43,6 @@ export function pdfOfSize(bytes: number): Buffer {
   const head = Buffer.from('%PDF-1.4\n%');
   const tail = Buffer.from('\n%%EOF\n');
   return Buffer.concat([head, Buffer.alloc(Math.max(0, bytes - head.length - tail.length), 0x41), tail]);
-}
-
-export interface LogCapture {
-  lines: string[];
-  logger: Logger;
-}
-
-export function captureLogs(level = 'info'): LogCapture {
-  const lines: string[] = [];
-  const destination = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      lines.push(...chunk.toString('utf8').split('\n').filter((l) => l !== ''));
-      done();
-    },
-  });
-  return { lines, logger: createLogger({ level, destination }) };
 }
 
 export interface ApplyWorld {
@@ -294,16 +278,6 @@ export async function admin(sandbox: RunningSandbox, method: string, path: strin
   });
   if (!response.ok) throw new Error(`${method} /_sandbox/${path} answered ${response.status}: ${await response.text()}`);
   return response.json();
-}
-
-/** Polls `check` until it is true (or fails after `timeoutMs`). */
-export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 10_000, what = 'condition'): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 /** Runs `jobboard-connector outbox ARGS` in this process and returns what it printed. */

@@ -13,7 +13,6 @@ import {
   FILES,
   admin,
   apply,
-  eventually,
   fetch,
   pdfOfSize,
   startApplyWorld,
@@ -22,6 +21,7 @@ import {
   upstreamApplications,
   validFields,
 } from './proxy-apply-support.ts';
+import { eventually } from '../server/test/poll.ts';
 import type { ApplyWorld } from './proxy-apply-support.ts';
 
 function fieldCodes(body: Record<string, unknown>): [string, string][] {
@@ -126,7 +126,7 @@ describe('POST /api/applications against the sandbox', () => {
         await eventually(() => {
           path = world.sandbox.context.db.get<{ resume_path: string | null }>('SELECT resume_path FROM applicants WHERE email = ?', fields.email)?.resume_path;
           return typeof path === 'string';
-        }, 10_000, 'the sandbox to store the resume');
+        }, { timeoutMs: 10_000, what: 'the sandbox to store the resume' });
         // The service stores a file under the type it was sent as, once it checked the bytes are of that type.
         assert.match(path!, new RegExp(`\\.${resume.is}$`), resume.is);
       }
@@ -163,7 +163,7 @@ describe('POST /api/applications against the sandbox', () => {
       await eventually(() => {
         path = world.sandbox.context.db.get<{ resume_path: string | null }>('SELECT resume_path FROM applicants WHERE email = ?', fields.email)?.resume_path;
         return typeof path === 'string';
-      }, 10_000, 'the sandbox to store the resume');
+      }, { timeoutMs: 10_000, what: 'the sandbox to store the resume' });
       const stored = Buffer.from(await (await fetch(new URL(path!, world.sandbox.origin))).arrayBuffer());
       assert.ok(stored.equals(resume), `the service holds ${stored.length} bytes, the same as sent: ${stored.equals(resume)}`);
     });
@@ -192,7 +192,7 @@ describe('POST /api/applications against the sandbox', () => {
       const written = () => readdirSync(uploads).reduce((sum, name) => sum + statSync(join(uploads, name)).size, 0);
 
       const pdf = upload(Buffer.from('%PDF-1.4\n'));
-      await eventually(() => written() >= 128 * 1024, 10_000, 'the first part of the resume on the disk');
+      await eventually(() => written() >= 128 * 1024, { timeoutMs: 10_000, what: 'the first part of the resume on the disk' });
       pdf.finish();
       assert.equal(await pdf.answer, 201);
       assert.deepEqual(readdirSync(uploads), [], 'the stored upload left for the outbox');
@@ -341,7 +341,7 @@ describe('POST /api/applications against the sandbox', () => {
       const key = crypto.randomUUID();
       await admin(world.sandbox, 'POST', 'faults', { count: 1, delay_ms: 800 });
       const first = send({ fields, key });
-      await eventually(() => world.applications.outbox.list({ status: 'delivering' }).length > 0, 5000, 'the first request to be delivering');
+      await eventually(() => world.applications.outbox.list({ status: 'delivering' }).length > 0, { timeoutMs: 5000, what: 'the first request to be delivering' });
       const second = await send({ fields, key });
       assert.equal(second.status, 409);
       assert.equal(second.body.code, 'idempotency_key_in_progress');
@@ -414,7 +414,7 @@ describe('POST /api/applications against the sandbox', () => {
     const fields = { ...validFields(campaign), first_name: 'Zénobie', last_name: 'Quartermaine', phone_number: '7 77 66 55 44', cover_letter: 'Secret letter 9f3a' };
     const answer = await send({ fields });
     assert.equal(answer.status, 201);
-    const logs = world.logs.lines.join('\n');
+    const logs = world.logs.text();
     assert.ok(logs.includes(String(answer.body.reference)));
     for (const personal of [fields.email!, 'Zénobie', 'Quartermaine', '7 77 66 55 44', 'Secret letter', '@example.org']) {
       assert.equal(logs.includes(personal), false, `the logs contain ${personal}`);

@@ -18,13 +18,15 @@ import { openCatalogueStore } from './catalogue/store.ts';
 import type { ProxyConfig } from './config.ts';
 import { ProblemError } from './problem.ts';
 import { pickEncoding } from './http-cache.ts';
-import { TEST_BOARD_ORIGIN, capturingLogger, fetch, listen, testConfig, waitFor } from './test-support.ts';
+import { captureLogs } from '../test/logs.ts';
+import { eventually } from '../test/poll.ts';
+import { TEST_BOARD_ORIGIN, fetch, listen, testConfig } from './test-support.ts';
 
 interface Harness {
   url: string;
   status: SyncStatus;
   catalogue: AppCatalogue & { synced: Date | null };
-  log: ReturnType<typeof capturingLogger>;
+  log: ReturnType<typeof captureLogs>;
   state: { draining: boolean; outboxReady: boolean };
   registry: Registry;
   close: () => Promise<void>;
@@ -68,7 +70,7 @@ async function start(config: ProxyConfig = testConfig(), options: { demoPageDir?
     res.json({ ok: true });
   });
   const registry = new Registry();
-  const log = capturingLogger();
+  const log = captureLogs();
   const app = createProxyApp({
     config,
     logger: log.logger,
@@ -438,7 +440,7 @@ describe('proxy app', () => {
       assert.doesNotMatch(text, /secret internals|upstream said|stack|at /);
       assert.equal((JSON.parse(text) as { code: string }).code, 'internal_error');
       // The request's log line is written when the answer finishes, just after the client has it.
-      await waitFor(() => h.log.lines.some((l) => l.level === 50 && JSON.stringify(l).includes('secret internals')), 'the error is in the log, for the operator');
+      await eventually(() => h.log.lines.some((l) => l.level === 50 && JSON.stringify(l).includes('secret internals')), { timeoutMs: 5000, what: 'the error is in the log, for the operator' });
     });
 
     it("answers a handler's ProblemError with its status, body and headers", async () => {
@@ -490,7 +492,7 @@ describe('proxy app', () => {
 
     it('logs method, path, status and request id, without query string or headers', async () => {
       await fetch(`${h.url}/api/campaigns?q=ada.lovelace@example.com`, { headers: { Authorization: 'Bearer secret-token', 'X-Request-Id': 'trace-q' } });
-      await waitFor(() => h.log.lines.some((l) => (l.req as { id?: string } | undefined)?.id === 'trace-q'), 'the request is logged');
+      await eventually(() => h.log.lines.some((l) => (l.req as { id?: string } | undefined)?.id === 'trace-q'), { timeoutMs: 5000, what: 'the request is logged' });
       const line = h.log.lines.find((l) => (l.req as { id?: string } | undefined)?.id === 'trace-q');
       assert.ok(line);
       assert.deepEqual(line.req, { id: 'trace-q', method: 'GET', path: '/api/campaigns' });
@@ -501,7 +503,7 @@ describe('proxy app', () => {
     it("tags a line a module logs through req.log with that request's id, each request its own", async () => {
       await fetch(`${h.url}/api/applications/log-personal-data`, { headers: { 'X-Request-Id': 'module-line-a' } });
       await fetch(`${h.url}/api/applications/log-personal-data`, { headers: { 'X-Request-Id': 'module-line-b' } });
-      await waitFor(() => h.log.lines.filter((l) => l.msg === 'application received').length >= 2, 'both module lines are written');
+      await eventually(() => h.log.lines.filter((l) => l.msg === 'application received').length >= 2, { timeoutMs: 5000, what: 'both module lines are written' });
       const ids = h.log.lines.filter((l) => l.msg === 'application received').map((l) => (l.req as { id?: string } | undefined)?.id);
       assert.ok(ids.includes('module-line-a') && ids.includes('module-line-b'), `module lines carry ${ids.join(', ')}`);
     });

@@ -11,7 +11,8 @@ import { toCatalogueCampaign } from './catalogue/catalogue.ts';
 import { upstreamCampaign } from './catalogue/fixtures.ts';
 import { openCatalogueStore } from './catalogue/store.ts';
 import { CampaignListQuery } from './schemas.ts';
-import { capturingLogger, fetch, listen, testConfig } from './test-support.ts';
+import { captureLogs } from '../test/logs.ts';
+import { fetch, listen, testConfig } from './test-support.ts';
 
 const KEYS = ['q', 'company_id', 'job_type', 'working_time', 'city', 'page', 'per_page', 'sort', 'q[]', '__proto__', 'constructor', ''];
 const value = fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.integer().map(String), fc.constantFrom('', '0', '-1', '51', '1e3', 'NaN', 'Infinity', 'Full time', '%', '%E0%A4%A'));
@@ -31,7 +32,7 @@ describe('GET /api/campaigns with arbitrary query strings', () => {
     );
     const app = createProxyApp({
       config: testConfig(),
-      logger: capturingLogger('silent').logger,
+      logger: captureLogs('silent').logger,
       registry: new Registry(),
       catalogue: { store, lastSyncedAt: () => new Date(), isStale: () => false, status: () => ({ lastAttemptAt: null, lastError: null, running: false, skippedIds: [] }) },
     });

@@ -9,6 +9,7 @@ import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { DEMO_KEYS, startSandbox } from '../sandbox/index.ts';
 import { fetch } from './test-support.ts';
+import { eventually } from '../test/poll.ts';
 
 const CLI = fileURLToPath(new URL('../cli.ts', import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), 'proxy-command-'));
@@ -81,11 +82,13 @@ describe('jobboard-connector proxy', () => {
       });
       assert.equal((await fetch(`${url}/healthz`)).status, 200);
       assert.equal((await fetch(`${url}/api/config`, { headers: { 'X-Request-Id': 'last-request' } })).status, 200);
-      let campaigns: { id: number }[] = [];
-      while (campaigns.length === 0) {
-        campaigns = ((await (await fetch(`${url}/api/campaigns`)).json()) as { items: { id: number }[] }).items;
-        if (campaigns.length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      const campaigns = await eventually(
+        async () => {
+          const { items } = (await (await fetch(`${url}/api/campaigns`)).json()) as { items: { id: number }[] };
+          return items.length > 0 && items;
+        },
+        { timeoutMs: 30_000, what: 'the proxy to sync its campaigns', intervalMs: 50 },
+      );
 
       // The service holds the next call 1.5 s: the application's delivery is under way when SIGTERM comes.
       sandbox.context.faults.set(1, { delay_ms: 1500 });
@@ -98,7 +101,7 @@ describe('jobboard-connector proxy', () => {
         answered = true;
         return { status: response.status, body: (await response.json()) as { status: string } };
       });
-      while (sandbox.context.faults.remaining > 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      await eventually(() => sandbox.context.faults.remaining <= 0, { timeoutMs: 10_000, what: 'the delivery to take the delay', intervalMs: 10 });
       assert.equal(answered, false, 'the application is in flight');
       p.child.kill('SIGTERM');
 

@@ -9,7 +9,8 @@ import { resourcesFetched } from '../openapi/test/page-resources.ts';
 import { createProxyApp } from './app.ts';
 import { openCatalogueStore } from './catalogue/store.ts';
 import { buildOpenApi } from './openapi.ts';
-import { TEST_BOARD_ORIGIN, capturingLogger, fetch, listen, testConfig } from './test-support.ts';
+import { captureLogs } from '../test/logs.ts';
+import { TEST_BOARD_ORIGIN, fetch, listen, testConfig } from './test-support.ts';
 
 let proxy: Awaited<ReturnType<typeof listen>>;
 
@@ -17,7 +18,7 @@ before(async () => {
   const synced = new Date();
   const app = createProxyApp({
     config: testConfig(),
-    logger: capturingLogger().logger,
+    logger: captureLogs().logger,
     registry: new Registry(),
     catalogue: { store: openCatalogueStore(':memory:'), lastSyncedAt: () => synced, isStale: () => false, status: () => ({ lastAttemptAt: synced, lastError: null, running: false, skippedIds: [] }) },
   });

@@ -15,7 +15,8 @@ import { XSS_PAYLOADS, assertHarmless } from './catalogue/fixtures.ts';
 import { startProxy } from './index.ts';
 import type { RunningProxy } from './index.ts';
 import { JobPostingAnswer } from './schemas.ts';
-import { capturingLogger, fetch, testConfig } from './test-support.ts';
+import { captureLogs } from '../test/logs.ts';
+import { fetch, testConfig } from './test-support.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'proxy-start-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -49,7 +50,7 @@ describe('startProxy against the sandbox', () => {
 
   before(async () => {
     sandbox = await startSandbox({ admin: true, seed: 'demo', rateLimitPerMinute: 0 });
-    proxy = await startProxy({ config: configFor(sandbox), logger: capturingLogger().logger });
+    proxy = await startProxy({ config: configFor(sandbox), logger: captureLogs().logger });
     await proxy.catalogue.syncNow();
   });
   after(async () => {
@@ -157,7 +158,7 @@ describe('startProxy readiness and shutdown', () => {
   after(() => sandbox?.close());
 
   it('when upstream refuses the keys, /readyz answers 503 credentials_refused', async () => {
-    const proxy = await startProxy({ config: configFor(sandbox, { UPSTREAM_SECRET_KEY: 'wrong-secret' }), logger: capturingLogger().logger });
+    const proxy = await startProxy({ config: configFor(sandbox, { UPSTREAM_SECRET_KEY: 'wrong-secret' }), logger: captureLogs().logger });
     try {
       await assert.rejects(proxy.catalogue.syncNow());
       const response = await fetch(`${proxy.url}/readyz`);
@@ -172,12 +173,12 @@ describe('startProxy readiness and shutdown', () => {
 
   it('after a restart, serves the catalogue of the previous run from its data directory before syncing again', async () => {
     const config = configFor(sandbox);
-    const first = await startProxy({ config, logger: capturingLogger().logger });
+    const first = await startProxy({ config, logger: captureLogs().logger });
     await first.catalogue.syncNow();
     const before = await listIds(first);
     await first.close();
     // Upstream unreachable now: the catalogue on disk still answers.
-    const offline = await startProxy({ config: { ...config, upstream: { ...config.upstream, url: 'http://127.0.0.1:9/v2' } }, logger: capturingLogger().logger });
+    const offline = await startProxy({ config: { ...config, upstream: { ...config.upstream, url: 'http://127.0.0.1:9/v2' } }, logger: captureLogs().logger });
     try {
       assert.deepEqual(await listIds(offline), before);
       assert.equal((await fetch(`${offline.url}/readyz`)).status, 200);
@@ -187,17 +188,17 @@ describe('startProxy readiness and shutdown', () => {
   });
 
   it('when the port is taken, says so and names PORT', async () => {
-    const first = await startProxy({ config: configFor(sandbox), logger: capturingLogger().logger });
+    const first = await startProxy({ config: configFor(sandbox), logger: captureLogs().logger });
     try {
       const config = configFor(sandbox);
-      await assert.rejects(startProxy({ config: { ...config, port: first.port }, logger: capturingLogger().logger }), /already in use.*set PORT/);
+      await assert.rejects(startProxy({ config: { ...config, port: first.port }, logger: captureLogs().logger }), /already in use.*set PORT/);
     } finally {
       await first.close();
     }
   });
 
   it('close() lets an in-flight request finish, then stops', async () => {
-    const proxy = await startProxy({ config: configFor(sandbox), logger: capturingLogger().logger });
+    const proxy = await startProxy({ config: configFor(sandbox), logger: captureLogs().logger });
     const url = new URL(`${proxy.url}/api/config`);
     const received = new Promise<void>((resolve) => proxy.server.once('request', () => resolve()));
     // A request whose body is still arriving when close() is called.
@@ -231,7 +232,7 @@ describe('startProxy for search engines, against the sandbox', () => {
 
   before(async () => {
     sandbox = await startSandbox({ admin: true, seed: 'demo', rateLimitPerMinute: 0 });
-    proxy = await startProxy({ config: configFor(sandbox, { BOARD_OFFER_URL: OFFER_URL }), logger: capturingLogger().logger });
+    proxy = await startProxy({ config: configFor(sandbox, { BOARD_OFFER_URL: OFFER_URL }), logger: captureLogs().logger });
   });
   after(async () => {
     await proxy?.close();

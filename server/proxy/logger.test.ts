@@ -1,21 +1,17 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { REDACTED, redactPersonalData } from './logger.ts';
-import { capturingLogger } from './test-support.ts';
+import { captureLogs } from '../test/logs.ts';
+import { eventually } from '../test/poll.ts';
 
 /** The line logged with this message, once written (the logger writes asynchronously); fails when none comes. */
-async function written(lines: Record<string, unknown>[], msg: string): Promise<Record<string, unknown>> {
-  for (let i = 0; i < 100; i++) {
-    const line = lines.find((l) => l.msg === msg);
-    if (line !== undefined) return line;
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-  assert.fail(`no line "${msg}" was written`);
+function written(lines: Record<string, unknown>[], msg: string): Promise<Record<string, unknown>> {
+  return eventually(() => lines.find((l) => l.msg === msg), { timeoutMs: 500, what: `a line "${msg}" to be written`, intervalMs: 5 });
 }
 
 describe('proxy logger', () => {
   it('redacts email, names, phone and cover letter at any depth, keeping the reference id', async () => {
-    const { logger, text, lines } = capturingLogger();
+    const { logger, text, lines } = captureLogs();
     logger.info(
       {
         reference: 'app_42',
@@ -38,14 +34,14 @@ describe('proxy logger', () => {
   });
 
   it('drops file contents given as bytes, whatever their key', async () => {
-    const { logger, text, lines } = capturingLogger();
+    const { logger, text, lines } = captureLogs();
     logger.info({ upload: { bytes: Buffer.from('%PDF-1.7 secret resume text') } }, 'file');
     assert.deepEqual((await written(lines, 'file')).upload, { bytes: '[redacted bytes]' });
     assert.doesNotMatch(text(), /secret resume text|JVBER/);
   });
 
   it('redacts the keys and secrets of the upstream client and the Authorization header', async () => {
-    const { logger, text, lines } = capturingLogger();
+    const { logger, text, lines } = captureLogs();
     logger.info({ config: { upstream: { url: 'https://api.example/v2', privateKey: 'pk-1', secretKey: 'sk-1' } }, req: { headers: { authorization: 'Bearer tok', accept: 'text/html' } } }, 'x');
     const line = await written(lines, 'x');
     assert.deepEqual(line.config, { upstream: { url: 'https://api.example/v2', privateKey: REDACTED, secretKey: REDACTED } });
@@ -54,7 +50,7 @@ describe('proxy logger', () => {
   });
 
   it('redacts child logger bindings too', async () => {
-    const { logger, text, lines } = capturingLogger();
+    const { logger, text, lines } = captureLogs();
     logger.child({ email: 'ada@example.com', reference: 'app_7' }).info('bound');
     const line = await written(lines, 'bound');
     assert.equal(line.email, REDACTED);

@@ -13,7 +13,8 @@ import { openCatalogueStore } from './catalogue/store.ts';
 import { offerUrlOf } from './catalogue/job-posting.ts';
 import { JobPostingAnswer } from './schemas.ts';
 import type { CatalogueStore } from './catalogue/store.ts';
-import { capturingLogger, fetch, listen, testConfig } from './test-support.ts';
+import { captureLogs } from '../test/logs.ts';
+import { fetch, listen, testConfig } from './test-support.ts';
 
 const OFFER_URL = 'https://jobs.acme.example/offres?offer={id}';
 
@@ -49,7 +50,7 @@ async function start(env: Record<string, string>): Promise<{ url: string; store:
   );
   const app = createProxyApp({
     config: testConfig(env),
-    logger: capturingLogger().logger,
+    logger: captureLogs().logger,
     registry: new Registry(),
     catalogue: { store, lastSyncedAt: () => synced, isStale: () => false, status: () => ({ lastAttemptAt: synced, lastError: null, running: false, skippedIds: [] }) },
   });

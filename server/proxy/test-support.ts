@@ -1,13 +1,10 @@
-// Helpers for the proxy's tests (not used at run time): a configuration, a
-// server on port 0, and a logger whose lines the test can read.
-import { Writable } from 'node:stream';
+// Helpers for the proxy's tests (not used at run time): a configuration and a
+// server on port 0. Log capture and polling are shared, in server/test/.
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import type { Express } from 'express';
-import type { Logger } from 'pino';
 import { loadProxyConfig } from './config.ts';
 import type { ProxyConfig } from './config.ts';
-import { createLogger } from './logger.ts';
 
 /** fetch that checks each answer against the OpenAPI documents: the proxy's tests call the proxy with it. */
 export { fetch } from '../openapi/test/answers.ts';
@@ -30,22 +27,6 @@ export function testConfig(env: Record<string, string> = {}): ProxyConfig {
   });
 }
 
-/** A logger writing JSON lines into `lines`. */
-export function capturingLogger(level = 'info'): { logger: Logger; lines: Record<string, unknown>[]; text: () => string } {
-  const lines: Record<string, unknown>[] = [];
-  const raw: string[] = [];
-  const destination = new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      for (const line of chunk.toString('utf8').split('\n').filter((l) => l !== '')) {
-        raw.push(line);
-        lines.push(JSON.parse(line) as Record<string, unknown>);
-      }
-      callback();
-    },
-  });
-  return { logger: createLogger({ level, destination }), lines, text: () => raw.join('\n') };
-}
-
 export async function listen(app: Express): Promise<{ url: string; server: Server; close: () => Promise<void> }> {
   const server = app.listen(0, '127.0.0.1');
   await new Promise<void>((resolve, reject) => {
@@ -62,13 +43,4 @@ export async function listen(app: Express): Promise<{ url: string; server: Serve
         server.closeAllConnections();
       }),
   };
-}
-
-/** Resolves once `condition` holds, polling; rejects naming `what` after `timeoutMs`. */
-export async function waitFor(condition: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
 }

@@ -5,6 +5,7 @@ import { ErrorBody } from '../contract/index.ts';
 import { MAX_BODY_BYTES } from './app.ts';
 import { TestSandbox, call, world } from './test-helpers.ts';
 import type { Json, World } from './test-helpers.ts';
+import { eventually } from '../test/poll.ts';
 
 describe('sandbox request handling and errors', () => {
   let w: World;
@@ -156,7 +157,7 @@ describe('sandbox fault injection (POST /_sandbox/faults)', () => {
       () => 'connection closed',
     );
     // The request is waiting once the fault is taken.
-    while (sandbox.sandbox.context.faults.remaining > 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    await eventually(() => sandbox.sandbox.context.faults.remaining <= 0, { timeoutMs: 10_000, what: 'the request to take the fault', intervalMs: 5 });
     await sandbox.close();
     const { db } = sandbox.sandbox.context;
     const queries = [t.mock.method(db, 'run'), t.mock.method(db, 'get'), t.mock.method(db, 'all')];

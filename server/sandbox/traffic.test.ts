@@ -9,6 +9,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { Database } from './db.ts';
 import { call, world } from './test-helpers.ts';
 import type { Json, World } from './test-helpers.ts';
+import { eventually } from '../test/poll.ts';
 
 describe('duplicate_applications (a company setting of the sandbox)', () => {
   let w: World;
@@ -106,10 +107,14 @@ describe('GET /_sandbox/stats and GET /_sandbox/creates', () => {
       fetch(`${w.t.url}/jobboards/applicants`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(100) }),
     );
     let creates: Json[] = [];
-    for (let i = 0; i < 50 && creates[0]?.application_ids.length !== 1; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      creates = (await admin('GET', '/creates?email=lost@example.org')).body;
-    }
+    // The assertion below says what was recorded if the application never shows.
+    await eventually(
+      async () => {
+        creates = (await admin('GET', '/creates?email=lost@example.org')).body;
+        return creates[0]?.application_ids.length === 1;
+      },
+      { timeoutMs: 2500, what: 'the lost create to record its application', intervalMs: 50 },
+    ).catch(() => undefined);
     assert.deepEqual(creates.map((c: Json) => [c.status, c.application_ids.length]), [[0, 1]]);
   });
 

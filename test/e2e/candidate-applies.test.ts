@@ -10,6 +10,7 @@ import { startDemoWorld } from './demo-world.ts';
 import type { DemoWorld } from './demo-world.ts';
 import { DEMO_ENTITY_COMPANY_KEYS } from '../../server/sandbox/index.ts';
 import { createClient } from '../../server/client/index.ts';
+import { eventually } from '../../server/test/poll.ts';
 import { minimalPdf } from './pdf.ts';
 
 /** Whether the focused element, looked up through shadow roots, matches the selector. */
@@ -122,19 +123,21 @@ describe('a candidate applies from the demo job-board page', () => {
       secretKey: DEMO_ENTITY_COMPANY_KEYS.secret_key,
     });
 
-  async function waitForResume(email: string, timeoutMs = 30_000) {
+  function waitForResume(email: string, timeoutMs = 30_000) {
     const client = globex();
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      try {
-        const applicant = await client.applicants.get(email, { embed: ['applications'] });
-        if (applicant.resume_url !== null || applicant.applications.some((a) => a.resume_url !== null)) return applicant;
-      } catch (error) {
-        if ((error as { status?: number }).status !== 404) throw error;
-      }
-      if (Date.now() > deadline) assert.fail(`no applicant ${email} with a resume in the sandbox after ${timeoutMs} ms`);
-      await new Promise((r) => setTimeout(r, 250));
-    }
+    return eventually(
+      async () => {
+        try {
+          const applicant = await client.applicants.get(email, { embed: ['applications'] });
+          if (applicant.resume_url !== null || applicant.applications.some((a) => a.resume_url !== null)) return applicant;
+        } catch (error) {
+          // Not there yet: the proxy delivers it shortly.
+          if ((error as { status?: number }).status !== 404) throw error;
+        }
+        return undefined;
+      },
+      { timeoutMs, what: `an applicant ${email} with a resume in the sandbox`, intervalMs: 250 },
+    );
   }
 
   it('searches, opens an offer, applies with the keyboard and a real PDF, sees progress and success; the sandbox has the applicant and its resume', async () => {

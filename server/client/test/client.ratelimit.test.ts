@@ -10,6 +10,7 @@ import type { RunningSandbox } from '../../sandbox/index.ts';
 import { createClient } from '../index.ts';
 import type { ClientOptions, RecruitmentClient } from '../index.ts';
 import type { KeyPair } from './world.ts';
+import { eventually } from '../../test/poll.ts';
 
 const SERVER_LIMIT = 4;
 const SERVER_WINDOW_MS = 2_000;
@@ -74,7 +75,7 @@ describe('rate limit', { concurrency: true }, () => {
     // The next read meets the limit; while it waits, a catalogue read and an application queue behind it.
     const blocked = client.campaigns.list();
     // Once the 403 came back, the client's budget is paused for every caller.
-    while (client.budget.available('high') > 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    await eventually(() => client.budget.available('high') <= 0, { timeoutMs: 10_000, what: 'the budget to pause', intervalMs: 10 });
     const catalogue = client.campaigns.list({ status: ['online'] });
     const application = client.applicants.create({ email: 'waited@example.com' });
 
@@ -110,7 +111,7 @@ describe('rate limit', { concurrency: true }, () => {
       () => (settled = true),
     );
     // The call is checked against the contract first; on a busy machine that takes a moment.
-    while (client.budget.waiting === 0 && !settled) await new Promise((resolve) => setTimeout(resolve, 5));
+    await eventually(() => client.budget.waiting > 0 || settled, { timeoutMs: 10_000, what: 'the call beyond the budget to wait or settle', intervalMs: 5 });
     assert.equal(client.budget.waiting, 1, 'the call beyond the budget waits for a token');
     await beyond;
     assert.deepEqual(statuses, Array.from({ length: SERVER_LIMIT }, () => 200));

@@ -11,6 +11,7 @@ import type { Campaign, RecruitmentClient } from '../index.ts';
 import { base64Chunks } from '../streamed-json.ts';
 import { JOBBOARD_CHANNEL, startWorld } from './world.ts';
 import type { World } from './world.ts';
+import { eventually } from '../../test/poll.ts';
 
 let world: World;
 let board: RecruitmentClient;
@@ -54,12 +55,8 @@ function streamedPdf(size = pdf.length): { file: StreamedFile; opened: () => num
 /** The resume the sandbox stored for an applicant (by email) or an application, once it has processed it. */
 async function storedResume(record: string | (() => Promise<{ resume_url: string | null }>)): Promise<Buffer> {
   const read = typeof record === 'string' ? () => world.client(world.companyKeys).applicants.get(record) : record;
-  for (let i = 0; i < 200; i++) {
-    const { resume_url } = await read();
-    if (resume_url) return Buffer.from(await (await fetch(resume_url)).arrayBuffer());
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error('the sandbox stored no resume');
+  const url = await eventually(async () => (await read()).resume_url, { timeoutMs: 4000, what: 'the sandbox to store the resume', intervalMs: 20 });
+  return Buffer.from(await (await fetch(url)).arrayBuffer());
 }
 
 describe('base64Chunks', () => {

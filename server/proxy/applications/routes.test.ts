@@ -20,6 +20,7 @@ import { fetch } from '../test-support.ts';
 import { ProblemError } from '../problem.ts';
 import { createApplicationsModule } from './index.ts';
 import type { ApplicationsCatalogue, ApplicationsModule, DeliveryClient } from './index.ts';
+import { eventually } from '../../test/poll.ts';
 
 const PDF = Buffer.from('%PDF-1.4\n%%EOF\n');
 
@@ -253,7 +254,7 @@ describe('applications module', () => {
       const answer = await post(h.url, form(FIELDS));
       assert.equal(answer.status, 202);
       const reference = String(answer.body.reference);
-      for (let i = 0; i < 100 && h.module.outbox.get(reference)?.status !== 'dead'; i++) await new Promise((r) => setTimeout(r, 20));
+      await eventually(() => h.module.outbox.get(reference)?.status === 'dead', { timeoutMs: 2000, what: 'the application to be dead', intervalMs: 20 });
       const row = h.module.outbox.get(reference);
       assert.equal(row?.status, 'dead');
       assert.equal(row?.outcome, 'upstream_rejected');

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { Writable } from 'node:stream';
 import { describe, it } from 'node:test';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
@@ -10,6 +9,7 @@ import { createCatalogue } from './catalogue.ts';
 import type { CatalogueClient } from './catalogue.ts';
 import { upstreamCampaign } from './fixtures.ts';
 import { openCatalogueStore } from './store.ts';
+import { captureLogs } from '../../test/logs.ts';
 
 const silent = pino({ level: 'silent' });
 
@@ -225,8 +225,7 @@ describe('catalogue sync through the client, when one upstream campaign breaks t
       const page = new URL(request.url).searchParams.get('page') ?? '1';
       return json(pages[page], 200, pagination(Number(page), 2, 3));
     });
-    const lines: string[] = [];
-    const logger = pino({ level: 'info' }, new Writable({ write: (chunk: Buffer, _enc, done) => (lines.push(chunk.toString()), done()) }));
+    const { logger, lines } = captureLogs();
     const registry = new Registry();
     const catalogue = createCatalogue({ config: { channel: 'jobboard_test', syncIntervalSeconds: 300 }, client: api.client, store: openCatalogueStore(':memory:'), logger, registry });
 
@@ -236,7 +235,7 @@ describe('catalogue sync through the client, when one upstream campaign breaks t
     assert.equal(catalogue.getCampaign(2), undefined);
     assert.equal(catalogue.getCampaign(3)?.id, 3, 'the page after the bad record was read too');
     assert.deepEqual(catalogue.status().skippedIds, [2]);
-    const warning = lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.event === 'campaign_skipped');
+    const warning = lines.find((l) => l.event === 'campaign_skipped');
     assert.deepEqual({ id: warning?.campaign_id, fields: warning?.fields }, { id: 2, fields: ['job_type'] });
     assert.match(await registry.metrics(), /catalogue_skipped_campaigns 1\b/);
   });
