@@ -11,7 +11,8 @@ import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, it } from 'node:test';
 import { startSandbox } from '../server/sandbox/index.ts';
 import type { RunningSandbox } from '../server/sandbox/index.ts';
-import { DUPLICATE_SETTINGS, admin, apply, assertCreatedOnceAtTheWire, fetch, proxyEnv, setDuplicateApplications, upstreamApplicantCount, upstreamApplications, validFields } from './proxy-apply-support.ts';
+import { DUPLICATE_SETTINGS, apply, assertCreatedOnceAtTheWire, fetch, proxyEnv, setDuplicateApplications, upstreamApplicantCount, upstreamApplications, validFields } from './proxy-apply-support.ts';
+import { admin } from '../server/test/sandbox-admin.ts';
 import { eventually } from '../server/test/poll.ts';
 import type { Fields } from './proxy-apply-support.ts';
 
@@ -79,7 +80,7 @@ for (const duplicates of DUPLICATE_SETTINGS) {
       const ids = campaigns.items.map((c) => c.id);
 
       // Three applications while the service answers 503: stored and answered 202.
-      await admin(sandbox, 'POST', 'faults', { count: 1_000_000, status: 503 });
+      await admin(sandbox, 'POST', '/faults', { count: 1_000_000, status: 503 });
       const queued: { fields: Fields; key: string }[] = [];
       for (let i = 0; i < 3; i++) {
         const item = { fields: validFields(ids[i]!), key: crypto.randomUUID() };
@@ -89,7 +90,7 @@ for (const duplicates of DUPLICATE_SETTINGS) {
       }
 
       // A fourth once the service is back: the service creates it, the proxy dies before recording it or answering.
-      await admin(sandbox, 'POST', 'faults', { count: 0 });
+      await admin(sandbox, 'POST', '/faults', { count: 0 });
       const caught = { fields: validFields(ids[3]!), key: crypto.randomUUID() };
       await assert.rejects(apply(first.url, caught), 'the candidate gets no answer: the proxy is gone');
       assert.equal(await first.exited, 'SIGKILL');

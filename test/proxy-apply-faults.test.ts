@@ -11,7 +11,8 @@ import pino from 'pino';
 import { loadProxyConfig } from '../server/proxy/config.ts';
 import { startProxy } from '../server/proxy/index.ts';
 import { DEMO_KEYS, startSandbox } from '../server/sandbox/index.ts';
-import { DUPLICATE_SETTINGS, admin, apply, assertCreatedOnceAtTheWire, fetch, proxyEnv, runOutboxCommand, startApplyWorld, upstreamApplicantCount, upstreamApplications, validFields } from './proxy-apply-support.ts';
+import { DUPLICATE_SETTINGS, apply, assertCreatedOnceAtTheWire, fetch, proxyEnv, runOutboxCommand, startApplyWorld, upstreamApplicantCount, upstreamApplications, validFields } from './proxy-apply-support.ts';
+import { admin } from '../server/test/sandbox-admin.ts';
 import { eventually } from '../server/test/poll.ts';
 import type { ApplyWorld } from './proxy-apply-support.ts';
 
@@ -40,7 +41,7 @@ for (const duplicates of DUPLICATE_SETTINGS) {
     const status = (reference: unknown) => world.applications.outbox.get(String(reference))?.status;
 
     it('when the service answers 503, answers 202 queued, then delivers it once the service is back', async (t) => {
-      await admin(world.sandbox, 'POST', 'faults', { count: 1_000_000, status: 503 });
+      await admin(world.sandbox, 'POST', '/faults', { count: 1_000_000, status: 503 });
       const fields = validFields(world.openCampaignIds[0]!);
       const answer = await apply(world.proxyUrl, { fields });
       assert.equal(answer.status, 202);
@@ -48,7 +49,7 @@ for (const duplicates of DUPLICATE_SETTINGS) {
       await eventually(() => (world.applications.outbox.get(String(answer.body.reference))?.attempts ?? 0) >= 3, { timeoutMs: SETTLE_MS, what: 'three attempts' });
       assert.ok(['pending', 'delivering'].includes(String(status(answer.body.reference))), 'still waiting');
       assert.equal(upstreamApplicantCount(world.sandbox, fields.email), 0);
-      await admin(world.sandbox, 'POST', 'faults', { count: 0 });
+      await admin(world.sandbox, 'POST', '/faults', { count: 0 });
       await eventually(() => status(answer.body.reference) === 'delivered', { timeoutMs: SETTLE_MS, what: 'delivery' });
       assert.equal(upstreamApplications(world.sandbox, fields.email).length, 1);
       wire(t, await assertCreatedOnceAtTheWire(world.sandbox, fields.email, world.openCampaignIds[0]!));
@@ -56,7 +57,7 @@ for (const duplicates of DUPLICATE_SETTINGS) {
     });
 
     it('when connections to the service are dropped, answers 202 and delivers once they are not', async (t) => {
-      await admin(world.sandbox, 'POST', 'faults', { count: 3, drop: true });
+      await admin(world.sandbox, 'POST', '/faults', { count: 3, drop: true });
       const fields = validFields(world.openCampaignIds[1]!);
       const answer = await apply(world.proxyUrl, { fields });
       assert.ok(answer.status === 202 || answer.status === 201, `answered ${answer.status}`);
@@ -67,7 +68,7 @@ for (const duplicates of DUPLICATE_SETTINGS) {
     });
 
     it('when the service is slower than DELIVERY_DEADLINE_MS, answers 202 and the same attempt still delivers it, once', async (t) => {
-      await admin(world.sandbox, 'POST', 'faults', { count: 1, delay_ms: 2_500 });
+      await admin(world.sandbox, 'POST', '/faults', { count: 1, delay_ms: 2_500 });
       const fields = validFields(world.openCampaignIds[2]!);
       const answer = await apply(world.proxyUrl, { fields });
       assert.equal(answer.status, 202);
@@ -80,7 +81,7 @@ for (const duplicates of DUPLICATE_SETTINGS) {
     });
 
     it('replays 202 for the same key after the application was delivered in the background', async (t) => {
-      await admin(world.sandbox, 'POST', 'faults', { count: 1, status: 503 });
+      await admin(world.sandbox, 'POST', '/faults', { count: 1, status: 503 });
       const fields = validFields(world.openCampaignIds[3]!);
       const key = crypto.randomUUID();
       const first = await apply(world.proxyUrl, { fields, key });
@@ -182,7 +183,7 @@ describe('dead letters and the outbox command', () => {
   });
 
   it('dead-letters an application not delivered within DEAD_LETTER_AFTER_HOURS, and `outbox retry` delivers it', async () => {
-    await admin(world.sandbox, 'POST', 'faults', { count: 1_000_000, status: 503 });
+    await admin(world.sandbox, 'POST', '/faults', { count: 1_000_000, status: 503 });
     const fields = validFields(world.openCampaignIds[0]!);
     const answer = await apply(world.proxyUrl, { fields });
     assert.equal(answer.status, 202);
@@ -198,7 +199,7 @@ describe('dead letters and the outbox command', () => {
     assert.ok(listed.includes(reference));
     assert.equal(listed.includes(fields.email), false, 'the list shows no personal data');
 
-    await admin(world.sandbox, 'POST', 'faults', { count: 0 });
+    await admin(world.sandbox, 'POST', '/faults', { count: 0 });
     const retried = await runOutboxCommand(['retry', reference, '--data-dir', world.config.dataDir]);
     assert.match(retried, /queued/);
     await eventually(() => world.applications.outbox.get(reference)?.status === 'delivered', { timeoutMs: SETTLE_MS, what: 'delivery after retry' });
@@ -217,7 +218,7 @@ describe('when the proxy\'s keys are refused by the service', () => {
     // The secret was rotated upstream after the first sync, and the proxy's token has expired since (the
     // sandbox's clock moves 5 hours on): the token is refused, and so is a new one asked with the old secret.
     world.sandbox.context.db.run('UPDATE api_clients SET secret_key = ? WHERE private_key = ?', 'rotated-elsewhere-0000', DEMO_KEYS.jobboard.private_key);
-    await admin(world.sandbox, 'PUT', 'clock', { now: new Date(Date.now() + 5 * 60 * 60 * 1000).toISOString() });
+    await admin(world.sandbox, 'PUT', '/clock', { now: new Date(Date.now() + 5 * 60 * 60 * 1000).toISOString() });
   });
   after(async () => {
     await world.close();
@@ -242,7 +243,7 @@ describe('graceful shutdown of startProxy', () => {
       const proxy = await startProxy({ config: loadProxyConfig(proxyEnv(sandbox, dataDir)), logger: pino({ level: 'silent' }) });
       await proxy.catalogue.syncNow();
       const campaign = proxy.catalogue.store.search({ page: 1, per_page: 1 }).items[0]!.id;
-      await admin(sandbox, 'POST', 'faults', { count: 1, delay_ms: 700 });
+      await admin(sandbox, 'POST', '/faults', { count: 1, delay_ms: 700 });
       const fields = validFields(campaign);
       const pending = apply(proxy.url, { fields });
       await eventually(() => proxy.applications.outbox.list({ status: 'delivering' }).length === 1, { timeoutMs: SETTLE_MS, what: 'the attempt to start' });
@@ -282,11 +283,11 @@ for (const duplicates of DUPLICATE_SETTINGS) {
     it('delivers 20 concurrent applications (10 of returning candidates) exactly once each through drops, 503s and lost answers', async (t) => {
       const emails = Array.from({ length: 10 }, (_, i) => `mixed.${process.pid}.${i}@example.org`);
       const [first, second] = world.openCampaignIds as [number, number];
-      await admin(world.sandbox, 'POST', 'faults', { count: 6, drop: true });
+      await admin(world.sandbox, 'POST', '/faults', { count: 6, drop: true });
       const firstWave = Promise.all(emails.map((email) => apply(world.proxyUrl, { fields: validFields(first, email) })));
       // The second faults are armed once the first are used up, not after a guessed pause.
       await eventually(() => world.sandbox.context.faults.remaining === 0, { timeoutMs: SETTLE_MS, what: 'the dropped connections to be used' });
-      await admin(world.sandbox, 'POST', 'faults', { count: 8, status: 503 });
+      await admin(world.sandbox, 'POST', '/faults', { count: 8, status: 503 });
       const secondWave = Promise.all(emails.map((email) => apply(world.proxyUrl, { fields: validFields(second, email) })));
       const answers = [...(await firstWave), ...(await secondWave)];
       assert.ok(answers.every((a) => a.status === 201 || a.status === 202), `answers: ${answers.map((a) => a.status).join(', ')}`);

@@ -15,7 +15,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { FORM_FIELD_NAMES } from '../server/proxy/applications/form.ts';
-import { BOARD_ORIGIN, FILES, admin, fetch, startApplyWorld, uniqueEmail, upstreamApplications, validFields } from './proxy-apply-support.ts';
+import { BOARD_ORIGIN, FILES, fetch, startApplyWorld, uniqueEmail, upstreamApplications, validFields } from './proxy-apply-support.ts';
+import { admin } from '../server/test/sandbox-admin.ts';
 import { eventually } from '../server/test/poll.ts';
 import type { ApplyWorld } from './proxy-apply-support.ts';
 
@@ -199,7 +200,7 @@ describe('POST /api/applications with mutated valid forms', () => {
         }
         const posted = emailOf(parts);
         const emails = [...new Set([email, ...(posted === undefined ? [] : [posted]), ...(earlier?.emails ?? [])])];
-        if (fault !== undefined) await admin(world.sandbox, 'POST', 'faults', fault);
+        if (fault !== undefined) await admin(world.sandbox, 'POST', '/faults', fault);
 
         const answer = await post(world.proxyUrl, parts, key);
         assert.ok(answer.status < 500, `answered ${answer.status}: ${answer.text.slice(0, 300)}`);
@@ -240,7 +241,7 @@ describe('POST /api/applications with mutated valid forms', () => {
         }
         assertLedger(emails, 'after the retry');
 
-        if (fault !== undefined) await admin(world.sandbox, 'POST', 'faults', { count: 0 });
+        if (fault !== undefined) await admin(world.sandbox, 'POST', '/faults', { count: 0 });
         history.push({ key, parts, answer, emails });
       }),
       { numRuns: RUNS },

@@ -20,6 +20,7 @@ import { createRegistry } from '../server/proxy/metrics.ts';
 import { DEMO_KEYS, startSandbox } from '../server/sandbox/index.ts';
 import { fetch } from '../server/openapi/test/answers.ts';
 import { captureLogs } from '../server/test/logs.ts';
+import { admin } from '../server/test/sandbox-admin.ts';
 import type { LogCapture } from '../server/test/logs.ts';
 
 /** fetch that checks each answer against the OpenAPI documents: the apply tests call the proxy with it. */
@@ -270,16 +271,6 @@ export function upstreamApplicantCount(sandbox: RunningSandbox, email: string): 
   return sandbox.context.db.get<{ n: number }>('SELECT count(*) AS n FROM applicants WHERE email = ?', email)?.n ?? 0;
 }
 
-export async function admin(sandbox: RunningSandbox, method: string, path: string, body?: unknown): Promise<unknown> {
-  const response = await fetch(`${sandbox.origin}/_sandbox/${path}`, {
-    method,
-    headers: { 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  if (!response.ok) throw new Error(`${method} /_sandbox/${path} answered ${response.status}: ${await response.text()}`);
-  return response.json();
-}
-
 /** Runs `jobboard-connector outbox ARGS` in this process and returns what it printed. */
 export async function runOutboxCommand(args: string[]): Promise<string> {
   const original = process.stdout.write.bind(process.stdout);
@@ -302,7 +293,7 @@ export const DUPLICATE_SETTINGS = ['refuse', 'accept'] as const;
 /** Sets duplicate_applications on every company of the sandbox. */
 export async function setDuplicateApplications(sandbox: RunningSandbox, setting: (typeof DUPLICATE_SETTINGS)[number]): Promise<void> {
   for (const { id } of sandbox.context.db.all<{ id: number }>('SELECT id FROM companies')) {
-    await admin(sandbox, 'PATCH', `companies/${id}`, { duplicate_applications: setting });
+    await admin(sandbox, 'PATCH', `/companies/${id}`, { duplicate_applications: setting });
   }
 }
 
@@ -321,7 +312,7 @@ interface WireCreate {
  * even where the service refused it with 409, or would have taken it.
  */
 export async function assertCreatedOnceAtTheWire(sandbox: RunningSandbox, email: string, campaignId: number): Promise<{ requests: number; succeeded: number }> {
-  const all = (await admin(sandbox, 'GET', `creates?email=${encodeURIComponent(email)}`)) as WireCreate[];
+  const all = (await admin(sandbox, 'GET', `/creates?email=${encodeURIComponent(email)}`)) as WireCreate[];
   const mine = all.filter((c) => c.campaign_ids.includes(campaignId) || c.campaign_ids.length === 0);
   const created = mine.filter((c) => c.application_ids.length > 0);
   assert.equal(created.length, 1, `${email} → campaign ${campaignId}: ${created.length} create requests created an application (${JSON.stringify(mine)})`);

@@ -11,7 +11,6 @@ import { after, before, describe, it } from 'node:test';
 import { DEMO_KEYS } from '../server/sandbox/index.ts';
 import {
   FILES,
-  admin,
   apply,
   fetch,
   pdfOfSize,
@@ -21,6 +20,7 @@ import {
   upstreamApplications,
   validFields,
 } from './proxy-apply-support.ts';
+import { admin } from '../server/test/sandbox-admin.ts';
 import { eventually } from '../server/test/poll.ts';
 import type { ApplyWorld } from './proxy-apply-support.ts';
 
@@ -291,7 +291,7 @@ describe('POST /api/applications against the sandbox', () => {
 
     it('when the campaign was archived since the last sync, answers 422 campaign_closed (the service refuses it)', async () => {
       const closing = world.openCampaignIds[world.openCampaignIds.length - 1]!;
-      await admin(world.sandbox, 'PATCH', `campaigns/${closing}`, { status: 'archived' });
+      await admin(world.sandbox, 'PATCH', `/campaigns/${closing}`, { status: 'archived' });
       const fields = validFields(closing);
       const answer = await send({ fields });
       assert.equal(answer.status, 422);
@@ -339,7 +339,7 @@ describe('POST /api/applications against the sandbox', () => {
     it('while the first request with a key is still being delivered, answers 409 idempotency_key_in_progress to the second', async () => {
       const fields = validFields(campaign);
       const key = crypto.randomUUID();
-      await admin(world.sandbox, 'POST', 'faults', { count: 1, delay_ms: 800 });
+      await admin(world.sandbox, 'POST', '/faults', { count: 1, delay_ms: 800 });
       const first = send({ fields, key });
       await eventually(() => world.applications.outbox.list({ status: 'delivering' }).length > 0, { timeoutMs: 5000, what: 'the first request to be delivering' });
       const second = await send({ fields, key });

@@ -16,6 +16,7 @@ import { startProxy } from './index.ts';
 import type { RunningProxy } from './index.ts';
 import { JobPostingAnswer } from './schemas.ts';
 import { captureLogs } from '../test/logs.ts';
+import { admin } from '../test/sandbox-admin.ts';
 import { fetch, testConfig } from './test-support.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'proxy-start-'));
@@ -32,11 +33,6 @@ function configFor(sandbox: RunningSandbox, env: Record<string, string> = {}) {
   });
 }
 
-async function admin(sandbox: RunningSandbox, method: string, path: string, body: unknown): Promise<unknown> {
-  const response = await fetch(`${sandbox.origin}/_sandbox${path}`, { method, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-  assert.ok(response.ok, `${method} ${path} answered ${response.status}: ${await response.clone().text()}`);
-  return response.json();
-}
 
 async function listIds(proxy: RunningProxy): Promise<number[]> {
   const body = (await (await fetch(`${proxy.url}/api/campaigns?per_page=50`)).json()) as { items: { id: number }[] };

@@ -4,6 +4,7 @@
 // against the API's OpenAPI document.
 import { ole2, zip } from '../contract/test/office-files.ts';
 import { fetch } from '../openapi/test/answers.ts';
+import { admin } from '../test/sandbox-admin.ts';
 import { startSandbox } from './index.ts';
 import type { RunningSandbox, SandboxOptions } from './index.ts';
 
@@ -61,10 +62,8 @@ export class TestSandbox {
     return this.sandbox.close();
   }
 
-  async admin(method: string, path: string, body?: unknown): Promise<Json> {
-    const reply = await call(`${this.sandbox.origin}/_sandbox${path}`, { method, body: body ?? {} });
-    if (reply.status >= 300) throw new Error(`admin ${method} ${path}: ${reply.status} ${JSON.stringify(reply.body)}`);
-    return reply.body;
+  admin(method: string, path: string, body?: unknown): Promise<Json> {
+    return admin(this.sandbox, method, path, body);
   }
 
   async token(keys: KeyPair): Promise<string> {

@@ -7,13 +7,14 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { DatabaseSync } from 'node:sqlite';
 import { Database } from './db.ts';
-import { call, world } from './test-helpers.ts';
+import { world } from './test-helpers.ts';
 import type { Json, World } from './test-helpers.ts';
 import { eventually } from '../test/poll.ts';
+import { adminCall } from '../test/sandbox-admin.ts';
 
 describe('duplicate_applications (a company setting of the sandbox)', () => {
   let w: World;
-  const admin = (method: string, path: string, body: unknown = {}) => call(`${w.t.sandbox.origin}/_sandbox${path}`, { method, body });
+  const admin = (method: string, path: string, body?: unknown) => adminCall(w.t.sandbox, method, path, body);
   before(async () => {
     w = await world();
   });
@@ -51,7 +52,7 @@ describe('duplicate_applications (a company setting of the sandbox)', () => {
 
 describe('GET /_sandbox/stats and GET /_sandbox/creates', () => {
   let w: World;
-  const admin = (method: string, path: string, body?: unknown) => call(`${w.t.sandbox.origin}/_sandbox${path}`, { method, ...(body === undefined && method === 'GET' ? {} : { body: body ?? {} }) });
+  const admin = (method: string, path: string, body?: unknown) => adminCall(w.t.sandbox, method, path, body);
   before(async () => {
     // Two requests per second per client, so that the limit is reached and waited out in a test.
     w = await world({ rateLimitPerMinute: 2, rateLimitWindowMs: 1000 });

@@ -11,6 +11,7 @@ import { createClient } from '../index.ts';
 import type { ClientOptions, RecruitmentClient } from '../index.ts';
 import type { KeyPair } from './world.ts';
 import { eventually } from '../../test/poll.ts';
+import { admin } from '../../test/sandbox-admin.ts';
 
 const SERVER_LIMIT = 4;
 const SERVER_WINDOW_MS = 2_000;
@@ -29,16 +30,11 @@ let world: World;
 
 before(async () => {
   const sandbox = await startSandbox({ admin: true, rateLimitPerMinute: SERVER_LIMIT, rateLimitWindowMs: SERVER_WINDOW_MS });
-  async function admin<T>(path: string, body: unknown): Promise<T> {
-    const response = await fetch(`${sandbox.origin}/_sandbox${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    if (!response.ok) throw new Error(`admin POST ${path} answered ${response.status}: ${await response.text()}`);
-    return (await response.json()) as T;
-  }
-  const company = await admin<{ id: number }>('/companies', { name: 'Acme' });
+  const company = await admin<{ id: number }>(sandbox, 'POST', '/companies', { name: 'Acme' });
   world = {
     sandbox,
-    companyKeys: await admin<KeyPair>('/clients', { company_id: company.id }),
-    readOnlyKeys: await admin<KeyPair>('/clients', { company_id: company.id, scopes: ['campaigns_read'] }),
+    companyKeys: await admin<KeyPair>(sandbox, 'POST', '/clients', { company_id: company.id }),
+    readOnlyKeys: await admin<KeyPair>(sandbox, 'POST', '/clients', { company_id: company.id, scopes: ['campaigns_read'] }),
     client: (keys, options) =>
       createClient({
         baseUrl: sandbox.url,

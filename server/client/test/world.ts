@@ -3,6 +3,7 @@
 import { startSandbox } from '../../sandbox/index.ts';
 import type { RunningSandbox } from '../../sandbox/index.ts';
 import { createClient } from '../index.ts';
+import { admin as sandboxAdmin } from '../../test/sandbox-admin.ts';
 import type { ClientOptions, RecruitmentClient } from '../index.ts';
 
 export interface KeyPair {
@@ -29,16 +30,7 @@ export const JOBBOARD_CHANNEL = 'jobboard_test';
 
 export async function startWorld(options: { rateLimitPerMinute?: number } = {}): Promise<World> {
   const sandbox = await startSandbox({ port: 0, admin: true, rateLimitPerMinute: options.rateLimitPerMinute ?? 0 });
-  async function admin<T>(method: string, path: string, body: unknown = {}): Promise<T> {
-    const response = await fetch(`${sandbox.origin}/_sandbox${path}`, {
-      method,
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    const answer = (await response.json()) as T;
-    if (!response.ok) throw new Error(`admin ${method} ${path} answered ${response.status}: ${JSON.stringify(answer)}`);
-    return answer;
-  }
+  const admin = <T>(method: string, path: string, body?: unknown) => sandboxAdmin<T>(sandbox, method, path, body);
   const company = await admin<{ id: number }>('POST', '/companies', { name: 'Acme', sources: ['carriere', 'jobboard'], skills_option: true });
   await admin('POST', '/channels', { company_id: company.id, value: 'career_fr', name: 'Career site (fr)' });
   await admin('POST', '/channels', { company_id: company.id, value: JOBBOARD_CHANNEL, name: 'Test job board' });
