@@ -13,7 +13,7 @@ export interface StreamedBody {
 }
 
 /** Length of the base64 text of `size` bytes (padded). */
-export function base64Length(size: number): number {
+function base64Length(size: number): number {
   return Math.ceil(size / 3) * 4;
 }
 

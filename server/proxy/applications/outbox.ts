@@ -274,7 +274,7 @@ export class Outbox {
   /** The resume of an application, read in chunks; undefined when it holds none. */
   openResume(reference: string): ReadStream | undefined {
     const row = this.stmt('SELECT resume_bytes FROM outbox WHERE reference = ?').get(reference) as { resume_bytes: number | null } | undefined;
-    return row?.resume_bytes === null || row === undefined ? undefined : this.resumes.open(reference);
+    return row?.resume_bytes == null ? undefined : this.resumes.open(reference);
   }
 
   get isOpen(): boolean {
