@@ -1,13 +1,36 @@
 // The PostgreSQL server the tests use: TEST_DATABASE_URL (CI sets it; see the
-// README). Each test file gets a database of its own, created here and
-// dropped afterwards, so files running side by side never see each other's
-// rows. Without TEST_DATABASE_URL the PostgreSQL tests are skipped with one
-// line saying how to run them; in CI (CI=true) a missing server is a failure.
+// README), else the development machines' usual server (127.0.0.1:5432,
+// database test, user root or postgres) when one answers. Each test file gets
+// a database of its own, created here and dropped afterwards, so files running
+// side by side never see each other's rows. With no server the PostgreSQL
+// tests are skipped with one line saying how to run them; in CI (CI=true) a
+// missing server is a failure.
 import { randomBytes } from 'node:crypto';
 import { after } from 'node:test';
 import pg from 'pg';
 
-export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
+const USUAL_SERVERS = ['postgres://root@127.0.0.1:5432/test', 'postgres://postgres@127.0.0.1:5432/test'];
+
+async function answers(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1000 });
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+async function findServer(): Promise<string | undefined> {
+  if (process.env.TEST_DATABASE_URL) return process.env.TEST_DATABASE_URL;
+  for (const url of USUAL_SERVERS) if (await answers(url)) return url;
+  return undefined;
+}
+
+export const TEST_DATABASE_URL = await findServer();
 
 const HOW_TO_RUN = 'PostgreSQL tests skipped: set TEST_DATABASE_URL (e.g. postgres://root@127.0.0.1:5432/test) to run them';
 
