@@ -12,7 +12,8 @@ import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { DEMO_KEYS } from '../server/sandbox/index.ts';
-import { FILES, fetch, startApplyWorld, uniqueEmail } from './proxy-apply-support.ts';
+import * as files from '../server/test/files.ts';
+import { fetch, startApplyWorld, uniqueEmail } from './proxy-apply-support.ts';
 import type { ApplyWorld } from './proxy-apply-support.ts';
 
 const run = promisify(execFile);
@@ -129,7 +130,7 @@ describe('a client generated from the OpenAPI documents', () => {
         PROXY_URL: world.proxyUrl,
         API_EMAIL: apiEmail,
         PROXY_EMAIL: proxyEmail,
-        RESUME_BASE64: FILES.pdf.toString('base64'),
+        RESUME_BASE64: files.pdf().toString('base64'),
       },
     });
 

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { BOARD_ORIGIN, apply, uniqueEmail, validFields } from './proxy-apply-support.ts';
 import { eventually } from '../server/test/poll.ts';
-import { minimalPdf } from './e2e/pdf.ts';
+import { pdf } from '../server/test/files.ts';
 import { DEMO_KEYS } from '../server/sandbox/index.ts';
 
 const run = promisify(execFile);
@@ -140,7 +140,7 @@ describe('the installed package', () => {
     await eventually(async () => (await fetch(`${proxyUrl}/readyz`)).status === 200, { timeoutMs: 15_000, what: 'the proxy to sync its catalogue' });
 
     const email = uniqueEmail('packaged');
-    const answer = await apply(proxyUrl, { fields: validFields(DEMO_CAMPAIGN, email), resume: { bytes: minimalPdf('Ada Lovelace, engineer') } });
+    const answer = await apply(proxyUrl, { fields: validFields(DEMO_CAMPAIGN, email), resume: { bytes: pdf({ text: 'Ada Lovelace, engineer' }) } });
     assert.equal(answer.status, 201, answer.text);
 
     // The installed client, from plain .mjs, finds the applicant in the sandbox.

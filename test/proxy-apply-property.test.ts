@@ -15,7 +15,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { FORM_FIELD_NAMES } from '../server/proxy/applications/form.ts';
-import { BOARD_ORIGIN, FILES, fetch, startApplyWorld, uniqueEmail, upstreamApplications, validFields } from './proxy-apply-support.ts';
+import * as files from '../server/test/files.ts';
+import { BOARD_ORIGIN, fetch, startApplyWorld, uniqueEmail, upstreamApplications, validFields } from './proxy-apply-support.ts';
 import { admin } from '../server/test/sandbox-admin.ts';
 import { eventually } from '../server/test/poll.ts';
 import type { ApplyWorld } from './proxy-apply-support.ts';
@@ -33,10 +34,10 @@ type Part = { name: string; value: string } | { name: string; bytes: Buffer; fil
 
 const field = fc.constantFrom(...TEXT_FIELDS);
 const resumeFiles = {
-  png: FILES.png,
-  doc: FILES.doc,
-  xls: FILES.xls,
-  exe: FILES.exe,
+  png: files.png(),
+  doc: files.doc(),
+  xls: files.xls(),
+  exe: files.exe(),
   empty: Buffer.alloc(0),
 };
 
@@ -55,7 +56,7 @@ const mutation = fc.oneof(
   fc.constant({ kind: 'resume sent as text' as const }),
   fc.constant({ kind: 'resume missing' as const }),
   fc.record({ kind: fc.constant('resume swapped' as const), file: fc.oneof(fc.constantFrom(...(Object.keys(resumeFiles) as (keyof typeof resumeFiles)[])), fc.uint8Array({ minLength: 1, maxLength: 300 })) }),
-  fc.record({ kind: fc.constant('resume cut' as const), at: fc.nat({ max: FILES.pdf.length - 1 }) }),
+  fc.record({ kind: fc.constant('resume cut' as const), at: fc.nat({ max: files.pdf().length - 1 }) }),
   // Its bytes are a PDF's whatever it is called: the proxy goes by the bytes.
   fc.record({ kind: fc.constant('resume mislabelled' as const), name: fc.constantFrom('cv.exe', 'cv', 'photo.png', ''), type: fc.constantFrom('application/x-msdownload', 'image/png', 'text/plain', '') }),
   fc.record({ kind: fc.constant('campaign' as const), pick: fc.nat(), known: fc.boolean() }),
@@ -189,7 +190,7 @@ describe('POST /api/applications with mutated valid forms', () => {
         const campaign = world.openCampaignIds[0]!;
         const earlierEmail = returning === undefined || history.length === 0 ? undefined : emailOf(history[returning % history.length]!.parts);
         const email = earlierEmail ?? uniqueEmail('property');
-        let parts: Part[] = [...Object.entries(validFields(campaign, email)).map(([name, value]) => ({ name, value })), { name: 'resume', bytes: FILES.pdf, filename: 'cv.pdf', type: 'application/pdf' }];
+        let parts: Part[] = [...Object.entries(validFields(campaign, email)).map(([name, value]) => ({ name, value })), { name: 'resume', bytes: files.pdf(), filename: 'cv.pdf', type: 'application/pdf' }];
         for (const m of mutations) parts = mutate(parts, m, world.openCampaignIds);
         let key: string = crypto.randomUUID();
         let earlier: Sent | undefined;
@@ -270,7 +271,7 @@ const fieldValue = fc.oneof(
 );
 const fileBytes = fc.oneof(
   fc.uint8Array({ maxLength: 300 }),
-  fc.constantFrom(FILES.pdf, FILES.png, FILES.doc, FILES.exe).map((b) => new Uint8Array(b)),
+  fc.constantFrom(files.pdf(), files.png(), files.doc(), files.exe()).map((b) => new Uint8Array(b)),
 );
 
 const rawPart = fc.oneof(

@@ -5,7 +5,6 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ole2 } from '../server/contract/test/office-files.ts';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { createClient } from '../server/client/index.ts';
@@ -19,6 +18,7 @@ import { main as outboxCommand } from '../server/proxy/outbox-command.ts';
 import { createRegistry } from '../server/proxy/metrics.ts';
 import { DEMO_KEYS, startSandbox } from '../server/sandbox/index.ts';
 import { fetch } from '../server/openapi/test/answers.ts';
+import * as files from '../server/test/files.ts';
 import { captureLogs } from '../server/test/logs.ts';
 import { admin } from '../server/test/sandbox-admin.ts';
 import type { LogCapture } from '../server/test/logs.ts';
@@ -29,22 +29,6 @@ import type { RunningSandbox } from '../server/sandbox/index.ts';
 
 export const BOARD_ORIGIN = 'https://board.example';
 
-
-/** Small valid files of each type. */
-export const FILES = {
-  pdf: Buffer.from('%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n'),
-  png: Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a5f5b6d30000000049454e44ae426082', 'hex'),
-  doc: ole2({ '/WordDocument': 'Curriculum vitae' }),
-  xls: ole2({ '/Workbook': 'Curriculum vitae' }),
-  exe: Buffer.concat([Buffer.from('MZ'), Buffer.alloc(62), Buffer.from('PE\u0000\u0000'), Buffer.alloc(200)]),
-};
-
-/** A PDF of about `bytes` bytes (a valid header, then padding in a comment). */
-export function pdfOfSize(bytes: number): Buffer {
-  const head = Buffer.from('%PDF-1.4\n%');
-  const tail = Buffer.from('\n%%EOF\n');
-  return Buffer.concat([head, Buffer.alloc(Math.max(0, bytes - head.length - tail.length), 0x41), tail]);
-}
 
 export interface ApplyWorld {
   sandbox: RunningSandbox;
@@ -232,7 +216,7 @@ export function formOf(input: ApplyInput): FormData {
   const form = new FormData();
   for (const [name, value] of Object.entries(input.fields ?? {})) form.append(name, value);
   if (input.resume !== null) {
-    const resume = input.resume ?? { bytes: FILES.pdf };
+    const resume = input.resume ?? { bytes: files.pdf() };
     form.append('resume', new Blob([new Uint8Array(resume.bytes)], { type: resume.type ?? 'application/pdf' }), resume.name ?? 'resume.pdf');
   }
   return form;

@@ -10,16 +10,15 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { DEMO_KEYS } from '../server/sandbox/index.ts';
 import {
-  FILES,
   apply,
   fetch,
-  pdfOfSize,
   startApplyWorld,
   uniqueEmail,
   upstreamApplicantCount,
   upstreamApplications,
   validFields,
 } from './proxy-apply-support.ts';
+import * as files from '../server/test/files.ts';
 import { admin } from '../server/test/sandbox-admin.ts';
 import { eventually } from '../server/test/poll.ts';
 import type { ApplyWorld } from './proxy-apply-support.ts';
@@ -116,8 +115,8 @@ describe('POST /api/applications against the sandbox', () => {
   describe('files', () => {
     it('takes a legacy .doc (OLE2) and a png by their bytes, whatever name and type they were sent with, and sends them as what they are', async () => {
       const sent = [
-        { bytes: FILES.doc, name: 'cv.pdf', type: 'application/pdf', is: 'doc' },
-        { bytes: FILES.png, name: 'resume', type: 'application/octet-stream', is: 'png' },
+        { bytes: files.doc(), name: 'cv.pdf', type: 'application/pdf', is: 'doc' },
+        { bytes: files.png(), name: 'resume', type: 'application/octet-stream', is: 'png' },
       ];
       for (const resume of sent) {
         const fields = validFields(campaign);
@@ -134,7 +133,7 @@ describe('POST /api/applications against the sandbox', () => {
 
     it('when an executable is renamed cv.pdf, answers 415 unsupported_file_type and sends nothing', async () => {
       const fields = validFields(campaign);
-      const answer = await send({ fields, resume: { bytes: FILES.exe, name: 'cv.pdf', type: 'application/pdf' } });
+      const answer = await send({ fields, resume: { bytes: files.exe(), name: 'cv.pdf', type: 'application/pdf' } });
       assert.equal(answer.status, 415);
       assert.equal(answer.body.code, 'unsupported_file_type');
       assert.deepEqual(fieldCodes(answer.body), [['resume', 'unsupported_file_type']]);
@@ -142,13 +141,13 @@ describe('POST /api/applications against the sandbox', () => {
     });
 
     it('when a spreadsheet is renamed cv.doc (an OLE2 file without a Word document), answers 415 unsupported_file_type', async () => {
-      const answer = await send({ fields: validFields(campaign), resume: { bytes: FILES.xls, name: 'cv.doc', type: 'application/msword' } });
+      const answer = await send({ fields: validFields(campaign), resume: { bytes: files.xls(), name: 'cv.doc', type: 'application/msword' } });
       assert.equal(answer.status, 415);
       assert.deepEqual(fieldCodes(answer.body), [['resume', 'unsupported_file_type']]);
     });
 
     it('when the resume is just over the limit, answers 413 file_too_large naming the limit', async () => {
-      const answer = await send({ fields: validFields(campaign), resume: { bytes: pdfOfSize(1024 * 1024 + 1) } });
+      const answer = await send({ fields: validFields(campaign), resume: { bytes: files.pdfOfSize(1024 * 1024 + 1) } });
       assert.equal(answer.status, 413);
       assert.equal(answer.body.code, 'file_too_large');
       assert.match(String(answer.body.detail), /1 MiB \(1048576 bytes\)/);
@@ -197,7 +196,7 @@ describe('POST /api/applications against the sandbox', () => {
       assert.equal(await pdf.answer, 201);
       assert.deepEqual(readdirSync(uploads), [], 'the stored upload left for the outbox');
 
-      const exe = upload(FILES.exe);
+      const exe = upload(files.exe());
       // Its first bytes have long arrived when a PDF's were on the disk above.
       await new Promise((resolve) => setTimeout(resolve, 300));
       assert.equal(written(), 0);
@@ -207,7 +206,7 @@ describe('POST /api/applications against the sandbox', () => {
     });
 
     it('takes a resume of exactly the limit', async () => {
-      assert.equal((await send({ fields: validFields(campaign), resume: { bytes: pdfOfSize(1024 * 1024) } })).status, 201);
+      assert.equal((await send({ fields: validFields(campaign), resume: { bytes: files.pdfOfSize(1024 * 1024) } })).status, 201);
     });
 
     it('when a huge upload streams in without a length, answers 413 before the client has sent it all', async () => {
@@ -274,8 +273,8 @@ describe('POST /api/applications against the sandbox', () => {
     it('when a second file field is sent, answers 400 malformed_request', async () => {
       const form = new FormData();
       for (const [k, v] of Object.entries(validFields(campaign))) form.append(k, v);
-      form.append('resume', new Blob([FILES.pdf]), 'cv.pdf');
-      form.append('photo', new Blob([FILES.png]), 'me.png');
+      form.append('resume', new Blob([files.pdf()]), 'cv.pdf');
+      form.append('photo', new Blob([files.png()]), 'me.png');
       const response = await fetch(`${world.proxyUrl}/api/applications`, { method: 'POST', headers: { 'idempotency-key': crypto.randomUUID() }, body: form });
       assert.equal(response.status, 400);
       assert.equal(((await response.json()) as { code: string }).code, 'malformed_request');

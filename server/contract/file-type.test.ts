@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { sniffFileType, sniffFileTypeOfFile } from './file-type.ts';
 import { ole2RootStreams } from './ole2.ts';
-import { ole2, zip as zipFile } from './test/office-files.ts';
+import { contentTypes as contentTypesOf, docx as docxFile, jpeg, msi, ole2, pdf, plainZip, png, xls, xlsx as xlsxFile, zip as zipFile } from '../test/files.ts';
 
 /** Deflated entries, as Office writes them. */
 const zip = (entries: Record<string, string>) => zipFile(entries, { deflate: true });
@@ -21,13 +21,10 @@ const SIGNATURES = [
 
 
 
-const contentTypes = (main: string) =>
-  '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">' +
-  '<Default Extension="xml" ContentType="application/xml"/><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +
-  `<Override PartName="/main.xml" ContentType="application/vnd.${main}.main+xml"/></Types>`;
-
-const RELS = '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"/>';
-const WORD_MAIN = 'openxmlformats-officedocument.wordprocessingml.document';
+const contentTypes = (main: string) => contentTypesOf('/main.xml', `application/vnd.${main}.main+xml`);
+/** Deflated, as Office writes them. */
+const docx = () => docxFile(undefined, { deflate: true });
+const xlsx = () => xlsxFile({ deflate: true });
 
 const DOC = ole2({ '/WordDocument': 'Curriculum vitae', '/1Table': Buffer.alloc(6000), '/\u0005SummaryInformation': Buffer.alloc(200) });
 
@@ -40,11 +37,10 @@ describe('sniffFileType', () => {
   });
 
   it('refuses other OLE2 files as .doc: a workbook, an installer, a mail, a bare header', async () => {
-    assert.deepEqual(await sniffFileType(ole2({ '/Workbook': 'BIFF8' })), { type: undefined, detected: 'xls' });
+    assert.deepEqual(await sniffFileType(xls()), { type: undefined, detected: 'xls' });
     assert.deepEqual(await sniffFileType(ole2({ '/Book': 'BIFF5' })), { type: undefined, detected: 'xls' });
     // An .msi: encoded table names and summary information.
-    const msi = ole2({ '/\u0005SummaryInformation': Buffer.alloc(300), '/\u4840\u3f3f\u4577\u446c\u3b6a\u45e4\u4824': Buffer.alloc(64) });
-    assert.deepEqual(await sniffFileType(msi), { type: undefined, detected: 'cfb' });
+    assert.deepEqual(await sniffFileType(msi()), { type: undefined, detected: 'cfb' });
     // An Outlook .msg with a Word document attached: the WordDocument stream is not in the root.
     const msg = ole2({
       '/__properties_version1.0': Buffer.alloc(64),
@@ -60,13 +56,12 @@ describe('sniffFileType', () => {
   });
 
   it('reads a .docx as a zip whose [Content_Types].xml declares a Word main document', async () => {
-    const docx = zip({ '[Content_Types].xml': contentTypes(WORD_MAIN), '_rels/.rels': RELS, 'word/document.xml': '<w:document/>' });
-    assert.deepEqual(await sniffFileType(docx), { type: 'docx', detected: 'docx' });
-    const xlsx = zip({ '[Content_Types].xml': contentTypes('openxmlformats-officedocument.spreadsheetml.sheet'), 'xl/workbook.xml': '<workbook/>' });
-    assert.deepEqual(await sniffFileType(xlsx), { type: 'xlsx', detected: 'xlsx' });
+    assert.deepEqual(await sniffFileType(docx()), { type: 'docx', detected: 'docx' });
+    assert.deepEqual(await sniffFileType(xlsx()), { type: 'xlsx', detected: 'xlsx' });
   });
 
   it('refuses other zips as .docx: a plain zip, Word parts without their declaration, a macro-enabled document', async () => {
+    assert.equal((await sniffFileType(plainZip())).type, undefined);
     assert.equal((await sniffFileType(zip({ 'cv.docx.exe': 'MZ' }))).type, undefined);
     assert.equal((await sniffFileType(zip({ 'word/document.xml': '<w:document/>' }))).type, undefined);
     assert.equal((await sniffFileType(zip({ '[Content_Types].xml': '<Types/>', 'word/document.xml': '<w:document/>' }))).type, undefined);
@@ -107,13 +102,13 @@ describe('sniffFileTypeOfFile', () => {
         doc: DOC,
         // A .doc whose WordDocument stream is large: its directory sits far into the file.
         bigDoc: ole2({ '/1Table': Buffer.alloc(3 * 1024 * 1024, 1), '/WordDocument': 'CV' }),
-        docx: zip({ '[Content_Types].xml': contentTypes(WORD_MAIN), '_rels/.rels': RELS, 'word/document.xml': '<w:document/>' }),
-        xlsx: zip({ '[Content_Types].xml': contentTypes('openxmlformats-officedocument.spreadsheetml.sheet'), 'xl/workbook.xml': '<workbook/>' }),
-        xls: ole2({ '/Workbook': 'BIFF8' }),
-        plainZip: zip({ 'cv.docx.exe': 'MZ' }),
-        pdf: Buffer.from('%PDF-1.7\n%%EOF\n'),
-        png: Buffer.concat([SIGNATURES[1]!, Buffer.from('0000000d49484452', 'hex'), Buffer.alloc(64)]),
-        jpg: Buffer.concat([SIGNATURES[2]!, Buffer.alloc(64)]),
+        docx: docx(),
+        xlsx: xlsx(),
+        xls: xls(),
+        plainZip: plainZip(),
+        pdf: pdf(),
+        png: png(),
+        jpg: jpeg(),
         text: Buffer.from('plain text named cv.pdf'),
         ole2Header: Buffer.concat([SIGNATURES[4]!, Buffer.alloc(504)]),
       };

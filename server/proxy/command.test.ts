@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { DEMO_KEYS, startSandbox } from '../sandbox/index.ts';
 import { fetch } from './test-support.ts';
 import { eventually } from '../test/poll.ts';
+import { pdf } from '../test/files.ts';
 
 const CLI = fileURLToPath(new URL('../cli.ts', import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), 'proxy-command-'));
@@ -95,7 +96,7 @@ describe('jobboard-connector proxy', () => {
       const email = `sigterm.${process.pid}@example.org`;
       const form = new FormData();
       for (const [name, value] of Object.entries({ campaign_id: String(campaigns[0]!.id), email, first_name: 'Ada', last_name: 'Lovelace', is_legals_accepted_by_manager: 'true' })) form.append(name, value);
-      form.append('resume', new Blob([Buffer.from('%PDF-1.4\n%%EOF\n')], { type: 'application/pdf' }), 'cv.pdf');
+      form.append('resume', new Blob([pdf()], { type: 'application/pdf' }), 'cv.pdf');
       let answered = false;
       const application = fetch(`${url}/api/applications`, { method: 'POST', headers: { 'idempotency-key': crypto.randomUUID() }, body: form }).then(async (response) => {
         answered = true;

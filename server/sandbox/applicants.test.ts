@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Applicant, CreatedApplicant } from '../contract/index.ts';
-import { b64, call, docxBytes, pdfBytes, pngBytes, world } from './test-helpers.ts';
+import { b64, docx, pdf, png } from '../test/files.ts';
+import { call, world } from './test-helpers.ts';
 import type { Json, World } from './test-helpers.ts';
 
 describe('sandbox POST /applicants', () => {
@@ -124,7 +125,7 @@ describe('sandbox POST /applicants', () => {
 
   it('an applicant resume is processed after the response: resume_url appears, and nested applications become complete', async () => {
     const reply = await w.company('/applicants', {
-      body: { applicant: { email: 'resume@example.com', resume: { base64: b64(docxBytes()), mime_type: 'docx' }, applications: [{ campaign_id: w.campaignId }] } },
+      body: { applicant: { email: 'resume@example.com', resume: { base64: b64(docx()), mime_type: 'docx' }, applications: [{ campaign_id: w.campaignId }] } },
     });
     assert.equal(reply.status, 201);
     assert.equal(reply.body.resume_url, null);
@@ -250,7 +251,7 @@ describe('sandbox POST /jobboards/applicants', () => {
           email: 'cand@example.com',
           first_name: 'Cand',
           is_legals_accepted_by_manager: true,
-          resume: { base64: b64(pdfBytes('JavaScript')), mime_type: 'pdf' },
+          resume: { base64: b64(pdf({ text: 'JavaScript' })), mime_type: 'pdf' },
           applications: [{ campaign_id: w.campaignId, source: 'board', comments: [{ content: 'Cover letter' }] }],
         },
       },
@@ -312,7 +313,7 @@ describe('sandbox POST /jobboards/applicants', () => {
 
   it('when the resume bytes are not the declared type, answers 422 file_type_mismatch and creates nothing', async () => {
     const reply = await w.board('/jobboards/applicants', {
-      body: { company_id: w.companyId, applicant: { email: 'fake@example.com', resume: { base64: b64(pngBytes()), mime_type: 'docx' }, applications: [{ campaign_id: w.campaignId }] } },
+      body: { company_id: w.companyId, applicant: { email: 'fake@example.com', resume: { base64: b64(png()), mime_type: 'docx' }, applications: [{ campaign_id: w.campaignId }] } },
     });
     assert.equal(reply.status, 422);
     assert.equal(reply.body.error.code, 'file_type_mismatch');

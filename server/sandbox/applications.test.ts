@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Application, PaginationHeader } from '../contract/index.ts';
 import { MAX_FILE_BYTES } from './files.ts';
-import { b64, docBytes, docxBytes, jpgBytes, pdfBytes, pngBytes, world } from './test-helpers.ts';
+import { b64, doc, docx, jpeg, pdf, png } from '../test/files.ts';
+import { world } from './test-helpers.ts';
 import type { Json, World } from './test-helpers.ts';
 
 describe('sandbox POST /applications rules', () => {
@@ -103,7 +104,7 @@ describe('sandbox POST /applications rules', () => {
       body: {
         campaign_id: await w.campaign(),
         applicant_id: applicantId,
-        application: { comments: [{ content: 'Met at the fair' }, { content: 'Portfolio', attachment: { base64: b64(pngBytes()), mime_type: 'png' } }] },
+        application: { comments: [{ content: 'Met at the fair' }, { content: 'Portfolio', attachment: { base64: b64(png()), mime_type: 'png' } }] },
       },
     });
     assert.equal(reply.status, 201);
@@ -114,7 +115,7 @@ describe('sandbox POST /applications rules', () => {
     const url = read.body.comments[1].attachment_url as string;
     const file = await fetch(url);
     assert.equal(file.headers.get('content-type'), 'image/png');
-    assert.deepEqual(Buffer.from(await file.arrayBuffer()), pngBytes());
+    assert.deepEqual(Buffer.from(await file.arrayBuffer()), png());
   });
 
   it("a comment given as one object (not an array) is taken", async () => {
@@ -125,7 +126,7 @@ describe('sandbox POST /applications rules', () => {
 
   it("uploading a resume with the application sets its status to 'complete' once processed, with resume_url and skills", async () => {
     const reply = await w.company('/applications', {
-      body: { campaign_id: await w.campaign(), applicant_id: applicantId, application: { resume: { base64: b64(pdfBytes('Python, SQL and Docker')), mime_type: 'pdf' } } },
+      body: { campaign_id: await w.campaign(), applicant_id: applicantId, application: { resume: { base64: b64(pdf({ text: 'Python, SQL and Docker' })), mime_type: 'pdf' } } },
     });
     assert.equal(reply.status, 201);
     assert.equal(reply.body.status, 'new', 'the upload is asynchronous: not complete in the response');
@@ -141,7 +142,7 @@ describe('sandbox POST /applications rules', () => {
     assert.equal(file.headers.get('content-type'), 'application/pdf');
   });
 
-  for (const [type, bytes] of [['docx', docxBytes()], ['doc', docBytes()], ['jpg', jpgBytes()], ['png', pngBytes()]] as const) {
+  for (const [type, bytes] of [['docx', docx()], ['doc', doc()], ['jpg', jpeg()], ['png', png()]] as const) {
     it(`takes a ${type} resume whose bytes are ${type}`, async () => {
       const reply = await w.company('/applications', { body: { campaign_id: await w.campaign(), applicant_id: applicantId, application: { resume: { base64: b64(bytes), mime_type: type } } } });
       assert.equal(reply.status, 201, JSON.stringify(reply.body));
@@ -150,7 +151,7 @@ describe('sandbox POST /applications rules', () => {
 
   it('when the declared type does not match the bytes, answers 422 file_type_mismatch', async () => {
     const reply = await w.company('/applications', {
-      body: { campaign_id: await w.campaign(), applicant_id: applicantId, application: { resume: { base64: b64(pngBytes()), mime_type: 'pdf' } } },
+      body: { campaign_id: await w.campaign(), applicant_id: applicantId, application: { resume: { base64: b64(png()), mime_type: 'pdf' } } },
     });
     assert.equal(reply.status, 422);
     assert.equal(reply.body.error.code, 'file_type_mismatch');
@@ -166,7 +167,7 @@ describe('sandbox POST /applications rules', () => {
   });
 
   it('when base64 comes without mime_type (or the reverse), answers 422 file_incomplete', async () => {
-    for (const resume of [{ base64: b64(pdfBytes()) }, { mime_type: 'pdf' }]) {
+    for (const resume of [{ base64: b64(pdf()) }, { mime_type: 'pdf' }]) {
       const reply = await w.company('/applications', { body: { campaign_id: w.campaignId, applicant_id: applicantId, application: { resume } } });
       assert.equal(reply.status, 422, JSON.stringify(resume));
       assert.equal(reply.body.error.code, 'file_incomplete');
@@ -175,7 +176,7 @@ describe('sandbox POST /applications rules', () => {
 
   it('when an attachment comes without mime_type, answers 422 file_incomplete', async () => {
     const reply = await w.company('/applications', {
-      body: { campaign_id: w.campaignId, applicant_id: applicantId, application: { comments: [{ attachment: { base64: b64(pdfBytes()) } }] } },
+      body: { campaign_id: w.campaignId, applicant_id: applicantId, application: { comments: [{ attachment: { base64: b64(pdf()) } }] } },
     });
     assert.equal(reply.body.error.code, 'file_incomplete');
     assert.equal(reply.body.error.details[0].field, 'application.comments.0.attachment.mime_type');
@@ -183,14 +184,14 @@ describe('sandbox POST /applications rules', () => {
 
   it('when mime_type is not an allowed type, answers 400 naming the allowed types', async () => {
     const reply = await w.company('/applications', {
-      body: { campaign_id: w.campaignId, applicant_id: applicantId, application: { resume: { base64: b64(pdfBytes()), mime_type: 'gif' } } },
+      body: { campaign_id: w.campaignId, applicant_id: applicantId, application: { resume: { base64: b64(pdf()), mime_type: 'gif' } } },
     });
     assert.equal(reply.status, 400);
     assert.match(reply.body.error.details[0].message, /pdf, jpg, png, doc, docx/);
   });
 
   it('when the decoded file is larger than 10 MiB, answers 413 file_too_large', async () => {
-    const big = Buffer.concat([pdfBytes(), Buffer.alloc(MAX_FILE_BYTES)]);
+    const big = Buffer.concat([pdf(), Buffer.alloc(MAX_FILE_BYTES)]);
     const reply = await w.company('/applications', {
       body: { campaign_id: w.campaignId, applicant_id: applicantId, application: { resume: { base64: b64(big), mime_type: 'pdf' } } },
     });
@@ -225,7 +226,7 @@ describe('sandbox GET /applications and GET /applications/:id', () => {
       return reply.body;
     };
     apps.a1 = await mk('a1@example.com', campaignA, { source: 'carriere', tags: ['vip'] });
-    apps.a2 = await mk('a2@example.com', campaignA, { source: 'board', resume: { base64: b64(pdfBytes()), mime_type: 'pdf' } });
+    apps.a2 = await mk('a2@example.com', campaignA, { source: 'board', resume: { base64: b64(pdf()), mime_type: 'pdf' } });
     apps.b1 = await mk('b1@example.com', campaignB, { comments: [{ content: 'hello' }] });
     await w.t.drain();
     await w.t.admin('PUT', `/applications/${apps.a1.id}/status`, { value: 'interview', at: '2025-03-10T10:00:00Z' });

@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { get as httpGet } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { SignJWT } from 'jose';
-import { b64, call, docxBytes, world } from './test-helpers.ts';
+import { b64, docx } from '../test/files.ts';
+import { call, world } from './test-helpers.ts';
 import type { World } from './test-helpers.ts';
 
 const secret = (s: string) => new TextEncoder().encode(s);
@@ -58,7 +59,7 @@ describe('sandbox security', () => {
 
   describe('files', () => {
     it('serves a resume as a download that no browser sniffs into a page', async () => {
-      const created = await w.company('/applicants', { body: { applicant: { email: 'files@example.com', resume: { base64: b64(docxBytes()), mime_type: 'docx' } } } });
+      const created = await w.company('/applicants', { body: { applicant: { email: 'files@example.com', resume: { base64: b64(docx()), mime_type: 'docx' } } } });
       await w.t.drain();
       const url = (await w.company(`/applicants/${created.body.id}`)).body.resume_url as string;
       const response = await fetch(url);

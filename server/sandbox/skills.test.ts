@@ -3,25 +3,26 @@ import { after, before, describe, it } from 'node:test';
 import { Worker } from 'node:worker_threads';
 import { deflateSync } from 'node:zlib';
 import { MAX_INFLATED_BYTES, extractSkills, extractText } from './skills.ts';
-import { b64, docBytes, docxBytes, pdfBytes, pngBytes, world, zipBytes } from './test-helpers.ts';
+import { b64, doc, docx, pdf, png, zip } from '../test/files.ts';
+import { world } from './test-helpers.ts';
 import type { World } from './test-helpers.ts';
 
 describe('sandbox skills extraction', () => {
   it('reads the text of a PDF, including deflated streams', () => {
     const stream = deflateSync(Buffer.from('BT (Rust and Kubernetes) Tj ET'));
-    const pdf = Buffer.concat([Buffer.from('%PDF-1.4\n1 0 obj\n<< /Filter /FlateDecode >>\nstream\n'), stream, Buffer.from('\nendstream\nendobj\n%%EOF')]);
-    assert.deepEqual(extractSkills(pdf, 'pdf'), ['Kubernetes', 'Rust']);
-    assert.deepEqual(extractSkills(pdfBytes('C++ and C# and Node.js'), 'pdf'), ['C#', 'C++', 'Node.js']);
+    const deflated = Buffer.concat([Buffer.from('%PDF-1.4\n1 0 obj\n<< /Filter /FlateDecode >>\nstream\n'), stream, Buffer.from('\nendstream\nendobj\n%%EOF')]);
+    assert.deepEqual(extractSkills(deflated, 'pdf'), ['Kubernetes', 'Rust']);
+    assert.deepEqual(extractSkills(pdf({ text: 'C++ and C# and Node.js' }), 'pdf'), ['C#', 'C++', 'Node.js']);
   });
 
   it('reads the XML of a docx and the raw text of a doc', () => {
-    assert.deepEqual(extractSkills(docxBytes('Scrum master, Agile coach'), 'docx'), ['Agile', 'Scrum']);
-    assert.deepEqual(extractSkills(docBytes('Accounting'), 'doc'), ['Accounting']);
+    assert.deepEqual(extractSkills(docx('Scrum master, Agile coach'), 'docx'), ['Agile', 'Scrum']);
+    assert.deepEqual(extractSkills(doc('Accounting'), 'doc'), ['Accounting']);
   });
 
   it('finds whole words only, and none in images', () => {
-    assert.deepEqual(extractSkills(pdfBytes('Javascripting Gopher'), 'pdf'), []);
-    assert.deepEqual(extractSkills(pngBytes(), 'png'), []);
+    assert.deepEqual(extractSkills(pdf({ text: 'Javascripting Gopher' }), 'pdf'), []);
+    assert.deepEqual(extractSkills(png(), 'png'), []);
   });
 });
 
@@ -59,10 +60,10 @@ describe('sandbox skills extraction on hostile files', () => {
     const inputs = [
       { bytes: Buffer.from(`%PDF-1.4\n)${' '.repeat(MB)}`, 'latin1'), type: 'pdf' },
       { bytes: Buffer.from(`%PDF-1.4\n${')'.repeat(MB / 2)}${' '.repeat(MB / 2)}`, 'latin1'), type: 'pdf' },
-      { bytes: zipBytes({ 'word/document.xml': '<'.repeat(MB) }), type: 'docx' },
-      { bytes: zipBytes({ 'word/document.xml': `${'<w:t>'.repeat(25_000)}Python${'</w:t>'.repeat(25_000)}` }), type: 'docx' },
-      { bytes: zipBytes({ 'word/document.xml': `${'<w:t'.repeat(25_000)}${' '.repeat(MB)}` }), type: 'docx' },
-      { bytes: docBytes('C+Node.Jav '.repeat(MB / 10)), type: 'doc' },
+      { bytes: zip({ 'word/document.xml': '<'.repeat(MB) }), type: 'docx' },
+      { bytes: zip({ 'word/document.xml': `${'<w:t>'.repeat(25_000)}Python${'</w:t>'.repeat(25_000)}` }), type: 'docx' },
+      { bytes: zip({ 'word/document.xml': `${'<w:t'.repeat(25_000)}${' '.repeat(MB)}` }), type: 'docx' },
+      { bytes: doc('C+Node.Jav '.repeat(MB / 10)), type: 'doc' },
     ];
     // Each takes a few milliseconds; 1 s is a generous bound for a loaded machine, which a quadratic version
     // misses by far (the regexes it replaces took about 27 s for 100 KB of spaces, and grow with the square).
@@ -73,7 +74,7 @@ describe('sandbox skills extraction on hostile files', () => {
   it('inflates at most MAX_INFLATED_BYTES of a docx: a zip bomb part is dropped, the text before it is kept', () => {
     // 32 MiB of text deflate to about 32 KB.
     const bomb = Buffer.alloc(32 * 1024 * 1024, 'Python ');
-    const docx = zipBytes({ 'word/document.xml': '<w:t>Rust</w:t>', 'xl/worksheets/sheet1.xml': bomb }, { deflate: true });
+    const docx = zip({ 'word/document.xml': '<w:t>Rust</w:t>', 'xl/worksheets/sheet1.xml': bomb }, { deflate: true });
     assert.ok(docx.length < 100_000, `the bomb is ${docx.length} bytes`);
     const text = extractText(docx, 'docx');
     assert.ok(text.length <= MAX_INFLATED_BYTES, `${text.length} characters inflated`);
@@ -83,17 +84,17 @@ describe('sandbox skills extraction on hostile files', () => {
   it('inflates at most MAX_INFLATED_BYTES of a docx in all, however many parts share it', () => {
     const part = Buffer.alloc(6 * 1024 * 1024, 'a');
     const parts = Object.fromEntries([1, 2, 3, 4, 5].map((n) => [`xl/worksheets/sheet${n}.xml`, part]));
-    const text = extractText(zipBytes(parts, { deflate: true }), 'xlsx');
+    const text = extractText(zip(parts, { deflate: true }), 'xlsx');
     assert.ok(text.length <= MAX_INFLATED_BYTES, `${text.length} characters inflated`);
   });
 
   it('inflates at most MAX_INFLATED_BYTES of the FlateDecode streams of a PDF', () => {
     const stream = deflateSync(Buffer.alloc(32 * 1024 * 1024, 'a'));
     const oneStream = Buffer.concat([Buffer.from('\nstream\n'), stream, Buffer.from('\nendstream\n')]);
-    const pdf = Buffer.concat([Buffer.from('%PDF-1.4\n(Docker) Tj'), oneStream, oneStream, Buffer.from('%%EOF')]);
-    const text = extractText(pdf, 'pdf');
-    assert.ok(text.length <= pdf.length + MAX_INFLATED_BYTES + 10, `${text.length} characters for a ${pdf.length}-byte file`);
-    assert.deepEqual(extractSkills(pdf, 'pdf'), ['Docker']);
+    const bomb = Buffer.concat([Buffer.from('%PDF-1.4\n(Docker) Tj'), oneStream, oneStream, Buffer.from('%%EOF')]);
+    const text = extractText(bomb, 'pdf');
+    assert.ok(text.length <= bomb.length + MAX_INFLATED_BYTES + 10, `${text.length} characters for a ${bomb.length}-byte file`);
+    assert.deepEqual(extractSkills(bomb, 'pdf'), ['Docker']);
   });
 });
 
@@ -108,7 +109,7 @@ describe('sandbox skills option', () => {
   it('when the company does not have the skills option, no skills are extracted', async () => {
     const applicant = await w.company('/applicants', { body: { applicant: { email: 'noskills@example.com' } } });
     const reply = await w.company('/applications', {
-      body: { campaign_id: w.campaignId, applicant_id: applicant.body.id, application: { resume: { base64: b64(pdfBytes('Python SQL')), mime_type: 'pdf' } } },
+      body: { campaign_id: w.campaignId, applicant_id: applicant.body.id, application: { resume: { base64: b64(pdf({ text: 'Python SQL' })), mime_type: 'pdf' } } },
     });
     await w.t.drain();
     const read = await w.company(`/applications/${reply.body.id}?embed=skills`);

@@ -2,7 +2,6 @@
 // routes, a small world built through them, and a fetch wrapper that
 // returns status, headers and the parsed body, having checked the answer
 // against the API's OpenAPI document.
-import { ole2, zip } from '../contract/test/office-files.ts';
 import { fetch } from '../openapi/test/answers.ts';
 import { admin } from '../test/sandbox-admin.ts';
 import { startSandbox } from './index.ts';
@@ -128,38 +127,3 @@ async function buildWorld(t: TestSandbox, company: Record<string, unknown>): Pro
   const campaignId = company.entity_option === true ? 0 : await campaign();
   return { t, companyId: created.id, company: companyApi, board: boardApi, campaignId, campaign };
 }
-
-// ---- Files with real signatures ----
-
-export function pdfBytes(text = 'Experienced with Python and SQL'): Buffer {
-  return Buffer.from(`%PDF-1.4\n1 0 obj\n<< /Length 44 >>\nstream\nBT /F1 12 Tf (${text}) Tj ET\nendstream\nendobj\ntrailer\n<< >>\n%%EOF\n`, 'latin1');
-}
-
-export function pngBytes(): Buffer {
-  return Buffer.from(
-    '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082',
-    'hex',
-  );
-}
-
-export function jpgBytes(): Buffer {
-  return Buffer.from('ffd8ffe000104a46494600010100000100010000ffdb004300' + '08'.repeat(64) + 'ffd9', 'hex');
-}
-
-/** A legacy Word .doc: an OLE2 compound file whose WordDocument stream holds the text. */
-export function docBytes(text = 'Skills: Excel, Accounting'): Buffer {
-  return ole2({ '/WordDocument': text });
-}
-
-/** A minimal zip: stored (uncompressed) entries, or deflated ones with `deflate`. Contents are strings or bytes. */
-export const zipBytes = zip;
-
-export function docxBytes(text = 'TypeScript and React developer'): Buffer {
-  return zipBytes({
-    '[Content_Types].xml':
-      '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
-    'word/document.xml': `<?xml version="1.0"?><w:document><w:body><w:p><w:r><w:t>${text}</w:t></w:r></w:p></w:body></w:document>`,
-  });
-}
-
-export const b64 = (bytes: Buffer) => bytes.toString('base64');

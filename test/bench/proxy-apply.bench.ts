@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { fileURLToPath } from 'node:url';
 import { DEMO_KEYS } from '../../server/sandbox/index.ts';
+import { pdfOfSize } from '../../server/test/files.ts';
 
 const ROUNDS = { '1 MB': Number(process.env.BENCH_APPLY_ROUNDS_1MB ?? 15), '10 MB': Number(process.env.BENCH_APPLY_ROUNDS_10MB ?? 7) };
 const SIZES = { '1 MB': 1_000_000, '10 MB': 10_000_000 } as const;
@@ -28,12 +29,6 @@ const median = (values: number[]) => {
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
-
-function pdfOfSize(bytes: number): Buffer {
-  const head = Buffer.from('%PDF-1.4\n%');
-  const tail = Buffer.from('\n%%EOF\n');
-  return Buffer.concat([head, Buffer.alloc(bytes - head.length - tail.length, 0x41), tail]);
-}
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -11,7 +11,7 @@ import type { DemoWorld } from './demo-world.ts';
 import { DEMO_ENTITY_COMPANY_KEYS } from '../../server/sandbox/index.ts';
 import { createClient } from '../../server/client/index.ts';
 import { eventually } from '../../server/test/poll.ts';
-import { minimalPdf } from './pdf.ts';
+import { pdf } from '../../server/test/files.ts';
 
 /** Whether the focused element, looked up through shadow roots, matches the selector. */
 async function focusMatches(page: Page, selector: string): Promise<boolean> {
@@ -97,7 +97,7 @@ describe('a candidate applies from the demo job-board page', () => {
     world = await startDemoWorld('apply');
     ({ demo, browser } = world);
     pdfPath = join(world.dir, 'cv-camille-martin.pdf');
-    await writeFile(pdfPath, minimalPdf('Camille Martin - UX designer - Figma, accessibility, user research'));
+    await writeFile(pdfPath, pdf({ text: 'Camille Martin - UX designer - Figma, accessibility, user research' }));
   });
 
   after(() => world?.close());

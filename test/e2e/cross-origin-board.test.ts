@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { startDemoWorld } from './demo-world.ts';
 import type { DemoWorld } from './demo-world.ts';
-import { minimalPdf } from './pdf.ts';
+import { pdf } from '../../server/test/files.ts';
 
 /** A job board's own web server: one page embedding the widget from the proxy's origin. */
 async function startBoard(proxyUrl: () => string): Promise<{ origin: string; server: Server }> {
@@ -40,7 +40,7 @@ describe('a board on another origin than its proxy', () => {
     world = await startDemoWorld('cors', { ALLOWED_ORIGINS: allowed.origin });
     ({ demo, browser } = world);
     pdfPath = join(world.dir, 'cv.pdf');
-    await writeFile(pdfPath, minimalPdf('Ana Lopez - data analyst'));
+    await writeFile(pdfPath, pdf({ text: 'Ana Lopez - data analyst' }));
   });
 
   after(async () => {

@@ -12,7 +12,7 @@ import {
   fileFromBuffer,
 } from '../index.ts';
 import type { Campaign, RecruitmentClient } from '../index.ts';
-import { PDF } from './fixtures.ts';
+import { pdf } from '../../test/files.ts';
 import { JOBBOARD_CHANNEL, startWorld } from './world.ts';
 import type { World } from './world.ts';
 
@@ -180,7 +180,7 @@ describe('applicants', () => {
 });
 
 /** A PDF whose text names three skills the sandbox knows. */
-const RESUME_WITH_SKILLS = Buffer.from('%PDF-1.4\n1 0 obj<< /Length 44 >>stream\nBT (TypeScript, SQL and Docker) Tj ET\nendstream\nendobj\ntrailer<<>>\n%%EOF\n');
+const RESUME_WITH_SKILLS = pdf({ text: 'TypeScript, SQL and Docker' });
 
 describe('applications', () => {
   it('creates an application with a resume, which makes it complete once processed, and reads it with each embed', async () => {
@@ -257,7 +257,7 @@ describe('jobboards', () => {
     const board = world.client(world.jobboardKeys);
     const created = await board.jobboards.createApplicant({
       company_id: world.companyId,
-      applicant: { email: 'board@example.com', first_name: 'Bo', resume: await fileFromBuffer(PDF), applications: [{ campaign_id: online.id }] },
+      applicant: { email: 'board@example.com', first_name: 'Bo', resume: await fileFromBuffer(pdf()), applications: [{ campaign_id: online.id }] },
     });
     assert.equal(created.company_id, world.companyId);
     assert.deepEqual(created.applications.map((a) => a.campaign_id), [online.id]);

@@ -21,8 +21,9 @@ import { ProblemError } from '../problem.ts';
 import { createApplicationsModule } from './index.ts';
 import type { ApplicationsCatalogue, ApplicationsModule, DeliveryClient } from './index.ts';
 import { eventually } from '../../test/poll.ts';
+import { pdf } from '../../test/files.ts';
 
-const PDF = Buffer.from('%PDF-1.4\n%%EOF\n');
+const PDF = pdf();
 
 interface Campaign {
   id: number;
