@@ -1,6 +1,7 @@
 // End to end, as a candidate: the demo stack (seeded sandbox, proxy, demo
 // job-board page with the built widget) driven in Chromium with the keyboard
-// only. Then the applicant is looked up in the sandbox with a company client.
+// only. Then the applicant is looked up in the sandbox with a company client,
+// and the create requests the sandbox received are counted at the wire.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
@@ -12,6 +13,8 @@ import { DEMO_ENTITY_COMPANY_KEYS } from '../../server/sandbox/index.ts';
 import { createClient } from '../../server/client/index.ts';
 import { eventually } from '../../server/test/poll.ts';
 import { pdf } from '../../server/test/files.ts';
+import { admin } from '../../server/test/sandbox-admin.ts';
+import { DUPLICATE_SETTINGS, assertCreatedOnceAtTheWire, setDuplicateApplications } from '../proxy-apply-support.ts';
 
 /** Whether the focused element, looked up through shadow roots, matches the selector. */
 async function focusMatches(page: Page, selector: string): Promise<boolean> {
@@ -40,8 +43,8 @@ async function widgetEvents(page: Page): Promise<Array<{ type: string; detail: u
   return page.evaluate(() => (window as unknown as { __events: Array<{ type: string; detail: unknown }> }).__events);
 }
 
-/** Searches, opens the designer offer and fills the apply form, all with the keyboard. */
-async function applyWithKeyboard(page: Page, email: string, pdfPath: string): Promise<void> {
+/** Searches, opens the designer offer and fills the apply form, all with the keyboard; answers the offer's campaign id. */
+async function applyWithKeyboard(page: Page, email: string, pdfPath: string): Promise<number> {
   await page.locator('jobboard-campaigns [part="offer"]').first().waitFor();
   await typeInto(page, 'q', 'designer');
   await page.keyboard.press('Enter');
@@ -85,6 +88,7 @@ async function applyWithKeyboard(page: Page, email: string, pdfPath: string): Pr
   await page.keyboard.press('Space');
   await tabTo(page, '[part="submit-button"]');
   await page.keyboard.press('Enter');
+  return Number(offerId);
 }
 
 describe('a candidate applies from the demo job-board page', () => {
@@ -123,6 +127,17 @@ describe('a candidate applies from the demo job-board page', () => {
       secretKey: DEMO_ENTITY_COMPANY_KEYS.secret_key,
     });
 
+  /**
+   * Waits until the proxy's outbox holds nothing left to send, then asserts at
+   * the wire that exactly one create request created this application and
+   * none came after it.
+   */
+  async function assertDeliveredOnce(email: string, campaignId: number): Promise<void> {
+    const outbox = demo.proxy.applications.outbox;
+    await eventually(() => outbox.counts().pending + outbox.counts().delivering === 0, { timeoutMs: 30_000, what: 'the outbox to have nothing left to send' });
+    await assertCreatedOnceAtTheWire(demo.sandbox, email, campaignId);
+  }
+
   function waitForResume(email: string, timeoutMs = 30_000) {
     const client = globex();
     return eventually(
@@ -144,7 +159,7 @@ describe('a candidate applies from the demo job-board page', () => {
     const page = await openBoard();
     const email = 'camille.martin@example.org';
 
-    await applyWithKeyboard(page, email, pdfPath);
+    const campaignId = await applyWithKeyboard(page, email, pdfPath);
 
     await page.locator('jobboard-apply [part="outcome"].success').waitFor({ timeout: 15_000 });
     const events = await widgetEvents(page);
@@ -163,32 +178,32 @@ describe('a candidate applies from the demo job-board page', () => {
     const resume = await fetch(resumeUrl);
     assert.equal(resume.status, 200);
     assert.equal(Buffer.from(await resume.arrayBuffer()).subarray(0, 5).toString(), '%PDF-');
+    await assertDeliveredOnce(email, campaignId);
     await page.close();
   });
 
-  it('when the service fails, the candidate is told the application is received and queued; it is delivered once the service is back', async () => {
-    const page = await openBoard();
-    const email = 'sacha.durand@example.org';
-    const faults = (body: object) =>
-      fetch(`${demo.sandbox.origin}/_sandbox/faults`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
+  // Delivery after failures is where a second send could happen: under both answers the service may give to one.
+  for (const duplicates of DUPLICATE_SETTINGS) {
+    it(`when the service fails, the candidate is told the application is received and queued; it is delivered once the service is back (sandbox duplicate_applications: ${duplicates})`, async () => {
+      await setDuplicateApplications(demo.sandbox, duplicates);
+      const page = await openBoard();
+      const email = `sacha.durand.${duplicates}@example.org`;
 
-    await page.locator('jobboard-campaigns [part="offer"]').first().waitFor();
-    assert.equal((await faults({ count: 1000, status: 503 })).status, 200);
-    await applyWithKeyboard(page, email, pdfPath);
+      await page.locator('jobboard-campaigns [part="offer"]').first().waitFor();
+      await admin(demo.sandbox, 'POST', '/faults', { count: 1000, status: 503 });
+      const campaignId = await applyWithKeyboard(page, email, pdfPath);
 
-    const outcome = page.locator('jobboard-apply [part="outcome"].success');
-    await outcome.waitFor({ timeout: 15_000 });
-    assert.match(await outcome.innerText(), /transmise|transmitted/i, 'the queued state says it will be transmitted shortly');
-    const success = (await widgetEvents(page)).find((e) => e.type === 'jobboard-apply-success');
-    assert.equal((success?.detail as { status?: string } | undefined)?.status, 'queued');
+      const outcome = page.locator('jobboard-apply [part="outcome"].success');
+      await outcome.waitFor({ timeout: 15_000 });
+      assert.match(await outcome.innerText(), /transmise|transmitted/i, 'the queued state says it will be transmitted shortly');
+      const success = (await widgetEvents(page)).find((e) => e.type === 'jobboard-apply-success');
+      assert.equal((success?.detail as { status?: string } | undefined)?.status, 'queued');
 
-    assert.equal((await faults({ count: 0 })).status, 200);
-    const applicant = await waitForResume(email, 60_000);
-    assert.equal(applicant.applications.length, 1, 'delivered exactly once');
-    await page.close();
-  });
+      await admin(demo.sandbox, 'POST', '/faults', { count: 0 });
+      const applicant = await waitForResume(email, 60_000);
+      assert.equal(applicant.applications.length, 1, 'delivered exactly once');
+      await assertDeliveredOnce(email, campaignId);
+      await page.close();
+    });
+  }
 });
