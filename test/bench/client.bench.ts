@@ -6,6 +6,7 @@
 import ky from 'ky';
 import { createClient } from '../../server/client/index.ts';
 import { startSandbox } from '../../server/sandbox/index.ts';
+import { admin } from '../../server/test/sandbox-admin.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
 const PER_ROUND = Number(process.env.BENCH_PER_ROUND ?? 100);
@@ -41,14 +42,8 @@ async function compare(variants: Variant[]): Promise<Map<string, number>> {
 export default async function clientBench(): Promise<string> {
   const sandbox = await startSandbox({ port: 0, admin: true, rateLimitPerMinute: 0 });
   try {
-    const admin = async (path: string, body: unknown) =>
-      (await (await fetch(`${sandbox.origin}/_sandbox${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json()) as {
-        id: number;
-        private_key: string;
-        secret_key: string;
-      };
-    const company = await admin('/companies', { name: 'Bench' });
-    const keys = await admin('/clients', { company_id: company.id });
+    const company = await admin<{ id: number }>(sandbox, 'POST', '/companies', { name: 'Bench' });
+    const keys = await admin<{ private_key: string; secret_key: string }>(sandbox, 'POST', '/clients', { company_id: company.id });
     const client = createClient({ baseUrl: sandbox.url, privateKey: keys.private_key, secretKey: keys.secret_key, budget: { perMinute: 1_000_000 } });
     let campaignId = 0;
     for (let i = 0; i < 60; i++) {

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { createContext } from '../../server/sandbox/index.ts';
 import type { SandboxContext } from '../../server/sandbox/index.ts';
 import { createApiClient, createCompany } from '../../server/sandbox/setup.ts';
+import { admin } from '../../server/test/sandbox-admin.ts';
 
 const APPLICATIONS = Number(process.env.BENCH_APPLICATIONS ?? 100_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 400);
@@ -146,7 +147,7 @@ export default async function sandboxBench(): Promise<string> {
 
     // Counts are cached until the next write; "after a write" rows make one (a tiny admin write) before each request.
     const afterWrite = async () => {
-      await fetch(`${server.origin}/_sandbox/pools`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ company_id: company.id, name: 'p' }) });
+      await admin(server, 'POST', '/pools', { company_id: company.id, name: 'p' });
     };
     const scenarios: [string, string, (() => Promise<void>)?][] = [
       ['baseline: GET /channels (HTTP + auth only)', '/channels'],

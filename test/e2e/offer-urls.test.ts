@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { startDemoWorld } from './demo-world.ts';
 import type { DemoWorld } from './demo-world.ts';
+import { adminCall } from '../../server/test/sandbox-admin.ts';
 
 const PAGES = ['/', '/server-rendered/'] as const;
 
@@ -125,12 +126,7 @@ describe('offers on the board page URLs', () => {
       it('an offer that was closed shows that it is no longer open, with the way back to the list', async () => {
         const list = (await (await fetch(`${base}/api/campaigns?per_page=50`)).json()) as { items: { id: number }[] };
         const closed = list.items.at(path === '/' ? -1 : -2)!.id;
-        const answer = await fetch(`${demo.sandbox.origin}/_sandbox/campaigns/${closed}`, {
-          method: 'PATCH',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ status: 'archived' }),
-        });
-        assert.equal(answer.status, 200);
+        assert.equal((await adminCall(demo.sandbox, 'PATCH', `/campaigns/${closed}`, { status: 'archived' })).status, 200);
         await demo.proxy.catalogue.syncNow();
 
         const page = await browser.newPage();

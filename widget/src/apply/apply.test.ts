@@ -6,6 +6,7 @@ import {
   activeInside,
   until,
   chooseFile,
+  exe,
   leave,
   locales,
   maybe,
@@ -286,7 +287,7 @@ describe('<jobboard-apply>', () => {
     it('when the resume is not an accepted type, says so before uploading', async () => {
       const { el, token } = await form('ok');
       await fillRequired(el);
-      chooseFile(el, '#resume', new File(['MZ'], 'setup.exe', { type: 'application/octet-stream' }));
+      chooseFile(el, '#resume', exe());
       await el.updateComplete;
       expect(shadow(el, '#resume-error').textContent).to.contain('not accepted');
       await submit(el);

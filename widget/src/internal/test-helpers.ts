@@ -4,6 +4,7 @@
 import { waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import type { LoggedApplication } from '../../test-server/stand-in.ts';
+import { exe as exeBytes, pdf as pdfBytes } from '../../../server/test/portable-files.ts';
 
 export type { LoggedApplication };
 
@@ -59,10 +60,14 @@ export function chooseFile(host: Element, selector: string, file: File): void {
   input.dispatchEvent(new Event('change', { bubbles: true, composed: true }));
 }
 
-/** A small but real PDF. */
+/** A real one-page PDF of `size` bytes, as the Node tests build it. */
 export function pdf(name = 'resume.pdf', size = 600): File {
-  const head = '%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n';
-  return new File([head.padEnd(size, ' '), '\n%%EOF\n'], name, { type: 'application/pdf' });
+  return new File([pdfBytes({ size })], name, { type: 'application/pdf' });
+}
+
+/** A renamed Windows executable, as the Node tests build it. */
+export function exe(name = 'setup.exe'): File {
+  return new File([exeBytes()], name, { type: 'application/octet-stream' });
 }
 
 export function activeInside(host: Element): Element | null {
