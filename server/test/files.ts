@@ -7,7 +7,7 @@ import { deflateRawSync } from 'node:zlib';
 import CFB from 'cfb';
 import * as portable from './portable-files.ts';
 
-export { contentTypes, crc32 } from './portable-files.ts';
+export { RESUME_TEXT, contentTypes, crc32 } from './portable-files.ts';
 export type { Entries } from './portable-files.ts';
 
 const buffer = (bytes: Uint8Array<ArrayBuffer>): Buffer<ArrayBuffer> => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -49,7 +49,7 @@ export function ole2(streams: Record<string, string | Uint8Array>): Buffer<Array
 }
 
 /** A legacy Word .doc: an OLE2 file whose root holds a WordDocument stream (holding `text`). */
-export const doc = (text = 'Curriculum vitae'): Buffer<ArrayBuffer> => ole2({ '/WordDocument': text });
+export const doc = (text = portable.RESUME_TEXT): Buffer<ArrayBuffer> => ole2({ '/WordDocument': text });
 /** An Excel .xls: an OLE2 file like a .doc but with a Workbook stream and no WordDocument one. */
 export const xls = (): Buffer<ArrayBuffer> => ole2({ '/Workbook': 'BIFF8' });
 /** An installer (.msi): an OLE2 file with summary information and encoded table names, no WordDocument. */

@@ -6,6 +6,9 @@
 
 const ascii = new TextEncoder();
 
+/** The text of a resume when a test names none. */
+export const RESUME_TEXT = 'Curriculum vitae';
+
 function concat(parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
@@ -33,7 +36,7 @@ export function crc32(bytes: Uint8Array): number {
   return (c ^ 0xffffffff) >>> 0;
 }
 
-/** The smallest size pdf() can build for this text: asking for less is a mistake in the test. */
+/** The header and objects of a one-page PDF showing `text` (printable ASCII, so one byte per character). */
 function pdfParts(text: string): { head: string; objects: string[] } {
   if (!/^[\x20-\x7e]*$/.test(text)) throw new Error(`pdf: the text must be printable ASCII (one byte per character), got ${JSON.stringify(text)}`);
   const escaped = text.replace(/[\\()]/g, (c) => `\\${c}`);
@@ -70,9 +73,9 @@ function pdfText(head: string, objects: string[], padding: string): string {
  * many bytes: the padding is a comment after the header, so readers skip it.
  */
 export function pdf(options: { text?: string; size?: number } = {}): Uint8Array<ArrayBuffer> {
-  const { head, objects } = pdfParts(options.text ?? 'Curriculum vitae');
+  const { head, objects } = pdfParts(options.text ?? RESUME_TEXT);
   if (options.size === undefined) return ascii.encode(pdfText(head, objects, ''));
-  // The offsets in the cross-reference table grow with the padding; so may their sum of digits: try the padding that fits.
+  // startxref names the table's offset, which grows with the padding and may gain a digit: try the paddings that could fit.
   const smallest = pdfText(head, objects, '').length;
   if (!Number.isInteger(options.size) || options.size < smallest) {
     throw new Error(`pdf: size must be a whole number of bytes, at least ${smallest} for this text; got ${options.size}`);
@@ -194,7 +197,7 @@ const RELS =
   '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>';
 
 /** The entries of a Word .docx whose one paragraph is `text`: content types, package relationships, the document. */
-export function docxEntries(text = 'Curriculum vitae'): Entries {
+export function docxEntries(text = RESUME_TEXT): Entries {
   return {
     '[Content_Types].xml': contentTypes('/word/document.xml', `${OFFICE}.wordprocessingml.document.main+xml`),
     '_rels/.rels': RELS,
