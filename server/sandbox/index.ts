@@ -79,6 +79,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   });
   // Large uploads over slow links: keep the defaults generous but bounded.
   server.requestTimeout = 120_000;
+  // Idle keep-alive sockets outlive any client's own idle timeout (undici's is
+  // 4 s), so a client never reuses a socket the sandbox is closing: that race
+  // reads as ECONNRESET on a busy machine.
+  server.keepAliveTimeout = 65_000;
   const port = (server.address() as AddressInfo).port;
   const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   context.tokens.setAudiences([origin, ...(options.publicUrl === undefined ? [] : [options.publicUrl])]);
