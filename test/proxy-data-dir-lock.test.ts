@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -19,6 +19,8 @@ import { fetch, proxyEnv } from './proxy-apply-support.ts';
 
 const CLI = fileURLToPath(new URL('../server/cli.ts', import.meta.url));
 const DAY = 24 * 60 * 60 * 1000;
+// A proxy that wrongly starts never exits by itself: fail, not hang.
+const TIMEOUT = { timeout: 60_000 };
 
 interface Run {
   child: ChildProcess;
@@ -81,7 +83,7 @@ describe('one proxy per data directory', () => {
 
   const envFor = (dataDir: string) => proxyEnv(sandbox, dataDir, { LOG_LEVEL: 'silent' });
 
-  it('refuses a second proxy at start with the holder pid and exit code 1, leaving its uploads alone; after kill -9 of the holder a new one starts', async () => {
+  it('refuses a second proxy at start with the holder pid and exit code 1, leaving its uploads alone; after kill -9 of the holder a new one starts', TIMEOUT, async () => {
     const dataDir = mkdtempSync(join(tmp, 'data-'));
     const first = track(await startProxyProcess(envFor(dataDir)));
     assert.equal(readFileSync(join(dataDir, 'proxy.pid'), 'utf8').trim(), String(first.child.pid));
@@ -107,7 +109,7 @@ describe('one proxy per data directory', () => {
     assert.equal(await third.exited, 0);
   });
 
-  it('frees the directory on a clean stop (SIGTERM): proxy.pid is gone and a new proxy starts', async () => {
+  it('frees the directory on a clean stop (SIGTERM): proxy.pid is gone and a new proxy starts', TIMEOUT, async () => {
     const dataDir = mkdtempSync(join(tmp, 'data-'));
     const first = track(await startProxyProcess(envFor(dataDir)));
     first.child.kill('SIGTERM');
@@ -120,18 +122,20 @@ describe('one proxy per data directory', () => {
     assert.equal(await next.exited, 0);
   });
 
-  it('keeps the outbox commands working beside a running proxy (list, retry, erase, purge-delivered)', async () => {
+  it('keeps the outbox commands working beside a running proxy (list, retry, erase, purge-delivered)', TIMEOUT, async () => {
     const dataDir = mkdtempSync(join(tmp, 'data-'));
-    mkdirSync(dataDir, { recursive: true });
     const outbox = new Outbox({ dataDir, owner: 'test' });
-    for (const reference of ['dead-1', 'done-1']) {
+    const seed = { 'dead-1': 'grace@example.org', 'dead-2': 'ada@example.org', 'done-1': 'grace@example.org' };
+    for (const [reference, email] of Object.entries(seed)) {
       await outbox.enqueue(
-        { reference, campaign_id: 7, company_id: 1, payload: { applicant: { email: 'grace@example.org' } }, resume: uploadedResume(dataDir, Buffer.from('%PDF-1.4')), resume_type: 'pdf' },
-        { deadLetterAfterMs: 3_600_000, emailBucket: { bucket: emailBucket('grace@example.org'), windowMs: DAY } },
+        { reference, campaign_id: 7, company_id: 1, payload: { applicant: { email } }, resume: uploadedResume(dataDir, Buffer.from('%PDF-1.4')), resume_type: 'pdf' },
+        { deadLetterAfterMs: 3_600_000, emailBucket: { bucket: emailBucket(email), windowMs: DAY } },
       );
     }
-    outbox.claim('dead-1', 1000);
-    outbox.markDead('dead-1', 'expired', 'service_unavailable (503)');
+    for (const reference of ['dead-1', 'dead-2']) {
+      outbox.claim(reference, 1000);
+      outbox.markDead(reference, 'expired', 'service_unavailable (503)');
+    }
     outbox.claim('done-1', 1000);
     outbox.markDelivered('done-1', 'created_applicant', { applicantId: 1, applicationId: 2 });
     outbox.close();
@@ -143,12 +147,13 @@ describe('one proxy per data directory', () => {
     const purge = await outboxCommand(['purge-delivered'], dataDir);
     assert.equal(purge.code, 0, purge.err);
     assert.match(purge.out, /Deleted 1 delivered or refused application/);
-    const retry = await outboxCommand(['retry', 'dead-1'], dataDir);
-    assert.equal(retry.code, 0, retry.err);
-    assert.match(retry.out, /dead-1 queued/);
+    // Erased before anything is retried: the running proxy delivers a retried application within its next poll.
     const erase = await outboxCommand(['erase', '--email', 'grace@example.org'], dataDir);
     assert.equal(erase.code, 0, erase.err);
     assert.match(erase.out, /dead-1/);
+    const retry = await outboxCommand(['retry', 'dead-2'], dataDir);
+    assert.equal(retry.code, 0, retry.err);
+    assert.match(retry.out, /dead-2 queued/);
 
     assert.equal((await fetch(`${proxy.url}/healthz`)).status, 200, 'the proxy still serves');
     assert.equal(readFileSync(join(dataDir, 'proxy.pid'), 'utf8').trim(), String(proxy.child.pid), 'and still holds the directory');
