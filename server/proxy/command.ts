@@ -2,6 +2,7 @@
 // (and CONFIG_FILE), starts the proxy, and shuts it down gracefully on
 // SIGINT/SIGTERM (in-flight requests finish, workers stop, stores close).
 import { ConfigError, ENV_VARIABLES, loadProxyConfig } from './config.ts';
+import { DataDirInUseError } from './data-dir-lock.ts';
 import { startProxy } from './index.ts';
 
 const HELP = `Usage: jobboard-connector proxy
@@ -38,8 +39,13 @@ export async function main(args: string[]): Promise<void> {
     throw error;
   }
 
-  const proxy = await startProxy({ config });
-  console.error(`Proxy listening on ${proxy.url} (channel ${config.channel}, data in ${config.dataDir})`);
+  const proxy = await startProxy({ config }).catch((error: unknown) => {
+    if (error instanceof DataDirInUseError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  });
 
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
@@ -59,4 +65,6 @@ export async function main(args: string[]): Promise<void> {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  // Once SIGTERM is handled: whoever waits for this line may stop the proxy at once.
+  console.error(`Proxy listening on ${proxy.url} (channel ${config.channel}, data in ${config.dataDir})`);
 }

@@ -19,11 +19,13 @@ import type { ApplicationsModule, Clock, DeliveryOptions } from './applications/
 import { createCatalogue, openCatalogueStore } from './catalogue/index.ts';
 import type { LiveCatalogue } from './catalogue/index.ts';
 import type { ProxyConfig } from './config.ts';
+import { lockDataDir } from './data-dir-lock.ts';
 import { createLogger } from './logger.ts';
 import { createRegistry, instrumentedFetch } from './metrics.ts';
 
 export { ConfigError, ENV_VARIABLES, loadProxyConfig } from './config.ts';
 export type { ProxyConfig } from './config.ts';
+export { DataDirInUseError } from './data-dir-lock.ts';
 
 export interface CreateProxyOptions {
   config: ProxyConfig;
@@ -115,6 +117,8 @@ export function createProxy(configOrOptions: ProxyConfig | CreateProxyOptions): 
   const logger = options.logger ?? createLogger({ level: config.logLevel });
   const registry = options.registry ?? createRegistry();
   mkdirSync(config.dataDir, { recursive: true });
+  // Before any store opens or uploads/ is cleared: the directory is one process's (DataDirInUseError).
+  const dataDirLock = lockDataDir(config.dataDir);
 
   const client =
     options.client ??
@@ -164,6 +168,7 @@ export function createProxy(configOrOptions: ProxyConfig | CreateProxyOptions): 
         draining = true;
         await Promise.allSettled([catalogue.stop(), applications.stop()]);
         store.close();
+        dataDirLock.release();
         // The last lines (the shutdown's own) out before the process may exit.
         await new Promise<void>((resolve) => logger.flush(() => resolve()));
       })();

@@ -2,7 +2,9 @@
 // Inspects and replays the proxy's outbox (DATA_DIR/outbox.db), and answers
 // right-to-erasure requests. Safe while the proxy runs: SQLite WAL lets both
 // open the file, and a running proxy picks up a retried application at its
-// next poll (a stopped one at start).
+// next poll (a stopped one at start). So it does not take the data
+// directory's lock (data-dir-lock.ts): it takes back no rows and leaves
+// uploads/ alone, which is what the lock protects.
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';

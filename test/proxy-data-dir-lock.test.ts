@@ -1,0 +1,163 @@
+// One proxy per data directory, with real processes (`jobboard-connector proxy`):
+// a second one on the same DATA_DIR is refused before it touches anything;
+// the directory is free again after kill -9 or a clean stop of its holder;
+// the outbox commands keep working beside a running proxy.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { emailBucket } from '../server/proxy/applications/form.ts';
+import { Outbox } from '../server/proxy/applications/outbox.ts';
+import { uploadedResume } from '../server/proxy/applications/outbox.test-support.ts';
+import { startSandbox } from '../server/sandbox/index.ts';
+import type { RunningSandbox } from '../server/sandbox/index.ts';
+import { fetch, proxyEnv } from './proxy-apply-support.ts';
+
+const CLI = fileURLToPath(new URL('../server/cli.ts', import.meta.url));
+const DAY = 24 * 60 * 60 * 1000;
+// A proxy that wrongly starts never exits by itself: fail, not hang.
+const TIMEOUT = { timeout: 60_000 };
+
+interface Run {
+  child: ChildProcess;
+  exited: Promise<NodeJS.Signals | number | null>;
+  out(): string;
+  err(): string;
+}
+
+function run(args: string[], env: Record<string, string>): Run {
+  const child = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<NodeJS.Signals | number | null>((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code)));
+  return { child, exited, out: () => stdout, err: () => stderr };
+}
+
+/** The proxy command, listening: resolves with its URL, rejects if it exits first. */
+async function startProxyProcess(env: Record<string, string>): Promise<Run & { url: string }> {
+  const p = run(['proxy'], env);
+  const url = await new Promise<string>((resolve, reject) => {
+    const look = () => {
+      const match = /Proxy listening on (http:\/\/\S+)/.exec(p.err());
+      if (match) {
+        p.child.stderr!.off('data', look);
+        resolve(match[1]!);
+      }
+    };
+    p.child.stderr!.on('data', look);
+    void p.exited.then((how) => reject(new Error(`the proxy exited (${String(how)}) before listening: ${p.err()}`)));
+  });
+  return { ...p, url };
+}
+
+function outboxCommand(args: string[], dataDir: string): Promise<{ code: NodeJS.Signals | number | null; out: string; err: string }> {
+  const p = run(['outbox', ...args, '--data-dir', dataDir], {});
+  return p.exited.then((code) => ({ code, out: p.out(), err: p.err() }));
+}
+
+describe('one proxy per data directory', () => {
+  let sandbox: RunningSandbox;
+  let tmp: string;
+  const running: Run[] = [];
+  const track = <T extends Run>(p: T): T => {
+    running.push(p);
+    return p;
+  };
+
+  before(async () => {
+    sandbox = await startSandbox({ port: 0, admin: true, seed: 'demo' });
+    tmp = mkdtempSync(join(tmpdir(), 'jbc-data-dir-lock-'));
+  });
+  after(async () => {
+    for (const p of running) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
+    await Promise.all(running.map((p) => p.exited));
+    await sandbox.close();
+    rmSync(tmp, { recursive: true, force: true });
+  });
+
+  const envFor = (dataDir: string) => proxyEnv(sandbox, dataDir, { LOG_LEVEL: 'silent' });
+
+  it('refuses a second proxy at start with the holder pid and exit code 1, leaving its uploads alone; after kill -9 of the holder a new one starts', TIMEOUT, async () => {
+    const dataDir = mkdtempSync(join(tmp, 'data-'));
+    const first = track(await startProxyProcess(envFor(dataDir)));
+    assert.equal(readFileSync(join(dataDir, 'proxy.pid'), 'utf8').trim(), String(first.child.pid));
+    // An upload the first proxy is receiving: a proxy that started anyway would empty uploads/.
+    const inFlight = join(dataDir, 'uploads', 'in-flight.part');
+    writeFileSync(inFlight, '%PDF-1.4 half a resume');
+
+    const second = track(run(['proxy'], envFor(dataDir)));
+    assert.equal(await second.exited, 1);
+    assert.equal(
+      second.err().trim(),
+      `Another proxy (pid ${first.child.pid}) is using the data directory ${dataDir}: stop it, or give this one another DATA_DIR.`,
+    );
+    assert.ok(existsSync(inFlight), "the refused proxy left the holder's uploads alone");
+    assert.equal((await fetch(`${first.url}/healthz`)).status, 200, 'the holder still serves');
+
+    first.child.kill('SIGKILL');
+    assert.equal(await first.exited, 'SIGKILL');
+    const third = track(await startProxyProcess(envFor(dataDir)));
+    assert.equal((await fetch(`${third.url}/healthz`)).status, 200);
+    assert.equal(readFileSync(join(dataDir, 'proxy.pid'), 'utf8').trim(), String(third.child.pid));
+    third.child.kill('SIGTERM');
+    assert.equal(await third.exited, 0);
+  });
+
+  it('frees the directory on a clean stop (SIGTERM): proxy.pid is gone and a new proxy starts', TIMEOUT, async () => {
+    const dataDir = mkdtempSync(join(tmp, 'data-'));
+    const first = track(await startProxyProcess(envFor(dataDir)));
+    first.child.kill('SIGTERM');
+    assert.equal(await first.exited, 0);
+    assert.equal(existsSync(join(dataDir, 'proxy.pid')), false);
+
+    const next = track(await startProxyProcess(envFor(dataDir)));
+    assert.equal((await fetch(`${next.url}/healthz`)).status, 200);
+    next.child.kill('SIGTERM');
+    assert.equal(await next.exited, 0);
+  });
+
+  it('keeps the outbox commands working beside a running proxy (list, retry, erase, purge-delivered)', TIMEOUT, async () => {
+    const dataDir = mkdtempSync(join(tmp, 'data-'));
+    const outbox = new Outbox({ dataDir, owner: 'test' });
+    const seed = { 'dead-1': 'grace@example.org', 'dead-2': 'ada@example.org', 'done-1': 'grace@example.org' };
+    for (const [reference, email] of Object.entries(seed)) {
+      await outbox.enqueue(
+        { reference, campaign_id: 7, company_id: 1, payload: { applicant: { email } }, resume: uploadedResume(dataDir, Buffer.from('%PDF-1.4')), resume_type: 'pdf' },
+        { deadLetterAfterMs: 3_600_000, emailBucket: { bucket: emailBucket(email), windowMs: DAY } },
+      );
+    }
+    for (const reference of ['dead-1', 'dead-2']) {
+      outbox.claim(reference, 1000);
+      outbox.markDead(reference, 'expired', 'service_unavailable (503)');
+    }
+    outbox.claim('done-1', 1000);
+    outbox.markDelivered('done-1', 'created_applicant', { applicantId: 1, applicationId: 2 });
+    outbox.close();
+    const proxy = track(await startProxyProcess(envFor(dataDir)));
+
+    const list = await outboxCommand(['list'], dataDir);
+    assert.equal(list.code, 0, list.err);
+    assert.match(list.out, /dead-1\s+dead\s+7/);
+    const purge = await outboxCommand(['purge-delivered'], dataDir);
+    assert.equal(purge.code, 0, purge.err);
+    assert.match(purge.out, /Deleted 1 delivered or refused application/);
+    // Erased before anything is retried: the running proxy delivers a retried application within its next poll.
+    const erase = await outboxCommand(['erase', '--email', 'grace@example.org'], dataDir);
+    assert.equal(erase.code, 0, erase.err);
+    assert.match(erase.out, /dead-1/);
+    const retry = await outboxCommand(['retry', 'dead-2'], dataDir);
+    assert.equal(retry.code, 0, retry.err);
+    assert.match(retry.out, /dead-2 queued/);
+
+    assert.equal((await fetch(`${proxy.url}/healthz`)).status, 200, 'the proxy still serves');
+    assert.equal(readFileSync(join(dataDir, 'proxy.pid'), 'utf8').trim(), String(proxy.child.pid), 'and still holds the directory');
+    proxy.child.kill('SIGTERM');
+    assert.equal(await proxy.exited, 0);
+  });
+});
