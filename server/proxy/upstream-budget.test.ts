@@ -13,7 +13,7 @@ import { startSandbox } from '../sandbox/index.ts';
 import { eventually } from '../test/poll.ts';
 import { freshDatabase, skipWithoutPostgres } from '../test/postgres.ts';
 import { admin } from '../test/sandbox-admin.ts';
-import { SHARED_BUDGET_SCHEMA, createSharedBudget } from './upstream-budget.ts';
+import { PostgresBudgetLedger, SHARED_BUDGET_SCHEMA, createSharedBudget } from './upstream-budget.ts';
 import type { SharedBudgetOptions } from './upstream-budget.ts';
 
 const skip = skipWithoutPostgres();
@@ -71,6 +71,19 @@ describe('shared upstream budget on PostgreSQL', { skip }, () => {
     assert.ok(most <= limit, `${most} tokens handed out within one ${windowMs} ms window, limit ${limit}`);
     // 30 tokens at 8 a window need at least three windows after the first: the budget was shared, not tripled.
     assert.ok(Date.now() - started >= 3 * windowMs, `30 tokens in ${Date.now() - started} ms`);
+  });
+
+  it('twenty takes arriving at the same moment from twenty connections grant no more than the limit', async () => {
+    const limits = { perMinute: 5, windowMs: 60_000, reservedForHigh: 0 };
+    const ledgers = Array.from({ length: 20 }, () => {
+      const pool = new pg.Pool({ connectionString: url, max: 1 });
+      pools.push(pool);
+      return new PostgresBudgetLedger(pool, 'burst', limits);
+    });
+    // Connected first, so that the takes themselves run side by side.
+    await Promise.all(pools.slice(-20).map((pool) => pool.query('SELECT 1')));
+    const answers = await Promise.all(ledgers.map((ledger) => ledger.take('high')));
+    assert.equal(answers.filter((a) => a.granted).length, 5);
   });
 
   it('keeps the reserve for high priority across instances: a low-priority sync elsewhere cannot spend it', async () => {
