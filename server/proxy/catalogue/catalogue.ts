@@ -111,8 +111,18 @@ function isBroadcastOn(c: Campaign, channel: string): boolean {
   return c.channels === undefined || c.channels.some((ch) => ch.value === channel);
 }
 
-function registerMetrics(registry: Registry | undefined, store: CatalogueStore, lastSync: () => Date | null, now: () => number) {
+function registerMetrics(registry: Registry | undefined, store: CatalogueStore, lastSync: () => Date | null, now: () => number, shared: SharedCatalogue | undefined) {
   if (registry === undefined) return undefined;
+  if (shared !== undefined) {
+    new Gauge({
+      name: 'catalogue_sync_leader',
+      help: 'With a catalogue shared by several instances: 1 on the instance that syncs it, 0 on the others',
+      registers: [registry],
+      collect() {
+        this.set(shared.leading() ? 1 : 0);
+      },
+    });
+  }
   new Gauge({
     name: 'catalogue_age_seconds',
     help: 'Seconds since the last successful catalogue sync (+Inf before the first)',
@@ -154,7 +164,7 @@ export function createCatalogue(deps: CatalogueDeps): LiveCatalogue {
   const intervalMs = config.syncIntervalSeconds * 1000;
   const retryMs = deps.retryAfterFailureMs ?? Math.min(intervalMs, 30_000);
   const log = logger.child({ module: 'catalogue' });
-  const metrics = registerMetrics(deps.registry, store, () => store.lastSyncedAt(), now);
+  const metrics = registerMetrics(deps.registry, store, () => store.lastSyncedAt(), now, shared);
 
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<number> | undefined;

@@ -48,6 +48,8 @@ export interface SharedCatalogue {
   readonly store: CatalogueStore;
   /** True when this instance holds the sync lock, trying to take it when it does not. */
   lead(): Promise<boolean>;
+  /** Whether this instance held the sync lock at its last look (for the metrics; no query). */
+  leading(): boolean;
   /** Replaces the shared copy by a complete sync (only while leading), announces it and applies it here. */
   publish(campaigns: CatalogueCampaign[], syncedAt: Date): Promise<void>;
   /** Writes one campaign re-read upstream through to the shared copy. */
@@ -238,6 +240,7 @@ export async function openSharedCatalogueStore(pool: pg.Pool, options: SharedCat
       return writeOne('DELETE FROM catalogue_campaigns WHERE id = $1', [id]);
     },
     refresh,
+    leading: () => dedicated?.leading === true,
     version: () => loaded,
     async close() {
       if (closed) return;
