@@ -18,6 +18,8 @@ import type { SharedBudgetOptions } from './upstream-budget.ts';
 
 const skip = skipWithoutPostgres();
 const url = skip ? '' : await freshDatabase();
+/** A database where the migrations never ran. */
+const bareUrl = skip ? '' : await freshDatabase();
 
 /** The most of `times` (ms, sorted) that fall in any span shorter than `spanMs`. */
 function mostInAnySpan(times: number[], spanMs: number): number {
@@ -84,6 +86,12 @@ describe('shared upstream budget on PostgreSQL', { skip }, () => {
     await Promise.all(pools.slice(-20).map((pool) => pool.query('SELECT 1')));
     const answers = await Promise.all(ledgers.map((ledger) => ledger.take('high')));
     assert.equal(answers.filter((a) => a.granted).length, 5);
+  });
+
+  it('on a database without its tables, a request fails saying to run the migrations', async () => {
+    const pool = new pg.Pool({ connectionString: bareUrl, max: 1 });
+    pools.push(pool);
+    await assert.rejects(createSharedBudget(pool).acquire('high'), /shared request budget's tables are missing.*run the database migrations/);
   });
 
   it('keeps the reserve for high priority across instances: a low-priority sync elsewhere cannot spend it', async () => {

@@ -89,6 +89,18 @@ END
 $$;
 `;
 
+/** PostgreSQL's codes for a missing table and a missing function: the migrations have not run. */
+const MISSING_SCHEMA_CODES = new Set(['42P01', '42883']);
+
+/** Says what to do when the shared budget's tables are missing, else the error as it is. */
+function explained(error: unknown): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string' || !MISSING_SCHEMA_CODES.has(code)) return error;
+  return new Error(`the shared request budget's tables are missing in the database (${(error as Error).message}): run the database migrations, which create them (SHARED_BUDGET_SCHEMA)`, {
+    cause: error,
+  });
+}
+
 const TakeRow = z.object({ retry_ms: z.int().min(0), used: z.int().min(0) });
 
 /** A budget's name: several API clients may share one database, each with its own budget. */
@@ -124,14 +136,18 @@ export class PostgresBudgetLedger implements BudgetLedger {
   async take(priority: Priority): Promise<LedgerAnswer> {
     const pausedFor = this.#pausedUntil - Date.now();
     if (pausedFor > 0) return { granted: false, retryInMs: pausedFor };
-    const { rows } = await this.#pool.query('SELECT retry_ms, used FROM upstream_budget_take($1, $2, $3, $4, $5, $6)', [
-      this.#name,
-      priority,
-      this.#limits.perMinute,
-      this.#limits.reservedForHigh,
-      this.#limits.windowMs,
-      HIGH_WAITING_MARK_MS,
-    ]);
+    const { rows } = await this.#pool
+      .query('SELECT retry_ms, used FROM upstream_budget_take($1, $2, $3, $4, $5, $6)', [
+        this.#name,
+        priority,
+        this.#limits.perMinute,
+        this.#limits.reservedForHigh,
+        this.#limits.windowMs,
+        HIGH_WAITING_MARK_MS,
+      ])
+      .catch((error: unknown) => {
+        throw explained(error);
+      });
     const row = TakeRow.parse(rows[0]);
     this.#used = row.used;
     return row.retry_ms === 0 ? { granted: true } : { granted: false, retryInMs: row.retry_ms };
@@ -145,7 +161,7 @@ export class PostgresBudgetLedger implements BudgetLedger {
          ON CONFLICT (budget) DO UPDATE SET paused_until = greatest(upstream_budget_state.paused_until, excluded.paused_until)`,
         [this.#name, Math.ceil(ms)],
       )
-      .catch((error: unknown) => this.#onError(error, 'shared budget pause not written; the other instances will meet the limit themselves'));
+      .catch((error: unknown) => this.#onError(explained(error), 'shared budget pause not written; the other instances will meet the limit themselves'));
   }
 
   available(priority: Priority): number {

@@ -25,6 +25,8 @@ const skip = skipWithoutPostgres();
 const url = skip ? '' : await freshDatabase();
 /** A database of its own for the test no instance syncs into. */
 const quietUrl = skip ? '' : await freshDatabase();
+/** A database where the migrations never ran. */
+const bareUrl = skip ? '' : await freshDatabase();
 const silent = pino({ level: 'silent' });
 const CHANNEL = 'board_test';
 
@@ -179,6 +181,17 @@ describe('shared catalogue on PostgreSQL, with the sandbox over HTTP', { skip },
     assert.equal(next.shared.leading(), true);
     // Answers come from memory: the dead instance's database is gone, its list is not.
     assert.deepEqual(leader!.ids(), before);
+  });
+});
+
+describe('shared catalogue copy on a database without its tables', { skip }, () => {
+  it('fails to open, saying to run the migrations', async () => {
+    const pool = new pg.Pool({ connectionString: bareUrl, max: 2 });
+    try {
+      await assert.rejects(openSharedCatalogueStore(pool, { logger: silent }), /shared catalogue's tables are missing.*run the database migrations/);
+    } finally {
+      await pool.end();
+    }
   });
 });
 

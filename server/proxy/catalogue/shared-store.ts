@@ -88,9 +88,14 @@ export async function openSharedCatalogueStore(pool: pg.Pool, options: SharedCat
   let reloadAgain = false;
 
   const loadCopy = async () => {
-    const { rows } = await pool.query(
-      `SELECT v.version, v.synced_at, (SELECT coalesce(jsonb_agg(c.record), '[]'::jsonb) FROM catalogue_campaigns c) AS records FROM catalogue_version v`,
-    );
+    const { rows } = await pool
+      .query(`SELECT v.version, v.synced_at, (SELECT coalesce(jsonb_agg(c.record), '[]'::jsonb) FROM catalogue_campaigns c) AS records FROM catalogue_version v`)
+      .catch((error: unknown) => {
+        if ((error as { code?: unknown } | null)?.code !== '42P01') throw error;
+        throw new Error(`the shared catalogue's tables are missing in the database (${(error as Error).message}): run the database migrations, which create them (SHARED_CATALOGUE_SCHEMA)`, {
+          cause: error,
+        });
+      });
     if (rows[0] === undefined) return;
     const copy = CopyRow.parse(rows[0]);
     if (copy.version === loaded) return;
@@ -133,7 +138,7 @@ export async function openSharedCatalogueStore(pool: pg.Pool, options: SharedCat
       try {
         client.on('error', (error) => dropDedicated(error));
         client.on('notification', (message) => {
-          if (message.channel === CHANNEL) refresh().catch((error: unknown) => log.warn({ err: error }, 'catalogue reload failed'));
+          if (message.channel === CHANNEL && !closed) refresh().catch((error: unknown) => log.warn({ err: error }, 'catalogue reload failed'));
         });
         await client.query(`LISTEN ${CHANNEL}`);
         const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
