@@ -6,6 +6,7 @@
 // shared-store.ts) only the instance holding the sync lock calls upstream;
 // the others serve the copy it publishes, and try to take the lock at each of
 // their own turns.
+import { isDeepStrictEqual } from 'node:util';
 import type { Logger } from 'pino';
 import { Counter, Gauge, Histogram } from 'prom-client';
 import type { Registry } from 'prom-client';
@@ -278,7 +279,8 @@ export function createCatalogue(deps: CatalogueDeps): LiveCatalogue {
    * the refresh has its answer, and the next sync corrects the shared copy.
    */
   async function writeThrough(id: number, before: CatalogueCampaign | undefined, after: CatalogueCampaign | undefined): Promise<void> {
-    if (shared === undefined || JSON.stringify(before) === JSON.stringify(after)) return;
+    // Compared as values: a record read back from the shared copy has its keys in another order.
+    if (shared === undefined || isDeepStrictEqual(before, after)) return;
     try {
       if (after === undefined) await shared.remove(id);
       else await shared.upsert(after);

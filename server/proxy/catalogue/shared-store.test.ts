@@ -144,7 +144,15 @@ describe('shared catalogue on PostgreSQL, with the sandbox over HTTP', { skip },
   it('a campaign one instance re-reads upstream (an application checking it) is written through to the others', async () => {
     const [leader] = syncing();
     const follower = instances.find((i) => i !== leader)!;
-    const [gone] = follower.ids();
+    const [gone, kept] = follower.ids();
+    // A re-read that finds the record unchanged writes nothing: no reload anywhere. (A new
+    // version with a new sync time is the syncing instance's turn, which may come meanwhile.)
+    const version = follower.shared.version();
+    const syncedAt = follower.catalogue.lastSyncedAt();
+    assert.equal((await follower.catalogue.refreshCampaign(kept!))?.id, kept);
+    await follower.shared.refresh();
+    const wroteThrough = follower.shared.version() !== version && follower.catalogue.lastSyncedAt()?.getTime() === syncedAt?.getTime();
+    assert.equal(wroteThrough, false, 'an unchanged campaign was written through');
     await admin(sandbox, 'PATCH', `/campaigns/${gone}`, { status: 'archived' });
     assert.equal(await follower.catalogue.refreshCampaign(gone!), undefined);
     const refreshedAt = Date.now();
