@@ -107,7 +107,7 @@ describe('shared upstream budget on PostgreSQL', { skip }, () => {
   });
 
   it('keeps the reserve for high priority across instances: a low-priority sync elsewhere cannot spend it', async () => {
-    const [sync, apply] = instances(2, 'reserve', { perMinute: 5, windowMs: 60_000, reservedForHigh: 2 });
+    const [sync, apply] = instances(2, 'reserve', { perMinute: 5, windowMs: 10_000, reservedForHigh: 2 });
     for (let i = 0; i < 3; i++) await sync!.acquire('low');
     const blocked = new AbortController();
     const fourthLow = sync!.acquire('low', blocked.signal).then(
