@@ -90,8 +90,8 @@ export function createClient(options: ClientOptions): RecruitmentClient {
   };
 }
 
-export { RequestBudget } from './budget.ts';
-export type { Clock, Priority, RequestBudgetOptions } from './budget.ts';
+export { MemoryLedger, RequestBudget } from './budget.ts';
+export type { BudgetLedger, BudgetLimits, Clock, LedgerAnswer, Priority, RequestBudgetOptions } from './budget.ts';
 export { TokenCache } from './auth.ts';
 export type { RequestOptions, RetryPolicy } from './transport.ts';
 export type { InvalidRecord, ListOptions, Page, WithEmbeds } from './resource.ts';

@@ -1,7 +1,12 @@
 // The catalogue: background sync of the campaigns broadcast on the board's
 // channel into the local store (first sync at start, then every
 // SYNC_INTERVAL_SECONDS), through the shared client with priority 'low' so
-// applications always go first in the request budget.
+// applications always go first in the request budget. With a shared
+// catalogue (several instances on one PostgreSQL database, see
+// shared-store.ts) only the instance holding the sync lock calls upstream;
+// the others serve the copy it publishes, and try to take the lock at each of
+// their own turns.
+import { isDeepStrictEqual } from 'node:util';
 import type { Logger } from 'pino';
 import { Counter, Gauge, Histogram } from 'prom-client';
 import type { Registry } from 'prom-client';
@@ -10,6 +15,7 @@ import type { Campaign } from '../../contract/index.ts';
 import { ApiError, RateLimitError } from '../../client/errors.ts';
 import type { InvalidRecord } from '../../client/resource.ts';
 import { sanitizeCampaignHtml } from './sanitize.ts';
+import type { SharedCatalogue } from './shared-store.ts';
 import type { CatalogueStore } from './store.ts';
 import type { Catalogue, CatalogueCampaign } from './types.ts';
 
@@ -34,8 +40,10 @@ export interface CatalogueDeps {
   registry?: Registry;
   /** Milliseconds since the epoch; injectable for tests. */
   now?: () => number;
-  /** Delay before retrying a failed sync (default: the interval, at most 30 s). */
+  /** Delay before retrying a failed sync (default: the interval, at most 30 s); also how often an instance that does not sync tries to take over. */
   retryAfterFailureMs?: number;
+  /** The copy shared by several instances (openSharedCatalogueStore); `store` must then be its `store`. */
+  shared?: SharedCatalogue;
 }
 
 export interface SyncStatus {
@@ -52,7 +60,12 @@ export interface LiveCatalogue extends Catalogue {
   start(): void;
   /** Stops the schedule, aborts a running sync and waits for it. */
   stop(): Promise<void>;
-  /** One sync (joins a running one). Resolves the number of campaigns kept; rejects with the client's error. */
+  /**
+   * One sync (joins a running one). Resolves the number of campaigns kept;
+   * rejects with the client's error. With a shared catalogue, an instance
+   * that does not hold the sync lock calls nothing upstream and resolves the
+   * number of campaigns in the copy it serves.
+   */
   syncNow(): Promise<number>;
   status(): SyncStatus;
   store: CatalogueStore;
@@ -99,8 +112,18 @@ function isBroadcastOn(c: Campaign, channel: string): boolean {
   return c.channels === undefined || c.channels.some((ch) => ch.value === channel);
 }
 
-function registerMetrics(registry: Registry | undefined, store: CatalogueStore, lastSync: () => Date | null, now: () => number) {
+function registerMetrics(registry: Registry | undefined, store: CatalogueStore, lastSync: () => Date | null, now: () => number, shared: SharedCatalogue | undefined) {
   if (registry === undefined) return undefined;
+  if (shared !== undefined) {
+    new Gauge({
+      name: 'catalogue_sync_leader',
+      help: 'With a catalogue shared by several instances: 1 on the instance that syncs it, 0 on the others',
+      registers: [registry],
+      collect() {
+        this.set(shared.leading() ? 1 : 0);
+      },
+    });
+  }
   new Gauge({
     name: 'catalogue_age_seconds',
     help: 'Seconds since the last successful catalogue sync (+Inf before the first)',
@@ -136,12 +159,13 @@ function registerMetrics(registry: Registry | undefined, store: CatalogueStore, 
 }
 
 export function createCatalogue(deps: CatalogueDeps): LiveCatalogue {
-  const { config, client, store, logger } = deps;
+  const { config, client, store, logger, shared } = deps;
+  if (shared !== undefined && shared.store !== store) throw new Error('createCatalogue: with a shared catalogue, store must be shared.store');
   const now = deps.now ?? Date.now;
   const intervalMs = config.syncIntervalSeconds * 1000;
   const retryMs = deps.retryAfterFailureMs ?? Math.min(intervalMs, 30_000);
   const log = logger.child({ module: 'catalogue' });
-  const metrics = registerMetrics(deps.registry, store, () => store.lastSyncedAt(), now);
+  const metrics = registerMetrics(deps.registry, store, () => store.lastSyncedAt(), now, shared);
 
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<number> | undefined;
@@ -154,12 +178,30 @@ export function createCatalogue(deps: CatalogueDeps): LiveCatalogue {
     if (stopped) return;
     clearTimeout(timer);
     timer = setTimeout(() => {
-      syncNow().catch(() => undefined);
+      sync(false).catch(() => undefined);
     }, delayMs);
     timer.unref();
   };
 
-  async function runSync(signal: AbortSignal): Promise<{ kept: number; skippedIds: number[] }> {
+  /**
+   * With a shared catalogue: whether this instance walks upstream now. Not
+   * when another instance holds the sync lock, nor, for a scheduled sync, when
+   * the shared copy is younger than the interval (an instance that just took
+   * over after a restart does not sync again what the previous holder synced).
+   */
+  async function mayWalk(forced: boolean): Promise<{ walk: true } | { walk: false; nextInMs: number }> {
+    if (shared === undefined) return { walk: true };
+    if (!(await shared.lead())) return { walk: false, nextInMs: retryMs };
+    if (forced) return { walk: true };
+    await shared.refresh();
+    const at = store.lastSyncedAt();
+    const dueInMs = at === null ? 0 : at.getTime() + intervalMs - now();
+    return dueInMs > 0 ? { walk: false, nextInMs: dueInMs } : { walk: true };
+  }
+
+  async function runSync(signal: AbortSignal, forced: boolean): Promise<{ kept: number; skippedIds: number[] } | { followingInMs: number }> {
+    const may = await mayWalk(forced);
+    if (!may.walk) return { followingInMs: may.nextInMs };
     const startedAt = now();
     const kept: CatalogueCampaign[] = [];
     const skippedIds: number[] = [];
@@ -178,18 +220,24 @@ export function createCatalogue(deps: CatalogueDeps): LiveCatalogue {
       if (campaign.status === 'online' && isBroadcastOn(campaign, config.channel)) kept.push(toCatalogueCampaign(campaign));
     }
     // Only a complete walk replaces the store: a failure halfway keeps the previous catalogue.
-    store.replaceAll(kept, new Date(now()));
+    if (shared === undefined) store.replaceAll(kept, new Date(now()));
+    else await shared.publish(kept, new Date(now()));
     metrics?.duration.observe((now() - startedAt) / 1000);
     metrics?.skipped.set(skippedIds.length);
     return { kept: kept.length, skippedIds };
   }
 
-  function syncNow(): Promise<number> {
+  function sync(forced: boolean): Promise<number> {
     if (running !== undefined) return running;
     status.running = true;
-    running = runSync(abort.signal)
+    running = runSync(abort.signal, forced)
       .then(
-        ({ kept: count, skippedIds }) => {
+        (result) => {
+          if ('followingInMs' in result) {
+            schedule(result.followingInMs);
+            return store.count();
+          }
+          const { kept: count, skippedIds } = result;
           status.lastError = null;
           status.skippedIds = skippedIds;
           metrics?.syncs.inc({ result: 'success' });
@@ -222,23 +270,46 @@ export function createCatalogue(deps: CatalogueDeps): LiveCatalogue {
     return running;
   }
 
+  const syncNow = () => sync(true);
+
+  /**
+   * Writes a refreshed campaign through to the shared copy, when it changed:
+   * most refreshes find the same record, and each write makes every instance
+   * reload. A failed write is logged, not thrown: the application waiting on
+   * the refresh has its answer, and the next sync corrects the shared copy.
+   */
+  async function writeThrough(id: number, before: CatalogueCampaign | undefined, after: CatalogueCampaign | undefined): Promise<void> {
+    // Compared as values: a record read back from the shared copy has its keys in another order.
+    if (shared === undefined || isDeepStrictEqual(before, after)) return;
+    try {
+      if (after === undefined) await shared.remove(id);
+      else await shared.upsert(after);
+    } catch (error) {
+      log.warn({ err: error, campaign_id: id }, 'refreshed campaign not written to the shared catalogue; the next sync will');
+    }
+  }
+
   async function refresh(id: number): Promise<CatalogueCampaign | undefined> {
+    const before = store.get(id);
     let campaign: Campaign;
     try {
       campaign = await client.campaigns.get(id, { embed: ['address', 'channels'] }, { priority: 'high', signal: abort.signal });
     } catch (error) {
       if (error instanceof ApiError && error.status === 404) {
         store.remove(id);
+        await writeThrough(id, before, undefined);
         return undefined;
       }
       throw error;
     }
     if (!isBroadcastOn(campaign, config.channel) || !isCampaignOpenForApplications(campaign.status)) {
       store.remove(id);
+      await writeThrough(id, before, undefined);
       return undefined;
     }
     const record = toCatalogueCampaign(campaign);
     store.upsert(record);
+    await writeThrough(id, before, record);
     return record;
   }
 
@@ -262,7 +333,7 @@ export function createCatalogue(deps: CatalogueDeps): LiveCatalogue {
       if (!stopped) return;
       stopped = false;
       abort = new AbortController();
-      syncNow().catch(() => undefined);
+      sync(false).catch(() => undefined);
     },
     async stop() {
       stopped = true;
