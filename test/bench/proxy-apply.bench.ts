@@ -8,13 +8,13 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { fileURLToPath } from 'node:url';
 import { DEMO_KEYS } from '../../server/sandbox/index.ts';
+import { freePort } from '../cli-processes.ts';
 
 const ROUNDS = { '1 MB': Number(process.env.BENCH_APPLY_ROUNDS_1MB ?? 15), '10 MB': Number(process.env.BENCH_APPLY_ROUNDS_10MB ?? 7) };
 const SIZES = { '1 MB': 1_000_000, '10 MB': 10_000_000 } as const;
@@ -33,16 +33,6 @@ function pdfOfSize(bytes: number): Buffer {
   const head = Buffer.from('%PDF-1.4\n%');
   const tail = Buffer.from('\n%%EOF\n');
   return Buffer.concat([head, Buffer.alloc(bytes - head.length - tail.length, 0x41), tail]);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
 }
 
 /**
