@@ -22,6 +22,7 @@ import * as files from '../server/test/files.ts';
 import { captureLogs } from '../server/test/logs.ts';
 import { admin } from '../server/test/sandbox-admin.ts';
 import type { LogCapture } from '../server/test/logs.ts';
+import type { SandboxOrigin } from '../server/test/sandbox-admin.ts';
 
 /** fetch that checks each answer against the OpenAPI documents: the apply tests call the proxy with it. */
 export { fetch };
@@ -67,7 +68,7 @@ export interface WorldOptions {
 
 export const FAST_DELIVERY: Partial<DeliveryOptions> = { baseBackoffMs: 50, maxBackoffMs: 400, pollIntervalMs: 50, upstreamTimeoutMs: 5_000 };
 
-export function proxyEnv(sandbox: RunningSandbox, dataDir: string, extra: Record<string, string> = {}): Record<string, string> {
+export function proxyEnv(sandbox: Pick<RunningSandbox, 'url'>, dataDir: string, extra: Record<string, string> = {}): Record<string, string> {
   return {
     UPSTREAM_URL: sandbox.url,
     UPSTREAM_PRIVATE_KEY: DEMO_KEYS.jobboard.private_key,
@@ -295,7 +296,7 @@ interface WireCreate {
  * created an application and none came after it: a second send fails this
  * even where the service refused it with 409, or would have taken it.
  */
-export async function assertCreatedOnceAtTheWire(sandbox: RunningSandbox, email: string, campaignId: number): Promise<{ requests: number; succeeded: number }> {
+export async function assertCreatedOnceAtTheWire(sandbox: SandboxOrigin, email: string, campaignId: number): Promise<{ requests: number; succeeded: number }> {
   const all = (await admin(sandbox, 'GET', `/creates?email=${encodeURIComponent(email)}`)) as WireCreate[];
   const mine = all.filter((c) => c.campaign_ids.includes(campaignId) || c.campaign_ids.length === 0);
   const created = mine.filter((c) => c.application_ids.length > 0);

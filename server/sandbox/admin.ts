@@ -21,6 +21,7 @@ const FaultBody = z.strictObject({
   status: z.int().min(400).max(599).optional(),
   delay_ms: z.int().min(0).max(120_000).optional(),
   drop: z.boolean().optional(),
+  every: z.int().min(1).max(1_000_000).optional(),
 });
 
 export function adminRoutes(ctx: SandboxContext, router: RecordingRouter): Router {
@@ -97,9 +98,9 @@ export function adminRoutes(ctx: SandboxContext, router: RecordingRouter): Route
   });
   router.post('/faults', (req, res) => {
     const body = parseBody(FaultBody, req.body, 'POST /_sandbox/faults');
-    const { count, ...fault } = body;
-    ctx.faults.set(count, fault);
-    res.json({ remaining: ctx.faults.remaining, ...fault });
+    const { count, every, ...fault } = body;
+    ctx.faults.set(count, fault, every);
+    res.json({ remaining: ctx.faults.remaining, ...fault, ...(every === undefined ? {} : { every }) });
   });
   /** Waits until every queued file job has run (tests use it instead of polling). */
   router.post('/jobs/drain', async (_req, res) => {

@@ -1,6 +1,8 @@
 // Fault injection (POST /_sandbox/faults): the next `count` requests under
 // /v2 wait delay_ms, then answer `status` (a 5xx), have their connection
-// dropped, or, with neither, go on normally after the wait.
+// dropped, or, with neither, go on normally after the wait. With `every` N,
+// only one request in N of those takes the fault (a service failing a third
+// of its requests is every 3); the others go on normally.
 export interface Fault {
   status?: number;
   delay_ms?: number;
@@ -10,24 +12,32 @@ export interface Fault {
 export class Faults {
   #remaining = 0;
   #fault: Fault = {};
+  #every = 1;
+  /** Requests counted since the faults were set, for `every`. */
+  #seen = 0;
   /** The delays under way, so that close() can end them. */
   readonly #waiting = new Set<{ timer: ReturnType<typeof setTimeout>; resolve: (done: boolean) => void }>();
   #closed = false;
 
-  set(count: number, fault: Fault): void {
+  /** Arms `fault` for the next `count` requests, taken by one request in `every` (1: each). */
+  set(count: number, fault: Fault, every = 1): void {
+    if (!Number.isInteger(every) || every < 1) throw new RangeError(`every must be a whole number >= 1 (got ${every}).`);
     this.#remaining = count;
     this.#fault = fault;
+    this.#every = every;
+    this.#seen = 0;
   }
 
   get remaining(): number {
     return this.#remaining;
   }
 
-  /** The fault for this request, if one is armed; counts it down. */
+  /** The fault for this request, if one is armed and it is this request's turn; counts it down. */
   take(): Fault | undefined {
     if (this.#remaining <= 0) return undefined;
     this.#remaining--;
-    return this.#fault;
+    this.#seen++;
+    return this.#seen % this.#every === 0 ? this.#fault : undefined;
   }
 
   /**

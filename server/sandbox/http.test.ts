@@ -140,6 +140,13 @@ describe('sandbox fault injection (POST /_sandbox/faults)', () => {
     assert.equal((await w.company('/channels')).status, 200);
   });
 
+  it('with every N, faults one request in N of the next count and lets the others through', async () => {
+    await w.t.admin('POST', '/faults', { count: 6, status: 503, every: 3 });
+    const statuses: number[] = [];
+    for (let i = 0; i < 7; i++) statuses.push((await w.company('/channels')).status);
+    assert.deepEqual(statuses, [200, 200, 503, 200, 200, 503, 200]);
+  });
+
   it('{"count": 0} clears the armed faults', async () => {
     await w.t.admin('POST', '/faults', { count: 5, status: 500 });
     await w.t.admin('POST', '/faults', { count: 0 });

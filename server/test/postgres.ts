@@ -58,27 +58,41 @@ function withDatabase(url: string, database: string): string {
 }
 
 /**
- * Creates an empty database on the test server and answers its URL; it is
- * dropped when the test file ends (connections still open are cut).
+ * Creates an empty database on the test server and answers its URL and how
+ * to drop it (connections still open are cut). For a test file, use
+ * freshDatabase; this is for what runs outside the test runner (benches).
  */
-export async function freshDatabase(): Promise<string> {
+export async function createDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   if (TEST_DATABASE_URL === undefined) throw new Error(HOW_TO_RUN);
+  const server = TEST_DATABASE_URL;
   const name = `jc_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  const admin = new pg.Client({ connectionString: server });
   await admin.connect();
   try {
     await admin.query(`CREATE DATABASE ${name}`);
   } finally {
     await admin.end();
   }
-  after(async () => {
-    const dropper = new pg.Client({ connectionString: TEST_DATABASE_URL });
-    await dropper.connect();
-    try {
-      await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    } finally {
-      await dropper.end();
-    }
-  });
-  return withDatabase(TEST_DATABASE_URL, name);
+  return {
+    url: withDatabase(server, name),
+    async drop() {
+      const dropper = new pg.Client({ connectionString: server });
+      await dropper.connect();
+      try {
+        await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await dropper.end();
+      }
+    },
+  };
+}
+
+/**
+ * Creates an empty database on the test server and answers its URL; it is
+ * dropped when the test file ends (connections still open are cut).
+ */
+export async function freshDatabase(): Promise<string> {
+  const database = await createDatabase();
+  after(database.drop);
+  return database.url;
 }

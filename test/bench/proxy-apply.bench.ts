@@ -8,14 +8,14 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { fileURLToPath } from 'node:url';
 import { DEMO_KEYS } from '../../server/sandbox/index.ts';
 import { pdfOfSize } from '../../server/test/files.ts';
+import { freePort } from '../cli-processes.ts';
 
 const ROUNDS = { '1 MB': Number(process.env.BENCH_APPLY_ROUNDS_1MB ?? 15), '10 MB': Number(process.env.BENCH_APPLY_ROUNDS_10MB ?? 7) };
 const SIZES = { '1 MB': 1_000_000, '10 MB': 10_000_000 } as const;
@@ -29,16 +29,6 @@ const median = (values: number[]) => {
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 /**
  * `jobboard-connector <command>` from the build, on a free port; resolves once

@@ -9,6 +9,7 @@ const benches: Record<string, () => Promise<{ default: () => Promise<string> }>>
   client: () => import('./client.bench.ts'),
   proxy: () => import('./proxy.bench.ts'),
   'proxy-apply': () => import('./proxy-apply.bench.ts'),
+  'proxy-scale': () => import('./proxy-scale.bench.ts'),
   widget: () => import('./widget.bench.ts'),
   lighthouse: () => import('./lighthouse.bench.ts'),
 };

@@ -1,0 +1,237 @@
+// Three proxy instances behind a round-robin "balancer", all on one PostgreSQL
+// database (DATABASE_URL), in front of the real sandbox at its 120 requests a
+// minute. For two minutes candidates apply; some send their application again
+// with the same Idempotency-Key to another instance, some apply while the
+// service fails a third of its requests, and one instance dies by kill -9 in
+// the middle and is restarted. Then: every application reaches the service
+// exactly once (counted at the wire), every retry got the first answer, and
+// the three instances together never went over the service's rate limit.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { after, before, describe, it } from 'node:test';
+import { RATE_LIMIT_PER_MINUTE } from '../server/contract/values.ts';
+import { eventually } from '../server/test/poll.ts';
+import { freshDatabase, skipWithoutPostgres } from '../server/test/postgres.ts';
+import { pdfOfSize } from '../server/test/files.ts';
+import { admin } from '../server/test/sandbox-admin.ts';
+import { CLI, freePort, metricValue, startCli, stopCli } from './cli-processes.ts';
+import type { CliProcess } from './cli-processes.ts';
+import { apply, assertCreatedOnceAtTheWire, fetch, proxyEnv, uniqueEmail, validFields } from './proxy-apply-support.ts';
+import type { ApplyAnswer, ApplyInput, Fields } from './proxy-apply-support.ts';
+
+/** How long candidates keep applying; TEST_PROXY_SCALE_SECONDS shortens it for debugging (the requirement is two minutes). */
+const DURATION_MS = positive('TEST_PROXY_SCALE_SECONDS', 120) * 1000;
+/**
+ * Applications a minute over the three instances. With the fault phase's
+ * resends, the catalogue syncs and the token requests, the proxies need
+ * close to the service's 120 a minute: the shared budget is exercised, yet
+ * the line drains within the wait below.
+ */
+const APPLICATIONS_PER_MINUTE = positive('TEST_PROXY_SCALE_PER_MINUTE', 90);
+const INSTANCES = 3;
+/** One application in RETRY_EVERY is sent again, with its key, to the next instance. */
+const RETRY_EVERY = 4;
+/** The service fails one request in FAULT_EVERY while faults are on. */
+const FAULT_EVERY = 3;
+/** When, as a fraction of the run, faults start, the instance is killed, faults stop. */
+const TIMELINE = { faultsOn: 0.25, kill: 0.4, faultsOff: 0.55 };
+const RESUME = pdfOfSize(30 * 1024);
+/** Long enough for the backoff after the fault phase (5 s doubling) and a budget kept full. */
+const DRAIN_TIMEOUT_MS = 4 * 60_000;
+
+function positive(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number (got "${raw}")`);
+  return value;
+}
+
+interface Instance {
+  process: CliProcess;
+  metricsUrl: string;
+  env: Record<string, string>;
+}
+
+interface Sent {
+  fields: Fields;
+  first: ApplyAnswer & { instance: number };
+  /** The same application sent again with its key to another instance, when it was. */
+  retry?: ApplyAnswer & { instance: number };
+}
+
+/** Answers that mean "not handled, send it again" to a candidate's widget: no answer, the key still in progress, the instance busy or stopping. */
+function sendAgain(answer: ApplyAnswer): boolean {
+  return (answer.status === 409 && answer.body.code === 'idempotency_key_in_progress') || answer.status === 503;
+}
+
+describe('three proxy instances on one PostgreSQL database', { skip: skipWithoutPostgres() }, () => {
+  let sandbox: CliProcess;
+  const instances: Instance[] = [];
+  const everyProcess: CliProcess[] = [];
+  const dataDirs: string[] = [];
+
+  async function startInstance(env: Record<string, string>): Promise<Instance> {
+    const metricsPort = await freePort();
+    const proxy = await startCli(CLI.sources, 'proxy', [], { ...env, METRICS_PORT: String(metricsPort) });
+    everyProcess.push(proxy);
+    const instance = { process: proxy, metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`, env };
+    await eventually(async () => (await fetch(`${proxy.url}/readyz`).catch(() => undefined))?.status === 200, {
+      timeoutMs: 30_000,
+      what: `the proxy at ${proxy.url} to be ready`,
+      intervalMs: 100,
+    });
+    return instance;
+  }
+
+  before(async () => {
+    const databaseUrl = await freshDatabase();
+    // The service's own limit, as in production: the instances must share it.
+    sandbox = await startCli(CLI.sources, 'sandbox', ['--port', '0', '--seed', 'demo', '--admin', '--rate-limit', String(RATE_LIMIT_PER_MINUTE)], {});
+    everyProcess.push(sandbox);
+    const upstream = { url: `${sandbox.url}/v2` };
+    const started = await Promise.all(
+      Array.from({ length: INSTANCES }, () => {
+        // Each its own DATA_DIR, for the resumes being received; the outbox is in the database.
+        const dataDir = mkdtempSync(join(tmpdir(), 'jbc-scale-'));
+        dataDirs.push(dataDir);
+        return startInstance(
+          proxyEnv(upstream, dataDir, {
+            DATABASE_URL: databaseUrl,
+            LOG_LEVEL: 'warn',
+            // Syncs every 20 s spend part of the budget alongside the applications.
+            SYNC_INTERVAL_SECONDS: '20',
+            APPLY_RATE_LIMIT_PER_IP: '100000',
+          }),
+        );
+      }),
+    );
+    instances.push(...started);
+  });
+
+  after(async () => {
+    await Promise.all(everyProcess.map((p) => stopCli(p, 'SIGKILL')));
+    for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('delivers every application exactly once, replays every retry on any instance, and keeps the three within the 120 requests a minute', { timeout: DURATION_MS + DRAIN_TIMEOUT_MS + 120_000 }, async (t) => {
+    const sandboxOrigin = { origin: sandbox.url };
+    const campaigns = ((await (await fetch(`${instances[0]!.process.url}/api/campaigns?per_page=50`)).json()) as { items: { id: number }[] }).items.map((c) => c.id);
+    assert.ok(campaigns.length > 0, 'the board has open campaigns');
+
+    /** Sends to instance `from`, else the next ones, as a balancer and a widget retrying would, until one handles it. */
+    const applyAnywhere = async (input: ApplyInput, from: number): Promise<ApplyAnswer & { instance: number }> => {
+      let at = from;
+      return eventually(
+        async () => {
+          const instance = at % INSTANCES;
+          at += 1;
+          const answer = await apply(instances[instance]!.process.url, input).catch(() => undefined);
+          return answer === undefined || sendAgain(answer) ? undefined : { ...answer, instance };
+        },
+        { timeoutMs: 60_000, what: `an instance to handle the application of ${input.fields?.email}`, intervalMs: 200 },
+      );
+    };
+
+    const candidate = async (i: number): Promise<Sent> => {
+      const input = { fields: validFields(campaigns[i % campaigns.length]!, uniqueEmail('scale')), key: crypto.randomUUID(), resume: { bytes: RESUME } };
+      const first = await applyAnywhere(input, i);
+      if (i % RETRY_EVERY !== 0) return { fields: input.fields, first };
+      const retry = await applyAnywhere(input, first.instance + 1);
+      return { fields: input.fields, first, retry };
+    };
+
+    const start = Date.now();
+    const at = (fraction: number) => sleep(Math.max(0, start + fraction * DURATION_MS - Date.now()));
+
+    // The operator's side: faults on, kill -9 of one instance and its restart, faults off.
+    let killedWith: NodeJS.Signals | number | null = null;
+    let depthAtKill: number | undefined;
+    const script = (async () => {
+      await at(TIMELINE.faultsOn);
+      await admin(sandboxOrigin, 'POST', '/faults', { count: 1_000_000, status: 503, every: FAULT_EVERY });
+      await at(TIMELINE.kill);
+      const victim = instances[1]!;
+      depthAtKill = metricValue(await (await fetch(victim.metricsUrl)).text(), 'outbox_depth');
+      killedWith = await stopCli(victim.process, 'SIGKILL');
+      instances[1] = await startInstance(victim.env);
+      await at(TIMELINE.faultsOff);
+      await admin(sandboxOrigin, 'POST', '/faults', { count: 0 });
+    })();
+
+    // The candidates: a steady pace, round-robin over the instances, each one's answer awaited on its own.
+    const pending: Promise<Sent>[] = [];
+    for (let i = 0; Date.now() - start < DURATION_MS; i++) {
+      pending.push(candidate(i));
+      await sleep(Math.max(0, start + ((i + 1) * 60_000) / APPLICATIONS_PER_MINUTE - Date.now()));
+    }
+    await script;
+    const sent = await Promise.all(pending);
+    t.diagnostic(`${sent.length} applications in ${DURATION_MS / 1000} s, ${sent.filter((s) => s.retry).length} sent again to another instance; outbox depth when the instance was killed: ${depthAtKill}`);
+    assert.equal(killedWith, 'SIGKILL', 'the instance died by kill -9');
+
+    // Every candidate was answered "delivered" or "queued", with a reference.
+    const unanswered = sent.filter((s) => (s.first.status !== 201 && s.first.status !== 202) || typeof s.first.body.reference !== 'string');
+    assert.deepEqual(
+      unanswered.map((s) => `${s.fields.email}: ${s.first.status} ${s.first.text}`),
+      [],
+      'every application accepted',
+    );
+    assert.ok(
+      sent.some((s) => s.first.status === 202),
+      'some applications were queued (the faults reached them)',
+    );
+
+    // Every retry on another instance got exactly the first answer.
+    const differing = sent.filter((s) => s.retry !== undefined && (s.retry.status !== s.first.status || s.retry.text !== s.first.text));
+    assert.deepEqual(
+      differing.map((s) => `${s.fields.email}: first ${s.first.status} ${s.first.text} from #${s.first.instance}, retry ${s.retry!.status} ${s.retry!.text} from #${s.retry!.instance}`),
+      [],
+      'every retry replayed the first answer',
+    );
+    assert.ok(
+      sent.every((s) => s.retry === undefined || s.retry.headers.get('idempotent-replayed') === 'true'),
+      'every retry was a replay',
+    );
+
+    // Delivery: each application created at the service, then nothing left in line on any instance.
+    await eventually(
+      async () => {
+        const creates = (await admin(sandboxOrigin, 'GET', '/creates')) as { email: string | null; application_ids: number[] }[];
+        const created = new Set(creates.filter((c) => c.application_ids.length > 0).map((c) => c.email));
+        return sent.every((s) => created.has(s.fields.email.toLowerCase()));
+      },
+      { timeoutMs: DRAIN_TIMEOUT_MS, what: 'every application created at the service', intervalMs: 1000 },
+    );
+    await eventually(
+      async () => {
+        const depths = await Promise.all(instances.map(async (i) => metricValue(await (await fetch(i.metricsUrl)).text(), 'outbox_depth')));
+        return depths.every((d) => d === 0);
+      },
+      { timeoutMs: 60_000, what: 'an empty outbox on every instance', intervalMs: 500 },
+    );
+
+    // Exactly once at the wire: one create that succeeded per application, none after it.
+    const wire = { requests: 0, succeeded: 0 };
+    for (const { fields } of sent) {
+      const one = await assertCreatedOnceAtTheWire(sandboxOrigin, fields.email, Number(fields.campaign_id));
+      wire.requests += one.requests;
+      wire.succeeded += one.succeeded;
+    }
+    const faulted = ((await admin(sandboxOrigin, 'GET', '/creates')) as { status: number | null }[]).filter((c) => c.status === 503).length;
+    t.diagnostic(`at the wire: ${wire.requests} create requests, ${wire.succeeded} created an application, ${faulted} answered 503 by the faults`);
+    assert.ok(faulted > 0, 'the faults hit create requests');
+
+    // The budget: the three instances are one API client of the service, and it never refused them.
+    const stats = (await admin(sandboxOrigin, 'GET', '/stats')) as { window_ms: number; clients: { client_id: number; max_in_window: number; total: number; rate_limited: number }[] };
+    t.diagnostic(`the service saw: ${JSON.stringify(stats)}`);
+    assert.equal(stats.window_ms, 60_000);
+    assert.equal(stats.clients.length, 1, 'one API client: the board\'s, shared by the three instances');
+    const [board] = stats.clients;
+    assert.equal(board!.rate_limited, 0, 'no request was refused as rate-limited');
+    assert.ok(board!.max_in_window <= RATE_LIMIT_PER_MINUTE, `at most ${RATE_LIMIT_PER_MINUTE} requests in any minute (saw ${board!.max_in_window})`);
+  });
+});
