@@ -38,7 +38,7 @@ for (const duplicates of DUPLICATE_SETTINGS) {
       await world.close();
     });
 
-    const status = (reference: unknown) => world.applications.outbox.get(String(reference))?.status;
+    const status = async (reference: unknown) => (await world.applications.outbox.get(String(reference)))?.status;
 
     it('when the service answers 503, answers 202 queued, then delivers it once the service is back', async (t) => {
       await admin(world.sandbox, 'POST', '/faults', { count: 1_000_000, status: 503 });
@@ -46,14 +46,14 @@ for (const duplicates of DUPLICATE_SETTINGS) {
       const answer = await apply(world.proxyUrl, { fields });
       assert.equal(answer.status, 202);
       assert.equal(answer.body.status, 'queued');
-      await eventually(() => (world.applications.outbox.get(String(answer.body.reference))?.attempts ?? 0) >= 3, { timeoutMs: SETTLE_MS, what: 'three attempts' });
-      assert.ok(['pending', 'delivering'].includes(String(status(answer.body.reference))), 'still waiting');
+      await eventually(async () => ((await world.applications.outbox.get(String(answer.body.reference)))?.attempts ?? 0) >= 3, { timeoutMs: SETTLE_MS, what: 'three attempts' });
+      assert.ok(['pending', 'delivering'].includes(String(await status(answer.body.reference))), 'still waiting');
       assert.equal(upstreamApplicantCount(world.sandbox, fields.email), 0);
       await admin(world.sandbox, 'POST', '/faults', { count: 0 });
-      await eventually(() => status(answer.body.reference) === 'delivered', { timeoutMs: SETTLE_MS, what: 'delivery' });
+      await eventually(async () => (await status(answer.body.reference)) === 'delivered', { timeoutMs: SETTLE_MS, what: 'delivery' });
       assert.equal(upstreamApplications(world.sandbox, fields.email).length, 1);
       wire(t, await assertCreatedOnceAtTheWire(world.sandbox, fields.email, world.openCampaignIds[0]!));
-      assert.equal(world.applications.outbox.get(String(answer.body.reference))?.resume_bytes, null);
+      assert.equal((await world.applications.outbox.get(String(answer.body.reference)))?.resume_bytes, null);
     });
 
     it('when connections to the service are dropped, answers 202 and delivers once they are not', async (t) => {
@@ -61,7 +61,7 @@ for (const duplicates of DUPLICATE_SETTINGS) {
       const fields = validFields(world.openCampaignIds[1]!);
       const answer = await apply(world.proxyUrl, { fields });
       assert.ok(answer.status === 202 || answer.status === 201, `answered ${answer.status}`);
-      await eventually(() => status(answer.body.reference) === 'delivered', { timeoutMs: SETTLE_MS, what: 'delivery' });
+      await eventually(async () => (await status(answer.body.reference)) === 'delivered', { timeoutMs: SETTLE_MS, what: 'delivery' });
       assert.equal(upstreamApplications(world.sandbox, fields.email).length, 1);
       assert.equal(upstreamApplicantCount(world.sandbox, fields.email), 1);
       wire(t, await assertCreatedOnceAtTheWire(world.sandbox, fields.email, world.openCampaignIds[1]!));
@@ -72,8 +72,8 @@ for (const duplicates of DUPLICATE_SETTINGS) {
       const fields = validFields(world.openCampaignIds[2]!);
       const answer = await apply(world.proxyUrl, { fields });
       assert.equal(answer.status, 202);
-      await eventually(() => status(answer.body.reference) === 'delivered', { timeoutMs: SETTLE_MS, what: 'delivery' });
-      const row = world.applications.outbox.get(String(answer.body.reference));
+      await eventually(async () => (await status(answer.body.reference)) === 'delivered', { timeoutMs: SETTLE_MS, what: 'delivery' });
+      const row = await world.applications.outbox.get(String(answer.body.reference));
       assert.equal(row?.attempts, 1);
       assert.equal(row?.answered, 202);
       assert.equal(upstreamApplications(world.sandbox, fields.email).length, 1);
@@ -86,7 +86,7 @@ for (const duplicates of DUPLICATE_SETTINGS) {
       const key = crypto.randomUUID();
       const first = await apply(world.proxyUrl, { fields, key });
       assert.equal(first.status, 202);
-      await eventually(() => status(first.body.reference) === 'delivered', { timeoutMs: SETTLE_MS, what: 'delivery' });
+      await eventually(async () => (await status(first.body.reference)) === 'delivered', { timeoutMs: SETTLE_MS, what: 'delivery' });
       const again = await apply(world.proxyUrl, { fields, key });
       assert.equal(again.status, 202);
       assert.equal(again.text, first.text);
@@ -125,8 +125,8 @@ for (const duplicates of DUPLICATE_SETTINGS) {
       const answer = await apply(world.proxyUrl, { fields });
       assert.equal(answer.status, 202);
       assert.equal(upstreamApplications(world.sandbox, fields.email).length, 1, 'the service did create it');
-      await eventually(() => world.applications.outbox.get(String(answer.body.reference))?.status === 'delivered', { timeoutMs: SETTLE_MS, what: 'delivery' });
-      const row = world.applications.outbox.get(String(answer.body.reference));
+      await eventually(async () => (await world.applications.outbox.get(String(answer.body.reference)))?.status === 'delivered', { timeoutMs: SETTLE_MS, what: 'delivery' });
+      const row = await world.applications.outbox.get(String(answer.body.reference));
       assert.equal(row?.outcome, 'found_delivered');
       assert.equal(row?.attempts, 2);
       assert.equal(upstreamApplications(world.sandbox, fields.email).length, 1);
@@ -159,7 +159,7 @@ for (const duplicates of DUPLICATE_SETTINGS) {
       assert.ok(statuses.every((s) => s === 201 || s === 202), `answers: ${statuses.join(', ')}`);
       assert.ok(statuses.includes(202), 'the limit was reached');
       world.sandbox.context.rateLimiter.clear();
-      await eventually(() => world.applications.outbox.counts().delivered === 10, { timeoutMs: SETTLE_MS, what: 'all delivered' });
+      await eventually(async () => (await world.applications.outbox.counts()).delivered === 10, { timeoutMs: SETTLE_MS, what: 'all delivered' });
       const counts = { requests: 0, succeeded: 0 };
       for (const [i, email] of emails.entries()) {
         assert.equal(upstreamApplications(world.sandbox, email).length, 1, email);
@@ -189,9 +189,9 @@ describe('dead letters and the outbox command', () => {
     assert.equal(answer.status, 202);
     const reference = String(answer.body.reference);
     offset = 2 * 60 * 60 * 1000;
-    await eventually(() => world.applications.outbox.get(reference)?.status === 'dead', { timeoutMs: SETTLE_MS, what: 'dead letter' });
+    await eventually(async () => (await world.applications.outbox.get(reference))?.status === 'dead', { timeoutMs: SETTLE_MS, what: 'dead letter' });
     offset = 0;
-    assert.notEqual(world.applications.outbox.get(reference)?.resume_bytes, null, 'a dead letter keeps its resume for a replay');
+    assert.notEqual((await world.applications.outbox.get(reference))?.resume_bytes, null, 'a dead letter keeps its resume for a replay');
     const metrics = await (await fetch(world.metricsUrl)).text();
     assert.match(metrics, /^applications_dead_lettered_total\{outcome="expired"\} 1/m);
 
@@ -202,12 +202,12 @@ describe('dead letters and the outbox command', () => {
     await admin(world.sandbox, 'POST', '/faults', { count: 0 });
     const retried = await runOutboxCommand(['retry', reference, '--data-dir', world.config.dataDir]);
     assert.match(retried, /queued/);
-    await eventually(() => world.applications.outbox.get(reference)?.status === 'delivered', { timeoutMs: SETTLE_MS, what: 'delivery after retry' });
+    await eventually(async () => (await world.applications.outbox.get(reference))?.status === 'delivered', { timeoutMs: SETTLE_MS, what: 'delivery after retry' });
     assert.equal(upstreamApplications(world.sandbox, fields.email).length, 1);
 
     const purged = await runOutboxCommand(['purge-delivered', '--data-dir', world.config.dataDir]);
     assert.match(purged, /Deleted \d+/);
-    assert.equal(world.applications.outbox.get(reference), undefined);
+    assert.equal(await world.applications.outbox.get(reference), undefined);
   });
 });
 
@@ -227,7 +227,7 @@ describe('when the proxy\'s keys are refused by the service', () => {
   it('keeps the application queued (202) and answers no key, token or upstream text', async () => {
     const answer = await apply(world.proxyUrl, { fields: validFields(world.openCampaignIds[0]!) });
     assert.equal(answer.status, 202);
-    assert.match(String(world.applications.outbox.get(String(answer.body.reference))?.last_error), /^invalid_credentials \(401\)|^token_expired \(401\)/);
+    assert.match(String((await world.applications.outbox.get(String(answer.body.reference)))?.last_error), /^invalid_credentials \(401\)|^token_expired \(401\)/);
     for (const secret of [DEMO_KEYS.jobboard.private_key, DEMO_KEYS.jobboard.secret_key, 'invalid_credentials', 'Bearer']) {
       assert.equal(answer.text.includes(secret), false);
       assert.equal(JSON.stringify([...answer.headers]).includes(secret), false);
@@ -246,7 +246,7 @@ describe('graceful shutdown of startProxy', () => {
       await admin(sandbox, 'POST', '/faults', { count: 1, delay_ms: 700 });
       const fields = validFields(campaign);
       const pending = apply(proxy.url, { fields });
-      await eventually(() => proxy.applications.outbox.list({ status: 'delivering' }).length === 1, { timeoutMs: SETTLE_MS, what: 'the attempt to start' });
+      await eventually(async () => (await proxy.applications.outbox.list({ status: 'delivering' })).length === 1, { timeoutMs: SETTLE_MS, what: 'the attempt to start' });
       const closed = proxy.close();
       const answer = await pending;
       await closed;
@@ -291,7 +291,7 @@ for (const duplicates of DUPLICATE_SETTINGS) {
       const secondWave = Promise.all(emails.map((email) => apply(world.proxyUrl, { fields: validFields(second, email) })));
       const answers = [...(await firstWave), ...(await secondWave)];
       assert.ok(answers.every((a) => a.status === 201 || a.status === 202), `answers: ${answers.map((a) => a.status).join(', ')}`);
-      await eventually(() => world.applications.outbox.counts().delivered === 20, { timeoutMs: SETTLE_MS, what: 'all 20 delivered' });
+      await eventually(async () => (await world.applications.outbox.counts()).delivered === 20, { timeoutMs: SETTLE_MS, what: 'all 20 delivered' });
       for (const email of emails) {
         assert.equal(upstreamApplicantCount(world.sandbox, email), 1, email);
         assert.deepEqual(upstreamApplications(world.sandbox, email).map((a) => a.campaign_id).sort(), [first, second].sort(), email);
@@ -299,7 +299,7 @@ for (const duplicates of DUPLICATE_SETTINGS) {
       assert.equal(world.sandbox.context.faults.remaining, 0, 'every 503 was answered');
       assert.ok(creates >= 20);
       // Drops, 503s and lost answers each cost at least one more attempt.
-      const retried = world.applications.outbox.list().filter((row) => row.attempts > 1);
+      const retried = (await world.applications.outbox.list()).filter((row) => row.attempts > 1);
       assert.ok(retried.length >= 3, `${retried.length} applications needed a retry`);
       const counts = { requests: 0, succeeded: 0 };
       for (const email of emails) {
