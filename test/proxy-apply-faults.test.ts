@@ -1,7 +1,7 @@
 // Delivery when the recruitment service misbehaves (sandbox faults over real
 // HTTP): queued answers, retries, the lost-answer window, the service's rate
 // limit, dead letters and the outbox command. Each application must reach the
-// service exactly once.
+// service exactly once, with the outbox in SQLite and in PostgreSQL.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,10 +11,11 @@ import pino from 'pino';
 import { loadProxyConfig } from '../server/proxy/config.ts';
 import { startProxy } from '../server/proxy/index.ts';
 import { DEMO_KEYS, startSandbox } from '../server/sandbox/index.ts';
-import { DUPLICATE_SETTINGS, apply, assertCreatedOnceAtTheWire, fetch, proxyEnv, runOutboxCommand, startApplyWorld, upstreamApplicantCount, upstreamApplications, validFields } from './proxy-apply-support.ts';
+import { apply, assertCreatedOnceAtTheWire, fetch, proxyEnv, runOutboxCommand, startApplyWorld, upstreamApplicantCount, upstreamApplications, validFields } from './proxy-apply-support.ts';
 import { admin } from '../server/test/sandbox-admin.ts';
 import { eventually } from '../server/test/poll.ts';
 import type { ApplyWorld } from './proxy-apply-support.ts';
+import { scenarioMatrix } from './proxy-stores.ts';
 
 // How long to wait for the outbox to reach a state before failing. A bound, not a
 // timing: each wait normally ends within a second (backoff 50-400 ms), but the
@@ -27,12 +28,12 @@ function wire(t: { diagnostic(message: string): void }, counts: { requests: numb
   t.diagnostic(`at the wire: ${counts.requests} create requests, ${counts.succeeded} created an application`);
 }
 
-for (const duplicates of DUPLICATE_SETTINGS) {
-  describe(`delivery when the service fails (sandbox duplicate_applications: ${duplicates})`, () => {
+for (const { store, duplicates } of await scenarioMatrix()) {
+  describe(`delivery when the service fails (${store.name}, sandbox duplicate_applications: ${duplicates})`, { skip: store.skip }, () => {
     let world: ApplyWorld;
     before(async () => {
       // A slow service must outlast the candidate's deadline (1.5 s), never the attempt's own timeout.
-      world = await startApplyWorld({ duplicates, env: { DELIVERY_DEADLINE_MS: '1500' }, delivery: { upstreamTimeoutMs: 30_000 } });
+      world = await startApplyWorld({ duplicates, env: { ...store.env, DELIVERY_DEADLINE_MS: '1500' }, delivery: { upstreamTimeoutMs: 30_000 } });
     });
     after(async () => {
       await world.close();
@@ -96,8 +97,8 @@ for (const duplicates of DUPLICATE_SETTINGS) {
   });
 }
 
-for (const duplicates of DUPLICATE_SETTINGS) {
-  describe(`delivery when the answer of a successful create is lost (sandbox duplicate_applications: ${duplicates})`, () => {
+for (const { store, duplicates } of await scenarioMatrix()) {
+  describe(`delivery when the answer of a successful create is lost (${store.name}, sandbox duplicate_applications: ${duplicates})`, { skip: store.skip }, () => {
     let world: ApplyWorld;
     let loseNext = false;
     before(async () => {
@@ -113,7 +114,7 @@ for (const duplicates of DUPLICATE_SETTINGS) {
         }
         return response;
       };
-      world = await startApplyWorld({ duplicates, fetch: losingFetch });
+      world = await startApplyWorld({ duplicates, fetch: losingFetch, env: store.env });
     });
     after(async () => {
       await world.close();
@@ -136,11 +137,11 @@ for (const duplicates of DUPLICATE_SETTINGS) {
   });
 }
 
-for (const duplicates of DUPLICATE_SETTINGS) {
-  describe(`delivery when the service's rate limit is reached (sandbox duplicate_applications: ${duplicates})`, () => {
+for (const { store, duplicates } of await scenarioMatrix()) {
+  describe(`delivery when the service's rate limit is reached (${store.name}, sandbox duplicate_applications: ${duplicates})`, { skip: store.skip }, () => {
     let world: ApplyWorld;
     before(async () => {
-      world = await startApplyWorld({ duplicates, sandboxRateLimitPerMinute: 8, clientRetry: { maxRateLimitWaits: 0 } });
+      world = await startApplyWorld({ duplicates, sandboxRateLimitPerMinute: 8, clientRetry: { maxRateLimitWaits: 0 }, env: store.env });
     });
     after(async () => {
       await world.close();
@@ -259,8 +260,8 @@ describe('graceful shutdown of startProxy', () => {
   });
 });
 
-for (const duplicates of DUPLICATE_SETTINGS) {
-  describe(`delivery under mixed faults (sandbox duplicate_applications: ${duplicates})`, () => {
+for (const { store, duplicates } of await scenarioMatrix()) {
+  describe(`delivery under mixed faults (${store.name}, sandbox duplicate_applications: ${duplicates})`, { skip: store.skip }, () => {
     let world: ApplyWorld;
     let creates = 0;
     before(async () => {
@@ -274,7 +275,7 @@ for (const duplicates of DUPLICATE_SETTINGS) {
         }
         return response;
       };
-      world = await startApplyWorld({ duplicates, fetch: lossyFetch, env: { DELIVERY_DEADLINE_MS: '500' } });
+      world = await startApplyWorld({ duplicates, fetch: lossyFetch, env: { ...store.env, DELIVERY_DEADLINE_MS: '500' } });
     });
     after(async () => {
       await world.close();

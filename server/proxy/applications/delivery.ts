@@ -53,7 +53,11 @@ export interface DeliveryOptions {
   maxBackoffMs: number;
   /** How often the worker looks for due rows when idle (ms). */
   pollIntervalMs: number;
-  /** A claimed row is this process's for this long (ms); longer than any attempt. */
+  /**
+   * A claimed row is this process's for this long (ms); longer than any attempt
+   * (upstreamTimeoutMs, a few calls). With PostgreSQL, a killed instance's rows
+   * wait this long before another takes them (and its Idempotency-Keys too).
+   */
   leaseMs: number;
   /**
    * Upstream sends at the same time (the candidates' first attempts and the

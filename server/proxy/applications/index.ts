@@ -62,7 +62,8 @@ export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsMo
   const now = deps.clock ? () => deps.clock!.now() : Date.now;
   const log = deps.logger.child({ module: 'applications' });
   const options: DeliveryOptions = { ...DEFAULT_DELIVERY, ...deps.delivery };
-  const outbox = openApplicationStore({ dataDir: deps.config.dataDir, database: deps.database, owner: randomUUID(), now });
+  // A key claimed by a request is held as long as a row claimed by an attempt: both outlive the work of a live process.
+  const outbox = openApplicationStore({ dataDir: deps.config.dataDir, database: deps.database, owner: randomUUID(), now, keyLeaseMs: options.leaseMs });
   const opened = outbox.ready().then((report) => {
     if (report.applied.length > 0) {
       log.info({ event: 'store_migrated', store: outbox.location, applied: report.applied.map((m) => m.version), version: report.version }, 'application store migrated');

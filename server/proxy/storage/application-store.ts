@@ -247,4 +247,6 @@ export interface StoreOptions {
   /** Identifies this process's leases and idempotency claims. */
   owner: string;
   now?: () => number;
+  /** How long a claimed Idempotency-Key stays this process's for the other instances (default KEY_LEASE_MS). */
+  keyLeaseMs?: number;
 }

@@ -58,7 +58,7 @@ export async function openStoreForCommand(options: { dataDir: string; databaseUr
  * The application store: PostgreSQL when a database is given, else SQLite in
  * dataDir. Await its ready() before use (PostgreSQL migrates then; SQLite did at open).
  */
-export function openApplicationStore(options: { dataDir: string; database: Database | undefined; owner: string; now?: () => number }): ApplicationStore {
+export function openApplicationStore(options: { dataDir: string; database: Database | undefined; owner: string; now?: () => number; keyLeaseMs?: number }): ApplicationStore {
   const { database, ...rest } = options;
   return database === undefined ? new SqliteApplicationStore(rest) : new PostgresApplicationStore({ ...rest, pool: database.pool, location: database.location });
 }

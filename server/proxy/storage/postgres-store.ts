@@ -76,6 +76,7 @@ export class PostgresApplicationStore implements ApplicationStore {
   readonly location: string;
   private readonly pool: pg.Pool;
   private readonly now: () => number;
+  private readonly keyLeaseMs: number;
   private migrated = false;
   private closed = false;
 
@@ -87,6 +88,7 @@ export class PostgresApplicationStore implements ApplicationStore {
     this.location = options.location;
     this.pool = options.pool;
     this.now = options.now ?? Date.now;
+    this.keyLeaseMs = options.keyLeaseMs ?? KEY_LEASE_MS;
   }
 
   /** Migrates the database (once per store; instances starting together take turns on a lock). */
@@ -122,7 +124,7 @@ export class PostgresApplicationStore implements ApplicationStore {
        WHERE idempotency_keys.expires_at <= $5
           OR (idempotency_keys.state = 'in_progress' AND idempotency_keys.reference IS NULL AND idempotency_keys.lease_until <= $5)
        RETURNING key`,
-      [key, fingerprint, this.owner, now + KEY_LEASE_MS, now, now + IDEMPOTENCY_TTL_MS],
+      [key, fingerprint, this.owner, now + this.keyLeaseMs, now, now + IDEMPOTENCY_TTL_MS],
     );
     if (taken.length === 1) return { kind: 'claimed' };
     const [row] = await this.query('SELECT fingerprint, state, owner, lease_until, reference, status, body FROM idempotency_keys WHERE key = $1', [key]);
@@ -134,7 +136,7 @@ export class PostgresApplicationStore implements ApplicationStore {
     // Its owner stored the application and is gone (its lease ran out): this request answers for it.
     const [takenOver] = await this.query(
       `UPDATE idempotency_keys SET owner = $2, lease_until = $3 WHERE key = $1 AND state = 'in_progress' AND lease_until <= $4 AND reference IS NOT NULL RETURNING reference`,
-      [key, this.owner, now + KEY_LEASE_MS, now],
+      [key, this.owner, now + this.keyLeaseMs, now],
     );
     return takenOver === undefined ? { kind: 'in_progress' } : { kind: 'stored', reference: String(takenOver.reference) };
   }
@@ -200,7 +202,7 @@ export class PostgresApplicationStore implements ApplicationStore {
           `INSERT INTO idempotency_keys (key, fingerprint, state, owner, lease_until, reference, created_at, expires_at) VALUES ($1, '', 'in_progress', $2, $3, $4, $5, $6)
            ON CONFLICT (key) DO UPDATE SET state = 'in_progress', owner = excluded.owner, lease_until = excluded.lease_until, reference = excluded.reference,
              status = NULL, body = NULL`,
-          [options.key, this.owner, now + KEY_LEASE_MS, app.reference, now, now + IDEMPOTENCY_TTL_MS],
+          [options.key, this.owner, now + this.keyLeaseMs, app.reference, now, now + IDEMPOTENCY_TTL_MS],
         );
       }
       if (options.emailBucket !== undefined) await this.hitRate(options.emailBucket.bucket, options.emailBucket.windowMs, client);
