@@ -64,11 +64,17 @@ export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsMo
   const options: DeliveryOptions = { ...DEFAULT_DELIVERY, ...deps.delivery };
   // A key claimed by a request is held as long as a row claimed by an attempt: both outlive the work of a live process.
   const outbox = openApplicationStore({ dataDir: deps.config.dataDir, database: deps.database, owner: randomUUID(), now, keyLeaseMs: options.leaseMs });
-  const opened = outbox.ready().then((report) => {
-    if (report.applied.length > 0) {
-      log.info({ event: 'store_migrated', store: outbox.location, applied: report.applied.map((m) => m.version), version: report.version }, 'application store migrated');
-    }
-  });
+  const opened = outbox.ready().then(
+    (report) => {
+      if (report.applied.length > 0) {
+        log.info({ event: 'store_migrated', store: outbox.location, applied: report.applied.map((m) => m.version), version: report.version }, 'application store migrated');
+      }
+    },
+    (error: unknown) => {
+      const why = error instanceof Error ? error.message : String(error);
+      throw new Error(`The application store ${outbox.location} cannot be opened: ${why}. Check DATABASE_URL and that the database server answers.`, { cause: error });
+    },
+  );
   // Logged here; whoever awaits it (startProxy, requests) gets the error too.
   opened.catch((error: unknown) => {
     log.error({ event: 'store_error', store: outbox.location, error: error instanceof Error ? error.message : String(error) }, 'the application store cannot be opened');

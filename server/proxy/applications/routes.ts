@@ -67,6 +67,13 @@ function catalogueUnavailable(): ProblemError {
   });
 }
 
+/** The store could not be opened (PostgreSQL unreachable, a newer schema): nothing can be stored, the candidate tries later. */
+function storeUnavailable(): ProblemError {
+  return new ProblemError('not_ready', 'Applications cannot be received right now; send the form again in a minute.', {
+    headers: { 'Retry-After': '30' },
+  });
+}
+
 function campaignNotFound(): ProblemError {
   return new ProblemError('campaign_not_found', 'No job offer with this campaign_id is published on this board.');
 }
@@ -269,7 +276,10 @@ export function applicationsRouter(deps: RouteDeps): Router {
       );
     }
 
-    const outbox = await deps.outbox();
+    const outbox = await deps.outbox().catch(() => {
+      metrics.refused.inc({ code: 'not_ready' });
+      throw storeUnavailable();
+    });
     const claim = await outbox.claimKey(key, fingerprintOf(parsed));
     switch (claim.kind) {
       case 'replay':
