@@ -1,15 +1,21 @@
-// jobboard-connector outbox list | retry ID | purge-delivered | erase --email, on a real outbox file.
+// jobboard-connector outbox list | retry ID | purge-delivered | erase --email, on a real outbox file
+// (and on a PostgreSQL database with DATABASE_URL).
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { emailBucket } from '../server/proxy/applications/form.ts';
+import pg from 'pg';
+import { PostgresApplicationStore } from '../server/proxy/storage/postgres-store.ts';
 import { SqliteApplicationStore } from '../server/proxy/storage/sqlite-store.ts';
+import { freshDatabase, skipWithoutPostgres } from '../server/test/postgres.ts';
 import { uploadedResume } from '../server/proxy/storage/test-support.ts';
 import { runOutboxCommand as run } from './proxy-apply-support.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
+const skipPostgres = skipWithoutPostgres();
+const databaseUrl = skipPostgres === false ? await freshDatabase() : undefined;
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 /** Runs with PERSONAL_DATA_RETENTION_DAYS set (or unset), as an operator's shell would. */
@@ -171,5 +177,48 @@ describe('jobboard-connector outbox', () => {
     assert.deepEqual(await outbox.eraseExpiredPersonalData(30 * DAY), ['dead-1']);
     await outbox.close();
     await assert.rejects(run(['retry', 'dead-1', '--data-dir', dir]), /dead-1 cannot be retried: its personal data was erased on .* after PERSONAL_DATA_RETENTION_DAYS/);
+  });
+});
+
+describe('jobboard-connector outbox with DATABASE_URL', { skip: skipPostgres }, () => {
+  /** Runs with DATABASE_URL set, as an operator's shell of a PostgreSQL deployment would. */
+  async function withDatabase<T>(fn: () => Promise<T>): Promise<T> {
+    const previous = process.env.DATABASE_URL;
+    process.env.DATABASE_URL = databaseUrl;
+    try {
+      return await fn();
+    } finally {
+      if (previous === undefined) delete process.env.DATABASE_URL;
+      else process.env.DATABASE_URL = previous;
+    }
+  }
+
+  it('lists, retries and erases in the PostgreSQL database, whatever the data directory holds', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'jbc-outbox-pg-'));
+    const pool = new pg.Pool({ connectionString: databaseUrl });
+    try {
+      const outbox = new PostgresApplicationStore({ pool, owner: 'setup', location: 'test' });
+      await outbox.ready();
+      for (const [reference, email] of [['pg-dead', 'grace@example.org'], ['pg-wait', 'ada@example.org']] as const) {
+        await outbox.enqueue(
+          { reference, campaign_id: 7, company_id: 1, payload: { applicant: { email } }, resume: uploadedResume(dir, Buffer.from('%PDF-1.4')), resume_type: 'pdf' },
+          { deadLetterAfterMs: 3_600_000 },
+        );
+      }
+      await outbox.claim('pg-dead', 1000);
+      await outbox.markDead('pg-dead', 'expired', 'service_unavailable (503)');
+
+      const listed = await withDatabase(() => run(['list', '--data-dir', dir]));
+      assert.match(listed, /pg-dead\s+dead\s+7\s+1\s/);
+      assert.match(listed, /pending: 1, delivering: 0, delivered: 0, rejected: 0, dead: 1/);
+      assert.match(await withDatabase(() => run(['retry', 'pg-dead', '--data-dir', dir])), /Application pg-dead queued/);
+      assert.equal((await outbox.get('pg-dead'))?.status, 'pending');
+      const erased = await withDatabase(() => run(['erase', '--email', 'ada@example.org', '--data-dir', dir]));
+      assert.match(erased, /pg-wait was waiting for delivery: it will not be delivered/);
+      assert.deepEqual([(await outbox.get('pg-wait'))?.status, (await outbox.get('pg-wait'))?.payload], ['rejected', null]);
+    } finally {
+      await pool.end();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

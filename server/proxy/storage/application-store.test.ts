@@ -457,3 +457,47 @@ for (const harness of [sqlite, postgres]) {
     });
   });
 }
+
+describe('PostgreSQL store across live instances', { skip: postgres.skip }, () => {
+  let now: number;
+  let a: ApplicationStore;
+  let b: ApplicationStore;
+  // A pool per instance, as two processes would have.
+  const pools: pg.Pool[] = [];
+  const instance = async (owner: string) => {
+    const own = new pg.Pool({ connectionString: databaseUrl, max: 3 });
+    pools.push(own);
+    const store = new PostgresApplicationStore({ pool: own, owner, location: 'test', now: () => now });
+    await store.ready();
+    return store;
+  };
+  after(async () => {
+    await Promise.all(pools.map((p) => p.end()));
+  });
+  beforeEach(async () => {
+    now = Date.UTC(2026, 0, 1);
+    a = await instance('instance-a');
+    b = await instance('instance-b');
+    await pools[0]!.query('TRUNCATE outbox, resume_chunks, idempotency_keys, rate_counters');
+  });
+
+  it('answers in_progress on one instance while another handles the key, then replays its answer', async () => {
+    assert.deepEqual(await a.claimKey('k', 'f1'), { kind: 'claimed' });
+    assert.deepEqual(await b.claimKey('k', 'f1'), { kind: 'in_progress' });
+    assert.deepEqual(await b.claimKey('k', 'f2'), { kind: 'reused' });
+    await a.completeKey('k', 201, '{"status":"delivered"}');
+    assert.deepEqual(await b.claimKey('k', 'f1'), { kind: 'replay', status: 201, body: '{"status":"delivered"}' });
+  });
+
+  it('lets two instances racing for a new key have exactly one claim it', async () => {
+    const claims = await Promise.all(Array.from({ length: 6 }, (_, i) => (i % 2 === 0 ? a : b).claimKey('k', 'f1')));
+    assert.equal(claims.filter((c) => c.kind === 'claimed').length, 1, JSON.stringify(claims));
+    assert.ok(claims.every((c) => c.kind === 'claimed' || c.kind === 'in_progress'));
+  });
+
+  it("frees only its own claim: an instance's releaseKey leaves another's claim in place", async () => {
+    await a.claimKey('k', 'f1');
+    await b.releaseKey('k');
+    assert.deepEqual(await b.claimKey('k', 'f1'), { kind: 'in_progress' });
+  });
+});
