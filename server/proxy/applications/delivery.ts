@@ -397,17 +397,10 @@ export class DeliveryWorker {
         // The service holds an application of this candidate to this campaign already: nothing to send.
         await this.outbox.markRejected(ref, 'already_applied', 'application_exists (409)');
         return 'rejected';
-      case 'rejected': {
-        const current = await this.outbox.summary(ref);
-        if (current?.answered === null || current?.answered === undefined) {
-          // The candidate is still waiting and will be told why.
-          await this.outbox.markRejected(ref, result.outcome, result.error);
-          return 'rejected';
-        }
-        // The candidate was told it was received: keep it for an operator.
-        await this.outbox.markDead(ref, result.outcome, result.error);
-        return 'dead';
-      }
+      case 'rejected':
+        // Rejected when the candidate is still waiting and will be told why; dead (kept for
+        // an operator) when they were told it was received: one statement decides.
+        return (await this.outbox.markRefused(ref, result.outcome, result.error)) ?? 'unrecorded';
       case 'retry': {
         const now = this.now();
         if (now >= row.dead_letter_at) {

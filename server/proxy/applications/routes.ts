@@ -150,15 +150,26 @@ export function applicationsRouter(deps: RouteDeps): Router {
     return campaign;
   }
 
-  /** Waits for the first attempt, or the deadline; at the deadline the row is marked answered 202 first. */
+  /**
+   * Waits for the first attempt, or the deadline; at the deadline the row is
+   * marked answered 202 first, unless the attempt ended it meanwhile (then its
+   * result is the answer: a refusal recorded as rejected is never told 202).
+   */
   async function firstAttempt(outbox: ApplicationStore, reference: string): Promise<AttemptResult | 'deadline' | undefined> {
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<'deadline'>((resolve) => {
       timer = setTimeout(() => {
-        // Sent now, before the attempt can record a refusal (SQLite runs it at the call; PostgreSQL
-        // receives it first): from now on the candidate was told "received".
-        if (outbox.isOpen) void outbox.setAnswered(reference, 202).catch(() => {});
-        resolve('deadline');
+        if (!outbox.isOpen) {
+          resolve('deadline');
+          return;
+        }
+        outbox.answerQueued(reference).then(
+          (queued) => {
+            // Not queued: the attempt has recorded its end, and its result settles the race.
+            if (queued) resolve('deadline');
+          },
+          () => resolve('deadline'),
+        );
       }, config.deliveryDeadlineMs);
     });
     try {

@@ -204,6 +204,38 @@ for (const harness of [sqlite, postgres]) {
       assert.deepEqual(await due(), ['r1']);
     });
 
+    it('records a refusal as rejected (data gone) while the candidate waits, as dead (kept) once told it was received', async () => {
+      await outbox.enqueue(newApplication('waiting'), { deadLetterAfterMs: HOUR });
+      await outbox.enqueue(newApplication('told'), { deadLetterAfterMs: HOUR });
+      await outbox.claim('waiting', 60_000);
+      await outbox.claim('told', 60_000);
+      assert.equal(await outbox.answerQueued('told'), true);
+      assert.equal(await outbox.markRefused('waiting', 'upstream_rejected', 'validation_failed (422)'), 'rejected');
+      assert.equal(await outbox.markRefused('told', 'upstream_rejected', 'validation_failed (422)'), 'dead');
+      const [waiting, told] = [await outbox.get('waiting'), await outbox.get('told')];
+      assert.deepEqual([waiting?.status, waiting?.payload, await storedResume(outbox, 'waiting')], ['rejected', null, null]);
+      assert.deepEqual([told?.status, told?.answered, told?.outcome], ['dead', 202, 'upstream_rejected']);
+      assert.notEqual(await storedResume(outbox, 'told'), null, 'a dead letter keeps its resume for a replay');
+      assert.equal(await outbox.answerQueued('waiting'), false, 'an application its attempt ended is not told 202');
+      assert.equal((await outbox.get('waiting'))?.answered, null);
+    });
+
+    it('never crosses a refusal and a 202 recorded at the same moment: told 202 means kept', async () => {
+      for (let i = 0; i < 10; i++) {
+        await outbox.enqueue({ ...newApplication(`r${i}`), resume: null, resume_type: null }, { deadLetterAfterMs: HOUR });
+        await outbox.claim(`r${i}`, 60_000);
+      }
+      const other = await open('process-2');
+      const outcomes = await Promise.all(
+        Array.from({ length: 10 }, async (_, i) => {
+          const [queued, refused] = await Promise.all([other.answerQueued(`r${i}`), outbox.markRefused(`r${i}`, 'upstream_rejected', 'validation_failed (422)')]);
+          return { queued, refused };
+        }),
+      );
+      for (const { queued, refused } of outcomes) assert.equal(refused, queued ? 'dead' : 'rejected');
+      await other.close();
+    });
+
     it('records the first answer given to the candidate only', async () => {
       await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
       await outbox.setAnswered('r1', 202);
@@ -463,21 +495,18 @@ describe('PostgreSQL store across live instances', { skip: postgres.skip }, () =
   let a: ApplicationStore;
   let b: ApplicationStore;
   // A pool per instance, as two processes would have.
-  const pools: pg.Pool[] = [];
-  const instance = async (owner: string) => {
-    const own = new pg.Pool({ connectionString: databaseUrl, max: 3 });
-    pools.push(own);
-    const store = new PostgresApplicationStore({ pool: own, owner, location: 'test', now: () => now });
-    await store.ready();
-    return store;
-  };
+  const pools = [new pg.Pool({ connectionString: databaseUrl, max: 3 }), new pg.Pool({ connectionString: databaseUrl, max: 3 })];
   after(async () => {
     await Promise.all(pools.map((p) => p.end()));
   });
   beforeEach(async () => {
     now = Date.UTC(2026, 0, 1);
-    a = await instance('instance-a');
-    b = await instance('instance-b');
+    const instance = async (pool: pg.Pool, owner: string) => {
+      const store = new PostgresApplicationStore({ pool, owner, location: 'test', now: () => now });
+      await store.ready();
+      return store;
+    };
+    [a, b] = await Promise.all([instance(pools[0]!, 'instance-a'), instance(pools[1]!, 'instance-b')]);
     await pools[0]!.query('TRUNCATE outbox, resume_chunks, idempotency_keys, rate_counters');
   });
 

@@ -194,8 +194,21 @@ export interface OutboxStore {
   markRejected(reference: string, outcome: Outcome, error: string): Promise<void>;
   /** Not deliverable, and the candidate was told it was received: kept for an operator. */
   markDead(reference: string, outcome: Outcome, error: string): Promise<void>;
+  /**
+   * The service refused the application: `rejected` (personal data goes) when
+   * the candidate has not been answered yet and will be told why, else `dead`
+   * (kept for an operator: the candidate was told it was received). Decided
+   * in the same statement that reads `answered`, so it cannot cross answerQueued.
+   */
+  markRefused(reference: string, outcome: Outcome, error: string): Promise<'rejected' | 'dead' | undefined>;
   /** Records the status the candidate was answered (the first one only). */
   setAnswered(reference: string, status: number): Promise<void>;
+  /**
+   * At the first attempt's deadline: records 202 as the candidate's answer if
+   * the row is still in line (pending or delivering) and answers true; false
+   * when its attempt already ended it (the candidate gets that attempt's answer).
+   */
+  answerQueued(reference: string): Promise<boolean>;
   get(reference: string): Promise<OutboxRow | undefined>;
   summary(reference: string): Promise<OutboxSummary | undefined>;
   list(options?: { status?: OutboxStatus; limit?: number }): Promise<OutboxSummary[]>;

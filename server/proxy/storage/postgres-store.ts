@@ -335,6 +335,30 @@ export class PostgresApplicationStore implements ApplicationStore {
     );
   }
 
+  async markRefused(reference: string, outcome: Outcome, error: string): Promise<'rejected' | 'dead' | undefined> {
+    return inTransaction(this.pool, async (client) => {
+      const [row] = await this.query(
+        `UPDATE outbox SET status = CASE WHEN answered IS NULL THEN 'rejected' ELSE 'dead' END, outcome = $1, last_error = $2,
+           payload = CASE WHEN answered IS NULL THEN NULL ELSE payload END, resume_bytes = CASE WHEN answered IS NULL THEN NULL ELSE resume_bytes END,
+           lease_owner = NULL, lease_until = NULL, ended_at = $3
+         WHERE reference = $4 AND erased_at IS NULL RETURNING status`,
+        [outcome, error, this.now(), reference],
+        client,
+      );
+      if (row?.status === 'rejected') await client.query('DELETE FROM resume_chunks WHERE reference = $1', [reference]);
+      return row?.status as 'rejected' | 'dead' | undefined;
+    });
+  }
+
+  /** One statement: it waits for (or is waited for by) a refusal being recorded on the same row, never crosses it. */
+  async answerQueued(reference: string): Promise<boolean> {
+    const rows = await this.query(
+      "UPDATE outbox SET answered = coalesce(answered, 202) WHERE reference = $1 AND status IN ('pending', 'delivering') RETURNING reference",
+      [reference],
+    );
+    return rows.length > 0;
+  }
+
   async setAnswered(reference: string, status: number): Promise<void> {
     await this.query('UPDATE outbox SET answered = $1 WHERE reference = $2 AND answered IS NULL', [status, reference]);
   }

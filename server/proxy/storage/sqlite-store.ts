@@ -375,6 +375,22 @@ export class SqliteApplicationStore implements ApplicationStore {
     ).run(outcome, error, this.now(), reference);
   }
 
+  async markRefused(reference: string, outcome: Outcome, error: string): Promise<'rejected' | 'dead' | undefined> {
+    const row = this.stmt(
+      `UPDATE outbox SET status = CASE WHEN answered IS NULL THEN 'rejected' ELSE 'dead' END, outcome = ?, last_error = ?,
+         payload = CASE WHEN answered IS NULL THEN NULL ELSE payload END, resume_bytes = CASE WHEN answered IS NULL THEN NULL ELSE resume_bytes END,
+         lease_owner = NULL, lease_until = NULL, ended_at = ?
+       WHERE reference = ? AND erased_at IS NULL RETURNING status`,
+    ).get(outcome, error, this.now(), reference) as { status: 'rejected' | 'dead' } | undefined;
+    if (row?.status === 'rejected') this.resumes.remove(reference);
+    return row?.status;
+  }
+
+  async answerQueued(reference: string): Promise<boolean> {
+    const result = this.stmt("UPDATE outbox SET answered = coalesce(answered, 202) WHERE reference = ? AND status IN ('pending', 'delivering')").run(reference);
+    return result.changes > 0;
+  }
+
   /** Records the status the candidate was answered. */
   async setAnswered(reference: string, status: number): Promise<void> {
     this.stmt('UPDATE outbox SET answered = ? WHERE reference = ? AND answered IS NULL').run(status, reference);
