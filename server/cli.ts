@@ -1,11 +1,12 @@
 #!/usr/bin/env node
-// jobboard-connector sandbox | proxy | outbox | demo
+// jobboard-connector sandbox | proxy | outbox | migrate | demo
 // Each command lives beside the part it starts; this file only dispatches.
 
 const commands: Record<string, { summary: string; load: () => Promise<{ main: (args: string[]) => Promise<void> }> }> = {
   sandbox: { summary: 'serve the sandbox recruitment API', load: () => import('./sandbox/command.ts') },
   proxy: { summary: 'serve the proxy a job board hosts', load: () => import('./proxy/command.ts') },
   outbox: { summary: "inspect and replay the proxy's outbox, erase a candidate's data", load: () => import('./proxy/outbox-command.ts') },
+  migrate: { summary: "bring the proxy's store schema up to date (SQLite or DATABASE_URL)", load: () => import('./proxy/migrate-command.ts') },
   demo: { summary: 'the seeded sandbox, the proxy and a demo job-board page', load: () => import('./demo.ts') },
 };
 

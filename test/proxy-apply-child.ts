@@ -9,6 +9,8 @@ import { startProxyStack } from './proxy-apply-support.ts';
 
 const crashAfterCreate = process.env.TEST_CRASH_AFTER_UPSTREAM_CREATE === '1';
 const baseBackoffMs = Number(process.env.TEST_BASE_BACKOFF_MS ?? 200);
+// With PostgreSQL a killed proxy's rows and keys are taken over when their lease ends: short here.
+const leaseMs = process.env.TEST_LEASE_MS === undefined ? {} : { leaseMs: Number(process.env.TEST_LEASE_MS) };
 
 const killingFetch: typeof fetch = async (input, init) => {
   const response = await fetch(input, init);
@@ -23,7 +25,7 @@ const killingFetch: typeof fetch = async (input, init) => {
 const config = loadProxyConfig(process.env);
 const stack = await startProxyStack(config, {
   logger: createLogger({ level: 'silent' }),
-  delivery: { baseBackoffMs, maxBackoffMs: baseBackoffMs * 2, pollIntervalMs: 50 },
+  delivery: { baseBackoffMs, maxBackoffMs: baseBackoffMs * 2, pollIntervalMs: 50, ...leaseMs },
   ...(crashAfterCreate ? { fetch: killingFetch } : {}),
 });
 process.stdout.write(`${JSON.stringify({ url: stack.url })}\n`);

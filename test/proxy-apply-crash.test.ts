@@ -1,6 +1,8 @@
 // kill -9 of the proxy with applications queued and one caught between the
 // service's 201 and the outbox's record: after a restart on the same data
-// directory, each application reaches the service exactly once.
+// directory (SQLite) or database (PostgreSQL), each application reaches the
+// service exactly once. With PostgreSQL the restarted proxy stands for another
+// instance: it takes the killed one's rows and keys once their lease ends.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -8,13 +10,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import pg from 'pg';
 import { after, before, describe, it } from 'node:test';
 import { startSandbox } from '../server/sandbox/index.ts';
 import type { RunningSandbox } from '../server/sandbox/index.ts';
-import { DUPLICATE_SETTINGS, apply, assertCreatedOnceAtTheWire, fetch, proxyEnv, setDuplicateApplications, upstreamApplicantCount, upstreamApplications, validFields } from './proxy-apply-support.ts';
+import { apply, assertCreatedOnceAtTheWire, fetch, proxyEnv, setDuplicateApplications, upstreamApplicantCount, upstreamApplications, validFields } from './proxy-apply-support.ts';
 import { admin } from '../server/test/sandbox-admin.ts';
 import { eventually } from '../server/test/poll.ts';
 import type { Fields } from './proxy-apply-support.ts';
+import { scenarioMatrix } from './proxy-stores.ts';
+import type { ScenarioStore } from './proxy-stores.ts';
 
 const CHILD = new URL('./proxy-apply-child.ts', import.meta.url).pathname;
 
@@ -39,22 +44,33 @@ async function startChild(env: Record<string, string>): Promise<Child> {
   return { process: child, url, exited };
 }
 
-function outboxRows(dataDir: string): { reference: string; status: string; outcome: string | null; attempts: number }[] {
+type Row = { reference: string; status: string; outcome: string | null; attempts: number };
+const ROWS_SQL = 'SELECT reference, status, outcome, attempts FROM outbox ORDER BY created_at';
+
+/** The outbox's rows as the store holds them, read from outside the proxy. */
+async function outboxRows(store: ScenarioStore, dataDir: string): Promise<Row[]> {
+  if (store.env.DATABASE_URL !== undefined) {
+    const client = new pg.Client({ connectionString: store.env.DATABASE_URL });
+    await client.connect();
+    try {
+      return (await client.query<Row>(ROWS_SQL)).rows;
+    } finally {
+      await client.end();
+    }
+  }
   const db = new DatabaseSync(join(dataDir, 'outbox.db'), { readOnly: true });
   try {
-    return db.prepare('SELECT reference, status, outcome, attempts FROM outbox ORDER BY created_at').all() as {
-      reference: string;
-      status: string;
-      outcome: string | null;
-      attempts: number;
-    }[];
+    return db.prepare(ROWS_SQL).all() as Row[];
   } finally {
     db.close();
   }
 }
 
-for (const duplicates of DUPLICATE_SETTINGS) {
-  describe(`kill -9 of the proxy (sandbox duplicate_applications: ${duplicates})`, () => {
+/** How long a killed proxy's rows and keys stay its own in PostgreSQL here (the default is minutes). */
+const LEASE_MS = 3_000;
+
+for (const { store, duplicates } of await scenarioMatrix()) {
+  describe(`kill -9 of the proxy (${store.name}, sandbox duplicate_applications: ${duplicates})`, { skip: store.skip }, () => {
     let sandbox: RunningSandbox;
     let dataDir: string;
     const children: Child[] = [];
@@ -72,7 +88,7 @@ for (const duplicates of DUPLICATE_SETTINGS) {
     });
 
     it('loses no application and delivers each exactly once after a restart', async (t) => {
-      const env = proxyEnv(sandbox, dataDir, { LOG_LEVEL: 'silent', DELIVERY_DEADLINE_MS: '2000' });
+      const env = proxyEnv(sandbox, dataDir, { ...store.env, LOG_LEVEL: 'silent', DELIVERY_DEADLINE_MS: '2000', TEST_LEASE_MS: String(LEASE_MS) });
       // 1. A proxy that retries slowly and dies right after the service's first 201.
       const first = await startChild({ ...env, TEST_CRASH_AFTER_UPSTREAM_CREATE: '1', TEST_BASE_BACKOFF_MS: '600000' });
       children.push(first);
@@ -95,7 +111,7 @@ for (const duplicates of DUPLICATE_SETTINGS) {
       await assert.rejects(apply(first.url, caught), 'the candidate gets no answer: the proxy is gone');
       assert.equal(await first.exited, 'SIGKILL');
       assert.equal(upstreamApplications(sandbox, caught.fields.email).length, 1, 'the service has it');
-      const before = outboxRows(dataDir);
+      const before = await outboxRows(store, dataDir);
       assert.equal(before.length, 4, 'all four were stored before the crash');
       assert.deepEqual(before.map((r) => r.status).sort(), ['delivering', 'pending', 'pending', 'pending']);
 
@@ -104,11 +120,21 @@ for (const duplicates of DUPLICATE_SETTINGS) {
       children.push(second);
 
       // The candidate's widget retries the unanswered submission with the same key: no second application.
-      const retried = await apply(second.url, caught);
+      // PostgreSQL: 409 in_progress (the widget retries) until the killed proxy's claim on the key ends.
+      let tries = 0;
+      const retried = await eventually(
+        async () => {
+          tries += 1;
+          const answer = await apply(second.url, caught);
+          return answer.status === 409 && answer.body.code === 'idempotency_key_in_progress' ? undefined : answer;
+        },
+        { timeoutMs: 4 * LEASE_MS, what: "the killed proxy's claim on the key to end", intervalMs: 250 },
+      );
+      if (store.name === 'SQLite') assert.equal(tries, 1, 'SQLite answers the first retry: one process owns the file, the other is gone');
       assert.ok(retried.status === 202 || retried.status === 201, `answered ${retried.status}`);
       assert.equal(retried.headers.get('idempotent-replayed'), 'true');
 
-      await eventually(() => outboxRows(dataDir).every((r) => r.status === 'delivered'), { timeoutMs: 20_000, what: 'every application delivered' });
+      await eventually(async () => (await outboxRows(store, dataDir)).every((r) => r.status === 'delivered'), { timeoutMs: 20_000, what: 'every application delivered' });
       const wire = { requests: 0, succeeded: 0 };
       for (const { fields } of [...queued, caught]) {
         assert.equal(upstreamApplications(sandbox, fields.email).length, 1, `one application for ${fields.email}`);
@@ -118,7 +144,7 @@ for (const duplicates of DUPLICATE_SETTINGS) {
         wire.succeeded += one.succeeded;
       }
       t.diagnostic(`at the wire: ${wire.requests} create requests, ${wire.succeeded} created an application`);
-      const caughtRow = outboxRows(dataDir).find((r) => r.reference === retried.body.reference);
+      const caughtRow = (await outboxRows(store, dataDir)).find((r) => r.reference === retried.body.reference);
       assert.equal(caughtRow?.outcome, 'found_delivered', 'the restarted proxy found what the killed attempt had delivered');
 
       second.process.kill('SIGKILL');

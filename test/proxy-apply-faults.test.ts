@@ -1,7 +1,7 @@
 // Delivery when the recruitment service misbehaves (sandbox faults over real
 // HTTP): queued answers, retries, the lost-answer window, the service's rate
 // limit, dead letters and the outbox command. Each application must reach the
-// service exactly once.
+// service exactly once, with the outbox in SQLite and in PostgreSQL.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,10 +11,11 @@ import pino from 'pino';
 import { loadProxyConfig } from '../server/proxy/config.ts';
 import { startProxy } from '../server/proxy/index.ts';
 import { DEMO_KEYS, startSandbox } from '../server/sandbox/index.ts';
-import { DUPLICATE_SETTINGS, apply, assertCreatedOnceAtTheWire, fetch, proxyEnv, runOutboxCommand, startApplyWorld, upstreamApplicantCount, upstreamApplications, validFields } from './proxy-apply-support.ts';
+import { apply, assertCreatedOnceAtTheWire, fetch, proxyEnv, runOutboxCommand, startApplyWorld, upstreamApplicantCount, upstreamApplications, validFields } from './proxy-apply-support.ts';
 import { admin } from '../server/test/sandbox-admin.ts';
 import { eventually } from '../server/test/poll.ts';
 import type { ApplyWorld } from './proxy-apply-support.ts';
+import { scenarioMatrix } from './proxy-stores.ts';
 
 // How long to wait for the outbox to reach a state before failing. A bound, not a
 // timing: each wait normally ends within a second (backoff 50-400 ms), but the
@@ -27,18 +28,18 @@ function wire(t: { diagnostic(message: string): void }, counts: { requests: numb
   t.diagnostic(`at the wire: ${counts.requests} create requests, ${counts.succeeded} created an application`);
 }
 
-for (const duplicates of DUPLICATE_SETTINGS) {
-  describe(`delivery when the service fails (sandbox duplicate_applications: ${duplicates})`, () => {
+for (const { store, duplicates } of await scenarioMatrix()) {
+  describe(`delivery when the service fails (${store.name}, sandbox duplicate_applications: ${duplicates})`, { skip: store.skip }, () => {
     let world: ApplyWorld;
     before(async () => {
       // A slow service must outlast the candidate's deadline (1.5 s), never the attempt's own timeout.
-      world = await startApplyWorld({ duplicates, env: { DELIVERY_DEADLINE_MS: '1500' }, delivery: { upstreamTimeoutMs: 30_000 } });
+      world = await startApplyWorld({ duplicates, env: { ...store.env, DELIVERY_DEADLINE_MS: '1500' }, delivery: { upstreamTimeoutMs: 30_000 } });
     });
     after(async () => {
       await world.close();
     });
 
-    const status = (reference: unknown) => world.applications.outbox.get(String(reference))?.status;
+    const status = async (reference: unknown) => (await world.applications.outbox.get(String(reference)))?.status;
 
     it('when the service answers 503, answers 202 queued, then delivers it once the service is back', async (t) => {
       await admin(world.sandbox, 'POST', '/faults', { count: 1_000_000, status: 503 });
@@ -46,14 +47,14 @@ for (const duplicates of DUPLICATE_SETTINGS) {
       const answer = await apply(world.proxyUrl, { fields });
       assert.equal(answer.status, 202);
       assert.equal(answer.body.status, 'queued');
-      await eventually(() => (world.applications.outbox.get(String(answer.body.reference))?.attempts ?? 0) >= 3, { timeoutMs: SETTLE_MS, what: 'three attempts' });
-      assert.ok(['pending', 'delivering'].includes(String(status(answer.body.reference))), 'still waiting');
+      await eventually(async () => ((await world.applications.outbox.get(String(answer.body.reference)))?.attempts ?? 0) >= 3, { timeoutMs: SETTLE_MS, what: 'three attempts' });
+      assert.ok(['pending', 'delivering'].includes(String(await status(answer.body.reference))), 'still waiting');
       assert.equal(upstreamApplicantCount(world.sandbox, fields.email), 0);
       await admin(world.sandbox, 'POST', '/faults', { count: 0 });
-      await eventually(() => status(answer.body.reference) === 'delivered', { timeoutMs: SETTLE_MS, what: 'delivery' });
+      await eventually(async () => (await status(answer.body.reference)) === 'delivered', { timeoutMs: SETTLE_MS, what: 'delivery' });
       assert.equal(upstreamApplications(world.sandbox, fields.email).length, 1);
       wire(t, await assertCreatedOnceAtTheWire(world.sandbox, fields.email, world.openCampaignIds[0]!));
-      assert.equal(world.applications.outbox.get(String(answer.body.reference))?.resume_bytes, null);
+      assert.equal((await world.applications.outbox.get(String(answer.body.reference)))?.resume_bytes, null);
     });
 
     it('when connections to the service are dropped, answers 202 and delivers once they are not', async (t) => {
@@ -61,7 +62,7 @@ for (const duplicates of DUPLICATE_SETTINGS) {
       const fields = validFields(world.openCampaignIds[1]!);
       const answer = await apply(world.proxyUrl, { fields });
       assert.ok(answer.status === 202 || answer.status === 201, `answered ${answer.status}`);
-      await eventually(() => status(answer.body.reference) === 'delivered', { timeoutMs: SETTLE_MS, what: 'delivery' });
+      await eventually(async () => (await status(answer.body.reference)) === 'delivered', { timeoutMs: SETTLE_MS, what: 'delivery' });
       assert.equal(upstreamApplications(world.sandbox, fields.email).length, 1);
       assert.equal(upstreamApplicantCount(world.sandbox, fields.email), 1);
       wire(t, await assertCreatedOnceAtTheWire(world.sandbox, fields.email, world.openCampaignIds[1]!));
@@ -72,8 +73,8 @@ for (const duplicates of DUPLICATE_SETTINGS) {
       const fields = validFields(world.openCampaignIds[2]!);
       const answer = await apply(world.proxyUrl, { fields });
       assert.equal(answer.status, 202);
-      await eventually(() => status(answer.body.reference) === 'delivered', { timeoutMs: SETTLE_MS, what: 'delivery' });
-      const row = world.applications.outbox.get(String(answer.body.reference));
+      await eventually(async () => (await status(answer.body.reference)) === 'delivered', { timeoutMs: SETTLE_MS, what: 'delivery' });
+      const row = await world.applications.outbox.get(String(answer.body.reference));
       assert.equal(row?.attempts, 1);
       assert.equal(row?.answered, 202);
       assert.equal(upstreamApplications(world.sandbox, fields.email).length, 1);
@@ -86,7 +87,7 @@ for (const duplicates of DUPLICATE_SETTINGS) {
       const key = crypto.randomUUID();
       const first = await apply(world.proxyUrl, { fields, key });
       assert.equal(first.status, 202);
-      await eventually(() => status(first.body.reference) === 'delivered', { timeoutMs: SETTLE_MS, what: 'delivery' });
+      await eventually(async () => (await status(first.body.reference)) === 'delivered', { timeoutMs: SETTLE_MS, what: 'delivery' });
       const again = await apply(world.proxyUrl, { fields, key });
       assert.equal(again.status, 202);
       assert.equal(again.text, first.text);
@@ -96,8 +97,8 @@ for (const duplicates of DUPLICATE_SETTINGS) {
   });
 }
 
-for (const duplicates of DUPLICATE_SETTINGS) {
-  describe(`delivery when the answer of a successful create is lost (sandbox duplicate_applications: ${duplicates})`, () => {
+for (const { store, duplicates } of await scenarioMatrix()) {
+  describe(`delivery when the answer of a successful create is lost (${store.name}, sandbox duplicate_applications: ${duplicates})`, { skip: store.skip }, () => {
     let world: ApplyWorld;
     let loseNext = false;
     before(async () => {
@@ -113,7 +114,7 @@ for (const duplicates of DUPLICATE_SETTINGS) {
         }
         return response;
       };
-      world = await startApplyWorld({ duplicates, fetch: losingFetch });
+      world = await startApplyWorld({ duplicates, fetch: losingFetch, env: store.env });
     });
     after(async () => {
       await world.close();
@@ -125,8 +126,8 @@ for (const duplicates of DUPLICATE_SETTINGS) {
       const answer = await apply(world.proxyUrl, { fields });
       assert.equal(answer.status, 202);
       assert.equal(upstreamApplications(world.sandbox, fields.email).length, 1, 'the service did create it');
-      await eventually(() => world.applications.outbox.get(String(answer.body.reference))?.status === 'delivered', { timeoutMs: SETTLE_MS, what: 'delivery' });
-      const row = world.applications.outbox.get(String(answer.body.reference));
+      await eventually(async () => (await world.applications.outbox.get(String(answer.body.reference)))?.status === 'delivered', { timeoutMs: SETTLE_MS, what: 'delivery' });
+      const row = await world.applications.outbox.get(String(answer.body.reference));
       assert.equal(row?.outcome, 'found_delivered');
       assert.equal(row?.attempts, 2);
       assert.equal(upstreamApplications(world.sandbox, fields.email).length, 1);
@@ -136,11 +137,11 @@ for (const duplicates of DUPLICATE_SETTINGS) {
   });
 }
 
-for (const duplicates of DUPLICATE_SETTINGS) {
-  describe(`delivery when the service's rate limit is reached (sandbox duplicate_applications: ${duplicates})`, () => {
+for (const { store, duplicates } of await scenarioMatrix()) {
+  describe(`delivery when the service's rate limit is reached (${store.name}, sandbox duplicate_applications: ${duplicates})`, { skip: store.skip }, () => {
     let world: ApplyWorld;
     before(async () => {
-      world = await startApplyWorld({ duplicates, sandboxRateLimitPerMinute: 8, clientRetry: { maxRateLimitWaits: 0 } });
+      world = await startApplyWorld({ duplicates, sandboxRateLimitPerMinute: 8, clientRetry: { maxRateLimitWaits: 0 }, env: store.env });
     });
     after(async () => {
       await world.close();
@@ -159,7 +160,7 @@ for (const duplicates of DUPLICATE_SETTINGS) {
       assert.ok(statuses.every((s) => s === 201 || s === 202), `answers: ${statuses.join(', ')}`);
       assert.ok(statuses.includes(202), 'the limit was reached');
       world.sandbox.context.rateLimiter.clear();
-      await eventually(() => world.applications.outbox.counts().delivered === 10, { timeoutMs: SETTLE_MS, what: 'all delivered' });
+      await eventually(async () => (await world.applications.outbox.counts()).delivered === 10, { timeoutMs: SETTLE_MS, what: 'all delivered' });
       const counts = { requests: 0, succeeded: 0 };
       for (const [i, email] of emails.entries()) {
         assert.equal(upstreamApplications(world.sandbox, email).length, 1, email);
@@ -189,9 +190,9 @@ describe('dead letters and the outbox command', () => {
     assert.equal(answer.status, 202);
     const reference = String(answer.body.reference);
     offset = 2 * 60 * 60 * 1000;
-    await eventually(() => world.applications.outbox.get(reference)?.status === 'dead', { timeoutMs: SETTLE_MS, what: 'dead letter' });
+    await eventually(async () => (await world.applications.outbox.get(reference))?.status === 'dead', { timeoutMs: SETTLE_MS, what: 'dead letter' });
     offset = 0;
-    assert.notEqual(world.applications.outbox.get(reference)?.resume_bytes, null, 'a dead letter keeps its resume for a replay');
+    assert.notEqual((await world.applications.outbox.get(reference))?.resume_bytes, null, 'a dead letter keeps its resume for a replay');
     const metrics = await (await fetch(world.metricsUrl)).text();
     assert.match(metrics, /^applications_dead_lettered_total\{outcome="expired"\} 1/m);
 
@@ -202,12 +203,12 @@ describe('dead letters and the outbox command', () => {
     await admin(world.sandbox, 'POST', '/faults', { count: 0 });
     const retried = await runOutboxCommand(['retry', reference, '--data-dir', world.config.dataDir]);
     assert.match(retried, /queued/);
-    await eventually(() => world.applications.outbox.get(reference)?.status === 'delivered', { timeoutMs: SETTLE_MS, what: 'delivery after retry' });
+    await eventually(async () => (await world.applications.outbox.get(reference))?.status === 'delivered', { timeoutMs: SETTLE_MS, what: 'delivery after retry' });
     assert.equal(upstreamApplications(world.sandbox, fields.email).length, 1);
 
     const purged = await runOutboxCommand(['purge-delivered', '--data-dir', world.config.dataDir]);
     assert.match(purged, /Deleted \d+/);
-    assert.equal(world.applications.outbox.get(reference), undefined);
+    assert.equal(await world.applications.outbox.get(reference), undefined);
   });
 });
 
@@ -227,7 +228,7 @@ describe('when the proxy\'s keys are refused by the service', () => {
   it('keeps the application queued (202) and answers no key, token or upstream text', async () => {
     const answer = await apply(world.proxyUrl, { fields: validFields(world.openCampaignIds[0]!) });
     assert.equal(answer.status, 202);
-    assert.match(String(world.applications.outbox.get(String(answer.body.reference))?.last_error), /^invalid_credentials \(401\)|^token_expired \(401\)/);
+    assert.match(String((await world.applications.outbox.get(String(answer.body.reference)))?.last_error), /^invalid_credentials \(401\)|^token_expired \(401\)/);
     for (const secret of [DEMO_KEYS.jobboard.private_key, DEMO_KEYS.jobboard.secret_key, 'invalid_credentials', 'Bearer']) {
       assert.equal(answer.text.includes(secret), false);
       assert.equal(JSON.stringify([...answer.headers]).includes(secret), false);
@@ -246,7 +247,7 @@ describe('graceful shutdown of startProxy', () => {
       await admin(sandbox, 'POST', '/faults', { count: 1, delay_ms: 700 });
       const fields = validFields(campaign);
       const pending = apply(proxy.url, { fields });
-      await eventually(() => proxy.applications.outbox.list({ status: 'delivering' }).length === 1, { timeoutMs: SETTLE_MS, what: 'the attempt to start' });
+      await eventually(async () => (await proxy.applications.outbox.list({ status: 'delivering' })).length === 1, { timeoutMs: SETTLE_MS, what: 'the attempt to start' });
       const closed = proxy.close();
       const answer = await pending;
       await closed;
@@ -259,8 +260,8 @@ describe('graceful shutdown of startProxy', () => {
   });
 });
 
-for (const duplicates of DUPLICATE_SETTINGS) {
-  describe(`delivery under mixed faults (sandbox duplicate_applications: ${duplicates})`, () => {
+for (const { store, duplicates } of await scenarioMatrix()) {
+  describe(`delivery under mixed faults (${store.name}, sandbox duplicate_applications: ${duplicates})`, { skip: store.skip }, () => {
     let world: ApplyWorld;
     let creates = 0;
     before(async () => {
@@ -274,7 +275,7 @@ for (const duplicates of DUPLICATE_SETTINGS) {
         }
         return response;
       };
-      world = await startApplyWorld({ duplicates, fetch: lossyFetch, env: { DELIVERY_DEADLINE_MS: '500' } });
+      world = await startApplyWorld({ duplicates, fetch: lossyFetch, env: { ...store.env, DELIVERY_DEADLINE_MS: '500' } });
     });
     after(async () => {
       await world.close();
@@ -291,7 +292,7 @@ for (const duplicates of DUPLICATE_SETTINGS) {
       const secondWave = Promise.all(emails.map((email) => apply(world.proxyUrl, { fields: validFields(second, email) })));
       const answers = [...(await firstWave), ...(await secondWave)];
       assert.ok(answers.every((a) => a.status === 201 || a.status === 202), `answers: ${answers.map((a) => a.status).join(', ')}`);
-      await eventually(() => world.applications.outbox.counts().delivered === 20, { timeoutMs: SETTLE_MS, what: 'all 20 delivered' });
+      await eventually(async () => (await world.applications.outbox.counts()).delivered === 20, { timeoutMs: SETTLE_MS, what: 'all 20 delivered' });
       for (const email of emails) {
         assert.equal(upstreamApplicantCount(world.sandbox, email), 1, email);
         assert.deepEqual(upstreamApplications(world.sandbox, email).map((a) => a.campaign_id).sort(), [first, second].sort(), email);
@@ -299,7 +300,7 @@ for (const duplicates of DUPLICATE_SETTINGS) {
       assert.equal(world.sandbox.context.faults.remaining, 0, 'every 503 was answered');
       assert.ok(creates >= 20);
       // Drops, 503s and lost answers each cost at least one more attempt.
-      const retried = world.applications.outbox.list().filter((row) => row.attempts > 1);
+      const retried = (await world.applications.outbox.list()).filter((row) => row.attempts > 1);
       assert.ok(retried.length >= 3, `${retried.length} applications needed a retry`);
       const counts = { requests: 0, succeeded: 0 };
       for (const email of emails) {

@@ -249,8 +249,8 @@ describe('POST /api/applications with mutated valid forms', () => {
     );
 
     // Once the outbox is idle, every answer still holds: nothing delivered late, nothing twice.
-    await eventually(() => {
-      const counts = world.applications.outbox.counts();
+    await eventually(async () => {
+      const counts = await world.applications.outbox.counts();
       return counts.pending + counts.delivering === 0;
     }, { timeoutMs: 20_000, what: 'the outbox to be idle' });
     assertLedger([...new Set(history.flatMap((s) => s.emails))], 'at the end');

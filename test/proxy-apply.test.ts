@@ -55,7 +55,7 @@ describe('POST /api/applications against the sandbox', () => {
     assert.equal(answer.body.campaign_id, campaign);
     assert.match(String(answer.body.reference), /^[0-9a-f-]{36}$/);
     assert.deepEqual(upstreamApplications(world.sandbox, fields.email!).map((a) => a.campaign_id), [campaign]);
-    const row = world.applications.outbox.get(String(answer.body.reference));
+    const row = await world.applications.outbox.get(String(answer.body.reference));
     assert.equal(row?.status, 'delivered');
     assert.equal(row?.resume_bytes, null, 'the resume is deleted once delivered');
     assert.equal(row?.payload, null, 'the personal data is deleted once delivered');
@@ -340,7 +340,7 @@ describe('POST /api/applications against the sandbox', () => {
       const key = crypto.randomUUID();
       await admin(world.sandbox, 'POST', '/faults', { count: 1, delay_ms: 800 });
       const first = send({ fields, key });
-      await eventually(() => world.applications.outbox.list({ status: 'delivering' }).length > 0, { timeoutMs: 5000, what: 'the first request to be delivering' });
+      await eventually(async () => (await world.applications.outbox.list({ status: 'delivering' })).length > 0, { timeoutMs: 5000, what: 'the first request to be delivering' });
       const second = await send({ fields, key });
       assert.equal(second.status, 409);
       assert.equal(second.body.code, 'idempotency_key_in_progress');
@@ -366,7 +366,7 @@ describe('POST /api/applications against the sandbox', () => {
       assert.equal(second.status, 201);
       assert.equal(upstreamApplicantCount(world.sandbox, email), 1);
       assert.deepEqual(upstreamApplications(world.sandbox, email).map((a) => a.campaign_id).sort(), [campaign, otherCampaign].sort());
-      assert.equal(world.applications.outbox.get(String(second.body.reference))?.outcome, 'created_application');
+      assert.equal((await world.applications.outbox.get(String(second.body.reference)))?.outcome, 'created_application');
     });
 
     it('when the candidate already applied to this offer, answers 409 already_applied', async () => {
@@ -385,7 +385,7 @@ describe('POST /api/applications against the sandbox', () => {
       assert.equal(answer.status, 202);
       assert.equal(answer.body.status, 'queued');
       assert.equal(upstreamApplicantCount(world.sandbox, fields.email!), 0);
-      assert.equal(world.applications.outbox.get(String(answer.body.reference)), undefined);
+      assert.equal(await world.applications.outbox.get(String(answer.body.reference)), undefined);
     });
 
     it('when the honeypot holds what the candidate typed in another field (an autofill), delivers the application', async () => {

@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { emailBucket } from '../server/proxy/applications/form.ts';
-import { Outbox } from '../server/proxy/applications/outbox.ts';
-import { uploadedResume } from '../server/proxy/applications/outbox.test-support.ts';
+import { SqliteApplicationStore } from '../server/proxy/storage/index.ts';
+import { uploadedResume } from '../server/proxy/storage/test-support.ts';
 import { startSandbox } from '../server/sandbox/index.ts';
 import type { RunningSandbox } from '../server/sandbox/index.ts';
 import { fetch, proxyEnv } from './proxy-apply-support.ts';
@@ -124,7 +124,7 @@ describe('one proxy per data directory', () => {
 
   it('keeps the outbox commands working beside a running proxy (list, retry, erase, purge-delivered)', TIMEOUT, async () => {
     const dataDir = mkdtempSync(join(tmp, 'data-'));
-    const outbox = new Outbox({ dataDir, owner: 'test' });
+    const outbox = new SqliteApplicationStore({ dataDir, owner: 'test' });
     const seed = { 'dead-1': 'grace@example.org', 'dead-2': 'ada@example.org', 'done-1': 'grace@example.org' };
     for (const [reference, email] of Object.entries(seed)) {
       await outbox.enqueue(
@@ -133,12 +133,12 @@ describe('one proxy per data directory', () => {
       );
     }
     for (const reference of ['dead-1', 'dead-2']) {
-      outbox.claim(reference, 1000);
-      outbox.markDead(reference, 'expired', 'service_unavailable (503)');
+      await outbox.claim(reference, 1000);
+      await outbox.markDead(reference, 'expired', 'service_unavailable (503)');
     }
-    outbox.claim('done-1', 1000);
-    outbox.markDelivered('done-1', 'created_applicant', { applicantId: 1, applicationId: 2 });
-    outbox.close();
+    await outbox.claim('done-1', 1000);
+    await outbox.markDelivered('done-1', 'created_applicant', { applicantId: 1, applicationId: 2 });
+    await outbox.close();
     const proxy = track(await startProxyProcess(envFor(dataDir)));
 
     const list = await outboxCommand(['list'], dataDir);

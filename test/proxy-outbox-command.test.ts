@@ -1,15 +1,21 @@
-// jobboard-connector outbox list | retry ID | purge-delivered | erase --email, on a real outbox file.
+// jobboard-connector outbox list | retry ID | purge-delivered | erase --email, on a real outbox file
+// (and on a PostgreSQL database with DATABASE_URL).
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { emailBucket } from '../server/proxy/applications/form.ts';
-import { Outbox } from '../server/proxy/applications/outbox.ts';
-import { uploadedResume } from '../server/proxy/applications/outbox.test-support.ts';
+import pg from 'pg';
+import { PostgresApplicationStore } from '../server/proxy/storage/postgres-store.ts';
+import { SqliteApplicationStore } from '../server/proxy/storage/sqlite-store.ts';
+import { freshDatabase, skipWithoutPostgres } from '../server/test/postgres.ts';
+import { uploadedResume } from '../server/proxy/storage/test-support.ts';
 import { runOutboxCommand as run } from './proxy-apply-support.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
+const skipPostgres = skipWithoutPostgres();
+const databaseUrl = skipPostgres === false ? await freshDatabase() : undefined;
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 /** Runs with PERSONAL_DATA_RETENTION_DAYS set (or unset), as an operator's shell would. */
@@ -29,18 +35,18 @@ describe('jobboard-connector outbox', () => {
   let dir: string;
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'jbc-outbox-cmd-'));
-    const outbox = new Outbox({ dataDir: dir, owner: 'test' });
+    const outbox = new SqliteApplicationStore({ dataDir: dir, owner: 'test' });
     for (const reference of ['dead-1', 'done-1', 'wait-1']) {
       await outbox.enqueue(
         { reference, campaign_id: 7, company_id: 1, payload: { applicant: { email: 'grace@example.org' } }, resume: uploadedResume(dir, Buffer.from('%PDF-1.4')), resume_type: 'pdf' },
         { deadLetterAfterMs: 3_600_000, emailBucket: { bucket: emailBucket('grace@example.org'), windowMs: DAY } },
       );
     }
-    outbox.claim('dead-1', 1000);
-    outbox.markDead('dead-1', 'expired', 'service_unavailable (503)');
-    outbox.claim('done-1', 1000);
-    outbox.markDelivered('done-1', 'created_applicant', { applicantId: 1, applicationId: 2 });
-    outbox.close();
+    await outbox.claim('dead-1', 1000);
+    await outbox.markDead('dead-1', 'expired', 'service_unavailable (503)');
+    await outbox.claim('done-1', 1000);
+    await outbox.markDelivered('done-1', 'created_applicant', { applicantId: 1, applicationId: 2 });
+    await outbox.close();
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -71,9 +77,9 @@ describe('jobboard-connector outbox', () => {
 
   it('puts a dead application back in line', async () => {
     assert.match(await run(['retry', 'dead-1', '--data-dir', dir]), /dead-1 queued/);
-    const outbox = new Outbox({ dataDir: dir, owner: 'check' });
-    assert.equal(outbox.get('dead-1')?.status, 'pending');
-    outbox.close();
+    const outbox = new SqliteApplicationStore({ dataDir: dir, owner: 'check' });
+    assert.equal((await outbox.get('dead-1'))?.status, 'pending');
+    await outbox.close();
   });
 
   it('refuses to retry a delivered or unknown application, saying why', async () => {
@@ -98,9 +104,9 @@ describe('jobboard-connector outbox', () => {
   });
 
   it('shows what personal data each row keeps and until when, in the table and in JSON', async () => {
-    const outbox = new Outbox({ dataDir: dir, owner: 'check' });
-    const endedAt = outbox.summary('dead-1')!.ended_at!;
-    outbox.close();
+    const outbox = new SqliteApplicationStore({ dataDir: dir, owner: 'check' });
+    const endedAt = (await outbox.summary('dead-1'))!.ended_at!;
+    await outbox.close();
     const out = await withRetention(undefined, () => run(['list', '--data-dir', dir]));
     assert.match(out, /PERSONAL DATA/);
     assert.match(out, new RegExp(`dead-1 .* until ${iso(endedAt + 30 * DAY)}`));
@@ -116,12 +122,12 @@ describe('jobboard-connector outbox', () => {
   });
 
   it("erase --email removes one person's data, not others', and an erased application can no longer be retried", async () => {
-    let outbox = new Outbox({ dataDir: dir, owner: 'setup' });
+    let outbox = new SqliteApplicationStore({ dataDir: dir, owner: 'setup' });
     await outbox.enqueue(
       { reference: 'ada-1', campaign_id: 7, company_id: 1, payload: { applicant: { email: 'ada@example.org' } }, resume: uploadedResume(dir, Buffer.from('%PDF-1.4')), resume_type: 'pdf' },
       { deadLetterAfterMs: 3_600_000, emailBucket: { bucket: emailBucket('ada@example.org'), windowMs: DAY } },
     );
-    outbox.close();
+    await outbox.close();
 
     const out = await run(['erase', '--email', ' Grace@Example.org ', '--data-dir', dir]);
     assert.match(out, /applications: 2 \((dead-1, wait-1|wait-1, dead-1)\)/);
@@ -130,17 +136,17 @@ describe('jobboard-connector outbox', () => {
     assert.match(out, /rate counters: 1/);
     assert.equal(out.toLowerCase().includes('grace@example.org'), false, 'the answer holds no personal data');
 
-    outbox = new Outbox({ dataDir: dir, owner: 'check' });
+    outbox = new SqliteApplicationStore({ dataDir: dir, owner: 'check' });
     for (const reference of ['dead-1', 'wait-1']) {
-      const row = outbox.get(reference);
+      const row = (await outbox.get(reference));
       assert.deepEqual([row?.payload, row?.resume_bytes, row?.erased_by], [null, null, 'request']);
     }
-    assert.deepEqual([outbox.get('wait-1')?.status, outbox.get('wait-1')?.outcome], ['rejected', 'erased']);
-    assert.equal(outbox.get('ada-1')?.payload?.applicant.email, 'ada@example.org');
-    assert.notEqual(outbox.get('ada-1')?.resume_bytes, null);
-    assert.equal(outbox.peekRate(emailBucket('grace@example.org'), DAY).count, 0);
-    assert.equal(outbox.peekRate(emailBucket('ada@example.org'), DAY).count, 1);
-    outbox.close();
+    assert.deepEqual([(await outbox.get('wait-1'))?.status, (await outbox.get('wait-1'))?.outcome], ['rejected', 'erased']);
+    assert.equal((await outbox.get('ada-1'))?.payload?.applicant.email, 'ada@example.org');
+    assert.notEqual((await outbox.get('ada-1'))?.resume_bytes, null);
+    assert.equal((await outbox.peekRate(emailBucket('grace@example.org'), DAY)).count, 0);
+    assert.equal((await outbox.peekRate(emailBucket('ada@example.org'), DAY)).count, 1);
+    await outbox.close();
 
     await assert.rejects(run(['retry', 'dead-1', '--data-dir', dir]), /dead-1 cannot be retried: its personal data was erased on .* at an erasure request/);
     assert.match(await run(['list', '--data-dir', dir]), /dead-1 .* erased \S+ \(request\)/);
@@ -167,9 +173,52 @@ describe('jobboard-connector outbox', () => {
   });
 
   it('refuses to retry a dead application whose data the retention erased, saying why', async () => {
-    const outbox = new Outbox({ dataDir: dir, owner: 'later', now: () => Date.now() + 31 * DAY });
-    assert.deepEqual(outbox.eraseExpiredPersonalData(30 * DAY), ['dead-1']);
-    outbox.close();
+    const outbox = new SqliteApplicationStore({ dataDir: dir, owner: 'later', now: () => Date.now() + 31 * DAY });
+    assert.deepEqual(await outbox.eraseExpiredPersonalData(30 * DAY), ['dead-1']);
+    await outbox.close();
     await assert.rejects(run(['retry', 'dead-1', '--data-dir', dir]), /dead-1 cannot be retried: its personal data was erased on .* after PERSONAL_DATA_RETENTION_DAYS/);
+  });
+});
+
+describe('jobboard-connector outbox with DATABASE_URL', { skip: skipPostgres }, () => {
+  /** Runs with DATABASE_URL set, as an operator's shell of a PostgreSQL deployment would. */
+  async function withDatabase<T>(fn: () => Promise<T>): Promise<T> {
+    const previous = process.env.DATABASE_URL;
+    process.env.DATABASE_URL = databaseUrl;
+    try {
+      return await fn();
+    } finally {
+      if (previous === undefined) delete process.env.DATABASE_URL;
+      else process.env.DATABASE_URL = previous;
+    }
+  }
+
+  it('lists, retries and erases in the PostgreSQL database, whatever the data directory holds', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'jbc-outbox-pg-'));
+    const pool = new pg.Pool({ connectionString: databaseUrl });
+    try {
+      const outbox = new PostgresApplicationStore({ pool, owner: 'setup', location: 'test' });
+      await outbox.ready();
+      for (const [reference, email] of [['pg-dead', 'grace@example.org'], ['pg-wait', 'ada@example.org']] as const) {
+        await outbox.enqueue(
+          { reference, campaign_id: 7, company_id: 1, payload: { applicant: { email } }, resume: uploadedResume(dir, Buffer.from('%PDF-1.4')), resume_type: 'pdf' },
+          { deadLetterAfterMs: 3_600_000 },
+        );
+      }
+      await outbox.claim('pg-dead', 1000);
+      await outbox.markDead('pg-dead', 'expired', 'service_unavailable (503)');
+
+      const listed = await withDatabase(() => run(['list', '--data-dir', dir]));
+      assert.match(listed, /pg-dead\s+dead\s+7\s+1\s/);
+      assert.match(listed, /pending: 1, delivering: 0, delivered: 0, rejected: 0, dead: 1/);
+      assert.match(await withDatabase(() => run(['retry', 'pg-dead', '--data-dir', dir])), /Application pg-dead queued/);
+      assert.equal((await outbox.get('pg-dead'))?.status, 'pending');
+      const erased = await withDatabase(() => run(['erase', '--email', 'ada@example.org', '--data-dir', dir]));
+      assert.match(erased, /pg-wait was waiting for delivery: it will not be delivered/);
+      assert.deepEqual([(await outbox.get('pg-wait'))?.status, (await outbox.get('pg-wait'))?.payload], ['rejected', null]);
+    } finally {
+      await pool.end();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

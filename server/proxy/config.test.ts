@@ -127,4 +127,18 @@ describe('proxy configuration', () => {
     writeFileSync(file, JSON.stringify({ PORTT: 9000 }));
     assert.match(problemsOf({ CONFIG_FILE: file }).join(), /CONFIG_FILE: unknown variable PORTT/);
   });
+
+  it('takes a PostgreSQL DATABASE_URL, and keeps SQLite in DATA_DIR without one', () => {
+    assert.equal(loadProxyConfig(REQUIRED).databaseUrl, null);
+    assert.equal(loadProxyConfig({ ...REQUIRED, DATABASE_URL: '' }).databaseUrl, null);
+    assert.equal(loadProxyConfig({ ...REQUIRED, DATABASE_URL: 'postgres://app:pw@db.internal:5432/jobs' }).databaseUrl, 'postgres://app:pw@db.internal:5432/jobs');
+    assert.equal(loadProxyConfig({ ...REQUIRED, DATABASE_URL: ' postgresql://db/jobs ' }).databaseUrl, 'postgresql://db/jobs');
+  });
+
+  it('refuses a DATABASE_URL that is not a PostgreSQL URL, saying what it should be', () => {
+    for (const wrong of ['mysql://db/jobs', 'db.internal:5432', 'postgres://', 'sqlite:///data/outbox.db']) {
+      const [problem] = problemsOf({ DATABASE_URL: wrong });
+      assert.match(problem ?? '', /^DATABASE_URL must be a PostgreSQL URL, like postgres:\/\/user:password@db\.internal:5432\/jobboard/, wrong);
+    }
+  });
 });

@@ -122,6 +122,24 @@ const boardOfferUrl = z
     }
   });
 
+/** DATABASE_URL: optional; when set, a postgres:// or postgresql:// URL naming a host. */
+const databaseUrl = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v) => (v === '' ? undefined : v))
+  .refine(
+    (v) => v === undefined || (URL.canParse(v) && /^postgres(ql)?:$/.test(new URL(v).protocol) && new URL(v).hostname !== ''),
+    'must be a PostgreSQL URL, like postgres://user:password@db.internal:5432/jobboard (or leave it unset to keep the data in DATA_DIR with SQLite)',
+  );
+
+/** DATABASE_URL alone, for the commands that need only the store (outbox, migrate); null when unset. */
+export function loadDatabaseUrl(env: Record<string, string | undefined>): string | null {
+  const result = databaseUrl.safeParse(env.DATABASE_URL);
+  if (!result.success) throw new ConfigError([`DATABASE_URL ${result.error.issues[0]?.message ?? 'is not valid'}`]);
+  return result.data ?? null;
+}
+
 const EnvSchema = z
   .object({
     UPSTREAM_URL: z
@@ -138,6 +156,7 @@ const EnvSchema = z
     PORT: z.coerce.number({ error: 'must be a port number from 0 to 65535' }).int().min(0).max(65535, 'must be a port number from 0 to 65535').default(8080),
     HOST: z.string().default('0.0.0.0'),
     DATA_DIR: z.string().min(1).default('./data'),
+    DATABASE_URL: databaseUrl,
     MAX_RESUME_BYTES: positiveInt('a number of bytes, like 10485760').default(10 * 1024 * 1024),
     CAPTCHA_PROVIDER: z.enum(['none', 'turnstile', 'hcaptcha'], { error: 'must be none, turnstile or hcaptcha' }).default('none'),
     CAPTCHA_SECRET: optionalText,
@@ -184,6 +203,8 @@ export interface ProxyConfig {
   port: number;
   host: string;
   dataDir: string;
+  /** PostgreSQL (DATABASE_URL) for what the instances share; null: SQLite files in dataDir, one instance. */
+  databaseUrl: string | null;
   maxResumeBytes: number;
   captcha: { provider: 'turnstile' | 'hcaptcha'; secret: string; siteKey: string; verifyUrl: string } | null;
   trustProxy: boolean | number | string[];
@@ -261,6 +282,7 @@ export function loadProxyConfig(env: Record<string, string | undefined> = proces
     port: e.PORT,
     host: e.HOST,
     dataDir: resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL ?? null,
     maxResumeBytes: e.MAX_RESUME_BYTES,
     captcha:
       e.CAPTCHA_PROVIDER === 'none'

@@ -2,7 +2,9 @@
 // sanitising, campaigns leaving the catalogue, readiness, upstream metrics,
 // and a graceful close that lets an in-flight request finish.
 import assert from 'node:assert/strict';
-import { request } from 'node:http';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,12 +14,13 @@ import { createClient } from '../client/index.ts';
 import { DEMO_KEYS, startSandbox } from '../sandbox/index.ts';
 import type { RunningSandbox } from '../sandbox/index.ts';
 import { XSS_PAYLOADS, assertHarmless } from './catalogue/fixtures.ts';
-import { startProxy } from './index.ts';
+import { createProxy, startProxy } from './index.ts';
 import type { RunningProxy } from './index.ts';
 import { JobPostingAnswer } from './schemas.ts';
 import { captureLogs } from '../test/logs.ts';
 import { admin } from '../test/sandbox-admin.ts';
-import { fetch, testConfig } from './test-support.ts';
+import { freshDatabase, skipWithoutPostgres } from '../test/postgres.ts';
+import { TEST_BOARD_ORIGIN, fetch, testConfig } from './test-support.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'proxy-start-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -304,5 +307,54 @@ describe('startProxy for search engines, against the sandbox', () => {
       open.map((id) => `https://jobs.acme.example/offres?offer=${id}`).sort(),
     );
     for (const { lastmod } of urlset.url) assert.ok(!Number.isNaN(Date.parse(lastmod)) && /T\d\d:\d\d:\d\d/.test(lastmod), `${lastmod} is a W3C datetime`);
+  });
+});
+
+describe('startProxy with DATABASE_URL', () => {
+  it('migrates the database before it listens, hands its pool to the other stores, and ends it on close', { skip: skipWithoutPostgres() }, async () => {
+    const sandbox = await startSandbox({ admin: true, seed: 'demo', rateLimitPerMinute: 0 });
+    const databaseUrl = await freshDatabase();
+    const proxy = await startProxy({ config: configFor(sandbox, { DATABASE_URL: databaseUrl }), logger: captureLogs().logger });
+    try {
+      assert.ok(proxy.database !== undefined, 'the pool is reachable for the other shared stores');
+      const { rows } = await proxy.database.pool.query<{ version: number }>('SELECT version FROM schema_migrations');
+      assert.deepEqual(rows, [{ version: 1 }], 'migrated before listening');
+      assert.equal(proxy.applications.ready(), true);
+      await proxy.catalogue.syncNow();
+      assert.equal((await fetch(`${proxy.url}/readyz`)).status, 200);
+    } finally {
+      await proxy.close();
+      await sandbox.close();
+    }
+    assert.equal(proxy.database.pool.ended, true, 'close() ends the pool');
+  });
+
+  it('refuses to start when the database cannot be reached, naming it; a mounted proxy answers 503 not_ready', async () => {
+    const sandbox = await startSandbox({ admin: true, seed: 'demo', rateLimitPerMinute: 0 });
+    try {
+      // Nothing listens on port 1 of the loopback.
+      const config = configFor(sandbox, { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/jobs' });
+      await assert.rejects(startProxy({ config, logger: captureLogs().logger }), /application store postgres:\/\/nobody@127\.0\.0\.1:1\/jobs cannot be opened: .*ECONNREFUSED.*Check DATABASE_URL/);
+      const mounted = createProxy({ config, logger: captureLogs().logger });
+      const server = createServer(mounted.app).listen(0, '127.0.0.1');
+      await once(server, 'listening');
+      try {
+        await assert.rejects(mounted.ready());
+        const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+        const readiness = (await (await fetch(`${url}/readyz`)).json()) as { checks: { outbox: { status: string } } };
+        assert.equal(readiness.checks.outbox.status, 'not_open');
+        const form = new FormData();
+        form.set('campaign_id', '1');
+        form.set('email', 'ada@example.org');
+        const answer = await fetch(`${url}/api/applications`, { method: 'POST', body: form, headers: { origin: TEST_BOARD_ORIGIN, 'idempotency-key': 'k1' } });
+        const body = (await answer.json()) as { code: string };
+        assert.deepEqual([answer.status, body.code], [503, 'not_ready']);
+      } finally {
+        server.close();
+        await mounted.stop();
+      }
+    } finally {
+      await sandbox.close();
+    }
   });
 });

@@ -22,6 +22,8 @@ import type { ProxyConfig } from './config.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { createLogger } from './logger.ts';
 import { createRegistry, instrumentedFetch } from './metrics.ts';
+import { openDatabase } from './storage/index.ts';
+import type { Database } from './storage/index.ts';
 
 export { ConfigError, ENV_VARIABLES, loadProxyConfig } from './config.ts';
 export type { ProxyConfig } from './config.ts';
@@ -51,6 +53,10 @@ export interface Proxy {
   app: Express;
   catalogue: LiveCatalogue;
   applications: ApplicationsModule;
+  /** The PostgreSQL pool (DATABASE_URL) the shared stores use; undefined with SQLite. Ended by stop(). */
+  database: Database | undefined;
+  /** Resolves once the stores are opened and migrated (requests arriving before wait); rejects when they cannot be. */
+  ready(): Promise<void>;
   registry: Registry;
   logger: Logger;
   /** Starts the catalogue sync and the delivery worker. Nothing is synced or delivered before. */
@@ -131,7 +137,8 @@ export function createProxy(configOrOptions: ProxyConfig | CreateProxyOptions): 
 
   const store = openCatalogueStore(config.dataDir);
   const catalogue = createCatalogue({ config, client, store, logger, registry });
-  const applications = createApplicationsModule({ config, client, catalogue, logger, registry, ...options.applications });
+  const database = openDatabase(config.databaseUrl, (error) => logger.error({ event: 'database_error', error: error.message }, 'an idle PostgreSQL connection failed'));
+  const applications = createApplicationsModule({ config, client, catalogue, logger, registry, database, ...options.applications });
 
   let draining = false;
   const app = createProxyApp({
@@ -152,8 +159,10 @@ export function createProxy(configOrOptions: ProxyConfig | CreateProxyOptions): 
     app,
     catalogue,
     applications,
+    database,
     registry,
     logger,
+    ready: () => applications.whenReady(),
     start() {
       if (started || stopping !== undefined) return;
       started = true;
@@ -168,6 +177,7 @@ export function createProxy(configOrOptions: ProxyConfig | CreateProxyOptions): 
         draining = true;
         await Promise.allSettled([catalogue.stop(), applications.stop()]);
         store.close();
+        await database?.pool.end();
         dataDirLock.release();
         // The last lines (the shutdown's own) out before the process may exit.
         await new Promise<void>((resolve) => logger.flush(() => resolve()));
@@ -199,6 +209,8 @@ export async function startProxy(configOrOptions: ProxyConfig | StartProxyOption
   server.keepAliveTimeout = 65_000;
   const metricsServer = createServer(createMetricsApp(proxy.registry));
   try {
+    // Listening means ready: the stores are opened and migrated first.
+    await proxy.ready();
     await listen(server, config.port, config.host, 'PORT');
     await listen(metricsServer, config.metrics.port, config.metrics.host, 'METRICS_PORT');
   } catch (error) {
@@ -235,6 +247,6 @@ export async function startProxy(configOrOptions: ProxyConfig | StartProxyOption
     return closing;
   };
 
-  const { app, catalogue, applications, registry } = proxy;
-  return { app, catalogue, applications, registry, logger, url, port, server, metricsUrl, close };
+  const { app, catalogue, applications, database, registry, ready } = proxy;
+  return { app, catalogue, applications, database, registry, ready, logger, url, port, server, metricsUrl, close };
 }

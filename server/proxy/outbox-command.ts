@@ -1,17 +1,18 @@
 // jobboard-connector outbox list | retry ID | purge-delivered | erase --email ADDRESS
-// Inspects and replays the proxy's outbox (DATA_DIR/outbox.db), and answers
-// right-to-erasure requests. Safe while the proxy runs: SQLite WAL lets both
-// open the file, and a running proxy picks up a retried application at its
-// next poll (a stopped one at start). So it does not take the data
-// directory's lock (data-dir-lock.ts): it takes back no rows and leaves
-// uploads/ alone, which is what the lock protects.
+// Inspects and replays the proxy's outbox (DATA_DIR/outbox.db, or the
+// PostgreSQL database of DATABASE_URL), and answers right-to-erasure
+// requests. Safe while the proxy runs: SQLite WAL lets both open the file
+// (PostgreSQL is shared anyway), and a running proxy picks up a retried
+// application at its next poll (a stopped one at start). So it does not take
+// the data directory's lock (data-dir-lock.ts): it takes back no rows and
+// leaves uploads/ alone, which is what the lock protects.
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEFAULT_PERSONAL_DATA_RETENTION_DAYS } from './config.ts';
+import { DEFAULT_PERSONAL_DATA_RETENTION_DAYS, loadDatabaseUrl } from './config.ts';
 import { emailBucket } from './applications/form.ts';
-import { OUTBOX_STATUSES, Outbox, eraseAfter } from './applications/outbox.ts';
-import type { ErasureReport, OutboxStatus, OutboxSummary } from './applications/outbox.ts';
+import { OUTBOX_STATUSES, eraseAfter, openStoreForCommand } from './storage/index.ts';
+import type { ErasureReport, OutboxStatus, OutboxSummary } from './storage/index.ts';
 
 const USAGE = `Usage: jobboard-connector outbox <command> [options]
 
@@ -34,7 +35,7 @@ Options:
   --email ADDRESS    erase: the applicant's email address (case and spaces around it ignored)
   -h, --help         this help
 
-Environment: DATA_DIR, DEAD_LETTER_AFTER_HOURS (the new deadline of a retried application, default 72),
+Environment: DATA_DIR, DATABASE_URL (the outbox is in that PostgreSQL database when set), DEAD_LETTER_AFTER_HOURS (the new deadline of a retried application, default 72),
 PERSONAL_DATA_RETENTION_DAYS (list: when dead and refused applications lose their personal data,
 default ${DEFAULT_PERSONAL_DATA_RETENTION_DAYS}; set it as the proxy's).`;
 
@@ -106,10 +107,11 @@ export async function main(args: string[]): Promise<void> {
     return;
   }
   const dataDir = resolve(values['data-dir'] ?? process.env.DATA_DIR ?? './data');
-  if (!existsSync(join(dataDir, 'outbox.db'))) {
-    throw new Error(`No outbox in ${dataDir} (no outbox.db there). Pass the proxy's data directory with --data-dir or DATA_DIR.`);
+  const databaseUrl = loadDatabaseUrl(process.env);
+  if (databaseUrl === null && !existsSync(join(dataDir, 'outbox.db'))) {
+    throw new Error(`No outbox in ${dataDir} (no outbox.db there). Pass the proxy's data directory with --data-dir or DATA_DIR (or DATABASE_URL, as the proxy has it).`);
   }
-  const outbox = new Outbox({ dataDir, owner: 'outbox-command' });
+  const { store: outbox, close } = await openStoreForCommand({ dataDir, databaseUrl, owner: 'outbox-command' });
   try {
     switch (command) {
       case 'list': {
@@ -120,12 +122,12 @@ export async function main(args: string[]): Promise<void> {
         const limit = values.limit === undefined ? 100 : Number(values.limit);
         if (!Number.isInteger(limit) || limit < 1) throw new Error('--limit must be a whole number of rows, like 100');
         const retentionMs = retentionDays() * DAY_MS;
-        const rows = outbox.list({ ...(status === undefined ? {} : { status }), limit });
+        const rows = await outbox.list({ ...(status === undefined ? {} : { status }), limit });
         if (values.json) {
           for (const row of rows) out(JSON.stringify({ ...row, erase_after: eraseAfter(row, retentionMs) }));
           return;
         }
-        const counts = outbox.counts();
+        const counts = await outbox.counts();
         out(rows.length === 0 ? 'The outbox is empty.' : table(rows, retentionMs));
         out(`\n${OUTBOX_STATUSES.map((s) => `${s}: ${counts[s]}`).join(', ')}`);
         return;
@@ -134,17 +136,17 @@ export async function main(args: string[]): Promise<void> {
         const [reference] = rest;
         if (reference === undefined) throw new Error('retry needs the reference of an application: jobboard-connector outbox retry ID');
         const hours = Number(process.env.DEAD_LETTER_AFTER_HOURS ?? 72);
-        const result = outbox.retry(reference, (Number.isFinite(hours) && hours > 0 ? hours : 72) * 60 * 60 * 1000);
-        if (result === 'not_found') throw new Error(`No application ${reference} in the outbox of ${dataDir}.`);
+        const result = await outbox.retry(reference, (Number.isFinite(hours) && hours > 0 ? hours : 72) * 60 * 60 * 1000);
+        if (result === 'not_found') throw new Error(`No application ${reference} in the outbox of ${outbox.location}.`);
         if (result === 'erased') {
-          const row = outbox.summary(reference);
+          const row = await outbox.summary(reference);
           const why = row?.erased_by === 'request' ? 'at an erasure request (outbox erase)' : 'after PERSONAL_DATA_RETENTION_DAYS';
           throw new Error(
             `Application ${reference} cannot be retried: its personal data was erased on ${iso(row?.erased_at ?? null)} ${why}, so there is nothing left to deliver. The candidate has to apply again.`,
           );
         }
         if (result === 'not_retryable') {
-          const row = outbox.summary(reference);
+          const row = await outbox.summary(reference);
           throw new Error(`Application ${reference} is ${row?.status ?? 'gone'}: only dead or waiting applications, still holding their data, can be retried.`);
         }
         out(`Application ${reference} queued: a running proxy delivers it within seconds, a stopped one when it starts.`);
@@ -153,8 +155,8 @@ export async function main(args: string[]): Promise<void> {
       case 'purge-delivered': {
         const days = values['older-than-days'] === undefined ? 0 : Number(values['older-than-days']);
         if (!Number.isFinite(days) || days < 0) throw new Error('--older-than-days must be a number of days, like 30');
-        const deleted = outbox.purgeDelivered(days * 24 * 60 * 60 * 1000);
-        outbox.vacuum();
+        const deleted = await outbox.purgeDelivered(days * 24 * 60 * 60 * 1000);
+        await outbox.compact();
         out(`Deleted ${deleted} delivered or refused application${deleted === 1 ? '' : 's'} from the outbox.`);
         return;
       }
@@ -162,9 +164,8 @@ export async function main(args: string[]): Promise<void> {
         const email = values.email?.trim();
         if (email === undefined || email === '') throw new Error('erase needs the applicant\'s address: jobboard-connector outbox erase --email ADDRESS');
         if (!email.includes('@')) throw new Error('--email must be an email address, like name@example.org');
-        const report = outbox.eraseByEmail(email, emailBucket(email));
-        outbox.vacuum();
-        outbox.checkpoint();
+        const report = await outbox.eraseByEmail(email, emailBucket(email));
+        await outbox.compact();
         out(values.json ? JSON.stringify(erasureJson(report)) : erasureText(report));
         return;
       }
@@ -172,7 +173,7 @@ export async function main(args: string[]): Promise<void> {
         throw new Error(`Unknown outbox command "${command}".\n\n${USAGE}`);
     }
   } finally {
-    outbox.close();
+    await close();
   }
 }
 

@@ -7,6 +7,7 @@
 // missing server is a failure.
 import { randomBytes } from 'node:crypto';
 import { after } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 
 const USUAL_SERVERS = ['postgres://root@127.0.0.1:5432/test', 'postgres://postgres@127.0.0.1:5432/test'];
@@ -79,6 +80,13 @@ export async function createDatabase(): Promise<{ url: string; drop(): Promise<v
       const dropper = new pg.Client({ connectionString: server });
       await dropper.connect();
       try {
+        // pg's pool.end() resolves before its backends have exited: a forced drop right away would cut
+        // them mid-goodbye, an uncaught error in the test's process. Give them a moment (bounded) first.
+        for (let waited = 0; waited < 2_000; waited += 50) {
+          const { rows } = await dropper.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
+          if (rows[0]?.n === 0) break;
+          await sleep(50);
+        }
         await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       } finally {
         await dropper.end();

@@ -134,7 +134,10 @@ describe('a candidate applies from the demo job-board page', () => {
    */
   async function assertDeliveredOnce(email: string, campaignId: number): Promise<void> {
     const outbox = demo.proxy.applications.outbox;
-    await eventually(() => outbox.counts().pending + outbox.counts().delivering === 0, { timeoutMs: 30_000, what: 'the outbox to have nothing left to send' });
+    await eventually(async () => {
+      const counts = await outbox.counts();
+      return counts.pending + counts.delivering === 0;
+    }, { timeoutMs: 30_000, what: 'the outbox to have nothing left to send' });
     await assertCreatedOnceAtTheWire(demo.sandbox, email, campaignId);
   }
 

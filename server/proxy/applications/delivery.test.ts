@@ -3,11 +3,11 @@ import { describe, it } from 'node:test';
 import { ConflictError, ConnectionError, RateLimitError, ServerError, StreamedFile, TimeoutError, ValidationError } from '../../client/index.ts';
 import { attemptDelivery, backoffMs, classify, formFieldOf } from './delivery.ts';
 import type { DeliveryClient } from './delivery.ts';
-import type { OutboxRow } from './outbox.ts';
+import type { OutboxRow } from '../storage/application-store.ts';
 
 const RESUME = Buffer.from('%PDF-1.4');
 /** The outbox's reader of stored resumes: this one holds RESUME for r1. */
-const readResume = (reference: string) => (reference === 'r1' ? (async function* () { yield RESUME; })() : undefined);
+const readResume = async (reference: string) => (reference === 'r1' ? (async function* () { yield RESUME; })() : undefined);
 
 /** A body with its streamed resume read out as `{ streamed: text, mime_type }`, to compare whole. */
 async function readBody(body: unknown): Promise<unknown> {

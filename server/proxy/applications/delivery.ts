@@ -31,7 +31,7 @@ import {
 } from '../../client/index.ts';
 import type { FieldProblem } from '../problem.ts';
 import { FIELD_MESSAGES } from './form.ts';
-import type { Outbox, OutboxRow, Outcome } from './outbox.ts';
+import type { OutboxRow, OutboxStore, Outcome } from '../storage/application-store.ts';
 import { APPLICATION_FORM, invalidCodeOf, postedName, upstreamName } from '../../contract/application-form.ts';
 
 /** The two client calls delivery makes. */
@@ -53,7 +53,11 @@ export interface DeliveryOptions {
   maxBackoffMs: number;
   /** How often the worker looks for due rows when idle (ms). */
   pollIntervalMs: number;
-  /** A claimed row is this process's for this long (ms); longer than any attempt. */
+  /**
+   * A claimed row is this process's for this long (ms); longer than any attempt
+   * (upstreamTimeoutMs, a few calls). With PostgreSQL, a killed instance's rows
+   * wait this long before another takes them (and its Idempotency-Keys too).
+   */
   leaseMs: number;
   /**
    * Upstream sends at the same time (the candidates' first attempts and the
@@ -166,7 +170,7 @@ export async function findDelivered(row: OutboxRow, email: string, client: Deliv
 }
 
 /** Reads a stored resume; undefined when the row holds none (any more). */
-export type ResumeReader = (reference: string) => AsyncIterable<Uint8Array> | undefined;
+export type ResumeReader = (reference: string) => Promise<AsyncIterable<Uint8Array> | undefined>;
 
 /**
  * One attempt to deliver a claimed row (its `attempts` already counts this
@@ -181,12 +185,13 @@ export async function attemptDelivery(row: OutboxRow, client: DeliveryClient, ti
       ? new StreamedFile({
           mime_type: row.resume_type as ResumeType,
           size: row.resume_bytes,
-          open: () => {
-            // Gone between the claim and the send (erased meanwhile): this attempt fails, and the row is no longer in line.
-            const stream = readResume(row.reference);
-            if (stream === undefined) throw new Error('the resume is no longer stored');
-            return stream;
-          },
+          open: () =>
+            (async function* () {
+              // Gone between the claim and the send (erased meanwhile): this attempt fails, and the row is no longer in line.
+              const stream = await readResume(row.reference);
+              if (stream === undefined) throw new Error('the resume is no longer stored');
+              yield* stream;
+            })(),
         })
       : undefined;
   const comments = row.payload.cover_letter !== undefined ? [{ content: row.payload.cover_letter }] : undefined;
@@ -254,7 +259,7 @@ export interface WorkerEvents {
  * while the candidate waits; the loop retries the rest.
  */
 export class DeliveryWorker {
-  private readonly outbox: Outbox;
+  private readonly outbox: OutboxStore;
   private readonly client: DeliveryClient;
   private readonly options: DeliveryOptions;
   private readonly now: () => number;
@@ -264,8 +269,10 @@ export class DeliveryWorker {
   private running = false;
   private stopping = false;
   private ticking = false;
+  private ticks: Promise<void> | undefined;
+  private nextWait: number | undefined;
 
-  constructor(outbox: Outbox, client: DeliveryClient, options: DeliveryOptions, now: () => number, events: WorkerEvents = {}) {
+  constructor(outbox: OutboxStore, client: DeliveryClient, options: DeliveryOptions, now: () => number, events: WorkerEvents = {}) {
     this.outbox = outbox;
     this.client = client;
     this.options = options;
@@ -280,11 +287,18 @@ export class DeliveryWorker {
   start(): void {
     if (this.running) return;
     this.running = true;
-    // Rows a killed process was delivering: whether it reached the service is unknown, so they go again (409 tells).
-    this.outbox.recoverLeases(this.activeReferences);
-    // A restart often follows a fix (keys, network): every waiting application gets one attempt now.
-    this.outbox.makePendingDue();
-    this.schedule(0);
+    this.ticking = true;
+    this.ticks = (async () => {
+      // Rows a killed process was delivering: whether it reached the service is unknown, so they go again (409 tells).
+      await this.outbox.recoverLeases(this.activeReferences);
+      // A restart often follows a fix (keys, network): every waiting application gets one attempt now.
+      await this.outbox.makePendingDue();
+    })()
+      .catch((error: unknown) => this.events.onError?.('-', error))
+      .finally(() => {
+        this.ticking = false;
+        this.schedule(0);
+      });
   }
 
   /** Stops looking for work and waits for the attempts under way. */
@@ -294,6 +308,8 @@ export class DeliveryWorker {
     this.stopping = true;
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
+    // A pass claiming rows ends first: the attempts it starts are then in flight, and awaited.
+    await this.ticks;
     await Promise.allSettled([...this.inFlight.values()]);
   }
 
@@ -314,17 +330,35 @@ export class DeliveryWorker {
       try {
         // Claimed only once a slot is free: a row waiting for its turn has made no attempt yet.
         if (this.stopping || !this.outbox.isOpen) return undefined;
-        const row = this.outbox.claim(reference, this.options.leaseMs);
+        const row = await this.outbox.claim(reference, this.options.leaseMs);
         if (row === undefined) return undefined;
         return await this.run(row);
       } finally {
         this.release();
       }
-    })().finally(() => {
+    })();
+    return this.track(reference, run);
+  }
+
+  /** Attempts a row the tick claimed (its lease is this process's: it runs even while stopping, which waits for it). */
+  private deliverClaimed(row: OutboxRow): Promise<AttemptResult | undefined> {
+    const run = (async () => {
+      await this.acquire();
+      try {
+        return await this.run(row);
+      } finally {
+        this.release();
+      }
+    })();
+    return this.track(row.reference, run);
+  }
+
+  private track(reference: string, run: Promise<AttemptResult | undefined>): Promise<AttemptResult | undefined> {
+    const tracked = run.finally(() => {
       this.inFlight.delete(reference);
     });
-    this.inFlight.set(reference, run);
-    return run;
+    this.inFlight.set(reference, tracked);
+    return tracked;
   }
 
   private sending = 0;
@@ -346,42 +380,35 @@ export class DeliveryWorker {
 
   private async run(row: OutboxRow): Promise<AttemptResult> {
     const result = await attemptDelivery(row, this.client, this.options.upstreamTimeoutMs, (reference) => this.outbox.openResume(reference));
-    const status = this.record(row, result);
+    const status = await this.record(row, result);
     this.events.onRecorded?.(row, result, status);
     return result;
   }
 
   /** Writes what the attempt learnt, right where it is learnt. Answers the row's new status. */
-  private record(row: OutboxRow, result: AttemptResult): string {
+  private async record(row: OutboxRow, result: AttemptResult): Promise<string> {
     if (!this.outbox.isOpen) return 'unrecorded';
     const ref = row.reference;
     switch (result.kind) {
       case 'delivered':
-        this.outbox.markDelivered(ref, result.outcome, { applicantId: result.applicantId, applicationId: result.applicationId });
+        await this.outbox.markDelivered(ref, result.outcome, { applicantId: result.applicantId, applicationId: result.applicationId });
         return 'delivered';
       case 'already_applied':
         // The service holds an application of this candidate to this campaign already: nothing to send.
-        this.outbox.markRejected(ref, 'already_applied', 'application_exists (409)');
+        await this.outbox.markRejected(ref, 'already_applied', 'application_exists (409)');
         return 'rejected';
-      case 'rejected': {
-        const current = this.outbox.summary(ref);
-        if (current?.answered === null || current?.answered === undefined) {
-          // The candidate is still waiting and will be told why.
-          this.outbox.markRejected(ref, result.outcome, result.error);
-          return 'rejected';
-        }
-        // The candidate was told it was received: keep it for an operator.
-        this.outbox.markDead(ref, result.outcome, result.error);
-        return 'dead';
-      }
+      case 'rejected':
+        // Rejected when the candidate is still waiting and will be told why; dead (kept for
+        // an operator) when they were told it was received: one statement decides.
+        return (await this.outbox.markRefused(ref, result.outcome, result.error)) ?? 'unrecorded';
       case 'retry': {
         const now = this.now();
         if (now >= row.dead_letter_at) {
-          this.outbox.markDead(ref, 'expired', result.error);
+          await this.outbox.markDead(ref, 'expired', result.error);
           return 'dead';
         }
         const next = now + backoffMs(row.attempts, this.options, result.retryAfterMs);
-        this.outbox.markRetry(ref, Math.min(next, Math.max(row.dead_letter_at, now)), result.error, result.reached);
+        await this.outbox.markRetry(ref, Math.min(next, Math.max(row.dead_letter_at, now)), result.error, result.reached);
         if (this.running) this.schedule(next - now);
         return 'pending';
       }
@@ -390,6 +417,11 @@ export class DeliveryWorker {
 
   private schedule(delayMs: number): void {
     if (!this.running) return;
+    // A pass is under way (claims are async): it schedules the next one when it ends.
+    if (this.ticking) {
+      this.nextWait = Math.min(this.nextWait ?? delayMs, delayMs);
+      return;
+    }
     const wait = Math.max(0, Math.min(delayMs, this.options.pollIntervalMs));
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
@@ -402,26 +434,27 @@ export class DeliveryWorker {
   private tick(): void {
     if (!this.running || this.ticking || !this.outbox.isOpen) return;
     this.ticking = true;
-    try {
-      this.outbox.recoverLeases(this.activeReferences);
-      // Only as many retries as there are free send slots; the rest wait for the next tick.
-      const free = this.options.concurrency - this.sending;
-      if (free > 0) {
-        let started = 0;
-        for (const reference of this.outbox.due(free + this.inFlight.size)) {
-          if (started >= free) break;
-          if (this.inFlight.has(reference)) continue;
-          started += 1;
-          // A failed write (disk full...) leaves the row leased; it is taken back when the lease ends.
-          this.deliverNow(reference).then(
-            () => this.schedule(0),
-            (error: unknown) => this.events.onError?.(reference, error),
-          );
-        }
-      }
-    } finally {
-      this.ticking = false;
+    this.ticks = this.claimAndStart()
+      .catch((error: unknown) => this.events.onError?.('-', error))
+      .finally(() => {
+        this.ticking = false;
+        const wait = this.nextWait ?? this.options.pollIntervalMs;
+        this.nextWait = undefined;
+        this.schedule(wait);
+      });
+  }
+
+  private async claimAndStart(): Promise<void> {
+    await this.outbox.recoverLeases(this.activeReferences);
+    // Only as many retries as there are free send slots; the rest wait for the next tick.
+    const free = this.options.concurrency - this.sending;
+    if (free <= 0 || this.stopping) return;
+    for (const row of await this.outbox.claimDue(free, this.options.leaseMs)) {
+      // A failed write (disk full, database gone...) leaves the row leased; it is taken back when the lease ends.
+      this.deliverClaimed(row).then(
+        () => this.schedule(0),
+        (error: unknown) => this.events.onError?.(row.reference, error),
+      );
     }
-    this.schedule(this.options.pollIntervalMs);
   }
 }

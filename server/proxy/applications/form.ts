@@ -11,7 +11,7 @@ export { FORM_FIELD_NAMES } from '../../contract/application-form.ts';
 import type { ConfigurableField, FieldMode } from '../config.ts';
 import type { FieldProblem } from '../problem.ts';
 import type { ParsedForm } from './multipart.ts';
-import type { ApplicationPayload } from './outbox.ts';
+import type { ApplicationPayload } from '../storage/application-store.ts';
 
 /** The English message of each per-field code (the widget shows its own, by code). */
 export const FIELD_MESSAGES: Record<string, string> = {

@@ -1,7 +1,8 @@
 // The applications module: POST /api/applications and the durable outbox
-// behind it (DATA_DIR/outbox.db and DATA_DIR/resumes; uploads being received
-// in DATA_DIR/uploads), with its delivery worker and the retention
-// sweep that erases what is kept past PERSONAL_DATA_RETENTION_DAYS.
+// behind it (the application store: DATA_DIR/outbox.db and DATA_DIR/resumes,
+// or PostgreSQL with DATABASE_URL; uploads being received in
+// DATA_DIR/uploads), with its delivery worker and the retention sweep that
+// erases what is kept past PERSONAL_DATA_RETENTION_DAYS.
 //   const applications = createApplicationsModule({ config, client, catalogue, logger, registry });
 //   app.use('/api/applications', applications.router); applications.start();
 //   ... await applications.stop();
@@ -13,7 +14,8 @@ import type { ProxyConfig } from '../config.ts';
 import { DEFAULT_DELIVERY, DeliveryWorker } from './delivery.ts';
 import type { DeliveryClient, DeliveryOptions } from './delivery.ts';
 import { applicationMetrics } from './metrics.ts';
-import { Outbox } from './outbox.ts';
+import { openApplicationStore } from '../storage/index.ts';
+import type { ApplicationStore, Database } from '../storage/index.ts';
 import { DEFAULT_RETENTION_INTERVAL_MS, RetentionSweeper } from './retention.ts';
 import { applicationsRouter } from './routes.ts';
 import { UploadSpool } from './upload-spool.ts';
@@ -22,8 +24,8 @@ import type { ApplicationsCatalogue, Clock } from './types.ts';
 export type { ApplicationsCatalogue, Clock } from './types.ts';
 export type { DeliveryClient, DeliveryOptions } from './delivery.ts';
 export { DEFAULT_DELIVERY } from './delivery.ts';
-export { Outbox, OUTBOX_STATUSES } from './outbox.ts';
-export type { ErasedBy, ErasureReport, OutboxRow, OutboxStatus, OutboxSummary, Outcome } from './outbox.ts';
+export { OUTBOX_STATUSES } from '../storage/index.ts';
+export type { ApplicationStore, ErasedBy, ErasureReport, OutboxRow, OutboxStatus, OutboxSummary, Outcome } from '../storage/index.ts';
 export { DEFAULT_RETENTION_INTERVAL_MS } from './retention.ts';
 export type { SweepResult } from './retention.ts';
 
@@ -33,6 +35,8 @@ export interface ApplicationsDeps {
   catalogue: ApplicationsCatalogue;
   logger: Logger;
   registry: Registry;
+  /** The shared PostgreSQL database (DATABASE_URL); without it, SQLite in DATA_DIR. */
+  database?: Database | undefined;
   clock?: Clock;
   /** Worker timings (tests shorten the backoff). */
   delivery?: Partial<DeliveryOptions>;
@@ -47,16 +51,34 @@ export interface ApplicationsModule {
   start(): void;
   /** Stops the sweep, and the worker after the attempts under way end, then closes the outbox. */
   stop(): Promise<void>;
-  outbox: Outbox;
-  /** True while the outbox is open. */
+  outbox: ApplicationStore;
+  /** True while the outbox is open (and migrated). */
   ready(): boolean;
+  /** Resolves once the store is opened and migrated; rejects when it cannot be. */
+  whenReady(): Promise<void>;
 }
 
 export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsModule {
   const now = deps.clock ? () => deps.clock!.now() : Date.now;
   const log = deps.logger.child({ module: 'applications' });
   const options: DeliveryOptions = { ...DEFAULT_DELIVERY, ...deps.delivery };
-  const outbox = new Outbox({ dataDir: deps.config.dataDir, owner: randomUUID(), now });
+  // A key claimed by a request is held as long as a row claimed by an attempt: both outlive the work of a live process.
+  const outbox = openApplicationStore({ dataDir: deps.config.dataDir, database: deps.database, owner: randomUUID(), now, keyLeaseMs: options.leaseMs });
+  const opened = outbox.ready().then(
+    (report) => {
+      if (report.applied.length > 0) {
+        log.info({ event: 'store_migrated', store: outbox.location, applied: report.applied.map((m) => m.version), version: report.version }, 'application store migrated');
+      }
+    },
+    (error: unknown) => {
+      const why = error instanceof Error ? error.message : String(error);
+      throw new Error(`The application store ${outbox.location} cannot be opened: ${why}. Check DATABASE_URL and that the database server answers.`, { cause: error });
+    },
+  );
+  // Logged here; whoever awaits it (startProxy, requests) gets the error too.
+  opened.catch((error: unknown) => {
+    log.error({ event: 'store_error', store: outbox.location, error: error instanceof Error ? error.message : String(error) }, 'the application store cannot be opened');
+  });
   const spool = new UploadSpool(deps.config.dataDir);
   // Uploads a stopped process was receiving: none was acknowledged.
   spool.clear();
@@ -97,7 +119,7 @@ export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsMo
     config: deps.config,
     catalogue: deps.catalogue,
     logger: log,
-    outbox: () => outbox,
+    outbox: () => opened.then(() => outbox),
     worker: () => worker,
     metrics,
     spool,
@@ -108,17 +130,26 @@ export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsMo
     router,
     start() {
       if (stopped) return;
-      worker.start();
-      retention.start();
+      // Once the store is ready (at once for SQLite); one that cannot open stays not ready.
+      void opened.then(
+        () => {
+          if (stopped) return;
+          worker.start();
+          retention.start();
+        },
+        () => {},
+      );
     },
     async stop() {
       if (stopped) return;
       stopped = true;
-      retention.stop();
+      await opened.catch(() => {});
+      await retention.stop();
       await worker.stop();
-      outbox.close();
+      await outbox.close();
     },
     outbox,
     ready: () => outbox.isOpen,
+    whenReady: () => opened,
   };
 }

@@ -1,8 +1,8 @@
 // Metrics of applications and the outbox, registered on the app's registry.
 import { Counter, Gauge } from 'prom-client';
 import type { Registry } from 'prom-client';
-import type { Outbox } from './outbox.ts';
-import { OUTBOX_STATUSES } from './outbox.ts';
+import type { OutboxStore } from '../storage/application-store.ts';
+import { OUTBOX_STATUSES } from '../storage/application-store.ts';
 
 export interface ApplicationMetrics {
   received: Counter<never>;
@@ -12,16 +12,16 @@ export interface ApplicationMetrics {
   refused: Counter<'code'>;
 }
 
-export function applicationMetrics(registry: Registry, outbox: () => Outbox | undefined): ApplicationMetrics {
+export function applicationMetrics(registry: Registry, outbox: () => OutboxStore | undefined): ApplicationMetrics {
   new Gauge({
     name: 'outbox_applications',
     help: 'Applications in the outbox, by status (pending and delivering make the depth)',
     labelNames: ['status'] as const,
     registers: [registry],
-    collect() {
+    async collect() {
       const store = outbox();
       if (store === undefined || !store.isOpen) return;
-      const counts = store.counts();
+      const counts = await store.counts();
       for (const status of OUTBOX_STATUSES) this.set({ status }, counts[status]);
     },
   });
@@ -29,10 +29,10 @@ export function applicationMetrics(registry: Registry, outbox: () => Outbox | un
     name: 'outbox_depth',
     help: 'Applications waiting to be delivered (pending or being delivered)',
     registers: [registry],
-    collect() {
+    async collect() {
       const store = outbox();
       if (store === undefined || !store.isOpen) return;
-      const counts = store.counts();
+      const counts = await store.counts();
       this.set(counts.pending + counts.delivering);
     },
   });

@@ -1,9 +1,9 @@
 // Personal data kept no longer than needed: a timer that, while the proxy
 // runs, erases the personal data of applications dead-lettered or refused
 // more than PERSONAL_DATA_RETENTION_DAYS ago, and drops the rate counters and
-// idempotency keys whose time is over. Each pass is one short synchronous
-// SQLite transaction, so stopping only clears the timer.
-import type { Outbox } from './outbox.ts';
+// idempotency keys whose time is over. Stopping clears the timer and waits
+// for a pass under way.
+import type { ApplicationStore } from '../storage/application-store.ts';
 
 export interface RetentionOptions {
   /** How long a dead or refused application keeps its personal data (ms). */
@@ -29,12 +29,13 @@ export interface RetentionEvents {
 }
 
 export class RetentionSweeper {
-  private readonly outbox: Outbox;
+  private readonly outbox: ApplicationStore;
+  private running: Promise<void> | undefined;
   private readonly options: RetentionOptions;
   private readonly events: RetentionEvents;
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(outbox: Outbox, options: RetentionOptions, events: RetentionEvents = {}) {
+  constructor(outbox: ApplicationStore, options: RetentionOptions, events: RetentionEvents = {}) {
     this.outbox = outbox;
     this.options = options;
     this.events = events;
@@ -48,25 +49,27 @@ export class RetentionSweeper {
     this.timer.unref();
   }
 
-  stop(): void {
+  async stop(): Promise<void> {
     if (this.timer !== undefined) clearInterval(this.timer);
     this.timer = undefined;
+    await this.running;
   }
 
   /** One pass; answers what it removed. */
-  sweep(): SweepResult {
-    const erased = this.outbox.eraseExpiredPersonalData(this.options.retentionMs);
-    // The log may still hold earlier copies of the erased pages.
-    if (erased.length > 0) this.outbox.checkpoint();
-    return { erased, ...this.outbox.pruneExpired() };
+  async sweep(): Promise<SweepResult> {
+    const erased = await this.outbox.eraseExpiredPersonalData(this.options.retentionMs);
+    // The store may still hold earlier copies of the erased pages (SQLite's log).
+    if (erased.length > 0) await this.outbox.compact();
+    return { erased, ...(await this.outbox.pruneExpired()) };
   }
 
   private runPass(): void {
-    if (!this.outbox.isOpen) return;
-    try {
-      this.events.onSwept?.(this.sweep());
-    } catch (error) {
-      this.events.onError?.(error);
-    }
+    if (!this.outbox.isOpen || this.running !== undefined) return;
+    this.running = this.sweep().then(
+      (result) => this.events.onSwept?.(result),
+      (error: unknown) => this.events.onError?.(error),
+    ).finally(() => {
+      this.running = undefined;
+    });
   }
 }

@@ -245,7 +245,7 @@ describe('applications module', () => {
       const answer = await post(h.url, form(FIELDS));
       assert.equal(answer.status, 422);
       assert.deepEqual((answer.body.errors as { field: string; code: string }[]).map((e) => [e.field, e.code]), [['bio_url', 'invalid_url']]);
-      const row = h.module.outbox.get(String(h.module.outbox.list()[0]?.reference));
+      const row = await h.module.outbox.get(String((await h.module.outbox.list())[0]?.reference));
       assert.equal(row?.status, 'rejected');
       assert.equal(row?.resume_bytes, null, 'a refused application keeps no personal data');
     });
@@ -255,8 +255,8 @@ describe('applications module', () => {
       const answer = await post(h.url, form(FIELDS));
       assert.equal(answer.status, 202);
       const reference = String(answer.body.reference);
-      await eventually(() => h.module.outbox.get(reference)?.status === 'dead', { timeoutMs: 2000, what: 'the application to be dead', intervalMs: 20 });
-      const row = h.module.outbox.get(reference);
+      await eventually(async () => (await h.module.outbox.get(reference))?.status === 'dead', { timeoutMs: 2000, what: 'the application to be dead', intervalMs: 20 });
+      const row = await h.module.outbox.get(reference);
       assert.equal(row?.status, 'dead');
       assert.equal(row?.outcome, 'upstream_rejected');
       assert.notEqual(row?.resume_bytes, null);

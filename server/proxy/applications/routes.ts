@@ -14,7 +14,7 @@ import { checkForm, emailBucket, fingerprintOf } from './form.ts';
 import type { ApplicationMetrics } from './metrics.ts';
 import { CutOffError, parseApplicationForm } from './multipart.ts';
 import type { ParsedForm } from './multipart.ts';
-import type { Outbox, OutboxRow } from './outbox.ts';
+import type { ApplicationStore, OutboxRow } from '../storage/application-store.ts';
 import { resumeTypeOf, unsupportedFileType } from './resume.ts';
 import { DAY_MS, checkEmail, ipLimit, verifyCaptcha } from './spam.ts';
 import type { ApplicationsCatalogue } from './types.ts';
@@ -24,7 +24,8 @@ export interface RouteDeps {
   config: ProxyConfig;
   catalogue: ApplicationsCatalogue;
   logger: Logger;
-  outbox: () => Outbox;
+  /** The store once it is ready (opened and migrated): requests arriving before wait for it. */
+  outbox: () => Promise<ApplicationStore>;
   worker: () => DeliveryWorker;
   metrics: ApplicationMetrics;
   /** Where resumes are written as they arrive. */
@@ -62,6 +63,13 @@ function campaignClosed(): ProblemError {
 
 function catalogueUnavailable(): ProblemError {
   return new ProblemError('not_ready', 'The job offers of this board cannot be checked right now; send the form again in a minute.', {
+    headers: { 'Retry-After': '30' },
+  });
+}
+
+/** The store could not be opened (PostgreSQL unreachable, a newer schema): nothing can be stored, the candidate tries later. */
+function storeUnavailable(): ProblemError {
+  return new ProblemError('not_ready', 'Applications cannot be received right now; send the form again in a minute.', {
     headers: { 'Retry-After': '30' },
   });
 }
@@ -142,15 +150,26 @@ export function applicationsRouter(deps: RouteDeps): Router {
     return campaign;
   }
 
-  /** Waits for the first attempt, or the deadline; at the deadline the row is marked answered 202 first. */
-  async function firstAttempt(reference: string): Promise<AttemptResult | 'deadline' | undefined> {
+  /**
+   * Waits for the first attempt, or the deadline; at the deadline the row is
+   * marked answered 202 first, unless the attempt ended it meanwhile (then its
+   * result is the answer: a refusal recorded as rejected is never told 202).
+   */
+  async function firstAttempt(outbox: ApplicationStore, reference: string): Promise<AttemptResult | 'deadline' | undefined> {
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<'deadline'>((resolve) => {
       timer = setTimeout(() => {
-        // Synchronously, before the attempt can record a refusal: from now on the candidate was told "received".
-        const outbox = deps.outbox();
-        if (outbox.isOpen) outbox.setAnswered(reference, 202);
-        resolve('deadline');
+        if (!outbox.isOpen) {
+          resolve('deadline');
+          return;
+        }
+        outbox.answerQueued(reference).then(
+          (queued) => {
+            // Not queued: the attempt has recorded its end, and its result settles the race.
+            if (queued) resolve('deadline');
+          },
+          () => resolve('deadline'),
+        );
       }, config.deliveryDeadlineMs);
     });
     try {
@@ -165,7 +184,7 @@ export function applicationsRouter(deps: RouteDeps): Router {
    * transaction. Answers its reference, or undefined when it already answered
    * (honeypot). The resume's upload file becomes the outbox's when stored.
    */
-  async function checkAndStore(req: Request, res: Response, form: ParsedForm, key: string, outbox: Outbox, now: number): Promise<{ reference: string; campaignId: number } | undefined> {
+  async function checkAndStore(req: Request, res: Response, form: ParsedForm, key: string, outbox: ApplicationStore, now: number): Promise<{ reference: string; campaignId: number } | undefined> {
     const ip = req.ip ?? req.socket.remoteAddress ?? 'unknown';
 
     if (isTrapped(form)) {
@@ -173,7 +192,7 @@ export function applicationsRouter(deps: RouteDeps): Router {
       const campaignId = Number(form.fields.get('campaign_id'));
       const fake = accepted(202, randomUUID(), Number.isSafeInteger(campaignId) ? campaignId : 0);
       // Nothing written: a robot's post costs no disk write; its retry gets another decoy.
-      outbox.releaseKey(key);
+      await outbox.releaseKey(key);
       metrics.refused.inc({ code: 'honeypot' });
       log.info({ event: 'application_honeypot' }, 'application dropped: honeypot field filled');
       send(res, fake, false);
@@ -196,7 +215,7 @@ export function applicationsRouter(deps: RouteDeps): Router {
 
     const campaign = await campaignFor(checked.campaignId);
     const bucket = emailBucket(checked.email);
-    checkEmail(outbox, bucket, config.applyRateLimitPerEmail, now);
+    await checkEmail(outbox, bucket, config.applyRateLimitPerEmail, now);
 
     const reference = randomUUID();
     await outbox.enqueue(
@@ -268,8 +287,11 @@ export function applicationsRouter(deps: RouteDeps): Router {
       );
     }
 
-    const outbox = deps.outbox();
-    const claim = outbox.claimKey(key, fingerprintOf(parsed));
+    const outbox = await deps.outbox().catch(() => {
+      metrics.refused.inc({ code: 'not_ready' });
+      throw storeUnavailable();
+    });
+    const claim = await outbox.claimKey(key, fingerprintOf(parsed));
     switch (claim.kind) {
       case 'replay':
         send(res, { status: claim.status, body: claim.body, contentType: claim.status >= 400 ? 'application/problem+json; charset=utf-8' : 'application/json; charset=utf-8' }, true);
@@ -284,10 +306,10 @@ export function applicationsRouter(deps: RouteDeps): Router {
           { headers: { 'Retry-After': '2' } },
         );
       case 'stored': {
-        const row = outbox.get(claim.reference);
+        const row = await outbox.get(claim.reference);
         const answer = row === undefined ? accepted(202, claim.reference, 0) : answerFromRow(row);
-        outbox.completeKey(key, answer.status, answer.body);
-        if (row !== undefined) outbox.setAnswered(row.reference, answer.status);
+        await outbox.completeKey(key, answer.status, answer.body);
+        if (row !== undefined) await outbox.setAnswered(row.reference, answer.status);
         deps.worker().poke();
         send(res, answer, true);
         return;
@@ -300,7 +322,7 @@ export function applicationsRouter(deps: RouteDeps): Router {
     try {
       stored = await checkAndStore(req, res, parsed, key, outbox, now);
     } catch (error) {
-      outbox.releaseKey(key);
+      await outbox.releaseKey(key).catch(() => {});
       if (error instanceof ProblemError) metrics.refused.inc({ code: error.code });
       throw error;
     }
@@ -309,11 +331,11 @@ export function applicationsRouter(deps: RouteDeps): Router {
     metrics.received.inc();
     log.info({ event: 'application_stored', reference, campaign_id: campaignId }, 'application stored in the outbox');
 
-    const result = await firstAttempt(reference).catch(() => undefined);
+    const result = await firstAttempt(outbox, reference).catch(() => undefined);
     const answer = answerFor(result, reference, campaignId);
     if (outbox.isOpen) {
-      outbox.setAnswered(reference, answer.status);
-      outbox.completeKey(key, answer.status, answer.body);
+      await outbox.setAnswered(reference, answer.status);
+      await outbox.completeKey(key, answer.status, answer.body);
     }
     if (answer.status === 202) {
       metrics.queued.inc();

@@ -1,13 +1,13 @@
 // Spam defences of POST /api/applications: the per-IP limit in memory, before
-// the body is read; the per-email limit in the outbox's SQLite file (it
-// survives a restart), counted with the application it lets in; and the
+// the body is read; the per-email limit in the application store (it
+// survives a restart, and every instance shares it), counted with the application it lets in; and the
 // optional captcha check against the provider's verify endpoint.
 import type { Request, RequestHandler } from 'express';
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import { ProblemError } from '../problem.ts';
 import type { ProxyConfig } from '../config.ts';
 import type { ApplicationMetrics } from './metrics.ts';
-import type { Outbox, RateCount } from './outbox.ts';
+import type { RateCount, RateCounterStore } from '../storage/application-store.ts';
 
 export const HOUR_MS = 60 * 60 * 1000;
 export const DAY_MS = 24 * HOUR_MS;
@@ -43,8 +43,8 @@ export function ipLimit(limit: number, metrics: ApplicationMetrics): RequestHand
 }
 
 /** Throws 429 when this email already sent APPLY_RATE_LIMIT_PER_EMAIL applications today (counted when stored). */
-export function checkEmail(outbox: Outbox, bucket: string, limit: number, now: number): void {
-  const current = outbox.peekRate(bucket, DAY_MS);
+export async function checkEmail(rates: RateCounterStore, bucket: string, limit: number, now: number): Promise<void> {
+  const current = await rates.peekRate(bucket, DAY_MS);
   if (current.count >= limit) throw rateLimited(current, now, 'with this email address today');
 }
 

@@ -1,0 +1,532 @@
+// The contract of the application store, run against both implementations:
+// SQLite in a data directory, and PostgreSQL (a fresh database; skipped
+// without a server). Where they differ by design (SQLite: one process owns
+// the file, so another owner's rows are taken back at once; PostgreSQL:
+// other instances are alive, so only once their lease has ended), the test
+// says which rule it checks.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
+import pg from 'pg';
+import { emailBucket } from '../applications/form.ts';
+import { freshDatabase, skipWithoutPostgres } from '../../test/postgres.ts';
+import { IDEMPOTENCY_TTL_MS, KEY_LEASE_MS, eraseAfter } from './application-store.ts';
+import type { ApplicationStore, NewApplication } from './application-store.ts';
+import { PostgresApplicationStore } from './postgres-store.ts';
+import { SqliteApplicationStore } from './sqlite-store.ts';
+import { storedResume, uploadedResume } from './test-support.ts';
+
+const HOUR = 60 * 60 * 1000;
+const DAY = 24 * HOUR;
+
+interface Harness {
+  name: string;
+  skip: false | string;
+  /** True when other owners are live instances (PostgreSQL): their leases are respected. */
+  shared: boolean;
+  setup(): Promise<void>;
+  /** Empties the store before a test. */
+  reset(dir: string): Promise<void>;
+  /** A store as one process sees it (a new owner is another process). */
+  open(owner: string, dir: string, now: () => number): Promise<ApplicationStore>;
+  teardown(): Promise<void>;
+}
+
+const sqlite: Harness = {
+  name: 'SQLite',
+  skip: false,
+  shared: false,
+  async setup() {},
+  async reset() {},
+  async open(owner, dir, now) {
+    return new SqliteApplicationStore({ dataDir: dir, owner, now });
+  },
+  async teardown() {},
+};
+
+const skipPostgres = skipWithoutPostgres();
+// At the top of the file: the database is dropped when the file ends.
+const databaseUrl = skipPostgres === false ? await freshDatabase() : undefined;
+let pool: pg.Pool | undefined;
+const postgres: Harness = {
+  name: 'PostgreSQL',
+  skip: skipPostgres,
+  shared: true,
+  async setup() {
+    pool = new pg.Pool({ connectionString: databaseUrl, max: 6 });
+  },
+  async reset() {
+    const store = new PostgresApplicationStore({ pool: pool!, owner: 'reset', location: 'test' });
+    await store.ready();
+    await pool!.query('TRUNCATE outbox, resume_chunks, idempotency_keys, rate_counters');
+  },
+  async open(owner, _dir, now) {
+    const store = new PostgresApplicationStore({ pool: pool!, owner, location: 'test', now });
+    await store.ready();
+    return store;
+  },
+  async teardown() {
+    await pool?.end();
+  },
+};
+
+for (const harness of [sqlite, postgres]) {
+  describe(`application store contract (${harness.name})`, { skip: harness.skip }, () => {
+    let dir: string;
+    let now: number;
+    let outbox: ApplicationStore;
+    const open = (owner: string) => harness.open(owner, dir, () => now);
+    const due = async (store = outbox) => (await store.claimDue(10, 60_000)).map((r) => r.reference);
+
+    function newApplication(reference: string, email = 'ada@example.org'): NewApplication {
+      return {
+        reference,
+        campaign_id: 12,
+        company_id: 3,
+        payload: { applicant: { email, first_name: 'Ada' }, cover_letter: 'Hello' },
+        resume: uploadedResume(dir, Buffer.from('%PDF-1.4 resume')),
+        resume_type: 'pdf',
+      };
+    }
+
+    before(() => harness.setup());
+    after(() => harness.teardown());
+    beforeEach(async () => {
+      dir = mkdtempSync(join(tmpdir(), 'jbc-store-'));
+      now = Date.UTC(2026, 0, 1);
+      await harness.reset(dir);
+      outbox = await open('process-1');
+    });
+    afterEach(async () => {
+      await outbox.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('keeps a stored application, with its resume, for the next process', async () => {
+      await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
+      await outbox.close();
+      outbox = await open('process-2');
+      const row = await outbox.get('r1');
+      assert.equal(row?.status, 'pending');
+      assert.equal(row?.resume_bytes, 15);
+      assert.equal(row?.campaign_id, 12);
+      assert.equal(row?.created_at, now);
+      assert.equal((await storedResume(outbox, 'r1'))?.toString(), '%PDF-1.4 resume');
+      assert.deepEqual(row?.payload?.applicant, { email: 'ada@example.org', first_name: 'Ada' });
+    });
+
+    it('stores a resume of several chunks and reads it back whole, byte for byte', async () => {
+      const bytes = Buffer.alloc(700 * 1024);
+      for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 7) % 251;
+      await outbox.enqueue({ ...newApplication('big'), resume: uploadedResume(dir, bytes) }, { deadLetterAfterMs: HOUR });
+      assert.equal((await outbox.get('big'))?.resume_bytes, bytes.length);
+      assert.ok((await storedResume(outbox, 'big'))?.equals(bytes));
+    });
+
+    it('counts an attempt when it claims a row, and lets only one claim win', async () => {
+      await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
+      const [first, second] = await Promise.all([outbox.claim('r1', 60_000), outbox.claim('r1', 60_000)]);
+      const won = [first, second].filter((r) => r !== undefined);
+      assert.equal(won.length, 1);
+      assert.equal(won[0]?.attempts, 1);
+      assert.equal(won[0]?.status, 'delivering');
+    });
+
+    it('never gives one due row to two claimers at once', async () => {
+      for (let i = 0; i < 20; i++) await outbox.enqueue({ ...newApplication(`r${i}`), resume: null, resume_type: null }, { deadLetterAfterMs: HOUR });
+      const other = await open('process-2');
+      const claims = await Promise.all([outbox.claimDue(8, 60_000), other.claimDue(8, 60_000), outbox.claimDue(8, 60_000), other.claimDue(8, 60_000)]);
+      const references = claims.flat().map((r) => r.reference);
+      assert.equal(new Set(references).size, references.length, `a row was claimed twice: ${references.sort().join(' ')}`);
+      assert.equal(references.length, 20, 'every due row was claimed by someone');
+      assert.ok(claims.flat().every((r) => r.attempts === 1));
+      await other.close();
+    });
+
+    it('forgets the personal data and the resume in the same write that marks a row delivered', async () => {
+      await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
+      await outbox.claim('r1', 60_000);
+      await outbox.markDelivered('r1', 'created_applicant', { applicantId: 7, applicationId: 9 });
+      const row = await outbox.get('r1');
+      assert.equal(row?.status, 'delivered');
+      assert.equal(row?.payload, null);
+      assert.equal(row?.resume_bytes, null);
+      assert.equal(await storedResume(outbox, 'r1'), null);
+      assert.equal(row?.upstream_application_id, 9);
+    });
+
+    it('takes back the rows of a process that died while delivering (SQLite: at once; PostgreSQL: once their lease ends, never earlier)', async () => {
+      await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
+      await outbox.claim('r1', 10 * 60_000);
+      // process-1 is killed: it never records its attempt.
+      const next = await open('process-2');
+      assert.deepEqual(await due(next), []);
+      if (harness.shared) {
+        now += 10 * 60_000 - 1;
+        assert.equal(await next.recoverLeases(), 0, 'the lease is still running: its owner may still be delivering');
+        assert.equal((await next.get('r1'))?.status, 'delivering');
+        now += 1;
+      }
+      assert.equal(await next.recoverLeases(), 1);
+      const [row] = await next.claimDue(10, 60_000);
+      assert.equal(row?.reference, 'r1');
+      assert.equal(row?.attempts, 2, 'the interrupted attempt stays counted');
+      assert.equal(row?.unconfirmed_send, 1, 'the interrupted attempt may have reached the service');
+      await next.close();
+    });
+
+    it('does not take back a row this process is still delivering, even past its lease', async () => {
+      await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
+      await outbox.claim('r1', 1);
+      now += 10;
+      assert.equal(await outbox.recoverLeases(new Set(['r1'])), 0);
+      assert.equal(await outbox.recoverLeases(new Set()), 1);
+    });
+
+    it('schedules a retry and holds it back until it is due', async () => {
+      await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
+      await outbox.claim('r1', 60_000);
+      await outbox.markRetry('r1', now + 5_000, 'server_error (503)');
+      assert.equal(await outbox.nextDueAt(), now + 5_000);
+      assert.deepEqual(await due(), []);
+      now += 5_000;
+      assert.deepEqual(await due(), ['r1']);
+      assert.equal((await outbox.get('r1'))?.last_error, 'server_error (503)');
+    });
+
+    it('at start-up, makes every waiting row due now', async () => {
+      await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
+      await outbox.claim('r1', 60_000);
+      await outbox.markRetry('r1', now + HOUR, 'server_error (503)');
+      assert.equal(await outbox.makePendingDue(), 1);
+      assert.deepEqual(await due(), ['r1']);
+    });
+
+    it('records a refusal as rejected (data gone) while the candidate waits, as dead (kept) once told it was received', async () => {
+      await outbox.enqueue(newApplication('waiting'), { deadLetterAfterMs: HOUR });
+      await outbox.enqueue(newApplication('told'), { deadLetterAfterMs: HOUR });
+      await outbox.claim('waiting', 60_000);
+      await outbox.claim('told', 60_000);
+      assert.equal(await outbox.answerQueued('told'), true);
+      assert.equal(await outbox.markRefused('waiting', 'upstream_rejected', 'validation_failed (422)'), 'rejected');
+      assert.equal(await outbox.markRefused('told', 'upstream_rejected', 'validation_failed (422)'), 'dead');
+      const [waiting, told] = [await outbox.get('waiting'), await outbox.get('told')];
+      assert.deepEqual([waiting?.status, waiting?.payload, await storedResume(outbox, 'waiting')], ['rejected', null, null]);
+      assert.deepEqual([told?.status, told?.answered, told?.outcome], ['dead', 202, 'upstream_rejected']);
+      assert.notEqual(await storedResume(outbox, 'told'), null, 'a dead letter keeps its resume for a replay');
+      assert.equal(await outbox.answerQueued('waiting'), false, 'an application its attempt ended is not told 202');
+      assert.equal((await outbox.get('waiting'))?.answered, null);
+    });
+
+    it('never crosses a refusal and a 202 recorded at the same moment: told 202 means kept', async () => {
+      for (let i = 0; i < 10; i++) {
+        await outbox.enqueue({ ...newApplication(`r${i}`), resume: null, resume_type: null }, { deadLetterAfterMs: HOUR });
+        await outbox.claim(`r${i}`, 60_000);
+      }
+      const other = await open('process-2');
+      const outcomes = await Promise.all(
+        Array.from({ length: 10 }, async (_, i) => {
+          const [queued, refused] = await Promise.all([other.answerQueued(`r${i}`), outbox.markRefused(`r${i}`, 'upstream_rejected', 'validation_failed (422)')]);
+          return { queued, refused };
+        }),
+      );
+      for (const { queued, refused } of outcomes) assert.equal(refused, queued ? 'dead' : 'rejected');
+      await other.close();
+    });
+
+    it('records the first answer given to the candidate only', async () => {
+      await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
+      await outbox.setAnswered('r1', 202);
+      await outbox.setAnswered('r1', 201);
+      assert.equal((await outbox.get('r1'))?.answered, 202);
+    });
+
+    describe('idempotency keys', () => {
+      it('answers replay with the recorded answer for the same key and body', async () => {
+        assert.deepEqual(await outbox.claimKey('k', 'f1'), { kind: 'claimed' });
+        await outbox.completeKey('k', 201, '{"status":"delivered"}');
+        assert.deepEqual(await outbox.claimKey('k', 'f1'), { kind: 'replay', status: 201, body: '{"status":"delivered"}' });
+      });
+
+      it('refuses the same key with another body', async () => {
+        await outbox.claimKey('k', 'f1');
+        assert.deepEqual(await outbox.claimKey('k', 'f2'), { kind: 'reused' });
+      });
+
+      it('says in_progress while the first request with the key is being handled in this process', async () => {
+        await outbox.claimKey('k', 'f1');
+        assert.deepEqual(await outbox.claimKey('k', 'f1'), { kind: 'in_progress' });
+      });
+
+      it('after a crash, points a retried key at the application the dead process had stored', async () => {
+        await outbox.claimKey('k', 'f1');
+        await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR, key: 'k' });
+        const next = await open('process-2');
+        if (harness.shared) {
+          assert.deepEqual(await next.claimKey('k', 'f1'), { kind: 'in_progress' }, 'another instance may still be answering it');
+          now += KEY_LEASE_MS;
+        }
+        assert.deepEqual(await next.claimKey('k', 'f1'), { kind: 'stored', reference: 'r1' });
+        // Another instance asking now: the retry answers for it (SQLite has no other live process).
+        if (harness.shared) assert.deepEqual(await (await open('process-3')).claimKey('k', 'f1'), { kind: 'in_progress' }, 'the retry now answers for it');
+        await next.close();
+      });
+
+      it('after a crash before anything was stored, lets the retry take the key once its owner is gone', async () => {
+        await outbox.claimKey('k', 'f1');
+        const next = await open('process-2');
+        if (harness.shared) {
+          assert.deepEqual(await next.claimKey('k', 'f1'), { kind: 'in_progress' });
+          now += KEY_LEASE_MS;
+        }
+        assert.deepEqual(await next.claimKey('k', 'f1'), { kind: 'claimed' });
+        await next.close();
+      });
+
+      it('frees a key whose request stored nothing, so a corrected form may use it', async () => {
+        await outbox.claimKey('k', 'f1');
+        await outbox.releaseKey('k');
+        assert.deepEqual(await outbox.claimKey('k', 'f2'), { kind: 'claimed' });
+      });
+
+      it('forgets a key after 24 hours', async () => {
+        await outbox.claimKey('k', 'f1');
+        await outbox.completeKey('k', 202, '{}');
+        now += IDEMPOTENCY_TTL_MS;
+        assert.deepEqual(await outbox.claimKey('k', 'f2'), { kind: 'claimed' });
+      });
+    });
+
+    describe('rate counters', () => {
+      it('counts within a window and starts again in the next one', async () => {
+        await outbox.hitRate('ip:1', HOUR);
+        await outbox.hitRate('ip:1', HOUR);
+        assert.equal((await outbox.peekRate('ip:1', HOUR)).count, 2);
+        now += HOUR;
+        assert.equal((await outbox.peekRate('ip:1', HOUR)).count, 0);
+      });
+
+      it('counts every hit of processes sharing the store', async () => {
+        const other = await open('process-2');
+        await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 === 0 ? outbox : other).hitRate('email:x', HOUR)));
+        assert.equal((await other.peekRate('email:x', HOUR)).count, 10);
+        await other.close();
+      });
+
+      it('counts the email in the same transaction that stores the application', async () => {
+        await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR, emailBucket: { bucket: 'email:x', windowMs: HOUR } });
+        assert.equal((await outbox.peekRate('email:x', HOUR)).count, 1);
+        await assert.rejects(outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR, key: 'k2', emailBucket: { bucket: 'email:x', windowMs: HOUR } }));
+        assert.equal((await outbox.peekRate('email:x', HOUR)).count, 1, 'a failed store counts nothing');
+        assert.deepEqual(await outbox.claimKey('k2', 'f'), { kind: 'claimed' }, 'a failed store links no key');
+      });
+    });
+
+    describe('operator commands', () => {
+      it('puts a dead application back in line with a fresh dead-letter deadline', async () => {
+        await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
+        await outbox.claim('r1', 60_000);
+        await outbox.markDead('r1', 'expired', 'server_error (503)');
+        now += 2 * HOUR;
+        assert.equal(await outbox.retry('r1', HOUR), 'queued');
+        const row = await outbox.get('r1');
+        assert.equal(row?.status, 'pending');
+        assert.equal(row?.dead_letter_at, now + HOUR);
+        assert.equal(await outbox.retry('nope', HOUR), 'not_found');
+      });
+
+      it('refuses to retry a delivered application', async () => {
+        await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
+        await outbox.claim('r1', 60_000);
+        await outbox.markDelivered('r1', 'created_applicant', {});
+        assert.equal(await outbox.retry('r1', HOUR), 'not_retryable');
+      });
+
+      it('purges delivered and refused rows and keeps the others', async () => {
+        for (const ref of ['a', 'b', 'c']) await outbox.enqueue(newApplication(ref), { deadLetterAfterMs: HOUR });
+        await outbox.claim('a', 60_000);
+        await outbox.markDelivered('a', 'created_applicant', {});
+        await outbox.claim('b', 60_000);
+        await outbox.markRejected('b', 'already_applied', 'application_exists (409)');
+        assert.equal(await outbox.purgeDelivered(), 2);
+        assert.deepEqual((await outbox.list()).map((r) => r.reference), ['c']);
+        assert.deepEqual(await outbox.counts(), { pending: 1, delivering: 0, delivered: 0, rejected: 0, dead: 0 });
+      });
+
+      it('lists rows without their personal data', async () => {
+        await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
+        const [row] = await outbox.list();
+        assert.equal(row?.resume_bytes, 15);
+        assert.equal(row?.personal_data, true);
+        assert.equal(JSON.stringify(row).includes('ada@example.org'), false);
+      });
+    });
+
+    describe('retention and erasure', () => {
+      /** Stores a row and dead-letters it now. */
+      const dead = async (reference: string, email?: string) => {
+        await outbox.enqueue(newApplication(reference, email), { deadLetterAfterMs: HOUR });
+        await outbox.claim(reference, 60_000);
+        await outbox.markDead(reference, 'expired', 'server_error (503)');
+      };
+
+      it('erases the personal data of dead rows once they ended the retention ago, keeping their summary, newer ones and rows in line', async () => {
+        await dead('old');
+        await outbox.enqueue(newApplication('waiting'), { deadLetterAfterMs: 100 * DAY });
+        now += 10 * DAY;
+        await dead('newer');
+        await outbox.enqueue(newApplication('refused'), { deadLetterAfterMs: HOUR });
+        await outbox.claim('refused', 60_000);
+        await outbox.markRejected('refused', 'upstream_rejected', 'validation_failed (422)');
+        now += 20 * DAY - 1;
+        assert.deepEqual(await outbox.eraseExpiredPersonalData(30 * DAY), [], 'not before the 30 days are over');
+        now += 1;
+        assert.deepEqual(await outbox.eraseExpiredPersonalData(30 * DAY), ['old']);
+        const old = await outbox.get('old');
+        assert.equal(old?.payload, null);
+        assert.equal(old?.resume_bytes, null);
+        assert.equal(await storedResume(outbox, 'old'), null);
+        assert.deepEqual([old?.status, old?.outcome, old?.erased_at, old?.erased_by], ['dead', 'expired', now, 'retention']);
+        assert.equal((await outbox.summary('old'))?.personal_data, false);
+        assert.notEqual((await outbox.get('newer'))?.payload, null);
+        assert.notEqual(await storedResume(outbox, 'waiting'), null);
+        assert.equal((await outbox.get('refused'))?.status, 'rejected', 'a refused row (no data since its refusal) keeps its summary');
+        assert.deepEqual(await outbox.eraseExpiredPersonalData(30 * DAY), [], 'a second pass finds nothing more');
+        now += 10 * DAY;
+        assert.deepEqual(await outbox.eraseExpiredPersonalData(30 * DAY), ['newer']);
+        assert.notEqual((await outbox.get('waiting'))?.payload, null, 'an application in line keeps its data: it needs it to be delivered');
+      });
+
+      it('says when a dead row is erased: its end plus the retention; nothing for rows in line or without data', async () => {
+        await dead('d');
+        now += 1;
+        await outbox.enqueue(newApplication('w'), { deadLetterAfterMs: HOUR });
+        const [d, w] = await outbox.list();
+        assert.equal(eraseAfter(d!, 30 * DAY), now - 1 + 30 * DAY);
+        assert.equal(eraseAfter(w!, 30 * DAY), null);
+      });
+
+      it('refuses to retry a dead row whose data was erased', async () => {
+        await dead('r1');
+        now += 30 * DAY;
+        await outbox.eraseExpiredPersonalData(30 * DAY);
+        assert.equal(await outbox.retry('r1', HOUR), 'erased');
+        assert.equal((await outbox.get('r1'))?.status, 'dead');
+      });
+
+      it('prunes rate counters whose window is over and idempotency keys past their lifetime', async () => {
+        await outbox.hitRate('ip:1', HOUR);
+        await outbox.claimKey('k', 'f1');
+        await outbox.completeKey('k', 202, '{}');
+        now += HOUR;
+        await outbox.hitRate('ip:1', HOUR);
+        assert.deepEqual(await outbox.pruneExpired(), { rateCounters: 1, idempotencyKeys: 0 });
+        assert.equal((await outbox.peekRate('ip:1', HOUR)).count, 1, 'the current window stays');
+        now += IDEMPOTENCY_TTL_MS;
+        assert.deepEqual(await outbox.pruneExpired(), { rateCounters: 1, idempotencyKeys: 1 });
+        assert.deepEqual(await outbox.claimKey('k', 'f2'), { kind: 'claimed' }, 'the key is free again');
+      });
+
+      it("erases one person's applications, counter and keys at their request, and nobody else's", async () => {
+        const ada = { bucket: emailBucket('ada@example.org'), windowMs: DAY };
+        await outbox.claimKey('k-ada', 'f1');
+        await outbox.enqueue(newApplication('ada-waiting'), { deadLetterAfterMs: HOUR, key: 'k-ada', emailBucket: ada });
+        await outbox.completeKey('k-ada', 202, '{"status":"queued","reference":"ada-waiting"}');
+        now += 1;
+        await dead('ada-dead', 'ADA@example.org');
+        await outbox.claimKey('k-mention', 'f2');
+        await outbox.completeKey('k-mention', 422, '{"detail":"ada@example.org"}');
+        await outbox.claimKey('k-grace', 'f3');
+        now += 1;
+        await outbox.enqueue(newApplication('grace', 'grace@example.org'), {
+          deadLetterAfterMs: HOUR, key: 'k-grace', emailBucket: { bucket: emailBucket('grace@example.org'), windowMs: DAY },
+        });
+
+        const report = await outbox.eraseByEmail('  Ada@Example.ORG ', emailBucket('  Ada@Example.ORG '));
+        assert.deepEqual(
+          { ...report, applications: [...report.applications].sort((a, b) => a.reference.localeCompare(b.reference)) },
+          {
+            applications: [
+              { reference: 'ada-dead', statusBefore: 'dead', status: 'dead', outcome: 'expired' },
+              { reference: 'ada-waiting', statusBefore: 'pending', status: 'rejected', outcome: 'erased' },
+            ],
+            rateCounters: 1,
+            idempotencyKeys: 2,
+          },
+        );
+        for (const reference of ['ada-waiting', 'ada-dead']) {
+          const row = await outbox.get(reference);
+          assert.deepEqual([row?.payload, row?.resume_bytes, row?.erased_by], [null, null, 'request']);
+          assert.equal(await storedResume(outbox, reference), null);
+        }
+        assert.equal(await outbox.claim('ada-waiting', 60_000), undefined);
+        assert.deepEqual(await due(), ['grace'], 'the erased application is never delivered');
+        assert.equal(await outbox.retry('ada-dead', HOUR), 'erased');
+        assert.equal((await outbox.peekRate(ada.bucket, DAY)).count, 0);
+        assert.equal((await outbox.peekRate(emailBucket('grace@example.org'), DAY)).count, 1);
+        assert.deepEqual(await outbox.claimKey('k-grace', 'other'), { kind: 'reused' }, "another person's key stays");
+        assert.deepEqual(await outbox.claimKey('k-ada', 'other'), { kind: 'claimed' }, 'the key of an erased application is gone');
+        assert.notEqual((await outbox.get('grace'))?.payload, null);
+        assert.deepEqual(await outbox.eraseByEmail('ada@example.org', ada.bucket), { applications: [], rateCounters: 0, idempotencyKeys: 0 });
+      });
+
+      it('keeps an application erased during its attempt out of line, and records it delivered if that attempt delivered it', async () => {
+        await outbox.enqueue(newApplication('a'), { deadLetterAfterMs: HOUR });
+        await outbox.enqueue(newApplication('b'), { deadLetterAfterMs: HOUR });
+        await outbox.claim('a', 60_000);
+        await outbox.claim('b', 60_000);
+        await outbox.eraseByEmail('ada@example.org', emailBucket('ada@example.org'));
+        await outbox.markRetry('a', now, 'server_error (503)');
+        await outbox.markDead('a', 'expired', 'server_error (503)');
+        const a = await outbox.get('a');
+        assert.deepEqual([a?.status, a?.outcome], ['rejected', 'erased']);
+        await outbox.markDelivered('b', 'created_applicant', {});
+        const b = await outbox.get('b');
+        assert.deepEqual([b?.status, b?.erased_by], ['delivered', 'request']);
+      });
+    });
+  });
+}
+
+describe('PostgreSQL store across live instances', { skip: postgres.skip }, () => {
+  let now: number;
+  let a: ApplicationStore;
+  let b: ApplicationStore;
+  // A pool per instance, as two processes would have.
+  const pools = [new pg.Pool({ connectionString: databaseUrl, max: 3 }), new pg.Pool({ connectionString: databaseUrl, max: 3 })];
+  after(async () => {
+    await Promise.all(pools.map((p) => p.end()));
+  });
+  beforeEach(async () => {
+    now = Date.UTC(2026, 0, 1);
+    const instance = async (pool: pg.Pool, owner: string) => {
+      const store = new PostgresApplicationStore({ pool, owner, location: 'test', now: () => now });
+      await store.ready();
+      return store;
+    };
+    [a, b] = await Promise.all([instance(pools[0]!, 'instance-a'), instance(pools[1]!, 'instance-b')]);
+    await pools[0]!.query('TRUNCATE outbox, resume_chunks, idempotency_keys, rate_counters');
+  });
+
+  it('answers in_progress on one instance while another handles the key, then replays its answer', async () => {
+    assert.deepEqual(await a.claimKey('k', 'f1'), { kind: 'claimed' });
+    assert.deepEqual(await b.claimKey('k', 'f1'), { kind: 'in_progress' });
+    assert.deepEqual(await b.claimKey('k', 'f2'), { kind: 'reused' });
+    await a.completeKey('k', 201, '{"status":"delivered"}');
+    assert.deepEqual(await b.claimKey('k', 'f1'), { kind: 'replay', status: 201, body: '{"status":"delivered"}' });
+  });
+
+  it('lets two instances racing for a new key have exactly one claim it', async () => {
+    const claims = await Promise.all(Array.from({ length: 6 }, (_, i) => (i % 2 === 0 ? a : b).claimKey('k', 'f1')));
+    assert.equal(claims.filter((c) => c.kind === 'claimed').length, 1, JSON.stringify(claims));
+    assert.ok(claims.every((c) => c.kind === 'claimed' || c.kind === 'in_progress'));
+  });
+
+  it("frees only its own claim: an instance's releaseKey leaves another's claim in place", async () => {
+    await a.claimKey('k', 'f1');
+    await b.releaseKey('k');
+    assert.deepEqual(await b.claimKey('k', 'f1'), { kind: 'in_progress' });
+  });
+});

@@ -1,0 +1,109 @@
+// The PostgreSQL store's schema and its migrations. Times are milliseconds
+// since the epoch (bigint), as in the SQLite file: the proxy passes its own
+// clock (`now`) in every statement, so the lease rules read the same in both
+// stores and tests can move time.
+import type pg from 'pg';
+import { checkOrder, refuseNewer } from './migrations.ts';
+import type { MigrationRecord, MigrationReport } from './migrations.ts';
+
+interface PostgresMigration extends MigrationRecord {
+  sql: string;
+}
+
+export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
+  {
+    version: 1,
+    name: 'outbox, resume chunks, idempotency keys and rate counters',
+    sql: `
+CREATE TABLE outbox (
+  reference text PRIMARY KEY,
+  created_at bigint NOT NULL,
+  campaign_id bigint NOT NULL,
+  company_id bigint NOT NULL,
+  payload jsonb,
+  resume_type text,
+  resume_bytes bigint,
+  status text NOT NULL CHECK (status IN ('pending', 'delivering', 'delivered', 'rejected', 'dead')),
+  attempts integer NOT NULL DEFAULT 0,
+  next_attempt_at bigint NOT NULL,
+  dead_letter_at bigint NOT NULL,
+  lease_owner text,
+  lease_until bigint,
+  answered integer,
+  outcome text,
+  last_error text,
+  last_attempt_at bigint,
+  delivered_at bigint,
+  upstream_applicant_id bigint,
+  upstream_application_id bigint,
+  ended_at bigint,
+  erased_at bigint,
+  erased_by text,
+  unconfirmed_send integer NOT NULL DEFAULT 0
+);
+CREATE INDEX outbox_due ON outbox (status, next_attempt_at);
+CREATE TABLE resume_chunks (
+  reference text NOT NULL REFERENCES outbox (reference) ON DELETE CASCADE,
+  seq integer NOT NULL,
+  bytes bytea NOT NULL,
+  PRIMARY KEY (reference, seq)
+);
+CREATE TABLE idempotency_keys (
+  key text PRIMARY KEY,
+  fingerprint text NOT NULL,
+  state text NOT NULL CHECK (state IN ('in_progress', 'done')),
+  owner text NOT NULL,
+  lease_until bigint NOT NULL,
+  reference text,
+  status integer,
+  body text,
+  created_at bigint NOT NULL,
+  expires_at bigint NOT NULL
+);
+CREATE INDEX idempotency_expiry ON idempotency_keys (expires_at);
+CREATE TABLE rate_counters (
+  bucket text PRIMARY KEY,
+  count integer NOT NULL,
+  reset_at bigint NOT NULL
+);`,
+  },
+];
+checkOrder(POSTGRES_MIGRATIONS);
+
+/** One number for the advisory lock every instance takes to migrate (any bigint; this one spells "jbc-apps"). */
+const MIGRATION_LOCK = 0x6a62632d61707073n;
+
+/**
+ * Applies the migrations the database lacks. Instances starting together
+ * queue on an advisory lock: the first applies, the others find it done.
+ */
+export async function migratePostgres(pool: pg.Pool, where: string): Promise<MigrationReport> {
+  const client = await pool.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK.toString()]);
+    try {
+      await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL)');
+      const done = (await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version);
+      refuseNewer(done, POSTGRES_MIGRATIONS, where);
+      const applied: MigrationRecord[] = [];
+      for (const migration of POSTGRES_MIGRATIONS) {
+        if (done.includes(migration.version)) continue;
+        await client.query('BEGIN');
+        try {
+          await client.query(migration.sql);
+          await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, clock_timestamp())', [migration.version, migration.name]);
+          await client.query('COMMIT');
+        } catch (error) {
+          await client.query('ROLLBACK');
+          throw error;
+        }
+        applied.push({ version: migration.version, name: migration.name });
+      }
+      return { applied, version: POSTGRES_MIGRATIONS.at(-1)!.version };
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK.toString()]);
+    }
+  } finally {
+    client.release();
+  }
+}

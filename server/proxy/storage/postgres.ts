@@ -1,0 +1,34 @@
+// The PostgreSQL connection the proxy's shared stores use (DATABASE_URL): one
+// pg.Pool per process, opened here and handed to each store that needs it.
+import pg from 'pg';
+
+/** Connections per instance: deliveries in flight, requests being stored, the sweeps. */
+const POOL_SIZE = 10;
+
+/**
+ * A pool for `url` (postgres:// or postgresql://). pg connects lazily: a wrong
+ * address or password shows at the first query (the migrations, at start).
+ * An idle client that loses its server emits an error; without a listener it
+ * would end the process, so it is logged and the pool drops that client.
+ */
+export function openPostgres(url: string, onIdleError: (error: Error) => void = () => {}): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE, connectionTimeoutMillis: 10_000 });
+  pool.on('error', onIdleError);
+  return pool;
+}
+
+/** Runs `fn` in one transaction on one client of the pool (rolled back if it throws). */
+export async function inTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await fn(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}

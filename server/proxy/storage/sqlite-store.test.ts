@@ -1,0 +1,180 @@
+// What only the SQLite store does: resumes as files beside outbox.db, erased
+// data gone from the file and its log, and files written by earlier releases
+// (0.2.0 resume blobs, the first release's columns, user_version 3) opened
+// with nothing lost. The behaviour both stores share is application-store.test.ts.
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import { DatabaseSync } from 'node:sqlite';
+import { emailBucket } from '../applications/form.ts';
+import type { NewApplication } from './application-store.ts';
+import { SQLITE_MIGRATIONS } from './sqlite-schema.ts';
+import { SqliteApplicationStore } from './sqlite-store.ts';
+import { storedResume, uploadedResume } from './test-support.ts';
+
+const HOUR = 60 * 60 * 1000;
+const DAY = 24 * HOUR;
+
+/** The outbox table of the releases before 0.3 (user_version 2 and 3 files; 0.2.0 without unconfirmed_send). */
+const OLD_OUTBOX = `CREATE TABLE outbox (reference TEXT PRIMARY KEY, created_at INTEGER NOT NULL, campaign_id INTEGER NOT NULL,
+  company_id INTEGER NOT NULL, payload TEXT, resume_type TEXT, resume_bytes INTEGER, status TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0,
+  next_attempt_at INTEGER NOT NULL, dead_letter_at INTEGER NOT NULL, lease_owner TEXT, lease_until INTEGER, answered INTEGER, outcome TEXT,
+  last_error TEXT, last_attempt_at INTEGER, delivered_at INTEGER, upstream_applicant_id INTEGER, upstream_application_id INTEGER,
+  ended_at INTEGER, erased_at INTEGER, erased_by TEXT`;
+
+describe('SQLite application store', () => {
+  let dir: string;
+  let now: number;
+  let outbox: SqliteApplicationStore;
+  const open = (owner: string) => new SqliteApplicationStore({ dataDir: dir, owner, now: () => now });
+  const newApplication = (reference: string): NewApplication => ({
+    reference,
+    campaign_id: 12,
+    company_id: 3,
+    payload: { applicant: { email: 'ada@example.org', first_name: 'Ada' } },
+    resume: uploadedResume(dir, Buffer.from('%PDF-1.4 resume')),
+    resume_type: 'pdf',
+  });
+  const fileBytes = () => Buffer.concat(['outbox.db', 'outbox.db-wal'].map((name) => join(dir, name)).filter((file) => existsSync(file)).map((file) => readFileSync(file)));
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'jbc-sqlite-'));
+    now = Date.UTC(2026, 0, 1);
+    outbox = open('process-1');
+  });
+  afterEach(async () => {
+    await outbox.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('keeps a resume as a file of its own, moved from its upload, never as a blob in outbox.db', async () => {
+    const marker = Buffer.from('%PDF-1.4 RESUME-MARKER '.repeat(100));
+    const upload = uploadedResume(dir, marker);
+    await outbox.enqueue({ ...newApplication('r1'), resume: upload }, { deadLetterAfterMs: HOUR });
+    assert.equal(existsSync(upload.path), false, 'the upload file was moved, not copied');
+    assert.deepEqual(readdirSync(join(dir, 'resumes')), ['r1']);
+    assert.ok((await storedResume(outbox, 'r1'))?.equals(marker));
+    await outbox.compact();
+    assert.equal(fileBytes().includes('RESUME-MARKER'), false);
+  });
+
+  it('deletes the resume file of a delivered row', async () => {
+    await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
+    await outbox.claim('r1', 60_000);
+    await outbox.markDelivered('r1', 'created_applicant', {});
+    assert.deepEqual(readdirSync(join(dir, 'resumes')), []);
+  });
+
+  it('deletes at start a resume file no row holds (its process was killed before the row was committed)', async () => {
+    await outbox.enqueue(newApplication('kept'), { deadLetterAfterMs: HOUR });
+    writeFileSync(join(dir, 'resumes', 'orphan'), 'left by a killed process');
+    await outbox.close();
+    outbox = open('process-2');
+    assert.deepEqual(readdirSync(join(dir, 'resumes')), ['kept']);
+  });
+
+  it('records its migrations once, in schema_migrations, and applies none the second time', async () => {
+    assert.deepEqual(outbox.migrations.applied.map((m) => m.version), SQLITE_MIGRATIONS.map((m) => m.version));
+    await outbox.close();
+    outbox = open('process-2');
+    assert.deepEqual(outbox.migrations.applied, []);
+    const check = new DatabaseSync(join(dir, 'outbox.db'), { readOnly: true });
+    const rows = check.prepare('SELECT version, name FROM schema_migrations ORDER BY version').all();
+    check.close();
+    assert.deepEqual(rows.map((r) => r.version), SQLITE_MIGRATIONS.map((m) => m.version));
+  });
+
+  it('refuses a file migrated by a newer version, saying what to do', async () => {
+    await outbox.close();
+    const db = new DatabaseSync(join(dir, 'outbox.db'));
+    db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (99, 'from the future', 0)").run();
+    db.close();
+    assert.throws(() => open('process-2'), /migrated by a newer jobboard-connector \(schema version 99.*run the newer version/);
+    rmSync(join(dir, 'outbox.db'));
+    outbox = open('process-3');
+  });
+
+  it('opens a user_version 3 file of the previous release with every row, key and counter it held', async () => {
+    await outbox.close();
+    rmSync(join(dir, 'outbox.db'));
+    const db = new DatabaseSync(join(dir, 'outbox.db'));
+    db.exec(`${OLD_OUTBOX}, unconfirmed_send INTEGER NOT NULL DEFAULT 0);
+      CREATE INDEX outbox_due ON outbox (status, next_attempt_at);
+      CREATE TABLE idempotency_keys (key TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, state TEXT NOT NULL CHECK (state IN ('in_progress', 'done')),
+        owner TEXT NOT NULL, reference TEXT, status INTEGER, body TEXT, created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL);
+      CREATE TABLE rate_counters (bucket TEXT PRIMARY KEY, count INTEGER NOT NULL, reset_at INTEGER NOT NULL);
+      PRAGMA user_version = 3;`);
+    db.prepare(`INSERT INTO outbox (reference, created_at, campaign_id, company_id, payload, resume_type, resume_bytes, status, next_attempt_at, dead_letter_at)
+      VALUES ('waiting', ?, 12, 3, '{"applicant":{"email":"ada@example.org"}}', 'pdf', 9, 'pending', 0, ?)`).run(now, now + HOUR);
+    db.prepare(`INSERT INTO idempotency_keys VALUES ('k', 'f1', 'done', 'old', 'waiting', 202, '{"status":"queued"}', ?, ?)`).run(now, now + DAY);
+    db.prepare('INSERT INTO rate_counters VALUES (?, 4, ?)').run(`${emailBucket('ada@example.org')}@${Math.floor(now / DAY) * DAY}`, now + DAY);
+    db.close();
+    writeFileSync(join(dir, 'resumes', 'waiting'), '%PDF-1.4\n');
+    outbox = open('process-2');
+    assert.equal((await storedResume(outbox, 'waiting'))?.toString(), '%PDF-1.4\n');
+    assert.deepEqual((await outbox.get('waiting'))?.payload, { applicant: { email: 'ada@example.org' } });
+    assert.deepEqual(await outbox.claimKey('k', 'f1'), { kind: 'replay', status: 202, body: '{"status":"queued"}' });
+    assert.equal((await outbox.peekRate(emailBucket('ada@example.org'), DAY)).count, 4);
+  });
+
+  it('moves the resume blobs of an outbox.db written by 0.2.0 to files, losing none', async () => {
+    await outbox.close();
+    rmSync(join(dir, 'outbox.db'));
+    rmSync(join(dir, 'resumes'), { recursive: true });
+    // 0.2.0: resumes in an outbox_resumes table; a delivered row kept its resume_bytes but not its blob.
+    const db = new DatabaseSync(join(dir, 'outbox.db'));
+    db.exec(`${OLD_OUTBOX});
+      CREATE TABLE outbox_resumes (reference TEXT PRIMARY KEY, bytes BLOB NOT NULL);
+      PRAGMA user_version = 2;`);
+    const insert = db.prepare(`INSERT INTO outbox (reference, created_at, campaign_id, company_id, payload, resume_type, resume_bytes, status, next_attempt_at, dead_letter_at)
+      VALUES (?, ?, 12, 3, ?, 'pdf', ?, ?, 0, ?)`);
+    insert.run('waiting', now, '{"applicant":{"email":"ada@example.org"}}', 9, 'pending', now + HOUR);
+    insert.run('sent', now, null, 9, 'delivered', now + HOUR);
+    db.prepare('INSERT INTO outbox_resumes (reference, bytes) VALUES (?, ?)').run('waiting', Buffer.from('%PDF-1.4\n'));
+    db.close();
+    outbox = open('process-2');
+    assert.equal((await storedResume(outbox, 'waiting'))?.toString(), '%PDF-1.4\n');
+    assert.equal((await outbox.summary('waiting'))?.resume_bytes, 9);
+    assert.equal((await outbox.summary('sent'))?.resume_bytes, null, 'a row whose blob was gone holds no resume');
+    assert.equal((await outbox.summary('sent'))?.personal_data, false);
+    assert.equal((await outbox.get('waiting'))?.unconfirmed_send, 0, 'the column added since is there');
+    const check = new DatabaseSync(join(dir, 'outbox.db'));
+    assert.equal(check.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'outbox_resumes'").get()?.n, 0);
+    assert.equal(check.prepare('PRAGMA user_version').get()?.user_version, 3);
+    check.close();
+  });
+
+  it('measures a dead row stored before its end was recorded from its last attempt', async () => {
+    await outbox.close();
+    rmSync(join(dir, 'outbox.db'));
+    // The first release's table: no ended_at, erased_at, erased_by.
+    const db = new DatabaseSync(join(dir, 'outbox.db'));
+    db.exec(`CREATE TABLE outbox (reference TEXT PRIMARY KEY, created_at INTEGER NOT NULL, campaign_id INTEGER NOT NULL,
+      company_id INTEGER NOT NULL, payload TEXT, resume_type TEXT, resume_bytes INTEGER, status TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0,
+      next_attempt_at INTEGER NOT NULL, dead_letter_at INTEGER NOT NULL, lease_owner TEXT, lease_until INTEGER, answered INTEGER, outcome TEXT,
+      last_error TEXT, last_attempt_at INTEGER, delivered_at INTEGER, upstream_applicant_id INTEGER, upstream_application_id INTEGER)`);
+    db.prepare(`INSERT INTO outbox (reference, created_at, campaign_id, company_id, payload, status, attempts, next_attempt_at, dead_letter_at, outcome, last_attempt_at)
+      VALUES ('legacy', ?, 12, 3, '{"applicant":{"email":"ada@example.org"}}', 'dead', 3, 0, 0, 'expired', ?)`).run(now - 40 * DAY, now - 20 * DAY);
+    db.close();
+    outbox = open('process-2');
+    assert.deepEqual(await outbox.eraseExpiredPersonalData(30 * DAY), [], 'its last attempt was 20 days ago');
+    now += 10 * DAY;
+    assert.deepEqual(await outbox.eraseExpiredPersonalData(30 * DAY), ['legacy']);
+  });
+
+  it('leaves no copy of erased data in outbox.db or its write-ahead log', async () => {
+    const resume = uploadedResume(dir, Buffer.from('RESUME-OF-ZED '.repeat(400)));
+    await outbox.enqueue(
+      { reference: 'z', campaign_id: 12, company_id: 3, payload: { applicant: { email: 'zed@example.org' }, cover_letter: 'LETTER-OF-ZED '.repeat(40) }, resume, resume_type: 'pdf' },
+      { deadLetterAfterMs: HOUR },
+    );
+    await outbox.eraseByEmail('zed@example.org', emailBucket('zed@example.org'));
+    await outbox.compact();
+    // Read while the outbox is open, as with a running proxy: what is in the files now.
+    const bytes = fileBytes();
+    for (const marker of ['RESUME-OF-ZED', 'LETTER-OF-ZED', 'zed@example.org']) assert.equal(bytes.includes(marker), false, marker);
+    assert.deepEqual(readdirSync(join(dir, 'resumes')), [], "the resume's file is deleted");
+  });
+});

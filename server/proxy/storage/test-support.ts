@@ -1,0 +1,20 @@
+// Test helpers: a resume as the routes hand it to the store, already written
+// to an upload file of the data directory; the bytes of a stored resume.
+import { writeFileSync } from 'node:fs';
+import { UploadSpool } from '../applications/upload-spool.ts';
+import type { OutboxStore } from './application-store.ts';
+
+export function uploadedResume(dataDir: string, bytes: Uint8Array): { path: string; size: number } {
+  const path = new UploadSpool(dataDir).newPath();
+  writeFileSync(path, bytes);
+  return { path, size: bytes.length };
+}
+
+/** The bytes of a stored resume, or null when the store holds none for that reference. */
+export async function storedResume(outbox: Pick<OutboxStore, 'openResume'>, reference: string): Promise<Buffer | null> {
+  const stream = await outbox.openResume(reference);
+  if (stream === undefined) return null;
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Uint8Array);
+  return Buffer.concat(chunks);
+}
