@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { after, describe, it } from 'node:test';
 import pg from 'pg';
+import { POSTGRES_MIGRATIONS } from '../server/proxy/storage/postgres-schema.ts';
 import { freshDatabase, skipWithoutPostgres } from '../server/test/postgres.ts';
 
 const CLI = new URL('../server/cli.ts', import.meta.url).pathname;
@@ -84,14 +85,14 @@ describe('jobboard-connector migrate', () => {
     const runs = await Promise.all([migrate(env), migrate(env)]);
     for (const run of runs) assert.equal(run.code, 0, run.stderr);
     const outputs = runs.map((r) => r.stdout).sort();
-    assert.match(outputs[0]!, /applied 1 migration:\n {2}1 outbox, resume chunks, idempotency keys and rate counters/);
-    assert.match(outputs[1]!, /up to date \(schema version 1\)/);
+    assert.match(outputs[0]!, /applied 2 migrations:\n {2}1 outbox, resume chunks, idempotency keys and rate counters\n {2}2 the upstream request budget and the catalogue copy shared by every instance/);
+    assert.match(outputs[1]!, /up to date \(schema version 2\)/);
     assert.equal(outputs.join('').includes('pw-not-printed'), false, 'no password in what it prints');
     const client = new pg.Client({ connectionString: databaseUrl });
     await client.connect();
     try {
-      const { rows } = await client.query<{ version: number; name: string }>('SELECT version, name FROM schema_migrations');
-      assert.deepEqual(rows, [{ version: 1, name: 'outbox, resume chunks, idempotency keys and rate counters' }]);
+      const { rows } = await client.query<{ version: number; name: string }>('SELECT version, name FROM schema_migrations ORDER BY version');
+      assert.deepEqual(rows, POSTGRES_MIGRATIONS.map(({ version, name }) => ({ version, name })));
     } finally {
       await client.end();
     }

@@ -17,6 +17,7 @@ import { XSS_PAYLOADS, assertHarmless } from './catalogue/fixtures.ts';
 import { createProxy, startProxy } from './index.ts';
 import type { RunningProxy } from './index.ts';
 import { JobPostingAnswer } from './schemas.ts';
+import { POSTGRES_MIGRATIONS } from './storage/postgres-schema.ts';
 import { captureLogs } from '../test/logs.ts';
 import { admin } from '../test/sandbox-admin.ts';
 import { freshDatabase, skipWithoutPostgres } from '../test/postgres.ts';
@@ -317,10 +318,16 @@ describe('startProxy with DATABASE_URL', () => {
     const proxy = await startProxy({ config: configFor(sandbox, { DATABASE_URL: databaseUrl }), logger: captureLogs().logger });
     try {
       assert.ok(proxy.database !== undefined, 'the pool is reachable for the other shared stores');
-      const { rows } = await proxy.database.pool.query<{ version: number }>('SELECT version FROM schema_migrations');
-      assert.deepEqual(rows, [{ version: 1 }], 'migrated before listening');
+      const { rows } = await proxy.database.pool.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
+      assert.deepEqual(rows, POSTGRES_MIGRATIONS.map(({ version }) => ({ version })), 'migrated before listening');
       assert.equal(proxy.applications.ready(), true);
-      await proxy.catalogue.syncNow();
+      const synced = await proxy.catalogue.syncNow();
+      assert.ok(synced > 0);
+      // The sync went through the shared budget and was published to the shared catalogue copy.
+      const copy = await proxy.database.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM catalogue_campaigns');
+      assert.equal(copy.rows[0]?.n, synced, 'the catalogue copy is in the database');
+      const spent = await proxy.database.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM upstream_budget_spent');
+      assert.ok((spent.rows[0]?.n ?? 0) > 0, 'upstream requests were counted in the shared budget');
       assert.equal((await fetch(`${proxy.url}/readyz`)).status, 200);
     } finally {
       await proxy.close();

@@ -16,13 +16,14 @@ import { packageVersion } from '../package-root.ts';
 import { createMetricsApp, createProxyApp } from './app.ts';
 import { createApplicationsModule } from './applications/index.ts';
 import type { ApplicationsModule, Clock, DeliveryOptions } from './applications/index.ts';
-import { createCatalogue, openCatalogueStore } from './catalogue/index.ts';
+import { createCatalogue, createSharedCatalogue, openCatalogueStore } from './catalogue/index.ts';
 import type { LiveCatalogue } from './catalogue/index.ts';
 import type { ProxyConfig } from './config.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { createLogger } from './logger.ts';
 import { createRegistry, instrumentedFetch } from './metrics.ts';
 import { openDatabase } from './storage/index.ts';
+import { createSharedBudget } from './upstream-budget.ts';
 import type { Database } from './storage/index.ts';
 
 export { ConfigError, ENV_VARIABLES, loadProxyConfig } from './config.ts';
@@ -126,6 +127,7 @@ export function createProxy(configOrOptions: ProxyConfig | CreateProxyOptions): 
   // Before any store opens or uploads/ is cleared: the directory is one process's (DataDirInUseError).
   const dataDirLock = lockDataDir(config.dataDir);
 
+  const database = openDatabase(config.databaseUrl, (error) => logger.error({ event: 'database_error', error: error.message }, 'an idle PostgreSQL connection failed'));
   const client =
     options.client ??
     createClient({
@@ -133,12 +135,20 @@ export function createProxy(configOrOptions: ProxyConfig | CreateProxyOptions): 
       privateKey: config.upstream.privateKey,
       secretKey: config.upstream.secretKey,
       fetch: instrumentedFetch(registry),
+      // Several instances on one database spend the service's 120 requests a minute together.
+      ...(database === undefined
+        ? {}
+        : { budget: createSharedBudget(database.pool, { onError: (error, what) => logger.warn({ event: 'budget_error', error: error instanceof Error ? error.message : String(error) }, what) }) }),
     });
 
-  const store = openCatalogueStore(config.dataDir);
-  const catalogue = createCatalogue({ config, client, store, logger, registry });
-  const database = openDatabase(config.databaseUrl, (error) => logger.error({ event: 'database_error', error: error.message }, 'an idle PostgreSQL connection failed'));
+  // With a database, one instance syncs the catalogue and every instance answers from its in-memory copy of the shared one.
+  const shared = database === undefined ? undefined : createSharedCatalogue(database.pool, { logger });
+  const store = shared?.store ?? openCatalogueStore(config.dataDir);
+  const catalogue = createCatalogue({ config, client, store, logger, registry, shared });
   const applications = createApplicationsModule({ config, client, catalogue, logger, registry, database, ...options.applications });
+  // The shared catalogue's tables come with the store's migrations: load it after them.
+  const ready = applications.whenReady().then(() => shared?.load());
+  ready.catch(() => {}); // a store that cannot open is reported by ready() and /readyz
 
   let draining = false;
   const app = createProxyApp({
@@ -162,11 +172,16 @@ export function createProxy(configOrOptions: ProxyConfig | CreateProxyOptions): 
     database,
     registry,
     logger,
-    ready: () => applications.whenReady(),
+    ready: () => ready,
     start() {
       if (started || stopping !== undefined) return;
       started = true;
-      catalogue.start();
+      if (shared === undefined) catalogue.start();
+      else
+        ready.then(
+          () => stopping === undefined && catalogue.start(),
+          () => {},
+        );
       applications.start();
     },
     drain() {
@@ -176,7 +191,8 @@ export function createProxy(configOrOptions: ProxyConfig | CreateProxyOptions): 
       stopping ??= (async () => {
         draining = true;
         await Promise.allSettled([catalogue.stop(), applications.stop()]);
-        store.close();
+        if (shared === undefined) store.close();
+        else await shared.close();
         await database?.pool.end();
         dataDirLock.release();
         // The last lines (the shutdown's own) out before the process may exit.

@@ -96,7 +96,7 @@ const MISSING_SCHEMA_CODES = new Set(['42P01', '42883']);
 function explained(error: unknown): unknown {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code !== 'string' || !MISSING_SCHEMA_CODES.has(code)) return error;
-  return new Error(`the shared request budget's tables are missing in the database (${(error as Error).message}): run the database migrations, which create them (SHARED_BUDGET_SCHEMA)`, {
+  return new Error(`the shared request budget's tables are missing in the database (${(error as Error).message}): run the database migrations ('jobboard-connector migrate', or start the proxy), which create them`, {
     cause: error,
   });
 }

@@ -77,6 +77,16 @@ export interface SharedCatalogueOptions {
  * in createCatalogue, and the SharedCatalogue is passed as `shared`.
  */
 export async function openSharedCatalogueStore(pool: pg.Pool, options: SharedCatalogueOptions): Promise<SharedCatalogue> {
+  const shared = createSharedCatalogue(pool, options);
+  await shared.load();
+  return shared;
+}
+
+/**
+ * The shared catalogue before its first load: its (empty) store can be handed
+ * to createCatalogue at once, and load() run once the database is migrated.
+ */
+export function createSharedCatalogue(pool: pg.Pool, options: SharedCatalogueOptions): SharedCatalogue & { load(): Promise<void> } {
   const log = options.logger.child({ module: 'catalogue' });
   const store = openCatalogueStore(':memory:');
   let loaded = 0;
@@ -92,7 +102,7 @@ export async function openSharedCatalogueStore(pool: pg.Pool, options: SharedCat
       .query(`SELECT v.version, v.synced_at, (SELECT coalesce(jsonb_agg(c.record), '[]'::jsonb) FROM catalogue_campaigns c) AS records FROM catalogue_version v`)
       .catch((error: unknown) => {
         if ((error as { code?: unknown } | null)?.code !== '42P01') throw error;
-        throw new Error(`the shared catalogue's tables are missing in the database (${(error as Error).message}): run the database migrations, which create them (SHARED_CATALOGUE_SCHEMA)`, {
+        throw new Error(`the shared catalogue's tables are missing in the database (${(error as Error).message}): run the database migrations ('jobboard-connector migrate', or start the proxy), which create them`, {
           cause: error,
         });
       });
@@ -153,14 +163,11 @@ export async function openSharedCatalogueStore(pool: pg.Pool, options: SharedCat
     return connecting;
   };
 
-  await loadCopy();
-  await connect();
-
   const checkEveryMs = options.checkEveryMs ?? 1_000;
   let checkFailed = false;
-  const checker = setInterval(() => {
-    const check = dedicated === undefined ? connect() : refresh();
-    check.then(
+  let checker: NodeJS.Timeout | undefined;
+  const check = () => {
+    (dedicated === undefined ? connect() : refresh()).then(
       () => {
         if (checkFailed) log.info('shared catalogue reachable again');
         checkFailed = false;
@@ -170,8 +177,19 @@ export async function openSharedCatalogueStore(pool: pg.Pool, options: SharedCat
         checkFailed = true;
       },
     );
-  }, checkEveryMs);
-  checker.unref();
+  };
+  let loading: Promise<void> | undefined;
+  /** Loads the shared copy, then follows its changes (LISTEN and the version check). */
+  const load = (): Promise<void> => {
+    loading ??= (async () => {
+      await loadCopy();
+      await connect();
+      if (closed) return;
+      checker = setInterval(check, checkEveryMs);
+      checker.unref();
+    })();
+    return loading;
+  };
 
   /** Fails unless this instance's dedicated connection holds the sync lock (a stale leader must not overwrite a newer sync). */
   const holdsLockSql = `SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND classid = 0 AND objid = $1 AND objsubid = 1 AND pid = $2 AND granted) AS held`;
@@ -191,6 +209,7 @@ export async function openSharedCatalogueStore(pool: pg.Pool, options: SharedCat
 
   return {
     store,
+    load,
     async lead() {
       if (closed) return false;
       if (dedicated === undefined) await connect();
@@ -251,7 +270,7 @@ export async function openSharedCatalogueStore(pool: pg.Pool, options: SharedCat
       if (closed) return;
       closed = true;
       clearInterval(checker);
-      await Promise.allSettled([connecting, reloading]);
+      await Promise.allSettled([loading, connecting, reloading]);
       // Destroying the connection releases the lock at once: the next instance's try takes it.
       if (dedicated !== undefined) {
         dedicated.client.release(true);

@@ -3,6 +3,8 @@
 // clock (`now`) in every statement, so the lease rules read the same in both
 // stores and tests can move time.
 import type pg from 'pg';
+import { SHARED_CATALOGUE_SCHEMA } from '../catalogue/shared-store.ts';
+import { SHARED_BUDGET_SCHEMA } from '../upstream-budget.ts';
 import { checkOrder, refuseNewer } from './migrations.ts';
 import type { MigrationRecord, MigrationReport } from './migrations.ts';
 
@@ -66,6 +68,11 @@ CREATE TABLE rate_counters (
   count integer NOT NULL,
   reset_at bigint NOT NULL
 );`,
+  },
+  {
+    version: 2,
+    name: 'the upstream request budget and the catalogue copy shared by every instance',
+    sql: SHARED_BUDGET_SCHEMA + SHARED_CATALOGUE_SCHEMA,
   },
 ];
 checkOrder(POSTGRES_MIGRATIONS);
