@@ -14,6 +14,7 @@ export async function storedResume(outbox: { openResume(reference: string): Asyn
   const stream = outbox.openResume(reference);
   if (stream === undefined) return null;
   const chunks: Uint8Array[] = [];
-  for await (const chunk of stream) chunks.push(chunk);
+  // Copied: a chunk is only valid until the next is read.
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk));
   return Buffer.concat(chunks);
 }

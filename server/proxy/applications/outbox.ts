@@ -10,7 +10,6 @@
 // One proxy process owns one data directory (SQLite, WAL). Rows another
 // process left in `delivering` (it was killed) are taken back at start-up.
 import { mkdirSync } from 'node:fs';
-import type { ReadStream } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type { SQLInputValue, StatementSync } from 'node:sqlite';
@@ -272,7 +271,7 @@ export class Outbox {
   }
 
   /** The resume of an application, read in chunks; undefined when it holds none. */
-  openResume(reference: string): ReadStream | undefined {
+  openResume(reference: string): AsyncIterable<Uint8Array> | undefined {
     const row = this.stmt('SELECT resume_bytes FROM outbox WHERE reference = ?').get(reference) as { resume_bytes: number | null } | undefined;
     return row?.resume_bytes == null ? undefined : this.resumes.open(reference);
   }
