@@ -45,7 +45,9 @@ export async function fileFromBuffer<K extends 'resume' | 'attachment' = 'resume
  * for each attempt of a request, and they are base64-encoded as the request
  * body is written (see streamed-json.ts). Its type must already have been read
  * from its bytes, as fileFromBuffer does; `size` must be its exact length.
- * Accepted wherever a create method takes a resume.
+ * Each chunk is encoded before the next is asked for, so a source may read
+ * every chunk into the same buffer. Accepted wherever a create method takes a
+ * resume.
  */
 export class StreamedFile<K extends 'resume' | 'attachment' = 'resume'> {
   readonly mime_type: FileInput<K>['mime_type'];

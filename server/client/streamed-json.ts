@@ -20,7 +20,8 @@ function base64Length(size: number): number {
 /**
  * Base64 of a stream of chunks, chunk by chunk: each piece encodes a multiple
  * of 3 bytes, the 1 or 2 left over go with the next chunk, so the pieces join
- * into exactly the base64 of the whole.
+ * into exactly the base64 of the whole. A chunk is encoded (and its leftover
+ * copied) before the next is asked for: a source may reuse its buffer.
  */
 export async function* base64Chunks(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Buffer> {
   let carry = Buffer.alloc(0);

@@ -2,7 +2,6 @@
 // bytes are, never its name or its declared mime_type. One reader for the
 // client, the sandbox and the proxy.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { fileTypeFromBuffer, fileTypeFromFile } from 'file-type';
 import { bufferSource, isOle2, ole2RootStreams } from './ole2.ts';
 import type { ByteSource } from './ole2.ts';
 import { ATTACHMENT_TYPES } from './values.ts';
@@ -15,8 +14,14 @@ export interface SniffedFileType {
   detected: string | undefined;
 }
 
+// file-type and its readers (strtok3, a zip inflater...) are loaded on the
+// first file sniffed, not by everything that imports the contract: a proxy
+// that is only starting, or serving offers, never needs them.
+const fileTypeModule = () => import('file-type');
+
 export async function sniffFileType(bytes: Uint8Array): Promise<SniffedFileType> {
   if (isOle2(bytes)) return ole2Type(bufferSource(bytes));
+  const { fileTypeFromBuffer } = await fileTypeModule();
   // A damaged file (a truncated zip, say) can make the parser throw: it is then of no known type.
   return known((await fileTypeFromBuffer(bytes).catch(() => undefined))?.ext);
 }
@@ -33,6 +38,7 @@ export async function sniffFileTypeOfFile(path: string): Promise<SniffedFileType
   } finally {
     closeSync(fd);
   }
+  const { fileTypeFromFile } = await fileTypeModule();
   return known((await fileTypeFromFile(path).catch(() => undefined))?.ext);
 }
 

@@ -14,9 +14,9 @@ import type { SyncStatus } from './catalogue/catalogue.ts';
 import type { CatalogueStore } from './catalogue/store.ts';
 import type { ProxyConfig } from './config.ts';
 import { jsonAnswer, sendCachedJson } from './http-cache.ts';
+import type { JsonAnswer } from './http-cache.ts';
 import { httpMetrics } from './metrics.ts';
 import { apiCors } from './cors.ts';
-import { buildOpenApi } from './openapi.ts';
 import { packagePath } from '../package-root.ts';
 import { docsPageLoader, sendDocsPage } from '../openapi/docs-page.ts';
 import { ProblemError } from './problem.ts';
@@ -154,10 +154,21 @@ export function createProxyApp(deps: ProxyAppDeps): express.Express {
   app.use(httpMetrics(registry));
 
   // Public documentation: any origin may read it (API explorers hosted elsewhere).
-  const openapi = jsonAnswer(buildOpenApi(deps.version ?? '0.0.0'));
-  app.get('/api/openapi.json', (req, res) => {
+  // Built on its first request, not at start: turning the zod schemas into
+  // JSON Schema is the largest allocation of a start, for a document few read.
+  let openapi: Promise<JsonAnswer<unknown>> | undefined;
+  app.get('/api/openapi.json', async (req, res) => {
+    openapi ??= import('./openapi.ts').then(
+      ({ buildOpenApi }) => jsonAnswer(buildOpenApi(deps.version ?? '0.0.0')),
+      (error: unknown) => {
+        // The next request tries again.
+        openapi = undefined;
+        throw error;
+      },
+    );
+    const answer = await openapi;
     res.setHeader('Access-Control-Allow-Origin', '*');
-    sendCachedJson(req, res, openapi, 'public, max-age=300');
+    sendCachedJson(req, res, answer, 'public, max-age=300');
   });
   const docsPage = docsPageLoader('proxy');
   app.get('/api/docs', async (_req, res) => {

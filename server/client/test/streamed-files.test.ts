@@ -70,6 +70,26 @@ describe('base64Chunks', () => {
       { numRuns: 300 },
     );
   });
+
+  it('uses each chunk before asking for the next, so a source may read every chunk into one buffer', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.uint8Array({ minLength: 1, maxLength: 20 }), { maxLength: 12 }), async (chunks) => {
+        // One buffer for every chunk, scribbled over once the reader asks for the next.
+        const shared = Buffer.alloc(20);
+        const reusing = (async function* () {
+          for (const chunk of chunks) {
+            shared.set(chunk);
+            yield shared.subarray(0, chunk.length);
+            shared.fill(0xee);
+          }
+        })();
+        const pieces: Buffer[] = [];
+        for await (const piece of base64Chunks(reusing)) pieces.push(piece);
+        assert.equal(Buffer.concat(pieces).toString('latin1'), Buffer.concat(chunks).toString('base64'));
+      }),
+      { numRuns: 300 },
+    );
+  });
 });
 
 describe('StreamedFile', () => {

@@ -4,16 +4,21 @@
 // in SQLite's page cache) on every write and read. A file is written from the
 // upload by a rename, read by a stream, and deleted when the outbox row says
 // its personal data goes.
-import { closeSync, createReadStream, fsyncSync, mkdirSync, openSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import type { ReadStream } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { open, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** References are UUIDs the proxy made; anything else must never name a path. */
 const REFERENCE = /^[\w-]{1,100}$/;
 
-/** 64 KiB reads: a few buffers per delivery in flight, whatever the resume's size. */
-const READ_CHUNK_BYTES = 64 * 1024;
+/**
+ * 90 KiB reads: a multiple of 3, so each read is base64-encoded on its own
+ * (no join with the 1 or 2 bytes left by the previous), into 120 KiB of text,
+ * just under the size from which V8 puts a string in its large-object space
+ * (slower to allocate and collect). Measured on a 10 MB resume: the fastest of
+ * 48, 60, 90 and 96 KiB.
+ */
+const READ_CHUNK_BYTES = 90 * 1024;
 
 export class ResumeFiles {
   readonly dir: string;
@@ -52,8 +57,34 @@ export class ResumeFiles {
     fsync(this.dir);
   }
 
-  open(reference: string): ReadStream {
-    return createReadStream(this.pathOf(reference), { highWaterMark: READ_CHUNK_BYTES });
+  /**
+   * The resume's bytes in chunks read into two buffers, reused in turn: the
+   * next chunk is read while the reader uses this one, and a chunk is valid
+   * until the next is asked for, so the reader must use (or copy) it first, as
+   * the base64 encoding of a StreamedFile does. Two buffers per delivery
+   * instead of a new one per read: a burst of deliveries then leaves no
+   * garbage of its own for the collector to catch up with.
+   */
+  async *open(reference: string): AsyncGenerator<Uint8Array> {
+    const handle = await open(this.pathOf(reference), 'r');
+    /** The buffer the next read goes into: never the one the reader holds. */
+    let spare: Buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+    let reading: Promise<{ bytesRead: number; buffer: Buffer }> | undefined = handle.read(Buffer.allocUnsafe(READ_CHUNK_BYTES), 0, READ_CHUNK_BYTES, null);
+    try {
+      for (;;) {
+        const { bytesRead, buffer } = await reading;
+        reading = undefined;
+        if (bytesRead === 0) return;
+        // Read ahead into the other buffer, which the reader is done with.
+        reading = handle.read(spare, 0, READ_CHUNK_BYTES, null);
+        spare = buffer;
+        yield buffer.subarray(0, bytesRead);
+      }
+    } finally {
+      // A reader that stops early leaves a read ahead under way: it ends before the file is closed.
+      await reading?.catch(() => undefined);
+      await handle.close();
+    }
   }
 
   remove(reference: string): void {

@@ -5,7 +5,6 @@
 // with DATABASE_URL), because "stored", "this key now points at that
 // application" and "this email counted one more" must commit together
 // (enqueue). Every method is async: PostgreSQL is.
-import type { Readable } from 'node:stream';
 import type { ApplicantFormName } from '../../contract/application-form.ts';
 import type { JobboardApplicantInput } from '../../contract/index.ts';
 import type { MigrationReport } from './migrations.ts';
@@ -168,7 +167,7 @@ export interface OutboxStore {
    */
   enqueue(app: NewApplication, options: EnqueueOptions): Promise<void>;
   /** The resume of an application, read in chunks (never whole); undefined when it holds none. */
-  openResume(reference: string): Promise<Readable | undefined>;
+  openResume(reference: string): Promise<AsyncIterable<Uint8Array> | undefined>;
   /**
    * Claims one pending row for an attempt: status delivering, a lease until
    * now + leaseMs, and attempts counted BEFORE the attempt, so a crash

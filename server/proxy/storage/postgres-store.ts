@@ -11,7 +11,6 @@
 // Times are the proxy's clock (`now`, ms), passed in every statement; the
 // leases are long (minutes) against the instances' clocks drifting apart.
 import { open } from 'node:fs/promises';
-import { Readable } from 'node:stream';
 import type pg from 'pg';
 import { IDEMPOTENCY_TTL_MS, KEY_LEASE_MS, RETENTION_FROM } from './application-store.ts';
 import type {
@@ -225,7 +224,7 @@ export class PostgresApplicationStore implements ApplicationStore {
     }
   }
 
-  async openResume(reference: string): Promise<Readable | undefined> {
+  async openResume(reference: string): Promise<AsyncIterable<Uint8Array> | undefined> {
     const [row] = await this.query(
       'SELECT o.resume_bytes, (SELECT count(*)::int FROM resume_chunks c WHERE c.reference = o.reference) AS chunks FROM outbox o WHERE o.reference = $1',
       [reference],
@@ -238,11 +237,9 @@ export class PostgresApplicationStore implements ApplicationStore {
       if (chunk === undefined) throw new Error('the resume is no longer stored');
       return chunk.bytes as Buffer;
     };
-    return Readable.from(
-      (async function* () {
-        for (let seq = 0; seq < chunks; seq++) yield await read(seq);
-      })(),
-    );
+    return (async function* () {
+      for (let seq = 0; seq < chunks; seq++) yield await read(seq);
+    })();
   }
 
   async claim(reference: string, leaseMs: number): Promise<OutboxRow | undefined> {

@@ -13,7 +13,6 @@
 // node:sqlite is synchronous: each method does its work at once and answers
 // a settled promise, to fit the async interfaces PostgreSQL needs.
 import { mkdirSync } from 'node:fs';
-import type { Readable } from 'node:stream';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type { SQLInputValue, StatementSync } from 'node:sqlite';
@@ -91,7 +90,7 @@ export class SqliteApplicationStore implements ApplicationStore {
   }
 
   /** The resume of an application, read in chunks; undefined when it holds none. */
-  async openResume(reference: string): Promise<Readable | undefined> {
+  async openResume(reference: string): Promise<AsyncIterable<Uint8Array> | undefined> {
     const row = this.stmt('SELECT resume_bytes FROM outbox WHERE reference = ?').get(reference) as { resume_bytes: number | null } | undefined;
     return row?.resume_bytes == null ? undefined : this.resumes.open(reference);
   }

@@ -15,6 +15,7 @@ export async function storedResume(outbox: Pick<OutboxStore, 'openResume'>, refe
   const stream = await outbox.openResume(reference);
   if (stream === undefined) return null;
   const chunks: Uint8Array[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Uint8Array);
+  // Copied: a chunk is only valid until the next is read.
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk));
   return Buffer.concat(chunks);
 }
