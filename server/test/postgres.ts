@@ -1,39 +1,9 @@
-// The PostgreSQL server the tests use: TEST_DATABASE_URL (CI sets it; see the
-// README), else the development machines' usual server (127.0.0.1:5432,
-// database test, user root or postgres) when one answers. Each test file gets
-// a database of its own, created here and dropped afterwards, so files running
-// side by side never see each other's rows. With no server the PostgreSQL
-// tests are skipped with one line saying how to run them; in CI (CI=true) a
-// missing server is a failure.
-import { randomBytes } from 'node:crypto';
+// What the PostgreSQL tests use (the server itself: postgres-server.ts): the
+// skip rule, and a fresh database per test file, dropped when the file ends.
 import { after } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
-import pg from 'pg';
+import { HOW_TO_RUN, TEST_DATABASE_URL, createDatabase } from './postgres-server.ts';
 
-const USUAL_SERVERS = ['postgres://root@127.0.0.1:5432/test', 'postgres://postgres@127.0.0.1:5432/test'];
-
-async function answers(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1000 });
-  try {
-    await client.connect();
-    await client.query('SELECT 1');
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
-
-async function findServer(): Promise<string | undefined> {
-  if (process.env.TEST_DATABASE_URL) return process.env.TEST_DATABASE_URL;
-  for (const url of USUAL_SERVERS) if (await answers(url)) return url;
-  return undefined;
-}
-
-export const TEST_DATABASE_URL = await findServer();
-
-const HOW_TO_RUN = 'PostgreSQL tests skipped: set TEST_DATABASE_URL (e.g. postgres://root@127.0.0.1:5432/test) to run them';
+export { TEST_DATABASE_URL, createDatabase } from './postgres-server.ts';
 
 let warned = false;
 
@@ -52,48 +22,13 @@ export function skipWithoutPostgres(): false | string {
   return HOW_TO_RUN;
 }
 
-function withDatabase(url: string, database: string): string {
-  const u = new URL(url);
-  u.pathname = `/${database}`;
-  return u.toString();
-}
+const toDrop: (() => Promise<void>)[] = [];
 
-/**
- * Creates an empty database on the test server and answers its URL and how
- * to drop it (connections still open are cut). For a test file, use
- * freshDatabase; this is for what runs outside the test runner (benches).
- */
-export async function createDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  if (TEST_DATABASE_URL === undefined) throw new Error(HOW_TO_RUN);
-  const server = TEST_DATABASE_URL;
-  const name = `jc_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: server });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
-  return {
-    url: withDatabase(server, name),
-    async drop() {
-      const dropper = new pg.Client({ connectionString: server });
-      await dropper.connect();
-      try {
-        // pg's pool.end() resolves before its backends have exited: a forced drop right away would cut
-        // them mid-goodbye, an uncaught error in the test's process. Give them a moment (bounded) first.
-        for (let waited = 0; waited < 2_000; waited += 50) {
-          const { rows } = await dropper.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
-          if (rows[0]?.n === 0) break;
-          await sleep(50);
-        }
-        await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      } finally {
-        await dropper.end();
-      }
-    },
-  };
-}
+// Registered when the file imports this module, so it is the file's own last
+// hook: an after() called inside a before() hook would run as soon as that hook ends.
+after(async () => {
+  for (const drop of toDrop.splice(0)) await drop();
+});
 
 /**
  * Creates an empty database on the test server and answers its URL; it is
@@ -101,6 +36,6 @@ export async function createDatabase(): Promise<{ url: string; drop(): Promise<v
  */
 export async function freshDatabase(): Promise<string> {
   const database = await createDatabase();
-  after(database.drop);
+  toDrop.push(database.drop);
   return database.url;
 }

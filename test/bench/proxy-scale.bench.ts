@@ -11,7 +11,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { RATE_LIMIT_PER_MINUTE } from '../../server/contract/values.ts';
 import { DEMO_KEYS } from '../../server/sandbox/index.ts';
-import { TEST_DATABASE_URL, createDatabase } from '../../server/test/postgres.ts';
+import { TEST_DATABASE_URL, createDatabase } from '../../server/test/postgres-server.ts';
 import { pdfOfSize } from '../../server/test/files.ts';
 import { CLI, startCli, stopCli } from '../cli-processes.ts';
 import type { CliProcess } from '../cli-processes.ts';
