@@ -192,7 +192,7 @@ export default async function bench(): Promise<string> {
       `**Applications**: each round sends ${APPLICATIONS} applications with a ${RESUME_BYTES / 1024} KB PDF resume, ${CONCURRENCY} at a time (round-robin over the instances),`,
       'each answered once delivered to the sandbox. The configurations take turns, round after round',
       `(${ROUNDS} rounds): applications a second, median of the rounds; an application's time, median and p99 over all the configuration's`,
-      `${ROUNDS * APPLICATIONS} applications; ratios against one SQLite instance. Few applications, because each proxy's own budget keeps to the service's`,
+      `${ROUNDS * APPLICATIONS} applications; ratios against one SQLite instance. Few applications, because the proxies' request budget (one per configuration, shared by its instances) keeps to the service's`,
       `${RATE_LIMIT_PER_MINUTE} requests a minute whatever the sandbox allows: each configuration sends fewer than that in the whole run, so none waits for the budget.`,
       '',
       '| configuration | applications/s, median | ratio | an apply (ms), median | p99 (ms) | p99 ratio |',
