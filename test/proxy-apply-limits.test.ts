@@ -9,6 +9,7 @@ import { connect } from 'node:net';
 import type { Socket } from 'node:net';
 import { apply, fetch, startApplyWorld, validFields } from './proxy-apply-support.ts';
 import type { ApplyWorld } from './proxy-apply-support.ts';
+import { freshDatabase, skipWithoutPostgres } from '../server/test/postgres.ts';
 
 /** A POST whose headers announce a body of `length` bytes, of which only `sent` are sent: an upload in progress. */
 function openUpload(url: string, length: number, sent = 0, headers: Record<string, string> = {}): Promise<{ socket: Socket; answer: Promise<string> }> {
@@ -89,6 +90,26 @@ describe('POST /api/applications under hostile traffic', () => {
       assert.equal(await invalidPost('2001:db8:1:3::1'), 422);
     } finally {
       await limited.close();
+    }
+  });
+
+  it('with DATABASE_URL, counts the per-IP limit across instances: a balancer spreading one address over two does not double it', { skip: skipWithoutPostgres() }, async () => {
+    const databaseUrl = await freshDatabase();
+    const env = { APPLY_RATE_LIMIT_PER_IP: '2', TRUST_PROXY: '1', DATABASE_URL: databaseUrl };
+    const first = await startApplyWorld({ env });
+    const second = await startApplyWorld({ env, sandbox: first.sandbox });
+    try {
+      const invalidPost = (proxyUrl: string, ip: string) =>
+        fetch(`${proxyUrl}/api/applications`, { method: 'POST', headers: { 'X-Forwarded-For': ip, 'Idempotency-Key': crypto.randomUUID() }, body: new FormData() }).then(
+          (r) => r.status,
+        );
+      assert.equal(await invalidPost(first.proxyUrl, '198.51.100.7'), 422);
+      assert.equal(await invalidPost(second.proxyUrl, '198.51.100.7'), 422);
+      assert.equal(await invalidPost(first.proxyUrl, '198.51.100.7'), 429, 'the third post of the hour, whichever instance gets it');
+      assert.equal(await invalidPost(second.proxyUrl, '198.51.100.8'), 422, 'another address has its own count');
+    } finally {
+      await second.close();
+      await first.close();
     }
   });
 

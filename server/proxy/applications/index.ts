@@ -124,6 +124,7 @@ export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsMo
     metrics,
     spool,
     now,
+    sharedStore: deps.database !== undefined,
   });
   let stopped = false;
   return {

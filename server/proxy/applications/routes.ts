@@ -31,6 +31,8 @@ export interface RouteDeps {
   /** Where resumes are written as they arrive. */
   spool: UploadSpool;
   now: () => number;
+  /** Whether several instances share the store: the per-address limit is then counted there too. */
+  sharedStore: boolean;
 }
 
 interface Answer {
@@ -255,7 +257,7 @@ export function applicationsRouter(deps: RouteDeps): Router {
     next();
   };
 
-  router.post('/', refuseWhenBusy, ipLimit(config.applyRateLimitPerIp, metrics), async (req: Request, res: Response) => {
+  router.post('/', refuseWhenBusy, ipLimit(config.applyRateLimitPerIp, metrics, deps.sharedStore ? deps.outbox : undefined), async (req: Request, res: Response) => {
     const now = deps.now();
     let form: ParsedForm | undefined;
     try {

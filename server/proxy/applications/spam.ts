@@ -1,9 +1,11 @@
-// Spam defences of POST /api/applications: the per-IP limit in memory, before
-// the body is read; the per-email limit in the application store (it
-// survives a restart, and every instance shares it), counted with the application it lets in; and the
+// Spam defences of POST /api/applications: the per-IP limit before the body
+// is read (in memory, or in the shared database when several instances run);
+// the per-email limit in the application store (it survives a restart, and
+// every instance shares it), counted with the application it lets in; and the
 // optional captcha check against the provider's verify endpoint.
 import type { Request, RequestHandler } from 'express';
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
+import type { Store } from 'express-rate-limit';
 import { ProblemError } from '../problem.ts';
 import type { ProxyConfig } from '../config.ts';
 import type { ApplicationMetrics } from './metrics.ts';
@@ -21,16 +23,19 @@ export function rateLimited(count: RateCount, now: number, what: string): Proble
 
 /**
  * The per-address limit, APPLY_RATE_LIMIT_PER_IP posts an hour, checked
- * before the body is read and counted in memory, so a flood costs neither
- * parsing nor a disk write. IPv6 addresses count by /64: one household or
- * host holds a whole /64.
+ * before the body is read, so a flood costs no parsing. IPv6 addresses count
+ * by /64: one household or host holds a whole /64. Counted in memory (no disk
+ * write) for one instance; with `shared` (PostgreSQL), in the database, so
+ * instances behind a balancer count the same posts (one small write each).
  */
-export function ipLimit(limit: number, metrics: ApplicationMetrics): RequestHandler {
+export function ipLimit(limit: number, metrics: ApplicationMetrics, shared?: () => Promise<RateCounterStore>): RequestHandler {
   return rateLimit({
     windowMs: HOUR_MS,
     limit,
     standardHeaders: false,
     legacyHeaders: false,
+    // A database that cannot answer lets the post through: the application itself then waits for it or answers 503.
+    ...(shared === undefined ? {} : { store: sharedAddressCounts(shared), passOnStoreError: true }),
     keyGenerator: (req) => ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? 'unknown', 64),
     handler: (req, res, next) => {
       metrics.refused.inc({ code: 'rate_limited' });
@@ -40,6 +45,21 @@ export function ipLimit(limit: number, metrics: ApplicationMetrics): RequestHand
       next(rateLimited({ count: limit, resetAt }, Date.now(), 'from this network'));
     },
   });
+}
+
+/** Per-address counts in the shared rate counters (hourly windows, pruned with the others). */
+function sharedAddressCounts(rates: () => Promise<RateCounterStore>): Store {
+  return {
+    localKeys: false,
+    prefix: 'ip:',
+    async increment(key) {
+      const count = await (await rates()).hitRate(`ip:${key}`, HOUR_MS);
+      return { totalHits: count.count, resetTime: new Date(count.resetAt) };
+    },
+    // Only called with skipFailedRequests or skipSuccessfulRequests, which this limit does not set.
+    decrement() {},
+    resetKey() {},
+  };
 }
 
 /** Throws 429 when this email already sent APPLY_RATE_LIMIT_PER_EMAIL applications today (counted when stored). */

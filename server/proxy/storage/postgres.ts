@@ -2,8 +2,12 @@
 // pg.Pool per process, opened here and handed to each store that needs it.
 import pg from 'pg';
 
-/** Connections per instance: deliveries in flight, requests being stored, the sweeps. */
-const POOL_SIZE = 10;
+/**
+ * Connections per instance: 10 for deliveries in flight, requests being
+ * stored, budget takes and the sweeps, plus the one the shared catalogue keeps
+ * for LISTEN and its sync lock.
+ */
+export const POOL_SIZE = 11;
 
 /**
  * A pool for `url` (postgres:// or postgresql://). pg connects lazily: a wrong
