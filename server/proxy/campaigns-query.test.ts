@@ -15,11 +15,13 @@ import { captureLogs } from '../test/logs.ts';
 import { fetch, listen, testConfig } from './test-support.ts';
 
 const KEYS = ['q', 'company_id', 'job_type', 'working_time', 'city', 'page', 'per_page', 'sort', 'q[]', '__proto__', 'constructor', ''];
-const value = fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.integer().map(String), fc.constantFrom('', '0', '-1', '51', '1e3', 'NaN', 'Infinity', 'Full time', '%', '%E0%A4%A'));
+/** Broken percent escapes, sent as they are (any other value is encoded, so a "#" never cuts the query short). */
+const MALFORMED = ['%', '%E0%A4%A'];
+const value = fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.integer().map(String), fc.constantFrom('', '0', '-1', '51', '1e3', 'NaN', 'Infinity', 'Full time', ...MALFORMED));
 /** A query string, without its "?". */
 const query = fc
   .array(fc.tuple(fc.oneof(fc.constantFrom(...KEYS), fc.string()), value), { maxLength: 8 })
-  .map((pairs) => pairs.map(([k, v]) => `${encodeURIComponent(k)}=${v.startsWith('%') ? v : encodeURIComponent(v)}`).join('&'));
+  .map((pairs) => pairs.map(([k, v]) => `${encodeURIComponent(k)}=${MALFORMED.includes(v) ? v : encodeURIComponent(v)}`).join('&'));
 
 describe('GET /api/campaigns with arbitrary query strings', () => {
   let url: string;
