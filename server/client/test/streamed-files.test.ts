@@ -1,7 +1,10 @@
 // StreamedFile: a resume sent from its source in chunks, base64-encoded while
 // the request body is written, against the sandbox over real HTTP.
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { createReadStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { connect, createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -146,5 +149,52 @@ describe('StreamedFile', () => {
     );
     const company = world.client(world.companyKeys);
     await assert.rejects(company.applicants.get('cut@example.com'), { status: 404 });
+  });
+});
+
+describe('StreamedFile through a slow receiver', () => {
+  it('sends every byte of large resumes exactly, while the socket writes queue behind the receiver', async () => {
+    // A relay that reads 16 KiB at most every few milliseconds: the client's
+    // socket buffers fill, so its writes complete long after they are made and
+    // a chunk overwritten too early would reach the sandbox changed.
+    const sandboxPort = Number(new URL(world.sandbox.url).port);
+    const relay = createServer((inbound) => {
+      const outbound = connect(sandboxPort, '127.0.0.1');
+      outbound.pipe(inbound);
+      outbound.on('error', () => inbound.destroy());
+      inbound.on('error', () => outbound.destroy());
+      inbound.on('close', () => outbound.end());
+      inbound.on('readable', function drip() {
+        const chunk: Buffer | null = inbound.read(Math.min(16 * 1024, inbound.readableLength));
+        if (chunk === null) return;
+        outbound.write(chunk);
+        inbound.off('readable', drip);
+        setTimeout(() => {
+          inbound.on('readable', drip);
+          drip();
+        }, 2);
+      });
+    });
+    await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+    try {
+      const viaRelay = new URL(world.sandbox.url);
+      viaRelay.port = String((relay.address() as AddressInfo).port);
+      const slowBoard = world.client(world.jobboardKeys, { baseUrl: viaRelay.href });
+      // Sizes not multiples of 3, read in chunks of another size not a multiple of 3.
+      for (const [i, size] of [5_000_001, 4_000_002].entries()) {
+        const bytes = Buffer.concat([Buffer.from('%PDF-1.4\n'), randomBytes(size - 16), Buffer.from('\n%%EOF\n')]);
+        const path = join(dir, `large-${i}.pdf`);
+        writeFileSync(path, bytes);
+        const file = new StreamedFile({ mime_type: 'pdf', size, open: () => createReadStream(path, { highWaterMark: 70_001 }) });
+        const email = `slow-${i}@example.com`;
+        await slowBoard.jobboards.createApplicant({
+          company_id: world.companyId,
+          applicant: { email, first_name: 'Sam', resume: file, applications: [{ campaign_id: campaign.id }] },
+        });
+        assert.ok((await storedResume(email)).equals(bytes), `the stored resume of ${size} bytes differs from the file`);
+      }
+    } finally {
+      relay.close();
+    }
   });
 });
