@@ -5,19 +5,19 @@
 // HTTP), high priority goes first across instances, and a pause seen by one
 // holds the others. Windows are shortened to a second or two so the waits are short.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import pg from 'pg';
 import { createClient } from '../client/index.ts';
 import type { RequestBudget } from '../client/index.ts';
 import { startSandbox } from '../sandbox/index.ts';
 import { eventually } from '../test/poll.ts';
-import { freshDatabase, skipWithoutPostgres } from '../test/postgres.ts';
+import { freshDatabase, freshMigratedDatabase, skipWithoutPostgres } from '../test/postgres.ts';
 import { admin } from '../test/sandbox-admin.ts';
-import { PostgresBudgetLedger, SHARED_BUDGET_SCHEMA, createSharedBudget } from './upstream-budget.ts';
+import { PostgresBudgetLedger, createSharedBudget } from './upstream-budget.ts';
 import type { SharedBudgetOptions } from './upstream-budget.ts';
 
 const skip = skipWithoutPostgres();
-const url = skip ? '' : await freshDatabase();
+const url = skip ? '' : await freshMigratedDatabase();
 /** A database where the migrations never ran. */
 const bareUrl = skip ? '' : await freshDatabase();
 
@@ -34,13 +34,6 @@ function mostInAnySpan(times: number[], spanMs: number): number {
 describe('shared upstream budget on PostgreSQL', { skip }, () => {
   const pools: pg.Pool[] = [];
 
-  before(async () => {
-    if (skip) return;
-    const setup = new pg.Client({ connectionString: url });
-    await setup.connect();
-    await setup.query(SHARED_BUDGET_SCHEMA);
-    await setup.end();
-  });
   after(() => Promise.all(pools.map((p) => p.end())));
 
   /** `count` budgets named `name`, each on a pool of its own, as separate instances. */

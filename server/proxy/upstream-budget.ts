@@ -25,8 +25,8 @@ import type { BudgetLedger, BudgetLimits, LedgerAnswer, Priority, RequestBudgetO
 const HIGH_WAITING_MARK_MS = 1_000;
 
 /**
- * The tables and the function of the shared budget. The proxy never creates
- * them itself: they belong in the database's versioned migrations.
+ * The tables and the function of the shared budget, created by the
+ * database's versioned migrations (storage/postgres-schema.ts), never by this module.
  */
 export const SHARED_BUDGET_SCHEMA = `
 CREATE TABLE IF NOT EXISTS upstream_budget_spent (

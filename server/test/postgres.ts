@@ -1,6 +1,8 @@
 // What the PostgreSQL tests use (the server itself: postgres-server.ts): the
 // skip rule, and a fresh database per test file, dropped when the file ends.
 import { after } from 'node:test';
+import pg from 'pg';
+import { migratePostgres } from '../proxy/storage/postgres-schema.ts';
 import { HOW_TO_RUN, TEST_DATABASE_URL, createDatabase } from './postgres-server.ts';
 
 export { TEST_DATABASE_URL, createDatabase } from './postgres-server.ts';
@@ -38,4 +40,16 @@ export async function freshDatabase(): Promise<string> {
   const database = await createDatabase();
   toDrop.push(database.drop);
   return database.url;
+}
+
+/** A fresh database with the proxy's migrations applied, as a started proxy leaves it. */
+export async function freshMigratedDatabase(): Promise<string> {
+  const url = await freshDatabase();
+  const pool = new pg.Pool({ connectionString: url, max: 1 });
+  try {
+    await migratePostgres(pool, url);
+  } finally {
+    await pool.end();
+  }
+  return url;
 }

@@ -23,5 +23,5 @@ export function createStaticCatalogue(campaigns: CatalogueCampaign[], syncedAt: 
     refreshCampaign: async (id) => byId.get(id),
   };
 }
-export { createSharedCatalogue, openSharedCatalogueStore, SHARED_CATALOGUE_SCHEMA } from './shared-store.ts';
+export { createSharedCatalogue } from './shared-store.ts';
 export type { SharedCatalogue, SharedCatalogueOptions } from './shared-store.ts';

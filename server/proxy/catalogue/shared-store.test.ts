@@ -13,18 +13,18 @@ import { createClient } from '../../client/index.ts';
 import { startSandbox } from '../../sandbox/index.ts';
 import type { RunningSandbox } from '../../sandbox/index.ts';
 import { eventually } from '../../test/poll.ts';
-import { freshDatabase, skipWithoutPostgres } from '../../test/postgres.ts';
+import { freshDatabase, freshMigratedDatabase, skipWithoutPostgres } from '../../test/postgres.ts';
 import { admin } from '../../test/sandbox-admin.ts';
 import { createCatalogue, toCatalogueCampaign } from './catalogue.ts';
 import type { LiveCatalogue } from './catalogue.ts';
 import { upstreamCampaign } from './fixtures.ts';
-import { SHARED_CATALOGUE_SCHEMA, openSharedCatalogueStore } from './shared-store.ts';
+import { openSharedCatalogueStore } from './shared-store.ts';
 import type { SharedCatalogue } from './shared-store.ts';
 
 const skip = skipWithoutPostgres();
-const url = skip ? '' : await freshDatabase();
+const url = skip ? '' : await freshMigratedDatabase();
 /** A database of its own for the test no instance syncs into. */
-const quietUrl = skip ? '' : await freshDatabase();
+const quietUrl = skip ? '' : await freshMigratedDatabase();
 /** A database where the migrations never ran. */
 const bareUrl = skip ? '' : await freshDatabase();
 const silent = pino({ level: 'silent' });
@@ -90,10 +90,6 @@ describe('shared catalogue on PostgreSQL, with the sandbox over HTTP', { skip },
 
   before(async () => {
     if (skip) return;
-    const setup = new pg.Client({ connectionString: url });
-    await setup.connect();
-    await setup.query(SHARED_CATALOGUE_SCHEMA);
-    await setup.end();
     sandbox = await startSandbox({ admin: true, rateLimitPerMinute: 0 });
     const company = await admin<{ id: number }>(sandbox, 'POST', '/companies', { name: 'Acme', sources: ['carriere', 'board'] });
     const companyKeys = await admin<{ private_key: string; secret_key: string }>(sandbox, 'POST', '/clients', { company_id: company.id });
@@ -207,7 +203,6 @@ describe('shared catalogue copy, when a notification is lost', { skip }, () => {
   it('a new version written without NOTIFY still reaches every instance at its next look at the version (every second)', async () => {
     const setup = new pg.Client({ connectionString: quietUrl });
     await setup.connect();
-    await setup.query(SHARED_CATALOGUE_SCHEMA);
     const pools = [1, 2].map(() => new pg.Pool({ connectionString: quietUrl, max: 2 }));
     const copies = await Promise.all(pools.map((pool) => openSharedCatalogueStore(pool, { logger: silent })));
     try {

@@ -18,8 +18,8 @@ import type { CatalogueStore } from './store.ts';
 import type { CatalogueCampaign } from './types.ts';
 
 /**
- * The shared copy's tables. The proxy never creates them itself: they belong
- * in the database's versioned migrations.
+ * The shared copy's tables, created by the database's versioned migrations
+ * (storage/postgres-schema.ts), never by this module.
  */
 export const SHARED_CATALOGUE_SCHEMA = `
 CREATE TABLE IF NOT EXISTS catalogue_campaigns (
