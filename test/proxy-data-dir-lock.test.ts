@@ -9,15 +9,14 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { emailBucket } from '../server/proxy/applications/form.ts';
 import { SqliteApplicationStore } from '../server/proxy/storage/index.ts';
 import { uploadedResume } from '../server/proxy/storage/test-support.ts';
 import { startSandbox } from '../server/sandbox/index.ts';
 import type { RunningSandbox } from '../server/sandbox/index.ts';
+import { CLI, startCli } from './cli-processes.ts';
 import { fetch, proxyEnv } from './proxy-apply-support.ts';
 
-const CLI = fileURLToPath(new URL('../server/cli.ts', import.meta.url));
 const DAY = 24 * 60 * 60 * 1000;
 // A proxy that wrongly starts never exits by itself: fail, not hang.
 const TIMEOUT = { timeout: 60_000 };
@@ -30,30 +29,13 @@ interface Run {
 }
 
 function run(args: string[], env: Record<string, string>): Run {
-  const child = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI.sources, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<NodeJS.Signals | number | null>((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code)));
   return { child, exited, out: () => stdout, err: () => stderr };
-}
-
-/** The proxy command, listening: resolves with its URL, rejects if it exits first. */
-async function startProxyProcess(env: Record<string, string>): Promise<Run & { url: string }> {
-  const p = run(['proxy'], env);
-  const url = await new Promise<string>((resolve, reject) => {
-    const look = () => {
-      const match = /Proxy listening on (http:\/\/\S+)/.exec(p.err());
-      if (match) {
-        p.child.stderr!.off('data', look);
-        resolve(match[1]!);
-      }
-    };
-    p.child.stderr!.on('data', look);
-    void p.exited.then((how) => reject(new Error(`the proxy exited (${String(how)}) before listening: ${p.err()}`)));
-  });
-  return { ...p, url };
 }
 
 function outboxCommand(args: string[], dataDir: string): Promise<{ code: NodeJS.Signals | number | null; out: string; err: string }> {
@@ -64,8 +46,8 @@ function outboxCommand(args: string[], dataDir: string): Promise<{ code: NodeJS.
 describe('one proxy per data directory', () => {
   let sandbox: RunningSandbox;
   let tmp: string;
-  const running: Run[] = [];
-  const track = <T extends Run>(p: T): T => {
+  const running: Pick<Run, 'child' | 'exited'>[] = [];
+  const track = <T extends Pick<Run, 'child' | 'exited'>>(p: T): T => {
     running.push(p);
     return p;
   };
@@ -85,7 +67,7 @@ describe('one proxy per data directory', () => {
 
   it('refuses a second proxy at start with the holder pid and exit code 1, leaving its uploads alone; after kill -9 of the holder a new one starts', TIMEOUT, async () => {
     const dataDir = mkdtempSync(join(tmp, 'data-'));
-    const first = track(await startProxyProcess(envFor(dataDir)));
+    const first = track(await startCli(CLI.sources, 'proxy', [], envFor(dataDir)));
     assert.equal(readFileSync(join(dataDir, 'proxy.pid'), 'utf8').trim(), String(first.child.pid));
     // An upload the first proxy is receiving: a proxy that started anyway would empty uploads/.
     const inFlight = join(dataDir, 'uploads', 'in-flight.part');
@@ -102,7 +84,7 @@ describe('one proxy per data directory', () => {
 
     first.child.kill('SIGKILL');
     assert.equal(await first.exited, 'SIGKILL');
-    const third = track(await startProxyProcess(envFor(dataDir)));
+    const third = track(await startCli(CLI.sources, 'proxy', [], envFor(dataDir)));
     assert.equal((await fetch(`${third.url}/healthz`)).status, 200);
     assert.equal(readFileSync(join(dataDir, 'proxy.pid'), 'utf8').trim(), String(third.child.pid));
     third.child.kill('SIGTERM');
@@ -111,12 +93,12 @@ describe('one proxy per data directory', () => {
 
   it('frees the directory on a clean stop (SIGTERM): proxy.pid is gone and a new proxy starts', TIMEOUT, async () => {
     const dataDir = mkdtempSync(join(tmp, 'data-'));
-    const first = track(await startProxyProcess(envFor(dataDir)));
+    const first = track(await startCli(CLI.sources, 'proxy', [], envFor(dataDir)));
     first.child.kill('SIGTERM');
     assert.equal(await first.exited, 0);
     assert.equal(existsSync(join(dataDir, 'proxy.pid')), false);
 
-    const next = track(await startProxyProcess(envFor(dataDir)));
+    const next = track(await startCli(CLI.sources, 'proxy', [], envFor(dataDir)));
     assert.equal((await fetch(`${next.url}/healthz`)).status, 200);
     next.child.kill('SIGTERM');
     assert.equal(await next.exited, 0);
@@ -139,7 +121,7 @@ describe('one proxy per data directory', () => {
     await outbox.claim('done-1', 1000);
     await outbox.markDelivered('done-1', 'created_applicant', { applicantId: 1, applicationId: 2 });
     await outbox.close();
-    const proxy = track(await startProxyProcess(envFor(dataDir)));
+    const proxy = track(await startCli(CLI.sources, 'proxy', [], envFor(dataDir)));
 
     const list = await outboxCommand(['list'], dataDir);
     assert.equal(list.code, 0, list.err);
