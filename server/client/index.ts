@@ -13,15 +13,21 @@ import { Entities } from './resources/entities.ts';
 import { Jobboards } from './resources/jobboards.ts';
 import { readRecord } from './resource.ts';
 import { Transport } from './transport.ts';
-import type { RetryPolicy } from './transport.ts';
+import type { AttemptRecord, RetryPolicy } from './transport.ts';
 
 export interface ClientOptions {
   /** The /v2 root, e.g. 'https://api.example/v2' or a sandbox's `url`. */
   baseUrl: string;
   privateKey: string;
   secretKey: string;
-  /** Replaces globalThis.fetch (tests, instrumentation). */
+  /**
+   * Replaces globalThis.fetch (tests) for every call. Without it, a create
+   * that streams a file is sent with node:http, which frees the file's chunks
+   * as they are written.
+   */
   fetch?: typeof fetch;
+  /** Called after each HTTP attempt, answered or not, with its method, URL, status and duration (metrics). */
+  onAttempt?: (attempt: AttemptRecord) => void;
   /** Time source in ms for token expiry and the budget (default Date). */
   clock?: Clock;
   retry?: Partial<RetryPolicy>;
@@ -55,6 +61,7 @@ export function createClient(options: ClientOptions): RecruitmentClient {
   const transport = new Transport({
     baseUrl,
     fetch: options.fetch,
+    onAttempt: options.onAttempt,
     clock,
     retry: { ...DEFAULT_RETRY, ...options.retry },
     timeout: options.timeout ?? 10_000,
@@ -93,7 +100,7 @@ export function createClient(options: ClientOptions): RecruitmentClient {
 export { MemoryLedger, RequestBudget } from './budget.ts';
 export type { BudgetLedger, BudgetLimits, Clock, LedgerAnswer, Priority, RequestBudgetOptions } from './budget.ts';
 export { TokenCache } from './auth.ts';
-export type { RequestOptions, RetryPolicy } from './transport.ts';
+export type { AttemptRecord, RequestOptions, RetryPolicy } from './transport.ts';
 export type { InvalidRecord, ListOptions, Page, WithEmbeds } from './resource.ts';
 export {
   ApiError,

@@ -5,10 +5,19 @@
 import { randomBytes } from 'node:crypto';
 import { StreamedFile } from './files.ts';
 
-/** A request body that can be sent again: `open()` starts a new stream for each attempt. */
+/** A request body that can be sent again: each call of `chunks()` or `open()` reads it anew, for each attempt. */
 export interface StreamedBody {
   /** Bytes in all, for Content-Length. */
   length: number;
+  /**
+   * The body in chunks, each valid only until the next is asked for: the
+   * base64 of a file is encoded into one buffer, reused for every chunk. The
+   * writer must be done with a chunk (written, not queued) before it asks for
+   * the next; a node:http request says so in its write callback. A delivery
+   * then leaves no garbage per chunk, whatever the file weighs.
+   */
+  chunks(): AsyncGenerator<Buffer>;
+  /** The same body for fetch, which cannot tell when a chunk was written: a copy of each chunk. */
   open(): ReadableStream<Uint8Array>;
 }
 
@@ -17,21 +26,70 @@ function base64Length(size: number): number {
   return Math.ceil(size / 3) * 4;
 }
 
+const ALPHABET = Buffer.from('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/', 'latin1');
+const PAD = 0x3d;
+
+/**
+ * Writes the base64 of bytes[start, end) into `out` from `at`, padded when
+ * the length is not a multiple of 3; answers where it ended. Node encodes
+ * only into new strings, which a burst of resumes would pile up in the young
+ * generation; this writes into a buffer the caller reuses.
+ */
+function encodeBase64Into(bytes: Uint8Array, start: number, end: number, out: Uint8Array, at: number): number {
+  const whole = end - ((end - start) % 3);
+  let o = at;
+  let i = start;
+  for (; i < whole; i += 3) {
+    const v = (bytes[i]! << 16) | (bytes[i + 1]! << 8) | bytes[i + 2]!;
+    out[o] = ALPHABET[v >>> 18]!;
+    out[o + 1] = ALPHABET[(v >>> 12) & 63]!;
+    out[o + 2] = ALPHABET[(v >>> 6) & 63]!;
+    out[o + 3] = ALPHABET[v & 63]!;
+    o += 4;
+  }
+  if (i < end) {
+    const two = i + 1 < end;
+    const v = (bytes[i]! << 16) | (two ? bytes[i + 1]! << 8 : 0);
+    out[o] = ALPHABET[v >>> 18]!;
+    out[o + 1] = ALPHABET[(v >>> 12) & 63]!;
+    out[o + 2] = two ? ALPHABET[(v >>> 6) & 63]! : PAD;
+    out[o + 3] = PAD;
+    o += 4;
+  }
+  return o;
+}
+
 /**
  * Base64 of a stream of chunks, chunk by chunk: each piece encodes a multiple
  * of 3 bytes, the 1 or 2 left over go with the next chunk, so the pieces join
  * into exactly the base64 of the whole. A chunk is encoded (and its leftover
- * copied) before the next is asked for: a source may reuse its buffer.
+ * kept) before the next is asked for, so a source may reuse its buffer; each
+ * piece is written into one output buffer, valid until the next is asked for.
  */
 export async function* base64Chunks(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Buffer> {
-  let carry = Buffer.alloc(0);
+  const carry = new Uint8Array(3);
+  let carried = 0;
+  let out = Buffer.alloc(0);
   for await (const chunk of chunks) {
-    const bytes = carry.length === 0 ? Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength) : Buffer.concat([carry, chunk]);
-    const whole = bytes.length - (bytes.length % 3);
-    if (whole > 0) yield Buffer.from(bytes.subarray(0, whole).toString('base64'), 'latin1');
-    carry = Buffer.from(bytes.subarray(whole));
+    const need = Math.floor((carried + chunk.length) / 3) * 4;
+    if (need > out.length) out = Buffer.allocUnsafe(need);
+    let i = 0;
+    let o = 0;
+    if (carried > 0) {
+      while (carried < 3 && i < chunk.length) carry[carried++] = chunk[i++]!;
+      if (carried < 3) continue;
+      o = encodeBase64Into(carry, 0, 3, out, 0);
+      carried = 0;
+    }
+    const whole = i + Math.floor((chunk.length - i) / 3) * 3;
+    o = encodeBase64Into(chunk, i, whole, out, o);
+    for (let j = whole; j < chunk.length; j++) carry[carried++] = chunk[j]!;
+    if (o > 0) yield out.subarray(0, o);
   }
-  if (carry.length > 0) yield Buffer.from(carry.toString('base64'), 'latin1');
+  if (carried > 0) {
+    if (out.length < 4) out = Buffer.allocUnsafe(4);
+    yield out.subarray(0, encodeBase64Into(carry, 0, carried, out, 0));
+  }
 }
 
 /**
@@ -74,13 +132,14 @@ export function withStreamedFiles(value: unknown): { standIn: unknown; body(chec
       const length = pieces.reduce((sum, piece) => sum + (piece instanceof StreamedFile ? base64Length(piece.size) : piece.length), 0);
       return {
         length,
+        chunks: () => streamPieces(pieces),
         open: () => {
           const pieceStream = streamPieces(pieces);
           return new ReadableStream<Uint8Array>({
             async pull(controller) {
               const next = await pieceStream.next();
               if (next.done === true) controller.close();
-              else controller.enqueue(next.value);
+              else controller.enqueue(Buffer.from(next.value));
             },
             async cancel() {
               // Closes the file being read.
@@ -93,7 +152,7 @@ export function withStreamedFiles(value: unknown): { standIn: unknown; body(chec
   };
 }
 
-async function* streamPieces(pieces: readonly (Buffer | StreamedFile)[]): AsyncGenerator<Uint8Array> {
+async function* streamPieces(pieces: readonly (Buffer | StreamedFile)[]): AsyncGenerator<Buffer> {
   for (const piece of pieces) {
     if (!(piece instanceof StreamedFile)) {
       yield piece;

@@ -12,6 +12,7 @@ import type { ErrorDetail } from '../contract/index.ts';
 import type { TokenCache } from './auth.ts';
 import type { ApiError } from './errors.ts';
 import type { StreamedBody } from './streamed-json.ts';
+import { StreamedRequestError, sendStreamed } from './streamed-request.ts';
 import type { Clock, Priority, RequestBudget } from './budget.ts';
 import { ConnectionError, RateLimitError, SchemaError, ServerError, TimeoutError, errorFromResponse, parseRetryAfter } from './errors.ts';
 
@@ -48,9 +49,20 @@ export interface RetryPolicy {
   maxRetryAfterMs: number;
 }
 
+/** One HTTP attempt as seen by `onAttempt` (metrics). */
+export interface AttemptRecord {
+  method: string;
+  url: string;
+  /** The answer's status; undefined when none came (timeout, network error). */
+  status: number | undefined;
+  /** From sending until the whole answer was read, or the attempt failed. */
+  seconds: number;
+}
+
 export interface TransportOptions {
   baseUrl: string;
   fetch: typeof fetch | undefined;
+  onAttempt: ((attempt: AttemptRecord) => void) | undefined;
   clock: Clock;
   retry: RetryPolicy;
   timeout: number;
@@ -146,7 +158,7 @@ export class Transport {
       const token = call.auth ? await this.#tokens().get(options.signal) : undefined;
       await this.#options.budget.acquire(priority, options.signal);
       attempts++;
-      const attempt = await this.#attempt(call, token, options);
+      const attempt = await this.#attempt(call, token, options, url);
 
       if (attempt.kind === 'answer' && attempt.response.ok) {
         return this.#read(call, attempt, url, attempts);
@@ -204,7 +216,19 @@ export class Transport {
     return Math.round(this.#options.random() * Math.min(maxDelayMs, baseDelayMs * 2 ** (failure - 1)));
   }
 
-  async #attempt(call: Call<unknown>, token: string | undefined, options: RequestOptions): Promise<Attempt> {
+  async #attempt(call: Call<unknown>, token: string | undefined, options: RequestOptions, url: string): Promise<Attempt> {
+    const started = performance.now();
+    const attempt = await this.#exchange(call, token, options, url);
+    this.#options.onAttempt?.({
+      method: call.method,
+      url,
+      status: attempt.kind === 'answer' ? attempt.response.status : undefined,
+      seconds: (performance.now() - started) / 1000,
+    });
+    return attempt;
+  }
+
+  async #exchange(call: Call<unknown>, token: string | undefined, options: RequestOptions, url: string): Promise<Attempt> {
     const timeoutMs = options.timeout ?? this.#options.timeout;
     const timer = new AbortController();
     const handle = setTimeout(() => timer.abort(new Error('timeout')), timeoutMs);
@@ -215,6 +239,11 @@ export class Transport {
       if (call.body !== undefined) {
         headers['content-type'] = 'application/json';
         headers['content-length'] = String(call.body.length);
+        // Without an injected fetch, a streamed body goes through node:http, which frees each chunk once written.
+        if (this.#options.fetch === undefined) {
+          const { response, text } = await sendStreamed(url, { method: call.method, headers: { accept: 'application/json', ...headers }, body: call.body, signal });
+          return { kind: 'answer', response, text };
+        }
       }
       const response = await this.#ky(call.path, {
         method: call.method,
@@ -260,11 +289,15 @@ export class Transport {
   }
 }
 
-/** Undici reports network failures as TypeError('fetch failed' | 'terminated') with the socket error as cause. */
+/**
+ * Undici reports network failures as TypeError('fetch failed' | 'terminated')
+ * with the socket error as cause; the node:http path as StreamedRequestError.
+ */
 function connectionFailure(error: unknown): Attempt | undefined {
-  const isNetwork = error instanceof KyNetworkError || (error instanceof TypeError && (error.message === 'fetch failed' || error.message === 'terminated'));
+  const isNetwork =
+    error instanceof KyNetworkError || error instanceof StreamedRequestError || (error instanceof TypeError && (error.message === 'fetch failed' || error.message === 'terminated'));
   if (!isNetwork) return undefined;
-  const raw = error instanceof KyNetworkError ? error.cause : error;
+  const raw = error instanceof KyNetworkError || error instanceof StreamedRequestError ? error.cause : error;
   const code = errorCode(raw);
   return { kind: 'connection', reached: code === undefined || !NOT_SENT_CODES.has(code), cause: raw };
 }

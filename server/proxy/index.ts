@@ -21,7 +21,7 @@ import type { LiveCatalogue } from './catalogue/index.ts';
 import type { ProxyConfig } from './config.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { createLogger } from './logger.ts';
-import { createRegistry, instrumentedFetch } from './metrics.ts';
+import { createRegistry, upstreamLatency } from './metrics.ts';
 import { openDatabase } from './storage/index.ts';
 import { createSharedBudget } from './upstream-budget.ts';
 import type { Database } from './storage/index.ts';
@@ -134,7 +134,7 @@ export function createProxy(configOrOptions: ProxyConfig | CreateProxyOptions): 
       baseUrl: config.upstream.url,
       privateKey: config.upstream.privateKey,
       secretKey: config.upstream.secretKey,
-      fetch: instrumentedFetch(registry),
+      onAttempt: upstreamLatency(registry),
       // Several instances on one database spend the service's 120 requests a minute together.
       ...(database === undefined
         ? {}

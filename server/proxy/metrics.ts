@@ -3,6 +3,7 @@
 // the HTTP and upstream ones.
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from 'express';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { AttemptRecord } from '../client/index.ts';
 
 export function createRegistry(options: { defaultMetrics?: boolean } = {}): Registry {
   const registry = new Registry();
@@ -59,10 +60,10 @@ export function upstreamEndpoint(url: string): string {
 }
 
 /**
- * A fetch that times every upstream call (the client takes it as its
- * `fetch`), labelled by method, endpoint and status ("error" when no answer).
+ * Times every upstream call (the client takes it as its `onAttempt`),
+ * labelled by method, endpoint and status ("error" when no answer).
  */
-export function instrumentedFetch(registry: Registry, base: typeof fetch = globalThis.fetch): typeof fetch {
+export function upstreamLatency(registry: Registry): (attempt: AttemptRecord) => void {
   const latency = new Histogram({
     name: 'upstream_request_duration_seconds',
     help: 'Latency of calls to the recruitment API, by method, endpoint and status',
@@ -70,19 +71,7 @@ export function instrumentedFetch(registry: Registry, base: typeof fetch = globa
     buckets: DURATION_BUCKETS,
     registers: [registry],
   });
-  return async (input, init) => {
-    const request = input instanceof Request ? input : undefined;
-    const url = request?.url ?? String(input);
-    const method = (init?.method ?? request?.method ?? 'GET').toUpperCase();
-    const started = process.hrtime.bigint();
-    const labels = { method, endpoint: upstreamEndpoint(url) };
-    try {
-      const response = await base(input, init);
-      latency.observe({ ...labels, status: String(response.status) }, Number(process.hrtime.bigint() - started) / 1e9);
-      return response;
-    } catch (error) {
-      latency.observe({ ...labels, status: 'error' }, Number(process.hrtime.bigint() - started) / 1e9);
-      throw error;
-    }
+  return (attempt) => {
+    latency.observe({ method: attempt.method, endpoint: upstreamEndpoint(attempt.url), status: attempt.status === undefined ? 'error' : String(attempt.status) }, attempt.seconds);
   };
 }

@@ -4,20 +4,19 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { createReadStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
-import { ConnectionError, StreamedFile } from '../index.ts';
-import type { Campaign, RecruitmentClient } from '../index.ts';
+import { ConnectionError, StreamedFile, ValidationError } from '../index.ts';
+import type { Campaign } from '../index.ts';
 import { base64Chunks } from '../streamed-json.ts';
 import { JOBBOARD_CHANNEL, startWorld } from './world.ts';
 import type { World } from './world.ts';
 import { eventually } from '../../test/poll.ts';
 
 let world: World;
-let board: RecruitmentClient;
 let campaign: Campaign;
 let dir: string;
 /** A 3 MB PDF on disk, its bytes not a multiple of 3 long. */
@@ -29,7 +28,6 @@ before(async () => {
   const company = world.client(world.companyKeys);
   campaign = await company.campaigns.create({ manage_name: 'Streamed resumes' });
   await world.admin('PATCH', `/campaigns/${campaign.id}`, { status: 'online', channels: [JOBBOARD_CHANNEL] });
-  board = world.client(world.jobboardKeys);
   dir = mkdtempSync(join(tmpdir(), 'streamed-'));
   pdf = Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.from(Array.from({ length: 3_000_000 }, (_, i) => (i * 7919) % 251)), Buffer.from('\n%%EOF\n')]);
   pdfPath = join(dir, 'cv.pdf');
@@ -66,9 +64,9 @@ describe('base64Chunks', () => {
   it('joins into the base64 of the whole, wherever the chunks are cut', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.uint8Array({ maxLength: 20 }), { maxLength: 12 }), async (chunks) => {
-        const pieces: Buffer[] = [];
-        for await (const piece of base64Chunks((async function* () { yield* chunks; })())) pieces.push(piece);
-        assert.equal(Buffer.concat(pieces).toString('latin1'), Buffer.concat(chunks).toString('base64'));
+        const pieces: string[] = [];
+        for await (const piece of base64Chunks((async function* () { yield* chunks; })())) pieces.push(piece.toString('latin1'));
+        assert.equal(pieces.join(''), Buffer.concat(chunks).toString('base64'));
       }),
       { numRuns: 300 },
     );
@@ -86,36 +84,61 @@ describe('base64Chunks', () => {
             shared.fill(0xee);
           }
         })();
-        const pieces: Buffer[] = [];
-        for await (const piece of base64Chunks(reusing)) pieces.push(piece);
-        assert.equal(Buffer.concat(pieces).toString('latin1'), Buffer.concat(chunks).toString('base64'));
+        const pieces: string[] = [];
+        for await (const piece of base64Chunks(reusing)) pieces.push(piece.toString('latin1'));
+        assert.equal(pieces.join(''), Buffer.concat(chunks).toString('base64'));
       }),
       { numRuns: 300 },
     );
   });
 });
 
-describe('StreamedFile', () => {
-  it('creates an applicant whose stored resume is the file, byte for byte', async () => {
-    const { file, opened } = streamedPdf();
-    const created = await board.jobboards.createApplicant({
-      company_id: world.companyId,
-      applicant: { email: 'streamed@example.com', first_name: 'Sam', resume: file, applications: [{ campaign_id: campaign.id }] },
+// Without an injected fetch a streamed create goes through node:http; with one, through that fetch.
+const PATHS = [
+  { path: 'node:http', tag: 'node', options: {} },
+  { path: 'an injected fetch', tag: 'fetch', options: { fetch: (input: string | URL | Request, init?: RequestInit) => fetch(input, init) } },
+] as const;
+
+for (const { path, tag, options } of PATHS) {
+  describe(`StreamedFile through ${path}`, () => {
+    const board = () => world.client(world.jobboardKeys, options);
+
+    it('creates an applicant whose stored resume is the file, byte for byte', async () => {
+      const { file, opened } = streamedPdf();
+      const email = `streamed-${tag}@example.com`;
+      const created = await board().jobboards.createApplicant({
+        company_id: world.companyId,
+        applicant: { email, first_name: 'Sam', resume: file, applications: [{ campaign_id: campaign.id }] },
+      });
+      assert.deepEqual(created.applications.map((a) => a.campaign_id), [campaign.id]);
+      assert.equal(opened(), 1);
+      assert.ok((await storedResume(email)).equals(pdf));
     });
-    assert.deepEqual(created.applications.map((a) => a.campaign_id), [campaign.id]);
-    assert.equal(opened(), 1);
-    assert.ok((await storedResume('streamed@example.com')).equals(pdf));
-  });
 
-  it('applies an existing applicant with a streamed resume through POST /applications', async () => {
-    await board.jobboards.createApplicant({ company_id: world.companyId, applicant: { email: 'returning@example.com', applications: [] } });
-    const { file } = streamedPdf();
-    const application = await board.applications.create({ campaign_id: campaign.id, applicant_email: 'returning@example.com', application: { resume: file } });
-    assert.equal(application.campaign_id, campaign.id);
-    assert.ok((await storedResume(() => world.client(world.companyKeys).applications.get(application.id))).equals(pdf));
-  });
+    it('applies an existing applicant with a streamed resume through POST /applications', async () => {
+      const email = `returning-${tag}@example.com`;
+      await board().jobboards.createApplicant({ company_id: world.companyId, applicant: { email, applications: [] } });
+      const { file } = streamedPdf();
+      const application = await board().applications.create({ campaign_id: campaign.id, applicant_email: email, application: { resume: file } });
+      assert.equal(application.campaign_id, campaign.id);
+      assert.ok((await storedResume(() => world.client(world.companyKeys).applications.get(application.id))).equals(pdf));
+    });
 
-  it('opens the file again for a retry of a request that was never sent', async () => {
+    it('when the file is shorter than announced, fails the request instead of sending a cut resume', async () => {
+      const { file } = streamedPdf(pdf.length + 5);
+      const email = `cut-${tag}@example.com`;
+      await assert.rejects(
+        board().jobboards.createApplicant({ company_id: world.companyId, applicant: { email, resume: file, applications: [{ campaign_id: campaign.id }] } }),
+        (error: unknown) => error instanceof ConnectionError && error.mayHaveReachedServer,
+      );
+      const company = world.client(world.companyKeys);
+      await assert.rejects(company.applicants.get(email), { status: 404 });
+    });
+  });
+}
+
+describe('StreamedFile retries', () => {
+  it('through an injected fetch, opens the file again for a retry of a request that was never sent', async () => {
     let calls = 0;
     const flaky = world.client(world.jobboardKeys, {
       fetch: async (input, init) => {
@@ -141,14 +164,100 @@ describe('StreamedFile', () => {
     assert.ok((await storedResume('retried@example.com')).equals(pdf));
   });
 
-  it('when the file is shorter than announced, fails the request instead of sending a cut resume', async () => {
-    const { file } = streamedPdf(pdf.length + 5);
-    await assert.rejects(
-      board.jobboards.createApplicant({ company_id: world.companyId, applicant: { email: 'cut@example.com', resume: file, applications: [{ campaign_id: campaign.id }] } }),
-      (error: unknown) => error instanceof ConnectionError,
-    );
-    const company = world.client(world.companyKeys);
-    await assert.rejects(company.applicants.get('cut@example.com'), { status: 404 });
+  it('through node:http, opens the file again when a connection cut mid-body is retried, and reports each attempt', async () => {
+    // A relay to the sandbox that cuts the first connection carrying the create once 100 KB of it came.
+    const sandboxPort = Number(new URL(world.sandbox.url).port);
+    let cut = false;
+    const relay = createServer((inbound) => {
+      const outbound = connect(sandboxPort, '127.0.0.1');
+      let seen = 0;
+      inbound.on('data', (chunk: Buffer) => {
+        seen += chunk.length;
+        if (!cut && seen > 100_000) {
+          cut = true;
+          inbound.destroy();
+          outbound.destroy();
+          return;
+        }
+        outbound.write(chunk);
+      });
+      outbound.pipe(inbound);
+      outbound.on('error', () => inbound.destroy());
+      inbound.on('error', () => outbound.destroy());
+      inbound.on('close', () => outbound.end());
+    });
+    await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+    try {
+      const viaRelay = new URL(world.sandbox.url);
+      viaRelay.port = String((relay.address() as AddressInfo).port);
+      const attempts: { method: string; url: string; status: number | undefined }[] = [];
+      const client = world.client(world.jobboardKeys, { baseUrl: viaRelay.href, onAttempt: ({ method, url, status }) => attempts.push({ method, url, status }) });
+      const { file, opened } = streamedPdf();
+      await client.jobboards.createApplicant(
+        { company_id: world.companyId, applicant: { email: 'cut-then-sent@example.com', resume: file, applications: [{ campaign_id: campaign.id }] } },
+        { safeToRetry: true },
+      );
+      assert.ok(cut);
+      assert.equal(opened(), 2);
+      assert.ok((await storedResume('cut-then-sent@example.com')).equals(pdf));
+      assert.deepEqual(
+        attempts.map(({ method, url, status }) => `${method} ${new URL(url).pathname} ${status ?? 'no answer'}`),
+        ['POST /v2/jwt 200', 'POST /v2/jobboards/applicants no answer', 'POST /v2/jobboards/applicants 201'],
+      );
+    } finally {
+      relay.close();
+    }
+  });
+
+  it('through node:http, takes an answer that comes before the whole body was written, and stops writing', async () => {
+    // A server that answers 422 as soon as it has the create's headers, then reads nothing more:
+    // a client that went on writing 20 MB would wait on a full socket until its timeout.
+    const size = 20_000_001;
+    let served = 0;
+    const sockets = new Set<Socket>();
+    const server = createServer((socket) => {
+      sockets.add(socket);
+      let head = '';
+      const onData = (chunk: Buffer) => {
+        head += chunk.toString('latin1');
+        if (!head.includes('\r\n\r\n')) return;
+        socket.off('data', onData);
+        socket.pause();
+        served += 1;
+        const json = head.startsWith('POST /v2/jwt')
+          ? JSON.stringify({ token: 't', expires_at: new Date(Date.now() + 3_600_000).toISOString() })
+          : JSON.stringify({ error: { code: 'invalid_request', message: 'refused on sight', details: [] } });
+        const status = head.startsWith('POST /v2/jwt') ? '200 OK' : '422 Unprocessable Entity';
+        socket.write(`HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${json.length}\r\nConnection: close\r\n\r\n${json}`);
+      };
+      socket.on('data', onData);
+      socket.on('error', () => undefined);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    let read = 0;
+    const file = new StreamedFile({
+      mime_type: 'pdf',
+      size,
+      open: async function* () {
+        const chunk = Buffer.alloc(100_000, 0x41);
+        for (; read < size - 1; read += chunk.length) yield chunk;
+        read += 1;
+        yield chunk.subarray(0, 1);
+      },
+    });
+    try {
+      const client = world.client(world.jobboardKeys, { baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v2`, timeout: 20_000 });
+      await assert.rejects(
+        client.jobboards.createApplicant({ company_id: world.companyId, applicant: { email: 'early@example.com', resume: file, applications: [{ campaign_id: campaign.id }] } }),
+        (error: unknown) => error instanceof ValidationError && error.message.includes('refused on sight'),
+      );
+      assert.equal(served, 2, 'POST /jwt and the create');
+      assert.ok(read < size, `the file was read whole (${read} bytes) although the server had answered`);
+    } finally {
+      server.close();
+      // Paused, they would not see the client close.
+      for (const socket of sockets) socket.destroy();
+    }
   });
 });
 
