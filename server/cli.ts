@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // jobboard-connector sandbox | proxy | outbox | migrate | demo
 // Each command lives beside the part it starts; this file only dispatches.
+import { restartWithProxyFlags } from './proxy/node-flags.ts';
 
 const commands: Record<string, { summary: string; load: () => Promise<{ main: (args: string[]) => Promise<void> }> }> = {
   sandbox: { summary: 'serve the sandbox recruitment API', load: () => import('./sandbox/command.ts') },
@@ -25,6 +26,8 @@ if (command === undefined) {
   console.error(`Unknown command "${name}".\n\n${usage()}`);
   process.exit(2);
 }
+// Before anything else: the process is replaced by one with the proxy's Node flags.
+if (name === 'proxy') restartWithProxyFlags();
 try {
   await (await command.load()).main(args);
 } catch (error) {

@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { PROXY_NODE_FLAGS } from '../../server/proxy/node-flags.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 5);
@@ -57,7 +58,8 @@ async function measure(targets: Targets, url: string, headers: Record<string, st
 }
 
 export default async function bench(): Promise<string> {
-  const child = spawn(process.execPath, [fileURLToPath(new URL('./proxy-campaigns-server.ts', import.meta.url))], { stdio: ['ignore', 'pipe', 'inherit'] });
+  // With the Node flags `jobboard-connector proxy` runs with, for the bare route too.
+  const child = spawn(process.execPath, [...PROXY_NODE_FLAGS, fileURLToPath(new URL('./proxy-campaigns-server.ts', import.meta.url))], { stdio: ['ignore', 'pipe', 'inherit'] });
   try {
     const line = await new Promise<string>((resolve, reject) => {
       createInterface({ input: child.stdout }).once('line', resolve);
@@ -103,7 +105,7 @@ export default async function bench(): Promise<string> {
       '',
       `\`npm run bench -- proxy\`: autocannon, ${ROUNDS} interleaved rounds per case; medians of the rounds. Throughput and latency: ${CONNECTIONS} connections`,
       `for ${DURATION_S} s. CPU: the servers' process CPU time (user + system) per request while autocannon sends a fixed ${FIXED_RATE} requests/s for 3 s.`,
-      'The servers run in a child process (test/bench/proxy-campaigns-server.ts): the proxy against the seeded sandbox, catalogue synced,',
+      `The servers run in a child process (test/bench/proxy-campaigns-server.ts, node ${PROXY_NODE_FLAGS.join(' ')} as the proxy command): the proxy against the seeded sandbox, catalogue synced,`,
       `its request log at info level written to /dev/null; and a bare Express 5 route answering the same ${targets.bytes.toLocaleString('en-US')} bytes`,
       '(first page of 20 campaigns) with the same headers.',
       '',
