@@ -33,6 +33,19 @@ describe('proxy logger', () => {
     });
   });
 
+  it('stamps each line with the ISO time it was written at, to the millisecond', async () => {
+    const { logger, lines } = captureLogs();
+    const before = Date.now();
+    logger.info('first');
+    await new Promise((resolve) => setTimeout(resolve, 15));
+    logger.info('second');
+    const after = Date.now();
+    const times = [await written(lines, 'first'), await written(lines, 'second')].map((line) => String(line.time));
+    for (const time of times) assert.match(time, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    const [first, second] = times.map((time) => Date.parse(time)) as [number, number];
+    assert.ok(before <= first && first + 15 <= second && second <= after, `times ${times.join(', ')} not between ${before} and ${after}, 15 ms apart`);
+  });
+
   it('drops file contents given as bytes, whatever their key', async () => {
     const { logger, text, lines } = captureLogs();
     logger.info({ upload: { bytes: Buffer.from('%PDF-1.7 secret resume text') } }, 'file');
