@@ -4,9 +4,10 @@
 // Written by hand rather than with pino-http, which made a child logger and
 // ran its serialisers for every request: here a request's child logger
 // (`req.log`) is made only when a module logs through it. Lines go through
-// the proxy's logger, whose destination writes asynchronously (logger.ts).
+// the proxy's logger, which writes once per turn of the event loop
+// (log-destination.ts).
 import { randomUUID } from 'node:crypto';
-import type { Express, RequestHandler, Response } from 'express';
+import type { Express, Request, Response } from 'express';
 import type { Logger } from 'pino';
 
 declare module 'node:http' {
@@ -31,8 +32,19 @@ export function pathOnly(url: string | undefined): string {
 
 const CHILD = Symbol('request logger');
 
-/** Gives `app`'s requests their id, `req.log` and a line in the access log, once answered. */
-export function accessLog(app: Express, logger: Logger, quietPaths: ReadonlySet<string>): RequestHandler {
+export interface AccessLogOptions {
+  /** Paths answered without a line (health probes). */
+  quietPaths: ReadonlySet<string>;
+  /** Called for every answer, quiet paths included, with its duration: the HTTP metrics. */
+  onAnswered?: (req: Request, res: Response, seconds: number) => void;
+}
+
+/**
+ * Gives `app`'s requests their id, `req.log` and a line in the access log,
+ * once answered. A step of the app's first middleware, not a middleware of
+ * its own: every router layer a request passes through costs allocations.
+ */
+export function accessLog(app: Express, logger: Logger, { quietPaths, onAnswered }: AccessLogOptions): (req: Request, res: Response) => void {
   // req.log is a getter on the app's request prototype, defined once: defining
   // it on each request turned every request object into a slow dictionary
   // object, and that garbage was a tenth of a catalogue answer's cost.
@@ -47,24 +59,26 @@ export function accessLog(app: Express, logger: Logger, quietPaths: ReadonlySet<
   // goes through, which was nearly half of its cost. Errored requests' lines
   // carry the error, and keep it.
   const completed = logger.child({}, { redact: [], formatters: { log: (line: object) => line } });
-  return (req, res, next) => {
+  return (req, res) => {
     const given = req.headers['x-request-id'];
     const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     res.setHeader('X-Request-Id', id);
     req.id = id;
     const start = performance.now();
+    // One listener for the line and the metrics: each listener more is one more allocation per answer.
     res.on('finish', () => {
+      const elapsed = performance.now() - start;
+      onAnswered?.(req, res, elapsed / 1000);
       const path = pathOnly(req.originalUrl);
       if (quietPaths.has(path)) return;
       const err = (res as ResponseWithError).err;
       const status = res.statusCode;
-      const responseTime = Math.round(performance.now() - start);
+      const responseTime = Math.round(elapsed);
       if (err === undefined && status < 500) {
         completed.info({ req: { id, method: req.method, path }, res: { status }, responseTime }, 'request completed');
       } else {
         logger.error({ req: { id, method: req.method, path }, res: { status }, responseTime, ...(err === undefined ? {} : { err }) }, 'request errored');
       }
     });
-    next();
   };
 }

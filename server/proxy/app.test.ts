@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { get as httpGet } from 'node:http';
+import { IncomingMessage, ServerResponse, get as httpGet } from 'node:http';
 import type { IncomingHttpHeaders } from 'node:http';
+import { Socket } from 'node:net';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { Router } from 'express';
+import express, { Router } from 'express';
+import type { Response as ExpressResponse } from 'express';
 import { Registry } from 'prom-client';
 import { createMetricsApp, createProxyApp } from './app.ts';
 import { FORM_FIELD_NAMES } from './applications/form.ts';
@@ -17,7 +19,7 @@ import { upstreamCampaign } from './catalogue/fixtures.ts';
 import { openCatalogueStore } from './catalogue/store.ts';
 import type { ProxyConfig } from './config.ts';
 import { ProblemError } from './problem.ts';
-import { pickEncoding } from './http-cache.ts';
+import { addVary, pickEncoding } from './http-cache.ts';
 import { captureLogs } from '../test/logs.ts';
 import { eventually } from '../test/poll.ts';
 import { TEST_BOARD_ORIGIN, fetch, listen, testConfig } from './test-support.ts';
@@ -805,6 +807,25 @@ describe('pickEncoding', () => {
     assert.equal(pickEncoding('*'), 'br');
     assert.equal(pickEncoding(undefined), 'identity');
     assert.equal(pickEncoding('deflate'), 'identity');
+  });
+});
+
+describe('addVary', () => {
+  /** The Vary header an Express response ends with after these calls, from `initial`. */
+  function varyAfter(initial: string | undefined, fields: string[]): unknown {
+    const res = Object.setPrototypeOf(new ServerResponse(new IncomingMessage(new Socket())), express.response) as ExpressResponse;
+    if (initial !== undefined) res.setHeader('Vary', initial);
+    for (const field of fields) addVary(res, field);
+    return res.getHeader('Vary');
+  }
+
+  it("gives the header res.vary() gives, the first time and every time after", () => {
+    for (let round = 0; round < 2; round++) {
+      assert.equal(varyAfter(undefined, ['Origin', 'Accept-Encoding']), 'Origin, Accept-Encoding');
+      assert.equal(varyAfter(undefined, ['Origin', 'Origin']), 'Origin');
+      assert.equal(varyAfter('Cookie', ['Accept-Encoding']), 'Cookie, Accept-Encoding');
+      assert.equal(varyAfter('*', ['Origin']), '*');
+    }
   });
 });
 

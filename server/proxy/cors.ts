@@ -5,6 +5,7 @@
 // already; what is left is constant headers, and the package rebuilt them
 // (options, header lists, callbacks) for every request of the catalogue.
 import type { RequestHandler } from 'express';
+import { addVary } from './http-cache.ts';
 import { ProblemError } from './problem.ts';
 
 /** What a browser may send and read on /api. */
@@ -41,7 +42,7 @@ export function apiCors(allowed: readonly string[]): RequestHandler {
     }
     if (origin) res.setHeader('Access-Control-Allow-Origin', origin);
     // The answer differs by Origin even for requests without one (no Allow-Origin then).
-    res.vary('Origin');
+    addVary(res, 'Origin');
     if (req.method === 'OPTIONS') {
       for (const [name, value] of PREFLIGHT) res.setHeader(name, value);
       // Safari waits for a body on a 204 without Content-Length.

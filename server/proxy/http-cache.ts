@@ -32,8 +32,10 @@ export function matchesEtag(header: string | undefined, etag: string): boolean {
   return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === opaque);
 }
 
+type Encoding = 'br' | 'gzip' | 'identity';
+
 /** The best encoding the client accepts: br, then gzip; q=0 refuses one. */
-export function pickEncoding(acceptEncoding: string | undefined): 'br' | 'gzip' | 'identity' {
+export function pickEncoding(acceptEncoding: string | undefined): Encoding {
   const accepted = new Map<string, number>();
   for (const part of (acceptEncoding ?? '').split(',')) {
     const [name, ...params] = part.trim().toLowerCase().split(';');
@@ -47,6 +49,44 @@ export function pickEncoding(acceptEncoding: string | undefined): 'br' | 'gzip' 
   return 'identity';
 }
 
+/** Accept-Encoding values seen, at most: browsers send a handful of distinct ones. */
+const MAX_REMEMBERED = 100;
+const encodingOf = new Map<string, Encoding>();
+
+/** pickEncoding, parsed once per distinct header value (parsing it was a measurable part of a catalogue answer). */
+function rememberedEncoding(acceptEncoding: string | undefined): Encoding {
+  if (acceptEncoding === undefined) return 'identity';
+  let encoding = encodingOf.get(acceptEncoding);
+  if (encoding === undefined) {
+    encoding = pickEncoding(acceptEncoding);
+    if (encodingOf.size < MAX_REMEMBERED) encodingOf.set(acceptEncoding, encoding);
+  }
+  return encoding;
+}
+
+/** Vary values computed, by the header's value before and the field added. */
+const varyValues = new Map<string, Map<string, string>>();
+
+/**
+ * res.vary(field), each resulting header value computed once: the fields are
+ * the proxy's own, so there are few combinations, and parsing the header for
+ * each answer was a measurable part of a catalogue answer's cost.
+ */
+export function addVary(res: Response, field: string): void {
+  const current = res.getHeader('Vary') ?? '';
+  const value = typeof current === 'string' ? varyValues.get(current)?.get(field) : undefined;
+  if (value !== undefined) {
+    res.setHeader('Vary', value);
+    return;
+  }
+  res.vary(field);
+  const computed = res.getHeader('Vary');
+  if (typeof current !== 'string' || typeof computed !== 'string' || varyValues.size >= MAX_REMEMBERED) return;
+  let byField = varyValues.get(current);
+  if (byField === undefined) varyValues.set(current, (byField = new Map()));
+  byField.set(field, computed);
+}
+
 function encode(answer: JsonAnswer, encoding: 'br' | 'gzip'): Buffer {
   answer.encoded ??= {};
   if (encoding === 'br') {
@@ -58,10 +98,10 @@ function encode(answer: JsonAnswer, encoding: 'br' | 'gzip'): Buffer {
 }
 
 export function sendCachedJson(req: Request, res: Response, answer: JsonAnswer, cacheControl: string, type = 'application/json'): void {
-  const encoding = answer.body.length >= COMPRESS_FROM_BYTES ? pickEncoding(req.headers['accept-encoding']) : 'identity';
+  const encoding = answer.body.length >= COMPRESS_FROM_BYTES ? rememberedEncoding(req.headers['accept-encoding']) : 'identity';
   // One ETag per representation, as RFC 9110 asks of compressed forms.
   const etag = encoding === 'identity' ? answer.etag : `${answer.etag.slice(0, -1)}-${encoding}"`;
-  res.vary('Accept-Encoding');
+  addVary(res, 'Accept-Encoding');
   res.setHeader('ETag', etag);
   res.setHeader('Cache-Control', cacheControl);
   if (matchesEtag(req.headers['if-none-match'], etag)) {

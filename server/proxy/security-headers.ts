@@ -1,12 +1,12 @@
 // helmet's security headers, recorded once at start-up and then set by one
-// loop per request. With the options the proxy gives it, helmet's headers
+// loop per request, a step of the app's first middleware. With the options the proxy gives it, helmet's headers
 // depend on nothing in the request, and its chain of a dozen middlewares per
 // request was a measurable part of the cost of a catalogue answer. helmet
 // stays the one definition of the set: it is what gets recorded.
 import type { Request, RequestHandler, Response } from 'express';
 
-/** A middleware setting, on every answer, the headers `middleware` sets when run once. */
-export function recordedHeaders(middleware: RequestHandler): RequestHandler {
+/** A function setting on an answer the headers `middleware` sets when run once. */
+export function recordedHeaders(middleware: RequestHandler): (res: Response) => void {
   const set: [string, string][] = [];
   const removed: string[] = [];
   // Only what helmet calls: anything else it might call in a later version
@@ -25,9 +25,8 @@ export function recordedHeaders(middleware: RequestHandler): RequestHandler {
     done = true;
   });
   if (!done) throw new Error('recordedHeaders: the middleware did not finish synchronously; its headers cannot be recorded.');
-  return (_req, res, next) => {
+  return (res) => {
     for (const name of removed) res.removeHeader(name);
     for (const [name, value] of set) res.setHeader(name, value);
-    next();
   };
 }

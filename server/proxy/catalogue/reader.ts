@@ -66,6 +66,17 @@ export function createCatalogueReader(
     return value;
   };
 
+  // The routes keep one parsed query per query string: its key is built once.
+  const listKeys = new WeakMap<CampaignListQuery, string>();
+  const listKey = (query: CampaignListQuery): string => {
+    let key = listKeys.get(query);
+    if (key === undefined) {
+      key = `list:${JSON.stringify([query.q ?? '', query.company_id ?? 0, query.job_type ?? '', query.working_time ?? '', (query.city ?? '').toLowerCase(), query.page, query.per_page])}`;
+      listKeys.set(query, key);
+    }
+    return key;
+  };
+
   const listed = (id: number): CatalogueCampaign | undefined => {
     const c = store.get(id);
     return c === undefined || c.status !== 'online' ? undefined : c;
@@ -73,8 +84,7 @@ export function createCatalogueReader(
 
   return {
     list(query) {
-      const key = `list:${JSON.stringify([query.q ?? '', query.company_id ?? 0, query.job_type ?? '', query.working_time ?? '', (query.city ?? '').toLowerCase(), query.page, query.per_page])}`;
-      return cached(key, () => {
+      return cached(listKey(query), () => {
         const { items, total } = store.search(query);
         facets ??= store.facets() as CampaignList['facets'];
         const list: CampaignList = {
