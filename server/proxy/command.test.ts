@@ -116,7 +116,7 @@ describe('jobboard-connector proxy', () => {
       // stdout is JSON lines (pino), ending with the stop.
       const lines = p.out().trim().split('\n').map((l) => JSON.parse(l) as { msg: string; req?: { id: string; path: string } });
       assert.equal(lines.at(-1)?.msg, 'proxy stopped');
-      // Lines are written asynchronously: the last request's line is not lost on a clean stop.
+      // Lines are written at the end of their turn: the last request's line is not lost on a clean stop.
       assert.deepEqual(lines.find((l) => l.req?.id === 'last-request')?.req, { id: 'last-request', method: 'GET', path: '/api/config' });
       assert.doesNotMatch(p.out(), new RegExp(DEMO_KEYS.jobboard.secret_key));
     } finally {

@@ -4,6 +4,7 @@
 // modules log an application's reference id instead of its fields.
 import { pino } from 'pino';
 import type { DestinationStream, Logger } from 'pino';
+import { stdoutLines } from './log-destination.ts';
 
 /** Keys whose values are personal data or secrets, redacted at any depth. */
 export const SENSITIVE_KEYS: ReadonlySet<string> = new Set([
@@ -72,10 +73,10 @@ export function redactPersonalData(value: unknown, depth = 0): unknown {
 export interface LoggerOptions {
   level?: string;
   /**
-   * Where lines go; tests pass a stream to read them. By default stdout,
-   * written asynchronously: lines written while a write is under way go out
-   * together with the next one, instead of one blocking write per line. pino
-   * flushes what is left when the process exits; stop() flushes too.
+   * Where lines go; tests pass a stream to read them. By default stdout, the
+   * lines of each turn of the event loop written together at its end
+   * (log-destination.ts); what is left is written when the process exits,
+   * and stop() flushes too.
    */
   destination?: DestinationStream;
 }
@@ -91,7 +92,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       },
       timestamp: isoTimeOncePerMillisecond(),
     },
-    options.destination ?? pino.destination({ dest: 1, sync: false }),
+    options.destination ?? stdoutLines(),
   );
 }
 

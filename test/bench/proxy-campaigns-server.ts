@@ -13,6 +13,7 @@ import express from 'express';
 import { pino } from 'pino';
 import { loadProxyConfig } from '../../server/proxy/config.ts';
 import { startProxy } from '../../server/proxy/index.ts';
+import { linesByTurn } from '../../server/proxy/log-destination.ts';
 import { createLogger } from '../../server/proxy/logger.ts';
 import { DEMO_KEYS, startSandbox } from '../../server/sandbox/index.ts';
 
@@ -28,8 +29,8 @@ const proxy = await startProxy({
     HOST: '127.0.0.1',
     DATA_DIR: mkdtempSync(join(tmpdir(), 'proxy-bench-')),
   }),
-  // Request lines are formatted as in production, then thrown away.
-  logger: createLogger({ level: 'info', destination: pino.destination({ dest: '/dev/null', sync: false }) }),
+  // Request lines are formatted and written as in production, to /dev/null.
+  logger: createLogger({ level: 'info', destination: linesByTurn(pino.destination({ dest: '/dev/null', sync: true })) }),
 });
 await proxy.catalogue.syncNow();
 
