@@ -238,6 +238,23 @@ describe('proxy app', () => {
       }
     });
 
+    it('answers HEAD with the headers of GET and no body', async () => {
+      const get = await fetch(`${h.url}/api/campaigns?per_page=5`, { headers: { 'Accept-Encoding': 'identity' } });
+      const bytes = Buffer.from(await get.arrayBuffer());
+      const head = await new Promise<{ status?: number; headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        httpGet(`${h.url}/api/campaigns?per_page=5`, { method: 'HEAD' }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }));
+        }).on('error', reject);
+      });
+      assert.equal(head.status, 200);
+      assert.equal(head.body.length, 0);
+      assert.equal(head.headers['content-length'], String(bytes.length));
+      assert.equal(head.headers['content-type'], 'application/json; charset=utf-8');
+      assert.equal(head.headers.etag, get.headers.get('etag'));
+    });
+
     it('when the catalogue changes, the ETag changes', async () => {
       const before = (await fetch(`${h.url}/api/campaigns`)).headers.get('etag');
       h.catalogue.store.upsert(toCatalogueCampaign(upstreamCampaign({ id: 3, name: 'New offer' })));

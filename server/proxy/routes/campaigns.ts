@@ -70,7 +70,7 @@ export function campaignRoutes(app: Router, base: string, reader: CatalogueReade
   app.get(`${base}/:id/jobposting`, (req, res) => {
     const answer = reader.jobPosting(campaignId(req.params.id));
     if (answer === undefined) throw campaignNotFound();
-    sendCachedJson(req, res, answer, CAMPAIGNS_CACHE_CONTROL, 'application/ld+json');
+    sendCachedJson(req, res, answer, CAMPAIGNS_CACHE_CONTROL, 'application/ld+json; charset=utf-8');
   });
 
 }
