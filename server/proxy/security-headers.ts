@@ -1,8 +1,9 @@
 // helmet's security headers, recorded once at start-up and then set by one
-// loop per request, a step of the app's first middleware. With the options the proxy gives it, helmet's headers
-// depend on nothing in the request, and its chain of a dozen middlewares per
-// request was a measurable part of the cost of a catalogue answer. helmet
-// stays the one definition of the set: it is what gets recorded.
+// loop per request, a step of the app's first middleware. With the options
+// the proxy gives it, helmet's headers depend on nothing in the request, and
+// its chain of a dozen middlewares per request was a measurable part of the
+// cost of a catalogue answer. helmet stays the one definition of the set: it
+// is what gets recorded.
 import type { Request, RequestHandler, Response } from 'express';
 
 /** A function setting on an answer the headers `middleware` sets when run once. */
