@@ -44,12 +44,17 @@ export function linesByTurn(target: DestinationStream): LineDestination {
   };
 }
 
+/** The lines of each turn written to `dest` (a file descriptor or a path) with one synchronous write. */
+export function linesByTurnTo(dest: number | string): LineDestination {
+  return linesByTurn(pino.destination({ dest, sync: true }));
+}
+
 let stdout: LineDestination | undefined;
 
 /** stdout as a LineDestination, one for the process (every logger writing there shares it, so lines stay in order). */
 export function stdoutLines(): LineDestination {
   if (stdout === undefined) {
-    const lines = linesByTurn(pino.destination({ dest: 1, sync: true }));
+    const lines = linesByTurnTo(1);
     process.on('exit', () => lines.flushSync());
     stdout = lines;
   }

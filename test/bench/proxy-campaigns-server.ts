@@ -10,10 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import { pino } from 'pino';
 import { loadProxyConfig } from '../../server/proxy/config.ts';
 import { startProxy } from '../../server/proxy/index.ts';
-import { linesByTurn } from '../../server/proxy/log-destination.ts';
+import { linesByTurnTo } from '../../server/proxy/log-destination.ts';
 import { createLogger } from '../../server/proxy/logger.ts';
 import { DEMO_KEYS, startSandbox } from '../../server/sandbox/index.ts';
 
@@ -30,7 +29,7 @@ const proxy = await startProxy({
     DATA_DIR: mkdtempSync(join(tmpdir(), 'proxy-bench-')),
   }),
   // Request lines are formatted and written as in production, to /dev/null.
-  logger: createLogger({ level: 'info', destination: linesByTurn(pino.destination({ dest: '/dev/null', sync: true })) }),
+  logger: createLogger({ level: 'info', destination: linesByTurnTo('/dev/null') }),
 });
 await proxy.catalogue.syncNow();
 
