@@ -15,6 +15,7 @@ import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { z } from 'zod';
+import { OWNER_ONLY_FILE, createOwnerOnlyDatabaseFile } from '../owner-only.ts';
 
 export const LOCK_FILE = 'proxy.lock';
 export const PID_FILE = 'proxy.pid';
@@ -73,6 +74,7 @@ function openLock(dataDir: string): DatabaseSync {
   let db: DatabaseSync | undefined;
   try {
     // timeout 0: a second proxy is refused at once, never queued behind the first.
+    createOwnerOnlyDatabaseFile(join(dataDir, LOCK_FILE));
     db = new DatabaseSync(join(dataDir, LOCK_FILE), { timeout: 0 });
     // No journal file: this connection never writes a page.
     db.exec('PRAGMA journal_mode = MEMORY; PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE');
@@ -99,7 +101,7 @@ export function lockDataDir(dir: string): DataDirLock {
   const pidPath = join(dataDir, PID_FILE);
   const tmp = `${pidPath}.${process.pid}.tmp`;
   try {
-    writeFileSync(tmp, `${process.pid}\n`);
+    writeFileSync(tmp, `${process.pid}\n`, { mode: OWNER_ONLY_FILE });
     renameSync(tmp, pidPath);
   } catch (error) {
     db.close();

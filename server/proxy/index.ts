@@ -3,7 +3,6 @@
 // and stop() for the background work (catalogue sync, delivery worker).
 // startProxy() is createProxy() on its own HTTP server, with a graceful close
 // that finishes in-flight requests; the `proxy` command runs it.
-import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,6 +11,7 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { createClient } from '../client/index.ts';
 import type { RecruitmentClient } from '../client/index.ts';
+import { makeOwnerOnlyFolder } from '../owner-only.ts';
 import { packageVersion } from '../package-root.ts';
 import { createMetricsApp, createProxyApp } from './app.ts';
 import { createApplicationsModule } from './applications/index.ts';
@@ -20,6 +20,7 @@ import { createCatalogue, createSharedCatalogue, openCatalogueStore } from './ca
 import type { LiveCatalogue } from './catalogue/index.ts';
 import type { ProxyConfig } from './config.ts';
 import { lockDataDir } from './data-dir-lock.ts';
+import { restrictDataDir } from './data-dir-modes.ts';
 import { createLogger } from './logger.ts';
 import { createRegistry, upstreamLatency } from './metrics.ts';
 import { openDatabase } from './storage/index.ts';
@@ -117,15 +118,30 @@ function optionsOf<T extends CreateProxyOptions>(arg: ProxyConfig | T): T | Crea
   return 'upstream' in arg ? { config: arg } : arg;
 }
 
+/**
+ * Gives a data directory made by an older version the owner-only modes. One
+ * that cannot be changed (files of another user) is said, not fatal: the
+ * proxy works as before.
+ */
+function restrictDataDirOf(dataDir: string, logger: Logger): void {
+  try {
+    const changed = restrictDataDir(dataDir);
+    if (changed > 0) logger.info({ event: 'data_dir_restricted', dataDir, changed }, 'data directory made readable by its owner only (0700 folders, 0600 files)');
+  } catch (error) {
+    logger.warn({ event: 'data_dir_not_restricted', dataDir, error: error instanceof Error ? error.message : String(error) }, 'could not make the data directory readable by its owner only: chmod -R go-rwx it');
+  }
+}
+
 /** The whole proxy, not listening: mount `app`, then call start(). */
 export function createProxy(configOrOptions: ProxyConfig | CreateProxyOptions): Proxy {
   const options = optionsOf(configOrOptions);
   const { config } = options;
   const logger = options.logger ?? createLogger({ level: config.logLevel });
   const registry = options.registry ?? createRegistry();
-  mkdirSync(config.dataDir, { recursive: true });
+  makeOwnerOnlyFolder(config.dataDir);
   // Before any store opens or uploads/ is cleared: the directory is one process's (DataDirInUseError).
   const dataDirLock = lockDataDir(config.dataDir);
+  restrictDataDirOf(config.dataDir, logger);
 
   const database = openDatabase(config.databaseUrl, (error) => logger.error({ event: 'database_error', error: error.message }, 'an idle PostgreSQL connection failed'));
   const client =

@@ -4,6 +4,7 @@
 // "one company (or one creating client), optional filter, newest first".
 import { DatabaseSync } from 'node:sqlite';
 import type { SQLInputValue, StatementSync } from 'node:sqlite';
+import { createOwnerOnlyDatabaseFile, restrictDatabaseFile } from '../owner-only.ts';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS companies (
@@ -239,6 +240,9 @@ export class Database {
   }
 
   constructor(path: string) {
+    // What the sandbox stores (applicants, resumes) is readable by its owner only, in a file made by an older version too.
+    createOwnerOnlyDatabaseFile(path);
+    restrictDatabaseFile(path);
     this.raw = new DatabaseSync(path);
     this.raw.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;');
     this.dropApplicationsUniqueConstraint();

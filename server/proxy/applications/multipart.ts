@@ -8,6 +8,7 @@ import { createWriteStream } from 'node:fs';
 import type { WriteStream } from 'node:fs';
 import busboy from 'busboy';
 import type { Request } from 'express';
+import { OWNER_ONLY_FILE } from '../../owner-only.ts';
 import { ProblemError } from '../problem.ts';
 import { LEADING_BYTES_NEEDED, startsLikeResume } from './resume.ts';
 import type { UploadSpool } from './upload-spool.ts';
@@ -123,7 +124,7 @@ export function parseApplicationForm(req: Request, maxResumeBytes: number, spool
 
     const openUpload = (): WriteStream => {
       const path = spool.newPath();
-      const out = createWriteStream(path);
+      const out = createWriteStream(path, { mode: OWNER_ONLY_FILE });
       const written = new Promise<void>((resolveWrite, rejectWrite) => {
         out.once('close', resolveWrite);
         out.once('error', rejectWrite);

@@ -4,9 +4,10 @@
 // in SQLite's page cache) on every write and read. A file is written from the
 // upload by a rename, read by a stream, and deleted when the outbox row says
 // its personal data goes.
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { open, rename } from 'node:fs/promises';
 import { join } from 'node:path';
+import { OWNER_ONLY_FILE, makeOwnerOnlyFolder } from '../../owner-only.ts';
 
 /** References are UUIDs the proxy made; anything else must never name a path. */
 const REFERENCE = /^[\w-]{1,100}$/;
@@ -25,7 +26,7 @@ export class ResumeFiles {
 
   constructor(dataDir: string) {
     this.dir = join(dataDir, 'resumes');
-    mkdirSync(this.dir, { recursive: true });
+    makeOwnerOnlyFolder(this.dir);
   }
 
   private pathOf(reference: string): string {
@@ -48,7 +49,7 @@ export class ResumeFiles {
   /** Writes bytes as the resume of `reference` (an outbox of an older version moving its blobs here). */
   write(reference: string, bytes: Uint8Array): void {
     const path = this.pathOf(reference);
-    writeFileSync(path, bytes);
+    writeFileSync(path, bytes, { mode: OWNER_ONLY_FILE });
     fsync(path);
   }
 

@@ -4,15 +4,16 @@
 // stored (made durable there), or deleted: an upload refused for its content
 // leaves nothing behind, and costs no fsync.
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { makeOwnerOnlyFolder } from '../../owner-only.ts';
 
 export class UploadSpool {
   readonly dir: string;
 
   constructor(dataDir: string) {
     this.dir = join(dataDir, 'uploads');
-    mkdirSync(this.dir, { recursive: true });
+    makeOwnerOnlyFolder(this.dir);
   }
 
   /** A path for a new upload; nothing is created until it is written. */

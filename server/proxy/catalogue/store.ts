@@ -2,9 +2,9 @@
 // per campaign: the record as JSON plus the columns search and filters use.
 // Kept behind this small interface so a shared store (Redis, Postgres) for
 // several proxy instances is a second implementation, not a rewrite.
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { createOwnerOnlyDatabaseFile, makeOwnerOnlyFolder } from '../../owner-only.ts';
 import { htmlToText } from './sanitize.ts';
 import type { CatalogueCampaign } from './types.ts';
 
@@ -71,8 +71,9 @@ const SCHEMA = `
 export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore {
   let path = ':memory:';
   if (dataDir !== ':memory:') {
-    mkdirSync(dataDir, { recursive: true });
+    makeOwnerOnlyFolder(dataDir);
     path = join(dataDir, 'catalogue.db');
+    createOwnerOnlyDatabaseFile(path);
   }
   const db = new DatabaseSync(path);
   db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;');

@@ -12,10 +12,10 @@
 // process left in `delivering` (it was killed) are taken back at start-up.
 // node:sqlite is synchronous: each method does its work at once and answers
 // a settled promise, to fit the async interfaces PostgreSQL needs.
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type { SQLInputValue, StatementSync } from 'node:sqlite';
+import { createOwnerOnlyDatabaseFile, makeOwnerOnlyFolder } from '../../owner-only.ts';
 import { ResumeFiles } from '../applications/resume-files.ts';
 import { IDEMPOTENCY_TTL_MS, RETENTION_FROM } from './application-store.ts';
 import type {
@@ -60,11 +60,12 @@ export class SqliteApplicationStore implements ApplicationStore {
   private closed = false;
 
   constructor(options: SqliteStoreOptions) {
-    mkdirSync(options.dataDir, { recursive: true });
+    makeOwnerOnlyFolder(options.dataDir);
     this.path = join(options.dataDir, 'outbox.db');
     this.location = this.path;
     this.owner = options.owner;
     this.now = options.now ?? Date.now;
+    createOwnerOnlyDatabaseFile(this.path);
     this.db = new DatabaseSync(this.path);
     // Incremental auto-vacuum (only takes effect on a new file): purge gives deleted resumes' space back.
     this.db.exec('PRAGMA busy_timeout = 5000; PRAGMA auto_vacuum = INCREMENTAL;');
