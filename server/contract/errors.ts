@@ -16,6 +16,8 @@ export const ERROR_STATUS = {
   rate_limited: 403,
   /** The sandbox's admin surface, asked by a web page of another origin. */
   origin_refused: 403,
+  /** The sandbox's admin surface, asked under a host name that is not the sandbox's (DNS rebinding). */
+  host_refused: 403,
   not_found: 404,
   /** A known path called with another method; the Allow header lists the right ones. */
   method_not_allowed: 405,

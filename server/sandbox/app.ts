@@ -120,11 +120,21 @@ function requestLog(req: Request, res: Response, next: NextFunction): void {
  * The admin surface changes everything a sandbox holds, so a web page must not
  * reach it: a change is taken only as JSON (which a page on another site cannot
  * send without a CORS preflight the sandbox never grants, unlike a form or a
- * text/plain fetch, even with no body), and a browser request from another
- * origin is refused outright.
+ * text/plain fetch, even with no body), a browser request from another
+ * origin is refused outright, and so is a request addressed to another host
+ * name (a page whose own name was pointed at the sandbox's address is of its
+ * own origin to the browser: only the Host header tells).
  */
 function adminRequestsOnly(ctx: SandboxContext): RequestHandler {
   return (req, _res, next) => {
+    const host = req.headers.host;
+    if (!ctx.tokens.isOwnHost(host, req.socket)) {
+      const own = `127.0.0.1:${req.socket.localPort ?? 'PORT'}`;
+      throw new SandboxError(
+        'host_refused',
+        `The admin surface answers only requests addressed to the sandbox itself (Host ${own}, localhost or the address it listens on, with its port), not ${host === undefined ? 'a request without Host' : `Host ${JSON.stringify(host.slice(0, 100))}`}: a web page on another name that resolves here must not reach it. Call http://${own}/_sandbox/... from a test, a script or curl.`,
+      );
+    }
     const origin = req.headers.origin;
     const site = req.headers['sec-fetch-site'];
     if ((origin !== undefined && !ctx.tokens.isOwnOrigin(origin)) || site === 'cross-site' || site === 'same-site') {

@@ -37,6 +37,15 @@ export function clientByPrivateKey(db: Database, privateKey: string): ApiClient 
 
 const encoder = new TextEncoder();
 
+/** How far ahead of the sandbox's clock a token's "iat" may be: the signer's clock may run a little fast. */
+export const CLOCK_SKEW_SECONDS = 5;
+
+/** A JWT time (seconds since 1970) as ISO text, to the second; as it is when no date is that far. */
+function isoSeconds(seconds: number): string {
+  const date = new Date(Math.floor(seconds) * 1000);
+  return Number.isNaN(date.getTime()) ? String(seconds) : date.toISOString().replace('.000Z', 'Z');
+}
+
 export async function issueToken(client: ApiClient, clock: SandboxClock): Promise<{ token: string; expires_at: string }> {
   const iat = Math.floor(clock.now().getTime() / 1000);
   const exp = iat + TOKEN_LIFETIME_SECONDS;
@@ -56,6 +65,8 @@ export class TokenVerifier {
   readonly #cache = new Map<string, { client: ApiClient; expiresMs: number }>();
   /** The hosts a token's "aud" may name: the sandbox's own addresses, set when it listens. */
   #audiences = new Set<string>();
+  /** The host:port (as a Host header writes it) of each address the sandbox was given: where it listens, its public URL. */
+  #ownHosts = new Set<string>();
 
   constructor(db: Database, clock: SandboxClock) {
     this.#db = db;
@@ -68,6 +79,27 @@ export class TokenVerifier {
    */
   setAudiences(origins: string[]): void {
     this.#audiences = new Set(origins.flatMap(hostsOf));
+    this.#ownHosts = new Set(origins.map((origin) => new URL(origin).host.toLowerCase()));
+  }
+
+  /**
+   * Whether a request's Host header names the sandbox: an address it was
+   * given, or the address and port its connection reached (a loopback name
+   * with that port included). A name that merely resolves to it does not: a
+   * page of evil.example whose name was pointed at 127.0.0.1 (DNS
+   * rebinding) sends "Host: evil.example:4010".
+   */
+  isOwnHost(host: string | undefined, reached: { localAddress?: string | undefined; localPort?: number | undefined }): boolean {
+    if (host === undefined) return false;
+    const named = /^(\[[0-9a-f:.]+\]|[^:[\]]+)(?::(\d{1,5}))?$/.exec(host.trim().toLowerCase());
+    if (named === null) return false;
+    if (this.#ownHosts.has(host.trim().toLowerCase())) return true;
+    const [, hostname, port = '80'] = named;
+    if (reached.localPort === undefined || Number(port) !== reached.localPort) return false;
+    // The connection's own address, as a Host header writes it (an IPv4 client of an IPv6 socket is ::ffff:a.b.c.d).
+    const local = (reached.localAddress ?? '').replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '');
+    const names = ['localhost', '127.0.0.1', '[::1]', local.includes(':') ? `[${local}]` : local];
+    return names.includes(hostname!);
   }
 
   /** Whether an Origin header names the sandbox itself (its admin surface answers only its own pages). */
@@ -118,23 +150,31 @@ export class TokenVerifier {
       const known = [...this.#audiences].filter((h) => h.includes(':'));
       throw new SandboxError('invalid_token', `The token's "aud" must be this API's host${known.length > 0 ? ` (${known.join(' or ')})` : ''}, or left out.`);
     }
+    const nowSeconds = nowMs / 1000;
+    // A token signed for later would outlive its 4 hours from now; a clock a few seconds ahead of ours is forgiven.
+    if (payload.iat !== undefined && payload.iat > nowSeconds + CLOCK_SKEW_SECONDS) {
+      throw new SandboxError(
+        'invalid_token',
+        `The token's "iat" (${isoSeconds(payload.iat)}) lies in the future: it is ${Math.ceil(payload.iat - nowSeconds)} s ahead of the API's clock (${isoSeconds(nowSeconds)}), and at most ${CLOCK_SKEW_SECONDS} s are allowed. Sign it with the current time (check the clock of the machine that signs), or get one with POST /v2/jwt.`,
+      );
+    }
     // A token lives at most 4 hours, whoever signed it.
-    const bornAt = payload.iat ?? Math.floor(nowMs / 1000);
+    const bornAt = payload.iat ?? Math.floor(nowSeconds);
     if (payload.exp !== undefined && payload.exp - bornAt > TOKEN_LIFETIME_SECONDS) {
       throw new SandboxError('invalid_token', `The token lives longer than ${TOKEN_LIFETIME_SECONDS / 3600} hours ("exp" minus "iat"); sign one that expires sooner, or get one with POST /v2/jwt.`);
     }
     try {
-      await jwtVerify(token, encoder.encode(client.secret_key), {
-        algorithms: ['HS256'],
-        currentDate: new Date(nowMs),
-        // A self-signed token without exp is accepted for the same 4 hours as an issued one.
-        ...(payload.exp === undefined ? { maxTokenAge: TOKEN_LIFETIME_SECONDS } : {}),
-      });
+      await jwtVerify(token, encoder.encode(client.secret_key), { algorithms: ['HS256'], currentDate: new Date(nowMs) });
     } catch (error) {
       if (error instanceof joseErrors.JWTExpired) {
         throw new SandboxError('token_expired', 'The token has expired; get a new one with POST /v2/jwt.');
       }
       throw new SandboxError('invalid_token', 'The token signature or claims are not valid for this key pair.');
+    }
+    // A self-signed token without exp is accepted for the same 4 hours as an issued one (jose's maxTokenAge
+    // would also refuse an "iat" within the skew allowed above).
+    if (payload.exp === undefined && nowSeconds - bornAt > TOKEN_LIFETIME_SECONDS) {
+      throw new SandboxError('token_expired', 'The token has expired; get a new one with POST /v2/jwt.');
     }
     const expiresMs =
       payload.exp !== undefined ? payload.exp * 1000 : ((payload.iat ?? 0) + TOKEN_LIFETIME_SECONDS) * 1000;

@@ -57,7 +57,7 @@ const ERROR_RESPONSES: Record<number, string> = {
 
 function errorResponse(status: number): JsonSchema {
   const codes = Object.entries(ERROR_STATUS)
-    .filter(([code, s]) => s === status && code !== 'method_not_allowed' && code !== 'origin_refused')
+    .filter(([code, s]) => s === status && !['method_not_allowed', 'origin_refused', 'host_refused'].includes(code))
     .map(([code]) => `\`${code}\``);
   return {
     description: `The error body; \`error.code\` is one of ${codes.join(', ')}.`,

@@ -1,12 +1,12 @@
 // What a web page on another site, a forged Host header or a crafted upload
 // can do to a running sandbox: nothing. Real HTTP against the sandbox.
 import assert from 'node:assert/strict';
-import { get as httpGet } from 'node:http';
+import { get as httpGet, request as httpRequest } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { SignJWT } from 'jose';
 import { b64, docx } from '../test/files.ts';
 import { call, world } from './test-helpers.ts';
-import type { World } from './test-helpers.ts';
+import type { Json, World } from './test-helpers.ts';
 
 const secret = (s: string) => new TextEncoder().encode(s);
 
@@ -18,6 +18,19 @@ function getWithHost(url: string, host: string, token: string): Promise<{ status
       res.on('data', (chunk: Buffer) => (body += chunk.toString()));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
     }).on('error', reject);
+  });
+}
+
+/** An admin call with this Host header (fetch will not set it), as JSON: its status and its error body. */
+function adminWithHost(origin: string, method: string, path: string, host: string): Promise<{ status: number; body: Json }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(`${origin}/_sandbox${path}`, { method, headers: { Host: host, 'content-type': 'application/json' } }, (res) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as Json }));
+    });
+    req.on('error', reject);
+    req.end(method === 'GET' ? undefined : '{}');
   });
 }
 
@@ -55,6 +68,28 @@ describe('sandbox security', () => {
       const own = await call(`${w.t.sandbox.origin}/_sandbox/clock`, { headers: { origin: w.t.sandbox.origin } });
       assert.equal(own.status, 200, 'a page of the sandbox itself may');
     });
+
+    it('answers 403 host_refused, saying why, to a request addressed to another host name: a page whose name was pointed at the sandbox (DNS rebinding) cannot reach it', async () => {
+      const { origin, port } = w.t.sandbox;
+      const before = await campaigns();
+      for (const host of [`evil.example:${port}`, 'evil.example', `localhost:${port + 1}`, `127.0.0.1.evil.example:${port}`]) {
+        for (const [method, path] of [['POST', '/reset'], ['GET', '/clock']] as const) {
+          const reply = await adminWithHost(origin, method, path, host);
+          assert.equal(reply.status, 403, `${method} ${path} with Host ${host}`);
+          assert.equal(reply.body.error.code, 'host_refused');
+          assert.match(reply.body.error.message, /answers only requests addressed to the sandbox itself/);
+          assert.ok(reply.body.error.message.includes(JSON.stringify(host)), 'names the host it was sent to');
+        }
+      }
+      assert.equal(await campaigns(), before, 'nothing was reset');
+    });
+
+    it('answers a request addressed to the address and port it listens on, or to a loopback name with that port', async () => {
+      const { origin, port } = w.t.sandbox;
+      for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `LocalHost:${port}`, `[::1]:${port}`]) {
+        assert.equal((await adminWithHost(origin, 'GET', '/clock', host)).status, 200, `Host ${host}`);
+      }
+    });
   });
 
   describe('files', () => {
@@ -87,6 +122,24 @@ describe('sandbox security', () => {
       // The loopback is one machine: localhost names the sandbox listening on 127.0.0.1.
       const local = await call(`${w.t.url}/campaigns`, { token: await sign(`localhost:${w.t.sandbox.port}`) });
       assert.equal(local.status, 200);
+    });
+
+    it('are refused when "iat" lies in the future, saying so (401 invalid_token); a signer\'s clock a few seconds ahead is forgiven', async () => {
+      const signedAt = (iat: number, exp?: number) => {
+        const jwt = new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setIssuer(keys.private_key).setIssuedAt(iat);
+        return (exp === undefined ? jwt : jwt.setExpirationTime(exp)).sign(secret(keys.secret_key));
+      };
+      const now = Math.floor(Date.now() / 1000);
+      // A day ahead, with and without exp: each would have been good for 4 hours from tomorrow.
+      for (const token of [await signedAt(now + 86_400, now + 86_400 + 3600), await signedAt(now + 86_400), await signedAt(now + 60, now + 120)]) {
+        const reply = await call(`${w.t.url}/campaigns`, { token });
+        assert.equal(reply.status, 401);
+        assert.equal(reply.body.error.code, 'invalid_token');
+        assert.match(reply.body.error.message, /"iat" \(.+\) lies in the future: it is \d+ s ahead of the API's clock/);
+      }
+      for (const token of [await signedAt(now + 3, now + 3600), await signedAt(now + 3)]) {
+        assert.equal((await call(`${w.t.url}/campaigns`, { token })).status, 200, 'a clock 3 s ahead');
+      }
     });
 
     it('live at most 4 hours: a longer exp is refused, saying so', async () => {
