@@ -14,7 +14,7 @@ import type { ProxyConfig } from '../config.ts';
 import { DEFAULT_DELIVERY, DeliveryWorker } from './delivery.ts';
 import type { DeliveryClient, DeliveryOptions } from './delivery.ts';
 import { applicationMetrics } from './metrics.ts';
-import { openApplicationStore } from '../storage/index.ts';
+import { SchemaBehindError, openApplicationStore } from '../storage/index.ts';
 import type { ApplicationStore, Database } from '../storage/index.ts';
 import { DEFAULT_RETENTION_INTERVAL_MS, RetentionSweeper } from './retention.ts';
 import { applicationsRouter } from './routes.ts';
@@ -71,6 +71,8 @@ export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsMo
       }
     },
     (error: unknown) => {
+      // Says what to do already (run the migrate command as the owner): passed on as it is.
+      if (error instanceof SchemaBehindError) throw error;
       const why = error instanceof Error ? error.message : String(error);
       throw new Error(`The application store ${outbox.location} cannot be opened: ${why}. Check DATABASE_URL and that the database server answers.`, { cause: error });
     },

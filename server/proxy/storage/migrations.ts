@@ -25,6 +25,29 @@ export function checkOrder(migrations: readonly MigrationRecord[]): void {
   });
 }
 
+/**
+ * The store's schema is older than this proxy needs and the proxy's own
+ * database role may not change it: the owner migrates it, once, with the
+ * migrate command.
+ */
+export class SchemaBehindError extends Error {
+  /** The version the store is at (0: never migrated). */
+  readonly current: number;
+  /** The version this proxy needs. */
+  readonly needed: number;
+
+  constructor(where: string, current: number, needed: number, options?: ErrorOptions) {
+    const why = options?.cause instanceof Error ? ` (${options.cause.message})` : '';
+    super(
+      `${where}: the schema is at version ${current}, this proxy needs version ${needed}, and its database role may not migrate it${why}: run \`jobboard-connector migrate\` with the owner's DATABASE_URL, then start the proxy again.`,
+      options,
+    );
+    this.name = 'SchemaBehindError';
+    this.current = current;
+    this.needed = needed;
+  }
+}
+
 /** A newer proxy wrote this store: running an older one over it could lose what it does not know. */
 export function refuseNewer(applied: readonly number[], known: readonly MigrationRecord[], where: string): void {
   const latest = known.at(-1)?.version ?? 0;

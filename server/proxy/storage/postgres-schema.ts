@@ -5,7 +5,7 @@
 import type pg from 'pg';
 import { SHARED_CATALOGUE_SCHEMA } from '../catalogue/shared-store.ts';
 import { SHARED_BUDGET_SCHEMA } from '../upstream-budget.ts';
-import { checkOrder, refuseNewer } from './migrations.ts';
+import { SchemaBehindError, checkOrder, refuseNewer } from './migrations.ts';
 import type { MigrationRecord, MigrationReport } from './migrations.ts';
 
 interface PostgresMigration extends MigrationRecord {
@@ -80,17 +80,38 @@ checkOrder(POSTGRES_MIGRATIONS);
 /** One number for the advisory lock every instance takes to migrate (any bigint; this one spells "jbc-apps"). */
 const MIGRATION_LOCK = 0x6a62632d61707073n;
 
+/** PostgreSQL's insufficient_privilege: the role may not create or alter the tables. */
+const INSUFFICIENT_PRIVILEGE = '42501';
+
+/** The versions recorded in schema_migrations, read without creating anything; undefined when the table is missing. */
+async function appliedVersions(client: pg.PoolClient): Promise<number[] | undefined> {
+  const { rows } = await client.query<{ present: boolean }>("SELECT to_regclass('schema_migrations') IS NOT NULL AS present");
+  if (rows[0]?.present !== true) return undefined;
+  return (await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version);
+}
+
 /**
  * Applies the migrations the database lacks. Instances starting together
  * queue on an advisory lock: the first applies, the others find it done.
+ * A database already current is only read: the proxy may run with a role
+ * that reads and writes rows and creates nothing, while the owner's role
+ * runs `jobboard-connector migrate`. One behind that the role may not
+ * migrate throws SchemaBehindError.
  */
 export async function migratePostgres(pool: pg.Pool, where: string): Promise<MigrationReport> {
+  const latest = POSTGRES_MIGRATIONS.at(-1)!.version;
   const client = await pool.connect();
   try {
+    const found = await appliedVersions(client);
+    if (found !== undefined) {
+      refuseNewer(found, POSTGRES_MIGRATIONS, where);
+      if (POSTGRES_MIGRATIONS.every((m) => found.includes(m.version))) return { applied: [], version: latest };
+    }
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK.toString()]);
+    let done: number[] = found ?? [];
     try {
       await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL)');
-      const done = (await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version);
+      done = (await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version);
       refuseNewer(done, POSTGRES_MIGRATIONS, where);
       const applied: MigrationRecord[] = [];
       for (const migration of POSTGRES_MIGRATIONS) {
@@ -105,8 +126,12 @@ export async function migratePostgres(pool: pg.Pool, where: string): Promise<Mig
           throw error;
         }
         applied.push({ version: migration.version, name: migration.name });
+        done.push(migration.version);
       }
-      return { applied, version: POSTGRES_MIGRATIONS.at(-1)!.version };
+      return { applied, version: latest };
+    } catch (error) {
+      if ((error as { code?: unknown } | null)?.code !== INSUFFICIENT_PRIVILEGE) throw error;
+      throw new SchemaBehindError(where, Math.max(0, ...done), latest, { cause: error });
     } finally {
       await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK.toString()]);
     }
