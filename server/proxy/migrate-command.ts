@@ -1,6 +1,7 @@
 // jobboard-connector migrate: brings the application store's schema up to
-// date and says what it applied, without starting the proxy (the proxy also
-// migrates at start; this lets a deployment do it once, before the instances).
+// date and says what it applied, without starting the proxy (a proxy whose
+// database role may create tables also migrates at start; this lets a
+// deployment do it once, before the instances, as the role owning the tables).
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadDatabaseUrl } from './config.ts';
@@ -14,7 +15,9 @@ prints what it applied. Safe to run while proxies run and more than once:
 instances take turns on a lock, and what is applied is not applied again.
 
 Where: the PostgreSQL database of DATABASE_URL when it is set, else
-DATA_DIR/outbox.db (SQLite; created when missing).
+DATA_DIR/outbox.db (SQLite; created when missing). With PostgreSQL, give it
+the DATABASE_URL of the role that owns the tables: the proxies may run with a
+role that only reads and writes rows (see the partners' guide).
 
 Options:
   --data-dir DIR   the proxy's data directory (default: $DATA_DIR, else ./data)
