@@ -19,8 +19,8 @@ describe('upload places per address', () => {
   let world: ApplyWorld;
 
   before(async () => {
-    // MAX_CONCURRENT_UPLOADS_PER_IP is left at its default, 4.
-    world = await startApplyWorld({ env: { MAX_CONCURRENT_UPLOADS: '10', UPLOAD_TIMEOUT_SECONDS: '15' } });
+    // MAX_CONCURRENT_UPLOADS_PER_IP at its default, 4 (the tests' own default is higher).
+    world = await startApplyWorld({ env: { MAX_CONCURRENT_UPLOADS: '10', MAX_CONCURRENT_UPLOADS_PER_IP: '4', UPLOAD_TIMEOUT_SECONDS: '15' } });
   });
   after(() => world?.close());
 
