@@ -12,6 +12,7 @@ import { admin } from '../server/test/sandbox-admin.ts';
 import { BOARD_ORIGIN, apply, startApplyWorld, validFields } from './proxy-apply-support.ts';
 import type { ApplyWorld } from './proxy-apply-support.ts';
 import { applicationBody, codeOf, openRawUpload, statusOf } from './raw-uploads.test-support.ts';
+import type { RawUpload } from './raw-uploads.test-support.ts';
 
 const accepted = (status: number) => status === 201 || status === 202;
 
@@ -55,6 +56,30 @@ describe('upload places per address', () => {
     for (const upload of held) upload.finish();
     const statuses = await Promise.all(held.map(async (upload) => statusOf(await upload.answer)));
     assert.ok(statuses.every(accepted), `the held uploads were answered ${statuses.join(', ')}`);
+  });
+});
+
+describe('upload places per address behind a reverse proxy', () => {
+  it('counts the address TRUST_PROXY gives, an IPv6 one by its /64', async () => {
+    const world = await startApplyWorld({ env: { TRUST_PROXY: '1', MAX_CONCURRENT_UPLOADS_PER_IP: '1', UPLOAD_TIMEOUT_SECONDS: '15' } });
+    let held: RawUpload | undefined;
+    try {
+      const from = (ip: string) => ({ Origin: BOARD_ORIGIN, 'X-Forwarded-For': ip });
+      held = await openRawUpload(world.proxyUrl, { contentLength: 5_000_000, first: Buffer.from('-'.repeat(100)), headers: from('2001:db8:1:2::1') });
+      await eventually(async () => {
+        // Another interface identifier of the same /64: refused while the first upload goes on (an empty body: admitted, it is answered 400 at once).
+        const probe = await openRawUpload(world.proxyUrl, { contentLength: 0, headers: from('2001:db8:1:2:ffff::9') });
+        return statusOf(await probe.answer) === 503;
+      }, { timeoutMs: 5_000, what: 'the first upload holding its /64\'s place' });
+      // Another /64: its own place (its answer, once its body has come, is about the form, not the place).
+      const body = applicationBody(validFields(world.openCampaignIds[0]!), files.pdf());
+      const other = await openRawUpload(world.proxyUrl, { contentLength: body.length, first: body, headers: { ...from('2001:db8:1:3::1'), Connection: 'close' } });
+      const otherStatus = statusOf(await other.answer);
+      assert.ok(accepted(otherStatus), `another /64 was answered ${otherStatus}`);
+    } finally {
+      held?.socket.destroy();
+      await world.close();
+    }
   });
 });
 
