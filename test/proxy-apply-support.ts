@@ -82,6 +82,8 @@ export function proxyEnv(sandbox: Pick<RunningSandbox, 'url'>, dataDir: string, 
     LOG_LEVEL: 'info',
     DELIVERY_DEADLINE_MS: '3000',
     APPLY_RATE_LIMIT_PER_IP: '1000',
+    // Every candidate of these tests applies from 127.0.0.1, several at once.
+    MAX_CONCURRENT_UPLOADS_PER_IP: '50',
     APPLY_RATE_LIMIT_PER_EMAIL: '100',
     ...extra,
   };

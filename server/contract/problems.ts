@@ -22,6 +22,7 @@ export const PROBLEMS = {
   internal_error: { status: 500, title: 'Internal error' },
   not_ready: { status: 503, title: 'Job offers not available yet' },
   server_busy: { status: 503, title: 'Too many applications being received at once' },
+  storage_full: { status: 503, title: 'No room to store more applications right now' },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ProblemCode = keyof typeof PROBLEMS;

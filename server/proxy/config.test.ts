@@ -51,6 +51,17 @@ describe('proxy configuration', () => {
     }
   });
 
+  it('takes the upload and queue limits with their defaults (4 uploads per address, 5 GiB queued, 1 GiB free), and names a wrong one once with what it expects', () => {
+    const defaults = loadProxyConfig(REQUIRED);
+    assert.deepEqual([defaults.maxConcurrentUploadsPerIp, defaults.maxQueuedBytes, defaults.minFreeDiskBytes], [4, 5 * 1024 ** 3, 1024 ** 3]);
+    assert.equal(loadProxyConfig({ ...REQUIRED, MIN_FREE_DISK_BYTES: '0' }).minFreeDiskBytes, 0, '0: no floor');
+    assert.deepEqual(problemsOf({ MAX_CONCURRENT_UPLOADS_PER_IP: '0', MAX_QUEUED_BYTES: '5GB', MIN_FREE_DISK_BYTES: '-1' }).sort(), [
+      'MAX_CONCURRENT_UPLOADS_PER_IP must be a whole number of uploads',
+      'MAX_QUEUED_BYTES must be a number of bytes, like 5368709120 (5 GiB)',
+      'MIN_FREE_DISK_BYTES must be a number of bytes, like 1073741824 (1 GiB), or 0 for no floor',
+    ]);
+  });
+
   it('when a required variable is missing or empty, names it as required', () => {
     const problems = problemsOf({ UPSTREAM_SECRET_KEY: '' });
     assert.deepEqual(problems, ['UPSTREAM_SECRET_KEY is required']);

@@ -72,6 +72,8 @@ const formFields = z
     return fields;
   });
 
+const GIB = 1024 * 1024 * 1024;
+
 /** How long a dead-lettered or refused application keeps its personal data, in days. */
 export const DEFAULT_PERSONAL_DATA_RETENTION_DAYS = 30;
 
@@ -178,6 +180,13 @@ const EnvSchema = z
     WIDGET_FILE: z.string().optional(),
     UPLOAD_TIMEOUT_SECONDS: positiveInt('a whole number of seconds').default(120),
     MAX_CONCURRENT_UPLOADS: positiveInt('a whole number of uploads').default(50),
+    MAX_CONCURRENT_UPLOADS_PER_IP: positiveInt('a whole number of uploads').default(4),
+    MAX_QUEUED_BYTES: positiveInt('a number of bytes, like 5368709120 (5 GiB)').default(5 * GIB),
+    MIN_FREE_DISK_BYTES: z.coerce
+      .number({ error: 'must be a number of bytes, like 1073741824 (1 GiB), or 0 for no floor' })
+      .int({ error: 'must be a number of bytes, like 1073741824 (1 GiB), or 0 for no floor', abort: true })
+      .min(0, 'must be a number of bytes, like 1073741824 (1 GiB), or 0 for no floor')
+      .default(GIB),
     METRICS_PORT: z.coerce.number({ error: 'must be a port number from 0 to 65535' }).int().min(0).max(65535, 'must be a port number from 0 to 65535').default(9464),
     METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   })
@@ -225,6 +234,12 @@ export interface ProxyConfig {
   uploadTimeoutMs: number;
   /** Applications being received at once; beyond, 503 before the body is read. */
   maxConcurrentUploads: number;
+  /** Of those, from one address (an IPv6 /64); beyond, 503 before the body is read. */
+  maxConcurrentUploadsPerIp: number;
+  /** Total size of the resumes the store holds for applications not yet delivered; beyond, 503 before the body is read. */
+  maxQueuedBytes: number;
+  /** Free space DATA_DIR's disk keeps; below, 503 before the body is read (0: no floor). */
+  minFreeDiskBytes: number;
   /** Where /metrics is served: a listener of its own, off the public port. */
   metrics: { port: number; host: string };
 }
@@ -307,6 +322,9 @@ export function loadProxyConfig(env: Record<string, string | undefined> = proces
     widgetFile: resolve(e.WIDGET_FILE ?? packagePath('dist', 'widget', 'widget.js')),
     uploadTimeoutMs: e.UPLOAD_TIMEOUT_SECONDS * 1000,
     maxConcurrentUploads: e.MAX_CONCURRENT_UPLOADS,
+    maxConcurrentUploadsPerIp: e.MAX_CONCURRENT_UPLOADS_PER_IP,
+    maxQueuedBytes: e.MAX_QUEUED_BYTES,
+    minFreeDiskBytes: e.MIN_FREE_DISK_BYTES,
     metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST },
   };
 }

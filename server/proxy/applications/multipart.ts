@@ -121,6 +121,13 @@ export function parseApplicationForm(req: Request, maxResumeBytes: number, spool
     let fileOpen = false;
     /** The resume's upload file while it is written: deleted if the form fails. */
     let upload: { path: string; out: WriteStream; written: Promise<void> } | undefined;
+    /**
+     * Set once the upload file is dropped: no byte is written after. The
+     * request is unpiped from the parser when the form fails, but the chunk
+     * that crossed the cap is still handed to it, and its bytes must not open
+     * a file that nothing would close or delete.
+     */
+    let dropped = false;
 
     const openUpload = (): WriteStream => {
       const path = spool.newPath();
@@ -136,6 +143,7 @@ export function parseApplicationForm(req: Request, maxResumeBytes: number, spool
     };
     /** Stops writing and deletes the upload file once its stream has closed (it may still be opening). */
     const dropUpload = () => {
+      dropped = true;
       if (upload === undefined) return;
       const { path, out } = upload;
       upload = undefined;
@@ -210,6 +218,7 @@ export function parseApplicationForm(req: Request, maxResumeBytes: number, spool
       let head: Buffer | undefined = Buffer.alloc(0);
       let refused = false;
       const write = (chunk: Buffer) => {
+        if (dropped) return;
         const out = upload?.out ?? openUpload();
         if (!out.write(chunk)) {
           // Backpressure: busboy stops parsing, and reading the request, until the disk has taken this.

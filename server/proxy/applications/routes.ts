@@ -3,7 +3,7 @@
 // answer. Handlers throw ProblemError; the app's error middleware answers.
 import { randomUUID } from 'node:crypto';
 import { Router } from 'express';
-import type { Request, RequestHandler, Response } from 'express';
+import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { isCampaignOpenForApplications } from '../../contract/index.ts';
 import type { ProxyConfig } from '../config.ts';
@@ -18,6 +18,8 @@ import type { ApplicationStore, OutboxRow } from '../storage/application-store.t
 import { resumeTypeOf, unsupportedFileType } from './resume.ts';
 import { DAY_MS, checkEmail, ipLimit, verifyCaptcha } from './spam.ts';
 import type { ApplicationsCatalogue } from './types.ts';
+import { admitUploads, UploadSlots } from './upload-admission.ts';
+import { QueueCeiling } from './queue-ceiling.ts';
 import type { UploadSpool } from './upload-spool.ts';
 
 export interface RouteDeps {
@@ -132,6 +134,14 @@ export function applicationsRouter(deps: RouteDeps): Router {
   const { config, catalogue, metrics } = deps;
   const log = deps.logger;
   const router = Router();
+  // Decided before any byte of a body is read: room in the queue, a place among the uploads in progress.
+  const ceiling = new QueueCeiling({
+    maxQueuedBytes: config.maxQueuedBytes,
+    minFreeDiskBytes: config.minFreeDiskBytes,
+    dataDir: config.dataDir,
+    queuedBytes: () => deps.outbox().then((outbox) => outbox.queuedResumeBytes()),
+  });
+  const admit = admitUploads({ slots: new UploadSlots(config.maxConcurrentUploads, config.maxConcurrentUploadsPerIp), ceiling, metrics });
 
   /** The campaign the application goes to, re-checked upstream when the catalogue is old. */
   async function campaignFor(id: number): Promise<{ company_id: number }> {
@@ -231,33 +241,11 @@ export function applicationsRouter(deps: RouteDeps): Router {
       },
       { deadLetterAfterMs: config.deadLetterAfterHours * 60 * 60 * 1000, key, emailBucket: { bucket, windowMs: DAY_MS } },
     );
+    if (resume?.path != null) ceiling.noteStored(resume.size);
     return { reference, campaignId: checked.campaignId };
   }
 
-  // Before any byte of the body is read: past MAX_CONCURRENT_UPLOADS applications
-  // being received, 503 with Retry-After and the connection closed.
-  let receiving = 0;
-  const refuseWhenBusy: RequestHandler = (req, res, next) => {
-    res.locals.metricsRoute = '/api/applications';
-    if (receiving >= config.maxConcurrentUploads) {
-      metrics.refused.inc({ code: 'server_busy' });
-      res.setHeader('Connection', 'close');
-      throw new ProblemError('server_busy', 'Too many applications are being received right now; send the form again in a few seconds.', {
-        headers: { 'Retry-After': '5' },
-      });
-    }
-    receiving += 1;
-    let done = false;
-    const release = () => {
-      if (!done) receiving -= 1;
-      done = true;
-    };
-    res.once('finish', release);
-    res.once('close', release);
-    next();
-  };
-
-  router.post('/', refuseWhenBusy, ipLimit(config.applyRateLimitPerIp, metrics, deps.sharedStore ? deps.outbox : undefined), async (req: Request, res: Response) => {
+  router.post('/', admit, ipLimit(config.applyRateLimitPerIp, metrics, deps.sharedStore ? deps.outbox : undefined), async (req: Request, res: Response) => {
     const now = deps.now();
     let form: ParsedForm | undefined;
     try {

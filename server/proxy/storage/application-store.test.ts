@@ -145,6 +145,24 @@ for (const harness of [sqlite, postgres]) {
       await other.close();
     });
 
+    it('weighs the queue as the resumes of the applications not yet delivered, dead ones included', async () => {
+      assert.equal(await outbox.queuedResumeBytes(), 0);
+      const sized = (reference: string, size: number): NewApplication => ({ ...newApplication(reference), resume: uploadedResume(dir, Buffer.alloc(size, 1)) });
+      await outbox.enqueue(sized('waiting', 1_000), { deadLetterAfterMs: HOUR });
+      await outbox.enqueue(sized('delivered', 20_000), { deadLetterAfterMs: HOUR });
+      await outbox.enqueue(sized('dead', 300), { deadLetterAfterMs: HOUR });
+      await outbox.enqueue(sized('refused', 4_000), { deadLetterAfterMs: HOUR });
+      await outbox.enqueue({ ...newApplication('no-resume'), resume: null, resume_type: null }, { deadLetterAfterMs: HOUR });
+      assert.equal(await outbox.queuedResumeBytes(), 25_300);
+      await outbox.claim('delivered', 60_000);
+      await outbox.markDelivered('delivered', 'created_applicant', {});
+      await outbox.claim('dead', 60_000);
+      await outbox.markDead('dead', 'expired', 'server_error (503)');
+      await outbox.claim('refused', 60_000);
+      await outbox.markRejected('refused', 'upstream_rejected', 'validation');
+      assert.equal(await outbox.queuedResumeBytes(), 1_300);
+    });
+
     it('forgets the personal data and the resume in the same write that marks a row delivered', async () => {
       await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
       await outbox.claim('r1', 60_000);

@@ -212,6 +212,12 @@ export interface OutboxStore {
   summary(reference: string): Promise<OutboxSummary | undefined>;
   list(options?: { status?: OutboxStatus; limit?: number }): Promise<OutboxSummary[]>;
   counts(): Promise<Record<OutboxStatus, number>>;
+  /**
+   * Total size of the resumes held for applications not yet delivered
+   * (waiting, being delivered, or dead and kept for an operator): what the
+   * queue weighs on its disk. Delivered and refused rows hold none.
+   */
+  queuedResumeBytes(): Promise<number>;
   /** Puts a dead (or waiting) application back in line now, with a fresh dead-letter deadline. */
   retry(reference: string, deadLetterAfterMs: number): Promise<RetryResult>;
   /** Erases the personal data of dead and refused rows that ended at least `retentionMs` ago; answers their references. */

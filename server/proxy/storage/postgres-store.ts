@@ -385,6 +385,11 @@ export class PostgresApplicationStore implements ApplicationStore {
     return counts;
   }
 
+  async queuedResumeBytes(): Promise<number> {
+    const [row] = await this.query(`SELECT coalesce(sum(resume_bytes), 0)::bigint AS bytes FROM outbox WHERE status <> 'delivered'`);
+    return Number(row?.bytes ?? 0);
+  }
+
   async retry(reference: string, deadLetterAfterMs: number): Promise<RetryResult> {
     const now = this.now();
     return inTransaction(this.pool, async (client) => {

@@ -432,6 +432,11 @@ export class SqliteApplicationStore implements ApplicationStore {
     return counts;
   }
 
+  async queuedResumeBytes(): Promise<number> {
+    const row = this.stmt(`SELECT coalesce(sum(resume_bytes), 0) AS bytes FROM outbox WHERE status <> 'delivered'`).get() as { bytes: number };
+    return Number(row.bytes);
+  }
+
   /**
    * Puts a dead (or waiting) application back in line now, with a fresh
    * dead-letter deadline. Answers what happened, for the CLI.

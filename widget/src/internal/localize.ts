@@ -104,9 +104,11 @@ export function problemMessage(code: string): string {
       return msg('Upload cancelled. Your application was not sent.');
     case 'not_ready':
       return msg('The service is starting. Try again in a moment.');
-    // Only the sitemap answers it, which the widget never asks for; said in case a board's own code shows it.
+    // Too many uploads at once, in all or from the candidate's network.
     case 'server_busy':
       return msg('Too many applications at once. Send the form again in a moment.');
+    case 'storage_full':
+      return msg('This job board cannot receive applications right now, through no fault of yours. Your application was not sent: try again later.');
     default:
       return msg('Something went wrong on our side. Try again in a moment.');
   }

@@ -49,6 +49,7 @@
 's572a0491670e509b': `Introduzca un correo electrónico como nombre@ejemplo.es.`,
 's59dbbbd9bd595caa': `Este tipo de archivo no se acepta. Elija un PDF, una imagen o un documento de Word.`,
 's5b6a1140834aa043': `Página anterior`,
+'s5d4f7ac08514aa78': `Esta bolsa de empleo no puede recibir candidaturas en este momento, sin que sea culpa suya. Su candidatura no se ha enviado: inténtelo de nuevo más tarde.`,
 's5d929ff1619ac0c9': `Buscar`,
 's5ed8146c971f8d0f': `Introduzca una dirección web que empiece por https://.`,
 's60cd535bb6a19a80': `Carta de presentación`,

@@ -49,6 +49,7 @@
 's572a0491670e509b': `Saisissez une adresse e-mail comme nom@exemple.fr.`,
 's59dbbbd9bd595caa': `Ce type de fichier n’est pas accepté. Choisissez un PDF, une image ou un document Word.`,
 's5b6a1140834aa043': `Page précédente`,
+'s5d4f7ac08514aa78': `Ce site d’emploi ne peut pas recevoir de candidatures pour le moment, sans que vous y soyez pour rien. Votre candidature n’a pas été envoyée : réessayez plus tard.`,
 's5d929ff1619ac0c9': `Rechercher`,
 's5ed8146c971f8d0f': `Saisissez une adresse web commençant par https://.`,
 's60cd535bb6a19a80': `Lettre de motivation`,

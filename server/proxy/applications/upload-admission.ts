@@ -1,0 +1,97 @@
+// Who may start sending an application, decided before any byte of its body
+// is read: the queue must have room on disk (QueueCeiling), at most
+// MAX_CONCURRENT_UPLOADS applications are received at once, and at most
+// MAX_CONCURRENT_UPLOADS_PER_IP of them from one address, so one or two
+// addresses holding slow uploads cannot take every place. Each refusal is a
+// 503 with Retry-After, and the connection closes once answered.
+import type { RequestHandler } from 'express';
+import { ipKeyGenerator } from 'express-rate-limit';
+import { ProblemError } from '../problem.ts';
+import type { ApplicationMetrics } from './metrics.ts';
+import type { QueueCeiling } from './queue-ceiling.ts';
+
+/**
+ * The address a limit counts by: an IPv4 address as it is (an IPv4-mapped
+ * IPv6 one as its IPv4), an IPv6 address by its /64 prefix, since one
+ * household or host holds a whole /64.
+ */
+export function addressGroup(ip: string): string {
+  return ipKeyGenerator(ip, 64);
+}
+
+/** Places for uploads in progress, in all and per address group. */
+export class UploadSlots {
+  readonly #max: number;
+  readonly #maxPerAddress: number;
+  #taken = 0;
+  readonly #byAddress = new Map<string, number>();
+
+  constructor(max: number, maxPerAddress: number) {
+    this.#max = max;
+    this.#maxPerAddress = maxPerAddress;
+  }
+
+  /** Takes a place for `group`; answers its release (idempotent), or why there is none. */
+  take(group: string): (() => void) | 'full' | 'address_full' {
+    const mine = this.#byAddress.get(group) ?? 0;
+    if (mine >= this.#maxPerAddress) return 'address_full';
+    if (this.#taken >= this.#max) return 'full';
+    this.#taken += 1;
+    this.#byAddress.set(group, mine + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.#taken -= 1;
+      const left = (this.#byAddress.get(group) ?? 1) - 1;
+      if (left === 0) this.#byAddress.delete(group);
+      else this.#byAddress.set(group, left);
+    };
+  }
+}
+
+function serverBusy(detail: string): ProblemError {
+  return new ProblemError('server_busy', detail, { headers: { 'Retry-After': '5', Connection: 'close' } });
+}
+
+function storageFull(): ProblemError {
+  return new ProblemError(
+    'storage_full',
+    "This job board's server cannot store more applications right now; nothing is wrong with yours. Send it again later.",
+    { headers: { 'Retry-After': '300', Connection: 'close' } },
+  );
+}
+
+function storageUnreadable(): ProblemError {
+  return new ProblemError('not_ready', 'Applications cannot be received right now; send the form again in a minute.', {
+    headers: { 'Retry-After': '30', Connection: 'close' },
+  });
+}
+
+export interface AdmissionDeps {
+  slots: UploadSlots;
+  ceiling: QueueCeiling;
+  metrics: ApplicationMetrics;
+}
+
+/** The middleware before POST /api/applications reads its body; its place is released when the answer ends. */
+export function admitUploads({ slots, ceiling, metrics }: AdmissionDeps): RequestHandler {
+  const refuse = (problem: ProblemError): never => {
+    metrics.refused.inc({ code: problem.code });
+    throw problem;
+  };
+  return async (req, res, next) => {
+    res.locals.metricsRoute = '/api/applications';
+    // Which ceiling is in the metric's count of refusals (storage_full); both mean the same to the candidate.
+    const reached = await ceiling.reached().catch(() => refuse(storageUnreadable()));
+    if (reached !== undefined) refuse(storageFull());
+    const release = slots.take(addressGroup(req.ip ?? req.socket.remoteAddress ?? 'unknown'));
+    if (release === 'address_full') refuse(serverBusy('Too many applications are being sent from your network right now; wait for them to finish, then send the form again.'));
+    if (release === 'full') refuse(serverBusy('Too many applications are being received right now; send the form again in a few seconds.'));
+    if (typeof release === 'function') {
+      res.once('finish', release);
+      res.once('close', release);
+    }
+    next();
+  };
+}

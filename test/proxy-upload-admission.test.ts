@@ -1,0 +1,136 @@
+// Who may start sending an application, over real sockets from several
+// loopback addresses: no one address holds every upload place, and the queue
+// of applications waiting for the service has a ceiling on disk. Each refusal
+// comes before the body is read.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import * as files from '../server/test/files.ts';
+import { eventually } from '../server/test/poll.ts';
+import { admin } from '../server/test/sandbox-admin.ts';
+import { BOARD_ORIGIN, apply, startApplyWorld, validFields } from './proxy-apply-support.ts';
+import type { ApplyWorld } from './proxy-apply-support.ts';
+import { applicationBody, codeOf, openRawUpload, statusOf } from './raw-uploads.test-support.ts';
+import type { RawUpload } from './raw-uploads.test-support.ts';
+
+const accepted = (status: number) => status === 201 || status === 202;
+
+describe('upload places per address', () => {
+  let world: ApplyWorld;
+
+  before(async () => {
+    // MAX_CONCURRENT_UPLOADS_PER_IP at its default, 4 (the tests' own default is higher).
+    world = await startApplyWorld({ env: { MAX_CONCURRENT_UPLOADS: '10', MAX_CONCURRENT_UPLOADS_PER_IP: '4', UPLOAD_TIMEOUT_SECONDS: '15' } });
+  });
+  after(() => world?.close());
+
+  /** A valid application from `localAddress`, of which only the first part is sent. */
+  async function slowApplication(localAddress: string) {
+    const body = applicationBody(validFields(world.openCampaignIds[0]!), files.pdfOfSize(200_000));
+    const upload = await openRawUpload(world.proxyUrl, { contentLength: body.length, first: body.subarray(0, 120_000), localAddress, headers: { Origin: BOARD_ORIGIN, Connection: 'close' } });
+    return { ...upload, finish: () => upload.send(body.subarray(120_000)) };
+  }
+
+  it('two addresses holding slow uploads up to their cap leave room for a third; a fifth from one address is refused with 503 while its four go on', async () => {
+    const uploads = join(world.config.dataDir, 'uploads');
+    const held = [];
+    for (const address of ['127.0.0.2', '127.0.0.3']) {
+      for (let i = 0; i < 4; i += 1) held.push(await slowApplication(address));
+    }
+    await eventually(() => readdirSync(uploads).length === 8, { timeoutMs: 10_000, what: 'the 8 slow uploads under way' });
+
+    // Its body (5 MB announced) never comes: the answer does not wait for it.
+    const fifth = await openRawUpload(world.proxyUrl, { contentLength: 5_000_000, localAddress: '127.0.0.2', headers: { Origin: BOARD_ORIGIN } });
+    const refused = await fifth.answer;
+    assert.equal(statusOf(refused), 503);
+    assert.equal(codeOf(refused), 'server_busy');
+    assert.match(refused, /retry-after: 5/i);
+    assert.match(refused, /from your network/);
+
+    const body = applicationBody(validFields(world.openCampaignIds[0]!), files.pdf());
+    const third = await openRawUpload(world.proxyUrl, { contentLength: body.length, first: body, localAddress: '127.0.0.4', headers: { Origin: BOARD_ORIGIN, Connection: 'close' } });
+    const thirdStatus = statusOf(await third.answer);
+    assert.ok(accepted(thirdStatus), `the third address was answered ${thirdStatus}`);
+
+    for (const upload of held) upload.finish();
+    const statuses = await Promise.all(held.map(async (upload) => statusOf(await upload.answer)));
+    assert.ok(statuses.every(accepted), `the held uploads were answered ${statuses.join(', ')}`);
+  });
+});
+
+describe('upload places per address behind a reverse proxy', () => {
+  it('counts the address TRUST_PROXY gives, an IPv6 one by its /64', async () => {
+    const world = await startApplyWorld({ env: { TRUST_PROXY: '1', MAX_CONCURRENT_UPLOADS_PER_IP: '1', UPLOAD_TIMEOUT_SECONDS: '15' } });
+    let held: RawUpload | undefined;
+    try {
+      const from = (ip: string) => ({ Origin: BOARD_ORIGIN, 'X-Forwarded-For': ip });
+      held = await openRawUpload(world.proxyUrl, { contentLength: 5_000_000, first: Buffer.from('-'.repeat(100)), headers: from('2001:db8:1:2::1') });
+      await eventually(async () => {
+        // Another interface identifier of the same /64: refused while the first upload goes on (an empty body: admitted, it is answered 400 at once).
+        const probe = await openRawUpload(world.proxyUrl, { contentLength: 0, headers: from('2001:db8:1:2:ffff::9') });
+        return statusOf(await probe.answer) === 503;
+      }, { timeoutMs: 5_000, what: 'the first upload holding its /64\'s place' });
+      // Another /64: its own place (its answer, once its body has come, is about the form, not the place).
+      const body = applicationBody(validFields(world.openCampaignIds[0]!), files.pdf());
+      const other = await openRawUpload(world.proxyUrl, { contentLength: body.length, first: body, headers: { ...from('2001:db8:1:3::1'), Connection: 'close' } });
+      const otherStatus = statusOf(await other.answer);
+      assert.ok(accepted(otherStatus), `another /64 was answered ${otherStatus}`);
+    } finally {
+      held?.socket.destroy();
+      await world.close();
+    }
+  });
+});
+
+describe("the queue's ceiling on disk", () => {
+  const resume = files.pdfOfSize(100_000);
+
+  it('past MAX_QUEUED_BYTES of resumes waiting for the service, answers 503 storage_full before the body is read, and the queued applications are delivered', async () => {
+    const world = await startApplyWorld({ env: { MAX_QUEUED_BYTES: String(2 * resume.length) } });
+    try {
+      await admin(world.sandbox, 'POST', '/faults', { count: 1_000_000, status: 503 });
+      const queued = [];
+      for (let i = 0; i < 2; i += 1) {
+        const answer = await apply(world.proxyUrl, { fields: validFields(world.openCampaignIds[0]!), resume: { bytes: resume } });
+        assert.equal(answer.status, 202, answer.text);
+        queued.push(String(answer.body.reference));
+      }
+
+      const refused = await openRawUpload(world.proxyUrl, { contentLength: 5_000_000, headers: { Origin: BOARD_ORIGIN } });
+      const raw = await refused.answer;
+      assert.equal(statusOf(raw), 503);
+      assert.equal(codeOf(raw), 'storage_full');
+      assert.match(raw, /retry-after: \d+/i);
+      assert.match(raw, /nothing is wrong with yours/);
+
+      // Nothing accepted is touched: once the service answers again, both are delivered.
+      await admin(world.sandbox, 'POST', '/faults', { count: 0 });
+      for (const reference of queued) {
+        await eventually(async () => (await world.applications.outbox.get(reference))?.status === 'delivered', { timeoutMs: 15_000, what: `delivery of ${reference}` });
+      }
+      // And the queue, empty again, takes new applications (once the proxy has read its new weight).
+      await eventually(async () => accepted((await apply(world.proxyUrl, { fields: validFields(world.openCampaignIds[0]!), resume: { bytes: resume } })).status), {
+        timeoutMs: 10_000,
+        intervalMs: 250,
+        what: 'an application accepted again',
+      });
+    } finally {
+      await world.close();
+    }
+  });
+
+  it('below MIN_FREE_DISK_BYTES free on the disk of DATA_DIR, answers 503 storage_full before the body is read', async () => {
+    // A floor no disk here reaches: 4 PiB.
+    const world = await startApplyWorld({ env: { MIN_FREE_DISK_BYTES: String(2 ** 52) } });
+    try {
+      const refused = await openRawUpload(world.proxyUrl, { contentLength: 5_000_000, headers: { Origin: BOARD_ORIGIN } });
+      const raw = await refused.answer;
+      assert.equal(statusOf(raw), 503);
+      assert.equal(codeOf(raw), 'storage_full');
+      assert.deepEqual(readdirSync(join(world.config.dataDir, 'uploads')), []);
+    } finally {
+      await world.close();
+    }
+  });
+});
