@@ -1,6 +1,8 @@
 // jobboard-connector migrate: brings the application store's schema up to
 // date and says what it applied, without starting the proxy (the proxy also
 // migrates at start; this lets a deployment do it once, before the instances).
+// Like the outbox command it does not take the data directory's lock, and so
+// deletes no file: it may run beside a proxy that is storing applications.
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadDatabaseUrl } from './config.ts';

@@ -11,6 +11,7 @@ import type { Router } from 'express';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { ProxyConfig } from '../config.ts';
+import type { DataDirLock } from '../data-dir-lock.ts';
 import { DEFAULT_DELIVERY, DeliveryWorker } from './delivery.ts';
 import type { DeliveryClient, DeliveryOptions } from './delivery.ts';
 import { applicationMetrics } from './metrics.ts';
@@ -35,6 +36,8 @@ export interface ApplicationsDeps {
   catalogue: ApplicationsCatalogue;
   logger: Logger;
   registry: Registry;
+  /** The data directory's lock, held by this process: only its holder deletes what a stopped process left there. */
+  dataDirLock: DataDirLock;
   /** The shared PostgreSQL database (DATABASE_URL); without it, SQLite in DATA_DIR. */
   database?: Database | undefined;
   clock?: Clock;
@@ -65,10 +68,13 @@ export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsMo
   // A key claimed by a request is held as long as a row claimed by an attempt: both outlive the work of a live process.
   const outbox = openApplicationStore({ dataDir: deps.config.dataDir, database: deps.database, owner: randomUUID(), now, keyLeaseMs: options.leaseMs });
   const opened = outbox.ready().then(
-    (report) => {
+    async (report) => {
       if (report.applied.length > 0) {
         log.info({ event: 'store_migrated', store: outbox.location, applied: report.applied.map((m) => m.version), version: report.version }, 'application store migrated');
       }
+      // Requests reach the store only once this resolves: no resume is being stored yet.
+      const removed = await outbox.removeUnlinkedResumes(deps.dataDirLock);
+      if (removed > 0) log.info({ event: 'unlinked_resumes_removed', count: removed }, 'resumes a stopped process left without an application deleted');
     },
     (error: unknown) => {
       const why = error instanceof Error ? error.message : String(error);
@@ -80,8 +86,8 @@ export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsMo
     log.error({ event: 'store_error', store: outbox.location, error: error instanceof Error ? error.message : String(error) }, 'the application store cannot be opened');
   });
   const spool = new UploadSpool(deps.config.dataDir);
-  // Uploads a stopped process was receiving: none was acknowledged.
-  spool.clear();
+  // Uploads a stopped process was receiving (none was acknowledged), deleted before the router below takes any.
+  spool.clear(deps.dataDirLock);
   const metrics = applicationMetrics(deps.registry, () => outbox);
   const worker = new DeliveryWorker(outbox, deps.client, options, now, {
     onRecorded(row, result, status) {

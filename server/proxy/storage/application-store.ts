@@ -7,6 +7,7 @@
 // (enqueue). Every method is async: PostgreSQL is.
 import type { ApplicantFormName } from '../../contract/application-form.ts';
 import type { JobboardApplicantInput } from '../../contract/index.ts';
+import type { DataDirLock } from '../data-dir-lock.ts';
 import type { MigrationReport } from './migrations.ts';
 
 export const OUTBOX_STATUSES = ['pending', 'delivering', 'delivered', 'rejected', 'dead'] as const;
@@ -168,6 +169,13 @@ export interface OutboxStore {
   enqueue(app: NewApplication, options: EnqueueOptions): Promise<void>;
   /** The resume of an application, read in chunks (never whole); undefined when it holds none. */
   openResume(reference: string): Promise<AsyncIterable<Uint8Array> | undefined>;
+  /**
+   * Deletes stored resumes no row holds (left by a process killed while
+   * storing one); answers how many. Only the process holding the data
+   * directory (`lock`) calls it, at its start, before it takes any upload:
+   * a resume is kept before its row commits.
+   */
+  removeUnlinkedResumes(lock: DataDirLock): Promise<number>;
   /**
    * Claims one pending row for an attempt: status delivering, a lease until
    * now + leaseMs, and attempts counted BEFORE the attempt, so a crash

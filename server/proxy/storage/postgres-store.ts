@@ -29,6 +29,7 @@ import type {
   RetryResult,
   StoreOptions,
 } from './application-store.ts';
+import type { DataDirLock } from '../data-dir-lock.ts';
 import { migratePostgres } from './postgres-schema.ts';
 import type { MigrationReport } from './migrations.ts';
 import { inTransaction } from './postgres.ts';
@@ -222,6 +223,11 @@ export class PostgresApplicationStore implements ApplicationStore {
     } finally {
       await file.close();
     }
+  }
+
+  /** Nothing to delete: a resume's chunks are written in its row's transaction, never without it. */
+  async removeUnlinkedResumes(_lock: DataDirLock): Promise<number> {
+    return 0;
   }
 
   async openResume(reference: string): Promise<AsyncIterable<Uint8Array> | undefined> {
