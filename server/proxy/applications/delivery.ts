@@ -31,6 +31,7 @@ import {
 } from '../../client/index.ts';
 import type { FieldProblem } from '../problem.ts';
 import { FIELD_MESSAGES } from './form.ts';
+import { ResumeMissingError } from '../storage/application-store.ts';
 import type { OutboxRow, OutboxStore, Outcome } from '../storage/application-store.ts';
 import { APPLICATION_FORM, invalidCodeOf, postedName, upstreamName } from '../../contract/application-form.ts';
 
@@ -42,7 +43,9 @@ export type AttemptResult =
   | { kind: 'already_applied' }
   | { kind: 'rejected'; outcome: Extract<Outcome, 'upstream_rejected' | 'campaign_closed'>; errors: FieldProblem[]; error: string }
   /** `reached`: the failed attempt may have reached the service (and created the application). */
-  | { kind: 'retry'; error: string; retryAfterMs?: number; reached: boolean };
+  | { kind: 'retry'; error: string; retryAfterMs?: number; reached: boolean }
+  /** The store no longer has the resume the row holds: nothing was sent, and no later attempt could send it. */
+  | { kind: 'resume_missing'; error: string };
 
 export interface DeliveryOptions {
   /** Per-request timeout of the upstream calls (ms). */
@@ -121,7 +124,7 @@ function fieldProblems(error: ApiError): FieldProblem[] {
 }
 
 /** What an error of the client means for this row: try again later, or stop. */
-export function classify(error: unknown): Exclude<AttemptResult, { kind: 'delivered' } | { kind: 'already_applied' }> {
+export function classify(error: unknown): Exclude<AttemptResult, { kind: 'delivered' } | { kind: 'already_applied' } | { kind: 'resume_missing' }> {
   if (error instanceof RateLimitError) {
     return { kind: 'retry', error: `rate_limited (${error.status ?? '-'})`, reached: false, ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }) };
   }
@@ -169,7 +172,7 @@ export async function findDelivered(row: OutboxRow, email: string, client: Deliv
   }
 }
 
-/** Reads a stored resume; undefined when the row holds none (any more). */
+/** Reads a stored resume; undefined when the row holds none (any more); rejects with ResumeMissingError when the store lost it. */
 export type ResumeReader = (reference: string) => Promise<AsyncIterable<Uint8Array> | undefined>;
 
 /**
@@ -180,6 +183,8 @@ export type ResumeReader = (reference: string) => Promise<AsyncIterable<Uint8Arr
 export async function attemptDelivery(row: OutboxRow, client: DeliveryClient, timeoutMs: number, readResume: ResumeReader): Promise<AttemptResult> {
   if (row.payload === null) return { kind: 'rejected', outcome: 'upstream_rejected', errors: [], error: 'payload missing' };
   const { applicant } = row.payload;
+  /** The resume opened before the send, for the body's first read; later reads (a second call) open it again. */
+  let opened: AsyncIterable<Uint8Array> | undefined;
   const resume =
     row.resume_bytes !== null && row.resume_type !== null
       ? new StreamedFile({
@@ -187,8 +192,9 @@ export async function attemptDelivery(row: OutboxRow, client: DeliveryClient, ti
           size: row.resume_bytes,
           open: () =>
             (async function* () {
+              const stream = opened ?? (await readResume(row.reference));
+              opened = undefined;
               // Gone between the claim and the send (erased meanwhile): this attempt fails, and the row is no longer in line.
-              const stream = await readResume(row.reference);
               if (stream === undefined) throw new Error('the resume is no longer stored');
               yield* stream;
             })(),
@@ -201,6 +207,8 @@ export async function attemptDelivery(row: OutboxRow, client: DeliveryClient, ti
       const found = await findDelivered(row, applicant.email, client, timeoutMs);
       if (found !== undefined) return { kind: 'delivered', outcome: 'found_delivered', ...found };
     }
+    // Opened before anything is sent: a resume the store lost must not read as a failed connection, retried for ever.
+    if (resume !== undefined) opened = await readResume(row.reference);
     try {
       const created = await client.jobboards.createApplicant(
         {
@@ -229,6 +237,7 @@ export async function attemptDelivery(row: OutboxRow, client: DeliveryClient, ti
     );
     return { kind: 'delivered', outcome: 'created_application', applicantId: application.applicant_id, applicationId: application.id };
   } catch (error) {
+    if (error instanceof ResumeMissingError) return { kind: 'resume_missing', error: `resume_missing (${error.missing})` };
     if (error instanceof ConflictError && error.code === 'application_exists') {
       return row.attempts > 1 ? { kind: 'delivered', outcome: 'found_delivered' } : { kind: 'already_applied' };
     }
@@ -401,6 +410,10 @@ export class DeliveryWorker {
         // Rejected when the candidate is still waiting and will be told why; dead (kept for
         // an operator) when they were told it was received: one statement decides.
         return (await this.outbox.markRefused(ref, result.outcome, result.error)) ?? 'unrecorded';
+      case 'resume_missing':
+        // Waiting would not bring it back: kept (payload and all) for an operator at once.
+        await this.outbox.markDead(ref, 'resume_missing', result.error);
+        return 'dead';
       case 'retry': {
         const now = this.now();
         if (now >= row.dead_letter_at) {

@@ -92,10 +92,11 @@ export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsMo
   const worker = new DeliveryWorker(outbox, deps.client, options, now, {
     onRecorded(row, result, status) {
       if (status === 'delivered' && result.kind === 'delivered') metrics.delivered.inc({ outcome: result.outcome });
-      if (status === 'dead') metrics.deadLettered.inc({ outcome: result.kind === 'rejected' ? result.outcome : 'expired' });
-      const level = status === 'dead' ? 'error' : result.kind === 'retry' ? 'warn' : 'info';
+      if (result.kind === 'resume_missing') metrics.resumeMissing.inc();
+      if (status === 'dead') metrics.deadLettered.inc({ outcome: result.kind === 'rejected' ? result.outcome : result.kind === 'resume_missing' ? 'resume_missing' : 'expired' });
+      const level = status === 'dead' || result.kind === 'resume_missing' ? 'error' : result.kind === 'retry' ? 'warn' : 'info';
       log[level](
-        { event: 'delivery_attempt', reference: row.reference, attempt: row.attempts, result: result.kind, status, ...(result.kind === 'retry' || result.kind === 'rejected' ? { error: result.error } : {}) },
+        { event: 'delivery_attempt', reference: row.reference, attempt: row.attempts, result: result.kind, status, ...('error' in result ? { error: result.error } : {}) },
         `delivery attempt ${row.attempts}: ${result.kind}`,
       );
     },

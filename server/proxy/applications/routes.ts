@@ -92,6 +92,9 @@ function answerFor(result: AttemptResult | 'deadline' | undefined, reference: st
       return problemAnswer(result.outcome === 'campaign_closed' ? campaignClosed() : validationProblem(result.errors));
     case 'retry':
       return accepted(202, reference, campaignId);
+    case 'resume_missing':
+      // Stored and kept, dead-lettered for an operator (who is alerted and holds the candidate's fields): received, as for one that expires.
+      return accepted(202, reference, campaignId);
   }
 }
 

@@ -30,7 +30,9 @@ export type Outcome =
   /** Not delivered within DEAD_LETTER_AFTER_HOURS. */
   | 'expired'
   /** Its personal data was erased at the candidate's request before it was delivered: it never will be. */
-  | 'erased';
+  | 'erased'
+  /** Its resume was not where the store keeps it (deleted from outside the proxy): dead-lettered at once, for an operator. */
+  | 'resume_missing';
 
 /** Why a row's personal data was erased before delivery. */
 export type ErasedBy =
@@ -133,6 +135,23 @@ export function eraseAfter(row: OutboxSummary, retentionMs: number): number | nu
   return (row.ended_at ?? row.last_attempt_at ?? row.created_at) + retentionMs;
 }
 
+/**
+ * openResume found the row holding a resume the store does not have (a file
+ * deleted, chunks gone): no attempt can deliver it, however long it waits.
+ */
+export class ResumeMissingError extends Error {
+  readonly reference: string;
+  /** What is missing, in the store's words (a path, chunks), for the operator. */
+  readonly missing: string;
+
+  constructor(reference: string, missing: string) {
+    super(`The resume of application ${reference} is missing: ${missing}.`);
+    this.name = 'ResumeMissingError';
+    this.reference = reference;
+    this.missing = missing;
+  }
+}
+
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
 /**
@@ -167,7 +186,11 @@ export interface OutboxStore {
    * idempotency key to it and counts the email, all in one transaction.
    */
   enqueue(app: NewApplication, options: EnqueueOptions): Promise<void>;
-  /** The resume of an application, read in chunks (never whole); undefined when it holds none. */
+  /**
+   * The resume of an application, read in chunks (never whole); undefined
+   * when it holds none. Rejects with ResumeMissingError when the row holds
+   * one the store does not have.
+   */
   openResume(reference: string): Promise<AsyncIterable<Uint8Array> | undefined>;
   /**
    * Deletes stored resumes no row holds (left by a process killed while

@@ -12,7 +12,7 @@
 // leases are long (minutes) against the instances' clocks drifting apart.
 import { open } from 'node:fs/promises';
 import type pg from 'pg';
-import { IDEMPOTENCY_TTL_MS, KEY_LEASE_MS, RETENTION_FROM } from './application-store.ts';
+import { IDEMPOTENCY_TTL_MS, KEY_LEASE_MS, RETENTION_FROM, ResumeMissingError } from './application-store.ts';
 import type {
   ApplicationPayload,
   ApplicationStore,
@@ -237,6 +237,9 @@ export class PostgresApplicationStore implements ApplicationStore {
     );
     if (row === undefined || row.resume_bytes === null) return undefined;
     const chunks = Number(row.chunks);
+    const expected = Math.ceil(Number(row.resume_bytes) / RESUME_CHUNK_BYTES);
+    // Written with the row in one transaction, so only a hand outside the proxy takes chunks away.
+    if (chunks !== expected) throw new ResumeMissingError(reference, `${chunks} of its ${expected} rows of resume_chunks are there`);
     const read = async (seq: number): Promise<Buffer> => {
       const [chunk] = await this.query('SELECT bytes FROM resume_chunks WHERE reference = $1 AND seq = $2', [reference, seq]);
       // Erased while it was being read: the send fails rather than going out short.

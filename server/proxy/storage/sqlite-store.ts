@@ -21,7 +21,7 @@ import { DatabaseSync } from 'node:sqlite';
 import type { SQLInputValue, StatementSync } from 'node:sqlite';
 import { ResumeFiles } from '../applications/resume-files.ts';
 import type { DataDirLock } from '../data-dir-lock.ts';
-import { IDEMPOTENCY_TTL_MS, RETENTION_FROM } from './application-store.ts';
+import { IDEMPOTENCY_TTL_MS, RETENTION_FROM, ResumeMissingError } from './application-store.ts';
 import type {
   ApplicationPayload,
   ApplicationStore,
@@ -105,10 +105,14 @@ export class SqliteApplicationStore implements ApplicationStore {
     return removed;
   }
 
-  /** The resume of an application, read in chunks; undefined when it holds none. */
+  /** The resume of an application, read in chunks; undefined when it holds none; ResumeMissingError when its file is gone. */
   async openResume(reference: string): Promise<AsyncIterable<Uint8Array> | undefined> {
-    const row = this.stmt('SELECT resume_bytes FROM outbox WHERE reference = ?').get(reference) as { resume_bytes: number | null } | undefined;
-    return row?.resume_bytes == null ? undefined : this.resumes.open(reference);
+    const holds = () => (this.stmt('SELECT resume_bytes FROM outbox WHERE reference = ?').get(reference) as { resume_bytes: number | null } | undefined)?.resume_bytes != null;
+    if (!holds()) return undefined;
+    if (await this.resumes.has(reference)) return this.resumes.open(reference);
+    // Erased meanwhile (the row let it go first): nothing is missing, there is no resume any more.
+    if (!holds()) return undefined;
+    throw new ResumeMissingError(reference, `${join(this.resumes.dir, reference)} is gone`);
   }
 
   /** Opening the file migrated it already. */
