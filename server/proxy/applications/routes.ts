@@ -16,7 +16,7 @@ import { CutOffError, parseApplicationForm } from './multipart.ts';
 import type { ParsedForm } from './multipart.ts';
 import type { ApplicationStore, OutboxRow } from '../storage/application-store.ts';
 import { resumeTypeOf, unsupportedFileType } from './resume.ts';
-import { DAY_MS, checkEmail, ipLimit, verifyCaptcha } from './spam.ts';
+import { DAY_MS, checkEmail, ipLimit, storeUnavailable, verifyCaptcha } from './spam.ts';
 import type { ApplicationsCatalogue } from './types.ts';
 import type { UploadSpool } from './upload-spool.ts';
 
@@ -65,13 +65,6 @@ function campaignClosed(): ProblemError {
 
 function catalogueUnavailable(): ProblemError {
   return new ProblemError('not_ready', 'The job offers of this board cannot be checked right now; send the form again in a minute.', {
-    headers: { 'Retry-After': '30' },
-  });
-}
-
-/** The store could not be opened (PostgreSQL unreachable, a newer schema): nothing can be stored, the candidate tries later. */
-function storeUnavailable(): ProblemError {
-  return new ProblemError('not_ready', 'Applications cannot be received right now; send the form again in a minute.', {
     headers: { 'Retry-After': '30' },
   });
 }
@@ -220,7 +213,7 @@ export function applicationsRouter(deps: RouteDeps): Router {
 
     const campaign = await campaignFor(checked.campaignId);
     const bucket = emailBucket(checked.email);
-    await checkEmail(outbox, bucket, config.applyRateLimitPerEmail, now);
+    await checkEmail(outbox, bucket, config.applyRateLimitPerEmail, now, log);
 
     const reference = randomUUID();
     await outbox.enqueue(
@@ -260,7 +253,7 @@ export function applicationsRouter(deps: RouteDeps): Router {
     next();
   };
 
-  router.post('/', refuseWhenBusy, ipLimit(config.applyRateLimitPerIp, metrics, deps.sharedStore ? deps.outbox : undefined), async (req: Request, res: Response) => {
+  router.post('/', refuseWhenBusy, ipLimit(config.applyRateLimitPerIp, metrics, log, deps.sharedStore ? deps.outbox : undefined), async (req: Request, res: Response) => {
     const now = deps.now();
     let form: ParsedForm | undefined;
     try {
