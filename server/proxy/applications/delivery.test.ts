@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ConflictError, ConnectionError, RateLimitError, ServerError, StreamedFile, TimeoutError, ValidationError } from '../../client/index.ts';
-import { attemptDelivery, backoffMs, classify, formFieldOf } from './delivery.ts';
+import { attemptDelivery, classify, formFieldOf } from './delivery.ts';
+import { backoffMs } from './delivery-worker.ts';
 import type { DeliveryClient } from './delivery.ts';
 import { ResumeMissingError } from '../storage/application-store.ts';
 import type { OutboxRow } from '../storage/application-store.ts';
