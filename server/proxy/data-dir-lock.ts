@@ -1,6 +1,7 @@
 // One proxy process per data directory. At start a proxy takes back outbox
-// rows left in `delivering` and empties uploads/, which is only right if no
-// other process is using them; so before it opens anything it takes an
+// rows left in `delivering`, empties uploads/ and deletes the resumes no row
+// holds, which is only right if no other process is using them (the lock is
+// what those clean-ups take as proof); so before it opens anything it takes an
 // exclusive lock on DATA_DIR/proxy.lock and writes its pid to DATA_DIR/proxy.pid
 // (the lock file cannot be read while locked, so the pid lives beside it).
 //   const lock = lockDataDir(dataDir); ... lock.release();

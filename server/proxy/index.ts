@@ -140,7 +140,7 @@ export function createProxy(configOrOptions: ProxyConfig | CreateProxyOptions): 
   const logger = options.logger ?? createLogger({ level: config.logLevel });
   const registry = options.registry ?? createRegistry();
   makeOwnerOnlyFolder(config.dataDir);
-  // Before any store opens or uploads/ is cleared: the directory is one process's (DataDirInUseError).
+  // Before any store opens: the directory is one process's (DataDirInUseError), and only it deletes what a stopped one left there.
   const dataDirLock = lockDataDir(config.dataDir);
   restrictDataDirOf(config.dataDir, logger);
 
@@ -162,7 +162,7 @@ export function createProxy(configOrOptions: ProxyConfig | CreateProxyOptions): 
   const shared = database === undefined ? undefined : createSharedCatalogue(database.pool, { logger });
   const store = shared?.store ?? openCatalogueStore(config.dataDir);
   const catalogue = createCatalogue({ config, client, store, logger, registry, shared });
-  const applications = createApplicationsModule({ config, client, catalogue, logger, registry, database, ...options.applications });
+  const applications = createApplicationsModule({ config, client, catalogue, logger, registry, database, dataDirLock, ...options.applications });
   // The shared catalogue's tables come with the store's migrations: load it after them.
   const ready = applications.whenReady().then(() => shared?.load());
   ready.catch(() => {}); // a store that cannot open is reported by ready() and /readyz

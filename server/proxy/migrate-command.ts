@@ -2,6 +2,8 @@
 // date and says what it applied, without starting the proxy (a proxy whose
 // database role may create tables also migrates at start; this lets a
 // deployment do it once, before the instances, as the role owning the tables).
+// Like the outbox command it does not take the data directory's lock, and so
+// deletes no file: it may run beside a proxy that is storing applications.
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadDatabaseUrl } from './config.ts';

@@ -4,8 +4,10 @@
 // requests. Safe while the proxy runs: SQLite WAL lets both open the file
 // (PostgreSQL is shared anyway), and a running proxy picks up a retried
 // application at its next poll (a stopped one at start). So it does not take
-// the data directory's lock (data-dir-lock.ts): it takes back no rows and
-// leaves uploads/ alone, which is what the lock protects.
+// the data directory's lock (data-dir-lock.ts): it takes back no rows, leaves
+// uploads/ alone and deletes no resume a row does not hold (the proxy may be
+// storing it), which is what the lock protects. The only files it deletes are
+// the resumes of the applications `erase` erases.
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ConflictError, ConnectionError, RateLimitError, ServerError, StreamedFile, TimeoutError, ValidationError } from '../../client/index.ts';
-import { attemptDelivery, backoffMs, classify, formFieldOf } from './delivery.ts';
+import { attemptDelivery, classify, formFieldOf } from './delivery.ts';
+import { backoffMs } from './delivery-worker.ts';
 import type { DeliveryClient } from './delivery.ts';
+import { ResumeMissingError } from '../storage/application-store.ts';
 import type { OutboxRow } from '../storage/application-store.ts';
 
 const RESUME = Buffer.from('%PDF-1.4');
@@ -86,6 +88,15 @@ describe('attemptDelivery', () => {
       applicant_email: 'ada@example.org',
       application: { resume: { streamed: '%PDF-1.4', size: 8, mime_type: 'pdf' }, comments: [{ content: 'Hello' }] },
     });
+  });
+
+  it('when the store lost the resume, sends nothing and names it resume_missing, not a connection failure', async () => {
+    const { client, calls } = fakeClient(() => ({ id: 1, applications: [] }), () => ({ id: 2, applicant_id: 1 }));
+    const lost = async (reference: string) => {
+      throw new ResumeMissingError(reference, 'DATA_DIR/resumes/r1 is gone');
+    };
+    assert.deepEqual(await attemptDelivery(row(1), client, 1000, lost), { kind: 'resume_missing', error: 'resume_missing (DATA_DIR/resumes/r1 is gone)' });
+    assert.deepEqual(calls, []);
   });
 
   it('on the first attempt, application_exists means the candidate already applied', async () => {

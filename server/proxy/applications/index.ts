@@ -11,8 +11,10 @@ import type { Router } from 'express';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { ProxyConfig } from '../config.ts';
-import { DEFAULT_DELIVERY, DeliveryWorker } from './delivery.ts';
-import type { DeliveryClient, DeliveryOptions } from './delivery.ts';
+import type { DataDirLock } from '../data-dir-lock.ts';
+import type { DeliveryClient } from './delivery.ts';
+import { DEFAULT_DELIVERY, DeliveryWorker } from './delivery-worker.ts';
+import type { DeliveryOptions } from './delivery-worker.ts';
 import { applicationMetrics } from './metrics.ts';
 import { SchemaBehindError, openApplicationStore } from '../storage/index.ts';
 import type { ApplicationStore, Database } from '../storage/index.ts';
@@ -22,8 +24,9 @@ import { UploadSpool } from './upload-spool.ts';
 import type { ApplicationsCatalogue, Clock } from './types.ts';
 
 export type { ApplicationsCatalogue, Clock } from './types.ts';
-export type { DeliveryClient, DeliveryOptions } from './delivery.ts';
-export { DEFAULT_DELIVERY } from './delivery.ts';
+export type { DeliveryClient } from './delivery.ts';
+export type { DeliveryOptions } from './delivery-worker.ts';
+export { DEFAULT_DELIVERY } from './delivery-worker.ts';
 export { OUTBOX_STATUSES } from '../storage/index.ts';
 export type { ApplicationStore, ErasedBy, ErasureReport, OutboxRow, OutboxStatus, OutboxSummary, Outcome } from '../storage/index.ts';
 export { DEFAULT_RETENTION_INTERVAL_MS } from './retention.ts';
@@ -35,6 +38,8 @@ export interface ApplicationsDeps {
   catalogue: ApplicationsCatalogue;
   logger: Logger;
   registry: Registry;
+  /** The data directory's lock, held by this process: only its holder deletes what a stopped process left there. */
+  dataDirLock: DataDirLock;
   /** The shared PostgreSQL database (DATABASE_URL); without it, SQLite in DATA_DIR. */
   database?: Database | undefined;
   clock?: Clock;
@@ -65,10 +70,13 @@ export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsMo
   // A key claimed by a request is held as long as a row claimed by an attempt: both outlive the work of a live process.
   const outbox = openApplicationStore({ dataDir: deps.config.dataDir, database: deps.database, owner: randomUUID(), now, keyLeaseMs: options.leaseMs });
   const opened = outbox.ready().then(
-    (report) => {
+    async (report) => {
       if (report.applied.length > 0) {
         log.info({ event: 'store_migrated', store: outbox.location, applied: report.applied.map((m) => m.version), version: report.version }, 'application store migrated');
       }
+      // Requests reach the store only once this resolves: no resume is being stored yet.
+      const removed = await outbox.removeUnlinkedResumes(deps.dataDirLock);
+      if (removed > 0) log.info({ event: 'unlinked_resumes_removed', count: removed }, 'resumes a stopped process left without an application deleted');
     },
     (error: unknown) => {
       // Says what to do already (run the migrate command as the owner): passed on as it is.
@@ -82,16 +90,17 @@ export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsMo
     log.error({ event: 'store_error', store: outbox.location, error: error instanceof Error ? error.message : String(error) }, 'the application store cannot be opened');
   });
   const spool = new UploadSpool(deps.config.dataDir);
-  // Uploads a stopped process was receiving: none was acknowledged.
-  spool.clear();
+  // Uploads a stopped process was receiving (none was acknowledged), deleted before the router below takes any.
+  spool.clear(deps.dataDirLock);
   const metrics = applicationMetrics(deps.registry, () => outbox);
   const worker = new DeliveryWorker(outbox, deps.client, options, now, {
     onRecorded(row, result, status) {
       if (status === 'delivered' && result.kind === 'delivered') metrics.delivered.inc({ outcome: result.outcome });
-      if (status === 'dead') metrics.deadLettered.inc({ outcome: result.kind === 'rejected' ? result.outcome : 'expired' });
-      const level = status === 'dead' ? 'error' : result.kind === 'retry' ? 'warn' : 'info';
+      if (result.kind === 'resume_missing') metrics.resumeMissing.inc();
+      if (status === 'dead') metrics.deadLettered.inc({ outcome: result.kind === 'rejected' ? result.outcome : result.kind === 'resume_missing' ? 'resume_missing' : 'expired' });
+      const level = status === 'dead' || result.kind === 'resume_missing' ? 'error' : result.kind === 'retry' ? 'warn' : 'info';
       log[level](
-        { event: 'delivery_attempt', reference: row.reference, attempt: row.attempts, result: result.kind, status, ...(result.kind === 'retry' || result.kind === 'rejected' ? { error: result.error } : {}) },
+        { event: 'delivery_attempt', reference: row.reference, attempt: row.attempts, result: result.kind, status, ...('error' in result ? { error: result.error } : {}) },
         `delivery attempt ${row.attempts}: ${result.kind}`,
       );
     },

@@ -10,6 +10,7 @@ export interface ApplicationMetrics {
   queued: Counter<never>;
   deadLettered: Counter<'outcome'>;
   refused: Counter<'code'>;
+  resumeMissing: Counter<never>;
 }
 
 export function applicationMetrics(registry: Registry, outbox: () => OutboxStore | undefined): ApplicationMetrics {
@@ -49,6 +50,11 @@ export function applicationMetrics(registry: Registry, outbox: () => OutboxStore
       name: 'applications_dead_lettered_total',
       help: 'Applications given up on after being answered as received (see `jobboard-connector outbox list`)',
       labelNames: ['outcome'] as const,
+      registers: [registry],
+    }),
+    resumeMissing: new Counter({
+      name: 'applications_resume_missing_total',
+      help: 'Stored applications whose resume the outbox no longer had at delivery (deleted from outside the proxy), dead-lettered at once: alert on any',
       registers: [registry],
     }),
     refused: new Counter({

@@ -5,7 +5,7 @@
 // upload by a rename, read by a stream, and deleted when the outbox row says
 // its personal data goes.
 import { closeSync, fsyncSync, openSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { open, rename } from 'node:fs/promises';
+import { access, open, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { OWNER_ONLY_FILE, makeOwnerOnlyFolder } from '../../owner-only.ts';
 
@@ -85,6 +85,17 @@ export class ResumeFiles {
       // A reader that stops early leaves a read ahead under way: it ends before the file is closed.
       await reading?.catch(() => undefined);
       await handle.close();
+    }
+  }
+
+  /** Whether the resume of `reference` is here. */
+  async has(reference: string): Promise<boolean> {
+    try {
+      await access(this.pathOf(reference));
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw error;
     }
   }
 

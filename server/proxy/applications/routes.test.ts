@@ -18,6 +18,7 @@ import type { CampaignStatus } from '../../contract/index.ts';
 import { loadProxyConfig } from '../config.ts';
 import { fetch } from '../test-support.ts';
 import { ProblemError } from '../problem.ts';
+import { lockDataDir } from '../data-dir-lock.ts';
 import { createApplicationsModule } from './index.ts';
 import type { ApplicationsCatalogue, ApplicationsModule, DeliveryClient } from './index.ts';
 import { eventually } from '../../test/poll.ts';
@@ -94,7 +95,9 @@ async function harness(options: {
       },
     },
   } as unknown as DeliveryClient;
-  const module = createApplicationsModule({ config, client, catalogue, logger: pino({ level: 'silent' }), registry: new Registry(), delivery: { pollIntervalMs: 20, baseBackoffMs: 20, maxBackoffMs: 50 } });
+  const dataDirLock = lockDataDir(dataDir);
+  cleanups.push(() => dataDirLock.release());
+  const module = createApplicationsModule({ config, client, catalogue, logger: pino({ level: 'silent' }), registry: new Registry(), dataDirLock, delivery: { pollIntervalMs: 20, baseBackoffMs: 20, maxBackoffMs: 50 } });
   module.start();
   // Cleanups run last first: this check runs once the worker has stopped.
   cleanups.push(() => assert.deepEqual(calls.filter((c) => c.endpoint === 'applications'), [], 'the module called POST /applications'));

@@ -9,14 +9,15 @@ import { isCampaignOpenForApplications } from '../../contract/index.ts';
 import type { ProxyConfig } from '../config.ts';
 import { ProblemError, validationProblem } from '../problem.ts';
 import type { FieldProblem } from '../problem.ts';
-import type { AttemptResult, DeliveryWorker } from './delivery.ts';
+import type { AttemptResult } from './delivery.ts';
+import type { DeliveryWorker } from './delivery-worker.ts';
 import { checkForm, emailBucket, fingerprintOf } from './form.ts';
 import type { ApplicationMetrics } from './metrics.ts';
 import { CutOffError, parseApplicationForm } from './multipart.ts';
 import type { ParsedForm } from './multipart.ts';
 import type { ApplicationStore, OutboxRow } from '../storage/application-store.ts';
 import { resumeTypeOf, unsupportedFileType } from './resume.ts';
-import { DAY_MS, checkEmail, ipLimit, verifyCaptcha } from './spam.ts';
+import { DAY_MS, checkEmail, ipLimit, storeUnavailable, verifyCaptcha } from './spam.ts';
 import type { ApplicationsCatalogue } from './types.ts';
 import { admitUploads, UploadSlots } from './upload-admission.ts';
 import { QueueCeiling } from './queue-ceiling.ts';
@@ -71,13 +72,6 @@ function catalogueUnavailable(): ProblemError {
   });
 }
 
-/** The store could not be opened (PostgreSQL unreachable, a newer schema): nothing can be stored, the candidate tries later. */
-function storeUnavailable(): ProblemError {
-  return new ProblemError('not_ready', 'Applications cannot be received right now; send the form again in a minute.', {
-    headers: { 'Retry-After': '30' },
-  });
-}
-
 function campaignNotFound(): ProblemError {
   return new ProblemError('campaign_not_found', 'No job offer with this campaign_id is published on this board.');
 }
@@ -93,6 +87,9 @@ function answerFor(result: AttemptResult | 'deadline' | undefined, reference: st
     case 'rejected':
       return problemAnswer(result.outcome === 'campaign_closed' ? campaignClosed() : validationProblem(result.errors));
     case 'retry':
+      return accepted(202, reference, campaignId);
+    case 'resume_missing':
+      // Stored and kept, dead-lettered for an operator (who is alerted and holds the candidate's fields): received, as for one that expires.
       return accepted(202, reference, campaignId);
   }
 }
@@ -227,7 +224,7 @@ export function applicationsRouter(deps: RouteDeps): Router {
 
     const campaign = await campaignFor(checked.campaignId);
     const bucket = emailBucket(checked.email);
-    await checkEmail(outbox, bucket, config.applyRateLimitPerEmail, now);
+    await checkEmail(outbox, bucket, config.applyRateLimitPerEmail, now, log);
 
     const reference = randomUUID();
     await outbox.enqueue(
@@ -245,7 +242,7 @@ export function applicationsRouter(deps: RouteDeps): Router {
     return { reference, campaignId: checked.campaignId };
   }
 
-  router.post('/', admit, ipLimit(config.applyRateLimitPerIp, metrics, deps.sharedStore ? deps.outbox : undefined), async (req: Request, res: Response) => {
+  router.post('/', admit, ipLimit(config.applyRateLimitPerIp, metrics, log, deps.sharedStore ? deps.outbox : undefined), async (req: Request, res: Response) => {
     const now = deps.now();
     let form: ParsedForm | undefined;
     try {

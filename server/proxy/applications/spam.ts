@@ -6,6 +6,7 @@
 import type { Request, RequestHandler } from 'express';
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import type { Store } from 'express-rate-limit';
+import type { Logger } from 'pino';
 import { ProblemError } from '../problem.ts';
 import type { ProxyConfig } from '../config.ts';
 import type { ApplicationMetrics } from './metrics.ts';
@@ -21,21 +22,37 @@ export function rateLimited(count: RateCount, now: number, what: string): Proble
   });
 }
 
+/** The store cannot be used (PostgreSQL unreachable or its pool exhausted, a newer schema): nothing can be stored or counted, the candidate tries later. */
+export function storeUnavailable(cause?: unknown): ProblemError {
+  return new ProblemError('not_ready', 'Applications cannot be received right now; send the form again in a minute.', {
+    headers: { 'Retry-After': '30' },
+    cause,
+  });
+}
+
+/** A limit whose counter cannot be read fails closed: logged for the operator, answered 503, never let through uncounted. */
+function counterUnavailable(error: unknown, which: string, log: Logger): ProblemError {
+  log.error({ event: 'rate_counter_error', limit: which, error: error instanceof Error ? error.message : String(error) }, `the ${which} apply limit could not be counted: application refused`);
+  return storeUnavailable(error);
+}
+
 /**
  * The per-address limit, APPLY_RATE_LIMIT_PER_IP posts an hour, checked
  * before the body is read, so a flood costs no parsing. IPv6 addresses count
  * by /64: one household or host holds a whole /64. Counted in memory (no disk
  * write) for one instance; with `shared` (PostgreSQL), in the database, so
  * instances behind a balancer count the same posts (one small write each).
+ * When the database cannot count (down, pool exhausted), the post is refused
+ * with 503 before its body is read.
  */
-export function ipLimit(limit: number, metrics: ApplicationMetrics, shared?: () => Promise<RateCounterStore>): RequestHandler {
-  return rateLimit({
+export function ipLimit(limit: number, metrics: ApplicationMetrics, log: Logger, shared?: () => Promise<RateCounterStore>): RequestHandler {
+  const limiter = rateLimit({
     windowMs: HOUR_MS,
     limit,
     standardHeaders: false,
     legacyHeaders: false,
-    // A database that cannot answer lets the post through: the application itself then waits for it or answers 503.
-    ...(shared === undefined ? {} : { store: sharedAddressCounts(shared), passOnStoreError: true }),
+    // A store error is not let through uncounted (passOnStoreError false): it is answered 503 below.
+    ...(shared === undefined ? {} : { store: sharedAddressCounts(shared), passOnStoreError: false }),
     keyGenerator: (req) => ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? 'unknown', 64),
     handler: (req, res, next) => {
       metrics.refused.inc({ code: 'rate_limited' });
@@ -45,6 +62,19 @@ export function ipLimit(limit: number, metrics: ApplicationMetrics, shared?: () 
       next(rateLimited({ count: limit, resetAt }, Date.now(), 'from this network'));
     },
   });
+  if (shared === undefined) return limiter;
+  // The limiter hands a store's error to next(), as it does its own 429 (a ProblemError).
+  return (req, res, next) =>
+    limiter(req, res, (error?: unknown) => {
+      if (error === undefined || error instanceof ProblemError) {
+        next(error);
+        return;
+      }
+      metrics.refused.inc({ code: 'not_ready' });
+      // Answered before the upload was read: close rather than take in the rest.
+      res.setHeader('Connection', 'close');
+      next(counterUnavailable(error, 'per-address', log));
+    });
 }
 
 /** Per-address counts in the shared rate counters (hourly windows, pruned with the others). */
@@ -62,9 +92,17 @@ function sharedAddressCounts(rates: () => Promise<RateCounterStore>): Store {
   };
 }
 
-/** Throws 429 when this email already sent APPLY_RATE_LIMIT_PER_EMAIL applications today (counted when stored). */
-export async function checkEmail(rates: RateCounterStore, bucket: string, limit: number, now: number): Promise<void> {
-  const current = await rates.peekRate(bucket, DAY_MS);
+/**
+ * Throws 429 when this email already sent APPLY_RATE_LIMIT_PER_EMAIL
+ * applications today (counted when stored); 503 when the count cannot be read.
+ */
+export async function checkEmail(rates: RateCounterStore, bucket: string, limit: number, now: number, log: Logger): Promise<void> {
+  let current: RateCount;
+  try {
+    current = await rates.peekRate(bucket, DAY_MS);
+  } catch (error) {
+    throw counterUnavailable(error, 'per-email', log);
+  }
   if (current.count >= limit) throw rateLimited(current, now, 'with this email address today');
 }
 

@@ -5,13 +5,16 @@
 // leaves nothing behind, and costs no fsync.
 import { randomUUID } from 'node:crypto';
 import { readdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { makeOwnerOnlyFolder } from '../../owner-only.ts';
+import type { DataDirLock } from '../data-dir-lock.ts';
 
 export class UploadSpool {
   readonly dir: string;
+  private readonly dataDir: string;
 
   constructor(dataDir: string) {
+    this.dataDir = dataDir;
     this.dir = join(dataDir, 'uploads');
     makeOwnerOnlyFolder(this.dir);
   }
@@ -28,10 +31,12 @@ export class UploadSpool {
 
   /**
    * Deletes every upload left by a process that stopped mid-request: none was
-   * acknowledged (a kept one has left this folder). At start only: the
-   * process owns its data directory.
+   * acknowledged (a kept one has left this folder). Only for the process
+   * holding the data directory (`lock`), at its start, before it takes any
+   * upload: later, or from another process, it would cut uploads under way.
    */
-  clear(): number {
+  clear(lock: DataDirLock): number {
+    if (lock.dataDir !== resolve(this.dataDir)) throw new Error(`UploadSpool.clear: the lock held is on ${lock.dataDir}, not on ${resolve(this.dataDir)}`);
     const names = readdirSync(this.dir);
     for (const name of names) rmSync(join(this.dir, name), { force: true });
     return names.length;

@@ -12,7 +12,7 @@ import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import pg from 'pg';
 import { emailBucket } from '../applications/form.ts';
 import { freshDatabase, skipWithoutPostgres } from '../../test/postgres.ts';
-import { IDEMPOTENCY_TTL_MS, KEY_LEASE_MS, eraseAfter } from './application-store.ts';
+import { IDEMPOTENCY_TTL_MS, KEY_LEASE_MS, ResumeMissingError, eraseAfter } from './application-store.ts';
 import type { ApplicationStore, NewApplication } from './application-store.ts';
 import { PostgresApplicationStore } from './postgres-store.ts';
 import { SqliteApplicationStore } from './sqlite-store.ts';
@@ -31,6 +31,8 @@ interface Harness {
   reset(dir: string): Promise<void>;
   /** A store as one process sees it (a new owner is another process). */
   open(owner: string, dir: string, now: () => number): Promise<ApplicationStore>;
+  /** Takes a stored resume away from outside the proxy, as a hand or a bug could. */
+  loseResume(reference: string, dir: string): Promise<void>;
   teardown(): Promise<void>;
 }
 
@@ -42,6 +44,9 @@ const sqlite: Harness = {
   async reset() {},
   async open(owner, dir, now) {
     return new SqliteApplicationStore({ dataDir: dir, owner, now });
+  },
+  async loseResume(reference, dir) {
+    rmSync(join(dir, 'resumes', reference));
   },
   async teardown() {},
 };
@@ -66,6 +71,9 @@ const postgres: Harness = {
     const store = new PostgresApplicationStore({ pool: pool!, owner, location: 'test', now });
     await store.ready();
     return store;
+  },
+  async loseResume(reference) {
+    await pool!.query('DELETE FROM resume_chunks WHERE reference = $1 AND seq = 0', [reference]);
   },
   async teardown() {
     await pool?.end();
@@ -123,6 +131,14 @@ for (const harness of [sqlite, postgres]) {
       await outbox.enqueue({ ...newApplication('big'), resume: uploadedResume(dir, bytes) }, { deadLetterAfterMs: HOUR });
       assert.equal((await outbox.get('big'))?.resume_bytes, bytes.length);
       assert.ok((await storedResume(outbox, 'big'))?.equals(bytes));
+    });
+
+    it('names a resume the store lost (ResumeMissingError with the reference), and one erased meanwhile as none', async () => {
+      await outbox.enqueue(newApplication('lost'), { deadLetterAfterMs: HOUR });
+      await harness.loseResume('lost', dir);
+      await assert.rejects(outbox.openResume('lost'), (error: unknown) => error instanceof ResumeMissingError && error.reference === 'lost' && /missing/.test(error.message));
+      await outbox.eraseByEmail('ada@example.org', emailBucket('ada@example.org'));
+      assert.equal(await outbox.openResume('lost'), undefined);
     });
 
     it('counts an attempt when it claims a row, and lets only one claim win', async () => {

@@ -7,6 +7,7 @@
 // (enqueue). Every method is async: PostgreSQL is.
 import type { ApplicantFormName } from '../../contract/application-form.ts';
 import type { JobboardApplicantInput } from '../../contract/index.ts';
+import type { DataDirLock } from '../data-dir-lock.ts';
 import type { MigrationReport } from './migrations.ts';
 
 export const OUTBOX_STATUSES = ['pending', 'delivering', 'delivered', 'rejected', 'dead'] as const;
@@ -29,7 +30,9 @@ export type Outcome =
   /** Not delivered within DEAD_LETTER_AFTER_HOURS. */
   | 'expired'
   /** Its personal data was erased at the candidate's request before it was delivered: it never will be. */
-  | 'erased';
+  | 'erased'
+  /** Its resume was not where the store keeps it (deleted from outside the proxy): dead-lettered at once, for an operator. */
+  | 'resume_missing';
 
 /** Why a row's personal data was erased before delivery. */
 export type ErasedBy =
@@ -132,6 +135,23 @@ export function eraseAfter(row: OutboxSummary, retentionMs: number): number | nu
   return (row.ended_at ?? row.last_attempt_at ?? row.created_at) + retentionMs;
 }
 
+/**
+ * openResume found the row holding a resume the store does not have (a file
+ * deleted, chunks gone): no attempt can deliver it, however long it waits.
+ */
+export class ResumeMissingError extends Error {
+  readonly reference: string;
+  /** What is missing, in the store's words (a path, chunks), for the operator. */
+  readonly missing: string;
+
+  constructor(reference: string, missing: string) {
+    super(`The resume of application ${reference} is missing: ${missing}.`);
+    this.name = 'ResumeMissingError';
+    this.reference = reference;
+    this.missing = missing;
+  }
+}
+
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
 /**
@@ -166,8 +186,19 @@ export interface OutboxStore {
    * idempotency key to it and counts the email, all in one transaction.
    */
   enqueue(app: NewApplication, options: EnqueueOptions): Promise<void>;
-  /** The resume of an application, read in chunks (never whole); undefined when it holds none. */
+  /**
+   * The resume of an application, read in chunks (never whole); undefined
+   * when it holds none. Rejects with ResumeMissingError when the row holds
+   * one the store does not have.
+   */
   openResume(reference: string): Promise<AsyncIterable<Uint8Array> | undefined>;
+  /**
+   * Deletes stored resumes no row holds (left by a process killed while
+   * storing one); answers how many. Only the process holding the data
+   * directory (`lock`) calls it, at its start, before it takes any upload:
+   * a resume is kept before its row commits.
+   */
+  removeUnlinkedResumes(lock: DataDirLock): Promise<number>;
   /**
    * Claims one pending row for an attempt: status delivering, a lease until
    * now + leaseMs, and attempts counted BEFORE the attempt, so a crash

@@ -11,7 +11,7 @@ import { SqliteApplicationStore } from './sqlite-store.ts';
 
 export { openPostgres } from './postgres.ts';
 export type * from './application-store.ts';
-export { IDEMPOTENCY_TTL_MS, KEY_LEASE_MS, OUTBOX_STATUSES, eraseAfter } from './application-store.ts';
+export { IDEMPOTENCY_TTL_MS, KEY_LEASE_MS, OUTBOX_STATUSES, ResumeMissingError, eraseAfter } from './application-store.ts';
 export type { MigrationReport, MigrationRecord } from './migrations.ts';
 export { SchemaBehindError } from './migrations.ts';
 export { PostgresApplicationStore } from './postgres-store.ts';

@@ -12,7 +12,7 @@
 // leases are long (minutes) against the instances' clocks drifting apart.
 import { open } from 'node:fs/promises';
 import type pg from 'pg';
-import { IDEMPOTENCY_TTL_MS, KEY_LEASE_MS, RETENTION_FROM } from './application-store.ts';
+import { IDEMPOTENCY_TTL_MS, KEY_LEASE_MS, RETENTION_FROM, ResumeMissingError } from './application-store.ts';
 import type {
   ApplicationPayload,
   ApplicationStore,
@@ -29,6 +29,7 @@ import type {
   RetryResult,
   StoreOptions,
 } from './application-store.ts';
+import type { DataDirLock } from '../data-dir-lock.ts';
 import { migratePostgres } from './postgres-schema.ts';
 import type { MigrationReport } from './migrations.ts';
 import { inTransaction } from './postgres.ts';
@@ -224,6 +225,11 @@ export class PostgresApplicationStore implements ApplicationStore {
     }
   }
 
+  /** Nothing to delete: a resume's chunks are written in its row's transaction, never without it. */
+  async removeUnlinkedResumes(_lock: DataDirLock): Promise<number> {
+    return 0;
+  }
+
   async openResume(reference: string): Promise<AsyncIterable<Uint8Array> | undefined> {
     const [row] = await this.query(
       'SELECT o.resume_bytes, (SELECT count(*)::int FROM resume_chunks c WHERE c.reference = o.reference) AS chunks FROM outbox o WHERE o.reference = $1',
@@ -231,6 +237,9 @@ export class PostgresApplicationStore implements ApplicationStore {
     );
     if (row === undefined || row.resume_bytes === null) return undefined;
     const chunks = Number(row.chunks);
+    const expected = Math.ceil(Number(row.resume_bytes) / RESUME_CHUNK_BYTES);
+    // Written with the row in one transaction, so only a hand outside the proxy takes chunks away.
+    if (chunks !== expected) throw new ResumeMissingError(reference, `${chunks} of its ${expected} rows of resume_chunks are there`);
     const read = async (seq: number): Promise<Buffer> => {
       const [chunk] = await this.query('SELECT bytes FROM resume_chunks WHERE reference = $1 AND seq = $2', [reference, seq]);
       // Erased while it was being read: the send fails rather than going out short.

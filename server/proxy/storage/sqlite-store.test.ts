@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { DatabaseSync } from 'node:sqlite';
 import { emailBucket } from '../applications/form.ts';
+import { lockDataDir } from '../data-dir-lock.ts';
 import type { NewApplication } from './application-store.ts';
 import { SQLITE_MIGRATIONS } from './sqlite-schema.ts';
 import { SqliteApplicationStore } from './sqlite-store.ts';
@@ -67,12 +68,39 @@ describe('SQLite application store', () => {
     assert.deepEqual(readdirSync(join(dir, 'resumes')), []);
   });
 
-  it('deletes at start a resume file no row holds (its process was killed before the row was committed)', async () => {
+  it('opening the file deletes no resume, even one no row holds yet: another process may be storing it', async () => {
+    await outbox.enqueue(newApplication('kept'), { deadLetterAfterMs: HOUR });
+    writeFileSync(join(dir, 'resumes', 'being-stored'), 'moved in, its row not committed yet');
+    const beside = open('outbox-command');
+    await beside.close();
+    assert.deepEqual(readdirSync(join(dir, 'resumes')).sort(), ['being-stored', 'kept']);
+  });
+
+  it('for the holder of the data directory, deletes the resume files no row holds (their process was killed before the row was committed)', async () => {
     await outbox.enqueue(newApplication('kept'), { deadLetterAfterMs: HOUR });
     writeFileSync(join(dir, 'resumes', 'orphan'), 'left by a killed process');
     await outbox.close();
-    outbox = open('process-2');
-    assert.deepEqual(readdirSync(join(dir, 'resumes')), ['kept']);
+    const lock = lockDataDir(dir);
+    try {
+      outbox = open('process-2');
+      assert.equal(await outbox.removeUnlinkedResumes(lock), 1);
+      assert.deepEqual(readdirSync(join(dir, 'resumes')), ['kept']);
+    } finally {
+      lock.release();
+    }
+  });
+
+  it('refuses to delete resumes under the lock of another data directory', async () => {
+    writeFileSync(join(dir, 'resumes', 'orphan'), 'left by a killed process');
+    const elsewhere = mkdtempSync(join(tmpdir(), 'jbc-sqlite-other-'));
+    const lock = lockDataDir(elsewhere);
+    try {
+      await assert.rejects(outbox.removeUnlinkedResumes(lock), /the lock held is on .*jbc-sqlite-other-/);
+      assert.deepEqual(readdirSync(join(dir, 'resumes')), ['orphan']);
+    } finally {
+      lock.release();
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
   });
 
   it('records its migrations once, in schema_migrations, and applies none the second time', async () => {

@@ -10,14 +10,18 @@
 //
 // One proxy process owns one data directory (SQLite, WAL). Rows another
 // process left in `delivering` (it was killed) are taken back at start-up.
+// Other processes (the outbox and migrate commands) open the same file beside
+// it: opening deletes nothing; only the holder of the data directory's lock
+// removes the resume files no row holds (removeUnlinkedResumes).
 // node:sqlite is synchronous: each method does its work at once and answers
 // a settled promise, to fit the async interfaces PostgreSQL needs.
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type { SQLInputValue, StatementSync } from 'node:sqlite';
 import { createOwnerOnlyDatabaseFile, makeOwnerOnlyFolder } from '../../owner-only.ts';
 import { ResumeFiles } from '../applications/resume-files.ts';
-import { IDEMPOTENCY_TTL_MS, RETENTION_FROM } from './application-store.ts';
+import type { DataDirLock } from '../data-dir-lock.ts';
+import { IDEMPOTENCY_TTL_MS, RETENTION_FROM, ResumeMissingError } from './application-store.ts';
 import type {
   ApplicationPayload,
   ApplicationStore,
@@ -53,6 +57,7 @@ export class SqliteApplicationStore implements ApplicationStore {
   /** What opening the file migrated. */
   readonly migrations: MigrationReport;
   readonly owner: string;
+  private readonly dataDir: string;
   private readonly db: DatabaseSync;
   private readonly resumes: ResumeFiles;
   private readonly now: () => number;
@@ -61,6 +66,7 @@ export class SqliteApplicationStore implements ApplicationStore {
 
   constructor(options: SqliteStoreOptions) {
     makeOwnerOnlyFolder(options.dataDir);
+    this.dataDir = options.dataDir;
     this.path = join(options.dataDir, 'outbox.db');
     this.location = this.path;
     this.owner = options.owner;
@@ -75,25 +81,39 @@ export class SqliteApplicationStore implements ApplicationStore {
     this.db.exec('PRAGMA secure_delete = ON;');
     this.resumes = new ResumeFiles(options.dataDir);
     this.migrations = migrateSqlite(this.db, this.resumes, this.path, this.now);
-    this.removeUnlinkedResumes();
   }
 
   /**
    * Deletes resume files no row holds: written by a process killed before its
    * row was committed, or left by one killed between a row letting its
-   * resume go and the file's deletion.
+   * resume go and the file's deletion. Answers how many it deleted.
+   *
+   * Only for the process holding the data directory (`lock`), at its start,
+   * before it takes any upload: enqueue moves a resume file in before its
+   * row commits, so a file without a row is an orphan only when no enqueue
+   * can be under way, and only the lock holder stores applications. Run
+   * later, or by another process, it would delete resumes being stored.
    */
-  private removeUnlinkedResumes(): void {
+  async removeUnlinkedResumes(lock: DataDirLock): Promise<number> {
+    if (lock.dataDir !== resolve(this.dataDir)) throw new Error(`removeUnlinkedResumes: the lock held is on ${lock.dataDir}, not on ${resolve(this.dataDir)}`);
     const held = this.stmt('SELECT 1 AS yes FROM outbox WHERE reference = ? AND resume_bytes IS NOT NULL');
+    let removed = 0;
     for (const reference of this.resumes.references()) {
-      if (held.get(reference) === undefined) this.resumes.remove(reference);
+      if (held.get(reference) !== undefined) continue;
+      this.resumes.remove(reference);
+      removed += 1;
     }
+    return removed;
   }
 
-  /** The resume of an application, read in chunks; undefined when it holds none. */
+  /** The resume of an application, read in chunks; undefined when it holds none; ResumeMissingError when its file is gone. */
   async openResume(reference: string): Promise<AsyncIterable<Uint8Array> | undefined> {
-    const row = this.stmt('SELECT resume_bytes FROM outbox WHERE reference = ?').get(reference) as { resume_bytes: number | null } | undefined;
-    return row?.resume_bytes == null ? undefined : this.resumes.open(reference);
+    const holds = () => (this.stmt('SELECT resume_bytes FROM outbox WHERE reference = ?').get(reference) as { resume_bytes: number | null } | undefined)?.resume_bytes != null;
+    if (!holds()) return undefined;
+    if (await this.resumes.has(reference)) return this.resumes.open(reference);
+    // Erased meanwhile (the row let it go first): nothing is missing, there is no resume any more.
+    if (!holds()) return undefined;
+    throw new ResumeMissingError(reference, `${join(this.resumes.dir, reference)} is gone`);
   }
 
   /** Opening the file migrated it already. */
@@ -235,7 +255,8 @@ export class SqliteApplicationStore implements ApplicationStore {
    * Stores one application (payload and resume) and, when given, links the
    * idempotency key to it and counts the email, all in one transaction. The
    * resume's upload file is made durable and taken first: a crash before the
-   * commit leaves a file no row holds, deleted at the next start.
+   * commit leaves a file no row holds, deleted at the next start
+   * (removeUnlinkedResumes).
    */
   async enqueue(app: NewApplication, options: EnqueueOptions): Promise<void> {
     if (app.resume !== null) await this.resumes.keep(app.reference, app.resume.path);

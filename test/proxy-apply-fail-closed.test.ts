@@ -1,0 +1,120 @@
+// With DATABASE_URL the apply limits are counted in the shared database: when
+// it cannot count (the database refuses connections, the counters cannot be
+// read), an application is refused with 503 and Retry-After, never let
+// through uncounted, and nothing is stored. Real PostgreSQL, real faults.
+import assert from 'node:assert/strict';
+import { request } from 'node:http';
+import { after, afterEach, before, describe, it } from 'node:test';
+import pg from 'pg';
+import { TEST_DATABASE_URL } from '../server/test/postgres.ts';
+import { eventually } from '../server/test/poll.ts';
+import { BOARD_ORIGIN, formOf, startApplyWorld, upstreamApplicantCount, validFields } from './proxy-apply-support.ts';
+import type { ApplyWorld } from './proxy-apply-support.ts';
+import { postgresStore } from './proxy-stores.ts';
+
+const store = await postgresStore();
+
+interface RawAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Record<string, unknown>;
+}
+
+/**
+ * POSTs an application over a socket of its own: the first bytes of the body,
+ * then `between()`, then the rest (the limits act between the two).
+ */
+async function applyInTwoParts(url: string, fields: Record<string, string>, between: () => Promise<void>): Promise<RawAnswer> {
+  const encoded = new Response(formOf({ fields }));
+  const body = Buffer.from(await encoded.arrayBuffer());
+  return new Promise((resolve, reject) => {
+    const req = request(`${url}/api/applications`, {
+      method: 'POST',
+      headers: {
+        'content-type': encoded.headers.get('content-type')!,
+        'content-length': String(body.length),
+        origin: BOARD_ORIGIN,
+        'idempotency-key': crypto.randomUUID(),
+      },
+    });
+    req.on('response', (res) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: JSON.parse(text || '{}') as Record<string, unknown> }));
+    });
+    // An answer before the whole body was sent may close the socket under the rest.
+    req.on('error', (error) => (req.writableEnded ? undefined : reject(error)));
+    req.write(body.subarray(0, 100));
+    between().then(
+      () => req.end(body.subarray(100)),
+      (error: unknown) => {
+        req.destroy();
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}
+
+describe('apply limits counted in PostgreSQL fail closed', { skip: store.skip }, () => {
+  let world: ApplyWorld;
+  /** A connection to the proxy's database, for the test's own reads and faults. */
+  let db: pg.Pool;
+  /** A connection to the server's own database: the proxy's may refuse connections. */
+  let server: pg.Pool;
+  const name = () => new URL(store.env.DATABASE_URL!).pathname.slice(1);
+  const storedCount = async () => (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM outbox')).rows[0]!.n;
+
+  before(async () => {
+    world = await startApplyWorld({ env: { ...store.env, APPLY_RATE_LIMIT_PER_IP: '100' } });
+    server = new pg.Pool({ connectionString: TEST_DATABASE_URL, max: 1 });
+    db = new pg.Pool({ connectionString: store.env.DATABASE_URL, max: 1 });
+    db.on('error', () => {});
+  });
+  afterEach(async () => {
+    // Whatever a test broke comes back before the next one.
+    await server.query(`ALTER DATABASE ${name()} WITH ALLOW_CONNECTIONS true`);
+    await db.query('ALTER TABLE IF EXISTS rate_counters_away RENAME TO rate_counters');
+  });
+  after(async () => {
+    await world?.close();
+    await db?.end();
+    await server?.end();
+  });
+
+  it('when the database refuses connections, refuses the application with 503 not_ready and Retry-After before reading it, and stores nothing', async () => {
+    const fields = validFields(world.openCampaignIds[0]!);
+    await server.query(`ALTER DATABASE ${name()} WITH ALLOW_CONNECTIONS false`);
+    await server.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [name()]);
+
+    const answer = await applyInTwoParts(world.proxyUrl, fields, async () => {});
+    assert.equal(answer.status, 503, JSON.stringify(answer.body));
+    assert.equal(answer.body.code, 'not_ready');
+    assert.equal(answer.headers['retry-after'], '30');
+    assert.equal(answer.headers.connection, 'close');
+    assert.ok(world.logs.lines.some((line) => line.event === 'rate_counter_error' && line.limit === 'per-address' && line.level === 50), 'the failure is logged as an error');
+
+    await server.query(`ALTER DATABASE ${name()} WITH ALLOW_CONNECTIONS true`);
+    assert.equal(await storedCount(), 0);
+    assert.equal(upstreamApplicantCount(world.sandbox, fields.email), 0);
+  });
+
+  it('when the per-email counter cannot be read after the per-address one counted, refuses with 503 not_ready and Retry-After, and stores nothing', async () => {
+    const fields = validFields(world.openCampaignIds[0]!);
+    const before = (await db.query<{ n: number }>("SELECT coalesce(sum(count), 0)::int AS n FROM rate_counters WHERE bucket LIKE 'ip:%'")).rows[0]!.n;
+
+    const answer = await applyInTwoParts(world.proxyUrl, fields, async () => {
+      // The per-address post is counted once the headers are in; then the counters go away.
+      await eventually(
+        async () => (await db.query<{ n: number }>("SELECT coalesce(sum(count), 0)::int AS n FROM rate_counters WHERE bucket LIKE 'ip:%'")).rows[0]!.n > before,
+        { timeoutMs: 10_000, what: 'the per-address counter to count the post' },
+      );
+      await db.query('ALTER TABLE rate_counters RENAME TO rate_counters_away');
+    });
+    assert.equal(answer.status, 503, JSON.stringify(answer.body));
+    assert.equal(answer.body.code, 'not_ready');
+    assert.equal(answer.headers['retry-after'], '30');
+    assert.ok(world.logs.lines.some((line) => line.event === 'rate_counter_error' && line.limit === 'per-email' && line.level === 50), 'the failure is logged as an error');
+    assert.equal(await storedCount(), 0);
+    assert.equal(upstreamApplicantCount(world.sandbox, fields.email), 0);
+  });
+});
