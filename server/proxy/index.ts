@@ -29,7 +29,7 @@ import type { Database } from './storage/index.ts';
 export { ConfigError, ENV_VARIABLES, loadProxyConfig } from './config.ts';
 export type { ProxyConfig } from './config.ts';
 export { DataDirInUseError } from './data-dir-lock.ts';
-export { FORWARDED_PAGE_PARAMS } from './embed/prerendered.ts';
+export { FORWARDED_PAGE_PARAMS } from './embed/forwarded-params.ts';
 
 export interface CreateProxyOptions {
   config: ProxyConfig;

@@ -15,13 +15,6 @@ export type ListUrlParam = (typeof LIST_URL_PARAMS)[number];
 /** The query parameter of the open offer's id, unless the element's offer-param renames it. */
 export const DEFAULT_OFFER_PARAM = 'offer';
 
-/**
- * The board page's query parameters that a board forwards to
- * GET /embed/campaigns, and only these: a link to the board's page can carry
- * any parameter. A board whose element has offer-param forwards that one in
- * place of `offer`.
- */
-export const FORWARDED_PAGE_PARAMS = [DEFAULT_OFFER_PARAM, ...LIST_URL_PARAMS] as const;
 
 export interface PrerenderedCampaigns {
   /** The list's search, filters and page, as in the URL. */

@@ -127,7 +127,7 @@ describe('<jobboard-apply>', () => {
         expect(shadow<HTMLAnchorElement>(el, '.consent-link a').href).to.equal('https://board.example/privacy');
         expect(el.shadowRoot!.innerHTML).not.to.contain('javascript:');
         expect(watch.warnings.filter((w) => w.includes('consent-url'))).to.have.length(1);
-        expect(watch.warnings[0]).to.contain('https://');
+        expect(watch.warnings[0]).to.contain('write an http(s) URL');
       } finally {
         watch.restore();
       }
@@ -158,7 +158,7 @@ describe('<jobboard-apply>', () => {
           await until(() => el.shadowRoot!.textContent!.includes(text.notLoaded.en), 'the error state shows');
           expect(watch.requests).to.deep.equal([]);
           expect(watch.warnings.filter((w) => w.includes('endpoint'))).to.have.length(1);
-          expect(watch.warnings[0]).to.contain('https://');
+          expect(watch.warnings[0]).to.contain('write an http(s) URL');
         } finally {
           watch.restore();
         }

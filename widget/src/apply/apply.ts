@@ -271,10 +271,11 @@ export class JobboardApply extends LitElement {
 
   /** The privacy policy's link: the consent-url attribute, else the proxy's consent_url; one that is not http(s) is not linked. */
   private consentHref(): string | undefined {
-    const own = this.consentUrl && webUrlOrWarn(this.consentUrl, 'the consent-url attribute', 'Write the http(s) URL of your privacy policy, like https://jobs.acme.example/privacy.');
-    if (own) return own;
     const fromProxy = this.form.config?.consent_url;
-    return fromProxy ? webUrlOrWarn(fromProxy, 'the consent_url of the proxy\'s /api/config', 'The proxy\'s operator sets CONSENT_URL to the http(s) URL of the privacy policy.') : undefined;
+    return (
+      (this.consentUrl && webUrlOrWarn(this.consentUrl, 'consent-url')) ||
+      (fromProxy ? webUrlOrWarn(fromProxy, 'CONSENT_URL (the proxy\'s consent_url)') : undefined)
+    );
   }
 
   private renderCheckbox(id: string, required: boolean): TemplateResult {

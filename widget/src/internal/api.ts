@@ -47,17 +47,10 @@ export class NetworkError extends Error {}
 /** The candidate cancelled the upload. */
 export class AbortedError extends Error {}
 
-/** The element's endpoint is not an http(s) URL: nothing is sent anywhere. */
-export class EndpointError extends Error {}
-
-/** The URL of a proxy route; throws EndpointError, sending nothing, when the endpoint is not a web URL. */
+/** The URL of a proxy route; throws, sending nothing, when the endpoint is not a web URL. */
 function url(endpoint: string, path: string): string {
-  const checked = webUrlOrWarn(
-    endpoint,
-    'the endpoint attribute',
-    'Write the proxy\'s URL, like https://jobs-proxy.example.org or /jobs, or leave it empty when the page and the proxy share an origin.',
-  );
-  if (checked === undefined) throw new EndpointError('The endpoint is not an http(s) URL.');
+  const checked = webUrlOrWarn(endpoint, 'endpoint');
+  if (checked === undefined) throw new NetworkError('endpoint');
   return `${checked.replace(/\/+$/, '')}${path}`;
 }
 

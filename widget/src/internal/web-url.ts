@@ -3,31 +3,26 @@
 // proxy's /api/config: only http(s) ones, or ones relative to the page ("/jobs",
 // ""), are used. A "javascript:" consent link would run in the board's page.
 
-/** Any http base: a relative value takes its scheme, an absolute one keeps its own. No DOM, so server rendering can call it too. */
-const RELATIVE_BASE = 'http://relative.invalid/';
-
-/** Whether `value` is an http(s) URL, or a URL relative to the page. */
+/** Whether `value` is an http(s) URL, or a URL relative to the page. No DOM: server rendering may call it. */
 export function isWebUrl(value: string): boolean {
   try {
-    return /^https?:$/.test(new URL(value, RELATIVE_BASE).protocol);
+    // Any http base: a relative value takes its scheme, an absolute one keeps its own.
+    return /^https?:$/.test(new URL(value, 'http://x').protocol);
   } catch {
     return false;
   }
 }
 
-const warned = new Set<string>();
+/** The last value of each source warned about. */
+const warned: Record<string, string> = {};
 
 /**
  * `value` when it is a web URL (isWebUrl); otherwise undefined, after one
- * console warning per source and value, naming where the value came from and
- * saying what to write there.
+ * console warning per source and value naming the source and what to write
+ * (every byte of it is in the bundle: short).
  */
-export function webUrlOrWarn(value: string, source: string, whatToWrite: string): string | undefined {
+export function webUrlOrWarn(value: string, source: string): string | undefined {
   if (isWebUrl(value)) return value;
-  const key = `${source}\n${value}`;
-  if (!warned.has(key)) {
-    warned.add(key);
-    console.warn(`jobboard: ${source} "${value.slice(0, 200)}" is not used: it is not an http(s) URL. ${whatToWrite}`);
-  }
+  if (warned[source] !== value) console.warn(`jobboard: ${source}="${(warned[source] = value)}" is not used: write an http(s) URL or a path`);
   return undefined;
 }
