@@ -12,9 +12,12 @@ import type { CampaignDetail, CampaignList } from '../schemas.ts';
 export const LIST_URL_PARAMS = ['q', 'job_type', 'working_time', 'city', 'page'] as const;
 export type ListUrlParam = (typeof LIST_URL_PARAMS)[number];
 
-/** The query parameter of the open offer's id, unless the element's offer-param renames it. */
+/**
+ * The query parameter of the open offer's id, unless the element's
+ * offer-param renames it. The element writes its default out as 'offer', so
+ * that its manifest shows the value.
+ */
 export const DEFAULT_OFFER_PARAM = 'offer';
-
 
 export interface PrerenderedCampaigns {
   /** The list's search, filters and page, as in the URL. */

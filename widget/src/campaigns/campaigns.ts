@@ -13,7 +13,7 @@ import { LocaleController } from '../internal/locale-controller.ts';
 import { colon, getLocale } from '../internal/localize.ts';
 import { scriptJson } from '../internal/script-json.ts';
 import { styles } from './campaigns.styles.ts';
-import { DEFAULT_OFFER_PARAM, LIST_URL_PARAMS } from '../../../server/proxy/embed/prerendered.ts';
+import { LIST_URL_PARAMS } from '../../../server/proxy/embed/prerendered.ts';
 import type { PrerenderedCampaigns } from '../../../server/proxy/embed/prerendered.ts';
 
 /** Attributes of `<jobboard-campaigns>` handed down to its apply form. */
@@ -95,7 +95,7 @@ export class JobboardCampaigns extends LitElement {
    */
   @property({ attribute: 'heading-level', type: Number }) headingLevel = 2;
   /** The query parameter that holds the open offer's id (`?offer=21`). */
-  @property({ attribute: 'offer-param' }) offerParam: string = DEFAULT_OFFER_PARAM;
+  @property({ attribute: 'offer-param' }) offerParam = 'offer';
   /** `none` keeps the open offer and the list's state out of the URL, for boards with their own router. */
   @property() routing: 'query' | 'none' = 'query';
   /** Leaves the open offer's JobPosting out of the document's head. */
