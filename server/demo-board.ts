@@ -1,12 +1,13 @@
 // The demo's second board page, http://localhost:8080/server-rendered/: the
 // same board page, built on the server the way a board that renders its pages
 // there would do it. Its server asks the proxy for the offers already rendered
-// (GET /embed/campaigns, with the page's own query string) and puts the
-// fragment where the script-tag page has the empty element; the script then
-// hydrates it.
+// (GET /embed/campaigns, with the list's parameters of the page's query
+// string) and puts the fragment where the script-tag page has the empty
+// element; the script then hydrates it.
 import { readFile } from 'node:fs/promises';
 import { Router } from 'express';
 import type { Request } from 'express';
+import { FORWARDED_PAGE_PARAMS } from './proxy/index.ts';
 
 /** The empty element of the script-tag page, which the server-rendered page fills. */
 const ELEMENT = /<jobboard-campaigns\b[^>]*><\/jobboard-campaigns>/;
@@ -21,7 +22,13 @@ export function serverRenderedBoard(pageFile: string): Router {
   const router = Router();
   router.get('/server-rendered/', async (req, res) => {
     const template = await readFile(pageFile, 'utf8');
-    const query = new URL(req.originalUrl, 'http://board').searchParams;
+    // Only the list's parameters go on: a link to the page can carry any other.
+    const link = new URL(req.originalUrl, 'http://board').searchParams;
+    const query = new URLSearchParams();
+    for (const name of FORWARDED_PAGE_PARAMS) {
+      const value = link.get(name);
+      if (value !== null) query.set(name, value);
+    }
     // The page's language, as a board's template knows it.
     query.set('lang', /<html lang="([a-z]{2})"/.exec(template)?.[1] ?? 'en');
     const answer = await fetch(`${proxyOrigin(req)}/embed/campaigns?${query}`);

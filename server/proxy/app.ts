@@ -191,7 +191,7 @@ export function createProxyApp(deps: ProxyAppDeps): express.Express {
 
   app.get('/widget.js', widgetHandler(config.widgetFile));
   app.get(WIDGET_CHUNK_PATH, widgetChunkHandler(config.widgetFile));
-  app.use('/embed', embedRouter(reader, packagePath('dist', 'ssr', 'render.js')));
+  app.use('/embed', embedRouter(reader, packagePath('dist', 'ssr', 'render.js'), config.publicOrigin));
   app.get('/sitemap.xml', sitemapHandler(deps.catalogue.store, config.boardOfferUrl));
 
   if (deps.demoPageDir !== undefined) {

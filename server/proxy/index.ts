@@ -31,6 +31,7 @@ export { ConfigError, ENV_VARIABLES, loadProxyConfig } from './config.ts';
 export type { ProxyConfig } from './config.ts';
 export { DataDirInUseError } from './data-dir-lock.ts';
 export { SchemaBehindError } from './storage/index.ts';
+export { FORWARDED_PAGE_PARAMS } from './embed/forwarded-params.ts';
 
 export interface CreateProxyOptions {
   config: ProxyConfig;

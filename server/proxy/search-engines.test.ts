@@ -4,6 +4,7 @@
 // the fragment comes from the built renderer (npm run build).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import express from 'express';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { Registry } from 'prom-client';
 import { createProxyApp } from './app.ts';
@@ -28,7 +29,8 @@ const designer = upstreamCampaign({
   updated_at: '2026-11-21T08:30:00.000Z',
 });
 
-async function start(env: Record<string, string>): Promise<{ url: string; store: CatalogueStore; close: () => Promise<void> }> {
+/** The proxy's app on its own, or mounted under `mount` in a board's Express app. */
+async function start(env: Record<string, string>, mount?: string): Promise<{ url: string; store: CatalogueStore; close: () => Promise<void> }> {
   const store = openCatalogueStore(':memory:');
   const synced = new Date();
   store.replaceAll(
@@ -54,8 +56,8 @@ async function start(env: Record<string, string>): Promise<{ url: string; store:
     registry: new Registry(),
     catalogue: { store, lastSyncedAt: () => synced, isStale: () => false, status: () => ({ lastAttemptAt: synced, lastError: null, running: false, skippedIds: [] }) },
   });
-  const server = await listen(app);
-  return { url: server.url, store, close: server.close };
+  const server = await listen(mount === undefined ? app : express().use(mount, app));
+  return { url: server.url + (mount ?? ''), store, close: server.close };
 }
 
 describe('search engines and server-rendering boards', () => {
@@ -200,6 +202,66 @@ describe('search engines and server-rendering boards', () => {
       assert.equal(res.status, 422);
       const problem = (await res.json()) as { errors: { field: string }[] };
       assert.deepEqual(problem.errors.map((e) => e.field), ['lang']);
+    });
+
+    it('renders the proxy\'s PUBLIC_ORIGIN as the element\'s endpoint and no address from the request', async () => {
+      const configured = await start({ PUBLIC_ORIGIN: 'https://jobs-proxy.acme.example' });
+      try {
+        for (const query of ['endpoint=https://evil.example', 'offer=1&endpoint=https%3A%2F%2Fevil.example%2Fsteal', 'endpoint=//evil.example&q=designer']) {
+          const res = await fetch(`${configured.url}/embed/campaigns?${query}`);
+          assert.equal(res.status, 200, `${query} is answered, its endpoint ignored`);
+          const html = await res.text();
+          assert.doesNotMatch(html, /evil\.example/, query);
+          assert.match(html, /<jobboard-campaigns\b[^>]*\bendpoint="https:\/\/jobs-proxy\.acme\.example"/, query);
+        }
+      } finally {
+        await configured.close();
+      }
+    });
+
+    it('without PUBLIC_ORIGIN renders an empty endpoint (the page\'s own origin) whatever endpoint the query gives', async () => {
+      const html = await (await fetch(`${bare.url}/embed/campaigns?endpoint=https://evil.example&offer=1`)).text();
+      assert.doesNotMatch(html, /evil\.example/);
+      assert.match(html, /<jobboard-campaigns\b[^>]*\bendpoint(="")?[\s>]/);
+    });
+
+    it('mounted under a path, renders that path after PUBLIC_ORIGIN, or alone without it', async () => {
+      const configured = await start({ PUBLIC_ORIGIN: 'https://www.acme.example' }, '/jobs');
+      const relative = await start({}, '/jobs');
+      try {
+        const withOrigin = await (await fetch(`${configured.url}/embed/campaigns?endpoint=https://evil.example`)).text();
+        assert.match(withOrigin, /<jobboard-campaigns\b[^>]*\bendpoint="https:\/\/www\.acme\.example\/jobs"/);
+        const withoutOrigin = await (await fetch(`${relative.url}/embed/campaigns?endpoint=https://evil.example`)).text();
+        assert.match(withoutOrigin, /<jobboard-campaigns\b[^>]*\bendpoint="\/jobs"/);
+        assert.doesNotMatch(withOrigin + withoutOrigin, /evil\.example/);
+      } finally {
+        await configured.close();
+        await relative.close();
+      }
+    });
+
+    it('reads the open offer under the element\'s offer-param given as offer_param, and renders the element with it', async () => {
+      const res = await fetch(`${proxy.url}/embed/campaigns?offer_param=job&job=1&offer=2&q=developer`);
+      assert.equal(res.status, 200);
+      const html = await res.text();
+      assert.match(html, /<jobboard-campaigns\b[^>]*\boffer-param="job"/);
+      assert.match(html, /id="detail-title"[^>]*>(<!--[^>]*-->)*Backend developer/, 'the offer of job=1, not of offer=2');
+      const state = JSON.parse(/<script type="application\/json" data-jobboard-state>(.*?)<\/script>/s.exec(html)![1]!) as { offer: { id: number } };
+      assert.equal(state.offer.id, 1);
+      const list = await (await fetch(`${proxy.url}/embed/campaigns?offer_param=job&q=developer`)).text();
+      assert.match(list, /href="\?q=developer&amp;job=1"/, 'offer links under the board\'s name');
+    });
+
+    it('refuses an offer_param that is not a parameter\'s name, or is one of the list\'s own, with 422 naming it', async () => {
+      for (const name of ['https://evil.example', 'javascript:alert(1)', 'q', 'page', 'lang']) {
+        const res = await fetch(`${proxy.url}/embed/campaigns?offer_param=${encodeURIComponent(name)}`);
+        assert.equal(res.status, 422, name);
+        const problem = (await res.json()) as { errors: { field: string }[] };
+        assert.deepEqual(problem.errors.map((e) => e.field), ['offer_param'], name);
+      }
+      const res = await fetch(`${proxy.url}/embed/campaigns?offer_param=job&job=abc`);
+      assert.equal(res.status, 422);
+      assert.deepEqual(((await res.json()) as { errors: { field: string }[] }).errors.map((e) => e.field), ['job'], 'a bad id is named under the board\'s parameter');
     });
 
     it('keeps "</script>" in an offer\'s text from ending the state\'s script', async () => {

@@ -22,6 +22,7 @@ function template(input: EmbedRenderInput) {
   return html`<jobboard-campaigns
     endpoint=${input.endpoint}
     lang=${input.lang}
+    offer-param=${input.offerParam}
     per-page=${input.perPage}
     .prerendered=${input.state}
     >${unsafeHTML(state + posting)}</jobboard-campaigns

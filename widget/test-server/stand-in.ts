@@ -106,6 +106,8 @@ function config(scenario: string): WidgetConfig {
     return { ...baseConfig, fields: { ...baseConfig.fields, resume: 'optional', first_name: 'optional', phone: 'optional' } };
   }
   if (scenario === 'captcha') return { ...baseConfig, captcha: { provider: 'turnstile', site_key: 'test-site-key' } };
+  // A misconfigured or compromised proxy's privacy link.
+  if (scenario === 'script-consent') return { ...baseConfig, consent_url: 'javascript:void(document.title="consent link ran")' };
   return baseConfig;
 }
 

@@ -12,6 +12,13 @@ import type { CampaignDetail, CampaignList } from '../schemas.ts';
 export const LIST_URL_PARAMS = ['q', 'job_type', 'working_time', 'city', 'page'] as const;
 export type ListUrlParam = (typeof LIST_URL_PARAMS)[number];
 
+/**
+ * The query parameter of the open offer's id, unless the element's
+ * offer-param renames it. The element writes its default out as 'offer', so
+ * that its manifest shows the value.
+ */
+export const DEFAULT_OFFER_PARAM = 'offer';
+
 export interface PrerenderedCampaigns {
   /** The list's search, filters and page, as in the URL. */
   query: Partial<Record<ListUrlParam, string | number>>;
@@ -22,8 +29,10 @@ export interface PrerenderedCampaigns {
 
 /** The element's attributes and state for one server rendering. */
 export interface EmbedRenderInput {
-  /** The proxy's URL as the board's visitors reach it; empty for the page's own origin. */
+  /** The proxy's URL as the board's visitors reach it (from its own configuration, never from the request); empty for the page's own origin. */
   endpoint: string;
+  /** The query parameter of the open offer's id (the element's offer-param). */
+  offerParam: string;
   lang: 'en' | 'fr' | 'es';
   perPage: number;
   state: PrerenderedCampaigns;

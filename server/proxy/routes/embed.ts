@@ -3,27 +3,61 @@
 // element with its shadow DOM already rendered (declarative shadow DOM), its
 // state for the script to hydrate from, and the open offer's JobPosting:
 // readable without JavaScript, indexed by search engines, no layout shift.
+// Boards pass their page's query string on, and a link to the board's page can
+// carry any parameter: the element's endpoint comes from the proxy's own
+// configuration, and only the list's parameters are read.
 import { createHash } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { Router } from 'express';
+import type { Request } from 'express';
 import { z } from 'zod';
 import { LOCALES } from '../../contract/index.ts';
 import type { CatalogueReader } from '../catalogue/reader.ts';
 import type { EmbedRenderer, PrerenderedCampaigns } from '../embed/prerendered.ts';
-import { LIST_URL_PARAMS } from '../embed/prerendered.ts';
+import { DEFAULT_OFFER_PARAM, LIST_URL_PARAMS } from '../embed/prerendered.ts';
 import { matchesEtag } from '../http-cache.ts';
 import { ProblemError, validationProblem } from '../problem.ts';
 import { CampaignListQuery } from '../schemas.ts';
 import { CAMPAIGNS_CACHE_CONTROL, fieldProblems } from './campaigns.ts';
 
+const offerId = z.coerce.number({ error: 'must be the id of a job offer' }).int('must be the id of a job offer').positive('must be the id of a job offer').optional();
+
 export const EmbedQuery = CampaignListQuery.extend({
   lang: z.enum(LOCALES, { error: `must be one of: ${LOCALES.join(', ')}` }).default('en'),
-  offer: z.coerce.number({ error: 'must be the id of a job offer' }).int('must be the id of a job offer').positive('must be the id of a job offer').optional(),
-  endpoint: z
-    .url({ protocol: /^https?$/, error: 'must be the http(s) URL at which browsers reach this proxy' })
-    .optional()
-    .describe('The URL at which the board’s visitors reach this proxy; by default the page’s own origin.'),
+  offer: offerId.describe('The open offer\'s id, under the name offer_param gives (`offer` by default).'),
+  offer_param: z
+    .string()
+    .regex(/^[A-Za-z][A-Za-z0-9_-]{0,39}$/, 'must be a query parameter\'s name (a letter, then letters, digits, - or _), the element\'s offer-param, like job')
+    .default(DEFAULT_OFFER_PARAM)
+    .describe('The element\'s offer-param: the query parameter that holds the open offer\'s id on the board\'s page. Give it when the element renames `offer`.'),
 });
+
+/** The list's and the query's own names, which offer_param cannot take. */
+const RESERVED_NAMES = Object.keys(EmbedQuery.shape).filter((name) => name !== 'offer');
+
+/** The element's offer-param as the query gives it; the default when it is absent or not a name (the parse then says so). */
+function offerParamOf(query: Request['query']): string {
+  const named = EmbedQuery.shape.offer_param.safeParse(query.offer_param);
+  return named.success ? named.data : DEFAULT_OFFER_PARAM;
+}
+
+/** The query with the open offer's id read under the board's offer-param. */
+function embedQueryInput(query: Request['query'], offerParam: string): Record<string, unknown> {
+  if (offerParam === DEFAULT_OFFER_PARAM) return query;
+  if (RESERVED_NAMES.includes(offerParam)) throw validationProblem([{ field: 'offer_param', code: 'invalid_value', message: `must not be one of this query's own parameters (${RESERVED_NAMES.join(', ')}): name the one your element's offer-param holds` }]);
+  return { ...query, offer: query[offerParam] };
+}
+
+/**
+ * The proxy's URL for the board's visitors: PUBLIC_ORIGIN followed by the path
+ * the proxy is mounted under (the server's own mount, never an address from
+ * the request), or that path alone, relative to the page, without it.
+ */
+function endpointOf(req: Request, publicOrigin: string | null): string {
+  // baseUrl ends with this router's own mount ("/embed"); what comes before is the proxy's.
+  const mount = req.baseUrl.replace(/\/[^/]*$/, '').replace(/^\/{2,}/, '/');
+  return (publicOrigin ?? '') + mount;
+}
 
 /** The renderer built from the widget's sources (npm run build); loaded on first use. */
 function rendererLoader(file: string): () => Promise<EmbedRenderer> {
@@ -43,14 +77,16 @@ function rendererLoader(file: string): () => Promise<EmbedRenderer> {
   };
 }
 
-export function embedRouter(reader: CatalogueReader, rendererFile: string): Router {
+export function embedRouter(reader: CatalogueReader, rendererFile: string, publicOrigin: string | null): Router {
   const router = Router();
   const renderer = rendererLoader(rendererFile);
 
   router.get('/campaigns', async (req, res) => {
-    const parsed = EmbedQuery.safeParse(req.query);
-    if (!parsed.success) throw validationProblem(fieldProblems(parsed.error));
-    const { lang, offer, endpoint, ...query } = parsed.data;
+    const offerParam = offerParamOf(req.query);
+    const parsed = EmbedQuery.safeParse(embedQueryInput(req.query, offerParam));
+    // Every other parameter (an endpoint among them) is left out by the parse and has no effect.
+    if (!parsed.success) throw validationProblem(fieldProblems(parsed.error).map((problem) => (problem.field === 'offer' ? { ...problem, field: offerParam } : problem)));
+    const { lang, offer, offer_param: _offerParam, ...query } = parsed.data;
     const list = reader.list(query).value;
     const detail = offer === undefined ? undefined : reader.detail(offer);
     const state: PrerenderedCampaigns = {
@@ -61,7 +97,8 @@ export function embedRouter(reader: CatalogueReader, rendererFile: string): Rout
     };
     const posting = offer === undefined ? undefined : reader.jobPosting(offer);
     const html = await (await renderer()).renderCampaigns({
-      endpoint: endpoint ?? '',
+      endpoint: endpointOf(req, publicOrigin),
+      offerParam,
       lang,
       perPage: query.per_page,
       state,

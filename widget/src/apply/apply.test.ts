@@ -15,6 +15,7 @@ import {
   shadow,
   standIn,
   type,
+  watchRequestsAndWarnings,
 } from '../internal/test-helpers.ts';
 
 type Lang = (typeof locales)[number];
@@ -113,6 +114,56 @@ describe('<jobboard-apply>', () => {
       await el.updateComplete;
       expect(shadow<HTMLAnchorElement>(el, '.consent-link a').href).to.equal('https://my-board.example/data');
     });
+
+    it('does not link a consent-url whose scheme is not http(s): warns once naming it, and links the proxy\'s privacy page', async () => {
+      const watch = watchRequestsAndWarnings();
+      try {
+        const { endpoint } = standIn('ok');
+        const bad = `javascript:alert(document.cookie)//${endpoint}`;
+        const el = await fixture<JobboardApply>(html`<jobboard-apply endpoint=${endpoint} campaign-id="101" lang="en" no-draft consent-url=${bad}></jobboard-apply>`);
+        await until(() => maybe(el, 'form'), 'the form shows');
+        el.requestUpdate();
+        await el.updateComplete;
+        expect(shadow<HTMLAnchorElement>(el, '.consent-link a').href).to.equal('https://board.example/privacy');
+        expect(el.shadowRoot!.innerHTML).not.to.contain('javascript:');
+        expect(watch.warnings.filter((w) => w.includes('consent-url'))).to.have.length(1);
+        expect(watch.warnings[0]).to.contain('write an http(s) URL');
+      } finally {
+        watch.restore();
+      }
+    });
+
+    it('does not link a consent_url from /api/config whose scheme is not http(s), and the form still works', async () => {
+      const watch = watchRequestsAndWarnings();
+      try {
+        const { el, token } = await form('script-consent');
+        expect(maybe(el, '.consent-link')?.outerHTML ?? 'no consent link').to.equal('no consent link');
+        expect(el.shadowRoot!.innerHTML).not.to.contain('javascript:');
+        expect(watch.warnings.filter((w) => w.includes('consent_url') && w.includes('CONSENT_URL'))).to.have.length(1);
+        await fillRequired(el);
+        shadow(el, '[part=submit-button]').click();
+        await until(() => maybe(el, '[part=outcome].success'), 'the application is received');
+        expect(await received(token)).to.have.length(1);
+      } finally {
+        watch.restore();
+      }
+    });
+
+    for (const scheme of ['javascript:alert(1)', 'data:application/json,{}', 'ftp://proxy.example']) {
+      it(`refuses the endpoint ${scheme}: sends no request anywhere, says the form could not be loaded, warns once naming the attribute`, async () => {
+        const watch = watchRequestsAndWarnings();
+        try {
+          const endpoint = `${scheme}/${standIn().token}`;
+          const el = await fixture<JobboardApply>(html`<jobboard-apply endpoint=${endpoint} campaign-id="101" lang="en" no-draft></jobboard-apply>`);
+          await until(() => el.shadowRoot!.textContent!.includes(text.notLoaded.en), 'the error state shows');
+          expect(watch.requests).to.deep.equal([]);
+          expect(watch.warnings.filter((w) => w.includes('endpoint'))).to.have.length(1);
+          expect(watch.warnings[0]).to.contain('write an http(s) URL');
+        } finally {
+          watch.restore();
+        }
+      });
+    }
 
     it('hides a field with field-phone="hidden" and requires one with field-cover-letter="required"', async () => {
       const { el } = await form('ok', 'en', { 'field-phone': 'hidden', 'field-cover-letter': 'required' });

@@ -13,6 +13,7 @@ import { controls, groups } from './fields.ts';
 import type { FormControl } from './fields.ts';
 import { label, statement } from './labels.ts';
 import { styles } from './apply.styles.ts';
+import { webUrlOrWarn } from '../internal/web-url.ts';
 
 /** Input attributes of each kind of one-line text control. */
 const inputs: Partial<Record<FormControl['kind'], { type: string; pattern?: string; inputmode?: string; wrapper?: string }>> = {
@@ -268,10 +269,19 @@ export class JobboardApply extends LitElement {
     </div>`;
   }
 
+  /** The privacy policy's link: the consent-url attribute, else the proxy's consent_url; one that is not http(s) is not linked. */
+  private consentHref(): string | undefined {
+    const fromProxy = this.form.config?.consent_url;
+    return (
+      (this.consentUrl && webUrlOrWarn(this.consentUrl, 'consent-url')) ||
+      (fromProxy ? webUrlOrWarn(fromProxy, 'CONSENT_URL (the proxy\'s consent_url)') : undefined)
+    );
+  }
+
   private renderCheckbox(id: string, required: boolean): TemplateResult {
     // The consent says it is required; the opt-ins are optional by nature.
     const suffix = id === 'consent' && required ? html` <span class="req">${msg('(required)')}</span>` : nothing;
-    const href = id === 'consent' ? this.consentUrl || this.form.config?.consent_url : null;
+    const href = id === 'consent' ? this.consentHref() : undefined;
     return html`<div class="field check" part="field">
         <input
           id=${id}

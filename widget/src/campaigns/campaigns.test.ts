@@ -2,7 +2,7 @@ import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import { emulateMedia, sendKeys, setViewport } from '@web/test-runner-commands';
 import '../widget.ts';
 import type { JobboardCampaigns } from '../index.ts';
-import { activeInside, until, locales, maybe, shadow, standIn, type } from '../internal/test-helpers.ts';
+import { activeInside, until, locales, maybe, shadow, standIn, type, watchRequestsAndWarnings } from '../internal/test-helpers.ts';
 
 type Lang = (typeof locales)[number];
 
@@ -220,6 +220,24 @@ describe('<jobboard-campaigns>', () => {
         expect(maybe(el, '.error-box button')).not.to.equal(null);
       });
     }
+  });
+
+  describe('an endpoint whose scheme is not http(s)', () => {
+    it('is refused: no request is sent anywhere, the list says it could not be loaded, one warning names the attribute', async () => {
+      const watch = watchRequestsAndWarnings();
+      try {
+        const endpoint = `javascript:alert(1)//${standIn().token}`;
+        const el = await fixture<JobboardCampaigns>(html`<jobboard-campaigns endpoint=${endpoint} lang="en"></jobboard-campaigns>`);
+        await until(() => el.shadowRoot!.textContent!.includes(text.failed.en), 'the error state shows');
+        shadow(el, '.error-box button').click();
+        await el.updateComplete;
+        await until(() => el.shadowRoot!.textContent!.includes(text.failed.en), 'trying again fails the same way');
+        expect(watch.requests).to.deep.equal([]);
+        expect(watch.warnings.filter((w) => w.includes('endpoint'))).to.have.length(1);
+      } finally {
+        watch.restore();
+      }
+    });
   });
 
   describe('an offer that cannot be opened', () => {

@@ -14,6 +14,7 @@ import type {
   ProblemSchema,
 } from '../../../server/proxy/schemas.ts';
 import type { ConfigurableField, FieldMode } from '../../../server/contract/application-form.ts';
+import { webUrlOrWarn } from './web-url.ts';
 
 // The answers' types are the proxy's own schemas (type-only imports: nothing
 // of zod or the server enters the bundle), so the two cannot disagree.
@@ -46,8 +47,11 @@ export class NetworkError extends Error {}
 /** The candidate cancelled the upload. */
 export class AbortedError extends Error {}
 
+/** The URL of a proxy route; throws, sending nothing, when the endpoint is not a web URL. */
 function url(endpoint: string, path: string): string {
-  return `${endpoint.replace(/\/+$/, '')}${path}`;
+  const checked = webUrlOrWarn(endpoint, 'endpoint');
+  if (checked === undefined) throw new NetworkError('endpoint');
+  return `${checked.replace(/\/+$/, '')}${path}`;
 }
 
 function toProblem(status: number, body: unknown): Problem {
@@ -59,7 +63,8 @@ function toProblem(status: number, body: unknown): Problem {
   };
 }
 
-async function getJson<T>(href: string, signal?: AbortSignal): Promise<T> {
+async function getJson<T>(endpoint: string, path: string, signal?: AbortSignal): Promise<T> {
+  const href = url(endpoint, path);
   let res: Response;
   try {
     res = await fetch(href, { headers: { accept: 'application/json' }, ...(signal ? { signal } : {}) });
@@ -73,7 +78,7 @@ async function getJson<T>(href: string, signal?: AbortSignal): Promise<T> {
 }
 
 export function getConfig(endpoint: string): Promise<WidgetConfig> {
-  return getJson(url(endpoint, '/api/config'));
+  return getJson(endpoint, '/api/config');
 }
 
 export function listCampaigns(endpoint: string, query: CampaignQuery, signal?: AbortSignal): Promise<CampaignPage> {
@@ -82,16 +87,16 @@ export function listCampaigns(endpoint: string, query: CampaignQuery, signal?: A
     if (value !== undefined && value !== '') params.set(name, String(value));
   }
   const search = params.toString();
-  return getJson(url(endpoint, `/api/campaigns${search ? `?${search}` : ''}`), signal);
+  return getJson(endpoint, `/api/campaigns${search ? `?${search}` : ''}`, signal);
 }
 
 export function getCampaign(endpoint: string, id: number): Promise<CampaignDetail> {
-  return getJson(url(endpoint, `/api/campaigns/${encodeURIComponent(id)}`));
+  return getJson(endpoint, `/api/campaigns/${encodeURIComponent(id)}`);
 }
 
 /** The offer's schema.org JobPosting, as the proxy builds it for search engines. */
 export function getJobPosting(endpoint: string, id: number): Promise<object> {
-  return getJson(url(endpoint, `/api/campaigns/${encodeURIComponent(id)}/jobposting`));
+  return getJson(endpoint, `/api/campaigns/${encodeURIComponent(id)}/jobposting`);
 }
 
 export interface Upload {

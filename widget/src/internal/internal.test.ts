@@ -6,6 +6,7 @@ import { jobTypeLabel, workingTimeLabel } from './labels.ts';
 import { resolveLocale, supportedLocale, useLocale } from './localize.ts';
 import { JOB_TYPES, WORKING_TIMES } from '../../../server/contract/values.ts';
 import { uuid } from './uuid.ts';
+import { isWebUrl } from './web-url.ts';
 
 describe('internal helpers', () => {
   describe('defineElement', () => {
@@ -118,6 +119,20 @@ describe('internal helpers', () => {
       const a = uuid();
       expect(a).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
       expect(uuid()).not.to.equal(a);
+    });
+  });
+
+  describe('isWebUrl', () => {
+    it('takes http(s) URLs and URLs relative to the page, the empty one included', () => {
+      for (const value of ['https://jobs-proxy.example.org', 'http://127.0.0.1:8080/', 'HTTPS://X.EXAMPLE/a?b#c', '/jobs', 'jobs', '', '?offer=2', '//jobs.example']) {
+        expect(isWebUrl(value), value).to.equal(true);
+      }
+    });
+
+    it('refuses every other scheme, however it is written', () => {
+      for (const value of ['javascript:alert(1)', ' JavaScript:alert(1)', 'java\tscript:alert(1)', '\njavascript:alert(1)', 'data:text/html,<b>x</b>', 'ftp://proxy.example', 'mailto:a@b.example', 'file:///etc/passwd', 'blob:https://x.example/1', 'http://[bad']) {
+        expect(isWebUrl(value), JSON.stringify(value)).to.equal(false);
+      }
     });
   });
 });

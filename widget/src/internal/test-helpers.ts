@@ -84,3 +84,35 @@ export const locales = ['en', 'fr', 'es'] as const;
 export function until(predicate: () => unknown, message?: string): Promise<void> {
   return waitUntil(predicate, message, { timeout: 5000, interval: 20 });
 }
+
+/**
+ * Records every request the page starts (fetch, XMLHttpRequest) and every
+ * console warning, still letting both through, until restore().
+ */
+export function watchRequestsAndWarnings(): { requests: string[]; warnings: string[]; restore(): void } {
+  const requests: string[] = [];
+  const warnings: string[] = [];
+  const { fetch } = window;
+  const { open } = XMLHttpRequest.prototype;
+  const { warn } = console;
+  window.fetch = (input, init) => {
+    requests.push(`fetch ${input instanceof Request ? input.url : String(input)}`);
+    return fetch(input, init);
+  };
+  XMLHttpRequest.prototype.open = function (this: XMLHttpRequest, ...args: unknown[]) {
+    requests.push(`xhr ${String(args[1])}`);
+    Reflect.apply(open, this, args);
+  } as XMLHttpRequest['open'];
+  console.warn = (...args: unknown[]) => {
+    warnings.push(args.map(String).join(' '));
+  };
+  return {
+    requests,
+    warnings,
+    restore() {
+      window.fetch = fetch;
+      XMLHttpRequest.prototype.open = open;
+      console.warn = warn;
+    },
+  };
+}
