@@ -91,9 +91,24 @@ describe('apply limits counted in PostgreSQL fail closed', { skip: store.skip },
     assert.equal(answer.body.code, 'not_ready');
     assert.equal(answer.headers['retry-after'], '30');
     assert.equal(answer.headers.connection, 'close');
-    assert.ok(world.logs.lines.some((line) => line.event === 'rate_counter_error' && line.limit === 'per-address' && line.level === 50), 'the failure is logged as an error');
+    // The queue's room on disk is the first thing read from the store.
+    assert.ok(world.logs.lines.some((line) => line.event === 'queue_ceiling_error' && line.level === 50), 'the failure is logged as an error');
 
     await server.query(`ALTER DATABASE ${name()} WITH ALLOW_CONNECTIONS true`);
+    assert.equal(await storedCount(), 0);
+    assert.equal(upstreamApplicantCount(world.sandbox, fields.email), 0);
+  });
+
+  it('when the per-address counter cannot be read, refuses the application with 503 not_ready and Retry-After before reading it, and stores nothing', async () => {
+    const fields = validFields(world.openCampaignIds[0]!);
+    await db.query('ALTER TABLE rate_counters RENAME TO rate_counters_away');
+
+    const answer = await applyInTwoParts(world.proxyUrl, fields, async () => {});
+    assert.equal(answer.status, 503, JSON.stringify(answer.body));
+    assert.equal(answer.body.code, 'not_ready');
+    assert.equal(answer.headers['retry-after'], '30');
+    assert.equal(answer.headers.connection, 'close');
+    assert.ok(world.logs.lines.some((line) => line.event === 'rate_counter_error' && line.limit === 'per-address' && line.level === 50), 'the failure is logged as an error');
     assert.equal(await storedCount(), 0);
     assert.equal(upstreamApplicantCount(world.sandbox, fields.email), 0);
   });

@@ -138,7 +138,7 @@ export function applicationsRouter(deps: RouteDeps): Router {
     dataDir: config.dataDir,
     queuedBytes: () => deps.outbox().then((outbox) => outbox.queuedResumeBytes()),
   });
-  const admit = admitUploads({ slots: new UploadSlots(config.maxConcurrentUploads, config.maxConcurrentUploadsPerIp), ceiling, metrics });
+  const admit = admitUploads({ slots: new UploadSlots(config.maxConcurrentUploads, config.maxConcurrentUploadsPerIp), ceiling, metrics, log });
 
   /** The campaign the application goes to, re-checked upstream when the catalogue is old. */
   async function campaignFor(id: number): Promise<{ company_id: number }> {

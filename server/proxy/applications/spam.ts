@@ -12,6 +12,15 @@ import type { ProxyConfig } from '../config.ts';
 import type { ApplicationMetrics } from './metrics.ts';
 import type { RateCount, RateCounterStore } from '../storage/application-store.ts';
 
+/**
+ * The address a limit counts by: an IPv4 address as it is (an IPv4-mapped
+ * IPv6 one as its IPv4), an IPv6 address by its /64 prefix, since one
+ * household or host holds a whole /64.
+ */
+export function addressGroup(ip: string): string {
+  return ipKeyGenerator(ip, 64);
+}
+
 export const HOUR_MS = 60 * 60 * 1000;
 export const DAY_MS = 24 * HOUR_MS;
 
@@ -53,7 +62,7 @@ export function ipLimit(limit: number, metrics: ApplicationMetrics, log: Logger,
     legacyHeaders: false,
     // A store error is not let through uncounted (passOnStoreError false): it is answered 503 below.
     ...(shared === undefined ? {} : { store: sharedAddressCounts(shared), passOnStoreError: false }),
-    keyGenerator: (req) => ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? 'unknown', 64),
+    keyGenerator: (req) => addressGroup(req.ip ?? req.socket.remoteAddress ?? 'unknown'),
     handler: (req, res, next) => {
       metrics.refused.inc({ code: 'rate_limited' });
       // Answered before the upload was read: close rather than take in the rest.

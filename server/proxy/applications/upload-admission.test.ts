@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { UploadSlots, addressGroup } from './upload-admission.ts';
+import { addressGroup } from './spam.ts';
+import { UploadSlots } from './upload-admission.ts';
 
 describe('addressGroup', () => {
   it('counts an IPv4 address as itself, and an IPv4-mapped IPv6 address as its IPv4 address', () => {

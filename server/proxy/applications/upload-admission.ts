@@ -5,19 +5,11 @@
 // addresses holding slow uploads cannot take every place. Each refusal is a
 // 503 with Retry-After, and the connection closes once answered.
 import type { RequestHandler } from 'express';
-import { ipKeyGenerator } from 'express-rate-limit';
+import type { Logger } from 'pino';
 import { ProblemError } from '../problem.ts';
 import type { ApplicationMetrics } from './metrics.ts';
 import type { QueueCeiling } from './queue-ceiling.ts';
-
-/**
- * The address a limit counts by: an IPv4 address as it is (an IPv4-mapped
- * IPv6 one as its IPv4), an IPv6 address by its /64 prefix, since one
- * household or host holds a whole /64.
- */
-export function addressGroup(ip: string): string {
-  return ipKeyGenerator(ip, 64);
-}
+import { addressGroup, storeUnavailable } from './spam.ts';
 
 /** Places for uploads in progress, in all and per address group. */
 export class UploadSlots {
@@ -62,20 +54,15 @@ function storageFull(): ProblemError {
   );
 }
 
-function storageUnreadable(): ProblemError {
-  return new ProblemError('not_ready', 'Applications cannot be received right now; send the form again in a minute.', {
-    headers: { 'Retry-After': '30', Connection: 'close' },
-  });
-}
-
 export interface AdmissionDeps {
   slots: UploadSlots;
   ceiling: QueueCeiling;
   metrics: ApplicationMetrics;
+  log: Logger;
 }
 
 /** The middleware before POST /api/applications reads its body; its place is released when the answer ends. */
-export function admitUploads({ slots, ceiling, metrics }: AdmissionDeps): RequestHandler {
+export function admitUploads({ slots, ceiling, metrics, log }: AdmissionDeps): RequestHandler {
   const refuse = (problem: ProblemError): never => {
     metrics.refused.inc({ code: problem.code });
     throw problem;
@@ -83,7 +70,12 @@ export function admitUploads({ slots, ceiling, metrics }: AdmissionDeps): Reques
   return async (req, res, next) => {
     res.locals.metricsRoute = '/api/applications';
     // Which ceiling is in the metric's count of refusals (storage_full); both mean the same to the candidate.
-    const reached = await ceiling.reached().catch(() => refuse(storageUnreadable()));
+    // A store or disk that cannot be read fails closed, as the rate limits do.
+    const reached = await ceiling.reached().catch((error: unknown) => {
+      log.error({ event: 'queue_ceiling_error', error: error instanceof Error ? error.message : String(error) }, "the queue's room on disk could not be read: application refused");
+      res.setHeader('Connection', 'close');
+      return refuse(storeUnavailable(error));
+    });
     if (reached !== undefined) refuse(storageFull());
     const release = slots.take(addressGroup(req.ip ?? req.socket.remoteAddress ?? 'unknown'));
     if (release === 'address_full') refuse(serverBusy('Too many applications are being sent from your network right now; wait for them to finish, then send the form again.'));
