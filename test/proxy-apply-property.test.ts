@@ -163,7 +163,9 @@ describe('POST /api/applications with mutated valid forms', () => {
   let world: ApplyWorld;
   before(async () => {
     // No rate limit in the sandbox: a 403 rate_limited would only turn answers into 202s and slow the runs.
-    world = await startApplyWorld({ sandboxRateLimitPerMinute: 0 });
+    // Nor in the proxy's budget: past 120 requests in a minute (some hundred runs) a queued retry waited for
+    // the window, longer than a run waits for its delivery.
+    world = await startApplyWorld({ sandboxRateLimitPerMinute: 0, budgetPerMinute: 100_000 });
   });
   after(async () => {
     await world.close();

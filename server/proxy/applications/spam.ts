@@ -63,6 +63,8 @@ export function ipLimit(limit: number, metrics: ApplicationMetrics, log: Logger,
     // A store error is not let through uncounted (passOnStoreError false): it is answered 503 below.
     ...(shared === undefined ? {} : { store: sharedAddressCounts(shared), passOnStoreError: false }),
     keyGenerator: (req) => addressGroup(req.ip ?? req.socket.remoteAddress ?? 'unknown'),
+    // addressGroup is ipKeyGenerator by /64; the check reads the key generator's source for that name.
+    validate: { keyGeneratorIpFallback: false },
     handler: (req, res, next) => {
       metrics.refused.inc({ code: 'rate_limited' });
       // Answered before the upload was read: close rather than take in the rest.
