@@ -160,7 +160,7 @@ export function createProxyApp(deps: ProxyAppDeps): express.Express {
   let openapi: Promise<JsonAnswer<unknown>> | undefined;
   app.get('/api/openapi.json', async (req, res) => {
     openapi ??= import('./openapi.ts').then(
-      ({ buildOpenApi }) => jsonAnswer(buildOpenApi(deps.version ?? '0.0.0')),
+      ({ buildOpenApi }) => jsonAnswer(buildOpenApi(deps.version ?? '0.0.0', config.fields)),
       (error: unknown) => {
         // The next request tries again.
         openapi = undefined;
