@@ -68,7 +68,7 @@ export function buildOpenApi(version: string, fields: Record<ConfigurableField, 
       version,
       license: { name: 'MIT', identifier: 'MIT' },
       description:
-        'Public API of the proxy a job board hosts: its campaign catalogue, the application form, and the pages for search engines and server-rendering boards. No credentials: browsers of the allowed origins (ALLOWED_ORIGINS) call /api directly, and requests from other origins are refused. Errors are RFC 9457 problem+json with a stable `code`.',
+        'Public API of the proxy a job board hosts: its campaign catalogue, the application form, and the pages for search engines and server-rendering boards. No credentials: browsers of the allowed origins (ALLOWED_ORIGINS) call /api directly, and requests from other origins are refused. Errors are RFC 9457 problem+json with a stable `code`. A method a path does not have is answered 405 `method_not_allowed` with `Allow` listing the methods it has (OPTIONS outside /api: 200 with `Allow`).',
     },
     servers: [{ url: '/', description: 'This proxy (relative to where the document is served)' }],
     // A public API: no operation needs credentials.
