@@ -1,0 +1,103 @@
+// The proxy's OpenAPI document says what the proxy does, as a client
+// generated from it meets the proxy: the smallest form the document allows is
+// taken, and a method a documented path lacks is answered 405 with Allow.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { pdf } from '../server/test/files.ts';
+import { BOARD_ORIGIN, fetch, startApplyWorld, uniqueEmail } from './proxy-apply-support.ts';
+import type { ApplyWorld } from './proxy-apply-support.ts';
+
+type Schema = { type?: string; format?: string; enum?: string[]; pattern?: string };
+type Parameter = { name: string; in: string; required?: boolean; schema: Schema };
+type Operation = { parameters?: Parameter[] };
+interface ProxyDocument {
+  info: { description: string };
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: { ApplicationForm: { required: string[]; properties: Record<string, Schema> } } };
+}
+
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+let world: ApplyWorld;
+let document: ProxyDocument;
+
+before(async () => {
+  world = await startApplyWorld();
+  document = (await (await fetch(`${world.proxyUrl}/api/openapi.json`)).json()) as ProxyDocument;
+});
+
+after(async () => {
+  await world?.close();
+});
+
+/** A value for a required form field, from its schema alone (the offer's id excepted: it names a real offer). */
+function sampleOf(name: string, schema: Schema, campaignId: number): string | Blob {
+  if (name === 'campaign_id') return String(campaignId);
+  if (schema.format === 'binary') return new Blob([new Uint8Array(pdf())], { type: 'application/pdf' });
+  if (schema.format === 'email') return uniqueEmail('smallest-form');
+  if (schema.enum !== undefined) return schema.enum[0] as string;
+  if (schema.type === 'string') {
+    const value = 'Ada';
+    if (schema.pattern !== undefined) assert.match(value, new RegExp(schema.pattern, 'u'), `the sample of ${name}`);
+    return value;
+  }
+  throw new Error(`no sample for ${name}: ${JSON.stringify(schema)}`);
+}
+
+describe("the proxy's OpenAPI document", () => {
+  it('requires every field the proxy requires: the smallest form it allows (its required fields and headers only) is answered 201', async () => {
+    const form = document.components.schemas.ApplicationForm;
+    const body = new FormData();
+    for (const name of form.required) {
+      const value = sampleOf(name, form.properties[name] ?? {}, world.openCampaignIds[0] as number);
+      if (value instanceof Blob) body.append(name, value, 'resume.pdf');
+      else body.append(name, value);
+    }
+    const headers: Record<string, string> = { origin: BOARD_ORIGIN };
+    for (const parameter of document.paths['/api/applications']?.post?.parameters ?? []) {
+      if (parameter.in === 'header' && parameter.required === true) headers[parameter.name] = crypto.randomUUID();
+    }
+
+    const answer = await fetch(`${world.proxyUrl}/api/applications`, { method: 'POST', headers, body });
+
+    assert.equal(answer.status, 201, await answer.text());
+  });
+
+  it('answers a method a documented path does not have with 405 problem+json and Allow listing the methods it has, on every documented path', async () => {
+    const campaignId = String(world.openCampaignIds[0]);
+    let checked = 0;
+    for (const [template, item] of Object.entries(document.paths)) {
+      const path = template.replace('{id}', campaignId).replace('{module}', 'fr-abcdefgh');
+      const documented = Object.keys(item).map((m) => m.toUpperCase());
+      const allowed = new Set([...documented, ...(documented.includes('GET') ? ['HEAD'] : [])]);
+      const expectedAllow = [...allowed].sort().join(', ');
+      for (const method of METHODS.filter((m) => !allowed.has(m))) {
+        const answer = await fetch(`${world.proxyUrl}${path}`, { method });
+        const text = await answer.text();
+        assert.equal(answer.status, 405, `${method} ${path}: ${text}`);
+        assert.equal(answer.headers.get('allow'), expectedAllow, `${method} ${path}`);
+        assert.match(answer.headers.get('content-type') ?? '', /^application\/problem\+json/);
+        if (method !== 'HEAD') assert.equal((JSON.parse(text) as { code: string }).code, 'method_not_allowed');
+        checked += 1;
+      }
+    }
+    assert.ok(checked >= 50, `only ${checked} requests checked`);
+    assert.match(document.info.description, /405 `method_not_allowed` with `Allow`/);
+  });
+
+  it('answers OPTIONS on a documented path outside /api with 200 and Allow, and a path it does not have with 404', async () => {
+    for (const path of ['/healthz', '/widget.js', '/api/campaigns']) {
+      const options = await fetch(`${world.proxyUrl}${path}`, { method: 'OPTIONS' });
+      if (path.startsWith('/api/')) {
+        // On /api, OPTIONS is a CORS preflight, answered as such.
+        assert.equal(options.status, 204, path);
+        continue;
+      }
+      assert.equal(options.status, 200, path);
+      assert.equal(options.headers.get('allow'), 'GET, HEAD', path);
+    }
+    const unknown = await fetch(`${world.proxyUrl}/api/nothing`, { method: 'DELETE' });
+    assert.equal(unknown.status, 404);
+    assert.equal(unknown.headers.get('allow'), null);
+  });
+});
