@@ -7,7 +7,7 @@ import { pdf } from '../server/test/files.ts';
 import { BOARD_ORIGIN, fetch, startApplyWorld, uniqueEmail } from './proxy-apply-support.ts';
 import type { ApplyWorld } from './proxy-apply-support.ts';
 
-type Schema = { type?: string; format?: string; enum?: string[]; pattern?: string };
+type Schema = { type?: string; format?: string; enum?: string[]; pattern?: string; examples?: string[] };
 type Parameter = { name: string; in: string; required?: boolean; schema: Schema };
 type Operation = { parameters?: Parameter[] };
 interface ProxyDocument {
@@ -30,37 +30,58 @@ after(async () => {
   await world?.close();
 });
 
-/** A value for a required form field, from its schema alone (the offer's id excepted: it names a real offer). */
+/** A value for a required form field, from its schema alone (the offer's id excepted: it names a real offer), as a sample generator would. */
 function sampleOf(name: string, schema: Schema, campaignId: number): string | Blob {
   if (name === 'campaign_id') return String(campaignId);
   if (schema.format === 'binary') return new Blob([new Uint8Array(pdf())], { type: 'application/pdf' });
+  // A new address each time: the example's would be already_applied from the second form.
   if (schema.format === 'email') return uniqueEmail('smallest-form');
   if (schema.enum !== undefined) return schema.enum[0] as string;
-  if (schema.type === 'string') {
-    const value = 'Ada';
-    if (schema.pattern !== undefined) assert.match(value, new RegExp(schema.pattern, 'u'), `the sample of ${name}`);
-    return value;
+  const example = schema.examples?.[0];
+  if (schema.type === 'string' && example !== undefined) {
+    if (schema.pattern !== undefined) assert.match(example, new RegExp(schema.pattern, 'u'), `the example of ${name}`);
+    return example;
   }
   throw new Error(`no sample for ${name}: ${JSON.stringify(schema)}`);
 }
 
+/** Posts the smallest form `document` allows to the proxy of `world`: its required fields and headers only. */
+async function postSmallestForm(world: ApplyWorld, document: ProxyDocument): Promise<Response> {
+  const form = document.components.schemas.ApplicationForm;
+  const body = new FormData();
+  for (const name of form.required) {
+    const value = sampleOf(name, form.properties[name] ?? {}, world.openCampaignIds[0] as number);
+    if (value instanceof Blob) body.append(name, value, 'resume.pdf');
+    else body.append(name, value);
+  }
+  const headers: Record<string, string> = { origin: BOARD_ORIGIN };
+  for (const parameter of document.paths['/api/applications']?.post?.parameters ?? []) {
+    if (parameter.in === 'header' && parameter.required === true) headers[parameter.name] = crypto.randomUUID();
+  }
+  return fetch(`${world.proxyUrl}/api/applications`, { method: 'POST', headers, body });
+}
+
 describe("the proxy's OpenAPI document", () => {
   it('requires every field the proxy requires: the smallest form it allows (its required fields and headers only) is answered 201', async () => {
-    const form = document.components.schemas.ApplicationForm;
-    const body = new FormData();
-    for (const name of form.required) {
-      const value = sampleOf(name, form.properties[name] ?? {}, world.openCampaignIds[0] as number);
-      if (value instanceof Blob) body.append(name, value, 'resume.pdf');
-      else body.append(name, value);
-    }
-    const headers: Record<string, string> = { origin: BOARD_ORIGIN };
-    for (const parameter of document.paths['/api/applications']?.post?.parameters ?? []) {
-      if (parameter.in === 'header' && parameter.required === true) headers[parameter.name] = crypto.randomUUID();
-    }
-
-    const answer = await fetch(`${world.proxyUrl}/api/applications`, { method: 'POST', headers, body });
+    const answer = await postSmallestForm(world, document);
 
     assert.equal(answer.status, 201, await answer.text());
+  });
+
+  it("follows the board's FORM_FIELDS: a field it requires is required, one it hides is left out, and the smallest form is answered 201", async () => {
+    const board = await startApplyWorld({ env: { FORM_FIELDS: 'phone:required,bio_url:hidden,consent:optional' } });
+    try {
+      const own = (await (await fetch(`${board.proxyUrl}/api/openapi.json`)).json()) as ProxyDocument;
+      const form = own.components.schemas.ApplicationForm;
+      assert.deepEqual([...form.required].sort(), ['campaign_id', 'email', 'first_name', 'last_name', 'phone_code', 'phone_number', 'resume'].sort());
+      assert.equal(form.properties.bio_url, undefined);
+
+      const answer = await postSmallestForm(board, own);
+
+      assert.equal(answer.status, 201, await answer.text());
+    } finally {
+      await board.close();
+    }
   });
 
   it('answers a method a documented path does not have with 405 problem+json and Allow listing the methods it has, on every documented path', async () => {
