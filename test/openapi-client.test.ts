@@ -32,7 +32,7 @@ const api = createClient<RecruitmentApi>({ baseUrl: env.API_URL });
 const token = await api.POST('/jwt', { body: { private_key: env.PRIVATE_KEY, secret_key: env.SECRET_KEY } });
 if (token.data === undefined) throw new Error(JSON.stringify(token.error));
 const headers = { Authorization: 'Bearer ' + token.data.token };
-const campaigns = await api.GET('/campaigns', { params: { query: { status: 'online', per_page: 5 } }, headers });
+const campaigns = await api.GET('/campaigns', { params: { query: { status: ['online'], per_page: 5 } }, headers });
 if (campaigns.data === undefined) throw new Error(JSON.stringify(campaigns.error));
 const campaign = campaigns.data[0]!;
 const applicant = await api.POST('/jobboards/applicants', {

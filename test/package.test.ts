@@ -8,7 +8,7 @@ import { execFile, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import { promisify } from 'node:util';
 import { BOARD_ORIGIN, apply, uniqueEmail, validFields } from './proxy-apply-support.ts';
 import { eventually } from '../server/test/poll.ts';
@@ -20,6 +20,30 @@ const ROOT = join(import.meta.dirname, '..');
 /** A campaign the demo seed broadcasts on the demo job board. */
 const DEMO_CAMPAIGN = 13;
 const MAX_TARBALL_BYTES = 600 * 1024;
+/** The commands whose --help a partner reads. */
+const COMMANDS = ['sandbox', 'proxy', 'outbox', 'migrate', 'demo'];
+
+/** Documents a text names (`server/proxy/README.md`, `PUBLIC-API.md`, `examples/mount-in-express.mjs`), as written. */
+function citedDocuments(text: string): string[] {
+  return [...new Set([...text.matchAll(/(?<![\w/.-])((?:\.\.?\/)*[\w-]+(?:\/[\w.-]+)*\.(?:md|mjs))\b/g)].map((m) => m[1] as string))];
+}
+
+/**
+ * The packed file a citation in `from` (a packed path) names: relative to the
+ * citing file, else to the package root, else the one packed file whose path
+ * ends with it (`PUBLIC-API.md`, `applications/README.md` in the proxy's row).
+ * Undefined when none is packed.
+ */
+function packedFileCited(cited: string, from: string, files: string[]): string | undefined {
+  const candidates = [posix.normalize(posix.join(posix.dirname(from), cited)), posix.normalize(cited)];
+  return candidates.find((c) => files.includes(c)) ?? files.find((f) => f.endsWith(`/${cited}`));
+}
+
+/** The relative link targets of a Markdown text, without their #fragment: what npm's page and a reader of node_modules follow. */
+function relativeLinks(markdown: string): string[] {
+  const targets = [...markdown.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1] as string);
+  return targets.filter((t) => !/^([a-z]+:|#|\/)/i.test(t)).map((t) => t.replace(/#.*$/, ''));
+}
 
 let dir: string;
 let tarball: string;
@@ -86,13 +110,50 @@ after(async () => {
 
 describe('the packed package', () => {
   it('holds the compiled server, the widget builds and the docs, and no tests, fixtures, bench files or TypeScript sources', () => {
-    for (const file of ['dist/server/cli.js', 'dist/server/proxy/index.d.ts', 'dist/openapi/recruitment-api.json', 'dist/openapi/proxy.html', 'dist/npm/index.js', 'dist/widget/widget.js', 'widget/demo/index.html', 'CHANGELOG.md', 'README.md']) {
+    for (const file of ['dist/server/cli.js', 'dist/server/proxy/index.d.ts', 'dist/openapi/recruitment-api.json', 'dist/openapi/proxy.html', 'dist/npm/index.js', 'dist/widget/widget.js', 'widget/demo/index.html', 'CHANGELOG.md', 'README.md', 'LICENSE']) {
       assert.ok(packed.includes(file), `${file} is not in the tarball`);
     }
     const unwanted = packed.filter(
       (f) => /(\.test\.|\/test\/|test-helpers|test-support|fixtures|bench|\.map$)/.test(f) || (f.endsWith('.ts') && !f.endsWith('.d.ts')),
     );
     assert.deepEqual(unwanted, []);
+  });
+
+  it('holds every document its Markdown files cite, and the files those cite in turn', () => {
+    const shippedDocs = packed.filter((f) => f.endsWith('.md'));
+    // The guides a partner is sent to from the README.
+    for (const guide of ['server/proxy/README.md', 'server/proxy/PUBLIC-API.md', 'server/proxy/applications/README.md', 'server/sandbox/README.md', 'server/client/README.md', 'widget/README.md', 'server/proxy/examples/mount-in-express.mjs']) {
+      assert.ok(packed.includes(guide), `${guide} is not in the tarball`);
+    }
+    const missing = shippedDocs.flatMap((doc) =>
+      citedDocuments(readFileSync(join(ROOT, doc), 'utf8'))
+        .filter((cited) => packedFileCited(cited, doc, packed) === undefined)
+        .map((cited) => `${doc} cites ${cited}`),
+    );
+    assert.deepEqual(missing, []);
+  });
+
+  it('holds the file of every relative link in its Markdown files, so that the links work from node_modules and on the package page', () => {
+    const broken = packed
+      .filter((f) => f.endsWith('.md'))
+      .flatMap((doc) =>
+        relativeLinks(readFileSync(join(ROOT, doc), 'utf8'))
+          .filter((target) => !packed.includes(posix.normalize(posix.join(posix.dirname(doc), target))))
+          .map((target) => `${doc} links ${target}`),
+      );
+    assert.deepEqual(broken, []);
+  });
+
+  it('names its licence, repository, home page and issue tracker (npm renders relative README links against the repository)', () => {
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Record<string, unknown>;
+    assert.equal(manifest.license, 'MIT');
+    assert.match(readFileSync(join(ROOT, 'LICENSE'), 'utf8'), /^MIT License\n\nCopyright \(c\) \d{4} jobboard-connector developers\n/);
+    const repository = manifest.repository as { type: string; url: string };
+    assert.equal(repository.type, 'git');
+    assert.match(repository.url, /^git\+https:\/\/github\.com\/[\w-]+\/[\w-]+\.git$/);
+    const web = repository.url.replace(/^git\+/, '').replace(/\.git$/, '');
+    assert.equal(manifest.homepage, `${web}#readme`);
+    assert.deepEqual(manifest.bugs, { url: `${web}/issues` });
   });
 
   it('weighs at most 600 KB', () => {
@@ -110,12 +171,21 @@ describe('the installed package', () => {
   it('answers --help, and --help of each command', async () => {
     const top = await cli(['--help']);
     assert.equal(top.code, 0, top.out);
-    for (const command of ['sandbox', 'proxy', 'outbox', 'demo']) {
+    for (const command of COMMANDS) {
       assert.match(top.out, new RegExp(`^  ${command} `, 'm'));
       const help = await cli([command, '--help']);
       assert.equal(help.code, 0, `${command} --help: ${help.out}`);
       assert.match(help.out, new RegExp(`Usage: jobboard-connector ${command}`));
     }
+  });
+
+  it('holds, where --help says, every document the --help texts cite', async () => {
+    const installed = join(dir, 'node_modules/jobboard-connector');
+    const texts = [await cli(['--help']), ...(await Promise.all(COMMANDS.map((command) => cli([command, '--help']))))];
+    const cited = texts.flatMap((help) => citedDocuments(help.out));
+    assert.ok(cited.includes('server/proxy/README.md'), 'proxy --help sends the partner to its guide');
+    const missing = cited.filter((path) => !existsSync(join(installed, path)));
+    assert.deepEqual(missing, []);
   });
 
   it('runs the sandbox and the proxy, and takes an application with a PDF over HTTP', async () => {

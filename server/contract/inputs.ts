@@ -119,8 +119,8 @@ export const CampaignInput = z
     working_time: z
       .enum(WORKING_TIMES, { error: `must be one of (case sensitive): ${WORKING_TIMES.join(', ')}` })
       .optional(),
-    salary_min: z.int().nonnegative().optional(),
-    salary_max: z.int().nonnegative().optional(),
+    salary_min: z.int().nonnegative().optional().describe('At most salary_max, when both are given'),
+    salary_max: z.int().nonnegative().optional().describe('At least salary_min, when both are given'),
     unit_id: z.int().positive().optional(),
     address: CampaignAddressInput.optional(),
   })
@@ -150,7 +150,9 @@ export const CreateApplicationBody = z
   .refine((b) => b.applicant_id !== undefined || b.applicant_email !== undefined, {
     path: ['applicant_id'],
     message: 'applicant_id or applicant_email is required',
-  });
+  })
+  // The same rule, as JSON Schema says it (for the OpenAPI document).
+  .meta({ description: 'Names the applicant by applicant_id or applicant_email (one of them at least).', anyOf: [{ required: ['applicant_id'] }, { required: ['applicant_email'] }] });
 export type CreateApplicationBody = z.infer<typeof CreateApplicationBody>;
 
 /** POST /applicants */

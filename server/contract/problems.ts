@@ -8,6 +8,7 @@ export const PROBLEMS = {
   idempotency_key_missing: { status: 400, title: 'Idempotency-Key header missing' },
   origin_not_allowed: { status: 403, title: 'Origin not allowed' },
   not_found: { status: 404, title: 'Not found' },
+  method_not_allowed: { status: 405, title: 'Method not allowed' },
   campaign_not_found: { status: 404, title: 'Job offer not found' },
   sitemap_not_configured: { status: 404, title: 'Sitemap not configured' },
   already_applied: { status: 409, title: 'Already applied' },

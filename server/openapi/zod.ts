@@ -7,25 +7,29 @@ import { z } from 'zod';
 
 export type JsonSchema = Record<string, unknown>;
 
-/** zod's bounds of z.int(): true of every JSON integer a client sends, noise in a document. */
+/** zod's bounds of z.int(): the safe integers. */
 const SAFE_INTEGER_BOUNDS = new Set([Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER]);
 
-/** Drops what a document does not need: each schema's $schema and $id, and the safe-integer bounds. */
-function tidy(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(tidy);
+/**
+ * Drops what a document does not need: each schema's $schema and $id, and in
+ * answers the safe-integer bounds (noise there). A request keeps them: the
+ * servers refuse an integer beyond them, and the document says so.
+ */
+function tidy(value: unknown, io: 'input' | 'output'): unknown {
+  if (Array.isArray(value)) return value.map((item) => tidy(item, io));
   if (value === null || typeof value !== 'object') return value;
   const out: JsonSchema = {};
   for (const [key, item] of Object.entries(value)) {
     if (key === '$schema' || key === '$id') continue;
-    if ((key === 'minimum' || key === 'maximum') && SAFE_INTEGER_BOUNDS.has(item as number)) continue;
-    out[key] = tidy(item);
+    if (io === 'output' && (key === 'minimum' || key === 'maximum') && SAFE_INTEGER_BOUNDS.has(item as number)) continue;
+    out[key] = tidy(item, io);
   }
   return out;
 }
 
 /** The JSON Schema of what a request sends (`input`) or of what an answer holds (`output`). */
 export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output' = 'output'): JsonSchema {
-  return tidy(z.toJSONSchema(schema, { io, unrepresentable: 'any' })) as JsonSchema;
+  return tidy(z.toJSONSchema(schema, { io, unrepresentable: 'any' }), io) as JsonSchema;
 }
 
 /**
@@ -36,7 +40,7 @@ export function componentSchemas(named: Record<string, z.ZodType>, io: 'input' |
   const registry = z.registry<{ id: string }>();
   for (const [id, schema] of Object.entries(named)) registry.add(schema, { id });
   const { schemas } = z.toJSONSchema(registry, { io, unrepresentable: 'any', uri: (id) => `#/components/schemas/${id}` });
-  return tidy(schemas) as Record<string, JsonSchema>;
+  return tidy(schemas, io) as Record<string, JsonSchema>;
 }
 
 /** A $ref to an entry of components.schemas. */
@@ -47,42 +51,43 @@ export const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name
  * become the bracket names the servers parse (`status[value]`,
  * `status[date][gte]`), which every language's HTTP client can send as they
  * are. A list that takes comma-separated values or repeated parameters is
- * documented as the comma-separated string, with its allowed values.
+ * documented as an array sent comma-separated (`style: form`, `explode:
+ * false`), its items with their allowed values.
  */
 export function queryParameters(schema: z.ZodType): JsonSchema[] {
   const input = jsonSchemaOf(schema, 'input');
   const output = jsonSchemaOf(schema, 'output');
   const parameters: JsonSchema[] = [];
-  const walk = (inSchema: JsonSchema, outSchema: JsonSchema | undefined, prefix: string) => {
+  // A nested object's description (a rule on its parameters) goes with each of them.
+  const walk = (inSchema: JsonSchema, outSchema: JsonSchema | undefined, prefix: string, rules: string[]) => {
     const required = new Set((inSchema.required as string[] | undefined) ?? []);
     const outProperties = (outSchema?.properties ?? {}) as Record<string, JsonSchema>;
     for (const [key, property] of Object.entries((inSchema.properties ?? {}) as Record<string, JsonSchema>)) {
       const name = prefix === '' ? key : `${prefix}[${key}]`;
       if (property.type === 'object') {
-        walk(property, outProperties[key], name);
+        walk(property, outProperties[key], name, typeof property.description === 'string' ? [...rules, `${property.description}.`] : rules);
         continue;
       }
-      const { description, ...rest } = commaSeparated(property, outProperties[key]);
+      const { description, ...rest } = property;
+      const list = commaSeparated(property, outProperties[key]);
+      const said = [...rules, ...(typeof description === 'string' ? [description] : [])].join(' ');
       parameters.push({
         name,
         in: 'query',
         required: required.has(key) && prefix === '',
-        ...(description === undefined ? {} : { description }),
-        schema: rest,
+        ...(said === '' ? {} : { description: said }),
+        ...(list === undefined ? { schema: rest } : { style: 'form', explode: false, schema: list }),
       });
     }
   };
-  walk(input, output, '');
+  walk(input, output, '', []);
   return parameters;
 }
 
-/** A string-or-array parameter (zod's input of a comma list) as the string, naming the allowed values of its items. */
-function commaSeparated(input: JsonSchema, output: JsonSchema | undefined): JsonSchema {
+/** A string-or-array parameter (zod's input of a comma list) as an array of the items the server parses it into; undefined for any other. */
+function commaSeparated(input: JsonSchema, output: JsonSchema | undefined): JsonSchema | undefined {
   const branches = input.anyOf as JsonSchema[] | undefined;
   const isList = branches?.length === 2 && branches.some((b) => b.type === 'string') && branches.some((b) => b.type === 'array');
-  if (!isList) return input;
-  const values = ((output?.items as JsonSchema | undefined)?.enum as string[] | undefined) ?? [];
-  const allowed = values.length === 0 ? '' : `: ${values.join(', ')}`;
-  const description = [`Comma-separated values${allowed}.`, input.description].filter((d) => d !== undefined).join(' ');
-  return { type: 'string', description };
+  if (!isList) return undefined;
+  return { type: 'array', items: (output?.items as JsonSchema | undefined) ?? { type: 'string' } };
 }

@@ -1,13 +1,14 @@
 // The proxy's Express app, a function of its dependencies:
 // no listen() here, so tests start it on port 0 and startProxy composes it.
 // Order matters: request id, logging, metrics and security headers first,
-// in one middleware, then CORS on /api, the routes, the JSON 404, and the one error handler.
+// in one middleware, then CORS on /api, the routes, the 404 (or 405 with Allow), and the one error handler.
 import express from 'express';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { accessLog, pathOnly } from './access-log.ts';
+import { allowedMethods } from './allowed-methods.ts';
 import type { ResponseWithError } from './access-log.ts';
 import { createCatalogueReader } from './catalogue/reader.ts';
 import type { SyncStatus } from './catalogue/catalogue.ts';
@@ -160,7 +161,7 @@ export function createProxyApp(deps: ProxyAppDeps): express.Express {
   let openapi: Promise<JsonAnswer<unknown>> | undefined;
   app.get('/api/openapi.json', async (req, res) => {
     openapi ??= import('./openapi.ts').then(
-      ({ buildOpenApi }) => jsonAnswer(buildOpenApi(deps.version ?? '0.0.0')),
+      ({ buildOpenApi }) => jsonAnswer(buildOpenApi(deps.version ?? '0.0.0', config.fields)),
       (error: unknown) => {
         // The next request tries again.
         openapi = undefined;
@@ -203,8 +204,16 @@ export function createProxyApp(deps: ProxyAppDeps): express.Express {
     }, ...(deps.demoPages === undefined ? [] : [deps.demoPages]), express.static(deps.demoPageDir, { index: 'index.html', maxAge: 0 }));
   }
 
-  app.use((req) => {
-    throw new ProblemError('not_found', `Nothing here: ${req.method} ${pathOnly(req.originalUrl).slice(0, 200)}.`);
+  // A path the proxy serves, asked with a method it does not have: 405 with the
+  // methods it has (OPTIONS is Express's: 200 with them). Any other: 404.
+  app.use((req, _res, next) => {
+    const allow = allowedMethods(app.router, req.path).join(', ');
+    if (allow === '') throw new ProblemError('not_found', `Nothing here: ${req.method} ${pathOnly(req.originalUrl).slice(0, 200)}.`);
+    if (req.method === 'OPTIONS') {
+      next();
+      return;
+    }
+    throw new ProblemError('method_not_allowed', `${req.method} is not allowed on ${req.path.slice(0, 200)}; use ${allow}.`, { headers: { Allow: allow } });
   });
 
   // The one place that answers errors: ProblemError as

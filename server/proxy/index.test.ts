@@ -218,7 +218,7 @@ describe('startProxy readiness and shutdown', () => {
     await new Promise((r) => setTimeout(r, 50));
     assert.equal(closed, false, 'close waits for the request');
     finishBody();
-    assert.equal(await answered, 404, 'the in-flight request got its answer');
+    assert.equal(await answered, 405, 'the in-flight request got its answer (POST where only GET is)');
     await closing;
     await assert.rejects(fetch(`${proxy.url}/healthz`), 'no new connection is accepted');
   });

@@ -7,9 +7,11 @@ import { PROBLEMS } from '../contract/problems.ts';
 import { MIME_TYPE_OF, RESUME_TYPES } from '../contract/index.ts';
 import { componentSchemas, queryParameters, schemaRef } from '../openapi/zod.ts';
 import type { JsonSchema } from '../openapi/zod.ts';
+import { DEFAULT_FIELD_MODES } from '../contract/application-form.ts';
+import type { ConfigurableField, FieldMode } from '../contract/application-form.ts';
 import {
   ApplicationAnswer,
-  ApplicationForm,
+  applicationFormSchema,
   CampaignDetail,
   CampaignList,
   CampaignListQuery,
@@ -53,8 +55,12 @@ const cached = (cacheControl: string) => ({
 const notModified = { description: 'Not modified: If-None-Match holds the current ETag' };
 const campaignId = { name: 'id', in: 'path', required: true, description: "The campaign's id", schema: { type: 'integer', minimum: 1 } };
 
-/** The document of this proxy; `servers` is relative, so it holds wherever the proxy is mounted. */
-export function buildOpenApi(version: string): Record<string, unknown> {
+/**
+ * The document of this proxy; `servers` is relative, so it holds wherever the
+ * proxy is mounted. `fields` are the board's field modes (FORM_FIELDS): the
+ * application form's required fields are those the proxy checks.
+ */
+export function buildOpenApi(version: string, fields: Record<ConfigurableField, FieldMode> = DEFAULT_FIELD_MODES): Record<string, unknown> {
   return {
     openapi: '3.1.0',
     info: {
@@ -62,7 +68,7 @@ export function buildOpenApi(version: string): Record<string, unknown> {
       version,
       license: { name: 'MIT', identifier: 'MIT' },
       description:
-        'Public API of the proxy a job board hosts: its campaign catalogue, the application form, and the pages for search engines and server-rendering boards. No credentials: browsers of the allowed origins (ALLOWED_ORIGINS) call /api directly, and requests from other origins are refused. Errors are RFC 9457 problem+json with a stable `code`.',
+        'Public API of the proxy a job board hosts: its campaign catalogue, the application form, and the pages for search engines and server-rendering boards. No credentials: browsers of the allowed origins (ALLOWED_ORIGINS) call /api directly, and requests from other origins are refused. Errors are RFC 9457 problem+json with a stable `code`. A method a path does not have is answered 405 `method_not_allowed` with `Allow` listing the methods it has (OPTIONS outside /api: 200 with `Allow`).',
     },
     servers: [{ url: '/', description: 'This proxy (relative to where the document is served)' }],
     // A public API: no operation needs credentials.
@@ -127,7 +133,7 @@ export function buildOpenApi(version: string): Record<string, unknown> {
           tags: ['Applications'],
           summary: 'Apply to a campaign',
           description:
-            'The form is written to a durable outbox before anything is answered, then delivered to the recruitment service: 201 when it was delivered within the delivery deadline, 202 when it is queued and will be retried.',
+            'The form is written to a durable outbox before anything is answered, then delivered to the recruitment service: 201 when it was delivered within the delivery deadline, 202 when it is queued and will be retried. The fields required are those this proxy requires (its board\'s FORM_FIELDS; `fields` of GET /api/config says the same): the document in the package shows the defaults. A field the board hides is not read, and not listed.',
           parameters: [
             {
               name: 'Idempotency-Key',
@@ -270,7 +276,7 @@ export function buildOpenApi(version: string): Record<string, unknown> {
           },
           'output',
         ),
-        ...componentSchemas({ ApplicationForm }, 'input'),
+        ...componentSchemas({ ApplicationForm: applicationFormSchema(fields) }, 'input'),
       },
     },
   };

@@ -1,10 +1,10 @@
 // zod schemas of the proxy's public HTTP API (PUBLIC-API.md): query strings
 // are parsed with them, and /api/openapi.json is generated from them.
 import { z } from 'zod';
-import { JOB_TYPES, LOCALES, PER_PAGE_MAX, RESUME_TYPES, WORKING_TIMES } from '../contract/index.ts';
+import { JOB_TYPES, JobboardApplicantInput, LOCALES, PER_PAGE_MAX, RESUME_TYPES, WORKING_TIMES } from '../contract/index.ts';
 import { CONFIGURABLE_FIELDS, FIELD_MODES } from './config.ts';
-import { APPLICATION_FORM, postedName } from '../contract/application-form.ts';
-import type { FormField } from '../contract/application-form.ts';
+import { APPLICATION_FORM, postedName, upstreamName } from '../contract/application-form.ts';
+import type { ConfigurableField, FieldKind, FieldMode, FormField } from '../contract/application-form.ts';
 import { EMPLOYMENT_TYPES } from './catalogue/job-posting.ts';
 
 /** Query values: an empty parameter counts as absent ("?city=&q=" is no filter). */
@@ -158,36 +158,70 @@ export const ProblemSchema = z
   })
   .describe('RFC 9457 problem details, served as application/problem+json');
 
-const checkbox = z.enum(['true', 'on', '1', 'false']).describe('Ticked when true, on or 1');
+const checkbox = z.enum(['true', 'on', '1', 'false', 'off', '0']).describe('Ticked when true, on or 1');
+/** What a required checkbox (the consent) must send: the proxy refuses the form unless it is ticked. */
+const ticked = z.enum(['true', 'on', '1']).describe('Must be ticked: true, on or 1');
+/** What each kind of text field looks like, as the document's example (a client generating a sample sends it). */
+const EXAMPLE_OF_KIND: Partial<Record<FieldKind, string>> = {
+  email: 'ada@example.org',
+  text: 'Ada',
+  'tel-code': '+33',
+  tel: '6 12 34 56 78',
+  url: 'https://ada.example/portfolio',
+  textarea: 'I would love to work with you.',
+};
 
-/** The schema of one form field, by its kind in the form's table. */
-function formFieldSchema(field: FormField): z.ZodType {
+const applicantShape = JobboardApplicantInput.shape as Record<string, z.ZodType>;
+
+/**
+ * A text field's schema: the contract's for the applicant field it fills (the
+ * proxy checks the value with it), else a string within the field's maxlength.
+ * Required, a blank value counts as absent: it must hold a non-space.
+ */
+function textSchema(field: FormField, required: boolean): z.ZodType {
+  const contract = applicantShape[upstreamName(field)];
+  let schema = (contract instanceof z.ZodOptional ? contract.unwrap() : (contract ?? z.string())) as z.ZodString;
+  if (field.maxlength !== undefined) schema = schema.max(field.maxlength);
+  if (required && schema.safeParse(' ').success) schema = schema.regex(/\S/, 'must not be blank');
+  const example = EXAMPLE_OF_KIND[field.kind];
+  return example === undefined ? schema : schema.meta({ examples: [example] });
+}
+
+/** The schema of one form field, by its kind in the form's table and whether the proxy requires it. */
+function formFieldSchema(field: FormField, required: boolean): z.ZodType {
+  const optional = (schema: z.ZodType) => (required ? schema : schema.optional());
   switch (field.kind) {
-    case 'email':
-      return z.string().max(255);
     case 'checkbox':
-      return checkbox.optional();
+      return required ? ticked : checkbox.optional();
     case 'file':
-      return z.file().describe('The file: pdf, jpg, png, doc or docx, at most resume.max_bytes of GET /api/config');
-    case 'tel-code':
-      return z.string().optional().describe('Like +33');
-    case 'url':
-      return z.string().optional().describe('A web address, http(s)');
+      return optional(z.file().describe('The file: pdf, jpg, png, doc or docx, at most resume.max_bytes of GET /api/config'));
     case 'textarea':
-      return (field.maxlength === undefined ? z.string() : z.string().max(field.maxlength)).optional().describe('Sent upstream as an application comment');
+      return optional(textSchema(field, required).describe('Sent upstream as an application comment'));
+    case 'url':
+      return optional(textSchema(field, required).describe('An http or https address'));
     default:
-      return z.string().optional();
+      return optional(textSchema(field, required));
   }
 }
 
-/** The multipart form of POST /api/applications, from the form's table (documentation; the applications module validates it). */
-export const ApplicationForm = z.object({
-  campaign_id: z.string().regex(/^\d+$/),
-  locale: z.enum(LOCALES).optional(),
-  website: z.string().optional().describe('Honeypot: hidden from people, must stay empty'),
-  captcha_token: z.string().optional(),
-  ...Object.fromEntries(APPLICATION_FORM.map((field) => [postedName(field), formFieldSchema(field)])),
-});
+/**
+ * The multipart form of POST /api/applications under a board's field modes
+ * (FORM_FIELDS), from the form's table: the email always required, the other
+ * fields required or optional as the board set them, hidden ones left out
+ * (the proxy does not read them). Documentation: the applications module
+ * checks the form with the same table and modes.
+ */
+export function applicationFormSchema(fields: Record<ConfigurableField, FieldMode>) {
+  const modeOf = (field: FormField): FieldMode => (field.rule === 'email' ? 'required' : fields[field.rule as ConfigurableField]);
+  const shown = APPLICATION_FORM.filter((field) => modeOf(field) !== 'hidden');
+  return z.object({
+    campaign_id: z.string().regex(/^[1-9][0-9]{0,15}$/, 'must be the id of a job offer'),
+    locale: z.enum(LOCALES).optional(),
+    website: z.string().optional().describe('Honeypot: hidden from people, must stay empty'),
+    captcha_token: z.string().optional(),
+    ...Object.fromEntries(shown.map((field) => [postedName(field), formFieldSchema(field, modeOf(field) === 'required')])),
+  });
+}
 
 export const ApplicationAnswer = z.object({
   status: z.enum(['delivered', 'queued']),

@@ -3,6 +3,7 @@
 // against this document: server/openapi/test/answers.ts.)
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { APPLICANT_EMBEDS, APPLICATION_EMBEDS, CAMPAIGN_EMBEDS, CAMPAIGN_STATUSES } from '../contract/index.ts';
 import { resourcesFetched } from '../openapi/test/page-resources.ts';
 import { API_ROOT, buildRecruitmentApiDocument } from './openapi.ts';
 import { TestSandbox, call } from './test-helpers.ts';
@@ -43,6 +44,54 @@ describe('GET /openapi.json', () => {
     const doc = buildRecruitmentApiDocument('test') as { paths: { '/applications': { get: { parameters: { name: string }[] } } } };
     const names = doc.paths['/applications'].get.parameters.map((p) => p.name);
     for (const name of ['status[value]', 'status[date][gte]', 'status[date][lte]', 'embed', 'per_page']) assert.ok(names.includes(name), name);
+  });
+});
+
+type Parameter = { name: string; in: string; style?: string; explode?: boolean; description?: string; schema: Record<string, unknown> };
+type JsonSchema = { properties: Record<string, { description?: string; maximum?: number }>; anyOf?: unknown[]; description?: string };
+
+/** A query parameter of an operation of the document. */
+function parameterOf(path: string, name: string): Parameter {
+  const doc = buildRecruitmentApiDocument('test') as { paths: Record<string, { get: { parameters: Parameter[] } }> };
+  const parameter = doc.paths[path]?.get.parameters.find((p) => p.in === 'query' && p.name === name);
+  assert.ok(parameter !== undefined, `GET ${path} has no ${name}`);
+  return parameter;
+}
+
+describe('the values and rules of the document', () => {
+  it('lists the values of embed, on each of its six operations, and of a campaign list\'s status as enums of the contract\'s values, sent comma-separated', () => {
+    const lists: [string, string, readonly string[]][] = [
+      ['/campaigns', 'embed', CAMPAIGN_EMBEDS],
+      ['/campaigns/{id}', 'embed', CAMPAIGN_EMBEDS],
+      ['/applicants', 'embed', APPLICANT_EMBEDS],
+      ['/applicants/{id}', 'embed', APPLICANT_EMBEDS],
+      ['/campaigns', 'status', CAMPAIGN_STATUSES],
+    ];
+    for (const [path, name, values] of lists) {
+      const parameter = parameterOf(path, name);
+      assert.deepEqual({ style: parameter.style, explode: parameter.explode }, { style: 'form', explode: false }, `${path} ${name}`);
+      assert.deepEqual(parameter.schema, { type: 'array', items: { type: 'string', enum: [...values] } }, `${path} ${name}`);
+    }
+    for (const path of ['/applications', '/applications/{id}']) {
+      const parameter = parameterOf(path, 'embed');
+      assert.equal(parameter.style, 'form');
+      const items = parameter.schema.items as { anyOf: { enum?: string[]; pattern?: string }[] };
+      assert.deepEqual(items.anyOf[0]?.enum, [...APPLICATION_EMBEDS], path);
+      assert.equal(items.anyOf[1]?.pattern, '^status_history:.', path);
+    }
+  });
+
+  it('says the rules JSON Schema cannot hold (status[date] needs status[value], salary_min at most salary_max) and holds those it can (applicant_id or applicant_email, integer ranges)', () => {
+    for (const name of ['status[date][gte]', 'status[date][lte]']) assert.match(parameterOf('/applications', name).description ?? '', /^Needs status\[value\]/);
+    const schemas = (buildRecruitmentApiDocument('test') as { components: { schemas: Record<string, JsonSchema> } }).components.schemas;
+    const campaign = schemas.CampaignInput as JsonSchema;
+    assert.match(campaign.properties.salary_min?.description ?? '', /At most salary_max/);
+    assert.match(campaign.properties.salary_max?.description ?? '', /At least salary_min/);
+    const application = schemas.CreateApplicationBody as JsonSchema;
+    assert.deepEqual(application.anyOf, [{ required: ['applicant_id'] }, { required: ['applicant_email'] }]);
+    // Beyond the safe integers, the sandbox refuses an id (422): the document says so.
+    assert.equal(application.properties.campaign_id?.maximum, Number.MAX_SAFE_INTEGER);
+    assert.equal(parameterOf('/applications', 'campaign_id').schema.maximum, Number.MAX_SAFE_INTEGER);
   });
 });
 

@@ -132,7 +132,7 @@ export function buildRecruitmentApiDocument(version: string): Record<string, unk
         '',
         `Limits: ${RATE_LIMIT_PER_MINUTE} requests a minute per API client, answered **403** \`rate_limited\` with \`Retry-After\` beyond (not 429). Lists take \`page\` and \`per_page\` (at most 50) and answer a JSON array with the \`${PAGINATION_HEADER}\` header (JSON). Query parameters nest with brackets (\`status[date][gte]\`); empty ones are ignored.`,
         '',
-        'Errors: `{"error": {"code", "message", "details": [{"field", "message"}]}}`, with 400 for a malformed body, 401 for a missing, invalid or expired token, 403 for a missing scope or the rate limit, 404, 409 for a duplicate, 413 for a body too large, 415 for a body that is not JSON and 422 for a broken rule. Files are base64 with a `mime_type` and are processed after the answer: `resume_url` appears later.',
+        'Errors: `{"error": {"code", "message", "details": [{"field", "message"}]}}`, with 400 for a malformed body, 401 for a missing, invalid or expired token, 403 for a missing scope or the rate limit, 404, 409 for a duplicate, 413 for a body too large, 415 for a body that is not JSON and 422 for a broken rule; a method a path does not have is answered 405 `method_not_allowed` with `Allow` listing those it has. Files are base64 with a `mime_type` and are processed after the answer: `resume_url` appears later.',
       ].join('\n'),
     },
     servers: [{ url: API_ROOT, description: 'The API root, relative to this document (the sandbox serves it at its origin)' }],

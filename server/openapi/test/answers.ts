@@ -85,6 +85,9 @@ export async function checkAnswer(method: string, url: string, answer: Answer): 
  * (the body is read from a clone, so the caller reads it as usual).
  */
 export const fetch: typeof globalThis.fetch = async (input, init) => {
+  // The document's validator is compiled (seconds, blocking) before the request,
+  // not while a kept-alive connection idles: a server may close it meanwhile.
+  await documentOf(new URL(input instanceof Request ? input.url : String(input)).pathname);
   const response = await globalThis.fetch(input, init);
   const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
   const url = response.url !== '' ? response.url : input instanceof Request ? input.url : String(input);

@@ -12,7 +12,7 @@ import { locales } from './test-helpers.ts';
  * sends a well-formed body and a fresh key), or never (the widget does not
  * read the sitemap): they get the generic message.
  */
-const GENERIC: readonly ProblemCode[] = ['internal_error', 'malformed_request', 'idempotency_key_missing', 'idempotency_key_reused', 'sitemap_not_configured'];
+const GENERIC: readonly ProblemCode[] = ['internal_error', 'malformed_request', 'method_not_allowed', 'idempotency_key_missing', 'idempotency_key_reused', 'sitemap_not_configured'];
 
 describe("the proxy's problem codes", () => {
   afterEach(() => useLocale('en'));
