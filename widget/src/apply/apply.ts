@@ -7,7 +7,7 @@ import { renderCaptcha } from '../internal/captcha.ts';
 import { formatBytes, formatCount } from '../internal/format.ts';
 import { heading } from '../internal/heading.ts';
 import { LocaleController } from '../internal/locale-controller.ts';
-import { colon, getLocale, problemMessage } from '../internal/localize.ts';
+import { colon, problemMessage, textLocale } from '../internal/localize.ts';
 import { ApplicationController } from './application-controller.ts';
 import { controls, groups } from './fields.ts';
 import type { FormControl } from './fields.ts';
@@ -389,7 +389,7 @@ export class JobboardApply extends LitElement {
       body = this.renderForm();
     }
     // The language of the texts, for screen readers, when it is not the page's.
-    return html`<div lang=${getLocale()}>
+    return html`<div lang=${textLocale()}>
       ${body}
       <div class="visually-hidden" role="status" part="status">${this.form.announcement}</div>
     </div>`;

@@ -10,7 +10,7 @@ import { heading, headingLevel } from '../internal/heading.ts';
 import { sanitize } from '../internal/html.ts';
 import { jobTypeLabel, workingTimeLabel } from '../internal/labels.ts';
 import { LocaleController } from '../internal/locale-controller.ts';
-import { colon, getLocale } from '../internal/localize.ts';
+import { colon, textLocale } from '../internal/localize.ts';
 import { scriptJson } from '../internal/script-json.ts';
 import { styles } from './campaigns.styles.ts';
 import { LIST_URL_PARAMS } from '../../../server/proxy/embed/prerendered.ts';
@@ -496,7 +496,7 @@ export class JobboardCampaigns extends LitElement {
 
   protected override render(): TemplateResult {
     // The language of the texts, for screen readers, when it is not the page's.
-    return html`<div lang=${getLocale()}>${this.renderBody()}</div>`;
+    return html`<div lang=${textLocale()}>${this.renderBody()}</div>`;
   }
 }
 
