@@ -26,7 +26,8 @@ const inputs: Partial<Record<FormControl['kind'], { type: string; pattern?: stri
 /**
  * The apply form for one offer, usable alone: fields and rules from the
  * proxy's `/api/config`, per-field overrides by attribute, resume upload with
- * progress and cancel, safe retry, and a clear outcome.
+ * progress and cancel, safe retry, and a clear outcome. The offer is checked
+ * first: for a closed or unknown one, the form is not shown.
  *
  * @tag jobboard-apply
  * @summary Apply form for one job offer.
@@ -378,6 +379,8 @@ export class JobboardApply extends LitElement {
       body = html`<p class="error">${msg('No job offer was chosen for this form.')}</p>`;
     } else if (phase === 'loading') {
       body = html`<p><span class="spinner" aria-hidden="true"></span> ${msg('Loading the form…')}</p>`;
+    } else if (phase === 'gone' || phase === 'refused') {
+      body = html`<p id="outcome" class="outcome" part="outcome">${problemMessage(phase === 'gone' ? 'campaign_not_found' : 'origin_not_allowed')}</p>`;
     } else if (phase === 'config-error' || !config) {
       body = html`<div class="summary">
         <p>${msg('The form could not be loaded. Check your connection and try again.')}</p>

@@ -13,6 +13,11 @@ const text = {
   empty: { en: 'No offer matches your search', fr: 'Aucune offre ne correspond', es: 'Ninguna oferta coincide' },
   failed: { en: 'The offers could not be loaded', fr: 'Les offres n’ont pas pu être chargées', es: 'No se pudieron cargar las ofertas' },
   back: { en: 'Back to offers', fr: 'Retour aux offres', es: 'Volver a las ofertas' },
+  notSetUp: {
+    en: 'The job offers and the application form are not set up on this site yet.',
+    fr: 'Les offres d’emploi et le formulaire de candidature ne sont pas encore en place sur ce site.',
+    es: 'Las ofertas de empleo y el formulario de candidatura aún no están disponibles en este sitio.',
+  },
 } as const;
 
 const labels = {
@@ -218,6 +223,18 @@ describe('<jobboard-campaigns>', () => {
         await expect(el).to.be.accessible();
         expect(el.shadowRoot!.textContent).to.contain(text.failed[lang]);
         expect(maybe(el, '.error-box button')).not.to.equal(null);
+      });
+    }
+  });
+
+  describe("when the proxy does not allow the page's origin", () => {
+    for (const lang of locales) {
+      it(`says the offers are not set up on this site, instead of a connection problem, in ${lang}`, async () => {
+        const { el } = await list('refused', lang);
+        await expect(el).to.be.accessible();
+        expect(shadow(el, '.error-box').textContent!.trim()).to.equal(text.notSetUp[lang]);
+        expect(el.shadowRoot!.textContent).not.to.contain(text.failed[lang]);
+        expect(maybe(el, '.error-box button')).to.equal(null);
       });
     }
   });

@@ -2,7 +2,7 @@ import { LitElement, html, isServer, nothing } from 'lit';
 import type { PropertyValues, TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { localized, msg, str } from '@lit/localize';
-import { ProblemError, getCampaign, getJobPosting, listCampaigns } from '../internal/api.ts';
+import { ProblemError, getCampaign, getJobPosting, isRefusal, listCampaigns } from '../internal/api.ts';
 import type { CampaignDetail, CampaignPage, CampaignQuery, CampaignSummary } from '../internal/api.ts';
 import { JobboardCampaignSelectEvent } from '../internal/events.ts';
 import { formatDate, formatNumber, formatSalary } from '../internal/format.ts';
@@ -10,7 +10,7 @@ import { heading, headingLevel } from '../internal/heading.ts';
 import { sanitize } from '../internal/html.ts';
 import { jobTypeLabel, workingTimeLabel } from '../internal/labels.ts';
 import { LocaleController } from '../internal/locale-controller.ts';
-import { colon, textLocale } from '../internal/localize.ts';
+import { colon, problemMessage, textLocale } from '../internal/localize.ts';
 import { scriptJson } from '../internal/script-json.ts';
 import { styles } from './campaigns.styles.ts';
 import { LIST_URL_PARAMS } from '../../../server/proxy/embed/prerendered.ts';
@@ -78,7 +78,8 @@ export class JobboardCampaigns extends LitElement {
 
   @state() private query: CampaignQuery = {};
   @state() private data: CampaignPage | null = null;
-  @state() private listStatus: 'loading' | 'ready' | 'error' = 'loading';
+  /** `refused`: the proxy does not allow this page's origin. */
+  @state() private listStatus: 'loading' | 'ready' | 'error' | 'refused' = 'loading';
   @state() private selected: CampaignDetail | null = null;
   /** `gone`: the service says the offer is closed or does not exist. */
   @state() private detailStatus: 'idle' | 'loading' | 'error' | 'gone' = 'idle';
@@ -256,10 +257,10 @@ export class JobboardCampaigns extends LitElement {
       if (request.signal.aborted) return;
       this.data = data;
       this.listStatus = 'ready';
-    } catch {
+    } catch (error) {
       // A newer search replaced this one: its answer no longer matters.
       if (request.signal.aborted) return;
-      this.listStatus = 'error';
+      this.listStatus = isRefusal(error) ? 'refused' : 'error';
     }
   }
 
@@ -407,6 +408,7 @@ export class JobboardCampaigns extends LitElement {
           ${Array.from({ length: 3 }, () => html`<li class="offer"></li>`)}
         </ul>`;
     }
+    if (this.listStatus === 'refused') return html`<p class="state error-box">${problemMessage('origin_not_allowed')}</p>`;
     if (this.listStatus === 'error') {
       return html`<div class="state error-box">
         <p>${msg('The offers could not be loaded. Check your connection and try again.')}</p>

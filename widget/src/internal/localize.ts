@@ -114,7 +114,7 @@ export function problemMessage(code: string): string {
     case 'captcha_failed':
       return msg('The anti-spam check failed. Complete it again, then send the form.');
     case 'origin_not_allowed':
-      return msg('This site is not allowed to send applications. Contact the job board.');
+      return msg('The job offers and the application form are not set up on this site yet.');
     case 'network_error':
     case 'idempotency_key_in_progress':
       return msg('The connection was lost. Your application may not have been sent: send it again, it will not be duplicated.');
