@@ -123,6 +123,18 @@ describe('<jobboard-campaigns>', () => {
       });
     }
 
+    for (const [lang, all] of [
+      ['en', ['All contract types', 'All working times', 'All cities']],
+      ['fr', ['Tous les types de contrat', 'Tous les temps de travail', 'Toutes les villes']],
+      ['es', ['Todos los tipos de contrato', 'Todas las jornadas', 'Todas las ciudades']],
+    ] as const) {
+      it(`names each filter's no-filter option after that filter, in agreement with its noun, in ${lang}`, async () => {
+        const { el } = await list('ok', lang);
+        const none = (id: string) => [...shadow<HTMLSelectElement>(el, id).options].filter((o) => o.value === '').map((o) => o.textContent!.trim());
+        expect([...none('#filter-job_type'), ...none('#filter-working_time'), ...none('#filter-city')]).to.deep.equal([...all]);
+      });
+    }
+
     it('filters with the exact value of the API while the candidate chooses its label', async () => {
       const { el, endpoint } = await list('ok', 'fr');
       const select = shadow<HTMLSelectElement>(el, '#filter-job_type');
@@ -301,6 +313,22 @@ describe('<jobboard-campaigns>', () => {
       expect(shadow(el, '[part=detail]').textContent).to.contain('28 de febrero de 2027');
       expect(shadow(el, '[part=detail]').textContent).to.contain('12 rue de la République, 69002 Lyon, France');
       expect(shadow(el, '[part=detail]').textContent).to.contain('Contrato indefinido').and.contain('Jornada completa');
+    });
+
+    it('opened, says where the job is with each part of its address once', async () => {
+      const { el } = await list('ok', 'fr');
+      await open(el, 0);
+      const lyon = shadow(el, '[part=detail]').textContent!;
+      expect(lyon).to.contain('12 rue de la République, 69002 Lyon, France');
+      expect(lyon.split('Lyon').length - 1, 'Lyon is written once').to.equal(1);
+      shadow(el, '.back').click();
+      await until(() => maybe(el, '[part=offer-title]'), 'the list is back');
+      // An address whose name repeats its city and country ("Nantes, France"), as the service gives it.
+      await open(el, 3);
+      const nantes = shadow(el, '[part=detail]').textContent!;
+      expect(nantes).to.contain('44000 Nantes, France');
+      expect(nantes.split('Nantes').length - 1, 'Nantes is written once').to.equal(1);
+      expect(nantes.split('France').length - 1, 'France is written once').to.equal(1);
     });
 
     it('fires jobboard-campaign-select with the campaign id only', async () => {

@@ -5,7 +5,7 @@ import { localized, msg, str } from '@lit/localize';
 import { ProblemError, getCampaign, getJobPosting, isRefusal, listCampaigns } from '../internal/api.ts';
 import type { CampaignDetail, CampaignPage, CampaignQuery, CampaignSummary } from '../internal/api.ts';
 import { JobboardCampaignSelectEvent } from '../internal/events.ts';
-import { formatDate, formatNumber, formatSalary } from '../internal/format.ts';
+import { formatDate, formatNumber, formatPlace, formatSalary } from '../internal/format.ts';
 import { heading, headingLevel } from '../internal/heading.ts';
 import { sanitize } from '../internal/html.ts';
 import { jobTypeLabel, workingTimeLabel } from '../internal/labels.ts';
@@ -361,13 +361,17 @@ export class JobboardCampaigns extends LitElement {
     void this.load();
   }
 
-  /** A filter; `labelOf` shows each value in the widget's language, the value sent stays the API's. */
-  private renderFacet(name: keyof CampaignQuery, label: string, values: string[], labelOf: (v: string) => string = String): TemplateResult {
+  /**
+   * A filter; `all` is its no-filter option, a text of its own per filter so that it
+   * agrees with the filter's noun ("Toutes les villes"). `labelOf` shows each value
+   * in the widget's language, the value sent stays the API's.
+   */
+  private renderFacet(name: keyof CampaignQuery, label: string, all: string, values: string[], labelOf: (v: string) => string = String): TemplateResult {
     const current = this.query[name];
     return html`<div class="filter">
       <label for="filter-${name}">${label}</label>
       <select id="filter-${name}" name=${name} part="input">
-        <option value="">${msg('All')}</option>
+        <option value="">${all}</option>
         ${values.map((v) => html`<option value=${v} ?selected=${v === current}>${labelOf(v)}</option>`)}
       </select>
     </div>`;
@@ -380,17 +384,18 @@ export class JobboardCampaigns extends LitElement {
         <label for="q">${msg('Keywords')}</label>
         <input id="q" name="q" type="search" part="input" maxlength="200" .value=${this.query.q ?? ''} @change=${(e: Event) => e.stopPropagation()} />
       </div>
-      ${this.renderFacet('job_type', msg('Contract type'), facets?.job_types ?? [], jobTypeLabel)}
-      ${this.renderFacet('working_time', msg('Working time'), facets?.working_times ?? [], workingTimeLabel)}
-      ${this.renderFacet('city', msg('City'), facets?.cities ?? [])}
+      ${this.renderFacet('job_type', msg('Contract type'), msg('All contract types'), facets?.job_types ?? [], jobTypeLabel)}
+      ${this.renderFacet('working_time', msg('Working time'), msg('All working times'), facets?.working_times ?? [], workingTimeLabel)}
+      ${this.renderFacet('city', msg('City'), msg('All cities'), facets?.cities ?? [])}
       <button type="submit" part="button" class="primary">${msg('Search')}</button>
     </form>`;
   }
 
-  private renderMeta(c: CampaignSummary): TemplateResult {
+  /** An offer's place, contract, hours, salary and start; opened, its place is its whole address. */
+  private renderMeta(c: CampaignSummary | CampaignDetail): TemplateResult {
     const salary = formatSalary(this.language.tag, c.salary_min, c.salary_max);
     const start = formatDate(this.language.tag, c.job_start_date);
-    const place = [c.city, c.country].filter(Boolean).join(', ');
+    const place = formatPlace(c);
     return html`<dl class="meta">
       ${place ? html`<div><dt>${msg('Place')}${colon()}</dt><dd>${place}</dd></div>` : nothing}
       ${c.job_type ? html`<div><dt>${msg('Contract')}${colon()}</dt><dd>${jobTypeLabel(c.job_type)}</dd></div>` : nothing}
@@ -454,18 +459,11 @@ export class JobboardCampaigns extends LitElement {
       return html`${back}<p id="detail-error" class="state error" tabindex="-1">${msg('This offer could not be loaded. It may have been closed.')}</p>`;
     }
     const c = this.selected;
-    const a = c.address;
-    const address = a
-      ? [a.name, [a.street_number, a.street].filter(Boolean).join(' '), [a.postal_code, a.city].filter(Boolean).join(' '), a.country]
-          .filter(Boolean)
-          .join(', ')
-      : '';
     return html`<article class="detail" part="detail">
       ${back}
       ${heading(this.level, c.name, 'detail-title')}
       <p class="company">${c.company_name}</p>
       ${this.renderMeta(c)}
-      ${address ? html`<p>${msg('Address')}${colon()} ${address}</p>` : nothing}
       ${c.date_end ? html`<p>${msg(str`Applications close on ${formatDate(this.language.tag, c.date_end)}.`)}</p>` : nothing}
       ${c.description ? html`<section part="description">${heading(this.level + 1, msg('The job'))}<div class="rich">${sanitize(c.description)}</div></section>` : nothing}
       ${c.profile ? html`<section part="description">${heading(this.level + 1, msg('The profile'))}<div class="rich">${sanitize(c.profile)}</div></section>` : nothing}

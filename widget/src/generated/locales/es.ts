@@ -36,6 +36,7 @@
 's2ceb11be2290bb1b': `Cancelar`,
 's3340c7dae35fd623': `Algo ha fallado por nuestra parte. Inténtelo de nuevo en un momento.`,
 's34d5c30c8d9b8294': `Cargando ofertas…`,
+'s34f26fedc8ea7d75': `Todas las jornadas`,
 's366f034ecc7f0c71': `Jornada`,
 's380c34975d5b9e4f': `Elegir un archivo`,
 's3946b70b5fe00403': str`${0}, hasta ${1}.`,
@@ -66,6 +67,7 @@
 's7b7e19b9740239ef': `El archivo es demasiado grande.`,
 's7ccbb5ae6243cb9a': `Ya se ha postulado`,
 's7d09afc329d9995b': str`Página ${0} de ${1}`,
+'s7f87bd74acc7aed3': `Todas las ciudades`,
 's80403210643b2ca1': `Acepto el tratamiento de mis datos personales para gestionar esta candidatura.`,
 's818166a05a664153': `Alertas de empleo`,
 's826d235a70bbb191': `Esta oferta está cerrada y ya no admite candidaturas.`,
@@ -120,9 +122,8 @@
 'sef73fe18e351eb35': `Palabras clave`,
 'sef930c8d418ba615': `Jornada completa`,
 'sf1bc83d2509bafcf': `Teléfono`,
+'sf566c34634e3084b': `Todos los tipos de contrato`,
 'sf6d1c9e3d81aa956': `Demasiadas candidaturas a la vez. Reenvíe el formulario en un momento.`,
-'sf993bb199fefbe04': `Todos`,
 'sfc360aa8cc32d7e5': str`Se admiten candidaturas hasta el ${0}.`,
-'sfcdd8e672c75b713': `Dirección`,
     };
   

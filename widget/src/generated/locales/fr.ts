@@ -36,6 +36,7 @@
 's2ceb11be2290bb1b': `Annuler`,
 's3340c7dae35fd623': `Un problème est survenu de notre côté. Réessayez dans un instant.`,
 's34d5c30c8d9b8294': `Chargement des offres…`,
+'s34f26fedc8ea7d75': `Tous les temps de travail`,
 's366f034ecc7f0c71': `Temps de travail`,
 's380c34975d5b9e4f': `Choisir un fichier`,
 's3946b70b5fe00403': str`${0}, ${1} au maximum.`,
@@ -66,6 +67,7 @@
 's7b7e19b9740239ef': `Le fichier est trop volumineux.`,
 's7ccbb5ae6243cb9a': `Candidature déjà envoyée`,
 's7d09afc329d9995b': str`Page ${0} sur ${1}`,
+'s7f87bd74acc7aed3': `Toutes les villes`,
 's80403210643b2ca1': `J’accepte le traitement de mes données personnelles pour le suivi de cette candidature.`,
 's818166a05a664153': `Alertes emploi`,
 's826d235a70bbb191': `Cette offre est clôturée et n’accepte plus de candidatures.`,
@@ -120,9 +122,8 @@
 'sef73fe18e351eb35': `Mots-clés`,
 'sef930c8d418ba615': `Temps plein`,
 'sf1bc83d2509bafcf': `Téléphone`,
+'sf566c34634e3084b': `Tous les types de contrat`,
 'sf6d1c9e3d81aa956': `Trop de candidatures à la fois. Renvoyez le formulaire dans un instant.`,
-'sf993bb199fefbe04': `Tous`,
 'sfc360aa8cc32d7e5': str`Candidatures jusqu’au ${0}.`,
-'sfcdd8e672c75b713': `Adresse`,
     };
   
