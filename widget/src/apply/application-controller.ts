@@ -5,7 +5,7 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { msg, str } from '@lit/localize';
 import { ProblemError, getCampaign, isRefusal, loadConfig, submitApplication } from '../internal/api.ts';
-import type { FieldName, FieldRule, Upload, WidgetConfig } from '../internal/api.ts';
+import type { CampaignSummary, FieldName, FieldRule, Upload, WidgetConfig } from '../internal/api.ts';
 import { clearDraft, loadDraft, saveDraft } from '../internal/draft.ts';
 import type { Draft } from '../internal/draft.ts';
 import {
@@ -29,6 +29,8 @@ export type Phase = 'loading' | 'config-error' | 'gone' | 'refused' | 'form' | '
 export interface ApplicationHost extends ReactiveControllerHost, HTMLElement {
   endpoint: string;
   campaignId: number;
+  /** The offer, when the page has it already. */
+  offer: CampaignSummary | undefined;
   noDraft: boolean;
   readonly renderRoot: HTMLElement | DocumentFragment;
 }
@@ -88,7 +90,8 @@ export class ApplicationController implements ReactiveController {
     this.set({ phase: 'loading' });
     try {
       // The offer is checked first: a candidate must not fill in the form of an offer that takes no more applications.
-      [this.config] = await Promise.all([loadConfig(endpoint), campaignId ? getCampaign(endpoint, campaignId) : null]);
+      const check = campaignId && this.host.offer?.id !== campaignId ? getCampaign(endpoint, campaignId) : null;
+      [this.config] = await Promise.all([loadConfig(endpoint), check]);
     } catch (error) {
       const gone = error instanceof ProblemError && error.problem.status === 404;
       this.set({ phase: isRefusal(error) ? 'refused' : gone ? 'gone' : 'config-error' });

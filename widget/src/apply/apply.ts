@@ -2,7 +2,7 @@ import { LitElement, html, nothing } from 'lit';
 import type { PropertyValues, TemplateResult } from 'lit';
 import { property } from 'lit/decorators.js';
 import { localized, msg, str } from '@lit/localize';
-import type { FieldName } from '../internal/api.ts';
+import type { CampaignSummary, FieldName } from '../internal/api.ts';
 import { renderCaptcha } from '../internal/captcha.ts';
 import { formatBytes, formatCount } from '../internal/format.ts';
 import { heading } from '../internal/heading.ts';
@@ -81,6 +81,11 @@ export class JobboardApply extends LitElement {
   @property() endpoint = '';
   /** The offer's id in the catalogue. */
   @property({ attribute: 'campaign-id', type: Number }) campaignId = 0;
+  /**
+   * The offer, when the page has it already (`<jobboard-campaigns>` gives its open
+   * offer): with the same id, it is not fetched again to check that it is open.
+   */
+  @property({ attribute: false }) offer: CampaignSummary | undefined;
   /** Language: `fr`, `en` or `es`. Defaults to the page's `lang`, then the browser's. */
   @property() override lang = '';
   /** Link to the board's privacy policy beside the consent box; falls back to the proxy's `consent_url`. */

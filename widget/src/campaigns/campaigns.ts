@@ -473,6 +473,7 @@ export class JobboardCampaigns extends LitElement {
           part="apply"
           endpoint=${this.endpoint}
           campaign-id=${c.id}
+          .offer=${c}
           heading-level=${this.level + 2}
           lang=${this.lang || nothing}
         ></jobboard-apply>
