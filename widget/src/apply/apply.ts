@@ -49,7 +49,7 @@ const inputs: Partial<Record<FormControl['kind'], { type: string; pattern?: stri
  * @csspart submit-button - The send button.
  * @csspart button - Other buttons (cancel, retry, send again).
  * @csspart progress - The upload progress bar.
- * @csspart outcome - The final message (received, queued, already applied).
+ * @csspart outcome - The final message (received, queued, already applied), or why there is no form (the offer is no longer available, the form is not set up on this site).
  * @csspart status - The visually hidden live region.
  *
  * @cssproperty --jobboard-color-primary - Buttons, links and progress (default #1d4ed8; #93c5fd dark).
