@@ -324,17 +324,47 @@ describe('proxy app', () => {
       assert.match(response.headers.get('access-control-expose-headers') ?? '', /Idempotent-Replayed/);
     });
 
-    it('for another origin, answers 403 origin_not_allowed without CORS headers', async () => {
-      const response = await fetch(`${h.url}/api/campaigns`, { headers: { Origin: 'https://evil.example' } });
+    it('for another origin, answers 403 origin_not_allowed that its page can read, and logs the origin', async () => {
+      const response = await fetch(`${h.url}/api/campaigns`, { headers: { Origin: 'https://evil.example', 'X-Request-Id': 'refused-origin' } });
       assert.equal(response.status, 403);
-      assert.equal(response.headers.get('access-control-allow-origin'), null);
-      assert.equal((await problemOf(response)).code, 'origin_not_allowed');
+      assert.equal(response.headers.get('access-control-allow-origin'), 'https://evil.example');
+      const problem = await problemOf(response);
+      assert.equal(problem.code, 'origin_not_allowed');
+      assert.match(problem.detail, /https:\/\/evil\.example.*ALLOWED_ORIGINS/);
+      await eventually(() => h.log.lines.some((l) => (l.req as { id?: string } | undefined)?.id === 'refused-origin' && l.origin === 'https://evil.example'), {
+        timeoutMs: 5000,
+        what: 'a log line names the refused origin',
+      });
+      const line = h.log.lines.find((l) => l.origin === 'https://evil.example')!;
+      assert.equal(line.level, 40);
+      assert.match(String(line.msg), /https:\/\/evil\.example.*ALLOWED_ORIGINS/);
     });
 
     it('refuses another origin on POST /api/applications too, before the form is read', async () => {
       const response = await fetch(`${h.url}/api/applications/boom`, { method: 'POST', headers: { Origin: 'null' } });
       assert.equal(response.status, 403);
       assert.equal((await problemOf(response)).code, 'origin_not_allowed');
+    });
+
+    it('gives a refused origin the refusal alone on every route: config, catalogue, offer, JobPosting, applications', async () => {
+      const requests: [string, RequestInit][] = [
+        ['/api/config', {}],
+        ['/api/campaigns', {}],
+        ['/api/campaigns/1', {}],
+        ['/api/campaigns/1/jobposting', {}],
+        ['/api/applications/ip', {}],
+        ['/api/applications', { method: 'POST', body: new FormData() }],
+        ['/api/applications/boom', { method: 'POST' }],
+      ];
+      for (const [path, init] of requests) {
+        const response = await fetch(`${h.url}${path}`, { ...init, headers: { Origin: 'https://evil.example' } });
+        assert.equal(response.status, 403, path);
+        assert.equal(response.headers.get('access-control-allow-origin'), 'https://evil.example', path);
+        assert.equal(response.headers.get('cache-control'), 'no-store', path);
+        const body = await problemOf(response);
+        assert.deepEqual(Object.keys(body).sort(), ['code', 'detail', 'status', 'title', 'type'], path);
+        assert.equal(body.code, 'origin_not_allowed', path);
+      }
     });
 
     it('answers the preflight of an allowed origin, allowing Idempotency-Key', async () => {
@@ -348,13 +378,15 @@ describe('proxy app', () => {
       assert.match(response.headers.get('access-control-allow-methods') ?? '', /POST/);
     });
 
-    it('refuses the preflight of another origin with 403', async () => {
+    it('answers the preflight of another origin as an allowed one, so that the browser sends the request and reads its refusal', async () => {
       const response = await fetch(`${h.url}/api/applications`, {
         method: 'OPTIONS',
-        headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'POST' },
+        headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'idempotency-key' },
       });
-      assert.equal(response.status, 403);
-      assert.equal(response.headers.get('access-control-allow-origin'), null);
+      assert.equal(response.status, 204);
+      assert.equal(await response.text(), '');
+      assert.equal(response.headers.get('access-control-allow-origin'), 'https://evil.example');
+      assert.match(response.headers.get('access-control-allow-headers') ?? '', /Idempotency-Key/);
     });
 
     it('on the catalogue, answers exactly these CORS headers: Allow-Origin for an allowed origin only, Vary: Origin and the exposed headers for every caller', async () => {
@@ -389,12 +421,14 @@ describe('proxy app', () => {
       });
     });
 
-    it('answers a refused origin, preflight or not, with no CORS header at all', async () => {
-      for (const method of ['GET', 'OPTIONS']) {
-        const response = await fetch(`${h.url}/api/campaigns`, { method, headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'GET' } });
-        assert.equal(response.status, 403, method);
-        assert.deepEqual(corsHeaders(response), {}, method);
-      }
+    it('answers a refused origin with exactly these CORS headers: its Allow-Origin, Vary: Origin and the exposed headers', async () => {
+      const response = await fetch(`${h.url}/api/campaigns`, { headers: { Origin: 'https://evil.example' } });
+      assert.equal(response.status, 403);
+      assert.deepEqual(corsHeaders(response), {
+        'access-control-allow-origin': 'https://evil.example',
+        'access-control-expose-headers': 'ETag,Idempotent-Replayed,Retry-After,X-Request-Id',
+        vary: 'Origin',
+      });
     });
 
     it("accepts requests without Origin, and the proxy's own origin only when PUBLIC_ORIGIN names it, whatever the Host header says", async () => {

@@ -29,17 +29,22 @@ const PREFLIGHT: readonly [string, string][] = [
  * origin (PUBLIC_ORIGIN: its demo page, or a board serving the widget from the
  * proxy's host). Never the Host header, which whoever sends the request
  * chooses. Requests without Origin (curl, servers) are not browsers'
- * cross-site requests and pass. Another origin gets 403 origin_not_allowed,
- * preflight included, with no CORS header. Any OPTIONS request is answered
- * here as a preflight: 204 with the allowed methods and headers.
+ * cross-site requests and pass. Any OPTIONS request is answered here as a
+ * preflight: 204 with the allowed methods and headers.
+ *
+ * Another origin gets 403 origin_not_allowed, readable by its page: a refusal
+ * the browser hides looks like a network failure to the candidate, and tells
+ * the board's developer nothing. Only the refusal is readable. No route runs
+ * for that origin: the 403 is answered here, before any handler, so no
+ * offer, configuration or application answer ever carries its Allow-Origin.
+ * Its preflight is answered like an allowed one, so that the request that
+ * follows reaches this refusal rather than failing in the browser; that
+ * request is refused here in turn, its body unread.
  */
 export function apiCors(allowed: readonly string[]): RequestHandler {
   const origins = new Set(allowed);
   return (req, res, next) => {
     const origin = req.headers.origin;
-    if (origin !== undefined && !origins.has(origin)) {
-      throw new ProblemError('origin_not_allowed', `This proxy does not accept requests from ${origin.slice(0, 200)}. Its operator can add the origin to ALLOWED_ORIGINS (or set PUBLIC_ORIGIN when it is the proxy's own).`);
-    }
     if (origin) res.setHeader('Access-Control-Allow-Origin', origin);
     // The answer differs by Origin even for requests without one (no Allow-Origin then).
     addVary(res, 'Origin');
@@ -52,6 +57,11 @@ export function apiCors(allowed: readonly string[]): RequestHandler {
       return;
     }
     res.setHeader('Access-Control-Expose-Headers', EXPOSED);
+    if (origin !== undefined && !origins.has(origin)) {
+      const shown = origin.slice(0, 200);
+      req.log.warn({ origin: shown }, `refused a request from ${shown}, an origin not in ALLOWED_ORIGINS: add it there if it is a page of the board`);
+      throw new ProblemError('origin_not_allowed', `This proxy does not accept requests from ${shown}. Its operator can add the origin to ALLOWED_ORIGINS (or set PUBLIC_ORIGIN when it is the proxy's own).`);
+    }
     next();
   };
 }

@@ -11,16 +11,24 @@ import type { Browser } from 'playwright-core';
 import { startDemoWorld } from './demo-world.ts';
 import type { DemoWorld } from './demo-world.ts';
 import { pdf } from '../../server/test/files.ts';
+import { createClient } from '../../server/client/index.ts';
+import { DEMO_ENTITY_COMPANY_KEYS } from '../../server/sandbox/index.ts';
 
 /** A job board's own web server: one page embedding the widget from the proxy's origin. */
 async function startBoard(proxyUrl: () => string): Promise<{ origin: string; server: Server }> {
   const server = createServer((req, res) => {
     // The page's language comes from ?lang= (English by default), as a multilingual board would set it.
-    const lang = new URL(req.url ?? '/', 'http://board').searchParams.get('lang') ?? 'en';
+    const params = new URL(req.url ?? '/', 'http://board').searchParams;
+    const lang = params.get('lang') ?? 'en';
+    // ?apply=<id>: the apply form of one offer alone, as a board's own offer page embeds it.
+    const apply = params.get('apply')?.replace(/\D/g, '');
+    const element = apply
+      ? `<jobboard-apply endpoint="${proxyUrl()}" campaign-id="${apply}"></jobboard-apply>`
+      : `<jobboard-campaigns endpoint="${proxyUrl()}"></jobboard-campaigns>`;
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     res.end(`<!doctype html><html lang="${lang.replace(/[^a-z-]/gi, '')}"><head><meta charset="utf-8"><title>Another board</title><link rel="icon" href="data:,">
 <script type="module" src="${proxyUrl()}/widget.js"></script></head>
-<body><h1>Jobs</h1><jobboard-campaigns endpoint="${proxyUrl()}"></jobboard-campaigns></body></html>`);
+<body><h1>Jobs</h1>${element}</body></html>`);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
@@ -67,6 +75,19 @@ describe('a board on another origin than its proxy', () => {
     await page.close();
   });
 
+  it('a form of its own for an offer that is closed says so, and shows no field to fill in', async () => {
+    const globex = createClient({ baseUrl: demo.sandbox.url, privateKey: DEMO_ENTITY_COMPANY_KEYS.private_key, secretKey: DEMO_ENTITY_COMPANY_KEYS.secret_key });
+    const archived = (await globex.campaigns.list({ status: 'archived' })).data[0];
+    assert.ok(archived, 'the seeded sandbox has an archived offer');
+    const page = await browser.newPage();
+    await page.goto(`${allowed.origin}/?apply=${archived.id}`);
+    const said = page.locator('jobboard-apply [part="outcome"]');
+    await said.waitFor({ timeout: 15_000 });
+    assert.equal((await said.innerText()).trim(), 'This offer is no longer available.');
+    assert.equal(await page.locator('jobboard-apply input').count(), 0);
+    await page.close();
+  });
+
   it('the built script speaks the page\'s language: French and Spanish texts, limits written their way', async () => {
     for (const [lang, submit, coverLetterHelp] of [
       ['fr', 'Envoyer ma candidature', '10\u00a0000 caractères au maximum.'],
@@ -82,15 +103,21 @@ describe('a board on another origin than its proxy', () => {
     }
   });
 
-  it('when the board origin is not allowed, the widget shows that the offers could not be loaded', async () => {
+  it("when the board origin is not allowed, the widget says the offers are not set up on this site and tells the developer which origin to add", async () => {
     const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
     await page.goto(refused.origin + '/');
-    await page.locator('jobboard-campaigns', { hasText: 'The offers could not be loaded' }).waitFor({ timeout: 15_000 });
-    // What the browser was told (it hides a refused cross-origin answer from the page):
-    const answer = await fetch(`${demo.proxy.url}/api/campaigns`, { headers: { origin: refused.origin } });
-    assert.equal(answer.status, 403);
-    assert.equal(((await answer.json()) as { code: string }).code, 'origin_not_allowed');
+    const said = page.locator('jobboard-campaigns', { hasText: 'The job offers and the application form are not set up on this site yet.' });
+    await said.waitFor({ timeout: 15_000 });
+    assert.doesNotMatch(await said.innerText(), /Check your connection/);
     assert.equal(await page.locator('jobboard-campaigns [data-offer]').count(), 0);
+    assert.deepEqual(
+      errors.filter((line) => line.includes('ALLOWED_ORIGINS')),
+      [`jobboard widget: this page's origin ${refused.origin} is not in the ALLOWED_ORIGINS of the proxy at ${demo.proxy.url}; add it there.`],
+    );
     await page.close();
   });
 });

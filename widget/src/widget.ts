@@ -8,7 +8,10 @@ import { JobboardApply } from './apply/apply.ts';
 import { JobboardCampaigns } from './campaigns/campaigns.ts';
 import { defineElement } from './internal/define.ts';
 
-defineElement('jobboard-apply', JobboardApply);
+// The catalogue first: on a server-rendered offer it hydrates before the form
+// in it updates, so that the form gets the offer (`.offer`) rather than
+// fetching it again.
 defineElement('jobboard-campaigns', JobboardCampaigns);
+defineElement('jobboard-apply', JobboardApply);
 
 export * from './index.ts';

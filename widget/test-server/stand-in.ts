@@ -76,7 +76,13 @@ function detail(c: CampaignSummary): CampaignDetail {
     ...c,
     description: `<p>Join <strong>${c.company_name}</strong> as ${c.name}.</p><script>window.__pwned = true</script><p><a href="javascript:alert(1)" onclick="window.__pwned = true">More</a></p>`,
     profile: '<ul><li>Two years of experience</li><li>Team spirit</li></ul>',
-    address: c.id === 100 ? { street_number: '12', street: 'rue de la République', postal_code: '69002', city: 'Lyon', country: 'France', name: null } : null,
+    // The service's own address of a town: its name repeats the city and country (as the sandbox's seed does).
+    address:
+      c.id === 100
+        ? { street_number: '12', street: 'rue de la République', postal_code: '69002', city: 'Lyon', country: 'France', name: null }
+        : c.id === 103
+          ? { street_number: null, street: null, postal_code: '44000', city: 'Nantes', country: 'France', name: 'Nantes, France' }
+          : null,
     date_end: c.id === 100 ? '2027-02-28' : null,
   };
 }
@@ -237,6 +243,8 @@ export async function standIn(ctx: Ctx, next: Next): Promise<unknown> {
     ctx.req.socket.destroy();
     return;
   }
+  // A proxy whose ALLOWED_ORIGINS lacks the page's origin: every /api route refuses it, readably.
+  if (scenario === 'refused') return problem(ctx, 403, 'origin_not_allowed');
   if (ctx.method === 'GET' && route === '/api/config') {
     return scenario === 'config-error' ? problem(ctx, 503, 'not_ready') : json(ctx, 200, config(scenario));
   }

@@ -4,8 +4,8 @@
 // actions to it.
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { msg, str } from '@lit/localize';
-import { loadConfig, submitApplication } from '../internal/api.ts';
-import type { FieldName, FieldRule, Upload, WidgetConfig } from '../internal/api.ts';
+import { ProblemError, getCampaign, isRefusal, loadConfig, submitApplication } from '../internal/api.ts';
+import type { CampaignSummary, FieldName, FieldRule, Upload, WidgetConfig } from '../internal/api.ts';
 import { clearDraft, loadDraft, saveDraft } from '../internal/draft.ts';
 import type { Draft } from '../internal/draft.ts';
 import {
@@ -22,12 +22,15 @@ import { mapFailure } from './error-mapper.ts';
 import type { Banner } from './error-mapper.ts';
 import { controls } from './fields.ts';
 
-export type Phase = 'loading' | 'config-error' | 'form' | 'uploading' | 'success' | 'already-applied';
+/** `gone`: the offer is closed or unknown; `refused`: the proxy does not allow this page's origin. Neither shows the form. */
+export type Phase = 'loading' | 'config-error' | 'gone' | 'refused' | 'form' | 'uploading' | 'success' | 'already-applied';
 
 /** What the controller needs of its element. */
 export interface ApplicationHost extends ReactiveControllerHost, HTMLElement {
   endpoint: string;
   campaignId: number;
+  /** The offer, when the page has it already. */
+  offer: CampaignSummary | undefined;
   noDraft: boolean;
   readonly renderRoot: HTMLElement | DocumentFragment;
 }
@@ -86,9 +89,12 @@ export class ApplicationController implements ReactiveController {
     const { endpoint, campaignId } = this.host;
     this.set({ phase: 'loading' });
     try {
-      this.config = await loadConfig(endpoint);
-    } catch {
-      this.set({ phase: 'config-error' });
+      // The offer is checked first: a candidate must not fill in the form of an offer that takes no more applications.
+      const check = campaignId && this.host.offer?.id !== campaignId ? getCampaign(endpoint, campaignId) : null;
+      [this.config] = await Promise.all([loadConfig(endpoint), check]);
+    } catch (error) {
+      const gone = error instanceof ProblemError && error.problem.status === 404;
+      this.set({ phase: isRefusal(error) ? 'refused' : gone ? 'gone' : 'config-error' });
       return;
     }
     const values = this.host.noDraft ? {} : loadDraft(endpoint, campaignId);

@@ -40,7 +40,26 @@ const text = {
   cancelled: { en: 'Upload cancelled', fr: 'Envoi annulé', es: 'Envío cancelado' },
   notLoaded: { en: 'The form could not be loaded', fr: 'Le formulaire n’a pas pu être chargé', es: 'No se pudo cargar el formulario' },
   tooLarge: { en: 'The file is larger than', fr: 'Le fichier dépasse', es: 'El archivo supera' },
+  gone: { en: 'This offer is no longer available.', fr: 'Cette offre n’est plus disponible.', es: 'Esta oferta ya no está disponible.' },
+  notSetUp: {
+    en: 'The job offers and the application form are not set up on this site yet.',
+    fr: 'Les offres d’emploi et le formulaire de candidature ne sont pas encore en place sur ce site.',
+    es: 'Las ofertas de empleo y el formulario de candidatura aún no están disponibles en este sitio.',
+  },
 } as const;
+
+/** What the widget writes with console.error while `run` runs. */
+async function consoleErrors(run: () => Promise<void>): Promise<string[]> {
+  const written: string[] = [];
+  const original = console.error;
+  console.error = (...args: unknown[]) => written.push(args.map(String).join(' '));
+  try {
+    await run();
+  } finally {
+    console.error = original;
+  }
+  return written;
+}
 
 async function form(scenario: string, lang: Lang = 'en', extra: Record<string, string> = {}) {
   const { endpoint, token } = standIn(scenario);
@@ -613,6 +632,55 @@ describe('<jobboard-apply>', () => {
         expect(el.shadowRoot!.textContent).to.contain(text.notLoaded[lang]);
       });
     }
+  });
+
+  describe('when the offer is closed or unknown', () => {
+    for (const lang of locales) {
+      it(`says the offer is no longer available before any field is shown, in ${lang}`, async () => {
+        const { endpoint } = standIn('gone');
+        const el = await fixture<JobboardApply>(html`<jobboard-apply endpoint=${endpoint} campaign-id="101" lang=${lang}></jobboard-apply>`);
+        await until(() => maybe(el, '[part=outcome]'), 'the offer is checked');
+        await expect(el).to.be.accessible();
+        expect(shadow(el, '[part=outcome]').textContent!.trim()).to.equal(text.gone[lang]);
+        expect(maybe(el, 'form')).to.equal(null);
+        expect(maybe(el, 'input')).to.equal(null);
+      });
+    }
+
+    it('shows no form for an offer the catalogue does not hold', async () => {
+      const { endpoint } = standIn('ok');
+      const el = await fixture<JobboardApply>(html`<jobboard-apply endpoint=${endpoint} campaign-id="9999"></jobboard-apply>`);
+      await until(() => maybe(el, '[part=outcome]'), 'the offer is checked');
+      expect(shadow(el, '[part=outcome]').textContent!.trim()).to.equal(text.gone.en);
+      expect(maybe(el, 'form')).to.equal(null);
+    });
+  });
+
+  describe("when the proxy does not allow the page's origin", () => {
+    for (const lang of locales) {
+      it(`tells the candidate the form is not set up on this site, with no retry and no form, in ${lang}`, async () => {
+        const { endpoint } = standIn('refused');
+        const el = await fixture<JobboardApply>(html`<jobboard-apply endpoint=${endpoint} campaign-id="101" lang=${lang}></jobboard-apply>`);
+        await until(() => maybe(el, '[part=outcome]'), 'the refusal is read');
+        await expect(el).to.be.accessible();
+        expect(shadow(el, '[part=outcome]').textContent!.trim()).to.equal(text.notSetUp[lang]);
+        expect(maybe(el, 'form')).to.equal(null);
+        expect(maybe(el, 'button')).to.equal(null);
+      });
+    }
+
+    it("tells the board's developer in the console, once per proxy, which origin to add to ALLOWED_ORIGINS", async () => {
+      const { endpoint } = standIn('refused');
+      const errors = await consoleErrors(async () => {
+        const first = await fixture<JobboardApply>(html`<jobboard-apply endpoint=${endpoint} campaign-id="101"></jobboard-apply>`);
+        const second = await fixture<JobboardApply>(html`<jobboard-apply endpoint=${endpoint} campaign-id="102"></jobboard-apply>`);
+        await until(() => maybe(first, '[part=outcome]') && maybe(second, '[part=outcome]'), 'both refusals are read');
+      });
+      const lines = errors.filter((line) => line.includes('ALLOWED_ORIGINS'));
+      expect(lines).to.deep.equal([
+        `jobboard widget: this page's origin ${location.origin} is not in the ALLOWED_ORIGINS of the proxy at ${endpoint}; add it there.`,
+      ]);
+    });
   });
 
   describe('draft', () => {

@@ -2,12 +2,12 @@ import { LitElement, html, nothing } from 'lit';
 import type { PropertyValues, TemplateResult } from 'lit';
 import { property } from 'lit/decorators.js';
 import { localized, msg, str } from '@lit/localize';
-import type { FieldName } from '../internal/api.ts';
+import type { CampaignSummary, FieldName } from '../internal/api.ts';
 import { renderCaptcha } from '../internal/captcha.ts';
 import { formatBytes, formatCount } from '../internal/format.ts';
 import { heading } from '../internal/heading.ts';
 import { LocaleController } from '../internal/locale-controller.ts';
-import { colon, getLocale, problemMessage } from '../internal/localize.ts';
+import { colon, problemMessage, textLocale } from '../internal/localize.ts';
 import { ApplicationController } from './application-controller.ts';
 import { controls, groups } from './fields.ts';
 import type { FormControl } from './fields.ts';
@@ -27,7 +27,8 @@ const inputs: Partial<Record<FormControl['kind'], { type: string; pattern?: stri
 /**
  * The apply form for one offer, usable alone: fields and rules from the
  * proxy's `/api/config`, per-field overrides by attribute, resume upload with
- * progress and cancel, safe retry, and a clear outcome.
+ * progress and cancel, safe retry, and a clear outcome. The offer is checked
+ * first: for a closed or unknown one, the form is not shown.
  *
  * @tag jobboard-apply
  * @summary Apply form for one job offer.
@@ -49,7 +50,7 @@ const inputs: Partial<Record<FormControl['kind'], { type: string; pattern?: stri
  * @csspart submit-button - The send button.
  * @csspart button - Other buttons (cancel, retry, send again).
  * @csspart progress - The upload progress bar.
- * @csspart outcome - The final message (received, queued, already applied).
+ * @csspart outcome - The final message (received, queued, already applied), or why there is no form (the offer is no longer available, the form is not set up on this site).
  * @csspart status - The visually hidden live region.
  *
  * @cssproperty --jobboard-color-primary - Buttons, links and progress (default #1d4ed8; #93c5fd dark).
@@ -81,6 +82,11 @@ export class JobboardApply extends LitElement {
   @property() endpoint = '';
   /** The offer's id in the catalogue. */
   @property({ attribute: 'campaign-id', type: Number }) campaignId = 0;
+  /**
+   * The offer, when the page has it already (`<jobboard-campaigns>` gives its open
+   * offer): with the same id, it is not fetched again to check that it is open.
+   */
+  @property({ attribute: false }) offer: CampaignSummary | undefined;
   /** Language: `fr`, `en` or `es`. Defaults to the page's `lang`, then the browser's. */
   @property() override lang = '';
   /** Link to the board's privacy policy beside the consent box; falls back to the proxy's `consent_url`. */
@@ -388,6 +394,8 @@ export class JobboardApply extends LitElement {
       body = html`<p class="error">${msg('No job offer was chosen for this form.')}</p>`;
     } else if (phase === 'loading') {
       body = html`<p><span class="spinner" aria-hidden="true"></span> ${msg('Loading the form…')}</p>`;
+    } else if (phase === 'gone' || phase === 'refused') {
+      body = html`<p id="outcome" class="outcome" part="outcome">${problemMessage(phase === 'gone' ? 'campaign_not_found' : 'origin_not_allowed')}</p>`;
     } else if (phase === 'config-error' || !config) {
       body = html`<div class="summary">
         <p>${msg('The form could not be loaded. Check your connection and try again.')}</p>
@@ -399,7 +407,7 @@ export class JobboardApply extends LitElement {
       body = this.renderForm();
     }
     // The language of the texts, for screen readers, when it is not the page's.
-    return html`<div lang=${getLocale()}>
+    return html`<div lang=${textLocale()}>
       ${body}
       <div class="visually-hidden" role="status" part="status">${this.form.announcement}</div>
     </div>`;

@@ -13,6 +13,11 @@ const text = {
   empty: { en: 'No offer matches your search', fr: 'Aucune offre ne correspond', es: 'Ninguna oferta coincide' },
   failed: { en: 'The offers could not be loaded', fr: 'Les offres n’ont pas pu être chargées', es: 'No se pudieron cargar las ofertas' },
   back: { en: 'Back to offers', fr: 'Retour aux offres', es: 'Volver a las ofertas' },
+  notSetUp: {
+    en: 'The job offers and the application form are not set up on this site yet.',
+    fr: 'Les offres d’emploi et le formulaire de candidature ne sont pas encore en place sur ce site.',
+    es: 'Las ofertas de empleo y el formulario de candidatura aún no están disponibles en este sitio.',
+  },
 } as const;
 
 const labels = {
@@ -115,6 +120,18 @@ describe('<jobboard-campaigns>', () => {
         expect(options('#filter-job_type')).to.deep.include(['Permanent contract', labels.permanent[lang]]);
         expect(options('#filter-job_type')).to.deep.include(['Fixed term contract', labels.fixedTerm[lang]]);
         expect(options('#filter-working_time')).to.deep.include(['Part time', labels.partTime[lang]]);
+      });
+    }
+
+    for (const [lang, all] of [
+      ['en', ['All contract types', 'All working times', 'All cities']],
+      ['fr', ['Tous les types de contrat', 'Tous les temps de travail', 'Toutes les villes']],
+      ['es', ['Todos los tipos de contrato', 'Todas las jornadas', 'Todas las ciudades']],
+    ] as const) {
+      it(`names each filter's no-filter option after that filter, in agreement with its noun, in ${lang}`, async () => {
+        const { el } = await list('ok', lang);
+        const none = (id: string) => [...shadow<HTMLSelectElement>(el, id).options].filter((o) => o.value === '').map((o) => o.textContent!.trim());
+        expect([...none('#filter-job_type'), ...none('#filter-working_time'), ...none('#filter-city')]).to.deep.equal([...all]);
       });
     }
 
@@ -240,6 +257,18 @@ describe('<jobboard-campaigns>', () => {
     });
   });
 
+  describe("when the proxy does not allow the page's origin", () => {
+    for (const lang of locales) {
+      it(`says the offers are not set up on this site, instead of a connection problem, in ${lang}`, async () => {
+        const { el } = await list('refused', lang);
+        await expect(el).to.be.accessible();
+        expect(shadow(el, '.error-box').textContent!.trim()).to.equal(text.notSetUp[lang]);
+        expect(el.shadowRoot!.textContent).not.to.contain(text.failed[lang]);
+        expect(maybe(el, '.error-box button')).to.equal(null);
+      });
+    }
+  });
+
   describe('an offer that cannot be opened', () => {
     for (const lang of locales) {
       it(`says so accessibly and offers the way back, in ${lang}`, async () => {
@@ -302,6 +331,22 @@ describe('<jobboard-campaigns>', () => {
       expect(shadow(el, '[part=detail]').textContent).to.contain('28 de febrero de 2027');
       expect(shadow(el, '[part=detail]').textContent).to.contain('12 rue de la République, 69002 Lyon, France');
       expect(shadow(el, '[part=detail]').textContent).to.contain('Contrato indefinido').and.contain('Jornada completa');
+    });
+
+    it('opened, says where the job is with each part of its address once', async () => {
+      const { el } = await list('ok', 'fr');
+      await open(el, 0);
+      const lyon = shadow(el, '[part=detail]').textContent!;
+      expect(lyon).to.contain('12 rue de la République, 69002 Lyon, France');
+      expect(lyon.split('Lyon').length - 1, 'Lyon is written once').to.equal(1);
+      shadow(el, '.back').click();
+      await until(() => maybe(el, '[part=offer-title]'), 'the list is back');
+      // An address whose name repeats its city and country ("Nantes, France"), as the service gives it.
+      await open(el, 3);
+      const nantes = shadow(el, '[part=detail]').textContent!;
+      expect(nantes).to.contain('44000 Nantes, France');
+      expect(nantes.split('Nantes').length - 1, 'Nantes is written once').to.equal(1);
+      expect(nantes.split('France').length - 1, 'France is written once').to.equal(1);
     });
 
     it('fires jobboard-campaign-select with the campaign id only', async () => {

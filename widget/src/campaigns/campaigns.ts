@@ -2,17 +2,18 @@ import { LitElement, html, isServer, nothing } from 'lit';
 import type { PropertyValues, TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { localized, msg, str } from '@lit/localize';
-import { ProblemError, getCampaign, getJobPosting, listCampaigns } from '../internal/api.ts';
+import { ProblemError, getCampaign, getJobPosting, isRefusal, listCampaigns } from '../internal/api.ts';
 import type { CampaignDetail, CampaignPage, CampaignQuery, CampaignSummary } from '../internal/api.ts';
 import { JobboardCampaignSelectEvent } from '../internal/events.ts';
-import { formatDate, formatNumber, formatSalary } from '../internal/format.ts';
+import { formatDate, formatNumber } from '../internal/format.ts';
 import { heading, headingLevel } from '../internal/heading.ts';
 import { sanitize } from '../internal/html.ts';
-import { jobTypeLabel, workingTimeLabel } from '../internal/labels.ts';
 import { LocaleController } from '../internal/locale-controller.ts';
-import { colon, getLocale } from '../internal/localize.ts';
-import { scriptJson } from '../internal/script-json.ts';
+import { problemMessage, textLocale } from '../internal/localize.ts';
 import { styles } from './campaigns.styles.ts';
+import { HeadJobPosting } from './head-job-posting.ts';
+import { renderFacts } from './offer-facts.ts';
+import { renderSearch, submittedQuery } from './search-form.ts';
 import { LIST_URL_PARAMS } from '../../../server/proxy/embed/prerendered.ts';
 import type { PrerenderedCampaigns } from '../../../server/proxy/embed/prerendered.ts';
 
@@ -74,11 +75,12 @@ export class JobboardCampaigns extends LitElement {
   private readonly language = new LocaleController(this);
   /** The id of the offer shown, from a click or the URL; null on the list. */
   private openId: number | null = null;
-  private structuredData: HTMLScriptElement | null = null;
+  private readonly structuredData = new HeadJobPosting();
 
   @state() private query: CampaignQuery = {};
   @state() private data: CampaignPage | null = null;
-  @state() private listStatus: 'loading' | 'ready' | 'error' = 'loading';
+  /** `refused`: the proxy does not allow this page's origin. */
+  @state() private listStatus: 'loading' | 'ready' | 'error' | 'refused' = 'loading';
   @state() private selected: CampaignDetail | null = null;
   /** `gone`: the service says the offer is closed or does not exist. */
   @state() private detailStatus: 'idle' | 'loading' | 'error' | 'gone' = 'idle';
@@ -128,8 +130,7 @@ export class JobboardCampaigns extends LitElement {
     const posting = this.querySelector<HTMLScriptElement>(':scope > script[type="application/ld+json"]');
     if (posting && this.prerendered?.offer?.detail && !this.noStructuredData) {
       // Into the head, where it is for an offer opened in the browser, and from where it leaves with the offer.
-      document.head.append(posting);
-      this.structuredData = posting;
+      this.structuredData.adopt(posting);
     }
   }
 
@@ -137,7 +138,7 @@ export class JobboardCampaigns extends LitElement {
     super.disconnectedCallback();
     window.removeEventListener('popstate', this.handlePopState);
     this.listRequest?.abort();
-    this.showStructuredData(null);
+    this.structuredData.show(null);
   }
 
   protected override getUpdateComplete(): Promise<boolean> {
@@ -256,10 +257,10 @@ export class JobboardCampaigns extends LitElement {
       if (request.signal.aborted) return;
       this.data = data;
       this.listStatus = 'ready';
-    } catch {
+    } catch (error) {
       // A newer search replaced this one: its answer no longer matters.
       if (request.signal.aborted) return;
-      this.listStatus = 'error';
+      this.listStatus = isRefusal(error) ? 'refused' : 'error';
     }
   }
 
@@ -268,7 +269,7 @@ export class JobboardCampaigns extends LitElement {
     if (id === this.openId) return Promise.resolve();
     this.openId = id;
     this.selected = null;
-    this.showStructuredData(null);
+    this.structuredData.show(null);
     this.detailStatus = id === null ? 'idle' : 'loading';
     return id === null ? Promise.resolve() : this.fetchOffer(id);
   }
@@ -290,37 +291,14 @@ export class JobboardCampaigns extends LitElement {
   /** Search engines read it from the head; without it the offer still works, so a failure is quiet. */
   private async fetchStructuredData(id: number): Promise<void> {
     const posting = await getJobPosting(this.endpoint, id).catch(() => null);
-    if (posting && this.openId === id && this.isConnected) this.showStructuredData(posting);
+    if (posting && this.openId === id && this.isConnected) this.structuredData.show(posting);
   }
 
-  /** Puts the open offer's JobPosting in the document's head, or takes it out (null). */
-  private showStructuredData(posting: object | null): void {
-    this.structuredData?.remove();
-    this.structuredData = null;
-    if (posting === null) return;
-    const script = document.createElement('script');
-    script.type = 'application/ld+json';
-    script.textContent = scriptJson(posting);
-    document.head.append(script);
-    this.structuredData = script;
-  }
-
-  private handleSearch(e: SubmitEvent): void {
-    e.preventDefault();
-    const form = new FormData(e.target as HTMLFormElement);
-    const value = (name: string): string | undefined => {
-      const v = form.get(name);
-      return typeof v === 'string' && v.trim() ? v.trim() : undefined;
-    };
-    this.query = { q: value('q'), job_type: value('job_type'), working_time: value('working_time'), city: value('city'), page: 1 };
+  private readonly handleSearch = (e: SubmitEvent): void => {
+    this.query = submittedQuery(e);
     this.writeUrl(false);
     void this.load();
-  }
-
-  private handleFilterChange(e: Event): void {
-    // Filters apply at once; the text box waits for Enter or the search button.
-    (e.currentTarget as HTMLFormElement).requestSubmit();
-  }
+  };
 
   private handlePage(page: number): void {
     this.query = { ...this.query, page };
@@ -360,45 +338,6 @@ export class JobboardCampaigns extends LitElement {
     void this.load();
   }
 
-  /** A filter; `labelOf` shows each value in the widget's language, the value sent stays the API's. */
-  private renderFacet(name: keyof CampaignQuery, label: string, values: string[], labelOf: (v: string) => string = String): TemplateResult {
-    const current = this.query[name];
-    return html`<div class="filter">
-      <label for="filter-${name}">${label}</label>
-      <select id="filter-${name}" name=${name} part="input">
-        <option value="">${msg('All')}</option>
-        ${values.map((v) => html`<option value=${v} ?selected=${v === current}>${labelOf(v)}</option>`)}
-      </select>
-    </div>`;
-  }
-
-  private renderSearch(): TemplateResult {
-    const facets = this.data?.facets;
-    return html`<form role="search" part="search" class="search" aria-label=${msg('Search offers')} @submit=${this.handleSearch} @change=${this.handleFilterChange}>
-      <div class="filter grow">
-        <label for="q">${msg('Keywords')}</label>
-        <input id="q" name="q" type="search" part="input" maxlength="200" .value=${this.query.q ?? ''} @change=${(e: Event) => e.stopPropagation()} />
-      </div>
-      ${this.renderFacet('job_type', msg('Contract type'), facets?.job_types ?? [], jobTypeLabel)}
-      ${this.renderFacet('working_time', msg('Working time'), facets?.working_times ?? [], workingTimeLabel)}
-      ${this.renderFacet('city', msg('City'), facets?.cities ?? [])}
-      <button type="submit" part="button" class="primary">${msg('Search')}</button>
-    </form>`;
-  }
-
-  private renderMeta(c: CampaignSummary): TemplateResult {
-    const salary = formatSalary(this.language.tag, c.salary_min, c.salary_max);
-    const start = formatDate(this.language.tag, c.job_start_date);
-    const place = [c.city, c.country].filter(Boolean).join(', ');
-    return html`<dl class="meta">
-      ${place ? html`<div><dt>${msg('Place')}${colon()}</dt><dd>${place}</dd></div>` : nothing}
-      ${c.job_type ? html`<div><dt>${msg('Contract')}${colon()}</dt><dd>${jobTypeLabel(c.job_type)}</dd></div>` : nothing}
-      ${c.working_time ? html`<div><dt>${msg('Working time')}${colon()}</dt><dd>${workingTimeLabel(c.working_time)}</dd></div>` : nothing}
-      ${salary ? html`<div><dt>${msg('Salary')}${colon()}</dt><dd>${salary}</dd></div>` : nothing}
-      ${start ? html`<div><dt>${msg('Start')}${colon()}</dt><dd>${start}</dd></div>` : nothing}
-    </dl>`;
-  }
-
   private renderList(): TemplateResult {
     if (this.listStatus === 'loading' && !this.data) {
       // A quiet outline of the list to come, so that nothing jumps when it arrives.
@@ -407,6 +346,7 @@ export class JobboardCampaigns extends LitElement {
           ${Array.from({ length: 3 }, () => html`<li class="offer"></li>`)}
         </ul>`;
     }
+    if (this.listStatus === 'refused') return html`<p class="state error-box">${problemMessage('origin_not_allowed')}</p>`;
     if (this.listStatus === 'error') {
       return html`<div class="state error-box">
         <p>${msg('The offers could not be loaded. Check your connection and try again.')}</p>
@@ -427,7 +367,7 @@ export class JobboardCampaigns extends LitElement {
                 : html`<button type="button" class="link" part="offer-title" data-offer=${c.id} @click=${(e: MouseEvent) => this.handleSelect(e, c)}>${c.name}</button>`,
             )}
             <p class="company">${c.company_name}</p>
-            ${this.renderMeta(c)}
+            ${renderFacts(c, this.language.tag)}
           </li>`,
         )}
       </ul>
@@ -452,18 +392,11 @@ export class JobboardCampaigns extends LitElement {
       return html`${back}<p id="detail-error" class="state error" tabindex="-1">${msg('This offer could not be loaded. It may have been closed.')}</p>`;
     }
     const c = this.selected;
-    const a = c.address;
-    const address = a
-      ? [a.name, [a.street_number, a.street].filter(Boolean).join(' '), [a.postal_code, a.city].filter(Boolean).join(' '), a.country]
-          .filter(Boolean)
-          .join(', ')
-      : '';
     return html`<article class="detail" part="detail">
       ${back}
       ${heading(this.level, c.name, 'detail-title')}
       <p class="company">${c.company_name}</p>
-      ${this.renderMeta(c)}
-      ${address ? html`<p>${msg('Address')}${colon()} ${address}</p>` : nothing}
+      ${renderFacts(c, this.language.tag)}
       ${c.date_end ? html`<p>${msg(str`Applications close on ${formatDate(this.language.tag, c.date_end)}.`)}</p>` : nothing}
       ${c.description ? html`<section part="description">${heading(this.level + 1, msg('The job'))}<div class="rich">${sanitize(c.description)}</div></section>` : nothing}
       ${c.profile ? html`<section part="description">${heading(this.level + 1, msg('The profile'))}<div class="rich">${sanitize(c.profile)}</div></section>` : nothing}
@@ -473,6 +406,7 @@ export class JobboardCampaigns extends LitElement {
           part="apply"
           endpoint=${this.endpoint}
           campaign-id=${c.id}
+          .offer=${c}
           heading-level=${this.level + 2}
           lang=${this.lang || nothing}
         ></jobboard-apply>
@@ -483,7 +417,7 @@ export class JobboardCampaigns extends LitElement {
   private renderBody(): TemplateResult {
     if (this.openId !== null) return this.renderDetail();
     const total = this.data?.total;
-    return html`${this.renderSearch()}
+    return html`${renderSearch(this.query, this.data?.facets, this.handleSearch)}
       <p id="count" class="count" part="count" role="status" tabindex="-1">
         ${this.listStatus === 'ready' && total !== undefined
           ? total === 1
@@ -496,7 +430,7 @@ export class JobboardCampaigns extends LitElement {
 
   protected override render(): TemplateResult {
     // The language of the texts, for screen readers, when it is not the page's.
-    return html`<div lang=${getLocale()}>${this.renderBody()}</div>`;
+    return html`<div lang=${textLocale()}>${this.renderBody()}</div>`;
   }
 }
 

@@ -54,13 +54,24 @@ function url(endpoint: string, path: string): string {
   return `${checked.replace(/\/+$/, '')}${path}`;
 }
 
-function toProblem(status: number, body: unknown): Problem {
+/** Proxies that refused this page's origin: each is named once in the console. */
+const refusedBy = new Set<string>();
+
+/** The proxy refused the page's origin: the form cannot work here until its operator allows it. */
+export function isRefusal(error: unknown): boolean {
+  return error instanceof ProblemError && error.problem.code === 'origin_not_allowed';
+}
+
+function toProblem(status: number, body: unknown, endpoint: string): Problem {
   const b = (body && typeof body === 'object' ? body : {}) as Partial<Problem>;
-  return {
-    status,
-    code: typeof b.code === 'string' ? b.code : status >= 500 ? 'internal_error' : 'malformed_request',
-    ...(Array.isArray(b.errors) ? { errors: b.errors } : {}),
-  };
+  const code = typeof b.code === 'string' ? b.code : status >= 500 ? 'internal_error' : 'malformed_request';
+  const proxy = endpoint || location.origin;
+  if (code === 'origin_not_allowed' && !refusedBy.has(proxy)) {
+    refusedBy.add(proxy);
+    // For the board's developer: the candidate only reads that the form is not set up here.
+    console.error(`jobboard widget: this page's origin ${location.origin} is not in the ALLOWED_ORIGINS of the proxy at ${proxy}; add it there.`);
+  }
+  return { status, code, ...(Array.isArray(b.errors) ? { errors: b.errors } : {}) };
 }
 
 async function getJson<T>(endpoint: string, path: string, signal?: AbortSignal): Promise<T> {
@@ -73,7 +84,7 @@ async function getJson<T>(endpoint: string, path: string, signal?: AbortSignal):
     throw new NetworkError(`GET ${href} failed`, { cause: error });
   }
   const body: unknown = await res.json().catch(() => null);
-  if (!res.ok) throw new ProblemError(toProblem(res.status, body));
+  if (!res.ok) throw new ProblemError(toProblem(res.status, body, endpoint));
   return body as T;
 }
 
@@ -131,7 +142,7 @@ export function submitApplication(
         // A proxy or load balancer may answer HTML; the status still tells.
       }
       if (xhr.status === 201 || xhr.status === 202) resolve(parsed as SubmitResult);
-      else reject(new ProblemError(toProblem(xhr.status, parsed)));
+      else reject(new ProblemError(toProblem(xhr.status, parsed, endpoint)));
     });
     xhr.addEventListener('error', () => reject(new NetworkError('POST /api/applications failed')));
     xhr.addEventListener('timeout', () => reject(new NetworkError('POST /api/applications timed out')));

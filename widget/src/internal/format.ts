@@ -2,6 +2,7 @@
 import { msg } from '@lit/localize';
 
 import { SALARY_CURRENCY as currency } from '../../../server/contract/values.ts';
+import type { CampaignDetail, CampaignSummary } from './api.ts';
 
 // Building an Intl formatter is the expensive part; a list renders dozens of
 // salaries and dates, so one formatter per language and kind is kept.
@@ -50,4 +51,18 @@ export function formatCount(locale: string, n: number): string {
 
 export function formatNumber(tag: string, n: number): string {
   return cached(`number:${tag}`, () => new Intl.NumberFormat(tag)).format(n);
+}
+
+/**
+ * Where the job is, each part once: `12 rue X, 44000 Nantes, France`. The
+ * address's street and postal code when it has them (its city and country,
+ * else the offer's); else its name, which the service describes as the
+ * complete address for display (it often repeats the city and country);
+ * else the offer's city and country.
+ */
+export function formatPlace(c: CampaignSummary & { address?: CampaignDetail['address'] }): string {
+  const a = c.address;
+  const street = [a?.street_number, a?.street].filter(Boolean).join(' ');
+  const line = [street, [a?.postal_code, a?.city || c.city].filter(Boolean).join(' '), a?.country || c.country].filter(Boolean).join(', ');
+  return street || a?.postal_code ? line : a?.name || line;
 }

@@ -1,6 +1,7 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { defineElement } from './define.ts';
-import { formatBytes } from './format.ts';
+import { formatBytes, formatPlace } from './format.ts';
+import type { CampaignDetail } from './api.ts';
 import { sanitize } from './html.ts';
 import { jobTypeLabel, workingTimeLabel } from './labels.ts';
 import { resolveLocale, supportedLocale, useLocale } from './localize.ts';
@@ -16,6 +17,25 @@ describe('internal helpers', () => {
       defineElement('jobboard-test-twice', First);
       expect(() => defineElement('jobboard-test-twice', Second)).not.to.throw();
       expect(customElements.get('jobboard-test-twice')).to.equal(First);
+    });
+  });
+
+  describe('formatPlace', () => {
+    const offer = { city: 'Nantes', country: 'France' } as CampaignDetail;
+    const address = { street_number: null, street: null, postal_code: null, city: null, country: null, name: null };
+
+    it('writes each part of an address once, even when its name repeats the city and country', () => {
+      expect(formatPlace({ ...offer, address: { ...address, postal_code: '44000', city: 'Nantes', country: 'France', name: 'Nantes, France' } })).to.equal('44000 Nantes, France');
+      expect(formatPlace({ ...offer, address: { ...address, street_number: '3', street: 'quai de la Fosse', postal_code: '44000', name: '3 quai de la Fosse, 44000 Nantes' } })).to.equal(
+        '3 quai de la Fosse, 44000 Nantes, France',
+      );
+    });
+
+    it("without a street or postal code, writes the address's name, else the offer's city and country", () => {
+      expect(formatPlace({ ...offer, address: { ...address, city: 'Nantes', name: 'Tour Bretagne, Nantes' } })).to.equal('Tour Bretagne, Nantes');
+      expect(formatPlace({ ...offer, address: { ...address, city: 'Nantes' } })).to.equal('Nantes, France');
+      expect(formatPlace({ ...offer, address: null })).to.equal('Nantes, France');
+      expect(formatPlace({ ...offer, country: null })).to.equal('Nantes');
     });
   });
 

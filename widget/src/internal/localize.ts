@@ -22,15 +22,33 @@ function byIdPrefix(templates: Templates): Templates {
   return new Proxy(table, { get: (_t, id: string) => table[id] ?? table[id.slice(0, idLength)] }) as Templates;
 }
 
+/** Languages whose module could not be loaded: their elements speak English. */
+const unavailable = new Set<string>();
+
 const { getLocale, setLocale } = configureLocalization({
   sourceLocale,
   targetLocales,
   // Literal paths, one per language, so that the bundler makes each its own module.
   loadLocale: async (locale) => {
-    const { templates } = locale === 'fr' ? await import('../generated/locales/fr.ts') : await import('../generated/locales/es.ts');
-    return { templates: byIdPrefix(templates) };
+    if (unavailable.has(locale)) return { templates: {} };
+    try {
+      const { templates } = locale === 'fr' ? await import('../generated/locales/fr.ts') : await import('../generated/locales/es.ts');
+      return { templates: byIdPrefix(templates) };
+    } catch (error) {
+      // A board that copied widget.js alone: English rather than an empty element.
+      unavailable.add(locale);
+      console.warn(`jobboard widget: no ${locale} texts (${String(error)}), English shown. Serve widget-${locale}-*.js beside widget.js: copy every file of dist/widget/.`);
+      // No translations: every msg() gives its English source.
+      return { templates: {} };
+    }
   },
 });
+
+/** The language the texts are shown in: the active locale, or English when its module could not be loaded. */
+export function textLocale(): string {
+  const locale = getLocale();
+  return unavailable.has(locale) ? sourceLocale : locale;
+}
 
 /** First supported language of a BCP 47 tag (`fr-CA` gives `fr`), or null. */
 export function supportedLocale(tag: string | null | undefined): Locale | null {
@@ -96,7 +114,7 @@ export function problemMessage(code: string): string {
     case 'captcha_failed':
       return msg('The anti-spam check failed. Complete it again, then send the form.');
     case 'origin_not_allowed':
-      return msg('This site is not allowed to send applications. Contact the job board.');
+      return msg('The job offers and the application form are not set up on this site yet.');
     case 'network_error':
     case 'idempotency_key_in_progress':
       return msg('The connection was lost. Your application may not have been sent: send it again, it will not be duplicated.');
@@ -138,5 +156,3 @@ export function fieldMessage(code: string, limit?: string): string {
       return msg('This value is not valid.');
   }
 }
-
-export { getLocale };

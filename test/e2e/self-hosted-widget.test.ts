@@ -1,0 +1,86 @@
+// A board that self-hosts the script-tag bundle: the built widget.js copied
+// alone to its own web server, without the language modules the build writes
+// beside it. On a French page the French texts cannot load; the widget must
+// still show the offers, in English, and tell the board's developer once.
+// Reads the built bundle: `npm run build` first.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import { copyFile, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { startDemoWorld } from './demo-world.ts';
+import type { DemoWorld } from './demo-world.ts';
+
+const BUILT_WIDGET = new URL('../../dist/widget/widget.js', import.meta.url);
+
+/** The board's web server: a French page at /, and the files of `dir` (only widget.js) beside it. */
+async function startBoard(dir: string, proxyUrl: () => string): Promise<{ origin: string; server: Server }> {
+  const server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://board').pathname;
+    if (path === '/') {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(`<!doctype html><html lang="fr"><head><meta charset="utf-8"><title>Offres</title><link rel="icon" href="data:,">
+<script type="module" src="/widget.js"></script></head>
+<body><h1>Nos offres</h1><jobboard-campaigns endpoint="${proxyUrl()}"></jobboard-campaigns></body></html>`);
+      return;
+    }
+    readFile(join(dir, path.replace(/[^\w.-]/g, ''))).then(
+      (body) => {
+        res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' });
+        res.end(body);
+      },
+      () => {
+        res.writeHead(404, { 'content-type': 'text/plain' });
+        res.end('Not found');
+      },
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+describe('a board that self-hosts widget.js alone', () => {
+  let world: DemoWorld;
+  let board: { origin: string; server: Server };
+  let browser: Browser;
+  let dir: string;
+
+  before(async () => {
+    // The board's server starts first: the proxy must allow its origin.
+    let proxyUrl = '';
+    dir = await mkdtemp(join(tmpdir(), 'jobboard-e2e-board-'));
+    await copyFile(BUILT_WIDGET, join(dir, 'widget.js')).catch(() => {
+      throw new Error('dist/widget/widget.js is missing: run `npm run build` first.');
+    });
+    board = await startBoard(dir, () => proxyUrl);
+    world = await startDemoWorld('self-hosted', { ALLOWED_ORIGINS: board.origin });
+    proxyUrl = world.demo.proxy.url;
+    ({ browser } = world);
+  });
+
+  after(async () => {
+    await world?.close();
+    board?.server.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('on a French page, shows the offers in English and warns once in the console, naming the module to copy', async () => {
+    const page = await browser.newPage();
+    const warnings: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'warning') warnings.push(message.text());
+    });
+    await page.goto(board.origin + '/');
+    await page.locator('jobboard-campaigns [data-offer]').first().waitFor({ timeout: 15_000 });
+
+    assert.match(await page.locator('jobboard-campaigns [part="count"]').innerText(), /^\d+ offers?$/);
+    assert.equal((await page.locator('jobboard-campaigns form[role="search"] button[type="submit"]').innerText()).trim(), 'Search');
+    assert.equal(warnings.length, 1, warnings.join('\n'));
+    assert.match(warnings[0]!, /widget-fr-/);
+    assert.match(warnings[0]!, /copy every file of dist\/widget\//);
+    await page.close();
+  });
+});
