@@ -157,8 +157,10 @@ describe('startProxy readiness and shutdown', () => {
   });
   after(() => sandbox?.close());
 
-  it('when upstream refuses the keys, /readyz answers 503 credentials_refused', async () => {
-    const proxy = await startProxy({ config: configFor(sandbox, { UPSTREAM_SECRET_KEY: 'wrong-secret' }), logger: captureLogs().logger });
+  it('when upstream refuses the keys, does not start (UpstreamCheckError); unchecked, /readyz answers 503 credentials_refused', async () => {
+    const config = configFor(sandbox, { UPSTREAM_SECRET_KEY: 'wrong-secret' });
+    await assert.rejects(startProxy({ config, logger: captureLogs().logger }), { name: 'UpstreamCheckError', message: /were refused by the recruitment API/ });
+    const proxy = await startProxy({ config, logger: captureLogs().logger, checkUpstream: false });
     try {
       await assert.rejects(proxy.catalogue.syncNow());
       const response = await fetch(`${proxy.url}/readyz`);

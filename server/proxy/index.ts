@@ -25,12 +25,15 @@ import { createLogger } from './logger.ts';
 import { createRegistry, upstreamLatency } from './metrics.ts';
 import { openDatabase } from './storage/index.ts';
 import { createSharedBudget } from './upstream-budget.ts';
+import { checkUpstream } from './upstream-check.ts';
 import type { Database } from './storage/index.ts';
 
 export { ConfigError, ENV_VARIABLES, loadProxyConfig } from './config.ts';
 export type { ProxyConfig } from './config.ts';
 export { DataDirInUseError } from './data-dir-lock.ts';
 export { SchemaBehindError } from './storage/index.ts';
+export { UpstreamCheckError, checkUpstream } from './upstream-check.ts';
+export type { UpstreamCheck } from './upstream-check.ts';
 
 export interface CreateProxyOptions {
   config: ProxyConfig;
@@ -76,6 +79,13 @@ export interface Proxy {
 export interface StartProxyOptions extends CreateProxyOptions {
   /** How long close() waits for in-flight requests before cutting connections (default 10 s). */
   shutdownGraceMs?: number;
+  /**
+   * Check the keys and the channel with the service before listening (default
+   * true): a proven mistake (a company's keys, a secret refused, a channel
+   * with no offer) rejects with UpstreamCheckError; a service that cannot be
+   * reached does not.
+   */
+  checkUpstream?: boolean;
 }
 
 export interface RunningProxy extends Omit<Proxy, 'start' | 'stop' | 'drain'> {
@@ -244,6 +254,11 @@ export async function startProxy(configOrOptions: ProxyConfig | StartProxyOption
   try {
     // Listening means ready: the stores are opened and migrated first.
     await proxy.ready();
+    if (options.checkUpstream ?? true) {
+      const check = await checkUpstream(config);
+      if (check.outcome === 'checked') logger.info({ event: 'upstream_checked', channel: config.channel, offers: check.offers }, 'keys and channel checked with the recruitment API');
+      else logger.warn({ event: 'upstream_unverified', reason: check.reason }, 'the keys and channel could not be checked at start; starting anyway, applications are queued until the recruitment API answers');
+    }
     await listen(server, config.port, config.host, 'PORT');
     await listen(metricsServer, config.metrics.port, config.metrics.host, 'METRICS_PORT');
   } catch (error) {
