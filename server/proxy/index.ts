@@ -21,6 +21,7 @@ import type { LiveCatalogue } from './catalogue/index.ts';
 import type { ProxyConfig } from './config.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { restrictDataDir } from './data-dir-modes.ts';
+import { BLOCK_FIX } from './applications/delivery-block.ts';
 import { createLogger } from './logger.ts';
 import { createRegistry, upstreamLatency } from './metrics.ts';
 import { openDatabase } from './storage/index.ts';
@@ -177,6 +178,17 @@ export function createProxy(configOrOptions: ProxyConfig | CreateProxyOptions): 
   const ready = applications.whenReady().then(() => shared?.load());
   ready.catch(() => {}); // a store that cannot open is reported by ready() and /readyz
 
+  /** Readiness beyond the catalogue and the store: delivery not blocked. */
+  const moreChecks = () => {
+    const block = applications.blocked();
+    return {
+      delivery:
+        block === undefined
+          ? { status: 'ok', ready: true }
+          : { status: 'blocked', ready: false, reason: block.reason, error: block.error, since: block.since.toISOString(), fix: BLOCK_FIX[block.reason] },
+    };
+  };
+
   let draining = false;
   const app = createProxyApp({
     config,
@@ -187,6 +199,7 @@ export function createProxy(configOrOptions: ProxyConfig | CreateProxyOptions): 
     demoPageDir: options.demoPageDir,
     demoPages: options.demoPages,
     draining: () => draining,
+    moreChecks,
     version: packageVersion(),
   });
 

@@ -32,6 +32,8 @@ import {
 import type { FieldProblem } from '../problem.ts';
 import { fieldProblems } from './field-problems.ts';
 import type { OutboxRow, OutboxStore, Outcome } from '../storage/application-store.ts';
+import { blockingReason } from './delivery-block.ts';
+import type { BlockReason, DeliveryBlock } from './delivery-block.ts';
 
 export { formFieldOf } from './field-problems.ts';
 
@@ -42,8 +44,8 @@ export type AttemptResult =
   | { kind: 'delivered'; outcome: Extract<Outcome, 'created_applicant' | 'created_application' | 'found_delivered'>; applicantId?: number; applicationId?: number }
   | { kind: 'already_applied' }
   | { kind: 'rejected'; outcome: Extract<Outcome, 'upstream_rejected' | 'campaign_closed'>; errors: FieldProblem[]; error: string }
-  /** `reached`: the failed attempt may have reached the service (and created the application). */
-  | { kind: 'retry'; error: string; retryAfterMs?: number; reached: boolean };
+  /** `reached`: the failed attempt may have reached the service (and created the application). `blocks`: no attempt can succeed (delivery-block.ts). */
+  | { kind: 'retry'; error: string; retryAfterMs?: number; reached: boolean; blocks?: BlockReason };
 
 export interface DeliveryOptions {
   /** Per-request timeout of the upstream calls (ms). */
@@ -87,7 +89,10 @@ export function classify(error: unknown): Exclude<AttemptResult, { kind: 'delive
   if (error instanceof ServerError || error instanceof TimeoutError) return { kind: 'retry', error: `${error.code} (${error.status ?? 'no answer'})`, reached: true };
   if (error instanceof ConnectionError) return { kind: 'retry', error: `${error.code} (no answer)`, reached: error.mayHaveReachedServer };
   // Our keys or scopes are wrong: an operator fixes the configuration, the application waits.
-  if (error instanceof AuthenticationError || error instanceof PermissionError) return { kind: 'retry', error: `${error.code} (${error.status ?? '-'})`, reached: false };
+  if (error instanceof AuthenticationError || error instanceof PermissionError) {
+    const blocks = blockingReason(error);
+    return { kind: 'retry', error: `${error.code} (${error.status ?? '-'})`, reached: false, ...(blocks === undefined ? {} : { blocks }) };
+  }
   // The service acted but answered something we cannot read: the next attempt looks for what it created.
   if (error instanceof SchemaError) return { kind: 'retry', error: `unreadable answer (${error.code})`, reached: true };
   if (error instanceof ValidationError || error instanceof NotFoundError || (error instanceof ApiError && error.status !== undefined && error.status >= 400 && error.status < 500)) {
@@ -210,6 +215,8 @@ export interface WorkerEvents {
   onRecorded?: (row: OutboxRow, result: AttemptResult, finalStatus: string) => void;
   /** An attempt whose result could not be recorded. */
   onError?: (reference: string, error: unknown) => void;
+  /** Delivery stopped for everyone (once, when it starts). */
+  onBlocked?: (block: DeliveryBlock) => void;
 }
 
 /**
@@ -229,6 +236,8 @@ export class DeliveryWorker {
   private ticking = false;
   private ticks: Promise<void> | undefined;
   private nextWait: number | undefined;
+  /** Set by a refusal no retry can fix; until a restart, no row is attempted. */
+  blocked: DeliveryBlock | undefined;
 
   constructor(outbox: OutboxStore, client: DeliveryClient, options: DeliveryOptions, now: () => number, events: WorkerEvents = {}) {
     this.outbox = outbox;
@@ -287,7 +296,7 @@ export class DeliveryWorker {
       await this.acquire();
       try {
         // Claimed only once a slot is free: a row waiting for its turn has made no attempt yet.
-        if (this.stopping || !this.outbox.isOpen) return undefined;
+        if (this.stopping || !this.outbox.isOpen || this.blocked !== undefined) return undefined;
         const row = await this.outbox.claim(reference, this.options.leaseMs);
         if (row === undefined) return undefined;
         return await this.run(row);
@@ -361,7 +370,12 @@ export class DeliveryWorker {
         return (await this.outbox.markRefused(ref, result.outcome, result.error)) ?? 'unrecorded';
       case 'retry': {
         const now = this.now();
-        if (now >= row.dead_letter_at) {
+        if (result.blocks !== undefined && this.blocked === undefined) {
+          this.blocked = { reason: result.blocks, error: result.error, since: new Date(now) };
+          this.events.onBlocked?.(this.blocked);
+        }
+        // Blocked: the row waits for the fix, however old it is; its next attempt comes after a restart.
+        if (now >= row.dead_letter_at && result.blocks === undefined) {
           await this.outbox.markDead(ref, 'expired', result.error);
           return 'dead';
         }
@@ -406,7 +420,7 @@ export class DeliveryWorker {
     await this.outbox.recoverLeases(this.activeReferences);
     // Only as many retries as there are free send slots; the rest wait for the next tick.
     const free = this.options.concurrency - this.sending;
-    if (free <= 0 || this.stopping) return;
+    if (free <= 0 || this.stopping || this.blocked !== undefined) return;
     for (const row of await this.outbox.claimDue(free, this.options.leaseMs)) {
       // A failed write (disk full, database gone...) leaves the row leased; it is taken back when the lease ends.
       this.deliverClaimed(row).then(

@@ -12,6 +12,8 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { ProxyConfig } from '../config.ts';
 import { DEFAULT_DELIVERY, DeliveryWorker } from './delivery.ts';
+import { BLOCK_FIX, blockedGauge } from './delivery-block.ts';
+import type { DeliveryBlock } from './delivery-block.ts';
 import type { DeliveryClient, DeliveryOptions } from './delivery.ts';
 import { applicationMetrics } from './metrics.ts';
 import { SchemaBehindError, openApplicationStore } from '../storage/index.ts';
@@ -24,6 +26,7 @@ import type { ApplicationsCatalogue, Clock } from './types.ts';
 export type { ApplicationsCatalogue, Clock } from './types.ts';
 export type { DeliveryClient, DeliveryOptions } from './delivery.ts';
 export { DEFAULT_DELIVERY } from './delivery.ts';
+export type { BlockReason, DeliveryBlock } from './delivery-block.ts';
 export { OUTBOX_STATUSES } from '../storage/index.ts';
 export type { ApplicationStore, ErasedBy, ErasureReport, OutboxRow, OutboxStatus, OutboxSummary, Outcome } from '../storage/index.ts';
 export { DEFAULT_RETENTION_INTERVAL_MS } from './retention.ts';
@@ -56,6 +59,8 @@ export interface ApplicationsModule {
   ready(): boolean;
   /** Resolves once the store is opened and migrated; rejects when it cannot be. */
   whenReady(): Promise<void>;
+  /** Set when a refusal no retry can fix (wrong client kind, missing scope) has stopped delivery for everyone, until a restart. */
+  blocked(): DeliveryBlock | undefined;
 }
 
 export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsModule {
@@ -99,7 +104,14 @@ export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsMo
       // The error of a failed write (SQLite), never an upstream body: no personal data in it.
       log.error({ event: 'delivery_error', reference, error: error instanceof Error ? error.message : String(error) }, 'could not record a delivery attempt');
     },
+    onBlocked(block) {
+      log.error(
+        { event: 'delivery_blocked', reason: block.reason, error: block.error },
+        `delivery stopped for every application: the recruitment API answered ${block.error}, which no retry can fix. ${BLOCK_FIX[block.reason]}; new applications are answered 503 delivery_blocked meanwhile`,
+      );
+    },
   });
+  blockedGauge(deps.registry, () => worker.blocked);
   const retention = new RetentionSweeper(
     outbox,
     { retentionMs: deps.config.personalDataRetentionDays * 24 * 60 * 60 * 1000, intervalMs: deps.retention?.intervalMs ?? DEFAULT_RETENTION_INTERVAL_MS },
@@ -154,5 +166,6 @@ export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsMo
     outbox,
     ready: () => outbox.isOpen,
     whenReady: () => opened,
+    blocked: () => worker.blocked,
   };
 }
