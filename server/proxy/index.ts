@@ -21,6 +21,7 @@ import type { LiveCatalogue } from './catalogue/index.ts';
 import type { ProxyConfig } from './config.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { restrictDataDir } from './data-dir-modes.ts';
+import { watchDatabase } from './database-watch.ts';
 import { BLOCK_FIX } from './applications/delivery-block.ts';
 import { createLogger } from './logger.ts';
 import { createRegistry, upstreamLatency } from './metrics.ts';
@@ -178,7 +179,8 @@ export function createProxy(configOrOptions: ProxyConfig | CreateProxyOptions): 
   const ready = applications.whenReady().then(() => shared?.load());
   ready.catch(() => {}); // a store that cannot open is reported by ready() and /readyz
 
-  /** Readiness beyond the catalogue and the store: delivery not blocked. */
+  const databaseWatch = database === undefined ? undefined : watchDatabase(database.pool, database.location);
+  /** Readiness beyond the catalogue and the store: delivery not blocked, the database answering. */
   const moreChecks = () => {
     const block = applications.blocked();
     return {
@@ -186,6 +188,7 @@ export function createProxy(configOrOptions: ProxyConfig | CreateProxyOptions): 
         block === undefined
           ? { status: 'ok', ready: true }
           : { status: 'blocked', ready: false, reason: block.reason, error: block.error, since: block.since.toISOString(), fix: BLOCK_FIX[block.reason] },
+      ...(databaseWatch === undefined ? {} : { database: databaseWatch.check() }),
     };
   };
 
@@ -223,6 +226,7 @@ export function createProxy(configOrOptions: ProxyConfig | CreateProxyOptions): 
           () => {},
         );
       applications.start();
+      databaseWatch?.start();
     },
     drain() {
       draining = true;
@@ -230,6 +234,7 @@ export function createProxy(configOrOptions: ProxyConfig | CreateProxyOptions): 
     stop() {
       stopping ??= (async () => {
         draining = true;
+        databaseWatch?.stop();
         await Promise.allSettled([catalogue.stop(), applications.stop()]);
         if (shared === undefined) store.close();
         else await shared.close();
