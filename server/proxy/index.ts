@@ -13,6 +13,7 @@ import { createClient } from '../client/index.ts';
 import type { RecruitmentClient } from '../client/index.ts';
 import { makeOwnerOnlyFolder } from '../owner-only.ts';
 import { packageVersion } from '../package-root.ts';
+import { portInUseError } from '../port-in-use.ts';
 import { createMetricsApp, createProxyApp } from './app.ts';
 import { createApplicationsModule } from './applications/index.ts';
 import type { ApplicationsModule, Clock, DeliveryOptions } from './applications/index.ts';
@@ -112,10 +113,7 @@ async function listen(server: Server, port: number, host: string, variable: stri
       });
     });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-      throw new Error(`Port ${port} on ${host} is already in use: stop what uses it, or set ${variable} to a free port.`, { cause: error });
-    }
-    throw error;
+    throw portInUseError(error, port, host, `set ${variable} to a free port`);
   }
 }
 
