@@ -2,6 +2,8 @@
 // (and CONFIG_FILE), starts the proxy, and shuts it down gracefully on
 // SIGINT/SIGTERM (in-flight requests finish, workers stop, stores close).
 import { ConfigError, ENV_VARIABLES, loadProxyConfig } from './config.ts';
+import type { ProxyConfig } from './config.ts';
+import { redactUrl } from './storage/index.ts';
 import { DataDirInUseError } from './data-dir-lock.ts';
 import { UpstreamCheckError, startProxy } from './index.ts';
 
@@ -25,6 +27,18 @@ Options:
                            same as ALLOW_EMPTY_CATALOGUE=true)
 
 Stops gracefully on SIGINT or SIGTERM; a second signal stops at once.`;
+
+/** What the socket is bound to, in words: the URL printed is one a person can open, which is not always where it listens. */
+function boundTo(host: string, port: number): string {
+  if (host === '0.0.0.0') return `bound to every IPv4 interface, 0.0.0.0:${port}`;
+  if (host === '::') return `bound to every interface, [::]:${port}`;
+  return `bound to ${host.includes(':') ? `[${host}]` : host}:${port} only`;
+}
+
+/** Where the applications are kept: the database (its URL without the password) or the data directory. */
+function dataIn(config: ProxyConfig): string {
+  return config.databaseUrl === null ? `data in ${config.dataDir}` : `data in ${redactUrl(config.databaseUrl)} (uploads in ${config.dataDir})`;
+}
 
 /** The command's flags and the variable each one sets. */
 const FLAG_VARIABLES: Record<string, string> = { '--allow-empty-catalogue': 'ALLOW_EMPTY_CATALOGUE' };
@@ -80,5 +94,5 @@ export async function main(args: string[]): Promise<void> {
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
   // Once SIGTERM is handled: whoever waits for this line may stop the proxy at once.
-  console.error(`Proxy listening on ${proxy.url} (channel ${config.channel}, data in ${config.dataDir})`);
+  console.error(`Proxy listening on ${proxy.url} (${boundTo(config.host, proxy.port)}; channel ${config.channel}, ${dataIn(config)})`);
 }
