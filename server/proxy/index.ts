@@ -29,6 +29,7 @@ import { createRegistry, upstreamLatency } from './metrics.ts';
 import { openDatabase } from './storage/index.ts';
 import { createSharedBudget } from './upstream-budget.ts';
 import { checkUpstream } from './upstream-check.ts';
+import type { UpstreamCheck } from './upstream-check.ts';
 import type { Database } from './storage/index.ts';
 
 export { ConfigError, ENV_VARIABLES, loadProxyConfig } from './config.ts';
@@ -68,6 +69,14 @@ export interface Proxy {
   ready(): Promise<void>;
   registry: Registry;
   logger: Logger;
+  /**
+   * Checks the keys and the channel with the service (with this proxy's
+   * client: its token, its request budget). Rejects with UpstreamCheckError on
+   * a proven mistake (a company's keys, keys refused or without a scope, a
+   * channel with no offer unless allowEmptyCatalogue); resolves `unverified`
+   * when the service cannot say. startProxy() calls it before listening.
+   */
+  checkUpstream(): Promise<UpstreamCheck>;
   /** Starts the catalogue sync and the delivery worker. Nothing is synced or delivered before. */
   start(): void;
   /** From now on /readyz answers 503 and responses close their connection, so load balancers move away. */
@@ -91,7 +100,7 @@ export interface StartProxyOptions extends CreateProxyOptions {
   checkUpstream?: boolean;
 }
 
-export interface RunningProxy extends Omit<Proxy, 'start' | 'stop' | 'drain'> {
+export interface RunningProxy extends Omit<Proxy, 'start' | 'stop' | 'drain' | 'checkUpstream'> {
   /** http://host:port, with 127.0.0.1 when listening on every interface. */
   url: string;
   port: number;
@@ -214,6 +223,7 @@ export function createProxy(configOrOptions: ProxyConfig | CreateProxyOptions): 
     registry,
     logger,
     ready: () => ready,
+    checkUpstream: () => checkUpstream(config, { client }),
     start() {
       if (started || stopping !== undefined) return;
       started = true;
@@ -271,7 +281,7 @@ export async function startProxy(configOrOptions: ProxyConfig | StartProxyOption
     // Listening means ready: the stores are opened and migrated first.
     await proxy.ready();
     if (options.checkUpstream ?? true) {
-      const check = await checkUpstream(config);
+      const check = await proxy.checkUpstream();
       if (check.outcome === 'checked') logger.info({ event: 'upstream_checked', channel: config.channel, offers: check.offers }, 'keys and channel checked with the recruitment API');
       else logger.warn({ event: 'upstream_unverified', reason: check.reason }, 'the keys and channel could not be checked at start; starting anyway, applications are queued until the recruitment API answers');
     }
