@@ -5,10 +5,17 @@
 // delivery_blocked, not a 202 that could never be kept.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { DEMO_KEYS } from '../server/sandbox/index.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadProxyConfig } from '../server/proxy/config.ts';
+import { startProxy } from '../server/proxy/index.ts';
+import { createRegistry } from '../server/proxy/metrics.ts';
+import { DEMO_KEYS, startSandbox } from '../server/sandbox/index.ts';
+import { captureLogs } from '../server/test/logs.ts';
 import { eventually } from '../server/test/poll.ts';
 import { admin } from '../server/test/sandbox-admin.ts';
-import { apply, fetch, startApplyWorld, validFields } from './proxy-apply-support.ts';
+import { FAST_DELIVERY, apply, fetch, proxyEnv, startApplyWorld, validFields } from './proxy-apply-support.ts';
 import type { ApplyWorld } from './proxy-apply-support.ts';
 
 const HOUR = 60 * 60 * 1000;
@@ -72,5 +79,40 @@ describe('when the service refuses the keys in a way no retry can fix, mid-run',
     const later = (await world.applications.outbox.get(reference))!;
     assert.equal(later.attempts, blockedAt.attempts);
     assert.equal(later.status, 'pending');
+  });
+});
+
+describe("when the service could not be reached at start, and the keys turn out to be a company's once it answers", () => {
+  it('blocks delivery then: /readyz 503 and new candidates 503 delivery_blocked, before any application was lost to it', async () => {
+    const sandbox = await startSandbox({ admin: true, seed: 'demo', rateLimitPerMinute: 0 });
+    const dataDir = mkdtempSync(join(tmpdir(), 'jbc-blocked-'));
+    // Every request fails while the proxy starts: its check proves nothing, and it starts.
+    await admin(sandbox, 'POST', '/faults', { count: 1_000_000, status: 503 });
+    const config = loadProxyConfig(proxyEnv(sandbox, dataDir, { UPSTREAM_PRIVATE_KEY: DEMO_KEYS.company.private_key, UPSTREAM_SECRET_KEY: DEMO_KEYS.company.secret_key }));
+    const logs = captureLogs();
+    const proxy = await startProxy({
+      config,
+      logger: logs.logger,
+      registry: createRegistry({ defaultMetrics: false }),
+      shutdownGraceMs: 0,
+      upstreamRecheckMs: 50,
+      applications: { delivery: FAST_DELIVERY },
+    });
+    try {
+      assert.equal(logs.lines.filter((line) => line.event === 'upstream_unverified').length, 1);
+      await admin(sandbox, 'POST', '/faults', { count: 0 });
+      await eventually(async () => (await fetch(`${proxy.url}/readyz`)).status === 503 && proxy.applications.blocked()?.reason === 'wrong_client_kind', {
+        timeoutMs: 15_000,
+        what: 'delivery blocked by wrong_client_kind',
+      });
+      const refused = await apply(proxy.url, { fields: validFields(1) });
+      assert.equal(refused.status, 503, refused.text);
+      assert.equal(refused.body.code, 'delivery_blocked');
+      assert.equal((await proxy.applications.outbox.counts()).pending, 0, 'nothing stored');
+    } finally {
+      await proxy.close();
+      await sandbox.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -28,8 +28,8 @@ import { createLogger } from './logger.ts';
 import { createRegistry, upstreamLatency } from './metrics.ts';
 import { openDatabase } from './storage/index.ts';
 import { createSharedBudget } from './upstream-budget.ts';
-import { checkUpstream } from './upstream-check.ts';
-import type { UpstreamCheck } from './upstream-check.ts';
+import { checkUpstream, recheckUntilVerified } from './upstream-check.ts';
+import type { UpstreamCheck, UpstreamCheckError } from './upstream-check.ts';
 import type { Database } from './storage/index.ts';
 
 export { ConfigError, ENV_VARIABLES, loadProxyConfig } from './config.ts';
@@ -37,7 +37,7 @@ export type { ProxyConfig } from './config.ts';
 export { DataDirInUseError } from './data-dir-lock.ts';
 export { SchemaBehindError } from './storage/index.ts';
 export { UpstreamCheckError, checkUpstream } from './upstream-check.ts';
-export type { UpstreamCheck } from './upstream-check.ts';
+export type { UpstreamCheck, UpstreamMistake } from './upstream-check.ts';
 
 export interface CreateProxyOptions {
   config: ProxyConfig;
@@ -95,9 +95,12 @@ export interface StartProxyOptions extends CreateProxyOptions {
    * Check the keys and the channel with the service before listening (default
    * true): a proven mistake (a company's keys, a secret refused, a channel
    * with no offer) rejects with UpstreamCheckError; a service that cannot be
-   * reached does not.
+   * reached does not: the check is then made again every upstreamRecheckMs
+   * (default 60 s) until the service answers, and a company's keys or a
+   * missing scope found then block delivery (503 delivery_blocked, /readyz 503).
    */
   checkUpstream?: boolean;
+  upstreamRecheckMs?: number;
 }
 
 export interface RunningProxy extends Omit<Proxy, 'start' | 'stop' | 'drain' | 'checkUpstream'> {
@@ -256,6 +259,19 @@ export function createProxy(configOrOptions: ProxyConfig | CreateProxyOptions): 
   };
 }
 
+/**
+ * A mistake the start check found once the proxy was serving: keys that can
+ * deliver nothing block delivery (as the first such refusal of a delivery
+ * would); the others are said in an error line (refused keys also turn /readyz 503).
+ */
+function afterStart(proxy: Proxy, mistake: UpstreamCheckError): void {
+  if (mistake.mistake === 'wrong_client_kind' || mistake.mistake === 'missing_scope') {
+    proxy.applications.block(mistake.mistake, `${mistake.mistake} (403, start check)`);
+    return;
+  }
+  proxy.logger.error({ event: 'upstream_mistake', mistake: mistake.mistake }, mistake.message);
+}
+
 /** The whole proxy on its own HTTP server (config.host, config.port), started. */
 export async function startProxy(configOrOptions: ProxyConfig | StartProxyOptions): Promise<RunningProxy> {
   const options: StartProxyOptions = optionsOf(configOrOptions);
@@ -277,17 +293,22 @@ export async function startProxy(configOrOptions: ProxyConfig | StartProxyOption
   // Behind a load balancer, idle keep-alive connections must outlive its own idle timeout (often 60 s).
   server.keepAliveTimeout = 65_000;
   const metricsServer = createServer(createMetricsApp(proxy.registry));
+  let recheck: { stop(): void } | undefined;
   try {
     // Listening means ready: the stores are opened and migrated first.
     await proxy.ready();
     if (options.checkUpstream ?? true) {
       const check = await proxy.checkUpstream();
       if (check.outcome === 'checked') logger.info({ event: 'upstream_checked', channel: config.channel, offers: check.offers }, 'keys and channel checked with the recruitment API');
-      else logger.warn({ event: 'upstream_unverified', reason: check.reason }, 'the keys and channel could not be checked at start; starting anyway, applications are queued until the recruitment API answers');
+      else {
+        logger.warn({ event: 'upstream_unverified', reason: check.reason }, 'the keys and channel could not be checked at start; starting anyway, applications are queued until the recruitment API answers');
+        recheck = recheckUntilVerified(() => proxy.checkUpstream(), (mistake) => afterStart(proxy, mistake), options.upstreamRecheckMs ?? 60_000);
+      }
     }
     await listen(server, config.port, config.host, 'PORT');
     await listen(metricsServer, config.metrics.port, config.metrics.host, 'METRICS_PORT');
   } catch (error) {
+    recheck?.stop();
     server.close();
     await proxy.stop();
     throw error;
@@ -302,6 +323,7 @@ export async function startProxy(configOrOptions: ProxyConfig | StartProxyOption
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
+      recheck?.stop();
       proxy.drain();
       logger.info('proxy shutting down: finishing in-flight requests');
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -16,11 +16,16 @@ import type { RecruitmentClient } from '../client/index.ts';
 import { ErrorBody, JOBBOARD_SCOPES } from '../contract/index.ts';
 import type { ProxyConfig } from './config.ts';
 
+/** What the service's answer proved wrong. */
+export type UpstreamMistake = 'keys_refused' | 'wrong_client_kind' | 'missing_scope' | 'not_the_api' | 'channel_unknown' | 'catalogue_empty';
+
 /** A configuration mistake the service's answer proves; its message is the one line to print. */
 export class UpstreamCheckError extends Error {
-  constructor(message: string) {
+  readonly mistake: UpstreamMistake;
+  constructor(mistake: UpstreamMistake, message: string) {
     super(message);
     this.name = 'UpstreamCheckError';
+    this.mistake = mistake;
   }
 }
 
@@ -72,6 +77,7 @@ async function check(config: CheckedConfig, client: RecruitmentClient, signal: A
     const page = await client.campaigns.list({ per_page: 1 }, { priority: 'high', signal }).catch(() => undefined);
     const company = page?.data[0] === undefined ? '' : ` (company ${page.data[0].company_id})`;
     throw new UpstreamCheckError(
+      'wrong_client_kind',
       `${KEYS} are a company's API keys${company}, not a job board's: create a job-board API client (scopes ${SCOPES}) in the recruitment service, and set its keys. A company's keys read the company's own offers but cannot deliver a single application.`,
     );
   }
@@ -86,11 +92,13 @@ async function check(config: CheckedConfig, client: RecruitmentClient, signal: A
   const known = [...new Set(channels.map((c) => c.value))];
   if (known.length > 0 && !known.includes(config.channel)) {
     throw new UpstreamCheckError(
+      'channel_unknown',
       `JOBBOARD_CHANNEL=${config.channel} is not a channel of these keys (theirs: ${known.join(', ')}): set JOBBOARD_CHANNEL to your job board's channel value, as given with your keys.`,
     );
   }
   if (!config.allowEmptyCatalogue) {
     throw new UpstreamCheckError(
+      'catalogue_empty',
       `JOBBOARD_CHANNEL=${config.channel} lists no online offer: check the channel value given with your keys; if your board legitimately starts with no offer, start with --allow-empty-catalogue (or ALLOW_EMPTY_CATALOGUE=true).`,
     );
   }
@@ -99,6 +107,7 @@ async function check(config: CheckedConfig, client: RecruitmentClient, signal: A
 
 function lacksScope(said: string): UpstreamCheckError {
   return new UpstreamCheckError(
+    'missing_scope',
     `${KEYS} are a job-board API client's without a scope the proxy needs (403 missing_scope: ${said}): give that client the scopes ${SCOPES} in the recruitment service, then start again.`,
   );
 }
@@ -108,14 +117,47 @@ function provenMistake(error: unknown, config: CheckedConfig): UpstreamCheckErro
   if (!(error instanceof ApiError) || error instanceof RateLimitError) return undefined;
   if (error instanceof AuthenticationError) {
     return new UpstreamCheckError(
+      'keys_refused',
       `${KEYS} were refused by the recruitment API at ${config.upstream.url} (${error.status ?? '-'} ${error.code}): no API client has this pair. Copy both keys of your job-board API client again, the secret key being the one issued with that private key.`,
     );
   }
   if (error instanceof PermissionError && error.code === 'missing_scope') return lacksScope(error.details[0]?.message ? `This API client lacks the scope ${error.details[0].message}.` : error.message);
   if (error instanceof NotFoundError && /\/jwt$/.test(error.url)) {
     return new UpstreamCheckError(
+      'not_the_api',
       `UPSTREAM_URL ${config.upstream.url} answered 404 to POST /jwt: it is not the recruitment API's root. Set UPSTREAM_URL to the API's address ending in /v2, as given with your keys.`,
     );
   }
   return undefined;
+}
+
+/**
+ * After a start the service could not check (unverified), checks again every
+ * `intervalMs` until it can say: a mistake found then cannot stop a process
+ * that already serves, so it is handed to `onMistake` (the proxy blocks
+ * delivery on a company's keys or a missing scope, and logs the others).
+ */
+export function recheckUntilVerified(run: () => Promise<UpstreamCheck>, onMistake: (error: UpstreamCheckError) => void, intervalMs: number): { stop(): void } {
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  const again = () => {
+    timer = setTimeout(() => {
+      run().then(
+        (check) => {
+          if (check.outcome === 'unverified' && !stopped) again();
+        },
+        (error: unknown) => {
+          if (!stopped && error instanceof UpstreamCheckError) onMistake(error);
+        },
+      );
+    }, intervalMs);
+    timer.unref();
+  };
+  again();
+  return {
+    stop() {
+      stopped = true;
+      clearTimeout(timer);
+    },
+  };
 }

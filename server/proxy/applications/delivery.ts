@@ -280,6 +280,13 @@ export class DeliveryWorker {
     await Promise.allSettled([...this.inFlight.values()]);
   }
 
+  /** Stops every delivery until a restart (the first reason stays). */
+  block(reason: BlockReason, error: string): void {
+    if (this.blocked !== undefined) return;
+    this.blocked = { reason, error, since: new Date(this.now()) };
+    this.events.onBlocked?.(this.blocked);
+  }
+
   /** Wakes the loop now (a row was queued). */
   poke(): void {
     if (this.running) this.schedule(0);
@@ -370,10 +377,7 @@ export class DeliveryWorker {
         return (await this.outbox.markRefused(ref, result.outcome, result.error)) ?? 'unrecorded';
       case 'retry': {
         const now = this.now();
-        if (result.blocks !== undefined && this.blocked === undefined) {
-          this.blocked = { reason: result.blocks, error: result.error, since: new Date(now) };
-          this.events.onBlocked?.(this.blocked);
-        }
+        if (result.blocks !== undefined) this.block(result.blocks, result.error);
         // Blocked: the row waits for the fix, however old it is; its next attempt comes after a restart.
         if (now >= row.dead_letter_at && result.blocks === undefined) {
           await this.outbox.markDead(ref, 'expired', result.error);

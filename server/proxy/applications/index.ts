@@ -13,7 +13,7 @@ import type { Registry } from 'prom-client';
 import type { ProxyConfig } from '../config.ts';
 import { DEFAULT_DELIVERY, DeliveryWorker } from './delivery.ts';
 import { BLOCK_FIX, blockedGauge } from './delivery-block.ts';
-import type { DeliveryBlock } from './delivery-block.ts';
+import type { BlockReason, DeliveryBlock } from './delivery-block.ts';
 import type { DeliveryClient, DeliveryOptions } from './delivery.ts';
 import { applicationMetrics } from './metrics.ts';
 import { SchemaBehindError, openApplicationStore } from '../storage/index.ts';
@@ -61,6 +61,8 @@ export interface ApplicationsModule {
   whenReady(): Promise<void>;
   /** Set when a refusal no retry can fix (wrong client kind, missing scope) has stopped delivery for everyone, until a restart. */
   blocked(): DeliveryBlock | undefined;
+  /** Stops delivery for everyone, as such a refusal does (the start check learnt it later). */
+  block(reason: BlockReason, error: string): void;
 }
 
 export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsModule {
@@ -167,5 +169,6 @@ export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsMo
     ready: () => outbox.isOpen,
     whenReady: () => opened,
     blocked: () => worker.blocked,
+    block: (reason, error) => worker.block(reason, error),
   };
 }
