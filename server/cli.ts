@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // jobboard-connector sandbox | proxy | outbox | migrate | demo
 // Each command lives beside the part it starts; this file only dispatches.
+import { packageVersion } from './package-root.ts';
 import { restartWithProxyFlags } from './proxy/node-flags.ts';
 
 const commands: Record<string, { summary: string; load: () => Promise<{ main: (args: string[]) => Promise<void> }> }> = {
@@ -13,13 +14,17 @@ const commands: Record<string, { summary: string; load: () => Promise<{ main: (a
 
 function usage(): string {
   const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(8)} ${c.summary}`);
-  return `Usage: jobboard-connector <command> [options]\n\nCommands:\n${lines.join('\n')}\n\nRun "jobboard-connector <command> --help" for a command's options.`;
+  return `Usage: jobboard-connector <command> [options]\n\nCommands:\n${lines.join('\n')}\n\nRun "jobboard-connector <command> --help" for a command's options, "jobboard-connector --version" for the version.`;
 }
 
 const [name, ...args] = process.argv.slice(2);
 if (name === undefined || name === '--help' || name === '-h') {
   console.log(usage());
   process.exit(name === undefined ? 2 : 0);
+}
+if (name === '--version' || name === '-V') {
+  console.log(packageVersion());
+  process.exit(0);
 }
 const command = commands[name];
 if (command === undefined) {

@@ -12,13 +12,21 @@ import { startProxy } from './proxy/index.ts';
 import { loadProxyConfig } from './proxy/config.ts';
 import { PACKAGE_ROOT, packagePath } from './package-root.ts';
 import { serverRenderedBoard } from './demo-board.ts';
+import { portInUseError } from './port-in-use.ts';
 
-const HELP = `Usage: jobboard-connector demo [--sandbox-port N] [--port N]
+const HELP = `Usage: jobboard-connector demo [--sandbox-port N] [--port N] [--data-dir DIR]
 
 Starts the seeded sandbox (admin surface on) at http://127.0.0.1:4010/v2, the
 proxy against it at http://localhost:8080 and the demo job-board page at
-http://localhost:8080/. Environment: SANDBOX_PORT and PORT override the
-ports; every proxy variable (see the README) can be set too.`;
+http://localhost:8080/.
+
+Options:
+  --sandbox-port N  the sandbox's port (default 4010; SANDBOX_PORT)
+  --port N          the proxy's port (default 8080; PORT)
+  --data-dir DIR    the proxy's data directory (default .data/demo-proxy; DATA_DIR)
+  -h, --help        this help
+
+Every proxy variable (see the README) can be set too.`;
 
 function port(value: string | undefined, name: string, fallback: number): number {
   if (value === undefined || value === '') return fallback;
@@ -62,7 +70,9 @@ export async function startDemo(options: {
   const env = options.env ?? {};
   // The port is known before the proxy starts: the offers' URLs on the demo page (BOARD_OFFER_URL) name it.
   const proxyPort = options.proxyPort === 0 ? await freePort() : options.proxyPort;
-  const sandbox = await startSandbox({ port: options.sandboxPort, host: '127.0.0.1', seed: 'demo', admin: true });
+  const sandbox = await startSandbox({ port: options.sandboxPort, host: '127.0.0.1', seed: 'demo', admin: true }).catch((error: unknown) => {
+    throw portInUseError(error, options.sandboxPort, '127.0.0.1', "give the demo's sandbox another port with --sandbox-port N or SANDBOX_PORT");
+  });
   try {
     const config = loadProxyConfig({
       // In the current folder: an installed package's own folder is no place for data.
@@ -99,7 +109,7 @@ export async function startDemo(options: {
 export async function main(args: string[]): Promise<void> {
   const { values } = parseArgs({
     args,
-    options: { 'sandbox-port': { type: 'string' }, port: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: { 'sandbox-port': { type: 'string' }, port: { type: 'string' }, 'data-dir': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
   });
   if (values.help) {
     console.log(HELP);
@@ -108,7 +118,9 @@ export async function main(args: string[]): Promise<void> {
   const sandboxPort = port(values['sandbox-port'] ?? process.env.SANDBOX_PORT, 'SANDBOX_PORT', 4010);
   const proxyPort = port(values.port ?? process.env.PORT, 'PORT', 8080);
 
-  const { sandbox, proxy } = await startDemo({ sandboxPort, proxyPort, env: process.env });
+  // The flag wins over DATA_DIR, as --port over PORT.
+  const env = values['data-dir'] === undefined ? process.env : { ...process.env, DATA_DIR: resolve(values['data-dir']) };
+  const { sandbox, proxy } = await startDemo({ sandboxPort, proxyPort, env });
 
   console.log(`
 jobboard-connector demo

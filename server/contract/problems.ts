@@ -24,6 +24,7 @@ export const PROBLEMS = {
   not_ready: { status: 503, title: 'Job offers not available yet' },
   server_busy: { status: 503, title: 'Too many applications being received at once' },
   storage_full: { status: 503, title: 'No room to store more applications right now' },
+  delivery_blocked: { status: 503, title: 'Applications cannot be delivered to the recruiter right now' },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ProblemCode = keyof typeof PROBLEMS;

@@ -68,6 +68,8 @@ export interface ProxyAppDeps {
   demoPages?: RequestHandler | undefined;
   /** True while shutting down: /readyz answers 503 so load balancers stop sending requests. */
   draining?: () => boolean;
+  /** More checks of /readyz (delivery, database): each one not ready makes the proxy not ready. */
+  moreChecks?: () => Record<string, Check & { ready: boolean }>;
   /** Shown in /api/openapi.json. */
   version?: string;
 }
@@ -108,7 +110,12 @@ function readiness(deps: ProxyAppDeps): Readiness {
   if (applications !== undefined) checks.outbox = { status: applications.ready() ? 'ok' : 'not_open' };
   const draining = deps.draining?.() ?? false;
   if (draining) checks.shutdown = { status: 'draining' };
-  const ready = syncedAt !== null && !credentialsRefused && (applications?.ready() ?? true) && !draining;
+  let othersReady = true;
+  for (const [name, { ready: ok, ...check }] of Object.entries(deps.moreChecks?.() ?? {})) {
+    checks[name] = check;
+    othersReady &&= ok;
+  }
+  const ready = syncedAt !== null && !credentialsRefused && (applications?.ready() ?? true) && !draining && othersReady;
   return { ready, checks };
 }
 

@@ -48,6 +48,22 @@ describe('jobboard-connector proxy', () => {
     assert.match(p.err(), /PORT must be a port number/);
   });
 
+  it('when UPSTREAM_URL has no scheme and a variable is misspelt, prints the line of each and exits 1', async () => {
+    const p = run([], {
+      UPSTREAM_URL: 'api.example/v2',
+      UPSTREAM_PRIVATE_KEY: 'k',
+      UPSTREAM_SECRET_KEY: 's',
+      JOBBOARD_CHANNEL: 'jobboard_demo',
+      ALLOWED_ORIGIN: '',
+      DATA_DIR: tmp,
+    });
+    assert.equal(await p.exited, 1);
+    const lines = p.err().split('\n');
+    assert.ok(lines.includes('  - UPSTREAM_URL must be the http(s) URL of the API root, ending in /v2, with its scheme: write https://api.example/v2 (like https://api.recruitment.example/v2)'), p.err());
+    assert.ok(lines.includes('  - ALLOWED_ORIGIN is not a variable of the proxy; did you mean ALLOWED_ORIGINS? A likely typo stops the start (its setting would be ignored): rename it, or unset it.'), p.err());
+    assert.doesNotMatch(p.err(), /\n\s+at /);
+  });
+
   it('--help lists the variables and exits 0', async () => {
     const p = run(['--help'], {});
     assert.equal(await p.exited, 0);

@@ -73,6 +73,39 @@ describe('proxy configuration', () => {
     assert.deepEqual(problemsOf({ UPSTREAM_URL: 'ftp://api.example/v2' }), ['UPSTREAM_URL must be the http(s) URL of the API root, ending in /v2']);
   });
 
+  it('when UPSTREAM_URL has no scheme, names it with the fix and still lists every other problem', () => {
+    assert.deepEqual(problemsOf({ UPSTREAM_URL: 'api.example/v2', PORT: 'eighty' }).sort(), [
+      'PORT must be a port number from 0 to 65535',
+      'UPSTREAM_URL must be the http(s) URL of the API root, ending in /v2, with its scheme: write https://api.example/v2 (like https://api.recruitment.example/v2)',
+    ]);
+  });
+
+  it('when CONSENT_URL has no scheme, says to write it with https://', () => {
+    assert.deepEqual(problemsOf({ CONSENT_URL: 'board.example/privacy' }), [
+      'CONSENT_URL must be the http(s) URL of your privacy policy, with its scheme: write https://board.example/privacy (like https://board.example/privacy)',
+    ]);
+  });
+
+  it('when a variable is one typo away from one of the proxy\'s (even set empty), names it and the one meant, with every other problem', () => {
+    assert.deepEqual(problemsOf({ ALLOWED_ORIGIN: '', UPSTREAM_SECERT_KEY: 'x', log_level: 'debug', PORT: 'eighty' }).sort(), [
+      'ALLOWED_ORIGIN is not a variable of the proxy; did you mean ALLOWED_ORIGINS? A likely typo stops the start (its setting would be ignored): rename it, or unset it.',
+      'PORT must be a port number from 0 to 65535',
+      'UPSTREAM_SECERT_KEY is not a variable of the proxy; did you mean UPSTREAM_SECRET_KEY? A likely typo stops the start (its setting would be ignored): rename it, or unset it.',
+      'log_level is not a variable of the proxy; did you mean LOG_LEVEL? A likely typo stops the start (its setting would be ignored): rename it, or unset it.',
+    ]);
+  });
+
+  it('leaves alone the variables of the rest of the environment, even near a short name of its own (HOME is not HOST)', () => {
+    const config = loadProxyConfig({ ...REQUIRED, HOME: '/root', PATH: '/bin', NODE_ENV: 'production', TEST_DATABASE_URL: 'postgres://x/y', HOSTNAME: 'box' });
+    assert.equal(config.channel, 'jobboard_acme');
+  });
+
+  it('takes ALLOW_EMPTY_CATALOGUE as true or false, false by default', () => {
+    assert.equal(loadProxyConfig(REQUIRED).allowEmptyCatalogue, false);
+    assert.equal(loadProxyConfig({ ...REQUIRED, ALLOW_EMPTY_CATALOGUE: 'true' }).allowEmptyCatalogue, true);
+    assert.deepEqual(problemsOf({ ALLOW_EMPTY_CATALOGUE: 'yes' }), ['ALLOW_EMPTY_CATALOGUE must be true or false']);
+  });
+
   it('takes a BOARD_OFFER_URL template with {id} once, and refuses one without it or that is not an absolute http(s) URL', () => {
     assert.equal(loadProxyConfig({ ...REQUIRED, BOARD_OFFER_URL: 'https://jobs.acme.example/offres?offer={id}' }).boardOfferUrl, 'https://jobs.acme.example/offres?offer={id}');
     assert.equal(loadProxyConfig(REQUIRED).boardOfferUrl, null);
@@ -136,7 +169,7 @@ describe('proxy configuration', () => {
     assert.equal(config.syncIntervalSeconds, 60);
     assert.equal(config.channel, 'jobboard_acme');
     writeFileSync(file, JSON.stringify({ PORTT: 9000 }));
-    assert.match(problemsOf({ CONFIG_FILE: file }).join(), /CONFIG_FILE: unknown variable PORTT/);
+    assert.deepEqual(problemsOf({ CONFIG_FILE: file }), ['CONFIG_FILE: unknown variable PORTT; did you mean PORT?']);
   });
 
   it('takes a PostgreSQL DATABASE_URL, and keeps SQLite in DATA_DIR without one', () => {

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { packagePath } from '../package-root.ts';
 import { CONFIGURABLE_FIELDS, DEFAULT_FIELD_MODES, FIELD_MODES } from '../contract/application-form.ts';
 import type { ConfigurableField, FieldMode } from '../contract/application-form.ts';
+import { likelyMeant, typoProblems } from './env-typos.ts';
 
 export { CONFIGURABLE_FIELDS, FIELD_MODES } from '../contract/application-form.ts';
 export type { ConfigurableField, FieldMode } from '../contract/application-form.ts';
@@ -71,6 +72,11 @@ const formFields = z
     }
     return fields;
   });
+
+/** ", with its scheme, like https://…": said when a URL was written without its http(s):// (api.example/v2). */
+function schemeHint(input: unknown, example: string): string {
+  return typeof input === 'string' && input !== '' && !/^[a-z][a-z0-9+.-]*:/i.test(input) ? `, with its scheme: write https://${input} (like ${example})` : '';
+}
 
 const GIB = 1024 * 1024 * 1024;
 
@@ -145,9 +151,10 @@ export function loadDatabaseUrl(env: Record<string, string | undefined>): string
 const EnvSchema = z
   .object({
     UPSTREAM_URL: z
-      .url({ protocol: /^https?$/, error: 'must be the http(s) URL of the API root, ending in /v2' })
-      // Without /v2 every call would answer 404, and the proxy would only say its sync fails.
-      .refine((v) => /\/v2\/?$/.test(new URL(v).pathname), 'must end in /v2 (the API root), like https://api.recruitment.example/v2'),
+      .url({ protocol: /^https?$/, error: (issue) => `must be the http(s) URL of the API root, ending in /v2${schemeHint(issue.input, 'https://api.recruitment.example/v2')}` })
+      // Without /v2 every call would answer 404, and the proxy would only say its sync fails. A value that is
+      // no URL at all was named above: this check must not throw (new URL would), or it hides every other problem.
+      .refine((v) => !URL.canParse(v) || /\/v2\/?$/.test(new URL(v).pathname), 'must end in /v2 (the API root), like https://api.recruitment.example/v2'),
     UPSTREAM_PRIVATE_KEY: z.string({ error: 'is required: the private key of your job-board API client' }).min(1, 'is required: the private key of your job-board API client'),
     UPSTREAM_SECRET_KEY: z.string({ error: 'is required: the secret key of your job-board API client' }).min(1, 'is required: the secret key of your job-board API client'),
     JOBBOARD_CHANNEL: z
@@ -163,13 +170,13 @@ const EnvSchema = z
     CAPTCHA_PROVIDER: z.enum(['none', 'turnstile', 'hcaptcha'], { error: 'must be none, turnstile or hcaptcha' }).default('none'),
     CAPTCHA_SECRET: optionalText,
     CAPTCHA_SITE_KEY: optionalText,
-    CAPTCHA_VERIFY_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+    CAPTCHA_VERIFY_URL: z.url({ protocol: /^https?$/, error: (issue) => `must be an http(s) URL${schemeHint(issue.input, 'https://captcha.example/siteverify')}` }).optional(),
     TRUST_PROXY: trustProxy,
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
       error: 'must be one of fatal, error, warn, info, debug, trace, silent',
     }).default('info'),
     SYNC_INTERVAL_SECONDS: positiveInt('a whole number of seconds, at least 10').min(10, 'must be at least 10 seconds').default(300),
-    CONSENT_URL: z.url({ protocol: /^https?$/, error: 'must be the http(s) URL of your privacy policy' }).optional(),
+    CONSENT_URL: z.url({ protocol: /^https?$/, error: (issue) => `must be the http(s) URL of your privacy policy${schemeHint(issue.input, 'https://board.example/privacy')}` }).optional(),
     BOARD_OFFER_URL: boardOfferUrl,
     FORM_FIELDS: formFields,
     DELIVERY_DEADLINE_MS: positiveInt('a whole number of milliseconds').default(5000),
@@ -189,6 +196,7 @@ const EnvSchema = z
       .default(GIB),
     METRICS_PORT: z.coerce.number({ error: 'must be a port number from 0 to 65535' }).int().min(0).max(65535, 'must be a port number from 0 to 65535').default(9464),
     METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+    ALLOW_EMPTY_CATALOGUE: z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
   })
   .superRefine((env, ctx) => {
     if (env.CAPTCHA_PROVIDER !== 'none') {
@@ -202,6 +210,9 @@ const EnvSchema = z
   });
 
 export const ENV_VARIABLES = Object.keys(EnvSchema.shape) as readonly string[];
+
+/** Names the proxy reads besides ENV_VARIABLES. */
+const CONFIG_FILE_VARIABLE = 'CONFIG_FILE';
 
 export interface ProxyConfig {
   upstream: { url: string; privateKey: string; secretKey: string };
@@ -242,6 +253,8 @@ export interface ProxyConfig {
   minFreeDiskBytes: number;
   /** Where /metrics is served: a listener of its own, off the public port. */
   metrics: { port: number; host: string };
+  /** Start even when the channel lists no online offer (a board that legitimately starts empty). */
+  allowEmptyCatalogue: boolean;
 }
 
 export class ConfigError extends Error {
@@ -270,24 +283,29 @@ function readConfigFile(path: string): Record<string, string> {
 /** Reads the configuration; throws ConfigError listing every wrong variable. */
 export function loadProxyConfig(env: Record<string, string | undefined> = process.env): ProxyConfig {
   const fromFile = env.CONFIG_FILE ? readConfigFile(env.CONFIG_FILE) : {};
-  const unknownInFile = Object.keys(fromFile).filter((k) => !ENV_VARIABLES.includes(k));
-  if (unknownInFile.length > 0) {
-    throw new ConfigError(unknownInFile.map((k) => `CONFIG_FILE: unknown variable ${k}; known: ${ENV_VARIABLES.join(', ')}`));
-  }
+  // Every problem at once: unknown names in the file, likely typos in the environment, wrong values.
+  const problems = Object.keys(fromFile)
+    .filter((k) => !ENV_VARIABLES.includes(k))
+    .map((k) => {
+      const meant = likelyMeant(k, ENV_VARIABLES);
+      return `CONFIG_FILE: unknown variable ${k}; ${meant === undefined ? `known: ${ENV_VARIABLES.join(', ')}` : `did you mean ${meant}?`}`;
+    });
+  problems.push(...typoProblems(Object.keys(env), [...ENV_VARIABLES, CONFIG_FILE_VARIABLE]));
   const merged: Record<string, string | undefined> = { ...fromFile };
   for (const key of ENV_VARIABLES) {
     if (env[key] !== undefined && env[key] !== '') merged[key] = env[key];
   }
   const result = EnvSchema.safeParse(merged);
   if (!result.success) {
-    throw new ConfigError(
-      result.error.issues.map((issue) => {
+    problems.push(
+      ...result.error.issues.map((issue) => {
         const name = String(issue.path[0] ?? 'configuration');
         const message = issue.code === 'invalid_type' && merged[name] === undefined ? 'is required' : issue.message;
         return `${name} ${message}`;
       }),
     );
   }
+  if (problems.length > 0 || !result.success) throw new ConfigError(problems);
   const e = result.data;
   return {
     upstream: { url: e.UPSTREAM_URL.replace(/\/+$/, ''), privateKey: e.UPSTREAM_PRIVATE_KEY, secretKey: e.UPSTREAM_SECRET_KEY },
@@ -326,5 +344,6 @@ export function loadProxyConfig(env: Record<string, string | undefined> = proces
     maxQueuedBytes: e.MAX_QUEUED_BYTES,
     minFreeDiskBytes: e.MIN_FREE_DISK_BYTES,
     metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST },
+    allowEmptyCatalogue: e.ALLOW_EMPTY_CATALOGUE === 'true',
   };
 }

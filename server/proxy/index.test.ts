@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import pg from 'pg';
 import { createClient } from '../client/index.ts';
 import { DEMO_KEYS, startSandbox } from '../sandbox/index.ts';
 import type { RunningSandbox } from '../sandbox/index.ts';
@@ -18,9 +19,11 @@ import { createProxy, startProxy } from './index.ts';
 import type { RunningProxy } from './index.ts';
 import { JobPostingAnswer } from './schemas.ts';
 import { POSTGRES_MIGRATIONS } from './storage/postgres-schema.ts';
+import { redactUrl } from './storage/index.ts';
 import { captureLogs } from '../test/logs.ts';
 import { admin } from '../test/sandbox-admin.ts';
-import { freshDatabase, skipWithoutPostgres } from '../test/postgres.ts';
+import { TEST_DATABASE_URL, freshDatabase, skipWithoutPostgres } from '../test/postgres.ts';
+import { eventually } from '../test/poll.ts';
 import { TEST_BOARD_ORIGIN, fetch, testConfig } from './test-support.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'proxy-start-'));
@@ -157,8 +160,10 @@ describe('startProxy readiness and shutdown', () => {
   });
   after(() => sandbox?.close());
 
-  it('when upstream refuses the keys, /readyz answers 503 credentials_refused', async () => {
-    const proxy = await startProxy({ config: configFor(sandbox, { UPSTREAM_SECRET_KEY: 'wrong-secret' }), logger: captureLogs().logger });
+  it('when upstream refuses the keys, does not start (UpstreamCheckError); unchecked, /readyz answers 503 credentials_refused', async () => {
+    const config = configFor(sandbox, { UPSTREAM_SECRET_KEY: 'wrong-secret' });
+    await assert.rejects(startProxy({ config, logger: captureLogs().logger }), { name: 'UpstreamCheckError', message: /were refused by the recruitment API/ });
+    const proxy = await startProxy({ config, logger: captureLogs().logger, checkUpstream: false });
     try {
       await assert.rejects(proxy.catalogue.syncNow());
       const response = await fetch(`${proxy.url}/readyz`);
@@ -334,6 +339,39 @@ describe('startProxy with DATABASE_URL', () => {
       await sandbox.close();
     }
     assert.equal(proxy.database.pool.ended, true, 'close() ends the pool');
+  });
+
+  it('when the database stops answering while it runs, /readyz answers 503 naming it, and 200 once it answers again', { skip: skipWithoutPostgres() }, async () => {
+    const sandbox = await startSandbox({ admin: true, seed: 'demo', rateLimitPerMinute: 0 });
+    const databaseUrl = await freshDatabase();
+    const name = new URL(databaseUrl).pathname.slice(1);
+    const proxy = await startProxy({ config: configFor(sandbox, { DATABASE_URL: databaseUrl }), logger: captureLogs().logger });
+    const owner = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await owner.connect();
+    const readiness = async () => {
+      const response = await fetch(`${proxy.url}/readyz`);
+      return { status: response.status, database: ((await response.json()) as { checks: { database?: { status: string; database?: string } } }).checks.database };
+    };
+    try {
+      await proxy.catalogue.syncNow();
+      assert.deepEqual(await readiness(), { status: 200, database: { status: 'ok' } });
+      // No new connection is allowed, and the ones open are cut: the database is gone for the proxy.
+      await owner.query(`ALTER DATABASE "${name}" WITH ALLOW_CONNECTIONS false`);
+      await owner.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [name]);
+      const down = await eventually(async () => {
+        const now = await readiness();
+        return now.status === 503 ? now : undefined;
+      }, { timeoutMs: 15_000, what: '/readyz 503 while the database is unreachable' });
+      assert.equal(down.database?.status, 'unreachable');
+      assert.equal(down.database?.database, redactUrl(databaseUrl));
+      await owner.query(`ALTER DATABASE "${name}" WITH ALLOW_CONNECTIONS true`);
+      await eventually(async () => (await readiness()).status === 200, { timeoutMs: 15_000, what: '/readyz 200 once the database answers again' });
+    } finally {
+      await owner.query(`ALTER DATABASE "${name}" WITH ALLOW_CONNECTIONS true`).catch(() => {});
+      await owner.end();
+      await proxy.close();
+      await sandbox.close();
+    }
   });
 
   it('refuses to start when the database cannot be reached, naming it; a mounted proxy answers 503 not_ready', async () => {

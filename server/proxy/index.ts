@@ -13,6 +13,7 @@ import { createClient } from '../client/index.ts';
 import type { RecruitmentClient } from '../client/index.ts';
 import { makeOwnerOnlyFolder } from '../owner-only.ts';
 import { packageVersion } from '../package-root.ts';
+import { portInUseError } from '../port-in-use.ts';
 import { createMetricsApp, createProxyApp } from './app.ts';
 import { createApplicationsModule } from './applications/index.ts';
 import type { ApplicationsModule, Clock, DeliveryOptions } from './applications/index.ts';
@@ -21,10 +22,14 @@ import type { LiveCatalogue } from './catalogue/index.ts';
 import type { ProxyConfig } from './config.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { restrictDataDir } from './data-dir-modes.ts';
+import { watchDatabase } from './database-watch.ts';
+import { BLOCK_FIX } from './applications/delivery-block.ts';
 import { createLogger } from './logger.ts';
 import { createRegistry, upstreamLatency } from './metrics.ts';
 import { openDatabase } from './storage/index.ts';
 import { createSharedBudget } from './upstream-budget.ts';
+import { checkUpstream, recheckUntilVerified } from './upstream-check.ts';
+import type { UpstreamCheck, UpstreamCheckError } from './upstream-check.ts';
 import type { Database } from './storage/index.ts';
 
 export { ConfigError, ENV_VARIABLES, loadProxyConfig } from './config.ts';
@@ -32,6 +37,8 @@ export type { ProxyConfig } from './config.ts';
 export { DataDirInUseError } from './data-dir-lock.ts';
 export { SchemaBehindError } from './storage/index.ts';
 export { FORWARDED_PAGE_PARAMS } from './embed/forwarded-params.ts';
+export { UpstreamCheckError, checkUpstream } from './upstream-check.ts';
+export type { UpstreamCheck, UpstreamMistake } from './upstream-check.ts';
 
 export interface CreateProxyOptions {
   config: ProxyConfig;
@@ -63,6 +70,14 @@ export interface Proxy {
   ready(): Promise<void>;
   registry: Registry;
   logger: Logger;
+  /**
+   * Checks the keys and the channel with the service (with this proxy's
+   * client: its token, its request budget). Rejects with UpstreamCheckError on
+   * a proven mistake (a company's keys, keys refused or without a scope, a
+   * channel with no offer unless allowEmptyCatalogue); resolves `unverified`
+   * when the service cannot say. startProxy() calls it before listening.
+   */
+  checkUpstream(): Promise<UpstreamCheck>;
   /** Starts the catalogue sync and the delivery worker. Nothing is synced or delivered before. */
   start(): void;
   /** From now on /readyz answers 503 and responses close their connection, so load balancers move away. */
@@ -77,9 +92,19 @@ export interface Proxy {
 export interface StartProxyOptions extends CreateProxyOptions {
   /** How long close() waits for in-flight requests before cutting connections (default 10 s). */
   shutdownGraceMs?: number;
+  /**
+   * Check the keys and the channel with the service before listening (default
+   * true): a proven mistake (a company's keys, a secret refused, a channel
+   * with no offer) rejects with UpstreamCheckError; a service that cannot be
+   * reached does not: the check is then made again every upstreamRecheckMs
+   * (default 60 s) until the service answers, and a company's keys or a
+   * missing scope found then block delivery (503 delivery_blocked, /readyz 503).
+   */
+  checkUpstream?: boolean;
+  upstreamRecheckMs?: number;
 }
 
-export interface RunningProxy extends Omit<Proxy, 'start' | 'stop' | 'drain'> {
+export interface RunningProxy extends Omit<Proxy, 'start' | 'stop' | 'drain' | 'checkUpstream'> {
   /** http://host:port, with 127.0.0.1 when listening on every interface. */
   url: string;
   port: number;
@@ -101,10 +126,7 @@ async function listen(server: Server, port: number, host: string, variable: stri
       });
     });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-      throw new Error(`Port ${port} on ${host} is already in use: stop what uses it, or set ${variable} to a free port.`, { cause: error });
-    }
-    throw error;
+    throw portInUseError(error, port, host, `set ${variable} to a free port`);
   }
 }
 
@@ -168,6 +190,19 @@ export function createProxy(configOrOptions: ProxyConfig | CreateProxyOptions): 
   const ready = applications.whenReady().then(() => shared?.load());
   ready.catch(() => {}); // a store that cannot open is reported by ready() and /readyz
 
+  const databaseWatch = database === undefined ? undefined : watchDatabase(database.pool, database.location);
+  /** Readiness beyond the catalogue and the store: delivery not blocked, the database answering. */
+  const moreChecks = () => {
+    const block = applications.blocked();
+    return {
+      delivery:
+        block === undefined
+          ? { status: 'ok', ready: true }
+          : { status: 'blocked', ready: false, reason: block.reason, error: block.error, since: block.since.toISOString(), fix: BLOCK_FIX[block.reason] },
+      ...(databaseWatch === undefined ? {} : { database: databaseWatch.check() }),
+    };
+  };
+
   let draining = false;
   const app = createProxyApp({
     config,
@@ -178,6 +213,7 @@ export function createProxy(configOrOptions: ProxyConfig | CreateProxyOptions): 
     demoPageDir: options.demoPageDir,
     demoPages: options.demoPages,
     draining: () => draining,
+    moreChecks,
     version: packageVersion(),
   });
 
@@ -191,6 +227,7 @@ export function createProxy(configOrOptions: ProxyConfig | CreateProxyOptions): 
     registry,
     logger,
     ready: () => ready,
+    checkUpstream: () => checkUpstream(config, { client }),
     start() {
       if (started || stopping !== undefined) return;
       started = true;
@@ -201,6 +238,7 @@ export function createProxy(configOrOptions: ProxyConfig | CreateProxyOptions): 
           () => {},
         );
       applications.start();
+      databaseWatch?.start();
     },
     drain() {
       draining = true;
@@ -208,6 +246,7 @@ export function createProxy(configOrOptions: ProxyConfig | CreateProxyOptions): 
     stop() {
       stopping ??= (async () => {
         draining = true;
+        databaseWatch?.stop();
         await Promise.allSettled([catalogue.stop(), applications.stop()]);
         if (shared === undefined) store.close();
         else await shared.close();
@@ -219,6 +258,19 @@ export function createProxy(configOrOptions: ProxyConfig | CreateProxyOptions): 
       return stopping;
     },
   };
+}
+
+/**
+ * A mistake the start check found once the proxy was serving: keys that can
+ * deliver nothing block delivery (as the first such refusal of a delivery
+ * would); the others are said in an error line (refused keys also turn /readyz 503).
+ */
+function afterStart(proxy: Proxy, mistake: UpstreamCheckError): void {
+  if (mistake.mistake === 'wrong_client_kind' || mistake.mistake === 'missing_scope') {
+    proxy.applications.block(mistake.mistake, `${mistake.mistake} (403, start check)`);
+    return;
+  }
+  proxy.logger.error({ event: 'upstream_mistake', mistake: mistake.mistake }, mistake.message);
 }
 
 /** The whole proxy on its own HTTP server (config.host, config.port), started. */
@@ -242,12 +294,22 @@ export async function startProxy(configOrOptions: ProxyConfig | StartProxyOption
   // Behind a load balancer, idle keep-alive connections must outlive its own idle timeout (often 60 s).
   server.keepAliveTimeout = 65_000;
   const metricsServer = createServer(createMetricsApp(proxy.registry));
+  let recheck: { stop(): void } | undefined;
   try {
     // Listening means ready: the stores are opened and migrated first.
     await proxy.ready();
+    if (options.checkUpstream ?? true) {
+      const check = await proxy.checkUpstream();
+      if (check.outcome === 'checked') logger.info({ event: 'upstream_checked', channel: config.channel, offers: check.offers }, 'keys and channel checked with the recruitment API');
+      else {
+        logger.warn({ event: 'upstream_unverified', reason: check.reason }, 'the keys and channel could not be checked at start; starting anyway, applications are queued until the recruitment API answers');
+        recheck = recheckUntilVerified(() => proxy.checkUpstream(), (mistake) => afterStart(proxy, mistake), options.upstreamRecheckMs ?? 60_000);
+      }
+    }
     await listen(server, config.port, config.host, 'PORT');
     await listen(metricsServer, config.metrics.port, config.metrics.host, 'METRICS_PORT');
   } catch (error) {
+    recheck?.stop();
     server.close();
     await proxy.stop();
     throw error;
@@ -262,6 +324,7 @@ export async function startProxy(configOrOptions: ProxyConfig | StartProxyOption
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
+      recheck?.stop();
       proxy.drain();
       logger.info('proxy shutting down: finishing in-flight requests');
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));

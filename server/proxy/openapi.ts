@@ -34,7 +34,7 @@ function problems(...codes: ProblemCode[]): Record<string, JsonSchema> {
   for (const code of [...codes, 'internal_error' as const]) byStatus.set(PROBLEMS[code].status, [...(byStatus.get(PROBLEMS[code].status) ?? []), code]);
   return Object.fromEntries(
     [...byStatus].map(([status, of]) => {
-      const retryAfter = of.some((code) => code === 'rate_limited' || code === 'server_busy' || code === 'storage_full' || code === 'not_ready');
+      const retryAfter = of.some((code) => code === 'rate_limited' || code === 'server_busy' || code === 'storage_full' || code === 'delivery_blocked' || code === 'not_ready');
       return [
         status,
         {
@@ -173,6 +173,7 @@ export function buildOpenApi(version: string, fields: Record<ConfigurableField, 
               'not_ready',
               'server_busy',
               'storage_full',
+              'delivery_blocked',
             ),
           },
         },

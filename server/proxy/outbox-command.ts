@@ -13,7 +13,8 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_PERSONAL_DATA_RETENTION_DAYS, loadDatabaseUrl } from './config.ts';
 import { emailBucket } from './applications/form.ts';
-import { OUTBOX_STATUSES, eraseAfter, openStoreForCommand } from './storage/index.ts';
+import { OUTBOX_STATUSES, eraseAfter, openStoreForCommand, redactUrl } from './storage/index.ts';
+import { storeCommandError } from './store-errors.ts';
 import type { ErasureReport, OutboxStatus, OutboxSummary } from './storage/index.ts';
 
 const USAGE = `Usage: jobboard-connector outbox <command> [options]
@@ -113,7 +114,10 @@ export async function main(args: string[]): Promise<void> {
   if (databaseUrl === null && !existsSync(join(dataDir, 'outbox.db'))) {
     throw new Error(`No outbox in ${dataDir} (no outbox.db there). Pass the proxy's data directory with --data-dir or DATA_DIR (or DATABASE_URL, as the proxy has it).`);
   }
-  const { store: outbox, close } = await openStoreForCommand({ dataDir, databaseUrl, owner: 'outbox-command' });
+  const where = databaseUrl === null ? join(dataDir, 'outbox.db') : redactUrl(databaseUrl);
+  const { store: outbox, close } = await openStoreForCommand({ dataDir, databaseUrl, owner: 'outbox-command' }).catch((error: unknown) => {
+    throw storeCommandError(error, where, 'open the outbox');
+  });
   try {
     switch (command) {
       case 'list': {
@@ -174,6 +178,8 @@ export async function main(args: string[]): Promise<void> {
       default:
         throw new Error(`Unknown outbox command "${command}".\n\n${USAGE}`);
     }
+  } catch (error) {
+    throw storeCommandError(error, where, `run outbox ${command}`);
   } finally {
     await close();
   }

@@ -1,5 +1,6 @@
 // `jobboard-connector sandbox`: serves the sandbox recruitment API.
 import { parseArgs } from 'node:util';
+import { portInUseError } from '../port-in-use.ts';
 import { DEMO_ENTITY_COMPANY_KEYS, startSandbox } from './index.ts';
 
 const HELP = `Usage: jobboard-connector sandbox [options]
@@ -56,6 +57,8 @@ export async function main(args: string[]): Promise<void> {
     rateLimitPerMinute: rateLimit,
     rateLimitWindowMs,
     log: values.log,
+  }).catch((error: unknown) => {
+    throw portInUseError(error, port, values.host, 'start the sandbox on another port with --port N (--port 0 picks a free one)');
   });
   const lines = [`Sandbox recruitment API listening on ${sandbox.url}`];
   if (values.admin) lines.push(`Admin routes under ${sandbox.origin}/_sandbox`);

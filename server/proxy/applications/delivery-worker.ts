@@ -5,6 +5,7 @@
 import type { OutboxRow, OutboxStore } from '../storage/application-store.ts';
 import { attemptDelivery } from './delivery.ts';
 import type { AttemptResult, DeliveryClient } from './delivery.ts';
+import type { BlockReason, DeliveryBlock } from './delivery-block.ts';
 
 export interface DeliveryOptions {
   /** Per-request timeout of the upstream calls (ms). */
@@ -55,6 +56,8 @@ export interface WorkerEvents {
   onRecorded?: (row: OutboxRow, result: AttemptResult, finalStatus: string) => void;
   /** An attempt whose result could not be recorded. */
   onError?: (reference: string, error: unknown) => void;
+  /** Delivery stopped for everyone (once, when it starts). */
+  onBlocked?: (block: DeliveryBlock) => void;
 }
 
 /**
@@ -74,6 +77,8 @@ export class DeliveryWorker {
   private ticking = false;
   private ticks: Promise<void> | undefined;
   private nextWait: number | undefined;
+  /** Set by a refusal no retry can fix; until a restart, no row is attempted. */
+  blocked: DeliveryBlock | undefined;
 
   constructor(outbox: OutboxStore, client: DeliveryClient, options: DeliveryOptions, now: () => number, events: WorkerEvents = {}) {
     this.outbox = outbox;
@@ -116,6 +121,13 @@ export class DeliveryWorker {
     await Promise.allSettled([...this.inFlight.values()]);
   }
 
+  /** Stops every delivery until a restart (the first reason stays). */
+  block(reason: BlockReason, error: string): void {
+    if (this.blocked !== undefined) return;
+    this.blocked = { reason, error, since: new Date(this.now()) };
+    this.events.onBlocked?.(this.blocked);
+  }
+
   /** Wakes the loop now (a row was queued). */
   poke(): void {
     if (this.running) this.schedule(0);
@@ -132,7 +144,7 @@ export class DeliveryWorker {
       await this.acquire();
       try {
         // Claimed only once a slot is free: a row waiting for its turn has made no attempt yet.
-        if (this.stopping || !this.outbox.isOpen) return undefined;
+        if (this.stopping || !this.outbox.isOpen || this.blocked !== undefined) return undefined;
         const row = await this.outbox.claim(reference, this.options.leaseMs);
         if (row === undefined) return undefined;
         return await this.run(row);
@@ -210,7 +222,9 @@ export class DeliveryWorker {
         return 'dead';
       case 'retry': {
         const now = this.now();
-        if (now >= row.dead_letter_at) {
+        if (result.blocks !== undefined) this.block(result.blocks, result.error);
+        // Blocked: the row waits for the fix, however old it is; its next attempt comes after a restart.
+        if (now >= row.dead_letter_at && result.blocks === undefined) {
           await this.outbox.markDead(ref, 'expired', result.error);
           return 'dead';
         }
@@ -255,7 +269,7 @@ export class DeliveryWorker {
     await this.outbox.recoverLeases(this.activeReferences);
     // Only as many retries as there are free send slots; the rest wait for the next tick.
     const free = this.options.concurrency - this.sending;
-    if (free <= 0 || this.stopping) return;
+    if (free <= 0 || this.stopping || this.blocked !== undefined) return;
     for (const row of await this.outbox.claimDue(free, this.options.leaseMs)) {
       // A failed write (disk full, database gone...) leaves the row leased; it is taken back when the lease ends.
       this.deliverClaimed(row).then(

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ConflictError, ConnectionError, RateLimitError, ServerError, StreamedFile, TimeoutError, ValidationError } from '../../client/index.ts';
+import { AuthenticationError, ConflictError, ConnectionError, PermissionError, RateLimitError, ServerError, StreamedFile, TimeoutError, ValidationError } from '../../client/index.ts';
 import { attemptDelivery, classify, formFieldOf } from './delivery.ts';
 import { backoffMs } from './delivery-worker.ts';
 import type { DeliveryClient } from './delivery.ts';
@@ -180,6 +180,23 @@ describe('classify', () => {
     assert.equal(classify(new TimeoutError({ ...where, code: 'timeout', message: '' })).kind, 'retry');
     const limited = classify(new RateLimitError({ ...where, status: 403, code: 'rate_limited', message: '', retryAfterMs: 30_000 }));
     assert.deepEqual(limited.kind === 'retry' ? limited.retryAfterMs : undefined, 30_000);
+  });
+
+  it('marks a 403 wrong_client_kind or missing_scope as blocking every delivery, and no other refusal of the keys', () => {
+    const blocks = (error: Error) => {
+      const result = classify(error);
+      return result.kind === 'retry' ? result.blocks : 'not a retry';
+    };
+    assert.deepEqual(
+      [
+        new PermissionError({ ...where, status: 403, code: 'wrong_client_kind', message: '' }),
+        new PermissionError({ ...where, status: 403, code: 'missing_scope', message: '' }),
+        new RateLimitError({ ...where, status: 403, code: 'rate_limited', message: '', retryAfterMs: undefined }),
+        new AuthenticationError({ ...where, status: 401, code: 'token_expired', message: '' }),
+        new ServerError({ ...where, status: 503, code: 'service_unavailable', message: '' }),
+      ].map(blocks),
+      ['wrong_client_kind', 'missing_scope', undefined, undefined, undefined],
+    );
   });
 
   it('reports a campaign that stopped taking applications as campaign_closed', () => {

@@ -30,10 +30,13 @@ import {
   ValidationError,
 } from '../../client/index.ts';
 import type { FieldProblem } from '../problem.ts';
-import { FIELD_MESSAGES } from './form.ts';
+import { fieldProblems } from './field-problems.ts';
 import { ResumeMissingError } from '../storage/application-store.ts';
 import type { OutboxRow, Outcome } from '../storage/application-store.ts';
-import { APPLICATION_FORM, invalidCodeOf, postedName, upstreamName } from '../../contract/application-form.ts';
+import { blockingReason } from './delivery-block.ts';
+import type { BlockReason } from './delivery-block.ts';
+
+export { formFieldOf } from './field-problems.ts';
 
 /** The two client calls delivery makes. */
 export type DeliveryClient = Pick<RecruitmentClient, 'jobboards' | 'applications'>;
@@ -42,53 +45,10 @@ export type AttemptResult =
   | { kind: 'delivered'; outcome: Extract<Outcome, 'created_applicant' | 'created_application' | 'found_delivered'>; applicantId?: number; applicationId?: number }
   | { kind: 'already_applied' }
   | { kind: 'rejected'; outcome: Extract<Outcome, 'upstream_rejected' | 'campaign_closed'>; errors: FieldProblem[]; error: string }
-  /** `reached`: the failed attempt may have reached the service (and created the application). */
-  | { kind: 'retry'; error: string; retryAfterMs?: number; reached: boolean }
+  /** `reached`: the failed attempt may have reached the service (and created the application). `blocks`: no attempt can succeed (delivery-block.ts). */
+  | { kind: 'retry'; error: string; retryAfterMs?: number; reached: boolean; blocks?: BlockReason }
   /** The store no longer has the resume the row holds: nothing was sent, and no later attempt could send it. */
   | { kind: 'resume_missing'; error: string };
-
-/** Form field of each field of the API (upstream error paths → form names), from the form's table. */
-const FORM_FIELD_OF: Record<string, string> = {
-  ...Object.fromEntries(APPLICATION_FORM.map((field) => [upstreamName(field), postedName(field)])),
-  applicant_email: 'email',
-  locale: 'locale',
-  campaign_id: 'campaign_id',
-};
-
-
-/**
- * "applicant.applications.0.comments.0.content" → "cover_letter";
- * "applicant.resume.base64" → "resume". The first segment that names a form
- * field wins; an unknown path is reported on the whole form ("form").
- */
-export function formFieldOf(path: string): string {
-  for (const segment of path.split('.')) {
-    const field = FORM_FIELD_OF[segment];
-    if (field !== undefined && segment !== 'campaign_id') return field;
-  }
-  return path.split('.').includes('campaign_id') ? 'campaign_id' : 'form';
-}
-
-function fieldProblems(error: ApiError): FieldProblem[] {
-  const problems: FieldProblem[] = [];
-  const seen = new Set<string>();
-  for (const detail of error.details) {
-    const field = formFieldOf(detail.field);
-    if (seen.has(field)) continue;
-    seen.add(field);
-    let code = invalidCodeOf(field);
-    if (error.code === 'file_too_large') code = 'file_too_large';
-    if (/too long|at most|too_big/i.test(detail.message) && field !== 'resume') code = 'too_long';
-    // Our own words, never the service's: its messages are part of its error body, which no browser sees.
-    problems.push({ field, code, message: `The recruitment service refused this value. ${FIELD_MESSAGES[code] ?? ''}`.trim() });
-  }
-  if (problems.length === 0) {
-    const field = error.code === 'file_too_large' || error.code === 'unsupported_media_type' || error.code === 'file_type_mismatch' ? 'resume' : 'form';
-    const code = error.code === 'file_too_large' ? 'file_too_large' : field === 'resume' ? 'unsupported_file_type' : 'invalid_value';
-    problems.push({ field, code, message: 'The recruitment service refused this application.' });
-  }
-  return problems;
-}
 
 /** What an error of the client means for this row: try again later, or stop. */
 export function classify(error: unknown): Exclude<AttemptResult, { kind: 'delivered' } | { kind: 'already_applied' } | { kind: 'resume_missing' }> {
@@ -99,7 +59,10 @@ export function classify(error: unknown): Exclude<AttemptResult, { kind: 'delive
   if (error instanceof ServerError || error instanceof TimeoutError) return { kind: 'retry', error: `${error.code} (${error.status ?? 'no answer'})`, reached: true };
   if (error instanceof ConnectionError) return { kind: 'retry', error: `${error.code} (no answer)`, reached: error.mayHaveReachedServer };
   // Our keys or scopes are wrong: an operator fixes the configuration, the application waits.
-  if (error instanceof AuthenticationError || error instanceof PermissionError) return { kind: 'retry', error: `${error.code} (${error.status ?? '-'})`, reached: false };
+  if (error instanceof AuthenticationError || error instanceof PermissionError) {
+    const blocks = blockingReason(error);
+    return { kind: 'retry', error: `${error.code} (${error.status ?? '-'})`, reached: false, ...(blocks === undefined ? {} : { blocks }) };
+  }
   // The service acted but answered something we cannot read: the next attempt looks for what it created.
   if (error instanceof SchemaError) return { kind: 'retry', error: `unreadable answer (${error.code})`, reached: true };
   if (error instanceof ValidationError || error instanceof NotFoundError || (error instanceof ApiError && error.status !== undefined && error.status >= 400 && error.status < 500)) {

@@ -15,6 +15,8 @@ import type { DataDirLock } from '../data-dir-lock.ts';
 import type { DeliveryClient } from './delivery.ts';
 import { DEFAULT_DELIVERY, DeliveryWorker } from './delivery-worker.ts';
 import type { DeliveryOptions } from './delivery-worker.ts';
+import { BLOCK_FIX, blockedGauge } from './delivery-block.ts';
+import type { BlockReason, DeliveryBlock } from './delivery-block.ts';
 import { applicationMetrics } from './metrics.ts';
 import { SchemaBehindError, openApplicationStore } from '../storage/index.ts';
 import type { ApplicationStore, Database } from '../storage/index.ts';
@@ -27,6 +29,7 @@ export type { ApplicationsCatalogue, Clock } from './types.ts';
 export type { DeliveryClient } from './delivery.ts';
 export type { DeliveryOptions } from './delivery-worker.ts';
 export { DEFAULT_DELIVERY } from './delivery-worker.ts';
+export type { BlockReason, DeliveryBlock } from './delivery-block.ts';
 export { OUTBOX_STATUSES } from '../storage/index.ts';
 export type { ApplicationStore, ErasedBy, ErasureReport, OutboxRow, OutboxStatus, OutboxSummary, Outcome } from '../storage/index.ts';
 export { DEFAULT_RETENTION_INTERVAL_MS } from './retention.ts';
@@ -61,6 +64,10 @@ export interface ApplicationsModule {
   ready(): boolean;
   /** Resolves once the store is opened and migrated; rejects when it cannot be. */
   whenReady(): Promise<void>;
+  /** Set when a refusal no retry can fix (wrong client kind, missing scope) has stopped delivery for everyone, until a restart. */
+  blocked(): DeliveryBlock | undefined;
+  /** Stops delivery for everyone, as such a refusal does (the start check learnt it later). */
+  block(reason: BlockReason, error: string): void;
 }
 
 export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsModule {
@@ -108,7 +115,14 @@ export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsMo
       // The error of a failed write (SQLite), never an upstream body: no personal data in it.
       log.error({ event: 'delivery_error', reference, error: error instanceof Error ? error.message : String(error) }, 'could not record a delivery attempt');
     },
+    onBlocked(block) {
+      log.error(
+        { event: 'delivery_blocked', reason: block.reason, error: block.error },
+        `delivery stopped for every application: the recruitment API answered ${block.error}, which no retry can fix. ${BLOCK_FIX[block.reason]}; new applications are answered 503 delivery_blocked meanwhile`,
+      );
+    },
   });
+  blockedGauge(deps.registry, () => worker.blocked);
   const retention = new RetentionSweeper(
     outbox,
     { retentionMs: deps.config.personalDataRetentionDays * 24 * 60 * 60 * 1000, intervalMs: deps.retention?.intervalMs ?? DEFAULT_RETENTION_INTERVAL_MS },
@@ -163,5 +177,7 @@ export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsMo
     outbox,
     ready: () => outbox.isOpen,
     whenReady: () => opened,
+    blocked: () => worker.blocked,
+    block: (reason, error) => worker.block(reason, error),
   };
 }

@@ -20,6 +20,7 @@ import { resumeTypeOf, unsupportedFileType } from './resume.ts';
 import { DAY_MS, checkEmail, ipLimit, storeUnavailable, verifyCaptcha } from './spam.ts';
 import type { ApplicationsCatalogue } from './types.ts';
 import { admitUploads, UploadSlots } from './upload-admission.ts';
+import { refuseWhileBlocked } from './delivery-block.ts';
 import { QueueCeiling } from './queue-ceiling.ts';
 import type { UploadSpool } from './upload-spool.ts';
 
@@ -242,7 +243,7 @@ export function applicationsRouter(deps: RouteDeps): Router {
     return { reference, campaignId: checked.campaignId };
   }
 
-  router.post('/', admit, ipLimit(config.applyRateLimitPerIp, metrics, log, deps.sharedStore ? deps.outbox : undefined), async (req: Request, res: Response) => {
+  router.post('/', refuseWhileBlocked(() => deps.worker().blocked, metrics), admit, ipLimit(config.applyRateLimitPerIp, metrics, log, deps.sharedStore ? deps.outbox : undefined), async (req: Request, res: Response) => {
     const now = deps.now();
     let form: ParsedForm | undefined;
     try {

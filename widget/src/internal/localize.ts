@@ -127,6 +127,9 @@ export function problemMessage(code: string): string {
       return msg('Too many applications at once. Send the form again in a moment.');
     case 'storage_full':
       return msg('This job board cannot receive applications right now, through no fault of yours. Your application was not sent: try again later.');
+    // The board's connection to the recruiter is misconfigured: nothing the candidate can fix.
+    case 'delivery_blocked':
+      return msg('This job board cannot send applications to the recruiter right now, through no fault of yours. Your application was not sent: try again later.');
     default:
       return msg('Something went wrong on our side. Try again in a moment.');
   }

@@ -80,6 +80,7 @@
 's933b7189901425d9': `Enviar mi candidatura`,
 's96496e571998d43d': `Contrato de formación`,
 's9b853bbb147d2e04': `El formulario es demasiado grande. Acorte la carta de presentación y vuelva a enviarlo.`,
+'s9fbebe7e03a4504c': `Esta bolsa de empleo no puede enviar candidaturas al reclutador en este momento, sin que sea culpa suya. Su candidatura no se ha enviado: inténtelo de nuevo más tarde.`,
 'sa47772836f28f19e': `Este texto es demasiado largo.`,
 'sa4cfcf110eb82697': `El puesto`,
 'sa5e49059c5aee87c': str`${0} ofertas`,

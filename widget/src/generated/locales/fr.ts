@@ -80,6 +80,7 @@
 's933b7189901425d9': `Envoyer ma candidature`,
 's96496e571998d43d': `Contrat de professionnalisation`,
 's9b853bbb147d2e04': `Le formulaire est trop volumineux. Raccourcissez la lettre de motivation puis envoyez-le à nouveau.`,
+'s9fbebe7e03a4504c': `Ce site d’emploi ne peut pas transmettre de candidatures au recruteur pour le moment, sans que vous y soyez pour rien. Votre candidature n’a pas été envoyée : réessayez plus tard.`,
 'sa47772836f28f19e': `Ce texte est trop long.`,
 'sa4cfcf110eb82697': `Le poste`,
 'sa5e49059c5aee87c': str`${0} offres`,
