@@ -69,7 +69,7 @@ const inputs: Partial<Record<FormControl['kind'], { type: string; pattern?: stri
  */
 export class JobboardApply extends LitElement {
   static override styles = styles;
-  /** Lit's reactive properties, declared without decorators: the decorator helpers cost the script-tag bundle 1 KB. */
+  /** Lit's reactive properties, declared without decorators, whose helpers cost the script-tag bundle 0.45 KB gzipped. */
   static override properties: PropertyDeclarations = {
     endpoint: {},
     campaignId: { attribute: 'campaign-id', type: Number },

@@ -68,7 +68,7 @@ const forwarded = /^(field-.+|no-draft|consent-url)$/;
  */
 export class JobboardCampaigns extends LitElement {
   static override styles = styles;
-  /** Lit's reactive properties, declared without decorators: the decorator helpers cost the script-tag bundle 1 KB. */
+  /** Lit's reactive properties, declared without decorators, whose helpers cost the script-tag bundle 0.45 KB gzipped. */
   static override properties: PropertyDeclarations = {
     query: { state: true },
     data: { state: true },
