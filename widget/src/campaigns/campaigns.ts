@@ -70,13 +70,8 @@ export class JobboardCampaigns extends LitElement {
   static override styles = styles;
   /** Lit's reactive properties, declared without decorators, whose helpers cost the script-tag bundle 0.45 KB gzipped. */
   static override properties: PropertyDeclarations = {
-    query: { state: true },
-    data: { state: true },
-    listStatus: { state: true },
-    selected: { state: true },
-    detailStatus: { state: true },
-    endpoint: {},
-    lang: {},
+    query: { state: true }, data: { state: true }, listStatus: { state: true }, selected: { state: true }, detailStatus: { state: true },
+    endpoint: {}, lang: {},
     perPage: { attribute: 'per-page', type: Number },
     headingLevel: { attribute: 'heading-level', type: Number },
     offerParam: { attribute: 'offer-param' },
