@@ -17,5 +17,19 @@ export default {
         }
       },
     },
+    {
+      // The analyzer takes every entry of `static properties` for an attribute,
+      // `state: true` ones too; those are the private fields, never attributes.
+      name: 'jobboard-no-attribute-for-state',
+      packageLinkPhase({ customElementsManifest }) {
+        for (const mod of customElementsManifest.modules) {
+          for (const declaration of mod.declarations ?? []) {
+            const states = new Set((declaration.members ?? []).filter((m) => m.kind === 'field' && m.privacy === 'private').map((m) => m.name));
+            for (const member of declaration.members ?? []) if (states.has(member.name)) delete member.attribute;
+            if (declaration.attributes) declaration.attributes = declaration.attributes.filter((a) => !states.has(a.fieldName));
+          }
+        }
+      },
+    },
   ],
 };
