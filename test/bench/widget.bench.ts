@@ -2,7 +2,8 @@
 // being interactive (and to the offer list being shown), side by side with a
 // baseline page holding the same form in plain HTML, plus the bundle size.
 // A small node:http server serves the built bundle (gzipped, as a proxy would)
-// and a fixed /api/config and /api/campaigns, so the figures are the widget's,
+// and a fixed /api/config, /api/campaigns and /api/campaigns/1 (the apply
+// form checks its offer is open before it shows), so the figures are the widget's,
 // not the proxy's. Needs `npm run build` first.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -33,6 +34,9 @@ const campaigns = {
   page: 1, per_page: 10, total: 10, last_page: 1,
   facets: { job_types: ['Permanent contract'], working_times: ['Full time'], cities: ['Lyon'], companies: [{ id: 1, name: 'Acme' }] },
 };
+
+/** The offer <jobboard-apply campaign-id="1"> checks before it shows its form. */
+const offer = { ...campaigns.items[0]!, description: '<p>Build our APIs.</p>', profile: null, address: null, date_end: null };
 
 // Same probe on every page: a rAF loop that notes when `ready()` first holds.
 const probe = (ready: string) => `<script>
@@ -87,9 +91,10 @@ export default async function bench(): Promise<string> {
       res.writeHead(200, { 'content-type': 'text/javascript', 'content-encoding': 'gzip', 'cache-control': 'no-store' });
       return res.end(gzipped);
     }
-    if (path === '/api/config' || path === '/api/campaigns') {
+    const answers: Record<string, object> = { '/api/config': config, '/api/campaigns': campaigns, '/api/campaigns/1': offer };
+    if (answers[path] !== undefined) {
       res.writeHead(200, { 'content-type': 'application/json' });
-      return res.end(JSON.stringify(path === '/api/config' ? config : campaigns));
+      return res.end(JSON.stringify(answers[path]));
     }
     const page = pages[path];
     if (page) {
