@@ -147,7 +147,8 @@ export class SqliteApplicationStore implements ApplicationStore {
       this.db.exec('COMMIT');
       return result;
     } catch (error) {
-      this.db.exec('ROLLBACK');
+      // SQLite has already rolled back after some errors (SQLITE_FULL, SQLITE_IOERR): the original error is the one to tell.
+      if (this.db.isTransaction) this.db.exec('ROLLBACK');
       throw error;
     }
   }
@@ -259,9 +260,10 @@ export class SqliteApplicationStore implements ApplicationStore {
    * (removeUnlinkedResumes).
    */
   async enqueue(app: NewApplication, options: EnqueueOptions): Promise<void> {
-    if (app.resume !== null) await this.resumes.keep(app.reference, app.resume.path);
     const now = this.now();
     try {
+      // Inside the try: a keep that fails after its rename (a full disk at the folder's fsync) leaves no file behind.
+      if (app.resume !== null) await this.resumes.keep(app.reference, app.resume.path);
       this.transaction(() => {
         this.stmt(
           `INSERT INTO outbox (reference, created_at, campaign_id, company_id, payload, resume_type, resume_bytes, status,
