@@ -6,7 +6,8 @@
 // application accepted before the outage is created exactly once, counted at
 // the sandbox's wire with duplicates accepted there. Real PostgreSQL.
 import assert from 'node:assert/strict';
-import { request } from 'node:http';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { CATALOGUE_SYNC_LOCK } from '../server/proxy/catalogue/shared-store.ts';
@@ -18,6 +19,7 @@ import type { ApplyWorld, Fields } from './proxy-apply-support.ts';
 import { postgresStore } from './proxy-stores.ts';
 
 const store = await postgresStore();
+const keyStore = await postgresStore();
 
 /** POSTs an application: its headers and first bytes, then `between()`, then the rest of its body. */
 async function applyAcross(url: string, fields: Fields, between: () => Promise<void>): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Record<string, unknown> }> {
@@ -120,5 +122,62 @@ describe('PostgreSQL going away and coming back', { skip: store.skip }, () => {
       [CATALOGUE_SYNC_LOCK, name()],
     );
     assert.equal(rows[0]!.n, 1, 'the sync lock is held again');
+  });
+});
+
+describe('PostgreSQL going away after an Idempotency-Key was claimed', { skip: store.skip }, () => {
+  let world: ApplyWorld;
+  let server: pg.Pool;
+  /** What the captcha provider does before it answers: the database goes while the application is being checked. */
+  let beforeVerdict: () => Promise<void> = async () => {};
+  let captcha: ReturnType<typeof createServer>;
+  const name = () => new URL(keyStore.env.DATABASE_URL!).pathname.slice(1);
+
+  before(async () => {
+    captcha = createServer((req, res) => {
+      req.resume();
+      beforeVerdict().then(
+        () => res.setHeader('content-type', 'application/json').end(JSON.stringify({ success: true })),
+        () => res.writeHead(500).end(),
+      );
+    });
+    await new Promise<void>((resolve) => captcha.listen(0, '127.0.0.1', resolve));
+    const verifyUrl = `http://127.0.0.1:${(captcha.address() as AddressInfo).port}/siteverify`;
+    // The default lease of a claimed key: a key left claimed would hold a retry for minutes.
+    world = await startApplyWorld({
+      duplicates: 'accept',
+      env: { ...keyStore.env, CAPTCHA_PROVIDER: 'turnstile', CAPTCHA_SECRET: 'secret', CAPTCHA_SITE_KEY: 'site', CAPTCHA_VERIFY_URL: verifyUrl },
+    });
+    server = new pg.Pool({ connectionString: TEST_DATABASE_URL, max: 1 });
+  });
+  after(async () => {
+    await server?.query(`ALTER DATABASE "${name()}" WITH ALLOW_CONNECTIONS true`).catch(() => {});
+    await world?.close();
+    await server?.end();
+    await new Promise((resolve) => captcha?.close(resolve));
+  });
+
+  it('a retry with the same key, once the database is back, is stored at once: the key its first request claimed is not left held', async () => {
+    const [campaignId] = world.openCampaignIds;
+    assert.ok(campaignId !== undefined);
+    const fields = { ...validFields(campaignId), captcha_token: 'token' };
+    const key = crypto.randomUUID();
+    beforeVerdict = async () => {
+      await server.query(`ALTER DATABASE "${name()}" WITH ALLOW_CONNECTIONS false`);
+      await server.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [name()]);
+    };
+    const first = await apply(world.proxyUrl, { fields, key });
+    assert.equal(first.status, 503, first.text);
+
+    beforeVerdict = async () => {};
+    await server.query(`ALTER DATABASE "${name()}" WITH ALLOW_CONNECTIONS true`);
+    const retry = await eventually(async () => {
+      const answer = await apply(world.proxyUrl, { fields, key });
+      // 503 while the pool has not reconnected yet; anything else is the answer.
+      return answer.status === 503 ? undefined : answer;
+    }, { timeoutMs: 15_000, what: 'an answer other than 503 once the database is back' });
+    assert.ok(retry.status === 201 || retry.status === 202, `${retry.status} ${retry.text}`);
+    await eventually(async () => (await world.applications.outbox.counts()).delivered === 1, { timeoutMs: 15_000, what: 'the application delivered' });
+    await assertCreatedOnceAtTheWire(world.sandbox, fields.email, campaignId);
   });
 });
