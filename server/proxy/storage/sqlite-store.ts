@@ -49,6 +49,8 @@ const SUMMARY_COLUMNS = `reference, created_at, campaign_id, company_id, resume_
 export interface SqliteStoreOptions extends StoreOptions {
   /** Directory holding outbox.db (created when missing). */
   dataDir: string;
+  /** Where resumes are kept (default: DATA_DIR/resumes; tests give one whose disk fills). */
+  resumes?: ResumeFiles;
 }
 
 export class SqliteApplicationStore implements ApplicationStore {
@@ -79,7 +81,7 @@ export class SqliteApplicationStore implements ApplicationStore {
     this.db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;');
     // Deleted payloads and resumes are overwritten with zeros, not left in free pages: erased means gone from the file.
     this.db.exec('PRAGMA secure_delete = ON;');
-    this.resumes = new ResumeFiles(options.dataDir);
+    this.resumes = options.resumes ?? new ResumeFiles(options.dataDir);
     this.migrations = migrateSqlite(this.db, this.resumes, this.path, this.now);
   }
 
