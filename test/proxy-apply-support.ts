@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { createClient } from '../server/client/index.ts';
 import type { RecruitmentClient } from '../server/client/index.ts';
-import type { ApplicationsModule, DeliveryOptions } from '../server/proxy/applications/index.ts';
+import type { ApplicationsModule, DeliveryOptions, OpenUploadFile } from '../server/proxy/applications/index.ts';
 import type { LiveCatalogue } from '../server/proxy/catalogue/index.ts';
 import { loadProxyConfig } from '../server/proxy/config.ts';
 import type { ProxyConfig } from '../server/proxy/config.ts';
@@ -64,6 +64,8 @@ export interface WorldOptions {
   clock?: { now(): number };
   /** The upstream client's fetch: only for what the sandbox cannot produce (an answer lost after the service acted). */
   fetch?: typeof fetch;
+  /** How uploads are written (a disk that fills up). */
+  openUploadFile?: OpenUploadFile;
 }
 
 export const FAST_DELIVERY: Partial<DeliveryOptions> = { baseBackoffMs: 50, maxBackoffMs: 400, pollIntervalMs: 50, upstreamTimeoutMs: 5_000 };
@@ -104,7 +106,7 @@ export interface ProxyStack {
 /** The proxy started by startProxy, with the outbox's timings shortened and the client's retries injectable. */
 export async function startProxyStack(
   config: ProxyConfig,
-  options: { logger: Logger; delivery?: Partial<DeliveryOptions>; clock?: { now(): number } } & Pick<WorldOptions, 'clientRetry' | 'clientTimeoutMs' | 'budgetPerMinute' | 'fetch'>,
+  options: { logger: Logger; delivery?: Partial<DeliveryOptions>; clock?: { now(): number } } & Pick<WorldOptions, 'clientRetry' | 'clientTimeoutMs' | 'budgetPerMinute' | 'fetch' | 'openUploadFile'>,
 ): Promise<ProxyStack> {
   const client = createClient({
     baseUrl: config.upstream.url,
@@ -122,7 +124,11 @@ export async function startProxyStack(
     registry: createRegistry({ defaultMetrics: false }),
     // Tests end with requests still held by a stalled upstream: cut them rather than wait.
     shutdownGraceMs: 0,
-    applications: { delivery: { ...FAST_DELIVERY, ...options.delivery }, ...(options.clock === undefined ? {} : { clock: options.clock }) },
+    applications: {
+      delivery: { ...FAST_DELIVERY, ...options.delivery },
+      ...(options.clock === undefined ? {} : { clock: options.clock }),
+      ...(options.openUploadFile === undefined ? {} : { openUploadFile: options.openUploadFile }),
+    },
   });
   try {
     // startProxy syncs in the background; the tests need the campaigns now (joins that sync).
@@ -160,6 +166,7 @@ export async function startApplyWorld(options: WorldOptions = {}): Promise<Apply
     ...(options.clientTimeoutMs === undefined ? {} : { clientTimeoutMs: options.clientTimeoutMs }),
     ...(options.budgetPerMinute === undefined ? {} : { budgetPerMinute: options.budgetPerMinute }),
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+    ...(options.openUploadFile === undefined ? {} : { openUploadFile: options.openUploadFile }),
   });
   const openCampaignIds = stack.catalogue.store.search({ page: 1, per_page: 50 }).items.map((c) => c.id);
   return {

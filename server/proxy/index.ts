@@ -16,7 +16,7 @@ import { packageVersion } from '../package-root.ts';
 import { portInUseError } from '../port-in-use.ts';
 import { createMetricsApp, createProxyApp } from './app.ts';
 import { createApplicationsModule } from './applications/index.ts';
-import type { ApplicationsModule, Clock, DeliveryOptions } from './applications/index.ts';
+import type { ApplicationsDeps, ApplicationsModule } from './applications/index.ts';
 import { createCatalogue, createSharedCatalogue, openCatalogueStore } from './catalogue/index.ts';
 import type { LiveCatalogue } from './catalogue/index.ts';
 import type { ProxyConfig } from './config.ts';
@@ -52,7 +52,7 @@ export interface CreateProxyOptions {
   /** Default: a new registry with Node's default metrics. */
   registry?: Registry;
   /** Options of the applications module: the delivery worker's timings, the retention pass's interval and the clock (tests shorten them). */
-  applications?: { delivery?: Partial<DeliveryOptions>; retention?: { intervalMs?: number }; clock?: Clock };
+  applications?: Pick<ApplicationsDeps, 'delivery' | 'retention' | 'clock' | 'openUploadFile'>;
 }
 
 export interface Proxy {

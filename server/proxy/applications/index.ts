@@ -23,11 +23,13 @@ import type { ApplicationStore, Database } from '../storage/index.ts';
 import { DEFAULT_RETENTION_INTERVAL_MS, RetentionSweeper } from './retention.ts';
 import { applicationsRouter } from './routes.ts';
 import { UploadSpool } from './upload-spool.ts';
+import type { OpenUploadFile } from './upload-spool.ts';
 import type { ApplicationsCatalogue, Clock } from './types.ts';
 
 export type { ApplicationsCatalogue, Clock } from './types.ts';
 export type { DeliveryClient } from './delivery.ts';
 export type { DeliveryOptions } from './delivery-worker.ts';
+export type { OpenUploadFile } from './upload-spool.ts';
 export { DEFAULT_DELIVERY } from './delivery-worker.ts';
 export type { BlockReason, DeliveryBlock } from './delivery-block.ts';
 export { OUTBOX_STATUSES } from '../storage/index.ts';
@@ -50,6 +52,8 @@ export interface ApplicationsDeps {
   delivery?: Partial<DeliveryOptions>;
   /** Time between two retention passes (ms; default hourly). */
   retention?: { intervalMs?: number };
+  /** How uploads are written to DATA_DIR/uploads (default node:fs's createWriteStream; tests give one whose disk is full). */
+  openUploadFile?: OpenUploadFile;
 }
 
 export interface ApplicationsModule {
@@ -96,7 +100,7 @@ export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsMo
   opened.catch((error: unknown) => {
     log.error({ event: 'store_error', store: outbox.location, error: error instanceof Error ? error.message : String(error) }, 'the application store cannot be opened');
   });
-  const spool = new UploadSpool(deps.config.dataDir);
+  const spool = new UploadSpool(deps.config.dataDir, deps.openUploadFile);
   // Uploads a stopped process was receiving (none was acknowledged), deleted before the router below takes any.
   spool.clear(deps.dataDirLock);
   const metrics = applicationMetrics(deps.registry, () => outbox);

@@ -4,13 +4,12 @@
 // its file is deleted and its bytes are counted and dropped, and a request
 // that keeps sending far beyond the form's allowance is cut off.
 import { createHash } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import type { WriteStream } from 'node:fs';
+import type { Writable } from 'node:stream';
 import busboy from 'busboy';
 import type { Request } from 'express';
-import { OWNER_ONLY_FILE } from '../../owner-only.ts';
 import { ProblemError } from '../problem.ts';
 import { LEADING_BYTES_NEEDED, startsLikeResume } from './resume.ts';
+import { storeFailure } from './store-failure.ts';
 import type { UploadSpool } from './upload-spool.ts';
 
 /** What a form may weigh besides the resume: fields, part headers, boundaries. */
@@ -120,7 +119,7 @@ export function parseApplicationForm(req: Request, maxResumeBytes: number, spool
     let received = 0;
     let fileOpen = false;
     /** The resume's upload file while it is written: deleted if the form fails. */
-    let upload: { path: string; out: WriteStream; written: Promise<void> } | undefined;
+    let upload: { path: string; out: Writable; written: Promise<void> } | undefined;
     /**
      * Set once the upload file is dropped: no byte is written after. The
      * request is unpiped from the parser when the form fails, but the chunk
@@ -129,12 +128,17 @@ export function parseApplicationForm(req: Request, maxResumeBytes: number, spool
      */
     let dropped = false;
 
-    const openUpload = (): WriteStream => {
+    const openUpload = (): Writable => {
       const path = spool.newPath();
-      const out = createWriteStream(path, { mode: OWNER_ONLY_FILE });
+      const out = spool.open(path);
       const written = new Promise<void>((resolveWrite, rejectWrite) => {
         out.once('close', resolveWrite);
         out.once('error', rejectWrite);
+      });
+      // A write that fails (a full disk) ends the upload: its file goes, and the candidate is told why once the body is read.
+      out.once('error', (error) => {
+        fail(storeFailure(error));
+        dropUpload();
       });
       // Rejections are read by finish(); until then this one must not count as unhandled.
       written.catch(() => undefined);
@@ -175,7 +179,7 @@ export function parseApplicationForm(req: Request, maxResumeBytes: number, spool
         () => resolve(form),
         (writeError: unknown) => {
           dropUpload();
-          reject(writeError);
+          reject(storeFailure(writeError));
         },
       );
     };
@@ -223,7 +227,14 @@ export function parseApplicationForm(req: Request, maxResumeBytes: number, spool
         if (!out.write(chunk)) {
           // Backpressure: busboy stops parsing, and reading the request, until the disk has taken this.
           stream.pause();
-          out.once('drain', () => stream.resume());
+          // Closed (a failed write destroys it) means no drain will come: read on, writing nothing.
+          const resume = () => {
+            out.off('drain', resume);
+            out.off('close', resume);
+            stream.resume();
+          };
+          out.once('drain', resume);
+          out.once('close', resume);
         }
       };
       const checkHead = (bytes: Buffer) => {

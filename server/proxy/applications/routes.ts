@@ -23,6 +23,7 @@ import { admitUploads, UploadSlots } from './upload-admission.ts';
 import { refuseWhileBlocked } from './delivery-block.ts';
 import { QueueCeiling } from './queue-ceiling.ts';
 import type { UploadSpool } from './upload-spool.ts';
+import { storeFailure } from './store-failure.ts';
 
 export interface RouteDeps {
   config: ProxyConfig;
@@ -139,6 +140,23 @@ export function applicationsRouter(deps: RouteDeps): Router {
     dataDir: config.dataDir,
     queuedBytes: () => deps.outbox().then((outbox) => outbox.queuedResumeBytes()),
   });
+  /**
+   * A store call whose failure (the database gone, the disk full) is the
+   * server's: logged, and answered 503 (storage_full or not_ready) rather than 500.
+   */
+  function storing<T>(doing: string, work: Promise<T>): Promise<T> {
+    return work.catch((error: unknown) => {
+      const problem = storeFailure(error);
+      log.error({ event: 'store_error', doing, code: problem.code, error: error instanceof Error ? error.message : String(error) }, `could not ${doing}: application refused with ${problem.code}`);
+      throw problem;
+    });
+  }
+  /** A write after the application is stored: it is kept whatever happens here, so the candidate still gets its answer. */
+  function afterStored(doing: string, reference: string, work: Promise<void>): Promise<void> {
+    return work.catch((error: unknown) => {
+      log.error({ event: 'store_error', doing, reference, error: error instanceof Error ? error.message : String(error) }, `could not ${doing}; the application is stored and will be delivered`);
+    });
+  }
   const admit = admitUploads({ slots: new UploadSlots(config.maxConcurrentUploads, config.maxConcurrentUploadsPerIp), ceiling, metrics, log });
 
   /** The campaign the application goes to, re-checked upstream when the catalogue is old. */
@@ -228,7 +246,7 @@ export function applicationsRouter(deps: RouteDeps): Router {
     await checkEmail(outbox, bucket, config.applyRateLimitPerEmail, now, log);
 
     const reference = randomUUID();
-    await outbox.enqueue(
+    await storing('store the application', outbox.enqueue(
       {
         reference,
         campaign_id: checked.campaignId,
@@ -238,7 +256,7 @@ export function applicationsRouter(deps: RouteDeps): Router {
         resume_type: resumeType ?? null,
       },
       { deadLetterAfterMs: config.deadLetterAfterHours * 60 * 60 * 1000, key, emailBucket: { bucket, windowMs: DAY_MS } },
-    );
+    ));
     if (resume?.path != null) ceiling.noteStored(resume.size);
     return { reference, campaignId: checked.campaignId };
   }
@@ -279,7 +297,10 @@ export function applicationsRouter(deps: RouteDeps): Router {
       metrics.refused.inc({ code: 'not_ready' });
       throw storeUnavailable();
     });
-    const claim = await outbox.claimKey(key, fingerprintOf(parsed));
+    const claim = await storing('claim the Idempotency-Key', outbox.claimKey(key, fingerprintOf(parsed))).catch((error: unknown) => {
+      if (error instanceof ProblemError) metrics.refused.inc({ code: error.code });
+      throw error;
+    });
     switch (claim.kind) {
       case 'replay':
         send(res, { status: claim.status, body: claim.body, contentType: claim.status >= 400 ? 'application/problem+json; charset=utf-8' : 'application/json; charset=utf-8' }, true);
@@ -294,10 +315,10 @@ export function applicationsRouter(deps: RouteDeps): Router {
           { headers: { 'Retry-After': '2' } },
         );
       case 'stored': {
-        const row = await outbox.get(claim.reference);
+        const row = await storing('read the stored application', outbox.get(claim.reference));
         const answer = row === undefined ? accepted(202, claim.reference, 0) : answerFromRow(row);
-        await outbox.completeKey(key, answer.status, answer.body);
-        if (row !== undefined) await outbox.setAnswered(row.reference, answer.status);
+        await afterStored('record the answer', claim.reference, outbox.completeKey(key, answer.status, answer.body));
+        if (row !== undefined) await afterStored('record the answer', row.reference, outbox.setAnswered(row.reference, answer.status));
         deps.worker().poke();
         send(res, answer, true);
         return;
@@ -322,8 +343,8 @@ export function applicationsRouter(deps: RouteDeps): Router {
     const result = await firstAttempt(outbox, reference).catch(() => undefined);
     const answer = answerFor(result, reference, campaignId);
     if (outbox.isOpen) {
-      await outbox.setAnswered(reference, answer.status);
-      await outbox.completeKey(key, answer.status, answer.body);
+      await afterStored('record the answer', reference, outbox.setAnswered(reference, answer.status));
+      await afterStored('record the answer', reference, outbox.completeKey(key, answer.status, answer.body));
     }
     if (answer.status === 202) {
       metrics.queued.inc();

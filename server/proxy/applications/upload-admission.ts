@@ -10,6 +10,7 @@ import { ProblemError } from '../problem.ts';
 import type { ApplicationMetrics } from './metrics.ts';
 import type { QueueCeiling } from './queue-ceiling.ts';
 import { addressGroup, storeUnavailable } from './spam.ts';
+import { storageFull } from './store-failure.ts';
 
 /** Places for uploads in progress, in all and per address group. */
 export class UploadSlots {
@@ -44,14 +45,6 @@ export class UploadSlots {
 
 function serverBusy(detail: string): ProblemError {
   return new ProblemError('server_busy', detail, { headers: { 'Retry-After': '5', Connection: 'close' } });
-}
-
-function storageFull(): ProblemError {
-  return new ProblemError(
-    'storage_full',
-    "This job board's server cannot store more applications right now; nothing is wrong with yours. Send it again later.",
-    { headers: { 'Retry-After': '300', Connection: 'close' } },
-  );
 }
 
 export interface AdmissionDeps {

@@ -4,17 +4,23 @@
 // stored (made durable there), or deleted: an upload refused for its content
 // leaves nothing behind, and costs no fsync.
 import { randomUUID } from 'node:crypto';
-import { readdirSync, rmSync } from 'node:fs';
+import { createWriteStream, readdirSync, rmSync } from 'node:fs';
+import type { Writable } from 'node:stream';
 import { join, resolve } from 'node:path';
-import { makeOwnerOnlyFolder } from '../../owner-only.ts';
+import { OWNER_ONLY_FILE, makeOwnerOnlyFolder } from '../../owner-only.ts';
 import type { DataDirLock } from '../data-dir-lock.ts';
+
+/** How an upload file is opened for writing: node:fs's, or one whose writes fail (a full disk, in tests). */
+export type OpenUploadFile = (path: string, options: { mode: number }) => Writable;
 
 export class UploadSpool {
   readonly dir: string;
   private readonly dataDir: string;
+  private readonly openFile: OpenUploadFile;
 
-  constructor(dataDir: string) {
+  constructor(dataDir: string, openFile: OpenUploadFile = createWriteStream) {
     this.dataDir = dataDir;
+    this.openFile = openFile;
     this.dir = join(dataDir, 'uploads');
     makeOwnerOnlyFolder(this.dir);
   }
@@ -22,6 +28,11 @@ export class UploadSpool {
   /** A path for a new upload; nothing is created until it is written. */
   newPath(): string {
     return join(this.dir, `${randomUUID()}.part`);
+  }
+
+  /** Opens the upload file at `path` (from newPath) for writing, readable by this user only. */
+  open(path: string): Writable {
+    return this.openFile(path, { mode: OWNER_ONLY_FILE });
   }
 
   /** Deletes an upload that was not kept (no error when it is already gone, moved or never written). */

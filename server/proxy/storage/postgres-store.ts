@@ -82,6 +82,14 @@ export class PostgresApplicationStore implements ApplicationStore {
 
   private migrating: Promise<MigrationReport> | undefined;
 
+  /**
+   * Keys claimed by requests of this process that are still running. A claim
+   * of this owner not among them was left by a request whose release could
+   * not reach the database (it went away): a retry takes it at once, instead
+   * of waiting for its lease.
+   */
+  readonly #handling = new Set<string>();
+
   /** The store on `pool`; usable once ready() has migrated the database. The pool stays the caller's: close() does not end it. */
   constructor(options: PostgresStoreOptions) {
     this.owner = options.owner;
@@ -115,6 +123,21 @@ export class PostgresApplicationStore implements ApplicationStore {
   // ---- idempotency keys ----
 
   async claimKey(key: string, fingerprint: string): Promise<KeyClaim> {
+    // Held from the look on: a second request of this process with the key, meanwhile, must not take the claim over.
+    if (this.#handling.has(key)) return this.claimKeyOf(key, fingerprint, false);
+    this.#handling.add(key);
+    try {
+      const claim = await this.claimKeyOf(key, fingerprint, true);
+      if (claim.kind !== 'claimed') this.#handling.delete(key);
+      return claim;
+    } catch (error) {
+      this.#handling.delete(key);
+      throw error;
+    }
+  }
+
+  /** `abandoned`: a claim of this owner with no application is one no request of this process runs. */
+  private async claimKeyOf(key: string, fingerprint: string, abandoned: boolean): Promise<KeyClaim> {
     const now = this.now();
     // A new key, one past its TTL, or one whose owner stopped before storing anything: this request takes it.
     const taken = await this.query(
@@ -122,14 +145,15 @@ export class PostgresApplicationStore implements ApplicationStore {
        ON CONFLICT (key) DO UPDATE SET fingerprint = excluded.fingerprint, state = 'in_progress', owner = excluded.owner, lease_until = excluded.lease_until,
          reference = NULL, status = NULL, body = NULL, created_at = excluded.created_at, expires_at = excluded.expires_at
        WHERE idempotency_keys.expires_at <= $5
-          OR (idempotency_keys.state = 'in_progress' AND idempotency_keys.reference IS NULL AND idempotency_keys.lease_until <= $5)
+          OR (idempotency_keys.state = 'in_progress' AND idempotency_keys.reference IS NULL
+              AND (idempotency_keys.lease_until <= $5 OR (idempotency_keys.owner = $3 AND $7)))
        RETURNING key`,
-      [key, fingerprint, this.owner, now + this.keyLeaseMs, now, now + IDEMPOTENCY_TTL_MS],
+      [key, fingerprint, this.owner, now + this.keyLeaseMs, now, now + IDEMPOTENCY_TTL_MS, abandoned],
     );
     if (taken.length === 1) return { kind: 'claimed' };
     const [row] = await this.query('SELECT fingerprint, state, owner, lease_until, reference, status, body FROM idempotency_keys WHERE key = $1', [key]);
     // Deleted between the two statements (erased, pruned): try once more.
-    if (row === undefined) return this.claimKey(key, fingerprint);
+    if (row === undefined) return this.claimKeyOf(key, fingerprint, abandoned);
     if (row.fingerprint !== fingerprint) return { kind: 'reused' };
     if (row.state === 'done' && row.status !== null && row.body !== null) return { kind: 'replay', status: Number(row.status), body: String(row.body) };
     if (Number(row.lease_until) > now) return { kind: 'in_progress' };
@@ -142,6 +166,7 @@ export class PostgresApplicationStore implements ApplicationStore {
   }
 
   async completeKey(key: string, status: number, body: string): Promise<void> {
+    this.#handling.delete(key);
     const now = this.now();
     await this.query(
       `INSERT INTO idempotency_keys (key, fingerprint, state, owner, lease_until, status, body, created_at, expires_at) VALUES ($1, '', 'done', $2, $3, $4, $5, $3, $6)
@@ -151,6 +176,8 @@ export class PostgresApplicationStore implements ApplicationStore {
   }
 
   async releaseKey(key: string): Promise<void> {
+    // Its request is over, whether or not the database hears of it.
+    this.#handling.delete(key);
     await this.query(`DELETE FROM idempotency_keys WHERE key = $1 AND owner = $2 AND state = 'in_progress' AND reference IS NULL`, [key, this.owner]);
   }
 
@@ -207,6 +234,8 @@ export class PostgresApplicationStore implements ApplicationStore {
       }
       if (options.emailBucket !== undefined) await this.hitRate(options.emailBucket.bucket, options.emailBucket.windowMs, client);
     });
+    // The key now names the application: no longer a claim a retry could take.
+    if (options.key !== undefined) this.#handling.delete(options.key);
   }
 
   private async writeResume(client: pg.PoolClient, reference: string, path: string, size: number): Promise<void> {

@@ -49,6 +49,8 @@ const SUMMARY_COLUMNS = `reference, created_at, campaign_id, company_id, resume_
 export interface SqliteStoreOptions extends StoreOptions {
   /** Directory holding outbox.db (created when missing). */
   dataDir: string;
+  /** Where resumes are kept (default: DATA_DIR/resumes; tests give one whose disk fills). */
+  resumes?: ResumeFiles;
 }
 
 export class SqliteApplicationStore implements ApplicationStore {
@@ -79,7 +81,7 @@ export class SqliteApplicationStore implements ApplicationStore {
     this.db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;');
     // Deleted payloads and resumes are overwritten with zeros, not left in free pages: erased means gone from the file.
     this.db.exec('PRAGMA secure_delete = ON;');
-    this.resumes = new ResumeFiles(options.dataDir);
+    this.resumes = options.resumes ?? new ResumeFiles(options.dataDir);
     this.migrations = migrateSqlite(this.db, this.resumes, this.path, this.now);
   }
 
@@ -147,7 +149,8 @@ export class SqliteApplicationStore implements ApplicationStore {
       this.db.exec('COMMIT');
       return result;
     } catch (error) {
-      this.db.exec('ROLLBACK');
+      // SQLite has already rolled back after some errors (SQLITE_FULL, SQLITE_IOERR): the original error is the one to tell.
+      if (this.db.isTransaction) this.db.exec('ROLLBACK');
       throw error;
     }
   }
@@ -259,9 +262,10 @@ export class SqliteApplicationStore implements ApplicationStore {
    * (removeUnlinkedResumes).
    */
   async enqueue(app: NewApplication, options: EnqueueOptions): Promise<void> {
-    if (app.resume !== null) await this.resumes.keep(app.reference, app.resume.path);
     const now = this.now();
     try {
+      // Inside the try: a keep that fails after its rename (a full disk at the folder's fsync) leaves no file behind.
+      if (app.resume !== null) await this.resumes.keep(app.reference, app.resume.path);
       this.transaction(() => {
         this.stmt(
           `INSERT INTO outbox (reference, created_at, campaign_id, company_id, payload, resume_type, resume_bytes, status,
