@@ -87,6 +87,34 @@ describe('internal helpers', () => {
     });
   });
 
+  describe('sanitize, links whose scheme is not at the start', () => {
+    it('drops a link that only contains http(s): or mailto: after another scheme', () => {
+      const hrefs = [
+        'javascript:alert(1)//https://x.example',
+        'JavaScript:alert(document.domain)//http://x.example',
+        ' javascript:alert(1)//https:',
+        'data:text/html,<script>alert(1)</script>https://x.example',
+        'vbscript:msgbox(1)//mailto:a@b.example',
+        'jav&#x09;ascript:alert(1)//https://x.example',
+      ];
+      for (const href of hrefs) {
+        const holder = document.createElement('div');
+        const a = document.createElement('a');
+        a.setAttribute('href', href);
+        a.textContent = 'link';
+        holder.append(sanitize(a.outerHTML));
+        expect(holder.querySelector('a')?.hasAttribute('href'), href).to.equal(false);
+        expect(holder.textContent, href).to.equal('link');
+      }
+    });
+
+    it('keeps http(s) and mailto: links, whatever their case', () => {
+      const holder = document.createElement('div');
+      holder.append(sanitize('<a href="HTTPS://ok.example/a">a</a><a href="http://ok.example">b</a><a href="mailto:jobs@ok.example">c</a>'));
+      expect([...holder.querySelectorAll('a')].map((a) => a.getAttribute('href'))).to.deep.equal(['HTTPS://ok.example/a', 'http://ok.example', 'mailto:jobs@ok.example']);
+    });
+  });
+
   describe('sanitize on hostile descriptions', () => {
     // Generous bounds: a cleaner that rescans after each tag takes seconds on these.
     it('cleans 25,000 <hr> in well under half a second, keeping the text between them', () => {
