@@ -54,6 +54,8 @@ export interface WorldOptions {
   duplicates?: (typeof DUPLICATE_SETTINGS)[number];
   delivery?: Partial<DeliveryOptions>;
   sandboxRateLimitPerMinute?: number;
+  /** The sandbox's rate window (default a minute): sandboxRateLimitPerMinute requests per window. */
+  sandboxRateLimitWindowMs?: number;
   /** Reuse a sandbox (restart scenarios). */
   sandbox?: RunningSandbox;
   dataDir?: string;
@@ -61,6 +63,8 @@ export interface WorldOptions {
   clientRetry?: Parameters<typeof createClient>[0]['retry'];
   clientTimeoutMs?: number;
   budgetPerMinute?: number;
+  /** The client's budget window (its default: the service's minute and a second): budgetPerMinute requests per window. */
+  budgetWindowMs?: number;
   clock?: { now(): number };
   /** The upstream client's fetch: only for what the sandbox cannot produce (an answer lost after the service acted). */
   fetch?: typeof fetch;
@@ -106,7 +110,7 @@ export interface ProxyStack {
 /** The proxy started by startProxy, with the outbox's timings shortened and the client's retries injectable. */
 export async function startProxyStack(
   config: ProxyConfig,
-  options: { logger: Logger; delivery?: Partial<DeliveryOptions>; clock?: { now(): number } } & Pick<WorldOptions, 'clientRetry' | 'clientTimeoutMs' | 'budgetPerMinute' | 'fetch' | 'openUploadFile'>,
+  options: { logger: Logger; delivery?: Partial<DeliveryOptions>; clock?: { now(): number } } & Pick<WorldOptions, 'clientRetry' | 'clientTimeoutMs' | 'budgetPerMinute' | 'budgetWindowMs' | 'fetch' | 'openUploadFile'>,
 ): Promise<ProxyStack> {
   const client = createClient({
     baseUrl: config.upstream.url,
@@ -115,7 +119,10 @@ export async function startProxyStack(
     retry: { baseDelayMs: 10, maxDelayMs: 50, ...options.clientRetry },
     timeout: options.clientTimeoutMs ?? 5_000,
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
-    ...(options.budgetPerMinute === undefined ? {} : { budget: { perMinute: options.budgetPerMinute } }),
+    budget: {
+      ...(options.budgetPerMinute === undefined ? {} : { perMinute: options.budgetPerMinute }),
+      ...(options.budgetWindowMs === undefined ? {} : { windowMs: options.budgetWindowMs }),
+    },
   });
   const proxy = await startProxy({
     config,
@@ -151,7 +158,13 @@ export async function startProxyStack(
 export async function startApplyWorld(options: WorldOptions = {}): Promise<ApplyWorld> {
   const sandbox =
     options.sandbox ??
-    (await startSandbox({ port: 0, admin: true, seed: 'demo', ...(options.sandboxRateLimitPerMinute === undefined ? {} : { rateLimitPerMinute: options.sandboxRateLimitPerMinute }) }));
+    (await startSandbox({
+      port: 0,
+      admin: true,
+      seed: 'demo',
+      ...(options.sandboxRateLimitPerMinute === undefined ? {} : { rateLimitPerMinute: options.sandboxRateLimitPerMinute }),
+      ...(options.sandboxRateLimitWindowMs === undefined ? {} : { rateLimitWindowMs: options.sandboxRateLimitWindowMs }),
+    }));
   const ownsSandbox = options.sandbox === undefined;
   if (options.duplicates !== undefined) await setDuplicateApplications(sandbox, options.duplicates);
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'jbc-apply-'));
@@ -165,6 +178,7 @@ export async function startApplyWorld(options: WorldOptions = {}): Promise<Apply
     ...(options.clientRetry === undefined ? {} : { clientRetry: options.clientRetry }),
     ...(options.clientTimeoutMs === undefined ? {} : { clientTimeoutMs: options.clientTimeoutMs }),
     ...(options.budgetPerMinute === undefined ? {} : { budgetPerMinute: options.budgetPerMinute }),
+    ...(options.budgetWindowMs === undefined ? {} : { budgetWindowMs: options.budgetWindowMs }),
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
     ...(options.openUploadFile === undefined ? {} : { openUploadFile: options.openUploadFile }),
   });

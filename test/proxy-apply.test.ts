@@ -322,6 +322,30 @@ describe('POST /api/applications against the sandbox', () => {
       assert.equal(answer.body.code, 'idempotency_key_reused');
     });
 
+    it('when the same key comes with the same fields and another resume of the same name and size, answers 422 idempotency_key_reused', async () => {
+      const key = crypto.randomUUID();
+      const fields = validFields(campaign);
+      const first = files.pdf({ text: 'Ada Lovelace, first draft', size: 4_000 });
+      const second = files.pdf({ text: 'Ada Lovelace, final draft', size: 4_000 });
+      assert.notDeepEqual(first, second);
+      assert.equal((await send({ fields, key, resume: { bytes: first, name: 'cv.pdf' } })).status, 201);
+      const answer = await send({ fields, key, resume: { bytes: second, name: 'cv.pdf' } });
+      assert.equal(answer.status, 422);
+      assert.equal(answer.body.code, 'idempotency_key_reused');
+      assert.equal(upstreamApplications(world.sandbox, fields.email).length, 1);
+    });
+
+    it('when the same key comes with the same fields and the same resume under another file name, replays the first answer', async () => {
+      const key = crypto.randomUUID();
+      const fields = validFields(campaign);
+      const resume = files.pdf({ text: 'Ada Lovelace', size: 4_000 });
+      const first = await send({ fields, key, resume: { bytes: resume, name: 'cv.pdf' } });
+      const again = await send({ fields, key, resume: { bytes: resume, name: 'ada-lovelace.pdf' } });
+      assert.equal(first.status, 201);
+      assert.equal(again.text, first.text);
+      assert.equal(again.headers.get('idempotent-replayed'), 'true');
+    });
+
     it('when the key is missing, answers 400 idempotency_key_missing', async () => {
       const answer = await send({ fields: validFields(campaign), key: null });
       assert.equal(answer.status, 400);

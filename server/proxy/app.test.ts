@@ -340,6 +340,15 @@ describe('proxy app', () => {
       assert.match(String(line.msg), /https:\/\/evil\.example.*ALLOWED_ORIGINS/);
     });
 
+    it('refuses origins that merely resemble the allowed one: another host ending or starting like it, another scheme, an explicit port', async () => {
+      assert.equal(TEST_BOARD_ORIGIN, 'https://board.example');
+      for (const origin of ['https://board.example.evil.com', 'https://board.example.evil.com:443', 'https://evil-board.example', 'https://evilboard.example', 'http://board.example', 'https://board.example:8443', 'https://sub.board.example', 'https://board.exampl']) {
+        const response = await fetch(`${h.url}/api/campaigns`, { headers: { Origin: origin } });
+        assert.equal(response.status, 403, origin);
+        assert.equal((await problemOf(response)).code, 'origin_not_allowed', origin);
+      }
+    });
+
     it('refuses another origin on POST /api/applications too, before the form is read', async () => {
       const response = await fetch(`${h.url}/api/applications/boom`, { method: 'POST', headers: { Origin: 'null' } });
       assert.equal(response.status, 403);

@@ -55,7 +55,7 @@ async function timeInWorker(inputs: { bytes: Buffer; type: string }[], deadlineM
 }
 
 describe('sandbox skills extraction on hostile files', () => {
-  it('takes linear time: 1 MB of ")" and spaces, of "<", or 25,000 nested tags is read in well under a second', async () => {
+  it('takes linear time: 1 MB of ")" and spaces, of "<", or 25,000 nested tags is read within a deadline a quadratic reader misses by minutes', async (t) => {
     const MB = 1_000_000;
     const inputs = [
       { bytes: Buffer.from(`%PDF-1.4\n)${' '.repeat(MB)}`, 'latin1'), type: 'pdf' },
@@ -65,10 +65,11 @@ describe('sandbox skills extraction on hostile files', () => {
       { bytes: zip({ 'word/document.xml': `${'<w:t'.repeat(25_000)}${' '.repeat(MB)}` }), type: 'docx' },
       { bytes: doc('C+Node.Jav '.repeat(MB / 10)), type: 'doc' },
     ];
-    // Each takes a few milliseconds; 1 s is a generous bound for a loaded machine, which a quadratic version
-    // misses by far (the regexes it replaces took about 27 s for 100 KB of spaces, and grow with the square).
+    // A bound, not a timing: each takes a few milliseconds, and the 20 s deadline for all of them is missed by
+    // minutes by a quadratic version (the regexes it replaces took about 27 s for 100 KB of spaces, and grow
+    // with the square), not by a loaded machine.
     const times = await timeInWorker(inputs, 20_000);
-    times.forEach((ms, i) => assert.ok(ms < 1_000, `input ${i} (${inputs[i]!.type}) took ${ms.toFixed(0)} ms`));
+    t.diagnostic(`read in ${times.map((ms) => ms.toFixed(0)).join(', ')} ms`);
   });
 
   it('inflates at most MAX_INFLATED_BYTES of a docx: a zip bomb part is dropped, the text before it is kept', () => {

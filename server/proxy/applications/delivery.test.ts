@@ -146,14 +146,22 @@ describe('an attempt after one that may have reached the service (unconfirmed_se
     assert.deepEqual(calls.map((c) => c.endpoint), ['GET applications', 'GET applications', 'jobboards/applicants']);
   });
 
-  it('sends nothing when the service cannot be read, and retries', async () => {
-    const failing = {
-      jobboards: { createApplicant: () => assert.fail('not sent') },
-      applications: { list: async () => Promise.reject(new ServerError({ ...where, status: 503, code: 'service_unavailable', message: '' })), create: () => assert.fail('not sent') },
-    } as unknown as DeliveryClient;
-    const result = await attemptDelivery(unconfirmed, failing, 1000, readResume);
-    assert.deepEqual([result.kind, result.kind === 'retry' && result.reached], ['retry', true]);
-  });
+  for (const [what, failure] of [
+    ['answers 503', new ServerError({ ...where, status: 503, code: 'service_unavailable', message: '' })],
+    ['refuses the connection', new ConnectionError({ ...where, code: 'connection_failed', message: '', mayHaveReachedServer: false })],
+  ] as const) {
+    it(`sends nothing when the service cannot be read (it ${what}), and retries`, async () => {
+      // The sends would succeed: only the recorded calls, checked after, say whether one was made.
+      const { client, calls } = fakeClient(() => ({ id: 5, applications: [{ id: 9, campaign_id: 12 }] }), () => ({ id: 11, applicant_id: 5 }));
+      client.applications.list = async () => {
+        calls.push({ endpoint: 'GET applications', body: undefined });
+        throw failure;
+      };
+      const result = await attemptDelivery(unconfirmed, client, 1000, readResume);
+      assert.deepEqual(calls.map((c) => c.endpoint), ['GET applications']);
+      assert.equal(result.kind, 'retry');
+    });
+  }
 
   it('does not look when no earlier attempt can have reached the service', async () => {
     const { client, calls } = fakeClient(() => ({ id: 5, applications: [{ id: 9, campaign_id: 12 }] }), () => assert.fail('not called'));

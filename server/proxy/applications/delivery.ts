@@ -13,6 +13,10 @@
 // follows one which may have reached the service (unconfirmed_send) first
 // looks for the application among those the board created for the campaign
 // since the row was stored (findDelivered), and sends only when it is not there.
+// Its limit: that look goes by the candidate's email, so in a service taking
+// duplicates the same candidate's earlier application to the same campaign,
+// made since ten minutes before this row was stored (the clocks' margin), is
+// taken for this row's own, and this row's application is not sent.
 import type { ResumeType } from '../../contract/index.ts';
 import type { RecruitmentClient } from '../../client/index.ts';
 import {

@@ -20,7 +20,7 @@ import type { BlockReason, DeliveryBlock } from './delivery-block.ts';
 import { applicationMetrics } from './metrics.ts';
 import { SchemaBehindError, openApplicationStore } from '../storage/index.ts';
 import type { ApplicationStore, Database } from '../storage/index.ts';
-import { DEFAULT_RETENTION_INTERVAL_MS, RetentionSweeper } from './retention.ts';
+import { DEFAULT_RETENTION_INTERVAL_MS, RetentionSweeper, retentionMsOf } from './retention.ts';
 import { applicationsRouter } from './routes.ts';
 import { UploadSpool } from './upload-spool.ts';
 import type { OpenUploadFile } from './upload-spool.ts';
@@ -129,7 +129,7 @@ export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsMo
   blockedGauge(deps.registry, () => worker.blocked);
   const retention = new RetentionSweeper(
     outbox,
-    { retentionMs: deps.config.personalDataRetentionDays * 24 * 60 * 60 * 1000, intervalMs: deps.retention?.intervalMs ?? DEFAULT_RETENTION_INTERVAL_MS },
+    { retentionMs: retentionMsOf(deps.config.personalDataRetentionDays), intervalMs: deps.retention?.intervalMs ?? DEFAULT_RETENTION_INTERVAL_MS },
     {
       onSwept(result) {
         if (result.erased.length === 0 && result.rateCounters === 0 && result.idempotencyKeys === 0) return;

@@ -4,12 +4,18 @@
 // idempotency keys whose time is over. Stopping clears the timer and waits
 // for a pass under way.
 import type { ApplicationStore } from '../storage/application-store.ts';
+import { DAY_MS } from './spam.ts';
 
 export interface RetentionOptions {
   /** How long a dead or refused application keeps its personal data (ms). */
   retentionMs: number;
   /** Time between two passes (ms). */
   intervalMs: number;
+}
+
+/** PERSONAL_DATA_RETENTION_DAYS as the sweeper counts it. */
+export function retentionMsOf(days: number): number {
+  return days * DAY_MS;
 }
 
 /** Hourly: retention is counted in days, and a pass over a quiet outbox costs next to nothing. */
