@@ -19,7 +19,9 @@ const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, '..');
 /** A campaign the demo seed broadcasts on the demo job board. */
 const DEMO_CAMPAIGN = 13;
-const MAX_TARBALL_BYTES = 600 * 1024;
+// 600 KB until the package shipped the guides it cites (the partners' guide, PUBLIC-API.md, the
+// module READMEs, BENCHMARKS.md, the mount example): 616 KB with them and this release's code.
+const MAX_TARBALL_BYTES = 650 * 1024;
 /** The commands whose --help a partner reads. */
 const COMMANDS = ['sandbox', 'proxy', 'outbox', 'migrate', 'demo'];
 
@@ -156,7 +158,7 @@ describe('the packed package', () => {
     assert.deepEqual(manifest.bugs, { url: `${web}/issues` });
   });
 
-  it('weighs at most 600 KB', () => {
+  it(`weighs at most ${MAX_TARBALL_BYTES / 1024} KB`, () => {
     const size = readFileSync(tarball).length;
     assert.ok(size <= MAX_TARBALL_BYTES, `the tarball is ${size} bytes`);
   });
