@@ -4,22 +4,27 @@
 // - resumes are rows of resume_chunks (256 KiB each), written from the upload
 //   file inside the enqueue transaction and read back chunk by chunk;
 // - delivery claims due rows with FOR UPDATE SKIP LOCKED and a lease
-//   (lease_owner, lease_until): a row is taken over only once its lease has
-//   ended, never while its owner may still be working on it;
+//   (lease_owner, lease_until, and lease_token, the fencing token every write
+//   of the attempt names): the owner renews it while its attempt runs, a row
+//   is taken over only once its lease has ended, and the old owner's writes
+//   then change nothing;
 // - an Idempotency-Key claim is a row with a lease too, so a retry landing on
 //   another instance answers in_progress while the first one handles it.
-// Times are the proxy's clock (`now`, ms), passed in every statement; the
-// leases are long (minutes) against the instances' clocks drifting apart.
+// Times are the proxy's clock (`now`, ms), passed in every statement; a
+// lease (DELIVERY_LEASE_SECONDS) is long against the instances' clocks
+// drifting apart, and the token, not the clock, decides whose write counts.
 import { open } from 'node:fs/promises';
 import type pg from 'pg';
-import { IDEMPOTENCY_TTL_MS, KEY_LEASE_MS, RETENTION_FROM, ResumeMissingError } from './application-store.ts';
+import { IDEMPOTENCY_TTL_MS, KEY_LEASE_MS, LeaseLostError, RETENTION_FROM, ResumeMissingError } from './application-store.ts';
 import type {
   ApplicationPayload,
   ApplicationStore,
+  ClaimedRow,
   EnqueueOptions,
   ErasedBy,
   ErasureReport,
   KeyClaim,
+  Lease,
   NewApplication,
   OutboxRow,
   OutboxStatus,
@@ -57,8 +62,12 @@ function numbers(raw: Raw): Raw {
 }
 
 function toRow(raw: Raw): OutboxRow {
-  const { lease_owner: _owner, lease_until: _until, ...rest } = numbers(raw);
+  const { lease_owner: _owner, lease_until: _until, lease_token: _token, ...rest } = numbers(raw);
   return { ...(rest as unknown as OutboxRow), payload: (raw.payload ?? null) as ApplicationPayload | null };
+}
+
+function toClaimed(raw: Raw): ClaimedRow {
+  return { ...toRow(raw), lease_token: Number(raw.lease_token) };
 }
 
 function toSummary(raw: Raw): OutboxSummary {
@@ -251,27 +260,45 @@ export class PostgresApplicationStore implements ApplicationStore {
     })();
   }
 
-  async claim(reference: string, leaseMs: number): Promise<OutboxRow | undefined> {
+  async claim(reference: string, leaseMs: number): Promise<ClaimedRow | undefined> {
     const now = this.now();
     const [row] = await this.query(
-      `UPDATE outbox SET status = 'delivering', lease_owner = $1, lease_until = $2, attempts = attempts + 1, last_attempt_at = $3
-       WHERE reference = $4 AND status = 'pending' RETURNING *`,
+      `UPDATE outbox SET status = 'delivering', lease_owner = $1, lease_until = $2, lease_token = lease_token + 1, attempts = attempts + 1,
+         last_attempt_at = $3 WHERE reference = $4 AND status = 'pending' RETURNING *`,
       [this.owner, now + leaseMs, now, reference],
     );
-    return row === undefined ? undefined : toRow(row);
+    return row === undefined ? undefined : toClaimed(row);
   }
 
   /** Rows another instance is claiming right now are skipped (SKIP LOCKED), so no row is ever claimed twice. */
-  async claimDue(limit: number, leaseMs: number): Promise<OutboxRow[]> {
+  async claimDue(limit: number, leaseMs: number): Promise<ClaimedRow[]> {
     const now = this.now();
     const rows = await this.query(
-      `UPDATE outbox SET status = 'delivering', lease_owner = $1, lease_until = $2, attempts = attempts + 1, last_attempt_at = $3
+      `UPDATE outbox SET status = 'delivering', lease_owner = $1, lease_until = $2, lease_token = lease_token + 1, attempts = attempts + 1, last_attempt_at = $3
        WHERE reference IN (
          SELECT reference FROM outbox WHERE status = 'pending' AND next_attempt_at <= $3 ORDER BY next_attempt_at LIMIT $4 FOR UPDATE SKIP LOCKED
        ) RETURNING *`,
       [this.owner, now + leaseMs, now, limit],
     );
-    return rows.map(toRow).sort((a, b) => a.next_attempt_at - b.next_attempt_at);
+    return rows.map(toClaimed).sort((a, b) => a.next_attempt_at - b.next_attempt_at);
+  }
+
+  /** Extended only while its token is the row's and its lease has not run out; a row erased meanwhile is still the attempt's to record. */
+  async renewLease(lease: Lease, leaseMs: number): Promise<boolean> {
+    const now = this.now();
+    const renewed = await this.query(
+      "UPDATE outbox SET lease_until = $1 WHERE reference = $2 AND lease_token = $3 AND status = 'delivering' AND lease_until > $4 RETURNING reference",
+      [now + leaseMs, lease.reference, lease.lease_token, now],
+    );
+    if (renewed.length > 0) return true;
+    const [row] = await this.query('SELECT lease_token, status FROM outbox WHERE reference = $1', [lease.reference]);
+    return row !== undefined && Number(row.lease_token) === lease.lease_token && row.status !== 'delivering';
+  }
+
+  /** After a write that changed nothing: rejects when another claim holds the row (else it was erased meanwhile, and stays so). */
+  private async checkLease(lease: Lease, client: pg.Pool | pg.PoolClient = this.pool): Promise<void> {
+    const [row] = await this.query('SELECT lease_token FROM outbox WHERE reference = $1', [lease.reference], client);
+    if (row === undefined || Number(row.lease_token) !== lease.lease_token) throw new LeaseLostError(lease.reference);
   }
 
   async nextDueAt(): Promise<number | undefined> {
@@ -286,8 +313,8 @@ export class PostgresApplicationStore implements ApplicationStore {
   async recoverLeases(activeHere: ReadonlySet<string> = new Set()): Promise<number> {
     const now = this.now();
     const rows = await this.query(
-      `UPDATE outbox SET status = 'pending', next_attempt_at = $1, lease_owner = NULL, lease_until = NULL, unconfirmed_send = 1
-       WHERE status = 'delivering' AND coalesce(lease_until, 0) <= $1 AND NOT (lease_owner = $2 AND reference = ANY($3::text[]))
+      `UPDATE outbox SET status = 'pending', next_attempt_at = $1, lease_owner = NULL, lease_until = NULL, lease_token = lease_token + 1,
+         unconfirmed_send = 1 WHERE status = 'delivering' AND coalesce(lease_until, 0) <= $1 AND NOT (lease_owner = $2 AND reference = ANY($3::text[]))
        RETURNING reference`,
       [now, this.owner, [...activeHere]],
     );
@@ -300,58 +327,63 @@ export class PostgresApplicationStore implements ApplicationStore {
     return rows.length;
   }
 
-  async markDelivered(reference: string, outcome: Outcome, ids: { applicantId?: number | undefined; applicationId?: number | undefined }): Promise<void> {
+  async markDelivered(lease: Lease, outcome: Outcome, ids: { applicantId?: number | undefined; applicationId?: number | undefined }): Promise<void> {
     await inTransaction(this.pool, async (client) => {
-      await client.query(
+      const result = await client.query(
         `UPDATE outbox SET status = 'delivered', outcome = $1, delivered_at = $2, payload = NULL, resume_bytes = NULL, lease_owner = NULL,
            lease_until = NULL, last_error = NULL, upstream_applicant_id = $3, upstream_application_id = $4
-         WHERE reference = $5`,
-        [outcome, this.now(), ids.applicantId ?? null, ids.applicationId ?? null, reference],
+         WHERE reference = $5 AND lease_token = $6`,
+        [outcome, this.now(), ids.applicantId ?? null, ids.applicationId ?? null, lease.reference, lease.lease_token],
       );
-      await client.query('DELETE FROM resume_chunks WHERE reference = $1', [reference]);
+      if ((result.rowCount ?? 0) === 0) await this.checkLease(lease, client);
+      await client.query('DELETE FROM resume_chunks WHERE reference = $1', [lease.reference]);
     });
   }
 
   // markRetry, markRejected and markDead leave a row erased during its attempt as it is (see the SQLite store).
 
-  async markRetry(reference: string, nextAttemptAt: number, error: string, reached = false): Promise<void> {
-    await this.query(
+  async markRetry(lease: Lease, nextAttemptAt: number, error: string, reached = false): Promise<void> {
+    const rows = await this.query(
       `UPDATE outbox SET status = 'pending', next_attempt_at = $1, last_error = $2, lease_owner = NULL, lease_until = NULL,
-         unconfirmed_send = greatest(unconfirmed_send, $3) WHERE reference = $4 AND erased_at IS NULL`,
-      [nextAttemptAt, error, reached ? 1 : 0, reference],
+         unconfirmed_send = greatest(unconfirmed_send, $3) WHERE reference = $4 AND lease_token = $5 AND erased_at IS NULL RETURNING reference`,
+      [nextAttemptAt, error, reached ? 1 : 0, lease.reference, lease.lease_token],
     );
+    if (rows.length === 0) await this.checkLease(lease);
   }
 
-  async markRejected(reference: string, outcome: Outcome, error: string): Promise<void> {
+  async markRejected(lease: Lease, outcome: Outcome, error: string): Promise<void> {
     await inTransaction(this.pool, async (client) => {
       const result = await client.query(
         `UPDATE outbox SET status = 'rejected', outcome = $1, last_error = $2, payload = NULL, resume_bytes = NULL, lease_owner = NULL,
-           lease_until = NULL, ended_at = $3 WHERE reference = $4 AND erased_at IS NULL`,
-        [outcome, error, this.now(), reference],
+           lease_until = NULL, ended_at = $3 WHERE reference = $4 AND lease_token = $5 AND erased_at IS NULL`,
+        [outcome, error, this.now(), lease.reference, lease.lease_token],
       );
-      if ((result.rowCount ?? 0) > 0) await client.query('DELETE FROM resume_chunks WHERE reference = $1', [reference]);
+      if ((result.rowCount ?? 0) > 0) await client.query('DELETE FROM resume_chunks WHERE reference = $1', [lease.reference]);
+      else await this.checkLease(lease, client);
     });
   }
 
-  async markDead(reference: string, outcome: Outcome, error: string): Promise<void> {
-    await this.query(
+  async markDead(lease: Lease, outcome: Outcome, error: string): Promise<void> {
+    const rows = await this.query(
       `UPDATE outbox SET status = 'dead', outcome = $1, last_error = $2, lease_owner = NULL, lease_until = NULL, ended_at = $3
-       WHERE reference = $4 AND erased_at IS NULL`,
-      [outcome, error, this.now(), reference],
+       WHERE reference = $4 AND lease_token = $5 AND erased_at IS NULL RETURNING reference`,
+      [outcome, error, this.now(), lease.reference, lease.lease_token],
     );
+    if (rows.length === 0) await this.checkLease(lease);
   }
 
-  async markRefused(reference: string, outcome: Outcome, error: string): Promise<'rejected' | 'dead' | undefined> {
+  async markRefused(lease: Lease, outcome: Outcome, error: string): Promise<'rejected' | 'dead' | undefined> {
     return inTransaction(this.pool, async (client) => {
       const [row] = await this.query(
         `UPDATE outbox SET status = CASE WHEN answered IS NULL THEN 'rejected' ELSE 'dead' END, outcome = $1, last_error = $2,
            payload = CASE WHEN answered IS NULL THEN NULL ELSE payload END, resume_bytes = CASE WHEN answered IS NULL THEN NULL ELSE resume_bytes END,
            lease_owner = NULL, lease_until = NULL, ended_at = $3
-         WHERE reference = $4 AND erased_at IS NULL RETURNING status`,
-        [outcome, error, this.now(), reference],
+         WHERE reference = $4 AND lease_token = $5 AND erased_at IS NULL RETURNING status`,
+        [outcome, error, this.now(), lease.reference, lease.lease_token],
         client,
       );
-      if (row?.status === 'rejected') await client.query('DELETE FROM resume_chunks WHERE reference = $1', [reference]);
+      if (row === undefined) await this.checkLease(lease, client);
+      if (row?.status === 'rejected') await client.query('DELETE FROM resume_chunks WHERE reference = $1', [lease.reference]);
       return row?.status as 'rejected' | 'dead' | undefined;
     });
   }
