@@ -74,8 +74,8 @@ export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsMo
   const now = deps.clock ? () => deps.clock!.now() : Date.now;
   const log = deps.logger.child({ module: 'applications' });
   const options: DeliveryOptions = { ...DEFAULT_DELIVERY, leaseMs: deps.config.deliveryLeaseMs, ...deps.delivery };
-  // A key claimed by a request is not renewed: it keeps the store's own lease (longer than a request lives), unless a test shortens both.
-  const outbox = openApplicationStore({ dataDir: deps.config.dataDir, database: deps.database, owner: randomUUID(), now, keyLeaseMs: deps.delivery?.leaseMs });
+  // A key claimed by a request is held as a row claimed by an attempt is: renewed while its work runs, free again one lease after its process died.
+  const outbox = openApplicationStore({ dataDir: deps.config.dataDir, database: deps.database, owner: randomUUID(), now, keyLeaseMs: options.leaseMs });
   const opened = outbox.ready().then(
     async (report) => {
       if (report.applied.length > 0) {

@@ -12,6 +12,7 @@ import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import pg from 'pg';
 import { emailBucket } from '../applications/form.ts';
 import { freshDatabase, skipWithoutPostgres } from '../../test/postgres.ts';
+import { eventually } from '../../test/poll.ts';
 import { IDEMPOTENCY_TTL_MS, KEY_LEASE_MS, LeaseLostError, ResumeMissingError, eraseAfter } from './application-store.ts';
 import type { ApplicationStore, ClaimedRow, NewApplication } from './application-store.ts';
 import { PostgresApplicationStore } from './postgres-store.ts';
@@ -633,5 +634,25 @@ describe('PostgreSQL store across live instances', { skip: postgres.skip }, () =
     await a.claimKey('k', 'f1');
     await b.releaseKey('k');
     assert.deepEqual(await b.claimKey('k', 'f1'), { kind: 'in_progress' });
+  });
+
+  it('renews a claimed key while its request runs, and frees it one lease after its process stopped renewing it', async () => {
+    const leased = async (pool: pg.Pool, owner: string) => {
+      const store = new PostgresApplicationStore({ pool, owner, location: 'test', now: () => now, keyLeaseMs: 300 });
+      await store.ready();
+      return store;
+    };
+    const [first, second] = await Promise.all([leased(pools[0]!, 'instance-a'), leased(pools[1]!, 'instance-b')]);
+    const leaseUntil = async () => Number((await pools[0]!.query("SELECT lease_until FROM idempotency_keys WHERE key = 'k'")).rows[0]?.lease_until);
+    assert.deepEqual(await first.claimKey('k', 'f1'), { kind: 'claimed' });
+    now += 250;
+    await eventually(async () => (await leaseUntil()) === now + 300, { timeoutMs: 5_000, what: 'a renewal of the key after the clock moved' });
+    now += 250;
+    assert.deepEqual(await second.claimKey('k', 'f1'), { kind: 'in_progress' }, 'claimed 500 ms ago for 300 ms, renewed since');
+    // The first process is gone: nothing renews its claim any more.
+    await first.close();
+    now += 300;
+    assert.deepEqual(await second.claimKey('k', 'f1'), { kind: 'claimed' });
+    await second.close();
   });
 });

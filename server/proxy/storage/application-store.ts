@@ -186,9 +186,10 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
 /**
  * How long an Idempotency-Key claimed by a request stays "in progress" for
- * the other instances (PostgreSQL) without being renewed: longer than a
- * request lives (upload, captcha, first attempt), so a claim runs out only
- * when its process is gone.
+ * the other instances (PostgreSQL) when the store is given no keyLeaseMs;
+ * and the longest a claim is renewed for: longer than a request lives
+ * (upload, captcha, first attempt), so a claim runs out only when its
+ * process is gone, or its request left it behind.
  */
 export const KEY_LEASE_MS = 5 * 60 * 1000;
 
@@ -337,6 +338,6 @@ export interface StoreOptions {
   /** Identifies this process's leases and idempotency claims. */
   owner: string;
   now?: () => number;
-  /** How long a claimed Idempotency-Key stays this process's for the other instances (default KEY_LEASE_MS). */
+  /** How long a claimed Idempotency-Key stays this process's for the other instances unless renewed (default KEY_LEASE_MS); renewed every third of it while its request runs. */
   keyLeaseMs?: number;
 }

@@ -88,6 +88,8 @@ export class PostgresApplicationStore implements ApplicationStore {
   private readonly keyLeaseMs: number;
   private migrated = false;
   private closed = false;
+  /** The renewal timers of the Idempotency-Keys this process's requests hold. */
+  private readonly keyRenewals = new Map<string, NodeJS.Timeout>();
 
   private migrating: Promise<MigrationReport> | undefined;
 
@@ -115,6 +117,7 @@ export class PostgresApplicationStore implements ApplicationStore {
 
   async close(): Promise<void> {
     this.closed = true;
+    for (const key of [...this.keyRenewals.keys()]) this.stopRenewingKey(key);
   }
 
   private async query(sql: string, params: unknown[] = [], client: pg.Pool | pg.PoolClient = this.pool): Promise<Raw[]> {
@@ -135,7 +138,10 @@ export class PostgresApplicationStore implements ApplicationStore {
        RETURNING key`,
       [key, fingerprint, this.owner, now + this.keyLeaseMs, now, now + IDEMPOTENCY_TTL_MS],
     );
-    if (taken.length === 1) return { kind: 'claimed' };
+    if (taken.length === 1) {
+      this.renewKey(key);
+      return { kind: 'claimed' };
+    }
     const [row] = await this.query('SELECT fingerprint, state, owner, lease_until, reference, status, body FROM idempotency_keys WHERE key = $1', [key]);
     // Deleted between the two statements (erased, pruned): try once more.
     if (row === undefined) return this.claimKey(key, fingerprint);
@@ -147,10 +153,51 @@ export class PostgresApplicationStore implements ApplicationStore {
       `UPDATE idempotency_keys SET owner = $2, lease_until = $3 WHERE key = $1 AND state = 'in_progress' AND lease_until <= $4 AND reference IS NOT NULL RETURNING reference`,
       [key, this.owner, now + this.keyLeaseMs, now],
     );
-    return takenOver === undefined ? { kind: 'in_progress' } : { kind: 'stored', reference: String(takenOver.reference) };
+    if (takenOver === undefined) return { kind: 'in_progress' };
+    this.renewKey(key);
+    return { kind: 'stored', reference: String(takenOver.reference) };
+  }
+
+  /**
+   * Keeps a claimed key this process's while its request runs: its lease
+   * (keyLeaseMs) is extended every third of it until the request completes
+   * or releases it, so a killed process's keys are free again one lease
+   * later. Never past KEY_LEASE_MS after the claim: no request lives that
+   * long, and a claim its request left behind must not be held for ever.
+   */
+  private renewKey(key: string): void {
+    this.stopRenewingKey(key);
+    const until = this.now() + KEY_LEASE_MS;
+    const timer = setInterval(() => {
+      const now = this.now();
+      if (now >= until || this.closed) {
+        this.stopRenewingKey(key);
+        return;
+      }
+      this.query("UPDATE idempotency_keys SET lease_until = $1 WHERE key = $2 AND owner = $3 AND state = 'in_progress' RETURNING key", [
+        now + this.keyLeaseMs,
+        key,
+        this.owner,
+      ]).then(
+        (rows) => {
+          // Answered, released or erased meanwhile: nothing left to hold.
+          if (rows.length === 0 && this.keyRenewals.get(key) === timer) this.stopRenewingKey(key);
+        },
+        // The database did not answer: the next renewal tries again, while the lease lasts.
+        () => {},
+      );
+    }, Math.max(1, Math.floor(this.keyLeaseMs / 3)));
+    timer.unref();
+    this.keyRenewals.set(key, timer);
+  }
+
+  private stopRenewingKey(key: string): void {
+    clearInterval(this.keyRenewals.get(key));
+    this.keyRenewals.delete(key);
   }
 
   async completeKey(key: string, status: number, body: string): Promise<void> {
+    this.stopRenewingKey(key);
     const now = this.now();
     await this.query(
       `INSERT INTO idempotency_keys (key, fingerprint, state, owner, lease_until, status, body, created_at, expires_at) VALUES ($1, '', 'done', $2, $3, $4, $5, $3, $6)
@@ -160,6 +207,7 @@ export class PostgresApplicationStore implements ApplicationStore {
   }
 
   async releaseKey(key: string): Promise<void> {
+    this.stopRenewingKey(key);
     await this.query(`DELETE FROM idempotency_keys WHERE key = $1 AND owner = $2 AND state = 'in_progress' AND reference IS NULL`, [key, this.owner]);
   }
 
