@@ -220,6 +220,18 @@ for (const harness of [sqlite, postgres]) {
       assert.equal(await outbox.recoverLeases(new Set()), 1);
     });
 
+    it('gives a row taken back its place in line: ahead of the rows that became due while it was held', async () => {
+      await outbox.enqueue(newApplication('held'), { deadLetterAfterMs: HOUR });
+      await outbox.claim('held', 1_000);
+      now += 10;
+      await outbox.enqueue(newApplication('later'), { deadLetterAfterMs: HOUR });
+      now += 1_000;
+      const next = await open('process-2');
+      assert.equal(await next.recoverLeases(), 1);
+      assert.deepEqual((await next.claimDue(1, 60_000)).map((r) => r.reference), ['held']);
+      await next.close();
+    });
+
     it('renews a held lease, so its row is not taken back while its attempt runs', async () => {
       await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
       const lease = await claimed(outbox, 'r1', 1_000);

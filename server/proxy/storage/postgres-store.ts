@@ -356,12 +356,14 @@ export class PostgresApplicationStore implements ApplicationStore {
 
   /**
    * Other instances are alive: a row is taken back only once its lease has
-   * ended, whoever holds it (this process's own too, unless it still works on it).
+   * ended, whoever holds it (this process's own too, unless it still works on
+   * it). It keeps its place in line (the time it was due), ahead of the rows
+   * that became due while it was held.
    */
   async recoverLeases(activeHere: ReadonlySet<string> = new Set()): Promise<number> {
     const now = this.now();
     const rows = await this.query(
-      `UPDATE outbox SET status = 'pending', next_attempt_at = $1, lease_owner = NULL, lease_until = NULL, lease_token = lease_token + 1,
+      `UPDATE outbox SET status = 'pending', next_attempt_at = least(next_attempt_at, $1), lease_owner = NULL, lease_until = NULL, lease_token = lease_token + 1,
          unconfirmed_send = 1 WHERE status = 'delivering' AND coalesce(lease_until, 0) <= $1 AND NOT (lease_owner = $2 AND reference = ANY($3::text[]))
        RETURNING reference`,
       [now, this.owner, [...activeHere]],

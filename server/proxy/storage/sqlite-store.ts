@@ -359,9 +359,9 @@ export class SqliteApplicationStore implements ApplicationStore {
       const othersGone = row.lease_owner !== this.owner;
       const expiredHere = row.lease_owner === this.owner && !activeHere.has(row.reference) && (row.lease_until ?? 0) <= now;
       if (othersGone || expiredHere) {
-        // Whether the killed attempt reached the service is unknown.
+        // Whether the killed attempt reached the service is unknown. Due now, in its place in line (when it was due).
         this.stmt(
-          "UPDATE outbox SET status = 'pending', next_attempt_at = ?, lease_owner = NULL, lease_until = NULL, lease_token = lease_token + 1, unconfirmed_send = 1 WHERE reference = ? AND status = 'delivering'",
+          "UPDATE outbox SET status = 'pending', next_attempt_at = min(next_attempt_at, ?), lease_owner = NULL, lease_until = NULL, lease_token = lease_token + 1, unconfirmed_send = 1 WHERE reference = ? AND status = 'delivering'",
         ).run(
           now,
           row.reference,
