@@ -249,7 +249,8 @@ export interface OutboxStore {
   nextDueAt(): Promise<number | undefined>;
   /**
    * Takes back rows left in `delivering` whose owner will not finish them:
-   * they become due now, marked "may have reached the service", under a new
+   * they are due again in their place in line (when they were due), marked
+   * "may have reached the service", under a new
    * lease_token (their old claimer's writes change nothing). `activeHere`:
    * references this process is still working on.
    */
