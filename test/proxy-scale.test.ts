@@ -5,8 +5,8 @@
 // service fails a third of its requests, one instance dies by kill -9 in the
 // middle of deliveries (the service made slow, so that it holds claimed rows)
 // and is restarted, and later every database connection is cut once
-// (pg_terminate_backend). Then: the rows the killed instance held are
-// delivered by the others within a lease (DELIVERY_LEASE_SECONDS) and a poll, every
+// (pg_terminate_backend). Then: the rows the killed instance held are taken
+// back by the others within a lease (DELIVERY_LEASE_SECONDS) and a poll, every
 // application reaches the service exactly once (counted at the wire) within
 // three minutes of the last one, every retry got the first answer, and the
 // three instances together never went over the service's rate limit.
@@ -48,7 +48,7 @@ const SLOW = { delay_ms: 5_000, every: 2 };
 const RESUME = pdfOfSize(30 * 1024);
 /** The default DELIVERY_LEASE_SECONDS: a killed instance's claims run out after this long at most. */
 const LEASE_MS = 60_000;
-/** The killed instance's rows are delivered by the others within a lease and a poll (and their look at the service). */
+/** The killed instance's rows are taken back by the others within a lease and a poll. */
 const TAKEOVER_MS = 90_000;
 /** A live instance renews its claims every third of a lease: a claim unchanged this long after the kill is the killed instance's. */
 const UNRENEWED_MS = LEASE_MS / 3 + 5_000;
@@ -177,8 +177,8 @@ describe('three proxy instances on one PostgreSQL database', { skip: skipWithout
     // The operator's side: faults on, kill -9 of one instance mid-deliveries and its restart, faults off, the database's connections cut.
     let killedWith: NodeJS.Signals | number | null = null;
     let depthAtKill: number | undefined;
-    /** The rows claimed when the instance was killed (by all three), the killed one's (claims never renewed after), and when those were delivered. */
-    const takeover = { claimed: 0, orphaned: [] as string[], killedAt: 0, deliveredAt: 0 };
+    /** The rows claimed when the instance was killed (by all three), the killed one's (claims never renewed after), and when those were taken back. */
+    const takeover = { claimed: 0, orphaned: [] as string[], killedAt: 0, takenAt: 0 };
     let cutConnections = 0;
     let takenOver: Promise<void> = Promise.resolve();
     const script = (async () => {
@@ -199,9 +199,9 @@ describe('three proxy instances on one PostgreSQL database', { skip: skipWithout
       // The claims nobody renewed since the kill: the killed instance's, still waiting for their lease to run out.
       takenOver = sleep(Math.max(0, takeover.killedAt + UNRENEWED_MS - Date.now())).then(async () => {
         const still = new Set((await claimedRows()).claims);
-        takeover.orphaned = atKill.filter((claim) => still.has(claim)).map((claim) => claim.split(' ')[0]!);
-        await deliveredWithinTakeover(takeover.orphaned);
-        takeover.deliveredAt = Date.now();
+        takeover.orphaned = atKill.filter((claim) => still.has(claim));
+        await takenBackWithinTakeover(takeover.orphaned);
+        takeover.takenAt = Date.now();
       });
       // Settled at once: its failure is asserted below, in order.
       takenOver.catch(() => {});
@@ -213,23 +213,24 @@ describe('three proxy instances on one PostgreSQL database', { skip: skipWithout
       );
       cutConnections = rows[0]!.cut;
     })();
-    /** The killed instance's rows are delivered once their lease runs out, not after a restart's wait; else the failure says where they are. */
-    const deliveredWithinTakeover = async (references: string[]): Promise<void> => {
-      const left = async () =>
-        (
-          await database.query<{ reference: string; status: string; attempts: number; last_error: string | null }>(
-            "SELECT reference, status, attempts, last_error FROM outbox WHERE reference = ANY($1::text[]) AND status <> 'delivered'",
-            [references],
-          )
-        ).rows;
+    /**
+     * The killed instance's claims run out and the others take its rows back
+     * (to deliver them, after a look at the service) within a lease and a
+     * poll, not after a restart's wait; else the failure says which claims stay.
+     */
+    const takenBackWithinTakeover = async (claims: string[]): Promise<void> => {
+      const held = async () => {
+        const now = new Set((await claimedRows()).claims);
+        return claims.filter((claim) => now.has(claim));
+      };
       try {
-        await eventually(async () => (await left()).length === 0, {
+        await eventually(async () => (await held()).length === 0, {
           timeoutMs: Math.max(0, takeover.killedAt + TAKEOVER_MS - Date.now()),
-          what: `the ${references.length} rows the killed instance held delivered within ${TAKEOVER_MS / 1000} s of the kill`,
+          what: `the ${claims.length} rows the killed instance held taken back within ${TAKEOVER_MS / 1000} s of the kill`,
           intervalMs: 500,
         });
       } catch (error) {
-        throw new Error(`${error instanceof Error ? error.message : String(error)}; not delivered: ${JSON.stringify(await left())}`, { cause: error });
+        throw new Error(`${error instanceof Error ? error.message : String(error)}; still held (reference, token, lease until): ${JSON.stringify(await held())}`, { cause: error });
       }
     };
 
@@ -247,7 +248,7 @@ describe('three proxy instances on one PostgreSQL database', { skip: skipWithout
     assert.ok(cutConnections > 0, 'the database\'s connections were cut');
     await takenOver;
     t.diagnostic(
-      `${takeover.claimed} rows claimed at the kill, ${takeover.orphaned.length} of them by the killed instance, delivered ${((takeover.deliveredAt - takeover.killedAt) / 1000).toFixed(1)} s after it (lease ${LEASE_MS / 1000} s); ${cutConnections} database connections cut`,
+      `${takeover.claimed} rows claimed at the kill, ${takeover.orphaned.length} of them by the killed instance, taken back ${((takeover.takenAt - takeover.killedAt) / 1000).toFixed(1)} s after it (lease ${LEASE_MS / 1000} s); ${cutConnections} database connections cut`,
     );
     assert.ok(takeover.orphaned.length > 0, 'the killed instance held claimed rows, which the others took over');
 
