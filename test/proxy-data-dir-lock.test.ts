@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { emailBucket } from '../server/proxy/applications/form.ts';
 import { SqliteApplicationStore } from '../server/proxy/storage/index.ts';
-import { uploadedResume } from '../server/proxy/storage/test-support.ts';
+import { claimed, uploadedResume } from '../server/proxy/storage/test-support.ts';
 import { startSandbox } from '../server/sandbox/index.ts';
 import type { RunningSandbox } from '../server/sandbox/index.ts';
 import { CLI, startCli } from './cli-processes.ts';
@@ -115,11 +115,11 @@ describe('one proxy per data directory', () => {
       );
     }
     for (const reference of ['dead-1', 'dead-2']) {
-      await outbox.claim(reference, 1000);
-      await outbox.markDead(reference, 'expired', 'service_unavailable (503)');
+      const lease = await claimed(outbox, reference, 1000);
+      await outbox.markDead(lease, 'expired', 'service_unavailable (503)');
     }
-    await outbox.claim('done-1', 1000);
-    await outbox.markDelivered('done-1', 'created_applicant', { applicantId: 1, applicationId: 2 });
+    const done1Lease = await claimed(outbox, 'done-1', 1000);
+    await outbox.markDelivered(done1Lease, 'created_applicant', { applicantId: 1, applicationId: 2 });
     await outbox.close();
     const proxy = track(await startCli(CLI.sources, 'proxy', [], envFor(dataDir)));
 

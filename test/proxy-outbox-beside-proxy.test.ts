@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { SqliteApplicationStore } from '../server/proxy/storage/index.ts';
-import { uploadedResume } from '../server/proxy/storage/test-support.ts';
+import { claimed, uploadedResume } from '../server/proxy/storage/test-support.ts';
 import { eventually } from '../server/test/poll.ts';
 import { CLI } from './cli-processes.ts';
 import { apply, fetch, startApplyWorld, validFields } from './proxy-apply-support.ts';
@@ -136,8 +136,8 @@ describe('a proxy starting on a data directory a killed proxy left', () => {
         { deadLetterAfterMs: 3_600_000 },
       );
       // Dead-lettered: the new proxy keeps it for an operator rather than delivering it (and deleting its file).
-      await left.claim('kept', 1000);
-      await left.markDead('kept', 'expired', 'service_unavailable (503)');
+      const keptLease = await claimed(left, 'kept', 1000);
+      await left.markDead(keptLease, 'expired', 'service_unavailable (503)');
       await left.close();
       writeFileSync(join(dataDir, 'resumes', 'not-stored'), 'moved in by a proxy killed before its row was committed');
       writeFileSync(join(dataDir, 'uploads', 'half.part'), '%PDF-1.4 half an upload');

@@ -10,7 +10,7 @@ import pg from 'pg';
 import { PostgresApplicationStore } from '../server/proxy/storage/postgres-store.ts';
 import { SqliteApplicationStore } from '../server/proxy/storage/sqlite-store.ts';
 import { freshDatabase, skipWithoutPostgres } from '../server/test/postgres.ts';
-import { uploadedResume } from '../server/proxy/storage/test-support.ts';
+import { claimed, uploadedResume } from '../server/proxy/storage/test-support.ts';
 import { runOutboxCommand as run } from './proxy-apply-support.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -42,10 +42,10 @@ describe('jobboard-connector outbox', () => {
         { deadLetterAfterMs: 3_600_000, emailBucket: { bucket: emailBucket('grace@example.org'), windowMs: DAY } },
       );
     }
-    await outbox.claim('dead-1', 1000);
-    await outbox.markDead('dead-1', 'expired', 'service_unavailable (503)');
-    await outbox.claim('done-1', 1000);
-    await outbox.markDelivered('done-1', 'created_applicant', { applicantId: 1, applicationId: 2 });
+    const dead1Lease = await claimed(outbox, 'dead-1', 1000);
+    await outbox.markDead(dead1Lease, 'expired', 'service_unavailable (503)');
+    const done1Lease = await claimed(outbox, 'done-1', 1000);
+    await outbox.markDelivered(done1Lease, 'created_applicant', { applicantId: 1, applicationId: 2 });
     await outbox.close();
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
@@ -205,8 +205,8 @@ describe('jobboard-connector outbox with DATABASE_URL', { skip: skipPostgres }, 
           { deadLetterAfterMs: 3_600_000 },
         );
       }
-      await outbox.claim('pg-dead', 1000);
-      await outbox.markDead('pg-dead', 'expired', 'service_unavailable (503)');
+      const pgDeadLease = await claimed(outbox, 'pg-dead', 1000);
+      await outbox.markDead(pgDeadLease, 'expired', 'service_unavailable (503)');
 
       const listed = await withDatabase(() => run(['list', '--data-dir', dir]));
       assert.match(listed, /pg-dead\s+dead\s+7\s+1\s/);

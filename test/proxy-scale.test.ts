@@ -2,16 +2,21 @@
 // database (DATABASE_URL), in front of the real sandbox at its 120 requests a
 // minute. For two minutes candidates apply; some send their application again
 // with the same Idempotency-Key to another instance, some apply while the
-// service fails a third of its requests, and one instance dies by kill -9 in
-// the middle and is restarted. Then: every application reaches the service
-// exactly once (counted at the wire), every retry got the first answer, and
-// the three instances together never went over the service's rate limit.
+// service fails a third of its requests, one instance dies by kill -9 in the
+// middle of deliveries (the service made slow, so that it holds claimed rows)
+// and is restarted, and later every database connection is cut once
+// (pg_terminate_backend). Then: the rows the killed instance held are taken
+// back by the others within a lease (DELIVERY_LEASE_SECONDS) and a poll, every
+// application reaches the service exactly once (counted at the wire) within
+// three minutes of the last one, every retry got the first answer, and the
+// three instances together never went over the service's rate limit.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
+import pg from 'pg';
 import { RATE_LIMIT_PER_MINUTE } from '../server/contract/values.ts';
 import { eventually } from '../server/test/poll.ts';
 import { freshDatabase, skipWithoutPostgres } from '../server/test/postgres.ts';
@@ -36,11 +41,19 @@ const INSTANCES = 3;
 const RETRY_EVERY = 4;
 /** The service fails one request in FAULT_EVERY while faults are on. */
 const FAULT_EVERY = 3;
-/** When, as a fraction of the run, faults start, the instance is killed, faults stop. */
-const TIMELINE = { faultsOn: 0.25, kill: 0.4, faultsOff: 0.55 };
+/** When, as a fraction of the run, faults start, the instance is killed, faults stop, the database's connections are cut. */
+const TIMELINE = { faultsOn: 0.25, kill: 0.4, faultsOff: 0.55, cutDatabase: 0.7 };
+/** Around the kill, one request in `every` waits delay_ms at the service (then goes on): attempts are under way, their rows claimed. */
+const SLOW = { delay_ms: 5_000, every: 2 };
 const RESUME = pdfOfSize(30 * 1024);
-/** Long enough for the backoff after the fault phase (5 s doubling) and a budget kept full. */
-const DRAIN_TIMEOUT_MS = 4 * 60_000;
+/** The default DELIVERY_LEASE_SECONDS: a killed instance's claims run out after this long at most. */
+const LEASE_MS = 60_000;
+/** The killed instance's rows are taken back by the others within a lease and a poll. */
+const TAKEOVER_MS = 90_000;
+/** A live instance renews its claims every third of a lease: a claim unchanged this long after the kill is the killed instance's. */
+const UNRENEWED_MS = LEASE_MS / 3 + 5_000;
+/** Every application is created at the service within this long of the last one sent. */
+const DRAIN_MS = 3 * 60_000;
 
 function positive(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -73,6 +86,15 @@ describe('three proxy instances on one PostgreSQL database', { skip: skipWithout
   const instances: Instance[] = [];
   const everyProcess: CliProcess[] = [];
   const dataDirs: string[] = [];
+  let database: pg.Pool;
+
+  /** The rows being delivered right now: each claim as `reference lease_token lease_until`, and how many instances hold them. */
+  async function claimedRows(): Promise<{ claims: string[]; owners: number }> {
+    const { rows } = await database.query<{ claim: string; lease_owner: string }>(
+      "SELECT reference || ' ' || lease_token || ' ' || lease_until AS claim, lease_owner FROM outbox WHERE status = 'delivering'",
+    );
+    return { claims: rows.map((r) => r.claim), owners: new Set(rows.map((r) => r.lease_owner)).size };
+  }
 
   async function startInstance(env: Record<string, string>): Promise<Instance> {
     const metricsPort = await freePort();
@@ -89,6 +111,9 @@ describe('three proxy instances on one PostgreSQL database', { skip: skipWithout
 
   before(async () => {
     const databaseUrl = await freshDatabase();
+    database = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+    // Its own connections are cut too (pg_terminate_backend spares only the one asking): an idle one that goes is dropped.
+    database.on('error', () => {});
     // The service's own limit, as in production: the instances must share it.
     sandbox = await startCli(CLI.sources, 'sandbox', ['--port', '0', '--seed', 'demo', '--admin', '--rate-limit', String(RATE_LIMIT_PER_MINUTE)], {});
     everyProcess.push(sandbox);
@@ -114,10 +139,11 @@ describe('three proxy instances on one PostgreSQL database', { skip: skipWithout
 
   after(async () => {
     await Promise.all(everyProcess.map((p) => stopCli(p, 'SIGKILL')));
+    await database?.end();
     for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('delivers every application exactly once, replays every retry on any instance, and keeps the three within the 120 requests a minute', { timeout: DURATION_MS + DRAIN_TIMEOUT_MS + 120_000 }, async (t) => {
+  it('delivers every application exactly once, a killed instance\'s within a lease, replays every retry on any instance, and keeps the three within the 120 requests a minute', { timeout: DURATION_MS + DRAIN_MS + 120_000 }, async (t) => {
     const sandboxOrigin = { origin: sandbox.url };
     const campaigns = ((await (await fetch(`${instances[0]!.process.url}/api/campaigns?per_page=50`)).json()) as { items: { id: number }[] }).items.map((c) => c.id);
     assert.ok(campaigns.length > 0, 'the board has open campaigns');
@@ -132,7 +158,8 @@ describe('three proxy instances on one PostgreSQL database', { skip: skipWithout
           const answer = await apply(instances[instance]!.process.url, input).catch(() => undefined);
           return answer === undefined || sendAgain(answer) ? undefined : { ...answer, instance };
         },
-        { timeoutMs: 60_000, what: `an instance to handle the application of ${input.fields?.email}`, intervalMs: 200 },
+        // A key the killed instance held answers "in progress" until its lease runs out.
+        { timeoutMs: TAKEOVER_MS, what: `an instance to handle the application of ${input.fields?.email}`, intervalMs: 200 },
       );
     };
 
@@ -147,20 +174,65 @@ describe('three proxy instances on one PostgreSQL database', { skip: skipWithout
     const start = Date.now();
     const at = (fraction: number) => sleep(Math.max(0, start + fraction * DURATION_MS - Date.now()));
 
-    // The operator's side: faults on, kill -9 of one instance and its restart, faults off.
+    // The operator's side: faults on, kill -9 of one instance mid-deliveries and its restart, faults off, the database's connections cut.
     let killedWith: NodeJS.Signals | number | null = null;
     let depthAtKill: number | undefined;
+    /** The rows claimed when the instance was killed (by all three), the killed one's (claims never renewed after), and when those were taken back. */
+    const takeover = { claimed: 0, orphaned: [] as string[], killedAt: 0, takenAt: 0 };
+    let cutConnections = 0;
+    let takenOver: Promise<void> = Promise.resolve();
     const script = (async () => {
       await at(TIMELINE.faultsOn);
       await admin(sandboxOrigin, 'POST', '/faults', { count: 1_000_000, status: 503, every: FAULT_EVERY });
       await at(TIMELINE.kill);
+      // A slow service: attempts stay under way, so that each instance, the one killed too, holds claimed rows.
+      await admin(sandboxOrigin, 'POST', '/faults', { count: 1_000_000, ...SLOW });
       const victim = instances[1]!;
       depthAtKill = metricValue(await (await fetch(victim.metricsUrl)).text(), 'outbox_depth');
+      await eventually(async () => (await claimedRows()).owners === INSTANCES, { timeoutMs: 30_000, what: 'every instance to hold claimed rows', intervalMs: 50 });
       killedWith = await stopCli(victim.process, 'SIGKILL');
+      takeover.killedAt = Date.now();
+      const atKill = (await claimedRows()).claims;
+      takeover.claimed = atKill.length;
+      await admin(sandboxOrigin, 'POST', '/faults', { count: 1_000_000, status: 503, every: FAULT_EVERY });
       instances[1] = await startInstance(victim.env);
+      // The claims nobody renewed since the kill: the killed instance's, still waiting for their lease to run out.
+      takenOver = sleep(Math.max(0, takeover.killedAt + UNRENEWED_MS - Date.now())).then(async () => {
+        const still = new Set((await claimedRows()).claims);
+        takeover.orphaned = atKill.filter((claim) => still.has(claim));
+        await takenBackWithinTakeover(takeover.orphaned);
+        takeover.takenAt = Date.now();
+      });
+      // Settled at once: its failure is asserted below, in order.
+      takenOver.catch(() => {});
       await at(TIMELINE.faultsOff);
       await admin(sandboxOrigin, 'POST', '/faults', { count: 0 });
+      await at(TIMELINE.cutDatabase);
+      const { rows } = await database.query<{ cut: number }>(
+        'SELECT count(*)::int AS cut FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()) AS terminated',
+      );
+      cutConnections = rows[0]!.cut;
     })();
+    /**
+     * The killed instance's claims run out and the others take its rows back
+     * (to deliver them, after a look at the service) within a lease and a
+     * poll, not after a restart's wait; else the failure says which claims stay.
+     */
+    const takenBackWithinTakeover = async (claims: string[]): Promise<void> => {
+      const held = async () => {
+        const now = new Set((await claimedRows()).claims);
+        return claims.filter((claim) => now.has(claim));
+      };
+      try {
+        await eventually(async () => (await held()).length === 0, {
+          timeoutMs: Math.max(0, takeover.killedAt + TAKEOVER_MS - Date.now()),
+          what: `the ${claims.length} rows the killed instance held taken back within ${TAKEOVER_MS / 1000} s of the kill`,
+          intervalMs: 500,
+        });
+      } catch (error) {
+        throw new Error(`${error instanceof Error ? error.message : String(error)}; still held (reference, token, lease until): ${JSON.stringify(await held())}`, { cause: error });
+      }
+    };
 
     // The candidates: a steady pace, round-robin over the instances, each one's answer awaited on its own.
     const pending: Promise<Sent>[] = [];
@@ -168,10 +240,17 @@ describe('three proxy instances on one PostgreSQL database', { skip: skipWithout
       pending.push(candidate(i));
       await sleep(Math.max(0, start + ((i + 1) * 60_000) / APPLICATIONS_PER_MINUTE - Date.now()));
     }
+    const lastSentAt = Date.now();
     await script;
     const sent = await Promise.all(pending);
     t.diagnostic(`${sent.length} applications in ${DURATION_MS / 1000} s, ${sent.filter((s) => s.retry).length} sent again to another instance; outbox depth when the instance was killed: ${depthAtKill}`);
     assert.equal(killedWith, 'SIGKILL', 'the instance died by kill -9');
+    assert.ok(cutConnections > 0, 'the database\'s connections were cut');
+    await takenOver;
+    t.diagnostic(
+      `${takeover.claimed} rows claimed at the kill, ${takeover.orphaned.length} of them by the killed instance, taken back ${((takeover.takenAt - takeover.killedAt) / 1000).toFixed(1)} s after it (lease ${LEASE_MS / 1000} s); ${cutConnections} database connections cut`,
+    );
+    assert.ok(takeover.orphaned.length > 0, 'the killed instance held claimed rows, which the others took over');
 
     // Every candidate was answered "delivered" or "queued", with a reference.
     const unanswered = sent.filter((s) => (s.first.status !== 201 && s.first.status !== 202) || typeof s.first.body.reference !== 'string');
@@ -204,7 +283,7 @@ describe('three proxy instances on one PostgreSQL database', { skip: skipWithout
         const created = new Set(creates.filter((c) => c.application_ids.length > 0).map((c) => c.email));
         return sent.every((s) => created.has(s.fields.email.toLowerCase()));
       },
-      { timeoutMs: DRAIN_TIMEOUT_MS, what: 'every application created at the service', intervalMs: 1000 },
+      { timeoutMs: Math.max(0, lastSentAt + DRAIN_MS - Date.now()), what: 'every application created at the service within 3 minutes of the last one', intervalMs: 1000 },
     );
     await eventually(
       async () => {

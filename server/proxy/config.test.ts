@@ -44,6 +44,15 @@ describe('proxy configuration', () => {
     assert.equal(config.personalDataRetentionDays, 30);
   });
 
+  it('takes DELIVERY_LEASE_SECONDS (60 by default, at least 10) as the delivery claim in milliseconds, and names a wrong one with what it expects', () => {
+    assert.equal(loadProxyConfig(REQUIRED).deliveryLeaseMs, 60_000);
+    assert.equal(loadProxyConfig({ ...REQUIRED, DELIVERY_LEASE_SECONDS: '30' }).deliveryLeaseMs, 30_000);
+    assert.deepEqual(problemsOf({ DELIVERY_LEASE_SECONDS: '5' }), ['DELIVERY_LEASE_SECONDS must be at least 10 seconds, like 60']);
+    for (const value of ['0', '1.5', 'a minute']) {
+      assert.deepEqual(problemsOf({ DELIVERY_LEASE_SECONDS: value }), ['DELIVERY_LEASE_SECONDS must be a whole number of seconds, at least 10, like 60'], value);
+    }
+  });
+
   it('takes PERSONAL_DATA_RETENTION_DAYS as a whole number of days, at least 1', () => {
     assert.equal(loadProxyConfig({ ...REQUIRED, PERSONAL_DATA_RETENTION_DAYS: '7' }).personalDataRetentionDays, 7);
     for (const value of ['0', '-3', '1.5', 'thirty']) {

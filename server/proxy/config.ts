@@ -180,6 +180,7 @@ const EnvSchema = z
     BOARD_OFFER_URL: boardOfferUrl,
     FORM_FIELDS: formFields,
     DELIVERY_DEADLINE_MS: positiveInt('a whole number of milliseconds').default(5000),
+    DELIVERY_LEASE_SECONDS: positiveInt('a whole number of seconds, at least 10, like 60').min(10, 'must be at least 10 seconds, like 60').default(60),
     DEAD_LETTER_AFTER_HOURS: positiveInt('a whole number of hours').default(72),
     APPLY_RATE_LIMIT_PER_IP: positiveInt('a whole number of applications per hour').default(30),
     APPLY_RATE_LIMIT_PER_EMAIL: positiveInt('a whole number of applications per day').default(10),
@@ -235,6 +236,8 @@ export interface ProxyConfig {
   boardOfferUrl: string | null;
   fields: Record<ConfigurableField, FieldMode>;
   deliveryDeadlineMs: number;
+  /** How long a delivery attempt's claim on an application lasts unrenewed: a stopped instance's applications wait this long at most. */
+  deliveryLeaseMs: number;
   deadLetterAfterHours: number;
   applyRateLimitPerIp: number;
   applyRateLimitPerEmail: number;
@@ -333,6 +336,7 @@ export function loadProxyConfig(env: Record<string, string | undefined> = proces
     boardOfferUrl: e.BOARD_OFFER_URL ?? null,
     fields: e.FORM_FIELDS,
     deliveryDeadlineMs: e.DELIVERY_DEADLINE_MS,
+    deliveryLeaseMs: e.DELIVERY_LEASE_SECONDS * 1000,
     deadLetterAfterHours: e.DEAD_LETTER_AFTER_HOURS,
     applyRateLimitPerIp: e.APPLY_RATE_LIMIT_PER_IP,
     applyRateLimitPerEmail: e.APPLY_RATE_LIMIT_PER_EMAIL,

@@ -2,7 +2,8 @@
 // `concurrency` upstream sends at once, records each result in the outbox
 // where it is learnt, and retries queued rows with backoff and jitter until
 // they are delivered or dead-lettered.
-import type { OutboxRow, OutboxStore } from '../storage/application-store.ts';
+import { LeaseLostError } from '../storage/application-store.ts';
+import type { ClaimedRow, OutboxRow, OutboxStore } from '../storage/application-store.ts';
 import { attemptDelivery } from './delivery.ts';
 import type { AttemptResult, DeliveryClient } from './delivery.ts';
 import type { BlockReason, DeliveryBlock } from './delivery-block.ts';
@@ -17,9 +18,9 @@ export interface DeliveryOptions {
   /** How often the worker looks for due rows when idle (ms). */
   pollIntervalMs: number;
   /**
-   * A claimed row is this process's for this long (ms); longer than any attempt
-   * (upstreamTimeoutMs, a few calls). With PostgreSQL, a killed instance's rows
-   * wait this long before another takes them (and its Idempotency-Keys too).
+   * A claimed row is this process's for this long (ms), renewed every third of
+   * it while its attempt runs (DELIVERY_LEASE_SECONDS). With PostgreSQL, a
+   * killed instance's rows wait at most this long before another takes them.
    */
   leaseMs: number;
   /**
@@ -36,7 +37,7 @@ export const DEFAULT_DELIVERY: DeliveryOptions = {
   baseBackoffMs: 5_000,
   maxBackoffMs: 15 * 60_000,
   pollIntervalMs: 1_000,
-  leaseMs: 10 * 60_000,
+  leaseMs: 60_000,
   concurrency: 4,
 };
 
@@ -58,6 +59,12 @@ export interface WorkerEvents {
   onError?: (reference: string, error: unknown) => void;
   /** Delivery stopped for everyone (once, when it starts). */
   onBlocked?: (block: DeliveryBlock) => void;
+  /**
+   * The attempt's lease was lost (its renewal found it ran out or taken, or a
+   * write found another claim): its result was not written, the row is the
+   * new claimer's (which looks at the service first).
+   */
+  onLeaseLost?: (row: OutboxRow, result: AttemptResult) => void;
 }
 
 /**
@@ -156,7 +163,7 @@ export class DeliveryWorker {
   }
 
   /** Attempts a row the tick claimed (its lease is this process's: it runs even while stopping, which waits for it). */
-  private deliverClaimed(row: OutboxRow): Promise<AttemptResult | undefined> {
+  private deliverClaimed(row: ClaimedRow): Promise<AttemptResult | undefined> {
     const run = (async () => {
       await this.acquire();
       try {
@@ -193,43 +200,85 @@ export class DeliveryWorker {
     else this.sending -= 1;
   }
 
-  private async run(row: OutboxRow): Promise<AttemptResult> {
-    const result = await attemptDelivery(row, this.client, this.options.upstreamTimeoutMs, (reference) => this.outbox.openResume(reference));
-    const status = await this.record(row, result);
-    this.events.onRecorded?.(row, result, status);
+  private async run(row: ClaimedRow): Promise<AttemptResult> {
+    const lease = this.keepLease(row);
+    let result: AttemptResult;
+    try {
+      result = await attemptDelivery(row, this.client, this.options.upstreamTimeoutMs, (reference) => this.outbox.openResume(reference));
+    } finally {
+      lease.stop();
+    }
+    // Another claimer may hold the row now: what this attempt learnt is its to find out again (it looks at the service first).
+    if (lease.lost()) {
+      this.events.onLeaseLost?.(row, result);
+      return result;
+    }
+    try {
+      const status = await this.record(row, result);
+      this.events.onRecorded?.(row, result, status);
+    } catch (error) {
+      if (!(error instanceof LeaseLostError)) throw error;
+      this.events.onLeaseLost?.(row, result);
+    }
     return result;
   }
 
-  /** Writes what the attempt learnt, right where it is learnt. Answers the row's new status. */
-  private async record(row: OutboxRow, result: AttemptResult): Promise<string> {
+  /**
+   * Renews the row's lease every third of it while its attempt runs; lost()
+   * turns true once a renewal finds the lease no longer held (ran out, or
+   * taken back by another instance), and stays so.
+   */
+  private keepLease(row: ClaimedRow): { lost(): boolean; stop(): void } {
+    let lost = false;
+    const timer = setInterval(() => {
+      this.outbox.renewLease(row, this.options.leaseMs).then(
+        (held) => {
+          if (!held) lost = true;
+        },
+        // The database did not answer: the lease may still be held; a write will tell (its token is checked).
+        (error: unknown) => this.events.onError?.(row.reference, error),
+      );
+    }, Math.max(1, Math.floor(this.options.leaseMs / 3)));
+    timer.unref();
+    return {
+      lost: () => lost,
+      stop: () => clearInterval(timer),
+    };
+  }
+
+  /**
+   * Writes what the attempt learnt, right where it is learnt, under the
+   * row's lease (rejects with LeaseLostError when another claim holds it).
+   * Answers the row's new status.
+   */
+  private async record(row: ClaimedRow, result: AttemptResult): Promise<string> {
     if (!this.outbox.isOpen) return 'unrecorded';
-    const ref = row.reference;
     switch (result.kind) {
       case 'delivered':
-        await this.outbox.markDelivered(ref, result.outcome, { applicantId: result.applicantId, applicationId: result.applicationId });
+        await this.outbox.markDelivered(row, result.outcome, { applicantId: result.applicantId, applicationId: result.applicationId });
         return 'delivered';
       case 'already_applied':
         // The service holds an application of this candidate to this campaign already: nothing to send.
-        await this.outbox.markRejected(ref, 'already_applied', 'application_exists (409)');
+        await this.outbox.markRejected(row, 'already_applied', 'application_exists (409)');
         return 'rejected';
       case 'rejected':
         // Rejected when the candidate is still waiting and will be told why; dead (kept for
         // an operator) when they were told it was received: one statement decides.
-        return (await this.outbox.markRefused(ref, result.outcome, result.error)) ?? 'unrecorded';
+        return (await this.outbox.markRefused(row, result.outcome, result.error)) ?? 'unrecorded';
       case 'resume_missing':
         // Waiting would not bring it back: kept (payload and all) for an operator at once.
-        await this.outbox.markDead(ref, 'resume_missing', result.error);
+        await this.outbox.markDead(row, 'resume_missing', result.error);
         return 'dead';
       case 'retry': {
         const now = this.now();
         if (result.blocks !== undefined) this.block(result.blocks, result.error);
         // Blocked: the row waits for the fix, however old it is; its next attempt comes after a restart.
         if (now >= row.dead_letter_at && result.blocks === undefined) {
-          await this.outbox.markDead(ref, 'expired', result.error);
+          await this.outbox.markDead(row, 'expired', result.error);
           return 'dead';
         }
         const next = now + backoffMs(row.attempts, this.options, result.retryAfterMs);
-        await this.outbox.markRetry(ref, Math.min(next, Math.max(row.dead_letter_at, now)), result.error, result.reached);
+        await this.outbox.markRetry(row, Math.min(next, Math.max(row.dead_letter_at, now)), result.error, result.reached);
         if (this.running) this.schedule(next - now);
         return 'pending';
       }

@@ -77,8 +77,8 @@ export interface ApplicationsModule {
 export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsModule {
   const now = deps.clock ? () => deps.clock!.now() : Date.now;
   const log = deps.logger.child({ module: 'applications' });
-  const options: DeliveryOptions = { ...DEFAULT_DELIVERY, ...deps.delivery };
-  // A key claimed by a request is held as long as a row claimed by an attempt: both outlive the work of a live process.
+  const options: DeliveryOptions = { ...DEFAULT_DELIVERY, leaseMs: deps.config.deliveryLeaseMs, ...deps.delivery };
+  // A key claimed by a request is held as a row claimed by an attempt is: renewed while its work runs, free again one lease after its process died.
   const outbox = openApplicationStore({ dataDir: deps.config.dataDir, database: deps.database, owner: randomUUID(), now, keyLeaseMs: options.leaseMs });
   const opened = outbox.ready().then(
     async (report) => {
@@ -113,6 +113,12 @@ export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsMo
       log[level](
         { event: 'delivery_attempt', reference: row.reference, attempt: row.attempts, result: result.kind, status, ...('error' in result ? { error: result.error } : {}) },
         `delivery attempt ${row.attempts}: ${result.kind}`,
+      );
+    },
+    onLeaseLost(row, result) {
+      log.warn(
+        { event: 'delivery_lease_lost', reference: row.reference, attempt: row.attempts, result: result.kind },
+        `delivery attempt ${row.attempts}: its lease was lost (it ran out, or another instance took the row back), so its result (${result.kind}) was not recorded; the instance holding the row now looks at the service before sending again`,
       );
     },
     onError(reference, error) {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { SqliteApplicationStore } from '../storage/sqlite-store.ts';
+import { claimed } from '../storage/test-support.ts';
 import { eventually } from '../../test/poll.ts';
 import { RetentionSweeper, retentionMsOf } from './retention.ts';
 import type { SweepResult } from './retention.ts';
@@ -30,8 +31,8 @@ describe('RetentionSweeper', () => {
       { reference: 'r1', campaign_id: 1, company_id: 1, payload: { applicant: { email: 'ada@example.org' } }, resume: null, resume_type: null },
       { deadLetterAfterMs: 1 },
     );
-    await outbox.claim('r1', 60_000);
-    await outbox.markDead('r1', 'expired', 'server_error (503)');
+    const r1Lease = await claimed(outbox, 'r1');
+    await outbox.markDead(r1Lease, 'expired', 'server_error (503)');
     await outbox.hitRate('ip:1', 1000);
     now += 30 * DAY;
     const passes: SweepResult[] = [];

@@ -12,11 +12,12 @@ import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import pg from 'pg';
 import { emailBucket } from '../applications/form.ts';
 import { freshDatabase, skipWithoutPostgres } from '../../test/postgres.ts';
-import { IDEMPOTENCY_TTL_MS, KEY_LEASE_MS, ResumeMissingError, eraseAfter } from './application-store.ts';
-import type { ApplicationStore, NewApplication } from './application-store.ts';
+import { eventually } from '../../test/poll.ts';
+import { IDEMPOTENCY_TTL_MS, KEY_LEASE_MS, LeaseLostError, ResumeMissingError, eraseAfter } from './application-store.ts';
+import type { ApplicationStore, ClaimedRow, NewApplication } from './application-store.ts';
 import { PostgresApplicationStore } from './postgres-store.ts';
 import { SqliteApplicationStore } from './sqlite-store.ts';
-import { storedResume, uploadedResume } from './test-support.ts';
+import { claimed, storedResume, uploadedResume } from './test-support.ts';
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
@@ -170,19 +171,19 @@ for (const harness of [sqlite, postgres]) {
       await outbox.enqueue(sized('refused', 4_000), { deadLetterAfterMs: HOUR });
       await outbox.enqueue({ ...newApplication('no-resume'), resume: null, resume_type: null }, { deadLetterAfterMs: HOUR });
       assert.equal(await outbox.queuedResumeBytes(), 25_300);
-      await outbox.claim('delivered', 60_000);
-      await outbox.markDelivered('delivered', 'created_applicant', {});
-      await outbox.claim('dead', 60_000);
-      await outbox.markDead('dead', 'expired', 'server_error (503)');
-      await outbox.claim('refused', 60_000);
-      await outbox.markRejected('refused', 'upstream_rejected', 'validation');
+      const deliveredLease = await claimed(outbox, 'delivered');
+      await outbox.markDelivered(deliveredLease, 'created_applicant', {});
+      const deadLease = await claimed(outbox, 'dead');
+      await outbox.markDead(deadLease, 'expired', 'server_error (503)');
+      const refusedLease = await claimed(outbox, 'refused');
+      await outbox.markRejected(refusedLease, 'upstream_rejected', 'validation');
       assert.equal(await outbox.queuedResumeBytes(), 1_300);
     });
 
     it('forgets the personal data and the resume in the same write that marks a row delivered', async () => {
       await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
-      await outbox.claim('r1', 60_000);
-      await outbox.markDelivered('r1', 'created_applicant', { applicantId: 7, applicationId: 9 });
+      const r1Lease = await claimed(outbox, 'r1');
+      await outbox.markDelivered(r1Lease, 'created_applicant', { applicantId: 7, applicationId: 9 });
       const row = await outbox.get('r1');
       assert.equal(row?.status, 'delivered');
       assert.equal(row?.payload, null);
@@ -219,10 +220,92 @@ for (const harness of [sqlite, postgres]) {
       assert.equal(await outbox.recoverLeases(new Set()), 1);
     });
 
+    it('gives a row taken back its place in line: ahead of the rows that became due while it was held', async () => {
+      await outbox.enqueue(newApplication('held'), { deadLetterAfterMs: HOUR });
+      await outbox.claim('held', 1_000);
+      now += 10;
+      await outbox.enqueue(newApplication('later'), { deadLetterAfterMs: HOUR });
+      now += 1_000;
+      const next = await open('process-2');
+      assert.equal(await next.recoverLeases(), 1);
+      assert.deepEqual((await next.claimDue(1, 60_000)).map((r) => r.reference), ['held']);
+      await next.close();
+    });
+
+    it('renews a held lease, so its row is not taken back while its attempt runs', async () => {
+      await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
+      const lease = await claimed(outbox, 'r1', 1_000);
+      const next = await open('process-2');
+      // SQLite takes another owner's rows at once (one process owns the file): there, this process's own recovery shows the lease.
+      const taker = harness.shared ? next : outbox;
+      for (let i = 0; i < 3; i++) {
+        now += 900;
+        assert.equal(await outbox.renewLease(lease, 1_000), true, `renewal ${i + 1}`);
+      }
+      now += 900;
+      assert.equal(await taker.recoverLeases(), 0, 'renewed 100 ms ago for 1 s: still held');
+      assert.equal((await outbox.get('r1'))?.status, 'delivering');
+      await outbox.markDelivered(lease, 'created_applicant', {});
+      assert.equal((await outbox.get('r1'))?.status, 'delivered');
+      await next.close();
+    });
+
+    it('does not renew a lease that ran out before its renewal', async () => {
+      await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
+      const lease = await claimed(outbox, 'r1', 1_000);
+      now += 1_000;
+      assert.equal(await outbox.renewLease(lease, 1_000), false);
+      assert.equal((await outbox.get('r1'))?.status, 'delivering', 'left for recoverLeases to take back');
+    });
+
+    it("gives a row whose lease ran out to another owner, and refuses every write of the old owner's attempt", async () => {
+      await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
+      const stale = await claimed(outbox, 'r1', 1_000);
+      now += 1_000;
+      const next = await open('process-2');
+      assert.equal(await next.recoverLeases(), 1);
+      const held = await claimed(next, 'r1');
+      assert.notEqual(held.lease_token, stale.lease_token);
+      const before = await outbox.get('r1');
+      await assert.rejects(outbox.markDelivered(stale, 'created_applicant', { applicantId: 1, applicationId: 2 }), LeaseLostError);
+      await assert.rejects(outbox.markRetry(stale, now + HOUR, 'server_error (503)', true), LeaseLostError);
+      await assert.rejects(outbox.markRejected(stale, 'upstream_rejected', 'validation_failed (422)'), LeaseLostError);
+      await assert.rejects(outbox.markDead(stale, 'expired', 'server_error (503)'), LeaseLostError);
+      await assert.rejects(outbox.markRefused(stale, 'upstream_rejected', 'validation_failed (422)'), LeaseLostError);
+      assert.equal(await outbox.renewLease(stale, 60_000), false);
+      assert.deepEqual(await outbox.get('r1'), before, 'the stale writes changed nothing');
+      assert.notEqual(await storedResume(outbox, 'r1'), null, 'the resume is still there for the new attempt');
+      await next.markDelivered(held, 'found_delivered', { applicantId: 1, applicationId: 2 });
+      assert.equal((await outbox.get('r1'))?.outcome, 'found_delivered');
+      await next.close();
+    });
+
+    it("refuses the writes of an attempt whose row was taken back while it ran, even after its own lease's end", async () => {
+      await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
+      const stale = await claimed(outbox, 'r1', 1_000);
+      now += 1_000;
+      const next = await open('process-2');
+      assert.equal(await next.recoverLeases(), 1);
+      // Taken back but not yet claimed again: the old token is already void.
+      await assert.rejects(outbox.markRetry(stale, now, 'timeout (no answer)', true), LeaseLostError);
+      const row = await outbox.get('r1');
+      assert.deepEqual([row?.status, row?.unconfirmed_send, row?.last_error], ['pending', 1, null]);
+      await next.close();
+    });
+
+    it('keeps renewing the lease of a row erased during its attempt, whose delivery is still recorded', async () => {
+      await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
+      const lease = await claimed(outbox, 'r1', 1_000);
+      await outbox.eraseByEmail('ada@example.org', emailBucket('ada@example.org'));
+      assert.equal(await outbox.renewLease(lease, 1_000), true);
+      await outbox.markDelivered(lease, 'created_applicant', {});
+      assert.equal((await outbox.get('r1'))?.status, 'delivered');
+    });
+
     it('schedules a retry and holds it back until it is due', async () => {
       await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
-      await outbox.claim('r1', 60_000);
-      await outbox.markRetry('r1', now + 5_000, 'server_error (503)');
+      const r1Lease = await claimed(outbox, 'r1');
+      await outbox.markRetry(r1Lease, now + 5_000, 'server_error (503)');
       assert.equal(await outbox.nextDueAt(), now + 5_000);
       assert.deepEqual(await due(), []);
       now += 5_000;
@@ -232,8 +315,8 @@ for (const harness of [sqlite, postgres]) {
 
     it('at start-up, makes every waiting row due now', async () => {
       await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
-      await outbox.claim('r1', 60_000);
-      await outbox.markRetry('r1', now + HOUR, 'server_error (503)');
+      const r1Lease = await claimed(outbox, 'r1');
+      await outbox.markRetry(r1Lease, now + HOUR, 'server_error (503)');
       assert.equal(await outbox.makePendingDue(), 1);
       assert.deepEqual(await due(), ['r1']);
     });
@@ -241,11 +324,11 @@ for (const harness of [sqlite, postgres]) {
     it('records a refusal as rejected (data gone) while the candidate waits, as dead (kept) once told it was received', async () => {
       await outbox.enqueue(newApplication('waiting'), { deadLetterAfterMs: HOUR });
       await outbox.enqueue(newApplication('told'), { deadLetterAfterMs: HOUR });
-      await outbox.claim('waiting', 60_000);
-      await outbox.claim('told', 60_000);
+      const waitingLease = await claimed(outbox, 'waiting');
+      const toldLease = await claimed(outbox, 'told');
       assert.equal(await outbox.answerQueued('told'), true);
-      assert.equal(await outbox.markRefused('waiting', 'upstream_rejected', 'validation_failed (422)'), 'rejected');
-      assert.equal(await outbox.markRefused('told', 'upstream_rejected', 'validation_failed (422)'), 'dead');
+      assert.equal(await outbox.markRefused(waitingLease, 'upstream_rejected', 'validation_failed (422)'), 'rejected');
+      assert.equal(await outbox.markRefused(toldLease, 'upstream_rejected', 'validation_failed (422)'), 'dead');
       const [waiting, told] = [await outbox.get('waiting'), await outbox.get('told')];
       assert.deepEqual([waiting?.status, waiting?.payload, await storedResume(outbox, 'waiting')], ['rejected', null, null]);
       assert.deepEqual([told?.status, told?.answered, told?.outcome], ['dead', 202, 'upstream_rejected']);
@@ -255,14 +338,15 @@ for (const harness of [sqlite, postgres]) {
     });
 
     it('never crosses a refusal and a 202 recorded at the same moment: told 202 means kept', async () => {
+      const leases: ClaimedRow[] = [];
       for (let i = 0; i < 10; i++) {
         await outbox.enqueue({ ...newApplication(`r${i}`), resume: null, resume_type: null }, { deadLetterAfterMs: HOUR });
-        await outbox.claim(`r${i}`, 60_000);
+        leases.push(await claimed(outbox, `r${i}`));
       }
       const other = await open('process-2');
       const outcomes = await Promise.all(
         Array.from({ length: 10 }, async (_, i) => {
-          const [queued, refused] = await Promise.all([other.answerQueued(`r${i}`), outbox.markRefused(`r${i}`, 'upstream_rejected', 'validation_failed (422)')]);
+          const [queued, refused] = await Promise.all([other.answerQueued(`r${i}`), outbox.markRefused(leases[i]!, 'upstream_rejected', 'validation_failed (422)')]);
           return { queued, refused };
         }),
       );
@@ -361,8 +445,8 @@ for (const harness of [sqlite, postgres]) {
     describe('operator commands', () => {
       it('puts a dead application back in line with a fresh dead-letter deadline', async () => {
         await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
-        await outbox.claim('r1', 60_000);
-        await outbox.markDead('r1', 'expired', 'server_error (503)');
+        const r1Lease = await claimed(outbox, 'r1');
+        await outbox.markDead(r1Lease, 'expired', 'server_error (503)');
         now += 2 * HOUR;
         assert.equal(await outbox.retry('r1', HOUR), 'queued');
         const row = await outbox.get('r1');
@@ -373,17 +457,17 @@ for (const harness of [sqlite, postgres]) {
 
       it('refuses to retry a delivered application', async () => {
         await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
-        await outbox.claim('r1', 60_000);
-        await outbox.markDelivered('r1', 'created_applicant', {});
+        const r1Lease = await claimed(outbox, 'r1');
+        await outbox.markDelivered(r1Lease, 'created_applicant', {});
         assert.equal(await outbox.retry('r1', HOUR), 'not_retryable');
       });
 
       it('purges delivered and refused rows and keeps the others', async () => {
         for (const ref of ['a', 'b', 'c']) await outbox.enqueue(newApplication(ref), { deadLetterAfterMs: HOUR });
-        await outbox.claim('a', 60_000);
-        await outbox.markDelivered('a', 'created_applicant', {});
-        await outbox.claim('b', 60_000);
-        await outbox.markRejected('b', 'already_applied', 'application_exists (409)');
+        const aLease = await claimed(outbox, 'a');
+        await outbox.markDelivered(aLease, 'created_applicant', {});
+        const bLease = await claimed(outbox, 'b');
+        await outbox.markRejected(bLease, 'already_applied', 'application_exists (409)');
         assert.equal(await outbox.purgeDelivered(), 2);
         assert.deepEqual((await outbox.list()).map((r) => r.reference), ['c']);
         assert.deepEqual(await outbox.counts(), { pending: 1, delivering: 0, delivered: 0, rejected: 0, dead: 0 });
@@ -402,8 +486,8 @@ for (const harness of [sqlite, postgres]) {
       /** Stores a row and dead-letters it now. */
       const dead = async (reference: string, email?: string) => {
         await outbox.enqueue(newApplication(reference, email), { deadLetterAfterMs: HOUR });
-        await outbox.claim(reference, 60_000);
-        await outbox.markDead(reference, 'expired', 'server_error (503)');
+        const lease = await claimed(outbox, reference);
+        await outbox.markDead(lease, 'expired', 'server_error (503)');
       };
 
       it('erases the personal data of dead rows once they ended the retention ago, keeping their summary, newer ones and rows in line', async () => {
@@ -412,8 +496,8 @@ for (const harness of [sqlite, postgres]) {
         now += 10 * DAY;
         await dead('newer');
         await outbox.enqueue(newApplication('refused'), { deadLetterAfterMs: HOUR });
-        await outbox.claim('refused', 60_000);
-        await outbox.markRejected('refused', 'upstream_rejected', 'validation_failed (422)');
+        const refusedLease = await claimed(outbox, 'refused');
+        await outbox.markRejected(refusedLease, 'upstream_rejected', 'validation_failed (422)');
         now += 20 * DAY - 1;
         assert.deepEqual(await outbox.eraseExpiredPersonalData(30 * DAY), [], 'not before the 30 days are over');
         now += 1;
@@ -509,14 +593,14 @@ for (const harness of [sqlite, postgres]) {
       it('keeps an application erased during its attempt out of line, and records it delivered if that attempt delivered it', async () => {
         await outbox.enqueue(newApplication('a'), { deadLetterAfterMs: HOUR });
         await outbox.enqueue(newApplication('b'), { deadLetterAfterMs: HOUR });
-        await outbox.claim('a', 60_000);
-        await outbox.claim('b', 60_000);
+        const aLease = await claimed(outbox, 'a');
+        const bLease = await claimed(outbox, 'b');
         await outbox.eraseByEmail('ada@example.org', emailBucket('ada@example.org'));
-        await outbox.markRetry('a', now, 'server_error (503)');
-        await outbox.markDead('a', 'expired', 'server_error (503)');
+        await outbox.markRetry(aLease, now, 'server_error (503)');
+        await outbox.markDead(aLease, 'expired', 'server_error (503)');
         const a = await outbox.get('a');
         assert.deepEqual([a?.status, a?.outcome], ['rejected', 'erased']);
-        await outbox.markDelivered('b', 'created_applicant', {});
+        await outbox.markDelivered(bLease, 'created_applicant', {});
         const b = await outbox.get('b');
         assert.deepEqual([b?.status, b?.erased_by], ['delivered', 'request']);
       });
@@ -562,5 +646,25 @@ describe('PostgreSQL store across live instances', { skip: postgres.skip }, () =
     await a.claimKey('k', 'f1');
     await b.releaseKey('k');
     assert.deepEqual(await b.claimKey('k', 'f1'), { kind: 'in_progress' });
+  });
+
+  it('renews a claimed key while its request runs, and frees it one lease after its process stopped renewing it', async () => {
+    const leased = async (pool: pg.Pool, owner: string) => {
+      const store = new PostgresApplicationStore({ pool, owner, location: 'test', now: () => now, keyLeaseMs: 300 });
+      await store.ready();
+      return store;
+    };
+    const [first, second] = await Promise.all([leased(pools[0]!, 'instance-a'), leased(pools[1]!, 'instance-b')]);
+    const leaseUntil = async () => Number((await pools[0]!.query("SELECT lease_until FROM idempotency_keys WHERE key = 'k'")).rows[0]?.lease_until);
+    assert.deepEqual(await first.claimKey('k', 'f1'), { kind: 'claimed' });
+    now += 250;
+    await eventually(async () => (await leaseUntil()) === now + 300, { timeoutMs: 5_000, what: 'a renewal of the key after the clock moved' });
+    now += 250;
+    assert.deepEqual(await second.claimKey('k', 'f1'), { kind: 'in_progress' }, 'claimed 500 ms ago for 300 ms, renewed since');
+    // The first process is gone: nothing renews its claim any more.
+    await first.close();
+    now += 300;
+    assert.deepEqual(await second.claimKey('k', 'f1'), { kind: 'claimed' });
+    await second.close();
   });
 });

@@ -86,6 +86,36 @@ export interface OutboxRow {
   unconfirmed_send: number;
 }
 
+/**
+ * The fencing token of a claim: claim() and claimDue() hand out a new
+ * lease_token each time, and taking a row back (recoverLeases) changes it too,
+ * so every write of an attempt names the claim it was made under and changes
+ * nothing once another claimer has the row.
+ */
+export interface Lease {
+  reference: string;
+  lease_token: number;
+}
+
+/** A row claimed for an attempt, with the lease its writes must show. */
+export type ClaimedRow = OutboxRow & Lease;
+
+/**
+ * A write of an attempt whose lease is no longer held (its lease ran out and
+ * the row was taken back, or claimed again): nothing was changed. The
+ * attempt's outcome is now the new claimer's to find out (it looks at the
+ * service first: the row is marked "may have reached the service").
+ */
+export class LeaseLostError extends Error {
+  readonly reference: string;
+
+  constructor(reference: string) {
+    super(`The lease on application ${reference} is no longer this attempt's: another claimer has it, so this attempt's result was not written.`);
+    this.name = 'LeaseLostError';
+    this.reference = reference;
+  }
+}
+
 /** A row without its personal data: what `outbox list` and logs may show. */
 export type OutboxSummary = Omit<OutboxRow, 'payload'> & {
   /** Whether the row still holds the candidate's fields or resume. */
@@ -156,9 +186,10 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
 /**
  * How long an Idempotency-Key claimed by a request stays "in progress" for
- * the other instances (PostgreSQL) without being renewed: longer than a
- * request lives (upload, captcha, first attempt), so a claim runs out only
- * when its process is gone.
+ * the other instances (PostgreSQL) when the store is given no keyLeaseMs;
+ * and the longest a claim is renewed for: longer than a request lives
+ * (upload, captcha, first attempt), so a claim runs out only when its
+ * process is gone, or its request left it behind.
  */
 export const KEY_LEASE_MS = 5 * 60 * 1000;
 
@@ -201,36 +232,48 @@ export interface OutboxStore {
   removeUnlinkedResumes(lock: DataDirLock): Promise<number>;
   /**
    * Claims one pending row for an attempt: status delivering, a lease until
-   * now + leaseMs, and attempts counted BEFORE the attempt, so a crash
-   * mid-attempt is known as "an attempt may have reached the service".
+   * now + leaseMs under a new lease_token, and attempts counted BEFORE the
+   * attempt, so a crash mid-attempt is known as "an attempt may have reached
+   * the service".
    */
-  claim(reference: string, leaseMs: number): Promise<OutboxRow | undefined>;
+  claim(reference: string, leaseMs: number): Promise<ClaimedRow | undefined>;
   /** Claims up to `limit` due rows, oldest first; rows another claimer holds are skipped, never shared. */
-  claimDue(limit: number, leaseMs: number): Promise<OutboxRow[]>;
+  claimDue(limit: number, leaseMs: number): Promise<ClaimedRow[]>;
+  /**
+   * Extends a held lease to now + leaseMs while its attempt runs. False when
+   * the lease is no longer held (another token, or it ran out before this
+   * renewal): the attempt must write nothing more.
+   */
+  renewLease(lease: Lease, leaseMs: number): Promise<boolean>;
   /** Time of the next due attempt, if any row waits. */
   nextDueAt(): Promise<number | undefined>;
   /**
    * Takes back rows left in `delivering` whose owner will not finish them:
-   * they become due now, marked "may have reached the service". `activeHere`:
+   * they are due again in their place in line (when they were due), marked
+   * "may have reached the service", under a new
+   * lease_token (their old claimer's writes change nothing). `activeHere`:
    * references this process is still working on.
    */
   recoverLeases(activeHere?: ReadonlySet<string>): Promise<number>;
   /** Makes every waiting row due now (at start-up: a restart often follows a fix). */
   makePendingDue(): Promise<number>;
-  markDelivered(reference: string, outcome: Outcome, ids: { applicantId?: number | undefined; applicationId?: number | undefined }): Promise<void>;
+  // The writes of an attempt: each changes the row only under the lease it
+  // was claimed with, and rejects with LeaseLostError (changing nothing) when
+  // another claimer has it since.
+  markDelivered(lease: Lease, outcome: Outcome, ids: { applicantId?: number | undefined; applicationId?: number | undefined }): Promise<void>;
   /** A transient failure: try again at `nextAttemptAt`. `reached`: the attempt may have reached the service. */
-  markRetry(reference: string, nextAttemptAt: number, error: string, reached?: boolean): Promise<void>;
+  markRetry(lease: Lease, nextAttemptAt: number, error: string, reached?: boolean): Promise<void>;
   /** Refused for good and the candidate was told so: personal data goes. */
-  markRejected(reference: string, outcome: Outcome, error: string): Promise<void>;
+  markRejected(lease: Lease, outcome: Outcome, error: string): Promise<void>;
   /** Not deliverable, and the candidate was told it was received: kept for an operator. */
-  markDead(reference: string, outcome: Outcome, error: string): Promise<void>;
+  markDead(lease: Lease, outcome: Outcome, error: string): Promise<void>;
   /**
    * The service refused the application: `rejected` (personal data goes) when
    * the candidate has not been answered yet and will be told why, else `dead`
    * (kept for an operator: the candidate was told it was received). Decided
    * in the same statement that reads `answered`, so it cannot cross answerQueued.
    */
-  markRefused(reference: string, outcome: Outcome, error: string): Promise<'rejected' | 'dead' | undefined>;
+  markRefused(lease: Lease, outcome: Outcome, error: string): Promise<'rejected' | 'dead' | undefined>;
   /** Records the status the candidate was answered (the first one only). */
   setAnswered(reference: string, status: number): Promise<void>;
   /**
@@ -296,6 +339,6 @@ export interface StoreOptions {
   /** Identifies this process's leases and idempotency claims. */
   owner: string;
   now?: () => number;
-  /** How long a claimed Idempotency-Key stays this process's for the other instances (default KEY_LEASE_MS). */
+  /** How long a claimed Idempotency-Key stays this process's for the other instances unless renewed (default KEY_LEASE_MS); renewed every third of it while its request runs. */
   keyLeaseMs?: number;
 }

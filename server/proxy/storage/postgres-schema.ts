@@ -74,6 +74,11 @@ CREATE TABLE rate_counters (
     name: 'the upstream request budget and the catalogue copy shared by every instance',
     sql: SHARED_BUDGET_SCHEMA + SHARED_CATALOGUE_SCHEMA,
   },
+  {
+    version: 3,
+    name: 'the fencing token of delivery leases',
+    sql: 'ALTER TABLE outbox ADD COLUMN lease_token integer NOT NULL DEFAULT 0',
+  },
 ];
 checkOrder(POSTGRES_MIGRATIONS);
 

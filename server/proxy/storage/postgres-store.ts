@@ -4,22 +4,27 @@
 // - resumes are rows of resume_chunks (256 KiB each), written from the upload
 //   file inside the enqueue transaction and read back chunk by chunk;
 // - delivery claims due rows with FOR UPDATE SKIP LOCKED and a lease
-//   (lease_owner, lease_until): a row is taken over only once its lease has
-//   ended, never while its owner may still be working on it;
+//   (lease_owner, lease_until, and lease_token, the fencing token every write
+//   of the attempt names): the owner renews it while its attempt runs, a row
+//   is taken over only once its lease has ended, and the old owner's writes
+//   then change nothing;
 // - an Idempotency-Key claim is a row with a lease too, so a retry landing on
 //   another instance answers in_progress while the first one handles it.
-// Times are the proxy's clock (`now`, ms), passed in every statement; the
-// leases are long (minutes) against the instances' clocks drifting apart.
+// Times are the proxy's clock (`now`, ms), passed in every statement; a
+// lease (DELIVERY_LEASE_SECONDS) is long against the instances' clocks
+// drifting apart, and the token, not the clock, decides whose write counts.
 import { open } from 'node:fs/promises';
 import type pg from 'pg';
-import { IDEMPOTENCY_TTL_MS, KEY_LEASE_MS, RETENTION_FROM, ResumeMissingError } from './application-store.ts';
+import { IDEMPOTENCY_TTL_MS, KEY_LEASE_MS, LeaseLostError, RETENTION_FROM, ResumeMissingError } from './application-store.ts';
 import type {
   ApplicationPayload,
   ApplicationStore,
+  ClaimedRow,
   EnqueueOptions,
   ErasedBy,
   ErasureReport,
   KeyClaim,
+  Lease,
   NewApplication,
   OutboxRow,
   OutboxStatus,
@@ -57,8 +62,12 @@ function numbers(raw: Raw): Raw {
 }
 
 function toRow(raw: Raw): OutboxRow {
-  const { lease_owner: _owner, lease_until: _until, ...rest } = numbers(raw);
+  const { lease_owner: _owner, lease_until: _until, lease_token: _token, ...rest } = numbers(raw);
   return { ...(rest as unknown as OutboxRow), payload: (raw.payload ?? null) as ApplicationPayload | null };
+}
+
+function toClaimed(raw: Raw): ClaimedRow {
+  return { ...toRow(raw), lease_token: Number(raw.lease_token) };
 }
 
 function toSummary(raw: Raw): OutboxSummary {
@@ -79,6 +88,8 @@ export class PostgresApplicationStore implements ApplicationStore {
   private readonly keyLeaseMs: number;
   private migrated = false;
   private closed = false;
+  /** The renewal timers of the Idempotency-Keys this process's requests hold. */
+  private readonly keyRenewals = new Map<string, NodeJS.Timeout>();
 
   private migrating: Promise<MigrationReport> | undefined;
 
@@ -114,6 +125,7 @@ export class PostgresApplicationStore implements ApplicationStore {
 
   async close(): Promise<void> {
     this.closed = true;
+    for (const key of [...this.keyRenewals.keys()]) this.stopRenewingKey(key);
   }
 
   private async query(sql: string, params: unknown[] = [], client: pg.Pool | pg.PoolClient = this.pool): Promise<Raw[]> {
@@ -150,7 +162,10 @@ export class PostgresApplicationStore implements ApplicationStore {
        RETURNING key`,
       [key, fingerprint, this.owner, now + this.keyLeaseMs, now, now + IDEMPOTENCY_TTL_MS, abandoned],
     );
-    if (taken.length === 1) return { kind: 'claimed' };
+    if (taken.length === 1) {
+      this.renewKey(key);
+      return { kind: 'claimed' };
+    }
     const [row] = await this.query('SELECT fingerprint, state, owner, lease_until, reference, status, body FROM idempotency_keys WHERE key = $1', [key]);
     // Deleted between the two statements (erased, pruned): try once more.
     if (row === undefined) return this.claimKeyOf(key, fingerprint, abandoned);
@@ -162,11 +177,52 @@ export class PostgresApplicationStore implements ApplicationStore {
       `UPDATE idempotency_keys SET owner = $2, lease_until = $3 WHERE key = $1 AND state = 'in_progress' AND lease_until <= $4 AND reference IS NOT NULL RETURNING reference`,
       [key, this.owner, now + this.keyLeaseMs, now],
     );
-    return takenOver === undefined ? { kind: 'in_progress' } : { kind: 'stored', reference: String(takenOver.reference) };
+    if (takenOver === undefined) return { kind: 'in_progress' };
+    this.renewKey(key);
+    return { kind: 'stored', reference: String(takenOver.reference) };
+  }
+
+  /**
+   * Keeps a claimed key this process's while its request runs: its lease
+   * (keyLeaseMs) is extended every third of it until the request completes
+   * or releases it, so a killed process's keys are free again one lease
+   * later. Never past KEY_LEASE_MS after the claim: no request lives that
+   * long, and a claim its request left behind must not be held for ever.
+   */
+  private renewKey(key: string): void {
+    this.stopRenewingKey(key);
+    const until = this.now() + KEY_LEASE_MS;
+    const timer = setInterval(() => {
+      const now = this.now();
+      if (now >= until || this.closed) {
+        this.stopRenewingKey(key);
+        return;
+      }
+      this.query("UPDATE idempotency_keys SET lease_until = $1 WHERE key = $2 AND owner = $3 AND state = 'in_progress' RETURNING key", [
+        now + this.keyLeaseMs,
+        key,
+        this.owner,
+      ]).then(
+        (rows) => {
+          // Answered, released or erased meanwhile: nothing left to hold.
+          if (rows.length === 0 && this.keyRenewals.get(key) === timer) this.stopRenewingKey(key);
+        },
+        // The database did not answer: the next renewal tries again, while the lease lasts.
+        () => {},
+      );
+    }, Math.max(1, Math.floor(this.keyLeaseMs / 3)));
+    timer.unref();
+    this.keyRenewals.set(key, timer);
+  }
+
+  private stopRenewingKey(key: string): void {
+    clearInterval(this.keyRenewals.get(key));
+    this.keyRenewals.delete(key);
   }
 
   async completeKey(key: string, status: number, body: string): Promise<void> {
     this.#handling.delete(key);
+    this.stopRenewingKey(key);
     const now = this.now();
     await this.query(
       `INSERT INTO idempotency_keys (key, fingerprint, state, owner, lease_until, status, body, created_at, expires_at) VALUES ($1, '', 'done', $2, $3, $4, $5, $3, $6)
@@ -178,6 +234,7 @@ export class PostgresApplicationStore implements ApplicationStore {
   async releaseKey(key: string): Promise<void> {
     // Its request is over, whether or not the database hears of it.
     this.#handling.delete(key);
+    this.stopRenewingKey(key);
     await this.query(`DELETE FROM idempotency_keys WHERE key = $1 AND owner = $2 AND state = 'in_progress' AND reference IS NULL`, [key, this.owner]);
   }
 
@@ -280,27 +337,45 @@ export class PostgresApplicationStore implements ApplicationStore {
     })();
   }
 
-  async claim(reference: string, leaseMs: number): Promise<OutboxRow | undefined> {
+  async claim(reference: string, leaseMs: number): Promise<ClaimedRow | undefined> {
     const now = this.now();
     const [row] = await this.query(
-      `UPDATE outbox SET status = 'delivering', lease_owner = $1, lease_until = $2, attempts = attempts + 1, last_attempt_at = $3
-       WHERE reference = $4 AND status = 'pending' RETURNING *`,
+      `UPDATE outbox SET status = 'delivering', lease_owner = $1, lease_until = $2, lease_token = lease_token + 1, attempts = attempts + 1,
+         last_attempt_at = $3 WHERE reference = $4 AND status = 'pending' RETURNING *`,
       [this.owner, now + leaseMs, now, reference],
     );
-    return row === undefined ? undefined : toRow(row);
+    return row === undefined ? undefined : toClaimed(row);
   }
 
   /** Rows another instance is claiming right now are skipped (SKIP LOCKED), so no row is ever claimed twice. */
-  async claimDue(limit: number, leaseMs: number): Promise<OutboxRow[]> {
+  async claimDue(limit: number, leaseMs: number): Promise<ClaimedRow[]> {
     const now = this.now();
     const rows = await this.query(
-      `UPDATE outbox SET status = 'delivering', lease_owner = $1, lease_until = $2, attempts = attempts + 1, last_attempt_at = $3
+      `UPDATE outbox SET status = 'delivering', lease_owner = $1, lease_until = $2, lease_token = lease_token + 1, attempts = attempts + 1, last_attempt_at = $3
        WHERE reference IN (
          SELECT reference FROM outbox WHERE status = 'pending' AND next_attempt_at <= $3 ORDER BY next_attempt_at LIMIT $4 FOR UPDATE SKIP LOCKED
        ) RETURNING *`,
       [this.owner, now + leaseMs, now, limit],
     );
-    return rows.map(toRow).sort((a, b) => a.next_attempt_at - b.next_attempt_at);
+    return rows.map(toClaimed).sort((a, b) => a.next_attempt_at - b.next_attempt_at);
+  }
+
+  /** Extended only while its token is the row's and its lease has not run out; a row erased meanwhile is still the attempt's to record. */
+  async renewLease(lease: Lease, leaseMs: number): Promise<boolean> {
+    const now = this.now();
+    const renewed = await this.query(
+      "UPDATE outbox SET lease_until = $1 WHERE reference = $2 AND lease_token = $3 AND status = 'delivering' AND lease_until > $4 RETURNING reference",
+      [now + leaseMs, lease.reference, lease.lease_token, now],
+    );
+    if (renewed.length > 0) return true;
+    const [row] = await this.query('SELECT lease_token, status FROM outbox WHERE reference = $1', [lease.reference]);
+    return row !== undefined && Number(row.lease_token) === lease.lease_token && row.status !== 'delivering';
+  }
+
+  /** After a write that changed nothing: rejects when another claim holds the row (else it was erased meanwhile, and stays so). */
+  private async checkLease(lease: Lease, client: pg.Pool | pg.PoolClient = this.pool): Promise<void> {
+    const [row] = await this.query('SELECT lease_token FROM outbox WHERE reference = $1', [lease.reference], client);
+    if (row === undefined || Number(row.lease_token) !== lease.lease_token) throw new LeaseLostError(lease.reference);
   }
 
   async nextDueAt(): Promise<number | undefined> {
@@ -310,13 +385,15 @@ export class PostgresApplicationStore implements ApplicationStore {
 
   /**
    * Other instances are alive: a row is taken back only once its lease has
-   * ended, whoever holds it (this process's own too, unless it still works on it).
+   * ended, whoever holds it (this process's own too, unless it still works on
+   * it). It keeps its place in line (the time it was due), ahead of the rows
+   * that became due while it was held.
    */
   async recoverLeases(activeHere: ReadonlySet<string> = new Set()): Promise<number> {
     const now = this.now();
     const rows = await this.query(
-      `UPDATE outbox SET status = 'pending', next_attempt_at = $1, lease_owner = NULL, lease_until = NULL, unconfirmed_send = 1
-       WHERE status = 'delivering' AND coalesce(lease_until, 0) <= $1 AND NOT (lease_owner = $2 AND reference = ANY($3::text[]))
+      `UPDATE outbox SET status = 'pending', next_attempt_at = least(next_attempt_at, $1), lease_owner = NULL, lease_until = NULL, lease_token = lease_token + 1,
+         unconfirmed_send = 1 WHERE status = 'delivering' AND coalesce(lease_until, 0) <= $1 AND NOT (lease_owner = $2 AND reference = ANY($3::text[]))
        RETURNING reference`,
       [now, this.owner, [...activeHere]],
     );
@@ -329,58 +406,63 @@ export class PostgresApplicationStore implements ApplicationStore {
     return rows.length;
   }
 
-  async markDelivered(reference: string, outcome: Outcome, ids: { applicantId?: number | undefined; applicationId?: number | undefined }): Promise<void> {
+  async markDelivered(lease: Lease, outcome: Outcome, ids: { applicantId?: number | undefined; applicationId?: number | undefined }): Promise<void> {
     await inTransaction(this.pool, async (client) => {
-      await client.query(
+      const result = await client.query(
         `UPDATE outbox SET status = 'delivered', outcome = $1, delivered_at = $2, payload = NULL, resume_bytes = NULL, lease_owner = NULL,
            lease_until = NULL, last_error = NULL, upstream_applicant_id = $3, upstream_application_id = $4
-         WHERE reference = $5`,
-        [outcome, this.now(), ids.applicantId ?? null, ids.applicationId ?? null, reference],
+         WHERE reference = $5 AND lease_token = $6`,
+        [outcome, this.now(), ids.applicantId ?? null, ids.applicationId ?? null, lease.reference, lease.lease_token],
       );
-      await client.query('DELETE FROM resume_chunks WHERE reference = $1', [reference]);
+      if ((result.rowCount ?? 0) === 0) await this.checkLease(lease, client);
+      await client.query('DELETE FROM resume_chunks WHERE reference = $1', [lease.reference]);
     });
   }
 
   // markRetry, markRejected and markDead leave a row erased during its attempt as it is (see the SQLite store).
 
-  async markRetry(reference: string, nextAttemptAt: number, error: string, reached = false): Promise<void> {
-    await this.query(
+  async markRetry(lease: Lease, nextAttemptAt: number, error: string, reached = false): Promise<void> {
+    const rows = await this.query(
       `UPDATE outbox SET status = 'pending', next_attempt_at = $1, last_error = $2, lease_owner = NULL, lease_until = NULL,
-         unconfirmed_send = greatest(unconfirmed_send, $3) WHERE reference = $4 AND erased_at IS NULL`,
-      [nextAttemptAt, error, reached ? 1 : 0, reference],
+         unconfirmed_send = greatest(unconfirmed_send, $3) WHERE reference = $4 AND lease_token = $5 AND erased_at IS NULL RETURNING reference`,
+      [nextAttemptAt, error, reached ? 1 : 0, lease.reference, lease.lease_token],
     );
+    if (rows.length === 0) await this.checkLease(lease);
   }
 
-  async markRejected(reference: string, outcome: Outcome, error: string): Promise<void> {
+  async markRejected(lease: Lease, outcome: Outcome, error: string): Promise<void> {
     await inTransaction(this.pool, async (client) => {
       const result = await client.query(
         `UPDATE outbox SET status = 'rejected', outcome = $1, last_error = $2, payload = NULL, resume_bytes = NULL, lease_owner = NULL,
-           lease_until = NULL, ended_at = $3 WHERE reference = $4 AND erased_at IS NULL`,
-        [outcome, error, this.now(), reference],
+           lease_until = NULL, ended_at = $3 WHERE reference = $4 AND lease_token = $5 AND erased_at IS NULL`,
+        [outcome, error, this.now(), lease.reference, lease.lease_token],
       );
-      if ((result.rowCount ?? 0) > 0) await client.query('DELETE FROM resume_chunks WHERE reference = $1', [reference]);
+      if ((result.rowCount ?? 0) > 0) await client.query('DELETE FROM resume_chunks WHERE reference = $1', [lease.reference]);
+      else await this.checkLease(lease, client);
     });
   }
 
-  async markDead(reference: string, outcome: Outcome, error: string): Promise<void> {
-    await this.query(
+  async markDead(lease: Lease, outcome: Outcome, error: string): Promise<void> {
+    const rows = await this.query(
       `UPDATE outbox SET status = 'dead', outcome = $1, last_error = $2, lease_owner = NULL, lease_until = NULL, ended_at = $3
-       WHERE reference = $4 AND erased_at IS NULL`,
-      [outcome, error, this.now(), reference],
+       WHERE reference = $4 AND lease_token = $5 AND erased_at IS NULL RETURNING reference`,
+      [outcome, error, this.now(), lease.reference, lease.lease_token],
     );
+    if (rows.length === 0) await this.checkLease(lease);
   }
 
-  async markRefused(reference: string, outcome: Outcome, error: string): Promise<'rejected' | 'dead' | undefined> {
+  async markRefused(lease: Lease, outcome: Outcome, error: string): Promise<'rejected' | 'dead' | undefined> {
     return inTransaction(this.pool, async (client) => {
       const [row] = await this.query(
         `UPDATE outbox SET status = CASE WHEN answered IS NULL THEN 'rejected' ELSE 'dead' END, outcome = $1, last_error = $2,
            payload = CASE WHEN answered IS NULL THEN NULL ELSE payload END, resume_bytes = CASE WHEN answered IS NULL THEN NULL ELSE resume_bytes END,
            lease_owner = NULL, lease_until = NULL, ended_at = $3
-         WHERE reference = $4 AND erased_at IS NULL RETURNING status`,
-        [outcome, error, this.now(), reference],
+         WHERE reference = $4 AND lease_token = $5 AND erased_at IS NULL RETURNING status`,
+        [outcome, error, this.now(), lease.reference, lease.lease_token],
         client,
       );
-      if (row?.status === 'rejected') await client.query('DELETE FROM resume_chunks WHERE reference = $1', [reference]);
+      if (row === undefined) await this.checkLease(lease, client);
+      if (row?.status === 'rejected') await client.query('DELETE FROM resume_chunks WHERE reference = $1', [lease.reference]);
       return row?.status as 'rejected' | 'dead' | undefined;
     });
   }

@@ -95,6 +95,13 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       db.exec('DROP TABLE outbox_resumes');
     },
   },
+  {
+    version: 3,
+    name: 'the fencing token of delivery leases',
+    up(db) {
+      db.exec('ALTER TABLE outbox ADD COLUMN lease_token INTEGER NOT NULL DEFAULT 0');
+    },
+  },
 ];
 checkOrder(SQLITE_MIGRATIONS);
 

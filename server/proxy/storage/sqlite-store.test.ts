@@ -13,7 +13,7 @@ import { lockDataDir } from '../data-dir-lock.ts';
 import type { NewApplication } from './application-store.ts';
 import { SQLITE_MIGRATIONS } from './sqlite-schema.ts';
 import { SqliteApplicationStore } from './sqlite-store.ts';
-import { storedResume, uploadedResume } from './test-support.ts';
+import { claimed, storedResume, uploadedResume } from './test-support.ts';
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
@@ -63,8 +63,8 @@ describe('SQLite application store', () => {
 
   it('deletes the resume file of a delivered row', async () => {
     await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
-    await outbox.claim('r1', 60_000);
-    await outbox.markDelivered('r1', 'created_applicant', {});
+    const r1Lease = await claimed(outbox, 'r1');
+    await outbox.markDelivered(r1Lease, 'created_applicant', {});
     assert.deepEqual(readdirSync(join(dir, 'resumes')), []);
   });
 

@@ -21,14 +21,16 @@ import type { SQLInputValue, StatementSync } from 'node:sqlite';
 import { createOwnerOnlyDatabaseFile, makeOwnerOnlyFolder } from '../../owner-only.ts';
 import { ResumeFiles } from '../applications/resume-files.ts';
 import type { DataDirLock } from '../data-dir-lock.ts';
-import { IDEMPOTENCY_TTL_MS, RETENTION_FROM, ResumeMissingError } from './application-store.ts';
+import { IDEMPOTENCY_TTL_MS, LeaseLostError, RETENTION_FROM, ResumeMissingError } from './application-store.ts';
 import type {
   ApplicationPayload,
   ApplicationStore,
+  ClaimedRow,
   EnqueueOptions,
   ErasedBy,
   ErasureReport,
   KeyClaim,
+  Lease,
   NewApplication,
   OutboxRow,
   OutboxStatus,
@@ -297,17 +299,37 @@ export class SqliteApplicationStore implements ApplicationStore {
    * attempts counted BEFORE the attempt, so a crash mid-attempt is known as
    * "an attempt may have reached the service" after a restart.
    */
-  async claim(reference: string, leaseMs: number): Promise<OutboxRow | undefined> {
+  async claim(reference: string, leaseMs: number): Promise<ClaimedRow | undefined> {
     return this.claimNow(reference, leaseMs);
   }
 
-  private claimNow(reference: string, leaseMs: number): OutboxRow | undefined {
+  private claimNow(reference: string, leaseMs: number): ClaimedRow | undefined {
     const now = this.now();
     const row = this.stmt(
-      `UPDATE outbox SET status = 'delivering', lease_owner = ?, lease_until = ?, attempts = attempts + 1, last_attempt_at = ?
-       WHERE reference = ? AND status = 'pending' RETURNING *`,
+      `UPDATE outbox SET status = 'delivering', lease_owner = ?, lease_until = ?, lease_token = lease_token + 1, attempts = attempts + 1,
+         last_attempt_at = ? WHERE reference = ? AND status = 'pending' RETURNING *`,
     ).get(this.owner, now + leaseMs, now, reference) as Record<string, SQLInputValue> | undefined;
-    return row === undefined ? undefined : this.toRow(row);
+    return row === undefined ? undefined : { ...this.toRow(row), lease_token: Number(row.lease_token) };
+  }
+
+  /** Extended only while its token is the row's and its lease has not run out; a row erased meanwhile is still the attempt's to record. */
+  async renewLease(lease: Lease, leaseMs: number): Promise<boolean> {
+    const now = this.now();
+    const renewed = this.stmt("UPDATE outbox SET lease_until = ? WHERE reference = ? AND lease_token = ? AND status = 'delivering' AND lease_until > ?").run(
+      now + leaseMs,
+      lease.reference,
+      lease.lease_token,
+      now,
+    );
+    if (renewed.changes > 0) return true;
+    const row = this.stmt('SELECT lease_token, status FROM outbox WHERE reference = ?').get(lease.reference) as { lease_token: number; status: string } | undefined;
+    return row !== undefined && row.lease_token === lease.lease_token && row.status !== 'delivering';
+  }
+
+  /** After a write that changed nothing: rejects when another claim holds the row (else it was erased meanwhile, and stays so). */
+  private checkLease(lease: Lease): void {
+    const row = this.stmt('SELECT lease_token FROM outbox WHERE reference = ?').get(lease.reference) as { lease_token: number } | undefined;
+    if (row === undefined || row.lease_token !== lease.lease_token) throw new LeaseLostError(lease.reference);
   }
 
   /** References of pending rows whose next attempt is due, oldest first. */
@@ -341,8 +363,10 @@ export class SqliteApplicationStore implements ApplicationStore {
       const othersGone = row.lease_owner !== this.owner;
       const expiredHere = row.lease_owner === this.owner && !activeHere.has(row.reference) && (row.lease_until ?? 0) <= now;
       if (othersGone || expiredHere) {
-        // Whether the killed attempt reached the service is unknown.
-        this.stmt("UPDATE outbox SET status = 'pending', next_attempt_at = ?, lease_owner = NULL, lease_until = NULL, unconfirmed_send = 1 WHERE reference = ? AND status = 'delivering'").run(
+        // Whether the killed attempt reached the service is unknown. Due now, in its place in line (when it was due).
+        this.stmt(
+          "UPDATE outbox SET status = 'pending', next_attempt_at = min(next_attempt_at, ?), lease_owner = NULL, lease_until = NULL, lease_token = lease_token + 1, unconfirmed_send = 1 WHERE reference = ? AND status = 'delivering'",
+        ).run(
           now,
           row.reference,
         );
@@ -359,13 +383,14 @@ export class SqliteApplicationStore implements ApplicationStore {
   }
 
   /** Delivered: forget the personal data in the same statement, then the resume's file. */
-  async markDelivered(reference: string, outcome: Outcome, ids: { applicantId?: number | undefined; applicationId?: number | undefined }): Promise<void> {
-    this.stmt(
+  async markDelivered(lease: Lease, outcome: Outcome, ids: { applicantId?: number | undefined; applicationId?: number | undefined }): Promise<void> {
+    const result = this.stmt(
       `UPDATE outbox SET status = 'delivered', outcome = ?, delivered_at = ?, payload = NULL, resume_bytes = NULL, lease_owner = NULL,
          lease_until = NULL, last_error = NULL, upstream_applicant_id = ?, upstream_application_id = ?
-       WHERE reference = ?`,
-    ).run(outcome, this.now(), ids.applicantId ?? null, ids.applicationId ?? null, reference);
-    this.resumes.remove(reference);
+       WHERE reference = ? AND lease_token = ?`,
+    ).run(outcome, this.now(), ids.applicantId ?? null, ids.applicationId ?? null, lease.reference, lease.lease_token);
+    if (result.changes === 0) this.checkLease(lease);
+    this.resumes.remove(lease.reference);
   }
 
   // markRetry, markRejected and markDead leave a row erased during its attempt as it is
@@ -373,41 +398,45 @@ export class SqliteApplicationStore implements ApplicationStore {
   // meanwhile is still recorded by markDelivered: the service has it, the list must say so.
 
   /** A transient failure: try again at `nextAttemptAt`. `reached`: the attempt may have reached the service. */
-  async markRetry(reference: string, nextAttemptAt: number, error: string, reached = false): Promise<void> {
-    this.stmt(
+  async markRetry(lease: Lease, nextAttemptAt: number, error: string, reached = false): Promise<void> {
+    const result = this.stmt(
       `UPDATE outbox SET status = 'pending', next_attempt_at = ?, last_error = ?, lease_owner = NULL, lease_until = NULL,
-         unconfirmed_send = max(unconfirmed_send, ?) WHERE reference = ? AND erased_at IS NULL`,
-    ).run(nextAttemptAt, error, reached ? 1 : 0, reference);
+         unconfirmed_send = max(unconfirmed_send, ?) WHERE reference = ? AND lease_token = ? AND erased_at IS NULL`,
+    ).run(nextAttemptAt, error, reached ? 1 : 0, lease.reference, lease.lease_token);
+    if (result.changes === 0) this.checkLease(lease);
   }
 
   /** Refused for good and the candidate was told so: personal data goes. */
-  async markRejected(reference: string, outcome: Outcome, error: string): Promise<void> {
+  async markRejected(lease: Lease, outcome: Outcome, error: string): Promise<void> {
     const result = this.stmt(
       `UPDATE outbox SET status = 'rejected', outcome = ?, last_error = ?, payload = NULL, resume_bytes = NULL, lease_owner = NULL,
-         lease_until = NULL, ended_at = ? WHERE reference = ? AND erased_at IS NULL`,
-    ).run(outcome, error, this.now(), reference);
-    if (result.changes > 0) this.resumes.remove(reference);
+         lease_until = NULL, ended_at = ? WHERE reference = ? AND lease_token = ? AND erased_at IS NULL`,
+    ).run(outcome, error, this.now(), lease.reference, lease.lease_token);
+    if (result.changes > 0) this.resumes.remove(lease.reference);
+    else this.checkLease(lease);
   }
 
   /**
    * Not deliverable, and the candidate was told it was received: kept for an
    * operator (`outbox retry`) for PERSONAL_DATA_RETENTION_DAYS.
    */
-  async markDead(reference: string, outcome: Outcome, error: string): Promise<void> {
-    this.stmt(
+  async markDead(lease: Lease, outcome: Outcome, error: string): Promise<void> {
+    const result = this.stmt(
       `UPDATE outbox SET status = 'dead', outcome = ?, last_error = ?, lease_owner = NULL, lease_until = NULL, ended_at = ?
-       WHERE reference = ? AND erased_at IS NULL`,
-    ).run(outcome, error, this.now(), reference);
+       WHERE reference = ? AND lease_token = ? AND erased_at IS NULL`,
+    ).run(outcome, error, this.now(), lease.reference, lease.lease_token);
+    if (result.changes === 0) this.checkLease(lease);
   }
 
-  async markRefused(reference: string, outcome: Outcome, error: string): Promise<'rejected' | 'dead' | undefined> {
+  async markRefused(lease: Lease, outcome: Outcome, error: string): Promise<'rejected' | 'dead' | undefined> {
     const row = this.stmt(
       `UPDATE outbox SET status = CASE WHEN answered IS NULL THEN 'rejected' ELSE 'dead' END, outcome = ?, last_error = ?,
          payload = CASE WHEN answered IS NULL THEN NULL ELSE payload END, resume_bytes = CASE WHEN answered IS NULL THEN NULL ELSE resume_bytes END,
          lease_owner = NULL, lease_until = NULL, ended_at = ?
-       WHERE reference = ? AND erased_at IS NULL RETURNING status`,
-    ).get(outcome, error, this.now(), reference) as { status: 'rejected' | 'dead' } | undefined;
-    if (row?.status === 'rejected') this.resumes.remove(reference);
+       WHERE reference = ? AND lease_token = ? AND erased_at IS NULL RETURNING status`,
+    ).get(outcome, error, this.now(), lease.reference, lease.lease_token) as { status: 'rejected' | 'dead' } | undefined;
+    if (row === undefined) this.checkLease(lease);
+    if (row?.status === 'rejected') this.resumes.remove(lease.reference);
     return row?.status;
   }
 
@@ -427,7 +456,7 @@ export class SqliteApplicationStore implements ApplicationStore {
   }
 
   private toRow(raw: Record<string, SQLInputValue>): OutboxRow {
-    const { lease_owner: _owner, lease_until: _until, ...rest } = raw;
+    const { lease_owner: _owner, lease_until: _until, lease_token: _token, ...rest } = raw;
     return { ...(rest as unknown as OutboxRow), payload: typeof raw.payload === 'string' ? (JSON.parse(raw.payload) as ApplicationPayload) : null };
   }
 
@@ -591,8 +620,8 @@ export class SqliteApplicationStore implements ApplicationStore {
    * Claims due rows one by one: one process owns the file, and each claim is
    * one statement that takes a row only while it is pending.
    */
-  async claimDue(limit: number, leaseMs: number): Promise<OutboxRow[]> {
-    const rows: OutboxRow[] = [];
+  async claimDue(limit: number, leaseMs: number): Promise<ClaimedRow[]> {
+    const rows: ClaimedRow[] = [];
     for (const reference of this.due(limit)) {
       const row = this.claimNow(reference, leaseMs);
       if (row !== undefined) rows.push(row);

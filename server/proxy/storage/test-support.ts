@@ -2,7 +2,7 @@
 // to an upload file of the data directory; the bytes of a stored resume.
 import { writeFileSync } from 'node:fs';
 import { UploadSpool } from '../applications/upload-spool.ts';
-import type { OutboxStore } from './application-store.ts';
+import type { ClaimedRow, OutboxStore } from './application-store.ts';
 
 export function uploadedResume(dataDir: string, bytes: Uint8Array): { path: string; size: number } {
   const path = new UploadSpool(dataDir).newPath();
@@ -18,4 +18,11 @@ export async function storedResume(outbox: Pick<OutboxStore, 'openResume'>, refe
   // Copied: a chunk is only valid until the next is read.
   for await (const chunk of stream) chunks.push(Buffer.from(chunk));
   return Buffer.concat(chunks);
+}
+
+/** Claims a pending row for an attempt, as the worker does; fails the test when it is not claimable. */
+export async function claimed(outbox: Pick<OutboxStore, 'claim'>, reference: string, leaseMs = 60_000): Promise<ClaimedRow> {
+  const row = await outbox.claim(reference, leaseMs);
+  if (row === undefined) throw new Error(`${reference} could not be claimed`);
+  return row;
 }
