@@ -56,8 +56,7 @@ describe('RetentionSweeper', () => {
       { deadLetterAfterMs: 29 * DAY },
     );
     now = created + 29 * DAY;
-    await outbox.claim('late', 60_000);
-    await outbox.markDead('late', 'expired', 'server_error (503)');
+    await outbox.markDead(await claimed(outbox, 'late'), 'expired', 'server_error (503)');
     const sweeper = new RetentionSweeper(outbox, { retentionMs: retentionMsOf(30), intervalMs: DAY });
     const erasedAt = async (at: number) => {
       now = at;
