@@ -3,57 +3,15 @@
 // read), an application is refused with 503 and Retry-After, never let
 // through uncounted, and nothing is stored. Real PostgreSQL, real faults.
 import assert from 'node:assert/strict';
-import { request } from 'node:http';
 import { after, afterEach, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { TEST_DATABASE_URL } from '../server/test/postgres.ts';
 import { eventually } from '../server/test/poll.ts';
-import { BOARD_ORIGIN, formOf, startApplyWorld, upstreamApplicantCount, validFields } from './proxy-apply-support.ts';
+import { applyInTwoParts, startApplyWorld, upstreamApplicantCount, validFields } from './proxy-apply-support.ts';
 import type { ApplyWorld } from './proxy-apply-support.ts';
 import { postgresStore } from './proxy-stores.ts';
 
 const store = await postgresStore();
-
-interface RawAnswer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Record<string, unknown>;
-}
-
-/**
- * POSTs an application over a socket of its own: the first bytes of the body,
- * then `between()`, then the rest (the limits act between the two).
- */
-async function applyInTwoParts(url: string, fields: Record<string, string>, between: () => Promise<void>): Promise<RawAnswer> {
-  const encoded = new Response(formOf({ fields }));
-  const body = Buffer.from(await encoded.arrayBuffer());
-  return new Promise((resolve, reject) => {
-    const req = request(`${url}/api/applications`, {
-      method: 'POST',
-      headers: {
-        'content-type': encoded.headers.get('content-type')!,
-        'content-length': String(body.length),
-        origin: BOARD_ORIGIN,
-        'idempotency-key': crypto.randomUUID(),
-      },
-    });
-    req.on('response', (res) => {
-      let text = '';
-      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: JSON.parse(text || '{}') as Record<string, unknown> }));
-    });
-    // An answer before the whole body was sent may close the socket under the rest.
-    req.on('error', (error) => (req.writableEnded ? undefined : reject(error)));
-    req.write(body.subarray(0, 100));
-    between().then(
-      () => req.end(body.subarray(100)),
-      (error: unknown) => {
-        req.destroy();
-        reject(error instanceof Error ? error : new Error(String(error)));
-      },
-    );
-  });
-}
 
 describe('apply limits counted in PostgreSQL fail closed', { skip: store.skip }, () => {
   let world: ApplyWorld;

@@ -3,6 +3,7 @@
 // "queued, then delivered" takes milliseconds.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
@@ -327,4 +328,46 @@ export async function assertCreatedOnceAtTheWire(sandbox: SandboxOrigin, email: 
   const after = mine.filter((c) => c.seq > created[0]!.seq);
   assert.deepEqual(after, [], `${email} → campaign ${campaignId}: create requests after the one that succeeded`);
   return { requests: mine.length, succeeded: created.length };
+}
+
+/** An answer read off the socket: status, headers and the JSON body. */
+export interface RawAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Record<string, unknown>;
+}
+
+/**
+ * POSTs an application over a socket of its own: its headers and first bytes,
+ * then `between()` (a fault, a check), then the rest of its body.
+ */
+export async function applyInTwoParts(url: string, fields: Record<string, string>, between: () => Promise<void>): Promise<RawAnswer> {
+  const encoded = new Response(formOf({ fields }));
+  const body = Buffer.from(await encoded.arrayBuffer());
+  return new Promise((resolve, reject) => {
+    const req = request(`${url}/api/applications`, {
+      method: 'POST',
+      headers: {
+        'content-type': encoded.headers.get('content-type')!,
+        'content-length': String(body.length),
+        origin: BOARD_ORIGIN,
+        'idempotency-key': crypto.randomUUID(),
+      },
+    });
+    req.on('response', (res) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: JSON.parse(text || '{}') as Record<string, unknown> }));
+    });
+    // An answer before the whole body was sent may close the socket under the rest.
+    req.on('error', (error) => (req.writableEnded ? undefined : reject(error)));
+    req.write(body.subarray(0, 100));
+    between().then(
+      () => req.end(body.subarray(100)),
+      (error: unknown) => {
+        req.destroy();
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
 }

@@ -6,7 +6,7 @@
 // application accepted before the outage is created exactly once, counted at
 // the sandbox's wire with duplicates accepted there. Real PostgreSQL.
 import assert from 'node:assert/strict';
-import { createServer, request } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
@@ -14,38 +14,12 @@ import { CATALOGUE_SYNC_LOCK } from '../server/proxy/catalogue/shared-store.ts';
 import { TEST_DATABASE_URL } from '../server/test/postgres.ts';
 import { eventually } from '../server/test/poll.ts';
 import { admin } from '../server/test/sandbox-admin.ts';
-import { BOARD_ORIGIN, apply, assertCreatedOnceAtTheWire, fetch, formOf, startApplyWorld, upstreamApplicantCount, validFields } from './proxy-apply-support.ts';
+import { apply, applyInTwoParts, assertCreatedOnceAtTheWire, fetch, startApplyWorld, upstreamApplicantCount, validFields } from './proxy-apply-support.ts';
 import type { ApplyWorld, Fields } from './proxy-apply-support.ts';
 import { postgresStore } from './proxy-stores.ts';
 
 const store = await postgresStore();
 const keyStore = await postgresStore();
-
-/** POSTs an application: its headers and first bytes, then `between()`, then the rest of its body. */
-async function applyAcross(url: string, fields: Fields, between: () => Promise<void>): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Record<string, unknown> }> {
-  const encoded = new Response(formOf({ fields }));
-  const body = Buffer.from(await encoded.arrayBuffer());
-  return new Promise((resolve, reject) => {
-    const req = request(`${url}/api/applications`, {
-      method: 'POST',
-      headers: { 'content-type': encoded.headers.get('content-type')!, 'content-length': String(body.length), origin: BOARD_ORIGIN, 'idempotency-key': crypto.randomUUID() },
-    });
-    req.on('response', (res) => {
-      let text = '';
-      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: JSON.parse(text || '{}') as Record<string, unknown> }));
-    });
-    req.on('error', (error) => (req.writableEnded ? undefined : reject(error)));
-    req.write(body.subarray(0, 100));
-    between().then(
-      () => req.end(body.subarray(100)),
-      (error: unknown) => {
-        req.destroy();
-        reject(error instanceof Error ? error : new Error(String(error)));
-      },
-    );
-  });
-}
 
 describe('PostgreSQL going away and coming back', { skip: store.skip }, () => {
   let world: ApplyWorld;
@@ -84,7 +58,7 @@ describe('PostgreSQL going away and coming back', { skip: store.skip }, () => {
 
     // The database goes while an application's body is on its way: its limits were counted, its storing meets the outage.
     const refusedMidway = validFields(campaignId);
-    const midway = await applyAcross(world.proxyUrl, refusedMidway, async () => {
+    const midway = await applyInTwoParts(world.proxyUrl, refusedMidway, async () => {
       await server.query(`ALTER DATABASE "${name()}" WITH ALLOW_CONNECTIONS false`);
       await server.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [name()]);
     });
