@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { AuthenticationError, ConflictError, ConnectionError, PermissionError, RateLimitError, ServerError, StreamedFile, TimeoutError, ValidationError } from '../../client/index.ts';
-import { attemptDelivery, classify, formFieldOf } from './delivery.ts';
+import { attemptDelivery, classify } from './delivery.ts';
+import { formFieldOf } from './field-problems.ts';
 import { backoffMs } from './delivery-worker.ts';
 import type { DeliveryClient } from './delivery.ts';
 import { ResumeMissingError } from '../storage/application-store.ts';

@@ -40,8 +40,6 @@ import type { OutboxRow, Outcome } from '../storage/application-store.ts';
 import { blockingReason } from './delivery-block.ts';
 import type { BlockReason } from './delivery-block.ts';
 
-export { formFieldOf } from './field-problems.ts';
-
 /** The two client calls delivery makes. */
 export type DeliveryClient = Pick<RecruitmentClient, 'jobboards' | 'applications'>;
 

@@ -17,13 +17,13 @@ import { CutOffError, parseApplicationForm } from './multipart.ts';
 import type { ParsedForm } from './multipart.ts';
 import type { ApplicationStore, OutboxRow } from '../storage/application-store.ts';
 import { resumeTypeOf, unsupportedFileType } from './resume.ts';
-import { DAY_MS, checkEmail, ipLimit, storeUnavailable, verifyCaptcha } from './spam.ts';
+import { DAY_MS, checkEmail, ipLimit, verifyCaptcha } from './spam.ts';
 import type { ApplicationsCatalogue } from './types.ts';
 import { admitUploads, UploadSlots } from './upload-admission.ts';
 import { refuseWhileBlocked } from './delivery-block.ts';
 import { QueueCeiling } from './queue-ceiling.ts';
 import type { UploadSpool } from './upload-spool.ts';
-import { storeFailure } from './store-failure.ts';
+import { storeFailure, storeUnavailable } from './store-failure.ts';
 
 export interface RouteDeps {
   config: ProxyConfig;

@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import { ProblemError } from '../problem.ts';
 import type { ProxyConfig } from '../config.ts';
 import type { ApplicationMetrics } from './metrics.ts';
+import { storeUnavailable } from './store-failure.ts';
 import type { RateCount, RateCounterStore } from '../storage/application-store.ts';
 
 /**
@@ -28,14 +29,6 @@ export function rateLimited(count: RateCount, now: number, what: string): Proble
   const seconds = Math.max(1, Math.ceil((count.resetAt - now) / 1000));
   return new ProblemError('rate_limited', `Too many applications ${what}; try again in ${seconds} seconds.`, {
     headers: { 'Retry-After': String(seconds) },
-  });
-}
-
-/** The store cannot be used (PostgreSQL unreachable or its pool exhausted, a newer schema): nothing can be stored or counted, the candidate tries later. */
-export function storeUnavailable(cause?: unknown): ProblemError {
-  return new ProblemError('not_ready', 'Applications cannot be received right now; send the form again in a minute.', {
-    headers: { 'Retry-After': '30' },
-    cause,
   });
 }
 

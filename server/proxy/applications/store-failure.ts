@@ -3,7 +3,14 @@
 // with Retry-After, the server's fault and never the form's; an unexpected
 // store error must not become a 500 that a candidate reads as "lost".
 import { ProblemError } from '../problem.ts';
-import { storeUnavailable } from './spam.ts';
+
+/** The store cannot be used (PostgreSQL unreachable or its pool exhausted, a newer schema): nothing can be stored or counted, the candidate tries later. */
+export function storeUnavailable(cause?: unknown): ProblemError {
+  return new ProblemError('not_ready', 'Applications cannot be received right now; send the form again in a minute.', {
+    headers: { 'Retry-After': '30' },
+    cause,
+  });
+}
 
 /**
  * Codes that mean "no room": ENOSPC and EDQUOT from the file system,

@@ -9,8 +9,8 @@ import type { Logger } from 'pino';
 import { ProblemError } from '../problem.ts';
 import type { ApplicationMetrics } from './metrics.ts';
 import type { QueueCeiling } from './queue-ceiling.ts';
-import { addressGroup, storeUnavailable } from './spam.ts';
-import { storageFull } from './store-failure.ts';
+import { addressGroup } from './spam.ts';
+import { storageFull, storeUnavailable } from './store-failure.ts';
 
 /** Places for uploads in progress, in all and per address group. */
 export class UploadSlots {
