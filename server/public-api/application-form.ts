@@ -29,6 +29,11 @@ export interface FormField {
   /** The rule's mode unless the board sets another (on the first control of a rule). */
   readonly defaultMode?: FieldMode;
   readonly kind: FieldKind;
+  /**
+   * The value is the candidate's personal data: it is redacted from every log
+   * line and cleared when an application is erased or its retention ends.
+   */
+  readonly personal?: boolean;
   /** Typed text kept in the candidate's session draft (never files or consents). */
   readonly draft?: boolean;
   readonly autocomplete?: string;
@@ -40,14 +45,14 @@ export interface FormField {
 export const MAX_COVER_LETTER_CHARS = 10_000;
 
 export const APPLICATION_FORM = [
-  { id: 'email', rule: 'email', kind: 'email', draft: true, autocomplete: 'email' },
-  { id: 'first_name', rule: 'first_name', attribute: 'field-first-name', defaultMode: 'required', kind: 'text', draft: true, autocomplete: 'given-name' },
-  { id: 'last_name', rule: 'last_name', attribute: 'field-last-name', defaultMode: 'required', kind: 'text', draft: true, autocomplete: 'family-name' },
-  { id: 'phone_code', rule: 'phone', attribute: 'field-phone', defaultMode: 'optional', kind: 'tel-code', draft: true, autocomplete: 'tel-country-code', maxlength: 5 },
-  { id: 'phone_number', rule: 'phone', kind: 'tel', draft: true, autocomplete: 'tel-national' },
-  { id: 'resume', rule: 'resume', attribute: 'field-resume', defaultMode: 'required', kind: 'file' },
-  { id: 'cover_letter', rule: 'cover_letter', upstream: 'comments', attribute: 'field-cover-letter', defaultMode: 'optional', kind: 'textarea', draft: true, maxlength: MAX_COVER_LETTER_CHARS },
-  { id: 'bio_url', rule: 'bio_url', attribute: 'field-bio-url', defaultMode: 'optional', kind: 'url', draft: true, autocomplete: 'url' },
+  { id: 'email', rule: 'email', kind: 'email', personal: true, draft: true, autocomplete: 'email' },
+  { id: 'first_name', rule: 'first_name', attribute: 'field-first-name', defaultMode: 'required', kind: 'text', personal: true, draft: true, autocomplete: 'given-name' },
+  { id: 'last_name', rule: 'last_name', attribute: 'field-last-name', defaultMode: 'required', kind: 'text', personal: true, draft: true, autocomplete: 'family-name' },
+  { id: 'phone_code', rule: 'phone', attribute: 'field-phone', defaultMode: 'optional', kind: 'tel-code', personal: true, draft: true, autocomplete: 'tel-country-code', maxlength: 5 },
+  { id: 'phone_number', rule: 'phone', kind: 'tel', personal: true, draft: true, autocomplete: 'tel-national' },
+  { id: 'resume', rule: 'resume', attribute: 'field-resume', defaultMode: 'required', kind: 'file', personal: true },
+  { id: 'cover_letter', rule: 'cover_letter', upstream: 'comments', attribute: 'field-cover-letter', defaultMode: 'optional', kind: 'textarea', personal: true, draft: true, maxlength: MAX_COVER_LETTER_CHARS },
+  { id: 'bio_url', rule: 'bio_url', attribute: 'field-bio-url', defaultMode: 'optional', kind: 'url', personal: true, draft: true, autocomplete: 'url' },
   { id: 'consent', posted: 'is_legals_accepted_by_manager', rule: 'consent', attribute: 'field-consent', defaultMode: 'required', kind: 'checkbox' },
   { id: 'is_partner_newsletter_active', rule: 'is_partner_newsletter_active', attribute: 'field-newsletter', defaultMode: 'optional', kind: 'checkbox' },
   { id: 'is_campaign_alert_active', rule: 'is_campaign_alert_active', attribute: 'field-job-alert', defaultMode: 'optional', kind: 'checkbox' },
@@ -89,6 +94,15 @@ export const DEFAULT_FIELD_MODES = /* @__PURE__ */ Object.fromEntries(
 
 /** Every form name the proxy reads; anything else in a posted form is ignored. */
 export const FORM_FIELD_NAMES = /* @__PURE__ */ (FORM_CONTEXT_FIELDS as readonly string[]).concat(APPLICATION_FORM.filter((f) => f.kind !== 'file').map(postedName));
+
+/**
+ * Every key a personal field's value may travel under: its control's id, the
+ * name it is posted under, the applicant field it fills upstream, and its rule
+ * (the phone's two controls share `phone`). The proxy's logs redact them.
+ */
+export const PERSONAL_FIELD_KEYS: readonly string[] = /* @__PURE__ */ Array.from(
+  new Set((APPLICATION_FORM as readonly FormField[]).filter((f) => f.personal === true).flatMap((f) => [f.id, postedName(f), upstreamName(f), f.rule])),
+);
 
 /** The per-field code of a value the field's kind refuses (any other refusal is `invalid_value`). */
 const INVALID_CODE_OF_KIND: Partial<Record<FieldKind, string>> = {
