@@ -19,7 +19,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
-import { FORM_FIELD_NAMES } from '../server/proxy/applications/form.ts';
+import { FORM_FIELD_NAMES } from '../server/public-api/application-form.ts';
 import * as files from '../server/test/files.ts';
 import { BOARD_ORIGIN, fetch, startApplyWorld, uniqueEmail, validFields } from './proxy-apply-support.ts';
 import { admin } from '../server/test/sandbox-admin.ts';

@@ -11,21 +11,26 @@ import { Campaigns } from './resources/campaigns.ts';
 import { Channels } from './resources/channels.ts';
 import { Entities } from './resources/entities.ts';
 import { Jobboards } from './resources/jobboards.ts';
-import { readRecord } from './resource.ts';
+import { Api, readRecord } from './resource.ts';
 import { Transport } from './transport.ts';
-import type { AttemptRecord, RetryPolicy } from './transport.ts';
+import type { AttemptRecord, RetryPolicy, StreamedBodySender } from './transport.ts';
 
 export interface ClientOptions {
   /** The /v2 root, e.g. 'https://api.example/v2' or a sandbox's `url`. */
   baseUrl: string;
   privateKey: string;
   secretKey: string;
-  /**
-   * Replaces globalThis.fetch (tests) for every call. Without it, a create
-   * that streams a file is sent with node:http, which frees the file's chunks
-   * as they are written.
-   */
+  /** Replaces globalThis.fetch (tests) for every call that goes through fetch: all of them unless `streamedBodies` is 'node:http'. */
   fetch?: typeof fetch;
+  /**
+   * How a create carrying a StreamedFile is sent (every other call goes
+   * through fetch). 'node:http': each chunk of its base64 is encoded into one
+   * buffer, reused once the socket has written it, so a delivery leaves no
+   * garbage behind it. 'fetch': through `fetch`, which cannot say when a chunk
+   * was written, so each chunk is a new buffer. Default: 'node:http', or
+   * 'fetch' when `fetch` is given (an injected fetch then sees every call).
+   */
+  streamedBodies?: StreamedBodySender;
   /** Called after each HTTP attempt, answered or not, with its method, URL, status and duration (metrics). */
   onAttempt?: (attempt: AttemptRecord) => void;
   /** Time source in ms for token expiry and the budget (default Date). */
@@ -61,6 +66,7 @@ export function createClient(options: ClientOptions): RecruitmentClient {
   const transport = new Transport({
     baseUrl,
     fetch: options.fetch,
+    streamedBodies: options.streamedBodies ?? (options.fetch === undefined ? 'node:http' : 'fetch'),
     onAttempt: options.onAttempt,
     clock,
     retry: { ...DEFAULT_RETRY, ...options.retry },
@@ -84,14 +90,14 @@ export function createClient(options: ClientOptions): RecruitmentClient {
       }),
   });
   transport.tokens = tokens;
-  const ctx = { transport, baseUrl };
+  const api = new Api(transport, baseUrl);
   return {
-    campaigns: new Campaigns(ctx),
-    applicants: new Applicants(ctx),
-    applications: new Applications(ctx),
-    channels: new Channels(ctx),
-    entities: new Entities(ctx),
-    jobboards: new Jobboards(ctx),
+    campaigns: new Campaigns(api),
+    applicants: new Applicants(api),
+    applications: new Applications(api),
+    channels: new Channels(api),
+    entities: new Entities(api),
+    jobboards: new Jobboards(api),
     budget,
     tokens,
   };
@@ -100,7 +106,7 @@ export function createClient(options: ClientOptions): RecruitmentClient {
 export { MemoryLedger, RequestBudget } from './budget.ts';
 export type { BudgetLedger, BudgetLimits, Clock, LedgerAnswer, Priority, RequestBudgetOptions } from './budget.ts';
 export { TokenCache } from './auth.ts';
-export type { AttemptRecord, RequestOptions, RetryPolicy } from './transport.ts';
+export type { AttemptRecord, RequestOptions, RetryPolicy, StreamedBodySender } from './transport.ts';
 export type { InvalidRecord, ListOptions, Page, WithEmbeds } from './resource.ts';
 export {
   ApiError,

@@ -1,10 +1,13 @@
-// What every resource module shares: checking inputs against the contract
-// before spending a request, reading records and pages, checking that the
-// embeds asked for came back, and iterating over all pages.
-import type { z } from 'zod';
+// What every resource module shares: the generic calls (one page, every
+// page, one record, a plain array, a create) over the one transport, each
+// checking its input against the contract before spending a request, reading
+// records and pages, and checking that the embeds asked for came back. A
+// resource method is one call of these with its path and schemas.
+import { z } from 'zod';
 import { PAGINATION_HEADER, PaginationHeader, detailsFromIssues } from '../contract/index.ts';
 import type { ErrorDetail } from '../contract/index.ts';
 import { SchemaError, ValidationError } from './errors.ts';
+import { toSearchParams } from './query.ts';
 import { withStreamedFiles } from './streamed-json.ts';
 import type { StreamedBody } from './streamed-json.ts';
 import { ContractViolation, parseWith } from './transport.ts';
@@ -157,10 +160,95 @@ export async function* listAll<T>(
   }
 }
 
-export interface ResourceContext {
-  transport: Transport;
+/** A list's query as the generic calls read it: its embeds (checked in the answer) and its start page. */
+interface ListQuery {
+  embed?: readonly string[] | undefined;
+  page?: number | undefined;
+}
+
+/**
+ * The generic calls of the API, over the one transport: every resource
+ * method is one of them. `path` is relative to the /v2 root (`campaigns`,
+ * `applicants/12`); `record` is the contract's schema of what comes back.
+ * `T` is the record's type narrowed by the embeds asked for: the answer is
+ * checked to hold them.
+ */
+export class Api {
+  readonly #transport: Transport;
   /** The /v2 root without trailing slash, for messages of errors raised before sending. */
-  baseUrl: string;
+  readonly #baseUrl: string;
+
+  constructor(transport: Transport, baseUrl: string) {
+    this.#transport = transport;
+    this.#baseUrl = baseUrl;
+  }
+
+  /** The full URL of a path, as errors name it. */
+  url(path: string): string {
+    return `${this.#baseUrl}/${path}`;
+  }
+
+  /** `GET path`: one page of records, the query checked against `querySchema` first. */
+  async list<T>(path: string, querySchema: z.ZodType, record: z.ZodType, query: ListQuery, options?: ListOptions): Promise<Page<T>> {
+    checkInput(querySchema, query, 'GET', this.url(path));
+    const embedKeys = embedKeysOf(query.embed);
+    return await this.#transport.send({
+      method: 'GET',
+      path,
+      query: toSearchParams(query),
+      kind: 'read',
+      auth: true,
+      read: (body, response) => readPage<T>(record, body, response, embedKeys, options?.onInvalidRecord),
+      options,
+    });
+  }
+
+  /** Every record of `GET path` across its pages, from `query.page` (default 1). */
+  listAll<T>(path: string, querySchema: z.ZodType, record: z.ZodType, query: ListQuery, options?: ListOptions): AsyncIterable<T> {
+    return listAll((page) => this.list<T>(path, querySchema, record, { ...query, page }, options), query.page ?? 1, this.url(path));
+  }
+
+  /** `GET collection/:id`: one record; a numeric id must be a positive whole number, a text one (an email) is encoded. */
+  async get<T>(collection: string, id: number | string, querySchema: z.ZodType, record: z.ZodType, params: { embed?: readonly string[] | undefined }, options?: RequestOptions): Promise<T> {
+    const url = this.url(`${collection}/${id}`);
+    const segment = typeof id === 'number' ? idSegment(id, 'id', 'GET', url) : encodeURIComponent(id);
+    checkInput(querySchema, params, 'GET', url);
+    const embedKeys = embedKeysOf(params.embed);
+    return await this.#transport.send({
+      method: 'GET',
+      path: `${collection}/${segment}`,
+      query: toSearchParams(params),
+      kind: 'read',
+      auth: true,
+      read: (body) => readRecord<T>(record, body, embedKeys),
+      options,
+    });
+  }
+
+  /** `GET path` of an endpoint that answers a plain array, not paginated. */
+  async array<T>(path: string, record: z.ZodType<T>, options?: RequestOptions): Promise<T[]> {
+    return await this.#transport.send({
+      method: 'GET',
+      path,
+      kind: 'read',
+      auth: true,
+      read: (body) => readRecord<T[]>(z.array(record), body, []),
+      options,
+    });
+  }
+
+  /** `POST path`: a create, its body checked against `bodySchema` (and streamed when it holds StreamedFiles). */
+  async create<T>(path: string, bodySchema: z.ZodType, body: unknown, record: z.ZodType<T>, options?: RequestOptions): Promise<T> {
+    return await this.#transport.send({
+      method: 'POST',
+      path,
+      ...checkBody(bodySchema, body, 'POST', this.url(path)),
+      kind: 'create',
+      auth: true,
+      read: (answer) => readRecord<T>(record, answer, []),
+      options,
+    });
+  }
 }
 
 /** Path segment of a numeric id, refused before sending when it is not a positive whole number. */

@@ -59,9 +59,13 @@ export interface AttemptRecord {
   seconds: number;
 }
 
+/** What sends a create whose body is streamed (ClientOptions.streamedBodies). */
+export type StreamedBodySender = 'node:http' | 'fetch';
+
 export interface TransportOptions {
   baseUrl: string;
   fetch: typeof fetch | undefined;
+  streamedBodies: StreamedBodySender;
   onAttempt: ((attempt: AttemptRecord) => void) | undefined;
   clock: Clock;
   retry: RetryPolicy;
@@ -239,8 +243,8 @@ export class Transport {
       if (call.body !== undefined) {
         headers['content-type'] = 'application/json';
         headers['content-length'] = String(call.body.length);
-        // Without an injected fetch, a streamed body goes through node:http, which frees each chunk once written.
-        if (this.#options.fetch === undefined) {
+        // node:http frees each chunk of a streamed body once written; fetch cannot say when it has.
+        if (this.#options.streamedBodies === 'node:http') {
           const { response, text } = await sendStreamed(url, { method: call.method, headers: { accept: 'application/json', ...headers }, body: call.body, signal });
           return { kind: 'answer', response, text };
         }

@@ -1,5 +1,5 @@
 // The API references rendered to static HTML at build time
-// (server/openapi/build-docs.ts writes dist/openapi/NAME.html), as the sandbox
+// (server/scripts/build-openapi.ts writes dist/openapi/NAME.html), as the sandbox
 // serves it at /docs and the proxy at /api/docs. Found through the package's
 // root, so an installed package serves them as a checkout does.
 import { readFile } from 'node:fs/promises';

@@ -11,7 +11,7 @@ import express, { Router } from 'express';
 import type { Response as ExpressResponse } from 'express';
 import { Registry } from 'prom-client';
 import { createMetricsApp, createProxyApp } from './app.ts';
-import { FORM_FIELD_NAMES } from './applications/form.ts';
+import { FORM_FIELD_NAMES } from '../public-api/application-form.ts';
 import type { AppCatalogue } from './app.ts';
 import type { SyncStatus } from './catalogue/catalogue.ts';
 import { toCatalogueCampaign } from './catalogue/catalogue.ts';

@@ -167,7 +167,7 @@ export function createProxyApp(deps: ProxyAppDeps): express.Express {
   // JSON Schema is the largest allocation of a start, for a document few read.
   let openapi: Promise<JsonAnswer<unknown>> | undefined;
   app.get('/api/openapi.json', async (req, res) => {
-    openapi ??= import('./openapi.ts').then(
+    openapi ??= import('../public-api/openapi.ts').then(
       ({ buildOpenApi }) => jsonAnswer(buildOpenApi(deps.version ?? '0.0.0', config.fields)),
       (error: unknown) => {
         // The next request tries again.

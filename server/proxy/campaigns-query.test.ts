@@ -10,7 +10,7 @@ import { createProxyApp } from './app.ts';
 import { toCatalogueCampaign } from './catalogue/catalogue.ts';
 import { upstreamCampaign } from './catalogue/fixtures.ts';
 import { openCatalogueStore } from './catalogue/store.ts';
-import { CampaignListQuery } from './schemas.ts';
+import { CampaignListQuery } from '../public-api/schemas.ts';
 import { captureLogs } from '../test/logs.ts';
 import { fetch, listen, testConfig } from './test-support.ts';
 

@@ -6,12 +6,9 @@ import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { packagePath } from '../package-root.ts';
-import { CONFIGURABLE_FIELDS, DEFAULT_FIELD_MODES, FIELD_MODES } from '../contract/application-form.ts';
-import type { ConfigurableField, FieldMode } from '../contract/application-form.ts';
+import { CONFIGURABLE_FIELDS, DEFAULT_FIELD_MODES, FIELD_MODES } from '../public-api/application-form.ts';
+import type { ConfigurableField, FieldMode } from '../public-api/application-form.ts';
 import { likelyMeant, typoProblems } from './env-typos.ts';
-
-export { CONFIGURABLE_FIELDS, FIELD_MODES } from '../contract/application-form.ts';
-export type { ConfigurableField, FieldMode } from '../contract/application-form.ts';
 
 const CAPTCHA_VERIFY_URLS = {
   turnstile: 'https://challenges.cloudflare.com/turnstile/v0/siteverify',

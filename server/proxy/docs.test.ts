@@ -8,7 +8,7 @@ import { Registry } from 'prom-client';
 import { resourcesFetched } from '../openapi/test/page-resources.ts';
 import { createProxyApp } from './app.ts';
 import { openCatalogueStore } from './catalogue/store.ts';
-import { buildOpenApi } from './openapi.ts';
+import { buildOpenApi } from '../public-api/openapi.ts';
 import { captureLogs } from '../test/logs.ts';
 import { TEST_BOARD_ORIGIN, fetch, listen, testConfig } from './test-support.ts';
 

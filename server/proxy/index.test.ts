@@ -17,7 +17,7 @@ import type { RunningSandbox } from '../sandbox/index.ts';
 import { XSS_PAYLOADS, assertHarmless } from './catalogue/fixtures.ts';
 import { createProxy, startProxy } from './index.ts';
 import type { RunningProxy } from './index.ts';
-import { JobPostingAnswer } from './schemas.ts';
+import { JobPostingAnswer } from '../public-api/schemas.ts';
 import { POSTGRES_MIGRATIONS } from './storage/postgres-schema.ts';
 import { redactUrl } from './storage/index.ts';
 import { captureLogs } from '../test/logs.ts';

@@ -36,7 +36,7 @@ export { ConfigError, ENV_VARIABLES, loadProxyConfig } from './config.ts';
 export type { ProxyConfig } from './config.ts';
 export { DataDirInUseError } from './data-dir-lock.ts';
 export { SchemaBehindError } from './storage/index.ts';
-export { FORWARDED_PAGE_PARAMS } from './embed/forwarded-params.ts';
+export { FORWARDED_PAGE_PARAMS } from '../public-api/list-params.ts';
 export { UpstreamCheckError, checkUpstream } from './upstream-check.ts';
 export type { UpstreamCheck, UpstreamMistake } from './upstream-check.ts';
 

@@ -4,22 +4,19 @@
 // modules log an application's reference id instead of its fields.
 import { pino } from 'pino';
 import type { DestinationStream, Logger } from 'pino';
+import { PERSONAL_FIELD_KEYS } from '../public-api/application-form.ts';
 import { stdoutLines } from './log-destination.ts';
 
-/** Keys whose values are personal data or secrets, redacted at any depth. */
+/**
+ * Keys whose values are personal data or secrets, redacted at any depth:
+ * every key of a field the form's table marks personal, and the others below.
+ */
 export const SENSITIVE_KEYS: ReadonlySet<string> = new Set([
-  'email',
+  ...PERSONAL_FIELD_KEYS,
+  // Personal data under the recruitment API's own names: the address a
+  // returning candidate applies with, a comment's text, a file's base64.
   'applicant_email',
-  'first_name',
-  'last_name',
-  'phone',
-  'phone_code',
-  'phone_number',
-  'bio_url',
-  'cover_letter',
   'comment',
-  'comments',
-  'resume',
   'content',
   'captcha_token',
   'private_key',

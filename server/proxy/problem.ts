@@ -1,10 +1,8 @@
 // problem+json (RFC 9457) answers. Handlers throw ProblemError; the error
 // middleware of the app is the one place that turns it into a response, so
 // no upstream error body or stack ever reaches a browser.
-import { PROBLEMS } from '../contract/problems.ts';
-import type { ProblemCode } from '../contract/problems.ts';
-
-export type { ProblemCode } from '../contract/problems.ts';
+import { PROBLEMS } from '../public-api/problems.ts';
+import type { ProblemCode } from '../public-api/problems.ts';
 
 export const PROBLEM_TYPE_BASE = 'https://jobboard-connector.dev/problems/';
 

@@ -12,7 +12,7 @@ import { toCatalogueCampaign } from './catalogue/catalogue.ts';
 import { upstreamCampaign } from './catalogue/fixtures.ts';
 import { openCatalogueStore } from './catalogue/store.ts';
 import { offerUrlOf } from './catalogue/job-posting.ts';
-import { JobPostingAnswer } from './schemas.ts';
+import { JobPostingAnswer } from '../public-api/schemas.ts';
 import type { CatalogueStore } from './catalogue/store.ts';
 import { captureLogs } from '../test/logs.ts';
 import { fetch, listen, testConfig } from './test-support.ts';

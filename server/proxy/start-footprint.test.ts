@@ -50,7 +50,7 @@ async function startAndAsk(paths: string[]): Promise<{ atStart: string[]; afterw
   return JSON.parse(stdout.trim().split('\n').at(-1)!) as { atStart: string[]; afterwards: string[]; statuses: number[] };
 }
 
-const isOpenApiBuilder = (url: string) => url.endsWith('/server/proxy/openapi.ts');
+const isOpenApiBuilder = (url: string) => url.endsWith('/server/public-api/openapi.ts');
 const isFileType = (url: string) => url.includes('/node_modules/file-type/');
 
 describe('a starting proxy', () => {

@@ -11,7 +11,7 @@ import { applicationRoutes } from './routes/applications.ts';
 import { campaignRoutes } from './routes/campaigns.ts';
 import { channelRoutes } from './routes/channels.ts';
 import { jwtRoutes } from './routes/jwt.ts';
-import { buildRecruitmentApiDocument } from './openapi.ts';
+import { buildRecruitmentApiDocument } from '../contract/openapi.ts';
 import { docsPageLoader, sendDocsPage } from '../openapi/docs-page.ts';
 import { packageVersion } from '../package-root.ts';
 

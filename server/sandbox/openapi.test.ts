@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { APPLICANT_EMBEDS, APPLICATION_EMBEDS, CAMPAIGN_EMBEDS, CAMPAIGN_STATUSES } from '../contract/index.ts';
 import { resourcesFetched } from '../openapi/test/page-resources.ts';
-import { API_ROOT, buildRecruitmentApiDocument } from './openapi.ts';
+import { API_ROOT, buildRecruitmentApiDocument } from '../contract/openapi.ts';
 import { TestSandbox, call } from './test-helpers.ts';
 
 let t: TestSandbox;

@@ -7,7 +7,7 @@ import { render } from '@lit-labs/ssr';
 import { collectResult } from '@lit-labs/ssr/lib/render-result.js';
 import { html } from 'lit';
 import { unsafeHTML } from 'lit/directives/unsafe-html.js';
-import type { EmbedRenderInput, EmbedRenderer } from '../../server/proxy/embed/prerendered.ts';
+import type { EmbedRenderInput, EmbedRenderer } from '../../server/public-api/embed.ts';
 import { JobboardCampaigns } from './campaigns/campaigns.ts';
 import { defineElement } from './internal/define.ts';
 import { useLocale } from './internal/localize.ts';

@@ -20,7 +20,7 @@ import type {
   CampaignSummary,
   FieldProblemSchema,
   ProblemSchema,
-} from '../../server/proxy/schemas.ts';
+} from '../../server/public-api/schemas.ts';
 import type { WidgetConfig } from '../src/internal/api.ts';
 
 interface Ctx {

@@ -3,10 +3,8 @@
 import type { z } from 'zod';
 import { Application, CreateApplicationBody, GetApplicationQuery, ListApplicationsQuery } from '../../contract/index.ts';
 import type { ApplicationEmbed } from '../../contract/index.ts';
-import { toSearchParams } from '../query.ts';
 import type { ResumeMayStream } from '../files.ts';
-import { checkBody, checkInput, embedKeysOf, idSegment, listAll, readPage, readRecord } from '../resource.ts';
-import type { ListOptions, Page, RequestOptions, ResourceContext, WithEmbeds } from '../resource.ts';
+import type { Api, ListOptions, Page, RequestOptions, WithEmbeds } from '../resource.ts';
 
 /** An embed value of the applications endpoints; `status_history:<value>` restricts the history to one status. */
 export type ApplicationEmbedValue = ApplicationEmbed | `status_history:${string}`;
@@ -38,48 +36,25 @@ type CreateBody = z.input<typeof CreateApplicationBody>;
 export type ApplicationCreateInput = Omit<CreateBody, 'application'> & { application?: ResumeMayStream<NonNullable<CreateBody['application']>> };
 
 export class Applications {
-  readonly #ctx: ResourceContext;
+  readonly #api: Api;
 
-  constructor(ctx: ResourceContext) {
-    this.#ctx = ctx;
+  constructor(api: Api) {
+    this.#api = api;
   }
 
   /** `GET /applications`: one page of applications. */
-  async list<const E extends ApplicationEmbedValue = never>(query: ApplicationListQuery<E> = {}, options?: ListOptions): Promise<Page<ApplicationWith<E>>> {
-    const url = `${this.#ctx.baseUrl}/applications`;
-    checkInput(ListApplicationsQuery, query, 'GET', url);
-    const embedKeys = embedKeysOf(query.embed);
-    return await this.#ctx.transport.send({
-      method: 'GET',
-      path: 'applications',
-      query: toSearchParams(query),
-      kind: 'read',
-      auth: true,
-      read: (body, response) => readPage<ApplicationWith<E>>(Application, body, response, embedKeys, options?.onInvalidRecord),
-      options,
-    });
+  list<const E extends ApplicationEmbedValue = never>(query: ApplicationListQuery<E> = {}, options?: ListOptions): Promise<Page<ApplicationWith<E>>> {
+    return this.#api.list('applications', ListApplicationsQuery, Application, query, options);
   }
 
   /** Every application matching `query`, across all pages. */
   listAll<const E extends ApplicationEmbedValue = never>(query: ApplicationListQuery<E> = {}, options?: ListOptions): AsyncIterable<ApplicationWith<E>> {
-    return listAll((page) => this.list<E>({ ...query, page }, options), query.page ?? 1, `${this.#ctx.baseUrl}/applications`);
+    return this.#api.listAll('applications', ListApplicationsQuery, Application, query, options);
   }
 
   /** `GET /applications/:id`. */
-  async get<const E extends ApplicationEmbedValue = never>(id: number, params: { embed?: readonly E[] } = {}, options?: RequestOptions): Promise<ApplicationWith<E>> {
-    const url = `${this.#ctx.baseUrl}/applications/${id}`;
-    const path = `applications/${idSegment(id, 'id', 'GET', url)}`;
-    checkInput(GetApplicationQuery, params, 'GET', url);
-    const embedKeys = embedKeysOf(params.embed);
-    return await this.#ctx.transport.send({
-      method: 'GET',
-      path,
-      query: toSearchParams(params),
-      kind: 'read',
-      auth: true,
-      read: (body) => readRecord<ApplicationWith<E>>(Application, body, embedKeys),
-      options,
-    });
+  get<const E extends ApplicationEmbedValue = never>(id: number, params: { embed?: readonly E[] } = {}, options?: RequestOptions): Promise<ApplicationWith<E>> {
+    return this.#api.get('applications', id, GetApplicationQuery, Application, params, options);
   }
 
   /**
@@ -87,16 +62,7 @@ export class Applications {
    * `applicant_email`) to an online, draft or standby campaign. A resume sets
    * the status to 'complete'. 409 `application_exists` when already applied.
    */
-  async create(body: ApplicationCreateInput, options?: RequestOptions): Promise<Application> {
-    const url = `${this.#ctx.baseUrl}/applications`;
-    return await this.#ctx.transport.send({
-      method: 'POST',
-      path: 'applications',
-      ...checkBody(CreateApplicationBody, body, 'POST', url),
-      kind: 'create',
-      auth: true,
-      read: (answer) => readRecord<Application>(Application, answer, []),
-      options,
-    });
+  create(body: ApplicationCreateInput, options?: RequestOptions): Promise<Application> {
+    return this.#api.create('applications', CreateApplicationBody, body, Application, options);
   }
 }

@@ -3,9 +3,7 @@
 import type { z } from 'zod';
 import { Campaign, CreateCampaignBody, GetCampaignQuery, ListCampaignsQuery } from '../../contract/index.ts';
 import type { CampaignEmbed, CampaignInput, CampaignStatus } from '../../contract/index.ts';
-import { toSearchParams } from '../query.ts';
-import { checkInput, embedKeysOf, idSegment, listAll, readPage, readRecord } from '../resource.ts';
-import type { ListOptions, Page, RequestOptions, ResourceContext, WithEmbeds } from '../resource.ts';
+import type { Api, ListOptions, Page, RequestOptions, WithEmbeds } from '../resource.ts';
 
 /** A campaign with the embeds `E` present. */
 export type CampaignWith<E extends CampaignEmbed = never> = WithEmbeds<Campaign, E>;
@@ -29,26 +27,15 @@ export type CampaignListQuery<E extends CampaignEmbed = CampaignEmbed> = Omit<
 export type CampaignCreateInput = z.input<typeof CampaignInput>;
 
 export class Campaigns {
-  readonly #ctx: ResourceContext;
+  readonly #api: Api;
 
-  constructor(ctx: ResourceContext) {
-    this.#ctx = ctx;
+  constructor(api: Api) {
+    this.#api = api;
   }
 
   /** `GET /campaigns`: one page of campaigns, newest first unless `sort`/`order` say otherwise. */
-  async list<const E extends CampaignEmbed = never>(query: CampaignListQuery<E> = {}, options?: ListOptions): Promise<Page<CampaignWith<E>>> {
-    const url = `${this.#ctx.baseUrl}/campaigns`;
-    checkInput(ListCampaignsQuery, query, 'GET', url);
-    const embedKeys = embedKeysOf(query.embed);
-    return await this.#ctx.transport.send({
-      method: 'GET',
-      path: 'campaigns',
-      query: toSearchParams(query),
-      kind: 'read',
-      auth: true,
-      read: (body, response) => readPage<CampaignWith<E>>(Campaign, body, response, embedKeys, options?.onInvalidRecord),
-      options,
-    });
+  list<const E extends CampaignEmbed = never>(query: CampaignListQuery<E> = {}, options?: ListOptions): Promise<Page<CampaignWith<E>>> {
+    return this.#api.list('campaigns', ListCampaignsQuery, Campaign, query, options);
   }
 
   /**
@@ -56,38 +43,16 @@ export class Campaigns {
    * `for await (const campaign of client.campaigns.listAll({ channels: ['jobboard_demo'] }))`.
    */
   listAll<const E extends CampaignEmbed = never>(query: CampaignListQuery<E> = {}, options?: ListOptions): AsyncIterable<CampaignWith<E>> {
-    return listAll((page) => this.list<E>({ ...query, page }, options), query.page ?? 1, `${this.#ctx.baseUrl}/campaigns`);
+    return this.#api.listAll('campaigns', ListCampaignsQuery, Campaign, query, options);
   }
 
   /** `GET /campaigns/:id`, with the embeds asked for present in the result's type. */
-  async get<const E extends CampaignEmbed = never>(id: number, params: { embed?: readonly E[] } = {}, options?: RequestOptions): Promise<CampaignWith<E>> {
-    const url = `${this.#ctx.baseUrl}/campaigns/${id}`;
-    const path = `campaigns/${idSegment(id, 'id', 'GET', url)}`;
-    checkInput(GetCampaignQuery, params, 'GET', url);
-    const embedKeys = embedKeysOf(params.embed);
-    return await this.#ctx.transport.send({
-      method: 'GET',
-      path,
-      query: toSearchParams(params),
-      kind: 'read',
-      auth: true,
-      read: (body) => readRecord<CampaignWith<E>>(Campaign, body, embedKeys),
-      options,
-    });
+  get<const E extends CampaignEmbed = never>(id: number, params: { embed?: readonly E[] } = {}, options?: RequestOptions): Promise<CampaignWith<E>> {
+    return this.#api.get('campaigns', id, GetCampaignQuery, Campaign, params, options);
   }
 
   /** `POST /campaigns`: creates a campaign (`manage_name` required; `unit_id` when the company uses entities). */
-  async create(campaign: CampaignCreateInput, options?: RequestOptions): Promise<Campaign> {
-    const url = `${this.#ctx.baseUrl}/campaigns`;
-    const body = checkInput(CreateCampaignBody, { campaign }, 'POST', url);
-    return await this.#ctx.transport.send({
-      method: 'POST',
-      path: 'campaigns',
-      json: body,
-      kind: 'create',
-      auth: true,
-      read: (answer) => readRecord<Campaign>(Campaign, answer, []),
-      options,
-    });
+  create(campaign: CampaignCreateInput, options?: RequestOptions): Promise<Campaign> {
+    return this.#api.create('campaigns', CreateCampaignBody, { campaign }, Campaign, options);
   }
 }

@@ -1,27 +1,18 @@
 // Entities: API rules: Endpoints, GET /entities/:entity_id/channels. Scope campaigns_read.
-import { z } from 'zod';
 import { Channel } from '../../contract/index.ts';
-import { idSegment, readRecord } from '../resource.ts';
-import type { RequestOptions, ResourceContext } from '../resource.ts';
+import { idSegment } from '../resource.ts';
+import type { Api, RequestOptions } from '../resource.ts';
 
 export class Entities {
-  readonly #ctx: ResourceContext;
+  readonly #api: Api;
 
-  constructor(ctx: ResourceContext) {
-    this.#ctx = ctx;
+  constructor(api: Api) {
+    this.#api = api;
   }
 
   /** `GET /entities/:entity_id/channels`: the channels activated for one entity (when the Entity option is on). */
-  async listChannels(entityId: number, options?: RequestOptions): Promise<Channel[]> {
-    const url = `${this.#ctx.baseUrl}/entities/${entityId}/channels`;
-    const path = `entities/${idSegment(entityId, 'entity_id', 'GET', url)}/channels`;
-    return await this.#ctx.transport.send({
-      method: 'GET',
-      path,
-      kind: 'read',
-      auth: true,
-      read: (body) => readRecord<Channel[]>(z.array(Channel), body, []),
-      options,
-    });
+  listChannels(entityId: number, options?: RequestOptions): Promise<Channel[]> {
+    const entity = idSegment(entityId, 'entity_id', 'GET', this.#api.url(`entities/${entityId}/channels`));
+    return this.#api.array(`entities/${entity}/channels`, Channel, options);
   }
 }

@@ -2,8 +2,7 @@
 import type { z } from 'zod';
 import { CreateJobboardApplicantBody, CreatedApplicant } from '../../contract/index.ts';
 import type { ResumeMayStream } from '../files.ts';
-import { checkBody, readRecord } from '../resource.ts';
-import type { RequestOptions, ResourceContext } from '../resource.ts';
+import type { Api, RequestOptions } from '../resource.ts';
 
 type Body = z.input<typeof CreateJobboardApplicantBody>;
 
@@ -11,10 +10,10 @@ type Body = z.input<typeof CreateJobboardApplicantBody>;
 export type JobboardApplicantCreateInput = Omit<Body, 'applicant'> & { applicant: ResumeMayStream<Body['applicant']> };
 
 export class Jobboards {
-  readonly #ctx: ResourceContext;
+  readonly #api: Api;
 
-  constructor(ctx: ResourceContext) {
-    this.#ctx = ctx;
+  constructor(api: Api) {
+    this.#api = api;
   }
 
   /**
@@ -23,16 +22,7 @@ export class Jobboards {
    * board (422 `campaign_not_broadcast`); 409 `applicant_exists` when the
    * email is already known to that company.
    */
-  async createApplicant(body: JobboardApplicantCreateInput, options?: RequestOptions): Promise<CreatedApplicant> {
-    const url = `${this.#ctx.baseUrl}/jobboards/applicants`;
-    return await this.#ctx.transport.send({
-      method: 'POST',
-      path: 'jobboards/applicants',
-      ...checkBody(CreateJobboardApplicantBody, body, 'POST', url),
-      kind: 'create',
-      auth: true,
-      read: (answer) => readRecord(CreatedApplicant, answer, []),
-      options,
-    });
+  createApplicant(body: JobboardApplicantCreateInput, options?: RequestOptions): Promise<CreatedApplicant> {
+    return this.#api.create('jobboards/applicants', CreateJobboardApplicantBody, body, CreatedApplicant, options);
   }
 }

@@ -93,7 +93,7 @@ describe('base64Chunks', () => {
   });
 });
 
-// Without an injected fetch a streamed create goes through node:http; with one, through that fetch.
+// By default, without an injected fetch a streamed create goes through node:http; with one, through that fetch.
 const PATHS = [
   { path: 'node:http', tag: 'node', options: {} },
   { path: 'an injected fetch', tag: 'fetch', options: { fetch: (input: string | URL | Request, init?: RequestInit) => fetch(input, init) } },
@@ -136,6 +136,41 @@ for (const { path, tag, options } of PATHS) {
     });
   });
 }
+
+describe('the streamedBodies option', () => {
+  /** A fetch that passes every call on to the fetch of the moment it was made, and records it as "METHOD /path". */
+  function recordingFetch(seen: string[]): typeof fetch {
+    const send = globalThis.fetch;
+    return (input, init) => {
+      const request = input instanceof Request ? input : new Request(input, init);
+      seen.push(`${request.method} ${new URL(request.url).pathname}`);
+      return send(input, init);
+    };
+  }
+
+  it("'node:http' sends a streamed create through node:http even with an injected fetch, which still sees the other calls", async () => {
+    const seen: string[] = [];
+    const client = world.client(world.jobboardKeys, { fetch: recordingFetch(seen), streamedBodies: 'node:http' });
+    const { file } = streamedPdf();
+    await client.jobboards.createApplicant({ company_id: world.companyId, applicant: { email: 'chosen-node@example.com', resume: file, applications: [{ campaign_id: campaign.id }] } });
+    assert.deepEqual(seen, ['POST /v2/jwt']);
+    assert.ok((await storedResume('chosen-node@example.com')).equals(pdf));
+  });
+
+  it("'fetch' sends a streamed create through globalThis.fetch when none is injected", async () => {
+    const seen: string[] = [];
+    const original = globalThis.fetch;
+    globalThis.fetch = recordingFetch(seen);
+    try {
+      const client = world.client(world.jobboardKeys, { streamedBodies: 'fetch' });
+      const { file } = streamedPdf();
+      await client.jobboards.createApplicant({ company_id: world.companyId, applicant: { email: 'chosen-fetch@example.com', resume: file, applications: [{ campaign_id: campaign.id }] } });
+    } finally {
+      globalThis.fetch = original;
+    }
+    assert.deepEqual(seen, ['POST /v2/jwt', 'POST /v2/jobboards/applicants']);
+  });
+});
 
 describe('StreamedFile retries', () => {
   it('through an injected fetch, opens the file again for a retry of a request that was never sent', async () => {

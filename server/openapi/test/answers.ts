@@ -11,8 +11,8 @@
 // tests mount) and for methods a path does not have (405s, CORS preflights)
 // are not checked.
 import chow from 'oas3-chow-chow';
-import { buildOpenApi } from '../../proxy/openapi.ts';
-import { API_ROOT, buildRecruitmentApiDocument } from '../../sandbox/openapi.ts';
+import { buildOpenApi } from '../../public-api/openapi.ts';
+import { API_ROOT, buildRecruitmentApiDocument } from '../../contract/openapi.ts';
 
 export interface Answer {
   status: number;

@@ -2,7 +2,7 @@
 // field of the form each upstream error path names, and the candidate's
 // message for it (our own words, never the service's).
 import type { ApiError } from '../../client/index.ts';
-import { APPLICATION_FORM, invalidCodeOf, postedName, upstreamName } from '../../contract/application-form.ts';
+import { APPLICATION_FORM, invalidCodeOf, postedName, upstreamName } from '../../public-api/application-form.ts';
 import type { FieldProblem } from '../problem.ts';
 import { FIELD_MESSAGES } from './form.ts';
 

@@ -5,10 +5,8 @@
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import { JobboardApplicantInput, LOCALES } from '../../contract/index.ts';
-import { APPLICATION_FORM, MAX_COVER_LETTER_CHARS, invalidCodeOf, postedName } from '../../contract/application-form.ts';
-
-export { FORM_FIELD_NAMES } from '../../contract/application-form.ts';
-import type { ConfigurableField, FieldMode } from '../config.ts';
+import { APPLICATION_FORM, MAX_COVER_LETTER_CHARS, invalidCodeOf, postedName } from '../../public-api/application-form.ts';
+import type { ConfigurableField, FieldMode } from '../../public-api/application-form.ts';
 import type { FieldProblem } from '../problem.ts';
 import type { ParsedForm } from './multipart.ts';
 import type { ApplicationPayload } from '../storage/application-store.ts';

@@ -9,11 +9,8 @@
 import type { JobPosting, Place, WithContext } from 'schema-dts';
 import { SALARY_CURRENCY } from '../../contract/values.ts';
 import type { JobType, WorkingTime } from '../../contract/values.ts';
+import type { EmploymentType } from '../../public-api/schemas.ts';
 import type { CatalogueCampaign } from './types.ts';
-
-/** The employment types Google for Jobs reads. */
-export const EMPLOYMENT_TYPES = ['FULL_TIME', 'PART_TIME', 'CONTRACTOR', 'TEMPORARY', 'INTERN', 'VOLUNTEER', 'PER_DIEM', 'OTHER'] as const;
-export type EmploymentType = (typeof EMPLOYMENT_TYPES)[number];
 
 // Keyed by the contract's values, so that a value added to the contract does
 // not compile until it is mapped here (and in PUBLIC-API.md's table).

@@ -1,7 +1,7 @@
 // Answers of GET /api/campaigns and GET /api/campaigns/:id, serialised once
 // per catalogue version and query: page views then cost a map lookup, and
 // the ETag (a hash of the bytes) lets browsers and CDNs revalidate for free.
-import type { CampaignDetail, CampaignList, CampaignListQuery, CampaignSummary } from '../schemas.ts';
+import type { CampaignDetail, CampaignList, CampaignListQuery, CampaignSummary } from '../../public-api/schemas.ts';
 import { jsonAnswer } from '../http-cache.ts';
 import type { JsonAnswer } from '../http-cache.ts';
 import { jobPosting, offerUrlOf } from './job-posting.ts';

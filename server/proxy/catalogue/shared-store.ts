@@ -12,7 +12,7 @@ import type { Logger } from 'pino';
 import type pg from 'pg';
 import { z } from 'zod';
 import { CAMPAIGN_STATUSES } from '../../contract/index.ts';
-import { CampaignDetail } from '../schemas.ts';
+import { CampaignDetail } from '../../public-api/schemas.ts';
 import { openCatalogueStore } from './store.ts';
 import type { CatalogueStore } from './store.ts';
 import type { CatalogueCampaign } from './types.ts';

@@ -6,7 +6,7 @@ import type { CatalogueReader } from '../catalogue/reader.ts';
 import { sendCachedJson } from '../http-cache.ts';
 import { ProblemError, validationProblem } from '../problem.ts';
 import type { FieldProblem } from '../problem.ts';
-import { CampaignListQuery } from '../schemas.ts';
+import { CampaignListQuery } from '../../public-api/schemas.ts';
 
 /** Browsers and CDNs may reuse an answer for a minute; the catalogue syncs every few minutes anyway. */
 export const CAMPAIGNS_CACHE_CONTROL = 'public, max-age=60';

@@ -2,7 +2,7 @@
 import { Router } from 'express';
 import { LOCALES, RESUME_TYPES } from '../../contract/index.ts';
 import type { ProxyConfig } from '../config.ts';
-import type { ConfigResponse } from '../schemas.ts';
+import type { ConfigResponse } from '../../public-api/schemas.ts';
 import { sendCachedJson, jsonAnswer } from '../http-cache.ts';
 
 export function configAnswer(config: ProxyConfig): ConfigResponse {

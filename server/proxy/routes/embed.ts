@@ -10,27 +10,13 @@ import { createHash } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { Router } from 'express';
 import type { Request } from 'express';
-import { z } from 'zod';
-import { LOCALES } from '../../contract/index.ts';
 import type { CatalogueReader } from '../catalogue/reader.ts';
-import type { EmbedRenderer, PrerenderedCampaigns } from '../embed/prerendered.ts';
-import { DEFAULT_OFFER_PARAM, LIST_URL_PARAMS } from '../embed/prerendered.ts';
+import type { EmbedRenderer, PrerenderedCampaigns } from '../../public-api/embed.ts';
+import { DEFAULT_OFFER_PARAM, LIST_URL_PARAMS } from '../../public-api/list-params.ts';
 import { matchesEtag } from '../http-cache.ts';
 import { ProblemError, validationProblem } from '../problem.ts';
-import { CampaignListQuery } from '../schemas.ts';
+import { EmbedQuery } from '../../public-api/schemas.ts';
 import { CAMPAIGNS_CACHE_CONTROL, fieldProblems } from './campaigns.ts';
-
-const offerId = z.coerce.number({ error: 'must be the id of a job offer' }).int('must be the id of a job offer').positive('must be the id of a job offer').optional();
-
-export const EmbedQuery = CampaignListQuery.extend({
-  lang: z.enum(LOCALES, { error: `must be one of: ${LOCALES.join(', ')}` }).default('en'),
-  offer: offerId.describe('The open offer\'s id, under the name offer_param gives (`offer` by default).'),
-  offer_param: z
-    .string()
-    .regex(/^[A-Za-z][A-Za-z0-9_-]{0,39}$/, 'must be a query parameter\'s name (a letter, then letters, digits, - or _), the element\'s offer-param, like job')
-    .default(DEFAULT_OFFER_PARAM)
-    .describe('The element\'s offer-param: the query parameter that holds the open offer\'s id on the board\'s page. Give it when the element renames `offer`.'),
-});
 
 /** The list's and the query's own names, which offer_param cannot take. */
 const RESERVED_NAMES = Object.keys(EmbedQuery.shape).filter((name) => name !== 'offer');

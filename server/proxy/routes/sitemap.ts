@@ -7,10 +7,9 @@ import type { CatalogueStore } from '../catalogue/store.ts';
 import { offerUrlOf } from '../catalogue/job-posting.ts';
 import { matchesEtag } from '../http-cache.ts';
 import { ProblemError } from '../problem.ts';
+import { SITEMAP_MAX_URLS } from '../../public-api/schemas.ts';
 import { CAMPAIGNS_CACHE_CONTROL } from './campaigns.ts';
 
-/** The sitemap protocol's limit per file; a board with more lists its newest offers. */
-export const SITEMAP_MAX_URLS = 50_000;
 const PAGE = 1000;
 
 function xmlEscape(text: string): string {

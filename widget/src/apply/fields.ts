@@ -1,10 +1,10 @@
 // The apply form's controls, in display order, from the form's one table
-// (server/contract/application-form.ts), which the proxy checks against too.
+// (server/public-api/application-form.ts), which the proxy checks against too.
 // `rule` is the field's key in /api/config `fields` and in the `field-*`
 // attribute that overrides it; the phone's two controls share one rule and
 // render as one group.
-import { APPLICATION_FORM } from '../../../server/contract/application-form.ts';
-import type { FieldKind, FormField } from '../../../server/contract/application-form.ts';
+import { APPLICATION_FORM } from '../../../server/public-api/application-form.ts';
+import type { FieldKind, FormField } from '../../../server/public-api/application-form.ts';
 import type { FieldName } from '../internal/api.ts';
 
 export type Kind = FieldKind;

@@ -13,8 +13,8 @@ import { styles } from './campaigns.styles.ts';
 import { HeadJobPosting } from './head-job-posting.ts';
 import { renderFacts } from './offer-facts.ts';
 import { renderSearch, submittedQuery } from './search-form.ts';
-import { LIST_URL_PARAMS } from '../../../server/proxy/embed/prerendered.ts';
-import type { PrerenderedCampaigns } from '../../../server/proxy/embed/prerendered.ts';
+import { LIST_URL_PARAMS } from '../../../server/public-api/list-params.ts';
+import type { PrerenderedCampaigns } from '../../../server/public-api/embed.ts';
 
 /** Attributes of `<jobboard-campaigns>` handed down to its apply form. */
 const forwarded = /^(field-.+|no-draft|consent-url)$/;

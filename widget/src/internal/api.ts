@@ -12,8 +12,8 @@ import type {
   ConfigResponse,
   ApplicationAnswer,
   ProblemSchema,
-} from '../../../server/proxy/schemas.ts';
-import type { ConfigurableField, FieldMode } from '../../../server/contract/application-form.ts';
+} from '../../../server/public-api/schemas.ts';
+import type { ConfigurableField, FieldMode } from '../../../server/public-api/application-form.ts';
 import { webUrlOrWarn } from './web-url.ts';
 
 // The answers' types are the proxy's own schemas (type-only imports: nothing

@@ -2,8 +2,8 @@
 // the candidate's language, so a code added to the proxy without a message
 // here (or with an untranslated one) fails.
 import { expect } from '@open-wc/testing';
-import { PROBLEM_CODES } from '../../../server/contract/problems.ts';
-import type { ProblemCode } from '../../../server/contract/problems.ts';
+import { PROBLEM_CODES } from '../../../server/public-api/problems.ts';
+import type { ProblemCode } from '../../../server/public-api/problems.ts';
 import { problemMessage, useLocale } from './localize.ts';
 import { locales } from './test-helpers.ts';
 

@@ -1,14 +1,16 @@
-// /api/openapi.json: OpenAPI 3.1 of the public API, generated from the zod
-// schemas of schemas.ts (server/openapi/zod.ts), so the document cannot drift
-// from the code; each route's problem answers come from the one catalogue of
-// problem codes (contract/problems.ts).
-import type { ProblemCode } from '../contract/problems.ts';
-import { PROBLEMS } from '../contract/problems.ts';
+// /api/openapi.json: OpenAPI 3.1 of the proxy's public API, generated from
+// the zod schemas of schemas.ts (server/openapi/zod.ts), so the document
+// cannot drift from the code; each route's problem answers come from the one
+// catalogue of problem codes (problems.ts). Built from this folder and the
+// recruitment API's contract alone: the proxy serves it, and the build writes
+// it to dist/openapi without starting anything.
+import type { ProblemCode } from './problems.ts';
+import { PROBLEMS } from './problems.ts';
 import { MIME_TYPE_OF, RESUME_TYPES } from '../contract/index.ts';
 import { componentSchemas, queryParameters, schemaRef } from '../openapi/zod.ts';
 import type { JsonSchema } from '../openapi/zod.ts';
-import { DEFAULT_FIELD_MODES } from '../contract/application-form.ts';
-import type { ConfigurableField, FieldMode } from '../contract/application-form.ts';
+import { DEFAULT_FIELD_MODES } from './application-form.ts';
+import type { ConfigurableField, FieldMode } from './application-form.ts';
 import {
   ApplicationAnswer,
   applicationFormSchema,
@@ -16,13 +18,13 @@ import {
   CampaignList,
   CampaignListQuery,
   ConfigResponse,
+  EmbedQuery,
   HealthAnswer,
   JobPostingAnswer,
   ProblemSchema,
   ReadyAnswer,
+  SITEMAP_MAX_URLS,
 } from './schemas.ts';
-import { EmbedQuery } from './routes/embed.ts';
-import { SITEMAP_MAX_URLS } from './routes/sitemap.ts';
 
 const json = (name: string) => ({ 'application/json': { schema: schemaRef(name) } });
 const text = (type: string) => ({ [type]: { schema: { type: 'string' } } });

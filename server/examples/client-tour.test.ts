@@ -6,8 +6,8 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
-test('server/client/example.ts runs against its own sandbox: lists, applies, meets the 409 and the local check', async () => {
-  const script = fileURLToPath(new URL('../example.ts', import.meta.url));
+test('server/examples/client-tour.ts runs against its own sandbox: lists, applies, meets the 409 and the local check', async () => {
+  const script = fileURLToPath(new URL('client-tour.ts', import.meta.url));
   const { stdout } = await promisify(execFile)(process.execPath, [script], { timeout: 60_000 });
   assert.match(stdout, /\d+ offers on jobboard_demo/);
   assert.match(stdout, /applicant \d+ created with application \d+/);

@@ -1,8 +1,8 @@
-// A runnable tour of the client: `node server/client/example.ts`.
+// A runnable tour of the client: `node server/examples/client-tour.ts`.
 // Starts a sandbox on a free port with its demo data, then uses the client as
 // a job board's server would: list the broadcast offers, send an application
 // with a resume, and branch on the errors.
-import { ConflictError, ValidationError, createClient, fileFromBuffer } from './index.ts';
+import { ConflictError, ValidationError, createClient, fileFromBuffer } from '../client/index.ts';
 import { DEMO_KEYS, startSandbox } from '../sandbox/index.ts';
 
 const sandbox = await startSandbox({ port: 0, seed: 'demo' });

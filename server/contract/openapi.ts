@@ -1,4 +1,4 @@
-// GET /openapi.json: OpenAPI 3.1 of the recruitment API as the sandbox
+// GET /openapi.json of the sandbox: OpenAPI 3.1 of the recruitment API as the sandbox
 // implements it (every /v2 endpoint, parameter, body, answer, header and
 // error), generated from the contract's zod schemas, so that a board in any
 // language can generate a client from it. Where the specification is silent
@@ -31,8 +31,8 @@ import {
   TOKEN_LIFETIME_SECONDS,
   TokenRequest,
   TokenResponse,
-} from '../contract/index.ts';
-import type { Scope } from '../contract/index.ts';
+} from './index.ts';
+import type { Scope } from './index.ts';
 import { componentSchemas, jsonSchemaOf, queryParameters, schemaRef } from '../openapi/zod.ts';
 import type { JsonSchema } from '../openapi/zod.ts';
 

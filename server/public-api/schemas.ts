@@ -1,11 +1,12 @@
-// zod schemas of the proxy's public HTTP API (PUBLIC-API.md): query strings
-// are parsed with them, and /api/openapi.json is generated from them.
+// zod schemas of the proxy's public HTTP API (server/proxy/PUBLIC-API.md):
+// the proxy parses query strings with them, /api/openapi.json is generated
+// from them, and the widget takes their types (import type only: zod stays
+// out of its bundle).
 import { z } from 'zod';
 import { JOB_TYPES, JobboardApplicantInput, LOCALES, PER_PAGE_MAX, RESUME_TYPES, WORKING_TIMES } from '../contract/index.ts';
-import { CONFIGURABLE_FIELDS, FIELD_MODES } from './config.ts';
-import { APPLICATION_FORM, postedName, upstreamName } from '../contract/application-form.ts';
-import type { ConfigurableField, FieldKind, FieldMode, FormField } from '../contract/application-form.ts';
-import { EMPLOYMENT_TYPES } from './catalogue/job-posting.ts';
+import { APPLICATION_FORM, CONFIGURABLE_FIELDS, FIELD_MODES, postedName, upstreamName } from './application-form.ts';
+import type { ConfigurableField, FieldKind, FieldMode, FormField } from './application-form.ts';
+import { DEFAULT_OFFER_PARAM } from './list-params.ts';
 
 /** Query values: an empty parameter counts as absent ("?city=&q=" is no filter). */
 const blankAsAbsent = (v: unknown) => (v === '' ? undefined : v);
@@ -33,6 +34,22 @@ export const CampaignListQuery = z.object({
   ),
 });
 export type CampaignListQuery = z.infer<typeof CampaignListQuery>;
+
+const offerId = z.coerce.number({ error: 'must be the id of a job offer' }).int('must be the id of a job offer').positive('must be the id of a job offer').optional();
+
+/** The query of GET /embed/campaigns: the list's, the language and the open offer. */
+export const EmbedQuery = CampaignListQuery.extend({
+  lang: z.enum(LOCALES, { error: `must be one of: ${LOCALES.join(', ')}` }).default('en'),
+  offer: offerId.describe('The open offer\'s id, under the name offer_param gives (`offer` by default).'),
+  offer_param: z
+    .string()
+    .regex(/^[A-Za-z][A-Za-z0-9_-]{0,39}$/, 'must be a query parameter\'s name (a letter, then letters, digits, - or _), the element\'s offer-param, like job')
+    .default(DEFAULT_OFFER_PARAM)
+    .describe('The element\'s offer-param: the query parameter that holds the open offer\'s id on the board\'s page. Give it when the element renames `offer`.'),
+});
+
+/** The sitemap protocol's limit per file (GET /sitemap.xml); a board with more lists its newest offers. */
+export const SITEMAP_MAX_URLS = 50_000;
 
 export const CampaignSummary = z.object({
   id: z.int(),
@@ -67,6 +84,10 @@ export const CampaignDetail = CampaignSummary.extend({
   date_end: z.iso.date().nullable(),
 });
 export type CampaignDetail = z.infer<typeof CampaignDetail>;
+
+/** The employment types Google for Jobs reads. */
+export const EMPLOYMENT_TYPES = ['FULL_TIME', 'PART_TIME', 'CONTRACTOR', 'TEMPORARY', 'INTERN', 'VOLUNTEER', 'PER_DIEM', 'OTHER'] as const;
+export type EmploymentType = (typeof EMPLOYMENT_TYPES)[number];
 
 /**
  * What GET /api/campaigns/:id/jobposting answers, for the OpenAPI document and

@@ -1,6 +1,7 @@
-// npm run build:openapi: writes the two OpenAPI documents (the recruitment
-// API's, as the sandbox serves it at /openapi.json, and the proxy's, as it
-// serves it at /api/openapi.json) to dist/openapi/, for Redocly's lint
+// npm run build:openapi: writes the two OpenAPI documents, built from the two
+// contracts without starting a server (the recruitment API's, as the sandbox
+// serves it at /openapi.json, and the proxy's, as it serves it at
+// /api/openapi.json), to dist/openapi/, for Redocly's lint
 // (redocly.yaml) and the package, and renders each to a static HTML reference
 // (the sandbox serves it at /docs, the proxy at /api/docs).
 //
@@ -12,10 +13,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { buildOpenApi } from '../proxy/openapi.ts';
-import { buildRecruitmentApiDocument } from '../sandbox/openapi.ts';
+import { buildRecruitmentApiDocument } from '../contract/openapi.ts';
+import type { DocsName } from '../openapi/docs-page.ts';
 import { packagePath, packageVersion } from '../package-root.ts';
-import type { DocsName } from './docs-page.ts';
+import { buildOpenApi } from '../public-api/openapi.ts';
 import type * as RedocModule from 'redoc';
 import type * as StyledComponents from 'styled-components';
 

@@ -1,23 +1,9 @@
-// What crosses from the proxy's server rendering of <jobboard-campaigns> to
-// the browser: the state the element was rendered with, embedded as JSON in
-// the fragment, so the script hydrates it without fetching it again. No
-// imports but types: the widget bundle takes LIST_URL_PARAMS from here.
-import type { CampaignDetail, CampaignList } from '../schemas.ts';
-
-/**
- * The list's state in the board page's query string, under the proxy's own
- * query names (GET /api/campaigns), so a board passes its query string on to
- * GET /embed/campaigns as it is.
- */
-export const LIST_URL_PARAMS = ['q', 'job_type', 'working_time', 'city', 'page'] as const;
-export type ListUrlParam = (typeof LIST_URL_PARAMS)[number];
-
-/**
- * The query parameter of the open offer's id, unless the element's
- * offer-param renames it. The element writes its default out as 'offer', so
- * that its manifest shows the value.
- */
-export const DEFAULT_OFFER_PARAM = 'offer';
+// What crosses from the proxy's server rendering of <jobboard-campaigns>
+// (GET /embed/campaigns) to the browser: the state the element was rendered
+// with, embedded as JSON in the fragment, so the script hydrates it without
+// fetching it again; and the renderer's interface. Types only.
+import type { ListUrlParam } from './list-params.ts';
+import type { CampaignDetail, CampaignList } from './schemas.ts';
 
 export interface PrerenderedCampaigns {
   /** The list's search, filters and page, as in the URL. */

@@ -1,0 +1,130 @@
+// The application form, defined once: the fields a candidate fills in, in
+// display order, with what the widget renders and what the proxy checks and
+// sends upstream. No imports, so the browser bundle can take it whole.
+// Adding a field means one entry here plus its labels in the widget's locales.
+
+export const FIELD_MODES = ['required', 'optional', 'hidden'] as const;
+export type FieldMode = (typeof FIELD_MODES)[number];
+
+export type FieldKind = 'email' | 'text' | 'tel-code' | 'tel' | 'file' | 'textarea' | 'url' | 'checkbox';
+
+export interface FormField {
+  /** The control's id; also the form name posted, except where `posted` says otherwise. */
+  readonly id: string;
+  /** The form name posted to the proxy when it differs from the id. */
+  readonly posted?: string;
+  /**
+   * The key a board configures (FORM_FIELDS, /api/config `fields`, and the
+   * widget's `field-*` attribute); the phone's two controls share one.
+   */
+  readonly rule: string;
+  /**
+   * Where the value goes in POST /jobboards/applicants when that is not the
+   * posted name (an applicant field of the same name): the cover letter is an
+   * application comment.
+   */
+  readonly upstream?: string;
+  /** The widget attribute that overrides the rule (on the first control of a rule; email is always required). */
+  readonly attribute?: string;
+  /** The rule's mode unless the board sets another (on the first control of a rule). */
+  readonly defaultMode?: FieldMode;
+  readonly kind: FieldKind;
+  /**
+   * The value is the candidate's personal data: it is redacted from every log
+   * line and cleared when an application is erased or its retention ends.
+   */
+  readonly personal?: boolean;
+  /** Typed text kept in the candidate's session draft (never files or consents). */
+  readonly draft?: boolean;
+  readonly autocomplete?: string;
+  /** Longest value taken, in characters. */
+  readonly maxlength?: number;
+}
+
+/** Longest cover letter taken, in characters (the service would take 20,000 in a comment). */
+export const MAX_COVER_LETTER_CHARS = 10_000;
+
+export const APPLICATION_FORM = [
+  { id: 'email', rule: 'email', kind: 'email', personal: true, draft: true, autocomplete: 'email' },
+  { id: 'first_name', rule: 'first_name', attribute: 'field-first-name', defaultMode: 'required', kind: 'text', personal: true, draft: true, autocomplete: 'given-name' },
+  { id: 'last_name', rule: 'last_name', attribute: 'field-last-name', defaultMode: 'required', kind: 'text', personal: true, draft: true, autocomplete: 'family-name' },
+  { id: 'phone_code', rule: 'phone', attribute: 'field-phone', defaultMode: 'optional', kind: 'tel-code', personal: true, draft: true, autocomplete: 'tel-country-code', maxlength: 5 },
+  { id: 'phone_number', rule: 'phone', kind: 'tel', personal: true, draft: true, autocomplete: 'tel-national' },
+  { id: 'resume', rule: 'resume', attribute: 'field-resume', defaultMode: 'required', kind: 'file', personal: true },
+  { id: 'cover_letter', rule: 'cover_letter', upstream: 'comments', attribute: 'field-cover-letter', defaultMode: 'optional', kind: 'textarea', personal: true, draft: true, maxlength: MAX_COVER_LETTER_CHARS },
+  { id: 'bio_url', rule: 'bio_url', attribute: 'field-bio-url', defaultMode: 'optional', kind: 'url', personal: true, draft: true, autocomplete: 'url' },
+  { id: 'consent', posted: 'is_legals_accepted_by_manager', rule: 'consent', attribute: 'field-consent', defaultMode: 'required', kind: 'checkbox' },
+  { id: 'is_partner_newsletter_active', rule: 'is_partner_newsletter_active', attribute: 'field-newsletter', defaultMode: 'optional', kind: 'checkbox' },
+  { id: 'is_campaign_alert_active', rule: 'is_campaign_alert_active', attribute: 'field-job-alert', defaultMode: 'optional', kind: 'checkbox' },
+] as const satisfies readonly FormField[];
+
+/** Form names the widget sets itself rather than the candidate: the offer, the language, the honeypot and the captcha answer. */
+export const FORM_CONTEXT_FIELDS = ['campaign_id', 'locale', 'website', 'captcha_token'] as const;
+
+type Entry = (typeof APPLICATION_FORM)[number];
+
+/**
+ * The form names that fill the applicant field of the same name in
+ * POST /jobboards/applicants: every field but the resume (a file) and the
+ * ones sent elsewhere (`upstream`).
+ */
+export type ApplicantFormName = Entry extends infer E
+  ? E extends { upstream: string } | { kind: 'file' }
+    ? never
+    : E extends { posted: infer P }
+      ? P
+      : E extends { id: infer I }
+        ? I
+        : never
+  : never;
+
+/** The keys a board may configure (every rule but email, which is always required). */
+export type ConfigurableField = Exclude<Entry['rule'], 'email'>;
+
+/** The keys a board may configure, in display order. */
+// The derived lists are marked pure so the widget's bundler drops the ones it does not use.
+export const CONFIGURABLE_FIELDS = /* @__PURE__ */ Array.from(
+  new Set(APPLICATION_FORM.map((f) => f.rule).filter((rule) => rule !== 'email')),
+) as ConfigurableField[];
+
+/** Each configurable field's mode unless the board sets another. */
+export const DEFAULT_FIELD_MODES = /* @__PURE__ */ Object.fromEntries(
+  APPLICATION_FORM.flatMap((f) => ('defaultMode' in f ? [[f.rule, f.defaultMode]] : [])),
+) as Record<ConfigurableField, FieldMode>;
+
+/** Every form name the proxy reads; anything else in a posted form is ignored. */
+export const FORM_FIELD_NAMES = /* @__PURE__ */ (FORM_CONTEXT_FIELDS as readonly string[]).concat(APPLICATION_FORM.filter((f) => f.kind !== 'file').map(postedName));
+
+/**
+ * Every key a personal field's value may travel under: its control's id, the
+ * name it is posted under, the applicant field it fills upstream, and its rule
+ * (the phone's two controls share `phone`). The proxy's logs redact them.
+ */
+export const PERSONAL_FIELD_KEYS: readonly string[] = /* @__PURE__ */ Array.from(
+  new Set((APPLICATION_FORM as readonly FormField[]).filter((f) => f.personal === true).flatMap((f) => [f.id, postedName(f), upstreamName(f), f.rule])),
+);
+
+/** The per-field code of a value the field's kind refuses (any other refusal is `invalid_value`). */
+const INVALID_CODE_OF_KIND: Partial<Record<FieldKind, string>> = {
+  email: 'invalid_email',
+  url: 'invalid_url',
+  'tel-code': 'invalid_phone',
+  tel: 'invalid_phone',
+  file: 'unsupported_file_type',
+};
+
+/** The per-field code for a refused value of the field posted as `formName`. */
+export function invalidCodeOf(formName: string): string {
+  const field: FormField | undefined = APPLICATION_FORM.find((f) => postedName(f) === formName);
+  return (field && INVALID_CODE_OF_KIND[field.kind]) ?? 'invalid_value';
+}
+
+/** The form name a field is posted under. */
+export function postedName(field: FormField): string {
+  return field.posted ?? field.id;
+}
+
+/** The field of POST /jobboards/applicants a form field fills. */
+export function upstreamName(field: FormField): string {
+  return field.upstream ?? postedName(field);
+}

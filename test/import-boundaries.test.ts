@@ -1,0 +1,42 @@
+// Which server modules the widget may import, as eslint.config.js enforces
+// it: the browser bundle must carry no server code, so the widget takes only
+// the two contracts (server/contract/, server/public-api/), and of those only
+// the plain modules at run time.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { ESLint } from 'eslint';
+
+const eslint = new ESLint({ cwd: fileURLToPath(new URL('..', import.meta.url)) });
+
+/** The messages of the import rule for one line of code in a widget file. */
+async function importProblems(code: string, filePath = 'widget/src/internal/some-module.ts'): Promise<string[]> {
+  const [result] = await eslint.lintText(`${code}\nexport const used = [x];\n`, { filePath });
+  return (result?.messages ?? []).filter((m) => m.ruleId === '@typescript-eslint/no-restricted-imports').map((m) => m.message);
+}
+
+describe('the widget\'s imports from server/', () => {
+  it('refuses a proxy module, even for a type', async () => {
+    assert.equal((await importProblems("import { loadProxyConfig as x } from '../../../server/proxy/config.ts';")).length, 1);
+    assert.equal((await importProblems("import type { ProxyConfig as x } from '../../../server/proxy/config.ts';")).length, 1);
+    assert.equal((await importProblems("import { createClient as x } from '../../../server/client/index.ts';")).length, 1);
+  });
+
+  it('refuses a contract module that carries zod at run time, and takes it by import type', async () => {
+    assert.equal((await importProblems("import { CampaignList as x } from '../../../server/public-api/schemas.ts';")).length, 1);
+    assert.equal((await importProblems("import { Campaign as x } from '../../../server/contract/index.ts';")).length, 1);
+    assert.deepEqual(await importProblems("import type { CampaignList as x } from '../../../server/public-api/schemas.ts';"), []);
+  });
+
+  it('takes the plain contract modules at run time', async () => {
+    assert.deepEqual(await importProblems("import { LIST_URL_PARAMS as x } from '../../../server/public-api/list-params.ts';"), []);
+    assert.deepEqual(await importProblems("import { APPLICATION_FORM as x } from '../../../server/public-api/application-form.ts';"), []);
+    assert.deepEqual(await importProblems("import { SALARY_CURRENCY as x } from '../../../server/contract/values.ts';"), []);
+  });
+
+  it('lets tests read the server\'s test files, and nothing else of the server', async () => {
+    assert.deepEqual(await importProblems("import { pdf as x } from '../../../server/test/portable-files.ts';", 'widget/src/internal/x.test.ts'), []);
+    assert.equal((await importProblems("import { pdf as x } from '../../../server/test/portable-files.ts';")).length, 1);
+    assert.equal((await importProblems("import { createProxy as x } from '../../../server/proxy/index.ts';", 'widget/src/internal/x.test.ts')).length, 1);
+  });
+});
