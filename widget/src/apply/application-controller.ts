@@ -4,7 +4,7 @@
 // actions to it.
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { msg, str } from '@lit/localize';
-import { ProblemError, getCampaign, isRefusal, loadConfig, submitApplication } from '../internal/api.ts';
+import { getCampaign, loadConfig, submitApplication } from '../internal/api.ts';
 import type { CampaignSummary, FieldName, FieldRule, Upload, WidgetConfig } from '../internal/api.ts';
 import { clearDraft, loadDraft, saveDraft } from '../internal/draft.ts';
 import type { Draft } from '../internal/draft.ts';
@@ -15,6 +15,7 @@ import {
   JobboardUploadProgressEvent,
 } from '../internal/events.ts';
 import { formatBytes } from '../internal/format.ts';
+import { failureOf } from '../internal/loader.ts';
 import { fieldMessage, problemMessage } from '../internal/localize.ts';
 import type { Locale } from '../internal/localize.ts';
 import { uuid } from '../internal/uuid.ts';
@@ -93,8 +94,8 @@ export class ApplicationController implements ReactiveController {
       const check = campaignId && this.host.offer?.id !== campaignId ? getCampaign(endpoint, campaignId) : null;
       [this.config] = await Promise.all([loadConfig(endpoint), check]);
     } catch (error) {
-      const gone = error instanceof ProblemError && error.problem.status === 404;
-      this.set({ phase: isRefusal(error) ? 'refused' : gone ? 'gone' : 'config-error' });
+      const failure = failureOf(error);
+      this.set({ phase: failure === 'error' ? 'config-error' : failure });
       return;
     }
     const values = this.host.noDraft ? {} : loadDraft(endpoint, campaignId);

@@ -1,16 +1,30 @@
 import { html, nothing } from 'lit';
 import type { PropertyDeclarations, PropertyValues, TemplateResult } from 'lit';
-import { msg, str } from '@lit/localize';
+import { msg } from '@lit/localize';
 import type { CampaignSummary, FieldName } from '../internal/api.ts';
 import { renderCaptcha } from '../internal/captcha.ts';
 import { heading } from '../internal/heading.ts';
 import { JobboardElement } from '../internal/jobboard-element.ts';
-import { colon, problemMessage } from '../internal/localize.ts';
+import { problemMessage } from '../internal/localize.ts';
 import { ApplicationController } from './application-controller.ts';
 import { fieldAttributes } from './fields.ts';
-import { renderFields } from './form-fields.ts';
-import { label } from './labels.ts';
+import { renderForm } from './apply-form.ts';
 import { styles } from './apply.styles.ts';
+
+/** The end of an application: received (delivered or queued), or applied already. */
+function renderOutcome(form: ApplicationController, level: number): TemplateResult {
+  if (form.phase === 'already-applied') {
+    return html`<div id="outcome" class="outcome" part="outcome" tabindex="-1">
+      ${heading(level, msg('Already applied'))}
+      <p>${problemMessage('already_applied')}</p>
+    </div>`;
+  }
+  return html`<div id="outcome" class="outcome success" part="outcome" tabindex="-1">
+    ${heading(level, msg('Application received'))}
+    <p>${msg('Thank you. The recruiter will contact you by email if your profile matches.')}</p>
+    ${form.outcome === 'queued' ? html`<p>${msg('It will be transmitted to the recruiter shortly.')}</p>` : nothing}
+  </div>`;
+}
 
 /**
  * The apply form for one offer, usable alone: fields and rules from the
@@ -64,7 +78,6 @@ export class JobboardApply extends JobboardElement {
     offer: { attribute: false },
     consentUrl: { attribute: 'consent-url' },
     noDraft: { attribute: 'no-draft', type: Boolean },
-    headingLevel: { attribute: 'heading-level', type: Number },
     // The `field-*` properties, one per rule the form table lets a board set.
     ...Object.fromEntries(fieldAttributes.map((f) => [f.property, { attribute: f.attribute }])),
   };
@@ -85,8 +98,6 @@ export class JobboardApply extends JobboardElement {
   consentUrl = '';
   /** Do not keep typed text in sessionStorage. */
   noDraft = false;
-  /** Level (1 to 6) of the form's headings, to fit the page's outline: 3 under an h2, for example. */
-  headingLevel = 2;
   /** `required`, `optional` or `hidden` for the first name. */
   declare fieldFirstName: string;
   /** `required`, `optional` or `hidden` for the last name. */
@@ -139,79 +150,6 @@ export class JobboardApply extends JobboardElement {
     this.form.reset();
   }
 
-  private handleSubmit(e: SubmitEvent): void {
-    e.preventDefault();
-    void this.form.submit();
-  }
-
-  private handleSummaryLink(e: Event, id: string): void {
-    e.preventDefault();
-    this.form.control(id)?.focus();
-  }
-
-  private renderSummary(): TemplateResult | typeof nothing {
-    const { banner, errors } = this.form;
-    const fields = this.form.summary.filter((id) => errors[id]);
-    if (fields.length === 0 && !banner) return nothing;
-    return html`<div id="error-summary" class="summary" part="error-summary" tabindex="-1" aria-labelledby="summary-title">
-      <p id="summary-title" class="summary-title">
-        ${banner ? problemMessage(banner.code) : msg('The form has problems. Correct them and send it again.')}
-      </p>
-      ${fields.length
-        ? html`<ul>
-            ${fields.map(
-              (id) => html`<li>
-                <a href="#${id}" @click=${(e: Event) => this.handleSummaryLink(e, id)}>${label(id)}${colon()} ${errors[id]}</a>
-              </li>`,
-            )}
-          </ul>`
-        : nothing}
-      ${banner?.retry
-        ? html`<button type="button" part="button" class="primary" @click=${this.form.retry}>${msg('Send again')}</button>`
-        : nothing}
-    </div>`;
-  }
-
-  private renderForm(): TemplateResult {
-    const uploading = this.form.phase === 'uploading';
-    return html`<form part="form" novalidate @submit=${this.handleSubmit} @input=${this.form.input} @change=${this.form.input} @focusout=${this.form.leave}>
-      ${this.renderSummary()}
-      <p class="muted">${msg('Fields marked (required) must be filled in.')}</p>
-      <fieldset class="plain" ?disabled=${uploading}>
-        <legend class="visually-hidden">${msg('Your application')}</legend>
-        ${renderFields(this.form, this.language.tag, this.consentUrl)}
-        <!-- The honeypot: robots reading the HTML fill it; browsers and password managers must not
-          (a candidate would be silently dropped), so it is not rendered and marked for each to skip. -->
-        <div hidden inert>
-          <label for="website">${msg('Leave this field empty')}</label>
-          <input id="website" name="website" type="text" tabindex="-1" autocomplete="off" data-1p-ignore data-lpignore="true" data-bwignore data-form-type="other" />
-        </div>
-        ${this.form.config?.captcha ? html`<div class="captcha"><slot name="captcha"></slot></div>` : nothing}
-      </fieldset>
-      ${uploading
-        ? html`<div class="uploading">
-            <label for="progress">${msg(str`Sending your application: ${this.form.progress}%`)}</label>
-            <progress id="progress" part="progress" max="100" .value=${this.form.progress}></progress>
-            <button type="button" part="button" @click=${this.form.cancel}>${msg('Cancel')}</button>
-          </div>`
-        : html`<button type="submit" part="submit-button" class="primary">${msg('Send my application')}</button>`}
-    </form>`;
-  }
-
-  private renderOutcome(): TemplateResult {
-    if (this.form.phase === 'already-applied') {
-      return html`<div id="outcome" class="outcome" part="outcome" tabindex="-1">
-        ${heading(this.headingLevel, msg('Already applied'))}
-        <p>${problemMessage('already_applied')}</p>
-      </div>`;
-    }
-    return html`<div id="outcome" class="outcome success" part="outcome" tabindex="-1">
-      ${heading(this.headingLevel, msg('Application received'))}
-      <p>${msg('Thank you. The recruiter will contact you by email if your profile matches.')}</p>
-      ${this.form.outcome === 'queued' ? html`<p>${msg('It will be transmitted to the recruiter shortly.')}</p>` : nothing}
-    </div>`;
-  }
-
   protected override renderBody(): TemplateResult {
     const { phase, config } = this.form;
     let body: TemplateResult;
@@ -227,9 +165,9 @@ export class JobboardApply extends JobboardElement {
         <button type="button" part="button" @click=${this.form.reload}>${msg('Try again')}</button>
       </div>`;
     } else if (phase === 'success' || phase === 'already-applied') {
-      body = this.renderOutcome();
+      body = renderOutcome(this.form, this.headingLevel);
     } else {
-      body = this.renderForm();
+      body = renderForm(this.form, this.language.tag, this.consentUrl);
     }
     return html`${body}
       <div class="visually-hidden" role="status" part="status">${this.form.announcement}</div>`;

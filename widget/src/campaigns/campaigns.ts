@@ -69,7 +69,6 @@ export class JobboardCampaigns extends JobboardElement {
   static override styles = styles;
   static override properties: PropertyDeclarations = {
     perPage: { attribute: 'per-page', type: Number },
-    headingLevel: { attribute: 'heading-level', type: Number },
     offerParam: { attribute: 'offer-param' },
     routing: {},
     noStructuredData: { attribute: 'no-structured-data', type: Boolean },
@@ -85,11 +84,6 @@ export class JobboardCampaigns extends JobboardElement {
 
   /** Offers per page (1 to 50). */
   perPage = 10;
-  /**
-   * Level (1 to 4) of the offers' titles, in the list and opened, to fit the page's
-   * outline; the opened offer's sections are one level below, its apply form's headings two.
-   */
-  headingLevel = 2;
   /** The query parameter that holds the open offer's id (`?offer=21`). */
   offerParam = 'offer';
   /** `none` keeps the open offer and the list's state out of the URL, for boards with their own router. */
@@ -142,11 +136,6 @@ export class JobboardCampaigns extends JobboardElement {
     }
   }
 
-  /** The opened offer's heading level; room is kept for the apply form's headings two levels below. */
-  private get level(): number {
-    return Math.min(headingLevel(this.headingLevel), 4);
-  }
-
   /** Takes the list's query and the open offer from the page's URL; answers whether the list's query changed. */
   private readUrl(): boolean {
     const { offer, changed } = this.route.read();
@@ -154,6 +143,7 @@ export class JobboardCampaigns extends JobboardElement {
     return changed;
   }
 
+  /** Loads the list for the query (its answer may be a retry's or a change of page's). */
   private load(): Promise<boolean> {
     const perPage = Math.min(50, Math.max(1, Math.trunc(this.perPage) || 10));
     return this.list.run((signal) => listCampaigns(this.endpoint, { ...this.route.query, per_page: perPage }, signal));
@@ -216,13 +206,11 @@ export class JobboardCampaigns extends JobboardElement {
     this.renderRoot.querySelector<HTMLElement>(`[data-offer="${id}"]`)?.focus();
   }
 
-  private handleRetry(): void {
-    void this.load();
-  }
-
   protected override renderBody(): TemplateResult {
-    const { level, route } = this;
+    const { route } = this;
     const tag = this.language.tag;
+    // Room is kept for the apply form's headings, two levels below the offer's title.
+    const level = Math.min(headingLevel(this.headingLevel), 4);
     if (this.openId !== null) {
       return renderDetail({ offer: this.offer, level, tag, endpoint: this.endpoint, lang: this.lang, onBack: this.handleBack });
     }
@@ -231,10 +219,10 @@ export class JobboardCampaigns extends JobboardElement {
       list: this.list,
       level,
       tag,
-      href: route.routed ? (id) => route.href(id) : null,
+      route: route.routed ? route : null,
       onSelect: this.handleSelect,
       onPage: this.handlePage,
-      onRetry: this.handleRetry,
+      onRetry: this.load,
     })}`;
   }
 }

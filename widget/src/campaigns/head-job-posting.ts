@@ -9,6 +9,7 @@ import { scriptJson } from '../internal/script-json.ts';
 export interface PostingHost extends ReactiveControllerHost {
   endpoint: string;
   noStructuredData: boolean;
+  readonly isConnected: boolean;
 }
 
 export class HeadJobPosting implements ReactiveController {
@@ -29,7 +30,6 @@ export class HeadJobPosting implements ReactiveController {
   /** Moves a JobPosting script (the one the server rendered in the element) into the head. */
   adopt(script: HTMLScriptElement): void {
     if (this.host.noStructuredData) return;
-    this.show(null);
     document.head.append(script);
     this.script = script;
   }
@@ -39,7 +39,8 @@ export class HeadJobPosting implements ReactiveController {
     if (this.host.noStructuredData) return;
     const changes = this.changes;
     const posting = await getJobPosting(this.host.endpoint, id).catch(() => null);
-    if (posting && changes === this.changes) this.show(posting);
+    // Not for an element that has left the page: nothing would take it out.
+    if (posting && changes === this.changes && this.host.isConnected) this.show(posting);
   }
 
   /** Puts the JobPosting in the head in place of the one there, or takes it out (null). */
@@ -51,7 +52,6 @@ export class HeadJobPosting implements ReactiveController {
     const script = document.createElement('script');
     script.type = 'application/ld+json';
     script.textContent = scriptJson(posting);
-    document.head.append(script);
-    this.script = script;
+    this.adopt(script);
   }
 }

@@ -9,6 +9,7 @@ import { heading } from '../internal/heading.ts';
 import type { Loader } from '../internal/loader.ts';
 import { problemMessage } from '../internal/localize.ts';
 import { renderFacts } from './offer-facts.ts';
+import type { OfferRoute } from './offer-route.ts';
 
 /** What the list shows and what it tells its element. */
 export interface ListView {
@@ -17,15 +18,15 @@ export interface ListView {
   level: number;
   /** The language for Intl. */
   tag: string;
-  /** The link to an offer; null when the element keeps out of the URL (the titles are buttons). */
-  href: ((id: number) => string) | null;
+  /** Writes the links to offers; null when the element keeps out of the URL (the titles are buttons). */
+  route: OfferRoute | null;
   onSelect: (e: MouseEvent, offer: CampaignSummary) => void;
   onPage: (page: number) => void;
   onRetry: () => void;
 }
 
 function renderOffers(view: ListView, data: CampaignPage): TemplateResult {
-  const { list, level, href, onSelect, onPage } = view;
+  const { list, level, route, onSelect, onPage } = view;
   if (data.items.length === 0) {
     return html`<p class="state">${msg('No offer matches your search. Try other keywords or fewer filters.')}</p>`;
   }
@@ -34,8 +35,8 @@ function renderOffers(view: ListView, data: CampaignPage): TemplateResult {
         (c) => html`<li class="offer" part="offer">
           ${heading(
             level,
-            href
-              ? html`<a class="link" part="offer-title" data-offer=${c.id} href=${href(c.id)} @click=${(e: MouseEvent) => onSelect(e, c)}>${c.name}</a>`
+            route
+              ? html`<a class="link" part="offer-title" data-offer=${c.id} href=${route.href(c.id)} @click=${(e: MouseEvent) => onSelect(e, c)}>${c.name}</a>`
               : html`<button type="button" class="link" part="offer-title" data-offer=${c.id} @click=${(e: MouseEvent) => onSelect(e, c)}>${c.name}</button>`,
           )}
           <p class="company">${c.company_name}</p>

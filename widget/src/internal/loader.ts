@@ -1,7 +1,8 @@
 // Loading what an element shows from the proxy, one request at a time: a
-// newer load aborts the one under way, whose answer no longer matters, and
-// one cut short by the element leaving the page runs again when it returns.
-import type { ReactiveController, ReactiveControllerHost } from 'lit';
+// newer load aborts the one under way, whose answer no longer matters. One
+// under way when the element leaves the page goes on, so that the element
+// shows it when it comes back.
+import type { ReactiveControllerHost } from 'lit';
 import { ProblemError, isRefusal } from './api.ts';
 
 /** `gone`: the proxy answered 404 (an offer closed or unknown); `refused`: it does not allow this page's origin. */
@@ -14,32 +15,21 @@ export function failureOf(error: unknown): 'refused' | 'gone' | 'error' {
 
 type Task<T> = (signal: AbortSignal) => Promise<T>;
 
-export class Loader<T> implements ReactiveController {
+export class Loader<T> {
   status: LoadStatus = 'idle';
   /** The last value loaded, kept while the next one loads. */
   value: T | null = null;
   private readonly host: ReactiveControllerHost;
   private request: AbortController | null = null;
-  private task: Task<T> | null = null;
 
   constructor(host: ReactiveControllerHost) {
     this.host = host;
-    host.addController(this);
-  }
-
-  hostConnected(): void {
-    if (this.request?.signal.aborted) void this.run(this.task!);
-  }
-
-  hostDisconnected(): void {
-    this.request?.abort();
   }
 
   /** Loads in place of any load under way; answers whether this load's outcome is the one shown. */
   async run(task: Task<T>): Promise<boolean> {
     this.stop();
     const request = (this.request = new AbortController());
-    this.task = task;
     this.setStatus('loading');
     try {
       const value = await task(request.signal);
@@ -50,7 +40,6 @@ export class Loader<T> implements ReactiveController {
       if (request.signal.aborted) return false;
       this.setStatus(failureOf(error));
     }
-    this.request = null;
     return true;
   }
 

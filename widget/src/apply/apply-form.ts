@@ -1,6 +1,8 @@
-// The form's fields, each as its rule (required, optional, hidden) says: a
-// label, its control(s), help and error, tied together for screen readers.
-// The controller holds the values and errors; this only renders them.
+// The apply form: the error summary, then each field as its rule (required,
+// optional, hidden) says, a label, its control(s), help and error tied
+// together for screen readers, and the send button or the upload's progress.
+// The controller holds the values and errors; this only renders them and
+// hands it the candidate's actions.
 import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
 import { msg, str } from '@lit/localize';
@@ -9,6 +11,7 @@ import { webUrlOrWarn } from '../internal/web-url.ts';
 import type { ApplicationController } from './application-controller.ts';
 import { groups } from './fields.ts';
 import type { FormControl } from './fields.ts';
+import { colon, problemMessage } from '../internal/localize.ts';
 import { label, statement } from './labels.ts';
 
 /** Input attributes of each kind of one-line text control. */
@@ -181,7 +184,58 @@ function renderField(form: ApplicationController, group: FormControl[], tag: str
   </div>`;
 }
 
-/** Every field, in form order. `tag` is the language for Intl; `consentUrl` the element's attribute. */
-export function renderFields(form: ApplicationController, tag: string, consentUrl: string): (TemplateResult | typeof nothing)[] {
-  return groups().map((group) => renderField(form, group, tag, consentUrl));
+function renderSummary(form: ApplicationController): TemplateResult | typeof nothing {
+  const { banner, errors } = form;
+  const fields = form.summary.filter((id) => errors[id]);
+  if (fields.length === 0 && !banner) return nothing;
+  return html`<div id="error-summary" class="summary" part="error-summary" tabindex="-1" aria-labelledby="summary-title">
+    <p id="summary-title" class="summary-title">
+      ${banner ? problemMessage(banner.code) : msg('The form has problems. Correct them and send it again.')}
+    </p>
+    ${fields.length
+      ? html`<ul>
+          ${fields.map(
+            (id) => html`<li>
+              <a href="#${id}" @click=${(e: Event) => {
+                e.preventDefault();
+                form.control(id)?.focus();
+              }}>${label(id)}${colon()} ${errors[id]}</a>
+            </li>`,
+          )}
+        </ul>`
+      : nothing}
+    ${banner?.retry
+      ? html`<button type="button" part="button" class="primary" @click=${form.retry}>${msg('Send again')}</button>`
+      : nothing}
+  </div>`;
+}
+
+/** The form, or its progress while it uploads. `tag` is the language for Intl; `consentUrl` the element's attribute. */
+export function renderForm(form: ApplicationController, tag: string, consentUrl: string): TemplateResult {
+  const uploading = form.phase === 'uploading';
+  return html`<form part="form" novalidate @submit=${(e: SubmitEvent) => {
+      e.preventDefault();
+      void form.submit();
+    }} @input=${form.input} @change=${form.input} @focusout=${form.leave}>
+    ${renderSummary(form)}
+    <p class="muted">${msg('Fields marked (required) must be filled in.')}</p>
+    <fieldset class="plain" ?disabled=${uploading}>
+      <legend class="visually-hidden">${msg('Your application')}</legend>
+      ${groups().map((group) => renderField(form, group, tag, consentUrl))}
+      <!-- The honeypot: robots reading the HTML fill it; browsers and password managers must not
+        (a candidate would be silently dropped), so it is not rendered and marked for each to skip. -->
+      <div hidden inert>
+        <label for="website">${msg('Leave this field empty')}</label>
+        <input id="website" name="website" type="text" tabindex="-1" autocomplete="off" data-1p-ignore data-lpignore="true" data-bwignore data-form-type="other" />
+      </div>
+      ${form.config?.captcha ? html`<div class="captcha"><slot name="captcha"></slot></div>` : nothing}
+    </fieldset>
+    ${uploading
+      ? html`<div class="uploading">
+          <label for="progress">${msg(str`Sending your application: ${form.progress}%`)}</label>
+          <progress id="progress" part="progress" max="100" .value=${form.progress}></progress>
+          <button type="button" part="button" @click=${form.cancel}>${msg('Cancel')}</button>
+        </div>`
+      : html`<button type="submit" part="submit-button" class="primary">${msg('Send my application')}</button>`}
+  </form>`;
 }
