@@ -78,6 +78,7 @@ export class JobboardApply extends JobboardElement {
     offer: { attribute: false },
     consentUrl: { attribute: 'consent-url' },
     noDraft: { attribute: 'no-draft', type: Boolean },
+    headingLevel: { attribute: 'heading-level', type: Number },
     // The `field-*` properties, one per rule the form table lets a board set.
     ...Object.fromEntries(fieldAttributes.map((f) => [f.property, { attribute: f.attribute }])),
   };
@@ -98,23 +99,61 @@ export class JobboardApply extends JobboardElement {
   consentUrl = '';
   /** Do not keep typed text in sessionStorage. */
   noDraft = false;
-  /** `required`, `optional` or `hidden` for the first name. */
+  /** Level (1 to 6) of the form's headings, to fit the page's outline: 3 under an h2, for example. */
+  headingLevel = 2;
+  /**
+   * `required`, `optional` or `hidden` for the first name.
+   * @attr field-first-name
+   * @default ''
+   */
   declare fieldFirstName: string;
-  /** `required`, `optional` or `hidden` for the last name. */
+  /**
+   * `required`, `optional` or `hidden` for the last name.
+   * @attr field-last-name
+   * @default ''
+   */
   declare fieldLastName: string;
-  /** `required`, `optional` or `hidden` for the phone (country code and number). */
+  /**
+   * `required`, `optional` or `hidden` for the phone (country code and number).
+   * @attr field-phone
+   * @default ''
+   */
   declare fieldPhone: string;
-  /** `required`, `optional` or `hidden` for the resume. */
+  /**
+   * `required`, `optional` or `hidden` for the resume.
+   * @attr field-resume
+   * @default ''
+   */
   declare fieldResume: string;
-  /** `required`, `optional` or `hidden` for the cover letter. */
+  /**
+   * `required`, `optional` or `hidden` for the cover letter.
+   * @attr field-cover-letter
+   * @default ''
+   */
   declare fieldCoverLetter: string;
-  /** `required`, `optional` or `hidden` for the portfolio URL. */
+  /**
+   * `required`, `optional` or `hidden` for the portfolio URL.
+   * @attr field-bio-url
+   * @default ''
+   */
   declare fieldBioUrl: string;
-  /** `required`, `optional` or `hidden` for the consent box. */
+  /**
+   * `required`, `optional` or `hidden` for the consent box.
+   * @attr field-consent
+   * @default ''
+   */
   declare fieldConsent: string;
-  /** `required`, `optional` or `hidden` for the partner newsletter opt-in. */
+  /**
+   * `required`, `optional` or `hidden` for the partner newsletter opt-in.
+   * @attr field-newsletter
+   * @default ''
+   */
   declare fieldNewsletter: string;
-  /** `required`, `optional` or `hidden` for the job-alert opt-in. */
+  /**
+   * `required`, `optional` or `hidden` for the job-alert opt-in.
+   * @attr field-job-alert
+   * @default ''
+   */
   declare fieldJobAlert: string;
 
   constructor() {

@@ -69,6 +69,7 @@ export class JobboardCampaigns extends JobboardElement {
   static override styles = styles;
   static override properties: PropertyDeclarations = {
     perPage: { attribute: 'per-page', type: Number },
+    headingLevel: { attribute: 'heading-level', type: Number },
     offerParam: { attribute: 'offer-param' },
     routing: {},
     noStructuredData: { attribute: 'no-structured-data', type: Boolean },
@@ -84,6 +85,11 @@ export class JobboardCampaigns extends JobboardElement {
 
   /** Offers per page (1 to 50). */
   perPage = 10;
+  /**
+   * Level (1 to 4) of the offers' titles, in the list and opened, to fit the page's
+   * outline; the opened offer's sections are one level below, its apply form's headings two.
+   */
+  headingLevel = 2;
   /** The query parameter that holds the open offer's id (`?offer=21`). */
   offerParam = 'offer';
   /** `none` keeps the open offer and the list's state out of the URL, for boards with their own router. */

@@ -1,5 +1,5 @@
 // What both elements share: the proxy's address, the language and its texts,
-// the lang of the rendered texts, and the level of their headings.
+// and the lang of the rendered texts.
 import { LitElement, html } from 'lit';
 import type { PropertyDeclarations, TemplateResult } from 'lit';
 import { LocaleController } from './locale-controller.ts';
@@ -7,11 +7,7 @@ import { textLocale } from './localize.ts';
 
 export abstract class JobboardElement extends LitElement {
   /** Lit's reactive properties, declared without decorators, whose helpers cost the script-tag bundle 0.45 KB gzipped. */
-  static override properties: PropertyDeclarations = {
-    endpoint: {},
-    lang: {},
-    headingLevel: { attribute: 'heading-level', type: Number },
-  };
+  static override properties: PropertyDeclarations = { endpoint: {}, lang: {} };
 
   protected readonly language = new LocaleController(this);
 
@@ -19,12 +15,6 @@ export abstract class JobboardElement extends LitElement {
   endpoint = '';
   /** Language: `fr`, `en` or `es`. Defaults to the page's `lang`, then the browser's. */
   override lang = '';
-  /**
-   * Level of the element's headings, to fit the page's outline: 3 under an h2, for example.
-   * The apply form's go from 1 to 6; the catalogue's offer titles from 1 to 4, the opened
-   * offer's sections one level below them and its apply form's headings two.
-   */
-  headingLevel = 2;
 
   protected override getUpdateComplete(): Promise<boolean> {
     return this.language.settled(() => super.getUpdateComplete());
