@@ -21,7 +21,7 @@ import type { Locale } from '../internal/localize.ts';
 import { uuid } from '../internal/uuid.ts';
 import { mapFailure } from './error-mapper.ts';
 import type { Banner } from './error-mapper.ts';
-import { controls } from './fields.ts';
+import { controls, fieldAttributes } from './fields.ts';
 
 /** `gone`: the offer is closed or unknown; `refused`: the proxy does not allow this page's origin. Neither shows the form. */
 export type Phase = 'loading' | 'config-error' | 'gone' | 'refused' | 'form' | 'uploading' | 'success' | 'already-applied';
@@ -36,12 +36,10 @@ export interface ApplicationHost extends ReactiveControllerHost, HTMLElement {
   readonly renderRoot: HTMLElement | DocumentFragment;
 }
 
-/** What the element tells the controller without making it public API. */
-export interface ApplicationOptions {
-  /** The value of the `field-*` attribute of a rule, or '' when not set. */
-  override(rule: FieldName): string;
-  /** The element's language and its BCP 47 tag. */
-  language(): { locale: Locale; tag: string };
+/** The element's language and its BCP 47 tag, as they are at the time they are read. */
+export interface Language {
+  readonly locale: Locale;
+  readonly tag: string;
 }
 
 const draftKept = new Set(controls.filter((c) => c.draft).map((c) => c.id));
@@ -63,16 +61,16 @@ export class ApplicationController implements ReactiveController {
   captchaToken = '';
 
   private readonly host: ApplicationHost;
-  private readonly options: ApplicationOptions;
+  private readonly language: Language;
   private idempotencyKey: string | null = null;
   /** Set by any edit once a key exists: edited content needs a new key. */
   private editedSinceKey = false;
   private upload: Upload | null = null;
   private lastAnnouncedQuarter = -1;
 
-  constructor(host: ApplicationHost, options: ApplicationOptions) {
+  constructor(host: ApplicationHost, language: Language) {
     this.host = host;
-    this.options = options;
+    this.language = language;
     host.addController(this);
   }
 
@@ -99,7 +97,7 @@ export class ApplicationController implements ReactiveController {
       return;
     }
     const values = this.host.noDraft ? {} : loadDraft(endpoint, campaignId);
-    values.phone_code ??= defaultPhoneCode[this.options.language().locale];
+    values.phone_code ??= defaultPhoneCode[this.language.locale];
     this.set({ values, phase: 'form' });
   }
 
@@ -116,13 +114,15 @@ export class ApplicationController implements ReactiveController {
   rule(name: FieldName): FieldRule {
     if (name === 'email') return 'required';
     const fromProxy = this.config?.fields[name] ?? 'optional';
-    const wanted = this.options.override(name);
+    // The element's `field-*` property of the rule ('' when not set).
+    const property = fieldAttributes.find((f) => f.rule === name)?.property;
+    const wanted = property ? String((this.host as unknown as Record<string, unknown>)[property]) : '';
     if (fromProxy === 'required' || !['required', 'optional', 'hidden'].includes(wanted)) return fromProxy;
     return wanted as FieldRule;
   }
 
   resumeLimit(): string | undefined {
-    return this.config ? formatBytes(this.options.language().tag, this.config.resume.max_bytes) : undefined;
+    return this.config ? formatBytes(this.language.tag, this.config.resume.max_bytes) : undefined;
   }
 
   control(id: string): HTMLInputElement | HTMLTextAreaElement | null {
@@ -222,7 +222,7 @@ export class ApplicationController implements ReactiveController {
     const form = this.host.renderRoot.querySelector('form')!;
     const data = new FormData(form);
     data.set('campaign_id', String(this.host.campaignId));
-    data.set('locale', this.options.language().locale);
+    data.set('locale', this.language.locale);
     for (const { id, posted } of controls) {
       if (posted && data.has(id)) {
         data.delete(id);

@@ -1,7 +1,7 @@
 import { html, nothing } from 'lit';
 import type { PropertyDeclarations, PropertyValues, TemplateResult } from 'lit';
 import { msg } from '@lit/localize';
-import type { CampaignSummary, FieldName } from '../internal/api.ts';
+import type { CampaignSummary } from '../internal/api.ts';
 import { renderCaptcha } from '../internal/captcha.ts';
 import { heading } from '../internal/heading.ts';
 import { JobboardElement } from '../internal/jobboard-element.ts';
@@ -83,10 +83,7 @@ export class JobboardApply extends JobboardElement {
     ...Object.fromEntries(fieldAttributes.map((f) => [f.property, { attribute: f.attribute }])),
   };
 
-  private readonly form = new ApplicationController(this, {
-    override: (rule) => this.override(rule),
-    language: () => this.language,
-  });
+  private readonly form = new ApplicationController(this, this.language);
 
   /** The offer's id in the catalogue. */
   campaignId = 0;
@@ -176,12 +173,6 @@ export class JobboardApply extends JobboardElement {
         this.form.captchaToken = token;
       }).catch(() => this.form.showBanner({ code: 'captcha_unavailable', retry: false }));
     }
-  }
-
-  /** The value of the `field-*` property of a rule; '' when it has none. */
-  private override(rule: FieldName): string {
-    const property = fieldAttributes.find((f) => f.rule === rule)?.property;
-    return property ? String((this as unknown as Record<string, unknown>)[property] ?? '') : '';
   }
 
   /** Re-opens an empty form after a success, for another application. */
