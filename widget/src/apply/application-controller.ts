@@ -15,7 +15,7 @@ import {
   JobboardUploadProgressEvent,
 } from '../internal/events.ts';
 import { formatBytes } from '../internal/format.ts';
-import { failureOf } from '../internal/loader.ts';
+import { Loader } from '../internal/loader.ts';
 import { fieldMessage, problemMessage } from '../internal/localize.ts';
 import type { Locale } from '../internal/localize.ts';
 import { uuid } from '../internal/uuid.ts';
@@ -23,8 +23,11 @@ import { mapFailure } from './error-mapper.ts';
 import type { Banner } from './error-mapper.ts';
 import { controls, fieldAttributes } from './fields.ts';
 
-/** `gone`: the offer is closed or unknown; `refused`: the proxy does not allow this page's origin. Neither shows the form. */
-export type Phase = 'loading' | 'config-error' | 'gone' | 'refused' | 'form' | 'uploading' | 'success' | 'already-applied';
+/**
+ * `error`: the form could not be loaded; `gone`: the offer is closed or unknown; `refused`: the proxy
+ * does not allow this page's origin. None shows the form.
+ */
+export type Phase = 'loading' | 'error' | 'gone' | 'refused' | 'form' | 'uploading' | 'success' | 'already-applied';
 
 /** What the controller needs of its element. */
 export interface ApplicationHost extends ReactiveControllerHost, HTMLElement {
@@ -66,11 +69,13 @@ export class ApplicationController implements ReactiveController {
   /** Set by any edit once a key exists: edited content needs a new key. */
   private editedSinceKey = false;
   private upload: Upload | null = null;
+  private readonly loading: Loader<WidgetConfig>;
   private lastAnnouncedQuarter = -1;
 
   constructor(host: ApplicationHost, language: Language) {
     this.host = host;
     this.language = language;
+    this.loading = new Loader(host);
     host.addController(this);
   }
 
@@ -85,17 +90,21 @@ export class ApplicationController implements ReactiveController {
   }
 
   async load(): Promise<void> {
-    const { endpoint, campaignId } = this.host;
+    const { endpoint, campaignId, offer } = this.host;
     this.set({ phase: 'loading' });
-    try {
+    const shown = await this.loading.run(async () => {
       // The offer is checked first: a candidate must not fill in the form of an offer that takes no more applications.
-      const check = campaignId && this.host.offer?.id !== campaignId ? getCampaign(endpoint, campaignId) : null;
-      [this.config] = await Promise.all([loadConfig(endpoint), check]);
-    } catch (error) {
-      const failure = failureOf(error);
-      this.set({ phase: failure === 'error' ? 'config-error' : failure });
+      const check = campaignId && offer?.id !== campaignId ? getCampaign(endpoint, campaignId) : null;
+      return (await Promise.all([loadConfig(endpoint), check]))[0];
+    });
+    // A newer load (another offer, another proxy) took this one's place.
+    if (!shown) return;
+    const { status, value } = this.loading;
+    if (status !== 'ready') {
+      this.set({ phase: status as Phase });
       return;
     }
+    this.config = value;
     const values = this.host.noDraft ? {} : loadDraft(endpoint, campaignId);
     values.phone_code ??= defaultPhoneCode[this.language.locale];
     this.set({ values, phase: 'form' });

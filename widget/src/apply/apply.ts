@@ -189,7 +189,7 @@ export class JobboardApply extends JobboardElement {
       body = html`<p><span class="spinner" aria-hidden="true"></span> ${msg('Loading the form…')}</p>`;
     } else if (phase === 'gone' || phase === 'refused') {
       body = html`<p id="outcome" class="outcome" part="outcome">${problemMessage(phase === 'gone' ? 'campaign_not_found' : 'origin_not_allowed')}</p>`;
-    } else if (phase === 'config-error' || !config) {
+    } else if (phase === 'error' || !config) {
       body = html`<div class="summary">
         <p>${msg('The form could not be loaded. Check your connection and try again.')}</p>
         <button type="button" part="button" @click=${this.form.reload}>${msg('Try again')}</button>
