@@ -166,6 +166,7 @@ export class JobboardCampaigns extends JobboardElement {
 
   /** Back or Forward: the URL says what to show. */
   private handleNavigate(): void {
+    if (!this.route.routed) return;
     const wasOpen = this.openId;
     if (this.readUrl()) void this.load();
     // Back to the list: focus the offer the candidate had opened, as the element's own back button does.

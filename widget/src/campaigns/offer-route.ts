@@ -17,7 +17,7 @@ export class OfferRoute implements ReactiveController {
   /** The list's search, filters and page. */
   query: CampaignQuery = {};
   private readonly host: RouteHost;
-  /** Called when Back or Forward changed the page's URL. */
+  /** Called when Back or Forward changed the page's URL (routed or not). */
   private readonly onNavigate: () => void;
 
   constructor(host: RouteHost, onNavigate: () => void) {
@@ -27,11 +27,11 @@ export class OfferRoute implements ReactiveController {
   }
 
   hostConnected(): void {
-    window.addEventListener('popstate', this.handlePopState);
+    window.addEventListener('popstate', this.onNavigate);
   }
 
   hostDisconnected(): void {
-    window.removeEventListener('popstate', this.handlePopState);
+    window.removeEventListener('popstate', this.onNavigate);
   }
 
   get routed(): boolean {
@@ -79,8 +79,4 @@ export class OfferRoute implements ReactiveController {
     if (offer === null) params.delete(this.host.offerParam);
     else params.set(this.host.offerParam, String(offer));
   }
-
-  private readonly handlePopState = (): void => {
-    if (this.routed) this.onNavigate();
-  };
 }
