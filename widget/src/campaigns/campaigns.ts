@@ -149,7 +149,7 @@ export class JobboardCampaigns extends JobboardElement {
     return changed;
   }
 
-  /** Loads the list for the query (its answer may be a retry's or a change of page's). */
+  /** Loads the list for the query; also what the retry button does. */
   private load(): Promise<boolean> {
     const perPage = Math.min(50, Math.max(1, Math.trunc(this.perPage) || 10));
     return this.list.run((signal) => listCampaigns(this.endpoint, { ...this.route.query, per_page: perPage }, signal));
@@ -160,8 +160,12 @@ export class JobboardCampaigns extends JobboardElement {
     if (id === this.openId) return;
     this.openId = id;
     this.structuredData.show(null);
-    if (id === null) this.offer.show(null);
-    else if (await this.offer.run(() => getCampaign(this.endpoint, id)) && this.offer.status === 'ready') void this.structuredData.load(id);
+    if (id === null) {
+      this.offer.show(null);
+      return;
+    }
+    const shown = await this.offer.run(() => getCampaign(this.endpoint, id));
+    if (shown && this.offer.status === 'ready') void this.structuredData.load(id);
   }
 
   /** Back or Forward: the URL says what to show. */

@@ -13,7 +13,7 @@ function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void; reje
   return { promise, resolve, reject };
 }
 
-const host = { addController() {}, removeController() {}, requestUpdate() {}, updateComplete: Promise.resolve(true) };
+const host = { requestUpdate() {} };
 
 describe('Loader', () => {
   it('when a newer load answers first, the older answer, coming last, is not shown and its load says so', async () => {

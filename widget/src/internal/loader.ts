@@ -9,7 +9,7 @@ import { ProblemError, isRefusal } from './api.ts';
 export type LoadStatus = 'idle' | 'loading' | 'ready' | 'error' | 'gone' | 'refused';
 
 /** What a failed request means to the candidate. */
-export function failureOf(error: unknown): 'refused' | 'gone' | 'error' {
+function failureOf(error: unknown): 'refused' | 'gone' | 'error' {
   return isRefusal(error) ? 'refused' : error instanceof ProblemError && error.problem.status === 404 ? 'gone' : 'error';
 }
 
@@ -19,10 +19,11 @@ export class Loader<T> {
   status: LoadStatus = 'idle';
   /** The last value loaded, kept while the next one loads. */
   value: T | null = null;
-  private readonly host: ReactiveControllerHost;
+  /** The element, rendered again at each change. */
+  private readonly host: Pick<ReactiveControllerHost, 'requestUpdate'>;
   private request: AbortController | null = null;
 
-  constructor(host: ReactiveControllerHost) {
+  constructor(host: Pick<ReactiveControllerHost, 'requestUpdate'>) {
     this.host = host;
   }
 
