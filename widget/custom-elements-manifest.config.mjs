@@ -31,5 +31,23 @@ export default {
         }
       },
     },
+    {
+      // Members the elements inherit from their shared base (endpoint, lang)
+      // come first, as they did when each element declared them; attributes
+      // follow their properties' order (the `field-*` ones, documented on
+      // their generated properties, would otherwise come before the rest).
+      name: 'jobboard-attribute-order',
+      packageLinkPhase({ customElementsManifest }) {
+        for (const mod of customElementsManifest.modules) {
+          for (const declaration of mod.declarations ?? []) {
+            if (!declaration.members) continue;
+            const members = [...declaration.members.filter((m) => m.inheritedFrom), ...declaration.members.filter((m) => !m.inheritedFrom)];
+            declaration.members = members;
+            const place = (a) => members.findIndex((m) => m.name === a.fieldName);
+            declaration.attributes?.sort((a, b) => place(a) - place(b));
+          }
+        }
+      },
+    },
   ],
 };

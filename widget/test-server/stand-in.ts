@@ -246,6 +246,7 @@ export async function standIn(ctx: Ctx, next: Next): Promise<unknown> {
   // A proxy whose ALLOWED_ORIGINS lacks the page's origin: every /api route refuses it, readably.
   if (scenario === 'refused') return problem(ctx, 403, 'origin_not_allowed');
   if (ctx.method === 'GET' && route === '/api/config') {
+    if (scenario === 'slow-config') await sleep(400);
     return scenario === 'config-error' ? problem(ctx, 503, 'not_ready') : json(ctx, 200, config(scenario));
   }
   if (ctx.method === 'GET' && route === '/api/campaigns') return listCampaigns(ctx, scenario);

@@ -4,7 +4,7 @@
 // actions to it.
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { msg, str } from '@lit/localize';
-import { ProblemError, getCampaign, isRefusal, loadConfig, submitApplication } from '../internal/api.ts';
+import { getCampaign, loadConfig, submitApplication } from '../internal/api.ts';
 import type { CampaignSummary, FieldName, FieldRule, Upload, WidgetConfig } from '../internal/api.ts';
 import { clearDraft, loadDraft, saveDraft } from '../internal/draft.ts';
 import type { Draft } from '../internal/draft.ts';
@@ -15,15 +15,19 @@ import {
   JobboardUploadProgressEvent,
 } from '../internal/events.ts';
 import { formatBytes } from '../internal/format.ts';
+import { Loader } from '../internal/loader.ts';
 import { fieldMessage, problemMessage } from '../internal/localize.ts';
 import type { Locale } from '../internal/localize.ts';
 import { uuid } from '../internal/uuid.ts';
 import { mapFailure } from './error-mapper.ts';
 import type { Banner } from './error-mapper.ts';
-import { controls } from './fields.ts';
+import { controls, fieldAttributes } from './fields.ts';
 
-/** `gone`: the offer is closed or unknown; `refused`: the proxy does not allow this page's origin. Neither shows the form. */
-export type Phase = 'loading' | 'config-error' | 'gone' | 'refused' | 'form' | 'uploading' | 'success' | 'already-applied';
+/**
+ * `error`: the form could not be loaded; `gone`: the offer is closed or unknown; `refused`: the proxy
+ * does not allow this page's origin. None shows the form.
+ */
+export type Phase = 'loading' | 'error' | 'gone' | 'refused' | 'form' | 'uploading' | 'success' | 'already-applied';
 
 /** What the controller needs of its element. */
 export interface ApplicationHost extends ReactiveControllerHost, HTMLElement {
@@ -35,12 +39,10 @@ export interface ApplicationHost extends ReactiveControllerHost, HTMLElement {
   readonly renderRoot: HTMLElement | DocumentFragment;
 }
 
-/** What the element tells the controller without making it public API. */
-export interface ApplicationOptions {
-  /** The value of the `field-*` attribute of a rule, or '' when not set. */
-  override(rule: FieldName): string;
-  /** The element's language and its BCP 47 tag. */
-  language(): { locale: Locale; tag: string };
+/** The element's language and its BCP 47 tag, as they are at the time they are read. */
+export interface Language {
+  readonly locale: Locale;
+  readonly tag: string;
 }
 
 const draftKept = new Set(controls.filter((c) => c.draft).map((c) => c.id));
@@ -62,16 +64,18 @@ export class ApplicationController implements ReactiveController {
   captchaToken = '';
 
   private readonly host: ApplicationHost;
-  private readonly options: ApplicationOptions;
+  private readonly language: Language;
   private idempotencyKey: string | null = null;
   /** Set by any edit once a key exists: edited content needs a new key. */
   private editedSinceKey = false;
   private upload: Upload | null = null;
+  private readonly loading: Loader<WidgetConfig>;
   private lastAnnouncedQuarter = -1;
 
-  constructor(host: ApplicationHost, options: ApplicationOptions) {
+  constructor(host: ApplicationHost, language: Language) {
     this.host = host;
-    this.options = options;
+    this.language = language;
+    this.loading = new Loader(host);
     host.addController(this);
   }
 
@@ -86,19 +90,23 @@ export class ApplicationController implements ReactiveController {
   }
 
   async load(): Promise<void> {
-    const { endpoint, campaignId } = this.host;
+    const { endpoint, campaignId, offer } = this.host;
     this.set({ phase: 'loading' });
-    try {
+    const shown = await this.loading.run(async () => {
       // The offer is checked first: a candidate must not fill in the form of an offer that takes no more applications.
-      const check = campaignId && this.host.offer?.id !== campaignId ? getCampaign(endpoint, campaignId) : null;
-      [this.config] = await Promise.all([loadConfig(endpoint), check]);
-    } catch (error) {
-      const gone = error instanceof ProblemError && error.problem.status === 404;
-      this.set({ phase: isRefusal(error) ? 'refused' : gone ? 'gone' : 'config-error' });
+      const check = campaignId && offer?.id !== campaignId ? getCampaign(endpoint, campaignId) : null;
+      return (await Promise.all([loadConfig(endpoint), check]))[0];
+    });
+    // A newer load (another offer, another proxy) took this one's place.
+    if (!shown) return;
+    const { status, value } = this.loading;
+    if (status !== 'ready') {
+      this.set({ phase: status as Phase });
       return;
     }
+    this.config = value;
     const values = this.host.noDraft ? {} : loadDraft(endpoint, campaignId);
-    values.phone_code ??= defaultPhoneCode[this.options.language().locale];
+    values.phone_code ??= defaultPhoneCode[this.language.locale];
     this.set({ values, phase: 'form' });
   }
 
@@ -115,13 +123,15 @@ export class ApplicationController implements ReactiveController {
   rule(name: FieldName): FieldRule {
     if (name === 'email') return 'required';
     const fromProxy = this.config?.fields[name] ?? 'optional';
-    const wanted = this.options.override(name);
+    // The element's `field-*` property of the rule ('' when not set).
+    const property = fieldAttributes.find((f) => f.rule === name)?.property;
+    const wanted = property ? String((this.host as unknown as Record<string, unknown>)[property]) : '';
     if (fromProxy === 'required' || !['required', 'optional', 'hidden'].includes(wanted)) return fromProxy;
     return wanted as FieldRule;
   }
 
   resumeLimit(): string | undefined {
-    return this.config ? formatBytes(this.options.language().tag, this.config.resume.max_bytes) : undefined;
+    return this.config ? formatBytes(this.language.tag, this.config.resume.max_bytes) : undefined;
   }
 
   control(id: string): HTMLInputElement | HTMLTextAreaElement | null {
@@ -221,7 +231,7 @@ export class ApplicationController implements ReactiveController {
     const form = this.host.renderRoot.querySelector('form')!;
     const data = new FormData(form);
     data.set('campaign_id', String(this.host.campaignId));
-    data.set('locale', this.options.language().locale);
+    data.set('locale', this.language.locale);
     for (const { id, posted } of controls) {
       if (posted && data.has(id)) {
         data.delete(id);

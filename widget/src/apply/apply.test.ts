@@ -2,6 +2,7 @@ import { aTimeout, expect, fixture, html, oneEvent } from '@open-wc/testing';
 import { emulateMedia, sendKeys, setViewport } from '@web/test-runner-commands';
 import '../widget.ts';
 import type { JobboardApply, JobboardApplySuccessEvent } from '../index.ts';
+import { loadConfig } from '../internal/api.ts';
 import {
   activeInside,
   until,
@@ -646,6 +647,19 @@ describe('<jobboard-apply>', () => {
         expect(maybe(el, 'input')).to.equal(null);
       });
     }
+
+    it('moved to another proxy while the first still loads the form, shows what the last one says, even when the first answers last', async () => {
+      const first = standIn('slow-config').endpoint;
+      const el = await fixture<JobboardApply>(html`<jobboard-apply endpoint=${first} campaign-id="101"></jobboard-apply>`);
+      el.endpoint = standIn('gone').endpoint;
+      await until(() => maybe(el, '[part=outcome]'), 'the offer is checked');
+      // The first proxy's /api/config, the last answer; then what waited for it runs.
+      await loadConfig(first);
+      await aTimeout(0);
+      await el.updateComplete;
+      expect(shadow(el, '[part=outcome]').textContent!.trim()).to.equal(text.gone.en);
+      expect(maybe(el, 'form')).to.equal(null);
+    });
 
     it('shows no form for an offer the catalogue does not hold', async () => {
       const { endpoint } = standIn('ok');

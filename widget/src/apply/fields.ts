@@ -19,3 +19,8 @@ export function groups(): FormControl[][] {
   for (const control of controls) byRule.set(control.rule, [...(byRule.get(control.rule) ?? []), control]);
   return [...byRule.values()];
 }
+
+/** The `field-*` attribute of each rule a board may set that way, and its property, named after it (`field-bio-url` is `fieldBioUrl`). */
+export const fieldAttributes: readonly { rule: FieldName; attribute: string; property: string }[] = controls.flatMap(({ rule, attribute }) =>
+  attribute ? [{ rule, attribute, property: attribute.replace(/-(.)/g, (_all, letter: string) => letter.toUpperCase()) }] : [],
+);

@@ -202,6 +202,16 @@ describe('<jobboard-campaigns>', () => {
       });
     }
 
+    it('moved in the page while the offers load (taken out and put back), shows them when they come', async () => {
+      const { endpoint } = standIn('slow');
+      const el = await fixture<JobboardCampaigns>(html`<jobboard-campaigns endpoint=${endpoint}></jobboard-campaigns>`);
+      const parent = el.parentElement!;
+      el.remove();
+      parent.append(el);
+      await until(() => maybe(el, '.list'), 'the list shows');
+      expect(titles(el).length).to.equal(10);
+    });
+
     it('spins, unless the candidate prefers reduced motion', async () => {
       const spinner = async () => {
         const { endpoint } = standIn('slow');

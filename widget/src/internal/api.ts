@@ -80,7 +80,7 @@ async function getJson<T>(endpoint: string, path: string, signal?: AbortSignal):
   try {
     res = await fetch(href, { headers: { accept: 'application/json' }, ...(signal ? { signal } : {}) });
   } catch (error) {
-    if (signal?.aborted) throw new AbortedError('aborted');
+    // Aborted too: whoever aborted no longer wants the answer.
     throw new NetworkError(`GET ${href} failed`, { cause: error });
   }
   const body: unknown = await res.json().catch(() => null);
