@@ -21,7 +21,7 @@ import type { ApplicationStore } from './storage/index.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 
-const PERSONAL_FIELDS = (APPLICATION_FORM as readonly FormField[]).filter((field) => field.personal === true);
+const PERSONAL_FIELDS = (APPLICATION_FORM as readonly FormField[]).filter((field) => field.personal !== false);
 
 /** A value of each kind that the form takes and that appears nowhere else, for one field (by its id). */
 const MARKER_OF_KIND: Record<FieldKind, ((id: string) => string) | undefined> = {
