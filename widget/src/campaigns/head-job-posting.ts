@@ -1,6 +1,7 @@
 // The open offer's schema.org JobPosting, in the document's head where search
 // engines read it: one script at a time, taken out with the offer.
 import { scriptJson } from '../internal/script-json.ts';
+import { trusted } from '../internal/trusted-types.ts';
 
 export class HeadJobPosting {
   private script: HTMLScriptElement | null = null;
@@ -18,7 +19,7 @@ export class HeadJobPosting {
     if (posting === null) return;
     const script = document.createElement('script');
     script.type = 'application/ld+json';
-    script.textContent = scriptJson(posting);
+    script.textContent = trusted().createScript(scriptJson(posting));
     this.adopt(script);
   }
 }
