@@ -261,6 +261,8 @@ import { startSandbox } from 'jobboard-connector/sandbox';
 import { JobboardApply, JobboardCampaigns, defineElement } from 'jobboard-connector/widget';
 // The script-tag bundle defines its elements in a browser: here it is only resolved.
 const scriptTag = import.meta.resolve('jobboard-connector/widget.js');
+// The React entry needs the application's React (an optional peer): here it is only resolved.
+const reactEntry = import.meta.resolve('jobboard-connector/react');
 let configError = '';
 try { loadProxyConfig({}); } catch (error) { configError = error instanceof ConfigError ? error.message : 'not a ConfigError'; }
 const sandbox = await startSandbox({ seed: 'demo' });
@@ -276,6 +278,7 @@ console.log(JSON.stringify({
   fileType: file.mime_type,
   widget: [JobboardApply, JobboardCampaigns, defineElement].map((f) => typeof f),
   scriptTag: scriptTag.endsWith('/dist/widget/widget.js'),
+  reactEntry: reactEntry.endsWith('/dist/npm/react.js'),
 }));
 `,
     );
@@ -290,6 +293,7 @@ console.log(JSON.stringify({
     assert.equal(seen.fileType, 'pdf');
     assert.deepEqual(seen.widget, ['function', 'function', 'function']);
     assert.equal(seen.scriptTag, true);
+    assert.equal(seen.reactEntry, true);
   });
 
   it('type-checks a TypeScript consumer of each export under moduleResolution nodenext', async () => {
