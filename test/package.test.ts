@@ -5,6 +5,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -238,7 +239,7 @@ console.log(JSON.stringify({ email: applicant.email }));
     }
   });
 
-  it('runs the demo, which serves its board page and the widget from the package', async () => {
+  it('runs the demo, which serves its board page and the widget from the package, pinned with the integrity widget-tag prints', async () => {
     const bin = join(dir, 'node_modules/.bin/jobboard-connector');
     const pageUrl = await startAndReadUrl(bin, ['demo', '--port', '0', '--sandbox-port', '0'], {}, /job-board page\s+(http:\/\/\S+)/);
     const page = await fetch(pageUrl);
@@ -247,6 +248,20 @@ console.log(JSON.stringify({ email: applicant.email }));
     const widget = await fetch(new URL('/widget.js', pageUrl));
     assert.equal(widget.status, 200);
     assert.equal(await widget.text(), readFileSync(join(dir, 'node_modules/jobboard-connector/dist/widget/widget.js'), 'utf8'));
+
+    // The pinned tags of that proxy: each integrity is that of the bytes served, widget.js's at a URL cached for good.
+    const tag = await cli(['widget-tag', '--endpoint', new URL(pageUrl).origin]);
+    assert.equal(tag.code, 0, tag.out);
+    const src = /<script type="module" src="([^"]+)" integrity="(sha384-[^"]+)" crossorigin="anonymous"><\/script>/.exec(tag.out);
+    assert.ok(src, tag.out);
+    const importMap = JSON.parse(/<script type="importmap">(.*?)<\/script>/.exec(tag.out)?.[1] ?? '{}') as { integrity: Record<string, string> };
+    assert.equal(importMap.integrity[src[1]!], src[2]);
+    assert.equal(Object.keys(importMap.integrity).length, 3, 'widget.js and its two language modules');
+    for (const [url, integrity] of Object.entries(importMap.integrity)) {
+      const served = await fetch(url);
+      assert.equal(served.headers.get('cache-control'), 'public, max-age=31536000, immutable', url);
+      assert.equal(`sha384-${createHash('sha384').update(Buffer.from(await served.arrayBuffer())).digest('base64')}`, integrity, url);
+    }
     assert.ok(existsSync(join(dir, '.data/demo-proxy')), 'the demo keeps its data in the current folder');
   });
 
