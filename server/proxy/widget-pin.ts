@@ -9,20 +9,21 @@ import { createHash } from 'node:crypto';
 /** widget.js under its hash; the language modules' names (widget-fr-<hash>.js) never match it. */
 export const PINNED_WIDGET_PATH = /^\/widget-[0-9a-f]{16}\.js$/;
 
-/** The pinned name of a widget bundle and its `integrity` (SHA-384, what Subresource Integrity checks). */
-export function widgetPin(bytes: Uint8Array): { name: string; integrity: string } {
-  const digest = createHash('sha384').update(bytes).digest();
-  return { name: `widget-${digest.toString('hex').slice(0, 16)}.js`, integrity: `sha384-${digest.toString('base64')}` };
-}
+const sha384 = (bytes: Uint8Array) => createHash('sha384').update(bytes).digest();
 
-/** The `integrity` of any file: SHA-384, base64. */
+/** The `integrity` of a file: SHA-384, what Subresource Integrity checks. */
 export function integrityOf(bytes: Uint8Array): string {
-  return `sha384-${createHash('sha384').update(bytes).digest('base64')}`;
+  return `sha384-${sha384(bytes).toString('base64')}`;
 }
 
-/** The language modules a widget bundle imports, by file name (`widget-fr-<hash>.js`), as it names them. */
-export function languageModulesOf(source: string): string[] {
-  return [...new Set([...source.matchAll(/\bwidget-[a-z]{2}-[A-Za-z0-9_-]{8}\.js\b/g)].map((m) => m[0]))].sort();
+/** The pinned name of a widget bundle and its `integrity`. */
+export function widgetPin(bytes: Uint8Array): { name: string; integrity: string } {
+  return { name: `widget-${sha384(bytes).toString('hex').slice(0, 16)}.js`, integrity: integrityOf(bytes) };
+}
+
+/** The URL of a file the proxy at `endpoint` serves (`widget.js`, `widget-fr-<hash>.js`). */
+export function widgetFileUrl(endpoint: string, name: string): string {
+  return new URL(name, endpoint.replace(/\/*$/, '/')).href;
 }
 
 export interface PinnedTag {
@@ -40,7 +41,7 @@ export interface PinnedTag {
  * module already running, instead of loading the unpinned one.
  */
 export function pinnedTag(endpoint: string, widget: Uint8Array, modules: Record<string, Uint8Array>): PinnedTag {
-  const at = (name: string) => new URL(name, endpoint.replace(/\/*$/, '/')).href;
+  const at = (name: string) => widgetFileUrl(endpoint, name);
   const pin = widgetPin(widget);
   const src = at(pin.name);
   const integrity: Record<string, string> = { [src]: pin.integrity };

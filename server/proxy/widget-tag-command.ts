@@ -3,7 +3,8 @@
 // the files it serves, so that the tag names the bytes the board will get,
 // whichever version of the package runs here.
 import { parseArgs } from 'node:util';
-import { languageModulesOf, pinnedTag, widgetPin } from './widget-pin.ts';
+import { languageModulesOf } from './routes/widget.ts';
+import { pinnedTag, widgetFileUrl, widgetPin } from './widget-pin.ts';
 
 const USAGE = `Usage: jobboard-connector widget-tag --endpoint URL
 
@@ -41,7 +42,7 @@ export async function main(args: string[]): Promise<void> {
   if (endpoint === undefined || !/^https?:\/\/[^/]/.test(endpoint)) {
     throw new Error(`--endpoint needs the proxy's http(s) address, e.g. --endpoint https://jobs-proxy.example\n\n${USAGE}`);
   }
-  const at = (name: string) => new URL(name, endpoint.replace(/\/*$/, '/')).href;
+  const at = (name: string) => widgetFileUrl(endpoint, name);
   const widget = await download(at('widget.js'));
   // The pinned URL must answer the same bytes: a proxy older than pinning would answer 404.
   const pinned = await download(at(widgetPin(widget).name));

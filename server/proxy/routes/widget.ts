@@ -24,8 +24,14 @@ export const WIDGET_CACHE_CONTROL = 'public, max-age=300';
 /** The language modules' names carry a hash of their content: they never change. */
 export const WIDGET_CHUNK_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 
-/** The modules the build writes beside widget.js (vite.config.ts: widget-[name]-[hash].js). */
-export const WIDGET_CHUNK_PATH = /^\/widget-[a-z]{2}-[A-Za-z0-9_-]{8}\.js$/;
+/** The name of a module the build writes beside widget.js (vite.config.ts: widget-[name]-[hash].js). */
+const CHUNK_NAME = String.raw`widget-[a-z]{2}-[A-Za-z0-9_-]{8}\.js`;
+export const WIDGET_CHUNK_PATH = new RegExp(`^/${CHUNK_NAME}$`);
+
+/** The language modules a widget bundle imports, by file name, as it names them. */
+export function languageModulesOf(source: string): string[] {
+  return [...new Set(source.match(new RegExp(String.raw`\b${CHUNK_NAME}\b`, 'g')))].sort();
+}
 
 interface Variant {
   body: Buffer;
