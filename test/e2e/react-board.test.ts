@@ -115,13 +115,17 @@ describe('a board built with React 19 (jobboard-connector/react)', () => {
     assert.equal(await serverRender(proxy), '<main><h1>Jobs</h1><jobboard-campaigns></jobboard-campaigns></main>');
   });
 
-  it('hydrates in the browser, takes an application and calls onApplicationReceived, with nothing reported by React', async () => {
+  it('hydrates in the browser with its props, takes an application and calls onApplicationReceived, with nothing reported by React', async () => {
     const page = await browser.newPage();
     const errors: string[] = [];
     page.on('console', (message) => {
       if (message.type() === 'error') errors.push(message.text());
     });
     page.on('pageerror', (error) => errors.push(error.message));
+    const listed: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/api/campaigns') listed.push(request.url());
+    });
     await page.goto(board.origin + '/');
     await page.locator('jobboard-campaigns [data-offer]').first().click();
     await page.locator('jobboard-apply form').waitFor();
@@ -139,6 +143,9 @@ describe('a board built with React 19 (jobboard-connector/react)', () => {
     assert.match(received[0]!.status, /^(delivered|queued)$/);
     assert.deepEqual(await page.evaluate(() => (window as unknown as { reactErrors: string[] }).reactErrors), []);
     assert.deepEqual(errors, []);
+    // The props reached the element before it started: the list was asked of the proxy, with perPage.
+    assert.ok(listed.length > 0);
+    assert.deepEqual(listed.filter((url) => !url.startsWith(`${proxy}/api/campaigns?`) || new URL(url).searchParams.get('per_page') !== '5'), []);
     await page.close();
   });
 });
