@@ -1,7 +1,8 @@
 // A board that loads the widget pinned: the tags `jobboard-connector
 // widget-tag` prints (an import map with the language modules' integrity,
 // then the script of /widget-<hash>.js with its own), pasted in a French page
-// served with a Content-Security-Policy that allows the import map by its hash.
+// served with the strict Content-Security-Policy and Trusted Types of the
+// widget's guide, plus the import map's hash.
 // Chromium must run the pinned bytes and refuse any other.
 // Reads the built bundle: `npm run build` first.
 import { after, before, describe, it } from 'node:test';
@@ -13,6 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
 import { startDemoWorld } from './demo-world.ts';
+import { strictPolicy } from './strict-csp.ts';
 import type { DemoWorld } from './demo-world.ts';
 
 const run = promisify(execFile);
@@ -24,7 +26,7 @@ function importMapSourceOf(head: string): string {
   return `'sha256-${createHash('sha256').update(map).digest('base64')}'`;
 }
 
-/** A French board page with `head` in its head, served with a policy that allows scripts of the proxy and the import map in `head`. */
+/** A French board page with `head` in its head, served with the strict policy of the widget's guide, allowing the import map in `head`. */
 async function startBoard(page: () => { head: string; proxy: string }): Promise<{ origin: string; server: Server }> {
   const server = createServer((req, res) => {
     if (req.url !== '/') {
@@ -35,7 +37,7 @@ async function startBoard(page: () => { head: string; proxy: string }): Promise<
     const { head, proxy } = page();
     res.writeHead(200, {
       'content-type': 'text/html; charset=utf-8',
-      'content-security-policy': `default-src 'self'; script-src 'self' ${proxy} ${importMapSourceOf(head)}; style-src 'self'; connect-src ${proxy}`,
+      'content-security-policy': strictPolicy(proxy, [importMapSourceOf(head)]),
     });
     res.end(`<!doctype html><html lang="fr"><head><meta charset="utf-8"><title>Offres</title>
 ${head}</head>

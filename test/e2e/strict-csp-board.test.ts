@@ -13,11 +13,7 @@ import type { Browser } from 'playwright-core';
 import { startDemoWorld } from './demo-world.ts';
 import type { DemoWorld } from './demo-world.ts';
 import { pdf } from '../../server/test/files.ts';
-
-/** The policy of the widget's README, for a proxy at `proxy`. */
-function strictPolicy(proxy: string): string {
-  return `default-src 'self'; script-src 'self' ${proxy}; style-src 'self'; connect-src ${proxy}; require-trusted-types-for 'script'; trusted-types lit-html jobboard-connector`;
-}
+import { collectViolations, strictPolicy } from './strict-csp.ts';
 
 /** A French board page (so the language module loads too), served with the strict policy. */
 async function startBoard(proxyUrl: () => string): Promise<{ origin: string; server: Server }> {
@@ -60,18 +56,7 @@ describe('a board served with a strict Content-Security-Policy and Trusted Types
 
   it('lists the offers, opens one with its description and JSON-LD, and takes an application, with no violation reported', async () => {
     const page = await browser.newPage();
-    // What the page itself sees (the DOM event) and what Chromium says in the console.
-    const violations: string[] = [];
-    await page.exposeFunction('reportViolation', (line: string) => violations.push(line));
-    await page.addInitScript(() => {
-      document.addEventListener('securitypolicyviolation', (event) => {
-        (window as unknown as { reportViolation(line: string): void }).reportViolation(`${event.violatedDirective}: ${event.blockedURI} ${event.sample}`);
-      });
-    });
-    page.on('console', (message) => {
-      if (message.type() === 'error') violations.push(`console: ${message.text()}`);
-    });
-    page.on('pageerror', (error) => violations.push(`page error: ${error.message}`));
+    const violations = await collectViolations(page);
 
     const response = await page.goto(board.origin + '/');
     assert.match(response?.headers()['content-security-policy'] ?? '', /require-trusted-types-for 'script'/);
