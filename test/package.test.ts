@@ -1,10 +1,13 @@
 // The package as a partner meets it: `npm pack`, then `npm install --omit=dev`
 // of the tarball in an empty folder, then the commands, the exports (from
-// plain .mjs and from TypeScript under nodenext) and the mounting example,
-// all from that folder. Needs `npm run build` first (npm test builds).
+// plain .mjs and from TypeScript under nodenext), the mounting example and
+// the pinned widget in Chromium on a board with a strict CSP, all from that
+// folder. Needs `npm run build` first (npm test builds).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createHash } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,6 +18,8 @@ import { BOARD_ORIGIN, apply, uniqueEmail, validFields } from './proxy-apply-sup
 import { eventually } from '../server/test/poll.ts';
 import { pdf } from '../server/test/files.ts';
 import { DEMO_KEYS } from '../server/sandbox/index.ts';
+import { launchChromium } from './chromium.ts';
+import { collectViolations, parseWidgetTag, strictPolicy } from './e2e/board-security.ts';
 
 const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, '..');
@@ -376,6 +381,57 @@ defineElement('jobboard-apply', JobboardApply);
       (error: { stdout: string }) => error.stdout,
     );
     assert.equal(result, '', result);
+  });
+
+  it('in Chromium, on a board with the strict CSP and Trusted Types, runs the widget the package serves pinned: lists, opens an offer and takes an application, with no violation', async () => {
+    // The board's server first: the demo's proxy must allow its origin, and the page needs the proxy's address and tags.
+    let page = { proxy: '', head: '', importMapSource: '' };
+    const board = createServer((req, res) => {
+      // No favicon, and no 404 for it in the console either.
+      if (req.url !== '/') {
+        res.writeHead(204);
+        res.end();
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': strictPolicy(page.proxy, [page.importMapSource]) });
+      res.end(`<!doctype html><html lang="fr"><head><meta charset="utf-8"><title>Offres</title>
+${page.head}</head><body><h1>Nos offres</h1><jobboard-campaigns endpoint="${page.proxy}"></jobboard-campaigns></body></html>`);
+    });
+    await new Promise<void>((resolve) => board.listen(0, '127.0.0.1', resolve));
+    const boardOrigin = `http://127.0.0.1:${(board.address() as AddressInfo).port}`;
+    const browser = await launchChromium();
+    try {
+      const demoUrl = await startAndReadUrl(
+        join(dir, 'node_modules/.bin/jobboard-connector'),
+        ['demo', '--port', '0', '--sandbox-port', '0', '--data-dir', join(dir, 'csp-demo')],
+        { ALLOWED_ORIGINS: boardOrigin, LOG_LEVEL: 'warn' },
+        /job-board page\s+(http:\/\/\S+)/,
+      );
+      const proxy = new URL(demoUrl).origin;
+      const tag = await cli(['widget-tag', '--endpoint', proxy]);
+      assert.equal(tag.code, 0, tag.out);
+      page = { proxy, ...parseWidgetTag(tag.out) };
+      const resume = join(dir, 'cv.pdf');
+      writeFileSync(resume, pdf({ text: 'Ana Lopez - data analyst' }));
+
+      const tab = await browser.newPage();
+      const violations = await collectViolations(tab);
+      await tab.goto(`${boardOrigin}/`);
+      await tab.locator('jobboard-campaigns [data-offer]').first().click();
+      await tab.locator('jobboard-campaigns [part="description"] .rich').first().waitFor();
+      assert.equal(await tab.locator('head script[type="application/ld+json"]').count(), 1, 'the JobPosting is in the head');
+      await tab.locator('jobboard-apply #email').fill(uniqueEmail('packaged-csp'));
+      await tab.locator('jobboard-apply #first_name').fill('Ana');
+      await tab.locator('jobboard-apply #last_name').fill('Lopez');
+      await tab.locator('jobboard-apply #resume').setInputFiles(resume);
+      await tab.locator('jobboard-apply #consent').check();
+      await tab.locator('jobboard-apply [part="submit-button"]').click();
+      await tab.locator('jobboard-apply [part="outcome"].success').waitFor({ timeout: 15_000 });
+      assert.deepEqual(violations, []);
+    } finally {
+      await browser.close();
+      board.close();
+    }
   });
 
   it('runs the example that mounts the proxy in an existing Express app', async () => {

@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
 import { startDemoWorld } from './demo-world.ts';
-import { strictPolicy } from './strict-csp.ts';
+import { parseWidgetTag, strictPolicy } from './board-security.ts';
 import type { DemoWorld } from './demo-world.ts';
 
 const run = promisify(execFile);
@@ -47,13 +47,6 @@ ${head}</head>
   return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 }
 
-/** The two lines widget-tag prints: the tags, and the comment giving the import map's CSP source. */
-function parseTagOutput(out: string): { head: string; importMapSource: string } {
-  const importMapSource = /'sha256-[A-Za-z0-9+/=]+'/.exec(out)?.[0];
-  assert.ok(importMapSource, `no CSP source in:\n${out}`);
-  return { head: out.replace(/<!--[\s\S]*?-->/g, '').trim(), importMapSource };
-}
-
 /** Another valid-looking SHA-384 in place of the one the tags give for `url` (the board's policy then allows that import map). */
 function wrongIntegrity(head: string, url: RegExp): string {
   const map = /<script type="importmap">(.*?)<\/script>/.exec(head)![1]!;
@@ -77,7 +70,7 @@ describe('a board that loads the widget pinned, with Subresource Integrity', () 
     proxy = world.demo.proxy.url;
     ({ browser } = world);
     const { stdout } = await run(process.execPath, [CLI, 'widget-tag', '--endpoint', proxy]);
-    printed = parseTagOutput(stdout);
+    printed = parseWidgetTag(stdout);
   });
 
   after(async () => {

@@ -13,7 +13,7 @@ import type { Browser } from 'playwright-core';
 import { startDemoWorld } from './demo-world.ts';
 import type { DemoWorld } from './demo-world.ts';
 import { pdf } from '../../server/test/files.ts';
-import { collectViolations, strictPolicy } from './strict-csp.ts';
+import { collectViolations, strictPolicy } from './board-security.ts';
 
 /** A French board page (so the language module loads too), served with the strict policy. */
 async function startBoard(proxyUrl: () => string): Promise<{ origin: string; server: Server }> {
