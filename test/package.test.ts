@@ -1,8 +1,8 @@
 // The package as a partner meets it: `npm pack`, then `npm install --omit=dev`
 // of the tarball in an empty folder, then the commands, the exports (from
-// plain .mjs and from TypeScript under nodenext), the mounting example and
-// the pinned widget in Chromium on a board with a strict CSP, all from that
-// folder. Needs `npm run build` first (npm test builds).
+// plain .mjs and from TypeScript under nodenext), the mounting example, and
+// in Chromium the pinned widget on a board with a strict CSP and the React
+// entry on a React board, all from that folder. Needs `npm run build` first (npm test builds).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
@@ -10,7 +10,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHash } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
 import { promisify } from 'node:util';
@@ -20,6 +20,7 @@ import { pdf } from '../server/test/files.ts';
 import { DEMO_KEYS } from '../server/sandbox/index.ts';
 import { launchChromium } from './chromium.ts';
 import { collectViolations, parseWidgetTag, strictPolicy } from './e2e/board-security.ts';
+import { applyOnReactBoard, serverRender, startReactBoard } from './e2e/react-board.ts';
 
 const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, '..');
@@ -431,6 +432,35 @@ ${page.head}</head><body><h1>Nos offres</h1><jobboard-campaigns endpoint="${page
     } finally {
       await browser.close();
       board.close();
+    }
+  });
+
+  it("in Chromium, a React 19 board renders the package's React entry on its server, hydrates it and hears the application through onApplicationReceived", async () => {
+    // React is the board's (an optional peer of the package): this repository's copy stands in for the board's own install.
+    for (const name of ['react', 'react-dom', 'scheduler']) symlinkSync(join(ROOT, 'node_modules', name), join(dir, 'node_modules', name), 'dir');
+    const reactEntry = join(dir, 'node_modules/jobboard-connector/dist/npm/react.js');
+    let proxy = '';
+    const board = await startReactBoard(reactEntry, () => proxy);
+    const browser = await launchChromium();
+    try {
+      const demoUrl = await startAndReadUrl(
+        join(dir, 'node_modules/.bin/jobboard-connector'),
+        ['demo', '--port', '0', '--sandbox-port', '0', '--data-dir', join(dir, 'react-demo')],
+        { ALLOWED_ORIGINS: board.origin, LOG_LEVEL: 'warn' },
+        /job-board page\s+(http:\/\/\S+)/,
+      );
+      proxy = new URL(demoUrl).origin;
+      const resume = join(dir, 'react-cv.pdf');
+      writeFileSync(resume, pdf({ text: 'Ana Lopez - data analyst' }));
+      assert.match(await serverRender(reactEntry, proxy), /<jobboard-campaigns><\/jobboard-campaigns>/);
+
+      const visit = await applyOnReactBoard(browser, board.origin, resume, uniqueEmail('packaged-react'));
+      assert.equal(visit.received.length, 1);
+      assert.match(visit.received[0]!.status, /^(delivered|queued)$/);
+      assert.deepEqual([...visit.reactErrors, ...visit.errors], []);
+    } finally {
+      await browser.close();
+      board.server.close();
     }
   });
 
