@@ -1,12 +1,16 @@
 // The package as a partner meets it: `npm pack`, then `npm install --omit=dev`
 // of the tarball in an empty folder, then the commands, the exports (from
-// plain .mjs and from TypeScript under nodenext) and the mounting example,
-// all from that folder. Needs `npm run build` first (npm test builds).
+// plain .mjs and from TypeScript under nodenext), the mounting example, and
+// in Chromium the pinned widget on a board with a strict CSP and the React
+// entry on a React board, all from that folder. Needs `npm run build` first (npm test builds).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createHash } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
 import { promisify } from 'node:util';
@@ -14,6 +18,9 @@ import { BOARD_ORIGIN, apply, uniqueEmail, validFields } from './proxy-apply-sup
 import { eventually } from '../server/test/poll.ts';
 import { pdf } from '../server/test/files.ts';
 import { DEMO_KEYS } from '../server/sandbox/index.ts';
+import { launchChromium } from './chromium.ts';
+import { collectViolations, parseWidgetTag, strictPolicy } from './e2e/board-security.ts';
+import { applyOnReactBoard, serverRender, startReactBoard } from './e2e/react-board.ts';
 
 const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, '..');
@@ -23,7 +30,7 @@ const DEMO_CAMPAIGN = 13;
 // module READMEs, BENCHMARKS.md, the mount example): 616 KB with them and this release's code.
 const MAX_TARBALL_BYTES = 650 * 1024;
 /** The commands whose --help a partner reads. */
-const COMMANDS = ['sandbox', 'proxy', 'outbox', 'migrate', 'demo'];
+const COMMANDS = ['sandbox', 'proxy', 'outbox', 'migrate', 'demo', 'widget-tag'];
 
 /** Documents a text names (`server/proxy/README.md`, `PUBLIC-API.md`, `examples/mount-in-express.mjs`), as written. */
 function citedDocuments(text: string): string[] {
@@ -238,7 +245,7 @@ console.log(JSON.stringify({ email: applicant.email }));
     }
   });
 
-  it('runs the demo, which serves its board page and the widget from the package', async () => {
+  it('runs the demo, which serves its board page and the widget from the package, pinned with the integrity widget-tag prints', async () => {
     const bin = join(dir, 'node_modules/.bin/jobboard-connector');
     const pageUrl = await startAndReadUrl(bin, ['demo', '--port', '0', '--sandbox-port', '0'], {}, /job-board page\s+(http:\/\/\S+)/);
     const page = await fetch(pageUrl);
@@ -247,6 +254,20 @@ console.log(JSON.stringify({ email: applicant.email }));
     const widget = await fetch(new URL('/widget.js', pageUrl));
     assert.equal(widget.status, 200);
     assert.equal(await widget.text(), readFileSync(join(dir, 'node_modules/jobboard-connector/dist/widget/widget.js'), 'utf8'));
+
+    // The pinned tags of that proxy: each integrity is that of the bytes served, widget.js's at a URL cached for good.
+    const tag = await cli(['widget-tag', '--endpoint', new URL(pageUrl).origin]);
+    assert.equal(tag.code, 0, tag.out);
+    const src = /<script type="module" src="([^"]+)" integrity="(sha384-[^"]+)" crossorigin="anonymous"><\/script>/.exec(tag.out);
+    assert.ok(src, tag.out);
+    const importMap = JSON.parse(/<script type="importmap">(.*?)<\/script>/.exec(tag.out)?.[1] ?? '{}') as { integrity: Record<string, string> };
+    assert.equal(importMap.integrity[src[1]!], src[2]);
+    assert.equal(Object.keys(importMap.integrity).length, 3, 'widget.js and its two language modules');
+    for (const [url, integrity] of Object.entries(importMap.integrity)) {
+      const served = await fetch(url);
+      assert.equal(served.headers.get('cache-control'), 'public, max-age=31536000, immutable', url);
+      assert.equal(`sha384-${createHash('sha384').update(Buffer.from(await served.arrayBuffer())).digest('base64')}`, integrity, url);
+    }
     assert.ok(existsSync(join(dir, '.data/demo-proxy')), 'the demo keeps its data in the current folder');
   });
 
@@ -261,6 +282,8 @@ import { startSandbox } from 'jobboard-connector/sandbox';
 import { JobboardApply, JobboardCampaigns, defineElement } from 'jobboard-connector/widget';
 // The script-tag bundle defines its elements in a browser: here it is only resolved.
 const scriptTag = import.meta.resolve('jobboard-connector/widget.js');
+// The React entry needs the application's React (an optional peer): here it is only resolved.
+const reactEntry = import.meta.resolve('jobboard-connector/react');
 let configError = '';
 try { loadProxyConfig({}); } catch (error) { configError = error instanceof ConfigError ? error.message : 'not a ConfigError'; }
 const sandbox = await startSandbox({ seed: 'demo' });
@@ -276,6 +299,7 @@ console.log(JSON.stringify({
   fileType: file.mime_type,
   widget: [JobboardApply, JobboardCampaigns, defineElement].map((f) => typeof f),
   scriptTag: scriptTag.endsWith('/dist/widget/widget.js'),
+  reactEntry: reactEntry.endsWith('/dist/npm/react.js'),
 }));
 `,
     );
@@ -290,6 +314,7 @@ console.log(JSON.stringify({
     assert.equal(seen.fileType, 'pdf');
     assert.deepEqual(seen.widget, ['function', 'function', 'function']);
     assert.equal(seen.scriptTag, true);
+    assert.equal(seen.reactEntry, true);
   });
 
   it('type-checks a TypeScript consumer of each export under moduleResolution nodenext', async () => {
@@ -357,6 +382,86 @@ defineElement('jobboard-apply', JobboardApply);
       (error: { stdout: string }) => error.stdout,
     );
     assert.equal(result, '', result);
+  });
+
+  it('in Chromium, on a board with the strict CSP and Trusted Types, runs the widget the package serves pinned: lists, opens an offer and takes an application, with no violation', async () => {
+    // The board's server first: the demo's proxy must allow its origin, and the page needs the proxy's address and tags.
+    let page = { proxy: '', head: '', importMapSource: '' };
+    const board = createServer((req, res) => {
+      // No favicon, and no 404 for it in the console either.
+      if (req.url !== '/') {
+        res.writeHead(204);
+        res.end();
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': strictPolicy(page.proxy, [page.importMapSource]) });
+      res.end(`<!doctype html><html lang="fr"><head><meta charset="utf-8"><title>Offres</title>
+${page.head}</head><body><h1>Nos offres</h1><jobboard-campaigns endpoint="${page.proxy}"></jobboard-campaigns></body></html>`);
+    });
+    await new Promise<void>((resolve) => board.listen(0, '127.0.0.1', resolve));
+    const boardOrigin = `http://127.0.0.1:${(board.address() as AddressInfo).port}`;
+    const browser = await launchChromium();
+    try {
+      const demoUrl = await startAndReadUrl(
+        join(dir, 'node_modules/.bin/jobboard-connector'),
+        ['demo', '--port', '0', '--sandbox-port', '0', '--data-dir', join(dir, 'csp-demo')],
+        { ALLOWED_ORIGINS: boardOrigin, LOG_LEVEL: 'warn' },
+        /job-board page\s+(http:\/\/\S+)/,
+      );
+      const proxy = new URL(demoUrl).origin;
+      const tag = await cli(['widget-tag', '--endpoint', proxy]);
+      assert.equal(tag.code, 0, tag.out);
+      page = { proxy, ...parseWidgetTag(tag.out) };
+      const resume = join(dir, 'cv.pdf');
+      writeFileSync(resume, pdf({ text: 'Ana Lopez - data analyst' }));
+
+      const tab = await browser.newPage();
+      const violations = await collectViolations(tab);
+      await tab.goto(`${boardOrigin}/`);
+      await tab.locator('jobboard-campaigns [data-offer]').first().click();
+      await tab.locator('jobboard-campaigns [part="description"] .rich').first().waitFor();
+      assert.equal(await tab.locator('head script[type="application/ld+json"]').count(), 1, 'the JobPosting is in the head');
+      await tab.locator('jobboard-apply #email').fill(uniqueEmail('packaged-csp'));
+      await tab.locator('jobboard-apply #first_name').fill('Ana');
+      await tab.locator('jobboard-apply #last_name').fill('Lopez');
+      await tab.locator('jobboard-apply #resume').setInputFiles(resume);
+      await tab.locator('jobboard-apply #consent').check();
+      await tab.locator('jobboard-apply [part="submit-button"]').click();
+      await tab.locator('jobboard-apply [part="outcome"].success').waitFor({ timeout: 15_000 });
+      assert.deepEqual(violations, []);
+    } finally {
+      await browser.close();
+      board.close();
+    }
+  });
+
+  it("in Chromium, a React 19 board renders the package's React entry on its server, hydrates it and hears the application through onApplicationReceived", async () => {
+    // React is the board's (an optional peer of the package): this repository's copy stands in for the board's own install.
+    for (const name of ['react', 'react-dom', 'scheduler']) symlinkSync(join(ROOT, 'node_modules', name), join(dir, 'node_modules', name), 'dir');
+    const reactEntry = join(dir, 'node_modules/jobboard-connector/dist/npm/react.js');
+    let proxy = '';
+    const board = await startReactBoard(reactEntry, () => proxy);
+    const browser = await launchChromium();
+    try {
+      const demoUrl = await startAndReadUrl(
+        join(dir, 'node_modules/.bin/jobboard-connector'),
+        ['demo', '--port', '0', '--sandbox-port', '0', '--data-dir', join(dir, 'react-demo')],
+        { ALLOWED_ORIGINS: board.origin, LOG_LEVEL: 'warn' },
+        /job-board page\s+(http:\/\/\S+)/,
+      );
+      proxy = new URL(demoUrl).origin;
+      const resume = join(dir, 'react-cv.pdf');
+      writeFileSync(resume, pdf({ text: 'Ana Lopez - data analyst' }));
+      assert.match(await serverRender(reactEntry, proxy), /<jobboard-campaigns><\/jobboard-campaigns>/);
+
+      const visit = await applyOnReactBoard(browser, board.origin, resume, uniqueEmail('packaged-react'));
+      assert.equal(visit.received.length, 1);
+      assert.match(visit.received[0]!.status, /^(delivered|queued)$/);
+      assert.deepEqual([...visit.reactErrors, ...visit.errors], []);
+    } finally {
+      await browser.close();
+      board.server.close();
+    }
   });
 
   it('runs the example that mounts the proxy in an existing Express app', async () => {

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { IncomingMessage, ServerResponse, get as httpGet } from 'node:http';
 import type { IncomingHttpHeaders } from 'node:http';
@@ -20,6 +21,7 @@ import { openCatalogueStore } from './catalogue/store.ts';
 import type { ProxyConfig } from './config.ts';
 import { ProblemError } from './problem.ts';
 import { addVary, pickEncoding } from './http-cache.ts';
+import { PINNED_WIDGET_PATH, widgetPin } from './widget-pin.ts';
 import { captureLogs } from '../test/logs.ts';
 import { eventually } from '../test/poll.ts';
 import { TEST_BOARD_ORIGIN, fetch, listen, testConfig } from './test-support.ts';
@@ -854,6 +856,34 @@ describe('GET /widget.js', () => {
       assert.equal(problem.status, 404);
       assert.equal(problem.code, 'not_found');
       assert.match(problem.detail, /npm run build/);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('serves it under its hash too, cached for good, with the integrity widget-tag prints; another hash answers 404, and a rebuild changes the name', async () => {
+    const file = join(tmp, 'widget-pinned.js');
+    writeFileSync(file, source);
+    const h = await start(testConfig({ WIDGET_FILE: file }));
+    try {
+      const pin = widgetPin(Buffer.from(source));
+      assert.match(`/${pin.name}`, PINNED_WIDGET_PATH);
+      const pinned = await get(`${h.url}/${pin.name}`, { 'Accept-Encoding': 'identity', Origin: 'https://any-board.example' });
+      assert.equal(pinned.status, 200);
+      assert.equal(pinned.body.toString(), source);
+      assert.equal(pinned.headers['cache-control'], 'public, max-age=31536000, immutable');
+      assert.equal(pinned.headers['access-control-allow-origin'], '*', 'a script with integrity is fetched with CORS');
+      assert.equal(`sha384-${createHash('sha384').update(pinned.body).digest('base64')}`, pin.integrity);
+      const gz = await get(`${h.url}/${pin.name}`, { 'Accept-Encoding': 'gzip' });
+      assert.equal(gunzipSync(gz.body).toString(), source);
+
+      const unknown = await fetch(`${h.url}/widget-0123456789abcdef.js`);
+      assert.equal(unknown.status, 404);
+      assert.match((await problemOf(unknown)).detail, /widget-tag/);
+
+      writeFileSync(file, `${source}// rebuilt\n`);
+      assert.equal((await get(`${h.url}/${pin.name}`, {})).status, 404, 'the old hash no longer names the bytes served');
+      assert.equal((await get(`${h.url}/${widgetPin(Buffer.from(`${source}// rebuilt\n`)).name}`, {})).status, 200);
     } finally {
       await h.close();
     }

@@ -27,7 +27,8 @@ import { configRouter } from './routes/config.ts';
 import { embedRouter } from './routes/embed.ts';
 import { sitemapHandler } from './routes/sitemap.ts';
 import { healthRouter } from './routes/health.ts';
-import { WIDGET_CHUNK_PATH, widgetChunkHandler, widgetHandler } from './routes/widget.ts';
+import { WIDGET_CHUNK_CACHE_CONTROL, WIDGET_CHUNK_PATH, widgetChunkHandler, widgetHandler } from './routes/widget.ts';
+import { PINNED_WIDGET_PATH } from './widget-pin.ts';
 import type { Check, Readiness } from './routes/health.ts';
 
 /**
@@ -199,6 +200,7 @@ export function createProxyApp(deps: ProxyAppDeps): express.Express {
 
   app.get('/widget.js', widgetHandler(config.widgetFile));
   app.get(WIDGET_CHUNK_PATH, widgetChunkHandler(config.widgetFile));
+  app.get(PINNED_WIDGET_PATH, widgetHandler(config.widgetFile, { cacheControl: WIDGET_CHUNK_CACHE_CONTROL, metricsRoute: '/widget-:hash.js', pinned: true }));
   app.use('/embed', embedRouter(reader, packagePath('dist', 'ssr', 'render.js'), config.publicOrigin));
   app.get('/sitemap.xml', sitemapHandler(deps.catalogue.store, config.boardOfferUrl));
 

@@ -3,8 +3,10 @@
 // /widget-fr-<hash>.js), which it imports on pages in those languages. Every
 // visitor of every board downloads them, so each is compressed once (brotli
 // and gzip, redone when the file changes) and served by Accept-Encoding, with
-// an ETag per encoding and Cache-Control. Any page may load them (CORS *, CORP
-// cross-origin): `<script type="module">` makes a CORS request.
+// an ETag per encoding and Cache-Control. widget.js is also served under its
+// hash (GET /widget-<hash>.js, widget-pin.ts), cached for good. Any page may
+// load them (CORS *, CORP cross-origin): `<script type="module">` makes a CORS
+// request.
 import { createHash } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { readFile, stat } from 'node:fs/promises';
@@ -13,6 +15,7 @@ import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import type { RequestHandler } from 'express';
 import { matchesEtag, pickEncoding } from '../http-cache.ts';
 import { ProblemError } from '../problem.ts';
+import { widgetPin } from '../widget-pin.ts';
 
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
@@ -21,8 +24,14 @@ export const WIDGET_CACHE_CONTROL = 'public, max-age=300';
 /** The language modules' names carry a hash of their content: they never change. */
 export const WIDGET_CHUNK_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 
-/** The modules the build writes beside widget.js (vite.config.ts: widget-[name]-[hash].js). */
-export const WIDGET_CHUNK_PATH = /^\/widget-[a-z]{2}-[A-Za-z0-9_-]{8}\.js$/;
+/** The name of a module the build writes beside widget.js (vite.config.ts: widget-[name]-[hash].js). */
+const CHUNK_NAME = String.raw`widget-[a-z]{2}-[A-Za-z0-9_-]{8}\.js`;
+export const WIDGET_CHUNK_PATH = new RegExp(`^/${CHUNK_NAME}$`);
+
+/** The language modules a widget bundle imports, by file name, as it names them. */
+export function languageModulesOf(source: string): string[] {
+  return [...new Set(source.match(new RegExp(String.raw`\b${CHUNK_NAME}\b`, 'g')))].sort();
+}
 
 interface Variant {
   body: Buffer;
@@ -35,6 +44,8 @@ interface Bundle {
   identity: Variant;
   gzip: Variant;
   br: Variant;
+  /** Its name under its hash (widget-pin.ts). */
+  pinnedName: string;
 }
 
 async function load(file: string, previous: Bundle | undefined): Promise<Bundle> {
@@ -54,6 +65,7 @@ async function load(file: string, previous: Bundle | undefined): Promise<Bundle>
     identity: { body, etag: `"${hash}"` },
     gzip: { body: gz, etag: `"${hash}-gz"` },
     br: { body: br, etag: `"${hash}-br"` },
+    pinnedName: widgetPin(body).name,
   };
 }
 
@@ -72,7 +84,7 @@ export function widgetChunkHandler(widgetFile: string): RequestHandler {
 
 export function widgetHandler(
   file: string,
-  options: { cacheControl: string; metricsRoute: string } = { cacheControl: WIDGET_CACHE_CONTROL, metricsRoute: '/widget.js' },
+  options: { cacheControl: string; metricsRoute: string; pinned?: boolean } = { cacheControl: WIDGET_CACHE_CONTROL, metricsRoute: '/widget.js' },
 ): RequestHandler {
   let bundle: Promise<Bundle> | undefined;
   let last: Bundle | undefined;
@@ -90,6 +102,10 @@ export function widgetHandler(
         throw new ProblemError('not_found', 'The widget bundle is not built on this server: run "npm run build" and restart the proxy.');
       }
       throw error;
+    }
+    // Pinned: only the bytes loaded here, under their own hash, so that what is cached for good is what the hash names.
+    if (options.pinned === true && basename(req.path) !== last.pinnedName) {
+      throw new ProblemError('not_found', 'This server serves no widget of that hash (only its current build): print the script tag again with "jobboard-connector widget-tag".');
     }
     const encoding = pickEncoding(req.headers['accept-encoding']);
     const variant = last[encoding];

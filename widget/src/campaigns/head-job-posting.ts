@@ -4,6 +4,7 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { getJobPosting } from '../internal/api.ts';
 import { scriptJson } from '../internal/script-json.ts';
+import { trusted } from '../internal/trusted-types.ts';
 
 /** What the head's JobPosting needs of its element. */
 export interface PostingHost extends ReactiveControllerHost {
@@ -51,7 +52,7 @@ export class HeadJobPosting implements ReactiveController {
     if (posting === null) return;
     const script = document.createElement('script');
     script.type = 'application/ld+json';
-    script.textContent = scriptJson(posting);
+    script.textContent = trusted().createScript(scriptJson(posting));
     this.adopt(script);
   }
 }

@@ -145,7 +145,6 @@ export function submitApplication(
       else reject(new ProblemError(toProblem(xhr.status, parsed, endpoint)));
     });
     xhr.addEventListener('error', () => reject(new NetworkError('POST /api/applications failed')));
-    xhr.addEventListener('timeout', () => reject(new NetworkError('POST /api/applications timed out')));
     xhr.addEventListener('abort', () => reject(new AbortedError('cancelled')));
     xhr.send(body);
   });

@@ -3,6 +3,8 @@
 // DOM (slot `captcha`). The provider script is loaded once per page; CSP of
 // the board must allow it (see widget/README.md).
 
+import { trusted } from './trusted-types.ts';
+
 interface CaptchaApi {
   render(container: HTMLElement, options: { sitekey: string; callback: (token: string) => void; 'expired-callback'?: () => void }): unknown;
 }
@@ -19,7 +21,7 @@ function providerApi(provider: string): Promise<CaptchaApi> {
   if (existing) return Promise.resolve(existing);
   return new Promise((resolve, reject) => {
     const script = document.createElement('script');
-    script.src = info.src;
+    script.src = trusted().createScriptURL(info.src);
     script.async = true;
     script.addEventListener('load', () => {
       const api = (window as unknown as Record<string, CaptchaApi | undefined>)[info.global];

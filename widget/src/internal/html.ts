@@ -1,10 +1,8 @@
 // The proxy already sanitises offer descriptions; this second, small allowlist
 // keeps a compromised or misconfigured proxy from running script on the board.
+import { trusted } from './trusted-types.ts';
 
-const allowedTags = new Set([
-  'P', 'BR', 'UL', 'OL', 'LI', 'STRONG', 'B', 'EM', 'I', 'U', 'A', 'H3', 'H4', 'H5', 'H6',
-  'BLOCKQUOTE', 'SPAN', 'DIV',
-]);
+const ALLOWED = /^(P|BR|UL|OL|LI|STRONG|B|EM|I|U|A|H[3-6]|BLOCKQUOTE|SPAN|DIV)$/;
 
 const DANGEROUS = /^(SCRIPT|STYLE|IFRAME|OBJECT|EMBED|TEMPLATE|svg|math)$/i;
 
@@ -27,7 +25,7 @@ function allowedCopy(source: Node, doc: Document): DocumentFragment {
     const el = node as Element;
     if (DANGEROUS.test(el.tagName)) continue;
     let into = parent;
-    if (allowedTags.has(el.tagName)) {
+    if (ALLOWED.test(el.tagName)) {
       const copy = doc.createElement(el.tagName);
       const href = el.tagName === 'A' ? el.getAttribute('href')?.trim() : undefined;
       if (href !== undefined && /^(https?:|mailto:)/i.test(href)) copy.setAttribute('href', href);
@@ -47,7 +45,8 @@ function allowedCopy(source: Node, doc: Document): DocumentFragment {
 export function sanitize(html: string): DocumentFragment {
   const template = document.createElement('template');
   // A template's content belongs to an inert document: nothing loads or runs
-  // (no image request, no onerror) while it is read there.
-  template.innerHTML = html;
+  // (no image request, no onerror) while it is read there; hence the pass
+  // through the Trusted Types policy: only the allowed copy reaches the page.
+  template.innerHTML = trusted().createHTML(html);
   return allowedCopy(template.content, document);
 }

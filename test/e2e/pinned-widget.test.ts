@@ -1,0 +1,125 @@
+// A board that loads the widget pinned: the tags `jobboard-connector
+// widget-tag` prints (an import map with the language modules' integrity,
+// then the script of /widget-<hash>.js with its own), pasted in a French page
+// served with the strict Content-Security-Policy and Trusted Types of the
+// widget's guide, plus the import map's hash.
+// Chromium must run the pinned bytes and refuse any other.
+// Reads the built bundle: `npm run build` first.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { promisify } from 'node:util';
+import type { Browser, Page } from 'playwright-core';
+import { startDemoWorld } from './demo-world.ts';
+import { parseWidgetTag, strictPolicy } from './board-security.ts';
+import type { DemoWorld } from './demo-world.ts';
+
+const run = promisify(execFile);
+const CLI = new URL('../../server/cli.ts', import.meta.url).pathname;
+
+/** The CSP source of the import map in `head`: what its board adds to script-src. */
+function importMapSourceOf(head: string): string {
+  const map = /<script type="importmap">(.*?)<\/script>/.exec(head)![1]!;
+  return `'sha256-${createHash('sha256').update(map).digest('base64')}'`;
+}
+
+/** A French board page with `head` in its head, served with the strict policy of the widget's guide, allowing the import map in `head`. */
+async function startBoard(page: () => { head: string; proxy: string }): Promise<{ origin: string; server: Server }> {
+  const server = createServer((req, res) => {
+    if (req.url !== '/') {
+      res.writeHead(204);
+      res.end();
+      return;
+    }
+    const { head, proxy } = page();
+    res.writeHead(200, {
+      'content-type': 'text/html; charset=utf-8',
+      'content-security-policy': strictPolicy(proxy, [importMapSourceOf(head)]),
+    });
+    res.end(`<!doctype html><html lang="fr"><head><meta charset="utf-8"><title>Offres</title>
+${head}</head>
+<body><h1>Nos offres</h1><jobboard-campaigns endpoint="${proxy}"></jobboard-campaigns></body></html>`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+/** Another valid-looking SHA-384 in place of the one the tags give for `url` (the board's policy then allows that import map). */
+function wrongIntegrity(head: string, url: RegExp): string {
+  const map = /<script type="importmap">(.*?)<\/script>/.exec(head)![1]!;
+  const integrity = (JSON.parse(map) as { integrity: Record<string, string> }).integrity;
+  const [, value] = Object.entries(integrity).find(([key]) => url.test(key))!;
+  const wrong = `sha384-${Buffer.alloc(48, 7).toString('base64')}`;
+  return head.replaceAll(value, wrong);
+}
+
+describe('a board that loads the widget pinned, with Subresource Integrity', () => {
+  let world: DemoWorld;
+  let board: { origin: string; server: Server };
+  let browser: Browser;
+  let printed: { head: string; importMapSource: string };
+  let head = '';
+
+  before(async () => {
+    let proxy = '';
+    board = await startBoard(() => ({ head, proxy }));
+    world = await startDemoWorld('pinned', { ALLOWED_ORIGINS: board.origin });
+    proxy = world.demo.proxy.url;
+    ({ browser } = world);
+    const { stdout } = await run(process.execPath, [CLI, 'widget-tag', '--endpoint', proxy]);
+    printed = parseWidgetTag(stdout);
+  });
+
+  after(async () => {
+    await world?.close();
+    board?.server.close();
+  });
+
+  /** Opens the board with `tags` in its head; answers the page, the URLs it loaded and what the console said. */
+  async function open(tags: string): Promise<{ page: Page; loaded: string[]; console: string[] }> {
+    head = tags;
+    const page = await browser.newPage();
+    const loaded: string[] = [];
+    const said: string[] = [];
+    page.on('requestfinished', (request) => loaded.push(new URL(request.url()).pathname));
+    page.on('console', (message) => said.push(`${message.type()}: ${message.text()}`));
+    await page.goto(board.origin + '/');
+    return { page, loaded, console: said };
+  }
+
+  it('runs the pinned widget.js and its French module, each checked, with no unpinned file and nothing refused', async () => {
+    assert.match(printed.head, /<script type="module" src="http:\/\/[\w.]+:\d+\/widget-[0-9a-f]{16}\.js" integrity="sha384-[A-Za-z0-9+/]{64}" crossorigin="anonymous"><\/script>/);
+    assert.equal(printed.importMapSource, importMapSourceOf(printed.head), 'the CSP source printed is the import map\'s');
+    const { page, loaded, console: said } = await open(printed.head);
+    await page.locator('jobboard-campaigns [data-offer]').first().waitFor({ timeout: 15_000 });
+    assert.equal((await page.locator('jobboard-campaigns form[role="search"] button[type="submit"]').innerText()).trim(), 'Rechercher');
+    assert.deepEqual(
+      loaded
+        .filter((path) => path.endsWith('.js'))
+        .map((path) => path.replace(/^\/widget-[0-9a-f]{16}\.js$/, '/widget-<hash>.js').replace(/^(\/widget-[a-z]{2})-[\w-]{8}\.js$/, '$1-<hash>.js'))
+        .sort(),
+      ['/widget-<hash>.js', '/widget-fr-<hash>.js'],
+    );
+    assert.deepEqual(said, []);
+    await page.close();
+  });
+
+  it('when widget.js is not the pinned bytes, Chromium refuses it: no element is defined', async () => {
+    const { page, console: said } = await open(wrongIntegrity(printed.head, /\/widget-[0-9a-f]{16}\.js$/));
+    await page.waitForLoadState('load');
+    assert.equal(await page.evaluate(() => customElements.get('jobboard-campaigns') === undefined), true);
+    assert.ok(said.some((line) => /integrity/i.test(line)), said.join('\n'));
+    await page.close();
+  });
+
+  it('when the French module is not the pinned bytes, Chromium refuses it: the offers are shown in English, with a warning', async () => {
+    const { page, console: said } = await open(wrongIntegrity(printed.head, /\/widget-fr-[\w-]+\.js$/));
+    await page.locator('jobboard-campaigns [data-offer]').first().waitFor({ timeout: 15_000 });
+    assert.equal((await page.locator('jobboard-campaigns form[role="search"] button[type="submit"]').innerText()).trim(), 'Search');
+    assert.ok(said.some((line) => /integrity/i.test(line)), said.join('\n'));
+    await page.close();
+  });
+});

@@ -1,0 +1,130 @@
+// A board built with React 19, for the tests of `jobboard-connector/react`:
+// its server renders the page with the React entry (renderToString), its
+// script (bundled here with Vite, React included, as a board's own build
+// would) hydrates it, and a candidate applies in Chromium. The entry is a
+// file: the build's (dist/npm/react.js) or the installed package's.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createElement } from 'react';
+import type { ComponentType } from 'react';
+import { renderToString } from 'react-dom/server';
+import { build } from 'vite';
+import type { Rolldown } from 'vite';
+import type { Browser } from 'playwright-core';
+
+const ROOT = join(import.meta.dirname, '../..');
+
+/** What the board's server and its script render: the same tree, so that it hydrates. */
+const APP = `
+export function App({ endpoint, onApplicationReceived }) {
+  return createElement('main', null, createElement('h1', null, 'Jobs'), createElement(JobboardCampaigns, { endpoint, perPage: 5, onApplicationReceived }));
+}`;
+
+/** The board's script: hydrates the server's HTML and records what the callback receives and what React reports. */
+const BOARD_SCRIPT = `
+import { createElement } from 'react';
+import { hydrateRoot } from 'react-dom/client';
+import { JobboardCampaigns } from 'jobboard-connector/react';
+${APP}
+const root = document.getElementById('root');
+window.received = [];
+window.reactErrors = [];
+hydrateRoot(root, createElement(App, { endpoint: root.dataset.endpoint, onApplicationReceived: (event) => window.received.push(event.detail) }), {
+  onRecoverableError: (error) => window.reactErrors.push(String(error)),
+});
+`;
+
+/** The board's script bundled with the React entry at `reactEntry` (React in development mode, which reports hydration mismatches), by file name. */
+async function bundleBoardScript(reactEntry: string): Promise<Map<string, string>> {
+  const output = (await build({
+    configFile: false,
+    root: ROOT,
+    logLevel: 'silent',
+    mode: 'development',
+    resolve: { alias: { 'jobboard-connector/react': reactEntry } },
+    plugins: [
+      {
+        name: 'board-script',
+        resolveId: (id) => (id === 'board-script' ? '\0board-script' : null),
+        load: (id) => (id === '\0board-script' ? BOARD_SCRIPT : null),
+      },
+    ],
+    build: { write: false, minify: false, rolldownOptions: { input: 'board-script', output: { entryFileNames: 'app.js' } } },
+  })) as Rolldown.RolldownOutput;
+  return new Map(output.output.map((file) => [file.fileName, file.type === 'chunk' ? file.code : String(file.source)]));
+}
+
+/** The page's content as the board's server renders it with React and the React entry at `reactEntry`. */
+export async function serverRender(reactEntry: string, endpoint: string): Promise<string> {
+  const { JobboardCampaigns } = (await import(pathToFileURL(reactEntry).href)) as { JobboardCampaigns: ComponentType<Record<string, unknown>> };
+  const App = new Function('createElement', 'JobboardCampaigns', `${APP.replace('export ', '')}; return App;`)(createElement, JobboardCampaigns) as ComponentType<{ endpoint: string }>;
+  return renderToString(createElement(App, { endpoint }));
+}
+
+/** Starts the board's server; `proxy()` gives the proxy's address when a page is asked for. */
+export async function startReactBoard(reactEntry: string, proxy: () => string): Promise<{ origin: string; server: Server }> {
+  const files = await bundleBoardScript(reactEntry);
+  const server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://board').pathname;
+    if (path === '/') {
+      void serverRender(reactEntry, proxy()).then((html) => {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Jobs</title><link rel="icon" href="data:,">
+<script type="module" src="/app.js"></script></head><body><div id="root" data-endpoint="${proxy()}">${html}</div></body></html>`);
+      });
+      return;
+    }
+    const file = files.get(path.slice(1));
+    res.writeHead(file === undefined ? 404 : 200, { 'content-type': 'text/javascript; charset=utf-8' });
+    res.end(file ?? '');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+export interface ReactBoardVisit {
+  /** The `detail` of each call of the board's onApplicationReceived. */
+  received: { campaignId: number; status: string }[];
+  /** What React reported while hydrating (onRecoverableError). */
+  reactErrors: string[];
+  /** Errors in the console and uncaught ones (a hydration mismatch, a request that failed). */
+  errors: string[];
+  /** The URLs of the list's requests (`/api/campaigns?…`). */
+  listed: string[];
+}
+
+/** In `browser`, a candidate opens the board at `origin`, opens the first offer and applies with the PDF at `resume`. */
+export async function applyOnReactBoard(browser: Browser, origin: string, resume: string, email: string): Promise<ReactBoardVisit> {
+  const page = await browser.newPage();
+  const errors: string[] = [];
+  const listed: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname === '/api/campaigns') listed.push(request.url());
+  });
+  try {
+    await page.goto(`${origin}/`);
+    await page.locator('jobboard-campaigns [data-offer]').first().click();
+    await page.locator('jobboard-apply form').waitFor();
+    await page.locator('jobboard-apply #email').fill(email);
+    await page.locator('jobboard-apply #first_name').fill('Ana');
+    await page.locator('jobboard-apply #last_name').fill('Lopez');
+    await page.locator('jobboard-apply #resume').setInputFiles(resume);
+    await page.locator('jobboard-apply #consent').check();
+    await page.locator('jobboard-apply [part="submit-button"]').click();
+    await page.locator('jobboard-apply [part="outcome"].success').waitFor({ timeout: 15_000 });
+    // Read from the page, typed by hand: the package test that shares this module is checked without the DOM's types.
+    const recorded = (await page.evaluate(() => {
+      const board = globalThis as unknown as { received: unknown[]; reactErrors: string[] };
+      return { received: board.received, reactErrors: board.reactErrors };
+    })) as Pick<ReactBoardVisit, 'received' | 'reactErrors'>;
+    return { ...recorded, errors, listed };
+  } finally {
+    await page.close();
+  }
+}
