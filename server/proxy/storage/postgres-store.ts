@@ -51,6 +51,8 @@ export interface PostgresStoreOptions extends StoreOptions {
   pool: pg.Pool;
   /** Names the database in messages (no password). */
   location: string;
+  /** Migrates the database, once for every store on it (openBackend's ready); default: this store migrates it. */
+  migrate?: () => Promise<MigrationReport>;
 }
 
 export class PostgresApplicationStore extends SqlOutbox implements ApplicationStore {
@@ -66,6 +68,7 @@ export class PostgresApplicationStore extends SqlOutbox implements ApplicationSt
   private readonly keyRenewals = new Map<string, NodeJS.Timeout>();
 
   private migrating: Promise<MigrationReport> | undefined;
+  private readonly migrate: () => Promise<MigrationReport>;
 
   /**
    * Keys claimed by requests of this process that are still running. A claim
@@ -84,11 +87,12 @@ export class PostgresApplicationStore extends SqlOutbox implements ApplicationSt
     this.sql = sqlOn(options.pool);
     this.now = options.now ?? Date.now;
     this.keyLeaseMs = options.keyLeaseMs ?? KEY_LEASE_MS;
+    this.migrate = options.migrate ?? (() => migratePostgres(options.pool, options.location));
   }
 
   /** Migrates the database (once per store; instances starting together take turns on a lock). */
   ready(): Promise<MigrationReport> {
-    this.migrating ??= migratePostgres(this.pool, this.location).then((report) => {
+    this.migrating ??= this.migrate().then((report) => {
       this.migrated = true;
       return report;
     });
