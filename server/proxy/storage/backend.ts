@@ -82,6 +82,11 @@ export function storageLocation(options: Pick<BackendOptions, 'dataDir' | 'datab
   return options.databaseUrl === null ? join(options.dataDir, 'outbox.db') : redactUrl(options.databaseUrl);
 }
 
+/** Where a proxy keeps its data, as its start line says it: the data directory, or the database (and the uploads' directory). */
+export function storageDescription(options: Pick<BackendOptions, 'dataDir' | 'databaseUrl'>): string {
+  return options.databaseUrl === null ? `data in ${options.dataDir}` : `data in ${redactUrl(options.databaseUrl)} (uploads in ${options.dataDir})`;
+}
+
 /** False when the configuration names files that are not there (a command pointed at the wrong data directory); a database is assumed there. */
 export function storageExists(options: Pick<BackendOptions, 'dataDir' | 'databaseUrl'>): boolean {
   return options.databaseUrl !== null || existsSync(storageLocation(options));
