@@ -36,7 +36,7 @@ import { OUTBOX_SQL } from './outbox-sql.ts';
 import { migratePostgres } from './postgres-schema.ts';
 import { inTransaction } from './postgres.ts';
 import { deleteResumeChunks, openResumeChunks, writeResumeChunks } from './resume-chunks.ts';
-import { SqlOutbox, holdsEmail, keysToErase, rateWindow, toClaimed, wantedEmail } from './sql-outbox.ts';
+import { SqlOutbox, enqueueParams, holdsEmail, keysToErase, rateWindow, toClaimed, wantedEmail } from './sql-outbox.ts';
 import type { KeyWithAnswer, Raw, Sql } from './sql-outbox.ts';
 
 /** The runner of outbox-sql.ts's statements on the pool, or on the client of a transaction. */
@@ -238,9 +238,7 @@ export class PostgresApplicationStore extends SqlOutbox implements ApplicationSt
     const now = this.now();
     await inTransaction(this.pool, async (client) => {
       const sql = sqlOn(client);
-      await sql.run(OUTBOX_SQL.enqueue, [
-        app.reference, now, app.campaign_id, app.company_id, JSON.stringify(app.payload), app.resume_type, app.resume?.size ?? null, now + options.deadLetterAfterMs,
-      ]);
+      await sql.run(OUTBOX_SQL.enqueue, enqueueParams(app, now, options.deadLetterAfterMs));
       if (app.resume !== null) await writeResumeChunks(client, app.reference, app.resume.path, app.resume.size);
       if (options.key !== undefined) {
         await client.query(

@@ -39,7 +39,7 @@ import type {
 import type { MigrationReport } from './migrations.ts';
 import { OUTBOX_SQL } from './outbox-sql.ts';
 import { ResumeFiles } from './resume-files.ts';
-import { SqlOutbox, holdsEmail, keysToErase, rateWindow, toClaimed, wantedEmail } from './sql-outbox.ts';
+import { SqlOutbox, enqueueParams, holdsEmail, keysToErase, rateWindow, toClaimed, wantedEmail } from './sql-outbox.ts';
 import type { KeyWithAnswer, Sql, SqlValue } from './sql-outbox.ts';
 import { toSqlite } from './sqlite-dialect.ts';
 import { migrateSqlite } from './sqlite-schema.ts';
@@ -247,10 +247,7 @@ export class SqliteApplicationStore extends SqlOutbox implements ApplicationStor
       // Inside the try: a keep that fails after its rename (a full disk at the folder's fsync) leaves no file behind.
       if (app.resume !== null) await this.resumes.keep(app.reference, app.resume.path);
       this.transaction(() => {
-        this.exec(
-          OUTBOX_SQL.enqueue,
-          app.reference, now, app.campaign_id, app.company_id, JSON.stringify(app.payload), app.resume_type, app.resume?.size ?? null, now + options.deadLetterAfterMs,
-        );
+        this.exec(OUTBOX_SQL.enqueue, ...enqueueParams(app, now, options.deadLetterAfterMs));
         if (options.key !== undefined) {
           // The key is written with the application: a retry finds it, in this process or the next.
           this.exec(
