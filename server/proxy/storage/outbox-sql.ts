@@ -4,6 +4,8 @@
 // what truly differs stays with one store: SQLite's claims one by one and
 // its taking back of a gone process's rows, PostgreSQL's SKIP LOCKED claims,
 // key leases and resume chunks. Times are the proxy's clock (ms), passed in.
+import type { NewApplication } from './application-store.ts';
+import type { SqlValue } from './sql-outbox.ts';
 
 /** What `outbox list` and logs may show: every column but the personal data, and whether the row still holds some. */
 const SUMMARY_COLUMNS = `reference, created_at, campaign_id, company_id, resume_type, resume_bytes, status, attempts,
@@ -17,6 +19,11 @@ const SUMMARY_COLUMNS = `reference, created_at, campaign_id, company_id, resume_
  * ends right after one), else their creation.
  */
 export const RETENTION_FROM = 'coalesce(ended_at, last_attempt_at, created_at)';
+
+/** The values of OUTBOX_SQL.enqueue for one application, in its order. */
+export function enqueueParams(app: NewApplication, now: number, deadLetterAfterMs: number): SqlValue[] {
+  return [app.reference, now, app.campaign_id, app.company_id, JSON.stringify(app.payload), app.resume_type, app.resume?.size ?? null, now + deadLetterAfterMs];
+}
 
 export const OUTBOX_SQL = {
   // ---- applications ----

@@ -32,11 +32,11 @@ import type {
 } from './application-store.ts';
 import type { DataDirLock } from '../data-dir-lock.ts';
 import type { MigrationReport } from './migrations.ts';
-import { OUTBOX_SQL } from './outbox-sql.ts';
+import { OUTBOX_SQL, enqueueParams } from './outbox-sql.ts';
 import { migratePostgres } from './postgres-schema.ts';
 import { inTransaction } from './postgres.ts';
 import { deleteResumeChunks, openResumeChunks, writeResumeChunks } from './resume-chunks.ts';
-import { SqlOutbox, enqueueParams, holdsEmail, keysToErase, rateWindow, toClaimed, wantedEmail } from './sql-outbox.ts';
+import { SqlOutbox, holdsEmail, keysToErase, rateWindow, toClaimed, wantedEmail } from './sql-outbox.ts';
 import type { KeyWithAnswer, Raw, Sql } from './sql-outbox.ts';
 
 /** The runner of outbox-sql.ts's statements on the pool, or on the client of a transaction. */

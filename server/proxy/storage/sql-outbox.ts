@@ -4,7 +4,7 @@
 // store: node:sqlite's are synchronous (an await inside one would let other
 // requests' statements in), PostgreSQL's hold a client of the pool.
 import { LeaseLostError } from './application-store.ts';
-import type { ApplicationPayload, ClaimedRow, Lease, NewApplication, OutboxRow, OutboxStatus, OutboxSummary, Outcome, RateCount } from './application-store.ts';
+import type { ApplicationPayload, ClaimedRow, Lease, OutboxRow, OutboxStatus, OutboxSummary, Outcome, RateCount } from './application-store.ts';
 import { OUTBOX_SQL } from './outbox-sql.ts';
 
 export type SqlValue = string | number | null;
@@ -47,11 +47,6 @@ export function toClaimed(raw: Raw): ClaimedRow {
 export function toSummary(raw: Raw): OutboxSummary {
   // A boolean in PostgreSQL, 0 or 1 in SQLite.
   return { ...(numbers(raw) as unknown as OutboxSummary), personal_data: raw.personal_data === true || raw.personal_data === 1 };
-}
-
-/** The values of OUTBOX_SQL.enqueue for one application, in its order. */
-export function enqueueParams(app: NewApplication, now: number, deadLetterAfterMs: number): SqlValue[] {
-  return [app.reference, now, app.campaign_id, app.company_id, JSON.stringify(app.payload), app.resume_type, app.resume?.size ?? null, now + deadLetterAfterMs];
 }
 
 /** The counter of the fixed window `now` falls in. */

@@ -37,9 +37,9 @@ import type {
   StoreOptions,
 } from './application-store.ts';
 import type { MigrationReport } from './migrations.ts';
-import { OUTBOX_SQL } from './outbox-sql.ts';
+import { OUTBOX_SQL, enqueueParams } from './outbox-sql.ts';
 import { ResumeFiles } from './resume-files.ts';
-import { SqlOutbox, enqueueParams, holdsEmail, keysToErase, rateWindow, toClaimed, wantedEmail } from './sql-outbox.ts';
+import { SqlOutbox, holdsEmail, keysToErase, rateWindow, toClaimed, wantedEmail } from './sql-outbox.ts';
 import type { KeyWithAnswer, Sql, SqlValue } from './sql-outbox.ts';
 import { toSqlite } from './sqlite-dialect.ts';
 import { migrateSqlite } from './sqlite-schema.ts';
