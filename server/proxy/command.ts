@@ -2,8 +2,7 @@
 // (and CONFIG_FILE), starts the proxy, and shuts it down gracefully on
 // SIGINT/SIGTERM (in-flight requests finish, workers stop, stores close).
 import { ConfigError, ENV_VARIABLES, loadProxyConfig } from './config.ts';
-import type { ProxyConfig } from './config.ts';
-import { redactUrl } from './storage/index.ts';
+import { storageDescription } from './storage/index.ts';
 import { DataDirInUseError } from './data-dir-lock.ts';
 import { UpstreamCheckError, startProxy } from './index.ts';
 
@@ -33,11 +32,6 @@ function boundTo(host: string, port: number): string {
   if (host === '0.0.0.0') return `bound to every IPv4 interface, 0.0.0.0:${port}`;
   if (host === '::') return `bound to every interface, [::]:${port}`;
   return `bound to ${host.includes(':') ? `[${host}]` : host}:${port} only`;
-}
-
-/** Where the applications are kept: the database (its URL without the password) or the data directory. */
-function dataIn(config: ProxyConfig): string {
-  return config.databaseUrl === null ? `data in ${config.dataDir}` : `data in ${redactUrl(config.databaseUrl)} (uploads in ${config.dataDir})`;
 }
 
 /** The command's flags and the variable each one sets. */
@@ -94,5 +88,5 @@ export async function main(args: string[]): Promise<void> {
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
   // Once SIGTERM is handled: whoever waits for this line may stop the proxy at once.
-  console.error(`Proxy listening on ${proxy.url} (${boundTo(config.host, proxy.port)}; channel ${config.channel}, ${dataIn(config)})`);
+  console.error(`Proxy listening on ${proxy.url} (${boundTo(config.host, proxy.port)}; channel ${config.channel}, ${storageDescription(config)})`);
 }

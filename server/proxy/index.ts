@@ -17,17 +17,15 @@ import { portInUseError } from '../port-in-use.ts';
 import { createMetricsApp, createProxyApp } from './app.ts';
 import { createApplicationsModule } from './applications/index.ts';
 import type { ApplicationsDeps, ApplicationsModule } from './applications/index.ts';
-import { createCatalogue, createSharedCatalogue, openCatalogueStore } from './catalogue/index.ts';
+import { createCatalogue } from './catalogue/index.ts';
 import type { LiveCatalogue } from './catalogue/index.ts';
 import type { ProxyConfig } from './config.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { restrictDataDir } from './data-dir-modes.ts';
-import { watchDatabase } from './database-watch.ts';
 import { BLOCK_FIX } from './applications/delivery-block.ts';
 import { createLogger } from './logger.ts';
 import { createRegistry, upstreamLatency } from './metrics.ts';
-import { openDatabase } from './storage/index.ts';
-import { createSharedBudget } from './upstream-budget.ts';
+import { openBackend } from './storage/index.ts';
 import { checkUpstream, recheckUntilVerified } from './upstream-check.ts';
 import type { UpstreamCheck, UpstreamCheckError } from './upstream-check.ts';
 import type { Database } from './storage/index.ts';
@@ -167,7 +165,13 @@ export function createProxy(configOrOptions: ProxyConfig | CreateProxyOptions): 
   const dataDirLock = lockDataDir(config.dataDir);
   restrictDataDirOf(config.dataDir, logger);
 
-  const database = openDatabase(config.databaseUrl, (error) => logger.error({ event: 'database_error', error: error.message }, 'an idle PostgreSQL connection failed'));
+  const backend = openBackend({
+    dataDir: config.dataDir,
+    databaseUrl: config.databaseUrl,
+    onIdleError: (error) => logger.error({ event: 'database_error', error: error.message }, 'an idle PostgreSQL connection failed'),
+  });
+  // Several instances on one database spend the service's 120 requests a minute together.
+  const budget = backend.sharedBudget((error, what) => logger.warn({ event: 'budget_error', error: error instanceof Error ? error.message : String(error) }, what));
   const client =
     options.client ??
     createClient({
@@ -175,22 +179,20 @@ export function createProxy(configOrOptions: ProxyConfig | CreateProxyOptions): 
       privateKey: config.upstream.privateKey,
       secretKey: config.upstream.secretKey,
       onAttempt: upstreamLatency(registry),
-      // Several instances on one database spend the service's 120 requests a minute together.
-      ...(database === undefined
-        ? {}
-        : { budget: createSharedBudget(database.pool, { onError: (error, what) => logger.warn({ event: 'budget_error', error: error instanceof Error ? error.message : String(error) }, what) }) }),
+      ...(budget === undefined ? {} : { budget }),
     });
 
   // With a database, one instance syncs the catalogue and every instance answers from its in-memory copy of the shared one.
-  const shared = database === undefined ? undefined : createSharedCatalogue(database.pool, { logger });
-  const store = shared?.store ?? openCatalogueStore(config.dataDir);
-  const catalogue = createCatalogue({ config, client, store, logger, registry, shared });
-  const applications = createApplicationsModule({ config, client, catalogue, logger, registry, database, dataDirLock, ...options.applications });
-  // The shared catalogue's tables come with the store's migrations: load it after them.
-  const ready = applications.whenReady().then(() => shared?.load());
+  const catalogueCopy = backend.openCatalogue(logger);
+  const catalogue = createCatalogue({ config, client, store: catalogueCopy.store, logger, registry, shared: catalogueCopy.shared });
+  const applications = createApplicationsModule({ config, client, catalogue, logger, registry, backend, dataDirLock, ...options.applications });
+  // Both wait on the backend's migrations, not on each other; the store's error (it says what to do) is the one ready() tells.
+  const catalogueLoaded = catalogueCopy.load();
+  catalogueLoaded.catch(() => {});
+  const ready = applications.whenReady().then(() => catalogueLoaded);
   ready.catch(() => {}); // a store that cannot open is reported by ready() and /readyz
 
-  const databaseWatch = database === undefined ? undefined : watchDatabase(database.pool, database.location);
+  const databaseWatch = backend.watch();
   /** Readiness beyond the catalogue and the store: delivery not blocked, the database answering. */
   const moreChecks = () => {
     const block = applications.blocked();
@@ -223,7 +225,7 @@ export function createProxy(configOrOptions: ProxyConfig | CreateProxyOptions): 
     app,
     catalogue,
     applications,
-    database,
+    database: backend.database,
     registry,
     logger,
     ready: () => ready,
@@ -231,12 +233,10 @@ export function createProxy(configOrOptions: ProxyConfig | CreateProxyOptions): 
     start() {
       if (started || stopping !== undefined) return;
       started = true;
-      if (shared === undefined) catalogue.start();
-      else
-        ready.then(
-          () => stopping === undefined && catalogue.start(),
-          () => {},
-        );
+      catalogueLoaded.then(
+        () => stopping === undefined && catalogue.start(),
+        () => {},
+      );
       applications.start();
       databaseWatch?.start();
     },
@@ -248,9 +248,8 @@ export function createProxy(configOrOptions: ProxyConfig | CreateProxyOptions): 
         draining = true;
         databaseWatch?.stop();
         await Promise.allSettled([catalogue.stop(), applications.stop()]);
-        if (shared === undefined) store.close();
-        else await shared.close();
-        await database?.pool.end();
+        await catalogueCopy.close();
+        await backend.close();
         dataDirLock.release();
         // The last lines (the shutdown's own) out before the process may exit.
         await new Promise<void>((resolve) => logger.flush(() => resolve()));

@@ -4,10 +4,10 @@
 // deployment do it once, before the instances, as the role owning the tables).
 // Like the outbox command it does not take the data directory's lock, and so
 // deletes no file: it may run beside a proxy that is storing applications.
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadDatabaseUrl } from './config.ts';
-import { openStoreForCommand, redactUrl } from './storage/index.ts';
+import { openStoreForCommand, storageLocation } from './storage/index.ts';
 import { storeCommandError } from './store-errors.ts';
 
 const USAGE = `Usage: jobboard-connector migrate [options]
@@ -36,7 +36,7 @@ export async function main(args: string[]): Promise<void> {
   }
   const dataDir = resolve(values['data-dir'] ?? process.env.DATA_DIR ?? './data');
   const databaseUrl = loadDatabaseUrl(process.env);
-  const where = databaseUrl === null ? join(dataDir, 'outbox.db') : redactUrl(databaseUrl);
+  const where = storageLocation({ dataDir, databaseUrl });
   const { store, migrations, close } = await openStoreForCommand({ dataDir, databaseUrl, owner: 'migrate-command' }).catch((error: unknown) => {
     throw storeCommandError(error, where, 'migrate the application store');
   });

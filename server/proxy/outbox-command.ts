@@ -8,12 +8,11 @@
 // uploads/ alone and deletes no resume a row does not hold (the proxy may be
 // storing it), which is what the lock protects. The only files it deletes are
 // the resumes of the applications `erase` erases.
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_PERSONAL_DATA_RETENTION_DAYS, loadDatabaseUrl } from './config.ts';
 import { emailBucket } from './applications/form.ts';
-import { OUTBOX_STATUSES, eraseAfter, openStoreForCommand, redactUrl } from './storage/index.ts';
+import { OUTBOX_STATUSES, eraseAfter, openStoreForCommand, storageExists, storageLocation } from './storage/index.ts';
 import { storeCommandError } from './store-errors.ts';
 import type { ErasureReport, OutboxStatus, OutboxSummary } from './storage/index.ts';
 
@@ -111,10 +110,10 @@ export async function main(args: string[]): Promise<void> {
   }
   const dataDir = resolve(values['data-dir'] ?? process.env.DATA_DIR ?? './data');
   const databaseUrl = loadDatabaseUrl(process.env);
-  if (databaseUrl === null && !existsSync(join(dataDir, 'outbox.db'))) {
+  if (!storageExists({ dataDir, databaseUrl })) {
     throw new Error(`No outbox in ${dataDir} (no outbox.db there). Pass the proxy's data directory with --data-dir or DATA_DIR (or DATABASE_URL, as the proxy has it).`);
   }
-  const where = databaseUrl === null ? join(dataDir, 'outbox.db') : redactUrl(databaseUrl);
+  const where = storageLocation({ dataDir, databaseUrl });
   const { store: outbox, close } = await openStoreForCommand({ dataDir, databaseUrl, owner: 'outbox-command' }).catch((error: unknown) => {
     throw storeCommandError(error, where, 'open the outbox');
   });

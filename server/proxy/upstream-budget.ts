@@ -24,70 +24,7 @@ import type { BudgetLedger, BudgetLimits, LedgerAnswer, Priority, RequestBudgetO
 /** How long a refused high-priority take keeps low-priority takes waiting; its instance asks again well within it. */
 const HIGH_WAITING_MARK_MS = 1_000;
 
-/**
- * The tables and the function of the shared budget, created by the
- * database's versioned migrations (storage/postgres-schema.ts), never by this module.
- */
-export const SHARED_BUDGET_SCHEMA = `
-CREATE TABLE IF NOT EXISTS upstream_budget_spent (
-  budget text NOT NULL,
-  spent_at timestamptz NOT NULL
-);
-CREATE INDEX IF NOT EXISTS upstream_budget_spent_window ON upstream_budget_spent (budget, spent_at);
-
-CREATE TABLE IF NOT EXISTS upstream_budget_state (
-  budget text PRIMARY KEY,
-  paused_until timestamptz NOT NULL DEFAULT '-infinity',
-  high_waiting_until timestamptz NOT NULL DEFAULT '-infinity'
-);
-
--- Spends one token of budget p_budget for a request of priority p_priority
--- ('high' or 'low'), or says how long to wait: retry_ms 0 when granted; used,
--- the tokens spent in the window afterwards.
-CREATE OR REPLACE FUNCTION upstream_budget_take(p_budget text, p_priority text, p_limit integer, p_reserved integer, p_window_ms integer, p_high_mark_ms integer)
-RETURNS TABLE (retry_ms integer, used integer)
-LANGUAGE plpgsql AS $$
-DECLARE
-  t timestamptz;
-  win interval := p_window_ms * interval '1 millisecond';
-  allowed integer := CASE WHEN p_priority = 'high' THEN p_limit ELSE p_limit - p_reserved END;
-  st upstream_budget_state%ROWTYPE;
-  freed timestamptz;
-BEGIN
-  PERFORM pg_advisory_xact_lock(hashtext('upstream_budget'), hashtext(p_budget));
-  -- Read after the lock: the time of this take, not of the start of the wait.
-  t := clock_timestamp();
-  INSERT INTO upstream_budget_state (budget) VALUES (p_budget) ON CONFLICT (budget) DO NOTHING;
-  SELECT * INTO st FROM upstream_budget_state s WHERE s.budget = p_budget;
-  DELETE FROM upstream_budget_spent s WHERE s.budget = p_budget AND s.spent_at <= t - win;
-  SELECT count(*) INTO used FROM upstream_budget_spent s WHERE s.budget = p_budget;
-  IF st.paused_until > t THEN
-    retry_ms := ceil(extract(epoch FROM st.paused_until - t) * 1000);
-    RETURN NEXT;
-    RETURN;
-  END IF;
-  IF p_priority = 'low' AND st.high_waiting_until > t THEN
-    retry_ms := ceil(extract(epoch FROM st.high_waiting_until - t) * 1000);
-    RETURN NEXT;
-    RETURN;
-  END IF;
-  IF used < allowed THEN
-    INSERT INTO upstream_budget_spent (budget, spent_at) VALUES (p_budget, t);
-    used := used + 1;
-    retry_ms := 0;
-    RETURN NEXT;
-    RETURN;
-  END IF;
-  -- The token spent (used - allowed) places from the oldest comes back first.
-  SELECT s.spent_at INTO freed FROM upstream_budget_spent s WHERE s.budget = p_budget ORDER BY s.spent_at OFFSET used - allowed LIMIT 1;
-  IF p_priority = 'high' THEN
-    UPDATE upstream_budget_state s SET high_waiting_until = greatest(s.high_waiting_until, t + p_high_mark_ms * interval '1 millisecond') WHERE s.budget = p_budget;
-  END IF;
-  retry_ms := greatest(1, ceil(extract(epoch FROM freed + win - t) * 1000));
-  RETURN NEXT;
-END
-$$;
-`;
+// Its tables and upstream_budget_take() are created by the database's migrations (storage/postgres-schema.ts).
 
 /** PostgreSQL's codes for a missing table and a missing function: the migrations have not run. */
 const MISSING_SCHEMA_CODES = new Set(['42P01', '42883']);

@@ -18,8 +18,8 @@ import type { DeliveryOptions } from './delivery-worker.ts';
 import { BLOCK_FIX, blockedGauge } from './delivery-block.ts';
 import type { BlockReason, DeliveryBlock } from './delivery-block.ts';
 import { applicationMetrics } from './metrics.ts';
-import { SchemaBehindError, openApplicationStore } from '../storage/index.ts';
-import type { ApplicationStore, Database } from '../storage/index.ts';
+import { SchemaBehindError, openBackend } from '../storage/index.ts';
+import type { ApplicationStore, Backend } from '../storage/index.ts';
 import { DEFAULT_RETENTION_INTERVAL_MS, RetentionSweeper, retentionMsOf } from './retention.ts';
 import { applicationsRouter } from './routes.ts';
 import { UploadSpool } from './upload-spool.ts';
@@ -45,8 +45,8 @@ export interface ApplicationsDeps {
   registry: Registry;
   /** The data directory's lock, held by this process: only its holder deletes what a stopped process left there. */
   dataDirLock: DataDirLock;
-  /** The shared PostgreSQL database (DATABASE_URL); without it, SQLite in DATA_DIR. */
-  database?: Database | undefined;
+  /** Where the applications are kept (openBackend); without it, the module opens the backend of its config, and closes it at stop. */
+  backend?: Backend | undefined;
   clock?: Clock;
   /** Worker timings (tests shorten the backoff). */
   delivery?: Partial<DeliveryOptions>;
@@ -79,7 +79,9 @@ export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsMo
   const log = deps.logger.child({ module: 'applications' });
   const options: DeliveryOptions = { ...DEFAULT_DELIVERY, leaseMs: deps.config.deliveryLeaseMs, ...deps.delivery };
   // A key claimed by a request is held as a row claimed by an attempt is: renewed while its work runs, free again one lease after its process died.
-  const outbox = openApplicationStore({ dataDir: deps.config.dataDir, database: deps.database, owner: randomUUID(), now, keyLeaseMs: options.leaseMs });
+  const ownBackend = deps.backend === undefined ? openBackend({ dataDir: deps.config.dataDir, databaseUrl: deps.config.databaseUrl }) : undefined;
+  const backend = deps.backend ?? ownBackend!;
+  const outbox = backend.openApplications({ owner: randomUUID(), now, keyLeaseMs: options.leaseMs });
   const opened = outbox.ready().then(
     async (report) => {
       if (report.applied.length > 0) {
@@ -159,7 +161,7 @@ export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsMo
     metrics,
     spool,
     now,
-    sharedStore: deps.database !== undefined,
+    sharedStore: backend.shared,
   });
   let stopped = false;
   return {
@@ -183,6 +185,7 @@ export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsMo
       await retention.stop();
       await worker.stop();
       await outbox.close();
+      await ownBackend?.close();
     },
     outbox,
     ready: () => outbox.isOpen,

@@ -17,21 +17,7 @@ import { openCatalogueStore } from './store.ts';
 import type { CatalogueStore } from './store.ts';
 import type { CatalogueCampaign } from './types.ts';
 
-/**
- * The shared copy's tables, created by the database's versioned migrations
- * (storage/postgres-schema.ts), never by this module.
- */
-export const SHARED_CATALOGUE_SCHEMA = `
-CREATE TABLE IF NOT EXISTS catalogue_campaigns (
-  id bigint PRIMARY KEY,
-  record jsonb NOT NULL
-);
-CREATE TABLE IF NOT EXISTS catalogue_version (
-  only_row boolean PRIMARY KEY DEFAULT true CHECK (only_row),
-  version bigint NOT NULL,
-  synced_at timestamptz NOT NULL
-);
-`;
+// The shared copy's tables (catalogue_campaigns, catalogue_version) are created by the database's migrations (storage/postgres-schema.ts).
 
 /** The channel on which a new version is announced (payload: the version). */
 const CHANNEL = 'catalogue_changed';

@@ -152,14 +152,7 @@ export interface RateCount {
   resetAt: number;
 }
 
-/**
- * When the retention period of a dead or refused row starts: when it ended;
- * rows stored before that time was recorded use their last attempt (a row
- * ends right after one), else their creation.
- */
-export const RETENTION_FROM = 'coalesce(ended_at, last_attempt_at, created_at)';
-
-/** The date a dead or refused row's personal data is erased automatically; null when it holds none or is still in line. */
+/** The date a dead or refused row's personal data is erased automatically (from RETENTION_FROM, outbox-sql.ts); null when it holds none or is still in line. */
 export function eraseAfter(row: OutboxSummary, retentionMs: number): number | null {
   if (!row.personal_data || !(row.status === 'dead' || row.status === 'rejected')) return null;
   return (row.ended_at ?? row.last_attempt_at ?? row.created_at) + retentionMs;

@@ -1,12 +1,87 @@
-// The PostgreSQL store's schema and its migrations. Times are milliseconds
+// The PostgreSQL database's schema and its migrations, for every table the
+// proxy keeps there: the outbox and its resumes, idempotency keys, rate
+// counters, the upstream request budget and the catalogue's shared copy. Times are milliseconds
 // since the epoch (bigint), as in the SQLite file: the proxy passes its own
 // clock (`now`) in every statement, so the lease rules read the same in both
 // stores and tests can move time.
 import type pg from 'pg';
-import { SHARED_CATALOGUE_SCHEMA } from '../catalogue/shared-store.ts';
-import { SHARED_BUDGET_SCHEMA } from '../upstream-budget.ts';
 import { SchemaBehindError, checkOrder, refuseNewer } from './migrations.ts';
 import type { MigrationRecord, MigrationReport } from './migrations.ts';
+
+/** The request budget several instances spend together (upstream-budget.ts): spent times, a shared pause, and the take function. */
+const SHARED_BUDGET_SCHEMA = `
+CREATE TABLE IF NOT EXISTS upstream_budget_spent (
+  budget text NOT NULL,
+  spent_at timestamptz NOT NULL
+);
+CREATE INDEX IF NOT EXISTS upstream_budget_spent_window ON upstream_budget_spent (budget, spent_at);
+
+CREATE TABLE IF NOT EXISTS upstream_budget_state (
+  budget text PRIMARY KEY,
+  paused_until timestamptz NOT NULL DEFAULT '-infinity',
+  high_waiting_until timestamptz NOT NULL DEFAULT '-infinity'
+);
+
+-- Spends one token of budget p_budget for a request of priority p_priority
+-- ('high' or 'low'), or says how long to wait: retry_ms 0 when granted; used,
+-- the tokens spent in the window afterwards.
+CREATE OR REPLACE FUNCTION upstream_budget_take(p_budget text, p_priority text, p_limit integer, p_reserved integer, p_window_ms integer, p_high_mark_ms integer)
+RETURNS TABLE (retry_ms integer, used integer)
+LANGUAGE plpgsql AS $$
+DECLARE
+  t timestamptz;
+  win interval := p_window_ms * interval '1 millisecond';
+  allowed integer := CASE WHEN p_priority = 'high' THEN p_limit ELSE p_limit - p_reserved END;
+  st upstream_budget_state%ROWTYPE;
+  freed timestamptz;
+BEGIN
+  PERFORM pg_advisory_xact_lock(hashtext('upstream_budget'), hashtext(p_budget));
+  -- Read after the lock: the time of this take, not of the start of the wait.
+  t := clock_timestamp();
+  INSERT INTO upstream_budget_state (budget) VALUES (p_budget) ON CONFLICT (budget) DO NOTHING;
+  SELECT * INTO st FROM upstream_budget_state s WHERE s.budget = p_budget;
+  DELETE FROM upstream_budget_spent s WHERE s.budget = p_budget AND s.spent_at <= t - win;
+  SELECT count(*) INTO used FROM upstream_budget_spent s WHERE s.budget = p_budget;
+  IF st.paused_until > t THEN
+    retry_ms := ceil(extract(epoch FROM st.paused_until - t) * 1000);
+    RETURN NEXT;
+    RETURN;
+  END IF;
+  IF p_priority = 'low' AND st.high_waiting_until > t THEN
+    retry_ms := ceil(extract(epoch FROM st.high_waiting_until - t) * 1000);
+    RETURN NEXT;
+    RETURN;
+  END IF;
+  IF used < allowed THEN
+    INSERT INTO upstream_budget_spent (budget, spent_at) VALUES (p_budget, t);
+    used := used + 1;
+    retry_ms := 0;
+    RETURN NEXT;
+    RETURN;
+  END IF;
+  -- The token spent (used - allowed) places from the oldest comes back first.
+  SELECT s.spent_at INTO freed FROM upstream_budget_spent s WHERE s.budget = p_budget ORDER BY s.spent_at OFFSET used - allowed LIMIT 1;
+  IF p_priority = 'high' THEN
+    UPDATE upstream_budget_state s SET high_waiting_until = greatest(s.high_waiting_until, t + p_high_mark_ms * interval '1 millisecond') WHERE s.budget = p_budget;
+  END IF;
+  retry_ms := greatest(1, ceil(extract(epoch FROM freed + win - t) * 1000));
+  RETURN NEXT;
+END
+$$;
+`;
+
+/** The catalogue copy every instance follows (catalogue/shared-store.ts): its records and its version. */
+const SHARED_CATALOGUE_SCHEMA = `
+CREATE TABLE IF NOT EXISTS catalogue_campaigns (
+  id bigint PRIMARY KEY,
+  record jsonb NOT NULL
+);
+CREATE TABLE IF NOT EXISTS catalogue_version (
+  only_row boolean PRIMARY KEY DEFAULT true CHECK (only_row),
+  version bigint NOT NULL,
+  synced_at timestamptz NOT NULL
+);
+`;
 
 interface PostgresMigration extends MigrationRecord {
   sql: string;

@@ -1,8 +1,8 @@
 // The application store on PostgreSQL (DATABASE_URL), shared by every proxy
 // instance behind a load balancer. Same rows and rules as the SQLite store,
 // with what several live instances need:
-// - resumes are rows of resume_chunks (256 KiB each), written from the upload
-//   file inside the enqueue transaction and read back chunk by chunk;
+// - resumes are rows of resume_chunks (resume-chunks.ts), written in the
+//   enqueue transaction and read back chunk by chunk;
 // - delivery claims due rows with FOR UPDATE SKIP LOCKED and a lease
 //   (lease_owner, lease_until, and lease_token, the fencing token every write
 //   of the attempt names): the owner renews it while its attempt runs, a row
@@ -10,14 +10,13 @@
 //   then change nothing;
 // - an Idempotency-Key claim is a row with a lease too, so a retry landing on
 //   another instance answers in_progress while the first one handles it.
+// Statements both stores run are written once (outbox-sql.ts, sql-outbox.ts).
 // Times are the proxy's clock (`now`, ms), passed in every statement; a
 // lease (DELIVERY_LEASE_SECONDS) is long against the instances' clocks
 // drifting apart, and the token, not the clock, decides whose write counts.
-import { open } from 'node:fs/promises';
 import type pg from 'pg';
-import { IDEMPOTENCY_TTL_MS, KEY_LEASE_MS, LeaseLostError, RETENTION_FROM, ResumeMissingError } from './application-store.ts';
+import { IDEMPOTENCY_TTL_MS, KEY_LEASE_MS } from './application-store.ts';
 import type {
-  ApplicationPayload,
   ApplicationStore,
   ClaimedRow,
   EnqueueOptions,
@@ -26,65 +25,42 @@ import type {
   KeyClaim,
   Lease,
   NewApplication,
-  OutboxRow,
   OutboxStatus,
-  OutboxSummary,
   Outcome,
-  RateCount,
   RetryResult,
   StoreOptions,
 } from './application-store.ts';
 import type { DataDirLock } from '../data-dir-lock.ts';
-import { migratePostgres } from './postgres-schema.ts';
 import type { MigrationReport } from './migrations.ts';
+import { OUTBOX_SQL, enqueueParams } from './outbox-sql.ts';
+import { migratePostgres } from './postgres-schema.ts';
 import { inTransaction } from './postgres.ts';
+import { deleteResumeChunks, openResumeChunks, writeResumeChunks } from './resume-chunks.ts';
+import { SqlOutbox, holdsEmail, keysToErase, rateWindow, toClaimed, wantedEmail } from './sql-outbox.ts';
+import type { KeyWithAnswer, Raw, Sql } from './sql-outbox.ts';
 
-/** Resume bytes per row of resume_chunks: one chunk in memory at a time, each way. */
-export const RESUME_CHUNK_BYTES = 256 * 1024;
-
-const SUMMARY_COLUMNS = `reference, created_at, campaign_id, company_id, resume_type, resume_bytes, status, attempts,
-  next_attempt_at, dead_letter_at, answered, outcome, last_error, last_attempt_at, delivered_at,
-  upstream_applicant_id, upstream_application_id, ended_at, erased_at, erased_by, unconfirmed_send,
-  (payload IS NOT NULL OR resume_bytes IS NOT NULL) AS personal_data`;
-
-// pg reads bigint as a string (it may pass 2^53): ours are milliseconds and ids, well below.
-const BIGINT_COLUMNS = [
-  'created_at', 'campaign_id', 'company_id', 'resume_bytes', 'next_attempt_at', 'dead_letter_at', 'last_attempt_at', 'delivered_at',
-  'upstream_applicant_id', 'upstream_application_id', 'ended_at', 'erased_at',
-] as const;
-
-type Raw = Record<string, unknown>;
-
-function numbers(raw: Raw): Raw {
-  const out: Raw = { ...raw };
-  for (const column of BIGINT_COLUMNS) if (typeof out[column] === 'string') out[column] = Number(out[column]);
-  return out;
-}
-
-function toRow(raw: Raw): OutboxRow {
-  const { lease_owner: _owner, lease_until: _until, lease_token: _token, ...rest } = numbers(raw);
-  return { ...(rest as unknown as OutboxRow), payload: (raw.payload ?? null) as ApplicationPayload | null };
-}
-
-function toClaimed(raw: Raw): ClaimedRow {
-  return { ...toRow(raw), lease_token: Number(raw.lease_token) };
-}
-
-function toSummary(raw: Raw): OutboxSummary {
-  return numbers(raw) as unknown as OutboxSummary;
+/** The runner of outbox-sql.ts's statements on the pool, or on the client of a transaction. */
+function sqlOn(client: pg.Pool | pg.PoolClient): Sql {
+  return {
+    all: async (text, params = []) => (await client.query(text, [...params])).rows as Raw[],
+    run: async (text, params = []) => (await client.query(text, [...params])).rowCount ?? 0,
+  };
 }
 
 export interface PostgresStoreOptions extends StoreOptions {
   pool: pg.Pool;
   /** Names the database in messages (no password). */
   location: string;
+  /** Migrates the database, once for every store on it (openBackend's ready); default: this store migrates it. */
+  migrate?: () => Promise<MigrationReport>;
 }
 
-export class PostgresApplicationStore implements ApplicationStore {
+export class PostgresApplicationStore extends SqlOutbox implements ApplicationStore {
   readonly owner: string;
   readonly location: string;
+  protected readonly now: () => number;
+  protected readonly sql: Sql;
   private readonly pool: pg.Pool;
-  private readonly now: () => number;
   private readonly keyLeaseMs: number;
   private migrated = false;
   private closed = false;
@@ -92,6 +68,7 @@ export class PostgresApplicationStore implements ApplicationStore {
   private readonly keyRenewals = new Map<string, NodeJS.Timeout>();
 
   private migrating: Promise<MigrationReport> | undefined;
+  private readonly migrate: () => Promise<MigrationReport>;
 
   /**
    * Keys claimed by requests of this process that are still running. A claim
@@ -103,16 +80,19 @@ export class PostgresApplicationStore implements ApplicationStore {
 
   /** The store on `pool`; usable once ready() has migrated the database. The pool stays the caller's: close() does not end it. */
   constructor(options: PostgresStoreOptions) {
+    super();
     this.owner = options.owner;
     this.location = options.location;
     this.pool = options.pool;
+    this.sql = sqlOn(options.pool);
     this.now = options.now ?? Date.now;
     this.keyLeaseMs = options.keyLeaseMs ?? KEY_LEASE_MS;
+    this.migrate = options.migrate ?? (() => migratePostgres(options.pool, options.location));
   }
 
   /** Migrates the database (once per store; instances starting together take turns on a lock). */
   ready(): Promise<MigrationReport> {
-    this.migrating ??= migratePostgres(this.pool, this.location).then((report) => {
+    this.migrating ??= this.migrate().then((report) => {
       this.migrated = true;
       return report;
     });
@@ -238,30 +218,12 @@ export class PostgresApplicationStore implements ApplicationStore {
     await this.query(`DELETE FROM idempotency_keys WHERE key = $1 AND owner = $2 AND state = 'in_progress' AND reference IS NULL`, [key, this.owner]);
   }
 
-  // ---- rate counters (fixed windows) ----
-
-  async peekRate(bucket: string, windowMs: number): Promise<RateCount> {
-    const start = Math.floor(this.now() / windowMs) * windowMs;
-    const [row] = await this.query('SELECT count FROM rate_counters WHERE bucket = $1', [`${bucket}@${start}`]);
-    return { count: row === undefined ? 0 : Number(row.count), resetAt: start + windowMs };
-  }
-
-  async hitRate(bucket: string, windowMs: number, client: pg.Pool | pg.PoolClient = this.pool): Promise<RateCount> {
-    const start = Math.floor(this.now() / windowMs) * windowMs;
-    const [row] = await this.query(
-      `INSERT INTO rate_counters (bucket, count, reset_at) VALUES ($1, 1, $2) ON CONFLICT (bucket) DO UPDATE SET count = rate_counters.count + 1 RETURNING count`,
-      [`${bucket}@${start}`, start + windowMs],
-      client,
-    );
-    return { count: Number(row!.count), resetAt: start + windowMs };
-  }
-
   async pruneExpired(): Promise<{ rateCounters: number; idempotencyKeys: number }> {
     const now = this.now();
     return inTransaction(this.pool, async (client) => {
-      const keys = await client.query('DELETE FROM idempotency_keys WHERE expires_at <= $1', [now]);
-      const rates = await client.query('DELETE FROM rate_counters WHERE reset_at <= $1', [now]);
-      return { rateCounters: rates.rowCount ?? 0, idempotencyKeys: keys.rowCount ?? 0 };
+      const sql = sqlOn(client);
+      const idempotencyKeys = await sql.run(OUTBOX_SQL.pruneKeys, [now]);
+      return { rateCounters: await sql.run(OUTBOX_SQL.pruneRates, [now]), idempotencyKeys };
     });
   }
 
@@ -275,12 +237,9 @@ export class PostgresApplicationStore implements ApplicationStore {
   async enqueue(app: NewApplication, options: EnqueueOptions): Promise<void> {
     const now = this.now();
     await inTransaction(this.pool, async (client) => {
-      await client.query(
-        `INSERT INTO outbox (reference, created_at, campaign_id, company_id, payload, resume_type, resume_bytes, status, attempts, next_attempt_at, dead_letter_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending', 0, $2, $8)`,
-        [app.reference, now, app.campaign_id, app.company_id, JSON.stringify(app.payload), app.resume_type, app.resume?.size ?? null, now + options.deadLetterAfterMs],
-      );
-      if (app.resume !== null) await this.writeResume(client, app.reference, app.resume.path, app.resume.size);
+      const sql = sqlOn(client);
+      await sql.run(OUTBOX_SQL.enqueue, enqueueParams(app, now, options.deadLetterAfterMs));
+      if (app.resume !== null) await writeResumeChunks(client, app.reference, app.resume.path, app.resume.size);
       if (options.key !== undefined) {
         await client.query(
           `INSERT INTO idempotency_keys (key, fingerprint, state, owner, lease_until, reference, created_at, expires_at) VALUES ($1, '', 'in_progress', $2, $3, $4, $5, $6)
@@ -289,26 +248,13 @@ export class PostgresApplicationStore implements ApplicationStore {
           [options.key, this.owner, now + this.keyLeaseMs, app.reference, now, now + IDEMPOTENCY_TTL_MS],
         );
       }
-      if (options.emailBucket !== undefined) await this.hitRate(options.emailBucket.bucket, options.emailBucket.windowMs, client);
+      if (options.emailBucket !== undefined) {
+        const window = rateWindow(options.emailBucket.bucket, options.emailBucket.windowMs, now);
+        await sql.run(OUTBOX_SQL.hitRate, [window.key, window.resetAt]);
+      }
     });
     // The key now names the application: no longer a claim a retry could take.
     if (options.key !== undefined) this.#handling.delete(options.key);
-  }
-
-  private async writeResume(client: pg.PoolClient, reference: string, path: string, size: number): Promise<void> {
-    const file = await open(path, 'r');
-    try {
-      const buffer = Buffer.alloc(RESUME_CHUNK_BYTES);
-      let written = 0;
-      for (let seq = 0; written < size; seq++) {
-        const { bytesRead } = await file.read(buffer, 0, Math.min(RESUME_CHUNK_BYTES, size - written), written);
-        if (bytesRead === 0) throw new Error(`the upload file of ${reference} ended after ${written} of ${size} bytes`);
-        await client.query('INSERT INTO resume_chunks (reference, seq, bytes) VALUES ($1, $2, $3)', [reference, seq, buffer.subarray(0, bytesRead)]);
-        written += bytesRead;
-      }
-    } finally {
-      await file.close();
-    }
   }
 
   /** Nothing to delete: a resume's chunks are written in its row's transaction, never without it. */
@@ -317,34 +263,7 @@ export class PostgresApplicationStore implements ApplicationStore {
   }
 
   async openResume(reference: string): Promise<AsyncIterable<Uint8Array> | undefined> {
-    const [row] = await this.query(
-      'SELECT o.resume_bytes, (SELECT count(*)::int FROM resume_chunks c WHERE c.reference = o.reference) AS chunks FROM outbox o WHERE o.reference = $1',
-      [reference],
-    );
-    if (row === undefined || row.resume_bytes === null) return undefined;
-    const chunks = Number(row.chunks);
-    const expected = Math.ceil(Number(row.resume_bytes) / RESUME_CHUNK_BYTES);
-    // Written with the row in one transaction, so only a hand outside the proxy takes chunks away.
-    if (chunks !== expected) throw new ResumeMissingError(reference, `${chunks} of its ${expected} rows of resume_chunks are there`);
-    const read = async (seq: number): Promise<Buffer> => {
-      const [chunk] = await this.query('SELECT bytes FROM resume_chunks WHERE reference = $1 AND seq = $2', [reference, seq]);
-      // Erased while it was being read: the send fails rather than going out short.
-      if (chunk === undefined) throw new Error('the resume is no longer stored');
-      return chunk.bytes as Buffer;
-    };
-    return (async function* () {
-      for (let seq = 0; seq < chunks; seq++) yield await read(seq);
-    })();
-  }
-
-  async claim(reference: string, leaseMs: number): Promise<ClaimedRow | undefined> {
-    const now = this.now();
-    const [row] = await this.query(
-      `UPDATE outbox SET status = 'delivering', lease_owner = $1, lease_until = $2, lease_token = lease_token + 1, attempts = attempts + 1,
-         last_attempt_at = $3 WHERE reference = $4 AND status = 'pending' RETURNING *`,
-      [this.owner, now + leaseMs, now, reference],
-    );
-    return row === undefined ? undefined : toClaimed(row);
+    return openResumeChunks(this.pool, reference);
   }
 
   /** Rows another instance is claiming right now are skipped (SKIP LOCKED), so no row is ever claimed twice. */
@@ -358,29 +277,6 @@ export class PostgresApplicationStore implements ApplicationStore {
       [this.owner, now + leaseMs, now, limit],
     );
     return rows.map(toClaimed).sort((a, b) => a.next_attempt_at - b.next_attempt_at);
-  }
-
-  /** Extended only while its token is the row's and its lease has not run out; a row erased meanwhile is still the attempt's to record. */
-  async renewLease(lease: Lease, leaseMs: number): Promise<boolean> {
-    const now = this.now();
-    const renewed = await this.query(
-      "UPDATE outbox SET lease_until = $1 WHERE reference = $2 AND lease_token = $3 AND status = 'delivering' AND lease_until > $4 RETURNING reference",
-      [now + leaseMs, lease.reference, lease.lease_token, now],
-    );
-    if (renewed.length > 0) return true;
-    const [row] = await this.query('SELECT lease_token, status FROM outbox WHERE reference = $1', [lease.reference]);
-    return row !== undefined && Number(row.lease_token) === lease.lease_token && row.status !== 'delivering';
-  }
-
-  /** After a write that changed nothing: rejects when another claim holds the row (else it was erased meanwhile, and stays so). */
-  private async checkLease(lease: Lease, client: pg.Pool | pg.PoolClient = this.pool): Promise<void> {
-    const [row] = await this.query('SELECT lease_token FROM outbox WHERE reference = $1', [lease.reference], client);
-    if (row === undefined || Number(row.lease_token) !== lease.lease_token) throw new LeaseLostError(lease.reference);
-  }
-
-  async nextDueAt(): Promise<number | undefined> {
-    const [row] = await this.query("SELECT min(next_attempt_at) AS at FROM outbox WHERE status = 'pending'");
-    return row?.at == null ? undefined : Number(row.at);
   }
 
   /**
@@ -400,127 +296,43 @@ export class PostgresApplicationStore implements ApplicationStore {
     return rows.length;
   }
 
-  async makePendingDue(): Promise<number> {
-    const now = this.now();
-    const rows = await this.query("UPDATE outbox SET next_attempt_at = $1 WHERE status = 'pending' AND next_attempt_at > $1 RETURNING reference", [now]);
-    return rows.length;
-  }
-
   async markDelivered(lease: Lease, outcome: Outcome, ids: { applicantId?: number | undefined; applicationId?: number | undefined }): Promise<void> {
     await inTransaction(this.pool, async (client) => {
-      const result = await client.query(
-        `UPDATE outbox SET status = 'delivered', outcome = $1, delivered_at = $2, payload = NULL, resume_bytes = NULL, lease_owner = NULL,
-           lease_until = NULL, last_error = NULL, upstream_applicant_id = $3, upstream_application_id = $4
-         WHERE reference = $5 AND lease_token = $6`,
-        [outcome, this.now(), ids.applicantId ?? null, ids.applicationId ?? null, lease.reference, lease.lease_token],
-      );
-      if ((result.rowCount ?? 0) === 0) await this.checkLease(lease, client);
-      await client.query('DELETE FROM resume_chunks WHERE reference = $1', [lease.reference]);
+      const sql = sqlOn(client);
+      const changed = await sql.run(OUTBOX_SQL.markDelivered, [outcome, this.now(), ids.applicantId ?? null, ids.applicationId ?? null, lease.reference, lease.lease_token]);
+      if (changed === 0) await this.checkLease(lease, sql);
+      await deleteResumeChunks(client, [lease.reference]);
     });
-  }
-
-  // markRetry, markRejected and markDead leave a row erased during its attempt as it is (see the SQLite store).
-
-  async markRetry(lease: Lease, nextAttemptAt: number, error: string, reached = false): Promise<void> {
-    const rows = await this.query(
-      `UPDATE outbox SET status = 'pending', next_attempt_at = $1, last_error = $2, lease_owner = NULL, lease_until = NULL,
-         unconfirmed_send = greatest(unconfirmed_send, $3) WHERE reference = $4 AND lease_token = $5 AND erased_at IS NULL RETURNING reference`,
-      [nextAttemptAt, error, reached ? 1 : 0, lease.reference, lease.lease_token],
-    );
-    if (rows.length === 0) await this.checkLease(lease);
   }
 
   async markRejected(lease: Lease, outcome: Outcome, error: string): Promise<void> {
     await inTransaction(this.pool, async (client) => {
-      const result = await client.query(
-        `UPDATE outbox SET status = 'rejected', outcome = $1, last_error = $2, payload = NULL, resume_bytes = NULL, lease_owner = NULL,
-           lease_until = NULL, ended_at = $3 WHERE reference = $4 AND lease_token = $5 AND erased_at IS NULL`,
-        [outcome, error, this.now(), lease.reference, lease.lease_token],
-      );
-      if ((result.rowCount ?? 0) > 0) await client.query('DELETE FROM resume_chunks WHERE reference = $1', [lease.reference]);
-      else await this.checkLease(lease, client);
+      const sql = sqlOn(client);
+      const changed = await sql.run(OUTBOX_SQL.markRejected, [outcome, error, this.now(), lease.reference, lease.lease_token]);
+      if (changed > 0) await deleteResumeChunks(client, [lease.reference]);
+      else await this.checkLease(lease, sql);
     });
-  }
-
-  async markDead(lease: Lease, outcome: Outcome, error: string): Promise<void> {
-    const rows = await this.query(
-      `UPDATE outbox SET status = 'dead', outcome = $1, last_error = $2, lease_owner = NULL, lease_until = NULL, ended_at = $3
-       WHERE reference = $4 AND lease_token = $5 AND erased_at IS NULL RETURNING reference`,
-      [outcome, error, this.now(), lease.reference, lease.lease_token],
-    );
-    if (rows.length === 0) await this.checkLease(lease);
   }
 
   async markRefused(lease: Lease, outcome: Outcome, error: string): Promise<'rejected' | 'dead' | undefined> {
     return inTransaction(this.pool, async (client) => {
-      const [row] = await this.query(
-        `UPDATE outbox SET status = CASE WHEN answered IS NULL THEN 'rejected' ELSE 'dead' END, outcome = $1, last_error = $2,
-           payload = CASE WHEN answered IS NULL THEN NULL ELSE payload END, resume_bytes = CASE WHEN answered IS NULL THEN NULL ELSE resume_bytes END,
-           lease_owner = NULL, lease_until = NULL, ended_at = $3
-         WHERE reference = $4 AND lease_token = $5 AND erased_at IS NULL RETURNING status`,
-        [outcome, error, this.now(), lease.reference, lease.lease_token],
-        client,
-      );
-      if (row === undefined) await this.checkLease(lease, client);
-      if (row?.status === 'rejected') await client.query('DELETE FROM resume_chunks WHERE reference = $1', [lease.reference]);
+      const sql = sqlOn(client);
+      const [row] = await sql.all(OUTBOX_SQL.markRefused, [outcome, error, this.now(), lease.reference, lease.lease_token]);
+      if (row === undefined) await this.checkLease(lease, sql);
+      if (row?.status === 'rejected') await deleteResumeChunks(client, [lease.reference]);
       return row?.status as 'rejected' | 'dead' | undefined;
     });
-  }
-
-  /** One statement: it waits for (or is waited for by) a refusal being recorded on the same row, never crosses it. */
-  async answerQueued(reference: string): Promise<boolean> {
-    const rows = await this.query(
-      "UPDATE outbox SET answered = coalesce(answered, 202) WHERE reference = $1 AND status IN ('pending', 'delivering') RETURNING reference",
-      [reference],
-    );
-    return rows.length > 0;
-  }
-
-  async setAnswered(reference: string, status: number): Promise<void> {
-    await this.query('UPDATE outbox SET answered = $1 WHERE reference = $2 AND answered IS NULL', [status, reference]);
-  }
-
-  async get(reference: string): Promise<OutboxRow | undefined> {
-    const [row] = await this.query('SELECT * FROM outbox WHERE reference = $1', [reference]);
-    return row === undefined ? undefined : toRow(row);
-  }
-
-  async summary(reference: string): Promise<OutboxSummary | undefined> {
-    const [row] = await this.query(`SELECT ${SUMMARY_COLUMNS} FROM outbox WHERE reference = $1`, [reference]);
-    return row === undefined ? undefined : toSummary(row);
-  }
-
-  async list(options: { status?: OutboxStatus; limit?: number } = {}): Promise<OutboxSummary[]> {
-    const limit = options.limit ?? 1000;
-    const rows =
-      options.status !== undefined
-        ? await this.query(`SELECT ${SUMMARY_COLUMNS} FROM outbox WHERE status = $1 ORDER BY created_at LIMIT $2`, [options.status, limit])
-        : await this.query(`SELECT ${SUMMARY_COLUMNS} FROM outbox ORDER BY created_at LIMIT $1`, [limit]);
-    return rows.map(toSummary);
-  }
-
-  async counts(): Promise<Record<OutboxStatus, number>> {
-    const counts: Record<OutboxStatus, number> = { pending: 0, delivering: 0, delivered: 0, rejected: 0, dead: 0 };
-    for (const row of await this.query('SELECT status, count(*)::int AS n FROM outbox GROUP BY status')) counts[row.status as OutboxStatus] = Number(row.n);
-    return counts;
-  }
-
-  async queuedResumeBytes(): Promise<number> {
-    const [row] = await this.query(`SELECT coalesce(sum(resume_bytes), 0)::bigint AS bytes FROM outbox WHERE status <> 'delivered'`);
-    return Number(row?.bytes ?? 0);
   }
 
   async retry(reference: string, deadLetterAfterMs: number): Promise<RetryResult> {
     const now = this.now();
     return inTransaction(this.pool, async (client) => {
-      const [row] = await this.query('SELECT status, payload IS NOT NULL AS has_payload, erased_at FROM outbox WHERE reference = $1 FOR UPDATE', [reference], client);
+      const sql = sqlOn(client);
+      const [row] = await sql.all(OUTBOX_SQL.retryState, [reference]);
       if (row === undefined) return 'not_found';
       if (row.erased_at !== null && row.status !== 'delivered') return 'erased';
       if (!(row.status === 'dead' || row.status === 'pending') || row.has_payload === false) return 'not_retryable';
-      await client.query(
-        "UPDATE outbox SET status = 'pending', next_attempt_at = $1, dead_letter_at = $2, outcome = NULL, ended_at = NULL WHERE reference = $3",
-        [now, now + deadLetterAfterMs, reference],
-      );
+      await sql.run(OUTBOX_SQL.requeue, [now, now + deadLetterAfterMs, reference]);
       return 'queued';
     });
   }
@@ -528,19 +340,15 @@ export class PostgresApplicationStore implements ApplicationStore {
   // ---- retention and erasure ----
 
   private async dropPersonalData(client: pg.PoolClient, references: string[], now: number, by: ErasedBy): Promise<void> {
-    await client.query('UPDATE outbox SET payload = NULL, resume_bytes = NULL, erased_at = $1, erased_by = $2 WHERE reference = ANY($3::text[])', [now, by, references]);
-    await client.query('DELETE FROM resume_chunks WHERE reference = ANY($1::text[])', [references]);
+    const sql = sqlOn(client);
+    for (const reference of references) await sql.run(OUTBOX_SQL.dropPersonalData, [now, by, reference]);
+    await deleteResumeChunks(client, references);
   }
 
   async eraseExpiredPersonalData(retentionMs: number): Promise<string[]> {
     const now = this.now();
     return inTransaction(this.pool, async (client) => {
-      const rows = await this.query(
-        `SELECT reference FROM outbox WHERE status IN ('dead', 'rejected') AND ${RETENTION_FROM} <= $1
-           AND (payload IS NOT NULL OR resume_bytes IS NOT NULL) FOR UPDATE`,
-        [now - retentionMs],
-        client,
-      );
+      const rows = await sqlOn(client).all(OUTBOX_SQL.retentionEnded, [now - retentionMs]);
       const references = rows.map((r) => String(r.reference));
       if (references.length > 0) await this.dropPersonalData(client, references, now, 'retention');
       return references;
@@ -548,52 +356,39 @@ export class PostgresApplicationStore implements ApplicationStore {
   }
 
   async eraseByEmail(email: string, rateBucket: string): Promise<ErasureReport> {
-    const wanted = email.trim().toLowerCase();
-    // An empty address would match every stored answer below.
-    if (!wanted.includes('@')) throw new Error('eraseByEmail needs an email address');
+    const wanted = wantedEmail(email);
     const now = this.now();
     return inTransaction(this.pool, async (client) => {
-      // Compared in JS, as the SQLite store does (trim and case as JavaScript reads them).
-      const rows = await this.query(
-        "SELECT reference, status, outcome, payload->'applicant'->>'email' AS email FROM outbox WHERE payload IS NOT NULL FOR UPDATE",
-        [],
-        client,
-      );
+      const sql = sqlOn(client);
       const applications: ErasureReport['applications'] = [];
-      for (const row of rows) {
-        if (typeof row.email !== 'string' || row.email.trim().toLowerCase() !== wanted) continue;
+      for (const row of await sql.all(OUTBOX_SQL.withPayload)) {
+        if (!holdsEmail(row.payload, wanted)) continue;
         const reference = String(row.reference);
         const statusBefore = row.status as OutboxStatus;
         await this.dropPersonalData(client, [reference], now, 'request');
         if (statusBefore === 'pending' || statusBefore === 'delivering') {
-          await client.query(
-            "UPDATE outbox SET status = 'rejected', outcome = 'erased', ended_at = $1, lease_owner = NULL, lease_until = NULL WHERE reference = $2",
-            [now, reference],
-          );
+          await sql.run(OUTBOX_SQL.rejectErased, [now, reference]);
           applications.push({ reference, statusBefore, status: 'rejected', outcome: 'erased' });
         } else {
           applications.push({ reference, statusBefore, status: statusBefore, outcome: (row.outcome ?? null) as Outcome | null });
         }
       }
-      const counters = await client.query('DELETE FROM rate_counters WHERE starts_with(bucket, $1)', [`${rateBucket}@`]);
-      const keys = await client.query('DELETE FROM idempotency_keys WHERE reference = ANY($1::text[]) OR strpos(lower(body), $2) > 0', [
-        applications.map((a) => a.reference),
-        wanted,
-      ]);
-      return { applications, rateCounters: counters.rowCount ?? 0, idempotencyKeys: keys.rowCount ?? 0 };
+      const prefix = `${rateBucket}@`;
+      const rateCounters = await sql.run(OUTBOX_SQL.deleteCountersOf, [prefix, prefix.length]);
+      const doomed = keysToErase((await sql.all(OUTBOX_SQL.keysWithAnswers)) as unknown as KeyWithAnswer[], applications, wanted);
+      for (const key of doomed) await sql.run(OUTBOX_SQL.deleteKey, [key]);
+      return { applications, rateCounters, idempotencyKeys: doomed.length };
     });
   }
 
   async purgeDelivered(olderThanMs = 0): Promise<number> {
     const now = this.now();
     return inTransaction(this.pool, async (client) => {
-      const result = await client.query(
-        "DELETE FROM outbox WHERE status IN ('delivered', 'rejected') AND coalesce(delivered_at, ended_at, last_attempt_at, created_at) <= $1",
-        [now - olderThanMs],
-      );
-      await client.query('DELETE FROM idempotency_keys WHERE expires_at <= $1', [now]);
-      await client.query('DELETE FROM rate_counters WHERE reset_at <= $1', [now]);
-      return result.rowCount ?? 0;
+      const sql = sqlOn(client);
+      const purged = await sql.run(OUTBOX_SQL.purgeDelivered, [now - olderThanMs]);
+      await sql.run(OUTBOX_SQL.pruneKeys, [now]);
+      await sql.run(OUTBOX_SQL.pruneRates, [now]);
+      return purged;
     });
   }
 

@@ -7,7 +7,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { checkOrder, refuseNewer } from './migrations.ts';
 import type { MigrationRecord, MigrationReport } from './migrations.ts';
-import type { ResumeFiles } from '../applications/resume-files.ts';
+import type { ResumeFiles } from './resume-files.ts';
 
 const SCHEMA_V1 = `
 CREATE TABLE IF NOT EXISTS outbox (

@@ -6,7 +6,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { ResumeFiles } from '../applications/resume-files.ts';
+import { ResumeFiles } from './resume-files.ts';
 import { SqliteApplicationStore } from './sqlite-store.ts';
 import { storedResume, uploadedResume } from './test-support.ts';
 

@@ -5,6 +5,7 @@
 // and the apply rate counters live in the same file so that "stored" and
 // "this key now points at that application" commit together.
 //
+// Statements both stores run are written once (outbox-sql.ts, sql-outbox.ts).
 // Resumes are files beside it (resume-files.ts), written before the row that
 // points at them and deleted after it lets them go.
 //
@@ -17,13 +18,11 @@
 // a settled promise, to fit the async interfaces PostgreSQL needs.
 import { join, resolve } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import type { SQLInputValue, StatementSync } from 'node:sqlite';
+import type { StatementSync } from 'node:sqlite';
 import { createOwnerOnlyDatabaseFile, makeOwnerOnlyFolder } from '../../owner-only.ts';
-import { ResumeFiles } from '../applications/resume-files.ts';
 import type { DataDirLock } from '../data-dir-lock.ts';
-import { IDEMPOTENCY_TTL_MS, LeaseLostError, RETENTION_FROM, ResumeMissingError } from './application-store.ts';
+import { IDEMPOTENCY_TTL_MS, ResumeMissingError } from './application-store.ts';
 import type {
-  ApplicationPayload,
   ApplicationStore,
   ClaimedRow,
   EnqueueOptions,
@@ -32,21 +31,18 @@ import type {
   KeyClaim,
   Lease,
   NewApplication,
-  OutboxRow,
   OutboxStatus,
-  OutboxSummary,
   Outcome,
-  RateCount,
   RetryResult,
   StoreOptions,
 } from './application-store.ts';
 import type { MigrationReport } from './migrations.ts';
+import { OUTBOX_SQL, enqueueParams } from './outbox-sql.ts';
+import { ResumeFiles } from './resume-files.ts';
+import { SqlOutbox, holdsEmail, keysToErase, rateWindow, toClaimed, wantedEmail } from './sql-outbox.ts';
+import type { KeyWithAnswer, Sql, SqlValue } from './sql-outbox.ts';
+import { toSqlite } from './sqlite-dialect.ts';
 import { migrateSqlite } from './sqlite-schema.ts';
-
-const SUMMARY_COLUMNS = `reference, created_at, campaign_id, company_id, resume_type, resume_bytes, status, attempts,
-  next_attempt_at, dead_letter_at, answered, outcome, last_error, last_attempt_at, delivered_at,
-  upstream_applicant_id, upstream_application_id, ended_at, erased_at, erased_by, unconfirmed_send,
-  (payload IS NOT NULL OR resume_bytes IS NOT NULL) AS personal_data`;
 
 export interface SqliteStoreOptions extends StoreOptions {
   /** Directory holding outbox.db (created when missing). */
@@ -55,20 +51,25 @@ export interface SqliteStoreOptions extends StoreOptions {
   resumes?: ResumeFiles;
 }
 
-export class SqliteApplicationStore implements ApplicationStore {
+export class SqliteApplicationStore extends SqlOutbox implements ApplicationStore {
   readonly path: string;
   readonly location: string;
   /** What opening the file migrated. */
   readonly migrations: MigrationReport;
   readonly owner: string;
+  protected readonly now: () => number;
+  protected readonly sql: Sql = {
+    all: async (text, params = []) => this.stmt(text).all(...params) as Record<string, unknown>[],
+    run: async (text, params = []) => Number(this.stmt(text).run(...params).changes),
+  };
   private readonly dataDir: string;
   private readonly db: DatabaseSync;
   private readonly resumes: ResumeFiles;
-  private readonly now: () => number;
   private readonly statements = new Map<string, StatementSync>();
   private closed = false;
 
   constructor(options: SqliteStoreOptions) {
+    super();
     makeOwnerOnlyFolder(options.dataDir);
     this.dataDir = options.dataDir;
     this.path = join(options.dataDir, 'outbox.db');
@@ -100,23 +101,25 @@ export class SqliteApplicationStore implements ApplicationStore {
    */
   async removeUnlinkedResumes(lock: DataDirLock): Promise<number> {
     if (lock.dataDir !== resolve(this.dataDir)) throw new Error(`removeUnlinkedResumes: the lock held is on ${lock.dataDir}, not on ${resolve(this.dataDir)}`);
-    const held = this.stmt('SELECT 1 AS yes FROM outbox WHERE reference = ? AND resume_bytes IS NOT NULL');
     let removed = 0;
     for (const reference of this.resumes.references()) {
-      if (held.get(reference) !== undefined) continue;
+      if (this.holdsResume(reference)) continue;
       this.resumes.remove(reference);
       removed += 1;
     }
     return removed;
   }
 
+  private holdsResume(reference: string): boolean {
+    return this.stmt('SELECT 1 AS yes FROM outbox WHERE reference = $1 AND resume_bytes IS NOT NULL').get(reference) !== undefined;
+  }
+
   /** The resume of an application, read in chunks; undefined when it holds none; ResumeMissingError when its file is gone. */
   async openResume(reference: string): Promise<AsyncIterable<Uint8Array> | undefined> {
-    const holds = () => (this.stmt('SELECT resume_bytes FROM outbox WHERE reference = ?').get(reference) as { resume_bytes: number | null } | undefined)?.resume_bytes != null;
-    if (!holds()) return undefined;
+    if (!this.holdsResume(reference)) return undefined;
     if (await this.resumes.has(reference)) return this.resumes.open(reference);
     // Erased meanwhile (the row let it go first): nothing is missing, there is no resume any more.
-    if (!holds()) return undefined;
+    if (!this.holdsResume(reference)) return undefined;
     throw new ResumeMissingError(reference, `${join(this.resumes.dir, reference)} is gone`);
   }
 
@@ -135,13 +138,18 @@ export class SqliteApplicationStore implements ApplicationStore {
     this.db.close();
   }
 
-  private stmt(sql: string): StatementSync {
-    let s = this.statements.get(sql);
+  /** The prepared statement of a text written for PostgreSQL (outbox-sql.ts), or for SQLite alone. */
+  private stmt(text: string): StatementSync {
+    let s = this.statements.get(text);
     if (s === undefined) {
-      s = this.db.prepare(sql);
-      this.statements.set(sql, s);
+      s = this.db.prepare(toSqlite(text));
+      this.statements.set(text, s);
     }
     return s;
+  }
+
+  private exec(text: string, ...params: SqlValue[]): number {
+    return Number(this.stmt(text).run(...params).changes);
   }
 
   private transaction<T>(fn: () => T): T {
@@ -173,7 +181,7 @@ export class SqliteApplicationStore implements ApplicationStore {
    */
   async claimKey(key: string, fingerprint: string): Promise<KeyClaim> {
     // Expired keys are pruned by the retention sweep; until then they do not count.
-    const row = this.stmt('SELECT fingerprint, state, owner, reference, status, body FROM idempotency_keys WHERE key = ? AND expires_at > ?').get(key, this.now()) as
+    const row = this.stmt('SELECT fingerprint, state, owner, reference, status, body FROM idempotency_keys WHERE key = $1 AND expires_at > $2').get(key, this.now()) as
       | { fingerprint: string; state: string; owner: string; reference: string | null; status: number | null; body: string | null }
       | undefined;
     if (row === undefined) {
@@ -187,11 +195,11 @@ export class SqliteApplicationStore implements ApplicationStore {
     if (row.owner === this.owner) return { kind: 'in_progress' };
     // The process that held it is gone (one process owns the data directory).
     if (row.reference !== null) {
-      this.stmt('UPDATE idempotency_keys SET owner = ? WHERE key = ?').run(this.owner, key);
+      this.exec('UPDATE idempotency_keys SET owner = $1 WHERE key = $2', this.owner, key);
       return { kind: 'stored', reference: row.reference };
     }
     // Written by an older version before it stored anything: the retry takes it.
-    this.stmt('DELETE FROM idempotency_keys WHERE key = ?').run(key);
+    this.exec(OUTBOX_SQL.deleteKey, key);
     this.#claims.set(key, fingerprint);
     return { kind: 'claimed' };
   }
@@ -199,47 +207,17 @@ export class SqliteApplicationStore implements ApplicationStore {
   /** Records the answer a key replays from now on. */
   async completeKey(key: string, status: number, body: string): Promise<void> {
     const now = this.now();
-    this.stmt(
-      `INSERT INTO idempotency_keys (key, fingerprint, state, owner, status, body, created_at, expires_at) VALUES (?, ?, 'done', ?, ?, ?, ?, ?)
+    this.exec(
+      `INSERT INTO idempotency_keys (key, fingerprint, state, owner, status, body, created_at, expires_at) VALUES ($1, $2, 'done', $3, $4, $5, $6, $7)
        ON CONFLICT (key) DO UPDATE SET state = 'done', status = excluded.status, body = excluded.body`,
-    ).run(key, this.#claims.get(key) ?? '', this.owner, status, body, now, now + IDEMPOTENCY_TTL_MS);
+      key, this.#claims.get(key) ?? '', this.owner, status, body, now, now + IDEMPOTENCY_TTL_MS,
+    );
     this.#claims.delete(key);
   }
 
   /** Frees a key whose request stored nothing (bad input), so a corrected form may reuse it. */
   async releaseKey(key: string): Promise<void> {
     this.#claims.delete(key);
-  }
-
-  // ---- rate counters (fixed windows) ----
-
-  /** The count of a window, without counting this call. */
-  async peekRate(bucket: string, windowMs: number): Promise<RateCount> {
-    const now = this.now();
-    const start = Math.floor(now / windowMs) * windowMs;
-    const row = this.stmt('SELECT count, reset_at FROM rate_counters WHERE bucket = ?').get(`${bucket}@${start}`) as
-      | { count: number; reset_at: number }
-      | undefined;
-    return { count: row?.count ?? 0, resetAt: start + windowMs };
-  }
-
-  /** Counts one more in the window and answers the new count. */
-  async hitRate(bucket: string, windowMs: number): Promise<RateCount> {
-    return this.hitRateNow(bucket, windowMs);
-  }
-
-  private hitRateNow(bucket: string, windowMs: number): RateCount {
-    const now = this.now();
-    const start = Math.floor(now / windowMs) * windowMs;
-    const row = this.stmt(
-      `INSERT INTO rate_counters (bucket, count, reset_at) VALUES (?, 1, ?)
-       ON CONFLICT (bucket) DO UPDATE SET count = count + 1 RETURNING count`,
-    ).get(`${bucket}@${start}`, start + windowMs) as { count: number };
-    return { count: row.count, resetAt: start + windowMs };
-  }
-
-  private pruneRates(): number {
-    return Number(this.stmt('DELETE FROM rate_counters WHERE reset_at <= ?').run(this.now()).changes);
   }
 
   /**
@@ -249,8 +227,8 @@ export class SqliteApplicationStore implements ApplicationStore {
    */
   async pruneExpired(): Promise<{ rateCounters: number; idempotencyKeys: number }> {
     return this.transaction(() => {
-      const keys = this.stmt('DELETE FROM idempotency_keys WHERE expires_at <= ?').run(this.now());
-      return { rateCounters: this.pruneRates(), idempotencyKeys: Number(keys.changes) };
+      const idempotencyKeys = this.exec(OUTBOX_SQL.pruneKeys, this.now());
+      return { rateCounters: this.exec(OUTBOX_SQL.pruneRates, this.now()), idempotencyKeys };
     });
   }
 
@@ -269,23 +247,20 @@ export class SqliteApplicationStore implements ApplicationStore {
       // Inside the try: a keep that fails after its rename (a full disk at the folder's fsync) leaves no file behind.
       if (app.resume !== null) await this.resumes.keep(app.reference, app.resume.path);
       this.transaction(() => {
-        this.stmt(
-          `INSERT INTO outbox (reference, created_at, campaign_id, company_id, payload, resume_type, resume_bytes, status,
-             attempts, next_attempt_at, dead_letter_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?)`,
-        ).run(
-          app.reference, now, app.campaign_id, app.company_id, JSON.stringify(app.payload), app.resume_type, app.resume?.size ?? null, now,
-          now + options.deadLetterAfterMs,
-        );
+        this.exec(OUTBOX_SQL.enqueue, ...enqueueParams(app, now, options.deadLetterAfterMs));
         if (options.key !== undefined) {
           // The key is written with the application: a retry finds it, in this process or the next.
-          this.stmt(
-            `INSERT INTO idempotency_keys (key, fingerprint, state, owner, reference, created_at, expires_at) VALUES (?, ?, 'in_progress', ?, ?, ?, ?)
+          this.exec(
+            `INSERT INTO idempotency_keys (key, fingerprint, state, owner, reference, created_at, expires_at) VALUES ($1, $2, 'in_progress', $3, $4, $5, $6)
              ON CONFLICT (key) DO UPDATE SET fingerprint = excluded.fingerprint, state = 'in_progress', owner = excluded.owner,
                reference = excluded.reference, status = NULL, body = NULL, created_at = excluded.created_at, expires_at = excluded.expires_at`,
-          ).run(options.key, this.#claims.get(options.key) ?? '', this.owner, app.reference, now, now + IDEMPOTENCY_TTL_MS);
+            options.key, this.#claims.get(options.key) ?? '', this.owner, app.reference, now, now + IDEMPOTENCY_TTL_MS,
+          );
         }
-        if (options.emailBucket !== undefined) this.hitRateNow(options.emailBucket.bucket, options.emailBucket.windowMs);
+        if (options.emailBucket !== undefined) {
+          const window = rateWindow(options.emailBucket.bucket, options.emailBucket.windowMs, now);
+          this.stmt(OUTBOX_SQL.hitRate).get(window.key, window.resetAt);
+        }
       });
     } catch (error) {
       this.resumes.remove(app.reference);
@@ -295,61 +270,30 @@ export class SqliteApplicationStore implements ApplicationStore {
   }
 
   /**
-   * Claims one pending row for an attempt: status delivering, a lease, and
-   * attempts counted BEFORE the attempt, so a crash mid-attempt is known as
-   * "an attempt may have reached the service" after a restart.
+   * Claims due rows one by one, oldest first, all before answering (no await
+   * between the look and the claims: a concurrent call finds them taken): one
+   * process owns the file, and each claim is one statement that takes a row
+   * only while it is pending.
    */
-  async claim(reference: string, leaseMs: number): Promise<ClaimedRow | undefined> {
-    return this.claimNow(reference, leaseMs);
-  }
-
-  private claimNow(reference: string, leaseMs: number): ClaimedRow | undefined {
+  async claimDue(limit: number, leaseMs: number): Promise<ClaimedRow[]> {
     const now = this.now();
-    const row = this.stmt(
-      `UPDATE outbox SET status = 'delivering', lease_owner = ?, lease_until = ?, lease_token = lease_token + 1, attempts = attempts + 1,
-         last_attempt_at = ? WHERE reference = ? AND status = 'pending' RETURNING *`,
-    ).get(this.owner, now + leaseMs, now, reference) as Record<string, SQLInputValue> | undefined;
-    return row === undefined ? undefined : { ...this.toRow(row), lease_token: Number(row.lease_token) };
-  }
-
-  /** Extended only while its token is the row's and its lease has not run out; a row erased meanwhile is still the attempt's to record. */
-  async renewLease(lease: Lease, leaseMs: number): Promise<boolean> {
-    const now = this.now();
-    const renewed = this.stmt("UPDATE outbox SET lease_until = ? WHERE reference = ? AND lease_token = ? AND status = 'delivering' AND lease_until > ?").run(
-      now + leaseMs,
-      lease.reference,
-      lease.lease_token,
-      now,
-    );
-    if (renewed.changes > 0) return true;
-    const row = this.stmt('SELECT lease_token, status FROM outbox WHERE reference = ?').get(lease.reference) as { lease_token: number; status: string } | undefined;
-    return row !== undefined && row.lease_token === lease.lease_token && row.status !== 'delivering';
-  }
-
-  /** After a write that changed nothing: rejects when another claim holds the row (else it was erased meanwhile, and stays so). */
-  private checkLease(lease: Lease): void {
-    const row = this.stmt('SELECT lease_token FROM outbox WHERE reference = ?').get(lease.reference) as { lease_token: number } | undefined;
-    if (row === undefined || row.lease_token !== lease.lease_token) throw new LeaseLostError(lease.reference);
-  }
-
-  /** References of pending rows whose next attempt is due, oldest first. */
-  private due(limit: number): string[] {
-    const rows = this.stmt("SELECT reference FROM outbox WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?").all(
-      this.now(),
-      limit,
-    ) as { reference: string }[];
-    return rows.map((r) => r.reference);
-  }
-
-  /** Time of the next due attempt, if any row waits. */
-  async nextDueAt(): Promise<number | undefined> {
-    const row = this.stmt("SELECT min(next_attempt_at) AS at FROM outbox WHERE status = 'pending'").get() as { at: number | null };
-    return row.at ?? undefined;
+    const due = this.stmt("SELECT reference FROM outbox WHERE status = 'pending' AND next_attempt_at <= $1 ORDER BY next_attempt_at LIMIT $2").all(now, limit) as {
+      reference: string;
+    }[];
+    const rows: ClaimedRow[] = [];
+    for (const { reference } of due) {
+      const row = this.stmt(OUTBOX_SQL.claim).get(this.owner, now + leaseMs, now, reference);
+      if (row !== undefined) rows.push(toClaimed(row));
+    }
+    return rows;
   }
 
   /**
-   * Takes back rows left in `delivering` by a process that is gone (or by
-   * this one, for references it no longer works on): they become due now.
+   * Takes back rows left in `delivering` by a process that is gone (one
+   * process owns the file: any other owner's row), or by this one for
+   * references it no longer works on once their lease ended. Whether the
+   * killed attempt reached the service is unknown: due now, in its place in
+   * line (when it was due), under a new lease_token.
    */
   async recoverLeases(activeHere: ReadonlySet<string> = new Set()): Promise<number> {
     const now = this.now();
@@ -362,133 +306,35 @@ export class SqliteApplicationStore implements ApplicationStore {
     for (const row of rows) {
       const othersGone = row.lease_owner !== this.owner;
       const expiredHere = row.lease_owner === this.owner && !activeHere.has(row.reference) && (row.lease_until ?? 0) <= now;
-      if (othersGone || expiredHere) {
-        // Whether the killed attempt reached the service is unknown. Due now, in its place in line (when it was due).
-        this.stmt(
-          "UPDATE outbox SET status = 'pending', next_attempt_at = min(next_attempt_at, ?), lease_owner = NULL, lease_until = NULL, lease_token = lease_token + 1, unconfirmed_send = 1 WHERE reference = ? AND status = 'delivering'",
-        ).run(
-          now,
-          row.reference,
-        );
-        recovered += 1;
-      }
+      if (!othersGone && !expiredHere) continue;
+      this.exec(
+        "UPDATE outbox SET status = 'pending', next_attempt_at = min(next_attempt_at, $1), lease_owner = NULL, lease_until = NULL, lease_token = lease_token + 1, unconfirmed_send = 1 WHERE reference = $2 AND status = 'delivering'",
+        now, row.reference,
+      );
+      recovered += 1;
     }
     return recovered;
   }
 
-  /** Makes every waiting row due now (at start-up: a restart often follows a fix, so the backoff starts over). */
-  async makePendingDue(): Promise<number> {
-    const result = this.stmt("UPDATE outbox SET next_attempt_at = ? WHERE status = 'pending' AND next_attempt_at > ?").run(this.now(), this.now());
-    return Number(result.changes);
-  }
-
   /** Delivered: forget the personal data in the same statement, then the resume's file. */
   async markDelivered(lease: Lease, outcome: Outcome, ids: { applicantId?: number | undefined; applicationId?: number | undefined }): Promise<void> {
-    const result = this.stmt(
-      `UPDATE outbox SET status = 'delivered', outcome = ?, delivered_at = ?, payload = NULL, resume_bytes = NULL, lease_owner = NULL,
-         lease_until = NULL, last_error = NULL, upstream_applicant_id = ?, upstream_application_id = ?
-       WHERE reference = ? AND lease_token = ?`,
-    ).run(outcome, this.now(), ids.applicantId ?? null, ids.applicationId ?? null, lease.reference, lease.lease_token);
-    if (result.changes === 0) this.checkLease(lease);
+    const changed = this.exec(OUTBOX_SQL.markDelivered, outcome, this.now(), ids.applicantId ?? null, ids.applicationId ?? null, lease.reference, lease.lease_token);
+    if (changed === 0) await this.checkLease(lease);
     this.resumes.remove(lease.reference);
-  }
-
-  // markRetry, markRejected and markDead leave a row erased during its attempt as it is
-  // (`erased_at IS NULL`): it must not go back in line. A delivery that succeeded
-  // meanwhile is still recorded by markDelivered: the service has it, the list must say so.
-
-  /** A transient failure: try again at `nextAttemptAt`. `reached`: the attempt may have reached the service. */
-  async markRetry(lease: Lease, nextAttemptAt: number, error: string, reached = false): Promise<void> {
-    const result = this.stmt(
-      `UPDATE outbox SET status = 'pending', next_attempt_at = ?, last_error = ?, lease_owner = NULL, lease_until = NULL,
-         unconfirmed_send = max(unconfirmed_send, ?) WHERE reference = ? AND lease_token = ? AND erased_at IS NULL`,
-    ).run(nextAttemptAt, error, reached ? 1 : 0, lease.reference, lease.lease_token);
-    if (result.changes === 0) this.checkLease(lease);
   }
 
   /** Refused for good and the candidate was told so: personal data goes. */
   async markRejected(lease: Lease, outcome: Outcome, error: string): Promise<void> {
-    const result = this.stmt(
-      `UPDATE outbox SET status = 'rejected', outcome = ?, last_error = ?, payload = NULL, resume_bytes = NULL, lease_owner = NULL,
-         lease_until = NULL, ended_at = ? WHERE reference = ? AND lease_token = ? AND erased_at IS NULL`,
-    ).run(outcome, error, this.now(), lease.reference, lease.lease_token);
-    if (result.changes > 0) this.resumes.remove(lease.reference);
-    else this.checkLease(lease);
-  }
-
-  /**
-   * Not deliverable, and the candidate was told it was received: kept for an
-   * operator (`outbox retry`) for PERSONAL_DATA_RETENTION_DAYS.
-   */
-  async markDead(lease: Lease, outcome: Outcome, error: string): Promise<void> {
-    const result = this.stmt(
-      `UPDATE outbox SET status = 'dead', outcome = ?, last_error = ?, lease_owner = NULL, lease_until = NULL, ended_at = ?
-       WHERE reference = ? AND lease_token = ? AND erased_at IS NULL`,
-    ).run(outcome, error, this.now(), lease.reference, lease.lease_token);
-    if (result.changes === 0) this.checkLease(lease);
+    const changed = this.exec(OUTBOX_SQL.markRejected, outcome, error, this.now(), lease.reference, lease.lease_token);
+    if (changed > 0) this.resumes.remove(lease.reference);
+    else await this.checkLease(lease);
   }
 
   async markRefused(lease: Lease, outcome: Outcome, error: string): Promise<'rejected' | 'dead' | undefined> {
-    const row = this.stmt(
-      `UPDATE outbox SET status = CASE WHEN answered IS NULL THEN 'rejected' ELSE 'dead' END, outcome = ?, last_error = ?,
-         payload = CASE WHEN answered IS NULL THEN NULL ELSE payload END, resume_bytes = CASE WHEN answered IS NULL THEN NULL ELSE resume_bytes END,
-         lease_owner = NULL, lease_until = NULL, ended_at = ?
-       WHERE reference = ? AND lease_token = ? AND erased_at IS NULL RETURNING status`,
-    ).get(outcome, error, this.now(), lease.reference, lease.lease_token) as { status: 'rejected' | 'dead' } | undefined;
-    if (row === undefined) this.checkLease(lease);
+    const row = this.stmt(OUTBOX_SQL.markRefused).get(outcome, error, this.now(), lease.reference, lease.lease_token) as { status: 'rejected' | 'dead' } | undefined;
+    if (row === undefined) await this.checkLease(lease);
     if (row?.status === 'rejected') this.resumes.remove(lease.reference);
     return row?.status;
-  }
-
-  async answerQueued(reference: string): Promise<boolean> {
-    const result = this.stmt("UPDATE outbox SET answered = coalesce(answered, 202) WHERE reference = ? AND status IN ('pending', 'delivering')").run(reference);
-    return result.changes > 0;
-  }
-
-  /** Records the status the candidate was answered. */
-  async setAnswered(reference: string, status: number): Promise<void> {
-    this.stmt('UPDATE outbox SET answered = ? WHERE reference = ? AND answered IS NULL').run(status, reference);
-  }
-
-  async get(reference: string): Promise<OutboxRow | undefined> {
-    const row = this.stmt('SELECT * FROM outbox WHERE reference = ?').get(reference) as Record<string, SQLInputValue> | undefined;
-    return row === undefined ? undefined : this.toRow(row);
-  }
-
-  private toRow(raw: Record<string, SQLInputValue>): OutboxRow {
-    const { lease_owner: _owner, lease_until: _until, lease_token: _token, ...rest } = raw;
-    return { ...(rest as unknown as OutboxRow), payload: typeof raw.payload === 'string' ? (JSON.parse(raw.payload) as ApplicationPayload) : null };
-  }
-
-  private toSummary(raw: Record<string, SQLInputValue>): OutboxSummary {
-    return { ...(raw as unknown as OutboxSummary), personal_data: raw.personal_data === 1 };
-  }
-
-  async summary(reference: string): Promise<OutboxSummary | undefined> {
-    const row = this.stmt(`SELECT ${SUMMARY_COLUMNS} FROM outbox WHERE reference = ?`).get(reference) as Record<string, SQLInputValue> | undefined;
-    return row === undefined ? undefined : this.toSummary(row);
-  }
-
-  async list(options: { status?: OutboxStatus; limit?: number } = {}): Promise<OutboxSummary[]> {
-    const limit = options.limit ?? 1000;
-    const rows =
-      options.status !== undefined
-        ? this.stmt(`SELECT ${SUMMARY_COLUMNS} FROM outbox WHERE status = ? ORDER BY created_at LIMIT ?`).all(options.status, limit)
-        : this.stmt(`SELECT ${SUMMARY_COLUMNS} FROM outbox ORDER BY created_at LIMIT ?`).all(limit);
-    return (rows as Record<string, SQLInputValue>[]).map((row) => this.toSummary(row));
-  }
-
-  async counts(): Promise<Record<OutboxStatus, number>> {
-    const counts: Record<OutboxStatus, number> = { pending: 0, delivering: 0, delivered: 0, rejected: 0, dead: 0 };
-    for (const row of this.stmt('SELECT status, count(*) AS n FROM outbox GROUP BY status').all() as { status: OutboxStatus; n: number }[]) {
-      counts[row.status] = row.n;
-    }
-    return counts;
-  }
-
-  async queuedResumeBytes(): Promise<number> {
-    const row = this.stmt(`SELECT coalesce(sum(resume_bytes), 0) AS bytes FROM outbox WHERE status <> 'delivered'`).get() as { bytes: number };
-    return Number(row.bytes);
   }
 
   /**
@@ -498,16 +344,12 @@ export class SqliteApplicationStore implements ApplicationStore {
   async retry(reference: string, deadLetterAfterMs: number): Promise<RetryResult> {
     const now = this.now();
     return this.transaction(() => {
-      const row = this.stmt('SELECT status, payload IS NOT NULL AS has_payload, erased_at FROM outbox WHERE reference = ?').get(reference) as
-        | { status: OutboxStatus; has_payload: number; erased_at: number | null }
-        | undefined;
+      const row = this.stmt(OUTBOX_SQL.retryState).get(reference) as { status: OutboxStatus; has_payload: number; erased_at: number | null } | undefined;
       if (row === undefined) return 'not_found';
       // Erased (retention or a request) and not delivered: nothing is left to send.
       if (row.erased_at !== null && row.status !== 'delivered') return 'erased';
       if (!(row.status === 'dead' || row.status === 'pending') || row.has_payload === 0) return 'not_retryable';
-      this.stmt(
-        "UPDATE outbox SET status = 'pending', next_attempt_at = ?, dead_letter_at = ?, outcome = NULL, ended_at = NULL WHERE reference = ?",
-      ).run(now, now + deadLetterAfterMs, reference);
+      this.exec(OUTBOX_SQL.requeue, now, now + deadLetterAfterMs, reference);
       return 'queued';
     });
   }
@@ -516,21 +358,14 @@ export class SqliteApplicationStore implements ApplicationStore {
 
   /** Drops one row's payload and resume, recording when and why; its summary stays. The caller deletes the resume's file once committed. */
   private dropPersonalData(reference: string, now: number, by: ErasedBy): void {
-    this.stmt('UPDATE outbox SET payload = NULL, resume_bytes = NULL, erased_at = ?, erased_by = ? WHERE reference = ?').run(now, by, reference);
+    this.exec(OUTBOX_SQL.dropPersonalData, now, by, reference);
   }
 
-  /**
-   * Erases the personal data of dead and refused rows that ended at least
-   * `retentionMs` ago (see RETENTION_FROM). Rows in line are never touched:
-   * they need their data to be delivered. Answers the references erased.
-   */
+  /** Erases the personal data of dead and refused rows that ended at least `retentionMs` ago; answers their references. */
   async eraseExpiredPersonalData(retentionMs: number): Promise<string[]> {
     const now = this.now();
     const erased = this.transaction(() => {
-      const rows = this.stmt(
-        `SELECT reference FROM outbox WHERE status IN ('dead', 'rejected') AND ${RETENTION_FROM} <= ?
-           AND (payload IS NOT NULL OR resume_bytes IS NOT NULL)`,
-      ).all(now - retentionMs) as { reference: string }[];
+      const rows = this.stmt(OUTBOX_SQL.retentionEnded).all(now - retentionMs) as { reference: string }[];
       for (const row of rows) this.dropPersonalData(row.reference, now, 'retention');
       return rows.map((r) => r.reference);
     });
@@ -547,46 +382,28 @@ export class SqliteApplicationStore implements ApplicationStore {
    * rows or whose stored answer holds the address.
    */
   async eraseByEmail(email: string, rateBucket: string): Promise<ErasureReport> {
-    const wanted = email.trim().toLowerCase();
-    // An empty address would match every stored answer below.
-    if (!wanted.includes('@')) throw new Error('eraseByEmail needs an email address');
+    const wanted = wantedEmail(email);
     const now = this.now();
     const report = this.transaction((): ErasureReport => {
       // Payloads are JSON: read the rows that still hold one (bounded by what is kept) and compare in JS.
-      const rows = this.stmt('SELECT reference, status, outcome, payload FROM outbox WHERE payload IS NOT NULL').all() as {
-        reference: string;
-        status: OutboxStatus;
-        outcome: Outcome | null;
-        payload: string;
-      }[];
+      const rows = this.stmt(OUTBOX_SQL.withPayload).all() as { reference: string; status: OutboxStatus; outcome: Outcome | null; payload: string }[];
       const applications: ErasureReport['applications'] = [];
       for (const row of rows) {
-        const payload = JSON.parse(row.payload) as ApplicationPayload;
-        if (typeof payload.applicant.email !== 'string' || payload.applicant.email.trim().toLowerCase() !== wanted) continue;
+        if (!holdsEmail(row.payload, wanted)) continue;
         this.dropPersonalData(row.reference, now, 'request');
         if (row.status === 'pending' || row.status === 'delivering') {
-          this.stmt(
-            "UPDATE outbox SET status = 'rejected', outcome = 'erased', ended_at = ?, lease_owner = NULL, lease_until = NULL WHERE reference = ?",
-          ).run(now, row.reference);
+          this.exec(OUTBOX_SQL.rejectErased, now, row.reference);
           applications.push({ reference: row.reference, statusBefore: row.status, status: 'rejected', outcome: 'erased' });
         } else {
           applications.push({ reference: row.reference, statusBefore: row.status, status: row.status, outcome: row.outcome });
         }
       }
       const prefix = `${rateBucket}@`;
-      const counters = this.stmt('DELETE FROM rate_counters WHERE substr(bucket, 1, ?) = ?').run(prefix.length, prefix);
-      const erased = new Set(applications.map((a) => a.reference));
-      const keys = this.stmt('SELECT key, reference, body FROM idempotency_keys').all() as { key: string; reference: string | null; body: string | null }[];
-      let idempotencyKeys = 0;
-      for (const key of keys) {
-        const linked = key.reference !== null && erased.has(key.reference);
-        const mentions = key.body !== null && key.body.toLowerCase().includes(wanted);
-        if (linked || mentions) {
-          this.stmt('DELETE FROM idempotency_keys WHERE key = ?').run(key.key);
-          idempotencyKeys += 1;
-        }
-      }
-      return { applications, rateCounters: Number(counters.changes), idempotencyKeys };
+      const rateCounters = this.exec(OUTBOX_SQL.deleteCountersOf, prefix, prefix.length);
+      const keys = this.stmt(OUTBOX_SQL.keysWithAnswers).all() as unknown as KeyWithAnswer[];
+      const doomed = keysToErase(keys, applications, wanted);
+      for (const key of doomed) this.exec(OUTBOX_SQL.deleteKey, key);
+      return { applications, rateCounters, idempotencyKeys: doomed.length };
     });
     for (const application of report.applications) this.resumes.remove(application.reference);
     return report;
@@ -594,14 +411,12 @@ export class SqliteApplicationStore implements ApplicationStore {
 
   /** Deletes delivered and refused rows (they hold no personal data), and expired keys and counters. */
   async purgeDelivered(olderThanMs = 0): Promise<number> {
-    const cutoff = this.now() - olderThanMs;
+    const now = this.now();
     return this.transaction(() => {
-      const result = this.stmt(
-        "DELETE FROM outbox WHERE status IN ('delivered', 'rejected') AND coalesce(delivered_at, ended_at, last_attempt_at, created_at) <= ?",
-      ).run(cutoff);
-      this.stmt('DELETE FROM idempotency_keys WHERE expires_at <= ?').run(this.now());
-      this.pruneRates();
-      return Number(result.changes);
+      const purged = this.exec(OUTBOX_SQL.purgeDelivered, now - olderThanMs);
+      this.exec(OUTBOX_SQL.pruneKeys, now);
+      this.exec(OUTBOX_SQL.pruneRates, now);
+      return purged;
     });
   }
 
@@ -614,18 +429,5 @@ export class SqliteApplicationStore implements ApplicationStore {
   async compact(): Promise<void> {
     this.db.exec('PRAGMA incremental_vacuum');
     this.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
-  }
-
-  /**
-   * Claims due rows one by one: one process owns the file, and each claim is
-   * one statement that takes a row only while it is pending.
-   */
-  async claimDue(limit: number, leaseMs: number): Promise<ClaimedRow[]> {
-    const rows: ClaimedRow[] = [];
-    for (const reference of this.due(limit)) {
-      const row = this.claimNow(reference, leaseMs);
-      if (row !== undefined) rows.push(row);
-    }
-    return rows;
   }
 }

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { base64Chunks } from '../../client/streamed-json.ts';
 import { ResumeFiles } from './resume-files.ts';
-import { UploadSpool } from './upload-spool.ts';
+import { UploadSpool } from '../applications/upload-spool.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'resume-files-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));

@@ -1,0 +1,182 @@
+// The outbox methods that are one statement (with its lease check) on either
+// database, written once over the small runner each store gives (Sql), and
+// the one reading of a stored row. What runs in a transaction stays with its
+// store: node:sqlite's are synchronous (an await inside one would let other
+// requests' statements in), PostgreSQL's hold a client of the pool.
+import { LeaseLostError } from './application-store.ts';
+import type { ApplicationPayload, ClaimedRow, Lease, OutboxRow, OutboxStatus, OutboxSummary, Outcome, RateCount } from './application-store.ts';
+import { OUTBOX_SQL } from './outbox-sql.ts';
+
+export type SqlValue = string | number | null;
+export type Raw = Record<string, unknown>;
+
+/** Runs one statement of outbox-sql.ts on a store's database (or on the client of its transaction). */
+export interface Sql {
+  all(text: string, params?: readonly SqlValue[]): Promise<Raw[]>;
+  /** Answers how many rows the statement changed. */
+  run(text: string, params?: readonly SqlValue[]): Promise<number>;
+}
+
+// pg reads bigint as a string (it may pass 2^53): ours are milliseconds and ids, well below.
+const BIGINT_COLUMNS = [
+  'created_at', 'campaign_id', 'company_id', 'resume_bytes', 'next_attempt_at', 'dead_letter_at', 'last_attempt_at', 'delivered_at',
+  'upstream_applicant_id', 'upstream_application_id', 'ended_at', 'erased_at',
+] as const;
+
+function numbers(raw: Raw): Raw {
+  const out: Raw = { ...raw };
+  for (const column of BIGINT_COLUMNS) if (typeof out[column] === 'string') out[column] = Number(out[column]);
+  return out;
+}
+
+/** A payload as stored: JSON text (SQLite) or already parsed (PostgreSQL jsonb). */
+export function parsePayload(value: unknown): ApplicationPayload | null {
+  if (value === null || value === undefined) return null;
+  return (typeof value === 'string' ? JSON.parse(value) : value) as ApplicationPayload;
+}
+
+export function toRow(raw: Raw): OutboxRow {
+  const { lease_owner: _owner, lease_until: _until, lease_token: _token, ...rest } = numbers(raw);
+  return { ...(rest as unknown as OutboxRow), payload: parsePayload(raw.payload) };
+}
+
+export function toClaimed(raw: Raw): ClaimedRow {
+  return { ...toRow(raw), lease_token: Number(raw.lease_token) };
+}
+
+export function toSummary(raw: Raw): OutboxSummary {
+  // A boolean in PostgreSQL, 0 or 1 in SQLite.
+  return { ...(numbers(raw) as unknown as OutboxSummary), personal_data: raw.personal_data === true || raw.personal_data === 1 };
+}
+
+/** The counter of the fixed window `now` falls in. */
+export function rateWindow(bucket: string, windowMs: number, now: number): { key: string; resetAt: number } {
+  const start = Math.floor(now / windowMs) * windowMs;
+  return { key: `${bucket}@${start}`, resetAt: start + windowMs };
+}
+
+/** The address a right-to-erasure request names, as both stores compare it (trimmed, lower-cased by JavaScript). */
+export function wantedEmail(email: string): string {
+  const wanted = email.trim().toLowerCase();
+  // An empty address would match every stored answer.
+  if (!wanted.includes('@')) throw new Error('eraseByEmail needs an email address');
+  return wanted;
+}
+
+/** Whether a stored payload is the application of `wanted`. */
+export function holdsEmail(payload: unknown, wanted: string): boolean {
+  const email = parsePayload(payload)?.applicant.email;
+  return typeof email === 'string' && email.trim().toLowerCase() === wanted;
+}
+
+export interface KeyWithAnswer {
+  key: string;
+  reference: string | null;
+  body: string | null;
+}
+
+/** The idempotency keys an erasure deletes: those pointing at an erased row, and those whose stored answer holds the address. */
+export function keysToErase(keys: readonly KeyWithAnswer[], erased: readonly { reference: string }[], wanted: string): string[] {
+  const references = new Set(erased.map((a) => a.reference));
+  return keys.filter((k) => (k.reference !== null && references.has(k.reference)) || (k.body !== null && k.body.toLowerCase().includes(wanted))).map((k) => k.key);
+}
+
+export abstract class SqlOutbox {
+  abstract readonly owner: string;
+  protected abstract readonly sql: Sql;
+  protected abstract readonly now: () => number;
+
+  async claim(reference: string, leaseMs: number): Promise<ClaimedRow | undefined> {
+    const now = this.now();
+    const [row] = await this.sql.all(OUTBOX_SQL.claim, [this.owner, now + leaseMs, now, reference]);
+    return row === undefined ? undefined : toClaimed(row);
+  }
+
+  /** Extended only while its token is the row's and its lease has not run out; a row erased meanwhile is still the attempt's to record. */
+  async renewLease(lease: Lease, leaseMs: number): Promise<boolean> {
+    const now = this.now();
+    if ((await this.sql.run(OUTBOX_SQL.renewLease, [now + leaseMs, lease.reference, lease.lease_token, now])) > 0) return true;
+    const [row] = await this.sql.all(OUTBOX_SQL.leaseOf, [lease.reference]);
+    return row !== undefined && Number(row.lease_token) === lease.lease_token && row.status !== 'delivering';
+  }
+
+  /** After a write that changed nothing: rejects when another claim holds the row (else it was erased meanwhile, and stays so). */
+  protected async checkLease(lease: Lease, sql: Sql = this.sql): Promise<void> {
+    const [row] = await sql.all(OUTBOX_SQL.leaseOf, [lease.reference]);
+    if (row === undefined || Number(row.lease_token) !== lease.lease_token) throw new LeaseLostError(lease.reference);
+  }
+
+  async nextDueAt(): Promise<number | undefined> {
+    const [row] = await this.sql.all(OUTBOX_SQL.nextDueAt);
+    return row?.at == null ? undefined : Number(row.at);
+  }
+
+  /** Makes every waiting row due now (at start-up: a restart often follows a fix, so the backoff starts over). */
+  async makePendingDue(): Promise<number> {
+    return this.sql.run(OUTBOX_SQL.makePendingDue, [this.now()]);
+  }
+
+  async markRetry(lease: Lease, nextAttemptAt: number, error: string, reached = false): Promise<void> {
+    const changed = await this.sql.run(OUTBOX_SQL.markRetry, [nextAttemptAt, error, reached ? 1 : 0, lease.reference, lease.lease_token]);
+    if (changed === 0) await this.checkLease(lease);
+  }
+
+  /**
+   * Not deliverable, and the candidate was told it was received: kept for an
+   * operator (`outbox retry`) for PERSONAL_DATA_RETENTION_DAYS.
+   */
+  async markDead(lease: Lease, outcome: Outcome, error: string): Promise<void> {
+    const changed = await this.sql.run(OUTBOX_SQL.markDead, [outcome, error, this.now(), lease.reference, lease.lease_token]);
+    if (changed === 0) await this.checkLease(lease);
+  }
+
+  /** One statement: it waits for (or is waited for by) a refusal being recorded on the same row, never crosses it. */
+  async answerQueued(reference: string): Promise<boolean> {
+    return (await this.sql.run(OUTBOX_SQL.answerQueued, [reference])) > 0;
+  }
+
+  async setAnswered(reference: string, status: number): Promise<void> {
+    await this.sql.run(OUTBOX_SQL.setAnswered, [status, reference]);
+  }
+
+  async get(reference: string): Promise<OutboxRow | undefined> {
+    const [row] = await this.sql.all(OUTBOX_SQL.get, [reference]);
+    return row === undefined ? undefined : toRow(row);
+  }
+
+  async summary(reference: string): Promise<OutboxSummary | undefined> {
+    const [row] = await this.sql.all(OUTBOX_SQL.summary, [reference]);
+    return row === undefined ? undefined : toSummary(row);
+  }
+
+  async list(options: { status?: OutboxStatus; limit?: number } = {}): Promise<OutboxSummary[]> {
+    const limit = options.limit ?? 1000;
+    const rows = options.status === undefined ? await this.sql.all(OUTBOX_SQL.list, [limit]) : await this.sql.all(OUTBOX_SQL.listByStatus, [limit, options.status]);
+    return rows.map(toSummary);
+  }
+
+  async counts(): Promise<Record<OutboxStatus, number>> {
+    const counts: Record<OutboxStatus, number> = { pending: 0, delivering: 0, delivered: 0, rejected: 0, dead: 0 };
+    for (const row of await this.sql.all(OUTBOX_SQL.counts)) counts[row.status as OutboxStatus] = Number(row.n);
+    return counts;
+  }
+
+  async queuedResumeBytes(): Promise<number> {
+    const [row] = await this.sql.all(OUTBOX_SQL.queuedResumeBytes);
+    return Number(row?.bytes ?? 0);
+  }
+
+  /** The count of a window, without counting this call. */
+  async peekRate(bucket: string, windowMs: number): Promise<RateCount> {
+    const window = rateWindow(bucket, windowMs, this.now());
+    const [row] = await this.sql.all(OUTBOX_SQL.peekRate, [window.key]);
+    return { count: row === undefined ? 0 : Number(row.count), resetAt: window.resetAt };
+  }
+
+  /** Counts one more in the window and answers the new count. */
+  async hitRate(bucket: string, windowMs: number): Promise<RateCount> {
+    const window = rateWindow(bucket, windowMs, this.now());
+    const [row] = await this.sql.all(OUTBOX_SQL.hitRate, [window.key, window.resetAt]);
+    return { count: Number(row!.count), resetAt: window.resetAt };
+  }
+}

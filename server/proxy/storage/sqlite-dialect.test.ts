@@ -1,0 +1,17 @@
+import assert from 'node:assert/strict';
+import { DatabaseSync } from 'node:sqlite';
+import { describe, it } from 'node:test';
+import { toSqlite } from './sqlite-dialect.ts';
+
+describe('toSqlite', () => {
+  it('numbers the placeholders as SQLite binds them by position, a placeholder used twice included', () => {
+    const db = new DatabaseSync(':memory:');
+    db.exec('CREATE TABLE t (a INTEGER, b INTEGER, c INTEGER)');
+    db.prepare(toSqlite('INSERT INTO t (a, b, c) VALUES ($1, $2, $1)')).run(7, 8);
+    assert.deepEqual({ ...db.prepare('SELECT a, b, c FROM t').get() }, { a: 7, b: 8, c: 7 });
+  });
+
+  it('drops FOR UPDATE: a SQLite write transaction holds the whole file', () => {
+    assert.equal(toSqlite('SELECT status FROM outbox WHERE reference = $1 FOR UPDATE'), 'SELECT status FROM outbox WHERE reference = ?1');
+  });
+});
