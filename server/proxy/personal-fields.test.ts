@@ -16,7 +16,8 @@ import { eventually } from '../test/poll.ts';
 import { checkForm, emailBucket } from './applications/form.ts';
 import { RetentionSweeper } from './applications/retention.ts';
 import { UploadSpool } from './applications/upload-spool.ts';
-import { openApplicationStore } from './storage/index.ts';
+import { openBackend } from './storage/index.ts';
+import type { Backend } from './storage/index.ts';
 import type { ApplicationStore } from './storage/index.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -110,14 +111,17 @@ describe('personal fields of the form', () => {
   describe('in the store', () => {
     let dir: string;
     let now: number;
+    let backend: Backend;
     let store: ApplicationStore;
     beforeEach(() => {
       dir = mkdtempSync(join(tmpdir(), 'jbc-personal-'));
       now = Date.UTC(2026, 0, 1);
-      store = openApplicationStore({ dataDir: dir, database: undefined, owner: 'test', now: () => now });
+      backend = openBackend({ dataDir: dir, databaseUrl: null });
+      store = backend.openApplications({ owner: 'test', now: () => now });
     });
     afterEach(async () => {
       await store.close();
+      await backend.close();
       rmSync(dir, { recursive: true, force: true });
     });
 

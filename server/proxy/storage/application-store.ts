@@ -5,7 +5,7 @@
 // with DATABASE_URL), because "stored", "this key now points at that
 // application" and "this email counted one more" must commit together
 // (enqueue). Every method is async: PostgreSQL is.
-import type { ApplicantFormName } from '../../contract/application-form.ts';
+import type { ApplicantFormName } from '../../public-api/application-form.ts';
 import type { JobboardApplicantInput } from '../../contract/index.ts';
 import type { DataDirLock } from '../data-dir-lock.ts';
 import type { MigrationReport } from './migrations.ts';
