@@ -43,8 +43,13 @@ const RETRY_EVERY = 4;
 const FAULT_EVERY = 3;
 /** When, as a fraction of the run, faults start, the instance is killed, faults stop, the database's connections are cut. */
 const TIMELINE = { faultsOn: 0.25, kill: 0.4, faultsOff: 0.55, cutDatabase: 0.7 };
-/** Around the kill, one request in `every` waits delay_ms at the service (then goes on): attempts are under way, their rows claimed. */
-const SLOW = { delay_ms: 5_000, every: 2 };
+/** Around the kill, every request waits delay_ms at the service (then goes on): attempts are under way, their rows claimed. */
+const SLOW = { delay_ms: 8_000, every: 1 };
+/**
+ * The instance is killed once each instance holds a claim this recent: its attempt has at least SLOW's delay
+ * less this to run, so the killed instance still holds it when the kill lands, even on a loaded machine.
+ */
+const FRESH_CLAIM_MS = 2_000;
 const RESUME = pdfOfSize(30 * 1024);
 /** The default DELIVERY_LEASE_SECONDS: a killed instance's claims run out after this long at most. */
 const LEASE_MS = 60_000;
@@ -88,12 +93,16 @@ describe('three proxy instances on one PostgreSQL database', { skip: skipWithout
   const dataDirs: string[] = [];
   let database: pg.Pool;
 
-  /** The rows being delivered right now: each claim as `reference lease_token lease_until`, and how many instances hold them. */
-  async function claimedRows(): Promise<{ claims: string[]; owners: number }> {
-    const { rows } = await database.query<{ claim: string; lease_owner: string }>(
-      "SELECT reference || ' ' || lease_token || ' ' || lease_until AS claim, lease_owner FROM outbox WHERE status = 'delivering'",
+  /**
+   * The rows being delivered right now: each claim as `reference lease_token lease_until`, and how many
+   * instances hold one claimed in the last FRESH_CLAIM_MS (its attempt, slowed by SLOW, still has seconds to run).
+   */
+  async function claimedRows(): Promise<{ claims: string[]; freshOwners: number }> {
+    const { rows } = await database.query<{ claim: string; lease_owner: string; lease_until: string }>(
+      "SELECT reference || ' ' || lease_token || ' ' || lease_until AS claim, lease_owner, lease_until FROM outbox WHERE status = 'delivering'",
     );
-    return { claims: rows.map((r) => r.claim), owners: new Set(rows.map((r) => r.lease_owner)).size };
+    const fresh = rows.filter((r) => Number(r.lease_until) >= Date.now() + LEASE_MS - FRESH_CLAIM_MS);
+    return { claims: rows.map((r) => r.claim), freshOwners: new Set(fresh.map((r) => r.lease_owner)).size };
   }
 
   async function startInstance(env: Record<string, string>): Promise<Instance> {
@@ -189,7 +198,7 @@ describe('three proxy instances on one PostgreSQL database', { skip: skipWithout
       await admin(sandboxOrigin, 'POST', '/faults', { count: 1_000_000, ...SLOW });
       const victim = instances[1]!;
       depthAtKill = metricValue(await (await fetch(victim.metricsUrl)).text(), 'outbox_depth');
-      await eventually(async () => (await claimedRows()).owners === INSTANCES, { timeoutMs: 30_000, what: 'every instance to hold claimed rows', intervalMs: 50 });
+      await eventually(async () => (await claimedRows()).freshOwners === INSTANCES, { timeoutMs: 30_000, what: 'every instance to hold a row it just claimed', intervalMs: 50 });
       killedWith = await stopCli(victim.process, 'SIGKILL');
       takeover.killedAt = Date.now();
       const atKill = (await claimedRows()).claims;
