@@ -204,7 +204,7 @@ export class DeliveryWorker {
     const lease = this.keepLease(row);
     let result: AttemptResult;
     try {
-      result = await attemptDelivery(row, this.client, this.options.upstreamTimeoutMs, (reference) => this.outbox.openResume(reference));
+      result = await attemptDelivery(row, this.client, this.options.upstreamTimeoutMs, this.outbox);
     } finally {
       lease.stop();
     }

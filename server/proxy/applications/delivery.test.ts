@@ -4,13 +4,17 @@ import { AuthenticationError, ConflictError, ConnectionError, PermissionError, R
 import { attemptDelivery, classify } from './delivery.ts';
 import { formFieldOf } from './field-problems.ts';
 import { backoffMs } from './delivery-worker.ts';
-import type { DeliveryClient } from './delivery.ts';
+import type { DeliveryClient, DeliveryOutbox } from './delivery.ts';
 import { ResumeMissingError } from '../storage/application-store.ts';
 import type { OutboxRow } from '../storage/application-store.ts';
 
 const RESUME = Buffer.from('%PDF-1.4');
 /** The outbox's reader of stored resumes: this one holds RESUME for r1. */
-const readResume = async (reference: string) => (reference === 'r1' ? (async function* () { yield RESUME; })() : undefined);
+/** The outbox an attempt reads: r1's resume, and no application recorded by any row. */
+const outbox: DeliveryOutbox = {
+  openResume: async (reference: string) => (reference === 'r1' ? (async function* () { yield RESUME; })() : undefined),
+  recordedApplication: async () => undefined,
+};
 
 /** A body with its streamed resume read out as `{ streamed: text, mime_type }`, to compare whole. */
 async function readBody(body: unknown): Promise<unknown> {
@@ -66,7 +70,7 @@ function fakeClient(createApplicant: () => unknown, createApplication: () => unk
 describe('attemptDelivery', () => {
   it('creates the applicant for the campaign\'s company with the stored resume streamed and the cover letter as a comment', async () => {
     const { client, calls } = fakeClient(() => ({ id: 5, applications: [{ id: 9, campaign_id: 12 }] }), () => assert.fail('not called'));
-    const result = await attemptDelivery(row(1), client, 1000, readResume);
+    const result = await attemptDelivery(row(1), client, 1000, outbox);
     // The fake's assert.fail would be taken for an upstream failure: the calls say what was called.
     assert.deepEqual(calls.map((c) => c.endpoint), ['jobboards/applicants']);
     assert.deepEqual(result, { kind: 'delivered', outcome: 'created_applicant', applicantId: 5, applicationId: 9 });
@@ -82,7 +86,7 @@ describe('attemptDelivery', () => {
 
   it('when the applicant exists, creates the application with applicant_email, the resume and the comment', async () => {
     const { client, calls } = fakeClient(() => { throw conflict('applicant_exists'); }, () => ({ id: 11, applicant_id: 5 }));
-    const result = await attemptDelivery(row(1), client, 1000, readResume);
+    const result = await attemptDelivery(row(1), client, 1000, outbox);
     assert.deepEqual(result, { kind: 'delivered', outcome: 'created_application', applicantId: 5, applicationId: 11 });
     assert.deepEqual(await readBody(calls[1]?.body), {
       campaign_id: 12,
@@ -93,8 +97,11 @@ describe('attemptDelivery', () => {
 
   it('when the store lost the resume, sends nothing and names it resume_missing, not a connection failure', async () => {
     const { client, calls } = fakeClient(() => ({ id: 1, applications: [] }), () => ({ id: 2, applicant_id: 1 }));
-    const lost = async (reference: string) => {
-      throw new ResumeMissingError(reference, 'DATA_DIR/resumes/r1 is gone');
+    const lost: DeliveryOutbox = {
+      ...outbox,
+      openResume: async (reference: string) => {
+        throw new ResumeMissingError(reference, 'DATA_DIR/resumes/r1 is gone');
+      },
     };
     assert.deepEqual(await attemptDelivery(row(1), client, 1000, lost), { kind: 'resume_missing', error: 'resume_missing (DATA_DIR/resumes/r1 is gone)' });
     assert.deepEqual(calls, []);
@@ -102,18 +109,18 @@ describe('attemptDelivery', () => {
 
   it('on the first attempt, application_exists means the candidate already applied', async () => {
     const { client } = fakeClient(() => { throw conflict('applicant_exists'); }, () => { throw conflict('application_exists'); });
-    assert.deepEqual(await attemptDelivery(row(1), client, 1000, readResume), { kind: 'already_applied' });
+    assert.deepEqual(await attemptDelivery(row(1), client, 1000, outbox), { kind: 'already_applied' });
   });
 
   it('on a later attempt, application_exists means an earlier attempt delivered it', async () => {
     const { client } = fakeClient(() => { throw conflict('applicant_exists'); }, () => { throw conflict('application_exists'); });
-    assert.deepEqual(await attemptDelivery(row(2), client, 1000, readResume), { kind: 'delivered', outcome: 'found_delivered' });
+    assert.deepEqual(await attemptDelivery(row(2), client, 1000, outbox), { kind: 'delivered', outcome: 'found_delivered' });
   });
 
   it('turns an upstream field refusal into form field errors', async () => {
     const refusal = new ValidationError({ ...where, status: 422, code: 'invalid_request', message: 'bad', details: [{ field: 'applicant.phone_number', message: 'must be a phone number' }] });
     const { client, calls } = fakeClient(() => { throw refusal; }, () => assert.fail('not called'));
-    const result = await attemptDelivery(row(1), client, 1000, readResume);
+    const result = await attemptDelivery(row(1), client, 1000, outbox);
     assert.deepEqual(calls.map((c) => c.endpoint), ['jobboards/applicants']);
     assert.equal(result.kind, 'rejected');
     assert.deepEqual(result.kind === 'rejected' ? result.errors.map((e) => [e.field, e.code]) : [], [['phone_number', 'invalid_phone']]);
@@ -131,7 +138,7 @@ describe('an attempt after one that may have reached the service (unconfirmed_se
   it('finds the application the earlier attempt created among the board\'s for the campaign, and sends nothing', async () => {
     const pages = [{ data: [application(31, 'grace@example.org', 3), application(30, 'ADA@example.org ', 1)], next: 2 }];
     const { client, calls } = fakeClient(() => assert.fail('not sent'), () => assert.fail('not sent'), pages);
-    assert.deepEqual(await attemptDelivery(unconfirmed, client, 1000, readResume), { kind: 'delivered', outcome: 'found_delivered', applicantId: 130, applicationId: 30 });
+    assert.deepEqual(await attemptDelivery(unconfirmed, client, 1000, outbox), { kind: 'delivered', outcome: 'found_delivered', applicantId: 130, applicationId: 30 });
     assert.deepEqual(calls.map((c) => c.endpoint), ['GET applications']);
     assert.deepEqual(calls[0]?.body, { campaign_id: 12, embed: ['applicant'], sort: 'desc', per_page: 50, page: 1 });
   });
@@ -142,7 +149,7 @@ describe('an attempt after one that may have reached the service (unconfirmed_se
       { data: [application(40, 'bob@example.org', -11)], next: 3 },
     ];
     const { client, calls } = fakeClient(() => ({ id: 5, applications: [{ id: 9, campaign_id: 12 }] }), () => assert.fail('not called'), pages);
-    const result = await attemptDelivery(unconfirmed, client, 1000, readResume);
+    const result = await attemptDelivery(unconfirmed, client, 1000, outbox);
     assert.equal(result.kind, 'delivered');
     assert.deepEqual(calls.map((c) => c.endpoint), ['GET applications', 'GET applications', 'jobboards/applicants']);
   });
@@ -158,15 +165,33 @@ describe('an attempt after one that may have reached the service (unconfirmed_se
         calls.push({ endpoint: 'GET applications', body: undefined });
         throw failure;
       };
-      const result = await attemptDelivery(unconfirmed, client, 1000, readResume);
+      const result = await attemptDelivery(unconfirmed, client, 1000, outbox);
       assert.deepEqual(calls.map((c) => c.endpoint), ['GET applications']);
       assert.equal(result.kind, 'retry');
     });
   }
 
+  it("passes over the same candidate's application another row recorded (a service taking duplicates), and sends this one", async () => {
+    // Application 30 is the candidate's earlier one to this campaign, delivered by row r0; this row's attempt never arrived.
+    const pages = [{ data: [application(30, 'ada@example.org', 1)], next: null }];
+    const { client, calls } = fakeClient(() => ({ id: 5, applications: [{ id: 9, campaign_id: 12 }] }), () => assert.fail('not called'), pages);
+    const recordedBy = new Map([[30, 'r0']]);
+    const result = await attemptDelivery(unconfirmed, client, 1000, { ...outbox, recordedApplication: async (id) => recordedBy.get(id) });
+    assert.deepEqual(result, { kind: 'delivered', outcome: 'created_applicant', applicantId: 5, applicationId: 9 });
+    assert.deepEqual(calls.map((c) => c.endpoint), ['GET applications', 'jobboards/applicants']);
+  });
+
+  it('takes the application this very row recorded for its own', async () => {
+    const pages = [{ data: [application(30, 'ada@example.org', 1)], next: null }];
+    const { client, calls } = fakeClient(() => assert.fail('not sent'), () => assert.fail('not sent'), pages);
+    const result = await attemptDelivery(unconfirmed, client, 1000, { ...outbox, recordedApplication: async () => unconfirmed.reference });
+    assert.deepEqual(result, { kind: 'delivered', outcome: 'found_delivered', applicantId: 130, applicationId: 30 });
+    assert.deepEqual(calls.map((c) => c.endpoint), ['GET applications']);
+  });
+
   it('does not look when no earlier attempt can have reached the service', async () => {
     const { client, calls } = fakeClient(() => ({ id: 5, applications: [{ id: 9, campaign_id: 12 }] }), () => assert.fail('not called'));
-    await attemptDelivery(row(2), client, 1000, readResume);
+    await attemptDelivery(row(2), client, 1000, outbox);
     assert.deepEqual(calls.map((c) => c.endpoint), ['jobboards/applicants']);
   });
 });

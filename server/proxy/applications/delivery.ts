@@ -13,10 +13,10 @@
 // follows one which may have reached the service (unconfirmed_send) first
 // looks for the application among those the board created for the campaign
 // since the row was stored (findDelivered), and sends only when it is not there.
-// Its limit: that look goes by the candidate's email, so in a service taking
-// duplicates the same candidate's earlier application to the same campaign,
-// made since ten minutes before this row was stored (the clocks' margin), is
-// taken for this row's own, and this row's application is not sent.
+// That look goes by the candidate's email, so it passes over the applications
+// another row of the outbox recorded as its own: in a service taking
+// duplicates, the same candidate's earlier application to the same campaign
+// is not taken for this row's.
 import type { ResumeType } from '../../contract/index.ts';
 import type { RecruitmentClient } from '../../client/index.ts';
 import {
@@ -36,7 +36,7 @@ import {
 import type { FieldProblem } from '../problem.ts';
 import { fieldProblems } from './field-problems.ts';
 import { ResumeMissingError } from '../storage/application-store.ts';
-import type { OutboxRow, Outcome } from '../storage/application-store.ts';
+import type { OutboxRow, OutboxStore, Outcome } from '../storage/application-store.ts';
 import { blockingReason } from './delivery-block.ts';
 import type { BlockReason } from './delivery-block.ts';
 
@@ -85,10 +85,17 @@ const CLOCK_SKEW_MS = 10 * 60_000;
  * The application an earlier attempt of this row created, if the service holds
  * one: the board's applications to the campaign (GET /applications, which a
  * job-board client reads for the applications it created), newest first,
- * page after page until they are older than the row. Throws the client's
- * error when the service cannot be read: then nothing is sent.
+ * page after page until they are older than the row, passing over those
+ * another row recorded. Throws the client's error when the service cannot be
+ * read: then nothing is sent.
  */
-export async function findDelivered(row: OutboxRow, email: string, client: DeliveryClient, timeoutMs: number): Promise<{ applicantId: number; applicationId: number } | undefined> {
+export async function findDelivered(
+  row: OutboxRow,
+  email: string,
+  client: DeliveryClient,
+  timeoutMs: number,
+  outbox: Pick<DeliveryOutbox, 'recordedApplication'>,
+): Promise<{ applicantId: number; applicationId: number } | undefined> {
   const wanted = email.trim().toLowerCase();
   const since = row.created_at - CLOCK_SKEW_MS;
   for (let page = 1; ; page++) {
@@ -97,22 +104,27 @@ export async function findDelivered(row: OutboxRow, email: string, client: Deliv
       { priority: 'high', timeout: timeoutMs },
     );
     for (const application of data) {
-      if (application.applicant.email.trim().toLowerCase() === wanted) return { applicantId: application.applicant_id, applicationId: application.id };
+      if (application.applicant.email.trim().toLowerCase() !== wanted) continue;
+      const recordedBy = await outbox.recordedApplication(application.id);
+      if (recordedBy === undefined || recordedBy === row.reference) return { applicantId: application.applicant_id, applicationId: application.id };
     }
     const oldest = data.at(-1);
     if (oldest === undefined || Date.parse(oldest.created_at) < since || pagination['next-page'] === null) return undefined;
   }
 }
 
-/** Reads a stored resume; undefined when the row holds none (any more); rejects with ResumeMissingError when the store lost it. */
-export type ResumeReader = (reference: string) => Promise<AsyncIterable<Uint8Array> | undefined>;
+/**
+ * What an attempt reads of the outbox: the row's stored resume (openResume),
+ * and which row recorded an application of the service (recordedApplication).
+ */
+export type DeliveryOutbox = Pick<OutboxStore, 'openResume' | 'recordedApplication'>;
 
 /**
  * One attempt to deliver a claimed row (its `attempts` already counts this
  * one). The resume is streamed from the outbox into the request body as
  * base64, never loaded whole. Never throws: every failure becomes an AttemptResult.
  */
-export async function attemptDelivery(row: OutboxRow, client: DeliveryClient, timeoutMs: number, readResume: ResumeReader): Promise<AttemptResult> {
+export async function attemptDelivery(row: OutboxRow, client: DeliveryClient, timeoutMs: number, outbox: DeliveryOutbox): Promise<AttemptResult> {
   if (row.payload === null) return { kind: 'rejected', outcome: 'upstream_rejected', errors: [], error: 'payload missing' };
   const { applicant } = row.payload;
   /** The resume opened before the send, for the body's first read; later reads (a second call) open it again. */
@@ -124,7 +136,7 @@ export async function attemptDelivery(row: OutboxRow, client: DeliveryClient, ti
           size: row.resume_bytes,
           open: () =>
             (async function* () {
-              const stream = opened ?? (await readResume(row.reference));
+              const stream = opened ?? (await outbox.openResume(row.reference));
               opened = undefined;
               // Gone between the claim and the send (erased meanwhile): this attempt fails, and the row is no longer in line.
               if (stream === undefined) throw new Error('the resume is no longer stored');
@@ -136,11 +148,11 @@ export async function attemptDelivery(row: OutboxRow, client: DeliveryClient, ti
   const options = { priority: 'high' as const, safeToRetry: false, timeout: timeoutMs };
   try {
     if (row.unconfirmed_send === 1) {
-      const found = await findDelivered(row, applicant.email, client, timeoutMs);
+      const found = await findDelivered(row, applicant.email, client, timeoutMs, outbox);
       if (found !== undefined) return { kind: 'delivered', outcome: 'found_delivered', ...found };
     }
     // Opened before anything is sent: a resume the store lost must not read as a failed connection, retried for ever.
-    if (resume !== undefined) opened = await readResume(row.reference);
+    if (resume !== undefined) opened = await outbox.openResume(row.reference);
     try {
       const created = await client.jobboards.createApplicant(
         {

@@ -192,6 +192,16 @@ for (const harness of [sqlite, postgres]) {
       assert.equal(row?.upstream_application_id, 9);
     });
 
+    it('names the row that recorded an application of the service as its delivery, and no row for one none recorded', async () => {
+      await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
+      await outbox.enqueue(newApplication('r2'), { deadLetterAfterMs: HOUR });
+      await outbox.markDelivered(await claimed(outbox, 'r1'), 'created_applicant', { applicantId: 7, applicationId: 9 });
+      await outbox.markDelivered(await claimed(outbox, 'r2'), 'created_application', { applicantId: 7, applicationId: 10 });
+      assert.equal(await outbox.recordedApplication(9), 'r1');
+      assert.equal(await outbox.recordedApplication(10), 'r2');
+      assert.equal(await outbox.recordedApplication(11), undefined);
+    });
+
     it('takes back the rows of a process that died while delivering (SQLite: at once; PostgreSQL: once their lease ends, never earlier)', async () => {
       await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
       await outbox.claim('r1', 10 * 60_000);

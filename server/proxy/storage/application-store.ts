@@ -276,6 +276,8 @@ export interface OutboxStore {
    */
   answerQueued(reference: string): Promise<boolean>;
   get(reference: string): Promise<OutboxRow | undefined>;
+  /** The reference of the row that recorded this application of the service as its delivery, if one did (and is still kept). */
+  recordedApplication(applicationId: number): Promise<string | undefined>;
   summary(reference: string): Promise<OutboxSummary | undefined>;
   list(options?: { status?: OutboxStatus; limit?: number }): Promise<OutboxSummary[]>;
   counts(): Promise<Record<OutboxStatus, number>>;

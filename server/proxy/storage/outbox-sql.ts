@@ -56,6 +56,7 @@ export const OUTBOX_SQL = {
   answerQueued: "UPDATE outbox SET answered = coalesce(answered, 202) WHERE reference = $1 AND status IN ('pending', 'delivering')",
   setAnswered: 'UPDATE outbox SET answered = $1 WHERE reference = $2 AND answered IS NULL',
   get: 'SELECT * FROM outbox WHERE reference = $1',
+  recordedApplication: 'SELECT reference FROM outbox WHERE upstream_application_id = $1 LIMIT 1',
   summary: `SELECT ${SUMMARY_COLUMNS} FROM outbox WHERE reference = $1`,
   list: `SELECT ${SUMMARY_COLUMNS} FROM outbox ORDER BY created_at LIMIT $1`,
   listByStatus: `SELECT ${SUMMARY_COLUMNS} FROM outbox WHERE status = $2 ORDER BY created_at LIMIT $1`,

@@ -144,6 +144,11 @@ export abstract class SqlOutbox {
     return row === undefined ? undefined : toRow(row);
   }
 
+  async recordedApplication(applicationId: number): Promise<string | undefined> {
+    const [row] = await this.sql.all(OUTBOX_SQL.recordedApplication, [applicationId]);
+    return row === undefined ? undefined : String(row.reference);
+  }
+
   async summary(reference: string): Promise<OutboxSummary | undefined> {
     const [row] = await this.sql.all(OUTBOX_SQL.summary, [reference]);
     return row === undefined ? undefined : toSummary(row);
