@@ -184,7 +184,7 @@ export function createProxy(configOrOptions: ProxyConfig | CreateProxyOptions): 
 
   // With a database, one instance syncs the catalogue and every instance answers from its in-memory copy of the shared one.
   const catalogueCopy = backend.openCatalogue(logger);
-  const catalogue = createCatalogue({ config, client, store: catalogueCopy.store, logger, registry, shared: catalogueCopy.shared });
+  const catalogue = createCatalogue({ config, client, copy: catalogueCopy.copy, logger, registry });
   const applications = createApplicationsModule({ config, client, catalogue, logger, registry, backend, dataDirLock, ...options.applications });
   // Both wait on the backend's migrations, not on each other; the store's error (it says what to do) is the one ready() tells.
   const catalogueLoaded = catalogueCopy.load();

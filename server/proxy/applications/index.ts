@@ -22,6 +22,7 @@ import { SchemaBehindError, openBackend } from '../storage/index.ts';
 import type { ApplicationStore, Backend } from '../storage/index.ts';
 import { DEFAULT_RETENTION_INTERVAL_MS, RetentionSweeper, retentionMsOf } from './retention.ts';
 import { applicationsRouter } from './routes.ts';
+import { HOUR_MS } from './spam.ts';
 import { UploadSpool } from './upload-spool.ts';
 import type { OpenUploadFile } from './upload-spool.ts';
 import type { ApplicationsCatalogue, Clock } from './types.ts';
@@ -152,16 +153,17 @@ export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsMo
       },
     },
   );
+  const stored = () => opened.then(() => outbox);
   const router = applicationsRouter({
     config: deps.config,
     catalogue: deps.catalogue,
     logger: log,
-    outbox: () => opened.then(() => outbox),
+    outbox: stored,
     worker: () => worker,
     metrics,
     spool,
     now,
-    sharedStore: backend.shared,
+    addressCounts: backend.addressCounts(stored, HOUR_MS),
   });
   let stopped = false;
   return {

@@ -8,7 +8,8 @@ import { fakeApi, json, pagination } from '../../client/test/fake-api.ts';
 import { createCatalogue } from './catalogue.ts';
 import type { CatalogueClient } from './catalogue.ts';
 import { upstreamCampaign } from './fixtures.ts';
-import { openCatalogueStore } from './store.ts';
+import { openCatalogueStore } from '../storage/catalogue-sqlite.ts';
+import { ownCatalogueCopy } from './own-copy.ts';
 import { captureLogs } from '../../test/logs.ts';
 
 const silent = pino({ level: 'silent' });
@@ -58,7 +59,7 @@ function setup(campaigns: Campaign[], options: { now?: () => number; registry?: 
   const catalogue = createCatalogue({
     config: { channel: 'jobboard_test', syncIntervalSeconds: 300 },
     client,
-    store,
+    copy: ownCatalogueCopy(store),
     logger: silent,
     ...(options.now ? { now: options.now } : {}),
     ...(options.registry ? { registry: options.registry } : {}),
@@ -227,7 +228,7 @@ describe('catalogue sync through the client, when one upstream campaign breaks t
     });
     const { logger, lines } = captureLogs();
     const registry = new Registry();
-    const catalogue = createCatalogue({ config: { channel: 'jobboard_test', syncIntervalSeconds: 300 }, client: api.client, store: openCatalogueStore(':memory:'), logger, registry });
+    const catalogue = createCatalogue({ config: { channel: 'jobboard_test', syncIntervalSeconds: 300 }, client: api.client, copy: ownCatalogueCopy(openCatalogueStore(':memory:')), logger, registry });
 
     assert.equal(await catalogue.syncNow(), 2);
 
