@@ -170,8 +170,8 @@ export function createProxy(configOrOptions: ProxyConfig | CreateProxyOptions): 
     databaseUrl: config.databaseUrl,
     onIdleError: (error) => logger.error({ event: 'database_error', error: error.message }, 'an idle PostgreSQL connection failed'),
   });
-  // Several instances on one database spend the service's 120 requests a minute together.
-  const budget = backend.sharedBudget((error, what) => logger.warn({ event: 'budget_error', error: error instanceof Error ? error.message : String(error) }, what));
+  // Several instances on one database spend the service's 120 requests a minute together; one instance, its own.
+  const budget = backend.requestBudget((error, what) => logger.warn({ event: 'budget_error', error: error instanceof Error ? error.message : String(error) }, what));
   const client =
     options.client ??
     createClient({
@@ -179,7 +179,7 @@ export function createProxy(configOrOptions: ProxyConfig | CreateProxyOptions): 
       privateKey: config.upstream.privateKey,
       secretKey: config.upstream.secretKey,
       onAttempt: upstreamLatency(registry),
-      ...(budget === undefined ? {} : { budget }),
+      budget,
     });
 
   // With a database, one instance syncs the catalogue and every instance answers from its in-memory copy of the shared one.

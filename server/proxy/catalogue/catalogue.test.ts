@@ -11,6 +11,7 @@ import { upstreamCampaign } from './fixtures.ts';
 import { openCatalogueStore } from '../storage/catalogue-sqlite.ts';
 import { ownCatalogueCopy } from './own-copy.ts';
 import { captureLogs } from '../../test/logs.ts';
+import { eventually } from '../../test/poll.ts';
 
 const silent = pino({ level: 'silent' });
 
@@ -158,6 +159,19 @@ describe('catalogue sync', () => {
     assert.match(text, /catalogue_age_seconds 42\b/);
     assert.match(text, /catalogue_campaigns 2\b/);
     assert.match(text, /catalogue_syncs_total\{result="success"\} 1\b/);
+  });
+
+  it("an instance's own catalogue walks upstream at start even when its file was synced moments ago, and has no sync-leader gauge", async () => {
+    const registry = new Registry();
+    const { catalogue, calls, store } = setup([upstreamCampaign()], { registry });
+    // What the previous run of this instance left in DATA_DIR/catalogue.db a moment ago.
+    store.replaceAll([], new Date());
+    catalogue.start();
+    await eventually(() => catalogue.status().lastAttemptAt, { timeoutMs: 5_000, what: 'the first sync' });
+    await catalogue.stop();
+    assert.deepEqual(calls.map((c) => c.kind), ['listAll']);
+    assert.equal(store.count(), 1);
+    assert.doesNotMatch(await registry.metrics(), /catalogue_sync_leader/);
   });
 });
 

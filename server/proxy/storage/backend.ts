@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type pg from 'pg';
-import type { RequestBudget } from '../../client/index.ts';
+import { RequestBudget } from '../../client/index.ts';
 import type { Store } from 'express-rate-limit';
 import { ownCatalogueCopy } from '../catalogue/own-copy.ts';
 import type { CatalogueCopy } from '../catalogue/types.ts';
@@ -62,8 +62,8 @@ export interface Backend {
   openCatalogue(logger: Logger): OpenedCatalogue;
   /** Where the per-address apply limit counts, in windows of `windowMs`: memory, or the counters of `rates` that every instance shares. */
   addressCounts(rates: () => Promise<RateCounterStore>, windowMs: number): Store;
-  /** The upstream request budget several instances spend together; undefined when this process keeps its own in memory. */
-  sharedBudget(onError: (error: unknown, what: string) => void): RequestBudget | undefined;
+  /** The upstream request budget the client spends from: this process's own, in memory, or the one several instances spend together. */
+  requestBudget(onError: (error: unknown, what: string) => void): RequestBudget;
   /** Whether the database answers, for /readyz; undefined when there is none to lose (files). */
   watch(): DatabaseWatch | undefined;
   /** Migrates every table once (one ordered list per database); the stores are usable once it resolves. */
@@ -119,7 +119,7 @@ function openSqliteBackend(dataDir: string): Backend {
       return { copy: ownCatalogueCopy(store), load: async () => {}, close: async () => store.close() };
     },
     addressCounts: () => memoryAddressCounts(),
-    sharedBudget: () => undefined,
+    requestBudget: () => new RequestBudget(),
     watch: () => undefined,
     async ready() {
       if (migrations === undefined) await openApplications({ owner: 'migrations' }).close();
@@ -152,7 +152,7 @@ function openPostgresBackend(url: string, onIdleError?: (error: Error) => void):
       return { copy: shared, load: () => ready().then(() => shared.load()), close: () => shared.close() };
     },
     addressCounts: (rates, windowMs) => databaseAddressCounts(rates, windowMs),
-    sharedBudget: (onError) => createSharedBudget(pool, { onError }),
+    requestBudget: (onError) => createSharedBudget(pool, { onError }),
     watch: () => watchDatabase(pool, location),
     ready,
     async close() {
