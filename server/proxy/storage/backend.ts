@@ -52,8 +52,6 @@ export interface OpenedCatalogue {
 export interface Backend {
   /** Where the data is, for messages: DATA_DIR/outbox.db, or the database URL without its password. */
   readonly location: string;
-  /** True when other instances may share the data (their leases and claims are respected). */
-  readonly shared: boolean;
   /** The PostgreSQL pool, undefined with SQLite (Proxy.database, for tests and operators). */
   readonly database: Database | undefined;
   /** The applications, their resumes, idempotency keys and rate counters, as one process (`owner`) sees them. */
@@ -111,7 +109,6 @@ function openSqliteBackend(dataDir: string): Backend {
   };
   return {
     location: storageLocation({ dataDir, databaseUrl: null }),
-    shared: false,
     database: undefined,
     openApplications,
     openCatalogue(): OpenedCatalogue {
@@ -140,7 +137,6 @@ function openPostgresBackend(url: string, onIdleError?: (error: Error) => void):
   const ready = () => (migrating ??= migratePostgres(pool, location));
   return {
     location,
-    shared: true,
     database,
     openApplications(options) {
       const store = new PostgresApplicationStore({ ...options, pool, location, migrate: ready });
