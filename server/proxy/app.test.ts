@@ -17,7 +17,7 @@ import type { AppCatalogue } from './app.ts';
 import type { SyncStatus } from './catalogue/catalogue.ts';
 import { toCatalogueCampaign } from './catalogue/catalogue.ts';
 import { upstreamCampaign } from './catalogue/fixtures.ts';
-import { openCatalogueStore } from './catalogue/store.ts';
+import { openCatalogueStore } from './storage/catalogue-sqlite.ts';
 import type { ProxyConfig } from './config.ts';
 import { ProblemError } from './problem.ts';
 import { addVary, pickEncoding } from './http-cache.ts';

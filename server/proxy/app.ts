@@ -12,7 +12,7 @@ import { allowedMethods } from './allowed-methods.ts';
 import type { ResponseWithError } from './access-log.ts';
 import { createCatalogueReader } from './catalogue/reader.ts';
 import type { SyncStatus } from './catalogue/catalogue.ts';
-import type { CatalogueStore } from './catalogue/store.ts';
+import type { CatalogueStore } from './catalogue/types.ts';
 import type { ProxyConfig } from './config.ts';
 import { jsonAnswer, sendCachedJson } from './http-cache.ts';
 import type { JsonAnswer } from './http-cache.ts';

@@ -9,7 +9,7 @@ import { Registry } from 'prom-client';
 import { createProxyApp } from './app.ts';
 import { toCatalogueCampaign } from './catalogue/catalogue.ts';
 import { upstreamCampaign } from './catalogue/fixtures.ts';
-import { openCatalogueStore } from './catalogue/store.ts';
+import { openCatalogueStore } from './storage/catalogue-sqlite.ts';
 import { CampaignListQuery } from '../public-api/schemas.ts';
 import { captureLogs } from '../test/logs.ts';
 import { fetch, listen, testConfig } from './test-support.ts';

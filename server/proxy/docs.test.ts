@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { Registry } from 'prom-client';
 import { resourcesFetched } from '../openapi/test/page-resources.ts';
 import { createProxyApp } from './app.ts';
-import { openCatalogueStore } from './catalogue/store.ts';
+import { openCatalogueStore } from './storage/catalogue-sqlite.ts';
 import { buildOpenApi } from '../public-api/openapi.ts';
 import { captureLogs } from '../test/logs.ts';
 import { TEST_BOARD_ORIGIN, fetch, listen, testConfig } from './test-support.ts';

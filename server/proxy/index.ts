@@ -170,8 +170,8 @@ export function createProxy(configOrOptions: ProxyConfig | CreateProxyOptions): 
     databaseUrl: config.databaseUrl,
     onIdleError: (error) => logger.error({ event: 'database_error', error: error.message }, 'an idle PostgreSQL connection failed'),
   });
-  // Several instances on one database spend the service's 120 requests a minute together.
-  const budget = backend.sharedBudget((error, what) => logger.warn({ event: 'budget_error', error: error instanceof Error ? error.message : String(error) }, what));
+  // Several instances on one database spend the service's 120 requests a minute together; one instance, its own.
+  const budget = backend.requestBudget((error, what) => logger.warn({ event: 'budget_error', error: error instanceof Error ? error.message : String(error) }, what));
   const client =
     options.client ??
     createClient({
@@ -179,12 +179,12 @@ export function createProxy(configOrOptions: ProxyConfig | CreateProxyOptions): 
       privateKey: config.upstream.privateKey,
       secretKey: config.upstream.secretKey,
       onAttempt: upstreamLatency(registry),
-      ...(budget === undefined ? {} : { budget }),
+      budget,
     });
 
   // With a database, one instance syncs the catalogue and every instance answers from its in-memory copy of the shared one.
   const catalogueCopy = backend.openCatalogue(logger);
-  const catalogue = createCatalogue({ config, client, store: catalogueCopy.store, logger, registry, shared: catalogueCopy.shared });
+  const catalogue = createCatalogue({ config, client, copy: catalogueCopy.copy, logger, registry });
   const applications = createApplicationsModule({ config, client, catalogue, logger, registry, backend, dataDirLock, ...options.applications });
   // Both wait on the backend's migrations, not on each other; the store's error (it says what to do) is the one ready() tells.
   const catalogueLoaded = catalogueCopy.load();

@@ -3,7 +3,7 @@
 // or PostgreSQL with DATABASE_URL; uploads being received in
 // DATA_DIR/uploads), with its delivery worker and the retention sweep that
 // erases what is kept past PERSONAL_DATA_RETENTION_DAYS.
-//   const applications = createApplicationsModule({ config, client, catalogue, logger, registry });
+//   const applications = createApplicationsModule({ config, client, catalogue, backend, logger, registry, dataDirLock });
 //   app.use('/api/applications', applications.router); applications.start();
 //   ... await applications.stop();
 import { randomUUID } from 'node:crypto';
@@ -18,10 +18,11 @@ import type { DeliveryOptions } from './delivery-worker.ts';
 import { BLOCK_FIX, blockedGauge } from './delivery-block.ts';
 import type { BlockReason, DeliveryBlock } from './delivery-block.ts';
 import { applicationMetrics } from './metrics.ts';
-import { SchemaBehindError, openBackend } from '../storage/index.ts';
+import { SchemaBehindError } from '../storage/index.ts';
 import type { ApplicationStore, Backend } from '../storage/index.ts';
 import { DEFAULT_RETENTION_INTERVAL_MS, RetentionSweeper, retentionMsOf } from './retention.ts';
 import { applicationsRouter } from './routes.ts';
+import { HOUR_MS } from './spam.ts';
 import { UploadSpool } from './upload-spool.ts';
 import type { OpenUploadFile } from './upload-spool.ts';
 import type { ApplicationsCatalogue, Clock } from './types.ts';
@@ -45,8 +46,8 @@ export interface ApplicationsDeps {
   registry: Registry;
   /** The data directory's lock, held by this process: only its holder deletes what a stopped process left there. */
   dataDirLock: DataDirLock;
-  /** Where the applications are kept (openBackend); without it, the module opens the backend of its config, and closes it at stop. */
-  backend?: Backend | undefined;
+  /** Where the applications are kept (openBackend); its opener closes it, after stop(). */
+  backend: Backend;
   clock?: Clock;
   /** Worker timings (tests shorten the backoff). */
   delivery?: Partial<DeliveryOptions>;
@@ -79,8 +80,7 @@ export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsMo
   const log = deps.logger.child({ module: 'applications' });
   const options: DeliveryOptions = { ...DEFAULT_DELIVERY, leaseMs: deps.config.deliveryLeaseMs, ...deps.delivery };
   // A key claimed by a request is held as a row claimed by an attempt is: renewed while its work runs, free again one lease after its process died.
-  const ownBackend = deps.backend === undefined ? openBackend({ dataDir: deps.config.dataDir, databaseUrl: deps.config.databaseUrl }) : undefined;
-  const backend = deps.backend ?? ownBackend!;
+  const { backend } = deps;
   const outbox = backend.openApplications({ owner: randomUUID(), now, keyLeaseMs: options.leaseMs });
   const opened = outbox.ready().then(
     async (report) => {
@@ -152,16 +152,17 @@ export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsMo
       },
     },
   );
+  const stored = () => opened.then(() => outbox);
   const router = applicationsRouter({
     config: deps.config,
     catalogue: deps.catalogue,
     logger: log,
-    outbox: () => opened.then(() => outbox),
+    outbox: stored,
     worker: () => worker,
     metrics,
     spool,
     now,
-    sharedStore: backend.shared,
+    addressCounts: backend.addressCounts(stored, HOUR_MS),
   });
   let stopped = false;
   return {
@@ -185,7 +186,6 @@ export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsMo
       await retention.stop();
       await worker.stop();
       await outbox.close();
-      await ownBackend?.close();
     },
     outbox,
     ready: () => outbox.isOpen,

@@ -19,6 +19,7 @@ import { loadProxyConfig } from '../config.ts';
 import { fetch } from '../test-support.ts';
 import { ProblemError } from '../problem.ts';
 import { lockDataDir } from '../data-dir-lock.ts';
+import { openBackend } from '../storage/index.ts';
 import { createApplicationsModule } from './index.ts';
 import type { ApplicationsCatalogue, ApplicationsModule, DeliveryClient } from './index.ts';
 import { eventually } from '../../test/poll.ts';
@@ -97,7 +98,9 @@ async function harness(options: {
   } as unknown as DeliveryClient;
   const dataDirLock = lockDataDir(dataDir);
   cleanups.push(() => dataDirLock.release());
-  const module = createApplicationsModule({ config, client, catalogue, logger: pino({ level: 'silent' }), registry: new Registry(), dataDirLock, delivery: { pollIntervalMs: 20, baseBackoffMs: 20, maxBackoffMs: 50 } });
+  const backend = openBackend({ dataDir, databaseUrl: null });
+  cleanups.push(() => backend.close());
+  const module = createApplicationsModule({ config, client, catalogue, backend, logger: pino({ level: 'silent' }), registry: new Registry(), dataDirLock, delivery: { pollIntervalMs: 20, baseBackoffMs: 20, maxBackoffMs: 50 } });
   module.start();
   // Cleanups run last first: this check runs once the worker has stopped.
   cleanups.push(() => assert.deepEqual(calls.filter((c) => c.endpoint === 'applications'), [], 'the module called POST /applications'));

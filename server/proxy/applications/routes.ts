@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { Router } from 'express';
 import type { Request, Response } from 'express';
+import type { Store } from 'express-rate-limit';
 import type { Logger } from 'pino';
 import { isCampaignOpenForApplications } from '../../contract/index.ts';
 import type { ProxyConfig } from '../config.ts';
@@ -36,8 +37,8 @@ export interface RouteDeps {
   /** Where resumes are written as they arrive. */
   spool: UploadSpool;
   now: () => number;
-  /** Whether several instances share the store: the per-address limit is then counted there too. */
-  sharedStore: boolean;
+  /** Where the per-address limit counts (Backend.addressCounts). */
+  addressCounts: Store;
 }
 
 interface Answer {
@@ -261,7 +262,7 @@ export function applicationsRouter(deps: RouteDeps): Router {
     return { reference, campaignId: checked.campaignId };
   }
 
-  router.post('/', refuseWhileBlocked(() => deps.worker().blocked, metrics), admit, ipLimit(config.applyRateLimitPerIp, metrics, log, deps.sharedStore ? deps.outbox : undefined), async (req: Request, res: Response) => {
+  router.post('/', refuseWhileBlocked(() => deps.worker().blocked, metrics), admit, ipLimit(config.applyRateLimitPerIp, metrics, log, deps.addressCounts), async (req: Request, res: Response) => {
     const now = deps.now();
     let form: ParsedForm | undefined;
     try {

@@ -1,5 +1,6 @@
 // Spam defences of POST /api/applications: the per-IP limit before the body
-// is read (in memory, or in the shared database when several instances run);
+// is read (in the counts the storage backend chose: memory, or the shared
+// database when several instances run);
 // the per-email limit in the application store (it survives a restart, and
 // every instance shares it), counted with the application it lets in; and the
 // optional captcha check against the provider's verify endpoint.
@@ -41,20 +42,20 @@ function counterUnavailable(error: unknown, which: string, log: Logger): Problem
 /**
  * The per-address limit, APPLY_RATE_LIMIT_PER_IP posts an hour, checked
  * before the body is read, so a flood costs no parsing. IPv6 addresses count
- * by /64: one household or host holds a whole /64. Counted in memory (no disk
- * write) for one instance; with `shared` (PostgreSQL), in the database, so
- * instances behind a balancer count the same posts (one small write each).
- * When the database cannot count (down, pool exhausted), the post is refused
- * with 503 before its body is read.
+ * by /64: one household or host holds a whole /64. Counted in `counts`
+ * (Backend.addressCounts: memory for one instance, the database for several).
+ * When they cannot count (the database down, its pool exhausted), the post is
+ * refused with 503 before its body is read.
  */
-export function ipLimit(limit: number, metrics: ApplicationMetrics, log: Logger, shared?: () => Promise<RateCounterStore>): RequestHandler {
+export function ipLimit(limit: number, metrics: ApplicationMetrics, log: Logger, counts: Store): RequestHandler {
   const limiter = rateLimit({
     windowMs: HOUR_MS,
     limit,
     standardHeaders: false,
     legacyHeaders: false,
     // A store error is not let through uncounted (passOnStoreError false): it is answered 503 below.
-    ...(shared === undefined ? {} : { store: sharedAddressCounts(shared), passOnStoreError: false }),
+    store: counts,
+    passOnStoreError: false,
     keyGenerator: (req) => addressGroup(req.ip ?? req.socket.remoteAddress ?? 'unknown'),
     // addressGroup is ipKeyGenerator by /64; the check reads the key generator's source for that name.
     validate: { keyGeneratorIpFallback: false },
@@ -66,7 +67,6 @@ export function ipLimit(limit: number, metrics: ApplicationMetrics, log: Logger,
       next(rateLimited({ count: limit, resetAt }, Date.now(), 'from this network'));
     },
   });
-  if (shared === undefined) return limiter;
   // The limiter hands a store's error to next(), as it does its own 429 (a ProblemError).
   return (req, res, next) =>
     limiter(req, res, (error?: unknown) => {
@@ -79,21 +79,6 @@ export function ipLimit(limit: number, metrics: ApplicationMetrics, log: Logger,
       res.setHeader('Connection', 'close');
       next(counterUnavailable(error, 'per-address', log));
     });
-}
-
-/** Per-address counts in the shared rate counters (hourly windows, pruned with the others). */
-function sharedAddressCounts(rates: () => Promise<RateCounterStore>): Store {
-  return {
-    localKeys: false,
-    prefix: 'ip:',
-    async increment(key) {
-      const count = await (await rates()).hitRate(`ip:${key}`, HOUR_MS);
-      return { totalHits: count.count, resetTime: new Date(count.resetAt) };
-    },
-    // Only called with skipFailedRequests or skipSuccessfulRequests, which this limit does not set.
-    decrement() {},
-    resetKey() {},
-  };
 }
 
 /**

@@ -8,8 +8,10 @@ import { fakeApi, json, pagination } from '../../client/test/fake-api.ts';
 import { createCatalogue } from './catalogue.ts';
 import type { CatalogueClient } from './catalogue.ts';
 import { upstreamCampaign } from './fixtures.ts';
-import { openCatalogueStore } from './store.ts';
+import { openCatalogueStore } from '../storage/catalogue-sqlite.ts';
+import { ownCatalogueCopy } from './own-copy.ts';
 import { captureLogs } from '../../test/logs.ts';
+import { eventually } from '../../test/poll.ts';
 
 const silent = pino({ level: 'silent' });
 
@@ -58,7 +60,7 @@ function setup(campaigns: Campaign[], options: { now?: () => number; registry?: 
   const catalogue = createCatalogue({
     config: { channel: 'jobboard_test', syncIntervalSeconds: 300 },
     client,
-    store,
+    copy: ownCatalogueCopy(store),
     logger: silent,
     ...(options.now ? { now: options.now } : {}),
     ...(options.registry ? { registry: options.registry } : {}),
@@ -158,6 +160,19 @@ describe('catalogue sync', () => {
     assert.match(text, /catalogue_campaigns 2\b/);
     assert.match(text, /catalogue_syncs_total\{result="success"\} 1\b/);
   });
+
+  it("an instance's own catalogue walks upstream at start even when its file was synced moments ago, and has no sync-leader gauge", async () => {
+    const registry = new Registry();
+    const { catalogue, calls, store } = setup([upstreamCampaign()], { registry });
+    // What the previous run of this instance left in DATA_DIR/catalogue.db a moment ago.
+    store.replaceAll([], new Date());
+    catalogue.start();
+    await eventually(() => catalogue.status().lastAttemptAt, { timeoutMs: 5_000, what: 'the first sync' });
+    await catalogue.stop();
+    assert.deepEqual(calls.map((c) => c.kind), ['listAll']);
+    assert.equal(store.count(), 1);
+    assert.doesNotMatch(await registry.metrics(), /catalogue_sync_leader/);
+  });
 });
 
 describe('catalogue refreshCampaign', () => {
@@ -227,7 +242,7 @@ describe('catalogue sync through the client, when one upstream campaign breaks t
     });
     const { logger, lines } = captureLogs();
     const registry = new Registry();
-    const catalogue = createCatalogue({ config: { channel: 'jobboard_test', syncIntervalSeconds: 300 }, client: api.client, store: openCatalogueStore(':memory:'), logger, registry });
+    const catalogue = createCatalogue({ config: { channel: 'jobboard_test', syncIntervalSeconds: 300 }, client: api.client, copy: ownCatalogueCopy(openCatalogueStore(':memory:')), logger, registry });
 
     assert.equal(await catalogue.syncNow(), 2);
 

@@ -1,11 +1,11 @@
 // The catalogue: background sync of the campaigns broadcast on the board's
 // channel into the local store (first sync at start, then every
 // SYNC_INTERVAL_SECONDS), through the shared client with priority 'low' so
-// applications always go first in the request budget. With a shared
-// catalogue (several instances on one PostgreSQL database, see
-// shared-store.ts) only the instance holding the sync lock calls upstream;
-// the others serve the copy it publishes, and try to take the lock at each of
-// their own turns.
+// applications always go first in the request budget. It writes through a
+// CatalogueCopy the storage backend opens: this instance's own, or one shared
+// by several instances on one database, where only the instance holding the
+// sync lock calls upstream; the others serve the copy it publishes, and try
+// to take the lock at each of their own turns.
 import { isDeepStrictEqual } from 'node:util';
 import type { Logger } from 'pino';
 import { Counter, Gauge, Histogram } from 'prom-client';
@@ -15,9 +15,7 @@ import type { Campaign } from '../../contract/index.ts';
 import { ApiError, RateLimitError } from '../../client/errors.ts';
 import type { InvalidRecord } from '../../client/resource.ts';
 import { sanitizeCampaignHtml } from './sanitize.ts';
-import type { SharedCatalogue } from './shared-store.ts';
-import type { CatalogueStore } from './store.ts';
-import type { Catalogue, CatalogueCampaign } from './types.ts';
+import type { Catalogue, CatalogueCampaign, CatalogueCopy, CatalogueStore } from './types.ts';
 
 type Priority = 'high' | 'low';
 
@@ -35,15 +33,14 @@ export interface CatalogueClient {
 export interface CatalogueDeps {
   config: { channel: string; syncIntervalSeconds: number };
   client: CatalogueClient;
-  store: CatalogueStore;
+  /** Where syncs and refreshes are written, and what answers are read from (its store). */
+  copy: CatalogueCopy;
   logger: Logger;
   registry?: Registry;
   /** Milliseconds since the epoch; injectable for tests. */
   now?: () => number;
   /** Delay before retrying a failed sync (default: the interval, at most 30 s); also how often an instance that does not sync tries to take over. */
   retryAfterFailureMs?: number;
-  /** The copy shared by several instances (openSharedCatalogueStore); `store` must then be its `store`. */
-  shared?: SharedCatalogue;
 }
 
 export interface SyncStatus {
@@ -112,15 +109,17 @@ function isBroadcastOn(c: Campaign, channel: string): boolean {
   return c.channels === undefined || c.channels.some((ch) => ch.value === channel);
 }
 
-function registerMetrics(registry: Registry | undefined, store: CatalogueStore, lastSync: () => Date | null, now: () => number, shared: SharedCatalogue | undefined) {
+function registerMetrics(registry: Registry | undefined, copy: CatalogueCopy, lastSync: () => Date | null, now: () => number) {
   if (registry === undefined) return undefined;
-  if (shared !== undefined) {
+  const { store } = copy;
+  // Kept for a shared copy only: an instance that keeps its own has no leader to tell.
+  if (copy.shared) {
     new Gauge({
       name: 'catalogue_sync_leader',
       help: 'With a catalogue shared by several instances: 1 on the instance that syncs it, 0 on the others',
       registers: [registry],
       collect() {
-        this.set(shared.leading() ? 1 : 0);
+        this.set(copy.leading() ? 1 : 0);
       },
     });
   }
@@ -159,13 +158,13 @@ function registerMetrics(registry: Registry | undefined, store: CatalogueStore, 
 }
 
 export function createCatalogue(deps: CatalogueDeps): LiveCatalogue {
-  const { config, client, store, logger, shared } = deps;
-  if (shared !== undefined && shared.store !== store) throw new Error('createCatalogue: with a shared catalogue, store must be shared.store');
+  const { config, client, copy, logger } = deps;
+  const { store } = copy;
   const now = deps.now ?? Date.now;
   const intervalMs = config.syncIntervalSeconds * 1000;
   const retryMs = deps.retryAfterFailureMs ?? Math.min(intervalMs, 30_000);
   const log = logger.child({ module: 'catalogue' });
-  const metrics = registerMetrics(deps.registry, store, () => store.lastSyncedAt(), now, shared);
+  const metrics = registerMetrics(deps.registry, copy, () => store.lastSyncedAt(), now);
 
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<number> | undefined;
@@ -184,16 +183,18 @@ export function createCatalogue(deps: CatalogueDeps): LiveCatalogue {
   };
 
   /**
-   * With a shared catalogue: whether this instance walks upstream now. Not
-   * when another instance holds the sync lock, nor, for a scheduled sync, when
-   * the shared copy is younger than the interval (an instance that just took
-   * over after a restart does not sync again what the previous holder synced).
+   * Whether this instance walks upstream now. With a shared copy, not when
+   * another instance holds the sync lock, nor, for a scheduled sync, when the
+   * copy is younger than the interval (an instance that just took over after
+   * a restart does not sync again what the previous holder synced). An
+   * instance's own copy always walks: its first sync at start refreshes a
+   * file an older run left, however young.
    */
   async function mayWalk(forced: boolean): Promise<{ walk: true } | { walk: false; nextInMs: number }> {
-    if (shared === undefined) return { walk: true };
-    if (!(await shared.lead())) return { walk: false, nextInMs: retryMs };
+    if (!copy.shared) return { walk: true };
+    if (!(await copy.lead())) return { walk: false, nextInMs: retryMs };
     if (forced) return { walk: true };
-    await shared.refresh();
+    await copy.refresh();
     const at = store.lastSyncedAt();
     const dueInMs = at === null ? 0 : at.getTime() + intervalMs - now();
     return dueInMs > 0 ? { walk: false, nextInMs: dueInMs } : { walk: true };
@@ -220,8 +221,7 @@ export function createCatalogue(deps: CatalogueDeps): LiveCatalogue {
       if (campaign.status === 'online' && isBroadcastOn(campaign, config.channel)) kept.push(toCatalogueCampaign(campaign));
     }
     // Only a complete walk replaces the store: a failure halfway keeps the previous catalogue.
-    if (shared === undefined) store.replaceAll(kept, new Date(now()));
-    else await shared.publish(kept, new Date(now()));
+    await copy.publish(kept, new Date(now()));
     metrics?.duration.observe((now() - startedAt) / 1000);
     metrics?.skipped.set(skippedIds.length);
     return { kept: kept.length, skippedIds };
@@ -273,17 +273,17 @@ export function createCatalogue(deps: CatalogueDeps): LiveCatalogue {
   const syncNow = () => sync(true);
 
   /**
-   * Writes a refreshed campaign through to the shared copy, when it changed:
+   * Writes a refreshed campaign through to the copy, when it changed:
    * most refreshes find the same record, and each write makes every instance
    * reload. A failed write is logged, not thrown: the application waiting on
    * the refresh has its answer, and the next sync corrects the shared copy.
    */
   async function writeThrough(id: number, before: CatalogueCampaign | undefined, after: CatalogueCampaign | undefined): Promise<void> {
     // Compared as values: a record read back from the shared copy has its keys in another order.
-    if (shared === undefined || isDeepStrictEqual(before, after)) return;
+    if (isDeepStrictEqual(before, after)) return;
     try {
-      if (after === undefined) await shared.remove(id);
-      else await shared.upsert(after);
+      if (after === undefined) await copy.remove(id);
+      else await copy.upsert(after);
     } catch (error) {
       log.warn({ err: error, campaign_id: id }, 'refreshed campaign not written to the shared catalogue; the next sync will');
     }

@@ -1,10 +1,10 @@
 // The campaign catalogue: the campaigns broadcast on the board's channel,
 // kept in the proxy's own store so pages never call upstream per view.
-export type { Catalogue, CatalogueCampaign, CatalogueAddress } from './types.ts';
+export type { Catalogue, CatalogueCampaign, CatalogueAddress, CatalogueCopy, CatalogueStore, CampaignFilters, Facets } from './types.ts';
 export { createCatalogue, toCatalogueCampaign } from './catalogue.ts';
 export type { CatalogueClient, CatalogueDeps, LiveCatalogue, SyncStatus } from './catalogue.ts';
-export { openCatalogueStore, foldForSearch } from './store.ts';
-export type { CatalogueStore, CampaignFilters, Facets } from './store.ts';
+export { foldForSearch } from './search-text.ts';
+export { ownCatalogueCopy } from './own-copy.ts';
 export { createCatalogueReader } from './reader.ts';
 export type { CatalogueReader } from './reader.ts';
 export { sanitizeCampaignHtml, htmlToText } from './sanitize.ts';
@@ -23,5 +23,3 @@ export function createStaticCatalogue(campaigns: CatalogueCampaign[], syncedAt: 
     refreshCampaign: async (id) => byId.get(id),
   };
 }
-export { createSharedCatalogue } from './shared-store.ts';
-export type { SharedCatalogue, SharedCatalogueOptions } from './shared-store.ts';

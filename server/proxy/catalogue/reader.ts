@@ -5,7 +5,7 @@ import type { CampaignDetail, CampaignList, CampaignListQuery, CampaignSummary }
 import { jsonAnswer } from '../http-cache.ts';
 import type { JsonAnswer } from '../http-cache.ts';
 import { jobPosting, offerUrlOf } from './job-posting.ts';
-import type { CatalogueStore } from './store.ts';
+import type { CatalogueStore } from './types.ts';
 import type { CatalogueCampaign } from './types.ts';
 
 export type { JsonAnswer };

@@ -52,3 +52,66 @@ export interface Catalogue {
    */
   refreshCampaign(id: number): Promise<CatalogueCampaign | undefined>;
 }
+
+export interface CampaignFilters {
+  q?: string | undefined;
+  company_id?: number | undefined;
+  job_type?: string | undefined;
+  working_time?: string | undefined;
+  city?: string | undefined;
+  page: number;
+  per_page: number;
+}
+
+export interface Facets {
+  job_types: string[];
+  working_times: string[];
+  cities: string[];
+  companies: { id: number; name: string | null }[];
+}
+
+export interface CatalogueStore {
+  /** Replaces every listed campaign by these, in one transaction, and records the sync time. */
+  replaceAll(campaigns: CatalogueCampaign[], syncedAt: Date): void;
+  upsert(campaign: CatalogueCampaign): void;
+  remove(id: number): void;
+  get(id: number): CatalogueCampaign | undefined;
+  /** Online campaigns matching the filters, newest first. */
+  search(filters: CampaignFilters): { items: CatalogueCampaign[]; total: number };
+  /** Values present among online campaigns, for the widget's filter lists. */
+  facets(): Facets;
+  count(): number;
+  lastSyncedAt(): Date | null;
+  /** Increases on every change; readers key their caches on it. */
+  version(): number;
+  close(): void;
+}
+
+/**
+ * Where a catalogue's complete syncs and single refreshes go, and who walks
+ * upstream: this instance's own file (it always leads), or the copy several
+ * instances share on one database (only the holder of its sync lock walks).
+ * The storage backend chooses; the catalogue writes through it alike.
+ */
+export interface CatalogueCopy {
+  /** What every answer is read from. */
+  readonly store: CatalogueStore;
+  /**
+   * True when several instances follow this copy: only the lock holder syncs,
+   * it does not sync again a copy younger than the interval, and the
+   * catalogue_sync_leader gauge says which instance leads.
+   */
+  readonly shared: boolean;
+  /** True when this instance may sync the copy, trying to take the sync lock when it does not hold it. */
+  lead(): Promise<boolean>;
+  /** Whether this instance held the sync lock at its last look (for the metrics; no query). */
+  leading(): boolean;
+  /** Replaces the copy by a complete sync (only while leading) and applies it here. */
+  publish(campaigns: CatalogueCampaign[], syncedAt: Date): Promise<void>;
+  /** Writes one campaign re-read upstream (already in `store`) through to the copy the other instances follow. */
+  upsert(campaign: CatalogueCampaign): Promise<void>;
+  /** Removes one campaign (already gone from `store`) from the copy the other instances follow. */
+  remove(id: number): Promise<void>;
+  /** Reloads `store` when the copy changed elsewhere; resolves when done. */
+  refresh(): Promise<void>;
+}

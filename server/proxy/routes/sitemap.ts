@@ -3,7 +3,7 @@
 // once per catalogue version.
 import { createHash } from 'node:crypto';
 import type { RequestHandler } from 'express';
-import type { CatalogueStore } from '../catalogue/store.ts';
+import type { CatalogueStore } from '../catalogue/types.ts';
 import { offerUrlOf } from '../catalogue/job-posting.ts';
 import { matchesEtag } from '../http-cache.ts';
 import { ProblemError } from '../problem.ts';

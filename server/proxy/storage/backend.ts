@@ -8,13 +8,15 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type pg from 'pg';
-import type { RequestBudget } from '../../client/index.ts';
-import { openCatalogueStore } from '../catalogue/store.ts';
-import type { CatalogueStore } from '../catalogue/store.ts';
-import { createSharedCatalogue } from '../catalogue/shared-store.ts';
-import type { SharedCatalogue } from '../catalogue/shared-store.ts';
-import { createSharedBudget } from '../upstream-budget.ts';
-import type { ApplicationStore, StoreOptions } from './application-store.ts';
+import { RequestBudget } from '../../client/index.ts';
+import type { Store } from 'express-rate-limit';
+import { ownCatalogueCopy } from '../catalogue/own-copy.ts';
+import type { CatalogueCopy } from '../catalogue/types.ts';
+import { databaseAddressCounts, memoryAddressCounts } from './address-counts.ts';
+import type { ApplicationStore, RateCounterStore, StoreOptions } from './application-store.ts';
+import { createSharedBudget } from './budget-ledger.ts';
+import { openCatalogueStore } from './catalogue-sqlite.ts';
+import { createSharedCatalogue } from './catalogue-shared.ts';
 import { watchDatabase } from './database-watch.ts';
 import type { DatabaseWatch } from './database-watch.ts';
 import type { MigrationReport } from './migrations.ts';
@@ -38,12 +40,10 @@ export interface Database {
   location: string;
 }
 
-/** The catalogue's copy on this backend. */
-export interface CatalogueCopy {
-  /** What every answer is read from: this instance's own file, or its in-memory copy of the one every instance follows. */
-  store: CatalogueStore;
-  /** The copy several instances share (one syncs it); undefined when this instance keeps its own. */
-  shared: SharedCatalogue | undefined;
+/** The catalogue's copy on this backend, opened. */
+export interface OpenedCatalogue {
+  /** What the catalogue writes through and reads from (its store): this instance's own file, or its in-memory copy of the one every instance follows. */
+  copy: CatalogueCopy;
   /** Resolves once the copy can be served (the shared one loaded from the database, after ready()). */
   load(): Promise<void>;
   close(): Promise<void>;
@@ -52,16 +52,16 @@ export interface CatalogueCopy {
 export interface Backend {
   /** Where the data is, for messages: DATA_DIR/outbox.db, or the database URL without its password. */
   readonly location: string;
-  /** True when other instances may share the data (their leases and claims are respected). */
-  readonly shared: boolean;
   /** The PostgreSQL pool, undefined with SQLite (Proxy.database, for tests and operators). */
   readonly database: Database | undefined;
   /** The applications, their resumes, idempotency keys and rate counters, as one process (`owner`) sees them. */
   openApplications(options: StoreOptions): ApplicationStore;
   /** The catalogue's copy. */
-  openCatalogue(logger: Logger): CatalogueCopy;
-  /** The upstream request budget several instances spend together; undefined when this process keeps its own in memory. */
-  sharedBudget(onError: (error: unknown, what: string) => void): RequestBudget | undefined;
+  openCatalogue(logger: Logger): OpenedCatalogue;
+  /** Where the per-address apply limit counts, in windows of `windowMs`: memory, or the counters of `rates` that every instance shares. */
+  addressCounts(rates: () => Promise<RateCounterStore>, windowMs: number): Store;
+  /** The upstream request budget the client spends from: this process's own, in memory, or the one several instances spend together. */
+  requestBudget(onError: (error: unknown, what: string) => void): RequestBudget;
   /** Whether the database answers, for /readyz; undefined when there is none to lose (files). */
   watch(): DatabaseWatch | undefined;
   /** Migrates every table once (one ordered list per database); the stores are usable once it resolves. */
@@ -109,14 +109,14 @@ function openSqliteBackend(dataDir: string): Backend {
   };
   return {
     location: storageLocation({ dataDir, databaseUrl: null }),
-    shared: false,
     database: undefined,
     openApplications,
-    openCatalogue(): CatalogueCopy {
+    openCatalogue(): OpenedCatalogue {
       const store = openCatalogueStore(dataDir);
-      return { store, shared: undefined, load: async () => {}, close: async () => store.close() };
+      return { copy: ownCatalogueCopy(store), load: async () => {}, close: async () => store.close() };
     },
-    sharedBudget: () => undefined,
+    addressCounts: () => memoryAddressCounts(),
+    requestBudget: () => new RequestBudget(),
     watch: () => undefined,
     async ready() {
       if (migrations === undefined) await openApplications({ owner: 'migrations' }).close();
@@ -137,18 +137,18 @@ function openPostgresBackend(url: string, onIdleError?: (error: Error) => void):
   const ready = () => (migrating ??= migratePostgres(pool, location));
   return {
     location,
-    shared: true,
     database,
     openApplications(options) {
       const store = new PostgresApplicationStore({ ...options, pool, location, migrate: ready });
       stores.push(store);
       return store;
     },
-    openCatalogue(logger): CatalogueCopy {
+    openCatalogue(logger): OpenedCatalogue {
       const shared = createSharedCatalogue(pool, { logger });
-      return { store: shared.store, shared, load: () => ready().then(() => shared.load()), close: () => shared.close() };
+      return { copy: shared, load: () => ready().then(() => shared.load()), close: () => shared.close() };
     },
-    sharedBudget: (onError) => createSharedBudget(pool, { onError }),
+    addressCounts: (rates, windowMs) => databaseAddressCounts(rates, windowMs),
+    requestBudget: (onError) => createSharedBudget(pool, { onError }),
     watch: () => watchDatabase(pool, location),
     ready,
     async close() {

@@ -8,7 +8,7 @@ import type pg from 'pg';
 import { SchemaBehindError, checkOrder, refuseNewer } from './migrations.ts';
 import type { MigrationRecord, MigrationReport } from './migrations.ts';
 
-/** The request budget several instances spend together (upstream-budget.ts): spent times, a shared pause, and the take function. */
+/** The request budget several instances spend together (budget-ledger.ts): spent times, a shared pause, and the take function. */
 const SHARED_BUDGET_SCHEMA = `
 CREATE TABLE IF NOT EXISTS upstream_budget_spent (
   budget text NOT NULL,
@@ -70,7 +70,7 @@ END
 $$;
 `;
 
-/** The catalogue copy every instance follows (catalogue/shared-store.ts): its records and its version. */
+/** The catalogue copy every instance follows (catalogue-shared.ts): its records and its version. */
 const SHARED_CATALOGUE_SCHEMA = `
 CREATE TABLE IF NOT EXISTS catalogue_campaigns (
   id bigint PRIMARY KEY,

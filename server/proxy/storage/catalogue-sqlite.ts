@@ -1,55 +1,13 @@
-// The catalogue's SQLite store (DATA_DIR/catalogue.db, node:sqlite). One row
-// per campaign: the record as JSON plus the columns search and filters use.
-// Kept behind this small interface so a shared store (Redis, Postgres) for
-// several proxy instances is a second implementation, not a rewrite.
+// The catalogue's SQLite store (DATA_DIR/catalogue.db, or in memory for the
+// copy of a shared catalogue, node:sqlite): its table, index and statements.
+// One row per campaign: the record as JSON plus the columns search and
+// filters use. The catalogue reads and writes it through CatalogueStore
+// (catalogue/types.ts); a new column or search table is an edit here.
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { createOwnerOnlyDatabaseFile, makeOwnerOnlyFolder } from '../../owner-only.ts';
-import { htmlToText } from './sanitize.ts';
-import type { CatalogueCampaign } from './types.ts';
-
-export interface CampaignFilters {
-  q?: string | undefined;
-  company_id?: number | undefined;
-  job_type?: string | undefined;
-  working_time?: string | undefined;
-  city?: string | undefined;
-  page: number;
-  per_page: number;
-}
-
-export interface Facets {
-  job_types: string[];
-  working_times: string[];
-  cities: string[];
-  companies: { id: number; name: string | null }[];
-}
-
-export interface CatalogueStore {
-  /** Replaces every listed campaign by these, in one transaction, and records the sync time. */
-  replaceAll(campaigns: CatalogueCampaign[], syncedAt: Date): void;
-  upsert(campaign: CatalogueCampaign): void;
-  remove(id: number): void;
-  get(id: number): CatalogueCampaign | undefined;
-  /** Online campaigns matching the filters, newest first. */
-  search(filters: CampaignFilters): { items: CatalogueCampaign[]; total: number };
-  /** Values present among online campaigns, for the widget's filter lists. */
-  facets(): Facets;
-  count(): number;
-  lastSyncedAt(): Date | null;
-  /** Increases on every change; readers key their caches on it. */
-  version(): number;
-  close(): void;
-}
-
-/** Lower case without accents, so "developpeur" finds "Développeur". */
-export function foldForSearch(text: string): string {
-  return text.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase();
-}
-
-function searchText(c: CatalogueCampaign): string {
-  return foldForSearch([c.name, c.company_name, c.city, c.country, c.job_type, htmlToText(c.description), htmlToText(c.profile)].filter(Boolean).join(' \n '));
-}
+import { foldForSearch, searchText } from '../catalogue/search-text.ts';
+import type { CatalogueCampaign, CatalogueStore } from '../catalogue/types.ts';
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS campaigns (

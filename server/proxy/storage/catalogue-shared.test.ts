@@ -15,11 +15,11 @@ import type { RunningSandbox } from '../../sandbox/index.ts';
 import { eventually } from '../../test/poll.ts';
 import { freshDatabase, freshMigratedDatabase, skipWithoutPostgres } from '../../test/postgres.ts';
 import { admin } from '../../test/sandbox-admin.ts';
-import { createCatalogue, toCatalogueCampaign } from './catalogue.ts';
-import type { LiveCatalogue } from './catalogue.ts';
-import { upstreamCampaign } from './fixtures.ts';
-import { openSharedCatalogueStore } from './shared-store.ts';
-import type { SharedCatalogue } from './shared-store.ts';
+import { createCatalogue, toCatalogueCampaign } from '../catalogue/catalogue.ts';
+import type { LiveCatalogue } from '../catalogue/catalogue.ts';
+import { upstreamCampaign } from '../catalogue/fixtures.ts';
+import { openSharedCatalogueStore } from './catalogue-shared.ts';
+import type { SharedCatalogue } from './catalogue-shared.ts';
 
 const skip = skipWithoutPostgres();
 const url = skip ? '' : await freshMigratedDatabase();
@@ -83,7 +83,7 @@ describe('shared catalogue on PostgreSQL, with the sandbox over HTTP', { skip },
       },
     });
     // A 1 s interval: the syncing instance syncs every second, the others try to take over as often.
-    instance.catalogue = createCatalogue({ config: { channel: CHANNEL, syncIntervalSeconds: 1 }, client, store: shared.store, shared, logger: silent });
+    instance.catalogue = createCatalogue({ config: { channel: CHANNEL, syncIntervalSeconds: 1 }, client, copy: shared, logger: silent });
     if (options.start !== false) instance.catalogue.start();
     instances.push(instance);
     return instance;

@@ -13,11 +13,10 @@ import type pg from 'pg';
 import { z } from 'zod';
 import { CAMPAIGN_STATUSES } from '../../contract/index.ts';
 import { CampaignDetail } from '../../public-api/schemas.ts';
-import { openCatalogueStore } from './store.ts';
-import type { CatalogueStore } from './store.ts';
-import type { CatalogueCampaign } from './types.ts';
+import type { CatalogueCampaign, CatalogueCopy } from '../catalogue/types.ts';
+import { openCatalogueStore } from './catalogue-sqlite.ts';
 
-// The shared copy's tables (catalogue_campaigns, catalogue_version) are created by the database's migrations (storage/postgres-schema.ts).
+// The shared copy's tables (catalogue_campaigns, catalogue_version) are created by the database's migrations (postgres-schema.ts).
 
 /** The channel on which a new version is announced (payload: the version). */
 const CHANNEL = 'catalogue_changed';
@@ -29,21 +28,8 @@ const StoredCampaign = CampaignDetail.extend({ status: z.enum(CAMPAIGN_STATUSES)
 const VersionRow = z.object({ version: z.coerce.number().int(), synced_at: z.date() });
 const CopyRow = VersionRow.extend({ records: z.array(z.unknown()) });
 
-export interface SharedCatalogue {
-  /** This instance's in-memory copy: what every answer is read from. */
-  readonly store: CatalogueStore;
-  /** True when this instance holds the sync lock, trying to take it when it does not. */
-  lead(): Promise<boolean>;
-  /** Whether this instance held the sync lock at its last look (for the metrics; no query). */
-  leading(): boolean;
-  /** Replaces the shared copy by a complete sync (only while leading), announces it and applies it here. */
-  publish(campaigns: CatalogueCampaign[], syncedAt: Date): Promise<void>;
-  /** Writes one campaign re-read upstream through to the shared copy. */
-  upsert(campaign: CatalogueCampaign): Promise<void>;
-  /** Removes one campaign from the shared copy. */
-  remove(id: number): Promise<void>;
-  /** Reloads the local copy when the shared version changed; resolves when done. */
-  refresh(): Promise<void>;
+/** The copy several instances share on one PostgreSQL database. */
+export interface SharedCatalogue extends CatalogueCopy {
   /** The shared version the local copy holds (0 before any sync). */
   version(): number;
   /** Stops following, releases the lock (closes its connection) and the local store. */
@@ -59,8 +45,7 @@ export interface SharedCatalogueOptions {
 /**
  * Opens the shared catalogue: loads the shared copy into a new in-memory
  * store before resolving (a new instance serves at once, with no upstream
- * call), then follows its changes. Its store replaces openCatalogueStore's
- * in createCatalogue, and the SharedCatalogue is passed as `shared`.
+ * call), then follows its changes: createCatalogue's `copy`.
  */
 export async function openSharedCatalogueStore(pool: pg.Pool, options: SharedCatalogueOptions): Promise<SharedCatalogue> {
   const shared = createSharedCatalogue(pool, options);
@@ -195,6 +180,7 @@ export function createSharedCatalogue(pool: pg.Pool, options: SharedCatalogueOpt
 
   return {
     store,
+    shared: true,
     load,
     async lead() {
       if (closed) return false;

@@ -18,13 +18,13 @@
 // until it was served, whatever instance it waits in.
 import type pg from 'pg';
 import { z } from 'zod';
-import { RequestBudget } from '../client/index.ts';
-import type { BudgetLedger, BudgetLimits, LedgerAnswer, Priority, RequestBudgetOptions } from '../client/index.ts';
+import { RequestBudget } from '../../client/index.ts';
+import type { BudgetLedger, BudgetLimits, LedgerAnswer, Priority, RequestBudgetOptions } from '../../client/index.ts';
 
 /** How long a refused high-priority take keeps low-priority takes waiting; its instance asks again well within it. */
 const HIGH_WAITING_MARK_MS = 1_000;
 
-// Its tables and upstream_budget_take() are created by the database's migrations (storage/postgres-schema.ts).
+// Its tables and upstream_budget_take() are created by the database's migrations (postgres-schema.ts).
 
 /** PostgreSQL's codes for a missing table and a missing function: the migrations have not run. */
 const MISSING_SCHEMA_CODES = new Set(['42P01', '42883']);

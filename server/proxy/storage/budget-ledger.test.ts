@@ -7,14 +7,14 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import pg from 'pg';
-import { createClient } from '../client/index.ts';
-import type { RequestBudget } from '../client/index.ts';
-import { startSandbox } from '../sandbox/index.ts';
-import { eventually } from '../test/poll.ts';
-import { freshDatabase, freshMigratedDatabase, skipWithoutPostgres } from '../test/postgres.ts';
-import { admin } from '../test/sandbox-admin.ts';
-import { PostgresBudgetLedger, createSharedBudget } from './upstream-budget.ts';
-import type { SharedBudgetOptions } from './upstream-budget.ts';
+import { createClient } from '../../client/index.ts';
+import type { RequestBudget } from '../../client/index.ts';
+import { startSandbox } from '../../sandbox/index.ts';
+import { eventually } from '../../test/poll.ts';
+import { freshDatabase, freshMigratedDatabase, skipWithoutPostgres } from '../../test/postgres.ts';
+import { admin } from '../../test/sandbox-admin.ts';
+import { PostgresBudgetLedger, createSharedBudget } from './budget-ledger.ts';
+import type { SharedBudgetOptions } from './budget-ledger.ts';
 
 const skip = skipWithoutPostgres();
 const url = skip ? '' : await freshMigratedDatabase();

@@ -3,10 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { toCatalogueCampaign } from './catalogue.ts';
-import { upstreamCampaign } from './fixtures.ts';
-import { openCatalogueStore } from './store.ts';
-import type { CampaignFilters } from './store.ts';
+import { toCatalogueCampaign } from '../catalogue/catalogue.ts';
+import { upstreamCampaign } from '../catalogue/fixtures.ts';
+import type { CampaignFilters } from '../catalogue/types.ts';
+import { openCatalogueStore } from './catalogue-sqlite.ts';
 
 const all = (extra: Partial<CampaignFilters> = {}): CampaignFilters => ({ page: 1, per_page: 50, ...extra });
 const ids = (r: { items: { id: number }[] }) => r.items.map((c) => c.id);
