@@ -83,7 +83,7 @@ const idLength = messageIdLength();
 
 // Builds the widget into one ES module for a script tag (dist/widget/widget.js):
 // Lit, its hydration support, the widget and its English texts, minified,
-// because every kilobyte is paid by every visitor of the board (budget: 25 KB
+// because every kilobyte is paid by every visitor of the board (budget: 22.5 KB
 // gzipped, test/widget-size.test.ts); a French or Spanish page also loads its
 // language's module (widget-fr-<hash>.js, widget-es-<hash>.js) from beside it.
 export default defineConfig({
