@@ -31,19 +31,19 @@ export function useTemplates(templates: Templates): void {
 /** The 64-bit FNV-1a hash of `text` in hex, in 16-bit halves as @lit/localize computes it. */
 function fnv1a64(text: string): string {
   // The offset basis 0xcbf29ce484222325, lowest 16 bits first.
-  const v = [0x2325, 0x8422, 0x9ce4, 0xcbf2];
+  let [v0, v1, v2, v3] = [0x2325, 0x8422, 0x9ce4, 0xcbf2];
   for (let i = 0; i < text.length; i += 1) {
-    v[0]! ^= text.charCodeAt(i);
+    v0 ^= text.charCodeAt(i);
     // Times the prime 0x100000001b3: 435 (0x1b3) times each half, plus the lower halves shifted by 40 bits.
-    const t0 = v[0]! * 435;
-    const t1 = v[1]! * 435 + (t0 >>> 16);
-    const t2 = v[2]! * 435 + (v[0]! << 8) + (t1 >>> 16);
-    v[3] = (v[3]! * 435 + (v[1]! << 8) + (t2 >>> 16)) & 65535;
-    v[0] = t0 & 65535;
-    v[1] = t1 & 65535;
-    v[2] = t2 & 65535;
+    const t0 = v0 * 435;
+    const t1 = v1 * 435 + (t0 >>> 16);
+    const t2 = v2 * 435 + (v0 << 8) + (t1 >>> 16);
+    v3 = (v3 * 435 + (v1 << 8) + (t2 >>> 16)) & 65535;
+    v0 = t0 & 65535;
+    v1 = t1 & 65535;
+    v2 = t2 & 65535;
   }
-  return v.reverse().map((half) => half.toString(16).padStart(4, '0')).join('');
+  return [v3, v2, v1, v0].map((half) => half.toString(16).padStart(4, '0')).join('');
 }
 
 const ids = new Map<unknown, string>();
