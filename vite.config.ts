@@ -1,4 +1,5 @@
 import { readFileSync, readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import type { Plugin } from 'vite';
 import minifyHtmlLiterals from '@lit-labs/rollup-plugin-minify-html-literals';
@@ -55,7 +56,7 @@ function messageIdLength(): number {
 
 /**
  * Keys the bundled translations by their ids' shortest unique prefix; the
- * runtime looks a message up by the same prefix (widget/src/internal/localize.ts,
+ * runtime looks a message up by the same prefix (widget/src/internal/localize-runtime.ts,
  * `__MESSAGE_ID_LENGTH__`).
  */
 function shortenMessageIds(length: number): Plugin {
@@ -70,16 +71,25 @@ function shortenMessageIds(length: number): Plugin {
   };
 }
 
+/**
+ * `@lit/localize` as the widget runs it: its own runtime of `msg` and `str`
+ * (widget/src/internal/localize-runtime.ts). The sources keep importing them
+ * from '@lit/localize', for `lit-localize extract`; every build of the widget
+ * and the browser tests (web-test-runner.config.js) resolve it here.
+ */
+export const localizeRuntime = { find: /^@lit\/localize$/, replacement: fileURLToPath(new URL('widget/src/internal/localize-runtime.ts', import.meta.url)) };
+
 const idLength = messageIdLength();
 
 // Builds the widget into one ES module for a script tag (dist/widget/widget.js):
 // Lit, its hydration support, the widget and its English texts, minified,
-// because every kilobyte is paid by every visitor of the board (budget: 25 KB
+// because every kilobyte is paid by every visitor of the board (budget: 22.5 KB
 // gzipped, test/widget-size.test.ts); a French or Spanish page also loads its
 // language's module (widget-fr-<hash>.js, widget-es-<hash>.js) from beside it.
 export default defineConfig({
   plugins: [minifyTemplates(), shortenMessageIds(idLength), dropLeftovers()],
   define: { __MESSAGE_ID_LENGTH__: String(idLength) },
+  resolve: { alias: [localizeRuntime] },
   build: {
     outDir: 'dist/widget',
     emptyOutDir: true,
@@ -92,7 +102,7 @@ export default defineConfig({
     // a script-tag bundle is not tree-shaken again, so minify it fully.
     // The French and Spanish texts are modules of their own, beside widget.js:
     // widget-fr-<hash>.js. The hash lets them be cached for good.
-    // The entry may export what those modules share with it (@lit/localize's str), rather than a third file holding it.
+    // The entry may export what those modules share with it (the localisation runtime's str), rather than a third file holding it.
     rolldownOptions: { preserveEntrySignatures: 'allow-extension', output: { minify: true, chunkFileNames: 'widget-[name]-[hash].js' } },
     lib: {
       entry: 'widget/src/widget.ts',

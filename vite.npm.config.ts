@@ -1,8 +1,9 @@
 import { defineConfig } from 'vite';
+import { localizeRuntime } from './vite.config.ts';
 
-/** Lit and its localisation, and React, stay imports: the application bundles them once. */
+/** Lit and React stay imports: the application bundles them once. The localisation runtime is the widget's own. */
 function isExternal(id: string): boolean {
-  return /^(lit|lit-html|lit-element|react|react-dom)(\/|$)|^@lit(-labs)?\//.test(id);
+  return /^(lit|lit-html|lit-element|react|react-dom)(\/|$)|^@lit(-labs)?\/(?!localize$)/.test(id);
 }
 
 // Builds the npm entry (`jobboard-connector/widget`, dist/npm/index.js): the
@@ -13,6 +14,7 @@ function isExternal(id: string): boolean {
 // Type declarations come next to it from `tsc -p widget/tsconfig.npm.json`.
 // The script-tag bundle is vite.config.ts (dist/widget/widget.js).
 export default defineConfig({
+  resolve: { alias: [localizeRuntime] },
   build: {
     outDir: 'dist/npm',
     emptyOutDir: true,

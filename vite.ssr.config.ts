@@ -1,5 +1,5 @@
 import { defineConfig } from 'vite';
-import { dropLeftovers, minifyTemplates } from './vite.config.ts';
+import { dropLeftovers, localizeRuntime, minifyTemplates } from './vite.config.ts';
 
 // Builds the server renderer of <jobboard-campaigns> (widget/src/server-render.ts)
 // for Node into dist/ssr/render.js, with Lit's server build and @lit-labs/ssr
@@ -9,11 +9,8 @@ export default defineConfig({
   // The templates' text must be the script-tag bundle's to the byte: hydration
   // recognises each server-rendered template by a hash of it.
   plugins: [minifyTemplates(), dropLeftovers()],
-  // @lit/localize announces each change of language on `window`, which a server
-  // has not (and setting one would make other libraries believe they run in a browser).
-  define: { 'window.dispatchEvent': '(() => true)' },
   // Offer texts: the catalogue's, already sanitised, written as they are (see html.server.ts).
-  resolve: { alias: [{ find: /^(.*\/internal\/html)\.ts$/, replacement: '$1.server.ts' }] },
+  resolve: { alias: [localizeRuntime, { find: /^(.*\/internal\/html)\.ts$/, replacement: '$1.server.ts' }] },
   build: {
     outDir: 'dist/ssr',
     emptyOutDir: true,

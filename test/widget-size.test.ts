@@ -6,6 +6,9 @@ import assert from 'node:assert/strict';
 import { readFile, readdir } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 
+/** widget.js alone: what a page in English loads. */
+const mainBudget = 22.5 * 1024;
+/** widget.js with a language module: what a page in French or Spanish loads. */
 const budget = 25 * 1024;
 const dir = new URL('../dist/widget/', import.meta.url);
 
@@ -25,14 +28,14 @@ async function languageModules(): Promise<Map<string, string>> {
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
-test(`the script-tag bundle, gzipped, is at most ${budget / 1024} KB with Lit, its hydration support and the English texts; with a language module too`, async () => {
+test(`the script-tag bundle, gzipped, is at most ${mainBudget / 1024} KB with Lit, its hydration support and the English texts; ${budget / 1024} KB with a language module`, async () => {
   const source = await built('widget.js');
   // What the budget is measured with is in the file measured: Lit's three parts (each registers its version), and no import left to load.
   for (const part of ['reactiveElementVersions', 'litHtmlVersions', 'litElementVersions', 'litElementHydrateSupport']) assert.ok(source.includes(part), `widget.js lacks ${part}`);
   assert.ok(source.includes('Send my application'), 'widget.js lacks the English texts');
   assert.doesNotMatch(source, /\bimport\s*[^(]*?from\s*["'`]/, 'widget.js imports another module');
   const main = gzipSync(source).length;
-  assert.ok(main <= budget, `widget.js is ${kb(main)} gzipped, over the ${kb(budget)} budget`);
+  assert.ok(main <= mainBudget, `widget.js is ${kb(main)} gzipped, over the ${kb(mainBudget)} budget`);
   for (const [lang, name] of await languageModules()) {
     const total = main + gzipSync(await built(name)).length;
     assert.ok(total <= budget, `widget.js with the ${lang} module is ${kb(total)} gzipped, over the ${kb(budget)} budget`);

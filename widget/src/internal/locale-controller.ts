@@ -2,8 +2,7 @@
 // the element's language when it connects and when its `lang` changes, and
 // `tag` (fr-CA...) is kept for Intl dates and numbers.
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { updateWhenLocaleChanges } from '@lit/localize';
-import { resolveLocale, useLocale } from './localize.ts';
+import { followLocale, resolveLocale, useLocale } from './localize.ts';
 import type { Locale } from './localize.ts';
 
 export class LocaleController implements ReactiveController {
@@ -17,8 +16,7 @@ export class LocaleController implements ReactiveController {
   constructor(host: ReactiveControllerHost & HTMLElement) {
     this.host = host;
     host.addController(this);
-    // What @localized() does: render again when the page's locale changes.
-    updateWhenLocaleChanges(host);
+    followLocale(host);
   }
 
   /**

@@ -1,53 +1,51 @@
-// Localisation: @lit/localize in runtime mode. English is in the script;
-// French and Spanish each come as a small module of their own, fetched from
-// beside the script only by a page that needs it. The widget's language
-// comes from its `lang` attribute, then the page's, then the browser's.
-import { configureLocalization, msg, str } from '@lit/localize';
+// Localisation: lit-localize's runtime mode, with the widget's own runtime
+// (localize-runtime.ts). English is in the script; French and Spanish each
+// come as a small module of their own, fetched from beside the script only by
+// a page that needs it. The widget's language comes from its `lang`
+// attribute, then the page's, then the browser's.
+import { msg, str } from '@lit/localize';
+import type { ReactiveControllerHost } from 'lit';
 import { sourceLocale, targetLocales } from '../generated/locale-codes.ts';
-import type { templates as frTemplates } from '../generated/locales/fr.ts';
+import { useTemplates } from './localize-runtime.ts';
+import type { Templates } from './localize-runtime.ts';
 
 export type Locale = 'en' | 'fr' | 'es';
 export const locales: readonly Locale[] = [sourceLocale, ...targetLocales] as Locale[];
 
-type Templates = typeof frTemplates;
-
-/** Set by the script-tag build, which keys the translations by a shorter prefix of their ids (vite.config.ts). */
-declare const __MESSAGE_ID_LENGTH__: number | undefined;
-const idLength = typeof __MESSAGE_ID_LENGTH__ === 'number' ? __MESSAGE_ID_LENGTH__ : undefined;
-
-/** The translations of a locale, looked up by the id's prefix where the build shortened the keys. */
-function byIdPrefix(templates: Templates): Templates {
-  if (idLength === undefined) return templates;
-  const table = templates as Record<string, unknown>;
-  return new Proxy(table, { get: (_t, id: string) => table[id] ?? table[id.slice(0, idLength)] }) as Templates;
-}
-
 /** Languages whose module could not be loaded: their elements speak English. */
 const unavailable = new Set<string>();
 
-const { getLocale, setLocale } = configureLocalization({
-  sourceLocale,
-  targetLocales,
-  // Literal paths, one per language, so that the bundler makes each its own module.
-  loadLocale: async (locale) => {
-    if (unavailable.has(locale)) return { templates: {} };
-    try {
-      const { templates } = locale === 'fr' ? await import('../generated/locales/fr.ts') : await import('../generated/locales/es.ts');
-      return { templates: byIdPrefix(templates) };
-    } catch (error) {
-      // A board that copied widget.js alone: English rather than an empty element.
-      unavailable.add(locale);
-      console.warn(`jobboard widget: no ${locale} texts (${String(error)}), English shown. Serve widget-${locale}-*.js beside widget.js: copy every file of dist/widget/.`);
-      // No translations: every msg() gives its English source.
-      return { templates: {} };
-    }
-  },
-});
+/** The translations of a language, loaded from its module beside the script; none for English or when it cannot be loaded. */
+async function loadTemplates(locale: Locale): Promise<Templates> {
+  if (locale === sourceLocale || unavailable.has(locale)) return {};
+  try {
+    // Literal paths, one per language, so that the bundler makes each its own module.
+    return (locale === 'fr' ? await import('../generated/locales/fr.ts') : await import('../generated/locales/es.ts')).templates as Templates;
+  } catch (error) {
+    // A board that copied widget.js alone: English rather than an empty element.
+    unavailable.add(locale);
+    console.warn(`jobboard widget: no ${locale} texts (${String(error)}), English shown. Serve widget-${locale}-*.js beside widget.js: copy every file of dist/widget/.`);
+    // No translations: every msg() gives its English source.
+    return {};
+  }
+}
+
+let activeLocale: Locale = sourceLocale as Locale;
+/** The language being loaded, if any: the last one asked for. */
+let loadingLocale: Locale | undefined;
+let loading = Promise.resolve();
+let settle: (() => void) | undefined;
+/** The elements rendered again when the language changes. */
+const hosts = new Set<ReactiveControllerHost>();
+
+/** Renders `host` again whenever the page's language changes, while it is in the document. */
+export function followLocale(host: ReactiveControllerHost): void {
+  host.addController({ hostConnected: () => hosts.add(host), hostDisconnected: () => hosts.delete(host) });
+}
 
 /** The language the texts are shown in: the active locale, or English when its module could not be loaded. */
 export function textLocale(): string {
-  const locale = getLocale();
-  return unavailable.has(locale) ? sourceLocale : locale;
+  return unavailable.has(activeLocale) ? sourceLocale : activeLocale;
 }
 
 /** First supported language of a BCP 47 tag (`fr-CA` gives `fr`), or null. */
@@ -83,7 +81,20 @@ export function resolveLocale(el: Element): { locale: Locale; tag: string } {
  * widgets on one page ask for different languages, the last one wins.
  */
 export function useLocale(locale: Locale): Promise<void> {
-  return getLocale() === locale ? Promise.resolve() : setLocale(locale);
+  if (locale === (loadingLocale ?? activeLocale)) return loading;
+  loadingLocale = locale;
+  // One promise for every element waiting, settled once the last language asked for is active.
+  if (!settle) loading = new Promise((resolve) => (settle = resolve));
+  void loadTemplates(locale).then((templates) => {
+    if (loadingLocale !== locale) return;
+    activeLocale = locale;
+    loadingLocale = undefined;
+    useTemplates(templates);
+    for (const host of hosts) host.requestUpdate();
+    settle?.();
+    settle = undefined;
+  });
+  return loading;
 }
 
 /** The colon before a value: French puts a (non-breaking) space before it. */
