@@ -5,7 +5,7 @@ import lit from 'eslint-plugin-lit';
 import litA11y from 'eslint-plugin-lit-a11y';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'coverage/', 'widget/src/generated/', '**/*.d.ts'] },
+  { ignores: ['node_modules/', 'dist/', 'coverage/', '.stryker-tmp/', 'reports/', 'widget/src/generated/', '**/*.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
