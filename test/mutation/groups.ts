@@ -52,7 +52,7 @@ export const MUTATION_GROUPS: readonly MutationGroup[] = [
       {
         mutate: ['widget/src/internal/html.ts'],
         // The page cannot read the environment: this configuration tells it the active mutant.
-        command: 'npx wtr --config test/mutation/web-test-runner.config.mjs --files widget/src/internal/internal.test.ts',
+        command: 'npx wtr --config test/mutation/widget-sanitiser.web-test-runner.config.mjs',
       },
     ],
   },

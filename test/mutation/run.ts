@@ -112,9 +112,17 @@ async function main(args: string[]): Promise<number> {
   for (const group of groups) {
     const started = performance.now();
     let counts: GroupCounts = { killed: 0, survived: 0, timeout: 0, noCoverage: 0, other: 0 };
-    for (const [index, part] of group.parts.entries()) {
-      console.log(`\n== ${group.name}${group.parts.length > 1 ? ` (${index + 1}/${group.parts.length})` : ''}: ${part.command}`);
-      counts = add(counts, countsOf(await new Stryker(optionsFor(group, part, index)).runMutationTest()));
+    try {
+      for (const [index, part] of group.parts.entries()) {
+        console.log(`\n== ${group.name}${group.parts.length > 1 ? ` (${index + 1}/${group.parts.length})` : ''}: ${part.command}`);
+        counts = add(counts, countsOf(await new Stryker(optionsFor(group, part, index)).runMutationTest()));
+      }
+    } catch (error) {
+      // Most often the tests fail before any mutant (Stryker's dry run): the other groups still run.
+      console.error(`\n${group.name}: Stryker stopped: ${error instanceof Error ? error.message : String(error)}`);
+      lines.push(`| ${group.name} | failed to run | | | | | |`);
+      under = true;
+      continue;
     }
     lines.push(row(group.name, counts, (performance.now() - started) / 1000));
     total = add(total, counts);
