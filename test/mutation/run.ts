@@ -10,8 +10,8 @@ import { MUTATION_GROUPS } from './groups.ts';
 import type { MutationGroup, MutationPart } from './groups.ts';
 
 const TARGET_SCORE = 85;
-/** Mutants tested at once: the tests start servers and browsers, and machines running this have few cores. */
-const CONCURRENCY = 2;
+/** Mutants tested at once by default (--concurrency=N): the tests start servers and browsers, and machines running this have few cores. */
+const DEFAULT_CONCURRENCY = 2;
 
 export interface GroupCounts {
   killed: number;
@@ -51,12 +51,12 @@ function add(a: GroupCounts, b: GroupCounts): GroupCounts {
   };
 }
 
-function optionsFor(group: MutationGroup, part: MutationPart, index: number): PartialStrykerOptions {
+function optionsFor(group: MutationGroup, part: MutationPart, index: number, concurrency: number): PartialStrykerOptions {
   return {
     testRunner: 'command',
     commandRunner: { command: part.command },
     mutate: part.mutate,
-    concurrency: CONCURRENCY,
+    concurrency,
     // A mutant's run may wait for a busy machine: only a run this much slower than the first counts as a timeout.
     timeoutMS: 15_000,
     reporters: ['clear-text', process.stdout.isTTY ? 'progress' : 'progress-append-only', 'json'],
@@ -75,7 +75,7 @@ function optionsFor(group: MutationGroup, part: MutationPart, index: number): Pa
 
 function usage(): string {
   return [
-    'npm run test:mutation [-- GROUP...]',
+    'npm run test:mutation [-- [--concurrency=N] GROUP...]',
     'Runs StrykerJS over each group named (all of them when none is), then prints their scores.',
     '',
     ...MUTATION_GROUPS.map((g) => `  ${g.name.padEnd(12)} ${g.about}`),
@@ -100,12 +100,19 @@ async function main(args: string[]): Promise<number> {
     console.log(usage());
     return 0;
   }
-  const unknown = args.filter((name) => !MUTATION_GROUPS.some((g) => g.name === name));
+  const concurrencyArg = args.find((a) => a.startsWith('--concurrency='));
+  const concurrency = concurrencyArg === undefined ? DEFAULT_CONCURRENCY : Number(concurrencyArg.slice('--concurrency='.length));
+  if (!Number.isSafeInteger(concurrency) || concurrency < 1) {
+    console.error(`--concurrency takes a whole number of at least 1.\n\n${usage()}`);
+    return 2;
+  }
+  const names = args.filter((a) => a !== concurrencyArg);
+  const unknown = names.filter((name) => !MUTATION_GROUPS.some((g) => g.name === name));
   if (unknown.length > 0) {
     console.error(`Unknown group ${unknown.join(', ')}.\n\n${usage()}`);
     return 2;
   }
-  const groups = args.length === 0 ? MUTATION_GROUPS : MUTATION_GROUPS.filter((g) => args.includes(g.name));
+  const groups = names.length === 0 ? MUTATION_GROUPS : MUTATION_GROUPS.filter((g) => names.includes(g.name));
   const lines: string[] = [];
   let total: GroupCounts = { killed: 0, survived: 0, timeout: 0, noCoverage: 0, other: 0 };
   let under = false;
@@ -115,7 +122,7 @@ async function main(args: string[]): Promise<number> {
     try {
       for (const [index, part] of group.parts.entries()) {
         console.log(`\n== ${group.name}${group.parts.length > 1 ? ` (${index + 1}/${group.parts.length})` : ''}: ${part.command}`);
-        counts = add(counts, countsOf(await new Stryker(optionsFor(group, part, index)).runMutationTest()));
+        counts = add(counts, countsOf(await new Stryker(optionsFor(group, part, index, concurrency)).runMutationTest()));
       }
     } catch (error) {
       // Most often the tests fail before any mutant (Stryker's dry run): the other groups still run.
