@@ -51,6 +51,7 @@ describe('refuseWhileBlocked', () => {
         error instanceof ProblemError &&
         error.status === 503 &&
         error.code === 'delivery_blocked' &&
+        /no fault of yours.*not sent; try again later/.test(error.detail) &&
         JSON.stringify(error.headers) === JSON.stringify({ 'Retry-After': '3600', Connection: 'close' }),
     );
     assert.equal(await refused(), 1);

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DEFAULT_FIELD_MODES } from '../../contract/application-form.ts';
 import type { ConfigurableField, FieldMode } from '../../contract/application-form.ts';
-import { checkForm, emailBucket, fingerprintOf } from './form.ts';
+import { FIELD_MESSAGES, checkForm, emailBucket, fingerprintOf } from './form.ts';
 import type { ParsedForm } from './multipart.ts';
 
 const VALID = {
@@ -196,6 +196,16 @@ describe('checkForm', () => {
         ['email', 'Enter a valid email address.'],
       ],
     );
+  });
+});
+
+describe('FIELD_MESSAGES', () => {
+  it('gives each per-field code of the form a sentence of its own', () => {
+    const codes = ['required', 'invalid_email', 'invalid_url', 'invalid_phone', 'invalid_value', 'too_long', 'consent_required', 'file_required'];
+    assert.deepEqual(Object.keys(FIELD_MESSAGES).sort(), [...codes].sort());
+    const sentences = Object.values(FIELD_MESSAGES);
+    for (const sentence of sentences) assert.match(sentence, /^[A-Z].{10,}\.$/);
+    assert.equal(new Set(sentences).size, sentences.length);
   });
 });
 
