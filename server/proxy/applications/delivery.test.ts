@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { AuthenticationError, ConflictError, ConnectionError, PermissionError, RateLimitError, ServerError, StreamedFile, TimeoutError, ValidationError } from '../../client/index.ts';
+import { ApiError, AuthenticationError, ConflictError, ConnectionError, NotFoundError, PermissionError, RateLimitError, SchemaError, ServerError, StreamedFile, TimeoutError, ValidationError } from '../../client/index.ts';
 import { attemptDelivery, classify } from './delivery.ts';
 import { formFieldOf } from './field-problems.ts';
 import { backoffMs } from './delivery-worker.ts';
@@ -211,6 +211,94 @@ describe('classify', () => {
   it('reports a campaign that stopped taking applications as campaign_closed', () => {
     const result = classify(new ValidationError({ ...where, status: 422, code: 'campaign_not_open', message: '' }));
     assert.equal(result.kind === 'rejected' ? result.outcome : undefined, 'campaign_closed');
+  });
+});
+
+describe('classify, error by error', () => {
+  const cases: [string, unknown, unknown][] = [
+    ['a rate limit with Retry-After', new RateLimitError({ ...where, status: 429, code: 'rate_limited', message: '', retryAfterMs: 5_000 }), { kind: 'retry', error: 'rate_limited (429)', reached: false, retryAfterMs: 5_000 }],
+    ['a rate limit without', new RateLimitError({ ...where, code: 'rate_limited', message: '', retryAfterMs: undefined }), { kind: 'retry', error: 'rate_limited (-)', reached: false }],
+    ['a 5xx', new ServerError({ ...where, status: 502, code: 'bad_gateway', message: '' }), { kind: 'retry', error: 'bad_gateway (502)', reached: true }],
+    ['a timeout', new TimeoutError({ ...where, code: 'timeout', message: '' }), { kind: 'retry', error: 'timeout (no answer)', reached: true }],
+    ['a cut connection', new ConnectionError({ ...where, code: 'connection_reset', message: '', mayHaveReachedServer: true }), { kind: 'retry', error: 'connection_reset (no answer)', reached: true }],
+    ['refused keys', new AuthenticationError({ ...where, status: 401, code: 'invalid_token', message: '' }), { kind: 'retry', error: 'invalid_token (401)', reached: false }],
+    ['a refused scope', new PermissionError({ ...where, status: 403, code: 'missing_scope', message: '' }), { kind: 'retry', error: 'missing_scope (403)', reached: false, blocks: 'missing_scope' }],
+    ['an answer that is not what the API says', new SchemaError({ ...where, status: 200, code: 'unexpected_response', message: '' }), { kind: 'retry', error: 'unreadable answer (unexpected_response)', reached: true }],
+    ['a campaign not broadcast on the board', new ValidationError({ ...where, status: 422, code: 'campaign_not_broadcast', message: '' }), { kind: 'rejected', outcome: 'campaign_closed', errors: [], error: 'campaign_not_broadcast (422)' }],
+    ['a campaign gone', new NotFoundError({ ...where, status: 404, code: 'not_found', message: '' }), { kind: 'rejected', outcome: 'campaign_closed', errors: [], error: 'not_found (404)' }],
+    ['another 4xx', new ApiError({ ...where, status: 400, code: 'bad_request', message: '' }), { kind: 'rejected', outcome: 'upstream_rejected', errors: [{ field: 'form', code: 'invalid_value', message: 'The recruitment service refused this application.' }], error: 'bad_request (400)' }],
+    ['the last 4xx', new ApiError({ ...where, status: 499, code: 'odd', message: '' }), { kind: 'rejected', outcome: 'upstream_rejected', errors: [{ field: 'form', code: 'invalid_value', message: 'The recruitment service refused this application.' }], error: 'odd (499)' }],
+    ['a 3xx', new ApiError({ ...where, status: 399, code: 'odd', message: '' }), { kind: 'retry', error: 'odd (399)', reached: true }],
+    ['a 5xx the client did not name', new ApiError({ ...where, status: 500, code: 'odd', message: '' }), { kind: 'retry', error: 'odd (500)', reached: true }],
+    ['an error of the client without status', new ApiError({ ...where, code: 'odd', message: '' }), { kind: 'retry', error: 'odd (-)', reached: true }],
+    ['anything else', new TypeError('x is undefined'), { kind: 'retry', error: 'unexpected: TypeError', reached: true }],
+    ['a thrown string', 'boom', { kind: 'retry', error: 'unexpected: error', reached: true }],
+  ];
+  for (const [what, error, expected] of cases) {
+    it(`classifies ${what}`, () => {
+      assert.deepEqual(classify(error), expected);
+    });
+  }
+  it('says "no answer" for a 5xx or timeout without status', () => {
+    assert.deepEqual(classify(new ServerError({ ...where, code: 'server_error', message: '' })), { kind: 'retry', error: 'server_error (no answer)', reached: true });
+  });
+  it('names the status or a dash for refused keys and field refusals', () => {
+    assert.deepEqual(classify(new PermissionError({ ...where, code: 'forbidden', message: '' })), { kind: 'retry', error: 'forbidden (-)', reached: false });
+    const refused = classify(new ValidationError({ ...where, code: 'invalid_request', message: '', details: [] }));
+    assert.equal(refused.kind === 'rejected' ? refused.error : undefined, 'invalid_request (-)');
+    const closed = classify(new ValidationError({ ...where, code: 'campaign_not_open', message: '' }));
+    assert.equal(closed.kind === 'rejected' ? closed.error : undefined, 'campaign_not_open (-)');
+  });
+});
+
+describe('attemptDelivery, edge cases', () => {
+  it('refuses a row without payload (erased) and sends nothing', async () => {
+    const { client, calls } = fakeClient(() => ({ id: 5, applications: [] }), () => ({ id: 11, applicant_id: 5 }));
+    assert.deepEqual(await attemptDelivery({ ...row(1), payload: null }, client, 1000, readResume), { kind: 'rejected', outcome: 'upstream_rejected', errors: [], error: 'payload missing' });
+    assert.deepEqual(calls, []);
+  });
+
+  it('sends no resume and no comment for a row without them, and no application id the service did not give', async () => {
+    const { client, calls } = fakeClient(() => ({ id: 5, applications: [{ id: 9, campaign_id: 99 }] }), () => ({ id: 11, applicant_id: 5 }));
+    const bare: OutboxRow = { ...row(1), resume_bytes: null, resume_type: null, payload: { applicant: { email: 'ada@example.org' } } };
+    assert.deepEqual(await attemptDelivery(bare, client, 1000, readResume), { kind: 'delivered', outcome: 'created_applicant', applicantId: 5 });
+    assert.deepEqual(calls[0]?.body, { company_id: 3, applicant: { email: 'ada@example.org', applications: [{ campaign_id: 12 }] } });
+  });
+
+  it('for a returning candidate without resume or letter, creates a bare application', async () => {
+    const { client, calls } = fakeClient(() => { throw conflict('applicant_exists'); }, () => ({ id: 11, applicant_id: 5 }));
+    const bare: OutboxRow = { ...row(1), resume_bytes: 10, resume_type: null, payload: { applicant: { email: 'ada@example.org' } } };
+    await attemptDelivery(bare, client, 1000, readResume);
+    assert.deepEqual(calls[1]?.body, { campaign_id: 12, applicant_email: 'ada@example.org', application: {} });
+  });
+
+  it('sends with the high priority, the timeout given, and no retry of the send by the client', async () => {
+    const options: unknown[] = [];
+    const { client } = fakeClient(() => ({ id: 5, applications: [] }), () => ({ id: 11, applicant_id: 5 }));
+    const create = client.jobboards.createApplicant;
+    client.jobboards.createApplicant = (async (body: never, opts: unknown) => {
+      options.push(opts);
+      return create(body);
+    }) as typeof create;
+    await attemptDelivery(row(1), client, 1234, readResume);
+    assert.deepEqual(options, [{ priority: 'high', safeToRetry: false, timeout: 1234 }]);
+  });
+
+  it('retries a conflict other than an existing applicant, sending nothing more', async () => {
+    const { client, calls } = fakeClient(() => { throw conflict('email_taken'); }, () => ({ id: 11, applicant_id: 5 }));
+    assert.deepEqual(await attemptDelivery(row(1), client, 1000, readResume), { kind: 'rejected', outcome: 'upstream_rejected', errors: [{ field: 'form', code: 'invalid_value', message: 'The recruitment service refused this application.' }], error: 'email_taken (409)' });
+    assert.deepEqual(calls.map((c) => c.endpoint), ['jobboards/applicants']);
+  });
+
+  it('fails the send when the resume is gone between the claim and the send', async () => {
+    let read: unknown;
+    const { client } = fakeClient(() => ({ id: 5, applications: [] }), () => ({ id: 11, applicant_id: 5 }));
+    client.jobboards.createApplicant = (async (body: unknown) => {
+      read = await readBody(body).catch((error: unknown) => error);
+      throw new ConnectionError({ ...where, code: 'connection_failed', message: '', mayHaveReachedServer: false });
+    }) as never;
+    await attemptDelivery(row(1), client, 1000, async () => undefined);
+    assert.match(String(read), /the resume is no longer stored/);
   });
 });
 
