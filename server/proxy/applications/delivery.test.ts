@@ -147,6 +147,32 @@ describe('an attempt after one that may have reached the service (unconfirmed_se
     assert.deepEqual(calls.map((c) => c.endpoint), ['GET applications', 'GET applications', 'jobboards/applicants']);
   });
 
+  it('reads on past an application made less than the clock skew (10 minutes) before the row, and stops at the last page or an empty one', async () => {
+    const skew = [
+      { data: [application(42, 'bob@example.org', -9.9)], next: 2 },
+      { data: [application(43, 'ada@example.org', -9.5)], next: 3 },
+    ];
+    const found = fakeClient(() => assert.fail('not sent'), () => assert.fail('not sent'), skew);
+    assert.deepEqual(await attemptDelivery(unconfirmed, found.client, 1000, readResume), { kind: 'delivered', outcome: 'found_delivered', applicantId: 143, applicationId: 43 });
+    const lastPage = fakeClient(() => ({ id: 5, applications: [] }), () => assert.fail('not called'), [{ data: [application(44, 'bob@example.org', 1)], next: null }, { data: [application(45, 'ada@example.org', 1)], next: null }]);
+    await attemptDelivery(unconfirmed, lastPage.client, 1000, readResume);
+    assert.deepEqual(lastPage.calls.map((c) => c.endpoint), ['GET applications', 'jobboards/applicants']);
+    const empty = fakeClient(() => ({ id: 5, applications: [] }), () => assert.fail('not called'), [{ data: [], next: 2 }, { data: [application(45, 'ada@example.org', 1)], next: null }]);
+    await attemptDelivery(unconfirmed, empty.client, 1000, readResume);
+    assert.deepEqual(empty.calls.map((c) => c.endpoint), ['GET applications', 'jobboards/applicants']);
+  });
+
+  it('asks each page with the high priority and the attempt\'s timeout', async () => {
+    const options: unknown[] = [];
+    const { client } = fakeClient(() => ({ id: 5, applications: [] }), () => ({ id: 11, applicant_id: 5 }));
+    client.applications.list = (async (_query: unknown, opts: unknown) => {
+      options.push(opts);
+      return { data: [], pagination: { 'next-page': null } };
+    }) as never;
+    await attemptDelivery(unconfirmed, client, 1234, readResume);
+    assert.deepEqual(options, [{ priority: 'high', timeout: 1234 }]);
+  });
+
   for (const [what, failure] of [
     ['answers 503', new ServerError({ ...where, status: 503, code: 'service_unavailable', message: '' })],
     ['refuses the connection', new ConnectionError({ ...where, code: 'connection_failed', message: '', mayHaveReachedServer: false })],
