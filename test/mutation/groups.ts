@@ -66,7 +66,7 @@ export const MUTATION_GROUPS: readonly MutationGroup[] = [
           'server/proxy/applications/field-problems.ts',
           'server/contract/application-form.ts',
         ],
-        command: 'node --test --test-isolation=none server/proxy/applications/form.test.ts server/contract/application-form.test.ts server/proxy/applications/delivery.test.ts',
+        command: 'node --test --test-isolation=none server/proxy/applications/form.test.ts server/proxy/applications/field-problems.test.ts server/contract/application-form.test.ts server/proxy/applications/delivery.test.ts',
       },
     ],
   },

@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ApiError, AuthenticationError, ConflictError, ConnectionError, NotFoundError, PermissionError, RateLimitError, SchemaError, ServerError, StreamedFile, TimeoutError, ValidationError } from '../../client/index.ts';
 import { attemptDelivery, classify } from './delivery.ts';
-import { formFieldOf } from './field-problems.ts';
 import { backoffMs } from './delivery-worker.ts';
 import type { DeliveryClient } from './delivery.ts';
 import { ResumeMissingError } from '../storage/application-store.ts';
@@ -325,18 +324,6 @@ describe('attemptDelivery, edge cases', () => {
     }) as never;
     await attemptDelivery(row(1), client, 1000, async () => undefined);
     assert.match(String(read), /the resume is no longer stored/);
-  });
-});
-
-describe('formFieldOf', () => {
-  it('maps upstream field paths to the form\'s field names', () => {
-    assert.equal(formFieldOf('applicant.email'), 'email');
-    assert.equal(formFieldOf('applicant_email'), 'email');
-    assert.equal(formFieldOf('applicant.resume.base64'), 'resume');
-    assert.equal(formFieldOf('application.resume.mime_type'), 'resume');
-    assert.equal(formFieldOf('applicant.applications.0.comments.0.content'), 'cover_letter');
-    assert.equal(formFieldOf('applicant.applications.0.campaign_id'), 'campaign_id');
-    assert.equal(formFieldOf('something.else'), 'form');
   });
 });
 
