@@ -7,7 +7,8 @@ import type { NextFunction, Request, Response } from 'express';
 import { Registry } from 'prom-client';
 import { ProblemError } from '../problem.ts';
 import { applicationMetrics } from './metrics.ts';
-import { BLOCK_FIX, BLOCKING_CODES, blockedGauge, refuseWhileBlocked } from './delivery-block.ts';
+import { AuthenticationError, PermissionError } from '../../client/index.ts';
+import { BLOCK_FIX, BLOCKING_CODES, blockedGauge, blockingReason, refuseWhileBlocked } from './delivery-block.ts';
 import type { DeliveryBlock } from './delivery-block.ts';
 
 const BLOCK: DeliveryBlock = { reason: 'missing_scope', error: 'missing_scope (403)', since: new Date(0) };
@@ -16,6 +17,15 @@ async function gaugeValues(registry: Registry): Promise<Record<string, number>> 
   const metric = await registry.getSingleMetric('delivery_blocked')?.get();
   return Object.fromEntries((metric?.values ?? []).map((v) => [String(v.labels.reason), v.value]));
 }
+
+describe('blockingReason', () => {
+  it('is the code of a 403 that no retry can fix, and nothing for another error with that code', () => {
+    const where = { method: 'POST', url: 'http://upstream/v2/jobboards/applicants' };
+    assert.equal(blockingReason(new PermissionError({ ...where, status: 403, code: 'missing_scope', message: '' })), 'missing_scope');
+    assert.equal(blockingReason(new AuthenticationError({ ...where, status: 401, code: 'missing_scope', message: '' })), undefined);
+    assert.equal(blockingReason({ code: 'wrong_client_kind' }), undefined);
+  });
+});
 
 describe('blockedGauge', () => {
   it('is 1 for the reason that holds and 0 for the others, all 0 when nothing blocks', async () => {

@@ -161,6 +161,22 @@ describe('an attempt after one that may have reached the service (unconfirmed_se
     assert.deepEqual(empty.calls.map((c) => c.endpoint), ['GET applications', 'jobboards/applicants']);
   });
 
+  it('reads on past an application made exactly the clock skew before the row', async () => {
+    const pages = [
+      { data: [application(46, 'bob@example.org', -10)], next: 2 },
+      { data: [application(47, 'ada@example.org', -10)], next: null },
+    ];
+    const { client } = fakeClient(() => assert.fail('not sent'), () => assert.fail('not sent'), pages);
+    assert.deepEqual(await attemptDelivery(unconfirmed, client, 1000, readResume), { kind: 'delivered', outcome: 'found_delivered', applicantId: 147, applicationId: 47 });
+  });
+
+  it('compares the addresses without the spaces around the one stored', async () => {
+    const pages = [{ data: [application(48, 'ada@example.org', 1)], next: null }];
+    const { client } = fakeClient(() => assert.fail('not sent'), () => assert.fail('not sent'), pages);
+    const spaced: OutboxRow = { ...unconfirmed, payload: { applicant: { email: ' Ada@example.org ' } } };
+    assert.deepEqual(await attemptDelivery(spaced, client, 1000, readResume), { kind: 'delivered', outcome: 'found_delivered', applicantId: 148, applicationId: 48 });
+  });
+
   it('asks each page with the high priority and the attempt\'s timeout', async () => {
     const options: unknown[] = [];
     const { client } = fakeClient(() => ({ id: 5, applications: [] }), () => ({ id: 11, applicant_id: 5 }));
@@ -288,6 +304,29 @@ describe('attemptDelivery, edge cases', () => {
     const bare: OutboxRow = { ...row(1), resume_bytes: null, resume_type: null, payload: { applicant: { email: 'ada@example.org' } } };
     assert.deepEqual(await attemptDelivery(bare, client, 1000, readResume), { kind: 'delivered', outcome: 'created_applicant', applicantId: 5 });
     assert.deepEqual(calls[0]?.body, { company_id: 3, applicant: { email: 'ada@example.org', applications: [{ campaign_id: 12 }] } });
+  });
+
+  it('sends no resume for a row that names a type but holds no bytes, and reads nothing from the store for it', async () => {
+    const { client, calls } = fakeClient(() => ({ id: 5, applications: [] }), () => ({ id: 11, applicant_id: 5 }));
+    let reads = 0;
+    const counted = async (reference: string) => {
+      reads += 1;
+      return readResume(reference);
+    };
+    await attemptDelivery({ ...row(1), resume_bytes: null, resume_type: 'pdf' }, client, 1000, counted);
+    assert.deepEqual(calls[0]?.body, { company_id: 3, applicant: { email: 'ada@example.org', applications: [{ campaign_id: 12, comments: [{ content: 'Hello' }] }] } });
+    assert.equal(reads, 0);
+  });
+
+  it('reads the resume again for a second send of the attempt (the application after an existing applicant)', async () => {
+    const { client, calls } = fakeClient(() => ({ id: 5, applications: [] }), () => ({ id: 11, applicant_id: 5 }));
+    client.jobboards.createApplicant = (async (body: unknown) => {
+      // The first send streams the resume, then the service says the applicant exists.
+      await readBody(body);
+      throw conflict('applicant_exists');
+    }) as never;
+    assert.equal((await attemptDelivery(row(1), client, 1000, readResume)).kind, 'delivered');
+    assert.deepEqual(await readBody(calls[0]?.body), { campaign_id: 12, applicant_email: 'ada@example.org', application: { resume: { streamed: '%PDF-1.4', size: 8, mime_type: 'pdf' }, comments: [{ content: 'Hello' }] } });
   });
 
   it('for a returning candidate without resume or letter, creates a bare application', async () => {
