@@ -110,6 +110,16 @@ describe('internal helpers', () => {
     it('keeps the text of an unknown tag but not the tag, and drops comments', () => {
       expect(cleaned('<font color="red">a<!-- note --></font><noscript><b>b</b></noscript>')).to.equal('a<b>b</b>');
     });
+
+    it('keeps the text of an unknown tag whose name starts like a dangerous one', () => {
+      expect(cleaned('<svg-icon>a</svg-icon><script-note>b</script-note>')).to.equal('ab');
+    });
+
+    it('keeps an href on links only, trimmed, and a link without one as text', () => {
+      expect(cleaned('<p href="https://ok.example">a</p>')).to.equal('<p>a</p>');
+      expect(cleaned('<a href="  https://ok.example/ ">b</a>')).to.equal('<a href="https://ok.example/" rel="noopener noreferrer" target="_blank">b</a>');
+      expect(cleaned('<a>c</a>')).to.equal('<a rel="noopener noreferrer" target="_blank">c</a>');
+    });
   });
 
   describe('sanitize, links whose scheme is not at the start', () => {
