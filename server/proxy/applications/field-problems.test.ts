@@ -52,6 +52,10 @@ describe('fieldProblems', () => {
     assert.deepEqual(codes(refusal('validation_failed', [{ field: 'applicant.resume.base64', message: 'at most 5 MiB' }])), [['resume', 'unsupported_file_type']]);
   });
 
+  it('says only that the service refused a value whose code has no sentence of its own (the resume)', () => {
+    assert.deepEqual(fieldProblems(refusal('validation_failed', [{ field: 'applicant.resume.base64', message: 'not a pdf' }])).map((p) => p.message), ['The recruitment service refused this value.']);
+  });
+
   it('says file_too_large on the field the service named when it refuses the file as too large', () => {
     assert.deepEqual(codes(refusal('file_too_large', [{ field: 'applicant.resume.base64', message: 'at most 5 MiB' }])), [['resume', 'file_too_large']]);
   });
