@@ -321,7 +321,7 @@ describe('delivery worker: what each attempt does to its row', () => {
     const error = new ServerError({ ...where, status: 503, code: 'server_error', message: 'down' });
     const service = scriptedService([error]);
     // No backoff: the clock stands still, and the retry is due at once.
-    const w = worker(service.client, { pollIntervalMs: 20, baseBackoffMs: 0, maxBackoffMs: 0 });
+    const w = worker(service.client, { pollIntervalMs: 20, baseBackoffMs: 0, maxBackoffMs: 0, concurrency: 1 });
     w.start();
     await eventually(async () => (await store.get('r1'))?.status === 'delivered', { timeoutMs: 5_000, what: 'r1 delivered on its second attempt' });
     await enqueue('r2');
@@ -334,6 +334,45 @@ describe('delivery worker: what each attempt does to its row', () => {
     assert.equal((await store.get('r3'))?.status, 'pending', 'nothing after stop');
     assert.deepEqual(recorded.map((r) => r.slice(0, 2)), [['r1', 'retry'], ['r1', 'delivered'], ['r2', 'delivered']]);
     assert.deepEqual(errors, []);
+  });
+
+  it('without listeners, delivers, retries and blocks all the same', async () => {
+    await enqueue('r1');
+    await enqueue('r2');
+    const service = scriptedService([new ServerError({ ...where, status: 503, code: 'server_error', message: 'down' }), new PermissionError({ ...where, status: 403, code: 'missing_scope', message: 'no' })]);
+    const w = new DeliveryWorker(store, service.client, DEFAULT_DELIVERY, () => now);
+    assert.equal((await w.deliverNow('r1'))?.kind, 'retry');
+    assert.equal((await w.deliverNow('r2'))?.kind, 'retry');
+    assert.equal(w.blocked?.reason, 'missing_scope');
+  });
+
+  it('passes on a write that failed for another reason than a lost lease', async () => {
+    await enqueue('r1');
+    const full = new Error('database or disk is full');
+    store.markDelivered = async () => Promise.reject(full);
+    const lost: string[] = [];
+    const w = new DeliveryWorker(store, scriptedService([]).client, DEFAULT_DELIVERY, () => now, { onLeaseLost: (row) => lost.push(row.reference) });
+    await assert.rejects(w.deliverNow('r1'), full);
+    assert.deepEqual(lost, []);
+  });
+
+  it('stopping, waits for the attempts under way', async () => {
+    await enqueue('r1');
+    const service = scriptedService([]);
+    service.close();
+    const w = worker(service.client);
+    const attempt = w.deliverNow('r1');
+    await eventually(() => service.sent() === 1, { timeoutMs: 5_000, what: 'the attempt sent' });
+    let stopped = false;
+    const stopping = w.stop().then(() => {
+      stopped = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(stopped, false, 'the attempt still runs');
+    service.open();
+    await stopping;
+    assert.equal((await attempt)?.kind, 'delivered');
+    assert.equal((await store.get('r1'))?.status, 'delivered');
   });
 
   it('at start, takes back the rows a killed process held and makes every waiting row due now', async () => {
