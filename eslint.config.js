@@ -26,7 +26,7 @@ const SERVER_BUT_CONTRACTS_AND_TEST_FILES = {
 const WIDGET_TEST_FILES = ['widget/**/*.test.ts', 'widget/src/internal/test-helpers.ts', 'widget/test-server/**'];
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'coverage/', 'widget/src/generated/', '**/*.d.ts'] },
+  { ignores: ['node_modules/', 'dist/', 'coverage/', '.stryker-tmp/', 'reports/', 'widget/src/generated/', '**/*.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

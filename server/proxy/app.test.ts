@@ -342,6 +342,17 @@ describe('proxy app', () => {
       assert.match(String(line.msg), /https:\/\/evil\.example.*ALLOWED_ORIGINS/);
     });
 
+    it('names a long refused origin by its first 200 characters only, in the answer and the log', async () => {
+      const origin = `https://${'a'.repeat(300)}.example`;
+      const shown = origin.slice(0, 200);
+      const response = await fetch(`${h.url}/api/campaigns`, { headers: { Origin: origin } });
+      assert.equal(response.status, 403);
+      const problem = await problemOf(response);
+      assert.ok(problem.detail.includes(`from ${shown}.`), problem.detail);
+      await eventually(() => h.log.lines.some((l) => l.origin === shown), { timeoutMs: 5000, what: 'a log line names the cut origin' });
+      assert.equal(h.log.lines.some((l) => String(l.msg).includes(origin)), false, 'no line holds the whole origin');
+    });
+
     it('refuses origins that merely resemble the allowed one: another host ending or starting like it, another scheme, an explicit port', async () => {
       assert.equal(TEST_BOARD_ORIGIN, 'https://board.example');
       for (const origin of ['https://board.example.evil.com', 'https://board.example.evil.com:443', 'https://evil-board.example', 'https://evilboard.example', 'http://board.example', 'https://board.example:8443', 'https://sub.board.example', 'https://board.exampl']) {

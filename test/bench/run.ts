@@ -43,7 +43,9 @@ if (previous === '') {
     'Medians and ratios are measured side by side in one run.',
     '',
   ].join('\n');
-  await writeFile(file, `${header}\n${sections.join('\n\n')}\n`);
+  // Written by `npm run test:mutation`, not by a bench: a full run keeps it as it was.
+  const mutation = (await readFile(file, 'utf8').catch(() => '')).split(/^(?=## )/m).find((part) => part.startsWith('## Mutation score'));
+  await writeFile(file, `${header}\n${[...sections, ...(mutation === undefined ? [] : [mutation.trimEnd()])].join('\n\n')}\n`);
 } else {
   // Some benches only: replace their sections (matched by their "## " heading) and keep the others,
   // so that running one part's bench does not wipe the figures of the rest.

@@ -43,6 +43,7 @@ export const BLOCK_FIX: Record<BlockReason, string> = {
 export function blockedGauge(registry: Registry, current: () => DeliveryBlock | undefined): Gauge<'reason'> {
   return new Gauge({
     name: 'delivery_blocked',
+    // Stryker disable next-line StringLiteral: the metric's description, for people
     help: 'Whether delivery is stopped for everyone by a refusal no retry can fix (wrong client kind, missing scope): 1 while it holds, by reason. Alert on it.',
     labelNames: ['reason'] as const,
     registers: [registry],

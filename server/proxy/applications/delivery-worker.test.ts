@@ -8,11 +8,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { eventually } from '../../test/poll.ts';
+import { ConflictError, PermissionError, ServerError, ValidationError } from '../../client/index.ts';
+import { ResumeMissingError } from '../storage/application-store.ts';
 import type { Lease } from '../storage/application-store.ts';
 import { SqliteApplicationStore } from '../storage/sqlite-store.ts';
-import { claimed } from '../storage/test-support.ts';
+import { claimed, uploadedResume } from '../storage/test-support.ts';
 import type { DeliveryClient } from './delivery.ts';
 import { DEFAULT_DELIVERY, DeliveryWorker } from './delivery-worker.ts';
+import type { DeliveryOptions } from './delivery-worker.ts';
 
 const HOUR = 60 * 60 * 1000;
 
@@ -125,5 +128,271 @@ describe('delivery worker leases', () => {
     assert.equal((await attempt)?.kind, 'delivered');
     assert.deepEqual(events, { recorded: 0, lost: ['r1'] });
     assert.equal((await store.get('r1'))?.status, 'delivering', 'left for whoever takes it back, who looks at the service first');
+  });
+});
+
+/**
+ * A service whose createApplicant answers each call with the next of
+ * `answers` (an Error is thrown), else creates; held while closed. It holds
+ * no earlier application of anyone (the look before a re-send finds none).
+ */
+function scriptedService(answers: (unknown | Error)[]): { client: DeliveryClient; sent: () => number; open: () => void; close: () => void } {
+  let sent = 0;
+  let gate: Promise<void> = Promise.resolve();
+  let open = (): void => {};
+  const client = {
+    jobboards: {
+      async createApplicant() {
+        sent += 1;
+        const answer = answers.shift();
+        await gate;
+        if (answer instanceof Error) throw answer;
+        return answer ?? { id: 7, applications: [{ id: 9, campaign_id: 12 }] };
+      },
+    },
+    applications: {
+      async list() {
+        return { data: [], pagination: { 'next-page': null } };
+      },
+    },
+  } as unknown as DeliveryClient;
+  return {
+    client,
+    sent: () => sent,
+    open: () => open(),
+    close: () => {
+      gate = new Promise((resolve) => {
+        open = resolve;
+      });
+    },
+  };
+}
+
+const where = { method: 'POST', url: 'http://upstream/v2/jobboards/applicants' };
+
+describe('delivery worker: what each attempt does to its row', () => {
+  let dir: string;
+  let now: number;
+  let store: SqliteApplicationStore;
+  let recorded: [string, string, string][];
+  let blocks: string[];
+  let errors: unknown[];
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'jbc-worker-'));
+    now = Date.UTC(2026, 0, 1);
+    store = new SqliteApplicationStore({ dataDir: dir, owner: 'process-1', now: () => now });
+    await store.ready();
+    recorded = [];
+    blocks = [];
+    errors = [];
+  });
+  afterEach(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function enqueue(reference: string, deadLetterAfterMs = HOUR): Promise<void> {
+    await store.enqueue(
+      { reference, campaign_id: 12, company_id: 3, payload: { applicant: { email: `${reference}@example.org` } }, resume: null, resume_type: null },
+      { deadLetterAfterMs },
+    );
+  }
+
+  function worker(client: DeliveryClient, options: Partial<DeliveryOptions> = {}): DeliveryWorker {
+    return new DeliveryWorker(store, client, { ...DEFAULT_DELIVERY, baseBackoffMs: 1_000, maxBackoffMs: 8_000, ...options }, () => now, {
+      onRecorded: (row, result, status) => recorded.push([row.reference, result.kind, status]),
+      onBlocked: (block) => blocks.push(block.reason),
+      onError: (_reference, error) => errors.push(error),
+    });
+  }
+
+  it('marks a delivered row delivered, with the ids the service gave', async () => {
+    await enqueue('r1');
+    const result = await worker(scriptedService([{ id: 70, applications: [{ id: 90, campaign_id: 12 }] }]).client).deliverNow('r1');
+    assert.deepEqual(result, { kind: 'delivered', outcome: 'created_applicant', applicantId: 70, applicationId: 90 });
+    const row = await store.get('r1');
+    assert.deepEqual([row?.status, row?.outcome, row?.upstream_applicant_id, row?.upstream_application_id], ['delivered', 'created_applicant', 70, 90]);
+    assert.deepEqual(recorded, [['r1', 'delivered', 'delivered']]);
+  });
+
+  it('puts a failed attempt back in line after its backoff, remembering that it may have reached the service', async () => {
+    await enqueue('r1');
+    const error = new ServerError({ ...where, status: 503, code: 'server_error', message: 'down' });
+    await worker(scriptedService([error]).client).deliverNow('r1');
+    const row = await store.get('r1');
+    assert.equal(row?.status, 'pending');
+    assert.equal(row?.unconfirmed_send, 1);
+    assert.equal(row?.last_error, 'server_error (503)');
+    // First attempt: a step of 1 s, half of it random.
+    assert.ok(row !== undefined && row.next_attempt_at >= now + 500 && row.next_attempt_at <= now + 1_000, String(row?.next_attempt_at));
+    assert.deepEqual(recorded, [['r1', 'retry', 'pending']]);
+  });
+
+  it('never puts a retry after the dead-letter time, and dead-letters the row failing at that time', async () => {
+    await enqueue('r1', 200);
+    const error = () => new ServerError({ ...where, status: 503, code: 'server_error', message: 'down' });
+    const service = scriptedService([error(), error()]);
+    const w = worker(service.client);
+    await w.deliverNow('r1');
+    assert.equal((await store.get('r1'))?.next_attempt_at, now + 200, 'due at its dead-letter time, not after');
+    now += 200;
+    await w.deliverNow('r1');
+    const row = await store.get('r1');
+    assert.deepEqual([row?.status, row?.outcome], ['dead', 'expired']);
+    assert.deepEqual(recorded.map((r) => r[2]), ['pending', 'dead']);
+  });
+
+  it('on a refusal no retry can fix, stops every delivery (once, whatever follows) and keeps the row waiting past its dead-letter time', async () => {
+    await enqueue('r1', 0);
+    await enqueue('r2', 0);
+    const refusal = (code: string) => new PermissionError({ ...where, status: 403, code, message: 'no' });
+    const service = scriptedService([refusal('missing_scope')]);
+    const w = worker(service.client);
+    await w.deliverNow('r1');
+    assert.deepEqual(blocks, ['missing_scope']);
+    assert.equal(w.blocked?.reason, 'missing_scope');
+    assert.equal((await store.get('r1'))?.status, 'pending', 'waits for the fix, not dead');
+    assert.equal(await w.deliverNow('r2'), undefined, 'no attempt while blocked');
+    assert.equal(service.sent(), 1);
+    w.block('wrong_client_kind', 'wrong_client_kind (403)');
+    assert.deepEqual(blocks, ['missing_scope'], 'the first reason stays');
+    assert.equal(w.blocked?.reason, 'missing_scope');
+  });
+
+  it('marks a candidate who already applied rejected, and a refused application refused while its candidate waits', async () => {
+    await enqueue('exists');
+    await enqueue('refused');
+    const conflict = new ConflictError({ ...where, status: 409, code: 'application_exists', message: 'exists', existingId: undefined });
+    const invalid = new ValidationError({ ...where, status: 422, code: 'validation_failed', message: 'bad', details: [{ field: 'applicant.first_name', message: 'too long' }] });
+    const w = worker(scriptedService([conflict, invalid]).client);
+    await w.deliverNow('exists');
+    await w.deliverNow('refused');
+    const rows = await Promise.all(['exists', 'refused'].map((r) => store.get(r)));
+    assert.deepEqual(rows.map((r) => [r?.status, r?.outcome]), [['rejected', 'already_applied'], ['rejected', 'upstream_rejected']]);
+    assert.deepEqual(recorded, [['exists', 'already_applied', 'rejected'], ['refused', 'rejected', 'rejected']]);
+  });
+
+  it('dead-letters at once a row whose resume the store lost, sending nothing', async () => {
+    await store.enqueue(
+      { reference: 'lost', campaign_id: 12, company_id: 3, payload: { applicant: { email: 'lost@example.org' } }, resume: uploadedResume(dir, Buffer.from('%PDF-1.4')), resume_type: 'pdf' },
+      { deadLetterAfterMs: HOUR },
+    );
+    store.openResume = async (reference) => Promise.reject(new ResumeMissingError(reference, 'its file'));
+    const service = scriptedService([]);
+    assert.equal((await worker(service.client).deliverNow('lost'))?.kind, 'resume_missing');
+    const row = await store.get('lost');
+    assert.deepEqual([row?.status, row?.outcome], ['dead', 'resume_missing']);
+    assert.equal(service.sent(), 0);
+    assert.deepEqual(recorded, [['lost', 'resume_missing', 'dead']]);
+  });
+
+  it('sends at most `concurrency` applications at once; the others wait for a slot, then go', async () => {
+    for (const r of ['r1', 'r2', 'r3']) await enqueue(r);
+    const service = scriptedService([]);
+    service.close();
+    const w = worker(service.client, { concurrency: 2 });
+    const attempts = ['r1', 'r2', 'r3'].map((r) => w.deliverNow(r));
+    await eventually(() => service.sent() === 2, { timeoutMs: 5_000, what: 'two sends' });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(service.sent(), 2, 'the third waits');
+    assert.equal((await store.get('r3'))?.status, 'pending', 'not claimed while it waits');
+    service.open();
+    const results = await Promise.all(attempts);
+    assert.deepEqual(results.map((r) => r?.kind), ['delivered', 'delivered', 'delivered']);
+    assert.equal(service.sent(), 3);
+  });
+
+  it('gives a second caller for a row the attempt under way, and nothing for a row someone else holds', async () => {
+    await enqueue('r1');
+    await enqueue('r2');
+    const service = scriptedService([]);
+    const w = worker(service.client);
+    const [first, second] = [w.deliverNow('r1'), w.deliverNow('r1')];
+    assert.equal(first, second);
+    assert.equal((await first)?.kind, 'delivered');
+    await claimed(store, 'r2');
+    assert.equal(await w.deliverNow('r2'), undefined);
+    assert.equal(service.sent(), 1);
+  });
+
+  it('started, delivers what is due and what is queued later, retries a failure, and stops after the attempts under way', async () => {
+    await enqueue('r1');
+    const error = new ServerError({ ...where, status: 503, code: 'server_error', message: 'down' });
+    const service = scriptedService([error]);
+    // No backoff: the clock stands still, and the retry is due at once.
+    const w = worker(service.client, { pollIntervalMs: 20, baseBackoffMs: 0, maxBackoffMs: 0, concurrency: 1 });
+    w.start();
+    await eventually(async () => (await store.get('r1'))?.status === 'delivered', { timeoutMs: 5_000, what: 'r1 delivered on its second attempt' });
+    await enqueue('r2');
+    w.poke();
+    await eventually(async () => (await store.get('r2'))?.status === 'delivered', { timeoutMs: 5_000, what: 'r2 delivered' });
+    await w.stop();
+    await enqueue('r3');
+    w.poke();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.equal((await store.get('r3'))?.status, 'pending', 'nothing after stop');
+    assert.deepEqual(recorded.map((r) => r.slice(0, 2)), [['r1', 'retry'], ['r1', 'delivered'], ['r2', 'delivered']]);
+    assert.deepEqual(errors, []);
+  });
+
+  it('without listeners, delivers, retries and blocks all the same', async () => {
+    await enqueue('r1');
+    await enqueue('r2');
+    const service = scriptedService([new ServerError({ ...where, status: 503, code: 'server_error', message: 'down' }), new PermissionError({ ...where, status: 403, code: 'missing_scope', message: 'no' })]);
+    const w = new DeliveryWorker(store, service.client, DEFAULT_DELIVERY, () => now);
+    assert.equal((await w.deliverNow('r1'))?.kind, 'retry');
+    assert.equal((await w.deliverNow('r2'))?.kind, 'retry');
+    assert.equal(w.blocked?.reason, 'missing_scope');
+  });
+
+  it('passes on a write that failed for another reason than a lost lease', async () => {
+    await enqueue('r1');
+    const full = new Error('database or disk is full');
+    store.markDelivered = async () => Promise.reject(full);
+    const lost: string[] = [];
+    const w = new DeliveryWorker(store, scriptedService([]).client, DEFAULT_DELIVERY, () => now, { onLeaseLost: (row) => lost.push(row.reference) });
+    await assert.rejects(w.deliverNow('r1'), full);
+    assert.deepEqual(lost, []);
+  });
+
+  it('stopping, waits for the attempts under way', async () => {
+    await enqueue('r1');
+    const service = scriptedService([]);
+    service.close();
+    const w = worker(service.client);
+    const attempt = w.deliverNow('r1');
+    await eventually(() => service.sent() === 1, { timeoutMs: 5_000, what: 'the attempt sent' });
+    let stopped = false;
+    const stopping = w.stop().then(() => {
+      stopped = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(stopped, false, 'the attempt still runs');
+    service.open();
+    await stopping;
+    assert.equal((await attempt)?.kind, 'delivered');
+    assert.equal((await store.get('r1'))?.status, 'delivered');
+  });
+
+  it('at start, takes back the rows a killed process held and makes every waiting row due now', async () => {
+    await enqueue('killed');
+    await enqueue('waiting');
+    const other = new SqliteApplicationStore({ dataDir: dir, owner: 'process-0', now: () => now });
+    await other.ready();
+    await claimed(other, 'killed', 1);
+    await store.markRetry(await claimed(store, 'waiting'), now + 10 * HOUR, 'server_error (503)');
+    await other.close();
+    now += 10;
+    const w = worker(scriptedService([]).client, { pollIntervalMs: 20 });
+    w.start();
+    await eventually(async () => (await store.counts()).delivered === 2, { timeoutMs: 5_000, what: 'both delivered' });
+    await w.stop();
+  });
+});
+
+describe('DEFAULT_DELIVERY', () => {
+  it('waits 30 s for the service, backs off from 5 s to 15 min, looks for due rows every second, leases for a minute, sends 4 at once', () => {
+    assert.deepEqual(DEFAULT_DELIVERY, { upstreamTimeoutMs: 30_000, baseBackoffMs: 5_000, maxBackoffMs: 900_000, pollIntervalMs: 1_000, leaseMs: 60_000, concurrency: 4 });
   });
 });

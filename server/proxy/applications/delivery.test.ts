@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { AuthenticationError, ConflictError, ConnectionError, PermissionError, RateLimitError, ServerError, StreamedFile, TimeoutError, ValidationError } from '../../client/index.ts';
+import { ApiError, AuthenticationError, ConflictError, ConnectionError, NotFoundError, PermissionError, RateLimitError, SchemaError, ServerError, StreamedFile, TimeoutError, ValidationError } from '../../client/index.ts';
 import { attemptDelivery, classify } from './delivery.ts';
-import { formFieldOf } from './field-problems.ts';
 import { backoffMs } from './delivery-worker.ts';
 import type { DeliveryClient, DeliveryOutbox } from './delivery.ts';
 import { ResumeMissingError } from '../storage/application-store.ts';
@@ -154,6 +153,48 @@ describe('an attempt after one that may have reached the service (unconfirmed_se
     assert.deepEqual(calls.map((c) => c.endpoint), ['GET applications', 'GET applications', 'jobboards/applicants']);
   });
 
+  it('reads on past an application made less than the clock skew (10 minutes) before the row, and stops at the last page or an empty one', async () => {
+    const skew = [
+      { data: [application(42, 'bob@example.org', -9.9)], next: 2 },
+      { data: [application(43, 'ada@example.org', -9.5)], next: 3 },
+    ];
+    const found = fakeClient(() => assert.fail('not sent'), () => assert.fail('not sent'), skew);
+    assert.deepEqual(await attemptDelivery(unconfirmed, found.client, 1000, readResume), { kind: 'delivered', outcome: 'found_delivered', applicantId: 143, applicationId: 43 });
+    const lastPage = fakeClient(() => ({ id: 5, applications: [] }), () => assert.fail('not called'), [{ data: [application(44, 'bob@example.org', 1)], next: null }, { data: [application(45, 'ada@example.org', 1)], next: null }]);
+    await attemptDelivery(unconfirmed, lastPage.client, 1000, readResume);
+    assert.deepEqual(lastPage.calls.map((c) => c.endpoint), ['GET applications', 'jobboards/applicants']);
+    const empty = fakeClient(() => ({ id: 5, applications: [] }), () => assert.fail('not called'), [{ data: [], next: 2 }, { data: [application(45, 'ada@example.org', 1)], next: null }]);
+    await attemptDelivery(unconfirmed, empty.client, 1000, readResume);
+    assert.deepEqual(empty.calls.map((c) => c.endpoint), ['GET applications', 'jobboards/applicants']);
+  });
+
+  it('reads on past an application made exactly the clock skew before the row', async () => {
+    const pages = [
+      { data: [application(46, 'bob@example.org', -10)], next: 2 },
+      { data: [application(47, 'ada@example.org', -10)], next: null },
+    ];
+    const { client } = fakeClient(() => assert.fail('not sent'), () => assert.fail('not sent'), pages);
+    assert.deepEqual(await attemptDelivery(unconfirmed, client, 1000, readResume), { kind: 'delivered', outcome: 'found_delivered', applicantId: 147, applicationId: 47 });
+  });
+
+  it('compares the addresses without the spaces around the one stored', async () => {
+    const pages = [{ data: [application(48, 'ada@example.org', 1)], next: null }];
+    const { client } = fakeClient(() => assert.fail('not sent'), () => assert.fail('not sent'), pages);
+    const spaced: OutboxRow = { ...unconfirmed, payload: { applicant: { email: ' Ada@example.org ' } } };
+    assert.deepEqual(await attemptDelivery(spaced, client, 1000, readResume), { kind: 'delivered', outcome: 'found_delivered', applicantId: 148, applicationId: 48 });
+  });
+
+  it('asks each page with the high priority and the attempt\'s timeout', async () => {
+    const options: unknown[] = [];
+    const { client } = fakeClient(() => ({ id: 5, applications: [] }), () => ({ id: 11, applicant_id: 5 }));
+    client.applications.list = (async (_query: unknown, opts: unknown) => {
+      options.push(opts);
+      return { data: [], pagination: { 'next-page': null } };
+    }) as never;
+    await attemptDelivery(unconfirmed, client, 1234, readResume);
+    assert.deepEqual(options, [{ priority: 'high', timeout: 1234 }]);
+  });
+
   for (const [what, failure] of [
     ['answers 503', new ServerError({ ...where, status: 503, code: 'service_unavailable', message: '' })],
     ['refuses the connection', new ConnectionError({ ...where, code: 'connection_failed', message: '', mayHaveReachedServer: false })],
@@ -239,15 +280,114 @@ describe('classify', () => {
   });
 });
 
-describe('formFieldOf', () => {
-  it('maps upstream field paths to the form\'s field names', () => {
-    assert.equal(formFieldOf('applicant.email'), 'email');
-    assert.equal(formFieldOf('applicant_email'), 'email');
-    assert.equal(formFieldOf('applicant.resume.base64'), 'resume');
-    assert.equal(formFieldOf('application.resume.mime_type'), 'resume');
-    assert.equal(formFieldOf('applicant.applications.0.comments.0.content'), 'cover_letter');
-    assert.equal(formFieldOf('applicant.applications.0.campaign_id'), 'campaign_id');
-    assert.equal(formFieldOf('something.else'), 'form');
+describe('classify, error by error', () => {
+  const cases: [string, unknown, unknown][] = [
+    ['a rate limit with Retry-After', new RateLimitError({ ...where, status: 429, code: 'rate_limited', message: '', retryAfterMs: 5_000 }), { kind: 'retry', error: 'rate_limited (429)', reached: false, retryAfterMs: 5_000 }],
+    ['a rate limit without', new RateLimitError({ ...where, code: 'rate_limited', message: '', retryAfterMs: undefined }), { kind: 'retry', error: 'rate_limited (-)', reached: false }],
+    ['a 5xx', new ServerError({ ...where, status: 502, code: 'bad_gateway', message: '' }), { kind: 'retry', error: 'bad_gateway (502)', reached: true }],
+    ['a timeout', new TimeoutError({ ...where, code: 'timeout', message: '' }), { kind: 'retry', error: 'timeout (no answer)', reached: true }],
+    ['a cut connection', new ConnectionError({ ...where, code: 'connection_reset', message: '', mayHaveReachedServer: true }), { kind: 'retry', error: 'connection_reset (no answer)', reached: true }],
+    ['refused keys', new AuthenticationError({ ...where, status: 401, code: 'invalid_token', message: '' }), { kind: 'retry', error: 'invalid_token (401)', reached: false }],
+    ['a refused scope', new PermissionError({ ...where, status: 403, code: 'missing_scope', message: '' }), { kind: 'retry', error: 'missing_scope (403)', reached: false, blocks: 'missing_scope' }],
+    ['an answer that is not what the API says', new SchemaError({ ...where, status: 200, code: 'unexpected_response', message: '' }), { kind: 'retry', error: 'unreadable answer (unexpected_response)', reached: true }],
+    ['a campaign not broadcast on the board', new ValidationError({ ...where, status: 422, code: 'campaign_not_broadcast', message: '' }), { kind: 'rejected', outcome: 'campaign_closed', errors: [], error: 'campaign_not_broadcast (422)' }],
+    ['a campaign gone', new NotFoundError({ ...where, status: 404, code: 'not_found', message: '' }), { kind: 'rejected', outcome: 'campaign_closed', errors: [], error: 'not_found (404)' }],
+    ['another 4xx', new ApiError({ ...where, status: 400, code: 'bad_request', message: '' }), { kind: 'rejected', outcome: 'upstream_rejected', errors: [{ field: 'form', code: 'invalid_value', message: 'The recruitment service refused this application.' }], error: 'bad_request (400)' }],
+    ['the last 4xx', new ApiError({ ...where, status: 499, code: 'odd', message: '' }), { kind: 'rejected', outcome: 'upstream_rejected', errors: [{ field: 'form', code: 'invalid_value', message: 'The recruitment service refused this application.' }], error: 'odd (499)' }],
+    ['a 3xx', new ApiError({ ...where, status: 399, code: 'odd', message: '' }), { kind: 'retry', error: 'odd (399)', reached: true }],
+    ['a 5xx the client did not name', new ApiError({ ...where, status: 500, code: 'odd', message: '' }), { kind: 'retry', error: 'odd (500)', reached: true }],
+    ['an error of the client without status', new ApiError({ ...where, code: 'odd', message: '' }), { kind: 'retry', error: 'odd (-)', reached: true }],
+    ['anything else', new TypeError('x is undefined'), { kind: 'retry', error: 'unexpected: TypeError', reached: true }],
+    ['a thrown string', 'boom', { kind: 'retry', error: 'unexpected: error', reached: true }],
+  ];
+  for (const [what, error, expected] of cases) {
+    it(`classifies ${what}`, () => {
+      assert.deepEqual(classify(error), expected);
+    });
+  }
+  it('says "no answer" for a 5xx or timeout without status', () => {
+    assert.deepEqual(classify(new ServerError({ ...where, code: 'server_error', message: '' })), { kind: 'retry', error: 'server_error (no answer)', reached: true });
+  });
+  it('names the status or a dash for refused keys and field refusals', () => {
+    assert.deepEqual(classify(new PermissionError({ ...where, code: 'forbidden', message: '' })), { kind: 'retry', error: 'forbidden (-)', reached: false });
+    const refused = classify(new ValidationError({ ...where, code: 'invalid_request', message: '', details: [] }));
+    assert.equal(refused.kind === 'rejected' ? refused.error : undefined, 'invalid_request (-)');
+    const closed = classify(new ValidationError({ ...where, code: 'campaign_not_open', message: '' }));
+    assert.equal(closed.kind === 'rejected' ? closed.error : undefined, 'campaign_not_open (-)');
+  });
+});
+
+describe('attemptDelivery, edge cases', () => {
+  it('refuses a row without payload (erased) and sends nothing', async () => {
+    const { client, calls } = fakeClient(() => ({ id: 5, applications: [] }), () => ({ id: 11, applicant_id: 5 }));
+    assert.deepEqual(await attemptDelivery({ ...row(1), payload: null }, client, 1000, readResume), { kind: 'rejected', outcome: 'upstream_rejected', errors: [], error: 'payload missing' });
+    assert.deepEqual(calls, []);
+  });
+
+  it('sends no resume and no comment for a row without them, and no application id the service did not give', async () => {
+    const { client, calls } = fakeClient(() => ({ id: 5, applications: [{ id: 9, campaign_id: 99 }] }), () => ({ id: 11, applicant_id: 5 }));
+    const bare: OutboxRow = { ...row(1), resume_bytes: null, resume_type: null, payload: { applicant: { email: 'ada@example.org' } } };
+    assert.deepEqual(await attemptDelivery(bare, client, 1000, readResume), { kind: 'delivered', outcome: 'created_applicant', applicantId: 5 });
+    assert.deepEqual(calls[0]?.body, { company_id: 3, applicant: { email: 'ada@example.org', applications: [{ campaign_id: 12 }] } });
+  });
+
+  it('sends no resume for a row that names a type but holds no bytes, and reads nothing from the store for it', async () => {
+    const { client, calls } = fakeClient(() => ({ id: 5, applications: [] }), () => ({ id: 11, applicant_id: 5 }));
+    let reads = 0;
+    const counted = async (reference: string) => {
+      reads += 1;
+      return readResume(reference);
+    };
+    await attemptDelivery({ ...row(1), resume_bytes: null, resume_type: 'pdf' }, client, 1000, counted);
+    assert.deepEqual(calls[0]?.body, { company_id: 3, applicant: { email: 'ada@example.org', applications: [{ campaign_id: 12, comments: [{ content: 'Hello' }] }] } });
+    assert.equal(reads, 0);
+  });
+
+  it('reads the resume again for a second send of the attempt (the application after an existing applicant)', async () => {
+    const { client, calls } = fakeClient(() => ({ id: 5, applications: [] }), () => ({ id: 11, applicant_id: 5 }));
+    client.jobboards.createApplicant = (async (body: unknown) => {
+      // The first send streams the resume, then the service says the applicant exists.
+      await readBody(body);
+      throw conflict('applicant_exists');
+    }) as never;
+    assert.equal((await attemptDelivery(row(1), client, 1000, readResume)).kind, 'delivered');
+    assert.deepEqual(await readBody(calls[0]?.body), { campaign_id: 12, applicant_email: 'ada@example.org', application: { resume: { streamed: '%PDF-1.4', size: 8, mime_type: 'pdf' }, comments: [{ content: 'Hello' }] } });
+  });
+
+  it('for a returning candidate without resume or letter, creates a bare application', async () => {
+    const { client, calls } = fakeClient(() => { throw conflict('applicant_exists'); }, () => ({ id: 11, applicant_id: 5 }));
+    const bare: OutboxRow = { ...row(1), resume_bytes: 10, resume_type: null, payload: { applicant: { email: 'ada@example.org' } } };
+    await attemptDelivery(bare, client, 1000, readResume);
+    assert.deepEqual(calls[1]?.body, { campaign_id: 12, applicant_email: 'ada@example.org', application: {} });
+  });
+
+  it('sends with the high priority, the timeout given, and no retry of the send by the client', async () => {
+    const options: unknown[] = [];
+    const { client } = fakeClient(() => ({ id: 5, applications: [] }), () => ({ id: 11, applicant_id: 5 }));
+    const create = client.jobboards.createApplicant;
+    client.jobboards.createApplicant = (async (body: never, opts: unknown) => {
+      options.push(opts);
+      return create(body);
+    }) as typeof create;
+    await attemptDelivery(row(1), client, 1234, readResume);
+    assert.deepEqual(options, [{ priority: 'high', safeToRetry: false, timeout: 1234 }]);
+  });
+
+  it('retries a conflict other than an existing applicant, sending nothing more', async () => {
+    const { client, calls } = fakeClient(() => { throw conflict('email_taken'); }, () => ({ id: 11, applicant_id: 5 }));
+    assert.deepEqual(await attemptDelivery(row(1), client, 1000, readResume), { kind: 'rejected', outcome: 'upstream_rejected', errors: [{ field: 'form', code: 'invalid_value', message: 'The recruitment service refused this application.' }], error: 'email_taken (409)' });
+    assert.deepEqual(calls.map((c) => c.endpoint), ['jobboards/applicants']);
+  });
+
+  it('fails the send when the resume is gone between the claim and the send', async () => {
+    let read: unknown;
+    const { client } = fakeClient(() => ({ id: 5, applications: [] }), () => ({ id: 11, applicant_id: 5 }));
+    client.jobboards.createApplicant = (async (body: unknown) => {
+      read = await readBody(body).catch((error: unknown) => error);
+      throw new ConnectionError({ ...where, code: 'connection_failed', message: '', mayHaveReachedServer: false });
+    }) as never;
+    await attemptDelivery(row(1), client, 1000, async () => undefined);
+    assert.match(String(read), /the resume is no longer stored/);
   });
 });
 

@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, it } from 'node:test';
+import { afterEach, beforeEach, describe, it, mock } from 'node:test';
 import { SqliteApplicationStore } from '../storage/sqlite-store.ts';
 import { claimed } from '../storage/test-support.ts';
 import { eventually } from '../../test/poll.ts';
-import { RetentionSweeper, retentionMsOf } from './retention.ts';
-import type { SweepResult } from './retention.ts';
+import { DEFAULT_RETENTION_INTERVAL_MS, RetentionSweeper, retentionMsOf } from './retention.ts';
+import type { SweepResult, SweptStore } from './retention.ts';
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
@@ -68,5 +68,131 @@ describe('RetentionSweeper', () => {
     assert.deepEqual(await erasedAt(created + 29 * DAY + 30 * DAY + HOUR), ['late'], '30 days and an hour after the dead letter: erased');
     assert.equal((await outbox.get('late'))?.payload, null);
   });
+});
 
+/** A store that counts what the sweeper asks of it; `gate` holds each erasure until the test opens it. */
+function countingStore(erases: string[][] = []): SweptStore & { erasures: number; compactions: number; isOpen: boolean; failWith?: Error; gate?: Promise<void> } {
+  const store = {
+    isOpen: true,
+    erasures: 0,
+    compactions: 0,
+    failWith: undefined as Error | undefined,
+    gate: undefined as Promise<void> | undefined,
+    async eraseExpiredPersonalData(): Promise<string[]> {
+      store.erasures += 1;
+      await store.gate;
+      if (store.failWith !== undefined) throw store.failWith;
+      return erases.shift() ?? [];
+    },
+    async compact(): Promise<void> {
+      store.compactions += 1;
+    },
+    async pruneExpired() {
+      return { rateCounters: 0, idempotencyKeys: 0 };
+    },
+  };
+  return store;
+}
+
+/** Lets the promise callbacks queued by a pass run. */
+async function settle(): Promise<void> {
+  for (let i = 0; i < 10; i++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+describe("RetentionSweeper's passes", () => {
+  afterEach(() => mock.timers.reset());
+
+  it('by default, makes a pass every hour', () => {
+    assert.equal(DEFAULT_RETENTION_INTERVAL_MS, HOUR);
+  });
+
+  it('makes its first pass as it starts, before the first interval', async () => {
+    mock.timers.enable({ apis: ['setInterval'] });
+    const store = countingStore();
+    const sweeper = new RetentionSweeper(store, { retentionMs: DAY, intervalMs: HOUR });
+    sweeper.start();
+    await settle();
+    assert.equal(store.erasures, 1);
+    await sweeper.stop();
+  });
+
+  it('started twice, keeps one timer, which stop clears', async () => {
+    mock.timers.enable({ apis: ['setInterval'] });
+    const store = countingStore();
+    const sweeper = new RetentionSweeper(store, { retentionMs: DAY, intervalMs: HOUR });
+    sweeper.start();
+    await settle();
+    sweeper.start();
+    await settle();
+    await sweeper.stop();
+    const passes = store.erasures;
+    mock.timers.tick(3 * HOUR);
+    await settle();
+    assert.equal(store.erasures, passes, 'no pass after stop');
+  });
+
+  it('compacts the store after a pass that erased something, and only then', async () => {
+    const store = countingStore([['r1'], []]);
+    const sweeper = new RetentionSweeper(store, { retentionMs: DAY, intervalMs: HOUR });
+    await sweeper.sweep();
+    assert.equal(store.compactions, 1, 'after erasing r1');
+    await sweeper.sweep();
+    assert.equal(store.compactions, 1, 'nothing erased: nothing to compact');
+  });
+
+  it('makes no pass while the store is closed', async () => {
+    mock.timers.enable({ apis: ['setInterval'] });
+    const store = countingStore();
+    store.isOpen = false;
+    const sweeper = new RetentionSweeper(store, { retentionMs: DAY, intervalMs: HOUR });
+    sweeper.start();
+    mock.timers.tick(HOUR);
+    await settle();
+    await sweeper.stop();
+    assert.equal(store.erasures, 0);
+  });
+
+  it('never starts a pass while the previous one runs', async () => {
+    mock.timers.enable({ apis: ['setInterval'] });
+    const store = countingStore();
+    let open = (): void => {};
+    store.gate = new Promise((resolve) => {
+      open = resolve;
+    });
+    const sweeper = new RetentionSweeper(store, { retentionMs: DAY, intervalMs: HOUR });
+    sweeper.start();
+    mock.timers.tick(3 * HOUR);
+    await settle();
+    assert.equal(store.erasures, 1, 'the first pass still runs');
+    open();
+    await sweeper.stop();
+  });
+
+  it('reports a failed pass to onError, and the next interval tries again', async () => {
+    mock.timers.enable({ apis: ['setInterval'] });
+    const store = countingStore();
+    store.failWith = new Error('database is locked');
+    const errors: unknown[] = [];
+    const sweeper = new RetentionSweeper(store, { retentionMs: DAY, intervalMs: HOUR }, { onError: (error) => errors.push(error) });
+    sweeper.start();
+    await settle();
+    mock.timers.tick(HOUR);
+    await settle();
+    await sweeper.stop();
+    assert.deepEqual(errors, [store.failWith, store.failWith]);
+  });
+
+  it('without event listeners, passes and failed passes go quietly', async () => {
+    mock.timers.enable({ apis: ['setInterval'] });
+    const store = countingStore([['r1']]);
+    const sweeper = new RetentionSweeper(store, { retentionMs: DAY, intervalMs: HOUR });
+    sweeper.start();
+    await settle();
+    store.failWith = new Error('database is locked');
+    mock.timers.tick(HOUR);
+    await settle();
+    // Calling a listener that is not there would reject the pass, unhandled: the test would fail.
+    await sweeper.stop();
+    assert.equal(store.erasures, 2);
+  });
 });

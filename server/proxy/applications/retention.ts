@@ -6,6 +6,9 @@
 import type { ApplicationStore } from '../storage/application-store.ts';
 import { DAY_MS } from './spam.ts';
 
+/** What a pass needs of the store. */
+export type SweptStore = Pick<ApplicationStore, 'isOpen' | 'eraseExpiredPersonalData' | 'compact' | 'pruneExpired'>;
+
 export interface RetentionOptions {
   /** How long a dead or refused application keeps its personal data (ms). */
   retentionMs: number;
@@ -35,13 +38,13 @@ export interface RetentionEvents {
 }
 
 export class RetentionSweeper {
-  private readonly outbox: ApplicationStore;
+  private readonly outbox: SweptStore;
   private running: Promise<void> | undefined;
   private readonly options: RetentionOptions;
   private readonly events: RetentionEvents;
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(outbox: ApplicationStore, options: RetentionOptions, events: RetentionEvents = {}) {
+  constructor(outbox: SweptStore, options: RetentionOptions, events: RetentionEvents = {}) {
     this.outbox = outbox;
     this.options = options;
     this.events = events;

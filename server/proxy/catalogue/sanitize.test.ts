@@ -35,8 +35,28 @@ describe('sanitizeCampaignHtml', () => {
     assert.equal(sanitizeCampaignHtml('<p>a</p><script>alert(1)</script><style>p{}</style>'), '<p>a</p>');
   });
 
-  it('answers null for null and for HTML with nothing left', () => {
+  it('keeps every tag of its allowlist, and its text', () => {
+    for (const tag of ['p', 'strong', 'b', 'em', 'i', 'u', 's', 'ul', 'ol', 'li', 'h3', 'h4', 'h5', 'h6', 'blockquote']) {
+      assert.equal(sanitizeCampaignHtml(`<${tag}>x</${tag}>`), `<${tag}>x</${tag}>`, tag);
+    }
+    assert.equal(sanitizeCampaignHtml('a<hr>b<br>c'), 'a<hr />b<br />c');
+  });
+
+  it('keeps an http link as well as an https one, and a link without href as text with its rel and target', () => {
+    assert.match(sanitizeCampaignHtml('<a href="http://acme.example/jobs">jobs</a>') ?? '', /href="http:\/\/acme.example\/jobs"/);
+    assert.equal(sanitizeCampaignHtml('<a>jobs</a>'), '<a rel="noopener noreferrer nofollow ugc" target="_blank">jobs</a>');
+  });
+
+  it('drops the elements that hold no readable text, with their contents: forms, templates, frames, embedded objects, SVG, MathML, the head', () => {
+    // Not embed: a void element, it has no contents to drop.
+    for (const tag of ['textarea', 'option', 'noscript', 'template', 'iframe', 'object', 'svg', 'math', 'title', 'head']) {
+      assert.equal(sanitizeCampaignHtml(`<p>kept</p><${tag}>dropped</${tag}>`), '<p>kept</p>', tag);
+    }
+  });
+
+  it('answers null for null, undefined and HTML with nothing left', () => {
     assert.equal(sanitizeCampaignHtml(null), null);
+    assert.equal(sanitizeCampaignHtml(undefined), null);
     assert.equal(sanitizeCampaignHtml('<script>x</script>  '), null);
   });
 });
@@ -44,5 +64,22 @@ describe('sanitizeCampaignHtml', () => {
 describe('htmlToText', () => {
   it('gives the words of the HTML, entities decoded, for the search index', () => {
     assert.equal(htmlToText('<p>R&amp;D&nbsp;team</p><script>evil()</script><ul><li>Lyon</li></ul>'), 'R&D team Lyon');
+    assert.equal(htmlToText('<p>1 &lt; 2 &gt; 0 &quot;quoted&quot; it&#39;s</p>'), `1 < 2 > 0 "quoted" it's`);
+  });
+
+  it('separates the words of two blocks, opening or closing, whatever the tag has in it', () => {
+    assert.equal(htmlToText('<p>Lyon</p><p>Paris</p>'), 'Lyon Paris');
+    assert.equal(htmlToText('Lyon<br>Paris<h2 class="x">Nice</h2>Lille<h6>Metz</h6>'), 'Lyon Paris Nice Lille Metz');
+    assert.equal(htmlToText('Lyon<p class="a>b">Paris'), 'Lyon Paris');
+    assert.equal(htmlToText('<span>Ly</span><b>on</b>'), 'Lyon', 'inline tags join');
+  });
+
+  it('gives the text alone, no tag left', () => {
+    assert.equal(htmlToText('<a href="https://acme.example">jobs</a> <em>now</em>'), 'jobs now');
+  });
+
+  it('answers an empty text for null and undefined', () => {
+    assert.equal(htmlToText(null), '');
+    assert.equal(htmlToText(undefined), '');
   });
 });

@@ -42,12 +42,10 @@ export function htmlToText(html: string | null | undefined): string {
   if (html === null || html === undefined) return '';
   // Block boundaries become spaces so "<li>Lyon</li><li>Paris</li>" gives two words.
   const spaced = html.replace(/<\/?(p|br|li|ul|ol|h[1-6]|div|blockquote|tr|td|th|hr)\b[^>]*>/gi, ' $&');
+  // sanitize-html writes text with &, < and > escaped only (a no-break space as itself, which \s takes).
   return sanitizeHtml(spaced, { allowedTags: [], allowedAttributes: {}, nonTextTags: OPTIONS.nonTextTags })
-    .replace(/&nbsp;/g, ' ')
     .replace(/&lt;/g, '<')
     .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
     .replace(/&amp;/g, '&')
     .replace(/\s+/g, ' ')
     .trim();

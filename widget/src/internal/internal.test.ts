@@ -87,6 +87,41 @@ describe('internal helpers', () => {
     });
   });
 
+  describe('sanitize, tag by tag', () => {
+    const cleaned = (html: string): string => {
+      const holder = document.createElement('div');
+      holder.append(sanitize(html));
+      return holder.innerHTML;
+    };
+
+    it('keeps every tag of its allowlist, and its text', () => {
+      for (const tag of ['p', 'ul', 'ol', 'li', 'strong', 'b', 'em', 'i', 'u', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'span', 'div']) {
+        expect(cleaned(`<${tag}>x</${tag}>`), tag).to.equal(`<${tag}>x</${tag}>`);
+      }
+      expect(cleaned('a<br>b')).to.equal('a<br>b');
+    });
+
+    it('drops script, style, frames, objects, SVG and MathML with everything in them', () => {
+      for (const html of ['<script>x</script>', '<style>x</style>', '<iframe>x</iframe>', '<object><p>x</p></object>', '<svg><text>x</text></svg>', '<math><mi>x</mi></math>']) {
+        expect(cleaned(`<p>kept</p>${html}`), html).to.equal('<p>kept</p>');
+      }
+    });
+
+    it('keeps the text of an unknown tag but not the tag, and drops comments', () => {
+      expect(cleaned('<font color="red">a<!-- note --></font><noscript><b>b</b></noscript>')).to.equal('a<b>b</b>');
+    });
+
+    it('keeps the text of an unknown tag whose name starts like a dangerous one', () => {
+      expect(cleaned('<svg-icon>a</svg-icon><script-note>b</script-note>')).to.equal('ab');
+    });
+
+    it('keeps an href on links only, trimmed, and a link without one as text', () => {
+      expect(cleaned('<p href="https://ok.example">a</p>')).to.equal('<p>a</p>');
+      expect(cleaned('<a href="  https://ok.example/ ">b</a>')).to.equal('<a href="https://ok.example/" rel="noopener noreferrer" target="_blank">b</a>');
+      expect(cleaned('<a>c</a>')).to.equal('<a rel="noopener noreferrer" target="_blank">c</a>');
+    });
+  });
+
   describe('sanitize, links whose scheme is not at the start', () => {
     it('drops a link that only contains http(s): or mailto: after another scheme', () => {
       const hrefs = [

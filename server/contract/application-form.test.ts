@@ -1,0 +1,87 @@
+// The form's table as the outside sees it: the names a board configures and
+// posts, the widget attributes (public names of the elements), what the
+// browser may autofill, what a session draft keeps, and the codes of refused
+// values. The checks that use the table are tested in
+// server/proxy/applications/form.test.ts.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import {
+  APPLICATION_FORM,
+  CONFIGURABLE_FIELDS,
+  DEFAULT_FIELD_MODES,
+  FORM_FIELD_NAMES,
+  invalidCodeOf,
+  postedName,
+  upstreamName,
+} from './application-form.ts';
+
+describe('the application form table', () => {
+  it('lets a board configure every field but the email, in display order, each with its default', () => {
+    assert.deepEqual(CONFIGURABLE_FIELDS, ['first_name', 'last_name', 'phone', 'resume', 'cover_letter', 'bio_url', 'consent', 'is_partner_newsletter_active', 'is_campaign_alert_active']);
+    assert.deepEqual(DEFAULT_FIELD_MODES, {
+      first_name: 'required',
+      last_name: 'required',
+      phone: 'optional',
+      resume: 'required',
+      cover_letter: 'optional',
+      bio_url: 'optional',
+      consent: 'required',
+      is_partner_newsletter_active: 'optional',
+      is_campaign_alert_active: 'optional',
+    });
+  });
+
+  it('reads exactly these form names (the resume is a file), the widget setting the offer, the language, the honeypot and the captcha answer', () => {
+    assert.deepEqual(FORM_FIELD_NAMES, [
+      'campaign_id', 'locale', 'website', 'captcha_token',
+      'email', 'first_name', 'last_name', 'phone_code', 'phone_number', 'cover_letter', 'bio_url', 'is_legals_accepted_by_manager', 'is_partner_newsletter_active', 'is_campaign_alert_active',
+    ]);
+  });
+
+  it("names the widget's field-* attributes as its README documents them", () => {
+    assert.deepEqual(
+      APPLICATION_FORM.flatMap((f) => ('attribute' in f ? [f.attribute] : [])),
+      ['field-first-name', 'field-last-name', 'field-phone', 'field-resume', 'field-cover-letter', 'field-bio-url', 'field-consent', 'field-newsletter', 'field-job-alert'],
+    );
+  });
+
+  it('gives each control its kind, its autofill token and its length limit', () => {
+    assert.deepEqual(
+      APPLICATION_FORM.map((f) => [f.id, f.kind, 'autocomplete' in f ? f.autocomplete : undefined, 'maxlength' in f ? f.maxlength : undefined]),
+      [
+        ['email', 'email', 'email', undefined],
+        ['first_name', 'text', 'given-name', undefined],
+        ['last_name', 'text', 'family-name', undefined],
+        ['phone_code', 'tel-code', 'tel-country-code', 5],
+        ['phone_number', 'tel', 'tel-national', undefined],
+        ['resume', 'file', undefined, undefined],
+        ['cover_letter', 'textarea', undefined, 10_000],
+        ['bio_url', 'url', 'url', undefined],
+        ['consent', 'checkbox', undefined, undefined],
+        ['is_partner_newsletter_active', 'checkbox', undefined, undefined],
+        ['is_campaign_alert_active', 'checkbox', undefined, undefined],
+      ],
+    );
+  });
+
+  it('keeps typed text in the session draft, never a file or a consent', () => {
+    assert.deepEqual(
+      APPLICATION_FORM.filter((f) => 'draft' in f && f.draft).map((f) => f.id),
+      ['email', 'first_name', 'last_name', 'phone_code', 'phone_number', 'cover_letter', 'bio_url'],
+    );
+  });
+
+  it('posts the consent as is_legals_accepted_by_manager and sends the cover letter upstream as comments', () => {
+    assert.deepEqual(
+      APPLICATION_FORM.map((f) => [postedName(f), upstreamName(f)]).filter(([posted, upstream]) => posted !== upstream || posted === 'is_legals_accepted_by_manager'),
+      [['cover_letter', 'comments'], ['is_legals_accepted_by_manager', 'is_legals_accepted_by_manager']],
+    );
+  });
+
+  it('answers the code of a refused value by the kind of its field, invalid_value for any other', () => {
+    assert.deepEqual(
+      ['email', 'bio_url', 'phone_code', 'phone_number', 'resume', 'first_name', 'is_legals_accepted_by_manager', 'consent', 'campaign_id'].map(invalidCodeOf),
+      ['invalid_email', 'invalid_url', 'invalid_phone', 'invalid_phone', 'unsupported_file_type', 'invalid_value', 'invalid_value', 'invalid_value', 'invalid_value'],
+    );
+  });
+});

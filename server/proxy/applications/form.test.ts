@@ -1,0 +1,243 @@
+// The application form's checks, on parsed forms (the HTTP tests in
+// test/proxy-apply.test.ts send the same rules through the routes).
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { describe, it } from 'node:test';
+import { DEFAULT_FIELD_MODES } from '../../contract/application-form.ts';
+import type { ConfigurableField, FieldMode } from '../../contract/application-form.ts';
+import { FIELD_MESSAGES, checkForm, emailBucket, fingerprintOf } from './form.ts';
+import type { ParsedForm } from './multipart.ts';
+
+const VALID = {
+  campaign_id: '12',
+  email: 'ada@example.org',
+  first_name: 'Ada',
+  last_name: 'Lovelace',
+  is_legals_accepted_by_manager: 'true',
+};
+
+function parsed(fields: Record<string, string>, truncated: string[] = [], resumeSha256?: string): ParsedForm {
+  return {
+    fields: new Map(Object.entries(fields)),
+    truncated: new Set(truncated),
+    resume: resumeSha256 === undefined ? undefined : ({ sha256: resumeSha256 } as ParsedForm['resume']),
+  };
+}
+
+function modes(overrides: Partial<Record<ConfigurableField, FieldMode>> = {}): Record<ConfigurableField, FieldMode> {
+  return { ...DEFAULT_FIELD_MODES, ...overrides };
+}
+
+/** The [field, code] of each problem of a form. */
+function codes(fields: Record<string, string>, fieldModes = modes(), truncated: string[] = []): [string, string][] {
+  return checkForm(parsed(fields, truncated), fieldModes).errors.map((e) => [e.field, e.code]);
+}
+
+describe('checkForm', () => {
+  it('takes a valid form: the campaign, the applicant as typed (trimmed), the email for its limit and the captcha token', () => {
+    const { errors, checked } = checkForm(
+      parsed({
+        ...VALID,
+        email: '  Ada@Example.org ',
+        phone_code: '+33',
+        phone_number: '6 12 34 56 78',
+        bio_url: 'https://ada.example.org',
+        locale: 'fr',
+        is_partner_newsletter_active: 'on',
+        is_campaign_alert_active: '0',
+        cover_letter: 'Dear recruiter',
+        captcha_token: 'tok',
+        website: '',
+        unknown_field: 'ignored',
+      }),
+      modes(),
+    );
+    assert.deepEqual(errors, []);
+    assert.deepEqual(checked, {
+      campaignId: 12,
+      email: 'Ada@Example.org',
+      captchaToken: 'tok',
+      payload: {
+        applicant: {
+          email: 'Ada@Example.org',
+          first_name: 'Ada',
+          last_name: 'Lovelace',
+          phone_number: '6 12 34 56 78',
+          phone_code: '+33',
+          bio_url: 'https://ada.example.org',
+          locale: 'fr',
+          is_legals_accepted_by_manager: true,
+          is_partner_newsletter_active: true,
+          is_campaign_alert_active: false,
+        },
+        cover_letter: 'Dear recruiter',
+      },
+    });
+  });
+
+  it('takes a form without the optional fields, and without a captcha token', () => {
+    const { errors, checked } = checkForm(parsed(VALID), modes());
+    assert.deepEqual(errors, []);
+    assert.deepEqual(checked?.payload, {
+      applicant: {
+        email: 'ada@example.org',
+        first_name: 'Ada',
+        last_name: 'Lovelace',
+        is_legals_accepted_by_manager: true,
+        is_partner_newsletter_active: false,
+        is_campaign_alert_active: false,
+      },
+    });
+    assert.equal(checked?.captchaToken, undefined);
+  });
+
+  it('reads true, on and 1 as a ticked box and false, off, 0 and empty as not, in any case', () => {
+    for (const ticked of ['true', 'ON', ' 1 ']) {
+      assert.equal(checkForm(parsed({ ...VALID, is_campaign_alert_active: ticked }), modes()).checked?.payload.applicant.is_campaign_alert_active, true, ticked);
+    }
+    for (const unticked of ['false', 'Off', '0', '']) {
+      assert.equal(checkForm(parsed({ ...VALID, is_campaign_alert_active: unticked }), modes()).checked?.payload.applicant.is_campaign_alert_active, false, unticked);
+    }
+    assert.deepEqual(codes({ ...VALID, is_campaign_alert_active: 'yes' }), [['is_campaign_alert_active', 'invalid_value']]);
+    assert.deepEqual(codes({ ...VALID, is_legals_accepted_by_manager: 'yes' }), [['is_legals_accepted_by_manager', 'invalid_value']]);
+    assert.deepEqual(codes({ ...VALID, is_legals_accepted_by_manager: 'off' }), [['is_legals_accepted_by_manager', 'consent_required']]);
+  });
+
+  it('names each problem with its field and code, all at once', () => {
+    assert.deepEqual(codes({ first_name: '  ' }), [
+      ['campaign_id', 'required'],
+      ['email', 'required'],
+      ['first_name', 'required'],
+      ['last_name', 'required'],
+      ['is_legals_accepted_by_manager', 'consent_required'],
+    ]);
+  });
+
+  it('takes a campaign id of 1 to 16 digits without a leading zero, within the safe integers', () => {
+    assert.equal(checkForm(parsed({ ...VALID, campaign_id: '9007199254740991' }), modes()).checked?.campaignId, 9007199254740991);
+    for (const id of ['0', '012', '12abc', 'x12', '1.5', '-3', '12345678901234567', '9007199254740993']) {
+      assert.deepEqual(codes({ ...VALID, campaign_id: id }), [['campaign_id', 'invalid_value']], id);
+    }
+  });
+
+  it('refuses values the contract refuses, each with its per-field code', () => {
+    assert.deepEqual(codes({ ...VALID, email: 'not-an-address' }), [['email', 'invalid_email']]);
+    assert.deepEqual(codes({ ...VALID, bio_url: 'javascript:alert(1)' }), [['bio_url', 'invalid_url']]);
+    assert.deepEqual(codes({ ...VALID, last_name: 'x'.repeat(101) }), [['last_name', 'too_long']]);
+    assert.deepEqual(codes({ ...VALID, phone_code: '+33', phone_number: 'call me' }), [['phone_number', 'invalid_phone']]);
+    assert.deepEqual(codes({ ...VALID, phone_code: '+33x', phone_number: '0612345678' }), [['phone_code', 'invalid_phone']]);
+    assert.deepEqual(codes({ ...VALID, locale: 'de' }), [['locale', 'invalid_value']]);
+  });
+
+  it('answers too_long for a field cut at the size limit, and no other problem of it', () => {
+    assert.deepEqual(codes({ ...VALID, email: 'ada@example.org' }, modes(), ['email']), [['email', 'too_long']]);
+    assert.deepEqual(codes({ ...VALID, first_name: 'Ada' }, modes(), ['first_name']), [['first_name', 'too_long']]);
+  });
+
+  it('counts the cover letter in characters, at most 10,000', () => {
+    assert.deepEqual(codes({ ...VALID, cover_letter: '😀'.repeat(10_000) }), []);
+    assert.deepEqual(codes({ ...VALID, cover_letter: 'é'.repeat(10_001) }), [['cover_letter', 'too_long']]);
+  });
+
+  describe('the phone', () => {
+    it('needs the country calling code with a number', () => {
+      assert.deepEqual(codes({ ...VALID, phone_number: '0612345678' }), [['phone_code', 'required']]);
+    });
+
+    it('takes a calling code alone when it is one, with or without its plus, and drops it', () => {
+      const { errors, checked } = checkForm(parsed({ ...VALID, phone_code: '+33' }), modes());
+      assert.deepEqual(errors, []);
+      assert.equal(checked?.payload.applicant.phone_code, undefined);
+      assert.deepEqual(codes({ ...VALID, phone_code: '33' }), []);
+      assert.deepEqual(codes({ ...VALID, phone_code: '+33333' }), [['phone_code', 'invalid_phone']]);
+    });
+
+    it('when required, needs the number', () => {
+      assert.deepEqual(codes({ ...VALID, phone_code: '+33' }, modes({ phone: 'required' })), [['phone_number', 'required']]);
+    });
+
+    it('when hidden, is dropped, code and number', () => {
+      const { errors, checked } = checkForm(parsed({ ...VALID, phone_code: 'x', phone_number: 'y' }), modes({ phone: 'hidden' }));
+      assert.deepEqual(errors, []);
+      assert.equal(checked?.payload.applicant.phone_code, undefined);
+      assert.equal(checked?.payload.applicant.phone_number, undefined);
+    });
+  });
+
+  describe('the field configuration (FORM_FIELDS)', () => {
+    it('drops a hidden field, whatever it holds', () => {
+      const { errors } = checkForm(
+        parsed({ ...VALID, first_name: 'x'.repeat(101), bio_url: 'not a url', cover_letter: 'Hello', is_partner_newsletter_active: 'maybe' }),
+        modes({ first_name: 'hidden', bio_url: 'hidden', cover_letter: 'hidden', is_partner_newsletter_active: 'hidden', consent: 'hidden' }),
+      );
+      assert.deepEqual(errors, [['is_partner_newsletter_active', 'invalid_value']].map(([field, code]) => ({ field, code, message: 'Send true when ticked.' })));
+      const kept = checkForm(
+        parsed({ ...VALID, first_name: 'x'.repeat(101), bio_url: 'not a url', cover_letter: 'Hello', is_partner_newsletter_active: 'true' }),
+        modes({ first_name: 'hidden', bio_url: 'hidden', cover_letter: 'hidden', is_partner_newsletter_active: 'hidden', consent: 'hidden' }),
+      ).checked;
+      assert.deepEqual(kept?.payload, { applicant: { email: 'ada@example.org', last_name: 'Lovelace', is_campaign_alert_active: false } });
+    });
+
+    it('needs a required field, a required opt-in ticked, and takes an optional consent unticked', () => {
+      assert.deepEqual(codes({ ...VALID, is_campaign_alert_active: 'false' }, modes({ is_campaign_alert_active: 'required' })), [['is_campaign_alert_active', 'required']]);
+      assert.deepEqual(codes({ ...VALID, cover_letter: ' ' }, modes({ cover_letter: 'required' })), [['cover_letter', 'required']]);
+      const { errors, checked } = checkForm(parsed({ ...VALID, is_legals_accepted_by_manager: 'false' }), modes({ consent: 'optional' }));
+      assert.deepEqual(errors, []);
+      assert.equal(checked?.payload.applicant.is_legals_accepted_by_manager, undefined);
+    });
+  });
+
+  it('says what is wrong in English beside each code, and answers no form to store', () => {
+    const { errors, checked } = checkForm(
+      parsed({ ...VALID, email: 'nope', campaign_id: 'x', locale: 'de', phone_number: '0612345678', is_legals_accepted_by_manager: 'maybe', cover_letter: 'a'.repeat(10_001) }),
+      modes(),
+    );
+    assert.deepEqual(
+      errors.map((e) => [e.field, e.message]),
+      [
+        ['campaign_id', 'Must be the id of a job offer.'],
+        ['phone_code', 'Choose the country calling code of the number.'],
+        ['locale', 'Must be one of fr, en, es.'],
+        ['is_legals_accepted_by_manager', 'Send true when ticked.'],
+        ['cover_letter', 'At most 10000 characters.'],
+        ['email', 'Enter a valid email address.'],
+      ],
+    );
+    assert.equal(checked, undefined);
+  });
+});
+
+describe('FIELD_MESSAGES', () => {
+  it('gives each per-field code of the form a sentence of its own', () => {
+    const codes = ['required', 'invalid_email', 'invalid_url', 'invalid_phone', 'invalid_value', 'too_long', 'consent_required', 'file_required'];
+    assert.deepEqual(Object.keys(FIELD_MESSAGES).sort(), [...codes].sort());
+    const sentences = Object.values(FIELD_MESSAGES);
+    for (const sentence of sentences) assert.match(sentence, /^[A-Z].{10,}\.$/);
+    assert.equal(new Set(sentences).size, sentences.length);
+  });
+});
+
+describe('fingerprintOf', () => {
+  it('is the same for the same fields in any order, whatever the captcha token', () => {
+    assert.equal(fingerprintOf(parsed({ a: '1', b: '2', captcha_token: 'x' })), fingerprintOf(parsed({ b: '2', a: '1', captcha_token: 'y' })));
+  });
+
+  it('differs when a field name, a value or the resume bytes differ', () => {
+    const base = fingerprintOf(parsed({ a: '1', b: '2' }, [], 'aa'));
+    assert.notEqual(fingerprintOf(parsed({ a: '1', b: '3' }, [], 'aa')), base);
+    assert.notEqual(fingerprintOf(parsed({ a: '1', c: '2' }, [], 'aa')), base);
+    assert.notEqual(fingerprintOf(parsed({ a: '12' }, [], 'aa')), fingerprintOf(parsed({ a: '1', '2': '' }, [], 'aa')));
+    assert.notEqual(fingerprintOf(parsed({ a: '1', b: '2' }, [], 'bb')), base);
+    assert.notEqual(fingerprintOf(parsed({ a: '1', b: '2' })), base);
+  });
+});
+
+describe('emailBucket', () => {
+  it('is one bucket per address, whatever its case and spaces, holding no address', () => {
+    const bucket = emailBucket('ada@example.org');
+    assert.equal(emailBucket(' Ada@Example.ORG '), bucket);
+    assert.notEqual(emailBucket('bob@example.org'), bucket);
+    // The SHA-256 of the lowercase address: the counters of a day survive an upgrade.
+    assert.equal(bucket, `email:${createHash('sha256').update('ada@example.org').digest('hex')}`);
+  });
+});

@@ -1,0 +1,84 @@
+// The module groups of the mutation check: what each mutates, and the one
+// command Stryker's command runner runs per mutant, scoped to the tests that
+// cover that group so a mutant costs seconds, not the whole suite.
+
+/** Files mutated together, and the command that judges their mutants. */
+export interface MutationPart {
+  /** Stryker `mutate` globs (source files only; a test is never mutated). */
+  mutate: string[];
+  /** Run once per mutant in Stryker's sandbox; a non-zero exit kills the mutant. */
+  command: string;
+}
+
+export interface MutationGroup {
+  name: string;
+  /** What the group covers, for --help. */
+  about: string;
+  /** One Stryker run each; the group's score counts their mutants together. */
+  parts: MutationPart[];
+}
+
+export const MUTATION_GROUPS: readonly MutationGroup[] = [
+  {
+    name: 'delivery',
+    about: 'one delivery attempt, the worker that runs and retries them, the block on refused keys',
+    parts: [
+      {
+        mutate: ['server/proxy/applications/delivery.ts', 'server/proxy/applications/delivery-block.ts'],
+        command: 'node --test --test-isolation=none server/proxy/applications/delivery.test.ts server/proxy/applications/delivery-block.test.ts',
+      },
+      {
+        // Its tests run attempts on a real store with leases that run out: seconds, so kept for its own mutants.
+        mutate: ['server/proxy/applications/delivery-worker.ts'],
+        command: 'node --test --test-isolation=none server/proxy/applications/delivery-worker.test.ts server/proxy/applications/delivery.test.ts',
+      },
+    ],
+  },
+  {
+    name: 'cors',
+    about: 'which origins may call /api, and the CORS headers',
+    parts: [{ mutate: ['server/proxy/cors.ts'], command: 'node --test --test-name-pattern=CORS server/proxy/app.test.ts' }],
+  },
+  {
+    name: 'retention',
+    about: 'the sweeper erasing personal data after PERSONAL_DATA_RETENTION_DAYS',
+    parts: [{ mutate: ['server/proxy/applications/retention.ts'], command: 'node --test server/proxy/applications/retention.test.ts' }],
+  },
+  {
+    name: 'sanitisers',
+    about: "the proxy's sanitiser of campaign HTML (Node tests) and the widget's second one (browser tests in Chromium)",
+    parts: [
+      { mutate: ['server/proxy/catalogue/sanitize.ts'], command: 'node --test server/proxy/catalogue/sanitize.test.ts' },
+      {
+        mutate: ['widget/src/internal/html.ts'],
+        // The page cannot read the environment: this configuration tells it the active mutant.
+        command: 'npx wtr --config test/mutation/widget-sanitiser.web-test-runner.config.mjs',
+      },
+    ],
+  },
+  {
+    name: 'form',
+    about: 'the checks of the application form, and the service\'s refusals in its terms',
+    parts: [
+      {
+        mutate: [
+          'server/proxy/applications/form.ts',
+          'server/proxy/applications/field-problems.ts',
+          'server/contract/application-form.ts',
+        ],
+        command: 'node --test --test-isolation=none server/proxy/applications/form.test.ts server/proxy/applications/field-problems.test.ts server/contract/application-form.test.ts server/proxy/applications/delivery.test.ts',
+      },
+    ],
+  },
+  {
+    name: 'storage',
+    about: 'the stores: their contract suite on SQLite, and on PostgreSQL when TEST_DATABASE_URL is set',
+    parts: [
+      {
+        // Generic on purpose: every module of the storage folder, whatever it is called.
+        mutate: ['server/proxy/storage/**/*.ts', '!server/proxy/storage/**/*.test.ts', '!server/proxy/storage/**/*test-support.ts'],
+        command: 'node --test "server/proxy/storage/**/*.test.ts"',
+      },
+    ],
+  },
+];
