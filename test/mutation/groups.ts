@@ -64,9 +64,9 @@ export const MUTATION_GROUPS: readonly MutationGroup[] = [
         mutate: [
           'server/proxy/applications/form.ts',
           'server/proxy/applications/field-problems.ts',
-          'server/contract/application-form.ts',
+          'server/public-api/application-form.ts',
         ],
-        command: 'node --test --test-isolation=none server/proxy/applications/form.test.ts server/proxy/applications/field-problems.test.ts server/contract/application-form.test.ts server/proxy/applications/delivery.test.ts',
+        command: 'node --test --test-isolation=none server/proxy/applications/form.test.ts server/proxy/applications/field-problems.test.ts server/public-api/application-form.test.ts server/proxy/applications/delivery.test.ts',
       },
     ],
   },

@@ -159,12 +159,12 @@ describe('an attempt after one that may have reached the service (unconfirmed_se
       { data: [application(43, 'ada@example.org', -9.5)], next: 3 },
     ];
     const found = fakeClient(() => assert.fail('not sent'), () => assert.fail('not sent'), skew);
-    assert.deepEqual(await attemptDelivery(unconfirmed, found.client, 1000, readResume), { kind: 'delivered', outcome: 'found_delivered', applicantId: 143, applicationId: 43 });
+    assert.deepEqual(await attemptDelivery(unconfirmed, found.client, 1000, outbox), { kind: 'delivered', outcome: 'found_delivered', applicantId: 143, applicationId: 43 });
     const lastPage = fakeClient(() => ({ id: 5, applications: [] }), () => assert.fail('not called'), [{ data: [application(44, 'bob@example.org', 1)], next: null }, { data: [application(45, 'ada@example.org', 1)], next: null }]);
-    await attemptDelivery(unconfirmed, lastPage.client, 1000, readResume);
+    await attemptDelivery(unconfirmed, lastPage.client, 1000, outbox);
     assert.deepEqual(lastPage.calls.map((c) => c.endpoint), ['GET applications', 'jobboards/applicants']);
     const empty = fakeClient(() => ({ id: 5, applications: [] }), () => assert.fail('not called'), [{ data: [], next: 2 }, { data: [application(45, 'ada@example.org', 1)], next: null }]);
-    await attemptDelivery(unconfirmed, empty.client, 1000, readResume);
+    await attemptDelivery(unconfirmed, empty.client, 1000, outbox);
     assert.deepEqual(empty.calls.map((c) => c.endpoint), ['GET applications', 'jobboards/applicants']);
   });
 
@@ -174,14 +174,14 @@ describe('an attempt after one that may have reached the service (unconfirmed_se
       { data: [application(47, 'ada@example.org', -10)], next: null },
     ];
     const { client } = fakeClient(() => assert.fail('not sent'), () => assert.fail('not sent'), pages);
-    assert.deepEqual(await attemptDelivery(unconfirmed, client, 1000, readResume), { kind: 'delivered', outcome: 'found_delivered', applicantId: 147, applicationId: 47 });
+    assert.deepEqual(await attemptDelivery(unconfirmed, client, 1000, outbox), { kind: 'delivered', outcome: 'found_delivered', applicantId: 147, applicationId: 47 });
   });
 
   it('compares the addresses without the spaces around the one stored', async () => {
     const pages = [{ data: [application(48, 'ada@example.org', 1)], next: null }];
     const { client } = fakeClient(() => assert.fail('not sent'), () => assert.fail('not sent'), pages);
     const spaced: OutboxRow = { ...unconfirmed, payload: { applicant: { email: ' Ada@example.org ' } } };
-    assert.deepEqual(await attemptDelivery(spaced, client, 1000, readResume), { kind: 'delivered', outcome: 'found_delivered', applicantId: 148, applicationId: 48 });
+    assert.deepEqual(await attemptDelivery(spaced, client, 1000, outbox), { kind: 'delivered', outcome: 'found_delivered', applicantId: 148, applicationId: 48 });
   });
 
   it('asks each page with the high priority and the attempt\'s timeout', async () => {
@@ -191,7 +191,7 @@ describe('an attempt after one that may have reached the service (unconfirmed_se
       options.push(opts);
       return { data: [], pagination: { 'next-page': null } };
     }) as never;
-    await attemptDelivery(unconfirmed, client, 1234, readResume);
+    await attemptDelivery(unconfirmed, client, 1234, outbox);
     assert.deepEqual(options, [{ priority: 'high', timeout: 1234 }]);
   });
 
@@ -320,23 +320,26 @@ describe('classify, error by error', () => {
 describe('attemptDelivery, edge cases', () => {
   it('refuses a row without payload (erased) and sends nothing', async () => {
     const { client, calls } = fakeClient(() => ({ id: 5, applications: [] }), () => ({ id: 11, applicant_id: 5 }));
-    assert.deepEqual(await attemptDelivery({ ...row(1), payload: null }, client, 1000, readResume), { kind: 'rejected', outcome: 'upstream_rejected', errors: [], error: 'payload missing' });
+    assert.deepEqual(await attemptDelivery({ ...row(1), payload: null }, client, 1000, outbox), { kind: 'rejected', outcome: 'upstream_rejected', errors: [], error: 'payload missing' });
     assert.deepEqual(calls, []);
   });
 
   it('sends no resume and no comment for a row without them, and no application id the service did not give', async () => {
     const { client, calls } = fakeClient(() => ({ id: 5, applications: [{ id: 9, campaign_id: 99 }] }), () => ({ id: 11, applicant_id: 5 }));
     const bare: OutboxRow = { ...row(1), resume_bytes: null, resume_type: null, payload: { applicant: { email: 'ada@example.org' } } };
-    assert.deepEqual(await attemptDelivery(bare, client, 1000, readResume), { kind: 'delivered', outcome: 'created_applicant', applicantId: 5 });
+    assert.deepEqual(await attemptDelivery(bare, client, 1000, outbox), { kind: 'delivered', outcome: 'created_applicant', applicantId: 5 });
     assert.deepEqual(calls[0]?.body, { company_id: 3, applicant: { email: 'ada@example.org', applications: [{ campaign_id: 12 }] } });
   });
 
   it('sends no resume for a row that names a type but holds no bytes, and reads nothing from the store for it', async () => {
     const { client, calls } = fakeClient(() => ({ id: 5, applications: [] }), () => ({ id: 11, applicant_id: 5 }));
     let reads = 0;
-    const counted = async (reference: string) => {
-      reads += 1;
-      return readResume(reference);
+    const counted: DeliveryOutbox = {
+      ...outbox,
+      openResume: async (reference: string) => {
+        reads += 1;
+        return outbox.openResume(reference);
+      },
     };
     await attemptDelivery({ ...row(1), resume_bytes: null, resume_type: 'pdf' }, client, 1000, counted);
     assert.deepEqual(calls[0]?.body, { company_id: 3, applicant: { email: 'ada@example.org', applications: [{ campaign_id: 12, comments: [{ content: 'Hello' }] }] } });
@@ -350,14 +353,14 @@ describe('attemptDelivery, edge cases', () => {
       await readBody(body);
       throw conflict('applicant_exists');
     }) as never;
-    assert.equal((await attemptDelivery(row(1), client, 1000, readResume)).kind, 'delivered');
+    assert.equal((await attemptDelivery(row(1), client, 1000, outbox)).kind, 'delivered');
     assert.deepEqual(await readBody(calls[0]?.body), { campaign_id: 12, applicant_email: 'ada@example.org', application: { resume: { streamed: '%PDF-1.4', size: 8, mime_type: 'pdf' }, comments: [{ content: 'Hello' }] } });
   });
 
   it('for a returning candidate without resume or letter, creates a bare application', async () => {
     const { client, calls } = fakeClient(() => { throw conflict('applicant_exists'); }, () => ({ id: 11, applicant_id: 5 }));
     const bare: OutboxRow = { ...row(1), resume_bytes: 10, resume_type: null, payload: { applicant: { email: 'ada@example.org' } } };
-    await attemptDelivery(bare, client, 1000, readResume);
+    await attemptDelivery(bare, client, 1000, outbox);
     assert.deepEqual(calls[1]?.body, { campaign_id: 12, applicant_email: 'ada@example.org', application: {} });
   });
 
@@ -369,13 +372,13 @@ describe('attemptDelivery, edge cases', () => {
       options.push(opts);
       return create(body);
     }) as typeof create;
-    await attemptDelivery(row(1), client, 1234, readResume);
+    await attemptDelivery(row(1), client, 1234, outbox);
     assert.deepEqual(options, [{ priority: 'high', safeToRetry: false, timeout: 1234 }]);
   });
 
   it('retries a conflict other than an existing applicant, sending nothing more', async () => {
     const { client, calls } = fakeClient(() => { throw conflict('email_taken'); }, () => ({ id: 11, applicant_id: 5 }));
-    assert.deepEqual(await attemptDelivery(row(1), client, 1000, readResume), { kind: 'rejected', outcome: 'upstream_rejected', errors: [{ field: 'form', code: 'invalid_value', message: 'The recruitment service refused this application.' }], error: 'email_taken (409)' });
+    assert.deepEqual(await attemptDelivery(row(1), client, 1000, outbox), { kind: 'rejected', outcome: 'upstream_rejected', errors: [{ field: 'form', code: 'invalid_value', message: 'The recruitment service refused this application.' }], error: 'email_taken (409)' });
     assert.deepEqual(calls.map((c) => c.endpoint), ['jobboards/applicants']);
   });
 
@@ -386,7 +389,7 @@ describe('attemptDelivery, edge cases', () => {
       read = await readBody(body).catch((error: unknown) => error);
       throw new ConnectionError({ ...where, code: 'connection_failed', message: '', mayHaveReachedServer: false });
     }) as never;
-    await attemptDelivery(row(1), client, 1000, async () => undefined);
+    await attemptDelivery(row(1), client, 1000, { ...outbox, openResume: async () => undefined });
     assert.match(String(read), /the resume is no longer stored/);
   });
 });

@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { DEFAULT_FIELD_MODES } from '../../contract/application-form.ts';
-import type { ConfigurableField, FieldMode } from '../../contract/application-form.ts';
+import { DEFAULT_FIELD_MODES } from '../../public-api/application-form.ts';
+import type { ConfigurableField, FieldMode } from '../../public-api/application-form.ts';
 import { FIELD_MESSAGES, checkForm, emailBucket, fingerprintOf } from './form.ts';
 import type { ParsedForm } from './multipart.ts';
 
