@@ -14,6 +14,9 @@ const benches: Record<string, () => Promise<{ default: () => Promise<string> }>>
   lighthouse: () => import('./lighthouse.bench.ts'),
 };
 
+/** Headings of the sections of BENCHMARKS.md written by hand or by `npm run test:mutation`, never by a bench. */
+const KEPT_SECTIONS = ['## Storage seam: before and after', '## Mutation score'];
+
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((name) => !(name in benches));
 if (unknown.length > 0) {
@@ -43,9 +46,12 @@ if (previous === '') {
     'Medians and ratios are measured side by side in one run.',
     '',
   ].join('\n');
-  // Written by `npm run test:mutation`, not by a bench: a full run keeps it as it was.
-  const mutation = (await readFile(file, 'utf8').catch(() => '')).split(/^(?=## )/m).find((part) => part.startsWith('## Mutation score'));
-  await writeFile(file, `${header}\n${[...sections, ...(mutation === undefined ? [] : [mutation.trimEnd()])].join('\n\n')}\n`);
+  // Sections no bench writes (the mutation check's figures, a one-off comparison of two commits): a full run keeps them as they were.
+  const kept = (await readFile(file, 'utf8').catch(() => ''))
+    .split(/^(?=## )/m)
+    .filter((part) => KEPT_SECTIONS.some((heading) => part.startsWith(heading)))
+    .map((part) => part.trimEnd());
+  await writeFile(file, `${header}\n${[...sections, ...kept].join('\n\n')}\n`);
 } else {
   // Some benches only: replace their sections (matched by their "## " heading) and keep the others,
   // so that running one part's bench does not wipe the figures of the rest.
