@@ -20,6 +20,7 @@ import { pdf } from '../server/test/files.ts';
 import { DEMO_KEYS } from '../server/sandbox/index.ts';
 import { launchChromium } from './chromium.ts';
 import { collectViolations, parseWidgetTag, strictPolicy } from './e2e/board-security.ts';
+import { fillAndSend } from './e2e/apply-form.ts';
 import { applyOnReactBoard, serverRender, startReactBoard } from './e2e/react-board.ts';
 
 const run = promisify(execFile);
@@ -421,12 +422,7 @@ ${page.head}</head><body><h1>Nos offres</h1><jobboard-campaigns endpoint="${page
       await tab.locator('jobboard-campaigns [data-offer]').first().click();
       await tab.locator('jobboard-campaigns [part="description"] .rich').first().waitFor();
       assert.equal(await tab.locator('head script[type="application/ld+json"]').count(), 1, 'the JobPosting is in the head');
-      await tab.locator('jobboard-apply #email').fill(uniqueEmail('packaged-csp'));
-      await tab.locator('jobboard-apply #first_name').fill('Ana');
-      await tab.locator('jobboard-apply #last_name').fill('Lopez');
-      await tab.locator('jobboard-apply #resume').setInputFiles(resume);
-      await tab.locator('jobboard-apply #consent').check();
-      await tab.locator('jobboard-apply [part="submit-button"]').click();
+      await fillAndSend(tab, { email: uniqueEmail('packaged-csp'), firstName: 'Ana', lastName: 'Lopez', resume: resume });
       await tab.locator('jobboard-apply [part="outcome"].success').waitFor({ timeout: 15_000 });
       assert.deepEqual(violations, []);
     } finally {

@@ -16,6 +16,7 @@ import { startDemoWorld } from './demo-world.ts';
 import type { DemoWorld } from './demo-world.ts';
 import { pdf } from '../../server/test/files.ts';
 import { eventually } from '../../server/test/poll.ts';
+import { fillAndSend } from './apply-form.ts';
 
 interface Listening {
   origin: string;
@@ -128,12 +129,7 @@ describe('a crafted link carrying endpoint=<another server> to a page built on t
         assert.ok(!(await page.content()).includes(stranger.origin), 'the page names no other server');
         throw error;
       }
-      await page.locator('jobboard-apply #email').fill(`noa.petit.${index}@example.org`);
-      await page.locator('jobboard-apply #first_name').fill('Noa');
-      await page.locator('jobboard-apply #last_name').fill('Petit');
-      await page.locator('jobboard-apply #resume').setInputFiles(pdfPath);
-      await page.locator('jobboard-apply #consent').check();
-      await page.locator('jobboard-apply [part="submit-button"]').click();
+      await fillAndSend(page, { email: `noa.petit.${index}@example.org`, firstName: 'Noa', lastName: 'Petit', resume: pdfPath });
       await page.locator('jobboard-apply [part="outcome"]').waitFor({ timeout: 15_000 });
 
       assert.deepEqual(stranger.requests(), [], 'no request reached the other server');

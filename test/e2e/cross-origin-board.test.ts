@@ -13,6 +13,7 @@ import type { DemoWorld } from './demo-world.ts';
 import { pdf } from '../../server/test/files.ts';
 import { createClient } from '../../server/client/index.ts';
 import { DEMO_ENTITY_COMPANY_KEYS } from '../../server/sandbox/index.ts';
+import { fillAndSend } from './apply-form.ts';
 
 /** A job board's own web server: one page embedding the widget from the proxy's origin. */
 async function startBoard(proxyUrl: () => string): Promise<{ origin: string; server: Server }> {
@@ -62,12 +63,7 @@ describe('a board on another origin than its proxy', () => {
     await page.goto(allowed.origin + '/');
     await page.locator('jobboard-campaigns [data-offer]').first().click();
     await page.locator('jobboard-apply form').waitFor();
-    await page.locator('jobboard-apply #email').fill('ana.lopez@example.org');
-    await page.locator('jobboard-apply #first_name').fill('Ana');
-    await page.locator('jobboard-apply #last_name').fill('Lopez');
-    await page.locator('jobboard-apply #resume').setInputFiles(pdfPath);
-    await page.locator('jobboard-apply #consent').check();
-    await page.locator('jobboard-apply [part="submit-button"]').click();
+    await fillAndSend(page, { email: 'ana.lopez@example.org', firstName: 'Ana', lastName: 'Lopez', resume: pdfPath });
 
     const outcome = page.locator('jobboard-apply [part="outcome"].success');
     await outcome.waitFor({ timeout: 15_000 });

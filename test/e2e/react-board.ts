@@ -13,6 +13,7 @@ import { renderToString } from 'react-dom/server';
 import { build } from 'vite';
 import type { Rolldown } from 'vite';
 import type { Browser } from 'playwright-core';
+import { fillAndSend } from './apply-form.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 
@@ -111,12 +112,7 @@ export async function applyOnReactBoard(browser: Browser, origin: string, resume
     await page.goto(`${origin}/`);
     await page.locator('jobboard-campaigns [data-offer]').first().click();
     await page.locator('jobboard-apply form').waitFor();
-    await page.locator('jobboard-apply #email').fill(email);
-    await page.locator('jobboard-apply #first_name').fill('Ana');
-    await page.locator('jobboard-apply #last_name').fill('Lopez');
-    await page.locator('jobboard-apply #resume').setInputFiles(resume);
-    await page.locator('jobboard-apply #consent').check();
-    await page.locator('jobboard-apply [part="submit-button"]').click();
+    await fillAndSend(page, { email, firstName: 'Ana', lastName: 'Lopez', resume });
     await page.locator('jobboard-apply [part="outcome"].success').waitFor({ timeout: 15_000 });
     // Read from the page, typed by hand: the package test that shares this module is checked without the DOM's types.
     const recorded = (await page.evaluate(() => {

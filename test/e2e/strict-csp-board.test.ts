@@ -14,6 +14,7 @@ import { startDemoWorld } from './demo-world.ts';
 import type { DemoWorld } from './demo-world.ts';
 import { pdf } from '../../server/test/files.ts';
 import { collectViolations, strictPolicy } from './board-security.ts';
+import { fillAndSend } from './apply-form.ts';
 
 /** A French board page (so the language module loads too), served with the strict policy. */
 async function startBoard(proxyUrl: () => string): Promise<{ origin: string; server: Server }> {
@@ -67,12 +68,7 @@ describe('a board served with a strict Content-Security-Policy and Trusted Types
     assert.equal(JSON.parse((await page.locator('head script[type="application/ld+json"]').textContent()) ?? '')['@type'], 'JobPosting');
 
     await page.locator('jobboard-apply form').waitFor();
-    await page.locator('jobboard-apply #email').fill('ana.lopez@example.org');
-    await page.locator('jobboard-apply #first_name').fill('Ana');
-    await page.locator('jobboard-apply #last_name').fill('Lopez');
-    await page.locator('jobboard-apply #resume').setInputFiles(pdfPath);
-    await page.locator('jobboard-apply #consent').check();
-    await page.locator('jobboard-apply [part="submit-button"]').click();
+    await fillAndSend(page, { email: 'ana.lopez@example.org', firstName: 'Ana', lastName: 'Lopez', resume: pdfPath });
     await page.locator('jobboard-apply [part="outcome"].success').waitFor({ timeout: 15_000 });
 
     assert.deepEqual(violations, []);
