@@ -72,12 +72,28 @@ export const MUTATION_GROUPS: readonly MutationGroup[] = [
   },
   {
     name: 'storage',
-    about: 'the stores: their contract suite on SQLite, and on PostgreSQL when TEST_DATABASE_URL is set',
+    about: 'the stores: each module judged by its own contract tests, on SQLite, and on PostgreSQL when TEST_DATABASE_URL is set',
     parts: [
       {
-        // Generic on purpose: every module of the storage folder, whatever it is called.
-        mutate: ['server/proxy/storage/**/*.ts', '!server/proxy/storage/**/*.test.ts', '!server/proxy/storage/**/*test-support.ts'],
-        command: 'node --test "server/proxy/storage/**/*.test.ts"',
+        // Every storage module but the two below, whatever it is called; a new module's test file joins the command.
+        mutate: [
+          'server/proxy/storage/**/*.ts',
+          '!server/proxy/storage/**/*.test.ts',
+          '!server/proxy/storage/**/*test-support.ts',
+          '!server/proxy/storage/catalogue-*.ts',
+          '!server/proxy/storage/budget-ledger.ts',
+        ],
+        command:
+          'node --test --test-isolation=none server/proxy/storage/application-store.test.ts server/proxy/storage/sqlite-store.test.ts server/proxy/storage/sqlite-store-full-disk.test.ts server/proxy/storage/sqlite-dialect.test.ts server/proxy/storage/resume-files.test.ts server/proxy/storage/backend.test.ts',
+      },
+      {
+        mutate: ['server/proxy/storage/catalogue-sqlite.ts', 'server/proxy/storage/catalogue-shared.ts'],
+        command: 'node --test --test-isolation=none server/proxy/storage/catalogue-sqlite.test.ts server/proxy/storage/catalogue-shared.test.ts',
+      },
+      {
+        // Its tests share a real budget between instances over seconds: kept apart so the other parts' mutants stay quick.
+        mutate: ['server/proxy/storage/budget-ledger.ts'],
+        command: 'node --test server/proxy/storage/budget-ledger.test.ts',
       },
     ],
   },
