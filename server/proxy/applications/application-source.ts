@@ -9,6 +9,9 @@ import { UTM_FIELDS } from '../../public-api/campaign-tracking.ts';
 import type { Utm } from '../../public-api/campaign-tracking.ts';
 import type { OutboxStore } from '../storage/application-store.ts';
 
+/** How long a company's refusal of the source is remembered: a company that adds the source gets it back the next day. */
+export const SOURCE_REFUSAL_MS = 24 * 60 * 60 * 1000;
+
 /** What delivery needs to send the source, and to remember the companies that refuse it. */
 export interface Sending {
   /** APPLICATION_SOURCE: the `source` of every application. */

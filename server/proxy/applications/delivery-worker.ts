@@ -4,9 +4,9 @@
 // they are delivered or dead-lettered.
 import { LeaseLostError } from '../storage/application-store.ts';
 import type { ClaimedRow, OutboxRow, OutboxStore } from '../storage/application-store.ts';
-import { SOURCE_REFUSAL_MS } from '../storage/source-refusals-sql.ts';
 import { attemptDelivery } from './delivery.ts';
 import type { AttemptResult, DeliveryClient, SourceFate } from './delivery.ts';
+import { SOURCE_REFUSAL_MS } from './application-source.ts';
 import type { Sending } from './application-source.ts';
 import type { BlockReason, DeliveryBlock } from './delivery-block.ts';
 

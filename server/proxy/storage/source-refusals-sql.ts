@@ -11,6 +11,3 @@ export const SOURCE_REFUSAL_SQL = {
   /** The outbox row remembers that it went without its source (`outbox list` shows it). */
   markSourceDropped: 'UPDATE outbox SET source_dropped = 1 WHERE reference = $1 AND lease_token = $2',
 } as const;
-
-/** How long a company's refusal of the source is remembered: a company adding the source is seen the next day. */
-export const SOURCE_REFUSAL_MS = 24 * 60 * 60 * 1000;

@@ -15,7 +15,7 @@ import { LeaseLostError } from './application-store.ts';
 import type { ApplicationStore, NewApplication } from './application-store.ts';
 import { PostgresApplicationStore } from './postgres-store.ts';
 import { SqliteApplicationStore } from './sqlite-store.ts';
-import { SOURCE_REFUSAL_MS } from './source-refusals-sql.ts';
+import { SOURCE_REFUSAL_MS } from '../applications/application-source.ts';
 import { claimed } from './test-support.ts';
 
 const HOUR = 60 * 60 * 1000;
