@@ -41,10 +41,10 @@ describe('jobboard-connector migrate', () => {
     const dir = newDir();
     const first = await migrate({ DATA_DIR: dir });
     assert.equal(first.code, 0, first.stderr);
-    assert.match(first.stdout, /outbox\.db: applied 3 migrations:\n {2}1 outbox, idempotency keys and rate counters\n {2}2 resumes as files.*\n {2}3 the fencing token of delivery leases/);
+    assert.match(first.stdout, /outbox\.db: applied 4 migrations:\n {2}1 outbox, idempotency keys and rate counters\n {2}2 resumes as files.*\n {2}3 the fencing token of delivery leases\n {2}4 application source refusals and campaign tracking/);
     const second = await migrate({}, ['--data-dir', dir]);
     assert.equal(second.code, 0, second.stderr);
-    assert.match(second.stdout, /up to date \(schema version 3\)/);
+    assert.match(second.stdout, /up to date \(schema version 4\)/);
   });
 
   it('upgrades an outbox.db of the previous release (user_version 3) keeping its rows', async () => {
@@ -85,8 +85,8 @@ describe('jobboard-connector migrate', () => {
     const runs = await Promise.all([migrate(env), migrate(env)]);
     for (const run of runs) assert.equal(run.code, 0, run.stderr);
     const outputs = runs.map((r) => r.stdout).sort();
-    assert.match(outputs[0]!, /applied 3 migrations:\n {2}1 outbox, resume chunks, idempotency keys and rate counters\n {2}2 the upstream request budget and the catalogue copy shared by every instance\n {2}3 the fencing token of delivery leases/);
-    assert.match(outputs[1]!, /up to date \(schema version 3\)/);
+    assert.match(outputs[0]!, /applied 4 migrations:\n {2}1 outbox, resume chunks, idempotency keys and rate counters\n {2}2 the upstream request budget and the catalogue copy shared by every instance\n {2}3 the fencing token of delivery leases\n {2}4 application source refusals and campaign tracking/);
+    assert.match(outputs[1]!, /up to date \(schema version 4\)/);
     assert.equal(outputs.join('').includes('pw-not-printed'), false, 'no password in what it prints');
     const client = new pg.Client({ connectionString: databaseUrl });
     await client.connect();

@@ -156,6 +156,7 @@ describe('proxy app', () => {
         },
         consent_url: null,
         captcha: null,
+        track_utm: true,
       });
     });
 

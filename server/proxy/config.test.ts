@@ -115,6 +115,22 @@ describe('proxy configuration', () => {
     assert.deepEqual(problemsOf({ ALLOW_EMPTY_CATALOGUE: 'yes' }), ['ALLOW_EMPTY_CATALOGUE must be true or false']);
   });
 
+  it('sends the channel as the application source unless APPLICATION_SOURCE names another, and names a wrong one with what it expects', () => {
+    assert.equal(loadProxyConfig(REQUIRED).applicationSource, 'jobboard_acme');
+    assert.equal(loadProxyConfig({ ...REQUIRED, APPLICATION_SOURCE: 'acme.jobs' }).applicationSource, 'acme.jobs');
+    assert.deepEqual(problemsOf({ APPLICATION_SOURCE: 'acme jobs' }), [
+      "APPLICATION_SOURCE must be one of the companies' application sources, like jobboard_acme (letters, digits, _ . -, at most 100)",
+    ]);
+    assert.equal(problemsOf({ APPLICATION_SOURCE: 'x'.repeat(101) }).length, 1);
+  });
+
+  it('takes TRACK_UTM as true or false, true by default', () => {
+    assert.equal(loadProxyConfig(REQUIRED).trackUtm, true);
+    assert.equal(loadProxyConfig({ ...REQUIRED, TRACK_UTM: 'false' }).trackUtm, false);
+    assert.deepEqual(problemsOf({ TRACK_UTM: 'off' }), ['TRACK_UTM must be true or false']);
+    assert.match(problemsOf({ TRACK_UTMS: 'false' }).join('\n'), /^TRACK_UTMS is not a variable of the proxy; did you mean TRACK_UTM\?/);
+  });
+
   it('takes a BOARD_OFFER_URL template with {id} once, and refuses one without it or that is not an absolute http(s) URL', () => {
     assert.equal(loadProxyConfig({ ...REQUIRED, BOARD_OFFER_URL: 'https://jobs.acme.example/offres?offer={id}' }).boardOfferUrl, 'https://jobs.acme.example/offres?offer={id}');
     assert.equal(loadProxyConfig(REQUIRED).boardOfferUrl, null);

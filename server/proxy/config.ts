@@ -157,6 +157,11 @@ const EnvSchema = z
     JOBBOARD_CHANNEL: z
       .string({ error: 'is required: the channel value of your job board, like jobboard_acme' })
       .regex(/^[A-Za-z0-9_.-]{1,100}$/, 'must be a channel value, like jobboard_acme'),
+    APPLICATION_SOURCE: z
+      .string()
+      .regex(/^[A-Za-z0-9_.-]{1,100}$/, "must be one of the companies' application sources, like jobboard_acme (letters, digits, _ . -, at most 100)")
+      .optional(),
+    TRACK_UTM: z.enum(['true', 'false'], { error: 'must be true or false' }).default('true'),
     ALLOWED_ORIGINS: originList,
     PUBLIC_ORIGIN: originList.refine((origins) => origins.length <= 1, 'must be one origin, the one at which browsers reach this proxy, like https://jobs.acme.example'),
     PORT: z.coerce.number({ error: 'must be a port number from 0 to 65535' }).int().min(0).max(65535, 'must be a port number from 0 to 65535').default(8080),
@@ -215,6 +220,10 @@ const CONFIG_FILE_VARIABLE = 'CONFIG_FILE';
 export interface ProxyConfig {
   upstream: { url: string; privateKey: string; secretKey: string };
   channel: string;
+  /** The `source` of every application sent (APPLICATION_SOURCE, else the channel). */
+  applicationSource: string;
+  /** Keep the candidates' campaign parameters (utm_*) and tell the company (TRACK_UTM). */
+  trackUtm: boolean;
   allowedOrigins: string[];
   /** The proxy's own public origin (PUBLIC_ORIGIN), a page on it is same-origin; null when not set. */
   publicOrigin: string | null;
@@ -310,6 +319,8 @@ export function loadProxyConfig(env: Record<string, string | undefined> = proces
   return {
     upstream: { url: e.UPSTREAM_URL.replace(/\/+$/, ''), privateKey: e.UPSTREAM_PRIVATE_KEY, secretKey: e.UPSTREAM_SECRET_KEY },
     channel: e.JOBBOARD_CHANNEL,
+    applicationSource: e.APPLICATION_SOURCE ?? e.JOBBOARD_CHANNEL,
+    trackUtm: e.TRACK_UTM === 'true',
     allowedOrigins: e.ALLOWED_ORIGINS,
     publicOrigin: e.PUBLIC_ORIGIN[0] ?? null,
     port: e.PORT,

@@ -20,7 +20,9 @@ const USAGE = `Usage: jobboard-connector outbox <command> [options]
 
 Commands:
   list                  list applications in the outbox, with whether each still holds
-                        personal data and when it is erased (no personal data is shown)
+                        personal data and when it is erased (no personal data is shown);
+                        SOURCE "dropped": its company refused APPLICATION_SOURCE, so it
+                        went without one
   retry ID              put a dead-lettered (or waiting) application back in line now
   purge-delivered       delete delivered and refused applications (they hold no personal data)
   erase --email ADDRESS erase one person's data (a right-to-erasure request): their
@@ -71,7 +73,7 @@ function personalData(row: OutboxSummary, retentionMs: number): string {
 }
 
 function table(rows: OutboxSummary[], retentionMs: number): string {
-  const header = ['REFERENCE', 'STATUS', 'CAMPAIGN', 'ATTEMPTS', 'CREATED', 'NEXT ATTEMPT', 'ANSWERED', 'OUTCOME', 'PERSONAL DATA', 'LAST ERROR'];
+  const header = ['REFERENCE', 'STATUS', 'CAMPAIGN', 'ATTEMPTS', 'CREATED', 'NEXT ATTEMPT', 'ANSWERED', 'OUTCOME', 'SOURCE', 'PERSONAL DATA', 'LAST ERROR'];
   const lines = rows.map((r) => [
     r.reference,
     r.status,
@@ -81,6 +83,8 @@ function table(rows: OutboxSummary[], retentionMs: number): string {
     r.status === 'pending' ? iso(r.next_attempt_at) : '-',
     r.answered === null ? '-' : String(r.answered),
     r.outcome ?? '-',
+    // Its company refused APPLICATION_SOURCE: it went (or goes) without one.
+    r.source_dropped === 1 ? 'dropped' : '-',
     personalData(r, retentionMs),
     r.last_error ?? '-',
   ]);

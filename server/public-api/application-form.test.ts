@@ -31,10 +31,11 @@ describe('the application form table', () => {
     });
   });
 
-  it('reads exactly these form names (the resume is a file), the widget setting the offer, the language, the honeypot and the captcha answer', () => {
+  it('reads exactly these form names (the resume is a file), the widget setting the offer, the language, the honeypot, the captcha answer and the campaign parameters', () => {
     assert.deepEqual(FORM_FIELD_NAMES, [
       'campaign_id', 'locale', 'website', 'captcha_token',
       'email', 'first_name', 'last_name', 'phone_code', 'phone_number', 'cover_letter', 'bio_url', 'is_legals_accepted_by_manager', 'is_partner_newsletter_active', 'is_campaign_alert_active',
+      'utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content',
     ]);
   });
 

@@ -1,7 +1,10 @@
 // The application form, defined once: the fields a candidate fills in, in
 // display order, with what the widget renders and what the proxy checks and
-// sends upstream. No imports, so the browser bundle can take it whole.
+// sends upstream. No imports but its sibling's (itself without any), so the
+// browser bundle can take it whole.
 // Adding a field means one entry here plus its labels in the widget's locales.
+
+import { UTM_FIELDS } from './campaign-tracking.ts';
 
 export const FIELD_MODES = ['required', 'optional', 'hidden'] as const;
 export type FieldMode = (typeof FIELD_MODES)[number];
@@ -93,8 +96,9 @@ export const CONFIGURABLE_FIELDS = /* @__PURE__ */ (() =>
 export const DEFAULT_FIELD_MODES = /* @__PURE__ */ (() =>
   Object.fromEntries(APPLICATION_FORM.flatMap((f) => ('defaultMode' in f ? [[f.rule, f.defaultMode]] : []))) as Record<ConfigurableField, FieldMode>)();
 
-/** Every form name the proxy reads; anything else in a posted form is ignored. */
-export const FORM_FIELD_NAMES = /* @__PURE__ */ (() => (FORM_CONTEXT_FIELDS as readonly string[]).concat(APPLICATION_FORM.filter((f) => f.kind !== 'file').map(postedName)))();
+/** Every form name the proxy reads (the campaign parameters last, read unless TRACK_UTM=false); anything else in a posted form is ignored. */
+export const FORM_FIELD_NAMES = /* @__PURE__ */ (() =>
+  (FORM_CONTEXT_FIELDS as readonly string[]).concat(APPLICATION_FORM.filter((f) => f.kind !== 'file').map(postedName), UTM_FIELDS))();
 
 /**
  * Every key a personal field's value may travel under: its control's id, the

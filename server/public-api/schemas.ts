@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { JOB_TYPES, JobboardApplicantInput, LOCALES, PER_PAGE_MAX, RESUME_TYPES, WORKING_TIMES } from '../contract/index.ts';
 import { APPLICATION_FORM, CONFIGURABLE_FIELDS, FIELD_MODES, postedName, upstreamName } from './application-form.ts';
 import type { ConfigurableField, FieldKind, FieldMode, FormField } from './application-form.ts';
+import { MAX_UTM_CHARS, UTM_FIELDS, UTM_VALUE } from './campaign-tracking.ts';
 import { DEFAULT_OFFER_PARAM } from './list-params.ts';
 
 /** Query values: an empty parameter counts as absent ("?city=&q=" is no filter). */
@@ -163,6 +164,7 @@ export const ConfigResponse = z.object({
   }),
   consent_url: z.string().nullable(),
   captcha: z.object({ provider: z.enum(['turnstile', 'hcaptcha']), site_key: z.string() }).nullable(),
+  track_utm: z.boolean().describe("Whether the widget keeps the landing URL's utm_* parameters and posts them with the form (TRACK_UTM)"),
 });
 export type ConfigResponse = z.infer<typeof ConfigResponse>;
 
@@ -225,6 +227,9 @@ function formFieldSchema(field: FormField, required: boolean): z.ZodType {
   }
 }
 
+/** A campaign parameter: printable characters, at most MAX_UTM_CHARS. */
+const utmSchema = z.string().max(MAX_UTM_CHARS).regex(UTM_VALUE, 'printable characters only').optional();
+
 /**
  * The multipart form of POST /api/applications under a board's field modes
  * (FORM_FIELDS), from the form's table: the email always required, the other
@@ -241,6 +246,7 @@ export function applicationFormSchema(fields: Record<ConfigurableField, FieldMod
     website: z.string().optional().describe('Honeypot: hidden from people, must stay empty'),
     captcha_token: z.string().optional(),
     ...Object.fromEntries(shown.map((field) => [postedName(field), formFieldSchema(field, modeOf(field) === 'required')])),
+    ...Object.fromEntries(UTM_FIELDS.map((name) => [name, utmSchema.describe(`The ${name} of the landing URL; ignored when GET /api/config says track_utm false`)])),
   });
 }
 

@@ -104,6 +104,7 @@ const baseConfig: WidgetConfig = {
   },
   consent_url: 'https://board.example/privacy',
   captcha: null,
+  track_utm: true,
 };
 
 function config(scenario: string): WidgetConfig {
@@ -111,6 +112,7 @@ function config(scenario: string): WidgetConfig {
   if (scenario === 'lenient') {
     return { ...baseConfig, fields: { ...baseConfig.fields, resume: 'optional', first_name: 'optional', phone: 'optional' } };
   }
+  if (scenario === 'no-utm') return { ...baseConfig, track_utm: false };
   if (scenario === 'captcha') return { ...baseConfig, captcha: { provider: 'turnstile', site_key: 'test-site-key' } };
   // A misconfigured or compromised proxy's privacy link.
   if (scenario === 'script-consent') return { ...baseConfig, consent_url: 'javascript:void(document.title="consent link ran")' };

@@ -392,7 +392,7 @@ describe('delivery worker: what each attempt does to its row', () => {
 });
 
 describe('DEFAULT_DELIVERY', () => {
-  it('waits 30 s for the service, backs off from 5 s to 15 min, looks for due rows every second, leases for a minute, sends 4 at once', () => {
-    assert.deepEqual(DEFAULT_DELIVERY, { upstreamTimeoutMs: 30_000, baseBackoffMs: 5_000, maxBackoffMs: 900_000, pollIntervalMs: 1_000, leaseMs: 60_000, concurrency: 4 });
+  it('waits 30 s for the service, backs off from 5 s to 15 min, looks for due rows every second, leases for a minute, sends 4 at once, with no source unless given one', () => {
+    assert.deepEqual(DEFAULT_DELIVERY, { upstreamTimeoutMs: 30_000, baseBackoffMs: 5_000, maxBackoffMs: 900_000, pollIntervalMs: 1_000, leaseMs: 60_000, concurrency: 4, source: null });
   });
 });

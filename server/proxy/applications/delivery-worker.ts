@@ -5,7 +5,9 @@
 import { LeaseLostError } from '../storage/application-store.ts';
 import type { ClaimedRow, OutboxRow, OutboxStore } from '../storage/application-store.ts';
 import { attemptDelivery } from './delivery.ts';
-import type { AttemptResult, DeliveryClient } from './delivery.ts';
+import type { AttemptResult, DeliveryClient, SourceFate } from './delivery.ts';
+import { SOURCE_REFUSAL_MS } from './application-source.ts';
+import type { Sending } from './application-source.ts';
 import type { BlockReason, DeliveryBlock } from './delivery-block.ts';
 
 export interface DeliveryOptions {
@@ -30,6 +32,8 @@ export interface DeliveryOptions {
    * bounds the upstream connections and the service's load, not memory.
    */
   concurrency: number;
+  /** The `source` of every application (APPLICATION_SOURCE) and the board named when a company refuses it; null: none sent. */
+  source: { value: string; board: string } | null;
 }
 
 export const DEFAULT_DELIVERY: DeliveryOptions = {
@@ -39,6 +43,7 @@ export const DEFAULT_DELIVERY: DeliveryOptions = {
   pollIntervalMs: 1_000,
   leaseMs: 60_000,
   concurrency: 4,
+  source: null,
 };
 
 /**
@@ -65,6 +70,8 @@ export interface WorkerEvents {
    * new claimer's (which looks at the service first).
    */
   onLeaseLost?: (row: OutboxRow, result: AttemptResult) => void;
+  /** The service refused the application's source (the attempt sent it once more without). */
+  onSourceRefused?: (row: OutboxRow) => void;
 }
 
 /**
@@ -77,6 +84,8 @@ export class DeliveryWorker {
   private readonly options: DeliveryOptions;
   private readonly now: () => number;
   private readonly events: WorkerEvents;
+  /** How applications carry the board's source; undefined: without one. */
+  private readonly withSource: Sending | undefined;
   private readonly inFlight = new Map<string, Promise<AttemptResult | undefined>>();
   private timer: NodeJS.Timeout | undefined;
   private running = false;
@@ -93,6 +102,10 @@ export class DeliveryWorker {
     this.options = options;
     this.now = now;
     this.events = events;
+    this.withSource =
+      options.source === null
+        ? undefined
+        : { source: options.source.value, board: options.source.board, refusals: outbox, refusedForMs: SOURCE_REFUSAL_MS, now };
   }
 
   get activeReferences(): ReadonlySet<string> {
@@ -202,12 +215,14 @@ export class DeliveryWorker {
 
   private async run(row: ClaimedRow): Promise<AttemptResult> {
     const lease = this.keepLease(row);
-    let result: AttemptResult;
+    let result: AttemptResult & { source?: SourceFate };
     try {
-      result = await attemptDelivery(row, this.client, this.options.upstreamTimeoutMs, this.outbox);
+      result = await attemptDelivery(row, this.client, this.options.upstreamTimeoutMs, this.outbox, this.withSource);
     } finally {
       lease.stop();
     }
+    // Counted whatever becomes of the lease: the service did refuse it.
+    if (result.source === 'refused') this.events.onSourceRefused?.(row);
     // Another claimer may hold the row now: what this attempt learnt is its to find out again (it looks at the service first).
     if (lease.lost()) {
       this.events.onLeaseLost?.(row, result);
@@ -251,8 +266,10 @@ export class DeliveryWorker {
    * row's lease (rejects with LeaseLostError when another claim holds it).
    * Answers the row's new status.
    */
-  private async record(row: ClaimedRow, result: AttemptResult): Promise<string> {
+  private async record(row: ClaimedRow, result: AttemptResult & { source?: SourceFate }): Promise<string> {
     if (!this.outbox.isOpen) return 'unrecorded';
+    // Before the outcome: a row that went without its source says so in `outbox list`, whatever came of it.
+    if (result.source !== undefined && row.source_dropped !== 1) await this.outbox.markSourceDropped(row);
     switch (result.kind) {
       case 'delivered':
         await this.outbox.markDelivered(row, result.outcome, { applicantId: result.applicantId, applicationId: result.applicationId });

@@ -34,7 +34,7 @@ function row(attempts: number): OutboxRow {
     resume_bytes: RESUME.length, resume_type: 'pdf', status: 'delivering', attempts,
     next_attempt_at: 0, dead_letter_at: 0, answered: null, outcome: null, last_error: null, last_attempt_at: 0,
     delivered_at: null, upstream_applicant_id: null, upstream_application_id: null,
-    ended_at: null, erased_at: null, erased_by: null, unconfirmed_send: 0,
+    ended_at: null, erased_at: null, erased_by: null, unconfirmed_send: 0, source_dropped: 0, utm: null,
   };
 }
 

@@ -39,6 +39,8 @@ import { ResumeMissingError } from '../storage/application-store.ts';
 import type { OutboxRow, OutboxStore, Outcome } from '../storage/application-store.ts';
 import { blockingReason } from './delivery-block.ts';
 import type { BlockReason } from './delivery-block.ts';
+import { companyNote, refusesSource } from './application-source.ts';
+import type { Sending } from './application-source.ts';
 
 /** The two client calls delivery makes. */
 export type DeliveryClient = Pick<RecruitmentClient, 'jobboards' | 'applications'>;
@@ -119,12 +121,53 @@ export async function findDelivered(
  */
 export type DeliveryOutbox = Pick<OutboxStore, 'openResume' | 'recordedApplication'>;
 
+/** How the application's source fared in an attempt: refused by the service (then sent without), or left out from the start (a remembered refusal). */
+export type SourceFate = 'refused' | 'dropped';
+
 /**
  * One attempt to deliver a claimed row (its `attempts` already counts this
  * one). The resume is streamed from the outbox into the request body as
  * base64, never loaded whole. Never throws: every failure becomes an AttemptResult.
+ *
+ * With `sending`, the application carries the board's source, unless its
+ * company refused it (remembered, or this row already went without it). A
+ * definite refusal of the source (a 4xx naming it: nothing was created) is
+ * remembered and the application sent once more without it, in the same
+ * attempt; `source` on the result tells the worker.
  */
-export async function attemptDelivery(row: OutboxRow, client: DeliveryClient, timeoutMs: number, outbox: DeliveryOutbox): Promise<AttemptResult> {
+export async function attemptDelivery(
+  row: OutboxRow,
+  client: DeliveryClient,
+  timeoutMs: number,
+  outbox: DeliveryOutbox,
+  sending?: Sending,
+): Promise<AttemptResult & { source?: SourceFate }> {
+  let fate: SourceFate | undefined;
+  if (sending !== undefined && (row.source_dropped === 1 || (await refusedBefore(row, sending)))) fate = 'dropped';
+  const result = await deliver(row, client, timeoutMs, outbox, sending, fate === undefined, () => {
+    fate = 'refused';
+  });
+  return fate === undefined ? result : { ...result, source: fate };
+}
+
+/** Whether the row's company refused the source within the day; a store that cannot tell sends it (a refusal would follow, and the re-send). */
+async function refusedBefore(row: OutboxRow, sending: Sending): Promise<boolean> {
+  try {
+    return await sending.refusals.sourceRefused(row.company_id, sending.source);
+  } catch {
+    return false;
+  }
+}
+
+async function deliver(
+  row: OutboxRow,
+  client: DeliveryClient,
+  timeoutMs: number,
+  outbox: DeliveryOutbox,
+  sending: Sending | undefined,
+  withSource: boolean,
+  onRefused: () => void,
+): Promise<AttemptResult> {
   if (row.payload === null) return { kind: 'rejected', outcome: 'upstream_rejected', errors: [], error: 'payload missing' };
   const { applicant } = row.payload;
   /** The resume opened before the send, for the body's first read; later reads (a second call) open it again. */
@@ -144,15 +187,17 @@ export async function attemptDelivery(row: OutboxRow, client: DeliveryClient, ti
             })(),
         })
       : undefined;
-  const comments = row.payload.cover_letter !== undefined ? [{ content: row.payload.cover_letter }] : undefined;
   const options = { priority: 'high' as const, safeToRetry: false, timeout: timeoutMs };
-  try {
-    if (row.unconfirmed_send === 1) {
-      const found = await findDelivered(row, applicant.email, client, timeoutMs, outbox);
-      if (found !== undefined) return { kind: 'delivered', outcome: 'found_delivered', ...found };
-    }
-    // Opened before anything is sent: a resume the store lost must not read as a failed connection, retried for ever.
-    if (resume !== undefined) opened = await outbox.openResume(row.reference);
+  /** The cover letter, then the note for the company (how it came, and through which board when without the source). */
+  const commentsOf = (source: string | undefined) => {
+    const note = companyNote({ utm: row.utm ?? null, ...(sending !== undefined && source === undefined ? { withoutSource: { source: sending.source, board: sending.board } } : {}) });
+    const contents = [row.payload?.cover_letter, note].filter((c) => c !== undefined);
+    return contents.length === 0 ? undefined : contents.map((content) => ({ content }));
+  };
+  /** One send: the applicant with the application, or the application alone for a returning candidate. */
+  const send = async (source: string | undefined): Promise<AttemptResult> => {
+    const comments = commentsOf(source);
+    const fields = { ...(source === undefined ? {} : { source }), ...(comments ? { comments } : {}) };
     try {
       const created = await client.jobboards.createApplicant(
         {
@@ -160,7 +205,7 @@ export async function attemptDelivery(row: OutboxRow, client: DeliveryClient, ti
           applicant: {
             ...applicant,
             ...(resume ? { resume } : {}),
-            applications: [{ campaign_id: row.campaign_id, ...(comments ? { comments } : {}) }],
+            applications: [{ campaign_id: row.campaign_id, ...fields }],
           },
         },
         options,
@@ -175,11 +220,31 @@ export async function attemptDelivery(row: OutboxRow, client: DeliveryClient, ti
       {
         campaign_id: row.campaign_id,
         applicant_email: applicant.email,
-        application: { ...(resume ? { resume } : {}), ...(comments ? { comments } : {}) },
+        application: { ...(resume ? { resume } : {}), ...fields },
       },
       options,
     );
     return { kind: 'delivered', outcome: 'created_application', applicantId: application.applicant_id, applicationId: application.id };
+  };
+  try {
+    if (row.unconfirmed_send === 1) {
+      const found = await findDelivered(row, applicant.email, client, timeoutMs, outbox);
+      if (found !== undefined) return { kind: 'delivered', outcome: 'found_delivered', ...found };
+    }
+    // Opened before anything is sent: a resume the store lost must not read as a failed connection, retried for ever.
+    if (resume !== undefined) opened = await outbox.openResume(row.reference);
+    if (sending === undefined || !withSource) return await send(undefined);
+    try {
+      return await send(sending.source);
+    } catch (error) {
+      if (!refusesSource(error)) throw error;
+    }
+    // A definite refusal (4xx naming the source): nothing was created, so the one re-send cannot make a second application.
+    onRefused();
+    await sending.refusals.rememberSourceRefusal(row.company_id, sending.source, sending.now() + sending.refusedForMs).catch(() => {
+      // Not remembered: the next application to this company meets the refusal again, and is re-sent the same way.
+    });
+    return await send(undefined);
   } catch (error) {
     if (error instanceof ResumeMissingError) return { kind: 'resume_missing', error: `resume_missing (${error.missing})` };
     if (error instanceof ConflictError && error.code === 'application_exists') {

@@ -57,6 +57,7 @@ describe('checkForm', () => {
       campaignId: 12,
       email: 'Ada@Example.org',
       captchaToken: 'tok',
+      utm: null,
       payload: {
         applicant: {
           email: 'Ada@Example.org',
@@ -214,6 +215,39 @@ describe('FIELD_MESSAGES', () => {
     const sentences = Object.values(FIELD_MESSAGES);
     for (const sentence of sentences) assert.match(sentence, /^[A-Z].{10,}\.$/);
     assert.equal(new Set(sentences).size, sentences.length);
+  });
+});
+
+describe('checkForm: campaign parameters (TRACK_UTM)', () => {
+  const tracked = (fields: Record<string, string>, truncated: string[] = []) => checkForm(parsed({ ...VALID, ...fields }, truncated), modes(), true);
+
+  it('keeps the utm_* posted, trimmed, blank ones left out', () => {
+    const { errors, checked } = tracked({ utm_source: ' newsletter ', utm_medium: 'email', utm_campaign: 'spring 2026 – café', utm_term: ' ' });
+    assert.deepEqual(errors, []);
+    assert.deepEqual(checked?.utm, { utm_source: 'newsletter', utm_medium: 'email', utm_campaign: 'spring 2026 – café' });
+    assert.equal(tracked({}).checked?.utm, null);
+  });
+
+  it('refuses a value over 200 characters, or cut by the form limit, as too_long', () => {
+    assert.deepEqual(tracked({ utm_source: 'x'.repeat(200) }).errors, []);
+    assert.deepEqual(tracked({ utm_source: 'x'.repeat(201), utm_content: 'ok' }).errors, [{ field: 'utm_source', code: 'too_long', message: 'At most 200 characters.' }]);
+    assert.deepEqual(tracked({ utm_term: 'x' }, ['utm_term']).errors.map((e) => [e.field, e.code]), [['utm_term', 'too_long']]);
+  });
+
+  it('refuses control characters, line breaks and invisible format characters as invalid_value, next to the other fields\' problems', () => {
+    for (const bad of ['a\u0000b', 'a\nb', 'tab\there', 'a\u007fb', 'a\u0085b', 'a\u202eb', 'a\u2028b']) {
+      assert.deepEqual(tracked({ utm_medium: bad }).errors.map((e) => [e.field, e.code]), [['utm_medium', 'invalid_value']], JSON.stringify(bad));
+    }
+    assert.deepEqual(
+      checkForm(parsed({ ...VALID, first_name: '', utm_campaign: 'a\u0007' }), modes(), true).errors.map((e) => [e.field, e.code]),
+      [['first_name', 'required'], ['utm_campaign', 'invalid_value']],
+    );
+  });
+
+  it('reads none of them when not tracked: no problem and nothing kept', () => {
+    const { errors, checked } = checkForm(parsed({ ...VALID, utm_source: 'a\u0000'.repeat(300) }), modes(), false);
+    assert.deepEqual(errors, []);
+    assert.equal(checked?.utm, null);
   });
 });
 

@@ -7,6 +7,8 @@ import type { z } from 'zod';
 import { JobboardApplicantInput, LOCALES } from '../../contract/index.ts';
 import { APPLICATION_FORM, MAX_COVER_LETTER_CHARS, invalidCodeOf, postedName } from '../../public-api/application-form.ts';
 import type { ConfigurableField, FieldMode } from '../../public-api/application-form.ts';
+import { MAX_UTM_CHARS, UTM_FIELDS, UTM_VALUE } from '../../public-api/campaign-tracking.ts';
+import type { Utm } from '../../public-api/campaign-tracking.ts';
 import type { FieldProblem } from '../problem.ts';
 import type { ParsedForm } from './multipart.ts';
 import type { ApplicationPayload } from '../storage/application-store.ts';
@@ -42,6 +44,25 @@ export interface CheckedForm {
   /** The email as the candidate typed it, trimmed (for the per-email limit). */
   email: string;
   captchaToken: string | undefined;
+  /** The campaign parameters posted (TRACK_UTM), null when none or not tracked. */
+  utm: Utm | null;
+}
+
+/**
+ * The campaign parameters of a form (utm_*, as the widget posts them), each
+ * at most MAX_UTM_CHARS printable characters; blank ones are absent.
+ */
+export function checkUtm(form: ParsedForm, errors: FieldProblem[]): Utm | null {
+  const utm: Utm = {};
+  for (const name of UTM_FIELDS) {
+    const value = form.fields.get(name)?.trim();
+    if (form.truncated.has(name) || (value !== undefined && [...value].length > MAX_UTM_CHARS)) {
+      errors.push(problem(name, 'too_long', `At most ${MAX_UTM_CHARS} characters.`));
+    } else if (value !== undefined && !UTM_VALUE.test(value)) {
+      errors.push(problem(name, 'invalid_value', 'Printable characters only: no control characters or line breaks.'));
+    } else if (value !== undefined && value !== '') utm[name] = value;
+  }
+  return Object.keys(utm).length === 0 ? null : utm;
 }
 
 const applicantShape = JobboardApplicantInput.shape;
@@ -61,7 +82,7 @@ function codeFor(field: string, issue: z.core.$ZodIssue): string {
  * field configuration. Answers the field problems (empty when valid) and,
  * when valid, the payload to store.
  */
-export function checkForm(form: ParsedForm, fields: Record<ConfigurableField, FieldMode>): { errors: FieldProblem[]; checked?: CheckedForm } {
+export function checkForm(form: ParsedForm, fields: Record<ConfigurableField, FieldMode>, trackUtm = false): { errors: FieldProblem[]; checked?: CheckedForm } {
   const errors: FieldProblem[] = [];
   const raw = (name: string): string | undefined => {
     const v = form.fields.get(name);
@@ -151,12 +172,15 @@ export function checkForm(form: ParsedForm, fields: Record<ConfigurableField, Fi
     }
   }
 
+  // Not tracked (TRACK_UTM=false): not read at all, as any other name the proxy ignores.
+  const utm = trackUtm ? checkUtm(form, errors) : null;
+
   if (errors.length > 0) return { errors };
   const payload: ApplicationPayload = { applicant: applicant as ApplicationPayload['applicant'] };
   if (coverLetter !== undefined) payload.cover_letter = coverLetter;
   return {
     errors,
-    checked: { campaignId, payload, email: email ?? '', captchaToken: raw('captcha_token') },
+    checked: { campaignId, payload, email: email ?? '', captchaToken: raw('captcha_token'), utm },
   };
 }
 

@@ -78,7 +78,12 @@ export interface ApplicationsModule {
 export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsModule {
   const now = deps.clock ? () => deps.clock!.now() : Date.now;
   const log = deps.logger.child({ module: 'applications' });
-  const options: DeliveryOptions = { ...DEFAULT_DELIVERY, leaseMs: deps.config.deliveryLeaseMs, ...deps.delivery };
+  const options: DeliveryOptions = {
+    ...DEFAULT_DELIVERY,
+    leaseMs: deps.config.deliveryLeaseMs,
+    source: { value: deps.config.applicationSource, board: deps.config.channel },
+    ...deps.delivery,
+  };
   // A key claimed by a request is held as a row claimed by an attempt is: renewed while its work runs, free again one lease after its process died.
   const { backend } = deps;
   const outbox = backend.openApplications({ owner: randomUUID(), now, keyLeaseMs: options.leaseMs });
@@ -121,6 +126,13 @@ export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsMo
       log.warn(
         { event: 'delivery_lease_lost', reference: row.reference, attempt: row.attempts, result: result.kind },
         `delivery attempt ${row.attempts}: its lease was lost (it ran out, or another instance took the row back), so its result (${result.kind}) was not recorded; the instance holding the row now looks at the service before sending again`,
+      );
+    },
+    onSourceRefused(row) {
+      metrics.sourceRefused.inc({ company_id: String(row.company_id) });
+      log.warn(
+        { event: 'application_source_refused', reference: row.reference, company_id: row.company_id, source: options.source?.value },
+        `company ${row.company_id} refused the application source "${options.source?.value}": sent again without it, and without it to that company for a day; add the source to its sources list`,
       );
     },
     onError(reference, error) {

@@ -11,6 +11,7 @@ export interface ApplicationMetrics {
   deadLettered: Counter<'outcome'>;
   refused: Counter<'code'>;
   resumeMissing: Counter<never>;
+  sourceRefused: Counter<'company_id'>;
 }
 
 export function applicationMetrics(registry: Registry, outbox: () => OutboxStore | undefined): ApplicationMetrics {
@@ -55,6 +56,12 @@ export function applicationMetrics(registry: Registry, outbox: () => OutboxStore
     resumeMissing: new Counter({
       name: 'applications_resume_missing_total',
       help: 'Stored applications whose resume the outbox no longer had at delivery (deleted from outside the proxy), dead-lettered at once: alert on any',
+      registers: [registry],
+    }),
+    sourceRefused: new Counter({
+      name: 'application_source_refused_total',
+      help: "Applications whose source (APPLICATION_SOURCE) the company refused, each then sent again without it; add the source to that company's sources",
+      labelNames: ['company_id'] as const,
       registers: [registry],
     }),
     refused: new Counter({

@@ -228,7 +228,7 @@ export function applicationsRouter(deps: RouteDeps): Router {
       return undefined;
     }
 
-    const { errors, checked } = checkForm(form, config.fields);
+    const { errors, checked } = checkForm(form, config.fields, config.trackUtm);
     const resumeErrors: FieldProblem[] = [];
     const resume = config.fields.resume === 'hidden' || form.resume === undefined || form.resume.size === 0 ? undefined : form.resume;
     if (resume === undefined && config.fields.resume === 'required') {
@@ -255,6 +255,7 @@ export function applicationsRouter(deps: RouteDeps): Router {
         payload: checked.payload,
         resume: resume?.path == null ? null : { path: resume.path, size: resume.size },
         resume_type: resumeType ?? null,
+        utm: checked.utm,
       },
       { deadLetterAfterMs: config.deadLetterAfterHours * 60 * 60 * 1000, key, emailBucket: { bucket, windowMs: DAY_MS } },
     ));

@@ -12,6 +12,7 @@ export function configAnswer(config: ProxyConfig): ConfigResponse {
     fields: { email: 'required', ...config.fields },
     consent_url: config.consentUrl,
     captcha: config.captcha === null ? null : { provider: config.captcha.provider, site_key: config.captcha.siteKey },
+    track_utm: config.trackUtm,
   };
 }
 

@@ -6,6 +6,7 @@
 // application" and "this email counted one more" must commit together
 // (enqueue). Every method is async: PostgreSQL is.
 import type { ApplicantFormName } from '../../public-api/application-form.ts';
+import type { Utm } from '../../public-api/campaign-tracking.ts';
 import type { JobboardApplicantInput } from '../../contract/index.ts';
 import type { DataDirLock } from '../data-dir-lock.ts';
 import type { MigrationReport } from './migrations.ts';
@@ -84,6 +85,10 @@ export interface OutboxRow {
    * killed mid-attempt): the next attempt first looks for the application there.
    */
   unconfirmed_send: number;
+  /** 1 when it went (or goes) without the board's application source: the company refused it (APPLICATION_SOURCE). */
+  source_dropped: number;
+  /** The campaign parameters the candidate came with (not personal data: kept after delivery); null when none. */
+  utm: Utm | null;
 }
 
 /**
@@ -137,6 +142,8 @@ export interface NewApplication {
   /** An upload file (UploadSpool) holding the resume, kept by enqueue. */
   resume: { path: string; size: number } | null;
   resume_type: string | null;
+  /** The campaign parameters posted with it (TRACK_UTM), if any. */
+  utm?: Utm | null;
 }
 
 export type KeyClaim =
@@ -297,6 +304,15 @@ export interface OutboxStore {
   purgeDelivered(olderThanMs?: number): Promise<number>;
   /** Gives the space of deleted rows and resumes back (and, SQLite, empties its log of erased pages). */
   compact(): Promise<void>;
+  /**
+   * Remembers, for every instance sharing the store, that `companyId` refused
+   * the application source `source` until `until` (a later refusal moves it).
+   */
+  rememberSourceRefusal(companyId: number, source: string, until: number): Promise<void>;
+  /** Whether `companyId` refused `source` and that refusal still holds now. */
+  sourceRefused(companyId: number, source: string): Promise<boolean>;
+  /** Marks a claimed row as sent without its source, under its lease (LeaseLostError when another claim holds it). */
+  markSourceDropped(lease: Lease): Promise<void>;
 }
 
 /** Idempotency-Key claims and the answers they replay. */

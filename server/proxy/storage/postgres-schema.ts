@@ -154,6 +154,19 @@ CREATE TABLE rate_counters (
     name: 'the fencing token of delivery leases',
     sql: 'ALTER TABLE outbox ADD COLUMN lease_token integer NOT NULL DEFAULT 0',
   },
+  {
+    version: 4,
+    name: 'application source refusals and campaign tracking',
+    sql: `
+ALTER TABLE outbox ADD COLUMN source_dropped integer NOT NULL DEFAULT 0;
+ALTER TABLE outbox ADD COLUMN utm jsonb;
+CREATE TABLE source_refusals (
+  company_id bigint NOT NULL,
+  source text NOT NULL,
+  refused_until bigint NOT NULL,
+  PRIMARY KEY (company_id, source)
+);`,
+  },
 ];
 checkOrder(POSTGRES_MIGRATIONS);
 

@@ -5,7 +5,9 @@
 // requests' statements in), PostgreSQL's hold a client of the pool.
 import { LeaseLostError } from './application-store.ts';
 import type { ApplicationPayload, ClaimedRow, Lease, OutboxRow, OutboxStatus, OutboxSummary, Outcome, RateCount } from './application-store.ts';
+import type { Utm } from '../../public-api/campaign-tracking.ts';
 import { OUTBOX_SQL } from './outbox-sql.ts';
+import { SOURCE_REFUSAL_SQL } from './source-refusals-sql.ts';
 
 export type SqlValue = string | number | null;
 export type Raw = Record<string, unknown>;
@@ -26,7 +28,14 @@ const BIGINT_COLUMNS = [
 function numbers(raw: Raw): Raw {
   const out: Raw = { ...raw };
   for (const column of BIGINT_COLUMNS) if (typeof out[column] === 'string') out[column] = Number(out[column]);
+  if ('utm' in out) out.utm = parseUtm(out.utm);
   return out;
+}
+
+/** The campaign parameters as stored: JSON text (SQLite) or already parsed (PostgreSQL jsonb). */
+function parseUtm(value: unknown): Utm | null {
+  if (value === null || value === undefined) return null;
+  return (typeof value === 'string' ? JSON.parse(value) : value) as Utm;
 }
 
 /** A payload as stored: JSON text (SQLite) or already parsed (PostgreSQL jsonb). */
@@ -176,6 +185,19 @@ export abstract class SqlOutbox {
     const window = rateWindow(bucket, windowMs, this.now());
     const [row] = await this.sql.all(OUTBOX_SQL.peekRate, [window.key]);
     return { count: row === undefined ? 0 : Number(row.count), resetAt: window.resetAt };
+  }
+
+  async rememberSourceRefusal(companyId: number, source: string, until: number): Promise<void> {
+    await this.sql.run(SOURCE_REFUSAL_SQL.remember, [companyId, source, until]);
+  }
+
+  async sourceRefused(companyId: number, source: string): Promise<boolean> {
+    return (await this.sql.all(SOURCE_REFUSAL_SQL.refusedUntil, [companyId, source, this.now()])).length > 0;
+  }
+
+  async markSourceDropped(lease: Lease): Promise<void> {
+    const changed = await this.sql.run(SOURCE_REFUSAL_SQL.markSourceDropped, [lease.reference, lease.lease_token]);
+    if (changed === 0) await this.checkLease(lease);
   }
 
   /** Counts one more in the window and answers the new count. */

@@ -59,6 +59,18 @@ CREATE TABLE IF NOT EXISTS rate_counters (
 // Columns added after the first release: a file created before them gets them.
 const ADDED_COLUMNS: Record<string, string> = { ended_at: 'INTEGER', erased_at: 'INTEGER', erased_by: 'TEXT', unconfirmed_send: 'INTEGER NOT NULL DEFAULT 0' };
 
+/** Each application's campaign parameters and whether it went without the board's source; the companies refusing that source. */
+const SOURCE_AND_UTM_V4 = `
+ALTER TABLE outbox ADD COLUMN source_dropped INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE outbox ADD COLUMN utm TEXT;
+CREATE TABLE source_refusals (
+  company_id INTEGER NOT NULL,
+  source TEXT NOT NULL,
+  refused_until INTEGER NOT NULL,
+  PRIMARY KEY (company_id, source)
+);
+`;
+
 interface SqliteMigration extends MigrationRecord {
   up(db: DatabaseSync, resumes: ResumeFiles): void;
 }
@@ -100,6 +112,13 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
     name: 'the fencing token of delivery leases',
     up(db) {
       db.exec('ALTER TABLE outbox ADD COLUMN lease_token INTEGER NOT NULL DEFAULT 0');
+    },
+  },
+  {
+    version: 4,
+    name: 'application source refusals and campaign tracking',
+    up(db) {
+      db.exec(SOURCE_AND_UTM_V4);
     },
   },
 ];

@@ -6,6 +6,7 @@ import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { msg, str } from '@lit/localize';
 import { getCampaign, loadConfig, submitApplication } from '../internal/api.ts';
 import type { CampaignSummary, FieldName, FieldRule, Upload, WidgetConfig } from '../internal/api.ts';
+import { postUtm } from '../internal/campaign-tracking.ts';
 import { clearDraft, loadDraft, saveDraft } from '../internal/draft.ts';
 import type { Draft } from '../internal/draft.ts';
 import {
@@ -245,6 +246,7 @@ export class ApplicationController implements ReactiveController {
       if (value === '' && name !== 'website') data.delete(name);
     }
     if (!data.has('phone_number')) data.delete('phone_code');
+    postUtm(data, this.config?.track_utm === true);
     return data;
   }
 

@@ -1,7 +1,8 @@
 // What both elements share: the proxy's address, the language and its texts,
-// and the lang of the rendered texts.
+// the lang of the rendered texts, and keeping the landing URL's utm_*.
 import { LitElement, html } from 'lit';
 import type { PropertyDeclarations, TemplateResult } from 'lit';
+import { keepLandingUtm } from './campaign-tracking.ts';
 import { LocaleController } from './locale-controller.ts';
 import { textLocale } from './localize.ts';
 
@@ -15,6 +16,12 @@ export abstract class JobboardElement extends LitElement {
   endpoint = '';
   /** Language: `fr`, `en` or `es`. Defaults to the page's `lang`, then the browser's. */
   override lang = '';
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    // Either element may be on the page the visitor lands on; the form is often on a later one.
+    keepLandingUtm();
+  }
 
   protected override getUpdateComplete(): Promise<boolean> {
     return this.language.settled(() => super.getUpdateComplete());

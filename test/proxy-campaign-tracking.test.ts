@@ -1,0 +1,96 @@
+// Campaign tracking over real HTTP against the sandbox: the utm_* posted with
+// the apply form are checked (a bad one is a 422 field problem), kept with the
+// application and told to the company in a comment; with TRACK_UTM=false the
+// proxy ignores them and tells the widget not to collect them.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { eventually } from '../server/test/poll.ts';
+import { admin } from '../server/test/sandbox-admin.ts';
+import { apply, fetch, startApplyWorld, validFields, BOARD_ORIGIN } from './proxy-apply-support.ts';
+import type { ApplyWorld } from './proxy-apply-support.ts';
+
+const SETTLE_MS = 60_000;
+
+async function deliveredRow(world: ApplyWorld, reference: unknown) {
+  return eventually(
+    async () => {
+      const row = await world.applications.outbox.get(String(reference));
+      return row?.status === 'delivered' ? row : undefined;
+    },
+    { timeoutMs: SETTLE_MS, what: `delivery of ${String(reference)}` },
+  );
+}
+
+function commentsOf(world: ApplyWorld, applicationId: number): string[] {
+  return world.sandbox.context.db.all<{ content: string }>('SELECT content FROM comments WHERE application_id = ? ORDER BY id', applicationId).map((c) => c.content);
+}
+
+async function trackUtm(world: ApplyWorld): Promise<unknown> {
+  const response = await fetch(`${world.proxyUrl}/api/config`, { headers: { origin: BOARD_ORIGIN } });
+  return ((await response.json()) as { track_utm: unknown }).track_utm;
+}
+
+describe('campaign tracking (TRACK_UTM unset: on)', () => {
+  let world: ApplyWorld;
+  before(async () => {
+    world = await startApplyWorld();
+  });
+  after(async () => {
+    await world.close();
+  });
+
+  it('tells the widget to collect them', async () => {
+    assert.equal(await trackUtm(world), true);
+  });
+
+  it('keeps the utm_* posted with the application and adds them to the comment the company reads', async () => {
+    const fields = { ...validFields(world.openCampaignIds[0]!), utm_source: 'newsletter', utm_medium: 'email', utm_campaign: 'printemps – café' };
+    const answer = await apply(world.proxyUrl, { fields });
+    assert.equal(answer.status, 201, answer.text);
+    const row = await deliveredRow(world, answer.body.reference);
+    assert.deepEqual(row.utm, { utm_source: 'newsletter', utm_medium: 'email', utm_campaign: 'printemps – café' });
+    assert.deepEqual(commentsOf(world, row.upstream_application_id!), [validFields(0).cover_letter, 'Came from: utm_source=newsletter, utm_medium=email, utm_campaign=printemps – café']);
+  });
+
+  it('without any, sends only the cover letter, and keeps none', async () => {
+    const fields = validFields(world.openCampaignIds[0]!);
+    const row = await deliveredRow(world, (await apply(world.proxyUrl, { fields })).body.reference);
+    assert.equal(row.utm, null);
+    assert.deepEqual(commentsOf(world, row.upstream_application_id!), [fields.cover_letter]);
+  });
+
+  it('answers 422 naming the field for a value over 200 characters or holding control characters, and sends nothing', async () => {
+    const fields = { ...validFields(world.openCampaignIds[0]!), utm_term: 'x'.repeat(201), utm_content: 'line\nbreak', utm_source: 'ok' };
+    const answer = await apply(world.proxyUrl, { fields });
+    assert.equal(answer.status, 422);
+    assert.equal(answer.body.code, 'validation_failed');
+    assert.deepEqual(answer.body.errors, [
+      { field: 'utm_term', code: 'too_long', message: 'At most 200 characters.' },
+      { field: 'utm_content', code: 'invalid_value', message: 'Printable characters only: no control characters or line breaks.' },
+    ]);
+    assert.deepEqual(await admin(world.sandbox, 'GET', `/creates?email=${encodeURIComponent(fields.email)}`), []);
+  });
+});
+
+describe('campaign tracking off (TRACK_UTM=false)', () => {
+  let world: ApplyWorld;
+  before(async () => {
+    world = await startApplyWorld({ env: { TRACK_UTM: 'false' } });
+  });
+  after(async () => {
+    await world.close();
+  });
+
+  it('tells the widget not to collect them', async () => {
+    assert.equal(await trackUtm(world), false);
+  });
+
+  it('ignores the utm_* posted, even bad ones: nothing kept, nothing in the comment', async () => {
+    const fields = { ...validFields(world.openCampaignIds[0]!), utm_source: 'newsletter', utm_content: 'bad\u0000value' };
+    const answer = await apply(world.proxyUrl, { fields });
+    assert.equal(answer.status, 201, answer.text);
+    const row = await deliveredRow(world, answer.body.reference);
+    assert.equal(row.utm, null);
+    assert.deepEqual(commentsOf(world, row.upstream_application_id!), [validFields(0).cover_letter]);
+  });
+});

@@ -1,0 +1,60 @@
+import { expect, fixture, html } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
+import '../widget.ts';
+import type { JobboardApply, JobboardCampaigns } from '../index.ts';
+import { chooseFile, maybe, pdf, received, shadow, standIn, type, until } from '../internal/test-helpers.ts';
+
+/** Where the page was opened: each test lands from it, with its own query. */
+const page = location.pathname;
+
+/** Fills the required fields as a candidate would and sends; resolves once the stand-in received it. */
+async function applyWith(scenario: string): Promise<Record<string, string>> {
+  const { endpoint, token } = standIn(scenario);
+  const el = await fixture<JobboardApply>(html`<jobboard-apply endpoint=${endpoint} campaign-id="101" lang="en" no-draft></jobboard-apply>`);
+  await until(() => maybe(el, 'form'), 'the form shows once /api/config answered');
+  await type(el, '#email', 'ada@example.com');
+  await type(el, '#first_name', 'Ada');
+  await type(el, '#last_name', 'Lovelace');
+  chooseFile(el, '#resume', pdf());
+  shadow(el, '#consent').focus();
+  await sendKeys({ press: 'Space' });
+  await el.updateComplete;
+  shadow(el, '[part=submit-button]').click();
+  await until(() => maybe(el, '[part=outcome].success'), 'the application is received');
+  const [application] = await received(token);
+  return application!.fields;
+}
+
+function utmOf(fields: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(fields).filter(([name]) => name.startsWith('utm_')));
+}
+
+describe('campaign tracking', () => {
+  beforeEach(() => sessionStorage.clear());
+
+  it("keeps the landing URL's utm_* through navigation (the first landing wins) and posts them with the form", async () => {
+    // Landing on the catalogue from a campaign link.
+    history.replaceState(null, '', `${page}?utm_source=newsletter&utm_campaign=spring%20sale&utm_medium=&ref=x`);
+    const { endpoint } = standIn('ok');
+    const list = await fixture<JobboardCampaigns>(html`<jobboard-campaigns endpoint=${endpoint} lang="en"></jobboard-campaigns>`);
+    await list.updateComplete;
+    list.remove();
+    // Navigating: to a page without them, then to one with others, which do not replace the first landing's.
+    history.pushState(null, '', `${page}?offer=101`);
+    history.pushState(null, '', `${page}?offer=101&utm_source=later&utm_term=other`);
+    const fields = await applyWith('ok');
+    expect(utmOf(fields)).to.deep.equal({ utm_source: 'newsletter', utm_campaign: 'spring sale' });
+  });
+
+  it('posts none, and forgets those it kept, when the proxy does not track them', async () => {
+    history.replaceState(null, '', `${page}?utm_source=newsletter`);
+    const fields = await applyWith('no-utm');
+    expect(utmOf(fields)).to.deep.equal({});
+    expect(sessionStorage.getItem('jobboard-utm')).to.equal(null);
+  });
+
+  it('posts none when the visit came without any', async () => {
+    history.replaceState(null, '', `${page}?offer=101`);
+    expect(utmOf(await applyWith('ok'))).to.deep.equal({});
+  });
+});

@@ -1,0 +1,42 @@
+// Campaign tracking: the utm_* of the visit's landing URL, kept in
+// sessionStorage when an element of the widget first connects (the first
+// landing of the session that carries any wins; absent ones are not kept),
+// and posted with the apply form when the proxy tracks them (/api/config
+// `track_utm`). A proxy that does not drops what was kept.
+import { UTM_FIELDS } from '../../../server/public-api/campaign-tracking.ts';
+import type { Utm } from '../../../server/public-api/campaign-tracking.ts';
+
+const KEY = 'jobboard-utm';
+
+/** Keeps the page URL's utm_* unless the session kept some already. */
+export function keepLandingUtm(): void {
+  try {
+    if (sessionStorage.getItem(KEY) !== null) return;
+    const params = new URLSearchParams(location.search);
+    const utm: Utm = {};
+    for (const name of UTM_FIELDS) {
+      const value = params.get(name);
+      if (value) utm[name] = value;
+    }
+    if (Object.keys(utm).length > 0) sessionStorage.setItem(KEY, JSON.stringify(utm));
+  } catch {
+    // Storage disabled (privacy mode, sandboxed iframe), or no page (server rendering): nothing is tracked.
+  }
+}
+
+/** Sets the kept utm_* on the form when `track`, else forgets them. */
+export function postUtm(data: FormData, track: boolean): void {
+  try {
+    if (!track) {
+      sessionStorage.removeItem(KEY);
+      return;
+    }
+    const kept = JSON.parse(sessionStorage.getItem(KEY) ?? '{}') as Utm;
+    for (const name of UTM_FIELDS) {
+      const value = kept[name];
+      if (typeof value === 'string') data.set(name, value);
+    }
+  } catch {
+    // See keepLandingUtm; a corrupt entry posts nothing.
+  }
+}
