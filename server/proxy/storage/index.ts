@@ -18,7 +18,7 @@ export { PostgresApplicationStore } from './postgres-store.ts';
 export { SqliteApplicationStore } from './sqlite-store.ts';
 export { WEBHOOK_EVENT_STATUSES, WEBHOOK_RETRY_FOR_MS, WebhookLeaseLostError } from './webhook-store.ts';
 export type { ClaimedEvent, WebhookEventOptions, WebhookEventRow, WebhookEventStatus, WebhookEventStore, WebhookLease, WebhookRetryResult } from './webhook-store.ts';
-export { WEBHOOK_SQL, applicationEventParams } from './webhooks-sql.ts';
+export { WEBHOOK_SQL, applicationEventParams, newEventId } from './webhooks-sql.ts';
 
 /**
  * The application store a command (outbox, migrate) works on, migrated;
