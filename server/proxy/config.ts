@@ -197,7 +197,10 @@ function webhookConfigOf(e: z.infer<typeof WebhookEnv>): WebhookConfig | null {
 /** The WEBHOOK_* variables alone, for the commands (webhooks, outbox erase); null when WEBHOOK_URL is unset. */
 export function loadWebhookConfig(env: Record<string, string | undefined>): WebhookConfig | null {
   const result = WebhookEnv.safeParse(env);
-  if (!result.success) throw new ConfigError(result.error.issues.map((issue) => `${String(issue.path[0])} ${issue.message}`));
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => `  - ${String(issue.path[0])} ${issue.message}`);
+    throw new Error(`The webhook configuration is not valid:\n${problems.join('\n')}\nSet these variables as the proxy has them, then run the command again.`);
+  }
   return webhookConfigOf(result.data);
 }
 
