@@ -22,20 +22,8 @@ import type { StatementSync } from 'node:sqlite';
 import { createOwnerOnlyDatabaseFile, makeOwnerOnlyFolder } from '../../owner-only.ts';
 import type { DataDirLock } from '../data-dir-lock.ts';
 import { IDEMPOTENCY_TTL_MS, ResumeMissingError } from './application-store.ts';
-import type {
-  ApplicationStore,
-  ClaimedRow,
-  EnqueueOptions,
-  ErasedBy,
-  ErasureReport,
-  KeyClaim,
-  Lease,
-  NewApplication,
-  OutboxStatus,
-  Outcome,
-  RetryResult,
-  StoreOptions,
-} from './application-store.ts';
+import type { ApplicationStore, ClaimedRow, EnqueueOptions, ErasedBy, ErasureReport, KeyClaim, Lease, NewApplication } from './application-store.ts';
+import type { OutboxStatus, Outcome, RetryResult, StoreOptions } from './application-store.ts';
 import type { MigrationReport } from './migrations.ts';
 import { OUTBOX_SQL, enqueueParams } from './outbox-sql.ts';
 import { ResumeFiles } from './resume-files.ts';
