@@ -98,12 +98,16 @@ export class PostgresApplicationStore extends SqlOutbox implements ApplicationSt
     this.webhooks = new SqlWebhookEvents(this.sql, this.now, this.owner, options.webhookEvents, false);
   }
 
-  /** Records an event about `reference` in the transaction of `client` (when events are recorded). `holder`: its personal data before the change. */
-  private async recordEvent(client: pg.PoolClient, type: ApplicationEventType, reference: string, holder?: unknown): Promise<void> {
+  /**
+   * Records an event about `reference` in the transaction of `client` (when
+   * events are recorded). `holder`: its personal data before the change;
+   * `status`: application.status_changed's company status.
+   */
+  private async recordEvent(client: pg.PoolClient, type: ApplicationEventType, reference: string, holder?: unknown, extra: { status?: string } = {}): Promise<void> {
     if (this.webhookEvents === undefined) return;
     const [row] = await sqlOn(client).all(OUTBOX_SQL.get, [reference]);
     if (row === undefined) return;
-    await sqlOn(client).run(WEBHOOK_SQL.insert, applicationEventParams(type, row, this.now(), { includeCandidate: this.webhookEvents.includeCandidate, holder }));
+    await sqlOn(client).run(WEBHOOK_SQL.insert, applicationEventParams(type, row, this.now(), { includeCandidate: this.webhookEvents.includeCandidate, holder, ...extra }));
   }
 
   /** The personal data a row holds before a change that drops it (read, and locked, only when events carry it). */

@@ -23,11 +23,15 @@ export class SqliteEvents {
     this.now = now;
   }
 
-  /** Records an event about `reference` (when events are recorded). `holder`: its personal data before the change. */
-  record(type: ApplicationEventType, reference: string, holder?: unknown): void {
+  /**
+   * Records an event about `reference` (when events are recorded), in the
+   * caller's transaction. `holder`: its personal data before the change;
+   * `status`: application.status_changed's company status.
+   */
+  record(type: ApplicationEventType, reference: string, holder?: unknown, extra: { status?: string } = {}): void {
     if (this.options === undefined) return;
     const row = this.sql.get(OUTBOX_SQL.get, reference);
-    if (row !== undefined) this.sql.run(WEBHOOK_SQL.insert, ...applicationEventParams(type, row, this.now(), { includeCandidate: this.options.includeCandidate, holder }));
+    if (row !== undefined) this.sql.run(WEBHOOK_SQL.insert, ...applicationEventParams(type, row, this.now(), { includeCandidate: this.options.includeCandidate, holder, ...extra }));
   }
 
   /** The personal data a row holds before a change that drops it (read only when events carry it). */
