@@ -185,11 +185,14 @@ for (const harness of [sqlite, postgres]) {
       await store.eraseByEmail('e@example.org', emailBucket('e@example.org'));
       assert.equal(await store.webhooks.record('a', 'application.status_changed', { status: 'hired' }), true);
       assert.equal(await store.webhooks.record('nobody', 'application.status_changed', { status: 'hired' }), false);
+      // The retention period erases the dead ones' data: told as well.
+      now += 2 * 60 * 60 * 1000;
+      assert.deepEqual((await store.eraseExpiredPersonalData(60 * 60 * 1000)).sort(), ['c', 'd']);
       assert.deepEqual((await types()).sort(), [
         'a:1:application.received', 'a:2:application.delivered', 'a:3:application.status_changed',
         'b:1:application.received', 'b:2:application.rejected',
-        'c:1:application.received', 'c:2:application.dead_lettered',
-        'd:1:application.received', 'd:2:application.dead_lettered',
+        'c:1:application.received', 'c:2:application.dead_lettered', 'c:3:application.erased',
+        'd:1:application.received', 'd:2:application.dead_lettered', 'd:3:application.erased',
         'e:1:application.received', 'e:2:application.erased',
       ]);
       const events = await store.webhooks.list();
