@@ -8,10 +8,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
+import pg from 'pg';
+import { PostgresApplicationStore } from '../server/proxy/storage/postgres-store.ts';
 import { SqliteApplicationStore } from '../server/proxy/storage/sqlite-store.ts';
 import { main } from '../server/proxy/webhooks-command.ts';
+import { freshDatabase, skipWithoutPostgres } from '../server/test/postgres.ts';
 
 const SECRET = `whsec_${Buffer.alloc(32, 3).toString('base64')}`;
+const skipPostgres = skipWithoutPostgres();
+const databaseUrl = skipPostgres === false ? await freshDatabase() : undefined;
 
 /** Runs the command in this process with `env` set; answers what it printed. */
 async function run(args: string[], env: Record<string, string> = {}): Promise<string> {
@@ -126,5 +131,22 @@ describe('jobboard-connector webhooks send-test', () => {
     const { port } = closed.address() as AddressInfo;
     await new Promise((resolve) => closed.close(resolve));
     await assert.rejects(run(['send-test'], { WEBHOOK_URL: `http://127.0.0.1:${port}/hooks`, WEBHOOK_SECRET: SECRET }), /no answer \(ECONNREFUSED\)\. Check that the board's receiver runs/);
+  });
+});
+
+describe('jobboard-connector webhooks with DATABASE_URL', { skip: skipPostgres }, () => {
+  it('lists and retries the events in the PostgreSQL database', async () => {
+    const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+    const store = new PostgresApplicationStore({ pool, owner: 'test', location: 'test', webhookEvents: { includeCandidate: false } });
+    await store.ready();
+    await store.enqueue({ reference: 'pg-1', campaign_id: 7, company_id: 1, payload: { applicant: { email: 'ada@example.org' } }, resume: null, resume_type: null }, { deadLetterAfterMs: 3_600_000 });
+    const [event] = await store.webhooks.claimDue(10, 60_000);
+    await store.webhooks.markFailed(event!, 'HTTP 410');
+    await store.close();
+    await pool.end();
+    const env = { DATABASE_URL: databaseUrl! };
+    assert.match(await run(['list', '--status', 'failed', '--data-dir', join(tmpdir(), 'jbc-no-such-dir')], env), new RegExp(`${event!.id}\\s+application.received\\s+pg-1\\s+failed`));
+    assert.match(await run(['retry', event!.id], env), /queued/);
+    await assert.rejects(run(['retry', 'msg_nope'], env), /No webhook event msg_nope in postgres:\/\//);
   });
 });
