@@ -275,6 +275,8 @@ for (const harness of [sqlite, postgres]) {
     });
 
     it('sends signed events to the receiver, retries a refusal, marks an event failed three days after it happened, and retry puts it back', async () => {
+      await store.close();
+      store = await open('process-1', true);
       const hooks = await receiver([500]);
       const registry = new Registry();
       const sender = new WebhookSender({
@@ -314,6 +316,7 @@ for (const harness of [sqlite, postgres]) {
         });
         await unreachable.pass();
         assert.equal((await store.webhooks.get(rejected.id))?.status, 'failed');
+        assert.equal((await store.webhooks.get(rejected.id))?.has_candidate, false, 'a failed event keeps no candidate data');
         assert.match(String(await registry.getSingleMetricAsString('webhook_events_total')), /outcome="retry"} 1[\s\S]*outcome="delivered"} 1/);
         assert.equal(await store.webhooks.retry('msg_unknown'), 'not_found');
         assert.equal(await store.webhooks.retry(id), 'not_failed');

@@ -69,7 +69,8 @@ export const WEBHOOK_SQL = {
     WHERE id = $2 AND lease_token = $3 AND status = 'delivering'`,
   markRetry: `UPDATE webhook_events SET status = 'pending', next_attempt_at = $1, last_error = $2, lease_owner = NULL, lease_until = NULL
     WHERE id = $3 AND lease_token = $4 AND status = 'delivering'`,
-  markFailed: `UPDATE webhook_events SET status = 'failed', ended_at = $1, last_error = $2, lease_owner = NULL, lease_until = NULL
+  /** The candidate's data goes too: a failed event is kept for an operator, and no retention pass reaches it. */
+  markFailed: `UPDATE webhook_events SET status = 'failed', ended_at = $1, last_error = $2, candidate = NULL, lease_owner = NULL, lease_until = NULL
     WHERE id = $3 AND lease_token = $4 AND status = 'delivering'`,
   /** $2 = 1: one process owns the database (SQLite), so another owner's lease is a gone process's. */
   recoverLeases: `UPDATE webhook_events SET status = 'pending', lease_owner = NULL, lease_until = NULL, lease_token = lease_token + 1
