@@ -31,7 +31,7 @@ const DEMO_CAMPAIGN = 13;
 // module READMEs, BENCHMARKS.md, the mount example): 616 KB with them and this release's code.
 const MAX_TARBALL_BYTES = 650 * 1024;
 /** The commands whose --help a partner reads. */
-const COMMANDS = ['sandbox', 'proxy', 'outbox', 'migrate', 'demo', 'widget-tag'];
+const COMMANDS = ['sandbox', 'proxy', 'outbox', 'webhooks', 'migrate', 'demo', 'widget-tag'];
 
 /** Documents a text names (`server/proxy/README.md`, `PUBLIC-API.md`, `examples/mount-in-express.mjs`), as written. */
 function citedDocuments(text: string): string[] {

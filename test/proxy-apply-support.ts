@@ -12,6 +12,7 @@ import { createClient } from '../server/client/index.ts';
 import type { RecruitmentClient } from '../server/client/index.ts';
 import type { ApplicationsModule, DeliveryOptions, OpenUploadFile } from '../server/proxy/applications/index.ts';
 import type { LiveCatalogue } from '../server/proxy/catalogue/index.ts';
+import type { WebhookSenderOptions } from '../server/proxy/webhooks/sender.ts';
 import { loadProxyConfig } from '../server/proxy/config.ts';
 import type { ProxyConfig } from '../server/proxy/config.ts';
 import { startProxy } from '../server/proxy/index.ts';
@@ -74,6 +75,8 @@ export interface WorldOptions {
 }
 
 export const FAST_DELIVERY: Partial<DeliveryOptions> = { baseBackoffMs: 50, maxBackoffMs: 400, pollIntervalMs: 50, upstreamTimeoutMs: 5_000 };
+/** The webhook sender's polling and backoff, shortened likewise (used only with WEBHOOK_URL). */
+export const FAST_WEBHOOKS: Partial<WebhookSenderOptions> = { pollMs: 50, retryBaseMs: 50, retryMaxMs: 400, timeoutMs: 5_000 };
 
 export function proxyEnv(sandbox: Pick<RunningSandbox, 'url'>, dataDir: string, extra: Record<string, string> = {}): Record<string, string> {
   return {
@@ -134,6 +137,7 @@ export async function startProxyStack(
     shutdownGraceMs: 0,
     applications: {
       delivery: { ...FAST_DELIVERY, ...options.delivery },
+      webhooks: FAST_WEBHOOKS,
       ...(options.clock === undefined ? {} : { clock: options.clock }),
       ...(options.openUploadFile === undefined ? {} : { openUploadFile: options.openUploadFile }),
     },

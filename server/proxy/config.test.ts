@@ -131,6 +131,25 @@ describe('proxy configuration', () => {
     assert.match(problemsOf({ TRACK_UTMS: 'false' }).join('\n'), /^TRACK_UTMS is not a variable of the proxy; did you mean TRACK_UTM\?/);
   });
 
+  it('takes the WEBHOOK_* variables: an https URL (http to this machine only), a whsec_ secret it needs, candidate fields off by default', () => {
+    const secret = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
+    assert.equal(loadProxyConfig(REQUIRED).webhook, null);
+    assert.deepEqual(loadProxyConfig({ ...REQUIRED, WEBHOOK_URL: 'https://board.example/hooks', WEBHOOK_SECRET: secret }).webhook, {
+      url: 'https://board.example/hooks',
+      secret,
+      includeCandidate: false,
+    });
+    assert.equal(loadProxyConfig({ ...REQUIRED, WEBHOOK_URL: 'http://127.0.0.1:9/h', WEBHOOK_SECRET: secret, WEBHOOK_INCLUDE_CANDIDATE: 'true' }).webhook?.includeCandidate, true);
+    assert.deepEqual(problemsOf({ WEBHOOK_URL: 'https://board.example/hooks' }), [
+      'WEBHOOK_SECRET is required when WEBHOOK_URL is set: whsec_ followed by 24 to 64 random bytes in base64, like whsec_ and the output of `openssl rand -base64 32` (give the board the same value)',
+    ]);
+    assert.match(problemsOf({ WEBHOOK_URL: 'http://board.example/hooks', WEBHOOK_SECRET: secret }).join('\n'), /^WEBHOOK_URL must be https \(http only to localhost or 127\.0\.0\.1\): write https:\/\/board\.example\/hooks$/);
+    assert.match(problemsOf({ WEBHOOK_URL: 'board.example/hooks', WEBHOOK_SECRET: secret }).join('\n'), /^WEBHOOK_URL must be the https URL .*with its scheme: write https:\/\/board\.example\/hooks/);
+    assert.match(problemsOf({ WEBHOOK_URL: 'https://board.example/hooks', WEBHOOK_SECRET: 'secret' }).join('\n'), /^WEBHOOK_SECRET must be a Standard Webhooks secret: whsec_ followed by/);
+    assert.match(problemsOf({ WEBHOOK_URL: 'https://board.example/hooks', WEBHOOK_SECRET: 'whsec_c2hvcnQ=' }).join('\n'), /^WEBHOOK_SECRET must hold 24 to 64 bytes .*\(it holds 5 bytes\)/);
+    assert.deepEqual(problemsOf({ WEBHOOK_INCLUDE_CANDIDATE: 'yes' }), ['WEBHOOK_INCLUDE_CANDIDATE must be true or false']);
+  });
+
   it('takes a BOARD_OFFER_URL template with {id} once, and refuses one without it or that is not an absolute http(s) URL', () => {
     assert.equal(loadProxyConfig({ ...REQUIRED, BOARD_OFFER_URL: 'https://jobs.acme.example/offres?offer={id}' }).boardOfferUrl, 'https://jobs.acme.example/offres?offer={id}');
     assert.equal(loadProxyConfig(REQUIRED).boardOfferUrl, null);

@@ -138,6 +138,72 @@ const databaseUrl = z
     'must be a PostgreSQL URL, like postgres://user:password@db.internal:5432/jobboard (or leave it unset to keep the data in DATA_DIR with SQLite)',
   );
 
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** WEBHOOK_URL: https, or http to this machine only (a receiver under test): events carry applications' details. */
+const webhookUrl = optionalText.superRefine((v, ctx) => {
+  if (v === undefined) return;
+  const url = URL.parse(v);
+  const example = 'like https://board.example/hooks/jobboard';
+  if (url === null || !/^https?:$/.test(url.protocol)) ctx.addIssue({ code: 'custom', message: `must be the https URL the events are posted to${schemeHint(v, example)}, ${example}` });
+  else if (url.protocol === 'http:' && !LOOPBACK_HOSTS.has(url.hostname)) {
+    ctx.addIssue({ code: 'custom', message: `must be https (http only to localhost or 127.0.0.1): write https://${url.host}${url.pathname}` });
+  }
+});
+
+const WEBHOOK_SECRET_HINT = 'whsec_ followed by 24 to 64 random bytes in base64, like whsec_ and the output of `openssl rand -base64 32`';
+
+/** WEBHOOK_SECRET: the Standard Webhooks form, whsec_<base64 of the key>. */
+const webhookSecret = optionalText.superRefine((v, ctx) => {
+  if (v === undefined) return;
+  const key = v.startsWith('whsec_') ? v.slice('whsec_'.length) : undefined;
+  if (key === undefined) {
+    ctx.addIssue({ code: 'custom', message: `must be a Standard Webhooks secret: ${WEBHOOK_SECRET_HINT}` });
+    return;
+  }
+  const bytes = /^[A-Za-z0-9+/]+={0,2}$/.test(key) && key.length % 4 === 0 ? Buffer.from(key, 'base64').length : 0;
+  if (bytes < 24 || bytes > 64) {
+    ctx.addIssue({ code: 'custom', message: `must hold 24 to 64 bytes in standard base64 after whsec_ (it holds ${bytes === 0 ? 'no valid base64' : `${bytes} bytes`}): ${WEBHOOK_SECRET_HINT}` });
+  }
+});
+
+/** Where (and how) the proxy posts its signed events; null when WEBHOOK_URL is unset. */
+export interface WebhookConfig {
+  url: string;
+  /** whsec_…: the Standard Webhooks signing secret the board verifies with. */
+  secret: string;
+  /** WEBHOOK_INCLUDE_CANDIDATE: the candidate's fields go in the events while the proxy holds them. */
+  includeCandidate: boolean;
+}
+
+function requireWebhookSecret(env: { WEBHOOK_URL?: string | undefined; WEBHOOK_SECRET?: string | undefined }, ctx: z.RefinementCtx): void {
+  if (env.WEBHOOK_URL !== undefined && env.WEBHOOK_SECRET === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['WEBHOOK_SECRET'], message: `is required when WEBHOOK_URL is set: ${WEBHOOK_SECRET_HINT} (give the board the same value)` });
+  }
+}
+
+const WebhookEnv = z
+  .object({
+    WEBHOOK_URL: webhookUrl,
+    WEBHOOK_SECRET: webhookSecret,
+    WEBHOOK_INCLUDE_CANDIDATE: z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
+  })
+  .superRefine(requireWebhookSecret);
+
+function webhookConfigOf(e: z.infer<typeof WebhookEnv>): WebhookConfig | null {
+  return e.WEBHOOK_URL === undefined ? null : { url: e.WEBHOOK_URL, secret: e.WEBHOOK_SECRET ?? '', includeCandidate: e.WEBHOOK_INCLUDE_CANDIDATE === 'true' };
+}
+
+/** The WEBHOOK_* variables alone, for the commands (webhooks, outbox erase); null when WEBHOOK_URL is unset. */
+export function loadWebhookConfig(env: Record<string, string | undefined>): WebhookConfig | null {
+  const result = WebhookEnv.safeParse(env);
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => `  - ${String(issue.path[0])} ${issue.message}`);
+    throw new Error(`The webhook configuration is not valid:\n${problems.join('\n')}\nSet these variables as the proxy has them, then run the command again.`);
+  }
+  return webhookConfigOf(result.data);
+}
+
 /** DATABASE_URL alone, for the commands that need only the store (outbox, migrate); null when unset. */
 export function loadDatabaseUrl(env: Record<string, string | undefined>): string | null {
   const result = databaseUrl.safeParse(env.DATABASE_URL);
@@ -200,8 +266,10 @@ const EnvSchema = z
     METRICS_PORT: z.coerce.number({ error: 'must be a port number from 0 to 65535' }).int().min(0).max(65535, 'must be a port number from 0 to 65535').default(9464),
     METRICS_HOST: z.string().min(1).default('127.0.0.1'),
     ALLOW_EMPTY_CATALOGUE: z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
+    ...WebhookEnv.shape,
   })
   .superRefine((env, ctx) => {
+    requireWebhookSecret(env, ctx);
     if (env.CAPTCHA_PROVIDER !== 'none') {
       if (env.CAPTCHA_SECRET === undefined) {
         ctx.addIssue({ code: 'custom', path: ['CAPTCHA_SECRET'], message: `is required when CAPTCHA_PROVIDER is ${env.CAPTCHA_PROVIDER}` });
@@ -264,6 +332,8 @@ export interface ProxyConfig {
   metrics: { port: number; host: string };
   /** Start even when the channel lists no online offer (a board that legitimately starts empty). */
   allowEmptyCatalogue: boolean;
+  /** Signed events to the board (WEBHOOK_URL); null when not set. */
+  webhook: WebhookConfig | null;
 }
 
 export class ConfigError extends Error {
@@ -357,5 +427,6 @@ export function loadProxyConfig(env: Record<string, string | undefined> = proces
     minFreeDiskBytes: e.MIN_FREE_DISK_BYTES,
     metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST },
     allowEmptyCatalogue: e.ALLOW_EMPTY_CATALOGUE === 'true',
+    webhook: webhookConfigOf(e),
   };
 }

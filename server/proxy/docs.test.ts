@@ -65,3 +65,16 @@ describe('the OpenAPI document', () => {
     }
   });
 });
+
+describe('the webhook in the OpenAPI document', () => {
+  it('describes the event posted to WEBHOOK_URL by its schema and its three signature headers', () => {
+    const doc = buildOpenApi('test') as {
+      webhooks: Record<string, { post: { requestBody: { content: Record<string, { schema: { $ref: string } }> }; parameters: { name: string; in: string; required: boolean }[] } }>;
+      components: { schemas: Record<string, unknown> };
+    };
+    const post = doc.webhooks.applicationEvent!.post;
+    assert.equal(post.requestBody.content['application/json']!.schema.$ref, '#/components/schemas/WebhookEvent');
+    assert.ok(doc.components.schemas.WebhookEvent);
+    assert.deepEqual(post.parameters.map((p) => `${p.in}:${p.name}:${p.required}`), ['header:webhook-id:true', 'header:webhook-timestamp:true', 'header:webhook-signature:true']);
+  });
+});

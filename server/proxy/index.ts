@@ -50,7 +50,7 @@ export interface CreateProxyOptions {
   /** Default: a new registry with Node's default metrics. */
   registry?: Registry;
   /** Options of the applications module: the delivery worker's timings, the retention pass's interval and the clock (tests shorten them). */
-  applications?: Pick<ApplicationsDeps, 'delivery' | 'retention' | 'clock' | 'openUploadFile'>;
+  applications?: Pick<ApplicationsDeps, 'delivery' | 'retention' | 'clock' | 'openUploadFile' | 'webhooks'>;
 }
 
 export interface Proxy {

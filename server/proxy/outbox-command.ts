@@ -10,7 +10,7 @@
 // the resumes of the applications `erase` erases.
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEFAULT_PERSONAL_DATA_RETENTION_DAYS, loadDatabaseUrl } from './config.ts';
+import { DEFAULT_PERSONAL_DATA_RETENTION_DAYS, loadDatabaseUrl, loadWebhookConfig } from './config.ts';
 import { emailBucket } from './applications/form.ts';
 import { OUTBOX_STATUSES, eraseAfter, openStoreForCommand, storageExists, storageLocation } from './storage/index.ts';
 import { storeCommandError } from './store-errors.ts';
@@ -39,7 +39,8 @@ Options:
   --email ADDRESS    erase: the applicant's email address (case and spaces around it ignored)
   -h, --help         this help
 
-Environment: DATA_DIR, DATABASE_URL (the outbox is in that PostgreSQL database when set), DEAD_LETTER_AFTER_HOURS (the new deadline of a retried application, default 72),
+Environment: DATA_DIR, DATABASE_URL (the outbox is in that PostgreSQL database when set),
+WEBHOOK_URL, WEBHOOK_SECRET, WEBHOOK_INCLUDE_CANDIDATE (as the proxy's: erase records application.erased for the board), DEAD_LETTER_AFTER_HOURS (the new deadline of a retried application, default 72),
 PERSONAL_DATA_RETENTION_DAYS (list: when dead and refused applications lose their personal data,
 default ${DEFAULT_PERSONAL_DATA_RETENTION_DAYS}; set it as the proxy's).`;
 
@@ -114,11 +115,13 @@ export async function main(args: string[]): Promise<void> {
   }
   const dataDir = resolve(values['data-dir'] ?? process.env.DATA_DIR ?? './data');
   const databaseUrl = loadDatabaseUrl(process.env);
+  // As the proxy: with WEBHOOK_URL set, an erasure or a dead letter is told to the board (the proxy sends the event).
+  const webhook = loadWebhookConfig(process.env);
   if (!storageExists({ dataDir, databaseUrl })) {
     throw new Error(`No outbox in ${dataDir} (no outbox.db there). Pass the proxy's data directory with --data-dir or DATA_DIR (or DATABASE_URL, as the proxy has it).`);
   }
   const where = storageLocation({ dataDir, databaseUrl });
-  const { store: outbox, close } = await openStoreForCommand({ dataDir, databaseUrl, owner: 'outbox-command' }).catch((error: unknown) => {
+  const { store: outbox, close } = await openStoreForCommand({ dataDir, databaseUrl, owner: 'outbox-command', webhookEvents: webhook === null ? undefined : { includeCandidate: webhook.includeCandidate } }).catch((error: unknown) => {
     throw storeCommandError(error, where, 'open the outbox');
   });
   try {

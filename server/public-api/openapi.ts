@@ -25,6 +25,7 @@ import {
   ReadyAnswer,
   SITEMAP_MAX_URLS,
 } from './schemas.ts';
+import { WebhookEvent } from './webhook-events.ts';
 
 const json = (name: string) => ({ 'application/json': { schema: schemaRef(name) } });
 const text = (type: string) => ({ [type]: { schema: { type: 'string' } } });
@@ -80,7 +81,29 @@ export function buildOpenApi(version: string, fields: Record<ConfigurableField, 
       { name: 'Applications', description: 'The application form' },
       { name: 'Pages', description: 'For search engines, boards that render on their server, and script tags' },
       { name: 'Operations', description: 'Health, readiness and this documentation' },
+      { name: 'Webhooks', description: 'What the proxy posts to the board\'s WEBHOOK_URL, signed by the Standard Webhooks rules' },
     ],
+    webhooks: {
+      applicationEvent: {
+        post: {
+          operationId: 'applicationEvent',
+          tags: ['Webhooks'],
+          summary: 'An event about an application (or `webhook.test`), posted to WEBHOOK_URL',
+          description:
+            'At least once, in order per application. Verify `webhook-signature` (`v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the bytes of WEBHOOK_SECRET after `whsec_`) before trusting the body. Any 2xx within 10 s is delivery; anything else is retried (10 s, doubling, at most 6 h apart) for 3 days, with the same webhook-id.',
+          parameters: [
+            { name: 'webhook-id', in: 'header', required: true, description: 'The event\'s id (msg_…), the same at every attempt: skip ids already handled.', schema: { type: 'string' } },
+            { name: 'webhook-timestamp', in: 'header', required: true, description: 'Unix seconds of this attempt: refuse one more than 5 minutes from your clock.', schema: { type: 'string', pattern: '^[0-9]+$' } },
+            { name: 'webhook-signature', in: 'header', required: true, description: '`v1,<base64 signature>`.', schema: { type: 'string' } },
+          ],
+          requestBody: { required: true, content: json('WebhookEvent') },
+          responses: {
+            200: { description: 'Any 2xx: the event is delivered.' },
+            500: { description: 'Anything but 2xx (or no answer within 10 s): the event is sent again later.' },
+          },
+        },
+      },
+    },
     paths: {
       '/api/config': {
         get: {
@@ -277,6 +300,7 @@ export function buildOpenApi(version: string, fields: Record<ConfigurableField, 
             Problem: ProblemSchema,
             Health: HealthAnswer,
             Ready: ReadyAnswer,
+            WebhookEvent,
           },
           'output',
         ),

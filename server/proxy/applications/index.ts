@@ -24,6 +24,8 @@ import { DEFAULT_RETENTION_INTERVAL_MS, RetentionSweeper, retentionMsOf } from '
 import { applicationsRouter } from './routes.ts';
 import { HOUR_MS } from './spam.ts';
 import { UploadSpool } from './upload-spool.ts';
+import { DEFAULT_WEBHOOK_SENDER, WebhookSender } from '../webhooks/sender.ts';
+import type { WebhookSenderOptions } from '../webhooks/sender.ts';
 import type { OpenUploadFile } from './upload-spool.ts';
 import type { ApplicationsCatalogue, Clock } from './types.ts';
 
@@ -51,6 +53,8 @@ export interface ApplicationsDeps {
   clock?: Clock;
   /** Worker timings (tests shorten the backoff). */
   delivery?: Partial<DeliveryOptions>;
+  /** Webhook sender timings (tests shorten the polling and the backoff). */
+  webhooks?: Partial<WebhookSenderOptions>;
   /** Time between two retention passes (ms; default hourly). */
   retention?: { intervalMs?: number };
   /** How uploads are written to DATA_DIR/uploads (default node:fs's createWriteStream; tests give one whose disk is full). */
@@ -86,7 +90,19 @@ export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsMo
   };
   // A key claimed by a request is held as a row claimed by an attempt is: renewed while its work runs, free again one lease after its process died.
   const { backend } = deps;
-  const outbox = backend.openApplications({ owner: randomUUID(), now, keyLeaseMs: options.leaseMs });
+  const webhook = deps.config.webhook;
+  const outbox = backend.openApplications({ owner: randomUUID(), now, keyLeaseMs: options.leaseMs, webhookEvents: webhook === null ? undefined : { includeCandidate: webhook.includeCandidate } });
+  const sender =
+    webhook === null
+      ? undefined
+      : new WebhookSender({
+          store: outbox.webhooks,
+          target: webhook,
+          options: { ...DEFAULT_WEBHOOK_SENDER, leaseMs: options.leaseMs, ...deps.webhooks },
+          now,
+          logger: deps.logger.child({ module: 'webhooks' }),
+          registry: deps.registry,
+        });
   const opened = outbox.ready().then(
     async (report) => {
       if (report.applied.length > 0) {
@@ -187,6 +203,7 @@ export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsMo
           if (stopped) return;
           worker.start();
           retention.start();
+          sender?.start();
         },
         () => {},
       );
@@ -196,7 +213,7 @@ export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsMo
       stopped = true;
       await opened.catch(() => {});
       await retention.stop();
-      await worker.stop();
+      await Promise.all([worker.stop(), sender?.stop()]);
       await outbox.close();
     },
     outbox,

@@ -9,6 +9,7 @@ import type { ApplicantFormName } from '../../public-api/application-form.ts';
 import type { Utm } from '../../public-api/campaign-tracking.ts';
 import type { JobboardApplicantInput } from '../../contract/index.ts';
 import type { DataDirLock } from '../data-dir-lock.ts';
+import type { WebhookEventOptions, WebhookEventStore } from './webhook-store.ts';
 import type { MigrationReport } from './migrations.ts';
 
 export const OUTBOX_STATUSES = ['pending', 'delivering', 'delivered', 'rejected', 'dead'] as const;
@@ -339,6 +340,11 @@ export interface RateCounterStore {
 
 /** The three over one database, plus what spans them. */
 export interface ApplicationStore extends OutboxStore, IdempotencyKeyStore, RateCounterStore {
+  /**
+   * The webhook events of the applications: recorded (when StoreOptions.webhookEvents
+   * is given) by the same transaction as the change each reports, sent by the webhook sender.
+   */
+  readonly webhooks: WebhookEventStore;
   /** Resolves once the store's schema is migrated and it can be used (rejects when it cannot be opened). */
   ready(): Promise<MigrationReport>;
   /** Deletes expired counters and keys (the retention sweep). */
@@ -352,4 +358,6 @@ export interface StoreOptions {
   now?: () => number;
   /** How long a claimed Idempotency-Key stays this process's for the other instances unless renewed (default KEY_LEASE_MS); renewed every third of it while its request runs. */
   keyLeaseMs?: number;
+  /** Record webhook events (WEBHOOK_URL is set); none are recorded without it, nobody would send them. */
+  webhookEvents?: WebhookEventOptions | undefined;
 }

@@ -5,6 +5,7 @@
 import type { ApplicationStore } from './application-store.ts';
 import { openBackend } from './backend.ts';
 import type { MigrationReport } from './migrations.ts';
+import type { WebhookEventOptions } from './webhook-store.ts';
 
 export type * from './application-store.ts';
 export { IDEMPOTENCY_TTL_MS, KEY_LEASE_MS, OUTBOX_STATUSES, ResumeMissingError, eraseAfter } from './application-store.ts';
@@ -15,17 +16,20 @@ export type { MigrationReport, MigrationRecord } from './migrations.ts';
 export { SchemaBehindError } from './migrations.ts';
 export { PostgresApplicationStore } from './postgres-store.ts';
 export { SqliteApplicationStore } from './sqlite-store.ts';
+export { WEBHOOK_EVENT_STATUSES, WEBHOOK_RETRY_FOR_MS, WebhookLeaseLostError } from './webhook-store.ts';
+export type { ClaimedEvent, WebhookEventOptions, WebhookEventRow, WebhookEventStatus, WebhookEventStore, WebhookLease, WebhookRetryResult } from './webhook-store.ts';
+export { WEBHOOK_SQL, applicationEventParams, newEventId } from './webhooks-sql.ts';
 
 /**
  * The application store a command (outbox, migrate) works on, migrated;
  * close() also closes the backend. Same choice as the proxy: DATABASE_URL,
  * else DATA_DIR.
  */
-export async function openStoreForCommand(options: { dataDir: string; databaseUrl: string | null; owner: string }): Promise<{ store: ApplicationStore; migrations: MigrationReport; close(): Promise<void> }> {
+export async function openStoreForCommand(options: { dataDir: string; databaseUrl: string | null; owner: string; webhookEvents?: WebhookEventOptions | undefined }): Promise<{ store: ApplicationStore; migrations: MigrationReport; close(): Promise<void> }> {
   const backend = openBackend(options);
   const close = () => backend.close();
   try {
-    const store = backend.openApplications({ owner: options.owner });
+    const store = backend.openApplications({ owner: options.owner, webhookEvents: options.webhookEvents });
     return { store, migrations: await store.ready(), close };
   } catch (error) {
     await close();

@@ -7,6 +7,7 @@
 import type pg from 'pg';
 import { SchemaBehindError, checkOrder, refuseNewer } from './migrations.ts';
 import type { MigrationRecord, MigrationReport } from './migrations.ts';
+import { WEBHOOK_EVENTS_SCHEMA } from './webhooks-sql.ts';
 
 /** The request budget several instances spend together (budget-ledger.ts): spent times, a shared pause, and the take function. */
 const SHARED_BUDGET_SCHEMA = `
@@ -166,6 +167,11 @@ CREATE TABLE source_refusals (
   refused_until bigint NOT NULL,
   PRIMARY KEY (company_id, source)
 );`,
+  },
+  {
+    version: 5,
+    name: 'webhook events, and the idempotency key of each application',
+    sql: WEBHOOK_EVENTS_SCHEMA,
   },
 ];
 checkOrder(POSTGRES_MIGRATIONS);

@@ -37,7 +37,11 @@ import { migratePostgres } from './postgres-schema.ts';
 import { inTransaction } from './postgres.ts';
 import { deleteResumeChunks, openResumeChunks, writeResumeChunks } from './resume-chunks.ts';
 import { SqlOutbox, holdsEmail, keysToErase, rateWindow, toClaimed, wantedEmail } from './sql-outbox.ts';
-import type { KeyWithAnswer, Raw, Sql } from './sql-outbox.ts';
+import type { KeyWithAnswer, Raw, Sql, SqlValue } from './sql-outbox.ts';
+import type { ApplicationEventType } from '../../public-api/webhook-events.ts';
+import { SqlWebhookEvents } from './webhook-store.ts';
+import type { WebhookEventOptions } from './webhook-store.ts';
+import { WEBHOOK_SQL, applicationEventParams } from './webhooks-sql.ts';
 
 /** The runner of outbox-sql.ts's statements on the pool, or on the client of a transaction. */
 function sqlOn(client: pg.Pool | pg.PoolClient): Sql {
@@ -60,6 +64,8 @@ export class PostgresApplicationStore extends SqlOutbox implements ApplicationSt
   readonly location: string;
   protected readonly now: () => number;
   protected readonly sql: Sql;
+  readonly webhooks: SqlWebhookEvents;
+  private readonly webhookEvents: WebhookEventOptions | undefined;
   private readonly pool: pg.Pool;
   private readonly keyLeaseMs: number;
   private migrated = false;
@@ -88,6 +94,38 @@ export class PostgresApplicationStore extends SqlOutbox implements ApplicationSt
     this.now = options.now ?? Date.now;
     this.keyLeaseMs = options.keyLeaseMs ?? KEY_LEASE_MS;
     this.migrate = options.migrate ?? (() => migratePostgres(options.pool, options.location));
+    this.webhookEvents = options.webhookEvents;
+    this.webhooks = new SqlWebhookEvents(this.sql, this.now, this.owner, options.webhookEvents, false);
+  }
+
+  /**
+   * Records an event about `reference` in the transaction of `client` (when
+   * events are recorded). `holder`: its personal data before the change;
+   * `status`: application.status_changed's company status.
+   */
+  private async recordEvent(client: pg.PoolClient, type: ApplicationEventType, reference: string, holder?: unknown, extra: { status?: string } = {}): Promise<void> {
+    if (this.webhookEvents === undefined) return;
+    const [row] = await sqlOn(client).all(OUTBOX_SQL.get, [reference]);
+    if (row === undefined) return;
+    await sqlOn(client).run(WEBHOOK_SQL.insert, applicationEventParams(type, row, this.now(), { includeCandidate: this.webhookEvents.includeCandidate, holder, ...extra }));
+  }
+
+  /** The personal data a row holds before a change that drops it (read, and locked, only when events carry it). */
+  private async holder(client: pg.PoolClient, reference: string): Promise<unknown> {
+    if (this.webhookEvents?.includeCandidate !== true) return undefined;
+    return (await client.query('SELECT payload FROM outbox WHERE reference = $1 FOR UPDATE', [reference])).rows[0]?.payload;
+  }
+
+  /** One write of an attempt and, when it changed the row, its event, in one transaction; `after` runs in it (deleting the resume's chunks). */
+  private async attemptWrite(lease: Lease, type: ApplicationEventType, text: string, params: SqlValue[], after?: (client: pg.PoolClient, changed: number) => Promise<void>): Promise<void> {
+    await inTransaction(this.pool, async (client) => {
+      const sql = sqlOn(client);
+      const holder = await this.holder(client, lease.reference);
+      const changed = await sql.run(text, params);
+      if (changed > 0) await this.recordEvent(client, type, lease.reference, holder);
+      else await this.checkLease(lease, sql);
+      await after?.(client, changed);
+    });
   }
 
   /** Migrates the database (once per store; instances starting together take turns on a lock). */
@@ -239,6 +277,8 @@ export class PostgresApplicationStore extends SqlOutbox implements ApplicationSt
     await inTransaction(this.pool, async (client) => {
       const sql = sqlOn(client);
       await sql.run(OUTBOX_SQL.enqueue, enqueueParams(app, now, options.deadLetterAfterMs));
+      if (options.key !== undefined) await sql.run(WEBHOOK_SQL.setIdempotencyKey, [options.key, app.reference]);
+      await this.recordEvent(client, 'application.received', app.reference);
       if (app.resume !== null) await writeResumeChunks(client, app.reference, app.resume.path, app.resume.size);
       if (options.key !== undefined) {
         await client.query(
@@ -297,28 +337,28 @@ export class PostgresApplicationStore extends SqlOutbox implements ApplicationSt
   }
 
   async markDelivered(lease: Lease, outcome: Outcome, ids: { applicantId?: number | undefined; applicationId?: number | undefined }): Promise<void> {
-    await inTransaction(this.pool, async (client) => {
-      const sql = sqlOn(client);
-      const changed = await sql.run(OUTBOX_SQL.markDelivered, [outcome, this.now(), ids.applicantId ?? null, ids.applicationId ?? null, lease.reference, lease.lease_token]);
-      if (changed === 0) await this.checkLease(lease, sql);
-      await deleteResumeChunks(client, [lease.reference]);
-    });
+    const params = [outcome, this.now(), ids.applicantId ?? null, ids.applicationId ?? null, lease.reference, lease.lease_token];
+    await this.attemptWrite(lease, 'application.delivered', OUTBOX_SQL.markDelivered, params, (client) => deleteResumeChunks(client, [lease.reference]));
   }
 
   async markRejected(lease: Lease, outcome: Outcome, error: string): Promise<void> {
-    await inTransaction(this.pool, async (client) => {
-      const sql = sqlOn(client);
-      const changed = await sql.run(OUTBOX_SQL.markRejected, [outcome, error, this.now(), lease.reference, lease.lease_token]);
+    await this.attemptWrite(lease, 'application.rejected', OUTBOX_SQL.markRejected, [outcome, error, this.now(), lease.reference, lease.lease_token], async (client, changed) => {
       if (changed > 0) await deleteResumeChunks(client, [lease.reference]);
-      else await this.checkLease(lease, sql);
     });
+  }
+
+  /** Not deliverable, and the candidate was told it was received: kept for an operator (`outbox retry`) for PERSONAL_DATA_RETENTION_DAYS. */
+  async markDead(lease: Lease, outcome: Outcome, error: string): Promise<void> {
+    await this.attemptWrite(lease, 'application.dead_lettered', OUTBOX_SQL.markDead, [outcome, error, this.now(), lease.reference, lease.lease_token]);
   }
 
   async markRefused(lease: Lease, outcome: Outcome, error: string): Promise<'rejected' | 'dead' | undefined> {
     return inTransaction(this.pool, async (client) => {
       const sql = sqlOn(client);
+      const holder = await this.holder(client, lease.reference);
       const [row] = await sql.all(OUTBOX_SQL.markRefused, [outcome, error, this.now(), lease.reference, lease.lease_token]);
       if (row === undefined) await this.checkLease(lease, sql);
+      else await this.recordEvent(client, row.status === 'rejected' ? 'application.rejected' : 'application.dead_lettered', lease.reference, holder);
       if (row?.status === 'rejected') await deleteResumeChunks(client, [lease.reference]);
       return row?.status as 'rejected' | 'dead' | undefined;
     });
@@ -341,7 +381,10 @@ export class PostgresApplicationStore extends SqlOutbox implements ApplicationSt
 
   private async dropPersonalData(client: pg.PoolClient, references: string[], now: number, by: ErasedBy): Promise<void> {
     const sql = sqlOn(client);
-    for (const reference of references) await sql.run(OUTBOX_SQL.dropPersonalData, [now, by, reference]);
+    for (const reference of references) {
+      await sql.run(OUTBOX_SQL.dropPersonalData, [now, by, reference]);
+      await sql.run(WEBHOOK_SQL.dropCandidate, [reference]);
+    }
     await deleteResumeChunks(client, references);
   }
 
@@ -351,6 +394,7 @@ export class PostgresApplicationStore extends SqlOutbox implements ApplicationSt
       const rows = await sqlOn(client).all(OUTBOX_SQL.retentionEnded, [now - retentionMs]);
       const references = rows.map((r) => String(r.reference));
       if (references.length > 0) await this.dropPersonalData(client, references, now, 'retention');
+      for (const reference of references) await this.recordEvent(client, 'application.erased', reference);
       return references;
     });
   }
@@ -372,6 +416,7 @@ export class PostgresApplicationStore extends SqlOutbox implements ApplicationSt
         } else {
           applications.push({ reference, statusBefore, status: statusBefore, outcome: (row.outcome ?? null) as Outcome | null });
         }
+        await this.recordEvent(client, 'application.erased', reference);
       }
       const prefix = `${rateBucket}@`;
       const rateCounters = await sql.run(OUTBOX_SQL.deleteCountersOf, [prefix, prefix.length]);
@@ -386,6 +431,7 @@ export class PostgresApplicationStore extends SqlOutbox implements ApplicationSt
     return inTransaction(this.pool, async (client) => {
       const sql = sqlOn(client);
       const purged = await sql.run(OUTBOX_SQL.purgeDelivered, [now - olderThanMs]);
+      await sql.run(WEBHOOK_SQL.purgeDelivered, [now - olderThanMs]);
       await sql.run(OUTBOX_SQL.pruneKeys, [now]);
       await sql.run(OUTBOX_SQL.pruneRates, [now]);
       return purged;

@@ -4,10 +4,11 @@
 // store: node:sqlite's are synchronous (an await inside one would let other
 // requests' statements in), PostgreSQL's hold a client of the pool.
 import { LeaseLostError } from './application-store.ts';
-import type { ApplicationPayload, ClaimedRow, Lease, OutboxRow, OutboxStatus, OutboxSummary, Outcome, RateCount } from './application-store.ts';
+import type { ApplicationPayload, ClaimedRow, Lease, OutboxRow, OutboxStatus, OutboxSummary, RateCount } from './application-store.ts';
 import type { Utm } from '../../public-api/campaign-tracking.ts';
 import { OUTBOX_SQL } from './outbox-sql.ts';
 import { SOURCE_REFUSAL_SQL } from './source-refusals-sql.ts';
+
 
 export type SqlValue = string | number | null;
 export type Raw = Record<string, unknown>;
@@ -130,14 +131,6 @@ export abstract class SqlOutbox {
     if (changed === 0) await this.checkLease(lease);
   }
 
-  /**
-   * Not deliverable, and the candidate was told it was received: kept for an
-   * operator (`outbox retry`) for PERSONAL_DATA_RETENTION_DAYS.
-   */
-  async markDead(lease: Lease, outcome: Outcome, error: string): Promise<void> {
-    const changed = await this.sql.run(OUTBOX_SQL.markDead, [outcome, error, this.now(), lease.reference, lease.lease_token]);
-    if (changed === 0) await this.checkLease(lease);
-  }
 
   /** One statement: it waits for (or is waited for by) a refusal being recorded on the same row, never crosses it. */
   async answerQueued(reference: string): Promise<boolean> {

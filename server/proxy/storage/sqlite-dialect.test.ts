@@ -14,4 +14,11 @@ describe('toSqlite', () => {
   it('drops FOR UPDATE: a SQLite write transaction holds the whole file', () => {
     assert.equal(toSqlite('SELECT status FROM outbox WHERE reference = $1 FOR UPDATE'), 'SELECT status FROM outbox WHERE reference = ?1');
   });
+
+  it('drops FOR UPDATE SKIP LOCKED closing a subquery: SQLite has one writer, there is nobody to skip', () => {
+    assert.equal(
+      toSqlite('UPDATE t SET a = 1 WHERE id IN (SELECT id FROM t WHERE a = $1 LIMIT $2 FOR UPDATE SKIP LOCKED) RETURNING *'),
+      'UPDATE t SET a = 1 WHERE id IN (SELECT id FROM t WHERE a = ?1 LIMIT ?2) RETURNING *',
+    );
+  });
 });

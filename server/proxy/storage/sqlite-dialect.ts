@@ -1,6 +1,7 @@
 // Where SQLite's spelling of a statement differs from PostgreSQL's, for the
 // statements written once (outbox-sql.ts): placeholders $1 become ?1 (the
-// numbered form SQLite binds by position), and FOR UPDATE goes: a SQLite
+// numbered form SQLite binds by position), and FOR UPDATE (SKIP LOCKED), at
+// the end or closing a subquery, goes: a SQLite
 // write transaction (BEGIN IMMEDIATE) holds the whole file, so there are no
 // rows to lock one by one.
 
@@ -10,7 +11,7 @@ const cache = new Map<string, string>();
 export function toSqlite(text: string): string {
   let converted = cache.get(text);
   if (converted === undefined) {
-    converted = text.replace(/\$(\d+)/g, '?$1').replace(/\s+FOR UPDATE\s*$/, '');
+    converted = text.replace(/\$(\d+)/g, '?$1').replace(/\s+FOR UPDATE(\s+SKIP LOCKED)?(?=\s*(\)|$))/g, '');
     cache.set(text, converted);
   }
   return converted;

@@ -8,6 +8,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import { checkOrder, refuseNewer } from './migrations.ts';
 import type { MigrationRecord, MigrationReport } from './migrations.ts';
 import type { ResumeFiles } from './resume-files.ts';
+import { WEBHOOK_EVENTS_SCHEMA } from './webhooks-sql.ts';
 
 const SCHEMA_V1 = `
 CREATE TABLE IF NOT EXISTS outbox (
@@ -119,6 +120,13 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
     name: 'application source refusals and campaign tracking',
     up(db) {
       db.exec(SOURCE_AND_UTM_V4);
+    },
+  },
+  {
+    version: 5,
+    name: 'webhook events, and the idempotency key of each application',
+    up(db) {
+      db.exec(WEBHOOK_EVENTS_SCHEMA);
     },
   },
 ];

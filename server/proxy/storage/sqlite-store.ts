@@ -22,25 +22,17 @@ import type { StatementSync } from 'node:sqlite';
 import { createOwnerOnlyDatabaseFile, makeOwnerOnlyFolder } from '../../owner-only.ts';
 import type { DataDirLock } from '../data-dir-lock.ts';
 import { IDEMPOTENCY_TTL_MS, ResumeMissingError } from './application-store.ts';
-import type {
-  ApplicationStore,
-  ClaimedRow,
-  EnqueueOptions,
-  ErasedBy,
-  ErasureReport,
-  KeyClaim,
-  Lease,
-  NewApplication,
-  OutboxStatus,
-  Outcome,
-  RetryResult,
-  StoreOptions,
-} from './application-store.ts';
+import type { ApplicationStore, ClaimedRow, EnqueueOptions, ErasedBy, ErasureReport, KeyClaim, Lease, NewApplication } from './application-store.ts';
+import type { OutboxStatus, Outcome, RetryResult, StoreOptions } from './application-store.ts';
 import type { MigrationReport } from './migrations.ts';
 import { OUTBOX_SQL, enqueueParams } from './outbox-sql.ts';
 import { ResumeFiles } from './resume-files.ts';
 import { SqlOutbox, holdsEmail, keysToErase, rateWindow, toClaimed, wantedEmail } from './sql-outbox.ts';
-import type { KeyWithAnswer, Sql, SqlValue } from './sql-outbox.ts';
+import type { KeyWithAnswer, Raw, Sql, SqlValue } from './sql-outbox.ts';
+import type { ApplicationEventType } from '../../public-api/webhook-events.ts';
+import { SqlWebhookEvents } from './webhook-store.ts';
+import { SqliteEvents } from './sqlite-events.ts';
+import { WEBHOOK_SQL } from './webhooks-sql.ts';
 import { toSqlite } from './sqlite-dialect.ts';
 import { migrateSqlite } from './sqlite-schema.ts';
 
@@ -62,6 +54,8 @@ export class SqliteApplicationStore extends SqlOutbox implements ApplicationStor
     all: async (text, params = []) => this.stmt(text).all(...params) as Record<string, unknown>[],
     run: async (text, params = []) => Number(this.stmt(text).run(...params).changes),
   };
+  readonly webhooks: SqlWebhookEvents;
+  private readonly events: SqliteEvents;
   private readonly dataDir: string;
   private readonly db: DatabaseSync;
   private readonly resumes: ResumeFiles;
@@ -86,6 +80,13 @@ export class SqliteApplicationStore extends SqlOutbox implements ApplicationStor
     this.db.exec('PRAGMA secure_delete = ON;');
     this.resumes = options.resumes ?? new ResumeFiles(options.dataDir);
     this.migrations = migrateSqlite(this.db, this.resumes, this.path, this.now);
+    this.events = new SqliteEvents({ get: (text, ...params) => this.stmt(text).get(...params) as Raw | undefined, run: (text, ...params) => this.exec(text, ...params) }, options.webhookEvents, this.now);
+    this.webhooks = new SqlWebhookEvents(this.sql, this.now, this.owner, options.webhookEvents, true);
+  }
+
+  /** One write of an attempt and, when it changed the row, its event, in one transaction. */
+  private attemptWrite(lease: Lease, type: ApplicationEventType, text: string, ...params: SqlValue[]): number {
+    return this.transaction(() => this.events.write(type, lease.reference, text, params));
   }
 
   /**
@@ -248,6 +249,8 @@ export class SqliteApplicationStore extends SqlOutbox implements ApplicationStor
       if (app.resume !== null) await this.resumes.keep(app.reference, app.resume.path);
       this.transaction(() => {
         this.exec(OUTBOX_SQL.enqueue, ...enqueueParams(app, now, options.deadLetterAfterMs));
+        if (options.key !== undefined) this.exec(WEBHOOK_SQL.setIdempotencyKey, options.key, app.reference);
+        this.events.record('application.received', app.reference);
         if (options.key !== undefined) {
           // The key is written with the application: a retry finds it, in this process or the next.
           this.exec(
@@ -318,20 +321,31 @@ export class SqliteApplicationStore extends SqlOutbox implements ApplicationStor
 
   /** Delivered: forget the personal data in the same statement, then the resume's file. */
   async markDelivered(lease: Lease, outcome: Outcome, ids: { applicantId?: number | undefined; applicationId?: number | undefined }): Promise<void> {
-    const changed = this.exec(OUTBOX_SQL.markDelivered, outcome, this.now(), ids.applicantId ?? null, ids.applicationId ?? null, lease.reference, lease.lease_token);
+    const changed = this.attemptWrite(lease, 'application.delivered', OUTBOX_SQL.markDelivered, outcome, this.now(), ids.applicantId ?? null, ids.applicationId ?? null, lease.reference, lease.lease_token);
     if (changed === 0) await this.checkLease(lease);
     this.resumes.remove(lease.reference);
   }
 
   /** Refused for good and the candidate was told so: personal data goes. */
   async markRejected(lease: Lease, outcome: Outcome, error: string): Promise<void> {
-    const changed = this.exec(OUTBOX_SQL.markRejected, outcome, error, this.now(), lease.reference, lease.lease_token);
+    const changed = this.attemptWrite(lease, 'application.rejected', OUTBOX_SQL.markRejected, outcome, error, this.now(), lease.reference, lease.lease_token);
     if (changed > 0) this.resumes.remove(lease.reference);
     else await this.checkLease(lease);
   }
 
+  /** Not deliverable, and the candidate was told it was received: kept for an operator (`outbox retry`) for PERSONAL_DATA_RETENTION_DAYS. */
+  async markDead(lease: Lease, outcome: Outcome, error: string): Promise<void> {
+    const changed = this.attemptWrite(lease, 'application.dead_lettered', OUTBOX_SQL.markDead, outcome, error, this.now(), lease.reference, lease.lease_token);
+    if (changed === 0) await this.checkLease(lease);
+  }
+
   async markRefused(lease: Lease, outcome: Outcome, error: string): Promise<'rejected' | 'dead' | undefined> {
-    const row = this.stmt(OUTBOX_SQL.markRefused).get(outcome, error, this.now(), lease.reference, lease.lease_token) as { status: 'rejected' | 'dead' } | undefined;
+    const row = this.transaction(() => {
+      const holder = this.events.holder(lease.reference);
+      const refused = this.stmt(OUTBOX_SQL.markRefused).get(outcome, error, this.now(), lease.reference, lease.lease_token) as { status: 'rejected' | 'dead' } | undefined;
+      if (refused !== undefined) this.events.record(refused.status === 'rejected' ? 'application.rejected' : 'application.dead_lettered', lease.reference, holder);
+      return refused;
+    });
     if (row === undefined) await this.checkLease(lease);
     if (row?.status === 'rejected') this.resumes.remove(lease.reference);
     return row?.status;
@@ -359,6 +373,7 @@ export class SqliteApplicationStore extends SqlOutbox implements ApplicationStor
   /** Drops one row's payload and resume, recording when and why; its summary stays. The caller deletes the resume's file once committed. */
   private dropPersonalData(reference: string, now: number, by: ErasedBy): void {
     this.exec(OUTBOX_SQL.dropPersonalData, now, by, reference);
+    this.exec(WEBHOOK_SQL.dropCandidate, reference);
   }
 
   /** Erases the personal data of dead and refused rows that ended at least `retentionMs` ago; answers their references. */
@@ -366,7 +381,10 @@ export class SqliteApplicationStore extends SqlOutbox implements ApplicationStor
     const now = this.now();
     const erased = this.transaction(() => {
       const rows = this.stmt(OUTBOX_SQL.retentionEnded).all(now - retentionMs) as { reference: string }[];
-      for (const row of rows) this.dropPersonalData(row.reference, now, 'retention');
+      for (const row of rows) {
+        this.dropPersonalData(row.reference, now, 'retention');
+        this.events.record('application.erased', row.reference);
+      }
       return rows.map((r) => r.reference);
     });
     for (const reference of erased) this.resumes.remove(reference);
@@ -397,6 +415,7 @@ export class SqliteApplicationStore extends SqlOutbox implements ApplicationStor
         } else {
           applications.push({ reference: row.reference, statusBefore: row.status, status: row.status, outcome: row.outcome });
         }
+        this.events.record('application.erased', row.reference);
       }
       const prefix = `${rateBucket}@`;
       const rateCounters = this.exec(OUTBOX_SQL.deleteCountersOf, prefix, prefix.length);
@@ -414,6 +433,7 @@ export class SqliteApplicationStore extends SqlOutbox implements ApplicationStor
     const now = this.now();
     return this.transaction(() => {
       const purged = this.exec(OUTBOX_SQL.purgeDelivered, now - olderThanMs);
+      this.exec(WEBHOOK_SQL.purgeDelivered, now - olderThanMs);
       this.exec(OUTBOX_SQL.pruneKeys, now);
       this.exec(OUTBOX_SQL.pruneRates, now);
       return purged;

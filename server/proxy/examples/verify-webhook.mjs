@@ -1,0 +1,50 @@
+// Receives the proxy's webhook events on the board's side and checks each
+// signature (Standard Webhooks) before trusting anything in it. Run it with
+// the proxy's secret, and point the proxy's WEBHOOK_URL at it:
+//   npm install standardwebhooks
+//   WEBHOOK_SECRET=whsec_... PORT=3000 node verify-webhook.mjs
+import { createServer } from 'node:http';
+import { pathToFileURL } from 'node:url';
+import { Webhook } from 'standardwebhooks';
+
+/**
+ * A node:http (or Express) handler: verifies the request, then hands the event
+ * and its webhook-id to `onEvent`. Answering 2xx tells the proxy the event is
+ * delivered; anything else (onEvent threw) makes it send the same event again
+ * later, with the same webhook-id: skip ids you have already handled.
+ */
+export function webhookHandler(secret, onEvent) {
+  const webhook = new Webhook(secret);
+  return (req, res) => {
+    const chunks = [];
+    req.on('data', (chunk) => chunks.push(chunk));
+    req.on('end', async () => {
+      // The raw body, as sent: the signature covers these exact bytes (verify before parsing).
+      const body = Buffer.concat(chunks).toString('utf8');
+      let event;
+      try {
+        // Checks webhook-signature (HMAC-SHA256 of "id.timestamp.body") and that webhook-timestamp is within 5 minutes.
+        event = webhook.verify(body, req.headers);
+      } catch {
+        res.writeHead(400).end('invalid signature');
+        return;
+      }
+      try {
+        await onEvent(event, req.headers['webhook-id']);
+        res.writeHead(204).end();
+      } catch {
+        res.writeHead(500).end();
+      }
+    });
+  };
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const seen = new Set(); // in production: your database, with a unique index on the webhook-id
+  const handler = webhookHandler(process.env.WEBHOOK_SECRET, (event, id) => {
+    if (seen.has(id)) return;
+    seen.add(id);
+    console.log(id, event.type, event.data.reference);
+  });
+  createServer(handler).listen(Number(process.env.PORT ?? 3000), () => console.log(`Receiving webhook events on port ${process.env.PORT ?? 3000}`));
+}

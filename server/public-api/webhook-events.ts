@@ -1,0 +1,76 @@
+// The events the proxy posts to the board's WEBHOOK_URL (server/proxy/README.md,
+// "Webhooks"): one JSON body per event, signed by the Standard Webhooks rules
+// (webhook-id, webhook-timestamp, webhook-signature). A public contract: the
+// board parses these bodies; the proxy writes them only through these schemas.
+import { z } from 'zod';
+
+/** The events of one application, in the order they can happen. */
+export const APPLICATION_EVENT_TYPES = [
+  /** The proxy stored the application (before its first delivery attempt). */
+  'application.received',
+  /** The recruitment API has it. */
+  'application.delivered',
+  /** Refused for good (the candidate was told why), or erased before delivery at the candidate's request. */
+  'application.rejected',
+  /** Not deliverable, though the candidate was told it was received: kept for an operator (`outbox retry`). */
+  'application.dead_lettered',
+  /** Its personal data was erased here (a candidate's request, or the retention period). */
+  'application.erased',
+  /** The company moved it to another status of its own (`data.status`). */
+  'application.status_changed',
+] as const;
+export type ApplicationEventType = (typeof APPLICATION_EVENT_TYPES)[number];
+
+/** The event `webhooks send-test` sends: it tells nothing about an application. */
+export const TEST_EVENT_TYPE = 'webhook.test';
+
+const instant = z.iso.datetime();
+
+/** The candidate's fields as the form named them (email, first_name, last_name, phone…), only with WEBHOOK_INCLUDE_CANDIDATE=true. */
+export const WebhookCandidate = z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]));
+export type WebhookCandidate = z.infer<typeof WebhookCandidate>;
+
+export const ApplicationEventData = z.object({
+  /** The proxy's reference of the application (the candidate's receipt shows it). */
+  reference: z.string(),
+  /** The Idempotency-Key the widget sent with it; null when it sent none. */
+  idempotency_key: z.string().nullable(),
+  campaign_id: z.number().int(),
+  company_id: z.number().int(),
+  /** When the proxy stored it. */
+  created_at: instant,
+  /** When the recruitment API got it. */
+  delivered_at: instant.optional(),
+  /** When it was refused or dead-lettered. */
+  ended_at: instant.optional(),
+  /** When its personal data was erased here. */
+  erased_at: instant.optional(),
+  /** Why it ended as it did (created_applicant, upstream_rejected, campaign_closed, expired, erased…). */
+  outcome: z.string().optional(),
+  /** The application's id in the recruitment API, once delivered. */
+  upstream_application_id: z.number().int().optional(),
+  /** application.status_changed only: the company's own status value. */
+  status: z.string().optional(),
+  /** Only with WEBHOOK_INCLUDE_CANDIDATE=true, and only while the proxy still holds the candidate's data. */
+  candidate: WebhookCandidate.optional(),
+});
+export type ApplicationEventData = z.infer<typeof ApplicationEventData>;
+
+export const ApplicationEvent = z.object({
+  type: z.enum(APPLICATION_EVENT_TYPES),
+  /** When it happened (the webhook-timestamp header is when it was sent). */
+  timestamp: instant,
+  data: ApplicationEventData,
+});
+export type ApplicationEvent = z.infer<typeof ApplicationEvent>;
+
+export const TestEvent = z.object({
+  type: z.literal(TEST_EVENT_TYPE),
+  timestamp: instant,
+  data: z.object({ message: z.string() }),
+});
+export type TestEvent = z.infer<typeof TestEvent>;
+
+/** Any body the proxy posts to WEBHOOK_URL. */
+export const WebhookEvent = z.discriminatedUnion('type', [ApplicationEvent, TestEvent]);
+export type WebhookEvent = z.infer<typeof WebhookEvent>;
