@@ -26,7 +26,8 @@ async function assertReleaseDataKept(backend: Backend): Promise<void> {
   // A minute after the fixtures were written (2026-01-01): the key has not expired.
   const store = backend.openApplications({ owner: 'today', now: () => Date.UTC(2026, 0, 1, 0, 1) });
   const report = await store.ready();
-  assert.deepEqual(report.applied, [], 'every migration of the release is recognised as applied');
+  // 0.2.0's last migration was version 3: only later ones are applied.
+  assert.deepEqual(report.applied.filter((m) => m.version <= 3), [], 'every migration of the release is recognised as applied');
   const waiting = await store.get('waiting-1');
   assert.equal(waiting?.status, 'pending');
   assert.equal(waiting?.payload?.applicant.email, 'ada@example.org');

@@ -7,6 +7,7 @@
 import type pg from 'pg';
 import { SchemaBehindError, checkOrder, refuseNewer } from './migrations.ts';
 import type { MigrationRecord, MigrationReport } from './migrations.ts';
+import { AFTER_DELIVERY_SQL } from './status-sql.ts';
 
 /** The request budget several instances spend together (budget-ledger.ts): spent times, a shared pause, and the take function. */
 const SHARED_BUDGET_SCHEMA = `
@@ -153,6 +154,11 @@ CREATE TABLE rate_counters (
     version: 3,
     name: 'the fencing token of delivery leases',
     sql: 'ALTER TABLE outbox ADD COLUMN lease_token integer NOT NULL DEFAULT 0',
+  },
+  {
+    version: 6,
+    name: "the candidate's receipt token and the company's status after delivery",
+    sql: AFTER_DELIVERY_SQL,
   },
 ];
 checkOrder(POSTGRES_MIGRATIONS);

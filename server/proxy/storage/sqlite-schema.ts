@@ -8,6 +8,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import { checkOrder, refuseNewer } from './migrations.ts';
 import type { MigrationRecord, MigrationReport } from './migrations.ts';
 import type { ResumeFiles } from './resume-files.ts';
+import { AFTER_DELIVERY_SQL } from './status-sql.ts';
 
 const SCHEMA_V1 = `
 CREATE TABLE IF NOT EXISTS outbox (
@@ -100,6 +101,13 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
     name: 'the fencing token of delivery leases',
     up(db) {
       db.exec('ALTER TABLE outbox ADD COLUMN lease_token INTEGER NOT NULL DEFAULT 0');
+    },
+  },
+  {
+    version: 6,
+    name: "the candidate's receipt token and the company's status after delivery",
+    up(db) {
+      db.exec(AFTER_DELIVERY_SQL);
     },
   },
 ];
