@@ -22,6 +22,7 @@ import { SchemaBehindError } from '../storage/index.ts';
 import type { ApplicationStore, Backend } from '../storage/index.ts';
 import { DEFAULT_RETENTION_INTERVAL_MS, RetentionSweeper, retentionMsOf } from './retention.ts';
 import { applicationsRouter } from './routes.ts';
+import { receiptRouter } from '../receipt/route.ts';
 import { HOUR_MS } from './spam.ts';
 import { UploadSpool } from './upload-spool.ts';
 import type { OpenUploadFile } from './upload-spool.ts';
@@ -60,6 +61,8 @@ export interface ApplicationsDeps {
 export interface ApplicationsModule {
   /** Mounted at /api/applications, before any body parser (it reads its own multipart bodies). */
   router: Router;
+  /** The candidates' receipt pages, mounted at RECEIPT_PATH (/applications/receipt). */
+  receipt: Router;
   /** Starts the delivery worker (takes back rows a killed process was delivering) and the retention sweep. */
   start(): void;
   /** Stops the sweep, and the worker after the attempts under way end, then closes the outbox. */
@@ -167,6 +170,7 @@ export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsMo
   let stopped = false;
   return {
     router,
+    receipt: receiptRouter(deps.config, stored),
     start() {
       if (stopped) return;
       // Once the store is ready (at once for SQLite); one that cannot open stays not ready.
