@@ -49,8 +49,13 @@ export interface CreateProxyOptions {
   demoPages?: RequestHandler;
   /** Default: a new registry with Node's default metrics. */
   registry?: Registry;
-  /** Options of the applications module: the delivery worker's timings, the retention pass's interval and the clock (tests shorten them). */
-  applications?: Pick<ApplicationsDeps, 'delivery' | 'retention' | 'clock' | 'openUploadFile'>;
+  /**
+   * Options of the applications module: the delivery worker's timings, the
+   * retention pass's interval, the status sync's timings and the clock (tests
+   * shorten them), and onStatusChanged, told when a delivered application's
+   * company status changes.
+   */
+  applications?: Pick<ApplicationsDeps, 'delivery' | 'retention' | 'clock' | 'openUploadFile' | 'onStatusChanged' | 'statusSync'>;
 }
 
 export interface Proxy {

@@ -23,6 +23,10 @@ import type { ApplicationStore, Backend } from '../storage/index.ts';
 import { DEFAULT_RETENTION_INTERVAL_MS, RetentionSweeper, retentionMsOf } from './retention.ts';
 import { applicationsRouter } from './routes.ts';
 import { receiptRouter } from '../receipt/route.ts';
+import { DEFAULT_STATUS_SYNC, StatusSync, statusSyncPerMinute } from './status-sync.ts';
+import type { OnStatusChanged, StatusSyncOptions } from './status-sync.ts';
+import { statusSyncMetrics } from './status-sync-metrics.ts';
+import type { RecruitmentClient } from '../../client/index.ts';
 import { HOUR_MS } from './spam.ts';
 import { UploadSpool } from './upload-spool.ts';
 import type { OpenUploadFile } from './upload-spool.ts';
@@ -37,11 +41,14 @@ export type { BlockReason, DeliveryBlock } from './delivery-block.ts';
 export { OUTBOX_STATUSES } from '../storage/index.ts';
 export type { ApplicationStore, ErasedBy, ErasureReport, OutboxRow, OutboxStatus, OutboxSummary, Outcome } from '../storage/index.ts';
 export { DEFAULT_RETENTION_INTERVAL_MS } from './retention.ts';
+export { DEFAULT_STATUS_SYNC, STATUS_SYNC_SHARE } from './status-sync.ts';
+export type { OnStatusChanged, PassResult, StatusChange, StatusSync, StatusSyncOptions } from './status-sync.ts';
 export type { SweepResult } from './retention.ts';
 
 export interface ApplicationsDeps {
   config: ProxyConfig;
-  client: DeliveryClient;
+  /** Delivery's calls; its budget (when it has one) sizes the status sync's share. */
+  client: DeliveryClient & Partial<Pick<RecruitmentClient, 'budget'>>;
   catalogue: ApplicationsCatalogue;
   logger: Logger;
   registry: Registry;
@@ -56,6 +63,10 @@ export interface ApplicationsDeps {
   retention?: { intervalMs?: number };
   /** How uploads are written to DATA_DIR/uploads (default node:fs's createWriteStream; tests give one whose disk is full). */
   openUploadFile?: OpenUploadFile;
+  /** Told when the status sync sees a delivered application's status change (default: nothing). */
+  onStatusChanged?: OnStatusChanged;
+  /** The status sync's timings (tests shorten them); its days are STATUS_SYNC_DAYS. */
+  statusSync?: Partial<Omit<StatusSyncOptions, 'days'>>;
 }
 
 export interface ApplicationsModule {
@@ -76,6 +87,8 @@ export interface ApplicationsModule {
   blocked(): DeliveryBlock | undefined;
   /** Stops delivery for everyone, as such a refusal does (the start check learnt it later). */
   block(reason: BlockReason, error: string): void;
+  /** The job following the company's status of delivered applications (STATUS_SYNC_DAYS). */
+  statusSync: StatusSync;
 }
 
 export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsModule {
@@ -155,6 +168,7 @@ export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsMo
       },
     },
   );
+  const statusSync = createStatusSync(deps, outbox, now, log);
   const stored = () => opened.then(() => outbox);
   const router = applicationsRouter({
     config: deps.config,
@@ -179,6 +193,7 @@ export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsMo
           if (stopped) return;
           worker.start();
           retention.start();
+          statusSync.start();
         },
         () => {},
       );
@@ -188,6 +203,7 @@ export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsMo
       stopped = true;
       await opened.catch(() => {});
       await retention.stop();
+      await statusSync.stop();
       await worker.stop();
       await outbox.close();
     },
@@ -196,5 +212,42 @@ export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsMo
     whenReady: () => opened,
     blocked: () => worker.blocked,
     block: (reason, error) => worker.block(reason, error),
+    statusSync,
   };
+}
+
+/** The status sync, its budget STATUS_SYNC_SHARE of the client's (shared by the instances on one database), its metrics and log lines. */
+function createStatusSync(deps: ApplicationsDeps, outbox: ApplicationStore, now: () => number, log: Logger): StatusSync {
+  const upstream = deps.client.budget;
+  const budget = deps.backend.requestBudget(
+    (error, what) => log.warn({ event: 'budget_error', error: error instanceof Error ? error.message : String(error) }, what),
+    { name: 'status_sync', perMinute: statusSyncPerMinute(upstream?.perMinute ?? 120), windowMs: upstream?.windowMs ?? 61_000 },
+  );
+  // The gauge reads the job's state when collected, after the job exists.
+  const metrics = statusSyncMetrics(deps.registry, () => sync.enabled);
+  const sync: StatusSync = new StatusSync(
+    {
+      store: outbox,
+      client: deps.client,
+      budget,
+      now,
+      onStatusChanged: deps.onStatusChanged ?? (() => {}),
+      events: {
+        onChecked: (result) => metrics.checks.inc({ result }),
+        onForbidden(error) {
+          metrics.forbidden.inc();
+          log.error(
+            { event: 'status_sync_forbidden', error: `${error.code} (${error.status ?? '-'})` },
+            "status sync stopped: the API client of UPSTREAM_PRIVATE_KEY may not read applications (scope applications_read); candidates' receipts will not show the company's status. Give it that scope and restart the proxy; applications are received and delivered as before",
+          );
+        },
+        onError(error) {
+          metrics.checks.inc({ result: 'error' });
+          log.warn({ event: 'status_sync_error', error: error instanceof Error ? error.message : String(error) }, 'status sync pass stopped; the next one tries again');
+        },
+      },
+    },
+    { days: deps.config.statusSyncDays, ...DEFAULT_STATUS_SYNC, ...deps.statusSync },
+  );
+  return sync;
 }
