@@ -462,6 +462,21 @@ describe('<jobboard-apply>', () => {
       });
     }
 
+    it("links the candidate to their receipt on the proxy, a root-relative link resolved on the proxy's origin", async () => {
+      const receiptOf = async (scenario: string, lang: Lang) => {
+        const { el } = await form(scenario, lang);
+        await fillRequired(el);
+        await submit(el);
+        await until(() => maybe(el, '#outcome'));
+        return el.shadowRoot!.querySelector<HTMLAnchorElement>('#outcome a[part=receipt]');
+      };
+      const fromRoot = await receiptOf('ok', 'fr');
+      expect(fromRoot?.href).to.equal(`${location.origin}/applications/receipt/tok-1`);
+      expect(fromRoot?.textContent).to.equal('Suivre votre candidature');
+      expect((await receiptOf('queued', 'en'))?.href).to.equal('https://jobs.example/applications/receipt/tok-2');
+      expect(await receiptOf('slow', 'en'), 'no link from a proxy that gives none').to.equal(null);
+    });
+
     it('titles the outcome with an h2 by default, or at the level heading-level gives', async () => {
       const outcomeHeading = async (el: JobboardApply) => {
         await fillRequired(el);
