@@ -48,7 +48,7 @@ describe('the receipt page in Chromium', () => {
     assert.deepEqual([waiting.status, refused.status], [202, 202]);
     links.received = String(waiting.body.receipt_url);
     links.notDelivered = String(refused.body.receipt_url);
-    await admin(world.sandbox, 'PATCH', `/campaigns/${toClose}`, { status: 'closed' });
+    await admin(world.sandbox, 'PATCH', `/campaigns/${toClose}`, { status: 'archived' });
     await admin(world.sandbox, 'POST', '/faults', { count: 0 });
     await eventually(async () => (await world.applications.outbox.get(String(refused.body.reference)))?.status === 'dead', { timeoutMs: 20_000, what: 'the refused application dead-lettered' });
     // The waiting one is delivered now too: the page of a waiting one is read from another, kept waiting.
