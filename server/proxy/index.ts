@@ -37,6 +37,7 @@ export { SchemaBehindError } from './storage/index.ts';
 export { FORWARDED_PAGE_PARAMS } from '../public-api/list-params.ts';
 export { UpstreamCheckError, checkUpstream } from './upstream-check.ts';
 export type { UpstreamCheck, UpstreamMistake } from './upstream-check.ts';
+export type { OnStatusChanged, StatusChange } from './applications/index.ts';
 
 export interface CreateProxyOptions {
   config: ProxyConfig;

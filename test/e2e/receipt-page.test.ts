@@ -50,7 +50,7 @@ describe('the receipt page in Chromium', () => {
     links.notDelivered = String(refused.body.receipt_url);
     await admin(world.sandbox, 'PATCH', `/campaigns/${toClose}`, { status: 'archived' });
     await admin(world.sandbox, 'POST', '/faults', { count: 0 });
-    await eventually(async () => (await world.applications.outbox.get(String(refused.body.reference)))?.status === 'dead', { timeoutMs: 20_000, what: 'the refused application dead-lettered' });
+    await eventually(async () => (await world.applications.outbox.get(String(refused.body.reference)))?.status === 'dead', { timeoutMs: 60_000, what: 'the refused application dead-lettered' });
     // The waiting one is delivered now too: the page of a waiting one is read from another, kept waiting.
     await admin(world.sandbox, 'POST', '/faults', { count: 1_000_000, status: 503 });
     const stillWaiting = await apply(world.proxyUrl, { fields: validFields(open) });
