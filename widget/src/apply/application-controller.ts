@@ -315,7 +315,7 @@ export class ApplicationController implements ReactiveController {
 }
 
 /** The receipt link, absolute: a root-relative one is on the proxy's origin, not the board page's. Only http(s). */
-function receiptLink(link: string | undefined, endpoint: string): string | null {
+export function receiptLink(link: string | undefined, endpoint: string): string | null {
   if (!link) return null;
   try {
     const resolved = new URL(link, new URL(endpoint, location.href));

@@ -3,6 +3,7 @@ import { emulateMedia, sendKeys, setViewport } from '@web/test-runner-commands';
 import '../widget.ts';
 import type { JobboardApply, JobboardApplySuccessEvent } from '../index.ts';
 import { loadConfig } from '../internal/api.ts';
+import { receiptLink } from './application-controller.ts';
 import {
   activeInside,
   until,
@@ -475,6 +476,14 @@ describe('<jobboard-apply>', () => {
       expect(fromRoot?.textContent).to.equal('Suivre votre candidature');
       expect((await receiptOf('queued', 'en'))?.href).to.equal('https://jobs.example/applications/receipt/tok-2');
       expect(await receiptOf('slow', 'en'), 'no link from a proxy that gives none').to.equal(null);
+    });
+
+    it("resolves a root-relative receipt link on the endpoint's origin, not the page's, and takes only http(s)", () => {
+      expect(receiptLink('/applications/receipt/t', 'https://proxy.example/jobs')).to.equal('https://proxy.example/applications/receipt/t');
+      expect(receiptLink('https://jobs.example/applications/receipt/t', '/jobs')).to.equal('https://jobs.example/applications/receipt/t');
+      expect(receiptLink('/applications/receipt/t', '/jobs')).to.equal(`${location.origin}/applications/receipt/t`);
+      expect(receiptLink('javascript:alert(1)', 'https://proxy.example')).to.equal(null);
+      expect(receiptLink(undefined, 'https://proxy.example')).to.equal(null);
     });
 
     it('titles the outcome with an h2 by default, or at the level heading-level gives', async () => {
