@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { admin } from '../server/test/sandbox-admin.ts';
-import { apply, startApplyWorld, validFields } from './proxy-apply-support.ts';
+import { apply, fetch, startApplyWorld, validFields } from './proxy-apply-support.ts';
 import type { ApplyWorld } from './proxy-apply-support.ts';
 
 const RECEIPT_LINK = /^\/applications\/receipt\/[A-Za-z0-9_-]{24}$/;
@@ -20,7 +20,7 @@ describe('the receipt link of an application', () => {
   });
   after(() => world.close());
 
-  /** The receipt page the link leads to, in English. */
+  /** The receipt page the link leads to, in English (checked against the OpenAPI document, as every answer here). */
   async function receipt(link: unknown): Promise<{ status: number; heading: string | undefined }> {
     const response = await fetch(`${world.proxyUrl}${String(link)}`, { headers: { 'Accept-Language': 'en' } });
     return { status: response.status, heading: /<h1>(.*?)<\/h1>/.exec(await response.text())?.[1] };
