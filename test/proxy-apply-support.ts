@@ -10,7 +10,7 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { createClient } from '../server/client/index.ts';
 import type { RecruitmentClient } from '../server/client/index.ts';
-import type { ApplicationsModule, DeliveryOptions, OpenUploadFile } from '../server/proxy/applications/index.ts';
+import type { ApplicationsDeps, ApplicationsModule, DeliveryOptions, OpenUploadFile } from '../server/proxy/applications/index.ts';
 import type { LiveCatalogue } from '../server/proxy/catalogue/index.ts';
 import type { WebhookSenderOptions } from '../server/proxy/webhooks/sender.ts';
 import { loadProxyConfig } from '../server/proxy/config.ts';
@@ -72,6 +72,9 @@ export interface WorldOptions {
   fetch?: typeof fetch;
   /** How uploads are written (a disk that fills up). */
   openUploadFile?: OpenUploadFile;
+  /** The status sync's timings, and what it tells of a change. */
+  statusSync?: ApplicationsDeps['statusSync'];
+  onStatusChanged?: ApplicationsDeps['onStatusChanged'];
 }
 
 export const FAST_DELIVERY: Partial<DeliveryOptions> = { baseBackoffMs: 50, maxBackoffMs: 400, pollIntervalMs: 50, upstreamTimeoutMs: 5_000 };
@@ -114,7 +117,10 @@ export interface ProxyStack {
 /** The proxy started by startProxy, with the outbox's timings shortened and the client's retries injectable. */
 export async function startProxyStack(
   config: ProxyConfig,
-  options: { logger: Logger; delivery?: Partial<DeliveryOptions>; clock?: { now(): number } } & Pick<WorldOptions, 'clientRetry' | 'clientTimeoutMs' | 'budgetPerMinute' | 'budgetWindowMs' | 'fetch' | 'openUploadFile'>,
+  options: { logger: Logger; delivery?: Partial<DeliveryOptions>; clock?: { now(): number } } & Pick<
+    WorldOptions,
+    'clientRetry' | 'clientTimeoutMs' | 'budgetPerMinute' | 'budgetWindowMs' | 'fetch' | 'openUploadFile' | 'statusSync' | 'onStatusChanged'
+  >,
 ): Promise<ProxyStack> {
   const client = createClient({
     baseUrl: config.upstream.url,
@@ -140,6 +146,8 @@ export async function startProxyStack(
       webhooks: FAST_WEBHOOKS,
       ...(options.clock === undefined ? {} : { clock: options.clock }),
       ...(options.openUploadFile === undefined ? {} : { openUploadFile: options.openUploadFile }),
+      ...(options.statusSync === undefined ? {} : { statusSync: options.statusSync }),
+      ...(options.onStatusChanged === undefined ? {} : { onStatusChanged: options.onStatusChanged }),
     },
   });
   try {
@@ -186,6 +194,8 @@ export async function startApplyWorld(options: WorldOptions = {}): Promise<Apply
     ...(options.budgetWindowMs === undefined ? {} : { budgetWindowMs: options.budgetWindowMs }),
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
     ...(options.openUploadFile === undefined ? {} : { openUploadFile: options.openUploadFile }),
+    ...(options.statusSync === undefined ? {} : { statusSync: options.statusSync }),
+    ...(options.onStatusChanged === undefined ? {} : { onStatusChanged: options.onStatusChanged }),
   });
   const openCampaignIds = stack.catalogue.store.search({ page: 1, per_page: 50 }).items.map((c) => c.id);
   return {

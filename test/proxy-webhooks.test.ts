@@ -165,6 +165,33 @@ describe('webhooks to the board (SQLite)', () => {
   });
 });
 
+describe('webhooks of the status sync (SQLite)', () => {
+  let world: ApplyWorld;
+  let hooks: Receiver;
+  before(async () => {
+    hooks = await startReceiver();
+    world = await startApplyWorld({ env: { WEBHOOK_URL: hooks.url, WEBHOOK_SECRET: SECRET }, statusSync: { intervalMs: 24 * 60 * 60 * 1000, periodMs: 0 } });
+  });
+  after(async () => {
+    await world.close();
+    await hooks.close();
+    assert.equal(hooks.invalid, 0, 'every request the proxy sent verified');
+  });
+
+  it("tells application.status_changed with the company's new status, after received and delivered", async () => {
+    const answer = await apply(world.proxyUrl, { fields: validFields(world.openCampaignIds[0]!) });
+    assert.equal(answer.status, 201);
+    const reference = String(answer.body.reference);
+    await settled(hooks, reference, 2, 'received and delivered');
+    const id = (await world.applications.outbox.get(reference))!.upstream_application_id!;
+    await world.applications.statusSync.runOnce();
+    await admin(world.sandbox, 'PUT', `/applications/${id}/status`, { value: 'interview' });
+    await world.applications.statusSync.runOnce();
+    assert.deepEqual(await settled(hooks, reference, 3, 'the status change'), ['application.received', 'application.delivered', 'application.status_changed']);
+    assert.equal(hooks.accepted.find((e) => e.event.type === 'application.status_changed')?.event.data.status, 'interview');
+  });
+});
+
 describe('webhooks from three instances on one PostgreSQL database', { skip: skipWithoutPostgres() }, () => {
   let sandbox: RunningSandbox;
   let hooks: Receiver;

@@ -29,6 +29,7 @@ import { sitemapHandler } from './routes/sitemap.ts';
 import { healthRouter } from './routes/health.ts';
 import { WIDGET_CHUNK_CACHE_CONTROL, WIDGET_CHUNK_PATH, widgetChunkHandler, widgetHandler } from './routes/widget.ts';
 import { PINNED_WIDGET_PATH } from './widget-pin.ts';
+import { RECEIPT_PATH } from './receipt/token.ts';
 import type { Check, Readiness } from './routes/health.ts';
 
 /**
@@ -62,7 +63,7 @@ export interface ProxyAppDeps {
   registry: Registry;
   catalogue: AppCatalogue;
   /** The applications module (mounted at /api/applications). */
-  applications?: { router: RequestHandler; ready(): boolean } | undefined;
+  applications?: { router: RequestHandler; ready(): boolean; receipt?: RequestHandler } | undefined;
   /** A folder served at / (the demo job-board page). */
   demoPageDir?: string | undefined;
   /** More demo pages, served before that folder, under the same policy. */
@@ -193,6 +194,7 @@ export function createProxyApp(deps: ProxyAppDeps): express.Express {
   campaignRoutes(app, '/api/campaigns', reader);
   // The applications module reads its own (multipart) bodies: mounted before any body parser.
   if (deps.applications !== undefined) app.use('/api/applications', deps.applications.router);
+  if (deps.applications?.receipt !== undefined) app.use(RECEIPT_PATH, deps.applications.receipt);
   // No JSON endpoint takes a body today; a small limit keeps a future one safe.
   app.use('/api', express.json({ limit: '16kb' }));
 

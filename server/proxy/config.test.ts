@@ -150,6 +150,34 @@ describe('proxy configuration', () => {
     assert.deepEqual(problemsOf({ WEBHOOK_INCLUDE_CANDIDATE: 'yes' }), ['WEBHOOK_INCLUDE_CANDIDATE must be true or false']);
   });
 
+  it('takes STATUS_SYNC_DAYS as a whole number of days, 90 by default and 0 for off', () => {
+    assert.equal(loadProxyConfig(REQUIRED).statusSyncDays, 90);
+    assert.equal(loadProxyConfig({ ...REQUIRED, STATUS_SYNC_DAYS: '0' }).statusSyncDays, 0);
+    assert.deepEqual(problemsOf({ STATUS_SYNC_DAYS: '-1' }), ['STATUS_SYNC_DAYS must be a whole number of days, like 90, or 0 to turn the status sync off']);
+    assert.deepEqual(problemsOf({ STATUS_SYNC_DAYS: '1.5' }), ['STATUS_SYNC_DAYS must be a whole number of days, like 90, or 0 to turn the status sync off']);
+  });
+
+  it("reads STATUS_LABELS at start, and names the variable, the status and the language of a mistake in the file", () => {
+    const file = (name: string, body: string) => {
+      const path = join(tmp, name);
+      writeFileSync(path, body);
+      return path;
+    };
+    assert.equal(loadProxyConfig(REQUIRED).statusLabels.size, 0, 'no file: no status is shown');
+    const labels = loadProxyConfig({ ...REQUIRED, STATUS_LABELS: file('labels.json', '{"interview": {"en": "Interview planned", "fr": "Entretien prévu"}}') }).statusLabels;
+    assert.deepEqual(labels.get('interview'), { en: 'Interview planned', fr: 'Entretien prévu' });
+    const [unknownLanguage] = problemsOf({ STATUS_LABELS: file('de.json', '{"interview": {"de": "Vorstellungsgespräch"}}') });
+    assert.match(unknownLanguage!, /^STATUS_LABELS .*de\.json: "interview" has a language this proxy does not know \(de\); known: fr, en, es/);
+    const [empty] = problemsOf({ STATUS_LABELS: file('empty.json', '{"hired": {"fr": " "}}') });
+    assert.match(empty!, /^STATUS_LABELS .*: "hired"\.fr must not be empty; write one object/);
+    const [notLabels] = problemsOf({ STATUS_LABELS: file('flat.json', '{"hired": "Hired"}') });
+    assert.match(notLabels!, /"hired" must be an object of labels by language/);
+    const [broken] = problemsOf({ STATUS_LABELS: file('broken.json', '{"hired": ') });
+    assert.match(broken!, /^STATUS_LABELS cannot read .*broken\.json as JSON/);
+    const [missing] = problemsOf({ STATUS_LABELS: join(tmp, 'nowhere.json') });
+    assert.match(missing!, /^STATUS_LABELS cannot read .*nowhere\.json as JSON \(ENOENT/);
+  });
+
   it('takes a BOARD_OFFER_URL template with {id} once, and refuses one without it or that is not an absolute http(s) URL', () => {
     assert.equal(loadProxyConfig({ ...REQUIRED, BOARD_OFFER_URL: 'https://jobs.acme.example/offres?offer={id}' }).boardOfferUrl, 'https://jobs.acme.example/offres?offer={id}');
     assert.equal(loadProxyConfig(REQUIRED).boardOfferUrl, null);

@@ -9,6 +9,8 @@ import { packagePath } from '../package-root.ts';
 import { CONFIGURABLE_FIELDS, DEFAULT_FIELD_MODES, FIELD_MODES } from '../public-api/application-form.ts';
 import type { ConfigurableField, FieldMode } from '../public-api/application-form.ts';
 import { likelyMeant, typoProblems } from './env-typos.ts';
+import { readStatusLabels } from './status-labels.ts';
+import type { StatusLabels } from './status-labels.ts';
 
 const CAPTCHA_VERIFY_URLS = {
   turnstile: 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
@@ -79,6 +81,9 @@ const GIB = 1024 * 1024 * 1024;
 
 /** How long a dead-lettered or refused application keeps its personal data, in days. */
 export const DEFAULT_PERSONAL_DATA_RETENTION_DAYS = 30;
+
+/** How long after delivery the status sync follows an application, in days. */
+export const DEFAULT_STATUS_SYNC_DAYS = 90;
 
 const TRUST_PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
@@ -267,6 +272,12 @@ const EnvSchema = z
     METRICS_HOST: z.string().min(1).default('127.0.0.1'),
     ALLOW_EMPTY_CATALOGUE: z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
     ...WebhookEnv.shape,
+    STATUS_SYNC_DAYS: z.coerce
+      .number({ error: 'must be a whole number of days, like 90, or 0 to turn the status sync off' })
+      .int({ error: 'must be a whole number of days, like 90, or 0 to turn the status sync off', abort: true })
+      .min(0, 'must be a whole number of days, like 90, or 0 to turn the status sync off')
+      .default(DEFAULT_STATUS_SYNC_DAYS),
+    STATUS_LABELS: optionalText,
   })
   .superRefine((env, ctx) => {
     requireWebhookSecret(env, ctx);
@@ -334,6 +345,10 @@ export interface ProxyConfig {
   allowEmptyCatalogue: boolean;
   /** Signed events to the board (WEBHOOK_URL); null when not set. */
   webhook: WebhookConfig | null;
+  /** Days after delivery the status sync follows an application (0: no status sync). */
+  statusSyncDays: number;
+  /** The board's labels of the company's status values (STATUS_LABELS); empty: no status is shown to candidates. */
+  statusLabels: StatusLabels;
 }
 
 export class ConfigError extends Error {
@@ -384,6 +399,15 @@ export function loadProxyConfig(env: Record<string, string | undefined> = proces
       }),
     );
   }
+  let statusLabels: StatusLabels = new Map();
+  const labelsPath = result.success ? result.data.STATUS_LABELS : undefined;
+  if (labelsPath !== undefined) {
+    try {
+      statusLabels = readStatusLabels(resolve(labelsPath));
+    } catch (error) {
+      problems.push(`STATUS_LABELS ${(error as Error).message}`);
+    }
+  }
   if (problems.length > 0 || !result.success) throw new ConfigError(problems);
   const e = result.data;
   return {
@@ -428,5 +452,7 @@ export function loadProxyConfig(env: Record<string, string | undefined> = proces
     metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST },
     allowEmptyCatalogue: e.ALLOW_EMPTY_CATALOGUE === 'true',
     webhook: webhookConfigOf(e),
+    statusSyncDays: e.STATUS_SYNC_DAYS,
+    statusLabels,
   };
 }

@@ -37,6 +37,7 @@ export { SchemaBehindError } from './storage/index.ts';
 export { FORWARDED_PAGE_PARAMS } from '../public-api/list-params.ts';
 export { UpstreamCheckError, checkUpstream } from './upstream-check.ts';
 export type { UpstreamCheck, UpstreamMistake } from './upstream-check.ts';
+export type { OnStatusChanged, StatusChange } from './applications/index.ts';
 
 export interface CreateProxyOptions {
   config: ProxyConfig;
@@ -49,8 +50,13 @@ export interface CreateProxyOptions {
   demoPages?: RequestHandler;
   /** Default: a new registry with Node's default metrics. */
   registry?: Registry;
-  /** Options of the applications module: the delivery worker's timings, the retention pass's interval and the clock (tests shorten them). */
-  applications?: Pick<ApplicationsDeps, 'delivery' | 'retention' | 'clock' | 'openUploadFile' | 'webhooks'>;
+  /**
+   * Options of the applications module: the delivery worker's timings, the
+   * retention pass's interval, the status sync's timings and the clock (tests
+   * shorten them), and onStatusChanged, told when a delivered application's
+   * company status changes.
+   */
+  applications?: Pick<ApplicationsDeps, 'delivery' | 'retention' | 'clock' | 'openUploadFile' | 'onStatusChanged' | 'statusSync' | 'webhooks'>;
 }
 
 export interface Proxy {

@@ -6,7 +6,7 @@
 // it to dist/openapi without starting anything.
 import type { ProblemCode } from './problems.ts';
 import { PROBLEMS } from './problems.ts';
-import { MIME_TYPE_OF, RESUME_TYPES } from '../contract/index.ts';
+import { LOCALES, MIME_TYPE_OF, RESUME_TYPES } from '../contract/index.ts';
 import { componentSchemas, queryParameters, schemaRef } from '../openapi/zod.ts';
 import type { JsonSchema } from '../openapi/zod.ts';
 import { DEFAULT_FIELD_MODES } from './application-form.ts';
@@ -236,6 +236,25 @@ export function buildOpenApi(version: string, fields: Record<ConfigurableField, 
               description: 'The fragment saying the offer is no longer open (a closed or unknown offer), or `not_found` when the server renderer is not built',
               content: { ...text('text/html'), ...problemContent },
             },
+          },
+        },
+      },
+      '/applications/receipt/{token}': {
+        get: {
+          operationId: 'getApplicationReceipt',
+          tags: ['Pages'],
+          summary: "The candidate's receipt page (the apply answer's receipt_url)",
+          description:
+            'Server-rendered HTML, no script: received (waiting for the service), sent to the company (with the board\'s STATUS_LABELS label of the company\'s status, only when it maps it), or not delivered (with what to do). ' +
+            'In the language of `lang`, else Accept-Language, else English. Never cached (no-store), no Referer, not indexed, under a strict Content-Security-Policy.',
+          parameters: [
+            { name: 'token', in: 'path', required: true, description: 'The token of the receipt_url', schema: { type: 'string' } },
+            { name: 'lang', in: 'query', required: false, description: 'The page\'s language; another value is ignored', schema: { type: 'string', enum: [...LOCALES] } },
+          ],
+          responses: {
+            200: { description: 'The receipt', content: text('text/html') },
+            404: { description: "The \"receipt not available\" page: an unknown or malformed token, or the application's record was purged", content: text('text/html') },
+            ...problems(),
           },
         },
       },

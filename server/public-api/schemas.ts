@@ -254,6 +254,9 @@ export const ApplicationAnswer = z.object({
   status: z.enum(['delivered', 'queued']),
   reference: z.string(),
   campaign_id: z.int(),
+  receipt_url: z
+    .string()
+    .describe("The candidate's receipt page on the proxy (/applications/receipt/<token>): absolute with PUBLIC_ORIGIN, else root-relative to the proxy's origin"),
 });
 
 export const HealthAnswer = z.object({ status: z.literal('ok') });

@@ -209,7 +209,7 @@ async function apply(ctx: Ctx, scenario: string, token: string): Promise<void> {
       await sleep(400);
       return json(ctx, 201, { status: 'delivered', reference: 'ref-slow', campaign_id: Number(entry.fields.campaign_id) });
     case 'queued':
-      return json(ctx, 202, { status: 'queued', reference: 'ref-queued', campaign_id: Number(entry.fields.campaign_id) });
+      return json(ctx, 202, { status: 'queued', reference: 'ref-queued', campaign_id: Number(entry.fields.campaign_id), receipt_url: 'https://jobs.example/applications/receipt/tok-2' });
     case 'conflict':
       return problem(ctx, 409, 'already_applied');
     case 'invalid':
@@ -226,7 +226,8 @@ async function apply(ctx: Ctx, scenario: string, token: string): Promise<void> {
       return problem(ctx, 429, 'rate_limited');
     default:
       if (scenario === 'drop') ctx.set('idempotent-replayed', 'true');
-      return json(ctx, 201, { status: 'delivered', reference: 'ref-1', campaign_id: Number(entry.fields.campaign_id) });
+      // Root-relative, as a proxy without PUBLIC_ORIGIN gives it ('slow' gives none, as a proxy before receipts).
+      return json(ctx, 201, { status: 'delivered', reference: 'ref-1', campaign_id: Number(entry.fields.campaign_id), receipt_url: '/applications/receipt/tok-1' });
   }
 }
 

@@ -35,6 +35,7 @@ function row(attempts: number): OutboxRow {
     next_attempt_at: 0, dead_letter_at: 0, answered: null, outcome: null, last_error: null, last_attempt_at: 0,
     delivered_at: null, upstream_applicant_id: null, upstream_application_id: null,
     ended_at: null, erased_at: null, erased_by: null, unconfirmed_send: 0, source_dropped: 0, utm: null,
+    receipt_token: null, company_status: null, status_checked_at: null,
   };
 }
 

@@ -22,6 +22,11 @@ import { SchemaBehindError } from '../storage/index.ts';
 import type { ApplicationStore, Backend } from '../storage/index.ts';
 import { DEFAULT_RETENTION_INTERVAL_MS, RetentionSweeper, retentionMsOf } from './retention.ts';
 import { applicationsRouter } from './routes.ts';
+import { receiptRouter } from '../receipt/route.ts';
+import { DEFAULT_STATUS_SYNC, StatusSync, statusSyncPerMinute } from './status-sync.ts';
+import type { OnStatusChanged, StatusSyncOptions } from './status-sync.ts';
+import { statusSyncMetrics } from './status-sync-metrics.ts';
+import type { RecruitmentClient } from '../../client/index.ts';
 import { HOUR_MS } from './spam.ts';
 import { UploadSpool } from './upload-spool.ts';
 import { DEFAULT_WEBHOOK_SENDER, WebhookSender } from '../webhooks/sender.ts';
@@ -38,11 +43,14 @@ export type { BlockReason, DeliveryBlock } from './delivery-block.ts';
 export { OUTBOX_STATUSES } from '../storage/index.ts';
 export type { ApplicationStore, ErasedBy, ErasureReport, OutboxRow, OutboxStatus, OutboxSummary, Outcome } from '../storage/index.ts';
 export { DEFAULT_RETENTION_INTERVAL_MS } from './retention.ts';
+export { DEFAULT_STATUS_SYNC, STATUS_SYNC_SHARE } from './status-sync.ts';
+export type { OnStatusChanged, PassResult, StatusChange, StatusSync, StatusSyncOptions } from './status-sync.ts';
 export type { SweepResult } from './retention.ts';
 
 export interface ApplicationsDeps {
   config: ProxyConfig;
-  client: DeliveryClient;
+  /** Delivery's calls; its budget (when it has one) sizes the status sync's share. */
+  client: DeliveryClient & Partial<Pick<RecruitmentClient, 'budget'>>;
   catalogue: ApplicationsCatalogue;
   logger: Logger;
   registry: Registry;
@@ -59,11 +67,17 @@ export interface ApplicationsDeps {
   retention?: { intervalMs?: number };
   /** How uploads are written to DATA_DIR/uploads (default node:fs's createWriteStream; tests give one whose disk is full). */
   openUploadFile?: OpenUploadFile;
+  /** Told when the status sync sees a delivered application's status change (default: nothing). */
+  onStatusChanged?: OnStatusChanged;
+  /** The status sync's timings (tests shorten them); its days are STATUS_SYNC_DAYS. */
+  statusSync?: Partial<Omit<StatusSyncOptions, 'days'>>;
 }
 
 export interface ApplicationsModule {
   /** Mounted at /api/applications, before any body parser (it reads its own multipart bodies). */
   router: Router;
+  /** The candidates' receipt pages, mounted at RECEIPT_PATH (/applications/receipt). */
+  receipt: Router;
   /** Starts the delivery worker (takes back rows a killed process was delivering) and the retention sweep. */
   start(): void;
   /** Stops the sweep, and the worker after the attempts under way end, then closes the outbox. */
@@ -77,6 +91,8 @@ export interface ApplicationsModule {
   blocked(): DeliveryBlock | undefined;
   /** Stops delivery for everyone, as such a refusal does (the start check learnt it later). */
   block(reason: BlockReason, error: string): void;
+  /** The job following the company's status of delivered applications (STATUS_SYNC_DAYS). */
+  statusSync: StatusSync;
 }
 
 export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsModule {
@@ -180,6 +196,7 @@ export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsMo
       },
     },
   );
+  const statusSync = createStatusSync(deps, outbox, now, log);
   const stored = () => opened.then(() => outbox);
   const router = applicationsRouter({
     config: deps.config,
@@ -195,6 +212,7 @@ export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsMo
   let stopped = false;
   return {
     router,
+    receipt: receiptRouter(deps.config, stored),
     start() {
       if (stopped) return;
       // Once the store is ready (at once for SQLite); one that cannot open stays not ready.
@@ -204,6 +222,7 @@ export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsMo
           worker.start();
           retention.start();
           sender?.start();
+          statusSync.start();
         },
         () => {},
       );
@@ -213,6 +232,7 @@ export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsMo
       stopped = true;
       await opened.catch(() => {});
       await retention.stop();
+      await statusSync.stop();
       await Promise.all([worker.stop(), sender?.stop()]);
       await outbox.close();
     },
@@ -221,5 +241,46 @@ export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsMo
     whenReady: () => opened,
     blocked: () => worker.blocked,
     block: (reason, error) => worker.block(reason, error),
+    statusSync,
   };
+}
+
+/** The status sync, its budget STATUS_SYNC_SHARE of the client's (shared by the instances on one database), its metrics and log lines. */
+function createStatusSync(deps: ApplicationsDeps, outbox: ApplicationStore, now: () => number, log: Logger): StatusSync {
+  const upstream = deps.client.budget;
+  const budget = deps.backend.requestBudget(
+    (error, what) => log.warn({ event: 'budget_error', error: error instanceof Error ? error.message : String(error) }, what),
+    { name: 'status_sync', perMinute: statusSyncPerMinute(upstream?.perMinute ?? 120), windowMs: upstream?.windowMs ?? 61_000 },
+  );
+  // The gauge reads the job's state when collected, after the job exists.
+  const metrics = statusSyncMetrics(deps.registry, () => sync.enabled);
+  const sync: StatusSync = new StatusSync(
+    {
+      store: outbox,
+      client: deps.client,
+      budget,
+      now,
+      async onStatusChanged(change) {
+        // Told before the status is stored: an event that fails to be recorded leaves the change to be seen, and told, again.
+        await outbox.webhooks.record(change.reference, 'application.status_changed', { status: change.status });
+        await deps.onStatusChanged?.(change);
+      },
+      events: {
+        onChecked: (result) => metrics.checks.inc({ result }),
+        onForbidden(error) {
+          metrics.forbidden.inc();
+          log.error(
+            { event: 'status_sync_forbidden', error: `${error.code} (${error.status ?? '-'})` },
+            "status sync stopped: the API client of UPSTREAM_PRIVATE_KEY may not read applications (scope applications_read); candidates' receipts will not show the company's status. Give it that scope and restart the proxy; applications are received and delivered as before",
+          );
+        },
+        onError(error) {
+          metrics.checks.inc({ result: 'error' });
+          log.warn({ event: 'status_sync_error', error: error instanceof Error ? error.message : String(error) }, 'status sync pass stopped; the next one tries again');
+        },
+      },
+    },
+    { days: deps.config.statusSyncDays, ...DEFAULT_STATUS_SYNC, ...deps.statusSync },
+  );
+  return sync;
 }

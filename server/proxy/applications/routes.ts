@@ -25,6 +25,7 @@ import { refuseWhileBlocked } from './delivery-block.ts';
 import { QueueCeiling } from './queue-ceiling.ts';
 import type { UploadSpool } from './upload-spool.ts';
 import { storeFailure, storeUnavailable } from './store-failure.ts';
+import { newReceiptToken, receiptUrl } from '../receipt/token.ts';
 
 export interface RouteDeps {
   config: ProxyConfig;
@@ -49,10 +50,13 @@ interface Answer {
 
 const MAX_KEY_LENGTH = 200;
 
-function accepted(status: 201 | 202, reference: string, campaignId: number): Answer {
+/** Where the candidate's receipt is (receipt/token.ts), given in the first answer so that a replay gives it too. */
+type ReceiptLink = string;
+
+function accepted(status: 201 | 202, reference: string, campaignId: number, receipt: ReceiptLink): Answer {
   return {
     status,
-    body: JSON.stringify({ status: status === 201 ? 'delivered' : 'queued', reference, campaign_id: campaignId }),
+    body: JSON.stringify({ status: status === 201 ? 'delivered' : 'queued', reference, campaign_id: campaignId, receipt_url: receipt }),
     contentType: 'application/json; charset=utf-8',
   };
 }
@@ -80,32 +84,32 @@ function campaignNotFound(): ProblemError {
 }
 
 /** The answer a stored application gets once its first attempt ended (or the deadline passed). */
-function answerFor(result: AttemptResult | 'deadline' | undefined, reference: string, campaignId: number): Answer {
-  if (result === undefined || result === 'deadline') return accepted(202, reference, campaignId);
+function answerFor(result: AttemptResult | 'deadline' | undefined, reference: string, campaignId: number, receipt: ReceiptLink): Answer {
+  if (result === undefined || result === 'deadline') return accepted(202, reference, campaignId, receipt);
   switch (result.kind) {
     case 'delivered':
-      return accepted(201, reference, campaignId);
+      return accepted(201, reference, campaignId, receipt);
     case 'already_applied':
       return problemAnswer(alreadyApplied());
     case 'rejected':
       return problemAnswer(result.outcome === 'campaign_closed' ? campaignClosed() : validationProblem(result.errors));
     case 'retry':
-      return accepted(202, reference, campaignId);
+      return accepted(202, reference, campaignId, receipt);
     case 'resume_missing':
       // Stored and kept, dead-lettered for an operator (who is alerted and holds the candidate's fields): received, as for one that expires.
-      return accepted(202, reference, campaignId);
+      return accepted(202, reference, campaignId, receipt);
   }
 }
 
 /** The answer for an application stored by a process that was killed before answering. */
-function answerFromRow(row: OutboxRow): Answer {
-  if (row.status === 'delivered') return accepted(201, row.reference, row.campaign_id);
+function answerFromRow(row: OutboxRow, receipt: ReceiptLink): Answer {
+  if (row.status === 'delivered') return accepted(201, row.reference, row.campaign_id, receipt);
   if (row.status === 'rejected' && row.answered === null) {
     if (row.outcome === 'already_applied') return problemAnswer(alreadyApplied());
     if (row.outcome === 'campaign_closed') return problemAnswer(campaignClosed());
     return problemAnswer(validationProblem([{ field: 'form', code: 'invalid_value', message: 'The recruitment service refused this application.' }]));
   }
-  return accepted(202, row.reference, row.campaign_id);
+  return accepted(202, row.reference, row.campaign_id, receipt);
 }
 
 /**
@@ -158,6 +162,7 @@ export function applicationsRouter(deps: RouteDeps): Router {
       log.error({ event: 'store_error', doing, reference, error: error instanceof Error ? error.message : String(error) }, `could not ${doing}; the application is stored and will be delivered`);
     });
   }
+  const linkOf = (req: Request, token: string): ReceiptLink => receiptUrl(config.publicOrigin, req.baseUrl, token);
   const admit = admitUploads({ slots: new UploadSlots(config.maxConcurrentUploads, config.maxConcurrentUploadsPerIp), ceiling, metrics, log });
 
   /** The campaign the application goes to, re-checked upstream when the catalogue is old. */
@@ -213,13 +218,14 @@ export function applicationsRouter(deps: RouteDeps): Router {
    * transaction. Answers its reference, or undefined when it already answered
    * (honeypot). The resume's upload file becomes the outbox's when stored.
    */
-  async function checkAndStore(req: Request, res: Response, form: ParsedForm, key: string, outbox: ApplicationStore, now: number): Promise<{ reference: string; campaignId: number } | undefined> {
+  async function checkAndStore(req: Request, res: Response, form: ParsedForm, key: string, outbox: ApplicationStore, now: number): Promise<{ reference: string; campaignId: number; receipt: ReceiptLink } | undefined> {
     const ip = req.ip ?? req.socket.remoteAddress ?? 'unknown';
 
     if (isTrapped(form)) {
       // A robot filled the hidden field: before any check, it is told "queued" and learns nothing; nothing is stored or sent.
       const campaignId = Number(form.fields.get('campaign_id'));
-      const fake = accepted(202, randomUUID(), Number.isSafeInteger(campaignId) ? campaignId : 0);
+      // Its receipt link is as real-looking as any, and leads to the "not available" page.
+      const fake = accepted(202, randomUUID(), Number.isSafeInteger(campaignId) ? campaignId : 0, linkOf(req, newReceiptToken()));
       // Nothing written: a robot's post costs no disk write; its retry gets another decoy.
       await outbox.releaseKey(key);
       metrics.refused.inc({ code: 'honeypot' });
@@ -247,6 +253,7 @@ export function applicationsRouter(deps: RouteDeps): Router {
     await checkEmail(outbox, bucket, config.applyRateLimitPerEmail, now, log);
 
     const reference = randomUUID();
+    const receiptToken = newReceiptToken();
     await storing('store the application', outbox.enqueue(
       {
         reference,
@@ -256,11 +263,12 @@ export function applicationsRouter(deps: RouteDeps): Router {
         resume: resume?.path == null ? null : { path: resume.path, size: resume.size },
         resume_type: resumeType ?? null,
         utm: checked.utm,
+        receipt_token: receiptToken,
       },
       { deadLetterAfterMs: config.deadLetterAfterHours * 60 * 60 * 1000, key, emailBucket: { bucket, windowMs: DAY_MS } },
     ));
     if (resume?.path != null) ceiling.noteStored(resume.size);
-    return { reference, campaignId: checked.campaignId };
+    return { reference, campaignId: checked.campaignId, receipt: linkOf(req, receiptToken) };
   }
 
   router.post('/', refuseWhileBlocked(() => deps.worker().blocked, metrics), admit, ipLimit(config.applyRateLimitPerIp, metrics, log, deps.addressCounts), async (req: Request, res: Response) => {
@@ -318,7 +326,9 @@ export function applicationsRouter(deps: RouteDeps): Router {
         );
       case 'stored': {
         const row = await storing('read the stored application', outbox.get(claim.reference));
-        const answer = row === undefined ? accepted(202, claim.reference, 0) : answerFromRow(row);
+        // A row of a release before receipts has no token: a new one leads to the "not available" page.
+        const receipt = linkOf(req, row?.receipt_token ?? newReceiptToken());
+        const answer = row === undefined ? accepted(202, claim.reference, 0, receipt) : answerFromRow(row, receipt);
         await afterStored('record the answer', claim.reference, outbox.completeKey(key, answer.status, answer.body));
         if (row !== undefined) await afterStored('record the answer', row.reference, outbox.setAnswered(row.reference, answer.status));
         deps.worker().poke();
@@ -329,7 +339,7 @@ export function applicationsRouter(deps: RouteDeps): Router {
         break;
     }
 
-    let stored: { reference: string; campaignId: number } | undefined;
+    let stored: { reference: string; campaignId: number; receipt: ReceiptLink } | undefined;
     try {
       stored = await checkAndStore(req, res, parsed, key, outbox, now);
     } catch (error) {
@@ -338,12 +348,12 @@ export function applicationsRouter(deps: RouteDeps): Router {
       throw error;
     }
     if (stored === undefined) return;
-    const { reference, campaignId } = stored;
+    const { reference, campaignId, receipt } = stored;
     metrics.received.inc();
     log.info({ event: 'application_stored', reference, campaign_id: campaignId }, 'application stored in the outbox');
 
     const result = await firstAttempt(outbox, reference).catch(() => undefined);
-    const answer = answerFor(result, reference, campaignId);
+    const answer = answerFor(result, reference, campaignId, receipt);
     if (outbox.isOpen) {
       await afterStored('record the answer', reference, outbox.setAnswered(reference, answer.status));
       await afterStored('record the answer', reference, outbox.completeKey(key, answer.status, answer.body));

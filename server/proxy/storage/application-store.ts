@@ -90,6 +90,12 @@ export interface OutboxRow {
   source_dropped: number;
   /** The campaign parameters the candidate came with (not personal data: kept after delivery); null when none. */
   utm: Utm | null;
+  /** The key of the candidate's receipt page (random, 144 bits); null for rows stored before receipts. */
+  receipt_token: string | null;
+  /** The company's status of the delivered application, as the status sync last read it; null before. */
+  company_status: string | null;
+  /** When the status sync last claimed it for a check. */
+  status_checked_at: number | null;
 }
 
 /**
@@ -122,8 +128,8 @@ export class LeaseLostError extends Error {
   }
 }
 
-/** A row without its personal data: what `outbox list` and logs may show. */
-export type OutboxSummary = Omit<OutboxRow, 'payload'> & {
+/** A row without its personal data (nor its receipt's key): what `outbox list` and logs may show. */
+export type OutboxSummary = Omit<OutboxRow, 'payload' | 'receipt_token'> & {
   /** Whether the row still holds the candidate's fields or resume. */
   personal_data: boolean;
 };
@@ -145,6 +151,8 @@ export interface NewApplication {
   resume_type: string | null;
   /** The campaign parameters posted with it (TRACK_UTM), if any. */
   utm?: Utm | null;
+  /** The key of its receipt page (newReceiptToken); the apply route always gives one. */
+  receipt_token?: string;
 }
 
 export type KeyClaim =
@@ -316,6 +324,41 @@ export interface OutboxStore {
   markSourceDropped(lease: Lease): Promise<void>;
 }
 
+/** A delivered application claimed for a status check, by this instance, for the period. */
+export interface StatusCheck {
+  reference: string;
+  /** The service's id of the application. */
+  applicationId: number;
+  /** The status last read, null before the first check. */
+  companyStatus: string | null;
+  /** The claim's time: writes of this check name it. */
+  claimedAt: number;
+}
+
+/** What a candidate's receipt page shows: no personal data, not even the reference. */
+export interface ReceiptState {
+  status: OutboxStatus;
+  company_status: string | null;
+  campaign_id: number;
+}
+
+/** The status sync's claims and records, and the receipts, on the outbox's rows. */
+export interface StatusStore {
+  /**
+   * Claims up to `limit` delivered applications (with the service's id,
+   * delivered at or after `deliveredSince`) last checked at or before
+   * `checkedBefore`, never-checked first; the claim is `now` written as
+   * their check time, so another instance finds them not due.
+   */
+  claimStatusChecks(now: number, deliveredSince: number, checkedBefore: number, limit: number): Promise<StatusCheck[]>;
+  /** Records the status read under a claim; false when the row is gone or was claimed again since. */
+  recordStatus(check: StatusCheck, status: string): Promise<boolean>;
+  /** A claimed check that could not be made: due again at once. */
+  releaseStatusCheck(check: StatusCheck): Promise<void>;
+  /** The state of the application whose receipt has this token; undefined when no row has it (unknown, or purged). */
+  receipt(token: string): Promise<ReceiptState | undefined>;
+}
+
 /** Idempotency-Key claims and the answers they replay. */
 export interface IdempotencyKeyStore {
   /**
@@ -339,7 +382,7 @@ export interface RateCounterStore {
 }
 
 /** The three over one database, plus what spans them. */
-export interface ApplicationStore extends OutboxStore, IdempotencyKeyStore, RateCounterStore {
+export interface ApplicationStore extends OutboxStore, IdempotencyKeyStore, RateCounterStore, StatusStore {
   /**
    * The webhook events of the applications: recorded (when StoreOptions.webhookEvents
    * is given) by the same transaction as the change each reports, sent by the webhook sender.

@@ -25,6 +25,13 @@ import { PostgresApplicationStore } from './postgres-store.ts';
 import { openPostgres } from './postgres.ts';
 import { SqliteApplicationStore } from './sqlite-store.ts';
 
+/** A background job's own budget: `perMinute` requests per `windowMs`, shared by the instances under `name`. */
+export interface BudgetShare {
+  name: string;
+  perMinute: number;
+  windowMs: number;
+}
+
 export interface BackendOptions {
   dataDir: string;
   /** DATABASE_URL: PostgreSQL when set, else SQLite in dataDir. */
@@ -60,8 +67,13 @@ export interface Backend {
   openCatalogue(logger: Logger): OpenedCatalogue;
   /** Where the per-address apply limit counts, in windows of `windowMs`: memory, or the counters of `rates` that every instance shares. */
   addressCounts(rates: () => Promise<RateCounterStore>, windowMs: number): Store;
-  /** The upstream request budget the client spends from: this process's own, in memory, or the one several instances spend together. */
-  requestBudget(onError: (error: unknown, what: string) => void): RequestBudget;
+  /**
+   * The upstream request budget the client spends from: this process's own, in
+   * memory, or the one several instances spend together. With `share`, a
+   * budget of its own for one background job (named, no tokens reserved for
+   * high priority), on top of the client's.
+   */
+  requestBudget(onError: (error: unknown, what: string) => void, share?: BudgetShare): RequestBudget;
   /** Whether the database answers, for /readyz; undefined when there is none to lose (files). */
   watch(): DatabaseWatch | undefined;
   /** Migrates every table once (one ordered list per database); the stores are usable once it resolves. */
@@ -116,7 +128,7 @@ function openSqliteBackend(dataDir: string): Backend {
       return { copy: ownCatalogueCopy(store), load: async () => {}, close: async () => store.close() };
     },
     addressCounts: () => memoryAddressCounts(),
-    requestBudget: () => new RequestBudget(),
+    requestBudget: (_onError, share) => (share === undefined ? new RequestBudget() : new RequestBudget({ perMinute: share.perMinute, windowMs: share.windowMs, reservedForHigh: 0 })),
     watch: () => undefined,
     async ready() {
       if (migrations === undefined) await openApplications({ owner: 'migrations' }).close();
@@ -148,7 +160,8 @@ function openPostgresBackend(url: string, onIdleError?: (error: Error) => void):
       return { copy: shared, load: () => ready().then(() => shared.load()), close: () => shared.close() };
     },
     addressCounts: (rates, windowMs) => databaseAddressCounts(rates, windowMs),
-    requestBudget: (onError) => createSharedBudget(pool, { onError }),
+    requestBudget: (onError, share) =>
+      createSharedBudget(pool, { onError, ...(share === undefined ? {} : { name: share.name, perMinute: share.perMinute, windowMs: share.windowMs, reservedForHigh: 0 }) }),
     watch: () => watchDatabase(pool, location),
     ready,
     async close() {

@@ -10,7 +10,7 @@ import type { WebhookEventOptions } from './webhook-store.ts';
 export type * from './application-store.ts';
 export { IDEMPOTENCY_TTL_MS, KEY_LEASE_MS, OUTBOX_STATUSES, ResumeMissingError, eraseAfter } from './application-store.ts';
 export { openBackend, redactUrl, storageDescription, storageExists, storageLocation } from './backend.ts';
-export type { Backend, BackendOptions, Database, OpenedCatalogue } from './backend.ts';
+export type { Backend, BackendOptions, BudgetShare, Database, OpenedCatalogue } from './backend.ts';
 export type { DatabaseWatch } from './database-watch.ts';
 export type { MigrationReport, MigrationRecord } from './migrations.ts';
 export { SchemaBehindError } from './migrations.ts';

@@ -10,7 +10,7 @@ import type { SqlValue } from './sql-outbox.ts';
 /** What `outbox list` and logs may show: every column but the personal data, and whether the row still holds some. */
 const SUMMARY_COLUMNS = `reference, created_at, campaign_id, company_id, resume_type, resume_bytes, status, attempts,
   next_attempt_at, dead_letter_at, answered, outcome, last_error, last_attempt_at, delivered_at,
-  upstream_applicant_id, upstream_application_id, ended_at, erased_at, erased_by, unconfirmed_send, source_dropped, utm,
+  upstream_applicant_id, upstream_application_id, ended_at, erased_at, erased_by, unconfirmed_send, source_dropped, utm, company_status, status_checked_at,
   (payload IS NOT NULL OR resume_bytes IS NOT NULL) AS personal_data`;
 
 /**
@@ -23,13 +23,13 @@ export const RETENTION_FROM = 'coalesce(ended_at, last_attempt_at, created_at)';
 /** The values of OUTBOX_SQL.enqueue for one application, in its order. */
 export function enqueueParams(app: NewApplication, now: number, deadLetterAfterMs: number): SqlValue[] {
   const utm = app.utm === undefined || app.utm === null ? null : JSON.stringify(app.utm);
-  return [app.reference, now, app.campaign_id, app.company_id, JSON.stringify(app.payload), app.resume_type, app.resume?.size ?? null, now + deadLetterAfterMs, utm];
+  return [app.reference, now, app.campaign_id, app.company_id, JSON.stringify(app.payload), app.resume_type, app.resume?.size ?? null, now + deadLetterAfterMs, utm, app.receipt_token ?? null];
 }
 
 export const OUTBOX_SQL = {
   // ---- applications ----
-  enqueue: `INSERT INTO outbox (reference, created_at, campaign_id, company_id, payload, resume_type, resume_bytes, status, attempts, next_attempt_at, dead_letter_at, utm)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending', 0, $2, $8, $9)`,
+  enqueue: `INSERT INTO outbox (reference, created_at, campaign_id, company_id, payload, resume_type, resume_bytes, status, attempts, next_attempt_at, dead_letter_at, utm, receipt_token)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending', 0, $2, $8, $9, $10)`,
   /** Status delivering, a lease under a new token, and the attempt counted before it is made. */
   claim: `UPDATE outbox SET status = 'delivering', lease_owner = $1, lease_until = $2, lease_token = lease_token + 1, attempts = attempts + 1,
     last_attempt_at = $3 WHERE reference = $4 AND status = 'pending' RETURNING *`,

@@ -8,6 +8,7 @@ import type pg from 'pg';
 import { SchemaBehindError, checkOrder, refuseNewer } from './migrations.ts';
 import type { MigrationRecord, MigrationReport } from './migrations.ts';
 import { WEBHOOK_EVENTS_SCHEMA } from './webhooks-sql.ts';
+import { AFTER_DELIVERY_SQL } from './status-sql.ts';
 
 /** The request budget several instances spend together (budget-ledger.ts): spent times, a shared pause, and the take function. */
 const SHARED_BUDGET_SCHEMA = `
@@ -172,6 +173,11 @@ CREATE TABLE source_refusals (
     version: 5,
     name: 'webhook events, and the idempotency key of each application',
     sql: WEBHOOK_EVENTS_SCHEMA,
+  },
+  {
+    version: 6,
+    name: "the candidate's receipt token and the company's status after delivery",
+    sql: AFTER_DELIVERY_SQL,
   },
 ];
 checkOrder(POSTGRES_MIGRATIONS);

@@ -4,11 +4,11 @@
 // store: node:sqlite's are synchronous (an await inside one would let other
 // requests' statements in), PostgreSQL's hold a client of the pool.
 import { LeaseLostError } from './application-store.ts';
-import type { ApplicationPayload, ClaimedRow, Lease, OutboxRow, OutboxStatus, OutboxSummary, RateCount } from './application-store.ts';
+import type { ApplicationPayload, ClaimedRow, Lease, OutboxRow, OutboxStatus, OutboxSummary, Outcome, RateCount, ReceiptState, StatusCheck } from './application-store.ts';
 import type { Utm } from '../../public-api/campaign-tracking.ts';
 import { OUTBOX_SQL } from './outbox-sql.ts';
 import { SOURCE_REFUSAL_SQL } from './source-refusals-sql.ts';
-
+import { STATUS_SQL } from './status-sql.ts';
 
 export type SqlValue = string | number | null;
 export type Raw = Record<string, unknown>;
@@ -23,7 +23,7 @@ export interface Sql {
 // pg reads bigint as a string (it may pass 2^53): ours are milliseconds and ids, well below.
 const BIGINT_COLUMNS = [
   'created_at', 'campaign_id', 'company_id', 'resume_bytes', 'next_attempt_at', 'dead_letter_at', 'last_attempt_at', 'delivered_at',
-  'upstream_applicant_id', 'upstream_application_id', 'ended_at', 'erased_at',
+  'upstream_applicant_id', 'upstream_application_id', 'ended_at', 'erased_at', 'status_checked_at',
 ] as const;
 
 function numbers(raw: Raw): Raw {
@@ -198,5 +198,31 @@ export abstract class SqlOutbox {
     const window = rateWindow(bucket, windowMs, this.now());
     const [row] = await this.sql.all(OUTBOX_SQL.hitRate, [window.key, window.resetAt]);
     return { count: Number(row!.count), resetAt: window.resetAt };
+  }
+
+  // ---- after delivery: the status sync and the receipts ----
+
+  async claimStatusChecks(now: number, deliveredSince: number, checkedBefore: number, limit: number): Promise<StatusCheck[]> {
+    const rows = await this.sql.all(STATUS_SQL.claimStatusChecks, [now, deliveredSince, checkedBefore, limit]);
+    return rows.map((row) => ({
+      reference: String(row.reference),
+      applicationId: Number(row.upstream_application_id),
+      companyStatus: row.company_status == null ? null : String(row.company_status),
+      claimedAt: Number(row.status_checked_at),
+    }));
+  }
+
+  async recordStatus(check: StatusCheck, status: string): Promise<boolean> {
+    return (await this.sql.run(STATUS_SQL.recordStatus, [status, check.reference, check.claimedAt])) > 0;
+  }
+
+  async releaseStatusCheck(check: StatusCheck): Promise<void> {
+    await this.sql.run(STATUS_SQL.releaseStatusCheck, [check.reference, check.claimedAt]);
+  }
+
+  async receipt(token: string): Promise<ReceiptState | undefined> {
+    const [row] = await this.sql.all(STATUS_SQL.receipt, [token]);
+    if (row === undefined) return undefined;
+    return { status: row.status as OutboxStatus, company_status: row.company_status == null ? null : String(row.company_status), campaign_id: Number(row.campaign_id) };
   }
 }

@@ -21,4 +21,12 @@ describe('toSqlite', () => {
       'UPDATE t SET a = 1 WHERE id IN (SELECT id FROM t WHERE a = ?1 LIMIT ?2) RETURNING *',
     );
   });
+
+  it('drops FOR UPDATE SKIP LOCKED inside a subquery, where SQLite would refuse the statement', () => {
+    const db = new DatabaseSync(':memory:');
+    db.exec('CREATE TABLE t (a INTEGER)');
+    db.exec('INSERT INTO t (a) VALUES (1), (2)');
+    const sql = 'UPDATE t SET a = a + 10 WHERE a IN (SELECT a FROM t ORDER BY a LIMIT $1 FOR UPDATE SKIP LOCKED) RETURNING a';
+    assert.deepEqual(db.prepare(toSqlite(sql)).all(1).map((r) => r.a), [11]);
+  });
 });

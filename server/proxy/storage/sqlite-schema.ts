@@ -9,6 +9,7 @@ import { checkOrder, refuseNewer } from './migrations.ts';
 import type { MigrationRecord, MigrationReport } from './migrations.ts';
 import type { ResumeFiles } from './resume-files.ts';
 import { WEBHOOK_EVENTS_SCHEMA } from './webhooks-sql.ts';
+import { AFTER_DELIVERY_SQL } from './status-sql.ts';
 
 const SCHEMA_V1 = `
 CREATE TABLE IF NOT EXISTS outbox (
@@ -127,6 +128,13 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
     name: 'webhook events, and the idempotency key of each application',
     up(db) {
       db.exec(WEBHOOK_EVENTS_SCHEMA);
+    },
+  },
+  {
+    version: 6,
+    name: "the candidate's receipt token and the company's status after delivery",
+    up(db) {
+      db.exec(AFTER_DELIVERY_SQL);
     },
   },
 ];

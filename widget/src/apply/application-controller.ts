@@ -60,6 +60,8 @@ export class ApplicationController implements ReactiveController {
   banner: Banner | null = null;
   progress = 0;
   outcome: 'delivered' | 'queued' | null = null;
+  /** The candidate's receipt page on the proxy (the answer's receipt_url, resolved against the endpoint). */
+  receipt: string | null = null;
   /** Text of the live region. */
   announcement = '';
   captchaToken = '';
@@ -275,7 +277,7 @@ export class ApplicationController implements ReactiveController {
       const status = result?.status === 'queued' ? 'queued' : 'delivered';
       this.idempotencyKey = null;
       clearDraft(endpoint, campaignId);
-      this.set({ outcome: status, phase: 'success', values: {}, announcement: msg('Application received.') });
+      this.set({ outcome: status, receipt: receiptLink(result?.receipt_url, endpoint), phase: 'success', values: {}, announcement: msg('Application received.') });
       this.host.dispatchEvent(new JobboardApplySuccessEvent(campaignId, status));
       await this.focus('#outcome');
     } catch (error) {
@@ -311,5 +313,16 @@ export class ApplicationController implements ReactiveController {
   private async focus(selector: string): Promise<void> {
     await this.host.updateComplete;
     this.host.renderRoot.querySelector<HTMLElement>(selector)?.focus();
+  }
+}
+
+/** The receipt link, absolute: a root-relative one is on the proxy's origin, not the board page's. Only http(s). */
+export function receiptLink(link: string | undefined, endpoint: string): string | null {
+  if (!link) return null;
+  try {
+    const resolved = new URL(link, new URL(endpoint, location.href));
+    return /^https?:$/.test(resolved.protocol) ? resolved.href : null;
+  } catch {
+    return null;
   }
 }

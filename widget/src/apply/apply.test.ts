@@ -3,6 +3,7 @@ import { emulateMedia, sendKeys, setViewport } from '@web/test-runner-commands';
 import '../widget.ts';
 import type { JobboardApply, JobboardApplySuccessEvent } from '../index.ts';
 import { loadConfig } from '../internal/api.ts';
+import { receiptLink } from './application-controller.ts';
 import {
   activeInside,
   until,
@@ -461,6 +462,29 @@ describe('<jobboard-apply>', () => {
         expect(shadow(el, '#outcome').textContent).to.contain(text.received[lang]).and.contain(text.queued[lang]);
       });
     }
+
+    it("links the candidate to their receipt on the proxy, a root-relative link resolved on the proxy's origin", async () => {
+      const receiptOf = async (scenario: string, lang: Lang) => {
+        const { el } = await form(scenario, lang);
+        await fillRequired(el);
+        await submit(el);
+        await until(() => maybe(el, '#outcome'));
+        return el.shadowRoot!.querySelector<HTMLAnchorElement>('#outcome a[part=receipt]');
+      };
+      const fromRoot = await receiptOf('ok', 'fr');
+      expect(fromRoot?.href).to.equal(`${location.origin}/applications/receipt/tok-1`);
+      expect(fromRoot?.textContent).to.equal('Suivre votre candidature');
+      expect((await receiptOf('queued', 'en'))?.href).to.equal('https://jobs.example/applications/receipt/tok-2');
+      expect(await receiptOf('slow', 'en'), 'no link from a proxy that gives none').to.equal(null);
+    });
+
+    it("resolves a root-relative receipt link on the endpoint's origin, not the page's, and takes only http(s)", () => {
+      expect(receiptLink('/applications/receipt/t', 'https://proxy.example/jobs')).to.equal('https://proxy.example/applications/receipt/t');
+      expect(receiptLink('https://jobs.example/applications/receipt/t', '/jobs')).to.equal('https://jobs.example/applications/receipt/t');
+      expect(receiptLink('/applications/receipt/t', '/jobs')).to.equal(`${location.origin}/applications/receipt/t`);
+      expect(receiptLink('javascript:alert(1)', 'https://proxy.example')).to.equal(null);
+      expect(receiptLink(undefined, 'https://proxy.example')).to.equal(null);
+    });
 
     it('titles the outcome with an h2 by default, or at the level heading-level gives', async () => {
       const outcomeHeading = async (el: JobboardApply) => {

@@ -23,6 +23,7 @@ function renderOutcome(form: ApplicationController, level: number): TemplateResu
     ${heading(level, msg('Application received'))}
     <p>${msg('Thank you. The recruiter will contact you by email if your profile matches.')}</p>
     ${form.outcome === 'queued' ? html`<p>${msg('It will be transmitted to the recruiter shortly.')}</p>` : nothing}
+    ${form.receipt ? html`<p><a part="receipt" href=${form.receipt}>${msg('Follow your application')}</a></p>` : nothing}
   </div>`;
 }
 
@@ -53,6 +54,7 @@ function renderOutcome(form: ApplicationController, level: number): TemplateResu
  * @csspart button - Other buttons (cancel, retry, send again).
  * @csspart progress - The upload progress bar.
  * @csspart outcome - The final message (received, queued, already applied), or why there is no form (the offer is no longer available, the form is not set up on this site).
+ * @csspart receipt - The link to the candidate's receipt page on the proxy, in the received message.
  * @csspart status - The visually hidden live region.
  *
  * @cssproperty --jobboard-color-primary - Buttons, links and progress (default #1d4ed8; #93c5fd dark).

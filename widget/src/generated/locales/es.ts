@@ -126,5 +126,6 @@
 'sf566c34634e3084b': `Todos los tipos de contrato`,
 'sf6d1c9e3d81aa956': `Demasiadas candidaturas a la vez. Reenvíe el formulario en un momento.`,
 'sfc360aa8cc32d7e5': str`Se admiten candidaturas hasta el ${0}.`,
+'sffddda62f99937f9': `Seguir tu candidatura`,
     };
   

@@ -126,5 +126,6 @@
 'sf566c34634e3084b': `Tous les types de contrat`,
 'sf6d1c9e3d81aa956': `Trop de candidatures à la fois. Renvoyez le formulaire dans un instant.`,
 'sfc360aa8cc32d7e5': str`Candidatures jusqu’au ${0}.`,
+'sffddda62f99937f9': `Suivre votre candidature`,
     };
   

@@ -1,0 +1,157 @@
+// The receipt page over HTTP, on a real SQLite store whose rows are moved
+// through each state as the delivery worker would: what the candidate reads,
+// in which language, which status label, and the headers that keep the page
+// private. The apply answers that carry the link are tested with the whole
+// proxy (test/proxy-receipt.test.ts), the page in Chromium with axe
+// (test/e2e/receipt-page.test.ts).
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import express from 'express';
+import { SqliteApplicationStore } from '../storage/sqlite-store.ts';
+import { claimed } from '../storage/test-support.ts';
+import { receiptRouter } from './route.ts';
+import { RECEIPT_PATH, isReceiptToken, newReceiptToken, receiptUrl } from './token.ts';
+
+const DAY = 24 * 60 * 60 * 1000;
+
+describe('the receipt page', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'jbc-receipt-'));
+  let now = Date.UTC(2026, 0, 1);
+  const store = new SqliteApplicationStore({ dataDir: dir, owner: 'test', now: () => now });
+  const labels = new Map([['interview', { en: 'Interview <planned>', fr: 'Entretien prévu' }]]);
+  let server: Server;
+  let base: string;
+
+  /** A stored application with a fresh token, in a state reached as the worker reaches it. */
+  async function stored(state: 'pending' | 'delivered' | 'dead' | 'rejected', companyStatus?: string): Promise<string> {
+    const token = newReceiptToken();
+    const reference = `r-${token}`;
+    await store.enqueue(
+      { reference, campaign_id: 12, company_id: 3, payload: { applicant: { email: 'ada@example.org' } }, resume: null, resume_type: null, receipt_token: token },
+      { deadLetterAfterMs: DAY },
+    );
+    if (state === 'delivered') await store.markDelivered(await claimed(store, reference), 'created_applicant', { applicantId: 1, applicationId: 40 });
+    if (state === 'dead') await store.markDead(await claimed(store, reference), 'expired', 'timeout (no answer)');
+    if (state === 'rejected') await store.markRejected(await claimed(store, reference), 'upstream_rejected', 'validation_failed (422)');
+    if (companyStatus !== undefined) {
+      now += DAY;
+      const checks = await store.claimStatusChecks(now, 0, now, 100);
+      const check = checks.find((c) => c.reference === reference);
+      assert.ok(check, 'the delivered application is due for a check');
+      assert.ok(await store.recordStatus(check, companyStatus));
+    }
+    return token;
+  }
+
+  async function page(token: string, init: { lang?: string; acceptLanguage?: string } = {}) {
+    const query = init.lang === undefined ? '' : `?lang=${init.lang}`;
+    const response = await fetch(`${base}${RECEIPT_PATH}/${token}${query}`, {
+      headers: init.acceptLanguage === undefined ? {} : { 'Accept-Language': init.acceptLanguage },
+    });
+    return { status: response.status, headers: response.headers, html: await response.text() };
+  }
+  const heading = (html: string) => /<h1>(.*?)<\/h1>/.exec(html)?.[1];
+
+  before(async () => {
+    await store.ready();
+    const app = express();
+    app.use(RECEIPT_PATH, receiptRouter({ statusLabels: labels, boardOfferUrl: 'https://jobs.example/offers?offer={id}' }, async () => store));
+    server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(async () => {
+    server.close();
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('says "received" while the application waits for the service, with the language\'s lang attribute', async () => {
+    const { status, html, headers } = await page(await stored('pending'));
+    assert.equal(status, 200);
+    assert.equal(heading(html), 'Application received');
+    assert.match(html, /<html lang="en">/);
+    assert.match(html, /<main>/);
+    assert.equal(headers.get('content-type'), 'text/html; charset=utf-8');
+  });
+
+  it('says "sent to the company" once delivered, and shows no company status the board does not map', async () => {
+    const token = await stored('delivered', 'hired-internal-code');
+    const { html } = await page(token);
+    assert.equal(heading(html), 'Sent to the company');
+    assert.doesNotMatch(html, /hired-internal-code/);
+    assert.doesNotMatch(html, /class="status"/);
+  });
+
+  it("shows a mapped status with the board's label, in the page's language, escaped", async () => {
+    const token = await stored('delivered', 'interview');
+    assert.match((await page(token)).html, /<p class="status">Status: Interview &#60;planned&#62;<\/p>/);
+    assert.match((await page(token, { lang: 'fr' })).html, /<p class="status">Statut : Entretien prévu<\/p>/);
+    // No Spanish label: the English one.
+    assert.match((await page(token, { lang: 'es' })).html, /<p class="status">Estado: Interview &#60;planned&#62;<\/p>/);
+    assert.doesNotMatch((await page(token)).html, /interview</, 'the raw status value is not shown');
+  });
+
+  it('says "not delivered" for a dead or refused application, with what to do and a link to apply again', async () => {
+    for (const state of ['dead', 'rejected'] as const) {
+      const { status, html } = await page(await stored(state));
+      assert.equal(status, 200);
+      assert.equal(heading(html), 'Not delivered', state);
+      assert.match(html, /Apply again from the job offer on the job board, or contact the job board/);
+      assert.match(html, /<a href="https:\/\/jobs\.example\/offers\?offer=12">Apply again to this job offer<\/a>/);
+    }
+  });
+
+  it('speaks the language of ?lang=, else of Accept-Language, else English', async () => {
+    const token = await stored('pending');
+    const fr = await page(token, { acceptLanguage: 'de-DE, fr-FR;q=0.8, en;q=0.5' });
+    assert.equal(heading(fr.html), 'Candidature reçue');
+    assert.match(fr.html, /<html lang="fr">/);
+    assert.equal(fr.headers.get('content-language'), 'fr');
+    assert.equal(heading((await page(token, { lang: 'es', acceptLanguage: 'fr' })).html), 'Candidatura recibida');
+    assert.equal(heading((await page(token, { lang: 'xx', acceptLanguage: 'de' })).html), 'Application received');
+  });
+
+  it('answers 404 "not available" for an unknown token, a malformed one, and one whose row was purged', async () => {
+    const delivered = await stored('delivered');
+    now += 2 * DAY;
+    assert.ok((await store.purgeDelivered(DAY)) >= 1);
+    for (const token of [newReceiptToken(), 'not-a-token', `${'a'.repeat(24)}%27`, delivered]) {
+      const { status, html } = await page(token, { lang: 'fr' });
+      assert.equal(status, 404, token);
+      assert.equal(heading(html), 'Accusé de réception indisponible');
+    }
+  });
+
+  it('is private: a strict CSP allowing its own style only, never cached, no Referer, not indexed', async () => {
+    for (const token of [await stored('pending'), 'unknown']) {
+      const { headers, html } = await page(token);
+      const csp = headers.get('content-security-policy') ?? '';
+      assert.match(csp, /^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/]+=*'; /);
+      assert.doesNotMatch(csp, /unsafe/);
+      assert.equal(headers.get('cache-control'), 'no-store');
+      assert.equal(headers.get('referrer-policy'), 'no-referrer');
+      assert.equal(headers.get('x-robots-tag'), 'noindex');
+      assert.doesNotMatch(html, /<script/);
+    }
+  });
+});
+
+describe('receipt tokens and links', () => {
+  it('makes tokens of 144 random bits, each new', () => {
+    const tokens = new Set(Array.from({ length: 1000 }, newReceiptToken));
+    assert.equal(tokens.size, 1000);
+    for (const token of tokens) assert.ok(isReceiptToken(token) && Buffer.from(token, 'base64url').length === 18);
+  });
+
+  it('links on PUBLIC_ORIGIN when set, else from the root, under the path the proxy is mounted at', () => {
+    assert.equal(receiptUrl('https://jobs.acme.example', '/api/applications', 'T'), 'https://jobs.acme.example/applications/receipt/T');
+    assert.equal(receiptUrl(null, '/api/applications', 'T'), '/applications/receipt/T');
+    assert.equal(receiptUrl(null, '/careers/api/applications', 'T'), '/careers/applications/receipt/T');
+  });
+});
