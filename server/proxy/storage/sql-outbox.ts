@@ -4,7 +4,7 @@
 // store: node:sqlite's are synchronous (an await inside one would let other
 // requests' statements in), PostgreSQL's hold a client of the pool.
 import { LeaseLostError } from './application-store.ts';
-import type { ApplicationPayload, ClaimedRow, Lease, OutboxRow, OutboxStatus, OutboxSummary, Outcome, RateCount, ReceiptState, StatusCheck } from './application-store.ts';
+import type { ApplicationPayload, ClaimedRow, Lease, OutboxRow, OutboxStatus, OutboxSummary, RateCount, ReceiptState, StatusCheck } from './application-store.ts';
 import type { Utm } from '../../public-api/campaign-tracking.ts';
 import { OUTBOX_SQL } from './outbox-sql.ts';
 import { SOURCE_REFUSAL_SQL } from './source-refusals-sql.ts';
