@@ -1,13 +1,22 @@
 // The catalogue's SQLite store (DATA_DIR/catalogue.db, or in memory for the
-// copy of a shared catalogue, node:sqlite): its table, index and statements.
+// copy of a shared catalogue, node:sqlite): its tables, indexes and statements.
 // One row per campaign: the record as JSON plus the columns search and
-// filters use. The catalogue reads and writes it through CatalogueStore
-// (catalogue/types.ts); a new column or search table is an edit here.
+// filters use, and its texts in a full-text index (FTS5). The catalogue reads
+// and writes it through CatalogueStore (catalogue/types.ts); a new column or
+// search table is an edit here, and a new SCHEMA_VERSION.
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { createOwnerOnlyDatabaseFile, makeOwnerOnlyFolder } from '../../owner-only.ts';
-import { foldForSearch, searchText } from '../catalogue/search-text.ts';
-import type { CatalogueCampaign, CatalogueStore } from '../catalogue/types.ts';
+import { DEFAULT_RADIUS_KM } from '../../public-api/list-params.ts';
+import { boundingBox, distanceKm } from '../catalogue/geo.ts';
+import { foldForSearch, matchExpression, searchColumns } from '../catalogue/search-text.ts';
+import type { CatalogueCampaign, CatalogueStore, GeoPoint } from '../catalogue/types.ts';
+
+/**
+ * The tables' shape, in the file's user_version. The store holds nothing but
+ * copies of records: a file of another version is rebuilt from its records.
+ */
+const SCHEMA_VERSION = 2;
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS campaigns (
@@ -18,12 +27,34 @@ const SCHEMA = `
     job_type TEXT,
     working_time TEXT,
     city TEXT,
-    search_text TEXT NOT NULL,
+    city_key TEXT,
+    lat REAL,
+    lon REAL,
+    pay INTEGER,
     record TEXT NOT NULL
   ) STRICT;
   CREATE INDEX IF NOT EXISTS campaigns_listing ON campaigns (status, listed_at DESC, id DESC);
+  CREATE INDEX IF NOT EXISTS campaigns_place ON campaigns (lat, lon) WHERE lat IS NOT NULL;
+  CREATE INDEX IF NOT EXISTS campaigns_city ON campaigns (city_key);
+  CREATE VIRTUAL TABLE IF NOT EXISTS campaigns_text USING fts5 (title, company, body, tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3');
   CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
 `;
+
+/** bm25 weights of the full-text columns: a match in the title counts most, then the company, then the texts. */
+const RANK = 'bm25(campaigns_text, 10.0, 5.0, 1.0)';
+const BY_DATE = 'c.listed_at DESC, c.id DESC';
+
+/** Brings a file of another schema to this one, keeping its records (a new file has none). */
+function migrate(db: DatabaseSync): CatalogueCampaign[] {
+  const { user_version: found } = db.prepare('PRAGMA user_version').get() as { user_version: number };
+  if (found === SCHEMA_VERSION) return [];
+  const old = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'campaigns'").get() === undefined
+    ? []
+    : (db.prepare('SELECT record FROM campaigns').all() as { record: string }[]).map((r) => JSON.parse(r.record) as CatalogueCampaign);
+  db.exec('DROP TABLE IF EXISTS campaigns; DROP TABLE IF EXISTS campaigns_text;');
+  db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+  return old;
+}
 
 /** Opens (creating if needed) the store at DATA_DIR/catalogue.db, or in memory for ':memory:'. */
 export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore {
@@ -35,25 +66,41 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
   }
   const db = new DatabaseSync(path);
   db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;');
+  const kept = migrate(db);
   db.exec(SCHEMA);
+  db.function('distance_km', { deterministic: true }, (aLat, aLon, bLat, bLon) => distanceKm(Number(aLat), Number(aLon), Number(bLat), Number(bLon)));
 
   const insert = db.prepare(
-    `INSERT INTO campaigns (id, status, listed_at, company_id, job_type, working_time, city, search_text, record)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+    `INSERT INTO campaigns (id, status, listed_at, company_id, job_type, working_time, city, city_key, lat, lon, pay, record)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (id) DO UPDATE SET status = excluded.status, listed_at = excluded.listed_at,
        company_id = excluded.company_id, job_type = excluded.job_type, working_time = excluded.working_time,
-       city = excluded.city, search_text = excluded.search_text, record = excluded.record`,
+       city = excluded.city, city_key = excluded.city_key, lat = excluded.lat, lon = excluded.lon, pay = excluded.pay,
+       record = excluded.record`,
   );
+  const deleteText = db.prepare('DELETE FROM campaigns_text WHERE rowid = ?');
+  const insertText = db.prepare('INSERT INTO campaigns_text (rowid, title, company, body) VALUES (?, ?, ?, ?)');
   const getOne = db.prepare('SELECT record FROM campaigns WHERE id = ?');
   const deleteOne = db.prepare('DELETE FROM campaigns WHERE id = ?');
   const setMeta = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
   const getMeta = db.prepare('SELECT value FROM meta WHERE key = ?');
   const countOnline = db.prepare("SELECT count(*) AS n FROM campaigns WHERE status = 'online'");
+  const cityCentre = db.prepare("SELECT avg(lat) AS lat, avg(lon) AS lon FROM campaigns WHERE city_key = ? AND status = 'online' AND lat IS NOT NULL");
 
   let version = 1;
 
+  /** The one write of a campaign (a sync's, a refresh's): its row and its texts. */
   const write = (c: CatalogueCampaign) => {
-    insert.run(c.id, c.status, c.listed_at, c.company_id, c.job_type, c.working_time, c.city, searchText(c), JSON.stringify(c));
+    // Records kept before coordinates were have no latitude: none until the next sync.
+    const lat = c.address?.latitude ?? null;
+    const lon = c.address?.longitude ?? null;
+    const located = lat !== null && lon !== null;
+    const pay = c.salary_max ?? c.salary_min;
+    insert.run(c.id, c.status, c.listed_at, c.company_id, c.job_type, c.working_time, c.city, c.city === null ? null : foldForSearch(c.city),
+      located ? lat : null, located ? lon : null, pay, JSON.stringify(c));
+    const text = searchColumns(c);
+    deleteText.run(c.id);
+    insertText.run(c.id, text.title, text.company, text.body);
   };
 
   const inTransaction = (work: () => void) => {
@@ -68,13 +115,15 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
     version += 1;
   };
 
+  if (kept.length > 0) inTransaction(() => kept.forEach(write));
+
   const distinct = (column: 'job_type' | 'working_time' | 'city'): string[] =>
     (db.prepare(`SELECT DISTINCT ${column} AS v FROM campaigns WHERE status = 'online' AND ${column} IS NOT NULL ORDER BY ${column}`).all() as { v: string }[]).map((r) => r.v);
 
   return {
     replaceAll(campaigns, syncedAt) {
       inTransaction(() => {
-        db.exec('DELETE FROM campaigns');
+        db.exec('DELETE FROM campaigns; DELETE FROM campaigns_text;');
         for (const c of campaigns) write(c);
         setMeta.run('last_synced_at', syncedAt.toISOString());
       });
@@ -83,43 +132,64 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
       inTransaction(() => write(campaign));
     },
     remove(id) {
-      inTransaction(() => deleteOne.run(id));
+      inTransaction(() => {
+        deleteOne.run(id);
+        deleteText.run(id);
+      });
     },
     get(id) {
       const row = getOne.get(id) as { record: string } | undefined;
       return row === undefined ? undefined : (JSON.parse(row.record) as CatalogueCampaign);
     },
     search(f) {
-      const where: string[] = ["status = 'online'"];
+      const where: string[] = ["c.status = 'online'"];
       const params: (string | number)[] = [];
-      if (f.company_id !== undefined) {
-        where.push('company_id = ?');
-        params.push(f.company_id);
+      const filter = (clause: string, ...values: (string | number)[]) => {
+        where.push(clause);
+        params.push(...values);
+      };
+      if (f.company_id !== undefined) filter('c.company_id = ?', f.company_id);
+      if (f.job_type !== undefined) filter('c.job_type = ?', f.job_type);
+      if (f.working_time !== undefined) filter('c.working_time = ?', f.working_time);
+      if (f.city !== undefined) filter('c.city_key = ?', foldForSearch(f.city.trim()));
+      if (f.salary_min !== undefined) filter('c.pay >= ?', f.salary_min);
+      let from = 'campaigns c';
+      const match = f.q === undefined ? null : matchExpression(f.q);
+      if (f.q !== undefined) {
+        // A search of punctuation alone has no word to find: it finds nothing.
+        if (match === null) return { items: [], total: 0 };
+        from = 'campaigns_text JOIN campaigns c ON c.id = campaigns_text.rowid';
+        filter('campaigns_text MATCH ?', match);
       }
-      if (f.job_type !== undefined) {
-        where.push('job_type = ?');
-        params.push(f.job_type);
+      let distance = '';
+      const distanceParams: number[] = [];
+      if (f.near !== undefined) {
+        // The index narrows to the box around the circle; the exact distance decides within it.
+        const radius = f.radius_km ?? DEFAULT_RADIUS_KM;
+        const box = boundingBox(f.near, radius);
+        distance = 'distance_km(?, ?, c.lat, c.lon)';
+        distanceParams.push(f.near.lat, f.near.lon);
+        filter('c.lat BETWEEN ? AND ? AND c.lon BETWEEN ? AND ?', box.minLat, box.maxLat, box.minLon, box.maxLon);
+        filter(`${distance} <= ?`, ...distanceParams, radius);
       }
-      if (f.working_time !== undefined) {
-        where.push('working_time = ?');
-        params.push(f.working_time);
-      }
-      if (f.city !== undefined) {
-        where.push('city = ? COLLATE NOCASE');
-        params.push(f.city);
-      }
-      // Every word of q must appear somewhere (name, company, city, description).
-      const terms = foldForSearch(f.q ?? '').split(/\s+/).filter((t) => t !== '').slice(0, 10);
-      for (const term of terms) {
-        where.push("search_text LIKE ? ESCAPE '\\'");
-        params.push(`%${term.replace(/[\\%_]/g, (m) => `\\${m}`)}%`);
+      const sort = f.sort ?? (match === null ? 'date' : 'relevance');
+      let order = BY_DATE;
+      const orderParams: number[] = [];
+      if (sort === 'relevance' && match !== null) order = `${RANK}, ${BY_DATE}`;
+      if (sort === 'distance' && distance !== '') {
+        order = `${distance}, ${BY_DATE}`;
+        orderParams.push(...distanceParams);
       }
       const clause = where.join(' AND ');
-      const total = (db.prepare(`SELECT count(*) AS n FROM campaigns WHERE ${clause}`).get(...params) as { n: number }).n;
+      const total = (db.prepare(`SELECT count(*) AS n FROM ${from} WHERE ${clause}`).get(...params) as { n: number }).n;
       const rows = db
-        .prepare(`SELECT record FROM campaigns WHERE ${clause} ORDER BY listed_at DESC, id DESC LIMIT ? OFFSET ?`)
-        .all(...params, f.per_page, (f.page - 1) * f.per_page) as { record: string }[];
+        .prepare(`SELECT c.record FROM ${from} WHERE ${clause} ORDER BY ${order} LIMIT ? OFFSET ?`)
+        .all(...params, ...orderParams, f.per_page, (f.page - 1) * f.per_page) as { record: string }[];
       return { items: rows.map((r) => JSON.parse(r.record) as CatalogueCampaign), total };
+    },
+    placeOf(city) {
+      const row = cityCentre.get(foldForSearch(city.trim())) as { lat: number | null; lon: number | null };
+      return row.lat === null || row.lon === null ? undefined : ({ lat: row.lat, lon: row.lon } satisfies GeoPoint);
     },
     facets() {
       const companies = (
