@@ -1,7 +1,9 @@
 // The catalogue's SQLite store (DATA_DIR/catalogue.db, or in memory for the
 // copy of a shared catalogue, node:sqlite): its tables, indexes and statements.
-// One row per campaign: the record as JSON plus the columns search and
-// filters use, and its texts in a full-text index (FTS5). The catalogue reads
+// One narrow row per campaign with the columns search, filters and orders
+// use (searches read them alone), its record as JSON in a table of its own
+// (read for the page's offers only), and its texts in a full-text index (FTS5,
+// contentless: the texts are read from the records, never from the index). The catalogue reads
 // and writes it through CatalogueStore (catalogue/types.ts); a new column or
 // search table is an edit here, and a new SCHEMA_VERSION.
 import { join } from 'node:path';
@@ -16,7 +18,7 @@ import type { CatalogueCampaign, CatalogueStore, GeoPoint } from '../catalogue/t
  * The tables' shape, in the file's user_version. The store holds nothing but
  * copies of records: a file of another version is rebuilt from its records.
  */
-const SCHEMA_VERSION = 2;
+const SCHEMA_VERSION = 3;
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS campaigns (
@@ -30,13 +32,18 @@ const SCHEMA = `
     city_key TEXT,
     lat REAL,
     lon REAL,
-    pay INTEGER,
-    record TEXT NOT NULL
+    pay INTEGER
   ) STRICT;
-  CREATE INDEX IF NOT EXISTS campaigns_listing ON campaigns (status, listed_at DESC, id DESC);
-  CREATE INDEX IF NOT EXISTS campaigns_place ON campaigns (lat, lon) WHERE lat IS NOT NULL;
+  -- The list newest first, with what a filter on a place or a salary reads: a walk of it never reads the table.
+  CREATE INDEX IF NOT EXISTS campaigns_listing ON campaigns (status, listed_at DESC, id DESC, lat, lon, pay);
+  -- What counts and distance orders read: the offers in a latitude band, the offers paying at least an amount.
+  CREATE INDEX IF NOT EXISTS campaigns_near ON campaigns (status, lat, lon);
+  CREATE INDEX IF NOT EXISTS campaigns_pay ON campaigns (status, pay);
   CREATE INDEX IF NOT EXISTS campaigns_city ON campaigns (city_key);
-  CREATE VIRTUAL TABLE IF NOT EXISTS campaigns_text USING fts5 (title, company, body, tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3');
+  CREATE TABLE IF NOT EXISTS campaign_records (id INTEGER PRIMARY KEY, record TEXT NOT NULL) STRICT;
+  CREATE VIRTUAL TABLE IF NOT EXISTS campaigns_text USING fts5 (
+    title, company, body, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3'
+  );
   CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
 `;
 
@@ -50,8 +57,8 @@ function migrate(db: DatabaseSync): CatalogueCampaign[] {
   if (found === SCHEMA_VERSION) return [];
   const old = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'campaigns'").get() === undefined
     ? []
-    : (db.prepare('SELECT record FROM campaigns').all() as { record: string }[]).map((r) => JSON.parse(r.record) as CatalogueCampaign);
-  db.exec('DROP TABLE IF EXISTS campaigns; DROP TABLE IF EXISTS campaigns_text;');
+    : (db.prepare(found < 3 ? 'SELECT record FROM campaigns' : 'SELECT record FROM campaign_records').all() as { record: string }[]).map((r) => JSON.parse(r.record) as CatalogueCampaign);
+  db.exec('DROP TABLE IF EXISTS campaigns; DROP TABLE IF EXISTS campaign_records; DROP TABLE IF EXISTS campaigns_text;');
   db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
   return old;
 }
@@ -71,17 +78,18 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
   db.function('distance_km', { deterministic: true }, (aLat, aLon, bLat, bLon) => distanceKm(Number(aLat), Number(aLon), Number(bLat), Number(bLon)));
 
   const insert = db.prepare(
-    `INSERT INTO campaigns (id, status, listed_at, company_id, job_type, working_time, city, city_key, lat, lon, pay, record)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    `INSERT INTO campaigns (id, status, listed_at, company_id, job_type, working_time, city, city_key, lat, lon, pay)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (id) DO UPDATE SET status = excluded.status, listed_at = excluded.listed_at,
        company_id = excluded.company_id, job_type = excluded.job_type, working_time = excluded.working_time,
-       city = excluded.city, city_key = excluded.city_key, lat = excluded.lat, lon = excluded.lon, pay = excluded.pay,
-       record = excluded.record`,
+       city = excluded.city, city_key = excluded.city_key, lat = excluded.lat, lon = excluded.lon, pay = excluded.pay`,
   );
+  const insertRecord = db.prepare('INSERT INTO campaign_records (id, record) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET record = excluded.record');
   const deleteText = db.prepare('DELETE FROM campaigns_text WHERE rowid = ?');
   const insertText = db.prepare('INSERT INTO campaigns_text (rowid, title, company, body) VALUES (?, ?, ?, ?)');
-  const getOne = db.prepare('SELECT record FROM campaigns WHERE id = ?');
+  const getOne = db.prepare('SELECT record FROM campaign_records WHERE id = ?');
   const deleteOne = db.prepare('DELETE FROM campaigns WHERE id = ?');
+  const deleteRecord = db.prepare('DELETE FROM campaign_records WHERE id = ?');
   const setMeta = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
   const getMeta = db.prepare('SELECT value FROM meta WHERE key = ?');
   const countOnline = db.prepare("SELECT count(*) AS n FROM campaigns WHERE status = 'online'");
@@ -97,9 +105,12 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
     const located = lat !== null && lon !== null;
     const pay = c.salary_max ?? c.salary_min;
     insert.run(c.id, c.status, c.listed_at, c.company_id, c.job_type, c.working_time, c.city, c.city === null ? null : foldForSearch(c.city),
-      located ? lat : null, located ? lon : null, pay, JSON.stringify(c));
-    const text = searchColumns(c);
+      located ? lat : null, located ? lon : null, pay);
+    insertRecord.run(c.id, JSON.stringify(c));
+    // Only listed offers are searched: the index holds no other.
     deleteText.run(c.id);
+    if (c.status !== 'online') return;
+    const text = searchColumns(c);
     insertText.run(c.id, text.title, text.company, text.body);
   };
 
@@ -123,7 +134,7 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
   return {
     replaceAll(campaigns, syncedAt) {
       inTransaction(() => {
-        db.exec('DELETE FROM campaigns; DELETE FROM campaigns_text;');
+        db.exec('DELETE FROM campaigns; DELETE FROM campaign_records; DELETE FROM campaigns_text;');
         for (const c of campaigns) write(c);
         setMeta.run('last_synced_at', syncedAt.toISOString());
       });
@@ -134,6 +145,7 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
     remove(id) {
       inTransaction(() => {
         deleteOne.run(id);
+        deleteRecord.run(id);
         deleteText.run(id);
       });
     },
@@ -153,14 +165,14 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
       if (f.working_time !== undefined) filter('c.working_time = ?', f.working_time);
       if (f.city !== undefined) filter('c.city_key = ?', foldForSearch(f.city.trim()));
       if (f.salary_min !== undefined) filter('c.pay >= ?', f.salary_min);
-      let from = 'campaigns c';
       const match = f.q === undefined ? null : matchExpression(f.q);
-      if (f.q !== undefined) {
-        // A search of punctuation alone has no word to find: it finds nothing.
-        if (match === null) return { items: [], total: 0 };
-        from = 'campaigns_text JOIN campaigns c ON c.id = campaigns_text.rowid';
-        filter('campaigns_text MATCH ?', match);
-      }
+      // A search of punctuation alone has no word to find: it finds nothing.
+      if (f.q !== undefined && match === null) return { items: [], total: 0 };
+      const sort = f.sort ?? (match === null ? 'date' : 'relevance');
+      // Ranked, the matches are read from the index with their rank; otherwise as a set of ids the table is filtered with.
+      const ranked = match !== null && sort === 'relevance';
+      const from = ranked ? 'campaigns_text JOIN campaigns c ON c.id = campaigns_text.rowid' : 'campaigns c';
+      if (match !== null) filter(ranked ? 'campaigns_text MATCH ?' : 'c.id IN (SELECT rowid FROM campaigns_text WHERE campaigns_text MATCH ?)', match);
       let distance = '';
       const distanceParams: number[] = [];
       if (f.near !== undefined) {
@@ -172,20 +184,23 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
         filter('c.lat BETWEEN ? AND ? AND c.lon BETWEEN ? AND ?', box.minLat, box.maxLat, box.minLon, box.maxLon);
         filter(`${distance} <= ?`, ...distanceParams, radius);
       }
-      const sort = f.sort ?? (match === null ? 'date' : 'relevance');
       let order = BY_DATE;
+      // Newest first, the page walks the list's index (filtering as it goes) rather than sorting every match.
+      let pageFrom = ranked ? from : `${from} INDEXED BY campaigns_listing`;
       const orderParams: number[] = [];
-      if (sort === 'relevance' && match !== null) order = `${RANK}, ${BY_DATE}`;
+      if (ranked) order = `${RANK}, ${BY_DATE}`;
       if (sort === 'distance' && distance !== '') {
         order = `${distance}, ${BY_DATE}`;
         orderParams.push(...distanceParams);
+        pageFrom = from;
       }
       const clause = where.join(' AND ');
       const total = (db.prepare(`SELECT count(*) AS n FROM ${from} WHERE ${clause}`).get(...params) as { n: number }).n;
+      // The page's ids first: the sort then carries no record.
       const rows = db
-        .prepare(`SELECT c.record FROM ${from} WHERE ${clause} ORDER BY ${order} LIMIT ? OFFSET ?`)
-        .all(...params, ...orderParams, f.per_page, (f.page - 1) * f.per_page) as { record: string }[];
-      return { items: rows.map((r) => JSON.parse(r.record) as CatalogueCampaign), total };
+        .prepare(`SELECT c.id FROM ${pageFrom} WHERE ${clause} ORDER BY ${order} LIMIT ? OFFSET ?`)
+        .all(...params, ...orderParams, f.per_page, (f.page - 1) * f.per_page) as { id: number }[];
+      return { items: rows.map((r) => JSON.parse((getOne.get(r.id) as { record: string }).record) as CatalogueCampaign), total };
     },
     placeOf(city) {
       const row = cityCentre.get(foldForSearch(city.trim())) as { lat: number | null; lon: number | null };
@@ -193,7 +208,7 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
     },
     facets() {
       const companies = (
-        db.prepare("SELECT company_id AS id, record FROM campaigns WHERE status = 'online' GROUP BY company_id ORDER BY company_id").all() as { id: number; record: string }[]
+        db.prepare("SELECT c.company_id AS id, r.record FROM campaigns c JOIN campaign_records r ON r.id = c.id WHERE c.status = 'online' GROUP BY c.company_id ORDER BY c.company_id").all() as { id: number; record: string }[]
       ).map((r) => ({ id: r.id, name: (JSON.parse(r.record) as CatalogueCampaign).company_name }));
       companies.sort((a, b) => (a.name ?? '').localeCompare(b.name ?? '') || a.id - b.id);
       return { job_types: distinct('job_type'), working_times: distinct('working_time'), cities: distinct('city'), companies };
