@@ -10,7 +10,6 @@ import { after, describe, it } from 'node:test';
 import type { Campaign } from '../../contract/index.ts';
 import { toCatalogueCampaign } from '../catalogue/catalogue.ts';
 import { upstreamCampaign } from '../catalogue/fixtures.ts';
-import { distanceKm } from '../catalogue/geo.ts';
 import type { CampaignFilters } from '../catalogue/types.ts';
 import { openCatalogueStore } from './catalogue-sqlite.ts';
 
@@ -21,7 +20,7 @@ const ids = (r: { items: { id: number }[] }) => r.items.map((c) => c.id);
 const LYON = { lat: 45.764, lon: 4.8357 };
 const VILLEURBANNE = { lat: 45.7719, lon: 4.8902 }; // 4.3 km
 const VIENNE = { lat: 45.5255, lon: 4.8743 }; // 26.7 km
-const PARIS = { lat: 48.8566, lon: 2.3522 }; // 392 km
+const PARIS = { lat: 48.8566, lon: 2.3522 }; // 391.5 km
 
 function at(city: string, place: { lat: number; lon: number } | null): Campaign['address'] {
   return { latitude: place?.lat ?? null, longitude: place?.lon ?? null, street_number: null, street: null, postal_code: null, city, country: 'France', name: null };
@@ -42,10 +41,12 @@ describe('catalogue search: words', () => {
     upstreamCampaign({ id: 2, name: 'Accountant', company_name: 'Nurse & Co', description: '<p>Books.</p>', profile: null, last_activation_at: day(2) }),
     upstreamCampaign({ id: 3, name: 'Driver', company_name: 'Globex', description: '<p>Drive the nurse team around.</p>', profile: null, last_activation_at: day(3) }),
     upstreamCampaign({ id: 4, name: 'Développeur backend', company_name: 'Acme', description: '<p>Node.</p>', profile: null, last_activation_at: day(4) }),
+    upstreamCampaign({ id: 5, name: 'Nurse', company_name: 'Hôpital Sud', status: 'standby', last_activation_at: day(5) }),
   );
 
   it('ranks a match in the title above one in the company, above one in the texts', () => {
     assert.deepEqual(ids(store.search(all({ q: 'nurse' }))), [1, 2, 3]);
+    assert.equal(store.search(all({ q: 'nurse' })).total, 3, 'an offer not online is neither listed nor counted');
     assert.deepEqual(ids(store.search(all({ q: 'nurse', sort: 'relevance' }))), [1, 2, 3]);
   });
 
@@ -86,7 +87,6 @@ describe('catalogue search: places and salaries', () => {
   );
 
   it('keeps the offers within the radius of a point (great-circle distance), leaving out those without coordinates', () => {
-    assert.ok(Math.abs(distanceKm(LYON.lat, LYON.lon, PARIS.lat, PARIS.lon) - 392) < 1, 'Lyon to Paris is 392 km');
     assert.deepEqual(ids(store.search(all({ near: LYON, radius_km: 10 }))), [2, 1]);
     assert.deepEqual(ids(store.search(all({ near: LYON }))), [2, 1], '25 km by default: Vienne, 26.7 km away, is out');
     assert.deepEqual(ids(store.search(all({ near: LYON, radius_km: 27 }))), [3, 2, 1]);

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { createOwnerOnlyDatabaseFile, makeOwnerOnlyFolder } from '../../owner-only.ts';
 import { DEFAULT_RADIUS_KM } from '../../public-api/list-params.ts';
-import { boundingBox, distanceKm } from '../catalogue/geo.ts';
+import { boundingBox, distanceSql } from '../catalogue/geo.ts';
 import { foldForSearch, matchExpression, searchColumns } from '../catalogue/search-text.ts';
 import type { CatalogueCampaign, CatalogueStore, GeoPoint } from '../catalogue/types.ts';
 
@@ -75,7 +75,6 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
   db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;');
   const kept = migrate(db);
   db.exec(SCHEMA);
-  db.function('distance_km', { deterministic: true }, (aLat, aLon, bLat, bLon) => distanceKm(Number(aLat), Number(aLon), Number(bLat), Number(bLon)));
 
   const insert = db.prepare(
     `INSERT INTO campaigns (id, status, listed_at, company_id, job_type, working_time, city, city_key, lat, lon, pay)
@@ -171,7 +170,8 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
       const sort = f.sort ?? (match === null ? 'date' : 'relevance');
       // Ranked, the matches are read from the index with their rank; otherwise as a set of ids the table is filtered with.
       const ranked = match !== null && sort === 'relevance';
-      const from = ranked ? 'campaigns_text JOIN campaigns c ON c.id = campaigns_text.rowid' : 'campaigns c';
+      // CROSS JOIN keeps the index outside: inside, SQLite would run the whole text query once per row of a place or salary filter.
+      const from = ranked ? 'campaigns_text CROSS JOIN campaigns c ON c.id = campaigns_text.rowid' : 'campaigns c';
       if (match !== null) filter(ranked ? 'campaigns_text MATCH ?' : 'c.id IN (SELECT rowid FROM campaigns_text WHERE campaigns_text MATCH ?)', match);
       let distance = '';
       const distanceParams: number[] = [];
@@ -179,8 +179,9 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
         // The index narrows to the box around the circle; the exact distance decides within it.
         const radius = f.radius_km ?? DEFAULT_RADIUS_KM;
         const box = boundingBox(f.near, radius);
-        distance = 'distance_km(?, ?, c.lat, c.lon)';
-        distanceParams.push(f.near.lat, f.near.lon);
+        const measured = distanceSql(f.near, 'c.lat', 'c.lon');
+        distance = measured.sql;
+        distanceParams.push(...measured.params);
         filter('c.lat BETWEEN ? AND ? AND c.lon BETWEEN ? AND ?', box.minLat, box.maxLat, box.minLon, box.maxLon);
         filter(`${distance} <= ?`, ...distanceParams, radius);
       }
@@ -195,7 +196,9 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
         pageFrom = from;
       }
       const clause = where.join(' AND ');
-      const total = (db.prepare(`SELECT count(*) AS n FROM ${from} WHERE ${clause}`).get(...params) as { n: number }).n;
+      // Words alone: the index holds the listed offers only, and counts its matches without the table.
+      const count = where.length === 2 && match !== null ? 'SELECT count(*) AS n FROM campaigns_text WHERE campaigns_text MATCH ?' : `SELECT count(*) AS n FROM ${from} WHERE ${clause}`;
+      const total = (db.prepare(count).get(...params) as { n: number }).n;
       // The page's ids first: the sort then carries no record.
       const rows = db
         .prepare(`SELECT c.id FROM ${pageFrom} WHERE ${clause} ORDER BY ${order} LIMIT ? OFFSET ?`)
