@@ -67,6 +67,27 @@ describe('GET /api/campaigns: near, radius_km, salary_min, sort', () => {
     assert.deepEqual(await list('q=nurse&sort=date'), [3, 2, 1]);
   });
 
+  it('renders the fragment with the board\'s presets: the element\'s attributes, the list they filter (over the candidate\'s own), their filters hidden', async () => {
+    const res = await fetch(`${url}/embed/campaigns?preset_company_id=1&preset_job_type=Internship&job_type=Permanent%20contract&q=driver`);
+    assert.equal(res.status, 200);
+    const html = await res.text();
+    assert.match(html, /<jobboard-campaigns\b[^>]*\bcompany-id="1"[^>]*\bjob-type="Internship"/);
+    assert.doesNotMatch(html, /<jobboard-campaigns\b[^>]*\bcity=/, 'no city attribute without its preset');
+    const state = JSON.parse(/<script type="application\/json" data-jobboard-state>(.*?)<\/script>/s.exec(html)![1]!) as { list: CampaignList; query: object };
+    assert.deepEqual(state.list.items.map((c) => c.id), [3]);
+    assert.deepEqual(state.list, await (await fetch(`${url}/api/campaigns?company_id=1&job_type=Internship&q=driver`)).json());
+    assert.deepEqual(state.query, { q: 'driver' }, 'a preset is the element\'s, not the URL\'s');
+    assert.doesNotMatch(html, /id="filter-job_type"/, 'the fixed filter is not shown');
+    assert.match(html, /id="filter-city"/);
+
+    const inLyon = await (await fetch(`${url}/embed/campaigns?preset_city=lyon`)).text();
+    assert.match(inLyon, /<jobboard-campaigns\b[^>]*\bcity="lyon"/);
+    assert.doesNotMatch(inLyon, /id="filter-city"/);
+    assert.match(inLyon, /id="filter-job_type"/);
+    const lyonState = JSON.parse(/data-jobboard-state>(.*?)<\/script>/s.exec(inLyon)![1]!) as { list: CampaignList };
+    assert.deepEqual(lyonState.list.items.map((c) => c.id), [1]);
+  });
+
   it('answers 422 naming the parameter, and what to do, for a sort or radius without near, bad coordinates or a city with no position', async () => {
     const cases: [string, string, RegExp][] = [
       ['sort=distance', 'sort', /give near/],

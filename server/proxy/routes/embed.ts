@@ -76,8 +76,8 @@ export function embedRouter(reader: CatalogueReader, rendererFile: string, publi
     const { lang, offer, offer_param: _offerParam, preset_company_id, preset_job_type, preset_city, ...query } = parsed.data;
     // The board's presets win over the candidate's filters, as on the element.
     const presets = { company_id: preset_company_id, job_type: preset_job_type, city: preset_city };
-    const fixed = (name: string) => name in presets && presets[name as ListPreset] !== undefined;
-    const list = reader.list({ ...query, ...Object.fromEntries(Object.entries(presets).filter(([name]) => fixed(name))) }).value;
+    const fixed = (name: string) => presets[name as ListPreset] !== undefined;
+    const list = reader.list({ ...query, company_id: preset_company_id ?? query.company_id, job_type: preset_job_type ?? query.job_type, city: preset_city ?? query.city }).value;
     const detail = offer === undefined ? undefined : reader.detail(offer);
     const state: PrerenderedCampaigns = {
       // As the element writes them in the URL: the first page is no parameter, a preset is the element's.
