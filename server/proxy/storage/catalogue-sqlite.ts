@@ -36,8 +36,8 @@ const SCHEMA = `
   ) STRICT;
   -- The list newest first, with what a filter on a place or a salary reads: a walk of it never reads the table.
   CREATE INDEX IF NOT EXISTS campaigns_listing ON campaigns (status, listed_at DESC, id DESC, lat, lon, pay);
-  -- What counts and distance orders read: the offers in a latitude band, the offers paying at least an amount.
-  CREATE INDEX IF NOT EXISTS campaigns_near ON campaigns (status, lat, lon);
+  -- What counts and distance orders read (the date breaks ties): the offers in a latitude band, the offers paying at least an amount.
+  CREATE INDEX IF NOT EXISTS campaigns_near ON campaigns (status, lat, lon, listed_at);
   CREATE INDEX IF NOT EXISTS campaigns_pay ON campaigns (status, pay);
   CREATE INDEX IF NOT EXISTS campaigns_city ON campaigns (city_key);
   CREATE TABLE IF NOT EXISTS campaign_records (id INTEGER PRIMARY KEY, record TEXT NOT NULL) STRICT;
