@@ -7,6 +7,7 @@ import type { TemplateResult } from 'lit';
 import { msg } from '@lit/localize';
 import type { CampaignPage, CampaignQuery } from '../internal/api.ts';
 import { jobTypeLabel, workingTimeLabel } from '../internal/labels.ts';
+import { DEFAULT_RADIUS_KM } from '../../../server/public-api/list-params.ts';
 
 /**
  * A filter; `all` is its no-filter option, a text of its own per filter so that it
@@ -63,7 +64,7 @@ export function renderSearch(query: CampaignQuery, facets: CampaignPage['facets'
       <input id="near" name="near" part="input" maxlength="100" .value=${query.near ?? ''} @change=${typed} />
       <button type="button" part="button" @click=${nearMe}>${msg('Near me')}</button>
     </div>
-    ${renderFacet(query, 'radius_km', msg('Within'), '25 km', ['10', '50', '100'], (v) => `${v} km`)}
+    ${renderFacet(query, 'radius_km', msg('Within'), `${DEFAULT_RADIUS_KM} km`, ['10', '50', '100'], (v) => `${v} km`)}
     <div class="filter">
       <label for="salary_min">${msg('Minimum salary')}</label>
       <input id="salary_min" name="salary_min" type="number" min="0" step="1000" part="input" .value=${query.salary_min ?? ''} @change=${typed} />
