@@ -34,13 +34,14 @@ export const DEFAULT_RADIUS_KM = 25;
 export const MAX_RADIUS_KM = 500;
 
 /**
- * The filters a board fixes on its element (a company's page on the board):
- * the element's attribute, and the query parameter of GET /embed/campaigns
- * that renders it on the server, by the list parameter each one fixes.
+ * The filters a board fixes on its element (a company's page on the board,
+ * with the element's company-id, job-type and city attributes): the query
+ * parameter of GET /embed/campaigns that renders each on the server, by the
+ * list parameter it fixes.
  */
 export const LIST_PRESETS = {
-  company_id: { attribute: 'company-id', param: 'preset_company_id' },
-  job_type: { attribute: 'job-type', param: 'preset_job_type' },
-  city: { attribute: 'city', param: 'preset_city' },
+  company_id: 'preset_company_id',
+  job_type: 'preset_job_type',
+  city: 'preset_city',
 } as const;
 export type ListPreset = keyof typeof LIST_PRESETS;

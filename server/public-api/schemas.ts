@@ -93,9 +93,9 @@ export const EmbedQuery = CampaignListFields.extend({
     .regex(/^[A-Za-z][A-Za-z0-9_-]{0,39}$/, 'must be a query parameter\'s name (a letter, then letters, digits, - or _), the element\'s offer-param, like job')
     .default(DEFAULT_OFFER_PARAM)
     .describe('The element\'s offer-param: the query parameter that holds the open offer\'s id on the board\'s page. Give it when the element renames `offer`.'),
-  [LIST_PRESETS.company_id.param]: CampaignListFields.shape.company_id.describe('The element\'s company-id: the list shows this company\'s offers only, whatever the candidate asks.'),
-  [LIST_PRESETS.job_type.param]: CampaignListFields.shape.job_type.describe('The element\'s job-type: fixed, its filter hidden.'),
-  [LIST_PRESETS.city.param]: CampaignListFields.shape.city.describe('The element\'s city: fixed, its filter hidden.'),
+  [LIST_PRESETS.company_id]: CampaignListFields.shape.company_id.describe('The element\'s company-id: the list shows this company\'s offers only, whatever the candidate asks.'),
+  [LIST_PRESETS.job_type]: CampaignListFields.shape.job_type.describe('The element\'s job-type: fixed, its filter hidden.'),
+  [LIST_PRESETS.city]: CampaignListFields.shape.city.describe('The element\'s city: fixed, its filter hidden.'),
 }).superRefine(needsNear);
 
 /** The sitemap protocol's limit per file (GET /sitemap.xml); a board with more lists its newest offers. */
