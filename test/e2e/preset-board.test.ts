@@ -62,4 +62,11 @@ describe('a board page with a preset filter, rendered on its server', () => {
     assert.equal(new URL(page.url()).searchParams.has('job_type'), false, 'the preset stays out of the page URL');
     await page.close();
   });
+
+  it("finds the demo's offers near a city, through the sync of the seeded positions", async () => {
+    const base = world.demo.proxy.url;
+    const near = (await (await fetch(`${base}/api/campaigns?near=lyon&radius_km=10&per_page=50`)).json()) as { items: { city: string }[] };
+    assert.ok(near.items.length > 0);
+    assert.deepEqual([...new Set(near.items.map((c) => c.city))], ['Lyon']);
+  });
 });
