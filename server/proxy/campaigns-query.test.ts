@@ -10,14 +10,14 @@ import { createProxyApp } from './app.ts';
 import { toCatalogueCampaign } from './catalogue/catalogue.ts';
 import { upstreamCampaign } from './catalogue/fixtures.ts';
 import { openCatalogueStore } from './storage/catalogue-sqlite.ts';
-import { CampaignListQuery } from '../public-api/schemas.ts';
+import { CampaignListQuery, coordinatesOf } from '../public-api/schemas.ts';
 import { captureLogs } from '../test/logs.ts';
 import { fetch, listen, testConfig } from './test-support.ts';
 
-const KEYS = ['q', 'company_id', 'job_type', 'working_time', 'city', 'page', 'per_page', 'sort', 'q[]', '__proto__', 'constructor', ''];
+const KEYS = ['q', 'company_id', 'job_type', 'working_time', 'city', 'near', 'radius_km', 'salary_min', 'page', 'per_page', 'sort', 'q[]', '__proto__', 'constructor', ''];
 /** Broken percent escapes, sent as they are (any other value is encoded, so a "#" never cuts the query short). */
 const MALFORMED = ['%', '%E0%A4%A'];
-const value = fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.integer().map(String), fc.constantFrom('', '0', '-1', '51', '1e3', 'NaN', 'Infinity', 'Full time', ...MALFORMED));
+const value = fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.integer().map(String), fc.constantFrom('', '0', '-1', '51', '1e3', 'NaN', 'Infinity', 'Full time', 'distance', 'relevance', '45.76,4.84', '91,0', 'Lyon', ...MALFORMED));
 /** A query string, without its "?". */
 const query = fc
   .array(fc.tuple(fc.oneof(fc.constantFrom(...KEYS), fc.string()), value), { maxLength: 8 })
@@ -67,7 +67,11 @@ describe('GET /api/campaigns with arbitrary query strings', () => {
       return `${response.status} ${await response.text()}`;
     };
     // Express's "simple" query parser is node:querystring.
-    const expectedStatus = (search: string) => (CampaignListQuery.safeParse(parse(search)).success ? '200' : '422');
+    // A city named by near is found among the offers' positions, and none has one here.
+    const expectedStatus = (search: string) => {
+      const parsed = CampaignListQuery.safeParse(parse(search));
+      return parsed.success && (parsed.data.near === undefined || coordinatesOf(parsed.data.near) !== null) ? '200' : '422';
+    };
     await fc.assert(
       fc.asyncProperty(query, query, async (first, other) => {
         const before = await answer(first);

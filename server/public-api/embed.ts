@@ -2,7 +2,7 @@
 // (GET /embed/campaigns) to the browser: the state the element was rendered
 // with, embedded as JSON in the fragment, so the script hydrates it without
 // fetching it again; and the renderer's interface. Types only.
-import type { ListUrlParam } from './list-params.ts';
+import type { ListPreset, ListUrlParam } from './list-params.ts';
 import type { CampaignDetail, CampaignList } from './schemas.ts';
 
 export interface PrerenderedCampaigns {
@@ -21,6 +21,8 @@ export interface EmbedRenderInput {
   offerParam: string;
   lang: 'en' | 'fr' | 'es';
   perPage: number;
+  /** The filters the board fixed (the element's company-id, job-type and city attributes); undefined when not fixed. */
+  presets: Partial<Record<ListPreset, string | number | undefined>>;
   state: PrerenderedCampaigns;
   /** The open offer's schema.org JobPosting, for search engines. */
   jobPosting: object | null;

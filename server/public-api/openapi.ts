@@ -226,7 +226,7 @@ export function buildOpenApi(version: string, fields: Record<ConfigurableField, 
             "The <jobboard-campaigns> element with its shadow DOM rendered, its state and the open offer's JobPosting, as an HTML fragment to put where the element would go (keep the widget's script tag). " +
             "The element's `endpoint` is this proxy's own address: PUBLIC_ORIGIN followed by the path the proxy is mounted under, or that path alone (relative to the page) without PUBLIC_ORIGIN; it is never taken from the request. " +
             "Only the parameters listed here are read; every other one, `endpoint` included, is ignored. " +
-            "A board forwards only its page's `offer` (or its offer-param's name, with `offer_param`), `q`, `job_type`, `working_time`, `city` and `page` (FORWARDED_PAGE_PARAMS of jobboard-connector/proxy), and adds `lang` and `per_page` itself: a link to its page can carry any parameter.",
+            "A board forwards only its page's `offer` (or its offer-param's name, with `offer_param`), `q`, `job_type`, `working_time`, `city`, `near`, `radius_km`, `salary_min`, `sort` and `page` (FORWARDED_PAGE_PARAMS of jobboard-connector/proxy), and adds `lang`, `per_page` and its presets (`preset_company_id`, `preset_job_type`, `preset_city`: the element's company-id, job-type and city) itself: a link to its page can carry any parameter. A preset wins over the candidate's filter of the same name.",
           parameters: [...queryParameters(EmbedQuery), ifNoneMatch],
           responses: {
             200: { description: 'The fragment', headers: cached('public, max-age=60'), content: text('text/html') },

@@ -7,19 +7,56 @@ import { JOB_TYPES, JobboardApplicantInput, LOCALES, PER_PAGE_MAX, RESUME_TYPES,
 import { APPLICATION_FORM, CONFIGURABLE_FIELDS, FIELD_MODES, postedName, upstreamName } from './application-form.ts';
 import type { ConfigurableField, FieldKind, FieldMode, FormField } from './application-form.ts';
 import { MAX_UTM_CHARS, UTM_FIELDS, UTM_VALUE } from './campaign-tracking.ts';
-import { DEFAULT_OFFER_PARAM } from './list-params.ts';
+import { DEFAULT_OFFER_PARAM, DEFAULT_RADIUS_KM, LIST_PRESETS, LIST_SORTS, MAX_RADIUS_KM } from './list-params.ts';
 
 /** Query values: an empty parameter counts as absent ("?city=&q=" is no filter). */
 const blankAsAbsent = (v: unknown) => (v === '' ? undefined : v);
 
-export const CampaignListQuery = z.object({
+/** `near` as coordinates ("45.76,4.84"), or null when it names a city. */
+export function coordinatesOf(near: string): { lat: number; lon: number } | null {
+  const found = /^(-?\d+(?:\.\d+)?)\s*,\s*(-?\d+(?:\.\d+)?)$/.exec(near.trim());
+  return found === null ? null : { lat: Number(found[1]), lon: Number(found[2]) };
+}
+
+const radiusRange = `must be a number of kilometres from 1 to ${MAX_RADIUS_KM}`;
+
+/** The list's parameters, each on its own (CampaignListQuery adds the rules between them). */
+const CampaignListFields = z.object({
   q: z.preprocess(blankAsAbsent, z.string().trim().max(200, 'must be at most 200 characters').optional()).describe(
-    'Words to find in the name, description, company or city (every word must appear; accents and case are ignored).',
+    'Words to find in the name, company, description, profile or city: every word must begin a word of the offer ("dev" finds "Développeur"), accents and case ignored. Only letters and digits count: quotes, operators and other punctuation are not query syntax.',
   ),
   company_id: z.preprocess(blankAsAbsent, z.coerce.number({ error: 'must be a company id' }).int('must be a company id').positive('must be a company id').optional()),
   job_type: z.preprocess(blankAsAbsent, z.enum(JOB_TYPES, { error: `must be one of: ${JOB_TYPES.join(', ')}` }).optional()),
   working_time: z.preprocess(blankAsAbsent, z.enum(WORKING_TIMES, { error: `must be one of: ${WORKING_TIMES.join(', ')}` }).optional()),
-  city: z.preprocess(blankAsAbsent, z.string().trim().max(100, 'must be at most 100 characters').optional()).describe('Exact city name, case ignored.'),
+  city: z.preprocess(blankAsAbsent, z.string().trim().max(100, 'must be at most 100 characters').optional()).describe('Exact city name, case and accents ignored.'),
+  near: z
+    .preprocess(
+      blankAsAbsent,
+      z
+        .string()
+        .trim()
+        .max(100, 'must be at most 100 characters')
+        .refine((v) => {
+          const point = coordinatesOf(v);
+          return point === null || (Math.abs(point.lat) <= 90 && Math.abs(point.lon) <= 180);
+        }, 'must be LATITUDE,LONGITUDE in degrees (latitude from -90 to 90, longitude from -180 to 180), like 45.76,4.84, or a city name')
+        .optional(),
+    )
+    .describe(
+      `Only offers within radius_km of this place: LATITUDE,LONGITUDE in degrees (like 45.76,4.84), or a city name (case and accents ignored), which stands for the average position of that city's offers. Offers without coordinates are left out. A city with no offer with coordinates is a validation_failed problem.`,
+    ),
+  radius_km: z
+    .preprocess(blankAsAbsent, z.coerce.number({ error: radiusRange }).min(1, radiusRange).max(MAX_RADIUS_KM, radiusRange).optional())
+    .describe(`The radius of near, in kilometres (great-circle distance); ${DEFAULT_RADIUS_KM} by default. Only with near.`),
+  salary_min: z
+    .preprocess(
+      blankAsAbsent,
+      z.coerce.number({ error: 'must be a whole amount from 0' }).int('must be a whole amount from 0').min(0, 'must be a whole amount from 0').max(10_000_000, 'must be at most 10000000').optional(),
+    )
+    .describe('Only offers that pay at least this much a year (a month for internships): their salary_max, else their salary_min. Offers without salary are left out.'),
+  sort: z
+    .preprocess(blankAsAbsent, z.enum(LIST_SORTS, { error: `must be one of: ${LIST_SORTS.join(', ')}` }).optional())
+    .describe('relevance: best match of q first (a match in the name counts most, then the company, then the texts), newest first without q; date: newest first; distance: nearest to near first (needs near). Default: relevance with q, else date.'),
   page: z.preprocess(
     blankAsAbsent,
     z.coerce.number({ error: 'must be a whole number from 1' }).int('must be a whole number from 1').min(1, 'must be a whole number from 1').max(100_000, 'must be at most 100000').default(1),
@@ -34,12 +71,22 @@ export const CampaignListQuery = z.object({
       .default(20),
   ),
 });
+
+/** The rules between the list's parameters: what needs near. */
+function needsNear(query: { near?: string | undefined; radius_km?: number | undefined; sort?: string | undefined }, ctx: z.RefinementCtx): void {
+  if (query.near !== undefined) return;
+  const give = 'give near (LATITUDE,LONGITUDE or a city name)';
+  if (query.sort === 'distance') ctx.addIssue({ code: 'custom', path: ['sort'], message: `distance needs a place to measure from: ${give}, or sort by relevance or date` });
+  if (query.radius_km !== undefined) ctx.addIssue({ code: 'custom', path: ['radius_km'], message: `is the radius around near: ${give}, or leave radius_km out` });
+}
+
+export const CampaignListQuery = CampaignListFields.superRefine(needsNear);
 export type CampaignListQuery = z.infer<typeof CampaignListQuery>;
 
 const offerId = z.coerce.number({ error: 'must be the id of a job offer' }).int('must be the id of a job offer').positive('must be the id of a job offer').optional();
 
 /** The query of GET /embed/campaigns: the list's, the language and the open offer. */
-export const EmbedQuery = CampaignListQuery.extend({
+export const EmbedQuery = CampaignListFields.extend({
   lang: z.enum(LOCALES, { error: `must be one of: ${LOCALES.join(', ')}` }).default('en'),
   offer: offerId.describe('The open offer\'s id, under the name offer_param gives (`offer` by default).'),
   offer_param: z
@@ -47,7 +94,10 @@ export const EmbedQuery = CampaignListQuery.extend({
     .regex(/^[A-Za-z][A-Za-z0-9_-]{0,39}$/, 'must be a query parameter\'s name (a letter, then letters, digits, - or _), the element\'s offer-param, like job')
     .default(DEFAULT_OFFER_PARAM)
     .describe('The element\'s offer-param: the query parameter that holds the open offer\'s id on the board\'s page. Give it when the element renames `offer`.'),
-});
+  [LIST_PRESETS.company_id]: CampaignListFields.shape.company_id.describe('The element\'s company-id: the list shows this company\'s offers only, whatever the candidate asks.'),
+  [LIST_PRESETS.job_type]: CampaignListFields.shape.job_type.describe('The element\'s job-type: fixed, its filter hidden.'),
+  [LIST_PRESETS.city]: CampaignListFields.shape.city.describe('The element\'s city: fixed, its filter hidden.'),
+}).superRefine(needsNear);
 
 /** The sitemap protocol's limit per file (GET /sitemap.xml); a board with more lists its newest offers. */
 export const SITEMAP_MAX_URLS = 50_000;
@@ -76,6 +126,8 @@ export const CampaignAddress = z.object({
   city: z.string().nullable(),
   country: z.string().nullable(),
   name: z.string().nullable(),
+  latitude: z.number().nullable().describe('Degrees; null when the offer has no coordinates (a search near a place leaves it out)'),
+  longitude: z.number().nullable().describe('Degrees; null when the offer has no coordinates'),
 });
 
 export const CampaignDetail = CampaignSummary.extend({

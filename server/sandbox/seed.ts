@@ -33,6 +33,20 @@ export const DEMO_ENTITY_COMPANY_KEYS = {
   company_id: 2,
 };
 
+/** Where the seeded offers' cities are (their centres, in degrees), so that searches near a place find them. */
+const CITY_POSITIONS: Record<string, { latitude: number; longitude: number }> = {
+  Paris: { latitude: 48.8566, longitude: 2.3522 },
+  Lyon: { latitude: 45.764, longitude: 4.8357 },
+  Nantes: { latitude: 47.2184, longitude: -1.5536 },
+  Bordeaux: { latitude: 44.8378, longitude: -0.5792 },
+  Lille: { latitude: 50.6292, longitude: 3.0573 },
+  Toulouse: { latitude: 43.6047, longitude: 1.4442 },
+  Marseille: { latitude: 43.2965, longitude: 5.3698 },
+  Rennes: { latitude: 48.1173, longitude: -1.6778 },
+  Strasbourg: { latitude: 48.5734, longitude: 7.7521 },
+  Grenoble: { latitude: 45.1885, longitude: 5.7245 },
+};
+
 interface Offer {
   fr: string;
   en: string;
@@ -166,7 +180,7 @@ export function seedDemo(ctx: SandboxContext): DemoKeys {
           offer.salary?.[0] ?? null,
           offer.salary?.[1] ?? null,
           unit?.id ?? null,
-          JSON.stringify({ city: offer.city, country: offer.country, postal_code: offer.postal_code, name: `${offer.city}, ${offer.country}` }),
+          JSON.stringify({ city: offer.city, country: offer.country, postal_code: offer.postal_code, name: `${offer.city}, ${offer.country}`, ...CITY_POSITIONS[offer.city] }),
           created,
           created,
         );

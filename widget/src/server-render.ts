@@ -6,6 +6,7 @@
 import { render } from '@lit-labs/ssr';
 import { collectResult } from '@lit-labs/ssr/lib/render-result.js';
 import { html } from 'lit';
+import { ifDefined } from 'lit/directives/if-defined.js';
 import { unsafeHTML } from 'lit/directives/unsafe-html.js';
 import type { EmbedRenderInput, EmbedRenderer } from '../../server/public-api/embed.ts';
 import { JobboardCampaigns } from './campaigns/campaigns.ts';
@@ -24,6 +25,9 @@ function template(input: EmbedRenderInput) {
     lang=${input.lang}
     offer-param=${input.offerParam}
     per-page=${input.perPage}
+    company-id=${ifDefined(input.presets.company_id)}
+    job-type=${ifDefined(input.presets.job_type)}
+    city=${ifDefined(input.presets.city)}
     .prerendered=${input.state}
     >${unsafeHTML(state + posting)}</jobboard-campaigns
   >`;

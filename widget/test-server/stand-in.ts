@@ -79,9 +79,9 @@ function detail(c: CampaignSummary): CampaignDetail {
     // The service's own address of a town: its name repeats the city and country (as the sandbox's seed does).
     address:
       c.id === 100
-        ? { street_number: '12', street: 'rue de la République', postal_code: '69002', city: 'Lyon', country: 'France', name: null }
+        ? { street_number: '12', street: 'rue de la République', postal_code: '69002', city: 'Lyon', country: 'France', name: null, latitude: 45.7578, longitude: 4.8351 }
         : c.id === 103
-          ? { street_number: null, street: null, postal_code: '44000', city: 'Nantes', country: 'France', name: 'Nantes, France' }
+          ? { street_number: null, street: null, postal_code: '44000', city: 'Nantes', country: 'France', name: 'Nantes, France', latitude: null, longitude: null }
           : null,
     date_end: c.id === 100 ? '2027-02-28' : null,
   };

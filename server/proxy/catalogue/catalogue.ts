@@ -99,6 +99,8 @@ export function toCatalogueCampaign(c: Campaign): CatalogueCampaign {
             city: address.city,
             country: address.country,
             name: address.name,
+            latitude: address.latitude,
+            longitude: address.longitude,
           },
     listed_at: c.last_activation_at ?? c.created_at,
   };

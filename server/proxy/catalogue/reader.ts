@@ -1,16 +1,19 @@
 // Answers of GET /api/campaigns and GET /api/campaigns/:id, serialised once
 // per catalogue version and query: page views then cost a map lookup, and
 // the ETag (a hash of the bytes) lets browsers and CDNs revalidate for free.
+import { coordinatesOf } from '../../public-api/schemas.ts';
 import type { CampaignDetail, CampaignList, CampaignListQuery, CampaignSummary } from '../../public-api/schemas.ts';
 import { jsonAnswer } from '../http-cache.ts';
+import { validationProblem } from '../problem.ts';
 import type { JsonAnswer } from '../http-cache.ts';
 import { jobPosting, offerUrlOf } from './job-posting.ts';
-import type { CatalogueStore } from './types.ts';
-import type { CatalogueCampaign } from './types.ts';
+import { foldForSearch } from './search-text.ts';
+import type { CatalogueCampaign, CatalogueStore, GeoPoint } from './types.ts';
 
 export type { JsonAnswer };
 
 export interface CatalogueReader {
+  /** Throws a validation problem when `near` names a city none of whose offers has a position. */
   list(query: CampaignListQuery): JsonAnswer<CampaignList>;
   /** undefined when the campaign is not listed (not in the store, or not online). */
   detail(id: number): JsonAnswer<CampaignDetail> | undefined;
@@ -71,10 +74,22 @@ export function createCatalogueReader(
   const listKey = (query: CampaignListQuery): string => {
     let key = listKeys.get(query);
     if (key === undefined) {
-      key = `list:${JSON.stringify([query.q ?? '', query.company_id ?? 0, query.job_type ?? '', query.working_time ?? '', (query.city ?? '').toLowerCase(), query.page, query.per_page])}`;
+      key = `list:${JSON.stringify([
+        query.q ?? '', query.company_id ?? 0, query.job_type ?? '', query.working_time ?? '', foldForSearch(query.city ?? ''),
+        foldForSearch(query.near ?? ''), query.radius_km ?? 0, query.salary_min ?? -1, query.sort ?? '', query.page, query.per_page,
+      ])}`;
       listKeys.set(query, key);
     }
     return key;
+  };
+
+  /** Where `near` is: its coordinates, or the average position of its city's offers. */
+  const placeOf = (near: string): GeoPoint => {
+    const place = coordinatesOf(near) ?? store.placeOf(near);
+    if (place !== undefined) return place;
+    throw validationProblem([
+      { field: 'near', code: 'invalid_value', message: `no offer in "${near}" has a known position: give another city, or LATITUDE,LONGITUDE like 45.76,4.84` },
+    ]);
   };
 
   const listed = (id: number): CatalogueCampaign | undefined => {
@@ -85,7 +100,8 @@ export function createCatalogueReader(
   return {
     list(query) {
       return cached(listKey(query), () => {
-        const { items, total } = store.search(query);
+        const { near, ...filters } = query;
+        const { items, total } = store.search({ ...filters, near: near === undefined ? undefined : placeOf(near) });
         facets ??= store.facets() as CampaignList['facets'];
         const list: CampaignList = {
           items: items.map(summary),

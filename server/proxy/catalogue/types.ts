@@ -1,6 +1,7 @@
 // The catalogue's own records: what the proxy keeps of each broadcast
 // campaign, already sanitised, flattened for search and for the public API.
 import type { CampaignStatus } from '../../contract/index.ts';
+import type { ListSort } from '../../public-api/list-params.ts';
 
 export interface CatalogueAddress {
   street_number: string | null;
@@ -9,6 +10,9 @@ export interface CatalogueAddress {
   city: string | null;
   country: string | null;
   name: string | null;
+  /** Where the offer is, for searches near a point; null when the service has no coordinates. */
+  latitude: number | null;
+  longitude: number | null;
 }
 
 export interface CatalogueCampaign {
@@ -53,12 +57,25 @@ export interface Catalogue {
   refreshCampaign(id: number): Promise<CatalogueCampaign | undefined>;
 }
 
+/** A place on Earth, in degrees. */
+export interface GeoPoint {
+  lat: number;
+  lon: number;
+}
+
 export interface CampaignFilters {
   q?: string | undefined;
   company_id?: number | undefined;
   job_type?: string | undefined;
   working_time?: string | undefined;
   city?: string | undefined;
+  /** Only offers within radius_km of this point (offers without coordinates are left out). */
+  near?: GeoPoint | undefined;
+  radius_km?: number | undefined;
+  /** Only offers that pay at least this much: their salary_max, else their salary_min (offers without salary are left out). */
+  salary_min?: number | undefined;
+  /** relevance (bm25, needs q; else date), date (newest first), distance (needs near). Default: relevance with q, else date. */
+  sort?: ListSort | undefined;
   page: number;
   per_page: number;
 }
@@ -76,8 +93,10 @@ export interface CatalogueStore {
   upsert(campaign: CatalogueCampaign): void;
   remove(id: number): void;
   get(id: number): CatalogueCampaign | undefined;
-  /** Online campaigns matching the filters, newest first. */
+  /** Online campaigns matching the filters, in the order `sort` asks. */
   search(filters: CampaignFilters): { items: CatalogueCampaign[]; total: number };
+  /** The average position of the online offers in this city (case and accents ignored); undefined when none has coordinates. */
+  placeOf(city: string): GeoPoint | undefined;
   /** Values present among online campaigns, for the widget's filter lists. */
   facets(): Facets;
   count(): number;

@@ -20,6 +20,17 @@ export function fieldProblems(error: z.ZodError): FieldProblem[] {
   }));
 }
 
+/**
+ * The list's search, filters, order and page from a query string: what
+ * GET /api/campaigns reads, for every route that lists the same offers.
+ * Throws a validation problem naming each parameter that does not parse.
+ */
+export function parseListQuery(query: unknown): CampaignListQuery {
+  const parsed = CampaignListQuery.safeParse(query);
+  if (!parsed.success) throw validationProblem(fieldProblems(parsed.error));
+  return parsed.data;
+}
+
 function campaignNotFound(): ProblemError {
   return new ProblemError('campaign_not_found', 'This job offer is not (or no longer) published on this job board.',
   );
@@ -43,21 +54,25 @@ export function campaignRoutes(app: Router, base: string, reader: CatalogueReade
   // A board's pages ask for a handful of distinct URLs: each query string is
   // parsed and validated once, then found by its raw text (req.query is a
   // function of the URL alone).
-  const parsedQueries = new Map<string, ReturnType<typeof CampaignListQuery.safeParse>>();
-  const parseQuery = (req: Request) => {
+  const parsedQueries = new Map<string, CampaignListQuery | ProblemError>();
+  const parseQuery = (req: Request): CampaignListQuery => {
     let parsed = parsedQueries.get(req.url);
     if (parsed === undefined) {
-      parsed = CampaignListQuery.safeParse(req.query);
+      try {
+        parsed = parseListQuery(req.query);
+      } catch (error) {
+        if (!(error instanceof ProblemError)) throw error;
+        parsed = error;
+      }
       if (parsedQueries.size >= MAX_PARSED_QUERIES) parsedQueries.delete(parsedQueries.keys().next().value as string);
       parsedQueries.set(req.url, parsed);
     }
+    if (parsed instanceof ProblemError) throw parsed;
     return parsed;
   };
 
   app.get(base, (req, res) => {
-    const parsed = parseQuery(req);
-    if (!parsed.success) throw validationProblem(fieldProblems(parsed.error));
-    sendCachedJson(req, res, reader.list(parsed.data), CAMPAIGNS_CACHE_CONTROL);
+    sendCachedJson(req, res, reader.list(parseQuery(req)), CAMPAIGNS_CACHE_CONTROL);
   });
 
   app.get(`${base}/:id`, (req, res) => {

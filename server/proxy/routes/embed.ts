@@ -13,6 +13,7 @@ import type { Request } from 'express';
 import type { CatalogueReader } from '../catalogue/reader.ts';
 import type { EmbedRenderer, PrerenderedCampaigns } from '../../public-api/embed.ts';
 import { DEFAULT_OFFER_PARAM, LIST_URL_PARAMS } from '../../public-api/list-params.ts';
+import type { ListPreset } from '../../public-api/list-params.ts';
 import { matchesEtag } from '../http-cache.ts';
 import { ProblemError, validationProblem } from '../problem.ts';
 import { EmbedQuery } from '../../public-api/schemas.ts';
@@ -72,12 +73,15 @@ export function embedRouter(reader: CatalogueReader, rendererFile: string, publi
     const parsed = EmbedQuery.safeParse(embedQueryInput(req.query, offerParam));
     // Every other parameter (an endpoint among them) is left out by the parse and has no effect.
     if (!parsed.success) throw validationProblem(fieldProblems(parsed.error).map((problem) => (problem.field === 'offer' ? { ...problem, field: offerParam } : problem)));
-    const { lang, offer, offer_param: _offerParam, ...query } = parsed.data;
-    const list = reader.list(query).value;
+    const { lang, offer, offer_param: _offerParam, preset_company_id, preset_job_type, preset_city, ...query } = parsed.data;
+    // The board's presets win over the candidate's filters, as on the element.
+    const presets = { company_id: preset_company_id, job_type: preset_job_type, city: preset_city };
+    const fixed = (name: string) => presets[name as ListPreset] !== undefined;
+    const list = reader.list({ ...query, company_id: preset_company_id ?? query.company_id, job_type: preset_job_type ?? query.job_type, city: preset_city ?? query.city }).value;
     const detail = offer === undefined ? undefined : reader.detail(offer);
     const state: PrerenderedCampaigns = {
-      // As the element writes them in the URL: the first page is no parameter.
-      query: Object.fromEntries(LIST_URL_PARAMS.flatMap((name) => (query[name] === undefined || (name === 'page' && query.page === 1) ? [] : [[name, query[name]]]))),
+      // As the element writes them in the URL: the first page is no parameter, a preset is the element's.
+      query: Object.fromEntries(LIST_URL_PARAMS.flatMap((name) => (query[name] === undefined || fixed(name) || (name === 'page' && query.page === 1) ? [] : [[name, query[name]]]))),
       list,
       offer: offer === undefined ? null : { id: offer, detail: detail?.value ?? null },
     };
@@ -87,6 +91,7 @@ export function embedRouter(reader: CatalogueReader, rendererFile: string, publi
       offerParam,
       lang,
       perPage: query.per_page,
+      presets,
       state,
       jobPosting: posting?.value ?? null,
     });

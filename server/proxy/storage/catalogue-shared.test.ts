@@ -25,6 +25,8 @@ const skip = skipWithoutPostgres();
 const url = skip ? '' : await freshMigratedDatabase();
 /** A database of its own for the test no instance syncs into. */
 const quietUrl = skip ? '' : await freshMigratedDatabase();
+/** A database holding a copy written by an earlier version. */
+const olderUrl = skip ? '' : await freshMigratedDatabase();
 /** A database where the migrations never ran. */
 const bareUrl = skip ? '' : await freshDatabase();
 const silent = pino({ level: 'silent' });
@@ -224,6 +226,28 @@ describe('shared catalogue copy, when a notification is lost', { skip }, () => {
     } finally {
       await Promise.all(copies.map((copy) => copy.close()));
       await Promise.all(pools.map((pool) => pool.end()));
+      await setup.end();
+    }
+  });
+
+  it('loads records an earlier version wrote, without coordinates in their addresses, as offers without a position', async () => {
+    const setup = new pg.Client({ connectionString: olderUrl });
+    await setup.connect();
+    const pool = new pg.Pool({ connectionString: olderUrl, max: 2 });
+    try {
+      const campaign = toCatalogueCampaign(upstreamCampaign({ id: 42 }));
+      const { latitude: _latitude, longitude: _longitude, ...address } = campaign.address!;
+      await setup.query('INSERT INTO catalogue_campaigns (id, record) VALUES ($1, $2)', [campaign.id, JSON.stringify({ ...campaign, address })]);
+      await setup.query('INSERT INTO catalogue_version (version, synced_at) VALUES (1, now())');
+      const copy = await openSharedCatalogueStore(pool, { logger: silent });
+      try {
+        assert.deepEqual(copy.store.get(42)?.address, { ...address, latitude: null, longitude: null });
+        assert.deepEqual(copy.store.search({ q: 'backend', page: 1, per_page: 10 }).items.map((c) => c.id), [42]);
+      } finally {
+        await copy.close();
+      }
+    } finally {
+      await pool.end();
       await setup.end();
     }
   });

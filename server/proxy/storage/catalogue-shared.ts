@@ -12,7 +12,7 @@ import type { Logger } from 'pino';
 import type pg from 'pg';
 import { z } from 'zod';
 import { CAMPAIGN_STATUSES } from '../../contract/index.ts';
-import { CampaignDetail } from '../../public-api/schemas.ts';
+import { CampaignAddress, CampaignDetail } from '../../public-api/schemas.ts';
 import type { CatalogueCampaign, CatalogueCopy } from '../catalogue/types.ts';
 import { openCatalogueStore } from './catalogue-sqlite.ts';
 
@@ -24,7 +24,12 @@ const CHANNEL = 'catalogue_changed';
 export const CATALOGUE_SYNC_LOCK = 7_262_001;
 
 /** A stored record as the catalogue keeps it: the public detail plus what the store filters and orders on. */
-const StoredCampaign = CampaignDetail.extend({ status: z.enum(CAMPAIGN_STATUSES), listed_at: z.string() }) satisfies z.ZodType<CatalogueCampaign>;
+const StoredCampaign = CampaignDetail.extend({
+  status: z.enum(CAMPAIGN_STATUSES),
+  listed_at: z.string(),
+  // Records written before addresses had coordinates have none.
+  address: CampaignAddress.extend({ latitude: z.number().nullable().default(null), longitude: z.number().nullable().default(null) }).nullable(),
+}) satisfies z.ZodType<CatalogueCampaign, unknown>;
 const VersionRow = z.object({ version: z.coerce.number().int(), synced_at: z.date() });
 const CopyRow = VersionRow.extend({ records: z.array(z.unknown()) });
 

@@ -59,11 +59,12 @@ describe('catalogue store', () => {
     assert.deepEqual(ids(store.search(all({ q: 'figma backend' }))), []);
   });
 
-  it('treats % and _ in the search text as plain characters', () => {
+  it('searches words, not characters: punctuation alone finds nothing, and % or _ match no other character', () => {
     const store = seededStore();
     assert.deepEqual(ids(store.search(all({ q: '100%' }))), [2]);
-    assert.deepEqual(ids(store.search(all({ q: '%' }))), [2]);
+    assert.deepEqual(ids(store.search(all({ q: '%' }))), []);
     assert.deepEqual(ids(store.search(all({ q: '_' }))), []);
+    assert.deepEqual(ids(store.search(all({ q: 'fig_a' }))), [], 'fig and a are two words, a is in no text');
   });
 
   it('filters by company, job type, working time and city (city case ignored)', () => {

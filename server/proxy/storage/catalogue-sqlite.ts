@@ -1,13 +1,24 @@
 // The catalogue's SQLite store (DATA_DIR/catalogue.db, or in memory for the
-// copy of a shared catalogue, node:sqlite): its table, index and statements.
-// One row per campaign: the record as JSON plus the columns search and
-// filters use. The catalogue reads and writes it through CatalogueStore
-// (catalogue/types.ts); a new column or search table is an edit here.
+// copy of a shared catalogue, node:sqlite): its tables, indexes and statements.
+// One narrow row per campaign with the columns search, filters and orders
+// use (searches read them alone), its record as JSON in a table of its own
+// (read for the page's offers only), and its texts in a full-text index (FTS5,
+// contentless: the texts are read from the records, never from the index). The catalogue reads
+// and writes it through CatalogueStore (catalogue/types.ts); a new column or
+// search table is an edit here, and a new SCHEMA_VERSION.
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { createOwnerOnlyDatabaseFile, makeOwnerOnlyFolder } from '../../owner-only.ts';
-import { foldForSearch, searchText } from '../catalogue/search-text.ts';
-import type { CatalogueCampaign, CatalogueStore } from '../catalogue/types.ts';
+import { DEFAULT_RADIUS_KM } from '../../public-api/list-params.ts';
+import { boundingBox, distanceSql } from '../catalogue/geo.ts';
+import { foldForSearch, matchExpression, searchColumns } from '../catalogue/search-text.ts';
+import type { CatalogueCampaign, CatalogueStore, GeoPoint } from '../catalogue/types.ts';
+
+/**
+ * The tables' shape, in the file's user_version. The store holds nothing but
+ * copies of records: a file of another version is rebuilt from its records.
+ */
+const SCHEMA_VERSION = 3;
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS campaigns (
@@ -18,12 +29,39 @@ const SCHEMA = `
     job_type TEXT,
     working_time TEXT,
     city TEXT,
-    search_text TEXT NOT NULL,
-    record TEXT NOT NULL
+    city_key TEXT,
+    lat REAL,
+    lon REAL,
+    pay INTEGER
   ) STRICT;
-  CREATE INDEX IF NOT EXISTS campaigns_listing ON campaigns (status, listed_at DESC, id DESC);
+  -- The list newest first, with what a filter on a place or a salary reads: a walk of it never reads the table.
+  CREATE INDEX IF NOT EXISTS campaigns_listing ON campaigns (status, listed_at DESC, id DESC, lat, lon, pay);
+  -- What counts and distance orders read (the date breaks ties): the offers in a latitude band, the offers paying at least an amount.
+  CREATE INDEX IF NOT EXISTS campaigns_near ON campaigns (status, lat, lon, listed_at);
+  CREATE INDEX IF NOT EXISTS campaigns_pay ON campaigns (status, pay);
+  CREATE INDEX IF NOT EXISTS campaigns_city ON campaigns (city_key);
+  CREATE TABLE IF NOT EXISTS campaign_records (id INTEGER PRIMARY KEY, record TEXT NOT NULL) STRICT;
+  CREATE VIRTUAL TABLE IF NOT EXISTS campaigns_text USING fts5 (
+    title, company, body, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3'
+  );
   CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
 `;
+
+/** bm25 weights of the full-text columns: a match in the title counts most, then the company, then the texts. */
+const RANK = 'bm25(campaigns_text, 10.0, 5.0, 1.0)';
+const BY_DATE = 'c.listed_at DESC, c.id DESC';
+
+/** Brings a file of another schema to this one, keeping its records (a new file has none). */
+function migrate(db: DatabaseSync): CatalogueCampaign[] {
+  const { user_version: found } = db.prepare('PRAGMA user_version').get() as { user_version: number };
+  if (found === SCHEMA_VERSION) return [];
+  const old = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'campaigns'").get() === undefined
+    ? []
+    : (db.prepare(found < 3 ? 'SELECT record FROM campaigns' : 'SELECT record FROM campaign_records').all() as { record: string }[]).map((r) => JSON.parse(r.record) as CatalogueCampaign);
+  db.exec('DROP TABLE IF EXISTS campaigns; DROP TABLE IF EXISTS campaign_records; DROP TABLE IF EXISTS campaigns_text;');
+  db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+  return old;
+}
 
 /** Opens (creating if needed) the store at DATA_DIR/catalogue.db, or in memory for ':memory:'. */
 export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore {
@@ -35,25 +73,44 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
   }
   const db = new DatabaseSync(path);
   db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;');
+  const kept = migrate(db);
   db.exec(SCHEMA);
 
   const insert = db.prepare(
-    `INSERT INTO campaigns (id, status, listed_at, company_id, job_type, working_time, city, search_text, record)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+    `INSERT INTO campaigns (id, status, listed_at, company_id, job_type, working_time, city, city_key, lat, lon, pay)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (id) DO UPDATE SET status = excluded.status, listed_at = excluded.listed_at,
        company_id = excluded.company_id, job_type = excluded.job_type, working_time = excluded.working_time,
-       city = excluded.city, search_text = excluded.search_text, record = excluded.record`,
+       city = excluded.city, city_key = excluded.city_key, lat = excluded.lat, lon = excluded.lon, pay = excluded.pay`,
   );
-  const getOne = db.prepare('SELECT record FROM campaigns WHERE id = ?');
+  const insertRecord = db.prepare('INSERT INTO campaign_records (id, record) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET record = excluded.record');
+  const deleteText = db.prepare('DELETE FROM campaigns_text WHERE rowid = ?');
+  const insertText = db.prepare('INSERT INTO campaigns_text (rowid, title, company, body) VALUES (?, ?, ?, ?)');
+  const getOne = db.prepare('SELECT record FROM campaign_records WHERE id = ?');
   const deleteOne = db.prepare('DELETE FROM campaigns WHERE id = ?');
+  const deleteRecord = db.prepare('DELETE FROM campaign_records WHERE id = ?');
   const setMeta = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
   const getMeta = db.prepare('SELECT value FROM meta WHERE key = ?');
   const countOnline = db.prepare("SELECT count(*) AS n FROM campaigns WHERE status = 'online'");
+  const cityCentre = db.prepare("SELECT avg(lat) AS lat, avg(lon) AS lon FROM campaigns WHERE city_key = ? AND status = 'online' AND lat IS NOT NULL");
 
   let version = 1;
 
+  /** The one write of a campaign (a sync's, a refresh's): its row and its texts. */
   const write = (c: CatalogueCampaign) => {
-    insert.run(c.id, c.status, c.listed_at, c.company_id, c.job_type, c.working_time, c.city, searchText(c), JSON.stringify(c));
+    // Records kept before coordinates were have no latitude: none until the next sync.
+    const lat = c.address?.latitude ?? null;
+    const lon = c.address?.longitude ?? null;
+    const located = lat !== null && lon !== null;
+    const pay = c.salary_max ?? c.salary_min;
+    insert.run(c.id, c.status, c.listed_at, c.company_id, c.job_type, c.working_time, c.city, c.city === null ? null : foldForSearch(c.city),
+      located ? lat : null, located ? lon : null, pay);
+    insertRecord.run(c.id, JSON.stringify(c));
+    // Only listed offers are searched: the index holds no other.
+    deleteText.run(c.id);
+    if (c.status !== 'online') return;
+    const text = searchColumns(c);
+    insertText.run(c.id, text.title, text.company, text.body);
   };
 
   const inTransaction = (work: () => void) => {
@@ -68,13 +125,15 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
     version += 1;
   };
 
+  if (kept.length > 0) inTransaction(() => kept.forEach(write));
+
   const distinct = (column: 'job_type' | 'working_time' | 'city'): string[] =>
     (db.prepare(`SELECT DISTINCT ${column} AS v FROM campaigns WHERE status = 'online' AND ${column} IS NOT NULL ORDER BY ${column}`).all() as { v: string }[]).map((r) => r.v);
 
   return {
     replaceAll(campaigns, syncedAt) {
       inTransaction(() => {
-        db.exec('DELETE FROM campaigns');
+        db.exec('DELETE FROM campaigns; DELETE FROM campaign_records; DELETE FROM campaigns_text;');
         for (const c of campaigns) write(c);
         setMeta.run('last_synced_at', syncedAt.toISOString());
       });
@@ -83,47 +142,76 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
       inTransaction(() => write(campaign));
     },
     remove(id) {
-      inTransaction(() => deleteOne.run(id));
+      inTransaction(() => {
+        deleteOne.run(id);
+        deleteRecord.run(id);
+        deleteText.run(id);
+      });
     },
     get(id) {
       const row = getOne.get(id) as { record: string } | undefined;
       return row === undefined ? undefined : (JSON.parse(row.record) as CatalogueCampaign);
     },
     search(f) {
-      const where: string[] = ["status = 'online'"];
+      const where: string[] = ["c.status = 'online'"];
       const params: (string | number)[] = [];
-      if (f.company_id !== undefined) {
-        where.push('company_id = ?');
-        params.push(f.company_id);
+      const filter = (clause: string, ...values: (string | number)[]) => {
+        where.push(clause);
+        params.push(...values);
+      };
+      if (f.company_id !== undefined) filter('c.company_id = ?', f.company_id);
+      if (f.job_type !== undefined) filter('c.job_type = ?', f.job_type);
+      if (f.working_time !== undefined) filter('c.working_time = ?', f.working_time);
+      if (f.city !== undefined) filter('c.city_key = ?', foldForSearch(f.city.trim()));
+      if (f.salary_min !== undefined) filter('c.pay >= ?', f.salary_min);
+      const match = f.q === undefined ? null : matchExpression(f.q);
+      // A search of punctuation alone has no word to find: it finds nothing.
+      if (f.q !== undefined && match === null) return { items: [], total: 0 };
+      const sort = f.sort ?? (match === null ? 'date' : 'relevance');
+      // Ranked, the matches are read from the index with their rank; otherwise as a set of ids the table is filtered with.
+      const ranked = match !== null && sort === 'relevance';
+      // CROSS JOIN keeps the index outside: inside, SQLite would run the whole text query once per row of a place or salary filter.
+      const from = ranked ? 'campaigns_text CROSS JOIN campaigns c ON c.id = campaigns_text.rowid' : 'campaigns c';
+      if (match !== null) filter(ranked ? 'campaigns_text MATCH ?' : 'c.id IN (SELECT rowid FROM campaigns_text WHERE campaigns_text MATCH ?)', match);
+      let distance = '';
+      const distanceParams: number[] = [];
+      if (f.near !== undefined) {
+        // The index narrows to the box around the circle; the exact distance decides within it.
+        const radius = f.radius_km ?? DEFAULT_RADIUS_KM;
+        const box = boundingBox(f.near, radius);
+        const measured = distanceSql(f.near, 'c.lat', 'c.lon');
+        distance = measured.sql;
+        distanceParams.push(...measured.params);
+        filter('c.lat BETWEEN ? AND ? AND c.lon BETWEEN ? AND ?', box.minLat, box.maxLat, box.minLon, box.maxLon);
+        filter(`${distance} <= ?`, ...distanceParams, radius);
       }
-      if (f.job_type !== undefined) {
-        where.push('job_type = ?');
-        params.push(f.job_type);
-      }
-      if (f.working_time !== undefined) {
-        where.push('working_time = ?');
-        params.push(f.working_time);
-      }
-      if (f.city !== undefined) {
-        where.push('city = ? COLLATE NOCASE');
-        params.push(f.city);
-      }
-      // Every word of q must appear somewhere (name, company, city, description).
-      const terms = foldForSearch(f.q ?? '').split(/\s+/).filter((t) => t !== '').slice(0, 10);
-      for (const term of terms) {
-        where.push("search_text LIKE ? ESCAPE '\\'");
-        params.push(`%${term.replace(/[\\%_]/g, (m) => `\\${m}`)}%`);
+      let order = BY_DATE;
+      // Newest first, the page walks the list's index (filtering as it goes) rather than sorting every match.
+      let pageFrom = ranked ? from : `${from} INDEXED BY campaigns_listing`;
+      const orderParams: number[] = [];
+      if (ranked) order = `${RANK}, ${BY_DATE}`;
+      if (sort === 'distance' && distance !== '') {
+        order = `${distance}, ${BY_DATE}`;
+        orderParams.push(...distanceParams);
+        pageFrom = from;
       }
       const clause = where.join(' AND ');
-      const total = (db.prepare(`SELECT count(*) AS n FROM campaigns WHERE ${clause}`).get(...params) as { n: number }).n;
+      // Words alone: the index holds the listed offers only, and counts its matches without the table.
+      const count = where.length === 2 && match !== null ? 'SELECT count(*) AS n FROM campaigns_text WHERE campaigns_text MATCH ?' : `SELECT count(*) AS n FROM ${from} WHERE ${clause}`;
+      const total = (db.prepare(count).get(...params) as { n: number }).n;
+      // The page's ids first: the sort then carries no record.
       const rows = db
-        .prepare(`SELECT record FROM campaigns WHERE ${clause} ORDER BY listed_at DESC, id DESC LIMIT ? OFFSET ?`)
-        .all(...params, f.per_page, (f.page - 1) * f.per_page) as { record: string }[];
-      return { items: rows.map((r) => JSON.parse(r.record) as CatalogueCampaign), total };
+        .prepare(`SELECT c.id FROM ${pageFrom} WHERE ${clause} ORDER BY ${order} LIMIT ? OFFSET ?`)
+        .all(...params, ...orderParams, f.per_page, (f.page - 1) * f.per_page) as { id: number }[];
+      return { items: rows.map((r) => JSON.parse((getOne.get(r.id) as { record: string }).record) as CatalogueCampaign), total };
+    },
+    placeOf(city) {
+      const row = cityCentre.get(foldForSearch(city.trim())) as { lat: number | null; lon: number | null };
+      return row.lat === null || row.lon === null ? undefined : ({ lat: row.lat, lon: row.lon } satisfies GeoPoint);
     },
     facets() {
       const companies = (
-        db.prepare("SELECT company_id AS id, record FROM campaigns WHERE status = 'online' GROUP BY company_id ORDER BY company_id").all() as { id: number; record: string }[]
+        db.prepare("SELECT c.company_id AS id, r.record FROM campaigns c JOIN campaign_records r ON r.id = c.id WHERE c.status = 'online' GROUP BY c.company_id ORDER BY c.company_id").all() as { id: number; record: string }[]
       ).map((r) => ({ id: r.id, name: (JSON.parse(r.record) as CatalogueCampaign).company_name }));
       companies.sort((a, b) => (a.name ?? '').localeCompare(b.name ?? '') || a.id - b.id);
       return { job_types: distinct('job_type'), working_times: distinct('working_time'), cities: distinct('city'), companies };

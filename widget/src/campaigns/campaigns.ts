@@ -1,7 +1,7 @@
 import { html, isServer } from 'lit';
 import type { PropertyDeclarations, PropertyValues, TemplateResult } from 'lit';
 import { listCampaigns, getCampaign } from '../internal/api.ts';
-import type { CampaignDetail, CampaignPage, CampaignSummary } from '../internal/api.ts';
+import type { CampaignDetail, CampaignPage, CampaignQuery, CampaignSummary } from '../internal/api.ts';
 import { JobboardCampaignSelectEvent } from '../internal/events.ts';
 import { headingLevel } from '../internal/heading.ts';
 import { JobboardElement } from '../internal/jobboard-element.ts';
@@ -22,6 +22,8 @@ const forwarded = /^(field-.+|no-draft|consent-url)$/;
  * The board's broadcast offers with text search, filters and paging; choosing
  * one shows its description, profile and apply form (`<jobboard-apply>`).
  * `field-*`, `no-draft` and `consent-url` attributes are passed to that form.
+ * `company-id`, `job-type` and `city` fix a filter (a company's page on the
+ * board): the candidate cannot change it, and its filter is not shown.
  *
  * The open offer and the list's search, filters and page live in the page's
  * query string (`?offer=21&q=nurse`), so an offer has a URL to share or
@@ -73,6 +75,9 @@ export class JobboardCampaigns extends JobboardElement {
     offerParam: { attribute: 'offer-param' },
     routing: {},
     noStructuredData: { attribute: 'no-structured-data', type: Boolean },
+    companyId: { attribute: 'company-id', type: Number },
+    jobType: { attribute: 'job-type' },
+    city: {},
     prerendered: { attribute: false },
   };
 
@@ -96,6 +101,12 @@ export class JobboardCampaigns extends JobboardElement {
   routing: 'query' | 'none' = 'query';
   /** Leaves the open offer's JobPosting out of the document's head. */
   noStructuredData = false;
+  /** Lists this company's offers only (a company's page on the board). */
+  companyId: number | undefined;
+  /** Lists offers of this contract type only; its filter is not shown. */
+  jobType: string | undefined;
+  /** Lists offers in this city only; its filter is not shown. */
+  city: string | undefined;
   /**
    * The state the element was rendered with on the server: shown as it is,
    * without fetching it again. The proxy's GET /embed/campaigns sets it and
@@ -126,7 +137,7 @@ export class JobboardCampaigns extends JobboardElement {
     }
     // The first update reads the URL (the element's attributes are known by then).
     if (!this.hasUpdated && this.route.routed) this.readUrl();
-    if (changed.has('endpoint') || changed.has('perPage')) void this.load();
+    if (changed.has('endpoint') || changed.has('perPage') || changed.has('companyId') || changed.has('jobType') || changed.has('city')) void this.load();
   }
 
   protected override firstUpdated(): void {
@@ -152,7 +163,13 @@ export class JobboardCampaigns extends JobboardElement {
   /** Loads the list for the query; also what the retry button does. */
   private load(): Promise<boolean> {
     const perPage = Math.min(50, Math.max(1, Math.trunc(this.perPage) || 10));
-    return this.list.run((signal) => listCampaigns(this.endpoint, { ...this.route.query, per_page: perPage }, signal));
+    return this.list.run((signal) => listCampaigns(this.endpoint, { ...this.route.query, ...this.presets(), per_page: perPage }, signal));
+  }
+
+  /** The filters the board fixed with attributes: they win over the candidate's. */
+  private presets(): CampaignQuery {
+    const q = this.route.query;
+    return { company_id: this.companyId ?? q.company_id, job_type: this.jobType || q.job_type, city: this.city || q.city };
   }
 
   /** Shows an offer (settles once it is fetched) or, with null, the list. */
@@ -225,7 +242,7 @@ export class JobboardCampaigns extends JobboardElement {
     if (this.openId !== null) {
       return renderDetail({ offer: this.offer, level, tag, endpoint: this.endpoint, lang: this.lang, onBack: this.handleBack });
     }
-    return html`${renderSearch(route.query, this.list.value?.facets, this.handleSearch)}
+    return html`${renderSearch(route.query, this.list.value?.facets, this.handleSearch, { job_type: this.jobType, city: this.city })}
     ${renderList({
       list: this.list,
       level,

@@ -1,10 +1,13 @@
-// The catalogue's search form: the text box and one filter per facet. The
-// element keeps the query; this renders it and reads it back from the form.
+// The catalogue's search form: the text box, one filter per facet (but those
+// the board fixed), a place with its radius, and a minimum salary. The element
+// keeps the query; this renders it and reads it back from the form. "Near me"
+// asks the browser for the candidate's position on its click only.
 import { html } from 'lit';
 import type { TemplateResult } from 'lit';
 import { msg } from '@lit/localize';
 import type { CampaignPage, CampaignQuery } from '../internal/api.ts';
 import { jobTypeLabel, workingTimeLabel } from '../internal/labels.ts';
+import { DEFAULT_RADIUS_KM } from '../../../server/public-api/list-params.ts';
 
 /**
  * A filter; `all` is its no-filter option, a text of its own per filter so that it
@@ -16,11 +19,11 @@ function renderFacet(
   name: keyof CampaignQuery,
   label: string,
   all: string,
-  values: string[],
+  values: string[] | undefined,
   labelOf: (v: string) => string = String,
-): TemplateResult {
+): TemplateResult | undefined {
   const current = query[name];
-  return html`<div class="filter">
+  return values === undefined ? undefined : html`<div class="filter">
     <label for="filter-${name}">${label}</label>
     <select id="filter-${name}" name=${name} part="input">
       <option value="">${all}</option>
@@ -29,16 +32,43 @@ function renderFacet(
   </div>`;
 }
 
-/** The form; `onSearch` gets its submit event (Enter, the button, or a filter changed). */
-export function renderSearch(query: CampaignQuery, facets: CampaignPage['facets'] | undefined, onSearch: (e: SubmitEvent) => void): TemplateResult {
+/** A text the candidate types: it applies on Enter or the search button, not on each change. */
+const typed = (e: Event) => e.stopPropagation();
+
+/** Fills the place with the browser's position (asked now, on the candidate's click), then searches. */
+function nearMe(e: Event): void {
+  const form = (e.currentTarget as HTMLElement).closest('form')!;
+  navigator.geolocation.getCurrentPosition(({ coords }) => {
+    // About a hundred metres: enough for a radius in kilometres.
+    form.near.value = `${coords.latitude.toFixed(3)},${coords.longitude.toFixed(3)}`;
+    form.requestSubmit();
+  });
+}
+
+/**
+ * The form; `onSearch` gets its submit event (Enter, the button, or a filter
+ * changed). A filter the board fixed (`fixed`) is not shown.
+ */
+export function renderSearch(query: CampaignQuery, facets: CampaignPage['facets'] | undefined, onSearch: (e: SubmitEvent) => void, fixed: CampaignQuery): TemplateResult {
+  const f = facets ?? { job_types: [], working_times: [], cities: [] };
   return html`<form role="search" part="search" class="search" aria-label=${msg('Search offers')} @submit=${onSearch} @change=${handleFilterChange}>
     <div class="filter grow">
       <label for="q">${msg('Keywords')}</label>
-      <input id="q" name="q" type="search" part="input" maxlength="200" .value=${query.q ?? ''} @change=${(e: Event) => e.stopPropagation()} />
+      <input id="q" name="q" type="search" part="input" maxlength="200" .value=${query.q ?? ''} @change=${typed} />
     </div>
-    ${renderFacet(query, 'job_type', msg('Contract type'), msg('All contract types'), facets?.job_types ?? [], jobTypeLabel)}
-    ${renderFacet(query, 'working_time', msg('Working time'), msg('All working times'), facets?.working_times ?? [], workingTimeLabel)}
-    ${renderFacet(query, 'city', msg('City'), msg('All cities'), facets?.cities ?? [])}
+    ${renderFacet(query, 'job_type', msg('Contract type'), msg('All contract types'), fixed.job_type ? undefined : f.job_types, jobTypeLabel)}
+    ${renderFacet(query, 'working_time', msg('Working time'), msg('All working times'), f.working_times, workingTimeLabel)}
+    ${renderFacet(query, 'city', msg('City'), msg('All cities'), fixed.city ? undefined : f.cities)}
+    <div class="filter">
+      <label for="near">${msg('Near')}</label>
+      <input id="near" name="near" part="input" maxlength="100" .value=${query.near ?? ''} @change=${typed} />
+      <button type="button" part="button" @click=${nearMe}>${msg('Near me')}</button>
+    </div>
+    ${renderFacet(query, 'radius_km', msg('Within'), `${DEFAULT_RADIUS_KM} km`, ['10', '50', '100'], (v) => `${v} km`)}
+    <div class="filter">
+      <label for="salary_min">${msg('Minimum salary')}</label>
+      <input id="salary_min" name="salary_min" type="number" min="0" step="1000" part="input" .value=${query.salary_min ?? ''} @change=${typed} />
+    </div>
     <button type="submit" part="button" class="primary">${msg('Search')}</button>
   </form>`;
 }
@@ -56,5 +86,7 @@ export function submittedQuery(e: SubmitEvent): CampaignQuery {
     const v = form.get(name);
     return typeof v === 'string' && v.trim() ? v.trim() : undefined;
   };
-  return { q: value('q'), job_type: value('job_type'), working_time: value('working_time'), city: value('city'), page: 1 };
+  const near = value('near');
+  // A radius alone is no filter: the proxy refuses it without a place.
+  return { q: value('q'), job_type: value('job_type'), working_time: value('working_time'), city: value('city'), near, radius_km: near && value('radius_km'), salary_min: value('salary_min'), page: 1 };
 }

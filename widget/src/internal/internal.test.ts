@@ -22,7 +22,7 @@ describe('internal helpers', () => {
 
   describe('formatPlace', () => {
     const offer = { city: 'Nantes', country: 'France' } as CampaignDetail;
-    const address = { street_number: null, street: null, postal_code: null, city: null, country: null, name: null };
+    const address = { street_number: null, street: null, postal_code: null, city: null, country: null, name: null, latitude: null, longitude: null };
 
     it('writes each part of an address once, even when its name repeats the city and country', () => {
       expect(formatPlace({ ...offer, address: { ...address, postal_code: '44000', city: 'Nantes', country: 'France', name: 'Nantes, France' } })).to.equal('44000 Nantes, France');
