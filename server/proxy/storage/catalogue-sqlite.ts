@@ -45,6 +45,7 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
        city = excluded.city, search_text = excluded.search_text, record = excluded.record`,
   );
   const getOne = db.prepare('SELECT record FROM campaigns WHERE id = ?');
+  const allIds = db.prepare('SELECT id FROM campaigns');
   const deleteOne = db.prepare('DELETE FROM campaigns WHERE id = ?');
   const setMeta = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
   const getMeta = db.prepare('SELECT value FROM meta WHERE key = ?');
@@ -84,6 +85,16 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
     },
     remove(id) {
       inTransaction(() => deleteOne.run(id));
+    },
+    applyChanges(upserts, deletes, syncedAt) {
+      inTransaction(() => {
+        for (const c of upserts) write(c);
+        for (const id of deletes) deleteOne.run(id);
+        if (syncedAt !== undefined) setMeta.run('last_synced_at', syncedAt.toISOString());
+      });
+    },
+    ids() {
+      return (allIds.all() as { id: number }[]).map((r) => r.id);
     },
     get(id) {
       const row = getOne.get(id) as { record: string } | undefined;
