@@ -5,7 +5,7 @@ import { Registry } from 'prom-client';
 import type { Campaign } from '../../contract/index.ts';
 import { ConnectionError, NotFoundError, RateLimitError } from '../../client/errors.ts';
 import { fakeApi, json, pagination } from '../../client/test/fake-api.ts';
-import { createCatalogue } from './catalogue.ts';
+import { NEWEST_SYNC_EVERY_MS, createCatalogue } from './catalogue.ts';
 import type { CatalogueClient } from './catalogue.ts';
 import { upstreamCampaign } from './fixtures.ts';
 import { openCatalogueStore } from '../storage/catalogue-sqlite.ts';
@@ -184,6 +184,30 @@ describe('catalogue sync', () => {
     assert.deepEqual(calls.map((c) => c.kind), ['list']);
     assert.equal(store.count(), 1);
     assert.doesNotMatch(await registry.metrics(), /catalogue_sync_leader/);
+  });
+});
+
+describe('catalogue read of the newest offers', () => {
+  it('runs on its own schedule after start, lists a campaign activated since the last walk, and walks no more for it', async () => {
+    const state: State = { campaigns: [upstreamCampaign({ id: 1, last_activation_at: '2026-11-20T08:00:00.000Z' })] };
+    const { client, calls } = fakeClient(state);
+    const store = openCatalogueStore(':memory:');
+    const catalogue = createCatalogue({ config: { channel: 'jobboard_test', syncIntervalSeconds: 300, syncBudgetShare: 0.25 }, client, copy: ownCatalogueCopy(store), logger: silent, newestEveryMs: 10 });
+    catalogue.start();
+    try {
+      await eventually(() => catalogue.lastSyncedAt(), { timeoutMs: 5_000, what: 'the first walk' });
+      state.campaigns = [...state.campaigns, upstreamCampaign({ id: 2, last_activation_at: '2026-11-26T08:00:00.000Z' })];
+      await eventually(() => store.get(2), { timeoutMs: 5_000, what: 'the new campaign to be listed' });
+      await eventually(() => calls.filter((c) => c.query.order === 'last_activation_at').length >= 3, { timeoutMs: 5_000, what: 'three reads of the newest offers' });
+    } finally {
+      await catalogue.stop();
+    }
+    assert.equal(calls.filter((c) => c.kind === 'list' && c.query.order === undefined).length, 1, 'one full walk, at start');
+    assert.ok(calls.filter((c) => c.query.order === 'last_activation_at').every((c) => c.query.sort === 'desc' && c.query.page === 1 && c.options.priority === 'low'));
+  });
+
+  it('reads once a minute by default', async () => {
+    assert.equal(NEWEST_SYNC_EVERY_MS, 60_000);
   });
 });
 
