@@ -86,9 +86,9 @@ describe('jobboard-connector migrate', () => {
     for (const run of runs) assert.equal(run.code, 0, run.stderr);
     const outputs = runs.map((r) => r.stdout).sort();
     const listed = POSTGRES_MIGRATIONS.map(({ version, name }) => `  ${version} ${name}`).join('\n');
-    assert.ok(outputs[0]!.includes(`applied ${POSTGRES_MIGRATIONS.length} migrations:\n${listed}`), outputs[0]);
+    assert.ok(outputs[0]!.includes(`applied ${POSTGRES_MIGRATIONS.length} migrations:\n${listed}`), outputs[0]!);
     assert.ok(outputs[0]!.includes('  2 the upstream request budget and the catalogue copy shared by every instance\n  3 the fencing token of delivery leases'));
-    assert.ok(outputs[1]!.includes(`up to date (schema version ${POSTGRES_MIGRATIONS.at(-1)!.version})`), outputs[1]);
+    assert.ok(outputs[1]!.includes(`up to date (schema version ${POSTGRES_MIGRATIONS.at(-1)!.version})`), outputs[1]!);
     assert.equal(outputs.join('').includes('pw-not-printed'), false, 'no password in what it prints');
     const client = new pg.Client({ connectionString: databaseUrl });
     await client.connect();
