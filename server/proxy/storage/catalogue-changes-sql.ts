@@ -10,15 +10,21 @@
 export const READ_VERSION = 'SELECT version, synced_at, pruned_version FROM catalogue_version';
 
 /**
- * The changes after version $1 (every record with $1 = 0): one row for the
- * version, one per record written, one per id removed.
+ * The changes after version $1: one row for the version, one per record
+ * written since (found by the changed_version index), one per id removed since.
  */
 export const READ_CHANGES = `
   SELECT 'version' AS kind, NULL::bigint AS id, NULL::jsonb AS record, v.version, v.synced_at, v.pruned_version FROM catalogue_version v
   UNION ALL
-  SELECT 'upsert', c.id, c.record, NULL, NULL, NULL FROM catalogue_campaigns c WHERE c.changed_version > $1 OR $1 = 0
+  SELECT 'upsert', c.id, c.record, NULL, NULL, NULL FROM catalogue_campaigns c WHERE c.changed_version > $1
   UNION ALL
-  SELECT 'delete', d.id, NULL, NULL, NULL, NULL FROM catalogue_deletions d WHERE d.deleted_version > $1 AND $1 > 0`;
+  SELECT 'delete', d.id, NULL, NULL, NULL, NULL FROM catalogue_deletions d WHERE d.deleted_version > $1`;
+
+/** The whole copy, in the rows READ_CHANGES answers: the version, then every record. */
+export const READ_WHOLE = `
+  SELECT 'version' AS kind, NULL::bigint AS id, NULL::jsonb AS record, v.version, v.synced_at, v.pruned_version FROM catalogue_version v
+  UNION ALL
+  SELECT 'upsert', c.id, c.record, NULL, NULL, NULL FROM catalogue_campaigns c`;
 
 /**
  * Takes the next version ($1: the sync time when the write ends a complete

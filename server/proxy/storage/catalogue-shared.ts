@@ -18,7 +18,7 @@ import { z } from 'zod';
 import { CAMPAIGN_STATUSES } from '../../contract/index.ts';
 import { CampaignDetail } from '../../public-api/schemas.ts';
 import type { CatalogueCampaign, CatalogueChanges, CatalogueCopy } from '../catalogue/types.ts';
-import { HOLDS_SYNC_LOCK, NEXT_VERSION, PRUNE_REMOVALS, READ_CHANGES, READ_VERSION, REMOVE_RECORDS, WRITE_RECORDS } from './catalogue-changes-sql.ts';
+import { HOLDS_SYNC_LOCK, NEXT_VERSION, PRUNE_REMOVALS, READ_CHANGES, READ_VERSION, READ_WHOLE, REMOVE_RECORDS, WRITE_RECORDS } from './catalogue-changes-sql.ts';
 import { openCatalogueStore } from './catalogue-sqlite.ts';
 
 // The shared copy's tables (catalogue_campaigns, catalogue_deletions, catalogue_version) are created by the database's migrations (postgres-schema.ts).
@@ -111,7 +111,7 @@ export function createSharedCatalogue(pool: pg.Pool, options: SharedCatalogueOpt
     const shared = VersionRow.parse(versions[0]);
     if (shared.version === loaded) return;
     const from = loaded === 0 || loaded < shared.pruned_version ? 0 : loaded;
-    const { rows } = await pool.query(READ_CHANGES, [from]);
+    const { rows } = from === 0 ? await pool.query(READ_WHOLE) : await pool.query(READ_CHANGES, [from]);
     let version: z.infer<typeof VersionRow> | undefined;
     const upserts: CatalogueCampaign[] = [];
     const deletes: number[] = [];
