@@ -269,6 +269,8 @@ export function createCatalogue(deps: CatalogueDeps): LiveCatalogue {
   }
 
   const scheduleNewest = () => {
+    // One chain of timers, even when a read still running at stop() ends after a new start().
+    clearTimeout(newestTimer);
     if (stopped) return;
     newestTimer = setTimeout(() => {
       void syncNewest().finally(scheduleNewest);
