@@ -87,9 +87,10 @@ describe('jobboard-connector migrate', () => {
     const runs = await Promise.all([migrate(env), migrate(env)]);
     for (const run of runs) assert.equal(run.code, 0, run.stderr);
     const outputs = runs.map((r) => r.stdout).sort();
-    assert.match(outputs[0]!, new RegExp(`applied ${POSTGRES_MIGRATIONS.length} migrations:\\n {2}1 outbox, resume chunks, idempotency keys and rate counters\\n {2}2 the upstream request budget and the catalogue copy shared by every instance\\n {2}3 the fencing token of delivery leases`));
-    for (const m of POSTGRES_MIGRATIONS) assert.ok(outputs[0]!.includes(`  ${m.version} ${m.name}`), `migration ${m.version} is listed`);
-    assert.match(outputs[1]!, new RegExp(`up to date \\(schema version ${POSTGRES_MIGRATIONS.at(-1)!.version}\\)`));
+    const listed = POSTGRES_MIGRATIONS.map(({ version, name }) => `  ${version} ${name}`).join('\n');
+    assert.ok(outputs[0]!.includes(`applied ${POSTGRES_MIGRATIONS.length} migrations:\n${listed}`), outputs[0]!);
+    assert.ok(outputs[0]!.includes('  2 the upstream request budget and the catalogue copy shared by every instance\n  3 the fencing token of delivery leases'));
+    assert.ok(outputs[1]!.includes(`up to date (schema version ${POSTGRES_MIGRATIONS.at(-1)!.version})`), outputs[1]!);
     assert.equal(outputs.join('').includes('pw-not-printed'), false, 'no password in what it prints');
     const client = new pg.Client({ connectionString: databaseUrl });
     await client.connect();

@@ -206,6 +206,14 @@ describe('proxy configuration', () => {
     assert.deepEqual(problemsOf({ SYNC_INTERVAL_SECONDS: '-1' }), ['SYNC_INTERVAL_SECONDS must be a whole number of seconds, at least 10']);
   });
 
+  it('reads SYNC_BUDGET_SHARE as a share in (0, 1], 0.25 by default, and refuses anything else saying what it expects', () => {
+    assert.equal(loadProxyConfig(REQUIRED).syncBudgetShare, 0.25);
+    assert.equal(loadProxyConfig({ ...REQUIRED, SYNC_BUDGET_SHARE: '1' }).syncBudgetShare, 1);
+    for (const wrong of ['0', '-0.5', '1.5', 'quarter', '25%']) {
+      assert.deepEqual(problemsOf({ SYNC_BUDGET_SHARE: wrong }), ['SYNC_BUDGET_SHARE must be a number greater than 0 and at most 1, like 0.25 (a quarter of the 120 requests a minute)'], wrong);
+    }
+  });
+
   it('with a CAPTCHA_PROVIDER, requires CAPTCHA_SECRET and CAPTCHA_SITE_KEY, and uses the provider verify URL unless CAPTCHA_VERIFY_URL is set', () => {
     assert.deepEqual(problemsOf({ CAPTCHA_PROVIDER: 'turnstile' }).sort(), [
       'CAPTCHA_SECRET is required when CAPTCHA_PROVIDER is turnstile',

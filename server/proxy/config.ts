@@ -249,6 +249,11 @@ const EnvSchema = z
       error: 'must be one of fatal, error, warn, info, debug, trace, silent',
     }).default('info'),
     SYNC_INTERVAL_SECONDS: positiveInt('a whole number of seconds, at least 10').min(10, 'must be at least 10 seconds').default(300),
+    SYNC_BUDGET_SHARE: z.coerce
+      .number({ error: 'must be a number greater than 0 and at most 1, like 0.25 (a quarter of the 120 requests a minute)' })
+      .gt(0, { error: 'must be a number greater than 0 and at most 1, like 0.25 (a quarter of the 120 requests a minute)', abort: true })
+      .max(1, 'must be a number greater than 0 and at most 1, like 0.25 (a quarter of the 120 requests a minute)')
+      .default(0.25),
     CONSENT_URL: z.url({ protocol: /^https?$/, error: (issue) => `must be the http(s) URL of your privacy policy${schemeHint(issue.input, 'https://board.example/privacy')}` }).optional(),
     BOARD_OFFER_URL: boardOfferUrl,
     FORM_FIELDS: formFields,
@@ -316,6 +321,8 @@ export interface ProxyConfig {
   trustProxy: boolean | number | string[];
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   syncIntervalSeconds: number;
+  /** The share of the service's requests a minute that catalogue syncs may spend (SYNC_BUDGET_SHARE). */
+  syncBudgetShare: number;
   consentUrl: string | null;
   /** The template of an offer's URL on the board's pages ({id}), for the sitemap and the JobPosting; null when not set. */
   boardOfferUrl: string | null;
@@ -434,6 +441,7 @@ export function loadProxyConfig(env: Record<string, string | undefined> = proces
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     syncIntervalSeconds: e.SYNC_INTERVAL_SECONDS,
+    syncBudgetShare: e.SYNC_BUDGET_SHARE,
     consentUrl: e.CONSENT_URL ?? null,
     boardOfferUrl: e.BOARD_OFFER_URL ?? null,
     fields: e.FORM_FIELDS,

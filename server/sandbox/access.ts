@@ -30,7 +30,9 @@ export function isJobboard(client: ApiClient): client is ApiClient & { channel: 
 export function campaignScope(client: ApiClient): { sql: string; params: (string | number)[] } {
   if (isJobboard(client)) {
     return {
-      sql: `c.id IN (SELECT cc.campaign_id FROM campaign_channels cc JOIN channels ch ON ch.id = cc.channel_id WHERE ch.value = ?)`,
+      // EXISTS per campaign, not an IN list: a list then reads campaigns in its order's index and stops at its page,
+      // instead of sorting every broadcast campaign (seconds a page at 50,000).
+      sql: `EXISTS (SELECT 1 FROM campaign_channels cc JOIN channels ch ON ch.id = cc.channel_id WHERE cc.campaign_id = c.id AND ch.value = ?)`,
       params: [client.channel],
     };
   }

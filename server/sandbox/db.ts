@@ -73,6 +73,9 @@ CREATE TABLE IF NOT EXISTS campaigns (
   last_activation_at TEXT
 );
 CREATE INDEX IF NOT EXISTS campaigns_company_created ON campaigns (company_id, created_at, id);
+-- A job board's list walks every company's campaigns in these orders: read in index order, not sorted per page.
+CREATE INDEX IF NOT EXISTS campaigns_created ON campaigns (created_at, id);
+CREATE INDEX IF NOT EXISTS campaigns_activated ON campaigns (last_activation_at, id);
 CREATE INDEX IF NOT EXISTS campaigns_online_date_end ON campaigns (date_end) WHERE status = 'online' AND date_end IS NOT NULL;
 CREATE TABLE IF NOT EXISTS campaign_channels (
   campaign_id INTEGER NOT NULL REFERENCES campaigns(id),

@@ -290,3 +290,7 @@ function k1(random: () => number): number {
 function pick(keys: { private_key: string; secret_key: string }): { private_key: string; secret_key: string } {
   return { private_key: keys.private_key, secret_key: keys.secret_key };
 }
+
+/** The demo's offers and texts, for the bulk seed of scale tests (bulk-seed.ts). */
+export { OFFERS as DEMO_OFFERS, describe as describeOffer, profileOf as offerProfile };
+export type { Offer };

@@ -11,6 +11,7 @@ const benches: Record<string, () => Promise<{ default: () => Promise<string> }>>
   'proxy-apply': () => import('./proxy-apply.bench.ts'),
   'proxy-scale': () => import('./proxy-scale.bench.ts'),
   'catalogue-search': () => import('./catalogue-search.bench.ts'),
+  'catalogue-scale': () => import('./catalogue-scale.bench.ts'),
   widget: () => import('./widget.bench.ts'),
   lighthouse: () => import('./lighthouse.bench.ts'),
 };

@@ -5,7 +5,7 @@ import { Registry } from 'prom-client';
 import type { Campaign } from '../../contract/index.ts';
 import { ConnectionError, NotFoundError, RateLimitError } from '../../client/errors.ts';
 import { fakeApi, json, pagination } from '../../client/test/fake-api.ts';
-import { createCatalogue } from './catalogue.ts';
+import { NEWEST_SYNC_EVERY_MS, createCatalogue } from './catalogue.ts';
 import type { CatalogueClient } from './catalogue.ts';
 import { upstreamCampaign } from './fixtures.ts';
 import { openCatalogueStore } from '../storage/catalogue-sqlite.ts';
@@ -16,29 +16,38 @@ import { eventually } from '../../test/poll.ts';
 const silent = pino({ level: 'silent' });
 
 interface Call {
-  kind: 'listAll' | 'get';
-  query: unknown;
+  kind: 'list' | 'get';
+  query: { page?: number; order?: string; sort?: string; embed?: readonly string[] };
   options: { priority: string; signal?: AbortSignal };
 }
 
-/** A client whose answers the test sets; records every call. */
-function fakeClient(state: { campaigns: Campaign[]; failListAfter?: number; getError?: Error; listError?: Error; gate?: Promise<void> }) {
+interface State {
+  campaigns: Campaign[];
+  /** The page whose request fails (a connection refused). */
+  failOnPage?: number;
+  getError?: Error;
+  listError?: Error;
+  gate?: Promise<void>;
+}
+
+/** A client whose answers the test sets, pages of per_page as the service cuts them; records every call. */
+function fakeClient(state: State) {
   const calls: Call[] = [];
   const client: CatalogueClient = {
     campaigns: {
-      async *listAll(query, options) {
-        calls.push({ kind: 'listAll', query, options });
+      async list(query, options) {
+        calls.push({ kind: 'list', query, options });
         if (state.listError) throw state.listError;
-        let n = 0;
-        for (const c of state.campaigns) {
-          if (state.gate) await state.gate;
-          if (options.signal?.aborted) throw new Error('aborted');
-          if (state.failListAfter !== undefined && n >= state.failListAfter) {
-            throw new ConnectionError({ method: 'GET', url: 'http://upstream/v2/campaigns', code: 'connection_failed', message: 'connection refused', mayHaveReachedServer: false });
-          }
-          n += 1;
-          yield c;
+        if (state.gate) await state.gate;
+        if (options.signal?.aborted) throw new Error('aborted');
+        if (state.failOnPage === query.page) {
+          throw new ConnectionError({ method: 'GET', url: 'http://upstream/v2/campaigns', code: 'connection_failed', message: 'connection refused', mayHaveReachedServer: false });
         }
+        const ordered =
+          query.order === 'last_activation_at' ? [...state.campaigns].sort((a, b) => (b.last_activation_at ?? '').localeCompare(a.last_activation_at ?? '')) : state.campaigns;
+        const data = ordered.slice((query.page - 1) * query.per_page, query.page * query.per_page);
+        const last = Math.max(1, Math.ceil(ordered.length / query.per_page));
+        return { data, pagination: { 'next-page': query.page < last ? query.page + 1 : null } };
       },
       async get(id, query, options) {
         calls.push({ kind: 'get', query, options });
@@ -54,11 +63,11 @@ function fakeClient(state: { campaigns: Campaign[]; failListAfter?: number; getE
 }
 
 function setup(campaigns: Campaign[], options: { now?: () => number; registry?: Registry } = {}) {
-  const state: { campaigns: Campaign[]; failListAfter?: number; getError?: Error; listError?: Error; gate?: Promise<void> } = { campaigns };
+  const state: State = { campaigns };
   const { client, calls } = fakeClient(state);
   const store = openCatalogueStore(':memory:');
   const catalogue = createCatalogue({
-    config: { channel: 'jobboard_test', syncIntervalSeconds: 300 },
+    config: { channel: 'jobboard_test', syncIntervalSeconds: 300, syncBudgetShare: 1 },
     client,
     copy: ownCatalogueCopy(store),
     logger: silent,
@@ -73,7 +82,7 @@ describe('catalogue sync', () => {
     const { catalogue, calls } = setup([upstreamCampaign()]);
     await catalogue.syncNow();
     assert.equal(calls.length, 1);
-    assert.deepEqual(calls[0]?.query, { channels: ['jobboard_test'], status: ['online'], embed: ['address', 'channels'] });
+    assert.deepEqual(calls[0]?.query, { channels: ['jobboard_test'], status: ['online'], embed: ['address', 'channels'], page: 1, per_page: 50 });
     assert.equal(calls[0]?.options.priority, 'low');
   });
 
@@ -108,13 +117,16 @@ describe('catalogue sync', () => {
     assert.equal(catalogue.getCampaign(2)?.id, 2);
   });
 
-  it('when the sync fails halfway, keeps the previous catalogue and records the error', async () => {
-    const { catalogue, state } = setup([upstreamCampaign({ id: 1 }), upstreamCampaign({ id: 2 })]);
+  it('when the sync fails halfway, keeps every campaign held and records the error', async () => {
+    const { catalogue, state } = setup(Array.from({ length: 60 }, (_, i) => upstreamCampaign({ id: i + 1 })));
     await catalogue.syncNow();
     const syncedAt = catalogue.lastSyncedAt();
-    state.failListAfter = 1;
+    // Page 1 (ids 1-50) no longer holds 1; page 2 fails.
+    state.campaigns = state.campaigns.slice(1);
+    state.failOnPage = 2;
     await assert.rejects(catalogue.syncNow(), ConnectionError);
-    assert.equal(catalogue.getCampaign(2)?.id, 2, 'the half-read walk did not replace the store');
+    assert.equal(catalogue.getCampaign(1)?.id, 1, 'the half-read walk removed nothing');
+    assert.equal(catalogue.getCampaign(60)?.id, 60);
     assert.deepEqual(catalogue.lastSyncedAt(), syncedAt);
     assert.equal(catalogue.status().lastError?.code, 'connection_failed');
   });
@@ -169,9 +181,33 @@ describe('catalogue sync', () => {
     catalogue.start();
     await eventually(() => catalogue.status().lastAttemptAt, { timeoutMs: 5_000, what: 'the first sync' });
     await catalogue.stop();
-    assert.deepEqual(calls.map((c) => c.kind), ['listAll']);
+    assert.deepEqual(calls.map((c) => c.kind), ['list']);
     assert.equal(store.count(), 1);
     assert.doesNotMatch(await registry.metrics(), /catalogue_sync_leader/);
+  });
+});
+
+describe('catalogue read of the newest offers', () => {
+  it('runs on its own schedule after start, lists a campaign activated since the last walk, and walks no more for it', async () => {
+    const state: State = { campaigns: [upstreamCampaign({ id: 1, last_activation_at: '2026-11-20T08:00:00.000Z' })] };
+    const { client, calls } = fakeClient(state);
+    const store = openCatalogueStore(':memory:');
+    const catalogue = createCatalogue({ config: { channel: 'jobboard_test', syncIntervalSeconds: 300, syncBudgetShare: 0.25 }, client, copy: ownCatalogueCopy(store), logger: silent, newestEveryMs: 10 });
+    catalogue.start();
+    try {
+      await eventually(() => catalogue.lastSyncedAt(), { timeoutMs: 5_000, what: 'the first walk' });
+      state.campaigns = [...state.campaigns, upstreamCampaign({ id: 2, last_activation_at: '2026-11-26T08:00:00.000Z' })];
+      await eventually(() => store.get(2), { timeoutMs: 5_000, what: 'the new campaign to be listed' });
+      await eventually(() => calls.filter((c) => c.query.order === 'last_activation_at').length >= 3, { timeoutMs: 5_000, what: 'three reads of the newest offers' });
+    } finally {
+      await catalogue.stop();
+    }
+    assert.equal(calls.filter((c) => c.kind === 'list' && c.query.order === undefined).length, 1, 'one full walk, at start');
+    assert.ok(calls.filter((c) => c.query.order === 'last_activation_at').every((c) => c.query.sort === 'desc' && c.query.page === 1 && c.options.priority === 'low'));
+  });
+
+  it('reads once a minute by default', async () => {
+    assert.equal(NEWEST_SYNC_EVERY_MS, 60_000);
   });
 });
 
@@ -242,7 +278,7 @@ describe('catalogue sync through the client, when one upstream campaign breaks t
     });
     const { logger, lines } = captureLogs();
     const registry = new Registry();
-    const catalogue = createCatalogue({ config: { channel: 'jobboard_test', syncIntervalSeconds: 300 }, client: api.client, copy: ownCatalogueCopy(openCatalogueStore(':memory:')), logger, registry });
+    const catalogue = createCatalogue({ config: { channel: 'jobboard_test', syncIntervalSeconds: 300, syncBudgetShare: 1 }, client: api.client, copy: ownCatalogueCopy(openCatalogueStore(':memory:')), logger, registry });
 
     assert.equal(await catalogue.syncNow(), 2);
 
@@ -269,7 +305,8 @@ describe('catalogue schedule after a rate-limited sync', () => {
     t.mock.timers.tick(1_000);
     assert.equal(catalogue.status().running, true, 'the next sync started after the 300 s interval, not after a day');
     await catalogue.syncNow(); // joins it
-    assert.equal(calls.length, 2);
+    // The newest offers were read meanwhile, once a minute: the full walks are the calls without an order.
+    assert.equal(calls.filter((c) => c.query.order === undefined).length, 2);
     assert.equal(catalogue.getCampaign(1)?.id, 1);
     await catalogue.stop();
   });

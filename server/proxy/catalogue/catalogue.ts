@@ -1,37 +1,60 @@
 // The catalogue: background sync of the campaigns broadcast on the board's
-// channel into the local store (first sync at start, then every
-// SYNC_INTERVAL_SECONDS), through the shared client with priority 'low' so
-// applications always go first in the request budget. It writes through a
-// CatalogueCopy the storage backend opens: this instance's own, or one shared
-// by several instances on one database, where only the instance holding the
-// sync lock calls upstream; the others serve the copy it publishes, and try
-// to take the lock at each of their own turns.
+// channel into the local store, through the shared client with priority 'low'
+// so applications always go first in the request budget. Two syncs, both
+// within SYNC_BUDGET_SHARE of the service's requests (sync-pacer.ts): a full
+// walk of every page (at start, then SYNC_INTERVAL_SECONDS after the last
+// one ended; spread over as many minutes as the share needs), which also
+// drops what is no longer broadcast; and, every minute, the first page of the
+// most recently activated offers, so a new offer is listed within two
+// minutes whatever the catalogue's size. Both write only what changed
+// through a CatalogueCopy the storage backend opens: this instance's own, or
+// one shared by several instances on one database, where only the instance
+// holding the sync lock calls upstream; the others apply the changes it
+// publishes, and try to take the lock at each of their own turns.
+import { setTimeout as sleepFor } from 'node:timers/promises';
 import { isDeepStrictEqual } from 'node:util';
 import type { Logger } from 'pino';
-import { Counter, Gauge, Histogram } from 'prom-client';
 import type { Registry } from 'prom-client';
 import { isCampaignOpenForApplications } from '../../contract/index.ts';
-import type { Campaign } from '../../contract/index.ts';
+import type { Campaign, PaginationHeader } from '../../contract/index.ts';
 import { ApiError, RateLimitError } from '../../client/errors.ts';
 import type { InvalidRecord } from '../../client/resource.ts';
+import { registerCatalogueMetrics } from './metrics.ts';
 import { sanitizeCampaignHtml } from './sanitize.ts';
+import { SYNC_WINDOW_MS, createSyncPacer } from './sync-pacer.ts';
+import type { Sleep } from './sync-pacer.ts';
 import type { Catalogue, CatalogueCampaign, CatalogueCopy, CatalogueStore } from './types.ts';
 
 type Priority = 'high' | 'low';
 
+/** Records a list page holds (the service's maximum): a full walk costs one request per this many campaigns. */
+export const SYNC_PAGE_SIZE = 50;
+/** How often the first page of the most recently activated offers is read. */
+export const NEWEST_SYNC_EVERY_MS = 60_000;
+
+interface SyncQuery {
+  channels: string[];
+  status: ['online'];
+  embed: ['address', 'channels'];
+  page: number;
+  per_page: number;
+  order?: 'last_activation_at';
+  sort?: 'desc';
+}
+
 /** The two client calls the catalogue makes (the client of server/client satisfies it). */
 export interface CatalogueClient {
   campaigns: {
-    listAll(
-      query: { channels: string[]; status: ['online']; embed: ['address', 'channels'] },
+    list(
+      query: SyncQuery,
       options: { priority: Priority; signal?: AbortSignal; onInvalidRecord?: (record: InvalidRecord) => void },
-    ): AsyncIterable<Campaign>;
+    ): Promise<{ data: Campaign[]; pagination: Pick<PaginationHeader, 'next-page'> }>;
     get(id: number, query: { embed: ['address', 'channels'] }, options: { priority: Priority; signal?: AbortSignal }): Promise<Campaign>;
   };
 }
 
 export interface CatalogueDeps {
-  config: { channel: string; syncIntervalSeconds: number };
+  config: { channel: string; syncIntervalSeconds: number; syncBudgetShare: number };
   client: CatalogueClient;
   /** Where syncs and refreshes are written, and what answers are read from (its store). */
   copy: CatalogueCopy;
@@ -41,6 +64,10 @@ export interface CatalogueDeps {
   now?: () => number;
   /** Delay before retrying a failed sync (default: the interval, at most 30 s); also how often an instance that does not sync tries to take over. */
   retryAfterFailureMs?: number;
+  /** How a paced sync waits for its share (default: a timer); tests move a fake clock instead. */
+  sleep?: Sleep;
+  /** How often the newest offers are read (default NEWEST_SYNC_EVERY_MS). */
+  newestEveryMs?: number;
 }
 
 export interface SyncStatus {
@@ -64,6 +91,8 @@ export interface LiveCatalogue extends Catalogue {
    * number of campaigns in the copy it serves.
    */
   syncNow(): Promise<number>;
+  /** One read of the newest offers (joins a running one); never rejects (a failure is logged, the next minute tries again). */
+  syncNewest(): Promise<void>;
   status(): SyncStatus;
   store: CatalogueStore;
 }
@@ -111,65 +140,21 @@ function isBroadcastOn(c: Campaign, channel: string): boolean {
   return c.channels === undefined || c.channels.some((ch) => ch.value === channel);
 }
 
-function registerMetrics(registry: Registry | undefined, copy: CatalogueCopy, lastSync: () => Date | null, now: () => number) {
-  if (registry === undefined) return undefined;
-  const { store } = copy;
-  // Kept for a shared copy only: an instance that keeps its own has no leader to tell.
-  if (copy.shared) {
-    new Gauge({
-      name: 'catalogue_sync_leader',
-      help: 'With a catalogue shared by several instances: 1 on the instance that syncs it, 0 on the others',
-      registers: [registry],
-      collect() {
-        this.set(copy.leading() ? 1 : 0);
-      },
-    });
-  }
-  new Gauge({
-    name: 'catalogue_age_seconds',
-    help: 'Seconds since the last successful catalogue sync (+Inf before the first)',
-    registers: [registry],
-    collect() {
-      const at = lastSync();
-      this.set(at === null ? Number.POSITIVE_INFINITY : Math.max(0, (now() - at.getTime()) / 1000));
-    },
-  });
-  new Gauge({
-    name: 'catalogue_campaigns',
-    help: 'Campaigns listed in the catalogue',
-    registers: [registry],
-    collect() {
-      this.set(store.count());
-    },
-  });
-  const skipped = new Gauge({
-    name: 'catalogue_skipped_campaigns',
-    help: 'Upstream campaigns left out of the last catalogue sync because they break the contract',
-    registers: [registry],
-  });
-  return {
-    skipped,
-    syncs: new Counter({ name: 'catalogue_syncs_total', help: 'Catalogue syncs by result', labelNames: ['result'] as const, registers: [registry] }),
-    duration: new Histogram({
-      name: 'catalogue_sync_duration_seconds',
-      help: 'Duration of catalogue syncs',
-      buckets: [0.1, 0.5, 1, 2, 5, 10, 30, 60, 120, 300],
-      registers: [registry],
-    }),
-  };
-}
-
 export function createCatalogue(deps: CatalogueDeps): LiveCatalogue {
   const { config, client, copy, logger } = deps;
   const { store } = copy;
   const now = deps.now ?? Date.now;
   const intervalMs = config.syncIntervalSeconds * 1000;
   const retryMs = deps.retryAfterFailureMs ?? Math.min(intervalMs, 30_000);
+  const newestEveryMs = deps.newestEveryMs ?? NEWEST_SYNC_EVERY_MS;
+  const pacer = createSyncPacer(config.syncBudgetShare, { now }, deps.sleep ?? ((ms, signal) => sleepFor(ms, undefined, { signal })));
   const log = logger.child({ module: 'catalogue' });
-  const metrics = registerMetrics(deps.registry, copy, () => store.lastSyncedAt(), now);
+  const metrics = registerCatalogueMetrics(deps.registry, copy, () => store.lastSyncedAt(), now);
 
   let timer: NodeJS.Timeout | undefined;
+  let newestTimer: NodeJS.Timeout | undefined;
   let running: Promise<number> | undefined;
+  let newestRunning: Promise<void> | undefined;
   let stopped = true;
   let abort = new AbortController();
   const refreshing = new Map<number, Promise<CatalogueCampaign | undefined>>();
@@ -202,11 +187,30 @@ export function createCatalogue(deps: CatalogueDeps): LiveCatalogue {
     return dueInMs > 0 ? { walk: false, nextInMs: dueInMs } : { walk: true };
   }
 
+  const query = (page: number): SyncQuery => ({ channels: [config.channel], status: ['online'], embed: ['address', 'channels'], page, per_page: SYNC_PAGE_SIZE });
+
+  /** The records of a page to keep (online, broadcast here), and of those the ones the store does not hold as they are. */
+  function readPage(campaigns: readonly Campaign[], kept: Set<number>): CatalogueCampaign[] {
+    const changed: CatalogueCampaign[] = [];
+    for (const campaign of campaigns) {
+      // A record already seen on an earlier page (a new offer shifted the pages by one) is the same record.
+      if (kept.has(campaign.id) || campaign.status !== 'online' || !isBroadcastOn(campaign, config.channel)) continue;
+      kept.add(campaign.id);
+      const record = toCatalogueCampaign(campaign);
+      // Compared as values: a record read back from the shared copy has its keys in another order.
+      if (!isDeepStrictEqual(store.get(campaign.id), record)) changed.push(record);
+    }
+    return changed;
+  }
+
   async function runSync(signal: AbortSignal, forced: boolean): Promise<{ kept: number; skippedIds: number[] } | { followingInMs: number }> {
     const may = await mayWalk(forced);
     if (!may.walk) return { followingInMs: may.nextInMs };
     const startedAt = now();
-    const kept: CatalogueCampaign[] = [];
+    // A catalogue never complete walks at the budget's own pace: an empty board
+    // serves no one, and the budget still keeps the applications first.
+    const paced = store.lastSyncedAt() !== null;
+    const kept = new Set<number>();
     const skippedIds: number[] = [];
     // One campaign that breaks the contract (a new job_type value upstream...)
     // is left out and reported; it must not keep every other campaign from the board.
@@ -218,16 +222,63 @@ export function createCatalogue(deps: CatalogueDeps): LiveCatalogue {
         `campaign ${record.id ?? '(without id)'} skipped: it breaks the API contract`,
       );
     };
-    const query = { channels: [config.channel], status: ['online'] as ['online'], embed: ['address', 'channels'] as ['address', 'channels'] };
-    for await (const campaign of client.campaigns.listAll(query, { priority: 'low', signal, onInvalidRecord })) {
-      if (campaign.status === 'online' && isBroadcastOn(campaign, config.channel)) kept.push(toCatalogueCampaign(campaign));
+    for (let page: number | null = 1; page !== null; ) {
+      if (paced) await pacer.take('full', signal);
+      metrics?.requests.inc({ kind: 'full' });
+      const answer = await client.campaigns.list(query(page), { priority: 'low', signal, onInvalidRecord });
+      // Each page's changes are written as they come: a walk spread over many minutes lists what it found at once.
+      const changed = readPage(answer.data, kept);
+      if (changed.length > 0) await copy.applyChanges({ upserts: changed, deletes: [] });
+      const next: number | null = answer.pagination['next-page'];
+      if (next !== null && next <= page) throw new Error(`the service's next-page ${next} does not come after page ${page}: the walk stops here`);
+      page = next;
     }
-    // Only a complete walk replaces the store: a failure halfway keeps the previous catalogue.
-    await copy.publish(kept, new Date(now()));
+    // Only a complete walk removes what it did not see: a failure halfway keeps every campaign held.
+    await copy.applyChanges({ upserts: [], deletes: store.ids().filter((id) => !kept.has(id)) }, new Date(now()));
     metrics?.duration.observe((now() - startedAt) / 1000);
     metrics?.skipped.set(skippedIds.length);
-    return { kept: kept.length, skippedIds };
+    return { kept: kept.size, skippedIds };
   }
+
+  /** The first page of the most recently activated offers, written when new or changed; removes nothing. */
+  async function runNewest(signal: AbortSignal): Promise<void> {
+    if (!(await copy.lead())) return;
+    await pacer.take('newest', signal);
+    metrics?.requests.inc({ kind: 'newest' });
+    const answer = await client.campaigns.list(
+      { ...query(1), order: 'last_activation_at', sort: 'desc' },
+      // A record breaking the contract is the full walk's to report (and skip).
+      { priority: 'low', signal, onInvalidRecord: () => undefined },
+    );
+    const changed = readPage(answer.data, new Set());
+    if (changed.length > 0) {
+      await copy.applyChanges({ upserts: changed, deletes: [] });
+      log.info({ campaigns: changed.length }, 'newest campaigns synced');
+    }
+  }
+
+  function syncNewest(): Promise<void> {
+    newestRunning ??= runNewest(abort.signal)
+      .then(
+        () => metrics?.newest.inc({ result: 'success' }),
+        (error: unknown) => {
+          metrics?.newest.inc({ result: 'failure' });
+          if (!stopped) log.warn({ err: error }, 'reading the newest campaigns failed; the next minute tries again');
+        },
+      )
+      .finally(() => (newestRunning = undefined));
+    return newestRunning;
+  }
+
+  const scheduleNewest = () => {
+    // One chain of timers, even when a read still running at stop() ends after a new start().
+    clearTimeout(newestTimer);
+    if (stopped) return;
+    newestTimer = setTimeout(() => {
+      void syncNewest().finally(scheduleNewest);
+    }, newestEveryMs);
+    newestTimer.unref();
+  };
 
   function sync(forced: boolean): Promise<number> {
     if (running !== undefined) return running;
@@ -276,8 +327,8 @@ export function createCatalogue(deps: CatalogueDeps): LiveCatalogue {
 
   /**
    * Writes a refreshed campaign through to the copy, when it changed:
-   * most refreshes find the same record, and each write makes every instance
-   * reload. A failed write is logged, not thrown: the application waiting on
+   * most refreshes find the same record, and each write is a change every
+   * instance applies. A failed write is logged, not thrown: the application waiting on
    * the refresh has its answer, and the next sync corrects the shared copy.
    */
   async function writeThrough(id: number, before: CatalogueCampaign | undefined, after: CatalogueCampaign | undefined): Promise<void> {
@@ -321,7 +372,9 @@ export function createCatalogue(deps: CatalogueDeps): LiveCatalogue {
     lastSyncedAt: () => store.lastSyncedAt(),
     isStale() {
       const at = store.lastSyncedAt();
-      return at === null || now() - at.getTime() > intervalMs;
+      // A paced walk of a large catalogue takes minutes of its own: the catalogue is stale once a walk is overdue.
+      const walkMs = (Math.ceil(store.count() / SYNC_PAGE_SIZE) / pacer.fullPerWindow) * SYNC_WINDOW_MS;
+      return at === null || now() - at.getTime() > intervalMs + walkMs;
     },
     refreshCampaign(id) {
       // Concurrent applications to one campaign share one upstream call.
@@ -336,13 +389,16 @@ export function createCatalogue(deps: CatalogueDeps): LiveCatalogue {
       stopped = false;
       abort = new AbortController();
       sync(false).catch(() => undefined);
+      scheduleNewest();
     },
     async stop() {
       stopped = true;
       clearTimeout(timer);
+      clearTimeout(newestTimer);
       abort.abort();
-      await Promise.allSettled([running, ...refreshing.values()]);
+      await Promise.allSettled([running, newestRunning, ...refreshing.values()]);
     },
+    syncNewest,
     syncNow,
     status: () => ({ ...status, skippedIds: [...status.skippedIds] }),
   };

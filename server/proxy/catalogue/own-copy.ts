@@ -1,5 +1,5 @@
 // The catalogue copy of an instance that keeps its own (SQLite in DATA_DIR):
-// it always leads, a complete sync replaces its store, and a refreshed
+// it always leads, a sync's changes are written to its store, and a refreshed
 // campaign, already written to the store, has no other copy to reach.
 import type { CatalogueCopy, CatalogueStore } from './types.ts';
 
@@ -9,7 +9,7 @@ export function ownCatalogueCopy(store: CatalogueStore): CatalogueCopy {
     shared: false,
     lead: async () => true,
     leading: () => true,
-    publish: async (campaigns, syncedAt) => store.replaceAll(campaigns, syncedAt),
+    applyChanges: async ({ upserts, deletes }, syncedAt) => store.applyChanges(upserts, deletes, syncedAt),
     upsert: async () => {},
     remove: async () => {},
     refresh: async () => {},

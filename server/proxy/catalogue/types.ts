@@ -87,11 +87,21 @@ export interface Facets {
   companies: { id: number; name: string | null }[];
 }
 
+/** What a sync found changed: campaigns new or different, and ids no longer broadcast. */
+export interface CatalogueChanges {
+  upserts: readonly CatalogueCampaign[];
+  deletes: readonly number[];
+}
+
 export interface CatalogueStore {
   /** Replaces every listed campaign by these, in one transaction, and records the sync time. */
   replaceAll(campaigns: CatalogueCampaign[], syncedAt: Date): void;
   upsert(campaign: CatalogueCampaign): void;
   remove(id: number): void;
+  /** Writes these campaigns and removes these ids, in one transaction; with `syncedAt`, also records a complete sync at that time. */
+  applyChanges(upserts: readonly CatalogueCampaign[], deletes: readonly number[], syncedAt?: Date): void;
+  /** The id of every campaign held, listed or not (a complete sync removes those it did not see). */
+  ids(): number[];
   get(id: number): CatalogueCampaign | undefined;
   /** Online campaigns matching the filters, in the order `sort` asks. */
   search(filters: CampaignFilters): { items: CatalogueCampaign[]; total: number };
@@ -125,8 +135,12 @@ export interface CatalogueCopy {
   lead(): Promise<boolean>;
   /** Whether this instance held the sync lock at its last look (for the metrics; no query). */
   leading(): boolean;
-  /** Replaces the copy by a complete sync (only while leading) and applies it here. */
-  publish(campaigns: CatalogueCampaign[], syncedAt: Date): Promise<void>;
+  /**
+   * Writes what a sync found changed (only while leading) and applies it
+   * here; with `syncedAt`, the write ends a complete sync at that time. A
+   * shared copy hands the other instances these changes only, not a new copy.
+   */
+  applyChanges(changes: CatalogueChanges, syncedAt?: Date): Promise<void>;
   /** Writes one campaign re-read upstream (already in `store`) through to the copy the other instances follow. */
   upsert(campaign: CatalogueCampaign): Promise<void>;
   /** Removes one campaign (already gone from `store`) from the copy the other instances follow. */

@@ -85,7 +85,7 @@ describe('shared catalogue on PostgreSQL, with the sandbox over HTTP', { skip },
       },
     });
     // A 1 s interval: the syncing instance syncs every second, the others try to take over as often.
-    instance.catalogue = createCatalogue({ config: { channel: CHANNEL, syncIntervalSeconds: 1 }, client, copy: shared, logger: silent });
+    instance.catalogue = createCatalogue({ config: { channel: CHANNEL, syncIntervalSeconds: 1, syncBudgetShare: 1 }, client, copy: shared, logger: silent });
     if (options.start !== false) instance.catalogue.start();
     instances.push(instance);
     return instance;

@@ -2,21 +2,26 @@
 // Exactly one instance at a time syncs from the service: the one holding a
 // session-level advisory lock on a dedicated connection (when it dies, its
 // connection closes, the lock goes with it, and another instance takes it at
-// its next try). The syncing instance writes each complete sync to the shared
-// copy (catalogue_campaigns, plus a version row) and announces the new
-// version with NOTIFY. Every instance serves from its own in-memory store,
-// reloaded when the version changes: at once on the notification, and after
-// a version check every second in case a notification was lost (a dropped
-// connection loses them). Requests never query PostgreSQL.
+// its next try). The syncing instance writes what each sync found changed to
+// the shared copy (catalogue_campaigns, each record stamped with the version
+// that last wrote it; catalogue_deletions, the ids removed) and announces the
+// new version with NOTIFY. Every instance serves from its own in-memory
+// store and, when the version changes (at once on the notification, and
+// after a version check every second in case a notification was lost: a
+// dropped connection loses them), applies only the records changed since the
+// version it holds; it reloads the whole copy only at start, or when it is so
+// far behind that the removals it missed were pruned. Requests never query
+// PostgreSQL.
 import type { Logger } from 'pino';
 import type pg from 'pg';
 import { z } from 'zod';
 import { CAMPAIGN_STATUSES } from '../../contract/index.ts';
 import { CampaignAddress, CampaignDetail } from '../../public-api/schemas.ts';
-import type { CatalogueCampaign, CatalogueCopy } from '../catalogue/types.ts';
+import type { CatalogueCampaign, CatalogueChanges, CatalogueCopy } from '../catalogue/types.ts';
+import { HOLDS_SYNC_LOCK, NEXT_VERSION, PRUNE_REMOVALS, READ_CHANGES, READ_VERSION, READ_WHOLE, REMOVE_RECORDS, WRITE_RECORDS } from './catalogue-changes-sql.ts';
 import { openCatalogueStore } from './catalogue-sqlite.ts';
 
-// The shared copy's tables (catalogue_campaigns, catalogue_version) are created by the database's migrations (postgres-schema.ts).
+// The shared copy's tables (catalogue_campaigns, catalogue_deletions, catalogue_version) are created by the database's migrations (postgres-schema.ts).
 
 /** The channel on which a new version is announced (payload: the version). */
 const CHANNEL = 'catalogue_changed';
@@ -30,13 +35,21 @@ const StoredCampaign = CampaignDetail.extend({
   // Records written before addresses had coordinates have none.
   address: CampaignAddress.extend({ latitude: z.number().nullable().default(null), longitude: z.number().nullable().default(null) }).nullable(),
 }) satisfies z.ZodType<CatalogueCampaign, unknown>;
-const VersionRow = z.object({ version: z.coerce.number().int(), synced_at: z.date() });
-const CopyRow = VersionRow.extend({ records: z.array(z.unknown()) });
+const VersionRow = z.object({ version: z.coerce.number().int(), synced_at: z.date().nullable(), pruned_version: z.coerce.number().int() });
+const ChangeRow = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('version'), version: z.coerce.number().int(), synced_at: z.date().nullable(), pruned_version: z.coerce.number().int() }),
+  z.object({ kind: z.literal('upsert'), id: z.coerce.number().int(), record: z.unknown() }),
+  z.object({ kind: z.literal('delete'), id: z.coerce.number().int() }),
+]);
+/** How many versions a removal is remembered (each sync page with changes, each written-through refresh takes one). */
+const DEFAULT_KEEP_REMOVALS_FOR_VERSIONS = 10_000;
 
 /** The copy several instances share on one PostgreSQL database. */
 export interface SharedCatalogue extends CatalogueCopy {
   /** The shared version the local copy holds (0 before any sync). */
   version(): number;
+  /** How the local copy last caught up: the changes since the version it held, or the whole copy. */
+  lastCatchUp(): { kind: 'changes' | 'whole'; from: number; to: number } | null;
   /** Stops following, releases the lock (closes its connection) and the local store. */
   close(): Promise<void>;
 }
@@ -45,6 +58,8 @@ export interface SharedCatalogueOptions {
   logger: Logger;
   /** How often the version is checked in case a notification was lost (default 1,000 ms). */
   checkEveryMs?: number;
+  /** How many versions a removal is remembered; an instance further behind reloads the whole copy (default 10,000). */
+  keepRemovalsForVersions?: number;
 }
 
 /**
@@ -73,26 +88,57 @@ export function createSharedCatalogue(pool: pg.Pool, options: SharedCatalogueOpt
   let reloading: Promise<void> | undefined;
   let reloadAgain = false;
 
-  const loadCopy = async () => {
-    const { rows } = await pool
-      .query(`SELECT v.version, v.synced_at, (SELECT coalesce(jsonb_agg(c.record), '[]'::jsonb) FROM catalogue_campaigns c) AS records FROM catalogue_version v`)
-      .catch((error: unknown) => {
-        if ((error as { code?: unknown } | null)?.code !== '42P01') throw error;
-        throw new Error(`the shared catalogue's tables are missing in the database (${(error as Error).message}): run the database migrations ('jobboard-connector migrate', or start the proxy), which create them`, {
-          cause: error,
-        });
-      });
-    if (rows[0] === undefined) return;
-    const copy = CopyRow.parse(rows[0]);
-    if (copy.version === loaded) return;
-    const campaigns: CatalogueCampaign[] = [];
-    for (const record of copy.records) {
-      const parsed = StoredCampaign.safeParse(record);
-      if (parsed.success) campaigns.push(parsed.data);
-      else log.warn({ event: 'shared_campaign_unreadable', fields: parsed.error.issues.map((i) => i.path.join('.')) }, 'a campaign of the shared catalogue copy is unreadable; left out');
+  const keepRemovals = options.keepRemovalsForVersions ?? DEFAULT_KEEP_REMOVALS_FOR_VERSIONS;
+  let lastCatchUp: ReturnType<SharedCatalogue['lastCatchUp']> = null;
+
+  const missingTables = (error: unknown): never => {
+    if ((error as { code?: unknown } | null)?.code !== '42P01') throw error;
+    throw new Error(`the shared catalogue's tables are missing in the database (${(error as Error).message}): run the database migrations ('jobboard-connector migrate', or start the proxy), which create them`, {
+      cause: error,
+    });
+  };
+
+  const readable = (record: unknown): CatalogueCampaign | undefined => {
+    const parsed = StoredCampaign.safeParse(record);
+    if (parsed.success) return parsed.data;
+    log.warn({ event: 'shared_campaign_unreadable', fields: parsed.error.issues.map((i) => i.path.join('.')) }, 'a campaign of the shared catalogue copy is unreadable; left out');
+    return undefined;
+  };
+
+  /**
+   * Brings the local store to the shared version: the records changed since
+   * the version held, or every record when none is held yet or the removals
+   * since were pruned. One statement, so the version and its changes agree.
+   */
+  const catchUp = async () => {
+    const { rows: versions } = await pool.query(READ_VERSION).catch(missingTables);
+    if (versions[0] === undefined) return;
+    const shared = VersionRow.parse(versions[0]);
+    if (shared.version === loaded) return;
+    const from = loaded === 0 || loaded < shared.pruned_version ? 0 : loaded;
+    const { rows } = from === 0 ? await pool.query(READ_WHOLE) : await pool.query(READ_CHANGES, [from]);
+    let version: z.infer<typeof VersionRow> | undefined;
+    const upserts: CatalogueCampaign[] = [];
+    const deletes: number[] = [];
+    for (const row of rows) {
+      const change = ChangeRow.parse(row);
+      if (change.kind === 'version') version = change;
+      else if (change.kind === 'delete') deletes.push(change.id);
+      else {
+        const record = readable(change.record);
+        // An unreadable record is not served in its older form either.
+        if (record === undefined) deletes.push(change.id);
+        else upserts.push(record);
+      }
     }
-    store.replaceAll(campaigns, copy.synced_at);
-    loaded = copy.version;
+    if (version === undefined) return;
+    if (from === 0) {
+      const held = new Set(upserts.map((c) => c.id));
+      deletes.push(...store.ids().filter((id) => !held.has(id)));
+    }
+    store.applyChanges(upserts, deletes, version.synced_at ?? undefined);
+    lastCatchUp = { kind: from === 0 ? 'whole' : 'changes', from: loaded, to: version.version };
+    loaded = version.version;
   };
 
   const refresh = (): Promise<void> => {
@@ -103,8 +149,7 @@ export function createSharedCatalogue(pool: pg.Pool, options: SharedCatalogueOpt
     reloading = (async () => {
       do {
         reloadAgain = false;
-        const { rows } = await pool.query('SELECT version, synced_at FROM catalogue_version');
-        if (rows[0] !== undefined && VersionRow.parse(rows[0]).version !== loaded) await loadCopy();
+        await catchUp();
       } while (reloadAgain && !closed);
     })().finally(() => (reloading = undefined));
     return reloading;
@@ -158,7 +203,7 @@ export function createSharedCatalogue(pool: pg.Pool, options: SharedCatalogueOpt
   /** Loads the shared copy, then follows its changes (LISTEN and the version check). */
   const load = (): Promise<void> => {
     loading ??= (async () => {
-      await loadCopy();
+      await catchUp();
       await connect();
       if (closed) return;
       checker = setInterval(check, checkEveryMs);
@@ -167,20 +212,39 @@ export function createSharedCatalogue(pool: pg.Pool, options: SharedCatalogueOpt
     return loading;
   };
 
-  /** Fails unless this instance's dedicated connection holds the sync lock (a stale leader must not overwrite a newer sync). */
-  const holdsLockSql = `SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND classid = 0 AND objid = $1 AND objsubid = 1 AND pid = $2 AND granted) AS held`;
-
-  /** Runs one write through the shared copy: bumps the version and announces it, in the write's own statement. */
-  const writeOne = async (statement: string, params: unknown[]) => {
-    const { rows } = await pool.query(
-      `WITH write AS (${statement}),
-            bumped AS (UPDATE catalogue_version SET version = version + 1 RETURNING version)
-       SELECT version, pg_notify('${CHANNEL}', version::text) FROM bumped`,
-      params,
-    );
-    const version = rows[0] === undefined ? undefined : z.coerce.number().int().parse(rows[0].version);
-    // This change is already in the local store; skip reloading it unless others came in between.
-    if (version !== undefined && version === loaded + 1) loaded = version;
+  /**
+   * Writes changes to the shared copy at the next version, announces it, and
+   * applies them here. A sync's write (`fromSync`) is refused unless this
+   * instance's dedicated connection holds the sync lock.
+   */
+  const write = async (changes: CatalogueChanges, syncedAt: Date | undefined, fromSync: boolean) => {
+    const current = dedicated;
+    if (fromSync && current?.leading !== true) throw new Error('not the syncing instance: the shared catalogue is written by the holder of the sync lock');
+    const client = await pool.connect();
+    let version: number;
+    try {
+      await client.query('BEGIN');
+      if (fromSync) {
+        const { rows: held } = await client.query<{ held: boolean }>(HOLDS_SYNC_LOCK, [CATALOGUE_SYNC_LOCK, current!.pid]);
+        if (held[0]?.held !== true) throw new Error('the sync lock was lost during the sync: its result is not published');
+      }
+      const { rows } = await client.query(NEXT_VERSION, [syncedAt ?? null, keepRemovals]);
+      const next = z.object({ version: z.coerce.number().int(), pruned_version: z.coerce.number().int() }).parse(rows[0]);
+      version = next.version;
+      if (changes.upserts.length > 0) await client.query(WRITE_RECORDS, [JSON.stringify(changes.upserts), version]);
+      if (changes.deletes.length > 0) await client.query(REMOVE_RECORDS, [changes.deletes, version]);
+      await client.query(PRUNE_REMOVALS, [next.pruned_version]);
+      await client.query(`SELECT pg_notify('${CHANNEL}', $1)`, [String(version)]);
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+    store.applyChanges(changes.upserts, changes.deletes, syncedAt);
+    // These changes are in the local store now; skip reading them back unless others came in between.
+    if (version === loaded + 1) loaded = version;
   };
 
   return {
@@ -202,47 +266,13 @@ export function createSharedCatalogue(pool: pg.Pool, options: SharedCatalogueOpt
       if (current.leading) log.info('this instance syncs the shared catalogue');
       return current.leading;
     },
-    async publish(campaigns, syncedAt) {
-      const current = dedicated;
-      if (current?.leading !== true) throw new Error('not the syncing instance: the shared catalogue is written by the holder of the sync lock');
-      const client = await pool.connect();
-      let version: number;
-      try {
-        await client.query('BEGIN');
-        const { rows: held } = await client.query<{ held: boolean }>(holdsLockSql, [CATALOGUE_SYNC_LOCK, current.pid]);
-        if (held[0]?.held !== true) throw new Error('the sync lock was lost during the sync: its result is not published');
-        await client.query('DELETE FROM catalogue_campaigns');
-        await client.query(`INSERT INTO catalogue_campaigns (id, record) SELECT (r->>'id')::bigint, r FROM jsonb_array_elements($1::jsonb) AS r`, [JSON.stringify(campaigns)]);
-        const { rows } = await client.query(
-          `INSERT INTO catalogue_version (only_row, version, synced_at) VALUES (true, 1, $1)
-           ON CONFLICT (only_row) DO UPDATE SET version = catalogue_version.version + 1, synced_at = excluded.synced_at
-           RETURNING version`,
-          [syncedAt],
-        );
-        version = z.coerce.number().int().parse(rows[0]?.version);
-        await client.query(`SELECT pg_notify('${CHANNEL}', $1)`, [String(version)]);
-        await client.query('COMMIT');
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw error;
-      } finally {
-        client.release();
-      }
-      store.replaceAll(campaigns, syncedAt);
-      loaded = version;
-    },
-    upsert(campaign) {
-      return writeOne('INSERT INTO catalogue_campaigns (id, record) VALUES ($1, $2::jsonb) ON CONFLICT (id) DO UPDATE SET record = excluded.record', [
-        campaign.id,
-        JSON.stringify(campaign),
-      ]);
-    },
-    remove(id) {
-      return writeOne('DELETE FROM catalogue_campaigns WHERE id = $1', [id]);
-    },
+    applyChanges: (changes, syncedAt) => write(changes, syncedAt, true),
+    upsert: (campaign) => write({ upserts: [campaign], deletes: [] }, undefined, false),
+    remove: (id) => write({ upserts: [], deletes: [id] }, undefined, false),
     refresh,
     leading: () => dedicated?.leading === true,
     version: () => loaded,
+    lastCatchUp: () => lastCatchUp,
     async close() {
       if (closed) return;
       closed = true;

@@ -141,3 +141,24 @@ describe('catalogue store', () => {
     });
   });
 });
+
+describe('catalogue store: changes applied in place', () => {
+  it('applyChanges writes and removes in one go, keeps the rest, is found by search at once, and records a sync time only when given one', () => {
+    const store = openCatalogueStore(':memory:');
+    const syncedAt = new Date('2026-11-20T08:00:00.000Z');
+    store.replaceAll([1, 2, 3].map((id) => toCatalogueCampaign(upstreamCampaign({ id, name: `Offer ${id}` }))), syncedAt);
+    const version = store.version();
+
+    store.applyChanges([toCatalogueCampaign(upstreamCampaign({ id: 2, name: 'Renamed hydrologist' })), toCatalogueCampaign(upstreamCampaign({ id: 4, name: 'Offer 4' }))], [3]);
+
+    assert.deepEqual(store.ids().sort((a, b) => a - b), [1, 2, 4]);
+    assert.equal(store.get(1)?.name, 'Offer 1');
+    assert.deepEqual(ids(store.search(all({ q: 'hydrologist' }))), [2]);
+    assert.ok(store.version() > version, 'readers keyed on the version see the change');
+    assert.deepEqual(store.lastSyncedAt(), syncedAt, 'not a complete sync: the sync time stays');
+    const later = new Date('2026-11-20T09:00:00.000Z');
+    store.applyChanges([], [], later);
+    assert.deepEqual(store.lastSyncedAt(), later);
+    store.close();
+  });
+});

@@ -87,6 +87,7 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
   const deleteText = db.prepare('DELETE FROM campaigns_text WHERE rowid = ?');
   const insertText = db.prepare('INSERT INTO campaigns_text (rowid, title, company, body) VALUES (?, ?, ?, ?)');
   const getOne = db.prepare('SELECT record FROM campaign_records WHERE id = ?');
+  const allIds = db.prepare('SELECT id FROM campaigns');
   const deleteOne = db.prepare('DELETE FROM campaigns WHERE id = ?');
   const deleteRecord = db.prepare('DELETE FROM campaign_records WHERE id = ?');
   const setMeta = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
@@ -111,6 +112,12 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
     if (c.status !== 'online') return;
     const text = searchColumns(c);
     insertText.run(c.id, text.title, text.company, text.body);
+  };
+
+  const removeOne = (id: number) => {
+    deleteOne.run(id);
+    deleteRecord.run(id);
+    deleteText.run(id);
   };
 
   const inTransaction = (work: () => void) => {
@@ -142,11 +149,17 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
       inTransaction(() => write(campaign));
     },
     remove(id) {
+      inTransaction(() => removeOne(id));
+    },
+    applyChanges(upserts, deletes, syncedAt) {
       inTransaction(() => {
-        deleteOne.run(id);
-        deleteRecord.run(id);
-        deleteText.run(id);
+        for (const c of upserts) write(c);
+        for (const id of deletes) removeOne(id);
+        if (syncedAt !== undefined) setMeta.run('last_synced_at', syncedAt.toISOString());
       });
+    },
+    ids() {
+      return (allIds.all() as { id: number }[]).map((r) => r.id);
     },
     get(id) {
       const row = getOne.get(id) as { record: string } | undefined;

@@ -85,6 +85,25 @@ CREATE TABLE IF NOT EXISTS catalogue_version (
 );
 `;
 
+/**
+ * What changed in the shared catalogue, and at which version: each record's
+ * last change, each removed id (a tombstone, pruned after a while: an
+ * instance further behind than pruned_version reloads the whole copy), and a
+ * copy whose first sync is not complete yet (synced_at null) already holds
+ * the pages walked so far.
+ */
+const SHARED_CATALOGUE_CHANGES = `
+ALTER TABLE catalogue_campaigns ADD COLUMN changed_version bigint NOT NULL DEFAULT 0;
+CREATE INDEX catalogue_campaigns_changed ON catalogue_campaigns (changed_version);
+CREATE TABLE catalogue_deletions (
+  id bigint PRIMARY KEY,
+  deleted_version bigint NOT NULL
+);
+CREATE INDEX catalogue_deletions_version ON catalogue_deletions (deleted_version);
+ALTER TABLE catalogue_version ADD COLUMN pruned_version bigint NOT NULL DEFAULT 0;
+ALTER TABLE catalogue_version ALTER COLUMN synced_at DROP NOT NULL;
+`;
+
 interface PostgresMigration extends MigrationRecord {
   sql: string;
 }
@@ -178,6 +197,11 @@ CREATE TABLE source_refusals (
     version: 6,
     name: "the candidate's receipt token and the company's status after delivery",
     sql: AFTER_DELIVERY_SQL,
+  },
+  {
+    version: 7,
+    name: "the shared catalogue's change log: instances apply the campaigns changed since the version they hold",
+    sql: SHARED_CATALOGUE_CHANGES,
   },
 ];
 checkOrder(POSTGRES_MIGRATIONS);

@@ -33,9 +33,11 @@ export function campaignRoutes(ctx: SandboxContext, router: RecordingRouter): Ro
       list.where('c.status IN (SELECT value FROM json_each(?))', JSON.stringify(q.status));
     }
     if (q.channels !== undefined && q.channels.length > 0) {
+      // EXISTS looks up each campaign's own channels (by the primary key); the former
+      // `c.id IN (correlated subquery)` walked every broadcast row per campaign, minutes at 50,000.
       list.where(
-        `c.id IN (SELECT cc.campaign_id FROM campaign_channels cc JOIN channels ch ON ch.id = cc.channel_id
-                  WHERE ch.company_id = c.company_id AND ch.value IN (SELECT value FROM json_each(?)))`,
+        `EXISTS (SELECT 1 FROM campaign_channels cc JOIN channels ch ON ch.id = cc.channel_id
+                 WHERE cc.campaign_id = c.id AND ch.company_id = c.company_id AND ch.value IN (SELECT value FROM json_each(?)))`,
         JSON.stringify(q.channels),
       );
     }

@@ -1,0 +1,325 @@
+// The catalogue at scale: a sandbox with 50,000 broadcast offers, a proxy
+// from the built CLI holding them (SQLite in its DATA_DIR, SYNC_BUDGET_SHARE
+// 0.25), and, on PostgreSQL, several instances sharing one copy. Measures the
+// search p99 through the public GET /api/campaigns?q=, list throughput
+// against a bare Express route answering the same bytes, the proxy's RSS,
+// the sync requests a minute counted at the wire against the share, the time
+// for a newly broadcast offer to be listed, and the time for 100 changed
+// offers to be applied on every instance, against a whole reload.
+import { spawn } from 'node:child_process';
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { pino } from 'pino';
+import { Campaign } from '../../server/contract/index.ts';
+import { RATE_LIMIT_PER_MINUTE } from '../../server/contract/values.ts';
+import { toCatalogueCampaign } from '../../server/proxy/catalogue/catalogue.ts';
+import type { CatalogueCampaign } from '../../server/proxy/catalogue/types.ts';
+import { openSharedCatalogueStore } from '../../server/proxy/storage/catalogue-shared.ts';
+import type { SharedCatalogue } from '../../server/proxy/storage/catalogue-shared.ts';
+import { openCatalogueStore } from '../../server/proxy/storage/catalogue-sqlite.ts';
+import { broadcastNewOffer, seedBroadcastOffers } from '../../server/sandbox/bulk-seed.ts';
+import type { BulkSeed } from '../../server/sandbox/bulk-seed.ts';
+import { startSandbox } from '../../server/sandbox/index.ts';
+import type { SandboxContext } from '../../server/sandbox/index.ts';
+import { CAMPAIGN_SELECT, renderCampaigns } from '../../server/sandbox/render.ts';
+import type { CampaignRow } from '../../server/sandbox/render.ts';
+import { TEST_DATABASE_URL } from '../../server/test/postgres-server.ts';
+import { freshMigratedDatabase } from '../../server/test/postgres.ts';
+import { CLI, startCli, stopCli } from '../cli-processes.ts';
+
+const OFFERS = Number(process.env.BENCH_CATALOGUE_OFFERS ?? 50_000);
+const CHANNEL = 'board_scale';
+const SHARE = 0.25;
+/** How long the sync requests are counted at the wire (at least two minutes: the share is per minute). */
+const WIRE_SECONDS = Number(process.env.BENCH_CATALOGUE_WIRE_SECONDS ?? 180);
+const SEARCH_ROUNDS = 30;
+const READ_ROUNDS = 3;
+const READ_SECONDS = 5;
+const READ_CONNECTIONS = 10;
+const CHANGED = 100;
+const CHANGE_ROUNDS = 15;
+const FOLLOWERS = 3;
+const LIST_PATH = '/api/campaigns?per_page=20';
+
+/** What a board's visitors type, with the filters the list route takes. */
+const QUERIES = [
+  'q=développeur',
+  'q=data%20analyst',
+  'q=stage%20marketing',
+  'q=comptable',
+  'q=devops',
+  'q=recrutement&city=Lyon',
+  'q=product%20designer',
+  'q=senior%20paris',
+  'job_type=Permanent%20contract&city=Nantes',
+  'q=commercial&page=3',
+];
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+};
+const ms = (value: number) => value.toFixed(1);
+
+/** The catalogue records of the seeded offers, as a sync of them stores them (rendered and read as the client reads them). */
+function catalogueRecords(ctx: SandboxContext, seed: BulkSeed): CatalogueCampaign[] {
+  const rows = ctx.db.all<CampaignRow>(`${CAMPAIGN_SELECT} WHERE c.company_id = ? ORDER BY c.id`, seed.companyId);
+  const records: CatalogueCampaign[] = [];
+  for (let i = 0; i < rows.length; i += 1_000) {
+    for (const campaign of renderCampaigns(ctx.db, rows.slice(i, i + 1_000), ['address', 'channels'])) records.push(toCatalogueCampaign(Campaign.parse(campaign)));
+  }
+  return records;
+}
+
+/** A forwarder in front of the sandbox that stamps every GET /v2/campaigns it passes: the sync requests at the wire. */
+async function wireCounter(target: string): Promise<{ url: string; lists: number[]; close(): Promise<void> }> {
+  const upstream = new URL(target);
+  const lists: number[] = [];
+  const server = createServer((req, res) => {
+    if (req.method === 'GET' && req.url?.split('?')[0] === '/v2/campaigns') lists.push(performance.now());
+    const forward = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    forward.on('error', () => res.destroy());
+    req.pipe(forward);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    lists,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** The most of these times within any 60 s. */
+const mostInAMinute = (times: number[]) => Math.max(0, ...times.map((t) => times.filter((o) => o >= t && o < t + 60_000).length));
+
+/** Resident memory of a process, from /proc (Linux): now and its peak. */
+function rssOf(pid: number): { rss: number; peak: number } | undefined {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kib = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN) * 1024;
+    return { rss: kib('VmRSS'), peak: kib('VmHWM') };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The bare route in a child process of its own, answering the proxy's bytes. */
+async function startBare(sampleFile: string): Promise<{ url: string; stop(): void }> {
+  const child = spawn(process.execPath, [new URL('./bare-route-server.ts', import.meta.url).pathname, sampleFile], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const line = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`the bare route exited (${code})`)));
+  });
+  return { url: line.trim(), stop: () => child.kill('SIGTERM') };
+}
+
+/** 100 changed offers among the copy, applied on every instance sharing it (PostgreSQL), against a whole reload. */
+async function sharedChanges(records: CatalogueCampaign[]): Promise<string[]> {
+  if (TEST_DATABASE_URL === undefined) return ['**Changes on every instance**: not measured: no PostgreSQL server (set TEST_DATABASE_URL).'];
+  const url = await freshMigratedDatabase();
+  const silent = pino({ level: 'silent' });
+  const pools: pg.Pool[] = [];
+  const copies: SharedCatalogue[] = [];
+  const open = async (name: string) => {
+    const pool = new pg.Pool({ connectionString: url, max: 3, application_name: name });
+    pool.on('error', () => undefined);
+    pools.push(pool);
+    const started = performance.now();
+    const copy = await openSharedCatalogueStore(pool, { logger: silent, checkEveryMs: 3_600_000 });
+    copies.push(copy);
+    return { copy, loadMs: performance.now() - started };
+  };
+  try {
+    const { copy: leader } = await open('bench-leader');
+    if (!(await leader.lead())) throw new Error('the bench leader did not take the sync lock');
+    for (let i = 0; i < records.length; i += 1_000) await leader.applyChanges({ upserts: records.slice(i, i + 1_000), deletes: [] });
+    await leader.applyChanges({ upserts: [], deletes: [] }, new Date());
+    const followers = await Promise.all(Array.from({ length: FOLLOWERS }, (_, i) => open(`bench-follower-${i}`)));
+    const wholeLoads = followers.map((f) => f.loadMs);
+    // One more instance that hears no announcement: its catch-up is timed alone.
+    const { copy: quiet } = await open('bench-quiet');
+    const killer = new pg.Client({ connectionString: url });
+    await killer.connect();
+    await killer.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'bench-quiet'");
+    await killer.end();
+
+    const everyInstance: number[] = [];
+    const catchUps: number[] = [];
+    for (let round = 0; round < CHANGE_ROUNDS; round++) {
+      const changed = Array.from({ length: CHANGED }, (_, i) => {
+        const record = records[(round * 7_919 + i * 487) % records.length]!;
+        return { ...record, name: `${record.name ?? ''} (round ${round})` };
+      });
+      const started = performance.now();
+      await leader.applyChanges({ upserts: changed, deletes: [] });
+      const target = leader.version();
+      while (followers.some((f) => f.copy.version() !== target)) await new Promise((resolve) => setImmediate(resolve));
+      everyInstance.push(performance.now() - started);
+      const quietStarted = performance.now();
+      await quiet.refresh();
+      catchUps.push(performance.now() - quietStarted);
+      if (quiet.lastCatchUp()?.kind !== 'changes' || quiet.store.get(changed[0]!.id)?.name !== changed[0]!.name) throw new Error('the quiet instance did not apply the changes alone');
+    }
+    return [
+      `**Changes on every instance** (PostgreSQL, a fresh database on TEST_DATABASE_URL): ${records.length.toLocaleString('en')} offers in the shared copy, ${FOLLOWERS} instances`,
+      `following it in this process, ${CHANGE_ROUNDS} rounds of ${CHANGED} changed offers written by the syncing instance. "Every instance": from the write's start to the`,
+      `last instance holding the new version (write, NOTIFY, each instance's catch-up). "One catch-up": an instance that heard no announcement reads and`,
+      'applies the changes since its version (timed alone). "Whole reload": an instance starting, which reads the whole copy (what each change cost before the change log).',
+      '',
+      '| measure | median (ms) | p99 (ms) |',
+      '|---|---:|---:|',
+      `| ${CHANGED} changes applied on every instance | ${ms(median(everyInstance))} | ${ms(percentile(everyInstance, 99))} |`,
+      `| one catch-up of ${CHANGED} changes | ${ms(median(catchUps))} | ${ms(percentile(catchUps, 99))} |`,
+      `| whole reload of ${records.length.toLocaleString('en')} | ${ms(median(wholeLoads))} | ${ms(percentile(wholeLoads, 99))} |`,
+      '',
+      `Catch-up against whole reload, medians: ${(median(catchUps) / median(wholeLoads)).toFixed(3)}. Target: under 50 ms on every instance.`,
+    ];
+  } finally {
+    for (const copy of copies) await copy.close();
+    for (const pool of pools) await pool.end().catch(() => undefined);
+  }
+}
+
+export default async function bench(): Promise<string> {
+  const sandbox = await startSandbox({ rateLimitPerMinute: 0 });
+  const seedStarted = performance.now();
+  const seed = seedBroadcastOffers(sandbox.context, { count: OFFERS, channel: CHANNEL });
+  const seedMs = performance.now() - seedStarted;
+  const records = catalogueRecords(sandbox.context, seed);
+  const wire = await wireCounter(sandbox.origin);
+  const dataDir = mkdtempSync(join(tmpdir(), 'catalogue-scale-bench-'));
+  // What an earlier run left in DATA_DIR: the proxy starts serving it, and its sync walks in the background, paced.
+  const prefilled = openCatalogueStore(dataDir);
+  prefilled.replaceAll(records, new Date());
+  prefilled.close();
+  let bare: { url: string; stop(): void } | undefined;
+  const proxy = await startCli(CLI.built, 'proxy', [], {
+    UPSTREAM_URL: `${wire.url}/v2`,
+    UPSTREAM_PRIVATE_KEY: seed.keys.private_key,
+    UPSTREAM_SECRET_KEY: seed.keys.secret_key,
+    JOBBOARD_CHANNEL: CHANNEL,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    METRICS_PORT: '0',
+    DATA_DIR: dataDir,
+    SYNC_BUDGET_SHARE: String(SHARE),
+    LOG_LEVEL: 'warn',
+  });
+  const startedAt = performance.now();
+  let peakRss = 0;
+  const sampler = setInterval(() => {
+    peakRss = Math.max(peakRss, rssOf(proxy.pid)?.rss ?? 0);
+  }, 1_000);
+  try {
+    for (let i = 0; (await fetch(`${proxy.url}/readyz`).then((r) => r.status, () => 0)) !== 200; i++) {
+      if (i > 600) throw new Error(`the proxy was not ready within 60 s:\n${proxy.output()}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    // A manager broadcasts a new offer; the visitors' side polls until the proxy lists it.
+    const added = broadcastNewOffer(sandbox.context, seed, 'Freshly broadcast offer');
+    const broadcastAt = performance.now();
+    const listed = (async () => {
+      for (;;) {
+        if ((await fetch(`${proxy.url}/api/campaigns/${added}`).then((r) => r.status, () => 0)) === 200) return performance.now() - broadcastAt;
+        if (performance.now() - broadcastAt > 300_000) return Number.NaN;
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+    })();
+
+    // Search: each query once a round, one at a time.
+    const searches: number[] = [];
+    for (const query of QUERIES) await (await fetch(`${proxy.url}/api/campaigns?${query}`)).arrayBuffer();
+    for (let round = 0; round < SEARCH_ROUNDS; round++) {
+      for (const query of QUERIES) {
+        const started = performance.now();
+        const response = await fetch(`${proxy.url}/api/campaigns?${query}`);
+        await response.arrayBuffer();
+        if (response.status !== 200) throw new Error(`GET /api/campaigns?${query} answered ${response.status}`);
+        searches.push(performance.now() - started);
+      }
+    }
+
+    // List throughput against the bare route answering the same bytes, taking turns.
+    const sample = await fetch(`${proxy.url}${LIST_PATH}`, { headers: { 'Accept-Encoding': 'identity' } });
+    const skip = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding', 'content-encoding']);
+    const sampleFile = join(dataDir, 'bare-sample.json');
+    writeFileSync(sampleFile, JSON.stringify({ headers: [...sample.headers].filter(([name]) => !skip.has(name)), body: Buffer.from(await sample.arrayBuffer()).toString('base64') }));
+    bare = await startBare(sampleFile);
+    const reads = { proxy: [] as number[], bare: [] as number[] };
+    for (const url of [proxy.url, bare.url]) await autocannon({ url: `${url}${LIST_PATH}`, connections: 2, duration: 1 });
+    for (let round = 0; round < READ_ROUNDS; round++) {
+      for (const [name, url] of [['proxy', proxy.url], ['bare', bare.url]] as const) {
+        const result = await autocannon({ url: `${url}${LIST_PATH}`, connections: READ_CONNECTIONS, duration: READ_SECONDS });
+        reads[name].push(result.requests.average);
+      }
+    }
+
+    const listedMs = await listed;
+    const left = WIRE_SECONDS * 1000 - (performance.now() - startedAt);
+    if (left > 0) await new Promise((resolve) => setTimeout(resolve, left));
+    const observedMs = performance.now() - startedAt;
+    const syncRequests = wire.lists.filter((t) => t >= startedAt);
+    const rss = rssOf(proxy.pid);
+    peakRss = Math.max(peakRss, rss?.rss ?? 0);
+    const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
+    const allowed = Math.floor(SHARE * RATE_LIMIT_PER_MINUTE);
+    const ratio = median(reads.proxy) / median(reads.bare);
+
+    const changes = await sharedChanges(records);
+    return [
+      '## Catalogue at scale (50,000 offers)',
+      '',
+      'test/bench/catalogue-scale.bench.ts (`npm run bench -- catalogue-scale`). The sandbox runs in the bench\'s process with',
+      `${OFFERS.toLocaleString('en')} online offers broadcast on the board's channel (bulk seed: ${(seedMs / 1000).toFixed(1)} s), behind a forwarder that counts the`,
+      'GET /v2/campaigns it passes (the wire). The proxy runs from the built CLI in a process of its own (SQLite in its DATA_DIR, LOG_LEVEL=warn,',
+      `SYNC_BUDGET_SHARE=${SHARE}), started on a DATA_DIR holding the ${OFFERS.toLocaleString('en')} offers as an earlier run left them: it serves them at once and its full`,
+      'sync walks in the background, paced, while everything below is measured.',
+      '',
+      `**Search** through GET /api/campaigns (${QUERIES.length} queries a visitor types, some with filters, each ${SEARCH_ROUNDS} times, one at a time, after a warm-up):`,
+      `median ${ms(median(searches))} ms, p99 ${ms(percentile(searches, 99))} ms. Queries: ${QUERIES.map((q) => `\`${decodeURIComponent(q)}\``).join(', ')}.`,
+      '',
+      `**GET ${LIST_PATH}** (autocannon, ${READ_CONNECTIONS} connections, ${READ_SECONDS} s a round, ${READ_ROUNDS} rounds taking turns) against a bare Express route answering`,
+      'the same bytes and headers from a process of its own; medians of the rounds.',
+      '',
+      '| server | requests/s, median | ratio |',
+      '|---|---:|---:|',
+      `| proxy, ${OFFERS.toLocaleString('en')} offers | ${Math.round(median(reads.proxy))} | ${ratio.toFixed(2)} |`,
+      `| bare Express route | ${Math.round(median(reads.bare))} | 1.00 |`,
+      '',
+      `Target ratio ≥ 0.6: ${ratio >= 0.6 ? 'met' : 'not met'}.`,
+      '',
+      `**Memory**: the proxy's RSS ${rss === undefined ? 'not read (no /proc)' : `${mib(rss.rss)} MiB at the end`}, ${mib(peakRss)} MiB at most (sampled every second;`,
+      `kernel peak ${rss === undefined ? '?' : mib(rss.peak)} MiB). Target ≤ 300 MiB.`,
+      '',
+      `**Sync requests at the wire** over the first ${(observedMs / 1000).toFixed(0)} s after the proxy started: ${syncRequests.length} GET /v2/campaigns, at most`,
+      `${mostInAMinute(syncRequests)} within any 60 s; the share allows ${allowed} a minute (${SHARE} × ${RATE_LIMIT_PER_MINUTE}). A full walk of ${Math.ceil(OFFERS / 50)} pages at`,
+      `${allowed - 1} a window (one kept for the newest offers) takes about ${((Math.ceil(OFFERS / 50) / (allowed - 1)) * 61 / 60).toFixed(0)} minutes.`,
+      '',
+      `**A newly broadcast offer** was listed (GET /api/campaigns/:id answering 200) ${Number.isNaN(listedMs) ? 'not within 5 minutes' : `${(listedMs / 1000).toFixed(1)} s`} after it was`,
+      'broadcast, by the read of the newest offers that runs every minute (real time, no scaled clock). Target ≤ 2 minutes.',
+      '',
+      ...changes,
+    ].join('\n');
+  } finally {
+    clearInterval(sampler);
+    bare?.stop();
+    await stopCli(proxy);
+    await wire.close();
+    await sandbox.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
