@@ -101,11 +101,14 @@ describe('search engines and server-rendering boards', () => {
       JobPostingAnswer.parse(posting);
     });
 
-    it('gives an internship\'s salary per month, no place when none is known, and no url without BOARD_OFFER_URL', async () => {
+    it('gives an internship\'s salary per month, its company\'s place when it has none, and no url without BOARD_OFFER_URL', async () => {
       const posting = (await (await fetch(`${bare.url}/api/campaigns/2/jobposting`)).json()) as Record<string, unknown>;
       assert.deepEqual(posting.baseSalary, { '@type': 'MonetaryAmount', currency: 'EUR', value: { '@type': 'QuantitativeValue', maxValue: 1200, unitText: 'MONTH' } });
       assert.deepEqual(posting.employmentType, ['INTERN', 'FULL_TIME']);
-      assert.equal('jobLocation' in posting, false);
+      assert.deepEqual(posting.jobLocation, {
+        '@type': 'Place',
+        address: { '@type': 'PostalAddress', streetAddress: '1 rue de la République', postalCode: '69002', addressLocality: 'Lyon', addressCountry: 'France' },
+      }, 'the address of another offer of the company');
       assert.equal('url' in posting, false);
       JobPostingAnswer.parse(posting);
     });

@@ -6,7 +6,7 @@ import { jsonAnswer } from '../http-cache.ts';
 import type { JsonAnswer } from '../http-cache.ts';
 import { jobPosting, offerUrlOf } from './job-posting.ts';
 import type { CatalogueStore } from './types.ts';
-import type { CatalogueCampaign } from './types.ts';
+import type { CatalogueAddress, CatalogueCampaign } from './types.ts';
 
 export type { JsonAnswer };
 
@@ -42,11 +42,15 @@ function detail(c: CatalogueCampaign): CampaignDetail {
 
 const answer = jsonAnswer;
 
+/** The company's newest offers searched for an address (its offers usually share one). */
+const COMPANY_OFFERS_LOOKED_AT = 20;
+
 export function createCatalogueReader(
   store: CatalogueStore,
-  options: { maxCachedAnswers?: number; boardOfferUrl?: string | null } = {},
+  options: { maxCachedAnswers?: number; boardOfferUrl?: string | null; now?: () => Date } = {},
 ): CatalogueReader {
   const max = options.maxCachedAnswers ?? 1000;
+  const now = options.now ?? (() => new Date());
   let version = -1;
   const cache = new Map<string, JsonAnswer | undefined>();
   let facets: CampaignList['facets'] | undefined;
@@ -82,6 +86,13 @@ export function createCatalogueReader(
     return c === undefined || c.status !== 'online' ? undefined : c;
   };
 
+  /** An address of the company, from another of its offers, for an offer without one. */
+  const companyAddress = (c: CatalogueCampaign): CatalogueAddress | null => {
+    if (c.address?.country) return null;
+    const { items } = store.search({ company_id: c.company_id, page: 1, per_page: COMPANY_OFFERS_LOOKED_AT });
+    return items.find((other) => other.address?.country)?.address ?? null;
+  };
+
   return {
     list(query) {
       return cached(listKey(query), () => {
@@ -107,7 +118,7 @@ export function createCatalogueReader(
     jobPosting(id) {
       return cached(`posting:${id}`, () => {
         const c = listed(id);
-        return c === undefined ? undefined : answer(jobPosting(c, offerUrlOf(options.boardOfferUrl ?? null, c.id)));
+        return c === undefined ? undefined : answer(jobPosting(c, { offerUrl: offerUrlOf(options.boardOfferUrl ?? null, c.id), companyAddress: companyAddress(c), now: now() }));
       });
     },
   };
