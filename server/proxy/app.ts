@@ -201,7 +201,7 @@ export function createProxyApp(deps: ProxyAppDeps): express.Express {
   app.get('/widget.js', widgetHandler(config.widgetFile));
   app.get(WIDGET_CHUNK_PATH, widgetChunkHandler(config.widgetFile));
   app.get(PINNED_WIDGET_PATH, widgetHandler(config.widgetFile, { cacheControl: WIDGET_CHUNK_CACHE_CONTROL, metricsRoute: '/widget-:hash.js', pinned: true }));
-  app.use('/embed', embedRouter(reader, packagePath('dist', 'ssr', 'render.js'), config.publicOrigin));
+  app.use('/embed', embedRouter(reader, packagePath('dist', 'ssr', 'render.js'), config.publicOrigin, config.boardOfferUrl));
   app.get('/sitemap.xml', sitemapHandler(deps.catalogue.store, config.boardOfferUrl));
 
   if (deps.demoPageDir !== undefined) {

@@ -210,9 +210,28 @@ export function buildOpenApi(version: string, fields: Record<ConfigurableField, 
             304: notModified,
             ...problems('validation_failed'),
             404: {
-              description: 'The fragment saying the offer is no longer open (a closed or unknown offer), or `not_found` when the server renderer is not built',
+              description: 'The fragment saying the offer is no longer open (an offer never published), or `not_found` when the server renderer is not built',
               content: { ...text('text/html'), ...problemContent },
             },
+            410: { description: 'Gone: the fragment saying the offer is no longer open, with the way back to the list, for an offer published on this board and closed since (answer your page 410 too, so search engines drop it)', content: text('text/html') },
+          },
+        },
+      },
+      '/embed/campaigns/head': {
+        get: {
+          operationId: 'getOfferHead',
+          tags: ['Pages'],
+          summary: "The tags of an offer's page for the document's head: shared links that preview",
+          description:
+            "HTML to put in the <head> of the page showing the offer, built from its JobPosting: `<title>`, `<meta name=\"description\">` (the offer's text, plain, cut to 160 characters), `<link rel=\"canonical\">` and `og:url` (with BOARD_OFFER_URL), Open Graph (`og:type`, `og:title`, `og:description`) and Twitter card (`twitter:card`, `twitter:title`, `twitter:description`). Every value is escaped. The widget sets the same tags in the browser while it shows the offer.",
+          parameters: [
+            { name: 'offer', in: 'query', required: true, description: "The offer's id", schema: { type: 'integer', minimum: 1 } },
+            ifNoneMatch,
+          ],
+          responses: {
+            200: { description: 'The head tags', headers: cached('public, max-age=60'), content: text('text/html') },
+            304: notModified,
+            ...problems('malformed_request', 'campaign_not_found', 'campaign_gone'),
           },
         },
       },

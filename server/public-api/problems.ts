@@ -10,6 +10,7 @@ export const PROBLEMS = {
   not_found: { status: 404, title: 'Not found' },
   method_not_allowed: { status: 405, title: 'Method not allowed' },
   campaign_not_found: { status: 404, title: 'Job offer not found' },
+  campaign_gone: { status: 410, title: 'This job offer is closed' },
   sitemap_not_configured: { status: 404, title: 'Sitemap not configured' },
   already_applied: { status: 409, title: 'Already applied' },
   idempotency_key_in_progress: { status: 409, title: 'Submission still being handled' },

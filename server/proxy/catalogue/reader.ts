@@ -16,6 +16,8 @@ export interface CatalogueReader {
   detail(id: number): JsonAnswer<CampaignDetail> | undefined;
   /** The listed campaign's schema.org JobPosting (typed in job-posting.ts); undefined as for detail. */
   jobPosting(id: number): JsonAnswer<object> | undefined;
+  /** True when the offer was listed and is closed now (410 Gone); false for one never seen (404) or still listed. */
+  closed(id: number): boolean;
 }
 
 function summary(c: CatalogueCampaign): CampaignSummary {
@@ -114,6 +116,11 @@ export function createCatalogueReader(
         const c = listed(id);
         return c === undefined ? undefined : answer(detail(c));
       });
+    },
+    closed(id) {
+      if (store.gone(id)) return true;
+      const c = store.get(id);
+      return c !== undefined && c.status !== 'online';
     },
     jobPosting(id) {
       return cached(`posting:${id}`, () => {

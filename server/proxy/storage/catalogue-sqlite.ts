@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { createOwnerOnlyDatabaseFile, makeOwnerOnlyFolder } from '../../owner-only.ts';
 import { foldForSearch, searchText } from '../catalogue/search-text.ts';
+import { withTombstones } from '../catalogue/tombstones.ts';
 import type { CatalogueCampaign, CatalogueStore } from '../catalogue/types.ts';
 
 const SCHEMA = `
@@ -71,7 +72,7 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
   const distinct = (column: 'job_type' | 'working_time' | 'city'): string[] =>
     (db.prepare(`SELECT DISTINCT ${column} AS v FROM campaigns WHERE status = 'online' AND ${column} IS NOT NULL ORDER BY ${column}`).all() as { v: string }[]).map((r) => r.v);
 
-  return {
+  return withTombstones({
     replaceAll(campaigns, syncedAt) {
       inTransaction(() => {
         db.exec('DELETE FROM campaigns');
@@ -141,5 +142,5 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
     close() {
       if (db.isOpen) db.close();
     },
-  };
+  });
 }

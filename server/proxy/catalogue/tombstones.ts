@@ -1,0 +1,57 @@
+// Which offers were on the board and are no longer: a closed offer's page
+// answers 410 Gone (search engines drop it at once) where one never seen
+// answers 404. Kept in memory beside the store, from what the store is told:
+// an offer listed when the store opened or written since, then removed, left
+// out of a complete sync, or written closed. Lost on restart, except that the
+// store's own file (an instance's catalogue.db) still lists at opening what
+// the first sync then removes; an offer closed before that answers 404.
+import type { CatalogueCampaign, CatalogueStore } from './types.ts';
+
+/** Closed offers remembered, at most (the oldest forgotten first): a few bytes each. */
+export const MAX_TOMBSTONES = 100_000;
+
+const PAGE = 1000;
+
+/** The store, telling with gone(id) whether an offer it listed is no longer listed. */
+export function withTombstones(store: Omit<CatalogueStore, 'gone'>, max = MAX_TOMBSTONES): CatalogueStore {
+  const listed = new Set<number>();
+  const gone = new Set<number>();
+  for (let page = 1; ; page += 1) {
+    const { items } = store.search({ page, per_page: PAGE });
+    for (const c of items) listed.add(c.id);
+    if (items.length < PAGE) break;
+  }
+
+  const leave = (id: number) => {
+    if (!listed.delete(id)) return;
+    gone.add(id);
+    if (gone.size > max) gone.delete(gone.values().next().value as number);
+  };
+  const note = (c: CatalogueCampaign) => {
+    if (c.status !== 'online') {
+      leave(c.id);
+      return;
+    }
+    listed.add(c.id);
+    gone.delete(c.id);
+  };
+
+  return {
+    ...store,
+    replaceAll(campaigns, syncedAt) {
+      store.replaceAll(campaigns, syncedAt);
+      const kept = new Set(campaigns.filter((c) => c.status === 'online').map((c) => c.id));
+      for (const id of [...listed]) if (!kept.has(id)) leave(id);
+      for (const c of campaigns) note(c);
+    },
+    upsert(campaign) {
+      store.upsert(campaign);
+      note(campaign);
+    },
+    remove(id) {
+      store.remove(id);
+      leave(id);
+    },
+    gone: (id) => gone.has(id),
+  };
+}
