@@ -31,6 +31,7 @@ describe('the widget\'s imports from server/', () => {
   it('takes the plain contract modules at run time', async () => {
     assert.deepEqual(await importProblems("import { LIST_URL_PARAMS as x } from '../../../server/public-api/list-params.ts';"), []);
     assert.deepEqual(await importProblems("import { APPLICATION_FORM as x } from '../../../server/public-api/application-form.ts';"), []);
+    assert.deepEqual(await importProblems("import { offerHead as x } from '../../../server/public-api/offer-head.ts';"), []);
     assert.deepEqual(await importProblems("import { SALARY_CURRENCY as x } from '../../../server/contract/values.ts';"), []);
   });
 

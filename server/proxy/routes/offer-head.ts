@@ -7,7 +7,7 @@ import type { RequestHandler } from 'express';
 import type { CatalogueReader } from '../catalogue/reader.ts';
 import { escapeMarkup } from '../markup.ts';
 import { ProblemError } from '../problem.ts';
-import { offerHead } from '../../public-api/offer-head.ts';
+import { elementOf, offerHead } from '../../public-api/offer-head.ts';
 import type { HeadPosting } from '../../public-api/offer-head.ts';
 import { matchesEtag } from '../http-cache.ts';
 import { CAMPAIGNS_CACHE_CONTROL } from './campaigns.ts';
@@ -16,7 +16,10 @@ import { closedOfferProblem } from './closed-offer.ts';
 /** The head's tags as HTML, one per line, every value escaped. */
 export function offerHeadHtml(posting: HeadPosting): string {
   const head = offerHead(posting);
-  const tags = head.tags.map(({ tag, key, value }) => `<${tag} ${key[0]}="${escapeMarkup(key[1])}" ${value[0]}="${escapeMarkup(value[1])}">`);
+  const tags = head.tags.map(([attribute, name, value]) => {
+    const [element, valueAttribute] = elementOf(attribute);
+    return `<${element} ${attribute}="${escapeMarkup(name)}" ${valueAttribute}="${escapeMarkup(value)}">`;
+  });
   return [`<title>${escapeMarkup(head.title)}</title>`, ...tags, ''].join('\n');
 }
 
