@@ -12,6 +12,7 @@ export const PROBLEMS = {
   campaign_not_found: { status: 404, title: 'Job offer not found' },
   campaign_gone: { status: 410, title: 'This job offer is closed' },
   sitemap_not_configured: { status: 404, title: 'Sitemap not configured' },
+  feed_not_configured: { status: 404, title: 'Feed not configured' },
   already_applied: { status: 409, title: 'Already applied' },
   idempotency_key_in_progress: { status: 409, title: 'Submission still being handled' },
   request_too_large: { status: 413, title: 'Request too large' },
