@@ -23,12 +23,12 @@ describe('tombstones', () => {
     store.close();
   });
 
-  it('count the offers listed in the store when it opens, and forget the oldest past their limit', () => {
+  it('count the offers listed in the store before its first change, and forget the oldest past their limit', () => {
     const inner = openCatalogueStore(':memory:');
     inner.replaceAll([offer(1), offer(2), offer(3)], new Date());
     const store = withTombstones(inner, 2);
     store.replaceAll([offer(4)], new Date());
-    assert.equal([1, 2, 3].filter((id) => store.gone(id)).length, 2, 'three listed at opening closed, two remembered');
+    assert.equal([1, 2, 3].filter((id) => store.gone(id)).length, 2, 'three listed before closed, two remembered');
     store.remove(4);
     assert.equal(store.gone(4), true, 'the newest is remembered');
     assert.equal([1, 2, 3].filter((id) => store.gone(id)).length, 1, 'the oldest forgotten');
