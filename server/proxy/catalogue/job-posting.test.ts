@@ -17,7 +17,7 @@ import { captureLogs } from '../../test/logs.ts';
 import { fetch, testConfig } from '../test-support.ts';
 import { toCatalogueCampaign } from './catalogue.ts';
 import { upstreamCampaign } from './fixtures.ts';
-import { DEFAULT_VALID_DAYS, jobPosting } from './job-posting.ts';
+import { DEFAULT_VALID_DAYS, jobPosting, listUrlOf } from './job-posting.ts';
 
 /** Google's required properties: a posting without one is not eligible. */
 const GOOGLE_REQUIRED = ['title', 'description', 'datePosted', 'hiringOrganization'] as const;
@@ -83,6 +83,13 @@ describe('JobPosting', () => {
     const posting = jobPosting(nameless, context) as Posting;
     assert.deepEqual(posting.hiringOrganization, { '@type': 'Organization', name: 'Company 7' });
     assert.deepEqual(googleProblems(posting, true, now), []);
+  });
+
+  it('gives the board\'s list from the offer URL\'s template: without the id\'s parameter, or its path segment', () => {
+    assert.equal(listUrlOf('https://jobs.acme.example/offres?lang=fr&offer={id}#top'), 'https://jobs.acme.example/offres?lang=fr');
+    assert.equal(listUrlOf('https://jobs.acme.example/offres/{id}'), 'https://jobs.acme.example/offres/');
+    assert.equal(listUrlOf('https://jobs.acme.example/offres/job-{id}.html'), 'https://jobs.acme.example/offres/');
+    assert.equal(listUrlOf(null), null);
   });
 
   it('finds the problems it looks for (an offer with nothing known fails the checks)', () => {

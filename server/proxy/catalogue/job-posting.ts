@@ -152,15 +152,15 @@ export function offerUrlOf(template: string | null, id: number): string | null {
 
 /**
  * The board's list of offers, from the offer URL's template: the template
- * without the query parameter that holds the id, or with the id's path
- * segment left empty (https://jobs.acme.example/offres?offer={id} gives
+ * without the query parameter that holds the id, or with the path segment
+ * that holds the id left out (https://jobs.acme.example/offres?offer={id} gives
  * https://jobs.acme.example/offres).
  */
 export function listUrlOf(template: string | null): string | null {
   if (template === null) return null;
   const url = new URL(template.replace('{id}', '__id__'));
   for (const [name, value] of [...url.searchParams]) if (value.includes('__id__')) url.searchParams.delete(name);
-  url.pathname = url.pathname.replace(/__id__.*$/, '');
+  url.pathname = url.pathname.replace(/[^/]*__id__.*$/, '');
   url.hash = '';
   return url.href;
 }
