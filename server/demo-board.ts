@@ -32,14 +32,21 @@ export function serverRenderedBoard(pageFile: string): Router {
     // The page's language, as a board's template knows it.
     query.set('lang', /<html lang="([a-z]{2})"/.exec(template)?.[1] ?? 'en');
     const answer = await fetch(`${proxyOrigin(req)}/embed/campaigns?${query}`);
-    // 404: the offer in the URL is closed or unknown; the fragment says so and the page answers 404 too.
-    if (answer.status !== 200 && answer.status !== 404) {
+    // 410: the offer in the URL was published and is closed; 404: never published. The fragment says
+    // so, and the page answers the same status.
+    if (answer.status !== 200 && answer.status !== 404 && answer.status !== 410) {
       res.status(502).type('text').send(`The proxy answered ${answer.status} to GET /embed/campaigns.`);
       return;
     }
+    // An open offer's head: its title, description, canonical URL and the tags of a shared link's preview.
+    const offer = query.get('offer');
+    const head = offer === null || answer.status !== 200 ? undefined : await fetch(`${proxyOrigin(req)}/embed/campaigns/head?offer=${encodeURIComponent(offer)}`);
+    const tags = head?.status === 200 ? (await head.text()).trim() : undefined;
+    const fragment = await answer.text();
+    // Replaced by functions: the offers' text may hold "$&", which a replacement string would expand.
     const page = template
-      .replace('<title>', '<title>(rendu serveur) ')
-      .replace(ELEMENT, await answer.text());
+      .replace(/<title>[^<]*<\/title>/, (own) => tags ?? own.replace('<title>', '<title>(rendu serveur) '))
+      .replace(ELEMENT, () => fragment);
     res.status(answer.status).type('html').setHeader('Cache-Control', 'no-store');
     res.send(page);
   });

@@ -32,6 +32,7 @@ describe('the widget\'s imports from server/', () => {
     assert.deepEqual(await importProblems("import { LIST_URL_PARAMS as x } from '../../../server/public-api/list-params.ts';"), []);
     assert.deepEqual(await importProblems("import { APPLICATION_FORM as x } from '../../../server/public-api/application-form.ts';"), []);
     assert.deepEqual(await importProblems("import { UTM_FIELDS as x } from '../../../server/public-api/campaign-tracking.ts';"), []);
+    assert.deepEqual(await importProblems("import { offerHead as x } from '../../../server/public-api/offer-head.ts';"), []);
     assert.deepEqual(await importProblems("import { SALARY_CURRENCY as x } from '../../../server/contract/values.ts';"), []);
   });
 

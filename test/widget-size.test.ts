@@ -6,8 +6,11 @@ import assert from 'node:assert/strict';
 import { readFile, readdir } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 
-/** widget.js alone: what a page in English loads. */
-const mainBudget = 22.5 * 1024;
+/**
+ * widget.js alone: what a page in English loads. 22.6 KB since the head tags
+ * of a shared link (public-api/offer-head.ts and their setting) took 0.5 KB.
+ */
+const mainBudget = 22.6 * 1024;
 /** widget.js with a language module: what a page in French or Spanish loads. */
 const budget = 25 * 1024;
 const dir = new URL('../dist/widget/', import.meta.url);

@@ -26,6 +26,7 @@ import { campaignRoutes } from './routes/campaigns.ts';
 import { configRouter } from './routes/config.ts';
 import { embedRouter } from './routes/embed.ts';
 import { sitemapHandler } from './routes/sitemap.ts';
+import { offersFeedHandler } from './routes/offers-feed.ts';
 import { healthRouter } from './routes/health.ts';
 import { WIDGET_CHUNK_CACHE_CONTROL, WIDGET_CHUNK_PATH, widgetChunkHandler, widgetHandler } from './routes/widget.ts';
 import { PINNED_WIDGET_PATH } from './widget-pin.ts';
@@ -203,8 +204,9 @@ export function createProxyApp(deps: ProxyAppDeps): express.Express {
   app.get('/widget.js', widgetHandler(config.widgetFile));
   app.get(WIDGET_CHUNK_PATH, widgetChunkHandler(config.widgetFile));
   app.get(PINNED_WIDGET_PATH, widgetHandler(config.widgetFile, { cacheControl: WIDGET_CHUNK_CACHE_CONTROL, metricsRoute: '/widget-:hash.js', pinned: true }));
-  app.use('/embed', embedRouter(reader, packagePath('dist', 'ssr', 'render.js'), config.publicOrigin));
-  app.get('/sitemap.xml', sitemapHandler(deps.catalogue.store, config.boardOfferUrl));
+  app.use('/embed', embedRouter(reader, packagePath('dist', 'ssr', 'render.js'), config.publicOrigin, config.boardOfferUrl));
+  app.get('/sitemap.xml', sitemapHandler(deps.catalogue.store, config.boardOfferUrl, { publicOrigin: config.publicOrigin }));
+  app.get('/feeds/offers.atom', offersFeedHandler(deps.catalogue.store, reader, config));
 
   if (deps.demoPageDir !== undefined) {
     // The demo page has an inline script (the analytics log) and may be

@@ -101,11 +101,14 @@ describe('search engines and server-rendering boards', () => {
       JobPostingAnswer.parse(posting);
     });
 
-    it('gives an internship\'s salary per month, no place when none is known, and no url without BOARD_OFFER_URL', async () => {
+    it('gives an internship\'s salary per month, its company\'s place when it has none, and no url without BOARD_OFFER_URL', async () => {
       const posting = (await (await fetch(`${bare.url}/api/campaigns/2/jobposting`)).json()) as Record<string, unknown>;
       assert.deepEqual(posting.baseSalary, { '@type': 'MonetaryAmount', currency: 'EUR', value: { '@type': 'QuantitativeValue', maxValue: 1200, unitText: 'MONTH' } });
       assert.deepEqual(posting.employmentType, ['INTERN', 'FULL_TIME']);
-      assert.equal('jobLocation' in posting, false);
+      assert.deepEqual(posting.jobLocation, {
+        '@type': 'Place',
+        address: { '@type': 'PostalAddress', streetAddress: '1 rue de la République', postalCode: '69002', addressLocality: 'Lyon', addressCountry: 'France' },
+      }, 'the address of another offer of the company');
       assert.equal('url' in posting, false);
       JobPostingAnswer.parse(posting);
     });
@@ -162,6 +165,71 @@ describe('search engines and server-rendering boards', () => {
     });
   });
 
+  describe('GET /embed/campaigns/head', () => {
+    const tags = (html: string) => new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', unpairedTags: ['meta', 'link'], htmlEntities: true }).parse(html) as {
+      title: string;
+      meta: { name?: string; property?: string; content: string }[];
+      link: { rel: string; href: string };
+    };
+    const metaOf = (head: ReturnType<typeof tags>) => Object.fromEntries(head.meta.map((m) => [m.name ?? m.property, m.content]));
+
+    it('answers the offer\'s title, description, canonical URL, Open Graph and Twitter card tags as HTML', async () => {
+      const res = await fetch(`${proxy.url}/embed/campaigns/head?offer=1`);
+      assert.equal(res.status, 200);
+      assert.match(res.headers.get('content-type') ?? '', /^text\/html/);
+      assert.ok(res.headers.get('etag'));
+      const head = tags(await res.text());
+      assert.equal(head.title, 'Backend developer – Acme');
+      assert.deepEqual(head.link, { rel: 'canonical', href: 'https://jobs.acme.example/offres?offer=1' });
+      assert.deepEqual(metaOf(head), {
+        description: 'Build things. Curious.',
+        'og:type': 'website',
+        'og:title': 'Backend developer – Acme',
+        'og:description': 'Build things. Curious.',
+        'og:url': 'https://jobs.acme.example/offres?offer=1',
+        'twitter:card': 'summary',
+        'twitter:title': 'Backend developer – Acme',
+        'twitter:description': 'Build things. Curious.',
+      });
+    });
+
+    it('escapes a hostile title and description, cuts the description at a word near 160 characters, and has no canonical URL without BOARD_OFFER_URL', async () => {
+      const long = `${'word '.repeat(40)}end`;
+      bare.store.upsert(toCatalogueCampaign(upstreamCampaign({ id: 6, name: '"><script>alert(1)</script> & <b>', description: `<p>${long} &lt;img src=x onerror=alert(1)&gt;</p>`, profile: null })));
+      try {
+        const html = await (await fetch(`${bare.url}/embed/campaigns/head?offer=6`)).text();
+        assert.doesNotMatch(html, /<script|<b>|<img/);
+        const head = tags(html);
+        assert.equal(head.title, '"><script>alert(1)</script> & <b> – Acme', 'the title as text');
+        const meta = metaOf(head);
+        assert.equal(meta['og:title'], head.title);
+        assert.ok(meta.description!.length <= 160 && meta.description!.endsWith('word…'), meta.description);
+        assert.equal(head.link, undefined);
+        assert.equal(meta['og:url'], undefined);
+      } finally {
+        bare.store.remove(6);
+      }
+    });
+
+    it('answers 400 naming offer for a missing or bad id, 404 for an offer never published and 410 Gone with the list\'s URL for a closed one', async () => {
+      for (const query of ['', '?offer=abc', '?offer=0', '?offer=1e3']) {
+        const res = await fetch(`${proxy.url}/embed/campaigns/head${query}`);
+        assert.equal(res.status, 400, query);
+        const problem = (await res.json()) as { code: string; errors: { field: string }[] };
+        assert.equal(problem.code, 'malformed_request');
+        assert.deepEqual(problem.errors.map((e) => e.field), ['offer']);
+      }
+      const unknown = await fetch(`${proxy.url}/embed/campaigns/head?offer=999`);
+      assert.equal(unknown.status, 404);
+      assert.equal(((await unknown.json()) as { code: string }).code, 'campaign_not_found');
+      const closed = await fetch(`${proxy.url}/embed/campaigns/head?offer=3`);
+      assert.equal(closed.status, 410);
+      const problem = (await closed.json()) as { code: string; detail: string };
+      assert.equal(problem.code, 'campaign_gone');
+      assert.match(problem.detail, /closed.*https:\/\/jobs\.acme\.example\/offres$/);
+    });
+  });
+
   describe('GET /embed/campaigns', () => {
     it('answers the element with its shadow DOM rendered, in the asked language, with the state the script hydrates from', async () => {
       const res = await fetch(`${proxy.url}/embed/campaigns?lang=fr&per_page=5&q=designer`);
@@ -189,12 +257,17 @@ describe('search engines and server-rendering boards', () => {
       assert.equal(posting.url, 'https://jobs.acme.example/offres?offer=1');
     });
 
-    it('answers 404 with the "no longer open" state for an archived or unknown offer', async () => {
-      for (const id of ['3', '999']) {
+    it('answers 410 Gone with the "no longer open" state and the way back to the list for a closed offer, 404 for one never published', async () => {
+      proxy.store.upsert(toCatalogueCampaign(upstreamCampaign({ id: 5, name: 'Closing soon' })));
+      proxy.store.remove(5);
+      for (const [id, status] of [['3', 410], ['5', 410], ['999', 404]] as const) {
         const res = await fetch(`${proxy.url}/embed/campaigns?offer=${id}&lang=en`);
-        assert.equal(res.status, 404);
-        assert.match(await res.text(), /This offer is no longer open/);
+        assert.equal(res.status, status, `offer ${id}`);
+        const html = await res.text();
+        assert.match(html, /This offer is no longer open/);
+        assert.match(html, /Back to offers/);
       }
+      assert.doesNotMatch(await (await fetch(`${proxy.url}/sitemap.xml`)).text(), /offer=[35]</, 'closed offers leave the sitemap');
     });
 
     it('refuses a language it does not speak with 422, naming the parameter', async () => {

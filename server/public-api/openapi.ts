@@ -208,12 +208,34 @@ export function buildOpenApi(version: string, fields: Record<ConfigurableField, 
           operationId: 'getSitemap',
           tags: ['Pages'],
           summary: "Sitemap of every open offer's page on the board",
-          description: `Sitemap (sitemaps.org 0.9): BOARD_OFFER_URL with each open offer's id, and lastmod its last change; at most ${SITEMAP_MAX_URLS}, the newest.`,
-          parameters: [ifNoneMatch],
+          description: `Sitemap (sitemaps.org 0.9): BOARD_OFFER_URL with each open offer's id, and lastmod its last change, newest first. Past ${SITEMAP_MAX_URLS} offers (the protocol's limit per file), a sitemap index of /sitemap.xml?page=1, ?page=2… (each at most ${SITEMAP_MAX_URLS}), listed under PUBLIC_ORIGIN and the proxy's mount (BOARD_OFFER_URL's origin without PUBLIC_ORIGIN).`,
+          parameters: [
+            { name: 'page', in: 'query', required: false, description: 'A file of the sitemap index, from 1', schema: { type: 'integer', minimum: 1 } },
+            ifNoneMatch,
+          ],
           responses: {
-            200: { description: 'The sitemap', headers: cached('public, max-age=300'), content: text('application/xml') },
+            200: { description: 'The sitemap, or the sitemap index', headers: cached('public, max-age=300'), content: text('application/xml') },
             304: notModified,
-            ...problems('sitemap_not_configured'),
+            ...problems('sitemap_not_configured', 'not_found'),
+          },
+        },
+      },
+      '/feeds/offers.atom': {
+        get: {
+          operationId: 'getOffersFeed',
+          tags: ['Pages'],
+          summary: 'The newest offers as an Atom feed, with the list\'s search and filters',
+          description:
+            'Atom 1.0 (RFC 4287): one entry per offer of the page the query asks (the query of GET /api/campaigns, newest first), with its title, company (author), last change (updated), listing time (published), its page on the board (BOARD_OFFER_URL, rel="alternate"), a plain-text summary (160 characters) and its description and profile as escaped HTML (content type="html"). The feed links to itself (rel="self": PUBLIC_ORIGIN, the proxy\'s mount and the query as read) and to the board\'s list (rel="alternate"). Without BOARD_OFFER_URL: 404 `feed_not_configured`.',
+          parameters: [...queryParameters(CampaignListQuery), ifNoneMatch, { name: 'If-Modified-Since', in: 'header', required: false, description: 'The Last-Modified of an earlier answer: 304 when nothing changed since (If-None-Match wins when both are sent).', schema: { type: 'string' } }],
+          responses: {
+            200: {
+              description: 'The feed',
+              headers: { ...cached('public, max-age=60'), 'Last-Modified': { required: true, schema: { type: 'string' } } },
+              content: text('application/atom+xml'),
+            },
+            304: notModified,
+            ...problems('validation_failed', 'feed_not_configured'),
           },
         },
       },
@@ -233,9 +255,28 @@ export function buildOpenApi(version: string, fields: Record<ConfigurableField, 
             304: notModified,
             ...problems('validation_failed'),
             404: {
-              description: 'The fragment saying the offer is no longer open (a closed or unknown offer), or `not_found` when the server renderer is not built',
+              description: 'The fragment saying the offer is no longer open (an offer never published), or `not_found` when the server renderer is not built',
               content: { ...text('text/html'), ...problemContent },
             },
+            410: { description: 'Gone: the fragment saying the offer is no longer open, with the way back to the list, for an offer published on this board and closed since (answer your page 410 too, so search engines drop it)', content: text('text/html') },
+          },
+        },
+      },
+      '/embed/campaigns/head': {
+        get: {
+          operationId: 'getOfferHead',
+          tags: ['Pages'],
+          summary: "The tags of an offer's page for the document's head: shared links that preview",
+          description:
+            "HTML to put in the <head> of the page showing the offer, built from its JobPosting: `<title>`, `<meta name=\"description\">` (the offer's text, plain, cut to 160 characters), `<link rel=\"canonical\">` and `og:url` (with BOARD_OFFER_URL), Open Graph (`og:type`, `og:title`, `og:description`) and Twitter card (`twitter:card`, `twitter:title`, `twitter:description`). Every value is escaped. The widget sets the same tags in the browser while it shows the offer.",
+          parameters: [
+            { name: 'offer', in: 'query', required: true, description: "The offer's id", schema: { type: 'integer', minimum: 1 } },
+            ifNoneMatch,
+          ],
+          responses: {
+            200: { description: 'The head tags', headers: cached('public, max-age=60'), content: text('text/html') },
+            304: notModified,
+            ...problems('malformed_request', 'campaign_not_found', 'campaign_gone'),
           },
         },
       },

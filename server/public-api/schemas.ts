@@ -154,7 +154,7 @@ export const JobPostingAnswer = z
     title: z.string(),
     description: z.string().describe('Sanitised HTML: the description, then the profile'),
     datePosted: z.iso.datetime({ offset: true }),
-    validThrough: z.iso.datetime({ offset: true }).optional(),
+    validThrough: z.iso.datetime({ offset: true }).describe('The end date, else 60 days after the later of listing and now'),
     hiringOrganization: z.object({ '@type': z.literal('Organization'), name: z.string() }),
     jobLocation: z
       .object({
@@ -168,7 +168,8 @@ export const JobPostingAnswer = z
         }),
       })
       .optional()
-      .describe('Absent when neither a city nor a country is known'),
+      .describe('The offer\'s address, else its company\'s; absent when neither has a country (the job is then TELECOMMUTE)'),
+    jobLocationType: z.literal('TELECOMMUTE').optional().describe('When neither the offer nor its company has an address with a country'),
     employmentType: z.union([z.enum(EMPLOYMENT_TYPES), z.array(z.enum(EMPLOYMENT_TYPES))]).optional(),
     baseSalary: z
       .object({

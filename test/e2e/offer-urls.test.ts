@@ -130,7 +130,9 @@ describe('offers on the board page URLs', () => {
         await demo.proxy.catalogue.syncNow();
 
         const page = await browser.newPage();
-        await page.goto(`${base}${path}?offer=${closed}`);
+        const response = await page.goto(`${base}${path}?offer=${closed}`);
+        // The board's server answers as the proxy did: 410 Gone, so search engines drop the page.
+        if (path === '/server-rendered/') assert.equal(response?.status(), 410);
         const state = page.locator('jobboard-campaigns #detail-error');
         await state.waitFor();
         assert.match(await state.innerText(), /n’est plus ouverte/);
@@ -204,6 +206,11 @@ describe('offers on the board page URLs', () => {
     await page.waitForURL(/offer=\d+/);
     assert.equal((await title(page).innerText()).trim(), name);
     assert.ok((await page.locator('jobboard-campaigns [part=description]').first().innerText()).trim().length > 50, 'with its text');
+    // The head a shared link previews, from GET /embed/campaigns/head.
+    const id = new URL(page.url()).searchParams.get('offer');
+    assert.ok((await page.title()).startsWith(`${name} – `), await page.title());
+    assert.equal(await page.locator('head meta[property="og:title"]').getAttribute('content'), await page.title());
+    assert.equal(await page.locator('head link[rel="canonical"]').getAttribute('href'), `http://localhost:${new URL(base).port}/?offer=${id}`);
     await context.close();
   });
 });

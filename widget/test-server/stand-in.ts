@@ -262,7 +262,15 @@ export async function standIn(ctx: Ctx, next: Next): Promise<unknown> {
   if (ctx.method === 'GET' && posting) {
     const c = campaigns.find((x) => x.id === Number(posting[1]));
     if (!c || scenario === 'gone') return problem(ctx, 404, 'campaign_not_found');
-    json(ctx, 200, { '@context': 'https://schema.org', '@type': 'JobPosting', title: c.name, identifier: { '@type': 'PropertyValue', value: String(c.id) } });
+    json(ctx, 200, {
+      '@context': 'https://schema.org',
+      '@type': 'JobPosting',
+      title: c.name,
+      description: `<p>Join <strong>${c.company_name}</strong> as ${c.name} &amp; grow.</p>`,
+      hiringOrganization: { '@type': 'Organization', name: c.company_name },
+      identifier: { '@type': 'PropertyValue', value: String(c.id) },
+      url: `https://board.example/offers?offer=${c.id}`,
+    });
     ctx.set('content-type', 'application/ld+json');
     return;
   }

@@ -10,7 +10,12 @@ import type { JobPosting, Place, WithContext } from 'schema-dts';
 import { SALARY_CURRENCY } from '../../contract/values.ts';
 import type { JobType, WorkingTime } from '../../contract/values.ts';
 import type { EmploymentType } from '../../public-api/schemas.ts';
-import type { CatalogueCampaign } from './types.ts';
+import type { CatalogueAddress, CatalogueCampaign } from './types.ts';
+
+/** The hiring organisation's name: the company's, or its number when the service gives none (Google requires a name). */
+function companyName(c: CatalogueCampaign): string {
+  return c.company_name ?? `Company ${c.company_id}`;
+}
 
 // Keyed by the contract's values, so that a value added to the contract does
 // not compile until it is mapped here (and in PUBLIC-API.md's table).
@@ -51,12 +56,14 @@ function employmentTypes(c: CatalogueCampaign): EmploymentType[] {
   return [...new Set(types.filter((t): t is EmploymentType => t !== null))];
 }
 
-function jobLocation(c: CatalogueCampaign): Place | undefined {
-  const a = c.address;
+/** Days a JobPosting stays valid when the offer names no end date (PUBLIC-API.md, "JobPosting"). */
+export const DEFAULT_VALID_DAYS = 60;
+
+function placeOf(a: CatalogueAddress | null, city: string | null, country: string | null): Place | undefined {
   const street = [a?.street_number, a?.street].filter(Boolean).join(' ');
-  const locality = a?.city ?? c.city;
-  const country = a?.country ?? c.country;
-  if (!locality && !country) return undefined;
+  const locality = a?.city ?? city;
+  // Google wants a country with every address: a city alone is not a place it can use.
+  if (!country) return undefined;
   return {
     '@type': 'Place',
     address: {
@@ -64,18 +71,43 @@ function jobLocation(c: CatalogueCampaign): Place | undefined {
       ...(street ? { streetAddress: street } : {}),
       ...(a?.postal_code ? { postalCode: a.postal_code } : {}),
       ...(locality ? { addressLocality: locality } : {}),
-      ...(country ? { addressCountry: country } : {}),
+      addressCountry: country,
     },
   };
 }
 
 /**
- * The offer's JobPosting. `offerUrl` is the offer's page on the board
- * (BOARD_OFFER_URL); without it the object has no `url`.
+ * Where the job is: the offer's own address (its country, else the
+ * company's), else the company's address (that of another of its offers).
+ * With neither the job is taken as remote (TELECOMMUTE): the service has no
+ * other word for it, and Google requires one or the other.
  */
-export function jobPosting(c: CatalogueCampaign, offerUrl: string | null): WithContext<JobPosting> {
+function location(c: CatalogueCampaign, companyAddress: CatalogueAddress | null): Pick<JobPosting, 'jobLocation' | 'jobLocationType'> {
+  const country = c.address?.country ?? c.country ?? companyAddress?.country ?? null;
+  const ownPlace = c.address?.city || c.address?.street || c.city || c.country ? placeOf(c.address, c.city, country) : undefined;
+  const place = ownPlace ?? placeOf(companyAddress, null, companyAddress?.country ?? null);
+  return place ? { jobLocation: place } : { jobLocationType: 'TELECOMMUTE' };
+}
+
+/** The end date's last second, else DEFAULT_VALID_DAYS after the later of listing and `now` (an open offer always ends in the future). */
+function validThrough(c: CatalogueCampaign, now: Date): string {
+  if (c.date_end) return `${c.date_end}T23:59:59Z`;
+  const from = Math.max(Date.parse(c.listed_at) || 0, now.getTime());
+  return `${new Date(from + DEFAULT_VALID_DAYS * 86_400_000).toISOString().slice(0, 10)}T23:59:59Z`;
+}
+
+export interface JobPostingContext {
+  /** The offer's page on the board (BOARD_OFFER_URL); without it the object has no `url`. */
+  offerUrl: string | null;
+  /** An address of the offer's company, for an offer without one (null: none known). */
+  companyAddress: CatalogueAddress | null;
+  /** When the answer is built: the default validThrough counts from it. */
+  now: Date;
+}
+
+/** The offer's JobPosting, with every property Google requires and those it recommends that are known. */
+export function jobPosting(c: CatalogueCampaign, { offerUrl, companyAddress, now }: JobPostingContext): WithContext<JobPosting> {
   const types = employmentTypes(c);
-  const location = jobLocation(c);
   const text = [c.description, c.profile].filter(Boolean).join('\n');
   // The service's salaries are gross, per year; per month for internships (documented with its fields).
   const unit = c.job_type === 'Internship' ? 'MONTH' : 'YEAR';
@@ -85,9 +117,9 @@ export function jobPosting(c: CatalogueCampaign, offerUrl: string | null): WithC
     title: c.name ?? '',
     description: text || (c.name ?? ''),
     datePosted: c.listed_at,
-    ...(c.date_end ? { validThrough: `${c.date_end}T23:59:59Z` } : {}),
-    hiringOrganization: { '@type': 'Organization', name: c.company_name ?? '' },
-    ...(location ? { jobLocation: location } : {}),
+    validThrough: validThrough(c, now),
+    hiringOrganization: { '@type': 'Organization', name: companyName(c) },
+    ...location(c, companyAddress),
     ...(types.length > 0 ? { employmentType: types.length === 1 ? types[0] : types } : {}),
     ...(c.salary_min !== null || c.salary_max !== null
       ? {
@@ -103,7 +135,7 @@ export function jobPosting(c: CatalogueCampaign, offerUrl: string | null): WithC
           },
         }
       : {}),
-    identifier: { '@type': 'PropertyValue', name: c.company_name ?? '', value: String(c.id) },
+    identifier: { '@type': 'PropertyValue', name: companyName(c), value: String(c.id) },
     directApply: true,
     ...(offerUrl ? { url: offerUrl } : {}),
   };
@@ -116,4 +148,19 @@ export function jobPosting(c: CatalogueCampaign, offerUrl: string | null): WithC
  */
 export function offerUrlOf(template: string | null, id: number): string | null {
   return template === null ? null : new URL(template.replace('{id}', String(id))).href;
+}
+
+/**
+ * The board's list of offers, from the offer URL's template: the template
+ * without the query parameter that holds the id, or with the path segment
+ * that holds the id left out (https://jobs.acme.example/offres?offer={id} gives
+ * https://jobs.acme.example/offres).
+ */
+export function listUrlOf(template: string | null): string | null {
+  if (template === null) return null;
+  const url = new URL(template.replace('{id}', '__id__'));
+  for (const [name, value] of [...url.searchParams]) if (value.includes('__id__')) url.searchParams.delete(name);
+  url.pathname = url.pathname.replace(/[^/]*__id__.*$/, '');
+  url.hash = '';
+  return url.href;
 }

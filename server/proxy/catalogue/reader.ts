@@ -8,17 +8,21 @@ import { validationProblem } from '../problem.ts';
 import type { JsonAnswer } from '../http-cache.ts';
 import { jobPosting, offerUrlOf } from './job-posting.ts';
 import { foldForSearch } from './search-text.ts';
-import type { CatalogueCampaign, CatalogueStore, GeoPoint } from './types.ts';
+import type { CampaignFilters, CatalogueAddress, CatalogueCampaign, CatalogueStore, GeoPoint } from './types.ts';
 
 export type { JsonAnswer };
 
 export interface CatalogueReader {
   /** Throws a validation problem when `near` names a city none of whose offers has a position. */
   list(query: CampaignListQuery): JsonAnswer<CampaignList>;
+  /** The store's filters for a list query (`near` resolved to a point, throwing as list does): for other views of the list, like the feed. */
+  filtersOf(query: CampaignListQuery): CampaignFilters;
   /** undefined when the campaign is not listed (not in the store, or not online). */
   detail(id: number): JsonAnswer<CampaignDetail> | undefined;
   /** The listed campaign's schema.org JobPosting (typed in job-posting.ts); undefined as for detail. */
   jobPosting(id: number): JsonAnswer<object> | undefined;
+  /** True when the offer was listed and is closed now (410 Gone); false for one never seen (404) or still listed. */
+  closed(id: number): boolean;
 }
 
 function summary(c: CatalogueCampaign): CampaignSummary {
@@ -45,11 +49,15 @@ function detail(c: CatalogueCampaign): CampaignDetail {
 
 const answer = jsonAnswer;
 
+/** The company's newest offers searched for an address (its offers usually share one). */
+const COMPANY_OFFERS_LOOKED_AT = 20;
+
 export function createCatalogueReader(
   store: CatalogueStore,
-  options: { maxCachedAnswers?: number; boardOfferUrl?: string | null } = {},
+  options: { maxCachedAnswers?: number; boardOfferUrl?: string | null; now?: () => Date } = {},
 ): CatalogueReader {
   const max = options.maxCachedAnswers ?? 1000;
+  const now = options.now ?? (() => new Date());
   let version = -1;
   const cache = new Map<string, JsonAnswer | undefined>();
   let facets: CampaignList['facets'] | undefined;
@@ -92,16 +100,28 @@ export function createCatalogueReader(
     ]);
   };
 
+  const filtersOf = (query: CampaignListQuery): CampaignFilters => {
+    const { near, ...filters } = query;
+    return { ...filters, near: near === undefined ? undefined : placeOf(near) };
+  };
+
   const listed = (id: number): CatalogueCampaign | undefined => {
     const c = store.get(id);
     return c === undefined || c.status !== 'online' ? undefined : c;
   };
 
+  /** An address of the company, from another of its offers, for an offer without one. */
+  const companyAddress = (c: CatalogueCampaign): CatalogueAddress | null => {
+    if (c.address?.country) return null;
+    const { items } = store.search({ company_id: c.company_id, page: 1, per_page: COMPANY_OFFERS_LOOKED_AT });
+    return items.find((other) => other.address?.country)?.address ?? null;
+  };
+
   return {
+    filtersOf,
     list(query) {
       return cached(listKey(query), () => {
-        const { near, ...filters } = query;
-        const { items, total } = store.search({ ...filters, near: near === undefined ? undefined : placeOf(near) });
+        const { items, total } = store.search(filtersOf(query));
         facets ??= store.facets() as CampaignList['facets'];
         const list: CampaignList = {
           items: items.map(summary),
@@ -120,10 +140,15 @@ export function createCatalogueReader(
         return c === undefined ? undefined : answer(detail(c));
       });
     },
+    closed(id) {
+      if (store.gone(id)) return true;
+      const c = store.get(id);
+      return c !== undefined && c.status !== 'online';
+    },
     jobPosting(id) {
       return cached(`posting:${id}`, () => {
         const c = listed(id);
-        return c === undefined ? undefined : answer(jobPosting(c, offerUrlOf(options.boardOfferUrl ?? null, c.id)));
+        return c === undefined ? undefined : answer(jobPosting(c, { offerUrl: offerUrlOf(options.boardOfferUrl ?? null, c.id), companyAddress: companyAddress(c), now: now() }));
       });
     },
   };

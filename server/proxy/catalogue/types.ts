@@ -113,6 +113,8 @@ export interface CatalogueStore {
   lastSyncedAt(): Date | null;
   /** Increases on every change; readers key their caches on it. */
   version(): number;
+  /** True when the offer was listed and no longer is (tombstones.ts); false for one never seen or still listed. */
+  gone(id: number): boolean;
   close(): void;
 }
 

@@ -14,7 +14,9 @@ import type { CatalogueReader } from '../catalogue/reader.ts';
 import type { EmbedRenderer, PrerenderedCampaigns } from '../../public-api/embed.ts';
 import { DEFAULT_OFFER_PARAM, LIST_URL_PARAMS } from '../../public-api/list-params.ts';
 import type { ListPreset } from '../../public-api/list-params.ts';
+import { listUrlOf } from '../catalogue/job-posting.ts';
 import { matchesEtag } from '../http-cache.ts';
+import { offerHeadHandler } from './offer-head.ts';
 import { ProblemError, validationProblem } from '../problem.ts';
 import { EmbedQuery } from '../../public-api/schemas.ts';
 import { CAMPAIGNS_CACHE_CONTROL, fieldProblems } from './campaigns.ts';
@@ -64,9 +66,10 @@ function rendererLoader(file: string): () => Promise<EmbedRenderer> {
   };
 }
 
-export function embedRouter(reader: CatalogueReader, rendererFile: string, publicOrigin: string | null): Router {
+export function embedRouter(reader: CatalogueReader, rendererFile: string, publicOrigin: string | null, boardOfferUrl: string | null): Router {
   const router = Router();
   const renderer = rendererLoader(rendererFile);
+  router.get('/campaigns/head', offerHeadHandler(reader, listUrlOf(boardOfferUrl)));
 
   router.get('/campaigns', async (req, res) => {
     const offerParam = offerParamOf(req.query);
@@ -96,8 +99,10 @@ export function embedRouter(reader: CatalogueReader, rendererFile: string, publi
       jobPosting: posting?.value ?? null,
     });
     const etag = `"${createHash('sha256').update(html).digest('base64url').slice(0, 32)}"`;
-    // An offer that is closed or unknown: the fragment says so, and the status lets the board answer 404 too.
-    res.status(state.offer !== null && state.offer.detail === null ? 404 : 200);
+    // An offer that is closed or unknown: the fragment says so (with the way back to the list), and the
+    // status lets the board answer the same: 410 Gone for one that was published, so search engines drop it.
+    const missing = state.offer !== null && state.offer.detail === null ? state.offer.id : null;
+    res.status(missing === null ? 200 : reader.closed(missing) ? 410 : 404);
     res.setHeader('Cache-Control', CAMPAIGNS_CACHE_CONTROL);
     res.setHeader('ETag', etag);
     if (res.statusCode === 200 && matchesEtag(req.headers['if-none-match'], etag)) {

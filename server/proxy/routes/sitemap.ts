@@ -1,50 +1,85 @@
 // GET /sitemap.xml: every open offer's page on the board (BOARD_OFFER_URL)
-// with its last change, so that search engines find and revisit them. Built
+// with its last change, so that search engines find and revisit them. Past
+// the protocol's 50,000 URLs per file, /sitemap.xml is a sitemap index of
+// /sitemap.xml?page=1, ?page=2… (each at most 50,000, newest first). Built
 // once per catalogue version.
 import { createHash } from 'node:crypto';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import type { CatalogueStore } from '../catalogue/types.ts';
 import { offerUrlOf } from '../catalogue/job-posting.ts';
 import { matchesEtag } from '../http-cache.ts';
+import { escapeMarkup } from '../markup.ts';
 import { ProblemError } from '../problem.ts';
 import { SITEMAP_MAX_URLS } from '../../public-api/schemas.ts';
 import { CAMPAIGNS_CACHE_CONTROL } from './campaigns.ts';
 
-const PAGE = 1000;
+/** Offers read from the store at a time. */
+const CHUNK = 1000;
+const XML = '<?xml version="1.0" encoding="UTF-8"?>\n';
+const NS = 'http://www.sitemaps.org/schemas/sitemap/0.9';
 
-function xmlEscape(text: string): string {
-  return text.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(0)};`);
+export interface SitemapOptions {
+  /** The proxy's public origin (PUBLIC_ORIGIN): the index's files are listed under it, else under BOARD_OFFER_URL's origin. */
+  publicOrigin: string | null;
+  /** URLs per file: the protocol's limit; smaller in tests. */
+  perFile?: number;
 }
 
-function sitemap(store: CatalogueStore, template: string): string {
+/** File `file` (from 1) of the offers' URLs: the offers from (file - 1) × perFile on, newest first. */
+function urlset(store: CatalogueStore, template: string, file: number, perFile: number): string {
+  const chunk = Math.min(CHUNK, perFile);
   const urls: string[] = [];
-  for (let page = 1; urls.length < SITEMAP_MAX_URLS; page += 1) {
-    const { items } = store.search({ page, per_page: PAGE });
-    for (const c of items.slice(0, SITEMAP_MAX_URLS - urls.length)) {
-      urls.push(`<url><loc>${xmlEscape(offerUrlOf(template, c.id)!)}</loc><lastmod>${xmlEscape(c.updated_at)}</lastmod></url>`);
-    }
-    if (items.length < PAGE) break;
+  for (let page = ((file - 1) * perFile) / chunk + 1; urls.length < perFile; page += 1) {
+    const { items } = store.search({ page, per_page: chunk });
+    for (const c of items) urls.push(`<url><loc>${escapeMarkup(offerUrlOf(template, c.id)!)}</loc><lastmod>${escapeMarkup(c.updated_at)}</lastmod></url>`);
+    if (items.length < chunk) break;
   }
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`;
+  return `${XML}<urlset xmlns="${NS}">\n${urls.join('\n')}\n</urlset>\n`;
 }
 
-export function sitemapHandler(store: CatalogueStore, template: string | null): RequestHandler {
-  let built: { version: number; body: string; etag: string } | undefined;
+function sitemapIndex(files: number, base: string): string {
+  const entries = Array.from({ length: files }, (_, i) => `<sitemap><loc>${escapeMarkup(`${base}?page=${i + 1}`)}</loc></sitemap>`);
+  return `${XML}<sitemapindex xmlns="${NS}">\n${entries.join('\n')}\n</sitemapindex>\n`;
+}
+
+const etagOf = (body: string) => `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
+
+export function sitemapHandler(store: CatalogueStore, template: string | null, options: SitemapOptions): RequestHandler {
+  const perFile = options.perFile ?? SITEMAP_MAX_URLS;
+  if (perFile > CHUNK && perFile % CHUNK !== 0) throw new Error(`perFile must be at most ${CHUNK} or a multiple of it`);
+  let version = -1;
+  const built = new Map<number, { body: string; etag: string }>();
+
+  /** Where the index's files are: the proxy's public origin and its mount, and this path. */
+  const baseOf = (req: Request, offerTemplate: string) => `${options.publicOrigin ?? new URL(offerTemplate).origin}${req.baseUrl}${req.path}`;
+
   return (req, res) => {
     if (template === null) {
       throw new ProblemError('sitemap_not_configured', 'No sitemap: set BOARD_OFFER_URL to the URL of an offer on your pages, like https://jobs.example.com/offers?offer={id}, and restart the proxy.');
     }
-    if (built?.version !== store.version()) {
-      const version = store.version();
-      const body = sitemap(store, template);
-      built = { version, body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"` };
+    const files = Math.max(1, Math.ceil(store.count() / perFile));
+    const asked = req.query.page;
+    // 0 is the whole sitemap: one file, or the index of several.
+    const file = asked === undefined ? 0 : /^[1-9]\d{0,5}$/.test(String(asked)) ? Number(asked) : NaN;
+    if (!(file <= files)) {
+      throw new ProblemError('not_found', `No such sitemap file: page must be a whole number from 1 to ${files}, as /sitemap.xml lists them.`);
+    }
+    if (version !== store.version()) {
+      version = store.version();
+      built.clear();
+    }
+    let answer = built.get(file);
+    if (answer === undefined) {
+      const body = file === 0 && files > 1 ? sitemapIndex(files, baseOf(req, template)) : urlset(store, template, Math.max(1, file), perFile);
+      answer = { body, etag: etagOf(body) };
+      built.set(file, answer);
     }
     res.setHeader('Cache-Control', CAMPAIGNS_CACHE_CONTROL);
-    res.setHeader('ETag', built.etag);
-    if (matchesEtag(req.headers['if-none-match'], built.etag)) {
+    res.setHeader('ETag', answer.etag);
+    if (matchesEtag(req.headers['if-none-match'], answer.etag)) {
       res.status(304).end();
       return;
     }
-    res.type('application/xml; charset=utf-8').send(built.body);
+    res.type('application/xml; charset=utf-8').send(answer.body);
   };
 }

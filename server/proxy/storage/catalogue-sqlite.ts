@@ -12,6 +12,7 @@ import { createOwnerOnlyDatabaseFile, makeOwnerOnlyFolder } from '../../owner-on
 import { DEFAULT_RADIUS_KM } from '../../public-api/list-params.ts';
 import { boundingBox, distanceSql } from '../catalogue/geo.ts';
 import { foldForSearch, matchExpression, searchColumns } from '../catalogue/search-text.ts';
+import { withTombstones } from '../catalogue/tombstones.ts';
 import type { CatalogueCampaign, CatalogueStore, GeoPoint } from '../catalogue/types.ts';
 
 /**
@@ -137,7 +138,7 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
   const distinct = (column: 'job_type' | 'working_time' | 'city'): string[] =>
     (db.prepare(`SELECT DISTINCT ${column} AS v FROM campaigns WHERE status = 'online' AND ${column} IS NOT NULL ORDER BY ${column}`).all() as { v: string }[]).map((r) => r.v);
 
-  return {
+  return withTombstones({
     replaceAll(campaigns, syncedAt) {
       inTransaction(() => {
         db.exec('DELETE FROM campaigns; DELETE FROM campaign_records; DELETE FROM campaigns_text;');
@@ -242,5 +243,5 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
     close() {
       if (db.isOpen) db.close();
     },
-  };
+  });
 }

@@ -44,4 +44,41 @@ describe('the open offer\'s JobPosting in the head', () => {
     posting.adopt(rendered);
     expect(postings().length).to.equal(0);
   });
+
+  describe('the head\'s tags for a shared link', () => {
+    const meta = (key: string) => document.head.querySelector(`meta[name="${key}"], meta[property="${key}"]`)?.getAttribute('content');
+    const canonical = () => document.head.querySelector('link[rel="canonical"]')?.getAttribute('href');
+
+    it('sets the title, description, canonical URL, Open Graph and Twitter tags of the open offer, and puts the page\'s own back after it', async () => {
+      document.title = 'Our jobs';
+      const own = document.head.appendChild(document.createElement('meta'));
+      own.name = 'description';
+      own.content = 'Every job at Acme';
+      try {
+        const posting = new HeadJobPosting(element(true));
+        await posting.load(100);
+        await posting.load(101);
+        expect(document.title).to.equal('Nurse 2 – Globex');
+        expect(meta('description')).to.equal('Join Globex as Nurse 2 & grow.');
+        expect(canonical()).to.equal('https://board.example/offers?offer=101');
+        expect(['og:type', 'og:title', 'og:description', 'og:url', 'twitter:card', 'twitter:title', 'twitter:description'].map(meta)).to.deep.equal([
+          'website',
+          'Nurse 2 – Globex',
+          'Join Globex as Nurse 2 & grow.',
+          'https://board.example/offers?offer=101',
+          'summary',
+          'Nurse 2 – Globex',
+          'Join Globex as Nurse 2 & grow.',
+        ]);
+        expect(document.head.querySelectorAll('meta[property="og:title"]').length).to.equal(1, 'one tag of each, the offer\'s');
+        posting.show(null);
+        expect(document.title).to.equal('Our jobs');
+        expect(meta('description')).to.equal('Every job at Acme');
+        expect(meta('og:title')).to.equal(undefined);
+        expect(canonical()).to.equal(undefined);
+      } finally {
+        own.remove();
+      }
+    });
+  });
 });

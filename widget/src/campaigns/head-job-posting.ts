@@ -1,10 +1,16 @@
 // The open offer's schema.org JobPosting, in the document's head where search
-// engines read it: one script at a time, taken out with the offer and when
-// the element leaves the page; none with `no-structured-data`.
+// engines read it, and the page's title, description, canonical URL, Open
+// Graph and Twitter tags built from it (public-api/offer-head.ts, the list
+// the proxy's GET /embed/campaigns/head writes), so a link shared from the
+// page previews the offer: one offer at a time, taken out (the page's own
+// values put back) with the offer and when the element leaves the page; none
+// with `no-structured-data`.
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { getJobPosting } from '../internal/api.ts';
 import { scriptJson } from '../internal/script-json.ts';
 import { trusted } from '../internal/trusted-types.ts';
+import { elementOf, offerHead } from '../../../server/public-api/offer-head.ts';
+import type { HeadPosting } from '../../../server/public-api/offer-head.ts';
 
 /** What the head's JobPosting needs of its element. */
 export interface PostingHost extends ReactiveControllerHost {
@@ -18,6 +24,8 @@ export class HeadJobPosting implements ReactiveController {
   private script: HTMLScriptElement | null = null;
   /** Counts the changes, so that a JobPosting fetched for an offer since closed is not shown. */
   private changes = 0;
+  /** Put the head's tags back as they were before the offer's. */
+  private undo: (() => void)[] = [];
 
   constructor(host: PostingHost) {
     this.host = host;
@@ -49,10 +57,24 @@ export class HeadJobPosting implements ReactiveController {
     this.changes += 1;
     this.script?.remove();
     this.script = null;
+    for (const undo of this.undo.splice(0)) undo();
     if (posting === null) return;
     const script = document.createElement('script');
     script.type = 'application/ld+json';
     script.textContent = trusted().createScript(scriptJson(posting));
     this.adopt(script);
+    const { title, tags } = offerHead(posting as HeadPosting);
+    const pageTitle = document.title;
+    document.title = title;
+    this.undo.push(() => (document.title = pageTitle));
+    for (const [attribute, name, value] of tags) {
+      const [element, valueAttribute] = elementOf(attribute);
+      let el = document.head.querySelector(`${element}[${attribute}="${name}"]`);
+      const before = el?.getAttribute(valueAttribute);
+      el ??= document.head.appendChild(document.createElement(element));
+      el.setAttribute(attribute, name);
+      el.setAttribute(valueAttribute, value);
+      this.undo.push(before == null ? () => el.remove() : () => el.setAttribute(valueAttribute, before));
+    }
   }
 }

@@ -10,9 +10,9 @@ import { locales } from './test-helpers.ts';
 /**
  * Codes a candidate only meets through a fault on our side (the widget always
  * sends a well-formed body and a fresh key), or never (the widget does not
- * read the sitemap): they get the generic message.
+ * read the sitemap, the feed nor the head of a server-rendered page): they get the generic message.
  */
-const GENERIC: readonly ProblemCode[] = ['internal_error', 'malformed_request', 'method_not_allowed', 'idempotency_key_missing', 'idempotency_key_reused', 'sitemap_not_configured'];
+const GENERIC: readonly ProblemCode[] = ['internal_error', 'malformed_request', 'method_not_allowed', 'idempotency_key_missing', 'idempotency_key_reused', 'sitemap_not_configured', 'feed_not_configured', 'campaign_gone'];
 
 describe("the proxy's problem codes", () => {
   afterEach(() => useLocale('en'));

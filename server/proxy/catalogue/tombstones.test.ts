@@ -1,0 +1,47 @@
+// Which offers are closed (410) rather than never seen (404): the store's
+// tombstones, from its removals, complete syncs and closed writes.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { openCatalogueStore } from '../storage/catalogue-sqlite.ts';
+import { toCatalogueCampaign } from './catalogue.ts';
+import { upstreamCampaign } from './fixtures.ts';
+import { withTombstones } from './tombstones.ts';
+
+const offer = (id: number, status: 'online' | 'archived' = 'online') => toCatalogueCampaign(upstreamCampaign({ id, status }));
+
+describe('tombstones', () => {
+  it('tell an offer removed, left out of a complete sync or written closed from one never seen, and forget one listed again', () => {
+    const store = openCatalogueStore(':memory:');
+    store.replaceAll([offer(1), offer(2), offer(3), offer(4)], new Date());
+    assert.deepEqual([1, 2, 3, 4, 5].map((id) => store.gone(id)), [false, false, false, false, false]);
+    store.remove(1);
+    store.replaceAll([offer(3), offer(4)], new Date());
+    store.upsert(offer(4, 'archived'));
+    assert.deepEqual([1, 2, 3, 4, 5].map((id) => store.gone(id)), [true, true, false, true, false]);
+    store.upsert(offer(2));
+    assert.equal(store.gone(2), false, 'listed again');
+    store.close();
+  });
+
+  it('tell the offers a sync\'s changes removed or closed, and forget one they list again', () => {
+    const store = openCatalogueStore(':memory:');
+    store.replaceAll([offer(1), offer(2), offer(3)], new Date());
+    store.applyChanges([offer(2, 'archived'), offer(4)], [1]);
+    assert.deepEqual([1, 2, 3, 4].map((id) => store.gone(id)), [true, true, false, false]);
+    store.applyChanges([offer(1)], []);
+    assert.equal(store.gone(1), false, 'listed again');
+    store.close();
+  });
+
+  it('count the offers listed in the store before its first change, and forget the oldest past their limit', () => {
+    const inner = openCatalogueStore(':memory:');
+    inner.replaceAll([offer(1), offer(2), offer(3)], new Date());
+    const store = withTombstones(inner, 2);
+    store.replaceAll([offer(4)], new Date());
+    assert.equal([1, 2, 3].filter((id) => store.gone(id)).length, 2, 'three listed before closed, two remembered');
+    store.remove(4);
+    assert.equal(store.gone(4), true, 'the newest is remembered');
+    assert.equal([1, 2, 3].filter((id) => store.gone(id)).length, 1, 'the oldest forgotten');
+    inner.close();
+  });
+});
