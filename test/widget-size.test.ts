@@ -12,8 +12,8 @@ import { gzipSync } from 'node:zlib';
  * campaign parameters kept for the form and the receipt link (0.25 KB).
  */
 const mainBudget = 23.3 * 1024;
-/** widget.js with a language module: what a page in French or Spanish loads. */
-const budget = 25 * 1024;
+/** widget.js with a language module: what a page in French or Spanish loads (25.6 KB since the additions above and their translations). */
+const budget = 25.6 * 1024;
 const dir = new URL('../dist/widget/', import.meta.url);
 
 async function built(name: string): Promise<string> {
