@@ -28,8 +28,9 @@ const ROOT = join(import.meta.dirname, '..');
 /** A campaign the demo seed broadcasts on the demo job board. */
 const DEMO_CAMPAIGN = 13;
 // 600 KB until the package shipped the guides it cites (the partners' guide, PUBLIC-API.md, the
-// module READMEs, BENCHMARKS.md, the mount example): 616 KB with them and this release's code.
-const MAX_TARBALL_BYTES = 650 * 1024;
+// module READMEs, BENCHMARKS.md, the mount example): 616 KB with them and that release's code;
+// 722 KB with webhooks, the status sync and receipt, ranked search, feeds and their OpenAPI pages.
+const MAX_TARBALL_BYTES = 760 * 1024;
 /** The commands whose --help a partner reads. */
 const COMMANDS = ['sandbox', 'proxy', 'outbox', 'webhooks', 'migrate', 'demo', 'widget-tag'];
 
