@@ -422,6 +422,8 @@ ${page.head}</head><body><h1>Nos offres</h1><jobboard-campaigns endpoint="${page
       await tab.goto(`${boardOrigin}/`);
       await tab.locator('jobboard-campaigns [data-offer]').first().click();
       await tab.locator('jobboard-campaigns [part="description"] .rich').first().waitFor();
+      // The JobPosting is fetched once the offer shows: wait for it, then check there is one.
+      await tab.locator('head script[type="application/ld+json"]').first().waitFor({ state: 'attached', timeout: 10_000 });
       assert.equal(await tab.locator('head script[type="application/ld+json"]').count(), 1, 'the JobPosting is in the head');
       await fillAndSend(tab, { email: uniqueEmail('packaged-csp'), firstName: 'Ana', lastName: 'Lopez', resume: resume });
       await tab.locator('jobboard-apply [part="outcome"].success').waitFor({ timeout: 15_000 });
