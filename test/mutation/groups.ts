@@ -84,11 +84,12 @@ export const MUTATION_GROUPS: readonly MutationGroup[] = [
           '!server/proxy/storage/budget-ledger.ts',
         ],
         command:
-          'node --test --test-isolation=none server/proxy/storage/application-store.test.ts server/proxy/storage/sqlite-store.test.ts server/proxy/storage/sqlite-store-full-disk.test.ts server/proxy/storage/sqlite-dialect.test.ts server/proxy/storage/resume-files.test.ts server/proxy/storage/backend.test.ts',
+          'node --test --test-isolation=none server/proxy/storage/application-store.test.ts server/proxy/storage/sqlite-store.test.ts server/proxy/storage/sqlite-store-full-disk.test.ts server/proxy/storage/sqlite-dialect.test.ts server/proxy/storage/resume-files.test.ts server/proxy/storage/backend.test.ts server/proxy/storage/source-refusals.test.ts server/proxy/storage/webhook-store.test.ts server/proxy/storage/status-store.test.ts',
       },
       {
-        mutate: ['server/proxy/storage/catalogue-sqlite.ts', 'server/proxy/storage/catalogue-shared.ts'],
-        command: 'node --test --test-isolation=none server/proxy/storage/catalogue-sqlite.test.ts server/proxy/storage/catalogue-shared.test.ts',
+        mutate: ['server/proxy/storage/catalogue-*.ts', '!server/proxy/storage/catalogue-*.test.ts'],
+        command:
+          'node --test --test-isolation=none server/proxy/storage/catalogue-sqlite.test.ts server/proxy/storage/catalogue-search.test.ts server/proxy/storage/catalogue-shared.test.ts server/proxy/storage/catalogue-changes.test.ts',
       },
       {
         // Its tests share a real budget between instances over seconds: kept apart so the other parts' mutants stay quick.
