@@ -8,9 +8,12 @@ import { z } from 'zod';
 import { packagePath } from '../package-root.ts';
 import { CONFIGURABLE_FIELDS, DEFAULT_FIELD_MODES, FIELD_MODES } from '../public-api/application-form.ts';
 import type { ConfigurableField, FieldMode } from '../public-api/application-form.ts';
+import { optionalText, schemeHint } from './config-values.ts';
 import { likelyMeant, typoProblems } from './env-typos.ts';
 import { readStatusLabels } from './status-labels.ts';
 import type { StatusLabels } from './status-labels.ts';
+import { WebhookEnv, requireWebhookSecret, webhookConfigOf } from './webhooks/config.ts';
+import type { WebhookConfig } from './webhooks/config.ts';
 
 const CAPTCHA_VERIFY_URLS = {
   turnstile: 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
@@ -23,12 +26,6 @@ const positiveInt = (what: string) =>
     .number({ error: `must be ${what}` })
     .int({ error: `must be ${what}`, abort: true })
     .positive({ error: `must be ${what}`, abort: true });
-
-const optionalText = z
-  .string()
-  .trim()
-  .transform((v) => (v === '' ? undefined : v))
-  .optional();
 
 /** "https://a.example, https://b.example" → origins, each checked. */
 const originList = z
@@ -71,11 +68,6 @@ const formFields = z
     }
     return fields;
   });
-
-/** ", with its scheme, like https://…": said when a URL was written without its http(s):// (api.example/v2). */
-function schemeHint(input: unknown, example: string): string {
-  return typeof input === 'string' && input !== '' && !/^[a-z][a-z0-9+.-]*:/i.test(input) ? `, with its scheme: write https://${input} (like ${example})` : '';
-}
 
 const GIB = 1024 * 1024 * 1024;
 
@@ -142,72 +134,6 @@ const databaseUrl = z
     (v) => v === undefined || (URL.canParse(v) && /^postgres(ql)?:$/.test(new URL(v).protocol) && new URL(v).hostname !== ''),
     'must be a PostgreSQL URL, like postgres://user:password@db.internal:5432/jobboard (or leave it unset to keep the data in DATA_DIR with SQLite)',
   );
-
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
-
-/** WEBHOOK_URL: https, or http to this machine only (a receiver under test): events carry applications' details. */
-const webhookUrl = optionalText.superRefine((v, ctx) => {
-  if (v === undefined) return;
-  const url = URL.parse(v);
-  const example = 'like https://board.example/hooks/jobboard';
-  if (url === null || !/^https?:$/.test(url.protocol)) ctx.addIssue({ code: 'custom', message: `must be the https URL the events are posted to${schemeHint(v, example)}, ${example}` });
-  else if (url.protocol === 'http:' && !LOOPBACK_HOSTS.has(url.hostname)) {
-    ctx.addIssue({ code: 'custom', message: `must be https (http only to localhost or 127.0.0.1): write https://${url.host}${url.pathname}` });
-  }
-});
-
-const WEBHOOK_SECRET_HINT = 'whsec_ followed by 24 to 64 random bytes in base64, like whsec_ and the output of `openssl rand -base64 32`';
-
-/** WEBHOOK_SECRET: the Standard Webhooks form, whsec_<base64 of the key>. */
-const webhookSecret = optionalText.superRefine((v, ctx) => {
-  if (v === undefined) return;
-  const key = v.startsWith('whsec_') ? v.slice('whsec_'.length) : undefined;
-  if (key === undefined) {
-    ctx.addIssue({ code: 'custom', message: `must be a Standard Webhooks secret: ${WEBHOOK_SECRET_HINT}` });
-    return;
-  }
-  const bytes = /^[A-Za-z0-9+/]+={0,2}$/.test(key) && key.length % 4 === 0 ? Buffer.from(key, 'base64').length : 0;
-  if (bytes < 24 || bytes > 64) {
-    ctx.addIssue({ code: 'custom', message: `must hold 24 to 64 bytes in standard base64 after whsec_ (it holds ${bytes === 0 ? 'no valid base64' : `${bytes} bytes`}): ${WEBHOOK_SECRET_HINT}` });
-  }
-});
-
-/** Where (and how) the proxy posts its signed events; null when WEBHOOK_URL is unset. */
-export interface WebhookConfig {
-  url: string;
-  /** whsec_…: the Standard Webhooks signing secret the board verifies with. */
-  secret: string;
-  /** WEBHOOK_INCLUDE_CANDIDATE: the candidate's fields go in the events while the proxy holds them. */
-  includeCandidate: boolean;
-}
-
-function requireWebhookSecret(env: { WEBHOOK_URL?: string | undefined; WEBHOOK_SECRET?: string | undefined }, ctx: z.RefinementCtx): void {
-  if (env.WEBHOOK_URL !== undefined && env.WEBHOOK_SECRET === undefined) {
-    ctx.addIssue({ code: 'custom', path: ['WEBHOOK_SECRET'], message: `is required when WEBHOOK_URL is set: ${WEBHOOK_SECRET_HINT} (give the board the same value)` });
-  }
-}
-
-const WebhookEnv = z
-  .object({
-    WEBHOOK_URL: webhookUrl,
-    WEBHOOK_SECRET: webhookSecret,
-    WEBHOOK_INCLUDE_CANDIDATE: z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
-  })
-  .superRefine(requireWebhookSecret);
-
-function webhookConfigOf(e: z.infer<typeof WebhookEnv>): WebhookConfig | null {
-  return e.WEBHOOK_URL === undefined ? null : { url: e.WEBHOOK_URL, secret: e.WEBHOOK_SECRET ?? '', includeCandidate: e.WEBHOOK_INCLUDE_CANDIDATE === 'true' };
-}
-
-/** The WEBHOOK_* variables alone, for the commands (webhooks, outbox erase); null when WEBHOOK_URL is unset. */
-export function loadWebhookConfig(env: Record<string, string | undefined>): WebhookConfig | null {
-  const result = WebhookEnv.safeParse(env);
-  if (!result.success) {
-    const problems = result.error.issues.map((issue) => `  - ${String(issue.path[0])} ${issue.message}`);
-    throw new Error(`The webhook configuration is not valid:\n${problems.join('\n')}\nSet these variables as the proxy has them, then run the command again.`);
-  }
-  return webhookConfigOf(result.data);
-}
 
 /** DATABASE_URL alone, for the commands that need only the store (outbox, migrate); null when unset. */
 export function loadDatabaseUrl(env: Record<string, string | undefined>): string | null {

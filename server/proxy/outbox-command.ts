@@ -10,7 +10,8 @@
 // the resumes of the applications `erase` erases.
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEFAULT_PERSONAL_DATA_RETENTION_DAYS, loadDatabaseUrl, loadWebhookConfig } from './config.ts';
+import { DEFAULT_PERSONAL_DATA_RETENTION_DAYS, loadDatabaseUrl } from './config.ts';
+import { loadWebhookConfig } from './webhooks/config.ts';
 import { emailBucket } from './applications/form.ts';
 import { OUTBOX_STATUSES, eraseAfter, openStoreForCommand, storageExists, storageLocation } from './storage/index.ts';
 import { storeCommandError } from './store-errors.ts';

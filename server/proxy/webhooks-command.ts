@@ -7,7 +7,8 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { TEST_EVENT_TYPE, TestEvent } from '../public-api/webhook-events.ts';
-import { loadDatabaseUrl, loadWebhookConfig } from './config.ts';
+import { loadDatabaseUrl } from './config.ts';
+import { loadWebhookConfig } from './webhooks/config.ts';
 import { WEBHOOK_EVENT_STATUSES, newEventId, openStoreForCommand, storageExists, storageLocation } from './storage/index.ts';
 import type { WebhookEventRow, WebhookEventStatus } from './storage/index.ts';
 import { storeCommandError } from './store-errors.ts';
