@@ -26,10 +26,17 @@ export function skipWithoutPostgres(): false | string {
 
 const toDrop: (() => Promise<void>)[] = [];
 
-// Registered when the file imports this module, so it is the file's own last
-// hook: an after() called inside a before() hook would run as soon as that hook ends.
-after(async () => {
-  for (const drop of toDrop.splice(0)) await drop();
+// Registered when the file imports this module, so it is the file's first
+// after() hook (they run in the order registered), before the hooks that end
+// the file's pools; a drop waits for those pools' connections to close. So the
+// drops are started here and not awaited: the file's own hooks run meanwhile,
+// and the pending drop keeps the process alive until it is done.
+after(() => {
+  const drops = toDrop.splice(0).map((drop) => drop());
+  Promise.all(drops).catch((error: unknown) => {
+    console.error('A test database could not be dropped:', error);
+    process.exitCode = 1;
+  });
 });
 
 /**
