@@ -2,7 +2,10 @@
 // groups.ts (all of them when none is named), one group after the other,
 // then each group's counts and score and the total. Exits 1 when a group
 // scores under TARGET_SCORE. Not part of `npm test`: it runs a test command
-// per mutant and takes minutes.
+// per mutant and takes minutes (the storage group, over an hour), so
+// `--survivors` runs again only the mutants the last run's reports left alive,
+// for when tests were added and the code they mutate is unchanged.
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { Stryker } from '@stryker-mutator/core';
 import type { MutantResult, PartialStrykerOptions } from '@stryker-mutator/api/core';
@@ -29,7 +32,7 @@ function scoreOf(counts: GroupCounts): number {
   return judged === 0 ? 100 : (100 * detected) / judged;
 }
 
-function countsOf(results: readonly MutantResult[]): GroupCounts {
+function countsOf(results: readonly Pick<MutantResult, 'status'>[]): GroupCounts {
   const counts: GroupCounts = { killed: 0, survived: 0, timeout: 0, noCoverage: 0, other: 0 };
   for (const { status } of results) {
     if (status === 'Killed') counts.killed += 1;
@@ -51,18 +54,22 @@ function add(a: GroupCounts, b: GroupCounts): GroupCounts {
   };
 }
 
-function optionsFor(group: MutationGroup, part: MutationPart, index: number, concurrency: number): PartialStrykerOptions {
+function reportPath(group: MutationGroup, index: number): string {
+  return `reports/mutation/${group.name}${group.parts.length > 1 ? `-${index + 1}` : ''}.json`;
+}
+
+function optionsFor(part: MutationPart, mutate: string[], jsonReport: string, concurrency: number): PartialStrykerOptions {
   return {
     testRunner: 'command',
     commandRunner: { command: part.command },
-    mutate: part.mutate,
+    mutate,
     concurrency,
     // A mutant's run may wait for a busy machine: only a run this much slower than the first counts as a timeout.
     timeoutMS: 15_000,
     reporters: ['clear-text', process.stdout.isTTY ? 'progress' : 'progress-append-only', 'json'],
     // With the command runner, the one "test" is the whole command: listing it per mutant says nothing.
     clearTextReporter: { reportTests: false, logTests: false, allowColor: process.stdout.isTTY === true },
-    jsonReporter: { fileName: `reports/mutation/${group.name}${group.parts.length > 1 ? `-${index + 1}` : ''}.json` },
+    jsonReporter: { fileName: jsonReport },
     thresholds: { high: TARGET_SCORE, low: 70, break: null },
     // Nothing type-checks in the sandbox (Node and esbuild strip the types): no file needs its checks turned off.
     disableTypeChecks: false,
@@ -73,10 +80,82 @@ function optionsFor(group: MutationGroup, part: MutationPart, index: number, con
   };
 }
 
+/** What the JSON report (mutation-testing-report-schema) holds that is used here. */
+interface ReportPosition {
+  line: number;
+  column: number;
+}
+interface ReportMutant {
+  mutatorName: string;
+  replacement?: string;
+  status: MutantResult['status'];
+  location: { start: ReportPosition; end: ReportPosition };
+}
+interface Report {
+  files: Record<string, { source: string; mutants: ReportMutant[] }>;
+}
+
+const ALIVE: readonly string[] = ['Survived', 'NoCoverage'];
+
+function readReport(path: string): Report {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as Report;
+  } catch (error) {
+    throw new Error(`${path} cannot be read (${error instanceof Error ? error.message : String(error)}): run the group in full first`, { cause: error });
+  }
+}
+
+function mutantKey(file: string, m: ReportMutant): string {
+  const { start, end } = m.location;
+  return `${file}:${start.line}:${start.column}-${end.line}:${end.column}:${m.mutatorName}:${m.replacement ?? ''}`;
+}
+
+/**
+ * Stryker `mutate` ranges covering the mutants a report left alive, or
+ * undefined when none is. The report counts only while the code it mutated is
+ * the same: a changed file stops the run.
+ */
+function survivorRanges(report: Report, path: string): string[] | undefined {
+  const ranges = new Set<string>();
+  for (const [file, { source, mutants }] of Object.entries(report.files)) {
+    const alive = mutants.filter((m) => ALIVE.includes(m.status));
+    if (alive.length === 0) continue;
+    if (readFileSync(file, 'utf8') !== source) throw new Error(`${file} changed since ${path} was written: run the group in full`);
+    // The report's columns count from 1; a range's columns count from 0, its lines from 1.
+    for (const { location: { start, end } } of alive) ranges.add(`${file}:${start.line}:${start.column - 1}-${end.line}:${end.column - 1}`);
+  }
+  return ranges.size === 0 ? undefined : [...ranges];
+}
+
+/** The report with the statuses of the mutants run again; a range may hold mutants killed before, run again too. */
+function merged(report: Report, rerun: Report): Report {
+  const statuses = new Map<string, ReportMutant['status']>();
+  for (const [file, { mutants }] of Object.entries(rerun.files)) for (const m of mutants) statuses.set(mutantKey(file, m), m.status);
+  for (const [file, { mutants }] of Object.entries(report.files)) {
+    for (const m of mutants) m.status = statuses.get(mutantKey(file, m)) ?? m.status;
+  }
+  return report;
+}
+
+/** One part: in full, or only the mutants its last report left alive; answers the part's counts. */
+async function runPart(part: MutationPart, jsonReport: string, concurrency: number, survivorsOnly: boolean): Promise<GroupCounts> {
+  if (!survivorsOnly) return countsOf(await new Stryker(optionsFor(part, part.mutate, jsonReport, concurrency)).runMutationTest());
+  const report = readReport(jsonReport);
+  const ranges = survivorRanges(report, jsonReport);
+  if (ranges !== undefined) {
+    const rerunReport = jsonReport.replace(/\.json$/, '.survivors.json');
+    await new Stryker(optionsFor(part, ranges, rerunReport, concurrency)).runMutationTest();
+    writeFileSync(jsonReport, JSON.stringify(merged(report, readReport(rerunReport))));
+    rmSync(rerunReport);
+  }
+  return countsOf(Object.values(report.files).flatMap((f) => f.mutants));
+}
+
 function usage(): string {
   return [
-    'npm run test:mutation [-- [--concurrency=N] GROUP...]',
+    'npm run test:mutation [-- [--concurrency=N] [--survivors] GROUP...]',
     'Runs StrykerJS over each group named (all of them when none is), then prints their scores.',
+    "--survivors runs again only the mutants the group's last reports (reports/mutation/) left alive, and updates them.",
     '',
     ...MUTATION_GROUPS.map((g) => `  ${g.name.padEnd(12)} ${g.about}`),
   ].join('\n');
@@ -106,7 +185,8 @@ async function main(args: string[]): Promise<number> {
     console.error(`--concurrency takes a whole number of at least 1.\n\n${usage()}`);
     return 2;
   }
-  const names = args.filter((a) => a !== concurrencyArg);
+  const survivorsOnly = args.includes('--survivors');
+  const names = args.filter((a) => a !== concurrencyArg && a !== '--survivors');
   const unknown = names.filter((name) => !MUTATION_GROUPS.some((g) => g.name === name));
   if (unknown.length > 0) {
     console.error(`Unknown group ${unknown.join(', ')}.\n\n${usage()}`);
@@ -122,7 +202,7 @@ async function main(args: string[]): Promise<number> {
     try {
       for (const [index, part] of group.parts.entries()) {
         console.log(`\n== ${group.name}${group.parts.length > 1 ? ` (${index + 1}/${group.parts.length})` : ''}: ${part.command}`);
-        counts = add(counts, countsOf(await new Stryker(optionsFor(group, part, index, concurrency)).runMutationTest()));
+        counts = add(counts, await runPart(part, reportPath(group, index), concurrency, survivorsOnly));
       }
     } catch (error) {
       // Most often the tests fail before any mutant (Stryker's dry run): the other groups still run.
