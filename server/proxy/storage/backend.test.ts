@@ -11,7 +11,9 @@ import { after, describe, it } from 'node:test';
 import pg from 'pg';
 import pino from 'pino';
 import { freshDatabase, skipWithoutPostgres } from '../../test/postgres.ts';
-import { openBackend } from './backend.ts';
+import { MemoryStore } from 'express-rate-limit';
+import { RequestBudget } from '../../client/index.ts';
+import { openBackend, redactUrl, storageDescription, storageExists, storageLocation } from './backend.ts';
 import type { Backend } from './backend.ts';
 import type { MigrationRecord } from './migrations.ts';
 import { POSTGRES_MIGRATIONS } from './postgres-schema.ts';
@@ -93,6 +95,87 @@ describe('openBackend on PostgreSQL', { skip: skipPostgres }, () => {
       assert.deepEqual(await backend.openApplications({ owner: 'later' }).ready(), report);
     } finally {
       await copy.close();
+      await backend.close();
+    }
+  });
+});
+
+describe('where a configuration keeps its data', () => {
+  const files = { dataDir: '/var/lib/jobs', databaseUrl: null };
+  const database = { dataDir: '/var/lib/jobs', databaseUrl: 'postgres://proxy:s3cret@db.example:5432/jobs' };
+
+  it('names the outbox file, or the database without its password', () => {
+    assert.equal(storageLocation(files), join('/var/lib/jobs', 'outbox.db'));
+    assert.equal(storageLocation(database), 'postgres://proxy@db.example:5432/jobs');
+    assert.equal(redactUrl('postgres://u:p@h/d'), 'postgres://u@h/d');
+    assert.equal(redactUrl('postgres://u@h/d'), 'postgres://u@h/d', 'nothing to remove');
+  });
+
+  it('describes it as the start line does, the uploads directory beside a database', () => {
+    assert.equal(storageDescription(files), 'data in /var/lib/jobs');
+    assert.equal(storageDescription(database), 'data in postgres://proxy@db.example:5432/jobs (uploads in /var/lib/jobs)');
+  });
+
+  it('tells whether the files are there; a database is assumed to be', () => {
+    const dataDir = join(tmp, 'exists');
+    mkdirSync(dataDir);
+    assert.equal(storageExists({ dataDir, databaseUrl: null }), false, 'a directory with no outbox.db');
+    new DatabaseSync(join(dataDir, 'outbox.db')).close();
+    assert.equal(storageExists({ dataDir, databaseUrl: null }), true);
+    assert.equal(storageExists({ dataDir: join(tmp, 'nowhere'), databaseUrl: database.databaseUrl }), true);
+  });
+});
+
+describe('what each backend gives beside its stores', () => {
+  const share = { name: 'status-sync', perMinute: 12, windowMs: 60_000 };
+
+  it('SQLite: counts addresses in memory, budgets in this process, and has no database to watch', async () => {
+    const dataDir = join(tmp, 'sqlite-parts');
+    mkdirSync(dataDir);
+    const backend = openBackend({ dataDir, databaseUrl: null });
+    try {
+      assert.equal(backend.location, join(dataDir, 'outbox.db'));
+      assert.equal(backend.database, undefined);
+      assert.equal(backend.watch(), undefined);
+      assert.ok(backend.addressCounts(() => Promise.reject(new Error('not asked')), 60_000) instanceof MemoryStore);
+      const budget = backend.requestBudget(() => {});
+      assert.ok(budget instanceof RequestBudget);
+      assert.equal(budget.perMinute, 120, "the client's own budget");
+      const own = backend.requestBudget(() => {}, share);
+      assert.deepEqual([own.perMinute, own.windowMs, own.reservedForHigh], [12, 60_000, 0], "a job's share, nothing kept for high priority");
+      const report = await backend.ready();
+      assert.equal(report.version, SQLITE_MIGRATIONS.at(-1)!.version, 'ready() migrates the file with no store opened');
+      assert.deepEqual(await backend.ready(), report, 'once');
+      const store = backend.openApplications({ owner: 'a' });
+      await store.ready();
+      await backend.close();
+      assert.equal(store.isOpen, false, 'close() closes the stores it opened');
+    } finally {
+      await backend.close();
+    }
+  });
+
+  it('PostgreSQL: counts addresses in the shared counters, budgets shared by the instances, and watches the database', { skip: skipPostgres }, async () => {
+    const url = await freshDatabase();
+    const backend = openBackend({ dataDir: join(tmp, 'pg-parts'), databaseUrl: url });
+    try {
+      assert.equal(backend.location, redactUrl(url));
+      assert.equal(backend.database?.location, redactUrl(url));
+      const store = backend.openApplications({ owner: 'a' });
+      await store.ready();
+      const counts = backend.addressCounts(() => Promise.resolve(store), 60_000);
+      assert.equal(counts.localKeys, false, 'shared between instances');
+      assert.equal((await counts.increment('203.0.113.7')).totalHits, 1);
+      assert.equal((await store.peekRate('ip:203.0.113.7', 60_000)).count, 1, "counted in the database's counters");
+      const own = backend.requestBudget(() => {}, share);
+      assert.deepEqual([own.perMinute, own.windowMs, own.reservedForHigh], [12, 60_000, 0]);
+      assert.equal(backend.requestBudget(() => {}).perMinute, 120);
+      assert.deepEqual(backend.watch()?.check(), { status: 'ok', ready: true });
+      const pool = backend.database!.pool;
+      await backend.close();
+      assert.equal(pool.ended, true, 'close() ends the pool');
+      assert.equal(store.isOpen, false);
+    } finally {
       await backend.close();
     }
   });
