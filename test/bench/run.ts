@@ -57,13 +57,25 @@ if (previous === '') {
 } else {
   // Some benches only: replace their sections (matched by their "## " heading) and keep the others,
   // so that running one part's bench does not wipe the figures of the rest.
-  await writeFile(file, mergeSections(previous, sections, `Re-run alone since: \`npm run bench -- ${wanted.join(' ')}\` on ${today}, ${machine}`));
+  await writeFile(file, mergeSections(previous, sections, `Re-run alone: \`npm run bench -- ${wanted.join(' ')}\` on ${today}, ${machine}`));
 }
 console.log('wrote BENCHMARKS.md');
 
+/** A header line for a bench re-run alone: which benches, when, on what. */
+const RERUN = /^Re-run alone: `npm run bench -- ([^`]*)`/;
+
 function mergeSections(text: string, fresh: string[], note: string): string {
   const parts = text.split(/^(?=## )/m);
-  const header = (parts.shift() ?? '').replace(/^Re-run alone since: .*\n/m, '').trimEnd();
+  const names = new Set(RERUN.exec(note)?.[1]?.split(' ') ?? []);
+  // One line per re-run; a re-run of the same benches replaces its line, the others stay.
+  const header = (parts.shift() ?? '')
+    .trimEnd()
+    .split('\n')
+    .filter((line) => {
+      const earlier = RERUN.exec(line)?.[1]?.split(' ');
+      return earlier === undefined || !earlier.every((name) => names.has(name));
+    })
+    .join('\n');
   const chunks = parts.map((chunk) => chunk.trimEnd());
   const heading = (section: string) => section.split('\n', 1)[0] ?? '';
   for (const section of fresh) {
