@@ -87,9 +87,14 @@ export const MUTATION_GROUPS: readonly MutationGroup[] = [
           'node --test --test-isolation=none server/proxy/storage/application-store.test.ts server/proxy/storage/sqlite-store.test.ts server/proxy/storage/sqlite-store-full-disk.test.ts server/proxy/storage/sqlite-dialect.test.ts server/proxy/storage/resume-files.test.ts server/proxy/storage/backend.test.ts server/proxy/storage/source-refusals.test.ts server/proxy/storage/webhook-store.test.ts server/proxy/storage/status-store.test.ts server/proxy/storage/address-counts.test.ts server/proxy/storage/database-watch.test.ts',
       },
       {
-        mutate: ['server/proxy/storage/catalogue-*.ts', '!server/proxy/storage/catalogue-*.test.ts'],
-        command:
-          'node --test --test-isolation=none server/proxy/storage/catalogue-sqlite.test.ts server/proxy/storage/catalogue-search.test.ts server/proxy/storage/catalogue-shared.test.ts server/proxy/storage/catalogue-changes.test.ts',
+        // The instance's own catalogue file and its search: SQLite only, quick.
+        mutate: ['server/proxy/storage/catalogue-sqlite.ts'],
+        command: 'node --test --test-isolation=none server/proxy/storage/catalogue-sqlite.test.ts server/proxy/storage/catalogue-search.test.ts',
+      },
+      {
+        // The copy every instance follows on PostgreSQL, and its change log.
+        mutate: ['server/proxy/storage/catalogue-*.ts', '!server/proxy/storage/catalogue-*.test.ts', '!server/proxy/storage/catalogue-sqlite.ts'],
+        command: 'node --test --test-isolation=none server/proxy/storage/catalogue-shared.test.ts server/proxy/storage/catalogue-changes.test.ts',
       },
       {
         // Its tests share a real budget between instances over seconds: kept apart so the other parts' mutants stay quick.

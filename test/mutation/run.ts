@@ -153,8 +153,8 @@ async function runPart(part: MutationPart, jsonReport: string, concurrency: numb
 
 function usage(): string {
   return [
-    'npm run test:mutation [-- [--concurrency=N] [--survivors] GROUP...]',
-    'Runs StrykerJS over each group named (all of them when none is), then prints their scores.',
+    'npm run test:mutation [-- [--concurrency=N] [--survivors] GROUP[:PART]...]',
+    'Runs StrykerJS over each group named (all of them when none is), then prints their scores; GROUP:PART runs one part of a group.',
     "--survivors runs again only the mutants the group's last reports (reports/mutation/) left alive, and updates them.",
     '',
     ...MUTATION_GROUPS.map((g) => `  ${g.name.padEnd(12)} ${g.about}`),
@@ -186,13 +186,21 @@ async function main(args: string[]): Promise<number> {
     return 2;
   }
   const survivorsOnly = args.includes('--survivors');
-  const names = args.filter((a) => a !== concurrencyArg && a !== '--survivors');
-  const unknown = names.filter((name) => !MUTATION_GROUPS.some((g) => g.name === name));
+  // GROUP:N runs only the group's part N (its own report), for a group whose parts take long.
+  const wanted = args.filter((a) => a !== concurrencyArg && a !== '--survivors').map((arg) => {
+    const [name, part] = arg.split(':');
+    return { arg, name, part: part === undefined ? undefined : Number(part) - 1 };
+  });
+  const unknown = wanted.filter(({ name, part }) => {
+    const group = MUTATION_GROUPS.find((g) => g.name === name);
+    return group === undefined || (part !== undefined && (!Number.isSafeInteger(part) || group.parts[part] === undefined));
+  });
   if (unknown.length > 0) {
-    console.error(`Unknown group ${unknown.join(', ')}.\n\n${usage()}`);
+    console.error(`Unknown group or part ${unknown.map((u) => u.arg).join(', ')}.\n\n${usage()}`);
     return 2;
   }
-  const groups = names.length === 0 ? MUTATION_GROUPS : MUTATION_GROUPS.filter((g) => names.includes(g.name));
+  const groups = wanted.length === 0 ? MUTATION_GROUPS : MUTATION_GROUPS.filter((g) => wanted.some((w) => w.name === g.name));
+  const onlyPart = (group: MutationGroup): number | undefined => wanted.find((w) => w.name === group.name)?.part;
   const lines: string[] = [];
   let total: GroupCounts = { killed: 0, survived: 0, timeout: 0, noCoverage: 0, other: 0 };
   let under = false;
@@ -201,6 +209,7 @@ async function main(args: string[]): Promise<number> {
     let counts: GroupCounts = { killed: 0, survived: 0, timeout: 0, noCoverage: 0, other: 0 };
     try {
       for (const [index, part] of group.parts.entries()) {
+        if (onlyPart(group) !== undefined && onlyPart(group) !== index) continue;
         console.log(`\n== ${group.name}${group.parts.length > 1 ? ` (${index + 1}/${group.parts.length})` : ''}: ${part.command}`);
         counts = add(counts, await runPart(part, reportPath(group, index), concurrency, survivorsOnly));
       }
@@ -211,7 +220,8 @@ async function main(args: string[]): Promise<number> {
       under = true;
       continue;
     }
-    lines.push(row(group.name, counts, (performance.now() - started) / 1000));
+    const label = onlyPart(group) === undefined ? group.name : `${group.name}:${onlyPart(group)! + 1}`;
+    lines.push(row(label, counts, (performance.now() - started) / 1000));
     total = add(total, counts);
     if (scoreOf(counts) < TARGET_SCORE) under = true;
   }
