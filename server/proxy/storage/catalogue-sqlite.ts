@@ -41,6 +41,11 @@ const SCHEMA = `
   CREATE INDEX IF NOT EXISTS campaigns_near ON campaigns (status, lat, lon, listed_at);
   CREATE INDEX IF NOT EXISTS campaigns_pay ON campaigns (status, pay);
   CREATE INDEX IF NOT EXISTS campaigns_city ON campaigns (city_key);
+  -- The facets' values, each found by a jump from one value to the next (facetValues) rather than a read of every offer.
+  CREATE INDEX IF NOT EXISTS campaigns_job_types ON campaigns (status, job_type);
+  CREATE INDEX IF NOT EXISTS campaigns_working_times ON campaigns (status, working_time);
+  CREATE INDEX IF NOT EXISTS campaigns_cities ON campaigns (status, city);
+  CREATE INDEX IF NOT EXISTS campaigns_companies ON campaigns (status, company_id);
   CREATE TABLE IF NOT EXISTS campaign_records (id INTEGER PRIMARY KEY, record TEXT NOT NULL) STRICT;
   CREATE VIRTUAL TABLE IF NOT EXISTS campaigns_text USING fts5 (
     title, company, body, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3'
@@ -51,6 +56,19 @@ const SCHEMA = `
 /** bm25 weights of the full-text columns: a match in the title counts most, then the company, then the texts. */
 const RANK = 'bm25(campaigns_text, 10.0, 5.0, 1.0)';
 const BY_DATE = 'c.listed_at DESC, c.id DESC';
+
+/**
+ * The distinct non-null values of a column among online offers, in order:
+ * each found from the one before by a seek in the column's index (a loose
+ * index scan), so the cost grows with the values, not with the offers.
+ */
+const facetValues = (column: 'job_type' | 'working_time' | 'city' | 'company_id') => `
+  WITH RECURSIVE v(x) AS (
+    SELECT min(${column}) FROM campaigns WHERE status = 'online'
+    UNION ALL
+    SELECT (SELECT min(${column}) FROM campaigns WHERE status = 'online' AND ${column} > v.x) FROM v WHERE v.x IS NOT NULL
+  )
+  SELECT x AS v FROM v WHERE x IS NOT NULL`;
 
 /** Brings a file of another schema to this one, keeping its records (a new file has none). */
 function migrate(db: DatabaseSync): CatalogueCampaign[] {
@@ -89,6 +107,7 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
   const insertText = db.prepare('INSERT INTO campaigns_text (rowid, title, company, body) VALUES (?, ?, ?, ?)');
   const getOne = db.prepare('SELECT record FROM campaign_records WHERE id = ?');
   const allIds = db.prepare('SELECT id FROM campaigns');
+  const onlineIds = db.prepare("SELECT id FROM campaigns WHERE status = 'online'");
   const deleteOne = db.prepare('DELETE FROM campaigns WHERE id = ?');
   const deleteRecord = db.prepare('DELETE FROM campaign_records WHERE id = ?');
   const setMeta = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
@@ -98,8 +117,14 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
 
   let version = 1;
 
-  /** The one write of a campaign (a sync's, a refresh's): its row and its texts. */
-  const write = (c: CatalogueCampaign) => {
+  /**
+   * The one write of a campaign (a sync's, a refresh's): its row and its
+   * texts. A record held already as it is is not written again: false then,
+   * and the version (readers' caches) stays.
+   */
+  const write = (c: CatalogueCampaign, held: 'compare' | 'none' = 'compare'): boolean => {
+    const record = JSON.stringify(c);
+    if (held === 'compare' && (getOne.get(c.id) as { record: string } | undefined)?.record === record) return false;
     // Records kept before coordinates were have no latitude: none until the next sync.
     const lat = c.address?.latitude ?? null;
     const lon = c.address?.longitude ?? null;
@@ -107,43 +132,57 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
     const pay = c.salary_max ?? c.salary_min;
     insert.run(c.id, c.status, c.listed_at, c.company_id, c.job_type, c.working_time, c.city, c.city === null ? null : foldForSearch(c.city),
       located ? lat : null, located ? lon : null, pay);
-    insertRecord.run(c.id, JSON.stringify(c));
+    insertRecord.run(c.id, record);
     // Only listed offers are searched: the index holds no other.
     deleteText.run(c.id);
-    if (c.status !== 'online') return;
+    if (c.status !== 'online') return true;
     const text = searchColumns(c);
     insertText.run(c.id, text.title, text.company, text.body);
+    return true;
   };
 
-  const removeOne = (id: number) => {
-    deleteOne.run(id);
+  /** False when the store held no such campaign. */
+  const removeOne = (id: number): boolean => {
+    const removed = deleteOne.run(id).changes > 0;
     deleteRecord.run(id);
     deleteText.run(id);
+    return removed;
   };
 
-  const inTransaction = (work: () => void) => {
+  /** Runs `work` in one transaction; a new version when it says it changed something. */
+  const inTransaction = (work: () => boolean) => {
+    let changed: boolean;
     db.exec('BEGIN IMMEDIATE');
     try {
-      work();
+      changed = work();
       db.exec('COMMIT');
     } catch (error) {
       db.exec('ROLLBACK');
       throw error;
     }
-    version += 1;
+    if (changed) version += 1;
   };
 
-  if (kept.length > 0) inTransaction(() => kept.forEach(write));
+  if (kept.length > 0) {
+    inTransaction(() => {
+      for (const c of kept) write(c, 'none');
+      return true;
+    });
+  }
 
-  const distinct = (column: 'job_type' | 'working_time' | 'city'): string[] =>
-    (db.prepare(`SELECT DISTINCT ${column} AS v FROM campaigns WHERE status = 'online' AND ${column} IS NOT NULL ORDER BY ${column}`).all() as { v: string }[]).map((r) => r.v);
+  const distinct = (column: 'job_type' | 'working_time' | 'city'): string[] => (db.prepare(facetValues(column)).all() as { v: string }[]).map((r) => r.v);
+  // A company's name from one of its online offers (the first in the index: the same at every read).
+  const companies = db.prepare(
+    `SELECT v AS id, (SELECT r.record ->> '$.company_name' FROM campaigns c JOIN campaign_records r ON r.id = c.id WHERE c.status = 'online' AND c.company_id = v LIMIT 1) AS name FROM (${facetValues('company_id')})`,
+  );
 
   return withTombstones({
     replaceAll(campaigns, syncedAt) {
       inTransaction(() => {
         db.exec('DELETE FROM campaigns; DELETE FROM campaign_records; DELETE FROM campaigns_text;');
-        for (const c of campaigns) write(c);
+        for (const c of campaigns) write(c, 'none');
         setMeta.run('last_synced_at', syncedAt.toISOString());
+        return true;
       });
     },
     upsert(campaign) {
@@ -154,13 +193,19 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
     },
     applyChanges(upserts, deletes, syncedAt) {
       inTransaction(() => {
-        for (const c of upserts) write(c);
-        for (const id of deletes) removeOne(id);
+        let changed = false;
+        for (const c of upserts) changed = write(c) || changed;
+        for (const id of deletes) changed = removeOne(id) || changed;
+        // The sync time alone is in no reader's answer: it changes no version.
         if (syncedAt !== undefined) setMeta.run('last_synced_at', syncedAt.toISOString());
+        return changed;
       });
     },
     ids() {
       return (allIds.all() as { id: number }[]).map((r) => r.id);
+    },
+    listedIds() {
+      return (onlineIds.all() as { id: number }[]).map((r) => r.id);
     },
     get(id) {
       const row = getOne.get(id) as { record: string } | undefined;
@@ -224,11 +269,9 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
       return row.lat === null || row.lon === null ? undefined : ({ lat: row.lat, lon: row.lon } satisfies GeoPoint);
     },
     facets() {
-      const companies = (
-        db.prepare("SELECT c.company_id AS id, r.record FROM campaigns c JOIN campaign_records r ON r.id = c.id WHERE c.status = 'online' GROUP BY c.company_id ORDER BY c.company_id").all() as { id: number; record: string }[]
-      ).map((r) => ({ id: r.id, name: (JSON.parse(r.record) as CatalogueCampaign).company_name }));
-      companies.sort((a, b) => (a.name ?? '').localeCompare(b.name ?? '') || a.id - b.id);
-      return { job_types: distinct('job_type'), working_times: distinct('working_time'), cities: distinct('city'), companies };
+      const byName = companies.all() as { id: number; name: string | null }[];
+      byName.sort((a, b) => (a.name ?? '').localeCompare(b.name ?? '') || a.id - b.id);
+      return { job_types: distinct('job_type'), working_times: distinct('working_time'), cities: distinct('city'), companies: byName.map((r) => ({ id: r.id, name: r.name })) };
     },
     count() {
       return (countOnline.get() as { n: number }).n;
