@@ -8,6 +8,7 @@
 // search table is an edit here, and a new SCHEMA_VERSION.
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import type { StatementSync } from 'node:sqlite';
 import { createOwnerOnlyDatabaseFile, makeOwnerOnlyFolder } from '../../owner-only.ts';
 import { DEFAULT_RADIUS_KM } from '../../public-api/list-params.ts';
 import { boundingBox, distanceSql } from '../catalogue/geo.ts';
@@ -54,8 +55,25 @@ const SCHEMA = `
 `;
 
 /** bm25 weights of the full-text columns: a match in the title counts most, then the company, then the texts. */
-const RANK = 'bm25(campaigns_text, 10.0, 5.0, 1.0)';
+const WEIGHTS = '10.0, 5.0, 1.0';
+const RANK = `bm25(campaigns_text, ${WEIGHTS})`;
 const BY_DATE = 'c.listed_at DESC, c.id DESC';
+const WORDS_COUNT = 'SELECT count(*) AS n FROM campaigns_text WHERE campaigns_text MATCH ?';
+
+/**
+ * A ranked search of words alone (the index holds listed offers only): each
+ * match's rank computed once, by the index (its rank column, these weights),
+ * and only the matches ranked at or above the page's last one joined to the
+ * table for the date that breaks ties, rather than every match sorted by
+ * rank and date. The count of matches comes with each row. Parameters: the
+ * words, the offset of the page's last row, per_page, the page's offset.
+ */
+const RANKED_WORDS = `
+  WITH ranked AS MATERIALIZED (SELECT rowid AS id, rank AS score FROM campaigns_text WHERE campaigns_text MATCH ? AND rank MATCH 'bm25(${WEIGHTS})'),
+    last AS (SELECT score FROM ranked ORDER BY score LIMIT 1 OFFSET ?)
+  SELECT r.id, (SELECT count(*) FROM ranked) AS total FROM ranked r CROSS JOIN campaigns c ON c.id = r.id
+  WHERE r.score <= coalesce((SELECT score FROM last), 1e308)
+  ORDER BY r.score, ${BY_DATE} LIMIT ? OFFSET ?`;
 
 /**
  * The distinct non-null values of a column among online offers, in order:
@@ -116,6 +134,14 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
   const cityCentre = db.prepare("SELECT avg(lat) AS lat, avg(lon) AS lon FROM campaigns WHERE city_key = ? AND status = 'online' AND lat IS NOT NULL");
 
   let version = 1;
+  // A search's statements are prepared once per shape (its filters and order: a few dozen at most).
+  const statements = new Map<string, StatementSync>();
+  const statement = (sql: string): StatementSync => {
+    let prepared = statements.get(sql);
+    if (prepared === undefined) statements.set(sql, (prepared = db.prepare(sql)));
+    return prepared;
+  };
+  const recordsOf = (rows: { id: number }[]) => rows.map((r) => JSON.parse((getOne.get(r.id) as { record: string }).record) as CatalogueCampaign);
 
   /**
    * The one write of a campaign (a sync's, a refresh's): its row and its
@@ -255,14 +281,20 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
         pageFrom = from;
       }
       const clause = where.join(' AND ');
+      const offset = (f.page - 1) * f.per_page;
+      const wordsAlone = where.length === 2 && match !== null;
+      if (wordsAlone && ranked) {
+        const rows = statement(RANKED_WORDS).all(match, offset + f.per_page - 1, f.per_page, offset) as { id: number; total: number }[];
+        // A page past the last has no row to carry the count.
+        const total = rows[0]?.total ?? (statement(WORDS_COUNT).get(match) as { n: number }).n;
+        return { items: recordsOf(rows), total };
+      }
       // Words alone: the index holds the listed offers only, and counts its matches without the table.
-      const count = where.length === 2 && match !== null ? 'SELECT count(*) AS n FROM campaigns_text WHERE campaigns_text MATCH ?' : `SELECT count(*) AS n FROM ${from} WHERE ${clause}`;
-      const total = (db.prepare(count).get(...params) as { n: number }).n;
+      const count = wordsAlone ? WORDS_COUNT : `SELECT count(*) AS n FROM ${from} WHERE ${clause}`;
+      const total = (statement(count).get(...params) as { n: number }).n;
       // The page's ids first: the sort then carries no record.
-      const rows = db
-        .prepare(`SELECT c.id FROM ${pageFrom} WHERE ${clause} ORDER BY ${order} LIMIT ? OFFSET ?`)
-        .all(...params, ...orderParams, f.per_page, (f.page - 1) * f.per_page) as { id: number }[];
-      return { items: rows.map((r) => JSON.parse((getOne.get(r.id) as { record: string }).record) as CatalogueCampaign), total };
+      const rows = statement(`SELECT c.id FROM ${pageFrom} WHERE ${clause} ORDER BY ${order} LIMIT ? OFFSET ?`).all(...params, ...orderParams, f.per_page, offset) as { id: number }[];
+      return { items: recordsOf(rows), total };
     },
     placeOf(city) {
       const row = cityCentre.get(foldForSearch(city.trim())) as { lat: number | null; lon: number | null };
