@@ -69,12 +69,15 @@ export function accessLog(app: Express, logger: Logger, { quietPaths, onAnswered
     res.on('finish', () => {
       const elapsed = performance.now() - start;
       onAnswered?.(req, res, elapsed / 1000);
-      const path = pathOnly(req.originalUrl);
-      if (quietPaths.has(path)) return;
       const err = (res as ResponseWithError).err;
       const status = res.statusCode;
+      const completedLine = err === undefined && status < 500;
+      // Below the logger's level (LOG_LEVEL=warn), a completed request's line is not even built.
+      if (completedLine && !completed.isLevelEnabled('info')) return;
+      const path = pathOnly(req.originalUrl);
+      if (quietPaths.has(path)) return;
       const responseTime = Math.round(elapsed);
-      if (err === undefined && status < 500) {
+      if (completedLine) {
         completed.info({ req: { id, method: req.method, path }, res: { status }, responseTime }, 'request completed');
       } else {
         logger.error({ req: { id, method: req.method, path }, res: { status }, responseTime, ...(err === undefined ? {} : { err }) }, 'request errored');

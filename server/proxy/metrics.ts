@@ -24,11 +24,20 @@ function routeOf(req: ExpressRequest, res: ExpressResponse): string {
 
 /** Counts answers and their durations by route and status (the access log calls it for each answer). */
 export function httpMetrics(registry: Registry): (req: ExpressRequest, res: ExpressResponse, seconds: number) => void {
-  const requests = new Counter({
+  // The answers counted are the duration histogram's own count, copied when
+  // scraped: one update per answer instead of two (each one hashes its
+  // labels, a measurable part of a catalogue answer's cost).
+  new Counter({
     name: 'http_requests_total',
     help: 'HTTP requests answered, by method, route and status',
     labelNames: ['method', 'route', 'status'] as const,
     registers: [registry],
+    async collect() {
+      this.reset();
+      for (const { metricName, labels, value } of (await duration.get()).values) {
+        if (metricName === 'http_request_duration_seconds_count') this.inc(labels as Record<'method' | 'route' | 'status', string>, value);
+      }
+    },
   });
   const duration = new Histogram({
     name: 'http_request_duration_seconds',
@@ -38,9 +47,7 @@ export function httpMetrics(registry: Registry): (req: ExpressRequest, res: Expr
     registers: [registry],
   });
   return (req, res, seconds) => {
-    const labels = { method: req.method, route: routeOf(req, res), status: String(res.statusCode) };
-    requests.inc(labels);
-    duration.observe(labels, seconds);
+    duration.observe({ method: req.method, route: routeOf(req, res), status: String(res.statusCode) }, seconds);
   };
 }
 

@@ -108,6 +108,27 @@ describe('catalogue sync', () => {
     assert.equal(c?.address?.postal_code, '69002');
   });
 
+  it('lets other work run between the records of a page it reads, rather than holding the requests that arrive meanwhile', async () => {
+    const { catalogue, store } = setup([1, 2, 3].map((id) => upstreamCampaign({ id })));
+    let turns = 0;
+    let counting = true;
+    const count = () => {
+      turns += 1;
+      if (counting) setImmediate(count);
+    };
+    setImmediate(count);
+    const turnsSeen: number[] = [];
+    const get = store.get.bind(store);
+    store.get = (id) => {
+      turnsSeen.push(turns);
+      return get(id);
+    };
+    await catalogue.syncNow();
+    counting = false;
+    assert.equal(turnsSeen.length, 3);
+    assert.equal(new Set(turnsSeen).size, 3, `each record read in a turn of its own (turns seen: ${turnsSeen.join(', ')})`);
+  });
+
   it('when a campaign is no longer broadcast, it disappears at the next sync', async () => {
     const { catalogue, state } = setup([upstreamCampaign({ id: 1 }), upstreamCampaign({ id: 2 })]);
     await catalogue.syncNow();

@@ -11,7 +11,7 @@
 // one shared by several instances on one database, where only the instance
 // holding the sync lock calls upstream; the others apply the changes it
 // publishes, and try to take the lock at each of their own turns.
-import { setTimeout as sleepFor } from 'node:timers/promises';
+import { setImmediate as nextTurn, setTimeout as sleepFor } from 'node:timers/promises';
 import { isDeepStrictEqual } from 'node:util';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
@@ -189,13 +189,20 @@ export function createCatalogue(deps: CatalogueDeps): LiveCatalogue {
 
   const query = (page: number): SyncQuery => ({ channels: [config.channel], status: ['online'], embed: ['address', 'channels'], page, per_page: SYNC_PAGE_SIZE });
 
-  /** The records of a page to keep (online, broadcast here), and of those the ones the store does not hold as they are. */
-  function readPage(campaigns: readonly Campaign[], kept: Set<number>): CatalogueCampaign[] {
+  /**
+   * The records of a page to keep (online, broadcast here), and of those the
+   * ones the store does not hold as they are. Each record in a turn of the
+   * event loop of its own: sanitising a page's HTML in one go held the
+   * requests arriving meanwhile for several milliseconds (the walk's pages
+   * come in bursts).
+   */
+  async function readPage(campaigns: readonly Campaign[], kept: Set<number>): Promise<CatalogueCampaign[]> {
     const changed: CatalogueCampaign[] = [];
     for (const campaign of campaigns) {
       // A record already seen on an earlier page (a new offer shifted the pages by one) is the same record.
       if (kept.has(campaign.id) || campaign.status !== 'online' || !isBroadcastOn(campaign, config.channel)) continue;
       kept.add(campaign.id);
+      await nextTurn();
       const record = toCatalogueCampaign(campaign);
       // Compared as values: a record read back from the shared copy has its keys in another order.
       if (!isDeepStrictEqual(store.get(campaign.id), record)) changed.push(record);
@@ -227,7 +234,7 @@ export function createCatalogue(deps: CatalogueDeps): LiveCatalogue {
       metrics?.requests.inc({ kind: 'full' });
       const answer = await client.campaigns.list(query(page), { priority: 'low', signal, onInvalidRecord });
       // Each page's changes are written as they come: a walk spread over many minutes lists what it found at once.
-      const changed = readPage(answer.data, kept);
+      const changed = await readPage(answer.data, kept);
       if (changed.length > 0) await copy.applyChanges({ upserts: changed, deletes: [] });
       const next: number | null = answer.pagination['next-page'];
       if (next !== null && next <= page) throw new Error(`the service's next-page ${next} does not come after page ${page}: the walk stops here`);
@@ -250,7 +257,7 @@ export function createCatalogue(deps: CatalogueDeps): LiveCatalogue {
       // A record breaking the contract is the full walk's to report (and skip).
       { priority: 'low', signal, onInvalidRecord: () => undefined },
     );
-    const changed = readPage(answer.data, new Set());
+    const changed = await readPage(answer.data, new Set());
     if (changed.length > 0) {
       await copy.applyChanges({ upserts: changed, deletes: [] });
       log.info({ campaigns: changed.length }, 'newest campaigns synced');

@@ -10,22 +10,12 @@ import type { CatalogueCampaign, CatalogueStore } from './types.ts';
 /** Closed offers remembered, at most (the oldest forgotten first): a few bytes each. */
 export const MAX_TOMBSTONES = 100_000;
 
-const PAGE = 1000;
-
 /** The store, telling with gone(id) whether an offer it listed is no longer listed. */
 export function withTombstones(store: Omit<CatalogueStore, 'gone'>, max = MAX_TOMBSTONES): CatalogueStore {
   let listed: Set<number> | undefined;
   const gone = new Set<number>();
   /** The offers listed in the store, read at its first change rather than at opening: starting waits for no read. */
-  const listedNow = (): Set<number> => {
-    if (listed !== undefined) return listed;
-    listed = new Set();
-    for (let page = 1; ; page += 1) {
-      const { items } = store.search({ page, per_page: PAGE });
-      for (const c of items) listed.add(c.id);
-      if (items.length < PAGE) return listed;
-    }
-  };
+  const listedNow = (): Set<number> => (listed ??= new Set(store.listedIds()));
 
   const leave = (id: number) => {
     if (!listedNow().delete(id)) return;

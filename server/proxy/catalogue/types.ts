@@ -102,6 +102,8 @@ export interface CatalogueStore {
   applyChanges(upserts: readonly CatalogueCampaign[], deletes: readonly number[], syncedAt?: Date): void;
   /** The id of every campaign held, listed or not (a complete sync removes those it did not see). */
   ids(): number[];
+  /** The id of every listed (online) campaign. */
+  listedIds(): number[];
   get(id: number): CatalogueCampaign | undefined;
   /** Online campaigns matching the filters, in the order `sort` asks. */
   search(filters: CampaignFilters): { items: CatalogueCampaign[]; total: number };
@@ -111,7 +113,7 @@ export interface CatalogueStore {
   facets(): Facets;
   count(): number;
   lastSyncedAt(): Date | null;
-  /** Increases on every change; readers key their caches on it. */
+  /** Increases on every change (a write of a record held as it is, or of the sync time alone, is none); readers key their caches on it. */
   version(): number;
   /** True when the offer was listed and no longer is (tombstones.ts); false for one never seen or still listed. */
   gone(id: number): boolean;

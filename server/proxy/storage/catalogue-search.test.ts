@@ -50,6 +50,14 @@ describe('catalogue search: words', () => {
     assert.deepEqual(ids(store.search(all({ q: 'nurse', sort: 'relevance' }))), [1, 2, 3]);
   });
 
+  it('breaks ties of rank by date on every page, and counts the matches on a page past the last', () => {
+    // The same texts rank the same: the date alone orders them, across the pages' boundaries.
+    const welders = storeOf(...[3, 5, 1, 4, 2].map((d) => upstreamCampaign({ id: 10 + d, name: 'Welder', company_name: 'Forge', description: '<p>Steel.</p>', profile: null, last_activation_at: day(d) })));
+    const page = (n: number) => welders.search({ q: 'welder', page: n, per_page: 2 });
+    assert.deepEqual([1, 2, 3].map((n) => ids(page(n))), [[15, 14], [13, 12], [11]]);
+    assert.deepEqual(page(4), { items: [], total: 5 });
+  });
+
   it('orders the same matches newest first with sort=date, and lists newest first without q', () => {
     assert.deepEqual(ids(store.search(all({ q: 'nurse', sort: 'date' }))), [3, 2, 1]);
     assert.deepEqual(ids(store.search(all())), [4, 3, 2, 1]);

@@ -125,6 +125,20 @@ describe('catalogue store', () => {
     assert.equal(store.version(), before, 'reads keep it');
   });
 
+  it('keeps its version when a write changes nothing: a record held as it is, a removal of an id not held, a sync time alone', () => {
+    const store = seededStore();
+    const held = store.get(2)!;
+    const before = store.version();
+    store.applyChanges([{ ...held }], [99], new Date('2026-11-23T00:00:00.000Z'));
+    store.upsert({ ...held });
+    store.remove(99);
+    assert.equal(store.version(), before, 'readers keep their caches');
+    assert.deepEqual(store.lastSyncedAt(), new Date('2026-11-23T00:00:00.000Z'), 'the sync time is written all the same');
+    store.applyChanges([{ ...held, name: 'Product designer (remote)' }], []);
+    assert.ok(store.version() > before, 'a record that differs is a change');
+    assert.deepEqual(ids(store.search(all({ q: 'remote designer' }))), [2]);
+  });
+
   describe('on disk', () => {
     const dir = mkdtempSync(join(tmpdir(), 'catalogue-store-'));
     after(() => rmSync(dir, { recursive: true, force: true }));

@@ -8,6 +8,7 @@
 // search table is an edit here, and a new SCHEMA_VERSION.
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import type { StatementSync } from 'node:sqlite';
 import { createOwnerOnlyDatabaseFile, makeOwnerOnlyFolder } from '../../owner-only.ts';
 import { DEFAULT_RADIUS_KM } from '../../public-api/list-params.ts';
 import { boundingBox, distanceSql } from '../catalogue/geo.ts';
@@ -41,6 +42,11 @@ const SCHEMA = `
   CREATE INDEX IF NOT EXISTS campaigns_near ON campaigns (status, lat, lon, listed_at);
   CREATE INDEX IF NOT EXISTS campaigns_pay ON campaigns (status, pay);
   CREATE INDEX IF NOT EXISTS campaigns_city ON campaigns (city_key);
+  -- The facets' values, each found by a jump from one value to the next (facetValues) rather than a read of every offer.
+  CREATE INDEX IF NOT EXISTS campaigns_job_types ON campaigns (status, job_type);
+  CREATE INDEX IF NOT EXISTS campaigns_working_times ON campaigns (status, working_time);
+  CREATE INDEX IF NOT EXISTS campaigns_cities ON campaigns (status, city);
+  CREATE INDEX IF NOT EXISTS campaigns_companies ON campaigns (status, company_id);
   CREATE TABLE IF NOT EXISTS campaign_records (id INTEGER PRIMARY KEY, record TEXT NOT NULL) STRICT;
   CREATE VIRTUAL TABLE IF NOT EXISTS campaigns_text USING fts5 (
     title, company, body, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3'
@@ -49,8 +55,38 @@ const SCHEMA = `
 `;
 
 /** bm25 weights of the full-text columns: a match in the title counts most, then the company, then the texts. */
-const RANK = 'bm25(campaigns_text, 10.0, 5.0, 1.0)';
+const WEIGHTS = '10.0, 5.0, 1.0';
+const RANK = `bm25(campaigns_text, ${WEIGHTS})`;
 const BY_DATE = 'c.listed_at DESC, c.id DESC';
+const WORDS_COUNT = 'SELECT count(*) AS n FROM campaigns_text WHERE campaigns_text MATCH ?';
+
+/**
+ * A ranked search of words alone (the index holds listed offers only): each
+ * match's rank computed once, by the index (its rank column, these weights),
+ * and only the matches ranked at or above the page's last one joined to the
+ * table for the date that breaks ties, rather than every match sorted by
+ * rank and date. The count of matches comes with each row. Parameters: the
+ * words, the offset of the page's last row, per_page, the page's offset.
+ */
+const RANKED_WORDS = `
+  WITH ranked AS MATERIALIZED (SELECT rowid AS id, rank AS score FROM campaigns_text WHERE campaigns_text MATCH ? AND rank MATCH 'bm25(${WEIGHTS})'),
+    last AS (SELECT score FROM ranked ORDER BY score LIMIT 1 OFFSET ?)
+  SELECT r.id, (SELECT count(*) FROM ranked) AS total FROM ranked r CROSS JOIN campaigns c ON c.id = r.id
+  WHERE r.score <= coalesce((SELECT score FROM last), 1e308)
+  ORDER BY r.score, ${BY_DATE} LIMIT ? OFFSET ?`;
+
+/**
+ * The distinct non-null values of a column among online offers, in order:
+ * each found from the one before by a seek in the column's index (a loose
+ * index scan), so the cost grows with the values, not with the offers.
+ */
+const facetValues = (column: 'job_type' | 'working_time' | 'city' | 'company_id') => `
+  WITH RECURSIVE v(x) AS (
+    SELECT min(${column}) FROM campaigns WHERE status = 'online'
+    UNION ALL
+    SELECT (SELECT min(${column}) FROM campaigns WHERE status = 'online' AND ${column} > v.x) FROM v WHERE v.x IS NOT NULL
+  )
+  SELECT x AS v FROM v WHERE x IS NOT NULL`;
 
 /** Brings a file of another schema to this one, keeping its records (a new file has none). */
 function migrate(db: DatabaseSync): CatalogueCampaign[] {
@@ -89,6 +125,7 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
   const insertText = db.prepare('INSERT INTO campaigns_text (rowid, title, company, body) VALUES (?, ?, ?, ?)');
   const getOne = db.prepare('SELECT record FROM campaign_records WHERE id = ?');
   const allIds = db.prepare('SELECT id FROM campaigns');
+  const onlineIds = db.prepare("SELECT id FROM campaigns WHERE status = 'online'");
   const deleteOne = db.prepare('DELETE FROM campaigns WHERE id = ?');
   const deleteRecord = db.prepare('DELETE FROM campaign_records WHERE id = ?');
   const setMeta = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
@@ -97,9 +134,23 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
   const cityCentre = db.prepare("SELECT avg(lat) AS lat, avg(lon) AS lon FROM campaigns WHERE city_key = ? AND status = 'online' AND lat IS NOT NULL");
 
   let version = 1;
+  // A search's statements are prepared once per shape (its filters and order: a few dozen at most).
+  const statements = new Map<string, StatementSync>();
+  const statement = (sql: string): StatementSync => {
+    let prepared = statements.get(sql);
+    if (prepared === undefined) statements.set(sql, (prepared = db.prepare(sql)));
+    return prepared;
+  };
+  const recordsOf = (rows: { id: number }[]) => rows.map((r) => JSON.parse((getOne.get(r.id) as { record: string }).record) as CatalogueCampaign);
 
-  /** The one write of a campaign (a sync's, a refresh's): its row and its texts. */
-  const write = (c: CatalogueCampaign) => {
+  /**
+   * The one write of a campaign (a sync's, a refresh's): its row and its
+   * texts. A record held already as it is is not written again: false then,
+   * and the version (readers' caches) stays.
+   */
+  const write = (c: CatalogueCampaign, held: 'compare' | 'none' = 'compare'): boolean => {
+    const record = JSON.stringify(c);
+    if (held === 'compare' && (getOne.get(c.id) as { record: string } | undefined)?.record === record) return false;
     // Records kept before coordinates were have no latitude: none until the next sync.
     const lat = c.address?.latitude ?? null;
     const lon = c.address?.longitude ?? null;
@@ -107,43 +158,57 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
     const pay = c.salary_max ?? c.salary_min;
     insert.run(c.id, c.status, c.listed_at, c.company_id, c.job_type, c.working_time, c.city, c.city === null ? null : foldForSearch(c.city),
       located ? lat : null, located ? lon : null, pay);
-    insertRecord.run(c.id, JSON.stringify(c));
+    insertRecord.run(c.id, record);
     // Only listed offers are searched: the index holds no other.
     deleteText.run(c.id);
-    if (c.status !== 'online') return;
+    if (c.status !== 'online') return true;
     const text = searchColumns(c);
     insertText.run(c.id, text.title, text.company, text.body);
+    return true;
   };
 
-  const removeOne = (id: number) => {
-    deleteOne.run(id);
+  /** False when the store held no such campaign. */
+  const removeOne = (id: number): boolean => {
+    const removed = deleteOne.run(id).changes > 0;
     deleteRecord.run(id);
     deleteText.run(id);
+    return removed;
   };
 
-  const inTransaction = (work: () => void) => {
+  /** Runs `work` in one transaction; a new version when it says it changed something. */
+  const inTransaction = (work: () => boolean) => {
+    let changed: boolean;
     db.exec('BEGIN IMMEDIATE');
     try {
-      work();
+      changed = work();
       db.exec('COMMIT');
     } catch (error) {
       db.exec('ROLLBACK');
       throw error;
     }
-    version += 1;
+    if (changed) version += 1;
   };
 
-  if (kept.length > 0) inTransaction(() => kept.forEach(write));
+  if (kept.length > 0) {
+    inTransaction(() => {
+      for (const c of kept) write(c, 'none');
+      return true;
+    });
+  }
 
-  const distinct = (column: 'job_type' | 'working_time' | 'city'): string[] =>
-    (db.prepare(`SELECT DISTINCT ${column} AS v FROM campaigns WHERE status = 'online' AND ${column} IS NOT NULL ORDER BY ${column}`).all() as { v: string }[]).map((r) => r.v);
+  const distinct = (column: 'job_type' | 'working_time' | 'city'): string[] => (db.prepare(facetValues(column)).all() as { v: string }[]).map((r) => r.v);
+  // A company's name from one of its online offers (the first in the index: the same at every read).
+  const companies = db.prepare(
+    `SELECT v AS id, (SELECT r.record ->> '$.company_name' FROM campaigns c JOIN campaign_records r ON r.id = c.id WHERE c.status = 'online' AND c.company_id = v LIMIT 1) AS name FROM (${facetValues('company_id')})`,
+  );
 
   return withTombstones({
     replaceAll(campaigns, syncedAt) {
       inTransaction(() => {
         db.exec('DELETE FROM campaigns; DELETE FROM campaign_records; DELETE FROM campaigns_text;');
-        for (const c of campaigns) write(c);
+        for (const c of campaigns) write(c, 'none');
         setMeta.run('last_synced_at', syncedAt.toISOString());
+        return true;
       });
     },
     upsert(campaign) {
@@ -154,13 +219,19 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
     },
     applyChanges(upserts, deletes, syncedAt) {
       inTransaction(() => {
-        for (const c of upserts) write(c);
-        for (const id of deletes) removeOne(id);
+        let changed = false;
+        for (const c of upserts) changed = write(c) || changed;
+        for (const id of deletes) changed = removeOne(id) || changed;
+        // The sync time alone is in no reader's answer: it changes no version.
         if (syncedAt !== undefined) setMeta.run('last_synced_at', syncedAt.toISOString());
+        return changed;
       });
     },
     ids() {
       return (allIds.all() as { id: number }[]).map((r) => r.id);
+    },
+    listedIds() {
+      return (onlineIds.all() as { id: number }[]).map((r) => r.id);
     },
     get(id) {
       const row = getOne.get(id) as { record: string } | undefined;
@@ -210,25 +281,29 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
         pageFrom = from;
       }
       const clause = where.join(' AND ');
+      const offset = (f.page - 1) * f.per_page;
+      const wordsAlone = where.length === 2 && match !== null;
+      if (wordsAlone && ranked) {
+        const rows = statement(RANKED_WORDS).all(match, offset + f.per_page - 1, f.per_page, offset) as { id: number; total: number }[];
+        // A page past the last has no row to carry the count.
+        const total = rows[0]?.total ?? (statement(WORDS_COUNT).get(match) as { n: number }).n;
+        return { items: recordsOf(rows), total };
+      }
       // Words alone: the index holds the listed offers only, and counts its matches without the table.
-      const count = where.length === 2 && match !== null ? 'SELECT count(*) AS n FROM campaigns_text WHERE campaigns_text MATCH ?' : `SELECT count(*) AS n FROM ${from} WHERE ${clause}`;
-      const total = (db.prepare(count).get(...params) as { n: number }).n;
+      const count = wordsAlone ? WORDS_COUNT : `SELECT count(*) AS n FROM ${from} WHERE ${clause}`;
+      const total = (statement(count).get(...params) as { n: number }).n;
       // The page's ids first: the sort then carries no record.
-      const rows = db
-        .prepare(`SELECT c.id FROM ${pageFrom} WHERE ${clause} ORDER BY ${order} LIMIT ? OFFSET ?`)
-        .all(...params, ...orderParams, f.per_page, (f.page - 1) * f.per_page) as { id: number }[];
-      return { items: rows.map((r) => JSON.parse((getOne.get(r.id) as { record: string }).record) as CatalogueCampaign), total };
+      const rows = statement(`SELECT c.id FROM ${pageFrom} WHERE ${clause} ORDER BY ${order} LIMIT ? OFFSET ?`).all(...params, ...orderParams, f.per_page, offset) as { id: number }[];
+      return { items: recordsOf(rows), total };
     },
     placeOf(city) {
       const row = cityCentre.get(foldForSearch(city.trim())) as { lat: number | null; lon: number | null };
       return row.lat === null || row.lon === null ? undefined : ({ lat: row.lat, lon: row.lon } satisfies GeoPoint);
     },
     facets() {
-      const companies = (
-        db.prepare("SELECT c.company_id AS id, r.record FROM campaigns c JOIN campaign_records r ON r.id = c.id WHERE c.status = 'online' GROUP BY c.company_id ORDER BY c.company_id").all() as { id: number; record: string }[]
-      ).map((r) => ({ id: r.id, name: (JSON.parse(r.record) as CatalogueCampaign).company_name }));
-      companies.sort((a, b) => (a.name ?? '').localeCompare(b.name ?? '') || a.id - b.id);
-      return { job_types: distinct('job_type'), working_times: distinct('working_time'), cities: distinct('city'), companies };
+      const byName = companies.all() as { id: number; name: string | null }[];
+      byName.sort((a, b) => (a.name ?? '').localeCompare(b.name ?? '') || a.id - b.id);
+      return { job_types: distinct('job_type'), working_times: distinct('working_time'), cities: distinct('city'), companies: byName.map((r) => ({ id: r.id, name: r.name })) };
     },
     count() {
       return (countOnline.get() as { n: number }).n;
