@@ -6,6 +6,7 @@
 import '@lit-labs/ssr-client/lit-element-hydrate-support.js';
 import { JobboardCampaigns } from './campaigns/campaigns.ts';
 import { defineElement } from './internal/define.ts';
+import { prefetchForms } from './internal/prefetch-forms.ts';
 
 // The catalogue first: on a server-rendered offer it hydrates before the form
 // in it updates, so that the form gets the offer (`.offer`) rather than
@@ -23,6 +24,7 @@ import('./apply/apply.ts').then(
     console.warn(`jobboard widget: no apply form (${String(error)}). Serve widget-apply-*.js beside widget.js: copy every file of dist/widget/.`);
   },
 );
+prefetchForms(document);
 
 // The classes of the npm entry (index.ts) but the apply form's, which is in its module.
 export { JobboardCampaigns } from './campaigns/campaigns.ts';
