@@ -81,11 +81,12 @@ export const localizeRuntime = { find: /^@lit\/localize$/, replacement: fileURLT
 
 const idLength = messageIdLength();
 
-// Builds the widget into one ES module for a script tag (dist/widget/widget.js):
-// Lit, its hydration support, the widget and its English texts, minified,
-// because every kilobyte is paid by every visitor of the board (budget: 22.5 KB
-// gzipped, test/widget-size.test.ts); a French or Spanish page also loads its
-// language's module (widget-fr-<hash>.js, widget-es-<hash>.js) from beside it.
+// Builds the widget into an ES module for a script tag (dist/widget/widget.js):
+// Lit, its hydration support, the offers and their English texts, minified,
+// because every kilobyte is paid by every visitor of the board (budget: 20 KB
+// gzipped, test/widget-size.test.ts). Beside it, the modules it imports: the
+// apply form's (widget-apply-<hash>.js), fetched at once by every page, and a
+// French or Spanish page's texts (widget-fr-<hash>.js, widget-es-<hash>.js).
 export default defineConfig({
   plugins: [minifyTemplates(), shortenMessageIds(idLength), dropLeftovers()],
   define: { __MESSAGE_ID_LENGTH__: String(idLength) },
@@ -100,9 +101,11 @@ export default defineConfig({
     terserOptions: { module: true, compress: { passes: 2 } },
     // Lib mode keeps whitespace in ES output (for tree shaking by bundlers);
     // a script-tag bundle is not tree-shaken again, so minify it fully.
-    // The French and Spanish texts are modules of their own, beside widget.js:
-    // widget-fr-<hash>.js. The hash lets them be cached for good.
-    // The entry may export what those modules share with it (the localisation runtime's str), rather than a third file holding it.
+    // The apply form and the French and Spanish texts are modules of their own
+    // (dynamic imports), beside widget.js: widget-apply-<hash>.js, widget-fr-<hash>.js.
+    // The hash lets them be cached for good. The entry may export what those
+    // modules share with it (Lit, the localisation runtime's str), rather than
+    // a third file holding it.
     rolldownOptions: { preserveEntrySignatures: 'allow-extension', output: { minify: true, chunkFileNames: 'widget-[name]-[hash].js' } },
     lib: {
       entry: 'widget/src/widget.ts',

@@ -264,7 +264,7 @@ console.log(JSON.stringify({ email: applicant.email }));
     assert.ok(src, tag.out);
     const importMap = JSON.parse(/<script type="importmap">(.*?)<\/script>/.exec(tag.out)?.[1] ?? '{}') as { integrity: Record<string, string> };
     assert.equal(importMap.integrity[src[1]!], src[2]);
-    assert.equal(Object.keys(importMap.integrity).length, 3, 'widget.js and its two language modules');
+    assert.equal(Object.keys(importMap.integrity).length, 4, 'widget.js, its apply form\'s module and its two language modules');
     for (const [url, integrity] of Object.entries(importMap.integrity)) {
       const served = await fetch(url);
       assert.equal(served.headers.get('cache-control'), 'public, max-age=31536000, immutable', url);

@@ -788,23 +788,26 @@ describe('GET /widget.js', () => {
 
   const source = `export const widget = ${JSON.stringify('x'.repeat(5000))};\n`;
 
-  it('serves the language modules beside it, cached for good, and 404 for a module that is not there', async () => {
+  it('serves the apply form\'s and the language modules beside it, cached for good, and 404 for a module that is not there', async () => {
     const dir = join(tmp, 'with-modules');
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'widget.js'), source);
-    const module = 'export const templates = {};\n';
-    writeFileSync(join(dir, 'widget-fr-Ab3_-xYz.js'), module);
+    const modules = { 'widget-fr-Ab3_-xYz.js': 'export const templates = {};\n', 'widget-apply-Cd4_-wXy.js': 'export class JobboardApply {}\n' };
+    for (const [name, module] of Object.entries(modules)) writeFileSync(join(dir, name), module);
     const h = await start(testConfig({ WIDGET_FILE: join(dir, 'widget.js') }));
     try {
       for (let i = 0; i < 2; i += 1) {
-        const fr = await get(`${h.url}/widget-fr-Ab3_-xYz.js`, { 'Accept-Encoding': 'identity' });
-        assert.equal(fr.status, 200);
-        assert.equal(fr.body.toString(), module);
-        assert.equal(fr.headers['content-type'], 'text/javascript; charset=utf-8');
-        assert.equal(fr.headers['cache-control'], 'public, max-age=31536000, immutable');
-        assert.equal(fr.headers['access-control-allow-origin'], '*');
+        for (const [name, module] of Object.entries(modules)) {
+          const served = await get(`${h.url}/${name}`, { 'Accept-Encoding': 'identity' });
+          assert.equal(served.status, 200, name);
+          assert.equal(served.body.toString(), module);
+          assert.equal(served.headers['content-type'], 'text/javascript; charset=utf-8');
+          assert.equal(served.headers['cache-control'], 'public, max-age=31536000, immutable');
+          assert.equal(served.headers['access-control-allow-origin'], '*');
+          assert.equal(served.headers['cross-origin-resource-policy'], 'cross-origin');
+        }
       }
-      for (const path of ['/widget-es-Ab3_-xYz.js', '/widget-fr-../../x.js', '/widget-fr-Ab3_-xYz.json']) {
+      for (const path of ['/widget-es-Ab3_-xYz.js', '/widget-fr-../../x.js', '/widget-fr-Ab3_-xYz.json', '/widget-other-Cd4_-wXy.js']) {
         assert.equal((await get(`${h.url}${path}`, {})).status, 404, path);
       }
     } finally {

@@ -1,12 +1,14 @@
 // A pinned widget: the proxy serves widget.js also under a name that carries
 // a hash of its bytes (GET /widget-<hash>.js, cached for good), so that a
 // board's script tag can name exactly those bytes and check them with
-// Subresource Integrity. The language modules' names carry a hash already
-// (widget-fr-<hash>.js); what a board pastes (an import map giving each its
-// integrity, then the script tag) is built here too, for the widget-tag command.
+// Subresource Integrity. The modules it imports (its apply form's,
+// widget-apply-<hash>.js, and its languages', widget-fr-<hash>.js) carry a
+// hash in their names already; what a board pastes (an import map giving each
+// its integrity, the script tag, and a preload of the apply form) is built
+// here too, for the widget-tag command.
 import { createHash } from 'node:crypto';
 
-/** widget.js under its hash; the language modules' names (widget-fr-<hash>.js) never match it. */
+/** widget.js under its hash; the names of the modules beside it (widget-fr-<hash>.js, widget-apply-<hash>.js) never match it. */
 export const PINNED_WIDGET_PATH = /^\/widget-[0-9a-f]{16}\.js$/;
 
 const sha384 = (bytes: Uint8Array) => createHash('sha384').update(bytes).digest();
@@ -27,28 +29,37 @@ export function widgetFileUrl(endpoint: string, name: string): string {
 }
 
 export interface PinnedTag {
-  /** The HTML to paste in the page's head: the import map, then the script tag. */
+  /** The HTML to paste in the page's head: the import map, the script tag, then the apply form's preload. */
   html: string;
   /** The import map's inline script as a CSP source (`'sha256-…'`): a page with a Content-Security-Policy adds it to script-src. */
   importMapSource: string;
 }
 
+/** The module every page imports (the apply form's); a language's is imported by pages in that language only. */
+const EVERY_PAGE = /^widget-apply-/;
+
 /**
  * The tags of a widget pinned at `endpoint` (the proxy's address, as the
  * elements' `endpoint`). The import map does two things: it gives each
- * language module its integrity (a dynamic import has no integrity attribute),
- * and it sends the modules' import of `./widget.js` to the pinned file, the
- * module already running, instead of loading the unpinned one.
+ * module widget.js imports its integrity (a dynamic import has no integrity
+ * attribute), and it sends the modules' import of `./widget.js` to the pinned
+ * file, the module already running, instead of loading the unpinned one. The
+ * apply form's module is preloaded, fetched beside widget.js rather than once
+ * widget.js runs.
  */
 export function pinnedTag(endpoint: string, widget: Uint8Array, modules: Record<string, Uint8Array>): PinnedTag {
   const at = (name: string) => widgetFileUrl(endpoint, name);
   const pin = widgetPin(widget);
   const src = at(pin.name);
   const integrity: Record<string, string> = { [src]: pin.integrity };
-  for (const [name, bytes] of Object.entries(modules)) integrity[at(name)] = integrityOf(bytes);
+  const preloads: string[] = [];
+  for (const [name, bytes] of Object.entries(modules)) {
+    integrity[at(name)] = integrityOf(bytes);
+    if (EVERY_PAGE.test(name)) preloads.push(`\n<link rel="modulepreload" href="${at(name)}" integrity="${integrity[at(name)]}" crossorigin="anonymous">`);
+  }
   const importMap = JSON.stringify({ imports: { [at('widget.js')]: src }, integrity });
   return {
-    html: `<script type="importmap">${importMap}</script>\n<script type="module" src="${src}" integrity="${pin.integrity}" crossorigin="anonymous"></script>`,
+    html: `<script type="importmap">${importMap}</script>\n<script type="module" src="${src}" integrity="${pin.integrity}" crossorigin="anonymous"></script>${preloads.join('')}`,
     importMapSource: `'sha256-${createHash('sha256').update(importMap).digest('base64')}'`,
   };
 }

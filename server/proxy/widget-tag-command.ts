@@ -3,16 +3,18 @@
 // the files it serves, so that the tag names the bytes the board will get,
 // whichever version of the package runs here.
 import { parseArgs } from 'node:util';
-import { languageModulesOf } from './routes/widget.ts';
+import { widgetModulesOf } from './routes/widget.ts';
 import { pinnedTag, widgetFileUrl, widgetPin } from './widget-pin.ts';
 
 const USAGE = `Usage: jobboard-connector widget-tag --endpoint URL
 
 Prints the tags that load the widget of the proxy at URL pinned: widget.js
 under its hash (GET /widget-<hash>.js, cached for good) with its integrity,
-and an import map giving its language modules theirs (checked by browsers
-with import map integrity: Chrome 127, Firefox 138, Safari 18 and later). Paste them in the page's
-head, in place of the script tag of /widget.js. A page with a
+an import map giving the modules it imports (its apply form's, its
+languages') theirs (checked by browsers with import map integrity: Chrome
+127, Firefox 138, Safari 18 and later), and a preload of the apply form's
+module. Paste them in the page's head, in place of the script tag of
+/widget.js. A page with a
 Content-Security-Policy adds the import map's hash, printed below it, to
 script-src.
 
@@ -48,7 +50,7 @@ export async function main(args: string[]): Promise<void> {
   const pinned = await download(at(widgetPin(widget).name));
   if (Buffer.compare(pinned, widget) !== 0) throw new Error(`${at(widgetPin(widget).name)} answered other bytes than widget.js: run the command again (was the proxy being upgraded?).`);
   const modules: Record<string, Uint8Array> = {};
-  for (const name of languageModulesOf(new TextDecoder().decode(widget))) modules[name] = await download(at(name));
+  for (const name of widgetModulesOf(new TextDecoder().decode(widget))) modules[name] = await download(at(name));
   const tag = pinnedTag(endpoint, widget, modules);
   console.log(tag.html);
   console.log(`<!-- With a Content-Security-Policy, script-src also needs the import map's hash: ${tag.importMapSource} -->`);

@@ -1,6 +1,7 @@
 // A board that loads the widget pinned: the tags `jobboard-connector
-// widget-tag` prints (an import map with the language modules' integrity,
-// then the script of /widget-<hash>.js with its own), pasted in a French page
+// widget-tag` prints (an import map with the integrity of the modules
+// widget.js imports, the script of /widget-<hash>.js with its own, a preload
+// of the apply form's module), pasted in a French page
 // served with the strict Content-Security-Policy and Trusted Types of the
 // widget's guide, plus the import map's hash.
 // Chromium must run the pinned bytes and refuse any other.
@@ -90,18 +91,23 @@ describe('a board that loads the widget pinned, with Subresource Integrity', () 
     return { page, loaded, console: said };
   }
 
-  it('runs the pinned widget.js and its French module, each checked, with no unpinned file and nothing refused', async () => {
+  it('runs the pinned widget.js, its apply form\'s module (preloaded) and its French module, each checked, with no unpinned file and nothing refused', async () => {
     assert.match(printed.head, /<script type="module" src="http:\/\/[\w.]+:\d+\/widget-[0-9a-f]{16}\.js" integrity="sha384-[A-Za-z0-9+/]{64}" crossorigin="anonymous"><\/script>/);
+    const preload = /<link rel="modulepreload" href="([^"]+\/widget-apply-[\w-]{8}\.js)" integrity="(sha384-[A-Za-z0-9+/]{64})" crossorigin="anonymous">/.exec(printed.head);
+    assert.ok(preload, printed.head);
+    const map = JSON.parse(/<script type="importmap">(.*?)<\/script>/.exec(printed.head)![1]!) as { integrity: Record<string, string> };
+    assert.equal(map.integrity[preload[1]!], preload[2], 'the preload and the import map give the apply form\'s module one integrity');
     assert.equal(printed.importMapSource, importMapSourceOf(printed.head), 'the CSP source printed is the import map\'s');
     const { page, loaded, console: said } = await open(printed.head);
     await page.locator('jobboard-campaigns [data-offer]').first().waitFor({ timeout: 15_000 });
     assert.equal((await page.locator('jobboard-campaigns form[role="search"] button[type="submit"]').innerText()).trim(), 'Rechercher');
+    await page.evaluate(() => customElements.whenDefined('jobboard-apply'));
     assert.deepEqual(
       loaded
         .filter((path) => path.endsWith('.js'))
-        .map((path) => path.replace(/^\/widget-[0-9a-f]{16}\.js$/, '/widget-<hash>.js').replace(/^(\/widget-[a-z]{2})-[\w-]{8}\.js$/, '$1-<hash>.js'))
+        .map((path) => path.replace(/^\/widget-[0-9a-f]{16}\.js$/, '/widget-<hash>.js').replace(/^(\/widget-(?:[a-z]{2}|apply))-[\w-]{8}\.js$/, '$1-<hash>.js'))
         .sort(),
-      ['/widget-<hash>.js', '/widget-fr-<hash>.js'],
+      ['/widget-<hash>.js', '/widget-apply-<hash>.js', '/widget-fr-<hash>.js'],
     );
     assert.deepEqual(said, []);
     await page.close();
@@ -111,6 +117,15 @@ describe('a board that loads the widget pinned, with Subresource Integrity', () 
     const { page, console: said } = await open(wrongIntegrity(printed.head, /\/widget-[0-9a-f]{16}\.js$/));
     await page.waitForLoadState('load');
     assert.equal(await page.evaluate(() => customElements.get('jobboard-campaigns') === undefined), true);
+    assert.ok(said.some((line) => /integrity/i.test(line)), said.join('\n'));
+    await page.close();
+  });
+
+  it('when the apply form\'s module is not the pinned bytes, Chromium refuses it: the offers are shown, the form is not defined', async () => {
+    const { page, console: said } = await open(wrongIntegrity(printed.head, /\/widget-apply-[\w-]+\.js$/));
+    await page.locator('jobboard-campaigns [data-offer]').first().waitFor({ timeout: 15_000 });
+    await page.waitForLoadState('load');
+    assert.equal(await page.evaluate(() => customElements.get('jobboard-apply') === undefined), true);
     assert.ok(said.some((line) => /integrity/i.test(line)), said.join('\n'));
     await page.close();
   });

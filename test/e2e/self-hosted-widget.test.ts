@@ -1,7 +1,8 @@
 // A board that self-hosts the script-tag bundle: the built widget.js copied
-// alone to its own web server, without the language modules the build writes
-// beside it. On a French page the French texts cannot load; the widget must
-// still show the offers, in English, and tell the board's developer once.
+// alone to its own web server, without the modules the build writes beside it
+// (the apply form's, the languages'). On a French page the French texts cannot
+// load; the widget must still show the offers, in English, and tell the
+// board's developer once for each file missing.
 // Reads the built bundle: `npm run build` first.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -67,7 +68,7 @@ describe('a board that self-hosts widget.js alone', () => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  it('on a French page, shows the offers in English and warns once in the console, naming the module to copy', async () => {
+  it('on a French page, shows the offers in English and warns once in the console for each module to copy, naming it', async () => {
     const page = await browser.newPage();
     const warnings: string[] = [];
     page.on('console', (message) => {
@@ -78,9 +79,11 @@ describe('a board that self-hosts widget.js alone', () => {
 
     assert.match(await page.locator('jobboard-campaigns [part="count"]').innerText(), /^\d+ offers?$/);
     assert.equal((await page.locator('jobboard-campaigns form[role="search"] button[type="submit"]').innerText()).trim(), 'Search');
-    assert.equal(warnings.length, 1, warnings.join('\n'));
-    assert.match(warnings[0]!, /widget-fr-/);
-    assert.match(warnings[0]!, /copy every file of dist\/widget\//);
+    assert.equal(warnings.length, 2, warnings.join('\n'));
+    for (const module of [/widget-apply-/, /widget-fr-/]) {
+      const warning = warnings.find((text) => module.test(text));
+      assert.match(warning ?? warnings.join('\n'), /copy every file of dist\/widget\//);
+    }
     await page.close();
   });
 });

@@ -4,14 +4,35 @@
 // that elements the proxy rendered on the server (GET /embed/campaigns) take
 // over their server-rendered shadow DOM instead of rendering it again.
 import '@lit-labs/ssr-client/lit-element-hydrate-support.js';
-import { JobboardApply } from './apply/apply.ts';
 import { JobboardCampaigns } from './campaigns/campaigns.ts';
 import { defineElement } from './internal/define.ts';
+import { prefetchForms } from './internal/prefetch-forms.ts';
 
 // The catalogue first: on a server-rendered offer it hydrates before the form
 // in it updates, so that the form gets the offer (`.offer`) rather than
 // fetching it again.
 defineElement('jobboard-campaigns', JobboardCampaigns);
-defineElement('jobboard-apply', JobboardApply);
 
-export * from './index.ts';
+// The apply form (its fields, checks, upload, drafts, captcha and messages)
+// is a module of its own beside widget.js (widget-apply-<hash>.js), which keeps
+// widget.js small for every visitor of the list. It is fetched at once, while
+// the catalogue loads its offers, so that an offer opened does not wait for it;
+// a <jobboard-apply> on the page until then is upgraded when it is defined.
+import('./apply/apply.ts').then(
+  ({ JobboardApply }) => defineElement('jobboard-apply', JobboardApply),
+  (error: unknown) => {
+    console.warn(`jobboard widget: no apply form (${String(error)}). Serve widget-apply-*.js beside widget.js: copy every file of dist/widget/.`);
+  },
+);
+prefetchForms(document);
+
+// The classes of the npm entry (index.ts) but the apply form's, which is in its module.
+export { JobboardCampaigns } from './campaigns/campaigns.ts';
+export {
+  JobboardApplyErrorEvent,
+  JobboardApplySubmitEvent,
+  JobboardApplySuccessEvent,
+  JobboardCampaignSelectEvent,
+  JobboardUploadProgressEvent,
+} from './internal/events.ts';
+export { defineElement } from './internal/define.ts';

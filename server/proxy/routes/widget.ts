@@ -1,6 +1,7 @@
 // GET /widget.js: the built widget bundle, for a board's script tag, and
-// beside it the modules of its French and Spanish texts (GET
-// /widget-fr-<hash>.js), which it imports on pages in those languages. Every
+// beside it the modules it imports: its apply form's (GET
+// /widget-apply-<hash>.js), on every page, and those of its French and
+// Spanish texts (GET /widget-fr-<hash>.js), on pages in those languages. Every
 // visitor of every board downloads them, so each is compressed once (brotli
 // and gzip, redone when the file changes) and served by Accept-Encoding, with
 // an ETag per encoding and Cache-Control. widget.js is also served under its
@@ -21,15 +22,15 @@ const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
 
 export const WIDGET_CACHE_CONTROL = 'public, max-age=300';
-/** The language modules' names carry a hash of their content: they never change. */
+/** The modules' names carry a hash of their content: they never change. */
 export const WIDGET_CHUNK_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 
-/** The name of a module the build writes beside widget.js (vite.config.ts: widget-[name]-[hash].js). */
-const CHUNK_NAME = String.raw`widget-[a-z]{2}-[A-Za-z0-9_-]{8}\.js`;
+/** The name of a module the build writes beside widget.js (vite.config.ts: widget-[name]-[hash].js): a language's texts or the apply form. */
+const CHUNK_NAME = String.raw`widget-(?:[a-z]{2}|apply)-[A-Za-z0-9_-]{8}\.js`;
 export const WIDGET_CHUNK_PATH = new RegExp(`^/${CHUNK_NAME}$`);
 
-/** The language modules a widget bundle imports, by file name, as it names them. */
-export function languageModulesOf(source: string): string[] {
+/** The modules a widget bundle imports (its apply form's, its languages'), by file name, as it names them. */
+export function widgetModulesOf(source: string): string[] {
   return [...new Set(source.match(new RegExp(String.raw`\b${CHUNK_NAME}\b`, 'g')))].sort();
 }
 
@@ -69,7 +70,7 @@ async function load(file: string, previous: Bundle | undefined): Promise<Bundle>
   };
 }
 
-/** The language modules, served from the folder of widget.js. */
+/** The modules beside widget.js (apply form, languages), served from its folder. */
 export function widgetChunkHandler(widgetFile: string): RequestHandler {
   const handlers = new Map<string, RequestHandler>();
   return async (req, res, next) => {

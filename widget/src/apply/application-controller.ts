@@ -17,7 +17,7 @@ import {
 } from '../internal/events.ts';
 import { formatBytes } from '../internal/format.ts';
 import { Loader } from '../internal/loader.ts';
-import { fieldMessage, problemMessage } from '../internal/localize.ts';
+import { fieldMessage, problemMessage } from '../internal/messages.ts';
 import type { Locale } from '../internal/localize.ts';
 import { uuid } from '../internal/uuid.ts';
 import { mapFailure } from './error-mapper.ts';

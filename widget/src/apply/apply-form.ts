@@ -11,7 +11,8 @@ import { webUrlOrWarn } from '../internal/web-url.ts';
 import type { ApplicationController } from './application-controller.ts';
 import { groups } from './fields.ts';
 import type { FormControl } from './fields.ts';
-import { colon, problemMessage } from '../internal/localize.ts';
+import { colon } from '../internal/localize.ts';
+import { problemMessage } from '../internal/messages.ts';
 import { label, statement } from './labels.ts';
 
 /** Input attributes of each kind of one-line text control. */

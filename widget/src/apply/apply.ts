@@ -5,7 +5,7 @@ import type { CampaignSummary } from '../internal/api.ts';
 import { renderCaptcha } from '../internal/captcha.ts';
 import { heading } from '../internal/heading.ts';
 import { JobboardElement } from '../internal/jobboard-element.ts';
-import { problemMessage } from '../internal/localize.ts';
+import { problemMessage } from '../internal/messages.ts';
 import { ApplicationController } from './application-controller.ts';
 import { fieldAttributes } from './fields.ts';
 import { renderForm } from './apply-form.ts';

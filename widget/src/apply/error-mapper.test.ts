@@ -1,6 +1,6 @@
 import { expect } from '@open-wc/testing';
 import { AbortedError, NetworkError, ProblemError } from '../internal/api.ts';
-import { fieldMessage } from '../internal/localize.ts';
+import { fieldMessage } from '../internal/messages.ts';
 import { mapFailure } from './error-mapper.ts';
 
 const everyControl = () => true;

@@ -1,7 +1,7 @@
 // Turns a failed submission into what the form shows: messages on fields, a
 // summary banner, or the "already applied" outcome.
 import { AbortedError, NetworkError, ProblemError } from '../internal/api.ts';
-import { fieldMessage } from '../internal/localize.ts';
+import { fieldMessage } from '../internal/messages.ts';
 import { controls } from './fields.ts';
 
 export interface Banner {

@@ -7,7 +7,7 @@ import type { CampaignPage, CampaignSummary } from '../internal/api.ts';
 import { formatNumber } from '../internal/format.ts';
 import { heading } from '../internal/heading.ts';
 import type { Loader } from '../internal/loader.ts';
-import { problemMessage } from '../internal/localize.ts';
+import { originNotAllowed } from '../internal/localize.ts';
 import { renderFacts } from './offer-facts.ts';
 import type { OfferRoute } from './offer-route.ts';
 
@@ -59,7 +59,7 @@ export function renderList(view: ListView): TemplateResult {
   const total = value?.total;
   let body: TemplateResult;
   if (status === 'refused') {
-    body = html`<p class="state error-box">${problemMessage('origin_not_allowed')}</p>`;
+    body = html`<p class="state error-box">${originNotAllowed()}</p>`;
   } else if (status === 'error' || status === 'gone') {
     body = html`<div class="state error-box">
       <p>${msg('The offers could not be loaded. Check your connection and try again.')}</p>

@@ -101,8 +101,24 @@ export function listCampaigns(endpoint: string, query: CampaignQuery, signal?: A
   return getJson(endpoint, `/api/campaigns${search ? `?${search}` : ''}`, signal);
 }
 
+/** Offers asked for ahead of their form (prefetchCampaign), until a getCampaign takes them. */
+const ahead = new Map<string, Promise<CampaignDetail>>();
+
 export function getCampaign(endpoint: string, id: number): Promise<CampaignDetail> {
-  return getJson(endpoint, `/api/campaigns/${encodeURIComponent(id)}`);
+  const key = `${id} ${endpoint}`;
+  const pending = ahead.get(key);
+  ahead.delete(key);
+  return pending ?? getJson(endpoint, `/api/campaigns/${encodeURIComponent(id)}`);
+}
+
+/** Asks for an offer now; the next getCampaign of it takes this answer rather than asking again. */
+export function prefetchCampaign(endpoint: string, id: number): void {
+  const key = `${id} ${endpoint}`;
+  if (ahead.has(key)) return;
+  const pending = getCampaign(endpoint, id);
+  // Its failure is the taker's to handle (or no one's, when none comes).
+  pending.catch(() => undefined);
+  ahead.set(key, pending);
 }
 
 /** The offer's schema.org JobPosting, as the proxy builds it for search engines. */

@@ -3,7 +3,7 @@
 // come as a small module of their own, fetched from beside the script only by
 // a page that needs it. The widget's language comes from its `lang`
 // attribute, then the page's, then the browser's.
-import { msg, str } from '@lit/localize';
+import { msg } from '@lit/localize';
 import type { ReactiveControllerHost } from 'lit';
 import { sourceLocale, targetLocales } from '../generated/locale-codes.ts';
 import { useTemplates } from './localize-runtime.ts';
@@ -102,71 +102,7 @@ export function colon(): string {
   return msg(':', { id: 'colon', desc: 'Punctuation between a label and its value' });
 }
 
-/** Localised message for a problem code of the proxy or of the widget. */
-export function problemMessage(code: string): string {
-  switch (code) {
-    case 'already_applied':
-      return msg('You have already applied to this offer. Your application is with the recruiter.');
-    case 'validation_failed':
-      return msg('Some fields are not valid. Correct them and send the form again.');
-    case 'file_too_large':
-      return msg('The resume is too large. Choose a smaller file.');
-    case 'request_too_large':
-      return msg('The form is too large. Shorten the cover letter, then send it again.');
-    case 'unsupported_file_type':
-      return msg('This file type is not accepted. Choose a PDF, image or Word document.');
-    case 'campaign_not_found':
-    case 'not_found':
-      return msg('This offer is no longer available.');
-    case 'campaign_closed':
-      return msg('This offer is closed and no longer takes applications.');
-    case 'rate_limited':
-      return msg('Too many attempts. Wait a minute, then send the form again.');
-    case 'captcha_failed':
-      return msg('The anti-spam check failed. Complete it again, then send the form.');
-    case 'origin_not_allowed':
-      return msg('The job offers and the application form are not set up on this site yet.');
-    case 'network_error':
-    case 'idempotency_key_in_progress':
-      return msg('The connection was lost. Your application may not have been sent: send it again, it will not be duplicated.');
-    case 'upload_cancelled':
-      return msg('Upload cancelled. Your application was not sent.');
-    case 'not_ready':
-      return msg('The service is starting. Try again in a moment.');
-    // Too many uploads at once, in all or from the candidate's network.
-    case 'server_busy':
-      return msg('Too many applications at once. Send the form again in a moment.');
-    case 'storage_full':
-      return msg('This job board cannot receive applications right now, through no fault of yours. Your application was not sent: try again later.');
-    // The board's connection to the recruiter is misconfigured: nothing the candidate can fix.
-    case 'delivery_blocked':
-      return msg('This job board cannot send applications to the recruiter right now, through no fault of yours. Your application was not sent: try again later.');
-    default:
-      return msg('Something went wrong on our side. Try again in a moment.');
-  }
-}
-
-/** Localised message for a per-field error code. */
-export function fieldMessage(code: string, limit?: string): string {
-  switch (code) {
-    case 'required':
-    case 'file_required':
-      return msg('This field is required.');
-    case 'invalid_email':
-      return msg('Enter an email address like name@example.com.');
-    case 'invalid_url':
-      return msg('Enter a web address starting with https://.');
-    case 'invalid_phone':
-      return msg('Enter a country code like +33 and a phone number with digits only.');
-    case 'too_long':
-      return msg('This text is too long.');
-    case 'consent_required':
-      return msg('You must accept the processing of your data to apply.');
-    case 'file_too_large':
-      return limit ? msg(str`The file is larger than ${limit}.`) : msg('The file is too large.');
-    case 'unsupported_file_type':
-      return msg('This file type is not accepted.');
-    default:
-      return msg('This value is not valid.');
-  }
+/** Why a board's page gets no offers nor form: the proxy does not allow its origin (the `origin_not_allowed` problem). */
+export function originNotAllowed(): string {
+  return msg('The job offers and the application form are not set up on this site yet.');
 }

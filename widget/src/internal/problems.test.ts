@@ -4,7 +4,8 @@
 import { expect } from '@open-wc/testing';
 import { PROBLEM_CODES } from '../../../server/public-api/problems.ts';
 import type { ProblemCode } from '../../../server/public-api/problems.ts';
-import { problemMessage, useLocale } from './localize.ts';
+import { useLocale } from './localize.ts';
+import { problemMessage } from './messages.ts';
 import { locales } from './test-helpers.ts';
 
 /**
