@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { after, describe, it } from 'node:test';
+import { eventually } from '../../test/poll.ts';
 import { toCatalogueCampaign } from '../catalogue/catalogue.ts';
 import { upstreamCampaign } from '../catalogue/fixtures.ts';
 import type { CampaignFilters } from '../catalogue/types.ts';
@@ -138,6 +140,22 @@ describe('catalogue store', () => {
       assert.equal(second.get(7)?.id, 7);
       assert.deepEqual(second.lastSyncedAt(), syncedAt);
       second.close();
+    });
+
+    it('leaves the merging of its full-text index out of the writes: each write adds a segment, merged after, between other work', async () => {
+      const folder = join(dir, 'merges');
+      const store = openCatalogueStore(folder);
+      const reader = new DatabaseSync(join(folder, 'catalogue.db'), { readOnly: true });
+      const segments = () => (reader.prepare('SELECT count(DISTINCT segid) AS n FROM campaigns_text_idx').get() as { n: number }).n;
+      try {
+        for (let id = 1; id <= 12; id++) store.upsert(toCatalogueCampaign(upstreamCampaign({ id, name: `Hydrologist ${id}` })));
+        assert.equal(segments(), 12, 'no write merged');
+        await eventually(() => segments() <= 3, { timeoutMs: 5_000, what: 'the segments to be merged' });
+        assert.equal(store.search(all({ q: 'hydrologist' })).total, 12);
+      } finally {
+        reader.close();
+        store.close();
+      }
     });
   });
 });

@@ -50,6 +50,15 @@ const SCHEMA = `
 
 /** bm25 weights of the full-text columns: a match in the title counts most, then the company, then the texts. */
 const RANK = 'bm25(campaigns_text, 10.0, 5.0, 1.0)';
+/**
+ * Pages of the full-text index one merge step writes (about a millisecond).
+ * FTS5 writes each transaction's terms as a new segment, and by default
+ * merges segments within the write: most of a small change's time, and for
+ * one write in many, hundreds of milliseconds. Writes here leave segments
+ * unmerged (automerge 0); the merging runs after, a step at a time, between
+ * other work.
+ */
+const MERGE_PAGES = 64;
 const BY_DATE = 'c.listed_at DESC, c.id DESC';
 
 /** Brings a file of another schema to this one, keeping its records (a new file has none). */
@@ -76,6 +85,7 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
   db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;');
   const kept = migrate(db);
   db.exec(SCHEMA);
+  db.exec("INSERT INTO campaigns_text (campaigns_text, rank) VALUES ('automerge', 0)");
 
   const insert = db.prepare(
     `INSERT INTO campaigns (id, status, listed_at, company_id, job_type, working_time, city, city_key, lat, lon, pay)
@@ -95,6 +105,8 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
   const getMeta = db.prepare('SELECT value FROM meta WHERE key = ?');
   const countOnline = db.prepare("SELECT count(*) AS n FROM campaigns WHERE status = 'online'");
   const cityCentre = db.prepare("SELECT avg(lat) AS lat, avg(lon) AS lon FROM campaigns WHERE city_key = ? AND status = 'online' AND lat IS NOT NULL");
+  const mergeText = db.prepare("INSERT INTO campaigns_text (campaigns_text, rank) VALUES ('merge', ?)");
+  const totalChanges = db.prepare('SELECT total_changes() AS n');
 
   let version = 1;
 
@@ -121,6 +133,24 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
     deleteText.run(id);
   };
 
+  let merging: NodeJS.Immediate | undefined;
+  /** One merge step of the full-text index, then the next one on a later turn of the event loop, until FTS5 finds nothing to merge. */
+  const mergeLater = () => {
+    merging ??= setImmediate(() => {
+      merging = undefined;
+      if (!db.isOpen) return;
+      const before = (totalChanges.get() as { n: number }).n;
+      try {
+        mergeText.run(MERGE_PAGES);
+      } catch {
+        // Unmerged segments slow searches a little, and lose nothing: the next write tries again.
+        return;
+      }
+      // FTS5's own signal: a step that merged something changes two rows or more.
+      if ((totalChanges.get() as { n: number }).n - before >= 2) mergeLater();
+    }).unref();
+  };
+
   const inTransaction = (work: () => void) => {
     db.exec('BEGIN IMMEDIATE');
     try {
@@ -131,6 +161,7 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
       throw error;
     }
     version += 1;
+    mergeLater();
   };
 
   if (kept.length > 0) inTransaction(() => kept.forEach(write));
@@ -154,8 +185,9 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
     },
     applyChanges(upserts, deletes, syncedAt) {
       inTransaction(() => {
-        for (const c of upserts) write(c);
-        for (const id of deletes) removeOne(id);
+        // In rowid order: FTS5 writes its pending terms out as a new segment whenever a rowid is lower than the last (a stable sort: the last write of an id wins).
+        for (const c of [...upserts].sort((a, b) => a.id - b.id)) write(c);
+        for (const id of [...deletes].sort((a, b) => a - b)) removeOne(id);
         if (syncedAt !== undefined) setMeta.run('last_synced_at', syncedAt.toISOString());
       });
     },
@@ -241,6 +273,7 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
       return version;
     },
     close() {
+      clearImmediate(merging);
       if (db.isOpen) db.close();
     },
   });
