@@ -92,7 +92,10 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (id) DO UPDATE SET status = excluded.status, listed_at = excluded.listed_at,
        company_id = excluded.company_id, job_type = excluded.job_type, working_time = excluded.working_time,
-       city = excluded.city, city_key = excluded.city_key, lat = excluded.lat, lon = excluded.lon, pay = excluded.pay`,
+       city = excluded.city, city_key = excluded.city_key, lat = excluded.lat, lon = excluded.lon, pay = excluded.pay
+     -- A change to what no column holds (a title, a text) rewrites none of the row's four index entries.
+     WHERE (status, listed_at, company_id, job_type, working_time, city, city_key, lat, lon, pay)
+       IS NOT (excluded.status, excluded.listed_at, excluded.company_id, excluded.job_type, excluded.working_time, excluded.city, excluded.city_key, excluded.lat, excluded.lon, excluded.pay)`,
   );
   const insertRecord = db.prepare('INSERT INTO campaign_records (id, record) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET record = excluded.record');
   const deleteText = db.prepare('DELETE FROM campaigns_text WHERE rowid = ?');
