@@ -91,6 +91,20 @@ describe('catalogue store', () => {
     });
   });
 
+  it('keeps its facets across a change that leaves them (a new title), and follows one that does not (a company renamed, an offer removed, a new copy)', () => {
+    const store = seededStore();
+    const facets = store.facets();
+    store.applyChanges([{ ...store.get(1)!, name: 'Renamed' }], []);
+    assert.equal(store.facets(), facets, 'the same facets, not read again');
+    store.applyChanges([1, 3].map((id) => ({ ...store.get(id)!, company_name: 'Acme Renamed' })), []);
+    assert.deepEqual(store.facets().companies, [{ id: 1, name: 'Acme Renamed' }, { id: 2, name: 'Globex' }]);
+    store.applyChanges([], [2]);
+    assert.deepEqual(store.facets().cities, ['Lyon']);
+    store.facets();
+    store.replaceAll([], new Date());
+    assert.deepEqual(store.facets(), { job_types: [], working_times: [], cities: [], companies: [] });
+  });
+
   it('replaceAll removes campaigns that are no longer broadcast', () => {
     const store = seededStore();
     store.replaceAll([toCatalogueCampaign(upstreamCampaign({ id: 3 }))], new Date());

@@ -13,13 +13,13 @@ import { DEFAULT_RADIUS_KM } from '../../public-api/list-params.ts';
 import { boundingBox, distanceSql } from '../catalogue/geo.ts';
 import { foldForSearch, matchExpression, searchColumns } from '../catalogue/search-text.ts';
 import { withTombstones } from '../catalogue/tombstones.ts';
-import type { CatalogueCampaign, CatalogueStore, GeoPoint } from '../catalogue/types.ts';
+import type { CatalogueCampaign, CatalogueStore, Facets, GeoPoint } from '../catalogue/types.ts';
 
 /**
  * The tables' shape, in the file's user_version. The store holds nothing but
  * copies of records: a file of another version is rebuilt from its records.
  */
-const SCHEMA_VERSION = 3;
+const SCHEMA_VERSION = 4;
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS campaigns (
@@ -27,6 +27,7 @@ const SCHEMA = `
     status TEXT NOT NULL,
     listed_at TEXT NOT NULL,
     company_id INTEGER NOT NULL,
+    company_name TEXT,
     job_type TEXT,
     working_time TEXT,
     city TEXT,
@@ -88,14 +89,15 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
   db.exec("INSERT INTO campaigns_text (campaigns_text, rank) VALUES ('automerge', 0)");
 
   const insert = db.prepare(
-    `INSERT INTO campaigns (id, status, listed_at, company_id, job_type, working_time, city, city_key, lat, lon, pay)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    `INSERT INTO campaigns (id, status, listed_at, company_id, company_name, job_type, working_time, city, city_key, lat, lon, pay)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (id) DO UPDATE SET status = excluded.status, listed_at = excluded.listed_at,
-       company_id = excluded.company_id, job_type = excluded.job_type, working_time = excluded.working_time,
+       company_id = excluded.company_id, company_name = excluded.company_name, job_type = excluded.job_type, working_time = excluded.working_time,
        city = excluded.city, city_key = excluded.city_key, lat = excluded.lat, lon = excluded.lon, pay = excluded.pay
      -- A change to what no column holds (a title, a text) rewrites none of the row's four index entries.
-     WHERE (status, listed_at, company_id, job_type, working_time, city, city_key, lat, lon, pay)
-       IS NOT (excluded.status, excluded.listed_at, excluded.company_id, excluded.job_type, excluded.working_time, excluded.city, excluded.city_key, excluded.lat, excluded.lon, excluded.pay)`,
+     WHERE (status, listed_at, company_id, company_name, job_type, working_time, city, city_key, lat, lon, pay)
+       IS NOT (excluded.status, excluded.listed_at, excluded.company_id, excluded.company_name, excluded.job_type, excluded.working_time, excluded.city,
+         excluded.city_key, excluded.lat, excluded.lon, excluded.pay)`,
   );
   const insertRecord = db.prepare('INSERT INTO campaign_records (id, record) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET record = excluded.record');
   const deleteText = db.prepare('DELETE FROM campaigns_text WHERE rowid = ?');
@@ -112,6 +114,8 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
   const totalChanges = db.prepare('SELECT total_changes() AS n');
 
   let version = 1;
+  /** The facets, until a write changes a row's columns (a new title or text changes none: most changes keep them). */
+  let facets: Facets | undefined;
 
   /** The one write of a campaign (a sync's, a refresh's): its row and its texts. */
   const write = (c: CatalogueCampaign) => {
@@ -120,8 +124,9 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
     const lon = c.address?.longitude ?? null;
     const located = lat !== null && lon !== null;
     const pay = c.salary_max ?? c.salary_min;
-    insert.run(c.id, c.status, c.listed_at, c.company_id, c.job_type, c.working_time, c.city, c.city === null ? null : foldForSearch(c.city),
+    const changed = insert.run(c.id, c.status, c.listed_at, c.company_id, c.company_name, c.job_type, c.working_time, c.city, c.city === null ? null : foldForSearch(c.city),
       located ? lat : null, located ? lon : null, pay);
+    if (changed.changes > 0) facets = undefined;
     insertRecord.run(c.id, JSON.stringify(c));
     // Only listed offers are searched: the index holds no other.
     deleteText.run(c.id);
@@ -131,7 +136,7 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
   };
 
   const removeOne = (id: number) => {
-    deleteOne.run(id);
+    if (deleteOne.run(id).changes > 0) facets = undefined;
     deleteRecord.run(id);
     deleteText.run(id);
   };
@@ -176,6 +181,7 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
     replaceAll(campaigns, syncedAt) {
       inTransaction(() => {
         db.exec('DELETE FROM campaigns; DELETE FROM campaign_records; DELETE FROM campaigns_text;');
+        facets = undefined;
         for (const c of campaigns) write(c);
         setMeta.run('last_synced_at', syncedAt.toISOString());
       });
@@ -259,11 +265,11 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
       return row.lat === null || row.lon === null ? undefined : ({ lat: row.lat, lon: row.lon } satisfies GeoPoint);
     },
     facets() {
-      const companies = (
-        db.prepare("SELECT c.company_id AS id, r.record FROM campaigns c JOIN campaign_records r ON r.id = c.id WHERE c.status = 'online' GROUP BY c.company_id ORDER BY c.company_id").all() as { id: number; record: string }[]
-      ).map((r) => ({ id: r.id, name: (JSON.parse(r.record) as CatalogueCampaign).company_name }));
+      if (facets !== undefined) return facets;
+      const companies = db.prepare("SELECT company_id AS id, company_name AS name FROM campaigns WHERE status = 'online' GROUP BY company_id").all() as { id: number; name: string | null }[];
       companies.sort((a, b) => (a.name ?? '').localeCompare(b.name ?? '') || a.id - b.id);
-      return { job_types: distinct('job_type'), working_times: distinct('working_time'), cities: distinct('city'), companies };
+      facets = { job_types: distinct('job_type'), working_times: distinct('working_time'), cities: distinct('city'), companies: companies.map((c) => ({ id: c.id, name: c.name })) };
+      return facets;
     },
     count() {
       return (countOnline.get() as { n: number }).n;
