@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { XSS_PAYLOADS, assertHarmless } from './fixtures.ts';
-import { htmlToText, sanitizeCampaignHtml } from './sanitize.ts';
+import { DEMO_OFFERS, describeOffer, offerProfile } from '../../sandbox/seed.ts';
+import { hasSanitizedShape, htmlToText, parsedText, sanitizeCampaignHtml } from './sanitize.ts';
 
 describe('sanitizeCampaignHtml', () => {
   for (const payload of XSS_PAYLOADS) {
@@ -81,5 +82,34 @@ describe('htmlToText', () => {
   it('answers an empty text for null and undefined', () => {
     assert.equal(htmlToText(null), '');
     assert.equal(htmlToText(undefined), '');
+  });
+
+  describe('of the HTML the catalogue stores, read without a parser', () => {
+    const written = [
+      ...DEMO_OFFERS.flatMap((offer) => [describeOffer({ ...offer, city: 'Lyon' }, 'Acme & Co <Lyon>'), offerProfile(offer)]),
+      ...XSS_PAYLOADS,
+      '<p>R&amp;D&nbsp;team &quot;quoted&quot; it&#39;s 1 &lt; 2 &gt; 0 &amp;lt; &#x3C;b&#x3E;</p><ul><li>Lyon</li><li>Paris</li></ul>',
+      '<h1>A</h1>Lyon<br>Paris<hr><h6 class="x">Metz</h6><blockquote>Nice</blockquote><span>Ly</span><b>on</b><s>x</s><u>y</u>',
+      '<a href="https://acme.example/?a=1&b=<2>&c=&quot;3&quot;" title="t">jobs</a> <a href="javascript:x()">now</a> a > b, c < d & e',
+      '<p>\u00a0tab\tnew\nline  </p><ol><li><em>1</em></li></ol><h3>x</h3><h4>y</h4><h5>z</h5><i>i</i><strong>s</strong>',
+    ];
+
+    it('recognises every sanitised text, and gives the same words as the parser', () => {
+      for (const html of written) {
+        const sanitized = sanitizeCampaignHtml(html) ?? '';
+        assert.ok(hasSanitizedShape(sanitized), sanitized);
+        assert.equal(htmlToText(sanitized), parsedText(sanitized), sanitized);
+      }
+    });
+
+    it('leaves HTML of any other shape to the parser, with the same words', () => {
+      for (const html of [...written, '<p class="a>b">Paris</p>', '<P>Lyon</P>', '<p title=x>Nice</p>', 'a &copy; b', '<p>a<!-- c --></p>', '<a href="x"/>y']) {
+        assert.equal(htmlToText(html), parsedText(html), html);
+      }
+      assert.equal(hasSanitizedShape('<script>x</script>'), false);
+      assert.equal(hasSanitizedShape('<p title=x>Nice</p>'), false);
+      assert.equal(hasSanitizedShape('a &copy; b'), false);
+      assert.equal(hasSanitizedShape('a > b'), false);
+    });
   });
 });

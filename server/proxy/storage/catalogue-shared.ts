@@ -18,7 +18,7 @@ import { z } from 'zod';
 import { CAMPAIGN_STATUSES } from '../../contract/index.ts';
 import { CampaignAddress, CampaignDetail } from '../../public-api/schemas.ts';
 import type { CatalogueCampaign, CatalogueChanges, CatalogueCopy } from '../catalogue/types.ts';
-import { HOLDS_SYNC_LOCK, NEXT_VERSION, PRUNE_REMOVALS, READ_CHANGES, READ_VERSION, READ_WHOLE, REMOVE_RECORDS, WRITE_RECORDS } from './catalogue-changes-sql.ts';
+import { NEXT_VERSION, READ_CHANGES, READ_WHOLE, REMOVE_RECORDS, WRITE_RECORDS } from './catalogue-changes-sql.ts';
 import { openCatalogueStore } from './catalogue-sqlite.ts';
 
 // The shared copy's tables (catalogue_campaigns, catalogue_deletions, catalogue_version) are created by the database's migrations (postgres-schema.ts).
@@ -35,7 +35,6 @@ const StoredCampaign = CampaignDetail.extend({
   // Records written before addresses had coordinates have none.
   address: CampaignAddress.extend({ latitude: z.number().nullable().default(null), longitude: z.number().nullable().default(null) }).nullable(),
 }) satisfies z.ZodType<CatalogueCampaign, unknown>;
-const VersionRow = z.object({ version: z.coerce.number().int(), synced_at: z.date().nullable(), pruned_version: z.coerce.number().int() });
 const ChangeRow = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('version'), version: z.coerce.number().int(), synced_at: z.date().nullable(), pruned_version: z.coerce.number().int() }),
   z.object({ kind: z.literal('upsert'), id: z.coerce.number().int(), record: z.unknown() }),
@@ -105,19 +104,9 @@ export function createSharedCatalogue(pool: pg.Pool, options: SharedCatalogueOpt
     return undefined;
   };
 
-  /**
-   * Brings the local store to the shared version: the records changed since
-   * the version held, or every record when none is held yet or the removals
-   * since were pruned. One statement, so the version and its changes agree.
-   */
-  const catchUp = async () => {
-    const { rows: versions } = await pool.query(READ_VERSION).catch(missingTables);
-    if (versions[0] === undefined) return;
-    const shared = VersionRow.parse(versions[0]);
-    if (shared.version === loaded) return;
-    const from = loaded === 0 || loaded < shared.pruned_version ? 0 : loaded;
-    const { rows } = from === 0 ? await pool.query(READ_WHOLE) : await pool.query(READ_CHANGES, [from]);
-    let version: z.infer<typeof VersionRow> | undefined;
+  /** The rows READ_CHANGES and READ_WHOLE answer: the version, the records written, the ids removed. */
+  const readRows = (rows: unknown[]) => {
+    let version: Extract<z.infer<typeof ChangeRow>, { kind: 'version' }> | undefined;
     const upserts: CatalogueCampaign[] = [];
     const deletes: number[] = [];
     for (const row of rows) {
@@ -131,13 +120,31 @@ export function createSharedCatalogue(pool: pg.Pool, options: SharedCatalogueOpt
         else upserts.push(record);
       }
     }
-    if (version === undefined) return;
-    if (from === 0) {
-      const held = new Set(upserts.map((c) => c.id));
-      deletes.push(...store.ids().filter((id) => !held.has(id)));
+    return { version, upserts, deletes };
+  };
+
+  /**
+   * Brings the local store to the shared version: the records changed since
+   * the version held, or every record when none is held yet or the removals
+   * since were pruned. One statement, so the version and its changes agree;
+   * when nothing changed, it answers the version alone.
+   */
+  const catchUp = async () => {
+    const held = loaded;
+    let whole = held === 0;
+    let read = readRows((await (whole ? pool.query(READ_WHOLE) : pool.query(READ_CHANGES, [held])).catch(missingTables)).rows);
+    if (!whole && read.version !== undefined && held < read.version.pruned_version) {
+      whole = true;
+      read = readRows((await pool.query(READ_WHOLE)).rows);
+    }
+    const { version, upserts, deletes } = read;
+    if (version === undefined || version.version === held) return;
+    if (whole) {
+      const kept = new Set(upserts.map((c) => c.id));
+      deletes.push(...store.ids().filter((id) => !kept.has(id)));
     }
     store.applyChanges(upserts, deletes, version.synced_at ?? undefined);
-    lastCatchUp = { kind: from === 0 ? 'whole' : 'changes', from: loaded, to: version.version };
+    lastCatchUp = { kind: whole ? 'whole' : 'changes', from: held, to: version.version };
     loaded = version.version;
   };
 
@@ -224,17 +231,12 @@ export function createSharedCatalogue(pool: pg.Pool, options: SharedCatalogueOpt
     let version: number;
     try {
       await client.query('BEGIN');
-      if (fromSync) {
-        const { rows: held } = await client.query<{ held: boolean }>(HOLDS_SYNC_LOCK, [CATALOGUE_SYNC_LOCK, current!.pid]);
-        if (held[0]?.held !== true) throw new Error('the sync lock was lost during the sync: its result is not published');
-      }
-      const { rows } = await client.query(NEXT_VERSION, [syncedAt ?? null, keepRemovals]);
-      const next = z.object({ version: z.coerce.number().int(), pruned_version: z.coerce.number().int() }).parse(rows[0]);
-      version = next.version;
+      // The lock check, the version, the pruning and the announcement in one round trip.
+      const { rows } = await client.query(NEXT_VERSION, [syncedAt ?? null, keepRemovals, CHANNEL, fromSync ? current!.pid : null, CATALOGUE_SYNC_LOCK]);
+      if (rows[0] === undefined) throw new Error('the sync lock was lost during the sync: its result is not published');
+      version = z.object({ version: z.coerce.number().int() }).parse(rows[0]).version;
       if (changes.upserts.length > 0) await client.query(WRITE_RECORDS, [JSON.stringify(changes.upserts), version]);
       if (changes.deletes.length > 0) await client.query(REMOVE_RECORDS, [changes.deletes, version]);
-      await client.query(PRUNE_REMOVALS, [next.pruned_version]);
-      await client.query(`SELECT pg_notify('${CHANNEL}', $1)`, [String(version)]);
       await client.query('COMMIT');
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);

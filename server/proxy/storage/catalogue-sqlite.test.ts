@@ -2,10 +2,12 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { after, describe, it } from 'node:test';
+import { eventually } from '../../test/poll.ts';
 import { toCatalogueCampaign } from '../catalogue/catalogue.ts';
 import { upstreamCampaign } from '../catalogue/fixtures.ts';
-import type { CampaignFilters } from '../catalogue/types.ts';
+import type { CampaignFilters, CatalogueCampaign } from '../catalogue/types.ts';
 import { openCatalogueStore } from './catalogue-sqlite.ts';
 
 const all = (extra: Partial<CampaignFilters> = {}): CampaignFilters => ({ page: 1, per_page: 50, ...extra });
@@ -89,6 +91,20 @@ describe('catalogue store', () => {
     });
   });
 
+  it('keeps its facets across a change that leaves them (a new title), and follows one that does not (a company renamed, an offer removed, a new copy)', () => {
+    const store = seededStore();
+    const facets = store.facets();
+    store.applyChanges([{ ...store.get(1)!, name: 'Renamed' }], []);
+    assert.equal(store.facets(), facets, 'the same facets, not read again');
+    store.applyChanges([1, 3].map((id) => ({ ...store.get(id)!, company_name: 'Acme Renamed' })), []);
+    assert.deepEqual(store.facets().companies, [{ id: 1, name: 'Acme Renamed' }, { id: 2, name: 'Globex' }]);
+    store.applyChanges([], [2]);
+    assert.deepEqual(store.facets().cities, ['Lyon']);
+    store.facets();
+    store.replaceAll([], new Date());
+    assert.deepEqual(store.facets(), { job_types: [], working_times: [], cities: [], companies: [] });
+  });
+
   it('replaceAll removes campaigns that are no longer broadcast', () => {
     const store = seededStore();
     store.replaceAll([toCatalogueCampaign(upstreamCampaign({ id: 3 }))], new Date());
@@ -153,10 +169,56 @@ describe('catalogue store', () => {
       assert.deepEqual(second.lastSyncedAt(), syncedAt);
       second.close();
     });
+
+    it('leaves the merging of its full-text index out of the writes: each write adds a segment, merged after, between other work', async () => {
+      const folder = join(dir, 'merges');
+      const store = openCatalogueStore(folder);
+      const reader = new DatabaseSync(join(folder, 'catalogue.db'), { readOnly: true });
+      const segments = () => (reader.prepare('SELECT count(DISTINCT segid) AS n FROM campaigns_text_idx').get() as { n: number }).n;
+      try {
+        for (let id = 1; id <= 12; id++) store.upsert(toCatalogueCampaign(upstreamCampaign({ id, name: `Hydrologist ${id}` })));
+        assert.equal(segments(), 12, 'no write merged');
+        await eventually(() => segments() <= 3, { timeoutMs: 5_000, what: 'the segments to be merged' });
+        assert.equal(store.search(all({ q: 'hydrologist' })).total, 12);
+      } finally {
+        reader.close();
+        store.close();
+      }
+    });
   });
 });
 
 describe('catalogue store: changes applied in place', () => {
+  it('a change to any column searches filter or order on reaches them, alone or with others', () => {
+    const store = openCatalogueStore(':memory:');
+    const base = toCatalogueCampaign(upstreamCampaign({ id: 1, name: 'Offer 1' }));
+    const other = toCatalogueCampaign(upstreamCampaign({ id: 2, name: 'Offer 2', last_activation_at: '2026-11-05T00:00:00.000Z' }));
+    store.replaceAll([base, other], new Date());
+    const changes: [Partial<CatalogueCampaign>, Partial<CampaignFilters>][] = [
+      [{ company_id: 9 }, { company_id: 9 }],
+      [{ job_type: 'Freelance' }, { job_type: 'Freelance' }],
+      [{ working_time: 'Part time' }, { working_time: 'Part time' }],
+      [{ city: 'Brest' }, { city: 'brest' }],
+      [{ salary_min: null, salary_max: 99_000 }, { salary_min: 90_000 }],
+      [{ address: { ...base.address!, latitude: 48.39, longitude: -4.49 } }, { near: { lat: 48.39, lon: -4.49 }, radius_km: 1 }],
+      [{ address: { ...base.address!, latitude: 48.5, longitude: -4.49 } }, { near: { lat: 48.5, lon: -4.49 }, radius_km: 1 }],
+      [{ address: { ...base.address!, latitude: 48.5, longitude: -4.6 } }, { near: { lat: 48.5, lon: -4.6 }, radius_km: 1 }],
+    ];
+    // One column more at each write, the others as the write before left them.
+    let current = base;
+    for (const [change, filter] of changes) {
+      current = { ...current, ...change };
+      store.applyChanges([current], []);
+      assert.deepEqual(ids(store.search(all(filter))), [1], JSON.stringify(change));
+    }
+    current = { ...current, listed_at: '2026-11-09T00:00:00.000Z' };
+    store.applyChanges([current], []);
+    assert.deepEqual(ids(store.search(all())), [1, 2], 'listed_at orders the list');
+    store.applyChanges([{ ...current, status: 'standby' }], []);
+    assert.deepEqual(ids(store.search(all())), [2], 'the status lists it or not');
+    store.close();
+  });
+
   it('applyChanges writes and removes in one go, keeps the rest, is found by search at once, and records a sync time only when given one', () => {
     const store = openCatalogueStore(':memory:');
     const syncedAt = new Date('2026-11-20T08:00:00.000Z');

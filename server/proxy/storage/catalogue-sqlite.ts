@@ -14,13 +14,13 @@ import { DEFAULT_RADIUS_KM } from '../../public-api/list-params.ts';
 import { boundingBox, distanceSql } from '../catalogue/geo.ts';
 import { foldForSearch, matchExpression, searchColumns } from '../catalogue/search-text.ts';
 import { withTombstones } from '../catalogue/tombstones.ts';
-import type { CatalogueCampaign, CatalogueStore, GeoPoint } from '../catalogue/types.ts';
+import type { CatalogueCampaign, CatalogueStore, Facets, GeoPoint } from '../catalogue/types.ts';
 
 /**
  * The tables' shape, in the file's user_version. The store holds nothing but
  * copies of records: a file of another version is rebuilt from its records.
  */
-const SCHEMA_VERSION = 3;
+const SCHEMA_VERSION = 4;
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS campaigns (
@@ -28,6 +28,7 @@ const SCHEMA = `
     status TEXT NOT NULL,
     listed_at TEXT NOT NULL,
     company_id INTEGER NOT NULL,
+    company_name TEXT,
     job_type TEXT,
     working_time TEXT,
     city TEXT,
@@ -57,6 +58,15 @@ const SCHEMA = `
 /** bm25 weights of the full-text columns: a match in the title counts most, then the company, then the texts. */
 const WEIGHTS = '10.0, 5.0, 1.0';
 const RANK = `bm25(campaigns_text, ${WEIGHTS})`;
+/**
+ * Pages of the full-text index one merge step writes (about a millisecond).
+ * FTS5 writes each transaction's terms as a new segment, and by default
+ * merges segments within the write: most of a small change's time, and for
+ * one write in many, hundreds of milliseconds. Writes here leave segments
+ * unmerged (automerge 0); the merging runs after, a step at a time, between
+ * other work.
+ */
+const MERGE_PAGES = 64;
 const BY_DATE = 'c.listed_at DESC, c.id DESC';
 const WORDS_COUNT = 'SELECT count(*) AS n FROM campaigns_text WHERE campaigns_text MATCH ?';
 
@@ -112,13 +122,18 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
   db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;');
   const kept = migrate(db);
   db.exec(SCHEMA);
+  db.exec("INSERT INTO campaigns_text (campaigns_text, rank) VALUES ('automerge', 0)");
 
   const insert = db.prepare(
-    `INSERT INTO campaigns (id, status, listed_at, company_id, job_type, working_time, city, city_key, lat, lon, pay)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    `INSERT INTO campaigns (id, status, listed_at, company_id, company_name, job_type, working_time, city, city_key, lat, lon, pay)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (id) DO UPDATE SET status = excluded.status, listed_at = excluded.listed_at,
-       company_id = excluded.company_id, job_type = excluded.job_type, working_time = excluded.working_time,
-       city = excluded.city, city_key = excluded.city_key, lat = excluded.lat, lon = excluded.lon, pay = excluded.pay`,
+       company_id = excluded.company_id, company_name = excluded.company_name, job_type = excluded.job_type, working_time = excluded.working_time,
+       city = excluded.city, city_key = excluded.city_key, lat = excluded.lat, lon = excluded.lon, pay = excluded.pay
+     -- A change to what no column holds (a title, a text) rewrites none of the row's four index entries.
+     WHERE (status, listed_at, company_id, company_name, job_type, working_time, city, city_key, lat, lon, pay)
+       IS NOT (excluded.status, excluded.listed_at, excluded.company_id, excluded.company_name, excluded.job_type, excluded.working_time, excluded.city,
+         excluded.city_key, excluded.lat, excluded.lon, excluded.pay)`,
   );
   const insertRecord = db.prepare('INSERT INTO campaign_records (id, record) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET record = excluded.record');
   const deleteText = db.prepare('DELETE FROM campaigns_text WHERE rowid = ?');
@@ -132,6 +147,8 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
   const getMeta = db.prepare('SELECT value FROM meta WHERE key = ?');
   const countOnline = db.prepare("SELECT count(*) AS n FROM campaigns WHERE status = 'online'");
   const cityCentre = db.prepare("SELECT avg(lat) AS lat, avg(lon) AS lon FROM campaigns WHERE city_key = ? AND status = 'online' AND lat IS NOT NULL");
+  const mergeText = db.prepare("INSERT INTO campaigns_text (campaigns_text, rank) VALUES ('merge', ?)");
+  const totalChanges = db.prepare('SELECT total_changes() AS n');
 
   let version = 1;
   // A search's statements are prepared once per shape (its filters and order: a few dozen at most).
@@ -142,6 +159,8 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
     return prepared;
   };
   const recordsOf = (rows: { id: number }[]) => rows.map((r) => JSON.parse((getOne.get(r.id) as { record: string }).record) as CatalogueCampaign);
+  /** The facets, until a write changes a row's columns (a new title or text changes none: most changes keep them). */
+  let facets: Facets | undefined;
 
   /**
    * The one write of a campaign (a sync's, a refresh's): its row and its
@@ -156,8 +175,9 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
     const lon = c.address?.longitude ?? null;
     const located = lat !== null && lon !== null;
     const pay = c.salary_max ?? c.salary_min;
-    insert.run(c.id, c.status, c.listed_at, c.company_id, c.job_type, c.working_time, c.city, c.city === null ? null : foldForSearch(c.city),
+    const changed = insert.run(c.id, c.status, c.listed_at, c.company_id, c.company_name, c.job_type, c.working_time, c.city, c.city === null ? null : foldForSearch(c.city),
       located ? lat : null, located ? lon : null, pay);
+    if (changed.changes > 0) facets = undefined;
     insertRecord.run(c.id, record);
     // Only listed offers are searched: the index holds no other.
     deleteText.run(c.id);
@@ -170,9 +190,28 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
   /** False when the store held no such campaign. */
   const removeOne = (id: number): boolean => {
     const removed = deleteOne.run(id).changes > 0;
+    if (removed) facets = undefined;
     deleteRecord.run(id);
     deleteText.run(id);
     return removed;
+  };
+
+  let merging: NodeJS.Immediate | undefined;
+  /** One merge step of the full-text index, then the next one on a later turn of the event loop, until FTS5 finds nothing to merge. */
+  const mergeLater = () => {
+    merging ??= setImmediate(() => {
+      merging = undefined;
+      if (!db.isOpen) return;
+      const before = (totalChanges.get() as { n: number }).n;
+      try {
+        mergeText.run(MERGE_PAGES);
+      } catch {
+        // Unmerged segments slow searches a little, and lose nothing: the next write tries again.
+        return;
+      }
+      // FTS5's own signal: a step that merged something changes two rows or more.
+      if ((totalChanges.get() as { n: number }).n - before >= 2) mergeLater();
+    }).unref();
   };
 
   /** Runs `work` in one transaction; a new version when it says it changed something. */
@@ -186,7 +225,9 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
       db.exec('ROLLBACK');
       throw error;
     }
-    if (changed) version += 1;
+    if (!changed) return;
+    version += 1;
+    mergeLater();
   };
 
   if (kept.length > 0) {
@@ -199,13 +240,14 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
   const distinct = (column: 'job_type' | 'working_time' | 'city'): string[] => (db.prepare(facetValues(column)).all() as { v: string }[]).map((r) => r.v);
   // A company's name from one of its online offers (the first in the index: the same at every read).
   const companies = db.prepare(
-    `SELECT v AS id, (SELECT r.record ->> '$.company_name' FROM campaigns c JOIN campaign_records r ON r.id = c.id WHERE c.status = 'online' AND c.company_id = v LIMIT 1) AS name FROM (${facetValues('company_id')})`,
+    `SELECT v AS id, (SELECT company_name FROM campaigns WHERE status = 'online' AND company_id = v LIMIT 1) AS name FROM (${facetValues('company_id')})`,
   );
 
   return withTombstones({
     replaceAll(campaigns, syncedAt) {
       inTransaction(() => {
         db.exec('DELETE FROM campaigns; DELETE FROM campaign_records; DELETE FROM campaigns_text;');
+        facets = undefined;
         for (const c of campaigns) write(c, 'none');
         setMeta.run('last_synced_at', syncedAt.toISOString());
         return true;
@@ -220,8 +262,9 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
     applyChanges(upserts, deletes, syncedAt) {
       inTransaction(() => {
         let changed = false;
-        for (const c of upserts) changed = write(c) || changed;
-        for (const id of deletes) changed = removeOne(id) || changed;
+        // In rowid order: FTS5 writes its pending terms out as a new segment whenever a rowid is lower than the last (a stable sort: the last write of an id wins).
+        for (const c of [...upserts].sort((a, b) => a.id - b.id)) changed = write(c) || changed;
+        for (const id of [...deletes].sort((a, b) => a - b)) changed = removeOne(id) || changed;
         // The sync time alone is in no reader's answer: it changes no version.
         if (syncedAt !== undefined) setMeta.run('last_synced_at', syncedAt.toISOString());
         return changed;
@@ -301,9 +344,11 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
       return row.lat === null || row.lon === null ? undefined : ({ lat: row.lat, lon: row.lon } satisfies GeoPoint);
     },
     facets() {
+      if (facets !== undefined) return facets;
       const byName = companies.all() as { id: number; name: string | null }[];
       byName.sort((a, b) => (a.name ?? '').localeCompare(b.name ?? '') || a.id - b.id);
-      return { job_types: distinct('job_type'), working_times: distinct('working_time'), cities: distinct('city'), companies: byName.map((r) => ({ id: r.id, name: r.name })) };
+      facets = { job_types: distinct('job_type'), working_times: distinct('working_time'), cities: distinct('city'), companies: byName.map((r) => ({ id: r.id, name: r.name })) };
+      return facets;
     },
     count() {
       return (countOnline.get() as { n: number }).n;
@@ -316,6 +361,7 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
       return version;
     },
     close() {
+      clearImmediate(merging);
       if (db.isOpen) db.close();
     },
   });
