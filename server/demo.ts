@@ -86,7 +86,9 @@ export async function startDemo(options: {
       JOBBOARD_CHANNEL: DEMO_KEYS.jobboard.channel,
       PORT: String(proxyPort),
       HOST: env.HOST ?? 'localhost',
-      BOARD_OFFER_URL: env.BOARD_OFFER_URL ?? `http://localhost:${proxyPort}/?offer={id}`,
+      // The server-rendered page: the one search engines index, and a canonical URL off the site's root
+      // (a search engine takes a canonical pointing at the homepage from another page for a mistake).
+      BOARD_OFFER_URL: env.BOARD_OFFER_URL ?? `http://localhost:${proxyPort}/server-rendered/?offer={id}`,
       // The demo pages are on the proxy's own origin, which a browser may also reach as 127.0.0.1.
       PUBLIC_ORIGIN: env.PUBLIC_ORIGIN ?? `http://localhost:${proxyPort}`,
       ALLOWED_ORIGINS: [env.ALLOWED_ORIGINS, `http://127.0.0.1:${proxyPort}`].filter(Boolean).join(','),

@@ -210,7 +210,7 @@ describe('offers on the board page URLs', () => {
     const id = new URL(page.url()).searchParams.get('offer');
     assert.ok((await page.title()).startsWith(`${name} – `), await page.title());
     assert.equal(await page.locator('head meta[property="og:title"]').getAttribute('content'), await page.title());
-    assert.equal(await page.locator('head link[rel="canonical"]').getAttribute('href'), `http://localhost:${new URL(base).port}/?offer=${id}`);
+    assert.equal(await page.locator('head link[rel="canonical"]').getAttribute('href'), `http://localhost:${new URL(base).port}/server-rendered/?offer=${id}`);
     await context.close();
   });
 });
