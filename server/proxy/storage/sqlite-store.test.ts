@@ -340,4 +340,33 @@ describe('SQLite application store', () => {
     assert.equal(await outbox.purgeDelivered(2 * HOUR), 1);
     assert.equal(inspect((db) => db.prepare('SELECT count(*) AS n FROM idempotency_keys').get()?.n), 0);
   });
+
+  it('tells the error that ended a transaction SQLite had already rolled back, and keeps no resume of it', async () => {
+    // RAISE(ROLLBACK) ends the transaction in SQLite itself, as a full disk (SQLITE_FULL) does.
+    const db = new DatabaseSync(join(dir, 'outbox.db'));
+    db.exec("CREATE TRIGGER refuse BEFORE INSERT ON outbox BEGIN SELECT RAISE(ROLLBACK, 'the disk says no'); END");
+    await assert.rejects(outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR }), /the disk says no/);
+    assert.deepEqual(readdirSync(join(dir, 'resumes')), []);
+    db.exec('DROP TRIGGER refuse');
+    db.close();
+    await outbox.enqueue(newApplication('r2'), { deadLetterAfterMs: HOUR });
+    assert.equal((await outbox.get('r2'))?.status, 'pending');
+  });
+
+  it('answers no refusal for an application erased during its attempt', async () => {
+    await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
+    const lease = await claimed(outbox, 'r1');
+    await outbox.eraseByEmail('ada@example.org', emailBucket('ada@example.org'));
+    assert.equal(await outbox.markRefused(lease, 'upstream_rejected', 'validation_failed (422)'), undefined);
+    assert.equal((await outbox.get('r1'))?.outcome, 'erased');
+  });
+
+  // The contract (application-store.test.ts) retries dead and delivered rows; these are the states between.
+  it('puts a waiting application back in line now, and refuses one being delivered', async () => {
+    for (const reference of ['waiting', 'sending']) await outbox.enqueue({ ...newApplication(reference), resume: null }, { deadLetterAfterMs: HOUR });
+    await claimed(outbox, 'sending');
+    assert.equal(await outbox.retry('waiting', HOUR), 'queued');
+    assert.equal(await outbox.retry('sending', HOUR), 'not_retryable');
+    assert.equal((await outbox.get('sending'))?.status, 'delivering');
+  });
 });
