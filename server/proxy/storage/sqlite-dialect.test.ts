@@ -29,4 +29,12 @@ describe('toSqlite', () => {
     const sql = 'UPDATE t SET a = a + 10 WHERE a IN (SELECT a FROM t ORDER BY a LIMIT $1 FOR UPDATE SKIP LOCKED) RETURNING a';
     assert.deepEqual(db.prepare(toSqlite(sql)).all(1).map((r) => r.a), [11]);
   });
+
+  it('drops FOR UPDATE SKIP LOCKED written over several indented lines, leaving no space behind', () => {
+    assert.equal(
+      toSqlite('SELECT id FROM t WHERE a = $1\n    ORDER BY id LIMIT $2\n    FOR UPDATE\n      SKIP LOCKED'),
+      'SELECT id FROM t WHERE a = ?1\n    ORDER BY id LIMIT ?2',
+    );
+    assert.equal(toSqlite('SELECT id FROM t WHERE a = $1\n    FOR UPDATE'), 'SELECT id FROM t WHERE a = ?1');
+  });
 });

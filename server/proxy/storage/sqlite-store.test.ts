@@ -3,14 +3,16 @@
 // (0.2.0 resume blobs, the first release's columns, user_version 3) opened
 // with nothing lost. The behaviour both stores share is application-store.test.ts.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { DatabaseSync } from 'node:sqlite';
 import { emailBucket } from '../applications/form.ts';
 import { lockDataDir } from '../data-dir-lock.ts';
+import { IDEMPOTENCY_TTL_MS, ResumeMissingError } from './application-store.ts';
 import type { NewApplication } from './application-store.ts';
+import { ResumeFiles } from './resume-files.ts';
 import { SQLITE_MIGRATIONS } from './sqlite-schema.ts';
 import { SqliteApplicationStore } from './sqlite-store.ts';
 import { claimed, storedResume, uploadedResume } from './test-support.ts';
@@ -204,5 +206,167 @@ describe('SQLite application store', () => {
     const bytes = fileBytes();
     for (const marker of ['RESUME-OF-ZED', 'LETTER-OF-ZED', 'zed@example.org']) assert.equal(bytes.includes(marker), false, marker);
     assert.deepEqual(readdirSync(join(dir, 'resumes')), [], "the resume's file is deleted");
+  });
+
+  /** Reads the file as another process would, while the store holds it. */
+  const inspect = <T>(read: (db: DatabaseSync) => T): T => {
+    const db = new DatabaseSync(join(dir, 'outbox.db'), { readOnly: true });
+    try {
+      return read(db);
+    } finally {
+      db.close();
+    }
+  };
+
+  it('creates a missing data directory and outbox.db readable by their owner only', async () => {
+    const nested = join(dir, 'not', 'there');
+    const store = new SqliteApplicationStore({ dataDir: nested, owner: 'p', now: () => now });
+    await store.close();
+    assert.equal(statSync(nested).mode & 0o777, 0o700);
+    assert.equal(statSync(join(nested, 'outbox.db')).mode & 0o777, 0o600);
+  });
+
+  it('creates outbox.db in write-ahead-log mode with incremental auto-vacuum', () => {
+    assert.equal(inspect((db) => db.prepare('PRAGMA journal_mode').get()?.journal_mode), 'wal');
+    assert.equal(inspect((db) => db.prepare('PRAGMA auto_vacuum').get()?.auto_vacuum), 2, 'INCREMENTAL');
+  });
+
+  it('gives the pages of purged rows back to the file system when compacted', async () => {
+    const big = (reference: string): NewApplication => ({ ...newApplication(reference), payload: { applicant: { email: 'ada@example.org' }, cover_letter: 'x'.repeat(20_000) }, resume: null });
+    for (const reference of ['a', 'b', 'c']) await outbox.enqueue(big(reference), { deadLetterAfterMs: HOUR });
+    await outbox.eraseByEmail('ada@example.org', emailBucket('ada@example.org'));
+    assert.equal(await outbox.purgeDelivered(), 3);
+    await outbox.compact();
+    assert.equal(inspect((db) => db.prepare('PRAGMA freelist_count').get()?.freelist_count), 0);
+  });
+
+  it('is open until closed, then refuses work; closing twice is harmless', async () => {
+    assert.equal(outbox.isOpen, true);
+    await outbox.close();
+    assert.equal(outbox.isOpen, false);
+    await assert.rejects(outbox.get('r1'));
+    await outbox.close();
+    outbox = open('process-2');
+  });
+
+  it('holds no resume for a file in its folder that no row holds', async () => {
+    writeFileSync(join(dir, 'resumes', 'stray'), 'not an application of this outbox');
+    assert.equal(await outbox.openResume('stray'), undefined);
+  });
+
+  it('says which file is gone when a resume was deleted from outside the proxy', async () => {
+    await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
+    rmSync(join(dir, 'resumes', 'r1'));
+    await assert.rejects(outbox.openResume('r1'), (error: Error) => error instanceof ResumeMissingError && /resumes[/\\]r1 is gone/.test(error.message));
+  });
+
+  it('holds no resume, and reports none missing, for an application erased while its file was looked for', async () => {
+    await outbox.close();
+    /** Its look for the file lets an erasure run first, as a request could between two awaits. */
+    class ErasedWhileLooking extends ResumeFiles {
+      override async has(reference: string): Promise<boolean> {
+        await outbox.eraseByEmail('ada@example.org', emailBucket('ada@example.org'));
+        return super.has(reference);
+      }
+    }
+    outbox = new SqliteApplicationStore({ dataDir: dir, owner: 'process-2', now: () => now, resumes: new ErasedWhileLooking(dir) });
+    await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
+    assert.equal(await outbox.openResume('r1'), undefined);
+  });
+
+  it('deletes the resume file of a refused row, at once or by markRefused, and of rows erased by retention', async () => {
+    for (const reference of ['rejected', 'refused', 'dead']) await outbox.enqueue(newApplication(reference), { deadLetterAfterMs: HOUR });
+    await outbox.markRejected(await claimed(outbox, 'rejected'), 'upstream_rejected', 'validation_failed (422)');
+    assert.equal(await outbox.markRefused(await claimed(outbox, 'refused'), 'upstream_rejected', 'validation_failed (422)'), 'rejected');
+    assert.deepEqual(readdirSync(join(dir, 'resumes')), ['dead']);
+    await outbox.markDead(await claimed(outbox, 'dead'), 'expired', 'server_error (503)');
+    now += 31 * DAY;
+    assert.deepEqual(await outbox.eraseExpiredPersonalData(30 * DAY), ['dead']);
+    assert.deepEqual(readdirSync(join(dir, 'resumes')), []);
+  });
+
+  it('takes back its own lease only once it has ended, and never one it is working on', async () => {
+    await outbox.enqueue({ ...newApplication('r1'), resume: null }, { deadLetterAfterMs: HOUR });
+    assert.equal((await outbox.claimDue(10, 60_000)).length, 1);
+    assert.equal(await outbox.recoverLeases(), 0, 'the lease runs for a minute');
+    now += 60_000;
+    assert.equal(await outbox.recoverLeases(new Set(['r1'])), 0, 'still being worked on');
+    assert.equal(await outbox.recoverLeases(), 1, 'ended at this very millisecond');
+    assert.equal((await outbox.get('r1'))?.status, 'pending');
+  });
+
+  it('answers in_progress for a key whose application this process stored and has not answered yet', async () => {
+    assert.deepEqual(await outbox.claimKey('k', 'f1'), { kind: 'claimed' });
+    await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR, key: 'k' });
+    assert.deepEqual(await outbox.claimKey('k', 'f1'), { kind: 'in_progress' });
+  });
+
+  it('forgets the claim of a key once stored: the key, expired or erased, is free again', async () => {
+    assert.deepEqual(await outbox.claimKey('k', 'f1'), { kind: 'claimed' });
+    await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR, key: 'k' });
+    now += IDEMPOTENCY_TTL_MS;
+    assert.deepEqual(await outbox.claimKey('k', 'f1'), { kind: 'claimed' });
+  });
+
+  it('lets a retry take a key an older version wrote before it stored anything, and holds it for that retry', async () => {
+    await outbox.close();
+    const db = new DatabaseSync(join(dir, 'outbox.db'));
+    db.prepare("INSERT INTO idempotency_keys (key, fingerprint, state, owner, created_at, expires_at) VALUES ('k', 'f1', 'in_progress', 'old', ?, ?)").run(now, now + DAY);
+    db.close();
+    outbox = open('process-2');
+    assert.deepEqual(await outbox.claimKey('k', 'f1'), { kind: 'claimed' });
+    assert.deepEqual(await outbox.claimKey('k', 'f1'), { kind: 'in_progress' }, 'the first retry holds it now');
+    await outbox.completeKey('k', 422, '{"error":"validation_failed"}');
+    assert.deepEqual(await outbox.claimKey('k', 'f1'), { kind: 'replay', status: 422, body: '{"error":"validation_failed"}' });
+  });
+
+  it('answers stored for a key whose application a killed process stored, and takes the key over', async () => {
+    assert.deepEqual(await outbox.claimKey('k', 'f1'), { kind: 'claimed' });
+    await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR, key: 'k' });
+    await outbox.close();
+    outbox = open('process-2');
+    assert.deepEqual(await outbox.claimKey('k', 'f1'), { kind: 'stored', reference: 'r1' });
+    assert.deepEqual(await outbox.claimKey('k', 'f1'), { kind: 'in_progress' }, 'this process holds it now');
+  });
+
+  it('purges only the rows delivered longer ago than asked, with the expired keys and counters', async () => {
+    await outbox.enqueue({ ...newApplication('r1'), resume: null }, { deadLetterAfterMs: HOUR, key: 'k', emailBucket: { bucket: 'b', windowMs: HOUR } });
+    await outbox.completeKey('k', 202, '{}');
+    await outbox.markDelivered(await claimed(outbox, 'r1'), 'created_applicant', {});
+    now += HOUR;
+    assert.equal(await outbox.purgeDelivered(2 * HOUR), 0, 'delivered an hour ago');
+    assert.equal(inspect((db) => db.prepare('SELECT count(*) AS n FROM rate_counters').get()?.n), 0, 'its window is over');
+    now += IDEMPOTENCY_TTL_MS;
+    assert.equal(await outbox.purgeDelivered(2 * HOUR), 1);
+    assert.equal(inspect((db) => db.prepare('SELECT count(*) AS n FROM idempotency_keys').get()?.n), 0);
+  });
+
+  it('tells the error that ended a transaction SQLite had already rolled back, and keeps no resume of it', async () => {
+    // RAISE(ROLLBACK) ends the transaction in SQLite itself, as a full disk (SQLITE_FULL) does.
+    const db = new DatabaseSync(join(dir, 'outbox.db'));
+    db.exec("CREATE TRIGGER refuse BEFORE INSERT ON outbox BEGIN SELECT RAISE(ROLLBACK, 'the disk says no'); END");
+    await assert.rejects(outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR }), /the disk says no/);
+    assert.deepEqual(readdirSync(join(dir, 'resumes')), []);
+    db.exec('DROP TRIGGER refuse');
+    db.close();
+    await outbox.enqueue(newApplication('r2'), { deadLetterAfterMs: HOUR });
+    assert.equal((await outbox.get('r2'))?.status, 'pending');
+  });
+
+  it('answers no refusal for an application erased during its attempt', async () => {
+    await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
+    const lease = await claimed(outbox, 'r1');
+    await outbox.eraseByEmail('ada@example.org', emailBucket('ada@example.org'));
+    assert.equal(await outbox.markRefused(lease, 'upstream_rejected', 'validation_failed (422)'), undefined);
+    assert.equal((await outbox.get('r1'))?.outcome, 'erased');
+  });
+
+  // The contract (application-store.test.ts) retries dead and delivered rows; these are the states between.
+  it('puts a waiting application back in line now, and refuses one being delivered', async () => {
+    for (const reference of ['waiting', 'sending']) await outbox.enqueue({ ...newApplication(reference), resume: null }, { deadLetterAfterMs: HOUR });
+    await claimed(outbox, 'sending');
+    assert.equal(await outbox.retry('waiting', HOUR), 'queued');
+    assert.equal(await outbox.retry('sending', HOUR), 'not_retryable');
+    assert.equal((await outbox.get('sending'))?.status, 'delivering');
   });
 });
