@@ -14,7 +14,7 @@ import { emailBucket } from '../applications/form.ts';
 import { freshDatabase, skipWithoutPostgres } from '../../test/postgres.ts';
 import { eventually } from '../../test/poll.ts';
 import { IDEMPOTENCY_TTL_MS, KEY_LEASE_MS, LeaseLostError, ResumeMissingError, eraseAfter } from './application-store.ts';
-import type { ApplicationStore, ClaimedRow, NewApplication } from './application-store.ts';
+import type { ApplicationStore, ClaimedRow, NewApplication, OutboxSummary } from './application-store.ts';
 import { PostgresApplicationStore } from './postgres-store.ts';
 import { SqliteApplicationStore } from './sqlite-store.ts';
 import { claimed, storedResume, uploadedResume } from './test-support.ts';
@@ -303,6 +303,27 @@ for (const harness of [sqlite, postgres]) {
       await next.close();
     });
 
+    it("renews no lease of a row taken back, nor of a row purged since, and refuses the purged row's writes", async () => {
+      await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
+      const stale = await claimed(outbox, 'r1', 1_000);
+      now += 1_000;
+      const next = await open('process-2');
+      assert.equal(await next.recoverLeases(), 1);
+      assert.equal(await outbox.renewLease(stale, 1_000), false, 'taken back, not claimed again: the old token is void');
+      await assert.rejects(outbox.markRetry(stale, now, 'x'), (error: Error) => {
+        assert.ok(error instanceof LeaseLostError);
+        assert.match(error.message, /lease on application r1 is no longer this attempt's: another claimer has it, so this attempt's result was not written/);
+        return true;
+      });
+      const lease = await claimed(next, 'r1');
+      await next.markDelivered(lease, 'created_applicant', {});
+      assert.equal(await next.purgeDelivered(0), 1);
+      assert.equal(await next.renewLease(lease, 1_000), false, 'the row is gone');
+      await assert.rejects(next.markRetry(lease, now, 'x'), LeaseLostError);
+      await assert.rejects(next.markSourceDropped(lease), LeaseLostError);
+      await next.close();
+    });
+
     it('keeps renewing the lease of a row erased during its attempt, whose delivery is still recorded', async () => {
       await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
       const lease = await claimed(outbox, 'r1', 1_000);
@@ -315,8 +336,10 @@ for (const harness of [sqlite, postgres]) {
     it('schedules a retry and holds it back until it is due', async () => {
       await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
       const r1Lease = await claimed(outbox, 'r1');
+      assert.equal(await outbox.nextDueAt(), undefined, 'no row waits');
       await outbox.markRetry(r1Lease, now + 5_000, 'server_error (503)');
       assert.equal(await outbox.nextDueAt(), now + 5_000);
+      assert.equal((await outbox.get('r1'))?.unconfirmed_send, 0, 'not marked as maybe sent unless the attempt says so');
       assert.deepEqual(await due(), []);
       now += 5_000;
       assert.deepEqual(await due(), ['r1']);
@@ -429,7 +452,7 @@ for (const harness of [sqlite, postgres]) {
 
     describe('rate counters', () => {
       it('counts within a window and starts again in the next one', async () => {
-        await outbox.hitRate('ip:1', HOUR);
+        assert.deepEqual(await outbox.hitRate('ip:1', HOUR), { count: 1, resetAt: now + HOUR });
         await outbox.hitRate('ip:1', HOUR);
         assert.equal((await outbox.peekRate('ip:1', HOUR)).count, 2);
         now += HOUR;
@@ -481,6 +504,18 @@ for (const harness of [sqlite, postgres]) {
         assert.equal(await outbox.purgeDelivered(), 2);
         assert.deepEqual((await outbox.list()).map((r) => r.reference), ['c']);
         assert.deepEqual(await outbox.counts(), { pending: 1, delivering: 0, delivered: 0, rejected: 0, dead: 0 });
+      });
+
+      it('lists by status and up to a limit, and has no summary of an unknown reference', async () => {
+        await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
+        now += 1;
+        await outbox.enqueue(newApplication('r2'), { deadLetterAfterMs: HOUR });
+        await outbox.markDead(await claimed(outbox, 'r2'), 'expired', 'server_error (503)');
+        assert.deepEqual((await outbox.list({ status: 'dead' })).map((r) => r.reference), ['r2']);
+        assert.deepEqual((await outbox.list({ status: 'pending' })).map((r) => r.reference), ['r1']);
+        assert.deepEqual((await outbox.list({ limit: 1 })).map((r) => r.reference), ['r1']);
+        assert.equal((await outbox.summary('r2'))?.dead_letter_at, now + HOUR, 'dead-lettered one hour after it was stored');
+        assert.equal(await outbox.summary('nobody'), undefined);
       });
 
       it('lists rows without their personal data', async () => {
@@ -600,6 +635,21 @@ for (const harness of [sqlite, postgres]) {
         assert.deepEqual(await outbox.eraseByEmail('ada@example.org', ada.bucket), { applications: [], rateCounters: 0, idempotencyKeys: 0 });
       });
 
+      it('refuses an erasure request without an address, which would match every application', async () => {
+        await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
+        await assert.rejects(outbox.eraseByEmail('  ', emailBucket('')), /eraseByEmail needs an email address/);
+        assert.notEqual((await outbox.get('r1'))?.payload, null);
+      });
+
+      it("matches the stored address trimmed and in any case, and leaves another request's key in progress alone", async () => {
+        await outbox.enqueue(newApplication('r1', ' Ada@Example.ORG'), { deadLetterAfterMs: HOUR });
+        assert.equal((await outbox.claimKey('someone-else', 'hash')).kind, 'claimed');
+        const report = await outbox.eraseByEmail('ada@example.org', emailBucket('ada@example.org'));
+        assert.deepEqual(report.applications.map((a) => a.reference), ['r1']);
+        assert.equal(report.idempotencyKeys, 0);
+        assert.equal((await outbox.claimKey('someone-else', 'hash')).kind, 'in_progress', 'the key is still claimed');
+      });
+
       it('keeps an application erased during its attempt out of line, and records it delivered if that attempt delivered it', async () => {
         await outbox.enqueue(newApplication('a'), { deadLetterAfterMs: HOUR });
         await outbox.enqueue(newApplication('b'), { deadLetterAfterMs: HOUR });
@@ -676,5 +726,22 @@ describe('PostgreSQL store across live instances', { skip: postgres.skip }, () =
     now += 300;
     assert.deepEqual(await second.claimKey('k', 'f1'), { kind: 'claimed' });
     await second.close();
+  });
+});
+
+describe('eraseAfter', () => {
+  const row = (fields: Partial<OutboxSummary>) =>
+    ({ status: 'dead', personal_data: true, created_at: 1_000, last_attempt_at: null, ended_at: null, ...fields }) as OutboxSummary;
+
+  it('counts the retention from the end, else the last attempt (rows stored before ends were recorded), else the creation', () => {
+    assert.equal(eraseAfter(row({ ended_at: 3_000, last_attempt_at: 2_000 }), 10), 3_010);
+    assert.equal(eraseAfter(row({ last_attempt_at: 2_000 }), 10), 2_010);
+    assert.equal(eraseAfter(row({}), 10), 1_010);
+  });
+
+  it('dates refused rows as dead ones, and none for a row without personal data', () => {
+    assert.equal(eraseAfter(row({ status: 'rejected', ended_at: 3_000 }), 10), 3_010);
+    assert.equal(eraseAfter(row({ ended_at: 3_000, personal_data: false }), 10), null);
+    assert.equal(eraseAfter(row({ status: 'delivering' }), 10), null);
   });
 });

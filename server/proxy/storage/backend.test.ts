@@ -11,6 +11,7 @@ import { after, describe, it } from 'node:test';
 import pg from 'pg';
 import pino from 'pino';
 import { freshDatabase, skipWithoutPostgres } from '../../test/postgres.ts';
+import { eventually } from '../../test/poll.ts';
 import { MemoryStore } from 'express-rate-limit';
 import { RequestBudget } from '../../client/index.ts';
 import { openBackend, redactUrl, storageDescription, storageExists, storageLocation } from './backend.ts';
@@ -175,6 +176,28 @@ describe('what each backend gives beside its stores', () => {
       await backend.close();
       assert.equal(pool.ended, true, 'close() ends the pool');
       assert.equal(store.isOpen, false);
+    } finally {
+      await backend.close();
+    }
+  });
+
+  it('PostgreSQL: reports an idle connection the server cut to onIdleError, where it would have ended the process, and goes on with another', { skip: skipPostgres }, async () => {
+    const url = await freshDatabase();
+    const cut: Error[] = [];
+    const backend = openBackend({ dataDir: join(tmp, 'pg-idle'), databaseUrl: url, onIdleError: (error) => cut.push(error) });
+    try {
+      const pool = backend.database!.pool;
+      const { rows } = await pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      try {
+        await admin.query('SELECT pg_terminate_backend($1)', [rows[0]!.pid]);
+      } finally {
+        await admin.end();
+      }
+      await eventually(() => cut.length === 1, { timeoutMs: 5_000, what: 'the idle error reported' });
+      assert.match(cut[0]!.message, /terminat/);
+      assert.equal((await pool.query<{ one: number }>('SELECT 1 AS one')).rows[0]?.one, 1);
     } finally {
       await backend.close();
     }

@@ -111,6 +111,9 @@ for (const harness of harnesses) {
       assert.equal(await store.receipt('tok-2'), undefined);
       await store.markDelivered(await claimed(store, 'r1'), 'created_applicant', { applicantId: 1, applicationId: 7 });
       assert.equal((await store.receipt('tok-1'))?.status, 'delivered');
+      const [check] = await store.claimStatusChecks(now, now - DAY, now - PERIOD, 10);
+      await store.recordStatus(check!, 'interview');
+      assert.deepEqual(await store.receipt('tok-1'), { status: 'delivered', company_status: 'interview', campaign_id: 12 }, "the company's status, once read");
       assert.equal('receipt_token' in ((await store.summary('r1')) ?? {}), false, '`outbox list` never shows the token');
     });
 

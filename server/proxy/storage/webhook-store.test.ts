@@ -329,6 +329,51 @@ for (const harness of [sqlite, postgres]) {
       }
     });
 
+    it('tells the times of an event: none before its first attempt, then when it was tried, delivered or failed', async () => {
+      assert.equal(store.webhooks.recording, true);
+      assert.equal(await store.webhooks.nextDueAt(), undefined, 'no event waits');
+      await store.enqueue(newApplication('a'), { deadLetterAfterMs: 1000 });
+      await store.enqueue(newApplication('b'), { deadLetterAfterMs: 1000 });
+      const [waiting] = await store.webhooks.list();
+      assert.equal(waiting?.give_up_at, Date.UTC(2026, 0, 4), 'retried for three days');
+      assert.deepEqual([waiting?.last_attempt_at, waiting?.delivered_at, waiting?.ended_at], [null, null, null]);
+      assert.equal(JSON.parse(waiting!.payload).data.idempotency_key, null, 'no key was given');
+      assert.deepEqual(await store.webhooks.counts(), { pending: 2, delivering: 0, delivered: 0, failed: 0 });
+      const claimedAt = now;
+      const [a, b] = (await store.webhooks.claimDue(10, LEASE)).sort((x, y) => x.reference.localeCompare(y.reference));
+      assert.deepEqual(await store.webhooks.counts(), { pending: 0, delivering: 2, delivered: 0, failed: 0 });
+      now += 5_000;
+      await store.webhooks.markDelivered(a!);
+      await store.webhooks.markFailed(b!, 'HTTP 410');
+      const delivered = await store.webhooks.get(a!.id);
+      assert.deepEqual([delivered?.last_attempt_at, delivered?.delivered_at, delivered?.ended_at], [claimedAt, now, null]);
+      const failed = await store.webhooks.get(b!.id);
+      assert.deepEqual([failed?.last_attempt_at, failed?.delivered_at, failed?.ended_at], [claimedAt, null, now]);
+      assert.deepEqual(await store.webhooks.counts(), { pending: 0, delivering: 0, delivered: 1, failed: 1 });
+    });
+
+    it('hands out the due events soonest first, whatever order the database finds them in', async () => {
+      for (const ref of ['a', 'b', 'c']) await store.enqueue(newApplication(ref), { deadLetterAfterMs: 1000 });
+      const first = await store.webhooks.claimDue(10, LEASE);
+      // Retried in the reverse order of their storing: c first due, then b, then a.
+      const at: Record<string, number> = { a: now + 30_000, b: now + 20_000, c: now + 10_000 };
+      for (const event of first) await store.webhooks.markRetry(event, at[event.reference]!, 'HTTP 503');
+      now += 30_000;
+      assert.deepEqual((await store.webhooks.claimDue(10, LEASE)).map((e) => e.reference), ['c', 'b', 'a']);
+    });
+
+    it("says why a write of a lost lease was refused: another claimer has the event, nothing was written", async () => {
+      await store.enqueue(newApplication('app-1'), { deadLetterAfterMs: 1000 });
+      const [event] = await store.webhooks.claimDue(10, LEASE);
+      now += LEASE + 1;
+      await store.webhooks.recoverLeases();
+      await assert.rejects(store.webhooks.markFailed(event!, 'x'), (error: Error) => {
+        assert.ok(error instanceof WebhookLeaseLostError);
+        assert.match(error.message, new RegExp(`lease on webhook event ${event!.id} is no longer this attempt's: another claimer has it, so this attempt's result was not written`));
+        return true;
+      });
+    });
+
     it('drops the candidate from the events of erased applications, and purges delivered events with delivered applications', async () => {
       await store.close();
       store = await open('process-1', true);
