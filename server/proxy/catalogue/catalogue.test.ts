@@ -168,6 +168,22 @@ describe('catalogue sync', () => {
     assert.equal(catalogue.isStale(), true);
   });
 
+  it('runs a sync now asked during a scheduled sync once that one ends, so it lists what changed upstream meanwhile', async () => {
+    let open!: () => void;
+    const { catalogue, state, calls } = setup([upstreamCampaign({ id: 1 })]);
+    state.gate = new Promise((resolve) => (open = resolve));
+    catalogue.start();
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(catalogue.status().running, true, 'the scheduled sync waits at its first page');
+    state.campaigns = [upstreamCampaign({ id: 1 }), upstreamCampaign({ id: 2 })];
+    const now = catalogue.syncNow();
+    open();
+    assert.equal(await now, 2);
+    assert.equal(catalogue.getCampaign(2)?.id, 2);
+    assert.equal(calls.filter((c) => c.query.order === undefined).length, 2, 'one walk after the other, never two at once');
+    await catalogue.stop();
+  });
+
   it('stop() aborts a running sync and waits for it', async () => {
     let open!: () => void;
     const { catalogue, state, calls } = setup([upstreamCampaign({ id: 1 }), upstreamCampaign({ id: 2 })]);
@@ -325,9 +341,10 @@ describe('catalogue schedule after a rate-limited sync', () => {
     assert.equal(catalogue.status().running, false);
     t.mock.timers.tick(1_000);
     assert.equal(catalogue.status().running, true, 'the next sync started after the 300 s interval, not after a day');
-    await catalogue.syncNow(); // joins it
-    // The newest offers were read meanwhile, once a minute: the full walks are the calls without an order.
-    assert.equal(calls.filter((c) => c.query.order === undefined).length, 2);
+    // A sync now waits for the scheduled one running, then walks again: the full walks are the calls without an order
+    // (the newest offers were read meanwhile, once a minute): started, asked now, scheduled, asked now.
+    await catalogue.syncNow();
+    assert.equal(calls.filter((c) => c.query.order === undefined).length, 4);
     assert.equal(catalogue.getCampaign(1)?.id, 1);
     await catalogue.stop();
   });

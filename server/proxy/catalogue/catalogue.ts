@@ -85,7 +85,9 @@ export interface LiveCatalogue extends Catalogue {
   /** Stops the schedule, aborts a running sync and waits for it. */
   stop(): Promise<void>;
   /**
-   * One sync (joins a running one). Resolves the number of campaigns kept;
+   * One sync now: joins one asked for the same way, but a scheduled one
+   * running is waited for, then another runs (it sees what changed since
+   * that one started). Resolves the number of campaigns kept;
    * rejects with the client's error. With a shared catalogue, an instance
    * that does not hold the sync lock calls nothing upstream and resolves the
    * number of campaigns in the copy it serves.
@@ -154,6 +156,8 @@ export function createCatalogue(deps: CatalogueDeps): LiveCatalogue {
   let timer: NodeJS.Timeout | undefined;
   let newestTimer: NodeJS.Timeout | undefined;
   let running: Promise<number> | undefined;
+  let runningForced = false;
+  let forcedNext: Promise<number> | undefined;
   let newestRunning: Promise<void> | undefined;
   let stopped = true;
   let abort = new AbortController();
@@ -288,8 +292,19 @@ export function createCatalogue(deps: CatalogueDeps): LiveCatalogue {
   };
 
   function sync(forced: boolean): Promise<number> {
-    if (running !== undefined) return running;
+    if (running !== undefined) {
+      if (!forced || runningForced) return running;
+      // Asked to sync now during a scheduled sync, which may have read its pages long before: the next one, once that one ends.
+      forcedNext ??= running
+        .catch(() => undefined)
+        .then(() => {
+          forcedNext = undefined;
+          return sync(true);
+        });
+      return forcedNext;
+    }
     status.running = true;
+    runningForced = forced;
     running = runSync(abort.signal, forced)
       .then(
         (result) => {
