@@ -61,10 +61,9 @@ if (previous === '') {
 }
 console.log('wrote BENCHMARKS.md');
 
-/** A header line for a bench re-run alone: which benches, when, on what. */
-const RERUN = /^Re-run alone: `npm run bench -- ([^`]*)`/;
-
 function mergeSections(text: string, fresh: string[], note: string): string {
+  // A header line for a bench re-run alone: which benches, when, on what.
+  const RERUN = /^Re-run alone: `npm run bench -- ([^`]*)`/;
   const parts = text.split(/^(?=## )/m);
   const names = new Set(RERUN.exec(note)?.[1]?.split(' ') ?? []);
   // One line per re-run; a re-run of the same benches replaces its line, the others stay.
