@@ -272,6 +272,17 @@ describe('catalogue store: what each write leaves behind', () => {
     store.close();
   });
 
+  it('a batch that fails leaves nothing of itself, and the next write goes through', () => {
+    const store = openCatalogueStore(':memory:');
+    store.replaceAll([offer(1)], new Date());
+    const broken = { ...offer(3), status: null } as unknown as CatalogueCampaign;
+    assert.throws(() => store.applyChanges([offer(2), broken], [1]));
+    assert.deepEqual(store.ids(), [1]);
+    store.upsert(offer(4));
+    assert.deepEqual(store.ids().sort(), [1, 4]);
+    store.close();
+  });
+
   it('a batch of removals alone is a change: a new version', () => {
     const store = openCatalogueStore(':memory:');
     store.replaceAll([offer(1), offer(2)], new Date());
@@ -318,15 +329,16 @@ describe('catalogue store: what each write leaves behind', () => {
   it('lists the companies in the facets by name, companies of the same name (or none) by id', () => {
     const store = openCatalogueStore(':memory:');
     store.replaceAll(
-      [offer(1, { company_name: 'Zeta' }), offer(2, { company_name: 'Alpha' }), offer(5, { company_name: 'Beta' }), offer(3, { company_name: 'Beta' }), offer(4, { company_name: null })],
+      [offer(1, { company_name: null }), offer(2, { company_name: 'Zeta' }), offer(3, { company_name: 'Alpha' }), offer(5, { company_name: 'Beta' }), offer(4, { company_name: 'Beta' }), offer(6, { company_name: null })],
       new Date(),
     );
     assert.deepEqual(store.facets().companies, [
-      { id: 4, name: null },
-      { id: 2, name: 'Alpha' },
-      { id: 3, name: 'Beta' },
+      { id: 1, name: null },
+      { id: 6, name: null },
+      { id: 3, name: 'Alpha' },
+      { id: 4, name: 'Beta' },
       { id: 5, name: 'Beta' },
-      { id: 1, name: 'Zeta' },
+      { id: 2, name: 'Zeta' },
     ]);
     store.close();
   });
