@@ -171,3 +171,73 @@ describe('shared upstream budget on PostgreSQL', { skip }, () => {
     }
   });
 });
+
+describe('one PostgresBudgetLedger: names, pauses, tokens left and errors', { skip }, () => {
+  const pools: pg.Pool[] = [];
+  after(() => Promise.all(pools.map((p) => p.end())));
+
+  function pool(on: string): pg.Pool {
+    const made = new pg.Pool({ connectionString: on, max: 1 });
+    pools.push(made);
+    return made;
+  }
+
+  const limits = { perMinute: 5, windowMs: 60_000, reservedForHigh: 2 };
+
+  it('refuses a name outside a-z, digits and ._:- (anywhere in it), saying which characters are allowed', () => {
+    const p = pool(url);
+    for (const bad of ['Upstream', '!upstream', 'upstream!', '', 'x'.repeat(101)]) {
+      assert.throws(() => new PostgresBudgetLedger(p, bad, limits), (error: Error) => {
+        assert.ok(error.message.includes(`shared budget name "${bad}" is not valid`), error.message);
+        assert.match(error.message, /letters a-z, digits and \._:- only, 1 to 100 characters/);
+        return true;
+      });
+    }
+    assert.doesNotThrow(() => new PostgresBudgetLedger(p, 'client.7:sync_1-b', limits));
+  });
+
+  it('counts the tokens left per priority from its last take: the high-priority reserve is not for low', async () => {
+    const ledger = new PostgresBudgetLedger(pool(url), 'left', limits);
+    assert.equal(ledger.available('high'), 5);
+    assert.equal(ledger.available('low'), 3);
+    assert.deepEqual(await ledger.take('high'), { granted: true });
+    assert.deepEqual(await ledger.take('low'), { granted: true });
+    assert.equal(ledger.available('high'), 3);
+    assert.equal(ledger.available('low'), 1);
+  });
+
+  it('refuses a take once the window is spent, saying when to ask again', async () => {
+    const ledger = new PostgresBudgetLedger(pool(url), 'spent', { perMinute: 1, windowMs: 60_000, reservedForHigh: 0 });
+    assert.deepEqual(await ledger.take('high'), { granted: true });
+    const refused = await ledger.take('high');
+    assert.equal(refused.granted, false);
+    assert.ok(!refused.granted && refused.retryInMs > 0 && refused.retryInMs <= 60_000, JSON.stringify(refused));
+    assert.equal(ledger.available('high'), 0);
+  });
+
+  it("holds its own pause at once, without the database: on a database without the tables, takes wait and the failed write says to run the migrations", async () => {
+    const errors: { error: unknown; what: string }[] = [];
+    const ledger = new PostgresBudgetLedger(pool(bareUrl), 'upstream', limits, (error, what) => errors.push({ error, what }));
+    ledger.pause(30_000);
+    assert.equal(ledger.available('high'), 0);
+    assert.equal(ledger.available('low'), 0);
+    const answer = await ledger.take('high');
+    assert.equal(answer.granted, false);
+    assert.ok(!answer.granted && answer.retryInMs > 20_000 && answer.retryInMs <= 30_000, JSON.stringify(answer));
+    await eventually(() => errors.length === 1, { timeoutMs: 5_000, what: 'the failed pause write to be told' });
+    const [{ error, what }] = errors as [{ error: Error & { cause?: { code?: string } }; what: string }];
+    assert.match(error.message, /shared request budget's tables are missing.*run the database migrations/);
+    assert.equal(error.cause?.code, '42P01');
+    assert.match(what, /pause not written/);
+  });
+
+  it('passes on a failed pause write that is not about missing tables as it is', async () => {
+    const errors: unknown[] = [];
+    const ledger = new PostgresBudgetLedger(pool(url), 'odd-pause', limits, (error) => errors.push(error));
+    ledger.pause(1e300);
+    await eventually(() => errors.length === 1, { timeoutMs: 5_000, what: 'the failed pause write to be told' });
+    const [error] = errors as [Error & { code?: string }];
+    assert.equal(typeof error.code, 'string');
+    assert.doesNotMatch(error.message, /tables are missing/);
+  });
+});

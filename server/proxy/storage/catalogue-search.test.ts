@@ -58,6 +58,18 @@ describe('catalogue search: words', () => {
     assert.deepEqual(page(4), { items: [], total: 5 });
   });
 
+  it('ranks the matches the same way, and counts them, when a filter narrows them', () => {
+    const narrowed = store.search(all({ q: 'nurse', working_time: 'Full time' }));
+    assert.deepEqual(ids(narrowed), [1, 2, 3]);
+    assert.equal(narrowed.total, 3);
+    assert.deepEqual(ids(store.search(all({ q: 'nurse', company_id: 999 }))), []);
+  });
+
+  it('orders by date when sort=distance comes without a point to measure from', () => {
+    assert.deepEqual(ids(store.search(all({ sort: 'distance' }))), [4, 3, 2, 1]);
+    assert.deepEqual(ids(store.search(all({ q: 'nurse', sort: 'distance' }))), [3, 2, 1]);
+  });
+
   it('orders the same matches newest first with sort=date, and lists newest first without q', () => {
     assert.deepEqual(ids(store.search(all({ q: 'nurse', sort: 'date' }))), [3, 2, 1]);
     assert.deepEqual(ids(store.search(all())), [4, 3, 2, 1]);

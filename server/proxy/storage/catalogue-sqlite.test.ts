@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -236,5 +236,174 @@ describe('catalogue store: changes applied in place', () => {
     store.applyChanges([], [], later);
     assert.deepEqual(store.lastSyncedAt(), later);
     store.close();
+  });
+});
+
+describe('catalogue store: what each write leaves behind', () => {
+  const offer = (id: number, extra: Partial<CatalogueCampaign> = {}): CatalogueCampaign => ({
+    ...toCatalogueCampaign(upstreamCampaign({ id, name: `Offer ${id}`, company_id: id, company_name: `Company ${id}` })),
+    ...extra,
+  });
+
+  it('forgets a removed offer entirely: not readable, not found or counted by its words', () => {
+    const store = openCatalogueStore(':memory:');
+    store.replaceAll([offer(1, { name: 'Hydrologist' }), offer(2, { name: 'Hydrologist' })], new Date());
+    store.remove(1);
+    assert.equal(store.get(1), undefined);
+    assert.deepEqual(store.ids(), [2]);
+    const found = store.search(all({ q: 'hydrologist' }));
+    assert.deepEqual(ids(found), [2]);
+    assert.equal(found.total, 1);
+    store.close();
+  });
+
+  it('forgets the words an offer no longer has, and all its words once it is no longer listed (a new version each time)', () => {
+    const store = openCatalogueStore(':memory:');
+    store.replaceAll([offer(1, { name: 'Hydrologist' })], new Date());
+    store.upsert(offer(1, { name: 'Geologist' }));
+    assert.equal(store.search(all({ q: 'hydrologist' })).total, 0);
+    assert.equal(store.search(all({ q: 'geologist' })).total, 1);
+    const before = store.version();
+    store.upsert(offer(1, { name: 'Geologist', status: 'standby' }));
+    assert.ok(store.version() > before, 'an offer leaving the list is a change');
+    assert.equal(store.search(all({ q: 'geologist' })).total, 0);
+    assert.deepEqual(store.listedIds(), []);
+    assert.deepEqual(store.ids(), [1]);
+    store.close();
+  });
+
+  it('a batch that fails leaves nothing of itself, and the next write goes through', () => {
+    const store = openCatalogueStore(':memory:');
+    store.replaceAll([offer(1)], new Date());
+    const broken = { ...offer(3), status: null } as unknown as CatalogueCampaign;
+    assert.throws(() => store.applyChanges([offer(2), broken], [1]));
+    assert.deepEqual(store.ids(), [1]);
+    store.upsert(offer(4));
+    assert.deepEqual(store.ids().sort(), [1, 4]);
+    store.close();
+  });
+
+  it('a batch of removals alone is a change: a new version', () => {
+    const store = openCatalogueStore(':memory:');
+    store.replaceAll([offer(1), offer(2)], new Date());
+    const before = store.version();
+    store.applyChanges([], [2]);
+    assert.ok(store.version() > before);
+    store.close();
+  });
+
+  it('within one batch, the last write of an id wins', () => {
+    const store = openCatalogueStore(':memory:');
+    store.replaceAll([offer(1), offer(2)], new Date());
+    store.applyChanges([offer(2, { name: 'First' }), offer(1, { name: 'Other' }), offer(2, { name: 'Second' })], []);
+    assert.equal(store.get(2)?.name, 'Second');
+    assert.deepEqual(ids(store.search(all({ q: 'second' }))), [2]);
+    store.close();
+  });
+
+  it('stores and finds offers without an address or a city', () => {
+    const store = openCatalogueStore(':memory:');
+    store.replaceAll([offer(1, { address: null, city: null }), offer(2)], new Date());
+    assert.equal(store.get(1)?.address, null);
+    assert.deepEqual(ids(store.search(all({ q: 'offer' }))).sort(), [1, 2]);
+    assert.deepEqual(store.facets().cities, ['Lyon']);
+    store.close();
+  });
+
+  it("places a city by its offers with both coordinates only: one with a latitude alone does not move it", () => {
+    const store = openCatalogueStore(':memory:');
+    const where = (latitude: number | null, longitude: number | null) => ({ ...offer(0).address!, city: 'Brest', latitude, longitude });
+    store.replaceAll([offer(1, { city: 'Brest', address: where(48, -4) }), offer(2, { city: 'Brest', address: where(50, null) })], new Date());
+    assert.deepEqual(store.placeOf('Brest'), { lat: 48, lon: -4 });
+    assert.equal(store.placeOf('Quimper'), undefined, 'a city without offers has no place');
+    store.close();
+  });
+
+  it('filters on a city given with spaces around it', () => {
+    const store = openCatalogueStore(':memory:');
+    store.replaceAll([offer(1, { city: 'Brest' }), offer(2)], new Date());
+    assert.deepEqual(ids(store.search(all({ city: '  brest ' }))), [1]);
+    store.close();
+  });
+
+  it('lists the companies in the facets by name, companies of the same name (or none) by id', () => {
+    const store = openCatalogueStore(':memory:');
+    store.replaceAll(
+      [offer(1, { company_name: null }), offer(2, { company_name: 'Zeta' }), offer(3, { company_name: 'Alpha' }), offer(5, { company_name: 'Beta' }), offer(4, { company_name: 'Beta' }), offer(6, { company_name: null })],
+      new Date(),
+    );
+    assert.deepEqual(store.facets().companies, [
+      { id: 1, name: null },
+      { id: 6, name: null },
+      { id: 3, name: 'Alpha' },
+      { id: 4, name: 'Beta' },
+      { id: 5, name: 'Beta' },
+      { id: 2, name: 'Zeta' },
+    ]);
+    store.close();
+  });
+
+  describe('on disk', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'catalogue-writes-'));
+    after(() => rmSync(dir, { recursive: true, force: true }));
+
+    it('keeps its file readable by its owner alone, in WAL mode, and writes nothing at opening (version 1, new or reopened)', () => {
+      const folder = join(dir, 'file');
+      const store = openCatalogueStore(folder);
+      assert.equal(store.version(), 1);
+      store.replaceAll([offer(1)], new Date());
+      store.close();
+      assert.equal(statSync(join(folder, 'catalogue.db')).mode & 0o777, 0o600);
+      const reader = new DatabaseSync(join(folder, 'catalogue.db'), { readOnly: true });
+      assert.equal((reader.prepare('PRAGMA journal_mode').get() as { journal_mode: string }).journal_mode, 'wal');
+      reader.close();
+      const reopened = openCatalogueStore(folder);
+      assert.equal(reopened.version(), 1);
+      assert.equal(reopened.get(1)?.id, 1);
+      reopened.close();
+    });
+
+    it('has no sync time before its first sync, and closes once, leaving no write-ahead log behind', () => {
+      const folder = join(dir, 'close');
+      const store = openCatalogueStore(folder);
+      assert.equal(store.lastSyncedAt(), null);
+      store.upsert(offer(1));
+      store.close();
+      assert.throws(() => statSync(join(folder, 'catalogue.db-wal')), { code: 'ENOENT' });
+      assert.doesNotThrow(() => store.close(), 'a second close is harmless');
+    });
+
+    it('writes a batch to its full-text index in id order, as one segment, whatever the order it came in', () => {
+      const folder = join(dir, 'order');
+      const store = openCatalogueStore(folder);
+      const reader = new DatabaseSync(join(folder, 'catalogue.db'), { readOnly: true });
+      const segments = () => (reader.prepare('SELECT count(DISTINCT segid) AS n FROM campaigns_text_idx').get() as { n: number }).n;
+      try {
+        store.applyChanges([5, 4, 3, 2, 1].map((id) => offer(id)), []);
+        assert.equal(segments(), 1);
+      } finally {
+        reader.close();
+        store.close();
+      }
+    });
+
+    it('merges its full-text index step after step until done, when one step is not enough', async () => {
+      const folder = join(dir, 'big');
+      const store = openCatalogueStore(folder);
+      const reader = new DatabaseSync(join(folder, 'catalogue.db'), { readOnly: true });
+      const segments = () => (reader.prepare('SELECT count(DISTINCT segid) AS n FROM campaigns_text_idx').get() as { n: number }).n;
+      try {
+        // Long texts of words found nowhere else: more pages than one merge step writes, in fewer segments than make FTS5 merge within a write.
+        for (let id = 1; id <= 12; id++) {
+          const words = Array.from({ length: 3_000 }, (_, w) => `w${id}x${w}`).join(' ');
+          store.upsert(offer(id, { description: `<p>${words}</p>` }));
+        }
+        await eventually(() => segments() <= 3, { timeoutMs: 5_000, what: 'the segments to be merged' });
+        assert.equal(store.search(all({ q: 'w12x2999' })).total, 1);
+      } finally {
+        reader.close();
+        store.close();
+      }
+    });
   });
 });
