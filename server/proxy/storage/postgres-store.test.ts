@@ -13,7 +13,7 @@ import pg from 'pg';
 import { emailBucket } from '../applications/form.ts';
 import { freshMigratedDatabase, skipWithoutPostgres } from '../../test/postgres.ts';
 import { eventually } from '../../test/poll.ts';
-import { KEY_LEASE_MS } from './application-store.ts';
+import { IDEMPOTENCY_TTL_MS, KEY_LEASE_MS } from './application-store.ts';
 import type { NewApplication } from './application-store.ts';
 import { PostgresApplicationStore } from './postgres-store.ts';
 import { RESUME_CHUNK_BYTES } from './resume-chunks.ts';
@@ -256,6 +256,16 @@ describe('PostgreSQL application store', { skip }, () => {
       await store.claimKey('k', 'f1');
       await store.releaseKey('k');
       assert.deepEqual(await other.claimKey('k', 'f1'), { kind: 'claimed' });
+      await other.close();
+    });
+
+    it('keeps a key 24 hours when no claim row was there to extend, as it stored its application or its answer', async () => {
+      const other = new PostgresApplicationStore({ pool, owner: 'process-2', location: 'test', now: () => now });
+      await store.enqueue(withResume('r1'), { deadLetterAfterMs: HOUR, key: 'stored' });
+      await store.completeKey('answered', 202, '{}');
+      now += IDEMPOTENCY_TTL_MS - 1;
+      assert.deepEqual(await other.claimKey('stored', ''), { kind: 'stored', reference: 'r1' });
+      assert.deepEqual(await other.claimKey('answered', ''), { kind: 'replay', status: 202, body: '{}' });
       await other.close();
     });
 
