@@ -4,7 +4,7 @@
 // deleted with their application's personal data), and the renewals of the
 // Idempotency-Keys its requests hold. Skipped without a server.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, beforeEach, describe, it } from 'node:test';
@@ -13,7 +13,7 @@ import pg from 'pg';
 import { emailBucket } from '../applications/form.ts';
 import { freshMigratedDatabase, skipWithoutPostgres } from '../../test/postgres.ts';
 import { eventually } from '../../test/poll.ts';
-import { IDEMPOTENCY_TTL_MS, KEY_LEASE_MS } from './application-store.ts';
+import { IDEMPOTENCY_TTL_MS, KEY_LEASE_MS, ResumeMissingError } from './application-store.ts';
 import type { NewApplication } from './application-store.ts';
 import { PostgresApplicationStore } from './postgres-store.ts';
 import { RESUME_CHUNK_BYTES } from './resume-chunks.ts';
@@ -119,13 +119,25 @@ describe('PostgreSQL application store', { skip }, () => {
     });
 
     it('closes the upload file it copied, whether or not the copy succeeded', async () => {
-      const handles = () => process.getActiveResourcesInfo().filter((r) => r === 'FileHandle').length;
-      const before = handles();
+      // The files this process holds open (Linux), by path.
+      const openInDir = () => readdirSync('/proc/self/fd').flatMap((fd) => {
+        try {
+          return [readlinkSync(`/proc/self/fd/${fd}`)];
+        } catch {
+          return [];
+        }
+      }).filter((path) => path.startsWith(dir));
       await store.enqueue(withResume('r1'), { deadLetterAfterMs: HOUR });
       const short = join(dir, 'short');
       writeFileSync(short, Buffer.alloc(10));
       await assert.rejects(store.enqueue({ ...withResume('short'), resume: { path: short, size: 20 } }, { deadLetterAfterMs: HOUR }));
-      assert.equal(handles(), before);
+      assert.deepEqual(openInDir(), []);
+    });
+
+    it('says how many of its rows of resume_chunks a resume taken away from outside the proxy lacks', async () => {
+      await store.enqueue(withResume('r1', Buffer.alloc(RESUME_CHUNK_BYTES + 1, 3)), { deadLetterAfterMs: HOUR });
+      await query("DELETE FROM resume_chunks WHERE reference = 'r1' AND seq = 1");
+      await assert.rejects(store.openResume('r1'), (error: unknown) => error instanceof ResumeMissingError && error.missing === '1 of its 2 rows of resume_chunks are there');
     });
 
     it('opens no resume for an unknown application, and fails a read whose chunks were erased meanwhile rather than send it short', async () => {
