@@ -181,6 +181,19 @@ describe('PostgreSQL application store', { skip }, () => {
     });
   });
 
+  it('records a refusal while the candidate waits as application.rejected, once told as application.dead_lettered', async () => {
+    const recording = new PostgresApplicationStore({ pool, owner: 'process-1', location: 'test', now: () => now, webhookEvents: { includeCandidate: false } });
+    await recording.ready();
+    await query('TRUNCATE webhook_events');
+    for (const reference of ['waiting', 'told']) await recording.enqueue(withResume(reference), { deadLetterAfterMs: HOUR });
+    await recording.setAnswered('told', 202);
+    await recording.markRefused(await claimed(recording, 'waiting'), 'upstream_rejected', 'validation_failed (422)');
+    await recording.markRefused(await claimed(recording, 'told'), 'upstream_rejected', 'validation_failed (422)');
+    const ended = (await recording.webhooks.list()).filter((e) => e.seq === 2).map((e) => `${e.reference}:${e.type}`).sort();
+    assert.deepEqual(ended, ['told:application.dead_lettered', 'waiting:application.rejected']);
+    await recording.close();
+  });
+
   describe('Idempotency-Key renewals', () => {
     it('renews a claimed key every third of its lease, again and again while its request runs', async () => {
       store = await open({ keyLeaseMs: 1_500 });
