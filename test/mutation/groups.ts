@@ -84,7 +84,7 @@ export const MUTATION_GROUPS: readonly MutationGroup[] = [
           '!server/proxy/storage/budget-ledger.ts',
         ],
         command:
-          'node --test --test-isolation=none server/proxy/storage/application-store.test.ts server/proxy/storage/sqlite-store.test.ts server/proxy/storage/sqlite-store-full-disk.test.ts server/proxy/storage/sqlite-dialect.test.ts server/proxy/storage/resume-files.test.ts server/proxy/storage/backend.test.ts server/proxy/storage/source-refusals.test.ts server/proxy/storage/webhook-store.test.ts server/proxy/storage/status-store.test.ts server/proxy/storage/address-counts.test.ts server/proxy/storage/database-watch.test.ts server/proxy/storage/migrations.test.ts server/proxy/storage/storage-index.test.ts server/proxy/storage/sqlite-schema.test.ts server/proxy/storage/sqlite-events.test.ts',
+          'node --test --test-isolation=none server/proxy/storage/application-store.test.ts server/proxy/storage/sqlite-store.test.ts server/proxy/storage/sqlite-store-full-disk.test.ts server/proxy/storage/sqlite-dialect.test.ts server/proxy/storage/resume-files.test.ts server/proxy/storage/backend.test.ts server/proxy/storage/source-refusals.test.ts server/proxy/storage/webhook-store.test.ts server/proxy/storage/status-store.test.ts server/proxy/storage/address-counts.test.ts server/proxy/storage/database-watch.test.ts server/proxy/storage/migrations.test.ts server/proxy/storage/storage-index.test.ts server/proxy/storage/sqlite-schema.test.ts server/proxy/storage/sqlite-events.test.ts server/proxy/storage/postgres-schema.test.ts server/proxy/storage/postgres-store.test.ts',
       },
       {
         // The instance's own catalogue file and its search: SQLite only, quick.
