@@ -200,7 +200,11 @@ async function main(args: string[]): Promise<number> {
     return 2;
   }
   const groups = wanted.length === 0 ? MUTATION_GROUPS : MUTATION_GROUPS.filter((g) => wanted.some((w) => w.name === g.name));
-  const onlyPart = (group: MutationGroup): number | undefined => wanted.find((w) => w.name === group.name)?.part;
+  // The parts named of a group, or undefined when the group is named whole (or not at all).
+  const onlyParts = (group: MutationGroup): number[] | undefined => {
+    const named = wanted.filter((w) => w.name === group.name);
+    return named.length === 0 || named.some((w) => w.part === undefined) ? undefined : named.map((w) => w.part!);
+  };
   const lines: string[] = [];
   let total: GroupCounts = { killed: 0, survived: 0, timeout: 0, noCoverage: 0, other: 0 };
   let under = false;
@@ -209,7 +213,7 @@ async function main(args: string[]): Promise<number> {
     let counts: GroupCounts = { killed: 0, survived: 0, timeout: 0, noCoverage: 0, other: 0 };
     try {
       for (const [index, part] of group.parts.entries()) {
-        if (onlyPart(group) !== undefined && onlyPart(group) !== index) continue;
+        if (onlyParts(group)?.includes(index) === false) continue;
         console.log(`\n== ${group.name}${group.parts.length > 1 ? ` (${index + 1}/${group.parts.length})` : ''}: ${part.command}`);
         counts = add(counts, await runPart(part, reportPath(group, index), concurrency, survivorsOnly));
       }
@@ -220,7 +224,8 @@ async function main(args: string[]): Promise<number> {
       under = true;
       continue;
     }
-    const label = onlyPart(group) === undefined ? group.name : `${group.name}:${onlyPart(group)! + 1}`;
+    const parts = onlyParts(group);
+    const label = parts === undefined ? group.name : parts.map((p) => `${group.name}:${p + 1}`).join(' ');
     lines.push(row(label, counts, (performance.now() - started) / 1000));
     total = add(total, counts);
     if (scoreOf(counts) < TARGET_SCORE) under = true;
