@@ -113,14 +113,14 @@ function mutantKey(file: string, m: ReportMutant): string {
 /**
  * Stryker `mutate` ranges covering the mutants a report left alive, or
  * undefined when none is. The report counts only while the code it mutated is
- * the same: a changed file stops the run.
+ * the same: a changed file, alive mutants or not, stops the run.
  */
 function survivorRanges(report: Report, path: string): string[] | undefined {
   const ranges = new Set<string>();
   for (const [file, { source, mutants }] of Object.entries(report.files)) {
-    const alive = mutants.filter((m) => ALIVE.includes(m.status));
-    if (alive.length === 0) continue;
+    // A changed file's killed mutants may live now, not only its survivors.
     if (readFileSync(file, 'utf8') !== source) throw new Error(`${file} changed since ${path} was written: run the group in full`);
+    const alive = mutants.filter((m) => ALIVE.includes(m.status));
     // The report's columns count from 1; a range's columns count from 0, its lines from 1.
     for (const { location: { start, end } } of alive) ranges.add(`${file}:${start.line}:${start.column - 1}-${end.line}:${end.column - 1}`);
   }
