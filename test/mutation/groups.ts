@@ -18,6 +18,9 @@ export interface MutationGroup {
   parts: MutationPart[];
 }
 
+/** node:test for one mutant: in one process, ended by its first failing test (one failure kills the mutant). */
+const NODE_TEST = 'node --test --test-isolation=none --test-reporter=./test/mutation/first-failure.ts';
+
 export const MUTATION_GROUPS: readonly MutationGroup[] = [
   {
     name: 'delivery',
@@ -25,30 +28,30 @@ export const MUTATION_GROUPS: readonly MutationGroup[] = [
     parts: [
       {
         mutate: ['server/proxy/applications/delivery.ts', 'server/proxy/applications/delivery-block.ts'],
-        command: 'node --test --test-isolation=none server/proxy/applications/delivery.test.ts server/proxy/applications/delivery-block.test.ts',
+        command: `${NODE_TEST} server/proxy/applications/delivery.test.ts server/proxy/applications/delivery-block.test.ts`,
       },
       {
         // Its tests run attempts on a real store with leases that run out: seconds, so kept for its own mutants.
         mutate: ['server/proxy/applications/delivery-worker.ts'],
-        command: 'node --test --test-isolation=none server/proxy/applications/delivery-worker.test.ts server/proxy/applications/delivery.test.ts',
+        command: `${NODE_TEST} server/proxy/applications/delivery-worker.test.ts server/proxy/applications/delivery.test.ts`,
       },
     ],
   },
   {
     name: 'cors',
     about: 'which origins may call /api, and the CORS headers',
-    parts: [{ mutate: ['server/proxy/cors.ts'], command: 'node --test --test-name-pattern=CORS server/proxy/app.test.ts' }],
+    parts: [{ mutate: ['server/proxy/cors.ts'], command: `${NODE_TEST} --test-name-pattern=CORS server/proxy/app.test.ts` }],
   },
   {
     name: 'retention',
     about: 'the sweeper erasing personal data after PERSONAL_DATA_RETENTION_DAYS',
-    parts: [{ mutate: ['server/proxy/applications/retention.ts'], command: 'node --test server/proxy/applications/retention.test.ts' }],
+    parts: [{ mutate: ['server/proxy/applications/retention.ts'], command: `${NODE_TEST} server/proxy/applications/retention.test.ts` }],
   },
   {
     name: 'sanitisers',
     about: "the proxy's sanitiser of campaign HTML (Node tests) and the widget's second one (browser tests in Chromium)",
     parts: [
-      { mutate: ['server/proxy/catalogue/sanitize.ts'], command: 'node --test server/proxy/catalogue/sanitize.test.ts' },
+      { mutate: ['server/proxy/catalogue/sanitize.ts'], command: `${NODE_TEST} server/proxy/catalogue/sanitize.test.ts` },
       {
         mutate: ['widget/src/internal/html.ts'],
         // The page cannot read the environment: this configuration tells it the active mutant.
@@ -66,7 +69,7 @@ export const MUTATION_GROUPS: readonly MutationGroup[] = [
           'server/proxy/applications/field-problems.ts',
           'server/public-api/application-form.ts',
         ],
-        command: 'node --test --test-isolation=none server/proxy/applications/form.test.ts server/proxy/applications/field-problems.test.ts server/public-api/application-form.test.ts server/proxy/applications/delivery.test.ts',
+        command: `${NODE_TEST} server/proxy/applications/form.test.ts server/proxy/applications/field-problems.test.ts server/public-api/application-form.test.ts server/proxy/applications/delivery.test.ts`,
       },
     ],
   },
@@ -84,22 +87,22 @@ export const MUTATION_GROUPS: readonly MutationGroup[] = [
           '!server/proxy/storage/budget-ledger.ts',
         ],
         command:
-          'node --test --test-isolation=none server/proxy/storage/application-store.test.ts server/proxy/storage/sqlite-store.test.ts server/proxy/storage/sqlite-store-full-disk.test.ts server/proxy/storage/sqlite-dialect.test.ts server/proxy/storage/resume-files.test.ts server/proxy/storage/backend.test.ts server/proxy/storage/source-refusals.test.ts server/proxy/storage/webhook-store.test.ts server/proxy/storage/status-store.test.ts server/proxy/storage/address-counts.test.ts server/proxy/storage/database-watch.test.ts server/proxy/storage/migrations.test.ts server/proxy/storage/storage-index.test.ts server/proxy/storage/sqlite-schema.test.ts server/proxy/storage/sqlite-events.test.ts server/proxy/storage/postgres-schema.test.ts server/proxy/storage/postgres-store.test.ts',
+          `${NODE_TEST} server/proxy/storage/application-store.test.ts server/proxy/storage/sqlite-store.test.ts server/proxy/storage/sqlite-store-full-disk.test.ts server/proxy/storage/sqlite-dialect.test.ts server/proxy/storage/resume-files.test.ts server/proxy/storage/backend.test.ts server/proxy/storage/source-refusals.test.ts server/proxy/storage/webhook-store.test.ts server/proxy/storage/status-store.test.ts server/proxy/storage/address-counts.test.ts server/proxy/storage/database-watch.test.ts server/proxy/storage/migrations.test.ts server/proxy/storage/storage-index.test.ts server/proxy/storage/sqlite-schema.test.ts server/proxy/storage/sqlite-events.test.ts server/proxy/storage/postgres-schema.test.ts server/proxy/storage/postgres-store.test.ts`,
       },
       {
         // The instance's own catalogue file and its search: SQLite only, quick.
         mutate: ['server/proxy/storage/catalogue-sqlite.ts'],
-        command: 'node --test --test-isolation=none server/proxy/storage/catalogue-sqlite.test.ts server/proxy/storage/catalogue-search.test.ts',
+        command: `${NODE_TEST} server/proxy/storage/catalogue-sqlite.test.ts server/proxy/storage/catalogue-search.test.ts`,
       },
       {
         // The copy every instance follows on PostgreSQL, and its change log.
         mutate: ['server/proxy/storage/catalogue-*.ts', '!server/proxy/storage/catalogue-*.test.ts', '!server/proxy/storage/catalogue-sqlite.ts'],
-        command: 'node --test --test-isolation=none server/proxy/storage/catalogue-shared.test.ts server/proxy/storage/catalogue-changes.test.ts',
+        command: `${NODE_TEST} server/proxy/storage/catalogue-shared.test.ts server/proxy/storage/catalogue-changes.test.ts`,
       },
       {
         // Its tests share a real budget between instances over seconds: kept apart so the other parts' mutants stay quick.
         mutate: ['server/proxy/storage/budget-ledger.ts'],
-        command: 'node --test server/proxy/storage/budget-ledger.test.ts',
+        command: `${NODE_TEST} server/proxy/storage/budget-ledger.test.ts`,
       },
     ],
   },
