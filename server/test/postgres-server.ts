@@ -32,12 +32,35 @@ async function findServer(): Promise<string | undefined> {
 
 export const TEST_DATABASE_URL = await findServer();
 
+/**
+ * The start of every test database's name. The mutation check sets its own
+ * (TEST_DATABASE_PREFIX): its test runs end at their first failure, before
+ * their hooks drop their databases, so it drops them by this name.
+ */
+export const TEST_DATABASE_PREFIX = process.env.TEST_DATABASE_PREFIX ?? 'jc_test';
+if (!/^[a-z][a-z0-9_]{0,40}$/.test(TEST_DATABASE_PREFIX)) {
+  throw new Error(`TEST_DATABASE_PREFIX "${TEST_DATABASE_PREFIX}" is not a database name start: use lower-case letters, digits and _ (at most 41)`);
+}
+
 export const HOW_TO_RUN = 'PostgreSQL tests skipped: set TEST_DATABASE_URL (e.g. postgres://root@127.0.0.1:5432/test) to run them';
 
 function withDatabase(url: string, database: string): string {
   const u = new URL(url);
   u.pathname = `/${database}`;
   return u.toString();
+}
+
+/** The databases this process created and has not dropped yet. */
+const undropped = new Set<string>();
+
+/**
+ * Drops the databases this process created and has not dropped, connections
+ * cut: for a process about to exit before its tests' hooks ran.
+ */
+export async function dropUndroppedDatabases(): Promise<void> {
+  if (TEST_DATABASE_URL === undefined || undropped.size === 0) return;
+  await dropDatabases(TEST_DATABASE_URL, [...undropped]);
+  undropped.clear();
 }
 
 /**
@@ -48,11 +71,12 @@ function withDatabase(url: string, database: string): string {
 export async function createDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   if (TEST_DATABASE_URL === undefined) throw new Error(HOW_TO_RUN);
   const server = TEST_DATABASE_URL;
-  const name = `jc_test_${randomBytes(6).toString('hex')}`;
+  const name = `${TEST_DATABASE_PREFIX}_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: server });
   await admin.connect();
   try {
     await admin.query(`CREATE DATABASE ${name}`);
+    undropped.add(name);
   } finally {
     await admin.end();
   }
@@ -70,6 +94,7 @@ export async function createDatabase(): Promise<{ url: string; drop(): Promise<v
           await sleep(50);
         }
         await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        undropped.delete(name);
       } finally {
         await dropper.end();
       }
@@ -77,3 +102,28 @@ export async function createDatabase(): Promise<{ url: string; drop(): Promise<v
   };
 }
 
+
+async function dropDatabases(server: string, names: readonly string[]): Promise<void> {
+  const admin = new pg.Client({ connectionString: server });
+  await admin.connect();
+  try {
+    for (const name of names) await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`);
+  } finally {
+    await admin.end();
+  }
+}
+
+/** Drops every database of the test server whose name starts with prefix and _, connections cut. */
+export async function dropDatabasesStartingWith(prefix: string): Promise<void> {
+  if (TEST_DATABASE_URL === undefined) return;
+  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await admin.connect();
+  let names: string[];
+  try {
+    const { rows } = await admin.query<{ datname: string }>('SELECT datname FROM pg_database WHERE left(datname, length($1)) = $1', [`${prefix}_`]);
+    names = rows.map((r) => r.datname);
+  } finally {
+    await admin.end();
+  }
+  await dropDatabases(TEST_DATABASE_URL, names);
+}

@@ -9,10 +9,15 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { Stryker } from '@stryker-mutator/core';
 import type { MutantResult, PartialStrykerOptions } from '@stryker-mutator/api/core';
+import { dropDatabasesStartingWith } from '../../server/test/postgres-server.ts';
 import { MUTATION_GROUPS } from './groups.ts';
 import type { MutationGroup, MutationPart } from './groups.ts';
 
 const TARGET_SCORE = 85;
+/** The PostgreSQL databases of this run's tests: a mutant's run ends at its first failure, before its hooks drop them. */
+const DATABASE_PREFIX = `jc_mutation_${process.pid}`;
+process.env.TEST_DATABASE_PREFIX = DATABASE_PREFIX;
+
 /** Mutants tested at once by default (--concurrency=N): the tests start servers and browsers, and machines running this have few cores. */
 const DEFAULT_CONCURRENCY = 2;
 
@@ -215,7 +220,11 @@ async function main(args: string[]): Promise<number> {
       for (const [index, part] of group.parts.entries()) {
         if (onlyParts(group)?.includes(index) === false) continue;
         console.log(`\n== ${group.name}${group.parts.length > 1 ? ` (${index + 1}/${group.parts.length})` : ''}: ${part.command}`);
-        counts = add(counts, await runPart(part, reportPath(group, index), concurrency, survivorsOnly));
+        try {
+          counts = add(counts, await runPart(part, reportPath(group, index), concurrency, survivorsOnly));
+        } finally {
+          await dropDatabasesStartingWith(DATABASE_PREFIX);
+        }
       }
     } catch (error) {
       // Most often the tests fail before any mutant (Stryker's dry run): the other groups still run.
