@@ -52,12 +52,15 @@ function withDatabase(url: string, database: string): string {
 
 /** The databases this process created and has not dropped yet. */
 const undropped = new Set<string>();
+/** Set once the process drops them all on its way out: tests still running then may not create more. */
+let ending = false;
 
 /**
  * Drops the databases this process created and has not dropped, connections
  * cut: for a process about to exit before its tests' hooks ran.
  */
 export async function dropUndroppedDatabases(): Promise<void> {
+  ending = true;
   if (TEST_DATABASE_URL === undefined || undropped.size === 0) return;
   await dropDatabases(TEST_DATABASE_URL, [...undropped]);
   undropped.clear();
@@ -70,6 +73,7 @@ export async function dropUndroppedDatabases(): Promise<void> {
  */
 export async function createDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   if (TEST_DATABASE_URL === undefined) throw new Error(HOW_TO_RUN);
+  if (ending) throw new Error('This process is ending and has dropped its test databases: no new one is created');
   const server = TEST_DATABASE_URL;
   const name = `${TEST_DATABASE_PREFIX}_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: server });
