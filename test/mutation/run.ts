@@ -3,7 +3,8 @@
 // then each group's counts and score and the total. Exits 1 when a group
 // scores under TARGET_SCORE. Not part of `npm test`: it runs a test command
 // per mutant and takes minutes (the storage group, over an hour), so
-// `--survivors` runs again only the mutants the last run's reports left alive,
+// `--survivors` runs again only the mutants the last run's reports left alive
+// (and `--timeouts` those that timed out, as a run on a busy machine may),
 // for when tests were added and the code they mutate is unchanged.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
@@ -100,7 +101,7 @@ interface Report {
   files: Record<string, { source: string; mutants: ReportMutant[] }>;
 }
 
-const ALIVE: readonly string[] = ['Survived', 'NoCoverage'];
+const ALIVE: readonly MutantResult['status'][] = ['Survived', 'NoCoverage'];
 
 function readReport(path: string): Report {
   try {
@@ -116,18 +117,18 @@ function mutantKey(file: string, m: ReportMutant): string {
 }
 
 /**
- * Stryker `mutate` ranges covering the mutants a report left alive, or
- * undefined when none is. The report counts only while the code it mutated is
+ * Stryker `mutate` ranges covering the mutants of a report with one of these
+ * statuses, or undefined when none has. The report counts only while the code it mutated is
  * the same: a changed file, alive mutants or not, stops the run.
  */
-function survivorRanges(report: Report, path: string): string[] | undefined {
+function rangesOf(report: Report, path: string, statuses: readonly MutantResult['status'][]): string[] | undefined {
   const ranges = new Set<string>();
   for (const [file, { source, mutants }] of Object.entries(report.files)) {
     // A changed file's killed mutants may live now, not only its survivors.
     if (readFileSync(file, 'utf8') !== source) throw new Error(`${file} changed since ${path} was written: run the group in full`);
-    const alive = mutants.filter((m) => ALIVE.includes(m.status));
+    const again = mutants.filter((m) => statuses.includes(m.status));
     // The report's columns count from 1; a range's columns count from 0, its lines from 1.
-    for (const { location: { start, end } } of alive) ranges.add(`${file}:${start.line}:${start.column - 1}-${end.line}:${end.column - 1}`);
+    for (const { location: { start, end } } of again) ranges.add(`${file}:${start.line}:${start.column - 1}-${end.line}:${end.column - 1}`);
   }
   return ranges.size === 0 ? undefined : [...ranges];
 }
@@ -142,13 +143,13 @@ function merged(report: Report, rerun: Report): Report {
   return report;
 }
 
-/** One part: in full, or only the mutants its last report left alive; answers the part's counts. */
-async function runPart(part: MutationPart, jsonReport: string, concurrency: number, survivorsOnly: boolean): Promise<GroupCounts> {
-  if (!survivorsOnly) return countsOf(await new Stryker(optionsFor(part, part.mutate, jsonReport, concurrency)).runMutationTest());
+/** One part: in full (again undefined), or only the mutants of its last report with those statuses; answers the part's counts. */
+async function runPart(part: MutationPart, jsonReport: string, concurrency: number, again: readonly MutantResult['status'][] | undefined): Promise<GroupCounts> {
+  if (again === undefined) return countsOf(await new Stryker(optionsFor(part, part.mutate, jsonReport, concurrency)).runMutationTest());
   const report = readReport(jsonReport);
-  const ranges = survivorRanges(report, jsonReport);
+  const ranges = rangesOf(report, jsonReport, again);
   if (ranges !== undefined) {
-    const rerunReport = jsonReport.replace(/\.json$/, '.survivors.json');
+    const rerunReport = jsonReport.replace(/\.json$/, '.again.json');
     await new Stryker(optionsFor(part, ranges, rerunReport, concurrency)).runMutationTest();
     writeFileSync(jsonReport, JSON.stringify(merged(report, readReport(rerunReport))));
     rmSync(rerunReport);
@@ -158,9 +159,10 @@ async function runPart(part: MutationPart, jsonReport: string, concurrency: numb
 
 function usage(): string {
   return [
-    'npm run test:mutation [-- [--concurrency=N] [--survivors] GROUP[:PART]...]',
+    'npm run test:mutation [-- [--concurrency=N] [--survivors] [--timeouts] GROUP[:PART]...]',
     'Runs StrykerJS over each group named (all of them when none is), then prints their scores; GROUP:PART runs one part of a group.',
-    "--survivors runs again only the mutants the group's last reports (reports/mutation/) left alive, and updates them.",
+    "--survivors runs again only the mutants the group's last reports (reports/mutation/) left alive, and updates them;",
+    '--timeouts those that timed out (a run slowed by a busy machine counts as one).',
     '',
     ...MUTATION_GROUPS.map((g) => `  ${g.name.padEnd(12)} ${g.about}`),
   ].join('\n');
@@ -190,9 +192,9 @@ async function main(args: string[]): Promise<number> {
     console.error(`--concurrency takes a whole number of at least 1.\n\n${usage()}`);
     return 2;
   }
-  const survivorsOnly = args.includes('--survivors');
+  const again: MutantResult['status'][] = [...(args.includes('--survivors') ? ALIVE : []), ...(args.includes('--timeouts') ? (['Timeout'] as const) : [])];
   // GROUP:N runs only the group's part N (its own report), for a group whose parts take long.
-  const wanted = args.filter((a) => a !== concurrencyArg && a !== '--survivors').map((arg) => {
+  const wanted = args.filter((a) => a !== concurrencyArg && a !== '--survivors' && a !== '--timeouts').map((arg) => {
     const [name, part] = arg.split(':');
     return { arg, name, part: part === undefined ? undefined : Number(part) - 1 };
   });
@@ -221,7 +223,7 @@ async function main(args: string[]): Promise<number> {
         if (onlyParts(group)?.includes(index) === false) continue;
         console.log(`\n== ${group.name}${group.parts.length > 1 ? ` (${index + 1}/${group.parts.length})` : ''}: ${part.command}`);
         try {
-          counts = add(counts, await runPart(part, reportPath(group, index), concurrency, survivorsOnly));
+          counts = add(counts, await runPart(part, reportPath(group, index), concurrency, again.length === 0 ? undefined : again));
         } finally {
           await dropDatabasesStartingWith(DATABASE_PREFIX);
         }
