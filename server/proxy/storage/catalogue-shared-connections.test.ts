@@ -222,6 +222,17 @@ describe('shared catalogue: its dedicated connection and the sync lock (PostgreS
     await other.close();
   });
 
+  it('checks the version at the interval asked, once a second by default', BOUND, async () => {
+    const hourly = await open('hourly', { checkEveryMs: 3_600_000 });
+    const byDefault = countedPool('by-default');
+    copies.push(await openSharedCatalogueStore(byDefault.pool, { logger: silent }));
+    const [fromHourly, fromDefault] = [hourly.reads.count, byDefault.reads.count];
+    // A bound on counts, not a timing: a busy machine runs timers late, never early.
+    await sleep(1_500);
+    assert.equal(hourly.reads.count, fromHourly, 'no check within the first hour');
+    assert.ok(byDefault.reads.count - fromDefault <= 2, `${byDefault.reads.count - fromDefault} checks in a second and a half by default`);
+  });
+
   it('closed, it checks the version no more', BOUND, async () => {
     const { copy, pool, checkedOut, reads } = await open('closing-checks', { checkEveryMs: 20 });
     const checks = reads.count;
