@@ -48,15 +48,18 @@ function countingPool(name: string) {
   return { pool, read };
 }
 
-/** Cuts every connection of the instance: its listening one too, so it hears no announcement until it looks again (once an hour here). */
+/**
+ * Cuts every connection of the instance: its listening one too, so it hears no announcement until it looks again (once an hour here).
+ * On this file's database only: another run of this file at the same time (the mutation check runs two) names its instances alike.
+ */
 async function cutConnections(name: string): Promise<void> {
   const killer = new pg.Client({ connectionString: url });
   await killer.connect();
   try {
-    await killer.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [name]);
+    await killer.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()', [name]);
     // Gone from the server: no announcement reaches them any more.
     await eventually(
-      async () => (await killer.query<{ n: string }>('SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = $1', [name])).rows[0]?.n === '0',
+      async () => (await killer.query<{ n: string }>('SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()', [name])).rows[0]?.n === '0',
       { timeoutMs: 10_000, what: `the connections of ${name} to close` },
     );
   } finally {

@@ -89,14 +89,17 @@ async function open(name: string, options: Partial<SharedCatalogueOptions> = {})
 /** Connections the pool has handed out and not had back. */
 const held = (pool: pg.Pool) => pool.totalCount - pool.idleCount;
 
-/** Cuts every connection of the instance named `name`, as when the database restarts or the network drops. */
+/**
+ * Cuts every connection of the instance named `name`, as when the database restarts or the network drops.
+ * On this file's database only: another run of this file at the same time (the mutation check runs two) names its instances alike.
+ */
 async function cutConnections(name: string): Promise<void> {
   const killer = new pg.Client({ connectionString: url });
   await killer.connect();
   try {
-    await killer.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [name]);
+    await killer.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()', [name]);
     await eventually(
-      async () => (await killer.query<{ n: string }>('SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = $1', [name])).rows[0]?.n === '0',
+      async () => (await killer.query<{ n: string }>('SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()', [name])).rows[0]?.n === '0',
       { timeoutMs: 10_000, what: `the connections of ${name} to close` },
     );
   } finally {

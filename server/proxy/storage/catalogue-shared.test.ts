@@ -182,7 +182,8 @@ describe('shared catalogue on PostgreSQL, with the sandbox over HTTP', { skip },
     await leader!.catalogue.stop();
     const killer = new pg.Client({ connectionString: url });
     await killer.connect();
-    await killer.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [leader!.name]);
+    // On this file's database only: another run of this file at the same time names its instances alike.
+    await killer.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()', [leader!.name]);
     await killer.end();
     await leader!.pool.end();
 
