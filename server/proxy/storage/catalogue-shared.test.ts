@@ -32,7 +32,9 @@ const bareUrl = skip ? '' : await freshDatabase();
 const silent = pino({ level: 'silent' });
 const CHANNEL = 'board_test';
 /** Each test's bound: a mutant that hangs a wait (an instance that never opens) fails here instead of at the mutation run's timeout. */
-const BOUND = { timeout: 45_000 };
+const BOUND = { timeout: 60_000 };
+/** The hooks' bound: starting the sandbox takes a while on a busy machine. */
+const HOOK_BOUND = { timeout: 120_000 };
 
 interface Instance {
   name: string;
@@ -104,7 +106,7 @@ describe('shared catalogue on PostgreSQL, with the sandbox over HTTP', { skip },
     companyToken = ((await jwt.json()) as { token: string }).token;
     await createCampaign('First job');
     await createCampaign('Second job');
-  }, BOUND);
+  }, HOOK_BOUND);
 
   after(async () => {
     for (const instance of instances) {
@@ -113,7 +115,7 @@ describe('shared catalogue on PostgreSQL, with the sandbox over HTTP', { skip },
       await instance.pool.end().catch(() => undefined);
     }
     await sandbox?.close();
-  }, BOUND);
+  }, HOOK_BOUND);
 
   const syncing = () => instances.filter((i) => i.listCalls > 0);
   const alive = () => instances.filter((i) => !i.pool.ended);
