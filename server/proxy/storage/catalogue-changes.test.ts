@@ -1,13 +1,18 @@
 // The shared catalogue hands the other instances changes, not copies, on
 // PostgreSQL: after the syncing instance writes 3 changed campaigns among
 // 2,000, another instance reads those 3 records only (counted where its pool
-// answers) and serves them; removed campaigns are removed there too; and an
+// answers) and serves them; removed campaigns are removed there too; an
 // instance that was away while the removals it missed were pruned reloads
-// the whole copy.
+// the whole copy, one behind by no more than the removals kept reads the
+// changes; a writer does not read back its own writes, but does read what
+// another wrote before it; the time of the last complete sync travels with
+// the changes; and a record the copy holds unreadable is left out.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { pino } from 'pino';
+import type { Logger } from 'pino';
+import { captureLogs } from '../../test/logs.ts';
 import { eventually } from '../../test/poll.ts';
 import { freshMigratedDatabase, skipWithoutPostgres } from '../../test/postgres.ts';
 import { toCatalogueCampaign } from '../catalogue/catalogue.ts';
@@ -22,6 +27,12 @@ const silent = pino({ level: 'silent' });
 const MANY = 2_000;
 /** What the syncing instance keeps of removals, in versions: small, so that an instance away for a few writes is too far behind. */
 const KEEP = 5;
+/** Each test's bound: a mutant that hangs a wait fails here instead of at the mutation run's timeout. */
+const BOUND = { timeout: 60_000 };
+/** The hooks' bound: writing the 2,000 records takes a while on a busy machine. */
+const HOOK_BOUND = { timeout: 120_000 };
+/** The time of the syncing instance's first complete sync. */
+const FIRST_SYNC = new Date('2026-01-02T03:04:05.000Z');
 
 const campaign = (id: number, name = `Offer ${id}`): CatalogueCampaign => toCatalogueCampaign(upstreamCampaign({ id, name }));
 
@@ -39,15 +50,18 @@ function countingPool(name: string) {
   return { pool, read };
 }
 
-/** Cuts every connection of the instance: its listening one too, so it hears no announcement until it looks again (once an hour here). */
+/**
+ * Cuts every connection of the instance: its listening one too, so it hears no announcement until it looks again (once an hour here).
+ * On this file's database only: another run of this file at the same time (the mutation check runs two) names its instances alike.
+ */
 async function cutConnections(name: string): Promise<void> {
   const killer = new pg.Client({ connectionString: url });
   await killer.connect();
   try {
-    await killer.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [name]);
+    await killer.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()', [name]);
     // Gone from the server: no announcement reaches them any more.
     await eventually(
-      async () => (await killer.query<{ n: string }>('SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = $1', [name])).rows[0]?.n === '0',
+      async () => (await killer.query<{ n: string }>('SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()', [name])).rows[0]?.n === '0',
       { timeoutMs: 10_000, what: `the connections of ${name} to close` },
     );
   } finally {
@@ -60,10 +74,10 @@ describe('shared catalogue: changes, not copies (PostgreSQL)', { skip }, () => {
   const copies: SharedCatalogue[] = [];
   let leader: SharedCatalogue;
 
-  async function open(name: string, options: { checkEveryMs?: number } = {}) {
+  async function open(name: string, options: { checkEveryMs?: number; logger?: Logger } = {}) {
     const { pool, read } = countingPool(name);
     pools.push(pool);
-    const copy = await openSharedCatalogueStore(pool, { logger: silent, keepRemovalsForVersions: KEEP, checkEveryMs: options.checkEveryMs ?? 3_600_000 });
+    const copy = await openSharedCatalogueStore(pool, { logger: options.logger ?? silent, keepRemovalsForVersions: KEEP, checkEveryMs: options.checkEveryMs ?? 3_600_000 });
     copies.push(copy);
     return { copy, read };
   }
@@ -72,31 +86,48 @@ describe('shared catalogue: changes, not copies (PostgreSQL)', { skip }, () => {
     if (skip) return;
     ({ copy: leader } = await open('leader'));
     assert.equal(await leader.lead(), true);
-    await leader.applyChanges({ upserts: Array.from({ length: MANY }, (_, i) => campaign(i + 1)), deletes: [] }, new Date());
-  });
+    await leader.applyChanges({ upserts: Array.from({ length: MANY }, (_, i) => campaign(i + 1)), deletes: [] }, FIRST_SYNC);
+  }, HOOK_BOUND);
 
   after(async () => {
     for (const copy of copies) await copy.close();
     for (const pool of pools) await pool.end().catch(() => undefined);
-  });
+  }, HOOK_BOUND);
 
-  it('an instance starting loads the whole copy; after 3 campaigns change, it reads those 3 records only and serves them', async () => {
+  it('an instance starting loads the whole copy; after 3 campaigns change, it reads those 3 records only and serves them', BOUND, async () => {
     const { copy: follower, read } = await open('follower');
     assert.equal(read.records, MANY, 'the whole copy at start');
     assert.equal(follower.store.count(), MANY);
+    assert.deepEqual(follower.lastCatchUp(), { kind: 'whole', from: 0, to: leader.version() });
+    assert.equal(follower.store.lastSyncedAt()?.toISOString(), FIRST_SYNC.toISOString(), 'with the time of the last complete sync');
     read.records = 0;
+    const held = follower.version();
 
     await leader.applyChanges({ upserts: [campaign(7, 'Changed 7'), campaign(700, 'Changed 700'), campaign(1_999, 'Changed 1999')], deletes: [] });
     await eventually(() => follower.version() === leader.version(), { timeoutMs: 10_000, what: 'the follower to catch up (NOTIFY)' });
 
     assert.equal(read.records, 3, 'only the changed records were read');
-    assert.deepEqual(follower.lastCatchUp()?.kind, 'changes');
+    assert.deepEqual(follower.lastCatchUp(), { kind: 'changes', from: held, to: leader.version() });
     assert.deepEqual([7, 700, 1_999].map((id) => follower.store.get(id)?.name), ['Changed 7', 'Changed 700', 'Changed 1999']);
     assert.equal(follower.store.get(8)?.name, 'Offer 8');
     assert.equal(follower.store.count(), MANY);
+
+    // Nothing changed since: a refresh reads the version alone and applies nothing.
+    const caughtUp = follower.lastCatchUp();
+    await follower.refresh();
+    assert.equal(follower.lastCatchUp(), caughtUp);
+    assert.equal(read.records, 3);
   });
 
-  it('removals reach the other instances as removals, with no record read', async () => {
+  it('the time of a complete sync reaches the other instances with its changes', BOUND, async () => {
+    const { copy: follower } = await open('follower-synced');
+    const syncedAt = new Date('2026-02-03T04:05:06.000Z');
+    await leader.applyChanges({ upserts: [campaign(5, 'Synced 5')], deletes: [] }, syncedAt);
+    await eventually(() => follower.version() === leader.version(), { timeoutMs: 10_000, what: 'the follower to catch up' });
+    assert.equal(follower.store.lastSyncedAt()?.toISOString(), syncedAt.toISOString());
+  });
+
+  it('removals reach the other instances as removals, with no record read', BOUND, async () => {
     const { copy: follower, read } = await open('follower-removals');
     read.records = 0;
     await leader.applyChanges({ upserts: [], deletes: [11, 12] });
@@ -107,7 +138,7 @@ describe('shared catalogue: changes, not copies (PostgreSQL)', { skip }, () => {
     assert.equal(follower.store.count(), MANY - 2);
   });
 
-  it('an instance further behind than the removals kept reloads the whole copy, and drops what was removed meanwhile', async () => {
+  it('an instance further behind than the removals kept reloads the whole copy, and drops what was removed meanwhile', BOUND, async () => {
     const { copy: away, read } = await open('away');
     // The instance stops hearing the announcements (its listening connection is cut, and it checks the version once an hour).
     await cutConnections('away');
@@ -127,7 +158,7 @@ describe('shared catalogue: changes, not copies (PostgreSQL)', { skip }, () => {
     assert.deepEqual(away.store.ids().sort((a, b) => a - b), leader.store.ids().sort((a, b) => a - b));
   });
 
-  it('an instance behind by fewer versions than the removals kept reads only the changes it missed', async () => {
+  it('an instance behind by fewer versions than the removals kept reads only the changes it missed', BOUND, async () => {
     const { copy: behind, read } = await open('behind');
     await cutConnections('behind');
     const held = behind.version();
@@ -142,5 +173,80 @@ describe('shared catalogue: changes, not copies (PostgreSQL)', { skip }, () => {
     assert.equal(read.records, 1);
     assert.equal(behind.store.get(41), undefined);
     assert.equal(behind.store.get(42)?.name, 'Changed 42');
+  });
+
+  it('an instance behind by exactly the versions removals are kept reads only the changes, removals included', BOUND, async () => {
+    const { copy: behind, read } = await open('behind-by-keep');
+    assert.equal(read.records, leader.store.ids().length, 'the whole copy at start, read once');
+    await cutConnections('behind-by-keep');
+    const held = behind.version();
+    await leader.applyChanges({ upserts: [], deletes: [51] });
+    for (let i = 1; i < KEEP; i++) await leader.applyChanges({ upserts: [campaign(52, `Changed 52 (${i})`)], deletes: [] });
+    assert.equal(leader.version(), held + KEEP);
+    read.records = 0;
+
+    await behind.refresh();
+
+    assert.deepEqual(behind.lastCatchUp(), { kind: 'changes', from: held, to: held + KEEP });
+    assert.equal(read.records, 1);
+    assert.equal(behind.store.get(51), undefined);
+    assert.equal(behind.store.get(52)?.name, `Changed 52 (${KEEP - 1})`);
+  });
+
+  it('an instance writing after another wrote, before hearing of it, still reads that write', BOUND, async () => {
+    const { copy: late, read } = await open('interleaved');
+    // It hears no announcement: the leader's write is unknown to it when it writes its own.
+    await cutConnections('interleaved');
+    // Its own write alone: applied as it was made, not read back.
+    const caughtUp = late.lastCatchUp();
+    const held = late.version();
+    await late.upsert(campaign(60, 'Written alone'));
+    read.records = 0;
+    await late.refresh();
+    assert.equal(late.lastCatchUp(), caughtUp);
+    assert.equal(read.records, 0);
+    assert.equal(late.version(), held + 1);
+
+    await leader.applyChanges({ upserts: [campaign(61, 'By the leader')], deletes: [] });
+    await late.upsert(campaign(62, 'By the other'));
+    await eventually(() => leader.version() === late.version() + 2, { timeoutMs: 10_000, what: "the leader to hear the other's write" });
+    assert.equal(late.version(), leader.version() - 2, 'its own write does not pass for the one it missed');
+
+    await late.refresh();
+
+    assert.equal(late.store.get(61)?.name, 'By the leader');
+    assert.equal(late.store.get(62)?.name, 'By the other');
+    assert.equal(late.version(), leader.version());
+  });
+
+  it('a record the copy holds unreadable is left out, its older form too, and logged with the fields at fault', BOUND, async () => {
+    const logs = captureLogs();
+    const { copy: follower } = await open('unreadable', { logger: logs.logger });
+    assert.equal(follower.store.get(8)?.name, 'Offer 8');
+    const unreadable = (id: number) => ({ ...campaign(id), address: { ...campaign(id).address!, city: 5 } });
+    const writer = new pg.Client({ connectionString: url });
+    await writer.connect();
+    try {
+      // As a writer of another version of the proxy might leave them: one record replaced, one new.
+      await writer.query(
+        `WITH v AS (UPDATE catalogue_version SET version = version + 1 RETURNING version)
+         INSERT INTO catalogue_campaigns (id, record, changed_version) SELECT x.id, x.record, v.version FROM v, (VALUES (8::bigint, $1::jsonb), (3001, $2)) AS x(id, record)
+         ON CONFLICT (id) DO UPDATE SET record = excluded.record, changed_version = excluded.changed_version`,
+        [JSON.stringify(unreadable(8)), JSON.stringify(unreadable(3001))],
+      );
+    } finally {
+      await writer.end();
+    }
+
+    await follower.refresh();
+
+    assert.equal(follower.store.get(8), undefined, 'not served in its older form');
+    assert.equal(follower.store.get(3001), undefined);
+    assert.equal(follower.store.get(9)?.name, 'Offer 9');
+    const warnings = logs.lines.filter((l) => l.event === 'shared_campaign_unreadable');
+    assert.deepEqual(
+      warnings.map((l) => [l.module, l.fields, l.msg]),
+      [1, 2].map(() => ['catalogue', ['address.city'], 'a campaign of the shared catalogue copy is unreadable; left out']),
+    );
   });
 });

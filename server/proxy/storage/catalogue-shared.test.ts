@@ -31,6 +31,10 @@ const olderUrl = skip ? '' : await freshMigratedDatabase();
 const bareUrl = skip ? '' : await freshDatabase();
 const silent = pino({ level: 'silent' });
 const CHANNEL = 'board_test';
+/** Each test's bound: a mutant that hangs a wait (an instance that never opens) fails here instead of at the mutation run's timeout. */
+const BOUND = { timeout: 60_000 };
+/** The hooks' bound: starting the sandbox takes a while on a busy machine. */
+const HOOK_BOUND = { timeout: 120_000 };
 
 interface Instance {
   name: string;
@@ -102,7 +106,7 @@ describe('shared catalogue on PostgreSQL, with the sandbox over HTTP', { skip },
     companyToken = ((await jwt.json()) as { token: string }).token;
     await createCampaign('First job');
     await createCampaign('Second job');
-  });
+  }, HOOK_BOUND);
 
   after(async () => {
     for (const instance of instances) {
@@ -111,12 +115,12 @@ describe('shared catalogue on PostgreSQL, with the sandbox over HTTP', { skip },
       await instance.pool.end().catch(() => undefined);
     }
     await sandbox?.close();
-  });
+  }, HOOK_BOUND);
 
   const syncing = () => instances.filter((i) => i.listCalls > 0);
   const alive = () => instances.filter((i) => !i.pool.ended);
 
-  it('exactly one of three instances syncs from the service; the others serve the same list', async () => {
+  it('exactly one of three instances syncs from the service; the others serve the same list', BOUND, async () => {
     await Promise.all(['a', 'b', 'c'].map((name) => startInstance(name)));
     const [first] = await eventually(() => syncing().length > 0 && syncing(), { timeoutMs: 5_000, what: 'a first sync' });
     await eventually(() => instances.every((i) => i.ids().length === 2), { timeoutMs: 2_000, what: 'every instance to serve the two campaigns' });
@@ -131,7 +135,7 @@ describe('shared catalogue on PostgreSQL, with the sandbox over HTTP', { skip },
   });
 
   // Counted in the syncing instance's turns (one a second) rather than timed: a loaded machine runs late, not fewer turns.
-  it('after a change in the service and a sync, every instance answers the new version before the next sync, without listing the service', async () => {
+  it('after a change in the service and a sync, every instance answers the new version before the next sync, without listing the service', BOUND, async () => {
     const [leader] = syncing();
     const followers = instances.filter((i) => i !== leader);
     const added = await createCampaign('Third job');
@@ -143,7 +147,7 @@ describe('shared catalogue on PostgreSQL, with the sandbox over HTTP', { skip },
     assert.deepEqual(followers.map((i) => i.listCalls), followers.map(() => 0), 'the others listed nothing');
   });
 
-  it('a campaign one instance re-reads upstream (an application checking it) is written through to the others', async () => {
+  it('a campaign one instance re-reads upstream (an application checking it) is written through to the others', BOUND, async () => {
     const [leader] = syncing();
     const follower = instances.find((i) => i !== leader)!;
     const [gone, kept] = follower.ids();
@@ -163,7 +167,7 @@ describe('shared catalogue on PostgreSQL, with the sandbox over HTTP', { skip },
     assert.ok(leader!.listCalls <= turns + 1, `the syncing instance listed ${leader!.listCalls - turns} more times meanwhile`);
   });
 
-  it('a new instance starting while another syncs serves the shared copy at once, without calling the service', async () => {
+  it('a new instance starting while another syncs serves the shared copy at once, without calling the service', BOUND, async () => {
     const late = await startInstance('late', { start: false });
     const [leader] = syncing();
     assert.deepEqual(late.ids(), leader!.ids(), 'served before its first turn');
@@ -173,14 +177,15 @@ describe('shared catalogue on PostgreSQL, with the sandbox over HTTP', { skip },
     assert.equal(late.catalogue.isStale(), false);
   });
 
-  it('when the syncing instance dies (its connections cut), another takes the sync over; the dead one still answers from memory', async () => {
+  it('when the syncing instance dies (its connections cut), another takes the sync over; the dead one still answers from memory', BOUND, async () => {
     const [leader] = syncing();
     const before = leader!.ids();
     // The process dies: its timers stop and the server cuts its connections, which frees the lock.
     await leader!.catalogue.stop();
     const killer = new pg.Client({ connectionString: url });
     await killer.connect();
-    await killer.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [leader!.name]);
+    // On this file's database only: another run of this file at the same time names its instances alike.
+    await killer.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()', [leader!.name]);
     await killer.end();
     await leader!.pool.end();
 
@@ -196,10 +201,29 @@ describe('shared catalogue on PostgreSQL, with the sandbox over HTTP', { skip },
 });
 
 describe('shared catalogue copy on a database without its tables', { skip }, () => {
-  it('fails to open, saying to run the migrations', async () => {
+  it('fails to open, saying to run the migrations', BOUND, async () => {
     const pool = new pg.Pool({ connectionString: bareUrl, max: 2 });
     try {
-      await assert.rejects(openSharedCatalogueStore(pool, { logger: silent }), /shared catalogue's tables are missing.*run the database migrations/);
+      await assert.rejects(openSharedCatalogueStore(pool, { logger: silent }), (error: Error) => {
+        assert.match(error.message, /shared catalogue's tables are missing.*run the database migrations/);
+        assert.equal((error.cause as { code?: unknown } | undefined)?.code, '42P01', "with the database's error");
+        return true;
+      });
+    } finally {
+      await pool.end();
+    }
+  });
+
+  it('fails to open with the database\'s own error when it is something else', BOUND, async () => {
+    const missing = new URL(bareUrl);
+    missing.pathname = '/no_such_database_for_the_catalogue';
+    const pool = new pg.Pool({ connectionString: missing.href, max: 2 });
+    try {
+      await assert.rejects(openSharedCatalogueStore(pool, { logger: silent }), (error: Error) => {
+        assert.doesNotMatch(error.message, /tables are missing/);
+        assert.equal((error as { code?: unknown }).code, '3D000', 'no such database');
+        return true;
+      });
     } finally {
       await pool.end();
     }
@@ -207,7 +231,7 @@ describe('shared catalogue copy on a database without its tables', { skip }, () 
 });
 
 describe('shared catalogue copy, when a notification is lost', { skip }, () => {
-  it('a new version written without NOTIFY still reaches every instance at its next look at the version (every second)', async () => {
+  it('a new version written without NOTIFY still reaches every instance at its next look at the version (every second)', BOUND, async () => {
     const setup = new pg.Client({ connectionString: quietUrl });
     await setup.connect();
     const pools = [1, 2].map(() => new pg.Pool({ connectionString: quietUrl, max: 2 }));
@@ -230,7 +254,7 @@ describe('shared catalogue copy, when a notification is lost', { skip }, () => {
     }
   });
 
-  it('loads records an earlier version wrote, without coordinates in their addresses, as offers without a position', async () => {
+  it('loads records an earlier version wrote, without coordinates in their addresses, as offers without a position', BOUND, async () => {
     const setup = new pg.Client({ connectionString: olderUrl });
     await setup.connect();
     const pool = new pg.Pool({ connectionString: olderUrl, max: 2 });
