@@ -5,8 +5,13 @@
 // against a bare Express route answering the same bytes, the proxy's RSS,
 // the sync requests a minute counted at the wire against the share, the time
 // for a newly broadcast offer to be listed, and the time for 100 changed
-// offers to be applied on every instance, against a whole reload.
-import { spawn } from 'node:child_process';
+// offers to be applied on every instance, against a whole reload (the syncing
+// instance in this process, the others each in a process of its own:
+// catalogue-follower.ts).
+// BENCH_CATALOGUE_ONLY=changes runs that last part alone (no proxy, no wire,
+// no search or throughput): the section then holds its figures only.
+import { fork, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,6 +21,7 @@ import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { pino } from 'pino';
+import { z } from 'zod';
 import { Campaign } from '../../server/contract/index.ts';
 import { RATE_LIMIT_PER_MINUTE } from '../../server/contract/values.ts';
 import { toCatalogueCampaign } from '../../server/proxy/catalogue/catalogue.ts';
@@ -32,6 +38,7 @@ import type { CampaignRow } from '../../server/sandbox/render.ts';
 import { TEST_DATABASE_URL } from '../../server/test/postgres-server.ts';
 import { freshMigratedDatabase } from '../../server/test/postgres.ts';
 import { CLI, startCli, stopCli } from '../cli-processes.ts';
+import { FollowerMessage } from './catalogue-follower-messages.ts';
 
 const OFFERS = Number(process.env.BENCH_CATALOGUE_OFFERS ?? 50_000);
 const CHANNEL = 'board_scale';
@@ -46,6 +53,9 @@ const CHANGED = 100;
 const CHANGE_ROUNDS = 15;
 const FOLLOWERS = 3;
 const LIST_PATH = '/api/campaigns?per_page=20';
+/** 'changes': only the changes on every instance are measured. */
+const ONLY = z.enum(['changes']).optional().parse(process.env.BENCH_CATALOGUE_ONLY || undefined);
+const HEADING = `## Catalogue at scale (${OFFERS.toLocaleString('en')} offers)`;
 
 /** What a board's visitors type, with the filters the list route takes. */
 const QUERIES = [
@@ -138,6 +148,55 @@ async function timedGets(base: string, rounds: number, queries: readonly string[
   return JSON.parse(printed) as number[];
 }
 
+/** An instance following the shared copy in a process of its own (catalogue-follower.ts): the versions it holds, and when. */
+interface Follower {
+  child: ChildProcess;
+  /** Its whole reload at start (ms). */
+  loaded: Promise<number>;
+  /** Resolves with the wall-clock time (performance.timeOrigin based) at which it holds this version or a later one. */
+  holds(version: number): Promise<number>;
+}
+
+function startFollower(url: string, name: string): Follower {
+  const child = fork(new URL('./catalogue-follower.ts', import.meta.url).pathname, [url, name], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const held: { version: number; at: number }[] = [];
+  const waiting = new Set<() => void>();
+  let exited: Error | undefined;
+  let loaded!: (ms: number) => void;
+  const loadedMs = new Promise<number>((resolve) => (loaded = resolve));
+  child.on('message', (received) => {
+    const message = FollowerMessage.parse(received);
+    if ('loaded' in message) loaded(message.loaded);
+    else held.push(message);
+    for (const wake of waiting) wake();
+  });
+  child.once('exit', (code) => {
+    exited = new Error(`the follower ${name} exited (${code})`);
+    for (const wake of waiting) wake();
+  });
+  return {
+    child,
+    loaded: Promise.race([loadedMs, new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`the follower ${name} exited (${code})`))))]),
+    async holds(version) {
+      for (;;) {
+        const at = held.find((h) => h.version >= version)?.at;
+        if (at !== undefined) return at;
+        if (exited !== undefined) throw exited;
+        await new Promise<void>((resolve) => {
+          const wake = () => {
+            waiting.delete(wake);
+            resolve();
+          };
+          waiting.add(wake);
+        });
+      }
+    },
+  };
+}
+
+/** Now, on the clock every process on the machine reads alike. */
+const wallNow = () => performance.timeOrigin + performance.now();
+
 /** 100 changed offers among the copy, applied on every instance sharing it (PostgreSQL), against a whole reload. */
 async function sharedChanges(records: CatalogueCampaign[]): Promise<string[]> {
   if (TEST_DATABASE_URL === undefined) return ['**Changes on every instance**: not measured: no PostgreSQL server (set TEST_DATABASE_URL).'];
@@ -145,6 +204,7 @@ async function sharedChanges(records: CatalogueCampaign[]): Promise<string[]> {
   const silent = pino({ level: 'silent' });
   const pools: pg.Pool[] = [];
   const copies: SharedCatalogue[] = [];
+  const followers: Follower[] = [];
   const open = async (name: string) => {
     const pool = new pg.Pool({ connectionString: url, max: 3, application_name: name });
     pool.on('error', () => undefined);
@@ -159,8 +219,8 @@ async function sharedChanges(records: CatalogueCampaign[]): Promise<string[]> {
     if (!(await leader.lead())) throw new Error('the bench leader did not take the sync lock');
     for (let i = 0; i < records.length; i += 1_000) await leader.applyChanges({ upserts: records.slice(i, i + 1_000), deletes: [] });
     await leader.applyChanges({ upserts: [], deletes: [] }, new Date());
-    const followers = await Promise.all(Array.from({ length: FOLLOWERS }, (_, i) => open(`bench-follower-${i}`)));
-    const wholeLoads = followers.map((f) => f.loadMs);
+    followers.push(...Array.from({ length: FOLLOWERS }, (_, i) => startFollower(url, `bench-follower-${i}`)));
+    const wholeLoads = await Promise.all(followers.map((f) => f.loaded));
     // One more instance that hears no announcement: its catch-up is timed alone.
     const { copy: quiet } = await open('bench-quiet');
     const killer = new pg.Client({ connectionString: url });
@@ -175,11 +235,12 @@ async function sharedChanges(records: CatalogueCampaign[]): Promise<string[]> {
         const record = records[(round * 7_919 + i * 487) % records.length]!;
         return { ...record, name: `${record.name ?? ''} (round ${round})` };
       });
-      const started = performance.now();
+      const started = wallNow();
       await leader.applyChanges({ upserts: changed, deletes: [] });
+      const leaderHolds = wallNow();
       const target = leader.version();
-      while (followers.some((f) => f.copy.version() !== target)) await new Promise((resolve) => setImmediate(resolve));
-      everyInstance.push(performance.now() - started);
+      const held = await Promise.all(followers.map((f) => f.holds(target)));
+      everyInstance.push(Math.max(leaderHolds, ...held) - started);
       const quietStarted = performance.now();
       await quiet.refresh();
       catchUps.push(performance.now() - quietStarted);
@@ -187,7 +248,7 @@ async function sharedChanges(records: CatalogueCampaign[]): Promise<string[]> {
     }
     return [
       `**Changes on every instance** (PostgreSQL, a fresh database on TEST_DATABASE_URL): ${records.length.toLocaleString('en')} offers in the shared copy, ${FOLLOWERS} instances`,
-      `following it in this process, ${CHANGE_ROUNDS} rounds of ${CHANGED} changed offers written by the syncing instance. "Every instance": from the write's start to the`,
+      `following it, each in a process of its own as the proxy is deployed, ${CHANGE_ROUNDS} rounds of ${CHANGED} changed offers written by the syncing instance. "Every instance": from the write's start to the`,
       `last instance holding the new version (write, NOTIFY, each instance's catch-up). "One catch-up": an instance that heard no announcement reads and`,
       'applies the changes since its version (timed alone). "Whole reload": an instance starting, which reads the whole copy (what each change cost before the change log).',
       '',
@@ -200,6 +261,13 @@ async function sharedChanges(records: CatalogueCampaign[]): Promise<string[]> {
       `Catch-up against whole reload, medians: ${(median(catchUps) / median(wholeLoads)).toFixed(3)}. Target: under 50 ms on every instance.`,
     ];
   } finally {
+    for (const follower of followers) {
+      if (follower.child.exitCode !== null || follower.child.signalCode !== null) continue;
+      const exited = new Promise((resolve) => follower.child.once('exit', resolve));
+      // Disconnected, it closes its copy and its pool, then exits.
+      if (follower.child.connected) follower.child.disconnect();
+      await exited;
+    }
     for (const copy of copies) await copy.close();
     for (const pool of pools) await pool.end().catch(() => undefined);
   }
@@ -211,6 +279,13 @@ export default async function bench(): Promise<string> {
   const seed = seedBroadcastOffers(sandbox.context, { count: OFFERS, channel: CHANNEL });
   const seedMs = performance.now() - seedStarted;
   const records = catalogueRecords(sandbox.context, seed);
+  if (ONLY === 'changes') {
+    try {
+      return [HEADING, '', 'Run alone (BENCH_CATALOGUE_ONLY=changes).', '', ...(await sharedChanges(records))].join('\n');
+    } finally {
+      await sandbox.close();
+    }
+  }
   const wire = await wireCounter(sandbox.origin);
   const dataDir = mkdtempSync(join(tmpdir(), 'catalogue-scale-bench-'));
   // What an earlier run left in DATA_DIR: the proxy starts serving it, and its sync walks in the background, paced.
@@ -282,7 +357,7 @@ export default async function bench(): Promise<string> {
 
     const changes = await sharedChanges(records);
     return [
-      '## Catalogue at scale (50,000 offers)',
+      HEADING,
       '',
       'test/bench/catalogue-scale.bench.ts (`npm run bench -- catalogue-scale`). The sandbox runs in the bench\'s process with',
       `${OFFERS.toLocaleString('en')} online offers broadcast on the board's channel (bulk seed: ${(seedMs / 1000).toFixed(1)} s), behind a forwarder that counts the`,

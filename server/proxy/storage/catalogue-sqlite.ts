@@ -15,6 +15,8 @@ import { boundingBox, distanceSql } from '../catalogue/geo.ts';
 import { foldForSearch, matchExpression, searchColumns } from '../catalogue/search-text.ts';
 import { withTombstones } from '../catalogue/tombstones.ts';
 import type { CatalogueCampaign, CatalogueStore, Facets, GeoPoint } from '../catalogue/types.ts';
+import { COUNTED, FacetCounts, sameFacets } from './catalogue-facet-counts.ts';
+import type { FacetColumns } from './catalogue-facet-counts.ts';
 
 /**
  * The tables' shape, in the file's user_version. The store holds nothing but
@@ -43,7 +45,7 @@ const SCHEMA = `
   CREATE INDEX IF NOT EXISTS campaigns_near ON campaigns (status, lat, lon, listed_at);
   CREATE INDEX IF NOT EXISTS campaigns_pay ON campaigns (status, pay);
   CREATE INDEX IF NOT EXISTS campaigns_city ON campaigns (city_key);
-  -- The facets' values, each found by a jump from one value to the next (facetValues) rather than a read of every offer.
+  -- The facets' counts (read once, then kept up to date from each change: catalogue-facet-counts.ts).
   CREATE INDEX IF NOT EXISTS campaigns_job_types ON campaigns (status, job_type);
   CREATE INDEX IF NOT EXISTS campaigns_working_times ON campaigns (status, working_time);
   CREATE INDEX IF NOT EXISTS campaigns_cities ON campaigns (status, city);
@@ -85,18 +87,11 @@ const RANKED_WORDS = `
   WHERE r.score <= coalesce((SELECT score FROM last), 1e308)
   ORDER BY r.score, ${BY_DATE} LIMIT ? OFFSET ?`;
 
-/**
- * The distinct non-null values of a column among online offers, in order:
- * each found from the one before by a seek in the column's index (a loose
- * index scan), so the cost grows with the values, not with the offers.
- */
-const facetValues = (column: 'job_type' | 'working_time' | 'city' | 'company_id') => `
-  WITH RECURSIVE v(x) AS (
-    SELECT min(${column}) FROM campaigns WHERE status = 'online'
-    UNION ALL
-    SELECT (SELECT min(${column}) FROM campaigns WHERE status = 'online' AND ${column} > v.x) FROM v WHERE v.x IS NOT NULL
-  )
-  SELECT x AS v FROM v WHERE x IS NOT NULL`;
+/** The online offers per non-null value of a column (from the column's index alone). */
+const facetCounts = (column: 'job_type' | 'working_time' | 'city' | 'company_id') =>
+  `SELECT ${column} AS v, count(*) AS n FROM campaigns WHERE status = 'online' AND ${column} IS NOT NULL GROUP BY ${column}`;
+/** The order of the companies in the facets: by name (the default locale's), then id. */
+const byName = new Intl.Collator().compare;
 
 /** Brings a file of another schema to this one, keeping its records (a new file has none). */
 function migrate(db: DatabaseSync): CatalogueCampaign[] {
@@ -149,6 +144,9 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
   const cityCentre = db.prepare("SELECT avg(lat) AS lat, avg(lon) AS lon FROM campaigns WHERE city_key = ? AND status = 'online' AND lat IS NOT NULL");
   const mergeText = db.prepare("INSERT INTO campaigns_text (campaigns_text, rank) VALUES ('merge', ?)");
   const totalChanges = db.prepare('SELECT total_changes() AS n');
+  const facetColumns = db.prepare('SELECT status, job_type, working_time, city, company_id, company_name FROM campaigns WHERE id = ?');
+  // A company's name from one of its online offers (the first in the index, the lowest id: the same at every read).
+  const companyName = db.prepare("SELECT company_name AS name FROM campaigns WHERE status = 'online' AND company_id = ? LIMIT 1");
 
   let version = 1;
   // A search's statements are prepared once per shape (its filters and order: a few dozen at most).
@@ -159,8 +157,27 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
     return prepared;
   };
   const recordsOf = (rows: { id: number }[]) => rows.map((r) => JSON.parse((getOne.get(r.id) as { record: string }).record) as CatalogueCampaign);
-  /** The facets, until a write changes a row's columns (a new title or text changes none: most changes keep them). */
+  /** The facets, until a write changes what they show (a new title or text changes nothing there: most changes keep them). */
   let facets: Facets | undefined;
+  /** The online offers per facet value, once read: then each write moves them (undefined: read them at the next facets()). */
+  let counts: FacetCounts | undefined;
+  /** The companies' names in the facets, read again for a company whose offers changed. */
+  const companyNames = new Map<number, string | null>();
+  /** Every write of a row's columns goes through here: its old values out of the counts, its new ones in. */
+  const recount = (before: FacetColumns | undefined, after: FacetColumns | undefined) => {
+    if (before !== undefined && after !== undefined && sameFacets(before, after)) return;
+    facets = undefined;
+    if (before !== undefined) companyNames.delete(before.company_id);
+    if (after !== undefined) companyNames.delete(after.company_id);
+    if (counts === undefined) return;
+    if (before !== undefined) counts.count(before, -1);
+    if (after !== undefined) counts.count(after, 1);
+  };
+  const forgetFacets = () => {
+    facets = undefined;
+    counts = undefined;
+    companyNames.clear();
+  };
 
   /**
    * The one write of a campaign (a sync's, a refresh's): its row and its
@@ -175,9 +192,10 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
     const lon = c.address?.longitude ?? null;
     const located = lat !== null && lon !== null;
     const pay = c.salary_max ?? c.salary_min;
-    const changed = insert.run(c.id, c.status, c.listed_at, c.company_id, c.company_name, c.job_type, c.working_time, c.city, c.city === null ? null : foldForSearch(c.city),
+    const before = held === 'none' ? undefined : (facetColumns.get(c.id) as FacetColumns | undefined);
+    insert.run(c.id, c.status, c.listed_at, c.company_id, c.company_name, c.job_type, c.working_time, c.city, c.city === null ? null : foldForSearch(c.city),
       located ? lat : null, located ? lon : null, pay);
-    if (changed.changes > 0) facets = undefined;
+    recount(before, c);
     insertRecord.run(c.id, record);
     // Only listed offers are searched: the index holds no other.
     deleteText.run(c.id);
@@ -189,8 +207,9 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
 
   /** False when the store held no such campaign. */
   const removeOne = (id: number): boolean => {
+    const before = facetColumns.get(id) as FacetColumns | undefined;
     const removed = deleteOne.run(id).changes > 0;
-    if (removed) facets = undefined;
+    if (before !== undefined) recount(before, undefined);
     deleteRecord.run(id);
     deleteText.run(id);
     return removed;
@@ -223,6 +242,8 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
       db.exec('COMMIT');
     } catch (error) {
       db.exec('ROLLBACK');
+      // The counts moved with writes now undone.
+      forgetFacets();
       throw error;
     }
     if (!changed) return;
@@ -237,17 +258,21 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
     });
   }
 
-  const distinct = (column: 'job_type' | 'working_time' | 'city'): string[] => (db.prepare(facetValues(column)).all() as { v: string }[]).map((r) => r.v);
-  // A company's name from one of its online offers (the first in the index: the same at every read).
-  const companies = db.prepare(
-    `SELECT v AS id, (SELECT company_name FROM campaigns WHERE status = 'online' AND company_id = v LIMIT 1) AS name FROM (${facetValues('company_id')})`,
-  );
+  /** The counts read from the table: once, and after a new copy. */
+  const readCounts = (): FacetCounts => {
+    const read = new FacetCounts();
+    for (const [facet, column] of Object.entries(COUNTED) as [keyof typeof COUNTED, (typeof COUNTED)[keyof typeof COUNTED]][]) {
+      for (const r of db.prepare(facetCounts(column)).all() as { v: string; n: number }[]) read.values[facet].set(r.v, r.n);
+    }
+    for (const r of db.prepare(facetCounts('company_id')).all() as { v: number; n: number }[]) read.companies.set(r.v, r.n);
+    return read;
+  };
 
   return withTombstones({
     replaceAll(campaigns, syncedAt) {
       inTransaction(() => {
         db.exec('DELETE FROM campaigns; DELETE FROM campaign_records; DELETE FROM campaigns_text;');
-        facets = undefined;
+        forgetFacets();
         for (const c of campaigns) write(c, 'none');
         setMeta.run('last_synced_at', syncedAt.toISOString());
         return true;
@@ -345,9 +370,14 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
     },
     facets() {
       if (facets !== undefined) return facets;
-      const byName = companies.all() as { id: number; name: string | null }[];
-      byName.sort((a, b) => (a.name ?? '').localeCompare(b.name ?? '') || a.id - b.id);
-      facets = { job_types: distinct('job_type'), working_times: distinct('working_time'), cities: distinct('city'), companies: byName.map((r) => ({ id: r.id, name: r.name })) };
+      counts ??= readCounts();
+      const companies = [...counts.companies.keys()].map((id) => {
+        let name = companyNames.get(id);
+        if (name === undefined) companyNames.set(id, (name = (companyName.get(id) as { name: string | null }).name));
+        return { id, name };
+      });
+      companies.sort((a, b) => byName(a.name ?? '', b.name ?? '') || a.id - b.id);
+      facets = { job_types: counts.list('job_types'), working_times: counts.list('working_times'), cities: counts.list('cities'), companies };
       return facets;
     },
     count() {
