@@ -1,7 +1,7 @@
 // The proxy's Express app, a function of its dependencies:
 // no listen() here, so tests start it on port 0 and startProxy composes it.
 // Order matters: request id, logging, metrics and security headers first,
-// in one middleware, then CORS on /api, the routes, the 404 (or 405 with Allow), and the one error handler.
+// in one middleware, then CORS on /api (the catalogue's routes run it themselves), the routes, the 404 (or 405 with Allow), and the one error handler.
 import express from 'express';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import helmet from 'helmet';
@@ -189,10 +189,12 @@ export function createProxyApp(deps: ProxyAppDeps): express.Express {
     sendDocsPage(res, page);
   });
 
-  app.use('/api', apiCors([...config.allowedOrigins, ...(config.publicOrigin === null ? [] : [config.publicOrigin])]));
-  app.use('/api/config', configRouter(config));
+  const cors = apiCors([...config.allowedOrigins, ...(config.publicOrigin === null ? [] : [config.publicOrigin])]);
   const reader = createCatalogueReader(deps.catalogue.store, { boardOfferUrl: config.boardOfferUrl });
-  campaignRoutes(app, '/api/campaigns', reader);
+  // The busiest answers, each route running the CORS handler itself (campaigns.ts says why).
+  campaignRoutes(app, '/api/campaigns', reader, cors);
+  app.use('/api', cors);
+  app.use('/api/config', configRouter(config));
   // The applications module reads its own (multipart) bodies: mounted before any body parser.
   if (deps.applications !== undefined) app.use('/api/applications', deps.applications.router);
   if (deps.applications?.receipt !== undefined) app.use(RECEIPT_PATH, deps.applications.receipt);

@@ -1,6 +1,6 @@
 // GET /api/campaigns and GET /api/campaigns/:id: the broadcast catalogue,
 // served from the proxy's own store (never by calling upstream per view).
-import type { Request, Router } from 'express';
+import type { Request, RequestHandler, Router } from 'express';
 import type { z } from 'zod';
 import type { CatalogueReader } from '../catalogue/reader.ts';
 import { sendCachedJson } from '../http-cache.ts';
@@ -48,9 +48,13 @@ const MAX_PARSED_QUERIES = 1000;
  * The catalogue's routes, registered on `app` under `base` ("/api/campaigns")
  * rather than as a mounted router: a page view then goes through no
  * sub-router, whose dispatch and URL rewriting were a measurable part of
- * the cost of the proxy's busiest answer.
+ * the cost of the proxy's busiest answer. `cors` (the /api CORS handler)
+ * runs first on each of them, so that they can be registered before the
+ * app's `use('/api', cors)` and a page view skips that prefix's rewriting
+ * of the URL and the layers between; other methods on these paths, OPTIONS
+ * among them, still reach the app's CORS layer.
  */
-export function campaignRoutes(app: Router, base: string, reader: CatalogueReader): void {
+export function campaignRoutes(app: Router, base: string, reader: CatalogueReader, cors: RequestHandler): void {
   // A board's pages ask for a handful of distinct URLs: each query string is
   // parsed and validated once, then found by its raw text (req.query is a
   // function of the URL alone).
@@ -71,18 +75,18 @@ export function campaignRoutes(app: Router, base: string, reader: CatalogueReade
     return parsed;
   };
 
-  app.get(base, (req, res) => {
+  app.get(base, cors, (req, res) => {
     sendCachedJson(req, res, reader.list(parseQuery(req)), CAMPAIGNS_CACHE_CONTROL);
   });
 
-  app.get(`${base}/:id`, (req, res) => {
+  app.get(`${base}/:id`, cors, (req, res) => {
     const answer = reader.detail(campaignId(req.params.id));
     if (answer === undefined) throw campaignNotFound();
     sendCachedJson(req, res, answer, CAMPAIGNS_CACHE_CONTROL);
   });
 
   // The offer's schema.org JobPosting, for search engines (mapping: PUBLIC-API.md, "JobPosting").
-  app.get(`${base}/:id/jobposting`, (req, res) => {
+  app.get(`${base}/:id/jobposting`, cors, (req, res) => {
     const answer = reader.jobPosting(campaignId(req.params.id));
     if (answer === undefined) throw campaignNotFound();
     sendCachedJson(req, res, answer, CAMPAIGNS_CACHE_CONTROL, 'application/ld+json; charset=utf-8');
