@@ -8,8 +8,12 @@
 // offers to be applied on every instance, against a whole reload (the syncing
 // instance in this process, the others each in a process of its own:
 // catalogue-follower.ts).
-// BENCH_CATALOGUE_ONLY=changes runs that last part alone (no proxy, no wire,
-// no search or throughput): the section then holds its figures only.
+//
+// BENCH_CATALOGUE_ONLY runs one part alone, for working on its cost where a
+// whole run takes many minutes; the section then holds that part's figures only.
+// - changes: the changes on every instance (no proxy, no wire, no search or throughput);
+// - list: the list throughput (with the seed and the proxy it needs): no search,
+//   no wire count over minutes, no newly broadcast offer, no PostgreSQL changes.
 import { fork, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { createServer, request as httpRequest } from 'node:http';
@@ -53,8 +57,8 @@ const CHANGED = 100;
 const CHANGE_ROUNDS = 15;
 const FOLLOWERS = 3;
 const LIST_PATH = '/api/campaigns?per_page=20';
-/** 'changes': only the changes on every instance are measured. */
-const ONLY = z.enum(['changes']).optional().parse(process.env.BENCH_CATALOGUE_ONLY || undefined);
+/** One part measured alone (see the header), or the whole run. */
+const ONLY = z.enum(['changes', 'list']).optional().parse(process.env.BENCH_CATALOGUE_ONLY || undefined);
 const HEADING = `## Catalogue at scale (${OFFERS.toLocaleString('en')} offers)`;
 
 /** What a board's visitors type, with the filters the list route takes. */
@@ -128,13 +132,73 @@ function rssOf(pid: number): { rss: number; peak: number } | undefined {
 }
 
 /** The bare route in a child process of its own, answering the proxy's bytes. */
-async function startBare(sampleFile: string): Promise<{ url: string; stop(): void }> {
+async function startBare(sampleFile: string): Promise<{ url: string; pid: number; stop(): void }> {
   const child = spawn(process.execPath, [new URL('./bare-route-server.ts', import.meta.url).pathname, sampleFile], { stdio: ['ignore', 'pipe', 'inherit'] });
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout }).once('line', resolve);
     child.once('exit', (code) => reject(new Error(`the bare route exited (${code})`)));
   });
-  return { url: line.trim(), stop: () => child.kill('SIGTERM') };
+  return { url: line.trim(), pid: child.pid!, stop: () => child.kill('SIGTERM') };
+}
+
+interface ListReads {
+  proxy: number[];
+  bare: number[];
+  /** CPU time (user + system) of each server's process per request answered, in µs, per round; empty without /proc. */
+  cpu: { proxy: number[]; bare: number[] };
+}
+
+/** CPU time (user + system) a process has used, in µs, from /proc (Linux); undefined elsewhere. */
+function cpuOf(pid: number): number | undefined {
+  try {
+    // After the command's name in parentheses: utime and stime are the 12th and 13th fields, in clock ticks (100 a second on Linux).
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return undefined;
+  }
+}
+
+/** GET LIST_PATH's requests/s, a round each in turn, from the proxy and from the bare route answering its bytes. */
+async function listThroughput(proxyUrl: string, proxyPid: number, dataDir: string): Promise<ListReads> {
+  const sample = await fetch(`${proxyUrl}${LIST_PATH}`, { headers: { 'Accept-Encoding': 'identity' } });
+  const skip = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding', 'content-encoding']);
+  const sampleFile = join(dataDir, 'bare-sample.json');
+  writeFileSync(sampleFile, JSON.stringify({ headers: [...sample.headers].filter(([name]) => !skip.has(name)), body: Buffer.from(await sample.arrayBuffer()).toString('base64') }));
+  const bare = await startBare(sampleFile);
+  try {
+    const reads: ListReads = { proxy: [], bare: [], cpu: { proxy: [], bare: [] } };
+    for (const url of [proxyUrl, bare.url]) await autocannon({ url: `${url}${LIST_PATH}`, connections: 2, duration: 1 });
+    for (let round = 0; round < READ_ROUNDS; round++) {
+      for (const [name, url, pid] of [['proxy', proxyUrl, proxyPid], ['bare', bare.url, bare.pid]] as const) {
+        const cpuBefore = cpuOf(pid);
+        const result = await autocannon({ url: `${url}${LIST_PATH}`, connections: READ_CONNECTIONS, duration: READ_SECONDS });
+        const cpuAfter = cpuOf(pid);
+        reads[name].push(result.requests.average);
+        if (cpuBefore !== undefined && cpuAfter !== undefined) reads.cpu[name].push((cpuAfter - cpuBefore) / result.requests.total);
+      }
+    }
+    return reads;
+  } finally {
+    bare.stop();
+  }
+}
+
+function listTable(reads: ListReads): string[] {
+  const ratio = median(reads.proxy) / median(reads.bare);
+  const cpu = (name: 'proxy' | 'bare') => (reads.cpu[name].length === 0 ? '?' : median(reads.cpu[name]).toFixed(0));
+  return [
+    `**GET ${LIST_PATH}** (autocannon, ${READ_CONNECTIONS} connections, ${READ_SECONDS} s a round, ${READ_ROUNDS} rounds taking turns) against a bare Express route answering`,
+    'the same bytes and headers from a process of its own; medians of the rounds. CPU: the server process\'s CPU time (user + system, from /proc) per',
+    'request answered during its rounds, steadier than requests/s when other work shares the machine; the proxy\'s includes its background sync.',
+    '',
+    '| server | requests/s, median | ratio | CPU µs/request, median |',
+    '|---|---:|---:|---:|',
+    `| proxy, ${OFFERS.toLocaleString('en')} offers | ${Math.round(median(reads.proxy))} | ${ratio.toFixed(2)} | ${cpu('proxy')} |`,
+    `| bare Express route | ${Math.round(median(reads.bare))} | 1.00 | ${cpu('bare')} |`,
+    '',
+    `Target ratio ≥ 0.6: ${ratio >= 0.6 ? 'met' : 'not met'}.`,
+  ];
 }
 
 /** GETs timed one at a time by a child process (timed-gets.ts), apart from the sandbox in this one. */
@@ -292,7 +356,6 @@ export default async function bench(): Promise<string> {
   const prefilled = openCatalogueStore(dataDir);
   prefilled.replaceAll(records, new Date());
   prefilled.close();
-  let bare: { url: string; stop(): void } | undefined;
   const proxy = await startCli(CLI.built, 'proxy', [], {
     UPSTREAM_URL: `${wire.url}/v2`,
     UPSTREAM_PRIVATE_KEY: seed.keys.private_key,
@@ -315,6 +378,15 @@ export default async function bench(): Promise<string> {
       if (i > 600) throw new Error(`the proxy was not ready within 60 s:\n${proxy.output()}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
+    if (ONLY === 'list') {
+      return [
+        HEADING,
+        '',
+        'Run alone (BENCH_CATALOGUE_ONLY=list): the proxy from the built CLI on a DATA_DIR holding the seeded offers, as in the whole run.',
+        '',
+        ...listTable(await listThroughput(proxy.url, proxy.pid, dataDir)),
+      ].join('\n');
+    }
     // A manager broadcasts a new offer; the visitors' side polls until the proxy lists it.
     const added = broadcastNewOffer(sandbox.context, seed, 'Freshly broadcast offer');
     const broadcastAt = performance.now();
@@ -329,20 +401,7 @@ export default async function bench(): Promise<string> {
     // Search: each query once a round, one at a time, timed from a process of its own.
     const searches = await timedGets(`${proxy.url}/api/campaigns`, SEARCH_ROUNDS, QUERIES);
 
-    // List throughput against the bare route answering the same bytes, taking turns.
-    const sample = await fetch(`${proxy.url}${LIST_PATH}`, { headers: { 'Accept-Encoding': 'identity' } });
-    const skip = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding', 'content-encoding']);
-    const sampleFile = join(dataDir, 'bare-sample.json');
-    writeFileSync(sampleFile, JSON.stringify({ headers: [...sample.headers].filter(([name]) => !skip.has(name)), body: Buffer.from(await sample.arrayBuffer()).toString('base64') }));
-    bare = await startBare(sampleFile);
-    const reads = { proxy: [] as number[], bare: [] as number[] };
-    for (const url of [proxy.url, bare.url]) await autocannon({ url: `${url}${LIST_PATH}`, connections: 2, duration: 1 });
-    for (let round = 0; round < READ_ROUNDS; round++) {
-      for (const [name, url] of [['proxy', proxy.url], ['bare', bare.url]] as const) {
-        const result = await autocannon({ url: `${url}${LIST_PATH}`, connections: READ_CONNECTIONS, duration: READ_SECONDS });
-        reads[name].push(result.requests.average);
-      }
-    }
+    const reads = await listThroughput(proxy.url, proxy.pid, dataDir);
 
     const listedMs = await listed;
     const left = WIRE_SECONDS * 1000 - (performance.now() - startedAt);
@@ -353,7 +412,6 @@ export default async function bench(): Promise<string> {
     peakRss = Math.max(peakRss, rss?.rss ?? 0);
     const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
     const allowed = Math.floor(SHARE * RATE_LIMIT_PER_MINUTE);
-    const ratio = median(reads.proxy) / median(reads.bare);
 
     const changes = await sharedChanges(records);
     return [
@@ -369,15 +427,7 @@ export default async function bench(): Promise<string> {
       'timed from a process of its own: the sandbox answering the sync in the bench\'s process holds no reading of the clock):',
       `median ${ms(median(searches))} ms, p99 ${ms(percentile(searches, 99))} ms. Queries: ${QUERIES.map((q) => `\`${decodeURIComponent(q)}\``).join(', ')}.`,
       '',
-      `**GET ${LIST_PATH}** (autocannon, ${READ_CONNECTIONS} connections, ${READ_SECONDS} s a round, ${READ_ROUNDS} rounds taking turns) against a bare Express route answering`,
-      'the same bytes and headers from a process of its own; medians of the rounds.',
-      '',
-      '| server | requests/s, median | ratio |',
-      '|---|---:|---:|',
-      `| proxy, ${OFFERS.toLocaleString('en')} offers | ${Math.round(median(reads.proxy))} | ${ratio.toFixed(2)} |`,
-      `| bare Express route | ${Math.round(median(reads.bare))} | 1.00 |`,
-      '',
-      `Target ratio ≥ 0.6: ${ratio >= 0.6 ? 'met' : 'not met'}.`,
+      ...listTable(reads),
       '',
       `**Memory**: the proxy's RSS ${rss === undefined ? 'not read (no /proc)' : `${mib(rss.rss)} MiB at the end`}, ${mib(peakRss)} MiB at most (sampled every second;`,
       `kernel peak ${rss === undefined ? '?' : mib(rss.peak)} MiB). Target ≤ 300 MiB.`,
@@ -393,7 +443,6 @@ export default async function bench(): Promise<string> {
     ].join('\n');
   } finally {
     clearInterval(sampler);
-    bare?.stop();
     await stopCli(proxy);
     await wire.close();
     await sandbox.close();
