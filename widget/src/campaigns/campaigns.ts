@@ -1,6 +1,6 @@
 import { html, isServer } from 'lit';
 import type { PropertyDeclarations, PropertyValues, TemplateResult } from 'lit';
-import { listCampaigns, getCampaign, loadConfig } from '../internal/api.ts';
+import { listCampaigns, getCampaign } from '../internal/api.ts';
 import type { CampaignDetail, CampaignPage, CampaignQuery, CampaignSummary } from '../internal/api.ts';
 import { JobboardCampaignSelectEvent } from '../internal/events.ts';
 import { headingLevel } from '../internal/heading.ts';
@@ -87,8 +87,6 @@ export class JobboardCampaigns extends JobboardElement {
   private readonly structuredData = new HeadJobPosting(this);
   /** The id of the offer shown, from a click or the URL; null on the list. */
   private openId: number | null = null;
-  /** What the list was loaded for ahead of the first render (loadAhead), if it was. */
-  private loadedAhead: string | undefined;
 
   /** Offers per page (1 to 50). */
   perPage = 10;
@@ -125,22 +123,6 @@ export class JobboardCampaigns extends JobboardElement {
     if (posting && this.prerendered?.offer?.detail) this.structuredData.adopt(posting);
   }
 
-  /**
-   * The list and the open offer are asked for before the texts of the
-   * element's language are in (a French page's module), not after: the
-   * first render waits for whichever comes last rather than for both in a
-   * row. The open offer's form will need the proxy's config: it is asked for
-   * too, beside its module.
-   */
-  protected override loadAhead(): void {
-    if (this.prerendered) return;
-    // The element's attributes (and a framework's properties) are known by then.
-    if (this.route.routed) this.readUrl();
-    this.loadedAhead = this.listKey();
-    void this.load();
-    if (this.openId !== null) loadConfig(this.endpoint).catch(() => undefined);
-  }
-
   protected override willUpdate(changed: PropertyValues<this>): void {
     // Lit's server rendering calls no controller: the language (for dates and money) is resolved here.
     if (isServer) this.language.hostUpdate();
@@ -153,17 +135,9 @@ export class JobboardCampaigns extends JobboardElement {
       if (state.offer) this.offer.show(state.offer.detail ?? null, state.offer.detail ? 'ready' : 'gone');
       return;
     }
-    if (!this.hasUpdated) {
-      // The list loaded ahead (loadAhead) is the first update's, unless a property changed while the texts loaded.
-      if (this.listKey() !== this.loadedAhead) void this.load();
-      return;
-    }
+    // The first update reads the URL (the element's attributes are known by then).
+    if (!this.hasUpdated && this.route.routed) this.readUrl();
     if (changed.has('endpoint') || changed.has('perPage') || changed.has('companyId') || changed.has('jobType') || changed.has('city')) void this.load();
-  }
-
-  /** The properties the list's request is made of. */
-  private listKey(): string {
-    return JSON.stringify([this.endpoint, this.perPage, this.companyId, this.jobType, this.city]);
   }
 
   protected override firstUpdated(): void {

@@ -27,19 +27,11 @@ export abstract class JobboardElement extends LitElement {
     return this.language.settled(() => super.getUpdateComplete());
   }
 
-  /**
-   * Renders wait for the texts of the element's language: no English first
-   * that French then replaces, moving the page. The requests of the first
-   * render do not: they start before (loadAhead), beside the texts' module.
-   */
+  /** Renders wait for the texts of the element's language: no English first that French then replaces, moving the page. */
   protected override async scheduleUpdate(): Promise<void> {
-    if (!this.hasUpdated) this.loadAhead();
     await this.language.ready;
     super.scheduleUpdate();
   }
-
-  /** Starts what the first render will show from the proxy, before the texts of the element's language are in. */
-  protected loadAhead(): void {}
 
   protected override render(): TemplateResult {
     // The language of the texts, for screen readers, when it is not the page's.
