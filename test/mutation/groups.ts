@@ -90,13 +90,13 @@ export const MUTATION_GROUPS: readonly MutationGroup[] = [
           `${NODE_TEST} server/proxy/storage/application-store.test.ts server/proxy/storage/sqlite-store.test.ts server/proxy/storage/sqlite-store-full-disk.test.ts server/proxy/storage/sqlite-dialect.test.ts server/proxy/storage/resume-files.test.ts server/proxy/storage/backend.test.ts server/proxy/storage/source-refusals.test.ts server/proxy/storage/webhook-store.test.ts server/proxy/storage/status-store.test.ts server/proxy/storage/address-counts.test.ts server/proxy/storage/database-watch.test.ts server/proxy/storage/migrations.test.ts server/proxy/storage/storage-index.test.ts server/proxy/storage/sqlite-schema.test.ts server/proxy/storage/sqlite-events.test.ts server/proxy/storage/postgres-schema.test.ts server/proxy/storage/postgres-store.test.ts`,
       },
       {
-        // The instance's own catalogue file and its search: SQLite only, quick.
-        mutate: ['server/proxy/storage/catalogue-sqlite.ts'],
-        command: `${NODE_TEST} server/proxy/storage/catalogue-sqlite.test.ts server/proxy/storage/catalogue-search.test.ts`,
+        // The instance's own catalogue file, its facets' counts and its search: SQLite only, quick.
+        mutate: ['server/proxy/storage/catalogue-sqlite.ts', 'server/proxy/storage/catalogue-facet-counts.ts'],
+        command: `${NODE_TEST} server/proxy/storage/catalogue-facet-counts.test.ts server/proxy/storage/catalogue-sqlite.test.ts server/proxy/storage/catalogue-search.test.ts`,
       },
       {
         // The copy every instance follows on PostgreSQL, and its change log. The quick files first: they kill most mutants; the sandbox's last.
-        mutate: ['server/proxy/storage/catalogue-*.ts', '!server/proxy/storage/catalogue-*.test.ts', '!server/proxy/storage/catalogue-sqlite.ts'],
+        mutate: ['server/proxy/storage/catalogue-*.ts', '!server/proxy/storage/catalogue-*.test.ts', '!server/proxy/storage/catalogue-sqlite.ts', '!server/proxy/storage/catalogue-facet-counts.ts'],
         command: `${NODE_TEST} server/proxy/storage/catalogue-shared-connections.test.ts server/proxy/storage/catalogue-changes.test.ts server/proxy/storage/catalogue-shared.test.ts`,
       },
       {
