@@ -115,6 +115,10 @@ describe('internal helpers', () => {
       expect(cleaned('<svg-icon>a</svg-icon><script-note>b</script-note>')).to.equal('ab');
     });
 
+    it('keeps the text of an unknown tag whose name ends like an allowed one, not the tag', () => {
+      expect(cleaned('<textarea>a</textarea><sup>b</sup><data>c</data>')).to.equal('abc');
+    });
+
     it('keeps an href on links only, trimmed, and a link without one as text', () => {
       expect(cleaned('<p href="https://ok.example">a</p>')).to.equal('<p>a</p>');
       expect(cleaned('<a href="  https://ok.example/ ">b</a>')).to.equal('<a href="https://ok.example/" rel="noopener noreferrer" target="_blank">b</a>');
