@@ -4,6 +4,7 @@ import { after } from 'node:test';
 import pg from 'pg';
 import { migratePostgres } from '../proxy/storage/postgres-schema.ts';
 import { HOW_TO_RUN, TEST_DATABASE_URL, createDatabase } from './postgres-server.ts';
+import { eventually } from './poll.ts';
 
 export { TEST_DATABASE_URL, createDatabase } from './postgres-server.ts';
 
@@ -59,4 +60,25 @@ export async function freshMigratedDatabase(): Promise<string> {
     await pool.end();
   }
   return url;
+}
+
+/**
+ * Cuts every connection named `applicationName` to the database at `url` and
+ * waits until the server has let them go, as when it restarts or the network
+ * drops. That database's only: another run of the same test file at the same
+ * time (the mutation check runs two) names its connections alike.
+ */
+export async function cutConnectionsOf(url: string, applicationName: string): Promise<void> {
+  const killer = new pg.Client({ connectionString: url });
+  await killer.connect();
+  const mine = 'application_name = $1 AND datname = current_database()';
+  try {
+    await killer.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE ${mine}`, [applicationName]);
+    await eventually(async () => (await killer.query<{ n: string }>(`SELECT count(*) AS n FROM pg_stat_activity WHERE ${mine}`, [applicationName])).rows[0]?.n === '0', {
+      timeoutMs: 10_000,
+      what: `the connections of ${applicationName} to close`,
+    });
+  } finally {
+    await killer.end();
+  }
 }

@@ -14,7 +14,7 @@ import { pino } from 'pino';
 import type { Logger } from 'pino';
 import { captureLogs } from '../../test/logs.ts';
 import { eventually } from '../../test/poll.ts';
-import { freshMigratedDatabase, skipWithoutPostgres } from '../../test/postgres.ts';
+import { cutConnectionsOf, freshMigratedDatabase, skipWithoutPostgres } from '../../test/postgres.ts';
 import { toCatalogueCampaign } from '../catalogue/catalogue.ts';
 import { upstreamCampaign } from '../catalogue/fixtures.ts';
 import type { CatalogueCampaign } from '../catalogue/types.ts';
@@ -50,24 +50,8 @@ function countingPool(name: string) {
   return { pool, read };
 }
 
-/**
- * Cuts every connection of the instance: its listening one too, so it hears no announcement until it looks again (once an hour here).
- * On this file's database only: another run of this file at the same time (the mutation check runs two) names its instances alike.
- */
-async function cutConnections(name: string): Promise<void> {
-  const killer = new pg.Client({ connectionString: url });
-  await killer.connect();
-  try {
-    await killer.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()', [name]);
-    // Gone from the server: no announcement reaches them any more.
-    await eventually(
-      async () => (await killer.query<{ n: string }>('SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()', [name])).rows[0]?.n === '0',
-      { timeoutMs: 10_000, what: `the connections of ${name} to close` },
-    );
-  } finally {
-    await killer.end();
-  }
-}
+/** Cuts every connection of the instance: its listening one too, so it hears no announcement until it looks again (once an hour here). */
+const cutConnections = (name: string) => cutConnectionsOf(url, name);
 
 describe('shared catalogue: changes, not copies (PostgreSQL)', { skip }, () => {
   const pools: pg.Pool[] = [];

@@ -14,7 +14,7 @@ import pg from 'pg';
 import { pino } from 'pino';
 import { captureLogs } from '../../test/logs.ts';
 import { eventually } from '../../test/poll.ts';
-import { freshMigratedDatabase, skipWithoutPostgres } from '../../test/postgres.ts';
+import { cutConnectionsOf, freshMigratedDatabase, skipWithoutPostgres } from '../../test/postgres.ts';
 import { toCatalogueCampaign } from '../catalogue/catalogue.ts';
 import { upstreamCampaign } from '../catalogue/fixtures.ts';
 import type { CatalogueCampaign } from '../catalogue/types.ts';
@@ -89,23 +89,8 @@ async function open(name: string, options: Partial<SharedCatalogueOptions> = {})
 /** Connections the pool has handed out and not had back. */
 const held = (pool: pg.Pool) => pool.totalCount - pool.idleCount;
 
-/**
- * Cuts every connection of the instance named `name`, as when the database restarts or the network drops.
- * On this file's database only: another run of this file at the same time (the mutation check runs two) names its instances alike.
- */
-async function cutConnections(name: string): Promise<void> {
-  const killer = new pg.Client({ connectionString: url });
-  await killer.connect();
-  try {
-    await killer.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()', [name]);
-    await eventually(
-      async () => (await killer.query<{ n: string }>('SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()', [name])).rows[0]?.n === '0',
-      { timeoutMs: 10_000, what: `the connections of ${name} to close` },
-    );
-  } finally {
-    await killer.end();
-  }
-}
+/** Cuts every connection of the instance named `name`, as when the database restarts or the network drops. */
+const cutConnections = (name: string) => cutConnectionsOf(url, name);
 
 async function sharedVersion(): Promise<number> {
   const client = new pg.Client({ connectionString: url });
