@@ -280,10 +280,20 @@ export function createSharedCatalogue(pool: pg.Pool, options: SharedCatalogueOpt
       closed = true;
       clearInterval(checker);
       await Promise.allSettled([loading, connecting, reloading]);
-      // Destroying the connection releases the lock at once: the next instance's try takes it.
       if (dedicated !== undefined) {
-        dedicated.client.release(true);
+        const { client } = dedicated;
         dedicated = undefined;
+        // Destroyed, not handed back: its session and the lock end with it. Waited for, so that another instance's next try takes the lock.
+        const ended = new Promise<void>((resolve) => {
+          const removed = (gone: pg.PoolClient) => {
+            if (gone !== client) return;
+            pool.off('remove', removed);
+            resolve();
+          };
+          pool.on('remove', removed);
+        });
+        client.release(true);
+        await ended;
       }
       store.close();
     },
