@@ -202,7 +202,7 @@ describe('shared catalogue: its dedicated connection and the sync lock (PostgreS
     // Its goodbye leaves 300 ms late, as from a busy process: the session, and the lock, end only then.
     const [dedicated] = checkedOut;
     const end = dedicated!.end.bind(dedicated) as (...args: unknown[]) => unknown;
-    dedicated!.end = ((...args: unknown[]) => void setTimeout(() => end(...args), 300)) as typeof dedicated.end;
+    dedicated!.end = ((...args: unknown[]) => void setTimeout(() => end(...args), 300)) as pg.PoolClient['end'];
     assert.equal(await other.lead(), false);
     await leader.close();
     assert.equal(held(pool), 0, 'no connection kept');
@@ -287,6 +287,60 @@ describe('shared catalogue: its dedicated connection and the sync lock (PostgreS
     // Its dedicated connection only (a reload its own announcement starts may hold another for a moment).
     await eventually(() => held(pool) === 1, { timeoutMs: 5_000, what: 'the writes to give their connection back' });
     await copy.close();
+  });
+
+  it("its own writes' announcements start no read, heard before or after the write returns: it applied those changes itself", BOUND, async () => {
+    const { copy: writer, reads, pool, checkedOut } = await open('own-announcements');
+    const { copy: other } = await open('own-announcements-other');
+    const late = { commits: false, announcements: false };
+    // Its COMMITs answered 100 ms late (as in a busy process): an announcement comes before its write returns.
+    const slowed = new WeakSet<pg.PoolClient>();
+    const connect = pool.connect.bind(pool) as (...args: unknown[]) => unknown;
+    // The pool's own queries check out with a callback: left as they are.
+    pool.connect = (async (...args: unknown[]) => {
+      if (args.length > 0) return connect(...args);
+      const client = (await connect()) as pg.PoolClient;
+      if (slowed.has(client)) return client;
+      slowed.add(client);
+      const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
+      client.query = (async (...args: unknown[]) => {
+        const result = await query(...args);
+        if (args[0] === 'COMMIT' && late.commits) await sleep(100);
+        return result;
+      }) as pg.PoolClient['query'];
+      return client;
+    }) as typeof pool.connect;
+    // Its announcements heard 100 ms late (as over a slow network): they come after its write returned.
+    const listening = checkedOut[0]!;
+    const emit = listening.emit.bind(listening) as (...args: unknown[]) => boolean;
+    let heardLate = 0;
+    listening.emit = ((event: unknown, ...args: unknown[]) => {
+      if (event !== 'notification' || !late.announcements) return emit(event, ...args);
+      setTimeout(() => {
+        emit(event, ...args);
+        heardLate += 1;
+      }, 100);
+      return true;
+    }) as typeof listening.emit;
+    const from = reads.count;
+
+    late.commits = true;
+    for (let id = 70; id < 73; id++) await writer.upsert(campaign(id));
+    late.commits = false;
+    late.announcements = true;
+    for (let id = 73; id < 76; id++) {
+      const heard = heardLate;
+      await writer.upsert(campaign(id));
+      // Handled one at a time: a read it started is counted by then.
+      await eventually(() => heardLate > heard, { timeoutMs: 10_000, what: 'the announcement, late' });
+    }
+    late.announcements = false;
+    // Another instance's write, heard after the writer's own announcements (one connection hears them in order): that one alone is read.
+    await other.upsert(campaign(80));
+    await eventually(() => writer.store.get(80) !== undefined, { timeoutMs: 10_000, what: "the writer to hear the other's write" });
+
+    assert.equal(reads.count - from, 1);
+    assert.equal(writer.version(), other.version());
   });
 
   it('a write whose statement fails is rolled back whole: no new version, and the next write goes through', BOUND, async () => {

@@ -86,6 +86,8 @@ export function createSharedCatalogue(pool: pg.Pool, options: SharedCatalogueOpt
   let connecting: Promise<void> | undefined;
   let reloading: Promise<void> | undefined;
   let reloadAgain = false;
+  /** The versions this instance is writing: it applies their changes itself. */
+  const writing = new Set<number>();
 
   const keepRemovals = options.keepRemovalsForVersions ?? DEFAULT_KEEP_REMOVALS_FOR_VERSIONS;
   let lastCatchUp: ReturnType<SharedCatalogue['lastCatchUp']> = null;
@@ -176,7 +178,11 @@ export function createSharedCatalogue(pool: pg.Pool, options: SharedCatalogueOpt
       try {
         client.on('error', (error) => dropDedicated(error));
         client.on('notification', (message) => {
-          if (message.channel === CHANNEL && !closed) refresh().catch((error: unknown) => log.warn({ err: error }, 'catalogue reload failed'));
+          if (message.channel !== CHANNEL || closed) return;
+          // A version held already, or its own write's (announced before that write's COMMIT answers): nothing to read.
+          const announced = Number(message.payload);
+          if (announced <= loaded || writing.has(announced)) return;
+          refresh().catch((error: unknown) => log.warn({ err: error }, 'catalogue reload failed'));
         });
         await client.query(`LISTEN ${CHANNEL}`);
         const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
@@ -228,13 +234,14 @@ export function createSharedCatalogue(pool: pg.Pool, options: SharedCatalogueOpt
     const current = dedicated;
     if (fromSync && current?.leading !== true) throw new Error('not the syncing instance: the shared catalogue is written by the holder of the sync lock');
     const client = await pool.connect();
-    let version: number;
+    let version: number | undefined;
     try {
       await client.query('BEGIN');
       // The lock check, the version, the pruning and the announcement in one round trip.
       const { rows } = await client.query(NEXT_VERSION, [syncedAt ?? null, keepRemovals, CHANNEL, fromSync ? current!.pid : null, CATALOGUE_SYNC_LOCK]);
       if (rows[0] === undefined) throw new Error('the sync lock was lost during the sync: its result is not published');
       version = z.object({ version: z.coerce.number().int() }).parse(rows[0]).version;
+      writing.add(version);
       if (changes.upserts.length > 0) await client.query(WRITE_RECORDS, [JSON.stringify(changes.upserts), version]);
       if (changes.deletes.length > 0) await client.query(REMOVE_RECORDS, [changes.deletes, version]);
       await client.query('COMMIT');
@@ -243,6 +250,8 @@ export function createSharedCatalogue(pool: pg.Pool, options: SharedCatalogueOpt
       throw error;
     } finally {
       client.release();
+      // Applied below in this same turn of the event loop, before any announcement is handled; a version rolled back is taken again by the next write.
+      if (version !== undefined) writing.delete(version);
     }
     store.applyChanges(changes.upserts, changes.deletes, syncedAt);
     // These changes are in the local store now; skip reading them back unless others came in between.
