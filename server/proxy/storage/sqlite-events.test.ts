@@ -1,8 +1,7 @@
 // The webhook events of the SQLite store: those of a refusal recorded with
-// it, delivered events purged by age with the rows, an event leased by a
-// process that is gone taken back at once (one process owns the file), and
-// a write under the lease of an application no longer there told as a lost
-// lease.
+// it, an event leased by a process that is gone taken back at once (one
+// process owns the file), and a write under the lease of an application no
+// longer there told as a lost lease.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -46,18 +45,6 @@ describe('SQLite store webhook events', () => {
     assert.equal(await store.markRefused(await claimed(store, 'waiting'), 'upstream_rejected', 'validation_failed (422)'), 'rejected');
     assert.equal(await store.markRefused(await claimed(store, 'told'), 'upstream_rejected', 'validation_failed (422)'), 'dead');
     assert.deepEqual(await types(), ['told:application.dead_lettered', 'told:application.received', 'waiting:application.received', 'waiting:application.rejected']);
-  });
-
-  it('purges delivered events only once older than asked, with the rows', async () => {
-    await store.enqueue(application('r1'), { deadLetterAfterMs: HOUR });
-    const [event] = await store.webhooks.claimDue(10, HOUR);
-    await store.webhooks.markDelivered(event!);
-    now += HOUR;
-    await store.purgeDelivered(2 * HOUR);
-    assert.deepEqual(await types(), ['r1:application.received']);
-    now += 2 * HOUR;
-    await store.purgeDelivered(2 * HOUR);
-    assert.deepEqual(await types(), []);
   });
 
   it('takes back at once an event leased by a process that is gone, its lease not yet over', async () => {

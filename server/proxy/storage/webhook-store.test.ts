@@ -1,7 +1,8 @@
 // The webhook events' contract, on SQLite and on PostgreSQL alike: each
 // event is written by the transaction of the change it reports, claimed in
 // order per application under a fenced lease, retried with backoff and
-// failed after three days by the sender (posting to a real local receiver).
+// failed after three days by the sender (posting to a real local receiver),
+// purged once delivered and older than asked.
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -26,6 +27,7 @@ import { WEBHOOK_RETRY_FOR_MS, WebhookLeaseLostError } from './webhook-store.ts'
 import type { ClaimedEvent } from './webhook-store.ts';
 
 const LEASE = 60_000;
+const HOUR = 60 * 60 * 1000;
 const SECRET = `whsec_${Buffer.alloc(32, 9).toString('base64')}`;
 
 interface Harness {
@@ -387,6 +389,18 @@ for (const harness of [sqlite, postgres]) {
       now += 2 * 24 * 60 * 60 * 1000;
       await store.purgeDelivered(24 * 60 * 60 * 1000);
       assert.deepEqual(await types(), ['app-1:2:application.erased'], 'delivered events older than the cutoff are gone, a waiting one stays');
+    });
+
+    it('purges a delivered event only once older than asked', async () => {
+      await store.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
+      const [event] = await store.webhooks.claimDue(10, LEASE);
+      await store.webhooks.markDelivered(event!);
+      now += HOUR;
+      await store.purgeDelivered(2 * HOUR);
+      assert.deepEqual(await types(), ['r1:1:application.received']);
+      now += HOUR;
+      await store.purgeDelivered(2 * HOUR);
+      assert.deepEqual(await types(), []);
     });
   });
 }
