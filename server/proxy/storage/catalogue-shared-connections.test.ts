@@ -343,7 +343,7 @@ describe('shared catalogue: its dedicated connection and the sync lock (PostgreS
     assert.equal(writer.version(), other.version());
   });
 
-  it('a write whose statement fails is rolled back whole: no new version, and the next write goes through', BOUND, async () => {
+  it('a write whose statement fails is rolled back whole: no new version, the next write at that version is heard, and its own next write goes through', BOUND, async () => {
     const { copy, pool, statements } = await open('failing-write');
     const version = await sharedVersion();
     const from = statements.length;
@@ -352,9 +352,14 @@ describe('shared catalogue: its dedicated connection and the sync lock (PostgreS
     assert.deepEqual(statements.slice(from), ['BEGIN', NEXT_VERSION, WRITE_RECORDS, 'ROLLBACK']);
     assert.equal(await sharedVersion(), version);
     assert.equal(held(pool), 1, 'its dedicated connection only');
+    // The version it took and gave up is another instance's next: that write is heard here.
+    const { copy: other } = await open('failing-write-other');
+    await other.upsert(campaign(10));
+    assert.equal(await sharedVersion(), version + 1);
+    await eventually(() => copy.store.get(10) !== undefined, { timeoutMs: 10_000, what: "the other instance's write, at the version given up" });
     // On the connection the failed write gave back (the pool hands out the last one returned).
     await copy.upsert(campaign(9));
-    assert.equal(await sharedVersion(), version + 1);
+    assert.equal(await sharedVersion(), version + 2);
     await copy.close();
   });
 
