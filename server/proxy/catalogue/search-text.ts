@@ -19,28 +19,14 @@ export function searchColumns(c: CatalogueCampaign): { title: string; company: s
 /** Words in a search, at most: a longer query adds cost, not precision. */
 const MAX_SEARCH_WORDS = 10;
 
-/** A candidate's search as words (letters and digits, as the index's tokenizer splits them), folded: none when it is only punctuation. */
-export function searchWords(q: string): string[] {
-  return foldForSearch(q).match(/[\p{L}\p{N}]+/gu)?.slice(0, MAX_SEARCH_WORDS) ?? [];
-}
-
 /**
- * The FTS5 MATCH expression for a candidate's search words, all required,
- * or null when it has none. Each word is a prefix ("dev" finds
- * "Développeur"), written as the terms of the index it starts when
- * `termsOf` (by position) gives them (matching those terms is cheaper than a prefix,
- * which FTS5 merges into one list first), or as a prefix query otherwise.
- * Only words and terms, quoted, reach FTS5: no operator, column filter or
- * quote of the input, so no input is a syntax error.
+ * The FTS5 MATCH expression for a candidate's search, or null when it has no
+ * word (only punctuation). Built from its words alone (letters and digits,
+ * as the index's tokenizer splits them), each quoted and a prefix ("dev"
+ * finds "Développeur"), all required: no operator, column filter or quote of
+ * the input reaches FTS5, so no input is a syntax error.
  */
-export function matchExpression(words: readonly string[], termsOf: readonly (readonly string[] | undefined)[] = []): string | null {
-  if (words.length === 0) return null;
-  const quoted = (term: string) => `"${term.replaceAll('"', '""')}"`;
-  return words
-    .map((word, i) => {
-      const terms = termsOf[i];
-      if (terms === undefined || terms.length === 0) return `${quoted(word)}*`;
-      return terms.length === 1 ? quoted(terms[0]!) : `(${terms.map(quoted).join(' OR ')})`;
-    })
-    .join(' AND ');
+export function matchExpression(q: string): string | null {
+  const words = foldForSearch(q).match(/[\p{L}\p{N}]+/gu)?.slice(0, MAX_SEARCH_WORDS) ?? [];
+  return words.length === 0 ? null : words.map((w) => `"${w}"*`).join(' ');
 }

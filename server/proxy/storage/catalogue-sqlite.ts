@@ -12,7 +12,7 @@ import type { StatementSync } from 'node:sqlite';
 import { createOwnerOnlyDatabaseFile, makeOwnerOnlyFolder } from '../../owner-only.ts';
 import { DEFAULT_RADIUS_KM } from '../../public-api/list-params.ts';
 import { boundingBox, distanceSql } from '../catalogue/geo.ts';
-import { foldForSearch, matchExpression, searchColumns, searchWords } from '../catalogue/search-text.ts';
+import { foldForSearch, matchExpression, searchColumns } from '../catalogue/search-text.ts';
 import { withTombstones } from '../catalogue/tombstones.ts';
 import type { CatalogueCampaign, CatalogueStore, Facets, GeoPoint } from '../catalogue/types.ts';
 import { COUNTED, FacetCounts, sameFacets } from './catalogue-facet-counts.ts';
@@ -56,12 +56,6 @@ const SCHEMA = `
   );
   CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
 `;
-/** The terms of the full-text index (a view of it: nothing stored), read to turn a searched word into the terms it starts. */
-const TERMS = "CREATE VIRTUAL TABLE IF NOT EXISTS temp.campaigns_terms USING fts5vocab(main, campaigns_text, 'row')";
-/** Words shorter than this are searched as prefixes: the index keeps their prefixes (prefix = '2 3'). */
-const EXPANDED_FROM_LENGTH = 4;
-/** A word starting more terms than this is searched as a prefix. */
-const MAX_TERMS_PER_WORD = 16;
 
 /** bm25 weights of the full-text columns: a match in the title counts most, then the company, then the texts. */
 const WEIGHTS = '10.0, 5.0, 1.0';
@@ -124,7 +118,6 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
   const kept = migrate(db);
   db.exec(SCHEMA);
   db.exec("INSERT INTO campaigns_text (campaigns_text, rank) VALUES ('automerge', 0)");
-  db.exec(TERMS);
 
   const insert = db.prepare(
     `INSERT INTO campaigns (id, status, listed_at, company_id, company_name, job_type, working_time, city, city_key, lat, lon, pay)
@@ -154,13 +147,6 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
   const facetColumns = db.prepare('SELECT status, job_type, working_time, city, company_id, company_name FROM campaigns WHERE id = ?');
   // A company's name from one of its online offers (the first in the index, the lowest id: the same at every read).
   const companyName = db.prepare("SELECT company_name AS name FROM campaigns WHERE status = 'online' AND company_id = ? LIMIT 1");
-  const termsFrom = db.prepare('SELECT term FROM temp.campaigns_terms WHERE term >= ? AND term < ? LIMIT ?');
-  /** The terms of the index a word starts (none: no offer has it), or undefined to search it as a prefix (short, or starting too many). */
-  const termsOf = (word: string): string[] | undefined => {
-    if (word.length < EXPANDED_FROM_LENGTH) return undefined;
-    const terms = (termsFrom.all(word, `${word}\u{10FFFF}`, MAX_TERMS_PER_WORD + 1) as { term: string }[]).map((r) => r.term);
-    return terms.length > MAX_TERMS_PER_WORD ? undefined : terms;
-  };
 
   let version = 1;
   // A search's statements are prepared once per shape (its filters and order: a few dozen at most).
@@ -331,11 +317,9 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
       if (f.working_time !== undefined) filter('c.working_time = ?', f.working_time);
       if (f.city !== undefined) filter('c.city_key = ?', foldForSearch(f.city.trim()));
       if (f.salary_min !== undefined) filter('c.pay >= ?', f.salary_min);
-      const words = f.q === undefined ? [] : searchWords(f.q);
-      const terms = words.map(termsOf);
-      // A search of punctuation alone has no word to find, and a word no offer starts is found nowhere: it finds nothing.
-      if (f.q !== undefined && (words.length === 0 || terms.some((t) => t?.length === 0))) return { items: [], total: 0 };
-      const match = matchExpression(words, terms);
+      const match = f.q === undefined ? null : matchExpression(f.q);
+      // A search of punctuation alone has no word to find: it finds nothing.
+      if (f.q !== undefined && match === null) return { items: [], total: 0 };
       const sort = f.sort ?? (match === null ? 'date' : 'relevance');
       // Ranked, the matches are read from the index with their rank; otherwise as a set of ids the table is filtered with.
       const ranked = match !== null && sort === 'relevance';
