@@ -9,8 +9,8 @@ import type { ConfigurableField, FieldKind, FieldMode, FormField } from './appli
 import { MAX_UTM_CHARS, UTM_FIELDS, UTM_VALUE } from './campaign-tracking.ts';
 import { DEFAULT_OFFER_PARAM, DEFAULT_RADIUS_KM, LIST_PRESETS, LIST_SORTS, MAX_RADIUS_KM } from './list-params.ts';
 
-/** Query values: an empty parameter counts as absent ("?city=&q=" is no filter). */
-const blankAsAbsent = (v: unknown) => (v === '' ? undefined : v);
+/** Query values: an empty or blank parameter counts as absent ("?city=&q=%20" is no filter). */
+const blankAsAbsent = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 
 /** `near` as coordinates ("45.76,4.84"), or null when it names a city. */
 export function coordinatesOf(near: string): { lat: number; lon: number } | null {
