@@ -38,6 +38,8 @@ interface Counted {
   reads: { count: number };
   /** The statements sent on the connections it checked out, in order. */
   statements: string[];
+  /** How late each COMMIT on those connections is answered (0: as the server answers), as in a busy process. */
+  commitDelay: { ms: number };
 }
 
 const pools: pg.Pool[] = [];
@@ -51,6 +53,7 @@ function countedPool(name: string): Counted {
   const checkedOut: pg.PoolClient[] = [];
   const reads = { count: 0 };
   const statements: string[] = [];
+  const commitDelay = { ms: 0 };
   const recording = new WeakSet<pg.PoolClient>();
   const record = (client: pg.PoolClient) => {
     if (recording.has(client)) return client;
@@ -58,7 +61,12 @@ function countedPool(name: string): Counted {
     const query = client.query.bind(client) as (...args: unknown[]) => unknown;
     client.query = ((...args: unknown[]) => {
       statements.push(String(args[0]));
-      return query(...args);
+      const answer = query(...args);
+      if (args[0] !== 'COMMIT' || commitDelay.ms === 0) return answer;
+      return (answer as Promise<unknown>).then(async (result) => {
+        await sleep(commitDelay.ms);
+        return result;
+      });
     }) as typeof client.query;
     return client;
   };
@@ -76,7 +84,7 @@ function countedPool(name: string): Counted {
     reads.count += 1;
     return query(...args);
   }) as typeof pool.query;
-  return { pool, checkedOut, reads, statements };
+  return { pool, checkedOut, reads, statements, commitDelay };
 }
 
 async function open(name: string, options: Partial<SharedCatalogueOptions> = {}) {
@@ -290,32 +298,15 @@ describe('shared catalogue: its dedicated connection and the sync lock (PostgreS
   });
 
   it("its own writes' announcements start no read, heard before or after the write returns: it applied those changes itself", BOUND, async () => {
-    const { copy: writer, reads, pool, checkedOut } = await open('own-announcements');
+    const { copy: writer, reads, checkedOut, commitDelay } = await open('own-announcements');
     const { copy: other } = await open('own-announcements-other');
-    const late = { commits: false, announcements: false };
-    // Its COMMITs answered 100 ms late (as in a busy process): an announcement comes before its write returns.
-    const slowed = new WeakSet<pg.PoolClient>();
-    const connect = pool.connect.bind(pool) as (...args: unknown[]) => unknown;
-    // The pool's own queries check out with a callback: left as they are.
-    pool.connect = (async (...args: unknown[]) => {
-      if (args.length > 0) return connect(...args);
-      const client = (await connect()) as pg.PoolClient;
-      if (slowed.has(client)) return client;
-      slowed.add(client);
-      const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
-      client.query = (async (...args: unknown[]) => {
-        const result = await query(...args);
-        if (args[0] === 'COMMIT' && late.commits) await sleep(100);
-        return result;
-      }) as pg.PoolClient['query'];
-      return client;
-    }) as typeof pool.connect;
     // Its announcements heard 100 ms late (as over a slow network): they come after its write returned.
+    let lateAnnouncements = false;
     const listening = checkedOut[0]!;
     const emit = listening.emit.bind(listening) as (...args: unknown[]) => boolean;
     let heardLate = 0;
     listening.emit = ((event: unknown, ...args: unknown[]) => {
-      if (event !== 'notification' || !late.announcements) return emit(event, ...args);
+      if (event !== 'notification' || !lateAnnouncements) return emit(event, ...args);
       setTimeout(() => {
         emit(event, ...args);
         heardLate += 1;
@@ -324,17 +315,18 @@ describe('shared catalogue: its dedicated connection and the sync lock (PostgreS
     }) as typeof listening.emit;
     const from = reads.count;
 
-    late.commits = true;
+    // Its COMMITs answered 100 ms late: each announcement comes before its write returns.
+    commitDelay.ms = 100;
     for (let id = 70; id < 73; id++) await writer.upsert(campaign(id));
-    late.commits = false;
-    late.announcements = true;
+    commitDelay.ms = 0;
+    lateAnnouncements = true;
     for (let id = 73; id < 76; id++) {
       const heard = heardLate;
       await writer.upsert(campaign(id));
       // Handled one at a time: a read it started is counted by then.
       await eventually(() => heardLate > heard, { timeoutMs: 10_000, what: 'the announcement, late' });
     }
-    late.announcements = false;
+    lateAnnouncements = false;
     // Another instance's write, heard after the writer's own announcements (one connection hears them in order): that one alone is read.
     await other.upsert(campaign(80));
     await eventually(() => writer.store.get(80) !== undefined, { timeoutMs: 10_000, what: "the writer to hear the other's write" });
