@@ -185,6 +185,26 @@ describe('catalogue store', () => {
         store.close();
       }
     });
+
+    it('merges its full-text index only once writes stop: a burst of writes is applied with no merge step between them', async () => {
+      const folder = join(dir, 'burst');
+      const store = openCatalogueStore(folder);
+      const reader = new DatabaseSync(join(folder, 'catalogue.db'), { readOnly: true });
+      const segments = () => (reader.prepare('SELECT count(DISTINCT segid) AS n FROM campaigns_text_idx').get() as { n: number }).n;
+      try {
+        for (let id = 1; id <= 12; id++) {
+          store.upsert(toCatalogueCampaign(upstreamCampaign({ id, name: `Glaciologist ${id}` })));
+          // The event loop turns between the writes, as between a sync's pages or another instance's changes.
+          await new Promise((resolve) => setTimeout(resolve, 2));
+        }
+        assert.equal(segments(), 12, 'no merge step ran between the writes');
+        await eventually(() => segments() <= 3, { timeoutMs: 5_000, what: 'the segments to be merged once the writes stopped' });
+        assert.equal(store.search(all({ q: 'glaciologist' })).total, 12);
+      } finally {
+        reader.close();
+        store.close();
+      }
+    });
   });
 });
 

@@ -61,14 +61,23 @@ const SCHEMA = `
 const WEIGHTS = '10.0, 5.0, 1.0';
 const RANK = `bm25(campaigns_text, ${WEIGHTS})`;
 /**
- * Pages of the full-text index one merge step writes (about a millisecond).
- * FTS5 writes each transaction's terms as a new segment, and by default
- * merges segments within the write: most of a small change's time, and for
- * one write in many, hundreds of milliseconds. Writes here leave segments
- * unmerged (automerge 0); the merging runs after, a step at a time, between
- * other work.
+ * Pages of the full-text index one merge step writes (about a millisecond:
+ * a request waits behind one step at most). FTS5 writes each transaction's
+ * terms as a new segment, and by default merges segments within the write:
+ * most of a small change's time, and for one write in many, hundreds of
+ * milliseconds. Writes here leave segments unmerged (automerge 0); the
+ * merging runs after, a step at a time, between other work.
  */
-const MERGE_PAGES = 64;
+const MERGE_PAGES = 16;
+/**
+ * How long the store goes without a write before its full-text index is
+ * merged. A burst of writes (a sync's pages, changes applied on every
+ * instance sharing a catalogue) is applied first, with no merge taking the
+ * processor from it: merging right after each write took longer than the
+ * write itself. A few more segments in the meantime cost a search little,
+ * and FTS5 still merges within a write if a level reaches 16 segments.
+ */
+const MERGE_WHEN_QUIET_MS = 250;
 const BY_DATE = 'c.listed_at DESC, c.id DESC';
 const WORDS_COUNT = 'SELECT count(*) AS n FROM campaigns_text WHERE campaigns_text MATCH ?';
 
@@ -215,22 +224,25 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
     return removed;
   };
 
-  let merging: NodeJS.Immediate | undefined;
+  let merging: NodeJS.Timeout | undefined;
   /** One merge step of the full-text index, then the next one on a later turn of the event loop, until FTS5 finds nothing to merge. */
-  const mergeLater = () => {
-    merging ??= setImmediate(() => {
-      merging = undefined;
-      if (!db.isOpen) return;
-      const before = (totalChanges.get() as { n: number }).n;
-      try {
-        mergeText.run(MERGE_PAGES);
-      } catch {
-        // Unmerged segments slow searches a little, and lose nothing: the next write tries again.
-        return;
-      }
-      // FTS5's own signal: a step that merged something changes two rows or more.
-      if ((totalChanges.get() as { n: number }).n - before >= 2) mergeLater();
-    }).unref();
+  const mergeStep = () => {
+    merging = undefined;
+    if (!db.isOpen) return;
+    const before = (totalChanges.get() as { n: number }).n;
+    try {
+      mergeText.run(MERGE_PAGES);
+    } catch {
+      // Unmerged segments slow searches a little, and lose nothing: the next write tries again.
+      return;
+    }
+    // FTS5's own signal: a step that merged something changes two rows or more.
+    if ((totalChanges.get() as { n: number }).n - before >= 2) merging = setTimeout(mergeStep, 0).unref();
+  };
+  /** Merging starts (or, after a write in between, starts again where FTS5 left off) once no write came for MERGE_WHEN_QUIET_MS. */
+  const mergeWhenQuiet = () => {
+    clearTimeout(merging);
+    merging = setTimeout(mergeStep, MERGE_WHEN_QUIET_MS).unref();
   };
 
   /** Runs `work` in one transaction; a new version when it says it changed something. */
@@ -248,7 +260,7 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
     }
     if (!changed) return;
     version += 1;
-    mergeLater();
+    mergeWhenQuiet();
   };
 
   if (kept.length > 0) {
@@ -391,7 +403,7 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
       return version;
     },
     close() {
-      clearImmediate(merging);
+      clearTimeout(merging);
       if (db.isOpen) db.close();
     },
   });
