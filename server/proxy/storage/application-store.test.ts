@@ -17,7 +17,7 @@ import { IDEMPOTENCY_TTL_MS, KEY_LEASE_MS, LeaseLostError, ResumeMissingError, e
 import type { ApplicationStore, ClaimedRow, NewApplication, OutboxSummary } from './application-store.ts';
 import { PostgresApplicationStore } from './postgres-store.ts';
 import { SqliteApplicationStore } from './sqlite-store.ts';
-import { claimed, storedResume, uploadedResume } from './test-support.ts';
+import { claimed, newApplication, storedResume, uploadedResume } from './test-support.ts';
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
@@ -89,16 +89,7 @@ for (const harness of [sqlite, postgres]) {
     const open = (owner: string) => harness.open(owner, dir, () => now);
     const due = async (store = outbox) => (await store.claimDue(10, 60_000)).map((r) => r.reference);
 
-    function newApplication(reference: string, email = 'ada@example.org'): NewApplication {
-      return {
-        reference,
-        campaign_id: 12,
-        company_id: 3,
-        payload: { applicant: { email, first_name: 'Ada' }, cover_letter: 'Hello' },
-        resume: uploadedResume(dir, Buffer.from('%PDF-1.4 resume')),
-        resume_type: 'pdf',
-      };
-    }
+    const application = (reference: string, email?: string) => newApplication(reference, { resumeIn: dir, email });
 
     before(() => harness.setup());
     after(() => harness.teardown());
@@ -114,7 +105,7 @@ for (const harness of [sqlite, postgres]) {
     });
 
     it('keeps a stored application, with its resume, for the next process', async () => {
-      await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
+      await outbox.enqueue(application('r1'), { deadLetterAfterMs: HOUR });
       await outbox.close();
       outbox = await open('process-2');
       const row = await outbox.get('r1');
@@ -129,13 +120,13 @@ for (const harness of [sqlite, postgres]) {
     it('stores a resume of several chunks and reads it back whole, byte for byte', async () => {
       const bytes = Buffer.alloc(700 * 1024);
       for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 7) % 251;
-      await outbox.enqueue({ ...newApplication('big'), resume: uploadedResume(dir, bytes) }, { deadLetterAfterMs: HOUR });
+      await outbox.enqueue({ ...application('big'), resume: uploadedResume(dir, bytes) }, { deadLetterAfterMs: HOUR });
       assert.equal((await outbox.get('big'))?.resume_bytes, bytes.length);
       assert.ok((await storedResume(outbox, 'big'))?.equals(bytes));
     });
 
     it('names a resume the store lost (ResumeMissingError with the reference), and one erased meanwhile as none', async () => {
-      await outbox.enqueue(newApplication('lost'), { deadLetterAfterMs: HOUR });
+      await outbox.enqueue(application('lost'), { deadLetterAfterMs: HOUR });
       await harness.loseResume('lost', dir);
       await assert.rejects(outbox.openResume('lost'), (error: unknown) => error instanceof ResumeMissingError && error.reference === 'lost' && /missing/.test(error.message));
       await outbox.eraseByEmail('ada@example.org', emailBucket('ada@example.org'));
@@ -143,7 +134,7 @@ for (const harness of [sqlite, postgres]) {
     });
 
     it('counts an attempt when it claims a row, and lets only one claim win', async () => {
-      await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
+      await outbox.enqueue(application('r1'), { deadLetterAfterMs: HOUR });
       const [first, second] = await Promise.all([outbox.claim('r1', 60_000), outbox.claim('r1', 60_000)]);
       const won = [first, second].filter((r) => r !== undefined);
       assert.equal(won.length, 1);
@@ -152,7 +143,7 @@ for (const harness of [sqlite, postgres]) {
     });
 
     it('never gives one due row to two claimers at once', async () => {
-      for (let i = 0; i < 20; i++) await outbox.enqueue({ ...newApplication(`r${i}`), resume: null, resume_type: null }, { deadLetterAfterMs: HOUR });
+      for (let i = 0; i < 20; i++) await outbox.enqueue({ ...application(`r${i}`), resume: null, resume_type: null }, { deadLetterAfterMs: HOUR });
       const other = await open('process-2');
       const claims = await Promise.all([outbox.claimDue(8, 60_000), other.claimDue(8, 60_000), outbox.claimDue(8, 60_000), other.claimDue(8, 60_000)]);
       const references = claims.flat().map((r) => r.reference);
@@ -164,12 +155,12 @@ for (const harness of [sqlite, postgres]) {
 
     it('weighs the queue as the resumes of the applications not yet delivered, dead ones included', async () => {
       assert.equal(await outbox.queuedResumeBytes(), 0);
-      const sized = (reference: string, size: number): NewApplication => ({ ...newApplication(reference), resume: uploadedResume(dir, Buffer.alloc(size, 1)) });
+      const sized = (reference: string, size: number): NewApplication => ({ ...application(reference), resume: uploadedResume(dir, Buffer.alloc(size, 1)) });
       await outbox.enqueue(sized('waiting', 1_000), { deadLetterAfterMs: HOUR });
       await outbox.enqueue(sized('delivered', 20_000), { deadLetterAfterMs: HOUR });
       await outbox.enqueue(sized('dead', 300), { deadLetterAfterMs: HOUR });
       await outbox.enqueue(sized('refused', 4_000), { deadLetterAfterMs: HOUR });
-      await outbox.enqueue({ ...newApplication('no-resume'), resume: null, resume_type: null }, { deadLetterAfterMs: HOUR });
+      await outbox.enqueue({ ...application('no-resume'), resume: null, resume_type: null }, { deadLetterAfterMs: HOUR });
       assert.equal(await outbox.queuedResumeBytes(), 25_300);
       const deliveredLease = await claimed(outbox, 'delivered');
       await outbox.markDelivered(deliveredLease, 'created_applicant', {});
@@ -181,7 +172,7 @@ for (const harness of [sqlite, postgres]) {
     });
 
     it('forgets the personal data and the resume in the same write that marks a row delivered', async () => {
-      await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
+      await outbox.enqueue(application('r1'), { deadLetterAfterMs: HOUR });
       const r1Lease = await claimed(outbox, 'r1');
       await outbox.markDelivered(r1Lease, 'created_applicant', { applicantId: 7, applicationId: 9 });
       const row = await outbox.get('r1');
@@ -193,8 +184,8 @@ for (const harness of [sqlite, postgres]) {
     });
 
     it('names the row that recorded an application of the service as its delivery, and no row for one none recorded', async () => {
-      await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
-      await outbox.enqueue(newApplication('r2'), { deadLetterAfterMs: HOUR });
+      await outbox.enqueue(application('r1'), { deadLetterAfterMs: HOUR });
+      await outbox.enqueue(application('r2'), { deadLetterAfterMs: HOUR });
       await outbox.markDelivered(await claimed(outbox, 'r1'), 'created_applicant', { applicantId: 7, applicationId: 9 });
       await outbox.markDelivered(await claimed(outbox, 'r2'), 'created_application', { applicantId: 7, applicationId: 10 });
       assert.equal(await outbox.recordedApplication(9), 'r1');
@@ -203,7 +194,7 @@ for (const harness of [sqlite, postgres]) {
     });
 
     it('takes back the rows of a process that died while delivering (SQLite: at once; PostgreSQL: once their lease ends, never earlier)', async () => {
-      await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
+      await outbox.enqueue(application('r1'), { deadLetterAfterMs: HOUR });
       await outbox.claim('r1', 10 * 60_000);
       // process-1 is killed: it never records its attempt.
       const next = await open('process-2');
@@ -223,7 +214,7 @@ for (const harness of [sqlite, postgres]) {
     });
 
     it('does not take back a row this process is still delivering, even past its lease', async () => {
-      await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
+      await outbox.enqueue(application('r1'), { deadLetterAfterMs: HOUR });
       await outbox.claim('r1', 1);
       now += 10;
       assert.equal(await outbox.recoverLeases(new Set(['r1'])), 0);
@@ -231,10 +222,10 @@ for (const harness of [sqlite, postgres]) {
     });
 
     it('gives a row taken back its place in line: ahead of the rows that became due while it was held', async () => {
-      await outbox.enqueue(newApplication('held'), { deadLetterAfterMs: HOUR });
+      await outbox.enqueue(application('held'), { deadLetterAfterMs: HOUR });
       await outbox.claim('held', 1_000);
       now += 10;
-      await outbox.enqueue(newApplication('later'), { deadLetterAfterMs: HOUR });
+      await outbox.enqueue(application('later'), { deadLetterAfterMs: HOUR });
       now += 1_000;
       const next = await open('process-2');
       assert.equal(await next.recoverLeases(), 1);
@@ -243,7 +234,7 @@ for (const harness of [sqlite, postgres]) {
     });
 
     it('renews a held lease, so its row is not taken back while its attempt runs', async () => {
-      await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
+      await outbox.enqueue(application('r1'), { deadLetterAfterMs: HOUR });
       const lease = await claimed(outbox, 'r1', 1_000);
       const next = await open('process-2');
       // SQLite takes another owner's rows at once (one process owns the file): there, this process's own recovery shows the lease.
@@ -261,7 +252,7 @@ for (const harness of [sqlite, postgres]) {
     });
 
     it('does not renew a lease that ran out before its renewal', async () => {
-      await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
+      await outbox.enqueue(application('r1'), { deadLetterAfterMs: HOUR });
       const lease = await claimed(outbox, 'r1', 1_000);
       now += 1_000;
       assert.equal(await outbox.renewLease(lease, 1_000), false);
@@ -269,7 +260,7 @@ for (const harness of [sqlite, postgres]) {
     });
 
     it("gives a row whose lease ran out to another owner, and refuses every write of the old owner's attempt", async () => {
-      await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
+      await outbox.enqueue(application('r1'), { deadLetterAfterMs: HOUR });
       const stale = await claimed(outbox, 'r1', 1_000);
       now += 1_000;
       const next = await open('process-2');
@@ -291,7 +282,7 @@ for (const harness of [sqlite, postgres]) {
     });
 
     it("refuses the writes of an attempt whose row was taken back while it ran, even after its own lease's end", async () => {
-      await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
+      await outbox.enqueue(application('r1'), { deadLetterAfterMs: HOUR });
       const stale = await claimed(outbox, 'r1', 1_000);
       now += 1_000;
       const next = await open('process-2');
@@ -304,7 +295,7 @@ for (const harness of [sqlite, postgres]) {
     });
 
     it("renews no lease of a row taken back, nor of a row purged since, and refuses the purged row's writes", async () => {
-      await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
+      await outbox.enqueue(application('r1'), { deadLetterAfterMs: HOUR });
       const stale = await claimed(outbox, 'r1', 1_000);
       now += 1_000;
       const next = await open('process-2');
@@ -325,7 +316,7 @@ for (const harness of [sqlite, postgres]) {
     });
 
     it('keeps renewing the lease of a row erased during its attempt, whose delivery is still recorded', async () => {
-      await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
+      await outbox.enqueue(application('r1'), { deadLetterAfterMs: HOUR });
       const lease = await claimed(outbox, 'r1', 1_000);
       await outbox.eraseByEmail('ada@example.org', emailBucket('ada@example.org'));
       assert.equal(await outbox.renewLease(lease, 1_000), true);
@@ -334,7 +325,7 @@ for (const harness of [sqlite, postgres]) {
     });
 
     it('schedules a retry and holds it back until it is due', async () => {
-      await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
+      await outbox.enqueue(application('r1'), { deadLetterAfterMs: HOUR });
       const r1Lease = await claimed(outbox, 'r1');
       assert.equal(await outbox.nextDueAt(), undefined, 'no row waits');
       await outbox.markRetry(r1Lease, now + 5_000, 'server_error (503)');
@@ -347,7 +338,7 @@ for (const harness of [sqlite, postgres]) {
     });
 
     it('at start-up, makes every waiting row due now', async () => {
-      await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
+      await outbox.enqueue(application('r1'), { deadLetterAfterMs: HOUR });
       const r1Lease = await claimed(outbox, 'r1');
       await outbox.markRetry(r1Lease, now + HOUR, 'server_error (503)');
       assert.equal(await outbox.makePendingDue(), 1);
@@ -355,8 +346,8 @@ for (const harness of [sqlite, postgres]) {
     });
 
     it('records a refusal as rejected (data gone) while the candidate waits, as dead (kept) once told it was received', async () => {
-      await outbox.enqueue(newApplication('waiting'), { deadLetterAfterMs: HOUR });
-      await outbox.enqueue(newApplication('told'), { deadLetterAfterMs: HOUR });
+      await outbox.enqueue(application('waiting'), { deadLetterAfterMs: HOUR });
+      await outbox.enqueue(application('told'), { deadLetterAfterMs: HOUR });
       const waitingLease = await claimed(outbox, 'waiting');
       const toldLease = await claimed(outbox, 'told');
       assert.equal(await outbox.answerQueued('told'), true);
@@ -373,7 +364,7 @@ for (const harness of [sqlite, postgres]) {
     it('never crosses a refusal and a 202 recorded at the same moment: told 202 means kept', async () => {
       const leases: ClaimedRow[] = [];
       for (let i = 0; i < 10; i++) {
-        await outbox.enqueue({ ...newApplication(`r${i}`), resume: null, resume_type: null }, { deadLetterAfterMs: HOUR });
+        await outbox.enqueue({ ...application(`r${i}`), resume: null, resume_type: null }, { deadLetterAfterMs: HOUR });
         leases.push(await claimed(outbox, `r${i}`));
       }
       const other = await open('process-2');
@@ -388,7 +379,7 @@ for (const harness of [sqlite, postgres]) {
     });
 
     it('records the first answer given to the candidate only', async () => {
-      await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
+      await outbox.enqueue(application('r1'), { deadLetterAfterMs: HOUR });
       await outbox.setAnswered('r1', 202);
       await outbox.setAnswered('r1', 201);
       assert.equal((await outbox.get('r1'))?.answered, 202);
@@ -413,7 +404,7 @@ for (const harness of [sqlite, postgres]) {
 
       it('after a crash, points a retried key at the application the dead process had stored', async () => {
         await outbox.claimKey('k', 'f1');
-        await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR, key: 'k' });
+        await outbox.enqueue(application('r1'), { deadLetterAfterMs: HOUR, key: 'k' });
         const next = await open('process-2');
         if (harness.shared) {
           assert.deepEqual(await next.claimKey('k', 'f1'), { kind: 'in_progress' }, 'another instance may still be answering it');
@@ -467,9 +458,9 @@ for (const harness of [sqlite, postgres]) {
       });
 
       it('counts the email in the same transaction that stores the application', async () => {
-        await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR, emailBucket: { bucket: 'email:x', windowMs: HOUR } });
+        await outbox.enqueue(application('r1'), { deadLetterAfterMs: HOUR, emailBucket: { bucket: 'email:x', windowMs: HOUR } });
         assert.equal((await outbox.peekRate('email:x', HOUR)).count, 1);
-        await assert.rejects(outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR, key: 'k2', emailBucket: { bucket: 'email:x', windowMs: HOUR } }));
+        await assert.rejects(outbox.enqueue(application('r1'), { deadLetterAfterMs: HOUR, key: 'k2', emailBucket: { bucket: 'email:x', windowMs: HOUR } }));
         assert.equal((await outbox.peekRate('email:x', HOUR)).count, 1, 'a failed store counts nothing');
         assert.deepEqual(await outbox.claimKey('k2', 'f'), { kind: 'claimed' }, 'a failed store links no key');
       });
@@ -477,7 +468,7 @@ for (const harness of [sqlite, postgres]) {
 
     describe('operator commands', () => {
       it('puts a dead application back in line with a fresh dead-letter deadline', async () => {
-        await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
+        await outbox.enqueue(application('r1'), { deadLetterAfterMs: HOUR });
         const r1Lease = await claimed(outbox, 'r1');
         await outbox.markDead(r1Lease, 'expired', 'server_error (503)');
         now += 2 * HOUR;
@@ -489,14 +480,14 @@ for (const harness of [sqlite, postgres]) {
       });
 
       it('refuses to retry a delivered application', async () => {
-        await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
+        await outbox.enqueue(application('r1'), { deadLetterAfterMs: HOUR });
         const r1Lease = await claimed(outbox, 'r1');
         await outbox.markDelivered(r1Lease, 'created_applicant', {});
         assert.equal(await outbox.retry('r1', HOUR), 'not_retryable');
       });
 
       it('purges delivered and refused rows and keeps the others', async () => {
-        for (const ref of ['a', 'b', 'c']) await outbox.enqueue(newApplication(ref), { deadLetterAfterMs: HOUR });
+        for (const ref of ['a', 'b', 'c']) await outbox.enqueue(application(ref), { deadLetterAfterMs: HOUR });
         const aLease = await claimed(outbox, 'a');
         await outbox.markDelivered(aLease, 'created_applicant', {});
         const bLease = await claimed(outbox, 'b');
@@ -507,9 +498,9 @@ for (const harness of [sqlite, postgres]) {
       });
 
       it('lists by status and up to a limit, and has no summary of an unknown reference', async () => {
-        await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
+        await outbox.enqueue(application('r1'), { deadLetterAfterMs: HOUR });
         now += 1;
-        await outbox.enqueue(newApplication('r2'), { deadLetterAfterMs: HOUR });
+        await outbox.enqueue(application('r2'), { deadLetterAfterMs: HOUR });
         await outbox.markDead(await claimed(outbox, 'r2'), 'expired', 'server_error (503)');
         assert.deepEqual((await outbox.list({ status: 'dead' })).map((r) => r.reference), ['r2']);
         assert.deepEqual((await outbox.list({ status: 'pending' })).map((r) => r.reference), ['r1']);
@@ -519,7 +510,7 @@ for (const harness of [sqlite, postgres]) {
       });
 
       it('lists rows without their personal data', async () => {
-        await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
+        await outbox.enqueue(application('r1'), { deadLetterAfterMs: HOUR });
         const [row] = await outbox.list();
         assert.equal(row?.resume_bytes, 15);
         assert.equal(row?.personal_data, true);
@@ -530,17 +521,17 @@ for (const harness of [sqlite, postgres]) {
     describe('retention and erasure', () => {
       /** Stores a row and dead-letters it now. */
       const dead = async (reference: string, email?: string) => {
-        await outbox.enqueue(newApplication(reference, email), { deadLetterAfterMs: HOUR });
+        await outbox.enqueue(application(reference, email), { deadLetterAfterMs: HOUR });
         const lease = await claimed(outbox, reference);
         await outbox.markDead(lease, 'expired', 'server_error (503)');
       };
 
       it('erases the personal data of dead rows once they ended the retention ago, keeping their summary, newer ones and rows in line', async () => {
         await dead('old');
-        await outbox.enqueue(newApplication('waiting'), { deadLetterAfterMs: 100 * DAY });
+        await outbox.enqueue(application('waiting'), { deadLetterAfterMs: 100 * DAY });
         now += 10 * DAY;
         await dead('newer');
-        await outbox.enqueue(newApplication('refused'), { deadLetterAfterMs: HOUR });
+        await outbox.enqueue(application('refused'), { deadLetterAfterMs: HOUR });
         const refusedLease = await claimed(outbox, 'refused');
         await outbox.markRejected(refusedLease, 'upstream_rejected', 'validation_failed (422)');
         now += 20 * DAY - 1;
@@ -565,7 +556,7 @@ for (const harness of [sqlite, postgres]) {
       it('says when a dead row is erased: its end plus the retention; nothing for rows in line or without data', async () => {
         await dead('d');
         now += 1;
-        await outbox.enqueue(newApplication('w'), { deadLetterAfterMs: HOUR });
+        await outbox.enqueue(application('w'), { deadLetterAfterMs: HOUR });
         const [d, w] = await outbox.list();
         assert.equal(eraseAfter(d!, 30 * DAY), now - 1 + 30 * DAY);
         assert.equal(eraseAfter(w!, 30 * DAY), null);
@@ -595,7 +586,7 @@ for (const harness of [sqlite, postgres]) {
       it("erases one person's applications, counter and keys at their request, and nobody else's", async () => {
         const ada = { bucket: emailBucket('ada@example.org'), windowMs: DAY };
         await outbox.claimKey('k-ada', 'f1');
-        await outbox.enqueue(newApplication('ada-waiting'), { deadLetterAfterMs: HOUR, key: 'k-ada', emailBucket: ada });
+        await outbox.enqueue(application('ada-waiting'), { deadLetterAfterMs: HOUR, key: 'k-ada', emailBucket: ada });
         await outbox.completeKey('k-ada', 202, '{"status":"queued","reference":"ada-waiting"}');
         now += 1;
         await dead('ada-dead', 'ADA@example.org');
@@ -603,7 +594,7 @@ for (const harness of [sqlite, postgres]) {
         await outbox.completeKey('k-mention', 422, '{"detail":"ada@example.org"}');
         await outbox.claimKey('k-grace', 'f3');
         now += 1;
-        await outbox.enqueue(newApplication('grace', 'grace@example.org'), {
+        await outbox.enqueue(application('grace', 'grace@example.org'), {
           deadLetterAfterMs: HOUR, key: 'k-grace', emailBucket: { bucket: emailBucket('grace@example.org'), windowMs: DAY },
         });
 
@@ -636,13 +627,13 @@ for (const harness of [sqlite, postgres]) {
       });
 
       it('refuses an erasure request without an address, which would match every application', async () => {
-        await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
+        await outbox.enqueue(application('r1'), { deadLetterAfterMs: HOUR });
         await assert.rejects(outbox.eraseByEmail('  ', emailBucket('')), /eraseByEmail needs an email address/);
         assert.notEqual((await outbox.get('r1'))?.payload, null);
       });
 
       it("matches the stored address trimmed and in any case, and leaves another request's key in progress alone", async () => {
-        await outbox.enqueue(newApplication('r1', ' Ada@Example.ORG'), { deadLetterAfterMs: HOUR });
+        await outbox.enqueue(application('r1', ' Ada@Example.ORG'), { deadLetterAfterMs: HOUR });
         assert.equal((await outbox.claimKey('someone-else', 'hash')).kind, 'claimed');
         const report = await outbox.eraseByEmail('ada@example.org', emailBucket('ada@example.org'));
         assert.deepEqual(report.applications.map((a) => a.reference), ['r1']);
@@ -651,8 +642,8 @@ for (const harness of [sqlite, postgres]) {
       });
 
       it('keeps an application erased during its attempt out of line, and records it delivered if that attempt delivered it', async () => {
-        await outbox.enqueue(newApplication('a'), { deadLetterAfterMs: HOUR });
-        await outbox.enqueue(newApplication('b'), { deadLetterAfterMs: HOUR });
+        await outbox.enqueue(application('a'), { deadLetterAfterMs: HOUR });
+        await outbox.enqueue(application('b'), { deadLetterAfterMs: HOUR });
         const aLease = await claimed(outbox, 'a');
         const bLease = await claimed(outbox, 'b');
         await outbox.eraseByEmail('ada@example.org', emailBucket('ada@example.org'));

@@ -12,11 +12,11 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import pg from 'pg';
 import { freshDatabase, skipWithoutPostgres } from '../../test/postgres.ts';
 import { LeaseLostError } from './application-store.ts';
-import type { ApplicationStore, NewApplication } from './application-store.ts';
+import type { ApplicationStore } from './application-store.ts';
 import { PostgresApplicationStore } from './postgres-store.ts';
 import { SqliteApplicationStore } from './sqlite-store.ts';
 import { SOURCE_REFUSAL_MS } from '../applications/application-source.ts';
-import { claimed } from './test-support.ts';
+import { claimed, newApplication } from './test-support.ts';
 
 const HOUR = 60 * 60 * 1000;
 
@@ -70,10 +70,6 @@ for (const harness of [sqlite, postgres]) {
       return store;
     };
 
-    function newApplication(reference: string, utm: NewApplication['utm']): NewApplication {
-      return { reference, campaign_id: 12, company_id: 3, payload: { applicant: { email: 'ada@example.org' } }, resume: null, resume_type: null, utm };
-    }
-
     beforeEach(async () => {
       dir = mkdtempSync(join(tmpdir(), 'jbc-source-'));
       now = Date.UTC(2026, 0, 1);
@@ -117,14 +113,14 @@ for (const harness of [sqlite, postgres]) {
 
     it('marks a claimed row as sent without its source, under its lease only, and lists it so', async () => {
       const store = await open('instance-1');
-      await store.enqueue(newApplication('r1', null), { deadLetterAfterMs: HOUR });
+      await store.enqueue(newApplication('r1', { utm: null }), { deadLetterAfterMs: HOUR });
       assert.equal((await store.get('r1'))?.source_dropped, 0);
       const lease = await claimed(store, 'r1');
       await store.markSourceDropped(lease);
       await store.markDelivered(lease, 'created_applicant', { applicantId: 1, applicationId: 2 });
       assert.equal((await store.get('r1'))?.source_dropped, 1);
       assert.deepEqual((await store.list()).map((r) => [r.reference, r.source_dropped]), [['r1', 1]]);
-      await store.enqueue(newApplication('r2', null), { deadLetterAfterMs: HOUR });
+      await store.enqueue(newApplication('r2', { utm: null }), { deadLetterAfterMs: HOUR });
       const stale = await claimed(store, 'r2');
       await store.markRetry(stale, now, 'server_error (503)');
       await claimed(store, 'r2');
@@ -135,8 +131,8 @@ for (const harness of [sqlite, postgres]) {
     it("keeps an application's campaign parameters, after delivery too (they are not personal data)", async () => {
       const store = await open('instance-1');
       const utm = { utm_source: 'newsletter', utm_medium: 'email', utm_campaign: 'spring – café' };
-      await store.enqueue(newApplication('r1', utm), { deadLetterAfterMs: HOUR });
-      await store.enqueue(newApplication('r2', null), { deadLetterAfterMs: HOUR });
+      await store.enqueue(newApplication('r1', { utm: utm }), { deadLetterAfterMs: HOUR });
+      await store.enqueue(newApplication('r2', { utm: null }), { deadLetterAfterMs: HOUR });
       assert.deepEqual((await store.get('r1'))?.utm, utm);
       assert.equal((await store.get('r2'))?.utm, null);
       await store.markDelivered(await claimed(store, 'r1'), 'created_applicant', {});

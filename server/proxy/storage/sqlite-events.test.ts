@@ -8,9 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { LeaseLostError } from './application-store.ts';
-import type { NewApplication } from './application-store.ts';
 import { SqliteApplicationStore } from './sqlite-store.ts';
-import { claimed } from './test-support.ts';
+import { claimed, newApplication } from './test-support.ts';
 
 const HOUR = 60 * 60 * 1000;
 
@@ -19,14 +18,6 @@ describe('SQLite store webhook events', () => {
   let now: number;
   let store: SqliteApplicationStore;
   const open = (owner: string) => new SqliteApplicationStore({ dataDir: dir, owner, now: () => now, webhookEvents: { includeCandidate: true } });
-  const application = (reference: string): NewApplication => ({
-    reference,
-    campaign_id: 12,
-    company_id: 3,
-    payload: { applicant: { email: 'ada@example.org', first_name: 'Ada' } },
-    resume: null,
-    resume_type: null,
-  });
   const types = async () => (await store.webhooks.list()).map((e) => `${e.reference}:${e.type}`).sort();
 
   beforeEach(() => {
@@ -40,7 +31,7 @@ describe('SQLite store webhook events', () => {
   });
 
   it('records the refusal of an application as rejected, or dead-lettered once the candidate was told it was received', async () => {
-    for (const reference of ['waiting', 'told']) await store.enqueue(application(reference), { deadLetterAfterMs: HOUR });
+    for (const reference of ['waiting', 'told']) await store.enqueue(newApplication(reference), { deadLetterAfterMs: HOUR });
     await store.answerQueued('told');
     assert.equal(await store.markRefused(await claimed(store, 'waiting'), 'upstream_rejected', 'validation_failed (422)'), 'rejected');
     assert.equal(await store.markRefused(await claimed(store, 'told'), 'upstream_rejected', 'validation_failed (422)'), 'dead');
@@ -48,7 +39,7 @@ describe('SQLite store webhook events', () => {
   });
 
   it('takes back at once an event leased by a process that is gone, its lease not yet over', async () => {
-    await store.enqueue(application('r1'), { deadLetterAfterMs: HOUR });
+    await store.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
     assert.equal((await store.webhooks.claimDue(10, HOUR)).length, 1);
     await store.close();
     store = open('process-2');
@@ -57,7 +48,7 @@ describe('SQLite store webhook events', () => {
   });
 
   it('tells a write under the lease of an application no longer stored as a lost lease', async () => {
-    await store.enqueue(application('r1'), { deadLetterAfterMs: HOUR });
+    await store.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
     const lease = await claimed(store, 'r1');
     await assert.rejects(store.markRejected({ ...lease, reference: 'gone' }, 'upstream_rejected', 'validation_failed (422)'), LeaseLostError);
   });

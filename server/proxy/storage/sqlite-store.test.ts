@@ -15,7 +15,7 @@ import type { NewApplication } from './application-store.ts';
 import { ResumeFiles } from './resume-files.ts';
 import { SQLITE_MIGRATIONS } from './sqlite-schema.ts';
 import { SqliteApplicationStore } from './sqlite-store.ts';
-import { claimed, storedResume, uploadedResume } from './test-support.ts';
+import { claimed, newApplication, storedResume, uploadedResume } from './test-support.ts';
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
@@ -32,14 +32,7 @@ describe('SQLite application store', () => {
   let now: number;
   let outbox: SqliteApplicationStore;
   const open = (owner: string) => new SqliteApplicationStore({ dataDir: dir, owner, now: () => now });
-  const newApplication = (reference: string): NewApplication => ({
-    reference,
-    campaign_id: 12,
-    company_id: 3,
-    payload: { applicant: { email: 'ada@example.org', first_name: 'Ada' } },
-    resume: uploadedResume(dir, Buffer.from('%PDF-1.4 resume')),
-    resume_type: 'pdf',
-  });
+  const application = (reference: string) => newApplication(reference, { resumeIn: dir });
   const fileBytes = () => Buffer.concat(['outbox.db', 'outbox.db-wal'].map((name) => join(dir, name)).filter((file) => existsSync(file)).map((file) => readFileSync(file)));
 
   beforeEach(() => {
@@ -55,7 +48,7 @@ describe('SQLite application store', () => {
   it('keeps a resume as a file of its own, moved from its upload, never as a blob in outbox.db', async () => {
     const marker = Buffer.from('%PDF-1.4 RESUME-MARKER '.repeat(100));
     const upload = uploadedResume(dir, marker);
-    await outbox.enqueue({ ...newApplication('r1'), resume: upload }, { deadLetterAfterMs: HOUR });
+    await outbox.enqueue({ ...application('r1'), resume: upload }, { deadLetterAfterMs: HOUR });
     assert.equal(existsSync(upload.path), false, 'the upload file was moved, not copied');
     assert.deepEqual(readdirSync(join(dir, 'resumes')), ['r1']);
     assert.ok((await storedResume(outbox, 'r1'))?.equals(marker));
@@ -64,14 +57,14 @@ describe('SQLite application store', () => {
   });
 
   it('deletes the resume file of a delivered row', async () => {
-    await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
+    await outbox.enqueue(application('r1'), { deadLetterAfterMs: HOUR });
     const r1Lease = await claimed(outbox, 'r1');
     await outbox.markDelivered(r1Lease, 'created_applicant', {});
     assert.deepEqual(readdirSync(join(dir, 'resumes')), []);
   });
 
   it('opening the file deletes no resume, even one no row holds yet: another process may be storing it', async () => {
-    await outbox.enqueue(newApplication('kept'), { deadLetterAfterMs: HOUR });
+    await outbox.enqueue(application('kept'), { deadLetterAfterMs: HOUR });
     writeFileSync(join(dir, 'resumes', 'being-stored'), 'moved in, its row not committed yet');
     const beside = open('outbox-command');
     await beside.close();
@@ -79,7 +72,7 @@ describe('SQLite application store', () => {
   });
 
   it('for the holder of the data directory, deletes the resume files no row holds (their process was killed before the row was committed)', async () => {
-    await outbox.enqueue(newApplication('kept'), { deadLetterAfterMs: HOUR });
+    await outbox.enqueue(application('kept'), { deadLetterAfterMs: HOUR });
     writeFileSync(join(dir, 'resumes', 'orphan'), 'left by a killed process');
     await outbox.close();
     const lock = lockDataDir(dir);
@@ -232,7 +225,7 @@ describe('SQLite application store', () => {
   });
 
   it('gives the pages of purged rows back to the file system when compacted', async () => {
-    const big = (reference: string): NewApplication => ({ ...newApplication(reference), payload: { applicant: { email: 'ada@example.org' }, cover_letter: 'x'.repeat(20_000) }, resume: null });
+    const big = (reference: string): NewApplication => ({ ...application(reference), payload: { applicant: { email: 'ada@example.org' }, cover_letter: 'x'.repeat(20_000) }, resume: null });
     for (const reference of ['a', 'b', 'c']) await outbox.enqueue(big(reference), { deadLetterAfterMs: HOUR });
     await outbox.eraseByEmail('ada@example.org', emailBucket('ada@example.org'));
     assert.equal(await outbox.purgeDelivered(), 3);
@@ -255,7 +248,7 @@ describe('SQLite application store', () => {
   });
 
   it('says which file is gone when a resume was deleted from outside the proxy', async () => {
-    await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
+    await outbox.enqueue(application('r1'), { deadLetterAfterMs: HOUR });
     rmSync(join(dir, 'resumes', 'r1'));
     await assert.rejects(outbox.openResume('r1'), (error: Error) => error instanceof ResumeMissingError && /resumes[/\\]r1 is gone/.test(error.message));
   });
@@ -270,12 +263,12 @@ describe('SQLite application store', () => {
       }
     }
     outbox = new SqliteApplicationStore({ dataDir: dir, owner: 'process-2', now: () => now, resumes: new ErasedWhileLooking(dir) });
-    await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
+    await outbox.enqueue(application('r1'), { deadLetterAfterMs: HOUR });
     assert.equal(await outbox.openResume('r1'), undefined);
   });
 
   it('deletes the resume file of a refused row, at once or by markRefused, and of rows erased by retention', async () => {
-    for (const reference of ['rejected', 'refused', 'dead']) await outbox.enqueue(newApplication(reference), { deadLetterAfterMs: HOUR });
+    for (const reference of ['rejected', 'refused', 'dead']) await outbox.enqueue(application(reference), { deadLetterAfterMs: HOUR });
     await outbox.markRejected(await claimed(outbox, 'rejected'), 'upstream_rejected', 'validation_failed (422)');
     assert.equal(await outbox.markRefused(await claimed(outbox, 'refused'), 'upstream_rejected', 'validation_failed (422)'), 'rejected');
     assert.deepEqual(readdirSync(join(dir, 'resumes')), ['dead']);
@@ -286,7 +279,7 @@ describe('SQLite application store', () => {
   });
 
   it('takes back its own lease only once it has ended, and never one it is working on', async () => {
-    await outbox.enqueue({ ...newApplication('r1'), resume: null }, { deadLetterAfterMs: HOUR });
+    await outbox.enqueue({ ...application('r1'), resume: null }, { deadLetterAfterMs: HOUR });
     assert.equal((await outbox.claimDue(10, 60_000)).length, 1);
     assert.equal(await outbox.recoverLeases(), 0, 'the lease runs for a minute');
     now += 60_000;
@@ -297,13 +290,13 @@ describe('SQLite application store', () => {
 
   it('answers in_progress for a key whose application this process stored and has not answered yet', async () => {
     assert.deepEqual(await outbox.claimKey('k', 'f1'), { kind: 'claimed' });
-    await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR, key: 'k' });
+    await outbox.enqueue(application('r1'), { deadLetterAfterMs: HOUR, key: 'k' });
     assert.deepEqual(await outbox.claimKey('k', 'f1'), { kind: 'in_progress' });
   });
 
   it('forgets the claim of a key once stored: the key, expired or erased, is free again', async () => {
     assert.deepEqual(await outbox.claimKey('k', 'f1'), { kind: 'claimed' });
-    await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR, key: 'k' });
+    await outbox.enqueue(application('r1'), { deadLetterAfterMs: HOUR, key: 'k' });
     now += IDEMPOTENCY_TTL_MS;
     assert.deepEqual(await outbox.claimKey('k', 'f1'), { kind: 'claimed' });
   });
@@ -322,7 +315,7 @@ describe('SQLite application store', () => {
 
   it('answers stored for a key whose application a killed process stored, and takes the key over', async () => {
     assert.deepEqual(await outbox.claimKey('k', 'f1'), { kind: 'claimed' });
-    await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR, key: 'k' });
+    await outbox.enqueue(application('r1'), { deadLetterAfterMs: HOUR, key: 'k' });
     await outbox.close();
     outbox = open('process-2');
     assert.deepEqual(await outbox.claimKey('k', 'f1'), { kind: 'stored', reference: 'r1' });
@@ -330,7 +323,7 @@ describe('SQLite application store', () => {
   });
 
   it('purges only the rows delivered longer ago than asked, with the expired keys and counters', async () => {
-    await outbox.enqueue({ ...newApplication('r1'), resume: null }, { deadLetterAfterMs: HOUR, key: 'k', emailBucket: { bucket: 'b', windowMs: HOUR } });
+    await outbox.enqueue({ ...application('r1'), resume: null }, { deadLetterAfterMs: HOUR, key: 'k', emailBucket: { bucket: 'b', windowMs: HOUR } });
     await outbox.completeKey('k', 202, '{}');
     await outbox.markDelivered(await claimed(outbox, 'r1'), 'created_applicant', {});
     now += HOUR;
@@ -345,16 +338,16 @@ describe('SQLite application store', () => {
     // RAISE(ROLLBACK) ends the transaction in SQLite itself, as a full disk (SQLITE_FULL) does.
     const db = new DatabaseSync(join(dir, 'outbox.db'));
     db.exec("CREATE TRIGGER refuse BEFORE INSERT ON outbox BEGIN SELECT RAISE(ROLLBACK, 'the disk says no'); END");
-    await assert.rejects(outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR }), /the disk says no/);
+    await assert.rejects(outbox.enqueue(application('r1'), { deadLetterAfterMs: HOUR }), /the disk says no/);
     assert.deepEqual(readdirSync(join(dir, 'resumes')), []);
     db.exec('DROP TRIGGER refuse');
     db.close();
-    await outbox.enqueue(newApplication('r2'), { deadLetterAfterMs: HOUR });
+    await outbox.enqueue(application('r2'), { deadLetterAfterMs: HOUR });
     assert.equal((await outbox.get('r2'))?.status, 'pending');
   });
 
   it('answers no refusal for an application erased during its attempt', async () => {
-    await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
+    await outbox.enqueue(application('r1'), { deadLetterAfterMs: HOUR });
     const lease = await claimed(outbox, 'r1');
     await outbox.eraseByEmail('ada@example.org', emailBucket('ada@example.org'));
     assert.equal(await outbox.markRefused(lease, 'upstream_rejected', 'validation_failed (422)'), undefined);
@@ -363,7 +356,7 @@ describe('SQLite application store', () => {
 
   // The contract (application-store.test.ts) retries dead and delivered rows; these are the states between.
   it('puts a waiting application back in line now, and refuses one being delivered', async () => {
-    for (const reference of ['waiting', 'sending']) await outbox.enqueue({ ...newApplication(reference), resume: null }, { deadLetterAfterMs: HOUR });
+    for (const reference of ['waiting', 'sending']) await outbox.enqueue({ ...application(reference), resume: null }, { deadLetterAfterMs: HOUR });
     await claimed(outbox, 'sending');
     assert.equal(await outbox.retry('waiting', HOUR), 'queued');
     assert.equal(await outbox.retry('sending', HOUR), 'not_retryable');

@@ -19,10 +19,10 @@ import { ApplicationEvent } from '../../public-api/webhook-events.ts';
 import { emailBucket } from '../applications/form.ts';
 import { freshDatabase, skipWithoutPostgres } from '../../test/postgres.ts';
 import { DEFAULT_WEBHOOK_SENDER, WebhookSender, retryDelay } from '../webhooks/sender.ts';
-import type { ApplicationStore, NewApplication, StoreOptions } from './application-store.ts';
+import type { ApplicationStore, StoreOptions } from './application-store.ts';
 import { PostgresApplicationStore } from './postgres-store.ts';
 import { SqliteApplicationStore } from './sqlite-store.ts';
-import { claimed, uploadedResume } from './test-support.ts';
+import { claimed, newApplication } from './test-support.ts';
 import { WEBHOOK_RETRY_FOR_MS, WebhookLeaseLostError } from './webhook-store.ts';
 import type { ClaimedEvent } from './webhook-store.ts';
 
@@ -118,16 +118,7 @@ for (const harness of [sqlite, postgres]) {
     const types = async (s = store) => (await s.webhooks.list()).map((e) => `${e.reference}:${e.seq}:${e.type}`);
     const due = async (s = store) => (await s.webhooks.claimDue(10, LEASE)).map((e) => `${e.reference}:${e.type}`);
 
-    function newApplication(reference: string, email = 'ada@example.org'): NewApplication {
-      return {
-        reference,
-        campaign_id: 12,
-        company_id: 3,
-        payload: { applicant: { email, first_name: 'Ada' }, cover_letter: 'Hello' },
-        resume: uploadedResume(dir, Buffer.from('%PDF-1.4 resume')),
-        resume_type: 'pdf',
-      };
-    }
+    const application = (reference: string, email?: string) => newApplication(reference, { resumeIn: dir, email });
 
     before(() => harness.setup());
     after(() => harness.teardown());
@@ -140,7 +131,7 @@ for (const harness of [sqlite, postgres]) {
     afterEach(() => store.close());
 
     it('records application.received with the application stored, its key and times, and no candidate unless asked', async () => {
-      await store.enqueue(newApplication('app-1'), { deadLetterAfterMs: 1000, key: 'key-1' });
+      await store.enqueue(application('app-1'), { deadLetterAfterMs: 1000, key: 'key-1' });
       const [event] = await store.webhooks.claimDue(10, LEASE);
       assert.ok(event);
       assert.match(event.id, /^msg_[A-Za-z0-9_-]{22}$/);
@@ -155,7 +146,7 @@ for (const harness of [sqlite, postgres]) {
     it('puts the candidate in the events only with includeCandidate, and only while the row holds it', async () => {
       await store.close();
       store = await open('process-1', true);
-      await store.enqueue(newApplication('app-1'), { deadLetterAfterMs: 1000 });
+      await store.enqueue(application('app-1'), { deadLetterAfterMs: 1000 });
       const [received] = await store.webhooks.claimDue(10, LEASE);
       assert.deepEqual(JSON.parse(received!.body).data.candidate, { email: 'ada@example.org', first_name: 'Ada', cover_letter: 'Hello' });
       await store.webhooks.markDelivered(received!);
@@ -169,7 +160,7 @@ for (const harness of [sqlite, postgres]) {
 
     it('records nothing when the store is opened without webhook events (WEBHOOK_URL unset)', async () => {
       const quiet = await harness.open('process-2', dir, () => now, undefined);
-      await quiet.enqueue(newApplication('app-1'), { deadLetterAfterMs: 1000 });
+      await quiet.enqueue(application('app-1'), { deadLetterAfterMs: 1000 });
       await quiet.markDelivered(await claimed(quiet, 'app-1'), 'created_applicant', {});
       assert.equal(quiet.webhooks.recording, false);
       assert.deepEqual(await types(quiet), []);
@@ -178,7 +169,7 @@ for (const harness of [sqlite, postgres]) {
     });
 
     it('records each change of the row as its event: delivered, rejected, dead-lettered, refused, erased, and a status change on request', async () => {
-      for (const ref of ['a', 'b', 'c', 'd', 'e']) await store.enqueue(newApplication(ref, `${ref}@example.org`), { deadLetterAfterMs: 1000 });
+      for (const ref of ['a', 'b', 'c', 'd', 'e']) await store.enqueue(application(ref, `${ref}@example.org`), { deadLetterAfterMs: 1000 });
       await store.markDelivered(await claimed(store, 'a'), 'created_applicant', {});
       await store.markRejected(await claimed(store, 'b'), 'upstream_rejected', 'refused');
       await store.markDead(await claimed(store, 'c'), 'expired', 'too late');
@@ -207,17 +198,17 @@ for (const harness of [sqlite, postgres]) {
     });
 
     it('writes an event in the transaction of its change: when the event cannot be written, the change is not either', async () => {
-      await store.enqueue(newApplication('app-1'), { deadLetterAfterMs: 1000 });
+      await store.enqueue(application('app-1'), { deadLetterAfterMs: 1000 });
       const lease = await claimed(store, 'app-1');
       await harness.refuseEvents(dir);
       await assert.rejects(store.markDelivered(lease, 'created_applicant', {}), /events refused/);
       assert.equal((await store.get('app-1'))?.status, 'delivering', 'the delivery was not recorded without its event');
-      await assert.rejects(store.enqueue(newApplication('app-2'), { deadLetterAfterMs: 1000 }), /events refused/);
+      await assert.rejects(store.enqueue(application('app-2'), { deadLetterAfterMs: 1000 }), /events refused/);
       assert.equal(await store.get('app-2'), undefined, 'the application was not stored without its event');
     });
 
     it('records no event for a write whose lease was lost', async () => {
-      await store.enqueue(newApplication('app-1'), { deadLetterAfterMs: 1000 });
+      await store.enqueue(application('app-1'), { deadLetterAfterMs: 1000 });
       const stale = await claimed(store, 'app-1');
       now += LEASE + 1;
       await store.recoverLeases();
@@ -226,8 +217,8 @@ for (const harness of [sqlite, postgres]) {
     });
 
     it('hands out an application\'s events in order: the next only once the earlier is delivered or failed', async () => {
-      await store.enqueue(newApplication('a'), { deadLetterAfterMs: 1000 });
-      await store.enqueue(newApplication('b'), { deadLetterAfterMs: 1000 });
+      await store.enqueue(application('a'), { deadLetterAfterMs: 1000 });
+      await store.enqueue(application('b'), { deadLetterAfterMs: 1000 });
       await store.markDelivered(await claimed(store, 'a'), 'created_applicant', {});
       await store.markRejected(await claimed(store, 'b'), 'upstream_rejected', 'no');
       const first = await store.webhooks.claimDue(10, LEASE);
@@ -241,7 +232,7 @@ for (const harness of [sqlite, postgres]) {
     });
 
     it('fences its leases: one claim at a time, taken back once run out, and the old claimer\'s writes refused', async () => {
-      await store.enqueue(newApplication('app-1'), { deadLetterAfterMs: 1000 });
+      await store.enqueue(application('app-1'), { deadLetterAfterMs: 1000 });
       const [event] = await store.webhooks.claimDue(10, LEASE);
       const other = await open('process-2');
       assert.deepEqual(await due(other), [], 'a held event is not claimed again');
@@ -266,7 +257,7 @@ for (const harness of [sqlite, postgres]) {
     it('backs off: a retried event is due again only at its time, 10 s then doubling, at most 6 h apart', async () => {
       assert.deepEqual([1, 2, 3, 4].map((n) => retryDelay(n, DEFAULT_WEBHOOK_SENDER)), [10_000, 20_000, 40_000, 80_000]);
       assert.equal(retryDelay(30, DEFAULT_WEBHOOK_SENDER), 6 * 60 * 60 * 1000);
-      await store.enqueue(newApplication('app-1'), { deadLetterAfterMs: 1000 });
+      await store.enqueue(application('app-1'), { deadLetterAfterMs: 1000 });
       const [event] = await store.webhooks.claimDue(10, LEASE);
       await store.webhooks.markRetry(event!, now + 10_000, 'HTTP 503');
       now += 9_999;
@@ -292,7 +283,7 @@ for (const harness of [sqlite, postgres]) {
       try {
         // The receiver checks webhook-timestamp against its own clock: the sender signs with the store's.
         now = Date.now();
-        await store.enqueue(newApplication('app-1'), { deadLetterAfterMs: 1000 });
+        await store.enqueue(application('app-1'), { deadLetterAfterMs: 1000 });
         const id = (await store.webhooks.list())[0]!.id;
         await sender.pass();
         assert.equal((await store.webhooks.get(id))?.status, 'pending');
@@ -334,8 +325,8 @@ for (const harness of [sqlite, postgres]) {
     it('tells the times of an event: none before its first attempt, then when it was tried, delivered or failed', async () => {
       assert.equal(store.webhooks.recording, true);
       assert.equal(await store.webhooks.nextDueAt(), undefined, 'no event waits');
-      await store.enqueue(newApplication('a'), { deadLetterAfterMs: 1000 });
-      await store.enqueue(newApplication('b'), { deadLetterAfterMs: 1000 });
+      await store.enqueue(application('a'), { deadLetterAfterMs: 1000 });
+      await store.enqueue(application('b'), { deadLetterAfterMs: 1000 });
       const [waiting] = await store.webhooks.list();
       assert.equal(waiting?.give_up_at, Date.UTC(2026, 0, 4), 'retried for three days');
       assert.deepEqual([waiting?.last_attempt_at, waiting?.delivered_at, waiting?.ended_at], [null, null, null]);
@@ -355,7 +346,7 @@ for (const harness of [sqlite, postgres]) {
     });
 
     it('hands out the due events soonest first, whatever order the database finds them in', async () => {
-      for (const ref of ['a', 'b', 'c']) await store.enqueue(newApplication(ref), { deadLetterAfterMs: 1000 });
+      for (const ref of ['a', 'b', 'c']) await store.enqueue(application(ref), { deadLetterAfterMs: 1000 });
       const first = await store.webhooks.claimDue(10, LEASE);
       // Retried in the reverse order of their storing: c first due, then b, then a.
       const at: Record<string, number> = { a: now + 30_000, b: now + 20_000, c: now + 10_000 };
@@ -365,7 +356,7 @@ for (const harness of [sqlite, postgres]) {
     });
 
     it("says why a write of a lost lease was refused: another claimer has the event, nothing was written", async () => {
-      await store.enqueue(newApplication('app-1'), { deadLetterAfterMs: 1000 });
+      await store.enqueue(application('app-1'), { deadLetterAfterMs: 1000 });
       const [event] = await store.webhooks.claimDue(10, LEASE);
       now += LEASE + 1;
       await store.webhooks.recoverLeases();
@@ -379,8 +370,8 @@ for (const harness of [sqlite, postgres]) {
     it('drops the candidate from the events of erased applications, and purges delivered events with delivered applications', async () => {
       await store.close();
       store = await open('process-1', true);
-      await store.enqueue(newApplication('app-1'), { deadLetterAfterMs: 1000 });
-      await store.enqueue(newApplication('app-2', 'bob@example.org'), { deadLetterAfterMs: 1000 });
+      await store.enqueue(application('app-1'), { deadLetterAfterMs: 1000 });
+      await store.enqueue(application('app-2', 'bob@example.org'), { deadLetterAfterMs: 1000 });
       await store.eraseByEmail('ada@example.org', emailBucket('ada@example.org'));
       const events = await store.webhooks.list();
       assert.deepEqual(events.map((e) => `${e.reference}:${e.has_candidate}`).sort(), ['app-1:false', 'app-1:false', 'app-2:true']);
@@ -392,7 +383,7 @@ for (const harness of [sqlite, postgres]) {
     });
 
     it('purges a delivered event only once older than asked', async () => {
-      await store.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
+      await store.enqueue(application('r1'), { deadLetterAfterMs: HOUR });
       const [event] = await store.webhooks.claimDue(10, LEASE);
       await store.webhooks.markDelivered(event!);
       now += HOUR;
