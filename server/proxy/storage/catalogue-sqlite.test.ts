@@ -36,6 +36,20 @@ function seededStore() {
   return store;
 }
 
+/** A store in `folder`, and the number of segments its full-text index holds, read from a connection of its own. */
+function storeOnDisk(folder: string) {
+  const store = openCatalogueStore(folder);
+  const reader = new DatabaseSync(join(folder, 'catalogue.db'), { readOnly: true });
+  return {
+    store,
+    segments: () => (reader.prepare('SELECT count(DISTINCT segid) AS n FROM campaigns_text_idx').get() as { n: number }).n,
+    close() {
+      reader.close();
+      store.close();
+    },
+  };
+}
+
 describe('catalogue store', () => {
   it('lists online campaigns newest first (last activation), with the total', () => {
     const store = seededStore();
@@ -172,25 +186,20 @@ describe('catalogue store', () => {
 
     it('leaves the merging of its full-text index out of the writes: each write adds a segment, merged after, between other work', async () => {
       const folder = join(dir, 'merges');
-      const store = openCatalogueStore(folder);
-      const reader = new DatabaseSync(join(folder, 'catalogue.db'), { readOnly: true });
-      const segments = () => (reader.prepare('SELECT count(DISTINCT segid) AS n FROM campaigns_text_idx').get() as { n: number }).n;
+      const { store, segments, close } = storeOnDisk(folder);
       try {
         for (let id = 1; id <= 12; id++) store.upsert(toCatalogueCampaign(upstreamCampaign({ id, name: `Hydrologist ${id}` })));
         assert.equal(segments(), 12, 'no write merged');
         await eventually(() => segments() <= 3, { timeoutMs: 5_000, what: 'the segments to be merged' });
         assert.equal(store.search(all({ q: 'hydrologist' })).total, 12);
       } finally {
-        reader.close();
-        store.close();
+        close();
       }
     });
 
     it('merges its full-text index only once writes stop: a burst of writes is applied with no merge step between them', async () => {
       const folder = join(dir, 'burst');
-      const store = openCatalogueStore(folder);
-      const reader = new DatabaseSync(join(folder, 'catalogue.db'), { readOnly: true });
-      const segments = () => (reader.prepare('SELECT count(DISTINCT segid) AS n FROM campaigns_text_idx').get() as { n: number }).n;
+      const { store, segments, close } = storeOnDisk(folder);
       try {
         for (let id = 1; id <= 12; id++) {
           store.upsert(toCatalogueCampaign(upstreamCampaign({ id, name: `Glaciologist ${id}` })));
@@ -201,8 +210,7 @@ describe('catalogue store', () => {
         await eventually(() => segments() <= 3, { timeoutMs: 5_000, what: 'the segments to be merged once the writes stopped' });
         assert.equal(store.search(all({ q: 'glaciologist' })).total, 12);
       } finally {
-        reader.close();
-        store.close();
+        close();
       }
     });
   });
@@ -395,23 +403,18 @@ describe('catalogue store: what each write leaves behind', () => {
 
     it('writes a batch to its full-text index in id order, as one segment, whatever the order it came in', () => {
       const folder = join(dir, 'order');
-      const store = openCatalogueStore(folder);
-      const reader = new DatabaseSync(join(folder, 'catalogue.db'), { readOnly: true });
-      const segments = () => (reader.prepare('SELECT count(DISTINCT segid) AS n FROM campaigns_text_idx').get() as { n: number }).n;
+      const { store, segments, close } = storeOnDisk(folder);
       try {
         store.applyChanges([5, 4, 3, 2, 1].map((id) => offer(id)), []);
         assert.equal(segments(), 1);
       } finally {
-        reader.close();
-        store.close();
+        close();
       }
     });
 
     it('merges its full-text index step after step until done, when one step is not enough', async () => {
       const folder = join(dir, 'big');
-      const store = openCatalogueStore(folder);
-      const reader = new DatabaseSync(join(folder, 'catalogue.db'), { readOnly: true });
-      const segments = () => (reader.prepare('SELECT count(DISTINCT segid) AS n FROM campaigns_text_idx').get() as { n: number }).n;
+      const { store, segments, close } = storeOnDisk(folder);
       try {
         // Long texts of words found nowhere else: more pages than one merge step writes, in fewer segments than make FTS5 merge within a write.
         for (let id = 1; id <= 12; id++) {
@@ -421,8 +424,7 @@ describe('catalogue store: what each write leaves behind', () => {
         await eventually(() => segments() <= 3, { timeoutMs: 5_000, what: 'the segments to be merged' });
         assert.equal(store.search(all({ q: 'w12x2999' })).total, 1);
       } finally {
-        reader.close();
-        store.close();
+        close();
       }
     });
   });
