@@ -6,6 +6,7 @@ import { loadConfig } from '../internal/api.ts';
 import { receiptLink } from './application-controller.ts';
 import {
   activeInside,
+  holdBrowserTurns,
   until,
   chooseFile,
   exe,
@@ -102,6 +103,16 @@ describe('<jobboard-apply>', () => {
         expect(shadow(el, 'button[type=submit]').textContent).to.contain(text.send[lang]);
       });
     }
+
+    it('on the page itself (not inside another element), renders without waiting for the browser\'s turn', async () => {
+      const turns = holdBrowserTurns();
+      try {
+        const { el } = await form('ok');
+        expect(shadow(el, 'button[type=submit]').textContent).to.contain(text.send.en);
+      } finally {
+        turns.restore();
+      }
+    });
 
     it('shows the fields /api/config asks for, marking required ones', async () => {
       const { el } = await form('ok');

@@ -11,6 +11,9 @@ import { fieldAttributes } from './fields.ts';
 import { renderForm } from './apply-form.ts';
 import { styles } from './apply.styles.ts';
 
+/** Chromium's scheduler.yield(): a promise that settles once the browser ran what is due; elsewhere, none to wait for. */
+const yieldToBrowser = (): Promise<void> | undefined => (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler?.yield?.();
+
 /** The end of an application: received (delivered or queued), or applied already. */
 function renderOutcome(form: ApplicationController, level: number): TemplateResult {
   if (form.phase === 'already-applied') {
@@ -158,6 +161,17 @@ export class JobboardApply extends JobboardElement {
   constructor() {
     super();
     for (const { property } of fieldAttributes) (this as unknown as Record<string, string>)[property] = '';
+  }
+
+  /**
+   * Inside another element's shadow root (the catalogue's open offer), the
+   * form's first render waits for the browser to run what is due (Chromium's
+   * scheduler.yield): the offer and its form then render in two tasks, not in
+   * one that holds the page longer.
+   */
+  protected override async scheduleUpdate(): Promise<void> {
+    if (!this.hasUpdated && this.getRootNode() instanceof ShadowRoot) await yieldToBrowser();
+    await super.scheduleUpdate();
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {

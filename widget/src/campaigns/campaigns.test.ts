@@ -1,8 +1,8 @@
-import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { aTimeout, expect, fixture, html, oneEvent } from '@open-wc/testing';
 import { emulateMedia, sendKeys, setViewport } from '@web/test-runner-commands';
 import '../widget.ts';
 import type { JobboardCampaigns } from '../index.ts';
-import { activeInside, until, locales, maybe, shadow, standIn, type, watchRequestsAndWarnings } from '../internal/test-helpers.ts';
+import { activeInside, holdBrowserTurns, until, locales, maybe, shadow, standIn, type, watchRequestsAndWarnings } from '../internal/test-helpers.ts';
 
 type Lang = (typeof locales)[number];
 
@@ -306,6 +306,22 @@ describe('<jobboard-campaigns>', () => {
         expect(activeInside(el)?.id).to.equal('detail-title');
       });
     }
+
+    it('renders its apply form after the browser had its turn, not in the task that renders the offer', async () => {
+      const { el } = await list();
+      const turns = holdBrowserTurns();
+      try {
+        await open(el);
+        await el.updateComplete;
+        const apply = shadow(el, 'jobboard-apply');
+        await aTimeout(50);
+        expect(apply.shadowRoot?.childElementCount ?? 0, 'the form rendered nothing before the browser had its turn').to.equal(0);
+        turns.release();
+        await until(() => apply.shadowRoot?.querySelector('form'), 'the apply form shows');
+      } finally {
+        turns.restore();
+      }
+    });
 
     it('titles the offers with h2 in the list and opened, the sections with h3, and gives its apply form heading level 4', async () => {
       const { el } = await list();

@@ -116,3 +116,21 @@ export function watchRequestsAndWarnings(): { requests: string[]; warnings: stri
     },
   };
 }
+
+/**
+ * Holds every scheduler.yield() (Chromium's) unsettled until release(): what
+ * waits for the browser's turn stays waiting; restore() puts the real one back.
+ */
+export function holdBrowserTurns(): { release(): void; restore(): void } {
+  const scheduler = (globalThis as unknown as { scheduler: { yield(): Promise<void> } }).scheduler;
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  // An own property in front of the prototype's method.
+  scheduler.yield = () => held;
+  return {
+    release,
+    restore() {
+      delete (scheduler as { yield?: unknown }).yield;
+    },
+  };
+}
