@@ -1,10 +1,10 @@
 // What widget.js starts before anything else of it runs (widget.ts imports
-// this first): the apply form's module and the answers the forms already in
-// the page will show. Lit, its hydration support and the catalogue evaluate
+// this first): the apply form's module and the answers the elements already
+// in the page will show (prefetch.ts). Lit, its hydration support and the catalogue evaluate
 // meanwhile, so that neither request waits for them: the form is shown as
 // soon as its module and its answers are in, with no round trip after
 // widget.js has run.
-import { prefetchForms } from './internal/prefetch-forms.ts';
+import { prefetchAnswers } from './prefetch.ts';
 
 /**
  * The apply form's module (widget-apply-<hash>.js beside widget.js), asked
@@ -13,4 +13,4 @@ import { prefetchForms } from './internal/prefetch-forms.ts';
  */
 export const applyModule = import('./apply/apply.ts');
 
-prefetchForms(document);
+prefetchAnswers(document);

@@ -1,6 +1,7 @@
 import { html, isServer } from 'lit';
 import type { PropertyDeclarations, PropertyValues, TemplateResult } from 'lit';
 import { listCampaigns, getCampaign } from '../internal/api.ts';
+import { DEFAULT_OFFER_PARAM } from './offer-param.ts';
 import type { CampaignDetail, CampaignPage, CampaignQuery, CampaignSummary } from '../internal/api.ts';
 import { JobboardCampaignSelectEvent } from '../internal/events.ts';
 import { headingLevel } from '../internal/heading.ts';
@@ -96,7 +97,7 @@ export class JobboardCampaigns extends JobboardElement {
    */
   headingLevel = 2;
   /** The query parameter that holds the open offer's id (`?offer=21`). */
-  offerParam = 'offer';
+  offerParam = DEFAULT_OFFER_PARAM;
   /** `none` keeps the open offer and the list's state out of the URL, for boards with their own router. */
   routing: 'query' | 'none' = 'query';
   /** Leaves the open offer's JobPosting out of the document's head. */

@@ -1,0 +1,77 @@
+// The elements in the page before their code has defined them ask for what
+// they will show from widget.js; once defined, they take those answers rather
+// than asking again.
+import { expect } from '@open-wc/testing';
+import { prefetchAnswers } from './prefetch.ts';
+import { maybe, standIn, until, watchRequestsAndWarnings } from './internal/test-helpers.ts';
+
+/** An element of `html` in the page, not defined yet (this test page loads no element's module but the ones it imports). */
+function inPage(html: string): HTMLElement {
+  const container = document.createElement('div');
+  container.innerHTML = html;
+  document.body.append(container);
+  return container;
+}
+
+describe('prefetchAnswers', () => {
+  it('asks for an undefined form\'s config and offer at once, and the form, once defined, asks for neither again', async () => {
+    const { endpoint } = standIn();
+    const container = inPage(`<jobboard-apply endpoint="${endpoint}" campaign-id="101" lang="en" no-draft></jobboard-apply>`);
+    const watch = watchRequestsAndWarnings();
+    try {
+      prefetchAnswers(container);
+      const asked = [`fetch ${endpoint}/api/campaigns/101`, `fetch ${endpoint}/api/config`];
+      expect([...watch.requests].sort()).to.deep.equal(asked);
+      const { JobboardApply } = await import('./apply/apply.ts');
+      customElements.define('jobboard-apply', JobboardApply);
+      const form = container.querySelector('jobboard-apply')!;
+      await until(() => maybe(form, 'button[type=submit]') !== null, 'the form shows');
+      expect([...watch.requests].sort()).to.deep.equal(asked);
+    } finally {
+      watch.restore();
+      container.remove();
+    }
+  });
+
+  it('asks for the offer an undefined catalogue opens from the page\'s URL, and its form\'s config; the catalogue, once defined, shows that offer without asking for it again', async () => {
+    const { endpoint } = standIn();
+    const before = location.href;
+    history.replaceState(null, '', '?offer=100');
+    const container = inPage(`<jobboard-campaigns endpoint="${endpoint}" lang="en"></jobboard-campaigns>`);
+    const watch = watchRequestsAndWarnings();
+    try {
+      prefetchAnswers(container);
+      expect([...watch.requests].sort()).to.deep.equal([`fetch ${endpoint}/api/campaigns/100`, `fetch ${endpoint}/api/config`]);
+      const { JobboardCampaigns } = await import('./campaigns/campaigns.ts');
+      customElements.define('jobboard-campaigns', JobboardCampaigns);
+      const catalogue = container.querySelector('jobboard-campaigns')!;
+      await until(() => maybe(catalogue, '#detail-title') !== null, 'the offer opens');
+      expect(watch.requests.filter((request) => request === `fetch ${endpoint}/api/campaigns/100`)).to.have.length(1);
+    } finally {
+      watch.restore();
+      container.remove();
+      history.replaceState(null, '', before);
+    }
+  });
+
+  it('asks nothing for a catalogue that opens no offer at start: none in the URL, its router off, or its state rendered on the server', () => {
+    const { endpoint } = standIn();
+    const state = JSON.stringify({ query: {}, list: { items: [], page: 1, per_page: 10, total: 0, last_page: 1 } });
+    // A document of its own, where no element is ever defined (another test here defines the catalogue in this page).
+    const container = document.implementation.createHTMLDocument().body;
+    container.innerHTML = `
+      <jobboard-campaigns endpoint="${endpoint}" offer-param="job"></jobboard-campaigns>
+      <jobboard-campaigns endpoint="${endpoint}" routing="none"></jobboard-campaigns>
+      <jobboard-campaigns endpoint="${endpoint}"><script type="application/json" data-jobboard-state>${state}</script></jobboard-campaigns>`;
+    const watch = watchRequestsAndWarnings();
+    try {
+      prefetchAnswers(container, '?offer=100');
+      expect(watch.requests).to.deep.equal([]);
+      // The same elements with the offer where the first one reads it: that one only asks.
+      prefetchAnswers(container, '?offer=100&job=101');
+      expect([...watch.requests].sort()).to.deep.equal([`fetch ${endpoint}/api/campaigns/101`, `fetch ${endpoint}/api/config`]);
+    } finally {
+      watch.restore();
+    }
+  });
+});
