@@ -33,20 +33,23 @@ describe('prefetchAnswers', () => {
     }
   });
 
-  it('asks for the offer an undefined catalogue opens from the page\'s URL, and its form\'s config; the catalogue, once defined, shows that offer without asking for it again', async () => {
+  it('asks for an undefined catalogue\'s list and the offer it opens from the page\'s URL, with its form\'s config; the catalogue, once defined, asks for neither again', async () => {
     const { endpoint } = standIn();
     const before = location.href;
-    history.replaceState(null, '', '?offer=100');
-    const container = inPage(`<jobboard-campaigns endpoint="${endpoint}" lang="en"></jobboard-campaigns>`);
+    history.replaceState(null, '', '?offer=100&q=acme');
+    const container = inPage(`<jobboard-campaigns endpoint="${endpoint}" lang="en" per-page="5" city="Lyon"></jobboard-campaigns>`);
     const watch = watchRequestsAndWarnings();
+    const list = `fetch ${endpoint}/api/campaigns?q=acme&city=Lyon&per_page=5`;
+    const offer = `fetch ${endpoint}/api/campaigns/100`;
     try {
       prefetchAnswers(container);
-      expect([...watch.requests].sort()).to.deep.equal([`fetch ${endpoint}/api/campaigns/100`, `fetch ${endpoint}/api/config`]);
+      expect([...watch.requests].sort()).to.deep.equal([offer, list, `fetch ${endpoint}/api/config`].sort());
       const { JobboardCampaigns } = await import('./campaigns/campaigns.ts');
       customElements.define('jobboard-campaigns', JobboardCampaigns);
       const catalogue = container.querySelector('jobboard-campaigns')!;
+      // The list is asked for in the same update that reads the offer from the URL, before the offer shows.
       await until(() => maybe(catalogue, '#detail-title') !== null, 'the offer opens');
-      expect(watch.requests.filter((request) => request === `fetch ${endpoint}/api/campaigns/100`)).to.have.length(1);
+      expect(watch.requests.filter((request) => request === offer || request === list).sort()).to.deep.equal([offer, list].sort());
     } finally {
       watch.restore();
       container.remove();
@@ -54,22 +57,26 @@ describe('prefetchAnswers', () => {
     }
   });
 
-  it('asks nothing for a catalogue that opens no offer at start: none in the URL, its router off, or its state rendered on the server', () => {
+  it('reads a catalogue\'s attributes as it does: the filters the board fixed and the page size, no URL with its router off, nothing at all with its state rendered on the server', () => {
     const { endpoint } = standIn();
     const state = JSON.stringify({ query: {}, list: { items: [], page: 1, per_page: 10, total: 0, last_page: 1 } });
     // A document of its own, where no element is ever defined (another test here defines the catalogue in this page).
     const container = document.implementation.createHTMLDocument().body;
     container.innerHTML = `
-      <jobboard-campaigns endpoint="${endpoint}" offer-param="job"></jobboard-campaigns>
+      <jobboard-campaigns endpoint="${endpoint}" offer-param="job" company-id="7" job-type="Internship" city="Lyon" per-page="5"></jobboard-campaigns>
       <jobboard-campaigns endpoint="${endpoint}" routing="none"></jobboard-campaigns>
       <jobboard-campaigns endpoint="${endpoint}"><script type="application/json" data-jobboard-state>${state}</script></jobboard-campaigns>`;
     const watch = watchRequestsAndWarnings();
     try {
-      prefetchAnswers(container, '?offer=100');
-      expect(watch.requests).to.deep.equal([]);
-      // The same elements with the offer where the first one reads it: that one only asks.
-      prefetchAnswers(container, '?offer=100&job=101');
-      expect([...watch.requests].sort()).to.deep.equal([`fetch ${endpoint}/api/campaigns/101`, `fetch ${endpoint}/api/config`]);
+      prefetchAnswers(container, '?offer=100&job=101&q=nurse&city=Paris');
+      expect([...watch.requests].sort()).to.deep.equal(
+        [
+          `fetch ${endpoint}/api/campaigns/101`,
+          `fetch ${endpoint}/api/config`,
+          `fetch ${endpoint}/api/campaigns?q=nurse&city=Lyon&company_id=7&job_type=Internship&per_page=5`,
+          `fetch ${endpoint}/api/campaigns?per_page=10`,
+        ].sort(),
+      );
     } finally {
       watch.restore();
     }

@@ -1,14 +1,14 @@
 import { html, isServer } from 'lit';
 import type { PropertyDeclarations, PropertyValues, TemplateResult } from 'lit';
 import { listCampaigns, getCampaign } from '../internal/api.ts';
-import { DEFAULT_OFFER_PARAM } from './offer-param.ts';
-import type { CampaignDetail, CampaignPage, CampaignQuery, CampaignSummary } from '../internal/api.ts';
+import type { CampaignDetail, CampaignPage, CampaignSummary } from '../internal/api.ts';
 import { JobboardCampaignSelectEvent } from '../internal/events.ts';
 import { headingLevel } from '../internal/heading.ts';
 import { JobboardElement } from '../internal/jobboard-element.ts';
 import { Loader } from '../internal/loader.ts';
 import { styles } from './campaigns.styles.ts';
 import { HeadJobPosting } from './head-job-posting.ts';
+import { listQuery } from './list-query.ts';
 import { renderDetail } from './offer-detail.ts';
 import { renderList } from './offer-list.ts';
 import { OfferRoute } from './offer-route.ts';
@@ -97,7 +97,7 @@ export class JobboardCampaigns extends JobboardElement {
    */
   headingLevel = 2;
   /** The query parameter that holds the open offer's id (`?offer=21`). */
-  offerParam = DEFAULT_OFFER_PARAM;
+  offerParam = 'offer';
   /** `none` keeps the open offer and the list's state out of the URL, for boards with their own router. */
   routing: 'query' | 'none' = 'query';
   /** Leaves the open offer's JobPosting out of the document's head. */
@@ -163,14 +163,7 @@ export class JobboardCampaigns extends JobboardElement {
 
   /** Loads the list for the query; also what the retry button does. */
   private load(): Promise<boolean> {
-    const perPage = Math.min(50, Math.max(1, Math.trunc(this.perPage) || 10));
-    return this.list.run((signal) => listCampaigns(this.endpoint, { ...this.route.query, ...this.presets(), per_page: perPage }, signal));
-  }
-
-  /** The filters the board fixed with attributes: they win over the candidate's. */
-  private presets(): CampaignQuery {
-    const q = this.route.query;
-    return { company_id: this.companyId ?? q.company_id, job_type: this.jobType || q.job_type, city: this.city || q.city };
+    return this.list.run((signal) => listCampaigns(this.endpoint, listQuery(this.route.query, this), signal));
   }
 
   /** Shows an offer (settles once it is fetched) or, with null, the list. */

@@ -74,8 +74,16 @@ function toProblem(status: number, body: unknown, endpoint: string): Problem {
   return { status, code, ...(Array.isArray(b.errors) ? { errors: b.errors } : {}) };
 }
 
+/** Answers asked for ahead (prefetch), by URL, until a getJson of that URL takes them. */
+const ahead = new Map<string, Promise<unknown>>();
+
 async function getJson<T>(endpoint: string, path: string, signal?: AbortSignal): Promise<T> {
   const href = url(endpoint, path);
+  const early = ahead.get(href);
+  if (early) {
+    ahead.delete(href);
+    return early as Promise<T>;
+  }
   let res: Response;
   try {
     res = await fetch(href, { headers: { accept: 'application/json' }, ...(signal ? { signal } : {}) });
@@ -88,37 +96,52 @@ async function getJson<T>(endpoint: string, path: string, signal?: AbortSignal):
   return body as T;
 }
 
+/** Asks for GET `path` now; the next getJson of the same URL takes this answer rather than asking again. */
+function prefetch(endpoint: string, path: string): void {
+  let key: string;
+  try {
+    key = url(endpoint, path);
+  } catch {
+    // An endpoint that is not a web URL (the console says so): the element shows it when it asks.
+    return;
+  }
+  if (ahead.has(key)) return;
+  const pending = getJson(endpoint, path);
+  // Its failure is the taker's to handle (or no one's, when none comes).
+  pending.catch(() => undefined);
+  ahead.set(key, pending);
+}
+
 export function getConfig(endpoint: string): Promise<WidgetConfig> {
   return getJson(endpoint, '/api/config');
 }
 
-export function listCampaigns(endpoint: string, query: CampaignQuery, signal?: AbortSignal): Promise<CampaignPage> {
+/** The path of the list for `query`: its non-empty values, in its order. */
+function listPath(query: CampaignQuery): string {
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries(query)) {
     if (value !== undefined && value !== '') params.set(name, String(value));
   }
   const search = params.toString();
-  return getJson(endpoint, `/api/campaigns${search ? `?${search}` : ''}`, signal);
+  return `/api/campaigns${search ? `?${search}` : ''}`;
 }
 
-/** Offers asked for ahead of their form (prefetchCampaign), until a getCampaign takes them. */
-const ahead = new Map<string, Promise<CampaignDetail>>();
+export function listCampaigns(endpoint: string, query: CampaignQuery, signal?: AbortSignal): Promise<CampaignPage> {
+  return getJson(endpoint, listPath(query), signal);
+}
+
+/** Asks for the list now; the next listCampaigns of the same query takes this answer. */
+export function prefetchList(endpoint: string, query: CampaignQuery): void {
+  prefetch(endpoint, listPath(query));
+}
 
 export function getCampaign(endpoint: string, id: number): Promise<CampaignDetail> {
-  const key = `${id} ${endpoint}`;
-  const pending = ahead.get(key);
-  ahead.delete(key);
-  return pending ?? getJson(endpoint, `/api/campaigns/${encodeURIComponent(id)}`);
+  return getJson(endpoint, `/api/campaigns/${encodeURIComponent(id)}`);
 }
 
 /** Asks for an offer now; the next getCampaign of it takes this answer rather than asking again. */
 export function prefetchCampaign(endpoint: string, id: number): void {
-  const key = `${id} ${endpoint}`;
-  if (ahead.has(key)) return;
-  const pending = getCampaign(endpoint, id);
-  // Its failure is the taker's to handle (or no one's, when none comes).
-  pending.catch(() => undefined);
-  ahead.set(key, pending);
+  prefetch(endpoint, `/api/campaigns/${encodeURIComponent(id)}`);
 }
 
 /** The offer's schema.org JobPosting, as the proxy builds it for search engines. */
