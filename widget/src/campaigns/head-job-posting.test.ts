@@ -1,5 +1,5 @@
 import { expect } from '@open-wc/testing';
-import { standIn } from '../internal/test-helpers.ts';
+import { standIn, watchRequestsAndWarnings } from '../internal/test-helpers.ts';
 import { HeadJobPosting } from './head-job-posting.ts';
 
 const postings = () => document.head.querySelectorAll('script[type="application/ld+json"]');
@@ -20,6 +20,29 @@ describe('the open offer\'s JobPosting in the head', () => {
     expect((JSON.parse(postings()[0]!.textContent!) as { identifier: { value: string } }).identifier.value).to.equal('101');
     posting.hostDisconnected();
     expect(postings().length).to.equal(0);
+  });
+
+  it('asks for the JobPosting only after the next frame is drawn: before, it took the network from the offer being shown', async () => {
+    const held: FrameRequestCallback[] = [];
+    const { requestAnimationFrame } = window;
+    window.requestAnimationFrame = (callback) => held.push(callback);
+    const watch = watchRequestsAndWarnings();
+    const host = element(true);
+    const posting = new HeadJobPosting(host);
+    try {
+      const loading = posting.load(100);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(watch.requests, 'no request before the frame').to.deep.equal([]);
+      for (const callback of held.splice(0)) callback(performance.now());
+      await loading;
+      expect(watch.requests).to.deep.equal([`fetch ${host.endpoint}/api/campaigns/100/jobposting`]);
+      expect(postings().length).to.equal(1);
+    } finally {
+      watch.restore();
+      window.requestAnimationFrame = requestAnimationFrame;
+      // Its title and tags out of the head.
+      posting.hostDisconnected();
+    }
   });
 
   it('when the element has left the page before the JobPosting came, leaves it out of the head: nothing would take it out', async () => {

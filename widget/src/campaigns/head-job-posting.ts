@@ -12,6 +12,11 @@ import { trusted } from '../internal/trusted-types.ts';
 import { elementOf, offerHead } from '../../../server/public-api/offer-head.ts';
 import type { HeadPosting } from '../../../server/public-api/offer-head.ts';
 
+/** Settles after the next paint: a task after the next frame (in a background tab, once the page is shown). */
+function afterPaint(): Promise<void> {
+  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
+}
+
 /** What the head's JobPosting needs of its element. */
 export interface PostingHost extends ReactiveControllerHost {
   endpoint: string;
@@ -43,10 +48,16 @@ export class HeadJobPosting implements ReactiveController {
     this.script = script;
   }
 
-  /** Fetches the offer's JobPosting into the head; the offer works without it, so a failure is quiet. */
+  /**
+   * Fetches the offer's JobPosting into the head once the offer is painted:
+   * asked for before, it took the network from the offer's own first paint.
+   * The offer works without it, so a failure is quiet.
+   */
   async load(id: number): Promise<void> {
     if (this.host.noStructuredData) return;
     const changes = this.changes;
+    await afterPaint();
+    if (changes !== this.changes) return;
     const posting = await getJobPosting(this.host.endpoint, id).catch(() => null);
     // Not for an element that has left the page: nothing would take it out.
     if (posting && changes === this.changes && this.host.isConnected) this.show(posting);
