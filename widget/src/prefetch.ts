@@ -5,7 +5,7 @@
 // its apply form's config. The elements then take those answers (loadConfig
 // keeps the config; a request of the same URL takes the answer asked for
 // ahead) rather than asking again, one round trip later.
-import { listQuery, urlListQuery } from './campaigns/list-query.ts';
+import { listQuery, urlListQuery, urlOfferId } from './campaigns/list-query.ts';
 import { prerenderedState } from './campaigns/prerendered-state.ts';
 import { loadConfig, prefetchCampaign, prefetchList } from './internal/api.ts';
 import { DEFAULT_OFFER_PARAM } from '../../server/public-api/list-params.ts';
@@ -24,8 +24,8 @@ export function prefetchAnswers(root: ParentNode, search = location.search): voi
     const endpoint = catalogue.getAttribute('endpoint') ?? '';
     // Left to the board's router, it reads nothing from the URL.
     const routed = catalogue.getAttribute('routing') !== 'none';
-    const id = routed ? Number(new URLSearchParams(search).get(catalogue.getAttribute('offer-param') ?? DEFAULT_OFFER_PARAM)) : 0;
-    if (Number.isSafeInteger(id) && id > 0) {
+    const id = routed ? urlOfferId(search, catalogue.getAttribute('offer-param') ?? DEFAULT_OFFER_PARAM) : null;
+    if (id !== null) {
       prefetchCampaign(endpoint, id);
       loadConfig(endpoint).catch(() => undefined);
     }

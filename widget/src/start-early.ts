@@ -1,9 +1,9 @@
 // What widget.js starts before anything else of it runs (widget.ts imports
 // this first): the apply form's module and the answers the elements already
-// in the page will show (prefetch.ts). Lit, its hydration support and the catalogue evaluate
-// meanwhile, so that neither request waits for them: the form is shown as
-// soon as its module and its answers are in, with no round trip after
-// widget.js has run.
+// in the page will show (prefetch.ts). Lit, its hydration support and the
+// catalogue evaluate meanwhile, so that neither request waits for them: the
+// form is shown as soon as its module and its answers are in, with no round
+// trip after widget.js has run.
 import { prefetchAnswers } from './prefetch.ts';
 
 /**

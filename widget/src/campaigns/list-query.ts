@@ -1,7 +1,8 @@
-// The query of the catalogue's list, from the page's URL and the element's
-// attributes: written once for the element (campaigns.ts, offer-route.ts) and
-// for the answers asked for before it is defined (prefetch.ts). It imports no
-// Lit, so that widget.js asks for them before Lit has run.
+// The query of the catalogue's list and its open offer, from the page's URL and
+// the element's attributes: written once for the element (campaigns.ts,
+// offer-route.ts) and for the answers asked for before it is defined
+// (prefetch.ts). It imports no Lit, so that widget.js asks for them before Lit
+// has run.
 import type { CampaignQuery } from '../internal/api.ts';
 import { LIST_URL_PARAMS } from '../../../server/public-api/list-params.ts';
 
@@ -14,6 +15,12 @@ export function urlListQuery(search: string): CampaignQuery {
     if (value) query[name] = name === 'page' ? Math.max(1, Math.trunc(Number(value)) || 1) : value;
   }
   return query;
+}
+
+/** The open offer's id in a query string, under `param` (`?offer=21`); null for none, or for one that is not an id. */
+export function urlOfferId(search: string, param: string): number | null {
+  const id = Number(new URLSearchParams(search).get(param));
+  return Number.isSafeInteger(id) && id > 0 ? id : null;
 }
 
 /** What the board fixed with attributes: the filters (they win over the candidate's) and the page size. */

@@ -6,7 +6,7 @@ import { isServer } from 'lit';
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { CampaignQuery } from '../internal/api.ts';
 import { LIST_URL_PARAMS } from '../../../server/public-api/list-params.ts';
-import { urlListQuery } from './list-query.ts';
+import { urlListQuery, urlOfferId } from './list-query.ts';
 
 /** What the route needs of its element. */
 export interface RouteHost extends ReactiveControllerHost {
@@ -41,12 +41,10 @@ export class OfferRoute implements ReactiveController {
 
   /** Takes the list's query from the page's URL and answers the open offer's id there (null for the list); `changed` tells whether the query changed. */
   read(): { offer: number | null; changed: boolean } {
-    const params = new URLSearchParams(location.search);
     const query = urlListQuery(location.search);
     const changed = LIST_URL_PARAMS.some((name) => query[name] !== this.query[name]);
     this.query = query;
-    const id = Number(params.get(this.host.offerParam));
-    return { offer: Number.isSafeInteger(id) && id > 0 ? id : null, changed };
+    return { offer: urlOfferId(location.search, this.host.offerParam), changed };
   }
 
   /** Writes the list's query and the open offer into the page's URL: a new history entry or the current one. */
