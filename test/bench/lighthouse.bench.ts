@@ -10,13 +10,17 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
-import { launchChromium } from '../chromium.ts';
+import { CHROMIUM_LAUNCH_OPTIONS, disableFeatures, launchChromium } from '../chromium.ts';
 import { startDemo } from '../../server/demo.ts';
 import { packagePath } from '../../server/package-root.ts';
 
 const RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
 const VISIBLE_RUNS = Number(process.env.BENCH_VISIBLE_RUNS ?? 15);
-const CHROME_FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+/** The tests' Chromium flags, its `--disable-features` keeping chrome-launcher's own (which come first). */
+const CHROME_FLAGS = [
+  ...CHROMIUM_LAUNCH_OPTIONS.args.filter((arg) => !arg.startsWith('--disable-features=')),
+  disableFeatures(chromeLauncher.Launcher.defaultFlags()),
+];
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 const METRICS = { cls: 'cumulative-layout-shift', lcp: 'largest-contentful-paint', tbt: 'total-blocking-time', si: 'speed-index' } as const;
 
@@ -86,7 +90,7 @@ export default async function bench(): Promise<string> {
   }
   const dir = await mkdtemp(join(tmpdir(), 'jobboard-bench-lighthouse-'));
   const demo = await startDemo({ sandboxPort: 0, proxyPort: 0, dataDir: join(dir, 'proxy'), env: { LOG_LEVEL: 'silent' } });
-  const chrome = await chromeLauncher.launch({ chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', chromeFlags: CHROME_FLAGS });
+  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM_LAUNCH_OPTIONS.executablePath, chromeFlags: CHROME_FLAGS });
   const browser = await launchChromium();
   try {
     const base = demo.proxy.url;
