@@ -34,6 +34,29 @@ export function dropLeftovers(): Plugin {
   };
 }
 
+/** V8's explicit compile hint (Chrome 136 and later), which must open the file. */
+export const COMPILE_HINT = '//# allFunctionsCalledOnLoad';
+
+/**
+ * Opens the apply form's module with V8's compile hint: Chromium then
+ * compiles all of its functions at once, rather than each one again at its
+ * first call, and nearly all of them run as a page with a form loads (its
+ * fields, rules, draft and controller). In the widget bench the form was
+ * interactive about 4 ms sooner. widget.js has no hint: on a page with only
+ * a form, the offers' code in it would be compiled for nothing, and the
+ * form came no sooner with it. Other browsers read a comment.
+ */
+export function compileHints(): Plugin {
+  return {
+    name: 'jobboard:compile-hints',
+    generateBundle(_options, bundle) {
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type === 'chunk' && chunk.name === 'apply') chunk.code = `${COMPILE_HINT}\n${chunk.code}`;
+      }
+    },
+  };
+}
+
 const LOCALES_DIR = 'widget/src/generated/locales';
 const MESSAGE_ID = /'s([0-9a-f]{16})'/g;
 
@@ -88,7 +111,7 @@ const idLength = messageIdLength();
 // apply form's (widget-apply-<hash>.js), fetched at once by every page, and a
 // French or Spanish page's texts (widget-fr-<hash>.js, widget-es-<hash>.js).
 export default defineConfig({
-  plugins: [minifyTemplates(), shortenMessageIds(idLength), dropLeftovers()],
+  plugins: [minifyTemplates(), shortenMessageIds(idLength), dropLeftovers(), compileHints()],
   define: { __MESSAGE_ID_LENGTH__: String(idLength) },
   resolve: { alias: [localizeRuntime] },
   build: {

@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, readdir } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
+import { COMPILE_HINT } from '../vite.config.ts';
 
 /**
  * widget.js alone: Lit, its hydration support, the offers (list, search and
@@ -76,4 +77,9 @@ test('the bundle defines both elements and carries Lit\'s hydration support; the
   assert.ok((await built(found.get('apply')!)).includes('Send my application'), 'missing "Send my application"');
   assert.ok((await built(found.get('fr')!)).includes('Envoyer ma candidature'), 'missing "Envoyer ma candidature"');
   assert.ok((await built(found.get('es')!)).includes('Enviar mi candidatura'), 'missing "Enviar mi candidatura"');
+});
+
+test('the apply form\'s module opens with the hint that has Chromium compile all its functions at once; widget.js does not', async () => {
+  assert.ok((await built((await modules()).get('apply')!)).startsWith(`${COMPILE_HINT}\n`), `the apply form's module does not open with ${COMPILE_HINT}`);
+  assert.ok(!(await built('widget.js')).includes(COMPILE_HINT), `widget.js has ${COMPILE_HINT}`);
 });
