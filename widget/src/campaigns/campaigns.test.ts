@@ -212,6 +212,26 @@ describe('<jobboard-campaigns>', () => {
       expect(titles(el).length).to.equal(10);
     });
 
+    it('sets up its formats of money and dates in a task of its own while the offers load, not in the task that shows them', async () => {
+      const { endpoint } = standIn('slow');
+      const NumberFormat = Intl.NumberFormat;
+      const built: unknown[] = [];
+      Intl.NumberFormat = new Proxy(NumberFormat, {
+        construct(target, args: ConstructorParameters<typeof Intl.NumberFormat>) {
+          built.push(args[0]);
+          return Reflect.construct(target, args);
+        },
+      });
+      try {
+        // A language no other test formats in: its formatters are built here.
+        const el = await fixture<JobboardCampaigns>(html`<jobboard-campaigns endpoint=${endpoint} lang="en-NZ"></jobboard-campaigns>`);
+        await until(() => built.includes('en-NZ'), 'the formats are set up');
+        expect(titles(el), 'the offers are shown already').to.deep.equal([]);
+      } finally {
+        Intl.NumberFormat = NumberFormat;
+      }
+    });
+
     it('spins, unless the candidate prefers reduced motion', async () => {
       const spinner = async () => {
         const { endpoint } = standIn('slow');

@@ -4,6 +4,7 @@ import { listCampaigns, getCampaign } from '../internal/api.ts';
 import type { CampaignDetail, CampaignPage, CampaignSummary } from '../internal/api.ts';
 import { JobboardCampaignSelectEvent } from '../internal/events.ts';
 import { headingLevel } from '../internal/heading.ts';
+import { prepareFormatters } from '../internal/format.ts';
 import { JobboardElement } from '../internal/jobboard-element.ts';
 import { Loader } from '../internal/loader.ts';
 import { styles } from './campaigns.styles.ts';
@@ -119,6 +120,8 @@ export class JobboardCampaigns extends JobboardElement {
     super.connectedCallback();
     if (this.hasUpdated) return;
     this.prerendered ??= prerenderedState(this);
+    // In a task of its own, while the offers are on their way.
+    if (!this.prerendered) setTimeout(() => prepareFormatters(this.language.tag));
     const posting = prerenderedPosting(this);
     // Into the head, where it is for an offer opened in the browser, and from where it leaves with the offer.
     if (posting && this.prerendered?.offer?.detail) this.structuredData.adopt(posting);
