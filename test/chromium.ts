@@ -20,7 +20,7 @@ const PLAYWRIGHT_DISABLED_FEATURES = [
  * two cores it took the widget bench's apply form from about 55 to 90 ms).
  * Puppeteer turns it off by default too.
  */
-export const DISABLED_FEATURES = [...PLAYWRIGHT_DISABLED_FEATURES, 'WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'];
+const DISABLED_FEATURES = [...PLAYWRIGHT_DISABLED_FEATURES, 'WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'];
 
 /**
  * The one `--disable-features` to give Chromium: DISABLED_FEATURES, with
