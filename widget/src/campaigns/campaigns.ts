@@ -120,8 +120,8 @@ export class JobboardCampaigns extends JobboardElement {
     super.connectedCallback();
     if (this.hasUpdated) return;
     this.prerendered ??= prerenderedState(this);
-    // In a task of its own, while the offers are on their way.
-    if (!this.prerendered) setTimeout(() => prepareFormatters(this.language.tag));
+    // In tasks of their own, while the offers are on their way.
+    if (!this.prerendered) prepareFormatters(this.language.tag);
     const posting = prerenderedPosting(this);
     // Into the head, where it is for an offer opened in the browser, and from where it leaves with the offer.
     if (posting && this.prerendered?.offer?.detail) this.structuredData.adopt(posting);
