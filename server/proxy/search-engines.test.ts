@@ -242,9 +242,12 @@ describe('search engines and server-rendering boards', () => {
       assert.match(html, /href="\?q=designer&amp;offer=2"/, 'offer links keep the search');
       assert.match(html, /Designer &lt;UX&gt; &amp; &quot;UI&quot;|Designer &lt;UX&gt; &amp; "UI"/, 'names are escaped');
       assert.match(html, /4 janvier 2027/, 'dates in French');
-      const state = JSON.parse(/<script type="application\/json" data-jobboard-state>(.*?)<\/script>/s.exec(html)![1]!) as { list: unknown; query: unknown; offer: unknown };
+      const { formatted, ...state } = JSON.parse(/<script type="application\/json" data-jobboard-state>(.*?)<\/script>/s.exec(html)![1]!) as { formatted: Record<string, string> };
       const list = await (await fetch(`${proxy.url}/api/campaigns?per_page=5&q=designer`)).json();
       assert.deepEqual(state, { query: { q: 'designer' }, list, offer: null });
+      // The salary and the date as shown, for the browser to hydrate with, without setting up Intl first.
+      assert.deepEqual(Object.keys(formatted).sort(), ['date:fr:2027-01-04', 'salary:fr:null:1200']);
+      for (const text of Object.values(formatted)) assert.ok(html.includes(text), `${text} is shown`);
       assert.doesNotMatch(html, /application\/ld\+json/);
     });
 

@@ -11,6 +11,8 @@ export interface PrerenderedCampaigns {
   list: CampaignList;
   /** The open offer: its detail, or null when it is closed or unknown. */
   offer: { id: number; detail: CampaignDetail | null } | null;
+  /** The salaries, dates and counts as the server formatted them, by what they show: the browser hydrates with them without setting up Intl first. Set by the renderer. */
+  formatted?: Record<string, string>;
 }
 
 /** The element's attributes and state for one server rendering. */

@@ -163,7 +163,7 @@ describe('offers on the board page URLs', () => {
     });
   }
 
-  it('the script takes over the server-rendered offer as it is: no request for the offers, the same elements, then interactive', async () => {
+  it('the script takes over the server-rendered offer as it is: no request for the offers, the same elements, no Intl set-up before, then interactive', async () => {
     const page = await browser.newPage();
     const asked: string[] = [];
     page.on('request', (request) => {
@@ -179,7 +179,17 @@ describe('offers on the board page URLs', () => {
         const title = document.querySelector('jobboard-campaigns')?.shadowRoot?.querySelector('#detail-title');
         if (title && !customElements.get('jobboard-campaigns')) title.dataset.fromServer = 'yes';
         else if (!title) requestAnimationFrame(mark);
-      })();`,
+      })();
+      // Each Intl formatter built, and whether the element had taken over the server's rendering then.
+      window.__formatters = [];
+      for (const kind of ['NumberFormat', 'DateTimeFormat']) {
+        Intl[kind] = new Proxy(Intl[kind], {
+          construct(target, args) {
+            window.__formatters.push({ kind, hydrated: document.querySelector('jobboard-campaigns')?.hasUpdated === true });
+            return Reflect.construct(target, args);
+          },
+        });
+      }`,
     });
     const list = (await (await fetch(`${base}/api/campaigns`)).json()) as { items: { id: number }[] };
     await page.goto(`${base}/server-rendered/?offer=${list.items[0]!.id}`);
@@ -187,6 +197,10 @@ describe('offers on the board page URLs', () => {
     await page.locator('jobboard-apply form').waitFor();
     assert.equal(await title(page).getAttribute('data-from-server'), 'yes', 'the title the server rendered is still the one shown');
     assert.deepEqual(asked, [], 'the offer and the list were not fetched again');
+    // Hydrated with the salary and dates the server formatted; the formatters are built after, for what opens next.
+    await page.waitForFunction(() => (window as unknown as { __formatters: unknown[] }).__formatters.length >= 3);
+    const formatters = await page.evaluate(() => (window as unknown as { __formatters: { kind: string; hydrated: boolean }[] }).__formatters);
+    assert.deepEqual(formatters.filter((f) => !f.hydrated), [], 'no formatter built before the element took over');
     await page.locator('jobboard-campaigns .back').click();
     await offers(page).first().waitFor();
     assert.doesNotMatch(page.url(), /offer=/);

@@ -11,6 +11,7 @@ import { unsafeHTML } from 'lit/directives/unsafe-html.js';
 import type { EmbedRenderInput, EmbedRenderer } from '../../server/public-api/embed.ts';
 import { JobboardCampaigns } from './campaigns/campaigns.ts';
 import { defineElement } from './internal/define.ts';
+import { recordFormatted } from './internal/format.ts';
 import { useLocale } from './internal/localize.ts';
 import { scriptJson } from './internal/script-json.ts';
 
@@ -18,7 +19,6 @@ defineElement('jobboard-campaigns', JobboardCampaigns);
 
 
 function template(input: EmbedRenderInput) {
-  const state = `<script type="application/json" data-jobboard-state>${scriptJson(input.state)}</script>`;
   const posting = input.jobPosting === null ? '' : `<script type="application/ld+json">${scriptJson(input.jobPosting)}</script>`;
   return html`<jobboard-campaigns
     endpoint=${input.endpoint}
@@ -29,7 +29,7 @@ function template(input: EmbedRenderInput) {
     job-type=${ifDefined(input.presets.job_type)}
     city=${ifDefined(input.presets.city)}
     .prerendered=${input.state}
-    >${unsafeHTML(state + posting)}</jobboard-campaigns
+    >${unsafeHTML(posting)}</jobboard-campaigns
   >`;
 }
 
@@ -39,7 +39,15 @@ let queue: Promise<unknown> = Promise.resolve();
 export const renderCampaigns: EmbedRenderer['renderCampaigns'] = (input) => {
   const rendering = queue.then(async () => {
     await useLocale(input.lang);
-    return collectResult(render(template(input)));
+    const stop = recordFormatted();
+    const html = await collectResult(render(template(input))).catch((error: unknown) => {
+      stop();
+      throw error;
+    });
+    // The state, with the texts the rendering formatted, goes in as the element's last child.
+    const state = `<script type="application/json" data-jobboard-state>${scriptJson({ ...input.state, formatted: stop() })}</script>`;
+    const end = html.lastIndexOf('</jobboard-campaigns');
+    return html.slice(0, end) + state + html.slice(end);
   });
   queue = rendering.catch(() => undefined);
   return rendering;

@@ -3,7 +3,7 @@ import type { PropertyDeclarations, PropertyValues, TemplateResult } from 'lit';
 import { listCampaigns, getCampaign } from '../internal/api.ts';
 import type { CampaignDetail, CampaignPage, CampaignSummary } from '../internal/api.ts';
 import { JobboardCampaignSelectEvent } from '../internal/events.ts';
-import { prepareFormatters } from '../internal/format.ts';
+import { prepareFormatters, useRendered } from '../internal/format.ts';
 import { headingLevel } from '../internal/heading.ts';
 import { JobboardElement } from '../internal/jobboard-element.ts';
 import { Loader } from '../internal/loader.ts';
@@ -120,8 +120,16 @@ export class JobboardCampaigns extends JobboardElement {
     super.connectedCallback();
     if (this.hasUpdated) return;
     this.prerendered ??= prerenderedState(this);
-    // In tasks of their own, while the offers are on their way.
-    if (!this.prerendered) prepareFormatters(this.language.tag);
+    const { tag } = this.language;
+    if (this.prerendered) {
+      // Hydrated with the texts the server formatted; Intl is set up after, for what the candidate opens next.
+      useRendered(this.prerendered.formatted);
+      const prepare = () => prepareFormatters(tag);
+      void this.updateComplete.then(prepare, prepare);
+    } else {
+      // In tasks of their own, while the offers are on their way.
+      prepareFormatters(tag);
+    }
     const posting = prerenderedPosting(this);
     // Into the head, where it is for an offer opened in the browser, and from where it leaves with the offer.
     if (posting && this.prerendered?.offer?.detail) this.structuredData.adopt(posting);

@@ -1,5 +1,5 @@
 import { expect } from '@open-wc/testing';
-import { prepareFormatters } from './format.ts';
+import { formatDate, formatNumber, prepareFormatters, useRendered } from './format.ts';
 import { until } from './test-helpers.ts';
 
 describe('prepareFormatters', () => {
@@ -43,5 +43,15 @@ describe('prepareFormatters', () => {
       Object.assign(Intl, { Locale, NumberFormat, DateTimeFormat });
       Intl.Segmenter.supportedLocalesOf = supportedLocalesOf;
     }
+  });
+});
+
+describe('useRendered', () => {
+  it('formats with the texts the server formatted, by what they show, and leaves out what is not text', () => {
+    useRendered({ 'date:en-AU:2027-01-04': 'the server’s date', 'number:en-AU:5': 5 });
+    useRendered(null);
+    expect(formatDate('en-AU', '2027-01-04')).to.equal('the server’s date');
+    expect(formatDate('en-AU', '2027-01-05')).to.equal('5 January 2027');
+    expect(formatNumber('en-AU', 5)).to.equal('5');
   });
 });

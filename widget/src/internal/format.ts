@@ -17,11 +17,42 @@ function cached<T extends Intl.NumberFormat | Intl.DateTimeFormat>(key: string, 
   return f;
 }
 
+// The texts a server rendering formatted, by what they show: the element
+// hydrates with them, without setting up Intl in the task that runs the script.
+const rendered = new Map<string, string>();
+let recording: Map<string, string> | undefined;
+
+function text(key: string, format: () => string): string {
+  const known = rendered.get(key);
+  if (known !== undefined) return known;
+  const formatted = format();
+  recording?.set(key, formatted);
+  return formatted;
+}
+
+/** Records each text formatted from now on; the function returned stops and gives them, for the browser's useRendered. */
+export function recordFormatted(): () => Record<string, string> {
+  const record = new Map<string, string>();
+  recording = record;
+  return () => {
+    recording = undefined;
+    return Object.fromEntries(record);
+  };
+}
+
+/** The texts the server formatted (recordFormatted), used as they are; what is not text is left out. */
+export function useRendered(texts: unknown): void {
+  if (typeof texts !== 'object' || texts === null) return;
+  for (const [key, value] of Object.entries(texts)) if (typeof value === 'string') rendered.set(key, value);
+}
+
 export function formatSalary(tag: string, min: number | null, max: number | null): string | null {
-  const f = cached(`salary:${tag}`, () => new Intl.NumberFormat(tag, { style: 'currency', currency, maximumFractionDigits: 0 }));
-  if (min !== null && max !== null && min !== max) return f.formatRange(min, max);
   const one = min ?? max;
-  return one === null ? null : f.format(one);
+  if (one === null) return null;
+  return text(`salary:${tag}:${min}:${max}`, () => {
+    const f = cached(`salary:${tag}`, () => new Intl.NumberFormat(tag, { style: 'currency', currency, maximumFractionDigits: 0 }));
+    return min !== null && max !== null && min !== max ? f.formatRange(min, max) : f.format(one);
+  });
 }
 
 /**
@@ -54,7 +85,7 @@ export function formatDate(tag: string, isoDate: string | null): string | null {
   if (!isoDate) return null;
   const date = new Date(`${isoDate.slice(0, 10)}T00:00:00Z`);
   if (Number.isNaN(date.getTime())) return null;
-  return cached(`date:${tag}`, () => new Intl.DateTimeFormat(tag, { dateStyle: 'long', timeZone: 'UTC' })).format(date);
+  return text(`date:${tag}:${isoDate.slice(0, 10)}`, () => cached(`date:${tag}`, () => new Intl.DateTimeFormat(tag, { dateStyle: 'long', timeZone: 'UTC' })).format(date));
 }
 
 /**
@@ -75,7 +106,7 @@ export function formatCount(locale: string, n: number): string {
 }
 
 export function formatNumber(tag: string, n: number): string {
-  return cached(`number:${tag}`, () => new Intl.NumberFormat(tag)).format(n);
+  return text(`number:${tag}:${n}`, () => cached(`number:${tag}`, () => new Intl.NumberFormat(tag)).format(n));
 }
 
 /**
