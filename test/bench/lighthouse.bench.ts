@@ -14,7 +14,7 @@ import { CHROMIUM_LAUNCH_OPTIONS, disableFeatures, launchChromium } from '../chr
 import { startDemo } from '../../server/demo.ts';
 import { packagePath } from '../../server/package-root.ts';
 
-const RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
+const RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 5);
 const VISIBLE_RUNS = Number(process.env.BENCH_VISIBLE_RUNS ?? 15);
 /** The tests' Chromium flags, its `--disable-features` keeping chrome-launcher's own (which come first). */
 const CHROME_FLAGS = [
@@ -34,6 +34,8 @@ interface Report {
   scores: Record<(typeof CATEGORIES)[number], number>;
   metrics: Record<keyof typeof METRICS, number>;
   failing: string[];
+  /** Why Lighthouse gave no value of a metric, when it did not: such a run is not counted. */
+  missing?: string;
 }
 
 async function audit(url: string, port: number): Promise<Report> {
@@ -42,11 +44,12 @@ async function audit(url: string, port: number): Promise<Report> {
   const { categories, audits } = result.lhr;
   const scores = Object.fromEntries(CATEGORIES.map((c) => [c, categories[c]?.score ?? 0])) as Report['scores'];
   const metrics = Object.fromEntries(Object.entries(METRICS).map(([k, id]) => [k, audits[id]?.numericValue ?? Number.NaN])) as Report['metrics'];
+  const missing = Object.values(METRICS).find((id) => audits[id]?.numericValue === undefined);
   // The audits that cost points outside performance (whose metrics are reported apart).
   const failing = CATEGORIES.filter((c) => c !== 'performance').flatMap((c) =>
     (categories[c]?.auditRefs ?? []).filter((ref) => ref.weight > 0 && (audits[ref.id]?.score ?? 1) < 1).map((ref) => `${c}: ${ref.id}`),
   );
-  return { scores, metrics, failing };
+  return { scores, metrics, failing, missing: missing && `${missing}: ${audits[missing]?.errorMessage ?? 'no value'}` };
 }
 
 /** What the page logs, followed by the time, once what it shows first is visible. */
@@ -103,11 +106,18 @@ export default async function bench(): Promise<string> {
       { name: 'server-rendered, offer open', url: `${base}/server-rendered/?offer=${offer}` },
     ];
 
-    const audited: { name: string; reports: Report[] }[] = [];
+    const audited: { name: string; reports: Report[]; missing: string[] }[] = [];
     for (const page of pages) {
       const reports: Report[] = [];
-      for (let i = 0; i < RUNS; i += 1) reports.push(await audit(page.url, chrome.port));
-      audited.push({ name: page.name, reports });
+      const missing: string[] = [];
+      // A run without a metric's value is run again, a run's worth of times at most.
+      for (let i = 0; reports.length < RUNS && i < 2 * RUNS; i += 1) {
+        const report = await audit(page.url, chrome.port);
+        if (report.missing === undefined) reports.push(report);
+        else missing.push(report.missing);
+      }
+      if (reports.length === 0) throw new Error(`Lighthouse gave no complete run of ${page.url}: ${missing.join('; ')}`);
+      audited.push({ name: page.name, reports, missing });
     }
 
     // Interleaved: each run measures the script-tag and the server-rendered page alike, so both see the same machine state.
@@ -139,12 +149,13 @@ export default async function bench(): Promise<string> {
       '## Lighthouse: the demo board pages',
       '',
       `\`npm run build && npm run bench -- lighthouse\`: Lighthouse ${lighthouseVersion()} (mobile, simulated throttling) in Debian's Chromium on both demo pages, as the list and with an offer open; median of ${RUNS} runs each (\`BENCH_LIGHTHOUSE_RUNS\`).`,
-      'Targets: performance at least 0.95; accessibility, best practices and SEO 1.0; cumulative layout shift at most 0.02.',
+      'Targets: performance, accessibility, best practices and SEO 1.0; cumulative layout shift at most 0.02.',
       '',
       '| page | performance | accessibility | best practices | SEO | CLS | LCP (ms) | TBT (ms) | speed index (ms) | targets met |',
       '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|',
-      ...rows.map((r) => `| ${r.name} | ${fmt(r.perf)} | ${fmt(r.a11y)} | ${fmt(r.bp)} | ${fmt(r.seo)} | ${fmt(r.cls, 3)} | ${Math.round(r.lcp)} | ${Math.round(r.tbt)} | ${Math.round(r.si)} | ${met(r.perf >= 0.95 && r.a11y === 1 && r.bp === 1 && r.seo === 1 && r.cls <= 0.02)} |`),
+      ...rows.map((r) => `| ${r.name} | ${fmt(r.perf)} | ${fmt(r.a11y)} | ${fmt(r.bp)} | ${fmt(r.seo)} | ${fmt(r.cls, 3)} | ${Math.round(r.lcp)} | ${Math.round(r.tbt)} | ${Math.round(r.si)} | ${met(r.perf === 1 && r.a11y === 1 && r.bp === 1 && r.seo === 1 && r.cls <= 0.02)} |`),
       '',
+      ...audited.filter((a) => a.missing.length > 0).map((a) => `${a.name}: ${a.missing.length} run(s) without a metric's value, run again and not counted (${[...new Set(a.missing)].join('; ')}).\n`),
       rows.some((r) => r.failing.length > 0) ? `Audits below their full score: ${rows.map((r) => (r.failing.length === 0 ? '' : `${r.name}: ${r.failing.join(', ')}`)).filter(Boolean).join('; ')}.` : 'No accessibility, best-practice or SEO audit below its full score.',
       '',
       `Page start → the list's first offer title, or the open offer's description, visible (median of ${VISIBLE_RUNS} runs per page, interleaved, fresh browser context each run, playwright-core):`,
