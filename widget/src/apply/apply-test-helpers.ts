@@ -1,0 +1,75 @@
+// What the apply form's browser tests share: its texts in each language, the
+// form as the stand-in serves it, and the candidate's way of filling and sending it.
+import { fixture, html } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
+import type { JobboardApply } from '../index.ts';
+import { chooseFile, maybe, pdf, shadow, standIn, type, until } from '../internal/test-helpers.ts';
+import type { locales } from '../internal/test-helpers.ts';
+
+export type Lang = (typeof locales)[number];
+
+export const text = {
+  email: { en: 'Email', fr: 'E-mail', es: 'Correo electrónico' },
+  send: { en: 'Send my application', fr: 'Envoyer ma candidature', es: 'Enviar mi candidatura' },
+  required: { en: 'This field is required.', fr: 'Ce champ est obligatoire.', es: 'Este campo es obligatorio.' },
+  received: { en: 'Application received', fr: 'Candidature reçue', es: 'Candidatura recibida' },
+  queued: {
+    en: 'It will be transmitted to the recruiter shortly.',
+    fr: 'Elle sera transmise au recruteur dans quelques instants.',
+    es: 'Se transmitirá al reclutador en breve.',
+  },
+  already: { en: 'Already applied', fr: 'Candidature déjà envoyée', es: 'Ya se ha postulado' },
+  invalidEmail: {
+    en: 'Enter an email address like name@example.com.',
+    fr: 'Saisissez une adresse e-mail comme nom@exemple.fr.',
+    es: 'Introduzca un correo electrónico como nombre@ejemplo.es.',
+  },
+  lost: { en: 'The connection was lost', fr: 'La connexion a été perdue', es: 'Se perdió la conexión' },
+  cancelled: { en: 'Upload cancelled', fr: 'Envoi annulé', es: 'Envío cancelado' },
+  notLoaded: { en: 'The form could not be loaded', fr: 'Le formulaire n’a pas pu être chargé', es: 'No se pudo cargar el formulario' },
+  tooLarge: { en: 'The file is larger than', fr: 'Le fichier dépasse', es: 'El archivo supera' },
+  gone: { en: 'This offer is no longer available.', fr: 'Cette offre n’est plus disponible.', es: 'Esta oferta ya no está disponible.' },
+  notSetUp: {
+    en: 'The job offers and the application form are not set up on this site yet.',
+    fr: 'Les offres d’emploi et le formulaire de candidature ne sont pas encore en place sur ce site.',
+    es: 'Las ofertas de empleo y el formulario de candidatura aún no están disponibles en este sitio.',
+  },
+} as const;
+
+/** What the widget writes with console.error while `run` runs. */
+export async function consoleErrors(run: () => Promise<void>): Promise<string[]> {
+  const written: string[] = [];
+  const original = console.error;
+  console.error = (...args: unknown[]) => written.push(args.map(String).join(' '));
+  try {
+    await run();
+  } finally {
+    console.error = original;
+  }
+  return written;
+}
+
+export async function form(scenario: string, lang: Lang = 'en', extra: Record<string, string> = {}) {
+  const { endpoint, token } = standIn(scenario);
+  const el = await fixture<JobboardApply>(html`<jobboard-apply endpoint=${endpoint} campaign-id="101" lang=${lang} no-draft></jobboard-apply>`);
+  for (const [name, value] of Object.entries(extra)) el.setAttribute(name, value);
+  await until(() => maybe(el, 'form'), 'the form shows once /api/config answered');
+  await el.updateComplete;
+  return { el, token, endpoint };
+}
+
+/** Fills every required field the way a candidate would: keyboard, then the file picker. */
+export async function fillRequired(el: JobboardApply, email = 'ada@example.com'): Promise<void> {
+  await type(el, '#email', email);
+  await type(el, '#first_name', 'Ada');
+  await type(el, '#last_name', 'Lovelace');
+  chooseFile(el, '#resume', pdf());
+  shadow(el, '#consent').focus();
+  await sendKeys({ press: 'Space' });
+  await el.updateComplete;
+}
+
+export async function submit(el: JobboardApply): Promise<void> {
+  shadow(el, 'button[type=submit]').focus();
+  await sendKeys({ press: 'Enter' });
+}
