@@ -3,7 +3,7 @@
 import { fixture, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import type { JobboardApply } from '../index.ts';
-import { chooseFile, maybe, pdf, shadow, standIn, type, until } from '../internal/test-helpers.ts';
+import { chooseFile, maybe, notSetUp, pdf, shadow, standIn, type, until } from '../internal/test-helpers.ts';
 import type { locales } from '../internal/test-helpers.ts';
 
 export type Lang = (typeof locales)[number];
@@ -29,11 +29,7 @@ export const text = {
   notLoaded: { en: 'The form could not be loaded', fr: 'Le formulaire n’a pas pu être chargé', es: 'No se pudo cargar el formulario' },
   tooLarge: { en: 'The file is larger than', fr: 'Le fichier dépasse', es: 'El archivo supera' },
   gone: { en: 'This offer is no longer available.', fr: 'Cette offre n’est plus disponible.', es: 'Esta oferta ya no está disponible.' },
-  notSetUp: {
-    en: 'The job offers and the application form are not set up on this site yet.',
-    fr: 'Les offres d’emploi et le formulaire de candidature ne sont pas encore en place sur ce site.',
-    es: 'Las ofertas de empleo y el formulario de candidatura aún no están disponibles en este sitio.',
-  },
+  notSetUp,
 } as const;
 
 /** What the widget writes with console.error while `run` runs. */

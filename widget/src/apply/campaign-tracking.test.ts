@@ -1,24 +1,16 @@
 import { expect, fixture, html } from '@open-wc/testing';
-import { sendKeys } from '@web/test-runner-commands';
 import '../widget.ts';
-import type { JobboardApply, JobboardCampaigns } from '../index.ts';
-import { chooseFile, maybe, pdf, received, shadow, standIn, type, until } from '../internal/test-helpers.ts';
+import type { JobboardCampaigns } from '../index.ts';
+import { maybe, received, shadow, standIn, until } from '../internal/test-helpers.ts';
+import { fillRequired, form } from './apply-test-helpers.ts';
 
 /** Where the page was opened: each test lands from it, with its own query. */
 const page = location.pathname;
 
 /** Fills the required fields as a candidate would and sends; resolves once the stand-in received it. */
 async function applyWith(scenario: string): Promise<Record<string, string>> {
-  const { endpoint, token } = standIn(scenario);
-  const el = await fixture<JobboardApply>(html`<jobboard-apply endpoint=${endpoint} campaign-id="101" lang="en" no-draft></jobboard-apply>`);
-  await until(() => maybe(el, 'form'), 'the form shows once /api/config answered');
-  await type(el, '#email', 'ada@example.com');
-  await type(el, '#first_name', 'Ada');
-  await type(el, '#last_name', 'Lovelace');
-  chooseFile(el, '#resume', pdf());
-  shadow(el, '#consent').focus();
-  await sendKeys({ press: 'Space' });
-  await el.updateComplete;
+  const { el, token } = await form(scenario);
+  await fillRequired(el);
   shadow(el, '[part=submit-button]').click();
   await until(() => maybe(el, '[part=outcome].success'), 'the application is received');
   const [application] = await received(token);

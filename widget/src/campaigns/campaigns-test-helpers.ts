@@ -3,7 +3,7 @@
 import { fixture, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import type { JobboardCampaigns } from '../index.ts';
-import { maybe, standIn, until } from '../internal/test-helpers.ts';
+import { maybe, notSetUp, standIn, until } from '../internal/test-helpers.ts';
 import type { locales } from '../internal/test-helpers.ts';
 
 type Lang = (typeof locales)[number];
@@ -15,11 +15,7 @@ export const text = {
   empty: { en: 'No offer matches your search', fr: 'Aucune offre ne correspond', es: 'Ninguna oferta coincide' },
   failed: { en: 'The offers could not be loaded', fr: 'Les offres n’ont pas pu être chargées', es: 'No se pudieron cargar las ofertas' },
   back: { en: 'Back to offers', fr: 'Retour aux offres', es: 'Volver a las ofertas' },
-  notSetUp: {
-    en: 'The job offers and the application form are not set up on this site yet.',
-    fr: 'Les offres d’emploi et le formulaire de candidature ne sont pas encore en place sur ce site.',
-    es: 'Las ofertas de empleo y el formulario de candidatura aún no están disponibles en este sitio.',
-  },
+  notSetUp,
 } as const;
 
 /** The element with the stand-in's `scenario`, once its list settled. */

@@ -76,6 +76,13 @@ export function activeInside(host: Element): Element | null {
 
 export const locales = ['en', 'fr', 'es'] as const;
 
+/** What both elements say, in each language, when the proxy does not allow the page's origin. */
+export const notSetUp = {
+  en: 'The job offers and the application form are not set up on this site yet.',
+  fr: 'Les offres d’emploi et le formulaire de candidature ne sont pas encore en place sur ce site.',
+  es: 'Las ofertas de empleo y el formulario de candidatura aún no están disponibles en este sitio.',
+} as const;
+
 /**
  * waitUntil with room for a busy machine: the condition is polled every 20 ms
  * and most hold within one or two polls; the long limit only avoids false
