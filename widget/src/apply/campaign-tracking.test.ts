@@ -45,6 +45,28 @@ describe('campaign tracking', () => {
     expect(sessionStorage.getItem('jobboard-utm')).to.equal(null);
   });
 
+  it('leaves the session storage alone on a page without utm_*', async () => {
+    history.replaceState(null, '', `${page}?offer=101`);
+    const { getItem, setItem } = Storage.prototype;
+    const touched: string[] = [];
+    Storage.prototype.getItem = function (key: string) {
+      touched.push(`get ${key}`);
+      return getItem.call(this, key);
+    };
+    Storage.prototype.setItem = function (key: string, value: string) {
+      touched.push(`set ${key}`);
+      setItem.call(this, key, value);
+    };
+    try {
+      const { endpoint } = standIn('ok');
+      const list = await fixture<JobboardCampaigns>(html`<jobboard-campaigns endpoint=${endpoint} lang="en"></jobboard-campaigns>`);
+      await list.updateComplete;
+    } finally {
+      Object.assign(Storage.prototype, { getItem, setItem });
+    }
+    expect(touched).to.deep.equal([]);
+  });
+
   it('posts none when the visit came without any', async () => {
     history.replaceState(null, '', `${page}?offer=101`);
     expect(utmOf(await applyWith('ok'))).to.deep.equal({});
