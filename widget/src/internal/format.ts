@@ -58,8 +58,8 @@ export function formatSalary(tag: string, min: number | null, max: number | null
 /**
  * Builds the salary, date and number formatters of `tag`, one step a task, so
  * that the task that shows the offers does not build them. The page's first
- * Intl call sets up ICU, 15 to 25 ms in one call in Chromium, which would
- * block the page that long. V8 sets it up in parts, which these steps call
+ * Intl call sets up ICU in one call in Chromium, 15 to 90 ms from one machine
+ * to another, which would block the page that long. V8 sets it up in parts, which these steps call
  * one at a time: the language's data, the list of languages ICU has (which
  * asking for the segmenter's languages builds, and nothing else), then each
  * kind of formatter's own. The longest, the list of languages, takes 10 to
@@ -90,7 +90,7 @@ export function formatDate(tag: string, isoDate: string | null): string | null {
 
 /**
  * A file size limit (`10 MB`, `10 Mo`), written without Intl on purpose: the
- * first Intl call of a page costs Chromium 20 to 90 ms of ICU set-up, and the
+ * first Intl call of a page sets up ICU (see prepareFormatters), and the
  * apply form shows this on its first render (see BENCHMARKS.md).
  */
 export function formatBytes(locale: string, bytes: number): string {
