@@ -59,7 +59,12 @@ for (const store of [SQLITE_STORE, await postgresStore()]) {
       assert.equal(answer.status, 202, answer.text);
       const reference = String(answer.body.reference);
       const outbox = world.applications.outbox;
-      assert.deepEqual([(await outbox.summary(reference))?.status, (await outbox.summary(reference))?.attempts], ['pending', 1]);
+      // The 202 can reach the test before the failed first attempt is recorded (the row still reads delivering).
+      const queued = await eventually(async () => {
+        const summary = await outbox.summary(reference);
+        return summary?.status !== 'delivering' && summary;
+      }, { timeoutMs: 10_000, what: 'the failed first attempt to be recorded' });
+      assert.deepEqual([queued.status, queued.attempts], ['pending', 1]);
 
       await loseResume(store, world, reference);
       assert.equal(await outbox.retry(reference, HOUR), 'queued');
