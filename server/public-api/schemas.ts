@@ -85,9 +85,16 @@ export type CampaignListQuery = z.infer<typeof CampaignListQuery>;
 
 const offerId = z.coerce.number({ error: 'must be the id of a job offer' }).int('must be the id of a job offer').positive('must be the id of a job offer').optional();
 
+/** The language of a page or a feed the proxy writes: the widget's languages. */
+const PageLanguage = z.enum(LOCALES, { error: `must be one of: ${LOCALES.join(', ')}` }).default('en');
+
+/** The query of GET /feeds/offers.atom: the list's, and the feed's language (its title and xml:lang). */
+export const FeedQuery = CampaignListFields.extend({ lang: PageLanguage }).superRefine(needsNear);
+export type FeedQuery = z.infer<typeof FeedQuery>;
+
 /** The query of GET /embed/campaigns: the list's, the language and the open offer. */
 export const EmbedQuery = CampaignListFields.extend({
-  lang: z.enum(LOCALES, { error: `must be one of: ${LOCALES.join(', ')}` }).default('en'),
+  lang: PageLanguage,
   offer: offerId.describe('The open offer\'s id, under the name offer_param gives (`offer` by default).'),
   offer_param: z
     .string()
