@@ -269,7 +269,7 @@ export function buildOpenApi(version: string, fields: Record<ConfigurableField, 
           tags: ['Pages'],
           summary: "The tags of an offer's page for the document's head: shared links that preview",
           description:
-            "HTML to put in the <head> of the page showing the offer, built from its JobPosting: `<title>`, `<meta name=\"description\">` (the offer's text, plain, cut to 160 characters), `<link rel=\"canonical\">` and `og:url` (with BOARD_OFFER_URL), Open Graph (`og:type`, `og:title`, `og:description`) and Twitter card (`twitter:card`, `twitter:title`, `twitter:description`). Every value is escaped. The widget sets the same tags in the browser while it shows the offer.",
+            "HTML to put in the <head> of the page showing the offer, built from its JobPosting: `<title>`, `<meta name=\"description\">` (the offer's text, plain, cut to 160 characters), `<link rel=\"canonical\">` and `og:url` (with BOARD_OFFER_URL), Open Graph (`og:type`, `og:title`, `og:description`, and `og:image` with BOARD_OG_IMAGE) and Twitter card (`twitter:card`, `twitter:title`, `twitter:description`). Every value is escaped. The widget sets the same tags in the browser while it shows the offer.",
           parameters: [
             { name: 'offer', in: 'query', required: true, description: "The offer's id", schema: { type: 'integer', minimum: 1 } },
             ifNoneMatch,

@@ -193,6 +193,7 @@ export const JobPostingAnswer = z
     identifier: z.object({ '@type': z.literal('PropertyValue'), name: z.string(), value: z.string() }),
     directApply: z.literal(true),
     url: z.url().optional().describe('The offer on the board: BOARD_OFFER_URL with its id; absent without BOARD_OFFER_URL'),
+    image: z.url().optional().describe('The board\'s image for its offers (BOARD_OG_IMAGE), the og:image of a shared link; absent without it'),
   })
   .strict()
   .describe('The offer as a schema.org JobPosting (https://schema.org/JobPosting), JSON-LD');
