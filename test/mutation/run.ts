@@ -240,6 +240,38 @@ function changedSince(rev: string): Map<string, LineRange[]> {
   return changed;
 }
 
+/** The parts named of a group (GROUP:N), or undefined when the group is named whole (or not at all). */
+function onlyParts(group: MutationGroup, wanted: readonly Wanted[]): number[] | undefined {
+  const named = wanted.filter((w) => w.name === group.name);
+  return named.length === 0 || named.some((w) => w.part === undefined) ? undefined : named.map((w) => w.part!);
+}
+
+/** The planned parts of a group, one after the other: their counts together, or undefined when Stryker stopped (said why). */
+async function runGroup(
+  group: MutationGroup,
+  planned: { part: MutationPart; index: number; mutate: string[] }[],
+  options: Pick<RunOptions, 'concurrency' | 'again'> & { changed: boolean },
+): Promise<GroupCounts | undefined> {
+  let counts: GroupCounts = { killed: 0, survived: 0, timeout: 0, noCoverage: 0, other: 0 };
+  try {
+    for (const { part, index, mutate } of planned) {
+      console.log(`\n== ${group.name}${group.parts.length > 1 ? ` (${index + 1}/${group.parts.length})` : ''}: ${part.command}`);
+      if (options.changed) console.log(`   mutating ${mutate.join(' ')}`);
+      try {
+        const again = options.again.length === 0 ? undefined : options.again;
+        counts = add(counts, await runPart(part, mutate, reportPath(group, index, options.changed), options.concurrency, again));
+      } finally {
+        await dropDatabasesStartingWith(DATABASE_PREFIX);
+      }
+    }
+  } catch (error) {
+    // Most often the tests fail before any mutant (Stryker's dry run): the other groups still run.
+    console.error(`\n${group.name}: Stryker stopped: ${error instanceof Error ? error.message : String(error)}`);
+    return undefined;
+  }
+  return counts;
+}
+
 async function main(args: string[]): Promise<number> {
   if (args.includes('--help') || args.includes('-h')) {
     console.log(usage());
@@ -263,42 +295,26 @@ async function main(args: string[]): Promise<number> {
     return 2;
   }
   const groups = wanted.length === 0 ? MUTATION_GROUPS : MUTATION_GROUPS.filter((g) => wanted.some((w) => w.name === g.name));
-  // The parts named of a group, or undefined when the group is named whole (or not at all).
-  const onlyParts = (group: MutationGroup): number[] | undefined => {
-    const named = wanted.filter((w) => w.name === group.name);
-    return named.length === 0 || named.some((w) => w.part === undefined) ? undefined : named.map((w) => w.part!);
-  };
-  // What each part mutates: its globs, or the changed lines they cover (none: the part is skipped).
+  // What each part mutates: its globs, or the changed lines they cover.
   const mutateOf = (part: MutationPart): string[] => (changed === undefined ? part.mutate : changedMutateRanges(part.mutate, changed));
   const lines: string[] = [];
   let total: GroupCounts = { killed: 0, survived: 0, timeout: 0, noCoverage: 0, other: 0 };
   let under = false;
   for (const group of groups) {
+    const parts = onlyParts(group, wanted);
+    const planned = group.parts.flatMap((part, index) => {
+      const mutate = mutateOf(part);
+      // A part not named, or none of whose lines changed, is not run.
+      return parts?.includes(index) === false || mutate.length === 0 ? [] : [{ part, index, mutate }];
+    });
+    if (planned.length === 0) continue;
     const started = performance.now();
-    let counts: GroupCounts = { killed: 0, survived: 0, timeout: 0, noCoverage: 0, other: 0 };
-    let ran = false;
-    try {
-      for (const [index, part] of group.parts.entries()) {
-        const mutate = mutateOf(part);
-        if (onlyParts(group)?.includes(index) === false || mutate.length === 0) continue;
-        ran = true;
-        console.log(`\n== ${group.name}${group.parts.length > 1 ? ` (${index + 1}/${group.parts.length})` : ''}: ${part.command}`);
-        if (changed !== undefined) console.log(`   mutating ${mutate.join(' ')}`);
-        try {
-          counts = add(counts, await runPart(part, mutate, reportPath(group, index, changed !== undefined), concurrency, again.length === 0 ? undefined : again));
-        } finally {
-          await dropDatabasesStartingWith(DATABASE_PREFIX);
-        }
-      }
-    } catch (error) {
-      // Most often the tests fail before any mutant (Stryker's dry run): the other groups still run.
-      console.error(`\n${group.name}: Stryker stopped: ${error instanceof Error ? error.message : String(error)}`);
+    const counts = await runGroup(group, planned, { concurrency, again, changed: changed !== undefined });
+    if (counts === undefined) {
       lines.push(`| ${group.name} | failed to run | | | | | |`);
       under = true;
       continue;
     }
-    if (!ran) continue;
-    const parts = onlyParts(group);
     const label = parts === undefined ? group.name : parts.map((p) => `${group.name}:${p + 1}`).join(' ');
     lines.push(row(label, counts, (performance.now() - started) / 1000));
     total = add(total, counts);
