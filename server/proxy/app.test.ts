@@ -24,7 +24,7 @@ import { addVary, pickEncoding } from './http-cache.ts';
 import { PINNED_WIDGET_PATH, widgetPin } from './widget-pin.ts';
 import { captureLogs } from '../test/logs.ts';
 import { eventually } from '../test/poll.ts';
-import { TEST_BOARD_ORIGIN, fetch, listen, testConfig } from './test-support.ts';
+import { TEST_BOARD_ORIGIN, fetch, listen, rawGet, testConfig } from './test-support.ts';
 
 interface Harness {
   url: string;
@@ -776,15 +776,7 @@ describe('TRUST_PROXY', () => {
 
 describe('GET /widget.js', () => {
   /** Raw bytes and headers (fetch would decompress). */
-  function get(url: string, headers: Record<string, string>): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
-    return new Promise((resolve, reject) => {
-      httpGet(url, { headers }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-      }).on('error', reject);
-    });
-  }
+  const get = rawGet;
 
   const source = `export const widget = ${JSON.stringify('x'.repeat(5000))};\n`;
 

@@ -191,7 +191,7 @@ export function createProxyApp(deps: ProxyAppDeps): express.Express {
 
   app.use('/api', apiCors([...config.allowedOrigins, ...(config.publicOrigin === null ? [] : [config.publicOrigin])]));
   app.use('/api/config', configRouter(config));
-  const reader = createCatalogueReader(deps.catalogue.store, { boardOfferUrl: config.boardOfferUrl });
+  const reader = createCatalogueReader(deps.catalogue.store, { boardOfferUrl: config.boardOfferUrl, boardImage: config.boardOgImage });
   campaignRoutes(app, '/api/campaigns', reader);
   // The applications module reads its own (multipart) bodies: mounted before any body parser.
   if (deps.applications !== undefined) app.use('/api/applications', deps.applications.router);

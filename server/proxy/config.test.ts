@@ -187,6 +187,15 @@ describe('proxy configuration', () => {
     assert.match(problemsOf({ BOARD_OFFER_URL: 'ftp://jobs.acme.example/{id}' }).join('\n'), /BOARD_OFFER_URL.*must be an absolute http\(s\) URL/);
   });
 
+  it('takes BOARD_OG_IMAGE as the https URL of an image (none by default), and refuses another scheme or none, saying what it expects', () => {
+    assert.equal(loadProxyConfig(REQUIRED).boardOgImage, null);
+    assert.equal(loadProxyConfig({ ...REQUIRED, BOARD_OG_IMAGE: 'https://jobs.acme.example/share.png' }).boardOgImage, 'https://jobs.acme.example/share.png');
+    assert.deepEqual(problemsOf({ BOARD_OG_IMAGE: 'http://jobs.acme.example/share.png' }), ['BOARD_OG_IMAGE must be the https URL of an image']);
+    assert.deepEqual(problemsOf({ BOARD_OG_IMAGE: 'jobs.acme.example/share.png' }), [
+      'BOARD_OG_IMAGE must be the https URL of an image, with its scheme: write https://jobs.acme.example/share.png (like https://jobs.acme.example/share.png)',
+    ]);
+  });
+
   it('reads ALLOWED_ORIGINS as a comma-separated list of origins and refuses a path', () => {
     assert.deepEqual(loadProxyConfig({ ...REQUIRED, ALLOWED_ORIGINS: 'https://a.example, http://localhost:3000' }).allowedOrigins, ['https://a.example', 'http://localhost:3000']);
     assert.match(problemsOf({ ALLOWED_ORIGINS: 'https://a.example/jobs' }).join(), /ALLOWED_ORIGINS "https:\/\/a\.example\/jobs" is not an origin/);

@@ -182,6 +182,7 @@ const EnvSchema = z
       .default(0.25),
     CONSENT_URL: z.url({ protocol: /^https?$/, error: (issue) => `must be the http(s) URL of your privacy policy${schemeHint(issue.input, 'https://board.example/privacy')}` }).optional(),
     BOARD_OFFER_URL: boardOfferUrl,
+    BOARD_OG_IMAGE: z.url({ protocol: /^https$/, error: (issue) => `must be the https URL of an image${schemeHint(issue.input, 'https://jobs.acme.example/share.png')}` }).optional(),
     FORM_FIELDS: formFields,
     DELIVERY_DEADLINE_MS: positiveInt('a whole number of milliseconds').default(5000),
     DELIVERY_LEASE_SECONDS: positiveInt('a whole number of seconds, at least 10, like 60').min(10, 'must be at least 10 seconds, like 60').default(60),
@@ -252,6 +253,8 @@ export interface ProxyConfig {
   consentUrl: string | null;
   /** The template of an offer's URL on the board's pages ({id}), for the sitemap and the JobPosting; null when not set. */
   boardOfferUrl: string | null;
+  /** The image of a shared offer's link preview (BOARD_OG_IMAGE, og:image), the service giving none; null when not set. */
+  boardOgImage: string | null;
   fields: Record<ConfigurableField, FieldMode>;
   deliveryDeadlineMs: number;
   /** How long a delivery attempt's claim on an application lasts unrenewed: a stopped instance's applications wait this long at most. */
@@ -370,6 +373,7 @@ export function loadProxyConfig(env: Record<string, string | undefined> = proces
     syncBudgetShare: e.SYNC_BUDGET_SHARE,
     consentUrl: e.CONSENT_URL ?? null,
     boardOfferUrl: e.BOARD_OFFER_URL ?? null,
+    boardOgImage: e.BOARD_OG_IMAGE ?? null,
     fields: e.FORM_FIELDS,
     deliveryDeadlineMs: e.DELIVERY_DEADLINE_MS,
     deliveryLeaseMs: e.DELIVERY_LEASE_SECONDS * 1000,

@@ -1,7 +1,8 @@
-// Sending pre-serialised JSON with ETag and Cache-Control, answering 304
-// when the browser (or a CDN) already holds these bytes. Answers are built
-// once and cached by their producers, so the compressed forms are too: each
-// is computed the first time a client asks for it.
+// Sending pre-serialised JSON (or another text: the feed, the sitemap) with
+// ETag and Cache-Control, answering 304 when the browser (or a CDN) already
+// holds these bytes. Answers are built once and cached by their producers, so
+// the compressed forms are too: each is computed the first time a client asks
+// for it.
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type { Request, Response } from 'express';
@@ -12,6 +13,8 @@ export interface JsonAnswer<T = unknown> {
   /** The JSON as UTF-8 bytes: encoded once, not at every send. */
   body: Buffer;
   etag: string;
+  /** The Last-Modified header (an HTTP date), for an answer that has one: If-Modified-Since is then answered too. */
+  lastModified?: string;
   /** Compressed forms, filled on first use. */
   encoded?: { br?: Buffer; gzip?: Buffer };
 }
@@ -19,9 +22,17 @@ export interface JsonAnswer<T = unknown> {
 /** Below this, compression saves less than it costs. */
 const COMPRESS_FROM_BYTES = 1024;
 
+const etagOf = (body: Buffer) => `W/"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
+
 export function jsonAnswer<T>(value: T): JsonAnswer<T> {
   const body = Buffer.from(JSON.stringify(value));
-  return { value, body, etag: `W/"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"` };
+  return { value, body, etag: etagOf(body) };
+}
+
+/** A text that is not JSON (XML), sent as JSON answers are, with its own type. */
+export function textAnswer(text: string, lastModified?: Date): JsonAnswer<string> {
+  const body = Buffer.from(text);
+  return { value: text, body, etag: etagOf(body), ...(lastModified === undefined ? {} : { lastModified: lastModified.toUTCString() }) };
 }
 
 /** True when an If-None-Match header names this ETag (weak comparison, RFC 9110). */
@@ -97,6 +108,13 @@ function encode(answer: JsonAnswer, encoding: 'br' | 'gzip'): Buffer {
   return answer.encoded.gzip;
 }
 
+/** True when the request's If-Modified-Since is at or after the answer's Last-Modified, and it sent no If-None-Match (which wins, RFC 9110). */
+function unmodifiedSince(req: Request, answer: JsonAnswer): boolean {
+  const since = req.headers['if-modified-since'];
+  if (answer.lastModified === undefined || since === undefined || req.headers['if-none-match'] !== undefined) return false;
+  return Date.parse(since) >= Date.parse(answer.lastModified);
+}
+
 /** `contentType` is the whole header, charset included. */
 export function sendCachedJson(req: Request, res: Response, answer: JsonAnswer, cacheControl: string, contentType = 'application/json; charset=utf-8'): void {
   const encoding = answer.body.length >= COMPRESS_FROM_BYTES ? rememberedEncoding(req.headers['accept-encoding']) : 'identity';
@@ -105,7 +123,8 @@ export function sendCachedJson(req: Request, res: Response, answer: JsonAnswer, 
   addVary(res, 'Accept-Encoding');
   res.setHeader('ETag', etag);
   res.setHeader('Cache-Control', cacheControl);
-  if (matchesEtag(req.headers['if-none-match'], etag)) {
+  if (answer.lastModified !== undefined) res.setHeader('Last-Modified', answer.lastModified);
+  if (matchesEtag(req.headers['if-none-match'], etag) || unmodifiedSince(req, answer)) {
     res.status(304).end();
     return;
   }

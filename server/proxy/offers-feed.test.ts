@@ -1,9 +1,10 @@
 // GET /feeds/offers.atom over real HTTP: an Atom 1.0 document a real XML
 // parser reads, with the elements RFC 4287 requires of a feed and of each
-// entry, the list's filters applied, hostile offer text kept as text, and
-// revalidation by ETag and Last-Modified.
+// entry, the list's filters applied, hostile offer text kept as text,
+// revalidation by ETag and Last-Modified, compression and the answer cache.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { Registry } from 'prom-client';
 import { createProxyApp } from './app.ts';
@@ -11,7 +12,7 @@ import { toCatalogueCampaign } from './catalogue/catalogue.ts';
 import { upstreamCampaign } from './catalogue/fixtures.ts';
 import { openCatalogueStore } from './storage/catalogue-sqlite.ts';
 import { captureLogs } from '../test/logs.ts';
-import { fetch, listen, testConfig } from './test-support.ts';
+import { fetch, listen, rawGet, testConfig } from './test-support.ts';
 
 const HOSTILE = 'Ops ]]> </title><script>alert(1)</script> & "quotes" \u0001\u0008 <![CDATA[x]]>';
 
@@ -26,18 +27,25 @@ async function start(env: Record<string, string>) {
     ].map(toCatalogueCampaign),
     synced,
   );
+  // The store's searches, counted: a feed served from the cache reads nothing.
+  let searches = 0;
+  const search = store.search.bind(store);
+  store.search = (filters) => {
+    searches += 1;
+    return search(filters);
+  };
   const app = createProxyApp({
     config: testConfig(env),
     logger: captureLogs().logger,
     registry: new Registry(),
     catalogue: { store, lastSyncedAt: () => synced, isStale: () => false, status: () => ({ lastAttemptAt: synced, lastError: null, running: false, skippedIds: [] }) },
   });
-  return listen(app);
+  return { ...(await listen(app)), store, searches: () => searches };
 }
 
 interface AtomLink { rel: string; href: string }
 interface AtomEntry { id: string; title: string; updated: string; published: string; link: AtomLink; author: { name: string }; summary: string; content: { '#text': string; type: string } }
-interface AtomFeed { id: string; title: string; updated: string; link: AtomLink[]; entry?: AtomEntry | AtomEntry[] }
+interface AtomFeed { id: string; title: string; updated: string; link: AtomLink[]; entry?: AtomEntry | AtomEntry[]; 'xml:lang': string }
 
 /** The feed as a real XML parser reads it, after checking it is well-formed. */
 function parse(xml: string): { feed: AtomFeed; entries: AtomEntry[] } {
@@ -77,9 +85,10 @@ describe('GET /feeds/offers.atom', () => {
     assertAtom(parsed);
     const { feed, entries } = parsed;
     assert.equal(feed.title, 'Job offers');
+    assert.equal(feed['xml:lang'], 'en', 'the language of its own words, English unless lang says otherwise');
     assert.equal(feed.updated, '2026-11-21T08:30:00.000Z', 'the newest change');
     assert.deepEqual(feed.link, [
-      { rel: 'self', href: 'https://jobs-proxy.acme.example/feeds/offers.atom?page=1&per_page=20', type: 'application/atom+xml' },
+      { rel: 'self', href: 'https://jobs-proxy.acme.example/feeds/offers.atom', type: 'application/atom+xml' },
       { rel: 'alternate', href: 'https://jobs.acme.example/offres', type: 'text/html' },
     ]);
     assert.deepEqual(entries.map((e) => e.link.href), ['https://jobs.acme.example/offres?offer=2', 'https://jobs.acme.example/offres?offer=1', 'https://jobs.acme.example/offres?offer=3']);
@@ -103,10 +112,14 @@ describe('GET /feeds/offers.atom', () => {
     assert.match(entries[0]!.content['#text'], /^<p>Ops \]\]&gt; &lt;\/title&gt;&lt;script&gt;/, 'the sanitised HTML, as HTML');
   });
 
-  it('applies the list\'s search and filters, names them in its self link, and refuses a bad one with 422 naming it', async () => {
-    const { feed, entries } = parse(await (await fetch(`${proxy.url}/feeds/offers.atom?job_type=Fixed%20term%20contract&per_page=5&endpoint=https://evil.example`)).text());
+  it('applies the list\'s search and filters, links to itself at the very URL it was asked at, and refuses a bad one with 422 naming it', async () => {
+    const asked = '/feeds/offers.atom?per_page=5&job_type=Fixed%20term%20contract&endpoint=https://evil.example';
+    const { feed, entries } = parse(await (await fetch(`${proxy.url}${asked}`)).text());
     assert.deepEqual(entries.map((e) => e.title), ['Nurse']);
-    assert.equal(feed.link[0]!.href, 'https://jobs-proxy.acme.example/feeds/offers.atom?job_type=Fixed+term+contract&page=1&per_page=5');
+    assert.equal(feed.link[0]!.href, `https://jobs-proxy.acme.example${asked}`, 'on PUBLIC_ORIGIN, the path and query as asked');
+    const sameQuery = parse(await (await fetch(`${proxy.url}/feeds/offers.atom?job_type=Fixed+term+contract&per_page=5&page=1`)).text());
+    assert.equal(sameQuery.feed.id, feed.id, 'one feed for one query, however it is written');
+    assert.equal(sameQuery.feed.link[0]!.href, 'https://jobs-proxy.acme.example/feeds/offers.atom?job_type=Fixed+term+contract&per_page=5&page=1');
     const other = parse(await (await fetch(`${proxy.url}/feeds/offers.atom?q=developer`)).text());
     assert.notEqual(other.feed.id, feed.id, 'a feed per query');
     assert.equal(other.feed.title, 'Job offers: developer');
@@ -124,6 +137,42 @@ describe('GET /feeds/offers.atom', () => {
     assert.equal((await fetch(`${proxy.url}/feeds/offers.atom`, { headers: { 'if-none-match': etag } })).status, 304);
     assert.equal((await fetch(`${proxy.url}/feeds/offers.atom`, { headers: { 'if-modified-since': lastModified } })).status, 304);
     assert.equal((await fetch(`${proxy.url}/feeds/offers.atom`, { headers: { 'if-modified-since': 'Fri, 20 Nov 2026 08:30:00 GMT' } })).status, 200);
+  });
+
+  it('is written in the language lang asks, its title too, and refuses a language it does not know with 422 naming lang', async () => {
+    const { feed } = parse(await (await fetch(`${proxy.url}/feeds/offers.atom?lang=fr&q=nurse`)).text());
+    assert.equal(feed['xml:lang'], 'fr');
+    assert.equal(feed.title, 'Offres d’emploi: nurse');
+    const english = parse(await (await fetch(`${proxy.url}/feeds/offers.atom?q=nurse`)).text());
+    assert.notEqual(english.feed.id, feed.id, 'a feed per language');
+    const bad = await fetch(`${proxy.url}/feeds/offers.atom?lang=de`);
+    assert.equal(bad.status, 422);
+    assert.deepEqual(((await bad.json()) as { errors: { field: string }[] }).errors.map((e) => e.field), ['lang']);
+  });
+
+  it('is sent compressed as the list is, brotli or gzip as the reader accepts, one ETag per encoding', async () => {
+    const plain = await rawGet(`${proxy.url}/feeds/offers.atom`, { 'Accept-Encoding': 'identity' });
+    assert.equal(plain.headers['content-encoding'], undefined);
+    const br = await rawGet(`${proxy.url}/feeds/offers.atom`, { 'Accept-Encoding': 'gzip, br' });
+    assert.equal(br.headers['content-encoding'], 'br');
+    assert.equal(brotliDecompressSync(br.body).toString(), plain.body.toString());
+    const gzip = await rawGet(`${proxy.url}/feeds/offers.atom`, { 'Accept-Encoding': 'gzip' });
+    assert.equal(gzip.headers['content-encoding'], 'gzip');
+    assert.equal(gunzipSync(gzip.body).toString(), plain.body.toString());
+    assert.match(String(gzip.headers.vary), /Accept-Encoding/);
+    assert.equal(new Set([plain, br, gzip].map((r) => r.headers.etag)).size, 3);
+  });
+
+  it('is built once per catalogue version: asked again, it reads nothing from the store; after a change, it is built anew', async () => {
+    const url = `${proxy.url}/feeds/offers.atom?q=developer&per_page=7`;
+    const first = await (await fetch(url)).text();
+    const searches = proxy.searches();
+    assert.equal(await (await fetch(url)).text(), first);
+    assert.equal(proxy.searches(), searches, 'the second answer came from the cache');
+    proxy.store.upsert(toCatalogueCampaign(upstreamCampaign({ id: 4, name: 'Frontend developer', updated_at: '2026-11-22T08:00:00.000Z' })));
+    const changed = parse(await (await fetch(url)).text());
+    assert.equal(proxy.searches(), searches + 1);
+    assert.deepEqual(changed.entries.map((e) => e.title), ['Frontend developer', 'Backend developer']);
   });
 
   it('answers 404 feed_not_configured naming BOARD_OFFER_URL without it', async () => {

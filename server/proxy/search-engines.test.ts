@@ -193,6 +193,17 @@ describe('search engines and server-rendering boards', () => {
       });
     });
 
+    it('shows the board\'s image (BOARD_OG_IMAGE) in the link preview, og:image, the service giving no company logo; the JobPosting has it as its image', async () => {
+      const image = 'https://jobs.acme.example/share/offer.png';
+      const withImage = await start({ BOARD_OFFER_URL: OFFER_URL, BOARD_OG_IMAGE: image });
+      try {
+        assert.equal(metaOf(tags(await (await fetch(`${withImage.url}/embed/campaigns/head?offer=1`)).text()))['og:image'], image);
+        assert.equal(((await (await fetch(`${withImage.url}/api/campaigns/1/jobposting`)).json()) as { image?: string }).image, image);
+      } finally {
+        await withImage.close();
+      }
+    });
+
     it('escapes a hostile title and description, cuts the description at a word near 160 characters, and has no canonical URL without BOARD_OFFER_URL', async () => {
       const long = `${'word '.repeat(40)}end`;
       bare.store.upsert(toCatalogueCampaign(upstreamCampaign({ id: 6, name: '"><script>alert(1)</script> & <b>', description: `<p>${long} &lt;img src=x onerror=alert(1)&gt;</p>`, profile: null })));

@@ -1,8 +1,10 @@
 // /sitemap.xml past the protocol's limit per file: a sitemap index of files
 // of at most that many URLs. With a small limit injected (exactly at it, and
-// past it), then once one offer past the real limit (50,000).
+// past it), then once one offer past the real limit (50,000). And sent
+// compressed, as the list is.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import express from 'express';
 import type { NextFunction, Request, Response } from 'express';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
@@ -13,7 +15,7 @@ import { sitemapHandler } from './routes/sitemap.ts';
 import type { SitemapOptions } from './routes/sitemap.ts';
 import { openCatalogueStore } from './storage/catalogue-sqlite.ts';
 import type { ProblemError } from './problem.ts';
-import { fetch, listen } from './test-support.ts';
+import { fetch, listen, rawGet } from './test-support.ts';
 
 const TEMPLATE = 'https://jobs.acme.example/offres?offer={id}';
 
@@ -79,6 +81,25 @@ describe('GET /sitemap.xml past its limit per file', () => {
       assert.deepEqual((await read(`${over.url}/sitemap.xml`)).sitemapindex!.sitemap.map((s) => s.loc), ['https://jobs.acme.example/sitemap.xml?page=1', 'https://jobs.acme.example/sitemap.xml?page=2']);
     } finally {
       await over.close();
+    }
+  });
+
+  it('is sent compressed as the list is, brotli or gzip as the crawler accepts, and revalidated by the ETag of its encoding', async () => {
+    const sitemap = await serve(40, { publicOrigin: null });
+    try {
+      const plain = await rawGet(`${sitemap.url}/sitemap.xml`, {});
+      assert.equal(plain.headers['content-encoding'], undefined);
+      assert.equal(plain.headers['content-type'], 'application/xml; charset=utf-8');
+      assert.equal(ids(parser.parse(plain.body.toString()).urlset).length, 40);
+      const gzip = await rawGet(`${sitemap.url}/sitemap.xml`, { 'Accept-Encoding': 'gzip' });
+      assert.equal(gzip.headers['content-encoding'], 'gzip');
+      assert.equal(gunzipSync(gzip.body).toString(), plain.body.toString());
+      const br = await rawGet(`${sitemap.url}/sitemap.xml`, { 'Accept-Encoding': 'br, gzip' });
+      assert.equal(br.headers['content-encoding'], 'br');
+      assert.equal(brotliDecompressSync(br.body).toString(), plain.body.toString());
+      assert.equal((await rawGet(`${sitemap.url}/sitemap.xml`, { 'Accept-Encoding': 'gzip', 'If-None-Match': String(gzip.headers.etag) })).status, 304);
+    } finally {
+      await sitemap.close();
     }
   });
 

@@ -1,7 +1,8 @@
 // Helpers for the proxy's tests (not used at run time): a configuration and a
 // server on port 0. Log capture and polling are shared, in server/test/.
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import { get as httpGet } from 'node:http';
+import type { IncomingHttpHeaders, Server } from 'node:http';
 import type { Express } from 'express';
 import { loadProxyConfig } from './config.ts';
 import type { ProxyConfig } from './config.ts';
@@ -24,6 +25,17 @@ export function testConfig(env: Record<string, string> = {}): ProxyConfig {
     DATA_DIR: '/nonexistent-data-dir',
     LOG_LEVEL: 'info',
     ...env,
+  });
+}
+
+/** A GET by node:http, for the bytes as sent (fetch decompresses them): compressed answers, empty ones. */
+export function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    httpGet(url, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+    }).on('error', reject);
   });
 }
 

@@ -25,6 +25,8 @@ export interface HeadPosting {
   description: string;
   hiringOrganization: { name: string };
   url?: string;
+  /** The board's image for its offers (BOARD_OG_IMAGE): the link preview's picture. */
+  image?: string;
 }
 
 /** The description's length: what search results and link previews show. */
@@ -46,13 +48,14 @@ export function plainDescription(html: string): string {
   return text.length > DESCRIPTION_MAX ? `${text.slice(0, DESCRIPTION_MAX).replace(/\s*\S*$/, '')}…` : text;
 }
 
-/** The offer's title and head tags; the URL ones only when the JobPosting has a url (BOARD_OFFER_URL). */
+/** The offer's title and head tags; the URL ones only when the JobPosting has a url (BOARD_OFFER_URL), og:image when it has an image (BOARD_OG_IMAGE). */
 export function offerHead(posting: HeadPosting): OfferHead {
   const title = `${posting.title} – ${posting.hiringOrganization.name}`;
   const description = plainDescription(posting.description);
   const url = posting.url;
   const tags: HeadTag[] = [['name', 'description', description], ['property', 'og:type', 'website'], ['name', 'twitter:card', 'summary']];
   if (url) tags.push(['rel', 'canonical', url], ['property', 'og:url', url]);
+  if (posting.image) tags.push(['property', 'og:image', posting.image]);
   for (const [attribute, prefix] of [['property', 'og:'], ['name', 'twitter:']] as const) tags.push([attribute, `${prefix}title`, title], [attribute, `${prefix}description`, description]);
   return { title, tags };
 }

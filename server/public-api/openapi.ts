@@ -19,6 +19,7 @@ import {
   CampaignListQuery,
   ConfigResponse,
   EmbedQuery,
+  FeedQuery,
   HealthAnswer,
   JobPostingAnswer,
   ProblemSchema,
@@ -226,8 +227,8 @@ export function buildOpenApi(version: string, fields: Record<ConfigurableField, 
           tags: ['Pages'],
           summary: 'The newest offers as an Atom feed, with the list\'s search and filters',
           description:
-            'Atom 1.0 (RFC 4287): one entry per offer of the page the query asks (the query of GET /api/campaigns, newest first), with its title, company (author), last change (updated), listing time (published), its page on the board (BOARD_OFFER_URL, rel="alternate"), a plain-text summary (160 characters) and its description and profile as escaped HTML (content type="html"). The feed links to itself (rel="self": PUBLIC_ORIGIN, the proxy\'s mount and the query as read) and to the board\'s list (rel="alternate"). Without BOARD_OFFER_URL: 404 `feed_not_configured`.',
-          parameters: [...queryParameters(CampaignListQuery), ifNoneMatch, { name: 'If-Modified-Since', in: 'header', required: false, description: 'The Last-Modified of an earlier answer: 304 when nothing changed since (If-None-Match wins when both are sent).', schema: { type: 'string' } }],
+            'Atom 1.0 (RFC 4287): one entry per offer of the page the query asks (the query of GET /api/campaigns, newest first), with its title, company (author), last change (updated), listing time (published), its page on the board (BOARD_OFFER_URL, rel="alternate"), a plain-text summary (160 characters) and its description and profile as escaped HTML (content type="html"). The feed is in the language `lang` names (its xml:lang and its title), links to itself (rel="self": the URL it was asked at, on PUBLIC_ORIGIN) and to the board\'s list (rel="alternate"). Built once per catalogue version and sent compressed (br, gzip) as the list is. Without BOARD_OFFER_URL: 404 `feed_not_configured`.',
+          parameters: [...queryParameters(FeedQuery), ifNoneMatch, { name: 'If-Modified-Since', in: 'header', required: false, description: 'The Last-Modified of an earlier answer: 304 when nothing changed since (If-None-Match wins when both are sent).', schema: { type: 'string' } }],
           responses: {
             200: {
               description: 'The feed',
@@ -268,7 +269,7 @@ export function buildOpenApi(version: string, fields: Record<ConfigurableField, 
           tags: ['Pages'],
           summary: "The tags of an offer's page for the document's head: shared links that preview",
           description:
-            "HTML to put in the <head> of the page showing the offer, built from its JobPosting: `<title>`, `<meta name=\"description\">` (the offer's text, plain, cut to 160 characters), `<link rel=\"canonical\">` and `og:url` (with BOARD_OFFER_URL), Open Graph (`og:type`, `og:title`, `og:description`) and Twitter card (`twitter:card`, `twitter:title`, `twitter:description`). Every value is escaped. The widget sets the same tags in the browser while it shows the offer.",
+            "HTML to put in the <head> of the page showing the offer, built from its JobPosting: `<title>`, `<meta name=\"description\">` (the offer's text, plain, cut to 160 characters), `<link rel=\"canonical\">` and `og:url` (with BOARD_OFFER_URL), Open Graph (`og:type`, `og:title`, `og:description`, and `og:image` with BOARD_OG_IMAGE) and Twitter card (`twitter:card`, `twitter:title`, `twitter:description`). Every value is escaped. The widget sets the same tags in the browser while it shows the offer.",
           parameters: [
             { name: 'offer', in: 'query', required: true, description: "The offer's id", schema: { type: 'integer', minimum: 1 } },
             ifNoneMatch,

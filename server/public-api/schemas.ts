@@ -85,9 +85,16 @@ export type CampaignListQuery = z.infer<typeof CampaignListQuery>;
 
 const offerId = z.coerce.number({ error: 'must be the id of a job offer' }).int('must be the id of a job offer').positive('must be the id of a job offer').optional();
 
+/** The language of a page or a feed the proxy writes: the widget's languages. */
+const PageLanguage = z.enum(LOCALES, { error: `must be one of: ${LOCALES.join(', ')}` }).default('en');
+
+/** The query of GET /feeds/offers.atom: the list's, and the feed's language (its title and xml:lang). */
+export const FeedQuery = CampaignListFields.extend({ lang: PageLanguage }).superRefine(needsNear);
+export type FeedQuery = z.infer<typeof FeedQuery>;
+
 /** The query of GET /embed/campaigns: the list's, the language and the open offer. */
 export const EmbedQuery = CampaignListFields.extend({
-  lang: z.enum(LOCALES, { error: `must be one of: ${LOCALES.join(', ')}` }).default('en'),
+  lang: PageLanguage,
   offer: offerId.describe('The open offer\'s id, under the name offer_param gives (`offer` by default).'),
   offer_param: z
     .string()
@@ -186,6 +193,7 @@ export const JobPostingAnswer = z
     identifier: z.object({ '@type': z.literal('PropertyValue'), name: z.string(), value: z.string() }),
     directApply: z.literal(true),
     url: z.url().optional().describe('The offer on the board: BOARD_OFFER_URL with its id; absent without BOARD_OFFER_URL'),
+    image: z.url().optional().describe('The board\'s image for its offers (BOARD_OG_IMAGE), the og:image of a shared link; absent without it'),
   })
   .strict()
   .describe('The offer as a schema.org JobPosting (https://schema.org/JobPosting), JSON-LD');

@@ -270,6 +270,7 @@ export async function standIn(ctx: Ctx, next: Next): Promise<unknown> {
       hiringOrganization: { '@type': 'Organization', name: c.company_name },
       identifier: { '@type': 'PropertyValue', value: String(c.id) },
       url: `https://board.example/offers?offer=${c.id}`,
+      image: 'https://board.example/share.png',
     });
     ctx.set('content-type', 'application/ld+json');
     return;

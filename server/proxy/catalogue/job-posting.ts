@@ -103,10 +103,12 @@ export interface JobPostingContext {
   companyAddress: CatalogueAddress | null;
   /** When the answer is built: the default validThrough counts from it. */
   now: Date;
+  /** The image that stands for the offer (BOARD_OG_IMAGE): the service gives no company logo. */
+  image?: string | null;
 }
 
 /** The offer's JobPosting, with every property Google requires and those it recommends that are known. */
-export function jobPosting(c: CatalogueCampaign, { offerUrl, companyAddress, now }: JobPostingContext): WithContext<JobPosting> {
+export function jobPosting(c: CatalogueCampaign, { offerUrl, companyAddress, now, image }: JobPostingContext): WithContext<JobPosting> {
   const types = employmentTypes(c);
   const text = [c.description, c.profile].filter(Boolean).join('\n');
   // The service's salaries are gross, per year; per month for internships (documented with its fields).
@@ -138,6 +140,7 @@ export function jobPosting(c: CatalogueCampaign, { offerUrl, companyAddress, now
     identifier: { '@type': 'PropertyValue', name: companyName(c), value: String(c.id) },
     directApply: true,
     ...(offerUrl ? { url: offerUrl } : {}),
+    ...(image ? { image } : {}),
   };
 }
 

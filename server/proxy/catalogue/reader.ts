@@ -54,7 +54,7 @@ const COMPANY_OFFERS_LOOKED_AT = 20;
 
 export function createCatalogueReader(
   store: CatalogueStore,
-  options: { maxCachedAnswers?: number; boardOfferUrl?: string | null; now?: () => Date } = {},
+  options: { maxCachedAnswers?: number; boardOfferUrl?: string | null; boardImage?: string | null; now?: () => Date } = {},
 ): CatalogueReader {
   const max = options.maxCachedAnswers ?? 1000;
   const now = options.now ?? (() => new Date());
@@ -148,7 +148,7 @@ export function createCatalogueReader(
     jobPosting(id) {
       return cached(`posting:${id}`, () => {
         const c = listed(id);
-        return c === undefined ? undefined : answer(jobPosting(c, { offerUrl: offerUrlOf(options.boardOfferUrl ?? null, c.id), companyAddress: companyAddress(c), now: now() }));
+        return c === undefined ? undefined : answer(jobPosting(c, { offerUrl: offerUrlOf(options.boardOfferUrl ?? null, c.id), companyAddress: companyAddress(c), now: now(), image: options.boardImage }));
       });
     },
   };

@@ -1,27 +1,37 @@
 // GET /feeds/offers.atom: the board's newest offers as an Atom 1.0 feed
 // (RFC 4287), for feed readers, aggregators and alerts, with the list's own
 // query (GET /api/campaigns: search, filters, page): a feed of one search.
-// Each entry links to the offer's page on the board (BOARD_OFFER_URL).
+// Each entry links to the offer's page on the board (BOARD_OFFER_URL). Built
+// once per catalogue version and address, and sent as the list is (ETag,
+// Cache-Control, compressed).
 import { createHash } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
+import type { Locale } from '../../contract/index.ts';
 import { listUrlOf, offerUrlOf } from '../catalogue/job-posting.ts';
 import type { CatalogueCampaign, CatalogueStore } from '../catalogue/types.ts';
-import { matchesEtag } from '../http-cache.ts';
+import { versionCache } from '../catalogue/version-cache.ts';
+import { sendCachedJson, textAnswer } from '../http-cache.ts';
+import type { JsonAnswer } from '../http-cache.ts';
 import { escapeMarkup } from '../markup.ts';
-import { ProblemError } from '../problem.ts';
+import { ProblemError, validationProblem } from '../problem.ts';
 import { plainDescription } from '../../public-api/offer-head.ts';
-import type { CampaignListQuery } from '../../public-api/schemas.ts';
+import { FeedQuery } from '../../public-api/schemas.ts';
 import type { CatalogueReader } from '../catalogue/reader.ts';
-import { CAMPAIGNS_CACHE_CONTROL, parseListQuery } from './campaigns.ts';
+import { CAMPAIGNS_CACHE_CONTROL, fieldProblems } from './campaigns.ts';
 
 export const ATOM_CONTENT_TYPE = 'application/atom+xml; charset=utf-8';
 
-/** The feed's words, for people reading it in their feed reader. */
-const FEED_TITLE = 'Job offers';
+/** The feed's title in its language (lang), for people reading it in their feed reader. */
+const FEED_TITLES: Record<Locale, string> = { en: 'Job offers', fr: 'Offres d’emploi', es: 'Ofertas de empleo' };
+
+/** Feeds kept per catalogue version, one per address asked: as many as the list's answers. */
+const MAX_CACHED_FEEDS = 1000;
 
 interface FeedInput {
-  /** The feed's own address (rel="self"): PUBLIC_ORIGIN, the proxy's mount and this path with the query as read. */
+  /** The feed's own address (rel="self"): the URL it was asked at, on PUBLIC_ORIGIN. */
   self: string;
+  /** Its xml:lang: the language of its own words (the offers' text is the companies'). */
+  lang: Locale;
   /** The board's list of offers (rel="alternate"). */
   list: string | null;
   /** Unique to the board and the query: the channel and the query as read. */
@@ -65,7 +75,7 @@ function entry(c: CatalogueCampaign, input: FeedInput): string {
 export function atomFeed(input: FeedInput): string {
   return [
     '<?xml version="1.0" encoding="utf-8"?>',
-    '<feed xmlns="http://www.w3.org/2005/Atom">',
+    `<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="${input.lang}">`,
     element('id', input.id),
     element('title', input.title),
     element('updated', updatedOf(input)),
@@ -78,48 +88,61 @@ export function atomFeed(input: FeedInput): string {
   ].join('\n');
 }
 
-/** The query as read, in a stable order: the feed's address and identity. */
-function queryString(query: CampaignListQuery): string {
+/** The query as read, in a stable order: the feed's identity. */
+function queryString(query: FeedQuery): string {
   return new URLSearchParams(Object.entries(query).flatMap(([name, value]) => (value === undefined ? [] : [[name, String(value)]]))).toString();
 }
 
-/** The proxy's URL for this request's path, from its own configuration (never the Host header), relative without PUBLIC_ORIGIN. */
-function selfOf(req: Request, publicOrigin: string | null, query: string): string {
-  return `${publicOrigin ?? ''}${req.baseUrl}${req.path}?${query}`;
+/**
+ * The URL the feed was asked at, as asked (a feed's self link must be the
+ * address it is fetched at), on the proxy's own origin (never the Host
+ * header); relative without PUBLIC_ORIGIN.
+ */
+function selfOf(req: Request, publicOrigin: string | null): string {
+  return `${publicOrigin ?? ''}${req.originalUrl}`;
 }
 
-export function offersFeedHandler(store: CatalogueStore, reader: Pick<CatalogueReader, 'filtersOf'>, config: { boardOfferUrl: string | null; publicOrigin: string | null; channel: string }): RequestHandler {
+function parseFeedQuery(query: unknown): FeedQuery {
+  const parsed = FeedQuery.safeParse(query);
+  if (!parsed.success) throw validationProblem(fieldProblems(parsed.error));
+  return parsed.data;
+}
+
+interface FeedConfig {
+  boardOfferUrl: string | null;
+  publicOrigin: string | null;
+  channel: string;
+}
+
+/** The feed asked for by this request, with its Last-Modified (its newest entry's change). */
+function buildFeed(req: Request, store: CatalogueStore, reader: Pick<CatalogueReader, 'filtersOf'>, config: FeedConfig, template: string): JsonAnswer<string> {
+  const feedQuery = parseFeedQuery(req.query);
+  const { lang, ...listQuery } = feedQuery;
+  const offers = store.search(reader.filtersOf(listQuery)).items;
+  const syncedAt = store.lastSyncedAt();
+  const body = atomFeed({
+    self: selfOf(req, config.publicOrigin),
+    lang,
+    list: listUrlOf(template),
+    id: `urn:jobboard-connector:${encodeURIComponent(config.channel)}:offers:${createHash('sha256').update(queryString(feedQuery)).digest('hex').slice(0, 32)}`,
+    title: listQuery.q === undefined ? FEED_TITLES[lang] : `${FEED_TITLES[lang]}: ${listQuery.q}`,
+    syncedAt,
+    offers,
+    offerUrl: (id) => offerUrlOf(template, id)!,
+    channel: config.channel,
+  });
+  return textAnswer(body, new Date(updatedOf({ offers, syncedAt })));
+}
+
+export function offersFeedHandler(store: CatalogueStore, reader: Pick<CatalogueReader, 'filtersOf'>, config: FeedConfig): RequestHandler {
+  // By the address as asked: the self link is part of the feed.
+  const cached = versionCache<JsonAnswer<string>>(() => store.version(), MAX_CACHED_FEEDS);
   return (req, res) => {
     const template = config.boardOfferUrl;
     if (template === null) {
       throw new ProblemError('feed_not_configured', 'No feed: its entries link to the offers on your pages. Set BOARD_OFFER_URL to the URL of an offer there, like https://jobs.acme.example/offers?offer={id}, and restart the proxy.');
     }
-    const listQuery = parseListQuery(req.query);
-    const query = queryString(listQuery);
-    const offers = store.search(reader.filtersOf(listQuery)).items;
-    const syncedAt = store.lastSyncedAt();
-    const body = atomFeed({
-      self: selfOf(req, config.publicOrigin, query),
-      list: listUrlOf(template),
-      id: `urn:jobboard-connector:${encodeURIComponent(config.channel)}:offers:${createHash('sha256').update(query).digest('hex').slice(0, 32)}`,
-      title: listQuery.q === undefined ? FEED_TITLE : `${FEED_TITLE}: ${listQuery.q}`,
-      syncedAt,
-      offers,
-      offerUrl: (id) => offerUrlOf(template, id)!,
-      channel: config.channel,
-    });
-    const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
-    const lastModified = new Date(updatedOf({ offers, syncedAt })).toUTCString();
-    res.setHeader('Cache-Control', CAMPAIGNS_CACHE_CONTROL);
-    res.setHeader('ETag', etag);
-    res.setHeader('Last-Modified', lastModified);
-    const since = req.headers['if-modified-since'];
-    const unchanged = req.headers['if-none-match'] === undefined ? since !== undefined && Date.parse(since) >= Date.parse(lastModified) : matchesEtag(req.headers['if-none-match'], etag);
-    if (unchanged) {
-      res.status(304).end();
-      return;
-    }
-    res.setHeader('Content-Type', ATOM_CONTENT_TYPE);
-    res.send(body);
+    const answer = cached(req.originalUrl, () => buildFeed(req, store, reader, config, template));
+    sendCachedJson(req, res, answer, CAMPAIGNS_CACHE_CONTROL, ATOM_CONTENT_TYPE);
   };
 }

@@ -2,12 +2,12 @@
 // with its last change, so that search engines find and revisit them. Past
 // the protocol's 50,000 URLs per file, /sitemap.xml is a sitemap index of
 // /sitemap.xml?page=1, ?page=2… (each at most 50,000, newest first). Built
-// once per catalogue version.
-import { createHash } from 'node:crypto';
+// once per catalogue version, and sent compressed as the list is.
 import type { Request, RequestHandler } from 'express';
 import type { CatalogueStore } from '../catalogue/types.ts';
 import { offerUrlOf } from '../catalogue/job-posting.ts';
-import { matchesEtag } from '../http-cache.ts';
+import { versionCache } from '../catalogue/version-cache.ts';
+import { sendCachedJson, textAnswer } from '../http-cache.ts';
 import { escapeMarkup } from '../markup.ts';
 import { ProblemError } from '../problem.ts';
 import { SITEMAP_MAX_URLS } from '../../public-api/schemas.ts';
@@ -42,13 +42,11 @@ function sitemapIndex(files: number, base: string): string {
   return `${XML}<sitemapindex xmlns="${NS}">\n${entries.join('\n')}\n</sitemapindex>\n`;
 }
 
-const etagOf = (body: string) => `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
-
 export function sitemapHandler(store: CatalogueStore, template: string | null, options: SitemapOptions): RequestHandler {
   const perFile = options.perFile ?? SITEMAP_MAX_URLS;
   if (perFile > CHUNK && perFile % CHUNK !== 0) throw new Error(`perFile must be at most ${CHUNK} or a multiple of it`);
-  let version = -1;
-  const built = new Map<number, { body: string; etag: string }>();
+  // Every file and the index: a handful, past 50,000 offers a few more.
+  const cached = versionCache<ReturnType<typeof textAnswer>>(() => store.version(), 1000);
 
   /** Where the index's files are: the proxy's public origin and its mount, and this path. */
   const baseOf = (req: Request, offerTemplate: string) => `${options.publicOrigin ?? new URL(offerTemplate).origin}${req.baseUrl}${req.path}`;
@@ -64,22 +62,9 @@ export function sitemapHandler(store: CatalogueStore, template: string | null, o
     if (!(file <= files)) {
       throw new ProblemError('not_found', `No such sitemap file: page must be a whole number from 1 to ${files}, as /sitemap.xml lists them.`);
     }
-    if (version !== store.version()) {
-      version = store.version();
-      built.clear();
-    }
-    let answer = built.get(file);
-    if (answer === undefined) {
-      const body = file === 0 && files > 1 ? sitemapIndex(files, baseOf(req, template)) : urlset(store, template, Math.max(1, file), perFile);
-      answer = { body, etag: etagOf(body) };
-      built.set(file, answer);
-    }
-    res.setHeader('Cache-Control', CAMPAIGNS_CACHE_CONTROL);
-    res.setHeader('ETag', answer.etag);
-    if (matchesEtag(req.headers['if-none-match'], answer.etag)) {
-      res.status(304).end();
-      return;
-    }
-    res.type('application/xml; charset=utf-8').send(answer.body);
+    const answer = cached(String(file), () =>
+      textAnswer(file === 0 && files > 1 ? sitemapIndex(files, baseOf(req, template)) : urlset(store, template, Math.max(1, file), perFile)),
+    );
+    sendCachedJson(req, res, answer, CAMPAIGNS_CACHE_CONTROL, 'application/xml; charset=utf-8');
   };
 }

@@ -72,7 +72,7 @@ describe('the open offer\'s JobPosting in the head', () => {
     const meta = (key: string) => document.head.querySelector(`meta[name="${key}"], meta[property="${key}"]`)?.getAttribute('content');
     const canonical = () => document.head.querySelector('link[rel="canonical"]')?.getAttribute('href');
 
-    it('sets the title, description, canonical URL, Open Graph and Twitter tags of the open offer, and puts the page\'s own back after it', async () => {
+    it('sets the title, description, canonical URL, Open Graph (its image too) and Twitter tags of the open offer, and puts the page\'s own back after it', async () => {
       document.title = 'Our jobs';
       const own = document.head.appendChild(document.createElement('meta'));
       own.name = 'description';
@@ -84,11 +84,12 @@ describe('the open offer\'s JobPosting in the head', () => {
         expect(document.title).to.equal('Nurse 2 – Globex');
         expect(meta('description')).to.equal('Join Globex as Nurse 2 & grow.');
         expect(canonical()).to.equal('https://board.example/offers?offer=101');
-        expect(['og:type', 'og:title', 'og:description', 'og:url', 'twitter:card', 'twitter:title', 'twitter:description'].map(meta)).to.deep.equal([
+        expect(['og:type', 'og:title', 'og:description', 'og:url', 'og:image', 'twitter:card', 'twitter:title', 'twitter:description'].map(meta)).to.deep.equal([
           'website',
           'Nurse 2 – Globex',
           'Join Globex as Nurse 2 & grow.',
           'https://board.example/offers?offer=101',
+          'https://board.example/share.png',
           'summary',
           'Nurse 2 – Globex',
           'Join Globex as Nurse 2 & grow.',
@@ -98,6 +99,7 @@ describe('the open offer\'s JobPosting in the head', () => {
         expect(document.title).to.equal('Our jobs');
         expect(meta('description')).to.equal('Every job at Acme');
         expect(meta('og:title')).to.equal(undefined);
+        expect(meta('og:image')).to.equal(undefined);
         expect(canonical()).to.equal(undefined);
       } finally {
         own.remove();
