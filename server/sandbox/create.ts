@@ -94,7 +94,7 @@ export function insertApplication(
       throw ruleBroken(
         'source_not_allowed',
         join(args.fieldsPath, 'source'),
-        `"${source}" is not one of the company's sources (${sources.length === 0 ? 'none defined' : sources.join(', ')})`,
+        `is not one of the company's sources (${sources.length === 0 ? 'none defined' : sources.join(', ')})`,
       );
     }
   }
@@ -161,7 +161,7 @@ export function insertApplicant(
   const { company, input } = args;
   const existing = db.get<{ id: number }>('SELECT id FROM applicants WHERE company_id = ? AND email = ? COLLATE NOCASE', company.id, input.email);
   if (existing !== undefined) {
-    throw new SandboxError('applicant_exists', `An applicant with the email ${input.email} already exists (id ${existing.id}); add the application with POST /applications.`, [
+    throw new SandboxError('applicant_exists', `An applicant with this email already exists (id ${existing.id}); add the application with POST /applications.`, [
       { field: 'applicant.email', message: `already used by applicant ${existing.id}`, existing_id: existing.id },
     ]);
   }

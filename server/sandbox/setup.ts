@@ -94,7 +94,7 @@ export function createChannel(ctx: SandboxContext, input: z.input<typeof Channel
     throw ruleBroken('unknown_reference', 'entity_id', `entity ${input.entity_id} does not exist in company ${input.company_id}`);
   }
   if (db.get('SELECT 1 AS yes FROM channels WHERE company_id = ? AND value = ?', input.company_id, input.value) !== undefined) {
-    throw ruleBroken('invalid_request', 'value', `the company already has a channel "${input.value}"`);
+    throw ruleBroken('invalid_request', 'value', 'the company already has a channel of this value');
   }
   const id = db.insert('INSERT INTO channels (company_id, value, name, entity_id) VALUES (?, ?, ?, ?)', input.company_id, input.value, input.name, input.entity_id ?? null);
   return { id, company_id: input.company_id, value: input.value, name: input.name, entity_id: input.entity_id ?? null };
