@@ -10,13 +10,12 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from '../chromium.ts';
+import { freePort } from '../cli-processes.ts';
 import { startApplyWorld } from '../proxy-apply-support.ts';
 import type { ApplyWorld } from '../proxy-apply-support.ts';
 import { eventually } from '../../server/test/poll.ts';
@@ -39,14 +38,6 @@ function readmeExample(lang: 'php' | 'js'): string {
 function addressed(example: string, proxyUrl: string): string {
   assert.ok(example.includes('http://127.0.0.1:8080') && example.includes('https://your-proxy.example'), 'the example names the proxy\'s addresses');
   return example.replaceAll('http://127.0.0.1:8080', proxyUrl).replaceAll('https://your-proxy.example', proxyUrl);
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 describe("the README's pages built on the server, opened with hostile links", () => {
