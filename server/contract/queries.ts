@@ -81,7 +81,7 @@ export const ListApplicationsQuery = z
     source: z.string().optional(),
     status: z
       .strictObject({
-        value: z.string().min(1).optional(),
+        value: z.string().min(1).optional().describe('Required with status[date][gte] or status[date][lte]: without it they are answered 422 status_value_required'),
         date: z
           .strictObject({ gte: isoDate.optional(), lte: isoDate.optional() })
           .optional()
