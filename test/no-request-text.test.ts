@@ -29,6 +29,8 @@ interface Case {
   name: string;
   /** Whether the request must be refused (a problem), rather than maybe served. */
   refused: boolean;
+  /** The credentials are what is refused (401): every other case is answered past them. */
+  credentials?: true;
   send(): Promise<Answer>;
 }
 
@@ -108,12 +110,14 @@ function sandboxCases(w: ApplyWorld, tokens: { board: string; company: string })
   const byParam = (path: string, names: string[]) => names.map((name) => ({ name: `GET ${path}?${name}=…`, refused: true, send: api(`/${path.slice(4)}?${query(name)}`) }));
   const sameEmail = `${MARKER}@example.org`;
   return [
-    { name: 'POST /v2/jwt with hostile keys', refused: true, send: api('/jwt', { body: JSON.stringify({ private_key: HOSTILE, secret_key: HOSTILE }) }) },
+    { name: 'POST /v2/jwt with hostile keys', refused: true, credentials: true, send: api('/jwt', { body: JSON.stringify({ private_key: HOSTILE, secret_key: HOSTILE }) }) },
     ...byParam('/v2/campaigns', Object.keys(ListCampaignsQuery.shape).filter((name) => name !== 'channels')),
     ...byParam('/v2/applications', Object.keys(ListApplicationsQuery.shape).filter((name) => name !== 'source')),
     ...byParam('/v2/applicants', Object.keys(ListApplicantsQuery.shape).filter((name) => name !== 'keywords')),
     { name: 'GET /v2/applications?status[value]=x&status[date][gte]=…', refused: true, send: api(`/applications?status[value]=new&${query('status[date][gte]')}`) },
     { name: 'GET /v2/campaigns/… (the id)', refused: true, send: api(`/campaigns/${encodeURIComponent(HOSTILE)}`) },
+    { name: 'GET /v2/applicants/… (an id or an email)', refused: true, send: api(`/applicants/${encodeURIComponent(HOSTILE)}`) },
+    { name: 'GET /v2/applicants/… (an email of no applicant)', refused: true, send: api(`/applicants/${MARKER}@example.org`) },
     { name: 'GET /v2/… (no such route)', refused: true, send: api(`/${encodeURIComponent(HOSTILE)}`) },
     { name: 'DELETE /v2/campaigns/… (a method it does not have)', refused: true, send: api(`/campaigns/${encodeURIComponent(HOSTILE)}`, { method: 'DELETE' }) },
     { name: 'POST /v2/jobboards/applicants, a source not of the company', refused: true, send: api('/jobboards/applicants', { token: tokens.board, body: applicant({}, { source: HOSTILE }) }) },
@@ -136,8 +140,11 @@ describe('no answer gives the request\'s text back', () => {
 
   before(async () => {
     w = await startApplyWorld({ env: { BOARD_OFFER_URL: 'https://board.example/jobs?offer={id}' } });
-    const token = async (keys: { private_key: string; secret_key: string }) =>
-      ((await (await fetch(`${w.sandbox.url}/jwt`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(keys) })).json()) as { token: string }).token;
+    const token = async ({ private_key, secret_key }: { private_key: string; secret_key: string }) => {
+      const answer = await fetch(`${w.sandbox.url}/jwt`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ private_key, secret_key }) });
+      assert.equal(answer.status, 200, 'the sandbox gives a token');
+      return ((await answer.json()) as { token: string }).token;
+    };
     tokens = { board: await token(DEMO_KEYS.jobboard), company: await token(DEMO_KEYS.company) };
   });
   after(() => w?.close());
@@ -148,6 +155,8 @@ describe('no answer gives the request\'s text back', () => {
       for (const c of cases(w, tokens)) {
         const { status, body } = await c.send();
         if (c.refused) assert.ok(status >= 400, `${c.name}: answered ${status}, not a refusal`);
+        // A refusal of the credentials would hide what the route says of the value.
+        if (c.credentials === undefined) assert.notEqual(status, 401, `${c.name}: answered 401`);
         if (status >= 400 && body.toLowerCase().includes(MARKER)) echoed.push(`${c.name} (${status}): ${body.slice(0, 300)}`);
         if (body.includes(MARKUP)) echoed.push(`${c.name} (${status}), unescaped: ${body.slice(0, 300)}`);
       }

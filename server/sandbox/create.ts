@@ -76,7 +76,7 @@ export function insertApplication(
   const { company, client } = args;
   const campaign = db.get<CampaignCheckRow>('SELECT id, company_id, status FROM campaigns WHERE id = ? AND company_id = ?', args.campaignId, company.id);
   if (campaign === undefined) {
-    throw ruleBroken('unknown_reference', args.campaignField, `campaign ${args.campaignId} does not exist in company ${company.id}`);
+    throw ruleBroken('unknown_reference', args.campaignField, `no campaign of company ${company.id} has this id`);
   }
   // Rule (API rules: Endpoints, POST /jobboards/applicants): the campaign must be broadcast on the calling job board.
   if (isJobboard(client) && !isBroadcastOn(db, campaign.id, client.channel)) {
@@ -168,7 +168,7 @@ export function insertApplicant(
   const pools = 'pools' in input ? (input.pools ?? []) : [];
   for (const [i, poolId] of pools.entries()) {
     if (db.get('SELECT 1 AS yes FROM pools WHERE id = ? AND company_id = ?', poolId, company.id) === undefined) {
-      throw ruleBroken('unknown_reference', `applicant.pools.${i}`, `pool ${poolId} does not exist in company ${company.id}`);
+      throw ruleBroken('unknown_reference', `applicant.pools.${i}`, `no pool of company ${company.id} has this id`);
     }
   }
   const now = clock.iso();
