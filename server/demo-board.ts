@@ -1,9 +1,9 @@
-// The demo's second board page, http://localhost:8080/server-rendered/: the
-// same board page, built on the server the way a board that renders its pages
-// there would do it. Its server asks the proxy for the offers already rendered
-// (GET /embed/campaigns, with the list's parameters of the page's query
-// string) and puts the fragment where the script-tag page has the empty
-// element; the script then hydrates it.
+// The demo's second board page, http://localhost:8080/server-rendered/ (or
+// 127.0.0.1): the same board page, built on the server the way a board that
+// renders its pages there would do it. Its server asks the proxy for the
+// offers already rendered (GET /embed/campaigns, with the list's parameters
+// of the page's query string) and puts the fragment where the script-tag page
+// has the empty element; the script then hydrates it.
 import { readFile } from 'node:fs/promises';
 import { Router } from 'express';
 import type { Request } from 'express';
@@ -34,8 +34,11 @@ export function serverRenderedBoard(pageFile: string): Router {
     const answer = await fetch(`${proxyOrigin(req)}/embed/campaigns?${query}`);
     // 410: the offer in the URL was published and is closed; 404: never published. The fragment says
     // so, and the page answers the same status.
+    // Any other answer (a parameter it cannot read, not ready yet) is no HTML for the page: the page
+    // keeps its empty element, which fetches the offers itself.
     if (answer.status !== 200 && answer.status !== 404 && answer.status !== 410) {
-      res.status(502).type('text').send(`The proxy answered ${answer.status} to GET /embed/campaigns.`);
+      res.status(200).type('html').setHeader('Cache-Control', 'no-store');
+      res.send(template);
       return;
     }
     // An open offer's head: its title, description, canonical URL and the tags of a shared link's preview.

@@ -89,9 +89,10 @@ export async function startDemo(options: {
       // The server-rendered page: the one search engines index, and a canonical URL off the site's root
       // (a search engine takes a canonical pointing at the homepage from another page for a mistake).
       BOARD_OFFER_URL: env.BOARD_OFFER_URL ?? `http://localhost:${proxyPort}/server-rendered/?offer={id}`,
-      // The demo pages are on the proxy's own origin, which a browser may also reach as 127.0.0.1.
-      PUBLIC_ORIGIN: env.PUBLIC_ORIGIN ?? `http://localhost:${proxyPort}`,
-      ALLOWED_ORIGINS: [env.ALLOWED_ORIGINS, `http://127.0.0.1:${proxyPort}`].filter(Boolean).join(','),
+      // The demo pages are on the proxy's own origin, reached as localhost or 127.0.0.1: without
+      // PUBLIC_ORIGIN the fragment's endpoint is relative to the page, so either name works, and both
+      // are allowed origins.
+      ALLOWED_ORIGINS: [env.ALLOWED_ORIGINS, `http://localhost:${proxyPort}`, `http://127.0.0.1:${proxyPort}`].filter(Boolean).join(','),
       // Demos started side by side (the end-to-end tests) each take a free metrics port.
       METRICS_PORT: env.METRICS_PORT ?? (options.proxyPort === 0 ? '0' : undefined),
     });

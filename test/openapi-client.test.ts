@@ -49,7 +49,7 @@ const offer = catalogue.data.items[0]!;
 const applied = await proxy.POST('/api/applications', {
   params: { header: { 'Idempotency-Key': crypto.randomUUID() } },
   body: {
-    campaign_id: String(offer.id),
+    campaign_id: offer.id,
     email: env.PROXY_EMAIL,
     first_name: 'Ada',
     last_name: 'Lovelace',

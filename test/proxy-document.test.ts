@@ -4,16 +4,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { pdf } from '../server/test/files.ts';
-import { BOARD_ORIGIN, fetch, startApplyWorld, uniqueEmail } from './proxy-apply-support.ts';
+import { BOARD_ORIGIN, apply, fetch, startApplyWorld, uniqueEmail, validFields } from './proxy-apply-support.ts';
 import type { ApplyWorld } from './proxy-apply-support.ts';
 
-type Schema = { type?: string; format?: string; enum?: string[]; pattern?: string; examples?: string[] };
+type Schema = { type?: string; format?: string; enum?: string[]; pattern?: string; examples?: string[]; maximum?: number; minLength?: number; description?: string };
 type Parameter = { name: string; in: string; required?: boolean; schema: Schema };
-type Operation = { parameters?: Parameter[] };
+type Operation = { parameters?: Parameter[]; responses?: Record<string, { description: string }> };
 interface ProxyDocument {
   info: { description: string };
   paths: Record<string, Record<string, Operation>>;
-  components: { schemas: { ApplicationForm: { required: string[]; properties: Record<string, Schema> } } };
+  components: { schemas: { ApplicationForm: { required: string[]; properties: Record<string, Schema>; dependentRequired?: Record<string, string[]> } } };
 }
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
@@ -120,5 +120,55 @@ describe("the proxy's OpenAPI document", () => {
     const unknown = await fetch(`${world.proxyUrl}/api/nothing`, { method: 'DELETE' });
     assert.equal(unknown.status, 404);
     assert.equal(unknown.headers.get('allow'), null);
+  });
+
+  it("gives every offer id the bounds the proxy reads: up to 2^53 − 1 is an id (unknown: 404), one more is refused", async () => {
+    const ids: [string, string, (id: string) => Promise<number>][] = [
+      ['/api/campaigns/{id}', 'id', async (id) => (await fetch(`${world.proxyUrl}/api/campaigns/${id}`)).status],
+      ['/api/campaigns/{id}/jobposting', 'id', async (id) => (await fetch(`${world.proxyUrl}/api/campaigns/${id}/jobposting`)).status],
+      ['/embed/campaigns/head', 'offer', async (id) => (await fetch(`${world.proxyUrl}/embed/campaigns/head?offer=${id}`)).status],
+      ['/embed/campaigns', 'offer', async (id) => (await fetch(`${world.proxyUrl}/embed/campaigns?offer=${id}`)).status],
+    ];
+    const schemas: [string, Schema, (id: string) => Promise<number>][] = ids.map(([path, name, send]) => [
+      `${name} of ${path}`,
+      document.paths[path]?.get?.parameters?.find((p) => p.name === name)?.schema ?? {},
+      send,
+    ]);
+    schemas.push([
+      'campaign_id of the application form',
+      document.components.schemas.ApplicationForm.properties.campaign_id ?? {},
+      async (id) => (await apply(world.proxyUrl, { fields: { ...validFields(1), campaign_id: id } })).status,
+    ]);
+    for (const [what, schema, send] of schemas) {
+      assert.deepEqual({ type: schema.type, maximum: schema.maximum }, { type: 'integer', maximum: Number.MAX_SAFE_INTEGER }, what);
+      assert.equal(await send(String(Number.MAX_SAFE_INTEGER)), 404, `${what}: the largest id is read as an id`);
+      const above = await send('9007199254740993');
+      assert.ok(above >= 400 && above < 500, `${what}: an id above the largest is refused (answered ${above})`);
+    }
+  });
+
+  it('says a phone_number needs its phone_code, as the proxy refuses a number without it', async () => {
+    const form = document.components.schemas.ApplicationForm;
+    assert.deepEqual(form.dependentRequired?.phone_number, ['phone_code']);
+    assert.match(form.properties.phone_number?.description ?? '', /Needs phone_code/);
+    const { phone_code: _code, ...withoutCode } = validFields(world.openCampaignIds[0] as number);
+    const answer = await apply(world.proxyUrl, { fields: withoutCode });
+    assert.equal(answer.status, 422);
+    assert.deepEqual((answer.body.errors as { field: string }[]).map((e) => e.field), ['phone_code']);
+  });
+
+  it("says a required resume is not empty and is read from its bytes, as the proxy answers 422 and 415", async () => {
+    const form = document.components.schemas.ApplicationForm;
+    const responses = document.paths['/api/applications']?.post?.responses ?? {};
+    assert.equal(form.properties.resume?.minLength, 1);
+    assert.match(form.properties.resume?.description ?? '', /read from its bytes/);
+    assert.match(responses['415']?.description ?? '', /bytes are none of pdf, jpg, png, doc or docx/);
+    assert.match(responses['422']?.description ?? '', /resume that is missing or empty/);
+    const fields = () => validFields(world.openCampaignIds[0] as number);
+    const empty = await apply(world.proxyUrl, { fields: fields(), resume: { bytes: Buffer.alloc(0) } });
+    assert.equal(empty.status, 422);
+    assert.deepEqual((empty.body.errors as { field: string }[]).map((e) => e.field), ['resume']);
+    const text = await apply(world.proxyUrl, { fields: fields(), resume: { bytes: Buffer.from('not a resume at all, just words'), type: 'application/pdf' } });
+    assert.equal(text.status, 415);
   });
 });

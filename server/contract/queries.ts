@@ -26,7 +26,7 @@ export const queryBoolean = z.union([
  * are ignored ("Empty parameters are ignored").
  */
 export function commaList<T extends readonly [string, ...string[]]>(allowed: T) {
-  const item = z.enum(allowed, { error: (iss) => `unknown value "${String(iss.input)}"; allowed: ${allowed.join(', ')}` });
+  const item = z.enum(allowed, { error: `is not an allowed value; allowed: ${allowed.join(', ')}` });
   return z
     .union([z.string(), z.array(z.string())])
     .transform((v) => (Array.isArray(v) ? v : v.split(',')).map((s) => s.trim()).filter((s) => s !== ''))
@@ -58,8 +58,7 @@ export const paginationQuery = {
  * `embed` of the applications endpoints. Besides the plain values,
  * `status_history:<status_value>` restricts the history to one status.
  */
-const unknownApplicationEmbed = (iss: { input?: unknown }) =>
-  `unknown value "${String(iss.input)}"; allowed: ${APPLICATION_EMBEDS.join(', ')}, status_history:<status_value>`;
+const unknownApplicationEmbed = `is not an allowed value; allowed: ${APPLICATION_EMBEDS.join(', ')}, status_history:<status_value>`;
 
 export const ApplicationEmbedParam = z
   .union([z.string(), z.array(z.string())])
@@ -82,7 +81,7 @@ export const ListApplicationsQuery = z
     source: z.string().optional(),
     status: z
       .strictObject({
-        value: z.string().min(1).optional(),
+        value: z.string().min(1).optional().describe('Required with status[date][gte] or status[date][lte]: without it they are answered 422 status_value_required'),
         date: z
           .strictObject({ gte: isoDate.optional(), lte: isoDate.optional() })
           .optional()

@@ -327,13 +327,14 @@ describe('proxy app', () => {
       assert.match(response.headers.get('access-control-expose-headers') ?? '', /Idempotent-Replayed/);
     });
 
-    it('for another origin, answers 403 origin_not_allowed that its page can read, and logs the origin', async () => {
+    it('for another origin, answers 403 origin_not_allowed that its page can read, without its origin, and logs the origin', async () => {
       const response = await fetch(`${h.url}/api/campaigns`, { headers: { Origin: 'https://evil.example', 'X-Request-Id': 'refused-origin' } });
       assert.equal(response.status, 403);
       assert.equal(response.headers.get('access-control-allow-origin'), 'https://evil.example');
       const problem = await problemOf(response);
       assert.equal(problem.code, 'origin_not_allowed');
-      assert.match(problem.detail, /https:\/\/evil\.example.*ALLOWED_ORIGINS/);
+      assert.match(problem.detail, /this page's origin.*ALLOWED_ORIGINS/);
+      assert.equal(JSON.stringify(problem).includes('evil.example'), false, 'the answer gives no request text back');
       await eventually(() => h.log.lines.some((l) => (l.req as { id?: string } | undefined)?.id === 'refused-origin' && l.origin === 'https://evil.example'), {
         timeoutMs: 5000,
         what: 'a log line names the refused origin',
@@ -343,13 +344,11 @@ describe('proxy app', () => {
       assert.match(String(line.msg), /https:\/\/evil\.example.*ALLOWED_ORIGINS/);
     });
 
-    it('names a long refused origin by its first 200 characters only, in the answer and the log', async () => {
+    it('names a long refused origin by its first 200 characters only in the log', async () => {
       const origin = `https://${'a'.repeat(300)}.example`;
       const shown = origin.slice(0, 200);
       const response = await fetch(`${h.url}/api/campaigns`, { headers: { Origin: origin } });
       assert.equal(response.status, 403);
-      const problem = await problemOf(response);
-      assert.ok(problem.detail.includes(`from ${shown}.`), problem.detail);
       await eventually(() => h.log.lines.some((l) => l.origin === shown), { timeoutMs: 5000, what: 'a log line names the cut origin' });
       assert.equal(h.log.lines.some((l) => String(l.msg).includes(origin)), false, 'no line holds the whole origin');
     });

@@ -7,7 +7,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
-import { accessLog, pathOnly } from './access-log.ts';
+import { accessLog } from './access-log.ts';
 import { allowedMethods } from './allowed-methods.ts';
 import type { ResponseWithError } from './access-log.ts';
 import { createCatalogueReader } from './catalogue/reader.ts';
@@ -221,12 +221,12 @@ export function createProxyApp(deps: ProxyAppDeps): express.Express {
   // methods it has (OPTIONS is Express's: 200 with them). Any other: 404.
   app.use((req, _res, next) => {
     const allow = allowedMethods(app.router, req.path).join(', ');
-    if (allow === '') throw new ProblemError('not_found', `Nothing here: ${req.method} ${pathOnly(req.originalUrl).slice(0, 200)}.`);
+    if (allow === '') throw new ProblemError('not_found', 'Nothing here: this proxy serves no such path. Its routes are listed in its OpenAPI document, /api/openapi.json.');
     if (req.method === 'OPTIONS') {
       next();
       return;
     }
-    throw new ProblemError('method_not_allowed', `${req.method} is not allowed on ${req.path.slice(0, 200)}; use ${allow}.`, { headers: { Allow: allow } });
+    throw new ProblemError('method_not_allowed', `This method is not allowed on this path; use ${allow}.`, { headers: { Allow: allow } });
   });
 
   // The one place that answers errors: ProblemError as

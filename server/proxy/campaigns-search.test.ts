@@ -97,7 +97,7 @@ describe('GET /api/campaigns: near, radius_km, salary_min, sort', () => {
       ['near=Lyon&radius_km=far', 'radius_km', /number of kilometres/],
       ['near=91,4', 'near', /latitude from -90 to 90/],
       ['near=45,181', 'near', /longitude from -180 to 180/],
-      ['near=Marseille', 'near', /no offer in "Marseille" has a known position/],
+      ['near=Marseille', 'near', /no offer in this city has a known position/],
       ['near=Atlantis', 'near', /give another city, or LATITUDE,LONGITUDE/],
       ['salary_min=-1', 'salary_min', /whole amount from 0/],
       ['sort=cheapest', 'sort', /relevance, date, distance/],

@@ -7,7 +7,7 @@
 import type { ProblemCode } from './problems.ts';
 import { PROBLEMS } from './problems.ts';
 import { LOCALES, MIME_TYPE_OF, RESUME_TYPES } from '../contract/index.ts';
-import { componentSchemas, queryParameters, schemaRef } from '../openapi/zod.ts';
+import { componentSchemas, jsonSchemaOf, queryParameters, schemaRef } from '../openapi/zod.ts';
 import type { JsonSchema } from '../openapi/zod.ts';
 import { DEFAULT_FIELD_MODES } from './application-form.ts';
 import type { ConfigurableField, FieldMode } from './application-form.ts';
@@ -22,6 +22,8 @@ import {
   FeedQuery,
   HealthAnswer,
   JobPostingAnswer,
+  OfferHeadQuery,
+  OfferId,
   ProblemSchema,
   ReadyAnswer,
   SITEMAP_MAX_URLS,
@@ -57,7 +59,17 @@ const cached = (cacheControl: string) => ({
   'Cache-Control': { required: true, schema: { type: 'string', example: cacheControl } },
 });
 const notModified = { description: 'Not modified: If-None-Match holds the current ETag' };
-const campaignId = { name: 'id', in: 'path', required: true, description: "The campaign's id", schema: { type: 'integer', minimum: 1 } };
+const campaignId = { name: 'id', in: 'path', required: true, description: "The campaign's id", schema: jsonSchemaOf(OfferId, 'input') };
+
+/** Problem answers with what some statuses mean on this operation, beyond their codes' titles. */
+function explained(answers: Record<string, JsonSchema>, notes: Record<number, string>): Record<string, JsonSchema> {
+  return Object.fromEntries(
+    Object.entries(answers).map(([status, answer]) => {
+      const note = notes[Number(status)];
+      return [status, note === undefined ? answer : { ...answer, description: `${String(answer.description)}. ${note}` }];
+    }),
+  );
+}
 
 /**
  * The document of this proxy; `servers` is relative, so it holds wherever the
@@ -181,7 +193,7 @@ export function buildOpenApi(version: string, fields: Record<ConfigurableField, 
           responses: {
             201: { description: 'Delivered', headers: replayed(), content: json('ApplicationAnswer') },
             202: { description: 'Accepted and stored; it will be transmitted shortly', headers: replayed(), content: json('ApplicationAnswer') },
-            ...problems(
+            ...explained(problems(
               'idempotency_key_missing',
               'malformed_request',
               'origin_not_allowed',
@@ -200,7 +212,10 @@ export function buildOpenApi(version: string, fields: Record<ConfigurableField, 
               'server_busy',
               'storage_full',
               'delivery_blocked',
-            ),
+            ), {
+              415: "The resume's bytes are none of pdf, jpg, png, doc or docx, whatever type it was sent as",
+              422: 'Among the field errors: a required resume that is missing or empty, a phone_number without its phone_code',
+            }),
           },
         },
       },
@@ -270,10 +285,7 @@ export function buildOpenApi(version: string, fields: Record<ConfigurableField, 
           summary: "The tags of an offer's page for the document's head: shared links that preview",
           description:
             "HTML to put in the <head> of the page showing the offer, built from its JobPosting: `<title>`, `<meta name=\"description\">` (the offer's text, plain, cut to 160 characters), `<link rel=\"canonical\">` and `og:url` (with BOARD_OFFER_URL), Open Graph (`og:type`, `og:title`, `og:description`, and `og:image` with BOARD_OG_IMAGE) and Twitter card (`twitter:card`, `twitter:title`, `twitter:description`). Every value is escaped. The widget sets the same tags in the browser while it shows the offer.",
-          parameters: [
-            { name: 'offer', in: 'query', required: true, description: "The offer's id", schema: { type: 'integer', minimum: 1 } },
-            ifNoneMatch,
-          ],
+          parameters: [...queryParameters(OfferHeadQuery), ifNoneMatch],
           responses: {
             200: { description: 'The head tags', headers: cached('public, max-age=60'), content: text('text/html') },
             304: notModified,

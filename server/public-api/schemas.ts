@@ -83,7 +83,16 @@ function needsNear(query: { near?: string | undefined; radius_km?: number | unde
 export const CampaignListQuery = CampaignListFields.superRefine(needsNear);
 export type CampaignListQuery = z.infer<typeof CampaignListQuery>;
 
-const offerId = z.coerce.number({ error: 'must be the id of a job offer' }).int('must be the id of a job offer').positive('must be the id of a job offer').optional();
+/**
+ * An offer's id as the proxy reads it, in a path, a query or a form: a whole
+ * number from 1 to 2^53 − 1 (zod's int bounds: the largest number JavaScript
+ * holds exactly; a larger id would be read as another). The documents take
+ * their bounds from here.
+ */
+export const OfferId = z.coerce.number({ error: 'must be the id of a job offer' }).int('must be the id of a job offer').positive('must be the id of a job offer');
+
+/** The query of GET /embed/campaigns/head. */
+export const OfferHeadQuery = z.object({ offer: OfferId.describe("The offer's id") });
 
 /** The language of a page or a feed the proxy writes: the widget's languages. */
 const PageLanguage = z.enum(LOCALES, { error: `must be one of: ${LOCALES.join(', ')}` }).default('en');
@@ -95,7 +104,7 @@ export type FeedQuery = z.infer<typeof FeedQuery>;
 /** The query of GET /embed/campaigns: the list's, the language and the open offer. */
 export const EmbedQuery = CampaignListFields.extend({
   lang: PageLanguage,
-  offer: offerId.describe('The open offer\'s id, under the name offer_param gives (`offer` by default).'),
+  offer: OfferId.optional().describe('The open offer\'s id, under the name offer_param gives (`offer` by default).'),
   offer_param: z
     .string()
     .regex(/^[A-Za-z][A-Za-z0-9_-]{0,39}$/, 'must be a query parameter\'s name (a letter, then letters, digits, - or _), the element\'s offer-param, like job')
@@ -271,6 +280,24 @@ function textSchema(field: FormField, required: boolean): z.ZodType {
   return example === undefined ? schema : schema.meta({ examples: [example] });
 }
 
+/**
+ * The resume: its type is read from its bytes, whatever type it is sent as
+ * (the operation's encoding lists the types). An empty file is no resume:
+ * refused when the board requires one, the same as none when it does not.
+ */
+function resumeSchema(required: boolean): z.ZodType {
+  const file = z.file();
+  const size = required ? 'not empty (an empty file is no resume: 422 validation_failed on resume)' : 'an empty file is no resume';
+  return (required ? file.min(1) : file.optional()).describe(
+    `The file: pdf, jpg, png, doc or docx, read from its bytes whatever type it is sent as (any other: 415 unsupported_file_type), ${size}, at most resume.max_bytes of GET /api/config`,
+  );
+}
+
+/** Rules between fields, said on the field that needs another (the proxy checks them). */
+const NEEDS: Partial<Record<string, { field: string; rule: string }>> = {
+  phone_number: { field: 'phone_code', rule: 'Needs phone_code, the country calling code: a number without it is refused (422 validation_failed on phone_code)' },
+};
+
 /** The schema of one form field, by its kind in the form's table and whether the proxy requires it. */
 function formFieldSchema(field: FormField, required: boolean): z.ZodType {
   const optional = (schema: z.ZodType) => (required ? schema : schema.optional());
@@ -278,7 +305,7 @@ function formFieldSchema(field: FormField, required: boolean): z.ZodType {
     case 'checkbox':
       return required ? ticked : checkbox.optional();
     case 'file':
-      return optional(z.file().describe('The file: pdf, jpg, png, doc or docx, at most resume.max_bytes of GET /api/config'));
+      return resumeSchema(required);
     case 'textarea':
       return optional(textSchema(field, required).describe('Sent upstream as an application comment'));
     case 'url':
@@ -301,14 +328,23 @@ const utmSchema = z.string().max(MAX_UTM_CHARS).regex(UTM_VALUE, 'printable char
 export function applicationFormSchema(fields: Record<ConfigurableField, FieldMode>) {
   const modeOf = (field: FormField): FieldMode => (field.rule === 'email' ? 'required' : fields[field.rule as ConfigurableField]);
   const shown = APPLICATION_FORM.filter((field) => modeOf(field) !== 'hidden');
+  const schemaOf = (field: FormField): z.ZodType => {
+    const schema = formFieldSchema(field, modeOf(field) === 'required');
+    const needs = NEEDS[postedName(field)];
+    return needs === undefined ? schema : schema.describe(needs.rule);
+  };
+  const dependentRequired = Object.fromEntries(shown.flatMap((field) => {
+    const needs = NEEDS[postedName(field)];
+    return needs === undefined ? [] : [[postedName(field), [needs.field]]];
+  }));
   return z.object({
-    campaign_id: z.string().regex(/^[1-9][0-9]{0,15}$/, 'must be the id of a job offer'),
+    campaign_id: OfferId,
     locale: z.enum(LOCALES).optional(),
     website: z.string().optional().describe('Honeypot: hidden from people, must stay empty'),
     captcha_token: z.string().optional(),
-    ...Object.fromEntries(shown.map((field) => [postedName(field), formFieldSchema(field, modeOf(field) === 'required')])),
+    ...Object.fromEntries(shown.map((field) => [postedName(field), schemaOf(field)])),
     ...Object.fromEntries(UTM_FIELDS.map((name) => [name, utmSchema.describe(`The ${name} of the landing URL; ignored when GET /api/config says track_utm false`)])),
-  });
+  }).meta({ dependentRequired });
 }
 
 export const ApplicationAnswer = z.object({

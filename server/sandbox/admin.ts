@@ -39,7 +39,7 @@ export function adminRoutes(ctx: SandboxContext, router: RecordingRouter): Route
   router.patch('/companies/:id', (req, res) => {
     const id = parseId(req.params.id, 'company');
     const company = patchCompany(ctx, id, parseBody(CompanyPatchBody, req.body, 'PATCH /_sandbox/companies/:id'));
-    if (company === undefined) throw notFound(`Company ${id}`);
+    if (company === undefined) throw notFound('The company with this id');
     res.json(company);
   });
   router.get('/stats', (_req, res) => {
@@ -79,7 +79,7 @@ export function adminRoutes(ctx: SandboxContext, router: RecordingRouter): Route
   router.put('/applications/:id/status', (req, res) => {
     const id = parseId(req.params.id, 'application');
     const body = parseBody(StatusBody, req.body, 'PUT /_sandbox/applications/:id/status');
-    if (db.get('SELECT 1 AS yes FROM applications WHERE id = ?', id) === undefined) throw notFound(`Application ${id}`);
+    if (db.get('SELECT 1 AS yes FROM applications WHERE id = ?', id) === undefined) throw notFound('The application with this id');
     const at = body.at === undefined ? ctx.clock.iso() : new Date(body.at).toISOString();
     db.transaction(() => recordStatusChange(db, id, body.value, at));
     res.json(db.get('SELECT id, status, status_changed_at FROM applications WHERE id = ?', id));

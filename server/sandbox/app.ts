@@ -40,7 +40,7 @@ export function createSandboxApp(ctx: SandboxContext): express.Express {
       res.set('Allow', allow).status(204).end();
       return;
     }
-    throw new SandboxError('method_not_allowed', `${req.method} is not allowed on ${req.path}; use ${allow}.`, [], { Allow: allow });
+    throw new SandboxError('method_not_allowed', `This method is not allowed on this path; use ${allow}.`, [], { Allow: allow });
   });
 
   api.use(recordCreates(ctx));
@@ -100,8 +100,8 @@ export function createSandboxApp(ctx: SandboxContext): express.Express {
 
   if (admin !== undefined) app.use('/_sandbox', adminRequestsOnly(ctx), requireJsonBody, json, admin);
 
-  app.use((req) => {
-    throw new SandboxError('not_found', `No route ${req.method} ${req.path}. The API lives under /v2${ctx.admin ? ', the admin surface under /_sandbox' : ''}.`);
+  app.use(() => {
+    throw new SandboxError('not_found', `No route for this method and path. The API lives under /v2${ctx.admin ? ', the admin surface under /_sandbox' : ''}.`);
   });
   app.use(errorHandler(ctx));
   return app;
@@ -132,17 +132,17 @@ function adminRequestsOnly(ctx: SandboxContext): RequestHandler {
       const own = `127.0.0.1:${req.socket.localPort ?? 'PORT'}`;
       throw new SandboxError(
         'host_refused',
-        `The admin surface answers only requests addressed to the sandbox itself (Host ${own}, localhost or the address it listens on, with its port), not ${host === undefined ? 'a request without Host' : `Host ${JSON.stringify(host.slice(0, 100))}`}: a web page on another name that resolves here must not reach it. Call http://${own}/_sandbox/... from a test, a script or curl.`,
+        `The admin surface answers only requests addressed to the sandbox itself (Host ${own}, localhost or the address it listens on, with its port), not ${host === undefined ? 'a request without Host' : 'this Host header'}: a web page on another name that resolves here must not reach it. Call http://${own}/_sandbox/... from a test, a script or curl.`,
       );
     }
     const origin = req.headers.origin;
     const site = req.headers['sec-fetch-site'];
     if ((origin !== undefined && !ctx.tokens.isOwnOrigin(origin)) || site === 'cross-site' || site === 'same-site') {
-      throw new SandboxError('origin_refused', `The admin surface takes no requests from web pages of other origins${origin === undefined ? '' : ` (${origin.slice(0, 100)})`}; call it from a test, a script or curl.`);
+      throw new SandboxError('origin_refused', 'The admin surface takes no requests from web pages of other origins; call it from a test, a script or curl.');
     }
     const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
     if (!['GET', 'HEAD', 'OPTIONS'].includes(req.method) && type !== 'application/json') {
-      throw new SandboxError('unsupported_media_type', `${req.method} /_sandbox${req.path} changes the sandbox: send it with "Content-Type: application/json" (and {} when there is nothing to say).`);
+      throw new SandboxError('unsupported_media_type', 'This request changes the sandbox: send it with "Content-Type: application/json" (and {} when there is nothing to say).');
     }
     next();
   };
@@ -243,12 +243,12 @@ function toSandboxError(error: unknown): SandboxError {
   const e = error as { type?: string; status?: number; statusCode?: number; message?: string };
   switch (e.type) {
     case 'entity.parse.failed':
-      return new SandboxError('malformed_json', `The body is not valid JSON: ${e.message ?? 'parse error'}.`);
+      return new SandboxError('malformed_json', 'The body is not valid JSON: send one JSON object.');
     case 'entity.too.large':
       return new SandboxError('payload_too_large', `The body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MB; send files of at most 10 MiB.`);
     case 'encoding.unsupported':
     case 'charset.unsupported':
-      return new SandboxError('unsupported_media_type', `${e.message ?? 'Unsupported encoding'}; send UTF-8 JSON.`);
+      return new SandboxError('unsupported_media_type', 'The body\'s charset or Content-Encoding is not supported; send UTF-8 JSON, uncompressed.');
     default:
       break;
   }

@@ -125,7 +125,7 @@ describe('sandbox campaigns (GET /campaigns, GET /campaigns/:id, POST /campaigns
   it('when an embed value is unknown, answers 400 naming the allowed values', async () => {
     const reply = await w.company('/campaigns?embed=channels,skills');
     assert.equal(reply.status, 400);
-    assert.match(reply.body.error.message, /unknown value "skills"; allowed: address, channels, entity, tags, unit/);
+    assert.match(reply.body.error.message, /embed\.1 is not an allowed value; allowed: address, channels, entity, tags, unit/);
   });
 
   it('when the campaign does not exist or the id is not an integer, answers 404', async () => {

@@ -76,7 +76,7 @@ export function insertApplication(
   const { company, client } = args;
   const campaign = db.get<CampaignCheckRow>('SELECT id, company_id, status FROM campaigns WHERE id = ? AND company_id = ?', args.campaignId, company.id);
   if (campaign === undefined) {
-    throw ruleBroken('unknown_reference', args.campaignField, `campaign ${args.campaignId} does not exist in company ${company.id}`);
+    throw ruleBroken('unknown_reference', args.campaignField, `no campaign of company ${company.id} has this id`);
   }
   // Rule (API rules: Endpoints, POST /jobboards/applicants): the campaign must be broadcast on the calling job board.
   if (isJobboard(client) && !isBroadcastOn(db, campaign.id, client.channel)) {
@@ -94,7 +94,7 @@ export function insertApplication(
       throw ruleBroken(
         'source_not_allowed',
         join(args.fieldsPath, 'source'),
-        `"${source}" is not one of the company's sources (${sources.length === 0 ? 'none defined' : sources.join(', ')})`,
+        `is not one of the company's sources (${sources.length === 0 ? 'none defined' : sources.join(', ')})`,
       );
     }
   }
@@ -161,14 +161,14 @@ export function insertApplicant(
   const { company, input } = args;
   const existing = db.get<{ id: number }>('SELECT id FROM applicants WHERE company_id = ? AND email = ? COLLATE NOCASE', company.id, input.email);
   if (existing !== undefined) {
-    throw new SandboxError('applicant_exists', `An applicant with the email ${input.email} already exists (id ${existing.id}); add the application with POST /applications.`, [
+    throw new SandboxError('applicant_exists', `An applicant with this email already exists (id ${existing.id}); add the application with POST /applications.`, [
       { field: 'applicant.email', message: `already used by applicant ${existing.id}`, existing_id: existing.id },
     ]);
   }
   const pools = 'pools' in input ? (input.pools ?? []) : [];
   for (const [i, poolId] of pools.entries()) {
     if (db.get('SELECT 1 AS yes FROM pools WHERE id = ? AND company_id = ?', poolId, company.id) === undefined) {
-      throw ruleBroken('unknown_reference', `applicant.pools.${i}`, `pool ${poolId} does not exist in company ${company.id}`);
+      throw ruleBroken('unknown_reference', `applicant.pools.${i}`, `no pool of company ${company.id} has this id`);
     }
   }
   const now = clock.iso();

@@ -49,6 +49,12 @@ export function fromZod(error: z.ZodError, what: string, prefix: readonly Proper
 }
 
 /**
+ * An unknown field is named back only when its name could be a field's: a
+ * typo is then easy to find, and no other text of the request is echoed.
+ */
+const FIELD_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
+
+/**
  * Unknown fields become one issue each. "Object or Array of Objects" fields are unions: report the issues of the
  * branch that matched the input's shape rather than a bare "Invalid input".
  */
@@ -56,7 +62,11 @@ function flatten(issues: readonly z.core.$ZodIssue[]): z.core.$ZodIssue[] {
   return issues.flatMap((issue) => {
     // One detail per unknown field, each with its own path, so a typo is easy to find.
     if (issue.code === 'unrecognized_keys') {
-      return issue.keys.map((key) => ({ ...issue, path: [...issue.path, key], message: 'is not a known field' }) as z.core.$ZodIssue);
+      return issue.keys.map((key) =>
+        FIELD_NAME.test(key)
+          ? ({ ...issue, path: [...issue.path, key], message: 'is not a known field' } as z.core.$ZodIssue)
+          : ({ ...issue, message: 'has a field whose name is not a field name (letters, digits and _ . -)' } as z.core.$ZodIssue),
+      );
     }
     if (issue.code !== 'invalid_union' || issue.errors.length === 0) return [issue];
     const shaped = issue.errors.find((branch) => !branch.some((i) => i.code === 'invalid_type' && i.path.length === 0));

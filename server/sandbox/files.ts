@@ -28,7 +28,7 @@ export async function checkFile(input: { base64: string; mime_type: AttachmentTy
     throw ruleBroken(
       'file_type_mismatch',
       `${field}.mime_type`,
-      `is "${input.mime_type}" but the file's bytes are ${what}; send the real type`,
+      `does not match the file, whose bytes are ${what}; send the real type`,
     );
   }
   return { type: input.mime_type, bytes };

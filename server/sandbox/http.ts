@@ -40,7 +40,7 @@ function withoutEmpty(value: unknown): unknown {
 
 /** A path id: a positive integer, or the record is simply not found. */
 export function parseId(raw: unknown, what: string): number {
-  if (typeof raw !== 'string' || !/^[1-9][0-9]{0,14}$/.test(raw)) throw notFound(`${what} "${String(raw)}"`);
+  if (typeof raw !== 'string' || !/^[1-9][0-9]{0,14}$/.test(raw)) throw notFound(`${what} with this id`);
   return Number(raw);
 }
 

@@ -95,6 +95,18 @@ describe('the values and rules of the document', () => {
   });
 });
 
+describe('status[value], which status[date] needs', () => {
+  it('is said to be required with status[date] on its own parameter too, as the sandbox answers 422 status_value_required without it', async () => {
+    assert.match(parameterOf('/applications', 'status[value]').description ?? '', /Required with status\[date\]\[gte\] or status\[date\]\[lte\].*422 status_value_required/);
+    const companyId = (await t.admin('POST', '/companies', { name: 'Status Co' })).id;
+    const token = await t.token(await t.admin('POST', '/clients', { company_id: companyId }));
+    const alone = await call(`${t.url}/applications?status[date][gte]=2024-01-01`, { token });
+    assert.equal(alone.status, 422);
+    assert.equal(alone.body.error.code, 'status_value_required');
+    assert.equal((await call(`${t.url}/applications?status[value]=new&status[date][gte]=2024-01-01`, { token })).status, 200);
+  });
+});
+
 describe('GET /docs', () => {
   it('answers the reference as static HTML that fetches nothing, under a policy that allows no fetch', async () => {
     const response = await fetch(`${t.sandbox.origin}/docs`);

@@ -60,7 +60,7 @@ export function patchCompany(ctx: SandboxContext, id: number, input: z.output<ty
 export function createApiClient(ctx: SandboxContext, input: z.input<typeof ClientBody>) {
   const isCompany = 'company_id' in input;
   if (isCompany && companyById(ctx.db, input.company_id) === undefined) {
-    throw ruleBroken('unknown_reference', 'company_id', `company ${input.company_id} does not exist`);
+    throw ruleBroken('unknown_reference', 'company_id', 'no company has this id');
   }
   const scopes = input.scopes ?? (isCompany ? [...SCOPES] : [...JOBBOARD_SCOPES]);
   const privateKey = input.private_key ?? randomUUID();
@@ -89,12 +89,12 @@ export function createApiClient(ctx: SandboxContext, input: z.input<typeof Clien
 
 export function createChannel(ctx: SandboxContext, input: z.input<typeof ChannelBody>) {
   const { db } = ctx;
-  if (companyById(db, input.company_id) === undefined) throw ruleBroken('unknown_reference', 'company_id', `company ${input.company_id} does not exist`);
+  if (companyById(db, input.company_id) === undefined) throw ruleBroken('unknown_reference', 'company_id', 'no company has this id');
   if (input.entity_id !== undefined && db.get('SELECT 1 AS yes FROM entities WHERE id = ? AND company_id = ?', input.entity_id, input.company_id) === undefined) {
-    throw ruleBroken('unknown_reference', 'entity_id', `entity ${input.entity_id} does not exist in company ${input.company_id}`);
+    throw ruleBroken('unknown_reference', 'entity_id', 'no entity of this company has this id');
   }
   if (db.get('SELECT 1 AS yes FROM channels WHERE company_id = ? AND value = ?', input.company_id, input.value) !== undefined) {
-    throw ruleBroken('invalid_request', 'value', `the company already has a channel "${input.value}"`);
+    throw ruleBroken('invalid_request', 'value', 'the company already has a channel of this value');
   }
   const id = db.insert('INSERT INTO channels (company_id, value, name, entity_id) VALUES (?, ?, ?, ?)', input.company_id, input.value, input.name, input.entity_id ?? null);
   return { id, company_id: input.company_id, value: input.value, name: input.name, entity_id: input.entity_id ?? null };
@@ -103,8 +103,8 @@ export function createChannel(ctx: SandboxContext, input: z.input<typeof Channel
 export function createEntity(ctx: SandboxContext, input: z.input<typeof EntityBody>) {
   const { db } = ctx;
   const company = companyById(db, input.company_id);
-  if (company === undefined) throw ruleBroken('unknown_reference', 'company_id', `company ${input.company_id} does not exist`);
-  if (company.entity_option !== 1) throw ruleBroken('invalid_request', 'company_id', `company ${input.company_id} does not use the Entity option`);
+  if (company === undefined) throw ruleBroken('unknown_reference', 'company_id', 'no company has this id');
+  if (company.entity_option !== 1) throw ruleBroken('invalid_request', 'company_id', 'this company does not use the Entity option');
   return db.transaction(() => {
     const id = db.insert('INSERT INTO entities (company_id, name) VALUES (?, ?)', input.company_id, input.name);
     const units = (input.units ?? []).map((name) => ({
@@ -117,7 +117,7 @@ export function createEntity(ctx: SandboxContext, input: z.input<typeof EntityBo
 }
 
 export function createPool(ctx: SandboxContext, input: z.input<typeof PoolBody>) {
-  if (companyById(ctx.db, input.company_id) === undefined) throw ruleBroken('unknown_reference', 'company_id', `company ${input.company_id} does not exist`);
+  if (companyById(ctx.db, input.company_id) === undefined) throw ruleBroken('unknown_reference', 'company_id', 'no company has this id');
   const id = ctx.db.insert('INSERT INTO pools (company_id, name) VALUES (?, ?)', input.company_id, input.name);
   return { id, company_id: input.company_id, name: input.name };
 }
@@ -130,7 +130,7 @@ export function createPool(ctx: SandboxContext, input: z.input<typeof PoolBody>)
 export function patchCampaign(ctx: SandboxContext, id: number, input: z.input<typeof CampaignPatchBody>): void {
   const { db } = ctx;
   const campaign = db.get<{ company_id: number; status: string }>('SELECT company_id, status FROM campaigns WHERE id = ?', id);
-  if (campaign === undefined) throw notFound(`Campaign ${id}`);
+  if (campaign === undefined) throw notFound('The campaign with this id');
   const now = ctx.clock.iso();
   db.transaction(() => {
     if (input.status !== undefined && input.status !== campaign.status) {

@@ -82,7 +82,8 @@ describe('a crafted link carrying endpoint=<another server> to a page built on t
   before(async () => {
     stranger = await startStranger(() => demo.proxy.url);
     board = await startWholeQueryBoard(() => demo.proxy.url);
-    world = await startDemoWorld('crafted-link', { ALLOWED_ORIGINS: board.origin });
+    // The board's pages are on another origin than the proxy: PUBLIC_ORIGIN, as the guide says.
+    world = await startDemoWorld('crafted-link', (port) => ({ ALLOWED_ORIGINS: board.origin, PUBLIC_ORIGIN: `http://localhost:${port}` }));
     ({ demo, browser } = world);
     pdfPath = join(world.dir, 'cv.pdf');
     await writeFile(pdfPath, pdf({ text: 'Noa Petit - nurse' }));

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from '../chromium.ts';
+import { freePort } from '../cli-processes.ts';
 import { startDemo } from '../../server/demo.ts';
 
 export interface DemoWorld {
@@ -16,10 +17,16 @@ export interface DemoWorld {
   close(): Promise<void>;
 }
 
-/** `name` tells the temporary folders of the tests apart; `env` is given to the demo's proxy (logs are off). */
-export async function startDemoWorld(name: string, env: Record<string, string> = {}): Promise<DemoWorld> {
+/**
+ * `name` tells the temporary folders of the tests apart; `env` is given to the
+ * demo's proxy (logs are off), or made from the proxy's port when a variable
+ * names the proxy's own address.
+ */
+export async function startDemoWorld(name: string, env: Record<string, string> | ((port: number) => Record<string, string>) = {}): Promise<DemoWorld> {
   const dir = await mkdtemp(join(tmpdir(), `jobboard-e2e-${name}-`));
-  const demo = await startDemo({ sandboxPort: 0, proxyPort: 0, dataDir: join(dir, 'proxy'), env: { LOG_LEVEL: 'silent', ...env } });
+  const port = await freePort();
+  const proxyEnv = typeof env === 'function' ? env(port) : env;
+  const demo = await startDemo({ sandboxPort: 0, proxyPort: port, dataDir: join(dir, 'proxy'), env: { LOG_LEVEL: 'silent', METRICS_PORT: '0', ...proxyEnv } });
   const browser = await launchChromium();
   return {
     demo,

@@ -200,7 +200,7 @@ export function parseApplicationForm(req: Request, maxResumeBytes: number, spool
         return;
       }
       if (form.fields.has(name)) {
-        fail(malformed(`The field "${name}" is sent twice; send each field once.`));
+        fail(malformed('A field is sent twice; send each field once.'));
         return;
       }
       form.fields.set(name, value);
@@ -211,7 +211,7 @@ export function parseApplicationForm(req: Request, maxResumeBytes: number, spool
       // A form cut mid-file errors on the file stream too; the parser's own error answers it.
       stream.on('error', () => undefined);
       if (name !== 'resume' || fileOpen || form.resume !== undefined) {
-        fail(malformed(name === 'resume' ? 'Send one resume file only.' : `Unexpected file field "${name}"; the only file is "resume".`));
+        fail(malformed(name === 'resume' ? 'Send one resume file only.' : 'A file is sent in another field than "resume"; the only file is "resume".'));
         stream.resume();
         return;
       }

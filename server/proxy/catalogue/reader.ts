@@ -96,7 +96,7 @@ export function createCatalogueReader(
     const place = coordinatesOf(near) ?? store.placeOf(near);
     if (place !== undefined) return place;
     throw validationProblem([
-      { field: 'near', code: 'invalid_value', message: `no offer in "${near}" has a known position: give another city, or LATITUDE,LONGITUDE like 45.76,4.84` },
+      { field: 'near', code: 'invalid_value', message: 'no offer in this city has a known position: give another city, or LATITUDE,LONGITUDE like 45.76,4.84' },
     ]);
   };
 

@@ -52,7 +52,7 @@ export function applicantRoutes(ctx: SandboxContext, router: RecordingRouter): R
     const row = /^[1-9][0-9]{0,14}$/.test(key)
       ? db.get<ApplicantRow>(`SELECT p.* FROM applicants p WHERE p.id = ? AND ${scope.sql}`, Number(key), ...scope.params)
       : db.get<ApplicantRow>(`SELECT p.* FROM applicants p WHERE p.email = ? COLLATE NOCASE AND ${scope.sql}`, key, ...scope.params);
-    if (row === undefined) throw notFound(`Applicant "${key}"`);
+    if (row === undefined) throw notFound('The applicant with this id or email');
     res.json(renderApplicants(db, [row], q.embed ?? [], originOf(req))[0]);
   });
 

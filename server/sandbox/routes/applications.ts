@@ -61,7 +61,7 @@ export function applicationRoutes(ctx: SandboxContext, router: RecordingRouter):
     const q = parseQuery(GetApplicationQuery, req.query, 'GET /applications/:id');
     const scope = ownScope(client, 'a');
     const row = db.get<ApplicationRow>(`SELECT a.* FROM applications a WHERE a.id = ? AND ${scope.sql}`, id, ...scope.params);
-    if (row === undefined) throw notFound(`Application ${id}`);
+    if (row === undefined) throw notFound('The application with this id');
     res.json(renderApplications(db, [row], q.embed ?? [], originOf(req))[0]);
   });
 

@@ -52,7 +52,7 @@ export function campaignRoutes(ctx: SandboxContext, router: RecordingRouter): Ro
     const id = parseId(req.params.id, 'campaign');
     const q = parseQuery(GetCampaignQuery, req.query, 'GET /campaigns/:id');
     const row = visibleCampaign(db, client, id);
-    if (row === undefined) throw notFound(`Campaign ${id}`);
+    if (row === undefined) throw notFound('The campaign with this id');
     res.json(renderCampaigns(db, [row], q.embed ?? [])[0]);
   });
 

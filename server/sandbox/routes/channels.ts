@@ -43,7 +43,7 @@ export function channelRoutes(ctx: SandboxContext, router: RecordingRouter): Rou
     );
     const visible =
       entity !== undefined && entity.entity_option === 1 && (isJobboard(client) || entity.company_id === client.company_id);
-    if (!visible) throw notFound(`Entity ${entityId}`);
+    if (!visible) throw notFound('The entity with this id');
     res.json(
       isJobboard(client)
         ? db.all<Channel>(`SELECT ${COLUMNS} FROM channels ch WHERE ch.entity_id = ? AND ch.value = ? ORDER BY ch.value`, entityId, client.channel)
