@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import { ConflictError, ServerError, TimeoutError, ValidationError } from '../../client/index.ts';
 import { errorFromResponse } from '../../client/errors.ts';
 import type { OutboxRow } from '../storage/application-store.ts';
-import { cameFrom, companyNote, refusesSource } from './application-source.ts';
+import { SOURCE_REFUSAL_MS, cameFrom, companyNote, refusesSource } from './application-source.ts';
 import type { Sending } from './application-source.ts';
 import { attemptDelivery } from './delivery.ts';
 import type { DeliveryClient, DeliveryOutbox } from './delivery.ts';
@@ -110,6 +110,16 @@ describe('refusesSource, at each status', () => {
 
   it('takes every 4xx naming the source for a refusal, from 400 to 499', () => {
     for (const status of [400, 403, 409, 422, 499]) assert.equal(refusesSource(namingTheSource(status)), true, String(status));
+  });
+
+  it('takes a 4xx that names the source by its code alone, whatever its fields', () => {
+    const byCode = new ValidationError({ ...where, status: 422, code: 'source_not_allowed', message: 'x', details: [{ field: 'applicant.email', message: 'x' }] });
+    assert.equal(refusesSource(byCode), true);
+    assert.equal(refusesSource(new ValidationError({ ...where, status: 422, code: 'invalid_request', message: 'x', details: [] })), false);
+  });
+
+  it('remembers a refusal for a day by default: a company that adds the source gets it back the next day', () => {
+    assert.equal(SOURCE_REFUSAL_MS, 24 * 60 * 60 * 1000);
   });
 
   it('takes a 4xx that names the source by its field alone, at the top or nested, and no field merely ending in "source"', () => {
