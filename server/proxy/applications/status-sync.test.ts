@@ -28,13 +28,15 @@ const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
 const OPTIONS: StatusSyncOptions = { days: 30, periodMs: 6 * HOUR, intervalMs: 60_000 };
 
-/** What the upstream answers for an application id: its status, or an error (HTTP status and code). */
-type Answer = string | { status: number; code: string };
+/** What the upstream answers for an application id: its status, an error (HTTP status and code), or nothing until the client gives up ('hold'). */
+type Answer = string | { status: number; code: string } | 'hold';
 
 /** The upstream: POST /v2/jwt, and GET /v2/applications/:id from `answers`; records the ids read, in order. */
 async function startUpstream() {
   const answers = new Map<number, Answer>();
   const reads: number[] = [];
+  /** Ids whose held request the client cut. */
+  const cut: number[] = [];
   const server: Server = createServer((req, res) => {
     req.resume();
     const send = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
@@ -42,12 +44,13 @@ async function startUpstream() {
     const id = Number(/^\/v2\/applications\/(\d+)/.exec(req.url ?? '')?.[1]);
     reads.push(id);
     const answer = answers.get(id) ?? { status: 404, code: 'not_found' };
+    if (answer === 'hold') return void res.on('close', () => cut.push(id));
     if (typeof answer === 'string') return send(200, application(id, { status: answer }));
     return send(answer.status, { error: { code: answer.code, message: answer.code, details: [] } });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v2`;
-  return { url, answers, reads, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return { url, answers, reads, cut, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
 describe('StatusSync', () => {
@@ -70,6 +73,7 @@ describe('StatusSync', () => {
     store = new SqliteApplicationStore({ dataDir: dir, owner: 'test', now: () => now });
     upstream.answers.clear();
     upstream.reads.length = 0;
+    upstream.cut.length = 0;
     [told, checked, errors, forbidden] = [[], [], [], []];
   });
   afterEach(async () => {
@@ -77,9 +81,15 @@ describe('StatusSync', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  /** A sync of this test's store and upstream: a budget of `perMinute` low-priority reads per `windowMs`. */
-  function statusSync(options: Partial<StatusSyncOptions> = {}, budget: { perMinute?: number; windowMs?: number } = {}, onStatusChanged?: (change: StatusChange) => Promise<void>) {
-    const client = createClient({ baseUrl: upstream.url, privateKey: 'private', secretKey: 'secret', retry: { limit: 0 }, budget: { perMinute: 10_000 } });
+  /** A sync of this test's store and upstream: a budget of `perMinute` low-priority reads per `windowMs`; `events: false` listens to nothing. */
+  function statusSync(
+    options: Partial<StatusSyncOptions> = {},
+    budget: { perMinute?: number; windowMs?: number } = {},
+    onStatusChanged?: (change: StatusChange) => Promise<void>,
+    listen: 'all' | 'none' | 'empty' = 'all',
+  ) {
+    // A long timeout: a read is cut by stop, not by the client giving up.
+    const client = createClient({ baseUrl: upstream.url, privateKey: 'private', secretKey: 'secret', retry: { limit: 0 }, timeout: 60_000, budget: { perMinute: 10_000 } });
     return new StatusSync(
       {
         store,
@@ -87,7 +97,7 @@ describe('StatusSync', () => {
         budget: new RequestBudget({ perMinute: budget.perMinute ?? 100, windowMs: budget.windowMs ?? 60_000, reservedForHigh: 0 }),
         now: () => now,
         onStatusChanged: onStatusChanged ?? (async (change) => void told.push(change)),
-        events: { onChecked: (result) => checked.push(result), onError: (error) => errors.push(error), onForbidden: (error) => forbidden.push(error) },
+        ...(listen === 'none' ? {} : { events: listen === 'empty' ? {} : { onChecked: (result) => checked.push(result), onError: (error) => errors.push(error), onForbidden: (error) => forbidden.push(error) } }),
       },
       { ...OPTIONS, ...options },
     );
@@ -276,6 +286,58 @@ describe('StatusSync', () => {
     assert.deepEqual(upstream.reads, [11]);
     assert.equal(await statusOf('b'), null);
     assert.deepEqual(await sync.runOnce(), { checked: 0, changed: 0, released: 0 }, 'stopped: no more passes');
+  });
+
+  it('stop cuts a read under way: the request is given up, the claim given back', async () => {
+    await delivered('a', 11);
+    upstream.answers.set(11, 'hold');
+    const sync = statusSync();
+    const pass = sync.runOnce();
+    await eventually(() => upstream.reads.length === 1, { timeoutMs: 10_000, what: 'the read sent' });
+    const stopped = sync.stop();
+    await eventually(() => upstream.cut.length === 1, { timeoutMs: 10_000, what: 'the read cut by stop' });
+    await stopped;
+    assert.deepEqual(await pass, { checked: 0, changed: 0, released: 1 });
+  });
+
+  for (const listen of ['none', 'empty'] as const) {
+    it(`runs its passes and their failures quietly without ${listen === 'none' ? 'events' : 'any listener in its events'}`, async () => {
+      await delivered('gone', 10);
+      await delivered('a', 11);
+      await delivered('b', 12);
+      upstream.answers.set(11, 'new').set(12, 'new');
+      const sync = statusSync({}, {}, undefined, listen);
+      assert.deepEqual(await sync.runOnce(), { checked: 3, changed: 2, released: 0 }, 'a 404, then two first reads');
+      now += 6 * HOUR;
+      upstream.answers.set(11, 'hired').set(12, { status: 503, code: 'service_unavailable' });
+      assert.deepEqual(await sync.runOnce(), { checked: 2, changed: 1, released: 1 }, 'a 404, a change, a failure');
+      upstream.answers.set(12, { status: 403, code: 'missing_scope' });
+      assert.deepEqual(await sync.runOnce(), { checked: 0, changed: 0, released: 1 }, 'the keys refused');
+      assert.equal(sync.enabled, false);
+    });
+  }
+
+  it('keys refused during a started job: its timer is cleared, no pass runs after', async () => {
+    mock.timers.enable({ apis: ['setInterval'] });
+    try {
+      await delivered('a', 11);
+      upstream.answers.set(11, { status: 403, code: 'missing_scope' });
+      const sync = statusSync();
+      let passes = 0;
+      const runOnce = sync.runOnce.bind(sync);
+      sync.runOnce = () => {
+        passes += 1;
+        return runOnce();
+      };
+      sync.start();
+      await runOnce();
+      assert.deepEqual([passes, forbidden.length], [1, 1]);
+      mock.timers.tick(3 * OPTIONS.intervalMs);
+      assert.equal(passes, 1, 'the timer went with the keys');
+      await sync.stop();
+    } finally {
+      mock.timers.reset();
+    }
   });
 
   it('starts with a pass, then one every intervalMs; started twice, keeps one timer', async () => {
