@@ -304,13 +304,14 @@ describe('StatusSync', () => {
     it(`runs its passes and their failures quietly without ${listen === 'none' ? 'events' : 'any listener in its events'}`, async () => {
       await delivered('gone', 10);
       await delivered('a', 11);
+      await delivered('c', 13);
       await delivered('b', 12);
-      upstream.answers.set(11, 'new').set(12, 'new');
+      upstream.answers.set(11, 'new').set(12, 'new').set(13, 'new');
       const sync = statusSync({}, {}, undefined, listen);
-      assert.deepEqual(await sync.runOnce(), { checked: 3, changed: 2, released: 0 }, 'a 404, then two first reads');
+      assert.deepEqual(await sync.runOnce(), { checked: 4, changed: 3, released: 0 }, 'a 404, then three first reads');
       now += 6 * HOUR;
       upstream.answers.set(11, 'hired').set(12, { status: 503, code: 'service_unavailable' });
-      assert.deepEqual(await sync.runOnce(), { checked: 2, changed: 1, released: 1 }, 'a 404, a change, a failure');
+      assert.deepEqual(await sync.runOnce(), { checked: 3, changed: 1, released: 1 }, 'a 404, a change, no change, a failure');
       upstream.answers.set(12, { status: 403, code: 'missing_scope' });
       assert.deepEqual(await sync.runOnce(), { checked: 0, changed: 0, released: 1 }, 'the keys refused');
       assert.equal(sync.enabled, false);
