@@ -17,6 +17,7 @@ import type { AppCatalogue } from './app.ts';
 import type { SyncStatus } from './catalogue/catalogue.ts';
 import { toCatalogueCampaign } from './catalogue/catalogue.ts';
 import { upstreamCampaign } from './catalogue/fixtures.ts';
+import { STORE_FAILURE } from './catalogue/store-failures.ts';
 import { openCatalogueStore } from './storage/catalogue-sqlite.ts';
 import type { ProxyConfig } from './config.ts';
 import { ProblemError } from './problem.ts';
@@ -645,6 +646,21 @@ describe('proxy app', () => {
           { ...upstream, checked_at: typeof upstream.checked_at },
           { status: 'unreachable', checked_by: 'catalogue_sync', checked_at: 'string', affects_readiness: false, since: at.toISOString(), error: 'connection_failed' },
         );
+      } finally {
+        h.status.lastError = null;
+      }
+    });
+
+    it('GET /readyz names the catalogue\'s store when the last sync failed there, and does not blame the service', async () => {
+      const at = new Date('2026-11-22T08:00:00.000Z');
+      h.status.lastError = { at, name: STORE_FAILURE, status: undefined, code: 'store_failed' };
+      try {
+        const response = await fetch(`${h.url}/readyz`);
+        assert.equal(response.status, 200);
+        const { checks } = (await response.json()) as { checks: Record<string, Record<string, unknown>> };
+        assert.deepEqual(checks.catalogue_store, { status: 'failing', since: at.toISOString(), error: 'store_failed' });
+        assert.equal(checks.upstream?.status, 'unknown');
+        assert.equal(checks.upstream?.error, undefined);
       } finally {
         h.status.lastError = null;
       }

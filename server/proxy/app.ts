@@ -12,6 +12,7 @@ import { allowedMethods } from './allowed-methods.ts';
 import type { ResponseWithError } from './access-log.ts';
 import { createCatalogueReader } from './catalogue/reader.ts';
 import type { SyncStatus } from './catalogue/catalogue.ts';
+import { STORE_FAILURE } from './catalogue/store-failures.ts';
 import type { CatalogueStore } from './catalogue/types.ts';
 import type { ProxyConfig } from './config.ts';
 import { jsonAnswer, sendCachedJson } from './http-cache.ts';
@@ -96,7 +97,11 @@ function readiness(deps: ProxyAppDeps): Readiness {
   };
   // The upstream check is what the last catalogue sync learnt: a probe per
   // /readyz would spend the 120 requests a minute that applications need.
-  const error = sync.lastError;
+  const failed = sync.lastError;
+  // A sync that failed in the catalogue's store says nothing of the service: the store is named instead.
+  const storeFailed = failed?.name === STORE_FAILURE;
+  if (storeFailed) checks.catalogue_store = { status: 'failing', since: failed.at.toISOString(), error: failed.code };
+  const error = storeFailed ? null : failed;
   const upstream = upstreamStatus(error);
   // Credentials refused (401, or 403 other than the rate limit) is a
   // configuration mistake the proxy cannot recover from: not ready. An
@@ -104,7 +109,7 @@ function readiness(deps: ProxyAppDeps): Readiness {
   // proxy ready, since the outbox exists precisely to accept applications then.
   const credentialsRefused = upstream === 'credentials_refused';
   checks.upstream = {
-    status: error === null && sync.lastAttemptAt === null ? 'unknown' : upstream,
+    status: (error === null && sync.lastAttemptAt === null) || storeFailed ? 'unknown' : upstream,
     checked_by: 'catalogue_sync',
     checked_at: sync.lastAttemptAt?.toISOString() ?? null,
     affects_readiness: credentialsRefused,

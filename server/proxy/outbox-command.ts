@@ -199,14 +199,15 @@ function erasureJson(report: ErasureReport): object {
     applications: report.applications.map((a) => ({ reference: a.reference, status_before: a.statusBefore, status: a.status, outcome: a.outcome })),
     rate_counters: report.rateCounters,
     idempotency_keys: report.idempotencyKeys,
+    webhook_events: report.webhookEvents,
   };
 }
 
 /** The operator's answer to an erasure request: counts and references, never the address or the data. */
 function erasureText(report: ErasureReport): string {
-  const { applications, rateCounters, idempotencyKeys } = report;
-  if (applications.length === 0 && rateCounters === 0 && idempotencyKeys === 0) {
-    return `Nothing held for that address: no application with personal data, no rate counter, no idempotency key.\n${DELIVERED_NOTE}`;
+  const { applications, rateCounters, idempotencyKeys, webhookEvents } = report;
+  if (applications.length === 0 && rateCounters === 0 && idempotencyKeys === 0 && webhookEvents === 0) {
+    return `Nothing held for that address: no application with personal data, no webhook event, no rate counter, no idempotency key.\n${DELIVERED_NOTE}`;
   }
   const references = applications.length === 0 ? '' : ` (${applications.map((a) => a.reference).join(', ')})`;
   const lines = ['Erased for that address:', `  applications: ${applications.length}${references}`];
@@ -217,6 +218,7 @@ function erasureText(report: ErasureReport): string {
     }
     if (a.statusBefore === 'dead') lines.push(`    ${a.reference} was dead-lettered: it can no longer be retried`);
   }
+  lines.push(`  webhook events: ${webhookEvents}${webhookEvents === 0 ? '' : ' (not yet sent: each is still sent, without the candidate\'s fields)'}`);
   lines.push(`  rate counters: ${rateCounters}`, `  idempotency keys: ${idempotencyKeys}`, DELIVERED_NOTE);
   return lines.join('\n');
 }

@@ -1,10 +1,11 @@
 // The application form, defined once: the fields a candidate fills in, in
 // display order, with what the widget renders and what the proxy checks and
-// sends upstream. No imports but its sibling's (itself without any), so the
-// browser bundle can take it whole.
+// sends upstream. No imports but its siblings' (themselves without any), so
+// the browser bundle can take it whole.
 // Adding a field means one entry here plus its labels in the widget's locales.
 
 import { UTM_FIELDS } from './campaign-tracking.ts';
+import { hasControlCharacters } from './control-characters.ts';
 
 export const FIELD_MODES = ['required', 'optional', 'hidden'] as const;
 export type FieldMode = (typeof FIELD_MODES)[number];
@@ -121,6 +122,16 @@ const INVALID_CODE_OF_KIND: Partial<Record<FieldKind, string>> = {
 export function invalidCodeOf(formName: string): string {
   const field: FormField | undefined = APPLICATION_FORM.find((f) => postedName(f) === formName);
   return (field && INVALID_CODE_OF_KIND[field.kind]) ?? 'invalid_value';
+}
+
+/**
+ * True when a typed value holds a control character its field refuses (a
+ * NUL above all: no store keeps it): a textarea keeps its tabs and line
+ * breaks, any other field none.
+ */
+export function refusesControlCharacters(formName: string, value: string): boolean {
+  const field: FormField | undefined = APPLICATION_FORM.find((f) => postedName(f) === formName);
+  return hasControlCharacters(value, field?.kind === 'textarea' ? 'lines' : 'line');
 }
 
 /** The form name a field is posted under. */

@@ -26,8 +26,9 @@ send({ loaded: performance.now() - started });
 const store = copy.store;
 const applyChanges = store.applyChanges.bind(store);
 store.applyChanges = (upserts, deletes, syncedAt) => {
-  applyChanges(upserts, deletes, syncedAt);
+  const skipped = applyChanges(upserts, deletes, syncedAt);
   queueMicrotask(() => send({ version: copy.version(), at: performance.timeOrigin + performance.now() }));
+  return skipped;
 };
 
 process.once('disconnect', () => {

@@ -74,6 +74,15 @@ export const MUTATION_GROUPS: readonly MutationGroup[] = [
     ],
   },
   {
+    name: 'source-status',
+    about: "the application's source and the company's note, and the status sync after delivery",
+    parts: [
+      { mutate: ['server/proxy/applications/application-source.ts'], command: `${NODE_TEST} server/proxy/applications/application-source.test.ts` },
+      // Its tests read a small upstream over HTTP into a real store: a few seconds, so kept for its own mutants.
+      { mutate: ['server/proxy/applications/status-sync.ts'], command: `${NODE_TEST} server/proxy/applications/status-sync.test.ts` },
+    ],
+  },
+  {
     name: 'storage',
     about: 'the stores: each module judged by its own contract tests, on SQLite, and on PostgreSQL when TEST_DATABASE_URL is set',
     parts: [

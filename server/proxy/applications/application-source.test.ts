@@ -5,8 +5,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ConflictError, ServerError, TimeoutError, ValidationError } from '../../client/index.ts';
+import { errorFromResponse } from '../../client/errors.ts';
 import type { OutboxRow } from '../storage/application-store.ts';
-import { cameFrom, companyNote, refusesSource } from './application-source.ts';
+import { SOURCE_REFUSAL_MS, cameFrom, companyNote, refusesSource } from './application-source.ts';
 import type { Sending } from './application-source.ts';
 import { attemptDelivery } from './delivery.ts';
 import type { DeliveryClient, DeliveryOutbox } from './delivery.ts';
@@ -88,6 +89,48 @@ describe('refusesSource', () => {
   });
 });
 
+/** The error the client makes of an answer of this status whose body names the source, by its code and its field. */
+const namingTheSource = (status: number) =>
+  errorFromResponse({
+    ...where,
+    status,
+    bodyText: JSON.stringify({ error: { code: 'source_not_allowed', message: 'not one of the sources', details: [{ field: 'applicant.applications.0.source', message: 'unknown' }] } }),
+    retryAfterMs: undefined,
+    attempts: 1,
+  });
+
+describe('refusesSource, at each status', () => {
+  it('takes no 5xx for a refusal, 500 included, even when its body names the source: the application may have been created', () => {
+    for (const status of [500, 501, 502, 504, 599]) assert.equal(refusesSource(namingTheSource(status)), false, String(status));
+  });
+
+  it('takes no answer below 400 for a refusal (a redirect the client could not follow)', () => {
+    for (const status of [300, 307, 399]) assert.equal(refusesSource(namingTheSource(status)), false, String(status));
+  });
+
+  it('takes every 4xx naming the source for a refusal, from 400 to 499', () => {
+    for (const status of [400, 403, 409, 422, 499]) assert.equal(refusesSource(namingTheSource(status)), true, String(status));
+  });
+
+  it('takes a 4xx that names the source by its code alone, whatever its fields', () => {
+    const byCode = new ValidationError({ ...where, status: 422, code: 'source_not_allowed', message: 'x', details: [{ field: 'applicant.email', message: 'x' }] });
+    assert.equal(refusesSource(byCode), true);
+    assert.equal(refusesSource(new ValidationError({ ...where, status: 422, code: 'invalid_request', message: 'x', details: [] })), false);
+  });
+
+  it('remembers a refusal for a day by default: a company that adds the source gets it back the next day', () => {
+    assert.equal(SOURCE_REFUSAL_MS, 24 * 60 * 60 * 1000);
+  });
+
+  it('takes a 4xx that names the source by its field alone, at the top or nested, and no field merely ending in "source"', () => {
+    const byField = (field: string) => new ValidationError({ ...where, status: 422, code: 'invalid_request', message: 'x', details: [{ field: 'applicant.email', message: 'x' }, { field, message: 'x' }] });
+    assert.equal(refusesSource(byField('source')), true);
+    assert.equal(refusesSource(byField('application.source')), true);
+    assert.equal(refusesSource(byField('applicant.datasource')), false);
+    assert.equal(refusesSource(byField('source.name')), false);
+  });
+});
+
 describe('the note the company reads', () => {
   it('says the campaign in UTM_FIELDS order, and the board when without source', () => {
     assert.equal(cameFrom({ utm_content: 'c', utm_source: 's' }), 'Came from: utm_source=s, utm_content=c');
@@ -123,8 +166,9 @@ describe('attemptDelivery with the board\'s source', () => {
     assert.deepEqual([result.kind, result.source, bodies.length], ['retry', 'refused', 2]);
   });
 
-  it('never re-sends after a 5xx or a timeout', async () => {
-    for (const failure of [new ServerError({ ...where, status: 500, code: 'server_error', message: 'x' }), new TimeoutError({ ...where, code: 'timeout', message: 'x' })]) {
+  it('never re-sends after a 5xx (a 500 naming the source included) or a timeout', async () => {
+    const failures = [new ServerError({ ...where, status: 500, code: 'server_error', message: 'x' }), namingTheSource(500), new TimeoutError({ ...where, code: 'timeout', message: 'x' })];
+    for (const failure of failures) {
       const { client, bodies } = fakeClient(failure, 'created');
       const { sending, remembered } = refusals();
       const result = await attemptDelivery(row(), client, 1000, outbox, sending);

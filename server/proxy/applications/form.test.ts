@@ -135,6 +135,18 @@ describe('checkForm', () => {
     assert.deepEqual(codes({ ...VALID, first_name: 'Ada' }, modes(), ['first_name']), [['first_name', 'too_long']]);
   });
 
+  it('refuses a NUL or another control character in a candidate\'s text, on its field; the cover letter keeps its tabs and line breaks', () => {
+    assert.deepEqual(codes({ ...VALID, cover_letter: 'Dear team,\r\n\tI apply.\nAda' }), []);
+    assert.deepEqual(codes({ ...VALID, cover_letter: 'Dear team\u0000' }), [['cover_letter', 'invalid_value']]);
+    assert.deepEqual(codes({ ...VALID, cover_letter: 'Dear team\u0085 and \u007f' }), [['cover_letter', 'invalid_value']]);
+    assert.deepEqual(codes({ ...VALID, first_name: 'A\u0000da', last_name: 'Love\nlace' }), [['first_name', 'invalid_value'], ['last_name', 'invalid_value']]);
+    assert.deepEqual(codes({ ...VALID, bio_url: 'https://ada.example/\u0001' }), [['bio_url', 'invalid_url']]);
+    assert.deepEqual(codes({ ...VALID, phone_code: '+33', phone_number: '06\t12 34 56 78' }), [['phone_number', 'invalid_phone']]);
+    const { errors } = checkForm(parsed({ ...VALID, cover_letter: 'Hello\u0000 there' }), modes());
+    assert.equal(errors[0]?.message, 'Remove the invisible control characters (such as NUL) from this text.');
+    assert.doesNotMatch(JSON.stringify(errors), /Hello/, 'the value is not echoed');
+  });
+
   it('counts the cover letter in characters, at most 10,000', () => {
     assert.deepEqual(codes({ ...VALID, cover_letter: '😀'.repeat(10_000) }), []);
     assert.deepEqual(codes({ ...VALID, cover_letter: 'é'.repeat(10_001) }), [['cover_letter', 'too_long']]);

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import { JobboardApplicantInput, LOCALES } from '../../contract/index.ts';
-import { APPLICATION_FORM, MAX_COVER_LETTER_CHARS, invalidCodeOf, postedName } from '../../public-api/application-form.ts';
+import { APPLICATION_FORM, MAX_COVER_LETTER_CHARS, invalidCodeOf, postedName, refusesControlCharacters } from '../../public-api/application-form.ts';
 import type { ConfigurableField, FieldMode } from '../../public-api/application-form.ts';
 import { MAX_UTM_CHARS, UTM_FIELDS, UTM_VALUE } from '../../public-api/campaign-tracking.ts';
 import type { Utm } from '../../public-api/campaign-tracking.ts';
@@ -158,6 +158,13 @@ export function checkForm(form: ParsedForm, fields: Record<ConfigurableField, Fi
   const coverLetter = text('cover_letter');
   if (coverLetter !== undefined && [...coverLetter].length > MAX_COVER_LETTER_CHARS) {
     errors.push(problem('cover_letter', 'too_long', `At most ${MAX_COVER_LETTER_CHARS} characters.`));
+  }
+
+  // No control character in a candidate's text, each refused on its own field (unless refused already).
+  for (const [name, value] of [...Object.entries(applicant), ['cover_letter', coverLetter] as const]) {
+    if (typeof value === 'string' && refusesControlCharacters(name, value) && !errors.some((e) => e.field === name)) {
+      errors.push(problem(name, invalidCodeOf(name), 'Remove the invisible control characters (such as NUL) from this text.'));
+    }
   }
 
   // the contract's own rules on every applicant field, each issue on its field

@@ -184,11 +184,17 @@ export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsMo
     { retentionMs: retentionMsOf(deps.config.personalDataRetentionDays), intervalMs: deps.retention?.intervalMs ?? DEFAULT_RETENTION_INTERVAL_MS },
     {
       onSwept(result) {
-        if (result.erased.length === 0 && result.rateCounters === 0 && result.idempotencyKeys === 0) return;
+        if (result.erased.length === 0 && result.webhookEvents === 0 && result.rateCounters === 0 && result.idempotencyKeys === 0) return;
         // References and counts only: what was erased must not reach the logs.
         log.info(
-          { event: 'retention_sweep', erased: result.erased, rate_counters: result.rateCounters, idempotency_keys: result.idempotencyKeys },
-          `retention: personal data of ${result.erased.length} dead or refused application(s) erased`,
+          {
+            event: 'retention_sweep',
+            erased: result.erased,
+            webhook_events: result.webhookEvents,
+            rate_counters: result.rateCounters,
+            idempotency_keys: result.idempotencyKeys,
+          },
+          `retention: personal data of ${result.erased.length} dead or refused application(s) and ${result.webhookEvents} webhook event(s) erased`,
         );
       },
       onError(error) {

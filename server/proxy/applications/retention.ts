@@ -1,13 +1,16 @@
 // Personal data kept no longer than needed: a timer that, while the proxy
 // runs, erases the personal data of applications dead-lettered or refused
-// more than PERSONAL_DATA_RETENTION_DAYS ago, and drops the rate counters and
+// more than PERSONAL_DATA_RETENTION_DAYS ago, and the candidate's fields of
+// webhook events recorded as long ago (sent or not), and drops the rate counters and
 // idempotency keys whose time is over. Stopping clears the timer and waits
 // for a pass under way.
 import type { ApplicationStore } from '../storage/application-store.ts';
 import { DAY_MS } from './spam.ts';
 
 /** What a pass needs of the store. */
-export type SweptStore = Pick<ApplicationStore, 'isOpen' | 'eraseExpiredPersonalData' | 'compact' | 'pruneExpired'>;
+export type SweptStore = Pick<ApplicationStore, 'isOpen' | 'eraseExpiredPersonalData' | 'compact' | 'pruneExpired'> & {
+  webhooks: Pick<ApplicationStore['webhooks'], 'eraseExpiredCandidates'>;
+};
 
 export interface RetentionOptions {
   /** How long a dead or refused application keeps its personal data (ms). */
@@ -27,6 +30,8 @@ export const DEFAULT_RETENTION_INTERVAL_MS = 60 * 60 * 1000;
 export interface SweepResult {
   /** References whose personal data was erased in this pass. */
   erased: string[];
+  /** Webhook events whose candidate's fields were erased in this pass. */
+  webhookEvents: number;
   rateCounters: number;
   idempotencyKeys: number;
 }
@@ -67,9 +72,10 @@ export class RetentionSweeper {
   /** One pass; answers what it removed. */
   async sweep(): Promise<SweepResult> {
     const erased = await this.outbox.eraseExpiredPersonalData(this.options.retentionMs);
+    const webhookEvents = await this.outbox.webhooks.eraseExpiredCandidates(this.options.retentionMs);
     // The store may still hold earlier copies of the erased pages (SQLite's log).
-    if (erased.length > 0) await this.outbox.compact();
-    return { erased, ...(await this.outbox.pruneExpired()) };
+    if (erased.length > 0 || webhookEvents > 0) await this.outbox.compact();
+    return { erased, webhookEvents, ...(await this.outbox.pruneExpired()) };
   }
 
   private runPass(): void {

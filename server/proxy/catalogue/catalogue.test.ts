@@ -5,7 +5,8 @@ import { Registry } from 'prom-client';
 import type { Campaign } from '../../contract/index.ts';
 import { ConnectionError, NotFoundError, RateLimitError } from '../../client/errors.ts';
 import { fakeApi, json, pagination } from '../../client/test/fake-api.ts';
-import { NEWEST_SYNC_EVERY_MS, createCatalogue } from './catalogue.ts';
+import { NEWEST_SYNC_EVERY_MS, createCatalogue, toCatalogueCampaign } from './catalogue.ts';
+import { STORE_FAILURE } from './store-failures.ts';
 import type { CatalogueClient } from './catalogue.ts';
 import { upstreamCampaign } from './fixtures.ts';
 import { openCatalogueStore } from '../storage/catalogue-sqlite.ts';
@@ -347,5 +348,61 @@ describe('catalogue schedule after a rate-limited sync', () => {
     assert.equal(calls.filter((c) => c.query.order === undefined).length, 4);
     assert.equal(catalogue.getCampaign(1)?.id, 1);
     await catalogue.stop();
+  });
+});
+
+describe('the service\'s text as data', () => {
+  it('maps every string of a campaign, nested ones included, without control characters; tabs kept, line breaks as LF', () => {
+    const record = toCatalogueCampaign(
+      upstreamCampaign({
+        id: 7,
+        name: 'Nurse\u0000',
+        company_name: 'Ac\u0007me\u0085',
+        description: '<p>Night\u0000 shifts&#1;\r\nweekends\roff\tpaid</p>',
+        profile: null,
+        address: { latitude: 45.7, longitude: 4.8, street_number: '1\u001b', street: 'rue\u0000 Neuve', postal_code: '69002\u007f', city: 'Lyon\u0000', country: 'France', name: null },
+      }),
+    );
+    assert.equal(record.name, 'Nurse');
+    assert.equal(record.company_name, 'Acme');
+    assert.equal(record.description, '<p>Night shifts\nweekends\noff\tpaid</p>');
+    assert.deepEqual(record.address, { street_number: '1', street: 'rue Neuve', postal_code: '69002', city: 'Lyon', country: 'France', name: null, latitude: 45.7, longitude: 4.8 });
+    assert.equal(record.city, 'Lyon');
+    assert.doesNotMatch(JSON.stringify(record), /\\u00/, 'no control character left in any string');
+  });
+});
+
+describe('catalogue sync, when its store refuses a record or fails', () => {
+  it('leaves the refused record out, logs and counts it, lists the others and drops the copy held before; the sync succeeds', async () => {
+    const registry = new Registry();
+    const { logger, lines } = captureLogs();
+    const store = openCatalogueStore(':memory:');
+    const campaigns = [upstreamCampaign({ id: 1, name: 'Nurse' }), upstreamCampaign({ id: 2, name: 'Geologist' }), upstreamCampaign({ id: 3, company_id: 2, name: 'Baker' })];
+    const { client } = fakeClient({ campaigns });
+    const catalogue = createCatalogue({ config: { channel: 'jobboard_test', syncIntervalSeconds: 300, syncBudgetShare: 1 }, client, copy: ownCatalogueCopy(store), logger, registry });
+    assert.equal(await catalogue.syncNow(), 3);
+    // A salary the service should never send (the contract takes integers): the store's integer column refuses it.
+    campaigns[1] = upstreamCampaign({ id: 2, name: 'Geologist', salary_min: 1.5, salary_max: null });
+    campaigns[2] = upstreamCampaign({ id: 3, company_id: 2, name: 'Master baker' });
+
+    assert.equal(await catalogue.syncNow(), 2);
+
+    assert.deepEqual([1, 2, 3].map((id) => catalogue.getCampaign(id)?.name ?? null), ['Nurse', null, 'Master baker']);
+    assert.equal(catalogue.status().lastError, null);
+    const warning = lines.find((l) => l.event === 'campaign_not_stored');
+    assert.deepEqual([warning?.campaign_id, warning?.msg], [2, "campaign 2 skipped: the catalogue's store cannot keep it"]);
+    assert.match(String(warning?.reason), /INTEGER/);
+    assert.match(await registry.metrics(), /^catalogue_skipped_campaigns_total 1$/m);
+    await catalogue.syncNow();
+    assert.match(await registry.metrics(), /^catalogue_skipped_campaigns_total 2$/m, 'counted at every write that meets it');
+  });
+
+  it('a store that fails fails the sync under the store\'s name, not the service\'s', async () => {
+    const store = openCatalogueStore(':memory:');
+    const copy = { ...ownCatalogueCopy(store), applyChanges: async () => Promise.reject(new Error('database gone')) };
+    const { client } = fakeClient({ campaigns: [upstreamCampaign({ id: 1 })] });
+    const catalogue = createCatalogue({ config: { channel: 'jobboard_test', syncIntervalSeconds: 300, syncBudgetShare: 1 }, client, copy, logger: silent });
+    await assert.rejects(catalogue.syncNow(), /the catalogue's store failed: database gone/);
+    assert.deepEqual([catalogue.status().lastError?.name, catalogue.status().lastError?.code], [STORE_FAILURE, 'store_failed']);
   });
 });

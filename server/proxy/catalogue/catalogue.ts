@@ -19,7 +19,9 @@ import { isCampaignOpenForApplications } from '../../contract/index.ts';
 import type { Campaign, PaginationHeader } from '../../contract/index.ts';
 import { ApiError, RateLimitError } from '../../client/errors.ts';
 import type { InvalidRecord } from '../../client/resource.ts';
+import { withCleanStrings } from './clean-strings.ts';
 import { registerCatalogueMetrics } from './metrics.ts';
+import { CatalogueStoreError, inStore, reportSkipped } from './store-failures.ts';
 import { sanitizeCampaignHtml } from './sanitize.ts';
 import { SYNC_WINDOW_MS, createSyncPacer } from './sync-pacer.ts';
 import type { Sleep } from './sync-pacer.ts';
@@ -99,10 +101,10 @@ export interface LiveCatalogue extends Catalogue {
   store: CatalogueStore;
 }
 
-/** The catalogue's record of an upstream campaign, its HTML sanitised. */
+/** The catalogue's record of an upstream campaign, its HTML sanitised, its strings without control characters. */
 export function toCatalogueCampaign(c: Campaign): CatalogueCampaign {
   const address = c.address ?? null;
-  return {
+  return withCleanStrings({
     id: c.id,
     company_id: c.company_id,
     company_name: c.company_name ?? null,
@@ -134,7 +136,7 @@ export function toCatalogueCampaign(c: Campaign): CatalogueCampaign {
             longitude: address.longitude,
           },
     listed_at: c.last_activation_at ?? c.created_at,
-  };
+  });
 }
 
 function isBroadcastOn(c: Campaign, channel: string): boolean {
@@ -183,9 +185,9 @@ export function createCatalogue(deps: CatalogueDeps): LiveCatalogue {
    */
   async function mayWalk(forced: boolean): Promise<{ walk: true } | { walk: false; nextInMs: number }> {
     if (!copy.shared) return { walk: true };
-    if (!(await copy.lead())) return { walk: false, nextInMs: retryMs };
+    if (!(await inStore(() => copy.lead()))) return { walk: false, nextInMs: retryMs };
     if (forced) return { walk: true };
-    await copy.refresh();
+    await inStore(() => copy.refresh());
     const at = store.lastSyncedAt();
     const dueInMs = at === null ? 0 : at.getTime() + intervalMs - now();
     return dueInMs > 0 ? { walk: false, nextInMs: dueInMs } : { walk: true };
@@ -239,13 +241,18 @@ export function createCatalogue(deps: CatalogueDeps): LiveCatalogue {
       const answer = await client.campaigns.list(query(page), { priority: 'low', signal, onInvalidRecord });
       // Each page's changes are written as they come: a walk spread over many minutes lists what it found at once.
       const changed = await readPage(answer.data, kept);
-      if (changed.length > 0) await copy.applyChanges({ upserts: changed, deletes: [] });
+      if (changed.length > 0) {
+        const skipped = await inStore(() => copy.applyChanges({ upserts: changed, deletes: [] }));
+        reportSkipped(log, metrics?.notStored, skipped);
+        // Not kept: the walk's end removes a copy held from before, now out of date.
+        for (const { id } of skipped) kept.delete(id);
+      }
       const next: number | null = answer.pagination['next-page'];
       if (next !== null && next <= page) throw new Error(`the service's next-page ${next} does not come after page ${page}: the walk stops here`);
       page = next;
     }
     // Only a complete walk removes what it did not see: a failure halfway keeps every campaign held.
-    await copy.applyChanges({ upserts: [], deletes: store.ids().filter((id) => !kept.has(id)) }, new Date(now()));
+    await inStore(() => copy.applyChanges({ upserts: [], deletes: store.ids().filter((id) => !kept.has(id)) }, new Date(now())));
     metrics?.duration.observe((now() - startedAt) / 1000);
     metrics?.skipped.set(skippedIds.length);
     return { kept: kept.size, skippedIds };
@@ -263,7 +270,7 @@ export function createCatalogue(deps: CatalogueDeps): LiveCatalogue {
     );
     const changed = await readPage(answer.data, new Set());
     if (changed.length > 0) {
-      await copy.applyChanges({ upserts: changed, deletes: [] });
+      reportSkipped(log, metrics?.notStored, await copy.applyChanges({ upserts: changed, deletes: [] }));
       log.info({ campaigns: changed.length }, 'newest campaigns synced');
     }
   }
@@ -326,7 +333,7 @@ export function createCatalogue(deps: CatalogueDeps): LiveCatalogue {
             at: new Date(now()),
             name: e.name,
             status: error instanceof ApiError ? error.status : undefined,
-            code: error instanceof ApiError ? error.code : 'error',
+            code: error instanceof ApiError || error instanceof CatalogueStoreError ? error.code : 'error',
           };
           metrics?.syncs.inc({ result: 'failure' });
           if (!stopped) log.warn({ err: e }, 'catalogue sync failed; keeping the previous catalogue');

@@ -44,6 +44,11 @@ export function registerCatalogueMetrics(registry: Registry | undefined, copy: C
   });
   return {
     skipped,
+    notStored: new Counter({
+      name: 'catalogue_skipped_campaigns_total',
+      help: "Campaign records the catalogue's store refused (each left out, the rest of its page kept), counted at every write that met one",
+      registers: [registry],
+    }),
     syncs: new Counter({ name: 'catalogue_syncs_total', help: 'Complete catalogue syncs (every page) by result', labelNames: ['result'] as const, registers: [registry] }),
     newest: new Counter({
       name: 'catalogue_newest_syncs_total',

@@ -52,9 +52,11 @@ export function withTombstones(store: Omit<CatalogueStore, 'gone'>, max = MAX_TO
     },
     applyChanges(upserts, deletes, syncedAt) {
       listedNow();
-      store.applyChanges(upserts, deletes, syncedAt);
-      for (const c of upserts) note(c);
+      const skipped = store.applyChanges(upserts, deletes, syncedAt);
+      const left = new Set(skipped.map((s) => s.id));
+      for (const c of upserts) if (!left.has(c.id)) note(c);
       for (const id of deletes) leave(id);
+      return skipped;
     },
     gone: (id) => gone.has(id),
   };

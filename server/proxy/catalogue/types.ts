@@ -93,13 +93,25 @@ export interface CatalogueChanges {
   deletes: readonly number[];
 }
 
+/** A campaign record a store could not keep, and why: skipped, the rest of its write kept. */
+export interface SkippedRecord {
+  id: number;
+  /** The store's own words (never the record's text). */
+  reason: string;
+}
+
 export interface CatalogueStore {
   /** Replaces every listed campaign by these, in one transaction, and records the sync time. */
   replaceAll(campaigns: CatalogueCampaign[], syncedAt: Date): void;
   upsert(campaign: CatalogueCampaign): void;
   remove(id: number): void;
-  /** Writes these campaigns and removes these ids, in one transaction; with `syncedAt`, also records a complete sync at that time. */
-  applyChanges(upserts: readonly CatalogueCampaign[], deletes: readonly number[], syncedAt?: Date): void;
+  /**
+   * Writes these campaigns and removes these ids, in one transaction; with
+   * `syncedAt`, also records a complete sync at that time. A record the
+   * store refuses is left out (a copy held before stays as it was) and
+   * answered; any other failure throws and writes nothing.
+   */
+  applyChanges(upserts: readonly CatalogueCampaign[], deletes: readonly number[], syncedAt?: Date): SkippedRecord[];
   /** The id of every campaign held, listed or not (a complete sync removes those it did not see). */
   ids(): number[];
   /** The id of every listed (online) campaign. */
@@ -143,8 +155,9 @@ export interface CatalogueCopy {
    * Writes what a sync found changed (only while leading) and applies it
    * here; with `syncedAt`, the write ends a complete sync at that time. A
    * shared copy hands the other instances these changes only, not a new copy.
+   * Resolves the records left out (see CatalogueStore.applyChanges).
    */
-  applyChanges(changes: CatalogueChanges, syncedAt?: Date): Promise<void>;
+  applyChanges(changes: CatalogueChanges, syncedAt?: Date): Promise<SkippedRecord[]>;
   /** Writes one campaign re-read upstream (already in `store`) through to the copy the other instances follow. */
   upsert(campaign: CatalogueCampaign): Promise<void>;
   /** Removes one campaign (already gone from `store`) from the copy the other instances follow. */

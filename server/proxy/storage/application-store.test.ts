@@ -608,6 +608,7 @@ for (const harness of [sqlite, postgres]) {
             ],
             rateCounters: 1,
             idempotencyKeys: 2,
+            webhookEvents: 0,
           },
         );
         for (const reference of ['ada-waiting', 'ada-dead']) {
@@ -623,7 +624,7 @@ for (const harness of [sqlite, postgres]) {
         assert.deepEqual(await outbox.claimKey('k-grace', 'other'), { kind: 'reused' }, "another person's key stays");
         assert.deepEqual(await outbox.claimKey('k-ada', 'other'), { kind: 'claimed' }, 'the key of an erased application is gone');
         assert.notEqual((await outbox.get('grace'))?.payload, null);
-        assert.deepEqual(await outbox.eraseByEmail('ada@example.org', ada.bucket), { applications: [], rateCounters: 0, idempotencyKeys: 0 });
+        assert.deepEqual(await outbox.eraseByEmail('ada@example.org', ada.bucket), { applications: [], rateCounters: 0, idempotencyKeys: 0, webhookEvents: 0 });
       });
 
       it('refuses an erasure request without an address, which would match every application', async () => {

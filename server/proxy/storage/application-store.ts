@@ -139,6 +139,8 @@ export interface ErasureReport {
   applications: { reference: string; statusBefore: OutboxStatus; status: OutboxStatus; outcome: Outcome | null }[];
   rateCounters: number;
   idempotencyKeys: number;
+  /** Webhook events not yet sent (or failed) that held the candidate's fields: each is still sent, without them. */
+  webhookEvents: number;
 }
 
 export interface NewApplication {

@@ -203,6 +203,18 @@ describe('shared catalogue: changes, not copies (PostgreSQL)', { skip }, () => {
     assert.equal(late.version(), leader.version());
   });
 
+  it('a record PostgreSQL cannot store (a NUL, a lone surrogate) is left out and answered; the rest of its write reaches every instance', BOUND, async () => {
+    const { copy: follower } = await open('refused');
+    const refused = [{ ...campaign(5071), name: 'Nurse\u0000' }, campaign(5073, 'Broken \uD800 title')];
+    const skipped = await leader.applyChanges({ upserts: [campaign(5070, 'Stored'), refused[0]!, campaign(5072, 'Stored too'), refused[1]!], deletes: [] });
+    assert.deepEqual(skipped.map((s) => s.id), [5071, 5073]);
+    assert.deepEqual(skipped.map((s) => s.reason), ['unsupported Unicode escape sequence', 'invalid input syntax for type json']);
+    await follower.refresh();
+    for (const instance of [leader, follower]) {
+      assert.deepEqual([5070, 5071, 5072, 5073].map((id) => instance.store.get(id)?.name), ['Stored', undefined, 'Stored too', undefined]);
+    }
+  });
+
   it('a record the copy holds unreadable is left out, its older form too, and logged with the fields at fault', BOUND, async () => {
     const logs = captureLogs();
     const { copy: follower } = await open('unreadable', { logger: logs.logger });

@@ -17,8 +17,9 @@ import type pg from 'pg';
 import { z } from 'zod';
 import { CAMPAIGN_STATUSES } from '../../contract/index.ts';
 import { CampaignAddress, CampaignDetail } from '../../public-api/schemas.ts';
-import type { CatalogueCampaign, CatalogueChanges, CatalogueCopy } from '../catalogue/types.ts';
+import type { CatalogueCampaign, CatalogueChanges, CatalogueCopy, SkippedRecord } from '../catalogue/types.ts';
 import { NEXT_VERSION, READ_CHANGES, READ_WHOLE, REMOVE_RECORDS, WRITE_RECORDS } from './catalogue-changes-sql.ts';
+import { postgresRefusesRecord } from './catalogue-refused-records.ts';
 import { openCatalogueStore } from './catalogue-sqlite.ts';
 
 // The shared copy's tables (catalogue_campaigns, catalogue_deletions, catalogue_version) are created by the database's migrations (postgres-schema.ts).
@@ -226,15 +227,40 @@ export function createSharedCatalogue(pool: pg.Pool, options: SharedCatalogueOpt
   };
 
   /**
+   * Writes the records at `version`: in one statement, or (`oneByOne`) each
+   * in a savepoint, leaving out those PostgreSQL refuses.
+   */
+  const writeRecords = async (client: pg.PoolClient, upserts: readonly CatalogueCampaign[], version: number, oneByOne: boolean): Promise<SkippedRecord[]> => {
+    if (!oneByOne) {
+      await client.query(WRITE_RECORDS, [JSON.stringify(upserts), version]);
+      return [];
+    }
+    const skipped: SkippedRecord[] = [];
+    for (const record of upserts) {
+      await client.query('SAVEPOINT record');
+      try {
+        await client.query(WRITE_RECORDS, [JSON.stringify([record]), version]);
+        await client.query('RELEASE SAVEPOINT record');
+      } catch (error) {
+        if (!postgresRefusesRecord(error)) throw error;
+        await client.query('ROLLBACK TO SAVEPOINT record');
+        skipped.push({ id: record.id, reason: (error as Error).message });
+      }
+    }
+    return skipped;
+  };
+
+  /**
    * Writes changes to the shared copy at the next version, announces it, and
    * applies them here. A sync's write (`fromSync`) is refused unless this
    * instance's dedicated connection holds the sync lock.
    */
-  const write = async (changes: CatalogueChanges, syncedAt: Date | undefined, fromSync: boolean) => {
+  const writeVersion = async (changes: CatalogueChanges, syncedAt: Date | undefined, fromSync: boolean, oneByOne: boolean): Promise<SkippedRecord[]> => {
     const current = dedicated;
     if (fromSync && current?.leading !== true) throw new Error('not the syncing instance: the shared catalogue is written by the holder of the sync lock');
     const client = await pool.connect();
     let version: number | undefined;
+    let skipped: SkippedRecord[] = [];
     try {
       await client.query('BEGIN');
       // The lock check, the version, the pruning and the announcement in one round trip.
@@ -242,7 +268,7 @@ export function createSharedCatalogue(pool: pg.Pool, options: SharedCatalogueOpt
       if (rows[0] === undefined) throw new Error('the sync lock was lost during the sync: its result is not published');
       version = z.object({ version: z.coerce.number().int() }).parse(rows[0]).version;
       writing.add(version);
-      if (changes.upserts.length > 0) await client.query(WRITE_RECORDS, [JSON.stringify(changes.upserts), version]);
+      if (changes.upserts.length > 0) skipped = await writeRecords(client, changes.upserts, version, oneByOne);
       if (changes.deletes.length > 0) await client.query(REMOVE_RECORDS, [changes.deletes, version]);
       await client.query('COMMIT');
     } catch (error) {
@@ -253,9 +279,22 @@ export function createSharedCatalogue(pool: pg.Pool, options: SharedCatalogueOpt
       // Applied below in this same turn of the event loop, before any announcement is handled; a version rolled back is taken again by the next write.
       if (version !== undefined) writing.delete(version);
     }
-    store.applyChanges(changes.upserts, changes.deletes, syncedAt);
+    const left = new Set(skipped.map((s) => s.id));
+    const written = left.size === 0 ? changes.upserts : changes.upserts.filter((c) => !left.has(c.id));
+    const skippedHere = store.applyChanges(written, changes.deletes, syncedAt);
     // These changes are in the local store now; skip reading them back unless others came in between.
     if (version === loaded + 1) loaded = version;
+    return [...skipped, ...skippedHere];
+  };
+
+  /** A write whose records all go in one statement; when PostgreSQL refuses one of them, the whole write again, record by record, without it. */
+  const write = async (changes: CatalogueChanges, syncedAt: Date | undefined, fromSync: boolean): Promise<SkippedRecord[]> => {
+    try {
+      return await writeVersion(changes, syncedAt, fromSync, false);
+    } catch (error) {
+      if (changes.upserts.length === 0 || !postgresRefusesRecord(error)) throw error;
+    }
+    return writeVersion(changes, syncedAt, fromSync, true);
   };
 
   return {
@@ -278,8 +317,12 @@ export function createSharedCatalogue(pool: pg.Pool, options: SharedCatalogueOpt
       return current.leading;
     },
     applyChanges: (changes, syncedAt) => write(changes, syncedAt, true),
-    upsert: (campaign) => write({ upserts: [campaign], deletes: [] }, undefined, false),
-    remove: (id) => write({ upserts: [], deletes: [id] }, undefined, false),
+    async upsert(campaign) {
+      await write({ upserts: [campaign], deletes: [] }, undefined, false);
+    },
+    async remove(id) {
+      await write({ upserts: [], deletes: [id] }, undefined, false);
+    },
     refresh,
     leading: () => dedicated?.leading === true,
     version: () => loaded,

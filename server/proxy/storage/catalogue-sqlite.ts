@@ -14,8 +14,9 @@ import { DEFAULT_RADIUS_KM } from '../../public-api/list-params.ts';
 import { boundingBox, distanceSql } from '../catalogue/geo.ts';
 import { foldForSearch, matchExpression, searchColumns } from '../catalogue/search-text.ts';
 import { withTombstones } from '../catalogue/tombstones.ts';
-import type { CatalogueCampaign, CatalogueStore, Facets, GeoPoint } from '../catalogue/types.ts';
+import type { CatalogueCampaign, CatalogueStore, Facets, GeoPoint, SkippedRecord } from '../catalogue/types.ts';
 import { COUNTED, FacetCounts, sameFacets } from './catalogue-facet-counts.ts';
+import { sqliteRefusesRecord } from './catalogue-refused-records.ts';
 import type { FacetColumns } from './catalogue-facet-counts.ts';
 
 /**
@@ -297,15 +298,33 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
       inTransaction(() => removeOne(id));
     },
     applyChanges(upserts, deletes, syncedAt) {
-      inTransaction(() => {
-        let changed = false;
-        // In rowid order: FTS5 writes its pending terms out as a new segment whenever a rowid is lower than the last (a stable sort: the last write of an id wins).
-        for (const c of [...upserts].sort((a, b) => a.id - b.id)) changed = write(c) || changed;
-        for (const id of [...deletes].sort((a, b) => a - b)) changed = removeOne(id) || changed;
-        // The sync time alone is in no reader's answer: it changes no version.
-        if (syncedAt !== undefined) setMeta.run('last_synced_at', syncedAt.toISOString());
-        return changed;
-      });
+      const skipped: SkippedRecord[] = [];
+      // In rowid order: FTS5 writes its pending terms out as a new segment whenever a rowid is lower than the last (a stable sort: the last write of an id wins).
+      let left = [...upserts].sort((a, b) => a.id - b.id);
+      // A record the tables refuse undoes the batch, which is written again without it: no savepoint per record (FTS5 writes a segment at each).
+      for (;;) {
+        let writing: CatalogueCampaign | undefined;
+        try {
+          inTransaction(() => {
+            let changed = false;
+            for (const c of left) {
+              writing = c;
+              changed = write(c) || changed;
+            }
+            writing = undefined;
+            for (const id of [...deletes].sort((a, b) => a - b)) changed = removeOne(id) || changed;
+            // The sync time alone is in no reader's answer: it changes no version.
+            if (syncedAt !== undefined) setMeta.run('last_synced_at', syncedAt.toISOString());
+            return changed;
+          });
+          return skipped;
+        } catch (error) {
+          const refused = writing;
+          if (refused === undefined || !sqliteRefusesRecord(error)) throw error;
+          skipped.push({ id: refused.id, reason: (error as Error).message });
+          left = left.filter((c) => c !== refused);
+        }
+      }
     },
     ids() {
       return (allIds.all() as { id: number }[]).map((r) => r.id);

@@ -379,13 +379,16 @@ export class PostgresApplicationStore extends SqlOutbox implements ApplicationSt
 
   // ---- retention and erasure ----
 
-  private async dropPersonalData(client: pg.PoolClient, references: string[], now: number, by: ErasedBy): Promise<void> {
+  /** Drops the rows' payloads and resumes, and the candidate's fields from their events; answers how many events held them. */
+  private async dropPersonalData(client: pg.PoolClient, references: string[], now: number, by: ErasedBy): Promise<number> {
     const sql = sqlOn(client);
+    let events = 0;
     for (const reference of references) {
       await sql.run(OUTBOX_SQL.dropPersonalData, [now, by, reference]);
-      await sql.run(WEBHOOK_SQL.dropCandidate, [reference]);
+      events += await sql.run(WEBHOOK_SQL.dropCandidate, [reference]);
     }
     await deleteResumeChunks(client, references);
+    return events;
   }
 
   async eraseExpiredPersonalData(retentionMs: number): Promise<string[]> {
@@ -402,14 +405,15 @@ export class PostgresApplicationStore extends SqlOutbox implements ApplicationSt
   async eraseByEmail(email: string, rateBucket: string): Promise<ErasureReport> {
     const wanted = wantedEmail(email);
     const now = this.now();
-    return inTransaction(this.pool, async (client) => {
+    const report = await inTransaction(this.pool, async (client) => {
       const sql = sqlOn(client);
       const applications: ErasureReport['applications'] = [];
+      let webhookEvents = 0;
       for (const row of await sql.all(OUTBOX_SQL.withPayload)) {
         if (!holdsEmail(row.payload, wanted)) continue;
         const reference = String(row.reference);
         const statusBefore = row.status as OutboxStatus;
-        await this.dropPersonalData(client, [reference], now, 'request');
+        webhookEvents += await this.dropPersonalData(client, [reference], now, 'request');
         if (statusBefore === 'pending' || statusBefore === 'delivering') {
           await sql.run(OUTBOX_SQL.rejectErased, [now, reference]);
           applications.push({ reference, statusBefore, status: 'rejected', outcome: 'erased' });
@@ -422,8 +426,11 @@ export class PostgresApplicationStore extends SqlOutbox implements ApplicationSt
       const rateCounters = await sql.run(OUTBOX_SQL.deleteCountersOf, [prefix, prefix.length]);
       const doomed = keysToErase((await sql.all(OUTBOX_SQL.keysWithAnswers)) as unknown as KeyWithAnswer[], applications, wanted);
       for (const key of doomed) await sql.run(OUTBOX_SQL.deleteKey, [key]);
-      return { applications, rateCounters, idempotencyKeys: doomed.length };
+      return { applications, rateCounters, idempotencyKeys: doomed.length, webhookEvents };
     });
+    // The events of rows that no longer hold the address (delivered: their payload went), found by the address their candidate holds.
+    report.webhookEvents += await this.webhooks.eraseCandidate(email);
+    return report;
   }
 
   async purgeDelivered(olderThanMs = 0): Promise<number> {

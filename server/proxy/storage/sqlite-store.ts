@@ -370,10 +370,14 @@ export class SqliteApplicationStore extends SqlOutbox implements ApplicationStor
 
   // ---- retention and erasure ----
 
-  /** Drops one row's payload and resume, recording when and why; its summary stays. The caller deletes the resume's file once committed. */
-  private dropPersonalData(reference: string, now: number, by: ErasedBy): void {
+  /**
+   * Drops one row's payload and resume, recording when and why, and the
+   * candidate's fields from its events; its summary stays. The caller deletes
+   * the resume's file once committed. Answers how many events held them.
+   */
+  private dropPersonalData(reference: string, now: number, by: ErasedBy): number {
     this.exec(OUTBOX_SQL.dropPersonalData, now, by, reference);
-    this.exec(WEBHOOK_SQL.dropCandidate, reference);
+    return this.exec(WEBHOOK_SQL.dropCandidate, reference);
   }
 
   /** Erases the personal data of dead and refused rows that ended at least `retentionMs` ago; answers their references. */
@@ -391,14 +395,7 @@ export class SqliteApplicationStore extends SqlOutbox implements ApplicationStor
     return erased;
   }
 
-  /**
-   * A right-to-erasure request: every row whose applicant email is `email`
-   * (trimmed, case-insensitive) loses its payload and resume; one still in
-   * line becomes `rejected` with outcome `erased` (it cannot be delivered
-   * without its data). Also deletes the per-email counters (`rateBucket`, as
-   * the routes name it, hashed) and the idempotency keys that point at those
-   * rows or whose stored answer holds the address.
-   */
+  /** See ApplicationStore.eraseByEmail: rows, their events, counters and keys. */
   async eraseByEmail(email: string, rateBucket: string): Promise<ErasureReport> {
     const wanted = wantedEmail(email);
     const now = this.now();
@@ -406,9 +403,10 @@ export class SqliteApplicationStore extends SqlOutbox implements ApplicationStor
       // Payloads are JSON: read the rows that still hold one (bounded by what is kept) and compare in JS.
       const rows = this.stmt(OUTBOX_SQL.withPayload).all() as { reference: string; status: OutboxStatus; outcome: Outcome | null; payload: string }[];
       const applications: ErasureReport['applications'] = [];
+      let webhookEvents = 0;
       for (const row of rows) {
         if (!holdsEmail(row.payload, wanted)) continue;
-        this.dropPersonalData(row.reference, now, 'request');
+        webhookEvents += this.dropPersonalData(row.reference, now, 'request');
         if (row.status === 'pending' || row.status === 'delivering') {
           this.exec(OUTBOX_SQL.rejectErased, now, row.reference);
           applications.push({ reference: row.reference, statusBefore: row.status, status: 'rejected', outcome: 'erased' });
@@ -422,9 +420,11 @@ export class SqliteApplicationStore extends SqlOutbox implements ApplicationStor
       const keys = this.stmt(OUTBOX_SQL.keysWithAnswers).all() as unknown as KeyWithAnswer[];
       const doomed = keysToErase(keys, applications, wanted);
       for (const key of doomed) this.exec(OUTBOX_SQL.deleteKey, key);
-      return { applications, rateCounters, idempotencyKeys: doomed.length };
+      return { applications, rateCounters, idempotencyKeys: doomed.length, webhookEvents };
     });
     for (const application of report.applications) this.resumes.remove(application.reference);
+    // The events of rows that no longer hold the address (delivered: their payload went), found by the address their candidate holds.
+    report.webhookEvents += await this.webhooks.eraseCandidate(email);
     return report;
   }
 

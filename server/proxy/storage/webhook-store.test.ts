@@ -382,6 +382,51 @@ for (const harness of [sqlite, postgres]) {
       assert.deepEqual(await types(), ['app-1:2:application.erased'], 'delivered events older than the cutoff are gone, a waiting one stays');
     });
 
+    it('an erasure by address reaches the events of an application already delivered (its row holds nothing): they lose the candidate, are still sent, and are counted', async () => {
+      await store.close();
+      store = await open('process-1', true);
+      await store.enqueue(application('ada-sent', ' Ada@Example.org'), { deadLetterAfterMs: HOUR });
+      await store.enqueue(application('ada-waiting'), { deadLetterAfterMs: HOUR });
+      await store.enqueue(application('bob', 'bob@example.org'), { deadLetterAfterMs: HOUR });
+      await store.markDelivered(await claimed(store, 'ada-sent'), 'created_applicant', { applicationId: 8 });
+
+      const report = await store.eraseByEmail('ada@example.org', emailBucket('ada@example.org'));
+
+      assert.deepEqual(report.applications.map((a) => a.reference), ['ada-waiting']);
+      // ada-sent: received and delivered (the receiver down: neither sent yet); ada-waiting: received.
+      assert.equal(report.webhookEvents, 3);
+      const events = await store.webhooks.list();
+      assert.deepEqual(events.map((e) => `${e.reference}:${e.type}:${e.has_candidate}`).sort(), [
+        'ada-sent:application.delivered:false', 'ada-sent:application.received:false',
+        'ada-waiting:application.erased:false', 'ada-waiting:application.received:false',
+        'bob:application.received:true',
+      ]);
+      // Every event, as the sender would send them: each application's in turn, once the one before is delivered.
+      const sent: { type: string; data: { reference: string; candidate?: { email: string } } }[] = [];
+      for (let claims = await store.webhooks.claimDue(10, LEASE); claims.length > 0; claims = await store.webhooks.claimDue(10, LEASE)) {
+        for (const event of claims) {
+          sent.push(JSON.parse(event.body) as (typeof sent)[number]);
+          await store.webhooks.markDelivered(event);
+        }
+      }
+      assert.equal(sent.length, 5);
+      assert.ok(sent.some((e) => e.data.reference === 'ada-sent' && e.type === 'application.delivered'), 'the delivered event is still sent');
+      assert.deepEqual(sent.map((e) => e.data.candidate?.email).filter((email) => email !== undefined), ['bob@example.org']);
+      assert.equal((await store.eraseByEmail('ada@example.org', emailBucket('ada@example.org'))).webhookEvents, 0, 'a second request finds nothing');
+    });
+
+    it('the retention period reaches the events: the candidate leaves every event recorded that long ago, sent or not', async () => {
+      await store.close();
+      store = await open('process-1', true);
+      await store.enqueue(application('old'), { deadLetterAfterMs: HOUR });
+      await store.markDelivered(await claimed(store, 'old'), 'created_applicant', {});
+      now += HOUR;
+      await store.enqueue(application('new', 'bob@example.org'), { deadLetterAfterMs: HOUR });
+      assert.equal(await store.webhooks.eraseExpiredCandidates(HOUR), 2);
+      assert.deepEqual((await store.webhooks.list()).map((e) => `${e.reference}:${e.seq}:${e.has_candidate}`), ['old:1:false', 'old:2:false', 'new:1:true']);
+      assert.equal(await store.webhooks.eraseExpiredCandidates(HOUR), 0);
+    });
+
     it('purges a delivered event only once older than asked', async () => {
       await store.enqueue(application('r1'), { deadLetterAfterMs: HOUR });
       const [event] = await store.webhooks.claimDue(10, LEASE);

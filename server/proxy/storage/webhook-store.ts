@@ -6,6 +6,7 @@
 import { WebhookCandidate, type ApplicationEventType } from '../../public-api/webhook-events.ts';
 import { WEBHOOK_EVENT_STATUSES, WEBHOOK_RETRY_FOR_MS, WEBHOOK_SQL, applicationEventParams } from './webhooks-sql.ts';
 import type { WebhookEventStatus } from './webhooks-sql.ts';
+import { wantedEmail } from './sql-outbox.ts';
 import type { Raw, Sql } from './sql-outbox.ts';
 import { OUTBOX_SQL } from './outbox-sql.ts';
 
@@ -84,6 +85,15 @@ export interface WebhookEventStore {
   counts(): Promise<Record<WebhookEventStatus, number>>;
   /** Puts a failed event back in line now, with three more days of retries. */
   retry(id: string): Promise<WebhookRetryResult>;
+  /**
+   * A right-to-erasure request reaching the events: the candidate's fields
+   * leave every event that still holds them for this address (trimmed,
+   * case-insensitive), whatever became of the application's row. Each event
+   * is still sent, without them. Answers how many events held them.
+   */
+  eraseCandidate(email: string): Promise<number>;
+  /** The retention period reaching the events: the candidate's fields leave every event recorded at least `retentionMs` ago; answers how many. */
+  eraseExpiredCandidates(retentionMs: number): Promise<number>;
 }
 
 function toEvent(raw: Raw): WebhookEventRow {
@@ -105,6 +115,13 @@ function toEvent(raw: Raw): WebhookEventRow {
     delivered_at: n(raw.delivered_at),
     ended_at: n(raw.ended_at),
   };
+}
+
+/** Whether an event's stored candidate has the address `wanted` (as wantedEmail gives it). */
+function candidateIs(candidate: unknown, wanted: string): boolean {
+  const parsed = WebhookCandidate.safeParse(JSON.parse(String(candidate)));
+  const email = parsed.success ? parsed.data.email : undefined;
+  return typeof email === 'string' && email.trim().toLowerCase() === wanted;
 }
 
 /** The body sent: the stored one, with the candidate's fields put back in `data` when they are still kept. */
@@ -192,6 +209,19 @@ export class SqlWebhookEvents implements WebhookEventStore {
     const counts: Record<WebhookEventStatus, number> = { pending: 0, delivering: 0, delivered: 0, failed: 0 };
     for (const row of await this.sql.all(WEBHOOK_SQL.counts)) counts[row.status as WebhookEventStatus] = Number(row.n);
     return counts;
+  }
+
+  async eraseCandidate(email: string): Promise<number> {
+    const wanted = wantedEmail(email);
+    let erased = 0;
+    for (const row of await this.sql.all(WEBHOOK_SQL.withCandidate)) {
+      if (candidateIs(row.candidate, wanted)) erased += await this.sql.run(WEBHOOK_SQL.dropEventCandidate, [String(row.id)]);
+    }
+    return erased;
+  }
+
+  async eraseExpiredCandidates(retentionMs: number): Promise<number> {
+    return this.sql.run(WEBHOOK_SQL.dropExpiredCandidates, [this.now() - retentionMs]);
   }
 
   async retry(id: string): Promise<WebhookRetryResult> {

@@ -83,8 +83,13 @@ export const WEBHOOK_SQL = {
   /** A failed event back in line now, with three more days. */
   retry: `UPDATE webhook_events SET status = 'pending', next_attempt_at = $1, give_up_at = $2, attempts = 0, ended_at = NULL
     WHERE id = $3 AND status = 'failed'`,
-  /** The candidate's data leaves the events of an application whose personal data is erased. */
-  dropCandidate: 'UPDATE webhook_events SET candidate = NULL WHERE reference = $1',
+  /** The candidate's data leaves the events of an application whose personal data is erased (the events are still sent, without it). */
+  dropCandidate: 'UPDATE webhook_events SET candidate = NULL WHERE reference = $1 AND candidate IS NOT NULL',
+  /** The events still holding a candidate's fields (none delivered or failed: bounded by what waits), for an erasure to match by address. */
+  withCandidate: 'SELECT id, candidate FROM webhook_events WHERE candidate IS NOT NULL',
+  dropEventCandidate: 'UPDATE webhook_events SET candidate = NULL WHERE id = $1 AND candidate IS NOT NULL',
+  /** The retention period reaches the events too: none keeps a candidate's fields longer, sent or not. */
+  dropExpiredCandidates: 'UPDATE webhook_events SET candidate = NULL WHERE candidate IS NOT NULL AND created_at <= $1',
   purgeDelivered: "DELETE FROM webhook_events WHERE status = 'delivered' AND delivered_at <= $1",
   setIdempotencyKey: 'UPDATE outbox SET idempotency_key = $1 WHERE reference = $2',
 } as const;
