@@ -53,10 +53,7 @@ let told = false;
 export function trusted(): Policy | null {
   if (policy === null && !told) {
     told = true;
-    console.error(
-      `jobboard widget: this page refused the Trusted Types policy "${POLICY_NAME}" (another script created it first, or the Content-Security-Policy's trusted-types does not list it). ` +
-        `Offer descriptions are shown as plain text, with no JobPosting data and no captcha. List ${POLICY_NAME} in trusted-types and let no other script create a policy of that name.`,
-    );
+    console.error(`jobboard widget: the page refused the Trusted Types policy ${POLICY_NAME} (created first elsewhere, or not in trusted-types), so descriptions are plain text. Allow ${POLICY_NAME} in trusted-types; create no other policy of that name.`);
   }
   return policy;
 }
