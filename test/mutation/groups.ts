@@ -78,9 +78,18 @@ export const MUTATION_GROUPS: readonly MutationGroup[] = [
         command: 'npx wtr --config test/mutation/widget-apply.web-test-runner.config.mjs --files widget/src/apply/campaign-tracking.test.ts',
       },
       {
-        // The form's tests take a minute in full; each file stops at its first failure.
+        // The form's tests take a minute in full: one file at a time, the ones that kill most mutants first,
+        // each ended by its first failure, and the next run only while the mutant lives.
         mutate: ['widget/src/apply/application-controller.ts'],
-        command: 'npx wtr --config test/mutation/widget-apply.web-test-runner.config.mjs',
+        command: [
+          'widget/src/apply/apply-sending.test.ts',
+          'widget/src/apply/apply.test.ts',
+          'widget/src/apply/campaign-tracking.test.ts',
+          'widget/src/apply/apply-options.test.ts',
+          'widget/src/apply/apply-unavailable.test.ts',
+        ]
+          .map((file) => `npx wtr --config test/mutation/widget-apply.web-test-runner.config.mjs --files ${file}`)
+          .join(' && '),
       },
     ],
   },
