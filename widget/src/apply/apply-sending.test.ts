@@ -116,6 +116,9 @@ describe('<jobboard-apply>: sending', () => {
       expect(receiptLink('/applications/receipt/t', '/jobs')).to.equal(`${location.origin}/applications/receipt/t`);
       expect(receiptLink('javascript:alert(1)', 'https://proxy.example')).to.equal(null);
       expect(receiptLink(undefined, 'https://proxy.example')).to.equal(null);
+      // A scheme that only ends like http:, and a link no URL can be made of.
+      expect(receiptLink('nothttp://jobs.example/receipt', 'https://proxy.example')).to.equal(null);
+      expect(receiptLink('https://[receipt', 'https://proxy.example')).to.equal(null);
     });
 
     it('titles the outcome with an h2 by default, or at the level heading-level gives', async () => {
