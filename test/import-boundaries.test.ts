@@ -33,6 +33,7 @@ describe('the widget\'s imports from server/', () => {
     assert.deepEqual(await importProblems("import { APPLICATION_FORM as x } from '../../../server/public-api/application-form.ts';"), []);
     assert.deepEqual(await importProblems("import { UTM_FIELDS as x } from '../../../server/public-api/campaign-tracking.ts';"), []);
     assert.deepEqual(await importProblems("import { offerHead as x } from '../../../server/public-api/offer-head.ts';"), []);
+    assert.deepEqual(await importProblems("import { PINNED_WIDGET_PATH as x } from '../../../server/public-api/pinned-widget.ts';"), []);
     assert.deepEqual(await importProblems("import { SALARY_CURRENCY as x } from '../../../server/contract/values.ts';"), []);
   });
 

@@ -1,11 +1,11 @@
 // Campaign tracking over real HTTP against the sandbox: the utm_* posted with
-// the apply form are checked (a bad one is a 422 field problem), kept with the
-// application and told to the company in a comment; with TRACK_UTM=false the
-// proxy ignores them and tells the widget not to collect them.
+// the apply form are checked (a bad one is dropped, logged and counted, and
+// the application goes on), kept with the application and told to the
+// company in a comment; with TRACK_UTM=false the proxy ignores them and tells
+// the widget not to collect them.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { eventually } from '../server/test/poll.ts';
-import { admin } from '../server/test/sandbox-admin.ts';
 import { apply, fetch, startApplyWorld, validFields, BOARD_ORIGIN } from './proxy-apply-support.ts';
 import type { ApplyWorld } from './proxy-apply-support.ts';
 
@@ -49,7 +49,7 @@ describe('campaign tracking (TRACK_UTM unset: on)', () => {
     assert.equal(answer.status, 201, answer.text);
     const row = await deliveredRow(world, answer.body.reference);
     assert.deepEqual(row.utm, { utm_source: 'newsletter', utm_medium: 'email', utm_campaign: 'printemps – café' });
-    assert.deepEqual(commentsOf(world, row.upstream_application_id!), [validFields(0).cover_letter, 'Came from: utm_source=newsletter, utm_medium=email, utm_campaign=printemps – café']);
+    assert.deepEqual(commentsOf(world, row.upstream_application_id!), [validFields(0).cover_letter, 'Came from: utm_source="newsletter", utm_medium="email", utm_campaign="printemps – café"']);
   });
 
   it('without any, sends only the cover letter, and keeps none', async () => {
@@ -59,16 +59,25 @@ describe('campaign tracking (TRACK_UTM unset: on)', () => {
     assert.deepEqual(commentsOf(world, row.upstream_application_id!), [fields.cover_letter]);
   });
 
-  it('answers 422 naming the field for a value over 200 characters or holding control characters, and sends nothing', async () => {
-    const fields = { ...validFields(world.openCampaignIds[0]!), utm_term: 'x'.repeat(201), utm_content: 'line\nbreak', utm_source: 'ok' };
+  it('takes the application without a value over 200 characters or holding control characters, logs and counts each dropped one, and quotes the rest to the company', async () => {
+    const fields = {
+      ...validFields(world.openCampaignIds[0]!),
+      utm_term: 'x'.repeat(201),
+      utm_content: 'line\nfeed',
+      utm_medium: 'bidi\u202eevil',
+      utm_campaign: 'x, utm_medium=spoofed',
+    };
     const answer = await apply(world.proxyUrl, { fields });
-    assert.equal(answer.status, 422);
-    assert.equal(answer.body.code, 'validation_failed');
-    assert.deepEqual(answer.body.errors, [
-      { field: 'utm_term', code: 'too_long', message: 'At most 200 characters.' },
-      { field: 'utm_content', code: 'invalid_value', message: 'Printable characters only: no control characters or line breaks.' },
-    ]);
-    assert.deepEqual(await admin(world.sandbox, 'GET', `/creates?email=${encodeURIComponent(fields.email)}`), []);
+    assert.equal(answer.status, 201, answer.text);
+    const row = await deliveredRow(world, answer.body.reference);
+    assert.deepEqual(row.utm, { utm_campaign: 'x, utm_medium=spoofed' });
+    assert.deepEqual(commentsOf(world, row.upstream_application_id!), [validFields(0).cover_letter, 'Came from: utm_campaign="x, utm_medium=spoofed"']);
+    const logged = world.logs.lines.filter((line) => line.event === 'utm_dropped');
+    assert.deepEqual(logged.map((line) => [line.level, line.fields]), [[40, ['utm_medium: not_printable', 'utm_term: too_long', 'utm_content: not_printable']]]);
+    assert.doesNotMatch(JSON.stringify(logged), /xxxx|feed|evil/, 'the values are not logged');
+    const metrics = await (await fetch(world.metricsUrl)).text();
+    for (const field of ['utm_medium', 'utm_term', 'utm_content']) assert.match(metrics, new RegExp(`^applications_utm_dropped_total\\{field="${field}"\\} 1$`, 'm'));
+    assert.doesNotMatch(metrics, /applications_utm_dropped_total\{field="utm_campaign"\}/);
   });
 });
 

@@ -20,8 +20,11 @@ const languageBudget = 22.5 * 1024;
  * widget.js with the apply form's module: what a page with a form loads in
  * English. More than the two were as one file (23.2 KB): gzip compresses
  * each file alone, and the module names what it imports from widget.js.
+ * 26.5 KB since widget.js carries a Trusted Types policy that hands out only
+ * sanitised HTML (with a plain-text fallback), the guard of a pinned
+ * widget.js without its import map, and the campaign parameters' rule.
  */
-const applyBudget = 25.6 * 1024;
+const applyBudget = 26.5 * 1024;
 const dir = new URL('../dist/widget/', import.meta.url);
 
 async function built(name: string): Promise<string> {

@@ -1,6 +1,9 @@
 // Small parts of the configuration's parsing shared by its modules (config.ts, webhooks/config.ts).
 import { z } from 'zod';
 
+/** The names of this machine that an http:// URL may use (anything else must be https). */
+export const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '[::1]']);
+
 /** A text variable: trimmed, and unset when empty. */
 export const optionalText = z
   .string()

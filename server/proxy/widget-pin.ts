@@ -8,8 +8,7 @@
 // here too, for the widget-tag command.
 import { createHash } from 'node:crypto';
 
-/** widget.js under its hash; the names of the modules beside it (widget-fr-<hash>.js, widget-apply-<hash>.js) never match it. */
-export const PINNED_WIDGET_PATH = /^\/widget-[0-9a-f]{16}\.js$/;
+export { PINNED_WIDGET_PATH } from '../public-api/pinned-widget.ts';
 
 const sha384 = (bytes: Uint8Array) => createHash('sha384').update(bytes).digest();
 

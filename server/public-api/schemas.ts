@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { JOB_TYPES, JobboardApplicantInput, LOCALES, PER_PAGE_MAX, RESUME_TYPES, WORKING_TIMES } from '../contract/index.ts';
 import { APPLICATION_FORM, CONFIGURABLE_FIELDS, FIELD_MODES, postedName, upstreamName } from './application-form.ts';
 import type { ConfigurableField, FieldKind, FieldMode, FormField } from './application-form.ts';
-import { MAX_UTM_CHARS, UTM_FIELDS, UTM_VALUE } from './campaign-tracking.ts';
+import { MAX_UTM_CHARS, UTM_FIELDS } from './campaign-tracking.ts';
 import { DEFAULT_OFFER_PARAM, DEFAULT_RADIUS_KM, LIST_PRESETS, LIST_SORTS, MAX_RADIUS_KM } from './list-params.ts';
 
 /** Query values: an empty or blank parameter counts as absent ("?city=&q=%20" is no filter). */
@@ -315,8 +315,8 @@ function formFieldSchema(field: FormField, required: boolean): z.ZodType {
   }
 }
 
-/** A campaign parameter: printable characters, at most MAX_UTM_CHARS. */
-const utmSchema = z.string().max(MAX_UTM_CHARS).regex(UTM_VALUE, 'printable characters only').optional();
+/** A campaign parameter: any text; one that breaks the rule (campaign-tracking.ts) is dropped, never refused. */
+const utmSchema = z.string().optional();
 
 /**
  * The multipart form of POST /api/applications under a board's field modes
@@ -343,7 +343,7 @@ export function applicationFormSchema(fields: Record<ConfigurableField, FieldMod
     website: z.string().optional().describe('Honeypot: hidden from people, must stay empty'),
     captcha_token: z.string().optional(),
     ...Object.fromEntries(shown.map((field) => [postedName(field), schemaOf(field)])),
-    ...Object.fromEntries(UTM_FIELDS.map((name) => [name, utmSchema.describe(`The ${name} of the landing URL; ignored when GET /api/config says track_utm false`)])),
+    ...Object.fromEntries(UTM_FIELDS.map((name) => [name, utmSchema.describe(`The ${name} of the landing URL, kept when at most ${MAX_UTM_CHARS} printable characters (code points), else dropped (the application is taken without it); ignored when GET /api/config says track_utm false`)])),
   }).meta({ dependentRequired });
 }
 

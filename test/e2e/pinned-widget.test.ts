@@ -27,18 +27,18 @@ function importMapSourceOf(head: string): string {
   return `'sha256-${createHash('sha256').update(map).digest('base64')}'`;
 }
 
-/** A French board page with `head` in its head, served with the strict policy of the widget's guide, allowing the import map in `head`. */
-async function startBoard(page: () => { head: string; proxy: string }): Promise<{ origin: string; server: Server }> {
+/** A French board page with `head` in its head, served with the strict policy of the widget's guide, allowing the import map in `head` unless `refuseMap`. */
+async function startBoard(page: () => { head: string; proxy: string; refuseMap: boolean }): Promise<{ origin: string; server: Server }> {
   const server = createServer((req, res) => {
     if (req.url !== '/') {
       res.writeHead(204);
       res.end();
       return;
     }
-    const { head, proxy } = page();
+    const { head, proxy, refuseMap } = page();
     res.writeHead(200, {
       'content-type': 'text/html; charset=utf-8',
-      'content-security-policy': strictPolicy(proxy, [importMapSourceOf(head)]),
+      'content-security-policy': strictPolicy(proxy, refuseMap ? [] : [importMapSourceOf(head)]),
     });
     res.end(`<!doctype html><html lang="fr"><head><meta charset="utf-8"><title>Offres</title>
 ${head}</head>
@@ -63,10 +63,11 @@ describe('a board that loads the widget pinned, with Subresource Integrity', () 
   let browser: Browser;
   let printed: { head: string; importMapSource: string };
   let head = '';
+  let refuseMap = false;
 
   before(async () => {
     let proxy = '';
-    board = await startBoard(() => ({ head, proxy }));
+    board = await startBoard(() => ({ head, proxy, refuseMap }));
     world = await startDemoWorld('pinned', { ALLOWED_ORIGINS: board.origin });
     proxy = world.demo.proxy.url;
     ({ browser } = world);
@@ -80,8 +81,9 @@ describe('a board that loads the widget pinned, with Subresource Integrity', () 
   });
 
   /** Opens the board with `tags` in its head; answers the page, the URLs it loaded and what the console said. */
-  async function open(tags: string): Promise<{ page: Page; loaded: string[]; console: string[] }> {
+  async function open(tags: string, options: { refuseMap?: boolean } = {}): Promise<{ page: Page; loaded: string[]; console: string[] }> {
     head = tags;
+    refuseMap = options.refuseMap ?? false;
     const page = await browser.newPage();
     const loaded: string[] = [];
     const said: string[] = [];
@@ -135,6 +137,21 @@ describe('a board that loads the widget pinned, with Subresource Integrity', () 
     await page.locator('jobboard-campaigns [data-offer]').first().waitFor({ timeout: 15_000 });
     assert.equal((await page.locator('jobboard-campaigns form[role="search"] button[type="submit"]').innerText()).trim(), 'Search');
     assert.ok(said.some((line) => /integrity/i.test(line)), said.join('\n'));
+    await page.close();
+  });
+
+  it('when the page\'s policy lacks the import map\'s hash, loads no second widget.js or Lit: the offers are listed, and one console error names the hash to add', async () => {
+    const { page, loaded, console: said } = await open(printed.head, { refuseMap: true });
+    await page.locator('jobboard-campaigns [data-offer]').first().waitFor({ timeout: 15_000 });
+    await page.waitForLoadState('load');
+    await page.waitForTimeout(500);
+    assert.ok(!loaded.includes('/widget.js'), loaded.join('\n'));
+    assert.deepEqual(await page.evaluate(() => (globalThis as unknown as { litHtmlVersions: string[] }).litHtmlVersions.length), 1, 'one Lit');
+    const told = said.filter((line) => line.includes('jobboard widget'));
+    assert.equal(told.length, 1, said.join('\n'));
+    assert.ok(told[0]!.startsWith('error: '), told[0]!);
+    assert.ok(told[0]!.includes(`add ${printed.importMapSource} to script-src`), told[0]!);
+    assert.ok(!said.some((line) => /lit-html|copy every file/.test(line)), said.join('\n'));
     await page.close();
   });
 });

@@ -16,18 +16,41 @@ import { pdf } from '../../server/test/files.ts';
 import { collectViolations, strictPolicy } from './board-security.ts';
 import { fillAndSend } from './apply-form.ts';
 
-/** A French board page (so the language module loads too), served with the strict policy. */
+/** A script of the board's own that creates a Trusted Types policy of the widget's name, and says on the page whether it could. */
+const TAKE_POLICY = `try {
+  trustedTypes.createPolicy('jobboard-connector', { createHTML: (s) => s });
+  document.documentElement.dataset.pagePolicy = 'created';
+} catch {
+  document.documentElement.dataset.pagePolicy = 'refused';
+}`;
+
+/**
+ * A French board page (so the language module loads too), served with the
+ * strict policy: `/`; `/first` where a script of the page takes the widget's
+ * policy name before widget.js runs; `/later` where one tries after it.
+ */
 async function startBoard(proxyUrl: () => string): Promise<{ origin: string; server: Server }> {
+  const pages: Record<string, { before: string; after: string }> = {
+    '/': { before: '', after: '' },
+    '/first': { before: '<script src="/take-policy.js"></script>', after: '' },
+    '/later': { before: '', after: '<script type="module" src="/take-policy.js"></script>' },
+  };
   const server = createServer((req, res) => {
+    if (req.url === '/take-policy.js') {
+      res.writeHead(200, { 'content-type': 'text/javascript' });
+      res.end(TAKE_POLICY);
+      return;
+    }
+    const page = pages[req.url ?? ''];
     // No favicon, and no 404 for it in the console either (a data: icon is no image of 'self').
-    if (req.url !== '/') {
+    if (page === undefined) {
       res.writeHead(204);
       res.end();
       return;
     }
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': strictPolicy(proxyUrl()) });
     res.end(`<!doctype html><html lang="fr"><head><meta charset="utf-8"><title>Offres</title>
-<script type="module" src="${proxyUrl()}/widget.js"></script></head>
+${page.before}<script type="module" src="${proxyUrl()}/widget.js"></script>${page.after}</head>
 <body><h1>Nos offres</h1><jobboard-campaigns endpoint="${proxyUrl()}"></jobboard-campaigns></body></html>`);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -72,6 +95,41 @@ describe('a board served with a strict Content-Security-Policy and Trusted Types
     await page.locator('jobboard-apply [part="outcome"].success').waitFor({ timeout: 15_000 });
 
     assert.deepEqual(violations, []);
+    await page.close();
+  });
+
+  it('keeps its policy when a script of the page tries to take the name after widget.js ran: the description is shown as HTML', async () => {
+    const page = await browser.newPage();
+    const violations = await collectViolations(page);
+    await page.goto(board.origin + '/later');
+    await page.locator('jobboard-campaigns [data-offer]').first().click();
+    const rich = page.locator('jobboard-campaigns [part="description"] .rich').first();
+    await rich.waitFor();
+    assert.ok((await rich.locator('p, li, strong').count()) > 0, 'the description keeps its formatting');
+    assert.equal(await page.evaluate(() => document.documentElement.dataset.pagePolicy), 'refused', "the page's script could not take the name");
+    assert.ok(violations.every((line) => !line.includes('jobboard widget')), violations.join('\n'));
+    await page.close();
+  });
+
+  it('when a script of the page took the policy name first, says so once in the console, and lists and opens the offers with their descriptions as text', async () => {
+    const page = await browser.newPage();
+    const violations = await collectViolations(page);
+    await page.goto(board.origin + '/first');
+    assert.equal(await page.evaluate(() => document.documentElement.dataset.pagePolicy), 'created');
+    await page.locator('jobboard-campaigns [data-offer]').first().click();
+    const rich = page.locator('jobboard-campaigns [part="description"] .rich').first();
+    await rich.waitFor();
+    assert.ok((await rich.innerText()).trim().length > 0, 'the description is shown');
+    assert.equal(await rich.locator(':not(p)').count(), 0, 'as paragraphs of text');
+    // Opening another offer says nothing more.
+    await page.goBack();
+    await page.locator('jobboard-campaigns [data-offer]').nth(1).click();
+    await page.locator('jobboard-campaigns [part="description"] .rich').first().waitFor();
+    const told = violations.filter((line) => line.includes('jobboard widget'));
+    assert.equal(told.length, 1, violations.join('\n'));
+    assert.match(told[0]!, /refused the Trusted Types policy jobboard-connector .*Allow jobboard-connector in trusted-types; create no other policy of that name\./);
+    assert.equal(await page.locator('head script[type="application/ld+json"]').count(), 0, 'no JobPosting script, which the page would refuse');
+    assert.ok(violations.every((line) => !/page error/.test(line)), violations.join('\n'));
     await page.close();
   });
 });

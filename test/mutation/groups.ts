@@ -53,9 +53,43 @@ export const MUTATION_GROUPS: readonly MutationGroup[] = [
     parts: [
       { mutate: ['server/proxy/catalogue/sanitize.ts'], command: `${NODE_TEST} server/proxy/catalogue/sanitize.test.ts` },
       {
-        mutate: ['widget/src/internal/html.ts'],
+        mutate: ['widget/src/internal/html.ts', 'widget/src/internal/html-allowlist.ts'],
         // The page cannot read the environment: this configuration tells it the active mutant.
         command: 'npx wtr --config test/mutation/widget-sanitiser.web-test-runner.config.mjs',
+      },
+    ],
+  },
+  {
+    name: 'utm',
+    about: "the rule of a campaign parameter's value (utm_*), which the widget and the proxy both apply",
+    parts: [
+      {
+        mutate: ['server/public-api/campaign-tracking.ts'],
+        command: `${NODE_TEST} server/public-api/campaign-tracking.test.ts server/proxy/applications/form.test.ts`,
+      },
+    ],
+  },
+  {
+    name: 'widget-apply',
+    about: "the widget's campaign tracking and its apply form's controller (browser tests in Chromium)",
+    parts: [
+      {
+        mutate: ['widget/src/internal/campaign-tracking.ts'],
+        command: 'npx wtr --config test/mutation/widget-apply.web-test-runner.config.mjs --files widget/src/apply/campaign-tracking.test.ts',
+      },
+      {
+        // The form's tests take a minute in full: one file at a time, the ones that kill most mutants first,
+        // each ended by its first failure, and the next run only while the mutant lives.
+        mutate: ['widget/src/apply/application-controller.ts'],
+        command: [
+          'widget/src/apply/apply-sending.test.ts',
+          'widget/src/apply/apply.test.ts',
+          'widget/src/apply/campaign-tracking.test.ts',
+          'widget/src/apply/apply-options.test.ts',
+          'widget/src/apply/apply-unavailable.test.ts',
+        ]
+          .map((file) => `npx wtr --config test/mutation/widget-apply.web-test-runner.config.mjs --files ${file}`)
+          .join(' && '),
       },
     ],
   },

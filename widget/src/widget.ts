@@ -20,8 +20,9 @@ defineElement('jobboard-campaigns', JobboardCampaigns);
 // widget.js small for every visitor of the list. It is fetched at once
 // (start-early.ts), while the catalogue loads its offers, so that an offer
 // opened does not wait for it; a <jobboard-apply> on the page until then is
-// upgraded when it is defined.
-applyModule.then(
+// upgraded when it is defined. A pinned widget.js without its import map
+// loads none (the console says what to add).
+applyModule?.then(
   ({ JobboardApply }) => defineElement('jobboard-apply', JobboardApply),
   (error: unknown) => {
     console.warn(`jobboard widget: no apply form (${String(error)}). Serve widget-apply-*.js beside widget.js: copy every file of dist/widget/.`);

@@ -133,10 +133,15 @@ describe('refusesSource, at each status', () => {
 
 describe('the note the company reads', () => {
   it('says the campaign in UTM_FIELDS order, and the board when without source', () => {
-    assert.equal(cameFrom({ utm_content: 'c', utm_source: 's' }), 'Came from: utm_source=s, utm_content=c');
+    assert.equal(cameFrom({ utm_content: 'c', utm_source: 's' }), 'Came from: utm_source="s", utm_content="c"');
     assert.equal(cameFrom({}), undefined);
     assert.equal(companyNote({ utm: null }), undefined);
-    assert.equal(companyNote({ utm: { utm_medium: 'm' }, withoutSource: { source: 'jobboard_demo', board: 'jobboard_demo' } }), `${NOTE}\nCame from: utm_medium=m`);
+    assert.equal(companyNote({ utm: { utm_medium: 'm' }, withoutSource: { source: 'jobboard_demo', board: 'jobboard_demo' } }), `${NOTE}\nCame from: utm_medium="m"`);
+  });
+
+  it('quotes each value, so that none can read as another pair (its own quotes and backslashes escaped)', () => {
+    assert.equal(cameFrom({ utm_campaign: 'x, utm_medium=spoofed' }), 'Came from: utm_campaign="x, utm_medium=spoofed"');
+    assert.equal(cameFrom({ utm_campaign: 'x", utm_medium="spoofed', utm_term: 'a\\' }), 'Came from: utm_campaign="x\\", utm_medium=\\"spoofed", utm_term="a\\\\"');
   });
 });
 
@@ -155,8 +160,8 @@ describe('attemptDelivery with the board\'s source', () => {
     assert.deepEqual(result, { kind: 'delivered', outcome: 'created_applicant', applicantId: 5, applicationId: 9, source: 'refused' });
     assert.deepEqual(remembered, [[3, 'jobboard_demo', 6000]]);
     assert.deepEqual(bodies.map((b) => b.applications), [
-      [{ campaign_id: 12, source: 'jobboard_demo', comments: [{ content: 'Hello' }, { content: 'Came from: utm_source=news' }] }],
-      [{ campaign_id: 12, comments: [{ content: 'Hello' }, { content: `${NOTE}\nCame from: utm_source=news` }] }],
+      [{ campaign_id: 12, source: 'jobboard_demo', comments: [{ content: 'Hello' }, { content: 'Came from: utm_source="news"' }] }],
+      [{ campaign_id: 12, comments: [{ content: 'Hello' }, { content: `${NOTE}\nCame from: utm_source="news"` }] }],
     ]);
   });
 

@@ -36,10 +36,14 @@ export function refusesSource(error: unknown): boolean {
   return error.code === 'source_not_allowed' || error.details.some((d) => /(^|\.)source$/.test(d.field));
 }
 
-/** "Came from: utm_source=…, utm_medium=…", in UTM_FIELDS order; undefined without any. */
+/**
+ * 'Came from: utm_source="…", utm_medium="…"', in UTM_FIELDS order; undefined
+ * without any. Each value is quoted (a JSON string: its own quotes and
+ * backslashes escaped), so that no value can read as another pair.
+ */
 export function cameFrom(utm: Utm | null): string | undefined {
   if (utm === null) return undefined;
-  const pairs = UTM_FIELDS.flatMap((name) => (utm[name] === undefined ? [] : [`${name}=${utm[name]}`]));
+  const pairs = UTM_FIELDS.flatMap((name) => (utm[name] === undefined ? [] : [`${name}=${JSON.stringify(utm[name])}`]));
   return pairs.length === 0 ? undefined : `Came from: ${pairs.join(', ')}`;
 }
 

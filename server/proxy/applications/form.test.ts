@@ -58,6 +58,7 @@ describe('checkForm', () => {
       email: 'Ada@Example.org',
       captchaToken: 'tok',
       utm: null,
+      droppedUtm: [],
       payload: {
         applicant: {
           email: 'Ada@Example.org',
@@ -240,19 +241,24 @@ describe('checkForm: campaign parameters (TRACK_UTM)', () => {
     assert.equal(tracked({}).checked?.utm, null);
   });
 
-  it('refuses a value over 200 characters, or cut by the form limit, as too_long', () => {
-    assert.deepEqual(tracked({ utm_source: 'x'.repeat(200) }).errors, []);
-    assert.deepEqual(tracked({ utm_source: 'x'.repeat(201), utm_content: 'ok' }).errors, [{ field: 'utm_source', code: 'too_long', message: 'At most 200 characters.' }]);
-    assert.deepEqual(tracked({ utm_term: 'x' }, ['utm_term']).errors.map((e) => [e.field, e.code]), [['utm_term', 'too_long']]);
+  it('drops a value over 200 characters, or cut by the form limit, as too long, and keeps the others: the form is not refused', () => {
+    assert.deepEqual(tracked({ utm_source: 'x'.repeat(200) }).checked?.utm, { utm_source: 'x'.repeat(200) });
+    const { errors, checked } = tracked({ utm_source: 'x'.repeat(201), utm_content: 'ok' });
+    assert.deepEqual(errors, []);
+    assert.deepEqual(checked?.utm, { utm_content: 'ok' });
+    assert.deepEqual(checked?.droppedUtm, [{ name: 'utm_source', fault: 'too_long' }]);
+    const cut = tracked({ utm_term: 'x' }, ['utm_term']).checked;
+    assert.deepEqual([cut?.utm, cut?.droppedUtm], [null, [{ name: 'utm_term', fault: 'too_long' }]]);
   });
 
-  it('refuses control characters, line breaks and invisible format characters as invalid_value, next to the other fields\' problems', () => {
+  it('drops control characters, line breaks and invisible format characters as not printable; the other fields\' problems still refuse the form', () => {
     for (const bad of ['a\u0000b', 'a\nb', 'tab\there', 'a\u007fb', 'a\u0085b', 'a\u202eb', 'a\u2028b']) {
-      assert.deepEqual(tracked({ utm_medium: bad }).errors.map((e) => [e.field, e.code]), [['utm_medium', 'invalid_value']], JSON.stringify(bad));
+      const { errors, checked } = tracked({ utm_medium: bad, utm_source: 'news' });
+      assert.deepEqual([errors, checked?.utm, checked?.droppedUtm], [[], { utm_source: 'news' }, [{ name: 'utm_medium', fault: 'not_printable' }]], JSON.stringify(bad));
     }
     assert.deepEqual(
       checkForm(parsed({ ...VALID, first_name: '', utm_campaign: 'a\u0007' }), modes(), true).errors.map((e) => [e.field, e.code]),
-      [['first_name', 'required'], ['utm_campaign', 'invalid_value']],
+      [['first_name', 'required']],
     );
   });
 

@@ -7,8 +7,8 @@ import type { z } from 'zod';
 import { JobboardApplicantInput, LOCALES } from '../../contract/index.ts';
 import { APPLICATION_FORM, MAX_COVER_LETTER_CHARS, invalidCodeOf, postedName, refusesControlCharacters } from '../../public-api/application-form.ts';
 import type { ConfigurableField, FieldMode } from '../../public-api/application-form.ts';
-import { MAX_UTM_CHARS, UTM_FIELDS, UTM_VALUE } from '../../public-api/campaign-tracking.ts';
-import type { Utm } from '../../public-api/campaign-tracking.ts';
+import { UTM_FIELDS, keepUtm } from '../../public-api/campaign-tracking.ts';
+import type { KeptUtm, Utm } from '../../public-api/campaign-tracking.ts';
 import type { FieldProblem } from '../problem.ts';
 import type { ParsedForm } from './multipart.ts';
 import type { ApplicationPayload } from '../storage/application-store.ts';
@@ -46,23 +46,20 @@ export interface CheckedForm {
   captchaToken: string | undefined;
   /** The campaign parameters posted (TRACK_UTM), null when none or not tracked. */
   utm: Utm | null;
+  /** The campaign parameters posted that broke the rule, left out of `utm`. */
+  droppedUtm: KeptUtm['dropped'];
 }
 
 /**
- * The campaign parameters of a form (utm_*, as the widget posts them), each
- * at most MAX_UTM_CHARS printable characters; blank ones are absent.
+ * The campaign parameters of a form (utm_*, as the widget posts them) that
+ * keep to the rule (public-api/campaign-tracking.ts); one cut by the form's
+ * limit is too long. A bad one is dropped, never refused: the candidate did
+ * not write it and could not mend it.
  */
-export function checkUtm(form: ParsedForm, errors: FieldProblem[]): Utm | null {
-  const utm: Utm = {};
-  for (const name of UTM_FIELDS) {
-    const value = form.fields.get(name)?.trim();
-    if (form.truncated.has(name) || (value !== undefined && [...value].length > MAX_UTM_CHARS)) {
-      errors.push(problem(name, 'too_long', `At most ${MAX_UTM_CHARS} characters.`));
-    } else if (value !== undefined && !UTM_VALUE.test(value)) {
-      errors.push(problem(name, 'invalid_value', 'Printable characters only: no control characters or line breaks.'));
-    } else if (value !== undefined && value !== '') utm[name] = value;
-  }
-  return Object.keys(utm).length === 0 ? null : utm;
+export function checkUtm(form: ParsedForm): KeptUtm {
+  const kept = keepUtm((name) => (form.truncated.has(name) ? undefined : form.fields.get(name)));
+  for (const name of UTM_FIELDS) if (form.truncated.has(name)) kept.dropped.push({ name, fault: 'too_long' });
+  return kept;
 }
 
 const applicantShape = JobboardApplicantInput.shape;
@@ -180,14 +177,14 @@ export function checkForm(form: ParsedForm, fields: Record<ConfigurableField, Fi
   }
 
   // Not tracked (TRACK_UTM=false): not read at all, as any other name the proxy ignores.
-  const utm = trackUtm ? checkUtm(form, errors) : null;
+  const { utm, dropped } = trackUtm ? checkUtm(form) : { utm: {}, dropped: [] };
 
   if (errors.length > 0) return { errors };
   const payload: ApplicationPayload = { applicant: applicant as ApplicationPayload['applicant'] };
   if (coverLetter !== undefined) payload.cover_letter = coverLetter;
   return {
     errors,
-    checked: { campaignId, payload, email: email ?? '', captchaToken: raw('captcha_token'), utm },
+    checked: { campaignId, payload, email: email ?? '', captchaToken: raw('captcha_token'), utm: Object.keys(utm).length === 0 ? null : utm, droppedUtm: dropped },
   };
 }
 

@@ -12,6 +12,7 @@ export interface ApplicationMetrics {
   refused: Counter<'code'>;
   resumeMissing: Counter<never>;
   sourceRefused: Counter<'company_id'>;
+  utmDropped: Counter<'field'>;
 }
 
 export function applicationMetrics(registry: Registry, outbox: () => OutboxStore | undefined): ApplicationMetrics {
@@ -62,6 +63,12 @@ export function applicationMetrics(registry: Registry, outbox: () => OutboxStore
       name: 'application_source_refused_total',
       help: "Applications whose source (APPLICATION_SOURCE) the company refused, each then sent again without it; add the source to that company's sources",
       labelNames: ['company_id'] as const,
+      registers: [registry],
+    }),
+    utmDropped: new Counter({
+      name: 'applications_utm_dropped_total',
+      help: 'Campaign parameters (utm_*) posted with an application that broke their rule (too long, not printable), dropped while the application went on, by field',
+      labelNames: ['field'] as const,
       registers: [registry],
     }),
     refused: new Counter({

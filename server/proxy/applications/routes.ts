@@ -13,6 +13,7 @@ import type { FieldProblem } from '../problem.ts';
 import type { AttemptResult } from './delivery.ts';
 import type { DeliveryWorker } from './delivery-worker.ts';
 import { checkForm, emailBucket, fingerprintOf } from './form.ts';
+import type { CheckedForm } from './form.ts';
 import type { ApplicationMetrics } from './metrics.ts';
 import { CutOffError, parseApplicationForm } from './multipart.ts';
 import type { ParsedForm } from './multipart.ts';
@@ -165,6 +166,13 @@ export function applicationsRouter(deps: RouteDeps): Router {
   const linkOf = (req: Request, token: string): ReceiptLink => receiptUrl(config.publicOrigin, req.baseUrl, token);
   const admit = admitUploads({ slots: new UploadSlots(config.maxConcurrentUploads, config.maxConcurrentUploadsPerIp), ceiling, metrics, log });
 
+  /** Says which campaign parameters were dropped, and why, never their values (written by whoever shared the link). */
+  function noteDroppedUtm(dropped: CheckedForm['droppedUtm']): void {
+    if (dropped.length === 0) return;
+    for (const { name } of dropped) metrics.utmDropped.inc({ field: name });
+    log.warn({ event: 'utm_dropped', fields: dropped.map(({ name, fault }) => `${name}: ${fault}`) }, 'campaign parameters dropped: they break the rule of utm_* values; the application goes on without them');
+  }
+
   /** The campaign the application goes to, re-checked upstream when the catalogue is old. */
   async function campaignFor(id: number): Promise<{ company_id: number }> {
     const local = catalogue.getCampaign(id);
@@ -268,6 +276,7 @@ export function applicationsRouter(deps: RouteDeps): Router {
       { deadLetterAfterMs: config.deadLetterAfterHours * 60 * 60 * 1000, key, emailBucket: { bucket, windowMs: DAY_MS } },
     ));
     if (resume?.path != null) ceiling.noteStored(resume.size);
+    noteDroppedUtm(checked.droppedUtm);
     return { reference, campaignId: checked.campaignId, receipt: linkOf(req, receiptToken) };
   }
 

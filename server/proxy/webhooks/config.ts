@@ -2,9 +2,7 @@
 // applications, and with which secret. Read with the rest of the configuration
 // at start (config.ts), and alone by the commands that record or send events.
 import { z } from 'zod';
-import { optionalText, schemeHint } from '../config-values.ts';
-
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+import { LOOPBACK_HOSTS, optionalText, schemeHint } from '../config-values.ts';
 
 /** WEBHOOK_URL: https, or http to this machine only (a receiver under test): events carry applications' details. */
 const webhookUrl = optionalText.superRefine((v, ctx) => {

@@ -116,6 +116,9 @@ describe('<jobboard-apply>: sending', () => {
       expect(receiptLink('/applications/receipt/t', '/jobs')).to.equal(`${location.origin}/applications/receipt/t`);
       expect(receiptLink('javascript:alert(1)', 'https://proxy.example')).to.equal(null);
       expect(receiptLink(undefined, 'https://proxy.example')).to.equal(null);
+      // A scheme that only ends like http:, and a link no URL can be made of.
+      expect(receiptLink('nothttp://jobs.example/receipt', 'https://proxy.example')).to.equal(null);
+      expect(receiptLink('https://[receipt', 'https://proxy.example')).to.equal(null);
     });
 
     it('titles the outcome with an h2 by default, or at the level heading-level gives', async () => {
@@ -171,6 +174,27 @@ describe('<jobboard-apply>: sending', () => {
         locale: 'es',
       });
       expect(sent!.files.resume).to.deep.include({ name: 'resume.pdf', type: 'application/pdf' });
+    });
+
+    it('leaves out what the candidate did not give: no resume part without a file, no phone code without a number', async () => {
+      // The proxy of this scenario takes the form without a resume or a first name.
+      const { el, token } = await form('lenient');
+      await type(el, '#email', 'ada@example.com');
+      await type(el, '#last_name', 'Lovelace');
+      shadow(el, '#consent').focus();
+      await sendKeys({ press: 'Space' });
+      await submit(el);
+      await until(() => maybe(el, '#outcome'));
+      const [sent] = await received(token);
+      expect(sent!.files).to.deep.equal({});
+      expect(sent!.fields).to.deep.equal({
+        email: 'ada@example.com',
+        last_name: 'Lovelace',
+        is_legals_accepted_by_manager: 'true',
+        website: '',
+        campaign_id: '101',
+        locale: 'en',
+      });
     });
 
     it('fires jobboard-apply-success with the campaign id and delivered or queued', async () => {

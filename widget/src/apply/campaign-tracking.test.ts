@@ -38,6 +38,33 @@ describe('campaign tracking', () => {
     expect(utmOf(fields)).to.deep.equal({ utm_source: 'newsletter', utm_campaign: 'spring sale' });
   });
 
+  it('keeps only the values that keep to the rule: none over 200 characters (an emoji counts once), with a line break or a bidi control; the form goes through with the others', async () => {
+    const emoji = '\u{1F600}'.repeat(200);
+    const query = new URLSearchParams({
+      utm_source: 'newsletter',
+      utm_medium: emoji,
+      utm_campaign: 'x'.repeat(201),
+      utm_term: 'line\nbreak',
+      utm_content: 'right\u202eleft',
+    });
+    history.replaceState(null, '', `${page}?${query}`);
+    const fields = await applyWith('ok');
+    expect(utmOf(fields)).to.deep.equal({ utm_source: 'newsletter', utm_medium: emoji });
+    expect(JSON.parse(sessionStorage.getItem('jobboard-utm') ?? 'null')).to.deep.equal({ utm_source: 'newsletter', utm_medium: emoji });
+  });
+
+  it('posts only the good values of what the session kept before (an older widget kept any), and nothing but strings', async () => {
+    history.replaceState(null, '', `${page}?offer=101`);
+    sessionStorage.setItem('jobboard-utm', JSON.stringify({ utm_source: ' mail ', utm_term: 'a\u0000b', utm_content: 'y'.repeat(201), utm_medium: 7, utm_campaign: 'spring' }));
+    expect(utmOf(await applyWith('ok'))).to.deep.equal({ utm_source: 'mail', utm_campaign: 'spring' });
+  });
+
+  it('posts none from a session entry that is not an object of values', async () => {
+    history.replaceState(null, '', `${page}?offer=101`);
+    sessionStorage.setItem('jobboard-utm', 'null');
+    expect(utmOf(await applyWith('ok'))).to.deep.equal({});
+  });
+
   it('posts none, and forgets those it kept, when the proxy does not track them', async () => {
     history.replaceState(null, '', `${page}?utm_source=newsletter`);
     const fields = await applyWith('no-utm');

@@ -70,10 +70,14 @@ export class HeadJobPosting implements ReactiveController {
     this.script = null;
     for (const undo of this.undo.splice(0)) undo();
     if (posting === null) return;
-    const script = document.createElement('script');
-    script.type = 'application/ld+json';
-    script.textContent = trusted().createScript(scriptJson(posting));
-    this.adopt(script);
+    // Where the page refused the widget's policy, the script's text would be refused too: the tags go without it.
+    const policy = trusted();
+    if (policy !== null) {
+      const script = document.createElement('script');
+      script.type = 'application/ld+json';
+      script.textContent = policy.createScript(scriptJson(posting));
+      this.adopt(script);
+    }
     const { title, tags } = offerHead(posting as HeadPosting);
     const pageTitle = document.title;
     document.title = title;

@@ -1,10 +1,10 @@
 // Campaign tracking: the utm_* of the visit's landing URL, kept in
 // sessionStorage when an element of the widget first connects (the first
-// landing of the session that carries any wins; absent ones are not kept),
-// and posted with the apply form when the proxy tracks them (/api/config
-// `track_utm`). A proxy that does not drops what was kept.
-import { UTM_FIELDS } from '../../../server/public-api/campaign-tracking.ts';
-import type { Utm } from '../../../server/public-api/campaign-tracking.ts';
+// landing of the session that carries any wins; absent ones, and those that
+// break the proxy's rule, are not kept), and posted with the apply form when
+// the proxy tracks them (/api/config `track_utm`). A proxy that does not
+// drops what was kept.
+import { keepUtm } from '../../../server/public-api/campaign-tracking.ts';
 
 const KEY = 'jobboard-utm';
 
@@ -16,11 +16,7 @@ const KEY = 'jobboard-utm';
 export function keepLandingUtm(): void {
   try {
     const params = new URLSearchParams(location.search);
-    const utm: Utm = {};
-    for (const name of UTM_FIELDS) {
-      const value = params.get(name);
-      if (value) utm[name] = value;
-    }
+    const { utm } = keepUtm((name) => params.get(name));
     if (Object.keys(utm).length === 0 || sessionStorage.getItem(KEY) !== null) return;
     sessionStorage.setItem(KEY, JSON.stringify(utm));
   } catch {
@@ -28,18 +24,19 @@ export function keepLandingUtm(): void {
   }
 }
 
-/** Sets the kept utm_* on the form when `track`, else forgets them. */
+/**
+ * Sets the kept utm_* on the form when `track`, else forgets them. What was
+ * kept is checked again: a session entry written by an older widget, or by
+ * hand, posts only values that keep to the rule.
+ */
 export function postUtm(data: FormData, track: boolean): void {
   try {
     if (!track) {
       sessionStorage.removeItem(KEY);
       return;
     }
-    const kept = JSON.parse(sessionStorage.getItem(KEY) ?? '{}') as Utm;
-    for (const name of UTM_FIELDS) {
-      const value = kept[name];
-      if (typeof value === 'string') data.set(name, value);
-    }
+    const kept = JSON.parse(sessionStorage.getItem(KEY) ?? '{}') as Record<string, unknown>;
+    for (const [name, value] of Object.entries(keepUtm((field) => kept[field]).utm)) data.set(name, value);
   } catch {
     // See keepLandingUtm; a corrupt entry posts nothing.
   }

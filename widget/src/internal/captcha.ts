@@ -19,9 +19,11 @@ function providerApi(provider: string): Promise<CaptchaApi> {
   if (!info) return Promise.reject(new Error(`Unknown captcha provider ${provider}`));
   const existing = (window as unknown as Record<string, CaptchaApi | undefined>)[info.global];
   if (existing) return Promise.resolve(existing);
+  const policy = trusted();
+  if (policy === null) return Promise.reject(new Error(`${provider} cannot load: the page refused the widget's Trusted Types policy`));
   return new Promise((resolve, reject) => {
     const script = document.createElement('script');
-    script.src = trusted().createScriptURL(info.src);
+    script.src = policy.createScriptURL(info.src);
     script.async = true;
     script.addEventListener('load', () => {
       const api = (window as unknown as Record<string, CaptchaApi | undefined>)[info.global];

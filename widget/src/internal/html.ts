@@ -1,52 +1,30 @@
-// The proxy already sanitises offer descriptions; this second, small allowlist
-// keeps a compromised or misconfigured proxy from running script on the board.
-import { trusted } from './trusted-types.ts';
+// An offer's HTML as the page shows it: parsed in an inert template through
+// the widget's Trusted Types policy (trusted-types.ts), and only its allowed
+// part (html-allowlist.ts) built anew in the page. Where the page refused
+// that policy, its text, paragraph by paragraph, built without parsing HTML.
+import { allowedCopy } from './html-allowlist.ts';
+import { parseInert } from './trusted-types.ts';
 
-const ALLOWED = /^(P|BR|UL|OL|LI|STRONG|B|EM|I|U|A|H[3-6]|BLOCKQUOTE|SPAN|DIV)$/;
+const BLOCK = /<\/?(?:p|br|li|h\d|div|blockquote)\b[^>]*>/i;
+const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", nbsp: '\u00a0' };
 
-const DANGEROUS = /^(SCRIPT|STYLE|IFRAME|OBJECT|EMBED|TEMPLATE|svg|math)$/i;
+/** `text` with the character references the proxy writes read; any other left as it is. */
+function decode(text: string): string {
+  return text.replace(/&(\w+|#39);/g, (whole, name: string) => NAMED[name] ?? whole);
+}
 
-/**
- * The allowed part of `source`, built anew in `doc`: each node is visited once
- * and each kept one appended once (moving nodes instead costs a walk of their
- * subtree per move, and a description of 25,000 tags must take milliseconds).
- * An unknown formatting tag gives way to its children; dangerous ones go whole.
- */
-function allowedCopy(source: Node, doc: Document): DocumentFragment {
-  const out = doc.createDocumentFragment();
-  const stack: [Node, Node][] = [...source.childNodes].reverse().map((child) => [child, out]);
-  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
-    const [node, parent] = next;
-    if (node.nodeType === Node.TEXT_NODE) {
-      parent.appendChild(doc.createTextNode(node.nodeValue ?? ''));
-      continue;
-    }
-    if (node.nodeType !== Node.ELEMENT_NODE) continue;
-    const el = node as Element;
-    if (DANGEROUS.test(el.tagName)) continue;
-    let into = parent;
-    if (ALLOWED.test(el.tagName)) {
-      const copy = doc.createElement(el.tagName);
-      const href = el.tagName === 'A' ? el.getAttribute('href')?.trim() : undefined;
-      if (href !== undefined && /^(https?:|mailto:)/i.test(href)) copy.setAttribute('href', href);
-      if (el.tagName === 'A') {
-        copy.setAttribute('rel', 'noopener noreferrer');
-        copy.setAttribute('target', '_blank');
-      }
-      parent.appendChild(copy);
-      into = copy;
-    }
-    for (let i = el.childNodes.length - 1; i >= 0; i -= 1) stack.push([el.childNodes[i]!, into]);
+/** The text of `html`, one paragraph per block, for a page that refused the widget's policy: no HTML is parsed. */
+export function asText(html: string): DocumentFragment {
+  const out = document.createDocumentFragment();
+  for (const block of html.split(BLOCK)) {
+    const text = decode(block.replace(/<[^>]*>?/g, '')).trim();
+    if (text !== '') out.appendChild(document.createElement('p')).textContent = text;
   }
   return out;
 }
 
 /** A fragment holding the allowed part of `html`, ready to insert. */
 export function sanitize(html: string): DocumentFragment {
-  const template = document.createElement('template');
-  // A template's content belongs to an inert document: nothing loads or runs
-  // (no image request, no onerror) while it is read there; hence the pass
-  // through the Trusted Types policy: only the allowed copy reaches the page.
-  template.innerHTML = trusted().createHTML(html);
-  return allowedCopy(template.content, document);
+  const inert = parseInert(html);
+  return inert === null ? asText(html) : allowedCopy(inert, document);
 }

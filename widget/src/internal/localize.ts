@@ -7,6 +7,7 @@ import { msg } from '@lit/localize';
 import type { ReactiveControllerHost } from 'lit';
 import { sourceLocale, targetLocales } from '../generated/locale-codes.ts';
 import { useTemplates } from './localize-runtime.ts';
+import { besideModulesLoad } from './pinned-modules.ts';
 import type { Templates } from './localize-runtime.ts';
 
 export type Locale = 'en' | 'fr' | 'es';
@@ -18,6 +19,11 @@ const unavailable = new Set<string>();
 /** The translations of a language, loaded from its module beside the script; none for English or when it cannot be loaded. */
 async function loadTemplates(locale: Locale): Promise<Templates> {
   if (locale === sourceLocale || unavailable.has(locale)) return {};
+  // A pinned widget.js without its import map: the console says what to add.
+  if (!besideModulesLoad()) {
+    unavailable.add(locale);
+    return {};
+  }
   try {
     // Literal paths, one per language, so that the bundler makes each its own module.
     return (locale === 'fr' ? await import('../generated/locales/fr.ts') : await import('../generated/locales/es.ts')).templates as Templates;
