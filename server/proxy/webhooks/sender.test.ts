@@ -1,0 +1,275 @@
+// The webhook sender over real HTTP (receivers on port 0) and a real SQLite
+// store, with the store's clock in the test's hands: what counts as
+// delivered, what is retried and failed (and logged), and the lease of an
+// attempt, renewed while its POST runs and given up once another claimer has
+// the event.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import { Registry } from 'prom-client';
+import { captureLogs } from '../../test/logs.ts';
+import type { LogCapture } from '../../test/logs.ts';
+import { eventually } from '../../test/poll.ts';
+import { SqliteApplicationStore } from '../storage/sqlite-store.ts';
+import { newApplication } from '../storage/test-support.ts';
+import { WEBHOOK_RETRY_FOR_MS } from '../storage/webhook-store.ts';
+import type { WebhookEventStore, WebhookLease } from '../storage/webhook-store.ts';
+import { DEFAULT_WEBHOOK_SENDER, WebhookSender, retryDelay } from './sender.ts';
+import type { WebhookSenderOptions } from './sender.ts';
+
+const SECRET = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
+const HOUR = 60 * 60 * 1000;
+
+interface Receiver {
+  url: string;
+  /** The webhook-id of each request, in arrival order. */
+  ids: string[];
+  /** Requests whose connection closed before they were answered. */
+  cut: number;
+  /** Answers the requests held so far (and the next ones) with this status. */
+  release(status?: number): void;
+  close(): Promise<void>;
+}
+
+/** A receiver answering every POST with `status` (and `headers`), or holding each until release() when `status` is 'held'. */
+async function receiver(status: number | 'held', headers: Record<string, string> = {}): Promise<Receiver> {
+  const held: ServerResponse[] = [];
+  let answer = status;
+  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    state.ids.push(String(req.headers['webhook-id']));
+    req.resume();
+    res.on('close', () => {
+      if (!res.writableFinished) state.cut += 1;
+    });
+    if (answer === 'held') held.push(res);
+    else res.writeHead(answer, headers).end('answer');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const state: Receiver = {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    ids: [],
+    cut: 0,
+    release(next = 204) {
+      answer = next;
+      for (const res of held.splice(0)) if (!res.destroyed) res.writeHead(next).end();
+    },
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+  return state;
+}
+
+/** The store's webhook events, counting the lease renewals asked for; `failRenewals` of them reject as a lost connection would. */
+function counting(events: WebhookEventStore): WebhookEventStore & { renewals: number; failRenewals: number } {
+  const wrapped = Object.create(events) as WebhookEventStore & { renewals: number; failRenewals: number };
+  wrapped.renewals = 0;
+  wrapped.failRenewals = 0;
+  wrapped.renewLease = async (lease: WebhookLease, leaseMs: number) => {
+    wrapped.renewals += 1;
+    if (wrapped.failRenewals > 0) {
+      wrapped.failRenewals -= 1;
+      throw new Error('connection lost');
+    }
+    return events.renewLease(lease, leaseMs);
+  };
+  return wrapped;
+}
+
+describe('the webhook sender', () => {
+  let dir: string;
+  let now: number;
+  let store: SqliteApplicationStore;
+  let events: ReturnType<typeof counting>;
+  let logs: LogCapture;
+  let registry: Registry;
+  const receivers: Receiver[] = [];
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'jbc-webhook-sender-'));
+    now = Date.UTC(2026, 0, 1);
+    store = new SqliteApplicationStore({ dataDir: dir, owner: 'process-1', now: () => now, webhookEvents: { includeCandidate: false } });
+    await store.ready();
+    events = counting(store.webhooks);
+    logs = captureLogs('info');
+    registry = new Registry();
+  });
+  afterEach(async () => {
+    for (const r of receivers.splice(0)) await r.close();
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function start(status: number | 'held', headers: Record<string, string> = {}): Promise<Receiver> {
+    const r = await receiver(status, headers);
+    receivers.push(r);
+    return r;
+  }
+
+  function sender(url: string, options: Partial<WebhookSenderOptions> = {}): WebhookSender {
+    return new WebhookSender({
+      store: events,
+      target: { url, secret: SECRET },
+      options: { ...DEFAULT_WEBHOOK_SENDER, leaseMs: 60_000, ...options },
+      now: () => now,
+      logger: logs.logger,
+      registry,
+    });
+  }
+
+  /** Stores an application: its application.received event waits to be sent. Answers the event's id. */
+  async function anEvent(reference = 'r1'): Promise<string> {
+    await store.enqueue(newApplication(reference), { deadLetterAfterMs: HOUR });
+    const event = (await store.webhooks.list()).find((e) => e.reference === reference);
+    assert.ok(event, 'the application.received event is recorded');
+    return event.id;
+  }
+
+  const outcomes = async () => String(await registry.getSingleMetricAsString('webhook_events_total'));
+  const linesOf = (event: string) => logs.lines.filter((l) => l.event === event);
+
+  it('marks an event delivered on a 2xx, sends it once, and counts it', async () => {
+    const hooks = await start(200);
+    const id = await anEvent();
+    const sending = sender(hooks.url);
+    assert.equal(await sending.pass(), false, 'one event of a batch of 10: nothing more waits');
+    const row = await store.webhooks.get(id);
+    assert.deepEqual([row?.status, row?.attempts, row?.last_error], ['delivered', 1, null]);
+    assert.deepEqual(hooks.ids, [id]);
+    assert.match(await outcomes(), /^webhook_events_total\{type="application.received",outcome="delivered"\} 1$/m);
+    await sending.pass();
+    assert.deepEqual(hooks.ids, [id], 'a delivered event is not sent again');
+  });
+
+  it('counts a redirect as a failed attempt: not followed, retried later, with its log line', async () => {
+    const elsewhere = await start(204);
+    const hooks = await start(302, { location: elsewhere.url });
+    const id = await anEvent();
+    await sender(hooks.url).pass();
+    const row = await store.webhooks.get(id);
+    assert.deepEqual([row?.status, row?.last_error, row?.next_attempt_at], ['pending', 'HTTP 302: answer', now + 10_000]);
+    assert.deepEqual(elsewhere.ids, [], 'the redirect was not followed');
+    assert.match(await outcomes(), /^webhook_events_total\{type="application.received",outcome="retry"\} 1$/m);
+    const [line] = linesOf('webhook_retry');
+    assert.deepEqual(
+      [line?.level, line?.id, line?.type, line?.reference, line?.attempts, line?.error, line?.msg],
+      [40, id, 'application.received', 'r1', 1, 'HTTP 302: answer', 'webhook event not accepted; retried later'],
+    );
+  });
+
+  it('retries a refused event after its backoff, then delivers it with the same webhook-id', async () => {
+    const hooks = await start(503);
+    const id = await anEvent();
+    const sending = sender(hooks.url);
+    await sending.pass();
+    await sending.pass();
+    assert.equal(hooks.ids.length, 1, 'not due again before its backoff');
+    now += retryDelay(1, DEFAULT_WEBHOOK_SENDER) - 1;
+    await sending.pass();
+    assert.equal(hooks.ids.length, 1, 'not due a millisecond before its backoff ends');
+    now += 1;
+    hooks.release(204);
+    await sending.pass();
+    assert.deepEqual(hooks.ids, [id, id]);
+    assert.equal((await store.webhooks.get(id))?.status, 'delivered');
+  });
+
+  it('marks an event failed once a refusal comes past its three days, and logs how to send it again', async () => {
+    const hooks = await start(500);
+    const id = await anEvent();
+    const sending = sender(hooks.url);
+    now += WEBHOOK_RETRY_FOR_MS - 1;
+    await sending.pass();
+    assert.equal((await store.webhooks.get(id))?.status, 'pending', 'refused a millisecond before its time: retried');
+    now += retryDelay(1, DEFAULT_WEBHOOK_SENDER);
+    await sending.pass();
+    const row = await store.webhooks.get(id);
+    assert.deepEqual([row?.status, row?.last_error], ['failed', 'HTTP 500: answer']);
+    const [line] = linesOf('webhook_failed');
+    assert.deepEqual([line?.level, line?.id, line?.reference, line?.attempts, line?.error], [50, id, 'r1', 2, 'HTTP 500: answer']);
+    assert.match(String(line?.msg), /`jobboard-connector webhooks retry ID` sends it again/);
+    assert.match(await outcomes(), /outcome="failed"\} 1$/m);
+  });
+
+  it('records an unreachable receiver\'s failure as the attempt\'s error', async () => {
+    const gone = await start(204);
+    await gone.close();
+    receivers.pop();
+    const id = await anEvent();
+    await sender(gone.url).pass();
+    const row = await store.webhooks.get(id);
+    assert.deepEqual([row?.status, row?.last_error], ['pending', 'ECONNREFUSED']);
+  });
+
+  it('renews the lease while a slow POST runs, so the event is not taken back after its first lease, and delivers it', async () => {
+    const hooks = await start('held');
+    const id = await anEvent();
+    const attempt = sender(hooks.url, { leaseMs: 300 }).pass();
+    await eventually(() => hooks.ids.length === 1, { timeoutMs: 5_000, what: 'the POST' });
+    now += 250;
+    const before = events.renewals;
+    await eventually(() => events.renewals > before, { timeoutMs: 5_000, what: 'a renewal after the clock moved' });
+    now += 250;
+    assert.equal(await store.webhooks.recoverLeases(), 0, 'claimed for 300 ms 500 ms ago, renewed since: still held');
+    hooks.release(204);
+    await attempt;
+    assert.equal((await store.webhooks.get(id))?.status, 'delivered');
+    assert.equal(hooks.cut, 0, 'the POST ran to its answer');
+    assert.match(await outcomes(), /outcome="delivered"\} 1$/m);
+  });
+
+  it('cuts the POST short once a renewal finds the lease run out, writes nothing, and says so', async () => {
+    const hooks = await start('held');
+    const id = await anEvent();
+    const attempt = sender(hooks.url, { leaseMs: 300 }).pass();
+    await eventually(() => hooks.ids.length === 1, { timeoutMs: 5_000, what: 'the POST' });
+    // The process stalled past its lease: the next renewal finds it over.
+    now += 300;
+    await eventually(() => hooks.cut === 1, { timeoutMs: 5_000, what: 'the receiver to see the POST cut' });
+    await attempt;
+    const row = await store.webhooks.get(id);
+    assert.deepEqual([row?.status, row?.last_error], ['delivering', null], 'left for whoever takes it back');
+    assert.match(await outcomes(), /^webhook_events_total\{type="application.received",outcome="lease_lost"\} 1$/m);
+    const [line] = linesOf('webhook_lease_lost');
+    assert.deepEqual([line?.level, line?.id, line?.type], [40, id, 'application.received']);
+  });
+
+  it('writes nothing when another claimer took the event back meanwhile', async () => {
+    const hooks = await start('held');
+    const id = await anEvent();
+    const attempt = sender(hooks.url).pass();
+    await eventually(() => hooks.ids.length === 1, { timeoutMs: 5_000, what: 'the POST' });
+    const other = new SqliteApplicationStore({ dataDir: dir, owner: 'process-2', now: () => now, webhookEvents: { includeCandidate: false } });
+    await other.ready();
+    try {
+      assert.equal(await other.webhooks.recoverLeases(), 1);
+      hooks.release(204);
+      await attempt;
+      const row = await store.webhooks.get(id);
+      assert.deepEqual([row?.status, row?.delivered_at], ['pending', null], "the event is the other claimer's to send");
+      assert.match(await outcomes(), /outcome="lease_lost"\} 1$/m);
+      assert.equal(linesOf('webhook_lease_lost').length, 1);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('logs a renewal the database did not answer and goes on under its lease', async () => {
+    const hooks = await start('held');
+    const id = await anEvent();
+    events.failRenewals = 1;
+    const attempt = sender(hooks.url, { leaseMs: 300 }).pass();
+    await eventually(() => linesOf('webhook_lease_error').length === 1, { timeoutMs: 5_000, what: 'the failed renewal logged' });
+    hooks.release(204);
+    await attempt;
+    assert.equal((await store.webhooks.get(id))?.status, 'delivered');
+    const [line] = linesOf('webhook_lease_error');
+    assert.deepEqual([line?.level, line?.id, line?.error], [40, id, 'connection lost']);
+  });
+});
