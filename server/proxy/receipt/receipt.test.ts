@@ -15,9 +15,12 @@ import express from 'express';
 import { SqliteApplicationStore } from '../storage/sqlite-store.ts';
 import { claimed } from '../storage/test-support.ts';
 import { receiptRouter } from './route.ts';
-import { RECEIPT_PATH, isReceiptToken, newReceiptToken, receiptUrl } from './token.ts';
+import { decoyReceipts } from './decoy.ts';
+import { RECEIPT_PATH, RECEIPT_ROUTE, RECEIPT_TOKEN_BYTES, isReceiptToken, newReceiptToken, receiptUrl } from './token.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
+
+const decoys = decoyReceipts('the board upstream secret key');
 
 describe('the receipt page', () => {
   const dir = mkdtempSync(join(tmpdir(), 'jbc-receipt-'));
@@ -60,7 +63,7 @@ describe('the receipt page', () => {
   before(async () => {
     await store.ready();
     const app = express();
-    app.use(RECEIPT_PATH, receiptRouter({ statusLabels: labels, boardOfferUrl: 'https://jobs.example/offers?offer={id}' }, async () => store));
+    app.use(RECEIPT_PATH, receiptRouter({ statusLabels: labels, boardOfferUrl: 'https://jobs.example/offers?offer={id}' }, async () => store, decoys));
     server = app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -128,8 +131,29 @@ describe('the receipt page', () => {
     }
   });
 
+  it("shows a decoy's token (a robot caught by the honeypot) the page of a queued application, in the asked language", async () => {
+    const real = await stored('pending');
+    const decoy = decoys.newToken();
+    for (const lang of ['en', 'fr', 'es']) {
+      const [ofDecoy, ofReal] = [await page(decoy, { lang }), await page(real, { lang })];
+      assert.equal(ofDecoy.status, 200);
+      assert.equal(ofDecoy.html, ofReal.html, lang);
+    }
+  });
+
+  it('answers 404 to a decoy whose proof is changed, and to one made with another secret', async () => {
+    const decoy = Buffer.from(decoys.newToken(), 'base64url');
+    decoy[RECEIPT_TOKEN_BYTES - 1]! ^= 1;
+    const other = decoyReceipts('another board').newToken();
+    for (const token of [decoy.toString('base64url'), other]) {
+      const { status, html } = await page(token);
+      assert.equal(status, 404, token);
+      assert.equal(heading(html), 'Receipt not available');
+    }
+  });
+
   it('is private: a strict CSP allowing its own style only, never cached, no Referer, not indexed', async () => {
-    for (const token of [await stored('pending'), 'unknown']) {
+    for (const token of [await stored('pending'), 'unknown', decoys.newToken()]) {
       const { headers, html } = await page(token);
       const csp = headers.get('content-security-policy') ?? '';
       assert.match(csp, /^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/]+=*'; /);
@@ -142,11 +166,35 @@ describe('the receipt page', () => {
   });
 });
 
+describe('decoy receipt tokens', () => {
+  it('are shaped as real tokens, each new, and known only under their secret', () => {
+    const tokens = new Set(Array.from({ length: 200 }, () => decoys.newToken()));
+    assert.equal(tokens.size, 200);
+    const other = decoyReceipts('another board');
+    for (const token of tokens) {
+      assert.ok(isReceiptToken(token) && Buffer.from(token, 'base64url').length === RECEIPT_TOKEN_BYTES);
+      assert.equal(decoys.isDecoy(token), true);
+      assert.equal(other.isDecoy(token), false);
+    }
+  });
+
+  it('never take a real token, nor a string that is not a token, for a decoy', () => {
+    const real = Array.from({ length: 200 }, newReceiptToken);
+    assert.equal(real.filter((token) => decoys.isDecoy(token)).length, 0);
+    for (const token of ['', 'not-a-token', `${decoys.newToken()}A`, decoys.newToken().slice(1)]) assert.equal(decoys.isDecoy(token), false, token);
+  });
+});
+
 describe('receipt tokens and links', () => {
   it('makes tokens of 144 random bits, each new', () => {
     const tokens = new Set(Array.from({ length: 1000 }, newReceiptToken));
     assert.equal(tokens.size, 1000);
-    for (const token of tokens) assert.ok(isReceiptToken(token) && Buffer.from(token, 'base64url').length === 18);
+    for (const token of tokens) assert.ok(isReceiptToken(token) && Buffer.from(token, 'base64url').length === RECEIPT_TOKEN_BYTES);
+    assert.equal(RECEIPT_TOKEN_BYTES, 18);
+  });
+
+  it('is routed at /applications/receipt/:token, the route the access log writes', () => {
+    assert.equal(RECEIPT_ROUTE, '/applications/receipt/:token');
   });
 
   it('links on PUBLIC_ORIGIN when set, else from the root, under the path the proxy is mounted at', () => {
