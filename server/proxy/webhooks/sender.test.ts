@@ -131,6 +131,15 @@ describe('the webhook sender', () => {
     return event.id;
   }
 
+  /** A pass whose one POST the receiver holds (until release()), under the given options: once the POST has arrived. */
+  async function postHeld(options: Partial<WebhookSenderOptions> = {}): Promise<{ hooks: Receiver; id: string; attempt: Promise<boolean> }> {
+    const hooks = await start('held');
+    const id = await anEvent();
+    const attempt = sender(hooks.url, options).pass();
+    await eventually(() => hooks.ids.length === 1, { timeoutMs: 5_000, what: 'the POST' });
+    return { hooks, id, attempt };
+  }
+
   const outcomes = async () => String(await registry.getSingleMetricAsString('webhook_events_total'));
   const linesOf = (event: string) => logs.lines.filter((l) => l.event === event);
 
@@ -208,10 +217,7 @@ describe('the webhook sender', () => {
   });
 
   it('renews the lease while a slow POST runs, so the event is not taken back after its first lease, and delivers it', async () => {
-    const hooks = await start('held');
-    const id = await anEvent();
-    const attempt = sender(hooks.url, { leaseMs: 300 }).pass();
-    await eventually(() => hooks.ids.length === 1, { timeoutMs: 5_000, what: 'the POST' });
+    const { hooks, id, attempt } = await postHeld({ leaseMs: 300 });
     now += 250;
     const before = events.renewals;
     await eventually(() => events.renewals > before, { timeoutMs: 5_000, what: 'a renewal after the clock moved' });
@@ -225,10 +231,7 @@ describe('the webhook sender', () => {
   });
 
   it('cuts the POST short once a renewal finds the lease run out, writes nothing, and says so', async () => {
-    const hooks = await start('held');
-    const id = await anEvent();
-    const attempt = sender(hooks.url, { leaseMs: 300 }).pass();
-    await eventually(() => hooks.ids.length === 1, { timeoutMs: 5_000, what: 'the POST' });
+    const { hooks, id, attempt } = await postHeld({ leaseMs: 300 });
     // The process stalled past its lease: the next renewal finds it over.
     now += 300;
     await eventually(() => hooks.cut === 1, { timeoutMs: 5_000, what: 'the receiver to see the POST cut' });
@@ -241,10 +244,7 @@ describe('the webhook sender', () => {
   });
 
   it('writes nothing when another claimer took the event back meanwhile', async () => {
-    const hooks = await start('held');
-    const id = await anEvent();
-    const attempt = sender(hooks.url).pass();
-    await eventually(() => hooks.ids.length === 1, { timeoutMs: 5_000, what: 'the POST' });
+    const { hooks, id, attempt } = await postHeld();
     const other = new SqliteApplicationStore({ dataDir: dir, owner: 'process-2', now: () => now, webhookEvents: { includeCandidate: false } });
     await other.ready();
     try {
