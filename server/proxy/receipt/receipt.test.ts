@@ -16,6 +16,8 @@ import { SqliteApplicationStore } from '../storage/sqlite-store.ts';
 import { claimed } from '../storage/test-support.ts';
 import { receiptRouter } from './route.ts';
 import { decoyReceipts } from './decoy.ts';
+import { RECEIPT_TEXTS } from './texts.ts';
+import type { ReceiptTexts } from './texts.ts';
 import { RECEIPT_PATH, RECEIPT_ROUTE, RECEIPT_TOKEN_BYTES, isReceiptToken, newReceiptToken, receiptUrl } from './token.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -26,7 +28,10 @@ describe('the receipt page', () => {
   const dir = mkdtempSync(join(tmpdir(), 'jbc-receipt-'));
   let now = Date.UTC(2026, 0, 1);
   const store = new SqliteApplicationStore({ dataDir: dir, owner: 'test', now: () => now });
-  const labels = new Map([['interview', { en: 'Interview <planned>', fr: 'Entretien prévu' }]]);
+  const labels = new Map([
+    ['interview', { en: 'Interview <planned>', fr: 'Entretien prévu' }],
+    ['offer', { en: `Offer & "terms" 'soon'` }],
+  ]);
   let server: Server;
   let base: string;
 
@@ -98,6 +103,7 @@ describe('the receipt page', () => {
     // No Spanish label: the English one.
     assert.match((await page(token, { lang: 'es' })).html, /<p class="status">Estado: Interview &#60;planned&#62;<\/p>/);
     assert.doesNotMatch((await page(token)).html, /interview</, 'the raw status value is not shown');
+    assert.match((await page(await stored('delivered', 'offer'))).html, /<p class="status">Status: Offer &#38; &#34;terms&#34; &#39;soon&#39;<\/p>/);
   });
 
   it('says "not delivered" for a dead or refused application, with what to do and a link to apply again', async () => {
@@ -118,6 +124,29 @@ describe('the receipt page', () => {
     assert.equal(fr.headers.get('content-language'), 'fr');
     assert.equal(heading((await page(token, { lang: 'es', acceptLanguage: 'fr' })).html), 'Candidatura recibida');
     assert.equal(heading((await page(token, { lang: 'xx', acceptLanguage: 'de' })).html), 'Application received');
+    // A wildcard takes the first language the page has: English.
+    assert.equal(heading((await page(token, { acceptLanguage: '*' })).html), 'Application received');
+    assert.equal(heading((await page(token, { acceptLanguage: 'es;q=0.5, *;q=0.8' })).html), 'Application received');
+    assert.equal(heading((await page(token, { acceptLanguage: 'es-MX' })).html), 'Candidatura recibida');
+  });
+
+  it("writes every state's words in each language, the page's title after its heading", async () => {
+    const pending = await stored('pending');
+    const delivered = await stored('delivered');
+    const dead = await stored('dead');
+    for (const lang of ['en', 'fr', 'es'] as const) {
+      const t = RECEIPT_TEXTS[lang];
+      const escaped = (text: string) => text.replace(/'/g, '&#39;');
+      const received = (await page(pending, { lang })).html;
+      assert.ok(received.includes(`<title>${escaped(t.received.heading)} – ${escaped(t.title)}</title>`), lang);
+      assert.ok(received.includes(`<h1>${escaped(t.received.heading)}</h1>\n<p>${escaped(t.received.body)}</p>\n</main>`), lang);
+      const sent = (await page(delivered, { lang })).html;
+      assert.ok(sent.includes(`<h1>${escaped(t.delivered.heading)}</h1>\n<p>${escaped(t.delivered.body)}</p>\n</main>`), lang);
+      const notDelivered = (await page(dead, { lang })).html;
+      assert.ok(notDelivered.includes(`<p>${escaped(t.notDelivered.body)}</p><p>${escaped(t.notDelivered.what)}</p><p><a href="https://jobs.example/offers?offer=12">${escaped(t.notDelivered.applyAgain)}</a></p>`), lang);
+      const missing = (await page('unknown', { lang })).html;
+      assert.ok(missing.includes(`<h1>${escaped(t.notFound.heading)}</h1>\n<p>${escaped(t.notFound.body)}</p>`), lang);
+    }
   });
 
   it('answers 404 "not available" for an unknown token, a malformed one, and one whose row was purged', async () => {
@@ -166,7 +195,33 @@ describe('the receipt page', () => {
   });
 });
 
+describe('the receipt page\'s words', () => {
+  it('are written in every language: none empty, each one translated from the English', () => {
+    const english = RECEIPT_TEXTS.en;
+    const flat = (texts: ReceiptTexts): [string, string][] =>
+      Object.entries(texts).flatMap(([key, value]): [string, string][] =>
+        typeof value === 'string' ? [[key, value]] : Object.entries(value as Record<string, string>).map(([sub, text]): [string, string] => [`${key}.${sub}`, text]),
+      );
+    const keys = flat(english).map(([key]) => key);
+    assert.equal(keys.length, 12);
+    for (const lang of ['fr', 'es'] as const) {
+      const texts = flat(RECEIPT_TEXTS[lang]);
+      assert.deepEqual(texts.map(([key]) => key), keys, lang);
+      for (const [key, text] of texts) {
+        assert.ok(text.trim().length > 0, `${lang} ${key}`);
+        assert.notEqual(text, Object.fromEntries(flat(english))[key], `${lang} ${key} is translated`);
+      }
+    }
+    for (const [key, text] of flat(english)) assert.ok(text.trim().length > 0, `en ${key}`);
+  });
+});
+
 describe('decoy receipt tokens', () => {
+  it('are the same for every instance and every release sharing the secret: a decoy made before an upgrade still opens', () => {
+    assert.equal(decoys.isDecoy('AAAAAAAAAAAAAAAAqFNO48-I'), true);
+    assert.equal(decoys.isDecoy('AAAAAAAAAAAAAAAAqFNO48-J'), false);
+  });
+
   it('are shaped as real tokens, each new, and known only under their secret', () => {
     const tokens = new Set(Array.from({ length: 200 }, () => decoys.newToken()));
     assert.equal(tokens.size, 200);
@@ -195,6 +250,10 @@ describe('receipt tokens and links', () => {
 
   it('is routed at /applications/receipt/:token, the route the access log writes', () => {
     assert.equal(RECEIPT_ROUTE, '/applications/receipt/:token');
+  });
+
+  it('links from the root when the apply route is not where the proxy mounts it', () => {
+    assert.equal(receiptUrl(null, '/elsewhere', 'T'), '/applications/receipt/T');
   });
 
   it('links on PUBLIC_ORIGIN when set, else from the root, under the path the proxy is mounted at', () => {

@@ -120,6 +120,33 @@ describe('posting one webhook event', () => {
     assert.equal(result.kind === 'answered' && result.body, 'é'.repeat(ANSWER_CHARS));
   });
 
+  it('reads an answer that comes in pieces up to its end, when it is short', async () => {
+    const url = await serve((req, res) => {
+      req.resume();
+      res.writeHead(503);
+      let pieces = 0;
+      const next = () => {
+        pieces += 1;
+        // 50 two-byte characters a piece, a few milliseconds apart: ten pieces, 1,000 bytes.
+        if (pieces <= 10) res.write('é'.repeat(50), () => setTimeout(next, 5));
+        else res.end();
+      };
+      next();
+    });
+    const result = await postEvent({ url, secret: SECRET }, 'msg_1', BODY);
+    assert.deepEqual(result, { kind: 'answered', status: 503, ok: false, body: 'é'.repeat(ANSWER_CHARS) });
+  });
+
+  it('gives the status and what was read of an answer that breaks off', async () => {
+    const url = await serve((req, res) => {
+      req.resume();
+      res.writeHead(502, { 'content-length': '1000' });
+      res.write('half an answer', () => setTimeout(() => res.destroy(), 20));
+    });
+    const result = await postEvent({ url, secret: SECRET }, 'msg_1', BODY);
+    assert.deepEqual(result, { kind: 'answered', status: 502, ok: false, body: 'half an answer' });
+  });
+
   it(`reads at most about ${ANSWER_BYTES} bytes of a huge answer, then closes it: the receiver cannot send it all`, async () => {
     const total = 128 * 1024 * 1024;
     for (const status of [200, 500]) {
@@ -149,8 +176,7 @@ describe('posting one webhook event', () => {
     const silent = await serve(() => {});
     const lost = new AbortController();
     const posting = postEvent({ url: silent, secret: SECRET }, 'msg_1', BODY, { signal: lost.signal });
-    lost.abort();
-    const result = await posting;
-    assert.equal(result.kind, 'unreachable');
+    lost.abort(new Error('the lease was lost'));
+    assert.deepEqual(await posting, { kind: 'unreachable', error: 'Error: the lease was lost' });
   });
 });

@@ -36,8 +36,8 @@ interface Receiver {
   close(): Promise<void>;
 }
 
-/** A receiver answering every POST with `status` (and `headers`), or holding each until release() when `status` is 'held'. */
-async function receiver(status: number | 'held', headers: Record<string, string> = {}): Promise<Receiver> {
+/** A receiver answering every POST with `status`, `headers` and `body`, or holding each until release() when `status` is 'held'. */
+async function receiver(status: number | 'held', headers: Record<string, string> = {}, body = 'answer'): Promise<Receiver> {
   const held: ServerResponse[] = [];
   let answer = status;
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -47,7 +47,7 @@ async function receiver(status: number | 'held', headers: Record<string, string>
       if (!res.writableFinished) state.cut += 1;
     });
     if (answer === 'held') held.push(res);
-    else res.writeHead(answer, headers).end('answer');
+    else res.writeHead(answer, headers).end(body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const state: Receiver = {
@@ -106,8 +106,8 @@ describe('the webhook sender', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  async function start(status: number | 'held', headers: Record<string, string> = {}): Promise<Receiver> {
-    const r = await receiver(status, headers);
+  async function start(status: number | 'held', headers: Record<string, string> = {}, body?: string): Promise<Receiver> {
+    const r = await receiver(status, headers, body);
     receivers.push(r);
     return r;
   }
@@ -154,6 +154,98 @@ describe('the webhook sender', () => {
     assert.match(await outcomes(), /^webhook_events_total\{type="application.received",outcome="delivered"\} 1$/m);
     await sending.pass();
     assert.deepEqual(hooks.ids, [id], 'a delivered event is not sent again');
+    assert.deepEqual(logs.lines.filter((l) => String(l.event).startsWith('webhook_')), [], 'a delivery logs nothing');
+  });
+
+  it('sends what a full batch leaves at once, and what comes later at its next look', async () => {
+    const hooks = await start(204);
+    await anEvent('r1');
+    await anEvent('r2');
+    await anEvent('r3');
+    const sending = sender(hooks.url, { batch: 2 });
+    assert.equal(await sending.pass(), true, 'a full batch: more may wait');
+    assert.equal(await sending.pass(), false);
+    assert.equal(hooks.ids.length, 3);
+  });
+
+  it('polls once started: a full batch is followed at once by the next pass, a short one after pollMs; stopped, it sends nothing more', async () => {
+    const hooks = await start(204);
+    await anEvent('r1');
+    await anEvent('r2');
+    // A minute between looks: only the full batch's next pass can send the second event during the test.
+    const sending = sender(hooks.url, { batch: 1, pollMs: 60_000 });
+    sending.start();
+    sending.start();
+    await eventually(() => hooks.ids.length === 2, { timeoutMs: 5_000, what: 'both events sent' });
+    await sending.stop();
+    await anEvent('r3');
+    sending.start();
+    assert.equal(hooks.ids.length, 2, 'a stopped sender does not start again');
+    assert.equal((await store.webhooks.counts()).pending, 1);
+  });
+
+  it('logs a pass that failed, and tries again at the next look', async () => {
+    const hooks = await start(204);
+    const id = await anEvent();
+    const claimDue = events.claimDue.bind(events);
+    let failures = 1;
+    events.claimDue = async (limit, leaseMs) => {
+      if (failures-- > 0) throw new Error('database unreachable');
+      return claimDue(limit, leaseMs);
+    };
+    const sending = sender(hooks.url, { pollMs: 20 });
+    sending.start();
+    await eventually(() => hooks.ids.length === 1, { timeoutMs: 5_000, what: 'the event sent by the next pass' });
+    await sending.stop();
+    const [line] = linesOf('webhook_error');
+    assert.deepEqual([line?.level, line?.error, line?.msg], [50, 'database unreachable', 'webhook sender pass failed; the next one tries again']);
+    assert.equal((await store.webhooks.get(id))?.status, 'delivered');
+  });
+
+  it('fails the pass when a write fails for another reason than a lost lease', async () => {
+    const hooks = await start(204);
+    await anEvent();
+    events.markDelivered = async () => {
+      throw new Error('disk full');
+    };
+    await assert.rejects(sender(hooks.url).pass(), /disk full/);
+  });
+
+  it('shows the events waiting, by status, in webhook_events', async () => {
+    const hooks = await start(500);
+    await anEvent('r1');
+    await anEvent('r2');
+    const sending = sender(hooks.url, { batch: 1 });
+    await sending.pass();
+    const gauge = String(await registry.getSingleMetricAsString('webhook_events'));
+    assert.match(gauge, /^webhook_events\{status="pending"\} 2$/m);
+    assert.match(gauge, /^webhook_events\{status="delivering"\} 0$/m);
+    assert.match(gauge, /^webhook_events\{status="failed"\} 0$/m);
+    events.counts = async () => {
+      throw new Error('database unreachable');
+    };
+    // Counts that cannot be read leave the last ones: a scrape still answers.
+    assert.match(String(await registry.getSingleMetricAsString('webhook_events')), /^webhook_events\{status="pending"\} 2$/m);
+  });
+
+  it('retries after 10 s, doubling to at most 6 hours, looks every second, claims 10 at once and waits 10 s for an answer', () => {
+    assert.deepEqual(DEFAULT_WEBHOOK_SENDER, { pollMs: 1000, batch: 10, timeoutMs: 10_000, retryBaseMs: 10_000, retryMaxMs: 6 * HOUR });
+    assert.deepEqual([0, 1, 2, 3, 4].map((n) => retryDelay(n, DEFAULT_WEBHOOK_SENDER)), [10_000, 10_000, 20_000, 40_000, 80_000]);
+    assert.equal(retryDelay(12, DEFAULT_WEBHOOK_SENDER), 20_480_000);
+    assert.equal(retryDelay(13, DEFAULT_WEBHOOK_SENDER), 6 * HOUR);
+  });
+
+  it("keeps 200 characters of the receiver's answer in the error, and only the status when it said nothing", async () => {
+    const long = await start(500, {}, `${'x'.repeat(200)}END`);
+    const silent = await start(503, {}, '');
+    const first = await anEvent('r1');
+    await sender(long.url).pass();
+    assert.equal((await store.webhooks.get(first))?.last_error, `HTTP 500: ${'x'.repeat(200)}`);
+    const second = await anEvent('r2');
+    // Another sender, registered apart from the first.
+    registry = new Registry();
+    await sender(silent.url).pass();
+    assert.equal((await store.webhooks.get(second))?.last_error, 'HTTP 503');
   });
 
   it('counts a redirect as a failed attempt: not followed, retried later, with its log line', async () => {
@@ -189,21 +281,23 @@ describe('the webhook sender', () => {
     assert.equal((await store.webhooks.get(id))?.status, 'delivered');
   });
 
-  it('marks an event failed once a refusal comes past its three days, and logs how to send it again', async () => {
+  it('marks an event failed once a refusal comes three days after it happened, and logs how to send it again', async () => {
     const hooks = await start(500);
-    const id = await anEvent();
-    const sending = sender(hooks.url);
+    const id = await anEvent('r1');
+    now += 1;
+    const younger = await anEvent('r2');
+    // Three days after the first event, a millisecond before the second's three days end.
     now += WEBHOOK_RETRY_FOR_MS - 1;
-    await sending.pass();
-    assert.equal((await store.webhooks.get(id))?.status, 'pending', 'refused a millisecond before its time: retried');
-    now += retryDelay(1, DEFAULT_WEBHOOK_SENDER);
-    await sending.pass();
+    await sender(hooks.url).pass();
     const row = await store.webhooks.get(id);
     assert.deepEqual([row?.status, row?.last_error], ['failed', 'HTTP 500: answer']);
+    assert.equal((await store.webhooks.get(younger))?.status, 'pending', 'refused a millisecond before its time: retried');
     const [line] = linesOf('webhook_failed');
-    assert.deepEqual([line?.level, line?.id, line?.reference, line?.attempts, line?.error], [50, id, 'r1', 2, 'HTTP 500: answer']);
+    assert.deepEqual([line?.level, line?.id, line?.type, line?.reference, line?.attempts, line?.error], [50, id, 'application.received', 'r1', 1, 'HTTP 500: answer']);
     assert.match(String(line?.msg), /`jobboard-connector webhooks retry ID` sends it again/);
+    assert.equal(linesOf('webhook_failed').length, 1);
     assert.match(await outcomes(), /outcome="failed"\} 1$/m);
+    assert.match(await outcomes(), /outcome="retry"\} 1$/m);
   });
 
   it('records an unreachable receiver\'s failure as the attempt\'s error', async () => {
