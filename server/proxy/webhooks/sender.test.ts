@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Registry } from 'prom-client';
 import { captureLogs } from '../../test/logs.ts';
 import type { LogCapture } from '../../test/logs.ts';
@@ -180,6 +181,8 @@ describe('the webhook sender', () => {
     await sending.stop();
     await anEvent('r3');
     sending.start();
+    // Long enough for a pass that started at once to send it.
+    await sleep(200);
     assert.equal(hooks.ids.length, 2, 'a stopped sender does not start again');
     assert.equal((await store.webhooks.counts()).pending, 1);
   });
@@ -197,6 +200,10 @@ describe('the webhook sender', () => {
     sending.start();
     await eventually(() => hooks.ids.length === 1, { timeoutMs: 5_000, what: 'the event sent by the next pass' });
     await sending.stop();
+    await anEvent('r2');
+    // Ten looks' time: a look still scheduled would have sent it.
+    await sleep(200);
+    assert.equal(hooks.ids.length, 1, 'no look after stop()');
     const [line] = linesOf('webhook_error');
     assert.deepEqual([line?.level, line?.error, line?.msg], [50, 'database unreachable', 'webhook sender pass failed; the next one tries again']);
     assert.equal((await store.webhooks.get(id))?.status, 'delivered');
@@ -322,6 +329,10 @@ describe('the webhook sender', () => {
     assert.equal((await store.webhooks.get(id))?.status, 'delivered');
     assert.equal(hooks.cut, 0, 'the POST ran to its answer');
     assert.match(await outcomes(), /outcome="delivered"\} 1$/m);
+    const renewals = events.renewals;
+    // Three renewals' time: the attempt is over, its lease is no longer renewed.
+    await sleep(400);
+    assert.equal(events.renewals, renewals, 'no renewal after the attempt');
   });
 
   it('cuts the POST short once a renewal finds the lease run out, writes nothing, and says so', async () => {
@@ -335,6 +346,7 @@ describe('the webhook sender', () => {
     assert.match(await outcomes(), /^webhook_events_total\{type="application.received",outcome="lease_lost"\} 1$/m);
     const [line] = linesOf('webhook_lease_lost');
     assert.deepEqual([line?.level, line?.id, line?.type], [40, id, 'application.received']);
+    assert.match(String(line?.msg), /its result was not written/);
   });
 
   it('writes nothing when another claimer took the event back meanwhile', async () => {
@@ -365,5 +377,6 @@ describe('the webhook sender', () => {
     assert.equal((await store.webhooks.get(id))?.status, 'delivered');
     const [line] = linesOf('webhook_lease_error');
     assert.deepEqual([line?.level, line?.id, line?.error], [40, id, 'connection lost']);
+    assert.match(String(line?.msg), /could not be renewed/);
   });
 });
