@@ -187,6 +187,22 @@ describe('the webhook sender', () => {
     assert.equal((await store.webhooks.counts()).pending, 1);
   });
 
+  it('stopped while a POST runs, waits for it to end and looks no more', async () => {
+    const hooks = await start('held');
+    const id = await anEvent('r1');
+    const sending = sender(hooks.url, { pollMs: 20 });
+    sending.start();
+    await eventually(() => hooks.ids.length === 1, { timeoutMs: 5_000, what: 'the POST' });
+    const stopping = sending.stop();
+    hooks.release(204);
+    await stopping;
+    assert.equal((await store.webhooks.get(id))?.status, 'delivered', 'the attempt under way was recorded');
+    await anEvent('r2');
+    // Ten looks' time: a look scheduled by the pass that ended would have sent it.
+    await sleep(200);
+    assert.equal(hooks.ids.length, 1, 'no look after stop()');
+  });
+
   it('logs a pass that failed, and tries again at the next look', async () => {
     const hooks = await start(204);
     const id = await anEvent();
