@@ -69,6 +69,8 @@ describe('the receipt page', () => {
     await store.ready();
     const app = express();
     app.use(RECEIPT_PATH, receiptRouter({ statusLabels: labels, boardOfferUrl: 'https://jobs.example/offers?offer={id}' }, async () => store, decoys));
+    // A board without BOARD_OFFER_URL.
+    app.use(`/no-offer-url${RECEIPT_PATH}`, receiptRouter({ statusLabels: labels, boardOfferUrl: null }, async () => store, decoys));
     server = app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -114,6 +116,14 @@ describe('the receipt page', () => {
       assert.match(html, /Apply again from the job offer on the job board, or contact the job board/);
       assert.match(html, /<a href="https:\/\/jobs\.example\/offers\?offer=12">Apply again to this job offer<\/a>/);
     }
+  });
+
+  it('says "not delivered" with what to do but no link when the board has no BOARD_OFFER_URL', async () => {
+    const response = await fetch(`${base}/no-offer-url${RECEIPT_PATH}/${await stored('dead')}`);
+    const html = await response.text();
+    assert.equal(heading(html), 'Not delivered');
+    assert.match(html, /Apply again from the job offer on the job board, or contact the job board if it happens again\.<\/p>\n<\/main>/);
+    assert.doesNotMatch(html, /<a /);
   });
 
   it('speaks the language of ?lang=, else of Accept-Language, else English', async () => {
@@ -190,6 +200,7 @@ describe('the receipt page', () => {
       assert.equal(headers.get('cache-control'), 'no-store');
       assert.equal(headers.get('referrer-policy'), 'no-referrer');
       assert.equal(headers.get('x-robots-tag'), 'noindex');
+      assert.equal(headers.get('vary'), 'Accept-Language', 'its language follows the request');
       assert.doesNotMatch(html, /<script/);
     }
   });
