@@ -6,6 +6,7 @@
 // (test/e2e/receipt-page.test.ts).
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { get as httpGet } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -134,6 +135,17 @@ describe('the receipt page', () => {
     assert.equal(fr.headers.get('content-language'), 'fr');
     assert.equal(heading((await page(token, { lang: 'es', acceptLanguage: 'fr' })).html), 'Candidatura recibida');
     assert.equal(heading((await page(token, { lang: 'xx', acceptLanguage: 'de' })).html), 'Application received');
+    // fetch always sends an Accept-Language; a client such as curl may send none.
+    const bare = await new Promise<string>((resolve, reject) => {
+      httpGet(`${base}${RECEIPT_PATH}/${token}`, (res) => {
+        let html = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (html += chunk));
+        res.on('end', () => resolve(html));
+      }).on('error', reject);
+    });
+    assert.equal(heading(bare), 'Application received');
+    assert.match(bare, /<html lang="en">/);
     // A wildcard takes the first language the page has: English.
     assert.equal(heading((await page(token, { acceptLanguage: '*' })).html), 'Application received');
     assert.equal(heading((await page(token, { acceptLanguage: 'es;q=0.5, *;q=0.8' })).html), 'Application received');
