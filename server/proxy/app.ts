@@ -31,7 +31,7 @@ import { offersFeedHandler } from './routes/offers-feed.ts';
 import { healthRouter } from './routes/health.ts';
 import { WIDGET_CHUNK_CACHE_CONTROL, WIDGET_CHUNK_PATH, widgetChunkHandler, widgetHandler } from './routes/widget.ts';
 import { PINNED_WIDGET_PATH } from './widget-pin.ts';
-import { RECEIPT_PATH } from './receipt/token.ts';
+import { RECEIPT_PATH, RECEIPT_ROUTE } from './receipt/token.ts';
 import type { Check, Readiness } from './routes/health.ts';
 
 /**
@@ -159,7 +159,7 @@ export function createProxyApp(deps: ProxyAppDeps): express.Express {
 
   // What every request gets, as one router layer: each layer a request
   // passes through costs allocations, a measurable part of a catalogue answer.
-  const logRequest = accessLog(app, logger, { quietPaths: QUIET_PATHS, onAnswered: httpMetrics(registry) });
+  const logRequest = accessLog(app, logger, { quietPaths: QUIET_PATHS, secretRoutes: [RECEIPT_ROUTE], onAnswered: httpMetrics(registry) });
   const setSecurityHeaders = recordedHeaders(helmet());
   const { draining } = deps;
   app.use((req, res, next) => {

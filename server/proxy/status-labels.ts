@@ -16,7 +16,11 @@ const Labels = z.strictObject({ en: LabelText.optional(), fr: LabelText.optional
   error: 'must be an object of labels by language',
 });
 
-const StatusLabelsFile = z.record(z.string().min(1, 'a status value must not be empty'), Labels, { error: 'must be one JSON object' });
+// A key the record refuses (an empty one) is its own issue, not the file's shape.
+const StatusLabelsFile = z.record(z.string(), Labels, { error: 'must be one JSON object' }).refine((file) => !Object.hasOwn(file, ''), {
+  message: 'is not a status value: a status value must not be empty',
+  path: [''],
+});
 
 /** Status value → label per language (some languages may be missing: the page then uses English, else shows nothing). */
 export type StatusLabels = ReadonlyMap<string, Partial<Record<Locale, string>>>;

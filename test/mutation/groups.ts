@@ -38,6 +38,26 @@ export const MUTATION_GROUPS: readonly MutationGroup[] = [
     ],
   },
   {
+    name: 'webhooks',
+    about: 'the webhook sender, its one signed POST (2xx only, answers read 2,000 bytes at most), and the lease renewal it shares with the delivery worker',
+    parts: [
+      {
+        mutate: ['server/proxy/webhooks/sender.ts', 'server/proxy/webhooks/post-event.ts', 'server/proxy/lease-renewal.ts'],
+        command: `${NODE_TEST} server/proxy/lease-renewal.test.ts server/proxy/webhooks/post-event.test.ts server/proxy/webhooks/sender.test.ts`,
+      },
+    ],
+  },
+  {
+    name: 'receipt',
+    about: "the candidate's receipt page, its tokens and the honeypot's decoys, and the board's labels of the company's status",
+    parts: [
+      {
+        mutate: ['server/proxy/receipt/*.ts', '!server/proxy/receipt/*.test.ts', 'server/proxy/status-labels.ts'],
+        command: `${NODE_TEST} server/proxy/receipt/receipt.test.ts server/proxy/status-labels.test.ts`,
+      },
+    ],
+  },
+  {
     name: 'cors',
     about: 'which origins may call /api, and the CORS headers',
     parts: [{ mutate: ['server/proxy/cors.ts'], command: `${NODE_TEST} --test-name-pattern=CORS server/proxy/app.test.ts` }],

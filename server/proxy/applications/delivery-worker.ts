@@ -9,6 +9,8 @@ import type { AttemptResult, DeliveryClient, SourceFate } from './delivery.ts';
 import { SOURCE_REFUSAL_MS } from './application-source.ts';
 import type { Sending } from './application-source.ts';
 import type { BlockReason, DeliveryBlock } from './delivery-block.ts';
+import { holdLease } from '../lease-renewal.ts';
+import type { LeaseHold } from '../lease-renewal.ts';
 
 export interface DeliveryOptions {
   /** Per-request timeout of the upstream calls (ms). */
@@ -243,22 +245,12 @@ export class DeliveryWorker {
    * turns true once a renewal finds the lease no longer held (ran out, or
    * taken back by another instance), and stays so.
    */
-  private keepLease(row: ClaimedRow): { lost(): boolean; stop(): void } {
-    let lost = false;
-    const timer = setInterval(() => {
-      this.outbox.renewLease(row, this.options.leaseMs).then(
-        (held) => {
-          if (!held) lost = true;
-        },
-        // The database did not answer: the lease may still be held; a write will tell (its token is checked).
-        (error: unknown) => this.events.onError?.(row.reference, error),
-      );
-    }, Math.max(1, Math.floor(this.options.leaseMs / 3)));
-    timer.unref();
-    return {
-      lost: () => lost,
-      stop: () => clearInterval(timer),
-    };
+  private keepLease(row: ClaimedRow): LeaseHold {
+    return holdLease({
+      renew: () => this.outbox.renewLease(row, this.options.leaseMs),
+      leaseMs: this.options.leaseMs,
+      onError: (error) => this.events.onError?.(row.reference, error),
+    });
   }
 
   /**

@@ -22,6 +22,7 @@ import { SchemaBehindError } from '../storage/index.ts';
 import type { ApplicationStore, Backend } from '../storage/index.ts';
 import { DEFAULT_RETENTION_INTERVAL_MS, RetentionSweeper, retentionMsOf } from './retention.ts';
 import { applicationsRouter } from './routes.ts';
+import { decoyReceipts } from '../receipt/decoy.ts';
 import { receiptRouter } from '../receipt/route.ts';
 import { DEFAULT_STATUS_SYNC, StatusSync, statusSyncPerMinute } from './status-sync.ts';
 import type { OnStatusChanged, StatusSyncOptions } from './status-sync.ts';
@@ -204,6 +205,8 @@ export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsMo
   );
   const statusSync = createStatusSync(deps, outbox, now, log);
   const stored = () => opened.then(() => outbox);
+  // The honeypot's receipt links, which the receipt pages know without a row.
+  const decoys = decoyReceipts(deps.config.upstream.secretKey);
   const router = applicationsRouter({
     config: deps.config,
     catalogue: deps.catalogue,
@@ -214,11 +217,12 @@ export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsMo
     spool,
     now,
     addressCounts: backend.addressCounts(stored, HOUR_MS),
+    decoys,
   });
   let stopped = false;
   return {
     router,
-    receipt: receiptRouter(deps.config, stored),
+    receipt: receiptRouter(deps.config, stored, decoys),
     start() {
       if (stopped) return;
       // Once the store is ready (at once for SQLite); one that cannot open stays not ready.

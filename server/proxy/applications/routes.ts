@@ -26,6 +26,7 @@ import { refuseWhileBlocked } from './delivery-block.ts';
 import { QueueCeiling } from './queue-ceiling.ts';
 import type { UploadSpool } from './upload-spool.ts';
 import { storeFailure, storeUnavailable } from './store-failure.ts';
+import type { DecoyReceipts } from '../receipt/decoy.ts';
 import { newReceiptToken, receiptUrl } from '../receipt/token.ts';
 
 export interface RouteDeps {
@@ -41,6 +42,8 @@ export interface RouteDeps {
   now: () => number;
   /** Where the per-address limit counts (Backend.addressCounts). */
   addressCounts: Store;
+  /** The receipt links a robot caught by the honeypot gets. */
+  decoys: DecoyReceipts;
 }
 
 interface Answer {
@@ -232,8 +235,8 @@ export function applicationsRouter(deps: RouteDeps): Router {
     if (isTrapped(form)) {
       // A robot filled the hidden field: before any check, it is told "queued" and learns nothing; nothing is stored or sent.
       const campaignId = Number(form.fields.get('campaign_id'));
-      // Its receipt link is as real-looking as any, and leads to the "not available" page.
-      const fake = accepted(202, randomUUID(), Number.isSafeInteger(campaignId) ? campaignId : 0, linkOf(req, newReceiptToken()));
+      // Its receipt link is as real-looking as any, and opens a queued application's page.
+      const fake = accepted(202, randomUUID(), Number.isSafeInteger(campaignId) ? campaignId : 0, linkOf(req, deps.decoys.newToken()));
       // Nothing written: a robot's post costs no disk write; its retry gets another decoy.
       await outbox.releaseKey(key);
       metrics.refused.inc({ code: 'honeypot' });

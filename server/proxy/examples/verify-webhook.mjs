@@ -8,17 +8,52 @@ import { pathToFileURL } from 'node:url';
 import { Webhook } from 'standardwebhooks';
 
 /**
- * A node:http (or Express) handler: verifies the request, then hands the event
- * and its webhook-id to `onEvent`. Answering 2xx tells the proxy the event is
+ * The largest body taken: 1 MiB. An event is a few kilobytes (one carrying
+ * the candidate's fields and a 10,000-character cover letter, under 100 KB);
+ * anything larger is refused with 413 before it is verified or kept whole.
+ */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+function refuse(res, status, why, headers = {}) {
+  // Closed after the answer: the rest of a refused body is never read.
+  res.writeHead(status, { 'content-type': 'text/plain', connection: 'close', ...headers }).end(why);
+}
+
+/**
+ * A node:http (or Express) handler: takes POST only (405 otherwise), reads at
+ * most MAX_BODY_BYTES (413 beyond, counted as the bytes arrive: a body need
+ * not say its length), verifies the signature, then hands the event and its
+ * webhook-id to `onEvent`. Answering 2xx tells the proxy the event is
  * delivered; anything else (onEvent threw) makes it send the same event again
  * later, with the same webhook-id: skip ids you have already handled.
  */
 export function webhookHandler(secret, onEvent) {
   const webhook = new Webhook(secret);
   return (req, res) => {
+    if (req.method !== 'POST') {
+      refuse(res, 405, 'use POST', { allow: 'POST' });
+      return;
+    }
+    if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) {
+      refuse(res, 413, 'body too large');
+      return;
+    }
     const chunks = [];
-    req.on('data', (chunk) => chunks.push(chunk));
+    let size = 0;
+    let refused = false;
+    req.on('data', (chunk) => {
+      if (refused) return;
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        refused = true;
+        chunks.length = 0;
+        refuse(res, 413, 'body too large');
+        return;
+      }
+      chunks.push(chunk);
+    });
     req.on('end', async () => {
+      if (refused) return;
       // The raw body, as sent: the signature covers these exact bytes (verify before parsing).
       const body = Buffer.concat(chunks).toString('utf8');
       let event;
@@ -46,5 +81,6 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
     seen.add(id);
     console.log(id, event.type, event.data.reference);
   });
-  createServer(handler).listen(Number(process.env.PORT ?? 3000), () => console.log(`Receiving webhook events on port ${process.env.PORT ?? 3000}`));
+  const server = createServer(handler);
+  server.listen(Number(process.env.PORT ?? 3000), () => console.log(`Receiving webhook events on port ${server.address().port}`));
 }

@@ -6,6 +6,7 @@
 // (test/e2e/receipt-page.test.ts).
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { get as httpGet } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -15,15 +16,23 @@ import express from 'express';
 import { SqliteApplicationStore } from '../storage/sqlite-store.ts';
 import { claimed } from '../storage/test-support.ts';
 import { receiptRouter } from './route.ts';
-import { RECEIPT_PATH, isReceiptToken, newReceiptToken, receiptUrl } from './token.ts';
+import { decoyReceipts } from './decoy.ts';
+import { RECEIPT_TEXTS } from './texts.ts';
+import type { ReceiptTexts } from './texts.ts';
+import { RECEIPT_PATH, RECEIPT_ROUTE, RECEIPT_TOKEN_BYTES, isReceiptToken, newReceiptToken, receiptUrl } from './token.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
+
+const decoys = decoyReceipts('the board upstream secret key');
 
 describe('the receipt page', () => {
   const dir = mkdtempSync(join(tmpdir(), 'jbc-receipt-'));
   let now = Date.UTC(2026, 0, 1);
   const store = new SqliteApplicationStore({ dataDir: dir, owner: 'test', now: () => now });
-  const labels = new Map([['interview', { en: 'Interview <planned>', fr: 'Entretien prévu' }]]);
+  const labels = new Map([
+    ['interview', { en: 'Interview <planned>', fr: 'Entretien prévu' }],
+    ['offer', { en: `Offer & "terms" 'soon'` }],
+  ]);
   let server: Server;
   let base: string;
 
@@ -60,7 +69,9 @@ describe('the receipt page', () => {
   before(async () => {
     await store.ready();
     const app = express();
-    app.use(RECEIPT_PATH, receiptRouter({ statusLabels: labels, boardOfferUrl: 'https://jobs.example/offers?offer={id}' }, async () => store));
+    app.use(RECEIPT_PATH, receiptRouter({ statusLabels: labels, boardOfferUrl: 'https://jobs.example/offers?offer={id}' }, async () => store, decoys));
+    // A board without BOARD_OFFER_URL.
+    app.use(`/no-offer-url${RECEIPT_PATH}`, receiptRouter({ statusLabels: labels, boardOfferUrl: null }, async () => store, decoys));
     server = app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -95,6 +106,7 @@ describe('the receipt page', () => {
     // No Spanish label: the English one.
     assert.match((await page(token, { lang: 'es' })).html, /<p class="status">Estado: Interview &#60;planned&#62;<\/p>/);
     assert.doesNotMatch((await page(token)).html, /interview</, 'the raw status value is not shown');
+    assert.match((await page(await stored('delivered', 'offer'))).html, /<p class="status">Status: Offer &#38; &#34;terms&#34; &#39;soon&#39;<\/p>/);
   });
 
   it('says "not delivered" for a dead or refused application, with what to do and a link to apply again', async () => {
@@ -107,6 +119,14 @@ describe('the receipt page', () => {
     }
   });
 
+  it('says "not delivered" with what to do but no link when the board has no BOARD_OFFER_URL', async () => {
+    const response = await fetch(`${base}/no-offer-url${RECEIPT_PATH}/${await stored('dead')}`);
+    const html = await response.text();
+    assert.equal(heading(html), 'Not delivered');
+    assert.match(html, /Apply again from the job offer on the job board, or contact the job board if it happens again\.<\/p>\n<\/main>/);
+    assert.doesNotMatch(html, /<a /);
+  });
+
   it('speaks the language of ?lang=, else of Accept-Language, else English', async () => {
     const token = await stored('pending');
     const fr = await page(token, { acceptLanguage: 'de-DE, fr-FR;q=0.8, en;q=0.5' });
@@ -115,6 +135,40 @@ describe('the receipt page', () => {
     assert.equal(fr.headers.get('content-language'), 'fr');
     assert.equal(heading((await page(token, { lang: 'es', acceptLanguage: 'fr' })).html), 'Candidatura recibida');
     assert.equal(heading((await page(token, { lang: 'xx', acceptLanguage: 'de' })).html), 'Application received');
+    // fetch always sends an Accept-Language; a client such as curl may send none.
+    const bare = await new Promise<string>((resolve, reject) => {
+      httpGet(`${base}${RECEIPT_PATH}/${token}`, (res) => {
+        let html = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (html += chunk));
+        res.on('end', () => resolve(html));
+      }).on('error', reject);
+    });
+    assert.equal(heading(bare), 'Application received');
+    assert.match(bare, /<html lang="en">/);
+    // A wildcard takes the first language the page has: English.
+    assert.equal(heading((await page(token, { acceptLanguage: '*' })).html), 'Application received');
+    assert.equal(heading((await page(token, { acceptLanguage: 'es;q=0.5, *;q=0.8' })).html), 'Application received');
+    assert.equal(heading((await page(token, { acceptLanguage: 'es-MX' })).html), 'Candidatura recibida');
+  });
+
+  it("writes every state's words in each language, the page's title after its heading", async () => {
+    const pending = await stored('pending');
+    const delivered = await stored('delivered');
+    const dead = await stored('dead');
+    for (const lang of ['en', 'fr', 'es'] as const) {
+      const t = RECEIPT_TEXTS[lang];
+      const escaped = (text: string) => text.replace(/'/g, '&#39;');
+      const received = (await page(pending, { lang })).html;
+      assert.ok(received.includes(`<title>${escaped(t.received.heading)} – ${escaped(t.title)}</title>`), lang);
+      assert.ok(received.includes(`<h1>${escaped(t.received.heading)}</h1>\n<p>${escaped(t.received.body)}</p>\n</main>`), lang);
+      const sent = (await page(delivered, { lang })).html;
+      assert.ok(sent.includes(`<h1>${escaped(t.delivered.heading)}</h1>\n<p>${escaped(t.delivered.body)}</p>\n</main>`), lang);
+      const notDelivered = (await page(dead, { lang })).html;
+      assert.ok(notDelivered.includes(`<p>${escaped(t.notDelivered.body)}</p><p>${escaped(t.notDelivered.what)}</p><p><a href="https://jobs.example/offers?offer=12">${escaped(t.notDelivered.applyAgain)}</a></p>`), lang);
+      const missing = (await page('unknown', { lang })).html;
+      assert.ok(missing.includes(`<h1>${escaped(t.notFound.heading)}</h1>\n<p>${escaped(t.notFound.body)}</p>`), lang);
+    }
   });
 
   it('answers 404 "not available" for an unknown token, a malformed one, and one whose row was purged', async () => {
@@ -128,8 +182,29 @@ describe('the receipt page', () => {
     }
   });
 
+  it("shows a decoy's token (a robot caught by the honeypot) the page of a queued application, in the asked language", async () => {
+    const real = await stored('pending');
+    const decoy = decoys.newToken();
+    for (const lang of ['en', 'fr', 'es']) {
+      const [ofDecoy, ofReal] = [await page(decoy, { lang }), await page(real, { lang })];
+      assert.equal(ofDecoy.status, 200);
+      assert.equal(ofDecoy.html, ofReal.html, lang);
+    }
+  });
+
+  it('answers 404 to a decoy whose proof is changed, and to one made with another secret', async () => {
+    const decoy = Buffer.from(decoys.newToken(), 'base64url');
+    decoy[RECEIPT_TOKEN_BYTES - 1]! ^= 1;
+    const other = decoyReceipts('another board').newToken();
+    for (const token of [decoy.toString('base64url'), other]) {
+      const { status, html } = await page(token);
+      assert.equal(status, 404, token);
+      assert.equal(heading(html), 'Receipt not available');
+    }
+  });
+
   it('is private: a strict CSP allowing its own style only, never cached, no Referer, not indexed', async () => {
-    for (const token of [await stored('pending'), 'unknown']) {
+    for (const token of [await stored('pending'), 'unknown', decoys.newToken()]) {
       const { headers, html } = await page(token);
       const csp = headers.get('content-security-policy') ?? '';
       assert.match(csp, /^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/]+=*'; /);
@@ -137,8 +212,54 @@ describe('the receipt page', () => {
       assert.equal(headers.get('cache-control'), 'no-store');
       assert.equal(headers.get('referrer-policy'), 'no-referrer');
       assert.equal(headers.get('x-robots-tag'), 'noindex');
+      assert.equal(headers.get('vary'), 'Accept-Language', 'its language follows the request');
       assert.doesNotMatch(html, /<script/);
     }
+  });
+});
+
+describe('the receipt page\'s words', () => {
+  it('are written in every language: none empty, each one translated from the English', () => {
+    const english = RECEIPT_TEXTS.en;
+    const flat = (texts: ReceiptTexts): [string, string][] =>
+      Object.entries(texts).flatMap(([key, value]): [string, string][] =>
+        typeof value === 'string' ? [[key, value]] : Object.entries(value as Record<string, string>).map(([sub, text]): [string, string] => [`${key}.${sub}`, text]),
+      );
+    const keys = flat(english).map(([key]) => key);
+    assert.equal(keys.length, 12);
+    for (const lang of ['fr', 'es'] as const) {
+      const texts = flat(RECEIPT_TEXTS[lang]);
+      assert.deepEqual(texts.map(([key]) => key), keys, lang);
+      for (const [key, text] of texts) {
+        assert.ok(text.trim().length > 0, `${lang} ${key}`);
+        assert.notEqual(text, Object.fromEntries(flat(english))[key], `${lang} ${key} is translated`);
+      }
+    }
+    for (const [key, text] of flat(english)) assert.ok(text.trim().length > 0, `en ${key}`);
+  });
+});
+
+describe('decoy receipt tokens', () => {
+  it('are the same for every instance and every release sharing the secret: a decoy made before an upgrade still opens', () => {
+    assert.equal(decoys.isDecoy('AAAAAAAAAAAAAAAAqFNO48-I'), true);
+    assert.equal(decoys.isDecoy('AAAAAAAAAAAAAAAAqFNO48-J'), false);
+  });
+
+  it('are shaped as real tokens, each new, and known only under their secret', () => {
+    const tokens = new Set(Array.from({ length: 200 }, () => decoys.newToken()));
+    assert.equal(tokens.size, 200);
+    const other = decoyReceipts('another board');
+    for (const token of tokens) {
+      assert.ok(isReceiptToken(token) && Buffer.from(token, 'base64url').length === RECEIPT_TOKEN_BYTES);
+      assert.equal(decoys.isDecoy(token), true);
+      assert.equal(other.isDecoy(token), false);
+    }
+  });
+
+  it('never take a real token, nor a string that is not a token, for a decoy', () => {
+    const real = Array.from({ length: 200 }, newReceiptToken);
+    assert.equal(real.filter((token) => decoys.isDecoy(token)).length, 0);
+    for (const token of ['', 'not-a-token', `${decoys.newToken()}A`, decoys.newToken().slice(1)]) assert.equal(decoys.isDecoy(token), false, token);
   });
 });
 
@@ -146,7 +267,16 @@ describe('receipt tokens and links', () => {
   it('makes tokens of 144 random bits, each new', () => {
     const tokens = new Set(Array.from({ length: 1000 }, newReceiptToken));
     assert.equal(tokens.size, 1000);
-    for (const token of tokens) assert.ok(isReceiptToken(token) && Buffer.from(token, 'base64url').length === 18);
+    for (const token of tokens) assert.ok(isReceiptToken(token) && Buffer.from(token, 'base64url').length === RECEIPT_TOKEN_BYTES);
+    assert.equal(RECEIPT_TOKEN_BYTES, 18);
+  });
+
+  it('is routed at /applications/receipt/:token, the route the access log writes', () => {
+    assert.equal(RECEIPT_ROUTE, '/applications/receipt/:token');
+  });
+
+  it('links from the root when the apply route is not where the proxy mounts it', () => {
+    assert.equal(receiptUrl(null, '/elsewhere', 'T'), '/applications/receipt/T');
   });
 
   it('links on PUBLIC_ORIGIN when set, else from the root, under the path the proxy is mounted at', () => {

@@ -1,8 +1,10 @@
 // GET /applications/receipt/:token, the candidate's receipt: the state of
 // their application, in their language (?lang=, else Accept-Language, else
 // English), with the board's label of the company's status when STATUS_LABELS
-// maps it. An unknown or malformed token, or one whose application's row was
-// purged (`outbox purge-delivered`), gets the "not available" page, 404.
+// maps it. A decoy's token (a robot caught by the honeypot) gets the page of
+// a queued application. An unknown or malformed token, or one whose
+// application's row was purged (`outbox purge-delivered`), gets the "not
+// available" page, 404.
 import { Router } from 'express';
 import type { Request, Response } from 'express';
 import { LOCALES } from '../../contract/index.ts';
@@ -13,7 +15,8 @@ import { statusLabel } from '../status-labels.ts';
 import type { StatusStore } from '../storage/index.ts';
 import { RECEIPT_CSP, renderReceiptPage } from './page.ts';
 import type { ReceiptView } from './page.ts';
-import { isReceiptToken } from './token.ts';
+import type { DecoyReceipts } from './decoy.ts';
+import { RECEIPT_TOKEN_ROUTE, isReceiptToken } from './token.ts';
 
 const BY_PREFERENCE = ['en', ...LOCALES.filter((l) => l !== 'en')];
 
@@ -39,14 +42,18 @@ function send(res: Response, status: number, view: ReceiptView, lang: Locale): v
   res.type('html').send(renderReceiptPage(view, lang));
 }
 
-export function receiptRouter(config: Pick<ProxyConfig, 'statusLabels' | 'boardOfferUrl'>, store: () => Promise<StatusStore>): Router {
+/** A decoy's page: a queued application's, which shows nothing of the application (no offer, no status). */
+const DECOY: ReceiptView = { kind: 'found', status: 'pending', statusLabel: undefined, applyAgainUrl: null };
+
+export function receiptRouter(config: Pick<ProxyConfig, 'statusLabels' | 'boardOfferUrl'>, store: () => Promise<StatusStore>, decoys: DecoyReceipts): Router {
   const router = Router();
-  router.get('/:token', async (req, res) => {
+  router.get(RECEIPT_TOKEN_ROUTE, async (req, res) => {
     const lang = languageOf(req);
     const token = req.params.token;
     const state = isReceiptToken(token) ? await (await store()).receipt(token) : undefined;
     if (state === undefined) {
-      send(res, 404, { kind: 'not_found' }, lang);
+      if (decoys.isDecoy(token)) send(res, 200, DECOY, lang);
+      else send(res, 404, { kind: 'not_found' }, lang);
       return;
     }
     send(res, 200, {

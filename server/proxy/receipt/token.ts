@@ -7,11 +7,18 @@ import { randomBytes } from 'node:crypto';
 /** Where receipts are served, under the proxy's mount path. */
 export const RECEIPT_PATH = '/applications/receipt';
 
-const TOKEN_BYTES = 18;
+/** The receipt's route under RECEIPT_PATH: its one parameter is the token. */
+export const RECEIPT_TOKEN_ROUTE = '/:token';
+
+/** The receipt's whole route: the access log writes it, never the token (a secret). */
+export const RECEIPT_ROUTE = `${RECEIPT_PATH}${RECEIPT_TOKEN_ROUTE}`;
+
+/** A token's bytes: 144 bits. */
+export const RECEIPT_TOKEN_BYTES = 18;
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{24}$/;
 
 export function newReceiptToken(): string {
-  return randomBytes(TOKEN_BYTES).toString('base64url');
+  return randomBytes(RECEIPT_TOKEN_BYTES).toString('base64url');
 }
 
 /** True for a string shaped like a token (anything else is answered 404 without a look at the store). */

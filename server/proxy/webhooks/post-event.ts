@@ -8,7 +8,10 @@ import { Webhook } from 'standardwebhooks';
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 
 /** How much of the receiver's answer is kept (for last_error and send-test). */
-const ANSWER_CHARS = 500;
+export const ANSWER_CHARS = 500;
+
+/** How much of the receiver's answer is read, at most (a chunk more): enough for ANSWER_CHARS characters of UTF-8. */
+export const ANSWER_BYTES = 4 * ANSWER_CHARS;
 
 export type PostResult =
   | { kind: 'answered'; status: number; ok: boolean; body: string }
@@ -26,6 +29,32 @@ export function signedHeaders(secret: string, id: string, body: string, at: Date
   return { 'webhook-id': id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': signature };
 }
 
+/**
+ * The start of an answer's body: read up to ANSWER_BYTES, then the rest is
+ * cancelled (its connection closed), so a receiver that answers a huge body
+ * costs no memory. A body that breaks off, or outlasts the timeout, gives
+ * what was read: its status is the answer.
+ */
+async function excerptOf(response: Response): Promise<string> {
+  if (response.body === null) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let read = 0;
+  try {
+    while (read < ANSWER_BYTES) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      read += value.length;
+    }
+  } catch {
+    // What was read stands.
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks)).slice(0, ANSWER_CHARS);
+}
+
 export async function postEvent(target: PostTarget, id: string, body: string, options: { now?: Date; timeoutMs?: number; signal?: AbortSignal } = {}): Promise<PostResult> {
   const timeout = AbortSignal.timeout(options.timeoutMs ?? WEBHOOK_TIMEOUT_MS);
   try {
@@ -36,7 +65,7 @@ export async function postEvent(target: PostTarget, id: string, body: string, op
       redirect: 'manual',
       signal: options.signal === undefined ? timeout : AbortSignal.any([timeout, options.signal]),
     });
-    const text = (await response.text()).slice(0, ANSWER_CHARS);
+    const text = await excerptOf(response);
     return { kind: 'answered', status: response.status, ok: response.status >= 200 && response.status < 300, body: text };
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;

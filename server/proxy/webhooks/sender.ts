@@ -12,7 +12,8 @@ import type { Registry } from 'prom-client';
 import { WEBHOOK_EVENT_STATUSES, WebhookLeaseLostError } from '../storage/index.ts';
 import type { ClaimedEvent, WebhookEventStore } from '../storage/index.ts';
 import { WEBHOOK_TIMEOUT_MS, postEvent } from './post-event.ts';
-import type { PostTarget } from './post-event.ts';
+import type { PostResult, PostTarget } from './post-event.ts';
+import { holdLease } from '../lease-renewal.ts';
 
 export interface WebhookSenderOptions {
   /** How often due events are looked for. */
@@ -113,41 +114,49 @@ export class WebhookSender {
     return events.length === options.batch;
   }
 
+  /** One attempt under the event's lease, renewed while the POST runs; the POST is cut short once the lease is lost. */
   private async send(event: ClaimedEvent): Promise<void> {
     const { store, options, target, logger } = this.deps;
-    const lost = new AbortController();
-    const renewal = setInterval(() => {
-      store.renewLease(event, options.leaseMs).then(
-        (held) => held || lost.abort(),
-        () => {},
-      );
-    }, options.leaseMs / 3);
+    const hold = holdLease({
+      renew: () => store.renewLease(event, options.leaseMs),
+      leaseMs: options.leaseMs,
+      onError: (error) =>
+        logger.warn({ event: 'webhook_lease_error', id: event.id, error: error instanceof Error ? error.message : String(error) }, 'the lease of a webhook event could not be renewed; its next write tells whether it is still held'),
+    });
     let outcome: WebhookOutcome;
     try {
-      const result = await postEvent(target, event.id, event.body, { now: new Date(this.deps.now()), timeoutMs: options.timeoutMs, signal: lost.signal });
-      if (result.kind === 'answered' && result.ok) {
-        await store.markDelivered(event);
-        outcome = 'delivered';
-      } else {
-        const error = result.kind === 'answered' ? `HTTP ${result.status}${result.body === '' ? '' : `: ${result.body.slice(0, 200)}`}` : result.error;
-        const now = this.deps.now();
-        if (now >= event.give_up_at) {
-          await store.markFailed(event, error);
-          outcome = 'failed';
-          logger.error({ event: 'webhook_failed', id: event.id, type: event.type, reference: event.reference, attempts: event.attempts, error }, 'webhook event given up after 3 days of retries: `jobboard-connector webhooks retry ID` sends it again');
-        } else {
-          await store.markRetry(event, now + retryDelay(event.attempts, options), error);
-          outcome = 'retry';
-          logger.warn({ event: 'webhook_retry', id: event.id, type: event.type, reference: event.reference, attempts: event.attempts, error }, 'webhook event not accepted; retried later');
-        }
-      }
+      const result = await postEvent(target, event.id, event.body, { now: new Date(this.deps.now()), timeoutMs: options.timeoutMs, signal: hold.signal });
+      // Another claimer may hold the event now: what this attempt learnt is not written.
+      outcome = hold.lost() ? 'lease_lost' : await this.record(event, result);
     } catch (error) {
       if (!(error instanceof WebhookLeaseLostError)) throw error;
       outcome = 'lease_lost';
-      logger.warn({ event: 'webhook_lease_lost', id: event.id, type: event.type }, error.message);
     } finally {
-      clearInterval(renewal);
+      hold.stop();
+    }
+    if (outcome === 'lease_lost') {
+      logger.warn({ event: 'webhook_lease_lost', id: event.id, type: event.type }, 'webhook event no longer held by this attempt (it outlasted its lease): its result was not written, whoever holds it now sends it');
     }
     this.sent.inc({ type: event.type, outcome });
+  }
+
+  /** Writes an attempt's result: delivered on a 2xx only (a redirect is not followed: it failed), else retried later or, past its time, failed. */
+  private async record(event: ClaimedEvent, result: PostResult): Promise<Exclude<WebhookOutcome, 'lease_lost'>> {
+    const { store, options, logger } = this.deps;
+    if (result.kind === 'answered' && result.ok) {
+      await store.markDelivered(event);
+      return 'delivered';
+    }
+    const error = result.kind === 'answered' ? `HTTP ${result.status}${result.body === '' ? '' : `: ${result.body.slice(0, 200)}`}` : result.error;
+    const now = this.deps.now();
+    const line = { id: event.id, type: event.type, reference: event.reference, attempts: event.attempts, error };
+    if (now >= event.give_up_at) {
+      await store.markFailed(event, error);
+      logger.error({ event: 'webhook_failed', ...line }, 'webhook event given up after 3 days of retries: `jobboard-connector webhooks retry ID` sends it again');
+      return 'failed';
+    }
+    await store.markRetry(event, now + retryDelay(event.attempts, options), error);
+    logger.warn({ event: 'webhook_retry', ...line }, 'webhook event not accepted; retried later');
+    return 'retry';
   }
 }

@@ -1,0 +1,114 @@
+// The partners' Node receiver (server/proxy/examples/verify-webhook.mjs) run
+// as they run it, `node verify-webhook.mjs` with WEBHOOK_SECRET and PORT, in a
+// process of its own: it takes a request signed as the proxy signs, refuses
+// another method before reading anything, and refuses a body over its limit
+// as the bytes arrive, whether or not the body says its length.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { request } from 'node:http';
+import { after, before, describe, it } from 'node:test';
+import { Webhook } from 'standardwebhooks';
+import { eventually } from '../server/test/poll.ts';
+
+const SECRET = `whsec_${Buffer.alloc(32, 6).toString('base64')}`;
+const EXAMPLE = new URL('../server/proxy/examples/verify-webhook.mjs', import.meta.url);
+const { MAX_BODY_BYTES } = (await import(EXAMPLE.href)) as { MAX_BODY_BYTES: number };
+
+describe("the partners' Node webhook receiver, run as a process", () => {
+  let receiver: ChildProcessWithoutNullStreams;
+  let output = '';
+  let url: string;
+
+  before(async () => {
+    receiver = spawn(process.execPath, [EXAMPLE.pathname], { env: { ...process.env, WEBHOOK_SECRET: SECRET, PORT: '0' } });
+    receiver.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    const port = await eventually(() => /Receiving webhook events on port (\d+)/.exec(output)?.[1], { timeoutMs: 10_000, what: 'the receiver to listen' });
+    url = `http://127.0.0.1:${port}/hooks`;
+  });
+  after(() => receiver?.kill());
+
+  function signed(body: string, id: string): Record<string, string> {
+    const at = new Date();
+    return { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': new Webhook(SECRET).sign(id, at, body) };
+  }
+
+  /**
+   * Streams `total` bytes without a Content-Length (chunked), as fast as the
+   * receiver takes them, until it answers: its status, and how many bytes
+   * were written by then.
+   */
+  function streamed(total: number): Promise<{ status: number | undefined; written: number }> {
+    return new Promise((resolve) => {
+      let written = 0;
+      let status: number | undefined;
+      const chunk = Buffer.alloc(64 * 1024, 'x');
+      const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } });
+      const pump = () => {
+        while (status === undefined && written < total && !req.destroyed) {
+          written += chunk.length;
+          if (!req.write(chunk)) return;
+        }
+        if (written >= total) req.end();
+      };
+      req.on('drain', pump);
+      req.on('response', (res) => {
+        status = res.statusCode;
+        res.resume();
+        req.destroy();
+        resolve({ status, written });
+      });
+      // A refused upload may be cut before the answer is read: it then has no status.
+      req.on('error', () => resolve({ status, written }));
+      pump();
+    });
+  }
+
+  it('takes an event the proxy signed, answers 204 and hands it on', async () => {
+    const body = JSON.stringify({ type: 'application.delivered', timestamp: new Date().toISOString(), data: { reference: 'r-node-1' } });
+    const response = await fetch(url, { method: 'POST', headers: signed(body, 'msg_node_1'), body });
+    assert.equal(response.status, 204);
+    await eventually(() => output.includes('msg_node_1 application.delivered r-node-1'), { timeoutMs: 5_000, what: 'the event handed on' });
+  });
+
+  it('refuses an unsigned body with 400', async () => {
+    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"type":"application.delivered"}' });
+    assert.equal(response.status, 400);
+  });
+
+  it('answers 405 with Allow: POST to a GET, and to a PUT carrying a signed event', async () => {
+    const get = await fetch(url);
+    assert.equal(get.status, 405);
+    assert.equal(get.headers.get('allow'), 'POST');
+    const body = JSON.stringify({ type: 'application.delivered', timestamp: new Date().toISOString(), data: { reference: 'r-node-put' } });
+    const put = await fetch(url, { method: 'PUT', headers: signed(body, 'msg_node_put'), body });
+    assert.equal(put.status, 405);
+    assert.ok(!output.includes('msg_node_put'), 'a PUT hands nothing on');
+  });
+
+  it(`answers 413 to a body over ${MAX_BODY_BYTES} bytes that says its length, signed or not`, async () => {
+    const body = JSON.stringify({ type: 'application.delivered', data: { reference: 'r-node-big', pad: 'x'.repeat(MAX_BODY_BYTES) } });
+    const response = await fetch(url, { method: 'POST', headers: signed(body, 'msg_node_big'), body });
+    assert.equal(response.status, 413);
+    assert.ok(!output.includes('msg_node_big'), 'nothing handed on');
+  });
+
+  it('takes a body of exactly the limit as far as its signature (then 400 for a wrong one)', async () => {
+    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'x'.repeat(MAX_BODY_BYTES) });
+    assert.equal(response.status, 400);
+  });
+
+  it('answers 413 to a body without a length once it passes the limit, before the rest is sent', async () => {
+    const total = 256 * 1024 * 1024;
+    const { status, written } = await streamed(total);
+    assert.equal(status, 413);
+    // Written by the answer: the limit and what the sockets between hold, far below the body.
+    assert.ok(written < 32 * 1024 * 1024, `${written} bytes were written before the answer`);
+  });
+
+  it('still takes a signed event after refusing the others', async () => {
+    const body = JSON.stringify({ type: 'application.received', timestamp: new Date().toISOString(), data: { reference: 'r-node-2' } });
+    const response = await fetch(url, { method: 'POST', headers: signed(body, 'msg_node_2'), body });
+    assert.equal(response.status, 204);
+  });
+});
