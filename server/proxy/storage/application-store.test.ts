@@ -142,6 +142,13 @@ for (const harness of [sqlite, postgres]) {
       assert.equal(won[0]?.status, 'delivering');
     });
 
+    it('claims no more rows than asked, however many are due', async () => {
+      for (const ref of ['a', 'b', 'c', 'd', 'e', 'f']) await outbox.enqueue(application(ref), { deadLetterAfterMs: 1000 });
+      assert.equal((await outbox.claimDue(1, 60_000)).length, 1);
+      assert.equal((await outbox.claimDue(2, 60_000)).length, 2);
+      assert.equal((await outbox.claimDue(10, 60_000)).length, 3);
+    });
+
     it('never gives one due row to two claimers at once', async () => {
       for (let i = 0; i < 20; i++) await outbox.enqueue({ ...application(`r${i}`), resume: null, resume_type: null }, { deadLetterAfterMs: HOUR });
       const other = await open('process-2');

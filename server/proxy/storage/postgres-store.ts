@@ -306,14 +306,17 @@ export class PostgresApplicationStore extends SqlOutbox implements ApplicationSt
     return openResumeChunks(this.pool, reference);
   }
 
-  /** Rows another instance is claiming right now are skipped (SKIP LOCKED), so no row is ever claimed twice. */
+  /**
+   * Rows another instance is claiming right now are skipped (SKIP LOCKED), so no row is ever claimed twice. Chosen once, in a
+   * materialised CTE: under `reference IN (subquery)` PostgreSQL may run the subquery again, and with SKIP LOCKED claim more than asked.
+   */
   async claimDue(limit: number, leaseMs: number): Promise<ClaimedRow[]> {
     const now = this.now();
     const rows = await this.query(
-      `UPDATE outbox SET status = 'delivering', lease_owner = $1, lease_until = $2, lease_token = lease_token + 1, attempts = attempts + 1, last_attempt_at = $3
-       WHERE reference IN (
-         SELECT reference FROM outbox WHERE status = 'pending' AND next_attempt_at <= $3 ORDER BY next_attempt_at LIMIT $4 FOR UPDATE SKIP LOCKED
-       ) RETURNING *`,
+      `WITH due AS MATERIALIZED (
+         SELECT reference AS due_reference FROM outbox WHERE status = 'pending' AND next_attempt_at <= $3 ORDER BY next_attempt_at LIMIT $4 FOR UPDATE SKIP LOCKED)
+       UPDATE outbox SET status = 'delivering', lease_owner = $1, lease_until = $2, lease_token = lease_token + 1, attempts = attempts + 1, last_attempt_at = $3
+       FROM due WHERE reference = due_reference RETURNING outbox.*`,
       [this.owner, now + leaseMs, now, limit],
     );
     return rows.map(toClaimed).sort((a, b) => a.next_attempt_at - b.next_attempt_at);

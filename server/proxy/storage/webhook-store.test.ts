@@ -355,6 +355,13 @@ for (const harness of [sqlite, postgres]) {
       assert.deepEqual((await store.webhooks.claimDue(10, LEASE)).map((e) => e.reference), ['c', 'b', 'a']);
     });
 
+    it('claims no more events than asked, however many are due', async () => {
+      for (const ref of ['a', 'b', 'c', 'd', 'e', 'f']) await store.enqueue(application(ref), { deadLetterAfterMs: 1000 });
+      assert.equal((await store.webhooks.claimDue(1, LEASE)).length, 1);
+      assert.equal((await store.webhooks.claimDue(2, LEASE)).length, 2);
+      assert.equal((await store.webhooks.claimDue(10, LEASE)).length, 3);
+    });
+
     it("says why a write of a lost lease was refused: another claimer has the event, nothing was written", async () => {
       await store.enqueue(application('app-1'), { deadLetterAfterMs: 1000 });
       const [event] = await store.webhooks.claimDue(10, LEASE);

@@ -58,12 +58,15 @@ export const WEBHOOK_SQL = {
   /** $1 id, $2 reference, $3 type, $4 body (without candidate), $5 candidate, $6 now, $7 give up at. seq: after the application's last event. */
   insert: `INSERT INTO webhook_events (id, reference, seq, type, payload, candidate, created_at, status, attempts, next_attempt_at, give_up_at)
     VALUES ($1, $2, (SELECT coalesce(max(seq), 0) + 1 FROM webhook_events WHERE reference = $2), $3, $4, $5, $6, 'pending', 0, $6, $7)`,
-  /** Due events in their application's turn, oldest first; those another instance is claiming are skipped (SKIP LOCKED; SQLite: one writer). */
-  claimDue: `UPDATE webhook_events SET status = 'delivering', lease_owner = $1, lease_until = $2, lease_token = lease_token + 1, attempts = attempts + 1,
-    last_attempt_at = $3 WHERE status = 'pending' AND id IN (
-      SELECT e.id FROM webhook_events e WHERE e.status = 'pending' AND e.next_attempt_at <= $3 AND ${IN_TURN}
-      ORDER BY e.next_attempt_at, e.created_at, e.seq LIMIT $4 FOR UPDATE SKIP LOCKED
-    ) RETURNING *`,
+  /**
+   * Due events in their application's turn, oldest first; those another instance is claiming are skipped (SKIP LOCKED; SQLite: one writer).
+   * Chosen once, in a materialised CTE: under `id IN (subquery)` PostgreSQL may run the subquery again, and with SKIP LOCKED claim more than $4.
+   */
+  claimDue: `WITH due AS MATERIALIZED (
+      SELECT e.id AS due_id FROM webhook_events e WHERE e.status = 'pending' AND e.next_attempt_at <= $3 AND ${IN_TURN}
+      ORDER BY e.next_attempt_at, e.created_at, e.seq LIMIT $4 FOR UPDATE SKIP LOCKED)
+    UPDATE webhook_events SET status = 'delivering', lease_owner = $1, lease_until = $2, lease_token = lease_token + 1, attempts = attempts + 1,
+    last_attempt_at = $3 FROM due WHERE status = 'pending' AND id = due_id RETURNING *`,
   renewLease: "UPDATE webhook_events SET lease_until = $1 WHERE id = $2 AND lease_token = $3 AND status = 'delivering' AND lease_until > $4",
   markDelivered: `UPDATE webhook_events SET status = 'delivered', delivered_at = $1, candidate = NULL, lease_owner = NULL, lease_until = NULL, last_error = NULL
     WHERE id = $2 AND lease_token = $3 AND status = 'delivering'`,
