@@ -5,7 +5,9 @@ import { describe, it } from 'node:test';
 import { openCatalogueStore } from '../storage/catalogue-sqlite.ts';
 import { toCatalogueCampaign } from './catalogue.ts';
 import { upstreamCampaign } from './fixtures.ts';
+import { createCatalogueReader } from './reader.ts';
 import { withTombstones } from './tombstones.ts';
+import { closedOfferProblem } from '../routes/closed-offer.ts';
 
 const offer = (id: number, status: 'online' | 'archived' = 'online') => toCatalogueCampaign(upstreamCampaign({ id, status }));
 
@@ -43,5 +45,19 @@ describe('tombstones', () => {
     assert.equal(store.gone(4), true, 'the newest is remembered');
     assert.equal([1, 2, 3].filter((id) => store.gone(id)).length, 1, 'the oldest forgotten');
     inner.close();
+  });
+
+  it('tell an offer this board never listed from a closed one after a sync deletes it, leaves it out or removes it: 404, not 410', () => {
+    const store = openCatalogueStore(':memory:');
+    const reader = createCatalogueReader(store);
+    store.replaceAll([offer(1)], new Date());
+    store.applyChanges([], [7]);
+    store.replaceAll([offer(1)], new Date());
+    store.remove(8);
+    assert.deepEqual([7, 8].map((id) => [store.gone(id), reader.closed(id)]), [[false, false], [false, false]]);
+    assert.equal(closedOfferProblem(reader, 7, null).status, 404);
+    store.remove(1);
+    assert.equal(closedOfferProblem(reader, 1, null).status, 410, 'the listed one is closed');
+    store.close();
   });
 });
