@@ -14,7 +14,8 @@
 // - changes: the changes on every instance (no proxy, no wire, no search or throughput);
 // - list: the list throughput (with the seed and the proxy it needs): no search,
 //   no wire count over minutes, no newly broadcast offer, no PostgreSQL changes;
-// - hostile: the hostile searches alone (catalogue-hostile.ts), with the same seed and proxy.
+// - hostile: the hostile searches alone (catalogue-hostile.ts), with the same seed and proxy,
+//   in a section of its own (the whole run's section keeps its figures).
 import { fork, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { createServer, request as httpRequest } from 'node:http';
@@ -309,7 +310,9 @@ export default async function bench(): Promise<string> {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     if (ONLY === 'hostile') {
-      return [HEADING, '', 'Run alone (BENCH_CATALOGUE_ONLY=hostile): the proxy from the built CLI on a DATA_DIR holding the seeded offers, as in the whole run.', '', ...(await hostileSearches(proxy.url, OFFERS))].join('\n');
+      // A section of its own: run alone, it leaves the whole run's figures in place.
+      const heading = `## Catalogue at scale: hostile searches (${OFFERS.toLocaleString('en')} offers)`;
+      return [heading, '', 'Run alone (BENCH_CATALOGUE_ONLY=hostile): the proxy from the built CLI on a DATA_DIR holding the seeded offers, as in the whole run.', '', ...(await hostileSearches(proxy.url, OFFERS))].join('\n');
     }
     if (ONLY === 'list') {
       return [
