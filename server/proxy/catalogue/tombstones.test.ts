@@ -60,4 +60,26 @@ describe('tombstones', () => {
     assert.equal(closedOfferProblem(reader, 1, null).status, 410, 'the listed one is closed');
     store.close();
   });
+
+  it('count the offers listed before the first change, whichever change comes first', () => {
+    for (const first of ['upsert', 'remove', 'applyChanges'] as const) {
+      const inner = openCatalogueStore(':memory:');
+      inner.replaceAll([offer(1), offer(2)], new Date());
+      const store = withTombstones(inner);
+      if (first === 'upsert') store.upsert(offer(1, 'archived'));
+      if (first === 'remove') store.remove(1);
+      if (first === 'applyChanges') store.applyChanges([], [1]);
+      assert.deepEqual([store.gone(1), store.gone(2)], [true, false], first);
+      inner.close();
+    }
+  });
+
+  it('forget an offer a complete sync lists again', () => {
+    const store = openCatalogueStore(':memory:');
+    store.replaceAll([offer(1), offer(2)], new Date());
+    store.remove(1);
+    store.replaceAll([offer(1)], new Date());
+    assert.deepEqual([store.gone(1), store.gone(2)], [false, true]);
+    store.close();
+  });
 });

@@ -2,7 +2,7 @@
 // words dropped, the words read capped, the matches ranked capped, and the
 // time budget that stops a search of words or a place.
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { toCatalogueCampaign } from '../catalogue/catalogue.ts';
 import { upstreamCampaign } from '../catalogue/fixtures.ts';
 import { MAX_SEARCH_WORDS, SearchOverBudgetError } from '../catalogue/search-text.ts';
@@ -47,16 +47,19 @@ describe('catalogue search: words and their number', () => {
 describe('catalogue search: the matches ranked', () => {
   /** MAX_RANKED_MATCHES, written out: the catalogue below is built from it, whatever the constant says. */
   const RANKED = 5_000;
-  // One more match than are ranked: the oldest has the word in its title, the others in their texts.
-  const store = storeOf(
-    Array.from({ length: RANKED + 1 }, (_, i) => ({
-      id: i + 1,
-      name: i === 0 ? 'Welder' : 'Driver',
-      description: i === 0 ? '<p>Steel.</p>' : '<p>Welder wanted.</p>',
-      profile: null,
-      last_activation_at: day(i),
-    })),
-  );
+  // One more match than are ranked: the oldest has the word in its title, the others in their texts. Built when the suite runs, not when the file loads.
+  let store: ReturnType<typeof storeOf>;
+  before(() => {
+    store = storeOf(
+      Array.from({ length: RANKED + 1 }, (_, i) => ({
+        id: i + 1,
+        name: i === 0 ? 'Welder' : 'Driver',
+        description: i === 0 ? '<p>Steel.</p>' : '<p>Welder wanted.</p>',
+        profile: null,
+        last_activation_at: day(i),
+      })),
+    );
+  });
 
   it(`ranks by relevance up to ${RANKED} matches, and shows a broader search newest first, counting every match`, () => {
     assert.equal(MAX_RANKED_MATCHES, RANKED);
