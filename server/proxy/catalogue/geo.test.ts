@@ -32,12 +32,12 @@ describe('searches near a point across the antimeridian', () => {
     assert.ok(inside.minLon > 177.7 && inside.maxLon < 178.3, `${inside.minLon}..${inside.maxLon}`);
     // A degree of longitude is shorter than one of latitude away from the equator: the box is wider than it is high.
     assert.deepEqual(near(178, 25), [4], 'due east, 24.9 km away');
-    // 25 km is 0.2248° of latitude, and 0.2248 / cos(17.22°) = 0.2355° of longitude at the circle's widest latitude.
-    const close = (actual: number, expected: number) => assert.ok(Math.abs(actual - expected) < 1e-3, `${actual} ≈ ${expected}`);
-    close(crossing.minLat, -17.2248);
-    close(crossing.maxLat, -16.7752);
-    close(inside.minLon, 178 - 0.2355);
-    close(inside.maxLon, 178 + 0.2355);
+    // 25 km is 0.224830° of latitude, and 0.224830 / cos(17.224830°) = 0.235387° of longitude at the circle's widest latitude.
+    const close = (actual: number, expected: number) => assert.ok(Math.abs(actual - expected) < 1e-5, `${actual} ≈ ${expected}`);
+    close(crossing.minLat, -17.22483);
+    close(crossing.maxLat, -16.77517);
+    close(inside.minLon, 178 - 0.235387);
+    close(inside.maxLon, 178 + 0.235387);
   });
 
   it('takes every longitude near a pole, and no latitude past it', () => {

@@ -89,17 +89,23 @@ describe('catalogue reader', () => {
     assert.deepEqual(reader.filtersOf(query({ near: 'paris' })).near, { lat: 48.86, lon: 2.35 });
     assert.equal(reader.filtersOf(query()).near, undefined);
     assert.deepEqual(idsOf(reader.list(query({ near: 'Lyon', radius_km: 5 }))), [3, 1]);
-    assert.throws(() => reader.list(query({ near: 'Atlantis' })), (error) => error instanceof ProblemError && error.status === 422 && error.errors?.[0]?.field === 'near');
+    assert.throws(
+      () => reader.list(query({ near: 'Atlantis' })),
+      (error) => error instanceof ProblemError && error.status === 422 && error.errors?.[0]?.field === 'near' && error.errors[0].code === 'invalid_value' && /LATITUDE,LONGITUDE/.test(error.errors[0].message),
+    );
   });
 
   it('answers the detail and the JobPosting of a listed offer only, the company\'s address for an offer without one', () => {
-    const reader = createCatalogueReader(seeded(), { boardOfferUrl: 'https://jobs.example/offres?offer={id}', now: () => new Date('2026-11-10T00:00:00.000Z') });
+    const store = seeded();
+    const reader = createCatalogueReader(store, { boardOfferUrl: 'https://jobs.example/offres?offer={id}', now: () => new Date('2026-11-10T00:00:00.000Z') });
     assert.equal(reader.detail(1)?.value.description, '<p>Build <strong>things</strong>.</p>');
     assert.deepEqual([reader.detail(5), reader.detail(99), reader.jobPosting(5), reader.jobPosting(99)], [undefined, undefined, undefined, undefined]);
     const posting = reader.jobPosting(4)!.value as { url?: string; jobLocation?: { address: { addressLocality?: string } } };
     assert.equal(posting.url, 'https://jobs.example/offres?offer=4');
     assert.equal(posting.jobLocation?.address.addressLocality, 'Lyon', 'from another offer of the company');
     assert.equal(reader.jobPosting(4), reader.jobPosting(4), 'cached');
+    store.upsert(toCatalogueCampaign(upstreamCampaign({ id: 6, company_id: 3, address: null })));
+    assert.equal((reader.jobPosting(6)?.value as { jobLocation?: unknown }).jobLocation, undefined, 'a company with no address anywhere');
     assert.equal(reader.detail(1), reader.detail(1), 'cached');
   });
 

@@ -82,4 +82,23 @@ describe('tombstones', () => {
     assert.deepEqual([store.gone(1), store.gone(2)], [false, true]);
     store.close();
   });
+
+  it('write through to the store: a change reaches it as the tombstones note it', () => {
+    const store = openCatalogueStore(':memory:');
+    store.replaceAll([offer(1)], new Date());
+    store.upsert(offer(2));
+    store.applyChanges([offer(3)], [1]);
+    assert.deepEqual([1, 2, 3].map((id) => store.get(id)?.id), [undefined, 2, 3]);
+    store.close();
+  });
+
+  it('spend no room on offers a complete sync keeps: an older tombstone stays', () => {
+    const inner = openCatalogueStore(':memory:');
+    inner.replaceAll([offer(1), offer(2), offer(3)], new Date());
+    const store = withTombstones(inner, 1);
+    store.remove(1);
+    store.replaceAll([offer(2), offer(3)], new Date());
+    assert.deepEqual([1, 2, 3].map((id) => store.gone(id)), [true, false, false]);
+    inner.close();
+  });
 });
