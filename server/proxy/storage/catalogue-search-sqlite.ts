@@ -42,6 +42,16 @@ const RANKED_WORDS = `
   WHERE r.score <= coalesce((SELECT score FROM last), 1e308)
   ORDER BY r.score, ${BY_DATE} LIMIT ? OFFSET ?`;
 
+/**
+ * Words alone, newest first, with the count of their matches: the index's
+ * matches read once (a common word's list is most of a search's cost), for
+ * the count and the page. Parameters: the words, per_page, the page's offset.
+ */
+const DATED_WORDS = `
+  WITH matched AS MATERIALIZED (SELECT rowid AS id FROM campaigns_text WHERE campaigns_text MATCH ? AND ${withinBudget('rowid')})
+  SELECT c.id, (SELECT count(*) FROM matched) AS total FROM campaigns c INDEXED BY campaigns_listing
+  WHERE c.status = 'online' AND c.id IN (SELECT id FROM matched) ORDER BY ${BY_DATE} LIMIT ? OFFSET ?`;
+
 type SearchRows = { ids: number[]; total: number };
 
 /** A search's filters other than its words, as SQL over the campaigns table `c`. */
@@ -86,15 +96,21 @@ export function createCatalogueSearch(db: DatabaseSync, budgetMs = SEARCH_BUDGET
     const offset = (f.page - 1) * f.per_page;
     const page = (statementSql: string, ...values: (string | number)[]) =>
       (statement(statementSql).all(...values) as { id: number }[]).map((r) => r.id);
-    // Words alone: the index holds the listed offers only, and counts its matches without the table.
+    // Words with filters or a place: the matches as a set of ids the table is filtered with.
     const words = `c.id IN (SELECT rowid FROM campaigns_text WHERE campaigns_text MATCH ? AND ${withinBudget('rowid')})`;
     const clause = [...where, ...(match === null ? [] : [words])].join(' AND ');
     const clauseParams = match === null ? params : [...params, match];
-    const count = match !== null && !filtered && distance === undefined ? WORDS_COUNT : `SELECT count(*) AS n FROM campaigns c WHERE ${clause}`;
-    const total = (statement(count).get(...(count === WORDS_COUNT ? [match!] : clauseParams)) as { n: number }).n;
     const sort = f.sort ?? (match === null ? 'date' : 'relevance');
+    // Words alone (the index holds the listed offers only): newest first and counted in one reading of the index; ranked after, if there are few enough to rank.
+    if (match !== null && !filtered && distance === undefined) {
+      const dated = statement(DATED_WORDS).all(match, f.per_page, offset) as { id: number; total: number }[];
+      // A page past the last has no row to carry the count.
+      const total = dated[0]?.total ?? (statement(WORDS_COUNT).get(match) as { n: number }).n;
+      if (sort === 'relevance' && total <= MAX_RANKED_MATCHES) return { ids: page(RANKED_WORDS, match, offset + f.per_page - 1, f.per_page, offset), total };
+      return { ids: dated.map((r) => r.id), total };
+    }
+    const total = (statement(`SELECT count(*) AS n FROM campaigns c WHERE ${clause}`).get(...clauseParams) as { n: number }).n;
     if (match !== null && sort === 'relevance' && total <= MAX_RANKED_MATCHES) {
-      if (count === WORDS_COUNT) return { ids: page(RANKED_WORDS, match, offset + f.per_page - 1, f.per_page, offset), total };
       // CROSS JOIN keeps the index outside: inside, SQLite would run the whole text query once per row of a place or salary filter.
       const ranked = `SELECT c.id FROM campaigns_text CROSS JOIN campaigns c ON c.id = campaigns_text.rowid
         WHERE ${[...where, 'campaigns_text MATCH ?', withinBudget('campaigns_text.rowid')].join(' AND ')} ORDER BY ${RANK}, ${BY_DATE} LIMIT ? OFFSET ?`;
