@@ -526,7 +526,7 @@ describe('proxy app', () => {
       const problem = await problemOf(response);
       assert.deepEqual(problem, {
         type: 'https://jobboard-connector.dev/problems/rate_limited',
-        title: 'Too many applications',
+        title: 'Too many requests',
         status: 429,
         detail: 'Try again later.',
         code: 'rate_limited',

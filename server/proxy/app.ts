@@ -10,7 +10,8 @@ import type { Registry } from 'prom-client';
 import { accessLog } from './access-log.ts';
 import { allowedMethods } from './allowed-methods.ts';
 import type { ResponseWithError } from './access-log.ts';
-import { createCatalogueReader } from './catalogue/reader.ts';
+import { createCatalogueReader, searchOverBudgetProblem } from './catalogue/reader.ts';
+import { SearchOverBudgetError } from './catalogue/search-text.ts';
 import type { SyncStatus } from './catalogue/catalogue.ts';
 import { STORE_FAILURE } from './catalogue/store-failures.ts';
 import type { CatalogueStore } from './catalogue/types.ts';
@@ -24,6 +25,7 @@ import { docsPageLoader, sendDocsPage } from '../openapi/docs-page.ts';
 import { ProblemError } from './problem.ts';
 import { recordedHeaders } from './security-headers.ts';
 import { campaignRoutes } from './routes/campaigns.ts';
+import { searchRateLimit } from './routes/search-rate-limit.ts';
 import { configRouter } from './routes/config.ts';
 import { embedRouter } from './routes/embed.ts';
 import { sitemapHandler } from './routes/sitemap.ts';
@@ -141,6 +143,8 @@ function upstreamStatus(error: SyncStatus['lastError']): string {
 /** body-parser and friends throw http-errors; anything else unknown is ours (500). */
 function asProblem(error: unknown): ProblemError | undefined {
   if (error instanceof ProblemError) return error;
+  // A search the store stopped at its time budget, whichever route asked for it.
+  if (error instanceof SearchOverBudgetError) return searchOverBudgetProblem(error);
   const e = error as { status?: unknown; statusCode?: unknown; type?: unknown; expose?: unknown };
   const status = typeof e?.status === 'number' ? e.status : typeof e?.statusCode === 'number' ? e.statusCode : undefined;
   if (status === undefined || status < 400 || status >= 500) return undefined;
@@ -197,6 +201,7 @@ export function createProxyApp(deps: ProxyAppDeps): express.Express {
   app.use('/api', apiCors([...config.allowedOrigins, ...(config.publicOrigin === null ? [] : [config.publicOrigin])]));
   app.use('/api/config', configRouter(config));
   const reader = createCatalogueReader(deps.catalogue.store, { boardOfferUrl: config.boardOfferUrl, boardImage: config.boardOgImage });
+  app.get('/api/campaigns', searchRateLimit(config.searchRateLimitPerMinute));
   campaignRoutes(app, '/api/campaigns', reader);
   // The applications module reads its own (multipart) bodies: mounted before any body parser.
   if (deps.applications !== undefined) app.use('/api/applications', deps.applications.router);

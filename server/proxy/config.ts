@@ -189,6 +189,7 @@ const EnvSchema = z
     DEAD_LETTER_AFTER_HOURS: positiveInt('a whole number of hours').default(72),
     APPLY_RATE_LIMIT_PER_IP: positiveInt('a whole number of applications per hour').default(30),
     APPLY_RATE_LIMIT_PER_EMAIL: positiveInt('a whole number of applications per day').default(10),
+    SEARCH_RATE_LIMIT_PER_MINUTE: positiveInt('a whole number of searches per minute').default(60),
     PERSONAL_DATA_RETENTION_DAYS: positiveInt('a whole number of days, at least 1, like 30').default(DEFAULT_PERSONAL_DATA_RETENTION_DAYS),
     WIDGET_FILE: z.string().optional(),
     UPLOAD_TIMEOUT_SECONDS: positiveInt('a whole number of seconds').default(120),
@@ -261,6 +262,8 @@ export interface ProxyConfig {
   deliveryLeaseMs: number;
   deadLetterAfterHours: number;
   applyRateLimitPerIp: number;
+  /** GET /api/campaigns searches (with q) a minute from one address (SEARCH_RATE_LIMIT_PER_MINUTE). */
+  searchRateLimitPerMinute: number;
   applyRateLimitPerEmail: number;
   /** Days a dead-lettered or refused application keeps its personal data before it is erased. */
   personalDataRetentionDays: number;
@@ -380,6 +383,7 @@ export function loadProxyConfig(env: Record<string, string | undefined> = proces
     deadLetterAfterHours: e.DEAD_LETTER_AFTER_HOURS,
     applyRateLimitPerIp: e.APPLY_RATE_LIMIT_PER_IP,
     applyRateLimitPerEmail: e.APPLY_RATE_LIMIT_PER_EMAIL,
+    searchRateLimitPerMinute: e.SEARCH_RATE_LIMIT_PER_MINUTE,
     personalDataRetentionDays: e.PERSONAL_DATA_RETENTION_DAYS,
     widgetFile: resolve(e.WIDGET_FILE ?? packagePath('dist', 'widget', 'widget.js')),
     uploadTimeoutMs: e.UPLOAD_TIMEOUT_SECONDS * 1000,

@@ -135,7 +135,7 @@ export function buildOpenApi(version: string, fields: Record<ConfigurableField, 
           responses: {
             200: { description: 'One page of campaigns', headers: cached('public, max-age=60'), content: json('CampaignList') },
             304: notModified,
-            ...problems('origin_not_allowed', 'validation_failed'),
+            ...problems('origin_not_allowed', 'validation_failed', 'rate_limited'),
           },
         },
       },

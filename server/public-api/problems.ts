@@ -21,7 +21,7 @@ export const PROBLEMS = {
   campaign_closed: { status: 422, title: 'This job offer is closed' },
   captcha_failed: { status: 422, title: 'The anti-robot check failed' },
   idempotency_key_reused: { status: 422, title: 'Idempotency-Key already used' },
-  rate_limited: { status: 429, title: 'Too many applications' },
+  rate_limited: { status: 429, title: 'Too many requests' },
   internal_error: { status: 500, title: 'Internal error' },
   not_ready: { status: 503, title: 'Job offers not available yet' },
   server_busy: { status: 503, title: 'Too many applications being received at once' },

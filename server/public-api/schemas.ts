@@ -23,7 +23,7 @@ const radiusRange = `must be a number of kilometres from 1 to ${MAX_RADIUS_KM}`;
 /** The list's parameters, each on its own (CampaignListQuery adds the rules between them). */
 const CampaignListFields = z.object({
   q: z.preprocess(blankAsAbsent, z.string().trim().max(200, 'must be at most 200 characters').optional()).describe(
-    'Words to find in the name, company, description, profile or city: every word must begin a word of the offer ("dev" finds "Développeur"), accents and case ignored. Only letters and digits count: quotes, operators and other punctuation are not query syntax.',
+    'Words to find in the name, company, description, profile or city: every word must begin a word of the offer ("dev" finds "Développeur"), accents and case ignored. Only letters and digits count: quotes, operators and other punctuation are not query syntax. Words of one letter are dropped; at most 5 words are read.',
   ),
   company_id: z.preprocess(blankAsAbsent, z.coerce.number({ error: 'must be a company id' }).int('must be a company id').positive('must be a company id').optional()),
   job_type: z.preprocess(blankAsAbsent, z.enum(JOB_TYPES, { error: `must be one of: ${JOB_TYPES.join(', ')}` }).optional()),

@@ -13,16 +13,16 @@
 // whole run takes many minutes; the section then holds that part's figures only.
 // - changes: the changes on every instance (no proxy, no wire, no search or throughput);
 // - list: the list throughput (with the seed and the proxy it needs): no search,
-//   no wire count over minutes, no newly broadcast offer, no PostgreSQL changes.
+//   no wire count over minutes, no newly broadcast offer, no PostgreSQL changes;
+// - hostile: the hostile searches alone (catalogue-hostile.ts), with the same seed and proxy,
+//   in a section of its own (the whole run's section keeps its figures).
 import { fork, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import autocannon from 'autocannon';
 import pg from 'pg';
 import { pino } from 'pino';
 import { z } from 'zod';
@@ -42,7 +42,9 @@ import type { CampaignRow } from '../../server/sandbox/render.ts';
 import { TEST_DATABASE_URL } from '../../server/test/postgres-server.ts';
 import { freshMigratedDatabase } from '../../server/test/postgres.ts';
 import { CLI, startCli, stopCli } from '../cli-processes.ts';
+import { hostileSearches } from './catalogue-hostile.ts';
 import { FollowerMessage } from './catalogue-follower-messages.ts';
+import { listTable, listThroughput } from './list-throughput.ts';
 
 const OFFERS = Number(process.env.BENCH_CATALOGUE_OFFERS ?? 50_000);
 const CHANNEL = 'board_scale';
@@ -50,15 +52,11 @@ const SHARE = 0.25;
 /** How long the sync requests are counted at the wire (at least two minutes: the share is per minute). */
 const WIRE_SECONDS = Number(process.env.BENCH_CATALOGUE_WIRE_SECONDS ?? 180);
 const SEARCH_ROUNDS = 30;
-const READ_ROUNDS = 3;
-const READ_SECONDS = 5;
-const READ_CONNECTIONS = 10;
 const CHANGED = 100;
 const CHANGE_ROUNDS = 15;
 const FOLLOWERS = 3;
-const LIST_PATH = '/api/campaigns?per_page=20';
 /** One part measured alone (see the header), or the whole run. */
-const ONLY = z.enum(['changes', 'list']).optional().parse(process.env.BENCH_CATALOGUE_ONLY || undefined);
+const ONLY = z.enum(['changes', 'list', 'hostile']).optional().parse(process.env.BENCH_CATALOGUE_ONLY || undefined);
 const HEADING = `## Catalogue at scale (${OFFERS.toLocaleString('en')} offers)`;
 
 /** What a board's visitors type, with the filters the list route takes. */
@@ -131,75 +129,6 @@ function rssOf(pid: number): { rss: number; peak: number } | undefined {
   }
 }
 
-/** The bare route in a child process of its own, answering the proxy's bytes. */
-async function startBare(sampleFile: string): Promise<{ url: string; pid: number; stop(): void }> {
-  const child = spawn(process.execPath, [new URL('./bare-route-server.ts', import.meta.url).pathname, sampleFile], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const line = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout }).once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`the bare route exited (${code})`)));
-  });
-  return { url: line.trim(), pid: child.pid!, stop: () => child.kill('SIGTERM') };
-}
-
-interface ListReads {
-  proxy: number[];
-  bare: number[];
-  /** CPU time (user + system) of each server's process per request answered, in µs, per round; empty without /proc. */
-  cpu: { proxy: number[]; bare: number[] };
-}
-
-/** CPU time (user + system) a process has used, in µs, from /proc (Linux); undefined elsewhere. */
-function cpuOf(pid: number): number | undefined {
-  try {
-    // After the command's name in parentheses: utime and stime are the 12th and 13th fields, in clock ticks (100 a second on Linux).
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10_000;
-  } catch {
-    return undefined;
-  }
-}
-
-/** GET LIST_PATH's requests/s, a round each in turn, from the proxy and from the bare route answering its bytes. */
-async function listThroughput(proxyUrl: string, proxyPid: number, dataDir: string): Promise<ListReads> {
-  const sample = await fetch(`${proxyUrl}${LIST_PATH}`, { headers: { 'Accept-Encoding': 'identity' } });
-  const skip = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding', 'content-encoding']);
-  const sampleFile = join(dataDir, 'bare-sample.json');
-  writeFileSync(sampleFile, JSON.stringify({ headers: [...sample.headers].filter(([name]) => !skip.has(name)), body: Buffer.from(await sample.arrayBuffer()).toString('base64') }));
-  const bare = await startBare(sampleFile);
-  try {
-    const reads: ListReads = { proxy: [], bare: [], cpu: { proxy: [], bare: [] } };
-    for (const url of [proxyUrl, bare.url]) await autocannon({ url: `${url}${LIST_PATH}`, connections: 2, duration: 1 });
-    for (let round = 0; round < READ_ROUNDS; round++) {
-      for (const [name, url, pid] of [['proxy', proxyUrl, proxyPid], ['bare', bare.url, bare.pid]] as const) {
-        const cpuBefore = cpuOf(pid);
-        const result = await autocannon({ url: `${url}${LIST_PATH}`, connections: READ_CONNECTIONS, duration: READ_SECONDS });
-        const cpuAfter = cpuOf(pid);
-        reads[name].push(result.requests.average);
-        if (cpuBefore !== undefined && cpuAfter !== undefined) reads.cpu[name].push((cpuAfter - cpuBefore) / result.requests.total);
-      }
-    }
-    return reads;
-  } finally {
-    bare.stop();
-  }
-}
-
-function listTable(reads: ListReads): string[] {
-  const ratio = median(reads.proxy) / median(reads.bare);
-  const cpu = (name: 'proxy' | 'bare') => (reads.cpu[name].length === 0 ? '?' : median(reads.cpu[name]).toFixed(0));
-  return [
-    `**GET ${LIST_PATH}** (autocannon, ${READ_CONNECTIONS} connections, ${READ_SECONDS} s a round, ${READ_ROUNDS} rounds taking turns) against a bare Express route answering`,
-    'the same bytes and headers from a process of its own; medians of the rounds. CPU: the server process\'s CPU time (user + system, from /proc) per',
-    'request answered during its rounds, steadier than requests/s when other work shares the machine; the proxy\'s includes its background sync.',
-    '',
-    '| server | requests/s, median | ratio | CPU µs/request, median |',
-    '|---|---:|---:|---:|',
-    `| proxy, ${OFFERS.toLocaleString('en')} offers | ${Math.round(median(reads.proxy))} | ${ratio.toFixed(2)} | ${cpu('proxy')} |`,
-    `| bare Express route | ${Math.round(median(reads.bare))} | 1.00 | ${cpu('bare')} |`,
-    '',
-    `Target ratio ≥ 0.6: ${ratio >= 0.6 ? 'met' : 'not met'}.`,
-  ];
-}
 
 /** GETs timed one at a time by a child process (timed-gets.ts), apart from the sandbox in this one. */
 async function timedGets(base: string, rounds: number, queries: readonly string[]): Promise<number[]> {
@@ -367,6 +296,8 @@ export default async function bench(): Promise<string> {
     DATA_DIR: dataDir,
     SYNC_BUDGET_SHARE: String(SHARE),
     LOG_LEVEL: 'warn',
+    // The bench times searches by the hundred from one address: the per-address limit would refuse them.
+    SEARCH_RATE_LIMIT_PER_MINUTE: '1000000',
   });
   const startedAt = performance.now();
   let peakRss = 0;
@@ -378,13 +309,18 @@ export default async function bench(): Promise<string> {
       if (i > 600) throw new Error(`the proxy was not ready within 60 s:\n${proxy.output()}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
+    if (ONLY === 'hostile') {
+      // A section of its own: run alone, it leaves the whole run's figures in place.
+      const heading = `## Catalogue at scale: hostile searches (${OFFERS.toLocaleString('en')} offers)`;
+      return [heading, '', 'Run alone (BENCH_CATALOGUE_ONLY=hostile): the proxy from the built CLI on a DATA_DIR holding the seeded offers, as in the whole run.', '', ...(await hostileSearches(proxy.url, OFFERS))].join('\n');
+    }
     if (ONLY === 'list') {
       return [
         HEADING,
         '',
         'Run alone (BENCH_CATALOGUE_ONLY=list): the proxy from the built CLI on a DATA_DIR holding the seeded offers, as in the whole run.',
         '',
-        ...listTable(await listThroughput(proxy.url, proxy.pid, dataDir)),
+        ...listTable(await listThroughput(proxy.url, proxy.pid, dataDir), OFFERS),
       ].join('\n');
     }
     // A manager broadcasts a new offer; the visitors' side polls until the proxy lists it.
@@ -400,6 +336,7 @@ export default async function bench(): Promise<string> {
 
     // Search: each query once a round, one at a time, timed from a process of its own.
     const searches = await timedGets(`${proxy.url}/api/campaigns`, SEARCH_ROUNDS, QUERIES);
+    const hostile = await hostileSearches(proxy.url, OFFERS);
 
     const reads = await listThroughput(proxy.url, proxy.pid, dataDir);
 
@@ -427,7 +364,9 @@ export default async function bench(): Promise<string> {
       'timed from a process of its own: the sandbox answering the sync in the bench\'s process holds no reading of the clock):',
       `median ${ms(median(searches))} ms, p99 ${ms(percentile(searches, 99))} ms. Queries: ${QUERIES.map((q) => `\`${decodeURIComponent(q)}\``).join(', ')}.`,
       '',
-      ...listTable(reads),
+      ...hostile,
+      '',
+      ...listTable(reads, OFFERS),
       '',
       `**Memory**: the proxy's RSS ${rss === undefined ? 'not read (no /proc)' : `${mib(rss.rss)} MiB at the end`}, ${mib(peakRss)} MiB at most (sampled every second;`,
       `kernel peak ${rss === undefined ? '?' : mib(rss.peak)} MiB). Target ≤ 300 MiB.`,

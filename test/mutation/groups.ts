@@ -148,24 +148,52 @@ export const MUTATION_GROUPS: readonly MutationGroup[] = [
           '!server/proxy/storage/**/*test-support.ts',
           '!server/proxy/storage/catalogue-*.ts',
           '!server/proxy/storage/budget-ledger.ts',
+          // The catalogue's search and its time budget: judged by the search's tests, below.
+          '!server/proxy/storage/search-budget.ts',
         ],
         command:
           `${NODE_TEST} server/proxy/storage/application-store.test.ts server/proxy/storage/sqlite-store.test.ts server/proxy/storage/sqlite-store-full-disk.test.ts server/proxy/storage/sqlite-dialect.test.ts server/proxy/storage/resume-files.test.ts server/proxy/storage/backend.test.ts server/proxy/storage/source-refusals.test.ts server/proxy/storage/webhook-store.test.ts server/proxy/storage/status-store.test.ts server/proxy/storage/address-counts.test.ts server/proxy/storage/database-watch.test.ts server/proxy/storage/migrations.test.ts server/proxy/storage/storage-index.test.ts server/proxy/storage/sqlite-schema.test.ts server/proxy/storage/sqlite-events.test.ts server/proxy/storage/postgres-schema.test.ts server/proxy/storage/postgres-store.test.ts`,
       },
       {
         // The instance's own catalogue file, its facets' counts and its search: SQLite only, quick.
-        mutate: ['server/proxy/storage/catalogue-sqlite.ts', 'server/proxy/storage/catalogue-facet-counts.ts'],
-        command: `${NODE_TEST} server/proxy/storage/catalogue-facet-counts.test.ts server/proxy/storage/catalogue-sqlite.test.ts server/proxy/storage/catalogue-search.test.ts`,
+        mutate: [
+          'server/proxy/storage/catalogue-sqlite.ts',
+          'server/proxy/storage/catalogue-facet-counts.ts',
+          'server/proxy/storage/catalogue-search-sqlite.ts',
+          'server/proxy/storage/search-budget.ts',
+        ],
+        command: `${NODE_TEST} server/proxy/storage/catalogue-facet-counts.test.ts server/proxy/storage/catalogue-sqlite.test.ts server/proxy/storage/catalogue-search.test.ts server/proxy/storage/catalogue-search-cost.test.ts`,
       },
       {
         // The copy every instance follows on PostgreSQL, and its change log. The quick files first: they kill most mutants; the sandbox's last.
-        mutate: ['server/proxy/storage/catalogue-*.ts', '!server/proxy/storage/catalogue-*.test.ts', '!server/proxy/storage/catalogue-sqlite.ts', '!server/proxy/storage/catalogue-facet-counts.ts'],
+        mutate: [
+          'server/proxy/storage/catalogue-*.ts',
+          '!server/proxy/storage/catalogue-*.test.ts',
+          '!server/proxy/storage/catalogue-sqlite.ts',
+          '!server/proxy/storage/catalogue-facet-counts.ts',
+          '!server/proxy/storage/catalogue-search-sqlite.ts',
+        ],
         command: `${NODE_TEST} server/proxy/storage/catalogue-shared-connections.test.ts server/proxy/storage/catalogue-changes.test.ts server/proxy/storage/catalogue-shared.test.ts`,
       },
       {
         // Its tests share a real budget between instances over seconds: kept apart so the other parts' mutants stay quick.
         mutate: ['server/proxy/storage/budget-ledger.ts'],
         command: `${NODE_TEST} server/proxy/storage/budget-ledger.test.ts`,
+      },
+    ],
+  },
+  {
+    name: 'catalogue-search',
+    about: "a search's words and their bounds, distances and the box around a place, the reader of the list, and the tombstones of closed offers (the store's search statements and time budget are in storage)",
+    parts: [
+      {
+        mutate: [
+          'server/proxy/catalogue/geo.ts',
+          'server/proxy/catalogue/tombstones.ts',
+          'server/proxy/catalogue/reader.ts',
+          'server/proxy/catalogue/search-text.ts',
+        ],
+        command: `${NODE_TEST} server/proxy/catalogue/geo.test.ts server/proxy/catalogue/tombstones.test.ts server/proxy/catalogue/reader.test.ts server/proxy/storage/catalogue-search.test.ts server/proxy/storage/catalogue-search-cost.test.ts`,
       },
     ],
   },

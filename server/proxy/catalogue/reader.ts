@@ -5,15 +5,21 @@ import { coordinatesOf } from '../../public-api/schemas.ts';
 import type { CampaignDetail, CampaignList, CampaignListQuery, CampaignSummary } from '../../public-api/schemas.ts';
 import { jsonAnswer } from '../http-cache.ts';
 import { validationProblem } from '../problem.ts';
+import type { ProblemError } from '../problem.ts';
 import type { JsonAnswer } from '../http-cache.ts';
 import { jobPosting, offerUrlOf } from './job-posting.ts';
 import { foldForSearch } from './search-text.ts';
+import type { SearchOverBudgetError } from './search-text.ts';
 import type { CampaignFilters, CatalogueAddress, CatalogueCampaign, CatalogueStore, GeoPoint } from './types.ts';
 
 export type { JsonAnswer };
 
 export interface CatalogueReader {
-  /** Throws a validation problem when `near` names a city none of whose offers has a position. */
+  /**
+   * Throws a validation problem when `near` names a city none of whose offers
+   * has a position, and the store's SearchOverBudgetError when it stopped the
+   * search at its time budget.
+   */
   list(query: CampaignListQuery): JsonAnswer<CampaignList>;
   /** The store's filters for a list query (`near` resolved to a point, throwing as list does): for other views of the list, like the feed. */
   filtersOf(query: CampaignListQuery): CampaignFilters;
@@ -48,6 +54,19 @@ function detail(c: CatalogueCampaign): CampaignDetail {
 }
 
 const answer = jsonAnswer;
+
+/**
+ * The 422 of a search the store stopped at its time budget (the app's error
+ * handler answers it, for every route that searches): it names the
+ * parameter to change and how, never the words searched.
+ */
+export function searchOverBudgetProblem(error: SearchOverBudgetError): ProblemError {
+  return validationProblem([
+    error.field === 'q'
+      ? { field: 'q', code: 'invalid_value', message: 'this search took too long: search fewer or longer words, or add a filter such as a city or a job type' }
+      : { field: 'near', code: 'invalid_value', message: 'this search near a place took too long: give a smaller radius_km, or add a filter such as a city or a job type' },
+  ]);
+}
 
 /** The company's newest offers searched for an address (its offers usually share one). */
 const COMPANY_OFFERS_LOOKED_AT = 20;

@@ -5,7 +5,9 @@ import { describe, it } from 'node:test';
 import { openCatalogueStore } from '../storage/catalogue-sqlite.ts';
 import { toCatalogueCampaign } from './catalogue.ts';
 import { upstreamCampaign } from './fixtures.ts';
+import { createCatalogueReader } from './reader.ts';
 import { withTombstones } from './tombstones.ts';
+import { closedOfferProblem } from '../routes/closed-offer.ts';
 
 const offer = (id: number, status: 'online' | 'archived' = 'online') => toCatalogueCampaign(upstreamCampaign({ id, status }));
 
@@ -42,6 +44,61 @@ describe('tombstones', () => {
     store.remove(4);
     assert.equal(store.gone(4), true, 'the newest is remembered');
     assert.equal([1, 2, 3].filter((id) => store.gone(id)).length, 1, 'the oldest forgotten');
+    inner.close();
+  });
+
+  it('tell an offer this board never listed from a closed one after a sync deletes it, leaves it out or removes it: 404, not 410', () => {
+    const store = openCatalogueStore(':memory:');
+    const reader = createCatalogueReader(store);
+    store.replaceAll([offer(1)], new Date());
+    store.applyChanges([], [7]);
+    store.replaceAll([offer(1)], new Date());
+    store.remove(8);
+    assert.deepEqual([7, 8].map((id) => [store.gone(id), reader.closed(id)]), [[false, false], [false, false]]);
+    assert.equal(closedOfferProblem(reader, 7, null).status, 404);
+    store.remove(1);
+    assert.equal(closedOfferProblem(reader, 1, null).status, 410, 'the listed one is closed');
+    store.close();
+  });
+
+  it('count the offers listed before the first change, whichever change comes first', () => {
+    for (const first of ['upsert', 'remove', 'applyChanges'] as const) {
+      const inner = openCatalogueStore(':memory:');
+      inner.replaceAll([offer(1), offer(2)], new Date());
+      const store = withTombstones(inner);
+      if (first === 'upsert') store.upsert(offer(1, 'archived'));
+      if (first === 'remove') store.remove(1);
+      if (first === 'applyChanges') store.applyChanges([], [1]);
+      assert.deepEqual([store.gone(1), store.gone(2)], [true, false], first);
+      inner.close();
+    }
+  });
+
+  it('forget an offer a complete sync lists again', () => {
+    const store = openCatalogueStore(':memory:');
+    store.replaceAll([offer(1), offer(2)], new Date());
+    store.remove(1);
+    store.replaceAll([offer(1)], new Date());
+    assert.deepEqual([store.gone(1), store.gone(2)], [false, true]);
+    store.close();
+  });
+
+  it('write through to the store: a change reaches it as the tombstones note it', () => {
+    const store = openCatalogueStore(':memory:');
+    store.replaceAll([offer(1)], new Date());
+    store.upsert(offer(2));
+    store.applyChanges([offer(3)], [1]);
+    assert.deepEqual([1, 2, 3].map((id) => store.get(id)?.id), [undefined, 2, 3]);
+    store.close();
+  });
+
+  it('spend no room on offers a complete sync keeps: an older tombstone stays', () => {
+    const inner = openCatalogueStore(':memory:');
+    inner.replaceAll([offer(1), offer(2), offer(3)], new Date());
+    const store = withTombstones(inner, 1);
+    store.remove(1);
+    store.replaceAll([offer(2), offer(3)], new Date());
+    assert.deepEqual([1, 2, 3].map((id) => store.gone(id)), [true, false, false]);
     inner.close();
   });
 });

@@ -86,6 +86,15 @@ describe('catalogue search: words', () => {
     assert.deepEqual(ids(store.search(all({ q: 'velo' }))), [], 'a word is found by its beginning only');
   });
 
+  it('finds the words of every text of an offer, each text apart from the next', () => {
+    const texts = storeOf(upstreamCampaign({
+      id: 1, name: 'Alpha', company_name: 'Bravo', job_type: 'Internship', working_time: 'Part time', description: '<p>Echo</p>', profile: '<p>Foxtrot</p>',
+      address: { ...at('Charlie', null)!, country: 'Deltaland' },
+    }));
+    for (const q of ['alpha', 'bravo', 'charlie', 'deltaland', 'internship', 'part', 'echo', 'foxtrot']) assert.deepEqual(ids(texts.search(all({ q }))), [1], q);
+    for (const q of ['charliedeltaland', 'echofoxtrot', 'timeecho']) assert.deepEqual(ids(texts.search(all({ q }))), [], q);
+  });
+
   it('turns any input into words: quotes, operators and column names are no FTS5 syntax', () => {
     const hostile = ['"', '""', '"nurse', 'nurse"', '*', 'nurse*', 'NEAR(', 'NEAR(nurse care, 2)', '-', '-nurse', ':', 'title:nurse', 'nurse OR driver', 'NOT nurse', 'AND', '(', ')', '^nurse', '{title company}: nurse', "l'hôpital", '\\', '\u0000', '🙂'];
     for (const q of hostile) assert.doesNotThrow(() => store.search(all({ q })), q);

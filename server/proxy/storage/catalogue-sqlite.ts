@@ -8,13 +8,11 @@
 // search table is an edit here, and a new SCHEMA_VERSION.
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import type { StatementSync } from 'node:sqlite';
 import { createOwnerOnlyDatabaseFile, makeOwnerOnlyFolder } from '../../owner-only.ts';
-import { DEFAULT_RADIUS_KM } from '../../public-api/list-params.ts';
-import { boundingBox, distanceSql } from '../catalogue/geo.ts';
-import { foldForSearch, matchExpression, searchColumns } from '../catalogue/search-text.ts';
+import { foldForSearch, searchColumns } from '../catalogue/search-text.ts';
 import { withTombstones } from '../catalogue/tombstones.ts';
 import type { CatalogueCampaign, CatalogueStore, Facets, GeoPoint, SkippedRecord } from '../catalogue/types.ts';
+import { createCatalogueSearch } from './catalogue-search-sqlite.ts';
 import { COUNTED, FacetCounts, sameFacets } from './catalogue-facet-counts.ts';
 import { sqliteRefusesRecord } from './catalogue-refused-records.ts';
 import type { FacetColumns } from './catalogue-facet-counts.ts';
@@ -58,9 +56,6 @@ const SCHEMA = `
   CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
 `;
 
-/** bm25 weights of the full-text columns: a match in the title counts most, then the company, then the texts. */
-const WEIGHTS = '10.0, 5.0, 1.0';
-const RANK = `bm25(campaigns_text, ${WEIGHTS})`;
 /**
  * Pages of the full-text index one merge step writes (about a millisecond:
  * a request waits behind one step at most). FTS5 writes each transaction's
@@ -79,24 +74,6 @@ const MERGE_PAGES = 16;
  * and FTS5 still merges within a write if a level reaches 16 segments.
  */
 const MERGE_WHEN_QUIET_MS = 250;
-const BY_DATE = 'c.listed_at DESC, c.id DESC';
-const WORDS_COUNT = 'SELECT count(*) AS n FROM campaigns_text WHERE campaigns_text MATCH ?';
-
-/**
- * A ranked search of words alone (the index holds listed offers only): each
- * match's rank computed once, by the index (its rank column, these weights),
- * and only the matches ranked at or above the page's last one joined to the
- * table for the date that breaks ties, rather than every match sorted by
- * rank and date. The count of matches comes with each row. Parameters: the
- * words, the offset of the page's last row, per_page, the page's offset.
- */
-const RANKED_WORDS = `
-  WITH ranked AS MATERIALIZED (SELECT rowid AS id, rank AS score FROM campaigns_text WHERE campaigns_text MATCH ? AND rank MATCH 'bm25(${WEIGHTS})'),
-    last AS (SELECT score FROM ranked ORDER BY score LIMIT 1 OFFSET ?)
-  SELECT r.id, (SELECT count(*) FROM ranked) AS total FROM ranked r CROSS JOIN campaigns c ON c.id = r.id
-  WHERE r.score <= coalesce((SELECT score FROM last), 1e308)
-  ORDER BY r.score, ${BY_DATE} LIMIT ? OFFSET ?`;
-
 /** The online offers per non-null value of a column (from the column's index alone). */
 const facetCounts = (column: 'job_type' | 'working_time' | 'city' | 'company_id') =>
   `SELECT ${column} AS v, count(*) AS n FROM campaigns WHERE status = 'online' AND ${column} IS NOT NULL GROUP BY ${column}`;
@@ -115,8 +92,13 @@ function migrate(db: DatabaseSync): CatalogueCampaign[] {
   return old;
 }
 
+export interface CatalogueStoreOptions {
+  /** The time budget of a search with words or a place, in milliseconds (default SEARCH_BUDGET_MS). */
+  searchBudgetMs?: number;
+}
+
 /** Opens (creating if needed) the store at DATA_DIR/catalogue.db, or in memory for ':memory:'. */
-export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore {
+export function openCatalogueStore(dataDir: string | ':memory:', options: CatalogueStoreOptions = {}): CatalogueStore {
   let path = ':memory:';
   if (dataDir !== ':memory:') {
     makeOwnerOnlyFolder(dataDir);
@@ -159,14 +141,8 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
   const companyName = db.prepare("SELECT company_name AS name FROM campaigns WHERE status = 'online' AND company_id = ? LIMIT 1");
 
   let version = 1;
-  // A search's statements are prepared once per shape (its filters and order: a few dozen at most).
-  const statements = new Map<string, StatementSync>();
-  const statement = (sql: string): StatementSync => {
-    let prepared = statements.get(sql);
-    if (prepared === undefined) statements.set(sql, (prepared = db.prepare(sql)));
-    return prepared;
-  };
-  const recordsOf = (rows: { id: number }[]) => rows.map((r) => JSON.parse((getOne.get(r.id) as { record: string }).record) as CatalogueCampaign);
+  const search = createCatalogueSearch(db, options.searchBudgetMs);
+  const recordsOf = (ids: number[]) => ids.map((id) => JSON.parse((getOne.get(id) as { record: string }).record) as CatalogueCampaign);
   /** The facets, until a write changes what they show (a new title or text changes nothing there: most changes keep them). */
   let facets: Facets | undefined;
   /** The online offers per facet value, once read: then each write moves them (undefined: read them at the next facets()). */
@@ -337,63 +313,8 @@ export function openCatalogueStore(dataDir: string | ':memory:'): CatalogueStore
       return row === undefined ? undefined : (JSON.parse(row.record) as CatalogueCampaign);
     },
     search(f) {
-      const where: string[] = ["c.status = 'online'"];
-      const params: (string | number)[] = [];
-      const filter = (clause: string, ...values: (string | number)[]) => {
-        where.push(clause);
-        params.push(...values);
-      };
-      if (f.company_id !== undefined) filter('c.company_id = ?', f.company_id);
-      if (f.job_type !== undefined) filter('c.job_type = ?', f.job_type);
-      if (f.working_time !== undefined) filter('c.working_time = ?', f.working_time);
-      if (f.city !== undefined) filter('c.city_key = ?', foldForSearch(f.city.trim()));
-      if (f.salary_min !== undefined) filter('c.pay >= ?', f.salary_min);
-      const match = f.q === undefined ? null : matchExpression(f.q);
-      // A search of punctuation alone has no word to find: it finds nothing.
-      if (f.q !== undefined && match === null) return { items: [], total: 0 };
-      const sort = f.sort ?? (match === null ? 'date' : 'relevance');
-      // Ranked, the matches are read from the index with their rank; otherwise as a set of ids the table is filtered with.
-      const ranked = match !== null && sort === 'relevance';
-      // CROSS JOIN keeps the index outside: inside, SQLite would run the whole text query once per row of a place or salary filter.
-      const from = ranked ? 'campaigns_text CROSS JOIN campaigns c ON c.id = campaigns_text.rowid' : 'campaigns c';
-      if (match !== null) filter(ranked ? 'campaigns_text MATCH ?' : 'c.id IN (SELECT rowid FROM campaigns_text WHERE campaigns_text MATCH ?)', match);
-      let distance = '';
-      const distanceParams: number[] = [];
-      if (f.near !== undefined) {
-        // The index narrows to the box around the circle; the exact distance decides within it.
-        const radius = f.radius_km ?? DEFAULT_RADIUS_KM;
-        const box = boundingBox(f.near, radius);
-        const measured = distanceSql(f.near, 'c.lat', 'c.lon');
-        distance = measured.sql;
-        distanceParams.push(...measured.params);
-        filter('c.lat BETWEEN ? AND ? AND c.lon BETWEEN ? AND ?', box.minLat, box.maxLat, box.minLon, box.maxLon);
-        filter(`${distance} <= ?`, ...distanceParams, radius);
-      }
-      let order = BY_DATE;
-      // Newest first, the page walks the list's index (filtering as it goes) rather than sorting every match.
-      let pageFrom = ranked ? from : `${from} INDEXED BY campaigns_listing`;
-      const orderParams: number[] = [];
-      if (ranked) order = `${RANK}, ${BY_DATE}`;
-      if (sort === 'distance' && distance !== '') {
-        order = `${distance}, ${BY_DATE}`;
-        orderParams.push(...distanceParams);
-        pageFrom = from;
-      }
-      const clause = where.join(' AND ');
-      const offset = (f.page - 1) * f.per_page;
-      const wordsAlone = where.length === 2 && match !== null;
-      if (wordsAlone && ranked) {
-        const rows = statement(RANKED_WORDS).all(match, offset + f.per_page - 1, f.per_page, offset) as { id: number; total: number }[];
-        // A page past the last has no row to carry the count.
-        const total = rows[0]?.total ?? (statement(WORDS_COUNT).get(match) as { n: number }).n;
-        return { items: recordsOf(rows), total };
-      }
-      // Words alone: the index holds the listed offers only, and counts its matches without the table.
-      const count = wordsAlone ? WORDS_COUNT : `SELECT count(*) AS n FROM ${from} WHERE ${clause}`;
-      const total = (statement(count).get(...params) as { n: number }).n;
-      // The page's ids first: the sort then carries no record.
-      const rows = statement(`SELECT c.id FROM ${pageFrom} WHERE ${clause} ORDER BY ${order} LIMIT ? OFFSET ?`).all(...params, ...orderParams, f.per_page, offset) as { id: number }[];
-      return { items: recordsOf(rows), total };
+      const { ids, total } = search(f);
+      return { items: recordsOf(ids), total };
     },
     placeOf(city) {
       const row = cityCentre.get(foldForSearch(city.trim())) as { lat: number | null; lon: number | null };
