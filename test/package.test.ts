@@ -29,8 +29,11 @@ const ROOT = join(import.meta.dirname, '..');
 const DEMO_CAMPAIGN = 13;
 // 600 KB until the package shipped the guides it cites (the partners' guide, PUBLIC-API.md, the
 // module READMEs, BENCHMARKS.md, the mount example): 616 KB with them and that release's code;
-// 722 KB with webhooks, the status sync and receipt, ranked search, feeds and their OpenAPI pages.
-const MAX_TARBALL_BYTES = 760 * 1024;
+// 722 KB with webhooks, the status sync and receipt, ranked search, feeds and their OpenAPI pages;
+// 773 KB with the release that bounded search, uploads and webhook reads (their code, guides and
+// the longer OpenAPI descriptions). The two reference pages, each with its renderer inlined, are
+// most of it: sharing one renderer is the next cut.
+const MAX_TARBALL_BYTES = 800 * 1024;
 /** The commands whose --help a partner reads. */
 const COMMANDS = ['sandbox', 'proxy', 'outbox', 'webhooks', 'migrate', 'demo', 'widget-tag'];
 
