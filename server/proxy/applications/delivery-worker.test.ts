@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, it } from 'node:test';
+import { afterEach, beforeEach, describe, it, mock } from 'node:test';
 import { eventually } from '../../test/poll.ts';
 import { ConflictError, PermissionError, ServerError, ValidationError } from '../../client/index.ts';
 import { ResumeMissingError } from '../storage/application-store.ts';
@@ -96,6 +96,27 @@ describe('delivery worker leases', () => {
     assert.equal((await attempt)?.kind, 'delivered');
     assert.equal((await store.get('r1'))?.status, 'delivered');
     assert.deepEqual(events, { recorded: 1, lost: [] });
+  });
+
+  it('renews its claim every third of the lease: six renewals over an attempt lasting two leases, none once it has ended', async () => {
+    // Only the renewals' interval runs on the mocked clock; the store and the attempt run for real.
+    mock.timers.enable({ apis: ['setInterval'] });
+    try {
+      const service = heldService();
+      const attempt = worker(service.client, 60_000).deliverNow('r1');
+      await eventually(() => service.sent() === 1, { timeoutMs: 5_000, what: 'the attempt sent' });
+      const before = store.renewals;
+      mock.timers.tick(19_999);
+      assert.equal(store.renewals, before, 'nothing before a third of the lease');
+      mock.timers.tick(120_000 - 19_999);
+      assert.equal(store.renewals - before, 6);
+      service.answer();
+      assert.equal((await attempt)?.kind, 'delivered');
+      mock.timers.tick(120_000);
+      assert.equal(store.renewals - before, 6, 'the attempt ended: its renewals stop');
+    } finally {
+      mock.timers.reset();
+    }
   });
 
   it('writes nothing once another instance has taken the row back, and says so', async () => {
