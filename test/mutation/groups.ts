@@ -38,6 +38,22 @@ export const MUTATION_GROUPS: readonly MutationGroup[] = [
     ],
   },
   {
+    name: 'uploads',
+    about: 'who may start an upload (places per address and network, the queue\'s ceiling, the disk floor), the slowest pace, and the form\'s reader',
+    parts: [
+      {
+        mutate: [
+          'server/proxy/applications/upload-admission.ts',
+          'server/proxy/applications/queue-ceiling.ts',
+          'server/proxy/applications/multipart.ts',
+          'server/proxy/applications/disk-floor.ts',
+          'server/proxy/applications/upload-pace.ts',
+        ],
+        command: `${NODE_TEST} server/proxy/applications/upload-admission.test.ts server/proxy/applications/queue-ceiling.test.ts server/proxy/applications/disk-floor.test.ts server/proxy/applications/upload-pace.test.ts server/proxy/applications/multipart.test.ts`,
+      },
+    ],
+  },
+  {
     name: 'cors',
     about: 'which origins may call /api, and the CORS headers',
     parts: [{ mutate: ['server/proxy/cors.ts'], command: `${NODE_TEST} --test-name-pattern=CORS server/proxy/app.test.ts` }],
