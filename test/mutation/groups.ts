@@ -33,7 +33,7 @@ export const MUTATION_GROUPS: readonly MutationGroup[] = [
       {
         // Its tests run attempts on a real store with leases that run out: seconds, so kept for its own mutants.
         mutate: ['server/proxy/applications/delivery-worker.ts'],
-        command: `${NODE_TEST} server/proxy/applications/delivery-worker.test.ts server/proxy/applications/delivery.test.ts`,
+        command: `${NODE_TEST} server/proxy/applications/delivery-worker.test.ts server/proxy/applications/delivery-worker-loop.test.ts server/proxy/applications/delivery.test.ts`,
       },
     ],
   },

@@ -14,6 +14,7 @@ import type { Lease } from '../storage/application-store.ts';
 import { SqliteApplicationStore } from '../storage/sqlite-store.ts';
 import { claimed, uploadedResume } from '../storage/test-support.ts';
 import type { DeliveryClient } from './delivery.ts';
+import { heldService, scriptedService } from './delivery-worker.test-support.ts';
 import { DEFAULT_DELIVERY, DeliveryWorker } from './delivery-worker.ts';
 import type { DeliveryOptions } from './delivery-worker.ts';
 
@@ -27,26 +28,6 @@ class CountingStore extends SqliteApplicationStore {
     this.renewals += 1;
     return super.renewLease(lease, leaseMs);
   }
-}
-
-/** A service whose createApplicant answers (201) only once the test calls answer(). */
-function heldService(): { client: DeliveryClient; sent: () => number; answer: () => void } {
-  let sent = 0;
-  let answer = (): void => {};
-  const answered = new Promise<void>((resolve) => {
-    answer = resolve;
-  });
-  const client = {
-    jobboards: {
-      async createApplicant() {
-        sent += 1;
-        await answered;
-        return { id: 7, applications: [{ id: 9, campaign_id: 12 }] };
-      },
-    },
-    applications: {},
-  } as unknown as DeliveryClient;
-  return { client, sent: () => sent, answer: () => answer() };
 }
 
 describe('delivery worker leases', () => {
@@ -151,43 +132,6 @@ describe('delivery worker leases', () => {
     assert.equal((await store.get('r1'))?.status, 'delivering', 'left for whoever takes it back, who looks at the service first');
   });
 });
-
-/**
- * A service whose createApplicant answers each call with the next of
- * `answers` (an Error is thrown), else creates; held while closed. It holds
- * no earlier application of anyone (the look before a re-send finds none).
- */
-function scriptedService(answers: (unknown | Error)[]): { client: DeliveryClient; sent: () => number; open: () => void; close: () => void } {
-  let sent = 0;
-  let gate: Promise<void> = Promise.resolve();
-  let open = (): void => {};
-  const client = {
-    jobboards: {
-      async createApplicant() {
-        sent += 1;
-        const answer = answers.shift();
-        await gate;
-        if (answer instanceof Error) throw answer;
-        return answer ?? { id: 7, applications: [{ id: 9, campaign_id: 12 }] };
-      },
-    },
-    applications: {
-      async list() {
-        return { data: [], pagination: { 'next-page': null } };
-      },
-    },
-  } as unknown as DeliveryClient;
-  return {
-    client,
-    sent: () => sent,
-    open: () => open(),
-    close: () => {
-      gate = new Promise((resolve) => {
-        open = resolve;
-      });
-    },
-  };
-}
 
 const where = { method: 'POST', url: 'http://upstream/v2/jobboards/applicants' };
 
