@@ -3,9 +3,7 @@
 // what it does when it may not attempt, and its loop's pace. Real SQLite
 // stores; the recruitment service is a scripted stand-in.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterEach, beforeEach, describe, it, mock } from 'node:test';
 import { eventually } from '../../test/poll.ts';
 import { ConflictError, ServerError, ValidationError } from '../../client/index.ts';
@@ -15,7 +13,7 @@ import { claimed } from '../storage/test-support.ts';
 import type { DeliveryClient } from './delivery.ts';
 import { DEFAULT_DELIVERY, DeliveryWorker } from './delivery-worker.ts';
 import type { DeliveryOptions } from './delivery-worker.ts';
-import { heldService, scriptedService } from './delivery-worker.test-support.ts';
+import { enqueueRow, heldService, scriptedService, workerStore } from './delivery-worker.test-support.ts';
 
 const HOUR = 60 * 60 * 1000;
 const where = { method: 'POST', url: 'http://upstream/v2/jobboards/applicants' };
@@ -32,10 +30,8 @@ describe('delivery worker: around its attempts', () => {
   let sourceDrops: number;
 
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'jbc-worker-loop-'));
     now = Date.UTC(2026, 0, 1);
-    store = new SqliteApplicationStore({ dataDir: dir, owner: 'process-1', now: () => now });
-    await store.ready();
+    ({ dir, store } = await workerStore(() => now));
     recorded = [];
     errors = [];
     refusedSources = [];
@@ -51,12 +47,7 @@ describe('delivery worker: around its attempts', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  async function enqueue(reference: string): Promise<void> {
-    await store.enqueue(
-      { reference, campaign_id: 12, company_id: 3, payload: { applicant: { email: `${reference}@example.org` } }, resume: null, resume_type: null },
-      { deadLetterAfterMs: HOUR },
-    );
-  }
+  const enqueue = (reference: string) => enqueueRow(store, reference, HOUR);
 
   function worker(client: DeliveryClient, options: Partial<DeliveryOptions> = {}): DeliveryWorker {
     return new DeliveryWorker(store, client, { ...DEFAULT_DELIVERY, ...options }, () => now, {

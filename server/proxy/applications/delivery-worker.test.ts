@@ -14,7 +14,7 @@ import type { Lease } from '../storage/application-store.ts';
 import { SqliteApplicationStore } from '../storage/sqlite-store.ts';
 import { claimed, uploadedResume } from '../storage/test-support.ts';
 import type { DeliveryClient } from './delivery.ts';
-import { heldService, scriptedService } from './delivery-worker.test-support.ts';
+import { enqueueRow, heldService, scriptedService, workerStore } from './delivery-worker.test-support.ts';
 import { DEFAULT_DELIVERY, DeliveryWorker } from './delivery-worker.ts';
 import type { DeliveryOptions } from './delivery-worker.ts';
 
@@ -144,10 +144,8 @@ describe('delivery worker: what each attempt does to its row', () => {
   let errors: unknown[];
 
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'jbc-worker-'));
     now = Date.UTC(2026, 0, 1);
-    store = new SqliteApplicationStore({ dataDir: dir, owner: 'process-1', now: () => now });
-    await store.ready();
+    ({ dir, store } = await workerStore(() => now));
     recorded = [];
     blocks = [];
     errors = [];
@@ -157,12 +155,7 @@ describe('delivery worker: what each attempt does to its row', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  async function enqueue(reference: string, deadLetterAfterMs = HOUR): Promise<void> {
-    await store.enqueue(
-      { reference, campaign_id: 12, company_id: 3, payload: { applicant: { email: `${reference}@example.org` } }, resume: null, resume_type: null },
-      { deadLetterAfterMs },
-    );
-  }
+  const enqueue = (reference: string, deadLetterAfterMs = HOUR) => enqueueRow(store, reference, deadLetterAfterMs);
 
   function worker(client: DeliveryClient, options: Partial<DeliveryOptions> = {}): DeliveryWorker {
     return new DeliveryWorker(store, client, { ...DEFAULT_DELIVERY, baseBackoffMs: 1_000, maxBackoffMs: 8_000, ...options }, () => now, {
