@@ -125,6 +125,37 @@ describe('delivery worker: around its attempts', () => {
     assert.equal(service.sent(), 0);
   });
 
+  it('started twice, makes one start pass, and reports its failure with "-"', async () => {
+    const broken = new Error('database gone');
+    let passes = 0;
+    store.makePendingDue = async () => {
+      passes += 1;
+      return Promise.reject(broken);
+    };
+    const w = worker(scriptedService([]).client, { pollIntervalMs: 60_000 });
+    w.start();
+    w.start();
+    await eventually(() => errors.length > 0, { timeoutMs: 5_000, what: 'the start pass reported' });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await w.stop();
+    assert.deepEqual([passes, errors], [1, [['-', broken]]]);
+  });
+
+  it('never takes back a row its own attempt still holds, even once its lease has run out', async () => {
+    await enqueue('r1');
+    const service = heldService();
+    const w = worker(service.client, { pollIntervalMs: 10 });
+    const attempt = w.deliverNow('r1');
+    await eventually(() => service.sent() === 1, { timeoutMs: 5_000, what: 'the attempt sent' });
+    now += 2 * DEFAULT_DELIVERY.leaseMs;
+    w.start();
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    assert.deepEqual([service.sent(), (await store.get('r1'))?.status], [1, 'delivering'], 'not taken back, not sent twice');
+    service.answer();
+    await attempt;
+    await w.stop();
+  });
+
   it('reports a pass that failed with "-", at start and at each pass after, and goes on', async () => {
     const broken = new Error('database gone');
     store.recoverLeases = async () => Promise.reject(broken);
@@ -193,6 +224,14 @@ describe('delivery worker: around its attempts', () => {
       await bare.stop();
       const refusing = new DeliveryWorker(store, scriptedService([sourceRefused()]).client, { ...DEFAULT_DELIVERY, source }, () => now);
       assert.equal((await refusing.deliverNow('r2'))?.kind, 'delivered');
+      // And an attempt of the loop whose write fails.
+      await enqueue('r3');
+      store.markDelivered = async () => Promise.reject(new Error('database or disk is full'));
+      const looping = new DeliveryWorker(store, scriptedService([]).client, { ...DEFAULT_DELIVERY, pollIntervalMs: 10 }, () => now);
+      looping.start();
+      await eventually(async () => (await store.get('r3'))?.attempts === 1, { timeoutMs: 5_000, what: 'r3 attempted' });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await looping.stop();
     } finally {
       mock.timers.reset();
     }
@@ -222,6 +261,8 @@ describe('delivery worker: around its attempts', () => {
     const w = worker(service.client, { pollIntervalMs: 60_000, baseBackoffMs: 0, maxBackoffMs: 0 });
     w.start();
     await eventually(async () => (await store.get('r1'))?.status === 'delivered', { timeoutMs: 5_000, what: 'r1 retried and delivered' });
+    // The loop settles into its minute-long wait; only the poke can wake it.
+    await new Promise((resolve) => setTimeout(resolve, 200));
     await enqueue('r2');
     w.poke();
     await eventually(async () => (await store.get('r2'))?.status === 'delivered', { timeoutMs: 5_000, what: 'r2 delivered once poked' });
