@@ -39,6 +39,8 @@ describe('parseApplicationForm', () => {
   let url: string;
   /** The slowest pace taken; none unless a test sets one. */
   let pace = { minBytesPerSecond: 0, periodMs: 1_000 };
+  /** The last refusal, for a request whose client left before its answer. */
+  let lastProblem: ProblemError | undefined;
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'jbc-multipart-'));
@@ -52,6 +54,7 @@ describe('parseApplicationForm', () => {
         },
         (error: unknown) => {
           assert.ok(error instanceof ProblemError);
+          lastProblem = error;
           res.statusCode = error.status;
           res.end(JSON.stringify({ ...error.toBody(), cutOff: error instanceof CutOffError, connection: error.headers.Connection ?? null }));
         },
@@ -200,6 +203,22 @@ describe('parseApplicationForm', () => {
     } finally {
       pace = { minBytesPerSecond: 0, periodMs: 1_000 };
     }
+  });
+
+  it('gives up a request whose client leaves mid-body, saying it was interrupted, and deletes its upload file', async () => {
+    lastProblem = undefined;
+    const body = form(field('email', 'a@b.example'), file('resume', 'cv.pdf', pdfOfSize(40_000)));
+    const { port } = new URL(url);
+    const socket = connect({ host: '127.0.0.1', port: Number(port) }, () => {
+      socket.write(`POST / HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=${BOUNDARY}\r\nContent-Length: ${body.length}\r\n\r\n`);
+      socket.write(body.subarray(0, 20_000));
+    });
+    await eventually(() => readdirSync(join(dir, 'uploads')).length === 1, { timeoutMs: 2_000, what: 'the resume being written' });
+    socket.destroy();
+    await eventually(() => lastProblem !== undefined, { timeoutMs: 2_000, what: 'the request given up' });
+    const given = lastProblem as ProblemError | undefined;
+    assert.deepEqual([given?.code, given?.detail], ['malformed_request', 'The request was interrupted before its end.']);
+    await noUploadLeft();
   });
 
   it('refuses a body cut before its closing boundary with 400 malformed_request', async () => {
