@@ -157,6 +157,17 @@ describe('admitUploads', () => {
     assert.ok((await refusals()).includes('applications_refused_total{code="server_busy"} 3'));
   });
 
+  it('counts the IPv4 addresses given by X-Forwarded-For by their /24', { timeout: 5_000 }, async () => {
+    const first = await hold('198.51.100.1');
+    const second = await hold('198.51.100.2');
+    const third = await post('198.51.100.3');
+    assert.deepEqual([third.status, third.body.code], [503, 'server_busy']);
+    assert.match(third.body.detail ?? '', /from your network/);
+    const other = await hold('198.51.101.3');
+    for (const end of held.splice(0)) end();
+    assert.deepEqual((await Promise.all([first.answer, second.answer, other.answer])).map((a) => a.status), [200, 200, 200]);
+  });
+
   it('refuses with 503 storage_full past the queue\'s ceiling or below the disk floor, before any place is taken', async () => {
     disk.queued = 1_000;
     const queued = await post('192.0.2.1');
