@@ -9,6 +9,7 @@ import type { Server } from 'node:http';
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
+import { Writable } from 'node:stream';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Request } from 'express';
@@ -39,14 +40,17 @@ describe('parseApplicationForm', () => {
   let url: string;
   /** The slowest pace taken; none unless a test sets one. */
   let pace = { minBytesPerSecond: 0, periodMs: 1_000 };
+  /** Where uploads are written; a test may give one whose disk is full. */
+  let writeTo: UploadSpool;
   /** The last refusal, for a request whose client left before its answer. */
   let lastProblem: ProblemError | undefined;
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'jbc-multipart-'));
     spool = new UploadSpool(dir);
+    writeTo = spool;
     server = createServer((req, res) => {
-      parseApplicationForm(req as Request, MAX_RESUME, spool, pace).then(
+      parseApplicationForm(req as Request, MAX_RESUME, writeTo, pace).then(
         (parsed) => {
           const resume = parsed.resume && { ...parsed.resume, bytes: parsed.resume.path === null ? null : readFileSync(parsed.resume.path).toString('base64') };
           if (parsed.resume?.path) spool.discard(parsed.resume.path);
@@ -202,6 +206,16 @@ describe('parseApplicationForm', () => {
       await noUploadLeft();
     } finally {
       pace = { minBytesPerSecond: 0, periodMs: 1_000 };
+    }
+  });
+
+  it('when the disk is full, answers 503 storage_full once the body is read', { timeout: 10_000 }, async () => {
+    writeTo = new UploadSpool(dir, () => new Writable({ write: (_chunk, _encoding, done) => done(Object.assign(new Error('no space left on device'), { code: 'ENOSPC' })) }));
+    try {
+      const answer = await post(form(file('resume', 'cv.pdf', pdfOfSize(20_000)), field('email', 'a@b.example')));
+      assert.deepEqual([answer.status, answer.body.code], [503, 'storage_full']);
+    } finally {
+      writeTo = spool;
     }
   });
 
