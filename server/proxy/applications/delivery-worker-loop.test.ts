@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { afterEach, beforeEach, describe, it, mock } from 'node:test';
 import { eventually } from '../../test/poll.ts';
-import { ConflictError, ServerError, ValidationError } from '../../client/index.ts';
+import { ServerError, ValidationError } from '../../client/index.ts';
 import type { Lease } from '../storage/application-store.ts';
 import { SqliteApplicationStore } from '../storage/sqlite-store.ts';
 import { claimed } from '../storage/test-support.ts';
@@ -87,17 +87,12 @@ describe('delivery worker: around its attempts', () => {
     assert.deepEqual([sourceDrops, refusedSources], [0, []]);
   });
 
-  it("records a candidate who already applied with the service's answer, and a refusal the store could not record as unrecorded", async () => {
-    await enqueue('exists');
+  it('says a refusal the store could not record went unrecorded', async () => {
     await enqueue('refused');
-    const conflict = new ConflictError({ ...where, status: 409, code: 'application_exists', message: 'exists', existingId: undefined });
-    const invalid = new ValidationError({ ...where, status: 422, code: 'validation_failed', message: 'bad', details: [{ field: 'applicant.first_name', message: 'too long' }] });
-    const w = worker(scriptedService([conflict, invalid]).client);
-    await w.deliverNow('exists');
-    assert.equal((await store.get('exists'))?.last_error, 'application_exists (409)');
     store.markRefused = async () => undefined;
-    await w.deliverNow('refused');
-    assert.deepEqual(recorded, [['exists', 'already_applied', 'rejected'], ['refused', 'rejected', 'unrecorded']]);
+    const invalid = new ValidationError({ ...where, status: 422, code: 'validation_failed', message: 'bad', details: [{ field: 'applicant.first_name', message: 'too long' }] });
+    await worker(scriptedService([invalid]).client).deliverNow('refused');
+    assert.deepEqual(recorded, [['refused', 'rejected', 'unrecorded']]);
   });
 
   it('writes nothing once its store has closed, and says the attempt went unrecorded', async () => {

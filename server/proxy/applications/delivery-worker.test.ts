@@ -228,6 +228,7 @@ describe('delivery worker: what each attempt does to its row', () => {
     await w.deliverNow('refused');
     const rows = await Promise.all(['exists', 'refused'].map((r) => store.get(r)));
     assert.deepEqual(rows.map((r) => [r?.status, r?.outcome]), [['rejected', 'already_applied'], ['rejected', 'upstream_rejected']]);
+    assert.equal(rows[0]?.last_error, 'application_exists (409)', "the service's answer");
     assert.deepEqual(recorded, [['exists', 'already_applied', 'rejected'], ['refused', 'rejected', 'rejected']]);
   });
 
