@@ -97,6 +97,7 @@ export function proxyEnv(sandbox: Pick<RunningSandbox, 'url'>, dataDir: string, 
     APPLY_RATE_LIMIT_PER_IP: '1000',
     // Every candidate of these tests applies from 127.0.0.1, several at once.
     MAX_CONCURRENT_UPLOADS_PER_IP: '50',
+    MAX_CONCURRENT_UPLOADS_PER_NETWORK: '50',
     APPLY_RATE_LIMIT_PER_EMAIL: '100',
     ...extra,
   };

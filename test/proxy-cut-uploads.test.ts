@@ -35,7 +35,7 @@ describe('uploads cut off before their end', () => {
   before(async () => {
     // 5 s, not less: the uploads cut for their size must reach the allowance before the timeout, on a loaded machine too.
     world = await startApplyWorld({
-      env: { UPLOAD_TIMEOUT_SECONDS: '5', MAX_RESUME_BYTES: String(MAX_RESUME_BYTES), MAX_CONCURRENT_UPLOADS: '500', MAX_CONCURRENT_UPLOADS_PER_IP: '500' },
+      env: { UPLOAD_TIMEOUT_SECONDS: '5', MAX_RESUME_BYTES: String(MAX_RESUME_BYTES), MAX_CONCURRENT_UPLOADS: '500', MAX_CONCURRENT_UPLOADS_PER_IP: '500', MAX_CONCURRENT_UPLOADS_PER_NETWORK: '500' },
     });
     uploads = join(world.config.dataDir, 'uploads');
   });

@@ -20,8 +20,9 @@ describe('upload places per address', () => {
   let world: ApplyWorld;
 
   before(async () => {
-    // MAX_CONCURRENT_UPLOADS_PER_IP at its default, 4 (the tests' own default is higher).
-    world = await startApplyWorld({ env: { MAX_CONCURRENT_UPLOADS: '10', MAX_CONCURRENT_UPLOADS_PER_IP: '4', UPLOAD_TIMEOUT_SECONDS: '15' } });
+    // MAX_CONCURRENT_UPLOADS_PER_IP at its default, 4 (the tests' own default is higher); a network cap
+    // as low: addresses reaching the proxy directly are each their own network, 127.0.0.0/24 as any other.
+    world = await startApplyWorld({ env: { MAX_CONCURRENT_UPLOADS: '10', MAX_CONCURRENT_UPLOADS_PER_IP: '4', MAX_CONCURRENT_UPLOADS_PER_NETWORK: '4', UPLOAD_TIMEOUT_SECONDS: '15' } });
   });
   after(() => world?.close());
 
@@ -32,7 +33,7 @@ describe('upload places per address', () => {
     return { ...upload, finish: () => upload.send(body.subarray(120_000)) };
   }
 
-  it('two addresses holding slow uploads up to their cap leave room for a third; a fifth from one address is refused with 503 while its four go on', async () => {
+  it('two addresses of one /24 holding slow uploads up to their cap leave room for a third; a fifth from one address is refused with 503 while its four go on', async () => {
     const uploads = join(world.config.dataDir, 'uploads');
     const held = [];
     for (const address of ['127.0.0.2', '127.0.0.3']) {
@@ -81,6 +82,53 @@ describe('upload places per address behind a reverse proxy', () => {
       await world.close();
     }
   });
+});
+
+describe('upload places per network behind a reverse proxy', () => {
+  let world: ApplyWorld;
+
+  before(async () => {
+    world = await startApplyWorld({
+      env: { TRUST_PROXY: '1', MAX_CONCURRENT_UPLOADS: '20', MAX_CONCURRENT_UPLOADS_PER_IP: '1', MAX_CONCURRENT_UPLOADS_PER_NETWORK: '3', UPLOAD_TIMEOUT_SECONDS: '15' },
+    });
+  });
+  after(() => world?.close());
+
+  const from = (ip: string) => ({ Origin: BOARD_ORIGIN, 'X-Forwarded-For': ip });
+
+  /** Whether a post from `ip` is refused a place now: an empty body, answered 400 at once when admitted. */
+  async function refusedAPlace(ip: string): Promise<boolean> {
+    const probe = await openRawUpload(world.proxyUrl, { contentLength: 0, headers: { ...from(ip), Connection: 'close' } });
+    const raw = await probe.answer;
+    return statusOf(raw) === 503 && codeOf(raw) === 'server_busy' && /from your network/.test(raw);
+  }
+
+  async function applyFrom(ip: string): Promise<number> {
+    const body = applicationBody(validFields(world.openCampaignIds[0]!), files.pdf());
+    const upload = await openRawUpload(world.proxyUrl, { contentLength: body.length, first: body, headers: { ...from(ip), Connection: 'close' } });
+    return statusOf(await upload.answer);
+  }
+
+  const networks = [
+    { name: 'an IPv6 /48, one address in each of three /64s', held: ['2001:db8:1:1::1', '2001:db8:1:2::1', '2001:db8:1:3::1'], sameNetwork: '2001:db8:1:ff::9', other: '2001:db8:2:1::1' },
+    { name: 'an IPv4 /24 given by X-Forwarded-For', held: ['198.51.100.1', '198.51.100.2', '198.51.100.3'], sameNetwork: '198.51.100.250', other: '198.51.101.1' },
+  ];
+  for (const network of networks) {
+    it(`holds ${network.name} to MAX_CONCURRENT_UPLOADS_PER_NETWORK, while another network still applies`, async () => {
+      const held: RawUpload[] = [];
+      try {
+        // Each address at its own cap of 1, the three together at their network's.
+        for (const ip of network.held) held.push(await openRawUpload(world.proxyUrl, { contentLength: 5_000_000, first: Buffer.from('-'.repeat(100)), headers: from(ip) }));
+        await eventually(() => refusedAPlace(network.sameNetwork), { timeoutMs: 5_000, what: `a fourth address of ${network.name} refused while three hold its places` });
+        const status = await applyFrom(network.other);
+        assert.ok(accepted(status), `another network was answered ${status}`);
+      } finally {
+        for (const upload of held) upload.socket.destroy();
+      }
+      // Its places come back once its uploads have gone.
+      await eventually(async () => !(await refusedAPlace(network.sameNetwork)), { timeoutMs: 5_000, what: `${network.name} given places again` });
+    });
+  }
 });
 
 describe("the queue's ceiling on disk", () => {

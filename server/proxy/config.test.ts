@@ -71,6 +71,19 @@ describe('proxy configuration', () => {
     ]);
   });
 
+  it('takes the per-network cap and the slowest upload pace with their defaults (10 uploads per network, 4096 bytes a second after 10 s), the cap at least the per-address one', () => {
+    const defaults = loadProxyConfig(REQUIRED);
+    assert.equal(defaults.maxConcurrentUploadsPerNetwork, 10);
+    assert.deepEqual(defaults.uploadPace, { minBytesPerSecond: 4096, periodMs: 10_000 });
+    const set = loadProxyConfig({ ...REQUIRED, MAX_CONCURRENT_UPLOADS_PER_NETWORK: '4', UPLOAD_MIN_BYTES_PER_SECOND: '0', UPLOAD_GRACE_SECONDS: '3' });
+    assert.deepEqual([set.maxConcurrentUploadsPerNetwork, set.uploadPace], [4, { minBytesPerSecond: 0, periodMs: 3_000 }], '4 networks of 4, and 0: no minimum');
+    assert.deepEqual(problemsOf({ MAX_CONCURRENT_UPLOADS_PER_NETWORK: '3' }), ['MAX_CONCURRENT_UPLOADS_PER_NETWORK must be at least MAX_CONCURRENT_UPLOADS_PER_IP (4): a network holds addresses']);
+    assert.deepEqual(problemsOf({ UPLOAD_MIN_BYTES_PER_SECOND: '-1', UPLOAD_GRACE_SECONDS: '0' }).sort(), [
+      'UPLOAD_GRACE_SECONDS must be a whole number of seconds, like 10',
+      'UPLOAD_MIN_BYTES_PER_SECOND must be a number of bytes a second, like 4096, or 0 for no minimum',
+    ]);
+  });
+
   it('when a required variable is missing or empty, names it as required', () => {
     const problems = problemsOf({ UPSTREAM_SECRET_KEY: '' });
     assert.deepEqual(problems, ['UPSTREAM_SECRET_KEY is required']);

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { packagePath } from '../package-root.ts';
 import { CONFIGURABLE_FIELDS, DEFAULT_FIELD_MODES, FIELD_MODES } from '../public-api/application-form.ts';
 import type { ConfigurableField, FieldMode } from '../public-api/application-form.ts';
+import type { PaceRule } from './applications/upload-pace.ts';
 import { optionalText, schemeHint } from './config-values.ts';
 import { likelyMeant, typoProblems } from './env-typos.ts';
 import { readStatusLabels } from './status-labels.ts';
@@ -195,6 +196,13 @@ const EnvSchema = z
     UPLOAD_TIMEOUT_SECONDS: positiveInt('a whole number of seconds').default(120),
     MAX_CONCURRENT_UPLOADS: positiveInt('a whole number of uploads').default(50),
     MAX_CONCURRENT_UPLOADS_PER_IP: positiveInt('a whole number of uploads').default(4),
+    MAX_CONCURRENT_UPLOADS_PER_NETWORK: positiveInt('a whole number of uploads').default(10),
+    UPLOAD_MIN_BYTES_PER_SECOND: z.coerce
+      .number({ error: 'must be a number of bytes a second, like 4096, or 0 for no minimum' })
+      .int({ error: 'must be a number of bytes a second, like 4096, or 0 for no minimum', abort: true })
+      .min(0, 'must be a number of bytes a second, like 4096, or 0 for no minimum')
+      .default(4096),
+    UPLOAD_GRACE_SECONDS: positiveInt('a whole number of seconds, like 10').default(10),
     MAX_QUEUED_BYTES: positiveInt('a number of bytes, like 5368709120 (5 GiB)').default(5 * GIB),
     MIN_FREE_DISK_BYTES: z.coerce
       .number({ error: 'must be a number of bytes, like 1073741824 (1 GiB), or 0 for no floor' })
@@ -214,6 +222,9 @@ const EnvSchema = z
   })
   .superRefine((env, ctx) => {
     requireWebhookSecret(env, ctx);
+    if (env.MAX_CONCURRENT_UPLOADS_PER_NETWORK < env.MAX_CONCURRENT_UPLOADS_PER_IP) {
+      ctx.addIssue({ code: 'custom', path: ['MAX_CONCURRENT_UPLOADS_PER_NETWORK'], message: `must be at least MAX_CONCURRENT_UPLOADS_PER_IP (${env.MAX_CONCURRENT_UPLOADS_PER_IP}): a network holds addresses` });
+    }
     if (env.CAPTCHA_PROVIDER !== 'none') {
       if (env.CAPTCHA_SECRET === undefined) {
         ctx.addIssue({ code: 'custom', path: ['CAPTCHA_SECRET'], message: `is required when CAPTCHA_PROVIDER is ${env.CAPTCHA_PROVIDER}` });
@@ -274,6 +285,10 @@ export interface ProxyConfig {
   maxConcurrentUploads: number;
   /** Of those, from one address (an IPv6 /64); beyond, 503 before the body is read. */
   maxConcurrentUploadsPerIp: number;
+  /** Of those, from one network (an IPv6 /48; an IPv4 /24 from X-Forwarded-For); beyond, 503 before the body is read. */
+  maxConcurrentUploadsPerNetwork: number;
+  /** The slowest pace an application's body may arrive at after its grace (UPLOAD_MIN_BYTES_PER_SECOND, UPLOAD_GRACE_SECONDS). */
+  uploadPace: PaceRule;
   /** Total size of the resumes the store holds for applications not yet delivered; beyond, 503 before the body is read. */
   maxQueuedBytes: number;
   /** Free space DATA_DIR's disk keeps; below, 503 before the body is read (0: no floor). */
@@ -389,6 +404,8 @@ export function loadProxyConfig(env: Record<string, string | undefined> = proces
     uploadTimeoutMs: e.UPLOAD_TIMEOUT_SECONDS * 1000,
     maxConcurrentUploads: e.MAX_CONCURRENT_UPLOADS,
     maxConcurrentUploadsPerIp: e.MAX_CONCURRENT_UPLOADS_PER_IP,
+    maxConcurrentUploadsPerNetwork: e.MAX_CONCURRENT_UPLOADS_PER_NETWORK,
+    uploadPace: { minBytesPerSecond: e.UPLOAD_MIN_BYTES_PER_SECOND, periodMs: e.UPLOAD_GRACE_SECONDS * 1000 },
     maxQueuedBytes: e.MAX_QUEUED_BYTES,
     minFreeDiskBytes: e.MIN_FREE_DISK_BYTES,
     metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST },

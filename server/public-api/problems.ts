@@ -15,6 +15,7 @@ export const PROBLEMS = {
   feed_not_configured: { status: 404, title: 'Feed not configured' },
   already_applied: { status: 409, title: 'Already applied' },
   idempotency_key_in_progress: { status: 409, title: 'Submission still being handled' },
+  upload_too_slow: { status: 408, title: 'The form arrived too slowly' },
   request_too_large: { status: 413, title: 'Request too large' },
   file_too_large: { status: 413, title: 'The resume is too large' },
   unsupported_file_type: { status: 415, title: 'This file type is not accepted' },

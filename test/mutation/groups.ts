@@ -33,7 +33,23 @@ export const MUTATION_GROUPS: readonly MutationGroup[] = [
       {
         // Its tests run attempts on a real store with leases that run out: seconds, so kept for its own mutants.
         mutate: ['server/proxy/applications/delivery-worker.ts'],
-        command: `${NODE_TEST} server/proxy/applications/delivery-worker.test.ts server/proxy/applications/delivery.test.ts`,
+        command: `${NODE_TEST} server/proxy/applications/delivery-worker.test.ts server/proxy/applications/delivery-worker-loop.test.ts server/proxy/applications/delivery.test.ts`,
+      },
+    ],
+  },
+  {
+    name: 'uploads',
+    about: 'who may start an upload (places per address and network, the queue\'s ceiling, the disk floor), the slowest pace, and the form\'s reader',
+    parts: [
+      {
+        mutate: [
+          'server/proxy/applications/upload-admission.ts',
+          'server/proxy/applications/queue-ceiling.ts',
+          'server/proxy/applications/multipart.ts',
+          'server/proxy/applications/disk-floor.ts',
+          'server/proxy/applications/upload-pace.ts',
+        ],
+        command: `${NODE_TEST} server/proxy/applications/upload-admission.test.ts server/proxy/applications/queue-ceiling.test.ts server/proxy/applications/disk-floor.test.ts server/proxy/applications/upload-pace.test.ts server/proxy/applications/multipart.test.ts`,
       },
     ],
   },

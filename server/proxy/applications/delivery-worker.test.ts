@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, it } from 'node:test';
+import { afterEach, beforeEach, describe, it, mock } from 'node:test';
 import { eventually } from '../../test/poll.ts';
 import { ConflictError, PermissionError, ServerError, ValidationError } from '../../client/index.ts';
 import { ResumeMissingError } from '../storage/application-store.ts';
@@ -14,6 +14,7 @@ import type { Lease } from '../storage/application-store.ts';
 import { SqliteApplicationStore } from '../storage/sqlite-store.ts';
 import { claimed, uploadedResume } from '../storage/test-support.ts';
 import type { DeliveryClient } from './delivery.ts';
+import { enqueueRow, heldService, scriptedService, workerStore } from './delivery-worker.test-support.ts';
 import { DEFAULT_DELIVERY, DeliveryWorker } from './delivery-worker.ts';
 import type { DeliveryOptions } from './delivery-worker.ts';
 
@@ -27,26 +28,6 @@ class CountingStore extends SqliteApplicationStore {
     this.renewals += 1;
     return super.renewLease(lease, leaseMs);
   }
-}
-
-/** A service whose createApplicant answers (201) only once the test calls answer(). */
-function heldService(): { client: DeliveryClient; sent: () => number; answer: () => void } {
-  let sent = 0;
-  let answer = (): void => {};
-  const answered = new Promise<void>((resolve) => {
-    answer = resolve;
-  });
-  const client = {
-    jobboards: {
-      async createApplicant() {
-        sent += 1;
-        await answered;
-        return { id: 7, applications: [{ id: 9, campaign_id: 12 }] };
-      },
-    },
-    applications: {},
-  } as unknown as DeliveryClient;
-  return { client, sent: () => sent, answer: () => answer() };
 }
 
 describe('delivery worker leases', () => {
@@ -98,6 +79,27 @@ describe('delivery worker leases', () => {
     assert.deepEqual(events, { recorded: 1, lost: [] });
   });
 
+  it('renews its claim every third of the lease: six renewals over an attempt lasting two leases, none once it has ended', async () => {
+    // Only the renewals' interval runs on the mocked clock; the store and the attempt run for real.
+    mock.timers.enable({ apis: ['setInterval'] });
+    try {
+      const service = heldService();
+      const attempt = worker(service.client, 60_000).deliverNow('r1');
+      await eventually(() => service.sent() === 1, { timeoutMs: 5_000, what: 'the attempt sent' });
+      const before = store.renewals;
+      mock.timers.tick(19_999);
+      assert.equal(store.renewals, before, 'nothing before a third of the lease');
+      mock.timers.tick(120_000 - 19_999);
+      assert.equal(store.renewals - before, 6);
+      service.answer();
+      assert.equal((await attempt)?.kind, 'delivered');
+      mock.timers.tick(120_000);
+      assert.equal(store.renewals - before, 6, 'the attempt ended: its renewals stop');
+    } finally {
+      mock.timers.reset();
+    }
+  });
+
   it('writes nothing once another instance has taken the row back, and says so', async () => {
     const service = heldService();
     // A lease no renewal comes to during the test: the write itself finds the claim gone.
@@ -131,43 +133,6 @@ describe('delivery worker leases', () => {
   });
 });
 
-/**
- * A service whose createApplicant answers each call with the next of
- * `answers` (an Error is thrown), else creates; held while closed. It holds
- * no earlier application of anyone (the look before a re-send finds none).
- */
-function scriptedService(answers: (unknown | Error)[]): { client: DeliveryClient; sent: () => number; open: () => void; close: () => void } {
-  let sent = 0;
-  let gate: Promise<void> = Promise.resolve();
-  let open = (): void => {};
-  const client = {
-    jobboards: {
-      async createApplicant() {
-        sent += 1;
-        const answer = answers.shift();
-        await gate;
-        if (answer instanceof Error) throw answer;
-        return answer ?? { id: 7, applications: [{ id: 9, campaign_id: 12 }] };
-      },
-    },
-    applications: {
-      async list() {
-        return { data: [], pagination: { 'next-page': null } };
-      },
-    },
-  } as unknown as DeliveryClient;
-  return {
-    client,
-    sent: () => sent,
-    open: () => open(),
-    close: () => {
-      gate = new Promise((resolve) => {
-        open = resolve;
-      });
-    },
-  };
-}
-
 const where = { method: 'POST', url: 'http://upstream/v2/jobboards/applicants' };
 
 describe('delivery worker: what each attempt does to its row', () => {
@@ -179,10 +144,8 @@ describe('delivery worker: what each attempt does to its row', () => {
   let errors: unknown[];
 
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'jbc-worker-'));
     now = Date.UTC(2026, 0, 1);
-    store = new SqliteApplicationStore({ dataDir: dir, owner: 'process-1', now: () => now });
-    await store.ready();
+    ({ dir, store } = await workerStore(() => now));
     recorded = [];
     blocks = [];
     errors = [];
@@ -192,12 +155,7 @@ describe('delivery worker: what each attempt does to its row', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  async function enqueue(reference: string, deadLetterAfterMs = HOUR): Promise<void> {
-    await store.enqueue(
-      { reference, campaign_id: 12, company_id: 3, payload: { applicant: { email: `${reference}@example.org` } }, resume: null, resume_type: null },
-      { deadLetterAfterMs },
-    );
-  }
+  const enqueue = (reference: string, deadLetterAfterMs = HOUR) => enqueueRow(store, reference, deadLetterAfterMs);
 
   function worker(client: DeliveryClient, options: Partial<DeliveryOptions> = {}): DeliveryWorker {
     return new DeliveryWorker(store, client, { ...DEFAULT_DELIVERY, baseBackoffMs: 1_000, maxBackoffMs: 8_000, ...options }, () => now, {
@@ -270,6 +228,7 @@ describe('delivery worker: what each attempt does to its row', () => {
     await w.deliverNow('refused');
     const rows = await Promise.all(['exists', 'refused'].map((r) => store.get(r)));
     assert.deepEqual(rows.map((r) => [r?.status, r?.outcome]), [['rejected', 'already_applied'], ['rejected', 'upstream_rejected']]);
+    assert.equal(rows[0]?.last_error, 'application_exists (409)', "the service's answer");
     assert.deepEqual(recorded, [['exists', 'already_applied', 'rejected'], ['refused', 'rejected', 'rejected']]);
   });
 

@@ -11,6 +11,8 @@ import { ProblemError } from '../problem.ts';
 import { LEADING_BYTES_NEEDED, startsLikeResume } from './resume.ts';
 import { storeFailure } from './store-failure.ts';
 import type { UploadSpool } from './upload-spool.ts';
+import { watchPace } from './upload-pace.ts';
+import type { PaceRule } from './upload-pace.ts';
 
 /** What a form may weigh besides the resume: fields, part headers, boundaries. */
 export const FORM_ALLOWANCE_BYTES = 1024 * 1024;
@@ -57,6 +59,10 @@ function requestTooLarge(maxBytes: number): ProblemError {
   );
 }
 
+function tooSlow(pace: PaceRule): ProblemError {
+  return new ProblemError('upload_too_slow', `The form arrived slower than ${humanBytes(pace.minBytesPerSecond)} a second, so it was not kept. Send it again from a steadier connection.`);
+}
+
 function malformed(detail: string, cause?: unknown): ProblemError {
   return new ProblemError('malformed_request', detail, { cause });
 }
@@ -79,9 +85,9 @@ function cutOff(problem: ProblemError): CutOffError {
  * (not yet fsynced: only a stored application pays for that), which the
  * caller keeps or discards. Rejects with a ProblemError: 400 malformed_request,
  * 413 file_too_large / request_too_large (a CutOffError when the body was not
- * read to its end).
+ * read to its end), 408 upload_too_slow (a CutOffError) when it arrives slower than `pace`.
  */
-export function parseApplicationForm(req: Request, maxResumeBytes: number, spool: UploadSpool): Promise<ParsedForm> {
+export function parseApplicationForm(req: Request, maxResumeBytes: number, spool: UploadSpool, pace: PaceRule): Promise<ParsedForm> {
   const contentType = req.headers['content-type'] ?? '';
   if (!/^multipart\/form-data\s*;/i.test(contentType)) {
     return Promise.reject(malformed('Send the application as multipart/form-data (fields and the resume file).'));
@@ -159,6 +165,7 @@ export function parseApplicationForm(req: Request, maxResumeBytes: number, spool
     const finish = (error?: ProblemError) => {
       if (settled) return;
       settled = true;
+      stopWatching();
       req.off('data', count);
       if (error !== undefined) {
         dropUpload();
@@ -193,6 +200,13 @@ export function parseApplicationForm(req: Request, maxResumeBytes: number, spool
       if (received > hardCap) finish(cutOff(fileOpen || form.resume !== undefined || failure?.code === 'file_too_large' ? fileTooLarge(maxResumeBytes) : requestTooLarge(FORM_ALLOWANCE_BYTES)));
     };
     req.on('data', count);
+    const watch = watchPace(pace, () => received, () => finish(cutOff(tooSlow(pace))));
+    // Paused by the proxy (the disk is slower than the network): not the candidate's pace.
+    req.on('pause', watch.excuse);
+    const stopWatching = () => {
+      watch.stop();
+      req.off('pause', watch.excuse);
+    };
 
     parser.on('field', (name, value, info) => {
       if (info.nameTruncated) {

@@ -4,15 +4,8 @@
 // accepted keep the room they need until they are delivered. Both are read at
 // most once per `ttlMs`: the apply path must not pay a query and a statfs per
 // request. Between two readings, the resumes stored here are added as they go.
-import { statfs } from 'node:fs/promises';
-
-/** Free bytes an unprivileged process may still write on the disk holding `dir`. */
-export type FreeSpaceReader = (dir: string) => Promise<number>;
-
-export const freeSpaceOf: FreeSpaceReader = async (dir) => {
-  const stats = await statfs(dir);
-  return stats.bavail * stats.bsize;
-};
+import { freeSpaceOf } from './disk-floor.ts';
+import type { FreeSpaceReader } from './disk-floor.ts';
 
 export type CeilingReached = 'queued_bytes' | 'free_disk';
 

@@ -19,7 +19,7 @@ import { CutOffError, parseApplicationForm } from './multipart.ts';
 import type { ParsedForm } from './multipart.ts';
 import type { ApplicationStore, OutboxRow } from '../storage/application-store.ts';
 import { resumeTypeOf, unsupportedFileType } from './resume.ts';
-import { DAY_MS, checkEmail, ipLimit, verifyCaptcha } from './spam.ts';
+import { DAY_MS, checkEmail, ipLimit, networkGroup, verifyCaptcha } from './spam.ts';
 import type { ApplicationsCatalogue } from './types.ts';
 import { admitUploads, UploadSlots } from './upload-admission.ts';
 import { refuseWhileBlocked } from './delivery-block.ts';
@@ -167,7 +167,8 @@ export function applicationsRouter(deps: RouteDeps): Router {
     });
   }
   const linkOf = (req: Request, token: string): ReceiptLink => receiptUrl(config.publicOrigin, req.baseUrl, token);
-  const admit = admitUploads({ slots: new UploadSlots(config.maxConcurrentUploads, config.maxConcurrentUploadsPerIp), ceiling, metrics, log });
+  const slots = new UploadSlots({ max: config.maxConcurrentUploads, perAddress: config.maxConcurrentUploadsPerIp, perNetwork: config.maxConcurrentUploadsPerNetwork });
+  const admit = admitUploads({ slots, ceiling, metrics, log });
 
   /** Says which campaign parameters were dropped, and why, never their values (written by whoever shared the link). */
   function noteDroppedUtm(dropped: CheckedForm['droppedUtm']): void {
@@ -287,9 +288,13 @@ export function applicationsRouter(deps: RouteDeps): Router {
     const now = deps.now();
     let form: ParsedForm | undefined;
     try {
-      form = await parseApplicationForm(req, config.maxResumeBytes, deps.spool);
+      form = await parseApplicationForm(req, config.maxResumeBytes, deps.spool, config.uploadPace);
     } catch (error) {
       if (error instanceof ProblemError) metrics.refused.inc({ code: error.code });
+      if (error instanceof ProblemError && error.code === 'upload_too_slow') {
+        // The network only: enough to see one trickling many uploads, nothing of the candidate.
+        log.warn({ event: 'upload_too_slow', network: networkGroup(req.ip ?? req.socket.remoteAddress ?? 'unknown', true) }, 'an application arrived slower than UPLOAD_MIN_BYTES_PER_SECOND: closed');
+      }
       if (error instanceof CutOffError) {
         // Close once answered: the unread rest of the upload is never taken in.
         res.on('finish', () => setTimeout(() => req.socket.destroy(), 1000).unref());

@@ -4,6 +4,7 @@
 // the per-email limit in the application store (it survives a restart, and
 // every instance shares it), counted with the application it lets in; and the
 // optional captcha check against the provider's verify endpoint.
+import { isIPv4 } from 'node:net';
 import type { Request, RequestHandler } from 'express';
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import type { Store } from 'express-rate-limit';
@@ -21,6 +22,17 @@ import type { RateCount, RateCounterStore } from '../storage/application-store.t
  */
 export function addressGroup(ip: string): string {
   return ipKeyGenerator(ip, 64);
+}
+
+/**
+ * The network an address belongs to, for the caps one network must not pass:
+ * an IPv6 address by its /48 (what one site is given: a /56 alone holds 256
+ * /64s), an IPv4 address by its /24 when `byPrefix`, else as itself.
+ */
+export function networkGroup(ip: string, byPrefix: boolean): string {
+  const key = ipKeyGenerator(ip, 48);
+  if (!byPrefix || !isIPv4(key)) return key;
+  return `${key.slice(0, key.lastIndexOf('.'))}.0/24`;
 }
 
 export const HOUR_MS = 60 * 60 * 1000;

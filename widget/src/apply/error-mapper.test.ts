@@ -33,6 +33,10 @@ describe('mapFailure', () => {
     expect(mapFailure(new AbortedError('cancelled'), {}, everyControl, undefined)).to.deep.equal({ code: 'upload_cancelled', retry: false });
   });
 
+  it('offers a retry, with the same key, after an upload cut for coming too slowly', () => {
+    expect(mapFailure(new ProblemError({ status: 408, code: 'upload_too_slow' }), {}, everyControl, undefined)).to.deep.equal({ code: 'upload_too_slow', retry: true });
+  });
+
   it('keeps the other field messages when the resume is refused, and says its limit', () => {
     const failure = mapFailure(new ProblemError({ status: 413, code: 'file_too_large' }), { email: 'x' }, everyControl, '2 KB');
     expect(failure.errors).to.deep.equal({ email: 'x', resume: fieldMessage('file_too_large', '2 KB') });

@@ -41,7 +41,7 @@ export function mapFailure(
   if (!(error instanceof ProblemError)) return { code: 'internal_error' };
   const { code, errors: problems } = error.problem;
   if (code === 'already_applied') return { code, alreadyApplied: true, forgetKey: true };
-  if (code === 'idempotency_key_in_progress') return { code, retry: true };
+  if (code === 'idempotency_key_in_progress' || code === 'upload_too_slow') return { code, retry: true };
   if (code === 'file_too_large' || code === 'unsupported_file_type') {
     return { code, errors: { ...current, resume: fieldMessage(code, resumeLimit) } };
   }

@@ -38,6 +38,9 @@ export function problemMessage(code: string): string {
     // Too many uploads at once, in all or from the candidate's network.
     case 'server_busy':
       return msg('Too many applications at once. Send the form again in a moment.');
+    // The resume came slower than the proxy waits for: sending again, on a better connection, is safe.
+    case 'upload_too_slow':
+      return msg('The resume was sent too slowly and the upload was stopped. Your application was not sent: check your connection, then send it again.');
     case 'storage_full':
       return msg('This job board cannot receive applications right now, through no fault of yours. Your application was not sent: try again later.');
     // The board's connection to the recruiter is misconfigured: nothing the candidate can fix.

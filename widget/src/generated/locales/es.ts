@@ -64,6 +64,7 @@
 's6ac0c20ddc5c15ff': `Páginas`,
 's6e8059179423bfa0': `Apellidos`,
 's6e8686fa249c389a': `Candidatura recibida.`,
+'s7062eb40a3ef25a1': `El CV se envió demasiado despacio y el envío se detuvo. Su candidatura no se ha enviado: compruebe su conexión y vuelva a enviarla.`,
 's739bc6a42dfcd3d0': `Candidatura recibida`,
 's75c349c44bfbe7dc': `Introduzca un prefijo como +34 y un número solo con cifras.`,
 's7ae15256158df391': `Los campos marcados (obligatorio) deben completarse.`,

@@ -64,6 +64,7 @@
 's6ac0c20ddc5c15ff': `Pages`,
 's6e8059179423bfa0': `Nom`,
 's6e8686fa249c389a': `Candidature reçue.`,
+'s7062eb40a3ef25a1': `Le CV a été envoyé trop lentement et l’envoi a été interrompu. Votre candidature n’a pas été envoyée : vérifiez votre connexion, puis envoyez-la à nouveau.`,
 's739bc6a42dfcd3d0': `Candidature reçue`,
 's75c349c44bfbe7dc': `Saisissez un indicatif comme +33 et un numéro composé uniquement de chiffres.`,
 's7ae15256158df391': `Les champs marqués (obligatoire) doivent être remplis.`,

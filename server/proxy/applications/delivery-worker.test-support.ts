@@ -1,0 +1,81 @@
+// Stand-ins for the recruitment service in the delivery worker's tests: a
+// createApplicant the test answers when it chooses, or from a script.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ApplicationStore } from '../storage/application-store.ts';
+import { SqliteApplicationStore } from '../storage/sqlite-store.ts';
+import type { DeliveryClient } from './delivery.ts';
+
+/** A SQLite store of its own folder, owned by process-1, on the test's clock; ready. */
+export async function workerStore(now: () => number): Promise<{ dir: string; store: SqliteApplicationStore }> {
+  const dir = mkdtempSync(join(tmpdir(), 'jbc-worker-'));
+  const store = new SqliteApplicationStore({ dataDir: dir, owner: 'process-1', now });
+  await store.ready();
+  return { dir, store };
+}
+
+/** A pending application of campaign 12 (company 3), without a resume, dead-lettered after `deadLetterAfterMs`. */
+export async function enqueueRow(store: ApplicationStore, reference: string, deadLetterAfterMs: number): Promise<void> {
+  await store.enqueue(
+    { reference, campaign_id: 12, company_id: 3, payload: { applicant: { email: `${reference}@example.org` } }, resume: null, resume_type: null },
+    { deadLetterAfterMs },
+  );
+}
+
+/** A service whose createApplicant answers (201) only once the test calls answer(). */
+export function heldService(): { client: DeliveryClient; sent: () => number; answer: () => void } {
+  let sent = 0;
+  let answer = (): void => {};
+  const answered = new Promise<void>((resolve) => {
+    answer = resolve;
+  });
+  const client = {
+    jobboards: {
+      async createApplicant() {
+        sent += 1;
+        await answered;
+        return { id: 7, applications: [{ id: 9, campaign_id: 12 }] };
+      },
+    },
+    applications: {},
+  } as unknown as DeliveryClient;
+  return { client, sent: () => sent, answer: () => answer() };
+}
+
+/**
+ * A service whose createApplicant answers each call with the next of
+ * `answers` (an Error is thrown), else creates; held while closed. It holds
+ * no earlier application of anyone (the look before a re-send finds none).
+ */
+export function scriptedService(answers: (unknown | Error)[]): { client: DeliveryClient; sent: () => number; open: () => void; close: () => void } {
+  let sent = 0;
+  let gate: Promise<void> = Promise.resolve();
+  let open = (): void => {};
+  const client = {
+    jobboards: {
+      async createApplicant() {
+        sent += 1;
+        const answer = answers.shift();
+        await gate;
+        if (answer instanceof Error) throw answer;
+        return answer ?? { id: 7, applications: [{ id: 9, campaign_id: 12 }] };
+      },
+    },
+    applications: {
+      async list() {
+        return { data: [], pagination: { 'next-page': null } };
+      },
+    },
+  } as unknown as DeliveryClient;
+  return {
+    client,
+    sent: () => sent,
+    open: () => open(),
+    close: () => {
+      gate = new Promise((resolve) => {
+        open = resolve;
+      });
+    },
+  };
+}

@@ -1,0 +1,258 @@
+// The application form's reader behind a bare HTTP server on port 0: what it
+// takes from a form, what it refuses and how, and what it leaves on disk.
+// Real sockets, a real upload folder; no proxy around it, so each case costs milliseconds.
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import { connect } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { Writable } from 'node:stream';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Request } from 'express';
+import { pdf, pdfOfSize } from '../../test/files.ts';
+import { eventually } from '../../test/poll.ts';
+import { ProblemError } from '../problem.ts';
+import { CutOffError, FORM_ALLOWANCE_BYTES, MAX_FIELD_BYTES, humanBytes, parseApplicationForm } from './multipart.ts';
+import { UploadSpool } from './upload-spool.ts';
+
+const MAX_RESUME = 64 * 1024;
+const BOUNDARY = 'form-boundary';
+
+interface Answer {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+const field = (name: string, value: string) => `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+const file = (name: string, filename: string, bytes: Buffer) =>
+  Buffer.concat([Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"; filename="${filename}"\r\nContent-Type: application/pdf\r\n\r\n`), bytes, Buffer.from('\r\n')]);
+const end = `--${BOUNDARY}--\r\n`;
+const form = (...parts: (string | Buffer)[]) => Buffer.concat([...parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p)), Buffer.from(end)]);
+
+describe('parseApplicationForm', () => {
+  let dir: string;
+  let spool: UploadSpool;
+  let server: Server;
+  let url: string;
+  /** The slowest pace taken; none unless a test sets one. */
+  let pace = { minBytesPerSecond: 0, periodMs: 1_000 };
+  /** Where uploads are written; a test may give one whose disk is full. */
+  let writeTo: UploadSpool;
+  /** The last refusal, for a request whose client left before its answer. */
+  let lastProblem: ProblemError | undefined;
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'jbc-multipart-'));
+    spool = new UploadSpool(dir);
+    writeTo = spool;
+    server = createServer((req, res) => {
+      parseApplicationForm(req as Request, MAX_RESUME, writeTo, pace).then(
+        (parsed) => {
+          const resume = parsed.resume && { ...parsed.resume, bytes: parsed.resume.path === null ? null : readFileSync(parsed.resume.path).toString('base64') };
+          if (parsed.resume?.path) spool.discard(parsed.resume.path);
+          res.end(JSON.stringify({ fields: Object.fromEntries(parsed.fields), truncated: [...parsed.truncated], resume }));
+        },
+        (error: unknown) => {
+          assert.ok(error instanceof ProblemError);
+          lastProblem = error;
+          res.statusCode = error.status;
+          res.end(JSON.stringify({ ...error.toBody(), cutOff: error instanceof CutOffError, connection: error.headers.Connection ?? null }));
+        },
+      );
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  });
+  after(() => {
+    server.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function post(body: Buffer, contentType = `multipart/form-data; boundary=${BOUNDARY}`): Promise<Answer> {
+    const response = await fetch(url, { method: 'POST', headers: { 'content-type': contentType }, body });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  }
+
+  /** The body sent chunked, in pieces: no Content-Length tells its size ahead. */
+  async function postChunked(body: Buffer): Promise<Answer> {
+    const pieces = ReadableStream.from(Array.from({ length: Math.ceil(body.length / 16_384) }, (_, i) => body.subarray(i * 16_384, (i + 1) * 16_384)));
+    const response = await fetch(url, { method: 'POST', headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` }, body: pieces, duplex: 'half' } as RequestInit);
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  }
+
+  /** Sends `body` chunked, `piece` bytes every `everyMs`, until the server closes the connection; answers what it said. */
+  function trickle(body: Buffer, piece: number, everyMs: number): Promise<string> {
+    const { port } = new URL(url);
+    return new Promise((resolve) => {
+      const socket = connect({ host: '127.0.0.1', port: Number(port) }, () => {
+        socket.write(`POST / HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=${BOUNDARY}\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n`);
+      });
+      let sent = 0;
+      const timer = setInterval(() => {
+        const bytes = body.subarray(sent, sent + piece);
+        sent += piece;
+        if (bytes.length > 0) socket.write(Buffer.concat([Buffer.from(`${bytes.length.toString(16)}\r\n`), bytes, Buffer.from('\r\n')]));
+      }, everyMs);
+      let received = '';
+      socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+      socket.on('error', () => undefined);
+      socket.on('close', () => {
+        clearInterval(timer);
+        resolve(received);
+      });
+    });
+  }
+
+  /** Upload files are deleted once their stream has closed, just after the answer. */
+  const noUploadLeft = () => eventually(() => readdirSync(join(dir, 'uploads')).length === 0, { timeoutMs: 2_000, what: 'no upload file left' });
+
+  it('reads the fields and writes the resume to an upload file, with its name, size and SHA-256', async () => {
+    const resume = pdfOfSize(20_000);
+    const answer = await post(form(field('email', 'ada@example.org'), field('first_name', 'Ada'), file('resume', 'cv.pdf', resume)));
+    assert.equal(answer.status, 200);
+    assert.deepEqual(answer.body.fields, { email: 'ada@example.org', first_name: 'Ada' });
+    assert.deepEqual(answer.body.truncated, []);
+    const got = answer.body.resume as { filename: string; size: number; sha256: string; bytes: string };
+    assert.deepEqual([got.filename, got.size, got.sha256], ['cv.pdf', resume.length, createHash('sha256').update(resume).digest('hex')]);
+    assert.ok(Buffer.from(got.bytes, 'base64').equals(resume), 'the upload file holds the resume');
+  });
+
+  it('takes a form without a resume, and a resume of exactly the limit', async () => {
+    assert.equal((await post(form(field('email', 'a@b.example')))).body.resume, undefined);
+    const answer = await post(form(file('resume', 'cv.pdf', pdfOfSize(MAX_RESUME))));
+    assert.equal((answer.body.resume as { size: number }).size, MAX_RESUME);
+  });
+
+  it('writes nothing for a file whose first bytes are of no resume type, and still gives its size and hash', async () => {
+    const text = Buffer.from('just some text, no resume at all');
+    const got = (await post(form(file('resume', 'cv.txt', text)))).body.resume as { size: number; sha256: string; path: string | null };
+    assert.deepEqual([got.size, got.path], [text.length, null]);
+    assert.equal(got.sha256, createHash('sha256').update(text).digest('hex'));
+    const short = (await post(form(file('resume', 'cv.pdf', Buffer.from('%P'))))).body.resume as { path: string | null };
+    assert.equal(short.path, null, 'shorter than the bytes that tell, checked as it is');
+  });
+
+  it('cuts a text field at its limit and says which', async () => {
+    const answer = await post(form(field('cover_letter', 'a'.repeat(MAX_FIELD_BYTES + 10)), field('email', 'a@b.example')));
+    assert.equal(((answer.body.fields as Record<string, string>).cover_letter ?? '').length, MAX_FIELD_BYTES);
+    assert.deepEqual(answer.body.truncated, ['cover_letter']);
+  });
+
+  it('refuses a body that is not multipart, or has no boundary, with 400 malformed_request', async () => {
+    const json = await post(Buffer.from('{}'), 'application/json');
+    assert.deepEqual([json.status, json.body.code], [400, 'malformed_request']);
+    assert.match(String(json.body.detail), /multipart\/form-data/);
+    const noBoundary = await post(Buffer.from('x'), 'multipart/form-data; charset=utf-8');
+    assert.deepEqual([noBoundary.status, noBoundary.body.code], [400, 'malformed_request']);
+    assert.match(String(noBoundary.body.detail), /no boundary/);
+  });
+
+  it('refuses a field sent twice, a file field other than resume, and two resumes, naming each', async () => {
+    const twice = await post(form(field('email', 'a@b.example'), field('email', 'c@d.example')));
+    assert.deepEqual([twice.status, twice.body.detail], [400, 'The field "email" is sent twice; send each field once.']);
+    const other = await post(form(file('photo', 'me.pdf', pdf())));
+    assert.deepEqual([other.status, other.body.detail], [400, 'Unexpected file field "photo"; the only file is "resume".']);
+    const two = await post(form(file('resume', 'a.pdf', pdf()), file('resume', 'b.pdf', pdf())));
+    assert.deepEqual([two.status, two.body.detail], [400, 'Send one resume file only.']);
+    await noUploadLeft();
+  });
+
+  it('refuses a form of more than 40 fields with 413 request_too_large', async () => {
+    const fields = Array.from({ length: 41 }, (_, i) => field(`f${i}`, 'x'));
+    const answer = await post(form(...fields));
+    assert.deepEqual([answer.status, answer.body.code], [413, 'request_too_large']);
+  });
+
+  it('refuses a resume over the limit with 413 file_too_large on the resume field, reading the body to its end, and deletes its upload file', async () => {
+    const answer = await post(form(file('resume', 'cv.pdf', pdfOfSize(MAX_RESUME + 1)), field('email', 'a@b.example')));
+    assert.deepEqual([answer.status, answer.body.code, answer.body.cutOff], [413, 'file_too_large', false]);
+    assert.deepEqual(answer.body.errors, [{ field: 'resume', code: 'file_too_large', message: 'The resume is larger than the limit of 64 KiB (65536 bytes).' }]);
+    await noUploadLeft();
+  });
+
+  it('answers at once, and closes, a body declared larger than the resume and the form allowance together', async () => {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}`, 'content-length': String(MAX_RESUME + FORM_ALLOWANCE_BYTES + 1) },
+      body: form(field('email', 'a@b.example')).toString() + ' '.repeat(MAX_RESUME + FORM_ALLOWANCE_BYTES + 1 - form(field('email', 'a@b.example')).length),
+    });
+    const body = (await response.json()) as Record<string, unknown>;
+    assert.deepEqual([response.status, body.code, body.cutOff, body.connection], [413, 'file_too_large', true, 'close']);
+  });
+
+  it('cuts a body that sends past the allowance: file_too_large while a resume is read, request_too_large when only fields', async () => {
+    const fields = Array.from({ length: 20 }, (_, i) => field(`f${i}`, 'x'.repeat(MAX_FIELD_BYTES - 100)));
+    const onlyFields = await postChunked(form(...fields));
+    assert.deepEqual([onlyFields.status, onlyFields.body.code, onlyFields.body.cutOff], [413, 'request_too_large', true]);
+    assert.match(String(onlyFields.body.detail), /at most 1 MiB besides the resume/);
+    const withResume = await postChunked(form(field('email', 'a@b.example'), file('resume', 'cv.pdf', pdfOfSize(MAX_RESUME + FORM_ALLOWANCE_BYTES + 1))));
+    assert.deepEqual([withResume.status, withResume.body.code, withResume.body.cutOff], [413, 'file_too_large', true]);
+    await noUploadLeft();
+  });
+
+  it('cuts a body trickled slower than the pace after the grace with 408 upload_too_slow, and deletes its upload file', async () => {
+    pace = { minBytesPerSecond: 50_000, periodMs: 200 };
+    try {
+      const body = form(field('email', 'a@b.example'), file('resume', 'cv.pdf', pdfOfSize(40_000)));
+      // 100 bytes every 20 ms, chunked: 5,000 bytes a second, a tenth of the pace.
+      const raw = await trickle(body, 100, 20);
+      const answer = JSON.parse(raw.slice(raw.indexOf('{'))) as Record<string, unknown>;
+      assert.deepEqual([/^HTTP\/1\.1 (\d+)/.exec(raw)?.[1], answer.code, answer.cutOff, answer.connection], ['408', 'upload_too_slow', true, 'close']);
+      assert.match(String(answer.detail), /slower than 49 KiB a second/);
+      await noUploadLeft();
+    } finally {
+      pace = { minBytesPerSecond: 0, periodMs: 1_000 };
+    }
+  });
+
+  it('when the disk is full, answers 503 storage_full once the body is read', { timeout: 10_000 }, async () => {
+    writeTo = new UploadSpool(dir, () => new Writable({ write: (_chunk, _encoding, done) => done(Object.assign(new Error('no space left on device'), { code: 'ENOSPC' })) }));
+    try {
+      const answer = await post(form(file('resume', 'cv.pdf', pdfOfSize(20_000)), field('email', 'a@b.example')));
+      assert.deepEqual([answer.status, answer.body.code], [503, 'storage_full']);
+    } finally {
+      writeTo = spool;
+    }
+  });
+
+  it('gives up a request whose client leaves mid-body, saying it was interrupted, and deletes its upload file', async () => {
+    lastProblem = undefined;
+    const body = form(field('email', 'a@b.example'), file('resume', 'cv.pdf', pdfOfSize(40_000)));
+    const { port } = new URL(url);
+    const socket = connect({ host: '127.0.0.1', port: Number(port) }, () => {
+      socket.write(`POST / HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=${BOUNDARY}\r\nContent-Length: ${body.length}\r\n\r\n`);
+      socket.write(body.subarray(0, 20_000));
+    });
+    await eventually(() => readdirSync(join(dir, 'uploads')).length === 1, { timeoutMs: 2_000, what: 'the resume being written' });
+    socket.destroy();
+    await eventually(() => lastProblem !== undefined, { timeoutMs: 2_000, what: 'the request given up' });
+    const given = lastProblem as ProblemError | undefined;
+    assert.deepEqual([given?.code, given?.detail], ['malformed_request', 'The request was interrupted before its end.']);
+    await noUploadLeft();
+  });
+
+  it('refuses a body cut before its closing boundary with 400 malformed_request', async () => {
+    const whole = form(field('email', 'a@b.example'), file('resume', 'cv.pdf', pdf()));
+    const answer = await post(whole.subarray(0, whole.length - end.length - 10));
+    assert.deepEqual([answer.status, answer.body.code], [400, 'malformed_request']);
+    await noUploadLeft();
+  });
+});
+
+describe('humanBytes', () => {
+  it('says bytes, KiB, whole MiB and MiB with one decimal', () => {
+    assert.deepEqual([humanBytes(512), humanBytes(1024), humanBytes(1536), humanBytes(1024 * 1024), humanBytes(10 * 1024 * 1024), humanBytes(1.5 * 1024 * 1024)], [
+      '512 bytes',
+      '1 KiB',
+      '2 KiB',
+      '1 MiB',
+      '10 MiB',
+      '1.5 MiB',
+    ]);
+    assert.equal(humanBytes(1023), '1023 bytes');
+  });
+});
