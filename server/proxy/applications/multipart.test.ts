@@ -151,11 +151,11 @@ describe('parseApplicationForm', () => {
     assert.match(String(noBoundary.body.detail), /no boundary/);
   });
 
-  it('refuses a field sent twice, a file field other than resume, and two resumes, naming each', async () => {
+  it('refuses a field sent twice, a file field other than resume, and two resumes, saying what to send without quoting the form', async () => {
     const twice = await post(form(field('email', 'a@b.example'), field('email', 'c@d.example')));
-    assert.deepEqual([twice.status, twice.body.detail], [400, 'The field "email" is sent twice; send each field once.']);
+    assert.deepEqual([twice.status, twice.body.detail], [400, 'A field is sent twice; send each field once.']);
     const other = await post(form(file('photo', 'me.pdf', pdf())));
-    assert.deepEqual([other.status, other.body.detail], [400, 'Unexpected file field "photo"; the only file is "resume".']);
+    assert.deepEqual([other.status, other.body.detail], [400, 'A file is sent in another field than "resume"; the only file is "resume".']);
     const two = await post(form(file('resume', 'a.pdf', pdf()), file('resume', 'b.pdf', pdf())));
     assert.deepEqual([two.status, two.body.detail], [400, 'Send one resume file only.']);
     await noUploadLeft();
