@@ -306,10 +306,7 @@ export class PostgresApplicationStore extends SqlOutbox implements ApplicationSt
     return openResumeChunks(this.pool, reference);
   }
 
-  /**
-   * Rows another instance is claiming right now are skipped (SKIP LOCKED), so no row is ever claimed twice. Chosen once, in a
-   * materialised CTE: under `reference IN (subquery)` PostgreSQL may run the subquery again, and with SKIP LOCKED claim more than asked.
-   */
+  /** Rows another instance is claiming are skipped (SKIP LOCKED); chosen once, in a materialised CTE, as WEBHOOK_SQL.claimDue says why. */
   async claimDue(limit: number, leaseMs: number): Promise<ClaimedRow[]> {
     const now = this.now();
     const rows = await this.query(
