@@ -29,8 +29,8 @@ async function start(env: Record<string, string>) {
   );
   // The store's searches, counted: a feed served from the cache reads nothing.
   let searches = 0;
-  const search = store.search.bind(store);
-  store.search = (filters) => {
+  const search = store.searchAsync.bind(store);
+  store.searchAsync = (filters) => {
     searches += 1;
     return search(filters);
   };

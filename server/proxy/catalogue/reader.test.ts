@@ -35,19 +35,19 @@ const query = (extra: Partial<CampaignListQuery> = {}): CampaignListQuery => ({ 
 const idsOf = (list: { value: { items: { id: number }[] } }) => list.value.items.map((c) => c.id);
 
 describe('catalogue reader', () => {
-  it('answers a page of the list with its counts, its last page and the whole catalogue\'s facets', () => {
+  it('answers a page of the list with its counts, its last page and the whole catalogue\'s facets', async () => {
     const reader = createCatalogueReader(seeded());
-    const list = reader.list(query({ per_page: 3 })).value;
+    const list = (await reader.list(query({ per_page: 3 }))).value;
     assert.deepEqual(list.items.map((c) => c.id), [4, 3, 2]);
     assert.deepEqual([list.page, list.per_page, list.total, list.last_page], [1, 3, 4, 2]);
     assert.deepEqual(list.facets.job_types, ['Internship', 'Permanent contract']);
     assert.deepEqual(list.items[0], { ...list.items[0], company_id: 1, name: 'Courier', city: null });
     assert.equal('description' in list.items[0]!, false, 'a summary, without the texts');
-    const empty = reader.list(query({ q: 'welder' })).value;
+    const empty = (await reader.list(query({ q: 'welder' }))).value;
     assert.deepEqual([empty.total, empty.last_page], [0, 1], 'an empty list has one page');
   });
 
-  it('tells every parameter of a query apart in its cache', () => {
+  it('tells every parameter of a query apart in its cache', async () => {
     const reader = createCatalogueReader(seeded());
     const pairs: [Partial<CampaignListQuery>, Partial<CampaignListQuery>][] = [
       [{ q: 'nurse' }, { q: 'driver' }],
@@ -63,11 +63,11 @@ describe('catalogue reader', () => {
       [{ per_page: 1 }, { per_page: 2 }],
     ];
     for (const [a, b] of pairs) {
-      assert.notDeepEqual(idsOf(reader.list(query(a))), idsOf(reader.list(query(b))), JSON.stringify([a, b]));
+      assert.notDeepEqual(idsOf(await reader.list(query(a))), idsOf(await reader.list(query(b))), JSON.stringify([a, b]));
     }
   });
 
-  it('answers the same query from its cache until the catalogue changes, keeping at most maxCachedAnswers', () => {
+  it('answers the same query from its cache until the catalogue changes, keeping at most maxCachedAnswers', async () => {
     const store = seeded();
     const reader = createCatalogueReader(store, { maxCachedAnswers: 2 });
     const first = reader.list(query({ q: 'nurse' }));
@@ -77,20 +77,20 @@ describe('catalogue reader', () => {
     assert.notEqual(reader.list(query({ q: 'nurse' })), first, 'the oldest answer was let go past two');
     const kept = reader.list(query({ q: 'nurse' }));
     store.remove(2);
-    const after = reader.list(query({ q: 'nurse' }));
-    assert.notEqual(after, kept);
+    const after = await reader.list(query({ q: 'nurse' }));
+    assert.notEqual(after, await kept);
     assert.deepEqual(idsOf(after), [1, 3]);
     assert.deepEqual(after.value.facets.job_types, ['Permanent contract'], 'the facets read again');
   });
 
-  it('resolves near from coordinates or a city, and refuses a city none of whose offers has a position', () => {
+  it('resolves near from coordinates or a city, and refuses a city none of whose offers has a position', async () => {
     const reader = createCatalogueReader(seeded());
     assert.deepEqual(reader.filtersOf(query({ near: '48.86,2.35' })).near, { lat: 48.86, lon: 2.35 });
     assert.deepEqual(reader.filtersOf(query({ near: 'paris' })).near, { lat: 48.86, lon: 2.35 });
     assert.equal(reader.filtersOf(query()).near, undefined);
-    assert.deepEqual(idsOf(reader.list(query({ near: 'Lyon', radius_km: 5 }))), [3, 1]);
-    assert.throws(
-      () => reader.list(query({ near: 'Atlantis' })),
+    assert.deepEqual(idsOf(await reader.list(query({ near: 'Lyon', radius_km: 5 }))), [3, 1]);
+    await assert.rejects(
+      reader.list(query({ near: 'Atlantis' })),
       (error) => error instanceof ProblemError && error.status === 422 && error.errors?.[0]?.field === 'near' && error.errors[0].code === 'invalid_value' && /LATITUDE,LONGITUDE/.test(error.errors[0].message),
     );
   });
@@ -114,7 +114,7 @@ describe('catalogue reader', () => {
     assert.deepEqual([1, 5, 99].map((id) => reader.closed(id)), [false, true, false]);
   });
 
-  it('keeps at most 1,000 answers by default, and answers the same query from its cache meanwhile', () => {
+  it('keeps at most 1,000 answers by default, and answers the same query from its cache meanwhile', async () => {
     const reader = createCatalogueReader(seeded());
     const first = reader.list(query({ q: 'nurse' }));
     for (let page = 2; page <= 999; page++) reader.list(query({ page }));

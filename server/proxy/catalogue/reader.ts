@@ -11,6 +11,7 @@ import { jobPosting, offerUrlOf } from './job-posting.ts';
 import { foldForSearch } from './search-text.ts';
 import type { SearchOverBudgetError } from './search-text.ts';
 import type { CampaignFilters, CatalogueAddress, CatalogueCampaign, CatalogueStore, GeoPoint } from './types.ts';
+import { versionCache } from './version-cache.ts';
 
 export type { JsonAnswer };
 
@@ -20,7 +21,7 @@ export interface CatalogueReader {
    * has a position, and the store's SearchOverBudgetError when it stopped the
    * search at its time budget.
    */
-  list(query: CampaignListQuery): JsonAnswer<CampaignList>;
+  list(query: CampaignListQuery): Promise<JsonAnswer<CampaignList>>;
   /** The store's filters for a list query (`near` resolved to a point, throwing as list does): for other views of the list, like the feed. */
   filtersOf(query: CampaignListQuery): CampaignFilters;
   /** undefined when the campaign is not listed (not in the store, or not online). */
@@ -75,26 +76,9 @@ export function createCatalogueReader(
   store: CatalogueStore,
   options: { maxCachedAnswers?: number; boardOfferUrl?: string | null; boardImage?: string | null; now?: () => Date } = {},
 ): CatalogueReader {
-  const max = options.maxCachedAnswers ?? 1000;
   const now = options.now ?? (() => new Date());
-  let version = -1;
-  const cache = new Map<string, JsonAnswer | undefined>();
-  let facets: CampaignList['facets'] | undefined;
-
-  // One cache for the three kinds of answer, told apart by their keys.
-  const cached = <T>(key: string, build: () => JsonAnswer<T> | undefined): JsonAnswer<T> | undefined => {
-    if (store.version() !== version) {
-      cache.clear();
-      facets = undefined;
-      version = store.version();
-    }
-    if (cache.has(key)) return cache.get(key) as JsonAnswer<T> | undefined;
-    const value = build();
-    // Bounded: arbitrary search words must not grow memory without end.
-    if (cache.size >= max) cache.delete(cache.keys().next().value as string);
-    cache.set(key, value);
-    return value;
-  };
+  // One cache for the three kinds of answer, told apart by their keys (a list's answer is a promise).
+  const cached = versionCache<JsonAnswer | Promise<JsonAnswer> | undefined>(() => store.version(), options.maxCachedAnswers ?? 1000);
 
   // The routes keep one parsed query per query string: its key is built once.
   const listKeys = new WeakMap<CampaignListQuery, string>();
@@ -139,25 +123,24 @@ export function createCatalogueReader(
   return {
     filtersOf,
     list(query) {
-      return cached(listKey(query), () => {
-        const { items, total } = store.search(filtersOf(query));
-        facets ??= store.facets() as CampaignList['facets'];
+      return cached(listKey(query), async () => {
+        const { items, total } = await store.searchAsync(filtersOf(query));
         const list: CampaignList = {
           items: items.map(summary),
           page: query.page,
           per_page: query.per_page,
           total,
           last_page: Math.max(1, Math.ceil(total / query.per_page)),
-          facets,
+          facets: store.facets() as CampaignList['facets'],
         };
         return answer(list);
-      })!;
+      }) as Promise<JsonAnswer<CampaignList>>;
     },
     detail(id) {
       return cached(`detail:${id}`, () => {
         const c = listed(id);
         return c === undefined ? undefined : answer(detail(c));
-      });
+      }) as JsonAnswer<CampaignDetail> | undefined;
     },
     closed(id) {
       if (store.gone(id)) return true;
@@ -168,7 +151,7 @@ export function createCatalogueReader(
       return cached(`posting:${id}`, () => {
         const c = listed(id);
         return c === undefined ? undefined : answer(jobPosting(c, { offerUrl: offerUrlOf(options.boardOfferUrl ?? null, c.id), companyAddress: companyAddress(c), now: now(), image: options.boardImage }));
-      });
+      }) as JsonAnswer<object> | undefined;
     },
   };
 }

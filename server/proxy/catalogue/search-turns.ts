@@ -1,6 +1,7 @@
-// A search is synchronous SQLite work, up to its time budget. Run as they
-// arrive, six costly searches keep every other request (a health check, an
-// application) waiting for all six. Here the routes that search take turns:
+// A search of a catalogue held in memory (the copy of a shared catalogue) is
+// synchronous SQLite work on the event loop, up to its time budget (a file's
+// run on a thread of their own). Run as they arrive, six costly searches keep
+// every other request (a health check, an application) waiting for all six. Here the routes that search take turns:
 // one at a time, and the next only once the event loop has read and answered
 // what arrived meanwhile, so any other request waits for about one search,
 // not for a burst.

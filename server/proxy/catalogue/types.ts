@@ -119,6 +119,11 @@ export interface CatalogueStore {
   get(id: number): CatalogueCampaign | undefined;
   /** Online campaigns matching the filters, in the order `sort` asks. */
   search(filters: CampaignFilters): { items: CatalogueCampaign[]; total: number };
+  /**
+   * The same search, for the routes: a store on a file runs it on a thread of
+   * its own, so that a costly search keeps no other request waiting.
+   */
+  searchAsync(filters: CampaignFilters): Promise<{ items: CatalogueCampaign[]; total: number }>;
   /** The average position of the online offers in this city (case and accents ignored); undefined when none has coordinates. */
   placeOf(city: string): GeoPoint | undefined;
   /** Values present among online campaigns, for the widget's filter lists. */

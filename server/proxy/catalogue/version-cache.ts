@@ -4,7 +4,8 @@
 /**
  * A cache of answers by key, emptied when `version()` changes; at most `max`
  * of them, the oldest dropped first: arbitrary query strings must not grow
- * memory without end.
+ * memory without end. An answer still being built (a promise) is shared by
+ * the requests that ask meanwhile, and forgotten if it fails.
  */
 export function versionCache<T>(version: () => number, max: number): (key: string, build: () => T) => T {
   let builtFor: number | undefined;
@@ -20,6 +21,11 @@ export function versionCache<T>(version: () => number, max: number): (key: strin
     const answer = build();
     if (answers.size >= max) answers.delete(answers.keys().next().value as string);
     answers.set(key, answer);
+    if (answer instanceof Promise) {
+      answer.catch(() => {
+        if (answers.get(key) === answer) answers.delete(key);
+      });
+    }
     return answer;
   };
 }

@@ -71,8 +71,8 @@ export function campaignRoutes(app: Router, base: string, reader: CatalogueReade
     return parsed;
   };
 
-  app.get(base, (req, res) => {
-    sendCachedJson(req, res, reader.list(parseQuery(req)), CAMPAIGNS_CACHE_CONTROL);
+  app.get(base, async (req, res) => {
+    sendCachedJson(req, res, await reader.list(parseQuery(req)), CAMPAIGNS_CACHE_CONTROL);
   });
 
   app.get(`${base}/:id`, (req, res) => {

@@ -80,7 +80,7 @@ export function embedRouter(reader: CatalogueReader, rendererFile: string, publi
     // The board's presets win over the candidate's filters, as on the element.
     const presets = { company_id: preset_company_id, job_type: preset_job_type, city: preset_city };
     const fixed = (name: string) => presets[name as ListPreset] !== undefined;
-    const list = reader.list({ ...query, company_id: preset_company_id ?? query.company_id, job_type: preset_job_type ?? query.job_type, city: preset_city ?? query.city }).value;
+    const list = (await reader.list({ ...query, company_id: preset_company_id ?? query.company_id, job_type: preset_job_type ?? query.job_type, city: preset_city ?? query.city })).value;
     const detail = offer === undefined ? undefined : reader.detail(offer);
     const state: PrerenderedCampaigns = {
       // As the element writes them in the URL: the first page is no parameter, a preset is the element's.

@@ -115,10 +115,10 @@ interface FeedConfig {
 }
 
 /** The feed asked for by this request, with its Last-Modified (its newest entry's change). */
-function buildFeed(req: Request, store: CatalogueStore, reader: Pick<CatalogueReader, 'filtersOf'>, config: FeedConfig, template: string): JsonAnswer<string> {
+async function buildFeed(req: Request, store: CatalogueStore, reader: Pick<CatalogueReader, 'filtersOf'>, config: FeedConfig, template: string): Promise<JsonAnswer<string>> {
   const feedQuery = parseFeedQuery(req.query);
   const { lang, ...listQuery } = feedQuery;
-  const offers = store.search(reader.filtersOf(listQuery)).items;
+  const offers = (await store.searchAsync(reader.filtersOf(listQuery))).items;
   const syncedAt = store.lastSyncedAt();
   const body = atomFeed({
     self: selfOf(req, config.publicOrigin),
@@ -136,13 +136,13 @@ function buildFeed(req: Request, store: CatalogueStore, reader: Pick<CatalogueRe
 
 export function offersFeedHandler(store: CatalogueStore, reader: Pick<CatalogueReader, 'filtersOf'>, config: FeedConfig): RequestHandler {
   // By the address as asked: the self link is part of the feed.
-  const cached = versionCache<JsonAnswer<string>>(() => store.version(), MAX_CACHED_FEEDS);
-  return (req, res) => {
+  const cached = versionCache<Promise<JsonAnswer<string>>>(() => store.version(), MAX_CACHED_FEEDS);
+  return async (req, res) => {
     const template = config.boardOfferUrl;
     if (template === null) {
       throw new ProblemError('feed_not_configured', 'No feed: its entries link to the offers on your pages. Set BOARD_OFFER_URL to the URL of an offer there, like https://jobs.acme.example/offers?offer={id}, and restart the proxy.');
     }
-    const answer = cached(req.originalUrl, () => buildFeed(req, store, reader, config, template));
+    const answer = await cached(req.originalUrl, () => buildFeed(req, store, reader, config, template));
     sendCachedJson(req, res, answer, CAMPAIGNS_CACHE_CONTROL, ATOM_CONTENT_TYPE);
   };
 }

@@ -9,10 +9,11 @@
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { createOwnerOnlyDatabaseFile, makeOwnerOnlyFolder } from '../../owner-only.ts';
-import { foldForSearch, searchColumns } from '../catalogue/search-text.ts';
+import { foldForSearch, SEARCH_BUDGET_MS, searchColumns } from '../catalogue/search-text.ts';
 import { withTombstones } from '../catalogue/tombstones.ts';
 import type { CatalogueCampaign, CatalogueStore, Facets, GeoPoint, SkippedRecord } from '../catalogue/types.ts';
 import { createCatalogueSearch } from './catalogue-search-sqlite.ts';
+import { createSearchWorker } from './catalogue-search-worker.ts';
 import { COUNTED, FacetCounts, sameFacets } from './catalogue-facet-counts.ts';
 import { sqliteRefusesRecord } from './catalogue-refused-records.ts';
 import type { FacetColumns } from './catalogue-facet-counts.ts';
@@ -141,8 +142,16 @@ export function openCatalogueStore(dataDir: string | ':memory:', options: Catalo
   const companyName = db.prepare("SELECT company_name AS name FROM campaigns WHERE status = 'online' AND company_id = ? LIMIT 1");
 
   let version = 1;
-  const search = createCatalogueSearch(db, options.searchBudgetMs);
-  const recordsOf = (ids: number[]) => ids.map((id) => JSON.parse((getOne.get(id) as { record: string }).record) as CatalogueCampaign);
+  const budgetMs = options.searchBudgetMs ?? SEARCH_BUDGET_MS;
+  const search = createCatalogueSearch(db, budgetMs);
+  // A file's searches for the routes run on a thread of their own; an in-memory store's cannot (no other connection sees it).
+  const worker = path === ':memory:' ? undefined : createSearchWorker({ path, budgetMs });
+  // A search on the thread may name an offer removed since it read: left out.
+  const recordsOf = (ids: number[]) =>
+    ids.flatMap((id) => {
+      const row = getOne.get(id) as { record: string } | undefined;
+      return row === undefined ? [] : [JSON.parse(row.record) as CatalogueCampaign];
+    });
   /** The facets, until a write changes what they show (a new title or text changes nothing there: most changes keep them). */
   let facets: Facets | undefined;
   /** The online offers per facet value, once read: then each write moves them (undefined: read them at the next facets()). */
@@ -316,6 +325,10 @@ export function openCatalogueStore(dataDir: string | ':memory:', options: Catalo
       const { ids, total } = search(f);
       return { items: recordsOf(ids), total };
     },
+    async searchAsync(f) {
+      const { ids, total } = worker === undefined ? search(f) : await worker.search(f);
+      return { items: recordsOf(ids), total };
+    },
     placeOf(city) {
       const row = cityCentre.get(foldForSearch(city.trim())) as { lat: number | null; lon: number | null };
       return row.lat === null || row.lon === null ? undefined : ({ lat: row.lat, lon: row.lon } satisfies GeoPoint);
@@ -344,6 +357,7 @@ export function openCatalogueStore(dataDir: string | ':memory:', options: Catalo
     },
     close() {
       clearTimeout(merging);
+      worker?.close();
       if (db.isOpen) db.close();
     },
   });
