@@ -106,7 +106,7 @@ export function storageExists(options: Pick<BackendOptions, 'dataDir' | 'databas
 
 /** Opens the backend of a configuration. PostgreSQL connects lazily: a wrong address shows at ready(). */
 export function openBackend(options: BackendOptions): Backend {
-  return options.databaseUrl === null ? openSqliteBackend(options.dataDir) : openPostgresBackend(options.databaseUrl, options.onIdleError);
+  return options.databaseUrl === null ? openSqliteBackend(options.dataDir) : openPostgresBackend(options.databaseUrl, options.dataDir, options.onIdleError);
 }
 
 function openSqliteBackend(dataDir: string): Backend {
@@ -140,7 +140,7 @@ function openSqliteBackend(dataDir: string): Backend {
   };
 }
 
-function openPostgresBackend(url: string, onIdleError?: (error: Error) => void): Backend {
+function openPostgresBackend(url: string, dataDir: string, onIdleError?: (error: Error) => void): Backend {
   const database: Database = { pool: openPostgres(url, onIdleError), location: redactUrl(url) };
   const { pool, location } = database;
   const stores: ApplicationStore[] = [];
@@ -156,7 +156,7 @@ function openPostgresBackend(url: string, onIdleError?: (error: Error) => void):
       return store;
     },
     openCatalogue(logger): OpenedCatalogue {
-      const shared = createSharedCatalogue(pool, { logger });
+      const shared = createSharedCatalogue(pool, { logger, dataDir });
       return { copy: shared, load: () => ready().then(() => shared.load()), close: () => shared.close() };
     },
     addressCounts: (rates, windowMs) => databaseAddressCounts(rates, windowMs),

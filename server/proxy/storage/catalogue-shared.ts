@@ -56,6 +56,13 @@ export interface SharedCatalogue extends CatalogueCopy {
 
 export interface SharedCatalogueOptions {
   logger: Logger;
+  /**
+   * The instance's own folder (DATA_DIR): the local copy is kept in its
+   * catalogue.db, so that its searches run on a thread of their own; in
+   * memory without one. A file left by an earlier run is brought to the
+   * shared copy by the first load, as any copy held is.
+   */
+  dataDir?: string;
   /** How often the version is checked in case a notification was lost (default 1,000 ms). */
   checkEveryMs?: number;
   /** How many versions a removal is remembered; an instance further behind reloads the whole copy (default 10,000). */
@@ -63,8 +70,8 @@ export interface SharedCatalogueOptions {
 }
 
 /**
- * Opens the shared catalogue: loads the shared copy into a new in-memory
- * store before resolving (a new instance serves at once, with no upstream
+ * Opens the shared catalogue: loads the shared copy into the local store
+ * before resolving (a new instance serves at once, with no upstream
  * call), then follows its changes: createCatalogue's `copy`.
  */
 export async function openSharedCatalogueStore(pool: pg.Pool, options: SharedCatalogueOptions): Promise<SharedCatalogue> {
@@ -79,7 +86,7 @@ export async function openSharedCatalogueStore(pool: pg.Pool, options: SharedCat
  */
 export function createSharedCatalogue(pool: pg.Pool, options: SharedCatalogueOptions): SharedCatalogue & { load(): Promise<void> } {
   const log = options.logger.child({ module: 'catalogue' });
-  const store = openCatalogueStore(':memory:');
+  const store = openCatalogueStore(options.dataDir ?? ':memory:');
   let loaded = 0;
   let closed = false;
   /** The dedicated connection: LISTEN, and the sync lock while leading. */
@@ -141,7 +148,12 @@ export function createSharedCatalogue(pool: pg.Pool, options: SharedCatalogueOpt
       read = readRows((await pool.query(READ_WHOLE)).rows);
     }
     const { version, upserts, deletes } = read;
-    if (version === undefined || version.version === held) return;
+    if (version === undefined) {
+      // No shared copy yet: what a file holds from an earlier run is not served.
+      if (whole) store.applyChanges([], store.ids());
+      return;
+    }
+    if (version.version === held) return;
     if (whole) {
       const kept = new Set(upserts.map((c) => c.id));
       deletes.push(...store.ids().filter((id) => !kept.has(id)));
