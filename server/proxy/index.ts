@@ -188,7 +188,7 @@ export function createProxy(configOrOptions: ProxyConfig | CreateProxyOptions): 
       budget,
     });
 
-  // With a database, one instance syncs the catalogue and every instance answers from its in-memory copy of the shared one.
+  // With a database, one instance syncs the catalogue and every instance answers from its own copy of the shared one (DATA_DIR/catalogue.db).
   const catalogueCopy = backend.openCatalogue(logger);
   const catalogue = createCatalogue({ config, client, copy: catalogueCopy.copy, logger, registry });
   const applications = createApplicationsModule({ config, client, catalogue, logger, registry, backend, dataDirLock, ...options.applications });

@@ -49,7 +49,7 @@ export interface Database {
 
 /** The catalogue's copy on this backend, opened. */
 export interface OpenedCatalogue {
-  /** What the catalogue writes through and reads from (its store): this instance's own file, or its in-memory copy of the one every instance follows. */
+  /** What the catalogue writes through and reads from (its store): this instance's own file, or its own copy (in its file too) of the one every instance follows. */
   copy: CatalogueCopy;
   /** Resolves once the copy can be served (the shared one loaded from the database, after ready()). */
   load(): Promise<void>;
