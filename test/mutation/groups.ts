@@ -176,9 +176,11 @@ export const MUTATION_GROUPS: readonly MutationGroup[] = [
           'server/proxy/storage/catalogue-sqlite.ts',
           'server/proxy/storage/catalogue-facet-counts.ts',
           'server/proxy/storage/catalogue-search-sqlite.ts',
+          'server/proxy/storage/catalogue-search-worker.ts',
+          'server/proxy/storage/catalogue-search-thread.ts',
           'server/proxy/storage/search-budget.ts',
         ],
-        command: `${NODE_TEST} server/proxy/storage/catalogue-facet-counts.test.ts server/proxy/storage/catalogue-sqlite.test.ts server/proxy/storage/catalogue-search.test.ts server/proxy/storage/catalogue-search-cost.test.ts`,
+        command: `${NODE_TEST} server/proxy/storage/catalogue-facet-counts.test.ts server/proxy/storage/catalogue-sqlite.test.ts server/proxy/storage/catalogue-search.test.ts server/proxy/storage/catalogue-search-cost.test.ts server/proxy/storage/catalogue-search-worker.test.ts`,
       },
       {
         // The copy every instance follows on PostgreSQL, and its change log. The quick files first: they kill most mutants; the sandbox's last.
@@ -188,8 +190,10 @@ export const MUTATION_GROUPS: readonly MutationGroup[] = [
           '!server/proxy/storage/catalogue-sqlite.ts',
           '!server/proxy/storage/catalogue-facet-counts.ts',
           '!server/proxy/storage/catalogue-search-sqlite.ts',
+          '!server/proxy/storage/catalogue-search-worker.ts',
+          '!server/proxy/storage/catalogue-search-thread.ts',
         ],
-        command: `${NODE_TEST} server/proxy/storage/catalogue-shared-connections.test.ts server/proxy/storage/catalogue-changes.test.ts server/proxy/storage/catalogue-shared.test.ts`,
+        command: `${NODE_TEST} server/proxy/storage/catalogue-shared-connections.test.ts server/proxy/storage/catalogue-changes.test.ts server/proxy/storage/catalogue-shared-file.test.ts server/proxy/storage/catalogue-shared.test.ts`,
       },
       {
         // Its tests share a real budget between instances over seconds: kept apart so the other parts' mutants stay quick.
@@ -200,7 +204,7 @@ export const MUTATION_GROUPS: readonly MutationGroup[] = [
   },
   {
     name: 'catalogue-search',
-    about: "a search's words and their bounds, distances and the box around a place, the reader of the list, and the tombstones of closed offers (the store's search statements and time budget are in storage)",
+    about: "a search's words and their bounds, distances and the box around a place, the reader of the list and its cache, and the tombstones of closed offers (the store's search statements and time budget are in storage)",
     parts: [
       {
         mutate: [
@@ -208,8 +212,9 @@ export const MUTATION_GROUPS: readonly MutationGroup[] = [
           'server/proxy/catalogue/tombstones.ts',
           'server/proxy/catalogue/reader.ts',
           'server/proxy/catalogue/search-text.ts',
+          'server/proxy/catalogue/version-cache.ts',
         ],
-        command: `${NODE_TEST} server/proxy/catalogue/geo.test.ts server/proxy/catalogue/tombstones.test.ts server/proxy/catalogue/reader.test.ts server/proxy/storage/catalogue-search.test.ts server/proxy/storage/catalogue-search-cost.test.ts`,
+        command: `${NODE_TEST} server/proxy/catalogue/geo.test.ts server/proxy/catalogue/tombstones.test.ts server/proxy/catalogue/version-cache.test.ts server/proxy/catalogue/reader.test.ts server/proxy/storage/catalogue-search.test.ts server/proxy/storage/catalogue-search-cost.test.ts`,
       },
     ],
   },
