@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { checkUpstream } from '../server/proxy/upstream-check.ts';
 import { DEMO_KEYS, startSandbox } from '../server/sandbox/index.ts';
 import type { RunningSandbox } from '../server/sandbox/index.ts';
 import { eventually } from '../server/test/poll.ts';
@@ -129,6 +130,17 @@ describe('jobboard-connector proxy checks its keys and channel at start', () => 
     ]);
     assert.deepEqual(await warnings({ ALLOWED_ORIGINS: 'http://localhost:5173' }), []);
     assert.deepEqual(await warnings({ PUBLIC_ORIGIN: 'https://jobs.acme.example' }), []);
+  });
+
+  it("lists its probe in the sandbox's /_sandbox/creates as a probe, never as a failed application", async () => {
+    await admin(sandbox, 'POST', '/reset', { seed: 'demo' });
+    const config = { upstream: { url: sandbox.url, privateKey: DEMO_KEYS.jobboard.private_key, secretKey: DEMO_KEYS.jobboard.secret_key }, channel: DEMO_KEYS.jobboard.channel, allowEmptyCatalogue: false };
+    assert.equal((await checkUpstream(config)).outcome, 'checked');
+    const creates = await admin<{ path: string; status: number; probe: boolean; email: string | null; campaign_ids: number[] }[]>(sandbox, 'GET', '/creates');
+    assert.deepEqual(
+      creates.map((c) => [c.path, c.status, c.probe, c.email, c.campaign_ids]),
+      [['/jobboards/applicants', 400, true, null, []]],
+    );
   });
 
   it('when the service cannot be reached at start, starts anyway (applications are queued)', async () => {
