@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// jobboard-connector sandbox | proxy | outbox | webhooks | migrate | demo | widget-tag
+// jobboard-connector sandbox | proxy | outbox | webhooks | status-sync | migrate | demo | widget-tag
 // Each command lives beside the part it starts; this file only dispatches.
 import { packageVersion } from './package-root.ts';
 import { restartWithProxyFlags } from './proxy/node-flags.ts';
@@ -9,13 +9,14 @@ const commands: Record<string, { summary: string; load: () => Promise<{ main: (a
   proxy: { summary: 'serve the proxy a job board hosts', load: () => import('./proxy/command.ts') },
   outbox: { summary: "inspect and replay the proxy's outbox, erase a candidate's data", load: () => import('./proxy/outbox-command.ts') },
   webhooks: { summary: "list the proxy's webhook events, retry a failed one, send a signed test event", load: () => import('./proxy/webhooks-command.ts') },
+  'status-sync': { summary: "read now the company's status of every delivered application (--now)", load: () => import('./proxy/status-sync-command.ts') },
   migrate: { summary: "bring the proxy's store schema up to date (SQLite or DATABASE_URL)", load: () => import('./proxy/migrate-command.ts') },
   demo: { summary: 'the seeded sandbox, the proxy and a demo job-board page', load: () => import('./demo.ts') },
   'widget-tag': { summary: 'print the script tag that loads the widget pinned (Subresource Integrity)', load: () => import('./proxy/widget-tag-command.ts') },
 };
 
 function usage(): string {
-  const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`);
+  const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(11)} ${c.summary}`);
   return `Usage: jobboard-connector <command> [options]\n\nCommands:\n${lines.join('\n')}\n\nRun "jobboard-connector <command> --help" for a command's options, "jobboard-connector --version" for the version.`;
 }
 

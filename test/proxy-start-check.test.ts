@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { checkUpstream } from '../server/proxy/upstream-check.ts';
 import { DEMO_KEYS, startSandbox } from '../server/sandbox/index.ts';
 import type { RunningSandbox } from '../server/sandbox/index.ts';
 import { eventually } from '../server/test/poll.ts';
@@ -75,6 +76,20 @@ describe('jobboard-connector proxy checks its keys and channel at start', () => 
     ]);
   });
 
+  it("with another board's channel that lists offers (broadcast on both boards), exits 1 naming the channel of the keys", async () => {
+    const { db } = sandbox.context;
+    const shared = db.get<{ id: number }>(
+      "SELECT c.id FROM campaigns c JOIN campaign_channels cc ON cc.campaign_id = c.id JOIN channels ch ON ch.id = cc.channel_id WHERE ch.value = ? AND c.status = 'online' ORDER BY c.id LIMIT 1",
+      DEMO_KEYS.jobboard.channel,
+    )!;
+    const channels = db.all<{ value: string }>('SELECT ch.value FROM campaign_channels cc JOIN channels ch ON ch.id = cc.channel_id WHERE cc.campaign_id = ?', shared.id).map((c) => c.value);
+    await admin(sandbox, 'PATCH', `/campaigns/${shared.id}`, { channels: [...channels, 'jobboard_other'] });
+    const output = await refusedStart(env({ JOBBOARD_CHANNEL: 'jobboard_other' }));
+    assert.deepEqual(plainLines(output), [
+      `JOBBOARD_CHANNEL=jobboard_other is not a channel of these keys (theirs: ${DEMO_KEYS.jobboard.channel}): set JOBBOARD_CHANNEL to your job board's channel value, as given with your keys.`,
+    ]);
+  });
+
   it('with keys lacking a scope the proxy needs, exits 1 with the one line naming the scopes to give', async () => {
     const keys = { private_key: 'no-write-scope-private', secret_key: 'no-write-scope-secret' };
     await admin(sandbox, 'POST', '/clients', { channel: DEMO_KEYS.jobboard.channel, scopes: ['campaigns_read', 'applications_read'], ...keys });
@@ -98,6 +113,34 @@ describe('jobboard-connector proxy checks its keys and channel at start', () => 
     } finally {
       assert.equal(await stopCli(proxy), 0);
     }
+  });
+
+  it('without ALLOWED_ORIGINS and PUBLIC_ORIGIN, starts with one warning line naming both, what to set and why; with either, none', async () => {
+    const warnings = async (extra: Record<string, string>) => {
+      const proxy = await startCli(CLI.sources, 'proxy', [], env(extra));
+      assert.equal(await stopCli(proxy), 0);
+      return proxy
+        .output()
+        .split('\n')
+        .filter((line) => line.includes('no_allowed_origins'))
+        .map((line) => (JSON.parse(line) as { msg: string }).msg);
+    };
+    assert.deepEqual(await warnings({}), [
+      "Neither ALLOWED_ORIGINS nor PUBLIC_ORIGIN is set, so no board page can call this proxy from a browser (403 origin_not_allowed): set ALLOWED_ORIGINS to the origins of the pages that embed the widget (like https://jobs.acme.example, or http://localhost:5173 for a page you develop), or PUBLIC_ORIGIN to this proxy's own origin when the pages are served from it.",
+    ]);
+    assert.deepEqual(await warnings({ ALLOWED_ORIGINS: 'http://localhost:5173' }), []);
+    assert.deepEqual(await warnings({ PUBLIC_ORIGIN: 'https://jobs.acme.example' }), []);
+  });
+
+  it("lists its probe in the sandbox's /_sandbox/creates as a probe, never as a failed application", async () => {
+    await admin(sandbox, 'POST', '/reset', { seed: 'demo' });
+    const config = { upstream: { url: sandbox.url, privateKey: DEMO_KEYS.jobboard.private_key, secretKey: DEMO_KEYS.jobboard.secret_key }, channel: DEMO_KEYS.jobboard.channel, allowEmptyCatalogue: false };
+    assert.equal((await checkUpstream(config)).outcome, 'checked');
+    const creates = await admin<{ path: string; status: number; probe: boolean; email: string | null; campaign_ids: number[] }[]>(sandbox, 'GET', '/creates');
+    assert.deepEqual(
+      creates.map((c) => [c.path, c.status, c.probe, c.email, c.campaign_ids]),
+      [['/jobboards/applicants', 400, true, null, []]],
+    );
   });
 
   it('when the service cannot be reached at start, starts anyway (applications are queued)', async () => {

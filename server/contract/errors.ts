@@ -40,6 +40,8 @@ export const ERROR_STATUS = {
   campaign_not_broadcast: 422,
   unit_required: 422,
   unknown_reference: 422,
+  /** The sandbox's admin surface: two fields that cannot be sent together (channels and add_channels). */
+  conflicting_fields: 422,
   server_error: 500,
   service_unavailable: 503,
 } as const;

@@ -18,7 +18,8 @@ UPSTREAM_URL, UPSTREAM_PRIVATE_KEY, UPSTREAM_SECRET_KEY, JOBBOARD_CHANNEL.
 Known variables: ${ENV_VARIABLES.join(', ')}, CONFIG_FILE.
 
 At start the proxy signs in and checks that its keys are a job board's and
-that JOBBOARD_CHANNEL lists online offers; it stops on a proven mistake.
+that JOBBOARD_CHANNEL is one of theirs and lists online offers; it stops on
+a proven mistake.
 
 Options:
   --allow-empty-catalogue  start even when the channel lists no offer yet

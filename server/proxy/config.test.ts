@@ -170,6 +170,13 @@ describe('proxy configuration', () => {
     assert.deepEqual(problemsOf({ STATUS_SYNC_DAYS: '1.5' }), ['STATUS_SYNC_DAYS must be a whole number of days, like 90, or 0 to turn the status sync off']);
   });
 
+  it('takes STATUS_SYNC_INTERVAL_MINUTES as a whole number of minutes, at least 1, 360 (6 hours) by default', () => {
+    assert.equal(loadProxyConfig(REQUIRED).statusSyncIntervalMinutes, 360);
+    assert.equal(loadProxyConfig({ ...REQUIRED, STATUS_SYNC_INTERVAL_MINUTES: '1' }).statusSyncIntervalMinutes, 1);
+    const rule = 'STATUS_SYNC_INTERVAL_MINUTES must be a whole number of minutes, at least 1, like 360 (6 hours; 1 to see a status change within minutes in a trial)';
+    for (const bad of ['0', '-5', '1.5', 'often']) assert.deepEqual(problemsOf({ STATUS_SYNC_INTERVAL_MINUTES: bad }), [rule], bad);
+  });
+
   it("reads STATUS_LABELS at start, and names the variable, the status and the language of a mistake in the file", () => {
     const file = (name: string, body: string) => {
       const path = join(tmp, name);

@@ -78,6 +78,9 @@ export const DEFAULT_PERSONAL_DATA_RETENTION_DAYS = 30;
 /** How long after delivery the status sync follows an application, in days. */
 export const DEFAULT_STATUS_SYNC_DAYS = 90;
 
+/** The least time between two reads of one application's status, in minutes (6 hours). */
+export const DEFAULT_STATUS_SYNC_INTERVAL_MINUTES = 360;
+
 const TRUST_PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
 /** An address, a subnet (`10.0.0.0/8`, `10.0.0.0/255.0.0.0`) or a name Express knows (`loopback`). */
@@ -218,6 +221,9 @@ const EnvSchema = z
       .int({ error: 'must be a whole number of days, like 90, or 0 to turn the status sync off', abort: true })
       .min(0, 'must be a whole number of days, like 90, or 0 to turn the status sync off')
       .default(DEFAULT_STATUS_SYNC_DAYS),
+    STATUS_SYNC_INTERVAL_MINUTES: positiveInt('a whole number of minutes, at least 1, like 360 (6 hours; 1 to see a status change within minutes in a trial)').default(
+      DEFAULT_STATUS_SYNC_INTERVAL_MINUTES,
+    ),
     STATUS_LABELS: optionalText,
   })
   .superRefine((env, ctx) => {
@@ -301,6 +307,8 @@ export interface ProxyConfig {
   webhook: WebhookConfig | null;
   /** Days after delivery the status sync follows an application (0: no status sync). */
   statusSyncDays: number;
+  /** The least time between two reads of one application's status, in minutes (STATUS_SYNC_INTERVAL_MINUTES). */
+  statusSyncIntervalMinutes: number;
   /** The board's labels of the company's status values (STATUS_LABELS); empty: no status is shown to candidates. */
   statusLabels: StatusLabels;
 }
@@ -412,6 +420,7 @@ export function loadProxyConfig(env: Record<string, string | undefined> = proces
     allowEmptyCatalogue: e.ALLOW_EMPTY_CATALOGUE === 'true',
     webhook: webhookConfigOf(e),
     statusSyncDays: e.STATUS_SYNC_DAYS,
+    statusSyncIntervalMinutes: e.STATUS_SYNC_INTERVAL_MINUTES,
     statusLabels,
   };
 }

@@ -160,6 +160,10 @@ function restrictDataDirOf(dataDir: string, logger: Logger): void {
   }
 }
 
+/** Said once at start when no origin is allowed on /api: browsers send Origin with every cross-site request and every POST, so no page could apply. */
+const NO_ORIGINS_WARNING =
+  'Neither ALLOWED_ORIGINS nor PUBLIC_ORIGIN is set, so no board page can call this proxy from a browser (403 origin_not_allowed): set ALLOWED_ORIGINS to the origins of the pages that embed the widget (like https://jobs.acme.example, or http://localhost:5173 for a page you develop), or PUBLIC_ORIGIN to this proxy\'s own origin when the pages are served from it.';
+
 /** The whole proxy, not listening: mount `app`, then call start(). */
 export function createProxy(configOrOptions: ProxyConfig | CreateProxyOptions): Proxy {
   const options = optionsOf(configOrOptions);
@@ -170,6 +174,7 @@ export function createProxy(configOrOptions: ProxyConfig | CreateProxyOptions): 
   // Before any store opens: the directory is one process's (DataDirInUseError), and only it deletes what a stopped one left there.
   const dataDirLock = lockDataDir(config.dataDir);
   restrictDataDirOf(config.dataDir, logger);
+  if (config.allowedOrigins.length === 0 && config.publicOrigin === null) logger.warn({ event: 'no_allowed_origins' }, NO_ORIGINS_WARNING);
 
   const backend = openBackend({
     dataDir: config.dataDir,

@@ -1,6 +1,6 @@
 // The check the proxy makes at start, before it listens: it signs in with its
-// keys, asks a job-board-only call whether they are a job board's, and counts
-// the offers its channel lists. Only an answer that proves a configuration
+// keys, asks a job-board-only call whether they are a job board's, counts
+// the offers its channel lists, and asks which channels the keys may use. Only an answer that proves a configuration
 // mistake stops the start (UpstreamCheckError, one line saying what is wrong
 // and what to do); a service that cannot be reached, or answers something
 // else, is no proof: the proxy starts and queues, as it would without the check.
@@ -11,7 +11,7 @@
 // validation error, and nothing is created either way. The client would not
 // send a body its schema refuses, so this one call is made here, with the
 // client's token and from its request budget; the others go through the client.
-import { ApiError, AuthenticationError, NotFoundError, PermissionError, RateLimitError, createClient } from '../client/index.ts';
+import { ApiError, AuthenticationError, NotFoundError, PermissionError, RateLimitError, ValidationError, createClient } from '../client/index.ts';
 import type { RecruitmentClient } from '../client/index.ts';
 import { ErrorBody, JOBBOARD_SCOPES } from '../contract/index.ts';
 import type { ProxyConfig } from './config.ts';
@@ -86,16 +86,17 @@ async function check(config: CheckedConfig, client: RecruitmentClient, signal: A
   // Does the channel list offers? The ones the catalogue syncs: online, broadcast on it.
   const { data, pagination } = await client.campaigns.list({ channels: [config.channel], status: ['online'], per_page: 1 }, { priority: 'high', signal });
   const offers = Math.max(pagination['total-count'], data.length);
-  if (offers > 0) return { outcome: 'checked', offers };
 
-  const channels = await client.channels.list({ priority: 'high', signal });
-  const known = [...new Set(channels.map((c) => c.value))];
+  // Is it the keys' channel? Asked even when it lists offers: another board's channel lists the offers
+  // broadcast on both boards, and the proxy would show them and send their applications as this board's.
+  const known = await channelsOfKeys(client, signal);
   if (known.length > 0 && !known.includes(config.channel)) {
     throw new UpstreamCheckError(
       'channel_unknown',
       `JOBBOARD_CHANNEL=${config.channel} is not a channel of these keys (theirs: ${known.join(', ')}): set JOBBOARD_CHANNEL to your job board's channel value, as given with your keys.`,
     );
   }
+  if (offers > 0) return { outcome: 'checked', offers };
   if (!config.allowEmptyCatalogue) {
     throw new UpstreamCheckError(
       'catalogue_empty',
@@ -103,6 +104,21 @@ async function check(config: CheckedConfig, client: RecruitmentClient, signal: A
     );
   }
   return { outcome: 'checked', offers: 0 };
+}
+
+/**
+ * The channel values the keys may use (GET /channels). Empty when the
+ * service lists none, or refuses the list to a job board's keys (a 4xx that
+ * proves no mistake): then there is nothing to compare the channel with.
+ */
+async function channelsOfKeys(client: RecruitmentClient, signal: AbortSignal): Promise<string[]> {
+  try {
+    return [...new Set((await client.channels.list({ priority: 'high', signal })).map((c) => c.value))];
+  } catch (error) {
+    if (error instanceof PermissionError && error.code !== 'missing_scope') return [];
+    if (error instanceof NotFoundError || error instanceof ValidationError) return [];
+    throw error;
+  }
 }
 
 function lacksScope(said: string): UpstreamCheckError {

@@ -103,6 +103,44 @@ describe('sandbox admin routes (what each one creates or changes)', () => {
     assert.equal((await admin('PATCH', '/campaigns/999999', { status: 'online' })).status, 404);
   });
 
+  it('PATCH /_sandbox/campaigns/:id says in its answer that channels replaced the set; add_channels adds to it; both at once is 422 conflicting_fields', async () => {
+    const id = await w.campaign({ status: 'online', channels: ['board_test'] });
+    const replaced = await admin('PATCH', `/campaigns/${id}`, { channels: ['career_fr'] });
+    assert.deepEqual([replaced.status, replaced.body.channels], [200, ['career_fr']]);
+    assert.equal(replaced.body.note, 'channels replaced the whole set: broadcast on career_fr (was board_test). To add channels and keep the others, send add_channels.');
+    const added = await admin('PATCH', `/campaigns/${id}`, { add_channels: ['board_test', 'career_fr'] });
+    assert.deepEqual([added.status, added.body.channels], [200, ['board_test', 'career_fr']]);
+    assert.equal(added.body.note, 'add_channels added to the set: broadcast on board_test, career_fr (was career_fr).');
+    assert.equal((await w.board(`/campaigns/${id}`)).status, 200, 'broadcast on the board again');
+    const both = await admin('PATCH', `/campaigns/${id}`, { channels: ['career_fr'], add_channels: ['board_test'] });
+    assert.equal(both.status, 422);
+    assert.equal(both.body.error.code, 'conflicting_fields');
+    assert.deepEqual(both.body.error.details, [
+      { field: 'add_channels', message: 'cannot go with channels: channels replaces the whole set the campaign is broadcast on, add_channels adds to it. Send one of them' },
+    ]);
+    assert.equal((await admin('PATCH', `/campaigns/${id}`, { status: 'online' })).body.note, undefined, 'no note when the channels are left alone');
+  });
+
+  it("PATCH /_sandbox/companies/:id replaces the company's sources, which applications are then checked against; a bad list is 400 naming it", async () => {
+    const applyWith = (source: string) =>
+      w.board('/jobboards/applicants', { body: { company_id: w.companyId, applicant: { email: `src.${source}.${Date.now()}@example.org`, first_name: 'A', last_name: 'B', applications: [{ campaign_id: w.campaignId, source }] } } });
+    assert.equal((await applyWith('partner_board')).body.error?.code, 'source_not_allowed');
+    const patched = await admin('PATCH', `/companies/${w.companyId}`, { sources: ['carriere', 'board', 'partner_board'] });
+    assert.deepEqual([patched.status, patched.body.sources, patched.body.duplicate_applications], [200, ['carriere', 'board', 'partner_board'], 'refuse']);
+    assert.equal((await applyWith('partner_board')).status, 201);
+    for (const [body, field] of [
+      [{ sources: ['board', 'board'] }, 'sources'],
+      [{ sources: [''] }, 'sources.0'],
+      [{ sources: 'board' }, 'sources'],
+      [{}, ''],
+    ] as const) {
+      const refused = await admin('PATCH', `/companies/${w.companyId}`, body);
+      assert.equal(refused.status, 400, JSON.stringify(body));
+      assert.deepEqual(refused.body.error.details.map((d: Json) => d.field), [field], JSON.stringify(refused.body));
+    }
+    assert.equal((await admin('PATCH', '/companies/999999', { sources: ['board'] })).status, 404);
+  });
+
   it('PUT /_sandbox/applications/:id/status sets the status at the given time and records it in the history', async () => {
     const applicant = await w.company('/applicants', { body: { applicant: { email: 'moved@example.com', is_legals_accepted_by_manager: true } } });
     const application = await w.company('/applications', { body: { campaign_id: w.campaignId, applicant_id: applicant.body.id } });

@@ -9,7 +9,7 @@ import { notFound } from './errors.ts';
 import { parseBody, parseId } from './http.ts';
 import type { RecordingRouter } from './route-table.ts';
 import { seedDemo } from './seed.ts';
-import { createChannel, createApiClient, createCompany, createEntity, createPool, patchCampaign, patchCompany, resetSandbox } from './setup.ts';
+import { campaignChannels, createChannel, createApiClient, createCompany, createEntity, createPool, patchCampaign, patchCompany, resetSandbox } from './setup.ts';
 import { CampaignPatchBody, ChannelBody, ClientBody, CompanyBody, CompanyPatchBody, EntityBody, JobBoardClientBody, PoolBody } from './setup-inputs.ts';
 import { recordStatusChange } from './status.ts';
 
@@ -23,6 +23,16 @@ const FaultBody = z.strictObject({
   drop: z.boolean().optional(),
   every: z.int().min(1).max(1_000_000).optional(),
 });
+
+/** What a change of a campaign's channels did, said in the answer: `channels` replaces the set, which surprises whoever meant to add one. */
+function channelsNote(body: { channels?: string[] | undefined; add_channels?: string[] | undefined }, before: string[], after: string[]): { note?: string } {
+  const list = (values: string[]) => (values.length === 0 ? 'none' : values.join(', '));
+  if (body.channels !== undefined) {
+    return { note: `channels replaced the whole set: broadcast on ${list(after)} (was ${list(before)}). To add channels and keep the others, send add_channels.` };
+  }
+  if (body.add_channels !== undefined) return { note: `add_channels added to the set: broadcast on ${list(after)} (was ${list(before)}).` };
+  return {};
+}
 
 export function adminRoutes(ctx: SandboxContext, router: RecordingRouter): Router {
   const { db } = ctx;
@@ -67,14 +77,13 @@ export function adminRoutes(ctx: SandboxContext, router: RecordingRouter): Route
   });
   router.patch('/campaigns/:id', (req, res) => {
     const id = parseId(req.params.id, 'campaign');
-    patchCampaign(ctx, id, parseBody(CampaignPatchBody, req.body, 'PATCH /_sandbox/campaigns/:id'));
+    const body = parseBody(CampaignPatchBody, req.body, 'PATCH /_sandbox/campaigns/:id');
+    const before = campaignChannels(ctx, id);
+    patchCampaign(ctx, id, body);
     const row = db.get<{ id: number; status: string; last_activation_at: string | null }>('SELECT id, status, last_activation_at FROM campaigns WHERE id = ?', id)!;
-    const channels = db.all<{ value: string }>(
-      'SELECT ch.value FROM campaign_channels cc JOIN channels ch ON ch.id = cc.channel_id WHERE cc.campaign_id = ? ORDER BY ch.value',
-      id,
-    );
+    const channels = campaignChannels(ctx, id);
     const tags = db.all<{ name: string }>('SELECT name FROM campaign_tags WHERE campaign_id = ? ORDER BY name', id);
-    res.json({ ...row, channels: channels.map((c) => c.value), tags: tags.map((t) => t.name) });
+    res.json({ ...row, channels, tags: tags.map((t) => t.name), ...channelsNote(body, before, channels) });
   });
   router.put('/applications/:id/status', (req, res) => {
     const id = parseId(req.params.id, 'application');

@@ -7,11 +7,17 @@ import { CAMPAIGN_STATUSES, SCOPES } from '../contract/index.ts';
 /** What the sandbox does with a second application of an applicant to a campaign (a sandbox setting, per company). */
 export const DUPLICATE_APPLICATIONS = ['refuse', 'accept'] as const;
 
+/** A company's sources list: the `source` values its applications may carry. */
+const Sources = z
+  .array(z.string().trim().min(1).max(100))
+  .max(100)
+  .refine((sources) => new Set(sources).size === sources.length, 'must not name a source twice');
+
 export const CompanyBody = z.strictObject({
   name: z.string().min(1).max(200),
   entity_option: z.boolean().optional(),
   skills_option: z.boolean().optional(),
-  sources: z.array(z.string().min(1).max(100)).optional(),
+  sources: Sources.optional(),
   /** Tags the company authorises; absent or null: any tag is taken. */
   restricted_tags: z.array(z.string().min(1).max(100)).nullable().optional(),
   /**
@@ -21,8 +27,11 @@ export const CompanyBody = z.strictObject({
    */
   duplicate_applications: z.enum(DUPLICATE_APPLICATIONS).optional(),
 });
-/** PATCH /_sandbox/companies/:id: the company settings that can change. */
-export const CompanyPatchBody = CompanyBody.pick({ duplicate_applications: true }).required();
+/** PATCH /_sandbox/companies/:id: the company settings that can change; `sources` replaces the list. */
+export const CompanyPatchBody = CompanyBody.pick({ duplicate_applications: true, sources: true }).refine(
+  (body) => body.duplicate_applications !== undefined || body.sources !== undefined,
+  'give duplicate_applications, sources or both',
+);
 export const CompanyClientBody = z.strictObject({
   company_id: z.int().positive(),
   scopes: z.array(z.enum(SCOPES)).optional(),
@@ -51,8 +60,11 @@ export const EntityBody = z.strictObject({
   units: z.array(z.string().min(1).max(200)).default([]),
 });
 export const PoolBody = z.strictObject({ company_id: z.int().positive(), name: z.string().min(1).max(200) });
+const ChannelValues = z.array(z.string().min(1).max(100));
+/** PATCH /_sandbox/campaigns/:id: `channels` replaces the set the campaign is broadcast on, `add_channels` adds to it (not both). */
 export const CampaignPatchBody = z.strictObject({
   status: z.enum(CAMPAIGN_STATUSES).optional(),
-  channels: z.array(z.string().min(1).max(100)).optional(),
+  channels: ChannelValues.optional(),
+  add_channels: ChannelValues.optional(),
   tags: z.array(z.string().min(1).max(100)).optional(),
 });

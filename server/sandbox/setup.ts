@@ -43,7 +43,9 @@ export function createCompany(ctx: SandboxContext, input: z.input<typeof Company
 
 /** Changes a company's sandbox settings; answers the company, or undefined when there is none with this id. */
 export function patchCompany(ctx: SandboxContext, id: number, input: z.output<typeof CompanyPatchBody>): Company | undefined {
-  if (ctx.db.run('UPDATE companies SET duplicate_applications = ? WHERE id = ?', input.duplicate_applications, id).changes === 0) return undefined;
+  if (companyById(ctx.db, id) === undefined) return undefined;
+  if (input.duplicate_applications !== undefined) ctx.db.run('UPDATE companies SET duplicate_applications = ? WHERE id = ?', input.duplicate_applications, id);
+  if (input.sources !== undefined) ctx.db.run('UPDATE companies SET sources = ? WHERE id = ?', JSON.stringify(input.sources), id);
   const row = ctx.db.get<{ id: number; name: string; entity_option: number; skills_option: number; sources: string; restricted_tags: string | null; duplicate_applications: Company['duplicate_applications'] }>(
     'SELECT id, name, entity_option, skills_option, sources, restricted_tags, duplicate_applications FROM companies WHERE id = ?',
     id,
@@ -127,10 +129,24 @@ export function createPool(ctx: SandboxContext, input: z.input<typeof PoolBody>)
  * channel values it is broadcast on (a value the company lacks is created as
  * a company-wide channel named after it); `tags` replaces its tags.
  */
+/** The channel values a campaign is broadcast on, sorted. */
+export function campaignChannels(ctx: SandboxContext, id: number): string[] {
+  return ctx.db
+    .all<{ value: string }>('SELECT ch.value FROM campaign_channels cc JOIN channels ch ON ch.id = cc.channel_id WHERE cc.campaign_id = ? ORDER BY ch.value', id)
+    .map((c) => c.value);
+}
+
 export function patchCampaign(ctx: SandboxContext, id: number, input: z.input<typeof CampaignPatchBody>): void {
   const { db } = ctx;
   const campaign = db.get<{ company_id: number; status: string }>('SELECT company_id, status FROM campaigns WHERE id = ?', id);
   if (campaign === undefined) throw notFound('The campaign with this id');
+  if (input.channels !== undefined && input.add_channels !== undefined) {
+    throw ruleBroken(
+      'conflicting_fields',
+      'add_channels',
+      'cannot go with channels: channels replaces the whole set the campaign is broadcast on, add_channels adds to it. Send one of them',
+    );
+  }
   const now = ctx.clock.iso();
   db.transaction(() => {
     if (input.status !== undefined && input.status !== campaign.status) {
@@ -143,12 +159,13 @@ export function patchCampaign(ctx: SandboxContext, id: number, input: z.input<ty
         id,
       );
     }
-    if (input.channels !== undefined) {
-      db.run('DELETE FROM campaign_channels WHERE campaign_id = ?', id);
-      for (const value of new Set(input.channels)) {
+    const channels = input.channels ?? input.add_channels;
+    if (channels !== undefined) {
+      if (input.channels !== undefined) db.run('DELETE FROM campaign_channels WHERE campaign_id = ?', id);
+      for (const value of new Set(channels)) {
         let channel = db.get<{ id: number }>('SELECT id FROM channels WHERE company_id = ? AND value = ?', campaign.company_id, value);
         channel ??= { id: db.insert('INSERT INTO channels (company_id, value, name) VALUES (?, ?, ?)', campaign.company_id, value, value) };
-        db.run('INSERT INTO campaign_channels (campaign_id, channel_id) VALUES (?, ?)', id, channel.id);
+        db.run('INSERT INTO campaign_channels (campaign_id, channel_id) VALUES (?, ?) ON CONFLICT DO NOTHING', id, channel.id);
       }
     }
     if (input.tags !== undefined) {

@@ -36,19 +36,27 @@ export interface CreateRequest {
   /** The applicant's email as the body names it (applicant.email or applicant_email), null when it names none. */
   email: string | null;
   campaign_ids: number[];
+  /**
+   * True for a body of `{}`: it names no applicant and no campaign, so it can
+   * create nothing. The proxy's start check sends it to learn whether its keys
+   * are a job board's; listed apart so that its 400 does not read as a failed
+   * application.
+   */
+  probe: boolean;
 }
 
 const CREATE_PATHS = new Set(['/jobboards/applicants', '/applications', '/applicants']);
 
-/** The email and campaigns a create body names, whatever else it holds. */
-function namedIn(body: unknown): { email: string | null; campaign_ids: number[] } {
+/** The email and campaigns a create body names, whatever else it holds, and whether it is a probe (`{}`). */
+function namedIn(body: unknown): { email: string | null; campaign_ids: number[]; probe: boolean } {
   const record = (value: unknown): Record<string, unknown> => (value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : {});
   const top = record(body);
+  const probe = body !== null && typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0;
   const applicant = record(top.applicant);
   const email = typeof applicant.email === 'string' ? applicant.email : typeof top.applicant_email === 'string' ? top.applicant_email : null;
   const nested = Array.isArray(applicant.applications) ? applicant.applications.map((a) => record(a).campaign_id) : [];
   const campaign_ids = [top.campaign_id, ...nested].filter((id): id is number => typeof id === 'number');
-  return { email: email === null ? null : email.trim().toLowerCase(), campaign_ids };
+  return { email: email === null ? null : email.trim().toLowerCase(), campaign_ids, probe };
 }
 
 export class TrafficLog {
@@ -89,7 +97,7 @@ export class TrafficLog {
    * and what its body named, once read.
    */
   begin(entry: Pick<CreateRequest, 'at' | 'method' | 'path'>, next: () => void): { finish(status: number, clientId: number | null, body: unknown): void } {
-    const record: CreateRequest = { seq: this.#creates.length + 1, ...entry, status: null, client_id: null, email: null, campaign_ids: [], application_ids: [] };
+    const record: CreateRequest = { seq: this.#creates.length + 1, ...entry, status: null, client_id: null, email: null, campaign_ids: [], application_ids: [], probe: false };
     this.#creates.push(record);
     this.#current.run(record, next);
     return {

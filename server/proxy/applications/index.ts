@@ -24,7 +24,7 @@ import { DEFAULT_RETENTION_INTERVAL_MS, RetentionSweeper, retentionMsOf } from '
 import { applicationsRouter } from './routes.ts';
 import { decoyReceipts } from '../receipt/decoy.ts';
 import { receiptRouter } from '../receipt/route.ts';
-import { DEFAULT_STATUS_SYNC, StatusSync, statusSyncPerMinute } from './status-sync.ts';
+import { DEFAULT_STATUS_SYNC, StatusSync, recordStatusChanged, statusSyncShare } from './status-sync.ts';
 import type { OnStatusChanged, StatusSyncOptions } from './status-sync.ts';
 import { statusSyncMetrics } from './status-sync-metrics.ts';
 import type { RecruitmentClient } from '../../client/index.ts';
@@ -70,7 +70,7 @@ export interface ApplicationsDeps {
   openUploadFile?: OpenUploadFile;
   /** Told when the status sync sees a delivered application's status change (default: nothing). */
   onStatusChanged?: OnStatusChanged;
-  /** The status sync's timings (tests shorten them); its days are STATUS_SYNC_DAYS. */
+  /** The status sync's timings (tests shorten them); its days are STATUS_SYNC_DAYS, its period STATUS_SYNC_INTERVAL_MINUTES. */
   statusSync?: Partial<Omit<StatusSyncOptions, 'days'>>;
 }
 
@@ -257,10 +257,9 @@ export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsMo
 
 /** The status sync, its budget STATUS_SYNC_SHARE of the client's (shared by the instances on one database), its metrics and log lines. */
 function createStatusSync(deps: ApplicationsDeps, outbox: ApplicationStore, now: () => number, log: Logger): StatusSync {
-  const upstream = deps.client.budget;
   const budget = deps.backend.requestBudget(
     (error, what) => log.warn({ event: 'budget_error', error: error instanceof Error ? error.message : String(error) }, what),
-    { name: 'status_sync', perMinute: statusSyncPerMinute(upstream?.perMinute ?? 120), windowMs: upstream?.windowMs ?? 61_000 },
+    statusSyncShare(deps.client.budget),
   );
   // The gauge reads the job's state when collected, after the job exists.
   const metrics = statusSyncMetrics(deps.registry, () => sync.enabled);
@@ -272,7 +271,7 @@ function createStatusSync(deps: ApplicationsDeps, outbox: ApplicationStore, now:
       now,
       async onStatusChanged(change) {
         // Told before the status is stored: an event that fails to be recorded leaves the change to be seen, and told, again.
-        await outbox.webhooks.record(change.reference, 'application.status_changed', { status: change.status });
+        await recordStatusChanged(outbox.webhooks, change);
         await deps.onStatusChanged?.(change);
       },
       events: {
@@ -290,7 +289,7 @@ function createStatusSync(deps: ApplicationsDeps, outbox: ApplicationStore, now:
         },
       },
     },
-    { days: deps.config.statusSyncDays, ...DEFAULT_STATUS_SYNC, ...deps.statusSync },
+    { days: deps.config.statusSyncDays, periodMs: deps.config.statusSyncIntervalMinutes * 60_000, ...DEFAULT_STATUS_SYNC, ...deps.statusSync },
   );
   return sync;
 }

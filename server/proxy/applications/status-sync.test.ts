@@ -21,7 +21,7 @@ import { application } from '../../client/test/fake-api.ts';
 import { eventually } from '../../test/poll.ts';
 import { SqliteApplicationStore } from '../storage/sqlite-store.ts';
 import { claimed, newApplication } from '../storage/test-support.ts';
-import { DEFAULT_STATUS_SYNC, STATUS_SYNC_SHARE, StatusSync, statusSyncPerMinute } from './status-sync.ts';
+import { DEFAULT_STATUS_SYNC, PERIOD_SLACK_MS, STATUS_SYNC_SHARE, StatusSync, statusSyncPerMinute } from './status-sync.ts';
 import type { StatusChange, StatusSyncOptions } from './status-sync.ts';
 
 const HOUR = 60 * 60 * 1000;
@@ -134,9 +134,9 @@ describe('StatusSync', () => {
     upstream.answers.set(11, 'new').set(12, 'new');
     const sync = statusSync();
     await sync.runOnce();
-    now += 6 * HOUR - 1;
-    assert.deepEqual(await sync.runOnce(), { checked: 0, changed: 0, released: 0 }, 'a millisecond before the period ends');
-    now += 1;
+    now += 6 * HOUR - PERIOD_SLACK_MS - 1;
+    assert.deepEqual(await sync.runOnce(), { checked: 0, changed: 0, released: 0 }, 'a millisecond before the slack before the period ends');
+    now += PERIOD_SLACK_MS + 1;
     upstream.answers.set(11, 'interview');
     const checkedAt = now;
 
@@ -145,6 +145,29 @@ describe('StatusSync', () => {
     assert.deepEqual(told, [{ reference: 'a', previous: 'new', status: 'interview', checkedAt: new Date(checkedAt) }]);
     assert.deepEqual([await statusOf('a'), await statusOf('b')], ['interview', 'new']);
     assert.deepEqual(checked.slice(2), ['changed', 'unchanged']);
+  });
+
+  it('with a 1-minute period and a pass every minute, reads an application at every pass, a timer a millisecond early included', async () => {
+    await delivered('a', 11);
+    upstream.answers.set(11, 'new');
+    const sync = statusSync({ periodMs: 60_000 });
+    await sync.runOnce();
+    now += 30_000;
+    await sync.runOnce();
+    assert.deepEqual(upstream.reads, [11], 'not within the minute');
+    upstream.answers.set(11, 'interview');
+    now += 30_000 - 1;
+    assert.deepEqual(await sync.runOnce(), { checked: 1, changed: 1, released: 0 }, 'the next pass, a millisecond short of the minute, reads it');
+    assert.deepEqual(told.map((c) => [c.previous, c.status]), [['new', 'interview']]);
+  });
+
+  it('with a period of 0 (the status-sync --now command), reads every application at once, read a moment ago or not', async () => {
+    await delivered('a', 11);
+    upstream.answers.set(11, 'new');
+    await statusSync().runOnce();
+    now += 1;
+    assert.deepEqual(await statusSync({ periodMs: 0 }).runOnce(), { checked: 1, changed: 0, released: 0 });
+    assert.deepEqual(upstream.reads, [11, 11]);
   });
 
   it('passes over an application deleted at the company (404) until its next period, and reads the others of the pass', async () => {
@@ -375,6 +398,6 @@ describe('the status sync\'s share of the budget', () => {
     assert.equal(statusSyncPerMinute(120), 12);
     assert.equal(statusSyncPerMinute(129), 12);
     assert.equal(statusSyncPerMinute(5), 1);
-    assert.deepEqual(DEFAULT_STATUS_SYNC, { periodMs: 6 * HOUR, intervalMs: 60_000 });
+    assert.deepEqual(DEFAULT_STATUS_SYNC, { intervalMs: 60_000 });
   });
 });

@@ -8,8 +8,9 @@
 // status values is not published), so a listing would read every
 // application of the board to find a few.
 //
-// What it may spend: each application at most once per period (6 hours,
-// claimed in the store, so with several instances one of them checks it);
+// What it may spend: each application at most once per period
+// (STATUS_SYNC_INTERVAL_MINUTES, 6 hours by default; claimed in the store, so
+// with several instances one of them checks it);
 // at most STATUS_SYNC_SHARE of the request budget, through a budget of its
 // own (shared by the instances on PostgreSQL) on top of the client's, where
 // its requests are 'low' priority: candidates' applications go first.
@@ -21,7 +22,9 @@
 import { NotFoundError, PermissionError } from '../../client/index.ts';
 import type { RecruitmentClient, RequestBudget } from '../../client/index.ts';
 import type { StatusCheck, StatusStore } from '../storage/application-store.ts';
-import { DAY_MS, HOUR_MS } from './spam.ts';
+import type { WebhookEventStore } from '../storage/webhook-store.ts';
+import type { BudgetShare } from '../storage/backend.ts';
+import { DAY_MS } from './spam.ts';
 
 /** The part of the request budget the status sync may spend: 10% (12 of the service's 120 a minute). */
 export const STATUS_SYNC_SHARE = 0.1;
@@ -41,17 +44,34 @@ export type OnStatusChanged = (change: StatusChange) => void | Promise<void>;
 export interface StatusSyncOptions {
   /** STATUS_SYNC_DAYS: how long after delivery an application is followed (0: never). */
   days: number;
-  /** The least time between two checks of one application. */
+  /** The least time between two checks of one application (STATUS_SYNC_INTERVAL_MINUTES; 0: every application now). */
   periodMs: number;
   /** Time between two passes; a pass checks every application due, within the budget. */
   intervalMs: number;
 }
 
-export const DEFAULT_STATUS_SYNC: Omit<StatusSyncOptions, 'days'> = { periodMs: 6 * HOUR_MS, intervalMs: 60_000 };
+export const DEFAULT_STATUS_SYNC: Pick<StatusSyncOptions, 'intervalMs'> = { intervalMs: 60_000 };
+
+/**
+ * A check due within this much is made now: the passes' timer may fire a
+ * millisecond before a whole period since the last check (Date.now and the
+ * timers' clock differ), and a 1-minute period would then wait a pass more.
+ */
+export const PERIOD_SLACK_MS = 1_000;
 
 /** The requests a budget of `perMinute` leaves the status sync, at least one. */
 export function statusSyncPerMinute(perMinute: number): number {
   return Math.max(1, Math.floor(perMinute * STATUS_SYNC_SHARE));
+}
+
+/** The status sync's own budget, STATUS_SYNC_SHARE of the client's (named, so the instances on PostgreSQL share it). */
+export function statusSyncShare(upstream: Pick<RequestBudget, 'perMinute' | 'windowMs'> | undefined): BudgetShare {
+  return { name: 'status_sync', perMinute: statusSyncPerMinute(upstream?.perMinute ?? 120), windowMs: upstream?.windowMs ?? 61_000 };
+}
+
+/** What a change leaves for the board: application.status_changed, when WEBHOOK_URL is set; answers whether it was recorded. */
+export function recordStatusChanged(webhooks: Pick<WebhookEventStore, 'record'>, change: StatusChange): Promise<boolean> {
+  return webhooks.record(change.reference, 'application.status_changed', { status: change.status });
 }
 
 export interface PassResult {
@@ -133,7 +153,7 @@ export class StatusSync {
     const batch = budget.perMinute;
     while (this.enabled && store.isOpen && !this.#stopping.signal.aborted) {
       const now = this.#deps.now();
-      const checks = await store.claimStatusChecks(now, now - this.#options.days * DAY_MS, now - this.#options.periodMs, batch);
+      const checks = await store.claimStatusChecks(now, now - this.#options.days * DAY_MS, now - this.#options.periodMs + PERIOD_SLACK_MS, batch);
       for (const [i, check] of checks.entries()) {
         try {
           const changed = await this.#check(check);
