@@ -105,6 +105,13 @@ export const localizeRuntime = { find: /^@lit\/localize$/, replacement: fileURLT
 
 const idLength = messageIdLength();
 
+/**
+ * No `[PLUGIN_TIMINGS]` warning: Terser takes most of every minified build,
+ * by choice (see `minify` below), so the bundler's note that plugins took
+ * most of the time would be printed at every `npm start` and say nothing new.
+ */
+export const QUIET_CHECKS = { bundlerTimings: false };
+
 // Builds the widget into an ES module for a script tag (dist/widget/widget.js):
 // Lit, its hydration support, the offers and their English texts, minified,
 // because every kilobyte is paid by every visitor of the board (budget: 20 KB
@@ -130,7 +137,7 @@ export default defineConfig({
     // The hash lets them be cached for good. The entry may export what those
     // modules share with it (Lit, the localisation runtime's str), rather than
     // a third file holding it.
-    rolldownOptions: { preserveEntrySignatures: 'allow-extension', output: { minify: true, chunkFileNames: 'widget-[name]-[hash].js' } },
+    rolldownOptions: { preserveEntrySignatures: 'allow-extension', checks: QUIET_CHECKS, output: { minify: true, chunkFileNames: 'widget-[name]-[hash].js' } },
     lib: {
       entry: 'widget/src/widget.ts',
       formats: ['es'],

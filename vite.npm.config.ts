@@ -1,5 +1,5 @@
 import { defineConfig } from 'vite';
-import { localizeRuntime } from './vite.config.ts';
+import { QUIET_CHECKS, localizeRuntime } from './vite.config.ts';
 
 /** Lit and React stay imports: the application bundles them once. The localisation runtime is the widget's own. */
 function isExternal(id: string): boolean {
@@ -28,6 +28,7 @@ export default defineConfig({
     },
     rolldownOptions: {
       external: isExternal,
+      checks: QUIET_CHECKS,
       // The languages keep their names (fr-<hash>.js); the code both entries share is the elements'.
       output: { chunkFileNames: (chunk) => (chunk.isDynamicEntry ? '[name]-[hash].js' : 'elements-[hash].js') },
     },

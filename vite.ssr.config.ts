@@ -1,5 +1,5 @@
 import { defineConfig } from 'vite';
-import { dropLeftovers, localizeRuntime, minifyTemplates } from './vite.config.ts';
+import { QUIET_CHECKS, dropLeftovers, localizeRuntime, minifyTemplates } from './vite.config.ts';
 
 // Builds the server renderer of <jobboard-campaigns> (widget/src/server-render.ts)
 // for Node into dist/ssr/render.js, with Lit's server build and @lit-labs/ssr
@@ -17,7 +17,7 @@ export default defineConfig({
     target: 'node22',
     minify: true,
     ssr: 'widget/src/server-render.ts',
-    rolldownOptions: { output: { entryFileNames: 'render.js' } },
+    rolldownOptions: { checks: QUIET_CHECKS, output: { entryFileNames: 'render.js' } },
   },
   ssr: { noExternal: true, target: 'node' },
 });

@@ -1,14 +1,21 @@
 // The partners' Node receiver (server/proxy/examples/verify-webhook.mjs) run
 // as they run it, `node verify-webhook.mjs` with WEBHOOK_SECRET and PORT, in a
-// process of its own: it takes a request signed as the proxy signs, refuses
-// another method before reading anything, and refuses a body over its limit
-// as the bytes arrive, whether or not the body says its length.
+// process of its own: it takes a request signed as the proxy signs and prints
+// what the event says (its type, the application's reference, the company's
+// status), refuses another method before reading anything, and refuses a body
+// over its limit as the bytes arrive, whether or not the body says its length.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
+import { SqliteApplicationStore } from '../server/proxy/storage/sqlite-store.ts';
+import { postEvent } from '../server/proxy/webhooks/post-event.ts';
+import { main as webhooksCommand } from '../server/proxy/webhooks-command.ts';
 import { eventually } from '../server/test/poll.ts';
 
 const SECRET = `whsec_${Buffer.alloc(32, 6).toString('base64')}`;
@@ -68,7 +75,46 @@ describe("the partners' Node webhook receiver, run as a process", () => {
     const body = JSON.stringify({ type: 'application.delivered', timestamp: new Date().toISOString(), data: { reference: 'r-node-1' } });
     const response = await fetch(url, { method: 'POST', headers: signed(body, 'msg_node_1'), body });
     assert.equal(response.status, 204);
-    await eventually(() => output.includes('msg_node_1 application.delivered r-node-1'), { timeoutMs: 5_000, what: 'the event handed on' });
+    await eventually(() => output.includes('msg_node_1 application.delivered reference=r-node-1\n'), { timeoutMs: 5_000, what: 'the event handed on' });
+  });
+
+  it("prints an application.status_changed event the proxy's store recorded: its type, reference and the company's status", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'jbc-node-receiver-'));
+    const store = new SqliteApplicationStore({ dataDir: dir, owner: 'test', webhookEvents: { includeCandidate: false } });
+    try {
+      await store.enqueue({ reference: 'r-node-status', campaign_id: 7, company_id: 1, payload: { applicant: { email: 'grace@example.org' } }, resume: null, resume_type: null }, { deadLetterAfterMs: 3_600_000 });
+      assert.equal(await store.webhooks.record('r-node-status', 'application.status_changed', { status: 'interview' }), true);
+      // An application's events go in order: application.received first, then the status change.
+      const [received] = await store.webhooks.claimDue(10, 60_000);
+      await store.webhooks.markDelivered(received!);
+      const [changed] = await store.webhooks.claimDue(10, 60_000);
+      assert.equal(changed?.type, 'application.status_changed');
+      const result = await postEvent({ url, secret: SECRET }, changed.id, changed.body);
+      assert.deepEqual(result, { kind: 'answered', status: 204, ok: true, body: '' });
+      await eventually(() => output.includes(`${changed.id} application.status_changed reference=r-node-status status=interview\n`), { timeoutMs: 5_000, what: 'the status change printed' });
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('prints the webhook.test event `webhooks send-test` posts, with its message and no undefined', async () => {
+    const saved = { WEBHOOK_URL: process.env.WEBHOOK_URL, WEBHOOK_SECRET: process.env.WEBHOOK_SECRET };
+    Object.assign(process.env, { WEBHOOK_URL: url, WEBHOOK_SECRET: SECRET });
+    let said = '';
+    try {
+      await webhooksCommand(['send-test'], (text) => (said += text));
+    } finally {
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    }
+    const id = /^Sent webhook\.test (msg_\S+) /.exec(said)?.[1];
+    assert.ok(id !== undefined, said);
+    const line = await eventually(() => output.split('\n').find((l) => l.startsWith(`${id} `)), { timeoutMs: 5_000, what: 'the test event printed' });
+    assert.match(line, new RegExp(`^${id} webhook\\.test A test event from jobboard-connector: `));
+    assert.ok(!line.includes('undefined'), line);
   });
 
   it('refuses an unsigned body with 400', async () => {

@@ -74,12 +74,28 @@ export function webhookHandler(secret, onEvent) {
   };
 }
 
+/**
+ * One line about a verified event: its webhook-id and type, then what its
+ * `data` holds of the application's `reference`, the company's `status`
+ * (application.status_changed) and the `message` (webhook.test), each only
+ * when present, e.g. "msg_2x… application.status_changed reference=… status=interview".
+ */
+function describeEvent(event, id) {
+  const data = event.data ?? {};
+  const parts = [id, event.type];
+  if (data.reference !== undefined) parts.push(`reference=${data.reference}`);
+  if (data.status !== undefined) parts.push(`status=${data.status}`);
+  if (data.message !== undefined) parts.push(data.message);
+  return parts.join(' ');
+}
+
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const seen = new Set(); // in production: your database, with a unique index on the webhook-id
   const handler = webhookHandler(process.env.WEBHOOK_SECRET, (event, id) => {
     if (seen.has(id)) return;
     seen.add(id);
-    console.log(id, event.type, event.data.reference);
+    // Here, handle the event: e.g. show the company's new status beside the application (event.data.reference).
+    console.log(describeEvent(event, id));
   });
   const server = createServer(handler);
   server.listen(Number(process.env.PORT ?? 3000), () => console.log(`Receiving webhook events on port ${server.address().port}`));
