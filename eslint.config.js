@@ -25,6 +25,35 @@ const SERVER_BUT_CONTRACTS_AND_TEST_FILES = {
 };
 const WIDGET_TEST_FILES = ['widget/**/*.test.ts', 'widget/src/internal/test-helpers.ts', 'widget/test-server/**'];
 
+// The server's parts import downwards only (tests may use any part): the
+// recruitment API's contract nothing of ours but the OpenAPI helper; the
+// proxy's public contract no implementation; the client nothing of the proxy
+// or the sandbox; the sandbox nothing of the proxy, the client or the proxy's
+// public contract. An import of `../part/` is of another part of server/.
+const importOfPart = (parts, message) => ({ regex: `^(\\.\\./)+(${parts.join('|')})/`, message });
+const SERVER_TEST_FILES = ['server/**/*.test.ts', 'server/**/test/**', 'server/**/*test-support.ts', 'server/**/test-helpers.ts'];
+const SERVER_PART_BOUNDARIES = [
+  {
+    files: ['server/contract/**'],
+    patterns: [
+      importOfPart(['proxy', 'sandbox', 'client', 'public-api'], "The recruitment API's contract imports nothing of ours: the client, the sandbox and the proxy import it."),
+      { regex: '^\\.\\./[a-z-]+\\.ts$', message: "The recruitment API's contract imports nothing of ours: the client, the sandbox and the proxy import it." },
+    ],
+  },
+  {
+    files: ['server/public-api/**'],
+    patterns: [importOfPart(['proxy', 'sandbox', 'client'], "The proxy's public contract holds no implementation: the proxy and the widget import it, not the other way.")],
+  },
+  {
+    files: ['server/client/**'],
+    patterns: [importOfPart(['proxy', 'sandbox', 'public-api'], 'The client imports the contract only: the proxy uses the client, and the sandbox is what it is tested against.')],
+  },
+  {
+    files: ['server/sandbox/**'],
+    patterns: [importOfPart(['proxy', 'client', 'public-api'], 'The sandbox implements the recruitment API from its contract alone: it imports nothing of the proxy, the client or the proxy\'s public contract.')],
+  },
+].map(({ files, patterns }) => ({ files, ignores: SERVER_TEST_FILES, rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns }] } }));
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', 'coverage/', '.stryker-tmp/', 'reports/', 'widget/src/generated/', '**/*.d.ts'] },
   js.configs.recommended,
@@ -57,6 +86,7 @@ export default tseslint.config(
     files: WIDGET_TEST_FILES,
     rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [SERVER_BUT_CONTRACTS_AND_TEST_FILES] }] },
   },
+  ...SERVER_PART_BOUNDARIES,
   {
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],

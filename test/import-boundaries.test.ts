@@ -1,7 +1,8 @@
-// Which server modules the widget may import, as eslint.config.js enforces
-// it: the browser bundle must carry no server code, so the widget takes only
-// the two contracts (server/contract/, server/public-api/), and of those only
-// the plain modules at run time.
+// Which modules the widget and each server part may import, as
+// eslint.config.js enforces it. The widget: the browser bundle must carry no
+// server code, so the widget takes only the two contracts (server/contract/,
+// server/public-api/), and of those only the plain modules at run time; the
+// server parts import downwards only.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -41,5 +42,34 @@ describe('the widget\'s imports from server/', () => {
     assert.deepEqual(await importProblems("import { pdf as x } from '../../../server/test/portable-files.ts';", 'widget/src/internal/x.test.ts'), []);
     assert.equal((await importProblems("import { pdf as x } from '../../../server/test/portable-files.ts';")).length, 1);
     assert.equal((await importProblems("import { createProxy as x } from '../../../server/proxy/index.ts';", 'widget/src/internal/x.test.ts')).length, 1);
+  });
+});
+
+describe('the server parts\' imports', () => {
+  const refused = async (filePath: string, from: string) => (await importProblems(`import { thing as x } from '${from}';`, filePath)).length;
+
+  it('keeps the recruitment API\'s contract free of our other code, its OpenAPI helper aside', async () => {
+    for (const from of ['../proxy/config.ts', '../sandbox/index.ts', '../client/index.ts', '../public-api/schemas.ts', '../owner-only.ts']) {
+      assert.equal(await refused('server/contract/some-module.ts', from), 1, from);
+    }
+    assert.equal(await refused('server/contract/some-module.ts', '../openapi/zod.ts'), 0);
+    assert.equal(await refused('server/contract/some-module.ts', './records.ts'), 0);
+  });
+
+  it('keeps the proxy\'s public contract free of any implementation', async () => {
+    for (const from of ['../proxy/config.ts', '../sandbox/index.ts', '../client/index.ts']) assert.equal(await refused('server/public-api/some-module.ts', from), 1, from);
+    assert.equal(await refused('server/public-api/some-module.ts', '../contract/index.ts'), 0);
+  });
+
+  it('keeps the client off the proxy, the sandbox and the proxy\'s public contract', async () => {
+    for (const from of ['../proxy/config.ts', '../../sandbox/index.ts', '../public-api/schemas.ts']) assert.equal(await refused('server/client/resources/some-module.ts', from), 1, from);
+    assert.equal(await refused('server/client/some-module.ts', '../contract/index.ts'), 0);
+    assert.equal(await refused('server/client/test/some-module.ts', '../../sandbox/index.ts'), 0, 'its tests run against the sandbox');
+  });
+
+  it('keeps the sandbox off the proxy, the client and the proxy\'s public contract', async () => {
+    for (const from of ['../proxy/config.ts', '../../client/index.ts', '../public-api/schemas.ts']) assert.equal(await refused('server/sandbox/routes/some-module.ts', from), 1, from);
+    assert.equal(await refused('server/sandbox/some-module.ts', '../contract/index.ts'), 0);
+    assert.equal(await refused('server/sandbox/some-module.test.ts', '../proxy/index.ts'), 0, 'a test may use any part');
   });
 });
