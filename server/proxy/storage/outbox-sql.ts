@@ -5,7 +5,7 @@
 // its taking back of a gone process's rows, PostgreSQL's SKIP LOCKED claims,
 // key leases and resume chunks. Times are the proxy's clock (ms), passed in.
 import type { NewApplication } from './application-store.ts';
-import type { SqlValue } from './sql-outbox.ts';
+import type { SqlValue } from './sql.ts';
 
 /** What `outbox list` and logs may show: every column but the personal data, and whether the row still holds some. */
 const SUMMARY_COLUMNS = `reference, created_at, campaign_id, company_id, resume_type, resume_bytes, status, attempts,

@@ -36,10 +36,12 @@ import { OUTBOX_SQL, enqueueParams } from './outbox-sql.ts';
 import { migratePostgres } from './postgres-schema.ts';
 import { inTransaction } from './postgres.ts';
 import { deleteResumeChunks, openResumeChunks, writeResumeChunks } from './resume-chunks.ts';
-import { SqlOutbox, holdsEmail, keysToErase, rateWindow, toClaimed, wantedEmail } from './sql-outbox.ts';
-import type { KeyWithAnswer, Raw, Sql, SqlValue } from './sql-outbox.ts';
+import { SqlOutbox, holdsEmail, keysToErase, rateWindow, toClaimed } from './sql-outbox.ts';
+import type { KeyWithAnswer } from './sql-outbox.ts';
+import { wantedEmail } from './sql.ts';
+import type { Raw, Sql, SqlValue } from './sql.ts';
 import type { ApplicationEventType } from '../../public-api/webhook-events.ts';
-import { SqlWebhookEvents } from './webhook-store.ts';
+import { SqlWebhookEvents } from './sql-webhook-events.ts';
 import type { WebhookEventOptions } from './webhook-store.ts';
 import { WEBHOOK_SQL, applicationEventParams } from './webhooks-sql.ts';
 

@@ -4,21 +4,13 @@
 // store: node:sqlite's are synchronous (an await inside one would let other
 // requests' statements in), PostgreSQL's hold a client of the pool.
 import { LeaseLostError } from './application-store.ts';
-import type { ApplicationPayload, ClaimedRow, Lease, OutboxRow, OutboxStatus, OutboxSummary, RateCount, ReceiptState, StatusCheck } from './application-store.ts';
+import type { ClaimedRow, Lease, OutboxRow, OutboxStatus, OutboxSummary, RateCount, ReceiptState, StatusCheck } from './application-store.ts';
 import type { Utm } from '../../public-api/campaign-tracking.ts';
 import { OUTBOX_SQL } from './outbox-sql.ts';
 import { SOURCE_REFUSAL_SQL } from './source-refusals-sql.ts';
 import { STATUS_SQL } from './status-sql.ts';
-
-export type SqlValue = string | number | null;
-export type Raw = Record<string, unknown>;
-
-/** Runs one statement of outbox-sql.ts on a store's database (or on the client of its transaction). */
-export interface Sql {
-  all(text: string, params?: readonly SqlValue[]): Promise<Raw[]>;
-  /** Answers how many rows the statement changed. */
-  run(text: string, params?: readonly SqlValue[]): Promise<number>;
-}
+import { parsePayload } from './sql.ts';
+import type { Raw, Sql } from './sql.ts';
 
 // pg reads bigint as a string (it may pass 2^53): ours are milliseconds and ids, well below.
 const BIGINT_COLUMNS = [
@@ -39,12 +31,6 @@ function parseUtm(value: unknown): Utm | null {
   return (typeof value === 'string' ? JSON.parse(value) : value) as Utm;
 }
 
-/** A payload as stored: JSON text (SQLite) or already parsed (PostgreSQL jsonb). */
-export function parsePayload(value: unknown): ApplicationPayload | null {
-  if (value === null || value === undefined) return null;
-  return (typeof value === 'string' ? JSON.parse(value) : value) as ApplicationPayload;
-}
-
 export function toRow(raw: Raw): OutboxRow {
   const { lease_owner: _owner, lease_until: _until, lease_token: _token, ...rest } = numbers(raw);
   return { ...(rest as unknown as OutboxRow), payload: parsePayload(raw.payload) };
@@ -63,14 +49,6 @@ export function toSummary(raw: Raw): OutboxSummary {
 export function rateWindow(bucket: string, windowMs: number, now: number): { key: string; resetAt: number } {
   const start = Math.floor(now / windowMs) * windowMs;
   return { key: `${bucket}@${start}`, resetAt: start + windowMs };
-}
-
-/** The address a right-to-erasure request names, as both stores compare it (trimmed, lower-cased by JavaScript). */
-export function wantedEmail(email: string): string {
-  const wanted = email.trim().toLowerCase();
-  // An empty address would match every stored answer.
-  if (!wanted.includes('@')) throw new Error('eraseByEmail needs an email address');
-  return wanted;
 }
 
 /** Whether a stored payload is the application of `wanted`. */

@@ -2,7 +2,7 @@
 // transactions (node:sqlite): no await between a change and its event.
 import type { ApplicationEventType } from '../../public-api/webhook-events.ts';
 import { OUTBOX_SQL } from './outbox-sql.ts';
-import type { Raw, SqlValue } from './sql-outbox.ts';
+import type { Raw, SqlValue } from './sql.ts';
 import type { WebhookEventOptions } from './webhook-store.ts';
 import { WEBHOOK_SQL, applicationEventParams } from './webhooks-sql.ts';
 

@@ -27,10 +27,12 @@ import type { OutboxStatus, Outcome, RetryResult, StoreOptions } from './applica
 import type { MigrationReport } from './migrations.ts';
 import { OUTBOX_SQL, enqueueParams } from './outbox-sql.ts';
 import { ResumeFiles } from './resume-files.ts';
-import { SqlOutbox, holdsEmail, keysToErase, rateWindow, toClaimed, wantedEmail } from './sql-outbox.ts';
-import type { KeyWithAnswer, Raw, Sql, SqlValue } from './sql-outbox.ts';
+import { SqlOutbox, holdsEmail, keysToErase, rateWindow, toClaimed } from './sql-outbox.ts';
+import type { KeyWithAnswer } from './sql-outbox.ts';
+import { wantedEmail } from './sql.ts';
+import type { Raw, Sql, SqlValue } from './sql.ts';
 import type { ApplicationEventType } from '../../public-api/webhook-events.ts';
-import { SqlWebhookEvents } from './webhook-store.ts';
+import { SqlWebhookEvents } from './sql-webhook-events.ts';
 import { SqliteEvents } from './sqlite-events.ts';
 import { WEBHOOK_SQL } from './webhooks-sql.ts';
 import { toSqlite } from './sqlite-dialect.ts';

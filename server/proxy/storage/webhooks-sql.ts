@@ -6,14 +6,9 @@
 import { randomBytes } from 'node:crypto';
 import { ApplicationEvent } from '../../public-api/webhook-events.ts';
 import type { ApplicationEventType, WebhookCandidate } from '../../public-api/webhook-events.ts';
-import { parsePayload } from './sql-outbox.ts';
-import type { Raw, SqlValue } from './sql-outbox.ts';
-
-/** How long an event is retried before it is marked failed (and kept, for `webhooks retry`). */
-export const WEBHOOK_RETRY_FOR_MS = 3 * 24 * 60 * 60 * 1000;
-
-export const WEBHOOK_EVENT_STATUSES = ['pending', 'delivering', 'delivered', 'failed'] as const;
-export type WebhookEventStatus = (typeof WEBHOOK_EVENT_STATUSES)[number];
+import { parsePayload } from './sql.ts';
+import type { Raw, SqlValue } from './sql.ts';
+import { WEBHOOK_RETRY_FOR_MS } from './webhook-store.ts';
 
 /**
  * Migration 5 of both databases, one spelling: SQLite reads bigint and text
