@@ -134,6 +134,11 @@ export function refusesControlCharacters(formName: string, value: string): boole
   return hasControlCharacters(value, field?.kind === 'textarea' ? 'lines' : 'line');
 }
 
+/** The field of a rule: its first control (the phone's code, for `phone`). */
+export function fieldOf<R extends Entry['rule']>(rule: R): Extract<Entry, { rule: R }> {
+  return APPLICATION_FORM.find((f): f is Extract<Entry, { rule: R }> => f.rule === rule)!;
+}
+
 /** The form name a field is posted under. */
 export function postedName(field: FormField): string {
   return field.posted ?? field.id;

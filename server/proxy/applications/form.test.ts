@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { DEFAULT_FIELD_MODES } from '../../public-api/application-form.ts';
+import { DEFAULT_FIELD_MODES, fieldOf, postedName } from '../../public-api/application-form.ts';
 import type { ConfigurableField, FieldMode } from '../../public-api/application-form.ts';
 import { FIELD_MESSAGES, checkForm, emailBucket, fingerprintOf } from './form.ts';
 import type { ParsedForm } from './multipart.ts';
@@ -151,6 +151,17 @@ describe('checkForm', () => {
   it('counts the cover letter in characters, at most 10,000', () => {
     assert.deepEqual(codes({ ...VALID, cover_letter: '😀'.repeat(10_000) }), []);
     assert.deepEqual(codes({ ...VALID, cover_letter: 'é'.repeat(10_001) }), [['cover_letter', 'too_long']]);
+  });
+
+  it('reads the consent and the cover letter under the form names the form table gives them', () => {
+    const consent = postedName(fieldOf('consent'));
+    const letter = postedName(fieldOf('cover_letter'));
+    const unticked = Object.fromEntries(Object.entries(VALID).filter(([name]) => name !== consent));
+    assert.deepEqual(codes(unticked), [[consent, 'consent_required']]);
+    const { checked } = checkForm(parsed({ ...unticked, [consent]: 'true', [letter]: 'Dear team' }), modes());
+    assert.equal(checked?.payload.applicant[consent as keyof typeof checked.payload.applicant], true);
+    assert.equal(checked?.payload.cover_letter, 'Dear team');
+    assert.deepEqual(codes({ ...VALID, [letter]: 'a'.repeat(fieldOf('cover_letter').maxlength + 1) }), [[letter, 'too_long']]);
   });
 
   describe('the phone', () => {

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import { JobboardApplicantInput, LOCALES } from '../../contract/index.ts';
-import { APPLICATION_FORM, MAX_COVER_LETTER_CHARS, invalidCodeOf, postedName, refusesControlCharacters } from '../../public-api/application-form.ts';
+import { APPLICATION_FORM, fieldOf, invalidCodeOf, postedName, refusesControlCharacters } from '../../public-api/application-form.ts';
 import type { ConfigurableField, FieldMode } from '../../public-api/application-form.ts';
 import { UTM_FIELDS, keepUtm } from '../../public-api/campaign-tracking.ts';
 import type { KeptUtm, Utm } from '../../public-api/campaign-tracking.ts';
@@ -66,8 +66,15 @@ const applicantShape = JobboardApplicantInput.shape;
 
 /** The one-line text fields of the form (the email, the phone and the cover letter have their own rules). */
 const LINE_FIELDS = APPLICATION_FORM.filter((f) => f.kind === 'text' || f.kind === 'url').map(postedName);
-/** The opt-in checkboxes (the consent, posted under another name, has its own rule). */
+/** The opt-in checkboxes (the consent has its own rule). */
 const OPT_IN_FIELDS = APPLICATION_FORM.filter((f) => f.kind === 'checkbox' && f.rule !== 'consent');
+/** The consent's form name: the applicant field it fills, ticked or left out. */
+const CONSENT = postedName(fieldOf('consent'));
+/** The cover letter: sent upstream as an application comment, not an applicant field, with a limit of its own. */
+const COVER_LETTER = postedName(fieldOf('cover_letter'));
+const MAX_COVER_LETTER_CHARS = fieldOf('cover_letter').maxlength;
+/** The board's rule (FORM_FIELDS) of each form name: the phone's two controls share one. */
+const RULE_OF = new Map<string, string>(APPLICATION_FORM.map((f) => [postedName(f), f.rule]));
 
 /** Which per-field code a contract issue on this applicant field becomes. */
 function codeFor(field: string, issue: z.core.$ZodIssue): string {
@@ -87,10 +94,7 @@ export function checkForm(form: ParsedForm, fields: Record<ConfigurableField, Fi
     const t = v.trim();
     return t === '' ? undefined : t;
   };
-  const modeOf = (name: string): FieldMode => {
-    if (name === 'phone_code' || name === 'phone_number') return fields.phone;
-    return (fields as Record<string, FieldMode>)[name] ?? 'optional';
-  };
+  const modeOf = (name: string): FieldMode => (fields as Record<string, FieldMode>)[RULE_OF.get(name) ?? name] ?? 'optional';
   /** The value of a text field the board shows; undefined when hidden or empty. */
   const text = (name: string): string | undefined => {
     const mode = modeOf(name);
@@ -139,10 +143,10 @@ export function checkForm(form: ParsedForm, fields: Record<ConfigurableField, Fi
   }
 
   // consent and opt-ins
-  const consent = checkbox(form.fields.get('is_legals_accepted_by_manager'));
-  if (consent === 'invalid') errors.push(problem('is_legals_accepted_by_manager', 'invalid_value', 'Send true when ticked.'));
-  else if (fields.consent === 'required' && !consent) errors.push(problem('is_legals_accepted_by_manager', 'consent_required'));
-  else if (fields.consent !== 'hidden' && consent) applicant.is_legals_accepted_by_manager = true;
+  const consent = checkbox(form.fields.get(CONSENT));
+  if (consent === 'invalid') errors.push(problem(CONSENT, 'invalid_value', 'Send true when ticked.'));
+  else if (modeOf(CONSENT) === 'required' && !consent) errors.push(problem(CONSENT, 'consent_required'));
+  else if (modeOf(CONSENT) !== 'hidden' && consent) applicant[CONSENT] = true;
   for (const field of OPT_IN_FIELDS) {
     const name = postedName(field);
     const v = checkbox(form.fields.get(name));
@@ -152,13 +156,13 @@ export function checkForm(form: ParsedForm, fields: Record<ConfigurableField, Fi
   }
 
   // cover letter: its own limit (the API would take 20,000 in a comment)
-  const coverLetter = text('cover_letter');
+  const coverLetter = text(COVER_LETTER);
   if (coverLetter !== undefined && [...coverLetter].length > MAX_COVER_LETTER_CHARS) {
-    errors.push(problem('cover_letter', 'too_long', `At most ${MAX_COVER_LETTER_CHARS} characters.`));
+    errors.push(problem(COVER_LETTER, 'too_long', `At most ${MAX_COVER_LETTER_CHARS} characters.`));
   }
 
   // No control character in a candidate's text, each refused on its own field (unless refused already).
-  for (const [name, value] of [...Object.entries(applicant), ['cover_letter', coverLetter] as const]) {
+  for (const [name, value] of [...Object.entries(applicant), [COVER_LETTER, coverLetter] as const]) {
     if (typeof value === 'string' && refusesControlCharacters(name, value) && !errors.some((e) => e.field === name)) {
       errors.push(problem(name, invalidCodeOf(name), 'Remove the invisible control characters (such as NUL) from this text.'));
     }
