@@ -2,13 +2,13 @@
 // middleware of the app is the one place that turns it into a response, so
 // no upstream error body or stack ever reaches a browser.
 import { PROBLEMS } from '../public-api/problems.ts';
-import type { ProblemCode } from '../public-api/problems.ts';
+import type { FieldCode, ProblemCode } from '../public-api/problems.ts';
 
 export const PROBLEM_TYPE_BASE = 'https://jobboard-connector.dev/problems/';
 
 export interface FieldProblem {
   field: string;
-  code: string;
+  code: FieldCode;
   message: string;
 }
 

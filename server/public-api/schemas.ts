@@ -7,6 +7,7 @@ import { JOB_TYPES, JobboardApplicantInput, LOCALES, PER_PAGE_MAX, RESUME_TYPES,
 import { APPLICATION_FORM, CONFIGURABLE_FIELDS, FIELD_MODES, postedName, upstreamName } from './application-form.ts';
 import type { ConfigurableField, FieldKind, FieldMode, FormField } from './application-form.ts';
 import { MAX_UTM_CHARS, UTM_FIELDS } from './campaign-tracking.ts';
+import { FIELD_CODES } from './problems.ts';
 import { DEFAULT_OFFER_PARAM, DEFAULT_RADIUS_KM, LIST_PRESETS, LIST_SORTS, MAX_RADIUS_KM } from './list-params.ts';
 
 /** Query values: an empty or blank parameter counts as absent ("?city=&q=%20" is no filter). */
@@ -238,7 +239,11 @@ export const ConfigResponse = z.object({
 });
 export type ConfigResponse = z.infer<typeof ConfigResponse>;
 
-export const FieldProblemSchema = z.object({ field: z.string(), code: z.string(), message: z.string() });
+export const FieldProblemSchema = z.object({
+  field: z.string(),
+  code: z.enum(FIELD_CODES).describe('Stable code the widget maps to a localised message'),
+  message: z.string(),
+});
 
 export const ProblemSchema = z
   .object({

@@ -1,6 +1,6 @@
 // The application form: every field checked with the contract's schemas and
 // the board's field configuration (FORM_FIELDS), each problem mapped to the
-// per-field code of PUBLIC-API.md so the widget can say it in the
+// per-field code of public-api/problems.ts so the widget can say it in the
 // candidate's language.
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
@@ -9,24 +9,14 @@ import { APPLICATION_FORM, fieldOf, invalidCodeOf, postedName, refusesControlCha
 import type { ConfigurableField, FieldMode } from '../../public-api/application-form.ts';
 import { UTM_FIELDS, keepUtm } from '../../public-api/campaign-tracking.ts';
 import type { KeptUtm, Utm } from '../../public-api/campaign-tracking.ts';
+import { FIELD_PROBLEMS } from '../../public-api/problems.ts';
+import type { FieldCode } from '../../public-api/problems.ts';
 import type { FieldProblem } from '../problem.ts';
 import type { ParsedForm } from './multipart.ts';
 import type { ApplicationPayload } from '../storage/application-store.ts';
 
-/** The English message of each per-field code (the widget shows its own, by code). */
-export const FIELD_MESSAGES: Record<string, string> = {
-  required: 'This field is required.',
-  invalid_email: 'Enter a valid email address.',
-  invalid_url: 'Enter a web address starting with http:// or https://.',
-  invalid_phone: 'Enter a valid phone number.',
-  invalid_value: 'This value is not accepted.',
-  too_long: 'This text is too long.',
-  consent_required: 'You must accept the processing of your data to apply.',
-  file_required: 'Attach your resume.',
-};
-
-function problem(field: string, code: string, message?: string): FieldProblem {
-  return { field, code, message: message ?? FIELD_MESSAGES[code] ?? 'This value is not accepted.' };
+function problem(field: string, code: FieldCode, message?: string): FieldProblem {
+  return { field, code, message: message ?? FIELD_PROBLEMS[code] };
 }
 
 /** Checkbox values: `true`, `on` or `1` is ticked; absent or `false` is not. */
@@ -77,7 +67,7 @@ const MAX_COVER_LETTER_CHARS = fieldOf('cover_letter').maxlength;
 const RULE_OF = new Map<string, string>(APPLICATION_FORM.map((f) => [postedName(f), f.rule]));
 
 /** Which per-field code a contract issue on this applicant field becomes. */
-function codeFor(field: string, issue: z.core.$ZodIssue): string {
+function codeFor(field: string, issue: z.core.$ZodIssue): FieldCode {
   return issue.code === 'too_big' ? 'too_long' : invalidCodeOf(field);
 }
 
