@@ -255,6 +255,10 @@ export const ProblemSchema = z
     errors: z.array(FieldProblemSchema).optional(),
   })
   .describe('RFC 9457 problem details, served as application/problem+json');
+export type FieldProblem = z.infer<typeof FieldProblemSchema>;
+export type ProblemBody = z.infer<typeof ProblemSchema>;
+/** What a problem says, as the proxy's ProblemError and the widget's both hold it. */
+export type Problem = Pick<ProblemBody, 'status' | 'code' | 'errors'>;
 
 const checkbox = z.enum(['true', 'on', '1', 'false', 'off', '0']).describe('Ticked when true, on or 1');
 /** What a required checkbox (the consent) must send: the proxy refuses the form unless it is ticked. */
