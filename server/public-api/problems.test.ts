@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { FIELD_CODES, FIELD_PROBLEMS } from './problems.ts';
 
-const PUBLIC_API_DOC = new URL('../proxy/PUBLIC-API.md', import.meta.url);
+const PUBLIC_API_DOC = new URL('README.md', import.meta.url);
 
 describe('the per-field codes', () => {
   it('each have an English sentence of their own', () => {

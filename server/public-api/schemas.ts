@@ -1,4 +1,4 @@
-// zod schemas of the proxy's public HTTP API (server/proxy/PUBLIC-API.md):
+// zod schemas of the proxy's public HTTP API (README.md beside them):
 // the proxy parses query strings with them, /api/openapi.json is generated
 // from them, and the widget takes their types (import type only: zod stays
 // out of its bundle).
@@ -162,7 +162,7 @@ export type EmploymentType = (typeof EMPLOYMENT_TYPES)[number];
 /**
  * What GET /api/campaigns/:id/jobposting answers, for the OpenAPI document and
  * the tests. catalogue/job-posting.ts builds it, typed with schema-dts;
- * PUBLIC-API.md ("JobPosting") says where each property comes from.
+ * server/public-api/README.md ("JobPosting") says where each property comes from.
  */
 export const JobPostingAnswer = z
   .object({

@@ -1,4 +1,4 @@
-// The proxy's public HTTP API (server/proxy/PUBLIC-API.md), on `fetch` for
+// The proxy's public HTTP API (server/public-api/README.md), on `fetch` for
 // JSON and `XMLHttpRequest` for the upload: XHR is the only way to report
 // upload progress over HTTP/1.1, and `abort()` is the candidate's cancel.
 // No ky, no zod here: every kilobyte is paid by every visitor of the board.
