@@ -14,7 +14,7 @@ import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSyn
 import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
 import { promisify } from 'node:util';
-import { BOARD_ORIGIN, apply, uniqueEmail, validFields } from './proxy-apply-support.ts';
+import { BOARD_ORIGIN, apply, uniqueEmail, validFields } from './proxy-apply.test-support.ts';
 import { eventually } from '../server/test/poll.ts';
 import { pdf } from '../server/test/files.ts';
 import { DEMO_KEYS } from '../server/sandbox/index.ts';

@@ -8,7 +8,7 @@ import { CampaignListQuery } from '../../public-api/schemas.ts';
 import { ProblemError } from '../problem.ts';
 import { openCatalogueStore } from '../storage/catalogue-sqlite.ts';
 import { toCatalogueCampaign } from './catalogue.ts';
-import { upstreamCampaign } from './fixtures.ts';
+import { upstreamCampaign } from './fixtures.test-support.ts';
 import { createCatalogueReader, listKey, searchOverBudgetProblem } from './reader.ts';
 import { SearchOverBudgetError } from './search-text.ts';
 

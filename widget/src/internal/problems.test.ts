@@ -6,7 +6,7 @@ import { FIELD_CODES, PROBLEM_CODES } from '../../../server/public-api/problems.
 import type { ProblemCode } from '../../../server/public-api/problems.ts';
 import { useLocale } from './localize.ts';
 import { fieldMessage, problemMessage } from './messages.ts';
-import { locales } from './test-helpers.ts';
+import { locales } from './test-support.ts';
 
 /**
  * Codes a candidate only meets through a fault on our side (the widget always
