@@ -23,7 +23,8 @@ const SERVER_BUT_CONTRACTS_AND_TEST_FILES = {
   regex: '(^|/)server/(?!contract/|public-api/|test/)',
   message: SERVER_BUT_CONTRACTS.message,
 };
-const WIDGET_TEST_FILES = ['widget/**/*.test.ts', 'widget/src/internal/test-helpers.ts', 'widget/test-server/**'];
+// Test helpers beside the sources are named *test-support.ts (test-support.ts for a folder's, <subject>.test-support.ts for one subject's).
+const WIDGET_TEST_FILES = ['widget/**/*.test.ts', 'widget/**/*test-support.ts', 'widget/test-server/**'];
 
 // The server's parts import downwards only (tests may use any part): the
 // recruitment API's contract nothing of ours but the OpenAPI helper; the

@@ -41,10 +41,10 @@ export const COMPILE_HINT = '//# allFunctionsCalledOnLoad';
  * Opens the apply form's module with V8's compile hint: Chromium then
  * compiles all of its functions at once, rather than each one again at its
  * first call, and nearly all of them run as a page with a form loads (its
- * fields, rules, draft and controller). In interleaved A/B runs of the
- * widget bench the form was interactive 2 to 5 ms sooner. widget.js has no
- * hint: on a page with only a form, the offers' code in it would be compiled
- * for nothing, and the form came no sooner with it. Other browsers read a
+ * fields, rules, draft and controller), so the form is interactive sooner
+ * (BENCHMARKS.md, "Figures behind the code"). widget.js has no hint: on a
+ * page with only a form, the offers' code in it would be compiled for
+ * nothing, and the form came no sooner with it. Other browsers read a
  * comment.
  */
 export function compileHints(): Plugin {
@@ -64,8 +64,8 @@ const MESSAGE_ID = /'s([0-9a-f]{16})'/g;
 /**
  * The shortest prefix of the translations' ids (hex hashes of the English
  * texts, 17 characters each) that still tells every message apart. The
- * translations are keyed by it in the bundle, which saves about 1.5 KB
- * gzipped: random hex is the one thing in the bundle gzip cannot shrink.
+ * translations are keyed by it in the bundle: random hex is the one thing in
+ * the bundle gzip cannot shrink.
  */
 function messageIdLength(): number {
   const ids = new Set<string>();
@@ -126,8 +126,7 @@ export default defineConfig({
     outDir: 'dist/widget',
     emptyOutDir: true,
     target: 'es2022',
-    // Terser, then the bundler's own minifier: 140 bytes gzipped fewer than
-    // either alone.
+    // Terser, then the bundler's own minifier: smaller gzipped than either alone.
     minify: 'terser',
     terserOptions: { module: true, compress: { passes: 2 } },
     // Lib mode keeps whitespace in ES output (for tree shaking by bundlers);

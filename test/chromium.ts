@@ -16,8 +16,8 @@ const PLAYWRIGHT_DISABLED_FEATURES = [
 /**
  * What the tests' Chromium runs without: Playwright's list, and the address
  * bar's popup as a web page of its own, which every new browser context
- * otherwise loads in another renderer while the page under test loads (on
- * two cores it took the widget bench's apply form from about 55 to 90 ms).
+ * otherwise loads in another renderer while the page under test loads,
+ * slowing the page measured (BENCHMARKS.md, "Figures behind the code").
  * Puppeteer turns it off by default too.
  */
 const DISABLED_FEATURES = [...PLAYWRIGHT_DISABLED_FEATURES, 'WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'];

@@ -12,8 +12,8 @@ import { DEMO_KEYS } from '../server/sandbox/index.ts';
 import { ListApplicantsQuery, ListApplicationsQuery, ListCampaignsQuery } from '../server/contract/index.ts';
 import { EmbedQuery } from '../server/public-api/schemas.ts';
 import { FORM_FIELD_NAMES } from '../server/public-api/application-form.ts';
-import { BOARD_ORIGIN, formOf, startApplyWorld, uniqueEmail, validFields } from './proxy-apply-support.ts';
-import type { ApplyWorld } from './proxy-apply-support.ts';
+import { BOARD_ORIGIN, formOf, startApplyWorld, uniqueEmail, validFields } from './proxy-apply.test-support.ts';
+import type { ApplyWorld } from './proxy-apply.test-support.ts';
 
 const MARKER = 'zq7hostile';
 const HOSTILE = `<img src=x onerror=alert(1)>${MARKER}`;

@@ -13,8 +13,8 @@ import { promisify } from 'node:util';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { DEMO_KEYS } from '../server/sandbox/index.ts';
 import * as files from '../server/test/files.ts';
-import { fetch, startApplyWorld, uniqueEmail } from './proxy-apply-support.ts';
-import type { ApplyWorld } from './proxy-apply-support.ts';
+import { fetch, startApplyWorld, uniqueEmail } from './proxy-apply.test-support.ts';
+import type { ApplyWorld } from './proxy-apply.test-support.ts';
 
 const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, '..');

@@ -17,8 +17,8 @@ import { pdf } from '../server/test/files.ts';
 import { captureLogs } from '../server/test/logs.ts';
 import { eventually } from '../server/test/poll.ts';
 import { admin } from '../server/test/sandbox-admin.ts';
-import { BOARD_ORIGIN, apply, proxyEnv, startApplyWorld, upstreamApplications, validFields } from './proxy-apply-support.ts';
-import type { ApplyWorld } from './proxy-apply-support.ts';
+import { BOARD_ORIGIN, apply, proxyEnv, startApplyWorld, upstreamApplications, validFields } from './proxy-apply.test-support.ts';
+import type { ApplyWorld } from './proxy-apply.test-support.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'jbc-owner-only-'));
 // The usual umask, under which files are created world-readable unless created otherwise.

@@ -14,7 +14,7 @@ import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSyn
 import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
 import { promisify } from 'node:util';
-import { BOARD_ORIGIN, apply, uniqueEmail, validFields } from './proxy-apply-support.ts';
+import { BOARD_ORIGIN, apply, uniqueEmail, validFields } from './proxy-apply.test-support.ts';
 import { eventually } from '../server/test/poll.ts';
 import { pdf } from '../server/test/files.ts';
 import { DEMO_KEYS } from '../server/sandbox/index.ts';
@@ -27,7 +27,7 @@ const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, '..');
 /** A campaign the demo seed broadcasts on the demo job board. */
 const DEMO_CAMPAIGN = 13;
-// 600 KB until the package shipped the guides it cites (the partners' guide, PUBLIC-API.md, the
+// 600 KB until the package shipped the guides it cites (the partners' guide, the public API, the
 // module READMEs, BENCHMARKS.md, the mount example): 616 KB with them and that release's code;
 // 722 KB with webhooks, the status sync and receipt, ranked search, feeds and their OpenAPI pages;
 // 773 KB with the release that bounded search, uploads and webhook reads (their code, guides and
@@ -37,7 +37,7 @@ const MAX_TARBALL_BYTES = 800 * 1024;
 /** The commands whose --help a partner reads. */
 const COMMANDS = ['sandbox', 'proxy', 'outbox', 'webhooks', 'status-sync', 'migrate', 'demo', 'widget-tag'];
 
-/** Documents a text names (`server/proxy/README.md`, `PUBLIC-API.md`, `examples/mount-in-express.mjs`), as written. */
+/** Documents a text names (`server/proxy/README.md`, `public-api/README.md`, `examples/mount-in-express.mjs`), as written. */
 function citedDocuments(text: string): string[] {
   return [...new Set([...text.matchAll(/(?<![\w/.-])((?:\.\.?\/)*[\w-]+(?:\/[\w.-]+)*\.(?:md|mjs))\b/g)].map((m) => m[1] as string))];
 }
@@ -45,7 +45,7 @@ function citedDocuments(text: string): string[] {
 /**
  * The packed file a citation in `from` (a packed path) names: relative to the
  * citing file, else to the package root, else the one packed file whose path
- * ends with it (`PUBLIC-API.md`, `applications/README.md` in the proxy's row).
+ * ends with it (`applications/README.md` in the proxy's row).
  * Undefined when none is packed.
  */
 function packedFileCited(cited: string, from: string, files: string[]): string | undefined {
@@ -136,7 +136,7 @@ describe('the packed package', () => {
   it('holds every document its Markdown files cite, and the files those cite in turn', () => {
     const shippedDocs = packed.filter((f) => f.endsWith('.md'));
     // The guides a partner is sent to from the README.
-    for (const guide of ['server/proxy/README.md', 'server/proxy/PUBLIC-API.md', 'server/proxy/applications/README.md', 'server/sandbox/README.md', 'server/client/README.md', 'widget/README.md', 'server/proxy/examples/mount-in-express.mjs']) {
+    for (const guide of ['server/proxy/README.md', 'server/public-api/README.md', 'server/proxy/applications/README.md', 'server/sandbox/README.md', 'server/client/README.md', 'widget/README.md', 'server/proxy/examples/mount-in-express.mjs']) {
       assert.ok(packed.includes(guide), `${guide} is not in the tarball`);
     }
     const missing = shippedDocs.flatMap((doc) =>

@@ -9,8 +9,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { eventually } from '../server/test/poll.ts';
 import { admin } from '../server/test/sandbox-admin.ts';
-import { apply, assertCreatedOnceAtTheWire, fetch, runOutboxCommand, startApplyWorld, validFields } from './proxy-apply-support.ts';
-import type { ApplyWorld, WorldOptions } from './proxy-apply-support.ts';
+import { apply, assertCreatedOnceAtTheWire, fetch, runOutboxCommand, startApplyWorld, validFields } from './proxy-apply.test-support.ts';
+import type { ApplyWorld, WorldOptions } from './proxy-apply.test-support.ts';
 import { SQLITE_STORE, postgresStore } from './proxy-stores.ts';
 import type { ScenarioStore } from './proxy-stores.ts';
 

@@ -5,7 +5,7 @@
 // create and before the outbox can record it: the worst crash window.
 import { loadProxyConfig } from '../server/proxy/config.ts';
 import { createLogger } from '../server/proxy/logger.ts';
-import { startProxyStack } from './proxy-apply-support.ts';
+import { startProxyStack } from './proxy-apply.test-support.ts';
 
 const crashAfterCreate = process.env.TEST_CRASH_AFTER_UPSTREAM_CREATE === '1';
 const baseBackoffMs = Number(process.env.TEST_BASE_BACKOFF_MS ?? 200);

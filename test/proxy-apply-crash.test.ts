@@ -14,10 +14,10 @@ import pg from 'pg';
 import { after, before, describe, it } from 'node:test';
 import { startSandbox } from '../server/sandbox/index.ts';
 import type { RunningSandbox } from '../server/sandbox/index.ts';
-import { apply, assertCreatedOnceAtTheWire, fetch, proxyEnv, setDuplicateApplications, upstreamApplicantCount, upstreamApplications, validFields } from './proxy-apply-support.ts';
+import { apply, assertCreatedOnceAtTheWire, fetch, proxyEnv, setDuplicateApplications, upstreamApplicantCount, upstreamApplications, validFields } from './proxy-apply.test-support.ts';
 import { admin } from '../server/test/sandbox-admin.ts';
 import { eventually } from '../server/test/poll.ts';
-import type { Fields } from './proxy-apply-support.ts';
+import type { Fields } from './proxy-apply.test-support.ts';
 import { scenarioMatrix } from './proxy-stores.ts';
 import type { ScenarioStore } from './proxy-stores.ts';
 

@@ -7,8 +7,8 @@ import { after, afterEach, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { TEST_DATABASE_URL } from '../server/test/postgres.ts';
 import { eventually } from '../server/test/poll.ts';
-import { applyInTwoParts, startApplyWorld, upstreamApplicantCount, validFields } from './proxy-apply-support.ts';
-import type { ApplyWorld } from './proxy-apply-support.ts';
+import { applyInTwoParts, startApplyWorld, upstreamApplicantCount, validFields } from './proxy-apply.test-support.ts';
+import type { ApplyWorld } from './proxy-apply.test-support.ts';
 import { postgresStore } from './proxy-stores.ts';
 
 const store = await postgresStore();

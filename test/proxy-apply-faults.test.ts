@@ -11,10 +11,10 @@ import pino from 'pino';
 import { loadProxyConfig } from '../server/proxy/config.ts';
 import { startProxy } from '../server/proxy/index.ts';
 import { DEMO_KEYS, startSandbox } from '../server/sandbox/index.ts';
-import { apply, assertCreatedOnceAtTheWire, fetch, proxyEnv, runOutboxCommand, startApplyWorld, upstreamApplicantCount, upstreamApplications, validFields } from './proxy-apply-support.ts';
+import { apply, assertCreatedOnceAtTheWire, fetch, proxyEnv, runOutboxCommand, startApplyWorld, upstreamApplicantCount, upstreamApplications, validFields } from './proxy-apply.test-support.ts';
 import { admin } from '../server/test/sandbox-admin.ts';
 import { eventually } from '../server/test/poll.ts';
-import type { ApplyWorld } from './proxy-apply-support.ts';
+import type { ApplyWorld } from './proxy-apply.test-support.ts';
 import { scenarioMatrix } from './proxy-stores.ts';
 
 // How long to wait for the outbox to reach a state before failing. A bound, not a

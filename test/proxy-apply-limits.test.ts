@@ -7,8 +7,8 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { connect } from 'node:net';
 import type { Socket } from 'node:net';
-import { apply, fetch, startApplyWorld, validFields } from './proxy-apply-support.ts';
-import type { ApplyWorld } from './proxy-apply-support.ts';
+import { apply, fetch, startApplyWorld, validFields } from './proxy-apply.test-support.ts';
+import type { ApplyWorld } from './proxy-apply.test-support.ts';
 import { freshDatabase, skipWithoutPostgres } from '../server/test/postgres.ts';
 
 /** A POST whose headers announce a body of `length` bytes, of which only `sent` are sent: an upload in progress. */

@@ -21,10 +21,10 @@ import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { FORM_FIELD_NAMES } from '../server/public-api/application-form.ts';
 import * as files from '../server/test/files.ts';
-import { BOARD_ORIGIN, fetch, startApplyWorld, uniqueEmail, validFields } from './proxy-apply-support.ts';
+import { BOARD_ORIGIN, fetch, startApplyWorld, uniqueEmail, validFields } from './proxy-apply.test-support.ts';
 import { admin } from '../server/test/sandbox-admin.ts';
 import { eventually } from '../server/test/poll.ts';
-import type { ApplyWorld } from './proxy-apply-support.ts';
+import type { ApplyWorld } from './proxy-apply.test-support.ts';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 120);
 /** The sandbox's rate window; the client's budget counts over half a second more, as its minute has a second of slack. */

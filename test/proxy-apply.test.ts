@@ -17,11 +17,11 @@ import {
   upstreamApplicantCount,
   upstreamApplications,
   validFields,
-} from './proxy-apply-support.ts';
+} from './proxy-apply.test-support.ts';
 import * as files from '../server/test/files.ts';
 import { admin } from '../server/test/sandbox-admin.ts';
 import { eventually } from '../server/test/poll.ts';
-import type { ApplyWorld } from './proxy-apply-support.ts';
+import type { ApplyWorld } from './proxy-apply.test-support.ts';
 
 function fieldCodes(body: Record<string, unknown>): [string, string][] {
   return ((body.errors ?? []) as { field: string; code: string }[]).map((e) => [e.field, e.code]);

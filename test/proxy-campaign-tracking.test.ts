@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { eventually } from '../server/test/poll.ts';
-import { apply, fetch, startApplyWorld, validFields, BOARD_ORIGIN } from './proxy-apply-support.ts';
-import type { ApplyWorld } from './proxy-apply-support.ts';
+import { apply, fetch, startApplyWorld, validFields, BOARD_ORIGIN } from './proxy-apply.test-support.ts';
+import type { ApplyWorld } from './proxy-apply.test-support.ts';
 
 const SETTLE_MS = 60_000;
 

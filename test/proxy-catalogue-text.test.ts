@@ -11,8 +11,8 @@ import pg from 'pg';
 import { createClient } from '../server/client/index.ts';
 import { DEMO_KEYS } from '../server/sandbox/index.ts';
 import { admin } from '../server/test/sandbox-admin.ts';
-import { apply, fetch, startApplyWorld, validFields } from './proxy-apply-support.ts';
-import type { ApplyWorld } from './proxy-apply-support.ts';
+import { apply, fetch, startApplyWorld, validFields } from './proxy-apply.test-support.ts';
+import type { ApplyWorld } from './proxy-apply.test-support.ts';
 import { SQLITE_STORE, postgresStore } from './proxy-stores.ts';
 
 for (const store of [SQLITE_STORE, await postgresStore()]) {

@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import * as files from '../server/test/files.ts';
 import { eventually } from '../server/test/poll.ts';
-import { startApplyWorld, validFields } from './proxy-apply-support.ts';
-import type { ApplyWorld } from './proxy-apply-support.ts';
+import { startApplyWorld, validFields } from './proxy-apply.test-support.ts';
+import type { ApplyWorld } from './proxy-apply.test-support.ts';
 import { BOUNDARY, applicationBody, openRawUpload, statusOf } from './raw-uploads.test-support.ts';
 import type { RawUpload } from './raw-uploads.test-support.ts';
 

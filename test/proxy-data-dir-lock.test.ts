@@ -15,7 +15,7 @@ import { claimed, uploadedResume } from '../server/proxy/storage/test-support.ts
 import { startSandbox } from '../server/sandbox/index.ts';
 import type { RunningSandbox } from '../server/sandbox/index.ts';
 import { CLI, startCli } from './cli-processes.ts';
-import { fetch, proxyEnv } from './proxy-apply-support.ts';
+import { fetch, proxyEnv } from './proxy-apply.test-support.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 // A proxy that wrongly starts never exits by itself: fail, not hang.

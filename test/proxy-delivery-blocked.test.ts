@@ -15,8 +15,8 @@ import { DEMO_KEYS, startSandbox } from '../server/sandbox/index.ts';
 import { captureLogs } from '../server/test/logs.ts';
 import { eventually } from '../server/test/poll.ts';
 import { admin } from '../server/test/sandbox-admin.ts';
-import { FAST_DELIVERY, apply, fetch, proxyEnv, startApplyWorld, validFields } from './proxy-apply-support.ts';
-import type { ApplyWorld } from './proxy-apply-support.ts';
+import { FAST_DELIVERY, apply, fetch, proxyEnv, startApplyWorld, validFields } from './proxy-apply.test-support.ts';
+import type { ApplyWorld } from './proxy-apply.test-support.ts';
 
 const HOUR = 60 * 60 * 1000;
 

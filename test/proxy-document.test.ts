@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { pdf } from '../server/test/files.ts';
-import { BOARD_ORIGIN, apply, fetch, startApplyWorld, uniqueEmail, validFields } from './proxy-apply-support.ts';
-import type { ApplyWorld } from './proxy-apply-support.ts';
+import { BOARD_ORIGIN, apply, fetch, startApplyWorld, uniqueEmail, validFields } from './proxy-apply.test-support.ts';
+import type { ApplyWorld } from './proxy-apply.test-support.ts';
 
 type Schema = { type?: string; format?: string; enum?: string[]; pattern?: string; examples?: string[]; maximum?: number; minLength?: number; description?: string };
 type Parameter = { name: string; in: string; required?: boolean; schema: Schema };

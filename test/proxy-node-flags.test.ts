@@ -10,7 +10,7 @@ import { PROXY_NODE_FLAGS } from '../server/proxy/node-flags.ts';
 import { startSandbox } from '../server/sandbox/index.ts';
 import type { RunningSandbox } from '../server/sandbox/index.ts';
 import { CLI, freePort, startCli, stopCli } from './cli-processes.ts';
-import { fetch, proxyEnv } from './proxy-apply-support.ts';
+import { fetch, proxyEnv } from './proxy-apply.test-support.ts';
 
 const TIMEOUT = { timeout: 60_000 };
 

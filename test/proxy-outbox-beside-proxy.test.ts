@@ -13,8 +13,8 @@ import { SqliteApplicationStore } from '../server/proxy/storage/index.ts';
 import { claimed, uploadedResume } from '../server/proxy/storage/test-support.ts';
 import { eventually } from '../server/test/poll.ts';
 import { CLI } from './cli-processes.ts';
-import { apply, fetch, startApplyWorld, validFields } from './proxy-apply-support.ts';
-import type { ApplyWorld } from './proxy-apply-support.ts';
+import { apply, fetch, startApplyWorld, validFields } from './proxy-apply.test-support.ts';
+import type { ApplyWorld } from './proxy-apply.test-support.ts';
 
 /** Three rounds of 50: a command meets a store under way in about one of 50 applications here, so one round alone may miss it. */
 const APPLICATIONS = 150;

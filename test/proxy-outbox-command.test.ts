@@ -11,7 +11,7 @@ import { PostgresApplicationStore } from '../server/proxy/storage/postgres-store
 import { SqliteApplicationStore } from '../server/proxy/storage/sqlite-store.ts';
 import { freshDatabase, skipWithoutPostgres } from '../server/test/postgres.ts';
 import { claimed, uploadedResume } from '../server/proxy/storage/test-support.ts';
-import { runOutboxCommand as run } from './proxy-apply-support.ts';
+import { runOutboxCommand as run } from './proxy-apply.test-support.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 const skipPostgres = skipWithoutPostgres();

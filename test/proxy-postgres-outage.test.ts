@@ -14,8 +14,8 @@ import { CATALOGUE_SYNC_LOCK } from '../server/proxy/storage/catalogue-shared.ts
 import { TEST_DATABASE_URL } from '../server/test/postgres.ts';
 import { eventually } from '../server/test/poll.ts';
 import { admin } from '../server/test/sandbox-admin.ts';
-import { apply, applyInTwoParts, assertCreatedOnceAtTheWire, fetch, startApplyWorld, upstreamApplicantCount, validFields } from './proxy-apply-support.ts';
-import type { ApplyWorld, Fields } from './proxy-apply-support.ts';
+import { apply, applyInTwoParts, assertCreatedOnceAtTheWire, fetch, startApplyWorld, upstreamApplicantCount, validFields } from './proxy-apply.test-support.ts';
+import type { ApplyWorld, Fields } from './proxy-apply.test-support.ts';
 import { postgresStore } from './proxy-stores.ts';
 
 const store = await postgresStore();

@@ -19,7 +19,7 @@ import type { RunningSandbox } from '../server/sandbox/index.ts';
 import { captureLogs } from '../server/test/logs.ts';
 import { TEST_DATABASE_URL, skipWithoutPostgres } from '../server/test/postgres.ts';
 import { CLI } from './cli-processes.ts';
-import { apply, fetch, proxyEnv, upstreamApplications, validFields } from './proxy-apply-support.ts';
+import { apply, fetch, proxyEnv, upstreamApplications, validFields } from './proxy-apply.test-support.ts';
 
 const GUIDE = new URL('../server/proxy/README.md', import.meta.url);
 const skip = skipWithoutPostgres();

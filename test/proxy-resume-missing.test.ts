@@ -11,8 +11,8 @@ import pg from 'pg';
 import { eventually } from '../server/test/poll.ts';
 import { admin } from '../server/test/sandbox-admin.ts';
 import { metricValue } from './cli-processes.ts';
-import { apply, fetch, runOutboxCommand, startApplyWorld, validFields } from './proxy-apply-support.ts';
-import type { ApplyWorld } from './proxy-apply-support.ts';
+import { apply, fetch, runOutboxCommand, startApplyWorld, validFields } from './proxy-apply.test-support.ts';
+import type { ApplyWorld } from './proxy-apply.test-support.ts';
 import { SQLITE_STORE, postgresStore } from './proxy-stores.ts';
 import type { ScenarioStore } from './proxy-stores.ts';
 

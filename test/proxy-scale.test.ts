@@ -24,8 +24,8 @@ import { pdfOfSize } from '../server/test/files.ts';
 import { admin } from '../server/test/sandbox-admin.ts';
 import { CLI, freePort, metricValue, startCli, stopCli } from './cli-processes.ts';
 import type { CliProcess } from './cli-processes.ts';
-import { apply, assertCreatedOnceAtTheWire, fetch, proxyEnv, uniqueEmail, validFields } from './proxy-apply-support.ts';
-import type { ApplyAnswer, ApplyInput, Fields } from './proxy-apply-support.ts';
+import { apply, assertCreatedOnceAtTheWire, fetch, proxyEnv, uniqueEmail, validFields } from './proxy-apply.test-support.ts';
+import type { ApplyAnswer, ApplyInput, Fields } from './proxy-apply.test-support.ts';
 
 /** How long candidates keep applying; TEST_PROXY_SCALE_SECONDS shortens it for debugging (the requirement is two minutes). */
 const DURATION_MS = positive('TEST_PROXY_SCALE_SECONDS', 120) * 1000;

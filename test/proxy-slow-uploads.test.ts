@@ -8,8 +8,8 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import * as files from '../server/test/files.ts';
 import { eventually } from '../server/test/poll.ts';
-import { BOARD_ORIGIN, startApplyWorld, validFields } from './proxy-apply-support.ts';
-import type { ApplyWorld } from './proxy-apply-support.ts';
+import { BOARD_ORIGIN, startApplyWorld, validFields } from './proxy-apply.test-support.ts';
+import type { ApplyWorld } from './proxy-apply.test-support.ts';
 import { applicationBody, codeOf, openRawUpload, statusOf } from './raw-uploads.test-support.ts';
 
 /** 20,000 bytes a second, judged over periods of 1 s after a grace of 1 s. */

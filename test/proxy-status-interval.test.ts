@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { eventually } from '../server/test/poll.ts';
 import { admin } from '../server/test/sandbox-admin.ts';
-import { apply, startApplyWorld, validFields } from './proxy-apply-support.ts';
-import type { ApplyWorld } from './proxy-apply-support.ts';
+import { apply, startApplyWorld, validFields } from './proxy-apply.test-support.ts';
+import type { ApplyWorld } from './proxy-apply.test-support.ts';
 import { RECEIVER_SECRET, startReceiver } from './webhook-receiver.ts';
 import type { Receiver } from './webhook-receiver.ts';
 

@@ -14,8 +14,8 @@ import { eventually } from '../server/test/poll.ts';
 import { freshDatabase, skipWithoutPostgres } from '../server/test/postgres.ts';
 import { admin } from '../server/test/sandbox-admin.ts';
 import { metricValue } from './cli-processes.ts';
-import { apply, startApplyWorld, validFields } from './proxy-apply-support.ts';
-import type { ApplyWorld, WorldOptions } from './proxy-apply-support.ts';
+import { apply, startApplyWorld, validFields } from './proxy-apply.test-support.ts';
+import type { ApplyWorld, WorldOptions } from './proxy-apply.test-support.ts';
 
 const HOUR = 60 * 60 * 1000;
 const PERIOD = 6 * HOUR;

@@ -15,8 +15,8 @@ import pg from 'pg';
 import type { OpenUploadFile } from '../server/proxy/applications/index.ts';
 import { eventually } from '../server/test/poll.ts';
 import { pdfOfSize } from '../server/test/files.ts';
-import { apply, assertCreatedOnceAtTheWire, startApplyWorld, validFields } from './proxy-apply-support.ts';
-import type { ApplyAnswer, ApplyWorld } from './proxy-apply-support.ts';
+import { apply, assertCreatedOnceAtTheWire, startApplyWorld, validFields } from './proxy-apply.test-support.ts';
+import type { ApplyAnswer, ApplyWorld } from './proxy-apply.test-support.ts';
 import { postgresStore } from './proxy-stores.ts';
 
 const RESUME = pdfOfSize(200_000);

@@ -3,7 +3,7 @@
 // scenario) when a test server is there. Databases are created when this
 // module loads, at the top of the test file, so they are dropped when it ends.
 import { freshDatabase, skipWithoutPostgres } from '../server/test/postgres.ts';
-import { DUPLICATE_SETTINGS } from './proxy-apply-support.ts';
+import { DUPLICATE_SETTINGS } from './proxy-apply.test-support.ts';
 
 export interface ScenarioStore {
   name: 'SQLite' | 'PostgreSQL';

@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import * as files from '../server/test/files.ts';
 import { eventually } from '../server/test/poll.ts';
 import { admin } from '../server/test/sandbox-admin.ts';
-import { BOARD_ORIGIN, apply, startApplyWorld, validFields } from './proxy-apply-support.ts';
-import type { ApplyWorld } from './proxy-apply-support.ts';
+import { BOARD_ORIGIN, apply, startApplyWorld, validFields } from './proxy-apply.test-support.ts';
+import type { ApplyWorld } from './proxy-apply.test-support.ts';
 import { applicationBody, codeOf, openRawUpload, statusOf } from './raw-uploads.test-support.ts';
 import type { RawUpload } from './raw-uploads.test-support.ts';
 

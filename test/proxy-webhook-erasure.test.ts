@@ -9,8 +9,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { eventually } from '../server/test/poll.ts';
-import { apply, runOutboxCommand, startApplyWorld, validFields } from './proxy-apply-support.ts';
-import type { ApplyWorld, Fields } from './proxy-apply-support.ts';
+import { apply, runOutboxCommand, startApplyWorld, validFields } from './proxy-apply.test-support.ts';
+import type { ApplyWorld, Fields } from './proxy-apply.test-support.ts';
 import { SQLITE_STORE, postgresStore } from './proxy-stores.ts';
 
 const SECRET = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;

@@ -21,8 +21,8 @@ import { freshDatabase, skipWithoutPostgres } from '../server/test/postgres.ts';
 import { captureLogs } from '../server/test/logs.ts';
 import { eventually } from '../server/test/poll.ts';
 import { admin } from '../server/test/sandbox-admin.ts';
-import { apply, proxyEnv, runOutboxCommand, startApplyWorld, startProxyStack, validFields } from './proxy-apply-support.ts';
-import type { ApplyWorld, ProxyStack } from './proxy-apply-support.ts';
+import { apply, proxyEnv, runOutboxCommand, startApplyWorld, startProxyStack, validFields } from './proxy-apply.test-support.ts';
+import type { ApplyWorld, ProxyStack } from './proxy-apply.test-support.ts';
 
 const SECRET = `whsec_${Buffer.alloc(32, 5).toString('base64')}`;
 const SETTLE_MS = 30_000;

@@ -1,7 +1,7 @@
 // Custom Elements Manifest analyzer config (`npm run analyze`).
 export default {
   globs: ['widget/src/**/*.ts'],
-  exclude: ['**/*.test.ts', 'widget/src/generated/**', 'widget/src/internal/test-helpers.ts'],
+  exclude: ['**/*.test.ts', 'widget/src/generated/**', 'widget/**/*test-support.ts'],
   litelement: true,
   plugins: [
     {

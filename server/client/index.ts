@@ -63,17 +63,8 @@ export function createClient(options: ClientOptions): RecruitmentClient {
   const clock = options.clock ?? Date;
   const budget = options.budget instanceof RequestBudget ? options.budget : new RequestBudget({ ...options.budget, clock });
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
-  const transport = new Transport({
-    baseUrl,
-    fetch: options.fetch,
-    streamedBodies: options.streamedBodies ?? (options.fetch === undefined ? 'node:http' : 'fetch'),
-    onAttempt: options.onAttempt,
-    clock,
-    retry: { ...DEFAULT_RETRY, ...options.retry },
-    timeout: options.timeout ?? 10_000,
-    budget,
-    random: Math.random,
-  });
+  // The token cache fetches through the transport it serves (POST /jwt needs no token): built first, it
+  // reaches the transport only when the first call asks for a token.
   const tokens = new TokenCache({
     clock,
     ...(options.renewMarginMs === undefined ? {} : { renewMarginMs: options.renewMarginMs }),
@@ -89,7 +80,18 @@ export function createClient(options: ClientOptions): RecruitmentClient {
         options: { priority: 'high', safeToRetry: true, ...(signal === undefined ? {} : { signal }) },
       }),
   });
-  transport.tokens = tokens;
+  const transport: Transport = new Transport({
+    baseUrl,
+    fetch: options.fetch,
+    streamedBodies: options.streamedBodies ?? (options.fetch === undefined ? 'node:http' : 'fetch'),
+    onAttempt: options.onAttempt,
+    clock,
+    retry: { ...DEFAULT_RETRY, ...options.retry },
+    timeout: options.timeout ?? 10_000,
+    budget,
+    random: Math.random,
+    tokens,
+  });
   const api = new Api(transport, baseUrl);
   return {
     campaigns: new Campaigns(api),

@@ -72,6 +72,8 @@ export interface TransportOptions {
   timeout: number;
   budget: RequestBudget;
   random: () => number;
+  /** The bearer token of every call with `auth` (POST /jwt itself is sent without). */
+  tokens: TokenCache;
 }
 
 /** A response that breaks the contract; turned into SchemaError with method and URL. */
@@ -132,10 +134,11 @@ export class Transport {
   readonly #options: TransportOptions;
   readonly #ky: KyInstance;
   readonly #base: string;
-  tokens: TokenCache | undefined;
+  readonly #tokens: TokenCache;
 
   constructor(options: TransportOptions) {
     this.#options = options;
+    this.#tokens = options.tokens;
     this.#base = options.baseUrl.replace(/\/+$/, '');
     this.#ky = ky.create({
       prefix: this.#base,
@@ -159,7 +162,7 @@ export class Transport {
     let renewedToken = false;
 
     for (;;) {
-      const token = call.auth ? await this.#tokens().get(options.signal) : undefined;
+      const token = call.auth ? await this.#tokens.get(options.signal) : undefined;
       await this.#options.budget.acquire(priority, options.signal);
       attempts++;
       const attempt = await this.#attempt(call, token, options, url);
@@ -178,7 +181,7 @@ export class Transport {
         // A refused token is renewed once per call: it expired early or was revoked.
         if (response.status === 401 && token !== undefined && !renewedToken) {
           renewedToken = true;
-          this.#tokens().invalidate(token);
+          this.#tokens.invalidate(token);
           continue;
         }
         // The server refused the request without acting on it: wait and repeat, creates included.
@@ -207,11 +210,6 @@ export class Transport {
       failures++;
       await sleep(serverDelayMs ?? this.#backoff(failures), options.signal);
     }
-  }
-
-  #tokens(): TokenCache {
-    if (this.tokens === undefined) throw new Error('Transport used before its token cache was set');
-    return this.tokens;
   }
 
   /** Exponential backoff with full jitter: uniform in [0, min(max, base * 2^(n-1))]. */

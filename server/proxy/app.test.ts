@@ -16,7 +16,7 @@ import { FORM_FIELD_NAMES } from '../public-api/application-form.ts';
 import type { AppCatalogue } from './app.ts';
 import type { SyncStatus } from './catalogue/catalogue.ts';
 import { toCatalogueCampaign } from './catalogue/catalogue.ts';
-import { upstreamCampaign } from './catalogue/fixtures.ts';
+import { upstreamCampaign } from './catalogue/fixtures.test-support.ts';
 import { STORE_FAILURE } from './catalogue/store-failures.ts';
 import { openCatalogueStore } from './storage/catalogue-sqlite.ts';
 import type { ProxyConfig } from './config.ts';

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { Registry } from 'prom-client';
 import { createProxyApp } from './app.ts';
 import { toCatalogueCampaign } from './catalogue/catalogue.ts';
-import { upstreamCampaign } from './catalogue/fixtures.ts';
+import { upstreamCampaign } from './catalogue/fixtures.test-support.ts';
 import { openCatalogueStore } from './storage/catalogue-sqlite.ts';
 import { CampaignListQuery, coordinatesOf } from '../public-api/schemas.ts';
 import { captureLogs } from '../test/logs.ts';

@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { Registry } from 'prom-client';
 import { createProxyApp } from './app.ts';
 import { toCatalogueCampaign } from './catalogue/catalogue.ts';
-import { upstreamCampaign } from './catalogue/fixtures.ts';
+import { upstreamCampaign } from './catalogue/fixtures.test-support.ts';
 import type { CatalogueStore } from './catalogue/types.ts';
 import { openCatalogueStore } from './storage/catalogue-sqlite.ts';
 import type { CatalogueStoreOptions } from './storage/catalogue-sqlite.ts';

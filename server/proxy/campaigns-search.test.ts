@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { Registry } from 'prom-client';
 import { createProxyApp } from './app.ts';
 import { toCatalogueCampaign } from './catalogue/catalogue.ts';
-import { upstreamCampaign } from './catalogue/fixtures.ts';
+import { upstreamCampaign } from './catalogue/fixtures.test-support.ts';
 import { openCatalogueStore } from './storage/catalogue-sqlite.ts';
 import type { Campaign } from '../contract/index.ts';
 import type { CampaignList } from '../public-api/schemas.ts';

@@ -14,7 +14,7 @@ import pg from 'pg';
 import { createClient } from '../client/index.ts';
 import { DEMO_KEYS, startSandbox } from '../sandbox/index.ts';
 import type { RunningSandbox } from '../sandbox/index.ts';
-import { XSS_PAYLOADS, assertHarmless } from './catalogue/fixtures.ts';
+import { XSS_PAYLOADS, assertHarmless } from './catalogue/fixtures.test-support.ts';
 import { createProxy, startProxy } from './index.ts';
 import type { RunningProxy } from './index.ts';
 import { JobPostingAnswer } from '../public-api/schemas.ts';

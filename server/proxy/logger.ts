@@ -32,7 +32,7 @@ export const SENSITIVE_KEYS: ReadonlySet<string> = new Set([
 /**
  * Paths pino's own redaction handles: headers, and the sensitive keys at the
  * top level, which also covers child logger bindings (the log formatter below
- * does not see those). Fixed paths only: wildcard paths cost some 200 µs a line.
+ * does not see those). Fixed paths only: wildcard paths are costly on every line.
  */
 export const REDACT_PATHS = ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-api-key"]', 'res.headers["set-cookie"]', ...SENSITIVE_KEYS];
 
@@ -43,8 +43,8 @@ const MAX_DEPTH = 8;
  * A copy of `value` with sensitive keys and byte buffers redacted; the same
  * object when nothing needed it. Walks plain objects and arrays only (Errors
  * and raw requests are left to pino's serializers). A walk over the keys of
- * a log object costs about a microsecond, where pino's wildcard redaction of
- * the same keys at three depths cost some 200 µs a line.
+ * a log object costs far less than pino's wildcard redaction of the same keys
+ * at three depths (BENCHMARKS.md, "Figures behind the code").
  */
 export function redactPersonalData(value: unknown, depth = 0): unknown {
   if (value === null || typeof value !== 'object' || depth > MAX_DEPTH) return value;
@@ -95,8 +95,8 @@ export function createLogger(options: LoggerOptions = {}): Logger {
 
 /**
  * pino's `isoTime`, formatting the date once per millisecond: under load
- * several request lines share a millisecond (2.5% of the proxy's CPU time
- * went to formatting dates while it answered the catalogue at full speed).
+ * several request lines share a millisecond, and formatting dates was a
+ * measurable share of the proxy's CPU time.
  */
 function isoTimeOncePerMillisecond(): () => string {
   let lastMs = -1;

@@ -9,7 +9,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { Registry } from 'prom-client';
 import { createProxyApp } from './app.ts';
 import { toCatalogueCampaign } from './catalogue/catalogue.ts';
-import { upstreamCampaign } from './catalogue/fixtures.ts';
+import { upstreamCampaign } from './catalogue/fixtures.test-support.ts';
 import { openCatalogueStore } from './storage/catalogue-sqlite.ts';
 import { captureLogs } from '../test/logs.ts';
 import { fetch, listen, rawGet, testConfig } from './test-support.ts';

@@ -3,25 +3,13 @@
 // no upstream error body or stack ever reaches a browser.
 import { PROBLEMS } from '../public-api/problems.ts';
 import type { ProblemCode } from '../public-api/problems.ts';
+import type { FieldProblem, Problem, ProblemBody } from '../public-api/schemas.ts';
+
+export type { FieldProblem, ProblemBody };
 
 export const PROBLEM_TYPE_BASE = 'https://jobboard-connector.dev/problems/';
 
-export interface FieldProblem {
-  field: string;
-  code: string;
-  message: string;
-}
-
-export interface ProblemBody {
-  type: string;
-  title: string;
-  status: number;
-  detail: string;
-  code: string;
-  errors?: FieldProblem[];
-}
-
-export class ProblemError extends Error {
+export class ProblemError extends Error implements Problem {
   readonly status: number;
   readonly code: ProblemCode;
   readonly title: string;

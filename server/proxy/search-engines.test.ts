@@ -9,7 +9,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { Registry } from 'prom-client';
 import { createProxyApp } from './app.ts';
 import { toCatalogueCampaign } from './catalogue/catalogue.ts';
-import { upstreamCampaign } from './catalogue/fixtures.ts';
+import { upstreamCampaign } from './catalogue/fixtures.test-support.ts';
 import { openCatalogueStore } from './storage/catalogue-sqlite.ts';
 import { offerUrlOf } from './catalogue/job-posting.ts';
 import { JobPostingAnswer } from '../public-api/schemas.ts';

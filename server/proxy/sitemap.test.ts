@@ -9,7 +9,7 @@ import express from 'express';
 import type { NextFunction, Request, Response } from 'express';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { toCatalogueCampaign } from './catalogue/catalogue.ts';
-import { upstreamCampaign } from './catalogue/fixtures.ts';
+import { upstreamCampaign } from './catalogue/fixtures.test-support.ts';
 import type { CatalogueCampaign } from './catalogue/types.ts';
 import { sitemapHandler } from './routes/sitemap.ts';
 import type { SitemapOptions } from './routes/sitemap.ts';

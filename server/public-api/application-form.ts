@@ -6,6 +6,7 @@
 
 import { UTM_FIELDS } from './campaign-tracking.ts';
 import { hasControlCharacters } from './control-characters.ts';
+import type { FieldCode } from './problems.ts';
 
 export const FIELD_MODES = ['required', 'optional', 'hidden'] as const;
 export type FieldMode = (typeof FIELD_MODES)[number];
@@ -110,7 +111,7 @@ export const PERSONAL_FIELD_KEYS: readonly string[] = /* @__PURE__ */ (() =>
   Array.from(new Set((APPLICATION_FORM as readonly FormField[]).filter((f) => f.personal !== false).flatMap((f) => [f.id, postedName(f), upstreamName(f), f.rule]))))();
 
 /** The per-field code of a value the field's kind refuses (any other refusal is `invalid_value`). */
-const INVALID_CODE_OF_KIND: Partial<Record<FieldKind, string>> = {
+const INVALID_CODE_OF_KIND: Partial<Record<FieldKind, FieldCode>> = {
   email: 'invalid_email',
   url: 'invalid_url',
   'tel-code': 'invalid_phone',
@@ -119,7 +120,7 @@ const INVALID_CODE_OF_KIND: Partial<Record<FieldKind, string>> = {
 };
 
 /** The per-field code for a refused value of the field posted as `formName`. */
-export function invalidCodeOf(formName: string): string {
+export function invalidCodeOf(formName: string): FieldCode {
   const field: FormField | undefined = APPLICATION_FORM.find((f) => postedName(f) === formName);
   return (field && INVALID_CODE_OF_KIND[field.kind]) ?? 'invalid_value';
 }
@@ -132,6 +133,11 @@ export function invalidCodeOf(formName: string): string {
 export function refusesControlCharacters(formName: string, value: string): boolean {
   const field: FormField | undefined = APPLICATION_FORM.find((f) => postedName(f) === formName);
   return hasControlCharacters(value, field?.kind === 'textarea' ? 'lines' : 'line');
+}
+
+/** The field of a rule: its first control (the phone's code, for `phone`). */
+export function fieldOf<R extends Entry['rule']>(rule: R): Extract<Entry, { rule: R }> {
+  return APPLICATION_FORM.find((f): f is Extract<Entry, { rule: R }> => f.rule === rule)!;
 }
 
 /** The form name a field is posted under. */

@@ -156,7 +156,7 @@ export function buildOpenApi(version: string, fields: Record<ConfigurableField, 
         get: {
           operationId: 'getCampaignJobPosting',
           tags: ['Pages'],
-          summary: "The campaign as a schema.org JobPosting (JSON-LD), for search engines; the mapping is in the proxy's PUBLIC-API.md",
+          summary: "The campaign as a schema.org JobPosting (JSON-LD), for search engines; the mapping is in the package's server/public-api/README.md",
           parameters: [campaignId, ifNoneMatch],
           responses: {
             200: { description: 'The JobPosting', headers: cached('public, max-age=60'), content: { 'application/ld+json': { schema: schemaRef('JobPosting') } } },

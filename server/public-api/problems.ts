@@ -1,6 +1,7 @@
 // Every problem code the proxy answers with (problem+json, RFC 9457), its HTTP
-// status and its one title. No imports: the widget tests that it has a message
-// for each code in every language it speaks.
+// status and its one title, and every per-field code of a problem's `errors`
+// with its English sentence. No imports: the widget tests that it has a
+// message for each code in every language it speaks.
 
 export const PROBLEMS = {
   validation_failed: { status: 422, title: 'Some fields are not valid' },
@@ -32,3 +33,24 @@ export const PROBLEMS = {
 
 export type ProblemCode = keyof typeof PROBLEMS;
 export const PROBLEM_CODES = Object.keys(PROBLEMS) as ProblemCode[];
+
+/**
+ * Every per-field `code` in a problem's `errors` (422 validation_failed, 413
+ * file_too_large, 415 unsupported_file_type), with the proxy's English
+ * sentence beside it (the widget says each in the candidate's language).
+ */
+export const FIELD_PROBLEMS = {
+  required: 'This field is required.',
+  invalid_email: 'Enter a valid email address.',
+  invalid_url: 'Enter a web address starting with http:// or https://.',
+  invalid_phone: 'Enter a valid phone number.',
+  invalid_value: 'This value is not accepted.',
+  too_long: 'This text is too long.',
+  consent_required: 'You must accept the processing of your data to apply.',
+  file_required: 'Attach your resume.',
+  file_too_large: 'The resume is too large.',
+  unsupported_file_type: 'This file type is not accepted.',
+} as const satisfies Record<string, string>;
+
+export type FieldCode = keyof typeof FIELD_PROBLEMS;
+export const FIELD_CODES = Object.keys(FIELD_PROBLEMS) as FieldCode[];

@@ -1,4 +1,4 @@
-// zod schemas of the proxy's public HTTP API (server/proxy/PUBLIC-API.md):
+// zod schemas of the proxy's public HTTP API (README.md beside them):
 // the proxy parses query strings with them, /api/openapi.json is generated
 // from them, and the widget takes their types (import type only: zod stays
 // out of its bundle).
@@ -7,6 +7,7 @@ import { JOB_TYPES, JobboardApplicantInput, LOCALES, PER_PAGE_MAX, RESUME_TYPES,
 import { APPLICATION_FORM, CONFIGURABLE_FIELDS, FIELD_MODES, postedName, upstreamName } from './application-form.ts';
 import type { ConfigurableField, FieldKind, FieldMode, FormField } from './application-form.ts';
 import { MAX_UTM_CHARS, UTM_FIELDS } from './campaign-tracking.ts';
+import { FIELD_CODES } from './problems.ts';
 import { DEFAULT_OFFER_PARAM, DEFAULT_RADIUS_KM, LIST_PRESETS, LIST_SORTS, MAX_RADIUS_KM } from './list-params.ts';
 
 /** Query values: an empty or blank parameter counts as absent ("?city=&q=%20" is no filter). */
@@ -161,7 +162,7 @@ export type EmploymentType = (typeof EMPLOYMENT_TYPES)[number];
 /**
  * What GET /api/campaigns/:id/jobposting answers, for the OpenAPI document and
  * the tests. catalogue/job-posting.ts builds it, typed with schema-dts;
- * PUBLIC-API.md ("JobPosting") says where each property comes from.
+ * server/public-api/README.md ("JobPosting") says where each property comes from.
  */
 export const JobPostingAnswer = z
   .object({
@@ -238,7 +239,11 @@ export const ConfigResponse = z.object({
 });
 export type ConfigResponse = z.infer<typeof ConfigResponse>;
 
-export const FieldProblemSchema = z.object({ field: z.string(), code: z.string(), message: z.string() });
+export const FieldProblemSchema = z.object({
+  field: z.string(),
+  code: z.enum(FIELD_CODES).describe('Stable code the widget maps to a localised message'),
+  message: z.string(),
+});
 
 export const ProblemSchema = z
   .object({
@@ -250,6 +255,10 @@ export const ProblemSchema = z
     errors: z.array(FieldProblemSchema).optional(),
   })
   .describe('RFC 9457 problem details, served as application/problem+json');
+export type FieldProblem = z.infer<typeof FieldProblemSchema>;
+export type ProblemBody = z.infer<typeof ProblemSchema>;
+/** What a problem says, as the proxy's ProblemError and the widget's both hold it. */
+export type Problem = Pick<ProblemBody, 'status' | 'code' | 'errors'>;
 
 const checkbox = z.enum(['true', 'on', '1', 'false', 'off', '0']).describe('Ticked when true, on or 1');
 /** What a required checkbox (the consent) must send: the proxy refuses the form unless it is ticked. */

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { JOBBOARD_SCOPES, SCOPES } from '../contract/index.ts';
-import { call, world } from './test-helpers.ts';
-import type { Json, World } from './test-helpers.ts';
+import { call, world } from './test-support.ts';
+import type { Json, World } from './test-support.ts';
 
 // Each admin route, by the answer its body gets (reset, clock, emails and faults have their own tests in http.test.ts).
 describe('sandbox admin routes (what each one creates or changes)', () => {

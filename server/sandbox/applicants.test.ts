@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Applicant, CreatedApplicant } from '../contract/index.ts';
 import { b64, docx, pdf, png } from '../test/files.ts';
-import { call, world } from './test-helpers.ts';
-import type { Json, World } from './test-helpers.ts';
+import { call, world } from './test-support.ts';
+import type { Json, World } from './test-support.ts';
 
 describe('sandbox POST /applicants', () => {
   let w: World;

@@ -3,8 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import { Application, PaginationHeader } from '../contract/index.ts';
 import { MAX_FILE_BYTES } from './files.ts';
 import { b64, doc, docx, jpeg, pdf, png } from '../test/files.ts';
-import { world } from './test-helpers.ts';
-import type { Json, World } from './test-helpers.ts';
+import { world } from './test-support.ts';
+import type { Json, World } from './test-support.ts';
 
 describe('sandbox POST /applications rules', () => {
   let w: World;

@@ -4,8 +4,8 @@ import { SignJWT } from 'jose';
 import { ErrorBody, TokenResponse } from '../contract/index.ts';
 import { SandboxError } from './errors.ts';
 import { RateLimiter } from './rate-limit.ts';
-import { TestSandbox, call } from './test-helpers.ts';
-import type { Json } from './test-helpers.ts';
+import { TestSandbox, call } from './test-support.ts';
+import type { Json } from './test-support.ts';
 
 const secret = (s: string) => new TextEncoder().encode(s);
 

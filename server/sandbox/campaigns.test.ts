@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Campaign, JOB_TYPES, PaginationHeader, WORKING_TIMES } from '../contract/index.ts';
-import { world } from './test-helpers.ts';
-import type { Json, World } from './test-helpers.ts';
+import { world } from './test-support.ts';
+import type { Json, World } from './test-support.ts';
 
 const pagination = (reply: { headers: Headers }) => PaginationHeader.parse(JSON.parse(reply.headers.get('x-pagination') ?? 'null'));
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Channel } from '../contract/index.ts';
-import { world } from './test-helpers.ts';
-import type { Json, World } from './test-helpers.ts';
+import { world } from './test-support.ts';
+import type { Json, World } from './test-support.ts';
 
 describe('sandbox channels (GET /channels, GET /entities/:entity_id/channels)', () => {
   let plain: World;

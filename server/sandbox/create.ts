@@ -1,4 +1,5 @@
-// Creating applicants and applications: the rules of sections 2, 3 and 7 in
+// Creating applicants and applications: the rules of the API rules'
+// Resources, States, Endpoints and Files (server/contract/API-RULES.md) in
 // one place. Files are checked first (async, before any write); then every
 // database rule is checked and every row written in one transaction, so a
 // refused request leaves nothing behind.

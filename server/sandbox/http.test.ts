@@ -3,8 +3,8 @@ import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { ErrorBody } from '../contract/index.ts';
 import { MAX_BODY_BYTES } from './app.ts';
-import { TestSandbox, call, world } from './test-helpers.ts';
-import type { Json, World } from './test-helpers.ts';
+import { TestSandbox, call, world } from './test-support.ts';
+import type { Json, World } from './test-support.ts';
 import { eventually } from '../test/poll.ts';
 
 describe('sandbox request handling and errors', () => {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { DEMO_KEYS, createSandboxApp, startSandbox } from './index.ts';
-import { TestSandbox, call } from './test-helpers.ts';
+import { TestSandbox, call } from './test-support.ts';
 
 describe('startSandbox and createSandboxApp', () => {
   it('answers url, origin and port for the address it listens on', async () => {

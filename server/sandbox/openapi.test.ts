@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { APPLICANT_EMBEDS, APPLICATION_EMBEDS, CAMPAIGN_EMBEDS, CAMPAIGN_STATUSES } from '../contract/index.ts';
 import { resourcesFetched } from '../openapi/test/page-resources.ts';
 import { API_ROOT, buildRecruitmentApiDocument } from '../contract/openapi.ts';
-import { TestSandbox, call } from './test-helpers.ts';
+import { TestSandbox, call } from './test-support.ts';
 
 let t: TestSandbox;
 before(async () => {

@@ -5,8 +5,8 @@ import { get as httpGet, request as httpRequest } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { SignJWT } from 'jose';
 import { b64, docx } from '../test/files.ts';
-import { call, world } from './test-helpers.ts';
-import type { Json, World } from './test-helpers.ts';
+import { call, world } from './test-support.ts';
+import type { Json, World } from './test-support.ts';
 
 const secret = (s: string) => new TextEncoder().encode(s);
 

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Application, Campaign } from '../contract/index.ts';
 import { DEMO_ENTITY_COMPANY_KEYS, DEMO_KEYS } from './index.ts';
-import { TestSandbox } from './test-helpers.ts';
-import type { Json } from './test-helpers.ts';
+import { TestSandbox } from './test-support.ts';
+import type { Json } from './test-support.ts';
 
 describe('sandbox demo seed', () => {
   let t: TestSandbox;

@@ -4,8 +4,8 @@ import { Worker } from 'node:worker_threads';
 import { deflateSync } from 'node:zlib';
 import { MAX_INFLATED_BYTES, extractSkills, extractText } from './skills.ts';
 import { b64, doc, docx, pdf, png, zip } from '../test/files.ts';
-import { world } from './test-helpers.ts';
-import type { World } from './test-helpers.ts';
+import { world } from './test-support.ts';
+import type { World } from './test-support.ts';
 
 describe('sandbox skills extraction', () => {
   it('reads the text of a PDF, including deflated streams', () => {

@@ -1,4 +1,4 @@
-// Application status changes. Rule (sections 3 and 9): status history is
+// Application status changes. Rule (API rules: States): status history is
 // recorded only for changes made after 2021-05-06; the current status and
 // the time it was set are kept either way.
 import { STATUS_HISTORY_START } from '../contract/index.ts';

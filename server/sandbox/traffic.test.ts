@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { DatabaseSync } from 'node:sqlite';
 import { Database } from './db.ts';
-import { world } from './test-helpers.ts';
-import type { Json, World } from './test-helpers.ts';
+import { world } from './test-support.ts';
+import type { Json, World } from './test-support.ts';
 import { eventually } from '../test/poll.ts';
 import { adminCall } from '../test/sandbox-admin.ts';
 

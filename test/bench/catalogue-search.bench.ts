@@ -4,7 +4,7 @@
 // point or a city, salary, orders and their mixes.
 import { performance } from 'node:perf_hooks';
 import { toCatalogueCampaign } from '../../server/proxy/catalogue/catalogue.ts';
-import { upstreamCampaign } from '../../server/proxy/catalogue/fixtures.ts';
+import { upstreamCampaign } from '../../server/proxy/catalogue/fixtures.test-support.ts';
 import type { CampaignFilters } from '../../server/proxy/catalogue/types.ts';
 import { openCatalogueStore } from '../../server/proxy/storage/catalogue-sqlite.ts';
 

@@ -14,7 +14,7 @@ import { createClient } from '../../server/client/index.ts';
 import { eventually } from '../../server/test/poll.ts';
 import { pdf } from '../../server/test/files.ts';
 import { admin } from '../../server/test/sandbox-admin.ts';
-import { DUPLICATE_SETTINGS, assertCreatedOnceAtTheWire, setDuplicateApplications } from '../proxy-apply-support.ts';
+import { DUPLICATE_SETTINGS, assertCreatedOnceAtTheWire, setDuplicateApplications } from '../proxy-apply.test-support.ts';
 
 /** Whether the focused element, looked up through shadow roots, matches the selector. */
 async function focusMatches(page: Page, selector: string): Promise<boolean> {

@@ -14,8 +14,8 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from '../chromium.ts';
 import { freePort } from '../cli-processes.ts';
-import { startApplyWorld } from '../proxy-apply-support.ts';
-import type { ApplyWorld } from '../proxy-apply-support.ts';
+import { startApplyWorld } from '../proxy-apply.test-support.ts';
+import type { ApplyWorld } from '../proxy-apply.test-support.ts';
 
 const GUIDES = ['README.md', 'widget/README.md', 'server/proxy/README.md'];
 const PROXY_PLACEHOLDERS = ['https://your-proxy.example', 'https://jobs-proxy.example.org'];

@@ -16,8 +16,8 @@ import { pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from '../chromium.ts';
 import { freePort } from '../cli-processes.ts';
-import { startApplyWorld } from '../proxy-apply-support.ts';
-import type { ApplyWorld } from '../proxy-apply-support.ts';
+import { startApplyWorld } from '../proxy-apply.test-support.ts';
+import type { ApplyWorld } from '../proxy-apply.test-support.ts';
 import { eventually } from '../../server/test/poll.ts';
 import { adminCall } from '../../server/test/sandbox-admin.ts';
 

@@ -12,8 +12,8 @@ import type { Browser } from 'playwright-core';
 import { eventually } from '../../server/test/poll.ts';
 import { admin } from '../../server/test/sandbox-admin.ts';
 import { launchChromium } from '../chromium.ts';
-import { apply, startApplyWorld, validFields } from '../proxy-apply-support.ts';
-import type { ApplyWorld } from '../proxy-apply-support.ts';
+import { apply, startApplyWorld, validFields } from '../proxy-apply.test-support.ts';
+import type { ApplyWorld } from '../proxy-apply.test-support.ts';
 
 interface Violation {
   id: string;

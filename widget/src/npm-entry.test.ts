@@ -6,7 +6,7 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { LitElement } from 'lit';
 import { JobboardApply, JobboardCampaigns, defineElement } from 'jobboard-connector/widget';
-import { maybe, shadow, standIn, until } from './internal/test-helpers.ts';
+import { maybe, shadow, standIn, until } from './internal/test-support.ts';
 
 function loaded(fragment: string): boolean {
   return performance.getEntriesByType('resource').some((entry) => entry.name.includes(fragment));

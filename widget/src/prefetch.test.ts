@@ -3,7 +3,7 @@
 // than asking again.
 import { expect } from '@open-wc/testing';
 import { prefetchAnswers } from './prefetch.ts';
-import { maybe, standIn, until, watchRequestsAndWarnings } from './internal/test-helpers.ts';
+import { maybe, standIn, until, watchRequestsAndWarnings } from './internal/test-support.ts';
 
 /** An element of `html` in the page, not defined yet (this test page loads no element's module but the ones it imports). */
 function inPage(html: string): HTMLElement {

@@ -2,7 +2,7 @@
 // config, its offer) as the first thing it runs, before Lit and the elements
 // are set up, so that neither answer waits for them.
 import { expect } from '@open-wc/testing';
-import { maybe, standIn, until } from './internal/test-helpers.ts';
+import { maybe, standIn, until } from './internal/test-support.ts';
 
 describe('widget.js', () => {
   it('asks for a form\'s config and offer before it defines any element, and the form asks for neither again', async () => {

@@ -1,4 +1,4 @@
-// A small scripted stand-in of the proxy's public API (server/proxy/PUBLIC-API.md),
+// A small scripted stand-in of the proxy's public API (server/public-api/README.md),
 // mounted in the @web/test-runner dev server so browser tests talk real HTTP
 // with outcomes a real proxy only gives under rare conditions (dropped
 // connections, 413, a slow upload).

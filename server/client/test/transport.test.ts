@@ -13,7 +13,10 @@ import {
   TimeoutError,
   ValidationError,
 } from '../index.ts';
+import { TokenCache } from '../auth.ts';
+import { RequestBudget } from '../budget.ts';
 import { parseRetryAfter } from '../errors.ts';
+import { Transport } from '../transport.ts';
 import { apiError, application, campaign, fakeApi, json, networkError, pagination } from './fake-api.ts';
 
 const applicationBody = { campaign_id: 1, applicant_email: 'ada@example.com' };
@@ -54,6 +57,29 @@ describe('auth', () => {
     await api.client.campaigns.get(1);
     assert.equal(api.tokenRequests, 2);
     assert.deepEqual(api.tokensUsed, ['Bearer token-1', 'Bearer token-2']);
+  });
+
+  it('authenticates with the token cache it was built with, which no later assignment replaces', async () => {
+    const cacheOf = (token: string) => new TokenCache({ clock: Date, fetchToken: async () => ({ token, expires_at: new Date(Date.now() + 3600_000).toISOString() }) });
+    const seen: (string | null)[] = [];
+    const transport = new Transport({
+      baseUrl: 'http://api.test/v2',
+      fetch: async (input) => {
+        seen.push(new Request(input).headers.get('authorization'));
+        return json({});
+      },
+      streamedBodies: 'fetch',
+      onAttempt: undefined,
+      clock: Date,
+      retry: { limit: 0, baseDelayMs: 1, maxDelayMs: 1, maxRateLimitWaits: 0, maxRetryAfterMs: 1 },
+      timeout: 1_000,
+      budget: new RequestBudget({ clock: Date }),
+      random: Math.random,
+      tokens: cacheOf('built-with'),
+    });
+    Object.assign(transport, { tokens: cacheOf('assigned-later') });
+    await transport.send({ method: 'GET', path: 'channels', kind: 'read', auth: true, read: (body) => body, options: undefined });
+    assert.deepEqual(seen, ['Bearer built-with']);
   });
 
   it('when the server clock is far behind, does not renew the token on every call', async () => {

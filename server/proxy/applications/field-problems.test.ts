@@ -52,8 +52,8 @@ describe('fieldProblems', () => {
     assert.deepEqual(codes(refusal('validation_failed', [{ field: 'applicant.resume.base64', message: 'at most 5 MiB' }])), [['resume', 'unsupported_file_type']]);
   });
 
-  it('says only that the service refused a value whose code has no sentence of its own (the resume)', () => {
-    assert.deepEqual(fieldProblems(refusal('validation_failed', [{ field: 'applicant.resume.base64', message: 'not a pdf' }])).map((p) => p.message), ['The recruitment service refused this value.']);
+  it('says the service refused the resume with the sentence of its code, as for any other field', () => {
+    assert.deepEqual(fieldProblems(refusal('validation_failed', [{ field: 'applicant.resume.base64', message: 'not a pdf' }])).map((p) => p.message), ['The recruitment service refused this value. This file type is not accepted.']);
   });
 
   it('says file_too_large on the field the service named when it refuses the file as too large', () => {

@@ -3,8 +3,9 @@
 // message for it (our own words, never the service's).
 import type { ApiError } from '../../client/index.ts';
 import { APPLICATION_FORM, invalidCodeOf, postedName, upstreamName } from '../../public-api/application-form.ts';
+import { FIELD_PROBLEMS } from '../../public-api/problems.ts';
+import type { FieldCode } from '../../public-api/problems.ts';
 import type { FieldProblem } from '../problem.ts';
-import { FIELD_MESSAGES } from './form.ts';
 
 /** Form field of each field of the API (upstream error paths → form names), from the form's table. */
 const FORM_FIELD_OF: Record<string, string> = {
@@ -34,15 +35,15 @@ export function fieldProblems(error: ApiError): FieldProblem[] {
     const field = formFieldOf(detail.field);
     if (seen.has(field)) continue;
     seen.add(field);
-    let code = invalidCodeOf(field);
+    let code: FieldCode = invalidCodeOf(field);
     if (error.code === 'file_too_large') code = 'file_too_large';
     if (/too long|at most|too_big/i.test(detail.message) && field !== 'resume') code = 'too_long';
     // Our own words, never the service's: its messages are part of its error body, which no browser sees.
-    problems.push({ field, code, message: `The recruitment service refused this value. ${FIELD_MESSAGES[code] ?? ''}`.trim() });
+    problems.push({ field, code, message: `The recruitment service refused this value. ${FIELD_PROBLEMS[code]}` });
   }
   if (problems.length === 0) {
     const field = error.code === 'file_too_large' || error.code === 'unsupported_media_type' || error.code === 'file_type_mismatch' ? 'resume' : 'form';
-    const code = error.code === 'file_too_large' ? 'file_too_large' : field === 'resume' ? 'unsupported_file_type' : 'invalid_value';
+    const code: FieldCode = error.code === 'file_too_large' ? 'file_too_large' : field === 'resume' ? 'unsupported_file_type' : 'invalid_value';
     problems.push({ field, code, message: 'The recruitment service refused this application.' });
   }
   return problems;

@@ -1,32 +1,22 @@
 // The application form: every field checked with the contract's schemas and
 // the board's field configuration (FORM_FIELDS), each problem mapped to the
-// per-field code of PUBLIC-API.md so the widget can say it in the
+// per-field code of public-api/problems.ts so the widget can say it in the
 // candidate's language.
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import { JobboardApplicantInput, LOCALES } from '../../contract/index.ts';
-import { APPLICATION_FORM, MAX_COVER_LETTER_CHARS, invalidCodeOf, postedName, refusesControlCharacters } from '../../public-api/application-form.ts';
+import { APPLICATION_FORM, fieldOf, invalidCodeOf, postedName, refusesControlCharacters } from '../../public-api/application-form.ts';
 import type { ConfigurableField, FieldMode } from '../../public-api/application-form.ts';
 import { UTM_FIELDS, keepUtm } from '../../public-api/campaign-tracking.ts';
 import type { KeptUtm, Utm } from '../../public-api/campaign-tracking.ts';
+import { FIELD_PROBLEMS } from '../../public-api/problems.ts';
+import type { FieldCode } from '../../public-api/problems.ts';
 import type { FieldProblem } from '../problem.ts';
 import type { ParsedForm } from './multipart.ts';
 import type { ApplicationPayload } from '../storage/application-store.ts';
 
-/** The English message of each per-field code (the widget shows its own, by code). */
-export const FIELD_MESSAGES: Record<string, string> = {
-  required: 'This field is required.',
-  invalid_email: 'Enter a valid email address.',
-  invalid_url: 'Enter a web address starting with http:// or https://.',
-  invalid_phone: 'Enter a valid phone number.',
-  invalid_value: 'This value is not accepted.',
-  too_long: 'This text is too long.',
-  consent_required: 'You must accept the processing of your data to apply.',
-  file_required: 'Attach your resume.',
-};
-
-function problem(field: string, code: string, message?: string): FieldProblem {
-  return { field, code, message: message ?? FIELD_MESSAGES[code] ?? 'This value is not accepted.' };
+function problem(field: string, code: FieldCode, message?: string): FieldProblem {
+  return { field, code, message: message ?? FIELD_PROBLEMS[code] };
 }
 
 /** Checkbox values: `true`, `on` or `1` is ticked; absent or `false` is not. */
@@ -66,11 +56,18 @@ const applicantShape = JobboardApplicantInput.shape;
 
 /** The one-line text fields of the form (the email, the phone and the cover letter have their own rules). */
 const LINE_FIELDS = APPLICATION_FORM.filter((f) => f.kind === 'text' || f.kind === 'url').map(postedName);
-/** The opt-in checkboxes (the consent, posted under another name, has its own rule). */
+/** The opt-in checkboxes (the consent has its own rule). */
 const OPT_IN_FIELDS = APPLICATION_FORM.filter((f) => f.kind === 'checkbox' && f.rule !== 'consent');
+/** The consent's form name: the applicant field it fills, ticked or left out. */
+const CONSENT = postedName(fieldOf('consent'));
+/** The cover letter: sent upstream as an application comment, not an applicant field, with a limit of its own. */
+const COVER_LETTER = postedName(fieldOf('cover_letter'));
+const MAX_COVER_LETTER_CHARS = fieldOf('cover_letter').maxlength;
+/** The board's rule (FORM_FIELDS) of each form name: the phone's two controls share one. */
+const RULE_OF = new Map<string, string>(APPLICATION_FORM.map((f) => [postedName(f), f.rule]));
 
 /** Which per-field code a contract issue on this applicant field becomes. */
-function codeFor(field: string, issue: z.core.$ZodIssue): string {
+function codeFor(field: string, issue: z.core.$ZodIssue): FieldCode {
   return issue.code === 'too_big' ? 'too_long' : invalidCodeOf(field);
 }
 
@@ -87,10 +84,7 @@ export function checkForm(form: ParsedForm, fields: Record<ConfigurableField, Fi
     const t = v.trim();
     return t === '' ? undefined : t;
   };
-  const modeOf = (name: string): FieldMode => {
-    if (name === 'phone_code' || name === 'phone_number') return fields.phone;
-    return (fields as Record<string, FieldMode>)[name] ?? 'optional';
-  };
+  const modeOf = (name: string): FieldMode => (fields as Record<string, FieldMode>)[RULE_OF.get(name) ?? name] ?? 'optional';
   /** The value of a text field the board shows; undefined when hidden or empty. */
   const text = (name: string): string | undefined => {
     const mode = modeOf(name);
@@ -139,10 +133,10 @@ export function checkForm(form: ParsedForm, fields: Record<ConfigurableField, Fi
   }
 
   // consent and opt-ins
-  const consent = checkbox(form.fields.get('is_legals_accepted_by_manager'));
-  if (consent === 'invalid') errors.push(problem('is_legals_accepted_by_manager', 'invalid_value', 'Send true when ticked.'));
-  else if (fields.consent === 'required' && !consent) errors.push(problem('is_legals_accepted_by_manager', 'consent_required'));
-  else if (fields.consent !== 'hidden' && consent) applicant.is_legals_accepted_by_manager = true;
+  const consent = checkbox(form.fields.get(CONSENT));
+  if (consent === 'invalid') errors.push(problem(CONSENT, 'invalid_value', 'Send true when ticked.'));
+  else if (modeOf(CONSENT) === 'required' && !consent) errors.push(problem(CONSENT, 'consent_required'));
+  else if (modeOf(CONSENT) !== 'hidden' && consent) applicant[CONSENT] = true;
   for (const field of OPT_IN_FIELDS) {
     const name = postedName(field);
     const v = checkbox(form.fields.get(name));
@@ -152,13 +146,13 @@ export function checkForm(form: ParsedForm, fields: Record<ConfigurableField, Fi
   }
 
   // cover letter: its own limit (the API would take 20,000 in a comment)
-  const coverLetter = text('cover_letter');
+  const coverLetter = text(COVER_LETTER);
   if (coverLetter !== undefined && [...coverLetter].length > MAX_COVER_LETTER_CHARS) {
-    errors.push(problem('cover_letter', 'too_long', `At most ${MAX_COVER_LETTER_CHARS} characters.`));
+    errors.push(problem(COVER_LETTER, 'too_long', `At most ${MAX_COVER_LETTER_CHARS} characters.`));
   }
 
   // No control character in a candidate's text, each refused on its own field (unless refused already).
-  for (const [name, value] of [...Object.entries(applicant), ['cover_letter', coverLetter] as const]) {
+  for (const [name, value] of [...Object.entries(applicant), [COVER_LETTER, coverLetter] as const]) {
     if (typeof value === 'string' && refusesControlCharacters(name, value) && !errors.some((e) => e.field === name)) {
       errors.push(problem(name, invalidCodeOf(name), 'Remove the invisible control characters (such as NUL) from this text.'));
     }

@@ -226,25 +226,24 @@ export function applicationsRouter(deps: RouteDeps): Router {
   }
 
   /**
-   * Checks everything and stores the application (resume included) in one
-   * transaction. Answers its reference, or undefined when it already answered
-   * (honeypot). The resume's upload file becomes the outbox's when stored.
+   * The answer a robot that filled the honeypot gets, before any check: told
+   * "queued", it learns nothing; nothing is stored or sent.
    */
-  async function checkAndStore(req: Request, res: Response, form: ParsedForm, key: string, outbox: ApplicationStore, now: number): Promise<{ reference: string; campaignId: number; receipt: ReceiptLink } | undefined> {
-    const ip = req.ip ?? req.socket.remoteAddress ?? 'unknown';
+  function decoyAnswer(req: Request, form: ParsedForm): Answer {
+    const campaignId = Number(form.fields.get('campaign_id'));
+    metrics.refused.inc({ code: 'honeypot' });
+    log.info({ event: 'application_honeypot' }, 'application dropped: honeypot field filled');
+    // Its receipt link is as real-looking as any, and opens a queued application's page.
+    return accepted(202, randomUUID(), Number.isSafeInteger(campaignId) ? campaignId : 0, linkOf(req, deps.decoys.newToken()));
+  }
 
-    if (isTrapped(form)) {
-      // A robot filled the hidden field: before any check, it is told "queued" and learns nothing; nothing is stored or sent.
-      const campaignId = Number(form.fields.get('campaign_id'));
-      // Its receipt link is as real-looking as any, and opens a queued application's page.
-      const fake = accepted(202, randomUUID(), Number.isSafeInteger(campaignId) ? campaignId : 0, linkOf(req, deps.decoys.newToken()));
-      // Nothing written: a robot's post costs no disk write; its retry gets another decoy.
-      await outbox.releaseKey(key);
-      metrics.refused.inc({ code: 'honeypot' });
-      log.info({ event: 'application_honeypot' }, 'application dropped: honeypot field filled');
-      send(res, fake, false);
-      return undefined;
-    }
+  /**
+   * Checks everything and stores the application (resume included) in one
+   * transaction; answers its reference. The resume's upload file becomes the
+   * outbox's when stored.
+   */
+  async function checkAndStore(req: Request, form: ParsedForm, key: string, outbox: ApplicationStore, now: number): Promise<{ reference: string; campaignId: number; receipt: ReceiptLink }> {
+    const ip = req.ip ?? req.socket.remoteAddress ?? 'unknown';
 
     const { errors, checked } = checkForm(form, config.fields, config.trackUtm);
     const resumeErrors: FieldProblem[] = [];
@@ -356,15 +355,21 @@ export function applicationsRouter(deps: RouteDeps): Router {
         break;
     }
 
-    let stored: { reference: string; campaignId: number; receipt: ReceiptLink } | undefined;
+    if (isTrapped(parsed)) {
+      // Nothing written: a robot's post costs no disk write; its retry gets another decoy.
+      await outbox.releaseKey(key);
+      send(res, decoyAnswer(req, parsed), false);
+      return;
+    }
+
+    let stored: { reference: string; campaignId: number; receipt: ReceiptLink };
     try {
-      stored = await checkAndStore(req, res, parsed, key, outbox, now);
+      stored = await checkAndStore(req, parsed, key, outbox, now);
     } catch (error) {
       await outbox.releaseKey(key).catch(() => {});
       if (error instanceof ProblemError) metrics.refused.inc({ code: error.code });
       throw error;
     }
-    if (stored === undefined) return;
     const { reference, campaignId, receipt } = stored;
     metrics.received.inc();
     log.info({ event: 'application_stored', reference, campaign_id: campaignId }, 'application stored in the outbox');

@@ -8,7 +8,7 @@ import { fakeApi, json, pagination } from '../../client/test/fake-api.ts';
 import { NEWEST_SYNC_EVERY_MS, createCatalogue, toCatalogueCampaign } from './catalogue.ts';
 import { STORE_FAILURE } from './store-failures.ts';
 import type { CatalogueClient } from './catalogue.ts';
-import { upstreamCampaign } from './fixtures.ts';
+import { upstreamCampaign } from './fixtures.test-support.ts';
 import { openCatalogueStore } from '../storage/catalogue-sqlite.ts';
 import { ownCatalogueCopy } from './own-copy.ts';
 import { captureLogs } from '../../test/logs.ts';

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { openCatalogueStore } from '../storage/catalogue-sqlite.ts';
 import { toCatalogueCampaign } from './catalogue.ts';
-import { upstreamCampaign } from './fixtures.ts';
+import { upstreamCampaign } from './fixtures.test-support.ts';
 import { boundingBox } from './geo.ts';
 
 const at = (id: number, lat: number, lon: number) =>

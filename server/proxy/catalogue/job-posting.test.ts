@@ -16,7 +16,7 @@ import type { RunningProxy } from '../index.ts';
 import { captureLogs } from '../../test/logs.ts';
 import { fetch, testConfig } from '../test-support.ts';
 import { toCatalogueCampaign } from './catalogue.ts';
-import { upstreamCampaign } from './fixtures.ts';
+import { upstreamCampaign } from './fixtures.test-support.ts';
 import { DEFAULT_VALID_DAYS, jobPosting, listUrlOf } from './job-posting.ts';
 
 /** Google's required properties: a posting without one is not eligible. */

@@ -2,7 +2,7 @@
 // reads it): the same object in GET /api/campaigns/:id/jobposting, in the
 // document's head while the widget shows the offer, and in the server-rendered
 // fragment. The mapping from the service's fields is documented in
-// server/proxy/PUBLIC-API.md ("JobPosting").
+// server/public-api/README.md ("JobPosting").
 // Types only, so nothing of schema-dts runs and it is a devDependency: no
 // declaration the package exports reaches this module. Should one (a widget
 // export returning the JobPosting type), schema-dts must become a dependency.
@@ -18,7 +18,7 @@ function companyName(c: CatalogueCampaign): string {
 }
 
 // Keyed by the contract's values, so that a value added to the contract does
-// not compile until it is mapped here (and in PUBLIC-API.md's table).
+// not compile until it is mapped here (and in server/public-api/README.md's table).
 
 /** Google's employment types for the service's contract types (null: not said). */
 const EMPLOYMENT_TYPE_OF_JOB: Record<JobType, EmploymentType | null> = {
@@ -56,7 +56,7 @@ function employmentTypes(c: CatalogueCampaign): EmploymentType[] {
   return [...new Set(types.filter((t): t is EmploymentType => t !== null))];
 }
 
-/** Days a JobPosting stays valid when the offer names no end date (PUBLIC-API.md, "JobPosting"). */
+/** Days a JobPosting stays valid when the offer names no end date (server/public-api/README.md, "JobPosting"). */
 export const DEFAULT_VALID_DAYS = 60;
 
 function placeOf(a: CatalogueAddress | null, city: string | null, country: string | null): Place | undefined {

@@ -1,8 +1,8 @@
 // Answers of GET /api/campaigns and GET /api/campaigns/:id, serialised once
 // per catalogue version and query: page views then cost a map lookup, and
 // the ETag (a hash of the bytes) lets browsers and CDNs revalidate for free.
-import { coordinatesOf } from '../../public-api/schemas.ts';
-import type { CampaignDetail, CampaignList, CampaignListQuery, CampaignSummary } from '../../public-api/schemas.ts';
+import { CampaignListQuery, coordinatesOf } from '../../public-api/schemas.ts';
+import type { CampaignDetail, CampaignList, CampaignSummary } from '../../public-api/schemas.ts';
 import { jsonAnswer } from '../http-cache.ts';
 import { validationProblem } from '../problem.ts';
 import type { ProblemError } from '../problem.ts';
@@ -69,6 +69,26 @@ export function searchOverBudgetProblem(error: SearchOverBudgetError): ProblemEr
   ]);
 }
 
+/** The list's parameters, in the order of the query schema. */
+const LIST_PARAMS = CampaignListQuery.keyof().options;
+
+/** The parameters the store reads with case and accents ignored: one key for "LYON" and "lyon". */
+const FOLDED_PARAMS: ReadonlySet<string> = new Set<keyof CampaignListQuery>(['city', 'near']);
+
+/**
+ * The answer cache's key of a list query: every parameter of the query
+ * schema, and only those (a route's own parameters, like the embed's lang,
+ * do not tell two lists apart), so a parameter added to the schema is in the
+ * key without a word here.
+ */
+export function listKey(query: CampaignListQuery): string {
+  const values = LIST_PARAMS.map((name) => {
+    const value = query[name];
+    return FOLDED_PARAMS.has(name) && typeof value === 'string' ? foldForSearch(value) : (value ?? null);
+  });
+  return `list:${JSON.stringify(values)}`;
+}
+
 /** The company's newest offers searched for an address (its offers usually share one). */
 const COMPANY_OFFERS_LOOKED_AT = 20;
 
@@ -82,13 +102,10 @@ export function createCatalogueReader(
 
   // The routes keep one parsed query per query string: its key is built once.
   const listKeys = new WeakMap<CampaignListQuery, string>();
-  const listKey = (query: CampaignListQuery): string => {
+  const cachedListKey = (query: CampaignListQuery): string => {
     let key = listKeys.get(query);
     if (key === undefined) {
-      key = `list:${JSON.stringify([
-        query.q ?? '', query.company_id ?? 0, query.job_type ?? '', query.working_time ?? '', foldForSearch(query.city ?? ''),
-        foldForSearch(query.near ?? ''), query.radius_km ?? 0, query.salary_min ?? -1, query.sort ?? '', query.page, query.per_page,
-      ])}`;
+      key = listKey(query);
       listKeys.set(query, key);
     }
     return key;
@@ -123,7 +140,7 @@ export function createCatalogueReader(
   return {
     filtersOf,
     list(query) {
-      return cached(listKey(query), async () => {
+      return cached(cachedListKey(query), async () => {
         const { items, total } = await store.searchAsync(filtersOf(query));
         const list: CampaignList = {
           items: items.map(summary),

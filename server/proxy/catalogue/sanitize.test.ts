@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { XSS_PAYLOADS, assertHarmless } from './fixtures.ts';
+import { XSS_PAYLOADS, assertHarmless } from './fixtures.test-support.ts';
 import { DEMO_OFFERS, describeOffer, offerProfile } from '../../sandbox/seed.ts';
 import { hasSanitizedShape, htmlToText, parsedText, sanitizeCampaignHtml } from './sanitize.ts';
 

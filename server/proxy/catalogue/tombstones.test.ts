@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { openCatalogueStore } from '../storage/catalogue-sqlite.ts';
 import { toCatalogueCampaign } from './catalogue.ts';
-import { upstreamCampaign } from './fixtures.ts';
+import { upstreamCampaign } from './fixtures.test-support.ts';
 import { createCatalogueReader } from './reader.ts';
 import { withTombstones } from './tombstones.ts';
 import { closedOfferProblem } from '../routes/closed-offer.ts';

@@ -1,7 +1,7 @@
 // The catalogue's own records: what the proxy keeps of each broadcast
 // campaign, already sanitised, flattened for search and for the public API.
 import type { CampaignStatus } from '../../contract/index.ts';
-import type { ListSort } from '../../public-api/list-params.ts';
+import type { CampaignListQuery } from '../../public-api/schemas.ts';
 
 export interface CatalogueAddress {
   street_number: string | null;
@@ -63,22 +63,12 @@ export interface GeoPoint {
   lon: number;
 }
 
-export interface CampaignFilters {
-  q?: string | undefined;
-  company_id?: number | undefined;
-  job_type?: string | undefined;
-  working_time?: string | undefined;
-  city?: string | undefined;
-  /** Only offers within radius_km of this point (offers without coordinates are left out). */
-  near?: GeoPoint | undefined;
-  radius_km?: number | undefined;
-  /** Only offers that pay at least this much: their salary_max, else their salary_min (offers without salary are left out). */
-  salary_min?: number | undefined;
-  /** relevance (bm25, needs q; else date), date (newest first), distance (needs near). Default: relevance with q, else date. */
-  sort?: ListSort | undefined;
-  page: number;
-  per_page: number;
-}
+/**
+ * A list query as the store searches it: the query schema's parameters (their
+ * meaning is described there), with `near` resolved to a point (offers without
+ * coordinates are left out of a search near one).
+ */
+export type CampaignFilters = Omit<CampaignListQuery, 'near'> & { near?: GeoPoint | undefined };
 
 export interface Facets {
   job_types: string[];

@@ -81,7 +81,7 @@ export function campaignRoutes(app: Router, base: string, reader: CatalogueReade
     sendCachedJson(req, res, answer, CAMPAIGNS_CACHE_CONTROL);
   });
 
-  // The offer's schema.org JobPosting, for search engines (mapping: PUBLIC-API.md, "JobPosting").
+  // The offer's schema.org JobPosting, for search engines (mapping: server/public-api/README.md, "JobPosting").
   app.get(`${base}/:id/jobposting`, (req, res) => {
     const answer = reader.jobPosting(campaignId(req.params.id));
     if (answer === undefined) throw campaignNotFound();

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { toCatalogueCampaign } from '../catalogue/catalogue.ts';
-import { upstreamCampaign } from '../catalogue/fixtures.ts';
+import { upstreamCampaign } from '../catalogue/fixtures.test-support.ts';
 import type { CatalogueCampaign } from '../catalogue/types.ts';
 import { inCodePointOrder } from './catalogue-facet-counts.ts';
 import { openCatalogueStore } from './catalogue-sqlite.ts';

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { toCatalogueCampaign } from '../catalogue/catalogue.ts';
-import { upstreamCampaign } from '../catalogue/fixtures.ts';
+import { upstreamCampaign } from '../catalogue/fixtures.test-support.ts';
 import { MAX_SEARCH_WORDS, SearchOverBudgetError } from '../catalogue/search-text.ts';
 import type { CampaignFilters } from '../catalogue/types.ts';
 import { MAX_RANKED_MATCHES } from './catalogue-search-sqlite.ts';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { toCatalogueCampaign } from '../catalogue/catalogue.ts';
-import { upstreamCampaign } from '../catalogue/fixtures.ts';
+import { upstreamCampaign } from '../catalogue/fixtures.test-support.ts';
 import { SearchOverBudgetError } from '../catalogue/search-text.ts';
 import type { CampaignFilters, CatalogueStore } from '../catalogue/types.ts';
 import { openCatalogueStore } from './catalogue-sqlite.ts';

@@ -9,7 +9,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { after, describe, it } from 'node:test';
 import type { Campaign } from '../../contract/index.ts';
 import { toCatalogueCampaign } from '../catalogue/catalogue.ts';
-import { upstreamCampaign } from '../catalogue/fixtures.ts';
+import { upstreamCampaign } from '../catalogue/fixtures.test-support.ts';
 import type { CampaignFilters } from '../catalogue/types.ts';
 import { openCatalogueStore } from './catalogue-sqlite.ts';
 

@@ -16,7 +16,7 @@ import { captureLogs } from '../../test/logs.ts';
 import { eventually } from '../../test/poll.ts';
 import { cutConnectionsOf, freshMigratedDatabase, skipWithoutPostgres } from '../../test/postgres.ts';
 import { toCatalogueCampaign } from '../catalogue/catalogue.ts';
-import { upstreamCampaign } from '../catalogue/fixtures.ts';
+import { upstreamCampaign } from '../catalogue/fixtures.test-support.ts';
 import type { CatalogueCampaign } from '../catalogue/types.ts';
 import { NEXT_VERSION, REMOVE_RECORDS, WRITE_RECORDS } from './catalogue-changes-sql.ts';
 import { CATALOGUE_SYNC_LOCK, createSharedCatalogue, openSharedCatalogueStore } from './catalogue-shared.ts';

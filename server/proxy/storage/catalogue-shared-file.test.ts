@@ -11,7 +11,7 @@ import pg from 'pg';
 import { pino } from 'pino';
 import { freshMigratedDatabase, skipWithoutPostgres } from '../../test/postgres.ts';
 import { toCatalogueCampaign } from '../catalogue/catalogue.ts';
-import { upstreamCampaign } from '../catalogue/fixtures.ts';
+import { upstreamCampaign } from '../catalogue/fixtures.test-support.ts';
 import { openSharedCatalogueStore } from './catalogue-shared.ts';
 import type { SharedCatalogue } from './catalogue-shared.ts';
 

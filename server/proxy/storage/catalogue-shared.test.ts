@@ -17,7 +17,7 @@ import { freshDatabase, freshMigratedDatabase, skipWithoutPostgres } from '../..
 import { admin } from '../../test/sandbox-admin.ts';
 import { createCatalogue, toCatalogueCampaign } from '../catalogue/catalogue.ts';
 import type { LiveCatalogue } from '../catalogue/catalogue.ts';
-import { upstreamCampaign } from '../catalogue/fixtures.ts';
+import { upstreamCampaign } from '../catalogue/fixtures.test-support.ts';
 import { openSharedCatalogueStore } from './catalogue-shared.ts';
 import type { SharedCatalogue } from './catalogue-shared.ts';
 

@@ -6,7 +6,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { after, describe, it } from 'node:test';
 import { eventually } from '../../test/poll.ts';
 import { toCatalogueCampaign } from '../catalogue/catalogue.ts';
-import { upstreamCampaign } from '../catalogue/fixtures.ts';
+import { upstreamCampaign } from '../catalogue/fixtures.test-support.ts';
 import type { CampaignFilters, CatalogueCampaign } from '../catalogue/types.ts';
 import { openCatalogueStore } from './catalogue-sqlite.ts';
 

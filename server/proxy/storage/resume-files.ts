@@ -16,8 +16,8 @@ const REFERENCE = /^[\w-]{1,100}$/;
  * 90 KiB reads: a multiple of 3, so each read is base64-encoded on its own
  * (no join with the 1 or 2 bytes left by the previous), into 120 KiB of text,
  * just under the size from which V8 puts a string in its large-object space
- * (slower to allocate and collect). Measured on a 10 MB resume: the fastest of
- * 48, 60, 90 and 96 KiB.
+ * (slower to allocate and collect): the fastest size tried (BENCHMARKS.md,
+ * "Figures behind the code").
  */
 const READ_CHUNK_BYTES = 90 * 1024;
 

@@ -2,8 +2,8 @@ import { aTimeout, expect, fixture, html } from '@open-wc/testing';
 import { emulateMedia, sendKeys } from '@web/test-runner-commands';
 import '../widget.ts';
 import type { JobboardApply, JobboardApplySuccessEvent } from '../index.ts';
-import { activeInside, locales, maybe, received, shadow, standIn, type, until } from '../internal/test-helpers.ts';
-import { fillRequired, form, submit, text } from './apply-test-helpers.ts';
+import { activeInside, locales, maybe, received, shadow, standIn, type, until } from '../internal/test-support.ts';
+import { fillRequired, form, submit, text } from './apply.test-support.ts';
 
 describe('<jobboard-apply>: draft, language, captcha, theming, events, keyboard', () => {
   describe('draft', () => {

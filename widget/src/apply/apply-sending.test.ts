@@ -3,9 +3,9 @@ import { sendKeys } from '@web/test-runner-commands';
 import '../widget.ts';
 import type { JobboardApply } from '../index.ts';
 import { receiptLink } from './application-controller.ts';
-import { activeInside, locales, maybe, received, shadow, standIn, type, until } from '../internal/test-helpers.ts';
-import { fillRequired, form, submit, text } from './apply-test-helpers.ts';
-import type { Lang } from './apply-test-helpers.ts';
+import { activeInside, locales, maybe, received, shadow, standIn, type, until } from '../internal/test-support.ts';
+import { fillRequired, form, submit, text } from './apply.test-support.ts';
+import type { Lang } from './apply.test-support.ts';
 
 describe('<jobboard-apply>: sending', () => {
   describe('sending', () => {

@@ -2,8 +2,8 @@ import { aTimeout, expect, fixture, html } from '@open-wc/testing';
 import '../widget.ts';
 import type { JobboardApply } from '../index.ts';
 import { loadConfig } from '../internal/api.ts';
-import { locales, maybe, shadow, standIn, until } from '../internal/test-helpers.ts';
-import { consoleErrors, text } from './apply-test-helpers.ts';
+import { locales, maybe, shadow, standIn, until } from '../internal/test-support.ts';
+import { consoleErrors, text } from './apply.test-support.ts';
 
 describe('<jobboard-apply>: when it cannot take applications', () => {
   describe('when /api/config cannot be loaded', () => {

@@ -2,8 +2,8 @@ import { expect, fixture, html } from '@open-wc/testing';
 import { sendKeys, setViewport } from '@web/test-runner-commands';
 import '../widget.ts';
 import type { JobboardApply } from '../index.ts';
-import { activeInside, chooseFile, exe, holdBrowserTurns, leave, locales, maybe, pdf, received, shadow, standIn, type, until, watchRequestsAndWarnings } from '../internal/test-helpers.ts';
-import { fillRequired, form, submit, text } from './apply-test-helpers.ts';
+import { activeInside, chooseFile, exe, holdBrowserTurns, leave, locales, maybe, pdf, received, shadow, standIn, type, until, watchRequestsAndWarnings } from '../internal/test-support.ts';
+import { fillRequired, form, submit, text } from './apply.test-support.ts';
 
 describe('<jobboard-apply>', () => {
   afterEach(async () => {

@@ -77,7 +77,7 @@ function renderOutcome(form: ApplicationController, level: number): TemplateResu
  */
 export class JobboardApply extends JobboardElement {
   static override styles = styles;
-  /** Lit's reactive properties, declared without decorators, whose helpers cost the script-tag bundle 0.45 KB gzipped. */
+  /** Lit's reactive properties, declared without decorators, whose helpers would weigh on the script-tag bundle. */
   static override properties: PropertyDeclarations = {
     campaignId: { attribute: 'campaign-id', type: Number },
     offer: { attribute: false },

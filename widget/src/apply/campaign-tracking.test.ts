@@ -1,8 +1,8 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import '../widget.ts';
 import type { JobboardCampaigns } from '../index.ts';
-import { maybe, received, shadow, standIn, until } from '../internal/test-helpers.ts';
-import { fillRequired, form } from './apply-test-helpers.ts';
+import { maybe, received, shadow, standIn, until } from '../internal/test-support.ts';
+import { fillRequired, form } from './apply.test-support.ts';
 
 /** Where the page was opened: each test lands from it, with its own query. */
 const page = location.pathname;

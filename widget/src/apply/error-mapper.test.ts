@@ -1,11 +1,12 @@
 import { expect } from '@open-wc/testing';
+import type { FieldCode } from '../../../server/public-api/problems.ts';
 import { AbortedError, NetworkError, ProblemError } from '../internal/api.ts';
 import { fieldMessage } from '../internal/messages.ts';
 import { mapFailure } from './error-mapper.ts';
 
 const everyControl = () => true;
 
-function validation(...errors: { field: string; code: string }[]): ProblemError {
+function validation(...errors: { field: string; code: FieldCode }[]): ProblemError {
   return new ProblemError({ status: 422, code: 'validation_failed', errors: errors.map((e) => ({ ...e, message: '' })) });
 }
 

@@ -39,7 +39,7 @@ export function mapFailure(
   if (error instanceof AbortedError) return { code: 'upload_cancelled', retry: false };
   if (error instanceof NetworkError) return { code: 'network_error', retry: true };
   if (!(error instanceof ProblemError)) return { code: 'internal_error' };
-  const { code, errors: problems } = error.problem;
+  const { code, errors: problems } = error;
   if (code === 'already_applied') return { code, alreadyApplied: true, forgetKey: true };
   if (code === 'idempotency_key_in_progress' || code === 'upload_too_slow') return { code, retry: true };
   if (code === 'file_too_large' || code === 'unsupported_file_type') {

@@ -5,7 +5,7 @@ import { expect, fixture, html } from '@open-wc/testing';
 import '../widget.ts';
 import type { JobboardApply } from '../index.ts';
 import { useLocale } from '../internal/localize.ts';
-import { locales, maybe, standIn, until } from '../internal/test-helpers.ts';
+import { locales, maybe, standIn, until } from '../internal/test-support.ts';
 import { controls } from './fields.ts';
 import { label, statement } from './labels.ts';
 

@@ -2,8 +2,8 @@ import { expect, fixture, html } from '@open-wc/testing';
 import { emulateMedia, sendKeys, setViewport } from '@web/test-runner-commands';
 import '../widget.ts';
 import type { JobboardCampaigns } from '../index.ts';
-import { activeInside, locales, maybe, shadow, standIn, type, until, watchRequestsAndWarnings } from '../internal/test-helpers.ts';
-import { list, open, text, titles } from './campaigns-test-helpers.ts';
+import { activeInside, locales, maybe, shadow, standIn, type, until, watchRequestsAndWarnings } from '../internal/test-support.ts';
+import { list, open, text, titles } from './campaigns.test-support.ts';
 
 const labels = {
   permanent: { en: 'Permanent contract', fr: 'CDI', es: 'Contrato indefinido' },

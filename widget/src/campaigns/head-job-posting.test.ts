@@ -1,5 +1,5 @@
 import { expect } from '@open-wc/testing';
-import { standIn, watchRequestsAndWarnings } from '../internal/test-helpers.ts';
+import { standIn, watchRequestsAndWarnings } from '../internal/test-support.ts';
 import { HeadJobPosting } from './head-job-posting.ts';
 
 const postings = () => document.head.querySelectorAll('script[type="application/ld+json"]');

@@ -2,8 +2,8 @@ import { aTimeout, expect, fixture, html, oneEvent } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import '../widget.ts';
 import type { JobboardCampaigns } from '../index.ts';
-import { activeInside, holdBrowserTurns, locales, maybe, shadow, standIn, type, until } from '../internal/test-helpers.ts';
-import { list, open, text, titles } from './campaigns-test-helpers.ts';
+import { activeInside, holdBrowserTurns, locales, maybe, shadow, standIn, type, until } from '../internal/test-support.ts';
+import { list, open, text, titles } from './campaigns.test-support.ts';
 
 describe('<jobboard-campaigns>: an opened offer', () => {
   describe('an offer that cannot be opened', () => {

@@ -2,7 +2,7 @@ import { expect, fixture, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import '../widget.ts';
 import type { JobboardCampaigns } from '../index.ts';
-import { maybe, shadow, standIn, type, until } from '../internal/test-helpers.ts';
+import { maybe, shadow, standIn, type, until } from '../internal/test-support.ts';
 
 /** The query of the last GET /api/campaigns the element sent to this endpoint. */
 function lastAsked(endpoint: string): URLSearchParams | undefined {

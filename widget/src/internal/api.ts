@@ -1,4 +1,4 @@
-// The proxy's public HTTP API (server/proxy/PUBLIC-API.md), on `fetch` for
+// The proxy's public HTTP API (server/public-api/README.md), on `fetch` for
 // JSON and `XMLHttpRequest` for the upload: XHR is the only way to report
 // upload progress over HTTP/1.1, and `abort()` is the candidate's cancel.
 // No ky, no zod here: every kilobyte is paid by every visitor of the board.
@@ -11,14 +11,15 @@ import type {
   CampaignSummary,
   ConfigResponse,
   ApplicationAnswer,
-  ProblemSchema,
+  FieldProblem,
+  Problem,
 } from '../../../server/public-api/schemas.ts';
 import type { ConfigurableField, FieldMode } from '../../../server/public-api/application-form.ts';
 import { webUrlOrWarn } from './web-url.ts';
 
 // The answers' types are the proxy's own schemas (type-only imports: nothing
 // of zod or the server enters the bundle), so the two cannot disagree.
-export type { CampaignDetail, CampaignSummary };
+export type { CampaignDetail, CampaignSummary, FieldProblem, Problem };
 export type FieldRule = FieldMode;
 export type FieldName = 'email' | ConfigurableField;
 /** `/api/config`; its schema builds `fields` from a list, so their names are spelled out here. */
@@ -26,26 +27,37 @@ export type WidgetConfig = Omit<ConfigResponse, 'fields'> & { fields: Partial<Re
 export type CampaignPage = CampaignList;
 /** Filters as the widget sends them: any of the query's parameters, as typed. */
 export type CampaignQuery = { [K in keyof CampaignListQuery]?: string | number };
-type ProblemBody = z.infer<typeof ProblemSchema>;
-export type FieldProblem = NonNullable<ProblemBody['errors']>[number];
-/** What the widget keeps of a problem; a body that is not problem+json still has a status. */
-export type Problem = Pick<ProblemBody, 'status' | 'code' | 'errors'>;
 export type SubmitResult = z.infer<typeof ApplicationAnswer>;
 
-/** An answer that is not 2xx, carrying the proxy's stable problem `code`. */
-export class ProblemError extends Error {
-  readonly problem: Problem;
+// Each error names itself: a minifier renames the classes, and the console shows the name.
+
+/**
+ * An answer that is not 2xx, carrying the proxy's stable problem `code` (a
+ * body that is not problem+json still has a status); the proxy's ProblemError
+ * has the same shape.
+ */
+export class ProblemError extends Error implements Problem {
+  override readonly name = 'ProblemError';
+  readonly status: number;
+  readonly code: string;
+  readonly errors: FieldProblem[] | undefined;
   constructor(problem: Problem) {
     super(`The proxy answered ${problem.status} ${problem.code}.`);
-    this.problem = problem;
+    this.status = problem.status;
+    this.code = problem.code;
+    this.errors = problem.errors;
   }
 }
 
 /** The request never got an answer (offline, connection dropped, CORS). */
-export class NetworkError extends Error {}
+export class NetworkError extends Error {
+  override readonly name = 'NetworkError';
+}
 
 /** The candidate cancelled the upload. */
-export class AbortedError extends Error {}
+export class AbortedError extends Error {
+  override readonly name = 'AbortedError';
+}
 
 /** The URL of a proxy route; throws, sending nothing, when the endpoint is not a web URL. */
 function url(endpoint: string, path: string): string {
@@ -59,7 +71,7 @@ const refusedBy = new Set<string>();
 
 /** The proxy refused the page's origin: the form cannot work here until its operator allows it. */
 export function isRefusal(error: unknown): boolean {
-  return error instanceof ProblemError && error.problem.code === 'origin_not_allowed';
+  return error instanceof ProblemError && error.code === 'origin_not_allowed';
 }
 
 function toProblem(status: number, body: unknown, endpoint: string): Problem {

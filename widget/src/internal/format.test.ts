@@ -1,6 +1,6 @@
 import { expect } from '@open-wc/testing';
 import { formatDate, formatNumber, prepareFormatters, useRendered } from './format.ts';
-import { until } from './test-helpers.ts';
+import { until } from './test-support.ts';
 
 describe('prepareFormatters', () => {
   it('sets up Intl one step a task, after the calling task: no task builds two of its parts', async () => {

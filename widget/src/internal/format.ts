@@ -58,12 +58,11 @@ export function formatSalary(tag: string, min: number | null, max: number | null
 /**
  * Builds the salary, date and number formatters of `tag`, one step a task, so
  * that the task that shows the offers does not build them. The page's first
- * Intl call sets up ICU in one call in Chromium, 15 to 90 ms from one machine
- * to another, which would block the page that long. V8 sets it up in parts, which these steps call
- * one at a time: the language's data, the list of languages ICU has (which
- * asking for the segmenter's languages builds, and nothing else), then each
- * kind of formatter's own. The longest, the list of languages, takes 10 to
- * 22 ms there.
+ * Intl call sets up ICU in one call in Chromium, which would block the page
+ * that long (BENCHMARKS.md, "Figures behind the code"). V8 sets it up in
+ * parts, which these steps call one at a time: the language's data, the list
+ * of languages ICU has (which asking for the segmenter's languages builds,
+ * and nothing else), then each kind of formatter's own.
  */
 export function prepareFormatters(tag: string): void {
   const steps = [

@@ -7,7 +7,7 @@ import { LocaleController } from './locale-controller.ts';
 import { textLocale } from './localize.ts';
 
 export abstract class JobboardElement extends LitElement {
-  /** Lit's reactive properties, declared without decorators, whose helpers cost the script-tag bundle 0.45 KB gzipped. */
+  /** Lit's reactive properties, declared without decorators, whose helpers would weigh on the script-tag bundle. */
   static override properties: PropertyDeclarations = { endpoint: {}, lang: {} };
 
   protected readonly language = new LocaleController(this);

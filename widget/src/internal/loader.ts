@@ -10,7 +10,7 @@ export type LoadStatus = 'idle' | 'loading' | 'ready' | 'error' | 'gone' | 'refu
 
 /** What a failed request means to the candidate. */
 function failureOf(error: unknown): 'refused' | 'gone' | 'error' {
-  return isRefusal(error) ? 'refused' : error instanceof ProblemError && error.problem.status === 404 ? 'gone' : 'error';
+  return isRefusal(error) ? 'refused' : error instanceof ProblemError && error.status === 404 ? 'gone' : 'error';
 }
 
 type Task<T> = (signal: AbortSignal) => Promise<T>;

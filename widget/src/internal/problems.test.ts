@@ -1,12 +1,12 @@
-// The proxy's problem codes, from its one catalogue: the widget says each in
-// the candidate's language, so a code added to the proxy without a message
-// here (or with an untranslated one) fails.
+// The proxy's problem codes and per-field codes, from their one catalogue:
+// the widget says each in the candidate's language, so a code added to the
+// proxy without a message here (or with an untranslated one) fails.
 import { expect } from '@open-wc/testing';
-import { PROBLEM_CODES } from '../../../server/public-api/problems.ts';
+import { FIELD_CODES, PROBLEM_CODES } from '../../../server/public-api/problems.ts';
 import type { ProblemCode } from '../../../server/public-api/problems.ts';
 import { useLocale } from './localize.ts';
-import { problemMessage } from './messages.ts';
-import { locales } from './test-helpers.ts';
+import { fieldMessage, problemMessage } from './messages.ts';
+import { locales } from './test-support.ts';
 
 /**
  * Codes a candidate only meets through a fault on our side (the widget always
@@ -31,6 +31,26 @@ describe("the proxy's problem codes", () => {
     for (const lang of locales.filter((l) => l !== 'en')) {
       await useLocale(lang);
       const untranslated = PROBLEM_CODES.filter((code, i) => problemMessage(code) === english[i]);
+      expect(untranslated, `messages not translated to ${lang}`).to.deep.equal([]);
+    }
+  });
+});
+
+describe("the proxy's per-field codes", () => {
+  afterEach(() => useLocale('en'));
+
+  it('each have a message of their own in English, but invalid_value, which is the generic one', async () => {
+    await useLocale('en');
+    const generic = fieldMessage('invalid_value');
+    expect(FIELD_CODES.filter((code) => code !== 'invalid_value' && fieldMessage(code) === generic)).to.deep.equal([]);
+  });
+
+  it('each have their message translated to French and Spanish', async () => {
+    await useLocale('en');
+    const english = FIELD_CODES.map((code) => fieldMessage(code));
+    for (const lang of locales.filter((l) => l !== 'en')) {
+      await useLocale(lang);
+      const untranslated = FIELD_CODES.filter((code, i) => fieldMessage(code) === english[i]);
       expect(untranslated, `messages not translated to ${lang}`).to.deep.equal([]);
     }
   });

@@ -3,8 +3,8 @@
 import { fixture, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import type { JobboardApply } from '../index.ts';
-import { chooseFile, maybe, notSetUp, pdf, shadow, standIn, type, until } from '../internal/test-helpers.ts';
-import type { locales } from '../internal/test-helpers.ts';
+import { chooseFile, maybe, notSetUp, pdf, shadow, standIn, type, until } from '../internal/test-support.ts';
+import type { locales } from '../internal/test-support.ts';
 
 export type Lang = (typeof locales)[number];
 

@@ -3,8 +3,8 @@
 import { fixture, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import type { JobboardCampaigns } from '../index.ts';
-import { maybe, notSetUp, standIn, until } from '../internal/test-helpers.ts';
-import type { locales } from '../internal/test-helpers.ts';
+import { maybe, notSetUp, standIn, until } from '../internal/test-support.ts';
+import type { locales } from '../internal/test-support.ts';
 
 type Lang = (typeof locales)[number];
 
