@@ -2,11 +2,15 @@
 // eslint.config.js enforces it. The widget: the browser bundle must carry no
 // server code, so the widget takes only the two contracts (server/contract/,
 // server/public-api/), and of those only the plain modules at run time; the
-// server parts import downwards only.
+// server parts import downwards only; no module imports itself through others.
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { ESLint } from 'eslint';
+import { importCycles } from '../server/scripts/check-import-cycles.ts';
 
 const eslint = new ESLint({ cwd: fileURLToPath(new URL('..', import.meta.url)) });
 
@@ -71,5 +75,26 @@ describe('the server parts\' imports', () => {
     for (const from of ['../proxy/config.ts', '../../client/index.ts', '../public-api/schemas.ts']) assert.equal(await refused('server/sandbox/routes/some-module.ts', from), 1, from);
     assert.equal(await refused('server/sandbox/some-module.ts', '../contract/index.ts'), 0);
     assert.equal(await refused('server/sandbox/some-module.test.ts', '../proxy/index.ts'), 0, 'a test may use any part');
+  });
+});
+
+describe('import cycles', () => {
+  it('names each set of modules that import each other, by a type import too, and nothing once they do not', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'jc-cycle-check-'));
+    try {
+      writeFileSync(join(dir, 'a.ts'), "import { b } from './b.ts';\nexport const a = (): number => b + 1;\n");
+      writeFileSync(join(dir, 'b.ts'), "import type { Shape } from './c.ts';\nexport const b = 1;\nexport const shape: Shape | undefined = undefined;\n");
+      writeFileSync(join(dir, 'c.ts'), "export type { a } from './a.ts';\nexport type Shape = number;\n");
+      writeFileSync(join(dir, 'd.ts'), "import { a } from './a.ts';\nexport const d = a;\n");
+      assert.deepEqual(importCycles([dir]), [['a.ts', 'b.ts', 'c.ts'].map((f) => join(dir, f))], 'd imports the cycle without being in it');
+      writeFileSync(join(dir, 'c.ts'), 'export type Shape = number;\n');
+      assert.deepEqual(importCycles([dir]), []);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('finds none in this repository', () => {
+    assert.deepEqual(importCycles(['server', 'widget', 'test'].map((part) => fileURLToPath(new URL(`../${part}`, import.meta.url)))), []);
   });
 });
