@@ -5,11 +5,13 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, it } from 'node:test';
 import { toCatalogueCampaign } from '../catalogue/catalogue.ts';
 import { upstreamCampaign } from '../catalogue/fixtures.test-support.ts';
 import { SearchOverBudgetError } from '../catalogue/search-text.ts';
 import type { CampaignFilters, CatalogueStore } from '../catalogue/types.ts';
+import { createSearchWorker } from './catalogue-search-worker.ts';
 import { openCatalogueStore } from './catalogue-sqlite.ts';
 
 const OFFERS = 3_000;
@@ -80,10 +82,10 @@ describe('catalogue search on its own thread', () => {
     const searches = await Promise.all([1, 2, 3].map((page) => store.searchAsync(all({ q: 'nurs driv', page }))));
     const cpu = process.threadCpuUsage(cpuBefore);
     clearInterval(counting);
-    assert.ok(searches.every((s) => s.total === OFFERS));
     const onLoopBefore = process.threadCpuUsage();
-    for (const page of [4, 5, 6]) store.search(all({ q: 'nurs driv', page }));
+    const onLoopSearches = [1, 2, 3].map((page) => store.search(all({ q: 'nurs driv', page })));
     const onLoop = process.threadCpuUsage(onLoopBefore);
+    assert.deepEqual(searches.map(ids), onLoopSearches.map(ids), 'each search answered with its own page, in the order asked');
     assert.ok(turns >= 1, 'the loop turned while the searches ran');
     assert.ok(cpu.user + cpu.system < (onLoop.user + onLoop.system) / 2, `this thread spent ${cpu.user + cpu.system} µs on searches that cost ${onLoop.user + onLoop.system} µs here`);
   });
@@ -96,6 +98,38 @@ describe('catalogue search on its own thread', () => {
       assert.equal((await tight.searchAsync(all({ city: 'Lyon' }))).total, OFFERS, 'a search of neither runs without a budget');
     } finally {
       tight.close();
+    }
+  });
+
+  it('searches an in-memory store on the event loop\'s thread (no other connection sees it)', async () => {
+    const memory = openCatalogueStore(':memory:');
+    try {
+      seed(memory);
+      const found = await memory.searchAsync(all({ q: 'nurse', page: 2 }));
+      assert.deepEqual([ids(found), found.total], [ids(memory.search(all({ q: 'nurse', page: 2 }))), memory.search(all({ q: 'nurse' })).total]);
+    } finally {
+      memory.close();
+    }
+  });
+
+  it('refuses a search the thread could not run, naming why, and starts another thread for the next', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'jc-search-thread-'));
+    dirs.push(dir);
+    const path = join(dir, 'catalogue.db');
+    const worker = createSearchWorker({ path, budgetMs: undefined });
+    try {
+      await assert.rejects(worker.search(all({ q: 'nurse' })), /^Error: the catalogue's search thread failed: unable to open database file$/);
+      // A file with the records' table alone: the thread opens, its search fails.
+      const bare = new DatabaseSync(path);
+      bare.exec('CREATE TABLE campaign_records (id INTEGER PRIMARY KEY, record TEXT NOT NULL)');
+      bare.close();
+      await assert.rejects(worker.search(all({ q: 'nurse' })), /^Error: the catalogue's search failed: no such table: campaigns$/);
+      const store = openCatalogueStore(dir);
+      seed(store);
+      store.close();
+      assert.equal((await worker.search(all({ q: 'nurse' }))).total, OFFERS / 3);
+    } finally {
+      worker.close();
     }
   });
 

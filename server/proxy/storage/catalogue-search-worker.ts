@@ -2,7 +2,8 @@
 // (catalogue-search-thread.ts) rather than the event loop's: a search is up
 // to its time budget of synchronous SQLite work, and on the event loop every
 // other request (a health check, an application) would wait for it. The
-// thread answers one search at a time, in the order asked.
+// thread answers one search at a time, in the order asked, with the records
+// it found as stored (read in the same transaction as the search).
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -11,22 +12,24 @@ import type { CampaignFilters } from '../catalogue/types.ts';
 
 export interface SearchThreadData {
   path: string;
-  budgetMs: number;
+  /** undefined: the search's default budget. */
+  budgetMs: number | undefined;
 }
 
-export interface SearchRows {
-  ids: number[];
+/** A search's page of records (JSON, as stored) and its count of matches. */
+export interface FoundRecords {
+  records: string[];
   total: number;
 }
 
-/** The thread's answer to one search. */
+/** The thread's answer to the oldest search it was asked. */
 export type SearchReply =
-  | { id: number; rows: SearchRows }
-  | { id: number; overBudget: { budgetMs: number; field: SearchOverBudgetError['field'] } }
-  | { id: number; failed: string };
+  | { found: FoundRecords }
+  | { overBudget: { budgetMs: number; field: SearchOverBudgetError['field'] } }
+  | { failed: string };
 
 export interface SearchWorker {
-  search(filters: CampaignFilters): Promise<SearchRows>;
+  search(filters: CampaignFilters): Promise<FoundRecords>;
   /** Stops the thread; searches still waiting are refused. */
   close(): void;
 }
@@ -34,56 +37,51 @@ export interface SearchWorker {
 // The thread's module beside this one: .ts in a checkout, .js once built.
 const THREAD = new URL(`./catalogue-search-thread${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
 
-/** Searches of the catalogue file at path, on a thread started at the first search (and again after a thread that failed). */
+/**
+ * Searches of the catalogue file at path, on a thread started at the first
+ * search, and again after a thread that failed. The thread does not keep the
+ * process alive: the server whose routes search does.
+ */
 export function createSearchWorker(data: SearchThreadData): SearchWorker {
   let worker: Worker | undefined;
-  let nextId = 0;
-  const waiting = new Map<number, { resolve: (rows: SearchRows) => void; reject: (error: Error) => void }>();
+  // The searches asked and not answered yet, oldest first: the thread answers in that order.
+  const waiting: { resolve: (found: FoundRecords) => void; reject: (error: Error) => void }[] = [];
 
   const refuseAll = (error: Error) => {
-    for (const { reject } of waiting.values()) reject(error);
-    waiting.clear();
+    for (const { reject } of waiting.splice(0)) reject(error);
   };
 
   const start = (): Worker => {
     const started = new Worker(THREAD, { workerData: data });
-    // The searches waited for keep the process alive, not an idle thread.
     started.unref();
     started.on('message', (reply: SearchReply) => {
-      const asked = waiting.get(reply.id);
-      if (asked === undefined) return;
-      waiting.delete(reply.id);
-      if ('rows' in reply) asked.resolve(reply.rows);
+      const asked = waiting.shift()!;
+      if ('found' in reply) asked.resolve(reply.found);
       else if ('overBudget' in reply) asked.reject(new SearchOverBudgetError(reply.overBudget.budgetMs, reply.overBudget.field));
       else asked.reject(new Error(`the catalogue's search failed: ${reply.failed}`));
     });
-    const ended = (error: Error) => {
-      if (worker !== started) return;
+    // A thread that cannot open the file, or dies: its searches are refused, and the next search starts another.
+    started.on('error', (error: Error) => {
       worker = undefined;
-      refuseAll(error);
-    };
-    started.on('error', (error: Error) => ended(new Error(`the catalogue's search thread failed: ${error.message}`, { cause: error })));
-    started.on('exit', (code) => ended(new Error(`the catalogue's search thread stopped (exit code ${code})`)));
+      refuseAll(new Error(`the catalogue's search thread failed: ${error.message}`, { cause: error }));
+    });
     return started;
   };
 
   return {
     search(filters) {
       worker ??= start();
-      const id = nextId++;
-      const asked = worker;
-      return new Promise<SearchRows>((resolve, reject) => {
-        waiting.set(id, { resolve, reject });
-        // Counted while a search waits: the process must live to answer it.
-        asked.ref();
-        asked.postMessage({ id, filters });
-      }).finally(() => {
-        if (waiting.size === 0 && worker === asked) asked.unref();
+      const asking = worker;
+      return new Promise<FoundRecords>((resolve, reject) => {
+        waiting.push({ resolve, reject });
+        asking.postMessage(filters);
       });
     },
     close() {
       const stopping = worker;
       worker = undefined;
+      // No answer is read after this: those still waiting are refused now.
+      stopping?.removeAllListeners('message');
       refuseAll(new Error('the catalogue is closed'));
       void stopping?.terminate();
     },

@@ -9,9 +9,9 @@
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { createOwnerOnlyDatabaseFile, makeOwnerOnlyFolder } from '../../owner-only.ts';
-import { foldForSearch, SEARCH_BUDGET_MS, searchColumns } from '../catalogue/search-text.ts';
+import { foldForSearch, searchColumns } from '../catalogue/search-text.ts';
 import { withTombstones } from '../catalogue/tombstones.ts';
-import type { CatalogueCampaign, CatalogueStore, Facets, GeoPoint, SkippedRecord } from '../catalogue/types.ts';
+import type { CampaignFilters, CatalogueCampaign, CatalogueStore, Facets, GeoPoint, SkippedRecord } from '../catalogue/types.ts';
 import { createCatalogueSearch } from './catalogue-search-sqlite.ts';
 import { createSearchWorker } from './catalogue-search-worker.ts';
 import { COUNTED, FacetCounts, sameFacets } from './catalogue-facet-counts.ts';
@@ -142,16 +142,14 @@ export function openCatalogueStore(dataDir: string | ':memory:', options: Catalo
   const companyName = db.prepare("SELECT company_name AS name FROM campaigns WHERE status = 'online' AND company_id = ? LIMIT 1");
 
   let version = 1;
-  const budgetMs = options.searchBudgetMs ?? SEARCH_BUDGET_MS;
-  const search = createCatalogueSearch(db, budgetMs);
+  const search = createCatalogueSearch(db, options.searchBudgetMs);
   // A file's searches for the routes run on a thread of their own; an in-memory store's cannot (no other connection sees it).
-  const worker = path === ':memory:' ? undefined : createSearchWorker({ path, budgetMs });
-  // A search on the thread may name an offer removed since it read: left out.
-  const recordsOf = (ids: number[]) =>
-    ids.flatMap((id) => {
-      const row = getOne.get(id) as { record: string } | undefined;
-      return row === undefined ? [] : [JSON.parse(row.record) as CatalogueCampaign];
-    });
+  const worker = path === ':memory:' ? undefined : createSearchWorker({ path, budgetMs: options.searchBudgetMs });
+  const recordsOf = (ids: number[]) => ids.map((id) => JSON.parse((getOne.get(id) as { record: string }).record) as CatalogueCampaign);
+  const searchHere = (f: CampaignFilters) => {
+    const { ids, total } = search(f);
+    return { items: recordsOf(ids), total };
+  };
   /** The facets, until a write changes what they show (a new title or text changes nothing there: most changes keep them). */
   let facets: Facets | undefined;
   /** The online offers per facet value, once read: then each write moves them (undefined: read them at the next facets()). */
@@ -321,13 +319,11 @@ export function openCatalogueStore(dataDir: string | ':memory:', options: Catalo
       const row = getOne.get(id) as { record: string } | undefined;
       return row === undefined ? undefined : (JSON.parse(row.record) as CatalogueCampaign);
     },
-    search(f) {
-      const { ids, total } = search(f);
-      return { items: recordsOf(ids), total };
-    },
+    search: searchHere,
     async searchAsync(f) {
-      const { ids, total } = worker === undefined ? search(f) : await worker.search(f);
-      return { items: recordsOf(ids), total };
+      if (worker === undefined) return searchHere(f);
+      const { records, total } = await worker.search(f);
+      return { items: records.map((record) => JSON.parse(record) as CatalogueCampaign), total };
     },
     placeOf(city) {
       const row = cityCentre.get(foldForSearch(city.trim())) as { lat: number | null; lon: number | null };
