@@ -18,7 +18,8 @@ import type { ProxyConfig } from '../server/proxy/config.ts';
 import { startProxy } from '../server/proxy/index.ts';
 import { main as outboxCommand } from '../server/proxy/outbox-command.ts';
 import { createRegistry } from '../server/proxy/metrics.ts';
-import { DEMO_KEYS, startSandbox } from '../server/sandbox/index.ts';
+import { startSandbox } from '../server/sandbox/index.ts';
+import { demoProxyEnv } from '../server/test/demo-proxy-env.ts';
 import { fetch } from '../server/openapi/test/answers.ts';
 import * as files from '../server/test/files.ts';
 import { captureLogs } from '../server/test/logs.ts';
@@ -82,15 +83,8 @@ export const FAST_DELIVERY: Partial<DeliveryOptions> = { baseBackoffMs: 50, maxB
 export const FAST_WEBHOOKS: Partial<WebhookSenderOptions> = { pollMs: 50, retryBaseMs: 50, retryMaxMs: 400, timeoutMs: 5_000 };
 
 export function proxyEnv(sandbox: Pick<RunningSandbox, 'url'>, dataDir: string, extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    UPSTREAM_URL: sandbox.url,
-    UPSTREAM_PRIVATE_KEY: DEMO_KEYS.jobboard.private_key,
-    UPSTREAM_SECRET_KEY: DEMO_KEYS.jobboard.secret_key,
-    JOBBOARD_CHANNEL: DEMO_KEYS.jobboard.channel,
+  return demoProxyEnv(sandbox.url, {
     ALLOWED_ORIGINS: BOARD_ORIGIN,
-    PORT: '0',
-    METRICS_PORT: '0',
-    HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     LOG_LEVEL: 'info',
     DELIVERY_DEADLINE_MS: '3000',
@@ -100,7 +94,7 @@ export function proxyEnv(sandbox: Pick<RunningSandbox, 'url'>, dataDir: string, 
     MAX_CONCURRENT_UPLOADS_PER_NETWORK: '50',
     APPLY_RATE_LIMIT_PER_EMAIL: '100',
     ...extra,
-  };
+  });
 }
 
 export interface ProxyStack {

@@ -11,6 +11,7 @@ import { DEMO_KEYS, startSandbox } from '../sandbox/index.ts';
 import { fetch } from './test-support.ts';
 import { eventually } from '../test/poll.ts';
 import { pdf } from '../test/files.ts';
+import { demoProxyEnv } from '../test/demo-proxy-env.ts';
 
 const CLI = fileURLToPath(new URL('../cli.ts', import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), 'proxy-command-'));
@@ -74,16 +75,7 @@ describe('jobboard-connector proxy', () => {
   it('serves, then on SIGTERM finishes the application in flight (answered and delivered) and exits 0', async () => {
     const sandbox = await startSandbox({ admin: true, seed: 'demo', rateLimitPerMinute: 0 });
     try {
-      const p = run([], {
-        UPSTREAM_URL: sandbox.url,
-        UPSTREAM_PRIVATE_KEY: DEMO_KEYS.jobboard.private_key,
-        UPSTREAM_SECRET_KEY: DEMO_KEYS.jobboard.secret_key,
-        JOBBOARD_CHANNEL: DEMO_KEYS.jobboard.channel,
-        PORT: '0',
-        METRICS_PORT: '0',
-        HOST: '127.0.0.1',
-        DATA_DIR: join(tmp, 'data'),
-      });
+      const p = run([], demoProxyEnv(sandbox.url, { DATA_DIR: join(tmp, 'data') }));
       const url = await new Promise<string>((resolve, reject) => {
         const timer = setInterval(() => {
           const match = /Proxy listening on (http:\/\/\S+)/.exec(p.err());
