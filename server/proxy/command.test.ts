@@ -27,6 +27,9 @@ function run(args: string[], env: Record<string, string>) {
   return { child, exited, out: () => stdout, err: () => stderr };
 }
 
+/** Keys and channel the configuration takes (never checked upstream: the start stops at another variable first). */
+const VALID_KEYS = { UPSTREAM_PRIVATE_KEY: 'k', UPSTREAM_SECRET_KEY: 's', JOBBOARD_CHANNEL: 'jobboard_demo' };
+
 describe('jobboard-connector proxy', () => {
   it('when required variables are missing, names each one and exits 1 without a stack trace', async () => {
     const p = run([], { DATA_DIR: tmp });
@@ -38,9 +41,7 @@ describe('jobboard-connector proxy', () => {
   it('when a value is wrong, says what it expects', async () => {
     const p = run([], {
       UPSTREAM_URL: 'http://127.0.0.1:9/v2',
-      UPSTREAM_PRIVATE_KEY: 'k',
-      UPSTREAM_SECRET_KEY: 's',
-      JOBBOARD_CHANNEL: 'jobboard_demo',
+      ...VALID_KEYS,
       ALLOWED_ORIGINS: 'https://board.example/path',
       PORT: 'eighty',
     });
@@ -52,9 +53,7 @@ describe('jobboard-connector proxy', () => {
   it('when UPSTREAM_URL has no scheme and a variable is misspelt, prints the line of each and exits 1', async () => {
     const p = run([], {
       UPSTREAM_URL: 'api.example/v2',
-      UPSTREAM_PRIVATE_KEY: 'k',
-      UPSTREAM_SECRET_KEY: 's',
-      JOBBOARD_CHANNEL: 'jobboard_demo',
+      ...VALID_KEYS,
       ALLOWED_ORIGIN: '',
       DATA_DIR: tmp,
     });
