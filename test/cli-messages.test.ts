@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { DEMO_KEYS, startSandbox } from '../server/sandbox/index.ts';
+import { demoProxyEnv } from '../server/test/demo-proxy-env.ts';
 import { eventually } from '../server/test/poll.ts';
 import { freshDatabase, skipWithoutPostgres } from '../server/test/postgres.ts';
 import { CLI, startCli, stopCli } from './cli-processes.ts';
@@ -36,17 +37,7 @@ describe('jobboard-connector, as a partner meets it', () => {
   it('proxy on 0.0.0.0: the start line gives a URL a person can open and says it is bound to every interface', async () => {
     const sandbox = await startSandbox({ seed: 'demo', rateLimitPerMinute: 0 });
     const dataDir = mkdtempSync(join(tmp, 'data-'));
-    const proxy = await startCli(CLI.sources, 'proxy', [], {
-      UPSTREAM_URL: sandbox.url,
-      UPSTREAM_PRIVATE_KEY: DEMO_KEYS.jobboard.private_key,
-      UPSTREAM_SECRET_KEY: DEMO_KEYS.jobboard.secret_key,
-      JOBBOARD_CHANNEL: DEMO_KEYS.jobboard.channel,
-      DATA_DIR: dataDir,
-      PORT: '0',
-      METRICS_PORT: '0',
-      HOST: '0.0.0.0',
-      LOG_LEVEL: 'warn',
-    });
+    const proxy = await startCli(CLI.sources, 'proxy', [], demoProxyEnv(sandbox.url, { DATA_DIR: dataDir, HOST: '0.0.0.0', LOG_LEVEL: 'warn' }));
     try {
       const port = new URL(proxy.url).port;
       const line = proxy.output().split('\n').find((l) => l.startsWith('Proxy listening on'));
@@ -62,18 +53,7 @@ describe('jobboard-connector, as a partner meets it', () => {
     const database = new URL(await freshDatabase());
     database.password = 'never-printed';
     const dataDir = mkdtempSync(join(tmp, 'data-'));
-    const proxy = await startCli(CLI.sources, 'proxy', [], {
-      UPSTREAM_URL: sandbox.url,
-      UPSTREAM_PRIVATE_KEY: DEMO_KEYS.jobboard.private_key,
-      UPSTREAM_SECRET_KEY: DEMO_KEYS.jobboard.secret_key,
-      JOBBOARD_CHANNEL: DEMO_KEYS.jobboard.channel,
-      DATABASE_URL: database.href,
-      DATA_DIR: dataDir,
-      PORT: '0',
-      METRICS_PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-    });
+    const proxy = await startCli(CLI.sources, 'proxy', [], demoProxyEnv(sandbox.url, { DATABASE_URL: database.href, DATA_DIR: dataDir, LOG_LEVEL: 'warn' }));
     try {
       const port = new URL(proxy.url).port;
       database.password = '';

@@ -17,7 +17,7 @@ import { promisify } from 'node:util';
 import { BOARD_ORIGIN, apply, uniqueEmail, validFields } from './proxy-apply.test-support.ts';
 import { eventually } from '../server/test/poll.ts';
 import { pdf } from '../server/test/files.ts';
-import { DEMO_KEYS } from '../server/sandbox/index.ts';
+import { demoProxyEnv } from '../server/test/demo-proxy-env.ts';
 import { launchChromium } from './chromium.ts';
 import { collectViolations, parseWidgetTag, strictPolicy } from './e2e/board-security.ts';
 import { fillAndSend } from './e2e/apply-form.ts';
@@ -208,17 +208,7 @@ describe('the installed package', () => {
     const proxyUrl = await startAndReadUrl(
       bin,
       ['proxy'],
-      {
-        UPSTREAM_URL: sandboxUrl,
-        UPSTREAM_PRIVATE_KEY: DEMO_KEYS.jobboard.private_key,
-        UPSTREAM_SECRET_KEY: DEMO_KEYS.jobboard.secret_key,
-        JOBBOARD_CHANNEL: DEMO_KEYS.jobboard.channel,
-        ALLOWED_ORIGINS: BOARD_ORIGIN,
-        PORT: '0',
-        METRICS_PORT: '0',
-        DATA_DIR: join(dir, 'proxy-data'),
-        LOG_LEVEL: 'warn',
-      },
+      demoProxyEnv(sandboxUrl, { ALLOWED_ORIGINS: BOARD_ORIGIN, DATA_DIR: join(dir, 'proxy-data'), LOG_LEVEL: 'warn' }),
       /Proxy listening on (http:\/\/\S+)/,
     );
     await eventually(async () => (await fetch(`${proxyUrl}/readyz`)).status === 200, { timeoutMs: 15_000, what: 'the proxy to sync its catalogue' });
@@ -477,18 +467,7 @@ ${page.head}</head><body><h1>Nos offres</h1><jobboard-campaigns endpoint="${page
     const boardUrl = await startAndReadUrl(
       'node',
       ['mount-in-express.mjs'],
-      {
-        UPSTREAM_URL: sandboxUrl,
-        UPSTREAM_PRIVATE_KEY: DEMO_KEYS.jobboard.private_key,
-        UPSTREAM_SECRET_KEY: DEMO_KEYS.jobboard.secret_key,
-        JOBBOARD_CHANNEL: DEMO_KEYS.jobboard.channel,
-        PORT: '0',
-        METRICS_PORT: '0',
-        HOST: '127.0.0.1',
-        ALLOWED_ORIGINS: BOARD_ORIGIN,
-        DATA_DIR: join(dir, 'mounted-data'),
-        LOG_LEVEL: 'warn',
-      },
+      demoProxyEnv(sandboxUrl, { ALLOWED_ORIGINS: BOARD_ORIGIN, DATA_DIR: join(dir, 'mounted-data'), LOG_LEVEL: 'warn' }),
       /Board listening on (http:\/\/\S+?)\/ /,
     );
     const page = await fetch(`${boardUrl}/`);

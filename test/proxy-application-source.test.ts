@@ -7,15 +7,12 @@
 // a failing service (5xx, timeout) never triggers the re-send without source.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { eventually } from '../server/test/poll.ts';
 import { admin } from '../server/test/sandbox-admin.ts';
-import { apply, assertCreatedOnceAtTheWire, fetch, runOutboxCommand, startApplyWorld, validFields } from './proxy-apply.test-support.ts';
+import { apply, assertCreatedOnceAtTheWire, deliveredRow, fetch, runOutboxCommand, startApplyWorld, validFields } from './proxy-apply.test-support.ts';
 import type { ApplyWorld, WorldOptions } from './proxy-apply.test-support.ts';
 import { SQLITE_STORE, postgresStore } from './proxy-stores.ts';
 import type { ScenarioStore } from './proxy-stores.ts';
 
-/** A bound on waiting for the outbox, not a timing (see proxy-apply-faults.test.ts). */
-const SETTLE_MS = 60_000;
 const BOARD = 'jobboard_demo';
 
 interface WireCreate {
@@ -56,16 +53,6 @@ async function refusedCount(world: ApplyWorld, companyId: number): Promise<numbe
   return line === null ? 0 : Number(line[1]);
 }
 
-async function delivered(world: ApplyWorld, reference: unknown) {
-  return eventually(
-    async () => {
-      const row = await world.applications.outbox.get(String(reference));
-      return row?.status === 'delivered' ? row : undefined;
-    },
-    { timeoutMs: SETTLE_MS, what: `delivery of ${String(reference)}` },
-  );
-}
-
 /** `outbox list` as an operator runs it beside the proxy (DATABASE_URL as the proxy has it). */
 async function outboxList(world: ApplyWorld, store: ScenarioStore): Promise<string> {
   const before = process.env.DATABASE_URL;
@@ -102,7 +89,7 @@ for (const store of [SQLITE_STORE, await postgresStore()]) {
       const fields = validFields(accepting.campaignId);
       const answer = await apply(world.proxyUrl, { fields });
       assert.equal(answer.status, 201);
-      const row = await delivered(world, answer.body.reference);
+      const row = await deliveredRow(world, answer.body.reference);
       assert.deepEqual(upstreamApplication(world, row.upstream_application_id!), { source: BOARD, comments: [fields.cover_letter] });
       assert.equal(row.source_dropped, 0);
       assert.deepEqual((await createsOf(world, fields.email)).map((c) => c.status), [201]);
@@ -113,7 +100,7 @@ for (const store of [SQLITE_STORE, await postgresStore()]) {
       const fields = validFields(refusing.campaignId);
       const answer = await apply(world.proxyUrl, { fields });
       assert.equal(answer.status, 201, answer.text);
-      const row = await delivered(world, answer.body.reference);
+      const row = await deliveredRow(world, answer.body.reference);
       assert.equal(row.attempts, 1, 'the re-send is part of the first attempt');
       assert.equal(row.source_dropped, 1);
       const { source, comments } = upstreamApplication(world, row.upstream_application_id!);
@@ -138,7 +125,7 @@ for (const store of [SQLITE_STORE, await postgresStore()]) {
       const fields = validFields(refusing.campaignId);
       const answer = await apply(world.proxyUrl, { fields });
       assert.equal(answer.status, 201);
-      const row = await delivered(world, answer.body.reference);
+      const row = await deliveredRow(world, answer.body.reference);
       assert.equal(row.source_dropped, 1);
       assert.deepEqual((await createsOf(world, fields.email)).map((c) => c.status), [201], 'one send, no refusal first');
       const { source, comments } = upstreamApplication(world, row.upstream_application_id!);
@@ -147,7 +134,7 @@ for (const store of [SQLITE_STORE, await postgresStore()]) {
       assert.equal(await refusedCount(world, refusing.companyId), 1, 'still the one refusal');
       // The company that lists the source still gets it.
       const other = validFields(accepting.campaignId);
-      const otherRow = await delivered(world, (await apply(world.proxyUrl, { fields: other })).body.reference);
+      const otherRow = await deliveredRow(world, (await apply(world.proxyUrl, { fields: other })).body.reference);
       assert.equal(upstreamApplication(world, otherRow.upstream_application_id!).source, BOARD);
     });
   });
@@ -171,7 +158,7 @@ describe('the application source when the service fails (SQLite, sandbox taking 
     const fields = validFields(company.campaignId);
     const answer = await apply(world.proxyUrl, { fields });
     assert.equal(answer.status, 202);
-    const row = await delivered(world, answer.body.reference);
+    const row = await deliveredRow(world, answer.body.reference);
     assert.equal(row.source_dropped, 0);
     assert.equal(upstreamApplication(world, row.upstream_application_id!).source, BOARD);
     const wire = await assertCreatedOnceAtTheWire(world.sandbox, fields.email, company.campaignId);
@@ -185,7 +172,7 @@ describe('the application source when the service fails (SQLite, sandbox taking 
     const fields = validFields(company.campaignId);
     const answer = await apply(world.proxyUrl, { fields });
     assert.equal(answer.status, 202);
-    const row = await delivered(world, answer.body.reference);
+    const row = await deliveredRow(world, answer.body.reference);
     assert.equal(row.outcome, 'found_delivered');
     assert.equal(row.source_dropped, 0);
     assert.equal(upstreamApplication(world, row.upstream_application_id!).source, BOARD);

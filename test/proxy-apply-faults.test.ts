@@ -11,7 +11,7 @@ import pino from 'pino';
 import { loadProxyConfig } from '../server/proxy/config.ts';
 import { startProxy } from '../server/proxy/index.ts';
 import { DEMO_KEYS, startSandbox } from '../server/sandbox/index.ts';
-import { apply, assertCreatedOnceAtTheWire, fetch, proxyEnv, runOutboxCommand, startApplyWorld, upstreamApplicantCount, upstreamApplications, validFields } from './proxy-apply.test-support.ts';
+import { apply, assertCreatedOnceAtTheWire, fetch, proxyEnv, queuedWhileServiceDown, runOutboxCommand, startApplyWorld, upstreamApplicantCount, upstreamApplications, validFields } from './proxy-apply.test-support.ts';
 import { admin } from '../server/test/sandbox-admin.ts';
 import { eventually } from '../server/test/poll.ts';
 import type { ApplyWorld } from './proxy-apply.test-support.ts';
@@ -184,11 +184,7 @@ describe('dead letters and the outbox command', () => {
   });
 
   it('dead-letters an application not delivered within DEAD_LETTER_AFTER_HOURS, and `outbox retry` delivers it', async () => {
-    await admin(world.sandbox, 'POST', '/faults', { count: 1_000_000, status: 503 });
-    const fields = validFields(world.openCampaignIds[0]!);
-    const answer = await apply(world.proxyUrl, { fields });
-    assert.equal(answer.status, 202);
-    const reference = String(answer.body.reference);
+    const { fields, reference } = await queuedWhileServiceDown(world, world.openCampaignIds[0]!);
     offset = 2 * 60 * 60 * 1000;
     await eventually(async () => (await world.applications.outbox.get(reference))?.status === 'dead', { timeoutMs: SETTLE_MS, what: 'dead letter' });
     offset = 0;

@@ -18,7 +18,9 @@ import type { ProxyConfig } from '../server/proxy/config.ts';
 import { startProxy } from '../server/proxy/index.ts';
 import { main as outboxCommand } from '../server/proxy/outbox-command.ts';
 import { createRegistry } from '../server/proxy/metrics.ts';
-import { DEMO_KEYS, startSandbox } from '../server/sandbox/index.ts';
+import { eventually } from '../server/test/poll.ts';
+import { startSandbox } from '../server/sandbox/index.ts';
+import { demoProxyEnv } from '../server/test/demo-proxy-env.ts';
 import { fetch } from '../server/openapi/test/answers.ts';
 import * as files from '../server/test/files.ts';
 import { captureLogs } from '../server/test/logs.ts';
@@ -82,15 +84,8 @@ export const FAST_DELIVERY: Partial<DeliveryOptions> = { baseBackoffMs: 50, maxB
 export const FAST_WEBHOOKS: Partial<WebhookSenderOptions> = { pollMs: 50, retryBaseMs: 50, retryMaxMs: 400, timeoutMs: 5_000 };
 
 export function proxyEnv(sandbox: Pick<RunningSandbox, 'url'>, dataDir: string, extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    UPSTREAM_URL: sandbox.url,
-    UPSTREAM_PRIVATE_KEY: DEMO_KEYS.jobboard.private_key,
-    UPSTREAM_SECRET_KEY: DEMO_KEYS.jobboard.secret_key,
-    JOBBOARD_CHANNEL: DEMO_KEYS.jobboard.channel,
+  return demoProxyEnv(sandbox.url, {
     ALLOWED_ORIGINS: BOARD_ORIGIN,
-    PORT: '0',
-    METRICS_PORT: '0',
-    HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     LOG_LEVEL: 'info',
     DELIVERY_DEADLINE_MS: '3000',
@@ -100,7 +95,7 @@ export function proxyEnv(sandbox: Pick<RunningSandbox, 'url'>, dataDir: string, 
     MAX_CONCURRENT_UPLOADS_PER_NETWORK: '50',
     APPLY_RATE_LIMIT_PER_EMAIL: '100',
     ...extra,
-  };
+  });
 }
 
 export interface ProxyStack {
@@ -293,6 +288,26 @@ export function upstreamApplications(sandbox: RunningSandbox, email: string): { 
 
 export function upstreamApplicantCount(sandbox: RunningSandbox, email: string): number {
   return sandbox.context.db.get<{ n: number }>('SELECT count(*) AS n FROM applicants WHERE email = ?', email)?.n ?? 0;
+}
+
+/** Applies to `campaignId` while the service answers 503 to every call (until the test lifts the fault): the application is queued (202). */
+export async function queuedWhileServiceDown(world: Pick<ApplyWorld, 'sandbox' | 'proxyUrl'>, campaignId: number): Promise<{ fields: Fields; reference: string }> {
+  await admin(world.sandbox, 'POST', '/faults', { count: 1_000_000, status: 503 });
+  const fields = validFields(campaignId);
+  const answer = await apply(world.proxyUrl, { fields });
+  assert.equal(answer.status, 202, answer.text);
+  return { fields, reference: String(answer.body.reference) };
+}
+
+/** The outbox row of `reference` once it is delivered; fails after a minute (a bound on waiting, not a timing). */
+export function deliveredRow(world: Pick<ApplyWorld, 'applications'>, reference: unknown) {
+  return eventually(
+    async () => {
+      const row = await world.applications.outbox.get(String(reference));
+      return row?.status === 'delivered' ? row : undefined;
+    },
+    { timeoutMs: 60_000, what: `delivery of ${String(reference)}` },
+  );
 }
 
 /** Runs `jobboard-connector outbox ARGS` in this process and returns what it printed. */

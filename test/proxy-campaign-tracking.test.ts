@@ -5,21 +5,8 @@
 // the widget not to collect them.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { eventually } from '../server/test/poll.ts';
-import { apply, fetch, startApplyWorld, validFields, BOARD_ORIGIN } from './proxy-apply.test-support.ts';
+import { apply, deliveredRow, fetch, startApplyWorld, validFields, BOARD_ORIGIN } from './proxy-apply.test-support.ts';
 import type { ApplyWorld } from './proxy-apply.test-support.ts';
-
-const SETTLE_MS = 60_000;
-
-async function deliveredRow(world: ApplyWorld, reference: unknown) {
-  return eventually(
-    async () => {
-      const row = await world.applications.outbox.get(String(reference));
-      return row?.status === 'delivered' ? row : undefined;
-    },
-    { timeoutMs: SETTLE_MS, what: `delivery of ${String(reference)}` },
-  );
-}
 
 function commentsOf(world: ApplyWorld, applicationId: number): string[] {
   return world.sandbox.context.db.all<{ content: string }>('SELECT content FROM comments WHERE application_id = ? ORDER BY id', applicationId).map((c) => c.content);

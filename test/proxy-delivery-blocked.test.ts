@@ -15,7 +15,7 @@ import { DEMO_KEYS, startSandbox } from '../server/sandbox/index.ts';
 import { captureLogs } from '../server/test/logs.ts';
 import { eventually } from '../server/test/poll.ts';
 import { admin } from '../server/test/sandbox-admin.ts';
-import { FAST_DELIVERY, apply, fetch, proxyEnv, startApplyWorld, validFields } from './proxy-apply.test-support.ts';
+import { FAST_DELIVERY, apply, fetch, proxyEnv, queuedWhileServiceDown, startApplyWorld, validFields } from './proxy-apply.test-support.ts';
 import type { ApplyWorld } from './proxy-apply.test-support.ts';
 
 const HOUR = 60 * 60 * 1000;
@@ -37,11 +37,7 @@ describe('when the service refuses the keys in a way no retry can fix, mid-run',
   it('stops the queue for everyone (no attempt, nothing dead-lettered), says why on /readyz, the metrics and the log, and answers new candidates 503 delivery_blocked', async () => {
     const { sandbox, proxyUrl } = world;
     const campaignId = world.openCampaignIds[0]!;
-    // The service fails while this candidate applies: the application is queued (202).
-    await admin(sandbox, 'POST', '/faults', { count: 1_000_000, status: 503 });
-    const queued = await apply(proxyUrl, { fields: validFields(campaignId) });
-    assert.equal(queued.status, 202, queued.text);
-    const reference = String(queued.body.reference);
+    const { reference } = await queuedWhileServiceDown(world, campaignId);
 
     // The keys lose applicants_write; the service answers again; the row is past its dead-letter time.
     sandbox.context.db.run('UPDATE api_clients SET scopes = ? WHERE private_key = ?', JSON.stringify(['campaigns_read', 'applications_read', 'applications_write']), DEMO_KEYS.jobboard.private_key);

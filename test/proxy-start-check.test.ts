@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { checkUpstream } from '../server/proxy/upstream-check.ts';
 import { DEMO_KEYS, startSandbox } from '../server/sandbox/index.ts';
+import { demoProxyEnv } from '../server/test/demo-proxy-env.ts';
 import type { RunningSandbox } from '../server/sandbox/index.ts';
 import { eventually } from '../server/test/poll.ts';
 import { admin } from '../server/test/sandbox-admin.ts';
@@ -38,15 +39,8 @@ function plainLines(output: string): string[] {
 
 describe('jobboard-connector proxy checks its keys and channel at start', () => {
   let sandbox: RunningSandbox;
-  const env = (extra: Record<string, string>) => ({
-    UPSTREAM_URL: sandbox.url,
-    UPSTREAM_PRIVATE_KEY: DEMO_KEYS.jobboard.private_key,
-    UPSTREAM_SECRET_KEY: DEMO_KEYS.jobboard.secret_key,
-    JOBBOARD_CHANNEL: DEMO_KEYS.jobboard.channel,
+  const env = (extra: Record<string, string>) => demoProxyEnv(sandbox.url, {
     DATA_DIR: mkdtempSync(join(tmp, 'data-')),
-    PORT: '0',
-    METRICS_PORT: '0',
-    HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
     ...extra,
   });

@@ -10,26 +10,12 @@ import { eventually } from '../server/test/poll.ts';
 import { admin } from '../server/test/sandbox-admin.ts';
 import { apply, proxyEnv, startApplyWorld, validFields } from './proxy-apply.test-support.ts';
 import type { ApplyWorld } from './proxy-apply.test-support.ts';
+import { runMain } from './in-process-command.ts';
 import { RECEIVER_SECRET, startReceiver } from './webhook-receiver.ts';
 import type { Receiver } from './webhook-receiver.ts';
 
 /** Runs the command in this process with `env` set; answers what it printed. */
-async function run(args: string[], env: Record<string, string>): Promise<string> {
-  const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
-  Object.assign(process.env, env);
-  let out = '';
-  try {
-    await main(args, (text) => {
-      out += `${text}\n`;
-    });
-  } finally {
-    for (const [k, v] of Object.entries(saved)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-  }
-  return out;
-}
+const run = (args: string[], env: Record<string, string>) => runMain(main, args, env);
 
 describe('jobboard-connector status-sync --now', () => {
   let receiver: Receiver;

@@ -12,6 +12,7 @@ import { eventually } from '../server/test/poll.ts';
 import { apply, runOutboxCommand, startApplyWorld, validFields } from './proxy-apply.test-support.ts';
 import type { ApplyWorld, Fields } from './proxy-apply.test-support.ts';
 import { SQLITE_STORE, postgresStore } from './proxy-stores.ts';
+import { withEnv } from './in-process-command.ts';
 
 const SECRET = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
 
@@ -35,17 +36,8 @@ async function startReceiver() {
 }
 
 /** Runs `outbox erase --email` with the proxy's environment (its database, its webhooks). */
-async function erase(env: Record<string, string>, email: string, dataDir: string): Promise<string> {
-  const saved = { ...process.env };
-  Object.assign(process.env, env);
-  try {
-    return await runOutboxCommand(['erase', '--email', email, '--data-dir', dataDir]);
-  } finally {
-    for (const name of Object.keys(env)) {
-      if (saved[name] === undefined) delete process.env[name];
-      else process.env[name] = saved[name];
-    }
-  }
+function erase(env: Record<string, string>, email: string, dataDir: string): Promise<string> {
+  return withEnv(env, () => runOutboxCommand(['erase', '--email', email, '--data-dir', dataDir]));
 }
 
 for (const store of [SQLITE_STORE, await postgresStore()]) {

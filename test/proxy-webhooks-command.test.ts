@@ -13,28 +13,14 @@ import { PostgresApplicationStore } from '../server/proxy/storage/postgres-store
 import { SqliteApplicationStore } from '../server/proxy/storage/sqlite-store.ts';
 import { main } from '../server/proxy/webhooks-command.ts';
 import { freshDatabase, skipWithoutPostgres } from '../server/test/postgres.ts';
+import { runMain } from './in-process-command.ts';
 
 const SECRET = `whsec_${Buffer.alloc(32, 3).toString('base64')}`;
 const skipPostgres = skipWithoutPostgres();
 const databaseUrl = skipPostgres === false ? await freshDatabase() : undefined;
 
 /** Runs the command in this process with `env` set; answers what it printed. */
-async function run(args: string[], env: Record<string, string> = {}): Promise<string> {
-  const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
-  Object.assign(process.env, env);
-  let out = '';
-  try {
-    await main(args, (text) => {
-      out += `${text}\n`;
-    });
-  } finally {
-    for (const [k, v] of Object.entries(saved)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-  }
-  return out;
-}
+const run = (args: string[], env: Record<string, string> = {}) => runMain(main, args, env);
 
 describe('jobboard-connector webhooks', () => {
   let dir: string;

@@ -21,7 +21,7 @@ import { freshDatabase, skipWithoutPostgres } from '../server/test/postgres.ts';
 import { captureLogs } from '../server/test/logs.ts';
 import { eventually } from '../server/test/poll.ts';
 import { admin } from '../server/test/sandbox-admin.ts';
-import { apply, proxyEnv, runOutboxCommand, startApplyWorld, startProxyStack, validFields } from './proxy-apply.test-support.ts';
+import { apply, proxyEnv, queuedWhileServiceDown, runOutboxCommand, startApplyWorld, startProxyStack, validFields } from './proxy-apply.test-support.ts';
 import type { ApplyWorld, ProxyStack } from './proxy-apply.test-support.ts';
 
 const SECRET = `whsec_${Buffer.alloc(32, 5).toString('base64')}`;
@@ -122,21 +122,14 @@ describe('webhooks to the board (SQLite)', () => {
 
   it('tells an application dead-lettered after the candidate was told it was received', async () => {
     const closing = world.openCampaignIds.at(-2)!;
-    await admin(world.sandbox, 'POST', '/faults', { count: 1_000_000, status: 503 });
-    const answer = await apply(world.proxyUrl, { fields: validFields(closing) });
-    assert.equal(answer.status, 202);
-    const reference = String(answer.body.reference);
+    const { reference } = await queuedWhileServiceDown(world, closing);
     await admin(world.sandbox, 'PATCH', `/campaigns/${closing}`, { status: 'archived' });
     await admin(world.sandbox, 'POST', '/faults', { count: 0 });
     assert.deepEqual(await settled(hooks, reference, 2, 'received and dead-lettered'), ['application.received', 'application.dead_lettered']);
   });
 
   it('tells an application erased at the candidate\'s request (`outbox erase --email`) before it was delivered', async () => {
-    await admin(world.sandbox, 'POST', '/faults', { count: 1_000_000, status: 503 });
-    const fields = validFields(world.openCampaignIds[0]!);
-    const answer = await apply(world.proxyUrl, { fields });
-    assert.equal(answer.status, 202);
-    const reference = String(answer.body.reference);
+    const { fields, reference } = await queuedWhileServiceDown(world, world.openCampaignIds[0]!);
     // The command reads WEBHOOK_URL as the proxy does: it records the event, the proxy sends it.
     process.env.WEBHOOK_URL = hooks.url;
     process.env.WEBHOOK_SECRET = SECRET;

@@ -12,7 +12,7 @@ import express, { Router } from 'express';
 import type { Response as ExpressResponse } from 'express';
 import { Registry } from 'prom-client';
 import { createMetricsApp, createProxyApp } from './app.ts';
-import { FORM_FIELD_NAMES } from '../public-api/application-form.ts';
+import { DEFAULT_FIELD_MODES, FORM_FIELD_NAMES } from '../public-api/application-form.ts';
 import type { AppCatalogue } from './app.ts';
 import type { SyncStatus } from './catalogue/catalogue.ts';
 import { toCatalogueCampaign } from './catalogue/catalogue.ts';
@@ -143,18 +143,7 @@ describe('proxy app', () => {
       assert.deepEqual(await response.json(), {
         locales: ['fr', 'en', 'es'],
         resume: { types: ['pdf', 'jpg', 'png', 'doc', 'docx'], max_bytes: 10 * 1024 * 1024 },
-        fields: {
-          email: 'required',
-          first_name: 'required',
-          last_name: 'required',
-          phone: 'optional',
-          resume: 'required',
-          cover_letter: 'optional',
-          bio_url: 'optional',
-          consent: 'required',
-          is_partner_newsletter_active: 'optional',
-          is_campaign_alert_active: 'optional',
-        },
+        fields: { email: 'required', ...DEFAULT_FIELD_MODES },
         consent_url: null,
         captcha: null,
         track_utm: true,

@@ -5,14 +5,12 @@ import assert from 'node:assert/strict';
 import { parse } from 'node:querystring';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
-import { Registry } from 'prom-client';
-import { createProxyApp } from './app.ts';
 import { toCatalogueCampaign } from './catalogue/catalogue.ts';
 import { upstreamCampaign } from './catalogue/fixtures.test-support.ts';
 import { openCatalogueStore } from './storage/catalogue-sqlite.ts';
 import { CampaignListQuery, coordinatesOf } from '../public-api/schemas.ts';
-import { captureLogs } from '../test/logs.ts';
-import { fetch, listen, testConfig } from './test-support.ts';
+import { fetch, listen } from './test-support.ts';
+import { catalogueApp } from './test/catalogue-app.ts';
 
 const KEYS = ['q', 'company_id', 'job_type', 'working_time', 'city', 'near', 'radius_km', 'salary_min', 'page', 'per_page', 'sort', 'q[]', '__proto__', 'constructor', ''];
 /** Broken percent escapes, sent as they are (any other value is encoded, so a "#" never cuts the query short). */
@@ -32,13 +30,7 @@ describe('GET /api/campaigns with arbitrary query strings', () => {
       Array.from({ length: 30 }, (_, i) => toCatalogueCampaign(upstreamCampaign({ id: i + 1, name: `Offer ${i} développeur %_` }))),
       new Date(),
     );
-    const app = createProxyApp({
-      config: testConfig(),
-      logger: captureLogs('silent').logger,
-      registry: new Registry(),
-      catalogue: { store, lastSyncedAt: () => new Date(), isStale: () => false, status: () => ({ lastAttemptAt: null, lastError: null, running: false, skippedIds: [] }) },
-    });
-    const server = await listen(app);
+    const server = await listen(catalogueApp(store));
     url = server.url;
     close = () => server.close().then(() => store.close());
   });

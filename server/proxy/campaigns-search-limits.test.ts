@@ -5,15 +5,13 @@
 import assert from 'node:assert/strict';
 import { get } from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import { Registry } from 'prom-client';
-import { createProxyApp } from './app.ts';
 import { toCatalogueCampaign } from './catalogue/catalogue.ts';
 import { upstreamCampaign } from './catalogue/fixtures.test-support.ts';
 import type { CatalogueStore } from './catalogue/types.ts';
 import { openCatalogueStore } from './storage/catalogue-sqlite.ts';
 import type { CatalogueStoreOptions } from './storage/catalogue-sqlite.ts';
-import { captureLogs } from '../test/logs.ts';
-import { fetch, listen, testConfig } from './test-support.ts';
+import { fetch, listen } from './test-support.ts';
+import { catalogueApp } from './test/catalogue-app.ts';
 
 /** Offer 64 is one the budget is checked at (one row in 64, by id). */
 const OFFERS = [1, 64].map((id) =>
@@ -23,13 +21,7 @@ const OFFERS = [1, 64].map((id) =>
 async function startProxy(env: Record<string, string>, options: CatalogueStoreOptions) {
   const store: CatalogueStore = openCatalogueStore(':memory:', options);
   store.replaceAll(OFFERS.map(toCatalogueCampaign), new Date());
-  const app = createProxyApp({
-    config: testConfig(env),
-    logger: captureLogs('silent').logger,
-    registry: new Registry(),
-    catalogue: { store, lastSyncedAt: () => new Date(), isStale: () => false, status: () => ({ lastAttemptAt: null, lastError: null, running: false, skippedIds: [] }) },
-  });
-  const server = await listen(app);
+  const server = await listen(catalogueApp(store, { env }));
   return { url: server.url, close: () => server.close().then(() => store.close()) };
 }
 

@@ -3,15 +3,13 @@
 // GET /embed/campaigns (the fragment comes from the built renderer, npm run build).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Registry } from 'prom-client';
-import { createProxyApp } from './app.ts';
 import { toCatalogueCampaign } from './catalogue/catalogue.ts';
 import { upstreamCampaign } from './catalogue/fixtures.test-support.ts';
 import { openCatalogueStore } from './storage/catalogue-sqlite.ts';
 import type { Campaign } from '../contract/index.ts';
 import type { CampaignList } from '../public-api/schemas.ts';
-import { captureLogs } from '../test/logs.ts';
-import { fetch, listen, testConfig } from './test-support.ts';
+import { fetch, listen } from './test-support.ts';
+import { catalogueApp } from './test/catalogue-app.ts';
 
 function at(city: string, lat: number | null, lon: number | null): Campaign['address'] {
   return { latitude: lat, longitude: lon, street_number: null, street: null, postal_code: null, city, country: 'France', name: null };
@@ -30,13 +28,7 @@ describe('GET /api/campaigns: near, radius_km, salary_min, sort', () => {
   before(async () => {
     const store = openCatalogueStore(':memory:');
     store.replaceAll(offers.map(toCatalogueCampaign), new Date());
-    const app = createProxyApp({
-      config: testConfig(),
-      logger: captureLogs('silent').logger,
-      registry: new Registry(),
-      catalogue: { store, lastSyncedAt: () => new Date(), isStale: () => false, status: () => ({ lastAttemptAt: null, lastError: null, running: false, skippedIds: [] }) },
-    });
-    const server = await listen(app);
+    const server = await listen(catalogueApp(store));
     url = server.url;
     close = () => server.close().then(() => store.close());
   });

@@ -11,6 +11,7 @@ import { DEMO_KEYS, startSandbox } from '../sandbox/index.ts';
 import { fetch } from './test-support.ts';
 import { eventually } from '../test/poll.ts';
 import { pdf } from '../test/files.ts';
+import { demoProxyEnv } from '../test/demo-proxy-env.ts';
 
 const CLI = fileURLToPath(new URL('../cli.ts', import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), 'proxy-command-'));
@@ -26,6 +27,9 @@ function run(args: string[], env: Record<string, string>) {
   return { child, exited, out: () => stdout, err: () => stderr };
 }
 
+/** Keys and channel the configuration takes (never checked upstream: the start stops at another variable first). */
+const VALID_KEYS = { UPSTREAM_PRIVATE_KEY: 'k', UPSTREAM_SECRET_KEY: 's', JOBBOARD_CHANNEL: 'jobboard_demo' };
+
 describe('jobboard-connector proxy', () => {
   it('when required variables are missing, names each one and exits 1 without a stack trace', async () => {
     const p = run([], { DATA_DIR: tmp });
@@ -37,9 +41,7 @@ describe('jobboard-connector proxy', () => {
   it('when a value is wrong, says what it expects', async () => {
     const p = run([], {
       UPSTREAM_URL: 'http://127.0.0.1:9/v2',
-      UPSTREAM_PRIVATE_KEY: 'k',
-      UPSTREAM_SECRET_KEY: 's',
-      JOBBOARD_CHANNEL: 'jobboard_demo',
+      ...VALID_KEYS,
       ALLOWED_ORIGINS: 'https://board.example/path',
       PORT: 'eighty',
     });
@@ -51,9 +53,7 @@ describe('jobboard-connector proxy', () => {
   it('when UPSTREAM_URL has no scheme and a variable is misspelt, prints the line of each and exits 1', async () => {
     const p = run([], {
       UPSTREAM_URL: 'api.example/v2',
-      UPSTREAM_PRIVATE_KEY: 'k',
-      UPSTREAM_SECRET_KEY: 's',
-      JOBBOARD_CHANNEL: 'jobboard_demo',
+      ...VALID_KEYS,
       ALLOWED_ORIGIN: '',
       DATA_DIR: tmp,
     });
@@ -74,16 +74,7 @@ describe('jobboard-connector proxy', () => {
   it('serves, then on SIGTERM finishes the application in flight (answered and delivered) and exits 0', async () => {
     const sandbox = await startSandbox({ admin: true, seed: 'demo', rateLimitPerMinute: 0 });
     try {
-      const p = run([], {
-        UPSTREAM_URL: sandbox.url,
-        UPSTREAM_PRIVATE_KEY: DEMO_KEYS.jobboard.private_key,
-        UPSTREAM_SECRET_KEY: DEMO_KEYS.jobboard.secret_key,
-        JOBBOARD_CHANNEL: DEMO_KEYS.jobboard.channel,
-        PORT: '0',
-        METRICS_PORT: '0',
-        HOST: '127.0.0.1',
-        DATA_DIR: join(tmp, 'data'),
-      });
+      const p = run([], demoProxyEnv(sandbox.url, { DATA_DIR: join(tmp, 'data') }));
       const url = await new Promise<string>((resolve, reject) => {
         const timer = setInterval(() => {
           const match = /Proxy listening on (http:\/\/\S+)/.exec(p.err());

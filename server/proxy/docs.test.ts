@@ -4,25 +4,16 @@
 // server/openapi/test/answers.ts.)
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Registry } from 'prom-client';
 import { resourcesFetched } from '../openapi/test/page-resources.ts';
-import { createProxyApp } from './app.ts';
 import { openCatalogueStore } from './storage/catalogue-sqlite.ts';
 import { buildOpenApi } from '../public-api/openapi.ts';
-import { captureLogs } from '../test/logs.ts';
-import { TEST_BOARD_ORIGIN, fetch, listen, testConfig } from './test-support.ts';
+import { TEST_BOARD_ORIGIN, fetch, listen } from './test-support.ts';
+import { catalogueApp } from './test/catalogue-app.ts';
 
 let proxy: Awaited<ReturnType<typeof listen>>;
 
 before(async () => {
-  const synced = new Date();
-  const app = createProxyApp({
-    config: testConfig(),
-    logger: captureLogs().logger,
-    registry: new Registry(),
-    catalogue: { store: openCatalogueStore(':memory:'), lastSyncedAt: () => synced, isStale: () => false, status: () => ({ lastAttemptAt: synced, lastError: null, running: false, skippedIds: [] }) },
-  });
-  proxy = await listen(app);
+  proxy = await listen(catalogueApp(openCatalogueStore(':memory:')));
 });
 
 after(() => proxy.close());

@@ -11,7 +11,10 @@ export function createRegistry(options: { defaultMetrics?: boolean } = {}): Regi
   return registry;
 }
 
-const DURATION_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+/** A histogram of durations in seconds, from a millisecond to half a minute, on `registry`. */
+function durationHistogram<L extends string>(registry: Registry, name: string, help: string, labelNames: readonly L[]): Histogram<L> {
+  return new Histogram({ name, help, labelNames, buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30], registers: [registry] });
+}
 
 /** The route a request matched, as written in the router ("/api/campaigns/:id"); never the raw path, which would explode the label set. */
 function routeOf(req: ExpressRequest, res: ExpressResponse): string {
@@ -39,13 +42,7 @@ export function httpMetrics(registry: Registry): (req: ExpressRequest, res: Expr
       }
     },
   });
-  const duration = new Histogram({
-    name: 'http_request_duration_seconds',
-    help: 'Time to answer HTTP requests, by method, route and status',
-    labelNames: ['method', 'route', 'status'] as const,
-    buckets: DURATION_BUCKETS,
-    registers: [registry],
-  });
+  const duration = durationHistogram(registry, 'http_request_duration_seconds', 'Time to answer HTTP requests, by method, route and status', ['method', 'route', 'status']);
   return (req, res, seconds) => {
     duration.observe({ method: req.method, route: routeOf(req, res), status: String(res.statusCode) }, seconds);
   };
@@ -67,13 +64,7 @@ export function upstreamEndpoint(url: string): string {
  * labelled by method, endpoint and status ("error" when no answer).
  */
 export function upstreamLatency(registry: Registry): (attempt: AttemptRecord) => void {
-  const latency = new Histogram({
-    name: 'upstream_request_duration_seconds',
-    help: 'Latency of calls to the recruitment API, by method, endpoint and status',
-    labelNames: ['method', 'endpoint', 'status'] as const,
-    buckets: DURATION_BUCKETS,
-    registers: [registry],
-  });
+  const latency = durationHistogram(registry, 'upstream_request_duration_seconds', 'Latency of calls to the recruitment API, by method, endpoint and status', ['method', 'endpoint', 'status']);
   return (attempt) => {
     latency.observe({ method: attempt.method, endpoint: upstreamEndpoint(attempt.url), status: attempt.status === undefined ? 'error' : String(attempt.status) }, attempt.seconds);
   };

@@ -6,13 +6,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { Registry } from 'prom-client';
-import { createProxyApp } from './app.ts';
 import { toCatalogueCampaign } from './catalogue/catalogue.ts';
 import { upstreamCampaign } from './catalogue/fixtures.test-support.ts';
 import { openCatalogueStore } from './storage/catalogue-sqlite.ts';
-import { captureLogs } from '../test/logs.ts';
-import { fetch, listen, rawGet, testConfig } from './test-support.ts';
+import { fetch, listen, rawGet } from './test-support.ts';
+import { catalogueApp } from './test/catalogue-app.ts';
 
 const HOSTILE = 'Ops ]]> </title><script>alert(1)</script> & "quotes" \u0001\u0008 <![CDATA[x]]>';
 
@@ -34,13 +32,7 @@ async function start(env: Record<string, string>) {
     searches += 1;
     return search(filters);
   };
-  const app = createProxyApp({
-    config: testConfig(env),
-    logger: captureLogs().logger,
-    registry: new Registry(),
-    catalogue: { store, lastSyncedAt: () => synced, isStale: () => false, status: () => ({ lastAttemptAt: synced, lastError: null, running: false, skippedIds: [] }) },
-  });
-  return { ...(await listen(app)), store, searches: () => searches };
+  return { ...(await listen(catalogueApp(store, { env, synced }))), store, searches: () => searches };
 }
 
 interface AtomLink { rel: string; href: string }

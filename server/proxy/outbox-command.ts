@@ -8,12 +8,12 @@
 // uploads/ alone and deletes no resume a row does not hold (the proxy may be
 // storing it), which is what the lock protects. The only files it deletes are
 // the resumes of the applications `erase` erases.
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEFAULT_PERSONAL_DATA_RETENTION_DAYS, loadDatabaseUrl } from './config.ts';
+import { DEFAULT_PERSONAL_DATA_RETENTION_DAYS } from './config.ts';
+import { openCommandOutbox, printedUsage } from './command-outbox.ts';
 import { loadWebhookConfig } from './webhooks/config.ts';
 import { emailBucket } from './applications/form.ts';
-import { OUTBOX_STATUSES, eraseAfter, openStoreForCommand, storageExists, storageLocation } from './storage/index.ts';
+import { OUTBOX_STATUSES, eraseAfter } from './storage/index.ts';
 import { storeCommandError } from './store-errors.ts';
 import type { ErasureReport, OutboxStatus, OutboxSummary } from './storage/index.ts';
 
@@ -109,21 +109,13 @@ export async function main(args: string[]): Promise<void> {
     },
   });
   const [command, ...rest] = positionals;
-  if (values.help || command === undefined) {
-    out(USAGE);
-    if (command === undefined && !values.help) process.exitCode = 2;
-    return;
-  }
-  const dataDir = resolve(values['data-dir'] ?? process.env.DATA_DIR ?? './data');
-  const databaseUrl = loadDatabaseUrl(process.env);
+  if (printedUsage(command, values.help, USAGE, out)) return;
   // As the proxy: with WEBHOOK_URL set, an erasure or a dead letter is told to the board (the proxy sends the event).
   const webhook = loadWebhookConfig(process.env);
-  if (!storageExists({ dataDir, databaseUrl })) {
-    throw new Error(`No outbox in ${dataDir} (no outbox.db there). Pass the proxy's data directory with --data-dir or DATA_DIR (or DATABASE_URL, as the proxy has it).`);
-  }
-  const where = storageLocation({ dataDir, databaseUrl });
-  const { store: outbox, close } = await openStoreForCommand({ dataDir, databaseUrl, owner: 'outbox-command', webhookEvents: webhook === null ? undefined : { includeCandidate: webhook.includeCandidate } }).catch((error: unknown) => {
-    throw storeCommandError(error, where, 'open the outbox');
+  const { store: outbox, close, where } = await openCommandOutbox({
+    dataDir: values['data-dir'],
+    owner: 'outbox-command',
+    webhookEvents: webhook === null ? undefined : { includeCandidate: webhook.includeCandidate },
   });
   try {
     switch (command) {

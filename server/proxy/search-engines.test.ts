@@ -6,16 +6,14 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import express from 'express';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { Registry } from 'prom-client';
-import { createProxyApp } from './app.ts';
 import { toCatalogueCampaign } from './catalogue/catalogue.ts';
 import { upstreamCampaign } from './catalogue/fixtures.test-support.ts';
 import { openCatalogueStore } from './storage/catalogue-sqlite.ts';
 import { offerUrlOf } from './catalogue/job-posting.ts';
 import { JobPostingAnswer } from '../public-api/schemas.ts';
 import type { CatalogueStore } from './catalogue/types.ts';
-import { captureLogs } from '../test/logs.ts';
-import { fetch, listen, testConfig } from './test-support.ts';
+import { fetch, listen } from './test-support.ts';
+import { catalogueApp } from './test/catalogue-app.ts';
 
 const OFFER_URL = 'https://jobs.acme.example/offres?offer={id}';
 
@@ -50,12 +48,7 @@ async function start(env: Record<string, string>, mount?: string): Promise<{ url
     ].map(toCatalogueCampaign),
     synced,
   );
-  const app = createProxyApp({
-    config: testConfig(env),
-    logger: captureLogs().logger,
-    registry: new Registry(),
-    catalogue: { store, lastSyncedAt: () => synced, isStale: () => false, status: () => ({ lastAttemptAt: synced, lastError: null, running: false, skippedIds: [] }) },
-  });
+  const app = catalogueApp(store, { env, synced });
   const server = await listen(mount === undefined ? app : express().use(mount, app));
   return { url: server.url + (mount ?? ''), store, close: server.close };
 }

@@ -4,12 +4,11 @@
 // failed one back in line, and sends a signed test event to check the
 // board's receiver. Safe while the proxy runs, like `outbox`: a running
 // proxy sends a retried event at its next poll.
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { TEST_EVENT_TYPE, TestEvent } from '../public-api/webhook-events.ts';
-import { loadDatabaseUrl } from './config.ts';
+import { openCommandOutbox, printedUsage } from './command-outbox.ts';
 import { loadWebhookConfig } from './webhooks/config.ts';
-import { WEBHOOK_EVENT_STATUSES, newEventId, openStoreForCommand, storageExists, storageLocation } from './storage/index.ts';
+import { WEBHOOK_EVENT_STATUSES, newEventId } from './storage/index.ts';
 import type { WebhookEventRow, WebhookEventStatus } from './storage/index.ts';
 import { storeCommandError } from './store-errors.ts';
 import { postEvent } from './webhooks/post-event.ts';
@@ -91,22 +90,10 @@ export async function main(args: string[], print: (text: string) => void = out):
     },
   });
   const [command, ...rest] = positionals;
-  if (values.help || command === undefined) {
-    out(USAGE);
-    if (command === undefined && !values.help) process.exitCode = 2;
-    return;
-  }
+  if (printedUsage(command, values.help, USAGE, out)) return;
   if (command === 'send-test') return sendTest(out);
   if (command !== 'list' && command !== 'retry') throw new Error(`Unknown webhooks command "${command}".\n\n${USAGE}`);
-  const dataDir = resolve(values['data-dir'] ?? process.env.DATA_DIR ?? './data');
-  const databaseUrl = loadDatabaseUrl(process.env);
-  if (!storageExists({ dataDir, databaseUrl })) {
-    throw new Error(`No outbox in ${dataDir} (no outbox.db there), so no webhook events. Pass the proxy's data directory with --data-dir or DATA_DIR (or DATABASE_URL, as the proxy has it).`);
-  }
-  const where = storageLocation({ dataDir, databaseUrl });
-  const { store, close } = await openStoreForCommand({ dataDir, databaseUrl, owner: 'webhooks-command' }).catch((error: unknown) => {
-    throw storeCommandError(error, where, 'open the outbox');
-  });
+  const { store, close, where } = await openCommandOutbox({ dataDir: values['data-dir'], owner: 'webhooks-command', without: ', so no webhook events' });
   try {
     if (command === 'list') {
       const status = values.status as WebhookEventStatus | undefined;

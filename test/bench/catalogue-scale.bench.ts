@@ -45,6 +45,7 @@ import { CLI, startCli, stopCli } from '../cli-processes.ts';
 import { hostileSearches } from './catalogue-hostile.ts';
 import { FollowerMessage } from './catalogue-follower-messages.ts';
 import { listTable, listThroughput } from './list-throughput.ts';
+import { median, percentile } from './stats.ts';
 
 const OFFERS = Number(process.env.BENCH_CATALOGUE_OFFERS ?? 50_000);
 const CHANNEL = 'board_scale';
@@ -73,15 +74,6 @@ const QUERIES = [
   'q=commercial&page=3',
 ];
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-};
 const ms = (value: number) => value.toFixed(1);
 
 /** The catalogue records of the seeded offers, as a sync of them stores them (rendered and read as the client reads them). */

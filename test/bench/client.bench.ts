@@ -7,6 +7,7 @@ import ky from 'ky';
 import { createClient } from '../../server/client/index.ts';
 import { startSandbox } from '../../server/sandbox/index.ts';
 import { admin } from '../../server/test/sandbox-admin.ts';
+import { median } from './stats.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
 const PER_ROUND = Number(process.env.BENCH_PER_ROUND ?? 100);
@@ -14,12 +15,6 @@ const PER_ROUND = Number(process.env.BENCH_PER_ROUND ?? 100);
 interface Variant {
   name: string;
   call: () => Promise<unknown>;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 async function compare(variants: Variant[]): Promise<Map<string, number>> {

@@ -13,6 +13,7 @@ import lighthouse from 'lighthouse';
 import { CHROMIUM_LAUNCH_OPTIONS, disableFeatures, launchChromium } from '../chromium.ts';
 import { startDemo } from '../../server/demo.ts';
 import { packagePath } from '../../server/package-root.ts';
+import { median } from './stats.ts';
 
 const RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 5);
 const VISIBLE_RUNS = Number(process.env.BENCH_VISIBLE_RUNS ?? 15);
@@ -23,12 +24,6 @@ const CHROME_FLAGS = [
 ];
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 const METRICS = { cls: 'cumulative-layout-shift', lcp: 'largest-contentful-paint', tbt: 'total-blocking-time', si: 'speed-index' } as const;
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 
 interface Report {
   scores: Record<(typeof CATEGORIES)[number], number>;

@@ -6,17 +6,12 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
+import { median } from './stats.ts';
 
 const READ_ROUNDS = 3;
 const READ_SECONDS = 5;
 const READ_CONNECTIONS = 10;
 export const LIST_PATH = '/api/campaigns?per_page=20';
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 
 /** The bare route in a child process of its own, answering the proxy's bytes. */
 async function startBare(sampleFile: string): Promise<{ url: string; pid: number; stop(): void }> {

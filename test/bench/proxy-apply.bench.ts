@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { DEMO_KEYS } from '../../server/sandbox/index.ts';
 import { pdfOfSize } from '../../server/test/files.ts';
 import { freePort } from '../cli-processes.ts';
+import { median } from './stats.ts';
 
 const ROUNDS = { '1 MB': Number(process.env.BENCH_APPLY_ROUNDS_1MB ?? 15), '10 MB': Number(process.env.BENCH_APPLY_ROUNDS_10MB ?? 7) };
 const SIZES = { '1 MB': 1_000_000, '10 MB': 10_000_000 } as const;
@@ -23,12 +24,6 @@ const CONCURRENT = 20;
 const SLOW_UPLOADS = 300;
 const UPLOAD_TIMEOUT_SECONDS = 10;
 const CLI = fileURLToPath(new URL('../../dist/server/cli.js', import.meta.url));
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 
 /**
  * `jobboard-connector <command>` from the build, on a free port; resolves once

@@ -14,20 +14,12 @@ import { loadProxyConfig } from '../../server/proxy/config.ts';
 import { startProxy } from '../../server/proxy/index.ts';
 import { linesByTurnTo } from '../../server/proxy/log-destination.ts';
 import { createLogger } from '../../server/proxy/logger.ts';
-import { DEMO_KEYS, startSandbox } from '../../server/sandbox/index.ts';
+import { startSandbox } from '../../server/sandbox/index.ts';
+import { demoProxyEnv } from '../../server/test/demo-proxy-env.ts';
 
 const sandbox = await startSandbox({ seed: 'demo', rateLimitPerMinute: 0 });
 const proxy = await startProxy({
-  config: loadProxyConfig({
-    UPSTREAM_URL: sandbox.url,
-    UPSTREAM_PRIVATE_KEY: DEMO_KEYS.jobboard.private_key,
-    UPSTREAM_SECRET_KEY: DEMO_KEYS.jobboard.secret_key,
-    JOBBOARD_CHANNEL: DEMO_KEYS.jobboard.channel,
-    PORT: '0',
-    METRICS_PORT: '0',
-    HOST: '127.0.0.1',
-    DATA_DIR: mkdtempSync(join(tmpdir(), 'proxy-bench-')),
-  }),
+  config: loadProxyConfig(demoProxyEnv(sandbox.url, { DATA_DIR: mkdtempSync(join(tmpdir(), 'proxy-bench-')) })),
   // Request lines are formatted and written as in production, to /dev/null.
   logger: createLogger({ level: 'info', destination: linesByTurnTo('/dev/null') }),
 });

@@ -10,11 +10,12 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { RATE_LIMIT_PER_MINUTE } from '../../server/contract/values.ts';
-import { DEMO_KEYS } from '../../server/sandbox/index.ts';
+import { demoProxyEnv } from '../../server/test/demo-proxy-env.ts';
 import { TEST_DATABASE_URL, createDatabase } from '../../server/test/postgres-server.ts';
 import { pdfOfSize } from '../../server/test/files.ts';
 import { CLI, startCli, stopCli } from '../cli-processes.ts';
 import type { CliProcess } from '../cli-processes.ts';
+import { median, percentile } from './stats.ts';
 
 const ROUNDS = Number(process.env.BENCH_SCALE_ROUNDS ?? 3);
 /** Applications per round and configuration, and how many are in flight at once. */
@@ -34,17 +35,6 @@ if (ROUNDS * APPLICATIONS + 1 > APPLICATIONS_WITHIN_BUDGET) {
 const RESUME_BYTES = 100 * 1024;
 const CAMPAIGNS_SECONDS = 5;
 const CAMPAIGNS_CONNECTIONS = 10;
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
-
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-};
 
 interface Setup {
   name: string;
@@ -77,14 +67,7 @@ export default async function bench(): Promise<string> {
   const startProxy = async (extra: Record<string, string>): Promise<CliProcess> => {
     const dataDir = mkdtempSync(join(tmpdir(), 'proxy-scale-bench-'));
     dataDirs.push(dataDir);
-    const proxy = await startCli(CLI.built, 'proxy', [], {
-      UPSTREAM_URL: `${sandbox.url}/v2`,
-      UPSTREAM_PRIVATE_KEY: DEMO_KEYS.jobboard.private_key,
-      UPSTREAM_SECRET_KEY: DEMO_KEYS.jobboard.secret_key,
-      JOBBOARD_CHANNEL: DEMO_KEYS.jobboard.channel,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      METRICS_PORT: '0',
+    const proxy = await startCli(CLI.built, 'proxy', [], demoProxyEnv(`${sandbox.url}/v2`, {
       DATA_DIR: dataDir,
       APPLY_RATE_LIMIT_PER_IP: '1000000',
       // Every candidate of the bench applies from 127.0.0.1: one address may hold every upload place, as before that limit.
@@ -92,7 +75,7 @@ export default async function bench(): Promise<string> {
       DELIVERY_DEADLINE_MS: '30000',
       LOG_LEVEL: 'warn',
       ...extra,
-    });
+    }));
     processes.push(proxy);
     for (let i = 0; (await fetch(`${proxy.url}/readyz`).then((r) => r.status, () => 0)) !== 200; i++) {
       if (i > 300) throw new Error(`the proxy at ${proxy.url} was not ready within 30 s:\n${proxy.output()}`);

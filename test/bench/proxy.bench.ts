@@ -10,6 +10,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { PROXY_NODE_FLAGS } from '../../server/proxy/node-flags.ts';
+import { median } from './stats.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 5);
@@ -31,12 +32,6 @@ interface Sample {
   errors: number;
   cpuMicros: number;
 }
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 
 async function cpuOf(targets: Targets): Promise<number> {
   const usage = (await (await fetch(targets.cpu)).json()) as { user: number; system: number };

@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { readFile, readdir } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import { launchChromium } from '../chromium.ts';
+import { median } from './stats.ts';
 
 const RUNS = Number(process.env.BENCH_WIDGET_RUNS ?? 15);
 
@@ -76,12 +77,6 @@ ${probe("document.querySelector('jobboard-campaigns')?.shadowRoot?.querySelector
 <input id="consent" name="is_legals_accepted_by_manager" type="checkbox" required><label for="consent">I agree</label>
 <button type="submit">Send my application</button></form>
 ${probe("document.querySelector('form button[type=submit]')")}</body></html>`,
-};
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
 
 export default async function bench(): Promise<string> {

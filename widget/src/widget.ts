@@ -31,11 +31,5 @@ applyModule?.then(
 
 // The classes of the npm entry (index.ts) but the apply form's, which is in its module.
 export { JobboardCampaigns } from './campaigns/campaigns.ts';
-export {
-  JobboardApplyErrorEvent,
-  JobboardApplySubmitEvent,
-  JobboardApplySuccessEvent,
-  JobboardCampaignSelectEvent,
-  JobboardUploadProgressEvent,
-} from './internal/events.ts';
+export * from './internal/events.ts';
 export { defineElement } from './internal/define.ts';

@@ -21,6 +21,7 @@ import type {
   FieldProblemSchema,
   ProblemSchema,
 } from '../../server/public-api/schemas.ts';
+import { DEFAULT_FIELD_MODES } from '../../server/public-api/application-form.ts';
 import type { WidgetConfig } from '../src/internal/api.ts';
 
 interface Ctx {
@@ -90,18 +91,7 @@ function detail(c: CampaignSummary): CampaignDetail {
 const baseConfig: WidgetConfig = {
   locales: ['fr', 'en', 'es'],
   resume: { types: ['pdf', 'jpg', 'png', 'doc', 'docx'], max_bytes: 10485760 },
-  fields: {
-    email: 'required',
-    first_name: 'required',
-    last_name: 'required',
-    phone: 'optional',
-    resume: 'required',
-    cover_letter: 'optional',
-    bio_url: 'optional',
-    consent: 'required',
-    is_partner_newsletter_active: 'optional',
-    is_campaign_alert_active: 'optional',
-  },
+  fields: { email: 'required', ...DEFAULT_FIELD_MODES },
   consent_url: 'https://board.example/privacy',
   captcha: null,
   track_utm: true,

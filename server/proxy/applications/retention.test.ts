@@ -7,7 +7,7 @@ import { SqliteApplicationStore } from '../storage/sqlite-store.ts';
 import { claimed } from '../storage/test-support.ts';
 import { eventually } from '../../test/poll.ts';
 import { DEFAULT_RETENTION_INTERVAL_MS, RetentionSweeper, retentionMsOf } from './retention.ts';
-import type { SweepResult, SweptStore } from './retention.ts';
+import type { RetentionEvents, SweepResult, SweptStore } from './retention.ts';
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
@@ -119,6 +119,14 @@ function countingStore(erases: string[][] = [], eventErasures: number[] = []): S
   return store;
 }
 
+/** An hourly sweeper of a day's retention on `store`, started under mocked timers (its first pass is under way). */
+function startedSweeper(store: ReturnType<typeof countingStore>, events?: RetentionEvents): RetentionSweeper {
+  mock.timers.enable({ apis: ['setInterval'] });
+  const sweeper = new RetentionSweeper(store, { retentionMs: DAY, intervalMs: HOUR }, events);
+  sweeper.start();
+  return sweeper;
+}
+
 /** Lets the promise callbacks queued by a pass run. */
 async function settle(): Promise<void> {
   for (let i = 0; i < 10; i++) await new Promise((resolve) => setImmediate(resolve));
@@ -132,20 +140,16 @@ describe("RetentionSweeper's passes", () => {
   });
 
   it('makes its first pass as it starts, before the first interval', async () => {
-    mock.timers.enable({ apis: ['setInterval'] });
     const store = countingStore();
-    const sweeper = new RetentionSweeper(store, { retentionMs: DAY, intervalMs: HOUR });
-    sweeper.start();
+    const sweeper = startedSweeper(store);
     await settle();
     assert.equal(store.erasures, 1);
     await sweeper.stop();
   });
 
   it('started twice, keeps one timer, which stop clears', async () => {
-    mock.timers.enable({ apis: ['setInterval'] });
     const store = countingStore();
-    const sweeper = new RetentionSweeper(store, { retentionMs: DAY, intervalMs: HOUR });
-    sweeper.start();
+    const sweeper = startedSweeper(store);
     await settle();
     sweeper.start();
     await settle();
@@ -173,11 +177,9 @@ describe("RetentionSweeper's passes", () => {
   });
 
   it('makes no pass while the store is closed', async () => {
-    mock.timers.enable({ apis: ['setInterval'] });
     const store = countingStore();
     store.isOpen = false;
-    const sweeper = new RetentionSweeper(store, { retentionMs: DAY, intervalMs: HOUR });
-    sweeper.start();
+    const sweeper = startedSweeper(store);
     mock.timers.tick(HOUR);
     await settle();
     await sweeper.stop();
@@ -185,14 +187,12 @@ describe("RetentionSweeper's passes", () => {
   });
 
   it('never starts a pass while the previous one runs', async () => {
-    mock.timers.enable({ apis: ['setInterval'] });
     const store = countingStore();
     let open = (): void => {};
     store.gate = new Promise((resolve) => {
       open = resolve;
     });
-    const sweeper = new RetentionSweeper(store, { retentionMs: DAY, intervalMs: HOUR });
-    sweeper.start();
+    const sweeper = startedSweeper(store);
     mock.timers.tick(3 * HOUR);
     await settle();
     assert.equal(store.erasures, 1, 'the first pass still runs');
@@ -201,12 +201,10 @@ describe("RetentionSweeper's passes", () => {
   });
 
   it('reports a failed pass to onError, and the next interval tries again', async () => {
-    mock.timers.enable({ apis: ['setInterval'] });
     const store = countingStore();
     store.failWith = new Error('database is locked');
     const errors: unknown[] = [];
-    const sweeper = new RetentionSweeper(store, { retentionMs: DAY, intervalMs: HOUR }, { onError: (error) => errors.push(error) });
-    sweeper.start();
+    const sweeper = startedSweeper(store, { onError: (error) => errors.push(error) });
     await settle();
     mock.timers.tick(HOUR);
     await settle();
@@ -215,10 +213,8 @@ describe("RetentionSweeper's passes", () => {
   });
 
   it('without event listeners, passes and failed passes go quietly', async () => {
-    mock.timers.enable({ apis: ['setInterval'] });
     const store = countingStore([['r1']]);
-    const sweeper = new RetentionSweeper(store, { retentionMs: DAY, intervalMs: HOUR });
-    sweeper.start();
+    const sweeper = startedSweeper(store);
     await settle();
     store.failWith = new Error('database is locked');
     mock.timers.tick(HOUR);

@@ -1,6 +1,7 @@
 // One small Event subclass per public event: bubbling and composed so a board
 // can listen on `document`, typed through GlobalEventHandlersEventMap, and
-// never carrying personal data (no names, emails or file names).
+// never carrying personal data (no names, emails or file names). Everything
+// exported here is public: the npm and script-tag entries export it all.
 
 const init: EventInit = { bubbles: true, composed: true };
 
