@@ -1,9 +1,15 @@
 // Test helpers: an application and its resume as the routes hand them to the
 // store (the resume already written to an upload file of the data directory);
-// the bytes of a stored resume.
-import { writeFileSync } from 'node:fs';
+// the bytes of a stored resume; the two stores a contract suite runs against.
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe } from 'node:test';
+import pg from 'pg';
+import { freshDatabase, skipWithoutPostgres } from '../../test/postgres.ts';
 import { UploadSpool } from '../applications/upload-spool.ts';
-import type { ClaimedRow, NewApplication, OutboxStore } from './application-store.ts';
+import type { ApplicationStore, ClaimedRow, NewApplication, OutboxStore, StoreOptions } from './application-store.ts';
+import { PostgresApplicationStore } from './postgres-store.ts';
+import { SqliteApplicationStore } from './sqlite-store.ts';
 
 export function uploadedResume(dataDir: string, bytes: Uint8Array): { path: string; size: number } {
   const path = new UploadSpool(dataDir).newPath();
@@ -40,4 +46,69 @@ export async function claimed(outbox: Pick<OutboxStore, 'claim'>, reference: str
   const row = await outbox.claim(reference, leaseMs);
   if (row === undefined) throw new Error(`${reference} could not be claimed`);
   return row;
+}
+
+/** The store of one side of a contract suite: SQLite in a data directory, or PostgreSQL in a database of the suite's own. */
+export interface StoreHarness {
+  name: 'SQLite' | 'PostgreSQL';
+  /** True when other owners are live instances (PostgreSQL): their leases are respected. */
+  shared: boolean;
+  /** A store as one process sees it; `dir` is its data directory. */
+  open(owner: string, dir: string, now: () => number, webhookEvents?: StoreOptions['webhookEvents']): Promise<ApplicationStore>;
+  /** Empties the store before a test: SQLite's file in `dir` removed, PostgreSQL's tables emptied. */
+  reset(dir: string): Promise<void>;
+  /** The suite's PostgreSQL pool (undefined on SQLite), for what a test does from outside the store. */
+  pool(): pg.Pool | undefined;
+}
+
+/** Tables a reset empties on PostgreSQL: every one a store writes. */
+const STORE_TABLES = 'outbox, resume_chunks, idempotency_keys, rate_counters, webhook_events, source_refusals';
+
+/**
+ * A contract suite run against both stores: `describe('TITLE (SQLite)')` and
+ * `describe('TITLE (PostgreSQL)')`, the latter on a fresh database of its own
+ * (skipped without TEST_DATABASE_URL, failing under CI=true).
+ */
+export function forEachStore(title: string, suite: (harness: StoreHarness) => void): void {
+  describe(`${title} (SQLite)`, () => {
+    suite({
+      name: 'SQLite',
+      shared: false,
+      async open(owner, dir, now, webhookEvents) {
+        const store = new SqliteApplicationStore({ dataDir: dir, owner, now, webhookEvents });
+        await store.ready();
+        return store;
+      },
+      async reset(dir) {
+        for (const file of ['outbox.db', 'outbox.db-wal', 'outbox.db-shm']) rmSync(join(dir, file), { force: true });
+      },
+      pool: () => undefined,
+    });
+  });
+  const skip = skipWithoutPostgres();
+  describe(`${title} (PostgreSQL)`, { skip }, () => {
+    let pool: pg.Pool | undefined;
+    before(async () => {
+      pool = new pg.Pool({ connectionString: await freshDatabase(), max: 8 });
+      // The database is dropped when the file ends, idle connections with it.
+      pool.on('error', () => {});
+    });
+    after(() => pool?.end());
+    const open = async (owner: string, now: () => number, webhookEvents?: StoreOptions['webhookEvents']) => {
+      const store = new PostgresApplicationStore({ pool: pool!, owner, location: 'test', now, webhookEvents });
+      await store.ready();
+      return store;
+    };
+    suite({
+      name: 'PostgreSQL',
+      shared: true,
+      open: (owner, _dir, now, webhookEvents) => open(owner, now, webhookEvents),
+      async reset() {
+        // Migrated first: the tables exist before the first store of the suite opens.
+        await (await open('reset', Date.now)).close();
+        await pool!.query(`TRUNCATE ${STORE_TABLES}`);
+      },
+      pool: () => pool,
+    });
+  });
 }
