@@ -21,7 +21,7 @@ import { application } from '../../client/test/fake-api.ts';
 import { eventually } from '../../test/poll.ts';
 import { SqliteApplicationStore } from '../storage/sqlite-store.ts';
 import { claimed, newApplication } from '../storage/test-support.ts';
-import { DEFAULT_STATUS_SYNC, PERIOD_SLACK_MS, STATUS_SYNC_SHARE, StatusSync, statusSyncPerMinute } from './status-sync.ts';
+import { DEFAULT_STATUS_SYNC, PERIOD_SLACK_MS, STATUS_SYNC_SHARE, StatusSync, recordStatusChanged, statusSyncPerMinute, statusSyncShare } from './status-sync.ts';
 import type { StatusChange, StatusSyncOptions } from './status-sync.ts';
 
 const HOUR = 60 * 60 * 1000;
@@ -399,5 +399,27 @@ describe('the status sync\'s share of the budget', () => {
     assert.equal(statusSyncPerMinute(129), 12);
     assert.equal(statusSyncPerMinute(5), 1);
     assert.deepEqual(DEFAULT_STATUS_SYNC, { intervalMs: 60_000 });
+  });
+
+  it('is a budget of its own, named so that the instances on one database share it, over the client budget\'s window (the service\'s 120 a minute over 61 s without one)', () => {
+    assert.deepEqual(statusSyncShare({ perMinute: 60, windowMs: 30_000 }), { name: 'status_sync', perMinute: 6, windowMs: 30_000 });
+    assert.deepEqual(statusSyncShare(undefined), { name: 'status_sync', perMinute: 12, windowMs: 61_000 });
+  });
+});
+
+describe('a status change for the board', () => {
+  it('is recorded as application.status_changed with the status read, when the store records webhook events', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'jbc-status-event-'));
+    const store = new SqliteApplicationStore({ dataDir: dir, owner: 'test', webhookEvents: { includeCandidate: false } });
+    try {
+      await store.enqueue(newApplication('r1'), { deadLetterAfterMs: DAY });
+      const change: StatusChange = { reference: 'r1', previous: 'new', status: 'hired', checkedAt: new Date() };
+      assert.equal(await recordStatusChanged(store.webhooks, change), true);
+      const event = (await store.webhooks.list()).find((e) => e.type === 'application.status_changed');
+      assert.equal((JSON.parse(event!.payload) as { data: { status?: string } }).data.status, 'hired');
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
