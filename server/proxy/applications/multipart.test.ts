@@ -60,6 +60,8 @@ describe('parseApplicationForm', () => {
           assert.ok(error instanceof ProblemError);
           lastProblem = error;
           res.statusCode = error.status;
+          // As the proxy answers it: a cut-off body's connection closes, and is never used again.
+          for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
           res.end(JSON.stringify({ ...error.toBody(), cutOff: error instanceof CutOffError, connection: error.headers.Connection ?? null }));
         },
       );
@@ -77,9 +79,15 @@ describe('parseApplicationForm', () => {
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   }
 
-  /** The body sent chunked, in pieces: no Content-Length tells its size ahead. */
-  async function postChunked(body: Buffer): Promise<Answer> {
-    const pieces = ReadableStream.from(Array.from({ length: Math.ceil(body.length / 16_384) }, (_, i) => body.subarray(i * 16_384, (i + 1) * 16_384)));
+  /** The body sent chunked, in pieces: no Content-Length tells its size ahead; with `pauseAfter`, a wait of 300 ms once that many bytes are sent. */
+  async function postChunked(body: Buffer, pauseAfter?: number): Promise<Answer> {
+    async function* piecesOf(): AsyncGenerator<Buffer> {
+      for (let at = 0; at < body.length; at += 16_384) {
+        yield body.subarray(at, at + 16_384);
+        if (pauseAfter !== undefined && at < pauseAfter && at + 16_384 >= pauseAfter) await new Promise((resolve) => setTimeout(resolve, 300));
+      }
+    }
+    const pieces = ReadableStream.from(piecesOf());
     const response = await fetch(url, { method: 'POST', headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` }, body: pieces, duplex: 'half' } as RequestInit);
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   }
@@ -121,6 +129,17 @@ describe('parseApplicationForm', () => {
     assert.ok(Buffer.from(got.bytes, 'base64').equals(resume), 'the upload file holds the resume');
   });
 
+  it('writes every byte of a resume that arrives in many pieces', async () => {
+    const resume = pdfOfSize(MAX_RESUME);
+    const got = (await postChunked(form(field('email', 'a@b.example'), file('resume', 'cv.pdf', resume)))).body.resume as { bytes: string };
+    assert.ok(Buffer.from(got.bytes, 'base64').equals(resume), 'the upload file holds the whole resume');
+  });
+
+  it('takes an empty resume file with its size 0, nothing written', async () => {
+    const got = (await post(form(field('email', 'a@b.example'), file('resume', 'cv.pdf', Buffer.alloc(0))))).body.resume as { size: number; path: string | null };
+    assert.deepEqual([got.size, got.path], [0, null]);
+  });
+
   it('takes a form without a resume, and a resume of exactly the limit', async () => {
     assert.equal((await post(form(field('email', 'a@b.example')))).body.resume, undefined);
     const answer = await post(form(file('resume', 'cv.pdf', pdfOfSize(MAX_RESUME))));
@@ -134,6 +153,11 @@ describe('parseApplicationForm', () => {
     assert.equal(got.sha256, createHash('sha256').update(text).digest('hex'));
     const short = (await post(form(file('resume', 'cv.pdf', Buffer.from('%P'))))).body.resume as { path: string | null };
     assert.equal(short.path, null, 'shorter than the bytes that tell, checked as it is');
+    const tiny = (await post(form(file('resume', 'cv.pdf', Buffer.from('%PDF-1'))))).body.resume as { bytes: string | null };
+    assert.equal(tiny.bytes, Buffer.from('%PDF-1').toString('base64'), 'shorter than the bytes that tell, but a resume type: written');
+    const long = (await postChunked(form(file('resume', 'cv.txt', Buffer.alloc(MAX_RESUME, 'text '))))).body.resume as { path: string | null };
+    assert.equal(long.path, null, 'nothing of a file refused by its first bytes is written, however many pieces follow');
+    await noUploadLeft();
   });
 
   it('cuts a text field at its limit and says which', async () => {
@@ -143,12 +167,16 @@ describe('parseApplicationForm', () => {
   });
 
   it('refuses a body that is not multipart, or has no boundary, with 400 malformed_request', async () => {
+    lastProblem = undefined;
     const json = await post(Buffer.from('{}'), 'application/json');
     assert.deepEqual([json.status, json.body.code], [400, 'malformed_request']);
-    assert.match(String(json.body.detail), /multipart\/form-data/);
+    assert.equal(json.body.detail, 'Send the application as multipart/form-data (fields and the resume file).');
+    const lookalike = await post(form(field('email', 'a@b.example')), `application/x-multipart/form-data; boundary=${BOUNDARY}`);
+    assert.deepEqual([lookalike.status, lookalike.body.detail], [400, 'Send the application as multipart/form-data (fields and the resume file).']);
     const noBoundary = await post(Buffer.from('x'), 'multipart/form-data; charset=utf-8');
     assert.deepEqual([noBoundary.status, noBoundary.body.code], [400, 'malformed_request']);
     assert.match(String(noBoundary.body.detail), /no boundary/);
+    assert.ok((lastProblem as ProblemError | undefined)?.cause instanceof Error, "busboy's own error kept as the cause, for the log");
   });
 
   it('refuses a field sent twice, a file field other than resume, and two resumes, saying what to send without quoting the form', async () => {
@@ -161,16 +189,22 @@ describe('parseApplicationForm', () => {
     await noUploadLeft();
   });
 
+  it('answers the first problem of a form that has several', async () => {
+    const answer = await post(form(field('email', 'a@b.example'), field('email', 'c@d.example'), file('photo', 'me.pdf', pdf())));
+    assert.deepEqual([answer.status, answer.body.detail], [400, 'A field is sent twice; send each field once.']);
+  });
+
   it('refuses a form of more than 40 fields with 413 request_too_large', async () => {
     const fields = Array.from({ length: 41 }, (_, i) => field(`f${i}`, 'x'));
     const answer = await post(form(...fields));
-    assert.deepEqual([answer.status, answer.body.code], [413, 'request_too_large']);
+    assert.deepEqual([answer.status, answer.body.code, answer.body.detail], [413, 'request_too_large', "The form may have at most 40 fields; send only the application's fields."]);
   });
 
   it('refuses a resume over the limit with 413 file_too_large on the resume field, reading the body to its end, and deletes its upload file', async () => {
     const answer = await post(form(file('resume', 'cv.pdf', pdfOfSize(MAX_RESUME + 1)), field('email', 'a@b.example')));
     assert.deepEqual([answer.status, answer.body.code, answer.body.cutOff], [413, 'file_too_large', false]);
     assert.deepEqual(answer.body.errors, [{ field: 'resume', code: 'file_too_large', message: 'The resume is larger than the limit of 64 KiB (65536 bytes).' }]);
+    assert.equal(answer.body.detail, 'The resume is larger than the limit of 64 KiB (65536 bytes). Send a smaller file.');
     await noUploadLeft();
   });
 
@@ -182,6 +216,7 @@ describe('parseApplicationForm', () => {
     });
     const body = (await response.json()) as Record<string, unknown>;
     assert.deepEqual([response.status, body.code, body.cutOff, body.connection], [413, 'file_too_large', true, 'close']);
+    assert.deepEqual((body.errors as { field: string }[]).map((e) => e.field), ['resume'], 'the problem still on the resume field');
   });
 
   it('cuts a body that sends past the allowance: file_too_large while a resume is read, request_too_large when only fields', async () => {
@@ -191,6 +226,60 @@ describe('parseApplicationForm', () => {
     assert.match(String(onlyFields.body.detail), /at most 1 MiB besides the resume/);
     const withResume = await postChunked(form(field('email', 'a@b.example'), file('resume', 'cv.pdf', pdfOfSize(MAX_RESUME + FORM_ALLOWANCE_BYTES + 1))));
     assert.deepEqual([withResume.status, withResume.body.code, withResume.body.cutOff], [413, 'file_too_large', true]);
+    await noUploadLeft();
+  });
+
+  /** A form of exactly `bytes`: a resume of the limit, then fields (each under the field limit) to fill the rest. */
+  function formOfBytes(bytes: number): Buffer {
+    const head = [file('resume', 'cv.pdf', pdfOfSize(MAX_RESUME))];
+    const fields: string[] = [];
+    const size = () => form(...head, ...fields).length;
+    // Each field's headers cost about 60 bytes; the last one is cut to the bytes left.
+    while (bytes - size() > MAX_FIELD_BYTES) fields.push(field(`f${fields.length}`, 'x'.repeat(MAX_FIELD_BYTES - 100)));
+    fields.push(field(`f${fields.length}`, ''));
+    fields[fields.length - 1] = field(`f${fields.length - 1}`, 'x'.repeat(bytes - size()));
+    const body = form(...head, ...fields);
+    assert.equal(body.length, bytes);
+    return body;
+  }
+
+  it('takes a body of exactly the resume limit and the form allowance together, declared or chunked', async () => {
+    const body = formOfBytes(MAX_RESUME + FORM_ALLOWANCE_BYTES);
+    const declared = await post(body);
+    assert.equal(declared.status, 200, JSON.stringify(declared.body).slice(0, 200));
+    assert.equal((declared.body.resume as { size: number }).size, MAX_RESUME);
+    const chunked = await postChunked(body);
+    assert.equal(chunked.status, 200, JSON.stringify(chunked.body).slice(0, 200));
+  });
+
+  it('cuts with file_too_large, and deletes its upload file, a resume read whole followed by fields past the allowance', async () => {
+    // A form holding a resume is cut as file_too_large: the resume is the bulk of the body, and a smaller one makes room.
+    const fields = Array.from({ length: 20 }, (_, i) => field(`f${i}`, 'x'.repeat(MAX_FIELD_BYTES - 100)));
+    const resume = Buffer.concat([file('resume', 'cv.pdf', pdfOfSize(20_000)), Buffer.from(field('email', 'a@b.example'))]);
+    // A wait once the resume is sent: its upload file is closed when the fields cross the cap.
+    const answer = await postChunked(form(resume, ...fields), resume.length);
+    assert.deepEqual([answer.status, answer.body.code, answer.body.cutOff], [413, 'file_too_large', true]);
+    await noUploadLeft();
+  });
+
+  it('opens no upload file for a resume that starts in the piece that crossed the allowance', async () => {
+    // The piece that crosses the cap is still handed to the parser: the resume it starts must not be written.
+    const hardCap = MAX_RESUME + FORM_ALLOWANCE_BYTES;
+    const fields: string[] = [];
+    const size = () => form(...fields).length - end.length;
+    while (hardCap - size() > MAX_FIELD_BYTES) fields.push(field(`f${fields.length}`, 'x'.repeat(MAX_FIELD_BYTES - 100)));
+    fields.push(field(`f${fields.length}`, ''));
+    fields[fields.length - 1] = field(`f${fields.length - 1}`, 'x'.repeat(hardCap - size() + 10));
+    assert.equal(size(), hardCap + 10);
+    const answer = await postChunked(form(...fields, file('resume', 'cv.pdf', pdfOfSize(20_000))));
+    assert.deepEqual([answer.status, answer.body.code, answer.body.cutOff], [413, 'request_too_large', true]);
+    await noUploadLeft();
+  });
+
+  it('cuts a body that sends fields past the allowance after a resume over the limit with file_too_large, the resume being what to fix', async () => {
+    const fields = Array.from({ length: 20 }, (_, i) => field(`f${i}`, 'x'.repeat(MAX_FIELD_BYTES - 100)));
+    const answer = await postChunked(form(file('resume', 'cv.pdf', pdfOfSize(MAX_RESUME + 10)), ...fields));
+    assert.deepEqual([answer.status, answer.body.code, answer.body.cutOff], [413, 'file_too_large', true]);
     await noUploadLeft();
   });
 
@@ -219,6 +308,24 @@ describe('parseApplicationForm', () => {
     }
   });
 
+  it("when the disk fails as the resume's last bytes are written, after the form is read, answers 503 storage_full and deletes its upload file", { timeout: 10_000 }, async () => {
+    // Every write is taken; closing the file fails, as a full disk's last flush does.
+    writeTo = new UploadSpool(dir, (path) => {
+      const real = spool.open(path);
+      return new Writable({
+        write: (chunk: Buffer, _encoding, done) => real.write(chunk, done),
+        final: (done) => real.end(() => setTimeout(() => done(Object.assign(new Error('no space left on device'), { code: 'ENOSPC' })), 20)),
+      });
+    });
+    try {
+      const answer = await post(form(field('email', 'a@b.example'), file('resume', 'cv.pdf', pdfOfSize(20_000))));
+      assert.deepEqual([answer.status, answer.body.code], [503, 'storage_full']);
+      await noUploadLeft();
+    } finally {
+      writeTo = spool;
+    }
+  });
+
   it('gives up a request whose client leaves mid-body, saying it was interrupted, and deletes its upload file', async () => {
     lastProblem = undefined;
     const body = form(field('email', 'a@b.example'), file('resume', 'cv.pdf', pdfOfSize(40_000)));
@@ -238,7 +345,7 @@ describe('parseApplicationForm', () => {
   it('refuses a body cut before its closing boundary with 400 malformed_request', async () => {
     const whole = form(field('email', 'a@b.example'), file('resume', 'cv.pdf', pdf()));
     const answer = await post(whole.subarray(0, whole.length - end.length - 10));
-    assert.deepEqual([answer.status, answer.body.code], [400, 'malformed_request']);
+    assert.deepEqual([answer.status, answer.body.code, answer.body.detail], [400, 'malformed_request', 'The multipart body is not well formed.']);
     await noUploadLeft();
   });
 });
@@ -254,5 +361,6 @@ describe('humanBytes', () => {
       '1.5 MiB',
     ]);
     assert.equal(humanBytes(1023), '1023 bytes');
+    assert.deepEqual([humanBytes(0), humanBytes(1024 * 1024 + 1)], ['0 bytes', '1.0 MiB'], 'not whole MiB: one decimal');
   });
 });

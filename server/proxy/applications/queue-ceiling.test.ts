@@ -35,6 +35,18 @@ describe('QueueCeiling', () => {
     assert.deepEqual(reads, { store: 2, disk: 2 });
   });
 
+  it('trusts a reading for a second from the time it was taken, whatever the clock reads', async () => {
+    const state = { queued: 0, free: 10_000, now: 5_000 };
+    const { queue, reads } = ceiling(state);
+    await queue.reached();
+    state.now = 5_999;
+    await queue.reached();
+    assert.equal(reads.store, 1);
+    state.now = 6_000;
+    await queue.reached();
+    assert.equal(reads.store, 2);
+  });
+
   it('counts the resumes stored between two readings at once, against both ceilings', async () => {
     const state = { queued: 600, free: 10_000, now: 0 };
     const { queue } = ceiling(state);
@@ -49,6 +61,16 @@ describe('QueueCeiling', () => {
     assert.equal(await low.queue.reached(), undefined);
     low.queue.noteStored(301);
     assert.equal(await low.queue.reached(), 'free_disk');
+  });
+
+  it('admits while the free space is exactly the floor, and refuses from one byte below it', async () => {
+    const state = { queued: 0, free: 800, now: 0 };
+    const { queue } = ceiling(state);
+    assert.equal(await queue.reached(), undefined);
+    queue.noteStored(300);
+    assert.equal(await queue.reached(), undefined, '800 - 300 = 500: at the floor, not below it');
+    queue.noteStored(1);
+    assert.equal(await queue.reached(), 'free_disk');
   });
 
   it('with MIN_FREE_DISK_BYTES 0, never reads the disk', async () => {

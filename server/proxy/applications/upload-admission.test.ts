@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
+import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import express from 'express';
@@ -7,6 +7,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { Registry } from 'prom-client';
 import { captureLogs } from '../../test/logs.ts';
 import { ProblemError } from '../problem.ts';
+import { httpMetrics } from '../metrics.ts';
 import { applicationMetrics } from './metrics.ts';
 import { QueueCeiling } from './queue-ceiling.ts';
 import { addressGroup, networkGroup } from './spam.ts';
@@ -95,6 +96,11 @@ describe('admitUploads', () => {
   before(async () => {
     const app = express();
     app.set('trust proxy', true);
+    const observe = httpMetrics(registry);
+    app.use((req, res, next) => {
+      res.on('finish', () => observe(req, res, 0));
+      next();
+    });
     const ceiling = new QueueCeiling({
       maxQueuedBytes: 1_000,
       minFreeDiskBytes: 100,
@@ -126,11 +132,25 @@ describe('admitUploads', () => {
     const response = await fetch(url, { method: 'POST', headers: { 'X-Forwarded-For': ip } });
     return { status: response.status, retryAfter: response.headers.get('retry-after'), connection: response.headers.get('connection'), body: (await response.json()) as { code?: string; detail?: string } };
   };
-  /** Posts from `ip` whose answers wait; resolves once the app holds them. */
-  const hold = async (ip: string) => {
+  /** Posts straight from the loopback address `local`, with no X-Forwarded-For. */
+  const postFrom = (local: string) =>
+    new Promise<{ status: number }>((resolve, reject) => {
+      const req = request(url, { method: 'POST', localAddress: local }, (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0 }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  /** Posts from `ip` (X-Forwarded-For, or `{ local }`: straight from that address) whose answers wait; resolves once the app holds them (or refused them). */
+  const hold = async (ip: string | { local: string }) => {
     const before = held.length;
-    const answer = post(ip);
-    while (held.length === before) await new Promise((resolve) => setTimeout(resolve, 5));
+    let answered = false;
+    const answer = (typeof ip === 'string' ? post(ip) : postFrom(ip.local)).finally(() => {
+      answered = true;
+    });
+    // An answer refused comes back at once: not held, it ends the wait too.
+    while (held.length === before && !answered) await new Promise((resolve) => setTimeout(resolve, 5));
     // Wrapped: returned bare, the caller would wait for the held answer itself.
     return { answer };
   };
@@ -168,6 +188,42 @@ describe('admitUploads', () => {
     assert.deepEqual((await Promise.all([first.answer, second.answer, other.answer])).map((a) => a.status), [200, 200, 200]);
   });
 
+  it('counts an IPv4 address that connects straight, not through a declared proxy, as its own network', { timeout: 5_000 }, async () => {
+    // Without a proxy that says who the client is, one /24 may be a balancer's few addresses: each counts alone.
+    const answers = [await hold({ local: '127.0.0.2' }), await hold({ local: '127.0.0.3' }), await hold({ local: '127.0.0.4' })];
+    for (const end of held.splice(0)) end();
+    assert.deepEqual((await Promise.all(answers.map((a) => a.answer))).map((a) => a.status), [200, 200, 200]);
+  });
+
+  it('counts a refusal in the HTTP metrics under the route /api/applications, as its admitted requests are', async () => {
+    const first = await hold('192.0.2.9');
+    const refused = await post('192.0.2.9');
+    for (const end of held.splice(0)) end();
+    await first.answer;
+    assert.equal(refused.status, 503);
+    const refusals = (await registry.getSingleMetricAsString('http_requests_total')).split('\n').filter((line) => line.includes('status="503"'));
+    assert.deepEqual(refusals.map((line) => /route="([^"]*)"/.exec(line)?.[1]), ['/api/applications']);
+  });
+
+  it('gives back the place of a client that leaves before its answer', { timeout: 5_000 }, async () => {
+    const leaving = new AbortController();
+    const before = held.length;
+    const gone = fetch(url, { method: 'POST', headers: { 'X-Forwarded-For': '192.0.2.30' }, signal: leaving.signal }).catch(() => 'aborted');
+    while (held.length === before) await new Promise((resolve) => setTimeout(resolve, 5));
+    leaving.abort();
+    assert.equal(await gone, 'aborted');
+    // Its answer is never sent: only the closed connection can free its place.
+    held.pop();
+    // The server may see the connection close a moment after the client left: a few tries.
+    let again = await hold('192.0.2.30');
+    for (let tries = 0; held.length === 0 && tries < 50; tries += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      again = await hold('192.0.2.30');
+    }
+    for (const end of held.splice(0)) end();
+    assert.equal((await again.answer).status, 200, 'the address has its place again');
+  });
+
   it('refuses with 503 storage_full past the queue\'s ceiling or below the disk floor, before any place is taken', async () => {
     disk.queued = 1_000;
     const queued = await post('192.0.2.1');
@@ -184,7 +240,10 @@ describe('admitUploads', () => {
     const answer = await post('192.0.2.2');
     disk.fails = false;
     assert.deepEqual([answer.status, answer.body.code, answer.connection], [503, 'not_ready', 'close']);
-    assert.deepEqual(logs.lines.filter((line) => line.event === 'queue_ceiling_error').map((line) => line.error), ['database gone']);
+    assert.deepEqual(
+      logs.lines.filter((line) => line.event === 'queue_ceiling_error').map((line) => [line.error, line.msg]),
+      [['database gone', "the queue's room on disk could not be read: application refused"]],
+    );
     assert.ok((await refusals()).includes('applications_refused_total{code="not_ready"} 1'));
   });
 });
