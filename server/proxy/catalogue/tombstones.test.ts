@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { openCatalogueStore } from '../storage/catalogue-sqlite.ts';
 import { toCatalogueCampaign } from './catalogue.ts';
+import type { CatalogueCampaign } from './types.ts';
 import { upstreamCampaign } from './fixtures.test-support.ts';
 import { createCatalogueReader } from './reader.ts';
 import { withTombstones } from './tombstones.ts';
@@ -58,6 +59,18 @@ describe('tombstones', () => {
     assert.equal(closedOfferProblem(reader, 7, null).status, 404);
     store.remove(1);
     assert.equal(closedOfferProblem(reader, 1, null).status, 410, 'the listed one is closed');
+    store.close();
+  });
+
+  it('do not count as listed an offer the store refused: a later sync deleting it answers 404, not 410', () => {
+    const store = openCatalogueStore(':memory:');
+    const reader = createCatalogueReader(store);
+    store.replaceAll([offer(1)], new Date());
+    // Online, but without the column the list is ordered by, which the table requires: the store leaves it out.
+    const refused = { ...offer(5), listed_at: null } as unknown as CatalogueCampaign;
+    assert.deepEqual(store.applyChanges([refused, offer(6)], []).map((s) => s.id), [5]);
+    store.applyChanges([], [5, 6]);
+    assert.deepEqual([closedOfferProblem(reader, 5, null).status, closedOfferProblem(reader, 6, null).status], [404, 410]);
     store.close();
   });
 
