@@ -16,42 +16,74 @@ describe('the changed lines the mutation gate mutates', () => {
   const write = (file: string, lines: string[]) => writeFileSync(join(repo, file), `${lines.join('\n')}\n`);
   let base: string;
 
+  const STORE_BASE = [
+    'export function limitOf(count: number): number {',
+    '  const limit = Math.max(count, 10);',
+    '  if (count < limit) return limit;',
+    "  return count + 1;",
+    '}',
+    'export function nameOf(id: string): string {',
+    "  return 'store-' + id.trim();",
+    '}',
+  ];
+  const HELPERS_BASE = [
+    'export function keyOf(prefix: string, id: number): string {',
+    "  const key = [prefix, String(id), 'key'].join(':');",
+    "  return key.toUpperCase();",
+    '}',
+    'export const LIMIT = 20;',
+  ];
+
   before(() => {
     repo = mkdtempSync(join(tmpdir(), 'jc-mutation-changed-'));
     git('init', '--quiet');
     git('config', 'user.email', 'test@example.com');
     git('config', 'user.name', 'Test');
     mkdirSync(join(repo, 'src/storage'), { recursive: true });
-    write('src/storage/store.ts', ['a', 'b', 'c', 'd', 'e', 'f']);
-    write('src/storage/gone.ts', ['x']);
-    write('src/storage/old-name.ts', ['kept', 'as is']);
+    write('src/storage/store.ts', STORE_BASE);
+    write('src/storage/gone.ts', ['export const GONE = 1;']);
+    write('src/storage/old-name.ts', HELPERS_BASE);
     git('add', '.');
     git('commit', '--quiet', '-m', 'base');
     base = git('rev-parse', 'HEAD');
-    // Committed since the base: line 2 changed, two lines added after 6; a file deleted; one moved.
-    write('src/storage/store.ts', ['a', 'B', 'c', 'd', 'e', 'f', 'g', 'h']);
+    // Committed since the base: an operator changed on line 3, a statement added; a file deleted; one moved.
+    write('src/storage/store.ts', [...STORE_BASE.slice(0, 2), '  if (count <= limit) return limit;', '  if (count === 0) return 0;', ...STORE_BASE.slice(3)]);
     rmSync(join(repo, 'src/storage/gone.ts'));
     git('mv', 'src/storage/old-name.ts', 'src/storage/new-name.ts');
     git('add', '.');
     git('commit', '--quiet', '-m', 'later');
-    // Not committed: line 4 deleted (nothing left to mutate there), line 5 changed; a new file nobody added.
-    write('src/storage/store.ts', ['a', 'B', 'c', 'E', 'f', 'g', 'h']);
-    write('src/storage/new.ts', ['one', 'two']);
+    // Not committed: nameOf's string changed; a new file nobody added, that takes keyOf from new-name.ts,
+    // wrapped and requoted as a formatter would, a comment added, and one new function.
+    const store = readFileSync(join(repo, 'src/storage/store.ts'), 'utf8').replace("'store-'", "'shop-'");
+    writeFileSync(join(repo, 'src/storage/store.ts'), store);
+    write('src/storage/new-name.ts', HELPERS_BASE.slice(4));
+    write('src/storage/new.ts', [
+      '// Keys, moved here.',
+      'export function keyOf(',
+      '  prefix: string,',
+      '  id: number,',
+      '): string {',
+      '  const key = [prefix, String(id), "key"].join(":")',
+      '  return key.toUpperCase()',
+      '}',
+      'export function twice(n: number): number {',
+      '  return n * 2;',
+      '}',
+    ]);
     // As a worktree's link to a shared node_modules: a folder, no file to mutate.
     symlinkSync(join(repo, 'src'), join(repo, 'linked'));
   });
   after(() => rmSync(repo, { recursive: true, force: true }));
 
-  it('takes the changed and added lines since the base, committed or not, and an untracked file whole (a linked folder is no file)', () => {
+  it('takes the lines holding code the base had nowhere, committed or not, untracked files too (a linked folder is no file)', () => {
     assert.deepEqual(Object.fromEntries(changedLines(base, repo)), {
+      // The changed operator and the added statement, and the changed string; the lines between are the base's.
       'src/storage/store.ts': [
-        { start: 2, end: 2 },
-        { start: 4, end: 4 },
-        { start: 6, end: 7 },
+        { start: 3, end: 4 },
+        { start: 8, end: 8 },
       ],
-      // A moved file is new to the base: all of it is judged.
-      'src/storage/new-name.ts': [{ start: 1, end: 2 }],
-      'src/storage/new.ts': [{ start: 1, end: 2 }],
+      // keyOf, moved from a renamed file, wrapped, requoted and commented, is no change; the new function is (a closing brace alone is found anywhere).
+      'src/storage/new.ts': [{ start: 9, end: 10 }],
     });
   });
 
@@ -66,6 +98,10 @@ describe('the changed lines the mutation gate mutates', () => {
     assert.deepEqual(changedMutateRanges(STORAGE, changed), ['src/storage/store.ts:2-2', 'src/storage/store.ts:6-7', 'src/storage/deep/more.ts:1-1']);
     assert.deepEqual(changedMutateRanges(['src/storage/catalogue-*.ts', '!src/storage/catalogue-*.test.ts'], changed), ['src/storage/catalogue-sqlite.ts:5-5']);
     assert.equal(mutatedBy(['!src/other.ts', 'src/*.ts'], 'src/other.ts'), true, 'a glob after the ! takes the file back');
+  });
+
+  it('names no line of a file only moved or reformatted, and each changed line of a file as a line diff would', () => {
+    assert.equal(changedLines(base, repo).has('src/storage/new-name.ts'), false);
   });
 
   it('reads the base from its file, skipping comments, and --record writes HEAD there keeping them', () => {

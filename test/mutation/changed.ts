@@ -1,11 +1,12 @@
 // What `npm run test:mutation -- --changed` mutates: the lines of grouped
-// modules that differ from a base commit (the last one whose code passed the
+// modules that hold code new since a base commit (the last one whose code passed the
 // check, written in BASE_FILE), as Stryker `mutate` ranges. Lines only
 // deleted leave nothing to mutate; a changed test mutates nothing either (a
 // full run judges the tests).
 import { execFileSync } from 'node:child_process';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { matchesGlob } from 'node:path';
+import { SOURCE_FILE, baseRuns, newLines } from './new-code.ts';
 
 /** The commit whose code last passed the mutation check; `--record` moves it. */
 export const BASE_FILE = 'test/mutation/base-commit';
@@ -76,7 +77,39 @@ export function rangesOfDiff(diff: string): Map<string, LineRange[]> {
   return ranges;
 }
 
-/** The lines of the working tree that differ from BASE, by file: committed, staged, unstaged and untracked changes alike. */
+/** The base's sources that code may have come from (tests aside: code taken from a test is new to the sources). */
+function baseSources(base: string, cwd: string): { file: string; text: string }[] {
+  const files = git(['ls-tree', '-r', '--name-only', base], cwd)
+    .split('\n')
+    .filter((f) => SOURCE_FILE.test(f) && !/(^|\/)(node_modules|dist)\//.test(f) && !/\.test\./.test(f));
+  if (files.length === 0) return [];
+  // One `git cat-file --batch` for all of them: each answer is a header line, the bytes, a newline.
+  const out = execFileSync('git', ['cat-file', '--batch'], { cwd, input: files.map((f) => `${base}:${f}\n`).join(''), maxBuffer: 512 * 1024 * 1024 });
+  const sources: { file: string; text: string }[] = [];
+  let at = 0;
+  for (const file of files) {
+    const headerEnd = out.indexOf(10, at);
+    const size = Number(out.subarray(at, headerEnd).toString('utf8').split(' ')[2]);
+    sources.push({ file, text: out.subarray(headerEnd + 1, headerEnd + 1 + size).toString('utf8') });
+    at = headerEnd + 1 + size + 1;
+  }
+  return sources;
+}
+
+function asRanges(lines: readonly number[]): LineRange[] {
+  const ranges: LineRange[] = [];
+  for (const line of lines) {
+    const last = ranges.at(-1);
+    if (last !== undefined && last.end === line - 1) last.end = line;
+    else ranges.push({ start: line, end: line });
+  }
+  return ranges;
+}
+
+/**
+ * The lines of the working tree that differ from BASE, by file: committed, staged, unstaged and untracked changes alike.
+ * In source files, only lines holding code the base had nowhere (see new-code.ts): moving or reformatting code is no change.
+ */
 export function changedLines(base: string, cwd = '.'): Map<string, LineRange[]> {
   const ranges = rangesOfDiff(git(['diff', '-U0', '--no-color', '--no-ext-diff', '--no-renames', '--src-prefix=a/', '--dst-prefix=b/', base, '--'], cwd));
   for (const file of git(['ls-files', '--others', '--exclude-standard'], cwd).split('\n').filter((f) => f !== '')) {
@@ -85,6 +118,14 @@ export function changedLines(base: string, cwd = '.'): Map<string, LineRange[]> 
     const text = readFileSync(`${cwd}/${file}`, 'utf8');
     const lines = text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
     if (lines > 0) ranges.set(file, [{ start: 1, end: lines }]);
+  }
+  const sources = [...ranges.keys()].filter((file) => SOURCE_FILE.test(file));
+  if (sources.length === 0) return ranges;
+  const runs = baseRuns(baseSources(base, cwd));
+  for (const file of sources) {
+    const fresh = asRanges(newLines(file, readFileSync(`${cwd}/${file}`, 'utf8'), runs));
+    if (fresh.length === 0) ranges.delete(file);
+    else ranges.set(file, fresh);
   }
   return ranges;
 }
