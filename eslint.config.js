@@ -11,12 +11,15 @@ import litA11y from 'eslint-plugin-lit-a11y';
 // others by `import type`.
 const SERVER_BUT_CONTRACTS = {
   regex: '(^|/)server/(?!contract/|public-api/)',
-  message: 'The widget imports nothing of the server but its contracts, server/contract/ and server/public-api/: move what both sides need there.',
+  message:
+    'The widget imports nothing of the server but its contracts, server/contract/ and server/public-api/: move what both sides need there.',
 };
 const CONTRACT_SERVER_CODE = {
-  regex: '(^|/)server/(contract/(?!values\\.ts$)|public-api/(?!(application-form|campaign-tracking|list-params|offer-head|pinned-widget|problems)\\.ts$))',
+  regex:
+    '(^|/)server/(contract/(?!values\\.ts$)|public-api/(?!(application-form|campaign-tracking|list-params|offer-head|pinned-widget|problems)\\.ts$))',
   allowTypeImports: true,
-  message: 'At run time the widget takes only the contracts\' plain modules (contract/values.ts, public-api/application-form.ts, campaign-tracking.ts, list-params.ts, offer-head.ts, pinned-widget.ts, problems.ts): the others carry zod into its bundle. Use `import type`.',
+  message:
+    "At run time the widget takes only the contracts' plain modules (contract/values.ts, public-api/application-form.ts, campaign-tracking.ts, list-params.ts, offer-head.ts, pinned-widget.ts, problems.ts): the others carry zod into its bundle. Use `import type`.",
 };
 // Tests and their stand-in server also read the server's test files (portable files, fixtures).
 const SERVER_BUT_CONTRACTS_AND_TEST_FILES = {
@@ -32,31 +35,64 @@ const WIDGET_TEST_FILES = ['widget/**/*.test.ts', 'widget/**/*test-support.ts', 
 // or the sandbox; the sandbox nothing of the proxy, the client or the proxy's
 // public contract. An import of `../part/` is of another part of server/.
 const importOfPart = (parts, message) => ({ regex: `^(\\.\\./)+(${parts.join('|')})/`, message });
-const SERVER_TEST_FILES = ['server/**/*.test.ts', 'server/**/test/**', 'server/**/*test-support.ts', 'server/**/test-helpers.ts'];
+const SERVER_TEST_FILES = [
+  'server/**/*.test.ts',
+  'server/**/test/**',
+  'server/**/*test-support.ts',
+  'server/**/test-helpers.ts',
+];
 const SERVER_PART_BOUNDARIES = [
   {
     files: ['server/contract/**'],
     patterns: [
-      importOfPart(['proxy', 'sandbox', 'client', 'public-api'], "The recruitment API's contract imports nothing of ours: the client, the sandbox and the proxy import it."),
-      { regex: '^\\.\\./[a-z-]+\\.ts$', message: "The recruitment API's contract imports nothing of ours: the client, the sandbox and the proxy import it." },
+      importOfPart(
+        ['proxy', 'sandbox', 'client', 'public-api'],
+        "The recruitment API's contract imports nothing of ours: the client, the sandbox and the proxy import it.",
+      ),
+      {
+        regex: '^\\.\\./[a-z-]+\\.ts$',
+        message:
+          "The recruitment API's contract imports nothing of ours: the client, the sandbox and the proxy import it.",
+      },
     ],
   },
   {
     files: ['server/public-api/**'],
-    patterns: [importOfPart(['proxy', 'sandbox', 'client'], "The proxy's public contract holds no implementation: the proxy and the widget import it, not the other way.")],
+    patterns: [
+      importOfPart(
+        ['proxy', 'sandbox', 'client'],
+        "The proxy's public contract holds no implementation: the proxy and the widget import it, not the other way.",
+      ),
+    ],
   },
   {
     files: ['server/client/**'],
-    patterns: [importOfPart(['proxy', 'sandbox', 'public-api'], 'The client imports the contract only: the proxy uses the client, and the sandbox is what it is tested against.')],
+    patterns: [
+      importOfPart(
+        ['proxy', 'sandbox', 'public-api'],
+        'The client imports the contract only: the proxy uses the client, and the sandbox is what it is tested against.',
+      ),
+    ],
   },
   {
     files: ['server/sandbox/**'],
-    patterns: [importOfPart(['proxy', 'client', 'public-api'], 'The sandbox implements the recruitment API from its contract alone: it imports nothing of the proxy, the client or the proxy\'s public contract.')],
+    patterns: [
+      importOfPart(
+        ['proxy', 'client', 'public-api'],
+        "The sandbox implements the recruitment API from its contract alone: it imports nothing of the proxy, the client or the proxy's public contract.",
+      ),
+    ],
   },
-].map(({ files, patterns }) => ({ files, ignores: SERVER_TEST_FILES, rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns }] } }));
+].map(({ files, patterns }) => ({
+  files,
+  ignores: SERVER_TEST_FILES,
+  rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns }] },
+}));
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'coverage/', '.stryker-tmp/', 'reports/', 'widget/src/generated/', '**/*.d.ts'] },
+  {
+    ignores: ['node_modules/', 'dist/', 'coverage/', '.stryker-tmp/', 'reports/', 'widget/src/generated/', '**/*.d.ts'],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -81,11 +117,15 @@ export default tseslint.config(
   {
     files: ['widget/**/*.ts', 'widget/**/*.js', 'widget/**/*.mjs'],
     ignores: WIDGET_TEST_FILES,
-    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [SERVER_BUT_CONTRACTS, CONTRACT_SERVER_CODE] }] },
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [SERVER_BUT_CONTRACTS, CONTRACT_SERVER_CODE] }],
+    },
   },
   {
     files: WIDGET_TEST_FILES,
-    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [SERVER_BUT_CONTRACTS_AND_TEST_FILES] }] },
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [SERVER_BUT_CONTRACTS_AND_TEST_FILES] }],
+    },
   },
   ...SERVER_PART_BOUNDARIES,
   {

@@ -28,7 +28,8 @@ export function dropLeftovers(): Plugin {
     // After minification, which writes the hints.
     generateBundle(_options, bundle) {
       for (const chunk of Object.values(bundle)) {
-        if (chunk.type === 'chunk') chunk.code = chunk.code.replace(/\n[ \t]+/g, '\n').replace(/\/\* @__PURE__ \*\/ ?/g, '');
+        if (chunk.type === 'chunk')
+          chunk.code = chunk.code.replace(/\n[ \t]+/g, '\n').replace(/\/\* @__PURE__ \*\/ ?/g, '');
       }
     },
   };
@@ -101,7 +102,10 @@ function shortenMessageIds(length: number): Plugin {
  * from '@lit/localize', for `lit-localize extract`; every build of the widget
  * and the browser tests (web-test-runner.config.js) resolve it here.
  */
-export const localizeRuntime = { find: /^@lit\/localize$/, replacement: fileURLToPath(new URL('widget/src/internal/localize-runtime.ts', import.meta.url)) };
+export const localizeRuntime = {
+  find: /^@lit\/localize$/,
+  replacement: fileURLToPath(new URL('widget/src/internal/localize-runtime.ts', import.meta.url)),
+};
 
 const idLength = messageIdLength();
 
@@ -136,7 +140,11 @@ export default defineConfig({
     // The hash lets them be cached for good. The entry may export what those
     // modules share with it (Lit, the localisation runtime's str), rather than
     // a third file holding it.
-    rolldownOptions: { preserveEntrySignatures: 'allow-extension', checks: QUIET_CHECKS, output: { minify: true, chunkFileNames: 'widget-[name]-[hash].js' } },
+    rolldownOptions: {
+      preserveEntrySignatures: 'allow-extension',
+      checks: QUIET_CHECKS,
+      output: { minify: true, chunkFileNames: 'widget-[name]-[hash].js' },
+    },
     lib: {
       entry: 'widget/src/widget.ts',
       formats: ['es'],

@@ -15,9 +15,20 @@ export default {
   middleware: [standIn],
   plugins: [
     // The widget's own runtime of @lit/localize, as every build resolves it (vite.config.ts, localizeRuntime).
-    { name: 'localize-runtime', resolveImport: ({ source }) => (source === '@lit/localize' ? '/widget/src/internal/localize-runtime.ts' : undefined) },
+    {
+      name: 'localize-runtime',
+      resolveImport: ({ source }) =>
+        source === '@lit/localize' ? '/widget/src/internal/localize-runtime.ts' : undefined,
+    },
     esbuildPlugin({ ts: true, tsconfig: 'widget/tsconfig.json' }),
   ],
   testFramework: { config: { timeout: 10000 } },
-  browsers: [chromeLauncher({ launchOptions: { executablePath: CHROMIUM_LAUNCH_OPTIONS.executablePath, args: [...CHROMIUM_LAUNCH_OPTIONS.args] } })],
+  browsers: [
+    chromeLauncher({
+      launchOptions: {
+        executablePath: CHROMIUM_LAUNCH_OPTIONS.executablePath,
+        args: [...CHROMIUM_LAUNCH_OPTIONS.args],
+      },
+    }),
+  ],
 };

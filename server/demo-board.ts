@@ -43,7 +43,10 @@ export function serverRenderedBoard(pageFile: string): Router {
     }
     // An open offer's head: its title, description, canonical URL and the tags of a shared link's preview.
     const offer = query.get('offer');
-    const head = offer === null || answer.status !== 200 ? undefined : await fetch(`${proxyOrigin(req)}/embed/campaigns/head?offer=${encodeURIComponent(offer)}`);
+    const head =
+      offer === null || answer.status !== 200
+        ? undefined
+        : await fetch(`${proxyOrigin(req)}/embed/campaigns/head?offer=${encodeURIComponent(offer)}`);
     const tags = head?.status === 200 ? (await head.text()).trim() : undefined;
     const fragment = await answer.text();
     // Replaced by functions: the offers' text may hold "$&", which a replacement string would expand.

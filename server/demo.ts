@@ -70,9 +70,16 @@ export async function startDemo(options: {
   const env = options.env ?? {};
   // The port is known before the proxy starts: the offers' URLs on the demo page (BOARD_OFFER_URL) name it.
   const proxyPort = options.proxyPort === 0 ? await freePort() : options.proxyPort;
-  const sandbox = await startSandbox({ port: options.sandboxPort, host: '127.0.0.1', seed: 'demo', admin: true }).catch((error: unknown) => {
-    throw portInUseError(error, options.sandboxPort, '127.0.0.1', "give the demo's sandbox another port with --sandbox-port N or SANDBOX_PORT");
-  });
+  const sandbox = await startSandbox({ port: options.sandboxPort, host: '127.0.0.1', seed: 'demo', admin: true }).catch(
+    (error: unknown) => {
+      throw portInUseError(
+        error,
+        options.sandboxPort,
+        '127.0.0.1',
+        "give the demo's sandbox another port with --sandbox-port N or SANDBOX_PORT",
+      );
+    },
+  );
   try {
     const config = loadProxyConfig({
       // In the current folder: an installed package's own folder is no place for data.
@@ -92,7 +99,9 @@ export async function startDemo(options: {
       // The demo pages are on the proxy's own origin, reached as localhost or 127.0.0.1: without
       // PUBLIC_ORIGIN the fragment's endpoint is relative to the page, so either name works, and both
       // are allowed origins.
-      ALLOWED_ORIGINS: [env.ALLOWED_ORIGINS, `http://localhost:${proxyPort}`, `http://127.0.0.1:${proxyPort}`].filter(Boolean).join(','),
+      ALLOWED_ORIGINS: [env.ALLOWED_ORIGINS, `http://localhost:${proxyPort}`, `http://127.0.0.1:${proxyPort}`]
+        .filter(Boolean)
+        .join(','),
       // Demos started side by side (the end-to-end tests) each take a free metrics port.
       METRICS_PORT: env.METRICS_PORT ?? (options.proxyPort === 0 ? '0' : undefined),
     });
@@ -112,7 +121,12 @@ export async function startDemo(options: {
 export async function main(args: string[]): Promise<void> {
   const { values } = parseArgs({
     args,
-    options: { 'sandbox-port': { type: 'string' }, port: { type: 'string' }, 'data-dir': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      'sandbox-port': { type: 'string' },
+      port: { type: 'string' },
+      'data-dir': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
   });
   if (values.help) {
     console.log(HELP);
@@ -122,7 +136,8 @@ export async function main(args: string[]): Promise<void> {
   const proxyPort = port(values.port ?? process.env.PORT, 'PORT', 8080);
 
   // The flag wins over DATA_DIR, as --port over PORT.
-  const env = values['data-dir'] === undefined ? process.env : { ...process.env, DATA_DIR: resolve(values['data-dir']) };
+  const env =
+    values['data-dir'] === undefined ? process.env : { ...process.env, DATA_DIR: resolve(values['data-dir']) };
   const { sandbox, proxy } = await startDemo({ sandboxPort, proxyPort, env });
 
   console.log(`

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { launchChromium } from './chromium.ts';
 
-test('the tests\' Chromium runs without the address bar\'s web popup and without every feature Playwright turns off', async () => {
+test("the tests' Chromium runs without the address bar's web popup and without every feature Playwright turns off", async () => {
   const browser = await launchChromium();
   try {
     const page = await browser.newPage();
@@ -14,9 +14,17 @@ test('the tests\' Chromium runs without the address bar\'s web popup and without
     const lists = [...(commandLine ?? '').matchAll(/--disable-features=(\S*)/g)].map((m) => m[1]!.split(','));
     assert.ok(lists.length > 0, `no --disable-features in the command line: ${commandLine}`);
     const applied = new Set(lists.at(-1));
-    for (const feature of ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup']) assert.ok(applied.has(feature), `${feature} is not disabled`);
-    const dropped = lists.slice(0, -1).flat().filter((feature) => !applied.has(feature));
-    assert.deepEqual(dropped, [], 'features an earlier --disable-features names, which the last one replaces: add them to test/chromium.ts');
+    for (const feature of ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'])
+      assert.ok(applied.has(feature), `${feature} is not disabled`);
+    const dropped = lists
+      .slice(0, -1)
+      .flat()
+      .filter((feature) => !applied.has(feature));
+    assert.deepEqual(
+      dropped,
+      [],
+      'features an earlier --disable-features names, which the last one replaces: add them to test/chromium.ts',
+    );
   } finally {
     await browser.close();
   }

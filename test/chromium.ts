@@ -7,10 +7,22 @@ import { chromium, type Browser } from 'playwright-core';
  * (test/chromium.test.ts checks it still does).
  */
 const PLAYWRIGHT_DISABLED_FEATURES = [
-  'AvoidUnnecessaryBeforeUnloadCheckSync', 'DestroyProfileOnBrowserClose', 'HttpsUpgrades', 'HttpsFirstBalancedModeAutoEnable',
-  'LensOverlay', 'MediaRouter', 'PaintHolding', 'ThirdPartyStoragePartitioning', 'AvoidCorsURLLoaderRestartOnRedirect',
-  'TcpPortRandomizationWin', 'OptimizationHints', 'NetworkTimeServiceQuerying', 'AimEnabled', 'PreconnectToSearch',
-  'msForceBrowserSignIn', 'msEdgeUpdateLaunchServicesPreferredVersion',
+  'AvoidUnnecessaryBeforeUnloadCheckSync',
+  'DestroyProfileOnBrowserClose',
+  'HttpsUpgrades',
+  'HttpsFirstBalancedModeAutoEnable',
+  'LensOverlay',
+  'MediaRouter',
+  'PaintHolding',
+  'ThirdPartyStoragePartitioning',
+  'AvoidCorsURLLoaderRestartOnRedirect',
+  'TcpPortRandomizationWin',
+  'OptimizationHints',
+  'NetworkTimeServiceQuerying',
+  'AimEnabled',
+  'PreconnectToSearch',
+  'msForceBrowserSignIn',
+  'msEdgeUpdateLaunchServicesPreferredVersion',
 ];
 
 /**
@@ -28,7 +40,9 @@ const DISABLED_FEATURES = [...PLAYWRIGHT_DISABLED_FEATURES, 'WebUIOmniboxPopup',
  * the last `--disable-features`).
  */
 export function disableFeatures(defaults: readonly string[] = []): string {
-  const theirs = defaults.filter((arg) => arg.startsWith('--disable-features=')).flatMap((arg) => arg.slice('--disable-features='.length).split(','));
+  const theirs = defaults
+    .filter((arg) => arg.startsWith('--disable-features='))
+    .flatMap((arg) => arg.slice('--disable-features='.length).split(','));
   return `--disable-features=${[...new Set([...theirs, ...DISABLED_FEATURES])].join(',')}`;
 }
 
@@ -43,11 +57,20 @@ export function disableFeatures(defaults: readonly string[] = []): string {
 export const CHROMIUM_LAUNCH_OPTIONS: { executablePath: string; args: string[] } = {
   executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
   args: [
-    '--no-sandbox', '--headless=new', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run',
+    '--no-sandbox',
+    '--headless=new',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
     disableFeatures(),
   ],
 };
 
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_LAUNCH_OPTIONS.executablePath, args: [...CHROMIUM_LAUNCH_OPTIONS.args] });
+  return chromium.launch({
+    executablePath: CHROMIUM_LAUNCH_OPTIONS.executablePath,
+    args: [...CHROMIUM_LAUNCH_OPTIONS.args],
+  });
 }

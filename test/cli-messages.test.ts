@@ -18,7 +18,10 @@ const tmp = mkdtempSync(join(tmpdir(), 'cli-messages-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
 /** Runs `jobboard-connector ...args` to its end; DATABASE_URL and DATA_DIR only when given. */
-function run(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+function run(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const { DATABASE_URL: _url, DATA_DIR: _dir, ...base } = process.env;
   return new Promise((resolve) => {
     execFile(process.execPath, [CLI.sources, ...args], { env: { ...base, ...env } }, (error, stdout, stderr) => {
@@ -29,7 +32,9 @@ function run(args: string[], env: Record<string, string> = {}): Promise<{ code: 
 
 describe('jobboard-connector, as a partner meets it', () => {
   it('--version prints the package version and exits 0', async () => {
-    const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
     const answer = await run(['--version']);
     assert.deepEqual([answer.code, answer.stdout], [0, `${version}\n`]);
   });
@@ -37,33 +42,59 @@ describe('jobboard-connector, as a partner meets it', () => {
   it('proxy on 0.0.0.0: the start line gives a URL a person can open and says it is bound to every interface', async () => {
     const sandbox = await startSandbox({ seed: 'demo', rateLimitPerMinute: 0 });
     const dataDir = mkdtempSync(join(tmp, 'data-'));
-    const proxy = await startCli(CLI.sources, 'proxy', [], demoProxyEnv(sandbox.url, { DATA_DIR: dataDir, HOST: '0.0.0.0', LOG_LEVEL: 'warn' }));
+    const proxy = await startCli(
+      CLI.sources,
+      'proxy',
+      [],
+      demoProxyEnv(sandbox.url, { DATA_DIR: dataDir, HOST: '0.0.0.0', LOG_LEVEL: 'warn' }),
+    );
     try {
       const port = new URL(proxy.url).port;
-      const line = proxy.output().split('\n').find((l) => l.startsWith('Proxy listening on'));
-      assert.equal(line, `Proxy listening on http://127.0.0.1:${port} (bound to every IPv4 interface, 0.0.0.0:${port}; channel ${DEMO_KEYS.jobboard.channel}, data in ${dataDir})`);
+      const line = proxy
+        .output()
+        .split('\n')
+        .find((l) => l.startsWith('Proxy listening on'));
+      assert.equal(
+        line,
+        `Proxy listening on http://127.0.0.1:${port} (bound to every IPv4 interface, 0.0.0.0:${port}; channel ${DEMO_KEYS.jobboard.channel}, data in ${dataDir})`,
+      );
     } finally {
       await stopCli(proxy);
       await sandbox.close();
     }
   });
 
-  it('proxy with DATABASE_URL: the start line names the database, without its password', { skip: skipWithoutPostgres() }, async () => {
-    const sandbox = await startSandbox({ seed: 'demo', rateLimitPerMinute: 0 });
-    const database = new URL(await freshDatabase());
-    database.password = 'never-printed';
-    const dataDir = mkdtempSync(join(tmp, 'data-'));
-    const proxy = await startCli(CLI.sources, 'proxy', [], demoProxyEnv(sandbox.url, { DATABASE_URL: database.href, DATA_DIR: dataDir, LOG_LEVEL: 'warn' }));
-    try {
-      const port = new URL(proxy.url).port;
-      database.password = '';
-      const line = proxy.output().split('\n').find((l) => l.startsWith('Proxy listening on'));
-      assert.equal(line, `Proxy listening on http://127.0.0.1:${port} (bound to 127.0.0.1:${port} only; channel ${DEMO_KEYS.jobboard.channel}, data in ${database.href} (uploads in ${dataDir}))`);
-    } finally {
-      await stopCli(proxy);
-      await sandbox.close();
-    }
-  });
+  it(
+    'proxy with DATABASE_URL: the start line names the database, without its password',
+    { skip: skipWithoutPostgres() },
+    async () => {
+      const sandbox = await startSandbox({ seed: 'demo', rateLimitPerMinute: 0 });
+      const database = new URL(await freshDatabase());
+      database.password = 'never-printed';
+      const dataDir = mkdtempSync(join(tmp, 'data-'));
+      const proxy = await startCli(
+        CLI.sources,
+        'proxy',
+        [],
+        demoProxyEnv(sandbox.url, { DATABASE_URL: database.href, DATA_DIR: dataDir, LOG_LEVEL: 'warn' }),
+      );
+      try {
+        const port = new URL(proxy.url).port;
+        database.password = '';
+        const line = proxy
+          .output()
+          .split('\n')
+          .find((l) => l.startsWith('Proxy listening on'));
+        assert.equal(
+          line,
+          `Proxy listening on http://127.0.0.1:${port} (bound to 127.0.0.1:${port} only; channel ${DEMO_KEYS.jobboard.channel}, data in ${database.href} (uploads in ${dataDir}))`,
+        );
+      } finally {
+        await stopCli(proxy);
+        await sandbox.close();
+      }
+    },
+  );
 
   it('sandbox on a busy port: exits 1 naming the port and --port', async () => {
     const first = await startCli(CLI.sources, 'sandbox', ['--port', '0'], {});
@@ -71,7 +102,10 @@ describe('jobboard-connector, as a partner meets it', () => {
       const port = new URL(first.url).port;
       const second = await run(['sandbox', '--port', port]);
       assert.equal(second.code, 1);
-      assert.equal(second.stderr, `Port ${port} on 127.0.0.1 is already in use: stop what uses it, or start the sandbox on another port with --port N (--port 0 picks a free one).\n`);
+      assert.equal(
+        second.stderr,
+        `Port ${port} on 127.0.0.1 is already in use: stop what uses it, or start the sandbox on another port with --port N (--port 0 picks a free one).\n`,
+      );
     } finally {
       await stopCli(first);
     }
@@ -80,13 +114,20 @@ describe('jobboard-connector, as a partner meets it', () => {
   it('demo --data-dir keeps the proxy data in that folder', async () => {
     const dataDir = join(tmp, 'demo-data');
     const { DATABASE_URL: _url, DATA_DIR: _dir, ...base } = process.env;
-    const child = spawn(process.execPath, [CLI.sources, 'demo', '--port', '0', '--sandbox-port', '0', '--data-dir', dataDir], { env: base, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [CLI.sources, 'demo', '--port', '0', '--sandbox-port', '0', '--data-dir', dataDir],
+      { env: base, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const exited = new Promise((resolve) => child.once('exit', resolve));
     try {
-      await eventually(() => output.includes('Press Ctrl+C to stop.') || child.exitCode !== null, { timeoutMs: 60_000, what: 'the demo banner' });
+      await eventually(() => output.includes('Press Ctrl+C to stop.') || child.exitCode !== null, {
+        timeoutMs: 60_000,
+        what: 'the demo banner',
+      });
       assert.match(output, /Press Ctrl\+C to stop\./, output);
       assert.ok(existsSync(join(dataDir, 'outbox.db')), `the outbox is in ${dataDir}`);
     } finally {
@@ -105,6 +146,9 @@ describe('jobboard-connector, as a partner meets it', () => {
     );
     const outbox = await run(['outbox', 'list'], env);
     assert.equal(outbox.code, 1);
-    assert.equal(outbox.stderr, 'Could not open the outbox: cannot reach the database at postgres://jobs@127.0.0.1:1/jobs: is it running? Check DATABASE_URL (connect ECONNREFUSED 127.0.0.1:1).\n');
+    assert.equal(
+      outbox.stderr,
+      'Could not open the outbox: cannot reach the database at postgres://jobs@127.0.0.1:1/jobs: is it running? Check DATABASE_URL (connect ECONNREFUSED 127.0.0.1:1).\n',
+    );
   });
 });

@@ -38,10 +38,20 @@ export interface CliProcess {
  * process's environment and resolves once it prints where it listens; fails
  * with what it printed if it exits before.
  */
-export async function startCli(cli: string, command: 'sandbox' | 'proxy', args: string[], env: Record<string, string>): Promise<CliProcess> {
-  const child = spawn(process.execPath, [cli, command, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startCli(
+  cli: string,
+  command: 'sandbox' | 'proxy',
+  args: string[],
+  env: Record<string, string>,
+): Promise<CliProcess> {
+  const child = spawn(process.execPath, [cli, command, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
-  const exited = new Promise<NodeJS.Signals | number | null>((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code)));
+  const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>
+    child.once('exit', (code, signal) => resolve(signal ?? code)),
+  );
   const url = await new Promise<string>((resolve, reject) => {
     const read = (chunk: Buffer) => {
       output = (output + chunk.toString()).slice(-OUTPUT_KEPT);
@@ -56,7 +66,10 @@ export async function startCli(cli: string, command: 'sandbox' | 'proxy', args: 
 }
 
 /** Stops a process (SIGTERM, or the given signal) and waits for it to exit; nothing if it already has. */
-export async function stopCli(process: CliProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<NodeJS.Signals | number | null> {
+export async function stopCli(
+  process: CliProcess,
+  signal: NodeJS.Signals = 'SIGTERM',
+): Promise<NodeJS.Signals | number | null> {
   if (process.child.exitCode === null && process.child.signalCode === null) process.child.kill(signal);
   return process.exited;
 }

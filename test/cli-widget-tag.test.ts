@@ -35,7 +35,8 @@ async function serve(files: Record<string, Uint8Array>): Promise<{ url: string; 
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server, requests };
 }
 
-const REFUSED = /--endpoint is an http:\/\/ address on another machine: .*Give the proxy's https:\/\/ address \(http:\/\/ is taken only for localhost, 127\.0\.0\.1 or \[::1\]/;
+const REFUSED =
+  /--endpoint is an http:\/\/ address on another machine: .*Give the proxy's https:\/\/ address \(http:\/\/ is taken only for localhost, 127\.0\.0\.1 or \[::1\]/;
 
 describe('jobboard-connector widget-tag', () => {
   let own: Record<string, Uint8Array>;
@@ -46,7 +47,9 @@ describe('jobboard-connector widget-tag', () => {
     const names = await readdir(dir).catch(() => {
       throw new Error('dist/widget is missing: run `npm run build` first.');
     });
-    own = Object.fromEntries(await Promise.all(names.map(async (name) => [name, new Uint8Array(await readFile(new URL(name, dir)))] as const)));
+    own = Object.fromEntries(
+      await Promise.all(names.map(async (name) => [name, new Uint8Array(await readFile(new URL(name, dir)))] as const)),
+    );
   });
 
   after(() => {
@@ -70,18 +73,29 @@ describe('jobboard-connector widget-tag', () => {
       const { code, stdout, stderr } = await widgetTag(`http://${host}:${port}`);
       assert.equal(code, 0, stderr);
       const pin = widgetPin(own['widget.js']!);
-      assert.ok(stdout.includes(`<script type="module" src="http://${host}:${port}/${pin.name}" integrity="${pin.integrity}"`), stdout);
+      assert.ok(
+        stdout.includes(`<script type="module" src="http://${host}:${port}/${pin.name}" integrity="${pin.integrity}"`),
+        stdout,
+      );
       assert.equal(stderr, '');
     }
   });
 
-  it('warns, on stderr, when the proxy serves another widget.js than this package\'s build, and still prints the tags of the one served', async () => {
+  it("warns, on stderr, when the proxy serves another widget.js than this package's build, and still prints the tags of the one served", async () => {
     const other = new TextEncoder().encode('export const stale = 1;\n');
     const proxy = await serve({ 'widget.js': other });
     servers.push(proxy.server);
     const { code, stdout, stderr } = await widgetTag(proxy.url);
     assert.equal(code, 0, stderr);
-    assert.ok(stdout.includes(`<script type="module" src="${proxy.url}/${widgetPin(other).name}" integrity="${widgetPin(other).integrity}"`), stdout);
-    assert.match(stderr, /^Warning: the proxy serves another widget\.js than this package's build \(.*dist\/widget\/widget\.js\); the tags below pin the one it serves\. .*run widget-tag again\.\n$/);
+    assert.ok(
+      stdout.includes(
+        `<script type="module" src="${proxy.url}/${widgetPin(other).name}" integrity="${widgetPin(other).integrity}"`,
+      ),
+      stdout,
+    );
+    assert.match(
+      stderr,
+      /^Warning: the proxy serves another widget\.js than this package's build \(.*dist\/widget\/widget\.js\); the tags below pin the one it serves\. .*run widget-tag again\.\n$/,
+    );
   });
 });

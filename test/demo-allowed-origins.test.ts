@@ -23,10 +23,23 @@ describe('the demo started with ALLOWED_ORIGINS, as the README says to test your
   before(async () => {
     const [port, sandboxPort] = [await freePort(), await freePort()];
     proxy = `http://localhost:${port}`;
-    demo = spawn(process.execPath, [CLI.sources, 'demo', '--port', String(port), '--sandbox-port', String(sandboxPort), '--data-dir', join(dir, 'proxy')], {
-      env: { ...process.env, ALLOWED_ORIGINS: PAGE_ORIGIN, METRICS_PORT: '0', LOG_LEVEL: 'silent' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    demo = spawn(
+      process.execPath,
+      [
+        CLI.sources,
+        'demo',
+        '--port',
+        String(port),
+        '--sandbox-port',
+        String(sandboxPort),
+        '--data-dir',
+        join(dir, 'proxy'),
+      ],
+      {
+        env: { ...process.env, ALLOWED_ORIGINS: PAGE_ORIGIN, METRICS_PORT: '0', LOG_LEVEL: 'silent' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     demo.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     demo.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     await eventually(() => output.includes(proxy), { timeoutMs: 60_000, what: `the demo to listen (${output})` });
@@ -37,7 +50,10 @@ describe('the demo started with ALLOWED_ORIGINS, as the README says to test your
   });
 
   it('is the recipe the README gives', () => {
-    assert.ok(readFileSync(new URL('../README.md', import.meta.url), 'utf8').includes(RECIPE), `the README says: ${RECIPE}`);
+    assert.ok(
+      readFileSync(new URL('../README.md', import.meta.url), 'utf8').includes(RECIPE),
+      `the README says: ${RECIPE}`,
+    );
   });
 
   it(`answers CORS for ${PAGE_ORIGIN}: the offers and a preflight of the application form`, async () => {
@@ -45,7 +61,14 @@ describe('the demo started with ALLOWED_ORIGINS, as the README says to test your
     assert.equal(offers.status, 200);
     assert.equal(offers.headers.get('access-control-allow-origin'), PAGE_ORIGIN);
     assert.ok(((await offers.json()) as { items: unknown[] }).items.length > 0, 'the seeded offers');
-    const preflight = await fetch(`${proxy}/api/applications`, { method: 'OPTIONS', headers: { origin: PAGE_ORIGIN, 'access-control-request-method': 'POST', 'access-control-request-headers': 'idempotency-key' } });
+    const preflight = await fetch(`${proxy}/api/applications`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: PAGE_ORIGIN,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'idempotency-key',
+      },
+    });
     assert.ok(preflight.status === 204 || preflight.status === 200, String(preflight.status));
     assert.equal(preflight.headers.get('access-control-allow-origin'), PAGE_ORIGIN);
   });

@@ -17,7 +17,11 @@ export async function withEnv<T>(env: Record<string, string>, fn: () => Promise<
 }
 
 /** Runs a command's `main(args, print)` with `env` set; answers what it printed, a line a call. */
-export async function runMain(main: (args: string[], print: (text: string) => void) => Promise<void>, args: string[], env: Record<string, string> = {}): Promise<string> {
+export async function runMain(
+  main: (args: string[], print: (text: string) => void) => Promise<void>,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<string> {
   let out = '';
   await withEnv(env, () =>
     main(args, (text) => {

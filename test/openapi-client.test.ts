@@ -107,7 +107,10 @@ after(async () => {
 describe('a client generated from the OpenAPI documents', () => {
   it('type-checks against the generated types, then lists campaigns, creates an applicant and applies through the proxy', async () => {
     // Arrange: the types of each document as its server serves it.
-    for (const [name, url] of [['recruitment-api', `${world.sandbox.origin}/openapi.json`], ['proxy', `${world.proxyUrl}/api/openapi.json`]] as const) {
+    for (const [name, url] of [
+      ['recruitment-api', `${world.sandbox.origin}/openapi.json`],
+      ['proxy', `${world.proxyUrl}/api/openapi.json`],
+    ] as const) {
       const document = (await (await fetch(url)).json()) as object;
       writeFileSync(join(dir, `${name}.ts`), astToString(await openapiTS(document as Parameters<typeof openapiTS>[0])));
     }
@@ -115,9 +118,11 @@ describe('a client generated from the OpenAPI documents', () => {
     writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(TSCONFIG));
 
     // Act: type-check, then run.
-    await run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', dir]).catch((error: { stdout: string }) => {
-      throw new Error(`the generated client does not type-check:\n${error.stdout}`);
-    });
+    await run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', dir]).catch(
+      (error: { stdout: string }) => {
+        throw new Error(`the generated client does not type-check:\n${error.stdout}`);
+      },
+    );
     const apiEmail = uniqueEmail('generated-api');
     const proxyEmail = uniqueEmail('generated-proxy');
     const { stdout } = await run(process.execPath, [join(dir, 'client.ts')], {
@@ -149,6 +154,10 @@ describe('a client generated from the OpenAPI documents', () => {
     assert.ok(result.catalogue > 0);
     assert.equal(result.applied.status, 201);
     assert.equal(result.applied.delivery, 'delivered');
-    assert.equal(world.sandbox.context.db.get<{ n: number }>('SELECT count(*) AS n FROM applicants WHERE email = ?', proxyEmail)?.n, 1);
+    assert.equal(
+      world.sandbox.context.db.get<{ n: number }>('SELECT count(*) AS n FROM applicants WHERE email = ?', proxyEmail)
+        ?.n,
+      1,
+    );
   });
 });

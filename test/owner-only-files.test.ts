@@ -17,7 +17,14 @@ import { pdf } from '../server/test/files.ts';
 import { captureLogs } from '../server/test/logs.ts';
 import { eventually } from '../server/test/poll.ts';
 import { admin } from '../server/test/sandbox-admin.ts';
-import { BOARD_ORIGIN, apply, proxyEnv, startApplyWorld, upstreamApplications, validFields } from './proxy-apply.test-support.ts';
+import {
+  BOARD_ORIGIN,
+  apply,
+  proxyEnv,
+  startApplyWorld,
+  upstreamApplications,
+  validFields,
+} from './proxy-apply.test-support.ts';
 import type { ApplyWorld } from './proxy-apply.test-support.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'jbc-owner-only-'));
@@ -30,7 +37,9 @@ after(() => {
 
 /** The permission bits of each path, as octal text (a failure then reads "0644", not 420). */
 function modes(paths: string[]): Record<string, string> {
-  return Object.fromEntries(paths.map((path) => [path.slice(tmp.length), (statSync(path).mode & 0o777).toString(8).padStart(4, '0')]));
+  return Object.fromEntries(
+    paths.map((path) => [path.slice(tmp.length), (statSync(path).mode & 0o777).toString(8).padStart(4, '0')]),
+  );
 }
 
 function expected(paths: string[], mode: string): Record<string, string> {
@@ -44,13 +53,23 @@ const sqliteFiles = (path: string) => [path, `${path}-wal`, `${path}-shm`];
  * resolves once the proxy has written its first bytes to an upload file; the
  * request is cut by the returned function.
  */
-async function uploadInProgress(proxyUrl: string, campaignId: number, uploads: string): Promise<{ file: string; cut(): void }> {
+async function uploadInProgress(
+  proxyUrl: string,
+  campaignId: number,
+  uploads: string,
+): Promise<{ file: string; cut(): void }> {
   const boundary = 'owner-only-boundary';
-  const fields = Object.entries(validFields(campaignId)).map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
+  const fields = Object.entries(validFields(campaignId)).map(
+    ([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+  );
   const head = `${fields.join('')}--${boundary}\r\nContent-Disposition: form-data; name="resume"; filename="resume.pdf"\r\nContent-Type: application/pdf\r\n\r\n`;
   const req = request(`${proxyUrl}/api/applications`, {
     method: 'POST',
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, origin: BOARD_ORIGIN, 'idempotency-key': crypto.randomUUID() },
+    headers: {
+      'content-type': `multipart/form-data; boundary=${boundary}`,
+      origin: BOARD_ORIGIN,
+      'idempotency-key': crypto.randomUUID(),
+    },
   });
   req.on('error', () => {});
   req.write(head);
@@ -78,7 +97,10 @@ describe('files and folders created under umask 022', () => {
   it("are the proxy's owner's only: DATA_DIR, uploads/, resumes/, a resume waiting and one arriving, both databases with their -wal and -shm, the lock and pid files", async () => {
     // The service fails for now: the application is kept, resume included, until it comes back.
     await admin(sandbox, 'POST', '/faults', { count: 1_000, status: 503 });
-    const queued = await apply(world.proxyUrl, { fields: validFields(world.openCampaignIds[0]!), resume: { bytes: pdf() } });
+    const queued = await apply(world.proxyUrl, {
+      fields: validFields(world.openCampaignIds[0]!),
+      resume: { bytes: pdf() },
+    });
     assert.equal(queued.status, 202, queued.text);
     const reference = String(queued.body.reference);
     const arriving = await uploadInProgress(world.proxyUrl, world.openCampaignIds[0]!, join(dataDir, 'uploads'));
@@ -93,7 +115,22 @@ describe('files and folders created under umask 022', () => {
         join(dataDir, 'proxy.pid'),
       ];
       assert.deepEqual(modes([...folders, ...files]), { ...expected(folders, '0700'), ...expected(files, '0600') });
-      assert.deepEqual(readdirSync(dataDir).sort(), ['catalogue.db', 'catalogue.db-shm', 'catalogue.db-wal', 'outbox.db', 'outbox.db-shm', 'outbox.db-wal', 'proxy.lock', 'proxy.pid', 'resumes', 'uploads'], 'nothing else was created');
+      assert.deepEqual(
+        readdirSync(dataDir).sort(),
+        [
+          'catalogue.db',
+          'catalogue.db-shm',
+          'catalogue.db-wal',
+          'outbox.db',
+          'outbox.db-shm',
+          'outbox.db-wal',
+          'proxy.lock',
+          'proxy.pid',
+          'resumes',
+          'uploads',
+        ],
+        'nothing else was created',
+      );
     } finally {
       arriving.cut();
       await admin(sandbox, 'POST', '/faults', { count: 0 });
@@ -118,7 +155,14 @@ describe('files and folders an older version left readable by others', () => {
       // As an older version left it: world-readable folders, files and a resume, the lock and pid files.
       mkdirSync(join(dataDir, 'resumes'), { recursive: true, mode: 0o755 });
       mkdirSync(join(dataDir, 'uploads'), { mode: 0o755 });
-      for (const name of ['outbox.db', 'catalogue.db', 'proxy.lock', 'proxy.pid', 'resumes/0c2d7a4e-1111-4b7e-9c1e-2f1a0b3c4d5e']) writeFileSync(join(dataDir, name), '', { mode: 0o644 });
+      for (const name of [
+        'outbox.db',
+        'catalogue.db',
+        'proxy.lock',
+        'proxy.pid',
+        'resumes/0c2d7a4e-1111-4b7e-9c1e-2f1a0b3c4d5e',
+      ])
+        writeFileSync(join(dataDir, name), '', { mode: 0o644 });
       chmodSync(dataDir, 0o755);
       const proxy = createProxy({ config: loadProxyConfig(proxyEnv(sandbox, dataDir)), logger: captureLogs().logger });
       await proxy.ready();
@@ -147,7 +191,7 @@ describe('files and folders an older version left readable by others', () => {
     }
   });
 
-  it("makes a sandbox database file readable by its owner only when the sandbox opens it", async () => {
+  it('makes a sandbox database file readable by its owner only when the sandbox opens it', async () => {
     const dbPath = join(tmp, 'older-sandbox.db');
     const first = await startSandbox({ dbPath, seed: 'demo' });
     await first.close();

@@ -39,7 +39,11 @@ const COMMANDS = ['sandbox', 'proxy', 'outbox', 'webhooks', 'status-sync', 'migr
 
 /** Documents a text names (`server/proxy/README.md`, `public-api/README.md`, `examples/mount-in-express.mjs`), as written. */
 function citedDocuments(text: string): string[] {
-  return [...new Set([...text.matchAll(/(?<![\w/.-])((?:\.\.?\/)*[\w-]+(?:\/[\w.-]+)*\.(?:md|mjs))\b/g)].map((m) => m[1] as string))];
+  return [
+    ...new Set(
+      [...text.matchAll(/(?<![\w/.-])((?:\.\.?\/)*[\w-]+(?:\/[\w.-]+)*\.(?:md|mjs))\b/g)].map((m) => m[1] as string),
+    ),
+  ];
 }
 
 /**
@@ -81,7 +85,12 @@ async function cli(args: string[]): Promise<{ code: number; out: string }> {
 }
 
 /** Starts a long-running process in the install folder and waits for the line that gives its URL. */
-async function startAndReadUrl(command: string, args: string[], env: Record<string, string>, pattern: RegExp): Promise<string> {
+async function startAndReadUrl(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  pattern: RegExp,
+): Promise<string> {
   const child = spawn(command, args, { cwd: dir, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let output = '';
@@ -124,11 +133,24 @@ after(async () => {
 
 describe('the packed package', () => {
   it('holds the compiled server, the widget builds and the docs, and no tests, fixtures, bench files or TypeScript sources', () => {
-    for (const file of ['dist/server/cli.js', 'dist/server/proxy/index.d.ts', 'dist/openapi/recruitment-api.json', 'dist/openapi/proxy.html', 'dist/npm/index.js', 'dist/widget/widget.js', 'widget/demo/index.html', 'CHANGELOG.md', 'README.md', 'LICENSE']) {
+    for (const file of [
+      'dist/server/cli.js',
+      'dist/server/proxy/index.d.ts',
+      'dist/openapi/recruitment-api.json',
+      'dist/openapi/proxy.html',
+      'dist/npm/index.js',
+      'dist/widget/widget.js',
+      'widget/demo/index.html',
+      'CHANGELOG.md',
+      'README.md',
+      'LICENSE',
+    ]) {
       assert.ok(packed.includes(file), `${file} is not in the tarball`);
     }
     const unwanted = packed.filter(
-      (f) => /(\.test\.|\/test\/|test-helpers|test-support|fixtures|bench|\.map$)/.test(f) || (f.endsWith('.ts') && !f.endsWith('.d.ts')),
+      (f) =>
+        /(\.test\.|\/test\/|test-helpers|test-support|fixtures|bench|\.map$)/.test(f) ||
+        (f.endsWith('.ts') && !f.endsWith('.d.ts')),
     );
     assert.deepEqual(unwanted, []);
   });
@@ -136,7 +158,15 @@ describe('the packed package', () => {
   it('holds every document its Markdown files cite, and the files those cite in turn', () => {
     const shippedDocs = packed.filter((f) => f.endsWith('.md'));
     // The guides a partner is sent to from the README.
-    for (const guide of ['server/proxy/README.md', 'server/public-api/README.md', 'server/proxy/applications/README.md', 'server/sandbox/README.md', 'server/client/README.md', 'widget/README.md', 'server/proxy/examples/mount-in-express.mjs']) {
+    for (const guide of [
+      'server/proxy/README.md',
+      'server/public-api/README.md',
+      'server/proxy/applications/README.md',
+      'server/sandbox/README.md',
+      'server/client/README.md',
+      'widget/README.md',
+      'server/proxy/examples/mount-in-express.mjs',
+    ]) {
       assert.ok(packed.includes(guide), `${guide} is not in the tarball`);
     }
     const missing = shippedDocs.flatMap((doc) =>
@@ -161,7 +191,10 @@ describe('the packed package', () => {
   it('names its licence, repository, home page and issue tracker (npm renders relative README links against the repository)', () => {
     const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Record<string, unknown>;
     assert.equal(manifest.license, 'MIT');
-    assert.match(readFileSync(join(ROOT, 'LICENSE'), 'utf8'), /^MIT License\n\nCopyright \(c\) \d{4} jobboard-connector developers\n/);
+    assert.match(
+      readFileSync(join(ROOT, 'LICENSE'), 'utf8'),
+      /^MIT License\n\nCopyright \(c\) \d{4} jobboard-connector developers\n/,
+    );
     const repository = manifest.repository as { type: string; url: string };
     assert.equal(repository.type, 'git');
     assert.match(repository.url, /^git\+https:\/\/github\.com\/[\w-]+\/[\w-]+\.git$/);
@@ -176,7 +209,10 @@ describe('the packed package', () => {
   });
 
   it('passes npm publish --dry-run', async () => {
-    const { stdout } = await run('npm', ['publish', '--dry-run', '--ignore-scripts', '--tag', 'dry-run'], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 });
+    const { stdout } = await run('npm', ['publish', '--dry-run', '--ignore-scripts', '--tag', 'dry-run'], {
+      cwd: ROOT,
+      maxBuffer: 16 * 1024 * 1024,
+    });
     assert.match(stdout, /^\+ jobboard-connector@0\.2\.0$/m);
   });
 });
@@ -204,17 +240,28 @@ describe('the installed package', () => {
 
   it('runs the sandbox and the proxy, and takes an application with a PDF over HTTP', async () => {
     const bin = join(dir, 'node_modules/.bin/jobboard-connector');
-    const sandboxUrl = await startAndReadUrl(bin, ['sandbox', '--port', '0', '--seed', 'demo', '--admin'], {}, /listening on (http:\/\/\S+)/);
+    const sandboxUrl = await startAndReadUrl(
+      bin,
+      ['sandbox', '--port', '0', '--seed', 'demo', '--admin'],
+      {},
+      /listening on (http:\/\/\S+)/,
+    );
     const proxyUrl = await startAndReadUrl(
       bin,
       ['proxy'],
       demoProxyEnv(sandboxUrl, { ALLOWED_ORIGINS: BOARD_ORIGIN, DATA_DIR: join(dir, 'proxy-data'), LOG_LEVEL: 'warn' }),
       /Proxy listening on (http:\/\/\S+)/,
     );
-    await eventually(async () => (await fetch(`${proxyUrl}/readyz`)).status === 200, { timeoutMs: 15_000, what: 'the proxy to sync its catalogue' });
+    await eventually(async () => (await fetch(`${proxyUrl}/readyz`)).status === 200, {
+      timeoutMs: 15_000,
+      what: 'the proxy to sync its catalogue',
+    });
 
     const email = uniqueEmail('packaged');
-    const answer = await apply(proxyUrl, { fields: validFields(DEMO_CAMPAIGN, email), resume: { bytes: pdf({ text: 'Ada Lovelace, engineer' }) } });
+    const answer = await apply(proxyUrl, {
+      fields: validFields(DEMO_CAMPAIGN, email),
+      resume: { bytes: pdf({ text: 'Ada Lovelace, engineer' }) },
+    });
     assert.equal(answer.status, 201, answer.text);
 
     // The installed client, from plain .mjs, finds the applicant in the sandbox.
@@ -229,39 +276,68 @@ const applicant = await client.applicants.get(process.env.EMAIL);
 console.log(JSON.stringify({ email: applicant.email }));
 `,
     );
-    const { stdout } = await run('node', [script], { cwd: dir, env: { ...process.env, SANDBOX_URL: sandboxUrl, EMAIL: email } });
+    const { stdout } = await run('node', [script], {
+      cwd: dir,
+      env: { ...process.env, SANDBOX_URL: sandboxUrl, EMAIL: email },
+    });
     const seen = JSON.parse(stdout) as { email: string };
     assert.equal(seen.email, email);
 
     // The OpenAPI documents and their references, rendered at build time, from the package.
     const sandboxOrigin = new URL(sandboxUrl).origin;
-    for (const url of [`${sandboxOrigin}/openapi.json`, `${sandboxOrigin}/docs`, `${proxyUrl}/api/openapi.json`, `${proxyUrl}/api/docs`]) {
+    for (const url of [
+      `${sandboxOrigin}/openapi.json`,
+      `${sandboxOrigin}/docs`,
+      `${proxyUrl}/api/openapi.json`,
+      `${proxyUrl}/api/docs`,
+    ]) {
       assert.equal((await fetch(url)).status, 200, url);
     }
   });
 
   it('runs the demo, which serves its board page and the widget from the package, pinned with the integrity widget-tag prints', async () => {
     const bin = join(dir, 'node_modules/.bin/jobboard-connector');
-    const pageUrl = await startAndReadUrl(bin, ['demo', '--port', '0', '--sandbox-port', '0'], {}, /job-board page\s+(http:\/\/\S+)/);
+    const pageUrl = await startAndReadUrl(
+      bin,
+      ['demo', '--port', '0', '--sandbox-port', '0'],
+      {},
+      /job-board page\s+(http:\/\/\S+)/,
+    );
     const page = await fetch(pageUrl);
     assert.equal(page.status, 200);
     assert.match(await page.text(), /<script type="module" src="\/widget\.js"><\/script>/);
     const widget = await fetch(new URL('/widget.js', pageUrl));
     assert.equal(widget.status, 200);
-    assert.equal(await widget.text(), readFileSync(join(dir, 'node_modules/jobboard-connector/dist/widget/widget.js'), 'utf8'));
+    assert.equal(
+      await widget.text(),
+      readFileSync(join(dir, 'node_modules/jobboard-connector/dist/widget/widget.js'), 'utf8'),
+    );
 
     // The pinned tags of that proxy: each integrity is that of the bytes served, widget.js's at a URL cached for good.
     const tag = await cli(['widget-tag', '--endpoint', new URL(pageUrl).origin]);
     assert.equal(tag.code, 0, tag.out);
-    const src = /<script type="module" src="([^"]+)" integrity="(sha384-[^"]+)" crossorigin="anonymous"><\/script>/.exec(tag.out);
+    const src =
+      /<script type="module" src="([^"]+)" integrity="(sha384-[^"]+)" crossorigin="anonymous"><\/script>/.exec(tag.out);
     assert.ok(src, tag.out);
-    const importMap = JSON.parse(/<script type="importmap">(.*?)<\/script>/.exec(tag.out)?.[1] ?? '{}') as { integrity: Record<string, string> };
+    const importMap = JSON.parse(/<script type="importmap">(.*?)<\/script>/.exec(tag.out)?.[1] ?? '{}') as {
+      integrity: Record<string, string>;
+    };
     assert.equal(importMap.integrity[src[1]!], src[2]);
-    assert.equal(Object.keys(importMap.integrity).length, 4, 'widget.js, its apply form\'s module and its two language modules');
+    assert.equal(
+      Object.keys(importMap.integrity).length,
+      4,
+      "widget.js, its apply form's module and its two language modules",
+    );
     for (const [url, integrity] of Object.entries(importMap.integrity)) {
       const served = await fetch(url);
       assert.equal(served.headers.get('cache-control'), 'public, max-age=31536000, immutable', url);
-      assert.equal(`sha384-${createHash('sha384').update(Buffer.from(await served.arrayBuffer())).digest('base64')}`, integrity, url);
+      assert.equal(
+        `sha384-${createHash('sha384')
+          .update(Buffer.from(await served.arrayBuffer()))
+          .digest('base64')}`,
+        integrity,
+        url,
+      );
     }
     assert.ok(existsSync(join(dir, '.data/demo-proxy')), 'the demo keeps its data in the current folder');
   });
@@ -389,7 +465,10 @@ defineElement('jobboard-apply', JobboardApply);
         res.end();
         return;
       }
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': strictPolicy(page.proxy, [page.importMapSource]) });
+      res.writeHead(200, {
+        'content-type': 'text/html; charset=utf-8',
+        'content-security-policy': strictPolicy(page.proxy, [page.importMapSource]),
+      });
       res.end(`<!doctype html><html lang="fr"><head><meta charset="utf-8"><title>Offres</title>
 ${page.head}</head><body><h1>Nos offres</h1><jobboard-campaigns endpoint="${page.proxy}"></jobboard-campaigns></body></html>`);
     });
@@ -416,9 +495,21 @@ ${page.head}</head><body><h1>Nos offres</h1><jobboard-campaigns endpoint="${page
       await tab.locator('jobboard-campaigns [data-offer]').first().click();
       await tab.locator('jobboard-campaigns [part="description"] .rich').first().waitFor();
       // The JobPosting is fetched once the offer shows: wait for it, then check there is one.
-      await tab.locator('head script[type="application/ld+json"]').first().waitFor({ state: 'attached', timeout: 10_000 });
-      assert.equal(await tab.locator('head script[type="application/ld+json"]').count(), 1, 'the JobPosting is in the head');
-      await fillAndSend(tab, { email: uniqueEmail('packaged-csp'), firstName: 'Ana', lastName: 'Lopez', resume: resume });
+      await tab
+        .locator('head script[type="application/ld+json"]')
+        .first()
+        .waitFor({ state: 'attached', timeout: 10_000 });
+      assert.equal(
+        await tab.locator('head script[type="application/ld+json"]').count(),
+        1,
+        'the JobPosting is in the head',
+      );
+      await fillAndSend(tab, {
+        email: uniqueEmail('packaged-csp'),
+        firstName: 'Ana',
+        lastName: 'Lopez',
+        resume: resume,
+      });
       await tab.locator('jobboard-apply [part="outcome"].success').waitFor({ timeout: 15_000 });
       assert.deepEqual(violations, []);
     } finally {
@@ -429,7 +520,8 @@ ${page.head}</head><body><h1>Nos offres</h1><jobboard-campaigns endpoint="${page
 
   it("in Chromium, a React 19 board renders the package's React entry on its server, hydrates it and hears the application through onApplicationReceived", async () => {
     // React is the board's (an optional peer of the package): this repository's copy stands in for the board's own install.
-    for (const name of ['react', 'react-dom', 'scheduler']) symlinkSync(join(ROOT, 'node_modules', name), join(dir, 'node_modules', name), 'dir');
+    for (const name of ['react', 'react-dom', 'scheduler'])
+      symlinkSync(join(ROOT, 'node_modules', name), join(dir, 'node_modules', name), 'dir');
     const reactEntry = join(dir, 'node_modules/jobboard-connector/dist/npm/react.js');
     let proxy = '';
     const board = await startReactBoard(reactEntry, () => proxy);
@@ -467,7 +559,11 @@ ${page.head}</head><body><h1>Nos offres</h1><jobboard-campaigns endpoint="${page
     const boardUrl = await startAndReadUrl(
       'node',
       ['mount-in-express.mjs'],
-      demoProxyEnv(sandboxUrl, { ALLOWED_ORIGINS: BOARD_ORIGIN, DATA_DIR: join(dir, 'mounted-data'), LOG_LEVEL: 'warn' }),
+      demoProxyEnv(sandboxUrl, {
+        ALLOWED_ORIGINS: BOARD_ORIGIN,
+        DATA_DIR: join(dir, 'mounted-data'),
+        LOG_LEVEL: 'warn',
+      }),
       /Board listening on (http:\/\/\S+?)\/ /,
     );
     const page = await fetch(`${boardUrl}/`);
@@ -475,9 +571,15 @@ ${page.head}</head><body><h1>Nos offres</h1><jobboard-campaigns endpoint="${page
     const widget = await fetch(`${boardUrl}/jobs/widget.js`);
     assert.equal(widget.status, 200);
     assert.match(widget.headers.get('content-type') ?? '', /javascript/);
-    await eventually(async () => (await fetch(`${boardUrl}/jobs/readyz`)).status === 200, { timeoutMs: 15_000, what: 'the mounted proxy to sync' });
+    await eventually(async () => (await fetch(`${boardUrl}/jobs/readyz`)).status === 200, {
+      timeoutMs: 15_000,
+      what: 'the mounted proxy to sync',
+    });
     const list = (await (await fetch(`${boardUrl}/jobs/api/campaigns`)).json()) as { items: { id: number }[] };
-    assert.ok(list.items.some((c) => c.id === DEMO_CAMPAIGN), 'the demo campaign is in the mounted catalogue');
+    assert.ok(
+      list.items.some((c) => c.id === DEMO_CAMPAIGN),
+      'the demo campaign is in the mounted catalogue',
+    );
     const answer = await apply(`${boardUrl}/jobs`, { fields: validFields(DEMO_CAMPAIGN) });
     assert.equal(answer.status, 201, answer.text);
   });

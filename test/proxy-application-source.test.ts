@@ -8,7 +8,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { admin } from '../server/test/sandbox-admin.ts';
-import { apply, assertCreatedOnceAtTheWire, deliveredRow, fetch, runOutboxCommand, startApplyWorld, validFields } from './proxy-apply.test-support.ts';
+import {
+  apply,
+  assertCreatedOnceAtTheWire,
+  deliveredRow,
+  fetch,
+  runOutboxCommand,
+  startApplyWorld,
+  validFields,
+} from './proxy-apply.test-support.ts';
 import type { ApplyWorld, WorldOptions } from './proxy-apply.test-support.ts';
 import { SQLITE_STORE, postgresStore } from './proxy-stores.ts';
 import type { ScenarioStore } from './proxy-stores.ts';
@@ -25,7 +33,10 @@ interface WireCreate {
 function campaignPerCompany(world: ApplyWorld): { campaignId: number; companyId: number }[] {
   const seen = new Map<number, number>();
   for (const id of world.openCampaignIds) {
-    const companyId = world.sandbox.context.db.get<{ company_id: number }>('SELECT company_id FROM campaigns WHERE id = ?', id)!.company_id;
+    const companyId = world.sandbox.context.db.get<{ company_id: number }>(
+      'SELECT company_id FROM campaigns WHERE id = ?',
+      id,
+    )!.company_id;
     if (!seen.has(companyId)) seen.set(companyId, id);
   }
   return [...seen].map(([companyId, campaignId]) => ({ campaignId, companyId }));
@@ -39,7 +50,9 @@ function setSources(world: ApplyWorld, companyId: number, sources: string[]): vo
 function upstreamApplication(world: ApplyWorld, applicationId: number): { source: string | null; comments: string[] } {
   const { db } = world.sandbox.context;
   const { source } = db.get<{ source: string | null }>('SELECT source FROM applications WHERE id = ?', applicationId)!;
-  const comments = db.all<{ content: string }>('SELECT content FROM comments WHERE application_id = ? ORDER BY id', applicationId).map((c) => c.content);
+  const comments = db
+    .all<{ content: string }>('SELECT content FROM comments WHERE application_id = ? ORDER BY id', applicationId)
+    .map((c) => c.content);
   return { source, comments };
 }
 
@@ -85,14 +98,20 @@ for (const store of [SQLITE_STORE, await postgresStore()]) {
       await world.close();
     });
 
-    it("sends the channel as the source to a company that lists it, with only the cover letter as comment", async () => {
+    it('sends the channel as the source to a company that lists it, with only the cover letter as comment', async () => {
       const fields = validFields(accepting.campaignId);
       const answer = await apply(world.proxyUrl, { fields });
       assert.equal(answer.status, 201);
       const row = await deliveredRow(world, answer.body.reference);
-      assert.deepEqual(upstreamApplication(world, row.upstream_application_id!), { source: BOARD, comments: [fields.cover_letter] });
+      assert.deepEqual(upstreamApplication(world, row.upstream_application_id!), {
+        source: BOARD,
+        comments: [fields.cover_letter],
+      });
       assert.equal(row.source_dropped, 0);
-      assert.deepEqual((await createsOf(world, fields.email)).map((c) => c.status), [201]);
+      assert.deepEqual(
+        (await createsOf(world, fields.email)).map((c) => c.status),
+        [201],
+      );
       assert.equal(await refusedCount(world, accepting.companyId), 0);
     });
 
@@ -108,7 +127,10 @@ for (const store of [SQLITE_STORE, await postgresStore()]) {
       assert.equal(comments[0], fields.cover_letter);
       assert.match(comments[1] ?? '', new RegExp(`job board ${BOARD}\\b.*"${BOARD}" is not in your sources`));
       // The refused send (422, nothing created) then the one without source.
-      assert.deepEqual((await createsOf(world, fields.email)).map((c) => c.status), [422, 201]);
+      assert.deepEqual(
+        (await createsOf(world, fields.email)).map((c) => c.status),
+        [422, 201],
+      );
       const wire = await assertCreatedOnceAtTheWire(world.sandbox, fields.email, refusing.campaignId);
       t.diagnostic(`at the wire: ${wire.requests} create requests, ${wire.succeeded} created an application`);
       assert.equal(await refusedCount(world, refusing.companyId), 1);
@@ -118,7 +140,10 @@ for (const store of [SQLITE_STORE, await postgresStore()]) {
       assert.match(listed[0] ?? '', /\bSOURCE\b/);
       const line = listed.find((l) => l.startsWith(String(answer.body.reference)));
       assert.match(line ?? '', /\bdelivered\b.*\bdropped\b/, 'outbox list marks the row whose source was dropped');
-      assert.doesNotMatch(listed.find((l) => l.includes(' delivered ') && !l.startsWith(String(answer.body.reference))) ?? '', /\bdropped\b/);
+      assert.doesNotMatch(
+        listed.find((l) => l.includes(' delivered ') && !l.startsWith(String(answer.body.reference))) ?? '',
+        /\bdropped\b/,
+      );
     });
 
     it('within the day, sends the next application to that company without source from the first send, counting no new refusal', async () => {
@@ -127,7 +152,11 @@ for (const store of [SQLITE_STORE, await postgresStore()]) {
       assert.equal(answer.status, 201);
       const row = await deliveredRow(world, answer.body.reference);
       assert.equal(row.source_dropped, 1);
-      assert.deepEqual((await createsOf(world, fields.email)).map((c) => c.status), [201], 'one send, no refusal first');
+      assert.deepEqual(
+        (await createsOf(world, fields.email)).map((c) => c.status),
+        [201],
+        'one send, no refusal first',
+      );
       const { source, comments } = upstreamApplication(world, row.upstream_application_id!);
       assert.equal(source, null);
       assert.match(comments[1] ?? '', new RegExp(`job board ${BOARD}\\b`));
@@ -145,7 +174,9 @@ describe('the application source when the service fails (SQLite, sandbox taking 
   let company: { campaignId: number; companyId: number };
   before(async () => {
     // The retry comes after the slow service has acted (backoff 1-2 s > the 1.5 s delay), so it finds the application.
-    world = await startWorld(SQLITE_STORE, { delivery: { upstreamTimeoutMs: 1_000, baseBackoffMs: 2_000, maxBackoffMs: 4_000 } });
+    world = await startWorld(SQLITE_STORE, {
+      delivery: { upstreamTimeoutMs: 1_000, baseBackoffMs: 2_000, maxBackoffMs: 4_000 },
+    });
     company = campaignPerCompany(world)[0]!;
     setSources(world, company.companyId, [BOARD]);
   });

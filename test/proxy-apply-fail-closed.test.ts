@@ -42,7 +42,10 @@ describe('apply limits counted in PostgreSQL fail closed', { skip: store.skip },
   it('when the database refuses connections, refuses the application with 503 not_ready and Retry-After before reading it, and stores nothing', async () => {
     const fields = validFields(world.openCampaignIds[0]!);
     await server.query(`ALTER DATABASE ${name()} WITH ALLOW_CONNECTIONS false`);
-    await server.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [name()]);
+    await server.query(
+      'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+      [name()],
+    );
 
     const answer = await applyInTwoParts(world.proxyUrl, fields, async () => {});
     assert.equal(answer.status, 503, JSON.stringify(answer.body));
@@ -50,7 +53,10 @@ describe('apply limits counted in PostgreSQL fail closed', { skip: store.skip },
     assert.equal(answer.headers['retry-after'], '30');
     assert.equal(answer.headers.connection, 'close');
     // The queue's room on disk is the first thing read from the store.
-    assert.ok(world.logs.lines.some((line) => line.event === 'queue_ceiling_error' && line.level === 50), 'the failure is logged as an error');
+    assert.ok(
+      world.logs.lines.some((line) => line.event === 'queue_ceiling_error' && line.level === 50),
+      'the failure is logged as an error',
+    );
 
     await server.query(`ALTER DATABASE ${name()} WITH ALLOW_CONNECTIONS true`);
     assert.equal(await storedCount(), 0);
@@ -66,19 +72,33 @@ describe('apply limits counted in PostgreSQL fail closed', { skip: store.skip },
     assert.equal(answer.body.code, 'not_ready');
     assert.equal(answer.headers['retry-after'], '30');
     assert.equal(answer.headers.connection, 'close');
-    assert.ok(world.logs.lines.some((line) => line.event === 'rate_counter_error' && line.limit === 'per-address' && line.level === 50), 'the failure is logged as an error');
+    assert.ok(
+      world.logs.lines.some(
+        (line) => line.event === 'rate_counter_error' && line.limit === 'per-address' && line.level === 50,
+      ),
+      'the failure is logged as an error',
+    );
     assert.equal(await storedCount(), 0);
     assert.equal(upstreamApplicantCount(world.sandbox, fields.email), 0);
   });
 
   it('when the per-email counter cannot be read after the per-address one counted, refuses with 503 not_ready and Retry-After, and stores nothing', async () => {
     const fields = validFields(world.openCampaignIds[0]!);
-    const before = (await db.query<{ n: number }>("SELECT coalesce(sum(count), 0)::int AS n FROM rate_counters WHERE bucket LIKE 'ip:%'")).rows[0]!.n;
+    const before = (
+      await db.query<{ n: number }>(
+        "SELECT coalesce(sum(count), 0)::int AS n FROM rate_counters WHERE bucket LIKE 'ip:%'",
+      )
+    ).rows[0]!.n;
 
     const answer = await applyInTwoParts(world.proxyUrl, fields, async () => {
       // The per-address post is counted once the headers are in; then the counters go away.
       await eventually(
-        async () => (await db.query<{ n: number }>("SELECT coalesce(sum(count), 0)::int AS n FROM rate_counters WHERE bucket LIKE 'ip:%'")).rows[0]!.n > before,
+        async () =>
+          (
+            await db.query<{ n: number }>(
+              "SELECT coalesce(sum(count), 0)::int AS n FROM rate_counters WHERE bucket LIKE 'ip:%'",
+            )
+          ).rows[0]!.n > before,
         { timeoutMs: 10_000, what: 'the per-address counter to count the post' },
       );
       await db.query('ALTER TABLE rate_counters RENAME TO rate_counters_away');
@@ -86,7 +106,12 @@ describe('apply limits counted in PostgreSQL fail closed', { skip: store.skip },
     assert.equal(answer.status, 503, JSON.stringify(answer.body));
     assert.equal(answer.body.code, 'not_ready');
     assert.equal(answer.headers['retry-after'], '30');
-    assert.ok(world.logs.lines.some((line) => line.event === 'rate_counter_error' && line.limit === 'per-email' && line.level === 50), 'the failure is logged as an error');
+    assert.ok(
+      world.logs.lines.some(
+        (line) => line.event === 'rate_counter_error' && line.limit === 'per-email' && line.level === 50,
+      ),
+      'the failure is logged as an error',
+    );
     assert.equal(await storedCount(), 0);
     assert.equal(upstreamApplicantCount(world.sandbox, fields.email), 0);
   });

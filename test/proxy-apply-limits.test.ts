@@ -12,7 +12,12 @@ import type { ApplyWorld } from './proxy-apply.test-support.ts';
 import { freshDatabase, skipWithoutPostgres } from '../server/test/postgres.ts';
 
 /** A POST whose headers announce a body of `length` bytes, of which only `sent` are sent: an upload in progress. */
-function openUpload(url: string, length: number, sent = 0, headers: Record<string, string> = {}): Promise<{ socket: Socket; answer: Promise<string> }> {
+function openUpload(
+  url: string,
+  length: number,
+  sent = 0,
+  headers: Record<string, string> = {},
+): Promise<{ socket: Socket; answer: Promise<string> }> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname, () => {
@@ -44,7 +49,12 @@ describe('POST /api/applications under hostile traffic', () => {
 
   before(async () => {
     world = await startApplyWorld({
-      env: { UPLOAD_TIMEOUT_SECONDS: '2', MAX_CONCURRENT_UPLOADS: '3', APPLY_RATE_LIMIT_PER_IP: '1000', TRUST_PROXY: '1' },
+      env: {
+        UPLOAD_TIMEOUT_SECONDS: '2',
+        MAX_CONCURRENT_UPLOADS: '3',
+        APPLY_RATE_LIMIT_PER_IP: '1000',
+        TRUST_PROXY: '1',
+      },
     });
   });
   after(() => world?.close());
@@ -80,7 +90,11 @@ describe('POST /api/applications under hostile traffic', () => {
     try {
       const from = (ip: string) => ({ 'X-Forwarded-For': ip });
       const invalidPost = (ip: string) =>
-        fetch(`${limited.proxyUrl}/api/applications`, { method: 'POST', headers: { ...from(ip), 'Idempotency-Key': ip }, body: new FormData() }).then((r) => r.status);
+        fetch(`${limited.proxyUrl}/api/applications`, {
+          method: 'POST',
+          headers: { ...from(ip), 'Idempotency-Key': ip },
+          body: new FormData(),
+        }).then((r) => r.status);
       for (const ip of ['2001:db8:1:2::1', '2001:db8:1:2:ffff::9']) assert.equal(await invalidPost(ip), 422, ip);
       // The same /64, a third post: refused at once, though its 5 MB body never comes.
       const { answer } = await openUpload(limited.proxyUrl, 5_000_000, 0, from('2001:db8:1:2:abcd::1'));
@@ -94,27 +108,37 @@ describe('POST /api/applications under hostile traffic', () => {
     }
   });
 
-  it('with DATABASE_URL, counts the per-IP limit across instances: a balancer spreading one address over two does not double it', { skip: skipWithoutPostgres() }, async () => {
-    const databaseUrl = await freshDatabase();
-    const env = { APPLY_RATE_LIMIT_PER_IP: '2', TRUST_PROXY: '1', DATABASE_URL: databaseUrl };
-    const first = await startApplyWorld({ env });
-    const second = await startApplyWorld({ env, sandbox: first.sandbox });
-    try {
-      const invalidPost = (proxyUrl: string, ip: string) =>
-        fetch(`${proxyUrl}/api/applications`, { method: 'POST', headers: { 'X-Forwarded-For': ip, 'Idempotency-Key': crypto.randomUUID() }, body: new FormData() }).then(
-          (r) => r.status,
+  it(
+    'with DATABASE_URL, counts the per-IP limit across instances: a balancer spreading one address over two does not double it',
+    { skip: skipWithoutPostgres() },
+    async () => {
+      const databaseUrl = await freshDatabase();
+      const env = { APPLY_RATE_LIMIT_PER_IP: '2', TRUST_PROXY: '1', DATABASE_URL: databaseUrl };
+      const first = await startApplyWorld({ env });
+      const second = await startApplyWorld({ env, sandbox: first.sandbox });
+      try {
+        const invalidPost = (proxyUrl: string, ip: string) =>
+          fetch(`${proxyUrl}/api/applications`, {
+            method: 'POST',
+            headers: { 'X-Forwarded-For': ip, 'Idempotency-Key': crypto.randomUUID() },
+            body: new FormData(),
+          }).then((r) => r.status);
+        assert.equal(await invalidPost(first.proxyUrl, '198.51.100.7'), 422);
+        assert.equal(await invalidPost(second.proxyUrl, '198.51.100.7'), 422);
+        assert.equal(
+          await invalidPost(first.proxyUrl, '198.51.100.7'),
+          429,
+          'the third post of the hour, whichever instance gets it',
         );
-      assert.equal(await invalidPost(first.proxyUrl, '198.51.100.7'), 422);
-      assert.equal(await invalidPost(second.proxyUrl, '198.51.100.7'), 422);
-      assert.equal(await invalidPost(first.proxyUrl, '198.51.100.7'), 429, 'the third post of the hour, whichever instance gets it');
-      assert.equal(await invalidPost(second.proxyUrl, '198.51.100.8'), 422, 'another address has its own count');
-    } finally {
-      await second.close();
-      await first.close();
-    }
-  });
+        assert.equal(await invalidPost(second.proxyUrl, '198.51.100.8'), 422, 'another address has its own count');
+      } finally {
+        await second.close();
+        await first.close();
+      }
+    },
+  );
 
-  it('writes nothing to the disk for a refused post: the outbox\'s write-ahead log does not grow', async () => {
+  it("writes nothing to the disk for a refused post: the outbox's write-ahead log does not grow", async () => {
     // Settle what the start wrote (the first sync, the sweep), then measure.
     const wal = join(world.config.dataDir, 'outbox.db-wal');
     const size = () => statSync(wal, { throwIfNoEntry: false })?.size ?? 0;
@@ -125,14 +149,23 @@ describe('POST /api/applications under hostile traffic', () => {
     await Promise.all(
       Array.from({ length: 3 }, async (_, sender) => {
         for (let i = sender; i < 50; i += 3) {
-          const invalid = await apply(world.proxyUrl, { fields: { ...validFields(world.openCampaignIds[0]!), email: 'not an email' }, key: `refused-${i}` });
-          const robot = await apply(world.proxyUrl, { fields: { ...validFields(world.openCampaignIds[0]!), website: 'http://spam.example' }, key: `robot-${i}` });
+          const invalid = await apply(world.proxyUrl, {
+            fields: { ...validFields(world.openCampaignIds[0]!), email: 'not an email' },
+            key: `refused-${i}`,
+          });
+          const robot = await apply(world.proxyUrl, {
+            fields: { ...validFields(world.openCampaignIds[0]!), website: 'http://spam.example' },
+            key: `robot-${i}`,
+          });
           refused.push([invalid.status, robot.status]);
         }
       }),
     );
     assert.equal(refused.length, 50);
-    assert.ok(refused.every(([invalid, robot]) => invalid === 422 && robot === 202), JSON.stringify(refused));
+    assert.ok(
+      refused.every(([invalid, robot]) => invalid === 422 && robot === 202),
+      JSON.stringify(refused),
+    );
     assert.equal(size(), before);
   });
 
@@ -156,7 +189,10 @@ describe('POST /api/applications under hostile traffic', () => {
       assert.ok(((await response.json()) as { items: unknown[] }).items.length > 0);
     }
     const statuses = await Promise.all(flood);
-    assert.ok(statuses.every((s) => s === 422 || s === 503), `statuses ${[...new Set(statuses)].join(', ')}`);
+    assert.ok(
+      statuses.every((s) => s === 422 || s === 503),
+      `statuses ${[...new Set(statuses)].join(', ')}`,
+    );
     assert.ok(statuses.includes(422));
   });
 });

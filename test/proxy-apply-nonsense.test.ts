@@ -39,24 +39,29 @@ class Relay {
 
   constructor(target: URL) {
     this.#server = createServer((req, res) => {
-      const upstream = request(new URL(req.url ?? '/', target), { method: req.method, headers: { ...req.headers, host: target.host } }, (answer) => {
-        const armed = req.method === 'POST' && (req.url ?? '').endsWith('/jobboards/applicants') ? this.#nonsense : undefined;
-        if (armed === undefined) {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-          return;
-        }
-        this.#nonsense = undefined;
-        const chunks: Buffer[] = [];
-        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-        answer.on('end', () => {
-          this.replaced++;
-          res.writeHead(armed.answer.status, { 'content-type': armed.answer.type });
-          res.end(armed.answer.body(Buffer.concat(chunks).toString()), () => {
-            if (armed.thenRefuse) this.#stopListening();
+      const upstream = request(
+        new URL(req.url ?? '/', target),
+        { method: req.method, headers: { ...req.headers, host: target.host } },
+        (answer) => {
+          const armed =
+            req.method === 'POST' && (req.url ?? '').endsWith('/jobboards/applicants') ? this.#nonsense : undefined;
+          if (armed === undefined) {
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            answer.pipe(res);
+            return;
+          }
+          this.#nonsense = undefined;
+          const chunks: Buffer[] = [];
+          answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+          answer.on('end', () => {
+            this.replaced++;
+            res.writeHead(armed.answer.status, { 'content-type': armed.answer.type });
+            res.end(armed.answer.body(Buffer.concat(chunks).toString()), () => {
+              if (armed.thenRefuse) this.#stopListening();
+            });
           });
-        });
-      });
+        },
+      );
       upstream.on('error', () => res.destroy());
       req.pipe(upstream);
     });
@@ -84,8 +89,16 @@ class Relay {
   }
 }
 
-const HTML: Nonsense = { status: 200, type: 'text/html; charset=utf-8', body: () => '<!doctype html><title>Saved</title><p>Your application was saved.</p>' };
-const TRUNCATED: Nonsense = { status: 201, type: 'application/json', body: (real) => real.slice(0, Math.floor(real.length / 2)) };
+const HTML: Nonsense = {
+  status: 200,
+  type: 'text/html; charset=utf-8',
+  body: () => '<!doctype html><title>Saved</title><p>Your application was saved.</p>',
+};
+const TRUNCATED: Nonsense = {
+  status: 201,
+  type: 'application/json',
+  body: (real) => real.slice(0, Math.floor(real.length / 2)),
+};
 const WITHOUT_IDS: Nonsense = {
   status: 201,
   type: 'application/json',
@@ -96,57 +109,74 @@ const WITHOUT_IDS: Nonsense = {
 };
 
 for (const store of [SQLITE_STORE, await postgresStore()]) {
-  describe(`delivery when the service creates the application and answers nonsense (${store.name}, sandbox duplicate_applications: accept)`, { skip: store.skip }, () => {
-    let sandbox: RunningSandbox;
-    let relay: Relay;
-    let world: ApplyWorld;
-    before(async () => {
-      sandbox = await startSandbox({ port: 0, admin: true, seed: 'demo' });
-      relay = new Relay(new URL(sandbox.url));
-      const relayUrl = await relay.listen();
-      world = await startApplyWorld({ sandbox, duplicates: 'accept', env: { ...store.env, UPSTREAM_URL: relayUrl } });
-    });
-    after(async () => {
-      await world?.close();
-      await relay?.close();
-      await sandbox?.close();
-    });
+  describe(
+    `delivery when the service creates the application and answers nonsense (${store.name}, sandbox duplicate_applications: accept)`,
+    { skip: store.skip },
+    () => {
+      let sandbox: RunningSandbox;
+      let relay: Relay;
+      let world: ApplyWorld;
+      before(async () => {
+        sandbox = await startSandbox({ port: 0, admin: true, seed: 'demo' });
+        relay = new Relay(new URL(sandbox.url));
+        const relayUrl = await relay.listen();
+        world = await startApplyWorld({ sandbox, duplicates: 'accept', env: { ...store.env, UPSTREAM_URL: relayUrl } });
+      });
+      after(async () => {
+        await world?.close();
+        await relay?.close();
+        await sandbox?.close();
+      });
 
-    const row = async (reference: unknown) => world.applications.outbox.get(String(reference));
+      const row = async (reference: unknown) => world.applications.outbox.get(String(reference));
 
-    for (const [what, nonsense, campaign] of [
-      ['200 with an HTML page', HTML, 0],
-      ['201 with a truncated JSON body', TRUNCATED, 1],
-      ['201 with JSON without the created ids', WITHOUT_IDS, 2],
-    ] as const) {
-      it(`after ${what}, looks for the application before any re-send and finds it: created once at the wire`, async (t) => {
-        const fields = validFields(world.openCampaignIds[campaign]!);
-        relay.arm(nonsense);
+      for (const [what, nonsense, campaign] of [
+        ['200 with an HTML page', HTML, 0],
+        ['201 with a truncated JSON body', TRUNCATED, 1],
+        ['201 with JSON without the created ids', WITHOUT_IDS, 2],
+      ] as const) {
+        it(`after ${what}, looks for the application before any re-send and finds it: created once at the wire`, async (t) => {
+          const fields = validFields(world.openCampaignIds[campaign]!);
+          relay.arm(nonsense);
+          const answer = await apply(world.proxyUrl, { fields });
+          assert.ok(answer.status === 201 || answer.status === 202, `answered ${answer.status}`);
+          await eventually(async () => (await row(answer.body.reference))?.status === 'delivered', {
+            timeoutMs: SETTLE_MS,
+            what: 'delivery',
+          });
+          assert.equal(relay.replaced > 0, true, 'the relay replaced the answer');
+          assert.equal((await row(answer.body.reference))?.outcome, 'found_delivered');
+          const wire = await assertCreatedOnceAtTheWire(sandbox, fields.email, world.openCampaignIds[campaign]!);
+          t.diagnostic(`at the wire: ${wire.requests} create requests, ${wire.succeeded} created an application`);
+        });
+      }
+
+      it('keeps "may have reached the service" through a later attempt that surely did not reach it (connection refused), and looks first when the service is back', async (t) => {
+        const fields = validFields(world.openCampaignIds[3]!);
+        const replacedBefore = relay.replaced;
+        relay.arm(HTML, true);
         const answer = await apply(world.proxyUrl, { fields });
-        assert.ok(answer.status === 201 || answer.status === 202, `answered ${answer.status}`);
-        await eventually(async () => (await row(answer.body.reference))?.status === 'delivered', { timeoutMs: SETTLE_MS, what: 'delivery' });
-        assert.equal(relay.replaced > 0, true, 'the relay replaced the answer');
+        assert.equal(answer.status, 202);
+        assert.equal(relay.replaced, replacedBefore + 1, 'the service created it and answered nonsense');
+        // Two attempts after the nonsense met a refused connection: neither reached the service.
+        await eventually(async () => ((await row(answer.body.reference))?.attempts ?? 0) >= 3, {
+          timeoutMs: SETTLE_MS,
+          what: 'two attempts refused',
+        });
+        assert.equal(
+          (await row(answer.body.reference))?.status === 'delivered',
+          false,
+          'nothing could be delivered meanwhile',
+        );
+        await relay.listen();
+        await eventually(async () => (await row(answer.body.reference))?.status === 'delivered', {
+          timeoutMs: SETTLE_MS,
+          what: 'delivery',
+        });
         assert.equal((await row(answer.body.reference))?.outcome, 'found_delivered');
-        const wire = await assertCreatedOnceAtTheWire(sandbox, fields.email, world.openCampaignIds[campaign]!);
+        const wire = await assertCreatedOnceAtTheWire(sandbox, fields.email, world.openCampaignIds[3]!);
         t.diagnostic(`at the wire: ${wire.requests} create requests, ${wire.succeeded} created an application`);
       });
-    }
-
-    it('keeps "may have reached the service" through a later attempt that surely did not reach it (connection refused), and looks first when the service is back', async (t) => {
-      const fields = validFields(world.openCampaignIds[3]!);
-      const replacedBefore = relay.replaced;
-      relay.arm(HTML, true);
-      const answer = await apply(world.proxyUrl, { fields });
-      assert.equal(answer.status, 202);
-      assert.equal(relay.replaced, replacedBefore + 1, 'the service created it and answered nonsense');
-      // Two attempts after the nonsense met a refused connection: neither reached the service.
-      await eventually(async () => ((await row(answer.body.reference))?.attempts ?? 0) >= 3, { timeoutMs: SETTLE_MS, what: 'two attempts refused' });
-      assert.equal((await row(answer.body.reference))?.status === 'delivered', false, 'nothing could be delivered meanwhile');
-      await relay.listen();
-      await eventually(async () => (await row(answer.body.reference))?.status === 'delivered', { timeoutMs: SETTLE_MS, what: 'delivery' });
-      assert.equal((await row(answer.body.reference))?.outcome, 'found_delivered');
-      const wire = await assertCreatedOnceAtTheWire(sandbox, fields.email, world.openCampaignIds[3]!);
-      t.diagnostic(`at the wire: ${wire.requests} create requests, ${wire.succeeded} created an application`);
-    });
-  });
+    },
+  );
 }

@@ -51,21 +51,60 @@ const resumeFiles = {
 const mutation = fc.oneof(
   fc.record({ kind: fc.constant('drop' as const), field }),
   fc.record({ kind: fc.constant('empty' as const), field }),
-  fc.record({ kind: fc.constant('overlong' as const), field, length: fc.constantFrom(101, 255, 2049, 10_001, 70_000), char: fc.constantFrom('x', 'é', '😀', ' ') }),
+  fc.record({
+    kind: fc.constant('overlong' as const),
+    field,
+    length: fc.constantFrom(101, 255, 2049, 10_001, 70_000),
+    char: fc.constantFrom('x', 'é', '😀', ' '),
+  }),
   fc.record({
     kind: fc.constant('wrong value' as const),
     field,
-    value: fc.constantFrom('true', 'on', 'maybe', '12abc', '0', '-1', '1e9', '99999999999999999999', '{"a":1}', 'null', 'a@b', 'javascript:alert(1)', '+33', 'ftp://x', 'de', '<script>alert(1)</script>'),
+    value: fc.constantFrom(
+      'true',
+      'on',
+      'maybe',
+      '12abc',
+      '0',
+      '-1',
+      '1e9',
+      '99999999999999999999',
+      '{"a":1}',
+      'null',
+      'a@b',
+      'javascript:alert(1)',
+      '+33',
+      'ftp://x',
+      'de',
+      '<script>alert(1)</script>',
+    ),
   }),
-  fc.record({ kind: fc.constant('random text' as const), field, value: fc.oneof(fc.string({ unit: 'grapheme', minLength: 1, maxLength: 30 }), fc.string({ unit: 'binary', minLength: 1, maxLength: 30 })) }),
+  fc.record({
+    kind: fc.constant('random text' as const),
+    field,
+    value: fc.oneof(
+      fc.string({ unit: 'grapheme', minLength: 1, maxLength: 30 }),
+      fc.string({ unit: 'binary', minLength: 1, maxLength: 30 }),
+    ),
+  }),
   fc.record({ kind: fc.constant('sent twice' as const), field, value: fc.string({ maxLength: 10 }) }),
   fc.record({ kind: fc.constant('sent as a file' as const), field }),
   fc.constant({ kind: 'resume sent as text' as const }),
   fc.constant({ kind: 'resume missing' as const }),
-  fc.record({ kind: fc.constant('resume swapped' as const), file: fc.oneof(fc.constantFrom(...(Object.keys(resumeFiles) as (keyof typeof resumeFiles)[])), fc.uint8Array({ minLength: 1, maxLength: 300 })) }),
+  fc.record({
+    kind: fc.constant('resume swapped' as const),
+    file: fc.oneof(
+      fc.constantFrom(...(Object.keys(resumeFiles) as (keyof typeof resumeFiles)[])),
+      fc.uint8Array({ minLength: 1, maxLength: 300 }),
+    ),
+  }),
   fc.record({ kind: fc.constant('resume cut' as const), at: fc.nat({ max: files.pdf().length - 1 }) }),
   // Its bytes are a PDF's whatever it is called: the proxy goes by the bytes.
-  fc.record({ kind: fc.constant('resume mislabelled' as const), name: fc.constantFrom('cv.exe', 'cv', 'photo.png', ''), type: fc.constantFrom('application/x-msdownload', 'image/png', 'text/plain', '') }),
+  fc.record({
+    kind: fc.constant('resume mislabelled' as const),
+    name: fc.constantFrom('cv.exe', 'cv', 'photo.png', ''),
+    type: fc.constantFrom('application/x-msdownload', 'image/png', 'text/plain', ''),
+  }),
   fc.record({ kind: fc.constant('campaign' as const), pick: fc.nat(), known: fc.boolean() }),
 );
 type Mutation = typeof mutation extends fc.Arbitrary<infer T> ? T : never;
@@ -79,7 +118,9 @@ const keyChoice = fc.oneof(
 
 function mutate(parts: Part[], m: Mutation, campaigns: number[]): Part[] {
   const set = (name: string, value: string): Part[] =>
-    parts.some((p) => p.name === name) ? parts.map((p) => (p.name === name ? { name, value } : p)) : [...parts, { name, value }];
+    parts.some((p) => p.name === name)
+      ? parts.map((p) => (p.name === name ? { name, value } : p))
+      : [...parts, { name, value }];
   switch (m.kind) {
     case 'drop':
       return parts.filter((p) => p.name !== m.field);
@@ -93,7 +134,10 @@ function mutate(parts: Part[], m: Mutation, campaigns: number[]): Part[] {
     case 'sent twice':
       return [...parts, { name: m.field, value: m.value }];
     case 'sent as a file':
-      return [...parts.filter((p) => p.name !== m.field), { name: m.field, bytes: Buffer.from('text in a file'), filename: 'field.txt', type: 'text/plain' }];
+      return [
+        ...parts.filter((p) => p.name !== m.field),
+        { name: m.field, bytes: Buffer.from('text in a file'), filename: 'field.txt', type: 'text/plain' },
+      ];
     case 'resume sent as text':
       return [...parts.filter((p) => p.name !== 'resume'), { name: 'resume', value: 'cv.pdf' }];
     case 'resume missing':
@@ -128,7 +172,11 @@ interface Answer {
 }
 
 async function post(proxyUrl: string, parts: Part[], key: string): Promise<Answer> {
-  const response = await fetch(`${proxyUrl}/api/applications`, { method: 'POST', headers: { origin: BOARD_ORIGIN, 'idempotency-key': key }, body: formOf(parts) });
+  const response = await fetch(`${proxyUrl}/api/applications`, {
+    method: 'POST',
+    headers: { origin: BOARD_ORIGIN, 'idempotency-key': key },
+    body: formOf(parts),
+  });
   const text = await response.text();
   let body: Record<string, unknown> = {};
   try {
@@ -162,7 +210,10 @@ const candidate = fc.oneof({ weight: 5, arbitrary: fc.constant(undefined) }, { w
 /** How the service behaves for the next calls: healthy, or failing a few times first (the client retries, the outbox too). */
 const service = fc.oneof(
   { weight: 6, arbitrary: fc.constant(undefined) },
-  { weight: 1, arbitrary: fc.record({ count: fc.integer({ min: 1, max: 6 }), status: fc.constantFrom(500, 502, 503) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ count: fc.integer({ min: 1, max: 6 }), status: fc.constantFrom(500, 502, 503) }),
+  },
   { weight: 1, arbitrary: fc.record({ count: fc.integer({ min: 1, max: 3 }), drop: fc.constant(true) }) },
 );
 
@@ -170,7 +221,11 @@ describe('POST /api/applications with mutated valid forms', () => {
   let world: ApplyWorld;
   before(async () => {
     // A minute's window would hold a queued retry longer than a run waits for its delivery once some hundred runs spent the budget.
-    world = await startApplyWorld({ duplicates: 'accept', sandboxRateLimitWindowMs: RATE_WINDOW_MS, budgetWindowMs: RATE_WINDOW_MS + 500 });
+    world = await startApplyWorld({
+      duplicates: 'accept',
+      sandboxRateLimitWindowMs: RATE_WINDOW_MS,
+      budgetWindowMs: RATE_WINDOW_MS + 500,
+    });
   });
   after(async () => {
     await world.close();
@@ -189,102 +244,153 @@ describe('POST /api/applications with mutated valid forms', () => {
         .flatMap((c) => c.campaign_ids)
         .sort((a, b) => a - b);
     const expected = (email: string) => [...(ledger.get(email.toLowerCase())?.values() ?? [])].sort((a, b) => a - b);
-    const matchesLedger = (emails: string[]) => emails.every((email) => upstream(email).join() === expected(email).join());
+    const matchesLedger = (emails: string[]) =>
+      emails.every((email) => upstream(email).join() === expected(email).join());
     const assertLedger = (emails: string[], what: string) => {
-      for (const email of emails) assert.deepEqual(upstream(email), expected(email), `${what}: the applications of ${email}`);
+      for (const email of emails)
+        assert.deepEqual(upstream(email), expected(email), `${what}: the applications of ${email}`);
     };
 
     await fc.assert(
-      fc.asyncProperty(fc.array(mutation, { maxLength: 3 }), candidate, keyChoice, service, async (mutations, returning, keyOf, fault) => {
-        const earlierEmail = returning === undefined || history.length === 0 ? undefined : emailOf(history[returning % history.length]!.parts);
-        // A returning candidate may apply again to a campaign they applied to minutes ago: the service takes
-        // duplicates, so each application must be created once, and the look before a re-send must not take the
-        // earlier one for this row's own.
-        const email = earlierEmail ?? uniqueEmail('property');
-        const campaigns = world.openCampaignIds;
-        const campaign = campaigns[returning === undefined ? 0 : returning % campaigns.length]!;
-        let parts: Part[] = [...Object.entries(validFields(campaign, email)).map(([name, value]) => ({ name, value })), { name: 'resume', bytes: files.pdf(), filename: 'cv.pdf', type: 'application/pdf' }];
-        for (const m of mutations) parts = mutate(parts, m, campaigns);
-        let key: string = crypto.randomUUID();
-        let earlier: Sent | undefined;
-        if (keyOf.kind !== 'fresh' && history.length > 0) {
-          earlier = history[keyOf.pick % history.length]!;
-          key = earlier.key;
-          if (keyOf.kind === 'earlier request') parts = earlier.parts;
-        }
-        const posted = emailOf(parts);
-        const emails = [...new Set([email, ...(posted === undefined ? [] : [posted]), ...(earlier?.emails ?? [])])];
-        if (fault !== undefined) await admin(world.sandbox, 'POST', '/faults', fault);
+      fc.asyncProperty(
+        fc.array(mutation, { maxLength: 3 }),
+        candidate,
+        keyChoice,
+        service,
+        async (mutations, returning, keyOf, fault) => {
+          const earlierEmail =
+            returning === undefined || history.length === 0
+              ? undefined
+              : emailOf(history[returning % history.length]!.parts);
+          // A returning candidate may apply again to a campaign they applied to minutes ago: the service takes
+          // duplicates, so each application must be created once, and the look before a re-send must not take the
+          // earlier one for this row's own.
+          const email = earlierEmail ?? uniqueEmail('property');
+          const campaigns = world.openCampaignIds;
+          const campaign = campaigns[returning === undefined ? 0 : returning % campaigns.length]!;
+          let parts: Part[] = [
+            ...Object.entries(validFields(campaign, email)).map(([name, value]) => ({ name, value })),
+            { name: 'resume', bytes: files.pdf(), filename: 'cv.pdf', type: 'application/pdf' },
+          ];
+          for (const m of mutations) parts = mutate(parts, m, campaigns);
+          let key: string = crypto.randomUUID();
+          let earlier: Sent | undefined;
+          if (keyOf.kind !== 'fresh' && history.length > 0) {
+            earlier = history[keyOf.pick % history.length]!;
+            key = earlier.key;
+            if (keyOf.kind === 'earlier request') parts = earlier.parts;
+          }
+          const posted = emailOf(parts);
+          const emails = [...new Set([email, ...(posted === undefined ? [] : [posted]), ...(earlier?.emails ?? [])])];
+          if (fault !== undefined) await admin(world.sandbox, 'POST', '/faults', fault);
 
-        const answer = await post(world.proxyUrl, parts, key);
-        assert.ok(answer.status < 500, `answered ${answer.status}: ${answer.text.slice(0, 300)}`);
-        const outcome = `${answer.status} ${String(answer.body.code ?? answer.body.status)}${answer.replayed === 'true' ? ' replayed' : ''}`;
-        seen[outcome] = (seen[outcome] ?? 0) + 1;
+          const answer = await post(world.proxyUrl, parts, key);
+          assert.ok(answer.status < 500, `answered ${answer.status}: ${answer.text.slice(0, 300)}`);
+          const outcome = `${answer.status} ${String(answer.body.code ?? answer.body.status)}${answer.replayed === 'true' ? ' replayed' : ''}`;
+          seen[outcome] = (seen[outcome] ?? 0) + 1;
 
-        if (earlier !== undefined && keyOf.kind === 'earlier key' && accepted(earlier.answer.status)) {
-          // A new form under the key of a stored one is never taken: 422 idempotency_key_reused, or what its own fault earns first.
-          assert.ok(answer.status >= 400, `a new form under a used key answered ${answer.status}`);
-          if (answer.status === 422 && answer.body.code !== 'validation_failed') assert.equal(answer.body.code, 'idempotency_key_reused');
-        }
-        if (earlier !== undefined && keyOf.kind === 'earlier request' && accepted(earlier.answer.status)) {
-          assert.equal(answer.text, earlier.answer.text, 'the earlier request replayed');
-          assert.equal(answer.replayed, 'true');
-        }
+          if (earlier !== undefined && keyOf.kind === 'earlier key' && accepted(earlier.answer.status)) {
+            // A new form under the key of a stored one is never taken: 422 idempotency_key_reused, or what its own fault earns first.
+            assert.ok(answer.status >= 400, `a new form under a used key answered ${answer.status}`);
+            if (answer.status === 422 && answer.body.code !== 'validation_failed')
+              assert.equal(answer.body.code, 'idempotency_key_reused');
+          }
+          if (earlier !== undefined && keyOf.kind === 'earlier request' && accepted(earlier.answer.status)) {
+            assert.equal(answer.text, earlier.answer.text, 'the earlier request replayed');
+            assert.equal(answer.replayed, 'true');
+          }
 
-        if (accepted(answer.status)) {
-          assert.equal(answer.body.status, answer.status === 201 ? 'delivered' : 'queued');
-          assert.match(String(answer.body.reference), /^[0-9a-f-]{36}$/);
-          assert.ok(posted !== undefined, 'a form without one email was taken');
-          const mine = ledger.get(posted.toLowerCase()) ?? new Map<string, number>();
-          ledger.set(posted.toLowerCase(), mine.set(String(answer.body.reference), answer.body.campaign_id as number));
-        } else {
-          assert.ok(answer.status >= 400, `answered ${answer.status}`);
-          assert.equal(typeof answer.body.code, 'string', answer.text);
-        }
-        // A 201 was delivered before the answer; a 202 is delivered by the outbox soon after; a 4xx never is.
-        await eventually(() => matchesLedger(emails), { timeoutMs: 10_000, what: `the applications of ${emails.join(', ')} to match the answers` }).catch(() => undefined);
-        assertLedger(emails, `answered ${outcome}`);
+          if (accepted(answer.status)) {
+            assert.equal(answer.body.status, answer.status === 201 ? 'delivered' : 'queued');
+            assert.match(String(answer.body.reference), /^[0-9a-f-]{36}$/);
+            assert.ok(posted !== undefined, 'a form without one email was taken');
+            const mine = ledger.get(posted.toLowerCase()) ?? new Map<string, number>();
+            ledger.set(
+              posted.toLowerCase(),
+              mine.set(String(answer.body.reference), answer.body.campaign_id as number),
+            );
+          } else {
+            assert.ok(answer.status >= 400, `answered ${answer.status}`);
+            assert.equal(typeof answer.body.code, 'string', answer.text);
+          }
+          // A 201 was delivered before the answer; a 202 is delivered by the outbox soon after; a 4xx never is.
+          await eventually(() => matchesLedger(emails), {
+            timeoutMs: 10_000,
+            what: `the applications of ${emails.join(', ')} to match the answers`,
+          }).catch(() => undefined);
+          assertLedger(emails, `answered ${outcome}`);
 
-        // The candidate's browser sends the same request again with the same key.
-        const retry = await post(world.proxyUrl, parts, key);
-        assert.equal(retry.status, answer.status, `retry answered ${retry.status}: ${retry.text.slice(0, 300)}`);
-        if (accepted(answer.status) || retry.replayed === 'true') {
-          assert.equal(retry.text, answer.text);
-          assert.equal(retry.replayed, 'true');
-        } else {
-          assert.equal(retry.body.code, answer.body.code);
-        }
-        assertLedger(emails, 'after the retry');
+          // The candidate's browser sends the same request again with the same key.
+          const retry = await post(world.proxyUrl, parts, key);
+          assert.equal(retry.status, answer.status, `retry answered ${retry.status}: ${retry.text.slice(0, 300)}`);
+          if (accepted(answer.status) || retry.replayed === 'true') {
+            assert.equal(retry.text, answer.text);
+            assert.equal(retry.replayed, 'true');
+          } else {
+            assert.equal(retry.body.code, answer.body.code);
+          }
+          assertLedger(emails, 'after the retry');
 
-        if (fault !== undefined) await admin(world.sandbox, 'POST', '/faults', { count: 0 });
-        history.push({ key, parts, answer, emails });
-      }),
+          if (fault !== undefined) await admin(world.sandbox, 'POST', '/faults', { count: 0 });
+          history.push({ key, parts, answer, emails });
+        },
+      ),
       { numRuns: RUNS },
     );
 
     // Once the outbox is idle, every answer still holds: nothing delivered late, nothing twice.
-    await eventually(async () => {
-      const counts = await world.applications.outbox.counts();
-      return counts.pending + counts.delivering === 0;
-    }, { timeoutMs: 20_000, what: 'the outbox to be idle' });
+    await eventually(
+      async () => {
+        const counts = await world.applications.outbox.counts();
+        return counts.pending + counts.delivering === 0;
+      },
+      { timeoutMs: 20_000, what: 'the outbox to be idle' },
+    );
     assertLedger([...new Set(history.flatMap((s) => s.emails))], 'at the end');
     const { clients } = world.sandbox.context.traffic.stats();
-    assert.deepEqual(clients.map((c) => c.rate_limited), clients.map(() => 0), 'no request refused as rate-limited');
-    t.diagnostic(`at the wire: the most requests in one ${RATE_WINDOW_MS} ms window ${Math.max(...clients.map((c) => c.max_in_window))} (limit 120), ${clients.reduce((n, c) => n + c.total, 0)} in all`);
+    assert.deepEqual(
+      clients.map((c) => c.rate_limited),
+      clients.map(() => 0),
+      'no request refused as rate-limited',
+    );
+    t.diagnostic(
+      `at the wire: the most requests in one ${RATE_WINDOW_MS} ms window ${Math.max(...clients.map((c) => c.max_in_window))} (limit 120), ${clients.reduce((n, c) => n + c.total, 0)} in all`,
+    );
     // The runs reached both sides: applications taken and applications refused.
-    const taken = Object.entries(seen).filter(([outcome]) => /^20[12] /.test(outcome)).reduce((n, [, count]) => n + count, 0);
+    const taken = Object.entries(seen)
+      .filter(([outcome]) => /^20[12] /.test(outcome))
+      .reduce((n, [, count]) => n + count, 0);
     assert.ok(taken >= RUNS / 10 && RUNS - taken >= RUNS / 10, JSON.stringify(seen));
   });
 });
 
 // Malformed bodies: random multipart parts and JSON bodies, of no form.
 const fieldName = fc
-  .oneof(fc.constantFrom(...FORM_FIELD_NAMES, 'resume'), fc.string({ maxLength: 20 }), fc.string({ unit: 'grapheme', maxLength: 10 }))
+  .oneof(
+    fc.constantFrom(...FORM_FIELD_NAMES, 'resume'),
+    fc.string({ maxLength: 20 }),
+    fc.string({ unit: 'grapheme', maxLength: 10 }),
+  )
   .filter((name) => name.replace(/["\r\n]/g, '') !== HONEYPOT);
 const fieldValue = fc.oneof(
   fc.string({ maxLength: 60 }),
   fc.string({ unit: 'binary', maxLength: 60 }),
-  fc.constantFrom('true', 'on', '1', 'false', '', '12', '-1', '1e9', '99999999999999999999', 'a@b', 'a@b.co', 'javascript:alert(1)', '+33', '<script>'),
+  fc.constantFrom(
+    'true',
+    'on',
+    '1',
+    'false',
+    '',
+    '12',
+    '-1',
+    '1e9',
+    '99999999999999999999',
+    'a@b',
+    'a@b.co',
+    'javascript:alert(1)',
+    '+33',
+    '<script>',
+  ),
 );
 const fileBytes = fc.oneof(
   fc.uint8Array({ maxLength: 300 }),
@@ -293,8 +399,18 @@ const fileBytes = fc.oneof(
 
 const rawPart = fc.oneof(
   fc.record({ kind: fc.constant('field' as const), name: fieldName, value: fieldValue }),
-  fc.record({ kind: fc.constant('file' as const), name: fieldName, filename: fc.string({ maxLength: 30 }), type: fc.string({ maxLength: 30 }), bytes: fileBytes }),
-  fc.record({ kind: fc.constant('raw' as const), headers: fc.string({ maxLength: 80 }), bytes: fc.uint8Array({ maxLength: 100 }) }),
+  fc.record({
+    kind: fc.constant('file' as const),
+    name: fieldName,
+    filename: fc.string({ maxLength: 30 }),
+    type: fc.string({ maxLength: 30 }),
+    bytes: fileBytes,
+  }),
+  fc.record({
+    kind: fc.constant('raw' as const),
+    headers: fc.string({ maxLength: 80 }),
+    bytes: fc.uint8Array({ maxLength: 100 }),
+  }),
 );
 
 type RawPart = typeof rawPart extends fc.Arbitrary<infer T> ? T : never;
@@ -304,10 +420,16 @@ function multipartBody(parts: RawPart[], boundary: string, closing: 'ok' | 'miss
   for (const p of parts) {
     chunks.push(Buffer.from(`--${boundary}${CRLF}`));
     if (p.kind === 'field') {
-      chunks.push(Buffer.from(`Content-Disposition: form-data; name="${p.name.replace(/["\r\n]/g, '')}"${CRLF}${CRLF}${p.value}${CRLF}`));
+      chunks.push(
+        Buffer.from(
+          `Content-Disposition: form-data; name="${p.name.replace(/["\r\n]/g, '')}"${CRLF}${CRLF}${p.value}${CRLF}`,
+        ),
+      );
     } else if (p.kind === 'file') {
       chunks.push(
-        Buffer.from(`Content-Disposition: form-data; name="${p.name.replace(/["\r\n]/g, '')}"; filename="${p.filename.replace(/["\r\n]/g, '')}"${CRLF}Content-Type: ${p.type.replace(/[\r\n]/g, '')}${CRLF}${CRLF}`),
+        Buffer.from(
+          `Content-Disposition: form-data; name="${p.name.replace(/["\r\n]/g, '')}"; filename="${p.filename.replace(/["\r\n]/g, '')}"${CRLF}Content-Type: ${p.type.replace(/[\r\n]/g, '')}${CRLF}${CRLF}`,
+        ),
         Buffer.from(p.bytes),
         Buffer.from(CRLF),
       );
@@ -325,14 +447,25 @@ const malformed = fc.oneof(
     kind: fc.constant('multipart' as const),
     parts: fc.array(rawPart, { maxLength: 12 }),
     boundary: fc.constantFrom('XyZ123', 'a', '----WebKitFormBoundary7MA4YWxkTrZu0gW'),
-    contentType: fc.constantFrom('multipart/form-data; boundary=', 'multipart/form-data;boundary=', 'multipart/form-data', 'multipart/mixed; boundary=', 'text/plain; boundary='),
+    contentType: fc.constantFrom(
+      'multipart/form-data; boundary=',
+      'multipart/form-data;boundary=',
+      'multipart/form-data',
+      'multipart/mixed; boundary=',
+      'text/plain; boundary=',
+    ),
     closing: fc.constantFrom('ok' as const, 'missing' as const, 'garbage' as const),
     key: fc.option(fc.string({ minLength: 0, maxLength: 250 }), { nil: undefined }),
   }),
   fc.record({
     kind: fc.constant('json' as const),
     body: fc.json({ maxDepth: 3 }),
-    contentType: fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded'),
+    contentType: fc.constantFrom(
+      'application/json',
+      'application/json; charset=utf-8',
+      'text/plain',
+      'application/x-www-form-urlencoded',
+    ),
     key: fc.option(fc.uuid(), { nil: undefined }),
   }),
 );
@@ -359,9 +492,16 @@ describe('POST /api/applications with malformed bodies', () => {
           body = Buffer.from(r.body);
         }
         if (r.key !== undefined && /^[\t\x20-\x7e]*$/.test(r.key)) headers['idempotency-key'] = r.key;
-        const response = await fetch(`${world.proxyUrl}/api/applications`, { method: 'POST', headers, body: new Uint8Array(body) });
+        const response = await fetch(`${world.proxyUrl}/api/applications`, {
+          method: 'POST',
+          headers,
+          body: new Uint8Array(body),
+        });
         const text = await response.text();
-        assert.ok(response.status >= 400 && response.status < 500, `answered ${response.status}: ${text.slice(0, 300)}`);
+        assert.ok(
+          response.status >= 400 && response.status < 500,
+          `answered ${response.status}: ${text.slice(0, 300)}`,
+        );
         assert.match(response.headers.get('content-type') ?? '', /application\/problem\+json/);
         assert.equal(typeof (JSON.parse(text) as { code: unknown }).code, 'string');
       }),

@@ -10,7 +10,12 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { createClient } from '../server/client/index.ts';
 import type { RecruitmentClient } from '../server/client/index.ts';
-import type { ApplicationsDeps, ApplicationsModule, DeliveryOptions, OpenUploadFile } from '../server/proxy/applications/index.ts';
+import type {
+  ApplicationsDeps,
+  ApplicationsModule,
+  DeliveryOptions,
+  OpenUploadFile,
+} from '../server/proxy/applications/index.ts';
 import type { LiveCatalogue } from '../server/proxy/catalogue/index.ts';
 import type { WebhookSenderOptions } from '../server/proxy/webhooks/sender.ts';
 import { loadProxyConfig } from '../server/proxy/config.ts';
@@ -33,7 +38,6 @@ export { fetch };
 import type { RunningSandbox } from '../server/sandbox/index.ts';
 
 export const BOARD_ORIGIN = 'https://board.example';
-
 
 export interface ApplyWorld {
   sandbox: RunningSandbox;
@@ -79,11 +83,25 @@ export interface WorldOptions {
   onStatusChanged?: ApplicationsDeps['onStatusChanged'];
 }
 
-export const FAST_DELIVERY: Partial<DeliveryOptions> = { baseBackoffMs: 50, maxBackoffMs: 400, pollIntervalMs: 50, upstreamTimeoutMs: 5_000 };
+export const FAST_DELIVERY: Partial<DeliveryOptions> = {
+  baseBackoffMs: 50,
+  maxBackoffMs: 400,
+  pollIntervalMs: 50,
+  upstreamTimeoutMs: 5_000,
+};
 /** The webhook sender's polling and backoff, shortened likewise (used only with WEBHOOK_URL). */
-export const FAST_WEBHOOKS: Partial<WebhookSenderOptions> = { pollMs: 50, retryBaseMs: 50, retryMaxMs: 400, timeoutMs: 5_000 };
+export const FAST_WEBHOOKS: Partial<WebhookSenderOptions> = {
+  pollMs: 50,
+  retryBaseMs: 50,
+  retryMaxMs: 400,
+  timeoutMs: 5_000,
+};
 
-export function proxyEnv(sandbox: Pick<RunningSandbox, 'url'>, dataDir: string, extra: Record<string, string> = {}): Record<string, string> {
+export function proxyEnv(
+  sandbox: Pick<RunningSandbox, 'url'>,
+  dataDir: string,
+  extra: Record<string, string> = {},
+): Record<string, string> {
   return demoProxyEnv(sandbox.url, {
     ALLOWED_ORIGINS: BOARD_ORIGIN,
     DATA_DIR: dataDir,
@@ -115,7 +133,14 @@ export async function startProxyStack(
   config: ProxyConfig,
   options: { logger: Logger; delivery?: Partial<DeliveryOptions>; clock?: { now(): number } } & Pick<
     WorldOptions,
-    'clientRetry' | 'clientTimeoutMs' | 'budgetPerMinute' | 'budgetWindowMs' | 'fetch' | 'openUploadFile' | 'statusSync' | 'onStatusChanged'
+    | 'clientRetry'
+    | 'clientTimeoutMs'
+    | 'budgetPerMinute'
+    | 'budgetWindowMs'
+    | 'fetch'
+    | 'openUploadFile'
+    | 'statusSync'
+    | 'onStatusChanged'
   >,
 ): Promise<ProxyStack> {
   const client = createClient({
@@ -171,8 +196,12 @@ export async function startApplyWorld(options: WorldOptions = {}): Promise<Apply
       port: 0,
       admin: true,
       seed: 'demo',
-      ...(options.sandboxRateLimitPerMinute === undefined ? {} : { rateLimitPerMinute: options.sandboxRateLimitPerMinute }),
-      ...(options.sandboxRateLimitWindowMs === undefined ? {} : { rateLimitWindowMs: options.sandboxRateLimitWindowMs }),
+      ...(options.sandboxRateLimitPerMinute === undefined
+        ? {}
+        : { rateLimitPerMinute: options.sandboxRateLimitPerMinute }),
+      ...(options.sandboxRateLimitWindowMs === undefined
+        ? {}
+        : { rateLimitWindowMs: options.sandboxRateLimitWindowMs }),
     }));
   const ownsSandbox = options.sandbox === undefined;
   if (options.duplicates !== undefined) await setDuplicateApplications(sandbox, options.duplicates);
@@ -252,7 +281,11 @@ export function formOf(input: ApplyInput): FormData {
   for (const [name, value] of Object.entries(input.fields ?? {})) form.append(name, value);
   if (input.resume !== null) {
     const resume = input.resume ?? { bytes: files.pdf() };
-    form.append('resume', new Blob([new Uint8Array(resume.bytes)], { type: resume.type ?? 'application/pdf' }), resume.name ?? 'resume.pdf');
+    form.append(
+      'resume',
+      new Blob([new Uint8Array(resume.bytes)], { type: resume.type ?? 'application/pdf' }),
+      resume.name ?? 'resume.pdf',
+    );
   }
   return form;
 }
@@ -291,7 +324,10 @@ export function upstreamApplicantCount(sandbox: RunningSandbox, email: string): 
 }
 
 /** Applies to `campaignId` while the service answers 503 to every call (until the test lifts the fault): the application is queued (202). */
-export async function queuedWhileServiceDown(world: Pick<ApplyWorld, 'sandbox' | 'proxyUrl'>, campaignId: number): Promise<{ fields: Fields; reference: string }> {
+export async function queuedWhileServiceDown(
+  world: Pick<ApplyWorld, 'sandbox' | 'proxyUrl'>,
+  campaignId: number,
+): Promise<{ fields: Fields; reference: string }> {
   await admin(world.sandbox, 'POST', '/faults', { count: 1_000_000, status: 503 });
   const fields = validFields(campaignId);
   const answer = await apply(world.proxyUrl, { fields });
@@ -330,7 +366,10 @@ export async function runOutboxCommand(args: string[]): Promise<string> {
 export const DUPLICATE_SETTINGS = ['refuse', 'accept'] as const;
 
 /** Sets duplicate_applications on every company of the sandbox. */
-export async function setDuplicateApplications(sandbox: RunningSandbox, setting: (typeof DUPLICATE_SETTINGS)[number]): Promise<void> {
+export async function setDuplicateApplications(
+  sandbox: RunningSandbox,
+  setting: (typeof DUPLICATE_SETTINGS)[number],
+): Promise<void> {
   for (const { id } of sandbox.context.db.all<{ id: number }>('SELECT id FROM companies')) {
     await admin(sandbox, 'PATCH', `/companies/${id}`, { duplicate_applications: setting });
   }
@@ -350,11 +389,19 @@ interface WireCreate {
  * created an application and none came after it: a second send fails this
  * even where the service refused it with 409, or would have taken it.
  */
-export async function assertCreatedOnceAtTheWire(sandbox: SandboxOrigin, email: string, campaignId: number): Promise<{ requests: number; succeeded: number }> {
+export async function assertCreatedOnceAtTheWire(
+  sandbox: SandboxOrigin,
+  email: string,
+  campaignId: number,
+): Promise<{ requests: number; succeeded: number }> {
   const all = (await admin(sandbox, 'GET', `/creates?email=${encodeURIComponent(email)}`)) as WireCreate[];
   const mine = all.filter((c) => c.campaign_ids.includes(campaignId) || c.campaign_ids.length === 0);
   const created = mine.filter((c) => c.application_ids.length > 0);
-  assert.equal(created.length, 1, `${email} → campaign ${campaignId}: ${created.length} create requests created an application (${JSON.stringify(mine)})`);
+  assert.equal(
+    created.length,
+    1,
+    `${email} → campaign ${campaignId}: ${created.length} create requests created an application (${JSON.stringify(mine)})`,
+  );
   const after = mine.filter((c) => c.seq > created[0]!.seq);
   assert.deepEqual(after, [], `${email} → campaign ${campaignId}: create requests after the one that succeeded`);
   return { requests: mine.length, succeeded: created.length };
@@ -371,7 +418,11 @@ export interface RawAnswer {
  * POSTs an application over a socket of its own: its headers and first bytes,
  * then `between()` (a fault, a check), then the rest of its body.
  */
-export async function applyInTwoParts(url: string, fields: Record<string, string>, between: () => Promise<void>): Promise<RawAnswer> {
+export async function applyInTwoParts(
+  url: string,
+  fields: Record<string, string>,
+  between: () => Promise<void>,
+): Promise<RawAnswer> {
   const encoded = new Response(formOf({ fields }));
   const body = Buffer.from(await encoded.arrayBuffer());
   return new Promise((resolve, reject) => {
@@ -387,7 +438,13 @@ export async function applyInTwoParts(url: string, fields: Record<string, string
     req.on('response', (res) => {
       let text = '';
       res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: JSON.parse(text || '{}') as Record<string, unknown> }));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          body: JSON.parse(text || '{}') as Record<string, unknown>,
+        }),
+      );
     });
     // An answer before the whole body was sent may close the socket under the rest.
     req.on('error', (error) => (req.writableEnded ? undefined : reject(error)));

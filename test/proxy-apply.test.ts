@@ -54,7 +54,10 @@ describe('POST /api/applications against the sandbox', () => {
     assert.equal(answer.body.status, 'delivered');
     assert.equal(answer.body.campaign_id, campaign);
     assert.match(String(answer.body.reference), /^[0-9a-f-]{36}$/);
-    assert.deepEqual(upstreamApplications(world.sandbox, fields.email!).map((a) => a.campaign_id), [campaign]);
+    assert.deepEqual(
+      upstreamApplications(world.sandbox, fields.email!).map((a) => a.campaign_id),
+      [campaign],
+    );
     const row = await world.applications.outbox.get(String(answer.body.reference));
     assert.equal(row?.status, 'delivered');
     assert.equal(row?.resume_bytes, null, 'the resume is deleted once delivered');
@@ -65,7 +68,10 @@ describe('POST /api/applications against the sandbox', () => {
     const fields = { ...validFields(campaign), cover_letter: 'Cover letter with a unique phrase: zebra-42' };
     assert.equal((await send({ fields })).status, 201);
     const [application] = upstreamApplications(world.sandbox, fields.email!);
-    const comment = world.sandbox.context.db.get<{ content: string }>('SELECT content FROM comments WHERE application_id = ?', application!.id);
+    const comment = world.sandbox.context.db.get<{ content: string }>(
+      'SELECT content FROM comments WHERE application_id = ?',
+      application!.id,
+    );
     assert.equal(comment?.content, fields.cover_letter);
   });
 
@@ -74,16 +80,40 @@ describe('POST /api/applications against the sandbox', () => {
       ['the email is missing', ({ email: _e, ...f }) => f, ['email', 'required']],
       ['the email is not an address', (f) => ({ ...f, email: 'not-an-address' }), ['email', 'invalid_email']],
       ['a required first name is missing', ({ first_name: _n, ...f }) => f, ['first_name', 'required']],
-      ['the last name is longer than 100 characters', (f) => ({ ...f, last_name: 'x'.repeat(101) }), ['last_name', 'too_long']],
-      ['the portfolio URL is not http(s)', (f) => ({ ...f, bio_url: 'javascript:alert(1)' }), ['bio_url', 'invalid_url']],
-      ['the phone number has letters', (f) => ({ ...f, phone_number: 'call me maybe' }), ['phone_number', 'invalid_phone']],
+      [
+        'the last name is longer than 100 characters',
+        (f) => ({ ...f, last_name: 'x'.repeat(101) }),
+        ['last_name', 'too_long'],
+      ],
+      [
+        'the portfolio URL is not http(s)',
+        (f) => ({ ...f, bio_url: 'javascript:alert(1)' }),
+        ['bio_url', 'invalid_url'],
+      ],
+      [
+        'the phone number has letters',
+        (f) => ({ ...f, phone_number: 'call me maybe' }),
+        ['phone_number', 'invalid_phone'],
+      ],
       ['the country calling code is not one', (f) => ({ ...f, phone_code: '0033x' }), ['phone_code', 'invalid_phone']],
       ['the locale is not fr, en or es', (f) => ({ ...f, locale: 'de' }), ['locale', 'invalid_value']],
       ['campaign_id is not a number', (f) => ({ ...f, campaign_id: '12abc' }), ['campaign_id', 'invalid_value']],
       ['campaign_id is missing', ({ campaign_id: _c, ...f }) => f, ['campaign_id', 'required']],
-      ['the consent box is not ticked', ({ is_legals_accepted_by_manager: _c, ...f }) => f, ['is_legals_accepted_by_manager', 'consent_required']],
-      ['a checkbox carries something else than true/on/1/false', (f) => ({ ...f, is_campaign_alert_active: 'maybe' }), ['is_campaign_alert_active', 'invalid_value']],
-      ['the cover letter is longer than 10,000 characters', (f) => ({ ...f, cover_letter: 'é'.repeat(10_001) }), ['cover_letter', 'too_long']],
+      [
+        'the consent box is not ticked',
+        ({ is_legals_accepted_by_manager: _c, ...f }) => f,
+        ['is_legals_accepted_by_manager', 'consent_required'],
+      ],
+      [
+        'a checkbox carries something else than true/on/1/false',
+        (f) => ({ ...f, is_campaign_alert_active: 'maybe' }),
+        ['is_campaign_alert_active', 'invalid_value'],
+      ],
+      [
+        'the cover letter is longer than 10,000 characters',
+        (f) => ({ ...f, cover_letter: 'é'.repeat(10_001) }),
+        ['cover_letter', 'too_long'],
+      ],
     ];
     for (const [situation, change, expected] of cases) {
       it(`when ${situation}, answers 422 validation_failed with ${expected[0]}: ${expected[1]}`, async () => {
@@ -104,10 +134,20 @@ describe('POST /api/applications against the sandbox', () => {
     });
 
     it('lists every wrong field at once', async () => {
-      const answer = await send({ fields: { campaign_id: String(campaign), email: 'nope', bio_url: 'ftp://x' }, resume: null });
+      const answer = await send({
+        fields: { campaign_id: String(campaign), email: 'nope', bio_url: 'ftp://x' },
+        resume: null,
+      });
       assert.deepEqual(
         fieldCodes(answer.body).sort(),
-        [['bio_url', 'invalid_url'], ['email', 'invalid_email'], ['first_name', 'required'], ['is_legals_accepted_by_manager', 'consent_required'], ['last_name', 'required'], ['resume', 'file_required']].sort(),
+        [
+          ['bio_url', 'invalid_url'],
+          ['email', 'invalid_email'],
+          ['first_name', 'required'],
+          ['is_legals_accepted_by_manager', 'consent_required'],
+          ['last_name', 'required'],
+          ['resume', 'file_required'],
+        ].sort(),
       );
     });
   });
@@ -122,10 +162,16 @@ describe('POST /api/applications against the sandbox', () => {
         const fields = validFields(campaign);
         assert.equal((await send({ fields, resume })).status, 201, resume.is);
         let path: string | null | undefined;
-        await eventually(() => {
-          path = world.sandbox.context.db.get<{ resume_path: string | null }>('SELECT resume_path FROM applicants WHERE email = ?', fields.email)?.resume_path;
-          return typeof path === 'string';
-        }, { timeoutMs: 10_000, what: 'the sandbox to store the resume' });
+        await eventually(
+          () => {
+            path = world.sandbox.context.db.get<{ resume_path: string | null }>(
+              'SELECT resume_path FROM applicants WHERE email = ?',
+              fields.email,
+            )?.resume_path;
+            return typeof path === 'string';
+          },
+          { timeoutMs: 10_000, what: 'the sandbox to store the resume' },
+        );
         // The service stores a file under the type it was sent as, once it checked the bytes are of that type.
         assert.match(path!, new RegExp(`\\.${resume.is}$`), resume.is);
       }
@@ -141,7 +187,10 @@ describe('POST /api/applications against the sandbox', () => {
     });
 
     it('when a spreadsheet is renamed cv.doc (an OLE2 file without a Word document), answers 415 unsupported_file_type', async () => {
-      const answer = await send({ fields: validFields(campaign), resume: { bytes: files.xls(), name: 'cv.doc', type: 'application/msword' } });
+      const answer = await send({
+        fields: validFields(campaign),
+        resume: { bytes: files.xls(), name: 'cv.doc', type: 'application/msword' },
+      });
       assert.equal(answer.status, 415);
       assert.deepEqual(fieldCodes(answer.body), [['resume', 'unsupported_file_type']]);
     });
@@ -155,16 +204,29 @@ describe('POST /api/applications against the sandbox', () => {
     });
 
     it('delivers the resume to the service byte for byte, streamed from the file it was written to', async () => {
-      const resume = Buffer.concat([Buffer.from('%PDF-1.4\n'), randomBytes(1024 * 1024 - 16), Buffer.from('\n%%EOF\n')]);
+      const resume = Buffer.concat([
+        Buffer.from('%PDF-1.4\n'),
+        randomBytes(1024 * 1024 - 16),
+        Buffer.from('\n%%EOF\n'),
+      ]);
       const fields = validFields(campaign);
       assert.equal((await send({ fields, resume: { bytes: resume } })).status, 201);
       let path: string | null | undefined;
-      await eventually(() => {
-        path = world.sandbox.context.db.get<{ resume_path: string | null }>('SELECT resume_path FROM applicants WHERE email = ?', fields.email)?.resume_path;
-        return typeof path === 'string';
-      }, { timeoutMs: 10_000, what: 'the sandbox to store the resume' });
+      await eventually(
+        () => {
+          path = world.sandbox.context.db.get<{ resume_path: string | null }>(
+            'SELECT resume_path FROM applicants WHERE email = ?',
+            fields.email,
+          )?.resume_path;
+          return typeof path === 'string';
+        },
+        { timeoutMs: 10_000, what: 'the sandbox to store the resume' },
+      );
       const stored = Buffer.from(await (await fetch(new URL(path!, world.sandbox.origin))).arrayBuffer());
-      assert.ok(stored.equals(resume), `the service holds ${stored.length} bytes, the same as sent: ${stored.equals(resume)}`);
+      assert.ok(
+        stored.equals(resume),
+        `the service holds ${stored.length} bytes, the same as sent: ${stored.equals(resume)}`,
+      );
     });
 
     it('writes a resume to the data directory as it arrives, and nothing of a file that starts as no resume type', async () => {
@@ -175,7 +237,11 @@ describe('POST /api/applications against the sandbox', () => {
         const answer = new Promise<number>((resolve, reject) => {
           req = request(`${world.proxyUrl}/api/applications`, {
             method: 'POST',
-            headers: { 'content-type': 'multipart/form-data; boundary=XX', 'idempotency-key': crypto.randomUUID(), origin: 'https://board.example' },
+            headers: {
+              'content-type': 'multipart/form-data; boundary=XX',
+              'idempotency-key': crypto.randomUUID(),
+              origin: 'https://board.example',
+            },
           });
           req.on('response', (res) => {
             res.resume();
@@ -183,15 +249,26 @@ describe('POST /api/applications against the sandbox', () => {
           });
           req.on('error', reject);
         });
-        const fields = Object.entries(validFields(campaign)).map(([name, value]) => `--XX\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`).join('');
-        req.write(`${fields}--XX\r\nContent-Disposition: form-data; name="resume"; filename="cv.pdf"\r\nContent-Type: application/pdf\r\n\r\n`);
+        const fields = Object.entries(validFields(campaign))
+          .map(([name, value]) => `--XX\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`)
+          .join('');
+        req.write(
+          `${fields}--XX\r\nContent-Disposition: form-data; name="resume"; filename="cv.pdf"\r\nContent-Type: application/pdf\r\n\r\n`,
+        );
         req.write(Buffer.concat([head, Buffer.alloc(256 * 1024 - head.length, 0x41)]));
-        return { answer, finish: () => req.end(Buffer.concat([Buffer.alloc(256 * 1024, 0x41), Buffer.from('\n%%EOF\n\r\n--XX--\r\n')])) };
+        return {
+          answer,
+          finish: () =>
+            req.end(Buffer.concat([Buffer.alloc(256 * 1024, 0x41), Buffer.from('\n%%EOF\n\r\n--XX--\r\n')])),
+        };
       };
       const written = () => readdirSync(uploads).reduce((sum, name) => sum + statSync(join(uploads, name)).size, 0);
 
       const pdf = upload(Buffer.from('%PDF-1.4\n'));
-      await eventually(() => written() >= 128 * 1024, { timeoutMs: 10_000, what: 'the first part of the resume on the disk' });
+      await eventually(() => written() >= 128 * 1024, {
+        timeoutMs: 10_000,
+        what: 'the first part of the resume on the disk',
+      });
       pdf.finish();
       assert.equal(await pdf.answer, 201);
       assert.deepEqual(readdirSync(uploads), [], 'the stored upload left for the outbox');
@@ -206,38 +283,49 @@ describe('POST /api/applications against the sandbox', () => {
     });
 
     it('takes a resume of exactly the limit', async () => {
-      assert.equal((await send({ fields: validFields(campaign), resume: { bytes: files.pdfOfSize(1024 * 1024) } })).status, 201);
+      assert.equal(
+        (await send({ fields: validFields(campaign), resume: { bytes: files.pdfOfSize(1024 * 1024) } })).status,
+        201,
+      );
     });
 
     it('when a huge upload streams in without a length, answers 413 before the client has sent it all', async () => {
       const total = 48 * 1024 * 1024;
       let sent = 0;
-      const outcome = await new Promise<{ status: number; body: string; sentWhenAnswered: number }>((resolve, reject) => {
-        const req = request(`${world.proxyUrl}/api/applications`, {
-          method: 'POST',
-          headers: { 'content-type': 'multipart/form-data; boundary=XX', 'idempotency-key': crypto.randomUUID(), 'transfer-encoding': 'chunked' },
-        });
-        req.on('response', (res) => {
-          const sentWhenAnswered = sent;
-          let body = '';
-          res.on('data', (c: Buffer) => (body += c.toString()));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, body, sentWhenAnswered }));
-        });
-        req.on('error', reject);
-        req.write('--XX\r\nContent-Disposition: form-data; name="resume"; filename="cv.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.4\n');
-        const chunk = Buffer.alloc(64 * 1024, 0x41);
-        const pump = () => {
-          while (sent < total) {
-            sent += chunk.length;
-            if (!req.write(chunk)) {
-              req.once('drain', pump);
-              return;
+      const outcome = await new Promise<{ status: number; body: string; sentWhenAnswered: number }>(
+        (resolve, reject) => {
+          const req = request(`${world.proxyUrl}/api/applications`, {
+            method: 'POST',
+            headers: {
+              'content-type': 'multipart/form-data; boundary=XX',
+              'idempotency-key': crypto.randomUUID(),
+              'transfer-encoding': 'chunked',
+            },
+          });
+          req.on('response', (res) => {
+            const sentWhenAnswered = sent;
+            let body = '';
+            res.on('data', (c: Buffer) => (body += c.toString()));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body, sentWhenAnswered }));
+          });
+          req.on('error', reject);
+          req.write(
+            '--XX\r\nContent-Disposition: form-data; name="resume"; filename="cv.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.4\n',
+          );
+          const chunk = Buffer.alloc(64 * 1024, 0x41);
+          const pump = () => {
+            while (sent < total) {
+              sent += chunk.length;
+              if (!req.write(chunk)) {
+                req.once('drain', pump);
+                return;
+              }
             }
-          }
-          req.end('\r\n--XX--\r\n');
-        };
-        pump();
-      });
+            req.end('\r\n--XX--\r\n');
+          };
+          pump();
+        },
+      );
       assert.equal(outcome.status, 413);
       assert.equal(JSON.parse(outcome.body).code, 'file_too_large');
       assert.ok(outcome.sentWhenAnswered < total, `answered after ${outcome.sentWhenAnswered} of ${total} bytes`);
@@ -275,7 +363,11 @@ describe('POST /api/applications against the sandbox', () => {
       for (const [k, v] of Object.entries(validFields(campaign))) form.append(k, v);
       form.append('resume', new Blob([files.pdf()]), 'cv.pdf');
       form.append('photo', new Blob([files.png()]), 'me.png');
-      const response = await fetch(`${world.proxyUrl}/api/applications`, { method: 'POST', headers: { 'idempotency-key': crypto.randomUUID() }, body: form });
+      const response = await fetch(`${world.proxyUrl}/api/applications`, {
+        method: 'POST',
+        headers: { 'idempotency-key': crypto.randomUUID() },
+        body: form,
+      });
       assert.equal(response.status, 400);
       assert.equal(((await response.json()) as { code: string }).code, 'malformed_request');
     });
@@ -364,7 +456,10 @@ describe('POST /api/applications against the sandbox', () => {
       const key = crypto.randomUUID();
       await admin(world.sandbox, 'POST', '/faults', { count: 1, delay_ms: 800 });
       const first = send({ fields, key });
-      await eventually(async () => (await world.applications.outbox.list({ status: 'delivering' })).length > 0, { timeoutMs: 5000, what: 'the first request to be delivering' });
+      await eventually(async () => (await world.applications.outbox.list({ status: 'delivering' })).length > 0, {
+        timeoutMs: 5000,
+        what: 'the first request to be delivering',
+      });
       const second = await send({ fields, key });
       assert.equal(second.status, 409);
       assert.equal(second.body.code, 'idempotency_key_in_progress');
@@ -389,8 +484,16 @@ describe('POST /api/applications against the sandbox', () => {
       const second = await send({ fields: validFields(otherCampaign, email) });
       assert.equal(second.status, 201);
       assert.equal(upstreamApplicantCount(world.sandbox, email), 1);
-      assert.deepEqual(upstreamApplications(world.sandbox, email).map((a) => a.campaign_id).sort(), [campaign, otherCampaign].sort());
-      assert.equal((await world.applications.outbox.get(String(second.body.reference)))?.outcome, 'created_application');
+      assert.deepEqual(
+        upstreamApplications(world.sandbox, email)
+          .map((a) => a.campaign_id)
+          .sort(),
+        [campaign, otherCampaign].sort(),
+      );
+      assert.equal(
+        (await world.applications.outbox.get(String(second.body.reference)))?.outcome,
+        'created_application',
+      );
     });
 
     it('when the candidate already applied to this offer, answers 409 already_applied', async () => {
@@ -428,18 +531,38 @@ describe('POST /api/applications against the sandbox', () => {
   it('never puts a key, a token or an upstream error text in a response', () => {
     assert.ok(responses.length > 20);
     const all = responses.join('\n');
-    for (const secret of [DEMO_KEYS.jobboard.private_key, DEMO_KEYS.jobboard.secret_key, 'Bearer', 'eyJ', world.sandbox.url, 'Fault injected']) {
+    for (const secret of [
+      DEMO_KEYS.jobboard.private_key,
+      DEMO_KEYS.jobboard.secret_key,
+      'Bearer',
+      'eyJ',
+      world.sandbox.url,
+      'Fault injected',
+    ]) {
       assert.equal(all.includes(secret), false, `a response contains ${secret}`);
     }
   });
 
   it('logs the reference of each application, and no email, name, phone or letter', async () => {
-    const fields = { ...validFields(campaign), first_name: 'Zénobie', last_name: 'Quartermaine', phone_number: '7 77 66 55 44', cover_letter: 'Secret letter 9f3a' };
+    const fields = {
+      ...validFields(campaign),
+      first_name: 'Zénobie',
+      last_name: 'Quartermaine',
+      phone_number: '7 77 66 55 44',
+      cover_letter: 'Secret letter 9f3a',
+    };
     const answer = await send({ fields });
     assert.equal(answer.status, 201);
     const logs = world.logs.text();
     assert.ok(logs.includes(String(answer.body.reference)));
-    for (const personal of [fields.email!, 'Zénobie', 'Quartermaine', '7 77 66 55 44', 'Secret letter', '@example.org']) {
+    for (const personal of [
+      fields.email!,
+      'Zénobie',
+      'Quartermaine',
+      '7 77 66 55 44',
+      'Secret letter',
+      '@example.org',
+    ]) {
       assert.equal(logs.includes(personal), false, `the logs contain ${personal}`);
     }
   });
@@ -466,9 +589,16 @@ describe('POST /api/applications against the sandbox', () => {
       await send({ fields: { ...validFields(campaign), email: 'not-an-address' } }),
       await send({ fields: validFields(campaign), key: null }),
     ];
-    assert.deepEqual(answers.map((a) => a.status), [201, 201, 422, 400]);
+    assert.deepEqual(
+      answers.map((a) => a.status),
+      [201, 201, 422, 400],
+    );
     const after = await metrics();
-    assert.deepEqual(series.map((s) => after(s) - before(s)), [2, 2, 1, 1], series.join(', '));
+    assert.deepEqual(
+      series.map((s) => after(s) - before(s)),
+      [2, 2, 1, 1],
+      series.join(', '),
+    );
     assert.equal(after('outbox_depth'), 0);
   });
 });

@@ -9,7 +9,9 @@ import { apply, deliveredRow, fetch, startApplyWorld, validFields, BOARD_ORIGIN 
 import type { ApplyWorld } from './proxy-apply.test-support.ts';
 
 function commentsOf(world: ApplyWorld, applicationId: number): string[] {
-  return world.sandbox.context.db.all<{ content: string }>('SELECT content FROM comments WHERE application_id = ? ORDER BY id', applicationId).map((c) => c.content);
+  return world.sandbox.context.db
+    .all<{ content: string }>('SELECT content FROM comments WHERE application_id = ? ORDER BY id', applicationId)
+    .map((c) => c.content);
 }
 
 async function trackUtm(world: ApplyWorld): Promise<unknown> {
@@ -31,12 +33,20 @@ describe('campaign tracking (TRACK_UTM unset: on)', () => {
   });
 
   it('keeps the utm_* posted with the application and adds them to the comment the company reads', async () => {
-    const fields = { ...validFields(world.openCampaignIds[0]!), utm_source: 'newsletter', utm_medium: 'email', utm_campaign: 'printemps – café' };
+    const fields = {
+      ...validFields(world.openCampaignIds[0]!),
+      utm_source: 'newsletter',
+      utm_medium: 'email',
+      utm_campaign: 'printemps – café',
+    };
     const answer = await apply(world.proxyUrl, { fields });
     assert.equal(answer.status, 201, answer.text);
     const row = await deliveredRow(world, answer.body.reference);
     assert.deepEqual(row.utm, { utm_source: 'newsletter', utm_medium: 'email', utm_campaign: 'printemps – café' });
-    assert.deepEqual(commentsOf(world, row.upstream_application_id!), [validFields(0).cover_letter, 'Came from: utm_source="newsletter", utm_medium="email", utm_campaign="printemps – café"']);
+    assert.deepEqual(commentsOf(world, row.upstream_application_id!), [
+      validFields(0).cover_letter,
+      'Came from: utm_source="newsletter", utm_medium="email", utm_campaign="printemps – café"',
+    ]);
   });
 
   it('without any, sends only the cover letter, and keeps none', async () => {
@@ -58,12 +68,19 @@ describe('campaign tracking (TRACK_UTM unset: on)', () => {
     assert.equal(answer.status, 201, answer.text);
     const row = await deliveredRow(world, answer.body.reference);
     assert.deepEqual(row.utm, { utm_campaign: 'x, utm_medium=spoofed' });
-    assert.deepEqual(commentsOf(world, row.upstream_application_id!), [validFields(0).cover_letter, 'Came from: utm_campaign="x, utm_medium=spoofed"']);
+    assert.deepEqual(commentsOf(world, row.upstream_application_id!), [
+      validFields(0).cover_letter,
+      'Came from: utm_campaign="x, utm_medium=spoofed"',
+    ]);
     const logged = world.logs.lines.filter((line) => line.event === 'utm_dropped');
-    assert.deepEqual(logged.map((line) => [line.level, line.fields]), [[40, ['utm_medium: not_printable', 'utm_term: too_long', 'utm_content: not_printable']]]);
+    assert.deepEqual(
+      logged.map((line) => [line.level, line.fields]),
+      [[40, ['utm_medium: not_printable', 'utm_term: too_long', 'utm_content: not_printable']]],
+    );
     assert.doesNotMatch(JSON.stringify(logged), /xxxx|feed|evil/, 'the values are not logged');
     const metrics = await (await fetch(world.metricsUrl)).text();
-    for (const field of ['utm_medium', 'utm_term', 'utm_content']) assert.match(metrics, new RegExp(`^applications_utm_dropped_total\\{field="${field}"\\} 1$`, 'm'));
+    for (const field of ['utm_medium', 'utm_term', 'utm_content'])
+      assert.match(metrics, new RegExp(`^applications_utm_dropped_total\\{field="${field}"\\} 1$`, 'm'));
     assert.doesNotMatch(metrics, /applications_utm_dropped_total\{field="utm_campaign"\}/);
   });
 });
@@ -82,7 +99,11 @@ describe('campaign tracking off (TRACK_UTM=false)', () => {
   });
 
   it('ignores the utm_* posted, even bad ones: nothing kept, nothing in the comment', async () => {
-    const fields = { ...validFields(world.openCampaignIds[0]!), utm_source: 'newsletter', utm_content: 'bad\u0000value' };
+    const fields = {
+      ...validFields(world.openCampaignIds[0]!),
+      utm_source: 'newsletter',
+      utm_content: 'bad\u0000value',
+    };
     const answer = await apply(world.proxyUrl, { fields });
     assert.equal(answer.status, 201, answer.text);
     const row = await deliveredRow(world, answer.body.reference);

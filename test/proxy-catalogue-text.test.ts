@@ -23,9 +23,16 @@ for (const store of [SQLITE_STORE, await postgresStore()]) {
 
     /** An offer of one company, online on the board's channel. */
     async function publish(company: { private_key: string; secret_key: string }, name: string): Promise<number> {
-      const client = createClient({ baseUrl: world.sandbox.url, privateKey: company.private_key, secretKey: company.secret_key });
+      const client = createClient({
+        baseUrl: world.sandbox.url,
+        privateKey: company.private_key,
+        secretKey: company.secret_key,
+      });
       const { id } = await client.campaigns.create({ manage_name: 'text probe', name });
-      await admin(world.sandbox, 'PATCH', `/campaigns/${id}`, { status: 'online', channels: [DEMO_KEYS.jobboard.channel] });
+      await admin(world.sandbox, 'PATCH', `/campaigns/${id}`, {
+        status: 'online',
+        channels: [DEMO_KEYS.jobboard.channel],
+      });
       return id;
     }
     const nameOf = async (id: number) => {
@@ -54,10 +61,16 @@ for (const store of [SQLITE_STORE, await postgresStore()]) {
 
     it("answers 422 on the field for a candidate's text with a NUL or another control character", async () => {
       const [campaignId] = world.openCampaignIds;
-      for (const [field, value] of [['cover_letter', 'Dear team\u0000'], ['last_name', 'Love\u0001lace']] as const) {
+      for (const [field, value] of [
+        ['cover_letter', 'Dear team\u0000'],
+        ['last_name', 'Love\u0001lace'],
+      ] as const) {
         const answer = await apply(world.proxyUrl, { fields: { ...validFields(campaignId!), [field]: value } });
         assert.equal(answer.status, 422, answer.text);
-        assert.deepEqual((answer.body.errors as { field: string; code: string }[]).map((e) => [e.field, e.code]), [[field, 'invalid_value']]);
+        assert.deepEqual(
+          (answer.body.errors as { field: string; code: string }[]).map((e) => [e.field, e.code]),
+          [[field, 'invalid_value']],
+        );
       }
     });
 

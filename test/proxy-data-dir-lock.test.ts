@@ -29,16 +29,24 @@ interface Run {
 }
 
 function run(args: string[], env: Record<string, string>): Run {
-  const child = spawn(process.execPath, [CLI.sources, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI.sources, ...args], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<NodeJS.Signals | number | null>((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code)));
+  const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>
+    child.once('exit', (code, signal) => resolve(signal ?? code)),
+  );
   return { child, exited, out: () => stdout, err: () => stderr };
 }
 
-function outboxCommand(args: string[], dataDir: string): Promise<{ code: NodeJS.Signals | number | null; out: string; err: string }> {
+function outboxCommand(
+  args: string[],
+  dataDir: string,
+): Promise<{ code: NodeJS.Signals | number | null; out: string; err: string }> {
   const p = run(['outbox', ...args, '--data-dir', dataDir], {});
   return p.exited.then((code) => ({ code, out: p.out(), err: p.err() }));
 }
@@ -65,31 +73,35 @@ describe('one proxy per data directory', () => {
 
   const envFor = (dataDir: string) => proxyEnv(sandbox, dataDir, { LOG_LEVEL: 'silent' });
 
-  it('refuses a second proxy at start with the holder pid and exit code 1, leaving its uploads alone; after kill -9 of the holder a new one starts', TIMEOUT, async () => {
-    const dataDir = mkdtempSync(join(tmp, 'data-'));
-    const first = track(await startCli(CLI.sources, 'proxy', [], envFor(dataDir)));
-    assert.equal(readFileSync(join(dataDir, 'proxy.pid'), 'utf8').trim(), String(first.child.pid));
-    // An upload the first proxy is receiving: a proxy that started anyway would empty uploads/.
-    const inFlight = join(dataDir, 'uploads', 'in-flight.part');
-    writeFileSync(inFlight, '%PDF-1.4 half a resume');
+  it(
+    'refuses a second proxy at start with the holder pid and exit code 1, leaving its uploads alone; after kill -9 of the holder a new one starts',
+    TIMEOUT,
+    async () => {
+      const dataDir = mkdtempSync(join(tmp, 'data-'));
+      const first = track(await startCli(CLI.sources, 'proxy', [], envFor(dataDir)));
+      assert.equal(readFileSync(join(dataDir, 'proxy.pid'), 'utf8').trim(), String(first.child.pid));
+      // An upload the first proxy is receiving: a proxy that started anyway would empty uploads/.
+      const inFlight = join(dataDir, 'uploads', 'in-flight.part');
+      writeFileSync(inFlight, '%PDF-1.4 half a resume');
 
-    const second = track(run(['proxy'], envFor(dataDir)));
-    assert.equal(await second.exited, 1);
-    assert.equal(
-      second.err().trim(),
-      `Another proxy (pid ${first.child.pid}) is using the data directory ${dataDir}: stop it, or give this one another DATA_DIR.`,
-    );
-    assert.ok(existsSync(inFlight), "the refused proxy left the holder's uploads alone");
-    assert.equal((await fetch(`${first.url}/healthz`)).status, 200, 'the holder still serves');
+      const second = track(run(['proxy'], envFor(dataDir)));
+      assert.equal(await second.exited, 1);
+      assert.equal(
+        second.err().trim(),
+        `Another proxy (pid ${first.child.pid}) is using the data directory ${dataDir}: stop it, or give this one another DATA_DIR.`,
+      );
+      assert.ok(existsSync(inFlight), "the refused proxy left the holder's uploads alone");
+      assert.equal((await fetch(`${first.url}/healthz`)).status, 200, 'the holder still serves');
 
-    first.child.kill('SIGKILL');
-    assert.equal(await first.exited, 'SIGKILL');
-    const third = track(await startCli(CLI.sources, 'proxy', [], envFor(dataDir)));
-    assert.equal((await fetch(`${third.url}/healthz`)).status, 200);
-    assert.equal(readFileSync(join(dataDir, 'proxy.pid'), 'utf8').trim(), String(third.child.pid));
-    third.child.kill('SIGTERM');
-    assert.equal(await third.exited, 0);
-  });
+      first.child.kill('SIGKILL');
+      assert.equal(await first.exited, 'SIGKILL');
+      const third = track(await startCli(CLI.sources, 'proxy', [], envFor(dataDir)));
+      assert.equal((await fetch(`${third.url}/healthz`)).status, 200);
+      assert.equal(readFileSync(join(dataDir, 'proxy.pid'), 'utf8').trim(), String(third.child.pid));
+      third.child.kill('SIGTERM');
+      assert.equal(await third.exited, 0);
+    },
+  );
 
   it('frees the directory on a clean stop (SIGTERM): proxy.pid is gone and a new proxy starts', TIMEOUT, async () => {
     const dataDir = mkdtempSync(join(tmp, 'data-'));
@@ -104,42 +116,57 @@ describe('one proxy per data directory', () => {
     assert.equal(await next.exited, 0);
   });
 
-  it('keeps the outbox commands working beside a running proxy (list, retry, erase, purge-delivered)', TIMEOUT, async () => {
-    const dataDir = mkdtempSync(join(tmp, 'data-'));
-    const outbox = new SqliteApplicationStore({ dataDir, owner: 'test' });
-    const seed = { 'dead-1': 'grace@example.org', 'dead-2': 'ada@example.org', 'done-1': 'grace@example.org' };
-    for (const [reference, email] of Object.entries(seed)) {
-      await outbox.enqueue(
-        { reference, campaign_id: 7, company_id: 1, payload: { applicant: { email } }, resume: uploadedResume(dataDir, Buffer.from('%PDF-1.4')), resume_type: 'pdf' },
-        { deadLetterAfterMs: 3_600_000, emailBucket: { bucket: emailBucket(email), windowMs: DAY } },
+  it(
+    'keeps the outbox commands working beside a running proxy (list, retry, erase, purge-delivered)',
+    TIMEOUT,
+    async () => {
+      const dataDir = mkdtempSync(join(tmp, 'data-'));
+      const outbox = new SqliteApplicationStore({ dataDir, owner: 'test' });
+      const seed = { 'dead-1': 'grace@example.org', 'dead-2': 'ada@example.org', 'done-1': 'grace@example.org' };
+      for (const [reference, email] of Object.entries(seed)) {
+        await outbox.enqueue(
+          {
+            reference,
+            campaign_id: 7,
+            company_id: 1,
+            payload: { applicant: { email } },
+            resume: uploadedResume(dataDir, Buffer.from('%PDF-1.4')),
+            resume_type: 'pdf',
+          },
+          { deadLetterAfterMs: 3_600_000, emailBucket: { bucket: emailBucket(email), windowMs: DAY } },
+        );
+      }
+      for (const reference of ['dead-1', 'dead-2']) {
+        const lease = await claimed(outbox, reference, 1000);
+        await outbox.markDead(lease, 'expired', 'service_unavailable (503)');
+      }
+      const done1Lease = await claimed(outbox, 'done-1', 1000);
+      await outbox.markDelivered(done1Lease, 'created_applicant', { applicantId: 1, applicationId: 2 });
+      await outbox.close();
+      const proxy = track(await startCli(CLI.sources, 'proxy', [], envFor(dataDir)));
+
+      const list = await outboxCommand(['list'], dataDir);
+      assert.equal(list.code, 0, list.err);
+      assert.match(list.out, /dead-1\s+dead\s+7/);
+      const purge = await outboxCommand(['purge-delivered'], dataDir);
+      assert.equal(purge.code, 0, purge.err);
+      assert.match(purge.out, /Deleted 1 delivered or refused application/);
+      // Erased before anything is retried: the running proxy delivers a retried application within its next poll.
+      const erase = await outboxCommand(['erase', '--email', 'grace@example.org'], dataDir);
+      assert.equal(erase.code, 0, erase.err);
+      assert.match(erase.out, /dead-1/);
+      const retry = await outboxCommand(['retry', 'dead-2'], dataDir);
+      assert.equal(retry.code, 0, retry.err);
+      assert.match(retry.out, /dead-2 queued/);
+
+      assert.equal((await fetch(`${proxy.url}/healthz`)).status, 200, 'the proxy still serves');
+      assert.equal(
+        readFileSync(join(dataDir, 'proxy.pid'), 'utf8').trim(),
+        String(proxy.child.pid),
+        'and still holds the directory',
       );
-    }
-    for (const reference of ['dead-1', 'dead-2']) {
-      const lease = await claimed(outbox, reference, 1000);
-      await outbox.markDead(lease, 'expired', 'service_unavailable (503)');
-    }
-    const done1Lease = await claimed(outbox, 'done-1', 1000);
-    await outbox.markDelivered(done1Lease, 'created_applicant', { applicantId: 1, applicationId: 2 });
-    await outbox.close();
-    const proxy = track(await startCli(CLI.sources, 'proxy', [], envFor(dataDir)));
-
-    const list = await outboxCommand(['list'], dataDir);
-    assert.equal(list.code, 0, list.err);
-    assert.match(list.out, /dead-1\s+dead\s+7/);
-    const purge = await outboxCommand(['purge-delivered'], dataDir);
-    assert.equal(purge.code, 0, purge.err);
-    assert.match(purge.out, /Deleted 1 delivered or refused application/);
-    // Erased before anything is retried: the running proxy delivers a retried application within its next poll.
-    const erase = await outboxCommand(['erase', '--email', 'grace@example.org'], dataDir);
-    assert.equal(erase.code, 0, erase.err);
-    assert.match(erase.out, /dead-1/);
-    const retry = await outboxCommand(['retry', 'dead-2'], dataDir);
-    assert.equal(retry.code, 0, retry.err);
-    assert.match(retry.out, /dead-2 queued/);
-
-    assert.equal((await fetch(`${proxy.url}/healthz`)).status, 200, 'the proxy still serves');
-    assert.equal(readFileSync(join(dataDir, 'proxy.pid'), 'utf8').trim(), String(proxy.child.pid), 'and still holds the directory');
-    proxy.child.kill('SIGTERM');
-    assert.equal(await proxy.exited, 0);
-  });
+      proxy.child.kill('SIGTERM');
+      assert.equal(await proxy.exited, 0);
+    },
+  );
 });

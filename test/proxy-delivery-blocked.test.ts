@@ -15,7 +15,15 @@ import { DEMO_KEYS, startSandbox } from '../server/sandbox/index.ts';
 import { captureLogs } from '../server/test/logs.ts';
 import { eventually } from '../server/test/poll.ts';
 import { admin } from '../server/test/sandbox-admin.ts';
-import { FAST_DELIVERY, apply, fetch, proxyEnv, queuedWhileServiceDown, startApplyWorld, validFields } from './proxy-apply.test-support.ts';
+import {
+  FAST_DELIVERY,
+  apply,
+  fetch,
+  proxyEnv,
+  queuedWhileServiceDown,
+  startApplyWorld,
+  validFields,
+} from './proxy-apply.test-support.ts';
 import type { ApplyWorld } from './proxy-apply.test-support.ts';
 
 const HOUR = 60 * 60 * 1000;
@@ -40,12 +48,19 @@ describe('when the service refuses the keys in a way no retry can fix, mid-run',
     const { reference } = await queuedWhileServiceDown(world, campaignId);
 
     // The keys lose applicants_write; the service answers again; the row is past its dead-letter time.
-    sandbox.context.db.run('UPDATE api_clients SET scopes = ? WHERE private_key = ?', JSON.stringify(['campaigns_read', 'applications_read', 'applications_write']), DEMO_KEYS.jobboard.private_key);
+    sandbox.context.db.run(
+      'UPDATE api_clients SET scopes = ? WHERE private_key = ?',
+      JSON.stringify(['campaigns_read', 'applications_read', 'applications_write']),
+      DEMO_KEYS.jobboard.private_key,
+    );
     sandbox.context.tokens.clear();
     await admin(sandbox, 'POST', '/faults', { count: 0 });
     offsetMs = (world.config.deadLetterAfterHours + 1) * HOUR;
 
-    await eventually(async () => world.applications.blocked()?.reason === 'missing_scope', { timeoutMs: 10_000, what: 'delivery blocked by missing_scope' });
+    await eventually(async () => world.applications.blocked()?.reason === 'missing_scope', {
+      timeoutMs: 10_000,
+      what: 'delivery blocked by missing_scope',
+    });
     const blockedAt = (await world.applications.outbox.get(reference))!;
     assert.equal(blockedAt.status, 'pending', 'not dead-lettered, though past its dead-letter time');
 
@@ -84,7 +99,12 @@ describe("when the service could not be reached at start, and the keys turn out 
     const dataDir = mkdtempSync(join(tmpdir(), 'jbc-blocked-'));
     // Every request fails while the proxy starts: its check proves nothing, and it starts.
     await admin(sandbox, 'POST', '/faults', { count: 1_000_000, status: 503 });
-    const config = loadProxyConfig(proxyEnv(sandbox, dataDir, { UPSTREAM_PRIVATE_KEY: DEMO_KEYS.company.private_key, UPSTREAM_SECRET_KEY: DEMO_KEYS.company.secret_key }));
+    const config = loadProxyConfig(
+      proxyEnv(sandbox, dataDir, {
+        UPSTREAM_PRIVATE_KEY: DEMO_KEYS.company.private_key,
+        UPSTREAM_SECRET_KEY: DEMO_KEYS.company.secret_key,
+      }),
+    );
     const logs = captureLogs();
     const proxy = await startProxy({
       config,
@@ -97,10 +117,15 @@ describe("when the service could not be reached at start, and the keys turn out 
     try {
       assert.equal(logs.lines.filter((line) => line.event === 'upstream_unverified').length, 1);
       await admin(sandbox, 'POST', '/faults', { count: 0 });
-      await eventually(async () => (await fetch(`${proxy.url}/readyz`)).status === 503 && proxy.applications.blocked()?.reason === 'wrong_client_kind', {
-        timeoutMs: 15_000,
-        what: 'delivery blocked by wrong_client_kind',
-      });
+      await eventually(
+        async () =>
+          (await fetch(`${proxy.url}/readyz`)).status === 503 &&
+          proxy.applications.blocked()?.reason === 'wrong_client_kind',
+        {
+          timeoutMs: 15_000,
+          what: 'delivery blocked by wrong_client_kind',
+        },
+      );
       const refused = await apply(proxy.url, { fields: validFields(1) });
       assert.equal(refused.status, 503, refused.text);
       assert.equal(refused.body.code, 'delivery_blocked');

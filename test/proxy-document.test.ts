@@ -7,13 +7,30 @@ import { pdf } from '../server/test/files.ts';
 import { BOARD_ORIGIN, apply, fetch, startApplyWorld, uniqueEmail, validFields } from './proxy-apply.test-support.ts';
 import type { ApplyWorld } from './proxy-apply.test-support.ts';
 
-type Schema = { type?: string; format?: string; enum?: string[]; pattern?: string; examples?: string[]; maximum?: number; minLength?: number; description?: string };
+type Schema = {
+  type?: string;
+  format?: string;
+  enum?: string[];
+  pattern?: string;
+  examples?: string[];
+  maximum?: number;
+  minLength?: number;
+  description?: string;
+};
 type Parameter = { name: string; in: string; required?: boolean; schema: Schema };
 type Operation = { parameters?: Parameter[]; responses?: Record<string, { description: string }> };
 interface ProxyDocument {
   info: { description: string };
   paths: Record<string, Record<string, Operation>>;
-  components: { schemas: { ApplicationForm: { required: string[]; properties: Record<string, Schema>; dependentRequired?: Record<string, string[]> } } };
+  components: {
+    schemas: {
+      ApplicationForm: {
+        required: string[];
+        properties: Record<string, Schema>;
+        dependentRequired?: Record<string, string[]>;
+      };
+    };
+  };
 }
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
@@ -73,7 +90,10 @@ describe("the proxy's OpenAPI document", () => {
     try {
       const own = (await (await fetch(`${board.proxyUrl}/api/openapi.json`)).json()) as ProxyDocument;
       const form = own.components.schemas.ApplicationForm;
-      assert.deepEqual([...form.required].sort(), ['campaign_id', 'email', 'first_name', 'last_name', 'phone_code', 'phone_number', 'resume'].sort());
+      assert.deepEqual(
+        [...form.required].sort(),
+        ['campaign_id', 'email', 'first_name', 'last_name', 'phone_code', 'phone_number', 'resume'].sort(),
+      );
       assert.equal(form.properties.bio_url, undefined);
 
       const answer = await postSmallestForm(board, own);
@@ -122,12 +142,24 @@ describe("the proxy's OpenAPI document", () => {
     assert.equal(unknown.headers.get('allow'), null);
   });
 
-  it("gives every offer id the bounds the proxy reads: up to 2^53 − 1 is an id (unknown: 404), one more is refused", async () => {
+  it('gives every offer id the bounds the proxy reads: up to 2^53 − 1 is an id (unknown: 404), one more is refused', async () => {
     const ids: [string, string, (id: string) => Promise<number>][] = [
       ['/api/campaigns/{id}', 'id', async (id) => (await fetch(`${world.proxyUrl}/api/campaigns/${id}`)).status],
-      ['/api/campaigns/{id}/jobposting', 'id', async (id) => (await fetch(`${world.proxyUrl}/api/campaigns/${id}/jobposting`)).status],
-      ['/embed/campaigns/head', 'offer', async (id) => (await fetch(`${world.proxyUrl}/embed/campaigns/head?offer=${id}`)).status],
-      ['/embed/campaigns', 'offer', async (id) => (await fetch(`${world.proxyUrl}/embed/campaigns?offer=${id}`)).status],
+      [
+        '/api/campaigns/{id}/jobposting',
+        'id',
+        async (id) => (await fetch(`${world.proxyUrl}/api/campaigns/${id}/jobposting`)).status,
+      ],
+      [
+        '/embed/campaigns/head',
+        'offer',
+        async (id) => (await fetch(`${world.proxyUrl}/embed/campaigns/head?offer=${id}`)).status,
+      ],
+      [
+        '/embed/campaigns',
+        'offer',
+        async (id) => (await fetch(`${world.proxyUrl}/embed/campaigns?offer=${id}`)).status,
+      ],
     ];
     const schemas: [string, Schema, (id: string) => Promise<number>][] = ids.map(([path, name, send]) => [
       `${name} of ${path}`,
@@ -140,7 +172,11 @@ describe("the proxy's OpenAPI document", () => {
       async (id) => (await apply(world.proxyUrl, { fields: { ...validFields(1), campaign_id: id } })).status,
     ]);
     for (const [what, schema, send] of schemas) {
-      assert.deepEqual({ type: schema.type, maximum: schema.maximum }, { type: 'integer', maximum: Number.MAX_SAFE_INTEGER }, what);
+      assert.deepEqual(
+        { type: schema.type, maximum: schema.maximum },
+        { type: 'integer', maximum: Number.MAX_SAFE_INTEGER },
+        what,
+      );
       assert.equal(await send(String(Number.MAX_SAFE_INTEGER)), 404, `${what}: the largest id is read as an id`);
       const above = await send('9007199254740993');
       assert.ok(above >= 400 && above < 500, `${what}: an id above the largest is refused (answered ${above})`);
@@ -154,10 +190,13 @@ describe("the proxy's OpenAPI document", () => {
     const { phone_code: _code, ...withoutCode } = validFields(world.openCampaignIds[0] as number);
     const answer = await apply(world.proxyUrl, { fields: withoutCode });
     assert.equal(answer.status, 422);
-    assert.deepEqual((answer.body.errors as { field: string }[]).map((e) => e.field), ['phone_code']);
+    assert.deepEqual(
+      (answer.body.errors as { field: string }[]).map((e) => e.field),
+      ['phone_code'],
+    );
   });
 
-  it("says a required resume is not empty and is read from its bytes, as the proxy answers 422 and 415", async () => {
+  it('says a required resume is not empty and is read from its bytes, as the proxy answers 422 and 415', async () => {
     const form = document.components.schemas.ApplicationForm;
     const responses = document.paths['/api/applications']?.post?.responses ?? {};
     assert.equal(form.properties.resume?.minLength, 1);
@@ -167,8 +206,14 @@ describe("the proxy's OpenAPI document", () => {
     const fields = () => validFields(world.openCampaignIds[0] as number);
     const empty = await apply(world.proxyUrl, { fields: fields(), resume: { bytes: Buffer.alloc(0) } });
     assert.equal(empty.status, 422);
-    assert.deepEqual((empty.body.errors as { field: string }[]).map((e) => e.field), ['resume']);
-    const text = await apply(world.proxyUrl, { fields: fields(), resume: { bytes: Buffer.from('not a resume at all, just words'), type: 'application/pdf' } });
+    assert.deepEqual(
+      (empty.body.errors as { field: string }[]).map((e) => e.field),
+      ['resume'],
+    );
+    const text = await apply(world.proxyUrl, {
+      fields: fields(),
+      resume: { bytes: Buffer.from('not a resume at all, just words'), type: 'application/pdf' },
+    });
     assert.equal(text.status, 415);
   });
 });

@@ -18,7 +18,10 @@ const CLI = new URL('../server/cli.ts', import.meta.url).pathname;
 const skipPostgres = skipWithoutPostgres();
 const databaseUrl = skipPostgres === false ? await freshDatabase() : undefined;
 
-function migrate(env: Record<string, string>, args: string[] = []): Promise<{ code: number; stdout: string; stderr: string }> {
+function migrate(
+  env: Record<string, string>,
+  args: string[] = [],
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const { DATABASE_URL: _inherited, ...base } = process.env;
   return new Promise((resolve) => {
     execFile(process.execPath, [CLI, 'migrate', ...args], { env: { ...base, ...env } }, (error, stdout, stderr) => {
@@ -42,8 +45,14 @@ describe('jobboard-connector migrate', () => {
     const dir = newDir();
     const first = await migrate({ DATA_DIR: dir });
     assert.equal(first.code, 0, first.stderr);
-    assert.match(first.stdout, new RegExp(`outbox\\.db: applied ${SQLITE_MIGRATIONS.length} migrations:\\n {2}1 outbox, idempotency keys and rate counters\\n {2}2 resumes as files.*\\n {2}3 the fencing token of delivery leases`));
-    for (const m of SQLITE_MIGRATIONS) assert.ok(first.stdout.includes(`  ${m.version} ${m.name}`), `migration ${m.version} is listed`);
+    assert.match(
+      first.stdout,
+      new RegExp(
+        `outbox\\.db: applied ${SQLITE_MIGRATIONS.length} migrations:\\n {2}1 outbox, idempotency keys and rate counters\\n {2}2 resumes as files.*\\n {2}3 the fencing token of delivery leases`,
+      ),
+    );
+    for (const m of SQLITE_MIGRATIONS)
+      assert.ok(first.stdout.includes(`  ${m.version} ${m.name}`), `migration ${m.version} is listed`);
     const second = await migrate({}, ['--data-dir', dir]);
     assert.equal(second.code, 0, second.stderr);
     assert.match(second.stdout, new RegExp(`up to date \\(schema version ${SQLITE_MIGRATIONS.at(-1)!.version}\\)`));
@@ -64,12 +73,19 @@ describe('jobboard-connector migrate', () => {
     const run = await migrate({ DATA_DIR: dir });
     assert.equal(run.code, 0, run.stderr);
     const check = new DatabaseSync(join(dir, 'outbox.db'), { readOnly: true });
-    assert.deepEqual({ ...check.prepare('SELECT reference, payload, status FROM outbox').get() }, {
-      reference: 'kept',
-      payload: '{"applicant":{"email":"ada@example.org"}}',
-      status: 'pending',
-    });
-    assert.equal(check.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'idempotency_keys'").get()?.n, 1, 'the tables it lacked were created');
+    assert.deepEqual(
+      { ...check.prepare('SELECT reference, payload, status FROM outbox').get() },
+      {
+        reference: 'kept',
+        payload: '{"applicant":{"email":"ada@example.org"}}',
+        status: 'pending',
+      },
+    );
+    assert.equal(
+      check.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'idempotency_keys'").get()?.n,
+      1,
+      'the tables it lacked were created',
+    );
     check.close();
   });
 
@@ -79,26 +95,42 @@ describe('jobboard-connector migrate', () => {
     assert.match(run.stderr, /DATABASE_URL must be a PostgreSQL URL, like postgres:\/\//);
   });
 
-  it('on DATABASE_URL, applies once even when two run at the same time, and records it', { skip: skipPostgres }, async () => {
-    // A password in the URL (the test server trusts local users and ignores it) must not be printed.
-    const withPassword = new URL(databaseUrl!);
-    withPassword.password = 'pw-not-printed';
-    const env = { DATA_DIR: newDir(), DATABASE_URL: withPassword.toString() };
-    const runs = await Promise.all([migrate(env), migrate(env)]);
-    for (const run of runs) assert.equal(run.code, 0, run.stderr);
-    const outputs = runs.map((r) => r.stdout).sort();
-    const listed = POSTGRES_MIGRATIONS.map(({ version, name }) => `  ${version} ${name}`).join('\n');
-    assert.ok(outputs[0]!.includes(`applied ${POSTGRES_MIGRATIONS.length} migrations:\n${listed}`), outputs[0]!);
-    assert.ok(outputs[0]!.includes('  2 the upstream request budget and the catalogue copy shared by every instance\n  3 the fencing token of delivery leases'));
-    assert.ok(outputs[1]!.includes(`up to date (schema version ${POSTGRES_MIGRATIONS.at(-1)!.version})`), outputs[1]!);
-    assert.equal(outputs.join('').includes('pw-not-printed'), false, 'no password in what it prints');
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
-    try {
-      const { rows } = await client.query<{ version: number; name: string }>('SELECT version, name FROM schema_migrations ORDER BY version');
-      assert.deepEqual(rows, POSTGRES_MIGRATIONS.map(({ version, name }) => ({ version, name })));
-    } finally {
-      await client.end();
-    }
-  });
+  it(
+    'on DATABASE_URL, applies once even when two run at the same time, and records it',
+    { skip: skipPostgres },
+    async () => {
+      // A password in the URL (the test server trusts local users and ignores it) must not be printed.
+      const withPassword = new URL(databaseUrl!);
+      withPassword.password = 'pw-not-printed';
+      const env = { DATA_DIR: newDir(), DATABASE_URL: withPassword.toString() };
+      const runs = await Promise.all([migrate(env), migrate(env)]);
+      for (const run of runs) assert.equal(run.code, 0, run.stderr);
+      const outputs = runs.map((r) => r.stdout).sort();
+      const listed = POSTGRES_MIGRATIONS.map(({ version, name }) => `  ${version} ${name}`).join('\n');
+      assert.ok(outputs[0]!.includes(`applied ${POSTGRES_MIGRATIONS.length} migrations:\n${listed}`), outputs[0]!);
+      assert.ok(
+        outputs[0]!.includes(
+          '  2 the upstream request budget and the catalogue copy shared by every instance\n  3 the fencing token of delivery leases',
+        ),
+      );
+      assert.ok(
+        outputs[1]!.includes(`up to date (schema version ${POSTGRES_MIGRATIONS.at(-1)!.version})`),
+        outputs[1]!,
+      );
+      assert.equal(outputs.join('').includes('pw-not-printed'), false, 'no password in what it prints');
+      const client = new pg.Client({ connectionString: databaseUrl });
+      await client.connect();
+      try {
+        const { rows } = await client.query<{ version: number; name: string }>(
+          'SELECT version, name FROM schema_migrations ORDER BY version',
+        );
+        assert.deepEqual(
+          rows,
+          POSTGRES_MIGRATIONS.map(({ version, name }) => ({ version, name })),
+        );
+      } finally {
+        await client.end();
+      }
+    },
+  );
 });

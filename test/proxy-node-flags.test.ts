@@ -15,7 +15,8 @@ import { fetch, proxyEnv } from './proxy-apply.test-support.ts';
 const TIMEOUT = { timeout: 60_000 };
 
 /** The command line the process with this pid runs now. */
-const commandLine = (pid: number) => execFileSync('ps', ['-o', 'args=', '-p', String(pid)], { encoding: 'utf8' }).trim();
+const commandLine = (pid: number) =>
+  execFileSync('ps', ['-o', 'args=', '-p', String(pid)], { encoding: 'utf8' }).trim();
 
 describe('the proxy command and its Node flags', () => {
   let sandbox: RunningSandbox;
@@ -32,10 +33,16 @@ describe('the proxy command and its Node flags', () => {
 
   it('runs with a young generation of at most 2 × 2 MiB, in the process it was started as', TIMEOUT, async () => {
     const metricsPort = await freePort();
-    const proxy = await startCli(CLI.sources, 'proxy', [], proxyEnv(sandbox, mkdtempSync(join(tmp, 'data-')), { METRICS_PORT: String(metricsPort), LOG_LEVEL: 'silent' }));
+    const proxy = await startCli(
+      CLI.sources,
+      'proxy',
+      [],
+      proxyEnv(sandbox, mkdtempSync(join(tmp, 'data-')), { METRICS_PORT: String(metricsPort), LOG_LEVEL: 'silent' }),
+    );
     try {
       // The pid a supervisor started is still the proxy's: its signals reach it.
-      for (const flag of PROXY_NODE_FLAGS) assert.ok(commandLine(proxy.pid).includes(flag), `${flag} missing from: ${commandLine(proxy.pid)}`);
+      for (const flag of PROXY_NODE_FLAGS)
+        assert.ok(commandLine(proxy.pid).includes(flag), `${flag} missing from: ${commandLine(proxy.pid)}`);
       // Startup and the catalogue's sync grow Node's default young generation to 32 MiB.
       for (let i = 0; i < 200; i++) await (await fetch(`${proxy.url}/api/campaigns`)).arrayBuffer();
       const page = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
@@ -48,10 +55,22 @@ describe('the proxy command and its Node flags', () => {
   });
 
   it('leaves the young generation as an operator sized it in NODE_OPTIONS', TIMEOUT, async () => {
-    const proxy = await startCli(CLI.sources, 'proxy', [], proxyEnv(sandbox, mkdtempSync(join(tmp, 'data-')), { NODE_OPTIONS: '--max-semi-space-size=8', LOG_LEVEL: 'silent' }));
+    const proxy = await startCli(
+      CLI.sources,
+      'proxy',
+      [],
+      proxyEnv(sandbox, mkdtempSync(join(tmp, 'data-')), {
+        NODE_OPTIONS: '--max-semi-space-size=8',
+        LOG_LEVEL: 'silent',
+      }),
+    );
     try {
       assert.ok((await fetch(`${proxy.url}/api/campaigns`)).ok);
-      for (const flag of PROXY_NODE_FLAGS) assert.ok(!commandLine(proxy.pid).includes(flag), `restarted although NODE_OPTIONS sized the young generation: ${commandLine(proxy.pid)}`);
+      for (const flag of PROXY_NODE_FLAGS)
+        assert.ok(
+          !commandLine(proxy.pid).includes(flag),
+          `restarted although NODE_OPTIONS sized the young generation: ${commandLine(proxy.pid)}`,
+        );
     } finally {
       await stopCli(proxy);
     }

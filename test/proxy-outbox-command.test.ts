@@ -38,7 +38,14 @@ describe('jobboard-connector outbox', () => {
     const outbox = new SqliteApplicationStore({ dataDir: dir, owner: 'test' });
     for (const reference of ['dead-1', 'done-1', 'wait-1']) {
       await outbox.enqueue(
-        { reference, campaign_id: 7, company_id: 1, payload: { applicant: { email: 'grace@example.org' } }, resume: uploadedResume(dir, Buffer.from('%PDF-1.4')), resume_type: 'pdf' },
+        {
+          reference,
+          campaign_id: 7,
+          company_id: 1,
+          payload: { applicant: { email: 'grace@example.org' } },
+          resume: uploadedResume(dir, Buffer.from('%PDF-1.4')),
+          resume_type: 'pdf',
+        },
         { deadLetterAfterMs: 3_600_000, emailBucket: { bucket: emailBucket('grace@example.org'), windowMs: DAY } },
       );
     }
@@ -83,19 +90,28 @@ describe('jobboard-connector outbox', () => {
   });
 
   it('refuses to retry a delivered or unknown application, saying why', async () => {
-    await assert.rejects(run(['retry', 'done-1', '--data-dir', dir]), /is delivered: only dead or waiting applications/);
+    await assert.rejects(
+      run(['retry', 'done-1', '--data-dir', dir]),
+      /is delivered: only dead or waiting applications/,
+    );
     await assert.rejects(run(['retry', 'nope', '--data-dir', dir]), /No application nope/);
   });
 
   it('purges delivered applications only', async () => {
-    assert.match(await run(['purge-delivered', '--data-dir', dir]), /Deleted 1 delivered or refused application from the outbox/);
+    assert.match(
+      await run(['purge-delivered', '--data-dir', dir]),
+      /Deleted 1 delivered or refused application from the outbox/,
+    );
     const out = await run(['list', '--data-dir', dir]);
     assert.equal(out.includes('done-1'), false);
     assert.ok(out.includes('dead-1') && out.includes('wait-1'));
   });
 
   it('says where it looked when there is no outbox', async () => {
-    await assert.rejects(run(['list', '--data-dir', join(dir, 'missing')]), /No outbox in .*missing.*--data-dir or DATA_DIR/);
+    await assert.rejects(
+      run(['list', '--data-dir', join(dir, 'missing')]),
+      /No outbox in .*missing.*--data-dir or DATA_DIR/,
+    );
   });
 
   it('names an unknown command and a wrong status', async () => {
@@ -113,18 +129,30 @@ describe('jobboard-connector outbox', () => {
     assert.match(out, /wait-1 .* until delivered/);
     assert.match(out, /done-1 .* none/);
     const json = (await withRetention('7', () => run(['list', '--json', '--data-dir', dir])))
-      .trim().split('\n').map((line) => JSON.parse(line) as { reference: string; personal_data: boolean; erase_after: number | null });
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { reference: string; personal_data: boolean; erase_after: number | null });
     const byRef = Object.fromEntries(json.map((row) => [row.reference, row]));
     assert.deepEqual([byRef['dead-1']?.personal_data, byRef['dead-1']?.erase_after], [true, endedAt + 7 * DAY]);
     assert.deepEqual([byRef['wait-1']?.personal_data, byRef['wait-1']?.erase_after], [true, null]);
     assert.deepEqual([byRef['done-1']?.personal_data, byRef['done-1']?.erase_after], [false, null]);
-    await assert.rejects(withRetention('0', () => run(['list', '--data-dir', dir])), /PERSONAL_DATA_RETENTION_DAYS must be a whole number of days, at least 1/);
+    await assert.rejects(
+      withRetention('0', () => run(['list', '--data-dir', dir])),
+      /PERSONAL_DATA_RETENTION_DAYS must be a whole number of days, at least 1/,
+    );
   });
 
   it("erase --email removes one person's data, not others', and an erased application can no longer be retried", async () => {
     let outbox = new SqliteApplicationStore({ dataDir: dir, owner: 'setup' });
     await outbox.enqueue(
-      { reference: 'ada-1', campaign_id: 7, company_id: 1, payload: { applicant: { email: 'ada@example.org' } }, resume: uploadedResume(dir, Buffer.from('%PDF-1.4')), resume_type: 'pdf' },
+      {
+        reference: 'ada-1',
+        campaign_id: 7,
+        company_id: 1,
+        payload: { applicant: { email: 'ada@example.org' } },
+        resume: uploadedResume(dir, Buffer.from('%PDF-1.4')),
+        resume_type: 'pdf',
+      },
       { deadLetterAfterMs: 3_600_000, emailBucket: { bucket: emailBucket('ada@example.org'), windowMs: DAY } },
     );
     await outbox.close();
@@ -138,19 +166,28 @@ describe('jobboard-connector outbox', () => {
 
     outbox = new SqliteApplicationStore({ dataDir: dir, owner: 'check' });
     for (const reference of ['dead-1', 'wait-1']) {
-      const row = (await outbox.get(reference));
+      const row = await outbox.get(reference);
       assert.deepEqual([row?.payload, row?.resume_bytes, row?.erased_by], [null, null, 'request']);
     }
-    assert.deepEqual([(await outbox.get('wait-1'))?.status, (await outbox.get('wait-1'))?.outcome], ['rejected', 'erased']);
+    assert.deepEqual(
+      [(await outbox.get('wait-1'))?.status, (await outbox.get('wait-1'))?.outcome],
+      ['rejected', 'erased'],
+    );
     assert.equal((await outbox.get('ada-1'))?.payload?.applicant.email, 'ada@example.org');
     assert.notEqual((await outbox.get('ada-1'))?.resume_bytes, null);
     assert.equal((await outbox.peekRate(emailBucket('grace@example.org'), DAY)).count, 0);
     assert.equal((await outbox.peekRate(emailBucket('ada@example.org'), DAY)).count, 1);
     await outbox.close();
 
-    await assert.rejects(run(['retry', 'dead-1', '--data-dir', dir]), /dead-1 cannot be retried: its personal data was erased on .* at an erasure request/);
+    await assert.rejects(
+      run(['retry', 'dead-1', '--data-dir', dir]),
+      /dead-1 cannot be retried: its personal data was erased on .* at an erasure request/,
+    );
     assert.match(await run(['list', '--data-dir', dir]), /dead-1 .* erased \S+ \(request\)/);
-    assert.match(await run(['erase', '--email', 'grace@example.org', '--data-dir', dir]), /Nothing held for that address/);
+    assert.match(
+      await run(['erase', '--email', 'grace@example.org', '--data-dir', dir]),
+      /Nothing held for that address/,
+    );
   });
 
   it('erase --json answers the references and counts', async () => {
@@ -168,7 +205,10 @@ describe('jobboard-connector outbox', () => {
   });
 
   it('erase needs an address', async () => {
-    await assert.rejects(run(['erase', '--data-dir', dir]), /erase needs the applicant's address: jobboard-connector outbox erase --email ADDRESS/);
+    await assert.rejects(
+      run(['erase', '--data-dir', dir]),
+      /erase needs the applicant's address: jobboard-connector outbox erase --email ADDRESS/,
+    );
     await assert.rejects(run(['erase', '--email', 'grace', '--data-dir', dir]), /--email must be an email address/);
   });
 
@@ -176,7 +216,10 @@ describe('jobboard-connector outbox', () => {
     const outbox = new SqliteApplicationStore({ dataDir: dir, owner: 'later', now: () => Date.now() + 31 * DAY });
     assert.deepEqual(await outbox.eraseExpiredPersonalData(30 * DAY), ['dead-1']);
     await outbox.close();
-    await assert.rejects(run(['retry', 'dead-1', '--data-dir', dir]), /dead-1 cannot be retried: its personal data was erased on .* after PERSONAL_DATA_RETENTION_DAYS/);
+    await assert.rejects(
+      run(['retry', 'dead-1', '--data-dir', dir]),
+      /dead-1 cannot be retried: its personal data was erased on .* after PERSONAL_DATA_RETENTION_DAYS/,
+    );
   });
 });
 
@@ -199,9 +242,19 @@ describe('jobboard-connector outbox with DATABASE_URL', { skip: skipPostgres }, 
     try {
       const outbox = new PostgresApplicationStore({ pool, owner: 'setup', location: 'test' });
       await outbox.ready();
-      for (const [reference, email] of [['pg-dead', 'grace@example.org'], ['pg-wait', 'ada@example.org']] as const) {
+      for (const [reference, email] of [
+        ['pg-dead', 'grace@example.org'],
+        ['pg-wait', 'ada@example.org'],
+      ] as const) {
         await outbox.enqueue(
-          { reference, campaign_id: 7, company_id: 1, payload: { applicant: { email } }, resume: uploadedResume(dir, Buffer.from('%PDF-1.4')), resume_type: 'pdf' },
+          {
+            reference,
+            campaign_id: 7,
+            company_id: 1,
+            payload: { applicant: { email } },
+            resume: uploadedResume(dir, Buffer.from('%PDF-1.4')),
+            resume_type: 'pdf',
+          },
           { deadLetterAfterMs: 3_600_000 },
         );
       }
@@ -211,11 +264,17 @@ describe('jobboard-connector outbox with DATABASE_URL', { skip: skipPostgres }, 
       const listed = await withDatabase(() => run(['list', '--data-dir', dir]));
       assert.match(listed, /pg-dead\s+dead\s+7\s+1\s/);
       assert.match(listed, /pending: 1, delivering: 0, delivered: 0, rejected: 0, dead: 1/);
-      assert.match(await withDatabase(() => run(['retry', 'pg-dead', '--data-dir', dir])), /Application pg-dead queued/);
+      assert.match(
+        await withDatabase(() => run(['retry', 'pg-dead', '--data-dir', dir])),
+        /Application pg-dead queued/,
+      );
       assert.equal((await outbox.get('pg-dead'))?.status, 'pending');
       const erased = await withDatabase(() => run(['erase', '--email', 'ada@example.org', '--data-dir', dir]));
       assert.match(erased, /pg-wait was waiting for delivery: it will not be delivered/);
-      assert.deepEqual([(await outbox.get('pg-wait'))?.status, (await outbox.get('pg-wait'))?.payload], ['rejected', null]);
+      assert.deepEqual(
+        [(await outbox.get('pg-wait'))?.status, (await outbox.get('pg-wait'))?.payload],
+        ['rejected', null],
+      );
     } finally {
       await pool.end();
       rmSync(dir, { recursive: true, force: true });

@@ -28,7 +28,9 @@ after(() => rmSync(tmp, { recursive: true, force: true }));
 
 /** The SQL block of the guide under `<!-- postgres-roles:NAME -->`. */
 function guideSql(name: 'create' | 'grant'): string {
-  const found = new RegExp(`<!-- postgres-roles:${name} -->\\n\`\`\`sql\\n([\\s\\S]*?)\`\`\``).exec(readFileSync(GUIDE, 'utf8'));
+  const found = new RegExp(`<!-- postgres-roles:${name} -->\\n\`\`\`sql\\n([\\s\\S]*?)\`\`\``).exec(
+    readFileSync(GUIDE, 'utf8'),
+  );
   assert.ok(found, `the guide has a sql block marked postgres-roles:${name}`);
   return found[1]!;
 }
@@ -60,10 +62,17 @@ async function guideSetUp(): Promise<{ ownerUrl: string; proxyUrl: string; drop(
   const suffix = randomBytes(5).toString('hex');
   const names = { owner: `jc_owner_${suffix}`, proxy: `jc_proxy_${suffix}`, database: `jc_roles_${suffix}` };
   const named = (sql: string) =>
-    sql.replace(/\bjobboard_owner\b/g, names.owner).replace(/\bjobboard_proxy\b/g, names.proxy).replace(/\bjobboard\b/g, names.database);
+    sql
+      .replace(/\bjobboard_owner\b/g, names.owner)
+      .replace(/\bjobboard_proxy\b/g, names.proxy)
+      .replace(/\bjobboard\b/g, names.database);
   const server = TEST_DATABASE_URL!;
   // CREATE DATABASE cannot run in the transaction of a multi-statement query: one statement at a time.
-  for (const statement of named(guideSql('create')).split(';').map((s) => s.trim()).filter(Boolean)) await run(server, statement);
+  for (const statement of named(guideSql('create'))
+    .split(';')
+    .map((s) => s.trim())
+    .filter(Boolean))
+    await run(server, statement);
   const superuser = new URL(server).username;
   await run(withUser(server, superuser, names.database), named(guideSql('grant')));
   return {
@@ -80,9 +89,14 @@ async function guideSetUp(): Promise<{ ownerUrl: string; proxyUrl: string; drop(
 function cli(command: string, env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   const { DATABASE_URL: _inherited, ...base } = process.env;
   return new Promise((resolve) => {
-    execFile(process.execPath, [CLI.sources, command], { env: { ...base, ...env }, timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ code: error === null ? 0 : Number(error.code ?? 1), stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [CLI.sources, command],
+      { env: { ...base, ...env }, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        resolve({ code: error === null ? 0 : Number(error.code ?? 1), stdout, stderr });
+      },
+    );
   });
 }
 
@@ -105,7 +119,9 @@ describe("the proxy under the partners' guide's PostgreSQL roles", { skip }, () 
     assert.equal(migrated.code, 0, migrated.stderr);
     assert.match(migrated.stdout, new RegExp(`applied ${POSTGRES_MIGRATIONS.length} migrations`));
 
-    const config = loadProxyConfig(proxyEnv(sandbox, mkdtempSync(join(tmp, 'data-')), { DATABASE_URL: roles.proxyUrl }));
+    const config = loadProxyConfig(
+      proxyEnv(sandbox, mkdtempSync(join(tmp, 'data-')), { DATABASE_URL: roles.proxyUrl }),
+    );
     const proxy = await startProxy({ config, logger: captureLogs().logger, shutdownGraceMs: 0 });
     try {
       const synced = await proxy.catalogue.syncNow();
@@ -122,8 +138,14 @@ describe("the proxy under the partners' guide's PostgreSQL roles", { skip }, () 
     const tables = new pg.Client({ connectionString: roles.ownerUrl });
     await tables.connect();
     try {
-      const { rows } = await tables.query<{ owner: string }>("SELECT DISTINCT tableowner AS owner FROM pg_tables WHERE schemaname = 'public'");
-      assert.deepEqual(rows.map((r) => r.owner), [new URL(roles.ownerUrl).username], "every table is the owner's");
+      const { rows } = await tables.query<{ owner: string }>(
+        "SELECT DISTINCT tableowner AS owner FROM pg_tables WHERE schemaname = 'public'",
+      );
+      assert.deepEqual(
+        rows.map((r) => r.owner),
+        [new URL(roles.ownerUrl).username],
+        "every table is the owner's",
+      );
     } finally {
       await tables.end();
     }
@@ -132,7 +154,11 @@ describe("the proxy under the partners' guide's PostgreSQL roles", { skip }, () 
   it('on a database not migrated yet, a proxy under that role exits 1 with one line: the version it is at, the one needed, and to run migrate as the owner', async () => {
     const roles = await guideSetUp();
     drops.push(roles.drop);
-    const started = await cli('proxy', { ...proxyEnv(sandbox, mkdtempSync(join(tmp, 'data-'))), DATABASE_URL: roles.proxyUrl, LOG_LEVEL: 'silent' });
+    const started = await cli('proxy', {
+      ...proxyEnv(sandbox, mkdtempSync(join(tmp, 'data-'))),
+      DATABASE_URL: roles.proxyUrl,
+      LOG_LEVEL: 'silent',
+    });
     assert.equal(started.code, 1, started.stdout + started.stderr);
     const latest = POSTGRES_MIGRATIONS.at(-1)!.version;
     assert.match(

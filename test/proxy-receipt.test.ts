@@ -33,7 +33,10 @@ describe('the receipt link of an application', () => {
     const first = await apply(world.proxyUrl, { fields, key });
     assert.equal(first.status, 201);
     assert.match(String(first.body.receipt_url), RECEIPT_LINK);
-    assert.ok(!String(first.body.receipt_url).includes(String(first.body.reference)), 'the reference is not in the link');
+    assert.ok(
+      !String(first.body.receipt_url).includes(String(first.body.reference)),
+      'the reference is not in the link',
+    );
     const replay = await apply(world.proxyUrl, { fields, key });
     assert.equal(replay.headers.get('idempotent-replayed'), 'true');
     assert.equal(replay.text, first.text, 'the replay is the first answer, link included');
@@ -57,11 +60,14 @@ describe('the receipt link of an application', () => {
     }
   });
 
-  it("gives each application its own link, and a robot's decoy answer one that opens a \"received\" page like a real one", async () => {
+  it('gives each application its own link, and a robot\'s decoy answer one that opens a "received" page like a real one', async () => {
     const links = new Set<string>();
-    for (let i = 0; i < 3; i++) links.add(String((await apply(world.proxyUrl, { fields: validFields(campaign) })).body.receipt_url));
+    for (let i = 0; i < 3; i++)
+      links.add(String((await apply(world.proxyUrl, { fields: validFields(campaign) })).body.receipt_url));
     assert.equal(links.size, 3);
-    const decoy = await apply(world.proxyUrl, { fields: { ...validFields(campaign), website: 'https://spam.example' } });
+    const decoy = await apply(world.proxyUrl, {
+      fields: { ...validFields(campaign), website: 'https://spam.example' },
+    });
     assert.equal(decoy.status, 202);
     assert.match(String(decoy.body.receipt_url), RECEIPT_LINK);
     assert.deepEqual(await receipt(decoy.body.receipt_url), { status: 200, heading: 'Application received' });
@@ -78,10 +84,15 @@ describe('the receipt link of an application', () => {
       await admin(world.sandbox, 'POST', '/faults', { count: 0 });
     }
     const rows = (await world.applications.outbox.list()).length;
-    const decoy = String((await apply(world.proxyUrl, { fields: { ...validFields(campaign), website: 'https://spam.example' } })).body.receipt_url);
+    const decoy = String(
+      (await apply(world.proxyUrl, { fields: { ...validFields(campaign), website: 'https://spam.example' } })).body
+        .receipt_url,
+    );
     const page = async (link: string, lang: string) => {
       const response = await fetch(`${world.proxyUrl}${link}?lang=${lang}`);
-      const headers = Object.fromEntries([...response.headers].filter(([name]) => !['date', 'x-request-id', 'etag'].includes(name)));
+      const headers = Object.fromEntries(
+        [...response.headers].filter(([name]) => !['date', 'x-request-id', 'etag'].includes(name)),
+      );
       return { status: response.status, headers, html: await response.text() };
     };
     for (const lang of ['en', 'fr', 'es']) assert.deepEqual(await page(decoy, lang), await page(real, lang), lang);
@@ -91,22 +102,31 @@ describe('the receipt link of an application', () => {
   });
 
   it("answers 404 to a token that is neither an application's nor a decoy's", async () => {
-    const decoy = String((await apply(world.proxyUrl, { fields: { ...validFields(campaign), website: 'https://spam.example' } })).body.receipt_url);
+    const decoy = String(
+      (await apply(world.proxyUrl, { fields: { ...validFields(campaign), website: 'https://spam.example' } })).body
+        .receipt_url,
+    );
     // One character changed: the decoy's proof no longer holds.
     const last = decoy.at(-1) === 'A' ? 'B' : 'A';
     assert.deepEqual(await receipt(`${decoy.slice(0, -1)}${last}`), { status: 404, heading: 'Receipt not available' });
   });
 
-  it('logs the receipt\'s route, never its token', async () => {
+  it("logs the receipt's route, never its token", async () => {
     const answer = await apply(world.proxyUrl, { fields: validFields(campaign) });
     const link = String(answer.body.receipt_url);
     const token = link.split('/').at(-1)!;
     await fetch(`${world.proxyUrl}${link}`, { headers: { 'X-Request-Id': 'receipt-line' } });
     await fetch(`${world.proxyUrl}${link}`, { method: 'POST', headers: { 'X-Request-Id': 'receipt-post' } });
-    const line = await eventually(() => world.logs.lines.find((l) => (l.req as { id?: string } | undefined)?.id === 'receipt-line'), { timeoutMs: 5_000, what: 'the access log line' });
+    const line = await eventually(
+      () => world.logs.lines.find((l) => (l.req as { id?: string } | undefined)?.id === 'receipt-line'),
+      { timeoutMs: 5_000, what: 'the access log line' },
+    );
     assert.deepEqual(line.req, { id: 'receipt-line', method: 'GET', path: '/applications/receipt/:token' });
     assert.deepEqual(line.res, { status: 200 });
-    await eventually(() => world.logs.lines.some((l) => (l.req as { id?: string } | undefined)?.id === 'receipt-post'), { timeoutMs: 5_000, what: 'the refused POST\'s line' });
+    await eventually(
+      () => world.logs.lines.some((l) => (l.req as { id?: string } | undefined)?.id === 'receipt-post'),
+      { timeoutMs: 5_000, what: "the refused POST's line" },
+    );
     assert.ok(!world.logs.text().includes(token), 'the token is in no log line');
   });
 });

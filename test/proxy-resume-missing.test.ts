@@ -60,26 +60,37 @@ for (const store of [SQLITE_STORE, await postgresStore()]) {
       const reference = String(answer.body.reference);
       const outbox = world.applications.outbox;
       // The 202 can reach the test before the failed first attempt is recorded (the row still reads delivering).
-      const queued = await eventually(async () => {
-        const summary = await outbox.summary(reference);
-        return summary?.status !== 'delivering' && summary;
-      }, { timeoutMs: 10_000, what: 'the failed first attempt to be recorded' });
+      const queued = await eventually(
+        async () => {
+          const summary = await outbox.summary(reference);
+          return summary?.status !== 'delivering' && summary;
+        },
+        { timeoutMs: 10_000, what: 'the failed first attempt to be recorded' },
+      );
       assert.deepEqual([queued.status, queued.attempts], ['pending', 1]);
 
       await loseResume(store, world, reference);
       assert.equal(await outbox.retry(reference, HOUR), 'queued');
-      const row = await eventually(async () => {
-        const summary = await outbox.summary(reference);
-        return summary?.status === 'dead' && summary;
-      }, { timeoutMs: 10_000, what: 'the application to be dead-lettered' });
+      const row = await eventually(
+        async () => {
+          const summary = await outbox.summary(reference);
+          return summary?.status === 'dead' && summary;
+        },
+        { timeoutMs: 10_000, what: 'the application to be dead-lettered' },
+      );
 
       assert.equal(row.outcome, 'resume_missing');
       assert.match(row.last_error ?? '', /^resume_missing \(/);
       assert.equal(row.attempts, 2, 'one attempt after the loss, and none after it');
       assert.equal(row.personal_data, true, 'its fields are kept for an operator');
 
-      const logged = world.logs.lines.filter((line) => line.reference === reference && line.result === 'resume_missing');
-      assert.deepEqual(logged.map((line) => [line.level, line.status]), [[50, 'dead']]);
+      const logged = world.logs.lines.filter(
+        (line) => line.reference === reference && line.result === 'resume_missing',
+      );
+      assert.deepEqual(
+        logged.map((line) => [line.level, line.status]),
+        [[50, 'dead']],
+      );
       const metrics = await (await fetch(world.metricsUrl)).text();
       assert.equal(metricValue(metrics, 'applications_resume_missing_total'), 1);
       assert.match(metrics, /applications_dead_lettered_total\{outcome="resume_missing"\} 1/);

@@ -39,18 +39,21 @@ function plainLines(output: string): string[] {
 
 describe('jobboard-connector proxy checks its keys and channel at start', () => {
   let sandbox: RunningSandbox;
-  const env = (extra: Record<string, string>) => demoProxyEnv(sandbox.url, {
-    DATA_DIR: mkdtempSync(join(tmp, 'data-')),
-    LOG_LEVEL: 'warn',
-    ...extra,
-  });
+  const env = (extra: Record<string, string>) =>
+    demoProxyEnv(sandbox.url, {
+      DATA_DIR: mkdtempSync(join(tmp, 'data-')),
+      LOG_LEVEL: 'warn',
+      ...extra,
+    });
   before(async () => {
     sandbox = await startSandbox({ admin: true, seed: 'demo', rateLimitPerMinute: 0 });
   });
   after(() => sandbox?.close());
 
   it("with a company's API keys, exits 1 with the one line naming the company and what to create", async () => {
-    const output = await refusedStart(env({ UPSTREAM_PRIVATE_KEY: DEMO_KEYS.company.private_key, UPSTREAM_SECRET_KEY: DEMO_KEYS.company.secret_key }));
+    const output = await refusedStart(
+      env({ UPSTREAM_PRIVATE_KEY: DEMO_KEYS.company.private_key, UPSTREAM_SECRET_KEY: DEMO_KEYS.company.secret_key }),
+    );
     assert.deepEqual(plainLines(output), [
       `UPSTREAM_PRIVATE_KEY/UPSTREAM_SECRET_KEY are a company's API keys (company ${DEMO_KEYS.company.company_id}), not a job board's: create a job-board API client (scopes applicants_write, applications_read, applications_write, campaigns_read) in the recruitment service, and set its keys. A company's keys read the company's own offers but cannot deliver a single application.`,
     ]);
@@ -76,7 +79,12 @@ describe('jobboard-connector proxy checks its keys and channel at start', () => 
       "SELECT c.id FROM campaigns c JOIN campaign_channels cc ON cc.campaign_id = c.id JOIN channels ch ON ch.id = cc.channel_id WHERE ch.value = ? AND c.status = 'online' ORDER BY c.id LIMIT 1",
       DEMO_KEYS.jobboard.channel,
     )!;
-    const channels = db.all<{ value: string }>('SELECT ch.value FROM campaign_channels cc JOIN channels ch ON ch.id = cc.channel_id WHERE cc.campaign_id = ?', shared.id).map((c) => c.value);
+    const channels = db
+      .all<{ value: string }>(
+        'SELECT ch.value FROM campaign_channels cc JOIN channels ch ON ch.id = cc.channel_id WHERE cc.campaign_id = ?',
+        shared.id,
+      )
+      .map((c) => c.value);
     await admin(sandbox, 'PATCH', `/campaigns/${shared.id}`, { channels: [...channels, 'jobboard_other'] });
     const output = await refusedStart(env({ JOBBOARD_CHANNEL: 'jobboard_other' }));
     assert.deepEqual(plainLines(output), [
@@ -86,8 +94,14 @@ describe('jobboard-connector proxy checks its keys and channel at start', () => 
 
   it('with keys lacking a scope the proxy needs, exits 1 with the one line naming the scopes to give', async () => {
     const keys = { private_key: 'no-write-scope-private', secret_key: 'no-write-scope-secret' };
-    await admin(sandbox, 'POST', '/clients', { channel: DEMO_KEYS.jobboard.channel, scopes: ['campaigns_read', 'applications_read'], ...keys });
-    const output = await refusedStart(env({ UPSTREAM_PRIVATE_KEY: keys.private_key, UPSTREAM_SECRET_KEY: keys.secret_key }));
+    await admin(sandbox, 'POST', '/clients', {
+      channel: DEMO_KEYS.jobboard.channel,
+      scopes: ['campaigns_read', 'applications_read'],
+      ...keys,
+    });
+    const output = await refusedStart(
+      env({ UPSTREAM_PRIVATE_KEY: keys.private_key, UPSTREAM_SECRET_KEY: keys.secret_key }),
+    );
     assert.deepEqual(plainLines(output), [
       "UPSTREAM_PRIVATE_KEY/UPSTREAM_SECRET_KEY are a job-board API client's without a scope the proxy needs (403 missing_scope: This API client lacks the scope applicants_write.): give that client the scopes applicants_write, applications_read, applications_write, campaigns_read in the recruitment service, then start again.",
     ]);
@@ -96,7 +110,11 @@ describe('jobboard-connector proxy checks its keys and channel at start', () => 
   it('with a channel that lists no offer, exits 1 pointing to --allow-empty-catalogue, and starts with it', async () => {
     const keys = { private_key: 'empty-board-private', secret_key: 'empty-board-secret' };
     await admin(sandbox, 'POST', '/clients', { channel: 'jobboard_empty', ...keys });
-    const started = env({ UPSTREAM_PRIVATE_KEY: keys.private_key, UPSTREAM_SECRET_KEY: keys.secret_key, JOBBOARD_CHANNEL: 'jobboard_empty' });
+    const started = env({
+      UPSTREAM_PRIVATE_KEY: keys.private_key,
+      UPSTREAM_SECRET_KEY: keys.secret_key,
+      JOBBOARD_CHANNEL: 'jobboard_empty',
+    });
     const output = await refusedStart(started);
     assert.deepEqual(plainLines(output), [
       'JOBBOARD_CHANNEL=jobboard_empty lists no online offer: check the channel value given with your keys; if your board legitimately starts with no offer, start with --allow-empty-catalogue (or ALLOW_EMPTY_CATALOGUE=true).',
@@ -128,9 +146,19 @@ describe('jobboard-connector proxy checks its keys and channel at start', () => 
 
   it("lists its probe in the sandbox's /_sandbox/creates as a probe, never as a failed application", async () => {
     await admin(sandbox, 'POST', '/reset', { seed: 'demo' });
-    const config = { upstream: { url: sandbox.url, privateKey: DEMO_KEYS.jobboard.private_key, secretKey: DEMO_KEYS.jobboard.secret_key }, channel: DEMO_KEYS.jobboard.channel, allowEmptyCatalogue: false };
+    const config = {
+      upstream: {
+        url: sandbox.url,
+        privateKey: DEMO_KEYS.jobboard.private_key,
+        secretKey: DEMO_KEYS.jobboard.secret_key,
+      },
+      channel: DEMO_KEYS.jobboard.channel,
+      allowEmptyCatalogue: false,
+    };
     assert.equal((await checkUpstream(config)).outcome, 'checked');
-    const creates = await admin<{ path: string; status: number; probe: boolean; email: string | null; campaign_ids: number[] }[]>(sandbox, 'GET', '/creates');
+    const creates = await admin<
+      { path: string; status: number; probe: boolean; email: string | null; campaign_ids: number[] }[]
+    >(sandbox, 'GET', '/creates');
     assert.deepEqual(
       creates.map((c) => [c.path, c.status, c.probe, c.email, c.campaign_ids]),
       [['/jobboards/applicants', 400, true, null, []]],
@@ -140,7 +168,10 @@ describe('jobboard-connector proxy checks its keys and channel at start', () => 
   it('when the service cannot be reached at start, starts anyway (applications are queued)', async () => {
     const proxy = await startCli(CLI.sources, 'proxy', [], env({ UPSTREAM_URL: 'http://127.0.0.1:9/v2' }));
     try {
-      await eventually(() => /"event":"upstream_unverified"/.test(proxy.output()), { timeoutMs: 10_000, what: 'the warning that the keys could not be checked' });
+      await eventually(() => /"event":"upstream_unverified"/.test(proxy.output()), {
+        timeoutMs: 10_000,
+        what: 'the warning that the keys could not be checked',
+      });
     } finally {
       assert.equal(await stopCli(proxy), 0);
     }

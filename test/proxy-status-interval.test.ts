@@ -21,30 +21,46 @@ describe('STATUS_SYNC_INTERVAL_MINUTES=1', () => {
 
   before(async () => {
     receiver = await startReceiver();
-    world = await startApplyWorld({ env: { STATUS_SYNC_INTERVAL_MINUTES: '1', WEBHOOK_URL: receiver.url, WEBHOOK_SECRET: RECEIVER_SECRET } });
+    world = await startApplyWorld({
+      env: { STATUS_SYNC_INTERVAL_MINUTES: '1', WEBHOOK_URL: receiver.url, WEBHOOK_SECRET: RECEIVER_SECRET },
+    });
   });
   after(async () => {
     await world?.close();
     await receiver?.close();
   });
 
-  it('a status changed in the sandbox reaches the receiver as application.status_changed within 2 minutes', { timeout: 5 * MINUTE }, async () => {
-    const answer = await apply(world.proxyUrl, { fields: validFields(world.openCampaignIds[0]!) });
-    assert.ok(answer.status === 201 || answer.status === 202, answer.text);
-    const reference = String(answer.body.reference);
-    const row = async () => world.applications.outbox.get(reference);
-    const id = await eventually(async () => (await row())?.upstream_application_id, { timeoutMs: 20_000, what: 'delivery' });
-    // The first read is the starting point (the proxy's next pass, within a minute): a change before it is no event.
-    await eventually(async () => (await row())?.company_status, { timeoutMs: 2 * MINUTE, what: "the proxy's first read of the status", intervalMs: 200 });
+  it(
+    'a status changed in the sandbox reaches the receiver as application.status_changed within 2 minutes',
+    { timeout: 5 * MINUTE },
+    async () => {
+      const answer = await apply(world.proxyUrl, { fields: validFields(world.openCampaignIds[0]!) });
+      assert.ok(answer.status === 201 || answer.status === 202, answer.text);
+      const reference = String(answer.body.reference);
+      const row = async () => world.applications.outbox.get(reference);
+      const id = await eventually(async () => (await row())?.upstream_application_id, {
+        timeoutMs: 20_000,
+        what: 'delivery',
+      });
+      // The first read is the starting point (the proxy's next pass, within a minute): a change before it is no event.
+      await eventually(async () => (await row())?.company_status, {
+        timeoutMs: 2 * MINUTE,
+        what: "the proxy's first read of the status",
+        intervalMs: 200,
+      });
 
-    await admin(world.sandbox, 'PUT', `/applications/${id}/status`, { value: 'interview' });
-    const changedAt = Date.now();
-    const changed = await eventually(() => receiver.events.find((e) => e.event.type === 'application.status_changed'), {
-      timeoutMs: 2 * MINUTE,
-      what: 'application.status_changed at the receiver',
-      intervalMs: 200,
-    });
-    assert.deepEqual([changed.event.data.reference, changed.event.data.status], [reference, 'interview']);
-    assert.ok(changed.at - changedAt <= 2 * MINUTE, `${changed.at - changedAt} ms after the change`);
-  });
+      await admin(world.sandbox, 'PUT', `/applications/${id}/status`, { value: 'interview' });
+      const changedAt = Date.now();
+      const changed = await eventually(
+        () => receiver.events.find((e) => e.event.type === 'application.status_changed'),
+        {
+          timeoutMs: 2 * MINUTE,
+          what: 'application.status_changed at the receiver',
+          intervalMs: 200,
+        },
+      );
+      assert.deepEqual([changed.event.data.reference, changed.event.data.status], [reference, 'interview']);
+      assert.ok(changed.at - changedAt <= 2 * MINUTE, `${changed.at - changedAt} ms after the change`);
+    },
+  );
 });

@@ -37,18 +37,31 @@ describe('jobboard-connector status-sync --now', () => {
     const answer = await apply(world.proxyUrl, { fields: validFields(world.openCampaignIds[0]!) });
     assert.ok(answer.status === 201 || answer.status === 202, answer.text);
     const reference = String(answer.body.reference);
-    const id = await eventually(async () => (await world.applications.outbox.get(reference))?.upstream_application_id, { timeoutMs: 20_000, what: 'delivery' });
+    const id = await eventually(async () => (await world.applications.outbox.get(reference))?.upstream_application_id, {
+      timeoutMs: 20_000,
+      what: 'delivery',
+    });
 
     assert.equal(
       await run(['--now'], env),
       'checked 1 application, 0 statuses changed, 0 webhook events queued. 1 application was read for the first time: that status is the starting point, a change after it is an event.\n',
     );
     await admin(world.sandbox, 'PUT', `/applications/${id}/status`, { value: 'interview' });
-    assert.equal(await run(['--now', '--data-dir', world.config.dataDir], { ...env, DATA_DIR: '/nowhere' }), 'checked 1 application, 1 status changed, 1 webhook event queued.\n');
+    assert.equal(
+      await run(['--now', '--data-dir', world.config.dataDir], { ...env, DATA_DIR: '/nowhere' }),
+      'checked 1 application, 1 status changed, 1 webhook event queued.\n',
+    );
 
-    const changed = await eventually(() => receiver.events.find((e) => e.event.type === 'application.status_changed'), { timeoutMs: 10_000, what: 'application.status_changed at the receiver' });
+    const changed = await eventually(() => receiver.events.find((e) => e.event.type === 'application.status_changed'), {
+      timeoutMs: 10_000,
+      what: 'application.status_changed at the receiver',
+    });
     assert.deepEqual([changed.event.data.reference, changed.event.data.status], [reference, 'interview']);
-    assert.equal(await run(['--now'], env), 'checked 1 application, 0 statuses changed, 0 webhook events queued.\n', 'the same status again is no change');
+    assert.equal(
+      await run(['--now'], env),
+      'checked 1 application, 0 statuses changed, 0 webhook events queued.\n',
+      'the same status again is no change',
+    );
   });
 
   it('without --now prints its help and exits 2; with STATUS_SYNC_DAYS=0 or without an outbox, says what to do', async () => {
@@ -56,8 +69,17 @@ describe('jobboard-connector status-sync --now', () => {
     assert.match(help, /^Usage: jobboard-connector status-sync --now/);
     assert.equal(process.exitCode, 2);
     process.exitCode = undefined;
-    await assert.rejects(run(['--now'], { ...env, STATUS_SYNC_DAYS: '0' }), /^Error: STATUS_SYNC_DAYS is 0: the status sync is off, so no status is read\. Set it to/);
-    await assert.rejects(run(['--now', '--data-dir', '/nowhere/at/all'], env), /^Error: No outbox in \/nowhere\/at\/all \(no outbox\.db there\), so no delivered application\. Pass the proxy's data directory with --data-dir/);
-    await assert.rejects(run(['--now'], { ...env, UPSTREAM_URL: '' }), /^Error: status-sync reads the proxy's configuration, and it is not valid:\n {2}- UPSTREAM_URL is required\n/);
+    await assert.rejects(
+      run(['--now'], { ...env, STATUS_SYNC_DAYS: '0' }),
+      /^Error: STATUS_SYNC_DAYS is 0: the status sync is off, so no status is read\. Set it to/,
+    );
+    await assert.rejects(
+      run(['--now', '--data-dir', '/nowhere/at/all'], env),
+      /^Error: No outbox in \/nowhere\/at\/all \(no outbox\.db there\), so no delivered application\. Pass the proxy's data directory with --data-dir/,
+    );
+    await assert.rejects(
+      run(['--now'], { ...env, UPSTREAM_URL: '' }),
+      /^Error: status-sync reads the proxy's configuration, and it is not valid:\n {2}- UPSTREAM_URL is required\n/,
+    );
   });
 });

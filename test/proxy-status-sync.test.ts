@@ -58,7 +58,10 @@ async function delivered(world: ApplyWorld, campaign: number): Promise<{ referen
   const answer = await apply(world.proxyUrl, { fields: validFields(campaign) });
   assert.ok(answer.status === 201 || answer.status === 202, answer.text);
   const reference = String(answer.body.reference);
-  const id = await eventually(async () => (await world.applications.outbox.get(reference))?.upstream_application_id, { timeoutMs: 20_000, what: 'delivery' });
+  const id = await eventually(async () => (await world.applications.outbox.get(reference))?.upstream_application_id, {
+    timeoutMs: 20_000,
+    what: 'delivery',
+  });
   return { reference, id };
 }
 
@@ -71,7 +74,8 @@ describe('status sync against the sandbox', () => {
   let world: ApplyWorld;
   let campaign: number;
   const getsOf = (id: number) => seen.gets.filter((g) => g.id === id).length;
-  const companyStatus = (id: number) => world.sandbox.context.db.get<{ status: string }>('SELECT status FROM applications WHERE id = ?', id)!.status;
+  const companyStatus = (id: number) =>
+    world.sandbox.context.db.get<{ status: string }>('SELECT status FROM applications WHERE id = ?', id)!.status;
 
   before(async () => {
     world = await startApplyWorld({
@@ -215,11 +219,17 @@ describe('status sync of several instances on PostgreSQL', { skip: skipPostgres 
   it('checks each application once per period between them', async () => {
     const [first, second] = worlds as [ApplyWorld, ApplyWorld];
     const ids: number[] = [];
-    for (let i = 0; i < 12; i++) ids.push((await delivered(i % 2 === 0 ? first : second, first.openCampaignIds[0]!)).id);
+    for (let i = 0; i < 12; i++)
+      ids.push((await delivered(i % 2 === 0 ? first : second, first.openCampaignIds[0]!)).id);
     const both = () => [...wires[0]!.gets, ...wires[1]!.gets];
     for (let round = 0; round < 2; round++) {
-      await Promise.all([first.applications.statusSync.runOnce(), second.applications.statusSync.runOnce(), first.applications.statusSync.runOnce()]);
-      for (const id of ids) assert.equal(both().filter((g) => g.id === id).length, round + 1, `application ${id}, period ${round + 1}`);
+      await Promise.all([
+        first.applications.statusSync.runOnce(),
+        second.applications.statusSync.runOnce(),
+        first.applications.statusSync.runOnce(),
+      ]);
+      for (const id of ids)
+        assert.equal(both().filter((g) => g.id === id).length, round + 1, `application ${id}, period ${round + 1}`);
       clock.move(PERIOD);
     }
   });

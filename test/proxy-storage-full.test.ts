@@ -29,7 +29,13 @@ function diskOfUploads(): { disk: { room: number }; open: OpenUploadFile } {
     return new Writable({
       write(chunk: Buffer, _encoding, done) {
         if (chunk.length > disk.room) {
-          done(Object.assign(new Error(`ENOSPC: no space left on device, write`), { code: 'ENOSPC', errno: -28, syscall: 'write' }));
+          done(
+            Object.assign(new Error(`ENOSPC: no space left on device, write`), {
+              code: 'ENOSPC',
+              errno: -28,
+              syscall: 'write',
+            }),
+          );
           return;
         }
         disk.room -= chunk.length;
@@ -57,7 +63,8 @@ function assertAccepted(answer: ApplyAnswer): void {
   assert.equal(answer.headers.get('idempotent-replayed'), null, 'stored now, not a replay of the refusal');
 }
 
-const files = (world: ApplyWorld, folder: 'uploads' | 'resumes') => readdirSync(join(world.config.dataDir, folder)).sort();
+const files = (world: ApplyWorld, folder: 'uploads' | 'resumes') =>
+  readdirSync(join(world.config.dataDir, folder)).sort();
 
 describe('a full disk, on SQLite', () => {
   const uploads = diskOfUploads();
@@ -81,13 +88,19 @@ describe('a full disk, on SQLite', () => {
     const key = crypto.randomUUID();
     const refused = await apply(world.proxyUrl, { fields, key, resume: { bytes: RESUME } });
     assertStorageFull(refused);
-    await eventually(() => files(world, 'uploads').length === 0, { timeoutMs: 5_000, what: 'the half-written upload to be deleted' });
+    await eventually(() => files(world, 'uploads').length === 0, {
+      timeoutMs: 5_000,
+      what: 'the half-written upload to be deleted',
+    });
     assert.deepEqual(files(world, 'resumes'), resumesBefore);
     assert.equal((await world.applications.outbox.list()).length, rowsBefore);
 
     uploads.disk.room = Infinity;
     assertAccepted(await apply(world.proxyUrl, { fields, key, resume: { bytes: RESUME } }));
-    await eventually(async () => (await world.applications.outbox.counts()).delivered === rowsBefore + 1, { timeoutMs: 15_000, what: 'every application delivered' });
+    await eventually(async () => (await world.applications.outbox.counts()).delivered === rowsBefore + 1, {
+      timeoutMs: 15_000,
+      what: 'every application delivered',
+    });
     await assertCreatedOnceAtTheWire(world.sandbox, earlier.email, campaignId);
     await assertCreatedOnceAtTheWire(world.sandbox, fields.email, campaignId);
   });
@@ -112,7 +125,10 @@ describe('a full disk, on SQLite', () => {
     }
 
     assertAccepted(await apply(world.proxyUrl, { fields, key, resume: { bytes: RESUME } }));
-    await eventually(async () => (await world.applications.outbox.counts()).delivered === rowsBefore + 1, { timeoutMs: 15_000, what: 'the application delivered' });
+    await eventually(async () => (await world.applications.outbox.counts()).delivered === rowsBefore + 1, {
+      timeoutMs: 15_000,
+      what: 'the application delivered',
+    });
     await assertCreatedOnceAtTheWire(world.sandbox, fields.email, campaignId);
   });
 });
@@ -135,7 +151,8 @@ describe('a full disk, on PostgreSQL', { skip: store.skip }, () => {
     const campaignId = world.openCampaignIds[0]!;
     const earlier = validFields(campaignId);
     assertAccepted(await apply(world.proxyUrl, { fields: earlier, resume: { bytes: RESUME } }));
-    const count = async (table: string) => (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`)).rows[0]!.n;
+    const count = async (table: string) =>
+      (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`)).rows[0]!.n;
     const rowsBefore = await count('outbox');
     const chunksBefore = await count('resume_chunks');
 
@@ -149,14 +166,21 @@ describe('a full disk, on PostgreSQL', { skip: store.skip }, () => {
       assertStorageFull(await apply(world.proxyUrl, { fields, key, resume: { bytes: RESUME } }));
       assert.equal(await count('outbox'), rowsBefore);
       assert.equal(await count('resume_chunks'), chunksBefore);
-      assert.equal((await db.query('SELECT 1 FROM idempotency_keys WHERE key = $1', [key])).rowCount, 0, 'the key is not left claimed');
+      assert.equal(
+        (await db.query('SELECT 1 FROM idempotency_keys WHERE key = $1', [key])).rowCount,
+        0,
+        'the key is not left claimed',
+      );
       assert.deepEqual(files(world, 'uploads'), []);
     } finally {
       await db.query('DROP TRIGGER disk_full ON resume_chunks; DROP FUNCTION disk_full()');
     }
 
     assertAccepted(await apply(world.proxyUrl, { fields, key, resume: { bytes: RESUME } }));
-    await eventually(async () => (await world.applications.outbox.counts()).delivered === rowsBefore + 1, { timeoutMs: 15_000, what: 'every application delivered' });
+    await eventually(async () => (await world.applications.outbox.counts()).delivered === rowsBefore + 1, {
+      timeoutMs: 15_000,
+      what: 'every application delivered',
+    });
     await assertCreatedOnceAtTheWire(world.sandbox, earlier.email, campaignId);
     await assertCreatedOnceAtTheWire(world.sandbox, fields.email, campaignId);
   });

@@ -27,6 +27,11 @@ export async function postgresStore(): Promise<ScenarioStore> {
  * and leases keep an application from going twice; 'refuse' would add run
  * time and prove nothing more about the store.
  */
-export async function scenarioMatrix(): Promise<{ store: ScenarioStore; duplicates: (typeof DUPLICATE_SETTINGS)[number] }[]> {
-  return [...DUPLICATE_SETTINGS.map((duplicates) => ({ store: SQLITE_STORE, duplicates })), { store: await postgresStore(), duplicates: 'accept' as const }];
+export async function scenarioMatrix(): Promise<
+  { store: ScenarioStore; duplicates: (typeof DUPLICATE_SETTINGS)[number] }[]
+> {
+  return [
+    ...DUPLICATE_SETTINGS.map((duplicates) => ({ store: SQLITE_STORE, duplicates })),
+    { store: await postgresStore(), duplicates: 'accept' as const },
+  ];
 }

@@ -22,14 +22,26 @@ describe('upload places per address', () => {
   before(async () => {
     // MAX_CONCURRENT_UPLOADS_PER_IP at its default, 4 (the tests' own default is higher); a network cap
     // as low: addresses reaching the proxy directly are each their own network, 127.0.0.0/24 as any other.
-    world = await startApplyWorld({ env: { MAX_CONCURRENT_UPLOADS: '10', MAX_CONCURRENT_UPLOADS_PER_IP: '4', MAX_CONCURRENT_UPLOADS_PER_NETWORK: '4', UPLOAD_TIMEOUT_SECONDS: '15' } });
+    world = await startApplyWorld({
+      env: {
+        MAX_CONCURRENT_UPLOADS: '10',
+        MAX_CONCURRENT_UPLOADS_PER_IP: '4',
+        MAX_CONCURRENT_UPLOADS_PER_NETWORK: '4',
+        UPLOAD_TIMEOUT_SECONDS: '15',
+      },
+    });
   });
   after(() => world?.close());
 
   /** A valid application from `localAddress`, of which only the first part is sent. */
   async function slowApplication(localAddress: string) {
     const body = applicationBody(validFields(world.openCampaignIds[0]!), files.pdfOfSize(200_000));
-    const upload = await openRawUpload(world.proxyUrl, { contentLength: body.length, first: body.subarray(0, 120_000), localAddress, headers: { Origin: BOARD_ORIGIN, Connection: 'close' } });
+    const upload = await openRawUpload(world.proxyUrl, {
+      contentLength: body.length,
+      first: body.subarray(0, 120_000),
+      localAddress,
+      headers: { Origin: BOARD_ORIGIN, Connection: 'close' },
+    });
     return { ...upload, finish: () => upload.send(body.subarray(120_000)) };
   }
 
@@ -39,10 +51,17 @@ describe('upload places per address', () => {
     for (const address of ['127.0.0.2', '127.0.0.3']) {
       for (let i = 0; i < 4; i += 1) held.push(await slowApplication(address));
     }
-    await eventually(() => readdirSync(uploads).length === 8, { timeoutMs: 10_000, what: 'the 8 slow uploads under way' });
+    await eventually(() => readdirSync(uploads).length === 8, {
+      timeoutMs: 10_000,
+      what: 'the 8 slow uploads under way',
+    });
 
     // Its body (5 MB announced) never comes: the answer does not wait for it.
-    const fifth = await openRawUpload(world.proxyUrl, { contentLength: 5_000_000, localAddress: '127.0.0.2', headers: { Origin: BOARD_ORIGIN } });
+    const fifth = await openRawUpload(world.proxyUrl, {
+      contentLength: 5_000_000,
+      localAddress: '127.0.0.2',
+      headers: { Origin: BOARD_ORIGIN },
+    });
     const refused = await fifth.answer;
     assert.equal(statusOf(refused), 503);
     assert.equal(codeOf(refused), 'server_busy');
@@ -50,7 +69,12 @@ describe('upload places per address', () => {
     assert.match(refused, /from your network/);
 
     const body = applicationBody(validFields(world.openCampaignIds[0]!), files.pdf());
-    const third = await openRawUpload(world.proxyUrl, { contentLength: body.length, first: body, localAddress: '127.0.0.4', headers: { Origin: BOARD_ORIGIN, Connection: 'close' } });
+    const third = await openRawUpload(world.proxyUrl, {
+      contentLength: body.length,
+      first: body,
+      localAddress: '127.0.0.4',
+      headers: { Origin: BOARD_ORIGIN, Connection: 'close' },
+    });
     const thirdStatus = statusOf(await third.answer);
     assert.ok(accepted(thirdStatus), `the third address was answered ${thirdStatus}`);
 
@@ -62,19 +86,35 @@ describe('upload places per address', () => {
 
 describe('upload places per address behind a reverse proxy', () => {
   it('counts the address TRUST_PROXY gives, an IPv6 one by its /64', async () => {
-    const world = await startApplyWorld({ env: { TRUST_PROXY: '1', MAX_CONCURRENT_UPLOADS_PER_IP: '1', UPLOAD_TIMEOUT_SECONDS: '15' } });
+    const world = await startApplyWorld({
+      env: { TRUST_PROXY: '1', MAX_CONCURRENT_UPLOADS_PER_IP: '1', UPLOAD_TIMEOUT_SECONDS: '15' },
+    });
     let held: RawUpload | undefined;
     try {
       const from = (ip: string) => ({ Origin: BOARD_ORIGIN, 'X-Forwarded-For': ip });
-      held = await openRawUpload(world.proxyUrl, { contentLength: 5_000_000, first: Buffer.from('-'.repeat(100)), headers: from('2001:db8:1:2::1') });
-      await eventually(async () => {
-        // Another interface identifier of the same /64: refused while the first upload goes on (an empty body: admitted, it is answered 400 at once).
-        const probe = await openRawUpload(world.proxyUrl, { contentLength: 0, headers: from('2001:db8:1:2:ffff::9') });
-        return statusOf(await probe.answer) === 503;
-      }, { timeoutMs: 5_000, what: 'the first upload holding its /64\'s place' });
+      held = await openRawUpload(world.proxyUrl, {
+        contentLength: 5_000_000,
+        first: Buffer.from('-'.repeat(100)),
+        headers: from('2001:db8:1:2::1'),
+      });
+      await eventually(
+        async () => {
+          // Another interface identifier of the same /64: refused while the first upload goes on (an empty body: admitted, it is answered 400 at once).
+          const probe = await openRawUpload(world.proxyUrl, {
+            contentLength: 0,
+            headers: from('2001:db8:1:2:ffff::9'),
+          });
+          return statusOf(await probe.answer) === 503;
+        },
+        { timeoutMs: 5_000, what: "the first upload holding its /64's place" },
+      );
       // Another /64: its own place (its answer, once its body has come, is about the form, not the place).
       const body = applicationBody(validFields(world.openCampaignIds[0]!), files.pdf());
-      const other = await openRawUpload(world.proxyUrl, { contentLength: body.length, first: body, headers: { ...from('2001:db8:1:3::1'), Connection: 'close' } });
+      const other = await openRawUpload(world.proxyUrl, {
+        contentLength: body.length,
+        first: body,
+        headers: { ...from('2001:db8:1:3::1'), Connection: 'close' },
+      });
       const otherStatus = statusOf(await other.answer);
       assert.ok(accepted(otherStatus), `another /64 was answered ${otherStatus}`);
     } finally {
@@ -89,7 +129,13 @@ describe('upload places per network behind a reverse proxy', () => {
 
   before(async () => {
     world = await startApplyWorld({
-      env: { TRUST_PROXY: '1', MAX_CONCURRENT_UPLOADS: '20', MAX_CONCURRENT_UPLOADS_PER_IP: '1', MAX_CONCURRENT_UPLOADS_PER_NETWORK: '3', UPLOAD_TIMEOUT_SECONDS: '15' },
+      env: {
+        TRUST_PROXY: '1',
+        MAX_CONCURRENT_UPLOADS: '20',
+        MAX_CONCURRENT_UPLOADS_PER_IP: '1',
+        MAX_CONCURRENT_UPLOADS_PER_NETWORK: '3',
+        UPLOAD_TIMEOUT_SECONDS: '15',
+      },
     });
   });
   after(() => world?.close());
@@ -98,35 +144,65 @@ describe('upload places per network behind a reverse proxy', () => {
 
   /** Whether a post from `ip` is refused a place now: an empty body, answered 400 at once when admitted. */
   async function refusedAPlace(ip: string): Promise<boolean> {
-    const probe = await openRawUpload(world.proxyUrl, { contentLength: 0, headers: { ...from(ip), Connection: 'close' } });
+    const probe = await openRawUpload(world.proxyUrl, {
+      contentLength: 0,
+      headers: { ...from(ip), Connection: 'close' },
+    });
     const raw = await probe.answer;
     return statusOf(raw) === 503 && codeOf(raw) === 'server_busy' && /from your network/.test(raw);
   }
 
   async function applyFrom(ip: string): Promise<number> {
     const body = applicationBody(validFields(world.openCampaignIds[0]!), files.pdf());
-    const upload = await openRawUpload(world.proxyUrl, { contentLength: body.length, first: body, headers: { ...from(ip), Connection: 'close' } });
+    const upload = await openRawUpload(world.proxyUrl, {
+      contentLength: body.length,
+      first: body,
+      headers: { ...from(ip), Connection: 'close' },
+    });
     return statusOf(await upload.answer);
   }
 
   const networks = [
-    { name: 'an IPv6 /48, one address in each of three /64s', held: ['2001:db8:1:1::1', '2001:db8:1:2::1', '2001:db8:1:3::1'], sameNetwork: '2001:db8:1:ff::9', other: '2001:db8:2:1::1' },
-    { name: 'an IPv4 /24 given by X-Forwarded-For', held: ['198.51.100.1', '198.51.100.2', '198.51.100.3'], sameNetwork: '198.51.100.250', other: '198.51.101.1' },
+    {
+      name: 'an IPv6 /48, one address in each of three /64s',
+      held: ['2001:db8:1:1::1', '2001:db8:1:2::1', '2001:db8:1:3::1'],
+      sameNetwork: '2001:db8:1:ff::9',
+      other: '2001:db8:2:1::1',
+    },
+    {
+      name: 'an IPv4 /24 given by X-Forwarded-For',
+      held: ['198.51.100.1', '198.51.100.2', '198.51.100.3'],
+      sameNetwork: '198.51.100.250',
+      other: '198.51.101.1',
+    },
   ];
   for (const network of networks) {
     it(`holds ${network.name} to MAX_CONCURRENT_UPLOADS_PER_NETWORK, while another network still applies`, async () => {
       const held: RawUpload[] = [];
       try {
         // Each address at its own cap of 1, the three together at their network's.
-        for (const ip of network.held) held.push(await openRawUpload(world.proxyUrl, { contentLength: 5_000_000, first: Buffer.from('-'.repeat(100)), headers: from(ip) }));
-        await eventually(() => refusedAPlace(network.sameNetwork), { timeoutMs: 5_000, what: `a fourth address of ${network.name} refused while three hold its places` });
+        for (const ip of network.held)
+          held.push(
+            await openRawUpload(world.proxyUrl, {
+              contentLength: 5_000_000,
+              first: Buffer.from('-'.repeat(100)),
+              headers: from(ip),
+            }),
+          );
+        await eventually(() => refusedAPlace(network.sameNetwork), {
+          timeoutMs: 5_000,
+          what: `a fourth address of ${network.name} refused while three hold its places`,
+        });
         const status = await applyFrom(network.other);
         assert.ok(accepted(status), `another network was answered ${status}`);
       } finally {
         for (const upload of held) upload.socket.destroy();
       }
       // Its places come back once its uploads have gone.
-      await eventually(async () => !(await refusedAPlace(network.sameNetwork)), { timeoutMs: 5_000, what: `${network.name} given places again` });
+      await eventually(async () => !(await refusedAPlace(network.sameNetwork)), {
+        timeoutMs: 5_000,
+        what: `${network.name} given places again`,
+      });
     });
   }
 });
@@ -140,12 +216,18 @@ describe("the queue's ceiling on disk", () => {
       await admin(world.sandbox, 'POST', '/faults', { count: 1_000_000, status: 503 });
       const queued = [];
       for (let i = 0; i < 2; i += 1) {
-        const answer = await apply(world.proxyUrl, { fields: validFields(world.openCampaignIds[0]!), resume: { bytes: resume } });
+        const answer = await apply(world.proxyUrl, {
+          fields: validFields(world.openCampaignIds[0]!),
+          resume: { bytes: resume },
+        });
         assert.equal(answer.status, 202, answer.text);
         queued.push(String(answer.body.reference));
       }
 
-      const refused = await openRawUpload(world.proxyUrl, { contentLength: 5_000_000, headers: { Origin: BOARD_ORIGIN } });
+      const refused = await openRawUpload(world.proxyUrl, {
+        contentLength: 5_000_000,
+        headers: { Origin: BOARD_ORIGIN },
+      });
       const raw = await refused.answer;
       assert.equal(statusOf(raw), 503);
       assert.equal(codeOf(raw), 'storage_full');
@@ -155,14 +237,24 @@ describe("the queue's ceiling on disk", () => {
       // Nothing accepted is touched: once the service answers again, both are delivered.
       await admin(world.sandbox, 'POST', '/faults', { count: 0 });
       for (const reference of queued) {
-        await eventually(async () => (await world.applications.outbox.get(reference))?.status === 'delivered', { timeoutMs: 15_000, what: `delivery of ${reference}` });
+        await eventually(async () => (await world.applications.outbox.get(reference))?.status === 'delivered', {
+          timeoutMs: 15_000,
+          what: `delivery of ${reference}`,
+        });
       }
       // And the queue, empty again, takes new applications (once the proxy has read its new weight).
-      await eventually(async () => accepted((await apply(world.proxyUrl, { fields: validFields(world.openCampaignIds[0]!), resume: { bytes: resume } })).status), {
-        timeoutMs: 10_000,
-        intervalMs: 250,
-        what: 'an application accepted again',
-      });
+      await eventually(
+        async () =>
+          accepted(
+            (await apply(world.proxyUrl, { fields: validFields(world.openCampaignIds[0]!), resume: { bytes: resume } }))
+              .status,
+          ),
+        {
+          timeoutMs: 10_000,
+          intervalMs: 250,
+          what: 'an application accepted again',
+        },
+      );
     } finally {
       await world.close();
     }
@@ -172,7 +264,10 @@ describe("the queue's ceiling on disk", () => {
     // A floor no disk here reaches: 4 PiB.
     const world = await startApplyWorld({ env: { MIN_FREE_DISK_BYTES: String(2 ** 52) } });
     try {
-      const refused = await openRawUpload(world.proxyUrl, { contentLength: 5_000_000, headers: { Origin: BOARD_ORIGIN } });
+      const refused = await openRawUpload(world.proxyUrl, {
+        contentLength: 5_000_000,
+        headers: { Origin: BOARD_ORIGIN },
+      });
       const raw = await refused.answer;
       assert.equal(statusOf(raw), 503);
       assert.equal(codeOf(raw), 'storage_full');

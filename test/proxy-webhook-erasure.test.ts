@@ -55,30 +55,50 @@ for (const store of [SQLITE_STORE, await postgresStore()]) {
       await receiver?.close();
     });
 
-    it('apply with the receiver down, erase, receiver back: the events arrive without the email, names or cover letter', { timeout: 60_000 }, async () => {
-      const fields: Fields = { ...validFields(world.openCampaignIds[0]!), cover_letter: 'A letter only the company should read.' };
-      const answer = await apply(world.proxyUrl, { fields });
-      assert.equal(answer.status, 201, answer.text);
-      const reference = String(answer.body.reference);
-      await eventually(() => receiver.attempts > 0, { timeoutMs: 10_000, what: 'a first attempt at the receiver, refused' });
+    it(
+      'apply with the receiver down, erase, receiver back: the events arrive without the email, names or cover letter',
+      { timeout: 60_000 },
+      async () => {
+        const fields: Fields = {
+          ...validFields(world.openCampaignIds[0]!),
+          cover_letter: 'A letter only the company should read.',
+        };
+        const answer = await apply(world.proxyUrl, { fields });
+        assert.equal(answer.status, 201, answer.text);
+        const reference = String(answer.body.reference);
+        await eventually(() => receiver.attempts > 0, {
+          timeoutMs: 10_000,
+          what: 'a first attempt at the receiver, refused',
+        });
 
-      const output = await erase(env, fields.email, world.config.dataDir);
+        const output = await erase(env, fields.email, world.config.dataDir);
 
-      assert.match(output, /applications: 0/);
-      assert.match(output, /webhook events: 2 \(not yet sent: each is still sent, without the candidate's fields\)/);
-      // An attempt already on its way when the erasure ran carries what it read before (as an application being sent at that moment):
-      // the receiver stays down until two more attempts, read after the erasure, were refused.
-      const refusedBefore = receiver.attempts;
-      await eventually(() => receiver.attempts >= refusedBefore + 2, { timeoutMs: 10_000, what: 'two more attempts refused' });
-      receiver.up = true;
-      const mine = () => receiver.accepted.filter((body) => body.includes(reference));
-      await eventually(() => mine().length >= 2, { timeoutMs: 30_000, what: 'received and delivered, once the receiver is back' });
-      const events = mine().map((body) => JSON.parse(body) as { type: string; data: { candidate?: unknown } });
-      assert.deepEqual(events.map((e) => e.type), ['application.received', 'application.delivered']);
-      for (const event of events) assert.equal(event.data.candidate, undefined);
-      for (const body of mine()) {
-        for (const name of ['email', 'first_name', 'last_name', 'cover_letter']) assert.ok(!body.includes(fields[name]!), `no ${name} sent`);
-      }
-    });
+        assert.match(output, /applications: 0/);
+        assert.match(output, /webhook events: 2 \(not yet sent: each is still sent, without the candidate's fields\)/);
+        // An attempt already on its way when the erasure ran carries what it read before (as an application being sent at that moment):
+        // the receiver stays down until two more attempts, read after the erasure, were refused.
+        const refusedBefore = receiver.attempts;
+        await eventually(() => receiver.attempts >= refusedBefore + 2, {
+          timeoutMs: 10_000,
+          what: 'two more attempts refused',
+        });
+        receiver.up = true;
+        const mine = () => receiver.accepted.filter((body) => body.includes(reference));
+        await eventually(() => mine().length >= 2, {
+          timeoutMs: 30_000,
+          what: 'received and delivered, once the receiver is back',
+        });
+        const events = mine().map((body) => JSON.parse(body) as { type: string; data: { candidate?: unknown } });
+        assert.deepEqual(
+          events.map((e) => e.type),
+          ['application.received', 'application.delivered'],
+        );
+        for (const event of events) assert.equal(event.data.candidate, undefined);
+        for (const body of mine()) {
+          for (const name of ['email', 'first_name', 'last_name', 'cover_letter'])
+            assert.ok(!body.includes(fields[name]!), `no ${name} sent`);
+        }
+      },
+    );
   });
 }

@@ -21,13 +21,24 @@ import { freshDatabase, skipWithoutPostgres } from '../server/test/postgres.ts';
 import { captureLogs } from '../server/test/logs.ts';
 import { eventually } from '../server/test/poll.ts';
 import { admin } from '../server/test/sandbox-admin.ts';
-import { apply, proxyEnv, queuedWhileServiceDown, runOutboxCommand, startApplyWorld, startProxyStack, validFields } from './proxy-apply.test-support.ts';
+import {
+  apply,
+  proxyEnv,
+  queuedWhileServiceDown,
+  runOutboxCommand,
+  startApplyWorld,
+  startProxyStack,
+  validFields,
+} from './proxy-apply.test-support.ts';
 import type { ApplyWorld, ProxyStack } from './proxy-apply.test-support.ts';
 
 const SECRET = `whsec_${Buffer.alloc(32, 5).toString('base64')}`;
 const SETTLE_MS = 30_000;
 
-type Handler = (secret: string, onEvent: (event: unknown, id: string) => Promise<void> | void) => (req: IncomingMessage, res: ServerResponse) => void;
+type Handler = (
+  secret: string,
+  onEvent: (event: unknown, id: string) => Promise<void> | void,
+) => (req: IncomingMessage, res: ServerResponse) => void;
 // The partners' example, as they copy it (plain JavaScript, no types).
 const EXAMPLE = new URL('../server/proxy/examples/verify-webhook.mjs', import.meta.url).href;
 const { webhookHandler } = (await import(EXAMPLE)) as { webhookHandler: Handler };
@@ -98,12 +109,17 @@ describe('webhooks to the board (SQLite)', () => {
     const answer = await apply(world.proxyUrl, { fields: validFields(world.openCampaignIds[0]!), key });
     assert.equal(answer.status, 201);
     const reference = String(answer.body.reference);
-    assert.deepEqual(await settled(hooks, reference, 2, 'received and delivered'), ['application.received', 'application.delivered']);
+    assert.deepEqual(await settled(hooks, reference, 2, 'received and delivered'), [
+      'application.received',
+      'application.delivered',
+    ]);
     const [received, delivered] = hooks.accepted.filter((e) => e.event.data.reference === reference);
     assert.equal(received!.event.data.idempotency_key, key);
     assert.equal(received!.event.data.campaign_id, world.openCampaignIds[0]);
     assert.equal(received!.event.data.candidate, undefined);
-    assert.ok(delivered!.event.data.delivered_at !== undefined && delivered!.event.data.upstream_application_id !== undefined);
+    assert.ok(
+      delivered!.event.data.delivered_at !== undefined && delivered!.event.data.upstream_application_id !== undefined,
+    );
     assert.notEqual(received!.id, delivered!.id);
   });
 
@@ -113,11 +129,20 @@ describe('webhooks to the board (SQLite)', () => {
     const answer = await apply(world.proxyUrl, { fields: validFields(closing) });
     assert.equal(answer.status, 422);
     const reference = String(answer.body.reference ?? '');
-    const stored = (await world.applications.outbox.list({ status: 'rejected' })).find((r) => r.campaign_id === closing);
+    const stored = (await world.applications.outbox.list({ status: 'rejected' })).find(
+      (r) => r.campaign_id === closing,
+    );
     assert.ok(stored, 'the refused application is kept as rejected');
     assert.ok(reference === '' || reference === stored.reference);
-    assert.deepEqual(await settled(hooks, stored.reference, 2, 'received and rejected'), ['application.received', 'application.rejected']);
-    assert.equal(hooks.accepted.find((e) => e.event.type === 'application.rejected' && e.event.data.reference === stored.reference)?.event.data.outcome, 'campaign_closed');
+    assert.deepEqual(await settled(hooks, stored.reference, 2, 'received and rejected'), [
+      'application.received',
+      'application.rejected',
+    ]);
+    assert.equal(
+      hooks.accepted.find((e) => e.event.type === 'application.rejected' && e.event.data.reference === stored.reference)
+        ?.event.data.outcome,
+      'campaign_closed',
+    );
   });
 
   it('tells an application dead-lettered after the candidate was told it was received', async () => {
@@ -125,22 +150,31 @@ describe('webhooks to the board (SQLite)', () => {
     const { reference } = await queuedWhileServiceDown(world, closing);
     await admin(world.sandbox, 'PATCH', `/campaigns/${closing}`, { status: 'archived' });
     await admin(world.sandbox, 'POST', '/faults', { count: 0 });
-    assert.deepEqual(await settled(hooks, reference, 2, 'received and dead-lettered'), ['application.received', 'application.dead_lettered']);
+    assert.deepEqual(await settled(hooks, reference, 2, 'received and dead-lettered'), [
+      'application.received',
+      'application.dead_lettered',
+    ]);
   });
 
-  it('tells an application erased at the candidate\'s request (`outbox erase --email`) before it was delivered', async () => {
+  it("tells an application erased at the candidate's request (`outbox erase --email`) before it was delivered", async () => {
     const { fields, reference } = await queuedWhileServiceDown(world, world.openCampaignIds[0]!);
     // The command reads WEBHOOK_URL as the proxy does: it records the event, the proxy sends it.
     process.env.WEBHOOK_URL = hooks.url;
     process.env.WEBHOOK_SECRET = SECRET;
     try {
-      assert.match(await runOutboxCommand(['erase', '--email', fields.email, '--data-dir', world.config.dataDir]), new RegExp(reference));
+      assert.match(
+        await runOutboxCommand(['erase', '--email', fields.email, '--data-dir', world.config.dataDir]),
+        new RegExp(reference),
+      );
     } finally {
       delete process.env.WEBHOOK_URL;
       delete process.env.WEBHOOK_SECRET;
       await admin(world.sandbox, 'POST', '/faults', { count: 0 });
     }
-    assert.deepEqual(await settled(hooks, reference, 2, 'received and erased'), ['application.received', 'application.erased']);
+    assert.deepEqual(await settled(hooks, reference, 2, 'received and erased'), [
+      'application.received',
+      'application.erased',
+    ]);
     assert.equal((await world.applications.outbox.get(reference))?.status, 'rejected');
   });
 
@@ -149,9 +183,16 @@ describe('webhooks to the board (SQLite)', () => {
     const answer = await apply(world.proxyUrl, { fields: validFields(world.openCampaignIds[0]!) });
     assert.equal(answer.status, 201);
     const reference = String(answer.body.reference);
-    assert.deepEqual(await settled(hooks, reference, 2, 'received and delivered after retries'), ['application.received', 'application.delivered']);
+    assert.deepEqual(await settled(hooks, reference, 2, 'received and delivered after retries'), [
+      'application.received',
+      'application.delivered',
+    ]);
     const [received, delivered] = hooks.accepted.filter((e) => e.event.data.reference === reference);
-    assert.equal(hooks.verified.filter((e) => e.id === received!.id).length, 4, 'three refused attempts, then the accepted one');
+    assert.equal(
+      hooks.verified.filter((e) => e.id === received!.id).length,
+      4,
+      'three refused attempts, then the accepted one',
+    );
     assert.equal(hooks.verified.filter((e) => e.id === delivered!.id).length, 1, 'the next event waited for the first');
     const metrics = await (await fetch(world.metricsUrl)).text();
     assert.match(metrics, /^webhook_events_total\{type="application.received",outcome="retry"\} 3$/m);
@@ -163,7 +204,10 @@ describe('webhooks of the status sync (SQLite)', () => {
   let hooks: Receiver;
   before(async () => {
     hooks = await startReceiver();
-    world = await startApplyWorld({ env: { WEBHOOK_URL: hooks.url, WEBHOOK_SECRET: SECRET }, statusSync: { intervalMs: 24 * 60 * 60 * 1000, periodMs: 0 } });
+    world = await startApplyWorld({
+      env: { WEBHOOK_URL: hooks.url, WEBHOOK_SECRET: SECRET },
+      statusSync: { intervalMs: 24 * 60 * 60 * 1000, periodMs: 0 },
+    });
   });
   after(async () => {
     await world.close();
@@ -180,8 +224,15 @@ describe('webhooks of the status sync (SQLite)', () => {
     await world.applications.statusSync.runOnce();
     await admin(world.sandbox, 'PUT', `/applications/${id}/status`, { value: 'interview' });
     await world.applications.statusSync.runOnce();
-    assert.deepEqual(await settled(hooks, reference, 3, 'the status change'), ['application.received', 'application.delivered', 'application.status_changed']);
-    assert.equal(hooks.accepted.find((e) => e.event.type === 'application.status_changed')?.event.data.status, 'interview');
+    assert.deepEqual(await settled(hooks, reference, 3, 'the status change'), [
+      'application.received',
+      'application.delivered',
+      'application.status_changed',
+    ]);
+    assert.equal(
+      hooks.accepted.find((e) => e.event.type === 'application.status_changed')?.event.data.status,
+      'interview',
+    );
   });
 });
 
@@ -197,7 +248,9 @@ describe('webhooks from three instances on one PostgreSQL database', { skip: ski
     for (let i = 0; i < 3; i += 1) {
       const dir = mkdtempSync(join(tmpdir(), 'jbc-webhooks-pg-'));
       dirs.push(dir);
-      const config = loadProxyConfig(proxyEnv(sandbox, dir, { DATABASE_URL: databaseUrl, WEBHOOK_URL: hooks.url, WEBHOOK_SECRET: SECRET }));
+      const config = loadProxyConfig(
+        proxyEnv(sandbox, dir, { DATABASE_URL: databaseUrl, WEBHOOK_URL: hooks.url, WEBHOOK_SECRET: SECRET }),
+      );
       stacks.push(await startProxyStack(config, { logger: captureLogs().logger }));
     }
   });
@@ -218,7 +271,10 @@ describe('webhooks from three instances on one PostgreSQL database', { skip: ski
       references.push(String(answer.body.reference));
     }
     for (const reference of references) {
-      assert.deepEqual(await settled(hooks, reference, 2, `events of ${reference}`), ['application.received', 'application.delivered']);
+      assert.deepEqual(await settled(hooks, reference, 2, `events of ${reference}`), [
+        'application.received',
+        'application.delivered',
+      ]);
     }
     const ids = hooks.verified.map((e) => e.id);
     assert.equal(ids.length, 24);

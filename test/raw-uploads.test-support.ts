@@ -9,7 +9,9 @@ export const BOUNDARY = '----raw-upload';
 
 /** The multipart body of an application whose resume (`resume`, sent as a PDF) is its last part. */
 export function applicationBody(fields: Record<string, string>, resume: Buffer): Buffer {
-  const parts = Object.entries(fields).map(([name, value]) => `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
+  const parts = Object.entries(fields).map(
+    ([name, value]) => `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+  );
   const fileHead = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="resume"; filename="cv.pdf"\r\nContent-Type: application/pdf\r\n\r\n`;
   return Buffer.concat([Buffer.from(parts.join('') + fileHead), resume, Buffer.from(`\r\n--${BOUNDARY}--\r\n`)]);
 }
@@ -28,23 +30,36 @@ export interface RawUpload {
  */
 export function openRawUpload(
   url: string,
-  options: { contentLength?: number; first?: Buffer; localAddress?: string; key?: string; headers?: Record<string, string> },
+  options: {
+    contentLength?: number;
+    first?: Buffer;
+    localAddress?: string;
+    key?: string;
+    headers?: Record<string, string>;
+  },
 ): Promise<RawUpload> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
-    const socket = connect({ port: Number(port), host: hostname, ...(options.localAddress === undefined ? {} : { localAddress: options.localAddress }) }, () => {
-      const lines = [
-        'POST /api/applications HTTP/1.1',
-        `Host: ${hostname}:${port}`,
-        `Content-Type: multipart/form-data; boundary=${BOUNDARY}`,
-        ...(options.contentLength === undefined ? [] : [`Content-Length: ${options.contentLength}`]),
-        `Idempotency-Key: ${options.key ?? crypto.randomUUID()}`,
-        ...Object.entries(options.headers ?? {}).map(([name, value]) => `${name}: ${value}`),
-      ];
-      socket.write(`${lines.join('\r\n')}\r\n\r\n`);
-      if (options.first !== undefined) socket.write(options.first);
-      resolve({ socket, answer, send: (bytes) => socket.write(bytes) });
-    });
+    const socket = connect(
+      {
+        port: Number(port),
+        host: hostname,
+        ...(options.localAddress === undefined ? {} : { localAddress: options.localAddress }),
+      },
+      () => {
+        const lines = [
+          'POST /api/applications HTTP/1.1',
+          `Host: ${hostname}:${port}`,
+          `Content-Type: multipart/form-data; boundary=${BOUNDARY}`,
+          ...(options.contentLength === undefined ? [] : [`Content-Length: ${options.contentLength}`]),
+          `Idempotency-Key: ${options.key ?? crypto.randomUUID()}`,
+          ...Object.entries(options.headers ?? {}).map(([name, value]) => `${name}: ${value}`),
+        ];
+        socket.write(`${lines.join('\r\n')}\r\n\r\n`);
+        if (options.first !== undefined) socket.write(options.first);
+        resolve({ socket, answer, send: (bytes) => socket.write(bytes) });
+      },
+    );
     let received = '';
     const answer = new Promise<string>((done) => {
       socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));

@@ -28,16 +28,26 @@ describe("the partners' Node webhook receiver, run as a process", () => {
   let url: string;
 
   before(async () => {
-    receiver = spawn(process.execPath, [EXAMPLE.pathname], { env: { ...process.env, WEBHOOK_SECRET: SECRET, PORT: '0' } });
+    receiver = spawn(process.execPath, [EXAMPLE.pathname], {
+      env: { ...process.env, WEBHOOK_SECRET: SECRET, PORT: '0' },
+    });
     receiver.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-    const port = await eventually(() => /Receiving webhook events on port (\d+)/.exec(output)?.[1], { timeoutMs: 10_000, what: 'the receiver to listen' });
+    const port = await eventually(() => /Receiving webhook events on port (\d+)/.exec(output)?.[1], {
+      timeoutMs: 10_000,
+      what: 'the receiver to listen',
+    });
     url = `http://127.0.0.1:${port}/hooks`;
   });
   after(() => receiver?.kill());
 
   function signed(body: string, id: string): Record<string, string> {
     const at = new Date();
-    return { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': new Webhook(SECRET).sign(id, at, body) };
+    return {
+      'content-type': 'application/json',
+      'webhook-id': id,
+      'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+      'webhook-signature': new Webhook(SECRET).sign(id, at, body),
+    };
   }
 
   /**
@@ -50,7 +60,10 @@ describe("the partners' Node webhook receiver, run as a process", () => {
       let written = 0;
       let status: number | undefined;
       const chunk = Buffer.alloc(64 * 1024, 'x');
-      const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } });
+      const req = request(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+      });
       const pump = () => {
         while (status === undefined && written < total && !req.destroyed) {
           written += chunk.length;
@@ -72,18 +85,42 @@ describe("the partners' Node webhook receiver, run as a process", () => {
   }
 
   it('takes an event the proxy signed, answers 204 and hands it on', async () => {
-    const body = JSON.stringify({ type: 'application.delivered', timestamp: new Date().toISOString(), data: { reference: 'r-node-1' } });
+    const body = JSON.stringify({
+      type: 'application.delivered',
+      timestamp: new Date().toISOString(),
+      data: { reference: 'r-node-1' },
+    });
     const response = await fetch(url, { method: 'POST', headers: signed(body, 'msg_node_1'), body });
     assert.equal(response.status, 204);
-    await eventually(() => output.includes('msg_node_1 application.delivered reference=r-node-1\n'), { timeoutMs: 5_000, what: 'the event handed on' });
+    await eventually(() => output.includes('msg_node_1 application.delivered reference=r-node-1\n'), {
+      timeoutMs: 5_000,
+      what: 'the event handed on',
+    });
   });
 
   it("prints an application.status_changed event the proxy's store recorded: its type, reference and the company's status", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'jbc-node-receiver-'));
-    const store = new SqliteApplicationStore({ dataDir: dir, owner: 'test', webhookEvents: { includeCandidate: false } });
+    const store = new SqliteApplicationStore({
+      dataDir: dir,
+      owner: 'test',
+      webhookEvents: { includeCandidate: false },
+    });
     try {
-      await store.enqueue({ reference: 'r-node-status', campaign_id: 7, company_id: 1, payload: { applicant: { email: 'grace@example.org' } }, resume: null, resume_type: null }, { deadLetterAfterMs: 3_600_000 });
-      assert.equal(await store.webhooks.record('r-node-status', 'application.status_changed', { status: 'interview' }), true);
+      await store.enqueue(
+        {
+          reference: 'r-node-status',
+          campaign_id: 7,
+          company_id: 1,
+          payload: { applicant: { email: 'grace@example.org' } },
+          resume: null,
+          resume_type: null,
+        },
+        { deadLetterAfterMs: 3_600_000 },
+      );
+      assert.equal(
+        await store.webhooks.record('r-node-status', 'application.status_changed', { status: 'interview' }),
+        true,
+      );
       // An application's events go in order: application.received first, then the status change.
       const [received] = await store.webhooks.claimDue(10, 60_000);
       await store.webhooks.markDelivered(received!);
@@ -91,7 +128,10 @@ describe("the partners' Node webhook receiver, run as a process", () => {
       assert.equal(changed?.type, 'application.status_changed');
       const result = await postEvent({ url, secret: SECRET }, changed.id, changed.body);
       assert.deepEqual(result, { kind: 'answered', status: 204, ok: true, body: '' });
-      await eventually(() => output.includes(`${changed.id} application.status_changed reference=r-node-status status=interview\n`), { timeoutMs: 5_000, what: 'the status change printed' });
+      await eventually(
+        () => output.includes(`${changed.id} application.status_changed reference=r-node-status status=interview\n`),
+        { timeoutMs: 5_000, what: 'the status change printed' },
+      );
     } finally {
       await store.close();
       rmSync(dir, { recursive: true, force: true });
@@ -112,13 +152,20 @@ describe("the partners' Node webhook receiver, run as a process", () => {
     }
     const id = /^Sent webhook\.test (msg_\S+) /.exec(said)?.[1];
     assert.ok(id !== undefined, said);
-    const line = await eventually(() => output.split('\n').find((l) => l.startsWith(`${id} `)), { timeoutMs: 5_000, what: 'the test event printed' });
+    const line = await eventually(() => output.split('\n').find((l) => l.startsWith(`${id} `)), {
+      timeoutMs: 5_000,
+      what: 'the test event printed',
+    });
     assert.match(line, new RegExp(`^${id} webhook\\.test A test event from jobboard-connector: `));
     assert.ok(!line.includes('undefined'), line);
   });
 
   it('refuses an unsigned body with 400', async () => {
-    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"type":"application.delivered"}' });
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"type":"application.delivered"}',
+    });
     assert.equal(response.status, 400);
   });
 
@@ -126,21 +173,32 @@ describe("the partners' Node webhook receiver, run as a process", () => {
     const get = await fetch(url);
     assert.equal(get.status, 405);
     assert.equal(get.headers.get('allow'), 'POST');
-    const body = JSON.stringify({ type: 'application.delivered', timestamp: new Date().toISOString(), data: { reference: 'r-node-put' } });
+    const body = JSON.stringify({
+      type: 'application.delivered',
+      timestamp: new Date().toISOString(),
+      data: { reference: 'r-node-put' },
+    });
     const put = await fetch(url, { method: 'PUT', headers: signed(body, 'msg_node_put'), body });
     assert.equal(put.status, 405);
     assert.ok(!output.includes('msg_node_put'), 'a PUT hands nothing on');
   });
 
   it(`answers 413 to a body over ${MAX_BODY_BYTES} bytes that says its length, signed or not`, async () => {
-    const body = JSON.stringify({ type: 'application.delivered', data: { reference: 'r-node-big', pad: 'x'.repeat(MAX_BODY_BYTES) } });
+    const body = JSON.stringify({
+      type: 'application.delivered',
+      data: { reference: 'r-node-big', pad: 'x'.repeat(MAX_BODY_BYTES) },
+    });
     const response = await fetch(url, { method: 'POST', headers: signed(body, 'msg_node_big'), body });
     assert.equal(response.status, 413);
     assert.ok(!output.includes('msg_node_big'), 'nothing handed on');
   });
 
   it('takes a body of exactly the limit as far as its signature (then 400 for a wrong one)', async () => {
-    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'x'.repeat(MAX_BODY_BYTES) });
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: 'x'.repeat(MAX_BODY_BYTES),
+    });
     assert.equal(response.status, 400);
   });
 
@@ -160,7 +218,11 @@ describe("the partners' Node webhook receiver, run as a process", () => {
   });
 
   it('still takes a signed event after refusing the others', async () => {
-    const body = JSON.stringify({ type: 'application.received', timestamp: new Date().toISOString(), data: { reference: 'r-node-2' } });
+    const body = JSON.stringify({
+      type: 'application.received',
+      timestamp: new Date().toISOString(),
+      data: { reference: 'r-node-2' },
+    });
     const response = await fetch(url, { method: 'POST', headers: signed(body, 'msg_node_2'), body });
     assert.equal(response.status, 204);
   });

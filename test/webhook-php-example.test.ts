@@ -49,8 +49,14 @@ describe("the partners' guide's PHP verification of a webhook", { skip }, () => 
     writeFileSync(join(dir, 'index.php'), phpExample());
     const port = await freePort();
     url = `http://127.0.0.1:${port}/index.php`;
-    php = spawn('php', ['-S', `127.0.0.1:${port}`, '-t', dir], { env: { ...process.env, WEBHOOK_SECRET: SECRET }, stdio: 'ignore' });
-    await eventually(async () => (await fetch(url, { method: 'POST' }).catch(() => undefined)) !== undefined, { timeoutMs: 10_000, what: 'php -S' });
+    php = spawn('php', ['-S', `127.0.0.1:${port}`, '-t', dir], {
+      env: { ...process.env, WEBHOOK_SECRET: SECRET },
+      stdio: 'ignore',
+    });
+    await eventually(async () => (await fetch(url, { method: 'POST' }).catch(() => undefined)) !== undefined, {
+      timeoutMs: 10_000,
+      what: 'php -S',
+    });
   });
   after(() => {
     php?.kill();
@@ -64,13 +70,22 @@ describe("the partners' guide's PHP verification of a webhook", { skip }, () => 
     const signature = new Webhook(options.secret ?? SECRET).sign(id, at, body);
     const response = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': signature },
+      headers: {
+        'content-type': 'application/json',
+        'webhook-id': id,
+        'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+        'webhook-signature': signature,
+      },
       body: options.sent ?? body,
     });
     return response.status;
   }
 
-  const event = JSON.stringify({ type: 'application.delivered', timestamp: new Date().toISOString(), data: { reference: 'r-1' } });
+  const event = JSON.stringify({
+    type: 'application.delivered',
+    timestamp: new Date().toISOString(),
+    data: { reference: 'r-1' },
+  });
 
   it('takes a request the proxy signed', async () => {
     assert.equal(await post(event), 204);

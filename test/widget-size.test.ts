@@ -47,7 +47,8 @@ const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 test(`the script-tag bundle, gzipped, is at most ${mainBudget / 1024} KB with Lit, its hydration support and the offers; ${languageBudget / 1024} KB with a language module; ${applyBudget / 1024} KB with the apply form's`, async () => {
   const source = await built('widget.js');
   // What the budget is measured with is in the file measured: Lit's three parts (each registers its version), and no import left to load.
-  for (const part of ['reactiveElementVersions', 'litHtmlVersions', 'litElementVersions', 'litElementHydrateSupport']) assert.ok(source.includes(part), `widget.js lacks ${part}`);
+  for (const part of ['reactiveElementVersions', 'litHtmlVersions', 'litElementVersions', 'litElementHydrateSupport'])
+    assert.ok(source.includes(part), `widget.js lacks ${part}`);
   assert.ok(source.includes('Back to offers'), 'widget.js lacks the English texts of the offers');
   assert.doesNotMatch(source, /\bimport\s*[^(]*?from\s*["'`]/, 'widget.js imports another module');
   const main = gzipSync(source).length;
@@ -55,11 +56,14 @@ test(`the script-tag bundle, gzipped, is at most ${mainBudget / 1024} KB with Li
   for (const [name, file] of await modules()) {
     const total = main + (await gzipped(file));
     const budget = name === 'apply' ? applyBudget : languageBudget;
-    assert.ok(total <= budget, `widget.js with the ${name} module is ${kb(total)} gzipped, over the ${kb(budget)} budget`);
+    assert.ok(
+      total <= budget,
+      `widget.js with the ${name} module is ${kb(total)} gzipped, over the ${kb(budget)} budget`,
+    );
   }
 });
 
-test('besides widget.js there is the apply form\'s module and one per other language, which import nothing but widget.js', async () => {
+test("besides widget.js there is the apply form's module and one per other language, which import nothing but widget.js", async () => {
   const found = await modules();
   assert.deepEqual([...found.keys()].sort(), ['apply', 'es', 'fr']);
   const main = await built('widget.js');
@@ -71,7 +75,7 @@ test('besides widget.js there is the apply form\'s module and one per other lang
   }
 });
 
-test('the bundle defines both elements and carries Lit\'s hydration support; the apply form\'s module its English texts; each language module its language', async () => {
+test("the bundle defines both elements and carries Lit's hydration support; the apply form's module its English texts; each language module its language", async () => {
   const main = await built('widget.js');
   assert.match(main, /jobboard-campaigns/);
   assert.match(main, /jobboard-apply/);
@@ -82,7 +86,10 @@ test('the bundle defines both elements and carries Lit\'s hydration support; the
   assert.ok((await built(found.get('es')!)).includes('Enviar mi candidatura'), 'missing "Enviar mi candidatura"');
 });
 
-test('the apply form\'s module opens with the hint that has Chromium compile all its functions at once; widget.js does not', async () => {
-  assert.ok((await built((await modules()).get('apply')!)).startsWith(`${COMPILE_HINT}\n`), `the apply form's module does not open with ${COMPILE_HINT}`);
+test("the apply form's module opens with the hint that has Chromium compile all its functions at once; widget.js does not", async () => {
+  assert.ok(
+    (await built((await modules()).get('apply')!)).startsWith(`${COMPILE_HINT}\n`),
+    `the apply form's module does not open with ${COMPILE_HINT}`,
+  );
   assert.ok(!(await built('widget.js')).includes(COMPILE_HINT), `widget.js has ${COMPILE_HINT}`);
 });

@@ -12,7 +12,8 @@ export default {
       packageLinkPhase({ customElementsManifest }) {
         for (const mod of customElementsManifest.modules) {
           for (const declaration of mod.declarations ?? []) {
-            if (declaration.events) declaration.events = declaration.events.filter((e) => e.name?.startsWith('jobboard-'));
+            if (declaration.events)
+              declaration.events = declaration.events.filter((e) => e.name?.startsWith('jobboard-'));
           }
         }
       },
@@ -24,9 +25,14 @@ export default {
       packageLinkPhase({ customElementsManifest }) {
         for (const mod of customElementsManifest.modules) {
           for (const declaration of mod.declarations ?? []) {
-            const states = new Set((declaration.members ?? []).filter((m) => m.kind === 'field' && m.privacy === 'private').map((m) => m.name));
+            const states = new Set(
+              (declaration.members ?? [])
+                .filter((m) => m.kind === 'field' && m.privacy === 'private')
+                .map((m) => m.name),
+            );
             for (const member of declaration.members ?? []) if (states.has(member.name)) delete member.attribute;
-            if (declaration.attributes) declaration.attributes = declaration.attributes.filter((a) => !states.has(a.fieldName));
+            if (declaration.attributes)
+              declaration.attributes = declaration.attributes.filter((a) => !states.has(a.fieldName));
           }
         }
       },
@@ -41,7 +47,10 @@ export default {
         for (const mod of customElementsManifest.modules) {
           for (const declaration of mod.declarations ?? []) {
             if (!declaration.members) continue;
-            const members = [...declaration.members.filter((m) => m.inheritedFrom), ...declaration.members.filter((m) => !m.inheritedFrom)];
+            const members = [
+              ...declaration.members.filter((m) => m.inheritedFrom),
+              ...declaration.members.filter((m) => !m.inheritedFrom),
+            ];
             declaration.members = members;
             const place = (a) => members.findIndex((m) => m.name === a.fieldName);
             declaration.attributes?.sort((a, b) => place(a) - place(b));

@@ -145,7 +145,8 @@ export class RequestBudget implements BudgetLimits {
 
   constructor(options: RequestBudgetOptions = {}) {
     const perMinute = options.perMinute ?? 120;
-    if (!Number.isInteger(perMinute) || perMinute < 1) throw new RangeError(`budget.perMinute must be a whole number from 1, got ${perMinute}`);
+    if (!Number.isInteger(perMinute) || perMinute < 1)
+      throw new RangeError(`budget.perMinute must be a whole number from 1, got ${perMinute}`);
     this.perMinute = perMinute;
     this.windowMs = options.windowMs ?? 61_000;
     const reserved = options.reservedForHigh ?? (perMinute > 1 ? Math.max(1, Math.floor(perMinute / 10)) : 0);

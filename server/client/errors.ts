@@ -43,7 +43,10 @@ export class ApiError extends Error {
 }
 
 function formatMessage(init: ApiErrorInit): string {
-  const head = init.status === undefined ? `${init.method} ${init.url}` : `${init.method} ${init.url} answered ${init.status} ${init.code}`;
+  const head =
+    init.status === undefined
+      ? `${init.method} ${init.url}`
+      : `${init.method} ${init.url} answered ${init.status} ${init.code}`;
   const fields = (init.details ?? []).map((d) => `${d.field}: ${d.message}`).join('; ');
   return `${head}: ${init.message}${fields === '' ? '' : ` (${fields})`}`;
 }
@@ -157,10 +160,19 @@ export function errorFromResponse(info: ErrorResponseInfo): ApiError {
   } catch {
     if (info.bodyText.trim() !== '') message = info.bodyText.trim().slice(0, 200);
   }
-  const init: ApiErrorInit = { method: info.method, url: info.url, status, code, message, details, attempts: info.attempts };
+  const init: ApiErrorInit = {
+    method: info.method,
+    url: info.url,
+    status,
+    code,
+    message,
+    details,
+    attempts: info.attempts,
+  };
   if (status === 400 || status === 422) return new ValidationError(init);
   if (status === 401) return new AuthenticationError(init);
-  if (status === 403 && code === 'rate_limited') return new RateLimitError({ ...init, retryAfterMs: info.retryAfterMs });
+  if (status === 403 && code === 'rate_limited')
+    return new RateLimitError({ ...init, retryAfterMs: info.retryAfterMs });
   if (status === 403) return new PermissionError(init);
   if (status === 404) return new NotFoundError(init);
   if (status === 409) return new ConflictError({ ...init, existingId });

@@ -27,7 +27,10 @@ export class UnsupportedFileError extends Error {
 }
 
 /** A Buffer or Uint8Array as a resume (default) or attachment. */
-export async function fileFromBuffer<K extends 'resume' | 'attachment' = 'resume'>(bytes: Uint8Array, options: FileOptions<K> = {}): Promise<FileInput<K>> {
+export async function fileFromBuffer<K extends 'resume' | 'attachment' = 'resume'>(
+  bytes: Uint8Array,
+  options: FileOptions<K> = {},
+): Promise<FileInput<K>> {
   const kind = options.kind ?? 'resume';
   const allowed: readonly string[] = kind === 'attachment' ? ATTACHMENT_TYPES : RESUME_TYPES;
   if (bytes.length === 0) throw new UnsupportedFileError('The file is empty.', undefined);
@@ -36,7 +39,9 @@ export async function fileFromBuffer<K extends 'resume' | 'attachment' = 'resume
     const what = detected === undefined ? 'a type that could not be recognised' : `a ${detected} file`;
     throw new UnsupportedFileError(`The file is ${what}; a ${kind} must be one of: ${allowed.join(', ')}.`, detected);
   }
-  const base64 = (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)).toString('base64');
+  const base64 = (
+    Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  ).toString('base64');
   return { base64, mime_type: type as FileInput<K>['mime_type'] };
 }
 
@@ -64,11 +69,17 @@ export class StreamedFile<K extends 'resume' | 'attachment' = 'resume'> {
 export type ResumeMayStream<T> = T extends { resume?: infer R } ? Omit<T, 'resume'> & { resume?: R | StreamedFile } : T;
 
 /** A Blob or File (for example from a multipart upload). */
-export async function fileFromBlob<K extends 'resume' | 'attachment' = 'resume'>(blob: Blob, options: FileOptions<K> = {}): Promise<FileInput<K>> {
+export async function fileFromBlob<K extends 'resume' | 'attachment' = 'resume'>(
+  blob: Blob,
+  options: FileOptions<K> = {},
+): Promise<FileInput<K>> {
   return fileFromBuffer(new Uint8Array(await blob.arrayBuffer()), options);
 }
 
 /** A file on disk. */
-export async function fileFromPath<K extends 'resume' | 'attachment' = 'resume'>(path: string, options: FileOptions<K> = {}): Promise<FileInput<K>> {
+export async function fileFromPath<K extends 'resume' | 'attachment' = 'resume'>(
+  path: string,
+  options: FileOptions<K> = {},
+): Promise<FileInput<K>> {
   return fileFromBuffer(await readFile(path), options);
 }

@@ -57,11 +57,18 @@ export interface RecruitmentClient {
   readonly tokens: TokenCache;
 }
 
-export const DEFAULT_RETRY: RetryPolicy = { limit: 3, baseDelayMs: 250, maxDelayMs: 8_000, maxRateLimitWaits: 5, maxRetryAfterMs: 60_000 };
+export const DEFAULT_RETRY: RetryPolicy = {
+  limit: 3,
+  baseDelayMs: 250,
+  maxDelayMs: 8_000,
+  maxRateLimitWaits: 5,
+  maxRetryAfterMs: 60_000,
+};
 
 export function createClient(options: ClientOptions): RecruitmentClient {
   const clock = options.clock ?? Date;
-  const budget = options.budget instanceof RequestBudget ? options.budget : new RequestBudget({ ...options.budget, clock });
+  const budget =
+    options.budget instanceof RequestBudget ? options.budget : new RequestBudget({ ...options.budget, clock });
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   // The token cache fetches through the transport it serves (POST /jwt needs no token): built first, it
   // reaches the transport only when the first call asks for a token.
@@ -138,4 +145,11 @@ export type {
 export type { Channels } from './resources/channels.ts';
 export type { Entities } from './resources/entities.ts';
 export type { Jobboards, JobboardApplicantCreateInput } from './resources/jobboards.ts';
-export type { Application, Applicant, Campaign, Channel, CreatedApplicant, PaginationHeader } from '../contract/index.ts';
+export type {
+  Application,
+  Applicant,
+  Campaign,
+  Channel,
+  CreatedApplicant,
+  PaginationHeader,
+} from '../contract/index.ts';

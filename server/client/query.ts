@@ -3,7 +3,8 @@
 // (`embed=address,tags`), booleans as true/false, empty values left out
 // ("Empty parameters are ignored").
 
-type QueryValue = string | number | boolean | null | undefined | readonly (string | number)[] | { readonly [key: string]: QueryValue };
+type QueryValue =
+  string | number | boolean | null | undefined | readonly (string | number)[] | { readonly [key: string]: QueryValue };
 
 export function toSearchParams(query: object | undefined): URLSearchParams {
   const params = new URLSearchParams();
@@ -18,7 +19,8 @@ function append(params: URLSearchParams, prefix: string, value: QueryValue): voi
     return;
   }
   if (typeof value === 'object') {
-    for (const [key, inner] of Object.entries(value)) append(params, prefix === '' ? key : `${prefix}[${key}]`, inner as QueryValue);
+    for (const [key, inner] of Object.entries(value))
+      append(params, prefix === '' ? key : `${prefix}[${key}]`, inner as QueryValue);
     return;
   }
   const text = String(value);

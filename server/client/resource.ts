@@ -20,11 +20,19 @@ export interface Page<T> {
 }
 
 /** `T` with the embedded keys `K` present (they may still be null, e.g. a campaign without address). */
-export type WithEmbeds<T, K extends PropertyKey> = Simplify<Omit<T, K & keyof T> & { [P in K & keyof T]-?: Exclude<T[P], undefined> }>;
+export type WithEmbeds<T, K extends PropertyKey> = Simplify<
+  Omit<T, K & keyof T> & { [P in K & keyof T]-?: Exclude<T[P], undefined> }
+>;
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
 
 /** Query or body checked against the contract before anything is sent; a failure names its fields. */
-export function checkInput(schema: z.ZodType, value: unknown, method: string, url: string, prefix: readonly PropertyKey[] = []): unknown {
+export function checkInput(
+  schema: z.ZodType,
+  value: unknown,
+  method: string,
+  url: string,
+  prefix: readonly PropertyKey[] = [],
+): unknown {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   throw new ValidationError({
@@ -41,7 +49,12 @@ export function checkInput(schema: z.ZodType, value: unknown, method: string, ur
  * A create's body checked against the contract: plain JSON, or, when it holds
  * StreamedFiles, a body that streams them (each checked as a file of its type).
  */
-export function checkBody(schema: z.ZodType, value: unknown, method: string, url: string): { json: unknown } | { body: StreamedBody } {
+export function checkBody(
+  schema: z.ZodType,
+  value: unknown,
+  method: string,
+  url: string,
+): { json: unknown } | { body: StreamedBody } {
   const streamed = withStreamedFiles(value);
   if (streamed === undefined) return { json: checkInput(schema, value, method, url) };
   return { body: streamed.body(checkInput(schema, streamed.standIn, method, url)) };
@@ -52,11 +65,18 @@ export function checkBody(schema: z.ZodType, value: unknown, method: string, url
  * schema's output narrowed by the embeds; that runtime check is what makes
  * the narrowing safe.
  */
-export function readRecord<T>(schema: z.ZodType, body: unknown, embedKeys: readonly string[], prefix: readonly PropertyKey[] = []): T {
+export function readRecord<T>(
+  schema: z.ZodType,
+  body: unknown,
+  embedKeys: readonly string[],
+  prefix: readonly PropertyKey[] = [],
+): T {
   const record = parseWith(schema, body, prefix);
   for (const key of embedKeys) {
     if (!(key in (record as object))) {
-      throw new ContractViolation(`the embed "${key}" was asked for but is missing`, [{ field: [...prefix, key].map(String).join('.'), message: 'embed asked for but missing' }]);
+      throw new ContractViolation(`the embed "${key}" was asked for but is missing`, [
+        { field: [...prefix, key].map(String).join('.'), message: 'embed asked for but missing' },
+      ]);
     }
   }
   return record as T;
@@ -84,7 +104,12 @@ export interface ListOptions extends RequestOptions {
   onInvalidRecord?: (record: InvalidRecord) => void;
 }
 
-export function readList<T>(schema: z.ZodType, body: unknown, embedKeys: readonly string[], onInvalidRecord?: (record: InvalidRecord) => void): T[] {
+export function readList<T>(
+  schema: z.ZodType,
+  body: unknown,
+  embedKeys: readonly string[],
+  onInvalidRecord?: (record: InvalidRecord) => void,
+): T[] {
   if (!Array.isArray(body)) throw new ContractViolation('a list endpoint answered something else than a JSON array');
   const records: T[] = [];
   body.forEach((item: unknown, index) => {
@@ -93,7 +118,12 @@ export function readList<T>(schema: z.ZodType, body: unknown, embedKeys: readonl
     } catch (error) {
       if (onInvalidRecord === undefined || !(error instanceof ContractViolation)) throw error;
       const id = (item as { id?: unknown } | null)?.id;
-      onInvalidRecord({ index, id: typeof id === 'number' ? id : undefined, message: error.message, details: error.details });
+      onInvalidRecord({
+        index,
+        id: typeof id === 'number' ? id : undefined,
+        message: error.message,
+        details: error.details,
+      });
     }
   });
   return records;
@@ -189,7 +219,13 @@ export class Api {
   }
 
   /** `GET path`: one page of records, the query checked against `querySchema` first. */
-  async list<T>(path: string, querySchema: z.ZodType, record: z.ZodType, query: ListQuery, options?: ListOptions): Promise<Page<T>> {
+  async list<T>(
+    path: string,
+    querySchema: z.ZodType,
+    record: z.ZodType,
+    query: ListQuery,
+    options?: ListOptions,
+  ): Promise<Page<T>> {
     checkInput(querySchema, query, 'GET', this.url(path));
     const embedKeys = embedKeysOf(query.embed);
     return await this.#transport.send({
@@ -204,12 +240,29 @@ export class Api {
   }
 
   /** Every record of `GET path` across its pages, from `query.page` (default 1). */
-  listAll<T>(path: string, querySchema: z.ZodType, record: z.ZodType, query: ListQuery, options?: ListOptions): AsyncIterable<T> {
-    return listAll((page) => this.list<T>(path, querySchema, record, { ...query, page }, options), query.page ?? 1, this.url(path));
+  listAll<T>(
+    path: string,
+    querySchema: z.ZodType,
+    record: z.ZodType,
+    query: ListQuery,
+    options?: ListOptions,
+  ): AsyncIterable<T> {
+    return listAll(
+      (page) => this.list<T>(path, querySchema, record, { ...query, page }, options),
+      query.page ?? 1,
+      this.url(path),
+    );
   }
 
   /** `GET collection/:id`: one record; a numeric id must be a positive whole number, a text one (an email) is encoded. */
-  async get<T>(collection: string, id: number | string, querySchema: z.ZodType, record: z.ZodType, params: { embed?: readonly string[] | undefined }, options?: RequestOptions): Promise<T> {
+  async get<T>(
+    collection: string,
+    id: number | string,
+    querySchema: z.ZodType,
+    record: z.ZodType,
+    params: { embed?: readonly string[] | undefined },
+    options?: RequestOptions,
+  ): Promise<T> {
     const url = this.url(`${collection}/${id}`);
     const segment = typeof id === 'number' ? idSegment(id, 'id', 'GET', url) : encodeURIComponent(id);
     checkInput(querySchema, params, 'GET', url);
@@ -238,7 +291,13 @@ export class Api {
   }
 
   /** `POST path`: a create, its body checked against `bodySchema` (and streamed when it holds StreamedFiles). */
-  async create<T>(path: string, bodySchema: z.ZodType, body: unknown, record: z.ZodType<T>, options?: RequestOptions): Promise<T> {
+  async create<T>(
+    path: string,
+    bodySchema: z.ZodType,
+    body: unknown,
+    record: z.ZodType<T>,
+    options?: RequestOptions,
+  ): Promise<T> {
     return await this.#transport.send({
       method: 'POST',
       path,

@@ -99,7 +99,9 @@ export async function* base64Chunks(chunks: AsyncIterable<Uint8Array>): AsyncGen
  * taken by its file's base64. Answers undefined when the value holds no
  * StreamedFile (it is then sent as plain JSON).
  */
-export function withStreamedFiles(value: unknown): { standIn: unknown; body(checked: unknown): StreamedBody } | undefined {
+export function withStreamedFiles(
+  value: unknown,
+): { standIn: unknown; body(checked: unknown): StreamedBody } | undefined {
   const files = new Map<string, StreamedFile>();
   const replace = (node: unknown): unknown => {
     if (node instanceof StreamedFile) {
@@ -109,7 +111,8 @@ export function withStreamedFiles(value: unknown): { standIn: unknown; body(chec
       return { base64: token, mime_type: node.mime_type };
     }
     if (Array.isArray(node)) return node.map(replace);
-    if (node !== null && typeof node === 'object') return Object.fromEntries(Object.entries(node).map(([key, item]) => [key, replace(item)]));
+    if (node !== null && typeof node === 'object')
+      return Object.fromEntries(Object.entries(node).map(([key, item]) => [key, replace(item)]));
     return node;
   };
   const standIn = replace(value);
@@ -129,7 +132,10 @@ export function withStreamedFiles(value: unknown): { standIn: unknown; body(chec
         rest = `"${rest.slice(at + token.length + 2)}`;
       }
       pieces.push(Buffer.from(rest));
-      const length = pieces.reduce((sum, piece) => sum + (piece instanceof StreamedFile ? base64Length(piece.size) : piece.length), 0);
+      const length = pieces.reduce(
+        (sum, piece) => sum + (piece instanceof StreamedFile ? base64Length(piece.size) : piece.length),
+        0,
+      );
       return {
         length,
         chunks: () => streamPieces(pieces),

@@ -53,7 +53,8 @@ export async function sendStreamed(
     // The server answered before the whole body was written: the connection cannot carry anything else.
     if (!request.writableEnded) request.destroy();
     const headers = new Headers();
-    for (let i = 0; i + 1 < response.rawHeaders.length; i += 2) headers.append(response.rawHeaders[i]!, response.rawHeaders[i + 1]!);
+    for (let i = 0; i + 1 < response.rawHeaders.length; i += 2)
+      headers.append(response.rawHeaders[i]!, response.rawHeaders[i + 1]!);
     const status = response.statusCode ?? 0;
     // Response refuses a body for 204 and 304; the text is kept beside it anyway.
     return { response: new Response(null, { status, statusText: response.statusMessage ?? '', headers }), text };

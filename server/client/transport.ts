@@ -14,7 +14,15 @@ import type { ApiError } from './errors.ts';
 import type { StreamedBody } from './streamed-json.ts';
 import { StreamedRequestError, sendStreamed } from './streamed-request.ts';
 import type { Clock, Priority, RequestBudget } from './budget.ts';
-import { ConnectionError, RateLimitError, SchemaError, ServerError, TimeoutError, errorFromResponse, parseRetryAfter } from './errors.ts';
+import {
+  ConnectionError,
+  RateLimitError,
+  SchemaError,
+  ServerError,
+  TimeoutError,
+  errorFromResponse,
+  parseRetryAfter,
+} from './errors.ts';
 
 /** Per-call options, the last argument of every method. */
 export interface RequestOptions {
@@ -86,11 +94,18 @@ export class ContractViolation extends Error {
 }
 
 /** Parses `value` with a contract schema, naming the failing fields under `prefix`. */
-export function parseWith<S extends z.ZodType>(schema: S, value: unknown, prefix: readonly PropertyKey[] = []): z.output<S> {
+export function parseWith<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  prefix: readonly PropertyKey[] = [],
+): z.output<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const details = detailsFromIssues(result.error.issues, prefix);
-  throw new ContractViolation(`the answer breaks the contract at ${details.map((d) => d.field || '(root)').join(', ')}`, details);
+  throw new ContractViolation(
+    `the answer breaks the contract at ${details.map((d) => d.field || '(root)').join(', ')}`,
+    details,
+  );
 }
 
 export interface Call<T> {
@@ -176,7 +191,14 @@ export class Transport {
       if (attempt.kind === 'answer') {
         const { response } = attempt;
         const askedMs = parseRetryAfter(response.headers.get('retry-after'), this.#options.clock.now());
-        error = errorFromResponse({ method: call.method, url, status: response.status, bodyText: attempt.text, retryAfterMs: askedMs, attempts });
+        error = errorFromResponse({
+          method: call.method,
+          url,
+          status: response.status,
+          bodyText: attempt.text,
+          retryAfterMs: askedMs,
+          attempts,
+        });
         serverDelayMs = askedMs === undefined ? undefined : Math.min(askedMs, retry.maxRetryAfterMs);
         // A refused token is renewed once per call: it expired early or was revoked.
         if (response.status === 401 && token !== undefined && !renewedToken) {
@@ -192,7 +214,13 @@ export class Transport {
         }
         if (!(error instanceof ServerError)) throw error;
       } else if (attempt.kind === 'timeout') {
-        error = new TimeoutError({ method: call.method, url, code: 'timeout', message: `no complete answer within ${options.timeout ?? this.#options.timeout} ms`, attempts });
+        error = new TimeoutError({
+          method: call.method,
+          url,
+          code: 'timeout',
+          message: `no complete answer within ${options.timeout ?? this.#options.timeout} ms`,
+          attempts,
+        });
       } else {
         error = new ConnectionError({
           method: call.method,
@@ -205,7 +233,8 @@ export class Transport {
         });
       }
 
-      const mayRepeat = call.kind === 'read' || options.safeToRetry === true || (attempt.kind === 'connection' && !attempt.reached);
+      const mayRepeat =
+        call.kind === 'read' || options.safeToRetry === true || (attempt.kind === 'connection' && !attempt.reached);
       if (!mayRepeat || failures >= retry.limit) throw error;
       failures++;
       await sleep(serverDelayMs ?? this.#backoff(failures), options.signal);
@@ -218,7 +247,12 @@ export class Transport {
     return Math.round(this.#options.random() * Math.min(maxDelayMs, baseDelayMs * 2 ** (failure - 1)));
   }
 
-  async #attempt(call: Call<unknown>, token: string | undefined, options: RequestOptions, url: string): Promise<Attempt> {
+  async #attempt(
+    call: Call<unknown>,
+    token: string | undefined,
+    options: RequestOptions,
+    url: string,
+  ): Promise<Attempt> {
     const started = performance.now();
     const attempt = await this.#exchange(call, token, options, url);
     this.#options.onAttempt?.({
@@ -230,7 +264,12 @@ export class Transport {
     return attempt;
   }
 
-  async #exchange(call: Call<unknown>, token: string | undefined, options: RequestOptions, url: string): Promise<Attempt> {
+  async #exchange(
+    call: Call<unknown>,
+    token: string | undefined,
+    options: RequestOptions,
+    url: string,
+  ): Promise<Attempt> {
     const timeoutMs = options.timeout ?? this.#options.timeout;
     const timer = new AbortController();
     const handle = setTimeout(() => timer.abort(new Error('timeout')), timeoutMs);
@@ -243,7 +282,12 @@ export class Transport {
         headers['content-length'] = String(call.body.length);
         // node:http frees each chunk of a streamed body once written; fetch cannot say when it has.
         if (this.#options.streamedBodies === 'node:http') {
-          const { response, text } = await sendStreamed(url, { method: call.method, headers: { accept: 'application/json', ...headers }, body: call.body, signal });
+          const { response, text } = await sendStreamed(url, {
+            method: call.method,
+            headers: { accept: 'application/json', ...headers },
+            body: call.body,
+            signal,
+          });
           return { kind: 'answer', response, text };
         }
       }
@@ -273,7 +317,9 @@ export class Transport {
       try {
         body = JSON.parse(attempt.text);
       } catch {
-        throw new ContractViolation(`the answer is not JSON (content-type ${attempt.response.headers.get('content-type') ?? 'missing'})`);
+        throw new ContractViolation(
+          `the answer is not JSON (content-type ${attempt.response.headers.get('content-type') ?? 'missing'})`,
+        );
       }
       return call.read(body, attempt.response);
     } catch (error) {
@@ -297,7 +343,9 @@ export class Transport {
  */
 function connectionFailure(error: unknown): Attempt | undefined {
   const isNetwork =
-    error instanceof KyNetworkError || error instanceof StreamedRequestError || (error instanceof TypeError && (error.message === 'fetch failed' || error.message === 'terminated'));
+    error instanceof KyNetworkError ||
+    error instanceof StreamedRequestError ||
+    (error instanceof TypeError && (error.message === 'fetch failed' || error.message === 'terminated'));
   if (!isNetwork) return undefined;
   const raw = error instanceof KyNetworkError || error instanceof StreamedRequestError ? error.cause : error;
   const code = errorCode(raw);
@@ -317,7 +365,9 @@ function errorCode(error: unknown): string | undefined {
 function describeCause(cause: unknown): string {
   const code = errorCode(cause);
   const inner = cause instanceof Error && cause.cause instanceof Error ? cause.cause.message : undefined;
-  return [cause instanceof Error ? cause.message : String(cause), inner, code].filter((s) => s !== undefined && s !== '').join(': ');
+  return [cause instanceof Error ? cause.message : String(cause), inner, code]
+    .filter((s) => s !== undefined && s !== '')
+    .join(': ');
 }
 
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {

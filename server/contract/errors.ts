@@ -66,7 +66,10 @@ export const ErrorBody = z.object({
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
 /** Turns zod issues into the API's field details. */
-export function detailsFromIssues(issues: readonly z.core.$ZodIssue[], prefix: readonly PropertyKey[] = []): ErrorDetail[] {
+export function detailsFromIssues(
+  issues: readonly z.core.$ZodIssue[],
+  prefix: readonly PropertyKey[] = [],
+): ErrorDetail[] {
   return issues.map((issue) => ({
     field: [...prefix, ...issue.path].map(String).join('.'),
     message: issue.message,

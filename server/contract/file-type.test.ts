@@ -6,7 +6,19 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { sniffFileType, sniffFileTypeOfFile } from './file-type.ts';
 import { bufferSource, ole2RootStreams } from './ole2.ts';
-import { contentTypes as contentTypesOf, docx as docxFile, jpeg, msi, ole2, pdf, plainZip, png, xls, xlsx as xlsxFile, zip as zipFile } from '../test/files.ts';
+import {
+  contentTypes as contentTypesOf,
+  docx as docxFile,
+  jpeg,
+  msi,
+  ole2,
+  pdf,
+  plainZip,
+  png,
+  xls,
+  xlsx as xlsxFile,
+  zip as zipFile,
+} from '../test/files.ts';
 
 /** Deflated entries, as Office writes them. */
 const zip = (entries: Record<string, string>) => zipFile(entries, { deflate: true });
@@ -19,21 +31,26 @@ const SIGNATURES = [
   Buffer.from('d0cf11e0a1b11ae1', 'hex'),
 ];
 
-
-
 const contentTypes = (main: string) => contentTypesOf('/main.xml', `application/vnd.${main}.main+xml`);
 /** Deflated, as Office writes them. */
 const docx = () => docxFile(undefined, { deflate: true });
 const xlsx = () => xlsxFile({ deflate: true });
 
-const DOC = ole2({ '/WordDocument': 'Curriculum vitae', '/1Table': Buffer.alloc(6000), '/\u0005SummaryInformation': Buffer.alloc(200) });
+const DOC = ole2({
+  '/WordDocument': 'Curriculum vitae',
+  '/1Table': Buffer.alloc(6000),
+  '/\u0005SummaryInformation': Buffer.alloc(200),
+});
 
 describe('sniffFileType', () => {
   it('reads a .doc as an OLE2 file whose root holds a WordDocument stream', async () => {
     assert.deepEqual(await sniffFileType(DOC), { type: 'doc', detected: 'doc' });
     // Many entries: the directory spans several sectors, chained through the FAT.
     const streams = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`/Stream${i}`, Buffer.alloc(i * 100)]));
-    assert.deepEqual(await sniffFileType(ole2({ ...streams, '/WordDocument': 'CV' })), { type: 'doc', detected: 'doc' });
+    assert.deepEqual(await sniffFileType(ole2({ ...streams, '/WordDocument': 'CV' })), {
+      type: 'doc',
+      detected: 'doc',
+    });
   });
 
   it('refuses other OLE2 files as .doc: a workbook, an installer, a mail, a bare header', async () => {
@@ -49,10 +66,16 @@ describe('sniffFileType', () => {
     });
     assert.deepEqual(await sniffFileType(msg), { type: undefined, detected: 'cfb' });
     // A workbook with an embedded Word object, and a storage (not a stream) named WordDocument.
-    assert.equal((await sniffFileType(ole2({ '/Workbook': 'BIFF8', '/MBD0001/WordDocument': 'embedded' }))).type, undefined);
+    assert.equal(
+      (await sniffFileType(ole2({ '/Workbook': 'BIFF8', '/MBD0001/WordDocument': 'embedded' }))).type,
+      undefined,
+    );
     assert.equal((await sniffFileType(ole2({ '/WordDocument/Inner': 'x' }))).type, undefined);
     // Only the signature, as any OLE2 file starts.
-    assert.deepEqual(await sniffFileType(Buffer.concat([SIGNATURES[4]!, Buffer.alloc(504)])), { type: undefined, detected: 'cfb' });
+    assert.deepEqual(await sniffFileType(Buffer.concat([SIGNATURES[4]!, Buffer.alloc(504)])), {
+      type: undefined,
+      detected: 'cfb',
+    });
   });
 
   it('reads a .docx as a zip whose [Content_Types].xml declares a Word main document', async () => {
@@ -64,15 +87,24 @@ describe('sniffFileType', () => {
     assert.equal((await sniffFileType(plainZip())).type, undefined);
     assert.equal((await sniffFileType(zip({ 'cv.docx.exe': 'MZ' }))).type, undefined);
     assert.equal((await sniffFileType(zip({ 'word/document.xml': '<w:document/>' }))).type, undefined);
-    assert.equal((await sniffFileType(zip({ '[Content_Types].xml': '<Types/>', 'word/document.xml': '<w:document/>' }))).type, undefined);
-    const docm = zip({ '[Content_Types].xml': contentTypes('ms-word.document.macroEnabled'), 'word/document.xml': '<w:document/>' });
+    assert.equal(
+      (await sniffFileType(zip({ '[Content_Types].xml': '<Types/>', 'word/document.xml': '<w:document/>' }))).type,
+      undefined,
+    );
+    const docm = zip({
+      '[Content_Types].xml': contentTypes('ms-word.document.macroEnabled'),
+      'word/document.xml': '<w:document/>',
+    });
     assert.equal((await sniffFileType(docm)).type, undefined);
   });
 
   it('names what it recognised even when it is no API type, so messages can say what the file is', async () => {
     const elf = Buffer.concat([Buffer.from('7f454c46020101', 'hex'), Buffer.alloc(64)]);
     assert.deepEqual(await sniffFileType(elf), { type: undefined, detected: 'elf' });
-    assert.deepEqual(await sniffFileType(Buffer.from('plain text named cv.pdf')), { type: undefined, detected: undefined });
+    assert.deepEqual(await sniffFileType(Buffer.from('plain text named cv.pdf')), {
+      type: undefined,
+      detected: undefined,
+    });
   });
 
   it('never throws on damaged files that start with a real signature: they are of no known type or of that type', async () => {
@@ -87,7 +119,10 @@ describe('sniffFileType', () => {
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...SIGNATURES), fc.uint8Array({ maxLength: 400 }), async (signature, rest) => {
         const { type } = await sniffFileType(Buffer.concat([signature, rest]));
-        assert.ok(type === undefined || typesOf.get(signature)!.includes(type), `${signature.subarray(0, 4).toString('hex')}… read as ${type}`);
+        assert.ok(
+          type === undefined || typesOf.get(signature)!.includes(type),
+          `${signature.subarray(0, 4).toString('hex')}… read as ${type}`,
+        );
       }),
       { numRuns: 500 },
     );
@@ -112,7 +147,19 @@ describe('sniffFileTypeOfFile', () => {
         text: Buffer.from('plain text named cv.pdf'),
         ole2Header: Buffer.concat([SIGNATURES[4]!, Buffer.alloc(504)]),
       };
-      const expected = { doc: 'doc', bigDoc: 'doc', docx: 'docx', xlsx: 'xlsx', xls: undefined, plainZip: undefined, pdf: 'pdf', png: 'png', jpg: 'jpg', text: undefined, ole2Header: undefined };
+      const expected = {
+        doc: 'doc',
+        bigDoc: 'doc',
+        docx: 'docx',
+        xlsx: 'xlsx',
+        xls: undefined,
+        plainZip: undefined,
+        pdf: 'pdf',
+        png: 'png',
+        jpg: 'jpg',
+        text: undefined,
+        ole2Header: undefined,
+      };
       for (const [name, bytes] of Object.entries(files)) {
         const path = join(dir, name);
         writeFileSync(path, bytes);
@@ -129,11 +176,14 @@ describe('sniffFileTypeOfFile', () => {
 describe('ole2RootStreams', () => {
   it('survives damaged OLE2 files: any bytes of a real one changed, never a throw', () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.nat(DOC.length - 1), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 8 }), (changes) => {
-        const damaged = Buffer.from(DOC);
-        for (const [at, byte] of changes) damaged[at] = byte;
-        ole2RootStreams(damaged);
-      }),
+      fc.property(
+        fc.array(fc.tuple(fc.nat(DOC.length - 1), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 8 }),
+        (changes) => {
+          const damaged = Buffer.from(DOC);
+          for (const [at, byte] of changes) damaged[at] = byte;
+          ole2RootStreams(damaged);
+        },
+      ),
       { numRuns: 2000 },
     );
   });
@@ -168,6 +218,7 @@ describe('ole2RootStreams', () => {
       return cost;
     });
     // A bounded reader: a few hundred small reads whatever the size (the 10 MiB file costs what the looping chain does).
-    for (const [i, cost] of costs.entries()) assert.ok(cost.reads <= 300 && cost.bytes <= 100 * 1024, `file ${i}: ${JSON.stringify(cost)}`);
+    for (const [i, cost] of costs.entries())
+      assert.ok(cost.reads <= 300 && cost.bytes <= 100 * 1024, `file ${i}: ${JSON.stringify(cost)}`);
   });
 });

@@ -55,7 +55,9 @@ function ole2Type(source: ByteSource): SniffedFileType {
 // For zips, file-type 22 reads the main part declared in [Content_Types].xml:
 // docx for a Word document, xlsx for a workbook, docm, pptx... or plain zip.
 function known(detected: string | undefined): SniffedFileType {
-  const type = (ATTACHMENT_TYPES as readonly string[]).includes(detected ?? '') ? (detected as AttachmentType) : undefined;
+  const type = (ATTACHMENT_TYPES as readonly string[]).includes(detected ?? '')
+    ? (detected as AttachmentType)
+    : undefined;
   return { type, detected };
 }
 

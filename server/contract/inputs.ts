@@ -12,7 +12,9 @@ const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http or https U
 function fileSchema<T extends readonly [string, ...string[]]>(types: T) {
   return z.strictObject({
     base64: z
-      .base64({ error: (iss) => (iss.input === undefined ? 'is required together with mime_type' : 'must be base64 text') })
+      .base64({
+        error: (iss) => (iss.input === undefined ? 'is required together with mime_type' : 'must be base64 text'),
+      })
       .min(1, 'must not be empty'),
     mime_type: z.enum(types, {
       error: (iss) =>
@@ -71,8 +73,14 @@ const applicantFields = {
   first_name: text(100).optional(),
   last_name: text(100).optional(),
   locale: z.enum(LOCALES, { error: `must be one of: ${LOCALES.join(', ')}` }).optional(),
-  phone_code: z.string().regex(/^\+?[0-9]{1,4}$/, 'must be a country calling code such as +33').optional(),
-  phone_number: z.string().regex(/^[0-9 .()-]{4,20}$/, 'must be a phone number without country code').optional(),
+  phone_code: z
+    .string()
+    .regex(/^\+?[0-9]{1,4}$/, 'must be a country calling code such as +33')
+    .optional(),
+  phone_number: z
+    .string()
+    .regex(/^[0-9 .()-]{4,20}$/, 'must be a phone number without country code')
+    .optional(),
   avatar_url: httpUrl.optional(),
   iso_country: text(3).optional(),
   is_partner_newsletter_active: z.boolean().optional(),
@@ -152,7 +160,10 @@ export const CreateApplicationBody = z
     message: 'applicant_id or applicant_email is required',
   })
   // The same rule, as JSON Schema says it (for the OpenAPI document).
-  .meta({ description: 'Names the applicant by applicant_id or applicant_email (one of them at least).', anyOf: [{ required: ['applicant_id'] }, { required: ['applicant_email'] }] });
+  .meta({
+    description: 'Names the applicant by applicant_id or applicant_email (one of them at least).',
+    anyOf: [{ required: ['applicant_id'] }, { required: ['applicant_email'] }],
+  });
 export type CreateApplicationBody = z.infer<typeof CreateApplicationBody>;
 
 /** POST /applicants */

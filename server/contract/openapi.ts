@@ -61,7 +61,16 @@ function errorResponse(status: number): JsonSchema {
     .map(([code]) => `\`${code}\``);
   return {
     description: `The error body; \`error.code\` is one of ${codes.join(', ')}.`,
-    ...(status === 403 ? { headers: { 'Retry-After': { description: 'On `rate_limited`: seconds until a request is taken again.', schema: { type: 'integer', minimum: 1 } } } } : {}),
+    ...(status === 403
+      ? {
+          headers: {
+            'Retry-After': {
+              description: 'On `rate_limited`: seconds until a request is taken again.',
+              schema: { type: 'integer', minimum: 1 },
+            },
+          },
+        }
+      : {}),
     content: json(schemaRef('ErrorBody')),
   };
 }
@@ -81,12 +90,15 @@ interface Operation {
 }
 
 function operation(op: Operation): JsonSchema {
-  const statuses = [...new Set([400, ...(op.scope === undefined ? [] : [401, 403]), ...op.errors, 500, 503])].sort((a, b) => a - b);
+  const statuses = [...new Set([400, ...(op.scope === undefined ? [] : [401, 403]), ...op.errors, 500, 503])].sort(
+    (a, b) => a - b,
+  );
   const successHeaders = op.success.list
     ? {
         headers: {
           [PAGINATION_HEADER]: {
-            description: 'The page: JSON with total-count, current-page, next-page (null on the last page) and last-page.',
+            description:
+              'The page: JSON with total-count, current-page, next-page (null on the last page) and last-page.',
             required: true,
             content: json(schemaRef('PaginationHeader')),
           },
@@ -103,7 +115,10 @@ function operation(op: Operation): JsonSchema {
       [op.success.status]: { description: op.success.description, ...successHeaders, content: json(op.success.schema) },
       ...Object.fromEntries(statuses.map((status) => [status, errorRef(status)])),
       // Injected faults (POST /_sandbox/faults) may answer any status, always with the error body.
-      default: { description: 'Any other failure, such as a fault injected through the admin surface: the error body.', content: json(schemaRef('ErrorBody')) },
+      default: {
+        description: 'Any other failure, such as a fault injected through the admin surface: the error body.',
+        content: json(schemaRef('ErrorBody')),
+      },
     },
   };
 }
@@ -126,7 +141,7 @@ export function buildRecruitmentApiDocument(version: string): Record<string, unk
       version,
       license: { name: 'MIT', identifier: 'MIT' },
       description: [
-        'The recruitment service\'s API as the jobboard-connector sandbox implements it: campaigns (job offers), applicants, applications and channels.',
+        "The recruitment service's API as the jobboard-connector sandbox implements it: campaigns (job offers), applicants, applications and channels.",
         '',
         `Authentication: \`POST ${API_ROOT}/jwt\` with an API client's key pair answers a token that lives ${TOKEN_LIFETIME_SECONDS / 3600} hours; every other call sends it as \`Authorization: Bearer <token>\`. Each endpoint needs a scope; job-board clients get ${JOBBOARD_SCOPES.map((s) => `\`${s}\``).join(', ')} and see the campaigns broadcast on their channel.`,
         '',
@@ -135,13 +150,15 @@ export function buildRecruitmentApiDocument(version: string): Record<string, unk
         'Errors: `{"error": {"code", "message", "details": [{"field", "message"}]}}`, with 400 for a malformed body, 401 for a missing, invalid or expired token, 403 for a missing scope or the rate limit, 404, 409 for a duplicate, 413 for a body too large, 415 for a body that is not JSON and 422 for a broken rule; a method a path does not have is answered 405 `method_not_allowed` with `Allow` listing those it has. Files are base64 with a `mime_type` and are processed after the answer: `resume_url` appears later.',
       ].join('\n'),
     },
-    servers: [{ url: API_ROOT, description: 'The API root, relative to this document (the sandbox serves it at its origin)' }],
+    servers: [
+      { url: API_ROOT, description: 'The API root, relative to this document (the sandbox serves it at its origin)' },
+    ],
     security: [{ bearerToken: [] }],
     tags: [
-      { name: 'Authentication', description: 'Tokens for an API client\'s key pair' },
+      { name: 'Authentication', description: "Tokens for an API client's key pair" },
       { name: 'Campaigns', description: 'Job offers, and the channels they are broadcast on' },
       { name: 'Applicants', description: 'Candidate accounts, and the job-board entry point that creates them' },
-      { name: 'Applications', description: 'An applicant\'s applications to campaigns' },
+      { name: 'Applications', description: "An applicant's applications to campaigns" },
     ],
     paths: {
       '/jwt': {
@@ -151,7 +168,11 @@ export function buildRecruitmentApiDocument(version: string): Record<string, unk
             operationId: 'createToken',
             summary: 'Get a token for a key pair (no token, no scope needed)',
             body: 'TokenRequest',
-            success: { status: 200, description: 'The token and the time it stops being accepted', schema: schemaRef('TokenResponse') },
+            success: {
+              status: 200,
+              description: 'The token and the time it stops being accepted',
+              schema: schemaRef('TokenResponse'),
+            },
             errors: [401, 413, 415],
           }),
         },
@@ -175,7 +196,11 @@ export function buildRecruitmentApiDocument(version: string): Record<string, unk
             summary: 'Create a campaign (status draft, until a manager publishes it)',
             scope: 'campaigns_write',
             body: 'CreateCampaignBody',
-            success: { status: 201, description: 'The created campaign, with its embeds', schema: schemaRef('Campaign') },
+            success: {
+              status: 201,
+              description: 'The created campaign, with its embeds',
+              schema: schemaRef('Campaign'),
+            },
             errors: [413, 415, 422],
           }),
         },
@@ -187,7 +212,7 @@ export function buildRecruitmentApiDocument(version: string): Record<string, unk
             operationId: 'getCampaign',
             summary: 'Get one campaign',
             scope: 'campaigns_read',
-            pathParameters: [idParameter('id', 'The campaign\'s id')],
+            pathParameters: [idParameter('id', "The campaign's id")],
             query: GetCampaignQuery,
             success: { status: 200, description: 'The campaign', schema: schemaRef('Campaign') },
             errors: [404],
@@ -199,7 +224,7 @@ export function buildRecruitmentApiDocument(version: string): Record<string, unk
           tags: ['Campaigns'],
           ...operation({
             operationId: 'listChannels',
-            summary: 'List the company\'s channels (with the Entity option: the company-wide ones)',
+            summary: "List the company's channels (with the Entity option: the company-wide ones)",
             scope: 'campaigns_read',
             success: { status: 200, description: 'The channels', schema: listOf('Channel') },
             errors: [],
@@ -211,9 +236,9 @@ export function buildRecruitmentApiDocument(version: string): Record<string, unk
           tags: ['Campaigns'],
           ...operation({
             operationId: 'listEntityChannels',
-            summary: 'List an entity\'s channels (companies with the Entity option)',
+            summary: "List an entity's channels (companies with the Entity option)",
             scope: 'campaigns_read',
-            pathParameters: [idParameter('entity_id', 'The entity\'s id')],
+            pathParameters: [idParameter('entity_id', "The entity's id")],
             success: { status: 200, description: 'The channels', schema: listOf('Channel') },
             errors: [404],
           }),
@@ -238,7 +263,11 @@ export function buildRecruitmentApiDocument(version: string): Record<string, unk
             summary: 'Create an applicant, with its applications (company clients)',
             scope: 'applicants_write',
             body: 'CreateApplicantBody',
-            success: { status: 201, description: 'The applicant with its address, pools and created applications', schema: schemaRef('CreatedApplicant') },
+            success: {
+              status: 201,
+              description: 'The applicant with its address, pools and created applications',
+              schema: schemaRef('CreatedApplicant'),
+            },
             errors: [409, 413, 415, 422],
           }),
         },
@@ -250,7 +279,9 @@ export function buildRecruitmentApiDocument(version: string): Record<string, unk
             operationId: 'getApplicant',
             summary: 'Get one applicant, by id or email address',
             scope: 'applicants_read',
-            pathParameters: [idParameter('id', 'The applicant\'s id, or its email address', { type: 'string', minLength: 1 })],
+            pathParameters: [
+              idParameter('id', "The applicant's id, or its email address", { type: 'string', minLength: 1 }),
+            ],
             query: GetApplicantQuery,
             success: { status: 200, description: 'The applicant', schema: schemaRef('Applicant') },
             errors: [404],
@@ -262,10 +293,15 @@ export function buildRecruitmentApiDocument(version: string): Record<string, unk
           tags: ['Applicants'],
           ...operation({
             operationId: 'createJobboardApplicant',
-            summary: 'Create an applicant of a company, with its applications (job-board clients; each campaign must be broadcast on the board)',
+            summary:
+              'Create an applicant of a company, with its applications (job-board clients; each campaign must be broadcast on the board)',
             scope: 'applicants_write',
             body: 'CreateJobboardApplicantBody',
-            success: { status: 201, description: 'The applicant with its address, pools and created applications', schema: schemaRef('CreatedApplicant') },
+            success: {
+              status: 201,
+              description: 'The applicant with its address, pools and created applications',
+              schema: schemaRef('CreatedApplicant'),
+            },
             errors: [409, 413, 415, 422],
           }),
         },
@@ -278,7 +314,12 @@ export function buildRecruitmentApiDocument(version: string): Record<string, unk
             summary: 'List applications (a job-board client: those it created)',
             scope: 'applications_read',
             query: ListApplicationsQuery,
-            success: { status: 200, description: 'One page of applications', schema: listOf('Application'), list: true },
+            success: {
+              status: 200,
+              description: 'One page of applications',
+              schema: listOf('Application'),
+              list: true,
+            },
             errors: [422],
           }),
         },
@@ -286,10 +327,15 @@ export function buildRecruitmentApiDocument(version: string): Record<string, unk
           tags: ['Applications'],
           ...operation({
             operationId: 'createApplication',
-            summary: 'Create an application of an existing applicant (by id or email) to a campaign that is online, draft or standby',
+            summary:
+              'Create an application of an existing applicant (by id or email) to a campaign that is online, draft or standby',
             scope: 'applications_write',
             body: 'CreateApplicationBody',
-            success: { status: 201, description: 'The application with its comments and tags', schema: schemaRef('Application') },
+            success: {
+              status: 201,
+              description: 'The application with its comments and tags',
+              schema: schemaRef('Application'),
+            },
             errors: [409, 413, 415, 422],
           }),
         },
@@ -301,7 +347,7 @@ export function buildRecruitmentApiDocument(version: string): Record<string, unk
             operationId: 'getApplication',
             summary: 'Get one application',
             scope: 'applications_read',
-            pathParameters: [idParameter('id', 'The application\'s id')],
+            pathParameters: [idParameter('id', "The application's id")],
             query: GetApplicationQuery,
             success: { status: 200, description: 'The application', schema: schemaRef('Application') },
             errors: [404],
@@ -318,11 +364,26 @@ export function buildRecruitmentApiDocument(version: string): Record<string, unk
           description: `A token from \`POST ${API_ROOT}/jwt\`, or one the client signs itself: HS256 with the secret key, \`iss\` the private key, \`iat\`, and optionally \`exp\` and \`aud\` (the API host).`,
         },
       },
-      responses: Object.fromEntries(Object.entries(ERROR_RESPONSES).map(([status, name]) => [name, errorResponse(Number(status))])),
+      responses: Object.fromEntries(
+        Object.entries(ERROR_RESPONSES).map(([status, name]) => [name, errorResponse(Number(status))]),
+      ),
       schemas: {
-        ...componentSchemas({ Campaign, Applicant, Application, CreatedApplicant, Channel, TokenResponse, ErrorBody }, 'output'),
+        ...componentSchemas(
+          { Campaign, Applicant, Application, CreatedApplicant, Channel, TokenResponse, ErrorBody },
+          'output',
+        ),
         PaginationHeader: jsonSchemaOf(PaginationHeader),
-        ...componentSchemas({ TokenRequest, CampaignInput, CreateCampaignBody, CreateApplicantBody, CreateJobboardApplicantBody, CreateApplicationBody }, 'input'),
+        ...componentSchemas(
+          {
+            TokenRequest,
+            CampaignInput,
+            CreateCampaignBody,
+            CreateApplicantBody,
+            CreateJobboardApplicantBody,
+            CreateApplicationBody,
+          },
+          'input',
+        ),
       },
     },
   };

@@ -44,7 +44,11 @@ const freeCommaList = z
  * getting 50 and missing records.
  */
 export const paginationQuery = {
-  page: z.coerce.number({ error: 'must be a whole number from 1' }).int('must be a whole number from 1').min(1, 'must be a whole number from 1').default(1),
+  page: z.coerce
+    .number({ error: 'must be a whole number from 1' })
+    .int('must be a whole number from 1')
+    .min(1, 'must be a whole number from 1')
+    .default(1),
   per_page: z.coerce
     .number({ error: `must be a whole number from 1 to ${PER_PAGE_MAX}` })
     .int(`must be a whole number from 1 to ${PER_PAGE_MAX}`)
@@ -68,7 +72,10 @@ export const ApplicationEmbedParam = z
       // A union rather than a check, so that the documents list the values as an enum.
       z.union([
         z.enum(APPLICATION_EMBEDS, { error: unknownApplicationEmbed }),
-        z.string().regex(/^status_history:./, { error: unknownApplicationEmbed }).describe('status_history:<status_value> keeps the changes to one status'),
+        z
+          .string()
+          .regex(/^status_history:./, { error: unknownApplicationEmbed })
+          .describe('status_history:<status_value> keeps the changes to one status'),
       ]),
     ),
   );
@@ -76,16 +83,28 @@ export const ApplicationEmbedParam = z
 export const ListApplicationsQuery = z
   .strictObject({
     embed: ApplicationEmbedParam.optional(),
-    campaign_id: z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').positive().optional(),
+    campaign_id: z.coerce
+      .number({ error: 'must be a whole number' })
+      .int('must be a whole number')
+      .positive()
+      .optional(),
     is_complete: queryBoolean.optional(),
     source: z.string().optional(),
     status: z
       .strictObject({
-        value: z.string().min(1).optional().describe('Required with status[date][gte] or status[date][lte]: without it they are answered 422 status_value_required'),
+        value: z
+          .string()
+          .min(1)
+          .optional()
+          .describe(
+            'Required with status[date][gte] or status[date][lte]: without it they are answered 422 status_value_required',
+          ),
         date: z
           .strictObject({ gte: isoDate.optional(), lte: isoDate.optional() })
           .optional()
-          .describe('Needs status[value]: the applications whose current status, status[value], was set on these days (inclusive, UTC)'),
+          .describe(
+            'Needs status[value]: the applications whose current status, status[value], was set on these days (inclusive, UTC)',
+          ),
       })
       .optional(),
     order: z.enum(['created_at'], { error: 'must be created_at' }).default('created_at'),

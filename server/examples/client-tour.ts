@@ -15,17 +15,24 @@ try {
 
   // Every campaign broadcast on the board, across all pages.
   const offers = [];
-  for await (const campaign of board.campaigns.listAll({ channels: [DEMO_KEYS.jobboard.channel], status: ['online'] })) {
+  for await (const campaign of board.campaigns.listAll({
+    channels: [DEMO_KEYS.jobboard.channel],
+    status: ['online'],
+  })) {
     offers.push(campaign);
   }
-  console.log(`${offers.length} offers on ${DEMO_KEYS.jobboard.channel}, e.g. "${offers[0]?.name}" (company ${offers[0]?.company_id})`);
+  console.log(
+    `${offers.length} offers on ${DEMO_KEYS.jobboard.channel}, e.g. "${offers[0]?.name}" (company ${offers[0]?.company_id})`,
+  );
 
   const offer = offers[0];
   if (offer === undefined) throw new Error('The demo data has no online offer on the board.');
 
   // One record with its embeds, typed as present.
   const detailed = await board.campaigns.get(offer.id, { embed: ['address', 'tags'] });
-  console.log(`"${detailed.name}" in ${detailed.address?.city ?? 'no city'}; tags: ${detailed.tags.join(', ') || 'none'}`);
+  console.log(
+    `"${detailed.name}" in ${detailed.address?.city ?? 'no city'}; tags: ${detailed.tags.join(', ') || 'none'}`,
+  );
 
   // A candidate applies; the resume type is read from the bytes.
   const resume = await fileFromBuffer(Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n'));
@@ -44,7 +51,8 @@ try {
   try {
     await board.jobboards.createApplicant({ company_id: offer.company_id, applicant });
   } catch (error) {
-    if (error instanceof ConflictError) console.log(`second time: ${error.code}, existing applicant ${error.existingId}`);
+    if (error instanceof ConflictError)
+      console.log(`second time: ${error.code}, existing applicant ${error.existingId}`);
     else throw error;
   }
 
@@ -52,7 +60,8 @@ try {
   try {
     await board.campaigns.list({ per_page: 500 });
   } catch (error) {
-    if (error instanceof ValidationError) console.log(`refused before sending: ${error.details.map((d) => `${d.field} ${d.message}`).join('; ')}`);
+    if (error instanceof ValidationError)
+      console.log(`refused before sending: ${error.details.map((d) => `${d.field} ${d.message}`).join('; ')}`);
     else throw error;
   }
   console.log(`requests left in this minute's budget: ${board.budget.available('low')} (low priority)`);

@@ -13,7 +13,8 @@ export type DocsName = 'recruitment-api' | 'proxy';
  * makes a browser hold it to that (no script, font, image or style from any
  * origin, its own inline styles aside).
  */
-export const DOCS_PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+export const DOCS_PAGE_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 export function docsPagePath(name: DocsName): string {
   return packagePath('dist', 'openapi', `${name}.html`);

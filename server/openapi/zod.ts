@@ -21,7 +21,8 @@ function tidy(value: unknown, io: 'input' | 'output'): unknown {
   const out: JsonSchema = {};
   for (const [key, item] of Object.entries(value)) {
     if (key === '$schema' || key === '$id') continue;
-    if (io === 'output' && (key === 'minimum' || key === 'maximum') && SAFE_INTEGER_BOUNDS.has(item as number)) continue;
+    if (io === 'output' && (key === 'minimum' || key === 'maximum') && SAFE_INTEGER_BOUNDS.has(item as number))
+      continue;
     out[key] = tidy(item, io);
   }
   return out;
@@ -39,7 +40,11 @@ export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output' = 'output
 export function componentSchemas(named: Record<string, z.ZodType>, io: 'input' | 'output'): Record<string, JsonSchema> {
   const registry = z.registry<{ id: string }>();
   for (const [id, schema] of Object.entries(named)) registry.add(schema, { id });
-  const { schemas } = z.toJSONSchema(registry, { io, unrepresentable: 'any', uri: (id) => `#/components/schemas/${id}` });
+  const { schemas } = z.toJSONSchema(registry, {
+    io,
+    unrepresentable: 'any',
+    uri: (id) => `#/components/schemas/${id}`,
+  });
   return tidy(schemas, io) as Record<string, JsonSchema>;
 }
 
@@ -65,7 +70,12 @@ export function queryParameters(schema: z.ZodType): JsonSchema[] {
     for (const [key, property] of Object.entries((inSchema.properties ?? {}) as Record<string, JsonSchema>)) {
       const name = prefix === '' ? key : `${prefix}[${key}]`;
       if (property.type === 'object') {
-        walk(property, outProperties[key], name, typeof property.description === 'string' ? [...rules, `${property.description}.`] : rules);
+        walk(
+          property,
+          outProperties[key],
+          name,
+          typeof property.description === 'string' ? [...rules, `${property.description}.`] : rules,
+        );
         continue;
       }
       const { description, ...rest } = property;
@@ -87,7 +97,8 @@ export function queryParameters(schema: z.ZodType): JsonSchema[] {
 /** A string-or-array parameter (zod's input of a comma list) as an array of the items the server parses it into; undefined for any other. */
 function commaSeparated(input: JsonSchema, output: JsonSchema | undefined): JsonSchema | undefined {
   const branches = input.anyOf as JsonSchema[] | undefined;
-  const isList = branches?.length === 2 && branches.some((b) => b.type === 'string') && branches.some((b) => b.type === 'array');
+  const isList =
+    branches?.length === 2 && branches.some((b) => b.type === 'string') && branches.some((b) => b.type === 'array');
   if (!isList) return undefined;
   return { type: 'array', items: (output?.items as JsonSchema | undefined) ?? { type: 'string' } };
 }

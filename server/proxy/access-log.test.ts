@@ -7,7 +7,7 @@ import { pathWithoutSecrets } from './access-log.ts';
 
 const TOKEN = 'Zm9vYmFyYmF6cXV4cXV1eF8t';
 
-describe('the access log\'s path', () => {
+describe("the access log's path", () => {
   const logged = pathWithoutSecrets(['/applications/receipt/:token']);
 
   it("writes a receipt's path as its route, never its token", () => {
@@ -25,12 +25,28 @@ describe('the access log\'s path', () => {
     assert.equal(logged(`/applications/%72eceipt/${TOKEN}`), '/applications/%72eceipt/:token');
     assert.equal(logged(`//applications//receipt//${TOKEN}`), '//applications//receipt//:token');
     assert.equal(logged(`/applications/receipt/${TOKEN}%2Fx`), '/applications/receipt/:token');
-    assert.equal(logged(`/applications/receipt/%E0%A4%A`), '/applications/receipt/:token', 'a malformed escape is a segment too');
-    assert.equal(logged(`/applications/%E0%A4%A/${TOKEN}`), `/applications/%E0%A4%A/${TOKEN}`, 'a malformed escape spells no literal');
+    assert.equal(
+      logged(`/applications/receipt/%E0%A4%A`),
+      '/applications/receipt/:token',
+      'a malformed escape is a segment too',
+    );
+    assert.equal(
+      logged(`/applications/%E0%A4%A/${TOKEN}`),
+      `/applications/%E0%A4%A/${TOKEN}`,
+      'a malformed escape spells no literal',
+    );
   });
 
   it('leaves every other path as it is', () => {
-    for (const path of ['/', '/api/campaigns/12', '/applications/receipt', '/applications/receipt/', '/receipt/x', `/applications/receipts/${TOKEN}`, `/api/applications/${TOKEN}`]) {
+    for (const path of [
+      '/',
+      '/api/campaigns/12',
+      '/applications/receipt',
+      '/applications/receipt/',
+      '/receipt/x',
+      `/applications/receipts/${TOKEN}`,
+      `/api/applications/${TOKEN}`,
+    ]) {
       assert.equal(logged(path), path);
     }
   });

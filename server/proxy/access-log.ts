@@ -60,7 +60,12 @@ function indexOfRoute(segments: readonly string[], route: readonly string[]): nu
  * secret segment is written as its parameter's name.
  */
 export function pathWithoutSecrets(secretRoutes: readonly string[]): (path: string) => string {
-  const routes = secretRoutes.map((pattern) => pattern.split('/').filter((part) => part !== '').map((part) => (part.startsWith(':') ? part : part.toLowerCase())));
+  const routes = secretRoutes.map((pattern) =>
+    pattern
+      .split('/')
+      .filter((part) => part !== '')
+      .map((part) => (part.startsWith(':') ? part : part.toLowerCase())),
+  );
   // A path that cannot hold one (most): no split. A percent-escape may spell a literal, so it is looked at.
   const literals = routes.map((route) => route.find((part) => !part.startsWith(':')) ?? '');
   return (path) => {
@@ -99,7 +104,11 @@ export interface AccessLogOptions {
  * once answered. A step of the app's first middleware, not a middleware of
  * its own: every router layer a request passes through costs allocations.
  */
-export function accessLog(app: Express, logger: Logger, { quietPaths, onAnswered, secretRoutes = [] }: AccessLogOptions): (req: Request, res: Response) => void {
+export function accessLog(
+  app: Express,
+  logger: Logger,
+  { quietPaths, onAnswered, secretRoutes = [] }: AccessLogOptions,
+): (req: Request, res: Response) => void {
   const withoutSecrets = pathWithoutSecrets(secretRoutes);
   // req.log is a getter on the app's request prototype, defined once: defining
   // it on each request turned every request object into a slow dictionary
@@ -137,7 +146,15 @@ export function accessLog(app: Express, logger: Logger, { quietPaths, onAnswered
       if (completedLine) {
         completed.info({ req: { id, method: req.method, path }, res: { status }, responseTime }, 'request completed');
       } else {
-        logger.error({ req: { id, method: req.method, path }, res: { status }, responseTime, ...(err === undefined ? {} : { err }) }, 'request errored');
+        logger.error(
+          {
+            req: { id, method: req.method, path },
+            res: { status },
+            responseTime,
+            ...(err === undefined ? {} : { err }),
+          },
+          'request errored',
+        );
       }
     });
   };

@@ -46,7 +46,12 @@ async function start(config: ProxyConfig = testConfig(), options: { demoPageDir?
   store.replaceAll(
     [
       upstreamCampaign({ id: 1, name: 'Backend developer', description: '<p>Go &amp; SQL</p>' }),
-      upstreamCampaign({ id: 2, name: 'Designer', job_type: 'Freelance', last_activation_at: '2026-11-05T00:00:00.000Z' }),
+      upstreamCampaign({
+        id: 2,
+        name: 'Designer',
+        job_type: 'Freelance',
+        last_activation_at: '2026-11-05T00:00:00.000Z',
+      }),
     ].map(toCatalogueCampaign),
     synced,
   );
@@ -71,7 +76,10 @@ async function start(config: ProxyConfig = testConfig(), options: { demoPageDir?
     res.json({ ip: req.ip });
   });
   router.get('/log-personal-data', (req, res) => {
-    req.log.info({ applicant: { email: 'ada@example.com', first_name: 'Ada', phone_number: '612345678' }, reference: 'app_1' }, 'application received');
+    req.log.info(
+      { applicant: { email: 'ada@example.com', first_name: 'Ada', phone_number: '612345678' }, reference: 'app_1' },
+      'application received',
+    );
     res.json({ ok: true });
   });
   const registry = new Registry();
@@ -87,7 +95,15 @@ async function start(config: ProxyConfig = testConfig(), options: { demoPageDir?
     version: '1.2.3',
   });
   const server = await listen(app);
-  return { url: server.url, status, catalogue, log, state, registry, close: () => server.close().then(() => store.close()) };
+  return {
+    url: server.url,
+    status,
+    catalogue,
+    log,
+    state,
+    registry,
+    close: () => server.close().then(() => store.close()),
+  };
 }
 
 /** The status of a GET with this Host and Origin (fetch will not let a page or a test set Host). */
@@ -102,12 +118,21 @@ function requestWithHost(url: string, host: string, origin: string): Promise<num
 
 async function problemOf(response: Response) {
   assert.equal(response.headers.get('content-type'), 'application/problem+json; charset=utf-8');
-  return (await response.json()) as { type: string; title: string; status: number; detail: string; code: string; errors?: { field: string; code: string }[] };
+  return (await response.json()) as {
+    type: string;
+    title: string;
+    status: number;
+    detail: string;
+    code: string;
+    errors?: { field: string; code: string }[];
+  };
 }
 
 /** The CORS headers of an answer, and its Vary. */
 function corsHeaders(response: Response): Record<string, string> {
-  return Object.fromEntries([...response.headers].filter(([name]) => name.startsWith('access-control-') || name === 'vary'));
+  return Object.fromEntries(
+    [...response.headers].filter(([name]) => name.startsWith('access-control-') || name === 'vary'),
+  );
 }
 
 /** Every header helmet may set: the test lists the ones the proxy must send. */
@@ -152,7 +177,13 @@ describe('proxy app', () => {
 
     it('with a captcha configured, gives its provider and site key but never its secret', async () => {
       const other = await start(
-        testConfig({ CAPTCHA_PROVIDER: 'turnstile', CAPTCHA_SECRET: 'captcha-secret-value', CAPTCHA_SITE_KEY: 'site-key-1', CONSENT_URL: 'https://board.example/privacy', FORM_FIELDS: 'phone:hidden' }),
+        testConfig({
+          CAPTCHA_PROVIDER: 'turnstile',
+          CAPTCHA_SECRET: 'captcha-secret-value',
+          CAPTCHA_SITE_KEY: 'site-key-1',
+          CONSENT_URL: 'https://board.example/privacy',
+          FORM_FIELDS: 'phone:hidden',
+        }),
       );
       try {
         const response = await fetch(`${other.url}/api/config`);
@@ -178,20 +209,47 @@ describe('proxy app', () => {
         [2, 1],
       );
       assert.deepEqual(Object.keys(body.items[0]!).sort(), [
-        'city', 'company_id', 'company_name', 'contract_duration', 'country', 'id', 'job_start_date', 'job_type', 'name', 'salary_max', 'salary_min', 'updated_at', 'working_time',
+        'city',
+        'company_id',
+        'company_name',
+        'contract_duration',
+        'country',
+        'id',
+        'job_start_date',
+        'job_type',
+        'name',
+        'salary_max',
+        'salary_min',
+        'updated_at',
+        'working_time',
       ]);
       assert.equal(body.page, 1);
       assert.equal(body.per_page, 20);
       assert.equal(body.total, 2);
       assert.equal(body.last_page, 1);
-      assert.deepEqual(body.facets, { job_types: ['Freelance', 'Permanent contract'], working_times: ['Full time'], cities: ['Lyon'], companies: [{ id: 1, name: 'Acme' }] });
+      assert.deepEqual(body.facets, {
+        job_types: ['Freelance', 'Permanent contract'],
+        working_times: ['Full time'],
+        cities: ['Lyon'],
+        companies: [{ id: 1, name: 'Acme' }],
+      });
     });
 
     it('filters by text and job type, ignoring empty parameters', async () => {
-      const byText = (await (await fetch(`${h.url}/api/campaigns?q=sql&city=&company_id=`)).json()) as { items: { id: number }[] };
-      assert.deepEqual(byText.items.map((c) => c.id), [1]);
-      const byType = (await (await fetch(`${h.url}/api/campaigns?job_type=Freelance`)).json()) as { items: { id: number }[] };
-      assert.deepEqual(byType.items.map((c) => c.id), [2]);
+      const byText = (await (await fetch(`${h.url}/api/campaigns?q=sql&city=&company_id=`)).json()) as {
+        items: { id: number }[];
+      };
+      assert.deepEqual(
+        byText.items.map((c) => c.id),
+        [1],
+      );
+      const byType = (await (await fetch(`${h.url}/api/campaigns?job_type=Freelance`)).json()) as {
+        items: { id: number }[];
+      };
+      assert.deepEqual(
+        byType.items.map((c) => c.id),
+        [2],
+      );
     });
 
     it('sends ETag and Cache-Control, and answers 304 to a matching If-None-Match', async () => {
@@ -224,7 +282,9 @@ describe('proxy app', () => {
         assert.equal(brotliDecompressSync(br.body).toString(), plainText);
         assert.notEqual(br.headers.etag, plain.headers.get('etag'));
         assert.match(String(br.headers.vary), /Accept-Encoding/);
-        const revalidated = await fetch(`${h.url}/api/campaigns`, { headers: { 'Accept-Encoding': 'br', 'If-None-Match': String(br.headers.etag) } });
+        const revalidated = await fetch(`${h.url}/api/campaigns`, {
+          headers: { 'Accept-Encoding': 'br', 'If-None-Match': String(br.headers.etag) },
+        });
         assert.equal(revalidated.status, 304);
       } finally {
         for (const id of extra) h.catalogue.store.remove(id);
@@ -234,13 +294,15 @@ describe('proxy app', () => {
     it('answers HEAD with the headers of GET and no body', async () => {
       const get = await fetch(`${h.url}/api/campaigns?per_page=5`, { headers: { 'Accept-Encoding': 'identity' } });
       const bytes = Buffer.from(await get.arrayBuffer());
-      const head = await new Promise<{ status?: number; headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
-        httpGet(`${h.url}/api/campaigns?per_page=5`, { method: 'HEAD' }, (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }));
-        }).on('error', reject);
-      });
+      const head = await new Promise<{ status?: number; headers: IncomingHttpHeaders; body: Buffer }>(
+        (resolve, reject) => {
+          httpGet(`${h.url}/api/campaigns?per_page=5`, { method: 'HEAD' }, (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }));
+          }).on('error', reject);
+        },
+      );
       assert.equal(head.status, 200);
       assert.equal(head.body.length, 0);
       assert.equal(head.headers['content-length'], String(bytes.length));
@@ -261,17 +323,26 @@ describe('proxy app', () => {
       const problem = await problemOf(await fetch(`${h.url}/api/campaigns?per_page=51`));
       assert.equal(problem.status, 422);
       assert.equal(problem.code, 'validation_failed');
-      assert.deepEqual(problem.errors?.map((e) => [e.field, e.code]), [['per_page', 'invalid_value']]);
+      assert.deepEqual(
+        problem.errors?.map((e) => [e.field, e.code]),
+        [['per_page', 'invalid_value']],
+      );
     });
 
     it('when q is longer than 200 characters, answers 422 with too_long', async () => {
       const problem = await problemOf(await fetch(`${h.url}/api/campaigns?q=${'a'.repeat(201)}`));
-      assert.deepEqual(problem.errors?.map((e) => [e.field, e.code]), [['q', 'too_long']]);
+      assert.deepEqual(
+        problem.errors?.map((e) => [e.field, e.code]),
+        [['q', 'too_long']],
+      );
     });
 
     it('when job_type is not an allowed value (case matters), answers 422', async () => {
       const problem = await problemOf(await fetch(`${h.url}/api/campaigns?job_type=freelance`));
-      assert.deepEqual(problem.errors?.map((e) => [e.field, e.code]), [['job_type', 'invalid_value']]);
+      assert.deepEqual(
+        problem.errors?.map((e) => [e.field, e.code]),
+        [['job_type', 'invalid_value']],
+      );
     });
 
     it('when a parameter is repeated, answers 422 rather than guessing', async () => {
@@ -288,7 +359,16 @@ describe('proxy app', () => {
       const body = (await response.json()) as Record<string, unknown>;
       assert.equal(body.description, '<p>Go &amp; SQL</p>');
       assert.equal(body.profile, '<p>Curious.</p>');
-      assert.deepEqual(body.address, { street_number: '1', street: 'rue de la République', postal_code: '69002', city: 'Lyon', country: 'France', name: null, latitude: null, longitude: null });
+      assert.deepEqual(body.address, {
+        street_number: '1',
+        street: 'rue de la République',
+        postal_code: '69002',
+        city: 'Lyon',
+        country: 'France',
+        name: null,
+        latitude: null,
+        longitude: null,
+      });
       assert.equal(body.date_end, null);
     });
 
@@ -318,17 +398,26 @@ describe('proxy app', () => {
     });
 
     it('for another origin, answers 403 origin_not_allowed that its page can read, without its origin, and logs the origin', async () => {
-      const response = await fetch(`${h.url}/api/campaigns`, { headers: { Origin: 'https://evil.example', 'X-Request-Id': 'refused-origin' } });
+      const response = await fetch(`${h.url}/api/campaigns`, {
+        headers: { Origin: 'https://evil.example', 'X-Request-Id': 'refused-origin' },
+      });
       assert.equal(response.status, 403);
       assert.equal(response.headers.get('access-control-allow-origin'), 'https://evil.example');
       const problem = await problemOf(response);
       assert.equal(problem.code, 'origin_not_allowed');
       assert.match(problem.detail, /this page's origin.*ALLOWED_ORIGINS/);
       assert.equal(JSON.stringify(problem).includes('evil.example'), false, 'the answer gives no request text back');
-      await eventually(() => h.log.lines.some((l) => (l.req as { id?: string } | undefined)?.id === 'refused-origin' && l.origin === 'https://evil.example'), {
-        timeoutMs: 5000,
-        what: 'a log line names the refused origin',
-      });
+      await eventually(
+        () =>
+          h.log.lines.some(
+            (l) =>
+              (l.req as { id?: string } | undefined)?.id === 'refused-origin' && l.origin === 'https://evil.example',
+          ),
+        {
+          timeoutMs: 5000,
+          what: 'a log line names the refused origin',
+        },
+      );
       const line = h.log.lines.find((l) => l.origin === 'https://evil.example')!;
       assert.equal(line.level, 40);
       assert.match(String(line.msg), /https:\/\/evil\.example.*ALLOWED_ORIGINS/);
@@ -339,13 +428,29 @@ describe('proxy app', () => {
       const shown = origin.slice(0, 200);
       const response = await fetch(`${h.url}/api/campaigns`, { headers: { Origin: origin } });
       assert.equal(response.status, 403);
-      await eventually(() => h.log.lines.some((l) => l.origin === shown), { timeoutMs: 5000, what: 'a log line names the cut origin' });
-      assert.equal(h.log.lines.some((l) => String(l.msg).includes(origin)), false, 'no line holds the whole origin');
+      await eventually(() => h.log.lines.some((l) => l.origin === shown), {
+        timeoutMs: 5000,
+        what: 'a log line names the cut origin',
+      });
+      assert.equal(
+        h.log.lines.some((l) => String(l.msg).includes(origin)),
+        false,
+        'no line holds the whole origin',
+      );
     });
 
     it('refuses origins that merely resemble the allowed one: another host ending or starting like it, another scheme, an explicit port', async () => {
       assert.equal(TEST_BOARD_ORIGIN, 'https://board.example');
-      for (const origin of ['https://board.example.evil.com', 'https://board.example.evil.com:443', 'https://evil-board.example', 'https://evilboard.example', 'http://board.example', 'https://board.example:8443', 'https://sub.board.example', 'https://board.exampl']) {
+      for (const origin of [
+        'https://board.example.evil.com',
+        'https://board.example.evil.com:443',
+        'https://evil-board.example',
+        'https://evilboard.example',
+        'http://board.example',
+        'https://board.example:8443',
+        'https://sub.board.example',
+        'https://board.exampl',
+      ]) {
         const response = await fetch(`${h.url}/api/campaigns`, { headers: { Origin: origin } });
         assert.equal(response.status, 403, origin);
         assert.equal((await problemOf(response)).code, 'origin_not_allowed', origin);
@@ -382,7 +487,11 @@ describe('proxy app', () => {
     it('answers the preflight of an allowed origin, allowing Idempotency-Key', async () => {
       const response = await fetch(`${h.url}/api/applications`, {
         method: 'OPTIONS',
-        headers: { Origin: TEST_BOARD_ORIGIN, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'idempotency-key' },
+        headers: {
+          Origin: TEST_BOARD_ORIGIN,
+          'Access-Control-Request-Method': 'POST',
+          'Access-Control-Request-Headers': 'idempotency-key',
+        },
       });
       assert.equal(response.status, 204);
       assert.equal(response.headers.get('access-control-allow-origin'), TEST_BOARD_ORIGIN);
@@ -393,7 +502,11 @@ describe('proxy app', () => {
     it('answers the preflight of another origin as an allowed one, so that the browser sends the request and reads its refusal', async () => {
       const response = await fetch(`${h.url}/api/applications`, {
         method: 'OPTIONS',
-        headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'idempotency-key' },
+        headers: {
+          Origin: 'https://evil.example',
+          'Access-Control-Request-Method': 'POST',
+          'Access-Control-Request-Headers': 'idempotency-key',
+        },
       });
       assert.equal(response.status, 204);
       assert.equal(await response.text(), '');
@@ -418,7 +531,11 @@ describe('proxy app', () => {
     it('answers a preflight with 204, an empty body and exactly the allowed methods, request headers and max age', async () => {
       const response = await fetch(`${h.url}/api/campaigns`, {
         method: 'OPTIONS',
-        headers: { Origin: TEST_BOARD_ORIGIN, 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'if-none-match' },
+        headers: {
+          Origin: TEST_BOARD_ORIGIN,
+          'Access-Control-Request-Method': 'GET',
+          'Access-Control-Request-Headers': 'if-none-match',
+        },
       });
       assert.equal(response.status, 204);
       assert.equal(response.headers.get('content-length'), '0');
@@ -454,7 +571,10 @@ describe('proxy app', () => {
 
       const own = await start(testConfig({ PUBLIC_ORIGIN: 'https://jobs.acme.example' }));
       try {
-        assert.equal((await fetch(`${own.url}/api/campaigns`, { headers: { Origin: 'https://jobs.acme.example' } })).status, 200);
+        assert.equal(
+          (await fetch(`${own.url}/api/campaigns`, { headers: { Origin: 'https://jobs.acme.example' } })).status,
+          200,
+        );
         assert.equal((await fetch(`${own.url}/api/campaigns`, { headers: { Origin: own.url } })).status, 403);
       } finally {
         await own.close();
@@ -505,7 +625,10 @@ describe('proxy app', () => {
       assert.doesNotMatch(text, /secret internals|upstream said|stack|at /);
       assert.equal((JSON.parse(text) as { code: string }).code, 'internal_error');
       // The request's log line is written when the answer finishes, just after the client has it.
-      await eventually(() => h.log.lines.some((l) => l.level === 50 && JSON.stringify(l).includes('secret internals')), { timeoutMs: 5000, what: 'the error is in the log, for the operator' });
+      await eventually(
+        () => h.log.lines.some((l) => l.level === 50 && JSON.stringify(l).includes('secret internals')),
+        { timeoutMs: 5000, what: 'the error is in the log, for the operator' },
+      );
     });
 
     it("answers a handler's ProblemError with its status, body and headers", async () => {
@@ -523,21 +646,37 @@ describe('proxy app', () => {
     });
 
     it('answers malformed JSON with 400 malformed_request', async () => {
-      const response = await fetch(`${h.url}/api/config`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"a":' });
+      const response = await fetch(`${h.url}/api/config`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: '{"a":',
+      });
       const problem = await problemOf(response);
       assert.equal(problem.status, 400);
       assert.equal(problem.code, 'malformed_request');
     });
 
     it('answers a JSON body over the limit with 413 request_too_large', async () => {
-      const response = await fetch(`${h.url}/api/config`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ a: 'x'.repeat(20_000) }) });
+      const response = await fetch(`${h.url}/api/config`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ a: 'x'.repeat(20_000) }),
+      });
       const problem = await problemOf(response);
       assert.equal(problem.status, 413);
       assert.equal(problem.code, 'request_too_large');
     });
 
     it('never sends the upstream keys in any answer', async () => {
-      const paths = ['/api/config', '/api/campaigns', '/api/campaigns/1', '/api/openapi.json', '/readyz', '/metrics', '/nothing'];
+      const paths = [
+        '/api/config',
+        '/api/campaigns',
+        '/api/campaigns/1',
+        '/api/openapi.json',
+        '/readyz',
+        '/metrics',
+        '/nothing',
+      ];
       for (const path of paths) {
         const text = await (await fetch(`${h.url}${path}`)).text();
         assert.doesNotMatch(text, /test-secret-key-never-shown|test-private-key/, path);
@@ -549,15 +688,24 @@ describe('proxy app', () => {
     it('gives every answer an X-Request-Id, keeping a well-formed one the caller sent', async () => {
       const generated = (await fetch(`${h.url}/healthz`)).headers.get('x-request-id');
       assert.match(generated ?? '', /^[0-9a-f-]{36}$/);
-      const kept = (await fetch(`${h.url}/healthz`, { headers: { 'X-Request-Id': 'lb-trace.42' } })).headers.get('x-request-id');
+      const kept = (await fetch(`${h.url}/healthz`, { headers: { 'X-Request-Id': 'lb-trace.42' } })).headers.get(
+        'x-request-id',
+      );
       assert.equal(kept, 'lb-trace.42');
-      const replaced = (await fetch(`${h.url}/healthz`, { headers: { 'X-Request-Id': 'bad id <script>' } })).headers.get('x-request-id');
+      const replaced = (
+        await fetch(`${h.url}/healthz`, { headers: { 'X-Request-Id': 'bad id <script>' } })
+      ).headers.get('x-request-id');
       assert.match(replaced ?? '', /^[0-9a-f-]{36}$/);
     });
 
     it('logs method, path, status and request id, without query string or headers', async () => {
-      await fetch(`${h.url}/api/campaigns?q=ada.lovelace@example.com`, { headers: { Authorization: 'Bearer secret-token', 'X-Request-Id': 'trace-q' } });
-      await eventually(() => h.log.lines.some((l) => (l.req as { id?: string } | undefined)?.id === 'trace-q'), { timeoutMs: 5000, what: 'the request is logged' });
+      await fetch(`${h.url}/api/campaigns?q=ada.lovelace@example.com`, {
+        headers: { Authorization: 'Bearer secret-token', 'X-Request-Id': 'trace-q' },
+      });
+      await eventually(() => h.log.lines.some((l) => (l.req as { id?: string } | undefined)?.id === 'trace-q'), {
+        timeoutMs: 5000,
+        what: 'the request is logged',
+      });
       const line = h.log.lines.find((l) => (l.req as { id?: string } | undefined)?.id === 'trace-q');
       assert.ok(line);
       assert.deepEqual(line.req, { id: 'trace-q', method: 'GET', path: '/api/campaigns' });
@@ -568,8 +716,13 @@ describe('proxy app', () => {
     it("tags a line a module logs through req.log with that request's id, each request its own", async () => {
       await fetch(`${h.url}/api/applications/log-personal-data`, { headers: { 'X-Request-Id': 'module-line-a' } });
       await fetch(`${h.url}/api/applications/log-personal-data`, { headers: { 'X-Request-Id': 'module-line-b' } });
-      await eventually(() => h.log.lines.filter((l) => l.msg === 'application received').length >= 2, { timeoutMs: 5000, what: 'both module lines are written' });
-      const ids = h.log.lines.filter((l) => l.msg === 'application received').map((l) => (l.req as { id?: string } | undefined)?.id);
+      await eventually(() => h.log.lines.filter((l) => l.msg === 'application received').length >= 2, {
+        timeoutMs: 5000,
+        what: 'both module lines are written',
+      });
+      const ids = h.log.lines
+        .filter((l) => l.msg === 'application received')
+        .map((l) => (l.req as { id?: string } | undefined)?.id);
       assert.ok(ids.includes('module-line-a') && ids.includes('module-line-b'), `module lines carry ${ids.join(', ')}`);
     });
 
@@ -618,7 +771,10 @@ describe('proxy app', () => {
       try {
         const response = await fetch(`${h.url}/readyz`);
         assert.equal(response.status, 503);
-        assert.equal(((await response.json()) as { checks: { upstream: { status: string } } }).checks.upstream.status, 'credentials_refused');
+        assert.equal(
+          ((await response.json()) as { checks: { upstream: { status: string } } }).checks.upstream.status,
+          'credentials_refused',
+        );
       } finally {
         h.status.lastError = null;
       }
@@ -633,14 +789,21 @@ describe('proxy app', () => {
         const { upstream } = ((await response.json()) as { checks: { upstream: Record<string, unknown> } }).checks;
         assert.deepEqual(
           { ...upstream, checked_at: typeof upstream.checked_at },
-          { status: 'unreachable', checked_by: 'catalogue_sync', checked_at: 'string', affects_readiness: false, since: at.toISOString(), error: 'connection_failed' },
+          {
+            status: 'unreachable',
+            checked_by: 'catalogue_sync',
+            checked_at: 'string',
+            affects_readiness: false,
+            since: at.toISOString(),
+            error: 'connection_failed',
+          },
         );
       } finally {
         h.status.lastError = null;
       }
     });
 
-    it('GET /readyz names the catalogue\'s store when the last sync failed there, and does not blame the service', async () => {
+    it("GET /readyz names the catalogue's store when the last sync failed there, and does not blame the service", async () => {
       const at = new Date('2026-11-22T08:00:00.000Z');
       h.status.lastError = { at, name: STORE_FAILURE, status: undefined, code: 'store_failed' };
       try {
@@ -697,7 +860,14 @@ describe('proxy app', () => {
       await metrics.close();
       assert.match(response.headers.get('content-type') ?? '', /text\/plain/);
       const text = await response.text();
-      const line = text.split('\n').find((l) => l.startsWith('http_requests_total{') && l.includes('route="/api/campaigns/:id"') && l.includes('status="200"'));
+      const line = text
+        .split('\n')
+        .find(
+          (l) =>
+            l.startsWith('http_requests_total{') &&
+            l.includes('route="/api/campaigns/:id"') &&
+            l.includes('status="200"'),
+        );
       assert.ok(line, 'one series for every campaign id');
       assert.ok(Number(line.split(' ').at(-1)) >= 2);
       assert.match(text, /http_request_duration_seconds_bucket\{/);
@@ -721,10 +891,26 @@ describe('proxy app', () => {
     it('is an OpenAPI 3.1 document of every public route, whose references all resolve', async () => {
       const response = await fetch(`${h.url}/api/openapi.json`);
       assert.equal(response.status, 200);
-      const doc = (await response.json()) as { openapi: string; info: { version: string }; paths: Record<string, unknown>; components: { schemas: Record<string, unknown> } };
+      const doc = (await response.json()) as {
+        openapi: string;
+        info: { version: string };
+        paths: Record<string, unknown>;
+        components: { schemas: Record<string, unknown> };
+      };
       assert.equal(doc.openapi, '3.1.0');
       assert.equal(doc.info.version, '1.2.3');
-      for (const path of ['/api/config', '/api/campaigns', '/api/campaigns/{id}', '/api/campaigns/{id}/jobposting', '/api/applications', '/sitemap.xml', '/embed/campaigns', '/healthz', '/readyz', '/widget.js']) {
+      for (const path of [
+        '/api/config',
+        '/api/campaigns',
+        '/api/campaigns/{id}',
+        '/api/campaigns/{id}/jobposting',
+        '/api/applications',
+        '/sitemap.xml',
+        '/embed/campaigns',
+        '/healthz',
+        '/readyz',
+        '/widget.js',
+      ]) {
         assert.ok(path in doc.paths, path);
       }
       const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1]!);
@@ -733,25 +919,41 @@ describe('proxy app', () => {
     });
 
     it('may be read from any origin', async () => {
-      const response = await fetch(`${h.url}/api/openapi.json`, { headers: { Origin: 'https://api-explorer.example' } });
+      const response = await fetch(`${h.url}/api/openapi.json`, {
+        headers: { Origin: 'https://api-explorer.example' },
+      });
       assert.equal(response.status, 200);
       assert.equal(response.headers.get('access-control-allow-origin'), '*');
     });
 
     it('generates the schemas from the zod ones: allowed values and limits included', async () => {
       const doc = (await (await fetch(`${h.url}/api/openapi.json`)).json()) as {
-        paths: { '/api/campaigns': { get: { parameters: { name: string; schema: { maximum?: number; enum?: string[] } }[] } } };
+        paths: {
+          '/api/campaigns': { get: { parameters: { name: string; schema: { maximum?: number; enum?: string[] } }[] } };
+        };
         components: { schemas: { CampaignList: { properties: Record<string, unknown> } } };
       };
       const params = doc.paths['/api/campaigns'].get.parameters;
       assert.equal(params.find((p) => p.name === 'per_page')?.schema.maximum, 50);
       assert.ok(params.find((p) => p.name === 'job_type')?.schema.enum?.includes('Permanent contract'));
-      assert.deepEqual(Object.keys(doc.components.schemas.CampaignList.properties).sort(), ['facets', 'items', 'last_page', 'page', 'per_page', 'total']);
+      assert.deepEqual(Object.keys(doc.components.schemas.CampaignList.properties).sort(), [
+        'facets',
+        'items',
+        'last_page',
+        'page',
+        'per_page',
+        'total',
+      ]);
     });
 
     it('documents exactly the form fields the applications module reads, plus the resume file', async () => {
-      const doc = (await (await fetch(`${h.url}/api/openapi.json`)).json()) as { components: { schemas: { ApplicationForm: { properties: Record<string, unknown> } } } };
-      assert.deepEqual(Object.keys(doc.components.schemas.ApplicationForm.properties).sort(), [...FORM_FIELD_NAMES, 'resume'].sort());
+      const doc = (await (await fetch(`${h.url}/api/openapi.json`)).json()) as {
+        components: { schemas: { ApplicationForm: { properties: Record<string, unknown> } } };
+      };
+      assert.deepEqual(
+        Object.keys(doc.components.schemas.ApplicationForm.properties).sort(),
+        [...FORM_FIELD_NAMES, 'resume'].sort(),
+      );
     });
   });
 });
@@ -760,7 +962,9 @@ describe('TRUST_PROXY', () => {
   it('by default, ignores X-Forwarded-For: a client cannot choose the address the per-IP limit sees', async () => {
     const h = await start();
     try {
-      const body = (await (await fetch(`${h.url}/api/applications/ip`, { headers: { 'X-Forwarded-For': '203.0.113.7' } })).json()) as { ip: string };
+      const body = (await (
+        await fetch(`${h.url}/api/applications/ip`, { headers: { 'X-Forwarded-For': '203.0.113.7' } })
+      ).json()) as { ip: string };
       assert.equal(body.ip, '127.0.0.1');
     } finally {
       await h.close();
@@ -770,7 +974,9 @@ describe('TRUST_PROXY', () => {
   it('with TRUST_PROXY=1, takes the client address the reverse proxy put in X-Forwarded-For', async () => {
     const h = await start(testConfig({ TRUST_PROXY: '1' }));
     try {
-      const body = (await (await fetch(`${h.url}/api/applications/ip`, { headers: { 'X-Forwarded-For': '198.51.100.1, 203.0.113.7' } })).json()) as { ip: string };
+      const body = (await (
+        await fetch(`${h.url}/api/applications/ip`, { headers: { 'X-Forwarded-For': '198.51.100.1, 203.0.113.7' } })
+      ).json()) as { ip: string };
       assert.equal(body.ip, '203.0.113.7');
     } finally {
       await h.close();
@@ -784,11 +990,14 @@ describe('GET /widget.js', () => {
 
   const source = `export const widget = ${JSON.stringify('x'.repeat(5000))};\n`;
 
-  it('serves the apply form\'s and the language modules beside it, cached for good, and 404 for a module that is not there', async () => {
+  it("serves the apply form's and the language modules beside it, cached for good, and 404 for a module that is not there", async () => {
     const dir = join(tmp, 'with-modules');
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'widget.js'), source);
-    const modules = { 'widget-fr-Ab3_-xYz.js': 'export const templates = {};\n', 'widget-apply-Cd4_-wXy.js': 'export class JobboardApply {}\n' };
+    const modules = {
+      'widget-fr-Ab3_-xYz.js': 'export const templates = {};\n',
+      'widget-apply-Cd4_-wXy.js': 'export class JobboardApply {}\n',
+    };
     for (const [name, module] of Object.entries(modules)) writeFileSync(join(dir, name), module);
     const h = await start(testConfig({ WIDGET_FILE: join(dir, 'widget.js') }));
     try {
@@ -803,7 +1012,12 @@ describe('GET /widget.js', () => {
           assert.equal(served.headers['cross-origin-resource-policy'], 'cross-origin');
         }
       }
-      for (const path of ['/widget-es-Ab3_-xYz.js', '/widget-fr-../../x.js', '/widget-fr-Ab3_-xYz.json', '/widget-other-Cd4_-wXy.js']) {
+      for (const path of [
+        '/widget-es-Ab3_-xYz.js',
+        '/widget-fr-../../x.js',
+        '/widget-fr-Ab3_-xYz.json',
+        '/widget-other-Cd4_-wXy.js',
+      ]) {
         assert.equal((await get(`${h.url}${path}`, {})).status, 404, path);
       }
     } finally {
@@ -816,7 +1030,10 @@ describe('GET /widget.js', () => {
     writeFileSync(file, source);
     const h = await start(testConfig({ WIDGET_FILE: file }));
     try {
-      const br = await get(`${h.url}/widget.js`, { 'Accept-Encoding': 'gzip, deflate, br', Origin: 'https://any-board.example' });
+      const br = await get(`${h.url}/widget.js`, {
+        'Accept-Encoding': 'gzip, deflate, br',
+        Origin: 'https://any-board.example',
+      });
       assert.equal(br.status, 200);
       assert.equal(br.headers['content-type'], 'text/javascript; charset=utf-8');
       assert.equal(br.headers['content-encoding'], 'br');
@@ -836,7 +1053,10 @@ describe('GET /widget.js', () => {
       assert.equal(plain.body.toString(), source);
       assert.notEqual(plain.headers.etag, br.headers.etag, 'one ETag per encoding');
 
-      const again = await get(`${h.url}/widget.js`, { 'Accept-Encoding': 'br', 'If-None-Match': String(br.headers.etag) });
+      const again = await get(`${h.url}/widget.js`, {
+        'Accept-Encoding': 'br',
+        'If-None-Match': String(br.headers.etag),
+      });
       assert.equal(again.status, 304);
       assert.equal(again.body.length, 0);
     } finally {
@@ -879,7 +1099,10 @@ describe('GET /widget.js', () => {
     try {
       const pin = widgetPin(Buffer.from(source));
       assert.match(`/${pin.name}`, PINNED_WIDGET_PATH);
-      const pinned = await get(`${h.url}/${pin.name}`, { 'Accept-Encoding': 'identity', Origin: 'https://any-board.example' });
+      const pinned = await get(`${h.url}/${pin.name}`, {
+        'Accept-Encoding': 'identity',
+        Origin: 'https://any-board.example',
+      });
       assert.equal(pinned.status, 200);
       assert.equal(pinned.body.toString(), source);
       assert.equal(pinned.headers['cache-control'], 'public, max-age=31536000, immutable');
@@ -893,7 +1116,11 @@ describe('GET /widget.js', () => {
       assert.match((await problemOf(unknown)).detail, /widget-tag/);
 
       writeFileSync(file, `${source}// rebuilt\n`);
-      assert.equal((await get(`${h.url}/${pin.name}`, {})).status, 404, 'the old hash no longer names the bytes served');
+      assert.equal(
+        (await get(`${h.url}/${pin.name}`, {})).status,
+        404,
+        'the old hash no longer names the bytes served',
+      );
       assert.equal((await get(`${h.url}/${widgetPin(Buffer.from(`${source}// rebuilt\n`)).name}`, {})).status, 200);
     } finally {
       await h.close();
@@ -914,13 +1141,16 @@ describe('pickEncoding', () => {
 describe('addVary', () => {
   /** The Vary header an Express response ends with after these calls, from `initial`. */
   function varyAfter(initial: string | undefined, fields: string[]): unknown {
-    const res = Object.setPrototypeOf(new ServerResponse(new IncomingMessage(new Socket())), express.response) as ExpressResponse;
+    const res = Object.setPrototypeOf(
+      new ServerResponse(new IncomingMessage(new Socket())),
+      express.response,
+    ) as ExpressResponse;
     if (initial !== undefined) res.setHeader('Vary', initial);
     for (const field of fields) addVary(res, field);
     return res.getHeader('Vary');
   }
 
-  it("gives the header res.vary() gives, the first time and every time after", () => {
+  it('gives the header res.vary() gives, the first time and every time after', () => {
     for (let round = 0; round < 2; round++) {
       assert.equal(varyAfter(undefined, ['Origin', 'Accept-Encoding']), 'Origin, Accept-Encoding');
       assert.equal(varyAfter(undefined, ['Origin', 'Origin']), 'Origin');
@@ -941,7 +1171,10 @@ describe('demo page', () => {
       assert.match(await page.text(), /Demo board/);
       // Its inline analytics script runs; the API keeps helmet's strict policy.
       assert.match(page.headers.get('content-security-policy') ?? '', /script-src 'self' 'unsafe-inline'/);
-      assert.doesNotMatch((await fetch(`${h.url}/api/config`)).headers.get('content-security-policy') ?? '', /unsafe-inline'[^;]*;?\s*$|script-src 'self' 'unsafe-inline'/);
+      assert.doesNotMatch(
+        (await fetch(`${h.url}/api/config`)).headers.get('content-security-policy') ?? '',
+        /unsafe-inline'[^;]*;?\s*$|script-src 'self' 'unsafe-inline'/,
+      );
       assert.equal((await fetch(`${h.url}/api/campaigns`)).status, 200);
     } finally {
       await h.close();

@@ -86,7 +86,6 @@ const DEMO_PAGE_CSP =
 
 const QUIET_PATHS = new Set(['/healthz', '/readyz']);
 
-
 function readiness(deps: ProxyAppDeps): Readiness {
   const { catalogue, applications } = deps;
   const checks: Record<string, Check> = {};
@@ -116,7 +115,13 @@ function readiness(deps: ProxyAppDeps): Readiness {
     checked_by: 'catalogue_sync',
     checked_at: sync.lastAttemptAt?.toISOString() ?? null,
     affects_readiness: credentialsRefused,
-    ...(error === null ? {} : { since: error.at.toISOString(), error: error.code, ...(error.status === undefined ? {} : { http_status: error.status }) }),
+    ...(error === null
+      ? {}
+      : {
+          since: error.at.toISOString(),
+          error: error.code,
+          ...(error.status === undefined ? {} : { http_status: error.status }),
+        }),
   };
   if (applications !== undefined) checks.outbox = { status: applications.ready() ? 'ok' : 'not_open' };
   const draining = deps.draining?.() ?? false;
@@ -147,12 +152,19 @@ function asProblem(error: unknown): ProblemError | undefined {
   // A search the store stopped at its time budget, whichever route asked for it.
   if (error instanceof SearchOverBudgetError) return searchOverBudgetProblem(error);
   const e = error as { status?: unknown; statusCode?: unknown; type?: unknown; expose?: unknown };
-  const status = typeof e?.status === 'number' ? e.status : typeof e?.statusCode === 'number' ? e.statusCode : undefined;
+  const status =
+    typeof e?.status === 'number' ? e.status : typeof e?.statusCode === 'number' ? e.statusCode : undefined;
   if (status === undefined || status < 400 || status >= 500) return undefined;
   if (status === 413) {
-    return new ProblemError('request_too_large', 'The request body is larger than this endpoint accepts (JSON bodies: at most 16 KB); send a smaller one.');
+    return new ProblemError(
+      'request_too_large',
+      'The request body is larger than this endpoint accepts (JSON bodies: at most 16 KB); send a smaller one.',
+    );
   }
-  return new ProblemError('malformed_request', 'The request could not be read: check its syntax, encoding and Content-Type.');
+  return new ProblemError(
+    'malformed_request',
+    'The request could not be read: check its syntax, encoding and Content-Type.',
+  );
 }
 
 export function createProxyApp(deps: ProxyAppDeps): express.Express {
@@ -164,7 +176,11 @@ export function createProxyApp(deps: ProxyAppDeps): express.Express {
 
   // What every request gets, as one router layer: each layer a request
   // passes through costs allocations, a measurable part of a catalogue answer.
-  const logRequest = accessLog(app, logger, { quietPaths: QUIET_PATHS, secretRoutes: [RECEIPT_ROUTE], onAnswered: httpMetrics(registry) });
+  const logRequest = accessLog(app, logger, {
+    quietPaths: QUIET_PATHS,
+    secretRoutes: [RECEIPT_ROUTE],
+    onAnswered: httpMetrics(registry),
+  });
   const setSecurityHeaders = recordedHeaders(helmet());
   const { draining } = deps;
   app.use((req, res, next) => {
@@ -195,13 +211,20 @@ export function createProxyApp(deps: ProxyAppDeps): express.Express {
   const docsPage = docsPageLoader('proxy');
   app.get('/api/docs', async (_req, res) => {
     const page = await docsPage();
-    if (page === undefined) throw new ProblemError('not_found', 'The API reference is not built on this server: run "npm run build" (or read /api/openapi.json).');
+    if (page === undefined)
+      throw new ProblemError(
+        'not_found',
+        'The API reference is not built on this server: run "npm run build" (or read /api/openapi.json).',
+      );
     sendDocsPage(res, page);
   });
 
   app.use('/api', apiCors([...config.allowedOrigins, ...(config.publicOrigin === null ? [] : [config.publicOrigin])]));
   app.use('/api/config', configRouter(config));
-  const reader = createCatalogueReader(deps.catalogue.store, { boardOfferUrl: config.boardOfferUrl, boardImage: config.boardOgImage });
+  const reader = createCatalogueReader(deps.catalogue.store, {
+    boardOfferUrl: config.boardOfferUrl,
+    boardImage: config.boardOgImage,
+  });
   app.get('/api/campaigns', searchRateLimit(config.searchRateLimitPerMinute));
   app.get(['/api/campaigns', '/embed/campaigns', '/feeds/offers.atom'], searchTurns());
   campaignRoutes(app, '/api/campaigns', reader);
@@ -215,30 +238,54 @@ export function createProxyApp(deps: ProxyAppDeps): express.Express {
 
   app.get('/widget.js', widgetHandler(config.widgetFile));
   app.get(WIDGET_CHUNK_PATH, widgetChunkHandler(config.widgetFile));
-  app.get(PINNED_WIDGET_PATH, widgetHandler(config.widgetFile, { cacheControl: WIDGET_CHUNK_CACHE_CONTROL, metricsRoute: '/widget-:hash.js', pinned: true }));
-  app.use('/embed', embedRouter(reader, packagePath('dist', 'ssr', 'render.js'), config.publicOrigin, config.boardOfferUrl));
-  app.get('/sitemap.xml', sitemapHandler(deps.catalogue.store, config.boardOfferUrl, { publicOrigin: config.publicOrigin }));
+  app.get(
+    PINNED_WIDGET_PATH,
+    widgetHandler(config.widgetFile, {
+      cacheControl: WIDGET_CHUNK_CACHE_CONTROL,
+      metricsRoute: '/widget-:hash.js',
+      pinned: true,
+    }),
+  );
+  app.use(
+    '/embed',
+    embedRouter(reader, packagePath('dist', 'ssr', 'render.js'), config.publicOrigin, config.boardOfferUrl),
+  );
+  app.get(
+    '/sitemap.xml',
+    sitemapHandler(deps.catalogue.store, config.boardOfferUrl, { publicOrigin: config.publicOrigin }),
+  );
   app.get('/feeds/offers.atom', offersFeedHandler(deps.catalogue.store, reader, config));
 
   if (deps.demoPageDir !== undefined) {
     // The demo page has an inline script (the analytics log) and may be
     // opened over plain http on a LAN address: its own, looser policy.
-    app.use('/', (_req, res, next) => {
-      res.setHeader('Content-Security-Policy', DEMO_PAGE_CSP);
-      next();
-    }, ...(deps.demoPages === undefined ? [] : [deps.demoPages]), express.static(deps.demoPageDir, { index: 'index.html', maxAge: 0 }));
+    app.use(
+      '/',
+      (_req, res, next) => {
+        res.setHeader('Content-Security-Policy', DEMO_PAGE_CSP);
+        next();
+      },
+      ...(deps.demoPages === undefined ? [] : [deps.demoPages]),
+      express.static(deps.demoPageDir, { index: 'index.html', maxAge: 0 }),
+    );
   }
 
   // A path the proxy serves, asked with a method it does not have: 405 with the
   // methods it has (OPTIONS is Express's: 200 with them). Any other: 404.
   app.use((req, _res, next) => {
     const allow = allowedMethods(app.router, req.path).join(', ');
-    if (allow === '') throw new ProblemError('not_found', 'Nothing here: this proxy serves no such path. Its routes are listed in its OpenAPI document, /api/openapi.json.');
+    if (allow === '')
+      throw new ProblemError(
+        'not_found',
+        'Nothing here: this proxy serves no such path. Its routes are listed in its OpenAPI document, /api/openapi.json.',
+      );
     if (req.method === 'OPTIONS') {
       next();
       return;
     }
-    throw new ProblemError('method_not_allowed', `This method is not allowed on this path; use ${allow}.`, { headers: { Allow: allow } });
+    throw new ProblemError('method_not_allowed', `This method is not allowed on this path; use ${allow}.`, {
+      headers: { Allow: allow },
+    });
   });
 
   // The one place that answers errors: ProblemError as

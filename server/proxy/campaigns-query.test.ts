@@ -12,14 +12,52 @@ import { CampaignListQuery, coordinatesOf } from '../public-api/schemas.ts';
 import { fetch, listen } from './test-support.ts';
 import { catalogueApp } from './test/catalogue-app.ts';
 
-const KEYS = ['q', 'company_id', 'job_type', 'working_time', 'city', 'near', 'radius_km', 'salary_min', 'page', 'per_page', 'sort', 'q[]', '__proto__', 'constructor', ''];
+const KEYS = [
+  'q',
+  'company_id',
+  'job_type',
+  'working_time',
+  'city',
+  'near',
+  'radius_km',
+  'salary_min',
+  'page',
+  'per_page',
+  'sort',
+  'q[]',
+  '__proto__',
+  'constructor',
+  '',
+];
 /** Broken percent escapes, sent as they are (any other value is encoded, so a "#" never cuts the query short). */
 const MALFORMED = ['%', '%E0%A4%A'];
-const value = fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.integer().map(String), fc.constantFrom('', '0', '-1', '51', '1e3', 'NaN', 'Infinity', 'Full time', 'distance', 'relevance', '45.76,4.84', '91,0', 'Lyon', ...MALFORMED));
+const value = fc.oneof(
+  fc.string(),
+  fc.string({ unit: 'grapheme' }),
+  fc.integer().map(String),
+  fc.constantFrom(
+    '',
+    '0',
+    '-1',
+    '51',
+    '1e3',
+    'NaN',
+    'Infinity',
+    'Full time',
+    'distance',
+    'relevance',
+    '45.76,4.84',
+    '91,0',
+    'Lyon',
+    ...MALFORMED,
+  ),
+);
 /** A query string, without its "?". */
 const query = fc
   .array(fc.tuple(fc.oneof(fc.constantFrom(...KEYS), fc.string()), value), { maxLength: 8 })
-  .map((pairs) => pairs.map(([k, v]) => `${encodeURIComponent(k)}=${MALFORMED.includes(v) ? v : encodeURIComponent(v)}`).join('&'));
+  .map((pairs) =>
+    pairs.map(([k, v]) => `${encodeURIComponent(k)}=${MALFORMED.includes(v) ? v : encodeURIComponent(v)}`).join('&'),
+  );
 
 describe('GET /api/campaigns with arbitrary query strings', () => {
   let url: string;
@@ -27,7 +65,9 @@ describe('GET /api/campaigns with arbitrary query strings', () => {
   before(async () => {
     const store = openCatalogueStore(':memory:');
     store.replaceAll(
-      Array.from({ length: 30 }, (_, i) => toCatalogueCampaign(upstreamCampaign({ id: i + 1, name: `Offer ${i} développeur %_` }))),
+      Array.from({ length: 30 }, (_, i) =>
+        toCatalogueCampaign(upstreamCampaign({ id: i + 1, name: `Offer ${i} développeur %_` })),
+      ),
       new Date(),
     );
     const server = await listen(catalogueApp(store));
@@ -62,7 +102,9 @@ describe('GET /api/campaigns with arbitrary query strings', () => {
     // A city named by near is found among the offers' positions, and none has one here.
     const expectedStatus = (search: string) => {
       const parsed = CampaignListQuery.safeParse(parse(search));
-      return parsed.success && (parsed.data.near === undefined || coordinatesOf(parsed.data.near) !== null) ? '200' : '422';
+      return parsed.success && (parsed.data.near === undefined || coordinatesOf(parsed.data.near) !== null)
+        ? '200'
+        : '422';
     };
     await fc.assert(
       fc.asyncProperty(query, query, async (first, other) => {

@@ -15,7 +15,20 @@ import { catalogueApp } from './test/catalogue-app.ts';
 
 /** Offer 64 is one the budget is checked at (one row in 64, by id). */
 const OFFERS = [1, 64].map((id) =>
-  upstreamCampaign({ id, name: 'Nurse', address: { latitude: 45.764, longitude: 4.8357, street_number: null, street: null, postal_code: null, city: 'Lyon', country: 'France', name: null } }),
+  upstreamCampaign({
+    id,
+    name: 'Nurse',
+    address: {
+      latitude: 45.764,
+      longitude: 4.8357,
+      street_number: null,
+      street: null,
+      postal_code: null,
+      city: 'Lyon',
+      country: 'France',
+      name: null,
+    },
+  }),
 );
 
 async function startProxy(env: Record<string, string>, options: CatalogueStoreOptions) {
@@ -26,7 +39,10 @@ async function startProxy(env: Record<string, string>, options: CatalogueStoreOp
 }
 
 /** GET from a given loopback address: the status, the Retry-After header and the body. */
-function getFrom(localAddress: string, url: string): Promise<{ status: number; retryAfter: string | undefined; body: string }> {
+function getFrom(
+  localAddress: string,
+  url: string,
+): Promise<{ status: number; retryAfter: string | undefined; body: string }> {
   return new Promise((resolve, reject) => {
     get(url, { localAddress }, (res) => {
       let body = '';
@@ -48,7 +64,10 @@ describe('GET /api/campaigns: a search past its time budget', () => {
     const body = await res.text();
     const problem = JSON.parse(body) as { code: string; errors: { field: string; message: string }[] };
     assert.equal(problem.code, 'validation_failed');
-    assert.deepEqual(problem.errors.map((e) => e.field), ['q']);
+    assert.deepEqual(
+      problem.errors.map((e) => e.field),
+      ['q'],
+    );
     assert.match(problem.errors[0]!.message, /took too long: search fewer or longer words/);
     assert.doesNotMatch(body, /nurse/i);
   });
@@ -57,7 +76,10 @@ describe('GET /api/campaigns: a search past its time budget', () => {
     const res = await fetch(`${proxy.url}/api/campaigns?near=45.76,4.83&sort=distance`);
     assert.equal(res.status, 422);
     const problem = (await res.json()) as { errors: { field: string; message: string }[] };
-    assert.deepEqual(problem.errors.map((e) => e.field), ['near']);
+    assert.deepEqual(
+      problem.errors.map((e) => e.field),
+      ['near'],
+    );
     assert.match(problem.errors[0]!.message, /give a smaller radius_km/);
     assert.equal((await fetch(`${proxy.url}/api/campaigns?city=Lyon`)).status, 200);
   });
@@ -70,7 +92,10 @@ describe('GET /api/campaigns: searches per address', () => {
 
   it('answers 429 rate_limited with Retry-After past SEARCH_RATE_LIMIT_PER_MINUTE searches from one address, and counts each address apart', async () => {
     const search = (from: string, q: string) => getFrom(from, `${proxy.url}/api/campaigns?q=${q}`);
-    assert.deepEqual([(await search('127.0.0.2', 'nurse')).status, (await search('127.0.0.2', 'lyon')).status], [200, 200]);
+    assert.deepEqual(
+      [(await search('127.0.0.2', 'nurse')).status, (await search('127.0.0.2', 'lyon')).status],
+      [200, 200],
+    );
     const refused = await search('127.0.0.2', 'nurse%20lyon');
     assert.equal(refused.status, 429);
     const seconds = Number(refused.retryAfter);
@@ -78,7 +103,11 @@ describe('GET /api/campaigns: searches per address', () => {
     assert.equal((JSON.parse(refused.body) as { code: string }).code, 'rate_limited');
     assert.match(refused.body, /Too many searches from this network; search again in \d+ seconds/);
     assert.equal((await search('127.0.0.3', 'nurse')).status, 200, 'another address has its own count');
-    assert.equal((await getFrom('127.0.0.2', `${proxy.url}/api/campaigns?city=Lyon`)).status, 200, 'the list without words is not counted');
+    assert.equal(
+      (await getFrom('127.0.0.2', `${proxy.url}/api/campaigns?city=Lyon`)).status,
+      200,
+      'the list without words is not counted',
+    );
     assert.equal((await getFrom('127.0.0.2', `${proxy.url}/api/campaigns?q=%20`)).status, 200, 'nor is a blank q');
   });
 });

@@ -12,14 +12,60 @@ import { fetch, listen } from './test-support.ts';
 import { catalogueApp } from './test/catalogue-app.ts';
 
 function at(city: string, lat: number | null, lon: number | null): Campaign['address'] {
-  return { latitude: lat, longitude: lon, street_number: null, street: null, postal_code: null, city, country: 'France', name: null };
+  return {
+    latitude: lat,
+    longitude: lon,
+    street_number: null,
+    street: null,
+    postal_code: null,
+    city,
+    country: 'France',
+    name: null,
+  };
 }
 
 const offers = [
-  upstreamCampaign({ id: 1, name: 'Nurse', company_id: 1, company_name: 'Acme', job_type: 'Permanent contract', address: at('Lyon', 45.764, 4.8357), salary_max: 40000, last_activation_at: '2026-11-01T00:00:00.000Z' }),
-  upstreamCampaign({ id: 2, name: 'Nurse assistant', company_id: 2, company_name: 'Globex', job_type: 'Internship', address: at('Villeurbanne', 45.7719, 4.8902), salary_max: 1200, last_activation_at: '2026-11-02T00:00:00.000Z' }),
-  upstreamCampaign({ id: 3, name: 'Driver', company_id: 1, company_name: 'Acme', job_type: 'Internship', description: '<p>Drive nurses around.</p>', address: at('Paris', 48.8566, 2.3522), salary_max: 60000, last_activation_at: '2026-11-03T00:00:00.000Z' }),
-  upstreamCampaign({ id: 4, name: 'Courier', company_id: 2, company_name: 'Globex', address: at('Marseille', null, null), salary_min: null, salary_max: null, last_activation_at: '2026-11-04T00:00:00.000Z' }),
+  upstreamCampaign({
+    id: 1,
+    name: 'Nurse',
+    company_id: 1,
+    company_name: 'Acme',
+    job_type: 'Permanent contract',
+    address: at('Lyon', 45.764, 4.8357),
+    salary_max: 40000,
+    last_activation_at: '2026-11-01T00:00:00.000Z',
+  }),
+  upstreamCampaign({
+    id: 2,
+    name: 'Nurse assistant',
+    company_id: 2,
+    company_name: 'Globex',
+    job_type: 'Internship',
+    address: at('Villeurbanne', 45.7719, 4.8902),
+    salary_max: 1200,
+    last_activation_at: '2026-11-02T00:00:00.000Z',
+  }),
+  upstreamCampaign({
+    id: 3,
+    name: 'Driver',
+    company_id: 1,
+    company_name: 'Acme',
+    job_type: 'Internship',
+    description: '<p>Drive nurses around.</p>',
+    address: at('Paris', 48.8566, 2.3522),
+    salary_max: 60000,
+    last_activation_at: '2026-11-03T00:00:00.000Z',
+  }),
+  upstreamCampaign({
+    id: 4,
+    name: 'Courier',
+    company_id: 2,
+    company_name: 'Globex',
+    address: at('Marseille', null, null),
+    salary_min: null,
+    salary_max: null,
+    last_activation_at: '2026-11-04T00:00:00.000Z',
+  }),
 ];
 
 describe('GET /api/campaigns: near, radius_km, salary_min, sort', () => {
@@ -42,7 +88,7 @@ describe('GET /api/campaigns: near, radius_km, salary_min, sort', () => {
   const problem = async (search: string) => {
     const res = await fetch(`${url}/api/campaigns?${search}`);
     assert.equal(res.status, 422, `?${search}`);
-    return ((await res.json()) as { code: string; errors: { field: string; message: string }[] });
+    return (await res.json()) as { code: string; errors: { field: string; message: string }[] };
   };
 
   it('finds offers near coordinates or near a city, within radius_km, nearest first with sort=distance', async () => {
@@ -59,16 +105,26 @@ describe('GET /api/campaigns: near, radius_km, salary_min, sort', () => {
     assert.deepEqual(await list('q=nurse&sort=date'), [3, 2, 1]);
   });
 
-  it('renders the fragment with the board\'s presets: the element\'s attributes, the list they filter (over the candidate\'s own), their filters hidden', async () => {
-    const res = await fetch(`${url}/embed/campaigns?preset_company_id=1&preset_job_type=Internship&job_type=Permanent%20contract&q=driver`);
+  it("renders the fragment with the board's presets: the element's attributes, the list they filter (over the candidate's own), their filters hidden", async () => {
+    const res = await fetch(
+      `${url}/embed/campaigns?preset_company_id=1&preset_job_type=Internship&job_type=Permanent%20contract&q=driver`,
+    );
     assert.equal(res.status, 200);
     const html = await res.text();
     assert.match(html, /<jobboard-campaigns\b[^>]*\bcompany-id="1"[^>]*\bjob-type="Internship"/);
     assert.doesNotMatch(html, /<jobboard-campaigns\b[^>]*\bcity=/, 'no city attribute without its preset');
-    const state = JSON.parse(/<script type="application\/json" data-jobboard-state>(.*?)<\/script>/s.exec(html)![1]!) as { list: CampaignList; query: object };
-    assert.deepEqual(state.list.items.map((c) => c.id), [3]);
-    assert.deepEqual(state.list, await (await fetch(`${url}/api/campaigns?company_id=1&job_type=Internship&q=driver`)).json());
-    assert.deepEqual(state.query, { q: 'driver' }, 'a preset is the element\'s, not the URL\'s');
+    const state = JSON.parse(
+      /<script type="application\/json" data-jobboard-state>(.*?)<\/script>/s.exec(html)![1]!,
+    ) as { list: CampaignList; query: object };
+    assert.deepEqual(
+      state.list.items.map((c) => c.id),
+      [3],
+    );
+    assert.deepEqual(
+      state.list,
+      await (await fetch(`${url}/api/campaigns?company_id=1&job_type=Internship&q=driver`)).json(),
+    );
+    assert.deepEqual(state.query, { q: 'driver' }, "a preset is the element's, not the URL's");
     assert.doesNotMatch(html, /id="filter-job_type"/, 'the fixed filter is not shown');
     assert.match(html, /id="filter-city"/);
 
@@ -77,7 +133,10 @@ describe('GET /api/campaigns: near, radius_km, salary_min, sort', () => {
     assert.doesNotMatch(inLyon, /id="filter-city"/);
     assert.match(inLyon, /id="filter-job_type"/);
     const lyonState = JSON.parse(/data-jobboard-state>(.*?)<\/script>/s.exec(inLyon)![1]!) as { list: CampaignList };
-    assert.deepEqual(lyonState.list.items.map((c) => c.id), [1]);
+    assert.deepEqual(
+      lyonState.list.items.map((c) => c.id),
+      [1],
+    );
   });
 
   it('answers 422 naming the parameter, and what to do, for a sort or radius without near, bad coordinates or a city with no position', async () => {

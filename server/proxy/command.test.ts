@@ -18,7 +18,10 @@ const tmp = mkdtempSync(join(tmpdir(), 'proxy-command-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
 function run(args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, [CLI, 'proxy', ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, 'proxy', ...args], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -34,7 +37,8 @@ describe('jobboard-connector proxy', () => {
   it('when required variables are missing, names each one and exits 1 without a stack trace', async () => {
     const p = run([], { DATA_DIR: tmp });
     assert.equal(await p.exited, 1);
-    for (const name of ['UPSTREAM_URL', 'UPSTREAM_PRIVATE_KEY', 'UPSTREAM_SECRET_KEY', 'JOBBOARD_CHANNEL']) assert.match(p.err(), new RegExp(name));
+    for (const name of ['UPSTREAM_URL', 'UPSTREAM_PRIVATE_KEY', 'UPSTREAM_SECRET_KEY', 'JOBBOARD_CHANNEL'])
+      assert.match(p.err(), new RegExp(name));
     assert.doesNotMatch(p.err(), /\n\s+at /);
   });
 
@@ -59,8 +63,18 @@ describe('jobboard-connector proxy', () => {
     });
     assert.equal(await p.exited, 1);
     const lines = p.err().split('\n');
-    assert.ok(lines.includes('  - UPSTREAM_URL must be the http(s) URL of the API root, ending in /v2, with its scheme: write https://api.example/v2 (like https://api.recruitment.example/v2)'), p.err());
-    assert.ok(lines.includes('  - ALLOWED_ORIGIN is not a variable of the proxy; did you mean ALLOWED_ORIGINS? A likely typo stops the start (its setting would be ignored): rename it, or unset it.'), p.err());
+    assert.ok(
+      lines.includes(
+        '  - UPSTREAM_URL must be the http(s) URL of the API root, ending in /v2, with its scheme: write https://api.example/v2 (like https://api.recruitment.example/v2)',
+      ),
+      p.err(),
+    );
+    assert.ok(
+      lines.includes(
+        '  - ALLOWED_ORIGIN is not a variable of the proxy; did you mean ALLOWED_ORIGINS? A likely typo stops the start (its setting would be ignored): rename it, or unset it.',
+      ),
+      p.err(),
+    );
     assert.doesNotMatch(p.err(), /\n\s+at /);
   });
 
@@ -102,14 +116,29 @@ describe('jobboard-connector proxy', () => {
       sandbox.context.faults.set(1, { delay_ms: 1500 });
       const email = `sigterm.${process.pid}@example.org`;
       const form = new FormData();
-      for (const [name, value] of Object.entries({ campaign_id: String(campaigns[0]!.id), email, first_name: 'Ada', last_name: 'Lovelace', is_legals_accepted_by_manager: 'true' })) form.append(name, value);
+      for (const [name, value] of Object.entries({
+        campaign_id: String(campaigns[0]!.id),
+        email,
+        first_name: 'Ada',
+        last_name: 'Lovelace',
+        is_legals_accepted_by_manager: 'true',
+      }))
+        form.append(name, value);
       form.append('resume', new Blob([pdf()], { type: 'application/pdf' }), 'cv.pdf');
       let answered = false;
-      const application = fetch(`${url}/api/applications`, { method: 'POST', headers: { 'idempotency-key': crypto.randomUUID() }, body: form }).then(async (response) => {
+      const application = fetch(`${url}/api/applications`, {
+        method: 'POST',
+        headers: { 'idempotency-key': crypto.randomUUID() },
+        body: form,
+      }).then(async (response) => {
         answered = true;
         return { status: response.status, body: (await response.json()) as { status: string } };
       });
-      await eventually(() => sandbox.context.faults.remaining <= 0, { timeoutMs: 10_000, what: 'the delivery to take the delay', intervalMs: 10 });
+      await eventually(() => sandbox.context.faults.remaining <= 0, {
+        timeoutMs: 10_000,
+        what: 'the delivery to take the delay',
+        intervalMs: 10,
+      });
       assert.equal(answered, false, 'the application is in flight');
       p.child.kill('SIGTERM');
 
@@ -118,13 +147,24 @@ describe('jobboard-connector proxy', () => {
       assert.equal(answer.body.status, 'delivered');
       assert.equal(await p.exited, 0);
       assert.match(p.err(), /SIGTERM: finishing in-flight requests/);
-      const held = sandbox.context.db.all<{ id: number }>('SELECT a.id FROM applications a JOIN applicants p ON p.id = a.applicant_id WHERE p.email = ?', email);
+      const held = sandbox.context.db.all<{ id: number }>(
+        'SELECT a.id FROM applications a JOIN applicants p ON p.id = a.applicant_id WHERE p.email = ?',
+        email,
+      );
       assert.equal(held.length, 1, 'the service holds the application');
       // stdout is JSON lines (pino), ending with the stop.
-      const lines = p.out().trim().split('\n').map((l) => JSON.parse(l) as { msg: string; req?: { id: string; path: string } });
+      const lines = p
+        .out()
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { msg: string; req?: { id: string; path: string } });
       assert.equal(lines.at(-1)?.msg, 'proxy stopped');
       // Lines are written at the end of their turn: the last request's line is not lost on a clean stop.
-      assert.deepEqual(lines.find((l) => l.req?.id === 'last-request')?.req, { id: 'last-request', method: 'GET', path: '/api/config' });
+      assert.deepEqual(lines.find((l) => l.req?.id === 'last-request')?.req, {
+        id: 'last-request',
+        method: 'GET',
+        path: '/api/config',
+      });
       assert.doesNotMatch(p.out(), new RegExp(DEMO_KEYS.jobboard.secret_key));
     } finally {
       await sandbox.close();

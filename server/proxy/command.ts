@@ -89,5 +89,7 @@ export async function main(args: string[]): Promise<void> {
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
   // Once SIGTERM is handled: whoever waits for this line may stop the proxy at once.
-  console.error(`Proxy listening on ${proxy.url} (${boundTo(config.host, proxy.port)}; channel ${config.channel}, ${storageDescription(config)})`);
+  console.error(
+    `Proxy listening on ${proxy.url} (${boundTo(config.host, proxy.port)}; channel ${config.channel}, ${storageDescription(config)})`,
+  );
 }

@@ -13,5 +13,7 @@ export const optionalText = z
 
 /** ", with its scheme, like https://…": said when a URL was written without its http(s):// (api.example/v2). */
 export function schemeHint(input: unknown, example: string): string {
-  return typeof input === 'string' && input !== '' && !/^[a-z][a-z0-9+.-]*:/i.test(input) ? `, with its scheme: write https://${input} (like ${example})` : '';
+  return typeof input === 'string' && input !== '' && !/^[a-z][a-z0-9+.-]*:/i.test(input)
+    ? `, with its scheme: write https://${input} (like ${example})`
+    : '';
 }

@@ -47,37 +47,64 @@ describe('proxy configuration', () => {
   it('takes DELIVERY_LEASE_SECONDS (60 by default, at least 10) as the delivery claim in milliseconds, and names a wrong one with what it expects', () => {
     assert.equal(loadProxyConfig(REQUIRED).deliveryLeaseMs, 60_000);
     assert.equal(loadProxyConfig({ ...REQUIRED, DELIVERY_LEASE_SECONDS: '30' }).deliveryLeaseMs, 30_000);
-    assert.deepEqual(problemsOf({ DELIVERY_LEASE_SECONDS: '5' }), ['DELIVERY_LEASE_SECONDS must be at least 10 seconds, like 60']);
+    assert.deepEqual(problemsOf({ DELIVERY_LEASE_SECONDS: '5' }), [
+      'DELIVERY_LEASE_SECONDS must be at least 10 seconds, like 60',
+    ]);
     for (const value of ['0', '1.5', 'a minute']) {
-      assert.deepEqual(problemsOf({ DELIVERY_LEASE_SECONDS: value }), ['DELIVERY_LEASE_SECONDS must be a whole number of seconds, at least 10, like 60'], value);
+      assert.deepEqual(
+        problemsOf({ DELIVERY_LEASE_SECONDS: value }),
+        ['DELIVERY_LEASE_SECONDS must be a whole number of seconds, at least 10, like 60'],
+        value,
+      );
     }
   });
 
   it('takes PERSONAL_DATA_RETENTION_DAYS as a whole number of days, at least 1', () => {
     assert.equal(loadProxyConfig({ ...REQUIRED, PERSONAL_DATA_RETENTION_DAYS: '7' }).personalDataRetentionDays, 7);
     for (const value of ['0', '-3', '1.5', 'thirty']) {
-      assert.deepEqual(problemsOf({ PERSONAL_DATA_RETENTION_DAYS: value }), ['PERSONAL_DATA_RETENTION_DAYS must be a whole number of days, at least 1, like 30'], value);
+      assert.deepEqual(
+        problemsOf({ PERSONAL_DATA_RETENTION_DAYS: value }),
+        ['PERSONAL_DATA_RETENTION_DAYS must be a whole number of days, at least 1, like 30'],
+        value,
+      );
     }
   });
 
   it('takes the upload and queue limits with their defaults (4 uploads per address, 5 GiB queued, 1 GiB free), and names a wrong one once with what it expects', () => {
     const defaults = loadProxyConfig(REQUIRED);
-    assert.deepEqual([defaults.maxConcurrentUploadsPerIp, defaults.maxQueuedBytes, defaults.minFreeDiskBytes], [4, 5 * 1024 ** 3, 1024 ** 3]);
+    assert.deepEqual(
+      [defaults.maxConcurrentUploadsPerIp, defaults.maxQueuedBytes, defaults.minFreeDiskBytes],
+      [4, 5 * 1024 ** 3, 1024 ** 3],
+    );
     assert.equal(loadProxyConfig({ ...REQUIRED, MIN_FREE_DISK_BYTES: '0' }).minFreeDiskBytes, 0, '0: no floor');
-    assert.deepEqual(problemsOf({ MAX_CONCURRENT_UPLOADS_PER_IP: '0', MAX_QUEUED_BYTES: '5GB', MIN_FREE_DISK_BYTES: '-1' }).sort(), [
-      'MAX_CONCURRENT_UPLOADS_PER_IP must be a whole number of uploads',
-      'MAX_QUEUED_BYTES must be a number of bytes, like 5368709120 (5 GiB)',
-      'MIN_FREE_DISK_BYTES must be a number of bytes, like 1073741824 (1 GiB), or 0 for no floor',
-    ]);
+    assert.deepEqual(
+      problemsOf({ MAX_CONCURRENT_UPLOADS_PER_IP: '0', MAX_QUEUED_BYTES: '5GB', MIN_FREE_DISK_BYTES: '-1' }).sort(),
+      [
+        'MAX_CONCURRENT_UPLOADS_PER_IP must be a whole number of uploads',
+        'MAX_QUEUED_BYTES must be a number of bytes, like 5368709120 (5 GiB)',
+        'MIN_FREE_DISK_BYTES must be a number of bytes, like 1073741824 (1 GiB), or 0 for no floor',
+      ],
+    );
   });
 
   it('takes the per-network cap and the slowest upload pace with their defaults (10 uploads per network, 4096 bytes a second after 10 s), the cap at least the per-address one', () => {
     const defaults = loadProxyConfig(REQUIRED);
     assert.equal(defaults.maxConcurrentUploadsPerNetwork, 10);
     assert.deepEqual(defaults.uploadPace, { minBytesPerSecond: 4096, periodMs: 10_000 });
-    const set = loadProxyConfig({ ...REQUIRED, MAX_CONCURRENT_UPLOADS_PER_NETWORK: '4', UPLOAD_MIN_BYTES_PER_SECOND: '0', UPLOAD_GRACE_SECONDS: '3' });
-    assert.deepEqual([set.maxConcurrentUploadsPerNetwork, set.uploadPace], [4, { minBytesPerSecond: 0, periodMs: 3_000 }], '4 networks of 4, and 0: no minimum');
-    assert.deepEqual(problemsOf({ MAX_CONCURRENT_UPLOADS_PER_NETWORK: '3' }), ['MAX_CONCURRENT_UPLOADS_PER_NETWORK must be at least MAX_CONCURRENT_UPLOADS_PER_IP (4): a network holds addresses']);
+    const set = loadProxyConfig({
+      ...REQUIRED,
+      MAX_CONCURRENT_UPLOADS_PER_NETWORK: '4',
+      UPLOAD_MIN_BYTES_PER_SECOND: '0',
+      UPLOAD_GRACE_SECONDS: '3',
+    });
+    assert.deepEqual(
+      [set.maxConcurrentUploadsPerNetwork, set.uploadPace],
+      [4, { minBytesPerSecond: 0, periodMs: 3_000 }],
+      '4 networks of 4, and 0: no minimum',
+    );
+    assert.deepEqual(problemsOf({ MAX_CONCURRENT_UPLOADS_PER_NETWORK: '3' }), [
+      'MAX_CONCURRENT_UPLOADS_PER_NETWORK must be at least MAX_CONCURRENT_UPLOADS_PER_IP (4): a network holds addresses',
+    ]);
     assert.deepEqual(problemsOf({ UPLOAD_MIN_BYTES_PER_SECOND: '-1', UPLOAD_GRACE_SECONDS: '0' }).sort(), [
       'UPLOAD_GRACE_SECONDS must be a whole number of seconds, like 10',
       'UPLOAD_MIN_BYTES_PER_SECOND must be a number of bytes a second, like 4096, or 0 for no minimum',
@@ -91,8 +118,12 @@ describe('proxy configuration', () => {
   });
 
   it('refuses an UPSTREAM_URL that is not the http(s) /v2 root', () => {
-    assert.deepEqual(problemsOf({ UPSTREAM_URL: 'https://api.example' }), ['UPSTREAM_URL must end in /v2 (the API root), like https://api.recruitment.example/v2']);
-    assert.deepEqual(problemsOf({ UPSTREAM_URL: 'ftp://api.example/v2' }), ['UPSTREAM_URL must be the http(s) URL of the API root, ending in /v2']);
+    assert.deepEqual(problemsOf({ UPSTREAM_URL: 'https://api.example' }), [
+      'UPSTREAM_URL must end in /v2 (the API root), like https://api.recruitment.example/v2',
+    ]);
+    assert.deepEqual(problemsOf({ UPSTREAM_URL: 'ftp://api.example/v2' }), [
+      'UPSTREAM_URL must be the http(s) URL of the API root, ending in /v2',
+    ]);
   });
 
   it('when UPSTREAM_URL has no scheme, names it with the fix and still lists every other problem', () => {
@@ -108,17 +139,27 @@ describe('proxy configuration', () => {
     ]);
   });
 
-  it('when a variable is one typo away from one of the proxy\'s (even set empty), names it and the one meant, with every other problem', () => {
-    assert.deepEqual(problemsOf({ ALLOWED_ORIGIN: '', UPSTREAM_SECERT_KEY: 'x', log_level: 'debug', PORT: 'eighty' }).sort(), [
-      'ALLOWED_ORIGIN is not a variable of the proxy; did you mean ALLOWED_ORIGINS? A likely typo stops the start (its setting would be ignored): rename it, or unset it.',
-      'PORT must be a port number from 0 to 65535',
-      'UPSTREAM_SECERT_KEY is not a variable of the proxy; did you mean UPSTREAM_SECRET_KEY? A likely typo stops the start (its setting would be ignored): rename it, or unset it.',
-      'log_level is not a variable of the proxy; did you mean LOG_LEVEL? A likely typo stops the start (its setting would be ignored): rename it, or unset it.',
-    ]);
+  it("when a variable is one typo away from one of the proxy's (even set empty), names it and the one meant, with every other problem", () => {
+    assert.deepEqual(
+      problemsOf({ ALLOWED_ORIGIN: '', UPSTREAM_SECERT_KEY: 'x', log_level: 'debug', PORT: 'eighty' }).sort(),
+      [
+        'ALLOWED_ORIGIN is not a variable of the proxy; did you mean ALLOWED_ORIGINS? A likely typo stops the start (its setting would be ignored): rename it, or unset it.',
+        'PORT must be a port number from 0 to 65535',
+        'UPSTREAM_SECERT_KEY is not a variable of the proxy; did you mean UPSTREAM_SECRET_KEY? A likely typo stops the start (its setting would be ignored): rename it, or unset it.',
+        'log_level is not a variable of the proxy; did you mean LOG_LEVEL? A likely typo stops the start (its setting would be ignored): rename it, or unset it.',
+      ],
+    );
   });
 
   it('leaves alone the variables of the rest of the environment, even near a short name of its own (HOME is not HOST)', () => {
-    const config = loadProxyConfig({ ...REQUIRED, HOME: '/root', PATH: '/bin', NODE_ENV: 'production', TEST_DATABASE_URL: 'postgres://x/y', HOSTNAME: 'box' });
+    const config = loadProxyConfig({
+      ...REQUIRED,
+      HOME: '/root',
+      PATH: '/bin',
+      NODE_ENV: 'production',
+      TEST_DATABASE_URL: 'postgres://x/y',
+      HOSTNAME: 'box',
+    });
     assert.equal(config.channel, 'jobboard_acme');
   });
 
@@ -141,53 +182,95 @@ describe('proxy configuration', () => {
     assert.equal(loadProxyConfig(REQUIRED).trackUtm, true);
     assert.equal(loadProxyConfig({ ...REQUIRED, TRACK_UTM: 'false' }).trackUtm, false);
     assert.deepEqual(problemsOf({ TRACK_UTM: 'off' }), ['TRACK_UTM must be true or false']);
-    assert.match(problemsOf({ TRACK_UTMS: 'false' }).join('\n'), /^TRACK_UTMS is not a variable of the proxy; did you mean TRACK_UTM\?/);
+    assert.match(
+      problemsOf({ TRACK_UTMS: 'false' }).join('\n'),
+      /^TRACK_UTMS is not a variable of the proxy; did you mean TRACK_UTM\?/,
+    );
   });
 
   it('takes the WEBHOOK_* variables: an https URL (http to this machine only), a whsec_ secret it needs, candidate fields off by default', () => {
     const secret = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
     assert.equal(loadProxyConfig(REQUIRED).webhook, null);
-    assert.deepEqual(loadProxyConfig({ ...REQUIRED, WEBHOOK_URL: 'https://board.example/hooks', WEBHOOK_SECRET: secret }).webhook, {
-      url: 'https://board.example/hooks',
-      secret,
-      includeCandidate: false,
-    });
-    assert.equal(loadProxyConfig({ ...REQUIRED, WEBHOOK_URL: 'http://127.0.0.1:9/h', WEBHOOK_SECRET: secret, WEBHOOK_INCLUDE_CANDIDATE: 'true' }).webhook?.includeCandidate, true);
+    assert.deepEqual(
+      loadProxyConfig({ ...REQUIRED, WEBHOOK_URL: 'https://board.example/hooks', WEBHOOK_SECRET: secret }).webhook,
+      {
+        url: 'https://board.example/hooks',
+        secret,
+        includeCandidate: false,
+      },
+    );
+    assert.equal(
+      loadProxyConfig({
+        ...REQUIRED,
+        WEBHOOK_URL: 'http://127.0.0.1:9/h',
+        WEBHOOK_SECRET: secret,
+        WEBHOOK_INCLUDE_CANDIDATE: 'true',
+      }).webhook?.includeCandidate,
+      true,
+    );
     assert.deepEqual(problemsOf({ WEBHOOK_URL: 'https://board.example/hooks' }), [
       'WEBHOOK_SECRET is required when WEBHOOK_URL is set: whsec_ followed by 24 to 64 random bytes in base64, like whsec_ and the output of `openssl rand -base64 32` (give the board the same value)',
     ]);
-    assert.match(problemsOf({ WEBHOOK_URL: 'http://board.example/hooks', WEBHOOK_SECRET: secret }).join('\n'), /^WEBHOOK_URL must be https \(http only to localhost or 127\.0\.0\.1\): write https:\/\/board\.example\/hooks$/);
-    assert.match(problemsOf({ WEBHOOK_URL: 'board.example/hooks', WEBHOOK_SECRET: secret }).join('\n'), /^WEBHOOK_URL must be the https URL .*with its scheme: write https:\/\/board\.example\/hooks/);
-    assert.match(problemsOf({ WEBHOOK_URL: 'https://board.example/hooks', WEBHOOK_SECRET: 'secret' }).join('\n'), /^WEBHOOK_SECRET must be a Standard Webhooks secret: whsec_ followed by/);
-    assert.match(problemsOf({ WEBHOOK_URL: 'https://board.example/hooks', WEBHOOK_SECRET: 'whsec_c2hvcnQ=' }).join('\n'), /^WEBHOOK_SECRET must hold 24 to 64 bytes .*\(it holds 5 bytes\)/);
-    assert.deepEqual(problemsOf({ WEBHOOK_INCLUDE_CANDIDATE: 'yes' }), ['WEBHOOK_INCLUDE_CANDIDATE must be true or false']);
+    assert.match(
+      problemsOf({ WEBHOOK_URL: 'http://board.example/hooks', WEBHOOK_SECRET: secret }).join('\n'),
+      /^WEBHOOK_URL must be https \(http only to localhost or 127\.0\.0\.1\): write https:\/\/board\.example\/hooks$/,
+    );
+    assert.match(
+      problemsOf({ WEBHOOK_URL: 'board.example/hooks', WEBHOOK_SECRET: secret }).join('\n'),
+      /^WEBHOOK_URL must be the https URL .*with its scheme: write https:\/\/board\.example\/hooks/,
+    );
+    assert.match(
+      problemsOf({ WEBHOOK_URL: 'https://board.example/hooks', WEBHOOK_SECRET: 'secret' }).join('\n'),
+      /^WEBHOOK_SECRET must be a Standard Webhooks secret: whsec_ followed by/,
+    );
+    assert.match(
+      problemsOf({ WEBHOOK_URL: 'https://board.example/hooks', WEBHOOK_SECRET: 'whsec_c2hvcnQ=' }).join('\n'),
+      /^WEBHOOK_SECRET must hold 24 to 64 bytes .*\(it holds 5 bytes\)/,
+    );
+    assert.deepEqual(problemsOf({ WEBHOOK_INCLUDE_CANDIDATE: 'yes' }), [
+      'WEBHOOK_INCLUDE_CANDIDATE must be true or false',
+    ]);
   });
 
   it('takes STATUS_SYNC_DAYS as a whole number of days, 90 by default and 0 for off', () => {
     assert.equal(loadProxyConfig(REQUIRED).statusSyncDays, 90);
     assert.equal(loadProxyConfig({ ...REQUIRED, STATUS_SYNC_DAYS: '0' }).statusSyncDays, 0);
-    assert.deepEqual(problemsOf({ STATUS_SYNC_DAYS: '-1' }), ['STATUS_SYNC_DAYS must be a whole number of days, like 90, or 0 to turn the status sync off']);
-    assert.deepEqual(problemsOf({ STATUS_SYNC_DAYS: '1.5' }), ['STATUS_SYNC_DAYS must be a whole number of days, like 90, or 0 to turn the status sync off']);
+    assert.deepEqual(problemsOf({ STATUS_SYNC_DAYS: '-1' }), [
+      'STATUS_SYNC_DAYS must be a whole number of days, like 90, or 0 to turn the status sync off',
+    ]);
+    assert.deepEqual(problemsOf({ STATUS_SYNC_DAYS: '1.5' }), [
+      'STATUS_SYNC_DAYS must be a whole number of days, like 90, or 0 to turn the status sync off',
+    ]);
   });
 
   it('takes STATUS_SYNC_INTERVAL_MINUTES as a whole number of minutes, at least 1, 360 (6 hours) by default', () => {
     assert.equal(loadProxyConfig(REQUIRED).statusSyncIntervalMinutes, 360);
     assert.equal(loadProxyConfig({ ...REQUIRED, STATUS_SYNC_INTERVAL_MINUTES: '1' }).statusSyncIntervalMinutes, 1);
-    const rule = 'STATUS_SYNC_INTERVAL_MINUTES must be a whole number of minutes, at least 1, like 360 (6 hours; 1 to see a status change within minutes in a trial)';
-    for (const bad of ['0', '-5', '1.5', 'often']) assert.deepEqual(problemsOf({ STATUS_SYNC_INTERVAL_MINUTES: bad }), [rule], bad);
+    const rule =
+      'STATUS_SYNC_INTERVAL_MINUTES must be a whole number of minutes, at least 1, like 360 (6 hours; 1 to see a status change within minutes in a trial)';
+    for (const bad of ['0', '-5', '1.5', 'often'])
+      assert.deepEqual(problemsOf({ STATUS_SYNC_INTERVAL_MINUTES: bad }), [rule], bad);
   });
 
-  it("reads STATUS_LABELS at start, and names the variable, the status and the language of a mistake in the file", () => {
+  it('reads STATUS_LABELS at start, and names the variable, the status and the language of a mistake in the file', () => {
     const file = (name: string, body: string) => {
       const path = join(tmp, name);
       writeFileSync(path, body);
       return path;
     };
     assert.equal(loadProxyConfig(REQUIRED).statusLabels.size, 0, 'no file: no status is shown');
-    const labels = loadProxyConfig({ ...REQUIRED, STATUS_LABELS: file('labels.json', '{"interview": {"en": "Interview planned", "fr": "Entretien prévu"}}') }).statusLabels;
+    const labels = loadProxyConfig({
+      ...REQUIRED,
+      STATUS_LABELS: file('labels.json', '{"interview": {"en": "Interview planned", "fr": "Entretien prévu"}}'),
+    }).statusLabels;
     assert.deepEqual(labels.get('interview'), { en: 'Interview planned', fr: 'Entretien prévu' });
-    const [unknownLanguage] = problemsOf({ STATUS_LABELS: file('de.json', '{"interview": {"de": "Vorstellungsgespräch"}}') });
-    assert.match(unknownLanguage!, /^STATUS_LABELS .*de\.json: "interview" has a language this proxy does not know \(de\); known: fr, en, es/);
+    const [unknownLanguage] = problemsOf({
+      STATUS_LABELS: file('de.json', '{"interview": {"de": "Vorstellungsgespräch"}}'),
+    });
+    assert.match(
+      unknownLanguage!,
+      /^STATUS_LABELS .*de\.json: "interview" has a language this proxy does not know \(de\); known: fr, en, es/,
+    );
     const [empty] = problemsOf({ STATUS_LABELS: file('empty.json', '{"hired": {"fr": " "}}') });
     assert.match(empty!, /^STATUS_LABELS .*: "hired"\.fr must not be empty; write one object/);
     const [notLabels] = problemsOf({ STATUS_LABELS: file('flat.json', '{"hired": "Hired"}') });
@@ -199,30 +282,61 @@ describe('proxy configuration', () => {
   });
 
   it('takes a BOARD_OFFER_URL template with {id} once, and refuses one without it or that is not an absolute http(s) URL', () => {
-    assert.equal(loadProxyConfig({ ...REQUIRED, BOARD_OFFER_URL: 'https://jobs.acme.example/offres?offer={id}' }).boardOfferUrl, 'https://jobs.acme.example/offres?offer={id}');
+    assert.equal(
+      loadProxyConfig({ ...REQUIRED, BOARD_OFFER_URL: 'https://jobs.acme.example/offres?offer={id}' }).boardOfferUrl,
+      'https://jobs.acme.example/offres?offer={id}',
+    );
     assert.equal(loadProxyConfig(REQUIRED).boardOfferUrl, null);
-    assert.match(problemsOf({ BOARD_OFFER_URL: 'https://jobs.acme.example/offres' }).join('\n'), /BOARD_OFFER_URL.*must hold \{id\} exactly once/);
-    assert.match(problemsOf({ BOARD_OFFER_URL: 'https://jobs.acme.example/{id}/{id}' }).join('\n'), /BOARD_OFFER_URL.*must hold \{id\} exactly once/);
-    assert.match(problemsOf({ BOARD_OFFER_URL: '/offres?offer={id}' }).join('\n'), /BOARD_OFFER_URL.*must be an absolute http\(s\) URL/);
-    assert.match(problemsOf({ BOARD_OFFER_URL: 'ftp://jobs.acme.example/{id}' }).join('\n'), /BOARD_OFFER_URL.*must be an absolute http\(s\) URL/);
+    assert.match(
+      problemsOf({ BOARD_OFFER_URL: 'https://jobs.acme.example/offres' }).join('\n'),
+      /BOARD_OFFER_URL.*must hold \{id\} exactly once/,
+    );
+    assert.match(
+      problemsOf({ BOARD_OFFER_URL: 'https://jobs.acme.example/{id}/{id}' }).join('\n'),
+      /BOARD_OFFER_URL.*must hold \{id\} exactly once/,
+    );
+    assert.match(
+      problemsOf({ BOARD_OFFER_URL: '/offres?offer={id}' }).join('\n'),
+      /BOARD_OFFER_URL.*must be an absolute http\(s\) URL/,
+    );
+    assert.match(
+      problemsOf({ BOARD_OFFER_URL: 'ftp://jobs.acme.example/{id}' }).join('\n'),
+      /BOARD_OFFER_URL.*must be an absolute http\(s\) URL/,
+    );
   });
 
   it('takes BOARD_OG_IMAGE as the https URL of an image (none by default), and refuses another scheme or none, saying what it expects', () => {
     assert.equal(loadProxyConfig(REQUIRED).boardOgImage, null);
-    assert.equal(loadProxyConfig({ ...REQUIRED, BOARD_OG_IMAGE: 'https://jobs.acme.example/share.png' }).boardOgImage, 'https://jobs.acme.example/share.png');
-    assert.deepEqual(problemsOf({ BOARD_OG_IMAGE: 'http://jobs.acme.example/share.png' }), ['BOARD_OG_IMAGE must be the https URL of an image']);
+    assert.equal(
+      loadProxyConfig({ ...REQUIRED, BOARD_OG_IMAGE: 'https://jobs.acme.example/share.png' }).boardOgImage,
+      'https://jobs.acme.example/share.png',
+    );
+    assert.deepEqual(problemsOf({ BOARD_OG_IMAGE: 'http://jobs.acme.example/share.png' }), [
+      'BOARD_OG_IMAGE must be the https URL of an image',
+    ]);
     assert.deepEqual(problemsOf({ BOARD_OG_IMAGE: 'jobs.acme.example/share.png' }), [
       'BOARD_OG_IMAGE must be the https URL of an image, with its scheme: write https://jobs.acme.example/share.png (like https://jobs.acme.example/share.png)',
     ]);
   });
 
   it('reads ALLOWED_ORIGINS as a comma-separated list of origins and refuses a path', () => {
-    assert.deepEqual(loadProxyConfig({ ...REQUIRED, ALLOWED_ORIGINS: 'https://a.example, http://localhost:3000' }).allowedOrigins, ['https://a.example', 'http://localhost:3000']);
-    assert.match(problemsOf({ ALLOWED_ORIGINS: 'https://a.example/jobs' }).join(), /ALLOWED_ORIGINS "https:\/\/a\.example\/jobs" is not an origin/);
+    assert.deepEqual(
+      loadProxyConfig({ ...REQUIRED, ALLOWED_ORIGINS: 'https://a.example, http://localhost:3000' }).allowedOrigins,
+      ['https://a.example', 'http://localhost:3000'],
+    );
+    assert.match(
+      problemsOf({ ALLOWED_ORIGINS: 'https://a.example/jobs' }).join(),
+      /ALLOWED_ORIGINS "https:\/\/a\.example\/jobs" is not an origin/,
+    );
   });
 
   it('refuses a MAX_RESUME_BYTES, SYNC_INTERVAL_SECONDS or LOG_LEVEL out of range, saying what it expects', () => {
-    const problems = problemsOf({ MAX_RESUME_BYTES: '10MB', SYNC_INTERVAL_SECONDS: '5', LOG_LEVEL: 'verbose', PORT: '70000' });
+    const problems = problemsOf({
+      MAX_RESUME_BYTES: '10MB',
+      SYNC_INTERVAL_SECONDS: '5',
+      LOG_LEVEL: 'verbose',
+      PORT: '70000',
+    });
     assert.deepEqual(problems.sort(), [
       'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
       'MAX_RESUME_BYTES must be a number of bytes, like 10485760',
@@ -232,14 +346,22 @@ describe('proxy configuration', () => {
   });
 
   it('names a negative SYNC_INTERVAL_SECONDS once, with what it expects', () => {
-    assert.deepEqual(problemsOf({ SYNC_INTERVAL_SECONDS: '-1' }), ['SYNC_INTERVAL_SECONDS must be a whole number of seconds, at least 10']);
+    assert.deepEqual(problemsOf({ SYNC_INTERVAL_SECONDS: '-1' }), [
+      'SYNC_INTERVAL_SECONDS must be a whole number of seconds, at least 10',
+    ]);
   });
 
   it('reads SYNC_BUDGET_SHARE as a share in (0, 1], 0.25 by default, and refuses anything else saying what it expects', () => {
     assert.equal(loadProxyConfig(REQUIRED).syncBudgetShare, 0.25);
     assert.equal(loadProxyConfig({ ...REQUIRED, SYNC_BUDGET_SHARE: '1' }).syncBudgetShare, 1);
     for (const wrong of ['0', '-0.5', '1.5', 'quarter', '25%']) {
-      assert.deepEqual(problemsOf({ SYNC_BUDGET_SHARE: wrong }), ['SYNC_BUDGET_SHARE must be a number greater than 0 and at most 1, like 0.25 (a quarter of the 120 requests a minute)'], wrong);
+      assert.deepEqual(
+        problemsOf({ SYNC_BUDGET_SHARE: wrong }),
+        [
+          'SYNC_BUDGET_SHARE must be a number greater than 0 and at most 1, like 0.25 (a quarter of the 120 requests a minute)',
+        ],
+        wrong,
+      );
     }
   });
 
@@ -248,22 +370,34 @@ describe('proxy configuration', () => {
       'CAPTCHA_SECRET is required when CAPTCHA_PROVIDER is turnstile',
       'CAPTCHA_SITE_KEY is required when CAPTCHA_PROVIDER is turnstile',
     ]);
-    assert.match(problemsOf({ CAPTCHA_PROVIDER: 'recaptcha' }).join(), /CAPTCHA_PROVIDER must be none, turnstile or hcaptcha/);
+    assert.match(
+      problemsOf({ CAPTCHA_PROVIDER: 'recaptcha' }).join(),
+      /CAPTCHA_PROVIDER must be none, turnstile or hcaptcha/,
+    );
     const keys = { CAPTCHA_SECRET: 's', CAPTCHA_SITE_KEY: 'k' };
-    assert.equal(loadProxyConfig({ ...REQUIRED, ...keys, CAPTCHA_PROVIDER: 'hcaptcha' }).captcha?.verifyUrl, 'https://api.hcaptcha.com/siteverify');
-    assert.equal(loadProxyConfig({ ...REQUIRED, ...keys, CAPTCHA_PROVIDER: 'hcaptcha', CAPTCHA_VERIFY_URL: 'http://127.0.0.1:9/verify' }).captcha?.verifyUrl, 'http://127.0.0.1:9/verify');
+    assert.equal(
+      loadProxyConfig({ ...REQUIRED, ...keys, CAPTCHA_PROVIDER: 'hcaptcha' }).captcha?.verifyUrl,
+      'https://api.hcaptcha.com/siteverify',
+    );
+    assert.equal(
+      loadProxyConfig({
+        ...REQUIRED,
+        ...keys,
+        CAPTCHA_PROVIDER: 'hcaptcha',
+        CAPTCHA_VERIFY_URL: 'http://127.0.0.1:9/verify',
+      }).captcha?.verifyUrl,
+      'http://127.0.0.1:9/verify',
+    );
   });
 
   it('reads TRUST_PROXY as false, true, a hop count or addresses and subnets, and names a value that is none of these', () => {
     assert.equal(loadProxyConfig({ ...REQUIRED, TRUST_PROXY: '2' }).trustProxy, 2);
     assert.equal(loadProxyConfig({ ...REQUIRED, TRUST_PROXY: 'true' }).trustProxy, true);
-    assert.deepEqual(loadProxyConfig({ ...REQUIRED, TRUST_PROXY: '10.0.0.0/8, 127.0.0.1, ::1, loopback, 192.168.0.0/255.255.0.0' }).trustProxy, [
-      '10.0.0.0/8',
-      '127.0.0.1',
-      '::1',
-      'loopback',
-      '192.168.0.0/255.255.0.0',
-    ]);
+    assert.deepEqual(
+      loadProxyConfig({ ...REQUIRED, TRUST_PROXY: '10.0.0.0/8, 127.0.0.1, ::1, loopback, 192.168.0.0/255.255.0.0' })
+        .trustProxy,
+      ['10.0.0.0/8', '127.0.0.1', '::1', 'loopback', '192.168.0.0/255.255.0.0'],
+    );
     assert.deepEqual(problemsOf({ TRUST_PROXY: 'yes' }), [
       'TRUST_PROXY "yes" is not an address or subnet; write false, a hop count like 1, or addresses and subnets like 10.0.0.0/8,127.0.0.1',
     ]);
@@ -284,14 +418,24 @@ describe('proxy configuration', () => {
   it('takes a PostgreSQL DATABASE_URL, and keeps SQLite in DATA_DIR without one', () => {
     assert.equal(loadProxyConfig(REQUIRED).databaseUrl, null);
     assert.equal(loadProxyConfig({ ...REQUIRED, DATABASE_URL: '' }).databaseUrl, null);
-    assert.equal(loadProxyConfig({ ...REQUIRED, DATABASE_URL: 'postgres://app:pw@db.internal:5432/jobs' }).databaseUrl, 'postgres://app:pw@db.internal:5432/jobs');
-    assert.equal(loadProxyConfig({ ...REQUIRED, DATABASE_URL: ' postgresql://db/jobs ' }).databaseUrl, 'postgresql://db/jobs');
+    assert.equal(
+      loadProxyConfig({ ...REQUIRED, DATABASE_URL: 'postgres://app:pw@db.internal:5432/jobs' }).databaseUrl,
+      'postgres://app:pw@db.internal:5432/jobs',
+    );
+    assert.equal(
+      loadProxyConfig({ ...REQUIRED, DATABASE_URL: ' postgresql://db/jobs ' }).databaseUrl,
+      'postgresql://db/jobs',
+    );
   });
 
   it('refuses a DATABASE_URL that is not a PostgreSQL URL, saying what it should be', () => {
     for (const wrong of ['mysql://db/jobs', 'db.internal:5432', 'postgres://', 'sqlite:///data/outbox.db']) {
       const [problem] = problemsOf({ DATABASE_URL: wrong });
-      assert.match(problem ?? '', /^DATABASE_URL must be a PostgreSQL URL, like postgres:\/\/user:password@db\.internal:5432\/jobboard/, wrong);
+      assert.match(
+        problem ?? '',
+        /^DATABASE_URL must be a PostgreSQL URL, like postgres:\/\/user:password@db\.internal:5432\/jobboard/,
+        wrong,
+      );
     }
   });
 });

@@ -33,7 +33,10 @@ const originList = z
   .string()
   .default('')
   .transform((v, ctx) => {
-    const origins = v.split(',').map((s) => s.trim()).filter((s) => s !== '');
+    const origins = v
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
     for (const origin of origins) {
       let parsed: URL | undefined;
       try {
@@ -57,12 +60,18 @@ const formFields = z
   .default('')
   .transform((v, ctx) => {
     const fields = { ...DEFAULT_FIELD_MODES };
-    for (const item of v.split(',').map((s) => s.trim()).filter((s) => s !== '')) {
+    for (const item of v
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '')) {
       const [name, mode] = item.split(':').map((s) => s.trim());
       if (!(CONFIGURABLE_FIELDS as readonly string[]).includes(name ?? '')) {
         ctx.addIssue({ code: 'custom', message: `unknown field "${name}"; known: ${CONFIGURABLE_FIELDS.join(', ')}` });
       } else if (!(FIELD_MODES as readonly string[]).includes(mode ?? '')) {
-        ctx.addIssue({ code: 'custom', message: `field "${name}" needs one of ${FIELD_MODES.join(', ')}, like ${name}:optional` });
+        ctx.addIssue({
+          code: 'custom',
+          message: `field "${name}" needs one of ${FIELD_MODES.join(', ')}, like ${name}:optional`,
+        });
       } else {
         fields[name as ConfigurableField] = mode as FieldMode;
       }
@@ -101,7 +110,10 @@ const trustProxy = z
     if (s === 'false' || s === '') return false;
     if (s === 'true') return true;
     if (/^\d+$/.test(s)) return Number(s);
-    const hops = s.split(',').map((p) => p.trim()).filter((p) => p !== '');
+    const hops = s
+      .split(',')
+      .map((p) => p.trim())
+      .filter((p) => p !== '');
     for (const hop of hops.filter((h) => !isTrustedHop(h))) {
       ctx.addIssue({
         code: 'custom',
@@ -135,7 +147,9 @@ const databaseUrl = z
   .optional()
   .transform((v) => (v === '' ? undefined : v))
   .refine(
-    (v) => v === undefined || (URL.canParse(v) && /^postgres(ql)?:$/.test(new URL(v).protocol) && new URL(v).hostname !== ''),
+    (v) =>
+      v === undefined ||
+      (URL.canParse(v) && /^postgres(ql)?:$/.test(new URL(v).protocol) && new URL(v).hostname !== ''),
     'must be a PostgreSQL URL, like postgres://user:password@db.internal:5432/jobboard (or leave it unset to keep the data in DATA_DIR with SQLite)',
   );
 
@@ -149,52 +163,106 @@ export function loadDatabaseUrl(env: Record<string, string | undefined>): string
 const EnvSchema = z
   .object({
     UPSTREAM_URL: z
-      .url({ protocol: /^https?$/, error: (issue) => `must be the http(s) URL of the API root, ending in /v2${schemeHint(issue.input, 'https://api.recruitment.example/v2')}` })
+      .url({
+        protocol: /^https?$/,
+        error: (issue) =>
+          `must be the http(s) URL of the API root, ending in /v2${schemeHint(issue.input, 'https://api.recruitment.example/v2')}`,
+      })
       // Without /v2 every call would answer 404, and the proxy would only say its sync fails. A value that is
       // no URL at all was named above: this check must not throw (new URL would), or it hides every other problem.
-      .refine((v) => !URL.canParse(v) || /\/v2\/?$/.test(new URL(v).pathname), 'must end in /v2 (the API root), like https://api.recruitment.example/v2'),
-    UPSTREAM_PRIVATE_KEY: z.string({ error: 'is required: the private key of your job-board API client' }).min(1, 'is required: the private key of your job-board API client'),
-    UPSTREAM_SECRET_KEY: z.string({ error: 'is required: the secret key of your job-board API client' }).min(1, 'is required: the secret key of your job-board API client'),
+      .refine(
+        (v) => !URL.canParse(v) || /\/v2\/?$/.test(new URL(v).pathname),
+        'must end in /v2 (the API root), like https://api.recruitment.example/v2',
+      ),
+    UPSTREAM_PRIVATE_KEY: z
+      .string({ error: 'is required: the private key of your job-board API client' })
+      .min(1, 'is required: the private key of your job-board API client'),
+    UPSTREAM_SECRET_KEY: z
+      .string({ error: 'is required: the secret key of your job-board API client' })
+      .min(1, 'is required: the secret key of your job-board API client'),
     JOBBOARD_CHANNEL: z
       .string({ error: 'is required: the channel value of your job board, like jobboard_acme' })
       .regex(/^[A-Za-z0-9_.-]{1,100}$/, 'must be a channel value, like jobboard_acme'),
     APPLICATION_SOURCE: z
       .string()
-      .regex(/^[A-Za-z0-9_.-]{1,100}$/, "must be one of the companies' application sources, like jobboard_acme (letters, digits, _ . -, at most 100)")
+      .regex(
+        /^[A-Za-z0-9_.-]{1,100}$/,
+        "must be one of the companies' application sources, like jobboard_acme (letters, digits, _ . -, at most 100)",
+      )
       .optional(),
     TRACK_UTM: z.enum(['true', 'false'], { error: 'must be true or false' }).default('true'),
     ALLOWED_ORIGINS: originList,
-    PUBLIC_ORIGIN: originList.refine((origins) => origins.length <= 1, 'must be one origin, the one at which browsers reach this proxy, like https://jobs.acme.example'),
-    PORT: z.coerce.number({ error: 'must be a port number from 0 to 65535' }).int().min(0).max(65535, 'must be a port number from 0 to 65535').default(8080),
+    PUBLIC_ORIGIN: originList.refine(
+      (origins) => origins.length <= 1,
+      'must be one origin, the one at which browsers reach this proxy, like https://jobs.acme.example',
+    ),
+    PORT: z.coerce
+      .number({ error: 'must be a port number from 0 to 65535' })
+      .int()
+      .min(0)
+      .max(65535, 'must be a port number from 0 to 65535')
+      .default(8080),
     HOST: z.string().default('0.0.0.0'),
     DATA_DIR: z.string().min(1).default('./data'),
     DATABASE_URL: databaseUrl,
     MAX_RESUME_BYTES: positiveInt('a number of bytes, like 10485760').default(10 * 1024 * 1024),
-    CAPTCHA_PROVIDER: z.enum(['none', 'turnstile', 'hcaptcha'], { error: 'must be none, turnstile or hcaptcha' }).default('none'),
+    CAPTCHA_PROVIDER: z
+      .enum(['none', 'turnstile', 'hcaptcha'], { error: 'must be none, turnstile or hcaptcha' })
+      .default('none'),
     CAPTCHA_SECRET: optionalText,
     CAPTCHA_SITE_KEY: optionalText,
-    CAPTCHA_VERIFY_URL: z.url({ protocol: /^https?$/, error: (issue) => `must be an http(s) URL${schemeHint(issue.input, 'https://captcha.example/siteverify')}` }).optional(),
+    CAPTCHA_VERIFY_URL: z
+      .url({
+        protocol: /^https?$/,
+        error: (issue) => `must be an http(s) URL${schemeHint(issue.input, 'https://captcha.example/siteverify')}`,
+      })
+      .optional(),
     TRUST_PROXY: trustProxy,
-    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
-      error: 'must be one of fatal, error, warn, info, debug, trace, silent',
-    }).default('info'),
-    SYNC_INTERVAL_SECONDS: positiveInt('a whole number of seconds, at least 10').min(10, 'must be at least 10 seconds').default(300),
+    LOG_LEVEL: z
+      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+        error: 'must be one of fatal, error, warn, info, debug, trace, silent',
+      })
+      .default('info'),
+    SYNC_INTERVAL_SECONDS: positiveInt('a whole number of seconds, at least 10')
+      .min(10, 'must be at least 10 seconds')
+      .default(300),
     SYNC_BUDGET_SHARE: z.coerce
-      .number({ error: 'must be a number greater than 0 and at most 1, like 0.25 (a quarter of the 120 requests a minute)' })
-      .gt(0, { error: 'must be a number greater than 0 and at most 1, like 0.25 (a quarter of the 120 requests a minute)', abort: true })
+      .number({
+        error: 'must be a number greater than 0 and at most 1, like 0.25 (a quarter of the 120 requests a minute)',
+      })
+      .gt(0, {
+        error: 'must be a number greater than 0 and at most 1, like 0.25 (a quarter of the 120 requests a minute)',
+        abort: true,
+      })
       .max(1, 'must be a number greater than 0 and at most 1, like 0.25 (a quarter of the 120 requests a minute)')
       .default(0.25),
-    CONSENT_URL: z.url({ protocol: /^https?$/, error: (issue) => `must be the http(s) URL of your privacy policy${schemeHint(issue.input, 'https://board.example/privacy')}` }).optional(),
+    CONSENT_URL: z
+      .url({
+        protocol: /^https?$/,
+        error: (issue) =>
+          `must be the http(s) URL of your privacy policy${schemeHint(issue.input, 'https://board.example/privacy')}`,
+      })
+      .optional(),
     BOARD_OFFER_URL: boardOfferUrl,
-    BOARD_OG_IMAGE: z.url({ protocol: /^https$/, error: (issue) => `must be the https URL of an image${schemeHint(issue.input, 'https://jobs.acme.example/share.png')}` }).optional(),
+    BOARD_OG_IMAGE: z
+      .url({
+        protocol: /^https$/,
+        error: (issue) =>
+          `must be the https URL of an image${schemeHint(issue.input, 'https://jobs.acme.example/share.png')}`,
+      })
+      .optional(),
     FORM_FIELDS: formFields,
     DELIVERY_DEADLINE_MS: positiveInt('a whole number of milliseconds').default(5000),
-    DELIVERY_LEASE_SECONDS: positiveInt('a whole number of seconds, at least 10, like 60').min(10, 'must be at least 10 seconds, like 60').default(60),
+    DELIVERY_LEASE_SECONDS: positiveInt('a whole number of seconds, at least 10, like 60')
+      .min(10, 'must be at least 10 seconds, like 60')
+      .default(60),
     DEAD_LETTER_AFTER_HOURS: positiveInt('a whole number of hours').default(72),
     APPLY_RATE_LIMIT_PER_IP: positiveInt('a whole number of applications per hour').default(30),
     APPLY_RATE_LIMIT_PER_EMAIL: positiveInt('a whole number of applications per day').default(10),
     SEARCH_RATE_LIMIT_PER_MINUTE: positiveInt('a whole number of searches per minute').default(60),
-    PERSONAL_DATA_RETENTION_DAYS: positiveInt('a whole number of days, at least 1, like 30').default(DEFAULT_PERSONAL_DATA_RETENTION_DAYS),
+    PERSONAL_DATA_RETENTION_DAYS: positiveInt('a whole number of days, at least 1, like 30').default(
+      DEFAULT_PERSONAL_DATA_RETENTION_DAYS,
+    ),
     WIDGET_FILE: z.string().optional(),
     UPLOAD_TIMEOUT_SECONDS: positiveInt('a whole number of seconds').default(120),
     MAX_CONCURRENT_UPLOADS: positiveInt('a whole number of uploads').default(50),
@@ -212,7 +280,12 @@ const EnvSchema = z
       .int({ error: 'must be a number of bytes, like 1073741824 (1 GiB), or 0 for no floor', abort: true })
       .min(0, 'must be a number of bytes, like 1073741824 (1 GiB), or 0 for no floor')
       .default(GIB),
-    METRICS_PORT: z.coerce.number({ error: 'must be a port number from 0 to 65535' }).int().min(0).max(65535, 'must be a port number from 0 to 65535').default(9464),
+    METRICS_PORT: z.coerce
+      .number({ error: 'must be a port number from 0 to 65535' })
+      .int()
+      .min(0)
+      .max(65535, 'must be a port number from 0 to 65535')
+      .default(9464),
     METRICS_HOST: z.string().min(1).default('127.0.0.1'),
     ALLOW_EMPTY_CATALOGUE: z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
     ...WebhookEnv.shape,
@@ -221,22 +294,34 @@ const EnvSchema = z
       .int({ error: 'must be a whole number of days, like 90, or 0 to turn the status sync off', abort: true })
       .min(0, 'must be a whole number of days, like 90, or 0 to turn the status sync off')
       .default(DEFAULT_STATUS_SYNC_DAYS),
-    STATUS_SYNC_INTERVAL_MINUTES: positiveInt('a whole number of minutes, at least 1, like 360 (6 hours; 1 to see a status change within minutes in a trial)').default(
-      DEFAULT_STATUS_SYNC_INTERVAL_MINUTES,
-    ),
+    STATUS_SYNC_INTERVAL_MINUTES: positiveInt(
+      'a whole number of minutes, at least 1, like 360 (6 hours; 1 to see a status change within minutes in a trial)',
+    ).default(DEFAULT_STATUS_SYNC_INTERVAL_MINUTES),
     STATUS_LABELS: optionalText,
   })
   .superRefine((env, ctx) => {
     requireWebhookSecret(env, ctx);
     if (env.MAX_CONCURRENT_UPLOADS_PER_NETWORK < env.MAX_CONCURRENT_UPLOADS_PER_IP) {
-      ctx.addIssue({ code: 'custom', path: ['MAX_CONCURRENT_UPLOADS_PER_NETWORK'], message: `must be at least MAX_CONCURRENT_UPLOADS_PER_IP (${env.MAX_CONCURRENT_UPLOADS_PER_IP}): a network holds addresses` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['MAX_CONCURRENT_UPLOADS_PER_NETWORK'],
+        message: `must be at least MAX_CONCURRENT_UPLOADS_PER_IP (${env.MAX_CONCURRENT_UPLOADS_PER_IP}): a network holds addresses`,
+      });
     }
     if (env.CAPTCHA_PROVIDER !== 'none') {
       if (env.CAPTCHA_SECRET === undefined) {
-        ctx.addIssue({ code: 'custom', path: ['CAPTCHA_SECRET'], message: `is required when CAPTCHA_PROVIDER is ${env.CAPTCHA_PROVIDER}` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['CAPTCHA_SECRET'],
+          message: `is required when CAPTCHA_PROVIDER is ${env.CAPTCHA_PROVIDER}`,
+        });
       }
       if (env.CAPTCHA_SITE_KEY === undefined) {
-        ctx.addIssue({ code: 'custom', path: ['CAPTCHA_SITE_KEY'], message: `is required when CAPTCHA_PROVIDER is ${env.CAPTCHA_PROVIDER}` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['CAPTCHA_SITE_KEY'],
+          message: `is required when CAPTCHA_PROVIDER is ${env.CAPTCHA_PROVIDER}`,
+        });
       }
     }
   });
@@ -316,7 +401,9 @@ export interface ProxyConfig {
 export class ConfigError extends Error {
   readonly problems: string[];
   constructor(problems: string[]) {
-    super(`The proxy cannot start: its configuration is not valid.\n${problems.map((p) => `  - ${p}`).join('\n')}\nSet these environment variables (see the README's proxy section) and start again.`);
+    super(
+      `The proxy cannot start: its configuration is not valid.\n${problems.map((p) => `  - ${p}`).join('\n')}\nSet these environment variables (see the README's proxy section) and start again.`,
+    );
     this.name = 'ConfigError';
     this.problems = problems;
   }
@@ -373,7 +460,11 @@ export function loadProxyConfig(env: Record<string, string | undefined> = proces
   if (problems.length > 0 || !result.success) throw new ConfigError(problems);
   const e = result.data;
   return {
-    upstream: { url: e.UPSTREAM_URL.replace(/\/+$/, ''), privateKey: e.UPSTREAM_PRIVATE_KEY, secretKey: e.UPSTREAM_SECRET_KEY },
+    upstream: {
+      url: e.UPSTREAM_URL.replace(/\/+$/, ''),
+      privateKey: e.UPSTREAM_PRIVATE_KEY,
+      secretKey: e.UPSTREAM_SECRET_KEY,
+    },
     channel: e.JOBBOARD_CHANNEL,
     applicationSource: e.APPLICATION_SOURCE ?? e.JOBBOARD_CHANNEL,
     trackUtm: e.TRACK_UTM === 'true',

@@ -59,8 +59,14 @@ export function apiCors(allowed: readonly string[]): RequestHandler {
     res.setHeader('Access-Control-Expose-Headers', EXPOSED);
     if (origin !== undefined && !origins.has(origin)) {
       const shown = origin.slice(0, 200);
-      req.log.warn({ origin: shown }, `refused a request from ${shown}, an origin not in ALLOWED_ORIGINS: add it there if it is a page of the board`);
-      throw new ProblemError('origin_not_allowed', "This proxy does not accept requests from this page's origin (the request's Origin header). Its operator can add the origin to ALLOWED_ORIGINS (or set PUBLIC_ORIGIN when it is the proxy's own).");
+      req.log.warn(
+        { origin: shown },
+        `refused a request from ${shown}, an origin not in ALLOWED_ORIGINS: add it there if it is a page of the board`,
+      );
+      throw new ProblemError(
+        'origin_not_allowed',
+        "This proxy does not accept requests from this page's origin (the request's Origin header). Its operator can add the origin to ALLOWED_ORIGINS (or set PUBLIC_ORIGIN when it is the proxy's own).",
+      );
     }
     next();
   };

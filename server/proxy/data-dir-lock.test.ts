@@ -40,7 +40,8 @@ describe('the data directory lock', () => {
         error instanceof DataDirInUseError &&
         error.pid === process.pid &&
         error.dataDir === dataDir &&
-        error.message === `Another proxy (pid ${process.pid}) is using the data directory ${dataDir}: stop it, or give this one another DATA_DIR.`,
+        error.message ===
+          `Another proxy (pid ${process.pid}) is using the data directory ${dataDir}: stop it, or give this one another DATA_DIR.`,
     );
     assert.ok(existsSync(upload), 'the refused proxy left uploads/ alone');
 
@@ -58,7 +59,10 @@ describe('the data directory lock', () => {
     // POSIX file locks are per process and dropped when any of its descriptors on the file closes: the refused attempt must not have done that.
     const refused = await lockFromAnotherProcess(dataDir);
     assert.equal(refused.code, 1);
-    assert.equal(refused.err.trim(), `Another proxy (pid ${process.pid}) is using the data directory ${dataDir}: stop it, or give this one another DATA_DIR.`);
+    assert.equal(
+      refused.err.trim(),
+      `Another proxy (pid ${process.pid}) is using the data directory ${dataDir}: stop it, or give this one another DATA_DIR.`,
+    );
 
     lock.release();
     lock.release();
@@ -71,7 +75,10 @@ describe('the data directory lock', () => {
     const lock = lockDataDir(dataDir);
     try {
       writeFileSync(join(dataDir, 'proxy.pid'), 'not a pid');
-      assert.throws(() => lockDataDir(dataDir), { name: 'DataDirInUseError', message: /^Another proxy \(pid unknown\) is using the data directory / });
+      assert.throws(() => lockDataDir(dataDir), {
+        name: 'DataDirInUseError',
+        message: /^Another proxy \(pid unknown\) is using the data directory /,
+      });
     } finally {
       lock.release();
     }
@@ -79,6 +86,13 @@ describe('the data directory lock', () => {
 
   it('names the directory and what to check when the lock file cannot be opened', () => {
     const missing = join(tmp, 'no-such-dir');
-    assert.throws(() => lockDataDir(missing), (error: unknown) => error instanceof Error && !(error instanceof DataDirInUseError) && error.message.startsWith(`Could not lock the data directory ${missing} (proxy.lock): `) && /local disk the proxy's user can write to/.test(error.message));
+    assert.throws(
+      () => lockDataDir(missing),
+      (error: unknown) =>
+        error instanceof Error &&
+        !(error instanceof DataDirInUseError) &&
+        error.message.startsWith(`Could not lock the data directory ${missing} (proxy.lock): `) &&
+        /local disk the proxy's user can write to/.test(error.message),
+    );
   });
 });

@@ -29,7 +29,10 @@ export class DataDirInUseError extends Error {
   readonly pid: number | null;
 
   constructor(dataDir: string, pid: number | null, options?: ErrorOptions) {
-    super(`Another proxy (pid ${pid ?? 'unknown'}) is using the data directory ${dataDir}: stop it, or give this one another DATA_DIR.`, options);
+    super(
+      `Another proxy (pid ${pid ?? 'unknown'}) is using the data directory ${dataDir}: stop it, or give this one another DATA_DIR.`,
+      options,
+    );
     this.name = 'DataDirInUseError';
     this.dataDir = dataDir;
     this.pid = pid;

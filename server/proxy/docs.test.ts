@@ -25,7 +25,10 @@ describe('GET /api/docs', () => {
     const response = await fetch(`${proxy.url}/api/docs`);
     assert.equal(response.status, 200, 'run npm run build:openapi first');
     assert.match(response.headers.get('content-type') ?? '', /^text\/html/);
-    assert.match(response.headers.get('content-security-policy') ?? '', /^default-src 'none'; style-src 'unsafe-inline'; img-src data:/);
+    assert.match(
+      response.headers.get('content-security-policy') ?? '',
+      /^default-src 'none'; style-src 'unsafe-inline'; img-src data:/,
+    );
     const html = await response.text();
     assert.match(html, /jobboard-connector proxy/);
     assert.match(html, /\/api\/campaigns\/\{id\}\/jobposting/);
@@ -33,14 +36,23 @@ describe('GET /api/docs', () => {
   });
 
   it('is served to a browser of any origin, like the document', async () => {
-    assert.equal((await fetch(`${proxy.url}/api/docs`, { headers: { Origin: 'https://elsewhere.example' } })).status, 200);
+    assert.equal(
+      (await fetch(`${proxy.url}/api/docs`, { headers: { Origin: 'https://elsewhere.example' } })).status,
+      200,
+    );
     assert.equal((await fetch(`${proxy.url}/api/docs`, { headers: { Origin: TEST_BOARD_ORIGIN } })).status, 200);
   });
 });
 
 describe('the OpenAPI document', () => {
-  const doc = buildOpenApi('test') as { security: unknown[]; servers: unknown[]; paths: Record<string, Record<string, Operation>> };
-  const operations = Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ path, method, op })));
+  const doc = buildOpenApi('test') as {
+    security: unknown[];
+    servers: unknown[];
+    paths: Record<string, Record<string, Operation>>;
+  };
+  const operations = Object.entries(doc.paths).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, op]) => ({ path, method, op })),
+  );
 
   it('declares its servers, and that no operation needs credentials', () => {
     assert.deepEqual(doc.security, []);
@@ -60,12 +72,23 @@ describe('the OpenAPI document', () => {
 describe('the webhook in the OpenAPI document', () => {
   it('describes the event posted to WEBHOOK_URL by its schema and its three signature headers', () => {
     const doc = buildOpenApi('test') as {
-      webhooks: Record<string, { post: { requestBody: { content: Record<string, { schema: { $ref: string } }> }; parameters: { name: string; in: string; required: boolean }[] } }>;
+      webhooks: Record<
+        string,
+        {
+          post: {
+            requestBody: { content: Record<string, { schema: { $ref: string } }> };
+            parameters: { name: string; in: string; required: boolean }[];
+          };
+        }
+      >;
       components: { schemas: Record<string, unknown> };
     };
     const post = doc.webhooks.applicationEvent!.post;
     assert.equal(post.requestBody.content['application/json']!.schema.$ref, '#/components/schemas/WebhookEvent');
     assert.ok(doc.components.schemas.WebhookEvent);
-    assert.deepEqual(post.parameters.map((p) => `${p.in}:${p.name}:${p.required}`), ['header:webhook-id:true', 'header:webhook-timestamp:true', 'header:webhook-signature:true']);
+    assert.deepEqual(
+      post.parameters.map((p) => `${p.in}:${p.name}:${p.required}`),
+      ['header:webhook-id:true', 'header:webhook-timestamp:true', 'header:webhook-signature:true'],
+    );
   });
 });

@@ -6,12 +6,15 @@
  * alignment): SECERT is one edit from SECRET.
  */
 export function editDistance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, d[i - 2]![j - 2]! + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        best = Math.min(best, d[i - 2]![j - 2]! + 1);
       d[i]![j] = best;
     }
   }
@@ -42,7 +45,9 @@ export function typoProblems(names: readonly string[], known: readonly string[])
   for (const name of names) {
     const meant = likelyMeant(name, known);
     if (meant === undefined) continue;
-    problems.push(`${name} is not a variable of the proxy; did you mean ${meant}? A likely typo stops the start (its setting would be ignored): rename it, or unset it.`);
+    problems.push(
+      `${name} is not a variable of the proxy; did you mean ${meant}? A likely typo stops the start (its setting would be ignored): rename it, or unset it.`,
+    );
   }
   return problems;
 }

@@ -32,7 +32,12 @@ export function jsonAnswer<T>(value: T): JsonAnswer<T> {
 /** A text that is not JSON (XML), sent as JSON answers are, with its own type. */
 export function textAnswer(text: string, lastModified?: Date): JsonAnswer<string> {
   const body = Buffer.from(text);
-  return { value: text, body, etag: etagOf(body), ...(lastModified === undefined ? {} : { lastModified: lastModified.toUTCString() }) };
+  return {
+    value: text,
+    body,
+    etag: etagOf(body),
+    ...(lastModified === undefined ? {} : { lastModified: lastModified.toUTCString() }),
+  };
 }
 
 /** True when an If-None-Match header names this ETag (weak comparison, RFC 9110). */
@@ -101,7 +106,9 @@ export function addVary(res: Response, field: string): void {
 function encode(answer: JsonAnswer, encoding: 'br' | 'gzip'): Buffer {
   answer.encoded ??= {};
   if (encoding === 'br') {
-    answer.encoded.br ??= brotliCompressSync(answer.body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 9, [zlib.BROTLI_PARAM_SIZE_HINT]: answer.body.length } });
+    answer.encoded.br ??= brotliCompressSync(answer.body, {
+      params: { [zlib.BROTLI_PARAM_QUALITY]: 9, [zlib.BROTLI_PARAM_SIZE_HINT]: answer.body.length },
+    });
     return answer.encoded.br;
   }
   answer.encoded.gzip ??= gzipSync(answer.body, { level: 9 });
@@ -111,13 +118,21 @@ function encode(answer: JsonAnswer, encoding: 'br' | 'gzip'): Buffer {
 /** True when the request's If-Modified-Since is at or after the answer's Last-Modified, and it sent no If-None-Match (which wins, RFC 9110). */
 function unmodifiedSince(req: Request, answer: JsonAnswer): boolean {
   const since = req.headers['if-modified-since'];
-  if (answer.lastModified === undefined || since === undefined || req.headers['if-none-match'] !== undefined) return false;
+  if (answer.lastModified === undefined || since === undefined || req.headers['if-none-match'] !== undefined)
+    return false;
   return Date.parse(since) >= Date.parse(answer.lastModified);
 }
 
 /** `contentType` is the whole header, charset included. */
-export function sendCachedJson(req: Request, res: Response, answer: JsonAnswer, cacheControl: string, contentType = 'application/json; charset=utf-8'): void {
-  const encoding = answer.body.length >= COMPRESS_FROM_BYTES ? rememberedEncoding(req.headers['accept-encoding']) : 'identity';
+export function sendCachedJson(
+  req: Request,
+  res: Response,
+  answer: JsonAnswer,
+  cacheControl: string,
+  contentType = 'application/json; charset=utf-8',
+): void {
+  const encoding =
+    answer.body.length >= COMPRESS_FROM_BYTES ? rememberedEncoding(req.headers['accept-encoding']) : 'identity';
   // One ETag per representation, as RFC 9110 asks of compressed forms.
   const etag = encoding === 'identity' ? answer.etag : `${answer.etag.slice(0, -1)}-${encoding}"`;
   addVary(res, 'Accept-Encoding');

@@ -40,7 +40,6 @@ function configFor(sandbox: RunningSandbox, env: Record<string, string> = {}) {
   });
 }
 
-
 async function listIds(proxy: RunningProxy): Promise<number[]> {
   const body = (await (await fetch(`${proxy.url}/api/campaigns?per_page=50`)).json()) as { items: { id: number }[] };
   return body.items.map((c) => c.id);
@@ -49,7 +48,12 @@ async function listIds(proxy: RunningProxy): Promise<number[]> {
 describe('startProxy against the sandbox', () => {
   let sandbox: RunningSandbox;
   let proxy: RunningProxy;
-  const company = () => createClient({ baseUrl: sandbox.url, privateKey: DEMO_KEYS.company.private_key, secretKey: DEMO_KEYS.company.secret_key });
+  const company = () =>
+    createClient({
+      baseUrl: sandbox.url,
+      privateKey: DEMO_KEYS.company.private_key,
+      secretKey: DEMO_KEYS.company.secret_key,
+    });
 
   before(async () => {
     sandbox = await startSandbox({ admin: true, seed: 'demo', rateLimitPerMinute: 0 });
@@ -62,11 +66,19 @@ describe('startProxy against the sandbox', () => {
   });
 
   it('lists exactly the online campaigns broadcast on the board channel', async () => {
-    const board = createClient({ baseUrl: sandbox.url, privateKey: DEMO_KEYS.jobboard.private_key, secretKey: DEMO_KEYS.jobboard.secret_key });
+    const board = createClient({
+      baseUrl: sandbox.url,
+      privateKey: DEMO_KEYS.jobboard.private_key,
+      secretKey: DEMO_KEYS.jobboard.secret_key,
+    });
     const expected: number[] = [];
-    for await (const c of board.campaigns.listAll({ channels: [DEMO_KEYS.jobboard.channel], status: ['online'] })) expected.push(c.id);
+    for await (const c of board.campaigns.listAll({ channels: [DEMO_KEYS.jobboard.channel], status: ['online'] }))
+      expected.push(c.id);
     assert.ok(expected.length > 0, 'the demo seed broadcasts campaigns');
-    assert.deepEqual((await listIds(proxy)).sort((a, b) => a - b), expected.sort((a, b) => a - b));
+    assert.deepEqual(
+      (await listIds(proxy)).sort((a, b) => a - b),
+      expected.sort((a, b) => a - b),
+    );
   });
 
   it('answers ready once synced', async () => {
@@ -83,7 +95,10 @@ describe('startProxy against the sandbox', () => {
         description: `<p>Safe intro ${i}</p>${payload}`,
         profile: payload,
       });
-      await admin(sandbox, 'PATCH', `/campaigns/${campaign.id}`, { status: 'online', channels: [DEMO_KEYS.jobboard.channel] });
+      await admin(sandbox, 'PATCH', `/campaigns/${campaign.id}`, {
+        status: 'online',
+        channels: [DEMO_KEYS.jobboard.channel],
+      });
       created.push(campaign.id);
     }
     await proxy.catalogue.syncNow();
@@ -119,13 +134,29 @@ describe('startProxy against the sandbox', () => {
     const [broken] = ids;
     assert.ok(broken !== undefined && ids.length > 1);
     // The sandbox only serves valid values: write one it does not know straight into its store.
-    const { job_type: saved } = sandbox.context.db.get<{ job_type: string }>('SELECT job_type FROM campaigns WHERE id = ?', broken)!;
-    sandbox.context.db.run('UPDATE campaigns SET job_type = ? WHERE id = ?', 'Freelance (a value added upstream)', broken);
+    const { job_type: saved } = sandbox.context.db.get<{ job_type: string }>(
+      'SELECT job_type FROM campaigns WHERE id = ?',
+      broken,
+    )!;
+    sandbox.context.db.run(
+      'UPDATE campaigns SET job_type = ? WHERE id = ?',
+      'Freelance (a value added upstream)',
+      broken,
+    );
     try {
       await proxy.catalogue.syncNow();
       assert.deepEqual((await listIds(proxy)).sort(), ids.filter((id) => id !== broken).sort());
-      const readiness = (await (await fetch(`${proxy.url}/readyz`)).json()) as { checks: { catalogue: { status: string; skipped_campaigns?: number }; upstream: { status: string } } };
-      assert.deepEqual([readiness.checks.catalogue.status, readiness.checks.catalogue.skipped_campaigns, readiness.checks.upstream.status], ['ok', 1, 'ok']);
+      const readiness = (await (await fetch(`${proxy.url}/readyz`)).json()) as {
+        checks: { catalogue: { status: string; skipped_campaigns?: number }; upstream: { status: string } };
+      };
+      assert.deepEqual(
+        [
+          readiness.checks.catalogue.status,
+          readiness.checks.catalogue.skipped_campaigns,
+          readiness.checks.upstream.status,
+        ],
+        ['ok', 1, 'ok'],
+      );
     } finally {
       sandbox.context.db.run('UPDATE campaigns SET job_type = ? WHERE id = ?', saved, broken);
     }
@@ -147,8 +178,14 @@ describe('startProxy against the sandbox', () => {
     assert.notEqual(new URL(proxy.metricsUrl).port, new URL(proxy.url).port);
     assert.equal((await fetch(`${proxy.url}/metrics`)).status, 404);
     const text = await (await fetch(proxy.metricsUrl)).text();
-    assert.match(text, /upstream_request_duration_seconds_count\{method="GET",endpoint="\/campaigns",status="200"\} \d+/);
-    assert.match(text, /upstream_request_duration_seconds_count\{method="GET",endpoint="\/campaigns\/:id",status="200"\} \d+/);
+    assert.match(
+      text,
+      /upstream_request_duration_seconds_count\{method="GET",endpoint="\/campaigns",status="200"\} \d+/,
+    );
+    assert.match(
+      text,
+      /upstream_request_duration_seconds_count\{method="GET",endpoint="\/campaigns\/:id",status="200"\} \d+/,
+    );
     assert.match(text, /catalogue_age_seconds \d/);
   });
 });
@@ -162,13 +199,18 @@ describe('startProxy readiness and shutdown', () => {
 
   it('when upstream refuses the keys, does not start (UpstreamCheckError); unchecked, /readyz answers 503 credentials_refused', async () => {
     const config = configFor(sandbox, { UPSTREAM_SECRET_KEY: 'wrong-secret' });
-    await assert.rejects(startProxy({ config, logger: captureLogs().logger }), { name: 'UpstreamCheckError', message: /were refused by the recruitment API/ });
+    await assert.rejects(startProxy({ config, logger: captureLogs().logger }), {
+      name: 'UpstreamCheckError',
+      message: /were refused by the recruitment API/,
+    });
     const proxy = await startProxy({ config, logger: captureLogs().logger, checkUpstream: false });
     try {
       await assert.rejects(proxy.catalogue.syncNow());
       const response = await fetch(`${proxy.url}/readyz`);
       assert.equal(response.status, 503);
-      const body = (await response.json()) as { checks: { upstream: { status: string }; catalogue: { status: string } } };
+      const body = (await response.json()) as {
+        checks: { upstream: { status: string }; catalogue: { status: string } };
+      };
       assert.equal(body.checks.upstream.status, 'credentials_refused');
       assert.equal(body.checks.catalogue.status, 'never_synced');
     } finally {
@@ -183,7 +225,10 @@ describe('startProxy readiness and shutdown', () => {
     const before = await listIds(first);
     await first.close();
     // Upstream unreachable now: the catalogue on disk still answers.
-    const offline = await startProxy({ config: { ...config, upstream: { ...config.upstream, url: 'http://127.0.0.1:9/v2' } }, logger: captureLogs().logger });
+    const offline = await startProxy({
+      config: { ...config, upstream: { ...config.upstream, url: 'http://127.0.0.1:9/v2' } },
+      logger: captureLogs().logger,
+    });
     try {
       assert.deepEqual(await listIds(offline), before);
       assert.equal((await fetch(`${offline.url}/readyz`)).status, 200);
@@ -196,7 +241,10 @@ describe('startProxy readiness and shutdown', () => {
     const first = await startProxy({ config: configFor(sandbox), logger: captureLogs().logger });
     try {
       const config = configFor(sandbox);
-      await assert.rejects(startProxy({ config: { ...config, port: first.port }, logger: captureLogs().logger }), /already in use.*set PORT/);
+      await assert.rejects(
+        startProxy({ config: { ...config, port: first.port }, logger: captureLogs().logger }),
+        /already in use.*set PORT/,
+      );
     } finally {
       await first.close();
     }
@@ -209,10 +257,19 @@ describe('startProxy readiness and shutdown', () => {
     // A request whose body is still arriving when close() is called.
     let finishBody!: () => void;
     const answered = new Promise<number>((resolve, reject) => {
-      const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Length': '11' } }, (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-      });
+      const req = request(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', 'Content-Length': '11' },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        },
+      );
       req.on('error', reject);
       req.write('{"a":');
       finishBody = () => req.end('"x"}  ');
@@ -233,11 +290,19 @@ describe('startProxy for search engines, against the sandbox', () => {
   const OFFER_URL = 'https://jobs.acme.example/offres?offer={id}';
   let sandbox: RunningSandbox;
   let proxy: RunningProxy;
-  const company = () => createClient({ baseUrl: sandbox.url, privateKey: DEMO_KEYS.company.private_key, secretKey: DEMO_KEYS.company.secret_key });
+  const company = () =>
+    createClient({
+      baseUrl: sandbox.url,
+      privateKey: DEMO_KEYS.company.private_key,
+      secretKey: DEMO_KEYS.company.secret_key,
+    });
 
   before(async () => {
     sandbox = await startSandbox({ admin: true, seed: 'demo', rateLimitPerMinute: 0 });
-    proxy = await startProxy({ config: configFor(sandbox, { BOARD_OFFER_URL: OFFER_URL }), logger: captureLogs().logger });
+    proxy = await startProxy({
+      config: configFor(sandbox, { BOARD_OFFER_URL: OFFER_URL }),
+      logger: captureLogs().logger,
+    });
   });
   after(async () => {
     await proxy?.close();
@@ -275,10 +340,20 @@ describe('startProxy for search engines, against the sandbox', () => {
       hiringOrganization: { '@type': 'Organization', name: upstream.company_name },
       jobLocation: {
         '@type': 'Place',
-        address: { '@type': 'PostalAddress', streetAddress: '10 rue de Rivoli', postalCode: '75001', addressLocality: 'Paris', addressCountry: 'France' },
+        address: {
+          '@type': 'PostalAddress',
+          streetAddress: '10 rue de Rivoli',
+          postalCode: '75001',
+          addressLocality: 'Paris',
+          addressCountry: 'France',
+        },
       },
       employmentType: ['TEMPORARY', 'PART_TIME'],
-      baseSalary: { '@type': 'MonetaryAmount', currency: 'EUR', value: { '@type': 'QuantitativeValue', minValue: 40000, maxValue: 50000, unitText: 'YEAR' } },
+      baseSalary: {
+        '@type': 'MonetaryAmount',
+        currency: 'EUR',
+        value: { '@type': 'QuantitativeValue', minValue: 40000, maxValue: 50000, unitText: 'YEAR' },
+      },
       identifier: { '@type': 'PropertyValue', name: upstream.company_name, value: String(id) },
       directApply: true,
       url: `https://jobs.acme.example/offres?offer=${id}`,
@@ -297,9 +372,14 @@ describe('startProxy for search engines, against the sandbox', () => {
     assert.ok(archived !== undefined);
     await admin(sandbox, 'PATCH', `/campaigns/${archived}`, { status: 'archived' });
     await proxy.catalogue.syncNow();
-    const board = createClient({ baseUrl: sandbox.url, privateKey: DEMO_KEYS.jobboard.private_key, secretKey: DEMO_KEYS.jobboard.secret_key });
+    const board = createClient({
+      baseUrl: sandbox.url,
+      privateKey: DEMO_KEYS.jobboard.private_key,
+      secretKey: DEMO_KEYS.jobboard.secret_key,
+    });
     const open: number[] = [];
-    for await (const c of board.campaigns.listAll({ channels: [DEMO_KEYS.jobboard.channel], status: ['online'] })) open.push(c.id);
+    for await (const c of board.campaigns.listAll({ channels: [DEMO_KEYS.jobboard.channel], status: ['online'] }))
+      open.push(c.id);
     assert.ok(open.length > 1 && !open.includes(archived));
 
     const response = await fetch(`${proxy.url}/sitemap.xml`);
@@ -307,79 +387,122 @@ describe('startProxy for search engines, against the sandbox', () => {
     assert.match(response.headers.get('content-type') ?? '', /^application\/xml/);
     const xml = await response.text();
     assert.equal(XMLValidator.validate(xml), true);
-    const { urlset } = new XMLParser({ isArray: (name) => name === 'url' }).parse(xml) as { urlset: { url: { loc: string; lastmod: string }[] } };
+    const { urlset } = new XMLParser({ isArray: (name) => name === 'url' }).parse(xml) as {
+      urlset: { url: { loc: string; lastmod: string }[] };
+    };
     assert.deepEqual(
       urlset.url.map((u) => u.loc).sort(),
       open.map((id) => `https://jobs.acme.example/offres?offer=${id}`).sort(),
     );
-    for (const { lastmod } of urlset.url) assert.ok(!Number.isNaN(Date.parse(lastmod)) && /T\d\d:\d\d:\d\d/.test(lastmod), `${lastmod} is a W3C datetime`);
+    for (const { lastmod } of urlset.url)
+      assert.ok(!Number.isNaN(Date.parse(lastmod)) && /T\d\d:\d\d:\d\d/.test(lastmod), `${lastmod} is a W3C datetime`);
   });
 });
 
 describe('startProxy with DATABASE_URL', () => {
-  it('migrates the database before it listens, hands its pool to the other stores, and ends it on close', { skip: skipWithoutPostgres() }, async () => {
-    const sandbox = await startSandbox({ admin: true, seed: 'demo', rateLimitPerMinute: 0 });
-    const databaseUrl = await freshDatabase();
-    const proxy = await startProxy({ config: configFor(sandbox, { DATABASE_URL: databaseUrl }), logger: captureLogs().logger });
-    try {
-      assert.ok(proxy.database !== undefined, 'the pool is reachable for the other shared stores');
-      const { rows } = await proxy.database.pool.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
-      assert.deepEqual(rows, POSTGRES_MIGRATIONS.map(({ version }) => ({ version })), 'migrated before listening');
-      assert.equal(proxy.applications.ready(), true);
-      const synced = await proxy.catalogue.syncNow();
-      assert.ok(synced > 0);
-      // The sync went through the shared budget and was published to the shared catalogue copy.
-      const copy = await proxy.database.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM catalogue_campaigns');
-      assert.equal(copy.rows[0]?.n, synced, 'the catalogue copy is in the database');
-      const spent = await proxy.database.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM upstream_budget_spent');
-      assert.ok((spent.rows[0]?.n ?? 0) > 0, 'upstream requests were counted in the shared budget');
-      assert.equal((await fetch(`${proxy.url}/readyz`)).status, 200);
-    } finally {
-      await proxy.close();
-      await sandbox.close();
-    }
-    assert.equal(proxy.database.pool.ended, true, 'close() ends the pool');
-  });
+  it(
+    'migrates the database before it listens, hands its pool to the other stores, and ends it on close',
+    { skip: skipWithoutPostgres() },
+    async () => {
+      const sandbox = await startSandbox({ admin: true, seed: 'demo', rateLimitPerMinute: 0 });
+      const databaseUrl = await freshDatabase();
+      const proxy = await startProxy({
+        config: configFor(sandbox, { DATABASE_URL: databaseUrl }),
+        logger: captureLogs().logger,
+      });
+      try {
+        assert.ok(proxy.database !== undefined, 'the pool is reachable for the other shared stores');
+        const { rows } = await proxy.database.pool.query<{ version: number }>(
+          'SELECT version FROM schema_migrations ORDER BY version',
+        );
+        assert.deepEqual(
+          rows,
+          POSTGRES_MIGRATIONS.map(({ version }) => ({ version })),
+          'migrated before listening',
+        );
+        assert.equal(proxy.applications.ready(), true);
+        const synced = await proxy.catalogue.syncNow();
+        assert.ok(synced > 0);
+        // The sync went through the shared budget and was published to the shared catalogue copy.
+        const copy = await proxy.database.pool.query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM catalogue_campaigns',
+        );
+        assert.equal(copy.rows[0]?.n, synced, 'the catalogue copy is in the database');
+        const spent = await proxy.database.pool.query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM upstream_budget_spent',
+        );
+        assert.ok((spent.rows[0]?.n ?? 0) > 0, 'upstream requests were counted in the shared budget');
+        assert.equal((await fetch(`${proxy.url}/readyz`)).status, 200);
+      } finally {
+        await proxy.close();
+        await sandbox.close();
+      }
+      assert.equal(proxy.database.pool.ended, true, 'close() ends the pool');
+    },
+  );
 
-  it('when the database stops answering while it runs, /readyz answers 503 naming it, and 200 once it answers again', { skip: skipWithoutPostgres() }, async () => {
-    const sandbox = await startSandbox({ admin: true, seed: 'demo', rateLimitPerMinute: 0 });
-    const databaseUrl = await freshDatabase();
-    const name = new URL(databaseUrl).pathname.slice(1);
-    const proxy = await startProxy({ config: configFor(sandbox, { DATABASE_URL: databaseUrl }), logger: captureLogs().logger });
-    const owner = new pg.Client({ connectionString: TEST_DATABASE_URL });
-    await owner.connect();
-    const readiness = async () => {
-      const response = await fetch(`${proxy.url}/readyz`);
-      return { status: response.status, database: ((await response.json()) as { checks: { database?: { status: string; database?: string } } }).checks.database };
-    };
-    try {
-      await proxy.catalogue.syncNow();
-      assert.deepEqual(await readiness(), { status: 200, database: { status: 'ok' } });
-      // No new connection is allowed, and the ones open are cut: the database is gone for the proxy.
-      await owner.query(`ALTER DATABASE "${name}" WITH ALLOW_CONNECTIONS false`);
-      await owner.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [name]);
-      const down = await eventually(async () => {
-        const now = await readiness();
-        return now.status === 503 ? now : undefined;
-      }, { timeoutMs: 15_000, what: '/readyz 503 while the database is unreachable' });
-      assert.equal(down.database?.status, 'unreachable');
-      assert.equal(down.database?.database, redactUrl(databaseUrl));
-      await owner.query(`ALTER DATABASE "${name}" WITH ALLOW_CONNECTIONS true`);
-      await eventually(async () => (await readiness()).status === 200, { timeoutMs: 15_000, what: '/readyz 200 once the database answers again' });
-    } finally {
-      await owner.query(`ALTER DATABASE "${name}" WITH ALLOW_CONNECTIONS true`).catch(() => {});
-      await owner.end();
-      await proxy.close();
-      await sandbox.close();
-    }
-  });
+  it(
+    'when the database stops answering while it runs, /readyz answers 503 naming it, and 200 once it answers again',
+    { skip: skipWithoutPostgres() },
+    async () => {
+      const sandbox = await startSandbox({ admin: true, seed: 'demo', rateLimitPerMinute: 0 });
+      const databaseUrl = await freshDatabase();
+      const name = new URL(databaseUrl).pathname.slice(1);
+      const proxy = await startProxy({
+        config: configFor(sandbox, { DATABASE_URL: databaseUrl }),
+        logger: captureLogs().logger,
+      });
+      const owner = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await owner.connect();
+      const readiness = async () => {
+        const response = await fetch(`${proxy.url}/readyz`);
+        return {
+          status: response.status,
+          database: ((await response.json()) as { checks: { database?: { status: string; database?: string } } }).checks
+            .database,
+        };
+      };
+      try {
+        await proxy.catalogue.syncNow();
+        assert.deepEqual(await readiness(), { status: 200, database: { status: 'ok' } });
+        // No new connection is allowed, and the ones open are cut: the database is gone for the proxy.
+        await owner.query(`ALTER DATABASE "${name}" WITH ALLOW_CONNECTIONS false`);
+        await owner.query(
+          'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+          [name],
+        );
+        const down = await eventually(
+          async () => {
+            const now = await readiness();
+            return now.status === 503 ? now : undefined;
+          },
+          { timeoutMs: 15_000, what: '/readyz 503 while the database is unreachable' },
+        );
+        assert.equal(down.database?.status, 'unreachable');
+        assert.equal(down.database?.database, redactUrl(databaseUrl));
+        await owner.query(`ALTER DATABASE "${name}" WITH ALLOW_CONNECTIONS true`);
+        await eventually(async () => (await readiness()).status === 200, {
+          timeoutMs: 15_000,
+          what: '/readyz 200 once the database answers again',
+        });
+      } finally {
+        await owner.query(`ALTER DATABASE "${name}" WITH ALLOW_CONNECTIONS true`).catch(() => {});
+        await owner.end();
+        await proxy.close();
+        await sandbox.close();
+      }
+    },
+  );
 
   it('refuses to start when the database cannot be reached, naming it; a mounted proxy answers 503 not_ready', async () => {
     const sandbox = await startSandbox({ admin: true, seed: 'demo', rateLimitPerMinute: 0 });
     try {
       // Nothing listens on port 1 of the loopback.
       const config = configFor(sandbox, { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/jobs' });
-      await assert.rejects(startProxy({ config, logger: captureLogs().logger }), /application store postgres:\/\/nobody@127\.0\.0\.1:1\/jobs cannot be opened: .*ECONNREFUSED.*Check DATABASE_URL/);
+      await assert.rejects(
+        startProxy({ config, logger: captureLogs().logger }),
+        /application store postgres:\/\/nobody@127\.0\.0\.1:1\/jobs cannot be opened: .*ECONNREFUSED.*Check DATABASE_URL/,
+      );
       const mounted = createProxy({ config, logger: captureLogs().logger });
       const server = createServer(mounted.app).listen(0, '127.0.0.1');
       await once(server, 'listening');
@@ -391,7 +514,11 @@ describe('startProxy with DATABASE_URL', () => {
         const form = new FormData();
         form.set('campaign_id', '1');
         form.set('email', 'ada@example.org');
-        const answer = await fetch(`${url}/api/applications`, { method: 'POST', body: form, headers: { origin: TEST_BOARD_ORIGIN, 'idempotency-key': 'k1' } });
+        const answer = await fetch(`${url}/api/applications`, {
+          method: 'POST',
+          body: form,
+          headers: { origin: TEST_BOARD_ORIGIN, 'idempotency-key': 'k1' },
+        });
         const body = (await answer.json()) as { code: string };
         assert.deepEqual([answer.status, body.code], [503, 'not_ready']);
       } finally {

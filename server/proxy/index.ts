@@ -56,7 +56,10 @@ export interface CreateProxyOptions {
    * shorten them), and onStatusChanged, told when a delivered application's
    * company status changes.
    */
-  applications?: Pick<ApplicationsDeps, 'delivery' | 'retention' | 'clock' | 'openUploadFile' | 'onStatusChanged' | 'statusSync' | 'webhooks'>;
+  applications?: Pick<
+    ApplicationsDeps,
+    'delivery' | 'retention' | 'clock' | 'openUploadFile' | 'onStatusChanged' | 'statusSync' | 'webhooks'
+  >;
 }
 
 export interface Proxy {
@@ -154,15 +157,22 @@ function optionsOf<T extends CreateProxyOptions>(arg: ProxyConfig | T): T | Crea
 function restrictDataDirOf(dataDir: string, logger: Logger): void {
   try {
     const changed = restrictDataDir(dataDir);
-    if (changed > 0) logger.info({ event: 'data_dir_restricted', dataDir, changed }, 'data directory made readable by its owner only (0700 folders, 0600 files)');
+    if (changed > 0)
+      logger.info(
+        { event: 'data_dir_restricted', dataDir, changed },
+        'data directory made readable by its owner only (0700 folders, 0600 files)',
+      );
   } catch (error) {
-    logger.warn({ event: 'data_dir_not_restricted', dataDir, error: error instanceof Error ? error.message : String(error) }, 'could not make the data directory readable by its owner only: chmod -R go-rwx it');
+    logger.warn(
+      { event: 'data_dir_not_restricted', dataDir, error: error instanceof Error ? error.message : String(error) },
+      'could not make the data directory readable by its owner only: chmod -R go-rwx it',
+    );
   }
 }
 
 /** Said once at start when no origin is allowed on /api: browsers send Origin with every cross-site request and every POST, so no page could apply. */
 const NO_ORIGINS_WARNING =
-  'Neither ALLOWED_ORIGINS nor PUBLIC_ORIGIN is set, so no board page can call this proxy from a browser (403 origin_not_allowed): set ALLOWED_ORIGINS to the origins of the pages that embed the widget (like https://jobs.acme.example, or http://localhost:5173 for a page you develop), or PUBLIC_ORIGIN to this proxy\'s own origin when the pages are served from it.';
+  "Neither ALLOWED_ORIGINS nor PUBLIC_ORIGIN is set, so no board page can call this proxy from a browser (403 origin_not_allowed): set ALLOWED_ORIGINS to the origins of the pages that embed the widget (like https://jobs.acme.example, or http://localhost:5173 for a page you develop), or PUBLIC_ORIGIN to this proxy's own origin when the pages are served from it.";
 
 /** The whole proxy, not listening: mount `app`, then call start(). */
 export function createProxy(configOrOptions: ProxyConfig | CreateProxyOptions): Proxy {
@@ -174,15 +184,19 @@ export function createProxy(configOrOptions: ProxyConfig | CreateProxyOptions): 
   // Before any store opens: the directory is one process's (DataDirInUseError), and only it deletes what a stopped one left there.
   const dataDirLock = lockDataDir(config.dataDir);
   restrictDataDirOf(config.dataDir, logger);
-  if (config.allowedOrigins.length === 0 && config.publicOrigin === null) logger.warn({ event: 'no_allowed_origins' }, NO_ORIGINS_WARNING);
+  if (config.allowedOrigins.length === 0 && config.publicOrigin === null)
+    logger.warn({ event: 'no_allowed_origins' }, NO_ORIGINS_WARNING);
 
   const backend = openBackend({
     dataDir: config.dataDir,
     databaseUrl: config.databaseUrl,
-    onIdleError: (error) => logger.error({ event: 'database_error', error: error.message }, 'an idle PostgreSQL connection failed'),
+    onIdleError: (error) =>
+      logger.error({ event: 'database_error', error: error.message }, 'an idle PostgreSQL connection failed'),
   });
   // Several instances on one database spend the service's 120 requests a minute together; one instance, its own.
-  const budget = backend.requestBudget((error, what) => logger.warn({ event: 'budget_error', error: error instanceof Error ? error.message : String(error) }, what));
+  const budget = backend.requestBudget((error, what) =>
+    logger.warn({ event: 'budget_error', error: error instanceof Error ? error.message : String(error) }, what),
+  );
   const client =
     options.client ??
     createClient({
@@ -196,7 +210,16 @@ export function createProxy(configOrOptions: ProxyConfig | CreateProxyOptions): 
   // With a database, one instance syncs the catalogue and every instance answers from its own copy of the shared one (DATA_DIR/catalogue.db).
   const catalogueCopy = backend.openCatalogue(logger);
   const catalogue = createCatalogue({ config, client, copy: catalogueCopy.copy, logger, registry });
-  const applications = createApplicationsModule({ config, client, catalogue, logger, registry, backend, dataDirLock, ...options.applications });
+  const applications = createApplicationsModule({
+    config,
+    client,
+    catalogue,
+    logger,
+    registry,
+    backend,
+    dataDirLock,
+    ...options.applications,
+  });
   // Both wait on the backend's migrations, not on each other; the store's error (it says what to do) is the one ready() tells.
   const catalogueLoaded = catalogueCopy.load();
   catalogueLoaded.catch(() => {});
@@ -211,7 +234,14 @@ export function createProxy(configOrOptions: ProxyConfig | CreateProxyOptions): 
       delivery:
         block === undefined
           ? { status: 'ok', ready: true }
-          : { status: 'blocked', ready: false, reason: block.reason, error: block.error, since: block.since.toISOString(), fix: BLOCK_FIX[block.reason] },
+          : {
+              status: 'blocked',
+              ready: false,
+              reason: block.reason,
+              error: block.error,
+              since: block.since.toISOString(),
+              fix: BLOCK_FIX[block.reason],
+            },
       ...(databaseWatch === undefined ? {} : { database: databaseWatch.check() }),
     };
   };
@@ -310,10 +340,21 @@ export async function startProxy(configOrOptions: ProxyConfig | StartProxyOption
     await proxy.ready();
     if (options.checkUpstream ?? true) {
       const check = await proxy.checkUpstream();
-      if (check.outcome === 'checked') logger.info({ event: 'upstream_checked', channel: config.channel, offers: check.offers }, 'keys and channel checked with the recruitment API');
+      if (check.outcome === 'checked')
+        logger.info(
+          { event: 'upstream_checked', channel: config.channel, offers: check.offers },
+          'keys and channel checked with the recruitment API',
+        );
       else {
-        logger.warn({ event: 'upstream_unverified', reason: check.reason }, 'the keys and channel could not be checked at start; starting anyway, applications are queued until the recruitment API answers');
-        recheck = recheckUntilVerified(() => proxy.checkUpstream(), (mistake) => afterStart(proxy, mistake), options.upstreamRecheckMs ?? 60_000);
+        logger.warn(
+          { event: 'upstream_unverified', reason: check.reason },
+          'the keys and channel could not be checked at start; starting anyway, applications are queued until the recruitment API answers',
+        );
+        recheck = recheckUntilVerified(
+          () => proxy.checkUpstream(),
+          (mistake) => afterStart(proxy, mistake),
+          options.upstreamRecheckMs ?? 60_000,
+        );
       }
     }
     await listen(server, config.port, config.host, 'PORT');
@@ -329,7 +370,10 @@ export async function startProxy(configOrOptions: ProxyConfig | StartProxyOption
   const metricsUrl = `${urlOf(metricsServer, config.metrics.host)}/metrics`;
 
   proxy.start();
-  logger.info({ port, host: config.host, channel: config.channel, dataDir: config.dataDir, metrics: metricsUrl }, 'proxy listening');
+  logger.info(
+    { port, host: config.host, channel: config.channel, dataDir: config.dataDir, metrics: metricsUrl },
+    'proxy listening',
+  );
 
   let closing: Promise<void> | undefined;
   const close = () => {

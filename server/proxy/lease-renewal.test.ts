@@ -35,7 +35,7 @@ describe('holding a lease while its work runs', () => {
     mock.timers.tick(1);
     assert.equal(seen.renewals, 1, 'at a third of the lease');
     mock.timers.tick(200);
-    assert.equal(seen.renewals, 3, 'at two thirds, and at the lease\'s first end');
+    assert.equal(seen.renewals, 3, "at two thirds, and at the lease's first end");
     await settled();
     assert.equal(hold.lost(), false);
     assert.equal(hold.signal.aborted, false);

@@ -11,8 +11,19 @@ function recordingTarget() {
 
 /** Runs `code` (an ES module importing the logger) in a process of its own; its stdout lines, parsed. */
 function linesOfProcess(code: string): { status: number | null; lines: { msg: string }[] } {
-  const run = spawnSync(process.execPath, ['--input-type=module', '-e', code], { cwd: import.meta.dirname, encoding: 'utf8', timeout: 20_000 });
-  return { status: run.status, lines: run.stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { msg: string }) };
+  const run = spawnSync(process.execPath, ['--input-type=module', '-e', code], {
+    cwd: import.meta.dirname,
+    encoding: 'utf8',
+    timeout: 20_000,
+  });
+  return {
+    status: run.status,
+    lines: run.stdout
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { msg: string }),
+  };
 }
 
 describe('log lines written once per turn of the event loop', () => {
@@ -53,7 +64,10 @@ describe('log lines written once per turn of the event loop', () => {
       process.exit(3);
     `);
     assert.equal(status, 3);
-    assert.deepEqual(lines.map((l) => l.msg), ['line 0', 'line 1', 'line 2', 'from another logger']);
+    assert.deepEqual(
+      lines.map((l) => l.msg),
+      ['line 0', 'line 1', 'line 2', 'from another logger'],
+    );
   });
 
   it('writes the lines logged before an uncaught error ends the process', () => {
@@ -63,6 +77,9 @@ describe('log lines written once per turn of the event loop', () => {
       throw new Error('boom');
     `);
     assert.equal(status, 1);
-    assert.deepEqual(lines.map((l) => l.msg), ['about to fail']);
+    assert.deepEqual(
+      lines.map((l) => l.msg),
+      ['about to fail'],
+    );
   });
 });

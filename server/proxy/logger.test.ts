@@ -6,7 +6,11 @@ import { eventually } from '../test/poll.ts';
 
 /** The line logged with this message, once written (the logger writes asynchronously); fails when none comes. */
 function written(lines: Record<string, unknown>[], msg: string): Promise<Record<string, unknown>> {
-  return eventually(() => lines.find((l) => l.msg === msg), { timeoutMs: 500, what: `a line "${msg}" to be written`, intervalMs: 5 });
+  return eventually(() => lines.find((l) => l.msg === msg), {
+    timeoutMs: 500,
+    what: `a line "${msg}" to be written`,
+    intervalMs: 5,
+  });
 }
 
 describe('proxy logger', () => {
@@ -16,7 +20,15 @@ describe('proxy logger', () => {
       {
         reference: 'app_42',
         email: 'ada@example.com',
-        delivery: { applicant: { email: 'ada@example.com', first_name: 'Ada', last_name: 'Lovelace', phone_code: '+44', phone_number: '7700900123' } },
+        delivery: {
+          applicant: {
+            email: 'ada@example.com',
+            first_name: 'Ada',
+            last_name: 'Lovelace',
+            phone_code: '+44',
+            phone_number: '7700900123',
+          },
+        },
         attempts: [{ application: { cover_letter: 'Dear recruiter' } }],
       },
       'delivered',
@@ -43,7 +55,10 @@ describe('proxy logger', () => {
     const times = [await written(lines, 'first'), await written(lines, 'second')].map((line) => String(line.time));
     for (const time of times) assert.match(time, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     const [first, second] = times.map((time) => Date.parse(time)) as [number, number];
-    assert.ok(before <= first && first + 15 <= second && second <= after, `times ${times.join(', ')} not between ${before} and ${after}, 15 ms apart`);
+    assert.ok(
+      before <= first && first + 15 <= second && second <= after,
+      `times ${times.join(', ')} not between ${before} and ${after}, 15 ms apart`,
+    );
   });
 
   it('drops file contents given as bytes, whatever their key', async () => {
@@ -55,9 +70,17 @@ describe('proxy logger', () => {
 
   it('redacts the keys and secrets of the upstream client and the Authorization header', async () => {
     const { logger, text, lines } = captureLogs();
-    logger.info({ config: { upstream: { url: 'https://api.example/v2', privateKey: 'pk-1', secretKey: 'sk-1' } }, req: { headers: { authorization: 'Bearer tok', accept: 'text/html' } } }, 'x');
+    logger.info(
+      {
+        config: { upstream: { url: 'https://api.example/v2', privateKey: 'pk-1', secretKey: 'sk-1' } },
+        req: { headers: { authorization: 'Bearer tok', accept: 'text/html' } },
+      },
+      'x',
+    );
     const line = await written(lines, 'x');
-    assert.deepEqual(line.config, { upstream: { url: 'https://api.example/v2', privateKey: REDACTED, secretKey: REDACTED } });
+    assert.deepEqual(line.config, {
+      upstream: { url: 'https://api.example/v2', privateKey: REDACTED, secretKey: REDACTED },
+    });
     assert.deepEqual(line.req, { headers: { authorization: REDACTED, accept: 'text/html' } });
     assert.doesNotMatch(text(), /pk-1|sk-1|Bearer tok/);
   });

@@ -34,7 +34,13 @@ export const SENSITIVE_KEYS: ReadonlySet<string> = new Set([
  * top level, which also covers child logger bindings (the log formatter below
  * does not see those). Fixed paths only: wildcard paths are costly on every line.
  */
-export const REDACT_PATHS = ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-api-key"]', 'res.headers["set-cookie"]', ...SENSITIVE_KEYS];
+export const REDACT_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["x-api-key"]',
+  'res.headers["set-cookie"]',
+  ...SENSITIVE_KEYS,
+];
 
 export const REDACTED = '[redacted]';
 const MAX_DEPTH = 8;

@@ -12,8 +12,19 @@ export function createRegistry(options: { defaultMetrics?: boolean } = {}): Regi
 }
 
 /** A histogram of durations in seconds, from a millisecond to half a minute, on `registry`. */
-function durationHistogram<L extends string>(registry: Registry, name: string, help: string, labelNames: readonly L[]): Histogram<L> {
-  return new Histogram({ name, help, labelNames, buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30], registers: [registry] });
+function durationHistogram<L extends string>(
+  registry: Registry,
+  name: string,
+  help: string,
+  labelNames: readonly L[],
+): Histogram<L> {
+  return new Histogram({
+    name,
+    help,
+    labelNames,
+    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [registry],
+  });
 }
 
 /** The route a request matched, as written in the router ("/api/campaigns/:id"); never the raw path, which would explode the label set. */
@@ -38,11 +49,17 @@ export function httpMetrics(registry: Registry): (req: ExpressRequest, res: Expr
     async collect() {
       this.reset();
       for (const { metricName, labels, value } of (await duration.get()).values) {
-        if (metricName === 'http_request_duration_seconds_count') this.inc(labels as Record<'method' | 'route' | 'status', string>, value);
+        if (metricName === 'http_request_duration_seconds_count')
+          this.inc(labels as Record<'method' | 'route' | 'status', string>, value);
       }
     },
   });
-  const duration = durationHistogram(registry, 'http_request_duration_seconds', 'Time to answer HTTP requests, by method, route and status', ['method', 'route', 'status']);
+  const duration = durationHistogram(
+    registry,
+    'http_request_duration_seconds',
+    'Time to answer HTTP requests, by method, route and status',
+    ['method', 'route', 'status'],
+  );
   return (req, res, seconds) => {
     duration.observe({ method: req.method, route: routeOf(req, res), status: String(res.statusCode) }, seconds);
   };
@@ -64,8 +81,20 @@ export function upstreamEndpoint(url: string): string {
  * labelled by method, endpoint and status ("error" when no answer).
  */
 export function upstreamLatency(registry: Registry): (attempt: AttemptRecord) => void {
-  const latency = durationHistogram(registry, 'upstream_request_duration_seconds', 'Latency of calls to the recruitment API, by method, endpoint and status', ['method', 'endpoint', 'status']);
+  const latency = durationHistogram(
+    registry,
+    'upstream_request_duration_seconds',
+    'Latency of calls to the recruitment API, by method, endpoint and status',
+    ['method', 'endpoint', 'status'],
+  );
   return (attempt) => {
-    latency.observe({ method: attempt.method, endpoint: upstreamEndpoint(attempt.url), status: attempt.status === undefined ? 'error' : String(attempt.status) }, attempt.seconds);
+    latency.observe(
+      {
+        method: attempt.method,
+        endpoint: upstreamEndpoint(attempt.url),
+        status: attempt.status === undefined ? 'error' : String(attempt.status),
+      },
+      attempt.seconds,
+    );
   };
 }

@@ -29,7 +29,10 @@ Options:
 Environment: DATABASE_URL, DATA_DIR.`;
 
 export async function main(args: string[]): Promise<void> {
-  const { values } = parseArgs({ args, options: { 'data-dir': { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+  const { values } = parseArgs({
+    args,
+    options: { 'data-dir': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+  });
   if (values.help) {
     console.log(USAGE);
     return;
@@ -37,7 +40,11 @@ export async function main(args: string[]): Promise<void> {
   const dataDir = resolve(values['data-dir'] ?? process.env.DATA_DIR ?? './data');
   const databaseUrl = loadDatabaseUrl(process.env);
   const where = storageLocation({ dataDir, databaseUrl });
-  const { store, migrations, close } = await openStoreForCommand({ dataDir, databaseUrl, owner: 'migrate-command' }).catch((error: unknown) => {
+  const { store, migrations, close } = await openStoreForCommand({
+    dataDir,
+    databaseUrl,
+    owner: 'migrate-command',
+  }).catch((error: unknown) => {
     throw storeCommandError(error, where, 'migrate the application store');
   });
   try {
@@ -45,7 +52,9 @@ export async function main(args: string[]): Promise<void> {
       console.log(`${store.location}: up to date (schema version ${migrations.version}).`);
       return;
     }
-    console.log(`${store.location}: applied ${migrations.applied.length} migration${migrations.applied.length === 1 ? '' : 's'}:`);
+    console.log(
+      `${store.location}: applied ${migrations.applied.length} migration${migrations.applied.length === 1 ? '' : 's'}:`,
+    );
     for (const m of migrations.applied) console.log(`  ${m.version} ${m.name}`);
     console.log(`Schema version ${migrations.version}.`);
   } finally {

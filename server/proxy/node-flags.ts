@@ -24,7 +24,11 @@ export function restartWithProxyFlags(): void {
   if (given.some((flag) => flag.startsWith('--max-semi-space-size'))) return;
   if (process.platform === 'win32' || typeof process.execve !== 'function') return;
   try {
-    process.execve(process.execPath, [process.execPath, ...PROXY_NODE_FLAGS, ...process.execArgv, ...process.argv.slice(1)], process.env);
+    process.execve(
+      process.execPath,
+      [process.execPath, ...PROXY_NODE_FLAGS, ...process.execArgv, ...process.argv.slice(1)],
+      process.env,
+    );
   } catch {
     // execve(2) failed and this process goes on unchanged, with Node's defaults.
   }

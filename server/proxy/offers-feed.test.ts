@@ -19,9 +19,27 @@ async function start(env: Record<string, string>) {
   const synced = new Date('2026-11-25T09:00:00.000Z');
   store.replaceAll(
     [
-      upstreamCampaign({ id: 1, name: 'Backend developer', updated_at: '2026-11-20T10:00:00.000Z', last_activation_at: '2026-11-02T10:00:00.000Z' }),
-      upstreamCampaign({ id: 2, name: 'Nurse', company_name: 'Clinique', job_type: 'Fixed term contract', updated_at: '2026-11-21T08:30:00.000Z', last_activation_at: '2026-11-03T10:00:00.000Z' }),
-      upstreamCampaign({ id: 3, name: HOSTILE, description: `<p>${HOSTILE.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</p><p>Fine <strong>print</strong></p>`, updated_at: '2026-11-19T10:00:00.000Z', last_activation_at: '2026-11-01T10:00:00.000Z' }),
+      upstreamCampaign({
+        id: 1,
+        name: 'Backend developer',
+        updated_at: '2026-11-20T10:00:00.000Z',
+        last_activation_at: '2026-11-02T10:00:00.000Z',
+      }),
+      upstreamCampaign({
+        id: 2,
+        name: 'Nurse',
+        company_name: 'Clinique',
+        job_type: 'Fixed term contract',
+        updated_at: '2026-11-21T08:30:00.000Z',
+        last_activation_at: '2026-11-03T10:00:00.000Z',
+      }),
+      upstreamCampaign({
+        id: 3,
+        name: HOSTILE,
+        description: `<p>${HOSTILE.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</p><p>Fine <strong>print</strong></p>`,
+        updated_at: '2026-11-19T10:00:00.000Z',
+        last_activation_at: '2026-11-01T10:00:00.000Z',
+      }),
     ].map(toCatalogueCampaign),
     synced,
   );
@@ -35,14 +53,39 @@ async function start(env: Record<string, string>) {
   return { ...(await listen(catalogueApp(store, { env, synced }))), store, searches: () => searches };
 }
 
-interface AtomLink { rel: string; href: string }
-interface AtomEntry { id: string; title: string; updated: string; published: string; link: AtomLink; author: { name: string }; summary: string; content: { '#text': string; type: string } }
-interface AtomFeed { id: string; title: string; updated: string; link: AtomLink[]; entry?: AtomEntry | AtomEntry[]; 'xml:lang': string }
+interface AtomLink {
+  rel: string;
+  href: string;
+}
+interface AtomEntry {
+  id: string;
+  title: string;
+  updated: string;
+  published: string;
+  link: AtomLink;
+  author: { name: string };
+  summary: string;
+  content: { '#text': string; type: string };
+}
+interface AtomFeed {
+  id: string;
+  title: string;
+  updated: string;
+  link: AtomLink[];
+  entry?: AtomEntry | AtomEntry[];
+  'xml:lang': string;
+}
 
 /** The feed as a real XML parser reads it, after checking it is well-formed. */
 function parse(xml: string): { feed: AtomFeed; entries: AtomEntry[] } {
   assert.equal(XMLValidator.validate(xml), true, 'well-formed XML');
-  const doc = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', htmlEntities: true, textNodeName: '#text', parseTagValue: false }).parse(xml) as { feed: AtomFeed & { xmlns: string } };
+  const doc = new XMLParser({
+    ignoreAttributes: false,
+    attributeNamePrefix: '',
+    htmlEntities: true,
+    textNodeName: '#text',
+    parseTagValue: false,
+  }).parse(xml) as { feed: AtomFeed & { xmlns: string } };
   assert.equal(doc.feed.xmlns, 'http://www.w3.org/2005/Atom');
   const entries = [doc.feed.entry ?? []].flat();
   return { feed: doc.feed, entries };
@@ -52,7 +95,10 @@ function parse(xml: string): { feed: AtomFeed; entries: AtomEntry[] } {
 function assertAtom({ feed, entries }: ReturnType<typeof parse>): void {
   for (const name of ['id', 'title', 'updated'] as const) assert.ok(feed[name], `feed ${name}`);
   assert.ok(!Number.isNaN(Date.parse(feed.updated)) && /Z$/.test(feed.updated), 'feed updated is an RFC 3339 date');
-  assert.ok(feed.link.some((l) => l.rel === 'self'), 'feed links to itself');
+  assert.ok(
+    feed.link.some((l) => l.rel === 'self'),
+    'feed links to itself',
+  );
   for (const entry of entries) {
     for (const name of ['id', 'title', 'updated'] as const) assert.ok(entry[name] !== undefined, `entry ${name}`);
     assert.match(entry.id, /^[a-z][a-z0-9+.-]*:/, 'entry id is an IRI');
@@ -65,7 +111,10 @@ function assertAtom({ feed, entries }: ReturnType<typeof parse>): void {
 describe('GET /feeds/offers.atom', () => {
   let proxy: Awaited<ReturnType<typeof start>>;
   before(async () => {
-    proxy = await start({ BOARD_OFFER_URL: 'https://jobs.acme.example/offres?offer={id}', PUBLIC_ORIGIN: 'https://jobs-proxy.acme.example' });
+    proxy = await start({
+      BOARD_OFFER_URL: 'https://jobs.acme.example/offres?offer={id}',
+      PUBLIC_ORIGIN: 'https://jobs-proxy.acme.example',
+    });
   });
   after(() => proxy?.close());
 
@@ -83,7 +132,14 @@ describe('GET /feeds/offers.atom', () => {
       { rel: 'self', href: 'https://jobs-proxy.acme.example/feeds/offers.atom', type: 'application/atom+xml' },
       { rel: 'alternate', href: 'https://jobs.acme.example/offres', type: 'text/html' },
     ]);
-    assert.deepEqual(entries.map((e) => e.link.href), ['https://jobs.acme.example/offres?offer=2', 'https://jobs.acme.example/offres?offer=1', 'https://jobs.acme.example/offres?offer=3']);
+    assert.deepEqual(
+      entries.map((e) => e.link.href),
+      [
+        'https://jobs.acme.example/offres?offer=2',
+        'https://jobs.acme.example/offres?offer=1',
+        'https://jobs.acme.example/offres?offer=3',
+      ],
+    );
     const nurse = entries[0]!;
     assert.equal(nurse.title, 'Nurse');
     assert.equal(nurse.author.name, 'Clinique');
@@ -100,24 +156,47 @@ describe('GET /feeds/offers.atom', () => {
     assert.ok(!xml.includes('\u0001'), 'no control character');
     const { entries } = parse(xml);
     assert.equal(entries.length, 1);
-    assert.equal(entries[0]!.title, 'Ops ]]> </title><script>alert(1)</script> & "quotes"  <![CDATA[x]]>', 'the title as written, without the characters XML forbids');
-    assert.match(entries[0]!.content['#text'], /^<p>Ops \]\]&gt; &lt;\/title&gt;&lt;script&gt;/, 'the sanitised HTML, as HTML');
+    assert.equal(
+      entries[0]!.title,
+      'Ops ]]> </title><script>alert(1)</script> & "quotes"  <![CDATA[x]]>',
+      'the title as written, without the characters XML forbids',
+    );
+    assert.match(
+      entries[0]!.content['#text'],
+      /^<p>Ops \]\]&gt; &lt;\/title&gt;&lt;script&gt;/,
+      'the sanitised HTML, as HTML',
+    );
   });
 
-  it('applies the list\'s search and filters, links to itself at the very URL it was asked at, and refuses a bad one with 422 naming it', async () => {
+  it("applies the list's search and filters, links to itself at the very URL it was asked at, and refuses a bad one with 422 naming it", async () => {
     const asked = '/feeds/offers.atom?per_page=5&job_type=Fixed%20term%20contract&endpoint=https://evil.example';
     const { feed, entries } = parse(await (await fetch(`${proxy.url}${asked}`)).text());
-    assert.deepEqual(entries.map((e) => e.title), ['Nurse']);
-    assert.equal(feed.link[0]!.href, `https://jobs-proxy.acme.example${asked}`, 'on PUBLIC_ORIGIN, the path and query as asked');
-    const sameQuery = parse(await (await fetch(`${proxy.url}/feeds/offers.atom?job_type=Fixed+term+contract&per_page=5&page=1`)).text());
+    assert.deepEqual(
+      entries.map((e) => e.title),
+      ['Nurse'],
+    );
+    assert.equal(
+      feed.link[0]!.href,
+      `https://jobs-proxy.acme.example${asked}`,
+      'on PUBLIC_ORIGIN, the path and query as asked',
+    );
+    const sameQuery = parse(
+      await (await fetch(`${proxy.url}/feeds/offers.atom?job_type=Fixed+term+contract&per_page=5&page=1`)).text(),
+    );
     assert.equal(sameQuery.feed.id, feed.id, 'one feed for one query, however it is written');
-    assert.equal(sameQuery.feed.link[0]!.href, 'https://jobs-proxy.acme.example/feeds/offers.atom?job_type=Fixed+term+contract&per_page=5&page=1');
+    assert.equal(
+      sameQuery.feed.link[0]!.href,
+      'https://jobs-proxy.acme.example/feeds/offers.atom?job_type=Fixed+term+contract&per_page=5&page=1',
+    );
     const other = parse(await (await fetch(`${proxy.url}/feeds/offers.atom?q=developer`)).text());
     assert.notEqual(other.feed.id, feed.id, 'a feed per query');
     assert.equal(other.feed.title, 'Job offers: developer');
     const bad = await fetch(`${proxy.url}/feeds/offers.atom?job_type=Astronaut`);
     assert.equal(bad.status, 422);
-    assert.deepEqual(((await bad.json()) as { errors: { field: string }[] }).errors.map((e) => e.field), ['job_type']);
+    assert.deepEqual(
+      ((await bad.json()) as { errors: { field: string }[] }).errors.map((e) => e.field),
+      ['job_type'],
+    );
   });
 
   it('revalidates with its ETag or its Last-Modified', async () => {
@@ -127,8 +206,18 @@ describe('GET /feeds/offers.atom', () => {
     assert.equal(lastModified, 'Sat, 21 Nov 2026 08:30:00 GMT');
     assert.equal(first.headers.get('cache-control'), 'public, max-age=60');
     assert.equal((await fetch(`${proxy.url}/feeds/offers.atom`, { headers: { 'if-none-match': etag } })).status, 304);
-    assert.equal((await fetch(`${proxy.url}/feeds/offers.atom`, { headers: { 'if-modified-since': lastModified } })).status, 304);
-    assert.equal((await fetch(`${proxy.url}/feeds/offers.atom`, { headers: { 'if-modified-since': 'Fri, 20 Nov 2026 08:30:00 GMT' } })).status, 200);
+    assert.equal(
+      (await fetch(`${proxy.url}/feeds/offers.atom`, { headers: { 'if-modified-since': lastModified } })).status,
+      304,
+    );
+    assert.equal(
+      (
+        await fetch(`${proxy.url}/feeds/offers.atom`, {
+          headers: { 'if-modified-since': 'Fri, 20 Nov 2026 08:30:00 GMT' },
+        })
+      ).status,
+      200,
+    );
   });
 
   it('is written in the language lang asks, its title too, and refuses a language it does not know with 422 naming lang', async () => {
@@ -139,7 +228,10 @@ describe('GET /feeds/offers.atom', () => {
     assert.notEqual(english.feed.id, feed.id, 'a feed per language');
     const bad = await fetch(`${proxy.url}/feeds/offers.atom?lang=de`);
     assert.equal(bad.status, 422);
-    assert.deepEqual(((await bad.json()) as { errors: { field: string }[] }).errors.map((e) => e.field), ['lang']);
+    assert.deepEqual(
+      ((await bad.json()) as { errors: { field: string }[] }).errors.map((e) => e.field),
+      ['lang'],
+    );
   });
 
   it('is sent compressed as the list is, brotli or gzip as the reader accepts, one ETag per encoding', async () => {
@@ -161,10 +253,17 @@ describe('GET /feeds/offers.atom', () => {
     const searches = proxy.searches();
     assert.equal(await (await fetch(url)).text(), first);
     assert.equal(proxy.searches(), searches, 'the second answer came from the cache');
-    proxy.store.upsert(toCatalogueCampaign(upstreamCampaign({ id: 4, name: 'Frontend developer', updated_at: '2026-11-22T08:00:00.000Z' })));
+    proxy.store.upsert(
+      toCatalogueCampaign(
+        upstreamCampaign({ id: 4, name: 'Frontend developer', updated_at: '2026-11-22T08:00:00.000Z' }),
+      ),
+    );
     const changed = parse(await (await fetch(url)).text());
     assert.equal(proxy.searches(), searches + 1);
-    assert.deepEqual(changed.entries.map((e) => e.title), ['Frontend developer', 'Backend developer']);
+    assert.deepEqual(
+      changed.entries.map((e) => e.title),
+      ['Frontend developer', 'Backend developer'],
+    );
   });
 
   it('answers 404 feed_not_configured naming BOARD_OFFER_URL without it', async () => {

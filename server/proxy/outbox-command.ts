@@ -61,7 +61,9 @@ function retentionDays(): number {
   if (raw === undefined || raw === '') return DEFAULT_PERSONAL_DATA_RETENTION_DAYS;
   const days = Number(raw);
   if (!/^\d+$/.test(raw) || !Number.isSafeInteger(days) || days < 1) {
-    throw new Error(`PERSONAL_DATA_RETENTION_DAYS must be a whole number of days, at least 1, like 30 (it is "${raw}").`);
+    throw new Error(
+      `PERSONAL_DATA_RETENTION_DAYS must be a whole number of days, at least 1, like 30 (it is "${raw}").`,
+    );
   }
   return days;
 }
@@ -75,7 +77,19 @@ function personalData(row: OutboxSummary, retentionMs: number): string {
 }
 
 function table(rows: OutboxSummary[], retentionMs: number): string {
-  const header = ['REFERENCE', 'STATUS', 'CAMPAIGN', 'ATTEMPTS', 'CREATED', 'NEXT ATTEMPT', 'ANSWERED', 'OUTCOME', 'SOURCE', 'PERSONAL DATA', 'LAST ERROR'];
+  const header = [
+    'REFERENCE',
+    'STATUS',
+    'CAMPAIGN',
+    'ATTEMPTS',
+    'CREATED',
+    'NEXT ATTEMPT',
+    'ANSWERED',
+    'OUTCOME',
+    'SOURCE',
+    'PERSONAL DATA',
+    'LAST ERROR',
+  ];
   const lines = rows.map((r) => [
     r.reference,
     r.status,
@@ -91,7 +105,14 @@ function table(rows: OutboxSummary[], retentionMs: number): string {
     r.last_error ?? '-',
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] ?? '').length)));
-  return [header, ...lines].map((cells) => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd()).join('\n');
+  return [header, ...lines]
+    .map((cells) =>
+      cells
+        .map((c, i) => c.padEnd(widths[i] ?? 0))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 export async function main(args: string[]): Promise<void> {
@@ -112,7 +133,11 @@ export async function main(args: string[]): Promise<void> {
   if (printedUsage(command, values.help, USAGE, out)) return;
   // As the proxy: with WEBHOOK_URL set, an erasure or a dead letter is told to the board (the proxy sends the event).
   const webhook = loadWebhookConfig(process.env);
-  const { store: outbox, close, where } = await openCommandOutbox({
+  const {
+    store: outbox,
+    close,
+    where,
+  } = await openCommandOutbox({
     dataDir: values['data-dir'],
     owner: 'outbox-command',
     webhookEvents: webhook === null ? undefined : { includeCandidate: webhook.includeCandidate },
@@ -139,22 +164,33 @@ export async function main(args: string[]): Promise<void> {
       }
       case 'retry': {
         const [reference] = rest;
-        if (reference === undefined) throw new Error('retry needs the reference of an application: jobboard-connector outbox retry ID');
+        if (reference === undefined)
+          throw new Error('retry needs the reference of an application: jobboard-connector outbox retry ID');
         const hours = Number(process.env.DEAD_LETTER_AFTER_HOURS ?? 72);
-        const result = await outbox.retry(reference, (Number.isFinite(hours) && hours > 0 ? hours : 72) * 60 * 60 * 1000);
+        const result = await outbox.retry(
+          reference,
+          (Number.isFinite(hours) && hours > 0 ? hours : 72) * 60 * 60 * 1000,
+        );
         if (result === 'not_found') throw new Error(`No application ${reference} in the outbox of ${outbox.location}.`);
         if (result === 'erased') {
           const row = await outbox.summary(reference);
-          const why = row?.erased_by === 'request' ? 'at an erasure request (outbox erase)' : 'after PERSONAL_DATA_RETENTION_DAYS';
+          const why =
+            row?.erased_by === 'request'
+              ? 'at an erasure request (outbox erase)'
+              : 'after PERSONAL_DATA_RETENTION_DAYS';
           throw new Error(
             `Application ${reference} cannot be retried: its personal data was erased on ${iso(row?.erased_at ?? null)} ${why}, so there is nothing left to deliver. The candidate has to apply again.`,
           );
         }
         if (result === 'not_retryable') {
           const row = await outbox.summary(reference);
-          throw new Error(`Application ${reference} is ${row?.status ?? 'gone'}: only dead or waiting applications, still holding their data, can be retried.`);
+          throw new Error(
+            `Application ${reference} is ${row?.status ?? 'gone'}: only dead or waiting applications, still holding their data, can be retried.`,
+          );
         }
-        out(`Application ${reference} queued: a running proxy delivers it within seconds, a stopped one when it starts.`);
+        out(
+          `Application ${reference} queued: a running proxy delivers it within seconds, a stopped one when it starts.`,
+        );
         return;
       }
       case 'purge-delivered': {
@@ -167,7 +203,8 @@ export async function main(args: string[]): Promise<void> {
       }
       case 'erase': {
         const email = values.email?.trim();
-        if (email === undefined || email === '') throw new Error('erase needs the applicant\'s address: jobboard-connector outbox erase --email ADDRESS');
+        if (email === undefined || email === '')
+          throw new Error("erase needs the applicant's address: jobboard-connector outbox erase --email ADDRESS");
         if (!email.includes('@')) throw new Error('--email must be an email address, like name@example.org');
         const report = await outbox.eraseByEmail(email, emailBucket(email));
         await outbox.compact();
@@ -184,11 +221,17 @@ export async function main(args: string[]): Promise<void> {
   }
 }
 
-const DELIVERED_NOTE = 'Applications already delivered keep no personal data here: the recruitment service holds them; erase them there too.';
+const DELIVERED_NOTE =
+  'Applications already delivered keep no personal data here: the recruitment service holds them; erase them there too.';
 
 function erasureJson(report: ErasureReport): object {
   return {
-    applications: report.applications.map((a) => ({ reference: a.reference, status_before: a.statusBefore, status: a.status, outcome: a.outcome })),
+    applications: report.applications.map((a) => ({
+      reference: a.reference,
+      status_before: a.statusBefore,
+      status: a.status,
+      outcome: a.outcome,
+    })),
     rate_counters: report.rateCounters,
     idempotency_keys: report.idempotencyKeys,
     webhook_events: report.webhookEvents,
@@ -204,13 +247,20 @@ function erasureText(report: ErasureReport): string {
   const references = applications.length === 0 ? '' : ` (${applications.map((a) => a.reference).join(', ')})`;
   const lines = ['Erased for that address:', `  applications: ${applications.length}${references}`];
   for (const a of applications) {
-    if (a.statusBefore === 'pending') lines.push(`    ${a.reference} was waiting for delivery: it will not be delivered (now rejected, outcome erased)`);
+    if (a.statusBefore === 'pending')
+      lines.push(
+        `    ${a.reference} was waiting for delivery: it will not be delivered (now rejected, outcome erased)`,
+      );
     if (a.statusBefore === 'delivering') {
-      lines.push(`    ${a.reference} was being delivered at that moment: if that attempt succeeds, the list shows it delivered; erase it in the recruitment service too`);
+      lines.push(
+        `    ${a.reference} was being delivered at that moment: if that attempt succeeds, the list shows it delivered; erase it in the recruitment service too`,
+      );
     }
     if (a.statusBefore === 'dead') lines.push(`    ${a.reference} was dead-lettered: it can no longer be retried`);
   }
-  lines.push(`  webhook events: ${webhookEvents}${webhookEvents === 0 ? '' : ' (not yet sent: each is still sent, without the candidate\'s fields)'}`);
+  lines.push(
+    `  webhook events: ${webhookEvents}${webhookEvents === 0 ? '' : " (not yet sent: each is still sent, without the candidate's fields)"}`,
+  );
   lines.push(`  rate counters: ${rateCounters}`, `  idempotency keys: ${idempotencyKeys}`, DELIVERED_NOTE);
   return lines.join('\n');
 }

@@ -38,7 +38,10 @@ const MARKER_OF_KIND: Record<FieldKind, ((id: string) => string) | undefined> = 
 
 function markerOf(field: FormField): string {
   const marker = MARKER_OF_KIND[field.kind];
-  if (marker === undefined) throw new Error(`no marker value for a personal field of kind ${field.kind} (${field.id}): add one to MARKER_OF_KIND`);
+  if (marker === undefined)
+    throw new Error(
+      `no marker value for a personal field of kind ${field.kind} (${field.id}): add one to MARKER_OF_KIND`,
+    );
   return marker(field.id);
 }
 
@@ -87,24 +90,54 @@ async function resumeOf(store: ApplicationStore, reference: string): Promise<str
 
 /** What the store answers about one application: its row, its line in the list, its resume. */
 async function whatTheStoreShows(store: ApplicationStore, reference: string): Promise<string> {
-  return [JSON.stringify(await store.get(reference)), JSON.stringify(await store.list()), await resumeOf(store, reference)].join('\n');
+  return [
+    JSON.stringify(await store.get(reference)),
+    JSON.stringify(await store.list()),
+    await resumeOf(store, reference),
+  ].join('\n');
 }
 
 describe('personal fields of the form', () => {
   it('the table marks some, each with a marker value the form takes', () => {
     assert.ok(PERSONAL_FIELDS.length > 0);
-    const { errors } = checkForm({ fields: postedFields(), truncated: new Set(), resume: undefined }, DEFAULT_FIELD_MODES);
-    assert.deepEqual(errors.filter((e) => e.code !== 'file_required'), []);
+    const { errors } = checkForm(
+      { fields: postedFields(), truncated: new Set(), resume: undefined },
+      DEFAULT_FIELD_MODES,
+    );
+    assert.deepEqual(
+      errors.filter((e) => e.code !== 'file_required'),
+      [],
+    );
   });
 
   it('never reach a log line, under any name a personal field travels under, at any depth', async () => {
     const { logger, text, lines } = captureLogs();
-    const { checked } = checkForm({ fields: postedFields(), truncated: new Set(), resume: undefined }, DEFAULT_FIELD_MODES);
-    const underEveryName = Object.fromEntries(
-      PERSONAL_FIELDS.flatMap((field) => [field.id, postedName(field), field.upstream ?? postedName(field), field.rule].map((name) => [name, markerOf(field)])),
+    const { checked } = checkForm(
+      { fields: postedFields(), truncated: new Set(), resume: undefined },
+      DEFAULT_FIELD_MODES,
     );
-    logger.info({ form: Object.fromEntries(postedFields()), payload: checked?.payload, upstream: { applicant: underEveryName }, ...underEveryName }, 'application');
-    await eventually(() => lines.some((line) => line.msg === 'application'), { timeoutMs: 500, what: 'the line to be written', intervalMs: 5 });
+    const underEveryName = Object.fromEntries(
+      PERSONAL_FIELDS.flatMap((field) =>
+        [field.id, postedName(field), field.upstream ?? postedName(field), field.rule].map((name) => [
+          name,
+          markerOf(field),
+        ]),
+      ),
+    );
+    logger.info(
+      {
+        form: Object.fromEntries(postedFields()),
+        payload: checked?.payload,
+        upstream: { applicant: underEveryName },
+        ...underEveryName,
+      },
+      'application',
+    );
+    await eventually(() => lines.some((line) => line.msg === 'application'), {
+      timeoutMs: 500,
+      what: 'the line to be written',
+      intervalMs: 5,
+    });
     assert.deepEqual(markersIn(text()), []);
   });
 
@@ -127,17 +160,35 @@ describe('personal fields of the form', () => {
 
     /** Stores an application as the routes do: the checked form's payload, the resume's upload file, its key and email counter. */
     async function storeApplication(reference: string): Promise<void> {
-      const { checked } = checkForm({ fields: postedFields(), truncated: new Set(), resume: undefined }, DEFAULT_FIELD_MODES);
+      const { checked } = checkForm(
+        { fields: postedFields(), truncated: new Set(), resume: undefined },
+        DEFAULT_FIELD_MODES,
+      );
       assert.ok(checked !== undefined);
       const bytes = resumeBytes();
       const path = new UploadSpool(dir).newPath();
       writeFileSync(path, bytes);
       await store.claimKey(`key-${reference}`, 'fingerprint');
       await store.enqueue(
-        { reference, campaign_id: checked.campaignId, company_id: 1, payload: checked.payload, resume: { path, size: bytes.length }, resume_type: 'pdf' },
-        { deadLetterAfterMs: DAY, key: `key-${reference}`, emailBucket: { bucket: emailBucket(checked.email), windowMs: DAY } },
+        {
+          reference,
+          campaign_id: checked.campaignId,
+          company_id: 1,
+          payload: checked.payload,
+          resume: { path, size: bytes.length },
+          resume_type: 'pdf',
+        },
+        {
+          deadLetterAfterMs: DAY,
+          key: `key-${reference}`,
+          emailBucket: { bucket: emailBucket(checked.email), windowMs: DAY },
+        },
       );
-      await store.completeKey(`key-${reference}`, 202, JSON.stringify({ status: 'queued', reference, campaign_id: checked.campaignId }));
+      await store.completeKey(
+        `key-${reference}`,
+        202,
+        JSON.stringify({ status: 'queued', reference, campaign_id: checked.campaignId }),
+      );
       // Every personal field reached the store (else the checks below would prove nothing).
       assert.deepEqual(markersIn(await whatTheStoreShows(store, reference)).sort(), MARKERS.map((m) => m.field).sort());
       assert.deepEqual(markersOnDisk(dir).sort(), MARKERS.map((m) => m.field).sort());

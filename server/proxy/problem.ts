@@ -46,7 +46,7 @@ export class ProblemError extends Error implements Problem {
 }
 
 export function validationProblem(errors: FieldProblem[]): ProblemError {
-  return new ProblemError('validation_failed', 'Correct the fields listed in errors and send the form again.',
-    { errors },
-  );
+  return new ProblemError('validation_failed', 'Correct the fields listed in errors and send the form again.', {
+    errors,
+  });
 }

@@ -28,7 +28,10 @@ const designer = upstreamCampaign({
 });
 
 /** The proxy's app on its own, or mounted under `mount` in a board's Express app. */
-async function start(env: Record<string, string>, mount?: string): Promise<{ url: string; store: CatalogueStore; close: () => Promise<void> }> {
+async function start(
+  env: Record<string, string>,
+  mount?: string,
+): Promise<{ url: string; store: CatalogueStore; close: () => Promise<void> }> {
   const store = openCatalogueStore(':memory:');
   const synced = new Date();
   store.replaceAll(
@@ -67,7 +70,7 @@ describe('search engines and server-rendering boards', () => {
   });
 
   describe('GET /api/campaigns/:id/jobposting', () => {
-    it('answers the offer\'s JobPosting as JSON-LD with Google\'s required properties and the mapped recommended ones', async () => {
+    it("answers the offer's JobPosting as JSON-LD with Google's required properties and the mapped recommended ones", async () => {
       const res = await fetch(`${proxy.url}/api/campaigns/1/jobposting`);
       assert.equal(res.status, 200);
       assert.match(res.headers.get('content-type') ?? '', /^application\/ld\+json/);
@@ -82,10 +85,20 @@ describe('search engines and server-rendering boards', () => {
         hiringOrganization: { '@type': 'Organization', name: 'Acme' },
         jobLocation: {
           '@type': 'Place',
-          address: { '@type': 'PostalAddress', streetAddress: '1 rue de la République', postalCode: '69002', addressLocality: 'Lyon', addressCountry: 'France' },
+          address: {
+            '@type': 'PostalAddress',
+            streetAddress: '1 rue de la République',
+            postalCode: '69002',
+            addressLocality: 'Lyon',
+            addressCountry: 'France',
+          },
         },
         employmentType: ['TEMPORARY', 'PART_TIME'],
-        baseSalary: { '@type': 'MonetaryAmount', currency: 'EUR', value: { '@type': 'QuantitativeValue', minValue: 42000, maxValue: 52000, unitText: 'YEAR' } },
+        baseSalary: {
+          '@type': 'MonetaryAmount',
+          currency: 'EUR',
+          value: { '@type': 'QuantitativeValue', minValue: 42000, maxValue: 52000, unitText: 'YEAR' },
+        },
         identifier: { '@type': 'PropertyValue', name: 'Acme', value: '1' },
         directApply: true,
         url: 'https://jobs.acme.example/offres?offer=1',
@@ -94,21 +107,41 @@ describe('search engines and server-rendering boards', () => {
       JobPostingAnswer.parse(posting);
     });
 
-    it('gives an internship\'s salary per month, its company\'s place when it has none, and no url without BOARD_OFFER_URL', async () => {
+    it("gives an internship's salary per month, its company's place when it has none, and no url without BOARD_OFFER_URL", async () => {
       const posting = (await (await fetch(`${bare.url}/api/campaigns/2/jobposting`)).json()) as Record<string, unknown>;
-      assert.deepEqual(posting.baseSalary, { '@type': 'MonetaryAmount', currency: 'EUR', value: { '@type': 'QuantitativeValue', maxValue: 1200, unitText: 'MONTH' } });
+      assert.deepEqual(posting.baseSalary, {
+        '@type': 'MonetaryAmount',
+        currency: 'EUR',
+        value: { '@type': 'QuantitativeValue', maxValue: 1200, unitText: 'MONTH' },
+      });
       assert.deepEqual(posting.employmentType, ['INTERN', 'FULL_TIME']);
-      assert.deepEqual(posting.jobLocation, {
-        '@type': 'Place',
-        address: { '@type': 'PostalAddress', streetAddress: '1 rue de la République', postalCode: '69002', addressLocality: 'Lyon', addressCountry: 'France' },
-      }, 'the address of another offer of the company');
+      assert.deepEqual(
+        posting.jobLocation,
+        {
+          '@type': 'Place',
+          address: {
+            '@type': 'PostalAddress',
+            streetAddress: '1 rue de la République',
+            postalCode: '69002',
+            addressLocality: 'Lyon',
+            addressCountry: 'France',
+          },
+        },
+        'the address of another offer of the company',
+      );
       assert.equal('url' in posting, false);
       JobPostingAnswer.parse(posting);
     });
 
-    it('writes the offer\'s url percent-encoded, as the board\'s template would be sent over HTTP', () => {
-      assert.equal(offerUrlOf('https://jobs.acme.example/offres d’emploi?offer={id}', 7), 'https://jobs.acme.example/offres%20d%E2%80%99emploi?offer=7');
-      assert.equal(offerUrlOf('https://jobs.acme.example/offres/{id}#apply', 7), 'https://jobs.acme.example/offres/7#apply');
+    it("writes the offer's url percent-encoded, as the board's template would be sent over HTTP", () => {
+      assert.equal(
+        offerUrlOf('https://jobs.acme.example/offres d’emploi?offer={id}', 7),
+        'https://jobs.acme.example/offres%20d%E2%80%99emploi?offer=7',
+      );
+      assert.equal(
+        offerUrlOf('https://jobs.acme.example/offres/{id}#apply', 7),
+        'https://jobs.acme.example/offres/7#apply',
+      );
       assert.equal(offerUrlOf(null, 7), null);
     });
 
@@ -159,14 +192,21 @@ describe('search engines and server-rendering boards', () => {
   });
 
   describe('GET /embed/campaigns/head', () => {
-    const tags = (html: string) => new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', unpairedTags: ['meta', 'link'], htmlEntities: true }).parse(html) as {
-      title: string;
-      meta: { name?: string; property?: string; content: string }[];
-      link: { rel: string; href: string };
-    };
-    const metaOf = (head: ReturnType<typeof tags>) => Object.fromEntries(head.meta.map((m) => [m.name ?? m.property, m.content]));
+    const tags = (html: string) =>
+      new XMLParser({
+        ignoreAttributes: false,
+        attributeNamePrefix: '',
+        unpairedTags: ['meta', 'link'],
+        htmlEntities: true,
+      }).parse(html) as {
+        title: string;
+        meta: { name?: string; property?: string; content: string }[];
+        link: { rel: string; href: string };
+      };
+    const metaOf = (head: ReturnType<typeof tags>) =>
+      Object.fromEntries(head.meta.map((m) => [m.name ?? m.property, m.content]));
 
-    it('answers the offer\'s title, description, canonical URL, Open Graph and Twitter card tags as HTML', async () => {
+    it("answers the offer's title, description, canonical URL, Open Graph and Twitter card tags as HTML", async () => {
       const res = await fetch(`${proxy.url}/embed/campaigns/head?offer=1`);
       assert.equal(res.status, 200);
       assert.match(res.headers.get('content-type') ?? '', /^text\/html/);
@@ -186,12 +226,18 @@ describe('search engines and server-rendering boards', () => {
       });
     });
 
-    it('shows the board\'s image (BOARD_OG_IMAGE) in the link preview, og:image, the service giving no company logo; the JobPosting has it as its image', async () => {
+    it("shows the board's image (BOARD_OG_IMAGE) in the link preview, og:image, the service giving no company logo; the JobPosting has it as its image", async () => {
       const image = 'https://jobs.acme.example/share/offer.png';
       const withImage = await start({ BOARD_OFFER_URL: OFFER_URL, BOARD_OG_IMAGE: image });
       try {
-        assert.equal(metaOf(tags(await (await fetch(`${withImage.url}/embed/campaigns/head?offer=1`)).text()))['og:image'], image);
-        assert.equal(((await (await fetch(`${withImage.url}/api/campaigns/1/jobposting`)).json()) as { image?: string }).image, image);
+        assert.equal(
+          metaOf(tags(await (await fetch(`${withImage.url}/embed/campaigns/head?offer=1`)).text()))['og:image'],
+          image,
+        );
+        assert.equal(
+          ((await (await fetch(`${withImage.url}/api/campaigns/1/jobposting`)).json()) as { image?: string }).image,
+          image,
+        );
       } finally {
         await withImage.close();
       }
@@ -199,7 +245,16 @@ describe('search engines and server-rendering boards', () => {
 
     it('escapes a hostile title and description, cuts the description at a word near 160 characters, and has no canonical URL without BOARD_OFFER_URL', async () => {
       const long = `${'word '.repeat(40)}end`;
-      bare.store.upsert(toCatalogueCampaign(upstreamCampaign({ id: 6, name: '"><script>alert(1)</script> & <b>', description: `<p>${long} &lt;img src=x onerror=alert(1)&gt;</p>`, profile: null })));
+      bare.store.upsert(
+        toCatalogueCampaign(
+          upstreamCampaign({
+            id: 6,
+            name: '"><script>alert(1)</script> & <b>',
+            description: `<p>${long} &lt;img src=x onerror=alert(1)&gt;</p>`,
+            profile: null,
+          }),
+        ),
+      );
       try {
         const html = await (await fetch(`${bare.url}/embed/campaigns/head?offer=6`)).text();
         assert.doesNotMatch(html, /<script|<b>|<img/);
@@ -215,13 +270,16 @@ describe('search engines and server-rendering boards', () => {
       }
     });
 
-    it('answers 400 naming offer for a missing or bad id, 404 for an offer never published and 410 Gone with the list\'s URL for a closed one', async () => {
+    it("answers 400 naming offer for a missing or bad id, 404 for an offer never published and 410 Gone with the list's URL for a closed one", async () => {
       for (const query of ['', '?offer=abc', '?offer=0', '?offer=1e3']) {
         const res = await fetch(`${proxy.url}/embed/campaigns/head${query}`);
         assert.equal(res.status, 400, query);
         const problem = (await res.json()) as { code: string; errors: { field: string }[] };
         assert.equal(problem.code, 'malformed_request');
-        assert.deepEqual(problem.errors.map((e) => e.field), ['offer']);
+        assert.deepEqual(
+          problem.errors.map((e) => e.field),
+          ['offer'],
+        );
       }
       const unknown = await fetch(`${proxy.url}/embed/campaigns/head?offer=999`);
       assert.equal(unknown.status, 404);
@@ -244,9 +302,15 @@ describe('search engines and server-rendering boards', () => {
       assert.match(html, /<template shadowroot="open" shadowrootmode="open">/);
       assert.match(html, />Rechercher</, 'French texts');
       assert.match(html, /href="\?q=designer&amp;offer=2"/, 'offer links keep the search');
-      assert.match(html, /Designer &lt;UX&gt; &amp; &quot;UI&quot;|Designer &lt;UX&gt; &amp; "UI"/, 'names are escaped');
+      assert.match(
+        html,
+        /Designer &lt;UX&gt; &amp; &quot;UI&quot;|Designer &lt;UX&gt; &amp; "UI"/,
+        'names are escaped',
+      );
       assert.match(html, /4 janvier 2027/, 'dates in French');
-      const { formatted, ...state } = JSON.parse(/<script type="application\/json" data-jobboard-state>(.*?)<\/script>/s.exec(html)![1]!) as { formatted: Record<string, string> };
+      const { formatted, ...state } = JSON.parse(
+        /<script type="application\/json" data-jobboard-state>(.*?)<\/script>/s.exec(html)![1]!,
+      ) as { formatted: Record<string, string> };
       const list = await (await fetch(`${proxy.url}/api/campaigns?per_page=5&q=designer`)).json();
       assert.deepEqual(state, { query: { q: 'designer' }, list, offer: null });
       // The salary and the date as shown, for the browser to hydrate with, without setting up Intl first.
@@ -259,7 +323,10 @@ describe('search engines and server-rendering boards', () => {
       const html = await (await fetch(`${proxy.url}/embed/campaigns?offer=1`)).text();
       assert.match(html, /id="detail-title"[^>]*>(<!--[^>]*-->)*Backend developer/);
       assert.match(html, /<p>Build <strong>things<\/strong>\.<\/p>/);
-      const posting = JSON.parse(/<script type="application\/ld\+json">(.*?)<\/script>/s.exec(html)![1]!) as { identifier: { value: string }; url: string };
+      const posting = JSON.parse(/<script type="application\/ld\+json">(.*?)<\/script>/s.exec(html)![1]!) as {
+        identifier: { value: string };
+        url: string;
+      };
       assert.equal(posting.identifier.value, '1');
       assert.equal(posting.url, 'https://jobs.acme.example/offres?offer=1');
     });
@@ -267,27 +334,42 @@ describe('search engines and server-rendering boards', () => {
     it('answers 410 Gone with the "no longer open" state and the way back to the list for a closed offer, 404 for one never published', async () => {
       proxy.store.upsert(toCatalogueCampaign(upstreamCampaign({ id: 5, name: 'Closing soon' })));
       proxy.store.remove(5);
-      for (const [id, status] of [['3', 410], ['5', 410], ['999', 404]] as const) {
+      for (const [id, status] of [
+        ['3', 410],
+        ['5', 410],
+        ['999', 404],
+      ] as const) {
         const res = await fetch(`${proxy.url}/embed/campaigns?offer=${id}&lang=en`);
         assert.equal(res.status, status, `offer ${id}`);
         const html = await res.text();
         assert.match(html, /This offer is no longer open/);
         assert.match(html, /Back to offers/);
       }
-      assert.doesNotMatch(await (await fetch(`${proxy.url}/sitemap.xml`)).text(), /offer=[35]</, 'closed offers leave the sitemap');
+      assert.doesNotMatch(
+        await (await fetch(`${proxy.url}/sitemap.xml`)).text(),
+        /offer=[35]</,
+        'closed offers leave the sitemap',
+      );
     });
 
     it('refuses a language it does not speak with 422, naming the parameter', async () => {
       const res = await fetch(`${proxy.url}/embed/campaigns?lang=de`);
       assert.equal(res.status, 422);
       const problem = (await res.json()) as { errors: { field: string }[] };
-      assert.deepEqual(problem.errors.map((e) => e.field), ['lang']);
+      assert.deepEqual(
+        problem.errors.map((e) => e.field),
+        ['lang'],
+      );
     });
 
-    it('renders the proxy\'s PUBLIC_ORIGIN as the element\'s endpoint and no address from the request', async () => {
+    it("renders the proxy's PUBLIC_ORIGIN as the element's endpoint and no address from the request", async () => {
       const configured = await start({ PUBLIC_ORIGIN: 'https://jobs-proxy.acme.example' });
       try {
-        for (const query of ['endpoint=https://evil.example', 'offer=1&endpoint=https%3A%2F%2Fevil.example%2Fsteal', 'endpoint=//evil.example&q=designer']) {
+        for (const query of [
+          'endpoint=https://evil.example',
+          'offer=1&endpoint=https%3A%2F%2Fevil.example%2Fsteal',
+          'endpoint=//evil.example&q=designer',
+        ]) {
           const res = await fetch(`${configured.url}/embed/campaigns?${query}`);
           assert.equal(res.status, 200, `${query} is answered, its endpoint ignored`);
           const html = await res.text();
@@ -299,7 +381,7 @@ describe('search engines and server-rendering boards', () => {
       }
     });
 
-    it('without PUBLIC_ORIGIN renders an empty endpoint (the page\'s own origin) whatever endpoint the query gives', async () => {
+    it("without PUBLIC_ORIGIN renders an empty endpoint (the page's own origin) whatever endpoint the query gives", async () => {
       const html = await (await fetch(`${bare.url}/embed/campaigns?endpoint=https://evil.example&offer=1`)).text();
       assert.doesNotMatch(html, /evil\.example/);
       assert.match(html, /<jobboard-campaigns\b[^>]*\bendpoint(="")?[\s>]/);
@@ -309,9 +391,13 @@ describe('search engines and server-rendering boards', () => {
       const configured = await start({ PUBLIC_ORIGIN: 'https://www.acme.example' }, '/jobs');
       const relative = await start({}, '/jobs');
       try {
-        const withOrigin = await (await fetch(`${configured.url}/embed/campaigns?endpoint=https://evil.example`)).text();
+        const withOrigin = await (
+          await fetch(`${configured.url}/embed/campaigns?endpoint=https://evil.example`)
+        ).text();
         assert.match(withOrigin, /<jobboard-campaigns\b[^>]*\bendpoint="https:\/\/www\.acme\.example\/jobs"/);
-        const withoutOrigin = await (await fetch(`${relative.url}/embed/campaigns?endpoint=https://evil.example`)).text();
+        const withoutOrigin = await (
+          await fetch(`${relative.url}/embed/campaigns?endpoint=https://evil.example`)
+        ).text();
         assert.match(withoutOrigin, /<jobboard-campaigns\b[^>]*\bendpoint="\/jobs"/);
         assert.doesNotMatch(withOrigin + withoutOrigin, /evil\.example/);
       } finally {
@@ -320,32 +406,48 @@ describe('search engines and server-rendering boards', () => {
       }
     });
 
-    it('reads the open offer under the element\'s offer-param given as offer_param, and renders the element with it', async () => {
+    it("reads the open offer under the element's offer-param given as offer_param, and renders the element with it", async () => {
       const res = await fetch(`${proxy.url}/embed/campaigns?offer_param=job&job=1&offer=2&q=developer`);
       assert.equal(res.status, 200);
       const html = await res.text();
       assert.match(html, /<jobboard-campaigns\b[^>]*\boffer-param="job"/);
-      assert.match(html, /id="detail-title"[^>]*>(<!--[^>]*-->)*Backend developer/, 'the offer of job=1, not of offer=2');
-      const state = JSON.parse(/<script type="application\/json" data-jobboard-state>(.*?)<\/script>/s.exec(html)![1]!) as { offer: { id: number } };
+      assert.match(
+        html,
+        /id="detail-title"[^>]*>(<!--[^>]*-->)*Backend developer/,
+        'the offer of job=1, not of offer=2',
+      );
+      const state = JSON.parse(
+        /<script type="application\/json" data-jobboard-state>(.*?)<\/script>/s.exec(html)![1]!,
+      ) as { offer: { id: number } };
       assert.equal(state.offer.id, 1);
       const list = await (await fetch(`${proxy.url}/embed/campaigns?offer_param=job&q=developer`)).text();
-      assert.match(list, /href="\?q=developer&amp;job=1"/, 'offer links under the board\'s name');
+      assert.match(list, /href="\?q=developer&amp;job=1"/, "offer links under the board's name");
     });
 
-    it('refuses an offer_param that is not a parameter\'s name, or is one of the list\'s own, with 422 naming it', async () => {
+    it("refuses an offer_param that is not a parameter's name, or is one of the list's own, with 422 naming it", async () => {
       for (const name of ['https://evil.example', 'javascript:alert(1)', 'q', 'page', 'lang']) {
         const res = await fetch(`${proxy.url}/embed/campaigns?offer_param=${encodeURIComponent(name)}`);
         assert.equal(res.status, 422, name);
         const problem = (await res.json()) as { errors: { field: string }[] };
-        assert.deepEqual(problem.errors.map((e) => e.field), ['offer_param'], name);
+        assert.deepEqual(
+          problem.errors.map((e) => e.field),
+          ['offer_param'],
+          name,
+        );
       }
       const res = await fetch(`${proxy.url}/embed/campaigns?offer_param=job&job=abc`);
       assert.equal(res.status, 422);
-      assert.deepEqual(((await res.json()) as { errors: { field: string }[] }).errors.map((e) => e.field), ['job'], 'a bad id is named under the board\'s parameter');
+      assert.deepEqual(
+        ((await res.json()) as { errors: { field: string }[] }).errors.map((e) => e.field),
+        ['job'],
+        "a bad id is named under the board's parameter",
+      );
     });
 
     it('keeps "</script>" in an offer\'s text from ending the state\'s script', async () => {
-      proxy.store.upsert(toCatalogueCampaign(upstreamCampaign({ id: 4, name: 'Tricky </script><script>alert(1)</script>' })));
+      proxy.store.upsert(
+        toCatalogueCampaign(upstreamCampaign({ id: 4, name: 'Tricky </script><script>alert(1)</script>' })),
+      );
       const html = await (await fetch(`${proxy.url}/embed/campaigns?offer=4`)).text();
       assert.doesNotMatch(html, /<script>alert/);
       proxy.store.remove(4);

@@ -25,7 +25,8 @@ export function recordedHeaders(middleware: RequestHandler): (res: Response) => 
     if (error !== undefined) throw error instanceof Error ? error : new Error(String(error));
     done = true;
   });
-  if (!done) throw new Error('recordedHeaders: the middleware did not finish synchronously; its headers cannot be recorded.');
+  if (!done)
+    throw new Error('recordedHeaders: the middleware did not finish synchronously; its headers cannot be recorded.');
   return (res) => {
     for (const name of removed) res.removeHeader(name);
     for (const [name, value] of set) res.setHeader(name, value);

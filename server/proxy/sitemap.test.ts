@@ -23,7 +23,11 @@ function offers(count: number): CatalogueCampaign[] {
   // Without text: indexing 50,000 descriptions for search would be most of the test's time.
   const one = toCatalogueCampaign(upstreamCampaign({ id: 1, description: null, profile: null }));
   // Listed one second apart, the newest with the highest id.
-  return Array.from({ length: count }, (_, i) => ({ ...one, id: i + 1, listed_at: new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString() }));
+  return Array.from({ length: count }, (_, i) => ({
+    ...one,
+    id: i + 1,
+    listed_at: new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString(),
+  }));
 }
 
 async function serve(count: number, options: SitemapOptions, mount = '') {
@@ -40,14 +44,17 @@ async function serve(count: number, options: SitemapOptions, mount = '') {
 }
 
 const parser = new XMLParser({ isArray: (name) => name === 'url' || name === 'sitemap' });
-async function read(url: string): Promise<{ urlset?: { url: { loc: string }[] }; sitemapindex?: { sitemap: { loc: string }[] } }> {
+async function read(
+  url: string,
+): Promise<{ urlset?: { url: { loc: string }[] }; sitemapindex?: { sitemap: { loc: string }[] } }> {
   const res = await fetch(url);
   assert.equal(res.status, 200, url);
   const xml = await res.text();
   assert.equal(XMLValidator.validate(xml), true);
   return parser.parse(xml) as never;
 }
-const ids = (set: { url: { loc: string }[] } | undefined) => set!.url.map((u) => Number(new URL(u.loc).searchParams.get('offer')));
+const ids = (set: { url: { loc: string }[] } | undefined) =>
+  set!.url.map((u) => Number(new URL(u.loc).searchParams.get('offer')));
 
 describe('GET /sitemap.xml past its limit per file', () => {
   it('is one file up to the limit, and an index of files of at most the limit past it, newest first, under PUBLIC_ORIGIN and the mount', async () => {
@@ -60,8 +67,13 @@ describe('GET /sitemap.xml past its limit per file', () => {
     const over = await serve(7, { publicOrigin: 'https://proxy.acme.example', perFile: 3 }, '/jobs');
     try {
       const index = (await read(`${over.url}/sitemap.xml`)).sitemapindex!;
-      assert.deepEqual(index.sitemap.map((s) => s.loc), [1, 2, 3].map((n) => `https://proxy.acme.example/jobs/sitemap.xml?page=${n}`));
-      const files = await Promise.all([1, 2, 3].map(async (n) => ids((await read(`${over.url}/sitemap.xml?page=${n}`)).urlset)));
+      assert.deepEqual(
+        index.sitemap.map((s) => s.loc),
+        [1, 2, 3].map((n) => `https://proxy.acme.example/jobs/sitemap.xml?page=${n}`),
+      );
+      const files = await Promise.all(
+        [1, 2, 3].map(async (n) => ids((await read(`${over.url}/sitemap.xml?page=${n}`)).urlset)),
+      );
       assert.deepEqual(files, [[7, 6, 5], [4, 3, 2], [1]]);
       for (const page of ['4', '0', 'x']) {
         const res = await fetch(`${over.url}/sitemap.xml?page=${page}`);
@@ -75,10 +87,13 @@ describe('GET /sitemap.xml past its limit per file', () => {
     }
   });
 
-  it('lists the index\'s files under BOARD_OFFER_URL\'s origin without PUBLIC_ORIGIN', async () => {
+  it("lists the index's files under BOARD_OFFER_URL's origin without PUBLIC_ORIGIN", async () => {
     const over = await serve(3, { publicOrigin: null, perFile: 2 });
     try {
-      assert.deepEqual((await read(`${over.url}/sitemap.xml`)).sitemapindex!.sitemap.map((s) => s.loc), ['https://jobs.acme.example/sitemap.xml?page=1', 'https://jobs.acme.example/sitemap.xml?page=2']);
+      assert.deepEqual(
+        (await read(`${over.url}/sitemap.xml`)).sitemapindex!.sitemap.map((s) => s.loc),
+        ['https://jobs.acme.example/sitemap.xml?page=1', 'https://jobs.acme.example/sitemap.xml?page=2'],
+      );
     } finally {
       await over.close();
     }
@@ -97,7 +112,15 @@ describe('GET /sitemap.xml past its limit per file', () => {
       const br = await rawGet(`${sitemap.url}/sitemap.xml`, { 'Accept-Encoding': 'br, gzip' });
       assert.equal(br.headers['content-encoding'], 'br');
       assert.equal(brotliDecompressSync(br.body).toString(), plain.body.toString());
-      assert.equal((await rawGet(`${sitemap.url}/sitemap.xml`, { 'Accept-Encoding': 'gzip', 'If-None-Match': String(gzip.headers.etag) })).status, 304);
+      assert.equal(
+        (
+          await rawGet(`${sitemap.url}/sitemap.xml`, {
+            'Accept-Encoding': 'gzip',
+            'If-None-Match': String(gzip.headers.etag),
+          })
+        ).status,
+        304,
+      );
     } finally {
       await sitemap.close();
     }

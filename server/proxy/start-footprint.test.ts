@@ -47,7 +47,11 @@ async function startAndAsk(paths: string[]): Promise<{ atStart: string[]; afterw
     cwd: fileURLToPath(new URL('../..', import.meta.url)),
     env: { ...process.env, DATA_DIR: mkdtempSync(join(tmp, 'data-')), PATHS: JSON.stringify(paths) },
   });
-  return JSON.parse(stdout.trim().split('\n').at(-1)!) as { atStart: string[]; afterwards: string[]; statuses: number[] };
+  return JSON.parse(stdout.trim().split('\n').at(-1)!) as {
+    atStart: string[];
+    afterwards: string[];
+    statuses: number[];
+  };
 }
 
 const isOpenApiBuilder = (url: string) => url.endsWith('/server/public-api/openapi.ts');
@@ -57,8 +61,14 @@ describe('a starting proxy', () => {
   it('loads neither the OpenAPI builder nor file-type, and loads the builder on the first GET /api/openapi.json', async () => {
     const { atStart, afterwards, statuses } = await startAndAsk(['/api/openapi.json', '/api/openapi.json']);
     // The hook sees the proxy's own modules: an empty list would prove nothing.
-    assert.ok(atStart.some((url) => url.endsWith('/server/proxy/app.ts')), 'the hook saw the app load');
-    assert.deepEqual(atStart.filter((url) => isOpenApiBuilder(url) || isFileType(url)), []);
+    assert.ok(
+      atStart.some((url) => url.endsWith('/server/proxy/app.ts')),
+      'the hook saw the app load',
+    );
+    assert.deepEqual(
+      atStart.filter((url) => isOpenApiBuilder(url) || isFileType(url)),
+      [],
+    );
     assert.deepEqual(statuses, [200, 200]);
     assert.ok(afterwards.some(isOpenApiBuilder), 'the builder is loaded once the document is asked for');
   });

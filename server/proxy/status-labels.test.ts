@@ -21,7 +21,8 @@ function file(body: string): string {
   return path;
 }
 
-const HOW = 'write one object of status value → labels by language (fr, en, es), like {"interview": {"en": "Interview planned", "fr": "Entretien prévu"}}';
+const HOW =
+  'write one object of status value → labels by language (fr, en, es), like {"interview": {"en": "Interview planned", "fr": "Entretien prévu"}}';
 
 /** The message readStatusLabels throws for a file holding `body`. */
 function mistake(body: string): string {
@@ -35,13 +36,20 @@ function mistake(body: string): string {
 }
 
 describe('STATUS_LABELS', () => {
-  it('reads each status value\'s labels by language, trimmed, some languages missing', () => {
-    const labels = readStatusLabels(file('{"interview": {"en": " Interview planned ", "fr": "Entretien prévu"}, "hired": {"es": "Contratado"}, "x": {}}'));
-    assert.deepEqual([...labels], [
-      ['interview', { en: 'Interview planned', fr: 'Entretien prévu' }],
-      ['hired', { es: 'Contratado' }],
-      ['x', {}],
-    ]);
+  it("reads each status value's labels by language, trimmed, some languages missing", () => {
+    const labels = readStatusLabels(
+      file(
+        '{"interview": {"en": " Interview planned ", "fr": "Entretien prévu"}, "hired": {"es": "Contratado"}, "x": {}}',
+      ),
+    );
+    assert.deepEqual(
+      [...labels],
+      [
+        ['interview', { en: 'Interview planned', fr: 'Entretien prévu' }],
+        ['hired', { es: 'Contratado' }],
+        ['x', {}],
+      ],
+    );
   });
 
   it('takes a label of 200 characters, and names the status and language of a longer one', () => {
@@ -54,19 +62,33 @@ describe('STATUS_LABELS', () => {
     assert.equal(mistake('{"hired": {"fr": " "}}'), `FILE: "hired".fr must not be empty; ${HOW}`);
     assert.equal(mistake('{"hired": {"fr": 3}}'), `FILE: "hired".fr must be a text; ${HOW}`);
     assert.equal(mistake('{"hired": "Hired"}'), `FILE: "hired" must be an object of labels by language; ${HOW}`);
-    assert.equal(mistake('{"hired": {"de": "Eingestellt", "it": "Assunto"}}'), `FILE: "hired" has a language this proxy does not know (de, it); known: fr, en, es; ${HOW}`);
-    assert.equal(mistake('{"": {"en": "Empty"}}'), `FILE: "" is not a status value: a status value must not be empty; ${HOW}`);
+    assert.equal(
+      mistake('{"hired": {"de": "Eingestellt", "it": "Assunto"}}'),
+      `FILE: "hired" has a language this proxy does not know (de, it); known: fr, en, es; ${HOW}`,
+    );
+    assert.equal(
+      mistake('{"": {"en": "Empty"}}'),
+      `FILE: "" is not a status value: a status value must not be empty; ${HOW}`,
+    );
     assert.equal(mistake('["hired"]'), `FILE: the file must be one JSON object; ${HOW}`);
   });
 
   it('says a file it cannot read as JSON, with why, and how to write it', () => {
     const broken = mistake('{"hired": ');
-    assert.match(broken, /^cannot read FILE as JSON \(.+\); write one object of status value → labels by language, like \{"interview"/);
-    assert.throws(() => readStatusLabels(join(dir, 'nowhere.json')), (error: Error) => /ENOENT/.test(error.message) && (error.cause as { code?: string }).code === 'ENOENT');
+    assert.match(
+      broken,
+      /^cannot read FILE as JSON \(.+\); write one object of status value → labels by language, like \{"interview"/,
+    );
+    assert.throws(
+      () => readStatusLabels(join(dir, 'nowhere.json')),
+      (error: Error) => /ENOENT/.test(error.message) && (error.cause as { code?: string }).code === 'ENOENT',
+    );
   });
 
   it("gives a status's label in the page's language, else English, else none; and none for a status the board does not map", () => {
-    const labels = readStatusLabels(file('{"interview": {"en": "Interview planned", "fr": "Entretien prévu"}, "hired": {"es": "Contratado"}}'));
+    const labels = readStatusLabels(
+      file('{"interview": {"en": "Interview planned", "fr": "Entretien prévu"}, "hired": {"es": "Contratado"}}'),
+    );
     assert.equal(statusLabel(labels, 'interview', 'fr'), 'Entretien prévu');
     assert.equal(statusLabel(labels, 'interview', 'es'), 'Interview planned');
     assert.equal(statusLabel(labels, 'hired', 'es'), 'Contratado');

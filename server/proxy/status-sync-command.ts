@@ -63,21 +63,37 @@ export async function main(args: string[], print: (text: string) => void = out):
     config = loadProxyConfig(env);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    throw new Error(`status-sync reads the proxy's configuration, and it is not valid:\n${error.problems.map((p) => `  - ${p}`).join('\n')}\nRun it with the proxy's environment (or its CONFIG_FILE).`, { cause: error });
+    throw new Error(
+      `status-sync reads the proxy's configuration, and it is not valid:\n${error.problems.map((p) => `  - ${p}`).join('\n')}\nRun it with the proxy's environment (or its CONFIG_FILE).`,
+      { cause: error },
+    );
   }
-  if (config.statusSyncDays === 0) throw new Error('STATUS_SYNC_DAYS is 0: the status sync is off, so no status is read. Set it to the days after delivery to follow applications, like 90.');
+  if (config.statusSyncDays === 0)
+    throw new Error(
+      'STATUS_SYNC_DAYS is 0: the status sync is off, so no status is read. Set it to the days after delivery to follow applications, like 90.',
+    );
   if (!storageExists(config)) {
-    throw new Error(`No outbox in ${config.dataDir} (no outbox.db there), so no delivered application. Pass the proxy's data directory with --data-dir or DATA_DIR (or DATABASE_URL, as the proxy has it).`);
+    throw new Error(
+      `No outbox in ${config.dataDir} (no outbox.db there), so no delivered application. Pass the proxy's data directory with --data-dir or DATA_DIR (or DATABASE_URL, as the proxy has it).`,
+    );
   }
   const where = storageLocation(config);
   const backend = openBackend({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   try {
-    const store = backend.openApplications({ owner: 'status-sync-command', webhookEvents: config.webhook === null ? undefined : { includeCandidate: config.webhook.includeCandidate } });
+    const store = backend.openApplications({
+      owner: 'status-sync-command',
+      webhookEvents: config.webhook === null ? undefined : { includeCandidate: config.webhook.includeCandidate },
+    });
     await store.ready().catch((error: unknown) => {
       throw storeCommandError(error, where, 'open the outbox');
     });
     const budgetError = () => {};
-    const client = createClient({ baseUrl: config.upstream.url, privateKey: config.upstream.privateKey, secretKey: config.upstream.secretKey, budget: backend.requestBudget(budgetError) });
+    const client = createClient({
+      baseUrl: config.upstream.url,
+      privateKey: config.upstream.privateKey,
+      secretKey: config.upstream.secretKey,
+      budget: backend.requestBudget(budgetError),
+    });
     let changes = 0;
     let queued = 0;
     let failure: unknown;
@@ -102,7 +118,9 @@ export async function main(args: string[], print: (text: string) => void = out):
     );
     const result: PassResult = await sync.runOnce();
     if (forbidden) {
-      throw new Error("The API client of UPSTREAM_PRIVATE_KEY may not read applications (403 missing_scope: applications_read). Give it that scope in the recruitment service, then run this again; the proxy's status sync needs it too.");
+      throw new Error(
+        "The API client of UPSTREAM_PRIVATE_KEY may not read applications (403 missing_scope: applications_read). Give it that scope in the recruitment service, then run this again; the proxy's status sync needs it too.",
+      );
     }
     const firstReads = result.changed - changes;
     const summary = [
@@ -110,10 +128,14 @@ export async function main(args: string[], print: (text: string) => void = out):
       `${plural(changes, 'status', 'statuses')} changed`,
       `${plural(queued, 'webhook event', 'webhook events')} queued${config.webhook === null ? ' (WEBHOOK_URL is not set: none is recorded)' : ''}`,
     ].join(', ');
-    print(`${summary}.${firstReads > 0 ? ` ${plural(firstReads, 'application was', 'applications were')} read for the first time: that status is the starting point, a change after it is an event.` : ''}`);
+    print(
+      `${summary}.${firstReads > 0 ? ` ${plural(firstReads, 'application was', 'applications were')} read for the first time: that status is the starting point, a change after it is an event.` : ''}`,
+    );
     if (failure !== undefined) {
       const why = failure instanceof Error ? failure.message : String(failure);
-      throw new Error(`The pass stopped before the end (${why}): ${plural(result.released, 'application was', 'applications were')} not read. Run it again once the recruitment API answers.`);
+      throw new Error(
+        `The pass stopped before the end (${why}): ${plural(result.released, 'application was', 'applications were')} not read. Run it again once the recruitment API answers.`,
+      );
     }
   } catch (error) {
     throw storeCommandError(error, where, 'run status-sync');

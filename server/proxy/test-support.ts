@@ -29,7 +29,10 @@ export function testConfig(env: Record<string, string> = {}): ProxyConfig {
 }
 
 /** A GET by node:http, for the bytes as sent (fetch decompresses them): compressed answers, empty ones. */
-export function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+export function rawGet(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
   return new Promise((resolve, reject) => {
     httpGet(url, { headers }, (res) => {
       const chunks: Buffer[] = [];

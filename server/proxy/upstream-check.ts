@@ -11,13 +11,22 @@
 // validation error, and nothing is created either way. The client would not
 // send a body its schema refuses, so this one call is made here, with the
 // client's token and from its request budget; the others go through the client.
-import { ApiError, AuthenticationError, NotFoundError, PermissionError, RateLimitError, ValidationError, createClient } from '../client/index.ts';
+import {
+  ApiError,
+  AuthenticationError,
+  NotFoundError,
+  PermissionError,
+  RateLimitError,
+  ValidationError,
+  createClient,
+} from '../client/index.ts';
 import type { RecruitmentClient } from '../client/index.ts';
 import { ErrorBody, JOBBOARD_SCOPES } from '../contract/index.ts';
 import type { ProxyConfig } from './config.ts';
 
 /** What the service's answer proved wrong. */
-export type UpstreamMistake = 'keys_refused' | 'wrong_client_kind' | 'missing_scope' | 'not_the_api' | 'channel_unknown' | 'catalogue_empty';
+export type UpstreamMistake =
+  'keys_refused' | 'wrong_client_kind' | 'missing_scope' | 'not_the_api' | 'channel_unknown' | 'catalogue_empty';
 
 /** A configuration mistake the service's answer proves; its message is the one line to print. */
 export class UpstreamCheckError extends Error {
@@ -48,7 +57,13 @@ const SCOPES = JOBBOARD_SCOPES.join(', ');
 
 /** What the configured keys and channel are worth to the service; throws UpstreamCheckError on a proven mistake. */
 export async function checkUpstream(config: CheckedConfig, options: UpstreamCheckOptions = {}): Promise<UpstreamCheck> {
-  const client = options.client ?? createClient({ baseUrl: config.upstream.url, privateKey: config.upstream.privateKey, secretKey: config.upstream.secretKey });
+  const client =
+    options.client ??
+    createClient({
+      baseUrl: config.upstream.url,
+      privateKey: config.upstream.privateKey,
+      secretKey: config.upstream.secretKey,
+    });
   const signal = AbortSignal.timeout(options.timeoutMs ?? 20_000);
   try {
     return await check(config, client, signal);
@@ -81,10 +96,14 @@ async function check(config: CheckedConfig, client: RecruitmentClient, signal: A
       `${KEYS} are a company's API keys${company}, not a job board's: create a job-board API client (scopes ${SCOPES}) in the recruitment service, and set its keys. A company's keys read the company's own offers but cannot deliver a single application.`,
     );
   }
-  if (response.status === 403 && code === 'missing_scope') throw lacksScope(probe.success ? probe.data.error.message : '');
+  if (response.status === 403 && code === 'missing_scope')
+    throw lacksScope(probe.success ? probe.data.error.message : '');
 
   // Does the channel list offers? The ones the catalogue syncs: online, broadcast on it.
-  const { data, pagination } = await client.campaigns.list({ channels: [config.channel], status: ['online'], per_page: 1 }, { priority: 'high', signal });
+  const { data, pagination } = await client.campaigns.list(
+    { channels: [config.channel], status: ['online'], per_page: 1 },
+    { priority: 'high', signal },
+  );
   const offers = Math.max(pagination['total-count'], data.length);
 
   // Is it the keys' channel? Asked even when it lists offers: another board's channel lists the offers
@@ -137,7 +156,10 @@ function provenMistake(error: unknown, config: CheckedConfig): UpstreamCheckErro
       `${KEYS} were refused by the recruitment API at ${config.upstream.url} (${error.status ?? '-'} ${error.code}): no API client has this pair. Copy both keys of your job-board API client again, the secret key being the one issued with that private key.`,
     );
   }
-  if (error instanceof PermissionError && error.code === 'missing_scope') return lacksScope(error.details[0]?.message ? `This API client lacks the scope ${error.details[0].message}.` : error.message);
+  if (error instanceof PermissionError && error.code === 'missing_scope')
+    return lacksScope(
+      error.details[0]?.message ? `This API client lacks the scope ${error.details[0].message}.` : error.message,
+    );
   if (error instanceof NotFoundError && /\/jwt$/.test(error.url)) {
     return new UpstreamCheckError(
       'not_the_api',
@@ -153,7 +175,11 @@ function provenMistake(error: unknown, config: CheckedConfig): UpstreamCheckErro
  * that already serves, so it is handed to `onMistake` (the proxy blocks
  * delivery on a company's keys or a missing scope, and logs the others).
  */
-export function recheckUntilVerified(run: () => Promise<UpstreamCheck>, onMistake: (error: UpstreamCheckError) => void, intervalMs: number): { stop(): void } {
+export function recheckUntilVerified(
+  run: () => Promise<UpstreamCheck>,
+  onMistake: (error: UpstreamCheckError) => void,
+  intervalMs: number,
+): { stop(): void } {
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
   const again = () => {

@@ -38,7 +38,17 @@ function iso(ms: number | null): string {
 }
 
 function table(rows: WebhookEventRow[]): string {
-  const header = ['ID', 'TYPE', 'REFERENCE', 'STATUS', 'ATTEMPTS', 'CREATED', 'NEXT ATTEMPT', 'DELIVERED', 'LAST ERROR'];
+  const header = [
+    'ID',
+    'TYPE',
+    'REFERENCE',
+    'STATUS',
+    'ATTEMPTS',
+    'CREATED',
+    'NEXT ATTEMPT',
+    'DELIVERED',
+    'LAST ERROR',
+  ];
   const lines = rows.map((r) => [
     r.id,
     r.type,
@@ -51,7 +61,14 @@ function table(rows: WebhookEventRow[]): string {
     r.last_error ?? '-',
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] ?? '').length)));
-  return [header, ...lines].map((cells) => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd()).join('\n');
+  return [header, ...lines]
+    .map((cells) =>
+      cells
+        .map((c, i) => c.padEnd(widths[i] ?? 0))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 /** What list --json prints: the row, its body without candidate fields (they are never shown). */
@@ -62,16 +79,32 @@ function json(row: WebhookEventRow): string {
 
 async function sendTest(out: (text: string) => void): Promise<void> {
   const webhook = loadWebhookConfig(process.env);
-  if (webhook === null) throw new Error('send-test needs WEBHOOK_URL (and WEBHOOK_SECRET), as the proxy has them: set them, then run it again.');
+  if (webhook === null)
+    throw new Error(
+      'send-test needs WEBHOOK_URL (and WEBHOOK_SECRET), as the proxy has them: set them, then run it again.',
+    );
   const now = new Date();
   const id = newEventId();
-  const body = JSON.stringify(TestEvent.parse({ type: TEST_EVENT_TYPE, timestamp: now.toISOString(), data: { message: 'A test event from jobboard-connector: your receiver verified its signature if it answered 2xx.' } }));
+  const body = JSON.stringify(
+    TestEvent.parse({
+      type: TEST_EVENT_TYPE,
+      timestamp: now.toISOString(),
+      data: {
+        message: 'A test event from jobboard-connector: your receiver verified its signature if it answered 2xx.',
+      },
+    }),
+  );
   const result = await postEvent(webhook, id, body, { now });
   if (result.kind === 'unreachable') {
-    throw new Error(`Sent ${TEST_EVENT_TYPE} ${id} to ${webhook.url}: no answer (${result.error}). Check that the board's receiver runs and that this machine reaches it.`);
+    throw new Error(
+      `Sent ${TEST_EVENT_TYPE} ${id} to ${webhook.url}: no answer (${result.error}). Check that the board's receiver runs and that this machine reaches it.`,
+    );
   }
   const said = `${TEST_EVENT_TYPE} ${id} to ${webhook.url}: HTTP ${result.status}${result.body === '' ? '' : `\n${result.body}`}`;
-  if (!result.ok) throw new Error(`Sent ${said}\nThe receiver did not accept it (not 2xx): check that it verifies with the same WEBHOOK_SECRET.`);
+  if (!result.ok)
+    throw new Error(
+      `Sent ${said}\nThe receiver did not accept it (not 2xx): check that it verifies with the same WEBHOOK_SECRET.`,
+    );
   out(`Sent ${said}`);
 }
 
@@ -93,11 +126,16 @@ export async function main(args: string[], print: (text: string) => void = out):
   if (printedUsage(command, values.help, USAGE, out)) return;
   if (command === 'send-test') return sendTest(out);
   if (command !== 'list' && command !== 'retry') throw new Error(`Unknown webhooks command "${command}".\n\n${USAGE}`);
-  const { store, close, where } = await openCommandOutbox({ dataDir: values['data-dir'], owner: 'webhooks-command', without: ', so no webhook events' });
+  const { store, close, where } = await openCommandOutbox({
+    dataDir: values['data-dir'],
+    owner: 'webhooks-command',
+    without: ', so no webhook events',
+  });
   try {
     if (command === 'list') {
       const status = values.status as WebhookEventStatus | undefined;
-      if (status !== undefined && !(WEBHOOK_EVENT_STATUSES as readonly string[]).includes(status)) throw new Error(`--status must be one of ${WEBHOOK_EVENT_STATUSES.join(', ')}`);
+      if (status !== undefined && !(WEBHOOK_EVENT_STATUSES as readonly string[]).includes(status))
+        throw new Error(`--status must be one of ${WEBHOOK_EVENT_STATUSES.join(', ')}`);
       const limit = values.limit === undefined ? 100 : Number(values.limit);
       if (!Number.isInteger(limit) || limit < 1) throw new Error('--limit must be a whole number of events, like 100');
       const rows = await store.webhooks.list({ ...(status === undefined ? {} : { status }), limit });
@@ -111,14 +149,24 @@ export async function main(args: string[], print: (text: string) => void = out):
       return;
     }
     const [id] = rest;
-    if (id === undefined) throw new Error('retry needs the id of an event (webhooks list shows it): jobboard-connector webhooks retry msg_…');
+    if (id === undefined)
+      throw new Error(
+        'retry needs the id of an event (webhooks list shows it): jobboard-connector webhooks retry msg_…',
+      );
     const result = await store.webhooks.retry(id);
-    if (result === 'not_found') throw new Error(`No webhook event ${id} in ${where}: \`jobboard-connector webhooks list --status failed\` shows the failed ones.`);
+    if (result === 'not_found')
+      throw new Error(
+        `No webhook event ${id} in ${where}: \`jobboard-connector webhooks list --status failed\` shows the failed ones.`,
+      );
     if (result === 'not_failed') {
       const row = await store.webhooks.get(id);
-      throw new Error(`Webhook event ${id} is ${row?.status ?? 'gone'}: only failed events can be retried (pending ones are retried by the proxy already).`);
+      throw new Error(
+        `Webhook event ${id} is ${row?.status ?? 'gone'}: only failed events can be retried (pending ones are retried by the proxy already).`,
+      );
     }
-    out(`Webhook event ${id} queued: a running proxy with WEBHOOK_URL sends it within seconds, a stopped one when it starts.`);
+    out(
+      `Webhook event ${id} queued: a running proxy with WEBHOOK_URL sends it within seconds, a stopped one when it starts.`,
+    );
   } catch (error) {
     throw storeCommandError(error, where, `run webhooks ${command}`);
   } finally {

@@ -54,7 +54,10 @@ export function pinnedTag(endpoint: string, widget: Uint8Array, modules: Record<
   const preloads: string[] = [];
   for (const [name, bytes] of Object.entries(modules)) {
     integrity[at(name)] = integrityOf(bytes);
-    if (EVERY_PAGE.test(name)) preloads.push(`\n<link rel="modulepreload" href="${at(name)}" integrity="${integrity[at(name)]}" crossorigin="anonymous">`);
+    if (EVERY_PAGE.test(name))
+      preloads.push(
+        `\n<link rel="modulepreload" href="${at(name)}" integrity="${integrity[at(name)]}" crossorigin="anonymous">`,
+      );
   }
   const importMap = JSON.stringify({ imports: { [at('widget.js')]: src }, integrity });
   return {

@@ -37,7 +37,10 @@ async function download(url: string): Promise<Uint8Array> {
   const response = await fetch(url).catch((error: unknown) => {
     throw new Error(`GET ${url} failed (${String(error)}): is the proxy running at that address?`);
   });
-  if (!response.ok) throw new Error(`GET ${url} answered ${response.status}: is the widget built and served there (jobboard-connector proxy, npm run build)?`);
+  if (!response.ok)
+    throw new Error(
+      `GET ${url} answered ${response.status}: is the widget built and served there (jobboard-connector proxy, npm run build)?`,
+    );
   return new Uint8Array(await response.arrayBuffer());
 }
 
@@ -72,14 +75,19 @@ async function warnIfNotOwnBuild(served: Uint8Array): Promise<void> {
 }
 
 export async function main(args: string[]): Promise<void> {
-  const { values } = parseArgs({ args, options: { endpoint: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+  const { values } = parseArgs({
+    args,
+    options: { endpoint: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+  });
   if (values.help) {
     console.log(USAGE);
     return;
   }
   const endpoint = values.endpoint;
   if (endpoint === undefined || !/^https?:\/\/[^/]/.test(endpoint)) {
-    throw new Error(`--endpoint needs the proxy's http(s) address, e.g. --endpoint https://jobs-proxy.example\n\n${USAGE}`);
+    throw new Error(
+      `--endpoint needs the proxy's http(s) address, e.g. --endpoint https://jobs-proxy.example\n\n${USAGE}`,
+    );
   }
   refuseUnencrypted(endpoint);
   const at = (name: string) => widgetFileUrl(endpoint, name);
@@ -87,10 +95,15 @@ export async function main(args: string[]): Promise<void> {
   await warnIfNotOwnBuild(widget);
   // The pinned URL must answer the same bytes: a proxy older than pinning would answer 404.
   const pinned = await download(at(widgetPin(widget).name));
-  if (Buffer.compare(pinned, widget) !== 0) throw new Error(`${at(widgetPin(widget).name)} answered other bytes than widget.js: run the command again (was the proxy being upgraded?).`);
+  if (Buffer.compare(pinned, widget) !== 0)
+    throw new Error(
+      `${at(widgetPin(widget).name)} answered other bytes than widget.js: run the command again (was the proxy being upgraded?).`,
+    );
   const modules: Record<string, Uint8Array> = {};
   for (const name of widgetModulesOf(new TextDecoder().decode(widget))) modules[name] = await download(at(name));
   const tag = pinnedTag(endpoint, widget, modules);
   console.log(tag.html);
-  console.log(`<!-- With a Content-Security-Policy, script-src also needs the import map's hash: ${tag.importMapSource} -->`);
+  console.log(
+    `<!-- With a Content-Security-Policy, script-src also needs the import map's hash: ${tag.importMapSource} -->`,
+  );
 }

@@ -17,7 +17,17 @@ import {
 
 describe('the application form table', () => {
   it('lets a board configure every field but the email, in display order, each with its default', () => {
-    assert.deepEqual(CONFIGURABLE_FIELDS, ['first_name', 'last_name', 'phone', 'resume', 'cover_letter', 'bio_url', 'consent', 'is_partner_newsletter_active', 'is_campaign_alert_active']);
+    assert.deepEqual(CONFIGURABLE_FIELDS, [
+      'first_name',
+      'last_name',
+      'phone',
+      'resume',
+      'cover_letter',
+      'bio_url',
+      'consent',
+      'is_partner_newsletter_active',
+      'is_campaign_alert_active',
+    ]);
     assert.deepEqual(DEFAULT_FIELD_MODES, {
       first_name: 'required',
       last_name: 'required',
@@ -33,22 +43,53 @@ describe('the application form table', () => {
 
   it('reads exactly these form names (the resume is a file), the widget setting the offer, the language, the honeypot, the captcha answer and the campaign parameters', () => {
     assert.deepEqual(FORM_FIELD_NAMES, [
-      'campaign_id', 'locale', 'website', 'captcha_token',
-      'email', 'first_name', 'last_name', 'phone_code', 'phone_number', 'cover_letter', 'bio_url', 'is_legals_accepted_by_manager', 'is_partner_newsletter_active', 'is_campaign_alert_active',
-      'utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content',
+      'campaign_id',
+      'locale',
+      'website',
+      'captcha_token',
+      'email',
+      'first_name',
+      'last_name',
+      'phone_code',
+      'phone_number',
+      'cover_letter',
+      'bio_url',
+      'is_legals_accepted_by_manager',
+      'is_partner_newsletter_active',
+      'is_campaign_alert_active',
+      'utm_source',
+      'utm_medium',
+      'utm_campaign',
+      'utm_term',
+      'utm_content',
     ]);
   });
 
   it("names the widget's field-* attributes as its README documents them", () => {
     assert.deepEqual(
       APPLICATION_FORM.flatMap((f) => ('attribute' in f ? [f.attribute] : [])),
-      ['field-first-name', 'field-last-name', 'field-phone', 'field-resume', 'field-cover-letter', 'field-bio-url', 'field-consent', 'field-newsletter', 'field-job-alert'],
+      [
+        'field-first-name',
+        'field-last-name',
+        'field-phone',
+        'field-resume',
+        'field-cover-letter',
+        'field-bio-url',
+        'field-consent',
+        'field-newsletter',
+        'field-job-alert',
+      ],
     );
   });
 
   it('gives each control its kind, its autofill token and its length limit', () => {
     assert.deepEqual(
-      APPLICATION_FORM.map((f) => [f.id, f.kind, 'autocomplete' in f ? f.autocomplete : undefined, 'maxlength' in f ? f.maxlength : undefined]),
+      APPLICATION_FORM.map((f) => [
+        f.id,
+        f.kind,
+        'autocomplete' in f ? f.autocomplete : undefined,
+        'maxlength' in f ? f.maxlength : undefined,
+      ]),
       [
         ['email', 'email', 'email', undefined],
         ['first_name', 'text', 'given-name', undefined],
@@ -74,15 +115,40 @@ describe('the application form table', () => {
 
   it('posts the consent as is_legals_accepted_by_manager and sends the cover letter upstream as comments', () => {
     assert.deepEqual(
-      APPLICATION_FORM.map((f) => [postedName(f), upstreamName(f)]).filter(([posted, upstream]) => posted !== upstream || posted === 'is_legals_accepted_by_manager'),
-      [['cover_letter', 'comments'], ['is_legals_accepted_by_manager', 'is_legals_accepted_by_manager']],
+      APPLICATION_FORM.map((f) => [postedName(f), upstreamName(f)]).filter(
+        ([posted, upstream]) => posted !== upstream || posted === 'is_legals_accepted_by_manager',
+      ),
+      [
+        ['cover_letter', 'comments'],
+        ['is_legals_accepted_by_manager', 'is_legals_accepted_by_manager'],
+      ],
     );
   });
 
   it('answers the code of a refused value by the kind of its field, invalid_value for any other', () => {
     assert.deepEqual(
-      ['email', 'bio_url', 'phone_code', 'phone_number', 'resume', 'first_name', 'is_legals_accepted_by_manager', 'consent', 'campaign_id'].map(invalidCodeOf),
-      ['invalid_email', 'invalid_url', 'invalid_phone', 'invalid_phone', 'unsupported_file_type', 'invalid_value', 'invalid_value', 'invalid_value', 'invalid_value'],
+      [
+        'email',
+        'bio_url',
+        'phone_code',
+        'phone_number',
+        'resume',
+        'first_name',
+        'is_legals_accepted_by_manager',
+        'consent',
+        'campaign_id',
+      ].map(invalidCodeOf),
+      [
+        'invalid_email',
+        'invalid_url',
+        'invalid_phone',
+        'invalid_phone',
+        'unsupported_file_type',
+        'invalid_value',
+        'invalid_value',
+        'invalid_value',
+        'invalid_value',
+      ],
     );
   });
 });

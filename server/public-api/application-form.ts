@@ -53,16 +53,80 @@ export const MAX_COVER_LETTER_CHARS = 10_000;
 
 export const APPLICATION_FORM = [
   { id: 'email', rule: 'email', kind: 'email', draft: true, autocomplete: 'email' },
-  { id: 'first_name', rule: 'first_name', attribute: 'field-first-name', defaultMode: 'required', kind: 'text', draft: true, autocomplete: 'given-name' },
-  { id: 'last_name', rule: 'last_name', attribute: 'field-last-name', defaultMode: 'required', kind: 'text', draft: true, autocomplete: 'family-name' },
-  { id: 'phone_code', rule: 'phone', attribute: 'field-phone', defaultMode: 'optional', kind: 'tel-code', draft: true, autocomplete: 'tel-country-code', maxlength: 5 },
+  {
+    id: 'first_name',
+    rule: 'first_name',
+    attribute: 'field-first-name',
+    defaultMode: 'required',
+    kind: 'text',
+    draft: true,
+    autocomplete: 'given-name',
+  },
+  {
+    id: 'last_name',
+    rule: 'last_name',
+    attribute: 'field-last-name',
+    defaultMode: 'required',
+    kind: 'text',
+    draft: true,
+    autocomplete: 'family-name',
+  },
+  {
+    id: 'phone_code',
+    rule: 'phone',
+    attribute: 'field-phone',
+    defaultMode: 'optional',
+    kind: 'tel-code',
+    draft: true,
+    autocomplete: 'tel-country-code',
+    maxlength: 5,
+  },
   { id: 'phone_number', rule: 'phone', kind: 'tel', draft: true, autocomplete: 'tel-national' },
   { id: 'resume', rule: 'resume', attribute: 'field-resume', defaultMode: 'required', kind: 'file' },
-  { id: 'cover_letter', rule: 'cover_letter', upstream: 'comments', attribute: 'field-cover-letter', defaultMode: 'optional', kind: 'textarea', draft: true, maxlength: MAX_COVER_LETTER_CHARS },
-  { id: 'bio_url', rule: 'bio_url', attribute: 'field-bio-url', defaultMode: 'optional', kind: 'url', draft: true, autocomplete: 'url' },
-  { id: 'consent', posted: 'is_legals_accepted_by_manager', rule: 'consent', attribute: 'field-consent', defaultMode: 'required', kind: 'checkbox', personal: false },
-  { id: 'is_partner_newsletter_active', rule: 'is_partner_newsletter_active', attribute: 'field-newsletter', defaultMode: 'optional', kind: 'checkbox', personal: false },
-  { id: 'is_campaign_alert_active', rule: 'is_campaign_alert_active', attribute: 'field-job-alert', defaultMode: 'optional', kind: 'checkbox', personal: false },
+  {
+    id: 'cover_letter',
+    rule: 'cover_letter',
+    upstream: 'comments',
+    attribute: 'field-cover-letter',
+    defaultMode: 'optional',
+    kind: 'textarea',
+    draft: true,
+    maxlength: MAX_COVER_LETTER_CHARS,
+  },
+  {
+    id: 'bio_url',
+    rule: 'bio_url',
+    attribute: 'field-bio-url',
+    defaultMode: 'optional',
+    kind: 'url',
+    draft: true,
+    autocomplete: 'url',
+  },
+  {
+    id: 'consent',
+    posted: 'is_legals_accepted_by_manager',
+    rule: 'consent',
+    attribute: 'field-consent',
+    defaultMode: 'required',
+    kind: 'checkbox',
+    personal: false,
+  },
+  {
+    id: 'is_partner_newsletter_active',
+    rule: 'is_partner_newsletter_active',
+    attribute: 'field-newsletter',
+    defaultMode: 'optional',
+    kind: 'checkbox',
+    personal: false,
+  },
+  {
+    id: 'is_campaign_alert_active',
+    rule: 'is_campaign_alert_active',
+    attribute: 'field-job-alert',
+    defaultMode: 'optional',
+    kind: 'checkbox',
+    personal: false,
+  },
 ] as const satisfies readonly FormField[];
 
 /** Form names the widget sets itself rather than the candidate: the offer, the language, the honeypot and the captcha answer. */
@@ -96,11 +160,17 @@ export const CONFIGURABLE_FIELDS = /* @__PURE__ */ (() =>
 
 /** Each configurable field's mode unless the board sets another. */
 export const DEFAULT_FIELD_MODES = /* @__PURE__ */ (() =>
-  Object.fromEntries(APPLICATION_FORM.flatMap((f) => ('defaultMode' in f ? [[f.rule, f.defaultMode]] : []))) as Record<ConfigurableField, FieldMode>)();
+  Object.fromEntries(APPLICATION_FORM.flatMap((f) => ('defaultMode' in f ? [[f.rule, f.defaultMode]] : []))) as Record<
+    ConfigurableField,
+    FieldMode
+  >)();
 
 /** Every form name the proxy reads (the campaign parameters last, read unless TRACK_UTM=false); anything else in a posted form is ignored. */
 export const FORM_FIELD_NAMES = /* @__PURE__ */ (() =>
-  (FORM_CONTEXT_FIELDS as readonly string[]).concat(APPLICATION_FORM.filter((f) => f.kind !== 'file').map(postedName), UTM_FIELDS))();
+  (FORM_CONTEXT_FIELDS as readonly string[]).concat(
+    APPLICATION_FORM.filter((f) => f.kind !== 'file').map(postedName),
+    UTM_FIELDS,
+  ))();
 
 /**
  * Every key a personal field's value may travel under: its control's id, the
@@ -108,7 +178,13 @@ export const FORM_FIELD_NAMES = /* @__PURE__ */ (() =>
  * (the phone's two controls share `phone`). The proxy's logs redact them.
  */
 export const PERSONAL_FIELD_KEYS: readonly string[] = /* @__PURE__ */ (() =>
-  Array.from(new Set((APPLICATION_FORM as readonly FormField[]).filter((f) => f.personal !== false).flatMap((f) => [f.id, postedName(f), upstreamName(f), f.rule]))))();
+  Array.from(
+    new Set(
+      (APPLICATION_FORM as readonly FormField[])
+        .filter((f) => f.personal !== false)
+        .flatMap((f) => [f.id, postedName(f), upstreamName(f), f.rule]),
+    ),
+  ))();
 
 /** The per-field code of a value the field's kind refuses (any other refusal is `invalid_value`). */
 const INVALID_CODE_OF_KIND: Partial<Record<FieldKind, FieldCode>> = {

@@ -21,8 +21,20 @@ describe('the rule of a utm_* value', () => {
   });
 
   it('takes printable text in any script, and no control, format or separator character', () => {
-    for (const good of ['spring 2026 – café', 'été', '春のセール', `${ASTRAL} promo`, '']) assert.equal(utmFaultOf(good), null, JSON.stringify(good));
-    for (const bad of ['a\u0000b', 'a\nb', 'tab\there', 'a\u007fb', 'a\u0085b', 'a\u202eb', 'a\u2066b', 'a\u200bb', 'a\u2028b', 'a\u2029b']) {
+    for (const good of ['spring 2026 – café', 'été', '春のセール', `${ASTRAL} promo`, ''])
+      assert.equal(utmFaultOf(good), null, JSON.stringify(good));
+    for (const bad of [
+      'a\u0000b',
+      'a\nb',
+      'tab\there',
+      'a\u007fb',
+      'a\u0085b',
+      'a\u202eb',
+      'a\u2066b',
+      'a\u200bb',
+      'a\u2028b',
+      'a\u2029b',
+    ]) {
       assert.equal(utmFaultOf(bad), 'not_printable', JSON.stringify(bad));
     }
   });
@@ -41,13 +53,16 @@ describe('keepUtm', () => {
       utm_medium: ' ',
       utm_source: ASTRAL.repeat(200),
     };
-    assert.deepEqual(keepUtm((name) => read[name]), {
-      utm: { utm_source: ASTRAL.repeat(200), utm_campaign: 'spring' },
-      dropped: [
-        { name: 'utm_term', fault: 'too_long' },
-        { name: 'utm_content', fault: 'not_printable' },
-      ],
-    });
+    assert.deepEqual(
+      keepUtm((name) => read[name]),
+      {
+        utm: { utm_source: ASTRAL.repeat(200), utm_campaign: 'spring' },
+        dropped: [
+          { name: 'utm_term', fault: 'too_long' },
+          { name: 'utm_content', fault: 'not_printable' },
+        ],
+      },
+    );
   });
 
   it('reads each of UTM_FIELDS once, and takes anything but a string as absent (a session entry written by hand)', () => {
@@ -61,6 +76,8 @@ describe('keepUtm', () => {
   });
 
   it('trims before it counts: 200 characters with spaces around are kept', () => {
-    assert.deepEqual(keepUtm((name) => (name === 'utm_term' ? `  ${'y'.repeat(200)}  ` : undefined)).utm, { utm_term: 'y'.repeat(200) });
+    assert.deepEqual(keepUtm((name) => (name === 'utm_term' ? `  ${'y'.repeat(200)}  ` : undefined)).utm, {
+      utm_term: 'y'.repeat(200),
+    });
   });
 });

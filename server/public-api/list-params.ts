@@ -7,7 +7,17 @@
  * The list's search, filters and page in the board page's query string, so a
  * board passes its query string on to GET /embed/campaigns as it is.
  */
-export const LIST_URL_PARAMS = ['q', 'job_type', 'working_time', 'city', 'near', 'radius_km', 'salary_min', 'sort', 'page'] as const;
+export const LIST_URL_PARAMS = [
+  'q',
+  'job_type',
+  'working_time',
+  'city',
+  'near',
+  'radius_km',
+  'salary_min',
+  'sort',
+  'page',
+] as const;
 export type ListUrlParam = (typeof LIST_URL_PARAMS)[number];
 
 /**

@@ -12,7 +12,8 @@
 export type HeadTag = [attribute: 'name' | 'property' | 'rel', name: string, value: string];
 
 /** The element and its value's attribute, for a tag's naming attribute. */
-export const elementOf = (attribute: HeadTag[0]): ['link', 'href'] | ['meta', 'content'] => (attribute === 'rel' ? ['link', 'href'] : ['meta', 'content']);
+export const elementOf = (attribute: HeadTag[0]): ['link', 'href'] | ['meta', 'content'] =>
+  attribute === 'rel' ? ['link', 'href'] : ['meta', 'content'];
 
 export interface OfferHead {
   title: string;
@@ -53,9 +54,17 @@ export function offerHead(posting: HeadPosting): OfferHead {
   const title = `${posting.title} – ${posting.hiringOrganization.name}`;
   const description = plainDescription(posting.description);
   const url = posting.url;
-  const tags: HeadTag[] = [['name', 'description', description], ['property', 'og:type', 'website'], ['name', 'twitter:card', 'summary']];
+  const tags: HeadTag[] = [
+    ['name', 'description', description],
+    ['property', 'og:type', 'website'],
+    ['name', 'twitter:card', 'summary'],
+  ];
   if (url) tags.push(['rel', 'canonical', url], ['property', 'og:url', url]);
   if (posting.image) tags.push(['property', 'og:image', posting.image]);
-  for (const [attribute, prefix] of [['property', 'og:'], ['name', 'twitter:']] as const) tags.push([attribute, `${prefix}title`, title], [attribute, `${prefix}description`, description]);
+  for (const [attribute, prefix] of [
+    ['property', 'og:'],
+    ['name', 'twitter:'],
+  ] as const)
+    tags.push([attribute, `${prefix}title`, title], [attribute, `${prefix}description`, description]);
   return { title, tags };
 }

@@ -3,7 +3,14 @@
 // from them, and the widget takes their types (import type only: zod stays
 // out of its bundle).
 import { z } from 'zod';
-import { JOB_TYPES, JobboardApplicantInput, LOCALES, PER_PAGE_MAX, RESUME_TYPES, WORKING_TIMES } from '../contract/index.ts';
+import {
+  JOB_TYPES,
+  JobboardApplicantInput,
+  LOCALES,
+  PER_PAGE_MAX,
+  RESUME_TYPES,
+  WORKING_TIMES,
+} from '../contract/index.ts';
 import { APPLICATION_FORM, CONFIGURABLE_FIELDS, FIELD_MODES, postedName, upstreamName } from './application-form.ts';
 import type { ConfigurableField, FieldKind, FieldMode, FormField } from './application-form.ts';
 import { MAX_UTM_CHARS, UTM_FIELDS } from './campaign-tracking.ts';
@@ -23,13 +30,30 @@ const radiusRange = `must be a number of kilometres from 1 to ${MAX_RADIUS_KM}`;
 
 /** The list's parameters, each on its own (CampaignListQuery adds the rules between them). */
 const CampaignListFields = z.object({
-  q: z.preprocess(blankAsAbsent, z.string().trim().max(200, 'must be at most 200 characters').optional()).describe(
-    'Words to find in the name, company, description, profile or city: every word must begin a word of the offer ("dev" finds "Développeur"), accents and case ignored. Only letters and digits count: quotes, operators and other punctuation are not query syntax. Words of one letter are dropped; at most 5 words are read.',
+  q: z
+    .preprocess(blankAsAbsent, z.string().trim().max(200, 'must be at most 200 characters').optional())
+    .describe(
+      'Words to find in the name, company, description, profile or city: every word must begin a word of the offer ("dev" finds "Développeur"), accents and case ignored. Only letters and digits count: quotes, operators and other punctuation are not query syntax. Words of one letter are dropped; at most 5 words are read.',
+    ),
+  company_id: z.preprocess(
+    blankAsAbsent,
+    z.coerce
+      .number({ error: 'must be a company id' })
+      .int('must be a company id')
+      .positive('must be a company id')
+      .optional(),
   ),
-  company_id: z.preprocess(blankAsAbsent, z.coerce.number({ error: 'must be a company id' }).int('must be a company id').positive('must be a company id').optional()),
-  job_type: z.preprocess(blankAsAbsent, z.enum(JOB_TYPES, { error: `must be one of: ${JOB_TYPES.join(', ')}` }).optional()),
-  working_time: z.preprocess(blankAsAbsent, z.enum(WORKING_TIMES, { error: `must be one of: ${WORKING_TIMES.join(', ')}` }).optional()),
-  city: z.preprocess(blankAsAbsent, z.string().trim().max(100, 'must be at most 100 characters').optional()).describe('Exact city name, case and accents ignored.'),
+  job_type: z.preprocess(
+    blankAsAbsent,
+    z.enum(JOB_TYPES, { error: `must be one of: ${JOB_TYPES.join(', ')}` }).optional(),
+  ),
+  working_time: z.preprocess(
+    blankAsAbsent,
+    z.enum(WORKING_TIMES, { error: `must be one of: ${WORKING_TIMES.join(', ')}` }).optional(),
+  ),
+  city: z
+    .preprocess(blankAsAbsent, z.string().trim().max(100, 'must be at most 100 characters').optional())
+    .describe('Exact city name, case and accents ignored.'),
   near: z
     .preprocess(
       blankAsAbsent,
@@ -47,20 +71,39 @@ const CampaignListFields = z.object({
       `Only offers within radius_km of this place: LATITUDE,LONGITUDE in degrees (like 45.76,4.84), or a city name (case and accents ignored), which stands for the average position of that city's offers. Offers without coordinates are left out. A city with no offer with coordinates is a validation_failed problem.`,
     ),
   radius_km: z
-    .preprocess(blankAsAbsent, z.coerce.number({ error: radiusRange }).min(1, radiusRange).max(MAX_RADIUS_KM, radiusRange).optional())
-    .describe(`The radius of near, in kilometres (great-circle distance); ${DEFAULT_RADIUS_KM} by default. Only with near.`),
+    .preprocess(
+      blankAsAbsent,
+      z.coerce.number({ error: radiusRange }).min(1, radiusRange).max(MAX_RADIUS_KM, radiusRange).optional(),
+    )
+    .describe(
+      `The radius of near, in kilometres (great-circle distance); ${DEFAULT_RADIUS_KM} by default. Only with near.`,
+    ),
   salary_min: z
     .preprocess(
       blankAsAbsent,
-      z.coerce.number({ error: 'must be a whole amount from 0' }).int('must be a whole amount from 0').min(0, 'must be a whole amount from 0').max(10_000_000, 'must be at most 10000000').optional(),
+      z.coerce
+        .number({ error: 'must be a whole amount from 0' })
+        .int('must be a whole amount from 0')
+        .min(0, 'must be a whole amount from 0')
+        .max(10_000_000, 'must be at most 10000000')
+        .optional(),
     )
-    .describe('Only offers that pay at least this much a year (a month for internships): their salary_max, else their salary_min. Offers without salary are left out.'),
+    .describe(
+      'Only offers that pay at least this much a year (a month for internships): their salary_max, else their salary_min. Offers without salary are left out.',
+    ),
   sort: z
     .preprocess(blankAsAbsent, z.enum(LIST_SORTS, { error: `must be one of: ${LIST_SORTS.join(', ')}` }).optional())
-    .describe('relevance: best match of q first (a match in the name counts most, then the company, then the texts), newest first without q; date: newest first; distance: nearest to near first (needs near). Default: relevance with q, else date.'),
+    .describe(
+      'relevance: best match of q first (a match in the name counts most, then the company, then the texts), newest first without q; date: newest first; distance: nearest to near first (needs near). Default: relevance with q, else date.',
+    ),
   page: z.preprocess(
     blankAsAbsent,
-    z.coerce.number({ error: 'must be a whole number from 1' }).int('must be a whole number from 1').min(1, 'must be a whole number from 1').max(100_000, 'must be at most 100000').default(1),
+    z.coerce
+      .number({ error: 'must be a whole number from 1' })
+      .int('must be a whole number from 1')
+      .min(1, 'must be a whole number from 1')
+      .max(100_000, 'must be at most 100000')
+      .default(1),
   ),
   per_page: z.preprocess(
     blankAsAbsent,
@@ -74,11 +117,24 @@ const CampaignListFields = z.object({
 });
 
 /** The rules between the list's parameters: what needs near. */
-function needsNear(query: { near?: string | undefined; radius_km?: number | undefined; sort?: string | undefined }, ctx: z.RefinementCtx): void {
+function needsNear(
+  query: { near?: string | undefined; radius_km?: number | undefined; sort?: string | undefined },
+  ctx: z.RefinementCtx,
+): void {
   if (query.near !== undefined) return;
   const give = 'give near (LATITUDE,LONGITUDE or a city name)';
-  if (query.sort === 'distance') ctx.addIssue({ code: 'custom', path: ['sort'], message: `distance needs a place to measure from: ${give}, or sort by relevance or date` });
-  if (query.radius_km !== undefined) ctx.addIssue({ code: 'custom', path: ['radius_km'], message: `is the radius around near: ${give}, or leave radius_km out` });
+  if (query.sort === 'distance')
+    ctx.addIssue({
+      code: 'custom',
+      path: ['sort'],
+      message: `distance needs a place to measure from: ${give}, or sort by relevance or date`,
+    });
+  if (query.radius_km !== undefined)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['radius_km'],
+      message: `is the radius around near: ${give}, or leave radius_km out`,
+    });
 }
 
 export const CampaignListQuery = CampaignListFields.superRefine(needsNear);
@@ -90,7 +146,10 @@ export type CampaignListQuery = z.infer<typeof CampaignListQuery>;
  * holds exactly; a larger id would be read as another). The documents take
  * their bounds from here.
  */
-export const OfferId = z.coerce.number({ error: 'must be the id of a job offer' }).int('must be the id of a job offer').positive('must be the id of a job offer');
+export const OfferId = z.coerce
+  .number({ error: 'must be the id of a job offer' })
+  .int('must be the id of a job offer')
+  .positive('must be the id of a job offer');
 
 /** The query of GET /embed/campaigns/head. */
 export const OfferHeadQuery = z.object({ offer: OfferId.describe("The offer's id") });
@@ -105,15 +164,24 @@ export type FeedQuery = z.infer<typeof FeedQuery>;
 /** The query of GET /embed/campaigns: the list's, the language and the open offer. */
 export const EmbedQuery = CampaignListFields.extend({
   lang: PageLanguage,
-  offer: OfferId.optional().describe('The open offer\'s id, under the name offer_param gives (`offer` by default).'),
+  offer: OfferId.optional().describe("The open offer's id, under the name offer_param gives (`offer` by default)."),
   offer_param: z
     .string()
-    .regex(/^[A-Za-z][A-Za-z0-9_-]{0,39}$/, 'must be a query parameter\'s name (a letter, then letters, digits, - or _), the element\'s offer-param, like job')
+    .regex(
+      /^[A-Za-z][A-Za-z0-9_-]{0,39}$/,
+      "must be a query parameter's name (a letter, then letters, digits, - or _), the element's offer-param, like job",
+    )
     .default(DEFAULT_OFFER_PARAM)
-    .describe('The element\'s offer-param: the query parameter that holds the open offer\'s id on the board\'s page. Give it when the element renames `offer`.'),
-  [LIST_PRESETS.company_id]: CampaignListFields.shape.company_id.describe('The element\'s company-id: the list shows this company\'s offers only, whatever the candidate asks.'),
-  [LIST_PRESETS.job_type]: CampaignListFields.shape.job_type.describe('The element\'s job-type: fixed, its filter hidden.'),
-  [LIST_PRESETS.city]: CampaignListFields.shape.city.describe('The element\'s city: fixed, its filter hidden.'),
+    .describe(
+      "The element's offer-param: the query parameter that holds the open offer's id on the board's page. Give it when the element renames `offer`.",
+    ),
+  [LIST_PRESETS.company_id]: CampaignListFields.shape.company_id.describe(
+    "The element's company-id: the list shows this company's offers only, whatever the candidate asks.",
+  ),
+  [LIST_PRESETS.job_type]: CampaignListFields.shape.job_type.describe(
+    "The element's job-type: fixed, its filter hidden.",
+  ),
+  [LIST_PRESETS.city]: CampaignListFields.shape.city.describe("The element's city: fixed, its filter hidden."),
 }).superRefine(needsNear);
 
 /** The sitemap protocol's limit per file (GET /sitemap.xml); a board with more lists its newest offers. */
@@ -143,12 +211,20 @@ export const CampaignAddress = z.object({
   city: z.string().nullable(),
   country: z.string().nullable(),
   name: z.string().nullable(),
-  latitude: z.number().nullable().describe('Degrees; null when the offer has no coordinates (a search near a place leaves it out)'),
+  latitude: z
+    .number()
+    .nullable()
+    .describe('Degrees; null when the offer has no coordinates (a search near a place leaves it out)'),
   longitude: z.number().nullable().describe('Degrees; null when the offer has no coordinates'),
 });
 
 export const CampaignDetail = CampaignSummary.extend({
-  description: z.string().nullable().describe('Sanitised HTML: p, br, strong, b, em, i, u, s, ul, ol, li, h3-h6, blockquote, hr and http(s)/mailto links'),
+  description: z
+    .string()
+    .nullable()
+    .describe(
+      'Sanitised HTML: p, br, strong, b, em, i, u, s, ul, ol, li, h3-h6, blockquote, hr and http(s)/mailto links',
+    ),
   profile: z.string().nullable().describe('Sanitised HTML, as description'),
   address: CampaignAddress.nullable(),
   date_end: z.iso.date().nullable(),
@@ -156,7 +232,16 @@ export const CampaignDetail = CampaignSummary.extend({
 export type CampaignDetail = z.infer<typeof CampaignDetail>;
 
 /** The employment types Google for Jobs reads. */
-export const EMPLOYMENT_TYPES = ['FULL_TIME', 'PART_TIME', 'CONTRACTOR', 'TEMPORARY', 'INTERN', 'VOLUNTEER', 'PER_DIEM', 'OTHER'] as const;
+export const EMPLOYMENT_TYPES = [
+  'FULL_TIME',
+  'PART_TIME',
+  'CONTRACTOR',
+  'TEMPORARY',
+  'INTERN',
+  'VOLUNTEER',
+  'PER_DIEM',
+  'OTHER',
+] as const;
 export type EmploymentType = (typeof EMPLOYMENT_TYPES)[number];
 
 /**
@@ -171,7 +256,9 @@ export const JobPostingAnswer = z
     title: z.string(),
     description: z.string().describe('Sanitised HTML: the description, then the profile'),
     datePosted: z.iso.datetime({ offset: true }),
-    validThrough: z.iso.datetime({ offset: true }).describe('The end date, else 60 days after the later of listing and now'),
+    validThrough: z.iso
+      .datetime({ offset: true })
+      .describe('The end date, else 60 days after the later of listing and now'),
     hiringOrganization: z.object({ '@type': z.literal('Organization'), name: z.string() }),
     jobLocation: z
       .object({
@@ -185,8 +272,13 @@ export const JobPostingAnswer = z
         }),
       })
       .optional()
-      .describe('The offer\'s address, else its company\'s; absent when neither has a country (the job is then TELECOMMUTE)'),
-    jobLocationType: z.literal('TELECOMMUTE').optional().describe('When neither the offer nor its company has an address with a country'),
+      .describe(
+        "The offer's address, else its company's; absent when neither has a country (the job is then TELECOMMUTE)",
+      ),
+    jobLocationType: z
+      .literal('TELECOMMUTE')
+      .optional()
+      .describe('When neither the offer nor its company has an address with a country'),
     employmentType: z.union([z.enum(EMPLOYMENT_TYPES), z.array(z.enum(EMPLOYMENT_TYPES))]).optional(),
     baseSalary: z
       .object({
@@ -202,8 +294,14 @@ export const JobPostingAnswer = z
       .optional(),
     identifier: z.object({ '@type': z.literal('PropertyValue'), name: z.string(), value: z.string() }),
     directApply: z.literal(true),
-    url: z.url().optional().describe('The offer on the board: BOARD_OFFER_URL with its id; absent without BOARD_OFFER_URL'),
-    image: z.url().optional().describe('The board\'s image for its offers (BOARD_OG_IMAGE), the og:image of a shared link; absent without it'),
+    url: z
+      .url()
+      .optional()
+      .describe('The offer on the board: BOARD_OFFER_URL with its id; absent without BOARD_OFFER_URL'),
+    image: z
+      .url()
+      .optional()
+      .describe("The board's image for its offers (BOARD_OG_IMAGE), the og:image of a shared link; absent without it"),
   })
   .strict()
   .describe('The offer as a schema.org JobPosting (https://schema.org/JobPosting), JSON-LD');
@@ -235,7 +333,9 @@ export const ConfigResponse = z.object({
   }),
   consent_url: z.string().nullable(),
   captcha: z.object({ provider: z.enum(['turnstile', 'hcaptcha']), site_key: z.string() }).nullable(),
-  track_utm: z.boolean().describe("Whether the widget keeps the landing URL's utm_* parameters and posts them with the form (TRACK_UTM)"),
+  track_utm: z
+    .boolean()
+    .describe("Whether the widget keeps the landing URL's utm_* parameters and posts them with the form (TRACK_UTM)"),
 });
 export type ConfigResponse = z.infer<typeof ConfigResponse>;
 
@@ -296,7 +396,9 @@ function textSchema(field: FormField, required: boolean): z.ZodType {
  */
 function resumeSchema(required: boolean): z.ZodType {
   const file = z.file();
-  const size = required ? 'not empty (an empty file is no resume: 422 validation_failed on resume)' : 'an empty file is no resume';
+  const size = required
+    ? 'not empty (an empty file is no resume: 422 validation_failed on resume)'
+    : 'an empty file is no resume';
   return (required ? file.min(1) : file.optional()).describe(
     `The file: pdf, jpg, png, doc or docx, read from its bytes whatever type it is sent as (any other: 415 unsupported_file_type), ${size}, at most resume.max_bytes of GET /api/config`,
   );
@@ -304,7 +406,10 @@ function resumeSchema(required: boolean): z.ZodType {
 
 /** Rules between fields, said on the field that needs another (the proxy checks them). */
 const NEEDS: Partial<Record<string, { field: string; rule: string }>> = {
-  phone_number: { field: 'phone_code', rule: 'Needs phone_code, the country calling code: a number without it is refused (422 validation_failed on phone_code)' },
+  phone_number: {
+    field: 'phone_code',
+    rule: 'Needs phone_code, the country calling code: a number without it is refused (422 validation_failed on phone_code)',
+  },
 };
 
 /** The schema of one form field, by its kind in the form's table and whether the proxy requires it. */
@@ -335,25 +440,37 @@ const utmSchema = z.string().optional();
  * checks the form with the same table and modes.
  */
 export function applicationFormSchema(fields: Record<ConfigurableField, FieldMode>) {
-  const modeOf = (field: FormField): FieldMode => (field.rule === 'email' ? 'required' : fields[field.rule as ConfigurableField]);
+  const modeOf = (field: FormField): FieldMode =>
+    field.rule === 'email' ? 'required' : fields[field.rule as ConfigurableField];
   const shown = APPLICATION_FORM.filter((field) => modeOf(field) !== 'hidden');
   const schemaOf = (field: FormField): z.ZodType => {
     const schema = formFieldSchema(field, modeOf(field) === 'required');
     const needs = NEEDS[postedName(field)];
     return needs === undefined ? schema : schema.describe(needs.rule);
   };
-  const dependentRequired = Object.fromEntries(shown.flatMap((field) => {
-    const needs = NEEDS[postedName(field)];
-    return needs === undefined ? [] : [[postedName(field), [needs.field]]];
-  }));
-  return z.object({
-    campaign_id: OfferId,
-    locale: z.enum(LOCALES).optional(),
-    website: z.string().optional().describe('Honeypot: hidden from people, must stay empty'),
-    captcha_token: z.string().optional(),
-    ...Object.fromEntries(shown.map((field) => [postedName(field), schemaOf(field)])),
-    ...Object.fromEntries(UTM_FIELDS.map((name) => [name, utmSchema.describe(`The ${name} of the landing URL, kept when at most ${MAX_UTM_CHARS} printable characters (code points), else dropped (the application is taken without it); ignored when GET /api/config says track_utm false`)])),
-  }).meta({ dependentRequired });
+  const dependentRequired = Object.fromEntries(
+    shown.flatMap((field) => {
+      const needs = NEEDS[postedName(field)];
+      return needs === undefined ? [] : [[postedName(field), [needs.field]]];
+    }),
+  );
+  return z
+    .object({
+      campaign_id: OfferId,
+      locale: z.enum(LOCALES).optional(),
+      website: z.string().optional().describe('Honeypot: hidden from people, must stay empty'),
+      captcha_token: z.string().optional(),
+      ...Object.fromEntries(shown.map((field) => [postedName(field), schemaOf(field)])),
+      ...Object.fromEntries(
+        UTM_FIELDS.map((name) => [
+          name,
+          utmSchema.describe(
+            `The ${name} of the landing URL, kept when at most ${MAX_UTM_CHARS} printable characters (code points), else dropped (the application is taken without it); ignored when GET /api/config says track_utm false`,
+          ),
+        ]),
+      ),
+    })
+    .meta({ dependentRequired });
 }
 
 export const ApplicationAnswer = z.object({
@@ -362,7 +479,9 @@ export const ApplicationAnswer = z.object({
   campaign_id: z.int(),
   receipt_url: z
     .string()
-    .describe("The candidate's receipt page on the proxy (/applications/receipt/<token>): absolute with PUBLIC_ORIGIN, else root-relative to the proxy's origin"),
+    .describe(
+      "The candidate's receipt page on the proxy (/applications/receipt/<token>): absolute with PUBLIC_ORIGIN, else root-relative to the proxy's origin",
+    ),
 });
 
 export const HealthAnswer = z.object({ status: z.literal('ok') });

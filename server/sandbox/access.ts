@@ -70,6 +70,7 @@ export function companyOfClient(db: Database, client: ApiClient, endpoint: strin
     );
   }
   const company = client.company_id === null ? undefined : companyById(db, client.company_id);
-  if (company === undefined) throw new SandboxError('invalid_token', 'The company of this API client no longer exists.');
+  if (company === undefined)
+    throw new SandboxError('invalid_token', 'The company of this API client no longer exists.');
   return company;
 }

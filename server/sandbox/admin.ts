@@ -9,12 +9,34 @@ import { notFound } from './errors.ts';
 import { parseBody, parseId } from './http.ts';
 import type { RecordingRouter } from './route-table.ts';
 import { seedDemo } from './seed.ts';
-import { campaignChannels, createChannel, createApiClient, createCompany, createEntity, createPool, patchCampaign, patchCompany, resetSandbox } from './setup.ts';
-import { CampaignPatchBody, ChannelBody, ClientBody, CompanyBody, CompanyPatchBody, EntityBody, JobBoardClientBody, PoolBody } from './setup-inputs.ts';
+import {
+  campaignChannels,
+  createChannel,
+  createApiClient,
+  createCompany,
+  createEntity,
+  createPool,
+  patchCampaign,
+  patchCompany,
+  resetSandbox,
+} from './setup.ts';
+import {
+  CampaignPatchBody,
+  ChannelBody,
+  ClientBody,
+  CompanyBody,
+  CompanyPatchBody,
+  EntityBody,
+  JobBoardClientBody,
+  PoolBody,
+} from './setup-inputs.ts';
 import { recordStatusChange } from './status.ts';
 
 const ResetBody = z.strictObject({ seed: z.literal('demo').optional() });
-const StatusBody = z.strictObject({ value: z.string().min(1).max(100), at: z.iso.datetime({ offset: true }).optional() });
+const StatusBody = z.strictObject({
+  value: z.string().min(1).max(100),
+  at: z.iso.datetime({ offset: true }).optional(),
+});
 const ClockBody = z.strictObject({ now: z.iso.datetime({ offset: true }).nullable() });
 const FaultBody = z.strictObject({
   count: z.int().min(0).max(1_000_000),
@@ -25,12 +47,19 @@ const FaultBody = z.strictObject({
 });
 
 /** What a change of a campaign's channels did, said in the answer: `channels` replaces the set, which surprises whoever meant to add one. */
-function channelsNote(body: { channels?: string[] | undefined; add_channels?: string[] | undefined }, before: string[], after: string[]): { note?: string } {
+function channelsNote(
+  body: { channels?: string[] | undefined; add_channels?: string[] | undefined },
+  before: string[],
+  after: string[],
+): { note?: string } {
   const list = (values: string[]) => (values.length === 0 ? 'none' : values.join(', '));
   if (body.channels !== undefined) {
-    return { note: `channels replaced the whole set: broadcast on ${list(after)} (was ${list(before)}). To add channels and keep the others, send add_channels.` };
+    return {
+      note: `channels replaced the whole set: broadcast on ${list(after)} (was ${list(before)}). To add channels and keep the others, send add_channels.`,
+    };
   }
-  if (body.add_channels !== undefined) return { note: `add_channels added to the set: broadcast on ${list(after)} (was ${list(before)}).` };
+  if (body.add_channels !== undefined)
+    return { note: `add_channels added to the set: broadcast on ${list(after)} (was ${list(before)}).` };
   return {};
 }
 
@@ -80,7 +109,10 @@ export function adminRoutes(ctx: SandboxContext, router: RecordingRouter): Route
     const body = parseBody(CampaignPatchBody, req.body, 'PATCH /_sandbox/campaigns/:id');
     const before = campaignChannels(ctx, id);
     patchCampaign(ctx, id, body);
-    const row = db.get<{ id: number; status: string; last_activation_at: string | null }>('SELECT id, status, last_activation_at FROM campaigns WHERE id = ?', id)!;
+    const row = db.get<{ id: number; status: string; last_activation_at: string | null }>(
+      'SELECT id, status, last_activation_at FROM campaigns WHERE id = ?',
+      id,
+    )!;
     const channels = campaignChannels(ctx, id);
     const tags = db.all<{ name: string }>('SELECT name FROM campaign_tags WHERE campaign_id = ? ORDER BY name', id);
     res.json({ ...row, channels, tags: tags.map((t) => t.name), ...channelsNote(body, before, channels) });
@@ -88,7 +120,8 @@ export function adminRoutes(ctx: SandboxContext, router: RecordingRouter): Route
   router.put('/applications/:id/status', (req, res) => {
     const id = parseId(req.params.id, 'application');
     const body = parseBody(StatusBody, req.body, 'PUT /_sandbox/applications/:id/status');
-    if (db.get('SELECT 1 AS yes FROM applications WHERE id = ?', id) === undefined) throw notFound('The application with this id');
+    if (db.get('SELECT 1 AS yes FROM applications WHERE id = ?', id) === undefined)
+      throw notFound('The application with this id');
     const at = body.at === undefined ? ctx.clock.iso() : new Date(body.at).toISOString();
     db.transaction(() => recordStatusChange(db, id, body.value, at));
     res.json(db.get('SELECT id, status, status_changed_at FROM applications WHERE id = ?', id));

@@ -40,7 +40,9 @@ export function createSandboxApp(ctx: SandboxContext): express.Express {
       res.set('Allow', allow).status(204).end();
       return;
     }
-    throw new SandboxError('method_not_allowed', `This method is not allowed on this path; use ${allow}.`, [], { Allow: allow });
+    throw new SandboxError('method_not_allowed', `This method is not allowed on this path; use ${allow}.`, [], {
+      Allow: allow,
+    });
   });
 
   api.use(recordCreates(ctx));
@@ -69,7 +71,11 @@ export function createSandboxApp(ctx: SandboxContext): express.Express {
   const docsPage = docsPageLoader('recruitment-api');
   root.get('/docs', async (_req, res) => {
     const page = await docsPage();
-    if (page === undefined) throw new SandboxError('not_found', 'The API reference is not built here: run "npm run build" (or see /openapi.json).');
+    if (page === undefined)
+      throw new SandboxError(
+        'not_found',
+        'The API reference is not built here: run "npm run build" (or see /openapi.json).',
+      );
     sendDocsPage(res, page);
   });
   // Files are served to whoever holds their unguessable URL, as resume_url promises.
@@ -94,14 +100,21 @@ export function createSandboxApp(ctx: SandboxContext): express.Express {
     res
       .status(changed === 1 ? 200 : 404)
       .type('html')
-      .send(changed === 1 ? '<!doctype html><title>Terms accepted</title><p>Thank you: the terms are accepted.</p>' : '<!doctype html><title>Not found</title><p>This link is not valid (any more).</p>');
+      .send(
+        changed === 1
+          ? '<!doctype html><title>Terms accepted</title><p>Thank you: the terms are accepted.</p>'
+          : '<!doctype html><title>Not found</title><p>This link is not valid (any more).</p>',
+      );
   });
   app.use(root.express);
 
   if (admin !== undefined) app.use('/_sandbox', adminRequestsOnly(ctx), requireJsonBody, json, admin);
 
   app.use(() => {
-    throw new SandboxError('not_found', `No route for this method and path. The API lives under /v2${ctx.admin ? ', the admin surface under /_sandbox' : ''}.`);
+    throw new SandboxError(
+      'not_found',
+      `No route for this method and path. The API lives under /v2${ctx.admin ? ', the admin surface under /_sandbox' : ''}.`,
+    );
   });
   app.use(errorHandler(ctx));
   return app;
@@ -138,11 +151,17 @@ function adminRequestsOnly(ctx: SandboxContext): RequestHandler {
     const origin = req.headers.origin;
     const site = req.headers['sec-fetch-site'];
     if ((origin !== undefined && !ctx.tokens.isOwnOrigin(origin)) || site === 'cross-site' || site === 'same-site') {
-      throw new SandboxError('origin_refused', 'The admin surface takes no requests from web pages of other origins; call it from a test, a script or curl.');
+      throw new SandboxError(
+        'origin_refused',
+        'The admin surface takes no requests from web pages of other origins; call it from a test, a script or curl.',
+      );
     }
     const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
     if (!['GET', 'HEAD', 'OPTIONS'].includes(req.method) && type !== 'application/json') {
-      throw new SandboxError('unsupported_media_type', 'This request changes the sandbox: send it with "Content-Type: application/json" (and {} when there is nothing to say).');
+      throw new SandboxError(
+        'unsupported_media_type',
+        'This request changes the sandbox: send it with "Content-Type: application/json" (and {} when there is nothing to say).',
+      );
     }
     next();
   };
@@ -213,7 +232,8 @@ function recordCreates(ctx: SandboxContext): RequestHandler {
     if (!ctx.traffic.isCreate(req.method, req.path)) return next();
     const record = ctx.traffic.begin({ at: ctx.clock.iso(), method: req.method, path: req.path }, next);
     // An answer is finished (or its connection closed) asynchronously, so after this line even for a synchronous handler.
-    const finish = (status: number) => record.finish(status, (res.locals.client as { id: number } | undefined)?.id ?? null, req.body);
+    const finish = (status: number) =>
+      record.finish(status, (res.locals.client as { id: number } | undefined)?.id ?? null, req.body);
     res.once('finish', () => finish(res.statusCode));
     res.once('close', () => {
       if (!res.writableFinished) finish(0);
@@ -232,9 +252,12 @@ function errorHandler(ctx: SandboxContext): ErrorRequestHandler {
     }
     const apiError = toSandboxError(error);
     if (apiError.status >= 500) console.error('sandbox error', error);
-    res.status(apiError.status).set(apiError.headers).json({
-      error: { code: apiError.code, message: apiError.message, details: apiError.details },
-    });
+    res
+      .status(apiError.status)
+      .set(apiError.headers)
+      .json({
+        error: { code: apiError.code, message: apiError.message, details: apiError.details },
+      });
   };
 }
 
@@ -245,10 +268,16 @@ function toSandboxError(error: unknown): SandboxError {
     case 'entity.parse.failed':
       return new SandboxError('malformed_json', 'The body is not valid JSON: send one JSON object.');
     case 'entity.too.large':
-      return new SandboxError('payload_too_large', `The body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MB; send files of at most 10 MiB.`);
+      return new SandboxError(
+        'payload_too_large',
+        `The body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MB; send files of at most 10 MiB.`,
+      );
     case 'encoding.unsupported':
     case 'charset.unsupported':
-      return new SandboxError('unsupported_media_type', 'The body\'s charset or Content-Encoding is not supported; send UTF-8 JSON, uncompressed.');
+      return new SandboxError(
+        'unsupported_media_type',
+        "The body's charset or Content-Encoding is not supported; send UTF-8 JSON, uncompressed.",
+      );
     default:
       break;
   }

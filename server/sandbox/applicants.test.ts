@@ -46,7 +46,9 @@ describe('sandbox POST /applicants', () => {
   });
 
   it('takes applications given as one object', async () => {
-    const reply = await w.company('/applicants', { body: { applicant: { email: 'one@example.com', applications: { campaign_id: w.campaignId } } } });
+    const reply = await w.company('/applicants', {
+      body: { applicant: { email: 'one@example.com', applications: { campaign_id: w.campaignId } } },
+    });
     assert.equal(reply.status, 201);
     assert.equal(reply.body.applications.length, 1);
   });
@@ -90,7 +92,14 @@ describe('sandbox POST /applicants', () => {
 
   it('when a nested application breaks a rule, answers its error and creates neither applicant nor application', async () => {
     const archived = await w.campaign({ status: 'archived' });
-    const reply = await w.company('/applicants', { body: { applicant: { email: 'rollback@example.com', applications: [{ campaign_id: w.campaignId }, { campaign_id: archived }] } } });
+    const reply = await w.company('/applicants', {
+      body: {
+        applicant: {
+          email: 'rollback@example.com',
+          applications: [{ campaign_id: w.campaignId }, { campaign_id: archived }],
+        },
+      },
+    });
     assert.equal(reply.status, 422);
     assert.equal(reply.body.error.code, 'campaign_not_open');
     assert.equal(reply.body.error.details[0].field, 'applicant.applications.1.campaign_id');
@@ -98,7 +107,11 @@ describe('sandbox POST /applicants', () => {
   });
 
   it("when a nested application's source is not in the company's sources list, answers 422 source_not_allowed on its path and creates nothing", async () => {
-    const reply = await w.company('/applicants', { body: { applicant: { email: 'source@example.com', applications: [{ campaign_id: w.campaignId, source: 'indeed' }] } } });
+    const reply = await w.company('/applicants', {
+      body: {
+        applicant: { email: 'source@example.com', applications: [{ campaign_id: w.campaignId, source: 'indeed' }] },
+      },
+    });
     assert.equal(reply.status, 422);
     assert.equal(reply.body.error.code, 'source_not_allowed');
     assert.equal(reply.body.error.details[0].field, 'applicant.applications.0.source');
@@ -107,13 +120,18 @@ describe('sandbox POST /applicants', () => {
 
   it('when is_legals_accepted_by_manager is not true, the applicant receives the legal-terms email', async () => {
     await w.company('/applicants', { body: { applicant: { email: 'terms@example.com', locale: 'fr' } } });
-    await w.company('/applicants', { body: { applicant: { email: 'accepted@example.com', is_legals_accepted_by_manager: true } } });
+    await w.company('/applicants', {
+      body: { applicant: { email: 'accepted@example.com', is_legals_accepted_by_manager: true } },
+    });
     const emails = (await call(`${w.t.sandbox.origin}/_sandbox/emails`)).body as Json[];
     const to = emails.map((e) => e.to);
     assert.ok(to.includes('terms@example.com'));
     assert.ok(!to.includes('accepted@example.com'));
     const mine = (await call(`${w.t.sandbox.origin}/_sandbox/emails?to=TERMS@example.com`)).body as Json[];
-    assert.deepEqual(mine.map((e) => e.to), ['terms@example.com']);
+    assert.deepEqual(
+      mine.map((e) => e.to),
+      ['terms@example.com'],
+    );
     const mail = mine[0];
     assert.equal(mail.kind, 'legal_terms');
     assert.match(mail.subject, /conditions générales/);
@@ -125,7 +143,13 @@ describe('sandbox POST /applicants', () => {
 
   it('an applicant resume is processed after the response: resume_url appears, and nested applications become complete', async () => {
     const reply = await w.company('/applicants', {
-      body: { applicant: { email: 'resume@example.com', resume: { base64: b64(docx()), mime_type: 'docx' }, applications: [{ campaign_id: w.campaignId }] } },
+      body: {
+        applicant: {
+          email: 'resume@example.com',
+          resume: { base64: b64(docx()), mime_type: 'docx' },
+          applications: [{ campaign_id: w.campaignId }],
+        },
+      },
     });
     assert.equal(reply.status, 201);
     assert.equal(reply.body.resume_url, null);
@@ -152,13 +176,32 @@ describe('sandbox GET /applicants and GET /applicants/:id', () => {
     w = await world();
     const pool = await w.t.admin('POST', '/pools', { company_id: w.companyId, name: 'P' });
     const mk = async (key: string, applicant: Json) => {
-      const reply = await w.company('/applicants', { body: { applicant: { is_legals_accepted_by_manager: true, ...applicant } } });
+      const reply = await w.company('/applicants', {
+        body: { applicant: { is_legals_accepted_by_manager: true, ...applicant } },
+      });
       assert.equal(reply.status, 201, JSON.stringify(reply.body));
       ids[key] = reply.body.id;
     };
-    await mk('marie', { email: 'marie.curie@example.com', first_name: 'Marie', last_name: 'Curie', is_partner_newsletter_active: true, pools: [pool.id] });
-    await mk('pierre', { email: 'pierre@example.com', first_name: 'Pierre', last_name: 'Curie', is_campaign_alert_active: true, address: { city: 'Paris' } });
-    await mk('alan', { email: 'alan@turing.example.org', first_name: 'Alan', last_name: 'Turing', applications: [{ campaign_id: w.campaignId }] });
+    await mk('marie', {
+      email: 'marie.curie@example.com',
+      first_name: 'Marie',
+      last_name: 'Curie',
+      is_partner_newsletter_active: true,
+      pools: [pool.id],
+    });
+    await mk('pierre', {
+      email: 'pierre@example.com',
+      first_name: 'Pierre',
+      last_name: 'Curie',
+      is_campaign_alert_active: true,
+      address: { city: 'Paris' },
+    });
+    await mk('alan', {
+      email: 'alan@turing.example.org',
+      first_name: 'Alan',
+      last_name: 'Turing',
+      applications: [{ campaign_id: w.campaignId }],
+    });
   });
   after(() => w?.t.close());
 
@@ -167,15 +210,26 @@ describe('sandbox GET /applicants and GET /applicants/:id', () => {
   it('lists the newest first as contract records, with X-Pagination', async () => {
     const reply = await w.company('/applicants');
     for (const a of reply.body) Applicant.parse(a);
-    assert.deepEqual(reply.body.map((a: Json) => a.id), [ids.alan, ids.pierre, ids.marie]);
+    assert.deepEqual(
+      reply.body.map((a: Json) => a.id),
+      [ids.alan, ids.pierre, ids.marie],
+    );
     assert.equal(JSON.parse(reply.headers.get('x-pagination')!)['total-count'], 3);
     assert.deepEqual(await list('?sort=asc'), [ids.marie, ids.pierre, ids.alan]);
   });
 
   it('pages with page and per_page (order=created_at), and answers 422 page_out_of_range outside 1..50', async () => {
     const first = await w.company('/applicants?order=created_at&per_page=2');
-    assert.deepEqual(first.body.map((a: Json) => a.id), [ids.alan, ids.pierre]);
-    assert.deepEqual(JSON.parse(first.headers.get('x-pagination')!), { 'total-count': 3, 'current-page': 1, 'next-page': 2, 'last-page': 2 });
+    assert.deepEqual(
+      first.body.map((a: Json) => a.id),
+      [ids.alan, ids.pierre],
+    );
+    assert.deepEqual(JSON.parse(first.headers.get('x-pagination')!), {
+      'total-count': 3,
+      'current-page': 1,
+      'next-page': 2,
+      'last-page': 2,
+    });
     assert.deepEqual(await list('?per_page=2&page=2'), [ids.marie]);
     assert.deepEqual(await list('?page=3'), [], 'a page past the last is empty');
     assert.equal((await w.company('/applicants?per_page=51')).body.error.code, 'page_out_of_range');
@@ -206,7 +260,10 @@ describe('sandbox GET /applicants and GET /applicants/:id', () => {
     assert.equal(alan.applications.length, 1);
     assert.equal(pierre.address.city, 'Paris');
     assert.equal(alan.address, null);
-    assert.deepEqual(marie.pools.map((p: Json) => p.name), ['P']);
+    assert.deepEqual(
+      marie.pools.map((p: Json) => p.name),
+      ['P'],
+    );
   });
 
   it('when an embed value is unknown, answers 400', async () => {
@@ -267,53 +324,91 @@ describe('sandbox POST /jobboards/applicants', () => {
   });
 
   it('may name any company whose campaign is broadcast on the board', async () => {
-    const reply = await w.board('/jobboards/applicants', { body: { company_id: otherCompany, applicant: { email: 'cand@example.com', applications: [{ campaign_id: otherCampaign }] } } });
+    const reply = await w.board('/jobboards/applicants', {
+      body: {
+        company_id: otherCompany,
+        applicant: { email: 'cand@example.com', applications: [{ campaign_id: otherCampaign }] },
+      },
+    });
     assert.equal(reply.status, 201);
     assert.equal(reply.body.company_id, otherCompany);
   });
 
   it('when a referenced campaign is not broadcast on the calling job board, answers 422 campaign_not_broadcast', async () => {
     const hidden = await w.campaign({ status: 'online', channels: ['career_fr'] });
-    const reply = await w.board('/jobboards/applicants', { body: { company_id: w.companyId, applicant: { email: 'hidden@example.com', applications: [{ campaign_id: hidden }] } } });
+    const reply = await w.board('/jobboards/applicants', {
+      body: {
+        company_id: w.companyId,
+        applicant: { email: 'hidden@example.com', applications: [{ campaign_id: hidden }] },
+      },
+    });
     assert.equal(reply.status, 422);
     assert.equal(reply.body.error.code, 'campaign_not_broadcast');
     assert.equal(reply.body.error.details[0].field, 'applicant.applications.0.campaign_id');
   });
 
-  it("when a campaign belongs to another company than company_id, answers 422 unknown_reference", async () => {
-    const reply = await w.board('/jobboards/applicants', { body: { company_id: w.companyId, applicant: { email: 'mix@example.com', applications: [{ campaign_id: otherCampaign }] } } });
+  it('when a campaign belongs to another company than company_id, answers 422 unknown_reference', async () => {
+    const reply = await w.board('/jobboards/applicants', {
+      body: {
+        company_id: w.companyId,
+        applicant: { email: 'mix@example.com', applications: [{ campaign_id: otherCampaign }] },
+      },
+    });
     assert.equal(reply.body.error.code, 'unknown_reference');
   });
 
   it('when the company broadcasts nothing on the board, answers 422 unknown_reference on company_id', async () => {
     const silent = (await w.t.admin('POST', '/companies', { name: 'Silent' })).id;
-    const reply = await w.board('/jobboards/applicants', { body: { company_id: silent, applicant: { email: 'x@example.com' } } });
+    const reply = await w.board('/jobboards/applicants', {
+      body: { company_id: silent, applicant: { email: 'x@example.com' } },
+    });
     assert.equal(reply.status, 422);
     assert.equal(reply.body.error.details[0].field, 'company_id');
   });
 
   it('when the campaign is archived, answers 422 campaign_not_open', async () => {
     const archived = await w.campaign({ status: 'archived', channels: ['board_test'] });
-    const reply = await w.board('/jobboards/applicants', { body: { company_id: w.companyId, applicant: { email: 'late@example.com', applications: [{ campaign_id: archived }] } } });
+    const reply = await w.board('/jobboards/applicants', {
+      body: {
+        company_id: w.companyId,
+        applicant: { email: 'late@example.com', applications: [{ campaign_id: archived }] },
+      },
+    });
     assert.equal(reply.body.error.code, 'campaign_not_open');
   });
 
   it('when the applicant exists for that company, answers 409 applicant_exists with its id', async () => {
-    const first = await w.board('/jobboards/applicants', { body: { company_id: w.companyId, applicant: { email: 'again@example.com' } } });
-    const again = await w.board('/jobboards/applicants', { body: { company_id: w.companyId, applicant: { email: 'again@example.com', applications: [{ campaign_id: w.campaignId }] } } });
+    const first = await w.board('/jobboards/applicants', {
+      body: { company_id: w.companyId, applicant: { email: 'again@example.com' } },
+    });
+    const again = await w.board('/jobboards/applicants', {
+      body: {
+        company_id: w.companyId,
+        applicant: { email: 'again@example.com', applications: [{ campaign_id: w.campaignId }] },
+      },
+    });
     assert.equal(again.status, 409);
     assert.equal(again.body.error.details[0].existing_id, first.body.id);
   });
 
   it('pools are not taken here (the job-board applicant has no pools): 400 naming applicant.pools', async () => {
-    const reply = await w.board('/jobboards/applicants', { body: { company_id: w.companyId, applicant: { email: 'p@example.com', pools: [1] } } });
+    const reply = await w.board('/jobboards/applicants', {
+      body: { company_id: w.companyId, applicant: { email: 'p@example.com', pools: [1] } },
+    });
     assert.equal(reply.status, 400);
     assert.equal(reply.body.error.details[0].field, 'applicant.pools');
   });
 
   it('when the resume bytes are not the declared type, answers 422 file_type_mismatch and creates nothing', async () => {
     const reply = await w.board('/jobboards/applicants', {
-      body: { company_id: w.companyId, applicant: { email: 'fake@example.com', resume: { base64: b64(png()), mime_type: 'docx' }, applications: [{ campaign_id: w.campaignId }] } },
+      body: {
+        company_id: w.companyId,
+        applicant: {
+          email: 'fake@example.com',
+          resume: { base64: b64(png()), mime_type: 'docx' },
+          applications: [{ campaign_id: w.campaignId }],
+        },
+      },
     });
     assert.equal(reply.status, 422);
     assert.equal(reply.body.error.code, 'file_type_mismatch');
@@ -321,7 +416,9 @@ describe('sandbox POST /jobboards/applicants', () => {
   });
 
   it('when a company client calls it, answers 403 wrong_client_kind', async () => {
-    const reply = await w.company('/jobboards/applicants', { body: { company_id: w.companyId, applicant: { email: 'c@example.com' } } });
+    const reply = await w.company('/jobboards/applicants', {
+      body: { company_id: w.companyId, applicant: { email: 'c@example.com' } },
+    });
     assert.equal(reply.status, 403);
     assert.equal(reply.body.error.code, 'wrong_client_kind');
   });

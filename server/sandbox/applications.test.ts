@@ -13,7 +13,9 @@ describe('sandbox POST /applications rules', () => {
 
   before(async () => {
     w = await world({}, { restricted_tags: ['priority', 'remote'] });
-    const created = await w.company('/applicants', { body: { applicant: { email, first_name: 'Ada', is_legals_accepted_by_manager: true } } });
+    const created = await w.company('/applicants', {
+      body: { applicant: { email, first_name: 'Ada', is_legals_accepted_by_manager: true } },
+    });
     applicantId = created.body.id;
   });
   after(() => w?.t.close());
@@ -52,13 +54,17 @@ describe('sandbox POST /applications rules', () => {
 
   it('takes the applicant by applicant_email (case-insensitive)', async () => {
     const campaignId = await w.campaign();
-    const reply = await w.company('/applications', { body: { campaign_id: campaignId, applicant_email: 'ADA@example.com' } });
+    const reply = await w.company('/applications', {
+      body: { campaign_id: campaignId, applicant_email: 'ADA@example.com' },
+    });
     assert.equal(reply.status, 201);
     assert.equal(reply.body.applicant_id, applicantId);
   });
 
   it('when the applicant does not exist, answers 422 unknown_reference', async () => {
-    const reply = await w.company('/applications', { body: { campaign_id: w.campaignId, applicant_email: 'nobody@example.com' } });
+    const reply = await w.company('/applications', {
+      body: { campaign_id: w.campaignId, applicant_email: 'nobody@example.com' },
+    });
     assert.equal(reply.status, 422);
     assert.equal(reply.body.error.code, 'unknown_reference');
     assert.equal(reply.body.error.details[0].field, 'applicant_email');
@@ -79,21 +85,29 @@ describe('sandbox POST /applications rules', () => {
   });
 
   it("when the source is not in the company's sources list, answers 422 source_not_allowed", async () => {
-    const reply = await w.company('/applications', { body: { campaign_id: await w.campaign(), applicant_id: applicantId, application: { source: 'monster' } } });
+    const reply = await w.company('/applications', {
+      body: { campaign_id: await w.campaign(), applicant_id: applicantId, application: { source: 'monster' } },
+    });
     assert.equal(reply.status, 422);
     assert.equal(reply.body.error.code, 'source_not_allowed');
     assert.equal(reply.body.error.details[0].field, 'application.source');
   });
 
   it("takes a source from the company's sources list", async () => {
-    const reply = await w.company('/applications', { body: { campaign_id: await w.campaign(), applicant_id: applicantId, application: { source: 'carriere' } } });
+    const reply = await w.company('/applications', {
+      body: { campaign_id: await w.campaign(), applicant_id: applicantId, application: { source: 'carriere' } },
+    });
     assert.equal(reply.status, 201);
     assert.equal(reply.body.source, 'carriere');
   });
 
   it('when the company restricts its tags, only authorised tags are taken', async () => {
     const reply = await w.company('/applications', {
-      body: { campaign_id: await w.campaign(), applicant_id: applicantId, application: { tags: ['priority', 'vip', 'remote'] } },
+      body: {
+        campaign_id: await w.campaign(),
+        applicant_id: applicantId,
+        application: { tags: ['priority', 'vip', 'remote'] },
+      },
     });
     assert.equal(reply.status, 201);
     assert.deepEqual(reply.body.tags, ['priority', 'remote']);
@@ -104,7 +118,12 @@ describe('sandbox POST /applications rules', () => {
       body: {
         campaign_id: await w.campaign(),
         applicant_id: applicantId,
-        application: { comments: [{ content: 'Met at the fair' }, { content: 'Portfolio', attachment: { base64: b64(png()), mime_type: 'png' } }] },
+        application: {
+          comments: [
+            { content: 'Met at the fair' },
+            { content: 'Portfolio', attachment: { base64: b64(png()), mime_type: 'png' } },
+          ],
+        },
       },
     });
     assert.equal(reply.status, 201);
@@ -118,15 +137,25 @@ describe('sandbox POST /applications rules', () => {
     assert.deepEqual(Buffer.from(await file.arrayBuffer()), png());
   });
 
-  it("a comment given as one object (not an array) is taken", async () => {
-    const reply = await w.company('/applications', { body: { campaign_id: await w.campaign(), applicant_id: applicantId, application: { comments: { content: 'Single' } } } });
+  it('a comment given as one object (not an array) is taken', async () => {
+    const reply = await w.company('/applications', {
+      body: {
+        campaign_id: await w.campaign(),
+        applicant_id: applicantId,
+        application: { comments: { content: 'Single' } },
+      },
+    });
     assert.equal(reply.status, 201);
     assert.equal(reply.body.comments[0].content, 'Single');
   });
 
   it("uploading a resume with the application sets its status to 'complete' once processed, with resume_url and skills", async () => {
     const reply = await w.company('/applications', {
-      body: { campaign_id: await w.campaign(), applicant_id: applicantId, application: { resume: { base64: b64(pdf({ text: 'Python, SQL and Docker' })), mime_type: 'pdf' } } },
+      body: {
+        campaign_id: await w.campaign(),
+        applicant_id: applicantId,
+        application: { resume: { base64: b64(pdf({ text: 'Python, SQL and Docker' })), mime_type: 'pdf' } },
+      },
     });
     assert.equal(reply.status, 201);
     assert.equal(reply.body.status, 'new', 'the upload is asynchronous: not complete in the response');
@@ -136,22 +165,43 @@ describe('sandbox POST /applications rules', () => {
     assert.equal(app.status, 'complete');
     assert.equal(app.is_complete, true);
     assert.match(app.resume_url ?? '', /^http:\/\/127\.0\.0\.1:\d+\/files\/[0-9a-f]{32}\.pdf$/);
-    assert.deepEqual(app.skills?.map((s) => s.name), ['Docker', 'Python', 'SQL']);
-    assert.deepEqual(app.status_history?.map((h) => h.value), ['new', 'complete']);
+    assert.deepEqual(
+      app.skills?.map((s) => s.name),
+      ['Docker', 'Python', 'SQL'],
+    );
+    assert.deepEqual(
+      app.status_history?.map((h) => h.value),
+      ['new', 'complete'],
+    );
     const file = await fetch(app.resume_url!);
     assert.equal(file.headers.get('content-type'), 'application/pdf');
   });
 
-  for (const [type, bytes] of [['docx', docx()], ['doc', doc()], ['jpg', jpeg()], ['png', png()]] as const) {
+  for (const [type, bytes] of [
+    ['docx', docx()],
+    ['doc', doc()],
+    ['jpg', jpeg()],
+    ['png', png()],
+  ] as const) {
     it(`takes a ${type} resume whose bytes are ${type}`, async () => {
-      const reply = await w.company('/applications', { body: { campaign_id: await w.campaign(), applicant_id: applicantId, application: { resume: { base64: b64(bytes), mime_type: type } } } });
+      const reply = await w.company('/applications', {
+        body: {
+          campaign_id: await w.campaign(),
+          applicant_id: applicantId,
+          application: { resume: { base64: b64(bytes), mime_type: type } },
+        },
+      });
       assert.equal(reply.status, 201, JSON.stringify(reply.body));
     });
   }
 
   it('when the declared type does not match the bytes, answers 422 file_type_mismatch', async () => {
     const reply = await w.company('/applications', {
-      body: { campaign_id: await w.campaign(), applicant_id: applicantId, application: { resume: { base64: b64(png()), mime_type: 'pdf' } } },
+      body: {
+        campaign_id: await w.campaign(),
+        applicant_id: applicantId,
+        application: { resume: { base64: b64(png()), mime_type: 'pdf' } },
+      },
     });
     assert.equal(reply.status, 422);
     assert.equal(reply.body.error.code, 'file_type_mismatch');
@@ -161,14 +211,20 @@ describe('sandbox POST /applications rules', () => {
 
   it('when the bytes are no known file type, answers 422 file_type_mismatch', async () => {
     const reply = await w.company('/applications', {
-      body: { campaign_id: await w.campaign(), applicant_id: applicantId, application: { resume: { base64: b64(Buffer.from('just text')), mime_type: 'pdf' } } },
+      body: {
+        campaign_id: await w.campaign(),
+        applicant_id: applicantId,
+        application: { resume: { base64: b64(Buffer.from('just text')), mime_type: 'pdf' } },
+      },
     });
     assert.equal(reply.body.error.code, 'file_type_mismatch');
   });
 
   it('when base64 comes without mime_type (or the reverse), answers 422 file_incomplete', async () => {
     for (const resume of [{ base64: b64(pdf()) }, { mime_type: 'pdf' }]) {
-      const reply = await w.company('/applications', { body: { campaign_id: w.campaignId, applicant_id: applicantId, application: { resume } } });
+      const reply = await w.company('/applications', {
+        body: { campaign_id: w.campaignId, applicant_id: applicantId, application: { resume } },
+      });
       assert.equal(reply.status, 422, JSON.stringify(resume));
       assert.equal(reply.body.error.code, 'file_incomplete');
     }
@@ -176,7 +232,11 @@ describe('sandbox POST /applications rules', () => {
 
   it('when an attachment comes without mime_type, answers 422 file_incomplete', async () => {
     const reply = await w.company('/applications', {
-      body: { campaign_id: w.campaignId, applicant_id: applicantId, application: { comments: [{ attachment: { base64: b64(pdf()) } }] } },
+      body: {
+        campaign_id: w.campaignId,
+        applicant_id: applicantId,
+        application: { comments: [{ attachment: { base64: b64(pdf()) } }] },
+      },
     });
     assert.equal(reply.body.error.code, 'file_incomplete');
     assert.equal(reply.body.error.details[0].field, 'application.comments.0.attachment.mime_type');
@@ -184,7 +244,11 @@ describe('sandbox POST /applications rules', () => {
 
   it('when mime_type is not an allowed type, answers 400 naming the allowed types', async () => {
     const reply = await w.company('/applications', {
-      body: { campaign_id: w.campaignId, applicant_id: applicantId, application: { resume: { base64: b64(pdf()), mime_type: 'gif' } } },
+      body: {
+        campaign_id: w.campaignId,
+        applicant_id: applicantId,
+        application: { resume: { base64: b64(pdf()), mime_type: 'gif' } },
+      },
     });
     assert.equal(reply.status, 400);
     assert.match(reply.body.error.details[0].message, /pdf, jpg, png, doc, docx/);
@@ -193,7 +257,11 @@ describe('sandbox POST /applications rules', () => {
   it('when the decoded file is larger than 10 MiB, answers 413 file_too_large', async () => {
     const big = Buffer.concat([pdf(), Buffer.alloc(MAX_FILE_BYTES)]);
     const reply = await w.company('/applications', {
-      body: { campaign_id: w.campaignId, applicant_id: applicantId, application: { resume: { base64: b64(big), mime_type: 'pdf' } } },
+      body: {
+        campaign_id: w.campaignId,
+        applicant_id: applicantId,
+        application: { resume: { base64: b64(big), mime_type: 'pdf' } },
+      },
     });
     assert.equal(reply.status, 413);
     assert.equal(reply.body.error.code, 'file_too_large');
@@ -205,7 +273,10 @@ describe('sandbox POST /applications rules', () => {
     assert.equal(reply.status, 422);
     assert.equal(reply.body.error.code, 'campaign_not_broadcast');
     const shown = await w.campaign();
-    assert.equal((await w.board('/applications', { body: { campaign_id: shown, applicant_email: email } })).status, 201);
+    assert.equal(
+      (await w.board('/applications', { body: { campaign_id: shown, applicant_email: email } })).status,
+      201,
+    );
   });
 });
 
@@ -220,13 +291,20 @@ describe('sandbox GET /applications and GET /applications/:id', () => {
     campaignA = w.campaignId;
     campaignB = await w.campaign({ status: 'online', channels: ['board_test'], tags: [] });
     const mk = async (email: string, campaign: number, application: Json = {}) => {
-      const applicant = await w.company('/applicants', { body: { applicant: { email, first_name: email.split('@')[0], is_legals_accepted_by_manager: true } } });
-      const reply = await w.company('/applications', { body: { campaign_id: campaign, applicant_id: applicant.body.id, application } });
+      const applicant = await w.company('/applicants', {
+        body: { applicant: { email, first_name: email.split('@')[0], is_legals_accepted_by_manager: true } },
+      });
+      const reply = await w.company('/applications', {
+        body: { campaign_id: campaign, applicant_id: applicant.body.id, application },
+      });
       assert.equal(reply.status, 201);
       return reply.body;
     };
     apps.a1 = await mk('a1@example.com', campaignA, { source: 'carriere', tags: ['vip'] });
-    apps.a2 = await mk('a2@example.com', campaignA, { source: 'board', resume: { base64: b64(pdf()), mime_type: 'pdf' } });
+    apps.a2 = await mk('a2@example.com', campaignA, {
+      source: 'board',
+      resume: { base64: b64(pdf()), mime_type: 'pdf' },
+    });
     apps.b1 = await mk('b1@example.com', campaignB, { comments: [{ content: 'hello' }] });
     await w.t.drain();
     await w.t.admin('PUT', `/applications/${apps.a1.id}/status`, { value: 'interview', at: '2025-03-10T10:00:00Z' });
@@ -274,9 +352,18 @@ describe('sandbox GET /applications and GET /applications/:id', () => {
   });
 
   it('filters by status[value] with status[date][gte] and status[date][lte]', async () => {
-    assert.deepEqual(ids(await w.company('/applications?status[value]=interview&status[date][gte]=2025-03-10&status[date][lte]=2025-03-10')), [apps.a1.id]);
+    assert.deepEqual(
+      ids(
+        await w.company(
+          '/applications?status[value]=interview&status[date][gte]=2025-03-10&status[date][lte]=2025-03-10',
+        ),
+      ),
+      [apps.a1.id],
+    );
     assert.deepEqual(ids(await w.company('/applications?status[value]=interview&status[date][gte]=2025-03-11')), []);
-    assert.deepEqual(ids(await w.company('/applications?status[value]=hired&status[date][lte]=2025-05-01')), [apps.b1.id]);
+    assert.deepEqual(ids(await w.company('/applications?status[value]=hired&status[date][lte]=2025-05-01')), [
+      apps.b1.id,
+    ]);
   });
 
   it('when status[date] is used without status[value], answers 422 status_value_required', async () => {
@@ -299,20 +386,40 @@ describe('sandbox GET /applications and GET /applications/:id', () => {
   it('pages with page and per_page (order=created_at), and says so in X-Pagination', async () => {
     const second = await w.company('/applications?order=created_at&per_page=2&page=2');
     assert.deepEqual(ids(second), [apps.a1.id]);
-    assert.deepEqual(JSON.parse(second.headers.get('x-pagination')!), { 'total-count': 3, 'current-page': 2, 'next-page': null, 'last-page': 2 });
+    assert.deepEqual(JSON.parse(second.headers.get('x-pagination')!), {
+      'total-count': 3,
+      'current-page': 2,
+      'next-page': null,
+      'last-page': 2,
+    });
     assert.equal((await w.company('/applications?page=0')).body.error.code, 'page_out_of_range');
     assert.equal((await w.company('/applications?order=status')).status, 400, 'order allows created_at only');
   });
 
   it('embeds applicant, campaign (with entity and unit), comments, skills, status_history and tags', async () => {
-    const reply = await w.company(`/applications/${apps.b1.id}?embed=applicant,campaign,comments,skills,status_history,tags`);
+    const reply = await w.company(
+      `/applications/${apps.b1.id}?embed=applicant,campaign,comments,skills,status_history,tags`,
+    );
     const app = Application.parse(reply.body);
     assert.equal(app.applicant?.email, 'b1@example.com');
-    assert.deepEqual(app.campaign, { id: campaignB, name: 'Job', manage_name: 'Campaign', status: 'online', entity: null, unit: null });
-    assert.deepEqual(app.comments?.map((c) => c.content), ['hello']);
+    assert.deepEqual(app.campaign, {
+      id: campaignB,
+      name: 'Job',
+      manage_name: 'Campaign',
+      status: 'online',
+      entity: null,
+      unit: null,
+    });
+    assert.deepEqual(
+      app.comments?.map((c) => c.content),
+      ['hello'],
+    );
     assert.deepEqual(app.skills, []);
     // In time order: the manager's changes were dated in 2025, before the creation ('new', now).
-    assert.deepEqual(app.status_history?.map((h) => h.value), ['interview', 'hired', 'new']);
+    assert.deepEqual(
+      app.status_history?.map((h) => h.value),
+      ['interview', 'hired', 'new'],
+    );
     assert.deepEqual(app.tags, []);
     const a1 = await w.company(`/applications/${apps.a1.id}?embed=tags`);
     assert.deepEqual(a1.body.tags, ['vip']);
@@ -327,7 +434,11 @@ describe('sandbox GET /applications and GET /applications/:id', () => {
     const reply = await w.company('/applications?embed=applicant,tags&sort=asc');
     assert.deepEqual(
       (reply.body as Json[]).map((a) => [a.id, a.applicant.email, a.tags]),
-      [[apps.a1.id, 'a1@example.com', ['vip']], [apps.a2.id, 'a2@example.com', []], [apps.b1.id, 'b1@example.com', []]],
+      [
+        [apps.a1.id, 'a1@example.com', ['vip']],
+        [apps.a2.id, 'a2@example.com', []],
+        [apps.b1.id, 'b1@example.com', []],
+      ],
     );
   });
 
@@ -338,7 +449,10 @@ describe('sandbox GET /applications and GET /applications/:id', () => {
   });
 
   it('status history is recorded only for changes made after 2021-05-06', async () => {
-    await w.t.admin('PUT', `/applications/${apps.a2.id}/status`, { value: 'archived_lead', at: '2021-05-06T12:00:00Z' });
+    await w.t.admin('PUT', `/applications/${apps.a2.id}/status`, {
+      value: 'archived_lead',
+      at: '2021-05-06T12:00:00Z',
+    });
     await w.t.admin('PUT', `/applications/${apps.a2.id}/status`, { value: 'reviewed', at: '2021-05-07T08:00:00Z' });
     const reply = await w.company(`/applications/${apps.a2.id}?embed=status_history`);
     assert.equal(reply.body.status, 'reviewed');
@@ -358,7 +472,9 @@ describe('sandbox GET /applications and GET /applications/:id', () => {
     await w.t.admin('PUT', '/clock', { now: '2021-05-01T10:00:00Z' });
     try {
       const api = w.t.api(await w.t.token(keys));
-      const applicant = await api('/applicants', { body: { applicant: { email: 'old@example.com', is_legals_accepted_by_manager: true } } });
+      const applicant = await api('/applicants', {
+        body: { applicant: { email: 'old@example.com', is_legals_accepted_by_manager: true } },
+      });
       const created = await api('/applications', { body: { campaign_id: campaignB, applicant_id: applicant.body.id } });
       assert.match(created.body.created_at, /^2021-05-01T10:00/);
       const read = await api(`/applications/${created.body.id}?embed=status_history`);
@@ -370,12 +486,24 @@ describe('sandbox GET /applications and GET /applications/:id', () => {
   });
 
   it('X-Pagination total-count follows writes (filtered and unfiltered lists)', async () => {
-    const total = async (query: string) => JSON.parse((await w.company(`/applications${query}`)).headers.get('x-pagination')!)['total-count'] as number;
-    const [all, bySource, hired] = [await total(''), await total('?source=carriere'), await total('?status[value]=hired')];
-    const applicant = await w.company('/applicants', { body: { applicant: { email: 'late@example.com', is_legals_accepted_by_manager: true } } });
-    const created = await w.company('/applications', { body: { campaign_id: campaignA, applicant_id: applicant.body.id, application: { source: 'carriere' } } });
+    const total = async (query: string) =>
+      JSON.parse((await w.company(`/applications${query}`)).headers.get('x-pagination')!)['total-count'] as number;
+    const [all, bySource, hired] = [
+      await total(''),
+      await total('?source=carriere'),
+      await total('?status[value]=hired'),
+    ];
+    const applicant = await w.company('/applicants', {
+      body: { applicant: { email: 'late@example.com', is_legals_accepted_by_manager: true } },
+    });
+    const created = await w.company('/applications', {
+      body: { campaign_id: campaignA, applicant_id: applicant.body.id, application: { source: 'carriere' } },
+    });
     await w.t.admin('PUT', `/applications/${created.body.id}/status`, { value: 'hired' });
-    assert.deepEqual([await total(''), await total('?source=carriere'), await total('?status[value]=hired')], [all + 1, bySource + 1, hired + 1]);
+    assert.deepEqual(
+      [await total(''), await total('?source=carriere'), await total('?status[value]=hired')],
+      [all + 1, bySource + 1, hired + 1],
+    );
   });
 
   it('a job-board client sees only the applications it created', async () => {

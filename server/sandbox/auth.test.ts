@@ -38,7 +38,10 @@ describe('sandbox authentication (POST /jwt, tokens, scopes, rate limit)', () =>
   it('when POST /jwt misses a key, answers 400 invalid_request naming the field', async () => {
     const reply = await call(`${t.url}/jwt`, { body: { private_key: keys.private_key } });
     assert.equal(reply.status, 400);
-    assert.deepEqual(reply.body.error.details.map((d: Json) => d.field), ['secret_key']);
+    assert.deepEqual(
+      reply.body.error.details.map((d: Json) => d.field),
+      ['secret_key'],
+    );
   });
 
   it('when no token is sent, answers 401 missing_token', async () => {
@@ -60,14 +63,23 @@ describe('sandbox authentication (POST /jwt, tokens, scopes, rate limit)', () =>
   });
 
   it('when the token is signed with another secret, answers 401 invalid_token', async () => {
-    const forged = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setIssuer(keys.private_key).setIssuedAt().setExpirationTime('1h').sign(secret('wrong-secret'));
+    const forged = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuer(keys.private_key)
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .sign(secret('wrong-secret'));
     const reply = await call(`${t.url}/campaigns`, { token: forged });
     assert.equal(reply.status, 401);
     assert.equal(reply.body.error.code, 'invalid_token');
   });
 
   it('when the token names an unknown private key, answers 401 invalid_token', async () => {
-    const token = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setIssuer('unknown').setIssuedAt().sign(secret(keys.secret_key));
+    const token = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuer('unknown')
+      .setIssuedAt()
+      .sign(secret(keys.secret_key));
     const reply = await call(`${t.url}/campaigns`, { token });
     assert.equal(reply.body.error.code, 'invalid_token');
   });
@@ -86,26 +98,44 @@ describe('sandbox authentication (POST /jwt, tokens, scopes, rate limit)', () =>
 
   it('when a client signs its own token (iss = private key, aud = host), it is accepted', async () => {
     const host = new URL(t.url).host;
-    const token = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setIssuer(keys.private_key).setAudience(host).setIssuedAt().sign(secret(keys.secret_key));
+    const token = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuer(keys.private_key)
+      .setAudience(host)
+      .setIssuedAt()
+      .sign(secret(keys.secret_key));
     const reply = await call(`${t.url}/campaigns`, { token });
     assert.equal(reply.status, 200);
   });
 
   it('when a self-signed token names another host as aud, answers 401 invalid_token', async () => {
-    const token = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setIssuer(keys.private_key).setAudience('api.example.com').setIssuedAt().sign(secret(keys.secret_key));
+    const token = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuer(keys.private_key)
+      .setAudience('api.example.com')
+      .setIssuedAt()
+      .sign(secret(keys.secret_key));
     const reply = await call(`${t.url}/campaigns`, { token });
     assert.equal(reply.body.error.code, 'invalid_token');
   });
 
   it('when a self-signed token without exp is older than 4 hours, answers 401 token_expired', async () => {
     const iat = Math.floor(Date.now() / 1000) - 4 * 3600 - 60;
-    const token = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setIssuer(keys.private_key).setIssuedAt(iat).sign(secret(keys.secret_key));
+    const token = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuer(keys.private_key)
+      .setIssuedAt(iat)
+      .sign(secret(keys.secret_key));
     const reply = await call(`${t.url}/campaigns`, { token });
     assert.equal(reply.body.error.code, 'token_expired');
   });
 
   it('when a token uses another algorithm than HS256, answers 401 invalid_token', async () => {
-    const token = await new SignJWT({}).setProtectedHeader({ alg: 'HS512' }).setIssuer(keys.private_key).setIssuedAt().sign(secret(keys.secret_key.padEnd(64, 'x')));
+    const token = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS512' })
+      .setIssuer(keys.private_key)
+      .setIssuedAt()
+      .sign(secret(keys.secret_key.padEnd(64, 'x')));
     const reply = await call(`${t.url}/campaigns`, { token });
     assert.equal(reply.body.error.code, 'invalid_token');
   });
@@ -173,17 +203,27 @@ describe('sandbox rate limit window (rateLimitWindowMs)', () => {
     limiter.hit(1, 11_000);
     assert.throws(
       () => limiter.hit(1, 12_000),
-      (error: unknown) => error instanceof SandboxError && error.code === 'rate_limited' && error.headers['Retry-After'] === '1' && /2 requests per 3000 ms/.test(error.message),
+      (error: unknown) =>
+        error instanceof SandboxError &&
+        error.code === 'rate_limited' &&
+        error.headers['Retry-After'] === '1' &&
+        /2 requests per 3000 ms/.test(error.message),
     );
     // The first hit leaves the window at 13 000; the refused one did not count.
     limiter.hit(1, 13_000);
-    assert.throws(() => limiter.hit(1, 13_500), (error: unknown) => error instanceof SandboxError && error.headers['Retry-After'] === '1');
+    assert.throws(
+      () => limiter.hit(1, 13_500),
+      (error: unknown) => error instanceof SandboxError && error.headers['Retry-After'] === '1',
+    );
   });
 
   it('defaults to a window of one minute', () => {
     const limiter = new RateLimiter(1);
     limiter.hit(1, 0);
-    assert.throws(() => limiter.hit(1, 59_999), (error: unknown) => error instanceof SandboxError && error.headers['Retry-After'] === '1');
+    assert.throws(
+      () => limiter.hit(1, 59_999),
+      (error: unknown) => error instanceof SandboxError && error.headers['Retry-After'] === '1',
+    );
     limiter.hit(1, 60_000);
   });
 

@@ -46,7 +46,10 @@ function isoSeconds(seconds: number): string {
   return Number.isNaN(date.getTime()) ? String(seconds) : date.toISOString().replace('.000Z', 'Z');
 }
 
-export async function issueToken(client: ApiClient, clock: SandboxClock): Promise<{ token: string; expires_at: string }> {
+export async function issueToken(
+  client: ApiClient,
+  clock: SandboxClock,
+): Promise<{ token: string; expires_at: string }> {
   const iat = Math.floor(clock.now().getTime() / 1000);
   const exp = iat + TOKEN_LIFETIME_SECONDS;
   const token = await new SignJWT({})
@@ -89,7 +92,10 @@ export class TokenVerifier {
    * page of evil.example whose name was pointed at 127.0.0.1 (DNS
    * rebinding) sends "Host: evil.example:4010".
    */
-  isOwnHost(host: string | undefined, reached: { localAddress?: string | undefined; localPort?: number | undefined }): boolean {
+  isOwnHost(
+    host: string | undefined,
+    reached: { localAddress?: string | undefined; localPort?: number | undefined },
+  ): boolean {
     if (host === undefined) return false;
     const named = /^(\[[0-9a-f:.]+\]|[^:[\]]+)(?::(\d{1,5}))?$/.exec(host.trim().toLowerCase());
     if (named === null) return false;
@@ -146,9 +152,17 @@ export class TokenVerifier {
     if (payload.exp === undefined && payload.iat === undefined) {
       throw new SandboxError('invalid_token', 'A self-signed token needs "iat" (and may have "exp").');
     }
-    if (payload.aud !== undefined && !(Array.isArray(payload.aud) ? payload.aud : [payload.aud]).some((aud) => hostsOf(aud).some((h) => this.#audiences.has(h)))) {
+    if (
+      payload.aud !== undefined &&
+      !(Array.isArray(payload.aud) ? payload.aud : [payload.aud]).some((aud) =>
+        hostsOf(aud).some((h) => this.#audiences.has(h)),
+      )
+    ) {
       const known = [...this.#audiences].filter((h) => h.includes(':'));
-      throw new SandboxError('invalid_token', `The token's "aud" must be this API's host${known.length > 0 ? ` (${known.join(' or ')})` : ''}, or left out.`);
+      throw new SandboxError(
+        'invalid_token',
+        `The token's "aud" must be this API's host${known.length > 0 ? ` (${known.join(' or ')})` : ''}, or left out.`,
+      );
     }
     const nowSeconds = nowMs / 1000;
     // A token signed for later would outlive its 4 hours from now; a clock a few seconds ahead of ours is forgiven.
@@ -161,10 +175,16 @@ export class TokenVerifier {
     // A token lives at most 4 hours, whoever signed it.
     const bornAt = payload.iat ?? Math.floor(nowSeconds);
     if (payload.exp !== undefined && payload.exp - bornAt > TOKEN_LIFETIME_SECONDS) {
-      throw new SandboxError('invalid_token', `The token lives longer than ${TOKEN_LIFETIME_SECONDS / 3600} hours ("exp" minus "iat"); sign one that expires sooner, or get one with POST /v2/jwt.`);
+      throw new SandboxError(
+        'invalid_token',
+        `The token lives longer than ${TOKEN_LIFETIME_SECONDS / 3600} hours ("exp" minus "iat"); sign one that expires sooner, or get one with POST /v2/jwt.`,
+      );
     }
     try {
-      await jwtVerify(token, encoder.encode(client.secret_key), { algorithms: ['HS256'], currentDate: new Date(nowMs) });
+      await jwtVerify(token, encoder.encode(client.secret_key), {
+        algorithms: ['HS256'],
+        currentDate: new Date(nowMs),
+      });
     } catch (error) {
       if (error instanceof joseErrors.JWTExpired) {
         throw new SandboxError('token_expired', 'The token has expired; get a new one with POST /v2/jwt.');
@@ -186,7 +206,11 @@ export class TokenVerifier {
 
 /** The host:port and the bare host an origin or a host names, lower case ("http://Localhost:4010/v2" → localhost:4010, localhost). */
 function hostsOf(value: string): string[] {
-  const bare = value.trim().toLowerCase().replace(/^[a-z]+:\/\//, '').replace(/\/.*$/, '');
+  const bare = value
+    .trim()
+    .toLowerCase()
+    .replace(/^[a-z]+:\/\//, '')
+    .replace(/\/.*$/, '');
   const hostname = bare.replace(/:\d+$/, '');
   // The loopback names one machine: a token for localhost is good at 127.0.0.1 and back.
   const loopback = ['localhost', '127.0.0.1', '[::1]'];

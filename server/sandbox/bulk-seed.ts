@@ -24,14 +24,32 @@ export interface BulkSeed {
   ids: number[];
 }
 
-const CITIES = ['Paris', 'Lyon', 'Nantes', 'Bordeaux', 'Lille', 'Toulouse', 'Marseille', 'Rennes', 'Grenoble', 'Strasbourg', 'Nice', 'Montpellier', 'Dijon', 'Brest'];
+const CITIES = [
+  'Paris',
+  'Lyon',
+  'Nantes',
+  'Bordeaux',
+  'Lille',
+  'Toulouse',
+  'Marseille',
+  'Rennes',
+  'Grenoble',
+  'Strasbourg',
+  'Nice',
+  'Montpellier',
+  'Dijon',
+  'Brest',
+];
 const LEVELS = ['', 'Junior ', 'Senior ', 'Lead '];
 
 export function seedBroadcastOffers(ctx: SandboxContext, options: BulkSeedOptions): BulkSeed {
   const { db } = ctx;
   const newest = (options.newestAt ?? ctx.clock.now()).getTime();
   return db.transaction(() => {
-    const company = createCompany(ctx, { name: `Bulk Employer ${randomUUID().slice(0, 8)}`, sources: ['carriere', options.channel] });
+    const company = createCompany(ctx, {
+      name: `Bulk Employer ${randomUUID().slice(0, 8)}`,
+      sources: ['carriere', options.channel],
+    });
     const channel = createChannel(ctx, { company_id: company.id, value: options.channel, name: options.channel });
     const client = createApiClient(ctx, { channel: options.channel });
     const ids: number[] = [];
@@ -52,7 +70,12 @@ export function seedBroadcastOffers(ctx: SandboxContext, options: BulkSeedOption
         offer.working_time,
         offer.salary?.[0] ?? null,
         offer.salary?.[1] ?? null,
-        JSON.stringify({ city, country: offer.country, postal_code: offer.postal_code, name: `${city}, ${offer.country}` }),
+        JSON.stringify({
+          city,
+          country: offer.country,
+          postal_code: offer.postal_code,
+          name: `${city}, ${offer.country}`,
+        }),
         at,
         at,
         at,
@@ -60,7 +83,12 @@ export function seedBroadcastOffers(ctx: SandboxContext, options: BulkSeedOption
       db.run('INSERT INTO campaign_channels (campaign_id, channel_id) VALUES (?, ?)', id, channel.id);
       ids.push(id);
     }
-    return { keys: { private_key: client.private_key, secret_key: client.secret_key }, companyId: company.id, channelId: channel.id, ids };
+    return {
+      keys: { private_key: client.private_key, secret_key: client.secret_key },
+      companyId: company.id,
+      channelId: channel.id,
+      ids,
+    };
   });
 }
 

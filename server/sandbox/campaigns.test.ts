@@ -4,7 +4,8 @@ import { Campaign, JOB_TYPES, PaginationHeader, WORKING_TIMES } from '../contrac
 import { world } from './test-support.ts';
 import type { Json, World } from './test-support.ts';
 
-const pagination = (reply: { headers: Headers }) => PaginationHeader.parse(JSON.parse(reply.headers.get('x-pagination') ?? 'null'));
+const pagination = (reply: { headers: Headers }) =>
+  PaginationHeader.parse(JSON.parse(reply.headers.get('x-pagination') ?? 'null'));
 
 describe('sandbox campaigns (GET /campaigns, GET /campaigns/:id, POST /campaigns)', () => {
   let w: World;
@@ -14,9 +15,15 @@ describe('sandbox campaigns (GET /campaigns, GET /campaigns/:id, POST /campaigns
     w = await world();
     // campaignId (online, board_test) already exists; add one per status, on varied channels.
     ids.online = w.campaignId;
-    ids.standby = await w.campaign({ status: 'standby', channels: ['board_test', 'career_fr'], tags: ['remote'] }, { name: 'Beta' });
+    ids.standby = await w.campaign(
+      { status: 'standby', channels: ['board_test', 'career_fr'], tags: ['remote'] },
+      { name: 'Beta' },
+    );
     ids.draft = await w.campaign({ channels: ['career_fr'] }, { name: 'alpha' });
-    ids.archived = await w.campaign({ status: 'online', channels: ['board_test'] }, { name: 'Gamma', address: { city: 'Lyon', postal_code: '69002' } });
+    ids.archived = await w.campaign(
+      { status: 'online', channels: ['board_test'] },
+      { name: 'Gamma', address: { city: 'Lyon', postal_code: '69002' } },
+    );
     await w.t.admin('PATCH', `/campaigns/${ids.archived}`, { status: 'archived' });
   });
   after(() => w?.t.close());
@@ -55,17 +62,32 @@ describe('sandbox campaigns (GET /campaigns, GET /campaigns/:id, POST /campaigns
 
   it('orders by created_at desc by default and asc on request', async () => {
     const desc = await w.company('/campaigns');
-    assert.deepEqual(desc.body.map((c: Json) => c.id), [ids.archived, ids.draft, ids.standby, ids.online]);
+    assert.deepEqual(
+      desc.body.map((c: Json) => c.id),
+      [ids.archived, ids.draft, ids.standby, ids.online],
+    );
     const asc = await w.company('/campaigns?sort=asc');
-    assert.deepEqual(asc.body.map((c: Json) => c.id), [ids.online, ids.standby, ids.draft, ids.archived]);
+    assert.deepEqual(
+      asc.body.map((c: Json) => c.id),
+      [ids.online, ids.standby, ids.draft, ids.archived],
+    );
   });
 
   it('orders by name (case-insensitive) and by last_activation_at', async () => {
     const byName = await w.company('/campaigns?order=name&sort=asc');
-    assert.deepEqual(byName.body.map((c: Json) => c.name), ['alpha', 'Beta', 'Gamma', 'Job']);
+    assert.deepEqual(
+      byName.body.map((c: Json) => c.name),
+      ['alpha', 'Beta', 'Gamma', 'Job'],
+    );
     const byActivation = await w.company('/campaigns?order=last_activation_at&sort=desc');
     const activations = byActivation.body.map((c: Json) => c.last_activation_at);
-    assert.deepEqual(activations, [...activations].sort((a: string | null, b: string | null) => (a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? 1 : -1)), 'newest first, never-activated last');
+    assert.deepEqual(
+      activations,
+      [...activations].sort((a: string | null, b: string | null) =>
+        a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? 1 : -1,
+      ),
+      'newest first, never-activated last',
+    );
     assert.equal(byActivation.body.at(-1).last_activation_at, null);
   });
 
@@ -94,7 +116,10 @@ describe('sandbox campaigns (GET /campaigns, GET /campaigns/:id, POST /campaigns
     const c = Campaign.parse(reply.body);
     assert.equal(c.address?.city, 'Lyon');
     assert.equal(c.address?.street, null);
-    assert.deepEqual(c.channels?.map((ch) => ch.value), ['board_test']);
+    assert.deepEqual(
+      c.channels?.map((ch) => ch.value),
+      ['board_test'],
+    );
     assert.deepEqual(c.tags, []);
     assert.equal(c.entity, null);
     assert.equal(c.unit, null);
@@ -110,10 +135,19 @@ describe('sandbox campaigns (GET /campaigns, GET /campaigns/:id, POST /campaigns
       assert.deepEqual([c.channels, c.tags, c.address], [one.channels, one.tags, one.address], `campaign ${c.id}`);
     }
     const byId = new Map(list.map((c) => [c.id as number, c]));
-    assert.deepEqual(byId.get(ids.standby!).channels.map((ch: Json) => ch.value).sort(), ['board_test', 'career_fr']);
+    assert.deepEqual(
+      byId
+        .get(ids.standby!)
+        .channels.map((ch: Json) => ch.value)
+        .sort(),
+      ['board_test', 'career_fr'],
+    );
     assert.deepEqual(byId.get(ids.standby!).tags, ['remote']);
     assert.equal(byId.get(ids.archived!).address.city, 'Lyon');
-    assert.deepEqual(byId.get(ids.draft!).channels.map((ch: Json) => ch.value), ['career_fr']);
+    assert.deepEqual(
+      byId.get(ids.draft!).channels.map((ch: Json) => ch.value),
+      ['career_fr'],
+    );
   });
 
   it('leaves embeds out unless asked', async () => {
@@ -125,7 +159,10 @@ describe('sandbox campaigns (GET /campaigns, GET /campaigns/:id, POST /campaigns
   it('when an embed value is unknown, answers 400 naming the allowed values', async () => {
     const reply = await w.company('/campaigns?embed=channels,skills');
     assert.equal(reply.status, 400);
-    assert.match(reply.body.error.message, /embed\.1 is not an allowed value; allowed: address, channels, entity, tags, unit/);
+    assert.match(
+      reply.body.error.message,
+      /embed\.1 is not an allowed value; allowed: address, channels, entity, tags, unit/,
+    );
   });
 
   it('when the campaign does not exist or the id is not an integer, answers 404', async () => {
@@ -133,7 +170,7 @@ describe('sandbox campaigns (GET /campaigns, GET /campaigns/:id, POST /campaigns
     assert.equal((await w.company('/campaigns/abc')).body.error.code, 'not_found');
   });
 
-  it("a job-board client sees only the campaigns broadcast on its channel, with company_id and company_name", async () => {
+  it('a job-board client sees only the campaigns broadcast on its channel, with company_id and company_name', async () => {
     const reply = await w.board('/campaigns');
     assert.deepEqual(reply.body.map((c: Json) => c.id).sort(), [ids.online, ids.standby, ids.archived].sort());
     assert.equal(reply.body[0].company_id, w.companyId);
@@ -175,18 +212,25 @@ describe('sandbox campaigns (GET /campaigns, GET /campaigns/:id, POST /campaigns
   it('when manage_name is missing, answers 400 naming campaign.manage_name', async () => {
     const reply = await w.company('/campaigns', { body: { campaign: { name: 'x' } } });
     assert.equal(reply.status, 400);
-    assert.deepEqual(reply.body.error.details.map((d: Json) => d.field), ['campaign.manage_name']);
+    assert.deepEqual(
+      reply.body.error.details.map((d: Json) => d.field),
+      ['campaign.manage_name'],
+    );
   });
 
   it('job_type is case sensitive: "permanent contract" answers 422 invalid_job_type', async () => {
-    const reply = await w.company('/campaigns', { body: { campaign: { manage_name: 'x', job_type: 'permanent contract' } } });
+    const reply = await w.company('/campaigns', {
+      body: { campaign: { manage_name: 'x', job_type: 'permanent contract' } },
+    });
     assert.equal(reply.status, 422);
     assert.equal(reply.body.error.code, 'invalid_job_type');
     assert.equal(reply.body.error.details[0].field, 'campaign.job_type');
   });
 
   it('working_time is case sensitive: "full time" answers 422 invalid_working_time', async () => {
-    const reply = await w.company('/campaigns', { body: { campaign: { manage_name: 'x', working_time: 'full time' } } });
+    const reply = await w.company('/campaigns', {
+      body: { campaign: { manage_name: 'x', working_time: 'full time' } },
+    });
     assert.equal(reply.status, 422);
     assert.equal(reply.body.error.code, 'invalid_working_time');
   });
@@ -253,7 +297,9 @@ describe('sandbox campaigns under the Entity option', () => {
   it("an application's embedded campaign reaches its entity and unit", async () => {
     const created = await w.company('/campaigns', { body: { campaign: { manage_name: 'y', unit_id: unitId } } });
     await w.t.admin('PATCH', `/campaigns/${created.body.id}`, { status: 'online' });
-    const applicant = await w.company('/applicants', { body: { applicant: { email: 'chain@example.com', applications: [{ campaign_id: created.body.id }] } } });
+    const applicant = await w.company('/applicants', {
+      body: { applicant: { email: 'chain@example.com', applications: [{ campaign_id: created.body.id }] } },
+    });
     const app = await w.company(`/applications/${applicant.body.applications[0].id}?embed=campaign`);
     assert.deepEqual(app.body.campaign.entity, { id: entityId, name: 'North' });
     assert.deepEqual(app.body.campaign.unit, { id: unitId, name: 'Lille' });
@@ -271,16 +317,29 @@ describe('sandbox POST /campaigns field values', () => {
 
   it('takes every job_type and working_time value of the service, spelled exactly', async () => {
     for (const job_type of JOB_TYPES) {
-      assert.equal((await w.company('/campaigns', { body: { campaign: { manage_name: 'x', job_type } } })).status, 201, job_type);
+      assert.equal(
+        (await w.company('/campaigns', { body: { campaign: { manage_name: 'x', job_type } } })).status,
+        201,
+        job_type,
+      );
     }
     for (const working_time of WORKING_TIMES) {
-      assert.equal((await w.company('/campaigns', { body: { campaign: { manage_name: 'x', working_time } } })).status, 201, working_time);
+      assert.equal(
+        (await w.company('/campaigns', { body: { campaign: { manage_name: 'x', working_time } } })).status,
+        201,
+        working_time,
+      );
     }
   });
 
   it('when job_start_date or date_end is not YYYY-MM-DD, answers 400 naming each field', async () => {
-    const reply = await w.company('/campaigns', { body: { campaign: { manage_name: 'x', job_start_date: '01/02/2030', date_end: '2030-02-30T00:00:00Z' } } });
+    const reply = await w.company('/campaigns', {
+      body: { campaign: { manage_name: 'x', job_start_date: '01/02/2030', date_end: '2030-02-30T00:00:00Z' } },
+    });
     assert.equal(reply.status, 400);
-    assert.deepEqual(reply.body.error.details.map((d: Json) => d.field).sort(), ['campaign.date_end', 'campaign.job_start_date']);
+    assert.deepEqual(reply.body.error.details.map((d: Json) => d.field).sort(), [
+      'campaign.date_end',
+      'campaign.job_start_date',
+    ]);
   });
 });

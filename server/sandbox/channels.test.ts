@@ -13,9 +13,20 @@ describe('sandbox channels (GET /channels, GET /entities/:entity_id/channels)', 
     plain = await world();
     await plain.t.admin('POST', '/channels', { company_id: plain.companyId, value: 'career_fr', name: 'Careers (fr)' });
     entities = await world({}, { entity_option: true });
-    entityId = (await entities.t.admin('POST', '/entities', { company_id: entities.companyId, name: 'South', units: ['Nice'] })).id;
-    await entities.t.admin('POST', '/channels', { company_id: entities.companyId, value: 'career_all', name: 'Group careers' });
-    await entities.t.admin('POST', '/channels', { company_id: entities.companyId, value: 'career_south', name: 'South careers', entity_id: entityId });
+    entityId = (
+      await entities.t.admin('POST', '/entities', { company_id: entities.companyId, name: 'South', units: ['Nice'] })
+    ).id;
+    await entities.t.admin('POST', '/channels', {
+      company_id: entities.companyId,
+      value: 'career_all',
+      name: 'Group careers',
+    });
+    await entities.t.admin('POST', '/channels', {
+      company_id: entities.companyId,
+      value: 'career_south',
+      name: 'South careers',
+      entity_id: entityId,
+    });
   });
   after(async () => {
     await plain?.t.close();
@@ -27,7 +38,10 @@ describe('sandbox channels (GET /channels, GET /entities/:entity_id/channels)', 
     assert.equal(reply.status, 200);
     const channels = (reply.body as unknown[]).map((c) => Channel.parse(c));
     // board_test was created when the world's campaign was broadcast on it.
-    assert.deepEqual(channels.map((c) => c.value), ['board_test', 'career_fr']);
+    assert.deepEqual(
+      channels.map((c) => c.value),
+      ['board_test', 'career_fr'],
+    );
   });
 
   it('without the Entity option, GET /entities/:id/channels answers 404 (the company has no entities)', async () => {
@@ -38,21 +52,30 @@ describe('sandbox channels (GET /channels, GET /entities/:entity_id/channels)', 
   it("with the Entity option, GET /entities/:id/channels lists that entity's channels", async () => {
     const reply = await entities.company(`/entities/${entityId}/channels`);
     assert.equal(reply.status, 200);
-    assert.deepEqual(reply.body.map((c: Json) => [c.value, c.entity_id]), [['career_south', entityId]]);
+    assert.deepEqual(
+      reply.body.map((c: Json) => [c.value, c.entity_id]),
+      [['career_south', entityId]],
+    );
   });
 
   it('with the Entity option, GET /channels lists only the company-wide channels', async () => {
     const reply = await entities.company('/channels');
-    assert.deepEqual(reply.body.map((c: Json) => c.value), ['career_all']);
+    assert.deepEqual(
+      reply.body.map((c: Json) => c.value),
+      ['career_all'],
+    );
   });
 
-  it("when the entity belongs to another company, answers 404", async () => {
+  it('when the entity belongs to another company, answers 404', async () => {
     const reply = await plain.company(`/entities/${entityId}/channels`);
     assert.equal(reply.status, 404);
   });
 
   it('a job-board client sees the channels with its own value', async () => {
     const reply = await plain.board('/channels');
-    assert.deepEqual(reply.body.map((c: Json) => c.value), ['board_test']);
+    assert.deepEqual(
+      reply.body.map((c: Json) => c.value),
+      ['board_test'],
+    );
   });
 });

@@ -49,7 +49,8 @@ describe('jobboard-connector sandbox command', () => {
   it('--help prints the options', async () => {
     const { code, stdout } = await run(['--help']);
     assert.equal(code, 0);
-    for (const flag of ['--port', '--host', '--db', '--seed', '--admin', '--rate-limit', '--rate-limit-window-ms']) assert.match(stdout, new RegExp(flag));
+    for (const flag of ['--port', '--host', '--db', '--seed', '--admin', '--rate-limit', '--rate-limit-window-ms'])
+      assert.match(stdout, new RegExp(flag));
   });
 
   it('when a flag is unknown, exits non-zero with a message', async () => {
@@ -79,7 +80,10 @@ describe('jobboard-connector sandbox command', () => {
 
   it('prints the URL and the demo keys, and shuts down cleanly on SIGTERM', async () => {
     // The signal goes once the last demo key line is out: the handlers are installed before anything is printed.
-    const { code, stdout, stderr, killedAfterBound } = await run(['--port', '0', '--seed', 'demo'], /company 2 .*secret_key=\S+\n/);
+    const { code, stdout, stderr, killedAfterBound } = await run(
+      ['--port', '0', '--seed', 'demo'],
+      /company 2 .*secret_key=\S+\n/,
+    );
     const output = `stdout:\n${stdout}\nstderr:\n${stderr}`;
     assert.equal(killedAfterBound, false, `still running ${BOUND_MS / 1000} s after start\n${output}`);
     assert.equal(code, 0, output);

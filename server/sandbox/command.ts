@@ -43,7 +43,8 @@ export async function main(args: string[]): Promise<void> {
   const port = wholeNumber(values.port, '--port', 65_535);
   const rateLimit = wholeNumber(values['rate-limit'], '--rate-limit', 1_000_000_000);
   const rateLimitWindowMs = wholeNumber(values['rate-limit-window-ms'], '--rate-limit-window-ms', 86_400_000);
-  if (rateLimitWindowMs === 0) throw new Error('--rate-limit-window-ms must be at least 1 (use --rate-limit 0 to turn the limit off).');
+  if (rateLimitWindowMs === 0)
+    throw new Error('--rate-limit-window-ms must be at least 1 (use --rate-limit 0 to turn the limit off).');
   if (values.seed !== undefined && values.seed !== 'demo') {
     throw new Error(`--seed must be "demo" (got "${values.seed}").`);
   }
@@ -58,17 +59,28 @@ export async function main(args: string[]): Promise<void> {
     rateLimitWindowMs,
     log: values.log,
   }).catch((error: unknown) => {
-    throw portInUseError(error, port, values.host, 'start the sandbox on another port with --port N (--port 0 picks a free one)');
+    throw portInUseError(
+      error,
+      port,
+      values.host,
+      'start the sandbox on another port with --port N (--port 0 picks a free one)',
+    );
   });
   const lines = [`Sandbox recruitment API listening on ${sandbox.url}`];
   if (values.admin) lines.push(`Admin routes under ${sandbox.origin}/_sandbox`);
-  lines.push(`Storage: ${values.db ?? 'in memory'}; rate limit: ${rateLimit === 0 ? 'off' : `${rateLimit} per ${rateLimitWindowMs === 60_000 ? 'minute' : `${rateLimitWindowMs} ms`} per API client`}`);
+  lines.push(
+    `Storage: ${values.db ?? 'in memory'}; rate limit: ${rateLimit === 0 ? 'off' : `${rateLimit} per ${rateLimitWindowMs === 60_000 ? 'minute' : `${rateLimitWindowMs} ms`} per API client`}`,
+  );
   if (sandbox.demoKeys !== undefined) {
     const { company, jobboard } = sandbox.demoKeys;
     const rows: [string, string, string][] = [
       [`job board (channel ${jobboard.channel})`, jobboard.private_key, jobboard.secret_key],
       [`company ${company.company_id}`, company.private_key, company.secret_key],
-      [`company ${DEMO_ENTITY_COMPANY_KEYS.company_id} (Entity option)`, DEMO_ENTITY_COMPANY_KEYS.private_key, DEMO_ENTITY_COMPANY_KEYS.secret_key],
+      [
+        `company ${DEMO_ENTITY_COMPANY_KEYS.company_id} (Entity option)`,
+        DEMO_ENTITY_COMPANY_KEYS.private_key,
+        DEMO_ENTITY_COMPANY_KEYS.secret_key,
+      ],
     ];
     const width = Math.max(...rows.map(([label]) => label.length));
     lines.push(

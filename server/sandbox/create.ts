@@ -5,7 +5,14 @@
 // refused request leaves nothing behind.
 import { randomBytes } from 'node:crypto';
 import { isCampaignOpenForApplications } from '../contract/index.ts';
-import type { ApplicantInput, AttachmentInput, CampaignStatus, CommentInput, JobboardApplicantInput, ResumeInput } from '../contract/index.ts';
+import type {
+  ApplicantInput,
+  AttachmentInput,
+  CampaignStatus,
+  CommentInput,
+  JobboardApplicantInput,
+  ResumeInput,
+} from '../contract/index.ts';
 import { isBroadcastOn, isJobboard } from './access.ts';
 import type { CompanyRow } from './access.ts';
 import type { ApiClient } from './auth.ts';
@@ -75,17 +82,29 @@ export function insertApplication(
 ): { id: number; jobs: Job[] } {
   const { db, clock } = ctx;
   const { company, client } = args;
-  const campaign = db.get<CampaignCheckRow>('SELECT id, company_id, status FROM campaigns WHERE id = ? AND company_id = ?', args.campaignId, company.id);
+  const campaign = db.get<CampaignCheckRow>(
+    'SELECT id, company_id, status FROM campaigns WHERE id = ? AND company_id = ?',
+    args.campaignId,
+    company.id,
+  );
   if (campaign === undefined) {
     throw ruleBroken('unknown_reference', args.campaignField, `no campaign of company ${company.id} has this id`);
   }
   // Rule (API rules: Endpoints, POST /jobboards/applicants): the campaign must be broadcast on the calling job board.
   if (isJobboard(client) && !isBroadcastOn(db, campaign.id, client.channel)) {
-    throw ruleBroken('campaign_not_broadcast', args.campaignField, `campaign ${campaign.id} is not broadcast on the channel "${client.channel}"`);
+    throw ruleBroken(
+      'campaign_not_broadcast',
+      args.campaignField,
+      `campaign ${campaign.id} is not broadcast on the channel "${client.channel}"`,
+    );
   }
   // Rule (API rules: States): an application needs an online, draft or standby campaign.
   if (!isCampaignOpenForApplications(campaign.status)) {
-    throw ruleBroken('campaign_not_open', args.campaignField, `campaign ${campaign.id} is ${campaign.status}; applications need an online, draft or standby campaign`);
+    throw ruleBroken(
+      'campaign_not_open',
+      args.campaignField,
+      `campaign ${campaign.id} is ${campaign.status}; applications need an online, draft or standby campaign`,
+    );
   }
   // Rule (API rules: Resources): the source must belong to the company's sources list.
   const source = args.fields.source;
@@ -99,12 +118,18 @@ export function insertApplication(
       );
     }
   }
-  const existing = db.get<{ id: number }>('SELECT id FROM applications WHERE applicant_id = ? AND campaign_id = ?', args.applicantId, campaign.id);
+  const existing = db.get<{ id: number }>(
+    'SELECT id FROM applications WHERE applicant_id = ? AND campaign_id = ?',
+    args.applicantId,
+    campaign.id,
+  );
   // A sandbox setting (PATCH /_sandbox/companies/:id): 'accept' behaves as a service without this rule, for tests of exactly-once delivery.
   if (existing !== undefined && company.duplicate_applications === 'refuse') {
-    throw new SandboxError('application_exists', `Applicant ${args.applicantId} already applied to campaign ${campaign.id} (application ${existing.id}).`, [
-      { field: args.campaignField, message: `already applied: application ${existing.id}`, existing_id: existing.id },
-    ]);
+    throw new SandboxError(
+      'application_exists',
+      `Applicant ${args.applicantId} already applied to campaign ${campaign.id} (application ${existing.id}).`,
+      [{ field: args.campaignField, message: `already applied: application ${existing.id}`, existing_id: existing.id }],
+    );
   }
 
   const now = clock.iso();
@@ -129,7 +154,12 @@ export function insertApplication(
   }
   const jobs: Job[] = [];
   for (const comment of args.comments) {
-    const commentId = db.insert('INSERT INTO comments (application_id, content, created_at) VALUES (?, ?, ?)', id, comment.content, now);
+    const commentId = db.insert(
+      'INSERT INTO comments (application_id, content, created_at) VALUES (?, ?, ?)',
+      id,
+      comment.content,
+      now,
+    );
     if (comment.attachment !== undefined) {
       jobs.push({ kind: 'attachment', commentId, path: storeFile(db, company.id, comment.attachment, now) });
     }
@@ -160,11 +190,17 @@ export function insertApplicant(
 ): number {
   const { db, clock } = ctx;
   const { company, input } = args;
-  const existing = db.get<{ id: number }>('SELECT id FROM applicants WHERE company_id = ? AND email = ? COLLATE NOCASE', company.id, input.email);
+  const existing = db.get<{ id: number }>(
+    'SELECT id FROM applicants WHERE company_id = ? AND email = ? COLLATE NOCASE',
+    company.id,
+    input.email,
+  );
   if (existing !== undefined) {
-    throw new SandboxError('applicant_exists', `An applicant with this email already exists (id ${existing.id}); add the application with POST /applications.`, [
-      { field: 'applicant.email', message: `already used by applicant ${existing.id}`, existing_id: existing.id },
-    ]);
+    throw new SandboxError(
+      'applicant_exists',
+      `An applicant with this email already exists (id ${existing.id}); add the application with POST /applications.`,
+      [{ field: 'applicant.email', message: `already used by applicant ${existing.id}`, existing_id: existing.id }],
+    );
   }
   const pools = 'pools' in input ? (input.pools ?? []) : [];
   for (const [i, poolId] of pools.entries()) {
@@ -199,7 +235,8 @@ export function insertApplicant(
     now,
     now,
   );
-  for (const poolId of new Set(pools)) db.run('INSERT INTO applicant_pools (applicant_id, pool_id) VALUES (?, ?)', id, poolId);
+  for (const poolId of new Set(pools))
+    db.run('INSERT INTO applicant_pools (applicant_id, pool_id) VALUES (?, ?)', id, poolId);
   if (legalsToken !== null) {
     sendLegalsEmail(db, {
       companyId: company.id,
@@ -227,7 +264,8 @@ export async function createApplicantWithApplications(
   const resume = await checkResume(args.input.resume, 'applicant.resume');
   const nested = args.input.applications ?? [];
   const comments: CheckedComment[][] = [];
-  for (const [i, app] of nested.entries()) comments.push(await checkComments(app.comments, `applicant.applications.${i}.comments`));
+  for (const [i, app] of nested.entries())
+    comments.push(await checkComments(app.comments, `applicant.applications.${i}.comments`));
 
   const { db, clock } = ctx;
   const result = db.transaction(() => {
@@ -250,7 +288,12 @@ export async function createApplicantWithApplications(
       jobs.push(...created.jobs);
     }
     if (resume !== undefined) {
-      jobs.push({ kind: 'applicant_resume', applicantId, applicationIds, path: storeFile(db, args.company.id, resume, clock.iso()) });
+      jobs.push({
+        kind: 'applicant_resume',
+        applicantId,
+        applicationIds,
+        path: storeFile(db, args.company.id, resume, clock.iso()),
+      });
     }
     return { applicantId, applicationIds, jobs };
   });

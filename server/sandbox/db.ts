@@ -212,9 +212,25 @@ CREATE TABLE IF NOT EXISTS emails (
 `;
 
 const TABLES = [
-  'emails', 'files', 'status_changes', 'skills', 'comments', 'application_tags', 'applications',
-  'applicant_pools', 'applicants', 'campaign_tags', 'campaign_channels', 'campaigns', 'channels',
-  'pools', 'units', 'entities', 'api_clients', 'companies', 'application_counts',
+  'emails',
+  'files',
+  'status_changes',
+  'skills',
+  'comments',
+  'application_tags',
+  'applications',
+  'applicant_pools',
+  'applicants',
+  'campaign_tags',
+  'campaign_channels',
+  'campaigns',
+  'channels',
+  'pools',
+  'units',
+  'entities',
+  'api_clients',
+  'companies',
+  'application_counts',
 ];
 
 export type Row = Record<string, SQLInputValue>;
@@ -234,12 +250,18 @@ export class Database {
    * only by rebuilding the table (its indexes and triggers come back with SCHEMA).
    */
   private dropApplicationsUniqueConstraint(): void {
-    const table = this.raw.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'applications'").get() as { sql: string } | undefined;
+    const table = this.raw
+      .prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'applications'")
+      .get() as { sql: string } | undefined;
     const constraint = /,\s*UNIQUE \(applicant_id, campaign_id\)/;
     if (table === undefined || !constraint.test(table.sql)) return;
     this.raw.exec('PRAGMA foreign_keys = OFF; BEGIN');
-    this.raw.exec(table.sql.replace('CREATE TABLE applications', 'CREATE TABLE applications_rebuilt').replace(constraint, ''));
-    this.raw.exec('INSERT INTO applications_rebuilt SELECT * FROM applications; DROP TABLE applications; ALTER TABLE applications_rebuilt RENAME TO applications; COMMIT; PRAGMA foreign_keys = ON;');
+    this.raw.exec(
+      table.sql.replace('CREATE TABLE applications', 'CREATE TABLE applications_rebuilt').replace(constraint, ''),
+    );
+    this.raw.exec(
+      'INSERT INTO applications_rebuilt SELECT * FROM applications; DROP TABLE applications; ALTER TABLE applications_rebuilt RENAME TO applications; COMMIT; PRAGMA foreign_keys = ON;',
+    );
   }
 
   constructor(path: string) {
@@ -247,13 +269,17 @@ export class Database {
     createOwnerOnlyDatabaseFile(path);
     restrictDatabaseFile(path);
     this.raw = new DatabaseSync(path);
-    this.raw.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;');
+    this.raw.exec(
+      'PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;',
+    );
     this.dropApplicationsUniqueConstraint();
     this.raw.exec(SCHEMA);
     // A --db file made before the column: the service's default behaviour.
     const columns = (this.raw.prepare('PRAGMA table_info(companies)').all() as { name: string }[]).map((c) => c.name);
     if (!columns.includes('duplicate_applications')) {
-      this.raw.exec("ALTER TABLE companies ADD COLUMN duplicate_applications TEXT NOT NULL DEFAULT 'refuse' CHECK (duplicate_applications IN ('refuse', 'accept'))");
+      this.raw.exec(
+        "ALTER TABLE companies ADD COLUMN duplicate_applications TEXT NOT NULL DEFAULT 'refuse' CHECK (duplicate_applications IN ('refuse', 'accept'))",
+      );
     }
   }
 

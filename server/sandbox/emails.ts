@@ -10,15 +10,26 @@ const SUBJECTS: Record<string, string> = {
 };
 
 const BODIES: Record<string, (company: string, link: string) => string> = {
-  fr: (company, link) => `Bonjour,\n\n${company} a reçu votre candidature. Pour que vos données soient conservées, acceptez les conditions générales : ${link}\n`,
-  en: (company, link) => `Hello,\n\n${company} received your application. To let them keep your data, accept the terms and conditions: ${link}\n`,
-  es: (company, link) => `Hola,\n\n${company} ha recibido su candidatura. Para que conserven sus datos, acepte los términos y condiciones: ${link}\n`,
+  fr: (company, link) =>
+    `Bonjour,\n\n${company} a reçu votre candidature. Pour que vos données soient conservées, acceptez les conditions générales : ${link}\n`,
+  en: (company, link) =>
+    `Hello,\n\n${company} received your application. To let them keep your data, accept the terms and conditions: ${link}\n`,
+  es: (company, link) =>
+    `Hola,\n\n${company} ha recibido su candidatura. Para que conserven sus datos, acepte los términos y condiciones: ${link}\n`,
 };
 
 /** Rule (API rules: Resources): when is_legals_accepted_by_manager is not true at creation, the applicant gets this email. */
 export function sendLegalsEmail(
   db: Database,
-  args: { companyId: number; companyName: string; applicantId: number; to: string; locale: string | null; link: string; now: string },
+  args: {
+    companyId: number;
+    companyName: string;
+    applicantId: number;
+    to: string;
+    locale: string | null;
+    link: string;
+    now: string;
+  },
 ): void {
   const locale = args.locale !== null && args.locale in SUBJECTS ? args.locale : 'en';
   db.run(

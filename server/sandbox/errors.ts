@@ -28,7 +28,12 @@ export function notFound(what: string): SandboxError {
 }
 
 /** One rule broken on one field: a 422 with its code. */
-export function ruleBroken(code: ErrorCode, field: string, message: string, extra: Record<string, unknown> = {}): SandboxError {
+export function ruleBroken(
+  code: ErrorCode,
+  field: string,
+  message: string,
+  extra: Record<string, unknown> = {},
+): SandboxError {
   return new SandboxError(code, `${field}: ${message}`, [{ field, message, ...extra }]);
 }
 
@@ -65,14 +70,21 @@ function flatten(issues: readonly z.core.$ZodIssue[]): z.core.$ZodIssue[] {
       return issue.keys.map((key) =>
         FIELD_NAME.test(key)
           ? ({ ...issue, path: [...issue.path, key], message: 'is not a known field' } as z.core.$ZodIssue)
-          : ({ ...issue, message: 'has a field whose name is not a field name (letters, digits and _ . -)' } as z.core.$ZodIssue),
+          : ({
+              ...issue,
+              message: 'has a field whose name is not a field name (letters, digits and _ . -)',
+            } as z.core.$ZodIssue),
       );
     }
     if (issue.code !== 'invalid_union' || issue.errors.length === 0) return [issue];
     const shaped = issue.errors.find((branch) => !branch.some((i) => i.code === 'invalid_type' && i.path.length === 0));
     if (shaped === undefined) {
       // No branch fits the input's type: say which types would.
-      const expected = [...new Set(issue.errors.flat().flatMap((i) => (i.code === 'invalid_type' && i.path.length === 0 ? [i.expected] : [])))];
+      const expected = [
+        ...new Set(
+          issue.errors.flat().flatMap((i) => (i.code === 'invalid_type' && i.path.length === 0 ? [i.expected] : [])),
+        ),
+      ];
       return [{ ...issue, message: expected.length > 0 ? `must be of type ${expected.join(' or ')}` : issue.message }];
     }
     return flatten(shaped).map((inner) => ({ ...inner, path: [...issue.path, ...inner.path] }) as z.core.$ZodIssue);

@@ -21,7 +21,8 @@ export class Faults {
 
   /** Arms `fault` for the next `count` requests, taken by one request in `every` (1: each). */
   set(count: number, fault: Fault, every = 1): void {
-    if (!Number.isInteger(every) || every < 1) throw new RangeError(`every must be a whole number >= 1 (got ${every}).`);
+    if (!Number.isInteger(every) || every < 1)
+      throw new RangeError(`every must be a whole number >= 1 (got ${every}).`);
     this.#remaining = count;
     this.#fault = fault;
     this.#every = every;

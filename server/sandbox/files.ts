@@ -17,7 +17,10 @@ export interface CheckedFile {
 }
 
 /** Decodes and checks one file; field is its path in the body, for the error details. */
-export async function checkFile(input: { base64: string; mime_type: AttachmentType }, field: string): Promise<CheckedFile> {
+export async function checkFile(
+  input: { base64: string; mime_type: AttachmentType },
+  field: string,
+): Promise<CheckedFile> {
   // Upper bound before decoding, so a huge string is refused without allocating its bytes.
   if (Math.floor((input.base64.length * 3) / 4) > MAX_FILE_BYTES + 3) tooLarge(field);
   const bytes = Buffer.from(input.base64, 'base64');
@@ -57,5 +60,8 @@ export function storeFile(db: Database, companyId: number, file: CheckedFile, no
 }
 
 export function readFile(db: Database, token: string): { mime: string; bytes: Uint8Array; type: string } | undefined {
-  return db.get<{ mime: string; bytes: Uint8Array; type: string }>('SELECT mime, bytes, type FROM files WHERE token = ?', token);
+  return db.get<{ mime: string; bytes: Uint8Array; type: string }>(
+    'SELECT mime, bytes, type FROM files WHERE token = ?',
+    token,
+  );
 }

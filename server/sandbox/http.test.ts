@@ -16,13 +16,19 @@ describe('sandbox request handling and errors', () => {
   after(() => w?.t.close());
 
   it('when the body is not valid JSON, answers 400 malformed_json', async () => {
-    const reply = await w.company('/campaigns', { body: '{"campaign": ', headers: { 'content-type': 'application/json' } });
+    const reply = await w.company('/campaigns', {
+      body: '{"campaign": ',
+      headers: { 'content-type': 'application/json' },
+    });
     assert.equal(reply.status, 400);
     assert.equal(ErrorBody.parse(reply.body).error.code, 'malformed_json');
   });
 
   it('when the body is not JSON at all, answers 415 unsupported_media_type', async () => {
-    const reply = await w.company('/campaigns', { body: 'manage_name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const reply = await w.company('/campaigns', {
+      body: 'manage_name=x',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     assert.equal(reply.status, 415);
     assert.equal(reply.body.error.code, 'unsupported_media_type');
   });
@@ -40,16 +46,22 @@ describe('sandbox request handling and errors', () => {
   });
 
   it('when a field has the wrong type, answers 400 with the field path of every invalid field', async () => {
-    const reply = await w.company('/campaigns', { body: { campaign: { manage_name: 42, salary_min: 'a lot', address: { city: 1 }, typo: true } } });
+    const reply = await w.company('/campaigns', {
+      body: { campaign: { manage_name: 42, salary_min: 'a lot', address: { city: 1 }, typo: true } },
+    });
     assert.equal(reply.status, 400);
-    assert.deepEqual(
-      reply.body.error.details.map((d: Json) => d.field).sort(),
-      ['campaign.address.city', 'campaign.manage_name', 'campaign.salary_min', 'campaign.typo'],
-    );
+    assert.deepEqual(reply.body.error.details.map((d: Json) => d.field).sort(), [
+      'campaign.address.city',
+      'campaign.manage_name',
+      'campaign.salary_min',
+      'campaign.typo',
+    ]);
   });
 
   it(`when the body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MB, answers 413 payload_too_large`, async () => {
-    const reply = await w.company('/campaigns', { body: JSON.stringify({ campaign: { manage_name: 'x'.repeat(MAX_BODY_BYTES + 10) } }) });
+    const reply = await w.company('/campaigns', {
+      body: JSON.stringify({ campaign: { manage_name: 'x'.repeat(MAX_BODY_BYTES + 10) } }),
+    });
     assert.equal(reply.status, 413);
     assert.equal(reply.body.error.code, 'payload_too_large');
   });
@@ -81,7 +93,11 @@ describe('sandbox request handling and errors', () => {
     const options = await call(`${w.t.url}/applicants`, { method: 'OPTIONS' });
     assert.equal(options.status, 204);
     assert.equal(options.headers.get('allow'), 'GET, HEAD, POST');
-    assert.equal((await call(`${w.t.url}/channels`, { method: 'HEAD' })).status, 401, 'HEAD goes on to the GET route, which wants a token');
+    assert.equal(
+      (await call(`${w.t.url}/channels`, { method: 'HEAD' })).status,
+      401,
+      'HEAD goes on to the GET route, which wants a token',
+    );
   });
 
   it('when a file URL is unknown, answers 404', async () => {
@@ -164,15 +180,25 @@ describe('sandbox fault injection (POST /_sandbox/faults)', () => {
       () => 'connection closed',
     );
     // The request is waiting once the fault is taken.
-    await eventually(() => sandbox.sandbox.context.faults.remaining <= 0, { timeoutMs: 10_000, what: 'the request to take the fault', intervalMs: 5 });
+    await eventually(() => sandbox.sandbox.context.faults.remaining <= 0, {
+      timeoutMs: 10_000,
+      what: 'the request to take the fault',
+      intervalMs: 5,
+    });
     await sandbox.close();
     const { db } = sandbox.sandbox.context;
     const queries = [t.mock.method(db, 'run'), t.mock.method(db, 'get'), t.mock.method(db, 'all')];
     assert.equal(await pending, 'connection closed');
     // Past the end of the delay: the request went no further than the fault (its next step queries the database).
     await new Promise((resolve) => setTimeout(resolve, 200));
-    assert.deepEqual(queries.map((q) => q.mock.callCount()), [0, 0, 0]);
-    assert.deepEqual(errors.mock.calls.map((c) => String(c.arguments[1] ?? c.arguments[0])), []);
+    assert.deepEqual(
+      queries.map((q) => q.mock.callCount()),
+      [0, 0, 0],
+    );
+    assert.deepEqual(
+      errors.mock.calls.map((c) => String(c.arguments[1] ?? c.arguments[0])),
+      [],
+    );
   });
 
   it('when the sandbox closes while a request is between two steps, the request ends quietly instead of reporting the closed database as a bug', async (t) => {
@@ -203,7 +229,10 @@ describe('sandbox fault injection (POST /_sandbox/faults)', () => {
     assert.equal(await pending, 'connection closed');
     // The handler has run on against the closed database by now (one more turn of the event loop is plenty).
     await new Promise((resolve) => setTimeout(resolve, 50));
-    assert.deepEqual(errors.mock.calls.map((c) => String(c.arguments[1] ?? c.arguments[0])), []);
+    assert.deepEqual(
+      errors.mock.calls.map((c) => String(c.arguments[1] ?? c.arguments[0])),
+      [],
+    );
   });
 
   it('does not touch the admin routes', async () => {
@@ -229,7 +258,12 @@ describe('sandbox admin surface', () => {
     try {
       const reset = await t.admin('POST', '/reset', {});
       assert.equal(reset.reset, true);
-      const gone = await call(`${t.url}/jwt`, { body: { private_key: t.sandbox.demoKeys!.company.private_key, secret_key: t.sandbox.demoKeys!.company.secret_key } });
+      const gone = await call(`${t.url}/jwt`, {
+        body: {
+          private_key: t.sandbox.demoKeys!.company.private_key,
+          secret_key: t.sandbox.demoKeys!.company.secret_key,
+        },
+      });
       assert.equal(gone.status, 401);
       const reseeded = await t.admin('POST', '/reset', { seed: 'demo' });
       assert.equal(reseeded.demo_keys.company.private_key, t.sandbox.demoKeys!.company.private_key);
@@ -279,7 +313,11 @@ describe('sandbox admin surface', () => {
   it('PUT /_sandbox/applications/:id/status answers 404 for an unknown application', async () => {
     const t = await TestSandbox.start();
     try {
-      assert.equal((await call(`${t.sandbox.origin}/_sandbox/applications/77/status`, { method: 'PUT', body: { value: 'x' } })).status, 404);
+      assert.equal(
+        (await call(`${t.sandbox.origin}/_sandbox/applications/77/status`, { method: 'PUT', body: { value: 'x' } }))
+          .status,
+        404,
+      );
     } finally {
       await t.close();
     }

@@ -10,7 +10,10 @@ import { SandboxError, fromZod, notFound } from './errors.ts';
 /** Parses a JSON body; a missing or non-object body is a 400 that says what to send. */
 export function parseBody<S extends z.ZodType>(schema: S, body: unknown, what: string): z.output<S> {
   if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw new SandboxError('invalid_request', `The body of ${what} must be a JSON object (Content-Type: application/json).`);
+    throw new SandboxError(
+      'invalid_request',
+      `The body of ${what} must be a JSON object (Content-Type: application/json).`,
+    );
   }
   const result = schema.safeParse(body);
   if (!result.success) throw fromZod(result.error, `body of ${what}`);
@@ -55,7 +58,9 @@ export function callerOf(res: Response): ApiClient {
 
 export function requireScope(client: ApiClient, scope: Scope): void {
   if (!client.scopes.includes(scope)) {
-    throw new SandboxError('missing_scope', `This API client lacks the scope ${scope}.`, [{ field: 'scope', message: scope }]);
+    throw new SandboxError('missing_scope', `This API client lacks the scope ${scope}.`, [
+      { field: 'scope', message: scope },
+    ]);
   }
 }
 

@@ -67,7 +67,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   });
   let demoKeys: DemoKeys | undefined;
   if (options.seed === 'demo') {
-    const alreadySeeded = context.db.get('SELECT 1 AS yes FROM api_clients WHERE private_key = ?', DEMO_KEYS.company.private_key) !== undefined;
+    const alreadySeeded =
+      context.db.get('SELECT 1 AS yes FROM api_clients WHERE private_key = ?', DEMO_KEYS.company.private_key) !==
+      undefined;
     demoKeys = alreadySeeded ? DEMO_KEYS : seedDemo(context);
   }
   const app = createApp(context);

@@ -101,11 +101,22 @@ export class JobQueue {
   /** Rule (API rules: States): uploading a resume with an application sets its status to 'complete'. */
   #completeApplication(applicationId: number, path: string, now: string): void {
     const db = this.#db;
-    const app = db.get<{ company_id: number; status: string }>('SELECT company_id, status FROM applications WHERE id = ?', applicationId);
+    const app = db.get<{ company_id: number; status: string }>(
+      'SELECT company_id, status FROM applications WHERE id = ?',
+      applicationId,
+    );
     if (app === undefined) return;
-    db.run('UPDATE applications SET resume_path = ?, is_complete = 1, updated_at = ? WHERE id = ?', path, now, applicationId);
+    db.run(
+      'UPDATE applications SET resume_path = ?, is_complete = 1, updated_at = ? WHERE id = ?',
+      path,
+      now,
+      applicationId,
+    );
     if (app.status !== 'complete') recordStatusChange(db, applicationId, 'complete', now);
-    const company = db.get<{ skills_option: number }>('SELECT skills_option FROM companies WHERE id = ?', app.company_id);
+    const company = db.get<{ skills_option: number }>(
+      'SELECT skills_option FROM companies WHERE id = ?',
+      app.company_id,
+    );
     if (company?.skills_option === 1) {
       const token = /^\/files\/([0-9a-f]+)\./.exec(path)?.[1];
       const file = token === undefined ? undefined : readFile(db, token);

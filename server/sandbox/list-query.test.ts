@@ -13,7 +13,9 @@ const APPLICATIONS: ListSource<'created_at' | 'source'> = {
 const SINCE = { count: 'a.status_changed_at >= ?', page: '+a.status_changed_at >= ?' };
 
 function statusSince(): ListQuery<'created_at' | 'source'> {
-  return new ListQuery(APPLICATIONS, { sql: 'a.company_id = ?', params: [7] }).where('a.status = ?', 'hired').where(SINCE, '2024-05-01');
+  return new ListQuery(APPLICATIONS, { sql: 'a.company_id = ?', params: [7] })
+    .where('a.status = ?', 'hired')
+    .where(SINCE, '2024-05-01');
 }
 
 describe('sandbox list query', () => {
@@ -33,14 +35,25 @@ describe('sandbox list query', () => {
 
   it('writes a split condition differently only where asked: the count and the page differ by that one "+", with the same parameters', () => {
     const list = statusSince();
-    const conditions = (sql: string) => sql.slice(sql.indexOf(' WHERE ') + ' WHERE '.length).split(' ORDER BY ')[0]!.split(' AND ');
-    assert.deepEqual(conditions(list.countQuery().sql), ['a.company_id = ?', 'a.status = ?', 'a.status_changed_at >= ?']);
+    const conditions = (sql: string) =>
+      sql
+        .slice(sql.indexOf(' WHERE ') + ' WHERE '.length)
+        .split(' ORDER BY ')[0]!
+        .split(' AND ');
+    assert.deepEqual(conditions(list.countQuery().sql), [
+      'a.company_id = ?',
+      'a.status = ?',
+      'a.status_changed_at >= ?',
+    ]);
     assert.deepEqual(conditions(list.pageQuery({ order: 'created_at', sort: 'asc', page: 1, per_page: 50 }).sql), [
       'a.company_id = ?',
       'a.status = ?',
       '+a.status_changed_at >= ?',
     ]);
-    assert.deepEqual(list.countQuery().params, list.pageQuery({ order: 'created_at', sort: 'asc', page: 1, per_page: 50 }).params.slice(0, -2));
+    assert.deepEqual(
+      list.countQuery().params,
+      list.pageQuery({ order: 'created_at', sort: 'asc', page: 1, per_page: 50 }).params.slice(0, -2),
+    );
   });
 
   it('orders by the mapped column in the asked direction, the id breaking ties, from the first row of the page', () => {
@@ -66,7 +79,10 @@ describe('sandbox list query', () => {
           .all<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`, ...params)
           .map((row) => row.detail)
           .join('\n');
-      assert.match(plan(list.countQuery()), /applications_company_status \(company_id=\? AND status=\? AND status_changed_at>\?\)/);
+      assert.match(
+        plan(list.countQuery()),
+        /applications_company_status \(company_id=\? AND status=\? AND status_changed_at>\?\)/,
+      );
       const page = plan(list.pageQuery({ order: 'created_at', sort: 'desc', page: 1, per_page: 50 }));
       assert.match(page, /applications_company_status_created/);
       assert.doesNotMatch(page, /TEMP B-TREE/, 'the page is read in index order, not sorted');

@@ -29,10 +29,16 @@ describe('GET /openapi.json', () => {
     const companyId = (await t.admin('POST', '/companies', { name: 'Route Co' })).id;
     const token = await t.token(await t.admin('POST', '/clients', { company_id: companyId }));
     const doc = buildRecruitmentApiDocument('test') as Document;
-    const operations = Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((method) => ({ path, method: method.toUpperCase() })));
+    const operations = Object.entries(doc.paths).flatMap(([path, item]) =>
+      Object.keys(item).map((method) => ({ path, method: method.toUpperCase() })),
+    );
     assert.equal(operations.length, 13);
     for (const { path, method } of operations) {
-      const reply = await call(`${t.url}${path.replace(/\{[a-z_]+\}/g, '1')}`, { method, token, ...(method === 'POST' ? { body: {} } : {}) });
+      const reply = await call(`${t.url}${path.replace(/\{[a-z_]+\}/g, '1')}`, {
+        method,
+        token,
+        ...(method === 'POST' ? { body: {} } : {}),
+      });
       assert.notEqual(reply.status, 405, `${method} ${path}`);
       assert.doesNotMatch(String(reply.body?.error?.message), /^No route/, `${method} ${path}`);
     }
@@ -41,14 +47,28 @@ describe('GET /openapi.json', () => {
   });
 
   it('documents the bracket filters of GET /applications one parameter each', () => {
-    const doc = buildRecruitmentApiDocument('test') as { paths: { '/applications': { get: { parameters: { name: string }[] } } } };
+    const doc = buildRecruitmentApiDocument('test') as {
+      paths: { '/applications': { get: { parameters: { name: string }[] } } };
+    };
     const names = doc.paths['/applications'].get.parameters.map((p) => p.name);
-    for (const name of ['status[value]', 'status[date][gte]', 'status[date][lte]', 'embed', 'per_page']) assert.ok(names.includes(name), name);
+    for (const name of ['status[value]', 'status[date][gte]', 'status[date][lte]', 'embed', 'per_page'])
+      assert.ok(names.includes(name), name);
   });
 });
 
-type Parameter = { name: string; in: string; style?: string; explode?: boolean; description?: string; schema: Record<string, unknown> };
-type JsonSchema = { properties: Record<string, { description?: string; maximum?: number }>; anyOf?: unknown[]; description?: string };
+type Parameter = {
+  name: string;
+  in: string;
+  style?: string;
+  explode?: boolean;
+  description?: string;
+  schema: Record<string, unknown>;
+};
+type JsonSchema = {
+  properties: Record<string, { description?: string; maximum?: number }>;
+  anyOf?: unknown[];
+  description?: string;
+};
 
 /** A query parameter of an operation of the document. */
 function parameterOf(path: string, name: string): Parameter {
@@ -59,7 +79,7 @@ function parameterOf(path: string, name: string): Parameter {
 }
 
 describe('the values and rules of the document', () => {
-  it('lists the values of embed, on each of its six operations, and of a campaign list\'s status as enums of the contract\'s values, sent comma-separated', () => {
+  it("lists the values of embed, on each of its six operations, and of a campaign list's status as enums of the contract's values, sent comma-separated", () => {
     const lists: [string, string, readonly string[]][] = [
       ['/campaigns', 'embed', CAMPAIGN_EMBEDS],
       ['/campaigns/{id}', 'embed', CAMPAIGN_EMBEDS],
@@ -69,8 +89,16 @@ describe('the values and rules of the document', () => {
     ];
     for (const [path, name, values] of lists) {
       const parameter = parameterOf(path, name);
-      assert.deepEqual({ style: parameter.style, explode: parameter.explode }, { style: 'form', explode: false }, `${path} ${name}`);
-      assert.deepEqual(parameter.schema, { type: 'array', items: { type: 'string', enum: [...values] } }, `${path} ${name}`);
+      assert.deepEqual(
+        { style: parameter.style, explode: parameter.explode },
+        { style: 'form', explode: false },
+        `${path} ${name}`,
+      );
+      assert.deepEqual(
+        parameter.schema,
+        { type: 'array', items: { type: 'string', enum: [...values] } },
+        `${path} ${name}`,
+      );
     }
     for (const path of ['/applications', '/applications/{id}']) {
       const parameter = parameterOf(path, 'embed');
@@ -82,8 +110,10 @@ describe('the values and rules of the document', () => {
   });
 
   it('says the rules JSON Schema cannot hold (status[date] needs status[value], salary_min at most salary_max) and holds those it can (applicant_id or applicant_email, integer ranges)', () => {
-    for (const name of ['status[date][gte]', 'status[date][lte]']) assert.match(parameterOf('/applications', name).description ?? '', /^Needs status\[value\]/);
-    const schemas = (buildRecruitmentApiDocument('test') as { components: { schemas: Record<string, JsonSchema> } }).components.schemas;
+    for (const name of ['status[date][gte]', 'status[date][lte]'])
+      assert.match(parameterOf('/applications', name).description ?? '', /^Needs status\[value\]/);
+    const schemas = (buildRecruitmentApiDocument('test') as { components: { schemas: Record<string, JsonSchema> } })
+      .components.schemas;
     const campaign = schemas.CampaignInput as JsonSchema;
     assert.match(campaign.properties.salary_min?.description ?? '', /At most salary_max/);
     assert.match(campaign.properties.salary_max?.description ?? '', /At least salary_min/);
@@ -97,13 +127,19 @@ describe('the values and rules of the document', () => {
 
 describe('status[value], which status[date] needs', () => {
   it('is said to be required with status[date] on its own parameter too, as the sandbox answers 422 status_value_required without it', async () => {
-    assert.match(parameterOf('/applications', 'status[value]').description ?? '', /Required with status\[date\]\[gte\] or status\[date\]\[lte\].*422 status_value_required/);
+    assert.match(
+      parameterOf('/applications', 'status[value]').description ?? '',
+      /Required with status\[date\]\[gte\] or status\[date\]\[lte\].*422 status_value_required/,
+    );
     const companyId = (await t.admin('POST', '/companies', { name: 'Status Co' })).id;
     const token = await t.token(await t.admin('POST', '/clients', { company_id: companyId }));
     const alone = await call(`${t.url}/applications?status[date][gte]=2024-01-01`, { token });
     assert.equal(alone.status, 422);
     assert.equal(alone.body.error.code, 'status_value_required');
-    assert.equal((await call(`${t.url}/applications?status[value]=new&status[date][gte]=2024-01-01`, { token })).status, 200);
+    assert.equal(
+      (await call(`${t.url}/applications?status[value]=new&status[date][gte]=2024-01-01`, { token })).status,
+      200,
+    );
   });
 });
 
@@ -112,7 +148,10 @@ describe('GET /docs', () => {
     const response = await fetch(`${t.sandbox.origin}/docs`);
     assert.equal(response.status, 200, 'run npm run build:openapi first');
     assert.match(response.headers.get('content-type') ?? '', /^text\/html/);
-    assert.match(response.headers.get('content-security-policy') ?? '', /^default-src 'none'; style-src 'unsafe-inline'; img-src data:/);
+    assert.match(
+      response.headers.get('content-security-policy') ?? '',
+      /^default-src 'none'; style-src 'unsafe-inline'; img-src data:/,
+    );
     const html = await response.text();
     assert.match(html, /Recruitment API/);
     assert.match(html, /status\[date\]\[gte\]/);

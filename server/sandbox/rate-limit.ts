@@ -14,7 +14,8 @@ export class RateLimiter {
 
   /** limit 0 turns the limit off (benchmarks); windowMs is the length of the sliding window (default 60 s). */
   constructor(limit: number, windowMs = DEFAULT_RATE_LIMIT_WINDOW_MS) {
-    if (!Number.isInteger(windowMs) || windowMs < 1) throw new RangeError(`The rate-limit window must be a whole number of milliseconds >= 1 (got ${windowMs}).`);
+    if (!Number.isInteger(windowMs) || windowMs < 1)
+      throw new RangeError(`The rate-limit window must be a whole number of milliseconds >= 1 (got ${windowMs}).`);
     this.#limit = limit;
     this.#windowMs = windowMs;
   }

@@ -60,12 +60,35 @@ export interface ApplicantRow {
   updated_at: string;
 }
 
-export const CAMPAIGN_SELECT = 'SELECT c.*, co.name AS company_name FROM campaigns c JOIN companies co ON co.id = c.company_id';
+export const CAMPAIGN_SELECT =
+  'SELECT c.*, co.name AS company_name FROM campaigns c JOIN companies co ON co.id = c.company_id';
 
-const CAMPAIGN_ADDRESS_KEYS = ['latitude', 'longitude', 'street_number', 'street', 'postal_code', 'city', 'country', 'name'] as const;
-const APPLICANT_ADDRESS_KEYS = ['lat', 'lon', 'name', 'street_number', 'street', 'zipcode', 'city', 'country', 'iso_country'] as const;
+const CAMPAIGN_ADDRESS_KEYS = [
+  'latitude',
+  'longitude',
+  'street_number',
+  'street',
+  'postal_code',
+  'city',
+  'country',
+  'name',
+] as const;
+const APPLICANT_ADDRESS_KEYS = [
+  'lat',
+  'lon',
+  'name',
+  'street_number',
+  'street',
+  'zipcode',
+  'city',
+  'country',
+  'iso_country',
+] as const;
 
-function addressOf<K extends string>(json: string | null, keys: readonly K[]): Record<K, string | number | null> | null {
+function addressOf<K extends string>(
+  json: string | null,
+  keys: readonly K[],
+): Record<K, string | number | null> | null {
   if (json === null) return null;
   const parsed = JSON.parse(json) as Record<string, string | number | undefined>;
   const out = {} as Record<K, string | number | null>;
@@ -122,7 +145,13 @@ export function renderCampaigns(db: Database, rows: CampaignRow[], embeds: reado
       )
     : undefined;
   const tags = want.has('tags')
-    ? groupBy(db.all<{ campaign_id: number; name: string }>(`SELECT campaign_id, name FROM campaign_tags WHERE campaign_id IN (${IDS}) ORDER BY name`, ids), 'campaign_id')
+    ? groupBy(
+        db.all<{ campaign_id: number; name: string }>(
+          `SELECT campaign_id, name FROM campaign_tags WHERE campaign_id IN (${IDS}) ORDER BY name`,
+          ids,
+        ),
+        'campaign_id',
+      )
     : undefined;
   const units =
     want.has('unit') || want.has('entity')
@@ -132,7 +161,12 @@ export function renderCampaigns(db: Database, rows: CampaignRow[], embeds: reado
     const record = campaignRecord(row) as Campaign;
     if (want.has('address')) record.address = addressOf(row.address, CAMPAIGN_ADDRESS_KEYS) as Campaign['address'];
     if (channels !== undefined) {
-      record.channels = (channels.get(row.id) ?? []).map((c) => ({ id: c.id, value: c.value, name: c.name, entity_id: c.entity_id }));
+      record.channels = (channels.get(row.id) ?? []).map((c) => ({
+        id: c.id,
+        value: c.value,
+        name: c.name,
+        entity_id: c.entity_id,
+      }));
     }
     if (tags !== undefined) record.tags = (tags.get(row.id) ?? []).map((t) => t.name);
     const unit = row.unit_id === null ? undefined : units?.get(row.unit_id);
@@ -185,10 +219,17 @@ function applicationRecord(row: ApplicationRow, origin: string): Application {
  * Applications with embeds. `status_history:<value>` restricts the history
  * to changes to that value; plain `status_history` (if also given) wins.
  */
-export function renderApplications(db: Database, rows: ApplicationRow[], embeds: readonly string[], origin: string): Application[] {
+export function renderApplications(
+  db: Database,
+  rows: ApplicationRow[],
+  embeds: readonly string[],
+  origin: string,
+): Application[] {
   const ids = JSON.stringify(rows.map((r) => r.id));
   const want = new Set(embeds);
-  const historyValues = embeds.filter((e) => e.startsWith('status_history:')).map((e) => e.slice('status_history:'.length));
+  const historyValues = embeds
+    .filter((e) => e.startsWith('status_history:'))
+    .map((e) => e.slice('status_history:'.length));
   const wantHistory = want.has('status_history') || historyValues.length > 0;
 
   const applicants = want.has('applicant')
@@ -203,7 +244,13 @@ export function renderApplications(db: Database, rows: ApplicationRow[], embeds:
     : undefined;
   let campaigns: Map<number, NonNullable<Application['campaign']>> | undefined;
   if (want.has('campaign')) {
-    const campaignRows = db.all<{ id: number; name: string | null; manage_name: string; status: string; unit_id: number | null }>(
+    const campaignRows = db.all<{
+      id: number;
+      name: string | null;
+      manage_name: string;
+      status: string;
+      unit_id: number | null;
+    }>(
       `SELECT id, name, manage_name, status, unit_id FROM campaigns WHERE id IN (${IDS})`,
       JSON.stringify([...new Set(rows.map((r) => r.campaign_id))]),
     );
@@ -227,7 +274,13 @@ export function renderApplications(db: Database, rows: ApplicationRow[], embeds:
   }
   const comments = want.has('comments')
     ? groupBy(
-        db.all<{ id: number; application_id: number; content: string | null; attachment_path: string | null; created_at: string }>(
+        db.all<{
+          id: number;
+          application_id: number;
+          content: string | null;
+          attachment_path: string | null;
+          created_at: string;
+        }>(
           `SELECT id, application_id, content, attachment_path, created_at FROM comments WHERE application_id IN (${IDS}) ORDER BY id`,
           ids,
         ),
@@ -235,7 +288,13 @@ export function renderApplications(db: Database, rows: ApplicationRow[], embeds:
       )
     : undefined;
   const skills = want.has('skills')
-    ? groupBy(db.all<{ application_id: number; name: string }>(`SELECT application_id, name FROM skills WHERE application_id IN (${IDS}) ORDER BY name`, ids), 'application_id')
+    ? groupBy(
+        db.all<{ application_id: number; name: string }>(
+          `SELECT application_id, name FROM skills WHERE application_id IN (${IDS}) ORDER BY name`,
+          ids,
+        ),
+        'application_id',
+      )
     : undefined;
   const history = wantHistory
     ? groupBy(
@@ -253,7 +312,13 @@ export function renderApplications(db: Database, rows: ApplicationRow[], embeds:
       )
     : undefined;
   const tags = want.has('tags')
-    ? groupBy(db.all<{ application_id: number; name: string }>(`SELECT application_id, name FROM application_tags WHERE application_id IN (${IDS}) ORDER BY name`, ids), 'application_id')
+    ? groupBy(
+        db.all<{ application_id: number; name: string }>(
+          `SELECT application_id, name FROM application_tags WHERE application_id IN (${IDS}) ORDER BY name`,
+          ids,
+        ),
+        'application_id',
+      )
     : undefined;
 
   return rows.map((row) => {
@@ -275,17 +340,29 @@ export function renderApplications(db: Database, rows: ApplicationRow[], embeds:
       }));
     }
     if (skills !== undefined) record.skills = (skills.get(row.id) ?? []).map((s) => ({ name: s.name }));
-    if (history !== undefined) record.status_history = (history.get(row.id) ?? []).map((h) => ({ value: h.value, changed_at: h.changed_at }));
+    if (history !== undefined)
+      record.status_history = (history.get(row.id) ?? []).map((h) => ({ value: h.value, changed_at: h.changed_at }));
     if (tags !== undefined) record.tags = (tags.get(row.id) ?? []).map((t) => t.name);
     return record;
   });
 }
 
-export function renderApplicants(db: Database, rows: ApplicantRow[], embeds: readonly string[], origin: string): Applicant[] {
+export function renderApplicants(
+  db: Database,
+  rows: ApplicantRow[],
+  embeds: readonly string[],
+  origin: string,
+): Applicant[] {
   const ids = JSON.stringify(rows.map((r) => r.id));
   const want = new Set(embeds);
   const applications = want.has('applications')
-    ? groupBy(db.all<ApplicationRow & Record<string, unknown>>(`SELECT * FROM applications WHERE applicant_id IN (${IDS}) ORDER BY created_at DESC, id DESC`, ids), 'applicant_id')
+    ? groupBy(
+        db.all<ApplicationRow & Record<string, unknown>>(
+          `SELECT * FROM applications WHERE applicant_id IN (${IDS}) ORDER BY created_at DESC, id DESC`,
+          ids,
+        ),
+        'applicant_id',
+      )
     : undefined;
   const pools = want.has('pools')
     ? groupBy(
@@ -317,7 +394,8 @@ export function renderApplicants(db: Database, rows: ApplicantRow[], embeds: rea
       updated_at: row.updated_at,
     };
     if (want.has('address')) record.address = addressOf(row.address, APPLICANT_ADDRESS_KEYS) as Applicant['address'];
-    if (applications !== undefined) record.applications = (applications.get(row.id) ?? []).map((a) => applicationRecord(a, origin));
+    if (applications !== undefined)
+      record.applications = (applications.get(row.id) ?? []).map((a) => applicationRecord(a, origin));
     if (pools !== undefined) record.pools = (pools.get(row.id) ?? []).map((p) => ({ id: p.id, name: p.name }));
     return record;
   });

@@ -4,7 +4,11 @@ import { RouteTable } from './route-table.ts';
 
 describe('sandbox route table', () => {
   const table = new RouteTable();
-  table.router('/v2').get('/campaigns', () => {}).post('/campaigns', () => {}).get('/campaigns/:id', () => {});
+  table
+    .router('/v2')
+    .get('/campaigns', () => {})
+    .post('/campaigns', () => {})
+    .get('/campaigns/:id', () => {});
   table.router('/_sandbox').put('/applications/:id/status', () => {});
 
   it('answers the methods of the routes a path matches, with HEAD wherever GET is', () => {

@@ -36,7 +36,9 @@ export class RouteTable {
 
   /** The methods of the routes matching a path (HEAD wherever GET is); empty when no route matches. */
   allowed(path: string): Set<string> {
-    const methods = new Set<string>(this.#routes.filter((route) => route.pattern.test(path)).map((route) => route.method));
+    const methods = new Set<string>(
+      this.#routes.filter((route) => route.pattern.test(path)).map((route) => route.method),
+    );
     if (methods.has('GET')) methods.add('HEAD');
     return methods;
   }

@@ -22,13 +22,22 @@ function getWithHost(url: string, host: string, token: string): Promise<{ status
 }
 
 /** An admin call with this Host header (fetch will not set it), as JSON: its status and its error body. */
-function adminWithHost(origin: string, method: string, path: string, host: string): Promise<{ status: number; body: Json }> {
+function adminWithHost(
+  origin: string,
+  method: string,
+  path: string,
+  host: string,
+): Promise<{ status: number; body: Json }> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(`${origin}/_sandbox${path}`, { method, headers: { Host: host, 'content-type': 'application/json' } }, (res) => {
-      let text = '';
-      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as Json }));
-    });
+    const req = httpRequest(
+      `${origin}/_sandbox${path}`,
+      { method, headers: { Host: host, 'content-type': 'application/json' } },
+      (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as Json }));
+      },
+    );
     req.on('error', reject);
     req.end(method === 'GET' ? undefined : '{}');
   });
@@ -48,7 +57,11 @@ describe('sandbox security', () => {
   describe('the admin surface', () => {
     it('refuses a change that is not JSON, even with no body: a page elsewhere cannot reset the store with a form or a text/plain fetch', async () => {
       const before = await campaigns();
-      for (const headers of [{ 'content-type': 'text/plain' }, { 'content-type': 'application/x-www-form-urlencoded' }, {}] as Record<string, string>[]) {
+      for (const headers of [
+        { 'content-type': 'text/plain' },
+        { 'content-type': 'application/x-www-form-urlencoded' },
+        {},
+      ] as Record<string, string>[]) {
         const reply = await call(`${w.t.sandbox.origin}/_sandbox/reset`, { method: 'POST', headers });
         assert.equal(reply.status, 415, JSON.stringify(headers));
         assert.equal(reply.body.error.code, 'unsupported_media_type');
@@ -59,7 +72,11 @@ describe('sandbox security', () => {
 
     it('refuses any browser request from another origin, even as JSON', async () => {
       const before = await campaigns();
-      for (const headers of [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }, { origin: 'null' }] as Record<string, string>[]) {
+      for (const headers of [
+        { origin: 'https://evil.example' },
+        { 'sec-fetch-site': 'cross-site' },
+        { origin: 'null' },
+      ] as Record<string, string>[]) {
         const reply = await call(`${w.t.sandbox.origin}/_sandbox/reset`, { body: {}, headers });
         assert.equal(reply.status, 403, JSON.stringify(headers));
         assert.equal(reply.body.error.code, 'origin_refused');
@@ -72,8 +89,16 @@ describe('sandbox security', () => {
     it('answers 403 host_refused, saying why, to a request addressed to another host name: a page whose name was pointed at the sandbox (DNS rebinding) cannot reach it', async () => {
       const { origin, port } = w.t.sandbox;
       const before = await campaigns();
-      for (const host of [`evil.example:${port}`, 'evil.example', `localhost:${port + 1}`, `127.0.0.1.evil.example:${port}`]) {
-        for (const [method, path] of [['POST', '/reset'], ['GET', '/clock']] as const) {
+      for (const host of [
+        `evil.example:${port}`,
+        'evil.example',
+        `localhost:${port + 1}`,
+        `127.0.0.1.evil.example:${port}`,
+      ]) {
+        for (const [method, path] of [
+          ['POST', '/reset'],
+          ['GET', '/clock'],
+        ] as const) {
           const reply = await adminWithHost(origin, method, path, host);
           assert.equal(reply.status, 403, `${method} ${path} with Host ${host}`);
           assert.equal(reply.body.error.code, 'host_refused');
@@ -94,7 +119,9 @@ describe('sandbox security', () => {
 
   describe('files', () => {
     it('serves a resume as a download that no browser sniffs into a page', async () => {
-      const created = await w.company('/applicants', { body: { applicant: { email: 'files@example.com', resume: { base64: b64(docx()), mime_type: 'docx' } } } });
+      const created = await w.company('/applicants', {
+        body: { applicant: { email: 'files@example.com', resume: { base64: b64(docx()), mime_type: 'docx' } } },
+      });
       await w.t.drain();
       const url = (await w.company(`/applicants/${created.body.id}`)).body.resume_url as string;
       const response = await fetch(url);
@@ -131,7 +158,11 @@ describe('sandbox security', () => {
       };
       const now = Math.floor(Date.now() / 1000);
       // A day ahead, with and without exp: each would have been good for 4 hours from tomorrow.
-      for (const token of [await signedAt(now + 86_400, now + 86_400 + 3600), await signedAt(now + 86_400), await signedAt(now + 60, now + 120)]) {
+      for (const token of [
+        await signedAt(now + 86_400, now + 86_400 + 3600),
+        await signedAt(now + 86_400),
+        await signedAt(now + 60, now + 120),
+      ]) {
         const reply = await call(`${w.t.url}/campaigns`, { token });
         assert.equal(reply.status, 401);
         assert.equal(reply.body.error.code, 'invalid_token');

@@ -24,7 +24,9 @@ describe('sandbox demo seed', () => {
   });
 
   it('has 20+ campaigns in every status, with multi-paragraph HTML descriptions in fr and en', async () => {
-    const all = [...(await company('/campaigns')).body, ...(await entityCompany('/campaigns')).body].map((c: Json) => Campaign.parse(c));
+    const all = [...(await company('/campaigns')).body, ...(await entityCompany('/campaigns')).body].map((c: Json) =>
+      Campaign.parse(c),
+    );
     assert.ok(all.length >= 20, `${all.length} campaigns`);
     assert.deepEqual([...new Set(all.map((c) => c.status))].sort(), ['archived', 'draft', 'online', 'standby']);
     assert.ok(all.every((c) => (c.description?.match(/<p>/g) ?? []).length >= 2));

@@ -61,18 +61,150 @@ interface Offer {
 }
 
 const OFFERS: Offer[] = [
-  { fr: 'Développeur·se full-stack TypeScript', en: 'Full-stack TypeScript developer', job_type: 'Permanent contract', working_time: 'Full time', salary: [45000, 58000], city: 'Paris', country: 'France', postal_code: '75011', locale: 'fr', skills: ['TypeScript', 'Node.js', 'React', 'SQL'] },
-  { fr: 'Chargé·e de recrutement', en: 'Recruitment officer', job_type: 'Fixed term contract', working_time: 'Full time', salary: [32000, 38000], city: 'Lyon', country: 'France', postal_code: '69002', locale: 'fr', skills: ['Recruiting', 'Communication', 'Negotiation'] },
-  { fr: 'Data analyst', en: 'Data analyst', job_type: 'Permanent contract', working_time: 'Full time', salary: [40000, 50000], city: 'Nantes', country: 'France', postal_code: '44000', locale: 'en', skills: ['SQL', 'Python', 'Data analysis', 'Excel'] },
-  { fr: 'Stage – assistant·e marketing digital', en: 'Internship – digital marketing assistant', job_type: 'Internship', working_time: 'Full time', salary: [1200, 1400], city: 'Bordeaux', country: 'France', postal_code: '33000', locale: 'fr', skills: ['Marketing', 'SEO', 'Communication'] },
-  { fr: 'Comptable fournisseurs', en: 'Accounts payable accountant', job_type: 'Interim Contract', working_time: 'Part time - Morning', salary: [28000, 31000], city: 'Lille', country: 'France', postal_code: '59000', locale: 'fr', skills: ['Accounting', 'Excel', 'Finance'] },
-  { fr: 'Ingénieur·e DevOps', en: 'DevOps engineer', job_type: 'Freelance', working_time: 'Custom', salary: null, city: 'Toulouse', country: 'France', postal_code: '31000', locale: 'en', skills: ['Docker', 'Kubernetes', 'AWS', 'Linux'] },
-  { fr: 'Commercial·e terrain B2B', en: 'B2B field sales representative', job_type: 'Permanent contract', working_time: 'Full time', salary: [35000, 45000], city: 'Marseille', country: 'France', postal_code: '13002', locale: 'fr', skills: ['Sales', 'Negotiation'] },
-  { fr: 'Alternance – développeur·se web', en: 'Work-study – web developer', job_type: 'Alternating', working_time: 'Full time', salary: [900, 1300], city: 'Rennes', country: 'France', postal_code: '35000', locale: 'fr', skills: ['HTML', 'CSS', 'JavaScript', 'Git'] },
-  { fr: 'Product designer UX/UI', en: 'UX/UI product designer', job_type: 'Permanent contract', working_time: 'Full time', salary: [42000, 52000], city: 'Paris', country: 'France', postal_code: '75009', locale: 'en', skills: ['UX', 'Figma'] },
-  { fr: 'Conseiller·ère clientèle bilingue', en: 'Bilingual customer advisor', job_type: 'Fixed term contract', working_time: 'Part time', salary: [24000, 27000], city: 'Strasbourg', country: 'France', postal_code: '67000', locale: 'fr', skills: ['Customer service', 'English', 'German'] },
-  { fr: 'Cheffe de projet agile', en: 'Agile project manager', job_type: 'Permanent contract', working_time: 'Full time', salary: [50000, 62000], city: 'Grenoble', country: 'France', postal_code: '38000', locale: 'en', skills: ['Project management', 'Agile', 'Scrum', 'Leadership'] },
-  { fr: 'Technicien·ne de maintenance', en: 'Maintenance technician', job_type: 'Professional Contract', working_time: 'Part time - Afternoon', salary: [26000, 30000], city: 'Lyon', country: 'France', postal_code: '69007', locale: 'fr', skills: ['Teamwork'] },
+  {
+    fr: 'Développeur·se full-stack TypeScript',
+    en: 'Full-stack TypeScript developer',
+    job_type: 'Permanent contract',
+    working_time: 'Full time',
+    salary: [45000, 58000],
+    city: 'Paris',
+    country: 'France',
+    postal_code: '75011',
+    locale: 'fr',
+    skills: ['TypeScript', 'Node.js', 'React', 'SQL'],
+  },
+  {
+    fr: 'Chargé·e de recrutement',
+    en: 'Recruitment officer',
+    job_type: 'Fixed term contract',
+    working_time: 'Full time',
+    salary: [32000, 38000],
+    city: 'Lyon',
+    country: 'France',
+    postal_code: '69002',
+    locale: 'fr',
+    skills: ['Recruiting', 'Communication', 'Negotiation'],
+  },
+  {
+    fr: 'Data analyst',
+    en: 'Data analyst',
+    job_type: 'Permanent contract',
+    working_time: 'Full time',
+    salary: [40000, 50000],
+    city: 'Nantes',
+    country: 'France',
+    postal_code: '44000',
+    locale: 'en',
+    skills: ['SQL', 'Python', 'Data analysis', 'Excel'],
+  },
+  {
+    fr: 'Stage – assistant·e marketing digital',
+    en: 'Internship – digital marketing assistant',
+    job_type: 'Internship',
+    working_time: 'Full time',
+    salary: [1200, 1400],
+    city: 'Bordeaux',
+    country: 'France',
+    postal_code: '33000',
+    locale: 'fr',
+    skills: ['Marketing', 'SEO', 'Communication'],
+  },
+  {
+    fr: 'Comptable fournisseurs',
+    en: 'Accounts payable accountant',
+    job_type: 'Interim Contract',
+    working_time: 'Part time - Morning',
+    salary: [28000, 31000],
+    city: 'Lille',
+    country: 'France',
+    postal_code: '59000',
+    locale: 'fr',
+    skills: ['Accounting', 'Excel', 'Finance'],
+  },
+  {
+    fr: 'Ingénieur·e DevOps',
+    en: 'DevOps engineer',
+    job_type: 'Freelance',
+    working_time: 'Custom',
+    salary: null,
+    city: 'Toulouse',
+    country: 'France',
+    postal_code: '31000',
+    locale: 'en',
+    skills: ['Docker', 'Kubernetes', 'AWS', 'Linux'],
+  },
+  {
+    fr: 'Commercial·e terrain B2B',
+    en: 'B2B field sales representative',
+    job_type: 'Permanent contract',
+    working_time: 'Full time',
+    salary: [35000, 45000],
+    city: 'Marseille',
+    country: 'France',
+    postal_code: '13002',
+    locale: 'fr',
+    skills: ['Sales', 'Negotiation'],
+  },
+  {
+    fr: 'Alternance – développeur·se web',
+    en: 'Work-study – web developer',
+    job_type: 'Alternating',
+    working_time: 'Full time',
+    salary: [900, 1300],
+    city: 'Rennes',
+    country: 'France',
+    postal_code: '35000',
+    locale: 'fr',
+    skills: ['HTML', 'CSS', 'JavaScript', 'Git'],
+  },
+  {
+    fr: 'Product designer UX/UI',
+    en: 'UX/UI product designer',
+    job_type: 'Permanent contract',
+    working_time: 'Full time',
+    salary: [42000, 52000],
+    city: 'Paris',
+    country: 'France',
+    postal_code: '75009',
+    locale: 'en',
+    skills: ['UX', 'Figma'],
+  },
+  {
+    fr: 'Conseiller·ère clientèle bilingue',
+    en: 'Bilingual customer advisor',
+    job_type: 'Fixed term contract',
+    working_time: 'Part time',
+    salary: [24000, 27000],
+    city: 'Strasbourg',
+    country: 'France',
+    postal_code: '67000',
+    locale: 'fr',
+    skills: ['Customer service', 'English', 'German'],
+  },
+  {
+    fr: 'Cheffe de projet agile',
+    en: 'Agile project manager',
+    job_type: 'Permanent contract',
+    working_time: 'Full time',
+    salary: [50000, 62000],
+    city: 'Grenoble',
+    country: 'France',
+    postal_code: '38000',
+    locale: 'en',
+    skills: ['Project management', 'Agile', 'Scrum', 'Leadership'],
+  },
+  {
+    fr: 'Technicien·ne de maintenance',
+    en: 'Maintenance technician',
+    job_type: 'Professional Contract',
+    working_time: 'Part time - Afternoon',
+    salary: [26000, 30000],
+    city: 'Lyon',
+    country: 'France',
+    postal_code: '69007',
+    locale: 'fr',
+    skills: ['Teamwork'],
+  },
 ];
 
 function describe(offer: Offer, company: string): string {
@@ -114,8 +246,44 @@ export function prng(seed: number): () => number {
   };
 }
 
-const FIRST_NAMES = ['Camille', 'Léa', 'Hugo', 'Inès', 'Lucas', 'Chloé', 'Nathan', 'Sofia', 'Mathis', 'Emma', 'Yanis', 'Jade', 'Noah', 'Lina', 'Adam', 'Zoé', 'Pablo', 'Lucía', 'Oliver', 'Amelia'];
-const LAST_NAMES = ['Martin', 'Bernard', 'Dubois', 'Thomas', 'Robert', 'Richard', 'Petit', 'Durand', 'Leroy', 'Moreau', 'García', 'Fernández', 'Smith', 'Jones'];
+const FIRST_NAMES = [
+  'Camille',
+  'Léa',
+  'Hugo',
+  'Inès',
+  'Lucas',
+  'Chloé',
+  'Nathan',
+  'Sofia',
+  'Mathis',
+  'Emma',
+  'Yanis',
+  'Jade',
+  'Noah',
+  'Lina',
+  'Adam',
+  'Zoé',
+  'Pablo',
+  'Lucía',
+  'Oliver',
+  'Amelia',
+];
+const LAST_NAMES = [
+  'Martin',
+  'Bernard',
+  'Dubois',
+  'Thomas',
+  'Robert',
+  'Richard',
+  'Petit',
+  'Durand',
+  'Leroy',
+  'Moreau',
+  'García',
+  'Fernández',
+  'Smith',
+  'Jones',
+];
 /** Application statuses used by the demo managers (the spec lists none). */
 const STATUS_PATH = ['new', 'reviewed', 'interview', 'offer', 'hired'];
 
@@ -127,7 +295,11 @@ export function seedDemo(ctx: SandboxContext): DemoKeys {
   const daysAgo = (days: number) => new Date(nowMs - days * 86_400_000).toISOString();
 
   return db.transaction(() => {
-    const acme = createCompany(ctx, { name: 'Acme Conseil', skills_option: true, sources: ['carriere', 'jobboard_demo', 'linkedin', 'referral'] });
+    const acme = createCompany(ctx, {
+      name: 'Acme Conseil',
+      skills_option: true,
+      sources: ['carriere', 'jobboard_demo', 'linkedin', 'referral'],
+    });
     const globex = createCompany(ctx, {
       name: 'Globex Industries',
       entity_option: true,
@@ -138,14 +310,28 @@ export function seedDemo(ctx: SandboxContext): DemoKeys {
     createApiClient(ctx, { company_id: globex.id, ...pick(DEMO_ENTITY_COMPANY_KEYS) });
     createApiClient(ctx, { channel: DEMO_KEYS.jobboard.channel, ...pick(DEMO_KEYS.jobboard) });
 
-    for (const [value, name] of [['career_fr', 'Site carrière (fr)'], ['career_en', 'Careers site (en)'], ['jobboard_demo', 'Demo job board']] as const) {
+    for (const [value, name] of [
+      ['career_fr', 'Site carrière (fr)'],
+      ['career_en', 'Careers site (en)'],
+      ['jobboard_demo', 'Demo job board'],
+    ] as const) {
       createChannel(ctx, { company_id: acme.id, value, name });
     }
     const france = createEntity(ctx, { company_id: globex.id, name: 'Globex France', units: ['Paris', 'Lyon'] });
     const spain = createEntity(ctx, { company_id: globex.id, name: 'Globex España', units: ['Madrid'] });
     createChannel(ctx, { company_id: globex.id, value: 'jobboard_demo', name: 'Demo job board' });
-    createChannel(ctx, { company_id: globex.id, value: 'career_fr', name: 'Carrières Globex France', entity_id: france.id });
-    createChannel(ctx, { company_id: globex.id, value: 'career_es', name: 'Empleo Globex España', entity_id: spain.id });
+    createChannel(ctx, {
+      company_id: globex.id,
+      value: 'career_fr',
+      name: 'Carrières Globex France',
+      entity_id: france.id,
+    });
+    createChannel(ctx, {
+      company_id: globex.id,
+      value: 'career_es',
+      name: 'Empleo Globex España',
+      entity_id: spain.id,
+    });
     const pools = [
       createPool(ctx, { company_id: acme.id, name: 'Vivier tech' }),
       createPool(ctx, { company_id: acme.id, name: 'Anciens stagiaires' }),
@@ -180,7 +366,13 @@ export function seedDemo(ctx: SandboxContext): DemoKeys {
           offer.salary?.[0] ?? null,
           offer.salary?.[1] ?? null,
           unit?.id ?? null,
-          JSON.stringify({ city: offer.city, country: offer.country, postal_code: offer.postal_code, name: `${offer.city}, ${offer.country}`, ...CITY_POSITIONS[offer.city] }),
+          JSON.stringify({
+            city: offer.city,
+            country: offer.country,
+            postal_code: offer.postal_code,
+            name: `${offer.city}, ${offer.country}`,
+            ...CITY_POSITIONS[offer.city],
+          }),
           created,
           created,
         );
@@ -189,7 +381,11 @@ export function seedDemo(ctx: SandboxContext): DemoKeys {
         if (n % 5 !== 4) channels.push('jobboard_demo');
         patchCampaign(ctx, id, { channels, tags: n % 3 === 0 ? ['remote'] : n % 3 === 1 ? ['priority'] : [] });
         if (status !== 'draft') {
-          db.run("UPDATE campaigns SET status = 'online', last_activation_at = ? WHERE id = ?", daysAgo(88 - n * 3), id);
+          db.run(
+            "UPDATE campaigns SET status = 'online', last_activation_at = ? WHERE id = ?",
+            daysAgo(88 - n * 3),
+            id,
+          );
           if (status !== 'online') db.run('UPDATE campaigns SET status = ? WHERE id = ?', status, id);
         }
         db.run('UPDATE campaigns SET updated_at = ? WHERE id = ?', daysAgo(80 - n * 3), id);
@@ -203,7 +399,10 @@ export function seedDemo(ctx: SandboxContext): DemoKeys {
       const company = i % 4 === 3 ? globex : acme;
       const first = FIRST_NAMES[i % FIRST_NAMES.length]!;
       const last = LAST_NAMES[(i * 7) % LAST_NAMES.length]!;
-      const email = `${first}.${last}.${i}@example.com`.toLowerCase().normalize('NFD').replace(/[\u0300-\u036f]/g, '');
+      const email = `${first}.${last}.${i}@example.com`
+        .toLowerCase()
+        .normalize('NFD')
+        .replace(/[\u0300-\u036f]/g, '');
       const created = daysAgo(60 - i);
       const applicantId = db.insert(
         `INSERT INTO applicants (company_id, email, first_name, last_name, locale, phone_code, phone_number, iso_country,
@@ -221,7 +420,8 @@ export function seedDemo(ctx: SandboxContext): DemoKeys {
         created,
         created,
       );
-      if (company === acme && i % 5 === 0) db.run('INSERT INTO applicant_pools (applicant_id, pool_id) VALUES (?, ?)', applicantId, pools[i % 2]!.id);
+      if (company === acme && i % 5 === 0)
+        db.run('INSERT INTO applicant_pools (applicant_id, pool_id) VALUES (?, ?)', applicantId, pools[i % 2]!.id);
       const open = campaigns.filter((c) => c.companyId === company.id && c.status !== 'draft');
       const count = 1 + Math.floor(random() * 3);
       const chosen = new Set<number>();
@@ -250,13 +450,24 @@ export function seedDemo(ctx: SandboxContext): DemoKeys {
         let at = Date.parse(appCreated);
         for (const value of history) {
           const iso = new Date(at).toISOString();
-          if (isRecordedInHistory(iso)) db.run('INSERT INTO status_changes (application_id, value, changed_at) VALUES (?, ?, ?)', appId, value, iso);
+          if (isRecordedInHistory(iso))
+            db.run(
+              'INSERT INTO status_changes (application_id, value, changed_at) VALUES (?, ?, ?)',
+              appId,
+              value,
+              iso,
+            );
           db.run('UPDATE applications SET status_changed_at = ?, updated_at = ? WHERE id = ?', iso, iso, appId);
           at += (1 + Math.floor(random() * 4)) * 86_400_000;
         }
         if (random() < 0.4) db.run("INSERT INTO application_tags (application_id, name) VALUES (?, 'priority')", appId);
         if (random() < 0.3) {
-          db.run('INSERT INTO comments (application_id, content, created_at) VALUES (?, ?, ?)', appId, 'Profil intéressant, à rappeler.', appCreated);
+          db.run(
+            'INSERT INTO comments (application_id, content, created_at) VALUES (?, ?, ?)',
+            appId,
+            'Profil intéressant, à rappeler.',
+            appCreated,
+          );
         }
       }
     }

@@ -44,10 +44,7 @@ export const JobBoardClientBody = z.strictObject({
   private_key: z.string().min(8).max(100).optional(),
   secret_key: z.string().min(8).max(100).optional(),
 });
-export const ClientBody = z.union([
-  CompanyClientBody,
-  JobBoardClientBody,
-]);
+export const ClientBody = z.union([CompanyClientBody, JobBoardClientBody]);
 export const ChannelBody = z.strictObject({
   company_id: z.int().positive(),
   value: z.string().min(1).max(100),

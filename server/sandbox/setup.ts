@@ -5,7 +5,16 @@ import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { JOBBOARD_SCOPES, SCOPES } from '../contract/index.ts';
 import { companyById } from './access.ts';
-import type { CampaignPatchBody, ChannelBody, ClientBody, CompanyBody, CompanyPatchBody, DUPLICATE_APPLICATIONS, EntityBody, PoolBody } from './setup-inputs.ts';
+import type {
+  CampaignPatchBody,
+  ChannelBody,
+  ClientBody,
+  CompanyBody,
+  CompanyPatchBody,
+  DUPLICATE_APPLICATIONS,
+  EntityBody,
+  PoolBody,
+} from './setup-inputs.ts';
 import type { SandboxContext } from './context.ts';
 import { notFound, ruleBroken } from './errors.ts';
 
@@ -42,11 +51,25 @@ export function createCompany(ctx: SandboxContext, input: z.input<typeof Company
 }
 
 /** Changes a company's sandbox settings; answers the company, or undefined when there is none with this id. */
-export function patchCompany(ctx: SandboxContext, id: number, input: z.output<typeof CompanyPatchBody>): Company | undefined {
+export function patchCompany(
+  ctx: SandboxContext,
+  id: number,
+  input: z.output<typeof CompanyPatchBody>,
+): Company | undefined {
   if (companyById(ctx.db, id) === undefined) return undefined;
-  if (input.duplicate_applications !== undefined) ctx.db.run('UPDATE companies SET duplicate_applications = ? WHERE id = ?', input.duplicate_applications, id);
-  if (input.sources !== undefined) ctx.db.run('UPDATE companies SET sources = ? WHERE id = ?', JSON.stringify(input.sources), id);
-  const row = ctx.db.get<{ id: number; name: string; entity_option: number; skills_option: number; sources: string; restricted_tags: string | null; duplicate_applications: Company['duplicate_applications'] }>(
+  if (input.duplicate_applications !== undefined)
+    ctx.db.run('UPDATE companies SET duplicate_applications = ? WHERE id = ?', input.duplicate_applications, id);
+  if (input.sources !== undefined)
+    ctx.db.run('UPDATE companies SET sources = ? WHERE id = ?', JSON.stringify(input.sources), id);
+  const row = ctx.db.get<{
+    id: number;
+    name: string;
+    entity_option: number;
+    skills_option: number;
+    sources: string;
+    restricted_tags: string | null;
+    duplicate_applications: Company['duplicate_applications'];
+  }>(
     'SELECT id, name, entity_option, skills_option, sources, restricted_tags, duplicate_applications FROM companies WHERE id = ?',
     id,
   )!;
@@ -91,14 +114,28 @@ export function createApiClient(ctx: SandboxContext, input: z.input<typeof Clien
 
 export function createChannel(ctx: SandboxContext, input: z.input<typeof ChannelBody>) {
   const { db } = ctx;
-  if (companyById(db, input.company_id) === undefined) throw ruleBroken('unknown_reference', 'company_id', 'no company has this id');
-  if (input.entity_id !== undefined && db.get('SELECT 1 AS yes FROM entities WHERE id = ? AND company_id = ?', input.entity_id, input.company_id) === undefined) {
+  if (companyById(db, input.company_id) === undefined)
+    throw ruleBroken('unknown_reference', 'company_id', 'no company has this id');
+  if (
+    input.entity_id !== undefined &&
+    db.get('SELECT 1 AS yes FROM entities WHERE id = ? AND company_id = ?', input.entity_id, input.company_id) ===
+      undefined
+  ) {
     throw ruleBroken('unknown_reference', 'entity_id', 'no entity of this company has this id');
   }
-  if (db.get('SELECT 1 AS yes FROM channels WHERE company_id = ? AND value = ?', input.company_id, input.value) !== undefined) {
+  if (
+    db.get('SELECT 1 AS yes FROM channels WHERE company_id = ? AND value = ?', input.company_id, input.value) !==
+    undefined
+  ) {
     throw ruleBroken('invalid_request', 'value', 'the company already has a channel of this value');
   }
-  const id = db.insert('INSERT INTO channels (company_id, value, name, entity_id) VALUES (?, ?, ?, ?)', input.company_id, input.value, input.name, input.entity_id ?? null);
+  const id = db.insert(
+    'INSERT INTO channels (company_id, value, name, entity_id) VALUES (?, ?, ?, ?)',
+    input.company_id,
+    input.value,
+    input.name,
+    input.entity_id ?? null,
+  );
   return { id, company_id: input.company_id, value: input.value, name: input.name, entity_id: input.entity_id ?? null };
 }
 
@@ -106,7 +143,8 @@ export function createEntity(ctx: SandboxContext, input: z.input<typeof EntityBo
   const { db } = ctx;
   const company = companyById(db, input.company_id);
   if (company === undefined) throw ruleBroken('unknown_reference', 'company_id', 'no company has this id');
-  if (company.entity_option !== 1) throw ruleBroken('invalid_request', 'company_id', 'this company does not use the Entity option');
+  if (company.entity_option !== 1)
+    throw ruleBroken('invalid_request', 'company_id', 'this company does not use the Entity option');
   return db.transaction(() => {
     const id = db.insert('INSERT INTO entities (company_id, name) VALUES (?, ?)', input.company_id, input.name);
     const units = (input.units ?? []).map((name) => ({
@@ -119,7 +157,8 @@ export function createEntity(ctx: SandboxContext, input: z.input<typeof EntityBo
 }
 
 export function createPool(ctx: SandboxContext, input: z.input<typeof PoolBody>) {
-  if (companyById(ctx.db, input.company_id) === undefined) throw ruleBroken('unknown_reference', 'company_id', 'no company has this id');
+  if (companyById(ctx.db, input.company_id) === undefined)
+    throw ruleBroken('unknown_reference', 'company_id', 'no company has this id');
   const id = ctx.db.insert('INSERT INTO pools (company_id, name) VALUES (?, ?)', input.company_id, input.name);
   return { id, company_id: input.company_id, name: input.name };
 }
@@ -132,13 +171,19 @@ export function createPool(ctx: SandboxContext, input: z.input<typeof PoolBody>)
 /** The channel values a campaign is broadcast on, sorted. */
 export function campaignChannels(ctx: SandboxContext, id: number): string[] {
   return ctx.db
-    .all<{ value: string }>('SELECT ch.value FROM campaign_channels cc JOIN channels ch ON ch.id = cc.channel_id WHERE cc.campaign_id = ? ORDER BY ch.value', id)
+    .all<{ value: string }>(
+      'SELECT ch.value FROM campaign_channels cc JOIN channels ch ON ch.id = cc.channel_id WHERE cc.campaign_id = ? ORDER BY ch.value',
+      id,
+    )
     .map((c) => c.value);
 }
 
 export function patchCampaign(ctx: SandboxContext, id: number, input: z.input<typeof CampaignPatchBody>): void {
   const { db } = ctx;
-  const campaign = db.get<{ company_id: number; status: string }>('SELECT company_id, status FROM campaigns WHERE id = ?', id);
+  const campaign = db.get<{ company_id: number; status: string }>(
+    'SELECT company_id, status FROM campaigns WHERE id = ?',
+    id,
+  );
   if (campaign === undefined) throw notFound('The campaign with this id');
   if (input.channels !== undefined && input.add_channels !== undefined) {
     throw ruleBroken(
@@ -163,14 +208,30 @@ export function patchCampaign(ctx: SandboxContext, id: number, input: z.input<ty
     if (channels !== undefined) {
       if (input.channels !== undefined) db.run('DELETE FROM campaign_channels WHERE campaign_id = ?', id);
       for (const value of new Set(channels)) {
-        let channel = db.get<{ id: number }>('SELECT id FROM channels WHERE company_id = ? AND value = ?', campaign.company_id, value);
-        channel ??= { id: db.insert('INSERT INTO channels (company_id, value, name) VALUES (?, ?, ?)', campaign.company_id, value, value) };
-        db.run('INSERT INTO campaign_channels (campaign_id, channel_id) VALUES (?, ?) ON CONFLICT DO NOTHING', id, channel.id);
+        let channel = db.get<{ id: number }>(
+          'SELECT id FROM channels WHERE company_id = ? AND value = ?',
+          campaign.company_id,
+          value,
+        );
+        channel ??= {
+          id: db.insert(
+            'INSERT INTO channels (company_id, value, name) VALUES (?, ?, ?)',
+            campaign.company_id,
+            value,
+            value,
+          ),
+        };
+        db.run(
+          'INSERT INTO campaign_channels (campaign_id, channel_id) VALUES (?, ?) ON CONFLICT DO NOTHING',
+          id,
+          channel.id,
+        );
       }
     }
     if (input.tags !== undefined) {
       db.run('DELETE FROM campaign_tags WHERE campaign_id = ?', id);
-      for (const tag of new Set(input.tags)) db.run('INSERT INTO campaign_tags (campaign_id, name) VALUES (?, ?)', id, tag);
+      for (const tag of new Set(input.tags))
+        db.run('INSERT INTO campaign_tags (campaign_id, name) VALUES (?, ?)', id, tag);
     }
     db.run('UPDATE campaigns SET updated_at = ? WHERE id = ?', now, id);
   });

@@ -10,7 +10,11 @@ import type { World } from './test-support.ts';
 describe('sandbox skills extraction', () => {
   it('reads the text of a PDF, including deflated streams', () => {
     const stream = deflateSync(Buffer.from('BT (Rust and Kubernetes) Tj ET'));
-    const deflated = Buffer.concat([Buffer.from('%PDF-1.4\n1 0 obj\n<< /Filter /FlateDecode >>\nstream\n'), stream, Buffer.from('\nendstream\nendobj\n%%EOF')]);
+    const deflated = Buffer.concat([
+      Buffer.from('%PDF-1.4\n1 0 obj\n<< /Filter /FlateDecode >>\nstream\n'),
+      stream,
+      Buffer.from('\nendstream\nendobj\n%%EOF'),
+    ]);
     assert.deepEqual(extractSkills(deflated, 'pdf'), ['Kubernetes', 'Rust']);
     assert.deepEqual(extractSkills(pdf({ text: 'C++ and C# and Node.js' }), 'pdf'), ['C#', 'C++', 'Node.js']);
   });
@@ -40,11 +44,17 @@ async function timeInWorker(inputs: { bytes: Buffer; type: string }[], deadlineM
         return performance.now() - start;
       }));
     });`;
-  const worker = new Worker(source, { eval: true, workerData: { module: new URL('./skills.ts', import.meta.url).href, inputs } });
+  const worker = new Worker(source, {
+    eval: true,
+    workerData: { module: new URL('./skills.ts', import.meta.url).href, inputs },
+  });
   let timer: NodeJS.Timeout | undefined;
   try {
     return await new Promise<number[]>((resolve, reject) => {
-      timer = setTimeout(() => reject(new Error(`extractSkills was still running after ${deadlineMs} ms: it is not linear`)), deadlineMs);
+      timer = setTimeout(
+        () => reject(new Error(`extractSkills was still running after ${deadlineMs} ms: it is not linear`)),
+        deadlineMs,
+      );
       worker.once('message', resolve);
       worker.once('error', reject);
     });
@@ -61,7 +71,10 @@ describe('sandbox skills extraction on hostile files', () => {
       { bytes: Buffer.from(`%PDF-1.4\n)${' '.repeat(MB)}`, 'latin1'), type: 'pdf' },
       { bytes: Buffer.from(`%PDF-1.4\n${')'.repeat(MB / 2)}${' '.repeat(MB / 2)}`, 'latin1'), type: 'pdf' },
       { bytes: zip({ 'word/document.xml': '<'.repeat(MB) }), type: 'docx' },
-      { bytes: zip({ 'word/document.xml': `${'<w:t>'.repeat(25_000)}Python${'</w:t>'.repeat(25_000)}` }), type: 'docx' },
+      {
+        bytes: zip({ 'word/document.xml': `${'<w:t>'.repeat(25_000)}Python${'</w:t>'.repeat(25_000)}` }),
+        type: 'docx',
+      },
       { bytes: zip({ 'word/document.xml': `${'<w:t'.repeat(25_000)}${' '.repeat(MB)}` }), type: 'docx' },
       { bytes: doc('C+Node.Jav '.repeat(MB / 10)), type: 'doc' },
     ];
@@ -94,7 +107,10 @@ describe('sandbox skills extraction on hostile files', () => {
     const oneStream = Buffer.concat([Buffer.from('\nstream\n'), stream, Buffer.from('\nendstream\n')]);
     const bomb = Buffer.concat([Buffer.from('%PDF-1.4\n(Docker) Tj'), oneStream, oneStream, Buffer.from('%%EOF')]);
     const text = extractText(bomb, 'pdf');
-    assert.ok(text.length <= bomb.length + MAX_INFLATED_BYTES + 10, `${text.length} characters for a ${bomb.length}-byte file`);
+    assert.ok(
+      text.length <= bomb.length + MAX_INFLATED_BYTES + 10,
+      `${text.length} characters for a ${bomb.length}-byte file`,
+    );
     assert.deepEqual(extractSkills(bomb, 'pdf'), ['Docker']);
   });
 });
@@ -110,7 +126,11 @@ describe('sandbox skills option', () => {
   it('when the company does not have the skills option, no skills are extracted', async () => {
     const applicant = await w.company('/applicants', { body: { applicant: { email: 'noskills@example.com' } } });
     const reply = await w.company('/applications', {
-      body: { campaign_id: w.campaignId, applicant_id: applicant.body.id, application: { resume: { base64: b64(pdf({ text: 'Python SQL' })), mime_type: 'pdf' } } },
+      body: {
+        campaign_id: w.campaignId,
+        applicant_id: applicant.body.id,
+        application: { resume: { base64: b64(pdf({ text: 'Python SQL' })), mime_type: 'pdf' } },
+      },
     });
     await w.t.drain();
     const read = await w.company(`/applications/${reply.body.id}?embed=skills`);

@@ -10,7 +10,13 @@ export function isRecordedInHistory(at: string): boolean {
 }
 
 export function recordStatusChange(db: Database, applicationId: number, value: string, at: string): void {
-  db.run('UPDATE applications SET status = ?, status_changed_at = ?, updated_at = ? WHERE id = ?', value, at, at, applicationId);
+  db.run(
+    'UPDATE applications SET status = ?, status_changed_at = ?, updated_at = ? WHERE id = ?',
+    value,
+    at,
+    at,
+    applicationId,
+  );
   if (isRecordedInHistory(at)) {
     db.run('INSERT INTO status_changes (application_id, value, changed_at) VALUES (?, ?, ?)', applicationId, value, at);
   }

@@ -17,7 +17,10 @@ export interface Reply<T = unknown> {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Json = any;
 
-export async function call(url: string, init: { method?: string; token?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<Reply<Json>> {
+export async function call(
+  url: string,
+  init: { method?: string; token?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<Reply<Json>> {
   const headers: Record<string, string> = { ...init.headers };
   if (init.token !== undefined) headers.authorization = `Bearer ${init.token}`;
   if (init.body !== undefined && headers['content-type'] === undefined) headers['content-type'] = 'application/json';
@@ -66,7 +69,9 @@ export class TestSandbox {
   }
 
   async token(keys: KeyPair): Promise<string> {
-    const reply = await call(`${this.url}/jwt`, { body: { private_key: keys.private_key, secret_key: keys.secret_key } });
+    const reply = await call(`${this.url}/jwt`, {
+      body: { private_key: keys.private_key, secret_key: keys.secret_key },
+    });
     if (reply.status !== 200) throw new Error(`jwt: ${reply.status} ${JSON.stringify(reply.body)}`);
     return (reply.body as { token: string }).token;
   }
@@ -92,7 +97,10 @@ export interface World {
   /** An online campaign of the company, broadcast on board_test (0 under the Entity option). */
   campaignId: number;
   /** Creates a campaign through the API and sets it up as a manager would. */
-  campaign(patch?: { status?: string; channels?: string[]; tags?: string[] }, fields?: Record<string, unknown>): Promise<number>;
+  campaign(
+    patch?: { status?: string; channels?: string[]; tags?: string[] },
+    fields?: Record<string, unknown>,
+  ): Promise<number>;
 }
 
 /**
@@ -112,13 +120,23 @@ export async function world(options: SandboxOptions = {}, company: Record<string
 }
 
 async function buildWorld(t: TestSandbox, company: Record<string, unknown>): Promise<World> {
-  const created = await t.admin('POST', '/companies', { name: 'Test Co', sources: ['carriere', 'board'], skills_option: true, ...company });
+  const created = await t.admin('POST', '/companies', {
+    name: 'Test Co',
+    sources: ['carriere', 'board'],
+    skills_option: true,
+    ...company,
+  });
   const companyKeys = await t.admin('POST', '/clients', { company_id: created.id });
   const boardKeys = await t.admin('POST', '/clients', { channel: 'board_test' });
   const companyApi = t.api(await t.token(companyKeys));
   const boardApi = t.api(await t.token(boardKeys));
-  const campaign = async (patch: { status?: string; channels?: string[]; tags?: string[] } = { status: 'online', channels: ['board_test'] }, fields: Record<string, unknown> = {}) => {
-    const reply = await companyApi('/campaigns', { body: { campaign: { manage_name: 'Campaign', name: 'Job', ...fields } } });
+  const campaign = async (
+    patch: { status?: string; channels?: string[]; tags?: string[] } = { status: 'online', channels: ['board_test'] },
+    fields: Record<string, unknown> = {},
+  ) => {
+    const reply = await companyApi('/campaigns', {
+      body: { campaign: { manage_name: 'Campaign', name: 'Job', ...fields } },
+    });
     if (reply.status !== 201) throw new Error(`campaign: ${reply.status} ${JSON.stringify(reply.body)}`);
     await t.admin('PATCH', `/campaigns/${reply.body.id}`, patch);
     return reply.body.id as number;

@@ -21,8 +21,15 @@ describe('duplicate_applications (a company setting of the sandbox)', () => {
   after(() => w?.t.close());
 
   it("by default ('refuse'), a second application of an applicant to a campaign answers 409 application_exists", async () => {
-    await w.board('/jobboards/applicants', { body: { company_id: w.companyId, applicant: { email: 'refused@example.org', applications: [{ campaign_id: w.campaignId }] } } });
-    const again = await w.board('/applications', { body: { campaign_id: w.campaignId, applicant_email: 'refused@example.org' } });
+    await w.board('/jobboards/applicants', {
+      body: {
+        company_id: w.companyId,
+        applicant: { email: 'refused@example.org', applications: [{ campaign_id: w.campaignId }] },
+      },
+    });
+    const again = await w.board('/applications', {
+      body: { campaign_id: w.campaignId, applicant_email: 'refused@example.org' },
+    });
     assert.equal(again.status, 409);
     assert.equal(again.body.error.code, 'application_exists');
   });
@@ -31,13 +38,24 @@ describe('duplicate_applications (a company setting of the sandbox)', () => {
     const patched = await admin('PATCH', `/companies/${w.companyId}`, { duplicate_applications: 'accept' });
     assert.equal(patched.status, 200);
     assert.equal(patched.body.duplicate_applications, 'accept');
-    await w.board('/jobboards/applicants', { body: { company_id: w.companyId, applicant: { email: 'twice@example.org', applications: [{ campaign_id: w.campaignId }] } } });
-    const second = await w.board('/applications', { body: { campaign_id: w.campaignId, applicant_email: 'twice@example.org' } });
+    await w.board('/jobboards/applicants', {
+      body: {
+        company_id: w.companyId,
+        applicant: { email: 'twice@example.org', applications: [{ campaign_id: w.campaignId }] },
+      },
+    });
+    const second = await w.board('/applications', {
+      body: { campaign_id: w.campaignId, applicant_email: 'twice@example.org' },
+    });
     assert.equal(second.status, 201);
     const listed = await w.company(`/applications?campaign_id=${w.campaignId}&embed=applicant`);
     assert.equal(listed.body.filter((a: Json) => a.applicant.email === 'twice@example.org').length, 2);
     await admin('PATCH', `/companies/${w.companyId}`, { duplicate_applications: 'refuse' });
-    assert.equal((await w.board('/applications', { body: { campaign_id: w.campaignId, applicant_email: 'twice@example.org' } })).status, 409);
+    assert.equal(
+      (await w.board('/applications', { body: { campaign_id: w.campaignId, applicant_email: 'twice@example.org' } }))
+        .status,
+      409,
+    );
   });
 
   it('is taken by POST /_sandbox/companies, and PATCH refuses another value or an unknown company', async () => {
@@ -68,20 +86,34 @@ describe('GET /_sandbox/stats and GET /_sandbox/creates', () => {
     const stats = (await admin('GET', '/stats')).body;
     assert.equal(stats.window_ms, 1000);
     const mine = stats.clients.find((c: Json) => c.client_id === keys.id);
-    assert.deepEqual({ ...mine, client_id: 0 }, { client_id: 0, requests_in_window: 2, max_in_window: 2, total: 3, rate_limited: 1 });
+    assert.deepEqual(
+      { ...mine, client_id: 0 },
+      { client_id: 0, requests_in_window: 2, max_in_window: 2, total: 3, rate_limited: 1 },
+    );
     await new Promise((resolve) => setTimeout(resolve, 1100));
     const later = (await admin('GET', '/stats')).body.clients.find((c: Json) => c.client_id === keys.id);
-    assert.deepEqual([later.requests_in_window, later.max_in_window], [0, 2], 'the window moved on; the most seen stays');
+    assert.deepEqual(
+      [later.requests_in_window, later.max_in_window],
+      [0, 2],
+      'the window moved on; the most seen stays',
+    );
   });
 
   it('records every create request in order with the email and campaigns it names and its answer, faulted ones included', async () => {
     await new Promise((resolve) => setTimeout(resolve, 1100));
-    const body = { company_id: w.companyId, applicant: { email: 'Wire@Example.org', applications: [{ campaign_id: w.campaignId }] } };
+    const body = {
+      company_id: w.companyId,
+      applicant: { email: 'Wire@Example.org', applications: [{ campaign_id: w.campaignId }] },
+    };
     await admin('POST', '/faults', { count: 1, status: 503 });
     assert.equal((await w.board('/jobboards/applicants', { body })).status, 503);
     assert.equal((await w.board('/jobboards/applicants', { body })).status, 201);
     await new Promise((resolve) => setTimeout(resolve, 1100));
-    assert.equal((await w.board('/applications', { body: { campaign_id: w.campaignId, applicant_email: 'wire@example.org' } })).status, 409);
+    assert.equal(
+      (await w.board('/applications', { body: { campaign_id: w.campaignId, applicant_email: 'wire@example.org' } }))
+        .status,
+      409,
+    );
     await w.board('/campaigns');
     const creates = (await admin('GET', '/creates?email=WIRE@example.org')).body;
     assert.deepEqual(
@@ -93,7 +125,11 @@ describe('GET /_sandbox/stats and GET /_sandbox/creates', () => {
       ],
     );
     assert.ok(creates[0].seq < creates[1].seq && creates[1].seq < creates[2].seq);
-    assert.deepEqual(creates.map((c: Json) => c.application_ids.length), [0, 1, 0], 'only the 201 created an application');
+    assert.deepEqual(
+      creates.map((c: Json) => c.application_ids.length),
+      [0, 1, 0],
+      'only the 201 created an application',
+    );
     assert.equal(creates[0].client_id, null, 'the fault answered before the token was read');
     assert.equal(typeof creates[1].client_id, 'number');
   });
@@ -103,9 +139,17 @@ describe('GET /_sandbox/stats and GET /_sandbox/creates', () => {
     const keys = await w.t.admin('POST', '/clients', { channel: 'board_test' });
     const token = await w.t.token(keys);
     await admin('POST', '/faults', { count: 1, delay_ms: 400 });
-    const body = { company_id: w.companyId, applicant: { email: 'lost@example.org', applications: [{ campaign_id: w.campaignId }] } };
+    const body = {
+      company_id: w.companyId,
+      applicant: { email: 'lost@example.org', applications: [{ campaign_id: w.campaignId }] },
+    };
     await assert.rejects(
-      fetch(`${w.t.url}/jobboards/applicants`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(100) }),
+      fetch(`${w.t.url}/jobboards/applicants`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(100),
+      }),
     );
     let creates: Json[] = [];
     // The assertion below says what was recorded if the application never shows.
@@ -116,14 +160,24 @@ describe('GET /_sandbox/stats and GET /_sandbox/creates', () => {
       },
       { timeoutMs: 2500, what: 'the lost create to record its application', intervalMs: 50 },
     ).catch(() => undefined);
-    assert.deepEqual(creates.map((c: Json) => [c.status, c.application_ids.length]), [[0, 1]]);
+    assert.deepEqual(
+      creates.map((c: Json) => [c.status, c.application_ids.length]),
+      [[0, 1]],
+    );
   });
 
   it('records a create whose connection was dropped with status 0, and forgets everything at reset', async () => {
     await new Promise((resolve) => setTimeout(resolve, 1100));
     await admin('POST', '/faults', { count: 1, drop: true });
-    await assert.rejects(w.board('/jobboards/applicants', { body: { company_id: w.companyId, applicant: { email: 'dropped@example.org', applications: [] } } }));
-    assert.deepEqual((await admin('GET', '/creates?email=dropped@example.org')).body.map((c: Json) => c.status), [0]);
+    await assert.rejects(
+      w.board('/jobboards/applicants', {
+        body: { company_id: w.companyId, applicant: { email: 'dropped@example.org', applications: [] } },
+      }),
+    );
+    assert.deepEqual(
+      (await admin('GET', '/creates?email=dropped@example.org')).body.map((c: Json) => c.status),
+      [0],
+    );
     await admin('POST', '/reset');
     assert.deepEqual((await admin('GET', '/creates')).body, []);
     assert.deepEqual((await admin('GET', '/stats')).body.clients, []);
@@ -143,8 +197,13 @@ describe('a --db file made before duplicate_applications', () => {
       old.close();
       const db = new Database(path);
       assert.equal(db.get<{ n: number }>('SELECT count(*) AS n FROM applications')?.n, 1);
-      db.run("INSERT INTO applications (company_id, campaign_id, applicant_id, status, status_changed_at, created_at, updated_at) VALUES (1, 2, 3, 'new', 'x', 'x', 'x')");
-      assert.equal(db.get<{ n: number }>('SELECT count(*) AS n FROM applications WHERE applicant_id = 3 AND campaign_id = 2')?.n, 2);
+      db.run(
+        "INSERT INTO applications (company_id, campaign_id, applicant_id, status, status_changed_at, created_at, updated_at) VALUES (1, 2, 3, 'new', 'x', 'x', 'x')",
+      );
+      assert.equal(
+        db.get<{ n: number }>('SELECT count(*) AS n FROM applications WHERE applicant_id = 3 AND campaign_id = 2')?.n,
+        2,
+      );
       db.raw.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });

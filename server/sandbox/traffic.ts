@@ -49,11 +49,17 @@ const CREATE_PATHS = new Set(['/jobboards/applicants', '/applications', '/applic
 
 /** The email and campaigns a create body names, whatever else it holds, and whether it is a probe (`{}`). */
 function namedIn(body: unknown): { email: string | null; campaign_ids: number[]; probe: boolean } {
-  const record = (value: unknown): Record<string, unknown> => (value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : {});
+  const record = (value: unknown): Record<string, unknown> =>
+    value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : {};
   const top = record(body);
   const probe = body !== null && typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0;
   const applicant = record(top.applicant);
-  const email = typeof applicant.email === 'string' ? applicant.email : typeof top.applicant_email === 'string' ? top.applicant_email : null;
+  const email =
+    typeof applicant.email === 'string'
+      ? applicant.email
+      : typeof top.applicant_email === 'string'
+        ? top.applicant_email
+        : null;
   const nested = Array.isArray(applicant.applications) ? applicant.applications.map((a) => record(a).campaign_id) : [];
   const campaign_ids = [top.campaign_id, ...nested].filter((id): id is number => typeof id === 'number');
   return { email: email === null ? null : email.trim().toLowerCase(), campaign_ids, probe };
@@ -96,8 +102,20 @@ export class TrafficLog {
    * its context, so that noteCreated reaches it; `finish` sets its status
    * and what its body named, once read.
    */
-  begin(entry: Pick<CreateRequest, 'at' | 'method' | 'path'>, next: () => void): { finish(status: number, clientId: number | null, body: unknown): void } {
-    const record: CreateRequest = { seq: this.#creates.length + 1, ...entry, status: null, client_id: null, email: null, campaign_ids: [], application_ids: [], probe: false };
+  begin(
+    entry: Pick<CreateRequest, 'at' | 'method' | 'path'>,
+    next: () => void,
+  ): { finish(status: number, clientId: number | null, body: unknown): void } {
+    const record: CreateRequest = {
+      seq: this.#creates.length + 1,
+      ...entry,
+      status: null,
+      client_id: null,
+      email: null,
+      campaign_ids: [],
+      application_ids: [],
+      probe: false,
+    };
     this.#creates.push(record);
     this.#current.run(record, next);
     return {
@@ -115,7 +133,13 @@ export class TrafficLog {
   stats(nowMs = Date.now()): { window_ms: number; clients: ClientTraffic[] } {
     const clients = [...this.#clients].map(([client_id, client]) => {
       this.#trim(client.hits, nowMs);
-      return { client_id, requests_in_window: client.hits.length, max_in_window: client.max, total: client.total, rate_limited: client.rateLimited };
+      return {
+        client_id,
+        requests_in_window: client.hits.length,
+        max_in_window: client.max,
+        total: client.total,
+        rate_limited: client.rateLimited,
+      };
     });
     return { window_ms: this.#windowMs, clients: clients.sort((a, b) => a.client_id - b.client_id) };
   }

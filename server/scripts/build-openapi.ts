@@ -43,11 +43,19 @@ async function render(document: Record<string, unknown>, specUrl: string, title:
     pathInMiddlePanel: true,
     disableSearch: true,
     hideLoading: true,
-    theme: { typography: { fontFamily: SYSTEM_FONTS, headings: { fontFamily: SYSTEM_FONTS }, code: { fontFamily: 'ui-monospace, Menlo, Consolas, monospace' } } },
+    theme: {
+      typography: {
+        fontFamily: SYSTEM_FONTS,
+        headings: { fontFamily: SYSTEM_FONTS },
+        code: { fontFamily: 'ui-monospace, Menlo, Consolas, monospace' },
+      },
+    },
   });
   const sheet = new ServerStyleSheet();
   try {
-    const body = renderToString(sheet.collectStyles(React.createElement(Redoc, { store }) as Parameters<typeof sheet.collectStyles>[0]));
+    const body = renderToString(
+      sheet.collectStyles(React.createElement(Redoc, { store }) as Parameters<typeof sheet.collectStyles>[0]),
+    );
     return [
       '<!doctype html>',
       '<html lang="en">',

@@ -68,6 +68,9 @@ export function importCycles(roots: readonly string[]): string[][] {
 if (import.meta.main) {
   const roots = process.argv.length > 2 ? process.argv.slice(2) : ['server', 'widget', 'test'];
   const cycles = importCycles(roots);
-  for (const cycle of cycles) console.error(`Import cycle: ${cycle.map((f) => relative(process.cwd(), f)).join(', ')}: move what they share into a module each imports.`);
+  for (const cycle of cycles)
+    console.error(
+      `Import cycle: ${cycle.map((f) => relative(process.cwd(), f)).join(', ')}: move what they share into a module each imports.`,
+    );
   process.exitCode = cycles.length === 0 ? 0 : 1;
 }

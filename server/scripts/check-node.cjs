@@ -11,7 +11,12 @@ var ENGINES = require('../../package.json').engines.node;
 /** The version engines asks for, from its one form `>=MAJOR.MINOR`. */
 function wanted() {
   var match = /^>=(\d+)\.(\d+)$/.exec(ENGINES);
-  if (match === null) throw new Error('package.json engines.node is "' + ENGINES + '": server/scripts/check-node.cjs reads only ">=MAJOR.MINOR"; write it so or update the script.');
+  if (match === null)
+    throw new Error(
+      'package.json engines.node is "' +
+        ENGINES +
+        '": server/scripts/check-node.cjs reads only ">=MAJOR.MINOR"; write it so or update the script.',
+    );
   return { major: Number(match[1]), minor: Number(match[2]) };
 }
 
@@ -23,7 +28,13 @@ function nodeVersionProblem(version) {
   var minor = Number(parts[1]);
   if (major > need.major || (major === need.major && minor >= need.minor)) return null;
   return (
-    'Node ' + need.major + '.' + need.minor + ' or newer is needed; you have ' + version + '. ' +
+    'Node ' +
+    need.major +
+    '.' +
+    need.minor +
+    ' or newer is needed; you have ' +
+    version +
+    '. ' +
     'Get Node 24 from https://nodejs.org/en/download (or run `nvm install 24`, or `npx n 24`), then run the command again.'
   );
 }

@@ -33,14 +33,22 @@ function unzip(bytes: Buffer): Record<string, string> {
 
 describe('test files', () => {
   it('a PDF whose cross-reference table points at its objects, of exactly the size asked', () => {
-    for (const bytes of [pdf(), pdf({ text: 'Figma (and) C:\\tools' }), pdf({ size: 600 }), pdf({ size: 601 }), pdf({ size: 1024 * 1024 + 1 })]) {
+    for (const bytes of [
+      pdf(),
+      pdf({ text: 'Figma (and) C:\\tools' }),
+      pdf({ size: 600 }),
+      pdf({ size: 601 }),
+      pdf({ size: 1024 * 1024 + 1 }),
+    ]) {
       const text = bytes.toString('latin1');
       assert.ok(text.startsWith('%PDF-1.4\n') && text.endsWith('%%EOF\n'));
       const xref = Number(/startxref\n(\d+)\n%%EOF\n$/.exec(text)![1]);
       assert.equal(text.slice(xref, xref + 5), 'xref\n');
       const offsets = [...text.slice(xref).matchAll(/^(\d{10}) 00000 n $/gm)].map((m) => Number(m[1]));
       assert.equal(offsets.length, 5);
-      offsets.forEach((offset, i) => assert.ok(text.startsWith(`${i + 1} 0 obj\n`, offset), `object ${i + 1} at ${offset}`));
+      offsets.forEach((offset, i) =>
+        assert.ok(text.startsWith(`${i + 1} 0 obj\n`, offset), `object ${i + 1} at ${offset}`),
+      );
     }
     assert.match(pdf({ text: 'Python and SQL' }).toString('latin1'), /\(Python and SQL\) Tj/);
     for (const size of [600, 601, 602, 10_000, 1024 * 1024 + 1]) assert.equal(pdf({ size }).length, size);
@@ -52,7 +60,7 @@ describe('test files', () => {
     const bytes = png();
     assert.deepEqual(bytes.subarray(0, 8), Buffer.from('89504e470d0a1a0a', 'hex'));
     const chunks: { type: string; data: Buffer }[] = [];
-    for (let at = 8; at < bytes.length; ) {
+    for (let at = 8; at < bytes.length;) {
       const length = bytes.readUInt32BE(at);
       const type = bytes.toString('latin1', at + 4, at + 8);
       const data = bytes.subarray(at + 8, at + 8 + length);
@@ -60,14 +68,20 @@ describe('test files', () => {
       chunks.push({ type, data });
       at += 12 + length;
     }
-    assert.deepEqual(chunks.map((c) => c.type), ['IHDR', 'IDAT', 'IEND']);
+    assert.deepEqual(
+      chunks.map((c) => c.type),
+      ['IHDR', 'IDAT', 'IEND'],
+    );
     assert.deepEqual([chunks[0]!.data.readUInt32BE(0), chunks[0]!.data.readUInt32BE(4)], [1, 1]);
     assert.deepEqual(inflateSync(chunks[1]!.data), Buffer.from('00ffffffff', 'hex'));
   });
 
   it('a 1×1 JPEG: SOI, segments of consistent lengths up to the scan, a frame of 1×1, EOI', () => {
     const bytes = jpeg();
-    assert.deepEqual([bytes.subarray(0, 2), bytes.subarray(-2)], [Buffer.from('ffd8', 'hex'), Buffer.from('ffd9', 'hex')]);
+    assert.deepEqual(
+      [bytes.subarray(0, 2), bytes.subarray(-2)],
+      [Buffer.from('ffd8', 'hex'), Buffer.from('ffd9', 'hex')],
+    );
     const markers: number[] = [];
     let at = 2;
     for (;;) {
@@ -90,11 +104,17 @@ describe('test files', () => {
   it('zips, stored or deflated, whose central directory, CRCs and sizes hold: a .docx, an .xlsx, a plain zip', () => {
     for (const deflate of [false, true]) {
       const word = unzip(docx('Ada Lovelace', { deflate }));
-      assert.match(word['[Content_Types].xml']!, /PartName="\/word\/document.xml" ContentType="application\/vnd.openxmlformats-officedocument.wordprocessingml.document.main\+xml"/);
+      assert.match(
+        word['[Content_Types].xml']!,
+        /PartName="\/word\/document.xml" ContentType="application\/vnd.openxmlformats-officedocument.wordprocessingml.document.main\+xml"/,
+      );
       assert.match(word['word/document.xml']!, /<w:t>Ada Lovelace<\/w:t>/);
       assert.ok('_rels/.rels' in word);
       assert.match(unzip(xlsx({ deflate }))['[Content_Types].xml']!, /spreadsheetml.sheet.main\+xml/);
-      assert.deepEqual(unzip(zip({ 'a.txt': 'hello', 'b/c.xml': '<c/>' }, { deflate })), { 'a.txt': 'hello', 'b/c.xml': '<c/>' });
+      assert.deepEqual(unzip(zip({ 'a.txt': 'hello', 'b/c.xml': '<c/>' }, { deflate })), {
+        'a.txt': 'hello',
+        'b/c.xml': '<c/>',
+      });
     }
     assert.deepEqual(Object.keys(unzip(plainZip())), ['notes.txt']);
   });

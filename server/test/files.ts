@@ -10,7 +10,8 @@ import * as portable from './portable-files.ts';
 export { RESUME_TEXT, contentTypes, crc32 } from './portable-files.ts';
 export type { Entries } from './portable-files.ts';
 
-const buffer = (bytes: Uint8Array<ArrayBuffer>): Buffer<ArrayBuffer> => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+const buffer = (bytes: Uint8Array<ArrayBuffer>): Buffer<ArrayBuffer> =>
+  Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
 /** A valid one-page PDF showing `text`; with `size`, exactly that many bytes. */
 export const pdf = (options?: { text?: string; size?: number }): Buffer<ArrayBuffer> => buffer(portable.pdf(options));
@@ -29,7 +30,8 @@ export function zip(entries: portable.Entries, options: { deflate?: boolean } = 
 }
 
 /** A Word .docx whose one paragraph is `text`; `deflate` as Office writes it. */
-export const docx = (text?: string, options: { deflate?: boolean } = {}): Buffer<ArrayBuffer> => zip(portable.docxEntries(text), options);
+export const docx = (text?: string, options: { deflate?: boolean } = {}): Buffer<ArrayBuffer> =>
+  zip(portable.docxEntries(text), options);
 /** An Excel .xlsx: a zip as Office writes it, but not a resume. */
 export const xlsx = (options: { deflate?: boolean } = {}): Buffer<ArrayBuffer> => zip(portable.xlsxEntries(), options);
 /** A zip that is no Office file. */
@@ -42,7 +44,11 @@ export const plainZip = (): Buffer<ArrayBuffer> => buffer(portable.plainZip());
 export function ole2(streams: Record<string, string | Uint8Array>): Buffer<ArrayBuffer> {
   const container = CFB.utils.cfb_new();
   for (const [path, content] of Object.entries(streams)) {
-    CFB.utils.cfb_add(container, path, typeof content === 'string' ? Buffer.from(content, 'latin1') : Buffer.from(content));
+    CFB.utils.cfb_add(
+      container,
+      path,
+      typeof content === 'string' ? Buffer.from(content, 'latin1') : Buffer.from(content),
+    );
   }
   // A copy: cfb's buffer carries helper properties of its own.
   return Buffer.from(CFB.write(container, { type: 'buffer' }) as Uint8Array);
@@ -53,7 +59,12 @@ export const doc = (text = portable.RESUME_TEXT): Buffer<ArrayBuffer> => ole2({ 
 /** An Excel .xls: an OLE2 file like a .doc but with a Workbook stream and no WordDocument one. */
 export const xls = (): Buffer<ArrayBuffer> => ole2({ '/Workbook': 'BIFF8' });
 /** An installer (.msi): an OLE2 file with summary information and encoded table names, no WordDocument. */
-export const msi = (): Buffer<ArrayBuffer> => ole2({ '/\u0005SummaryInformation': new Uint8Array(300), '/\u4840\u3f3f\u4577\u446c\u3b6a\u45e4\u4824': new Uint8Array(64) });
+export const msi = (): Buffer<ArrayBuffer> =>
+  ole2({
+    '/\u0005SummaryInformation': new Uint8Array(300),
+    '/\u4840\u3f3f\u4577\u446c\u3b6a\u45e4\u4824': new Uint8Array(64),
+  });
 
 /** Base64 of these bytes, as the API takes files inline. */
-export const b64 = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
+export const b64 = (bytes: Uint8Array): string =>
+  Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');

@@ -18,7 +18,10 @@ export function captureLogs(level = 'info'): LogCapture {
   const raw: string[] = [];
   const destination = new Writable({
     write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString('utf8').split('\n').filter((l) => l !== '')) {
+      for (const line of chunk
+        .toString('utf8')
+        .split('\n')
+        .filter((l) => l !== '')) {
         raw.push(line);
         lines.push(JSON.parse(line) as Record<string, unknown>);
       }

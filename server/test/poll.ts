@@ -21,7 +21,10 @@ type Truthy<T> = Exclude<T, false | 0 | '' | null | undefined>;
  * Resolves with the first truthy result of `check` (so it can hand back what it
  * found); fails after `timeoutMs`. An error thrown by `check` fails at once.
  */
-export async function eventually<T>(check: () => T | Promise<T>, { timeoutMs, what, intervalMs = 25 }: PollOptions): Promise<Truthy<T>> {
+export async function eventually<T>(
+  check: () => T | Promise<T>,
+  { timeoutMs, what, intervalMs = 25 }: PollOptions,
+): Promise<Truthy<T>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const result = await check();

@@ -38,7 +38,8 @@ export function crc32(bytes: Uint8Array): number {
 
 /** The header and objects of a one-page PDF showing `text` (printable ASCII, so one byte per character). */
 function pdfParts(text: string): { head: string; objects: string[] } {
-  if (!/^[\x20-\x7e]*$/.test(text)) throw new Error(`pdf: the text must be printable ASCII (one byte per character), got ${JSON.stringify(text)}`);
+  if (!/^[\x20-\x7e]*$/.test(text))
+    throw new Error(`pdf: the text must be printable ASCII (one byte per character), got ${JSON.stringify(text)}`);
   const escaped = text.replace(/[\\()]/g, (c) => `\\${c}`);
   const stream = `BT /F1 12 Tf 72 720 Td (${escaped}) Tj ET`;
   return {
@@ -78,7 +79,9 @@ export function pdf(options: { text?: string; size?: number } = {}): Uint8Array<
   // startxref names the table's offset, which grows with the padding and may gain a digit: try the paddings that could fit.
   const smallest = pdfText(head, objects, '').length;
   if (!Number.isInteger(options.size) || options.size < smallest) {
-    throw new Error(`pdf: size must be a whole number of bytes, at least ${smallest} for this text; got ${options.size}`);
+    throw new Error(
+      `pdf: size must be a whole number of bytes, at least ${smallest} for this text; got ${options.size}`,
+    );
   }
   for (let missing = options.size - smallest; missing >= 0; missing--) {
     const padding = missing === 0 ? '' : missing === 1 ? '\n' : `%${'A'.repeat(missing - 2)}\n`;
@@ -139,7 +142,10 @@ export type Entries = Record<string, string | Uint8Array>;
  * given `deflate` (raw DEFLATE, as Node's zlib gives it), compressed as
  * Office writes them.
  */
-export function zip(entries: Entries, options: { deflate?: (plain: Uint8Array) => Uint8Array } = {}): Uint8Array<ArrayBuffer> {
+export function zip(
+  entries: Entries,
+  options: { deflate?: (plain: Uint8Array) => Uint8Array } = {},
+): Uint8Array<ArrayBuffer> {
   const locals: Uint8Array[] = [];
   const centrals: Uint8Array[] = [];
   let offset = 0;
@@ -176,7 +182,11 @@ export function zip(entries: Entries, options: { deflate?: (plain: Uint8Array) =
   end.setUint32(0, 0x06054b50, true);
   end.setUint16(8, count, true);
   end.setUint16(10, count, true);
-  end.setUint32(12, centrals.reduce((n, b) => n + b.length, 0), true);
+  end.setUint32(
+    12,
+    centrals.reduce((n, b) => n + b.length, 0),
+    true,
+  );
   end.setUint32(16, offset, true);
   return concat([...locals, ...centrals, new Uint8Array(end.buffer)]);
 }
@@ -211,7 +221,8 @@ export function docxEntries(text = RESUME_TEXT): Entries {
 export function xlsxEntries(): Entries {
   return {
     '[Content_Types].xml': contentTypes('/xl/workbook.xml', `${OFFICE}.spreadsheetml.sheet.main+xml`),
-    'xl/workbook.xml': '<?xml version="1.0"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"/>',
+    'xl/workbook.xml':
+      '<?xml version="1.0"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"/>',
   };
 }
 

@@ -39,10 +39,13 @@ export const TEST_DATABASE_URL = await findServer();
  */
 export const TEST_DATABASE_PREFIX = process.env.TEST_DATABASE_PREFIX ?? 'jc_test';
 if (!/^[a-z][a-z0-9_]{0,40}$/.test(TEST_DATABASE_PREFIX)) {
-  throw new Error(`TEST_DATABASE_PREFIX "${TEST_DATABASE_PREFIX}" is not a database name start: use lower-case letters, digits and _ (at most 41)`);
+  throw new Error(
+    `TEST_DATABASE_PREFIX "${TEST_DATABASE_PREFIX}" is not a database name start: use lower-case letters, digits and _ (at most 41)`,
+  );
 }
 
-export const HOW_TO_RUN = 'PostgreSQL tests skipped: set TEST_DATABASE_URL (e.g. postgres://root@127.0.0.1:5432/test) to run them';
+export const HOW_TO_RUN =
+  'PostgreSQL tests skipped: set TEST_DATABASE_URL (e.g. postgres://root@127.0.0.1:5432/test) to run them';
 
 function withDatabase(url: string, database: string): string {
   const u = new URL(url);
@@ -93,7 +96,10 @@ export async function createDatabase(): Promise<{ url: string; drop(): Promise<v
         // pg's pool.end() resolves before its backends have exited: a forced drop right away would cut
         // them mid-goodbye, an uncaught error in the test's process. Give them a moment (bounded) first.
         for (let waited = 0; waited < 2_000; waited += 50) {
-          const { rows } = await dropper.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
+          const { rows } = await dropper.query<{ n: number }>(
+            'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1',
+            [name],
+          );
           if (rows[0]?.n === 0) break;
           await sleep(50);
         }
@@ -105,7 +111,6 @@ export async function createDatabase(): Promise<{ url: string; drop(): Promise<v
     },
   };
 }
-
 
 async function dropDatabases(server: string, names: readonly string[]): Promise<void> {
   const admin = new pg.Client({ connectionString: server });
@@ -124,7 +129,10 @@ export async function dropDatabasesStartingWith(prefix: string): Promise<void> {
   await admin.connect();
   let names: string[];
   try {
-    const { rows } = await admin.query<{ datname: string }>('SELECT datname FROM pg_database WHERE left(datname, length($1)) = $1', [`${prefix}_`]);
+    const { rows } = await admin.query<{ datname: string }>(
+      'SELECT datname FROM pg_database WHERE left(datname, length($1)) = $1',
+      [`${prefix}_`],
+    );
     names = rows.map((r) => r.datname);
   } finally {
     await admin.end();

@@ -17,7 +17,8 @@ let warned = false;
  */
 export function skipWithoutPostgres(): false | string {
   if (TEST_DATABASE_URL !== undefined) return false;
-  if (process.env.CI === 'true') throw new Error('CI=true but TEST_DATABASE_URL is not set: .ci/run starts PostgreSQL and sets it');
+  if (process.env.CI === 'true')
+    throw new Error('CI=true but TEST_DATABASE_URL is not set: .ci/run starts PostgreSQL and sets it');
   if (!warned) {
     warned = true;
     console.log(`# ${HOW_TO_RUN}`);
@@ -74,10 +75,18 @@ export async function cutConnectionsOf(url: string, applicationName: string): Pr
   const mine = 'application_name = $1 AND datname = current_database()';
   try {
     await killer.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE ${mine}`, [applicationName]);
-    await eventually(async () => (await killer.query<{ n: string }>(`SELECT count(*) AS n FROM pg_stat_activity WHERE ${mine}`, [applicationName])).rows[0]?.n === '0', {
-      timeoutMs: 10_000,
-      what: `the connections of ${applicationName} to close`,
-    });
+    await eventually(
+      async () =>
+        (
+          await killer.query<{ n: string }>(`SELECT count(*) AS n FROM pg_stat_activity WHERE ${mine}`, [
+            applicationName,
+          ])
+        ).rows[0]?.n === '0',
+      {
+        timeoutMs: 10_000,
+        what: `the connections of ${applicationName} to close`,
+      },
+    );
   } finally {
     await killer.end();
   }

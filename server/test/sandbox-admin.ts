@@ -22,7 +22,12 @@ type Json = any;
  * the text when it is not JSON) whatever the status: for tests of refusals. A
  * GET sends no body; other methods send `body` as JSON ({} when not given).
  */
-export async function adminCall<T = Json>(sandbox: SandboxOrigin, method: string, path: string, body?: unknown): Promise<AdminReply<T>> {
+export async function adminCall<T = Json>(
+  sandbox: SandboxOrigin,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<AdminReply<T>> {
   if (!path.startsWith('/')) throw new Error(`admin path "${path}" must start with /`);
   const sendsBody = method !== 'GET' && method !== 'HEAD';
   const response = await fetch(`${sandbox.origin}/_sandbox${path}`, {
@@ -40,8 +45,14 @@ export async function adminCall<T = Json>(sandbox: SandboxOrigin, method: string
 }
 
 /** Like adminCall, for set-up: fails unless the sandbox answered 2xx, and resolves with the body. */
-export async function admin<T = Json>(sandbox: SandboxOrigin, method: string, path: string, body?: unknown): Promise<T> {
+export async function admin<T = Json>(
+  sandbox: SandboxOrigin,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<T> {
   const reply = await adminCall<T>(sandbox, method, path, body);
-  if (reply.status < 200 || reply.status >= 300) throw new Error(`admin ${method} ${path} answered ${reply.status}: ${JSON.stringify(reply.body)}`);
+  if (reply.status < 200 || reply.status >= 300)
+    throw new Error(`admin ${method} ${path} answered ${reply.status}: ${JSON.stringify(reply.body)}`);
   return reply.body;
 }

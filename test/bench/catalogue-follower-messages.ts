@@ -3,5 +3,8 @@
 // and when (wall clock, ms).
 import { z } from 'zod';
 
-export const FollowerMessage = z.union([z.object({ loaded: z.number() }), z.object({ version: z.number().int(), at: z.number() })]);
+export const FollowerMessage = z.union([
+  z.object({ loaded: z.number() }),
+  z.object({ version: z.number().int(), at: z.number() }),
+]);
 export type FollowerMessage = z.infer<typeof FollowerMessage>;

@@ -7,18 +7,29 @@ import { z } from 'zod';
 import { HOSTILE } from './hostile-searches-kinds.ts';
 
 const Timed = z.object({ ms: z.number(), status: z.number() });
-const Figures = z.object({ alone: z.array(z.array(Timed)), idle: z.array(z.number()), loaded: z.array(z.number()), underLoad: z.array(Timed) });
+const Figures = z.object({
+  alone: z.array(z.array(Timed)),
+  idle: z.array(z.number()),
+  loaded: z.array(z.number()),
+  underLoad: z.array(Timed),
+});
 
 const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
 const median = (values: number[]) => sorted(values)[Math.floor(values.length / 2)]!;
-const percentile = (values: number[], p: number) => sorted(values)[Math.min(values.length - 1, Math.ceil((p / 100) * values.length) - 1)]!;
+const percentile = (values: number[], p: number) =>
+  sorted(values)[Math.min(values.length - 1, Math.ceil((p / 100) * values.length) - 1)]!;
 const ms = (value: number) => value.toFixed(1);
 /** The answers by status: "20 × 200". */
 const statuses = (timed: { status: number }[]) =>
-  [...new Set(timed.map((t) => t.status))].sort().map((status) => `${timed.filter((t) => t.status === status).length} × ${status}`).join(', ');
+  [...new Set(timed.map((t) => t.status))]
+    .sort()
+    .map((status) => `${timed.filter((t) => t.status === status).length} × ${status}`)
+    .join(', ');
 
 async function run(base: string): Promise<z.infer<typeof Figures>> {
-  const child = spawn(process.execPath, [new URL('./hostile-searches.ts', import.meta.url).pathname, base], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [new URL('./hostile-searches.ts', import.meta.url).pathname, base], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let printed = '';
   child.stdout.on('data', (chunk: Buffer) => (printed += chunk.toString()));
   const code = await new Promise<number | null>((resolve) => child.once('close', resolve));

@@ -57,7 +57,10 @@ const CHANGED = 100;
 const CHANGE_ROUNDS = 15;
 const FOLLOWERS = 3;
 /** One part measured alone (see the header), or the whole run. */
-const ONLY = z.enum(['changes', 'list', 'hostile']).optional().parse(process.env.BENCH_CATALOGUE_ONLY || undefined);
+const ONLY = z
+  .enum(['changes', 'list', 'hostile'])
+  .optional()
+  .parse(process.env.BENCH_CATALOGUE_ONLY || undefined);
 const HEADING = `## Catalogue at scale (${OFFERS.toLocaleString('en')} offers)`;
 
 /** What a board's visitors type, with the filters the list route takes. */
@@ -81,7 +84,8 @@ function catalogueRecords(ctx: SandboxContext, seed: BulkSeed): CatalogueCampaig
   const rows = ctx.db.all<CampaignRow>(`${CAMPAIGN_SELECT} WHERE c.company_id = ? ORDER BY c.id`, seed.companyId);
   const records: CatalogueCampaign[] = [];
   for (let i = 0; i < rows.length; i += 1_000) {
-    for (const campaign of renderCampaigns(ctx.db, rows.slice(i, i + 1_000), ['address', 'channels'])) records.push(toCatalogueCampaign(Campaign.parse(campaign)));
+    for (const campaign of renderCampaigns(ctx.db, rows.slice(i, i + 1_000), ['address', 'channels']))
+      records.push(toCatalogueCampaign(Campaign.parse(campaign)));
   }
   return records;
 }
@@ -92,10 +96,13 @@ async function wireCounter(target: string): Promise<{ url: string; lists: number
   const lists: number[] = [];
   const server = createServer((req, res) => {
     if (req.method === 'GET' && req.url?.split('?')[0] === '/v2/campaigns') lists.push(performance.now());
-    const forward = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const forward = httpRequest(
+      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     forward.on('error', () => res.destroy());
     req.pipe(forward);
   });
@@ -108,23 +115,28 @@ async function wireCounter(target: string): Promise<{ url: string; lists: number
 }
 
 /** The most of these times within any 60 s. */
-const mostInAMinute = (times: number[]) => Math.max(0, ...times.map((t) => times.filter((o) => o >= t && o < t + 60_000).length));
+const mostInAMinute = (times: number[]) =>
+  Math.max(0, ...times.map((t) => times.filter((o) => o >= t && o < t + 60_000).length));
 
 /** Resident memory of a process, from /proc (Linux): now and its peak. */
 function rssOf(pid: number): { rss: number; peak: number } | undefined {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kib = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN) * 1024;
+    const kib = (key: string) =>
+      Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN) * 1024;
     return { rss: kib('VmRSS'), peak: kib('VmHWM') };
   } catch {
     return undefined;
   }
 }
 
-
 /** GETs timed one at a time by a child process (timed-gets.ts), apart from the sandbox in this one. */
 async function timedGets(base: string, rounds: number, queries: readonly string[]): Promise<number[]> {
-  const child = spawn(process.execPath, [new URL('./timed-gets.ts', import.meta.url).pathname, base, String(rounds), ...queries], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    [new URL('./timed-gets.ts', import.meta.url).pathname, base, String(rounds), ...queries],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   let printed = '';
   child.stdout.on('data', (chunk: Buffer) => (printed += chunk.toString()));
   // 'close' comes once its output is read, unlike 'exit'.
@@ -143,7 +155,9 @@ interface Follower {
 }
 
 function startFollower(url: string, name: string): Follower {
-  const child = fork(new URL('./catalogue-follower.ts', import.meta.url).pathname, [url, name], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(new URL('./catalogue-follower.ts', import.meta.url).pathname, [url, name], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const held: { version: number; at: number }[] = [];
   const waiting = new Set<() => void>();
   let exited: Error | undefined;
@@ -161,7 +175,12 @@ function startFollower(url: string, name: string): Follower {
   });
   return {
     child,
-    loaded: Promise.race([loadedMs, new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`the follower ${name} exited (${code})`))))]),
+    loaded: Promise.race([
+      loadedMs,
+      new Promise<never>((_, reject) =>
+        child.once('exit', (code) => reject(new Error(`the follower ${name} exited (${code})`))),
+      ),
+    ]),
     async holds(version) {
       for (;;) {
         const at = held.find((h) => h.version >= version)?.at;
@@ -184,7 +203,8 @@ const wallNow = () => performance.timeOrigin + performance.now();
 
 /** 100 changed offers among the copy, applied on every instance sharing it (PostgreSQL), against a whole reload. */
 async function sharedChanges(records: CatalogueCampaign[]): Promise<string[]> {
-  if (TEST_DATABASE_URL === undefined) return ['**Changes on every instance**: not measured: no PostgreSQL server (set TEST_DATABASE_URL).'];
+  if (TEST_DATABASE_URL === undefined)
+    return ['**Changes on every instance**: not measured: no PostgreSQL server (set TEST_DATABASE_URL).'];
   const url = await freshMigratedDatabase();
   const silent = pino({ level: 'silent' });
   const pools: pg.Pool[] = [];
@@ -202,7 +222,8 @@ async function sharedChanges(records: CatalogueCampaign[]): Promise<string[]> {
   try {
     const { copy: leader } = await open('bench-leader');
     if (!(await leader.lead())) throw new Error('the bench leader did not take the sync lock');
-    for (let i = 0; i < records.length; i += 1_000) await leader.applyChanges({ upserts: records.slice(i, i + 1_000), deletes: [] });
+    for (let i = 0; i < records.length; i += 1_000)
+      await leader.applyChanges({ upserts: records.slice(i, i + 1_000), deletes: [] });
     await leader.applyChanges({ upserts: [], deletes: [] }, new Date());
     followers.push(...Array.from({ length: FOLLOWERS }, (_, i) => startFollower(url, `bench-follower-${i}`)));
     const wholeLoads = await Promise.all(followers.map((f) => f.loaded));
@@ -229,7 +250,8 @@ async function sharedChanges(records: CatalogueCampaign[]): Promise<string[]> {
       const quietStarted = performance.now();
       await quiet.refresh();
       catchUps.push(performance.now() - quietStarted);
-      if (quiet.lastCatchUp()?.kind !== 'changes' || quiet.store.get(changed[0]!.id)?.name !== changed[0]!.name) throw new Error('the quiet instance did not apply the changes alone');
+      if (quiet.lastCatchUp()?.kind !== 'changes' || quiet.store.get(changed[0]!.id)?.name !== changed[0]!.name)
+        throw new Error('the quiet instance did not apply the changes alone');
     }
     return [
       `**Changes on every instance** (PostgreSQL, a fresh database on TEST_DATABASE_URL): ${records.length.toLocaleString('en')} offers in the shared copy, ${FOLLOWERS} instances`,
@@ -266,7 +288,9 @@ export default async function bench(): Promise<string> {
   const records = catalogueRecords(sandbox.context, seed);
   if (ONLY === 'changes') {
     try {
-      return [HEADING, '', 'Run alone (BENCH_CATALOGUE_ONLY=changes).', '', ...(await sharedChanges(records))].join('\n');
+      return [HEADING, '', 'Run alone (BENCH_CATALOGUE_ONLY=changes).', '', ...(await sharedChanges(records))].join(
+        '\n',
+      );
     } finally {
       await sandbox.close();
     }
@@ -297,14 +321,27 @@ export default async function bench(): Promise<string> {
     peakRss = Math.max(peakRss, rssOf(proxy.pid)?.rss ?? 0);
   }, 1_000);
   try {
-    for (let i = 0; (await fetch(`${proxy.url}/readyz`).then((r) => r.status, () => 0)) !== 200; i++) {
+    for (
+      let i = 0;
+      (await fetch(`${proxy.url}/readyz`).then(
+        (r) => r.status,
+        () => 0,
+      )) !== 200;
+      i++
+    ) {
       if (i > 600) throw new Error(`the proxy was not ready within 60 s:\n${proxy.output()}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     if (ONLY === 'hostile') {
       // A section of its own: run alone, it leaves the whole run's figures in place.
       const heading = `## Catalogue at scale: hostile searches (${OFFERS.toLocaleString('en')} offers)`;
-      return [heading, '', 'Run alone (BENCH_CATALOGUE_ONLY=hostile): the proxy from the built CLI on a DATA_DIR holding the seeded offers, as in the whole run.', '', ...(await hostileSearches(proxy.url, OFFERS))].join('\n');
+      return [
+        heading,
+        '',
+        'Run alone (BENCH_CATALOGUE_ONLY=hostile): the proxy from the built CLI on a DATA_DIR holding the seeded offers, as in the whole run.',
+        '',
+        ...(await hostileSearches(proxy.url, OFFERS)),
+      ].join('\n');
     }
     if (ONLY === 'list') {
       return [
@@ -320,7 +357,13 @@ export default async function bench(): Promise<string> {
     const broadcastAt = performance.now();
     const listed = (async () => {
       for (;;) {
-        if ((await fetch(`${proxy.url}/api/campaigns/${added}`).then((r) => r.status, () => 0)) === 200) return performance.now() - broadcastAt;
+        if (
+          (await fetch(`${proxy.url}/api/campaigns/${added}`).then(
+            (r) => r.status,
+            () => 0,
+          )) === 200
+        )
+          return performance.now() - broadcastAt;
         if (performance.now() - broadcastAt > 300_000) return Number.NaN;
         await new Promise((resolve) => setTimeout(resolve, 500));
       }
@@ -346,14 +389,14 @@ export default async function bench(): Promise<string> {
     return [
       HEADING,
       '',
-      'test/bench/catalogue-scale.bench.ts (`npm run bench -- catalogue-scale`). The sandbox runs in the bench\'s process with',
+      "test/bench/catalogue-scale.bench.ts (`npm run bench -- catalogue-scale`). The sandbox runs in the bench's process with",
       `${OFFERS.toLocaleString('en')} online offers broadcast on the board's channel (bulk seed: ${(seedMs / 1000).toFixed(1)} s), behind a forwarder that counts the`,
       'GET /v2/campaigns it passes (the wire). The proxy runs from the built CLI in a process of its own (SQLite in its DATA_DIR, LOG_LEVEL=warn,',
       `SYNC_BUDGET_SHARE=${SHARE}), started on a DATA_DIR holding the ${OFFERS.toLocaleString('en')} offers as an earlier run left them: it serves them at once and its full`,
       'sync walks in the background, paced, while everything below is measured.',
       '',
       `**Search** through GET /api/campaigns (${QUERIES.length} queries a visitor types, some with filters, each ${SEARCH_ROUNDS} times, one at a time, after a warm-up,`,
-      'timed from a process of its own: the sandbox answering the sync in the bench\'s process holds no reading of the clock):',
+      "timed from a process of its own: the sandbox answering the sync in the bench's process holds no reading of the clock):",
       `median ${ms(median(searches))} ms, p99 ${ms(percentile(searches, 99))} ms. Queries: ${QUERIES.map((q) => `\`${decodeURIComponent(q)}\``).join(', ')}.`,
       '',
       ...hostile,
@@ -365,7 +408,7 @@ export default async function bench(): Promise<string> {
       '',
       `**Sync requests at the wire** over the first ${(observedMs / 1000).toFixed(0)} s after the proxy started: ${syncRequests.length} GET /v2/campaigns, at most`,
       `${mostInAMinute(syncRequests)} within any 60 s; the share allows ${allowed} a minute (${SHARE} × ${RATE_LIMIT_PER_MINUTE}). A full walk of ${Math.ceil(OFFERS / 50)} pages at`,
-      `${allowed - 1} a window (one kept for the newest offers) takes about ${((Math.ceil(OFFERS / 50) / (allowed - 1)) * 61 / 60).toFixed(0)} minutes.`,
+      `${allowed - 1} a window (one kept for the newest offers) takes about ${(((Math.ceil(OFFERS / 50) / (allowed - 1)) * 61) / 60).toFixed(0)} minutes.`,
       '',
       `**A newly broadcast offer** was listed (GET /api/campaigns/:id answering 200) ${Number.isNaN(listedMs) ? 'not within 5 minutes' : `${(listedMs / 1000).toFixed(1)} s`} after it was`,
       'broadcast, by the read of the newest offers that runs every minute (real time, no scaled clock). Target ≤ 2 minutes.',

@@ -23,15 +23,60 @@ function random(seed: number): () => number {
 }
 
 const CITIES: [string, number, number][] = [
-  ['Paris', 48.8566, 2.3522], ['Lyon', 45.764, 4.8357], ['Marseille', 43.2965, 5.3698], ['Toulouse', 43.6047, 1.4442], ['Nice', 43.7102, 7.262],
-  ['Nantes', 47.2184, -1.5536], ['Strasbourg', 48.5734, 7.7521], ['Montpellier', 43.6108, 3.8767], ['Bordeaux', 44.8378, -0.5792], ['Lille', 50.6292, 3.0573],
-  ['Rennes', 48.1173, -1.6778], ['Reims', 49.2583, 4.0317], ['Saint-Étienne', 45.4397, 4.3872], ['Grenoble', 45.1885, 5.7245], ['Dijon', 47.322, 5.0415],
-  ['Angers', 47.4784, -0.5632], ['Nîmes', 43.8367, 4.3601], ['Villeurbanne', 45.7719, 4.8902], ['Clermont-Ferrand', 45.7772, 3.087], ['Le Havre', 49.4944, 0.1079],
+  ['Paris', 48.8566, 2.3522],
+  ['Lyon', 45.764, 4.8357],
+  ['Marseille', 43.2965, 5.3698],
+  ['Toulouse', 43.6047, 1.4442],
+  ['Nice', 43.7102, 7.262],
+  ['Nantes', 47.2184, -1.5536],
+  ['Strasbourg', 48.5734, 7.7521],
+  ['Montpellier', 43.6108, 3.8767],
+  ['Bordeaux', 44.8378, -0.5792],
+  ['Lille', 50.6292, 3.0573],
+  ['Rennes', 48.1173, -1.6778],
+  ['Reims', 49.2583, 4.0317],
+  ['Saint-Étienne', 45.4397, 4.3872],
+  ['Grenoble', 45.1885, 5.7245],
+  ['Dijon', 47.322, 5.0415],
+  ['Angers', 47.4784, -0.5632],
+  ['Nîmes', 43.8367, 4.3601],
+  ['Villeurbanne', 45.7719, 4.8902],
+  ['Clermont-Ferrand', 45.7772, 3.087],
+  ['Le Havre', 49.4944, 0.1079],
 ];
-const TITLES = ['Développeur', 'Infirmier', 'Comptable', 'Chauffeur', 'Designer', 'Technicien', 'Commercial', 'Ingénieur', 'Assistant', 'Responsable', 'Vendeur', 'Cuisinier'];
-const SPECIALTIES = ['backend', 'frontend', 'logistique', 'qualité', 'paie', 'maintenance', 'réseau', 'export', 'données', 'sécurité', 'nuit', 'atelier'];
+const TITLES = [
+  'Développeur',
+  'Infirmier',
+  'Comptable',
+  'Chauffeur',
+  'Designer',
+  'Technicien',
+  'Commercial',
+  'Ingénieur',
+  'Assistant',
+  'Responsable',
+  'Vendeur',
+  'Cuisinier',
+];
+const SPECIALTIES = [
+  'backend',
+  'frontend',
+  'logistique',
+  'qualité',
+  'paie',
+  'maintenance',
+  'réseau',
+  'export',
+  'données',
+  'sécurité',
+  'nuit',
+  'atelier',
+];
 const COMPANIES = Array.from({ length: 400 }, (_, i) => `Entreprise ${i} ${SPECIALTIES[i % SPECIALTIES.length]}`);
-const WORDS = 'nous recherchons une personne motivée pour rejoindre notre équipe projet client service qualité production terrain bureau horaires formation évolution'.split(' ');
+const WORDS =
+  'nous recherchons une personne motivée pour rejoindre notre équipe projet client service qualité production terrain bureau horaires formation évolution'.split(
+    ' ',
+  );
 
 export function catalogue(count: number) {
   const next = random(42);
@@ -51,7 +96,16 @@ export function catalogue(count: number) {
         salary_min: paid ? min : null,
         salary_max: paid ? min + 8000 : null,
         last_activation_at: new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString(),
-        address: { latitude: located ? lat + (next() - 0.5) * 0.3 : null, longitude: located ? lon + (next() - 0.5) * 0.3 : null, street_number: null, street: null, postal_code: null, city, country: 'France', name: null },
+        address: {
+          latitude: located ? lat + (next() - 0.5) * 0.3 : null,
+          longitude: located ? lon + (next() - 0.5) * 0.3 : null,
+          street_number: null,
+          street: null,
+          postal_code: null,
+          city,
+          country: 'France',
+          name: null,
+        },
       }),
     );
   });
@@ -65,7 +119,10 @@ export const QUERIES: [string, Omit<CampaignFilters, 'page' | 'per_page'>][] = [
   ['near a point, 25 km', { near: { lat: 45.764, lon: 4.8357 } }],
   ['near a point, 100 km, sort=distance', { near: { lat: 45.764, lon: 4.8357 }, radius_km: 100, sort: 'distance' }],
   ['salary_min', { salary_min: 50_000 }],
-  ['q + near + salary_min', { q: 'technicien', near: { lat: 48.8566, lon: 2.3522 }, radius_km: 50, salary_min: 30_000 }],
+  [
+    'q + near + salary_min',
+    { q: 'technicien', near: { lat: 48.8566, lon: 2.3522 }, radius_km: 50, salary_min: 30_000 },
+  ],
 ];
 
 const ms = (v: number) => `${v.toFixed(2)} ms`;
@@ -88,7 +145,9 @@ export default async function bench(): Promise<string> {
     }
     const { user, system } = process.cpuUsage(cpu);
     times.sort((a, b) => a - b);
-    rows.push(`| ${label} | ${total} | ${ms(times[Math.floor(times.length / 2)]!)} | ${ms(times[Math.ceil(times.length * 0.99) - 1]!)} | ${ms((user + system) / 1000 / RUNS)} |`);
+    rows.push(
+      `| ${label} | ${total} | ${ms(times[Math.floor(times.length / 2)]!)} | ${ms(times[Math.ceil(times.length * 0.99) - 1]!)} | ${ms((user + system) / 1000 / RUNS)} |`,
+    );
   }
   const placeTimes: number[] = [];
   for (let run = 0; run < RUNS; run++) {

@@ -38,8 +38,15 @@ export default async function clientBench(): Promise<string> {
   const sandbox = await startSandbox({ port: 0, admin: true, rateLimitPerMinute: 0 });
   try {
     const company = await admin<{ id: number }>(sandbox, 'POST', '/companies', { name: 'Bench' });
-    const keys = await admin<{ private_key: string; secret_key: string }>(sandbox, 'POST', '/clients', { company_id: company.id });
-    const client = createClient({ baseUrl: sandbox.url, privateKey: keys.private_key, secretKey: keys.secret_key, budget: { perMinute: 1_000_000 } });
+    const keys = await admin<{ private_key: string; secret_key: string }>(sandbox, 'POST', '/clients', {
+      company_id: company.id,
+    });
+    const client = createClient({
+      baseUrl: sandbox.url,
+      privateKey: keys.private_key,
+      secretKey: keys.secret_key,
+      budget: { perMinute: 1_000_000 },
+    });
     let campaignId = 0;
     for (let i = 0; i < 60; i++) {
       const created = await client.campaigns.create({
@@ -52,7 +59,13 @@ export default async function clientBench(): Promise<string> {
       });
       campaignId = created.id;
     }
-    const token = (await (await fetch(`${sandbox.url}/jwt`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ private_key: keys.private_key, secret_key: keys.secret_key }) })).json()) as {
+    const token = (await (
+      await fetch(`${sandbox.url}/jwt`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ private_key: keys.private_key, secret_key: keys.secret_key }),
+      })
+    ).json()) as {
       token: string;
     };
     const headers = { authorization: `Bearer ${token.token}`, accept: 'application/json' };

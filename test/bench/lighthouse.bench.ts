@@ -23,7 +23,12 @@ const CHROME_FLAGS = [
   disableFeatures(chromeLauncher.Launcher.defaultFlags()),
 ];
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
-const METRICS = { cls: 'cumulative-layout-shift', lcp: 'largest-contentful-paint', tbt: 'total-blocking-time', si: 'speed-index' } as const;
+const METRICS = {
+  cls: 'cumulative-layout-shift',
+  lcp: 'largest-contentful-paint',
+  tbt: 'total-blocking-time',
+  si: 'speed-index',
+} as const;
 
 interface Report {
   scores: Record<(typeof CATEGORIES)[number], number>;
@@ -38,11 +43,15 @@ async function audit(url: string, port: number): Promise<Report> {
   if (result === undefined) throw new Error(`Lighthouse gave no result for ${url}`);
   const { categories, audits } = result.lhr;
   const scores = Object.fromEntries(CATEGORIES.map((c) => [c, categories[c]?.score ?? 0])) as Report['scores'];
-  const metrics = Object.fromEntries(Object.entries(METRICS).map(([k, id]) => [k, audits[id]?.numericValue ?? Number.NaN])) as Report['metrics'];
+  const metrics = Object.fromEntries(
+    Object.entries(METRICS).map(([k, id]) => [k, audits[id]?.numericValue ?? Number.NaN]),
+  ) as Report['metrics'];
   const missing = Object.values(METRICS).find((id) => audits[id]?.numericValue === undefined);
   // The audits that cost points outside performance (whose metrics are reported apart).
   const failing = CATEGORIES.filter((c) => c !== 'performance').flatMap((c) =>
-    (categories[c]?.auditRefs ?? []).filter((ref) => ref.weight > 0 && (audits[ref.id]?.score ?? 1) < 1).map((ref) => `${c}: ${ref.id}`),
+    (categories[c]?.auditRefs ?? [])
+      .filter((ref) => ref.weight > 0 && (audits[ref.id]?.score ?? 1) < 1)
+      .map((ref) => `${c}: ${ref.id}`),
   );
   return { scores, metrics, failing, missing: missing && `${missing}: ${audits[missing]?.errorMessage ?? 'no value'}` };
 }
@@ -53,13 +62,23 @@ const VISIBLE = 'jobboard-bench-visible ';
 const SHOWN_FIRST = { list: '[data-offer]', offer: '[part=description]' } as const;
 
 /** Page start → `shown` visible, in ms, read in the page by a rAF loop that looks through the shadow root. */
-async function visibleAt(url: string, shown: string, throttled: boolean, browser: Awaited<ReturnType<typeof launchChromium>>): Promise<number> {
+async function visibleAt(
+  url: string,
+  shown: string,
+  throttled: boolean,
+  browser: Awaited<ReturnType<typeof launchChromium>>,
+): Promise<number> {
   const context = await browser.newContext();
   const page = await context.newPage();
   if (throttled) {
     const cdp = await context.newCDPSession(page);
     // Lighthouse's mobile network: 150 ms round trips, 1.6 Mbit/s down, 750 kbit/s up.
-    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 150, downloadThroughput: (1.6 * 1024 * 1024) / 8, uploadThroughput: (750 * 1024) / 8 });
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 150,
+      downloadThroughput: (1.6 * 1024 * 1024) / 8,
+      uploadThroughput: (750 * 1024) / 8,
+    });
   }
   // Page code as text: this file is type-checked for Node, without the DOM's types. It tells the time
   // through the console: polling for it from here (waitForFunction) would run Playwright's own script
@@ -71,7 +90,10 @@ async function visibleAt(url: string, shown: string, throttled: boolean, browser
       else requestAnimationFrame(loop);
     })();`,
   });
-  const logged = page.waitForEvent('console', { predicate: (message) => message.text().startsWith(VISIBLE), timeout: 30_000 });
+  const logged = page.waitForEvent('console', {
+    predicate: (message) => message.text().startsWith(VISIBLE),
+    timeout: 30_000,
+  });
   await page.goto(url);
   const ms = Number((await logged).text().slice(VISIBLE.length));
   await context.close();
@@ -87,8 +109,16 @@ export default async function bench(): Promise<string> {
     if (!existsSync(built)) throw new Error(`${built} is missing: run npm run build first.`);
   }
   const dir = await mkdtemp(join(tmpdir(), 'jobboard-bench-lighthouse-'));
-  const demo = await startDemo({ sandboxPort: 0, proxyPort: 0, dataDir: join(dir, 'proxy'), env: { LOG_LEVEL: 'silent' } });
-  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM_LAUNCH_OPTIONS.executablePath, chromeFlags: CHROME_FLAGS });
+  const demo = await startDemo({
+    sandboxPort: 0,
+    proxyPort: 0,
+    dataDir: join(dir, 'proxy'),
+    env: { LOG_LEVEL: 'silent' },
+  });
+  const chrome = await chromeLauncher.launch({
+    chromePath: CHROMIUM_LAUNCH_OPTIONS.executablePath,
+    chromeFlags: CHROME_FLAGS,
+  });
   const browser = await launchChromium();
   try {
     const base = demo.proxy.url;
@@ -111,7 +141,8 @@ export default async function bench(): Promise<string> {
         if (report.missing === undefined) reports.push(report);
         else missing.push(report.missing);
       }
-      if (reports.length === 0) throw new Error(`Lighthouse gave no complete run of ${page.url}: ${missing.join('; ')}`);
+      if (reports.length === 0)
+        throw new Error(`Lighthouse gave no complete run of ${page.url}: ${missing.join('; ')}`);
       audited.push({ name: page.name, reports, missing });
     }
 
@@ -132,11 +163,24 @@ export default async function bench(): Promise<string> {
     const rows = audited.map(({ name, reports }) => {
       const score = (c: (typeof CATEGORIES)[number]) => median(reports.map((r) => r.scores[c]));
       const metric = (m: keyof typeof METRICS) => median(reports.map((r) => r.metrics[m]));
-      return { name, perf: score('performance'), a11y: score('accessibility'), bp: score('best-practices'), seo: score('seo'), cls: metric('cls'), lcp: metric('lcp'), tbt: metric('tbt'), si: metric('si'), failing: [...new Set(reports.flatMap((r) => r.failing))] };
+      return {
+        name,
+        perf: score('performance'),
+        a11y: score('accessibility'),
+        bp: score('best-practices'),
+        seo: score('seo'),
+        cls: metric('cls'),
+        lcp: metric('lcp'),
+        tbt: metric('tbt'),
+        si: metric('si'),
+        failing: [...new Set(reports.flatMap((r) => r.failing))],
+      };
     });
     const met = (ok: boolean) => (ok ? 'yes' : '**no**');
     const widgetDir = packagePath('dist', 'widget');
-    const modules = readdirSync(widgetDir).filter((n) => n !== 'widget.js').sort();
+    const modules = readdirSync(widgetDir)
+      .filter((n) => n !== 'widget.js')
+      .sort();
     const main = gzipped(join(widgetDir, 'widget.js'));
     const vis = (page: string, view: string, throttled: boolean) => median(visible[`${page}|${view}|${throttled}`]!);
 
@@ -148,10 +192,23 @@ export default async function bench(): Promise<string> {
       '',
       '| page | performance | accessibility | best practices | SEO | CLS | LCP (ms) | TBT (ms) | speed index (ms) | targets met |',
       '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|',
-      ...rows.map((r) => `| ${r.name} | ${fmt(r.perf)} | ${fmt(r.a11y)} | ${fmt(r.bp)} | ${fmt(r.seo)} | ${fmt(r.cls, 3)} | ${Math.round(r.lcp)} | ${Math.round(r.tbt)} | ${Math.round(r.si)} | ${met(r.perf === 1 && r.a11y === 1 && r.bp === 1 && r.seo === 1 && r.cls <= 0.02)} |`),
+      ...rows.map(
+        (r) =>
+          `| ${r.name} | ${fmt(r.perf)} | ${fmt(r.a11y)} | ${fmt(r.bp)} | ${fmt(r.seo)} | ${fmt(r.cls, 3)} | ${Math.round(r.lcp)} | ${Math.round(r.tbt)} | ${Math.round(r.si)} | ${met(r.perf === 1 && r.a11y === 1 && r.bp === 1 && r.seo === 1 && r.cls <= 0.02)} |`,
+      ),
       '',
-      ...audited.filter((a) => a.missing.length > 0).map((a) => `${a.name}: ${a.missing.length} run(s) without a metric's value, run again and not counted (${[...new Set(a.missing)].join('; ')}).\n`),
-      rows.some((r) => r.failing.length > 0) ? `Audits below their full score: ${rows.map((r) => (r.failing.length === 0 ? '' : `${r.name}: ${r.failing.join(', ')}`)).filter(Boolean).join('; ')}.` : 'No accessibility, best-practice or SEO audit below its full score.',
+      ...audited
+        .filter((a) => a.missing.length > 0)
+        .map(
+          (a) =>
+            `${a.name}: ${a.missing.length} run(s) without a metric's value, run again and not counted (${[...new Set(a.missing)].join('; ')}).\n`,
+        ),
+      rows.some((r) => r.failing.length > 0)
+        ? `Audits below their full score: ${rows
+            .map((r) => (r.failing.length === 0 ? '' : `${r.name}: ${r.failing.join(', ')}`))
+            .filter(Boolean)
+            .join('; ')}.`
+        : 'No accessibility, best-practice or SEO audit below its full score.',
       '',
       `Page start → the list's first offer title, or the open offer's description, visible (median of ${VISIBLE_RUNS} runs per page, interleaved, fresh browser context each run, playwright-core):`,
       '',
@@ -176,5 +233,7 @@ export default async function bench(): Promise<string> {
 }
 
 function lighthouseVersion(): string {
-  return (JSON.parse(readFileSync(packagePath('node_modules', 'lighthouse', 'package.json'), 'utf8')) as { version: string }).version;
+  return (
+    JSON.parse(readFileSync(packagePath('node_modules', 'lighthouse', 'package.json'), 'utf8')) as { version: string }
+  ).version;
 }

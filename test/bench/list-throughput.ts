@@ -15,7 +15,9 @@ export const LIST_PATH = '/api/campaigns?per_page=20';
 
 /** The bare route in a child process of its own, answering the proxy's bytes. */
 async function startBare(sampleFile: string): Promise<{ url: string; pid: number; stop(): void }> {
-  const child = spawn(process.execPath, [new URL('./bare-route-server.ts', import.meta.url).pathname, sampleFile], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [new URL('./bare-route-server.ts', import.meta.url).pathname, sampleFile], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout }).once('line', resolve);
     child.once('exit', (code) => reject(new Error(`the bare route exited (${code})`)));
@@ -46,18 +48,33 @@ export async function listThroughput(proxyUrl: string, proxyPid: number, dataDir
   const sample = await fetch(`${proxyUrl}${LIST_PATH}`, { headers: { 'Accept-Encoding': 'identity' } });
   const skip = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding', 'content-encoding']);
   const sampleFile = join(dataDir, 'bare-sample.json');
-  writeFileSync(sampleFile, JSON.stringify({ headers: [...sample.headers].filter(([name]) => !skip.has(name)), body: Buffer.from(await sample.arrayBuffer()).toString('base64') }));
+  writeFileSync(
+    sampleFile,
+    JSON.stringify({
+      headers: [...sample.headers].filter(([name]) => !skip.has(name)),
+      body: Buffer.from(await sample.arrayBuffer()).toString('base64'),
+    }),
+  );
   const bare = await startBare(sampleFile);
   try {
     const reads: ListReads = { proxy: [], bare: [], cpu: { proxy: [], bare: [] } };
-    for (const url of [proxyUrl, bare.url]) await autocannon({ url: `${url}${LIST_PATH}`, connections: 2, duration: 1 });
+    for (const url of [proxyUrl, bare.url])
+      await autocannon({ url: `${url}${LIST_PATH}`, connections: 2, duration: 1 });
     for (let round = 0; round < READ_ROUNDS; round++) {
-      for (const [name, url, pid] of [['proxy', proxyUrl, proxyPid], ['bare', bare.url, bare.pid]] as const) {
+      for (const [name, url, pid] of [
+        ['proxy', proxyUrl, proxyPid],
+        ['bare', bare.url, bare.pid],
+      ] as const) {
         const cpuBefore = cpuOf(pid);
-        const result = await autocannon({ url: `${url}${LIST_PATH}`, connections: READ_CONNECTIONS, duration: READ_SECONDS });
+        const result = await autocannon({
+          url: `${url}${LIST_PATH}`,
+          connections: READ_CONNECTIONS,
+          duration: READ_SECONDS,
+        });
         const cpuAfter = cpuOf(pid);
         reads[name].push(result.requests.average);
-        if (cpuBefore !== undefined && cpuAfter !== undefined) reads.cpu[name].push((cpuAfter - cpuBefore) / result.requests.total);
+        if (cpuBefore !== undefined && cpuAfter !== undefined)
+          reads.cpu[name].push((cpuAfter - cpuBefore) / result.requests.total);
       }
     }
     return reads;
@@ -71,8 +88,8 @@ export function listTable(reads: ListReads, offers: number): string[] {
   const cpu = (name: 'proxy' | 'bare') => (reads.cpu[name].length === 0 ? '?' : median(reads.cpu[name]).toFixed(0));
   return [
     `**GET ${LIST_PATH}** (autocannon, ${READ_CONNECTIONS} connections, ${READ_SECONDS} s a round, ${READ_ROUNDS} rounds taking turns) against a bare Express route answering`,
-    'the same bytes and headers from a process of its own; medians of the rounds. CPU: the server process\'s CPU time (user + system, from /proc) per',
-    'request answered during its rounds, steadier than requests/s when other work shares the machine; the proxy\'s includes its background sync.',
+    "the same bytes and headers from a process of its own; medians of the rounds. CPU: the server process's CPU time (user + system, from /proc) per",
+    "request answered during its rounds, steadier than requests/s when other work shares the machine; the proxy's includes its background sync.",
     '',
     '| server | requests/s, median | ratio | CPU µs/request, median |',
     '|---|---:|---:|---:|',

@@ -18,7 +18,10 @@ import { pdfOfSize } from '../../server/test/files.ts';
 import { freePort } from '../cli-processes.ts';
 import { median } from './stats.ts';
 
-const ROUNDS = { '1 MB': Number(process.env.BENCH_APPLY_ROUNDS_1MB ?? 15), '10 MB': Number(process.env.BENCH_APPLY_ROUNDS_10MB ?? 7) };
+const ROUNDS = {
+  '1 MB': Number(process.env.BENCH_APPLY_ROUNDS_1MB ?? 15),
+  '10 MB': Number(process.env.BENCH_APPLY_ROUNDS_10MB ?? 7),
+};
 const SIZES = { '1 MB': 1_000_000, '10 MB': 10_000_000 } as const;
 const CONCURRENT = 20;
 const SLOW_UPLOADS = 300;
@@ -29,17 +32,30 @@ const CLI = fileURLToPath(new URL('../../dist/server/cli.js', import.meta.url));
  * `jobboard-connector <command>` from the build, on a free port; resolves once
  * `ready.path` answers (with `ready.status` when given). Its output is dropped.
  */
-async function startCli(args: string[], env: Record<string, string>, ready: { path: string; status?: number }): Promise<{ child: ChildProcess; url: string; pid: number }> {
-  if (!existsSync(CLI)) throw new Error('dist/server/cli.js is missing: run `npm run build` first (`npm run bench` does).');
+async function startCli(
+  args: string[],
+  env: Record<string, string>,
+  ready: { path: string; status?: number },
+): Promise<{ child: ChildProcess; url: string; pid: number }> {
+  if (!existsSync(CLI))
+    throw new Error('dist/server/cli.js is missing: run `npm run build` first (`npm run bench` does).');
   const port = await freePort();
   const child = spawn(process.execPath, [CLI, ...args, ...(args[0] === 'sandbox' ? ['--port', String(port)] : [])], {
     stdio: ['ignore', 'ignore', 'inherit'],
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
   });
   const url = `http://127.0.0.1:${port}`;
-  const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`))));
+  const exited = new Promise<never>((_, reject) =>
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`))),
+  );
   for (let i = 0; ; i++) {
-    const status = await Promise.race([fetch(`${url}${ready.path}`).then((r) => r.status, () => 0), exited]);
+    const status = await Promise.race([
+      fetch(`${url}${ready.path}`).then(
+        (r) => r.status,
+        () => 0,
+      ),
+      exited,
+    ]);
     if (status !== 0 && (ready.status === undefined || status === ready.status)) break;
     if (i > 300) throw new Error(`${args.join(' ')} not ready at ${url}${ready.path}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -64,20 +80,30 @@ function slowUploads(url: string): { done: Promise<{ busy: number; cut: number; 
   const { hostname, port } = new URL(url);
   const started = performance.now();
   const timers: NodeJS.Timeout[] = [];
-  const endings = Array.from({ length: SLOW_UPLOADS }, (_, i) => new Promise<{ busy: boolean; ms: number }>((resolve) => {
-    const socket = connect(Number(port), hostname, () => {
-      socket.write(`POST /api/applications HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: multipart/form-data; boundary=x\r\nContent-Length: 10000000\r\nIdempotency-Key: slow-${i}\r\n\r\n`);
-      timers.push(setInterval(() => socket.write(Buffer.alloc(1024, 0x2d)), 1000));
-    });
-    let answer = '';
-    socket.on('data', (chunk) => (answer += chunk.toString('latin1')));
-    socket.on('error', () => undefined);
-    socket.on('close', () => resolve({ busy: answer.startsWith('HTTP/1.1 503'), ms: performance.now() - started }));
-  }));
+  const endings = Array.from(
+    { length: SLOW_UPLOADS },
+    (_, i) =>
+      new Promise<{ busy: boolean; ms: number }>((resolve) => {
+        const socket = connect(Number(port), hostname, () => {
+          socket.write(
+            `POST /api/applications HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: multipart/form-data; boundary=x\r\nContent-Length: 10000000\r\nIdempotency-Key: slow-${i}\r\n\r\n`,
+          );
+          timers.push(setInterval(() => socket.write(Buffer.alloc(1024, 0x2d)), 1000));
+        });
+        let answer = '';
+        socket.on('data', (chunk) => (answer += chunk.toString('latin1')));
+        socket.on('error', () => undefined);
+        socket.on('close', () => resolve({ busy: answer.startsWith('HTTP/1.1 503'), ms: performance.now() - started }));
+      }),
+  );
   return {
     done: Promise.all(endings).then((all) => {
       for (const timer of timers) clearInterval(timer);
-      return { busy: all.filter((e) => e.busy).length, cut: all.filter((e) => !e.busy).length, slowest: Math.max(...all.map((e) => e.ms)) };
+      return {
+        busy: all.filter((e) => e.busy).length,
+        cut: all.filter((e) => !e.busy).length,
+        slowest: Math.max(...all.map((e) => e.ms)),
+      };
     }),
     stop: () => timers.forEach(clearInterval),
   };
@@ -88,7 +114,11 @@ const email = () => `bench.${process.pid}.${++counter}@example.org`;
 
 export default async function bench(): Promise<string> {
   // No rate limit in the sandbox: the bench measures the proxy, not the service's 120 a minute (which each proxy's budget also keeps).
-  const sandboxServer = await startCli(['sandbox', '--seed', 'demo', '--rate-limit', '0'], {}, { path: '/v2/channels' });
+  const sandboxServer = await startCli(
+    ['sandbox', '--seed', 'demo', '--rate-limit', '0'],
+    {},
+    { path: '/v2/channels' },
+  );
   const sandbox = { ...sandboxServer, url: `${sandboxServer.url}/v2` };
   const proxies: Awaited<ReturnType<typeof startCli>>[] = [];
   /** A proxy process of its own for each measure: one measure's memory is not the previous one's. */
@@ -116,9 +146,24 @@ export default async function bench(): Promise<string> {
     return proxy;
   };
   try {
-    const token = ((await (await fetch(`${sandbox.url}/jwt`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ private_key: DEMO_KEYS.jobboard.private_key, secret_key: DEMO_KEYS.jobboard.secret_key }) })).json()) as { token: string }).token;
+    const token = (
+      (await (
+        await fetch(`${sandbox.url}/jwt`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            private_key: DEMO_KEYS.jobboard.private_key,
+            secret_key: DEMO_KEYS.jobboard.secret_key,
+          }),
+        })
+      ).json()) as { token: string }
+    ).token;
     let proxy = await freshProxy();
-    const campaigns = ((await (await fetch(`${proxy.url}/api/campaigns?per_page=50`)).json()) as { items: { id: number; company_id: number }[] }).items;
+    const campaigns = (
+      (await (await fetch(`${proxy.url}/api/campaigns?per_page=50`)).json()) as {
+        items: { id: number; company_id: number }[];
+      }
+    ).items;
     const campaign = campaigns[0]!;
 
     const direct = async (resume: Buffer): Promise<number> => {
@@ -126,19 +171,41 @@ export default async function bench(): Promise<string> {
       // What the proxy itself sends: the resume as base64 in JSON.
       const body = JSON.stringify({
         company_id: campaign.company_id,
-        applicant: { email: email(), first_name: 'Ada', last_name: 'Lovelace', is_legals_accepted_by_manager: true, resume: { base64: resume.toString('base64'), mime_type: 'pdf' }, applications: [{ campaign_id: campaign.id }] },
+        applicant: {
+          email: email(),
+          first_name: 'Ada',
+          last_name: 'Lovelace',
+          is_legals_accepted_by_manager: true,
+          resume: { base64: resume.toString('base64'), mime_type: 'pdf' },
+          applications: [{ campaign_id: campaign.id }],
+        },
       });
-      const response = await fetch(`${sandbox.url}/jobboards/applicants`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body });
+      const response = await fetch(`${sandbox.url}/jobboards/applicants`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body,
+      });
       await response.arrayBuffer();
       if (response.status !== 201) throw new Error(`direct apply answered ${response.status}`);
       return performance.now() - started;
     };
     const proxied = async (resume: Buffer): Promise<{ ms: number; status: number }> => {
       const form = new FormData();
-      for (const [k, v] of Object.entries({ campaign_id: String(campaign.id), email: email(), first_name: 'Ada', last_name: 'Lovelace', is_legals_accepted_by_manager: 'true' })) form.append(k, v);
+      for (const [k, v] of Object.entries({
+        campaign_id: String(campaign.id),
+        email: email(),
+        first_name: 'Ada',
+        last_name: 'Lovelace',
+        is_legals_accepted_by_manager: 'true',
+      }))
+        form.append(k, v);
       form.append('resume', new Blob([new Uint8Array(resume)], { type: 'application/pdf' }), 'cv.pdf');
       const started = performance.now();
-      const response = await fetch(`${proxy.url}/api/applications`, { method: 'POST', headers: { 'idempotency-key': crypto.randomUUID() }, body: form });
+      const response = await fetch(`${proxy.url}/api/applications`, {
+        method: 'POST',
+        headers: { 'idempotency-key': crypto.randomUUID() },
+        body: form,
+      });
       await response.arrayBuffer();
       return { ms: performance.now() - started, status: response.status };
     };
@@ -181,10 +248,15 @@ export default async function bench(): Promise<string> {
       }
       const md = median(d);
       const mp = median(p);
-      rows.push(`| ${size} | ${ROUNDS[size]} | ${md.toFixed(1)} | ${mp.toFixed(1)} | +${(mp - md).toFixed(1)} | ${(mp / md).toFixed(2)} |`);
+      rows.push(
+        `| ${size} | ${ROUNDS[size]} | ${md.toFixed(1)} | ${mp.toFixed(1)} | +${(mp - md).toFixed(1)} | ${(mp / md).toFixed(2)} |`,
+      );
     }
 
-    const counts = [...new Set(statuses)].sort().map((s) => `${s}: ${statuses.filter((x) => x === s).length}`).join(', ');
+    const counts = [...new Set(statuses)]
+      .sort()
+      .map((s) => `${s}: ${statuses.filter((x) => x === s).length}`)
+      .join(', ');
 
     return [
       '## Proxy: POST /api/applications',
@@ -198,7 +270,7 @@ export default async function bench(): Promise<string> {
       `${before.now.toFixed(0)} MiB before the burst and peaked at **${after.peak.toFixed(0)} MiB**; the ${CONCURRENT} answers took ${(burstMs / 1000).toFixed(1)} s in all.`,
       'Each resume is written to DATA_DIR/uploads as it arrives and streamed from its file into the upstream request (node:http, base64',
       'encoded into one reused buffer): memory per application in flight is a few 90 KiB buffers, whatever the resume weighs. The proxy',
-      "command runs Node with --max-semi-space-size=2 (server/proxy/node-flags.ts): the copies Node makes of each uploaded chunk are then",
+      'command runs Node with --max-semi-space-size=2 (server/proxy/node-flags.ts): the copies Node makes of each uploaded chunk are then',
       'freed by minor collections as the uploads go, instead of piling up until V8 runs a full one.',
       '',
       `**${SLOW_UPLOADS} slow uploads** (headers announcing 10 MB, then 1 KB a second) against the proxy with UPLOAD_TIMEOUT_SECONDS=${UPLOAD_TIMEOUT_SECONDS}`,

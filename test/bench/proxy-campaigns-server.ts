@@ -66,5 +66,8 @@ console.log(
 process.on('SIGTERM', () => {
   server.close();
   control.close();
-  void proxy.close().then(() => sandbox.close()).then(() => process.exit(0));
+  void proxy
+    .close()
+    .then(() => sandbox.close())
+    .then(() => process.exit(0));
 });

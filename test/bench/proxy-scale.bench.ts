@@ -30,7 +30,9 @@ const CONCURRENCY = 8;
  */
 const APPLICATIONS_WITHIN_BUDGET = RATE_LIMIT_PER_MINUTE - 10;
 if (ROUNDS * APPLICATIONS + 1 > APPLICATIONS_WITHIN_BUDGET) {
-  throw new Error(`BENCH_SCALE_ROUNDS × BENCH_SCALE_APPLICATIONS (${ROUNDS} × ${APPLICATIONS}) must stay under ${APPLICATIONS_WITHIN_BUDGET}: beyond, the proxy's 120 requests a minute hold the applications back.`);
+  throw new Error(
+    `BENCH_SCALE_ROUNDS × BENCH_SCALE_APPLICATIONS (${ROUNDS} × ${APPLICATIONS}) must stay under ${APPLICATIONS_WITHIN_BUDGET}: beyond, the proxy's 120 requests a minute hold the applications back.`,
+  );
 }
 const RESUME_BYTES = 100 * 1024;
 const CAMPAIGNS_SECONDS = 5;
@@ -51,7 +53,9 @@ async function holdsTables(url: string): Promise<boolean> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const { rows } = await client.query<{ n: string }>("SELECT count(*) AS n FROM information_schema.tables WHERE table_schema NOT IN ('pg_catalog', 'information_schema')");
+    const { rows } = await client.query<{ n: string }>(
+      "SELECT count(*) AS n FROM information_schema.tables WHERE table_schema NOT IN ('pg_catalog', 'information_schema')",
+    );
     return Number(rows[0]!.n) > 0;
   } finally {
     await client.end();
@@ -67,17 +71,29 @@ export default async function bench(): Promise<string> {
   const startProxy = async (extra: Record<string, string>): Promise<CliProcess> => {
     const dataDir = mkdtempSync(join(tmpdir(), 'proxy-scale-bench-'));
     dataDirs.push(dataDir);
-    const proxy = await startCli(CLI.built, 'proxy', [], demoProxyEnv(`${sandbox.url}/v2`, {
-      DATA_DIR: dataDir,
-      APPLY_RATE_LIMIT_PER_IP: '1000000',
-      // Every candidate of the bench applies from 127.0.0.1: one address may hold every upload place, as before that limit.
-      MAX_CONCURRENT_UPLOADS_PER_IP: '1000000',
-      DELIVERY_DEADLINE_MS: '30000',
-      LOG_LEVEL: 'warn',
-      ...extra,
-    }));
+    const proxy = await startCli(
+      CLI.built,
+      'proxy',
+      [],
+      demoProxyEnv(`${sandbox.url}/v2`, {
+        DATA_DIR: dataDir,
+        APPLY_RATE_LIMIT_PER_IP: '1000000',
+        // Every candidate of the bench applies from 127.0.0.1: one address may hold every upload place, as before that limit.
+        MAX_CONCURRENT_UPLOADS_PER_IP: '1000000',
+        DELIVERY_DEADLINE_MS: '30000',
+        LOG_LEVEL: 'warn',
+        ...extra,
+      }),
+    );
     processes.push(proxy);
-    for (let i = 0; (await fetch(`${proxy.url}/readyz`).then((r) => r.status, () => 0)) !== 200; i++) {
+    for (
+      let i = 0;
+      (await fetch(`${proxy.url}/readyz`).then(
+        (r) => r.status,
+        () => 0,
+      )) !== 200;
+      i++
+    ) {
       if (i > 300) throw new Error(`the proxy at ${proxy.url} was not ready within 30 s:\n${proxy.output()}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
@@ -85,11 +101,15 @@ export default async function bench(): Promise<string> {
   };
   /** Instances on one fresh PostgreSQL database, or why there are none. */
   const onPostgres = async (name: string, count: number): Promise<Setup> => {
-    if (TEST_DATABASE_URL === undefined) return { name, instances: [], missing: 'no PostgreSQL server (set TEST_DATABASE_URL)' };
+    if (TEST_DATABASE_URL === undefined)
+      return { name, instances: [], missing: 'no PostgreSQL server (set TEST_DATABASE_URL)' };
     const database = await createDatabase();
     databases.push(database);
-    const instances = await Promise.all(Array.from({ length: count }, () => startProxy({ DATABASE_URL: database.url })));
-    if (!(await holdsTables(database.url))) return { name, instances: [], missing: 'this build of the proxy does not keep its stores in DATABASE_URL' };
+    const instances = await Promise.all(
+      Array.from({ length: count }, () => startProxy({ DATABASE_URL: database.url })),
+    );
+    if (!(await holdsTables(database.url)))
+      return { name, instances: [], missing: 'this build of the proxy does not keep its stores in DATABASE_URL' };
     return { name, instances };
   };
 
@@ -100,16 +120,29 @@ export default async function bench(): Promise<string> {
       await onPostgres('3 instances, PostgreSQL (round-robin)', 3),
     ];
     const first = setups[0]!.instances[0]!;
-    const campaigns = ((await (await fetch(`${first.url}/api/campaigns?per_page=50`)).json()) as { items: { id: number }[] }).items.map((c) => c.id);
+    const campaigns = (
+      (await (await fetch(`${first.url}/api/campaigns?per_page=50`)).json()) as { items: { id: number }[] }
+    ).items.map((c) => c.id);
     const resume = pdfOfSize(RESUME_BYTES);
     const statuses = new Map<number, number>();
 
     const applyOnce = async (url: string, i: number): Promise<number> => {
       const form = new FormData();
-      for (const [k, v] of Object.entries({ campaign_id: String(campaigns[i % campaigns.length]), email: email(), first_name: 'Ada', last_name: 'Lovelace', is_legals_accepted_by_manager: 'true' })) form.append(k, v);
+      for (const [k, v] of Object.entries({
+        campaign_id: String(campaigns[i % campaigns.length]),
+        email: email(),
+        first_name: 'Ada',
+        last_name: 'Lovelace',
+        is_legals_accepted_by_manager: 'true',
+      }))
+        form.append(k, v);
       form.append('resume', new Blob([new Uint8Array(resume)], { type: 'application/pdf' }), 'cv.pdf');
       const started = performance.now();
-      const response = await fetch(`${url}/api/applications`, { method: 'POST', headers: { 'idempotency-key': crypto.randomUUID() }, body: form });
+      const response = await fetch(`${url}/api/applications`, {
+        method: 'POST',
+        headers: { 'idempotency-key': crypto.randomUUID() },
+        body: form,
+      });
       await response.arrayBuffer();
       statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
       return performance.now() - started;
@@ -121,19 +154,23 @@ export default async function bench(): Promise<string> {
       const started = performance.now();
       await Promise.all(
         Array.from({ length: CONCURRENCY }, async () => {
-          for (let i = next++; i < APPLICATIONS; i = next++) times.push(await applyOnce(instances[i % instances.length]!.url, i));
+          for (let i = next++; i < APPLICATIONS; i = next++)
+            times.push(await applyOnce(instances[i % instances.length]!.url, i));
         }),
       );
       return { perSecond: APPLICATIONS / ((performance.now() - started) / 1000), times };
     };
 
     // Warm-up: one application and a short read on each instance (JIT, token, first pages).
-    for (const setup of setups) for (const instance of setup.instances) {
-      await applyOnce(instance.url, 0);
-      await autocannon({ url: `${instance.url}/api/campaigns`, connections: 2, duration: 1 });
-    }
+    for (const setup of setups)
+      for (const instance of setup.instances) {
+        await applyOnce(instance.url, 0);
+        await autocannon({ url: `${instance.url}/api/campaigns`, connections: 2, duration: 1 });
+      }
 
-    const applies = new Map<string, { perSecond: number[]; times: number[] }>(setups.map((s) => [s.name, { perSecond: [], times: [] }]));
+    const applies = new Map<string, { perSecond: number[]; times: number[] }>(
+      setups.map((s) => [s.name, { perSecond: [], times: [] }]),
+    );
     const reads = new Map<string, number[]>(setups.slice(0, 2).map((s) => [s.name, []]));
     for (let round = 0; round < ROUNDS; round++) {
       for (const setup of setups) {
@@ -144,7 +181,11 @@ export default async function bench(): Promise<string> {
       }
       for (const setup of setups.slice(0, 2)) {
         if (setup.missing !== undefined) continue;
-        const result = await autocannon({ url: `${setup.instances[0]!.url}/api/campaigns`, connections: CAMPAIGNS_CONNECTIONS, duration: CAMPAIGNS_SECONDS });
+        const result = await autocannon({
+          url: `${setup.instances[0]!.url}/api/campaigns`,
+          connections: CAMPAIGNS_CONNECTIONS,
+          duration: CAMPAIGNS_SECONDS,
+        });
         reads.get(setup.name)!.push(result.requests.average);
       }
     }
@@ -162,14 +203,17 @@ export default async function bench(): Promise<string> {
       const perSecond = median(reads.get(setup.name)!);
       return `| ${setup.name} | ${Math.round(perSecond)} | ${(perSecond / median(reads.get(baseline)!)).toFixed(2)} |`;
     });
-    const counts = [...statuses].sort(([a], [b]) => a - b).map(([status, n]) => `${status}: ${n}`).join(', ');
+    const counts = [...statuses]
+      .sort(([a], [b]) => a - b)
+      .map(([status, n]) => `${status}: ${n}`)
+      .join(', ');
 
     return [
       '## Proxy: several instances (SQLite and PostgreSQL)',
       '',
       'test/bench/proxy-scale.bench.ts (`npm run bench -- proxy-scale`). The sandbox and every proxy run in processes of their own, started',
-      'from the built CLI (`jobboard-connector sandbox --seed demo --rate-limit 0`; `jobboard-connector proxy`, LOG_LEVEL=warn). The sandbox\'s',
-      'rate limit is off: the bench measures the proxies, not the service\'s 120 requests a minute, and every configuration uses the same API',
+      "from the built CLI (`jobboard-connector sandbox --seed demo --rate-limit 0`; `jobboard-connector proxy`, LOG_LEVEL=warn). The sandbox's",
+      "rate limit is off: the bench measures the proxies, not the service's 120 requests a minute, and every configuration uses the same API",
       'client. The PostgreSQL configurations each have a fresh database on TEST_DATABASE_URL (the local server otherwise), shared by their',
       'instances; the SQLite instance keeps its stores in its DATA_DIR. All on one machine: the three instances share its two cores with the',
       'sandbox and PostgreSQL.',

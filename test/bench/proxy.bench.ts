@@ -54,7 +54,11 @@ async function measure(targets: Targets, url: string, headers: Record<string, st
 
 export default async function bench(): Promise<string> {
   // With the Node flags `jobboard-connector proxy` runs with, for the bare route too.
-  const child = spawn(process.execPath, [...PROXY_NODE_FLAGS, fileURLToPath(new URL('./proxy-campaigns-server.ts', import.meta.url))], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    [...PROXY_NODE_FLAGS, fileURLToPath(new URL('./proxy-campaigns-server.ts', import.meta.url))],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   try {
     const line = await new Promise<string>((resolve, reject) => {
       createInterface({ input: child.stdout }).once('line', resolve);
@@ -110,7 +114,7 @@ export default async function bench(): Promise<string> {
       `| ${row('proxy GET /api/campaigns (200)', samples.proxy)} |`,
       `| ${row('proxy, If-None-Match → 304', samples.revalidate)} |`,
       '',
-      "What the proxy adds per request: the request id, the access log line (written with the other lines of its turn of the event loop; a child logger only when a module logs),",
+      'What the proxy adds per request: the request id, the access log line (written with the other lines of its turn of the event loop; a child logger only when a module logs),',
       "helmet's headers (recorded once at start-up), the CORS origin check, the HTTP metrics, the query's validation (kept per query string),",
       'the ETag check and the Express routing. The answer itself comes from an in-memory cache keyed on the catalogue version, its bytes',
       'encoded once, so the store is not read per request. autocannon runs on the same machine: on two cores it competes with the servers,',

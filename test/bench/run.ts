@@ -57,7 +57,10 @@ if (previous === '') {
 } else {
   // Some benches only: replace their sections (matched by their "## " heading) and keep the others,
   // so that running one part's bench does not wipe the figures of the rest.
-  await writeFile(file, mergeSections(previous, sections, `Re-run alone: \`npm run bench -- ${wanted.join(' ')}\` on ${today}, ${machine}`));
+  await writeFile(
+    file,
+    mergeSections(previous, sections, `Re-run alone: \`npm run bench -- ${wanted.join(' ')}\` on ${today}, ${machine}`),
+  );
 }
 console.log('wrote BENCHMARKS.md');
 

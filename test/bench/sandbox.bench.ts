@@ -33,7 +33,9 @@ export function fill(context: SandboxContext, companyId: number): number {
       const at = new Date(base + c * 60_000).toISOString();
       campaign.run(companyId, `Campaign ${c}`, `Job ${c}`, at, at);
     }
-    const firstCampaign = Number((db.raw.prepare('SELECT MIN(id) AS id FROM campaigns WHERE company_id = ?').get(companyId) as { id: number }).id);
+    const firstCampaign = Number(
+      (db.raw.prepare('SELECT MIN(id) AS id FROM campaigns WHERE company_id = ?').get(companyId) as { id: number }).id,
+    );
     const applicant = db.raw.prepare(
       `INSERT INTO applicants (company_id, email, first_name, last_name, is_legals_accepted_by_manager, created_at, updated_at) VALUES (?, ?, ?, ?, 1, ?, ?)`,
     );
@@ -47,10 +49,22 @@ export function fill(context: SandboxContext, companyId: number): number {
     for (let i = 0; i < APPLICATIONS; i++) {
       const created = new Date(base + i * 300_000).toISOString();
       const changed = new Date(base + i * 300_000 + 86_400_000).toISOString();
-      const applicantId = Number(applicant.run(companyId, `person${i}@example.com`, `First${i}`, `Last${i}`, created, created).lastInsertRowid);
+      const applicantId = Number(
+        applicant.run(companyId, `person${i}@example.com`, `First${i}`, `Last${i}`, created, created).lastInsertRowid,
+      );
       const status = STATUSES[i % STATUSES.length]!;
       const appId = Number(
-        application.run(companyId, firstCampaign + (i % CAMPAIGNS), applicantId, SOURCES[i % SOURCES.length]!, status, changed, i % 3 === 0 ? 1 : 0, created, created).lastInsertRowid,
+        application.run(
+          companyId,
+          firstCampaign + (i % CAMPAIGNS),
+          applicantId,
+          SOURCES[i % SOURCES.length]!,
+          status,
+          changed,
+          i % 3 === 0 ? 1 : 0,
+          created,
+          created,
+        ).lastInsertRowid,
       );
       history.run(appId, 'new', created);
       if (status !== 'new') history.run(appId, status, changed);
@@ -103,7 +117,11 @@ async function measureAll(
 /** Starts `jobboard-connector sandbox` on a free port over the given file; resolves with its API root. */
 function serve(dbPath: string): Promise<{ url: string; origin: string; stop: () => Promise<void> }> {
   const cli = fileURLToPath(new URL('../../server/cli.ts', import.meta.url));
-  const child = spawn(process.execPath, [cli, 'sandbox', '--port', '0', '--db', dbPath, '--rate-limit', '0', '--admin'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    [cli, 'sandbox', '--port', '0', '--db', dbPath, '--rate-limit', '0', '--admin'],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
   return new Promise((resolve, reject) => {
     let out = '';
@@ -154,15 +172,35 @@ export default async function sandboxBench(): Promise<string> {
       ['page 1, no filter, no embed', '/applications'],
       ['page 1, no filter, no embed, after a write (total from the trigger-kept counts)', '/applications', afterWrite],
       ['page 1, all embeds', '/applications?embed=applicant,campaign,comments,skills,status_history,tags'],
-      [`campaign_id filter + embeds applicant,campaign,tags,status_history`, `/applications?campaign_id=${firstCampaign + 7}&embed=applicant,campaign,tags,status_history`],
-      ['status[value] + status[date] range + embeds', '/applications?status[value]=interview&status[date][gte]=2024-03-01&status[date][lte]=2024-09-30&embed=applicant,status_history'],
-      ['status[value] + status[date] range + embeds, after a write', '/applications?status[value]=interview&status[date][gte]=2024-03-01&status[date][lte]=2024-09-30&embed=applicant,status_history', afterWrite],
-      ['is_complete + source + sort asc + embeds', '/applications?is_complete=true&source=linkedin&sort=asc&embed=applicant,campaign,tags'],
-      ['is_complete + source + sort asc + embeds, after a write', '/applications?is_complete=true&source=linkedin&sort=asc&embed=applicant,campaign,tags', afterWrite],
+      [
+        `campaign_id filter + embeds applicant,campaign,tags,status_history`,
+        `/applications?campaign_id=${firstCampaign + 7}&embed=applicant,campaign,tags,status_history`,
+      ],
+      [
+        'status[value] + status[date] range + embeds',
+        '/applications?status[value]=interview&status[date][gte]=2024-03-01&status[date][lte]=2024-09-30&embed=applicant,status_history',
+      ],
+      [
+        'status[value] + status[date] range + embeds, after a write',
+        '/applications?status[value]=interview&status[date][gte]=2024-03-01&status[date][lte]=2024-09-30&embed=applicant,status_history',
+        afterWrite,
+      ],
+      [
+        'is_complete + source + sort asc + embeds',
+        '/applications?is_complete=true&source=linkedin&sort=asc&embed=applicant,campaign,tags',
+      ],
+      [
+        'is_complete + source + sort asc + embeds, after a write',
+        '/applications?is_complete=true&source=linkedin&sort=asc&embed=applicant,campaign,tags',
+        afterWrite,
+      ],
       ['page 100 (offset 4,950), embeds', '/applications?page=100&embed=applicant,tags'],
     ];
     const results = await measureAll(
-      scenarios.map(([, path, beforeEach]) => ({ url: `${server.url}${path}`, ...(beforeEach === undefined ? {} : { beforeEach }) })),
+      scenarios.map(([, path, beforeEach]) => ({
+        url: `${server.url}${path}`,
+        ...(beforeEach === undefined ? {} : { beforeEach }),
+      })),
       token,
     );
     const baseline = results[0]!.p50;

@@ -6,7 +6,8 @@
 // (each asked once first, untimed: the warm-up).
 const [base, roundsArg, ...queries] = process.argv.slice(2);
 const rounds = Number(roundsArg);
-if (base === undefined || !(rounds > 0) || queries.length === 0) throw new Error('usage: timed-gets.ts BASE_URL ROUNDS QUERY...');
+if (base === undefined || !(rounds > 0) || queries.length === 0)
+  throw new Error('usage: timed-gets.ts BASE_URL ROUNDS QUERY...');
 
 const get = async (query: string) => {
   const response = await fetch(`${base}?${query}`);

@@ -19,9 +19,16 @@ const config = {
   locales: ['fr', 'en', 'es'],
   resume: { types: ['pdf', 'jpg', 'png', 'doc', 'docx'], max_bytes: 10485760 },
   fields: {
-    email: 'required', first_name: 'required', last_name: 'required', phone: 'optional', resume: 'required',
-    cover_letter: 'optional', bio_url: 'optional', consent: 'required',
-    is_partner_newsletter_active: 'optional', is_campaign_alert_active: 'optional',
+    email: 'required',
+    first_name: 'required',
+    last_name: 'required',
+    phone: 'optional',
+    resume: 'required',
+    cover_letter: 'optional',
+    bio_url: 'optional',
+    consent: 'required',
+    is_partner_newsletter_active: 'optional',
+    is_campaign_alert_active: 'optional',
   },
   consent_url: 'https://board.example/privacy',
   captcha: null,
@@ -29,16 +36,40 @@ const config = {
 
 const campaigns = {
   items: Array.from({ length: 10 }, (_, i) => ({
-    id: i + 1, company_id: 1, company_name: 'Acme', name: `Backend developer ${i + 1}`, job_type: 'Permanent contract',
-    working_time: 'Full time', city: 'Lyon', country: 'France', salary_min: 42000, salary_max: 52000,
-    job_start_date: '2027-01-05', contract_duration: null, updated_at: '2026-11-20T10:00:00.000Z',
+    id: i + 1,
+    company_id: 1,
+    company_name: 'Acme',
+    name: `Backend developer ${i + 1}`,
+    job_type: 'Permanent contract',
+    working_time: 'Full time',
+    city: 'Lyon',
+    country: 'France',
+    salary_min: 42000,
+    salary_max: 52000,
+    job_start_date: '2027-01-05',
+    contract_duration: null,
+    updated_at: '2026-11-20T10:00:00.000Z',
   })),
-  page: 1, per_page: 10, total: 10, last_page: 1,
-  facets: { job_types: ['Permanent contract'], working_times: ['Full time'], cities: ['Lyon'], companies: [{ id: 1, name: 'Acme' }] },
+  page: 1,
+  per_page: 10,
+  total: 10,
+  last_page: 1,
+  facets: {
+    job_types: ['Permanent contract'],
+    working_times: ['Full time'],
+    cities: ['Lyon'],
+    companies: [{ id: 1, name: 'Acme' }],
+  },
 };
 
 /** The offer <jobboard-apply campaign-id="1"> checks before it shows its form. */
-const offer = { ...campaigns.items[0]!, description: '<p>Build our APIs.</p>', profile: null, address: null, date_end: null };
+const offer = {
+  ...campaigns.items[0]!,
+  description: '<p>Build our APIs.</p>',
+  profile: null,
+  address: null,
+  date_end: null,
+};
 
 /** What the probe logs, followed by the time, when the page is ready. */
 const READY = 'jobboard-bench-ready ';
@@ -90,7 +121,8 @@ export default async function bench(): Promise<string> {
   const gzipped = gzipSync(bundle);
   // widget.js and the modules beside it, by path: these English pages load the apply form's.
   const files = new Map<string, Buffer>();
-  for (const name of await readdir(dist)) if (name.endsWith('.js')) files.set(`/${name}`, gzipSync(await readFile(new URL(name, dist))));
+  for (const name of await readdir(dist))
+    if (name.endsWith('.js')) files.set(`/${name}`, gzipSync(await readFile(new URL(name, dist))));
   const applyName = [...files.keys()].find((path) => path.startsWith('/widget-apply-'));
   const apply = applyName === undefined ? 0 : files.get(applyName)!.length;
 
@@ -98,10 +130,18 @@ export default async function bench(): Promise<string> {
     const path = (req.url ?? '/').split('?')[0]!;
     const file = files.get(path);
     if (file) {
-      res.writeHead(200, { 'content-type': 'text/javascript', 'content-encoding': 'gzip', 'cache-control': 'no-store' });
+      res.writeHead(200, {
+        'content-type': 'text/javascript',
+        'content-encoding': 'gzip',
+        'cache-control': 'no-store',
+      });
       return res.end(file);
     }
-    const answers: Record<string, object> = { '/api/config': config, '/api/campaigns': campaigns, '/api/campaigns/1': offer };
+    const answers: Record<string, object> = {
+      '/api/config': config,
+      '/api/campaigns': campaigns,
+      '/api/campaigns/1': offer,
+    };
     if (answers[path] !== undefined) {
       res.writeHead(200, { 'content-type': 'application/json' });
       return res.end(JSON.stringify(answers[path]));
@@ -123,12 +163,16 @@ export default async function bench(): Promise<string> {
       // A fresh context per run: cold HTTP cache, no module cache.
       const context = await browser.newContext();
       const page = await context.newPage();
-      const logged = page.waitForEvent('console', { predicate: (message) => message.text().startsWith(READY), timeout: 10_000 });
+      const logged = page.waitForEvent('console', {
+        predicate: (message) => message.text().startsWith(READY),
+        timeout: 10_000,
+      });
       await page.goto(`${base}${path}`);
       const ready = Number((await logged).text().slice(READY.length));
       // Read once the page is ready: nothing the bench runs in the page comes before.
       const scriptEnd = await page.evaluate(() => {
-        const script = performance.getEntriesByType('resource').find((e) => e.name.endsWith('/widget.js')) as PerformanceResourceTiming | undefined;
+        const script = performance.getEntriesByType('resource').find((e) => e.name.endsWith('/widget.js')) as
+          PerformanceResourceTiming | undefined;
         return script?.responseEnd ?? null;
       });
       await context.close();

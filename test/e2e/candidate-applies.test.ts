@@ -14,7 +14,11 @@ import { createClient } from '../../server/client/index.ts';
 import { eventually } from '../../server/test/poll.ts';
 import { pdf } from '../../server/test/files.ts';
 import { admin } from '../../server/test/sandbox-admin.ts';
-import { DUPLICATE_SETTINGS, assertCreatedOnceAtTheWire, setDuplicateApplications } from '../proxy-apply.test-support.ts';
+import {
+  DUPLICATE_SETTINGS,
+  assertCreatedOnceAtTheWire,
+  setDuplicateApplications,
+} from '../proxy-apply.test-support.ts';
 
 /** Whether the focused element, looked up through shadow roots, matches the selector. */
 async function focusMatches(page: Page, selector: string): Promise<boolean> {
@@ -49,7 +53,10 @@ async function applyWithKeyboard(page: Page, email: string, pdfPath: string): Pr
   await typeInto(page, 'q', 'designer');
   await page.keyboard.press('Enter');
   // Every offer left on the list is a designer's.
-  await page.locator('jobboard-campaigns [part="offer"]', { hasNotText: /designer/i }).first().waitFor({ state: 'hidden' });
+  await page
+    .locator('jobboard-campaigns [part="offer"]', { hasNotText: /designer/i })
+    .first()
+    .waitFor({ state: 'hidden' });
 
   const offer = page.locator('jobboard-campaigns [part="offer"]', { hasText: 'Globex' }).locator('[data-offer]');
   const offerId = await offer.getAttribute('data-offer');
@@ -80,7 +87,11 @@ async function applyWithKeyboard(page: Page, email: string, pdfPath: string): Pr
   assert.equal(chooserOpened, false, 'no file chooser opened before Space on the resume field');
   await page.keyboard.press('Space');
   const fileChooser = await chooser;
-  assert.equal(await fileChooser.element().evaluate((input) => (input as HTMLInputElement).id), 'resume', 'Space opened the resume field’s chooser');
+  assert.equal(
+    await fileChooser.element().evaluate((input) => (input as HTMLInputElement).id),
+    'resume',
+    'Space opened the resume field’s chooser',
+  );
   await fileChooser.setFiles(pdfPath);
 
   await typeInto(page, 'cover_letter', 'Je conçois des interfaces accessibles depuis six ans.');
@@ -111,7 +122,13 @@ describe('a candidate applies from the demo job-board page', () => {
     await page.addInitScript(() => {
       const events: Array<{ type: string; detail: unknown }> = [];
       (window as unknown as { __events: typeof events }).__events = events;
-      for (const type of ['jobboard-campaign-select', 'jobboard-apply-submit', 'jobboard-upload-progress', 'jobboard-apply-success', 'jobboard-apply-error']) {
+      for (const type of [
+        'jobboard-campaign-select',
+        'jobboard-apply-submit',
+        'jobboard-upload-progress',
+        'jobboard-apply-success',
+        'jobboard-apply-error',
+      ]) {
         document.addEventListener(type, (e) => events.push({ type, detail: (e as CustomEvent).detail }));
       }
     });
@@ -134,10 +151,13 @@ describe('a candidate applies from the demo job-board page', () => {
    */
   async function assertDeliveredOnce(email: string, campaignId: number): Promise<void> {
     const outbox = demo.proxy.applications.outbox;
-    await eventually(async () => {
-      const counts = await outbox.counts();
-      return counts.pending + counts.delivering === 0;
-    }, { timeoutMs: 30_000, what: 'the outbox to have nothing left to send' });
+    await eventually(
+      async () => {
+        const counts = await outbox.counts();
+        return counts.pending + counts.delivering === 0;
+      },
+      { timeoutMs: 30_000, what: 'the outbox to have nothing left to send' },
+    );
     await assertCreatedOnceAtTheWire(demo.sandbox, email, campaignId);
   }
 
@@ -147,7 +167,8 @@ describe('a candidate applies from the demo job-board page', () => {
       async () => {
         try {
           const applicant = await client.applicants.get(email, { embed: ['applications'] });
-          if (applicant.resume_url !== null || applicant.applications.some((a) => a.resume_url !== null)) return applicant;
+          if (applicant.resume_url !== null || applicant.applications.some((a) => a.resume_url !== null))
+            return applicant;
         } catch (error) {
           // Not there yet: the proxy delivers it shortly.
           if ((error as { status?: number }).status !== 404) throw error;
@@ -180,7 +201,12 @@ describe('a candidate applies from the demo job-board page', () => {
     const resumeUrl = applicant.resume_url ?? applicant.applications[0]!.resume_url!;
     const resume = await fetch(resumeUrl);
     assert.equal(resume.status, 200);
-    assert.equal(Buffer.from(await resume.arrayBuffer()).subarray(0, 5).toString(), '%PDF-');
+    assert.equal(
+      Buffer.from(await resume.arrayBuffer())
+        .subarray(0, 5)
+        .toString(),
+      '%PDF-',
+    );
     await assertDeliveredOnce(email, campaignId);
     await page.close();
   });
@@ -198,7 +224,11 @@ describe('a candidate applies from the demo job-board page', () => {
 
       const outcome = page.locator('jobboard-apply [part="outcome"].success');
       await outcome.waitFor({ timeout: 15_000 });
-      assert.match(await outcome.innerText(), /transmise|transmitted/i, 'the queued state says it will be transmitted shortly');
+      assert.match(
+        await outcome.innerText(),
+        /transmise|transmitted/i,
+        'the queued state says it will be transmitted shortly',
+      );
       const success = (await widgetEvents(page)).find((e) => e.type === 'jobboard-apply-success');
       assert.equal((success?.detail as { status?: string } | undefined)?.status, 'queued');
 

@@ -33,16 +33,22 @@ async function listenOn(server: Server): Promise<Listening> {
  * server would to go unnoticed (so the form works whichever way the page
  * goes), and counts every connection and request, CORS preflights included.
  */
-async function startStranger(proxyUrl: () => string): Promise<Listening & { connections: () => number; requests: () => string[] }> {
+async function startStranger(
+  proxyUrl: () => string,
+): Promise<Listening & { connections: () => number; requests: () => string[] }> {
   let connections = 0;
   const requests: string[] = [];
   const server = createServer((req, res) => {
     requests.push(`${req.method} ${req.url}`);
     const target = new URL(req.url ?? '/', proxyUrl());
-    const relayed = request(target, { method: req.method, headers: { ...req.headers, host: target.host } }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const relayed = request(
+      target,
+      { method: req.method, headers: { ...req.headers, host: target.host } },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     relayed.on('error', () => res.destroy());
     req.pipe(relayed);
   });
@@ -70,7 +76,7 @@ async function startWholeQueryBoard(proxyUrl: () => string): Promise<Listening> 
   return listenOn(server);
 }
 
-describe('a crafted link carrying endpoint=<another server> to a page built on the board\'s server', () => {
+describe("a crafted link carrying endpoint=<another server> to a page built on the board's server", () => {
   let world: DemoWorld;
   let demo: DemoWorld['demo'];
   let browser: Browser;
@@ -83,14 +89,22 @@ describe('a crafted link carrying endpoint=<another server> to a page built on t
     stranger = await startStranger(() => demo.proxy.url);
     board = await startWholeQueryBoard(() => demo.proxy.url);
     // The board's pages are on another origin than the proxy: PUBLIC_ORIGIN, as the guide says.
-    world = await startDemoWorld('crafted-link', (port) => ({ ALLOWED_ORIGINS: board.origin, PUBLIC_ORIGIN: `http://localhost:${port}` }));
+    world = await startDemoWorld('crafted-link', (port) => ({
+      ALLOWED_ORIGINS: board.origin,
+      PUBLIC_ORIGIN: `http://localhost:${port}`,
+    }));
     ({ demo, browser } = world);
     pdfPath = join(world.dir, 'cv.pdf');
     await writeFile(pdfPath, pdf({ text: 'Noa Petit - nurse' }));
-    offerIds = await eventually(async () => {
-      const list = (await (await fetch(`${demo.proxy.url}/api/campaigns?per_page=5`)).json()) as { items: { id: number }[] };
-      return list.items.length >= 2 ? list.items.map((item) => item.id) : undefined;
-    }, { timeoutMs: 30_000, what: 'open offers in the proxy\'s catalogue' });
+    offerIds = await eventually(
+      async () => {
+        const list = (await (await fetch(`${demo.proxy.url}/api/campaigns?per_page=5`)).json()) as {
+          items: { id: number }[];
+        };
+        return list.items.length >= 2 ? list.items.map((item) => item.id) : undefined;
+      },
+      { timeoutMs: 30_000, what: "open offers in the proxy's catalogue" },
+    );
   });
 
   after(async () => {
@@ -105,7 +119,7 @@ describe('a crafted link carrying endpoint=<another server> to a page built on t
   }
 
   const pages = [
-    { name: 'the demo\'s /server-rendered/ page', url: () => `${demo.proxy.url}/server-rendered/` },
+    { name: "the demo's /server-rendered/ page", url: () => `${demo.proxy.url}/server-rendered/` },
     { name: 'a board that passes its whole query string on', url: () => `${board.origin}/offres` },
   ];
 
@@ -116,7 +130,8 @@ describe('a crafted link carrying endpoint=<another server> to a page built on t
       const page = await browser.newPage();
       const proxyApplications: number[] = [];
       page.on('response', (response) => {
-        if (response.url().startsWith(`${demo.proxy.url}/api/applications`) && response.request().method() === 'POST') proxyApplications.push(response.status());
+        if (response.url().startsWith(`${demo.proxy.url}/api/applications`) && response.request().method() === 'POST')
+          proxyApplications.push(response.status());
       });
 
       const stored = await storedApplications();
@@ -130,7 +145,12 @@ describe('a crafted link carrying endpoint=<another server> to a page built on t
         assert.ok(!(await page.content()).includes(stranger.origin), 'the page names no other server');
         throw error;
       }
-      await fillAndSend(page, { email: `noa.petit.${index}@example.org`, firstName: 'Noa', lastName: 'Petit', resume: pdfPath });
+      await fillAndSend(page, {
+        email: `noa.petit.${index}@example.org`,
+        firstName: 'Noa',
+        lastName: 'Petit',
+        resume: pdfPath,
+      });
       await page.locator('jobboard-apply [part="outcome"]').waitFor({ timeout: 15_000 });
 
       assert.deepEqual(stranger.requests(), [], 'no request reached the other server');
@@ -139,7 +159,11 @@ describe('a crafted link carrying endpoint=<another server> to a page built on t
       assert.equal(proxyApplications.length, 1, 'the browser sent the application to the proxy');
       assert.equal(await storedApplications(), stored + 1, 'the proxy stored it');
       assert.ok([201, 202].includes(proxyApplications[0]!), `the proxy took it (answered ${proxyApplications[0]})`);
-      assert.equal(await page.locator('jobboard-apply [part="outcome"].success').count(), 1, 'the candidate is told it is received');
+      assert.equal(
+        await page.locator('jobboard-apply [part="outcome"].success').count(),
+        1,
+        'the candidate is told it is received',
+      );
       await page.close();
     });
   });

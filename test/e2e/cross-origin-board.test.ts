@@ -72,7 +72,11 @@ describe('a board on another origin than its proxy', () => {
   });
 
   it('a form of its own for an offer that is closed says so, and shows no field to fill in', async () => {
-    const globex = createClient({ baseUrl: demo.sandbox.url, privateKey: DEMO_ENTITY_COMPANY_KEYS.private_key, secretKey: DEMO_ENTITY_COMPANY_KEYS.secret_key });
+    const globex = createClient({
+      baseUrl: demo.sandbox.url,
+      privateKey: DEMO_ENTITY_COMPANY_KEYS.private_key,
+      secretKey: DEMO_ENTITY_COMPANY_KEYS.secret_key,
+    });
     const archived = (await globex.campaigns.list({ status: 'archived' })).data[0];
     assert.ok(archived, 'the seeded sandbox has an archived offer');
     const page = await browser.newPage();
@@ -84,7 +88,7 @@ describe('a board on another origin than its proxy', () => {
     await page.close();
   });
 
-  it('the built script speaks the page\'s language: French and Spanish texts, limits written their way', async () => {
+  it("the built script speaks the page's language: French and Spanish texts, limits written their way", async () => {
     for (const [lang, submit, coverLetterHelp] of [
       ['fr', 'Envoyer ma candidature', '10\u00a0000 caractères au maximum.'],
       ['es', 'Enviar mi candidatura', 'Hasta 10\u00a0000 caracteres.'],
@@ -99,20 +103,24 @@ describe('a board on another origin than its proxy', () => {
     }
   });
 
-  it("when the board origin is not allowed, the widget says the offers are not set up on this site and tells the developer which origin to add", async () => {
+  it('when the board origin is not allowed, the widget says the offers are not set up on this site and tells the developer which origin to add', async () => {
     const page = await browser.newPage();
     const errors: string[] = [];
     page.on('console', (message) => {
       if (message.type() === 'error') errors.push(message.text());
     });
     await page.goto(refused.origin + '/');
-    const said = page.locator('jobboard-campaigns', { hasText: 'The job offers and the application form are not set up on this site yet.' });
+    const said = page.locator('jobboard-campaigns', {
+      hasText: 'The job offers and the application form are not set up on this site yet.',
+    });
     await said.waitFor({ timeout: 15_000 });
     assert.doesNotMatch(await said.innerText(), /Check your connection/);
     assert.equal(await page.locator('jobboard-campaigns [data-offer]').count(), 0);
     assert.deepEqual(
       errors.filter((line) => line.includes('ALLOWED_ORIGINS')),
-      [`jobboard widget: this page's origin ${refused.origin} is not in the ALLOWED_ORIGINS of the proxy at ${demo.proxy.url}; add it there.`],
+      [
+        `jobboard widget: this page's origin ${refused.origin} is not in the ALLOWED_ORIGINS of the proxy at ${demo.proxy.url}; add it there.`,
+      ],
     );
     await page.close();
   });

@@ -32,13 +32,23 @@ describe("the demo page's event log", () => {
       await page.locator('jobboard-apply form').waitFor();
       await fillAndSend(page, { email: 'ada@example.org', firstName: 'Ada', lastName: 'Lovelace', resume });
       await page.locator('#events li', { hasText: 'jobboard-apply-success' }).waitFor();
-      const sizes = await page.$$eval('#events, #events li', (elements) => elements.map((el) => ({ text: el.textContent?.slice(0, 80), scrollWidth: el.scrollWidth, clientWidth: el.clientWidth })));
+      const sizes = await page.$$eval('#events, #events li', (elements) =>
+        elements.map((el) => ({
+          text: el.textContent?.slice(0, 80),
+          scrollWidth: el.scrollWidth,
+          clientWidth: el.clientWidth,
+        })),
+      );
       assert.ok(sizes.length >= 5, `the log shows the events: ${JSON.stringify(sizes)}`);
-      for (const size of sizes) assert.ok(size.scrollWidth <= size.clientWidth, `overflows its box: ${JSON.stringify(size)}`);
+      for (const size of sizes)
+        assert.ok(size.scrollWidth <= size.clientWidth, `overflows its box: ${JSON.stringify(size)}`);
 
       await page.addScriptTag({ content: axe.source });
       const violations = await page.evaluate(async () => {
-        const result = await (window as unknown as { axe: typeof axe }).axe.run({ include: [['aside']] }, { resultTypes: ['violations'] });
+        const result = await (window as unknown as { axe: typeof axe }).axe.run(
+          { include: [['aside']] },
+          { resultTypes: ['violations'] },
+        );
         return result.violations.map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target.join(' ')) }));
       });
       assert.deepEqual(violations, []);

@@ -47,7 +47,9 @@ describe("the demo's server-rendered page by either loopback name", () => {
 
   it('a link the proxy refuses still gets the page, whose element fetches the offers itself', async () => {
     const page = await world.browser.newPage();
-    const response = await page.goto(`http://127.0.0.1:${port}/server-rendered/?near=${encodeURIComponent('<b>Atlantis</b>')}`);
+    const response = await page.goto(
+      `http://127.0.0.1:${port}/server-rendered/?near=${encodeURIComponent('<b>Atlantis</b>')}`,
+    );
     assert.equal(response?.status(), 200);
     assert.equal(await page.locator('main jobboard-campaigns').count(), 1);
     await page.locator('jobboard-campaigns .error-box').waitFor({ timeout: 10_000 });

@@ -22,11 +22,19 @@ export interface DemoWorld {
  * demo's proxy (logs are off), or made from the proxy's port when a variable
  * names the proxy's own address.
  */
-export async function startDemoWorld(name: string, env: Record<string, string> | ((port: number) => Record<string, string>) = {}): Promise<DemoWorld> {
+export async function startDemoWorld(
+  name: string,
+  env: Record<string, string> | ((port: number) => Record<string, string>) = {},
+): Promise<DemoWorld> {
   const dir = await mkdtemp(join(tmpdir(), `jobboard-e2e-${name}-`));
   const port = await freePort();
   const proxyEnv = typeof env === 'function' ? env(port) : env;
-  const demo = await startDemo({ sandboxPort: 0, proxyPort: port, dataDir: join(dir, 'proxy'), env: { LOG_LEVEL: 'silent', METRICS_PORT: '0', ...proxyEnv } });
+  const demo = await startDemo({
+    sandboxPort: 0,
+    proxyPort: port,
+    dataDir: join(dir, 'proxy'),
+    env: { LOG_LEVEL: 'silent', METRICS_PORT: '0', ...proxyEnv },
+  });
   const browser = await launchChromium();
   return {
     demo,

@@ -40,11 +40,14 @@ function snippets(): { where: string; html: string }[] {
 /** The policy of the widget's guide, section 6, for this proxy. */
 function recommendedPolicy(proxyUrl: string): string {
   const line = /^Content-Security-Policy: (.+)$/m.exec(read('widget/README.md'))?.[1];
-  assert.ok(line !== undefined && line.includes("style-src 'self'"), "the widget's guide recommends a policy with style-src 'self'");
+  assert.ok(
+    line !== undefined && line.includes("style-src 'self'"),
+    "the widget's guide recommends a policy with style-src 'self'",
+  );
   return line.replaceAll('https://jobs-proxy.example.org', proxyUrl);
 }
 
-describe('the guides\' embed snippets under the recommended Content-Security-Policy', () => {
+describe("the guides' embed snippets under the recommended Content-Security-Policy", () => {
   let w: ApplyWorld;
   let browser: Browser;
   let board: Server;
@@ -58,7 +61,9 @@ describe('the guides\' embed snippets under the recommended Content-Security-Pol
     const proxyUrl = `http://127.0.0.1:${proxyPort}`;
     w = await startApplyWorld({ env: { PORT: String(proxyPort), PUBLIC_ORIGIN: proxyUrl, ALLOWED_ORIGINS: boardUrl } });
     policy = recommendedPolicy(w.proxyUrl);
-    board = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': policy }).end(page));
+    board = createServer((_req, res) =>
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': policy }).end(page),
+    );
     await new Promise<void>((resolve) => board.listen(boardPort, '127.0.0.1', resolve));
     browser = await launchChromium();
   });
@@ -78,7 +83,8 @@ describe('the guides\' embed snippets under the recommended Content-Security-Pol
         // The page is on the board's origin here, not the proxy's.
         .replaceAll('endpoint=""', `endpoint="${w.proxyUrl}"`)
         .replace(/campaign-id="\d+"/g, `campaign-id="${w.openCampaignIds[0]}"`);
-      if (!addressed.includes('widget.js')) addressed = `<script type="module" src="${w.proxyUrl}/widget.js"></script>\n${addressed}`;
+      if (!addressed.includes('widget.js'))
+        addressed = `<script type="module" src="${w.proxyUrl}/widget.js"></script>\n${addressed}`;
       page = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Board</title></head><body>${addressed}</body></html>`;
       const tab = await browser.newPage();
       try {
@@ -90,11 +96,14 @@ describe('the guides\' embed snippets under the recommended Content-Security-Pol
         await tab.addInitScript(() => {
           const seen: string[] = [];
           (window as unknown as { violations: string[] }).violations = seen;
-          document.addEventListener('securitypolicyviolation', (event) => seen.push(`${event.violatedDirective} ${event.blockedURI}`));
+          document.addEventListener('securitypolicyviolation', (event) =>
+            seen.push(`${event.violatedDirective} ${event.blockedURI}`),
+          );
         });
         await tab.goto(boardUrl);
         // Rendered: an element shows offers, or its form.
-        if (addressed.includes('<jobboard-campaigns')) await tab.locator('jobboard-campaigns [part="offer"]').first().waitFor();
+        if (addressed.includes('<jobboard-campaigns'))
+          await tab.locator('jobboard-campaigns [part="offer"]').first().waitFor();
         if (addressed.includes('<jobboard-apply')) await tab.locator('jobboard-apply form').first().waitFor();
         await tab.waitForLoadState('networkidle');
         assert.deepEqual(await tab.evaluate(() => (window as unknown as { violations: string[] }).violations), []);

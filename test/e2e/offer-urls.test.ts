@@ -20,7 +20,9 @@ interface Posting {
 /** The JobPostings in the document's head. */
 function postingsInHead(page: Page): Promise<Posting[]> {
   return page.evaluate(() =>
-    [...document.head.querySelectorAll('script[type="application/ld+json"]')].map((s) => JSON.parse(s.textContent ?? '') as Posting),
+    [...document.head.querySelectorAll('script[type="application/ld+json"]')].map(
+      (s) => JSON.parse(s.textContent ?? '') as Posting,
+    ),
   );
 }
 
@@ -68,7 +70,9 @@ describe('offers on the board page URLs', () => {
         await page.locator('jobboard-campaigns #q').press('Enter');
         await page.waitForURL(/q=d%C3%A9veloppeur/);
         // The searched list, settled: an offer of the list before the search would be replaced under the click.
-        const first = page.locator('jobboard-campaigns [part=list][aria-busy="false"] [data-offer]', { hasText: /veloppeur/i }).first();
+        const first = page
+          .locator('jobboard-campaigns [part=list][aria-busy="false"] [data-offer]', { hasText: /veloppeur/i })
+          .first();
         await first.waitFor();
         const id = await first.getAttribute('data-offer');
         const name = (await first.innerText()).trim();
@@ -85,7 +89,11 @@ describe('offers on the board page URLs', () => {
         await offers(page).first().waitFor();
         assert.doesNotMatch(page.url(), /offer=/);
         assert.equal(await page.locator('jobboard-campaigns #q').inputValue(), 'développeur', 'Back keeps the search');
-        assert.equal(await page.locator('jobboard-campaigns #filter-working_time').inputValue(), 'Full time', 'and the filter');
+        assert.equal(
+          await page.locator('jobboard-campaigns #filter-working_time').inputValue(),
+          'Full time',
+          'and the filter',
+        );
 
         await page.goForward();
         assert.equal((await title(page).innerText()).trim(), name, 'Forward shows the offer again');
@@ -98,7 +106,7 @@ describe('offers on the board page URLs', () => {
         await other.close();
       });
 
-      it('puts the open offer\'s JobPosting in the head and takes it out on Back', async () => {
+      it("puts the open offer's JobPosting in the head and takes it out on Back", async () => {
         const page = await browser.newPage();
         await page.goto(base + path);
         const first = offers(page).first();
@@ -115,7 +123,9 @@ describe('offers on the board page URLs', () => {
 
         await page.reload();
         await title(page).waitFor();
-        await page.waitForFunction(() => document.head.querySelectorAll('script[type="application/ld+json"]').length === 1);
+        await page.waitForFunction(
+          () => document.head.querySelectorAll('script[type="application/ld+json"]').length === 1,
+        );
 
         await page.goBack();
         await offers(page).first().waitFor();
@@ -126,7 +136,10 @@ describe('offers on the board page URLs', () => {
       it('an offer that was closed shows that it is no longer open, with the way back to the list', async () => {
         const list = (await (await fetch(`${base}/api/campaigns?per_page=50`)).json()) as { items: { id: number }[] };
         const closed = list.items.at(path === '/' ? -1 : -2)!.id;
-        assert.equal((await adminCall(demo.sandbox, 'PATCH', `/campaigns/${closed}`, { status: 'archived' })).status, 200);
+        assert.equal(
+          (await adminCall(demo.sandbox, 'PATCH', `/campaigns/${closed}`, { status: 'archived' })).status,
+          200,
+        );
         await demo.proxy.catalogue.syncNow();
 
         const page = await browser.newPage();
@@ -143,7 +156,10 @@ describe('offers on the board page URLs', () => {
       });
 
       it('nothing moves while the list loads or when an offer opens (layout shift at most 0.05)', async () => {
-        for (const viewport of [{ width: 412, height: 823 }, { width: 1350, height: 940 }]) {
+        for (const viewport of [
+          { width: 412, height: 823 },
+          { width: 1350, height: 940 },
+        ]) {
           const page = await browser.newPage({ viewport });
           await watchLayoutShifts(page);
           await page.goto(base + path);
@@ -195,19 +211,29 @@ describe('offers on the board page URLs', () => {
     await page.goto(`${base}/server-rendered/?offer=${list.items[0]!.id}`);
     await page.waitForFunction(() => customElements.get('jobboard-campaigns') !== undefined);
     await page.locator('jobboard-apply form').waitFor();
-    assert.equal(await title(page).getAttribute('data-from-server'), 'yes', 'the title the server rendered is still the one shown');
+    assert.equal(
+      await title(page).getAttribute('data-from-server'),
+      'yes',
+      'the title the server rendered is still the one shown',
+    );
     assert.deepEqual(asked, [], 'the offer and the list were not fetched again');
     // Hydrated with the salary and dates the server formatted; the formatters are built after, for what opens next.
     await page.waitForFunction(() => (window as unknown as { __formatters: unknown[] }).__formatters.length >= 3);
-    const formatters = await page.evaluate(() => (window as unknown as { __formatters: { kind: string; hydrated: boolean }[] }).__formatters);
-    assert.deepEqual(formatters.filter((f) => !f.hydrated), [], 'no formatter built before the element took over');
+    const formatters = await page.evaluate(
+      () => (window as unknown as { __formatters: { kind: string; hydrated: boolean }[] }).__formatters,
+    );
+    assert.deepEqual(
+      formatters.filter((f) => !f.hydrated),
+      [],
+      'no formatter built before the element took over',
+    );
     await page.locator('jobboard-campaigns .back').click();
     await offers(page).first().waitFor();
     assert.doesNotMatch(page.url(), /offer=/);
     await page.close();
   });
 
-  it('with JavaScript off, the server-rendered page shows the list and an offer\'s text', async () => {
+  it("with JavaScript off, the server-rendered page shows the list and an offer's text", async () => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
     await page.goto(`${base}/server-rendered/`);
@@ -219,12 +245,18 @@ describe('offers on the board page URLs', () => {
     await first.click();
     await page.waitForURL(/offer=\d+/);
     assert.equal((await title(page).innerText()).trim(), name);
-    assert.ok((await page.locator('jobboard-campaigns [part=description]').first().innerText()).trim().length > 50, 'with its text');
+    assert.ok(
+      (await page.locator('jobboard-campaigns [part=description]').first().innerText()).trim().length > 50,
+      'with its text',
+    );
     // The head a shared link previews, from GET /embed/campaigns/head.
     const id = new URL(page.url()).searchParams.get('offer');
     assert.ok((await page.title()).startsWith(`${name} – `), await page.title());
     assert.equal(await page.locator('head meta[property="og:title"]').getAttribute('content'), await page.title());
-    assert.equal(await page.locator('head link[rel="canonical"]').getAttribute('href'), `http://localhost:${new URL(base).port}/server-rendered/?offer=${id}`);
+    assert.equal(
+      await page.locator('head link[rel="canonical"]').getAttribute('href'),
+      `http://localhost:${new URL(base).port}/server-rendered/?offer=${id}`,
+    );
     await context.close();
   });
 });

@@ -28,7 +28,9 @@ function importMapSourceOf(head: string): string {
 }
 
 /** A French board page with `head` in its head, served with the strict policy of the widget's guide, allowing the import map in `head` unless `refuseMap`. */
-async function startBoard(page: () => { head: string; proxy: string; refuseMap: boolean }): Promise<{ origin: string; server: Server }> {
+async function startBoard(
+  page: () => { head: string; proxy: string; refuseMap: boolean },
+): Promise<{ origin: string; server: Server }> {
   const server = createServer((req, res) => {
     if (req.url !== '/') {
       res.writeHead(204);
@@ -81,7 +83,10 @@ describe('a board that loads the widget pinned, with Subresource Integrity', () 
   });
 
   /** Opens the board with `tags` in its head; answers the page, the URLs it loaded and what the console said. */
-  async function open(tags: string, options: { refuseMap?: boolean } = {}): Promise<{ page: Page; loaded: string[]; console: string[] }> {
+  async function open(
+    tags: string,
+    options: { refuseMap?: boolean } = {},
+  ): Promise<{ page: Page; loaded: string[]; console: string[] }> {
     head = tags;
     refuseMap = options.refuseMap ?? false;
     const page = await browser.newPage();
@@ -93,21 +98,44 @@ describe('a board that loads the widget pinned, with Subresource Integrity', () 
     return { page, loaded, console: said };
   }
 
-  it('runs the pinned widget.js, its apply form\'s module (preloaded) and its French module, each checked, with no unpinned file and nothing refused', async () => {
-    assert.match(printed.head, /<script type="module" src="http:\/\/[\w.]+:\d+\/widget-[0-9a-f]{16}\.js" integrity="sha384-[A-Za-z0-9+/]{64}" crossorigin="anonymous"><\/script>/);
-    const preload = /<link rel="modulepreload" href="([^"]+\/widget-apply-[\w-]{8}\.js)" integrity="(sha384-[A-Za-z0-9+/]{64})" crossorigin="anonymous">/.exec(printed.head);
+  it("runs the pinned widget.js, its apply form's module (preloaded) and its French module, each checked, with no unpinned file and nothing refused", async () => {
+    assert.match(
+      printed.head,
+      /<script type="module" src="http:\/\/[\w.]+:\d+\/widget-[0-9a-f]{16}\.js" integrity="sha384-[A-Za-z0-9+/]{64}" crossorigin="anonymous"><\/script>/,
+    );
+    const preload =
+      /<link rel="modulepreload" href="([^"]+\/widget-apply-[\w-]{8}\.js)" integrity="(sha384-[A-Za-z0-9+/]{64})" crossorigin="anonymous">/.exec(
+        printed.head,
+      );
     assert.ok(preload, printed.head);
-    const map = JSON.parse(/<script type="importmap">(.*?)<\/script>/.exec(printed.head)![1]!) as { integrity: Record<string, string> };
-    assert.equal(map.integrity[preload[1]!], preload[2], 'the preload and the import map give the apply form\'s module one integrity');
-    assert.equal(printed.importMapSource, importMapSourceOf(printed.head), 'the CSP source printed is the import map\'s');
+    const map = JSON.parse(/<script type="importmap">(.*?)<\/script>/.exec(printed.head)![1]!) as {
+      integrity: Record<string, string>;
+    };
+    assert.equal(
+      map.integrity[preload[1]!],
+      preload[2],
+      "the preload and the import map give the apply form's module one integrity",
+    );
+    assert.equal(
+      printed.importMapSource,
+      importMapSourceOf(printed.head),
+      "the CSP source printed is the import map's",
+    );
     const { page, loaded, console: said } = await open(printed.head);
     await page.locator('jobboard-campaigns [data-offer]').first().waitFor({ timeout: 15_000 });
-    assert.equal((await page.locator('jobboard-campaigns form[role="search"] button[type="submit"]').innerText()).trim(), 'Rechercher');
+    assert.equal(
+      (await page.locator('jobboard-campaigns form[role="search"] button[type="submit"]').innerText()).trim(),
+      'Rechercher',
+    );
     await page.evaluate(() => customElements.whenDefined('jobboard-apply'));
     assert.deepEqual(
       loaded
         .filter((path) => path.endsWith('.js'))
-        .map((path) => path.replace(/^\/widget-[0-9a-f]{16}\.js$/, '/widget-<hash>.js').replace(/^(\/widget-(?:[a-z]{2}|apply))-[\w-]{8}\.js$/, '$1-<hash>.js'))
+        .map((path) =>
+          path
+            .replace(/^\/widget-[0-9a-f]{16}\.js$/, '/widget-<hash>.js')
+            .replace(/^(\/widget-(?:[a-z]{2}|apply))-[\w-]{8}\.js$/, '$1-<hash>.js'),
+        )
         .sort(),
       ['/widget-<hash>.js', '/widget-apply-<hash>.js', '/widget-fr-<hash>.js'],
     );
@@ -119,34 +147,50 @@ describe('a board that loads the widget pinned, with Subresource Integrity', () 
     const { page, console: said } = await open(wrongIntegrity(printed.head, /\/widget-[0-9a-f]{16}\.js$/));
     await page.waitForLoadState('load');
     assert.equal(await page.evaluate(() => customElements.get('jobboard-campaigns') === undefined), true);
-    assert.ok(said.some((line) => /integrity/i.test(line)), said.join('\n'));
+    assert.ok(
+      said.some((line) => /integrity/i.test(line)),
+      said.join('\n'),
+    );
     await page.close();
   });
 
-  it('when the apply form\'s module is not the pinned bytes, Chromium refuses it: the offers are shown, the form is not defined', async () => {
+  it("when the apply form's module is not the pinned bytes, Chromium refuses it: the offers are shown, the form is not defined", async () => {
     const { page, console: said } = await open(wrongIntegrity(printed.head, /\/widget-apply-[\w-]+\.js$/));
     await page.locator('jobboard-campaigns [data-offer]').first().waitFor({ timeout: 15_000 });
     await page.waitForLoadState('load');
     assert.equal(await page.evaluate(() => customElements.get('jobboard-apply') === undefined), true);
-    assert.ok(said.some((line) => /integrity/i.test(line)), said.join('\n'));
+    assert.ok(
+      said.some((line) => /integrity/i.test(line)),
+      said.join('\n'),
+    );
     await page.close();
   });
 
   it('when the French module is not the pinned bytes, Chromium refuses it: the offers are shown in English, with a warning', async () => {
     const { page, console: said } = await open(wrongIntegrity(printed.head, /\/widget-fr-[\w-]+\.js$/));
     await page.locator('jobboard-campaigns [data-offer]').first().waitFor({ timeout: 15_000 });
-    assert.equal((await page.locator('jobboard-campaigns form[role="search"] button[type="submit"]').innerText()).trim(), 'Search');
-    assert.ok(said.some((line) => /integrity/i.test(line)), said.join('\n'));
+    assert.equal(
+      (await page.locator('jobboard-campaigns form[role="search"] button[type="submit"]').innerText()).trim(),
+      'Search',
+    );
+    assert.ok(
+      said.some((line) => /integrity/i.test(line)),
+      said.join('\n'),
+    );
     await page.close();
   });
 
-  it('when the page\'s policy lacks the import map\'s hash, loads no second widget.js or Lit: the offers are listed, and one console error names the hash to add', async () => {
+  it("when the page's policy lacks the import map's hash, loads no second widget.js or Lit: the offers are listed, and one console error names the hash to add", async () => {
     const { page, loaded, console: said } = await open(printed.head, { refuseMap: true });
     await page.locator('jobboard-campaigns [data-offer]').first().waitFor({ timeout: 15_000 });
     await page.waitForLoadState('load');
     await page.waitForTimeout(500);
     assert.ok(!loaded.includes('/widget.js'), loaded.join('\n'));
-    assert.deepEqual(await page.evaluate(() => (globalThis as unknown as { litHtmlVersions: string[] }).litHtmlVersions.length), 1, 'one Lit');
+    assert.deepEqual(
+      await page.evaluate(() => (globalThis as unknown as { litHtmlVersions: string[] }).litHtmlVersions.length),
+      1,
+      'one Lit',
+    );
     const told = said.filter((line) => line.includes('jobboard widget'));
     assert.equal(told.length, 1, said.join('\n'));
     assert.ok(told[0]!.startsWith('error: '), told[0]!);

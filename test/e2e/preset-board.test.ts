@@ -20,11 +20,16 @@ describe('a board page with a preset filter, rendered on its server', () => {
     const base = world.demo.proxy.url;
     const { facets } = (await (await fetch(`${base}/api/campaigns`)).json()) as { facets: { job_types: string[] } };
     const jobType = facets.job_types[0]!;
-    const fragment = await (await fetch(`${base}/embed/campaigns?preset_job_type=${encodeURIComponent(jobType)}`)).text();
+    const fragment = await (
+      await fetch(`${base}/embed/campaigns?preset_job_type=${encodeURIComponent(jobType)}`)
+    ).text();
     const page = await world.browser.newPage();
     // The board's page, on the proxy's origin (as the demo's own pages are).
     await page.route(`${base}/preset-board/`, (route) =>
-      route.fulfill({ contentType: 'text/html', body: `<!doctype html><html lang="en"><body><script type="module" src="/widget.js"></script><main>${fragment}</main></body></html>` }),
+      route.fulfill({
+        contentType: 'text/html',
+        body: `<!doctype html><html lang="en"><body><script type="module" src="/widget.js"></script><main>${fragment}</main></body></html>`,
+      }),
     );
     // The script comes late, so the server's elements are surely there before it runs.
     await page.route('**/widget.js', async (route) => {
@@ -45,11 +50,19 @@ describe('a board page with a preset filter, rendered on its server', () => {
     });
     await page.goto(`${base}/preset-board/`);
     await page.waitForFunction(() => customElements.get('jobboard-campaigns') !== undefined);
-    await page.evaluate(() => (document.querySelector('jobboard-campaigns') as unknown as { updateComplete: Promise<boolean> }).updateComplete);
+    await page.evaluate(
+      () =>
+        (document.querySelector('jobboard-campaigns') as unknown as { updateComplete: Promise<boolean> })
+          .updateComplete,
+    );
     const offers = page.locator('jobboard-campaigns [data-offer]');
     const count = await offers.count();
     assert.ok(count > 0);
-    assert.equal(await page.locator('jobboard-campaigns [data-offer][data-from-server="yes"]').count(), count, 'the offers the server rendered are still the ones shown');
+    assert.equal(
+      await page.locator('jobboard-campaigns [data-offer][data-from-server="yes"]').count(),
+      count,
+      'the offers the server rendered are still the ones shown',
+    );
     assert.equal(asked.length, 0, 'the list was not fetched again');
     assert.equal(await page.locator('jobboard-campaigns #filter-job_type').count(), 0, 'the fixed filter is not shown');
     assert.equal(await page.locator('jobboard-campaigns').getAttribute('job-type'), jobType);
@@ -65,7 +78,9 @@ describe('a board page with a preset filter, rendered on its server', () => {
 
   it("finds the demo's offers near a city, through the sync of the seeded positions", async () => {
     const base = world.demo.proxy.url;
-    const near = (await (await fetch(`${base}/api/campaigns?near=lyon&radius_km=10&per_page=50`)).json()) as { items: { city: string }[] };
+    const near = (await (await fetch(`${base}/api/campaigns?near=lyon&radius_km=10&per_page=50`)).json()) as {
+      items: { city: string }[];
+    };
     assert.ok(near.items.length > 0);
     assert.deepEqual([...new Set(near.items.map((c) => c.city))], ['Lyon']);
   });

@@ -35,7 +35,10 @@ describe('a board built with React 19 (jobboard-connector/react)', () => {
   });
 
   it("renders the element's tag on the server", async () => {
-    assert.equal(await serverRender(REACT_ENTRY, proxy), '<main><h1>Jobs</h1><jobboard-campaigns></jobboard-campaigns></main>');
+    assert.equal(
+      await serverRender(REACT_ENTRY, proxy),
+      '<main><h1>Jobs</h1><jobboard-campaigns></jobboard-campaigns></main>',
+    );
   });
 
   it('hydrates in the browser with its props, takes an application and calls onApplicationReceived, with nothing reported by React', async () => {
@@ -48,6 +51,11 @@ describe('a board built with React 19 (jobboard-connector/react)', () => {
     assert.deepEqual(visit.errors, []);
     // The props reached the element before it started: the list was asked of the proxy, with perPage.
     assert.ok(visit.listed.length > 0);
-    assert.deepEqual(visit.listed.filter((url) => !url.startsWith(`${proxy}/api/campaigns?`) || new URL(url).searchParams.get('per_page') !== '5'), []);
+    assert.deepEqual(
+      visit.listed.filter(
+        (url) => !url.startsWith(`${proxy}/api/campaigns?`) || new URL(url).searchParams.get('per_page') !== '5',
+      ),
+      [],
+    );
   });
 });

@@ -52,20 +52,32 @@ async function bundleBoardScript(reactEntry: string): Promise<Map<string, string
         load: (id) => (id === '\0board-script' ? BOARD_SCRIPT : null),
       },
     ],
-    build: { write: false, minify: false, rolldownOptions: { input: 'board-script', output: { entryFileNames: 'app.js' } } },
+    build: {
+      write: false,
+      minify: false,
+      rolldownOptions: { input: 'board-script', output: { entryFileNames: 'app.js' } },
+    },
   })) as Rolldown.RolldownOutput;
   return new Map(output.output.map((file) => [file.fileName, file.type === 'chunk' ? file.code : String(file.source)]));
 }
 
 /** The page's content as the board's server renders it with React and the React entry at `reactEntry`. */
 export async function serverRender(reactEntry: string, endpoint: string): Promise<string> {
-  const { JobboardCampaigns } = (await import(pathToFileURL(reactEntry).href)) as { JobboardCampaigns: ComponentType<Record<string, unknown>> };
-  const App = new Function('createElement', 'JobboardCampaigns', `${APP.replace('export ', '')}; return App;`)(createElement, JobboardCampaigns) as ComponentType<{ endpoint: string }>;
+  const { JobboardCampaigns } = (await import(pathToFileURL(reactEntry).href)) as {
+    JobboardCampaigns: ComponentType<Record<string, unknown>>;
+  };
+  const App = new Function('createElement', 'JobboardCampaigns', `${APP.replace('export ', '')}; return App;`)(
+    createElement,
+    JobboardCampaigns,
+  ) as ComponentType<{ endpoint: string }>;
   return renderToString(createElement(App, { endpoint }));
 }
 
 /** Starts the board's server; `proxy()` gives the proxy's address when a page is asked for. */
-export async function startReactBoard(reactEntry: string, proxy: () => string): Promise<{ origin: string; server: Server }> {
+export async function startReactBoard(
+  reactEntry: string,
+  proxy: () => string,
+): Promise<{ origin: string; server: Server }> {
   const files = await bundleBoardScript(reactEntry);
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://board').pathname;
@@ -97,7 +109,12 @@ export interface ReactBoardVisit {
 }
 
 /** In `browser`, a candidate opens the board at `origin`, opens the first offer and applies with the PDF at `resume`. */
-export async function applyOnReactBoard(browser: Browser, origin: string, resume: string, email: string): Promise<ReactBoardVisit> {
+export async function applyOnReactBoard(
+  browser: Browser,
+  origin: string,
+  resume: string,
+  email: string,
+): Promise<ReactBoardVisit> {
   const page = await browser.newPage();
   const errors: string[] = [];
   const listed: string[] = [];

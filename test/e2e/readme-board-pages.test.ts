@@ -31,12 +31,18 @@ function readmeExample(lang: 'php' | 'js'): string {
   const section = readme.slice(readme.indexOf('**Pages built on your server.**'));
   const block = new RegExp(`\\n( *)\`\`\`${lang}\\n([\\s\\S]*?)\\n\\1\`\`\``).exec(section);
   assert.ok(block, `the README shows a \`\`\`${lang} page built on the server`);
-  return block[2]!.split('\n').map((line) => line.slice(block[1]!.length)).join('\n');
+  return block[2]!
+    .split('\n')
+    .map((line) => line.slice(block[1]!.length))
+    .join('\n');
 }
 
 /** The example with this test's addresses: the proxy's (for the page's server and for the browser). */
 function addressed(example: string, proxyUrl: string): string {
-  assert.ok(example.includes('http://127.0.0.1:8080') && example.includes('https://your-proxy.example'), 'the example names the proxy\'s addresses');
+  assert.ok(
+    example.includes('http://127.0.0.1:8080') && example.includes('https://your-proxy.example'),
+    "the example names the proxy's addresses",
+  );
   return example.replaceAll('http://127.0.0.1:8080', proxyUrl).replaceAll('https://your-proxy.example', proxyUrl);
 }
 
@@ -55,7 +61,11 @@ describe("the README's pages built on the server, opened with hostile links", ()
     ports.Node = await freePort();
     proxyUrl = `http://127.0.0.1:${proxyPort}`;
     w = await startApplyWorld({
-      env: { PORT: String(proxyPort), PUBLIC_ORIGIN: proxyUrl, ALLOWED_ORIGINS: `http://127.0.0.1:${ports.PHP},http://127.0.0.1:${ports.Node}` },
+      env: {
+        PORT: String(proxyPort),
+        PUBLIC_ORIGIN: proxyUrl,
+        ALLOWED_ORIGINS: `http://127.0.0.1:${ports.PHP},http://127.0.0.1:${ports.Node}`,
+      },
     });
     // An offer the board listed, then closed: 410.
     closedId = w.openCampaignIds.at(-1)!;
@@ -80,17 +90,31 @@ describe("the README's pages built on the server, opened with hostile links", ()
     } else {
       const proxyModule = pathToFileURL(join(import.meta.dirname, '../../server/proxy/index.ts')).href;
       const example = addressed(readmeExample('js'), proxyUrl);
-      assert.ok(example.includes("'jobboard-connector/proxy'") && example.includes('.listen(3000)'), 'the Node example is a whole server on port 3000');
-      writeFileSync(join(dir, 'page-server.mjs'), example.replace("'jobboard-connector/proxy'", `'${proxyModule}'`).replace('.listen(3000)', `.listen(${port}, '127.0.0.1')`));
+      assert.ok(
+        example.includes("'jobboard-connector/proxy'") && example.includes('.listen(3000)'),
+        'the Node example is a whole server on port 3000',
+      );
+      writeFileSync(
+        join(dir, 'page-server.mjs'),
+        example
+          .replace("'jobboard-connector/proxy'", `'${proxyModule}'`)
+          .replace('.listen(3000)', `.listen(${port}, '127.0.0.1')`),
+      );
       children.push(spawn(process.execPath, [join(dir, 'page-server.mjs')], { stdio: 'inherit' }));
     }
     const url = `http://127.0.0.1:${port}/${name === 'PHP' ? 'index.php' : ''}`;
-    await eventually(async () => (await fetch(url).catch(() => undefined)) !== undefined, { timeoutMs: 20_000, what: `the ${name} page` });
+    await eventually(async () => (await fetch(url).catch(() => undefined)) !== undefined, {
+      timeoutMs: 20_000,
+      what: `the ${name} page`,
+    });
     return url;
   }
 
   /** Opens the page with this query; answers its status and whether a link's script ran. */
-  async function open(board: string, query: string): Promise<{ status: number | undefined; ran: boolean; hasElement: boolean }> {
+  async function open(
+    board: string,
+    query: string,
+  ): Promise<{ status: number | undefined; ran: boolean; hasElement: boolean }> {
     const page = await browser.newPage();
     let ran = false;
     page.on('console', (message) => {
@@ -105,9 +129,15 @@ describe("the README's pages built on the server, opened with hostile links", ()
 
   const cases = (): { query: string; status: number }[] => [
     // The proxy refuses these (422): the page serves the empty element.
-    ...['near', 'offer', 'page', 'salary_min', 'sort'].map((name) => ({ query: new URLSearchParams({ [name]: HOSTILE }).toString(), status: 200 })),
+    ...['near', 'offer', 'page', 'salary_min', 'sort'].map((name) => ({
+      query: new URLSearchParams({ [name]: HOSTILE }).toString(),
+      status: 200,
+    })),
     // The proxy serves these (200), the value escaped in its fragment.
-    ...['q', 'city', 'job_type'].map((name) => ({ query: new URLSearchParams({ [name]: HOSTILE }).toString(), status: 200 })),
+    ...['q', 'city', 'job_type'].map((name) => ({
+      query: new URLSearchParams({ [name]: HOSTILE }).toString(),
+      status: 200,
+    })),
     { query: `offer=999999999&q=${encodeURIComponent(HOSTILE)}`, status: 404 },
     { query: `offer=${closedId}`, status: 410 },
   ];

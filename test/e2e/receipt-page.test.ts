@@ -25,12 +25,23 @@ describe('the receipt page in Chromium', () => {
   let world: ApplyWorld;
   let browser: Browser;
   /** Links by state, as the apply answers gave them. */
-  const links: Record<'delivered' | 'received' | 'notDelivered' | 'unknown', string> = { delivered: '', received: '', notDelivered: '', unknown: '/applications/receipt/AAAAAAAAAAAAAAAAAAAAAAAA' };
+  const links: Record<'delivered' | 'received' | 'notDelivered' | 'unknown', string> = {
+    delivered: '',
+    received: '',
+    notDelivered: '',
+    unknown: '/applications/receipt/AAAAAAAAAAAAAAAAAAAAAAAA',
+  };
 
   before(async () => {
     const labels = join(dir, 'labels.json');
-    writeFileSync(labels, JSON.stringify({ interview: { en: 'Interview planned', fr: 'Entretien prévu', es: 'Entrevista prevista' } }));
-    world = await startApplyWorld({ env: { STATUS_LABELS: labels, DELIVERY_DEADLINE_MS: '1000' }, statusSync: { intervalMs: 24 * 60 * 60 * 1000 } });
+    writeFileSync(
+      labels,
+      JSON.stringify({ interview: { en: 'Interview planned', fr: 'Entretien prévu', es: 'Entrevista prevista' } }),
+    );
+    world = await startApplyWorld({
+      env: { STATUS_LABELS: labels, DELIVERY_DEADLINE_MS: '1000' },
+      statusSync: { intervalMs: 24 * 60 * 60 * 1000 },
+    });
     const [open, toClose] = world.openCampaignIds as [number, number];
 
     // Delivered, and the company's status read: the board maps it.
@@ -50,7 +61,10 @@ describe('the receipt page in Chromium', () => {
     links.notDelivered = String(refused.body.receipt_url);
     await admin(world.sandbox, 'PATCH', `/campaigns/${toClose}`, { status: 'archived' });
     await admin(world.sandbox, 'POST', '/faults', { count: 0 });
-    await eventually(async () => (await world.applications.outbox.get(String(refused.body.reference)))?.status === 'dead', { timeoutMs: 60_000, what: 'the refused application dead-lettered' });
+    await eventually(
+      async () => (await world.applications.outbox.get(String(refused.body.reference)))?.status === 'dead',
+      { timeoutMs: 60_000, what: 'the refused application dead-lettered' },
+    );
     // The waiting one is delivered now too: the page of a waiting one is read from another, kept waiting.
     await admin(world.sandbox, 'POST', '/faults', { count: 1_000_000, status: 503 });
     const stillWaiting = await apply(world.proxyUrl, { fields: validFields(open) });
@@ -80,14 +94,21 @@ describe('the receipt page in Chromium', () => {
           headings[state] = (await page.textContent('h1')) ?? '';
           await page.addScriptTag({ content: axe.source });
           const violations = await page.evaluate(async () => {
-            const result = await (window as unknown as { axe: typeof axe }).axe.run(document, { resultTypes: ['violations'] });
+            const result = await (window as unknown as { axe: typeof axe }).axe.run(document, {
+              resultTypes: ['violations'],
+            });
             return result.violations.map((v) => ({ id: v.id, nodes: v.nodes.map((n) => ({ target: n.target })) }));
           });
           assert.deepEqual(violations as Violation[], [], `${state}: ${JSON.stringify(violations)}`);
         }
         assert.equal(new Set(Object.values(headings)).size, 4, `four different states: ${JSON.stringify(headings)}`);
         if (lang === 'en') {
-          assert.deepEqual(headings, { delivered: 'Sent to the company', received: 'Application received', notDelivered: 'Not delivered', unknown: 'Receipt not available' });
+          assert.deepEqual(headings, {
+            delivered: 'Sent to the company',
+            received: 'Application received',
+            notDelivered: 'Not delivered',
+            unknown: 'Receipt not available',
+          });
           await page.goto(`${world.proxyUrl}${links.delivered}?lang=en`);
           assert.equal(await page.textContent('.status'), 'Status: Interview planned');
         }

@@ -78,7 +78,10 @@ describe('a board that self-hosts widget.js alone', () => {
     await page.locator('jobboard-campaigns [data-offer]').first().waitFor({ timeout: 15_000 });
 
     assert.match(await page.locator('jobboard-campaigns [part="count"]').innerText(), /^\d+ offers?$/);
-    assert.equal((await page.locator('jobboard-campaigns form[role="search"] button[type="submit"]').innerText()).trim(), 'Search');
+    assert.equal(
+      (await page.locator('jobboard-campaigns form[role="search"] button[type="submit"]').innerText()).trim(),
+      'Search',
+    );
     assert.equal(warnings.length, 2, warnings.join('\n'));
     for (const module of [/widget-apply-/, /widget-fr-/]) {
       const warning = warnings.find((text) => module.test(text));

@@ -48,7 +48,10 @@ async function startBoard(proxyUrl: () => string): Promise<{ origin: string; ser
       res.end();
       return;
     }
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': strictPolicy(proxyUrl()) });
+    res.writeHead(200, {
+      'content-type': 'text/html; charset=utf-8',
+      'content-security-policy': strictPolicy(proxyUrl()),
+    });
     res.end(`<!doctype html><html lang="fr"><head><meta charset="utf-8"><title>Offres</title>
 ${page.before}<script type="module" src="${proxyUrl()}/widget.js"></script>${page.after}</head>
 <body><h1>Nos offres</h1><jobboard-campaigns endpoint="${proxyUrl()}"></jobboard-campaigns></body></html>`);
@@ -86,9 +89,19 @@ describe('a board served with a strict Content-Security-Policy and Trusted Types
     assert.match(response?.headers()['content-security-policy'] ?? '', /require-trusted-types-for 'script'/);
     await page.locator('jobboard-campaigns [data-offer]').first().click();
     await page.locator('jobboard-campaigns [part="description"] .rich').first().waitFor();
-    assert.ok((await page.locator('jobboard-campaigns [part="description"] .rich').first().innerText()).trim().length > 0, 'the description is shown');
-    assert.equal(await page.locator('head script[type="application/ld+json"]').count(), 1, 'the JobPosting is in the head');
-    assert.equal(JSON.parse((await page.locator('head script[type="application/ld+json"]').textContent()) ?? '')['@type'], 'JobPosting');
+    assert.ok(
+      (await page.locator('jobboard-campaigns [part="description"] .rich').first().innerText()).trim().length > 0,
+      'the description is shown',
+    );
+    assert.equal(
+      await page.locator('head script[type="application/ld+json"]').count(),
+      1,
+      'the JobPosting is in the head',
+    );
+    assert.equal(
+      JSON.parse((await page.locator('head script[type="application/ld+json"]').textContent()) ?? '')['@type'],
+      'JobPosting',
+    );
 
     await page.locator('jobboard-apply form').waitFor();
     await fillAndSend(page, { email: 'ana.lopez@example.org', firstName: 'Ana', lastName: 'Lopez', resume: pdfPath });
@@ -106,8 +119,15 @@ describe('a board served with a strict Content-Security-Policy and Trusted Types
     const rich = page.locator('jobboard-campaigns [part="description"] .rich').first();
     await rich.waitFor();
     assert.ok((await rich.locator('p, li, strong').count()) > 0, 'the description keeps its formatting');
-    assert.equal(await page.evaluate(() => document.documentElement.dataset.pagePolicy), 'refused', "the page's script could not take the name");
-    assert.ok(violations.every((line) => !line.includes('jobboard widget')), violations.join('\n'));
+    assert.equal(
+      await page.evaluate(() => document.documentElement.dataset.pagePolicy),
+      'refused',
+      "the page's script could not take the name",
+    );
+    assert.ok(
+      violations.every((line) => !line.includes('jobboard widget')),
+      violations.join('\n'),
+    );
     await page.close();
   });
 
@@ -127,9 +147,19 @@ describe('a board served with a strict Content-Security-Policy and Trusted Types
     await page.locator('jobboard-campaigns [part="description"] .rich').first().waitFor();
     const told = violations.filter((line) => line.includes('jobboard widget'));
     assert.equal(told.length, 1, violations.join('\n'));
-    assert.match(told[0]!, /refused the Trusted Types policy jobboard-connector .*Allow jobboard-connector in trusted-types; create no other policy of that name\./);
-    assert.equal(await page.locator('head script[type="application/ld+json"]').count(), 0, 'no JobPosting script, which the page would refuse');
-    assert.ok(violations.every((line) => !/page error/.test(line)), violations.join('\n'));
+    assert.match(
+      told[0]!,
+      /refused the Trusted Types policy jobboard-connector .*Allow jobboard-connector in trusted-types; create no other policy of that name\./,
+    );
+    assert.equal(
+      await page.locator('head script[type="application/ld+json"]').count(),
+      0,
+      'no JobPosting script, which the page would refuse',
+    );
+    assert.ok(
+      violations.every((line) => !/page error/.test(line)),
+      violations.join('\n'),
+    );
     await page.close();
   });
 });

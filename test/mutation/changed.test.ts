@@ -6,7 +6,15 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { BASE_FILE, changedLines, changedMutateRanges, mutatedBy, recordBase, recordedBase, resolveCommit } from './changed.ts';
+import {
+  BASE_FILE,
+  changedLines,
+  changedMutateRanges,
+  mutatedBy,
+  recordBase,
+  recordedBase,
+  resolveCommit,
+} from './changed.ts';
 
 const STORAGE = ['src/storage/**/*.ts', '!src/storage/**/*.test.ts', '!src/storage/catalogue-*.ts'];
 
@@ -20,7 +28,7 @@ describe('the changed lines the mutation gate mutates', () => {
     'export function limitOf(count: number): number {',
     '  const limit = Math.max(count, 10);',
     '  if (count < limit) return limit;',
-    "  return count + 1;",
+    '  return count + 1;',
     '}',
     'export function nameOf(id: string): string {',
     "  return 'store-' + id.trim();",
@@ -29,7 +37,7 @@ describe('the changed lines the mutation gate mutates', () => {
   const HELPERS_BASE = [
     'export function keyOf(prefix: string, id: number): string {',
     "  const key = [prefix, String(id), 'key'].join(':');",
-    "  return key.toUpperCase();",
+    '  return key.toUpperCase();',
     '}',
     'export const LIMIT = 20;',
   ];
@@ -47,7 +55,12 @@ describe('the changed lines the mutation gate mutates', () => {
     git('commit', '--quiet', '-m', 'base');
     base = git('rev-parse', 'HEAD');
     // Committed since the base: an operator changed on line 3, a statement added; a file deleted; one moved.
-    write('src/storage/store.ts', [...STORE_BASE.slice(0, 2), '  if (count <= limit) return limit;', '  if (count === 0) return 0;', ...STORE_BASE.slice(3)]);
+    write('src/storage/store.ts', [
+      ...STORE_BASE.slice(0, 2),
+      '  if (count <= limit) return limit;',
+      '  if (count === 0) return 0;',
+      ...STORE_BASE.slice(3),
+    ]);
     rmSync(join(repo, 'src/storage/gone.ts'));
     git('mv', 'src/storage/old-name.ts', 'src/storage/new-name.ts');
     git('add', '.');
@@ -64,7 +77,9 @@ describe('the changed lines the mutation gate mutates', () => {
       '  id: number,',
       '): string {',
       '  const key = [prefix, String(id), "key"].join(":")',
-      '  return key.toUpperCase()',
+      '  return (',
+      '    key.toUpperCase()',
+      '  )',
       '}',
       'export function twice(n: number): number {',
       '  return n * 2;',
@@ -83,21 +98,37 @@ describe('the changed lines the mutation gate mutates', () => {
         { start: 8, end: 8 },
       ],
       // keyOf, moved from a renamed file, wrapped, requoted and commented, is no change; the new function is (a closing brace alone is found anywhere).
-      'src/storage/new.ts': [{ start: 9, end: 10 }],
+      'src/storage/new.ts': [{ start: 11, end: 12 }],
     });
   });
 
   it('gives Stryker whole-line ranges of the files the globs take, in order: a later ! takes one out', () => {
     const changed = new Map([
-      ['src/storage/store.ts', [{ start: 2, end: 2 }, { start: 6, end: 7 }]],
+      [
+        'src/storage/store.ts',
+        [
+          { start: 2, end: 2 },
+          { start: 6, end: 7 },
+        ],
+      ],
       ['src/storage/deep/more.ts', [{ start: 1, end: 1 }]],
       ['src/storage/store.test.ts', [{ start: 3, end: 9 }]],
       ['src/storage/catalogue-sqlite.ts', [{ start: 5, end: 5 }]],
       ['src/other.ts', [{ start: 1, end: 1 }]],
     ]);
-    assert.deepEqual(changedMutateRanges(STORAGE, changed), ['src/storage/store.ts:2-2', 'src/storage/store.ts:6-7', 'src/storage/deep/more.ts:1-1']);
-    assert.deepEqual(changedMutateRanges(['src/storage/catalogue-*.ts', '!src/storage/catalogue-*.test.ts'], changed), ['src/storage/catalogue-sqlite.ts:5-5']);
-    assert.equal(mutatedBy(['!src/other.ts', 'src/*.ts'], 'src/other.ts'), true, 'a glob after the ! takes the file back');
+    assert.deepEqual(changedMutateRanges(STORAGE, changed), [
+      'src/storage/store.ts:2-2',
+      'src/storage/store.ts:6-7',
+      'src/storage/deep/more.ts:1-1',
+    ]);
+    assert.deepEqual(changedMutateRanges(['src/storage/catalogue-*.ts', '!src/storage/catalogue-*.test.ts'], changed), [
+      'src/storage/catalogue-sqlite.ts:5-5',
+    ]);
+    assert.equal(
+      mutatedBy(['!src/other.ts', 'src/*.ts'], 'src/other.ts'),
+      true,
+      'a glob after the ! takes the file back',
+    );
   });
 
   it('names no line of a file only moved or reformatted, and each changed line of a file as a line diff would', () => {
@@ -113,6 +144,9 @@ describe('the changed lines the mutation gate mutates', () => {
   });
 
   it('says how to get a base the clone lacks', () => {
-    assert.throws(() => resolveCommit('0123456789abcdef0123456789abcdef01234567', repo), /fetch the full history \(git fetch --unshallow\) or pass --base=REV/);
+    assert.throws(
+      () => resolveCommit('0123456789abcdef0123456789abcdef01234567', repo),
+      /fetch the full history \(git fetch --unshallow\) or pass --base=REV/,
+    );
   });
 });

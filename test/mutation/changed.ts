@@ -36,14 +36,18 @@ export function resolveCommit(rev: string, cwd = '.'): string {
   try {
     return git(['rev-parse', '--verify', '--quiet', `${rev}^{commit}`], cwd).trim();
   } catch {
-    throw new Error(`${rev} is not a commit of this clone: fetch the full history (git fetch --unshallow) or pass --base=REV`);
+    throw new Error(
+      `${rev} is not a commit of this clone: fetch the full history (git fetch --unshallow) or pass --base=REV`,
+    );
   }
 }
 
 /** Writes HEAD into BASE_FILE, keeping its comment lines. */
 export function recordBase(cwd = '.'): string {
   const head = resolveCommit('HEAD', cwd);
-  const comments = readFileSync(`${cwd}/${BASE_FILE}`, 'utf8').split('\n').filter((l) => l.startsWith('#'));
+  const comments = readFileSync(`${cwd}/${BASE_FILE}`, 'utf8')
+    .split('\n')
+    .filter((l) => l.startsWith('#'));
   writeFileSync(`${cwd}/${BASE_FILE}`, [...comments, head, ''].join('\n'));
   return head;
 }
@@ -84,7 +88,11 @@ function baseSources(base: string, cwd: string): { file: string; text: string }[
     .filter((f) => SOURCE_FILE.test(f) && !/(^|\/)(node_modules|dist)\//.test(f) && !/\.test\./.test(f));
   if (files.length === 0) return [];
   // One `git cat-file --batch` for all of them: each answer is a header line, the bytes, a newline.
-  const out = execFileSync('git', ['cat-file', '--batch'], { cwd, input: files.map((f) => `${base}:${f}\n`).join(''), maxBuffer: 512 * 1024 * 1024 });
+  const out = execFileSync('git', ['cat-file', '--batch'], {
+    cwd,
+    input: files.map((f) => `${base}:${f}\n`).join(''),
+    maxBuffer: 512 * 1024 * 1024,
+  });
   const sources: { file: string; text: string }[] = [];
   let at = 0;
   for (const file of files) {
@@ -111,8 +119,15 @@ function asRanges(lines: readonly number[]): LineRange[] {
  * In source files, only lines holding code the base had nowhere (see new-code.ts): moving or reformatting code is no change.
  */
 export function changedLines(base: string, cwd = '.'): Map<string, LineRange[]> {
-  const ranges = rangesOfDiff(git(['diff', '-U0', '--no-color', '--no-ext-diff', '--no-renames', '--src-prefix=a/', '--dst-prefix=b/', base, '--'], cwd));
-  for (const file of git(['ls-files', '--others', '--exclude-standard'], cwd).split('\n').filter((f) => f !== '')) {
+  const ranges = rangesOfDiff(
+    git(
+      ['diff', '-U0', '--no-color', '--no-ext-diff', '--no-renames', '--src-prefix=a/', '--dst-prefix=b/', base, '--'],
+      cwd,
+    ),
+  );
+  for (const file of git(['ls-files', '--others', '--exclude-standard'], cwd)
+    .split('\n')
+    .filter((f) => f !== '')) {
     // A link to a folder (a shared node_modules) is no file to mutate.
     if (!statSync(`${cwd}/${file}`).isFile()) continue;
     const text = readFileSync(`${cwd}/${file}`, 'utf8');

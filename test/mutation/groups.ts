@@ -39,7 +39,8 @@ export const MUTATION_GROUPS: readonly MutationGroup[] = [
   },
   {
     name: 'uploads',
-    about: 'who may start an upload (places per address and network, the queue\'s ceiling, the disk floor), the slowest pace, and the form\'s reader',
+    about:
+      "who may start an upload (places per address and network, the queue's ceiling, the disk floor), the slowest pace, and the form's reader",
     parts: [
       {
         mutate: [
@@ -55,17 +56,23 @@ export const MUTATION_GROUPS: readonly MutationGroup[] = [
   },
   {
     name: 'webhooks',
-    about: 'the webhook sender, its one signed POST (2xx only, answers read 2,000 bytes at most), and the lease renewal it shares with the delivery worker',
+    about:
+      'the webhook sender, its one signed POST (2xx only, answers read 2,000 bytes at most), and the lease renewal it shares with the delivery worker',
     parts: [
       {
-        mutate: ['server/proxy/webhooks/sender.ts', 'server/proxy/webhooks/post-event.ts', 'server/proxy/lease-renewal.ts'],
+        mutate: [
+          'server/proxy/webhooks/sender.ts',
+          'server/proxy/webhooks/post-event.ts',
+          'server/proxy/lease-renewal.ts',
+        ],
         command: `${NODE_TEST} server/proxy/lease-renewal.test.ts server/proxy/webhooks/post-event.test.ts server/proxy/webhooks/sender.test.ts`,
       },
     ],
   },
   {
     name: 'receipt',
-    about: "the candidate's receipt page, its tokens and the honeypot's decoys, and the board's labels of the company's status",
+    about:
+      "the candidate's receipt page, its tokens and the honeypot's decoys, and the board's labels of the company's status",
     parts: [
       {
         mutate: ['server/proxy/receipt/*.ts', '!server/proxy/receipt/*.test.ts', 'server/proxy/status-labels.ts'],
@@ -76,18 +83,29 @@ export const MUTATION_GROUPS: readonly MutationGroup[] = [
   {
     name: 'cors',
     about: 'which origins may call /api, and the CORS headers',
-    parts: [{ mutate: ['server/proxy/cors.ts'], command: `${NODE_TEST} --test-name-pattern=CORS server/proxy/app.test.ts` }],
+    parts: [
+      { mutate: ['server/proxy/cors.ts'], command: `${NODE_TEST} --test-name-pattern=CORS server/proxy/app.test.ts` },
+    ],
   },
   {
     name: 'retention',
     about: 'the sweeper erasing personal data after PERSONAL_DATA_RETENTION_DAYS',
-    parts: [{ mutate: ['server/proxy/applications/retention.ts'], command: `${NODE_TEST} server/proxy/applications/retention.test.ts` }],
+    parts: [
+      {
+        mutate: ['server/proxy/applications/retention.ts'],
+        command: `${NODE_TEST} server/proxy/applications/retention.test.ts`,
+      },
+    ],
   },
   {
     name: 'sanitisers',
-    about: "the proxy's sanitiser of campaign HTML (Node tests) and the widget's second one (browser tests in Chromium)",
+    about:
+      "the proxy's sanitiser of campaign HTML (Node tests) and the widget's second one (browser tests in Chromium)",
     parts: [
-      { mutate: ['server/proxy/catalogue/sanitize.ts'], command: `${NODE_TEST} server/proxy/catalogue/sanitize.test.ts` },
+      {
+        mutate: ['server/proxy/catalogue/sanitize.ts'],
+        command: `${NODE_TEST} server/proxy/catalogue/sanitize.test.ts`,
+      },
       {
         mutate: ['widget/src/internal/html.ts', 'widget/src/internal/html-allowlist.ts'],
         // The page cannot read the environment: this configuration tells it the active mutant.
@@ -111,7 +129,8 @@ export const MUTATION_GROUPS: readonly MutationGroup[] = [
     parts: [
       {
         mutate: ['widget/src/internal/campaign-tracking.ts'],
-        command: 'npx wtr --config test/mutation/widget-apply.web-test-runner.config.mjs --files widget/src/apply/campaign-tracking.test.ts',
+        command:
+          'npx wtr --config test/mutation/widget-apply.web-test-runner.config.mjs --files widget/src/apply/campaign-tracking.test.ts',
       },
       {
         // The form's tests take a minute in full: one browser for the run, one file at a time, the ones that
@@ -129,7 +148,7 @@ export const MUTATION_GROUPS: readonly MutationGroup[] = [
   },
   {
     name: 'form',
-    about: 'the checks of the application form, and the service\'s refusals in its terms',
+    about: "the checks of the application form, and the service's refusals in its terms",
     parts: [
       {
         mutate: [
@@ -145,14 +164,21 @@ export const MUTATION_GROUPS: readonly MutationGroup[] = [
     name: 'source-status',
     about: "the application's source and the company's note, and the status sync after delivery",
     parts: [
-      { mutate: ['server/proxy/applications/application-source.ts'], command: `${NODE_TEST} server/proxy/applications/application-source.test.ts` },
+      {
+        mutate: ['server/proxy/applications/application-source.ts'],
+        command: `${NODE_TEST} server/proxy/applications/application-source.test.ts`,
+      },
       // Its tests read a small upstream over HTTP into a real store: a few seconds, so kept for its own mutants.
-      { mutate: ['server/proxy/applications/status-sync.ts'], command: `${NODE_TEST} server/proxy/applications/status-sync.test.ts` },
+      {
+        mutate: ['server/proxy/applications/status-sync.ts'],
+        command: `${NODE_TEST} server/proxy/applications/status-sync.test.ts`,
+      },
     ],
   },
   {
     name: 'storage',
-    about: 'the stores: each module judged by its own contract tests, on SQLite, and on PostgreSQL when TEST_DATABASE_URL is set',
+    about:
+      'the stores: each module judged by its own contract tests, on SQLite, and on PostgreSQL when TEST_DATABASE_URL is set',
     parts: [
       {
         // Every storage module but the two below, whatever it is called; a new module's test file joins the command.
@@ -165,8 +191,7 @@ export const MUTATION_GROUPS: readonly MutationGroup[] = [
           // The catalogue's search and its time budget: judged by the search's tests, below.
           '!server/proxy/storage/search-budget.ts',
         ],
-        command:
-          `${NODE_TEST} server/proxy/storage/application-store.test.ts server/proxy/storage/sqlite-store.test.ts server/proxy/storage/sqlite-store-full-disk.test.ts server/proxy/storage/sqlite-dialect.test.ts server/proxy/storage/resume-files.test.ts server/proxy/storage/backend.test.ts server/proxy/storage/source-refusals.test.ts server/proxy/storage/webhook-store.test.ts server/proxy/storage/status-store.test.ts server/proxy/storage/address-counts.test.ts server/proxy/storage/database-watch.test.ts server/proxy/storage/migrations.test.ts server/proxy/storage/storage-index.test.ts server/proxy/storage/sqlite-schema.test.ts server/proxy/storage/sqlite-events.test.ts server/proxy/storage/postgres-schema.test.ts server/proxy/storage/postgres-store.test.ts`,
+        command: `${NODE_TEST} server/proxy/storage/application-store.test.ts server/proxy/storage/sqlite-store.test.ts server/proxy/storage/sqlite-store-full-disk.test.ts server/proxy/storage/sqlite-dialect.test.ts server/proxy/storage/resume-files.test.ts server/proxy/storage/backend.test.ts server/proxy/storage/source-refusals.test.ts server/proxy/storage/webhook-store.test.ts server/proxy/storage/status-store.test.ts server/proxy/storage/address-counts.test.ts server/proxy/storage/database-watch.test.ts server/proxy/storage/migrations.test.ts server/proxy/storage/storage-index.test.ts server/proxy/storage/sqlite-schema.test.ts server/proxy/storage/sqlite-events.test.ts server/proxy/storage/postgres-schema.test.ts server/proxy/storage/postgres-store.test.ts`,
       },
       {
         // The instance's own catalogue file, its facets' counts and its search: SQLite only, quick.
@@ -202,7 +227,8 @@ export const MUTATION_GROUPS: readonly MutationGroup[] = [
   },
   {
     name: 'catalogue-search',
-    about: "a search's words and their bounds, distances and the box around a place, the reader of the list and its cache, and the tombstones of closed offers (the store's search statements and time budget are in storage)",
+    about:
+      "a search's words and their bounds, distances and the box around a place, the reader of the list and its cache, and the tombstones of closed offers (the store's search statements and time budget are in storage)",
     parts: [
       {
         mutate: [

@@ -13,8 +13,17 @@ export const WINDOW = 8;
 /** The files compared as tokens; others are compared by lines. */
 export const SOURCE_FILE = /\.(?:[cm]?ts|tsx|[cm]?js|jsx)$/;
 
-/** Tokens a formatter adds or drops without changing what the code does. */
+/** Tokens a formatter adds or drops without changing what the code does (see also WHOLE_EXPRESSION_OF). */
 const LAYOUT_ONLY = new Set([ts.SyntaxKind.CommaToken, ts.SyntaxKind.SemicolonToken, ts.SyntaxKind.EndOfFileToken]);
+
+/** Where parentheses around a whole expression change nothing, and a formatter adds them to wrap it. */
+const WHOLE_EXPRESSION_OF = new Set([
+  ts.SyntaxKind.ReturnStatement,
+  ts.SyntaxKind.ArrowFunction,
+  ts.SyntaxKind.VariableDeclaration,
+  ts.SyntaxKind.PropertyAssignment,
+  ts.SyntaxKind.ExpressionStatement,
+]);
 
 interface Token {
   text: string;
@@ -33,6 +42,10 @@ export function tokensOf(file: string, text: string): Token[] {
   const tokens: Token[] = [];
   const visit = (node: ts.Node): void => {
     if (node.kind >= ts.SyntaxKind.FirstJSDocNode && node.kind <= ts.SyntaxKind.LastJSDocNode) return;
+    if (ts.isParenthesizedExpression(node) && WHOLE_EXPRESSION_OF.has(node.parent.kind)) {
+      visit(node.expression);
+      return;
+    }
     const children = node.getChildren(source);
     if (children.length > 0) {
       children.forEach(visit);
@@ -52,7 +65,11 @@ export function tokensOf(file: string, text: string): Token[] {
 
 /** Each file's runs are padded at both ends, so a file shorter than a window, or its first and last tokens, can be found too. */
 function windows(tokens: readonly Token[]): string[] {
-  const padded = [...Array<string>(WINDOW - 1).fill('\u0002'), ...tokens.map((t) => t.text), ...Array<string>(WINDOW - 1).fill('\u0003')];
+  const padded = [
+    ...Array<string>(WINDOW - 1).fill('\u0002'),
+    ...tokens.map((t) => t.text),
+    ...Array<string>(WINDOW - 1).fill('\u0003'),
+  ];
   const runs: string[] = [];
   for (let i = 0; i + WINDOW <= padded.length; i += 1) runs.push(padded.slice(i, i + WINDOW).join('\u0000'));
   return runs;

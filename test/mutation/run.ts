@@ -14,7 +14,15 @@ import { Stryker } from '@stryker-mutator/core';
 import type { MutantResult, PartialStrykerOptions } from '@stryker-mutator/api/core';
 import { dropDatabasesStartingWith } from '../../server/test/postgres-server.ts';
 import { MUTATION_GROUPS } from './groups.ts';
-import { BASE_FILE, changedLines, changedMutateRanges, recordBase, recordedBase, resolveCommit, workingTreeChanged } from './changed.ts';
+import {
+  BASE_FILE,
+  changedLines,
+  changedMutateRanges,
+  recordBase,
+  recordedBase,
+  resolveCommit,
+  workingTreeChanged,
+} from './changed.ts';
 import type { LineRange } from './changed.ts';
 import type { MutationGroup, MutationPart } from './groups.ts';
 
@@ -69,7 +77,12 @@ function reportPath(group: MutationGroup, index: number, changed: boolean): stri
   return `reports/mutation/${changed ? 'changed/' : ''}${group.name}${group.parts.length > 1 ? `-${index + 1}` : ''}.json`;
 }
 
-function optionsFor(part: MutationPart, mutate: string[], jsonReport: string, concurrency: number): PartialStrykerOptions {
+function optionsFor(
+  part: MutationPart,
+  mutate: string[],
+  jsonReport: string,
+  concurrency: number,
+): PartialStrykerOptions {
   return {
     testRunner: 'command',
     commandRunner: { command: part.command },
@@ -112,7 +125,10 @@ function readReport(path: string): Report {
   try {
     return JSON.parse(readFileSync(path, 'utf8')) as Report;
   } catch (error) {
-    throw new Error(`${path} cannot be read (${error instanceof Error ? error.message : String(error)}): run the group in full first`, { cause: error });
+    throw new Error(
+      `${path} cannot be read (${error instanceof Error ? error.message : String(error)}): run the group in full first`,
+      { cause: error },
+    );
   }
 }
 
@@ -130,10 +146,14 @@ function rangesOf(report: Report, path: string, statuses: readonly MutantResult[
   const ranges = new Set<string>();
   for (const [file, { source, mutants }] of Object.entries(report.files)) {
     // A changed file's killed mutants may live now, not only its survivors.
-    if (readFileSync(file, 'utf8') !== source) throw new Error(`${file} changed since ${path} was written: run the group in full`);
+    if (readFileSync(file, 'utf8') !== source)
+      throw new Error(`${file} changed since ${path} was written: run the group in full`);
     const again = mutants.filter((m) => statuses.includes(m.status));
     // The report's columns count from 1; a range's columns count from 0, its lines from 1.
-    for (const { location: { start, end } } of again) ranges.add(`${file}:${start.line}:${start.column - 1}-${end.line}:${end.column - 1}`);
+    for (const {
+      location: { start, end },
+    } of again)
+      ranges.add(`${file}:${start.line}:${start.column - 1}-${end.line}:${end.column - 1}`);
   }
   return ranges.size === 0 ? undefined : [...ranges];
 }
@@ -141,7 +161,8 @@ function rangesOf(report: Report, path: string, statuses: readonly MutantResult[
 /** The report with the statuses of the mutants run again; a range may hold mutants killed before, run again too. */
 function merged(report: Report, rerun: Report): Report {
   const statuses = new Map<string, ReportMutant['status']>();
-  for (const [file, { mutants }] of Object.entries(rerun.files)) for (const m of mutants) statuses.set(mutantKey(file, m), m.status);
+  for (const [file, { mutants }] of Object.entries(rerun.files))
+    for (const m of mutants) statuses.set(mutantKey(file, m), m.status);
   for (const [file, { mutants }] of Object.entries(report.files)) {
     for (const m of mutants) m.status = statuses.get(mutantKey(file, m)) ?? m.status;
   }
@@ -149,8 +170,15 @@ function merged(report: Report, rerun: Report): Report {
 }
 
 /** One part: these mutate patterns (again undefined), or only the mutants of its last report with those statuses; answers the part's counts. */
-async function runPart(part: MutationPart, mutate: string[], jsonReport: string, concurrency: number, again: readonly MutantResult['status'][] | undefined): Promise<GroupCounts> {
-  if (again === undefined) return countsOf(await new Stryker(optionsFor(part, mutate, jsonReport, concurrency)).runMutationTest());
+async function runPart(
+  part: MutationPart,
+  mutate: string[],
+  jsonReport: string,
+  concurrency: number,
+  again: readonly MutantResult['status'][] | undefined,
+): Promise<GroupCounts> {
+  if (again === undefined)
+    return countsOf(await new Stryker(optionsFor(part, mutate, jsonReport, concurrency)).runMutationTest());
   const report = readReport(jsonReport);
   const ranges = rangesOf(report, jsonReport, again);
   if (ranges !== undefined) {
@@ -209,27 +237,42 @@ const FLAGS = ['--survivors', '--timeouts', '--changed', '--record'];
 /** The options of ARGS, or the message that says what is wrong with them. */
 function parseArgs(args: string[]): RunOptions | string {
   const concurrencyArg = args.find((a) => a.startsWith('--concurrency='));
-  const concurrency = concurrencyArg === undefined ? DEFAULT_CONCURRENCY : Number(concurrencyArg.slice('--concurrency='.length));
+  const concurrency =
+    concurrencyArg === undefined ? DEFAULT_CONCURRENCY : Number(concurrencyArg.slice('--concurrency='.length));
   if (!Number.isSafeInteger(concurrency) || concurrency < 1) return '--concurrency takes a whole number of at least 1.';
   const baseArg = args.find((a) => a.startsWith('--base='));
   const changed = args.includes('--changed');
   if (baseArg !== undefined && !changed) return '--base goes with --changed.';
-  const again: MutantResult['status'][] = [...(args.includes('--survivors') ? ALIVE : []), ...(args.includes('--timeouts') ? (['Timeout'] as const) : [])];
+  const again: MutantResult['status'][] = [
+    ...(args.includes('--survivors') ? ALIVE : []),
+    ...(args.includes('--timeouts') ? (['Timeout'] as const) : []),
+  ];
   if (changed && again.length > 0) return '--changed runs new mutants: it goes without --survivors and --timeouts.';
   // GROUP:N runs only the group's part N (its own report), for a group whose parts take long.
-  const wanted = args.filter((a) => a !== concurrencyArg && a !== baseArg && !FLAGS.includes(a)).map((arg) => {
-    const [name = '', part] = arg.split(':');
-    return { arg, name, part: part === undefined ? undefined : Number(part) - 1 };
-  });
+  const wanted = args
+    .filter((a) => a !== concurrencyArg && a !== baseArg && !FLAGS.includes(a))
+    .map((arg) => {
+      const [name = '', part] = arg.split(':');
+      return { arg, name, part: part === undefined ? undefined : Number(part) - 1 };
+    });
   const unknown = wanted.filter(({ name, part }) => {
     const group = MUTATION_GROUPS.find((g) => g.name === name);
-    return group === undefined || (part !== undefined && (!Number.isSafeInteger(part) || group.parts[part] === undefined));
+    return (
+      group === undefined || (part !== undefined && (!Number.isSafeInteger(part) || group.parts[part] === undefined))
+    );
   });
   if (unknown.length > 0) return `Unknown group or part ${unknown.map((u) => u.arg).join(', ')}.`;
   const record = args.includes('--record');
   // The base stands for all the code: only a run of every group, new mutants all, may move it.
-  if (record && (wanted.length > 0 || again.length > 0)) return '--record goes with a run of every group (no GROUP, no --survivors or --timeouts).';
-  return { concurrency, again, wanted, changed: changed ? { base: baseArg?.slice('--base='.length) } : undefined, record };
+  if (record && (wanted.length > 0 || again.length > 0))
+    return '--record goes with a run of every group (no GROUP, no --survivors or --timeouts).';
+  return {
+    concurrency,
+    again,
+    wanted,
+    changed: changed ? { base: baseArg?.slice('--base='.length) } : undefined,
+    record,
+  };
 }
 
 /** The changed lines since REV, said in one line. */
@@ -255,11 +298,16 @@ async function runGroup(
   let counts: GroupCounts = { killed: 0, survived: 0, timeout: 0, noCoverage: 0, other: 0 };
   try {
     for (const { part, index, mutate } of planned) {
-      console.log(`\n== ${group.name}${group.parts.length > 1 ? ` (${index + 1}/${group.parts.length})` : ''}: ${part.command}`);
+      console.log(
+        `\n== ${group.name}${group.parts.length > 1 ? ` (${index + 1}/${group.parts.length})` : ''}: ${part.command}`,
+      );
       if (options.changed) console.log(`   mutating ${mutate.join(' ')}`);
       try {
         const again = options.again.length === 0 ? undefined : options.again;
-        counts = add(counts, await runPart(part, mutate, reportPath(group, index, options.changed), options.concurrency, again));
+        counts = add(
+          counts,
+          await runPart(part, mutate, reportPath(group, index, options.changed), options.concurrency, again),
+        );
       } finally {
         await dropDatabasesStartingWith(DATABASE_PREFIX);
       }
@@ -283,7 +331,9 @@ async function main(args: string[]): Promise<number> {
     return 2;
   }
   if (options.record && workingTreeChanged()) {
-    console.error(`--record writes HEAD to ${BASE_FILE}: commit (or stash) the changes first, so what was checked is HEAD.`);
+    console.error(
+      `--record writes HEAD to ${BASE_FILE}: commit (or stash) the changes first, so what was checked is HEAD.`,
+    );
     return 2;
   }
   const { concurrency, again, wanted } = options;
@@ -294,9 +344,11 @@ async function main(args: string[]): Promise<number> {
     console.error(error instanceof Error ? error.message : String(error));
     return 2;
   }
-  const groups = wanted.length === 0 ? MUTATION_GROUPS : MUTATION_GROUPS.filter((g) => wanted.some((w) => w.name === g.name));
+  const groups =
+    wanted.length === 0 ? MUTATION_GROUPS : MUTATION_GROUPS.filter((g) => wanted.some((w) => w.name === g.name));
   // What each part mutates: its globs, or the changed lines they cover.
-  const mutateOf = (part: MutationPart): string[] => (changed === undefined ? part.mutate : changedMutateRanges(part.mutate, changed));
+  const mutateOf = (part: MutationPart): string[] =>
+    changed === undefined ? part.mutate : changedMutateRanges(part.mutate, changed);
   const lines: string[] = [];
   let total: GroupCounts = { killed: 0, survived: 0, timeout: 0, noCoverage: 0, other: 0 };
   let under = false;
@@ -320,7 +372,8 @@ async function main(args: string[]): Promise<number> {
     total = add(total, counts);
     if (scoreOf(counts) < TARGET_SCORE) under = true;
   }
-  if (lines.length === 0 && changed !== undefined) console.log('\nNo changed line of a grouped module: no mutant to run.');
+  if (lines.length === 0 && changed !== undefined)
+    console.log('\nNo changed line of a grouped module: no mutant to run.');
   else printScores(lines, total, changed !== undefined);
   if (options.record && !under) console.log(`\n${BASE_FILE} now names ${recordBase()}: commit it.`);
   return under ? 1 : 0;

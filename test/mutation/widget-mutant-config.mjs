@@ -11,7 +11,10 @@ import { endAtFirstFailure } from './widget-first-failure.mjs';
 /** web-test-runner's configuration running `files` against the active mutant. */
 export function widgetMutantConfig(files) {
   const activeMutant = process.env.__STRYKER_ACTIVE_MUTANT__;
-  const tellMutant = activeMutant === undefined ? '' : `<script>globalThis.__stryker__ = { activeMutant: ${JSON.stringify(activeMutant)} };</script>`;
+  const tellMutant =
+    activeMutant === undefined
+      ? ''
+      : `<script>globalThis.__stryker__ = { activeMutant: ${JSON.stringify(activeMutant)} };</script>`;
   return {
     ...config,
     files,

@@ -33,7 +33,14 @@ const cell = (text: string | undefined) => (text ?? '').replace(/\s*\n\s*/g, ' '
 
 function table(title: string, head: string[], rows: string[][]): string[] {
   if (rows.length === 0) return [];
-  return [`**${title}**`, '', `| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`), ''];
+  return [
+    `**${title}**`,
+    '',
+    `| ${head.join(' | ')} |`,
+    `|${head.map(() => '---').join('|')}|`,
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
+    '',
+  ];
 }
 
 const lines: string[] = [];
@@ -43,13 +50,37 @@ for (const mod of manifest.modules) {
     lines.push(`### \`<${d.tagName}>\``, '', `${cell(d.summary)} Class \`${d.name}\` (\`${mod.path}\`).`, '');
     if (d.description) lines.push(d.description.trim(), '');
     lines.push(
-      ...table('Attributes', ['attribute', 'property', 'type', 'default', 'description'], (d.attributes ?? []).map((a) => [
-        `\`${a.name}\``, a.fieldName ? `\`${a.fieldName}\`` : '', cell(a.type?.text), cell(a.default), cell(a.description),
-      ])),
-      ...table('Events', ['event', 'description'], (d.events ?? []).map((e) => [`\`${e.name}\``, cell(e.description)])),
-      ...table('CSS parts', ['part', 'description'], (d.cssParts ?? []).map((p) => [`\`${p.name}\``, cell(p.description)])),
-      ...table('CSS custom properties', ['property', 'description'], (d.cssProperties ?? []).map((p) => [`\`${p.name}\``, cell(p.description)])),
-      ...table('Slots', ['slot', 'description'], (d.slots ?? []).map((s) => [`\`${s.name}\``, cell(s.description)])),
+      ...table(
+        'Attributes',
+        ['attribute', 'property', 'type', 'default', 'description'],
+        (d.attributes ?? []).map((a) => [
+          `\`${a.name}\``,
+          a.fieldName ? `\`${a.fieldName}\`` : '',
+          cell(a.type?.text),
+          cell(a.default),
+          cell(a.description),
+        ]),
+      ),
+      ...table(
+        'Events',
+        ['event', 'description'],
+        (d.events ?? []).map((e) => [`\`${e.name}\``, cell(e.description)]),
+      ),
+      ...table(
+        'CSS parts',
+        ['part', 'description'],
+        (d.cssParts ?? []).map((p) => [`\`${p.name}\``, cell(p.description)]),
+      ),
+      ...table(
+        'CSS custom properties',
+        ['property', 'description'],
+        (d.cssProperties ?? []).map((p) => [`\`${p.name}\``, cell(p.description)]),
+      ),
+      ...table(
+        'Slots',
+        ['slot', 'description'],
+        (d.slots ?? []).map((s) => [`\`${s.name}\``, cell(s.description)]),
+      ),
     );
   }
 }

@@ -34,7 +34,9 @@ describe('the npm entry (jobboard-connector/widget)', () => {
   it('lets an application define the form under a tag it chooses, and it loads its fields from the proxy', async () => {
     defineElement('board-apply', JobboardApply);
     const { endpoint } = standIn('ok');
-    const el = await fixture<JobboardApply>(html`<board-apply endpoint=${endpoint} campaign-id="101" lang="fr" no-draft></board-apply>`);
+    const el = await fixture<JobboardApply>(
+      html`<board-apply endpoint=${endpoint} campaign-id="101" lang="fr" no-draft></board-apply>`,
+    );
     expect(el).to.be.instanceOf(JobboardApply);
     await until(() => maybe(el, 'form'), 'the form shows once /api/config answered');
     expect(shadow<HTMLInputElement>(el, '#email').required).to.equal(true);
@@ -45,7 +47,9 @@ describe('the npm entry (jobboard-connector/widget)', () => {
   it('lets an application define the catalogue under a tag it chooses, and it lists the offers', async () => {
     defineElement('board-campaigns', JobboardCampaigns);
     const { endpoint } = standIn('ok');
-    const el = await fixture<JobboardCampaigns>(html`<board-campaigns endpoint=${endpoint} lang="en" per-page="5"></board-campaigns>`);
+    const el = await fixture<JobboardCampaigns>(
+      html`<board-campaigns endpoint=${endpoint} lang="en" per-page="5"></board-campaigns>`,
+    );
     await until(() => el.shadowRoot?.querySelectorAll('.offer').length === 5, 'the first page of offers shows');
     expect(shadow(el, '.offer').textContent).to.contain('Backend developer');
   });

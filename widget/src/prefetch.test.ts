@@ -14,9 +14,11 @@ function inPage(html: string): HTMLElement {
 }
 
 describe('prefetchAnswers', () => {
-  it('asks for an undefined form\'s config and offer at once, and the form, once defined, asks for neither again', async () => {
+  it("asks for an undefined form's config and offer at once, and the form, once defined, asks for neither again", async () => {
     const { endpoint } = standIn();
-    const container = inPage(`<jobboard-apply endpoint="${endpoint}" campaign-id="101" lang="en" no-draft></jobboard-apply>`);
+    const container = inPage(
+      `<jobboard-apply endpoint="${endpoint}" campaign-id="101" lang="en" no-draft></jobboard-apply>`,
+    );
     const watch = watchRequestsAndWarnings();
     try {
       prefetchAnswers(container);
@@ -33,11 +35,13 @@ describe('prefetchAnswers', () => {
     }
   });
 
-  it('asks for an undefined catalogue\'s list and the offer it opens from the page\'s URL, with its form\'s config; the catalogue, once defined, asks for neither again', async () => {
+  it("asks for an undefined catalogue's list and the offer it opens from the page's URL, with its form's config; the catalogue, once defined, asks for neither again", async () => {
     const { endpoint } = standIn();
     const before = location.href;
     history.replaceState(null, '', '?offer=100&q=acme');
-    const container = inPage(`<jobboard-campaigns endpoint="${endpoint}" lang="en" per-page="5" city="Lyon"></jobboard-campaigns>`);
+    const container = inPage(
+      `<jobboard-campaigns endpoint="${endpoint}" lang="en" per-page="5" city="Lyon"></jobboard-campaigns>`,
+    );
     const watch = watchRequestsAndWarnings();
     const list = `fetch ${endpoint}/api/campaigns?q=acme&city=Lyon&per_page=5`;
     const offer = `fetch ${endpoint}/api/campaigns/100`;
@@ -49,7 +53,9 @@ describe('prefetchAnswers', () => {
       const catalogue = container.querySelector('jobboard-campaigns')!;
       // The list is asked for in the same update that reads the offer from the URL, before the offer shows.
       await until(() => maybe(catalogue, '#detail-title') !== null, 'the offer opens');
-      expect(watch.requests.filter((request) => request === offer || request === list).sort()).to.deep.equal([offer, list].sort());
+      expect(watch.requests.filter((request) => request === offer || request === list).sort()).to.deep.equal(
+        [offer, list].sort(),
+      );
     } finally {
       watch.restore();
       container.remove();
@@ -57,7 +63,7 @@ describe('prefetchAnswers', () => {
     }
   });
 
-  it('reads a catalogue\'s attributes as it does: the filters the board fixed and the page size, no URL with its router off, nothing at all with its state rendered on the server', () => {
+  it("reads a catalogue's attributes as it does: the filters the board fixed and the page size, no URL with its router off, nothing at all with its state rendered on the server", () => {
     const { endpoint } = standIn();
     const state = JSON.stringify({ query: {}, list: { items: [], page: 1, per_page: 10, total: 0, last_page: 1 } });
     // A document of its own, where no element is ever defined (another test here defines the catalogue in this page).

@@ -31,7 +31,12 @@ export function prefetchAnswers(root: ParentNode, search = location.search): voi
     }
     // The attributes as the element reads them (Lit's Number conversion for the numbers).
     const number = (name: string) => (catalogue.hasAttribute(name) ? Number(catalogue.getAttribute(name)) : undefined);
-    const fixed = { companyId: number('company-id'), jobType: catalogue.getAttribute('job-type') ?? undefined, city: catalogue.getAttribute('city') ?? undefined, perPage: number('per-page') };
+    const fixed = {
+      companyId: number('company-id'),
+      jobType: catalogue.getAttribute('job-type') ?? undefined,
+      city: catalogue.getAttribute('city') ?? undefined,
+      perPage: number('per-page'),
+    };
     prefetchList(endpoint, listQuery(routed ? urlListQuery(search) : {}, fixed));
   }
 }

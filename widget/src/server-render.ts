@@ -17,9 +17,9 @@ import { scriptJson } from './internal/script-json.ts';
 
 defineElement('jobboard-campaigns', JobboardCampaigns);
 
-
 function template(input: EmbedRenderInput) {
-  const posting = input.jobPosting === null ? '' : `<script type="application/ld+json">${scriptJson(input.jobPosting)}</script>`;
+  const posting =
+    input.jobPosting === null ? '' : `<script type="application/ld+json">${scriptJson(input.jobPosting)}</script>`;
   return html`<jobboard-campaigns
     endpoint=${input.endpoint}
     lang=${input.lang}

@@ -5,7 +5,7 @@ import { expect } from '@open-wc/testing';
 import { maybe, standIn, until } from './internal/test-support.ts';
 
 describe('widget.js', () => {
-  it('asks for a form\'s config and offer before it defines any element, and the form asks for neither again', async () => {
+  it("asks for a form's config and offer before it defines any element, and the form asks for neither again", async () => {
     const { endpoint } = standIn();
     const container = document.createElement('div');
     container.innerHTML = `<jobboard-apply endpoint="${endpoint}" campaign-id="101" lang="en" no-draft></jobboard-apply>`;
@@ -21,7 +21,10 @@ describe('widget.js', () => {
       await import('./widget.ts');
       const form = container.querySelector('jobboard-apply')!;
       await until(() => maybe(form, 'button[type=submit]') !== null, 'the form shows');
-      expect(asked.sort()).to.deep.equal([`${endpoint}/api/campaigns/101 before the elements`, `${endpoint}/api/config before the elements`]);
+      expect(asked.sort()).to.deep.equal([
+        `${endpoint}/api/campaigns/101 before the elements`,
+        `${endpoint}/api/config before the elements`,
+      ]);
     } finally {
       window.fetch = fetch;
       container.remove();

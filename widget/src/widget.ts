@@ -25,7 +25,9 @@ defineElement('jobboard-campaigns', JobboardCampaigns);
 applyModule?.then(
   ({ JobboardApply }) => defineElement('jobboard-apply', JobboardApply),
   (error: unknown) => {
-    console.warn(`jobboard widget: no apply form (${String(error)}). Serve widget-apply-*.js beside widget.js: copy every file of dist/widget/.`);
+    console.warn(
+      `jobboard widget: no apply form (${String(error)}). Serve widget-apply-*.js beside widget.js: copy every file of dist/widget/.`,
+    );
   },
 );
 

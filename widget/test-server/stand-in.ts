@@ -52,7 +52,9 @@ const seenKeys = new Set<string>();
 const cities = ['Lyon', 'Paris', 'Madrid', 'Nantes', 'Bordeaux'];
 // 'Seasonal work' is not an API value (hence the cast): the widget must show
 // what it does not know as it came.
-const jobTypes = ['Permanent contract', 'Fixed term contract', 'Seasonal work'] as NonNullable<CampaignSummary['job_type']>[];
+const jobTypes = ['Permanent contract', 'Fixed term contract', 'Seasonal work'] as NonNullable<
+  CampaignSummary['job_type']
+>[];
 const workingTimes: NonNullable<CampaignSummary['working_time']>[] = ['Full time', 'Part time'];
 const titles = ['Backend developer', 'Nurse', 'Accountant', 'Sales assistant', 'Data analyst'];
 
@@ -80,9 +82,27 @@ function detail(c: CampaignSummary): CampaignDetail {
     // The service's own address of a town: its name repeats the city and country (as the sandbox's seed does).
     address:
       c.id === 100
-        ? { street_number: '12', street: 'rue de la République', postal_code: '69002', city: 'Lyon', country: 'France', name: null, latitude: 45.7578, longitude: 4.8351 }
+        ? {
+            street_number: '12',
+            street: 'rue de la République',
+            postal_code: '69002',
+            city: 'Lyon',
+            country: 'France',
+            name: null,
+            latitude: 45.7578,
+            longitude: 4.8351,
+          }
         : c.id === 103
-          ? { street_number: null, street: null, postal_code: '44000', city: 'Nantes', country: 'France', name: 'Nantes, France', latitude: null, longitude: null }
+          ? {
+              street_number: null,
+              street: null,
+              postal_code: '44000',
+              city: 'Nantes',
+              country: 'France',
+              name: 'Nantes, France',
+              latitude: null,
+              longitude: null,
+            }
           : null,
     date_end: c.id === 100 ? '2027-02-28' : null,
   };
@@ -100,12 +120,16 @@ const baseConfig: WidgetConfig = {
 function config(scenario: string): WidgetConfig {
   if (scenario === 'small') return { ...baseConfig, resume: { ...baseConfig.resume, max_bytes: 2048 } };
   if (scenario === 'lenient') {
-    return { ...baseConfig, fields: { ...baseConfig.fields, resume: 'optional', first_name: 'optional', phone: 'optional' } };
+    return {
+      ...baseConfig,
+      fields: { ...baseConfig.fields, resume: 'optional', first_name: 'optional', phone: 'optional' },
+    };
   }
   if (scenario === 'no-utm') return { ...baseConfig, track_utm: false };
   if (scenario === 'captcha') return { ...baseConfig, captcha: { provider: 'turnstile', site_key: 'test-site-key' } };
   // A misconfigured or compromised proxy's privacy link.
-  if (scenario === 'script-consent') return { ...baseConfig, consent_url: 'javascript:void(document.title="consent link ran")' };
+  if (scenario === 'script-consent')
+    return { ...baseConfig, consent_url: 'javascript:void(document.title="consent link ran")' };
   return baseConfig;
 }
 
@@ -125,7 +149,11 @@ function problem(ctx: Ctx, status: number, code: string, errors?: z.infer<typeof
 
 type Answer = z.infer<typeof ApplicationAnswer>;
 
-function json(ctx: Ctx, status: number, body: WidgetConfig | CampaignList | CampaignDetail | Answer | LoggedApplication[] | Record<string, unknown>): void {
+function json(
+  ctx: Ctx,
+  status: number,
+  body: WidgetConfig | CampaignList | CampaignDetail | Answer | LoggedApplication[] | Record<string, unknown>,
+): void {
   ctx.status = status;
   ctx.set('content-type', 'application/json');
   ctx.body = JSON.stringify(body);
@@ -176,8 +204,9 @@ async function apply(ctx: Ctx, scenario: string, token: string): Promise<void> {
     await readForm(ctx);
     log.push({ token, scenario: 'drop:dropped', idempotencyKey: key, fields: {}, files: {} });
     ctx.respond = false;
-    ctx.req.socket.end('HTTP/1.1 201 Created\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"sta', () =>
-      ctx.req.socket.destroy(),
+    ctx.req.socket.end(
+      'HTTP/1.1 201 Created\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"sta',
+      () => ctx.req.socket.destroy(),
     );
     return;
   }
@@ -197,9 +226,18 @@ async function apply(ctx: Ctx, scenario: string, token: string): Promise<void> {
       return;
     case 'slow':
       await sleep(400);
-      return json(ctx, 201, { status: 'delivered', reference: 'ref-slow', campaign_id: Number(entry.fields.campaign_id) });
+      return json(ctx, 201, {
+        status: 'delivered',
+        reference: 'ref-slow',
+        campaign_id: Number(entry.fields.campaign_id),
+      });
     case 'queued':
-      return json(ctx, 202, { status: 'queued', reference: 'ref-queued', campaign_id: Number(entry.fields.campaign_id), receipt_url: 'https://jobs.example/applications/receipt/tok-2' });
+      return json(ctx, 202, {
+        status: 'queued',
+        reference: 'ref-queued',
+        campaign_id: Number(entry.fields.campaign_id),
+        receipt_url: 'https://jobs.example/applications/receipt/tok-2',
+      });
     case 'conflict':
       return problem(ctx, 409, 'already_applied');
     case 'invalid':
@@ -217,7 +255,12 @@ async function apply(ctx: Ctx, scenario: string, token: string): Promise<void> {
     default:
       if (scenario === 'drop') ctx.set('idempotent-replayed', 'true');
       // Root-relative, as a proxy without PUBLIC_ORIGIN gives it ('slow' gives none, as a proxy before receipts).
-      return json(ctx, 201, { status: 'delivered', reference: 'ref-1', campaign_id: Number(entry.fields.campaign_id), receipt_url: '/applications/receipt/tok-1' });
+      return json(ctx, 201, {
+        status: 'delivered',
+        reference: 'ref-1',
+        campaign_id: Number(entry.fields.campaign_id),
+        receipt_url: '/applications/receipt/tok-1',
+      });
   }
 }
 
@@ -226,7 +269,11 @@ export async function standIn(ctx: Ctx, next: Next): Promise<unknown> {
   if (!ctx.path.startsWith('/stand-in/')) return next();
   if (ctx.path === '/stand-in/_log') {
     const token = new URLSearchParams(ctx.querystring).get('token');
-    return json(ctx, 200, log.filter((e) => e.token === token));
+    return json(
+      ctx,
+      200,
+      log.filter((e) => e.token === token),
+    );
   }
   const match = /^\/stand-in\/([a-z-]+)(?:~([\w-]+))?(\/api\/.*)$/.exec(ctx.path);
   if (!match) return problem(ctx, 404, 'not_found');

@@ -1,7 +1,13 @@
 // Applicants (candidate accounts): API rules: Endpoints. Scope
 // applicants_read for reads, applicants_write for create.
 import type { z } from 'zod';
-import { Applicant, CreateApplicantBody, CreatedApplicant, GetApplicantQuery, ListApplicantsQuery } from '../../contract/index.ts';
+import {
+  Applicant,
+  CreateApplicantBody,
+  CreatedApplicant,
+  GetApplicantQuery,
+  ListApplicantsQuery,
+} from '../../contract/index.ts';
 import type { ApplicantEmbed, ApplicantInput } from '../../contract/index.ts';
 import type { Api, ListOptions, Page, RequestOptions, WithEmbeds } from '../resource.ts';
 
@@ -29,17 +35,27 @@ export class Applicants {
   }
 
   /** `GET /applicants`: one page; `keywords` searches first name, last name and email. */
-  list<const E extends ApplicantEmbed = never>(query: ApplicantListQuery<E> = {}, options?: ListOptions): Promise<Page<ApplicantWith<E>>> {
+  list<const E extends ApplicantEmbed = never>(
+    query: ApplicantListQuery<E> = {},
+    options?: ListOptions,
+  ): Promise<Page<ApplicantWith<E>>> {
     return this.#api.list('applicants', ListApplicantsQuery, Applicant, query, options);
   }
 
   /** Every applicant matching `query`, across all pages. */
-  listAll<const E extends ApplicantEmbed = never>(query: ApplicantListQuery<E> = {}, options?: ListOptions): AsyncIterable<ApplicantWith<E>> {
+  listAll<const E extends ApplicantEmbed = never>(
+    query: ApplicantListQuery<E> = {},
+    options?: ListOptions,
+  ): AsyncIterable<ApplicantWith<E>> {
     return this.#api.listAll('applicants', ListApplicantsQuery, Applicant, query, options);
   }
 
   /** `GET /applicants/:id`, by id or by email address. */
-  get<const E extends ApplicantEmbed = never>(idOrEmail: number | string, params: { embed?: readonly E[] } = {}, options?: RequestOptions): Promise<ApplicantWith<E>> {
+  get<const E extends ApplicantEmbed = never>(
+    idOrEmail: number | string,
+    params: { embed?: readonly E[] } = {},
+    options?: RequestOptions,
+  ): Promise<ApplicantWith<E>> {
     return this.#api.get('applicants', idOrEmail, GetApplicantQuery, Applicant, params, options);
   }
 

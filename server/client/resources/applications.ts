@@ -1,7 +1,12 @@
 // Applications: API rules: Endpoints. Scope applications_read for reads,
 // applications_write for create.
 import type { z } from 'zod';
-import { Application, CreateApplicationBody, GetApplicationQuery, ListApplicationsQuery } from '../../contract/index.ts';
+import {
+  Application,
+  CreateApplicationBody,
+  GetApplicationQuery,
+  ListApplicationsQuery,
+} from '../../contract/index.ts';
 import type { ApplicationEmbed } from '../../contract/index.ts';
 import type { ResumeMayStream } from '../files.ts';
 import type { Api, ListOptions, Page, RequestOptions, WithEmbeds } from '../resource.ts';
@@ -33,7 +38,9 @@ export type ApplicationListQuery<E extends ApplicationEmbedValue = ApplicationEm
 type CreateBody = z.input<typeof CreateApplicationBody>;
 
 /** The body of POST /applications; the resume may be a StreamedFile, sent without being held in memory. */
-export type ApplicationCreateInput = Omit<CreateBody, 'application'> & { application?: ResumeMayStream<NonNullable<CreateBody['application']>> };
+export type ApplicationCreateInput = Omit<CreateBody, 'application'> & {
+  application?: ResumeMayStream<NonNullable<CreateBody['application']>>;
+};
 
 export class Applications {
   readonly #api: Api;
@@ -43,17 +50,27 @@ export class Applications {
   }
 
   /** `GET /applications`: one page of applications. */
-  list<const E extends ApplicationEmbedValue = never>(query: ApplicationListQuery<E> = {}, options?: ListOptions): Promise<Page<ApplicationWith<E>>> {
+  list<const E extends ApplicationEmbedValue = never>(
+    query: ApplicationListQuery<E> = {},
+    options?: ListOptions,
+  ): Promise<Page<ApplicationWith<E>>> {
     return this.#api.list('applications', ListApplicationsQuery, Application, query, options);
   }
 
   /** Every application matching `query`, across all pages. */
-  listAll<const E extends ApplicationEmbedValue = never>(query: ApplicationListQuery<E> = {}, options?: ListOptions): AsyncIterable<ApplicationWith<E>> {
+  listAll<const E extends ApplicationEmbedValue = never>(
+    query: ApplicationListQuery<E> = {},
+    options?: ListOptions,
+  ): AsyncIterable<ApplicationWith<E>> {
     return this.#api.listAll('applications', ListApplicationsQuery, Application, query, options);
   }
 
   /** `GET /applications/:id`. */
-  get<const E extends ApplicationEmbedValue = never>(id: number, params: { embed?: readonly E[] } = {}, options?: RequestOptions): Promise<ApplicationWith<E>> {
+  get<const E extends ApplicationEmbedValue = never>(
+    id: number,
+    params: { embed?: readonly E[] } = {},
+    options?: RequestOptions,
+  ): Promise<ApplicationWith<E>> {
     return this.#api.get('applications', id, GetApplicationQuery, Application, params, options);
   }
 

@@ -34,7 +34,10 @@ export class Campaigns {
   }
 
   /** `GET /campaigns`: one page of campaigns, newest first unless `sort`/`order` say otherwise. */
-  list<const E extends CampaignEmbed = never>(query: CampaignListQuery<E> = {}, options?: ListOptions): Promise<Page<CampaignWith<E>>> {
+  list<const E extends CampaignEmbed = never>(
+    query: CampaignListQuery<E> = {},
+    options?: ListOptions,
+  ): Promise<Page<CampaignWith<E>>> {
     return this.#api.list('campaigns', ListCampaignsQuery, Campaign, query, options);
   }
 
@@ -42,12 +45,19 @@ export class Campaigns {
    * Every campaign matching `query`, across all pages:
    * `for await (const campaign of client.campaigns.listAll({ channels: ['jobboard_demo'] }))`.
    */
-  listAll<const E extends CampaignEmbed = never>(query: CampaignListQuery<E> = {}, options?: ListOptions): AsyncIterable<CampaignWith<E>> {
+  listAll<const E extends CampaignEmbed = never>(
+    query: CampaignListQuery<E> = {},
+    options?: ListOptions,
+  ): AsyncIterable<CampaignWith<E>> {
     return this.#api.listAll('campaigns', ListCampaignsQuery, Campaign, query, options);
   }
 
   /** `GET /campaigns/:id`, with the embeds asked for present in the result's type. */
-  get<const E extends CampaignEmbed = never>(id: number, params: { embed?: readonly E[] } = {}, options?: RequestOptions): Promise<CampaignWith<E>> {
+  get<const E extends CampaignEmbed = never>(
+    id: number,
+    params: { embed?: readonly E[] } = {},
+    options?: RequestOptions,
+  ): Promise<CampaignWith<E>> {
     return this.#api.get('campaigns', id, GetCampaignQuery, Campaign, params, options);
   }
 

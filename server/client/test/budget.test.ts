@@ -40,7 +40,10 @@ describe('RequestBudget', () => {
     const order: string[] = [];
     const cleanup = new AbortController();
     const first = budget.acquire('low').then(() => order.push('sync page 1'));
-    const second = budget.acquire('low', cleanup.signal).then(() => order.push('sync page 2'), () => undefined);
+    const second = budget.acquire('low', cleanup.signal).then(
+      () => order.push('sync page 2'),
+      () => undefined,
+    );
     const high = budget.acquire('high').then(() => order.push('application'));
     clock.advance(60_000);
     await Promise.all([first, high]);
@@ -57,7 +60,10 @@ describe('RequestBudget', () => {
     assert.equal(budget.available('high'), 2);
     let lowGot = false;
     const cleanup = new AbortController();
-    const low = budget.acquire('low', cleanup.signal).then(() => (lowGot = true), () => undefined);
+    const low = budget.acquire('low', cleanup.signal).then(
+      () => (lowGot = true),
+      () => undefined,
+    );
     await budget.acquire('high');
     await budget.acquire('high');
     await settle();

@@ -33,7 +33,11 @@ before(async () => {
     salary_max: 52_000,
     address: { city: 'Lyon', country: 'France', postal_code: '69002' },
   });
-  await world.admin('PATCH', `/campaigns/${online.id}`, { status: 'online', channels: ['career_fr', JOBBOARD_CHANNEL], tags: ['remote'] });
+  await world.admin('PATCH', `/campaigns/${online.id}`, {
+    status: 'online',
+    channels: ['career_fr', JOBBOARD_CHANNEL],
+    tags: ['remote'],
+  });
 });
 
 after(() => world.close());
@@ -49,7 +53,9 @@ describe('campaigns', () => {
   });
 
   it('embeds address, channels, entity, tags and unit, typed as present', async () => {
-    const campaign = await client.campaigns.get(online.id, { embed: ['address', 'channels', 'entity', 'tags', 'unit'] });
+    const campaign = await client.campaigns.get(online.id, {
+      embed: ['address', 'channels', 'entity', 'tags', 'unit'],
+    });
     // These assignments only compile because the embeds are typed as present.
     const address: CampaignAddress | null = campaign.address;
     const channels: string[] = campaign.channels.map((c) => c.value).sort();
@@ -69,7 +75,10 @@ describe('campaigns', () => {
 
   it('lists one page with its X-Pagination data, filtered by status and channel', async () => {
     const page = await client.campaigns.list({ status: ['online'], channels: [JOBBOARD_CHANNEL], embed: ['tags'] });
-    assert.deepEqual(page.data.map((c) => c.id), [online.id]);
+    assert.deepEqual(
+      page.data.map((c) => c.id),
+      [online.id],
+    );
     assert.deepEqual(page.data[0]?.tags, ['remote']);
     assert.deepEqual(page.pagination, { 'total-count': 1, 'current-page': 1, 'next-page': null, 'last-page': 1 });
   });
@@ -83,39 +92,67 @@ describe('campaigns', () => {
     assert.equal(new Set(all).size, total);
   });
 
-  it("when a job-board client lists, sees only the campaigns broadcast on its channel, with their company", async () => {
+  it('when a job-board client lists, sees only the campaigns broadcast on its channel, with their company', async () => {
     const board = world.client(world.jobboardKeys);
     const seen: Campaign[] = [];
     for await (const campaign of board.campaigns.listAll({ channels: [JOBBOARD_CHANNEL] })) seen.push(campaign);
-    assert.deepEqual(seen.map((c) => [c.id, c.company_id]), [[online.id, world.companyId]]);
+    assert.deepEqual(
+      seen.map((c) => [c.id, c.company_id]),
+      [[online.id, world.companyId]],
+    );
   });
 
   it('when the company uses entities, a campaign needs a unit: 422 unit_required names campaign.unit_id', async () => {
-    const company = await world.admin<{ id: number }>('POST', '/companies', { name: 'Entity Corp', entity_option: true });
-    const keys = await world.admin<{ private_key: string; secret_key: string }>('POST', '/clients', { company_id: company.id });
+    const company = await world.admin<{ id: number }>('POST', '/companies', {
+      name: 'Entity Corp',
+      entity_option: true,
+    });
+    const keys = await world.admin<{ private_key: string; secret_key: string }>('POST', '/clients', {
+      company_id: company.id,
+    });
     const entityClient = world.client(keys);
     await assert.rejects(entityClient.campaigns.create({ manage_name: 'No unit' }), (error: unknown) => {
       assert.ok(error instanceof ValidationError);
       assert.equal(error.status, 422);
       assert.equal(error.code, 'unit_required');
-      assert.deepEqual(error.details.map((d) => d.field), ['campaign.unit_id']);
+      assert.deepEqual(
+        error.details.map((d) => d.field),
+        ['campaign.unit_id'],
+      );
       return true;
     });
   });
 
-  it('with the Entity option, embeds the entity and unit and lists an entity\'s channels', async () => {
+  it("with the Entity option, embeds the entity and unit and lists an entity's channels", async () => {
     const company = await world.admin<{ id: number }>('POST', '/companies', { name: 'Units Inc', entity_option: true });
-    const keys = await world.admin<{ private_key: string; secret_key: string }>('POST', '/clients', { company_id: company.id });
-    const entity = await world.admin<Entity>('POST', '/entities', { company_id: company.id, name: 'North', units: ['Lille office'] });
-    await world.admin('POST', '/channels', { company_id: company.id, value: 'north_careers', name: 'North careers', entity_id: entity.id });
+    const keys = await world.admin<{ private_key: string; secret_key: string }>('POST', '/clients', {
+      company_id: company.id,
+    });
+    const entity = await world.admin<Entity>('POST', '/entities', {
+      company_id: company.id,
+      name: 'North',
+      units: ['Lille office'],
+    });
+    await world.admin('POST', '/channels', {
+      company_id: company.id,
+      value: 'north_careers',
+      name: 'North careers',
+      entity_id: entity.id,
+    });
     const entityClient = world.client(keys);
-    const created = await entityClient.campaigns.create({ manage_name: 'Warehouse lead', unit_id: entity.units[0]!.id });
+    const created = await entityClient.campaigns.create({
+      manage_name: 'Warehouse lead',
+      unit_id: entity.units[0]!.id,
+    });
     const campaign = await entityClient.campaigns.get(created.id, { embed: ['entity', 'unit'] });
     const unit: { id: number; name: string } | null = campaign.unit;
     assert.equal(campaign.entity?.name, 'North');
     assert.equal(unit?.name, 'Lille office');
     const channels = await entityClient.entities.listChannels(entity.id);
-    assert.deepEqual(channels.map((c) => [c.value, c.entity_id]), [['north_careers', entity.id]]);
+    assert.deepEqual(
+      channels.map((c) => [c.value, c.entity_id]),
+      [['north_careers', entity.id]],
+    );
   });
 });
 
@@ -143,13 +180,22 @@ describe('applicants', () => {
       applications: [{ campaign_id: online.id, source: 'carriere' }],
     });
     assert.equal(created.email, 'ada@example.com');
-    assert.deepEqual(created.applications.map((a) => a.campaign_id), [online.id]);
+    assert.deepEqual(
+      created.applications.map((a) => a.campaign_id),
+      [online.id],
+    );
 
     const byId = await client.applicants.get(created.id, { embed: ['address', 'applications', 'pools'] });
     const pools: Pool[] = byId.pools;
     assert.equal(byId.address?.city, 'London');
-    assert.deepEqual(byId.applications.map((a) => a.campaign_id), [online.id]);
-    assert.deepEqual(pools.map((p) => p.name), ['Talents']);
+    assert.deepEqual(
+      byId.applications.map((a) => a.campaign_id),
+      [online.id],
+    );
+    assert.deepEqual(
+      pools.map((p) => p.name),
+      ['Talents'],
+    );
 
     const byEmail = await client.applicants.get('ada@example.com');
     assert.equal(byEmail.id, created.id);
@@ -158,7 +204,10 @@ describe('applicants', () => {
   it('lists applicants found by keywords', async () => {
     await client.applicants.create({ email: 'grace@example.com', first_name: 'Grace', last_name: 'Hopper' });
     const page = await client.applicants.list({ keywords: 'hopper', embed: ['address'] });
-    assert.deepEqual(page.data.map((a) => a.email), ['grace@example.com']);
+    assert.deepEqual(
+      page.data.map((a) => a.email),
+      ['grace@example.com'],
+    );
     assert.equal(page.data[0]?.address, null);
   });
 
@@ -169,7 +218,10 @@ describe('applicants', () => {
       assert.equal(error.status, 409);
       assert.equal(error.code, 'applicant_exists');
       assert.equal(error.existingId, first.id);
-      assert.deepEqual(error.details.map((d) => d.field), ['applicant.email']);
+      assert.deepEqual(
+        error.details.map((d) => d.field),
+        ['applicant.email'],
+      );
       return true;
     });
   });
@@ -188,34 +240,52 @@ describe('applications', () => {
     const created = await client.applications.create({
       campaign_id: online.id,
       applicant_email: 'linus@example.com',
-      application: { source: 'jobboard', resume: await fileFromBuffer(RESUME_WITH_SKILLS), comments: { content: 'Cover letter' }, tags: ['fast-track'] },
+      application: {
+        source: 'jobboard',
+        resume: await fileFromBuffer(RESUME_WITH_SKILLS),
+        comments: { content: 'Cover letter' },
+        tags: ['fast-track'],
+      },
     });
     // The sandbox processes the resume after answering; then the status is 'complete'.
     await world.admin('POST', '/jobs/drain');
     assert.equal((await client.applications.get(created.id)).status, 'complete');
     await world.admin('PUT', `/applications/${created.id}/status`, { value: 'interview' });
 
-    const read = await client.applications.get(created.id, { embed: ['applicant', 'campaign', 'comments', 'skills', 'status_history', 'tags'] });
+    const read = await client.applications.get(created.id, {
+      embed: ['applicant', 'campaign', 'comments', 'skills', 'status_history', 'tags'],
+    });
     const skills: Skill[] = read.skills;
     const history: StatusChange[] = read.status_history;
     assert.equal(read.applicant.email, 'linus@example.com');
     assert.equal(read.campaign.id, online.id);
-    assert.deepEqual(read.comments.map((c) => c.content), ['Cover letter']);
+    assert.deepEqual(
+      read.comments.map((c) => c.content),
+      ['Cover letter'],
+    );
     assert.deepEqual(skills.map((s) => s.name).sort(), ['Docker', 'SQL', 'TypeScript']);
     assert.deepEqual(history.map((h) => h.value).slice(-2), ['complete', 'interview']);
     assert.deepEqual(read.tags, ['fast-track']);
     assert.match(read.resume_url ?? '', /^http/);
 
     const onlyInterview = await client.applications.get(created.id, { embed: ['status_history:interview'] });
-    assert.deepEqual(onlyInterview.status_history.map((h) => h.value), ['interview']);
+    assert.deepEqual(
+      onlyInterview.status_history.map((h) => h.value),
+      ['interview'],
+    );
   });
 
   it('lists applications by status value and status date, in bracket notation', async () => {
     const applicant = await client.applicants.create({ email: 'margaret@example.com' });
     const created = await client.applications.create({ campaign_id: online.id, applicant_id: applicant.id });
     await world.admin('PUT', `/applications/${created.id}/status`, { value: 'hired', at: '2024-03-10T10:00:00Z' });
-    const march = await client.applications.list({ status: { value: 'hired', date: { gte: '2024-03-01', lte: '2024-03-31' } } });
-    assert.deepEqual(march.data.map((a) => a.id), [created.id]);
+    const march = await client.applications.list({
+      status: { value: 'hired', date: { gte: '2024-03-01', lte: '2024-03-31' } },
+    });
+    assert.deepEqual(
+      march.data.map((a) => a.id),
+      [created.id],
+    );
     const april = await client.applications.list({ status: { value: 'hired', date: { gte: '2024-04-01' } } });
     assert.deepEqual(april.data, []);
     const all: number[] = [];
@@ -224,30 +294,49 @@ describe('applications', () => {
   });
 
   it('when the applicant already applied, throws ConflictError application_exists', async () => {
-    const applicant = await client.applicants.create({ email: 'again@example.com', applications: [{ campaign_id: online.id }] });
+    const applicant = await client.applicants.create({
+      email: 'again@example.com',
+      applications: [{ campaign_id: online.id }],
+    });
     await assert.rejects(
       client.applications.create({ campaign_id: online.id, applicant_id: applicant.id }),
-      (error: unknown) => error instanceof ConflictError && error.code === 'application_exists' && error.existingId === applicant.applications[0]?.id,
+      (error: unknown) =>
+        error instanceof ConflictError &&
+        error.code === 'application_exists' &&
+        error.existingId === applicant.applications[0]?.id,
     );
   });
 
   it('when the campaign is archived, answers 422 campaign_not_open naming campaign_id', async () => {
     const archived = await client.campaigns.create({ manage_name: 'Closed' });
     await world.admin('PATCH', `/campaigns/${archived.id}`, { status: 'archived' });
-    await assert.rejects(client.applications.create({ campaign_id: archived.id, applicant_email: 'ada@example.com' }), (error: unknown) => {
-      assert.ok(error instanceof ValidationError);
-      assert.equal(error.status, 422);
-      assert.equal(error.code, 'campaign_not_open');
-      assert.deepEqual(error.details.map((d) => d.field), ['campaign_id']);
-      assert.match(error.message, /POST http:\/\/127\.0\.0\.1:\d+\/v2\/applications answered 422 campaign_not_open/);
-      return true;
-    });
+    await assert.rejects(
+      client.applications.create({ campaign_id: archived.id, applicant_email: 'ada@example.com' }),
+      (error: unknown) => {
+        assert.ok(error instanceof ValidationError);
+        assert.equal(error.status, 422);
+        assert.equal(error.code, 'campaign_not_open');
+        assert.deepEqual(
+          error.details.map((d) => d.field),
+          ['campaign_id'],
+        );
+        assert.match(error.message, /POST http:\/\/127\.0\.0\.1:\d+\/v2\/applications answered 422 campaign_not_open/);
+        return true;
+      },
+    );
   });
 
   it("when the source is not in the company's list, answers 422 source_not_allowed", async () => {
     await assert.rejects(
-      client.applications.create({ campaign_id: online.id, applicant_email: 'ada@example.com', application: { source: 'elsewhere' } }),
-      (error: unknown) => error instanceof ValidationError && error.code === 'source_not_allowed' && error.details[0]?.field === 'application.source',
+      client.applications.create({
+        campaign_id: online.id,
+        applicant_email: 'ada@example.com',
+        application: { source: 'elsewhere' },
+      }),
+      (error: unknown) =>
+        error instanceof ValidationError &&
+        error.code === 'source_not_allowed' &&
+        error.details[0]?.field === 'application.source',
     );
   });
 });
@@ -257,10 +346,18 @@ describe('jobboards', () => {
     const board = world.client(world.jobboardKeys);
     const created = await board.jobboards.createApplicant({
       company_id: world.companyId,
-      applicant: { email: 'board@example.com', first_name: 'Bo', resume: await fileFromBuffer(pdf()), applications: [{ campaign_id: online.id }] },
+      applicant: {
+        email: 'board@example.com',
+        first_name: 'Bo',
+        resume: await fileFromBuffer(pdf()),
+        applications: [{ campaign_id: online.id }],
+      },
     });
     assert.equal(created.company_id, world.companyId);
-    assert.deepEqual(created.applications.map((a) => a.campaign_id), [online.id]);
+    assert.deepEqual(
+      created.applications.map((a) => a.campaign_id),
+      [online.id],
+    );
   });
 
   it('when the campaign is not broadcast on the board, answers 422 campaign_not_broadcast', async () => {
@@ -268,8 +365,12 @@ describe('jobboards', () => {
     await world.admin('PATCH', `/campaigns/${hidden.id}`, { status: 'online', channels: ['career_fr'] });
     const board = world.client(world.jobboardKeys);
     await assert.rejects(
-      board.jobboards.createApplicant({ company_id: world.companyId, applicant: { email: 'hidden@example.com', applications: [{ campaign_id: hidden.id }] } }),
-      (error: unknown) => error instanceof ValidationError && error.code === 'campaign_not_broadcast' && error.details.length > 0,
+      board.jobboards.createApplicant({
+        company_id: world.companyId,
+        applicant: { email: 'hidden@example.com', applications: [{ campaign_id: hidden.id }] },
+      }),
+      (error: unknown) =>
+        error instanceof ValidationError && error.code === 'campaign_not_broadcast' && error.details.length > 0,
     );
   });
 });
@@ -298,7 +399,12 @@ describe('auth and scopes', () => {
 
   it('when calls start together, they share one POST /jwt', async () => {
     const fresh = world.client(world.companyKeys);
-    await Promise.all([fresh.channels.list(), fresh.campaigns.list(), fresh.applicants.list(), fresh.applications.list()]);
+    await Promise.all([
+      fresh.channels.list(),
+      fresh.campaigns.list(),
+      fresh.applicants.list(),
+      fresh.applications.list(),
+    ]);
     assert.equal(fresh.tokens.renewals, 1);
   });
 

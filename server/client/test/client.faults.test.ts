@@ -30,7 +30,10 @@ before(async () => {
 after(() => world.close());
 
 beforeEach(async () => {
-  client = world.client(world.companyKeys, { fetch: countingFetch, retry: { limit: 3, baseDelayMs: 5, maxDelayMs: 20 } });
+  client = world.client(world.companyKeys, {
+    fetch: countingFetch,
+    retry: { limit: 3, baseDelayMs: 5, maxDelayMs: 20 },
+  });
   // Get the token first: faults apply to every request under /v2, POST /jwt included.
   await client.channels.list();
   sent = [];
@@ -57,14 +60,21 @@ describe('reads', () => {
 
   it('when every attempt fails, gives up after retry.limit retries with ServerError', async () => {
     await faults({ count: 10, status: 500 });
-    await assert.rejects(client.campaigns.get(campaign.id), (error: unknown) => error instanceof ServerError && error.status === 500 && error.attempts === 4);
+    await assert.rejects(
+      client.campaigns.get(campaign.id),
+      (error: unknown) => error instanceof ServerError && error.status === 500 && error.attempts === 4,
+    );
     assert.equal(sent.length, 4);
     await faults({ count: 0 });
   });
 
   it('when an answer takes longer than the timeout, repeats the read', async () => {
     // A generous timeout, so that the second attempt is never slow enough to time out on a busy machine.
-    const slow = world.client(world.companyKeys, { fetch: countingFetch, timeout: 1_000, retry: { baseDelayMs: 5, maxDelayMs: 20 } });
+    const slow = world.client(world.companyKeys, {
+      fetch: countingFetch,
+      timeout: 1_000,
+      retry: { baseDelayMs: 5, maxDelayMs: 20 },
+    });
     await slow.channels.list();
     sent = [];
     await faults({ count: 1, delay_ms: 2_000 });
@@ -89,7 +99,10 @@ describe('creates', () => {
 
   it('when the server answers 500, does not repeat the create', async () => {
     await faults({ count: 1, status: 500 });
-    await assert.rejects(client.applications.create({ campaign_id: campaign.id, applicant_email: 'x@example.com' }), ServerError);
+    await assert.rejects(
+      client.applications.create({ campaign_id: campaign.id, applicant_email: 'x@example.com' }),
+      ServerError,
+    );
     assert.deepEqual(sent, ['POST /v2/applications']);
   });
 

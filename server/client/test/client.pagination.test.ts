@@ -49,7 +49,12 @@ describe('listAll over many pages', () => {
 
   it('starts from the page asked for and keeps the filters on every page', async () => {
     let yielded = 0;
-    for await (const applicant of client.applicants.listAll({ keywords: 'candidate1', sort: 'asc', page: 2, per_page: 20 })) {
+    for await (const applicant of client.applicants.listAll({
+      keywords: 'candidate1',
+      sort: 'asc',
+      page: 2,
+      per_page: 20,
+    })) {
       assert.match(applicant.email, /^candidate1/);
       yielded++;
     }

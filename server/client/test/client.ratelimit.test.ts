@@ -29,12 +29,19 @@ interface World {
 let world: World;
 
 before(async () => {
-  const sandbox = await startSandbox({ admin: true, rateLimitPerMinute: SERVER_LIMIT, rateLimitWindowMs: SERVER_WINDOW_MS });
+  const sandbox = await startSandbox({
+    admin: true,
+    rateLimitPerMinute: SERVER_LIMIT,
+    rateLimitWindowMs: SERVER_WINDOW_MS,
+  });
   const company = await admin<{ id: number }>(sandbox, 'POST', '/companies', { name: 'Acme' });
   world = {
     sandbox,
     companyKeys: await admin<KeyPair>(sandbox, 'POST', '/clients', { company_id: company.id }),
-    readOnlyKeys: await admin<KeyPair>(sandbox, 'POST', '/clients', { company_id: company.id, scopes: ['campaigns_read'] }),
+    readOnlyKeys: await admin<KeyPair>(sandbox, 'POST', '/clients', {
+      company_id: company.id,
+      scopes: ['campaigns_read'],
+    }),
     client: (keys, options) =>
       createClient({
         baseUrl: sandbox.url,
@@ -71,18 +78,31 @@ describe('rate limit', { concurrency: true }, () => {
     // The next read meets the limit; while it waits, a catalogue read and an application queue behind it.
     const blocked = client.campaigns.list();
     // Once the 403 came back, the client's budget is paused for every caller.
-    await eventually(() => client.budget.available('high') <= 0, { timeoutMs: 10_000, what: 'the budget to pause', intervalMs: 10 });
+    await eventually(() => client.budget.available('high') <= 0, {
+      timeoutMs: 10_000,
+      what: 'the budget to pause',
+      intervalMs: 10,
+    });
     const catalogue = client.campaigns.list({ status: ['online'] });
     const application = client.applicants.create({ email: 'waited@example.com' });
 
     const [page, , created] = await Promise.all([blocked, catalogue, application]);
     // The read that met the limit answered in the end: this company's (empty) list, with its pagination.
-    assert.deepEqual(page, { data: [], pagination: { 'total-count': 0, 'current-page': 1, 'next-page': null, 'last-page': 1 } });
+    assert.deepEqual(page, {
+      data: [],
+      pagination: { 'total-count': 0, 'current-page': 1, 'next-page': null, 'last-page': 1 },
+    });
     assert.equal(created.email, 'waited@example.com');
     // After the wait the application goes first, before the read that met the limit and the catalogue read.
     // (On a slow machine the server's window may not be quite empty yet and answer 403 again; the client waits again.)
     assert.equal(sent[SERVER_LIMIT + 1], 'POST /v2/applicants');
-    assert.deepEqual(log.filter((line) => !line.endsWith(' 403')).slice(SERVER_LIMIT).sort(), ['GET /v2/campaigns 200', 'GET /v2/campaigns 200', 'POST /v2/applicants 201']);
+    assert.deepEqual(
+      log
+        .filter((line) => !line.endsWith(' 403'))
+        .slice(SERVER_LIMIT)
+        .sort(),
+      ['GET /v2/campaigns 200', 'GET /v2/campaigns 200', 'POST /v2/applicants 201'],
+    );
   });
 
   it('when the budget matches the server limit, the request beyond it waits for a token and never meets a 403', async () => {
@@ -107,9 +127,16 @@ describe('rate limit', { concurrency: true }, () => {
       () => (settled = true),
     );
     // The call is checked against the contract first; on a busy machine that takes a moment.
-    await eventually(() => client.budget.waiting > 0 || settled, { timeoutMs: 10_000, what: 'the call beyond the budget to wait or settle', intervalMs: 5 });
+    await eventually(() => client.budget.waiting > 0 || settled, {
+      timeoutMs: 10_000,
+      what: 'the call beyond the budget to wait or settle',
+      intervalMs: 5,
+    });
     assert.equal(client.budget.waiting, 1, 'the call beyond the budget waits for a token');
     await beyond;
-    assert.deepEqual(statuses, Array.from({ length: SERVER_LIMIT }, () => 200));
+    assert.deepEqual(
+      statuses,
+      Array.from({ length: SERVER_LIMIT }, () => 200),
+    );
   });
 });

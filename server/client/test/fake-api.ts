@@ -22,7 +22,13 @@ export function json(body: unknown, status = 200, headers: Record<string, string
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
 }
 
-export function apiError(status: number, code: string, message = code, details: { field: string; message: string }[] = [], headers: Record<string, string> = {}): Response {
+export function apiError(
+  status: number,
+  code: string,
+  message = code,
+  details: { field: string; message: string }[] = [],
+  headers: Record<string, string> = {},
+): Response {
   return json({ error: { code, message, details } }, status, headers);
 }
 
@@ -70,7 +76,12 @@ export function application(id: number, extra: Record<string, unknown> = {}): Re
 
 export function pagination(page: number, last: number, total: number): Record<string, string> {
   return {
-    'x-pagination': JSON.stringify({ 'total-count': total, 'current-page': page, 'next-page': page < last ? page + 1 : null, 'last-page': last }),
+    'x-pagination': JSON.stringify({
+      'total-count': total,
+      'current-page': page,
+      'next-page': page < last ? page + 1 : null,
+      'last-page': last,
+    }),
   };
 }
 

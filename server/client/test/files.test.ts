@@ -8,7 +8,13 @@ import { UnsupportedFileError, fileFromBlob, fileFromBuffer, fileFromPath } from
 import { doc, docx, exe, jpeg, pdf, png, xls, xlsx } from '../../test/files.ts';
 
 describe('file helpers', () => {
-  for (const [type, bytes] of [['pdf', pdf()], ['png', png()], ['jpg', jpeg()], ['docx', docx()], ['doc', doc()]] as const) {
+  for (const [type, bytes] of [
+    ['pdf', pdf()],
+    ['png', png()],
+    ['jpg', jpeg()],
+    ['docx', docx()],
+    ['doc', doc()],
+  ] as const) {
     it(`reads a ${type} resume from its bytes and encodes it as base64`, async () => {
       const file = await fileFromBuffer(bytes);
       assert.equal(file.mime_type, type);
@@ -35,7 +41,10 @@ describe('file helpers', () => {
   });
 
   it('refuses a legacy .xls, an OLE2 file like a .doc but without its WordDocument stream, and says so', async () => {
-    await assert.rejects(fileFromBuffer(xls(), { kind: 'attachment' }), (error: unknown) => error instanceof UnsupportedFileError && error.detected === 'xls');
+    await assert.rejects(
+      fileFromBuffer(xls(), { kind: 'attachment' }),
+      (error: unknown) => error instanceof UnsupportedFileError && error.detected === 'xls',
+    );
   });
 
   it('reads a Blob whatever type it claims', async () => {

@@ -29,7 +29,11 @@ before(async () => {
   campaign = await company.campaigns.create({ manage_name: 'Streamed resumes' });
   await world.admin('PATCH', `/campaigns/${campaign.id}`, { status: 'online', channels: [JOBBOARD_CHANNEL] });
   dir = mkdtempSync(join(tmpdir(), 'streamed-'));
-  pdf = Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.from(Array.from({ length: 3_000_000 }, (_, i) => (i * 7919) % 251)), Buffer.from('\n%%EOF\n')]);
+  pdf = Buffer.concat([
+    Buffer.from('%PDF-1.4\n'),
+    Buffer.from(Array.from({ length: 3_000_000 }, (_, i) => (i * 7919) % 251)),
+    Buffer.from('\n%%EOF\n'),
+  ]);
   pdfPath = join(dir, 'cv.pdf');
   writeFileSync(pdfPath, pdf);
 });
@@ -56,7 +60,11 @@ function streamedPdf(size = pdf.length): { file: StreamedFile; opened: () => num
 /** The resume the sandbox stored for an applicant (by email) or an application, once it has processed it. */
 async function storedResume(record: string | (() => Promise<{ resume_url: string | null }>)): Promise<Buffer> {
   const read = typeof record === 'string' ? () => world.client(world.companyKeys).applicants.get(record) : record;
-  const url = await eventually(async () => (await read()).resume_url, { timeoutMs: 4000, what: 'the sandbox to store the resume', intervalMs: 20 });
+  const url = await eventually(async () => (await read()).resume_url, {
+    timeoutMs: 4000,
+    what: 'the sandbox to store the resume',
+    intervalMs: 20,
+  });
   return Buffer.from(await (await fetch(url)).arrayBuffer());
 }
 
@@ -65,7 +73,12 @@ describe('base64Chunks', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.uint8Array({ maxLength: 20 }), { maxLength: 12 }), async (chunks) => {
         const pieces: string[] = [];
-        for await (const piece of base64Chunks((async function* () { yield* chunks; })())) pieces.push(piece.toString('latin1'));
+        for await (const piece of base64Chunks(
+          (async function* () {
+            yield* chunks;
+          })(),
+        ))
+          pieces.push(piece.toString('latin1'));
         assert.equal(pieces.join(''), Buffer.concat(chunks).toString('base64'));
       }),
       { numRuns: 300 },
@@ -96,7 +109,11 @@ describe('base64Chunks', () => {
 // By default, without an injected fetch a streamed create goes through node:http; with one, through that fetch.
 const PATHS = [
   { path: 'node:http', tag: 'node', options: {} },
-  { path: 'an injected fetch', tag: 'fetch', options: { fetch: (input: string | URL | Request, init?: RequestInit) => fetch(input, init) } },
+  {
+    path: 'an injected fetch',
+    tag: 'fetch',
+    options: { fetch: (input: string | URL | Request, init?: RequestInit) => fetch(input, init) },
+  },
 ] as const;
 
 for (const { path, tag, options } of PATHS) {
@@ -110,7 +127,10 @@ for (const { path, tag, options } of PATHS) {
         company_id: world.companyId,
         applicant: { email, first_name: 'Sam', resume: file, applications: [{ campaign_id: campaign.id }] },
       });
-      assert.deepEqual(created.applications.map((a) => a.campaign_id), [campaign.id]);
+      assert.deepEqual(
+        created.applications.map((a) => a.campaign_id),
+        [campaign.id],
+      );
       assert.equal(opened(), 1);
       assert.ok((await storedResume(email)).equals(pdf));
     });
@@ -119,16 +139,25 @@ for (const { path, tag, options } of PATHS) {
       const email = `returning-${tag}@example.com`;
       await board().jobboards.createApplicant({ company_id: world.companyId, applicant: { email, applications: [] } });
       const { file } = streamedPdf();
-      const application = await board().applications.create({ campaign_id: campaign.id, applicant_email: email, application: { resume: file } });
+      const application = await board().applications.create({
+        campaign_id: campaign.id,
+        applicant_email: email,
+        application: { resume: file },
+      });
       assert.equal(application.campaign_id, campaign.id);
-      assert.ok((await storedResume(() => world.client(world.companyKeys).applications.get(application.id))).equals(pdf));
+      assert.ok(
+        (await storedResume(() => world.client(world.companyKeys).applications.get(application.id))).equals(pdf),
+      );
     });
 
     it('when the file is shorter than announced, fails the request instead of sending a cut resume', async () => {
       const { file } = streamedPdf(pdf.length + 5);
       const email = `cut-${tag}@example.com`;
       await assert.rejects(
-        board().jobboards.createApplicant({ company_id: world.companyId, applicant: { email, resume: file, applications: [{ campaign_id: campaign.id }] } }),
+        board().jobboards.createApplicant({
+          company_id: world.companyId,
+          applicant: { email, resume: file, applications: [{ campaign_id: campaign.id }] },
+        }),
         (error: unknown) => error instanceof ConnectionError && error.mayHaveReachedServer,
       );
       const company = world.client(world.companyKeys);
@@ -152,7 +181,10 @@ describe('the streamedBodies option', () => {
     const seen: string[] = [];
     const client = world.client(world.jobboardKeys, { fetch: recordingFetch(seen), streamedBodies: 'node:http' });
     const { file } = streamedPdf();
-    await client.jobboards.createApplicant({ company_id: world.companyId, applicant: { email: 'chosen-node@example.com', resume: file, applications: [{ campaign_id: campaign.id }] } });
+    await client.jobboards.createApplicant({
+      company_id: world.companyId,
+      applicant: { email: 'chosen-node@example.com', resume: file, applications: [{ campaign_id: campaign.id }] },
+    });
     assert.deepEqual(seen, ['POST /v2/jwt']);
     assert.ok((await storedResume('chosen-node@example.com')).equals(pdf));
   });
@@ -164,7 +196,10 @@ describe('the streamedBodies option', () => {
     try {
       const client = world.client(world.jobboardKeys, { streamedBodies: 'fetch' });
       const { file } = streamedPdf();
-      await client.jobboards.createApplicant({ company_id: world.companyId, applicant: { email: 'chosen-fetch@example.com', resume: file, applications: [{ campaign_id: campaign.id }] } });
+      await client.jobboards.createApplicant({
+        company_id: world.companyId,
+        applicant: { email: 'chosen-fetch@example.com', resume: file, applications: [{ campaign_id: campaign.id }] },
+      });
     } finally {
       globalThis.fetch = original;
     }
@@ -184,7 +219,9 @@ describe('StreamedFile retries', () => {
           // The JSON before the resume, then the first piece of the resume's base64.
           for (let i = 0; i < 2; i++) assert.ok((await reader.read()).value !== undefined);
           await reader.cancel();
-          throw new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) });
+          throw new TypeError('fetch failed', {
+            cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }),
+          });
         }
         return await fetch(input, init);
       },
@@ -226,10 +263,16 @@ describe('StreamedFile retries', () => {
       const viaRelay = new URL(world.sandbox.url);
       viaRelay.port = String((relay.address() as AddressInfo).port);
       const attempts: { method: string; url: string; status: number | undefined }[] = [];
-      const client = world.client(world.jobboardKeys, { baseUrl: viaRelay.href, onAttempt: ({ method, url, status }) => attempts.push({ method, url, status }) });
+      const client = world.client(world.jobboardKeys, {
+        baseUrl: viaRelay.href,
+        onAttempt: ({ method, url, status }) => attempts.push({ method, url, status }),
+      });
       const { file, opened } = streamedPdf();
       await client.jobboards.createApplicant(
-        { company_id: world.companyId, applicant: { email: 'cut-then-sent@example.com', resume: file, applications: [{ campaign_id: campaign.id }] } },
+        {
+          company_id: world.companyId,
+          applicant: { email: 'cut-then-sent@example.com', resume: file, applications: [{ campaign_id: campaign.id }] },
+        },
         { safeToRetry: true },
       );
       assert.ok(cut);
@@ -263,7 +306,9 @@ describe('StreamedFile retries', () => {
           ? JSON.stringify({ token: 't', expires_at: new Date(Date.now() + 3_600_000).toISOString() })
           : JSON.stringify({ error: { code: 'invalid_request', message: 'refused on sight', details: [] } });
         const status = head.startsWith('POST /v2/jwt') ? '200 OK' : '422 Unprocessable Entity';
-        socket.write(`HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${json.length}\r\nConnection: close\r\n\r\n${json}`);
+        socket.write(
+          `HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${json.length}\r\nConnection: close\r\n\r\n${json}`,
+        );
       };
       socket.on('data', onData);
       socket.on('error', () => undefined);
@@ -281,9 +326,15 @@ describe('StreamedFile retries', () => {
       },
     });
     try {
-      const client = world.client(world.jobboardKeys, { baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v2`, timeout: 20_000 });
+      const client = world.client(world.jobboardKeys, {
+        baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v2`,
+        timeout: 20_000,
+      });
       await assert.rejects(
-        client.jobboards.createApplicant({ company_id: world.companyId, applicant: { email: 'early@example.com', resume: file, applications: [{ campaign_id: campaign.id }] } }),
+        client.jobboards.createApplicant({
+          company_id: world.companyId,
+          applicant: { email: 'early@example.com', resume: file, applications: [{ campaign_id: campaign.id }] },
+        }),
         (error: unknown) => error instanceof ValidationError && error.message.includes('refused on sight'),
       );
       assert.equal(served, 2, 'POST /jwt and the create');
@@ -329,13 +380,20 @@ describe('StreamedFile through a slow receiver', () => {
         const bytes = Buffer.concat([Buffer.from('%PDF-1.4\n'), randomBytes(size - 16), Buffer.from('\n%%EOF\n')]);
         const path = join(dir, `large-${i}.pdf`);
         writeFileSync(path, bytes);
-        const file = new StreamedFile({ mime_type: 'pdf', size, open: () => createReadStream(path, { highWaterMark: 70_001 }) });
+        const file = new StreamedFile({
+          mime_type: 'pdf',
+          size,
+          open: () => createReadStream(path, { highWaterMark: 70_001 }),
+        });
         const email = `slow-${i}@example.com`;
         await slowBoard.jobboards.createApplicant({
           company_id: world.companyId,
           applicant: { email, first_name: 'Sam', resume: file, applications: [{ campaign_id: campaign.id }] },
         });
-        assert.ok((await storedResume(email)).equals(bytes), `the stored resume of ${size} bytes differs from the file`);
+        assert.ok(
+          (await storedResume(email)).equals(bytes),
+          `the stored resume of ${size} bytes differs from the file`,
+        );
       }
     } finally {
       relay.close();

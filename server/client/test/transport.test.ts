@@ -23,7 +23,9 @@ const applicationBody = { campaign_id: 1, applicant_email: 'ada@example.com' };
 
 describe('auth', () => {
   it('when the token is refused with 401, renews it once and repeats the call', async () => {
-    const api = fakeApi((request) => (request.headers.get('authorization') === 'Bearer token-1' ? apiError(401, 'token_expired') : json(campaign(7))));
+    const api = fakeApi((request) =>
+      request.headers.get('authorization') === 'Bearer token-1' ? apiError(401, 'token_expired') : json(campaign(7)),
+    );
     const result = await api.client.campaigns.get(7);
     assert.equal(result.id, 7);
     assert.equal(api.tokenRequests, 2);
@@ -60,7 +62,11 @@ describe('auth', () => {
   });
 
   it('authenticates with the token cache it was built with, which no later assignment replaces', async () => {
-    const cacheOf = (token: string) => new TokenCache({ clock: Date, fetchToken: async () => ({ token, expires_at: new Date(Date.now() + 3600_000).toISOString() }) });
+    const cacheOf = (token: string) =>
+      new TokenCache({
+        clock: Date,
+        fetchToken: async () => ({ token, expires_at: new Date(Date.now() + 3600_000).toISOString() }),
+      });
     const seen: (string | null)[] = [];
     const transport = new Transport({
       baseUrl: 'http://api.test/v2',
@@ -78,7 +84,14 @@ describe('auth', () => {
       tokens: cacheOf('built-with'),
     });
     Object.assign(transport, { tokens: cacheOf('assigned-later') });
-    await transport.send({ method: 'GET', path: 'channels', kind: 'read', auth: true, read: (body) => body, options: undefined });
+    await transport.send({
+      method: 'GET',
+      path: 'channels',
+      kind: 'read',
+      auth: true,
+      read: (body) => body,
+      options: undefined,
+    });
     assert.deepEqual(seen, ['Bearer built-with']);
   });
 
@@ -100,7 +113,10 @@ describe('retries', () => {
 
   it('when a read keeps failing, gives up after retry.limit retries with a ServerError', async () => {
     const api = fakeApi(() => apiError(500, 'server_error'), { retry: { limit: 2, baseDelayMs: 1, maxDelayMs: 1 } });
-    await assert.rejects(api.client.campaigns.get(1), (error: unknown) => error instanceof ServerError && error.attempts === 3);
+    await assert.rejects(
+      api.client.campaigns.get(1),
+      (error: unknown) => error instanceof ServerError && error.attempts === 3,
+    );
     assert.equal(api.requests.length, 3);
   });
 
@@ -112,7 +128,9 @@ describe('retries', () => {
 
   it('when a create meets a reset connection, does not repeat it and says it may have reached the server', async () => {
     const api = fakeApi(() => {
-      throw new TypeError('fetch failed', { cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }) });
+      throw new TypeError('fetch failed', {
+        cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }),
+      });
     });
     await assert.rejects(api.client.applications.create(applicationBody), (error: unknown) => {
       assert.ok(error instanceof ConnectionError);
@@ -134,9 +152,12 @@ describe('retries', () => {
   });
 
   it('when the host is unknown (ENOTFOUND) every time, throws ConnectionError saying nothing was sent', async () => {
-    const api = fakeApi(() => {
-      throw networkError('ENOTFOUND');
-    }, { retry: { limit: 1, baseDelayMs: 1, maxDelayMs: 1 } });
+    const api = fakeApi(
+      () => {
+        throw networkError('ENOTFOUND');
+      },
+      { retry: { limit: 1, baseDelayMs: 1, maxDelayMs: 1 } },
+    );
     await assert.rejects(api.client.applications.create(applicationBody), (error: unknown) => {
       assert.ok(error instanceof ConnectionError);
       assert.equal(error.mayHaveReachedServer, false);
@@ -154,7 +175,9 @@ describe('retries', () => {
   });
 
   it('when rate limited, waits for Retry-After and repeats, creates included', async () => {
-    const api = fakeApi((_request, call) => (call === 1 ? apiError(403, 'rate_limited', 'slow down', [], { 'retry-after': '0' }) : json(application(3), 201)));
+    const api = fakeApi((_request, call) =>
+      call === 1 ? apiError(403, 'rate_limited', 'slow down', [], { 'retry-after': '0' }) : json(application(3), 201),
+    );
     const created = await api.client.applications.create(applicationBody);
     assert.equal(created.id, 3);
     assert.equal(api.requests.length, 2);
@@ -164,23 +187,37 @@ describe('retries', () => {
     const api = fakeApi(() => apiError(403, 'rate_limited', 'slow down', [], { 'retry-after': '0' }), {
       retry: { maxRateLimitWaits: 2, baseDelayMs: 1, maxDelayMs: 1 },
     });
-    await assert.rejects(api.client.campaigns.get(1), (error: unknown) => error instanceof RateLimitError && error.retryAfterMs === 0);
+    await assert.rejects(
+      api.client.campaigns.get(1),
+      (error: unknown) => error instanceof RateLimitError && error.retryAfterMs === 0,
+    );
     assert.equal(api.requests.length, 3);
   });
 
   // Without the cap these would wait a day; the test's own timeout is only a guard.
-  it('when Retry-After asks for longer than retry.maxRetryAfterMs, waits only that long, and the error keeps the server\'s ask', { timeout: 20_000 }, async () => {
-    const api = fakeApi(() => apiError(403, 'rate_limited', 'slow down', [], { 'retry-after': '86400' }), {
-      retry: { maxRateLimitWaits: 1, maxRetryAfterMs: 20 },
-    });
-    await assert.rejects(api.client.campaigns.get(1), (error: unknown) => error instanceof RateLimitError && error.retryAfterMs === 86_400_000);
-    assert.equal(api.requests.length, 2, 'waited once (20 ms), then repeated');
-  });
+  it(
+    "when Retry-After asks for longer than retry.maxRetryAfterMs, waits only that long, and the error keeps the server's ask",
+    { timeout: 20_000 },
+    async () => {
+      const api = fakeApi(() => apiError(403, 'rate_limited', 'slow down', [], { 'retry-after': '86400' }), {
+        retry: { maxRateLimitWaits: 1, maxRetryAfterMs: 20 },
+      });
+      await assert.rejects(
+        api.client.campaigns.get(1),
+        (error: unknown) => error instanceof RateLimitError && error.retryAfterMs === 86_400_000,
+      );
+      assert.equal(api.requests.length, 2, 'waited once (20 ms), then repeated');
+    },
+  );
 
   it('caps the Retry-After of a 5xx the same way before retrying a read', { timeout: 20_000 }, async () => {
-    const api = fakeApi((_request, call) => (call === 1 ? apiError(503, 'maintenance', 'down', [], { 'retry-after': '3600' }) : json(campaign(5))), {
-      retry: { maxRetryAfterMs: 20 },
-    });
+    const api = fakeApi(
+      (_request, call) =>
+        call === 1 ? apiError(503, 'maintenance', 'down', [], { 'retry-after': '3600' }) : json(campaign(5)),
+      {
+        retry: { maxRetryAfterMs: 20 },
+      },
+    );
     assert.equal((await api.client.campaigns.get(5)).id, 5);
     assert.equal(api.requests.length, 2);
   });
@@ -193,7 +230,10 @@ describe('retries', () => {
         }),
       { timeout: 20, retry: { limit: 1, baseDelayMs: 1, maxDelayMs: 1 } },
     );
-    await assert.rejects(api.client.campaigns.get(1), (error: unknown) => error instanceof TimeoutError && error.attempts === 2);
+    await assert.rejects(
+      api.client.campaigns.get(1),
+      (error: unknown) => error instanceof TimeoutError && error.attempts === 2,
+    );
     assert.equal(api.requests.length, 2);
   });
 
@@ -229,19 +269,31 @@ describe('retries', () => {
   });
 
   it('when a gateway answers 502 with HTML, throws ServerError with an http_502 code and the text', async () => {
-    const api = fakeApi(() => new Response('<html>Bad gateway</html>', { status: 502, headers: { 'content-type': 'text/html' } }), {
-      retry: { limit: 0 },
-    });
-    await assert.rejects(api.client.campaigns.get(1), (error: unknown) => error instanceof ServerError && error.code === 'http_502' && /Bad gateway/.test(error.message));
+    const api = fakeApi(
+      () => new Response('<html>Bad gateway</html>', { status: 502, headers: { 'content-type': 'text/html' } }),
+      {
+        retry: { limit: 0 },
+      },
+    );
+    await assert.rejects(
+      api.client.campaigns.get(1),
+      (error: unknown) =>
+        error instanceof ServerError && error.code === 'http_502' && /Bad gateway/.test(error.message),
+    );
   });
 });
 
 describe('contract checks', () => {
   it('when a record breaks the contract, throws SchemaError naming the field', async () => {
-    const api = fakeApi(() => json([campaign(1), campaign(2, { job_type: 'permanent contract' })], 200, pagination(1, 1, 2)));
+    const api = fakeApi(() =>
+      json([campaign(1), campaign(2, { job_type: 'permanent contract' })], 200, pagination(1, 1, 2)),
+    );
     await assert.rejects(api.client.campaigns.list(), (error: unknown) => {
       assert.ok(error instanceof SchemaError);
-      assert.deepEqual(error.details.map((d) => d.field), ['1.job_type']);
+      assert.deepEqual(
+        error.details.map((d) => d.field),
+        ['1.job_type'],
+      );
       assert.match(error.message, /GET http:\/\/api\.test\/v2\/campaigns/);
       return true;
     });
@@ -258,7 +310,10 @@ describe('contract checks', () => {
     });
     const skipped: { index: number; id: number | undefined; fields: string[] }[] = [];
     const ids: number[] = [];
-    for await (const c of api.client.campaigns.listAll({}, { onInvalidRecord: (r) => skipped.push({ index: r.index, id: r.id, fields: r.details.map((d) => d.field) }) })) {
+    for await (const c of api.client.campaigns.listAll(
+      {},
+      { onInvalidRecord: (r) => skipped.push({ index: r.index, id: r.id, fields: r.details.map((d) => d.field) }) },
+    )) {
       ids.push(c.id);
     }
     assert.deepEqual(ids, [4, 1]);
@@ -275,21 +330,34 @@ describe('contract checks', () => {
 
   it('when a list comes without X-Pagination, throws SchemaError', async () => {
     const api = fakeApi(() => json([campaign(1)]));
-    await assert.rejects(api.client.campaigns.list(), (error: unknown) => error instanceof SchemaError && /X-Pagination/.test(error.message));
+    await assert.rejects(
+      api.client.campaigns.list(),
+      (error: unknown) => error instanceof SchemaError && /X-Pagination/.test(error.message),
+    );
   });
 
   it('when an embed asked for is missing from the answer, throws SchemaError naming it', async () => {
     const api = fakeApi(() => json(campaign(1)));
-    await assert.rejects(api.client.campaigns.get(1, { embed: ['address'] }), (error: unknown) => error instanceof SchemaError && error.details[0]?.field === 'address');
+    await assert.rejects(
+      api.client.campaigns.get(1, { embed: ['address'] }),
+      (error: unknown) => error instanceof SchemaError && error.details[0]?.field === 'address',
+    );
   });
 
   it('when the answer is not JSON, throws SchemaError', async () => {
     const api = fakeApi(() => new Response('<html></html>', { status: 200, headers: { 'content-type': 'text/html' } }));
-    await assert.rejects(api.client.channels.list(), (error: unknown) => error instanceof SchemaError && /not JSON/.test(error.message));
+    await assert.rejects(
+      api.client.channels.list(),
+      (error: unknown) => error instanceof SchemaError && /not JSON/.test(error.message),
+    );
   });
 
   it('when next-page does not move forward, listAll stops with SchemaError instead of looping', async () => {
-    const api = fakeApi(() => json([campaign(1)], 200, { 'x-pagination': JSON.stringify({ 'total-count': 2, 'current-page': 1, 'next-page': 1, 'last-page': 2 }) }));
+    const api = fakeApi(() =>
+      json([campaign(1)], 200, {
+        'x-pagination': JSON.stringify({ 'total-count': 2, 'current-page': 1, 'next-page': 1, 'last-page': 2 }),
+      }),
+    );
     await assert.rejects(async () => {
       for await (const _ of api.client.campaigns.listAll()) void _;
     }, SchemaError);

@@ -31,7 +31,11 @@ export const JOBBOARD_CHANNEL = 'jobboard_test';
 export async function startWorld(options: { rateLimitPerMinute?: number } = {}): Promise<World> {
   const sandbox = await startSandbox({ port: 0, admin: true, rateLimitPerMinute: options.rateLimitPerMinute ?? 0 });
   const admin = <T>(method: string, path: string, body?: unknown) => sandboxAdmin<T>(sandbox, method, path, body);
-  const company = await admin<{ id: number }>('POST', '/companies', { name: 'Acme', sources: ['carriere', 'jobboard'], skills_option: true });
+  const company = await admin<{ id: number }>('POST', '/companies', {
+    name: 'Acme',
+    sources: ['carriere', 'jobboard'],
+    skills_option: true,
+  });
   await admin('POST', '/channels', { company_id: company.id, value: 'career_fr', name: 'Career site (fr)' });
   await admin('POST', '/channels', { company_id: company.id, value: JOBBOARD_CHANNEL, name: 'Test job board' });
   const companyKeys = await admin<KeyPair>('POST', '/clients', { company_id: company.id });

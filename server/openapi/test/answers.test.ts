@@ -15,7 +15,11 @@ const ANSWERS: Record<string, [number, Record<string, string>, string]> = {
   '/api/campaigns/7': [418, { 'content-type': 'application/problem+json' }, '{}'],
   '/api/campaigns/8': [404, { 'content-type': 'text/plain' }, 'no such campaign'],
   '/v2/campaigns': [200, { 'content-type': 'application/json' }, '[]'],
-  '/v2/channels': [200, { 'content-type': 'application/json' }, JSON.stringify([{ id: 1, value: 'career_fr', name: 'Career', entity_id: null }])],
+  '/v2/channels': [
+    200,
+    { 'content-type': 'application/json' },
+    JSON.stringify([{ id: 1, value: 'career_fr', name: 'Career', entity_id: null }]),
+  ],
   '/_sandbox/anything': [500, { 'content-type': 'text/plain' }, 'not documented, not checked'],
 };
 
@@ -41,7 +45,10 @@ describe('the OpenAPI check of the HTTP tests', () => {
   });
 
   it('refuses a body missing required fields', async () => {
-    await assert.rejects(fetch(`${origin}/api/config`), /GET http:\/\/127\.0\.0\.1:\d+\/api\/config answered 200, which its OpenAPI document does not allow: .*media-type:application\/json.*must have required property/);
+    await assert.rejects(
+      fetch(`${origin}/api/config`),
+      /GET http:\/\/127\.0\.0\.1:\d+\/api\/config answered 200, which its OpenAPI document does not allow: .*media-type:application\/json.*must have required property/,
+    );
   });
 
   it('refuses a status the operation does not document', async () => {
@@ -53,6 +60,9 @@ describe('the OpenAPI check of the HTTP tests', () => {
   });
 
   it('refuses a list of the recruitment API without its X-Pagination header', async () => {
-    await assert.rejects(fetch(`${origin}/v2/campaigns`), /GET http:\/\/127\.0\.0\.1:\d+\/v2\/campaigns answered 200, .*response-header.*x-pagination/);
+    await assert.rejects(
+      fetch(`${origin}/v2/campaigns`),
+      /GET http:\/\/127\.0\.0\.1:\d+\/v2\/campaigns answered 200, .*response-header.*x-pagination/,
+    );
   });
 });

@@ -75,8 +75,13 @@ export async function checkAnswer(method: string, url: string, answer: Answer): 
     const meta = (error as { meta?: { in?: string; rawErrors?: unknown } }).meta;
     // No such path in the document ("paths"), or no such method on the path ("path"): nothing documented to check.
     if (meta?.in === 'paths' || meta?.in === 'path') return;
-    const why = meta === undefined ? String(error) : `${(error as Error).message} in ${meta.in}${meta.rawErrors === undefined ? '' : `: ${JSON.stringify(meta.rawErrors)}`}`;
-    throw new Error(`${method} ${url} answered ${answer.status}, which its OpenAPI document does not allow: ${why}`, { cause: error });
+    const why =
+      meta === undefined
+        ? String(error)
+        : `${(error as Error).message} in ${meta.in}${meta.rawErrors === undefined ? '' : `: ${JSON.stringify(meta.rawErrors)}`}`;
+    throw new Error(`${method} ${url} answered ${answer.status}, which its OpenAPI document does not allow: ${why}`, {
+      cause: error,
+    });
   }
 }
 

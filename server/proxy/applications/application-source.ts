@@ -32,7 +32,8 @@ export interface Sending {
  * field names the source.
  */
 export function refusesSource(error: unknown): boolean {
-  if (!(error instanceof ApiError) || error.status === undefined || error.status < 400 || error.status >= 500) return false;
+  if (!(error instanceof ApiError) || error.status === undefined || error.status < 400 || error.status >= 500)
+    return false;
   return error.code === 'source_not_allowed' || error.details.some((d) => /(^|\.)source$/.test(d.field));
 }
 
@@ -48,11 +49,16 @@ export function cameFrom(utm: Utm | null): string | undefined {
 }
 
 /** The note the company reads after the cover letter; undefined when there is nothing to say. */
-export function companyNote(options: { utm: Utm | null; withoutSource?: { source: string; board: string } }): string | undefined {
+export function companyNote(options: {
+  utm: Utm | null;
+  withoutSource?: { source: string; board: string };
+}): string | undefined {
   const lines: string[] = [];
   const dropped = options.withoutSource;
   if (dropped !== undefined) {
-    lines.push(`Applied through the job board ${dropped.board}. Its source "${dropped.source}" is not in your sources list, so this application has no source; add it to see where applications come from.`);
+    lines.push(
+      `Applied through the job board ${dropped.board}. Its source "${dropped.source}" is not in your sources list, so this application has no source; add it to see where applications come from.`,
+    );
   }
   const came = cameFrom(options.utm);
   if (came !== undefined) lines.push(came);

@@ -21,8 +21,14 @@ async function gaugeValues(registry: Registry): Promise<Record<string, number>> 
 describe('blockingReason', () => {
   it('is the code of a 403 that no retry can fix, and nothing for another error with that code', () => {
     const where = { method: 'POST', url: 'http://upstream/v2/jobboards/applicants' };
-    assert.equal(blockingReason(new PermissionError({ ...where, status: 403, code: 'missing_scope', message: '' })), 'missing_scope');
-    assert.equal(blockingReason(new AuthenticationError({ ...where, status: 401, code: 'missing_scope', message: '' })), undefined);
+    assert.equal(
+      blockingReason(new PermissionError({ ...where, status: 403, code: 'missing_scope', message: '' })),
+      'missing_scope',
+    );
+    assert.equal(
+      blockingReason(new AuthenticationError({ ...where, status: 401, code: 'missing_scope', message: '' })),
+      undefined,
+    );
     assert.equal(blockingReason({ code: 'wrong_client_kind' }), undefined);
   });
 });
@@ -39,13 +45,18 @@ describe('blockedGauge', () => {
 
 describe('refuseWhileBlocked', () => {
   const metrics = applicationMetrics(new Registry(), () => undefined);
-  const refused = async (): Promise<number> => (await metrics.refused.get()).values.find((v) => v.labels.code === 'delivery_blocked')?.value ?? 0;
+  const refused = async (): Promise<number> =>
+    (await metrics.refused.get()).values.find((v) => v.labels.code === 'delivery_blocked')?.value ?? 0;
   /** Runs the middleware; answers how often it called next. */
   function run(current: DeliveryBlock | undefined): number {
     let nexts = 0;
-    refuseWhileBlocked(() => current, metrics)({} as Request, {} as Response, (() => {
-      nexts += 1;
-    }) as NextFunction);
+    refuseWhileBlocked(() => current, metrics)(
+      {} as Request,
+      {} as Response,
+      (() => {
+        nexts += 1;
+      }) as NextFunction,
+    );
     return nexts;
   }
 
@@ -72,6 +83,9 @@ describe('BLOCK_FIX', () => {
   it('tells the operator what to set for each reason, and to restart', () => {
     assert.deepEqual(Object.keys(BLOCK_FIX).sort(), [...BLOCKING_CODES].sort());
     assert.match(BLOCK_FIX.wrong_client_kind, /UPSTREAM_PRIVATE_KEY.*restart the proxy/);
-    assert.match(BLOCK_FIX.missing_scope, /applicants_write, applications_read, applications_write and campaigns_read.*restart the proxy/);
+    assert.match(
+      BLOCK_FIX.missing_scope,
+      /applicants_write, applications_read, applications_write and campaigns_read.*restart the proxy/,
+    );
   });
 });

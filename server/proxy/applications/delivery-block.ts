@@ -55,7 +55,10 @@ export function blockedGauge(registry: Registry, current: () => DeliveryBlock | 
 }
 
 /** Before the body is read: while delivery is blocked, a new application is refused, not stored. */
-export function refuseWhileBlocked(current: () => DeliveryBlock | undefined, metrics: ApplicationMetrics): RequestHandler {
+export function refuseWhileBlocked(
+  current: () => DeliveryBlock | undefined,
+  metrics: ApplicationMetrics,
+): RequestHandler {
   return (_req, _res, next) => {
     if (current() === undefined) {
       next();
@@ -64,7 +67,7 @@ export function refuseWhileBlocked(current: () => DeliveryBlock | undefined, met
     metrics.refused.inc({ code: 'delivery_blocked' });
     throw new ProblemError(
       'delivery_blocked',
-      "This job board cannot deliver applications to the recruiter right now, through no fault of yours: its connection to the recruitment service is misconfigured. Your application was not sent; try again later.",
+      'This job board cannot deliver applications to the recruiter right now, through no fault of yours: its connection to the recruitment service is misconfigured. Your application was not sent; try again later.',
       { headers: { 'Retry-After': '3600', Connection: 'close' } },
     );
   };

@@ -90,7 +90,13 @@ describe('delivery worker: around its attempts', () => {
   it('says a refusal the store could not record went unrecorded', async () => {
     await enqueue('refused');
     store.markRefused = async () => undefined;
-    const invalid = new ValidationError({ ...where, status: 422, code: 'validation_failed', message: 'bad', details: [{ field: 'applicant.first_name', message: 'too long' }] });
+    const invalid = new ValidationError({
+      ...where,
+      status: 422,
+      code: 'validation_failed',
+      message: 'bad',
+      details: [{ field: 'applicant.first_name', message: 'too long' }],
+    });
     await worker(scriptedService([invalid]).client).deliverNow('refused');
     assert.deepEqual(recorded, [['refused', 'rejected', 'unrecorded']]);
   });
@@ -145,7 +151,11 @@ describe('delivery worker: around its attempts', () => {
     now += 2 * DEFAULT_DELIVERY.leaseMs;
     w.start();
     await new Promise((resolve) => setTimeout(resolve, 150));
-    assert.deepEqual([service.sent(), (await store.get('r1'))?.status], [1, 'delivering'], 'not taken back, not sent twice');
+    assert.deepEqual(
+      [service.sent(), (await store.get('r1'))?.status],
+      [1, 'delivering'],
+      'not taken back, not sent twice',
+    );
     service.answer();
     await attempt;
     await w.stop();
@@ -202,7 +212,12 @@ describe('delivery worker: around its attempts', () => {
       store.recoverLeases = async () => Promise.reject(new Error('database gone'));
       store.renewLease = async () => Promise.reject(new Error('database gone'));
       const service = heldService();
-      const bare = new DeliveryWorker(store, service.client, { ...DEFAULT_DELIVERY, source, pollIntervalMs: 10 }, () => now);
+      const bare = new DeliveryWorker(
+        store,
+        service.client,
+        { ...DEFAULT_DELIVERY, source, pollIntervalMs: 10 },
+        () => now,
+      );
       bare.start();
       const attempt = bare.deliverNow('r1');
       await eventually(() => service.sent() === 1, { timeoutMs: 5_000, what: 'the attempt sent' });
@@ -217,12 +232,22 @@ describe('delivery worker: around its attempts', () => {
       assert.equal((await attempt)?.kind, 'delivered');
       await other.close();
       await bare.stop();
-      const refusing = new DeliveryWorker(store, scriptedService([sourceRefused()]).client, { ...DEFAULT_DELIVERY, source }, () => now);
+      const refusing = new DeliveryWorker(
+        store,
+        scriptedService([sourceRefused()]).client,
+        { ...DEFAULT_DELIVERY, source },
+        () => now,
+      );
       assert.equal((await refusing.deliverNow('r2'))?.kind, 'delivered');
       // And an attempt of the loop whose write fails.
       await enqueue('r3');
       store.markDelivered = async () => Promise.reject(new Error('database or disk is full'));
-      const looping = new DeliveryWorker(store, scriptedService([]).client, { ...DEFAULT_DELIVERY, pollIntervalMs: 10 }, () => now);
+      const looping = new DeliveryWorker(
+        store,
+        scriptedService([]).client,
+        { ...DEFAULT_DELIVERY, pollIntervalMs: 10 },
+        () => now,
+      );
       looping.start();
       await eventually(async () => (await store.get('r3'))?.attempts === 1, { timeoutMs: 5_000, what: 'r3 attempted' });
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -250,17 +275,23 @@ describe('delivery worker: around its attempts', () => {
     }
   });
 
-  it('started with a slow poll, delivers a poked row and a failed attempt\'s retry at once, not at the next poll', async () => {
+  it("started with a slow poll, delivers a poked row and a failed attempt's retry at once, not at the next poll", async () => {
     await enqueue('r1');
     const service = scriptedService([down()]);
     const w = worker(service.client, { pollIntervalMs: 60_000, baseBackoffMs: 0, maxBackoffMs: 0 });
     w.start();
-    await eventually(async () => (await store.get('r1'))?.status === 'delivered', { timeoutMs: 5_000, what: 'r1 retried and delivered' });
+    await eventually(async () => (await store.get('r1'))?.status === 'delivered', {
+      timeoutMs: 5_000,
+      what: 'r1 retried and delivered',
+    });
     // The loop settles into its minute-long wait; only the poke can wake it.
     await new Promise((resolve) => setTimeout(resolve, 200));
     await enqueue('r2');
     w.poke();
-    await eventually(async () => (await store.get('r2'))?.status === 'delivered', { timeoutMs: 5_000, what: 'r2 delivered once poked' });
+    await eventually(async () => (await store.get('r2'))?.status === 'delivered', {
+      timeoutMs: 5_000,
+      what: 'r2 delivered once poked',
+    });
     await w.stop();
   });
 

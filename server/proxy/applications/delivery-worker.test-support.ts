@@ -18,7 +18,14 @@ export async function workerStore(now: () => number): Promise<{ dir: string; sto
 /** A pending application of campaign 12 (company 3), without a resume, dead-lettered after `deadLetterAfterMs`. */
 export async function enqueueRow(store: ApplicationStore, reference: string, deadLetterAfterMs: number): Promise<void> {
   await store.enqueue(
-    { reference, campaign_id: 12, company_id: 3, payload: { applicant: { email: `${reference}@example.org` } }, resume: null, resume_type: null },
+    {
+      reference,
+      campaign_id: 12,
+      company_id: 3,
+      payload: { applicant: { email: `${reference}@example.org` } },
+      resume: null,
+      resume_type: null,
+    },
     { deadLetterAfterMs },
   );
 }
@@ -48,7 +55,12 @@ export function heldService(): { client: DeliveryClient; sent: () => number; ans
  * `answers` (an Error is thrown), else creates; held while closed. It holds
  * no earlier application of anyone (the look before a re-send finds none).
  */
-export function scriptedService(answers: (unknown | Error)[]): { client: DeliveryClient; sent: () => number; open: () => void; close: () => void } {
+export function scriptedService(answers: (unknown | Error)[]): {
+  client: DeliveryClient;
+  sent: () => number;
+  open: () => void;
+  close: () => void;
+} {
   let sent = 0;
   let gate: Promise<void> = Promise.resolve();
   let open = (): void => {};

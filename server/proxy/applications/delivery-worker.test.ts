@@ -42,7 +42,14 @@ describe('delivery worker leases', () => {
     store = new CountingStore({ dataDir: dir, owner: 'process-1', now: () => now });
     await store.ready();
     await store.enqueue(
-      { reference: 'r1', campaign_id: 12, company_id: 3, payload: { applicant: { email: 'ada@example.org', first_name: 'Ada' } }, resume: null, resume_type: null },
+      {
+        reference: 'r1',
+        campaign_id: 12,
+        company_id: 3,
+        payload: { applicant: { email: 'ada@example.org', first_name: 'Ada' } },
+        resume: null,
+        resume_type: null,
+      },
       { deadLetterAfterMs: HOUR },
     );
     events.recorded = 0;
@@ -113,7 +120,11 @@ describe('delivery worker leases', () => {
     assert.equal((await attempt)?.kind, 'delivered');
     assert.deepEqual(events, { recorded: 0, lost: ['r1'] });
     const row = await store.get('r1');
-    assert.deepEqual([row?.status, row?.outcome, row?.unconfirmed_send], ['delivering', null, 1], "the row is the other instance's, which looks at the service first");
+    assert.deepEqual(
+      [row?.status, row?.outcome, row?.unconfirmed_send],
+      ['delivering', null, 1],
+      "the row is the other instance's, which looks at the service first",
+    );
     await other.markDelivered(held, 'found_delivered', { applicantId: 7, applicationId: 9 });
     await other.close();
   });
@@ -129,7 +140,11 @@ describe('delivery worker leases', () => {
     service.answer();
     assert.equal((await attempt)?.kind, 'delivered');
     assert.deepEqual(events, { recorded: 0, lost: ['r1'] });
-    assert.equal((await store.get('r1'))?.status, 'delivering', 'left for whoever takes it back, who looks at the service first');
+    assert.equal(
+      (await store.get('r1'))?.status,
+      'delivering',
+      'left for whoever takes it back, who looks at the service first',
+    );
   });
 });
 
@@ -158,19 +173,30 @@ describe('delivery worker: what each attempt does to its row', () => {
   const enqueue = (reference: string, deadLetterAfterMs = HOUR) => enqueueRow(store, reference, deadLetterAfterMs);
 
   function worker(client: DeliveryClient, options: Partial<DeliveryOptions> = {}): DeliveryWorker {
-    return new DeliveryWorker(store, client, { ...DEFAULT_DELIVERY, baseBackoffMs: 1_000, maxBackoffMs: 8_000, ...options }, () => now, {
-      onRecorded: (row, result, status) => recorded.push([row.reference, result.kind, status]),
-      onBlocked: (block) => blocks.push(block.reason),
-      onError: (_reference, error) => errors.push(error),
-    });
+    return new DeliveryWorker(
+      store,
+      client,
+      { ...DEFAULT_DELIVERY, baseBackoffMs: 1_000, maxBackoffMs: 8_000, ...options },
+      () => now,
+      {
+        onRecorded: (row, result, status) => recorded.push([row.reference, result.kind, status]),
+        onBlocked: (block) => blocks.push(block.reason),
+        onError: (_reference, error) => errors.push(error),
+      },
+    );
   }
 
   it('marks a delivered row delivered, with the ids the service gave', async () => {
     await enqueue('r1');
-    const result = await worker(scriptedService([{ id: 70, applications: [{ id: 90, campaign_id: 12 }] }]).client).deliverNow('r1');
+    const result = await worker(
+      scriptedService([{ id: 70, applications: [{ id: 90, campaign_id: 12 }] }]).client,
+    ).deliverNow('r1');
     assert.deepEqual(result, { kind: 'delivered', outcome: 'created_applicant', applicantId: 70, applicationId: 90 });
     const row = await store.get('r1');
-    assert.deepEqual([row?.status, row?.outcome, row?.upstream_applicant_id, row?.upstream_application_id], ['delivered', 'created_applicant', 70, 90]);
+    assert.deepEqual(
+      [row?.status, row?.outcome, row?.upstream_applicant_id, row?.upstream_application_id],
+      ['delivered', 'created_applicant', 70, 90],
+    );
     assert.deepEqual(recorded, [['r1', 'delivered', 'delivered']]);
   });
 
@@ -183,7 +209,10 @@ describe('delivery worker: what each attempt does to its row', () => {
     assert.equal(row?.unconfirmed_send, 1);
     assert.equal(row?.last_error, 'server_error (503)');
     // First attempt: a step of 1 s, half of it random.
-    assert.ok(row !== undefined && row.next_attempt_at >= now + 500 && row.next_attempt_at <= now + 1_000, String(row?.next_attempt_at));
+    assert.ok(
+      row !== undefined && row.next_attempt_at >= now + 500 && row.next_attempt_at <= now + 1_000,
+      String(row?.next_attempt_at),
+    );
     assert.deepEqual(recorded, [['r1', 'retry', 'pending']]);
   });
 
@@ -198,7 +227,10 @@ describe('delivery worker: what each attempt does to its row', () => {
     await w.deliverNow('r1');
     const row = await store.get('r1');
     assert.deepEqual([row?.status, row?.outcome], ['dead', 'expired']);
-    assert.deepEqual(recorded.map((r) => r[2]), ['pending', 'dead']);
+    assert.deepEqual(
+      recorded.map((r) => r[2]),
+      ['pending', 'dead'],
+    );
   });
 
   it('on a refusal no retry can fix, stops every delivery (once, whatever follows) and keeps the row waiting past its dead-letter time', async () => {
@@ -221,20 +253,48 @@ describe('delivery worker: what each attempt does to its row', () => {
   it('marks a candidate who already applied rejected, and a refused application refused while its candidate waits', async () => {
     await enqueue('exists');
     await enqueue('refused');
-    const conflict = new ConflictError({ ...where, status: 409, code: 'application_exists', message: 'exists', existingId: undefined });
-    const invalid = new ValidationError({ ...where, status: 422, code: 'validation_failed', message: 'bad', details: [{ field: 'applicant.first_name', message: 'too long' }] });
+    const conflict = new ConflictError({
+      ...where,
+      status: 409,
+      code: 'application_exists',
+      message: 'exists',
+      existingId: undefined,
+    });
+    const invalid = new ValidationError({
+      ...where,
+      status: 422,
+      code: 'validation_failed',
+      message: 'bad',
+      details: [{ field: 'applicant.first_name', message: 'too long' }],
+    });
     const w = worker(scriptedService([conflict, invalid]).client);
     await w.deliverNow('exists');
     await w.deliverNow('refused');
     const rows = await Promise.all(['exists', 'refused'].map((r) => store.get(r)));
-    assert.deepEqual(rows.map((r) => [r?.status, r?.outcome]), [['rejected', 'already_applied'], ['rejected', 'upstream_rejected']]);
+    assert.deepEqual(
+      rows.map((r) => [r?.status, r?.outcome]),
+      [
+        ['rejected', 'already_applied'],
+        ['rejected', 'upstream_rejected'],
+      ],
+    );
     assert.equal(rows[0]?.last_error, 'application_exists (409)', "the service's answer");
-    assert.deepEqual(recorded, [['exists', 'already_applied', 'rejected'], ['refused', 'rejected', 'rejected']]);
+    assert.deepEqual(recorded, [
+      ['exists', 'already_applied', 'rejected'],
+      ['refused', 'rejected', 'rejected'],
+    ]);
   });
 
   it('dead-letters at once a row whose resume the store lost, sending nothing', async () => {
     await store.enqueue(
-      { reference: 'lost', campaign_id: 12, company_id: 3, payload: { applicant: { email: 'lost@example.org' } }, resume: uploadedResume(dir, Buffer.from('%PDF-1.4')), resume_type: 'pdf' },
+      {
+        reference: 'lost',
+        campaign_id: 12,
+        company_id: 3,
+        payload: { applicant: { email: 'lost@example.org' } },
+        resume: uploadedResume(dir, Buffer.from('%PDF-1.4')),
+        resume_type: 'pdf',
+      },
       { deadLetterAfterMs: HOUR },
     );
     store.openResume = async (reference) => Promise.reject(new ResumeMissingError(reference, 'its file'));
@@ -258,7 +318,10 @@ describe('delivery worker: what each attempt does to its row', () => {
     assert.equal((await store.get('r3'))?.status, 'pending', 'not claimed while it waits');
     service.open();
     const results = await Promise.all(attempts);
-    assert.deepEqual(results.map((r) => r?.kind), ['delivered', 'delivered', 'delivered']);
+    assert.deepEqual(
+      results.map((r) => r?.kind),
+      ['delivered', 'delivered', 'delivered'],
+    );
     assert.equal(service.sent(), 3);
   });
 
@@ -282,23 +345,39 @@ describe('delivery worker: what each attempt does to its row', () => {
     // No backoff: the clock stands still, and the retry is due at once.
     const w = worker(service.client, { pollIntervalMs: 20, baseBackoffMs: 0, maxBackoffMs: 0, concurrency: 1 });
     w.start();
-    await eventually(async () => (await store.get('r1'))?.status === 'delivered', { timeoutMs: 5_000, what: 'r1 delivered on its second attempt' });
+    await eventually(async () => (await store.get('r1'))?.status === 'delivered', {
+      timeoutMs: 5_000,
+      what: 'r1 delivered on its second attempt',
+    });
     await enqueue('r2');
     w.poke();
-    await eventually(async () => (await store.get('r2'))?.status === 'delivered', { timeoutMs: 5_000, what: 'r2 delivered' });
+    await eventually(async () => (await store.get('r2'))?.status === 'delivered', {
+      timeoutMs: 5_000,
+      what: 'r2 delivered',
+    });
     await w.stop();
     await enqueue('r3');
     w.poke();
     await new Promise((resolve) => setTimeout(resolve, 100));
     assert.equal((await store.get('r3'))?.status, 'pending', 'nothing after stop');
-    assert.deepEqual(recorded.map((r) => r.slice(0, 2)), [['r1', 'retry'], ['r1', 'delivered'], ['r2', 'delivered']]);
+    assert.deepEqual(
+      recorded.map((r) => r.slice(0, 2)),
+      [
+        ['r1', 'retry'],
+        ['r1', 'delivered'],
+        ['r2', 'delivered'],
+      ],
+    );
     assert.deepEqual(errors, []);
   });
 
   it('without listeners, delivers, retries and blocks all the same', async () => {
     await enqueue('r1');
     await enqueue('r2');
-    const service = scriptedService([new ServerError({ ...where, status: 503, code: 'server_error', message: 'down' }), new PermissionError({ ...where, status: 403, code: 'missing_scope', message: 'no' })]);
+    const service = scriptedService([
+      new ServerError({ ...where, status: 503, code: 'server_error', message: 'down' }),
+      new PermissionError({ ...where, status: 403, code: 'missing_scope', message: 'no' }),
+    ]);
     const w = new DeliveryWorker(store, service.client, DEFAULT_DELIVERY, () => now);
     assert.equal((await w.deliverNow('r1'))?.kind, 'retry');
     assert.equal((await w.deliverNow('r2'))?.kind, 'retry');
@@ -310,7 +389,9 @@ describe('delivery worker: what each attempt does to its row', () => {
     const full = new Error('database or disk is full');
     store.markDelivered = async () => Promise.reject(full);
     const lost: string[] = [];
-    const w = new DeliveryWorker(store, scriptedService([]).client, DEFAULT_DELIVERY, () => now, { onLeaseLost: (row) => lost.push(row.reference) });
+    const w = new DeliveryWorker(store, scriptedService([]).client, DEFAULT_DELIVERY, () => now, {
+      onLeaseLost: (row) => lost.push(row.reference),
+    });
     await assert.rejects(w.deliverNow('r1'), full);
     assert.deepEqual(lost, []);
   });
@@ -352,6 +433,14 @@ describe('delivery worker: what each attempt does to its row', () => {
 
 describe('DEFAULT_DELIVERY', () => {
   it('waits 30 s for the service, backs off from 5 s to 15 min, looks for due rows every second, leases for a minute, sends 4 at once, with no source unless given one', () => {
-    assert.deepEqual(DEFAULT_DELIVERY, { upstreamTimeoutMs: 30_000, baseBackoffMs: 5_000, maxBackoffMs: 900_000, pollIntervalMs: 1_000, leaseMs: 60_000, concurrency: 4, source: null });
+    assert.deepEqual(DEFAULT_DELIVERY, {
+      upstreamTimeoutMs: 30_000,
+      baseBackoffMs: 5_000,
+      maxBackoffMs: 900_000,
+      pollIntervalMs: 1_000,
+      leaseMs: 60_000,
+      concurrency: 4,
+      source: null,
+    });
   });
 });

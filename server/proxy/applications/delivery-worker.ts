@@ -53,7 +53,12 @@ export const DEFAULT_DELIVERY: DeliveryOptions = {
  * half random, so a burst of queued rows spreads out), at least what the
  * service asked in Retry-After, at most maxBackoffMs.
  */
-export function backoffMs(attempts: number, options: Pick<DeliveryOptions, 'baseBackoffMs' | 'maxBackoffMs'>, retryAfterMs: number | undefined, random: () => number = Math.random): number {
+export function backoffMs(
+  attempts: number,
+  options: Pick<DeliveryOptions, 'baseBackoffMs' | 'maxBackoffMs'>,
+  retryAfterMs: number | undefined,
+  random: () => number = Math.random,
+): number {
   const step = Math.min(options.maxBackoffMs, options.baseBackoffMs * 2 ** Math.max(0, attempts - 1));
   const jittered = step / 2 + random() * (step / 2);
   return Math.round(Math.min(options.maxBackoffMs, Math.max(jittered, retryAfterMs ?? 0)));
@@ -98,7 +103,13 @@ export class DeliveryWorker {
   /** Set by a refusal no retry can fix; until a restart, no row is attempted. */
   blocked: DeliveryBlock | undefined;
 
-  constructor(outbox: OutboxStore, client: DeliveryClient, options: DeliveryOptions, now: () => number, events: WorkerEvents = {}) {
+  constructor(
+    outbox: OutboxStore,
+    client: DeliveryClient,
+    options: DeliveryOptions,
+    now: () => number,
+    events: WorkerEvents = {},
+  ) {
     this.outbox = outbox;
     this.client = client;
     this.options = options;
@@ -107,7 +118,13 @@ export class DeliveryWorker {
     this.withSource =
       options.source === null
         ? undefined
-        : { source: options.source.value, board: options.source.board, refusals: outbox, refusedForMs: SOURCE_REFUSAL_MS, now };
+        : {
+            source: options.source.value,
+            board: options.source.board,
+            refusals: outbox,
+            refusedForMs: SOURCE_REFUSAL_MS,
+            now,
+          };
   }
 
   get activeReferences(): ReadonlySet<string> {
@@ -264,7 +281,10 @@ export class DeliveryWorker {
     if (result.source !== undefined && row.source_dropped !== 1) await this.outbox.markSourceDropped(row);
     switch (result.kind) {
       case 'delivered':
-        await this.outbox.markDelivered(row, result.outcome, { applicantId: result.applicantId, applicationId: result.applicationId });
+        await this.outbox.markDelivered(row, result.outcome, {
+          applicantId: result.applicantId,
+          applicationId: result.applicationId,
+        });
         return 'delivered';
       case 'already_applied':
         // The service holds an application of this candidate to this campaign already: nothing to send.
@@ -287,7 +307,12 @@ export class DeliveryWorker {
           return 'dead';
         }
         const next = now + backoffMs(row.attempts, this.options, result.retryAfterMs);
-        await this.outbox.markRetry(row, Math.min(next, Math.max(row.dead_letter_at, now)), result.error, result.reached);
+        await this.outbox.markRetry(
+          row,
+          Math.min(next, Math.max(row.dead_letter_at, now)),
+          result.error,
+          result.reached,
+        );
         if (this.running) this.schedule(next - now);
         return 'pending';
       }

@@ -1,6 +1,19 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ApiError, AuthenticationError, ConflictError, ConnectionError, NotFoundError, PermissionError, RateLimitError, SchemaError, ServerError, StreamedFile, TimeoutError, ValidationError } from '../../client/index.ts';
+import {
+  ApiError,
+  AuthenticationError,
+  ConflictError,
+  ConnectionError,
+  NotFoundError,
+  PermissionError,
+  RateLimitError,
+  SchemaError,
+  ServerError,
+  StreamedFile,
+  TimeoutError,
+  ValidationError,
+} from '../../client/index.ts';
 import { attemptDelivery, classify } from './delivery.ts';
 import { backoffMs } from './delivery-worker.ts';
 import type { DeliveryClient, DeliveryOutbox } from './delivery.ts';
@@ -11,7 +24,12 @@ const RESUME = Buffer.from('%PDF-1.4');
 /** The outbox's reader of stored resumes: this one holds RESUME for r1. */
 /** The outbox an attempt reads: r1's resume, and no application recorded by any row. */
 const outbox: DeliveryOutbox = {
-  openResume: async (reference: string) => (reference === 'r1' ? (async function* () { yield RESUME; })() : undefined),
+  openResume: async (reference: string) =>
+    reference === 'r1'
+      ? (async function* () {
+          yield RESUME;
+        })()
+      : undefined,
   recordedApplication: async () => undefined,
 };
 
@@ -23,27 +41,53 @@ async function readBody(body: unknown): Promise<unknown> {
     return { streamed: Buffer.concat(chunks).toString(), size: body.size, mime_type: body.mime_type };
   }
   if (Array.isArray(body)) return Promise.all(body.map(readBody));
-  if (body !== null && typeof body === 'object') return Object.fromEntries(await Promise.all(Object.entries(body).map(async ([k, v]) => [k, await readBody(v)])));
+  if (body !== null && typeof body === 'object')
+    return Object.fromEntries(await Promise.all(Object.entries(body).map(async ([k, v]) => [k, await readBody(v)])));
   return body;
 }
 
 function row(attempts: number): OutboxRow {
   return {
-    reference: 'r1', created_at: 0, campaign_id: 12, company_id: 3,
+    reference: 'r1',
+    created_at: 0,
+    campaign_id: 12,
+    company_id: 3,
     payload: { applicant: { email: 'ada@example.org' }, cover_letter: 'Hello' },
-    resume_bytes: RESUME.length, resume_type: 'pdf', status: 'delivering', attempts,
-    next_attempt_at: 0, dead_letter_at: 0, answered: null, outcome: null, last_error: null, last_attempt_at: 0,
-    delivered_at: null, upstream_applicant_id: null, upstream_application_id: null,
-    ended_at: null, erased_at: null, erased_by: null, unconfirmed_send: 0, source_dropped: 0, utm: null,
-    receipt_token: null, company_status: null, status_checked_at: null,
+    resume_bytes: RESUME.length,
+    resume_type: 'pdf',
+    status: 'delivering',
+    attempts,
+    next_attempt_at: 0,
+    dead_letter_at: 0,
+    answered: null,
+    outcome: null,
+    last_error: null,
+    last_attempt_at: 0,
+    delivered_at: null,
+    upstream_applicant_id: null,
+    upstream_application_id: null,
+    ended_at: null,
+    erased_at: null,
+    erased_by: null,
+    unconfirmed_send: 0,
+    source_dropped: 0,
+    utm: null,
+    receipt_token: null,
+    company_status: null,
+    status_checked_at: null,
   };
 }
 
 const where = { method: 'POST', url: 'http://upstream/v2/x' };
-const conflict = (code: string) => new ConflictError({ ...where, status: 409, code, message: 'exists', existingId: undefined });
+const conflict = (code: string) =>
+  new ConflictError({ ...where, status: 409, code, message: 'exists', existingId: undefined });
 
 /** A client whose two calls answer from the given functions, recording the bodies. */
-function fakeClient(createApplicant: () => unknown, createApplication: () => unknown, pages: { data: unknown[]; next: number | null }[] = []) {
+function fakeClient(
+  createApplicant: () => unknown,
+  createApplication: () => unknown,
+  pages: { data: unknown[]; next: number | null }[] = [],
+) {
   const calls: { endpoint: string; body: unknown }[] = [];
   const client = {
     jobboards: {
@@ -68,11 +112,17 @@ function fakeClient(createApplicant: () => unknown, createApplication: () => unk
 }
 
 describe('attemptDelivery', () => {
-  it('creates the applicant for the campaign\'s company with the stored resume streamed and the cover letter as a comment', async () => {
-    const { client, calls } = fakeClient(() => ({ id: 5, applications: [{ id: 9, campaign_id: 12 }] }), () => assert.fail('not called'));
+  it("creates the applicant for the campaign's company with the stored resume streamed and the cover letter as a comment", async () => {
+    const { client, calls } = fakeClient(
+      () => ({ id: 5, applications: [{ id: 9, campaign_id: 12 }] }),
+      () => assert.fail('not called'),
+    );
     const result = await attemptDelivery(row(1), client, 1000, outbox);
     // The fake's assert.fail would be taken for an upstream failure: the calls say what was called.
-    assert.deepEqual(calls.map((c) => c.endpoint), ['jobboards/applicants']);
+    assert.deepEqual(
+      calls.map((c) => c.endpoint),
+      ['jobboards/applicants'],
+    );
     assert.deepEqual(result, { kind: 'delivered', outcome: 'created_applicant', applicantId: 5, applicationId: 9 });
     assert.deepEqual(await readBody(calls[0]?.body), {
       company_id: 3,
@@ -85,7 +135,12 @@ describe('attemptDelivery', () => {
   });
 
   it('when the applicant exists, creates the application with applicant_email, the resume and the comment', async () => {
-    const { client, calls } = fakeClient(() => { throw conflict('applicant_exists'); }, () => ({ id: 11, applicant_id: 5 }));
+    const { client, calls } = fakeClient(
+      () => {
+        throw conflict('applicant_exists');
+      },
+      () => ({ id: 11, applicant_id: 5 }),
+    );
     const result = await attemptDelivery(row(1), client, 1000, outbox);
     assert.deepEqual(result, { kind: 'delivered', outcome: 'created_application', applicantId: 5, applicationId: 11 });
     assert.deepEqual(await readBody(calls[1]?.body), {
@@ -96,35 +151,78 @@ describe('attemptDelivery', () => {
   });
 
   it('when the store lost the resume, sends nothing and names it resume_missing, not a connection failure', async () => {
-    const { client, calls } = fakeClient(() => ({ id: 1, applications: [] }), () => ({ id: 2, applicant_id: 1 }));
+    const { client, calls } = fakeClient(
+      () => ({ id: 1, applications: [] }),
+      () => ({ id: 2, applicant_id: 1 }),
+    );
     const lost: DeliveryOutbox = {
       ...outbox,
       openResume: async (reference: string) => {
         throw new ResumeMissingError(reference, 'DATA_DIR/resumes/r1 is gone');
       },
     };
-    assert.deepEqual(await attemptDelivery(row(1), client, 1000, lost), { kind: 'resume_missing', error: 'resume_missing (DATA_DIR/resumes/r1 is gone)' });
+    assert.deepEqual(await attemptDelivery(row(1), client, 1000, lost), {
+      kind: 'resume_missing',
+      error: 'resume_missing (DATA_DIR/resumes/r1 is gone)',
+    });
     assert.deepEqual(calls, []);
   });
 
   it('on the first attempt, application_exists means the candidate already applied', async () => {
-    const { client } = fakeClient(() => { throw conflict('applicant_exists'); }, () => { throw conflict('application_exists'); });
+    const { client } = fakeClient(
+      () => {
+        throw conflict('applicant_exists');
+      },
+      () => {
+        throw conflict('application_exists');
+      },
+    );
     assert.deepEqual(await attemptDelivery(row(1), client, 1000, outbox), { kind: 'already_applied' });
   });
 
   it('on a later attempt, application_exists means an earlier attempt delivered it', async () => {
-    const { client } = fakeClient(() => { throw conflict('applicant_exists'); }, () => { throw conflict('application_exists'); });
-    assert.deepEqual(await attemptDelivery(row(2), client, 1000, outbox), { kind: 'delivered', outcome: 'found_delivered' });
+    const { client } = fakeClient(
+      () => {
+        throw conflict('applicant_exists');
+      },
+      () => {
+        throw conflict('application_exists');
+      },
+    );
+    assert.deepEqual(await attemptDelivery(row(2), client, 1000, outbox), {
+      kind: 'delivered',
+      outcome: 'found_delivered',
+    });
   });
 
   it('turns an upstream field refusal into form field errors', async () => {
-    const refusal = new ValidationError({ ...where, status: 422, code: 'invalid_request', message: 'bad', details: [{ field: 'applicant.phone_number', message: 'must be a phone number' }] });
-    const { client, calls } = fakeClient(() => { throw refusal; }, () => assert.fail('not called'));
+    const refusal = new ValidationError({
+      ...where,
+      status: 422,
+      code: 'invalid_request',
+      message: 'bad',
+      details: [{ field: 'applicant.phone_number', message: 'must be a phone number' }],
+    });
+    const { client, calls } = fakeClient(
+      () => {
+        throw refusal;
+      },
+      () => assert.fail('not called'),
+    );
     const result = await attemptDelivery(row(1), client, 1000, outbox);
-    assert.deepEqual(calls.map((c) => c.endpoint), ['jobboards/applicants']);
+    assert.deepEqual(
+      calls.map((c) => c.endpoint),
+      ['jobboards/applicants'],
+    );
     assert.equal(result.kind, 'rejected');
-    assert.deepEqual(result.kind === 'rejected' ? result.errors.map((e) => [e.field, e.code]) : [], [['phone_number', 'invalid_phone']]);
-    assert.deepEqual(result.kind === 'rejected' ? result.errors.map((e) => e.message) : [], ['The recruitment service refused this value. Enter a valid phone number.'], 'no upstream text');
+    assert.deepEqual(result.kind === 'rejected' ? result.errors.map((e) => [e.field, e.code]) : [], [
+      ['phone_number', 'invalid_phone'],
+    ]);
+    assert.deepEqual(
+      result.kind === 'rejected' ? result.errors.map((e) => e.message) : [],
+      ['The recruitment service refused this value. Enter a valid phone number.'],
+      'no upstream text',
+    );
   });
 });
 
@@ -132,14 +230,31 @@ describe('an attempt after one that may have reached the service (unconfirmed_se
   const stored = Date.parse('2026-01-01T10:00:00Z');
   const unconfirmed: OutboxRow = { ...row(2), unconfirmed_send: 1, created_at: stored };
   const application = (id: number, email: string, minutesAfter: number) => ({
-    id, applicant_id: id + 100, created_at: new Date(stored + minutesAfter * 60_000).toISOString(), applicant: { id: id + 100, email },
+    id,
+    applicant_id: id + 100,
+    created_at: new Date(stored + minutesAfter * 60_000).toISOString(),
+    applicant: { id: id + 100, email },
   });
 
-  it('finds the application the earlier attempt created among the board\'s for the campaign, and sends nothing', async () => {
-    const pages = [{ data: [application(31, 'grace@example.org', 3), application(30, 'ADA@example.org ', 1)], next: 2 }];
-    const { client, calls } = fakeClient(() => assert.fail('not sent'), () => assert.fail('not sent'), pages);
-    assert.deepEqual(await attemptDelivery(unconfirmed, client, 1000, outbox), { kind: 'delivered', outcome: 'found_delivered', applicantId: 130, applicationId: 30 });
-    assert.deepEqual(calls.map((c) => c.endpoint), ['GET applications']);
+  it("finds the application the earlier attempt created among the board's for the campaign, and sends nothing", async () => {
+    const pages = [
+      { data: [application(31, 'grace@example.org', 3), application(30, 'ADA@example.org ', 1)], next: 2 },
+    ];
+    const { client, calls } = fakeClient(
+      () => assert.fail('not sent'),
+      () => assert.fail('not sent'),
+      pages,
+    );
+    assert.deepEqual(await attemptDelivery(unconfirmed, client, 1000, outbox), {
+      kind: 'delivered',
+      outcome: 'found_delivered',
+      applicantId: 130,
+      applicationId: 30,
+    });
+    assert.deepEqual(
+      calls.map((c) => c.endpoint),
+      ['GET applications'],
+    );
     assert.deepEqual(calls[0]?.body, { campaign_id: 12, embed: ['applicant'], sort: 'desc', per_page: 50, page: 1 });
   });
 
@@ -148,10 +263,17 @@ describe('an attempt after one that may have reached the service (unconfirmed_se
       { data: [application(41, 'grace@example.org', 2)], next: 2 },
       { data: [application(40, 'bob@example.org', -11)], next: 3 },
     ];
-    const { client, calls } = fakeClient(() => ({ id: 5, applications: [{ id: 9, campaign_id: 12 }] }), () => assert.fail('not called'), pages);
+    const { client, calls } = fakeClient(
+      () => ({ id: 5, applications: [{ id: 9, campaign_id: 12 }] }),
+      () => assert.fail('not called'),
+      pages,
+    );
     const result = await attemptDelivery(unconfirmed, client, 1000, outbox);
     assert.equal(result.kind, 'delivered');
-    assert.deepEqual(calls.map((c) => c.endpoint), ['GET applications', 'GET applications', 'jobboards/applicants']);
+    assert.deepEqual(
+      calls.map((c) => c.endpoint),
+      ['GET applications', 'GET applications', 'jobboards/applicants'],
+    );
   });
 
   it('reads on past an application made less than the clock skew (10 minutes) before the row, and stops at the last page or an empty one', async () => {
@@ -159,14 +281,43 @@ describe('an attempt after one that may have reached the service (unconfirmed_se
       { data: [application(42, 'bob@example.org', -9.9)], next: 2 },
       { data: [application(43, 'ada@example.org', -9.5)], next: 3 },
     ];
-    const found = fakeClient(() => assert.fail('not sent'), () => assert.fail('not sent'), skew);
-    assert.deepEqual(await attemptDelivery(unconfirmed, found.client, 1000, outbox), { kind: 'delivered', outcome: 'found_delivered', applicantId: 143, applicationId: 43 });
-    const lastPage = fakeClient(() => ({ id: 5, applications: [] }), () => assert.fail('not called'), [{ data: [application(44, 'bob@example.org', 1)], next: null }, { data: [application(45, 'ada@example.org', 1)], next: null }]);
+    const found = fakeClient(
+      () => assert.fail('not sent'),
+      () => assert.fail('not sent'),
+      skew,
+    );
+    assert.deepEqual(await attemptDelivery(unconfirmed, found.client, 1000, outbox), {
+      kind: 'delivered',
+      outcome: 'found_delivered',
+      applicantId: 143,
+      applicationId: 43,
+    });
+    const lastPage = fakeClient(
+      () => ({ id: 5, applications: [] }),
+      () => assert.fail('not called'),
+      [
+        { data: [application(44, 'bob@example.org', 1)], next: null },
+        { data: [application(45, 'ada@example.org', 1)], next: null },
+      ],
+    );
     await attemptDelivery(unconfirmed, lastPage.client, 1000, outbox);
-    assert.deepEqual(lastPage.calls.map((c) => c.endpoint), ['GET applications', 'jobboards/applicants']);
-    const empty = fakeClient(() => ({ id: 5, applications: [] }), () => assert.fail('not called'), [{ data: [], next: 2 }, { data: [application(45, 'ada@example.org', 1)], next: null }]);
+    assert.deepEqual(
+      lastPage.calls.map((c) => c.endpoint),
+      ['GET applications', 'jobboards/applicants'],
+    );
+    const empty = fakeClient(
+      () => ({ id: 5, applications: [] }),
+      () => assert.fail('not called'),
+      [
+        { data: [], next: 2 },
+        { data: [application(45, 'ada@example.org', 1)], next: null },
+      ],
+    );
     await attemptDelivery(unconfirmed, empty.client, 1000, outbox);
-    assert.deepEqual(empty.calls.map((c) => c.endpoint), ['GET applications', 'jobboards/applicants']);
+    assert.deepEqual(
+      empty.calls.map((c) => c.endpoint),
+      ['GET applications', 'jobboards/applicants'],
+    );
   });
 
   it('reads on past an application made exactly the clock skew before the row', async () => {
@@ -174,20 +325,41 @@ describe('an attempt after one that may have reached the service (unconfirmed_se
       { data: [application(46, 'bob@example.org', -10)], next: 2 },
       { data: [application(47, 'ada@example.org', -10)], next: null },
     ];
-    const { client } = fakeClient(() => assert.fail('not sent'), () => assert.fail('not sent'), pages);
-    assert.deepEqual(await attemptDelivery(unconfirmed, client, 1000, outbox), { kind: 'delivered', outcome: 'found_delivered', applicantId: 147, applicationId: 47 });
+    const { client } = fakeClient(
+      () => assert.fail('not sent'),
+      () => assert.fail('not sent'),
+      pages,
+    );
+    assert.deepEqual(await attemptDelivery(unconfirmed, client, 1000, outbox), {
+      kind: 'delivered',
+      outcome: 'found_delivered',
+      applicantId: 147,
+      applicationId: 47,
+    });
   });
 
   it('compares the addresses without the spaces around the one stored', async () => {
     const pages = [{ data: [application(48, 'ada@example.org', 1)], next: null }];
-    const { client } = fakeClient(() => assert.fail('not sent'), () => assert.fail('not sent'), pages);
+    const { client } = fakeClient(
+      () => assert.fail('not sent'),
+      () => assert.fail('not sent'),
+      pages,
+    );
     const spaced: OutboxRow = { ...unconfirmed, payload: { applicant: { email: ' Ada@example.org ' } } };
-    assert.deepEqual(await attemptDelivery(spaced, client, 1000, outbox), { kind: 'delivered', outcome: 'found_delivered', applicantId: 148, applicationId: 48 });
+    assert.deepEqual(await attemptDelivery(spaced, client, 1000, outbox), {
+      kind: 'delivered',
+      outcome: 'found_delivered',
+      applicantId: 148,
+      applicationId: 48,
+    });
   });
 
-  it('asks each page with the high priority and the attempt\'s timeout', async () => {
+  it("asks each page with the high priority and the attempt's timeout", async () => {
     const options: unknown[] = [];
-    const { client } = fakeClient(() => ({ id: 5, applications: [] }), () => ({ id: 11, applicant_id: 5 }));
+    const { client } = fakeClient(
+      () => ({ id: 5, applications: [] }),
+      () => ({ id: 11, applicant_id: 5 }),
+    );
     client.applications.list = (async (_query: unknown, opts: unknown) => {
       options.push(opts);
       return { data: [], pagination: { 'next-page': null } };
@@ -198,17 +370,26 @@ describe('an attempt after one that may have reached the service (unconfirmed_se
 
   for (const [what, failure] of [
     ['answers 503', new ServerError({ ...where, status: 503, code: 'service_unavailable', message: '' })],
-    ['refuses the connection', new ConnectionError({ ...where, code: 'connection_failed', message: '', mayHaveReachedServer: false })],
+    [
+      'refuses the connection',
+      new ConnectionError({ ...where, code: 'connection_failed', message: '', mayHaveReachedServer: false }),
+    ],
   ] as const) {
     it(`sends nothing when the service cannot be read (it ${what}), and retries`, async () => {
       // The sends would succeed: only the recorded calls, checked after, say whether one was made.
-      const { client, calls } = fakeClient(() => ({ id: 5, applications: [{ id: 9, campaign_id: 12 }] }), () => ({ id: 11, applicant_id: 5 }));
+      const { client, calls } = fakeClient(
+        () => ({ id: 5, applications: [{ id: 9, campaign_id: 12 }] }),
+        () => ({ id: 11, applicant_id: 5 }),
+      );
       client.applications.list = async () => {
         calls.push({ endpoint: 'GET applications', body: undefined });
         throw failure;
       };
       const result = await attemptDelivery(unconfirmed, client, 1000, outbox);
-      assert.deepEqual(calls.map((c) => c.endpoint), ['GET applications']);
+      assert.deepEqual(
+        calls.map((c) => c.endpoint),
+        ['GET applications'],
+      );
       assert.equal(result.kind, 'retry');
     });
   }
@@ -216,32 +397,65 @@ describe('an attempt after one that may have reached the service (unconfirmed_se
   it("passes over the same candidate's application another row recorded (a service taking duplicates), and sends this one", async () => {
     // Application 30 is the candidate's earlier one to this campaign, delivered by row r0; this row's attempt never arrived.
     const pages = [{ data: [application(30, 'ada@example.org', 1)], next: null }];
-    const { client, calls } = fakeClient(() => ({ id: 5, applications: [{ id: 9, campaign_id: 12 }] }), () => assert.fail('not called'), pages);
+    const { client, calls } = fakeClient(
+      () => ({ id: 5, applications: [{ id: 9, campaign_id: 12 }] }),
+      () => assert.fail('not called'),
+      pages,
+    );
     const recordedBy = new Map([[30, 'r0']]);
-    const result = await attemptDelivery(unconfirmed, client, 1000, { ...outbox, recordedApplication: async (id) => recordedBy.get(id) });
+    const result = await attemptDelivery(unconfirmed, client, 1000, {
+      ...outbox,
+      recordedApplication: async (id) => recordedBy.get(id),
+    });
     assert.deepEqual(result, { kind: 'delivered', outcome: 'created_applicant', applicantId: 5, applicationId: 9 });
-    assert.deepEqual(calls.map((c) => c.endpoint), ['GET applications', 'jobboards/applicants']);
+    assert.deepEqual(
+      calls.map((c) => c.endpoint),
+      ['GET applications', 'jobboards/applicants'],
+    );
   });
 
   it('takes the application this very row recorded for its own', async () => {
     const pages = [{ data: [application(30, 'ada@example.org', 1)], next: null }];
-    const { client, calls } = fakeClient(() => assert.fail('not sent'), () => assert.fail('not sent'), pages);
-    const result = await attemptDelivery(unconfirmed, client, 1000, { ...outbox, recordedApplication: async () => unconfirmed.reference });
+    const { client, calls } = fakeClient(
+      () => assert.fail('not sent'),
+      () => assert.fail('not sent'),
+      pages,
+    );
+    const result = await attemptDelivery(unconfirmed, client, 1000, {
+      ...outbox,
+      recordedApplication: async () => unconfirmed.reference,
+    });
     assert.deepEqual(result, { kind: 'delivered', outcome: 'found_delivered', applicantId: 130, applicationId: 30 });
-    assert.deepEqual(calls.map((c) => c.endpoint), ['GET applications']);
+    assert.deepEqual(
+      calls.map((c) => c.endpoint),
+      ['GET applications'],
+    );
   });
 
   it('does not look when no earlier attempt can have reached the service', async () => {
-    const { client, calls } = fakeClient(() => ({ id: 5, applications: [{ id: 9, campaign_id: 12 }] }), () => assert.fail('not called'));
+    const { client, calls } = fakeClient(
+      () => ({ id: 5, applications: [{ id: 9, campaign_id: 12 }] }),
+      () => assert.fail('not called'),
+    );
     await attemptDelivery(row(2), client, 1000, outbox);
-    assert.deepEqual(calls.map((c) => c.endpoint), ['jobboards/applicants']);
+    assert.deepEqual(
+      calls.map((c) => c.endpoint),
+      ['jobboards/applicants'],
+    );
   });
 });
 
 describe('classify', () => {
   it('retries what may succeed later: 5xx, no answer, timeouts, the rate limit', () => {
-    assert.equal(classify(new ServerError({ ...where, status: 503, code: 'service_unavailable', message: '' })).kind, 'retry');
-    assert.equal(classify(new ConnectionError({ ...where, code: 'connection_failed', message: '', mayHaveReachedServer: true })).kind, 'retry');
+    assert.equal(
+      classify(new ServerError({ ...where, status: 503, code: 'service_unavailable', message: '' })).kind,
+      'retry',
+    );
+    assert.equal(
+      classify(new ConnectionError({ ...where, code: 'connection_failed', message: '', mayHaveReachedServer: true }))
+        .kind,
+      'retry',
+    );
     // Whether the failed attempt may have created the application: the next one looks before sending.
     assert.deepEqual(
       [
@@ -250,11 +464,16 @@ describe('classify', () => {
         new ConnectionError({ ...where, code: 'connection_failed', message: '', mayHaveReachedServer: true }),
         new ConnectionError({ ...where, code: 'connection_failed', message: '', mayHaveReachedServer: false }),
         new RateLimitError({ ...where, status: 403, code: 'rate_limited', message: '', retryAfterMs: undefined }),
-      ].map((error) => { const result = classify(error); return result.kind === 'retry' && result.reached; }),
+      ].map((error) => {
+        const result = classify(error);
+        return result.kind === 'retry' && result.reached;
+      }),
       [true, true, true, false, false],
     );
     assert.equal(classify(new TimeoutError({ ...where, code: 'timeout', message: '' })).kind, 'retry');
-    const limited = classify(new RateLimitError({ ...where, status: 403, code: 'rate_limited', message: '', retryAfterMs: 30_000 }));
+    const limited = classify(
+      new RateLimitError({ ...where, status: 403, code: 'rate_limited', message: '', retryAfterMs: 30_000 }),
+    );
     assert.deepEqual(limited.kind === 'retry' ? limited.retryAfterMs : undefined, 30_000);
   });
 
@@ -283,22 +502,100 @@ describe('classify', () => {
 
 describe('classify, error by error', () => {
   const cases: [string, unknown, unknown][] = [
-    ['a rate limit with Retry-After', new RateLimitError({ ...where, status: 429, code: 'rate_limited', message: '', retryAfterMs: 5_000 }), { kind: 'retry', error: 'rate_limited (429)', reached: false, retryAfterMs: 5_000 }],
-    ['a rate limit without', new RateLimitError({ ...where, code: 'rate_limited', message: '', retryAfterMs: undefined }), { kind: 'retry', error: 'rate_limited (-)', reached: false }],
-    ['a 5xx', new ServerError({ ...where, status: 502, code: 'bad_gateway', message: '' }), { kind: 'retry', error: 'bad_gateway (502)', reached: true }],
-    ['a timeout', new TimeoutError({ ...where, code: 'timeout', message: '' }), { kind: 'retry', error: 'timeout (no answer)', reached: true }],
-    ['a cut connection', new ConnectionError({ ...where, code: 'connection_reset', message: '', mayHaveReachedServer: true }), { kind: 'retry', error: 'connection_reset (no answer)', reached: true }],
-    ['refused keys', new AuthenticationError({ ...where, status: 401, code: 'invalid_token', message: '' }), { kind: 'retry', error: 'invalid_token (401)', reached: false }],
-    ['a refused scope', new PermissionError({ ...where, status: 403, code: 'missing_scope', message: '' }), { kind: 'retry', error: 'missing_scope (403)', reached: false, blocks: 'missing_scope' }],
-    ['an answer that is not what the API says', new SchemaError({ ...where, status: 200, code: 'unexpected_response', message: '' }), { kind: 'retry', error: 'unreadable answer (unexpected_response)', reached: true }],
-    ['a campaign not broadcast on the board', new ValidationError({ ...where, status: 422, code: 'campaign_not_broadcast', message: '' }), { kind: 'rejected', outcome: 'campaign_closed', errors: [], error: 'campaign_not_broadcast (422)' }],
-    ['a campaign gone', new NotFoundError({ ...where, status: 404, code: 'not_found', message: '' }), { kind: 'rejected', outcome: 'campaign_closed', errors: [], error: 'not_found (404)' }],
-    ['another 4xx', new ApiError({ ...where, status: 400, code: 'bad_request', message: '' }), { kind: 'rejected', outcome: 'upstream_rejected', errors: [{ field: 'form', code: 'invalid_value', message: 'The recruitment service refused this application.' }], error: 'bad_request (400)' }],
-    ['the last 4xx', new ApiError({ ...where, status: 499, code: 'odd', message: '' }), { kind: 'rejected', outcome: 'upstream_rejected', errors: [{ field: 'form', code: 'invalid_value', message: 'The recruitment service refused this application.' }], error: 'odd (499)' }],
-    ['a 3xx', new ApiError({ ...where, status: 399, code: 'odd', message: '' }), { kind: 'retry', error: 'odd (399)', reached: true }],
-    ['a 5xx the client did not name', new ApiError({ ...where, status: 500, code: 'odd', message: '' }), { kind: 'retry', error: 'odd (500)', reached: true }],
-    ['an error of the client without status', new ApiError({ ...where, code: 'odd', message: '' }), { kind: 'retry', error: 'odd (-)', reached: true }],
-    ['anything else', new TypeError('x is undefined'), { kind: 'retry', error: 'unexpected: TypeError', reached: true }],
+    [
+      'a rate limit with Retry-After',
+      new RateLimitError({ ...where, status: 429, code: 'rate_limited', message: '', retryAfterMs: 5_000 }),
+      { kind: 'retry', error: 'rate_limited (429)', reached: false, retryAfterMs: 5_000 },
+    ],
+    [
+      'a rate limit without',
+      new RateLimitError({ ...where, code: 'rate_limited', message: '', retryAfterMs: undefined }),
+      { kind: 'retry', error: 'rate_limited (-)', reached: false },
+    ],
+    [
+      'a 5xx',
+      new ServerError({ ...where, status: 502, code: 'bad_gateway', message: '' }),
+      { kind: 'retry', error: 'bad_gateway (502)', reached: true },
+    ],
+    [
+      'a timeout',
+      new TimeoutError({ ...where, code: 'timeout', message: '' }),
+      { kind: 'retry', error: 'timeout (no answer)', reached: true },
+    ],
+    [
+      'a cut connection',
+      new ConnectionError({ ...where, code: 'connection_reset', message: '', mayHaveReachedServer: true }),
+      { kind: 'retry', error: 'connection_reset (no answer)', reached: true },
+    ],
+    [
+      'refused keys',
+      new AuthenticationError({ ...where, status: 401, code: 'invalid_token', message: '' }),
+      { kind: 'retry', error: 'invalid_token (401)', reached: false },
+    ],
+    [
+      'a refused scope',
+      new PermissionError({ ...where, status: 403, code: 'missing_scope', message: '' }),
+      { kind: 'retry', error: 'missing_scope (403)', reached: false, blocks: 'missing_scope' },
+    ],
+    [
+      'an answer that is not what the API says',
+      new SchemaError({ ...where, status: 200, code: 'unexpected_response', message: '' }),
+      { kind: 'retry', error: 'unreadable answer (unexpected_response)', reached: true },
+    ],
+    [
+      'a campaign not broadcast on the board',
+      new ValidationError({ ...where, status: 422, code: 'campaign_not_broadcast', message: '' }),
+      { kind: 'rejected', outcome: 'campaign_closed', errors: [], error: 'campaign_not_broadcast (422)' },
+    ],
+    [
+      'a campaign gone',
+      new NotFoundError({ ...where, status: 404, code: 'not_found', message: '' }),
+      { kind: 'rejected', outcome: 'campaign_closed', errors: [], error: 'not_found (404)' },
+    ],
+    [
+      'another 4xx',
+      new ApiError({ ...where, status: 400, code: 'bad_request', message: '' }),
+      {
+        kind: 'rejected',
+        outcome: 'upstream_rejected',
+        errors: [
+          { field: 'form', code: 'invalid_value', message: 'The recruitment service refused this application.' },
+        ],
+        error: 'bad_request (400)',
+      },
+    ],
+    [
+      'the last 4xx',
+      new ApiError({ ...where, status: 499, code: 'odd', message: '' }),
+      {
+        kind: 'rejected',
+        outcome: 'upstream_rejected',
+        errors: [
+          { field: 'form', code: 'invalid_value', message: 'The recruitment service refused this application.' },
+        ],
+        error: 'odd (499)',
+      },
+    ],
+    [
+      'a 3xx',
+      new ApiError({ ...where, status: 399, code: 'odd', message: '' }),
+      { kind: 'retry', error: 'odd (399)', reached: true },
+    ],
+    [
+      'a 5xx the client did not name',
+      new ApiError({ ...where, status: 500, code: 'odd', message: '' }),
+      { kind: 'retry', error: 'odd (500)', reached: true },
+    ],
+    [
+      'an error of the client without status',
+      new ApiError({ ...where, code: 'odd', message: '' }),
+      { kind: 'retry', error: 'odd (-)', reached: true },
+    ],
+    [
+      'anything else',
+      new TypeError('x is undefined'),
+      { kind: 'retry', error: 'unexpected: TypeError', reached: true },
+    ],
     ['a thrown string', 'boom', { kind: 'retry', error: 'unexpected: error', reached: true }],
   ];
   for (const [what, error, expected] of cases) {
@@ -307,10 +604,18 @@ describe('classify, error by error', () => {
     });
   }
   it('says "no answer" for a 5xx or timeout without status', () => {
-    assert.deepEqual(classify(new ServerError({ ...where, code: 'server_error', message: '' })), { kind: 'retry', error: 'server_error (no answer)', reached: true });
+    assert.deepEqual(classify(new ServerError({ ...where, code: 'server_error', message: '' })), {
+      kind: 'retry',
+      error: 'server_error (no answer)',
+      reached: true,
+    });
   });
   it('names the status or a dash for refused keys and field refusals', () => {
-    assert.deepEqual(classify(new PermissionError({ ...where, code: 'forbidden', message: '' })), { kind: 'retry', error: 'forbidden (-)', reached: false });
+    assert.deepEqual(classify(new PermissionError({ ...where, code: 'forbidden', message: '' })), {
+      kind: 'retry',
+      error: 'forbidden (-)',
+      reached: false,
+    });
     const refused = classify(new ValidationError({ ...where, code: 'invalid_request', message: '', details: [] }));
     assert.equal(refused.kind === 'rejected' ? refused.error : undefined, 'invalid_request (-)');
     const closed = classify(new ValidationError({ ...where, code: 'campaign_not_open', message: '' }));
@@ -320,20 +625,46 @@ describe('classify, error by error', () => {
 
 describe('attemptDelivery, edge cases', () => {
   it('refuses a row without payload (erased) and sends nothing', async () => {
-    const { client, calls } = fakeClient(() => ({ id: 5, applications: [] }), () => ({ id: 11, applicant_id: 5 }));
-    assert.deepEqual(await attemptDelivery({ ...row(1), payload: null }, client, 1000, outbox), { kind: 'rejected', outcome: 'upstream_rejected', errors: [], error: 'payload missing' });
+    const { client, calls } = fakeClient(
+      () => ({ id: 5, applications: [] }),
+      () => ({ id: 11, applicant_id: 5 }),
+    );
+    assert.deepEqual(await attemptDelivery({ ...row(1), payload: null }, client, 1000, outbox), {
+      kind: 'rejected',
+      outcome: 'upstream_rejected',
+      errors: [],
+      error: 'payload missing',
+    });
     assert.deepEqual(calls, []);
   });
 
   it('sends no resume and no comment for a row without them, and no application id the service did not give', async () => {
-    const { client, calls } = fakeClient(() => ({ id: 5, applications: [{ id: 9, campaign_id: 99 }] }), () => ({ id: 11, applicant_id: 5 }));
-    const bare: OutboxRow = { ...row(1), resume_bytes: null, resume_type: null, payload: { applicant: { email: 'ada@example.org' } } };
-    assert.deepEqual(await attemptDelivery(bare, client, 1000, outbox), { kind: 'delivered', outcome: 'created_applicant', applicantId: 5 });
-    assert.deepEqual(calls[0]?.body, { company_id: 3, applicant: { email: 'ada@example.org', applications: [{ campaign_id: 12 }] } });
+    const { client, calls } = fakeClient(
+      () => ({ id: 5, applications: [{ id: 9, campaign_id: 99 }] }),
+      () => ({ id: 11, applicant_id: 5 }),
+    );
+    const bare: OutboxRow = {
+      ...row(1),
+      resume_bytes: null,
+      resume_type: null,
+      payload: { applicant: { email: 'ada@example.org' } },
+    };
+    assert.deepEqual(await attemptDelivery(bare, client, 1000, outbox), {
+      kind: 'delivered',
+      outcome: 'created_applicant',
+      applicantId: 5,
+    });
+    assert.deepEqual(calls[0]?.body, {
+      company_id: 3,
+      applicant: { email: 'ada@example.org', applications: [{ campaign_id: 12 }] },
+    });
   });
 
   it('sends no resume for a row that names a type but holds no bytes, and reads nothing from the store for it', async () => {
-    const { client, calls } = fakeClient(() => ({ id: 5, applications: [] }), () => ({ id: 11, applicant_id: 5 }));
+    const { client, calls } = fakeClient(
+      () => ({ id: 5, applications: [] }),
+      () => ({ id: 11, applicant_id: 5 }),
+    );
     let reads = 0;
     const counted: DeliveryOutbox = {
       ...outbox,
@@ -343,31 +674,54 @@ describe('attemptDelivery, edge cases', () => {
       },
     };
     await attemptDelivery({ ...row(1), resume_bytes: null, resume_type: 'pdf' }, client, 1000, counted);
-    assert.deepEqual(calls[0]?.body, { company_id: 3, applicant: { email: 'ada@example.org', applications: [{ campaign_id: 12, comments: [{ content: 'Hello' }] }] } });
+    assert.deepEqual(calls[0]?.body, {
+      company_id: 3,
+      applicant: { email: 'ada@example.org', applications: [{ campaign_id: 12, comments: [{ content: 'Hello' }] }] },
+    });
     assert.equal(reads, 0);
   });
 
   it('reads the resume again for a second send of the attempt (the application after an existing applicant)', async () => {
-    const { client, calls } = fakeClient(() => ({ id: 5, applications: [] }), () => ({ id: 11, applicant_id: 5 }));
+    const { client, calls } = fakeClient(
+      () => ({ id: 5, applications: [] }),
+      () => ({ id: 11, applicant_id: 5 }),
+    );
     client.jobboards.createApplicant = (async (body: unknown) => {
       // The first send streams the resume, then the service says the applicant exists.
       await readBody(body);
       throw conflict('applicant_exists');
     }) as never;
     assert.equal((await attemptDelivery(row(1), client, 1000, outbox)).kind, 'delivered');
-    assert.deepEqual(await readBody(calls[0]?.body), { campaign_id: 12, applicant_email: 'ada@example.org', application: { resume: { streamed: '%PDF-1.4', size: 8, mime_type: 'pdf' }, comments: [{ content: 'Hello' }] } });
+    assert.deepEqual(await readBody(calls[0]?.body), {
+      campaign_id: 12,
+      applicant_email: 'ada@example.org',
+      application: { resume: { streamed: '%PDF-1.4', size: 8, mime_type: 'pdf' }, comments: [{ content: 'Hello' }] },
+    });
   });
 
   it('for a returning candidate without resume or letter, creates a bare application', async () => {
-    const { client, calls } = fakeClient(() => { throw conflict('applicant_exists'); }, () => ({ id: 11, applicant_id: 5 }));
-    const bare: OutboxRow = { ...row(1), resume_bytes: 10, resume_type: null, payload: { applicant: { email: 'ada@example.org' } } };
+    const { client, calls } = fakeClient(
+      () => {
+        throw conflict('applicant_exists');
+      },
+      () => ({ id: 11, applicant_id: 5 }),
+    );
+    const bare: OutboxRow = {
+      ...row(1),
+      resume_bytes: 10,
+      resume_type: null,
+      payload: { applicant: { email: 'ada@example.org' } },
+    };
     await attemptDelivery(bare, client, 1000, outbox);
     assert.deepEqual(calls[1]?.body, { campaign_id: 12, applicant_email: 'ada@example.org', application: {} });
   });
 
   it('sends with the high priority, the timeout given, and no retry of the send by the client', async () => {
     const options: unknown[] = [];
-    const { client } = fakeClient(() => ({ id: 5, applications: [] }), () => ({ id: 11, applicant_id: 5 }));
+    const { client } = fakeClient(
+      () => ({ id: 5, applications: [] }),
+      () => ({ id: 11, applicant_id: 5 }),
+    );
     const create = client.jobboards.createApplicant;
     client.jobboards.createApplicant = (async (body: never, opts: unknown) => {
       options.push(opts);
@@ -378,14 +732,30 @@ describe('attemptDelivery, edge cases', () => {
   });
 
   it('retries a conflict other than an existing applicant, sending nothing more', async () => {
-    const { client, calls } = fakeClient(() => { throw conflict('email_taken'); }, () => ({ id: 11, applicant_id: 5 }));
-    assert.deepEqual(await attemptDelivery(row(1), client, 1000, outbox), { kind: 'rejected', outcome: 'upstream_rejected', errors: [{ field: 'form', code: 'invalid_value', message: 'The recruitment service refused this application.' }], error: 'email_taken (409)' });
-    assert.deepEqual(calls.map((c) => c.endpoint), ['jobboards/applicants']);
+    const { client, calls } = fakeClient(
+      () => {
+        throw conflict('email_taken');
+      },
+      () => ({ id: 11, applicant_id: 5 }),
+    );
+    assert.deepEqual(await attemptDelivery(row(1), client, 1000, outbox), {
+      kind: 'rejected',
+      outcome: 'upstream_rejected',
+      errors: [{ field: 'form', code: 'invalid_value', message: 'The recruitment service refused this application.' }],
+      error: 'email_taken (409)',
+    });
+    assert.deepEqual(
+      calls.map((c) => c.endpoint),
+      ['jobboards/applicants'],
+    );
   });
 
   it('fails the send when the resume is gone between the claim and the send', async () => {
     let read: unknown;
-    const { client } = fakeClient(() => ({ id: 5, applications: [] }), () => ({ id: 11, applicant_id: 5 }));
+    const { client } = fakeClient(
+      () => ({ id: 5, applications: [] }),
+      () => ({ id: 11, applicant_id: 5 }),
+    );
     client.jobboards.createApplicant = (async (body: unknown) => {
       read = await readBody(body).catch((error: unknown) => error);
       throw new ConnectionError({ ...where, code: 'connection_failed', message: '', mayHaveReachedServer: false });
@@ -398,13 +768,31 @@ describe('attemptDelivery, edge cases', () => {
 describe('backoffMs', () => {
   const options = { baseBackoffMs: 1000, maxBackoffMs: 60_000 };
   it('doubles with each attempt, with half of each step random', () => {
-    assert.equal(backoffMs(1, options, undefined, () => 0), 500);
-    assert.equal(backoffMs(1, options, undefined, () => 1), 1000);
-    assert.equal(backoffMs(3, options, undefined, () => 0), 2000);
+    assert.equal(
+      backoffMs(1, options, undefined, () => 0),
+      500,
+    );
+    assert.equal(
+      backoffMs(1, options, undefined, () => 1),
+      1000,
+    );
+    assert.equal(
+      backoffMs(3, options, undefined, () => 0),
+      2000,
+    );
   });
   it('waits at least what the service asked, and never more than the ceiling', () => {
-    assert.equal(backoffMs(1, options, 30_000, () => 0), 30_000);
-    assert.equal(backoffMs(30, options, undefined, () => 1), 60_000);
-    assert.equal(backoffMs(1, options, 600_000, () => 0), 60_000);
+    assert.equal(
+      backoffMs(1, options, 30_000, () => 0),
+      30_000,
+    );
+    assert.equal(
+      backoffMs(30, options, undefined, () => 1),
+      60_000,
+    );
+    assert.equal(
+      backoffMs(1, options, 600_000, () => 0),
+      60_000,
+    );
   });
 });

@@ -46,37 +46,80 @@ import type { Sending } from './application-source.ts';
 export type DeliveryClient = Pick<RecruitmentClient, 'jobboards' | 'applications'>;
 
 export type AttemptResult =
-  | { kind: 'delivered'; outcome: Extract<Outcome, 'created_applicant' | 'created_application' | 'found_delivered'>; applicantId?: number; applicationId?: number }
+  | {
+      kind: 'delivered';
+      outcome: Extract<Outcome, 'created_applicant' | 'created_application' | 'found_delivered'>;
+      applicantId?: number;
+      applicationId?: number;
+    }
   | { kind: 'already_applied' }
-  | { kind: 'rejected'; outcome: Extract<Outcome, 'upstream_rejected' | 'campaign_closed'>; errors: FieldProblem[]; error: string }
+  | {
+      kind: 'rejected';
+      outcome: Extract<Outcome, 'upstream_rejected' | 'campaign_closed'>;
+      errors: FieldProblem[];
+      error: string;
+    }
   /** `reached`: the failed attempt may have reached the service (and created the application). `blocks`: no attempt can succeed (delivery-block.ts). */
   | { kind: 'retry'; error: string; retryAfterMs?: number; reached: boolean; blocks?: BlockReason }
   /** The store no longer has the resume the row holds: nothing was sent, and no later attempt could send it. */
   | { kind: 'resume_missing'; error: string };
 
 /** What an error of the client means for this row: try again later, or stop. */
-export function classify(error: unknown): Exclude<AttemptResult, { kind: 'delivered' } | { kind: 'already_applied' } | { kind: 'resume_missing' }> {
+export function classify(
+  error: unknown,
+): Exclude<AttemptResult, { kind: 'delivered' } | { kind: 'already_applied' } | { kind: 'resume_missing' }> {
   if (error instanceof RateLimitError) {
-    return { kind: 'retry', error: `rate_limited (${error.status ?? '-'})`, reached: false, ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }) };
+    return {
+      kind: 'retry',
+      error: `rate_limited (${error.status ?? '-'})`,
+      reached: false,
+      ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
+    };
   }
   // A 5xx may come after the service committed; a cut connection or a timeout may hide its answer.
-  if (error instanceof ServerError || error instanceof TimeoutError) return { kind: 'retry', error: `${error.code} (${error.status ?? 'no answer'})`, reached: true };
-  if (error instanceof ConnectionError) return { kind: 'retry', error: `${error.code} (no answer)`, reached: error.mayHaveReachedServer };
+  if (error instanceof ServerError || error instanceof TimeoutError)
+    return { kind: 'retry', error: `${error.code} (${error.status ?? 'no answer'})`, reached: true };
+  if (error instanceof ConnectionError)
+    return { kind: 'retry', error: `${error.code} (no answer)`, reached: error.mayHaveReachedServer };
   // Our keys or scopes are wrong: an operator fixes the configuration, the application waits.
   if (error instanceof AuthenticationError || error instanceof PermissionError) {
     const blocks = blockingReason(error);
-    return { kind: 'retry', error: `${error.code} (${error.status ?? '-'})`, reached: false, ...(blocks === undefined ? {} : { blocks }) };
+    return {
+      kind: 'retry',
+      error: `${error.code} (${error.status ?? '-'})`,
+      reached: false,
+      ...(blocks === undefined ? {} : { blocks }),
+    };
   }
   // The service acted but answered something we cannot read: the next attempt looks for what it created.
   if (error instanceof SchemaError) return { kind: 'retry', error: `unreadable answer (${error.code})`, reached: true };
-  if (error instanceof ValidationError || error instanceof NotFoundError || (error instanceof ApiError && error.status !== undefined && error.status >= 400 && error.status < 500)) {
+  if (
+    error instanceof ValidationError ||
+    error instanceof NotFoundError ||
+    (error instanceof ApiError && error.status !== undefined && error.status >= 400 && error.status < 500)
+  ) {
     const apiError = error as ApiError;
-    if (apiError.code === 'campaign_not_open' || apiError.code === 'campaign_not_broadcast' || apiError instanceof NotFoundError) {
-      return { kind: 'rejected', outcome: 'campaign_closed', errors: [], error: `${apiError.code} (${apiError.status ?? '-'})` };
+    if (
+      apiError.code === 'campaign_not_open' ||
+      apiError.code === 'campaign_not_broadcast' ||
+      apiError instanceof NotFoundError
+    ) {
+      return {
+        kind: 'rejected',
+        outcome: 'campaign_closed',
+        errors: [],
+        error: `${apiError.code} (${apiError.status ?? '-'})`,
+      };
     }
-    return { kind: 'rejected', outcome: 'upstream_rejected', errors: fieldProblems(apiError), error: `${apiError.code} (${apiError.status ?? '-'})` };
+    return {
+      kind: 'rejected',
+      outcome: 'upstream_rejected',
+      errors: fieldProblems(apiError),
+      error: `${apiError.code} (${apiError.status ?? '-'})`,
+    };
   }
-  if (error instanceof ApiError) return { kind: 'retry', error: `${error.code} (${error.status ?? '-'})`, reached: true };
+  if (error instanceof ApiError)
+    return { kind: 'retry', error: `${error.code} (${error.status ?? '-'})`, reached: true };
   return { kind: 'retry', error: `unexpected: ${error instanceof Error ? error.name : 'error'}`, reached: true };
 }
 
@@ -108,10 +151,12 @@ export async function findDelivered(
     for (const application of data) {
       if (application.applicant.email.trim().toLowerCase() !== wanted) continue;
       const recordedBy = await outbox.recordedApplication(application.id);
-      if (recordedBy === undefined || recordedBy === row.reference) return { applicantId: application.applicant_id, applicationId: application.id };
+      if (recordedBy === undefined || recordedBy === row.reference)
+        return { applicantId: application.applicant_id, applicationId: application.id };
     }
     const oldest = data.at(-1);
-    if (oldest === undefined || Date.parse(oldest.created_at) < since || pagination['next-page'] === null) return undefined;
+    if (oldest === undefined || Date.parse(oldest.created_at) < since || pagination['next-page'] === null)
+      return undefined;
   }
 }
 
@@ -168,7 +213,8 @@ async function deliver(
   withSource: boolean,
   onRefused: () => void,
 ): Promise<AttemptResult> {
-  if (row.payload === null) return { kind: 'rejected', outcome: 'upstream_rejected', errors: [], error: 'payload missing' };
+  if (row.payload === null)
+    return { kind: 'rejected', outcome: 'upstream_rejected', errors: [], error: 'payload missing' };
   const { applicant } = row.payload;
   /** The resume opened before the send, for the body's first read; later reads (a second call) open it again. */
   let opened: AsyncIterable<Uint8Array> | undefined;
@@ -190,7 +236,12 @@ async function deliver(
   const options = { priority: 'high' as const, safeToRetry: false, timeout: timeoutMs };
   /** The cover letter, then the note for the company (how it came, and through which board when without the source). */
   const commentsOf = (source: string | undefined) => {
-    const note = companyNote({ utm: row.utm ?? null, ...(sending !== undefined && source === undefined ? { withoutSource: { source: sending.source, board: sending.board } } : {}) });
+    const note = companyNote({
+      utm: row.utm ?? null,
+      ...(sending !== undefined && source === undefined
+        ? { withoutSource: { source: sending.source, board: sending.board } }
+        : {}),
+    });
     const contents = [row.payload?.cover_letter, note].filter((c) => c !== undefined);
     return contents.length === 0 ? undefined : contents.map((content) => ({ content }));
   };
@@ -211,7 +262,12 @@ async function deliver(
         options,
       );
       const application = created.applications.find((a) => a.campaign_id === row.campaign_id);
-      return { kind: 'delivered', outcome: 'created_applicant', applicantId: created.id, ...(application ? { applicationId: application.id } : {}) };
+      return {
+        kind: 'delivered',
+        outcome: 'created_applicant',
+        applicantId: created.id,
+        ...(application ? { applicationId: application.id } : {}),
+      };
     } catch (error) {
       if (!(error instanceof ConflictError && error.code === 'applicant_exists')) throw error;
     }
@@ -224,7 +280,12 @@ async function deliver(
       },
       options,
     );
-    return { kind: 'delivered', outcome: 'created_application', applicantId: application.applicant_id, applicationId: application.id };
+    return {
+      kind: 'delivered',
+      outcome: 'created_application',
+      applicantId: application.applicant_id,
+      applicationId: application.id,
+    };
   };
   try {
     if (row.unconfirmed_send === 1) {
@@ -241,12 +302,15 @@ async function deliver(
     }
     // A definite refusal (4xx naming the source): nothing was created, so the one re-send cannot make a second application.
     onRefused();
-    await sending.refusals.rememberSourceRefusal(row.company_id, sending.source, sending.now() + sending.refusedForMs).catch(() => {
-      // Not remembered: the next application to this company meets the refusal again, and is re-sent the same way.
-    });
+    await sending.refusals
+      .rememberSourceRefusal(row.company_id, sending.source, sending.now() + sending.refusedForMs)
+      .catch(() => {
+        // Not remembered: the next application to this company meets the refusal again, and is re-sent the same way.
+      });
     return await send(undefined);
   } catch (error) {
-    if (error instanceof ResumeMissingError) return { kind: 'resume_missing', error: `resume_missing (${error.missing})` };
+    if (error instanceof ResumeMissingError)
+      return { kind: 'resume_missing', error: `resume_missing (${error.missing})` };
     if (error instanceof ConflictError && error.code === 'application_exists') {
       return row.attempts > 1 ? { kind: 'delivered', outcome: 'found_delivered' } : { kind: 'already_applied' };
     }

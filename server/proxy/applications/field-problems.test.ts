@@ -41,30 +41,64 @@ describe('fieldProblems', () => {
       ]),
     );
     assert.deepEqual(problems, [
-      { field: 'phone_number', code: 'invalid_phone', message: 'The recruitment service refused this value. Enter a valid phone number.' },
-      { field: 'email', code: 'invalid_email', message: 'The recruitment service refused this value. Enter a valid email address.' },
+      {
+        field: 'phone_number',
+        code: 'invalid_phone',
+        message: 'The recruitment service refused this value. Enter a valid phone number.',
+      },
+      {
+        field: 'email',
+        code: 'invalid_email',
+        message: 'The recruitment service refused this value. Enter a valid email address.',
+      },
     ]);
   });
 
   it('says too_long for a value refused as too long, but never for the resume', () => {
-    assert.deepEqual(codes(refusal('validation_failed', [{ field: 'applicant.first_name', message: 'is Too Long' }])), [['first_name', 'too_long']]);
-    assert.deepEqual(codes(refusal('validation_failed', [{ field: 'applicant.last_name', message: 'at most 100 characters' }])), [['last_name', 'too_long']]);
-    assert.deepEqual(codes(refusal('validation_failed', [{ field: 'applicant.resume.base64', message: 'at most 5 MiB' }])), [['resume', 'unsupported_file_type']]);
+    assert.deepEqual(codes(refusal('validation_failed', [{ field: 'applicant.first_name', message: 'is Too Long' }])), [
+      ['first_name', 'too_long'],
+    ]);
+    assert.deepEqual(
+      codes(refusal('validation_failed', [{ field: 'applicant.last_name', message: 'at most 100 characters' }])),
+      [['last_name', 'too_long']],
+    );
+    assert.deepEqual(
+      codes(refusal('validation_failed', [{ field: 'applicant.resume.base64', message: 'at most 5 MiB' }])),
+      [['resume', 'unsupported_file_type']],
+    );
   });
 
   it('says the service refused the resume with the sentence of its code, as for any other field', () => {
-    assert.deepEqual(fieldProblems(refusal('validation_failed', [{ field: 'applicant.resume.base64', message: 'not a pdf' }])).map((p) => p.message), ['The recruitment service refused this value. This file type is not accepted.']);
+    assert.deepEqual(
+      fieldProblems(refusal('validation_failed', [{ field: 'applicant.resume.base64', message: 'not a pdf' }])).map(
+        (p) => p.message,
+      ),
+      ['The recruitment service refused this value. This file type is not accepted.'],
+    );
   });
 
   it('says file_too_large on the field the service named when it refuses the file as too large', () => {
-    assert.deepEqual(codes(refusal('file_too_large', [{ field: 'applicant.resume.base64', message: 'at most 5 MiB' }])), [['resume', 'file_too_large']]);
+    assert.deepEqual(
+      codes(refusal('file_too_large', [{ field: 'applicant.resume.base64', message: 'at most 5 MiB' }])),
+      [['resume', 'file_too_large']],
+    );
   });
 
   it('without field details, puts a refused file on the resume and anything else on the whole form', () => {
     assert.deepEqual(
-      ['file_too_large', 'unsupported_media_type', 'file_type_mismatch', 'validation_failed'].map((code) => codes(refusal(code))),
-      [[['resume', 'file_too_large']], [['resume', 'unsupported_file_type']], [['resume', 'unsupported_file_type']], [['form', 'invalid_value']]],
+      ['file_too_large', 'unsupported_media_type', 'file_type_mismatch', 'validation_failed'].map((code) =>
+        codes(refusal(code)),
+      ),
+      [
+        [['resume', 'file_too_large']],
+        [['resume', 'unsupported_file_type']],
+        [['resume', 'unsupported_file_type']],
+        [['form', 'invalid_value']],
+      ],
     );
-    assert.deepEqual(fieldProblems(refusal('validation_failed')).map((p) => p.message), ['The recruitment service refused this application.']);
+    assert.deepEqual(
+      fieldProblems(refusal('validation_failed')).map((p) => p.message),
+      ['The recruitment service refused this application.'],
+    );
   });
 });

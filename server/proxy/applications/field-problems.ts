@@ -42,8 +42,16 @@ export function fieldProblems(error: ApiError): FieldProblem[] {
     problems.push({ field, code, message: `The recruitment service refused this value. ${FIELD_PROBLEMS[code]}` });
   }
   if (problems.length === 0) {
-    const field = error.code === 'file_too_large' || error.code === 'unsupported_media_type' || error.code === 'file_type_mismatch' ? 'resume' : 'form';
-    const code: FieldCode = error.code === 'file_too_large' ? 'file_too_large' : field === 'resume' ? 'unsupported_file_type' : 'invalid_value';
+    const field =
+      error.code === 'file_too_large' || error.code === 'unsupported_media_type' || error.code === 'file_type_mismatch'
+        ? 'resume'
+        : 'form';
+    const code: FieldCode =
+      error.code === 'file_too_large'
+        ? 'file_too_large'
+        : field === 'resume'
+          ? 'unsupported_file_type'
+          : 'invalid_value';
     problems.push({ field, code, message: 'The recruitment service refused this application.' });
   }
   return problems;

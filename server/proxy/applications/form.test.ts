@@ -95,14 +95,30 @@ describe('checkForm', () => {
 
   it('reads true, on and 1 as a ticked box and false, off, 0 and empty as not, in any case', () => {
     for (const ticked of ['true', 'ON', ' 1 ']) {
-      assert.equal(checkForm(parsed({ ...VALID, is_campaign_alert_active: ticked }), modes()).checked?.payload.applicant.is_campaign_alert_active, true, ticked);
+      assert.equal(
+        checkForm(parsed({ ...VALID, is_campaign_alert_active: ticked }), modes()).checked?.payload.applicant
+          .is_campaign_alert_active,
+        true,
+        ticked,
+      );
     }
     for (const unticked of ['false', 'Off', '0', '']) {
-      assert.equal(checkForm(parsed({ ...VALID, is_campaign_alert_active: unticked }), modes()).checked?.payload.applicant.is_campaign_alert_active, false, unticked);
+      assert.equal(
+        checkForm(parsed({ ...VALID, is_campaign_alert_active: unticked }), modes()).checked?.payload.applicant
+          .is_campaign_alert_active,
+        false,
+        unticked,
+      );
     }
-    assert.deepEqual(codes({ ...VALID, is_campaign_alert_active: 'yes' }), [['is_campaign_alert_active', 'invalid_value']]);
-    assert.deepEqual(codes({ ...VALID, is_legals_accepted_by_manager: 'yes' }), [['is_legals_accepted_by_manager', 'invalid_value']]);
-    assert.deepEqual(codes({ ...VALID, is_legals_accepted_by_manager: 'off' }), [['is_legals_accepted_by_manager', 'consent_required']]);
+    assert.deepEqual(codes({ ...VALID, is_campaign_alert_active: 'yes' }), [
+      ['is_campaign_alert_active', 'invalid_value'],
+    ]);
+    assert.deepEqual(codes({ ...VALID, is_legals_accepted_by_manager: 'yes' }), [
+      ['is_legals_accepted_by_manager', 'invalid_value'],
+    ]);
+    assert.deepEqual(codes({ ...VALID, is_legals_accepted_by_manager: 'off' }), [
+      ['is_legals_accepted_by_manager', 'consent_required'],
+    ]);
   });
 
   it('names each problem with its field and code, all at once', () => {
@@ -116,7 +132,10 @@ describe('checkForm', () => {
   });
 
   it('takes a campaign id of 1 to 16 digits without a leading zero, within the safe integers', () => {
-    assert.equal(checkForm(parsed({ ...VALID, campaign_id: '9007199254740991' }), modes()).checked?.campaignId, 9007199254740991);
+    assert.equal(
+      checkForm(parsed({ ...VALID, campaign_id: '9007199254740991' }), modes()).checked?.campaignId,
+      9007199254740991,
+    );
     for (const id of ['0', '012', '12abc', 'x12', '1.5', '-3', '12345678901234567', '9007199254740993']) {
       assert.deepEqual(codes({ ...VALID, campaign_id: id }), [['campaign_id', 'invalid_value']], id);
     }
@@ -126,8 +145,12 @@ describe('checkForm', () => {
     assert.deepEqual(codes({ ...VALID, email: 'not-an-address' }), [['email', 'invalid_email']]);
     assert.deepEqual(codes({ ...VALID, bio_url: 'javascript:alert(1)' }), [['bio_url', 'invalid_url']]);
     assert.deepEqual(codes({ ...VALID, last_name: 'x'.repeat(101) }), [['last_name', 'too_long']]);
-    assert.deepEqual(codes({ ...VALID, phone_code: '+33', phone_number: 'call me' }), [['phone_number', 'invalid_phone']]);
-    assert.deepEqual(codes({ ...VALID, phone_code: '+33x', phone_number: '0612345678' }), [['phone_code', 'invalid_phone']]);
+    assert.deepEqual(codes({ ...VALID, phone_code: '+33', phone_number: 'call me' }), [
+      ['phone_number', 'invalid_phone'],
+    ]);
+    assert.deepEqual(codes({ ...VALID, phone_code: '+33x', phone_number: '0612345678' }), [
+      ['phone_code', 'invalid_phone'],
+    ]);
     assert.deepEqual(codes({ ...VALID, locale: 'de' }), [['locale', 'invalid_value']]);
   });
 
@@ -136,13 +159,20 @@ describe('checkForm', () => {
     assert.deepEqual(codes({ ...VALID, first_name: 'Ada' }, modes(), ['first_name']), [['first_name', 'too_long']]);
   });
 
-  it('refuses a NUL or another control character in a candidate\'s text, on its field; the cover letter keeps its tabs and line breaks', () => {
+  it("refuses a NUL or another control character in a candidate's text, on its field; the cover letter keeps its tabs and line breaks", () => {
     assert.deepEqual(codes({ ...VALID, cover_letter: 'Dear team,\r\n\tI apply.\nAda' }), []);
     assert.deepEqual(codes({ ...VALID, cover_letter: 'Dear team\u0000' }), [['cover_letter', 'invalid_value']]);
-    assert.deepEqual(codes({ ...VALID, cover_letter: 'Dear team\u0085 and \u007f' }), [['cover_letter', 'invalid_value']]);
-    assert.deepEqual(codes({ ...VALID, first_name: 'A\u0000da', last_name: 'Love\nlace' }), [['first_name', 'invalid_value'], ['last_name', 'invalid_value']]);
+    assert.deepEqual(codes({ ...VALID, cover_letter: 'Dear team\u0085 and \u007f' }), [
+      ['cover_letter', 'invalid_value'],
+    ]);
+    assert.deepEqual(codes({ ...VALID, first_name: 'A\u0000da', last_name: 'Love\nlace' }), [
+      ['first_name', 'invalid_value'],
+      ['last_name', 'invalid_value'],
+    ]);
     assert.deepEqual(codes({ ...VALID, bio_url: 'https://ada.example/\u0001' }), [['bio_url', 'invalid_url']]);
-    assert.deepEqual(codes({ ...VALID, phone_code: '+33', phone_number: '06\t12 34 56 78' }), [['phone_number', 'invalid_phone']]);
+    assert.deepEqual(codes({ ...VALID, phone_code: '+33', phone_number: '06\t12 34 56 78' }), [
+      ['phone_number', 'invalid_phone'],
+    ]);
     const { errors } = checkForm(parsed({ ...VALID, cover_letter: 'Hello\u0000 there' }), modes());
     assert.equal(errors[0]?.message, 'Remove the invisible control characters (such as NUL) from this text.');
     assert.doesNotMatch(JSON.stringify(errors), /Hello/, 'the value is not echoed');
@@ -161,7 +191,9 @@ describe('checkForm', () => {
     const { checked } = checkForm(parsed({ ...unticked, [consent]: 'true', [letter]: 'Dear team' }), modes());
     assert.equal(checked?.payload.applicant[consent as keyof typeof checked.payload.applicant], true);
     assert.equal(checked?.payload.cover_letter, 'Dear team');
-    assert.deepEqual(codes({ ...VALID, [letter]: 'a'.repeat(fieldOf('cover_letter').maxlength + 1) }), [[letter, 'too_long']]);
+    assert.deepEqual(codes({ ...VALID, [letter]: 'a'.repeat(fieldOf('cover_letter').maxlength + 1) }), [
+      [letter, 'too_long'],
+    ]);
   });
 
   describe('the phone', () => {
@@ -178,11 +210,16 @@ describe('checkForm', () => {
     });
 
     it('when required, needs the number', () => {
-      assert.deepEqual(codes({ ...VALID, phone_code: '+33' }, modes({ phone: 'required' })), [['phone_number', 'required']]);
+      assert.deepEqual(codes({ ...VALID, phone_code: '+33' }, modes({ phone: 'required' })), [
+        ['phone_number', 'required'],
+      ]);
     });
 
     it('when hidden, is dropped, code and number', () => {
-      const { errors, checked } = checkForm(parsed({ ...VALID, phone_code: 'x', phone_number: 'y' }), modes({ phone: 'hidden' }));
+      const { errors, checked } = checkForm(
+        parsed({ ...VALID, phone_code: 'x', phone_number: 'y' }),
+        modes({ phone: 'hidden' }),
+      );
       assert.deepEqual(errors, []);
       assert.equal(checked?.payload.applicant.phone_code, undefined);
       assert.equal(checked?.payload.applicant.phone_number, undefined);
@@ -192,21 +229,62 @@ describe('checkForm', () => {
   describe('the field configuration (FORM_FIELDS)', () => {
     it('drops a hidden field, whatever it holds', () => {
       const { errors } = checkForm(
-        parsed({ ...VALID, first_name: 'x'.repeat(101), bio_url: 'not a url', cover_letter: 'Hello', is_partner_newsletter_active: 'maybe' }),
-        modes({ first_name: 'hidden', bio_url: 'hidden', cover_letter: 'hidden', is_partner_newsletter_active: 'hidden', consent: 'hidden' }),
+        parsed({
+          ...VALID,
+          first_name: 'x'.repeat(101),
+          bio_url: 'not a url',
+          cover_letter: 'Hello',
+          is_partner_newsletter_active: 'maybe',
+        }),
+        modes({
+          first_name: 'hidden',
+          bio_url: 'hidden',
+          cover_letter: 'hidden',
+          is_partner_newsletter_active: 'hidden',
+          consent: 'hidden',
+        }),
       );
-      assert.deepEqual(errors, [['is_partner_newsletter_active', 'invalid_value']].map(([field, code]) => ({ field, code, message: 'Send true when ticked.' })));
+      assert.deepEqual(
+        errors,
+        [['is_partner_newsletter_active', 'invalid_value']].map(([field, code]) => ({
+          field,
+          code,
+          message: 'Send true when ticked.',
+        })),
+      );
       const kept = checkForm(
-        parsed({ ...VALID, first_name: 'x'.repeat(101), bio_url: 'not a url', cover_letter: 'Hello', is_partner_newsletter_active: 'true' }),
-        modes({ first_name: 'hidden', bio_url: 'hidden', cover_letter: 'hidden', is_partner_newsletter_active: 'hidden', consent: 'hidden' }),
+        parsed({
+          ...VALID,
+          first_name: 'x'.repeat(101),
+          bio_url: 'not a url',
+          cover_letter: 'Hello',
+          is_partner_newsletter_active: 'true',
+        }),
+        modes({
+          first_name: 'hidden',
+          bio_url: 'hidden',
+          cover_letter: 'hidden',
+          is_partner_newsletter_active: 'hidden',
+          consent: 'hidden',
+        }),
       ).checked;
-      assert.deepEqual(kept?.payload, { applicant: { email: 'ada@example.org', last_name: 'Lovelace', is_campaign_alert_active: false } });
+      assert.deepEqual(kept?.payload, {
+        applicant: { email: 'ada@example.org', last_name: 'Lovelace', is_campaign_alert_active: false },
+      });
     });
 
     it('needs a required field, a required opt-in ticked, and takes an optional consent unticked', () => {
-      assert.deepEqual(codes({ ...VALID, is_campaign_alert_active: 'false' }, modes({ is_campaign_alert_active: 'required' })), [['is_campaign_alert_active', 'required']]);
-      assert.deepEqual(codes({ ...VALID, cover_letter: ' ' }, modes({ cover_letter: 'required' })), [['cover_letter', 'required']]);
-      const { errors, checked } = checkForm(parsed({ ...VALID, is_legals_accepted_by_manager: 'false' }), modes({ consent: 'optional' }));
+      assert.deepEqual(
+        codes({ ...VALID, is_campaign_alert_active: 'false' }, modes({ is_campaign_alert_active: 'required' })),
+        [['is_campaign_alert_active', 'required']],
+      );
+      assert.deepEqual(codes({ ...VALID, cover_letter: ' ' }, modes({ cover_letter: 'required' })), [
+        ['cover_letter', 'required'],
+      ]);
+      const { errors, checked } = checkForm(
+        parsed({ ...VALID, is_legals_accepted_by_manager: 'false' }),
+        modes({ consent: 'optional' }),
+      );
       assert.deepEqual(errors, []);
       assert.equal(checked?.payload.applicant.is_legals_accepted_by_manager, undefined);
     });
@@ -214,7 +292,15 @@ describe('checkForm', () => {
 
   it('says what is wrong in English beside each code, and answers no form to store', () => {
     const { errors, checked } = checkForm(
-      parsed({ ...VALID, email: 'nope', campaign_id: 'x', locale: 'de', phone_number: '0612345678', is_legals_accepted_by_manager: 'maybe', cover_letter: 'a'.repeat(10_001) }),
+      parsed({
+        ...VALID,
+        email: 'nope',
+        campaign_id: 'x',
+        locale: 'de',
+        phone_number: '0612345678',
+        is_legals_accepted_by_manager: 'maybe',
+        cover_letter: 'a'.repeat(10_001),
+      }),
       modes(),
     );
     assert.deepEqual(
@@ -233,12 +319,22 @@ describe('checkForm', () => {
 });
 
 describe('checkForm: campaign parameters (TRACK_UTM)', () => {
-  const tracked = (fields: Record<string, string>, truncated: string[] = []) => checkForm(parsed({ ...VALID, ...fields }, truncated), modes(), true);
+  const tracked = (fields: Record<string, string>, truncated: string[] = []) =>
+    checkForm(parsed({ ...VALID, ...fields }, truncated), modes(), true);
 
   it('keeps the utm_* posted, trimmed, blank ones left out', () => {
-    const { errors, checked } = tracked({ utm_source: ' newsletter ', utm_medium: 'email', utm_campaign: 'spring 2026 – café', utm_term: ' ' });
+    const { errors, checked } = tracked({
+      utm_source: ' newsletter ',
+      utm_medium: 'email',
+      utm_campaign: 'spring 2026 – café',
+      utm_term: ' ',
+    });
     assert.deepEqual(errors, []);
-    assert.deepEqual(checked?.utm, { utm_source: 'newsletter', utm_medium: 'email', utm_campaign: 'spring 2026 – café' });
+    assert.deepEqual(checked?.utm, {
+      utm_source: 'newsletter',
+      utm_medium: 'email',
+      utm_campaign: 'spring 2026 – café',
+    });
     assert.equal(tracked({}).checked?.utm, null);
   });
 
@@ -252,13 +348,20 @@ describe('checkForm: campaign parameters (TRACK_UTM)', () => {
     assert.deepEqual([cut?.utm, cut?.droppedUtm], [null, [{ name: 'utm_term', fault: 'too_long' }]]);
   });
 
-  it('drops control characters, line breaks and invisible format characters as not printable; the other fields\' problems still refuse the form', () => {
+  it("drops control characters, line breaks and invisible format characters as not printable; the other fields' problems still refuse the form", () => {
     for (const bad of ['a\u0000b', 'a\nb', 'tab\there', 'a\u007fb', 'a\u0085b', 'a\u202eb', 'a\u2028b']) {
       const { errors, checked } = tracked({ utm_medium: bad, utm_source: 'news' });
-      assert.deepEqual([errors, checked?.utm, checked?.droppedUtm], [[], { utm_source: 'news' }, [{ name: 'utm_medium', fault: 'not_printable' }]], JSON.stringify(bad));
+      assert.deepEqual(
+        [errors, checked?.utm, checked?.droppedUtm],
+        [[], { utm_source: 'news' }, [{ name: 'utm_medium', fault: 'not_printable' }]],
+        JSON.stringify(bad),
+      );
     }
     assert.deepEqual(
-      checkForm(parsed({ ...VALID, first_name: '', utm_campaign: 'a\u0007' }), modes(), true).errors.map((e) => [e.field, e.code]),
+      checkForm(parsed({ ...VALID, first_name: '', utm_campaign: 'a\u0007' }), modes(), true).errors.map((e) => [
+        e.field,
+        e.code,
+      ]),
       [['first_name', 'required']],
     );
   });
@@ -272,7 +375,10 @@ describe('checkForm: campaign parameters (TRACK_UTM)', () => {
 
 describe('fingerprintOf', () => {
   it('is the same for the same fields in any order, whatever the captcha token', () => {
-    assert.equal(fingerprintOf(parsed({ a: '1', b: '2', captcha_token: 'x' })), fingerprintOf(parsed({ b: '2', a: '1', captcha_token: 'y' })));
+    assert.equal(
+      fingerprintOf(parsed({ a: '1', b: '2', captcha_token: 'x' })),
+      fingerprintOf(parsed({ b: '2', a: '1', captcha_token: 'y' })),
+    );
   });
 
   it('differs when a field name, a value or the resume bytes differ', () => {

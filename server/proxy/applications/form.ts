@@ -5,7 +5,13 @@
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import { JobboardApplicantInput, LOCALES } from '../../contract/index.ts';
-import { APPLICATION_FORM, fieldOf, invalidCodeOf, postedName, refusesControlCharacters } from '../../public-api/application-form.ts';
+import {
+  APPLICATION_FORM,
+  fieldOf,
+  invalidCodeOf,
+  postedName,
+  refusesControlCharacters,
+} from '../../public-api/application-form.ts';
 import type { ConfigurableField, FieldMode } from '../../public-api/application-form.ts';
 import { UTM_FIELDS, keepUtm } from '../../public-api/campaign-tracking.ts';
 import type { KeptUtm, Utm } from '../../public-api/campaign-tracking.ts';
@@ -76,7 +82,11 @@ function codeFor(field: string, issue: z.core.$ZodIssue): FieldCode {
  * field configuration. Answers the field problems (empty when valid) and,
  * when valid, the payload to store.
  */
-export function checkForm(form: ParsedForm, fields: Record<ConfigurableField, FieldMode>, trackUtm = false): { errors: FieldProblem[]; checked?: CheckedForm } {
+export function checkForm(
+  form: ParsedForm,
+  fields: Record<ConfigurableField, FieldMode>,
+  trackUtm = false,
+): { errors: FieldProblem[]; checked?: CheckedForm } {
   const errors: FieldProblem[] = [];
   const raw = (name: string): string | undefined => {
     const v = form.fields.get(name);
@@ -84,7 +94,8 @@ export function checkForm(form: ParsedForm, fields: Record<ConfigurableField, Fi
     const t = v.trim();
     return t === '' ? undefined : t;
   };
-  const modeOf = (name: string): FieldMode => (fields as Record<string, FieldMode>)[RULE_OF.get(name) ?? name] ?? 'optional';
+  const modeOf = (name: string): FieldMode =>
+    (fields as Record<string, FieldMode>)[RULE_OF.get(name) ?? name] ?? 'optional';
   /** The value of a text field the board shows; undefined when hidden or empty. */
   const text = (name: string): string | undefined => {
     const mode = modeOf(name);
@@ -121,7 +132,8 @@ export function checkForm(form: ParsedForm, fields: Record<ConfigurableField, Fi
   const phoneCode = modeOf('phone_code') === 'hidden' ? undefined : raw('phone_code');
   if (phoneNumber !== undefined) {
     applicant.phone_number = phoneNumber;
-    if (phoneCode === undefined) errors.push(problem('phone_code', 'required', 'Choose the country calling code of the number.'));
+    if (phoneCode === undefined)
+      errors.push(problem('phone_code', 'required', 'Choose the country calling code of the number.'));
     else applicant.phone_code = phoneCode;
   } else if (phoneCode !== undefined && !/^\+?[0-9]{1,4}$/.test(phoneCode)) {
     errors.push(problem('phone_code', 'invalid_phone'));
@@ -154,7 +166,9 @@ export function checkForm(form: ParsedForm, fields: Record<ConfigurableField, Fi
   // No control character in a candidate's text, each refused on its own field (unless refused already).
   for (const [name, value] of [...Object.entries(applicant), [COVER_LETTER, coverLetter] as const]) {
     if (typeof value === 'string' && refusesControlCharacters(name, value) && !errors.some((e) => e.field === name)) {
-      errors.push(problem(name, invalidCodeOf(name), 'Remove the invisible control characters (such as NUL) from this text.'));
+      errors.push(
+        problem(name, invalidCodeOf(name), 'Remove the invisible control characters (such as NUL) from this text.'),
+      );
     }
   }
 
@@ -178,7 +192,14 @@ export function checkForm(form: ParsedForm, fields: Record<ConfigurableField, Fi
   if (coverLetter !== undefined) payload.cover_letter = coverLetter;
   return {
     errors,
-    checked: { campaignId, payload, email: email ?? '', captchaToken: raw('captcha_token'), utm: Object.keys(utm).length === 0 ? null : utm, droppedUtm: dropped },
+    checked: {
+      campaignId,
+      payload,
+      email: email ?? '',
+      captchaToken: raw('captcha_token'),
+      utm: Object.keys(utm).length === 0 ? null : utm,
+      droppedUtm: dropped,
+    },
   };
 }
 

@@ -42,7 +42,15 @@ export type { OpenUploadFile } from './upload-spool.ts';
 export { DEFAULT_DELIVERY } from './delivery-worker.ts';
 export type { BlockReason, DeliveryBlock } from './delivery-block.ts';
 export { OUTBOX_STATUSES } from '../storage/index.ts';
-export type { ApplicationStore, ErasedBy, ErasureReport, OutboxRow, OutboxStatus, OutboxSummary, Outcome } from '../storage/index.ts';
+export type {
+  ApplicationStore,
+  ErasedBy,
+  ErasureReport,
+  OutboxRow,
+  OutboxStatus,
+  OutboxSummary,
+  Outcome,
+} from '../storage/index.ts';
 export { DEFAULT_RETENTION_INTERVAL_MS } from './retention.ts';
 export { DEFAULT_STATUS_SYNC, STATUS_SYNC_SHARE } from './status-sync.ts';
 export type { OnStatusChanged, PassResult, StatusChange, StatusSync, StatusSyncOptions } from './status-sync.ts';
@@ -108,7 +116,12 @@ export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsMo
   // A key claimed by a request is held as a row claimed by an attempt is: renewed while its work runs, free again one lease after its process died.
   const { backend } = deps;
   const webhook = deps.config.webhook;
-  const outbox = backend.openApplications({ owner: randomUUID(), now, keyLeaseMs: options.leaseMs, webhookEvents: webhook === null ? undefined : { includeCandidate: webhook.includeCandidate } });
+  const outbox = backend.openApplications({
+    owner: randomUUID(),
+    now,
+    keyLeaseMs: options.leaseMs,
+    webhookEvents: webhook === null ? undefined : { includeCandidate: webhook.includeCandidate },
+  });
   const sender =
     webhook === null
       ? undefined
@@ -123,22 +136,40 @@ export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsMo
   const opened = outbox.ready().then(
     async (report) => {
       if (report.applied.length > 0) {
-        log.info({ event: 'store_migrated', store: outbox.location, applied: report.applied.map((m) => m.version), version: report.version }, 'application store migrated');
+        log.info(
+          {
+            event: 'store_migrated',
+            store: outbox.location,
+            applied: report.applied.map((m) => m.version),
+            version: report.version,
+          },
+          'application store migrated',
+        );
       }
       // Requests reach the store only once this resolves: no resume is being stored yet.
       const removed = await outbox.removeUnlinkedResumes(deps.dataDirLock);
-      if (removed > 0) log.info({ event: 'unlinked_resumes_removed', count: removed }, 'resumes a stopped process left without an application deleted');
+      if (removed > 0)
+        log.info(
+          { event: 'unlinked_resumes_removed', count: removed },
+          'resumes a stopped process left without an application deleted',
+        );
     },
     (error: unknown) => {
       // Says what to do already (run the migrate command as the owner): passed on as it is.
       if (error instanceof SchemaBehindError) throw error;
       const why = error instanceof Error ? error.message : String(error);
-      throw new Error(`The application store ${outbox.location} cannot be opened: ${why}. Check DATABASE_URL and that the database server answers.`, { cause: error });
+      throw new Error(
+        `The application store ${outbox.location} cannot be opened: ${why}. Check DATABASE_URL and that the database server answers.`,
+        { cause: error },
+      );
     },
   );
   // Logged here; whoever awaits it (startProxy, requests) gets the error too.
   opened.catch((error: unknown) => {
-    log.error({ event: 'store_error', store: outbox.location, error: error instanceof Error ? error.message : String(error) }, 'the application store cannot be opened');
+    log.error(
+      { event: 'store_error', store: outbox.location, error: error instanceof Error ? error.message : String(error) },
+      'the application store cannot be opened',
+    );
   });
   const spool = new UploadSpool(deps.config.dataDir, deps.openUploadFile);
   // Uploads a stopped process was receiving (none was acknowledged), deleted before the router below takes any.
@@ -148,10 +179,26 @@ export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsMo
     onRecorded(row, result, status) {
       if (status === 'delivered' && result.kind === 'delivered') metrics.delivered.inc({ outcome: result.outcome });
       if (result.kind === 'resume_missing') metrics.resumeMissing.inc();
-      if (status === 'dead') metrics.deadLettered.inc({ outcome: result.kind === 'rejected' ? result.outcome : result.kind === 'resume_missing' ? 'resume_missing' : 'expired' });
-      const level = status === 'dead' || result.kind === 'resume_missing' ? 'error' : result.kind === 'retry' ? 'warn' : 'info';
+      if (status === 'dead')
+        metrics.deadLettered.inc({
+          outcome:
+            result.kind === 'rejected'
+              ? result.outcome
+              : result.kind === 'resume_missing'
+                ? 'resume_missing'
+                : 'expired',
+        });
+      const level =
+        status === 'dead' || result.kind === 'resume_missing' ? 'error' : result.kind === 'retry' ? 'warn' : 'info';
       log[level](
-        { event: 'delivery_attempt', reference: row.reference, attempt: row.attempts, result: result.kind, status, ...('error' in result ? { error: result.error } : {}) },
+        {
+          event: 'delivery_attempt',
+          reference: row.reference,
+          attempt: row.attempts,
+          result: result.kind,
+          status,
+          ...('error' in result ? { error: result.error } : {}),
+        },
         `delivery attempt ${row.attempts}: ${result.kind}`,
       );
     },
@@ -164,13 +211,21 @@ export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsMo
     onSourceRefused(row) {
       metrics.sourceRefused.inc({ company_id: String(row.company_id) });
       log.warn(
-        { event: 'application_source_refused', reference: row.reference, company_id: row.company_id, source: options.source?.value },
+        {
+          event: 'application_source_refused',
+          reference: row.reference,
+          company_id: row.company_id,
+          source: options.source?.value,
+        },
         `company ${row.company_id} refused the application source "${options.source?.value}": sent again without it, and without it to that company for a day; add the source to its sources list`,
       );
     },
     onError(reference, error) {
       // The error of a failed write (SQLite), never an upstream body: no personal data in it.
-      log.error({ event: 'delivery_error', reference, error: error instanceof Error ? error.message : String(error) }, 'could not record a delivery attempt');
+      log.error(
+        { event: 'delivery_error', reference, error: error instanceof Error ? error.message : String(error) },
+        'could not record a delivery attempt',
+      );
     },
     onBlocked(block) {
       log.error(
@@ -182,10 +237,19 @@ export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsMo
   blockedGauge(deps.registry, () => worker.blocked);
   const retention = new RetentionSweeper(
     outbox,
-    { retentionMs: retentionMsOf(deps.config.personalDataRetentionDays), intervalMs: deps.retention?.intervalMs ?? DEFAULT_RETENTION_INTERVAL_MS },
+    {
+      retentionMs: retentionMsOf(deps.config.personalDataRetentionDays),
+      intervalMs: deps.retention?.intervalMs ?? DEFAULT_RETENTION_INTERVAL_MS,
+    },
     {
       onSwept(result) {
-        if (result.erased.length === 0 && result.webhookEvents === 0 && result.rateCounters === 0 && result.idempotencyKeys === 0) return;
+        if (
+          result.erased.length === 0 &&
+          result.webhookEvents === 0 &&
+          result.rateCounters === 0 &&
+          result.idempotencyKeys === 0
+        )
+          return;
         // References and counts only: what was erased must not reach the logs.
         log.info(
           {
@@ -199,7 +263,10 @@ export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsMo
         );
       },
       onError(error) {
-        log.error({ event: 'retention_error', error: error instanceof Error ? error.message : String(error) }, 'retention pass failed; the next one tries again');
+        log.error(
+          { event: 'retention_error', error: error instanceof Error ? error.message : String(error) },
+          'retention pass failed; the next one tries again',
+        );
       },
     },
   );
@@ -256,9 +323,15 @@ export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsMo
 }
 
 /** The status sync, its budget STATUS_SYNC_SHARE of the client's (shared by the instances on one database), its metrics and log lines. */
-function createStatusSync(deps: ApplicationsDeps, outbox: ApplicationStore, now: () => number, log: Logger): StatusSync {
+function createStatusSync(
+  deps: ApplicationsDeps,
+  outbox: ApplicationStore,
+  now: () => number,
+  log: Logger,
+): StatusSync {
   const budget = deps.backend.requestBudget(
-    (error, what) => log.warn({ event: 'budget_error', error: error instanceof Error ? error.message : String(error) }, what),
+    (error, what) =>
+      log.warn({ event: 'budget_error', error: error instanceof Error ? error.message : String(error) }, what),
     statusSyncShare(deps.client.budget),
   );
   // The gauge reads the job's state when collected, after the job exists.
@@ -285,11 +358,19 @@ function createStatusSync(deps: ApplicationsDeps, outbox: ApplicationStore, now:
         },
         onError(error) {
           metrics.checks.inc({ result: 'error' });
-          log.warn({ event: 'status_sync_error', error: error instanceof Error ? error.message : String(error) }, 'status sync pass stopped; the next one tries again');
+          log.warn(
+            { event: 'status_sync_error', error: error instanceof Error ? error.message : String(error) },
+            'status sync pass stopped; the next one tries again',
+          );
         },
       },
     },
-    { days: deps.config.statusSyncDays, periodMs: deps.config.statusSyncIntervalMinutes * 60_000, ...DEFAULT_STATUS_SYNC, ...deps.statusSync },
+    {
+      days: deps.config.statusSyncDays,
+      periodMs: deps.config.statusSyncIntervalMinutes * 60_000,
+      ...DEFAULT_STATUS_SYNC,
+      ...deps.statusSync,
+    },
   );
   return sync;
 }

@@ -40,14 +40,22 @@ export function applicationMetrics(registry: Registry, outbox: () => OutboxStore
     },
   });
   return {
-    received: new Counter({ name: 'applications_received_total', help: 'Applications accepted and stored in the outbox', registers: [registry] }),
+    received: new Counter({
+      name: 'applications_received_total',
+      help: 'Applications accepted and stored in the outbox',
+      registers: [registry],
+    }),
     delivered: new Counter({
       name: 'applications_delivered_total',
       help: 'Applications delivered to the recruitment service, by outcome',
       labelNames: ['outcome'] as const,
       registers: [registry],
     }),
-    queued: new Counter({ name: 'applications_queued_total', help: 'Applications answered 202: stored, delivered later', registers: [registry] }),
+    queued: new Counter({
+      name: 'applications_queued_total',
+      help: 'Applications answered 202: stored, delivered later',
+      registers: [registry],
+    }),
     deadLettered: new Counter({
       name: 'applications_dead_lettered_total',
       help: 'Applications given up on after being answered as received (see `jobboard-connector outbox list`)',

@@ -27,11 +27,19 @@ interface Answer {
   body: Record<string, unknown>;
 }
 
-const field = (name: string, value: string) => `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+const field = (name: string, value: string) =>
+  `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
 const file = (name: string, filename: string, bytes: Buffer) =>
-  Buffer.concat([Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"; filename="${filename}"\r\nContent-Type: application/pdf\r\n\r\n`), bytes, Buffer.from('\r\n')]);
+  Buffer.concat([
+    Buffer.from(
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"; filename="${filename}"\r\nContent-Type: application/pdf\r\n\r\n`,
+    ),
+    bytes,
+    Buffer.from('\r\n'),
+  ]);
 const end = `--${BOUNDARY}--\r\n`;
-const form = (...parts: (string | Buffer)[]) => Buffer.concat([...parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p)), Buffer.from(end)]);
+const form = (...parts: (string | Buffer)[]) =>
+  Buffer.concat([...parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p)), Buffer.from(end)]);
 
 describe('parseApplicationForm', () => {
   let dir: string;
@@ -52,9 +60,14 @@ describe('parseApplicationForm', () => {
     server = createServer((req, res) => {
       parseApplicationForm(req as Request, MAX_RESUME, writeTo, pace).then(
         (parsed) => {
-          const resume = parsed.resume && { ...parsed.resume, bytes: parsed.resume.path === null ? null : readFileSync(parsed.resume.path).toString('base64') };
+          const resume = parsed.resume && {
+            ...parsed.resume,
+            bytes: parsed.resume.path === null ? null : readFileSync(parsed.resume.path).toString('base64'),
+          };
           if (parsed.resume?.path) spool.discard(parsed.resume.path);
-          res.end(JSON.stringify({ fields: Object.fromEntries(parsed.fields), truncated: [...parsed.truncated], resume }));
+          res.end(
+            JSON.stringify({ fields: Object.fromEntries(parsed.fields), truncated: [...parsed.truncated], resume }),
+          );
         },
         (error: unknown) => {
           assert.ok(error instanceof ProblemError);
@@ -62,7 +75,13 @@ describe('parseApplicationForm', () => {
           res.statusCode = error.status;
           // As the proxy answers it: a cut-off body's connection closes, and is never used again.
           for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
-          res.end(JSON.stringify({ ...error.toBody(), cutOff: error instanceof CutOffError, connection: error.headers.Connection ?? null }));
+          res.end(
+            JSON.stringify({
+              ...error.toBody(),
+              cutOff: error instanceof CutOffError,
+              connection: error.headers.Connection ?? null,
+            }),
+          );
         },
       );
     });
@@ -84,11 +103,17 @@ describe('parseApplicationForm', () => {
     async function* piecesOf(): AsyncGenerator<Buffer> {
       for (let at = 0; at < body.length; at += 16_384) {
         yield body.subarray(at, at + 16_384);
-        if (pauseAfter !== undefined && at < pauseAfter && at + 16_384 >= pauseAfter) await new Promise((resolve) => setTimeout(resolve, 300));
+        if (pauseAfter !== undefined && at < pauseAfter && at + 16_384 >= pauseAfter)
+          await new Promise((resolve) => setTimeout(resolve, 300));
       }
     }
     const pieces = ReadableStream.from(piecesOf());
-    const response = await fetch(url, { method: 'POST', headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` }, body: pieces, duplex: 'half' } as RequestInit);
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+      body: pieces,
+      duplex: 'half',
+    } as RequestInit);
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   }
 
@@ -97,13 +122,16 @@ describe('parseApplicationForm', () => {
     const { port } = new URL(url);
     return new Promise((resolve) => {
       const socket = connect({ host: '127.0.0.1', port: Number(port) }, () => {
-        socket.write(`POST / HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=${BOUNDARY}\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n`);
+        socket.write(
+          `POST / HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=${BOUNDARY}\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n`,
+        );
       });
       let sent = 0;
       const timer = setInterval(() => {
         const bytes = body.subarray(sent, sent + piece);
         sent += piece;
-        if (bytes.length > 0) socket.write(Buffer.concat([Buffer.from(`${bytes.length.toString(16)}\r\n`), bytes, Buffer.from('\r\n')]));
+        if (bytes.length > 0)
+          socket.write(Buffer.concat([Buffer.from(`${bytes.length.toString(16)}\r\n`), bytes, Buffer.from('\r\n')]));
       }, everyMs);
       let received = '';
       socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
@@ -116,27 +144,35 @@ describe('parseApplicationForm', () => {
   }
 
   /** Upload files are deleted once their stream has closed, just after the answer. */
-  const noUploadLeft = () => eventually(() => readdirSync(join(dir, 'uploads')).length === 0, { timeoutMs: 2_000, what: 'no upload file left' });
+  const noUploadLeft = () =>
+    eventually(() => readdirSync(join(dir, 'uploads')).length === 0, { timeoutMs: 2_000, what: 'no upload file left' });
 
   it('reads the fields and writes the resume to an upload file, with its name, size and SHA-256', async () => {
     const resume = pdfOfSize(20_000);
-    const answer = await post(form(field('email', 'ada@example.org'), field('first_name', 'Ada'), file('resume', 'cv.pdf', resume)));
+    const answer = await post(
+      form(field('email', 'ada@example.org'), field('first_name', 'Ada'), file('resume', 'cv.pdf', resume)),
+    );
     assert.equal(answer.status, 200);
     assert.deepEqual(answer.body.fields, { email: 'ada@example.org', first_name: 'Ada' });
     assert.deepEqual(answer.body.truncated, []);
     const got = answer.body.resume as { filename: string; size: number; sha256: string; bytes: string };
-    assert.deepEqual([got.filename, got.size, got.sha256], ['cv.pdf', resume.length, createHash('sha256').update(resume).digest('hex')]);
+    assert.deepEqual(
+      [got.filename, got.size, got.sha256],
+      ['cv.pdf', resume.length, createHash('sha256').update(resume).digest('hex')],
+    );
     assert.ok(Buffer.from(got.bytes, 'base64').equals(resume), 'the upload file holds the resume');
   });
 
   it('writes every byte of a resume that arrives in many pieces', async () => {
     const resume = pdfOfSize(MAX_RESUME);
-    const got = (await postChunked(form(field('email', 'a@b.example'), file('resume', 'cv.pdf', resume)))).body.resume as { bytes: string };
+    const got = (await postChunked(form(field('email', 'a@b.example'), file('resume', 'cv.pdf', resume)))).body
+      .resume as { bytes: string };
     assert.ok(Buffer.from(got.bytes, 'base64').equals(resume), 'the upload file holds the whole resume');
   });
 
   it('takes an empty resume file with its size 0, nothing written', async () => {
-    const got = (await post(form(field('email', 'a@b.example'), file('resume', 'cv.pdf', Buffer.alloc(0))))).body.resume as { size: number; path: string | null };
+    const got = (await post(form(field('email', 'a@b.example'), file('resume', 'cv.pdf', Buffer.alloc(0))))).body
+      .resume as { size: number; path: string | null };
     assert.deepEqual([got.size, got.path], [0, null]);
   });
 
@@ -148,20 +184,40 @@ describe('parseApplicationForm', () => {
 
   it('writes nothing for a file whose first bytes are of no resume type, and still gives its size and hash', async () => {
     const text = Buffer.from('just some text, no resume at all');
-    const got = (await post(form(file('resume', 'cv.txt', text)))).body.resume as { size: number; sha256: string; path: string | null };
+    const got = (await post(form(file('resume', 'cv.txt', text)))).body.resume as {
+      size: number;
+      sha256: string;
+      path: string | null;
+    };
     assert.deepEqual([got.size, got.path], [text.length, null]);
     assert.equal(got.sha256, createHash('sha256').update(text).digest('hex'));
-    const short = (await post(form(file('resume', 'cv.pdf', Buffer.from('%P'))))).body.resume as { path: string | null };
+    const short = (await post(form(file('resume', 'cv.pdf', Buffer.from('%P'))))).body.resume as {
+      path: string | null;
+    };
     assert.equal(short.path, null, 'shorter than the bytes that tell, checked as it is');
-    const tiny = (await post(form(file('resume', 'cv.pdf', Buffer.from('%PDF-1'))))).body.resume as { bytes: string | null };
-    assert.equal(tiny.bytes, Buffer.from('%PDF-1').toString('base64'), 'shorter than the bytes that tell, but a resume type: written');
-    const long = (await postChunked(form(file('resume', 'cv.txt', Buffer.alloc(MAX_RESUME, 'text '))))).body.resume as { path: string | null };
-    assert.equal(long.path, null, 'nothing of a file refused by its first bytes is written, however many pieces follow');
+    const tiny = (await post(form(file('resume', 'cv.pdf', Buffer.from('%PDF-1'))))).body.resume as {
+      bytes: string | null;
+    };
+    assert.equal(
+      tiny.bytes,
+      Buffer.from('%PDF-1').toString('base64'),
+      'shorter than the bytes that tell, but a resume type: written',
+    );
+    const long = (await postChunked(form(file('resume', 'cv.txt', Buffer.alloc(MAX_RESUME, 'text '))))).body.resume as {
+      path: string | null;
+    };
+    assert.equal(
+      long.path,
+      null,
+      'nothing of a file refused by its first bytes is written, however many pieces follow',
+    );
     await noUploadLeft();
   });
 
   it('cuts a text field at its limit and says which', async () => {
-    const answer = await post(form(field('cover_letter', 'a'.repeat(MAX_FIELD_BYTES + 10)), field('email', 'a@b.example')));
+    const answer = await post(
+      form(field('cover_letter', 'a'.repeat(MAX_FIELD_BYTES + 10)), field('email', 'a@b.example')),
+    );
     assert.equal(((answer.body.fields as Record<string, string>).cover_letter ?? '').length, MAX_FIELD_BYTES);
     assert.deepEqual(answer.body.truncated, ['cover_letter']);
   });
@@ -171,60 +227,103 @@ describe('parseApplicationForm', () => {
     const json = await post(Buffer.from('{}'), 'application/json');
     assert.deepEqual([json.status, json.body.code], [400, 'malformed_request']);
     assert.equal(json.body.detail, 'Send the application as multipart/form-data (fields and the resume file).');
-    const lookalike = await post(form(field('email', 'a@b.example')), `application/x-multipart/form-data; boundary=${BOUNDARY}`);
-    assert.deepEqual([lookalike.status, lookalike.body.detail], [400, 'Send the application as multipart/form-data (fields and the resume file).']);
+    const lookalike = await post(
+      form(field('email', 'a@b.example')),
+      `application/x-multipart/form-data; boundary=${BOUNDARY}`,
+    );
+    assert.deepEqual(
+      [lookalike.status, lookalike.body.detail],
+      [400, 'Send the application as multipart/form-data (fields and the resume file).'],
+    );
     const noBoundary = await post(Buffer.from('x'), 'multipart/form-data; charset=utf-8');
     assert.deepEqual([noBoundary.status, noBoundary.body.code], [400, 'malformed_request']);
     assert.match(String(noBoundary.body.detail), /no boundary/);
-    assert.ok((lastProblem as ProblemError | undefined)?.cause instanceof Error, "busboy's own error kept as the cause, for the log");
+    assert.ok(
+      (lastProblem as ProblemError | undefined)?.cause instanceof Error,
+      "busboy's own error kept as the cause, for the log",
+    );
   });
 
   it('refuses a field sent twice, a file field other than resume, and two resumes, saying what to send without quoting the form', async () => {
     const twice = await post(form(field('email', 'a@b.example'), field('email', 'c@d.example')));
     assert.deepEqual([twice.status, twice.body.detail], [400, 'A field is sent twice; send each field once.']);
     const other = await post(form(file('photo', 'me.pdf', pdf())));
-    assert.deepEqual([other.status, other.body.detail], [400, 'A file is sent in another field than "resume"; the only file is "resume".']);
+    assert.deepEqual(
+      [other.status, other.body.detail],
+      [400, 'A file is sent in another field than "resume"; the only file is "resume".'],
+    );
     const two = await post(form(file('resume', 'a.pdf', pdf()), file('resume', 'b.pdf', pdf())));
     assert.deepEqual([two.status, two.body.detail], [400, 'Send one resume file only.']);
     await noUploadLeft();
   });
 
   it('answers the first problem of a form that has several', async () => {
-    const answer = await post(form(field('email', 'a@b.example'), field('email', 'c@d.example'), file('photo', 'me.pdf', pdf())));
+    const answer = await post(
+      form(field('email', 'a@b.example'), field('email', 'c@d.example'), file('photo', 'me.pdf', pdf())),
+    );
     assert.deepEqual([answer.status, answer.body.detail], [400, 'A field is sent twice; send each field once.']);
   });
 
   it('refuses a form of more than 40 fields with 413 request_too_large', async () => {
     const fields = Array.from({ length: 41 }, (_, i) => field(`f${i}`, 'x'));
     const answer = await post(form(...fields));
-    assert.deepEqual([answer.status, answer.body.code, answer.body.detail], [413, 'request_too_large', "The form may have at most 40 fields; send only the application's fields."]);
+    assert.deepEqual(
+      [answer.status, answer.body.code, answer.body.detail],
+      [413, 'request_too_large', "The form may have at most 40 fields; send only the application's fields."],
+    );
   });
 
   it('refuses a resume over the limit with 413 file_too_large on the resume field, reading the body to its end, and deletes its upload file', async () => {
     const answer = await post(form(file('resume', 'cv.pdf', pdfOfSize(MAX_RESUME + 1)), field('email', 'a@b.example')));
     assert.deepEqual([answer.status, answer.body.code, answer.body.cutOff], [413, 'file_too_large', false]);
-    assert.deepEqual(answer.body.errors, [{ field: 'resume', code: 'file_too_large', message: 'The resume is larger than the limit of 64 KiB (65536 bytes).' }]);
-    assert.equal(answer.body.detail, 'The resume is larger than the limit of 64 KiB (65536 bytes). Send a smaller file.');
+    assert.deepEqual(answer.body.errors, [
+      {
+        field: 'resume',
+        code: 'file_too_large',
+        message: 'The resume is larger than the limit of 64 KiB (65536 bytes).',
+      },
+    ]);
+    assert.equal(
+      answer.body.detail,
+      'The resume is larger than the limit of 64 KiB (65536 bytes). Send a smaller file.',
+    );
     await noUploadLeft();
   });
 
   it('answers at once, and closes, a body declared larger than the resume and the form allowance together', async () => {
     const response = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}`, 'content-length': String(MAX_RESUME + FORM_ALLOWANCE_BYTES + 1) },
-      body: form(field('email', 'a@b.example')).toString() + ' '.repeat(MAX_RESUME + FORM_ALLOWANCE_BYTES + 1 - form(field('email', 'a@b.example')).length),
+      headers: {
+        'content-type': `multipart/form-data; boundary=${BOUNDARY}`,
+        'content-length': String(MAX_RESUME + FORM_ALLOWANCE_BYTES + 1),
+      },
+      body:
+        form(field('email', 'a@b.example')).toString() +
+        ' '.repeat(MAX_RESUME + FORM_ALLOWANCE_BYTES + 1 - form(field('email', 'a@b.example')).length),
     });
     const body = (await response.json()) as Record<string, unknown>;
-    assert.deepEqual([response.status, body.code, body.cutOff, body.connection], [413, 'file_too_large', true, 'close']);
-    assert.deepEqual((body.errors as { field: string }[]).map((e) => e.field), ['resume'], 'the problem still on the resume field');
+    assert.deepEqual(
+      [response.status, body.code, body.cutOff, body.connection],
+      [413, 'file_too_large', true, 'close'],
+    );
+    assert.deepEqual(
+      (body.errors as { field: string }[]).map((e) => e.field),
+      ['resume'],
+      'the problem still on the resume field',
+    );
   });
 
   it('cuts a body that sends past the allowance: file_too_large while a resume is read, request_too_large when only fields', async () => {
     const fields = Array.from({ length: 20 }, (_, i) => field(`f${i}`, 'x'.repeat(MAX_FIELD_BYTES - 100)));
     const onlyFields = await postChunked(form(...fields));
-    assert.deepEqual([onlyFields.status, onlyFields.body.code, onlyFields.body.cutOff], [413, 'request_too_large', true]);
+    assert.deepEqual(
+      [onlyFields.status, onlyFields.body.code, onlyFields.body.cutOff],
+      [413, 'request_too_large', true],
+    );
     assert.match(String(onlyFields.body.detail), /at most 1 MiB besides the resume/);
-    const withResume = await postChunked(form(field('email', 'a@b.example'), file('resume', 'cv.pdf', pdfOfSize(MAX_RESUME + FORM_ALLOWANCE_BYTES + 1))));
+    const withResume = await postChunked(
+      form(field('email', 'a@b.example'), file('resume', 'cv.pdf', pdfOfSize(MAX_RESUME + FORM_ALLOWANCE_BYTES + 1))),
+    );
     assert.deepEqual([withResume.status, withResume.body.code, withResume.body.cutOff], [413, 'file_too_large', true]);
     await noUploadLeft();
   });
@@ -255,7 +354,10 @@ describe('parseApplicationForm', () => {
   it('cuts with file_too_large, and deletes its upload file, a resume read whole followed by fields past the allowance', async () => {
     // A form holding a resume is cut as file_too_large: the resume is the bulk of the body, and a smaller one makes room.
     const fields = Array.from({ length: 20 }, (_, i) => field(`f${i}`, 'x'.repeat(MAX_FIELD_BYTES - 100)));
-    const resume = Buffer.concat([file('resume', 'cv.pdf', pdfOfSize(20_000)), Buffer.from(field('email', 'a@b.example'))]);
+    const resume = Buffer.concat([
+      file('resume', 'cv.pdf', pdfOfSize(20_000)),
+      Buffer.from(field('email', 'a@b.example')),
+    ]);
     // A wait once the resume is sent: its upload file is closed when the fields cross the cap.
     const answer = await postChunked(form(resume, ...fields), resume.length);
     assert.deepEqual([answer.status, answer.body.code, answer.body.cutOff], [413, 'file_too_large', true]);
@@ -267,7 +369,8 @@ describe('parseApplicationForm', () => {
     const hardCap = MAX_RESUME + FORM_ALLOWANCE_BYTES;
     const fields: string[] = [];
     const size = () => form(...fields).length - end.length;
-    while (hardCap - size() > MAX_FIELD_BYTES) fields.push(field(`f${fields.length}`, 'x'.repeat(MAX_FIELD_BYTES - 100)));
+    while (hardCap - size() > MAX_FIELD_BYTES)
+      fields.push(field(`f${fields.length}`, 'x'.repeat(MAX_FIELD_BYTES - 100)));
     fields.push(field(`f${fields.length}`, ''));
     fields[fields.length - 1] = field(`f${fields.length - 1}`, 'x'.repeat(hardCap - size() + 10));
     assert.equal(size(), hardCap + 10);
@@ -290,7 +393,10 @@ describe('parseApplicationForm', () => {
       // 100 bytes every 20 ms, chunked: 5,000 bytes a second, a tenth of the pace.
       const raw = await trickle(body, 100, 20);
       const answer = JSON.parse(raw.slice(raw.indexOf('{'))) as Record<string, unknown>;
-      assert.deepEqual([/^HTTP\/1\.1 (\d+)/.exec(raw)?.[1], answer.code, answer.cutOff, answer.connection], ['408', 'upload_too_slow', true, 'close']);
+      assert.deepEqual(
+        [/^HTTP\/1\.1 (\d+)/.exec(raw)?.[1], answer.code, answer.cutOff, answer.connection],
+        ['408', 'upload_too_slow', true, 'close'],
+      );
       assert.match(String(answer.detail), /slower than 49 KiB a second/);
       await noUploadLeft();
     } finally {
@@ -299,7 +405,14 @@ describe('parseApplicationForm', () => {
   });
 
   it('when the disk is full, answers 503 storage_full once the body is read', { timeout: 10_000 }, async () => {
-    writeTo = new UploadSpool(dir, () => new Writable({ write: (_chunk, _encoding, done) => done(Object.assign(new Error('no space left on device'), { code: 'ENOSPC' })) }));
+    writeTo = new UploadSpool(
+      dir,
+      () =>
+        new Writable({
+          write: (_chunk, _encoding, done) =>
+            done(Object.assign(new Error('no space left on device'), { code: 'ENOSPC' })),
+        }),
+    );
     try {
       const answer = await post(form(file('resume', 'cv.pdf', pdfOfSize(20_000)), field('email', 'a@b.example')));
       assert.deepEqual([answer.status, answer.body.code], [503, 'storage_full']);
@@ -308,59 +421,84 @@ describe('parseApplicationForm', () => {
     }
   });
 
-  it("when the disk fails as the resume's last bytes are written, after the form is read, answers 503 storage_full and deletes its upload file", { timeout: 10_000 }, async () => {
-    // Every write is taken; closing the file fails, as a full disk's last flush does.
-    writeTo = new UploadSpool(dir, (path) => {
-      const real = spool.open(path);
-      return new Writable({
-        write: (chunk: Buffer, _encoding, done) => real.write(chunk, done),
-        final: (done) => real.end(() => setTimeout(() => done(Object.assign(new Error('no space left on device'), { code: 'ENOSPC' })), 20)),
+  it(
+    "when the disk fails as the resume's last bytes are written, after the form is read, answers 503 storage_full and deletes its upload file",
+    { timeout: 10_000 },
+    async () => {
+      // Every write is taken; closing the file fails, as a full disk's last flush does.
+      writeTo = new UploadSpool(dir, (path) => {
+        const real = spool.open(path);
+        return new Writable({
+          write: (chunk: Buffer, _encoding, done) => real.write(chunk, done),
+          final: (done) =>
+            real.end(() =>
+              setTimeout(() => done(Object.assign(new Error('no space left on device'), { code: 'ENOSPC' })), 20),
+            ),
+        });
       });
-    });
-    try {
-      const answer = await post(form(field('email', 'a@b.example'), file('resume', 'cv.pdf', pdfOfSize(20_000))));
-      assert.deepEqual([answer.status, answer.body.code], [503, 'storage_full']);
-      await noUploadLeft();
-    } finally {
-      writeTo = spool;
-    }
-  });
+      try {
+        const answer = await post(form(field('email', 'a@b.example'), file('resume', 'cv.pdf', pdfOfSize(20_000))));
+        assert.deepEqual([answer.status, answer.body.code], [503, 'storage_full']);
+        await noUploadLeft();
+      } finally {
+        writeTo = spool;
+      }
+    },
+  );
 
   it('gives up a request whose client leaves mid-body, saying it was interrupted, and deletes its upload file', async () => {
     lastProblem = undefined;
     const body = form(field('email', 'a@b.example'), file('resume', 'cv.pdf', pdfOfSize(40_000)));
     const { port } = new URL(url);
     const socket = connect({ host: '127.0.0.1', port: Number(port) }, () => {
-      socket.write(`POST / HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=${BOUNDARY}\r\nContent-Length: ${body.length}\r\n\r\n`);
+      socket.write(
+        `POST / HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=${BOUNDARY}\r\nContent-Length: ${body.length}\r\n\r\n`,
+      );
       socket.write(body.subarray(0, 20_000));
     });
-    await eventually(() => readdirSync(join(dir, 'uploads')).length === 1, { timeoutMs: 2_000, what: 'the resume being written' });
+    await eventually(() => readdirSync(join(dir, 'uploads')).length === 1, {
+      timeoutMs: 2_000,
+      what: 'the resume being written',
+    });
     socket.destroy();
     await eventually(() => lastProblem !== undefined, { timeoutMs: 2_000, what: 'the request given up' });
     const given = lastProblem as ProblemError | undefined;
-    assert.deepEqual([given?.code, given?.detail], ['malformed_request', 'The request was interrupted before its end.']);
+    assert.deepEqual(
+      [given?.code, given?.detail],
+      ['malformed_request', 'The request was interrupted before its end.'],
+    );
     await noUploadLeft();
   });
 
   it('refuses a body cut before its closing boundary with 400 malformed_request', async () => {
     const whole = form(field('email', 'a@b.example'), file('resume', 'cv.pdf', pdf()));
     const answer = await post(whole.subarray(0, whole.length - end.length - 10));
-    assert.deepEqual([answer.status, answer.body.code, answer.body.detail], [400, 'malformed_request', 'The multipart body is not well formed.']);
+    assert.deepEqual(
+      [answer.status, answer.body.code, answer.body.detail],
+      [400, 'malformed_request', 'The multipart body is not well formed.'],
+    );
     await noUploadLeft();
   });
 });
 
 describe('humanBytes', () => {
   it('says bytes, KiB, whole MiB and MiB with one decimal', () => {
-    assert.deepEqual([humanBytes(512), humanBytes(1024), humanBytes(1536), humanBytes(1024 * 1024), humanBytes(10 * 1024 * 1024), humanBytes(1.5 * 1024 * 1024)], [
-      '512 bytes',
-      '1 KiB',
-      '2 KiB',
-      '1 MiB',
-      '10 MiB',
-      '1.5 MiB',
-    ]);
+    assert.deepEqual(
+      [
+        humanBytes(512),
+        humanBytes(1024),
+        humanBytes(1536),
+        humanBytes(1024 * 1024),
+        humanBytes(10 * 1024 * 1024),
+        humanBytes(1.5 * 1024 * 1024),
+      ],
+      ['512 bytes', '1 KiB', '2 KiB', '1 MiB', '10 MiB', '1.5 MiB'],
+    );
     assert.equal(humanBytes(1023), '1023 bytes');
-    assert.deepEqual([humanBytes(0), humanBytes(1024 * 1024 + 1)], ['0 bytes', '1.0 MiB'], 'not whole MiB: one decimal');
+    assert.deepEqual(
+      [humanBytes(0), humanBytes(1024 * 1024 + 1)],
+      ['0 bytes', '1.0 MiB'],
+      'not whole MiB: one decimal',
+    );
   });
 });

@@ -55,12 +55,17 @@ export function fileTooLarge(maxBytes: number): ProblemError {
 }
 
 function requestTooLarge(maxBytes: number): ProblemError {
-  return new ProblemError('request_too_large', `The form may carry at most ${humanBytes(maxBytes)} besides the resume; send less text.`,
+  return new ProblemError(
+    'request_too_large',
+    `The form may carry at most ${humanBytes(maxBytes)} besides the resume; send less text.`,
   );
 }
 
 function tooSlow(pace: PaceRule): ProblemError {
-  return new ProblemError('upload_too_slow', `The form arrived slower than ${humanBytes(pace.minBytesPerSecond)} a second, so it was not kept. Send it again from a steadier connection.`);
+  return new ProblemError(
+    'upload_too_slow',
+    `The form arrived slower than ${humanBytes(pace.minBytesPerSecond)} a second, so it was not kept. Send it again from a steadier connection.`,
+  );
 }
 
 function malformed(detail: string, cause?: unknown): ProblemError {
@@ -87,7 +92,12 @@ function cutOff(problem: ProblemError): CutOffError {
  * 413 file_too_large / request_too_large (a CutOffError when the body was not
  * read to its end), 408 upload_too_slow (a CutOffError) when it arrives slower than `pace`.
  */
-export function parseApplicationForm(req: Request, maxResumeBytes: number, spool: UploadSpool, pace: PaceRule): Promise<ParsedForm> {
+export function parseApplicationForm(
+  req: Request,
+  maxResumeBytes: number,
+  spool: UploadSpool,
+  pace: PaceRule,
+): Promise<ParsedForm> {
   const contentType = req.headers['content-type'] ?? '';
   if (!/^multipart\/form-data\s*;/i.test(contentType)) {
     return Promise.reject(malformed('Send the application as multipart/form-data (fields and the resume file).'));
@@ -197,10 +207,21 @@ export function parseApplicationForm(req: Request, maxResumeBytes: number, spool
 
     const count = (chunk: Buffer) => {
       received += chunk.length;
-      if (received > hardCap) finish(cutOff(fileOpen || form.resume !== undefined || failure?.code === 'file_too_large' ? fileTooLarge(maxResumeBytes) : requestTooLarge(FORM_ALLOWANCE_BYTES)));
+      if (received > hardCap)
+        finish(
+          cutOff(
+            fileOpen || form.resume !== undefined || failure?.code === 'file_too_large'
+              ? fileTooLarge(maxResumeBytes)
+              : requestTooLarge(FORM_ALLOWANCE_BYTES),
+          ),
+        );
     };
     req.on('data', count);
-    const watch = watchPace(pace, () => received, () => finish(cutOff(tooSlow(pace))));
+    const watch = watchPace(
+      pace,
+      () => received,
+      () => finish(cutOff(tooSlow(pace))),
+    );
     // Paused by the proxy (the disk is slower than the network): not the candidate's pace.
     req.on('pause', watch.excuse);
     const stopWatching = () => {
@@ -225,7 +246,13 @@ export function parseApplicationForm(req: Request, maxResumeBytes: number, spool
       // A form cut mid-file errors on the file stream too; the parser's own error answers it.
       stream.on('error', () => undefined);
       if (name !== 'resume' || fileOpen || form.resume !== undefined) {
-        fail(malformed(name === 'resume' ? 'Send one resume file only.' : 'A file is sent in another field than "resume"; the only file is "resume".'));
+        fail(
+          malformed(
+            name === 'resume'
+              ? 'Send one resume file only.'
+              : 'A file is sent in another field than "resume"; the only file is "resume".',
+          ),
+        );
         stream.resume();
         return;
       }
@@ -278,14 +305,24 @@ export function parseApplicationForm(req: Request, maxResumeBytes: number, spool
         if (stream.truncated) return;
         // A file shorter than the bytes needed to tell is checked as it is.
         if (head !== undefined && head.length > 0) checkHead(head);
-        form.resume = { filename: info.filename ?? '', size, sha256: hash.digest('hex'), path: refused ? null : (upload?.path ?? null) };
+        form.resume = {
+          filename: info.filename ?? '',
+          size,
+          sha256: hash.digest('hex'),
+          path: refused ? null : (upload?.path ?? null),
+        };
         upload?.out.end();
       });
     });
 
     parser.on('filesLimit', () => fail(malformed('Send one resume file only.')));
     const tooManyParts = () =>
-      fail(new ProblemError('request_too_large', `The form may have at most ${MAX_FIELDS} fields; send only the application's fields.`));
+      fail(
+        new ProblemError(
+          'request_too_large',
+          `The form may have at most ${MAX_FIELDS} fields; send only the application's fields.`,
+        ),
+      );
     parser.on('fieldsLimit', tooManyParts);
     parser.on('partsLimit', tooManyParts);
     parser.on('error', (error: unknown) => finish(malformed('The multipart body is not well formed.', error)));

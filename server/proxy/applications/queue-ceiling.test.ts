@@ -3,7 +3,10 @@ import { describe, it } from 'node:test';
 import { QueueCeiling } from './queue-ceiling.ts';
 
 describe('QueueCeiling', () => {
-  function ceiling(state: { queued: number; free: number; now: number }, limits = { maxQueuedBytes: 1_000, minFreeDiskBytes: 500 }) {
+  function ceiling(
+    state: { queued: number; free: number; now: number },
+    limits = { maxQueuedBytes: 1_000, minFreeDiskBytes: 500 },
+  ) {
     const reads = { store: 0, disk: 0 };
     const queue = new QueueCeiling({
       ...limits,

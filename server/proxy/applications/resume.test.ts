@@ -35,7 +35,10 @@ describe('resumeTypeOf', () => {
     assert.equal(await resumeTypeOf(plainZip()), undefined);
     assert.equal(await resumeTypeOf(xlsx()), undefined);
     assert.equal(await resumeTypeOf(xls()), undefined);
-    assert.equal(await resumeTypeOf(Buffer.concat([Buffer.from('d0cf11e0a1b11ae1', 'hex'), Buffer.alloc(504)])), undefined);
+    assert.equal(
+      await resumeTypeOf(Buffer.concat([Buffer.from('d0cf11e0a1b11ae1', 'hex'), Buffer.alloc(504)])),
+      undefined,
+    );
     assert.equal(await resumeTypeOf(Buffer.from('just some text, named cv.pdf')), undefined);
   });
 });
@@ -45,7 +48,13 @@ describe('startsLikeResume', () => {
     for (const head of [pdf(), png(), jpeg(), doc(), docx(), plainZip()].map((file) => file.subarray(0, 8))) {
       assert.ok(startsLikeResume(head), head.toString('hex'));
     }
-    for (const head of [exe().subarray(0, 8), Buffer.from('7f454c46', 'hex'), Buffer.from('just text'), Buffer.from('%PD'), Buffer.alloc(0)]) {
+    for (const head of [
+      exe().subarray(0, 8),
+      Buffer.from('7f454c46', 'hex'),
+      Buffer.from('just text'),
+      Buffer.from('%PD'),
+      Buffer.alloc(0),
+    ]) {
       assert.equal(startsLikeResume(head), false, head.toString('hex'));
     }
   });

@@ -28,7 +28,9 @@ const LEADING_BYTES: Record<ResumeType, Uint8Array> = {
 export const LEADING_BYTES_NEEDED = Math.max(...Object.values(LEADING_BYTES).map((bytes) => bytes.length));
 
 export function startsLikeResume(head: Uint8Array): boolean {
-  return Object.values(LEADING_BYTES).some((lead) => head.length >= lead.length && lead.every((byte, i) => head[i] === byte));
+  return Object.values(LEADING_BYTES).some(
+    (lead) => head.length >= lead.length && lead.every((byte, i) => head[i] === byte),
+  );
 }
 
 export function unsupportedFileType(): ProblemError {

@@ -28,7 +28,14 @@ describe('RetentionSweeper', () => {
 
   it('makes a pass as it starts and then every interval, until stopped', async () => {
     await outbox.enqueue(
-      { reference: 'r1', campaign_id: 1, company_id: 1, payload: { applicant: { email: 'ada@example.org' } }, resume: null, resume_type: null },
+      {
+        reference: 'r1',
+        campaign_id: 1,
+        company_id: 1,
+        payload: { applicant: { email: 'ada@example.org' } },
+        resume: null,
+        resume_type: null,
+      },
       { deadLetterAfterMs: 1 },
     );
     const r1Lease = await claimed(outbox, 'r1');
@@ -36,10 +43,18 @@ describe('RetentionSweeper', () => {
     await outbox.hitRate('ip:1', 1000);
     now += 30 * DAY;
     const passes: SweepResult[] = [];
-    const sweeper = new RetentionSweeper(outbox, { retentionMs: 30 * DAY, intervalMs: 20 }, { onSwept: (result) => passes.push(result) });
+    const sweeper = new RetentionSweeper(
+      outbox,
+      { retentionMs: 30 * DAY, intervalMs: 20 },
+      { onSwept: (result) => passes.push(result) },
+    );
     sweeper.start();
     await eventually(() => passes.length > 0, { timeoutMs: 2000, what: 'the first pass' });
-    assert.deepEqual(passes[0], { erased: ['r1'], webhookEvents: 0, rateCounters: 1, idempotencyKeys: 0 }, 'the first pass runs at start');
+    assert.deepEqual(
+      passes[0],
+      { erased: ['r1'], webhookEvents: 0, rateCounters: 1, idempotencyKeys: 0 },
+      'the first pass runs at start',
+    );
     await eventually(() => passes.length >= 3, { timeoutMs: 10_000, what: 'two passes after the first' });
     await sweeper.stop();
     const count = passes.length;
@@ -52,7 +67,14 @@ describe('RetentionSweeper', () => {
   it('erases a dead-lettered row PERSONAL_DATA_RETENTION_DAYS (30) after its dead-letter time, not after its creation', async () => {
     const created = now;
     await outbox.enqueue(
-      { reference: 'late', campaign_id: 1, company_id: 1, payload: { applicant: { email: 'ada@example.org' } }, resume: null, resume_type: null },
+      {
+        reference: 'late',
+        campaign_id: 1,
+        company_id: 1,
+        payload: { applicant: { email: 'ada@example.org' } },
+        resume: null,
+        resume_type: null,
+      },
       { deadLetterAfterMs: 29 * DAY },
     );
     now = created + 29 * DAY;
@@ -62,36 +84,73 @@ describe('RetentionSweeper', () => {
       now = at;
       return (await sweeper.sweep()).erased;
     };
-    assert.deepEqual(await erasedAt(created + 30 * DAY + HOUR), [], '30 days after creation, 1 day after the dead letter: kept');
-    assert.deepEqual(await erasedAt(created + 29 * DAY + 29 * DAY + 23 * HOUR), [], '29 days 23 hours after the dead letter: kept');
+    assert.deepEqual(
+      await erasedAt(created + 30 * DAY + HOUR),
+      [],
+      '30 days after creation, 1 day after the dead letter: kept',
+    );
+    assert.deepEqual(
+      await erasedAt(created + 29 * DAY + 29 * DAY + 23 * HOUR),
+      [],
+      '29 days 23 hours after the dead letter: kept',
+    );
     assert.notEqual((await outbox.get('late'))?.payload, null);
-    assert.deepEqual(await erasedAt(created + 29 * DAY + 30 * DAY + HOUR), ['late'], '30 days and an hour after the dead letter: erased');
+    assert.deepEqual(
+      await erasedAt(created + 29 * DAY + 30 * DAY + HOUR),
+      ['late'],
+      '30 days and an hour after the dead letter: erased',
+    );
     assert.equal((await outbox.get('late'))?.payload, null);
   });
 
   it('erases the candidate from a webhook event still waiting PERSONAL_DATA_RETENTION_DAYS after it was recorded (a receiver down), and says how many', async () => {
     await outbox.close();
-    outbox = new SqliteApplicationStore({ dataDir: dir, owner: 'test', now: () => now, webhookEvents: { includeCandidate: true } });
+    outbox = new SqliteApplicationStore({
+      dataDir: dir,
+      owner: 'test',
+      now: () => now,
+      webhookEvents: { includeCandidate: true },
+    });
     await outbox.enqueue(
-      { reference: 'sent', campaign_id: 1, company_id: 1, payload: { applicant: { email: 'ada@example.org' } }, resume: null, resume_type: null },
+      {
+        reference: 'sent',
+        campaign_id: 1,
+        company_id: 1,
+        payload: { applicant: { email: 'ada@example.org' } },
+        resume: null,
+        resume_type: null,
+      },
       { deadLetterAfterMs: DAY },
     );
     // Delivered at once: the row holds nothing personal, its two events (received, delivered) still do.
     await outbox.markDelivered(await claimed(outbox, 'sent'), 'created_applicant', { applicationId: 5 });
     const sweeper = new RetentionSweeper(outbox, { retentionMs: 2 * DAY, intervalMs: DAY });
     now += 2 * DAY - HOUR;
-    assert.deepEqual(await sweeper.sweep(), { erased: [], webhookEvents: 0, rateCounters: 0, idempotencyKeys: 0 }, 'within the period: kept');
+    assert.deepEqual(
+      await sweeper.sweep(),
+      { erased: [], webhookEvents: 0, rateCounters: 0, idempotencyKeys: 0 },
+      'within the period: kept',
+    );
     now += HOUR;
     assert.deepEqual(await sweeper.sweep(), { erased: [], webhookEvents: 2, rateCounters: 0, idempotencyKeys: 0 });
     const events = await outbox.webhooks.list();
-    assert.deepEqual(events.map((e) => [e.type, e.status, e.has_candidate]), [['application.received', 'pending', false], ['application.delivered', 'pending', false]]);
+    assert.deepEqual(
+      events.map((e) => [e.type, e.status, e.has_candidate]),
+      [
+        ['application.received', 'pending', false],
+        ['application.delivered', 'pending', false],
+      ],
+    );
     const [claim] = await outbox.webhooks.claimDue(10, 60_000);
     assert.equal(JSON.parse(claim!.body).data.candidate, undefined, 'still sent, without the candidate');
   });
 });
 
 /** A store that counts what the sweeper asks of it; `gate` holds each erasure until the test opens it. */
-function countingStore(erases: string[][] = [], eventErasures: number[] = []): SweptStore & { erasures: number; compactions: number; isOpen: boolean; failWith?: Error; gate?: Promise<void> } {
+function countingStore(
+  erases: string[][] = [],
+  eventErasures: number[] = [],
+): SweptStore & { erasures: number; compactions: number; isOpen: boolean; failWith?: Error; gate?: Promise<void> } {
   const store = {
     isOpen: true,
     erasures: 0,
@@ -160,7 +219,7 @@ describe("RetentionSweeper's passes", () => {
     assert.equal(store.erasures, passes, 'no pass after stop');
   });
 
-  it('compacts the store after a pass that erased only webhook events\' candidates', async () => {
+  it("compacts the store after a pass that erased only webhook events' candidates", async () => {
     const store = countingStore([], [2]);
     const sweeper = new RetentionSweeper(store, { retentionMs: DAY, intervalMs: HOUR });
     assert.equal((await sweeper.sweep()).webhookEvents, 2);

@@ -80,11 +80,13 @@ export class RetentionSweeper {
 
   private runPass(): void {
     if (!this.outbox.isOpen || this.running !== undefined) return;
-    this.running = this.sweep().then(
-      (result) => this.events.onSwept?.(result),
-      (error: unknown) => this.events.onError?.(error),
-    ).finally(() => {
-      this.running = undefined;
-    });
+    this.running = this.sweep()
+      .then(
+        (result) => this.events.onSwept?.(result),
+        (error: unknown) => this.events.onError?.(error),
+      )
+      .finally(() => {
+        this.running = undefined;
+      });
   }
 }

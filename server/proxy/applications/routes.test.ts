@@ -43,7 +43,10 @@ let cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   // Every cleanup runs, a failed check among them included; the first failure is reported.
   const failures: unknown[] = [];
-  for (const cleanup of cleanups.reverse()) await Promise.resolve().then(cleanup).catch((error: unknown) => failures.push(error));
+  for (const cleanup of cleanups.reverse())
+    await Promise.resolve()
+      .then(cleanup)
+      .catch((error: unknown) => failures.push(error));
   cleanups = [];
   if (failures.length > 0) throw failures[0];
 });
@@ -84,7 +87,9 @@ async function harness(options: {
     jobboards: {
       createApplicant: async (body: Record<string, unknown>) => {
         calls.push({ endpoint: 'jobboards/applicants', body });
-        return options.createApplicant ? options.createApplicant(body) : { id: 1, applications: [{ id: 2, campaign_id: 12 }] };
+        return options.createApplicant
+          ? options.createApplicant(body)
+          : { id: 1, applications: [{ id: 2, campaign_id: 12 }] };
       },
     },
     // Never expected here (every candidate is new): recorded, and checked after the test, since
@@ -100,10 +105,25 @@ async function harness(options: {
   cleanups.push(() => dataDirLock.release());
   const backend = openBackend({ dataDir, databaseUrl: null });
   cleanups.push(() => backend.close());
-  const module = createApplicationsModule({ config, client, catalogue, backend, logger: pino({ level: 'silent' }), registry: new Registry(), dataDirLock, delivery: { pollIntervalMs: 20, baseBackoffMs: 20, maxBackoffMs: 50 } });
+  const module = createApplicationsModule({
+    config,
+    client,
+    catalogue,
+    backend,
+    logger: pino({ level: 'silent' }),
+    registry: new Registry(),
+    dataDirLock,
+    delivery: { pollIntervalMs: 20, baseBackoffMs: 20, maxBackoffMs: 50 },
+  });
   module.start();
   // Cleanups run last first: this check runs once the worker has stopped.
-  cleanups.push(() => assert.deepEqual(calls.filter((c) => c.endpoint === 'applications'), [], 'the module called POST /applications'));
+  cleanups.push(() =>
+    assert.deepEqual(
+      calls.filter((c) => c.endpoint === 'applications'),
+      [],
+      'the module called POST /applications',
+    ),
+  );
   cleanups.push(() => module.stop());
   const app = express();
   app.use('/api/applications', module.router);
@@ -123,10 +143,20 @@ function form(fields: Record<string, string>, resume: Buffer | null = PDF): Form
   return data;
 }
 
-const FIELDS = { campaign_id: '12', email: 'ada@example.org', first_name: 'Ada', last_name: 'Lovelace', is_legals_accepted_by_manager: 'true' };
+const FIELDS = {
+  campaign_id: '12',
+  email: 'ada@example.org',
+  first_name: 'Ada',
+  last_name: 'Lovelace',
+  is_legals_accepted_by_manager: 'true',
+};
 
 async function post(url: string, body: FormData): Promise<{ status: number; body: Record<string, unknown> }> {
-  const response = await fetch(`${url}/api/applications`, { method: 'POST', headers: { 'idempotency-key': crypto.randomUUID() }, body });
+  const response = await fetch(`${url}/api/applications`, {
+    method: 'POST',
+    headers: { 'idempotency-key': crypto.randomUUID() },
+    body,
+  });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
@@ -141,13 +171,22 @@ describe('applications module', () => {
     });
 
     it('when the service cannot answer the re-check, trusts the local copy and takes the application', async () => {
-      const h = await harness({ catalogue: { isStale: () => true, refreshCampaign: async () => Promise.reject(new Error('down')) } });
+      const h = await harness({
+        catalogue: { isStale: () => true, refreshCampaign: async () => Promise.reject(new Error('down')) },
+      });
       assert.equal((await post(h.url, form(FIELDS))).status, 201);
     });
 
     it('when the campaign is unknown and the service cannot be asked, answers 503 not_ready with Retry-After', async () => {
-      const h = await harness({ campaigns: [], catalogue: { isStale: () => true, refreshCampaign: async () => Promise.reject(new Error('down')) } });
-      const response = await fetch(`${h.url}/api/applications`, { method: 'POST', headers: { 'idempotency-key': 'k' }, body: form(FIELDS) });
+      const h = await harness({
+        campaigns: [],
+        catalogue: { isStale: () => true, refreshCampaign: async () => Promise.reject(new Error('down')) },
+      });
+      const response = await fetch(`${h.url}/api/applications`, {
+        method: 'POST',
+        headers: { 'idempotency-key': 'k' },
+        body: form(FIELDS),
+      });
       assert.equal(response.status, 503);
       assert.equal(response.headers.get('retry-after'), '30');
       assert.equal(((await response.json()) as { code: string }).code, 'not_ready');
@@ -155,7 +194,14 @@ describe('applications module', () => {
 
     it('when the catalogue is fresh, never calls the service for an unknown campaign', async () => {
       let refreshed = 0;
-      const h = await harness({ catalogue: { refreshCampaign: async () => { refreshed += 1; return undefined; } } });
+      const h = await harness({
+        catalogue: {
+          refreshCampaign: async () => {
+            refreshed += 1;
+            return undefined;
+          },
+        },
+      });
       const answer = await post(h.url, form({ ...FIELDS, campaign_id: '99' }));
       assert.equal(answer.status, 404);
       assert.equal(answer.body.code, 'campaign_not_found');
@@ -188,7 +234,12 @@ describe('applications module', () => {
       });
       return { url, seen };
     }
-    const captchaEnv = (url: string) => ({ CAPTCHA_PROVIDER: 'turnstile', CAPTCHA_SECRET: 'captcha-secret', CAPTCHA_SITE_KEY: 'site', CAPTCHA_VERIFY_URL: url });
+    const captchaEnv = (url: string) => ({
+      CAPTCHA_PROVIDER: 'turnstile',
+      CAPTCHA_SECRET: 'captcha-secret',
+      CAPTCHA_SITE_KEY: 'site',
+      CAPTCHA_VERIFY_URL: url,
+    });
 
     it('when the verifier accepts the token, takes the application, having sent it the secret and the token', async () => {
       const v = await verifier((p) => ({ success: p.get('response') === 'good-token' }));
@@ -223,7 +274,15 @@ describe('applications module', () => {
   describe('field configuration (FORM_FIELDS)', () => {
     it('drops the value of a hidden field instead of sending it', async () => {
       const h = await harness({ env: { FORM_FIELDS: 'phone:hidden,bio_url:hidden' } });
-      assert.equal((await post(h.url, form({ ...FIELDS, phone_code: '+33', phone_number: '612345678', bio_url: 'https://x.example' }))).status, 201);
+      assert.equal(
+        (
+          await post(
+            h.url,
+            form({ ...FIELDS, phone_code: '+33', phone_number: '612345678', bio_url: 'https://x.example' }),
+          )
+        ).status,
+        201,
+      );
       const applicant = h.calls[0]?.body.applicant as Record<string, unknown>;
       assert.equal(applicant.phone_number, undefined);
       assert.equal(applicant.bio_url, undefined);
@@ -238,30 +297,48 @@ describe('applications module', () => {
     it('when the phone is required and missing, answers phone_number: required', async () => {
       const h = await harness({ env: { FORM_FIELDS: 'phone:required' } });
       const answer = await post(h.url, form(FIELDS));
-      assert.deepEqual(answer.body.errors, [{ field: 'phone_number', code: 'required', message: 'This field is required.' }]);
+      assert.deepEqual(answer.body.errors, [
+        { field: 'phone_number', code: 'required', message: 'This field is required.' },
+      ]);
     });
   });
 
   describe('refusals by the service', () => {
     const refusal = () =>
-      new ValidationError({ method: 'POST', url: 'http://upstream/v2/jobboards/applicants', status: 422, code: 'invalid_request', message: 'no', details: [{ field: 'applicant.bio_url', message: 'is not reachable' }] });
+      new ValidationError({
+        method: 'POST',
+        url: 'http://upstream/v2/jobboards/applicants',
+        status: 422,
+        code: 'invalid_request',
+        message: 'no',
+        details: [{ field: 'applicant.bio_url', message: 'is not reachable' }],
+      });
 
     it('while the candidate waits, answers 422 with the refused field named as in the form', async () => {
       const h = await harness({ createApplicant: async () => Promise.reject(refusal()) });
       const answer = await post(h.url, form(FIELDS));
       assert.equal(answer.status, 422);
-      assert.deepEqual((answer.body.errors as { field: string; code: string }[]).map((e) => [e.field, e.code]), [['bio_url', 'invalid_url']]);
+      assert.deepEqual(
+        (answer.body.errors as { field: string; code: string }[]).map((e) => [e.field, e.code]),
+        [['bio_url', 'invalid_url']],
+      );
       const row = await h.module.outbox.get(String((await h.module.outbox.list())[0]?.reference));
       assert.equal(row?.status, 'rejected');
       assert.equal(row?.resume_bytes, null, 'a refused application keeps no personal data');
     });
 
     it('after the candidate was told 202, dead-letters the refused application for an operator', async () => {
-      const h = await harness({ createApplicant: () => new Promise((_, reject) => setTimeout(() => reject(refusal()), 600)) });
+      const h = await harness({
+        createApplicant: () => new Promise((_, reject) => setTimeout(() => reject(refusal()), 600)),
+      });
       const answer = await post(h.url, form(FIELDS));
       assert.equal(answer.status, 202);
       const reference = String(answer.body.reference);
-      await eventually(async () => (await h.module.outbox.get(reference))?.status === 'dead', { timeoutMs: 2000, what: 'the application to be dead', intervalMs: 20 });
+      await eventually(async () => (await h.module.outbox.get(reference))?.status === 'dead', {
+        timeoutMs: 2000,
+        what: 'the application to be dead',
+        intervalMs: 20,
+      });
       const row = await h.module.outbox.get(reference);
       assert.equal(row?.status, 'dead');
       assert.equal(row?.outcome, 'upstream_rejected');
@@ -271,7 +348,11 @@ describe('applications module', () => {
 
   it('answers 400 malformed_request to a JSON body', async () => {
     const h = await harness({});
-    const response = await fetch(`${h.url}/api/applications`, { method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': 'k' }, body: '{"email":"a@b.c"}' });
+    const response = await fetch(`${h.url}/api/applications`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'idempotency-key': 'k' },
+      body: '{"email":"a@b.c"}',
+    });
     assert.equal(response.status, 400);
     assert.equal(((await response.json()) as { code: string }).code, 'malformed_request');
   });

@@ -60,17 +60,29 @@ type ReceiptLink = string;
 function accepted(status: 201 | 202, reference: string, campaignId: number, receipt: ReceiptLink): Answer {
   return {
     status,
-    body: JSON.stringify({ status: status === 201 ? 'delivered' : 'queued', reference, campaign_id: campaignId, receipt_url: receipt }),
+    body: JSON.stringify({
+      status: status === 201 ? 'delivered' : 'queued',
+      reference,
+      campaign_id: campaignId,
+      receipt_url: receipt,
+    }),
     contentType: 'application/json; charset=utf-8',
   };
 }
 
 function problemAnswer(problem: ProblemError): Answer {
-  return { status: problem.status, body: JSON.stringify(problem.toBody()), contentType: 'application/problem+json; charset=utf-8' };
+  return {
+    status: problem.status,
+    body: JSON.stringify(problem.toBody()),
+    contentType: 'application/problem+json; charset=utf-8',
+  };
 }
 
 function alreadyApplied(): ProblemError {
-  return new ProblemError('already_applied', 'This candidate has already applied to this job offer; there is nothing more to send.');
+  return new ProblemError(
+    'already_applied',
+    'This candidate has already applied to this job offer; there is nothing more to send.',
+  );
 }
 
 function campaignClosed(): ProblemError {
@@ -78,9 +90,13 @@ function campaignClosed(): ProblemError {
 }
 
 function catalogueUnavailable(): ProblemError {
-  return new ProblemError('not_ready', 'The job offers of this board cannot be checked right now; send the form again in a minute.', {
-    headers: { 'Retry-After': '30' },
-  });
+  return new ProblemError(
+    'not_ready',
+    'The job offers of this board cannot be checked right now; send the form again in a minute.',
+    {
+      headers: { 'Retry-After': '30' },
+    },
+  );
 }
 
 function campaignNotFound(): ProblemError {
@@ -88,7 +104,12 @@ function campaignNotFound(): ProblemError {
 }
 
 /** The answer a stored application gets once its first attempt ended (or the deadline passed). */
-function answerFor(result: AttemptResult | 'deadline' | undefined, reference: string, campaignId: number, receipt: ReceiptLink): Answer {
+function answerFor(
+  result: AttemptResult | 'deadline' | undefined,
+  reference: string,
+  campaignId: number,
+  receipt: ReceiptLink,
+): Answer {
   if (result === undefined || result === 'deadline') return accepted(202, reference, campaignId, receipt);
   switch (result.kind) {
     case 'delivered':
@@ -111,7 +132,11 @@ function answerFromRow(row: OutboxRow, receipt: ReceiptLink): Answer {
   if (row.status === 'rejected' && row.answered === null) {
     if (row.outcome === 'already_applied') return problemAnswer(alreadyApplied());
     if (row.outcome === 'campaign_closed') return problemAnswer(campaignClosed());
-    return problemAnswer(validationProblem([{ field: 'form', code: 'invalid_value', message: 'The recruitment service refused this application.' }]));
+    return problemAnswer(
+      validationProblem([
+        { field: 'form', code: 'invalid_value', message: 'The recruitment service refused this application.' },
+      ]),
+    );
   }
   return accepted(202, row.reference, row.campaign_id, receipt);
 }
@@ -156,25 +181,43 @@ export function applicationsRouter(deps: RouteDeps): Router {
   function storing<T>(doing: string, work: Promise<T>): Promise<T> {
     return work.catch((error: unknown) => {
       const problem = storeFailure(error);
-      log.error({ event: 'store_error', doing, code: problem.code, error: error instanceof Error ? error.message : String(error) }, `could not ${doing}: application refused with ${problem.code}`);
+      log.error(
+        {
+          event: 'store_error',
+          doing,
+          code: problem.code,
+          error: error instanceof Error ? error.message : String(error),
+        },
+        `could not ${doing}: application refused with ${problem.code}`,
+      );
       throw problem;
     });
   }
   /** A write after the application is stored: it is kept whatever happens here, so the candidate still gets its answer. */
   function afterStored(doing: string, reference: string, work: Promise<void>): Promise<void> {
     return work.catch((error: unknown) => {
-      log.error({ event: 'store_error', doing, reference, error: error instanceof Error ? error.message : String(error) }, `could not ${doing}; the application is stored and will be delivered`);
+      log.error(
+        { event: 'store_error', doing, reference, error: error instanceof Error ? error.message : String(error) },
+        `could not ${doing}; the application is stored and will be delivered`,
+      );
     });
   }
   const linkOf = (req: Request, token: string): ReceiptLink => receiptUrl(config.publicOrigin, req.baseUrl, token);
-  const slots = new UploadSlots({ max: config.maxConcurrentUploads, perAddress: config.maxConcurrentUploadsPerIp, perNetwork: config.maxConcurrentUploadsPerNetwork });
+  const slots = new UploadSlots({
+    max: config.maxConcurrentUploads,
+    perAddress: config.maxConcurrentUploadsPerIp,
+    perNetwork: config.maxConcurrentUploadsPerNetwork,
+  });
   const admit = admitUploads({ slots, ceiling, metrics, log });
 
   /** Says which campaign parameters were dropped, and why, never their values (written by whoever shared the link). */
   function noteDroppedUtm(dropped: CheckedForm['droppedUtm']): void {
     if (dropped.length === 0) return;
     for (const { name } of dropped) metrics.utmDropped.inc({ field: name });
-    log.warn({ event: 'utm_dropped', fields: dropped.map(({ name, fault }) => `${name}: ${fault}`) }, 'campaign parameters dropped: they break the rule of utm_* values; the application goes on without them');
+    log.warn(
+      { event: 'utm_dropped', fields: dropped.map(({ name, fault }) => `${name}: ${fault}`) },
+      'campaign parameters dropped: they break the rule of utm_* values; the application goes on without them',
+    );
   }
 
   /** The campaign the application goes to, re-checked upstream when the catalogue is old. */
@@ -201,7 +244,10 @@ export function applicationsRouter(deps: RouteDeps): Router {
    * marked answered 202 first, unless the attempt ended it meanwhile (then its
    * result is the answer: a refusal recorded as rejected is never told 202).
    */
-  async function firstAttempt(outbox: ApplicationStore, reference: string): Promise<AttemptResult | 'deadline' | undefined> {
+  async function firstAttempt(
+    outbox: ApplicationStore,
+    reference: string,
+  ): Promise<AttemptResult | 'deadline' | undefined> {
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<'deadline'>((resolve) => {
       timer = setTimeout(() => {
@@ -234,7 +280,12 @@ export function applicationsRouter(deps: RouteDeps): Router {
     metrics.refused.inc({ code: 'honeypot' });
     log.info({ event: 'application_honeypot' }, 'application dropped: honeypot field filled');
     // Its receipt link is as real-looking as any, and opens a queued application's page.
-    return accepted(202, randomUUID(), Number.isSafeInteger(campaignId) ? campaignId : 0, linkOf(req, deps.decoys.newToken()));
+    return accepted(
+      202,
+      randomUUID(),
+      Number.isSafeInteger(campaignId) ? campaignId : 0,
+      linkOf(req, deps.decoys.newToken()),
+    );
   }
 
   /**
@@ -242,16 +293,26 @@ export function applicationsRouter(deps: RouteDeps): Router {
    * transaction; answers its reference. The resume's upload file becomes the
    * outbox's when stored.
    */
-  async function checkAndStore(req: Request, form: ParsedForm, key: string, outbox: ApplicationStore, now: number): Promise<{ reference: string; campaignId: number; receipt: ReceiptLink }> {
+  async function checkAndStore(
+    req: Request,
+    form: ParsedForm,
+    key: string,
+    outbox: ApplicationStore,
+    now: number,
+  ): Promise<{ reference: string; campaignId: number; receipt: ReceiptLink }> {
     const ip = req.ip ?? req.socket.remoteAddress ?? 'unknown';
 
     const { errors, checked } = checkForm(form, config.fields, config.trackUtm);
     const resumeErrors: FieldProblem[] = [];
-    const resume = config.fields.resume === 'hidden' || form.resume === undefined || form.resume.size === 0 ? undefined : form.resume;
+    const resume =
+      config.fields.resume === 'hidden' || form.resume === undefined || form.resume.size === 0
+        ? undefined
+        : form.resume;
     if (resume === undefined && config.fields.resume === 'required') {
       resumeErrors.push({ field: 'resume', code: 'file_required', message: 'Attach your resume.' });
     }
-    if (errors.length > 0 || resumeErrors.length > 0 || checked === undefined) throw validationProblem([...errors, ...resumeErrors]);
+    if (errors.length > 0 || resumeErrors.length > 0 || checked === undefined)
+      throw validationProblem([...errors, ...resumeErrors]);
 
     if (config.captcha !== null) await verifyCaptcha(config.captcha, checked.captchaToken, ip);
 
@@ -265,57 +326,75 @@ export function applicationsRouter(deps: RouteDeps): Router {
 
     const reference = randomUUID();
     const receiptToken = newReceiptToken();
-    await storing('store the application', outbox.enqueue(
-      {
-        reference,
-        campaign_id: checked.campaignId,
-        company_id: campaign.company_id,
-        payload: checked.payload,
-        resume: resume?.path == null ? null : { path: resume.path, size: resume.size },
-        resume_type: resumeType ?? null,
-        utm: checked.utm,
-        receipt_token: receiptToken,
-      },
-      { deadLetterAfterMs: config.deadLetterAfterHours * 60 * 60 * 1000, key, emailBucket: { bucket, windowMs: DAY_MS } },
-    ));
+    await storing(
+      'store the application',
+      outbox.enqueue(
+        {
+          reference,
+          campaign_id: checked.campaignId,
+          company_id: campaign.company_id,
+          payload: checked.payload,
+          resume: resume?.path == null ? null : { path: resume.path, size: resume.size },
+          resume_type: resumeType ?? null,
+          utm: checked.utm,
+          receipt_token: receiptToken,
+        },
+        {
+          deadLetterAfterMs: config.deadLetterAfterHours * 60 * 60 * 1000,
+          key,
+          emailBucket: { bucket, windowMs: DAY_MS },
+        },
+      ),
+    );
     if (resume?.path != null) ceiling.noteStored(resume.size);
     noteDroppedUtm(checked.droppedUtm);
     return { reference, campaignId: checked.campaignId, receipt: linkOf(req, receiptToken) };
   }
 
-  router.post('/', refuseWhileBlocked(() => deps.worker().blocked, metrics), admit, ipLimit(config.applyRateLimitPerIp, metrics, log, deps.addressCounts), async (req: Request, res: Response) => {
-    const now = deps.now();
-    let form: ParsedForm | undefined;
-    try {
-      form = await parseApplicationForm(req, config.maxResumeBytes, deps.spool, config.uploadPace);
-    } catch (error) {
-      if (error instanceof ProblemError) metrics.refused.inc({ code: error.code });
-      if (error instanceof ProblemError && error.code === 'upload_too_slow') {
-        // The network only: enough to see one trickling many uploads, nothing of the candidate.
-        log.warn({ event: 'upload_too_slow', network: networkGroup(req.ip ?? req.socket.remoteAddress ?? 'unknown', true) }, 'an application arrived slower than UPLOAD_MIN_BYTES_PER_SECOND: closed');
+  router.post(
+    '/',
+    refuseWhileBlocked(() => deps.worker().blocked, metrics),
+    admit,
+    ipLimit(config.applyRateLimitPerIp, metrics, log, deps.addressCounts),
+    async (req: Request, res: Response) => {
+      const now = deps.now();
+      let form: ParsedForm | undefined;
+      try {
+        form = await parseApplicationForm(req, config.maxResumeBytes, deps.spool, config.uploadPace);
+      } catch (error) {
+        if (error instanceof ProblemError) metrics.refused.inc({ code: error.code });
+        if (error instanceof ProblemError && error.code === 'upload_too_slow') {
+          // The network only: enough to see one trickling many uploads, nothing of the candidate.
+          log.warn(
+            { event: 'upload_too_slow', network: networkGroup(req.ip ?? req.socket.remoteAddress ?? 'unknown', true) },
+            'an application arrived slower than UPLOAD_MIN_BYTES_PER_SECOND: closed',
+          );
+        }
+        if (error instanceof CutOffError) {
+          // Close once answered: the unread rest of the upload is never taken in.
+          res.on('finish', () => setTimeout(() => req.socket.destroy(), 1000).unref());
+        }
+        throw error;
       }
-      if (error instanceof CutOffError) {
-        // Close once answered: the unread rest of the upload is never taken in.
-        res.on('finish', () => setTimeout(() => req.socket.destroy(), 1000).unref());
-      }
-      throw error;
-    }
 
-    const parsed = form;
-    try {
-      await answerForm(req, res, parsed, now);
-    } finally {
-      // Every path but a stored application leaves its upload behind: it goes (the outbox moved a stored one away).
-      if (parsed.resume?.path != null) deps.spool.discard(parsed.resume.path);
-    }
-  });
+      const parsed = form;
+      try {
+        await answerForm(req, res, parsed, now);
+      } finally {
+        // Every path but a stored application leaves its upload behind: it goes (the outbox moved a stored one away).
+        if (parsed.resume?.path != null) deps.spool.discard(parsed.resume.path);
+      }
+    },
+  );
 
   /** Everything after the form is read: the key, the checks, storing, the first attempt, the answer. */
   async function answerForm(req: Request, res: Response, parsed: ParsedForm, now: number): Promise<void> {
     const key = req.get('Idempotency-Key');
     if (key === undefined || key.trim() === '' || key.length > MAX_KEY_LENGTH) {
       metrics.refused.inc({ code: 'idempotency_key_missing' });
-      throw new ProblemError('idempotency_key_missing', `Send an Idempotency-Key header (1 to ${MAX_KEY_LENGTH} characters, a UUID per submission) so a retry never applies twice.`,
+      throw new ProblemError(
+        'idempotency_key_missing',
+        `Send an Idempotency-Key header (1 to ${MAX_KEY_LENGTH} characters, a UUID per submission) so a retry never applies twice.`,
       );
     }
 
@@ -323,21 +402,36 @@ export function applicationsRouter(deps: RouteDeps): Router {
       metrics.refused.inc({ code: 'not_ready' });
       throw storeUnavailable();
     });
-    const claim = await storing('claim the Idempotency-Key', outbox.claimKey(key, fingerprintOf(parsed))).catch((error: unknown) => {
-      if (error instanceof ProblemError) metrics.refused.inc({ code: error.code });
-      throw error;
-    });
+    const claim = await storing('claim the Idempotency-Key', outbox.claimKey(key, fingerprintOf(parsed))).catch(
+      (error: unknown) => {
+        if (error instanceof ProblemError) metrics.refused.inc({ code: error.code });
+        throw error;
+      },
+    );
     switch (claim.kind) {
       case 'replay':
-        send(res, { status: claim.status, body: claim.body, contentType: claim.status >= 400 ? 'application/problem+json; charset=utf-8' : 'application/json; charset=utf-8' }, true);
+        send(
+          res,
+          {
+            status: claim.status,
+            body: claim.body,
+            contentType:
+              claim.status >= 400 ? 'application/problem+json; charset=utf-8' : 'application/json; charset=utf-8',
+          },
+          true,
+        );
         return;
       case 'reused':
         metrics.refused.inc({ code: 'idempotency_key_reused' });
-        throw new ProblemError('idempotency_key_reused', 'This Idempotency-Key was used for a different form in the last 24 hours; send a new key for a new submission.',
+        throw new ProblemError(
+          'idempotency_key_reused',
+          'This Idempotency-Key was used for a different form in the last 24 hours; send a new key for a new submission.',
         );
       case 'in_progress':
         metrics.refused.inc({ code: 'idempotency_key_in_progress' });
-        throw new ProblemError('idempotency_key_in_progress', 'The first request with this Idempotency-Key is still being handled; retry in a few seconds.',
+        throw new ProblemError(
+          'idempotency_key_in_progress',
+          'The first request with this Idempotency-Key is still being handled; retry in a few seconds.',
           { headers: { 'Retry-After': '2' } },
         );
       case 'stored': {
@@ -346,7 +440,8 @@ export function applicationsRouter(deps: RouteDeps): Router {
         const receipt = linkOf(req, row?.receipt_token ?? newReceiptToken());
         const answer = row === undefined ? accepted(202, claim.reference, 0, receipt) : answerFromRow(row, receipt);
         await afterStored('record the answer', claim.reference, outbox.completeKey(key, answer.status, answer.body));
-        if (row !== undefined) await afterStored('record the answer', row.reference, outbox.setAnswered(row.reference, answer.status));
+        if (row !== undefined)
+          await afterStored('record the answer', row.reference, outbox.setAnswered(row.reference, answer.status));
         deps.worker().poke();
         send(res, answer, true);
         return;

@@ -47,7 +47,10 @@ export function rateLimited(count: RateCount, now: number, what: string): Proble
 
 /** A limit whose counter cannot be read fails closed: logged for the operator, answered 503, never let through uncounted. */
 function counterUnavailable(error: unknown, which: string, log: Logger): ProblemError {
-  log.error({ event: 'rate_counter_error', limit: which, error: error instanceof Error ? error.message : String(error) }, `the ${which} apply limit could not be counted: application refused`);
+  log.error(
+    { event: 'rate_counter_error', limit: which, error: error instanceof Error ? error.message : String(error) },
+    `the ${which} apply limit could not be counted: application refused`,
+  );
   return storeUnavailable(error);
 }
 
@@ -75,7 +78,8 @@ export function ipLimit(limit: number, metrics: ApplicationMetrics, log: Logger,
       metrics.refused.inc({ code: 'rate_limited' });
       // Answered before the upload was read: close rather than take in the rest.
       res.setHeader('Connection', 'close');
-      const resetAt = (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime?.getTime() ?? Date.now() + HOUR_MS;
+      const resetAt =
+        (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime?.getTime() ?? Date.now() + HOUR_MS;
       next(rateLimited({ count: limit, resetAt }, Date.now(), 'from this network'));
     },
   });
@@ -97,7 +101,13 @@ export function ipLimit(limit: number, metrics: ApplicationMetrics, log: Logger,
  * Throws 429 when this email already sent APPLY_RATE_LIMIT_PER_EMAIL
  * applications today (counted when stored); 503 when the count cannot be read.
  */
-export async function checkEmail(rates: RateCounterStore, bucket: string, limit: number, now: number, log: Logger): Promise<void> {
+export async function checkEmail(
+  rates: RateCounterStore,
+  bucket: string,
+  limit: number,
+  now: number,
+  log: Logger,
+): Promise<void> {
   let current: RateCount;
   try {
     current = await rates.peekRate(bucket, DAY_MS);
@@ -115,8 +125,14 @@ function captchaFailed(detail: string): ProblemError {
  * Asks the provider (Turnstile and hCaptcha share the siteverify form) whether
  * the token is good. A verifier that cannot be reached fails closed.
  */
-export async function verifyCaptcha(captcha: NonNullable<ProxyConfig['captcha']>, token: string | undefined, ip: string, timeoutMs = 5_000): Promise<void> {
-  if (token === undefined || token.length > 4096) throw captchaFailed('Complete the anti-robot check and send the form again.');
+export async function verifyCaptcha(
+  captcha: NonNullable<ProxyConfig['captcha']>,
+  token: string | undefined,
+  ip: string,
+  timeoutMs = 5_000,
+): Promise<void> {
+  if (token === undefined || token.length > 4096)
+    throw captchaFailed('Complete the anti-robot check and send the form again.');
   let answer: unknown;
   try {
     const response = await fetch(captcha.verifyUrl, {
@@ -134,7 +150,8 @@ export async function verifyCaptcha(captcha: NonNullable<ProxyConfig['captcha']>
   } catch {
     answer = undefined;
   }
-  if (answer === undefined) throw captchaFailed('The anti-robot check could not be verified just now; complete it again and send the form.');
+  if (answer === undefined)
+    throw captchaFailed('The anti-robot check could not be verified just now; complete it again and send the form.');
   if (typeof answer !== 'object' || answer === null || (answer as { success?: unknown }).success !== true) {
     throw captchaFailed('The anti-robot check was not passed; complete it again and send the form.');
   }

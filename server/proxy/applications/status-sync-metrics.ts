@@ -10,7 +10,7 @@ export interface StatusSyncMetrics {
 export function statusSyncMetrics(registry: Registry, enabled: () => boolean): StatusSyncMetrics {
   new Gauge({
     name: 'status_sync_enabled',
-    help: "Whether the status sync follows delivered applications: 0 when STATUS_SYNC_DAYS is 0 or the API keys may not read applications (then alert, or give the scope applications_read)",
+    help: 'Whether the status sync follows delivered applications: 0 when STATUS_SYNC_DAYS is 0 or the API keys may not read applications (then alert, or give the scope applications_read)',
     registers: [registry],
     collect() {
       this.set(enabled() ? 1 : 0);
@@ -19,7 +19,7 @@ export function statusSyncMetrics(registry: Registry, enabled: () => boolean): S
   return {
     checks: new Counter({
       name: 'status_checks_total',
-      help: "Delivered applications whose company status was read, by result (changed, unchanged, not_found), and passes stopped by an error (error)",
+      help: 'Delivered applications whose company status was read, by result (changed, unchanged, not_found), and passes stopped by an error (error)',
       labelNames: ['result'] as const,
       registers: [registry],
     }),

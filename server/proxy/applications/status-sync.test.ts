@@ -21,7 +21,15 @@ import { application } from '../../client/test/fake-api.ts';
 import { eventually } from '../../test/poll.ts';
 import { SqliteApplicationStore } from '../storage/sqlite-store.ts';
 import { claimed, newApplication } from '../storage/test-support.ts';
-import { DEFAULT_STATUS_SYNC, PERIOD_SLACK_MS, STATUS_SYNC_SHARE, StatusSync, recordStatusChanged, statusSyncPerMinute, statusSyncShare } from './status-sync.ts';
+import {
+  DEFAULT_STATUS_SYNC,
+  PERIOD_SLACK_MS,
+  STATUS_SYNC_SHARE,
+  StatusSync,
+  recordStatusChanged,
+  statusSyncPerMinute,
+  statusSyncShare,
+} from './status-sync.ts';
 import type { StatusChange, StatusSyncOptions } from './status-sync.ts';
 
 const HOUR = 60 * 60 * 1000;
@@ -39,8 +47,10 @@ async function startUpstream() {
   const cut: number[] = [];
   const server: Server = createServer((req, res) => {
     req.resume();
-    const send = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-    if (req.method === 'POST' && req.url === '/v2/jwt') return send(200, { token: 'token', expires_at: new Date(Date.now() + 4 * HOUR).toISOString() });
+    const send = (status: number, body: unknown) =>
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    if (req.method === 'POST' && req.url === '/v2/jwt')
+      return send(200, { token: 'token', expires_at: new Date(Date.now() + 4 * HOUR).toISOString() });
     const id = Number(/^\/v2\/applications\/(\d+)/.exec(req.url ?? '')?.[1]);
     reads.push(id);
     const answer = answers.get(id) ?? { status: 404, code: 'not_found' };
@@ -89,15 +99,37 @@ describe('StatusSync', () => {
     listen: 'all' | 'none' | 'empty' = 'all',
   ) {
     // A long timeout: a read is cut by stop, not by the client giving up.
-    const client = createClient({ baseUrl: upstream.url, privateKey: 'private', secretKey: 'secret', retry: { limit: 0 }, timeout: 60_000, budget: { perMinute: 10_000 } });
+    const client = createClient({
+      baseUrl: upstream.url,
+      privateKey: 'private',
+      secretKey: 'secret',
+      retry: { limit: 0 },
+      timeout: 60_000,
+      budget: { perMinute: 10_000 },
+    });
     return new StatusSync(
       {
         store,
         client,
-        budget: new RequestBudget({ perMinute: budget.perMinute ?? 100, windowMs: budget.windowMs ?? 60_000, reservedForHigh: 0 }),
+        budget: new RequestBudget({
+          perMinute: budget.perMinute ?? 100,
+          windowMs: budget.windowMs ?? 60_000,
+          reservedForHigh: 0,
+        }),
         now: () => now,
         onStatusChanged: onStatusChanged ?? (async (change) => void told.push(change)),
-        ...(listen === 'none' ? {} : { events: listen === 'empty' ? {} : { onChecked: (result) => checked.push(result), onError: (error) => errors.push(error), onForbidden: (error) => forbidden.push(error) } }),
+        ...(listen === 'none'
+          ? {}
+          : {
+              events:
+                listen === 'empty'
+                  ? {}
+                  : {
+                      onChecked: (result) => checked.push(result),
+                      onError: (error) => errors.push(error),
+                      onForbidden: (error) => forbidden.push(error),
+                    },
+            }),
       },
       { ...OPTIONS, ...options },
     );
@@ -135,7 +167,11 @@ describe('StatusSync', () => {
     const sync = statusSync();
     await sync.runOnce();
     now += 6 * HOUR - PERIOD_SLACK_MS - 1;
-    assert.deepEqual(await sync.runOnce(), { checked: 0, changed: 0, released: 0 }, 'a millisecond before the slack before the period ends');
+    assert.deepEqual(
+      await sync.runOnce(),
+      { checked: 0, changed: 0, released: 0 },
+      'a millisecond before the slack before the period ends',
+    );
     now += PERIOD_SLACK_MS + 1;
     upstream.answers.set(11, 'interview');
     const checkedAt = now;
@@ -157,8 +193,15 @@ describe('StatusSync', () => {
     assert.deepEqual(upstream.reads, [11], 'not within the minute');
     upstream.answers.set(11, 'interview');
     now += 30_000 - 1;
-    assert.deepEqual(await sync.runOnce(), { checked: 1, changed: 1, released: 0 }, 'the next pass, a millisecond short of the minute, reads it');
-    assert.deepEqual(told.map((c) => [c.previous, c.status]), [['new', 'interview']]);
+    assert.deepEqual(
+      await sync.runOnce(),
+      { checked: 1, changed: 1, released: 0 },
+      'the next pass, a millisecond short of the minute, reads it',
+    );
+    assert.deepEqual(
+      told.map((c) => [c.previous, c.status]),
+      [['new', 'interview']],
+    );
   });
 
   it('with a period of 0 (the status-sync --now command), reads every application at once, read a moment ago or not', async () => {
@@ -222,7 +265,10 @@ describe('StatusSync', () => {
     assert.equal(await statusOf('a'), 'new');
     failing = false;
     assert.deepEqual(await sync.runOnce(), { checked: 1, changed: 1, released: 0 });
-    assert.deepEqual(told.map((c) => [c.previous, c.status]), [['new', 'hired']]);
+    assert.deepEqual(
+      told.map((c) => [c.previous, c.status]),
+      [['new', 'hired']],
+    );
   });
 
   it('stops for good when the keys may not read applications (403 missing_scope): told once, disabled, nothing read after', async () => {
@@ -291,7 +337,13 @@ describe('StatusSync', () => {
     upstream.answers.set(11, 'new');
     const sync = statusSync();
     const [first, second] = await Promise.all([sync.runOnce(), sync.runOnce()]);
-    assert.deepEqual([first, second], [{ checked: 1, changed: 1, released: 0 }, { checked: 1, changed: 1, released: 0 }]);
+    assert.deepEqual(
+      [first, second],
+      [
+        { checked: 1, changed: 1, released: 0 },
+        { checked: 1, changed: 1, released: 0 },
+      ],
+    );
     assert.deepEqual(upstream.reads, [11]);
   });
 
@@ -334,7 +386,11 @@ describe('StatusSync', () => {
       assert.deepEqual(await sync.runOnce(), { checked: 4, changed: 3, released: 0 }, 'a 404, then three first reads');
       now += 6 * HOUR;
       upstream.answers.set(11, 'hired').set(12, { status: 503, code: 'service_unavailable' });
-      assert.deepEqual(await sync.runOnce(), { checked: 3, changed: 1, released: 1 }, 'a 404, a change, no change, a failure');
+      assert.deepEqual(
+        await sync.runOnce(),
+        { checked: 3, changed: 1, released: 1 },
+        'a 404, a change, no change, a failure',
+      );
       upstream.answers.set(12, { status: 403, code: 'missing_scope' });
       assert.deepEqual(await sync.runOnce(), { checked: 0, changed: 0, released: 1 }, 'the keys refused');
       assert.equal(sync.enabled, false);
@@ -392,7 +448,7 @@ describe('StatusSync', () => {
   });
 });
 
-describe('the status sync\'s share of the budget', () => {
+describe("the status sync's share of the budget", () => {
   it('is 10% of the requests a minute, at least one, and a pass every minute by default', () => {
     assert.equal(STATUS_SYNC_SHARE, 0.1);
     assert.equal(statusSyncPerMinute(120), 12);
@@ -401,8 +457,12 @@ describe('the status sync\'s share of the budget', () => {
     assert.deepEqual(DEFAULT_STATUS_SYNC, { intervalMs: 60_000 });
   });
 
-  it('is a budget of its own, named so that the instances on one database share it, over the client budget\'s window (the service\'s 120 a minute over 61 s without one)', () => {
-    assert.deepEqual(statusSyncShare({ perMinute: 60, windowMs: 30_000 }), { name: 'status_sync', perMinute: 6, windowMs: 30_000 });
+  it("is a budget of its own, named so that the instances on one database share it, over the client budget's window (the service's 120 a minute over 61 s without one)", () => {
+    assert.deepEqual(statusSyncShare({ perMinute: 60, windowMs: 30_000 }), {
+      name: 'status_sync',
+      perMinute: 6,
+      windowMs: 30_000,
+    });
     assert.deepEqual(statusSyncShare(undefined), { name: 'status_sync', perMinute: 12, windowMs: 61_000 });
   });
 });
@@ -410,7 +470,11 @@ describe('the status sync\'s share of the budget', () => {
 describe('a status change for the board', () => {
   it('is recorded as application.status_changed with the status read, when the store records webhook events', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'jbc-status-event-'));
-    const store = new SqliteApplicationStore({ dataDir: dir, owner: 'test', webhookEvents: { includeCandidate: false } });
+    const store = new SqliteApplicationStore({
+      dataDir: dir,
+      owner: 'test',
+      webhookEvents: { includeCandidate: false },
+    });
     try {
       await store.enqueue(newApplication('r1'), { deadLetterAfterMs: DAY });
       const change: StatusChange = { reference: 'r1', previous: 'new', status: 'hired', checkedAt: new Date() };

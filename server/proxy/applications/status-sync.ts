@@ -66,11 +66,18 @@ export function statusSyncPerMinute(perMinute: number): number {
 
 /** The status sync's own budget, STATUS_SYNC_SHARE of the client's (named, so the instances on PostgreSQL share it). */
 export function statusSyncShare(upstream: Pick<RequestBudget, 'perMinute' | 'windowMs'> | undefined): BudgetShare {
-  return { name: 'status_sync', perMinute: statusSyncPerMinute(upstream?.perMinute ?? 120), windowMs: upstream?.windowMs ?? 61_000 };
+  return {
+    name: 'status_sync',
+    perMinute: statusSyncPerMinute(upstream?.perMinute ?? 120),
+    windowMs: upstream?.windowMs ?? 61_000,
+  };
 }
 
 /** What a change leaves for the board: application.status_changed, when WEBHOOK_URL is set; answers whether it was recorded. */
-export function recordStatusChanged(webhooks: Pick<WebhookEventStore, 'record'>, change: StatusChange): Promise<boolean> {
+export function recordStatusChanged(
+  webhooks: Pick<WebhookEventStore, 'record'>,
+  change: StatusChange,
+): Promise<boolean> {
   return webhooks.record(change.reference, 'application.status_changed', { status: change.status });
 }
 
@@ -153,7 +160,12 @@ export class StatusSync {
     const batch = budget.perMinute;
     while (this.enabled && store.isOpen && !this.#stopping.signal.aborted) {
       const now = this.#deps.now();
-      const checks = await store.claimStatusChecks(now, now - this.#options.days * DAY_MS, now - this.#options.periodMs + PERIOD_SLACK_MS, batch);
+      const checks = await store.claimStatusChecks(
+        now,
+        now - this.#options.days * DAY_MS,
+        now - this.#options.periodMs + PERIOD_SLACK_MS,
+        batch,
+      );
       for (const [i, check] of checks.entries()) {
         try {
           const changed = await this.#check(check);
@@ -200,7 +212,12 @@ export class StatusSync {
     }
     // Told before it is stored: if telling fails, the check is released and the change seen again (at least once).
     if (check.companyStatus !== null) {
-      await this.#deps.onStatusChanged({ reference: check.reference, previous: check.companyStatus, status, checkedAt: new Date(check.claimedAt) });
+      await this.#deps.onStatusChanged({
+        reference: check.reference,
+        previous: check.companyStatus,
+        status,
+        checkedAt: new Date(check.claimedAt),
+      });
     }
     await store.recordStatus(check, status);
     events?.onChecked?.('changed');

@@ -113,9 +113,13 @@ describe('admitUploads', () => {
       freeSpace: async () => disk.free,
     });
     const slots = new UploadSlots({ max: 3, perAddress: 1, perNetwork: 2 });
-    app.post('/', admitUploads({ slots, ceiling, metrics: applicationMetrics(registry, () => undefined), log: logs.logger }), (req, res) => {
-      held.push(() => res.json({ admitted: true }));
-    });
+    app.post(
+      '/',
+      admitUploads({ slots, ceiling, metrics: applicationMetrics(registry, () => undefined), log: logs.logger }),
+      (req, res) => {
+        held.push(() => res.json({ admitted: true }));
+      },
+    );
     app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
       assert.ok(error instanceof ProblemError);
       res.status(error.status).set(error.headers).json(error.toBody());
@@ -130,7 +134,12 @@ describe('admitUploads', () => {
 
   const post = async (ip: string) => {
     const response = await fetch(url, { method: 'POST', headers: { 'X-Forwarded-For': ip } });
-    return { status: response.status, retryAfter: response.headers.get('retry-after'), connection: response.headers.get('connection'), body: (await response.json()) as { code?: string; detail?: string } };
+    return {
+      status: response.status,
+      retryAfter: response.headers.get('retry-after'),
+      connection: response.headers.get('connection'),
+      body: (await response.json()) as { code?: string; detail?: string },
+    };
   };
   /** Posts straight from the loopback address `local`, with no X-Forwarded-For. */
   const postFrom = (local: string) =>
@@ -154,12 +163,18 @@ describe('admitUploads', () => {
     // Wrapped: returned bare, the caller would wait for the held answer itself.
     return { answer };
   };
-  const refusals = async () => (await registry.getSingleMetricAsString('applications_refused_total')).split('\n').filter((line) => !line.startsWith('#'));
+  const refusals = async () =>
+    (await registry.getSingleMetricAsString('applications_refused_total'))
+      .split('\n')
+      .filter((line) => !line.startsWith('#'));
 
-  it('refuses with 503 server_busy and Retry-After past an address\'s, a network\'s and all places, and gives a place back once its answer ended', async () => {
+  it("refuses with 503 server_busy and Retry-After past an address's, a network's and all places, and gives a place back once its answer ended", async () => {
     const first = await hold('2001:db8:1:1::1');
     const address = await post('2001:db8:1:1::2');
-    assert.deepEqual([address.status, address.body.code, address.retryAfter, address.connection], [503, 'server_busy', '5', 'close']);
+    assert.deepEqual(
+      [address.status, address.body.code, address.retryAfter, address.connection],
+      [503, 'server_busy', '5', 'close'],
+    );
     assert.match(address.body.detail ?? '', /from your network/);
     const second = await hold('2001:db8:1:2::1');
     const network = await post('2001:db8:1:3::1');
@@ -170,7 +185,10 @@ describe('admitUploads', () => {
     assert.deepEqual([all.status, all.body.code, all.retryAfter], [503, 'server_busy', '5']);
     assert.match(all.body.detail ?? '', /being received right now/);
     for (const end of held.splice(0)) end();
-    assert.deepEqual((await Promise.all([first.answer, second.answer, third.answer])).map((a) => a.status), [200, 200, 200]);
+    assert.deepEqual(
+      (await Promise.all([first.answer, second.answer, third.answer])).map((a) => a.status),
+      [200, 200, 200],
+    );
     const again = await hold('2001:db8:1:3::1');
     held.splice(0).forEach((end) => end());
     assert.equal((await again.answer).status, 200, 'places given back');
@@ -185,15 +203,29 @@ describe('admitUploads', () => {
     assert.match(third.body.detail ?? '', /from your network/);
     const other = await hold('198.51.101.3');
     for (const end of held.splice(0)) end();
-    assert.deepEqual((await Promise.all([first.answer, second.answer, other.answer])).map((a) => a.status), [200, 200, 200]);
+    assert.deepEqual(
+      (await Promise.all([first.answer, second.answer, other.answer])).map((a) => a.status),
+      [200, 200, 200],
+    );
   });
 
-  it('counts an IPv4 address that connects straight, not through a declared proxy, as its own network', { timeout: 5_000 }, async () => {
-    // Without a proxy that says who the client is, one /24 may be a balancer's few addresses: each counts alone.
-    const answers = [await hold({ local: '127.0.0.2' }), await hold({ local: '127.0.0.3' }), await hold({ local: '127.0.0.4' })];
-    for (const end of held.splice(0)) end();
-    assert.deepEqual((await Promise.all(answers.map((a) => a.answer))).map((a) => a.status), [200, 200, 200]);
-  });
+  it(
+    'counts an IPv4 address that connects straight, not through a declared proxy, as its own network',
+    { timeout: 5_000 },
+    async () => {
+      // Without a proxy that says who the client is, one /24 may be a balancer's few addresses: each counts alone.
+      const answers = [
+        await hold({ local: '127.0.0.2' }),
+        await hold({ local: '127.0.0.3' }),
+        await hold({ local: '127.0.0.4' }),
+      ];
+      for (const end of held.splice(0)) end();
+      assert.deepEqual(
+        (await Promise.all(answers.map((a) => a.answer))).map((a) => a.status),
+        [200, 200, 200],
+      );
+    },
+  );
 
   it('counts a refusal in the HTTP metrics under the route /api/applications, as its admitted requests are', async () => {
     const first = await hold('192.0.2.9');
@@ -201,14 +233,23 @@ describe('admitUploads', () => {
     for (const end of held.splice(0)) end();
     await first.answer;
     assert.equal(refused.status, 503);
-    const refusals = (await registry.getSingleMetricAsString('http_requests_total')).split('\n').filter((line) => line.includes('status="503"'));
-    assert.deepEqual(refusals.map((line) => /route="([^"]*)"/.exec(line)?.[1]), ['/api/applications']);
+    const refusals = (await registry.getSingleMetricAsString('http_requests_total'))
+      .split('\n')
+      .filter((line) => line.includes('status="503"'));
+    assert.deepEqual(
+      refusals.map((line) => /route="([^"]*)"/.exec(line)?.[1]),
+      ['/api/applications'],
+    );
   });
 
   it('gives back the place of a client that leaves before its answer', { timeout: 5_000 }, async () => {
     const leaving = new AbortController();
     const before = held.length;
-    const gone = fetch(url, { method: 'POST', headers: { 'X-Forwarded-For': '192.0.2.30' }, signal: leaving.signal }).catch(() => 'aborted');
+    const gone = fetch(url, {
+      method: 'POST',
+      headers: { 'X-Forwarded-For': '192.0.2.30' },
+      signal: leaving.signal,
+    }).catch(() => 'aborted');
     while (held.length === before) await new Promise((resolve) => setTimeout(resolve, 5));
     leaving.abort();
     assert.equal(await gone, 'aborted');
@@ -224,18 +265,19 @@ describe('admitUploads', () => {
     assert.equal((await again.answer).status, 200, 'the address has its place again');
   });
 
-  it('refuses with 503 storage_full past the queue\'s ceiling or below the disk floor, before any place is taken', async () => {
+  it("refuses with 503 storage_full past the queue's ceiling or below the disk floor, before any place is taken", async () => {
     disk.queued = 1_000;
     const queued = await post('192.0.2.1');
     disk.queued = 0;
     disk.free = 99;
     const floor = await post('192.0.2.1');
     disk.free = 10_000;
-    for (const answer of [queued, floor]) assert.deepEqual([answer.status, answer.body.code, answer.connection], [503, 'storage_full', 'close']);
+    for (const answer of [queued, floor])
+      assert.deepEqual([answer.status, answer.body.code, answer.connection], [503, 'storage_full', 'close']);
     assert.ok((await refusals()).includes('applications_refused_total{code="storage_full"} 2'));
   });
 
-  it('fails closed with 503 not_ready, logged, when the queue\'s room cannot be read', async () => {
+  it("fails closed with 503 not_ready, logged, when the queue's room cannot be read", async () => {
     disk.fails = true;
     const answer = await post('192.0.2.2');
     disk.fails = false;

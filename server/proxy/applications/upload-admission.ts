@@ -94,15 +94,24 @@ export function admitUploads({ slots, ceiling, metrics, log }: AdmissionDeps): R
     // Which ceiling is in the metric's count of refusals (storage_full); both mean the same to the candidate.
     // A store or disk that cannot be read fails closed, as the rate limits do.
     const reached = await ceiling.reached().catch((error: unknown) => {
-      log.error({ event: 'queue_ceiling_error', error: error instanceof Error ? error.message : String(error) }, "the queue's room on disk could not be read: application refused");
+      log.error(
+        { event: 'queue_ceiling_error', error: error instanceof Error ? error.message : String(error) },
+        "the queue's room on disk could not be read: application refused",
+      );
       res.setHeader('Connection', 'close');
       return refuse(storeUnavailable(error));
     });
     if (reached !== undefined) refuse(storageFull());
     const { address, network } = slotGroupsOf(req);
     const release = slots.take(address, network);
-    if (release === 'address_full' || release === 'network_full') refuse(serverBusy('Too many applications are being sent from your network right now; wait for them to finish, then send the form again.'));
-    if (release === 'full') refuse(serverBusy('Too many applications are being received right now; send the form again in a few seconds.'));
+    if (release === 'address_full' || release === 'network_full')
+      refuse(
+        serverBusy(
+          'Too many applications are being sent from your network right now; wait for them to finish, then send the form again.',
+        ),
+      );
+    if (release === 'full')
+      refuse(serverBusy('Too many applications are being received right now; send the form again in a few seconds.'));
     if (typeof release === 'function') {
       res.once('finish', release);
       res.once('close', release);

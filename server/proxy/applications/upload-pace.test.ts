@@ -19,9 +19,13 @@ describe('watchPace', () => {
   afterEach(() => mock.timers.reset());
 
   const watch = (rule = RULE) =>
-    watchPace(rule, () => received, () => {
-      slow += 1;
-    });
+    watchPace(
+      rule,
+      () => received,
+      () => {
+        slow += 1;
+      },
+    );
 
   it('judges nothing during the grace, however little arrives', () => {
     watch();
@@ -69,7 +73,7 @@ describe('watchPace', () => {
     mock.timers.tick(2_000);
     pace.excuse();
     mock.timers.tick(2_000);
-    assert.equal(slow, 0, 'paused by the proxy: not the candidate\'s pace');
+    assert.equal(slow, 0, "paused by the proxy: not the candidate's pace");
     mock.timers.tick(2_000);
     assert.equal(slow, 1);
   });

@@ -47,7 +47,8 @@ export class UploadSpool {
    * upload: later, or from another process, it would cut uploads under way.
    */
   clear(lock: DataDirLock): number {
-    if (lock.dataDir !== resolve(this.dataDir)) throw new Error(`UploadSpool.clear: the lock held is on ${lock.dataDir}, not on ${resolve(this.dataDir)}`);
+    if (lock.dataDir !== resolve(this.dataDir))
+      throw new Error(`UploadSpool.clear: the lock held is on ${lock.dataDir}, not on ${resolve(this.dataDir)}`);
     const names = readdirSync(this.dir);
     for (const name of names) rmSync(join(this.dir, name), { force: true });
     return names.length;

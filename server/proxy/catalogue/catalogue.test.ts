@@ -42,10 +42,20 @@ function fakeClient(state: State) {
         if (state.gate) await state.gate;
         if (options.signal?.aborted) throw new Error('aborted');
         if (state.failOnPage === query.page) {
-          throw new ConnectionError({ method: 'GET', url: 'http://upstream/v2/campaigns', code: 'connection_failed', message: 'connection refused', mayHaveReachedServer: false });
+          throw new ConnectionError({
+            method: 'GET',
+            url: 'http://upstream/v2/campaigns',
+            code: 'connection_failed',
+            message: 'connection refused',
+            mayHaveReachedServer: false,
+          });
         }
         const ordered =
-          query.order === 'last_activation_at' ? [...state.campaigns].sort((a, b) => (b.last_activation_at ?? '').localeCompare(a.last_activation_at ?? '')) : state.campaigns;
+          query.order === 'last_activation_at'
+            ? [...state.campaigns].sort((a, b) =>
+                (b.last_activation_at ?? '').localeCompare(a.last_activation_at ?? ''),
+              )
+            : state.campaigns;
         const data = ordered.slice((query.page - 1) * query.per_page, query.page * query.per_page);
         const last = Math.max(1, Math.ceil(ordered.length / query.per_page));
         return { data, pagination: { 'next-page': query.page < last ? query.page + 1 : null } };
@@ -55,7 +65,14 @@ function fakeClient(state: State) {
         await new Promise((r) => setTimeout(r, 5));
         if (state.getError) throw state.getError;
         const found = state.campaigns.find((c) => c.id === id);
-        if (found === undefined) throw new NotFoundError({ method: 'GET', url: `http://upstream/v2/campaigns/${id}`, status: 404, code: 'not_found', message: 'not found' });
+        if (found === undefined)
+          throw new NotFoundError({
+            method: 'GET',
+            url: `http://upstream/v2/campaigns/${id}`,
+            status: 404,
+            code: 'not_found',
+            message: 'not found',
+          });
         return found;
       },
     },
@@ -83,7 +100,13 @@ describe('catalogue sync', () => {
     const { catalogue, calls } = setup([upstreamCampaign()]);
     await catalogue.syncNow();
     assert.equal(calls.length, 1);
-    assert.deepEqual(calls[0]?.query, { channels: ['jobboard_test'], status: ['online'], embed: ['address', 'channels'], page: 1, per_page: 50 });
+    assert.deepEqual(calls[0]?.query, {
+      channels: ['jobboard_test'],
+      status: ['online'],
+      embed: ['address', 'channels'],
+      page: 1,
+      per_page: 50,
+    });
     assert.equal(calls[0]?.options.priority, 'low');
   });
 
@@ -101,7 +124,9 @@ describe('catalogue sync', () => {
   });
 
   it('stores descriptions sanitised and flattens the address for the list', async () => {
-    const { catalogue } = setup([upstreamCampaign({ id: 1, description: '<p onclick="x()">Hi<script>alert(1)</script></p>' })]);
+    const { catalogue } = setup([
+      upstreamCampaign({ id: 1, description: '<p onclick="x()">Hi<script>alert(1)</script></p>' }),
+    ]);
     await catalogue.syncNow();
     const c = catalogue.getCampaign(1);
     assert.equal(c?.description, '<p>Hi</p>');
@@ -127,7 +152,11 @@ describe('catalogue sync', () => {
     await catalogue.syncNow();
     counting = false;
     assert.equal(turnsSeen.length, 3);
-    assert.equal(new Set(turnsSeen).size, 3, `each record read in a turn of its own (turns seen: ${turnsSeen.join(', ')})`);
+    assert.equal(
+      new Set(turnsSeen).size,
+      3,
+      `each record read in a turn of its own (turns seen: ${turnsSeen.join(', ')})`,
+    );
   });
 
   it('when a campaign is no longer broadcast, it disappears at the next sync', async () => {
@@ -181,7 +210,11 @@ describe('catalogue sync', () => {
     open();
     assert.equal(await now, 2);
     assert.equal(catalogue.getCampaign(2)?.id, 2);
-    assert.equal(calls.filter((c) => c.query.order === undefined).length, 2, 'one walk after the other, never two at once');
+    assert.equal(
+      calls.filter((c) => c.query.order === undefined).length,
+      2,
+      'one walk after the other, never two at once',
+    );
     await catalogue.stop();
   });
 
@@ -219,7 +252,10 @@ describe('catalogue sync', () => {
     catalogue.start();
     await eventually(() => catalogue.status().lastAttemptAt, { timeoutMs: 5_000, what: 'the first sync' });
     await catalogue.stop();
-    assert.deepEqual(calls.map((c) => c.kind), ['list']);
+    assert.deepEqual(
+      calls.map((c) => c.kind),
+      ['list'],
+    );
     assert.equal(store.count(), 1);
     assert.doesNotMatch(await registry.metrics(), /catalogue_sync_leader/);
   });
@@ -230,18 +266,38 @@ describe('catalogue read of the newest offers', () => {
     const state: State = { campaigns: [upstreamCampaign({ id: 1, last_activation_at: '2026-11-20T08:00:00.000Z' })] };
     const { client, calls } = fakeClient(state);
     const store = openCatalogueStore(':memory:');
-    const catalogue = createCatalogue({ config: { channel: 'jobboard_test', syncIntervalSeconds: 300, syncBudgetShare: 0.25 }, client, copy: ownCatalogueCopy(store), logger: silent, newestEveryMs: 10 });
+    const catalogue = createCatalogue({
+      config: { channel: 'jobboard_test', syncIntervalSeconds: 300, syncBudgetShare: 0.25 },
+      client,
+      copy: ownCatalogueCopy(store),
+      logger: silent,
+      newestEveryMs: 10,
+    });
     catalogue.start();
     try {
       await eventually(() => catalogue.lastSyncedAt(), { timeoutMs: 5_000, what: 'the first walk' });
-      state.campaigns = [...state.campaigns, upstreamCampaign({ id: 2, last_activation_at: '2026-11-26T08:00:00.000Z' })];
+      state.campaigns = [
+        ...state.campaigns,
+        upstreamCampaign({ id: 2, last_activation_at: '2026-11-26T08:00:00.000Z' }),
+      ];
       await eventually(() => store.get(2), { timeoutMs: 5_000, what: 'the new campaign to be listed' });
-      await eventually(() => calls.filter((c) => c.query.order === 'last_activation_at').length >= 3, { timeoutMs: 5_000, what: 'three reads of the newest offers' });
+      await eventually(() => calls.filter((c) => c.query.order === 'last_activation_at').length >= 3, {
+        timeoutMs: 5_000,
+        what: 'three reads of the newest offers',
+      });
     } finally {
       await catalogue.stop();
     }
-    assert.equal(calls.filter((c) => c.kind === 'list' && c.query.order === undefined).length, 1, 'one full walk, at start');
-    assert.ok(calls.filter((c) => c.query.order === 'last_activation_at').every((c) => c.query.sort === 'desc' && c.query.page === 1 && c.options.priority === 'low'));
+    assert.equal(
+      calls.filter((c) => c.kind === 'list' && c.query.order === undefined).length,
+      1,
+      'one full walk, at start',
+    );
+    assert.ok(
+      calls
+        .filter((c) => c.query.order === 'last_activation_at')
+        .every((c) => c.query.sort === 'desc' && c.query.page === 1 && c.options.priority === 'low'),
+    );
   });
 
   it('reads once a minute by default', async () => {
@@ -292,7 +348,13 @@ describe('catalogue refreshCampaign', () => {
   it('when upstream cannot be reached, rejects with the client error and keeps the local copy', async () => {
     const { catalogue, state } = setup([upstreamCampaign({ id: 1 })]);
     await catalogue.syncNow();
-    state.getError = new ConnectionError({ method: 'GET', url: 'http://upstream/v2/campaigns/1', code: 'connection_failed', message: 'refused', mayHaveReachedServer: false });
+    state.getError = new ConnectionError({
+      method: 'GET',
+      url: 'http://upstream/v2/campaigns/1',
+      code: 'connection_failed',
+      message: 'refused',
+      mayHaveReachedServer: false,
+    });
     await assert.rejects(catalogue.refreshCampaign(1), ConnectionError);
     assert.equal(catalogue.getCampaign(1)?.id, 1);
   });
@@ -307,7 +369,10 @@ describe('catalogue refreshCampaign', () => {
 describe('catalogue sync through the client, when one upstream campaign breaks the contract', () => {
   it('keeps the other campaigns, leaves the bad one out and reports its id in the log, the status and the metrics', async () => {
     const pages: Record<string, unknown[]> = {
-      '1': [upstreamCampaign({ id: 1 }), { ...upstreamCampaign({ id: 2 }), job_type: 'Freelance (new upstream value)' }],
+      '1': [
+        upstreamCampaign({ id: 1 }),
+        { ...upstreamCampaign({ id: 2 }), job_type: 'Freelance (new upstream value)' },
+      ],
       '2': [upstreamCampaign({ id: 3 })],
     };
     const api = fakeApi((request) => {
@@ -316,7 +381,13 @@ describe('catalogue sync through the client, when one upstream campaign breaks t
     });
     const { logger, lines } = captureLogs();
     const registry = new Registry();
-    const catalogue = createCatalogue({ config: { channel: 'jobboard_test', syncIntervalSeconds: 300, syncBudgetShare: 1 }, client: api.client, copy: ownCatalogueCopy(openCatalogueStore(':memory:')), logger, registry });
+    const catalogue = createCatalogue({
+      config: { channel: 'jobboard_test', syncIntervalSeconds: 300, syncBudgetShare: 1 },
+      client: api.client,
+      copy: ownCatalogueCopy(openCatalogueStore(':memory:')),
+      logger,
+      registry,
+    });
 
     assert.equal(await catalogue.syncNow(), 2);
 
@@ -334,7 +405,14 @@ describe('catalogue schedule after a rate-limited sync', () => {
   it('waits what the service asks, but never longer than the sync interval', async (t) => {
     t.mock.timers.enable({ apis: ['setTimeout'] });
     const { catalogue, calls, state } = setup([upstreamCampaign({ id: 1 })]);
-    state.listError = new RateLimitError({ method: 'GET', url: 'http://upstream/v2/campaigns', status: 403, code: 'rate_limited', message: 'slow down', retryAfterMs: 86_400_000 });
+    state.listError = new RateLimitError({
+      method: 'GET',
+      url: 'http://upstream/v2/campaigns',
+      status: 403,
+      code: 'rate_limited',
+      message: 'slow down',
+      retryAfterMs: 86_400_000,
+    });
     catalogue.start();
     await catalogue.syncNow().catch(() => undefined);
     delete state.listError;
@@ -351,7 +429,7 @@ describe('catalogue schedule after a rate-limited sync', () => {
   });
 });
 
-describe('the service\'s text as data', () => {
+describe("the service's text as data", () => {
   it('maps every string of a campaign, nested ones included, without control characters; tabs kept, line breaks as LF', () => {
     const record = toCatalogueCampaign(
       upstreamCampaign({
@@ -360,13 +438,31 @@ describe('the service\'s text as data', () => {
         company_name: 'Ac\u0007me\u0085',
         description: '<p>Night\u0000 shifts&#1;\r\nweekends\roff\tpaid</p>',
         profile: null,
-        address: { latitude: 45.7, longitude: 4.8, street_number: '1\u001b', street: 'rue\u0000 Neuve', postal_code: '69002\u007f', city: 'Lyon\u0000', country: 'France', name: null },
+        address: {
+          latitude: 45.7,
+          longitude: 4.8,
+          street_number: '1\u001b',
+          street: 'rue\u0000 Neuve',
+          postal_code: '69002\u007f',
+          city: 'Lyon\u0000',
+          country: 'France',
+          name: null,
+        },
       }),
     );
     assert.equal(record.name, 'Nurse');
     assert.equal(record.company_name, 'Acme');
     assert.equal(record.description, '<p>Night shifts\nweekends\noff\tpaid</p>');
-    assert.deepEqual(record.address, { street_number: '1', street: 'rue Neuve', postal_code: '69002', city: 'Lyon', country: 'France', name: null, latitude: 45.7, longitude: 4.8 });
+    assert.deepEqual(record.address, {
+      street_number: '1',
+      street: 'rue Neuve',
+      postal_code: '69002',
+      city: 'Lyon',
+      country: 'France',
+      name: null,
+      latitude: 45.7,
+      longitude: 4.8,
+    });
     assert.equal(record.city, 'Lyon');
     assert.doesNotMatch(JSON.stringify(record), /\\u00/, 'no control character left in any string');
   });
@@ -377,9 +473,19 @@ describe('catalogue sync, when its store refuses a record or fails', () => {
     const registry = new Registry();
     const { logger, lines } = captureLogs();
     const store = openCatalogueStore(':memory:');
-    const campaigns = [upstreamCampaign({ id: 1, name: 'Nurse' }), upstreamCampaign({ id: 2, name: 'Geologist' }), upstreamCampaign({ id: 3, company_id: 2, name: 'Baker' })];
+    const campaigns = [
+      upstreamCampaign({ id: 1, name: 'Nurse' }),
+      upstreamCampaign({ id: 2, name: 'Geologist' }),
+      upstreamCampaign({ id: 3, company_id: 2, name: 'Baker' }),
+    ];
     const { client } = fakeClient({ campaigns });
-    const catalogue = createCatalogue({ config: { channel: 'jobboard_test', syncIntervalSeconds: 300, syncBudgetShare: 1 }, client, copy: ownCatalogueCopy(store), logger, registry });
+    const catalogue = createCatalogue({
+      config: { channel: 'jobboard_test', syncIntervalSeconds: 300, syncBudgetShare: 1 },
+      client,
+      copy: ownCatalogueCopy(store),
+      logger,
+      registry,
+    });
     assert.equal(await catalogue.syncNow(), 3);
     // A salary the service should never send (the contract takes integers): the store's integer column refuses it.
     campaigns[1] = upstreamCampaign({ id: 2, name: 'Geologist', salary_min: 1.5, salary_max: null });
@@ -387,22 +493,40 @@ describe('catalogue sync, when its store refuses a record or fails', () => {
 
     assert.equal(await catalogue.syncNow(), 2);
 
-    assert.deepEqual([1, 2, 3].map((id) => catalogue.getCampaign(id)?.name ?? null), ['Nurse', null, 'Master baker']);
+    assert.deepEqual(
+      [1, 2, 3].map((id) => catalogue.getCampaign(id)?.name ?? null),
+      ['Nurse', null, 'Master baker'],
+    );
     assert.equal(catalogue.status().lastError, null);
     const warning = lines.find((l) => l.event === 'campaign_not_stored');
-    assert.deepEqual([warning?.campaign_id, warning?.msg], [2, "campaign 2 skipped: the catalogue's store cannot keep it"]);
+    assert.deepEqual(
+      [warning?.campaign_id, warning?.msg],
+      [2, "campaign 2 skipped: the catalogue's store cannot keep it"],
+    );
     assert.match(String(warning?.reason), /INTEGER/);
     assert.match(await registry.metrics(), /^catalogue_skipped_campaigns_total 1$/m);
     await catalogue.syncNow();
-    assert.match(await registry.metrics(), /^catalogue_skipped_campaigns_total 2$/m, 'counted at every write that meets it');
+    assert.match(
+      await registry.metrics(),
+      /^catalogue_skipped_campaigns_total 2$/m,
+      'counted at every write that meets it',
+    );
   });
 
-  it('a store that fails fails the sync under the store\'s name, not the service\'s', async () => {
+  it("a store that fails fails the sync under the store's name, not the service's", async () => {
     const store = openCatalogueStore(':memory:');
     const copy = { ...ownCatalogueCopy(store), applyChanges: async () => Promise.reject(new Error('database gone')) };
     const { client } = fakeClient({ campaigns: [upstreamCampaign({ id: 1 })] });
-    const catalogue = createCatalogue({ config: { channel: 'jobboard_test', syncIntervalSeconds: 300, syncBudgetShare: 1 }, client, copy, logger: silent });
+    const catalogue = createCatalogue({
+      config: { channel: 'jobboard_test', syncIntervalSeconds: 300, syncBudgetShare: 1 },
+      client,
+      copy,
+      logger: silent,
+    });
     await assert.rejects(catalogue.syncNow(), /the catalogue's store failed: database gone/);
-    assert.deepEqual([catalogue.status().lastError?.name, catalogue.status().lastError?.code], [STORE_FAILURE, 'store_failed']);
+    assert.deepEqual(
+      [catalogue.status().lastError?.name, catalogue.status().lastError?.code],
+      [STORE_FAILURE, 'store_failed'],
+    );
   });
 });

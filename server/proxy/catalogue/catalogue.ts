@@ -51,7 +51,11 @@ export interface CatalogueClient {
       query: SyncQuery,
       options: { priority: Priority; signal?: AbortSignal; onInvalidRecord?: (record: InvalidRecord) => void },
     ): Promise<{ data: Campaign[]; pagination: Pick<PaginationHeader, 'next-page'> }>;
-    get(id: number, query: { embed: ['address', 'channels'] }, options: { priority: Priority; signal?: AbortSignal }): Promise<Campaign>;
+    get(
+      id: number,
+      query: { embed: ['address', 'channels'] },
+      options: { priority: Priority; signal?: AbortSignal },
+    ): Promise<Campaign>;
   };
 }
 
@@ -151,7 +155,11 @@ export function createCatalogue(deps: CatalogueDeps): LiveCatalogue {
   const intervalMs = config.syncIntervalSeconds * 1000;
   const retryMs = deps.retryAfterFailureMs ?? Math.min(intervalMs, 30_000);
   const newestEveryMs = deps.newestEveryMs ?? NEWEST_SYNC_EVERY_MS;
-  const pacer = createSyncPacer(config.syncBudgetShare, { now }, deps.sleep ?? ((ms, signal) => sleepFor(ms, undefined, { signal })));
+  const pacer = createSyncPacer(
+    config.syncBudgetShare,
+    { now },
+    deps.sleep ?? ((ms, signal) => sleepFor(ms, undefined, { signal })),
+  );
   const log = logger.child({ module: 'catalogue' });
   const metrics = registerCatalogueMetrics(deps.registry, copy, () => store.lastSyncedAt(), now);
 
@@ -193,7 +201,13 @@ export function createCatalogue(deps: CatalogueDeps): LiveCatalogue {
     return dueInMs > 0 ? { walk: false, nextInMs: dueInMs } : { walk: true };
   }
 
-  const query = (page: number): SyncQuery => ({ channels: [config.channel], status: ['online'], embed: ['address', 'channels'], page, per_page: SYNC_PAGE_SIZE });
+  const query = (page: number): SyncQuery => ({
+    channels: [config.channel],
+    status: ['online'],
+    embed: ['address', 'channels'],
+    page,
+    per_page: SYNC_PAGE_SIZE,
+  });
 
   /**
    * The records of a page to keep (online, broadcast here), and of those the
@@ -216,7 +230,10 @@ export function createCatalogue(deps: CatalogueDeps): LiveCatalogue {
     return changed;
   }
 
-  async function runSync(signal: AbortSignal, forced: boolean): Promise<{ kept: number; skippedIds: number[] } | { followingInMs: number }> {
+  async function runSync(
+    signal: AbortSignal,
+    forced: boolean,
+  ): Promise<{ kept: number; skippedIds: number[] } | { followingInMs: number }> {
     const may = await mayWalk(forced);
     if (!may.walk) return { followingInMs: may.nextInMs };
     const startedAt = now();
@@ -231,11 +248,15 @@ export function createCatalogue(deps: CatalogueDeps): LiveCatalogue {
     const onInvalidRecord = (record: InvalidRecord) => {
       if (record.id !== undefined) skippedIds.push(record.id);
       log.warn(
-        { event: 'campaign_skipped', campaign_id: record.id ?? null, fields: record.details.map((d) => d.field.replace(/^\d+\.?/, '') || '(record)') },
+        {
+          event: 'campaign_skipped',
+          campaign_id: record.id ?? null,
+          fields: record.details.map((d) => d.field.replace(/^\d+\.?/, '') || '(record)'),
+        },
         `campaign ${record.id ?? '(without id)'} skipped: it breaks the API contract`,
       );
     };
-    for (let page: number | null = 1; page !== null; ) {
+    for (let page: number | null = 1; page !== null;) {
       if (paced) await pacer.take('full', signal);
       metrics?.requests.inc({ kind: 'full' });
       const answer = await client.campaigns.list(query(page), { priority: 'low', signal, onInvalidRecord });
@@ -248,11 +269,14 @@ export function createCatalogue(deps: CatalogueDeps): LiveCatalogue {
         for (const { id } of skipped) kept.delete(id);
       }
       const next: number | null = answer.pagination['next-page'];
-      if (next !== null && next <= page) throw new Error(`the service's next-page ${next} does not come after page ${page}: the walk stops here`);
+      if (next !== null && next <= page)
+        throw new Error(`the service's next-page ${next} does not come after page ${page}: the walk stops here`);
       page = next;
     }
     // Only a complete walk removes what it did not see: a failure halfway keeps every campaign held.
-    await inStore(() => copy.applyChanges({ upserts: [], deletes: store.ids().filter((id) => !kept.has(id)) }, new Date(now())));
+    await inStore(() =>
+      copy.applyChanges({ upserts: [], deletes: store.ids().filter((id) => !kept.has(id)) }, new Date(now())),
+    );
     metrics?.duration.observe((now() - startedAt) / 1000);
     metrics?.skipped.set(skippedIds.length);
     return { kept: kept.size, skippedIds };
@@ -360,14 +384,21 @@ export function createCatalogue(deps: CatalogueDeps): LiveCatalogue {
    * instance applies. A failed write is logged, not thrown: the application waiting on
    * the refresh has its answer, and the next sync corrects the shared copy.
    */
-  async function writeThrough(id: number, before: CatalogueCampaign | undefined, after: CatalogueCampaign | undefined): Promise<void> {
+  async function writeThrough(
+    id: number,
+    before: CatalogueCampaign | undefined,
+    after: CatalogueCampaign | undefined,
+  ): Promise<void> {
     // Compared as values: a record read back from the shared copy has its keys in another order.
     if (isDeepStrictEqual(before, after)) return;
     try {
       if (after === undefined) await copy.remove(id);
       else await copy.upsert(after);
     } catch (error) {
-      log.warn({ err: error, campaign_id: id }, 'refreshed campaign not written to the shared catalogue; the next sync will');
+      log.warn(
+        { err: error, campaign_id: id },
+        'refreshed campaign not written to the shared catalogue; the next sync will',
+      );
     }
   }
 
@@ -375,7 +406,11 @@ export function createCatalogue(deps: CatalogueDeps): LiveCatalogue {
     const before = store.get(id);
     let campaign: Campaign;
     try {
-      campaign = await client.campaigns.get(id, { embed: ['address', 'channels'] }, { priority: 'high', signal: abort.signal });
+      campaign = await client.campaigns.get(
+        id,
+        { embed: ['address', 'channels'] },
+        { priority: 'high', signal: abort.signal },
+      );
     } catch (error) {
       if (error instanceof ApiError && error.status === 404) {
         store.remove(id);

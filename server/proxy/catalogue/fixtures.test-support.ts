@@ -27,7 +27,16 @@ export function upstreamCampaign(overrides: Partial<Campaign> = {}): Campaign {
     created_at: '2026-11-01T10:00:00.000Z',
     updated_at: '2026-11-20T10:00:00.000Z',
     last_activation_at: '2026-11-02T10:00:00.000Z',
-    address: { latitude: null, longitude: null, street_number: '1', street: 'rue de la République', postal_code: '69002', city: 'Lyon', country: 'France', name: null },
+    address: {
+      latitude: null,
+      longitude: null,
+      street_number: '1',
+      street: 'rue de la République',
+      postal_code: '69002',
+      city: 'Lyon',
+      country: 'France',
+      name: null,
+    },
     channels: [{ id: 1, value: 'jobboard_test', name: 'Test board', entity_id: null }],
     ...overrides,
   };
@@ -82,7 +91,10 @@ export const XSS_PAYLOADS = [
 
 /** What must never survive: executable tags, event handlers, script URLs, styles. */
 export function assertHarmless(html: string): void {
-  assert.doesNotMatch(html, /<\s*(script|style|iframe|object|embed|svg|math|img|link|meta|base|form|input|button|video|audio|source|body|template|noscript|textarea|details)\b/i);
+  assert.doesNotMatch(
+    html,
+    /<\s*(script|style|iframe|object|embed|svg|math|img|link|meta|base|form|input|button|video|audio|source|body|template|noscript|textarea|details)\b/i,
+  );
   assert.doesNotMatch(html, /\son[a-z]+\s*=/i, 'no event handler attribute');
   assert.doesNotMatch(html, /(javascript|vbscript|data):/i, 'no script or data URL');
   assert.doesNotMatch(html, /\sstyle\s*=/i, 'no style attribute');

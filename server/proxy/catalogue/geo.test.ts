@@ -9,13 +9,30 @@ import { upstreamCampaign } from './fixtures.test-support.ts';
 import { boundingBox } from './geo.ts';
 
 const at = (id: number, lat: number, lon: number) =>
-  toCatalogueCampaign(upstreamCampaign({ id, address: { latitude: lat, longitude: lon, street_number: null, street: null, postal_code: null, city: 'Suva', country: 'Fiji', name: null } }));
+  toCatalogueCampaign(
+    upstreamCampaign({
+      id,
+      address: {
+        latitude: lat,
+        longitude: lon,
+        street_number: null,
+        street: null,
+        postal_code: null,
+        city: 'Suva',
+        country: 'Fiji',
+        name: null,
+      },
+    }),
+  );
 
 describe('searches near a point across the antimeridian', () => {
   // 0.2° of longitude apart across ±180 at latitude -17: 21.3 km.
   const store = openCatalogueStore(':memory:');
   store.replaceAll([at(1, -17, 179.9), at(2, -17, -179.95), at(3, -17, 179.0), at(4, -17, 178.234)], new Date());
-  const near = (lon: number, radius_km: number) => store.search({ near: { lat: -17, lon }, radius_km, sort: 'distance', page: 1, per_page: 10 }).items.map((c) => c.id);
+  const near = (lon: number, radius_km: number) =>
+    store
+      .search({ near: { lat: -17, lon }, radius_km, sort: 'distance', page: 1, per_page: 10 })
+      .items.map((c) => c.id);
 
   it('finds an offer at longitude 179.9 from -179.9 within the radius, and not beyond it', () => {
     assert.deepEqual(near(-179.9, 25), [2, 1], 'nearest first: 5.3 km, then 21.3 km across the antimeridian');
@@ -27,13 +44,17 @@ describe('searches near a point across the antimeridian', () => {
   it('widens the box to every longitude when the circle crosses ±180, and keeps it narrow elsewhere', () => {
     const crossing = boundingBox({ lat: -17, lon: -179.9 }, 25);
     assert.deepEqual([crossing.minLon, crossing.maxLon], [-180, 180]);
-    assert.deepEqual([boundingBox({ lat: -17, lon: 179.9 }, 25).minLon, boundingBox({ lat: -17, lon: 179.9 }, 25).maxLon], [-180, 180]);
+    assert.deepEqual(
+      [boundingBox({ lat: -17, lon: 179.9 }, 25).minLon, boundingBox({ lat: -17, lon: 179.9 }, 25).maxLon],
+      [-180, 180],
+    );
     const inside = boundingBox({ lat: -17, lon: 178 }, 25);
     assert.ok(inside.minLon > 177.7 && inside.maxLon < 178.3, `${inside.minLon}..${inside.maxLon}`);
     // A degree of longitude is shorter than one of latitude away from the equator: the box is wider than it is high.
     assert.deepEqual(near(178, 25), [4], 'due east, 24.9 km away');
     // 25 km is 0.224830° of latitude, and 0.224830 / cos(17.224830°) = 0.235387° of longitude at the circle's widest latitude.
-    const close = (actual: number, expected: number) => assert.ok(Math.abs(actual - expected) < 1e-5, `${actual} ≈ ${expected}`);
+    const close = (actual: number, expected: number) =>
+      assert.ok(Math.abs(actual - expected) < 1e-5, `${actual} ≈ ${expected}`);
     close(crossing.minLat, -17.22483);
     close(crossing.maxLat, -16.77517);
     close(inside.minLon, 178 - 0.235387);

@@ -24,12 +24,16 @@ export function distanceSql(from: GeoPoint, lat: string, lon: string): { sql: st
  * when the circle crosses the antimeridian, the box takes every longitude
  * (wider than needed, never narrower: the exact distance decides).
  */
-export function boundingBox(centre: GeoPoint, radiusKm: number): { minLat: number; maxLat: number; minLon: number; maxLon: number } {
+export function boundingBox(
+  centre: GeoPoint,
+  radiusKm: number,
+): { minLat: number; maxLat: number; minLon: number; maxLon: number } {
   const dLat = (radiusKm / EARTH_RADIUS_KM) * (180 / Math.PI);
   const minLat = Math.max(-90, centre.lat - dLat);
   const maxLat = Math.min(90, centre.lat + dLat);
   const widest = Math.max(Math.abs(minLat), Math.abs(maxLat));
   const dLon = widest >= 90 ? 180 : dLat / Math.cos(toRadians(widest));
-  if (dLon >= 180 || centre.lon - dLon < -180 || centre.lon + dLon > 180) return { minLat, maxLat, minLon: -180, maxLon: 180 };
+  if (dLon >= 180 || centre.lon - dLon < -180 || centre.lon + dLon > 180)
+    return { minLat, maxLat, minLon: -180, maxLon: 180 };
   return { minLat, maxLat, minLon: centre.lon - dLon, maxLon: centre.lon + dLon };
 }

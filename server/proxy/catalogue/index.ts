@@ -1,6 +1,15 @@
 // The campaign catalogue: the campaigns broadcast on the board's channel,
 // kept in the proxy's own store so pages never call upstream per view.
-export type { Catalogue, CatalogueCampaign, CatalogueChanges, CatalogueAddress, CatalogueCopy, CatalogueStore, CampaignFilters, Facets } from './types.ts';
+export type {
+  Catalogue,
+  CatalogueCampaign,
+  CatalogueChanges,
+  CatalogueAddress,
+  CatalogueCopy,
+  CatalogueStore,
+  CampaignFilters,
+  Facets,
+} from './types.ts';
 export { createCatalogue, toCatalogueCampaign } from './catalogue.ts';
 export type { CatalogueClient, CatalogueDeps, LiveCatalogue, SyncStatus } from './catalogue.ts';
 export { foldForSearch } from './search-text.ts';

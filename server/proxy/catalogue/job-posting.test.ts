@@ -29,7 +29,8 @@ type Posting = Record<string, unknown> & JobPostingAnswer;
 /** Every problem Google's rules find in one posting; `hasSalary`: the offer gives one, so baseSalary is due. */
 function googleProblems(posting: Posting, hasSalary: boolean, now: Date): string[] {
   const problems: string[] = [];
-  for (const name of GOOGLE_REQUIRED) if (posting[name] === undefined || posting[name] === '') problems.push(`required ${name} missing`);
+  for (const name of GOOGLE_REQUIRED)
+    if (posting[name] === undefined || posting[name] === '') problems.push(`required ${name} missing`);
   if (!posting.hiringOrganization?.name) problems.push('hiringOrganization.name missing');
   if (posting.jobLocation === undefined) {
     if (posting.jobLocationType !== 'TELECOMMUTE') problems.push('neither jobLocation nor jobLocationType TELECOMMUTE');
@@ -39,10 +40,17 @@ function googleProblems(posting: Posting, hasSalary: boolean, now: Date): string
     if (posting[name] === undefined) problems.push(`recommended ${name} missing`);
   }
   if (Number.isNaN(Date.parse(posting.datePosted))) problems.push('datePosted is not an ISO 8601 date');
-  if (posting.validThrough !== undefined && !(Date.parse(posting.validThrough) > now.getTime())) problems.push(`validThrough ${posting.validThrough} is not in the future: Google takes the job as expired`);
+  if (posting.validThrough !== undefined && !(Date.parse(posting.validThrough) > now.getTime()))
+    problems.push(`validThrough ${posting.validThrough} is not in the future: Google takes the job as expired`);
   const types = [posting.employmentType ?? []].flat();
-  if (types.some((t) => !(EMPLOYMENT_TYPES as readonly string[]).includes(t))) problems.push(`employmentType ${types.join(',')} is not one of Google's`);
-  if (posting.baseSalary && posting.baseSalary.value.minValue === undefined && posting.baseSalary.value.maxValue === undefined) problems.push('baseSalary without a value');
+  if (types.some((t) => !(EMPLOYMENT_TYPES as readonly string[]).includes(t)))
+    problems.push(`employmentType ${types.join(',')} is not one of Google's`);
+  if (
+    posting.baseSalary &&
+    posting.baseSalary.value.minValue === undefined &&
+    posting.baseSalary.value.maxValue === undefined
+  )
+    problems.push('baseSalary without a value');
   return problems;
 }
 
@@ -51,23 +59,55 @@ describe('JobPosting', () => {
   const context = { offerUrl: null, companyAddress: null, now };
 
   it('without an end date is valid DEFAULT_VALID_DAYS after the later of listing and now: an open offer never looks expired', () => {
-    const old = toCatalogueCampaign(upstreamCampaign({ date_end: null, last_activation_at: '2026-01-02T10:00:00.000Z' }));
+    const old = toCatalogueCampaign(
+      upstreamCampaign({ date_end: null, last_activation_at: '2026-01-02T10:00:00.000Z' }),
+    );
     assert.equal(jobPosting(old, context).validThrough, '2027-01-25T23:59:59Z');
-    const fresh = toCatalogueCampaign(upstreamCampaign({ date_end: null, last_activation_at: '2026-12-01T10:00:00.000Z' }));
+    const fresh = toCatalogueCampaign(
+      upstreamCampaign({ date_end: null, last_activation_at: '2026-12-01T10:00:00.000Z' }),
+    );
     assert.equal(jobPosting(fresh, context).validThrough, '2027-01-30T23:59:59Z');
     assert.equal(DEFAULT_VALID_DAYS, 60);
     const ending = toCatalogueCampaign(upstreamCampaign({ date_end: '2027-03-31' }));
     assert.equal(jobPosting(ending, context).validThrough, '2027-03-31T23:59:59Z');
   });
 
-  it('places an offer without an address at its company\'s, one with a city alone in its company\'s country, and one with neither as TELECOMMUTE', () => {
-    const companyAddress = { street_number: '3', street: 'quai Saint-Antoine', postal_code: '69002', city: 'Lyon', country: 'France', name: null, latitude: null, longitude: null };
+  it("places an offer without an address at its company's, one with a city alone in its company's country, and one with neither as TELECOMMUTE", () => {
+    const companyAddress = {
+      street_number: '3',
+      street: 'quai Saint-Antoine',
+      postal_code: '69002',
+      city: 'Lyon',
+      country: 'France',
+      name: null,
+      latitude: null,
+      longitude: null,
+    };
     const homeless = toCatalogueCampaign(upstreamCampaign({ address: null }));
     assert.deepEqual(jobPosting(homeless, { ...context, companyAddress }).jobLocation, {
       '@type': 'Place',
-      address: { '@type': 'PostalAddress', streetAddress: '3 quai Saint-Antoine', postalCode: '69002', addressLocality: 'Lyon', addressCountry: 'France' },
+      address: {
+        '@type': 'PostalAddress',
+        streetAddress: '3 quai Saint-Antoine',
+        postalCode: '69002',
+        addressLocality: 'Lyon',
+        addressCountry: 'France',
+      },
     });
-    const cityOnly = toCatalogueCampaign(upstreamCampaign({ address: { latitude: null, longitude: null, street_number: null, street: null, postal_code: null, city: 'Nantes', country: null, name: null } }));
+    const cityOnly = toCatalogueCampaign(
+      upstreamCampaign({
+        address: {
+          latitude: null,
+          longitude: null,
+          street_number: null,
+          street: null,
+          postal_code: null,
+          city: 'Nantes',
+          country: null,
+          name: null,
+        },
+      }),
+    );
     assert.deepEqual(jobPosting(cityOnly, { ...context, companyAddress }).jobLocation, {
       '@type': 'Place',
       address: { '@type': 'PostalAddress', addressLocality: 'Nantes', addressCountry: 'France' },
@@ -85,15 +125,26 @@ describe('JobPosting', () => {
     assert.deepEqual(googleProblems(posting, true, now), []);
   });
 
-  it('gives the board\'s list from the offer URL\'s template: without the id\'s parameter, or its path segment', () => {
-    assert.equal(listUrlOf('https://jobs.acme.example/offres?lang=fr&offer={id}#top'), 'https://jobs.acme.example/offres?lang=fr');
+  it("gives the board's list from the offer URL's template: without the id's parameter, or its path segment", () => {
+    assert.equal(
+      listUrlOf('https://jobs.acme.example/offres?lang=fr&offer={id}#top'),
+      'https://jobs.acme.example/offres?lang=fr',
+    );
     assert.equal(listUrlOf('https://jobs.acme.example/offres/{id}'), 'https://jobs.acme.example/offres/');
     assert.equal(listUrlOf('https://jobs.acme.example/offres/job-{id}.html'), 'https://jobs.acme.example/offres/');
     assert.equal(listUrlOf(null), null);
   });
 
   it('finds the problems it looks for (an offer with nothing known fails the checks)', () => {
-    const bare = { '@context': 'https://schema.org', '@type': 'JobPosting', title: '', description: 'x', datePosted: 'yesterday', hiringOrganization: { '@type': 'Organization', name: '' }, validThrough: '2020-01-01T00:00:00Z' } as unknown as Posting;
+    const bare = {
+      '@context': 'https://schema.org',
+      '@type': 'JobPosting',
+      title: '',
+      description: 'x',
+      datePosted: 'yesterday',
+      hiringOrganization: { '@type': 'Organization', name: '' },
+      validThrough: '2020-01-01T00:00:00Z',
+    } as unknown as Posting;
     assert.deepEqual(googleProblems(bare, true, now), [
       'required title missing',
       'hiringOrganization.name missing',
@@ -133,14 +184,21 @@ describe('JobPosting', () => {
       rmSync(dataDir, { recursive: true, force: true });
     });
 
-    it('has Google\'s required properties and its recommended ones, with no problem Google would report', async () => {
-      const list = (await (await fetch(`${proxy.url}/api/campaigns?per_page=50`)).json()) as { items: { id: number; salary_min: number | null; salary_max: number | null }[]; total: number };
+    it("has Google's required properties and its recommended ones, with no problem Google would report", async () => {
+      const list = (await (await fetch(`${proxy.url}/api/campaigns?per_page=50`)).json()) as {
+        items: { id: number; salary_min: number | null; salary_max: number | null }[];
+        total: number;
+      };
       assert.ok(list.total > 0 && list.items.length === list.total, 'the demo broadcasts offers, all on one page');
       for (const offer of list.items) {
         const res = await fetch(`${proxy.url}/api/campaigns/${offer.id}/jobposting`);
         assert.equal(res.status, 200);
         const posting = JobPostingAnswer.parse(await res.json()) as Posting;
-        assert.deepEqual(googleProblems(posting, offer.salary_min !== null || offer.salary_max !== null, new Date()), [], `offer ${offer.id}`);
+        assert.deepEqual(
+          googleProblems(posting, offer.salary_min !== null || offer.salary_max !== null, new Date()),
+          [],
+          `offer ${offer.id}`,
+        );
         assert.equal(posting.url, `https://jobs.demo.example/offers?offer=${offer.id}`);
       }
     });

@@ -82,9 +82,13 @@ function placeOf(a: CatalogueAddress | null, city: string | null, country: strin
  * With neither the job is taken as remote (TELECOMMUTE): the service has no
  * other word for it, and Google requires one or the other.
  */
-function location(c: CatalogueCampaign, companyAddress: CatalogueAddress | null): Pick<JobPosting, 'jobLocation' | 'jobLocationType'> {
+function location(
+  c: CatalogueCampaign,
+  companyAddress: CatalogueAddress | null,
+): Pick<JobPosting, 'jobLocation' | 'jobLocationType'> {
   const country = c.address?.country ?? c.country ?? companyAddress?.country ?? null;
-  const ownPlace = c.address?.city || c.address?.street || c.city || c.country ? placeOf(c.address, c.city, country) : undefined;
+  const ownPlace =
+    c.address?.city || c.address?.street || c.city || c.country ? placeOf(c.address, c.city, country) : undefined;
   const place = ownPlace ?? placeOf(companyAddress, null, companyAddress?.country ?? null);
   return place ? { jobLocation: place } : { jobLocationType: 'TELECOMMUTE' };
 }
@@ -108,7 +112,10 @@ export interface JobPostingContext {
 }
 
 /** The offer's JobPosting, with every property Google requires and those it recommends that are known. */
-export function jobPosting(c: CatalogueCampaign, { offerUrl, companyAddress, now, image }: JobPostingContext): WithContext<JobPosting> {
+export function jobPosting(
+  c: CatalogueCampaign,
+  { offerUrl, companyAddress, now, image }: JobPostingContext,
+): WithContext<JobPosting> {
   const types = employmentTypes(c);
   const text = [c.description, c.profile].filter(Boolean).join('\n');
   // The service's salaries are gross, per year; per month for internships (documented with its fields).

@@ -6,7 +6,12 @@ import type { CatalogueCopy } from './types.ts';
 
 export type CatalogueMetrics = ReturnType<typeof registerCatalogueMetrics>;
 
-export function registerCatalogueMetrics(registry: Registry | undefined, copy: CatalogueCopy, lastSync: () => Date | null, now: () => number) {
+export function registerCatalogueMetrics(
+  registry: Registry | undefined,
+  copy: CatalogueCopy,
+  lastSync: () => Date | null,
+  now: () => number,
+) {
   if (registry === undefined) return undefined;
   const { store } = copy;
   // Kept for a shared copy only: an instance that keeps its own has no leader to tell.
@@ -49,7 +54,12 @@ export function registerCatalogueMetrics(registry: Registry | undefined, copy: C
       help: "Campaign records the catalogue's store refused (each left out, the rest of its page kept), counted at every write that met one",
       registers: [registry],
     }),
-    syncs: new Counter({ name: 'catalogue_syncs_total', help: 'Complete catalogue syncs (every page) by result', labelNames: ['result'] as const, registers: [registry] }),
+    syncs: new Counter({
+      name: 'catalogue_syncs_total',
+      help: 'Complete catalogue syncs (every page) by result',
+      labelNames: ['result'] as const,
+      registers: [registry],
+    }),
     newest: new Counter({
       name: 'catalogue_newest_syncs_total',
       help: 'Reads of the most recently activated offers (one page, every minute) by result',

@@ -64,8 +64,18 @@ const answer = jsonAnswer;
 export function searchOverBudgetProblem(error: SearchOverBudgetError): ProblemError {
   return validationProblem([
     error.field === 'q'
-      ? { field: 'q', code: 'invalid_value', message: 'this search took too long: search fewer or longer words, or add a filter such as a city or a job type' }
-      : { field: 'near', code: 'invalid_value', message: 'this search near a place took too long: give a smaller radius_km, or add a filter such as a city or a job type' },
+      ? {
+          field: 'q',
+          code: 'invalid_value',
+          message:
+            'this search took too long: search fewer or longer words, or add a filter such as a city or a job type',
+        }
+      : {
+          field: 'near',
+          code: 'invalid_value',
+          message:
+            'this search near a place took too long: give a smaller radius_km, or add a filter such as a city or a job type',
+        },
   ]);
 }
 
@@ -94,11 +104,19 @@ const COMPANY_OFFERS_LOOKED_AT = 20;
 
 export function createCatalogueReader(
   store: CatalogueStore,
-  options: { maxCachedAnswers?: number; boardOfferUrl?: string | null; boardImage?: string | null; now?: () => Date } = {},
+  options: {
+    maxCachedAnswers?: number;
+    boardOfferUrl?: string | null;
+    boardImage?: string | null;
+    now?: () => Date;
+  } = {},
 ): CatalogueReader {
   const now = options.now ?? (() => new Date());
   // One cache for the three kinds of answer, told apart by their keys (a list's answer is a promise).
-  const cached = versionCache<JsonAnswer | Promise<JsonAnswer> | undefined>(() => store.version(), options.maxCachedAnswers ?? 1000);
+  const cached = versionCache<JsonAnswer | Promise<JsonAnswer> | undefined>(
+    () => store.version(),
+    options.maxCachedAnswers ?? 1000,
+  );
 
   // The routes keep one parsed query per query string: its key is built once.
   const listKeys = new WeakMap<CampaignListQuery, string>();
@@ -116,7 +134,11 @@ export function createCatalogueReader(
     const place = coordinatesOf(near) ?? store.placeOf(near);
     if (place !== undefined) return place;
     throw validationProblem([
-      { field: 'near', code: 'invalid_value', message: 'no offer in this city has a known position: give another city, or LATITUDE,LONGITUDE like 45.76,4.84' },
+      {
+        field: 'near',
+        code: 'invalid_value',
+        message: 'no offer in this city has a known position: give another city, or LATITUDE,LONGITUDE like 45.76,4.84',
+      },
     ]);
   };
 
@@ -167,7 +189,16 @@ export function createCatalogueReader(
     jobPosting(id) {
       return cached(`posting:${id}`, () => {
         const c = listed(id);
-        return c === undefined ? undefined : answer(jobPosting(c, { offerUrl: offerUrlOf(options.boardOfferUrl ?? null, c.id), companyAddress: companyAddress(c), now: now(), image: options.boardImage }));
+        return c === undefined
+          ? undefined
+          : answer(
+              jobPosting(c, {
+                offerUrl: offerUrlOf(options.boardOfferUrl ?? null, c.id),
+                companyAddress: companyAddress(c),
+                now: now(),
+                image: options.boardImage,
+              }),
+            );
       }) as JsonAnswer<object> | undefined;
     },
   };

@@ -12,7 +12,8 @@ describe('sanitizeCampaignHtml', () => {
   }
 
   it('keeps the text structure recruiters write: paragraphs, emphasis, lists, headings', () => {
-    const html = '<p>Join <strong>us</strong> and <em>grow</em>.</p><ul><li>one</li><li>two</li></ul><h4>Perks</h4><br>';
+    const html =
+      '<p>Join <strong>us</strong> and <em>grow</em>.</p><ul><li>one</li><li>two</li></ul><h4>Perks</h4><br>';
     assert.equal(sanitizeCampaignHtml(html), html.replace('<br>', '<br />'));
   });
 
@@ -25,11 +26,17 @@ describe('sanitizeCampaignHtml', () => {
       sanitizeCampaignHtml('<a href="https://acme.example/jobs" target="_self" onclick="x()">jobs</a>'),
       '<a href="https://acme.example/jobs" rel="noopener noreferrer nofollow ugc" target="_blank">jobs</a>',
     );
-    assert.match(sanitizeCampaignHtml('<a href="mailto:jobs@acme.example">mail</a>') ?? '', /href="mailto:jobs@acme.example"/);
+    assert.match(
+      sanitizeCampaignHtml('<a href="mailto:jobs@acme.example">mail</a>') ?? '',
+      /href="mailto:jobs@acme.example"/,
+    );
   });
 
   it('keeps the text of a javascript: link but not its target', () => {
-    assert.equal(sanitizeCampaignHtml('<a href="javascript:alert(1)">click</a>'), '<a rel="noopener noreferrer nofollow ugc" target="_blank">click</a>');
+    assert.equal(
+      sanitizeCampaignHtml('<a href="javascript:alert(1)">click</a>'),
+      '<a rel="noopener noreferrer nofollow ugc" target="_blank">click</a>',
+    );
   });
 
   it('drops script and style contents rather than showing them as text', () => {
@@ -37,20 +44,53 @@ describe('sanitizeCampaignHtml', () => {
   });
 
   it('keeps every tag of its allowlist, and its text', () => {
-    for (const tag of ['p', 'strong', 'b', 'em', 'i', 'u', 's', 'ul', 'ol', 'li', 'h3', 'h4', 'h5', 'h6', 'blockquote']) {
+    for (const tag of [
+      'p',
+      'strong',
+      'b',
+      'em',
+      'i',
+      'u',
+      's',
+      'ul',
+      'ol',
+      'li',
+      'h3',
+      'h4',
+      'h5',
+      'h6',
+      'blockquote',
+    ]) {
       assert.equal(sanitizeCampaignHtml(`<${tag}>x</${tag}>`), `<${tag}>x</${tag}>`, tag);
     }
     assert.equal(sanitizeCampaignHtml('a<hr>b<br>c'), 'a<hr />b<br />c');
   });
 
   it('keeps an http link as well as an https one, and a link without href as text with its rel and target', () => {
-    assert.match(sanitizeCampaignHtml('<a href="http://acme.example/jobs">jobs</a>') ?? '', /href="http:\/\/acme.example\/jobs"/);
-    assert.equal(sanitizeCampaignHtml('<a>jobs</a>'), '<a rel="noopener noreferrer nofollow ugc" target="_blank">jobs</a>');
+    assert.match(
+      sanitizeCampaignHtml('<a href="http://acme.example/jobs">jobs</a>') ?? '',
+      /href="http:\/\/acme.example\/jobs"/,
+    );
+    assert.equal(
+      sanitizeCampaignHtml('<a>jobs</a>'),
+      '<a rel="noopener noreferrer nofollow ugc" target="_blank">jobs</a>',
+    );
   });
 
   it('drops the elements that hold no readable text, with their contents: forms, templates, frames, embedded objects, SVG, MathML, the head', () => {
     // Not embed: a void element, it has no contents to drop.
-    for (const tag of ['textarea', 'option', 'noscript', 'template', 'iframe', 'object', 'svg', 'math', 'title', 'head']) {
+    for (const tag of [
+      'textarea',
+      'option',
+      'noscript',
+      'template',
+      'iframe',
+      'object',
+      'svg',
+      'math',
+      'title',
+      'head',
+    ]) {
       assert.equal(sanitizeCampaignHtml(`<p>kept</p><${tag}>dropped</${tag}>`), '<p>kept</p>', tag);
     }
   });
@@ -86,7 +126,10 @@ describe('htmlToText', () => {
 
   describe('of the HTML the catalogue stores, read without a parser', () => {
     const written = [
-      ...DEMO_OFFERS.flatMap((offer) => [describeOffer({ ...offer, city: 'Lyon' }, 'Acme & Co <Lyon>'), offerProfile(offer)]),
+      ...DEMO_OFFERS.flatMap((offer) => [
+        describeOffer({ ...offer, city: 'Lyon' }, 'Acme & Co <Lyon>'),
+        offerProfile(offer),
+      ]),
       ...XSS_PAYLOADS,
       '<p>R&amp;D&nbsp;team &quot;quoted&quot; it&#39;s 1 &lt; 2 &gt; 0 &amp;lt; &#x3C;b&#x3E;</p><ul><li>Lyon</li><li>Paris</li></ul>',
       '<h1>A</h1>Lyon<br>Paris<hr><h6 class="x">Metz</h6><blockquote>Nice</blockquote><span>Ly</span><b>on</b><s>x</s><u>y</u>',
@@ -103,7 +146,15 @@ describe('htmlToText', () => {
     });
 
     it('leaves HTML of any other shape to the parser, with the same words', () => {
-      for (const html of [...written, '<p class="a>b">Paris</p>', '<P>Lyon</P>', '<p title=x>Nice</p>', 'a &copy; b', '<p>a<!-- c --></p>', '<a href="x"/>y']) {
+      for (const html of [
+        ...written,
+        '<p class="a>b">Paris</p>',
+        '<P>Lyon</P>',
+        '<p title=x>Nice</p>',
+        'a &copy; b',
+        '<p>a<!-- c --></p>',
+        '<a href="x"/>y',
+      ]) {
         assert.equal(htmlToText(html), parsedText(html), html);
       }
       assert.equal(hasSanitizedShape('<script>x</script>'), false);

@@ -5,7 +5,26 @@
 // escape the card), no images or frames, and links only to http(s)/mailto.
 import sanitizeHtml from 'sanitize-html';
 
-const ALLOWED_TAGS = ['p', 'br', 'strong', 'b', 'em', 'i', 'u', 's', 'ul', 'ol', 'li', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'a', 'hr'];
+const ALLOWED_TAGS = [
+  'p',
+  'br',
+  'strong',
+  'b',
+  'em',
+  'i',
+  'u',
+  's',
+  'ul',
+  'ol',
+  'li',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'blockquote',
+  'a',
+  'hr',
+];
 
 const OPTIONS: sanitizeHtml.IOptions = {
   allowedTags: ALLOWED_TAGS,
@@ -14,7 +33,21 @@ const OPTIONS: sanitizeHtml.IOptions = {
   allowedSchemesAppliedToAttributes: ['href'],
   allowProtocolRelative: false,
   // Dropped with their content: anything executable or stylistic.
-  nonTextTags: ['script', 'style', 'textarea', 'option', 'noscript', 'template', 'iframe', 'object', 'embed', 'svg', 'math', 'title', 'head'],
+  nonTextTags: [
+    'script',
+    'style',
+    'textarea',
+    'option',
+    'noscript',
+    'template',
+    'iframe',
+    'object',
+    'embed',
+    'svg',
+    'math',
+    'title',
+    'head',
+  ],
   disallowedTagsMode: 'discard',
   transformTags: {
     // The card owns the page's top headings; the description's start at h3.
@@ -46,7 +79,9 @@ const BLOCK_TAG = /<\/?(p|br|li|ul|ol|h[1-6]|div|blockquote|tr|td|th|hr)\b[^>]*>
  * HTML as sanitizeCampaignHtml writes it: tags of its allowlist with quoted
  * attribute values (&, <, > and " escaped), text with &, < and > escaped.
  */
-const SANITIZED_SHAPE = new RegExp(`^(?:[^<>&]|&(?:amp|lt|gt);|</?(?:${ALLOWED_TAGS.join('|')})(?: [a-z]+="[^"<>]*")*(?: /)?>)*$`);
+const SANITIZED_SHAPE = new RegExp(
+  `^(?:[^<>&]|&(?:amp|lt|gt);|</?(?:${ALLOWED_TAGS.join('|')})(?: [a-z]+="[^"<>]*")*(?: /)?>)*$`,
+);
 
 /** True when the HTML has the shape sanitizeCampaignHtml writes (every stored description has): its text is read without a parser. */
 export function hasSanitizedShape(html: string): boolean {
@@ -67,7 +102,10 @@ export function htmlToText(html: string | null | undefined): string {
 function htmlText(html: string | null | undefined, shortcut: boolean): string {
   if (html === null || html === undefined) return '';
   const spaced = html.replace(BLOCK_TAG, ' $&');
-  const text = shortcut && hasSanitizedShape(html) ? spaced.replace(/<[^>]*>/g, '') : sanitizeHtml(spaced, { allowedTags: [], allowedAttributes: {}, nonTextTags: OPTIONS.nonTextTags });
+  const text =
+    shortcut && hasSanitizedShape(html)
+      ? spaced.replace(/<[^>]*>/g, '')
+      : sanitizeHtml(spaced, { allowedTags: [], allowedAttributes: {}, nonTextTags: OPTIONS.nonTextTags });
   // sanitize-html writes text with &, < and > escaped only (a no-break space as itself, which \s takes).
   return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&').replace(/\s+/g, ' ').trim();
 }

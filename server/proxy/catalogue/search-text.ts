@@ -7,12 +7,17 @@ import type { CatalogueCampaign } from './types.ts';
 
 /** Lower case without accents, so "developpeur" finds "Développeur". */
 export function foldForSearch(text: string): string {
-  return text.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase();
+  return text
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase();
 }
 
 /** The texts a campaign is searched in, by column of the full-text index: a match in the title ranks above one in the company, above one in the rest. */
 export function searchColumns(c: CatalogueCampaign): { title: string; company: string; body: string } {
-  const body = [c.city, c.country, c.job_type, c.working_time, htmlToText(c.description), htmlToText(c.profile)].filter(Boolean).join(' \n ');
+  const body = [c.city, c.country, c.job_type, c.working_time, htmlToText(c.description), htmlToText(c.profile)]
+    .filter(Boolean)
+    .join(' \n ');
   return { title: c.name ?? '', company: c.company_name ?? '', body };
 }
 

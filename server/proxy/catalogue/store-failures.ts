@@ -26,7 +26,10 @@ export async function inStore<T>(work: () => Promise<T>): Promise<T> {
 /** One log line per record the store left out, and the count of them. */
 export function reportSkipped(log: Logger, counter: Counter | undefined, skipped: readonly SkippedRecord[]): void {
   for (const { id, reason } of skipped) {
-    log.warn({ event: 'campaign_not_stored', campaign_id: id, reason }, `campaign ${id} skipped: the catalogue's store cannot keep it`);
+    log.warn(
+      { event: 'campaign_not_stored', campaign_id: id, reason },
+      `campaign ${id} skipped: the catalogue's store cannot keep it`,
+    );
   }
   if (skipped.length > 0) counter?.inc(skipped.length);
 }

@@ -27,7 +27,8 @@ export interface SyncPacer {
 export type Sleep = (ms: number, signal: AbortSignal) => Promise<void>;
 
 export function createSyncPacer(share: number, clock: Clock, sleep: Sleep): SyncPacer {
-  if (!(share > 0 && share <= 1)) throw new RangeError(`the sync budget share must be greater than 0 and at most 1, got ${share}`);
+  if (!(share > 0 && share <= 1))
+    throw new RangeError(`the sync budget share must be greater than 0 and at most 1, got ${share}`);
   const perWindow = Math.max(1, Math.floor(share * RATE_LIMIT_PER_MINUTE));
   // With a single request a window, the two kinds take turns for it.
   const reserved = perWindow > 1 ? 1 : 0;

@@ -46,7 +46,8 @@ describe('catalogue syncs within SYNC_BUDGET_SHARE, at the wire', () => {
       fetch: (input, init) => {
         const request = input instanceof Request ? input : new Request(input, init);
         const url = new URL(request.url);
-        if (request.method === 'GET' && url.pathname === '/v2/campaigns') wire.push({ at: clock.t, search: url.searchParams });
+        if (request.method === 'GET' && url.pathname === '/v2/campaigns')
+          wire.push({ at: clock.t, search: url.searchParams });
         return fetch(request);
       },
     });
@@ -65,7 +66,8 @@ describe('catalogue syncs within SYNC_BUDGET_SHARE, at the wire', () => {
   }
 
   /** The most requests sent within any 60 s of the fake clock. */
-  const mostInAMinute = (requests: WireRequest[]) => Math.max(...requests.map((r) => requests.filter((o) => o.at >= r.at && o.at < r.at + 60_000).length));
+  const mostInAMinute = (requests: WireRequest[]) =>
+    Math.max(...requests.map((r) => requests.filter((o) => o.at >= r.at && o.at < r.at + 60_000).length));
 
   it('a full sync of a catalogue held before is spread out: never more than the share of 120 in any minute', async () => {
     const share = 0.05;
@@ -81,7 +83,10 @@ describe('catalogue syncs within SYNC_BUDGET_SHARE, at the wire', () => {
     const paced = wire.slice(pages);
     assert.equal(paced.length, pages, 'one request a page');
     const allowed = share * RATE_LIMIT_PER_MINUTE;
-    assert.ok(mostInAMinute(paced) <= allowed, `${mostInAMinute(paced)} sync requests within one minute, more than the share's ${allowed}`);
+    assert.ok(
+      mostInAMinute(paced) <= allowed,
+      `${mostInAMinute(paced)} sync requests within one minute, more than the share's ${allowed}`,
+    );
     // 20 pages at 5 a window (one of the 6 kept for the newest offers): the walk spans at least three windows.
     assert.ok(clock.t - startedAt >= 3 * 61_000, `the walk took ${clock.t - startedAt} ms of the clock`);
     assert.equal(store.count(), OFFERS);

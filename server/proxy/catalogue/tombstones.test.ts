@@ -10,27 +10,37 @@ import { createCatalogueReader } from './reader.ts';
 import { withTombstones } from './tombstones.ts';
 import { closedOfferProblem } from '../routes/closed-offer.ts';
 
-const offer = (id: number, status: 'online' | 'archived' = 'online') => toCatalogueCampaign(upstreamCampaign({ id, status }));
+const offer = (id: number, status: 'online' | 'archived' = 'online') =>
+  toCatalogueCampaign(upstreamCampaign({ id, status }));
 
 describe('tombstones', () => {
   it('tell an offer removed, left out of a complete sync or written closed from one never seen, and forget one listed again', () => {
     const store = openCatalogueStore(':memory:');
     store.replaceAll([offer(1), offer(2), offer(3), offer(4)], new Date());
-    assert.deepEqual([1, 2, 3, 4, 5].map((id) => store.gone(id)), [false, false, false, false, false]);
+    assert.deepEqual(
+      [1, 2, 3, 4, 5].map((id) => store.gone(id)),
+      [false, false, false, false, false],
+    );
     store.remove(1);
     store.replaceAll([offer(3), offer(4)], new Date());
     store.upsert(offer(4, 'archived'));
-    assert.deepEqual([1, 2, 3, 4, 5].map((id) => store.gone(id)), [true, true, false, true, false]);
+    assert.deepEqual(
+      [1, 2, 3, 4, 5].map((id) => store.gone(id)),
+      [true, true, false, true, false],
+    );
     store.upsert(offer(2));
     assert.equal(store.gone(2), false, 'listed again');
     store.close();
   });
 
-  it('tell the offers a sync\'s changes removed or closed, and forget one they list again', () => {
+  it("tell the offers a sync's changes removed or closed, and forget one they list again", () => {
     const store = openCatalogueStore(':memory:');
     store.replaceAll([offer(1), offer(2), offer(3)], new Date());
     store.applyChanges([offer(2, 'archived'), offer(4)], [1]);
-    assert.deepEqual([1, 2, 3, 4].map((id) => store.gone(id)), [true, true, false, false]);
+    assert.deepEqual(
+      [1, 2, 3, 4].map((id) => store.gone(id)),
+      [true, true, false, false],
+    );
     store.applyChanges([offer(1)], []);
     assert.equal(store.gone(1), false, 'listed again');
     store.close();
@@ -55,7 +65,13 @@ describe('tombstones', () => {
     store.applyChanges([], [7]);
     store.replaceAll([offer(1)], new Date());
     store.remove(8);
-    assert.deepEqual([7, 8].map((id) => [store.gone(id), reader.closed(id)]), [[false, false], [false, false]]);
+    assert.deepEqual(
+      [7, 8].map((id) => [store.gone(id), reader.closed(id)]),
+      [
+        [false, false],
+        [false, false],
+      ],
+    );
     assert.equal(closedOfferProblem(reader, 7, null).status, 404);
     store.remove(1);
     assert.equal(closedOfferProblem(reader, 1, null).status, 410, 'the listed one is closed');
@@ -68,9 +84,15 @@ describe('tombstones', () => {
     store.replaceAll([offer(1)], new Date());
     // Online, but without the column the list is ordered by, which the table requires: the store leaves it out.
     const refused = { ...offer(5), listed_at: null } as unknown as CatalogueCampaign;
-    assert.deepEqual(store.applyChanges([refused, offer(6)], []).map((s) => s.id), [5]);
+    assert.deepEqual(
+      store.applyChanges([refused, offer(6)], []).map((s) => s.id),
+      [5],
+    );
     store.applyChanges([], [5, 6]);
-    assert.deepEqual([closedOfferProblem(reader, 5, null).status, closedOfferProblem(reader, 6, null).status], [404, 410]);
+    assert.deepEqual(
+      [closedOfferProblem(reader, 5, null).status, closedOfferProblem(reader, 6, null).status],
+      [404, 410],
+    );
     store.close();
   });
 
@@ -101,7 +123,10 @@ describe('tombstones', () => {
     store.replaceAll([offer(1)], new Date());
     store.upsert(offer(2));
     store.applyChanges([offer(3)], [1]);
-    assert.deepEqual([1, 2, 3].map((id) => store.get(id)?.id), [undefined, 2, 3]);
+    assert.deepEqual(
+      [1, 2, 3].map((id) => store.get(id)?.id),
+      [undefined, 2, 3],
+    );
     store.close();
   });
 
@@ -111,7 +136,10 @@ describe('tombstones', () => {
     const store = withTombstones(inner, 1);
     store.remove(1);
     store.replaceAll([offer(2), offer(3)], new Date());
-    assert.deepEqual([1, 2, 3].map((id) => store.gone(id)), [true, false, false]);
+    assert.deepEqual(
+      [1, 2, 3].map((id) => store.gone(id)),
+      [true, false, false],
+    );
     inner.close();
   });
 });

@@ -98,5 +98,7 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
     console.log(describeEvent(event, id));
   });
   const server = createServer(handler);
-  server.listen(Number(process.env.PORT ?? 3000), () => console.log(`Receiving webhook events on port ${server.address().port}`));
+  server.listen(Number(process.env.PORT ?? 3000), () =>
+    console.log(`Receiving webhook events on port ${server.address().port}`),
+  );
 }

@@ -32,13 +32,23 @@ function stateOf(status: OutboxStatus): 'received' | 'delivered' | 'notDelivered
 
 function body(view: ReceiptView, lang: Locale): { heading: string; content: string } {
   const t = RECEIPT_TEXTS[lang];
-  if (view.kind === 'not_found') return { heading: t.notFound.heading, content: `<p>${escapeHtml(t.notFound.body)}</p>` };
+  if (view.kind === 'not_found')
+    return { heading: t.notFound.heading, content: `<p>${escapeHtml(t.notFound.body)}</p>` };
   const state = stateOf(view.status);
   if (state === 'notDelivered') {
-    const again = view.applyAgainUrl === null ? '' : `<p><a href="${escapeHtml(view.applyAgainUrl)}">${escapeHtml(t.notDelivered.applyAgain)}</a></p>`;
-    return { heading: t.notDelivered.heading, content: `<p>${escapeHtml(t.notDelivered.body)}</p><p>${escapeHtml(t.notDelivered.what)}</p>${again}` };
+    const again =
+      view.applyAgainUrl === null
+        ? ''
+        : `<p><a href="${escapeHtml(view.applyAgainUrl)}">${escapeHtml(t.notDelivered.applyAgain)}</a></p>`;
+    return {
+      heading: t.notDelivered.heading,
+      content: `<p>${escapeHtml(t.notDelivered.body)}</p><p>${escapeHtml(t.notDelivered.what)}</p>${again}`,
+    };
   }
-  const label = state === 'delivered' && view.statusLabel !== undefined ? `<p class="status">${escapeHtml(t.status)} ${escapeHtml(view.statusLabel)}</p>` : '';
+  const label =
+    state === 'delivered' && view.statusLabel !== undefined
+      ? `<p class="status">${escapeHtml(t.status)} ${escapeHtml(view.statusLabel)}</p>`
+      : '';
   return { heading: t[state].heading, content: `<p>${escapeHtml(t[state].body)}</p>${label}` };
 }
 

@@ -19,7 +19,14 @@ import { receiptRouter } from './route.ts';
 import { decoyReceipts } from './decoy.ts';
 import { RECEIPT_TEXTS } from './texts.ts';
 import type { ReceiptTexts } from './texts.ts';
-import { RECEIPT_PATH, RECEIPT_ROUTE, RECEIPT_TOKEN_BYTES, isReceiptToken, newReceiptToken, receiptUrl } from './token.ts';
+import {
+  RECEIPT_PATH,
+  RECEIPT_ROUTE,
+  RECEIPT_TOKEN_BYTES,
+  isReceiptToken,
+  newReceiptToken,
+  receiptUrl,
+} from './token.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -41,12 +48,25 @@ describe('the receipt page', () => {
     const token = newReceiptToken();
     const reference = `r-${token}`;
     await store.enqueue(
-      { reference, campaign_id: 12, company_id: 3, payload: { applicant: { email: 'ada@example.org' } }, resume: null, resume_type: null, receipt_token: token },
+      {
+        reference,
+        campaign_id: 12,
+        company_id: 3,
+        payload: { applicant: { email: 'ada@example.org' } },
+        resume: null,
+        resume_type: null,
+        receipt_token: token,
+      },
       { deadLetterAfterMs: DAY },
     );
-    if (state === 'delivered') await store.markDelivered(await claimed(store, reference), 'created_applicant', { applicantId: 1, applicationId: 40 });
+    if (state === 'delivered')
+      await store.markDelivered(await claimed(store, reference), 'created_applicant', {
+        applicantId: 1,
+        applicationId: 40,
+      });
     if (state === 'dead') await store.markDead(await claimed(store, reference), 'expired', 'timeout (no answer)');
-    if (state === 'rejected') await store.markRejected(await claimed(store, reference), 'upstream_rejected', 'validation_failed (422)');
+    if (state === 'rejected')
+      await store.markRejected(await claimed(store, reference), 'upstream_rejected', 'validation_failed (422)');
     if (companyStatus !== undefined) {
       now += DAY;
       const checks = await store.claimStatusChecks(now, 0, now, 100);
@@ -69,9 +89,19 @@ describe('the receipt page', () => {
   before(async () => {
     await store.ready();
     const app = express();
-    app.use(RECEIPT_PATH, receiptRouter({ statusLabels: labels, boardOfferUrl: 'https://jobs.example/offers?offer={id}' }, async () => store, decoys));
+    app.use(
+      RECEIPT_PATH,
+      receiptRouter(
+        { statusLabels: labels, boardOfferUrl: 'https://jobs.example/offers?offer={id}' },
+        async () => store,
+        decoys,
+      ),
+    );
     // A board without BOARD_OFFER_URL.
-    app.use(`/no-offer-url${RECEIPT_PATH}`, receiptRouter({ statusLabels: labels, boardOfferUrl: null }, async () => store, decoys));
+    app.use(
+      `/no-offer-url${RECEIPT_PATH}`,
+      receiptRouter({ statusLabels: labels, boardOfferUrl: null }, async () => store, decoys),
+    );
     server = app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -104,9 +134,15 @@ describe('the receipt page', () => {
     assert.match((await page(token)).html, /<p class="status">Status: Interview &#60;planned&#62;<\/p>/);
     assert.match((await page(token, { lang: 'fr' })).html, /<p class="status">Statut : Entretien prévu<\/p>/);
     // No Spanish label: the English one.
-    assert.match((await page(token, { lang: 'es' })).html, /<p class="status">Estado: Interview &#60;planned&#62;<\/p>/);
+    assert.match(
+      (await page(token, { lang: 'es' })).html,
+      /<p class="status">Estado: Interview &#60;planned&#62;<\/p>/,
+    );
     assert.doesNotMatch((await page(token)).html, /interview</, 'the raw status value is not shown');
-    assert.match((await page(await stored('delivered', 'offer'))).html, /<p class="status">Status: Offer &#38; &#34;terms&#34; &#39;soon&#39;<\/p>/);
+    assert.match(
+      (await page(await stored('delivered', 'offer'))).html,
+      /<p class="status">Status: Offer &#38; &#34;terms&#34; &#39;soon&#39;<\/p>/,
+    );
   });
 
   it('says "not delivered" for a dead or refused application, with what to do and a link to apply again', async () => {
@@ -123,7 +159,10 @@ describe('the receipt page', () => {
     const response = await fetch(`${base}/no-offer-url${RECEIPT_PATH}/${await stored('dead')}`);
     const html = await response.text();
     assert.equal(heading(html), 'Not delivered');
-    assert.match(html, /Apply again from the job offer on the job board, or contact the job board if it happens again\.<\/p>\n<\/main>/);
+    assert.match(
+      html,
+      /Apply again from the job offer on the job board, or contact the job board if it happens again\.<\/p>\n<\/main>/,
+    );
     assert.doesNotMatch(html, /<a /);
   });
 
@@ -161,11 +200,22 @@ describe('the receipt page', () => {
       const escaped = (text: string) => text.replace(/'/g, '&#39;');
       const received = (await page(pending, { lang })).html;
       assert.ok(received.includes(`<title>${escaped(t.received.heading)} – ${escaped(t.title)}</title>`), lang);
-      assert.ok(received.includes(`<h1>${escaped(t.received.heading)}</h1>\n<p>${escaped(t.received.body)}</p>\n</main>`), lang);
+      assert.ok(
+        received.includes(`<h1>${escaped(t.received.heading)}</h1>\n<p>${escaped(t.received.body)}</p>\n</main>`),
+        lang,
+      );
       const sent = (await page(delivered, { lang })).html;
-      assert.ok(sent.includes(`<h1>${escaped(t.delivered.heading)}</h1>\n<p>${escaped(t.delivered.body)}</p>\n</main>`), lang);
+      assert.ok(
+        sent.includes(`<h1>${escaped(t.delivered.heading)}</h1>\n<p>${escaped(t.delivered.body)}</p>\n</main>`),
+        lang,
+      );
       const notDelivered = (await page(dead, { lang })).html;
-      assert.ok(notDelivered.includes(`<p>${escaped(t.notDelivered.body)}</p><p>${escaped(t.notDelivered.what)}</p><p><a href="https://jobs.example/offers?offer=12">${escaped(t.notDelivered.applyAgain)}</a></p>`), lang);
+      assert.ok(
+        notDelivered.includes(
+          `<p>${escaped(t.notDelivered.body)}</p><p>${escaped(t.notDelivered.what)}</p><p><a href="https://jobs.example/offers?offer=12">${escaped(t.notDelivered.applyAgain)}</a></p>`,
+        ),
+        lang,
+      );
       const missing = (await page('unknown', { lang })).html;
       assert.ok(missing.includes(`<h1>${escaped(t.notFound.heading)}</h1>\n<p>${escaped(t.notFound.body)}</p>`), lang);
     }
@@ -218,18 +268,27 @@ describe('the receipt page', () => {
   });
 });
 
-describe('the receipt page\'s words', () => {
+describe("the receipt page's words", () => {
   it('are written in every language: none empty, each one translated from the English', () => {
     const english = RECEIPT_TEXTS.en;
     const flat = (texts: ReceiptTexts): [string, string][] =>
       Object.entries(texts).flatMap(([key, value]): [string, string][] =>
-        typeof value === 'string' ? [[key, value]] : Object.entries(value as Record<string, string>).map(([sub, text]): [string, string] => [`${key}.${sub}`, text]),
+        typeof value === 'string'
+          ? [[key, value]]
+          : Object.entries(value as Record<string, string>).map(([sub, text]): [string, string] => [
+              `${key}.${sub}`,
+              text,
+            ]),
       );
     const keys = flat(english).map(([key]) => key);
     assert.equal(keys.length, 12);
     for (const lang of ['fr', 'es'] as const) {
       const texts = flat(RECEIPT_TEXTS[lang]);
-      assert.deepEqual(texts.map(([key]) => key), keys, lang);
+      assert.deepEqual(
+        texts.map(([key]) => key),
+        keys,
+        lang,
+      );
       for (const [key, text] of texts) {
         assert.ok(text.trim().length > 0, `${lang} ${key}`);
         assert.notEqual(text, Object.fromEntries(flat(english))[key], `${lang} ${key} is translated`);
@@ -259,7 +318,8 @@ describe('decoy receipt tokens', () => {
   it('never take a real token, nor a string that is not a token, for a decoy', () => {
     const real = Array.from({ length: 200 }, newReceiptToken);
     assert.equal(real.filter((token) => decoys.isDecoy(token)).length, 0);
-    for (const token of ['', 'not-a-token', `${decoys.newToken()}A`, decoys.newToken().slice(1)]) assert.equal(decoys.isDecoy(token), false, token);
+    for (const token of ['', 'not-a-token', `${decoys.newToken()}A`, decoys.newToken().slice(1)])
+      assert.equal(decoys.isDecoy(token), false, token);
   });
 });
 
@@ -267,7 +327,8 @@ describe('receipt tokens and links', () => {
   it('makes tokens of 144 random bits, each new', () => {
     const tokens = new Set(Array.from({ length: 1000 }, newReceiptToken));
     assert.equal(tokens.size, 1000);
-    for (const token of tokens) assert.ok(isReceiptToken(token) && Buffer.from(token, 'base64url').length === RECEIPT_TOKEN_BYTES);
+    for (const token of tokens)
+      assert.ok(isReceiptToken(token) && Buffer.from(token, 'base64url').length === RECEIPT_TOKEN_BYTES);
     assert.equal(RECEIPT_TOKEN_BYTES, 18);
   });
 
@@ -280,7 +341,10 @@ describe('receipt tokens and links', () => {
   });
 
   it('links on PUBLIC_ORIGIN when set, else from the root, under the path the proxy is mounted at', () => {
-    assert.equal(receiptUrl('https://jobs.acme.example', '/api/applications', 'T'), 'https://jobs.acme.example/applications/receipt/T');
+    assert.equal(
+      receiptUrl('https://jobs.acme.example', '/api/applications', 'T'),
+      'https://jobs.acme.example/applications/receipt/T',
+    );
     assert.equal(receiptUrl(null, '/api/applications', 'T'), '/applications/receipt/T');
     assert.equal(receiptUrl(null, '/careers/api/applications', 'T'), '/careers/applications/receipt/T');
   });

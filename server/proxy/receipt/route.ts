@@ -45,7 +45,11 @@ function send(res: Response, status: number, view: ReceiptView, lang: Locale): v
 /** A decoy's page: a queued application's, which shows nothing of the application (no offer, no status). */
 const DECOY: ReceiptView = { kind: 'found', status: 'pending', statusLabel: undefined, applyAgainUrl: null };
 
-export function receiptRouter(config: Pick<ProxyConfig, 'statusLabels' | 'boardOfferUrl'>, store: () => Promise<StatusStore>, decoys: DecoyReceipts): Router {
+export function receiptRouter(
+  config: Pick<ProxyConfig, 'statusLabels' | 'boardOfferUrl'>,
+  store: () => Promise<StatusStore>,
+  decoys: DecoyReceipts,
+): Router {
   const router = Router();
   router.get(RECEIPT_TOKEN_ROUTE, async (req, res) => {
     const lang = languageOf(req);
@@ -56,12 +60,17 @@ export function receiptRouter(config: Pick<ProxyConfig, 'statusLabels' | 'boardO
       else send(res, 404, { kind: 'not_found' }, lang);
       return;
     }
-    send(res, 200, {
-      kind: 'found',
-      status: state.status,
-      statusLabel: statusLabel(config.statusLabels, state.company_status, lang),
-      applyAgainUrl: offerUrlOf(config.boardOfferUrl, state.campaign_id),
-    }, lang);
+    send(
+      res,
+      200,
+      {
+        kind: 'found',
+        status: state.status,
+        statusLabel: statusLabel(config.statusLabels, state.company_status, lang),
+        applyAgainUrl: offerUrlOf(config.boardOfferUrl, state.campaign_id),
+      },
+      lang,
+    );
   });
   return router;
 }

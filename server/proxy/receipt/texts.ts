@@ -15,8 +15,14 @@ export interface ReceiptTexts {
 export const RECEIPT_TEXTS: Record<Locale, ReceiptTexts> = {
   en: {
     title: 'Your application',
-    received: { heading: 'Application received', body: 'Your application has been received. It will be sent to the recruiter shortly.' },
-    delivered: { heading: 'Sent to the company', body: 'Your application has been sent to the recruiter, who will contact you by email if your profile matches.' },
+    received: {
+      heading: 'Application received',
+      body: 'Your application has been received. It will be sent to the recruiter shortly.',
+    },
+    delivered: {
+      heading: 'Sent to the company',
+      body: 'Your application has been sent to the recruiter, who will contact you by email if your profile matches.',
+    },
     notDelivered: {
       heading: 'Not delivered',
       body: 'We could not send your application to the recruiter.',
@@ -31,8 +37,14 @@ export const RECEIPT_TEXTS: Record<Locale, ReceiptTexts> = {
   },
   fr: {
     title: 'Votre candidature',
-    received: { heading: 'Candidature reçue', body: 'Votre candidature a bien été reçue. Elle sera transmise au recruteur sous peu.' },
-    delivered: { heading: "Transmise à l'entreprise", body: 'Votre candidature a été transmise au recruteur, qui vous contactera par e-mail si votre profil correspond.' },
+    received: {
+      heading: 'Candidature reçue',
+      body: 'Votre candidature a bien été reçue. Elle sera transmise au recruteur sous peu.',
+    },
+    delivered: {
+      heading: "Transmise à l'entreprise",
+      body: 'Votre candidature a été transmise au recruteur, qui vous contactera par e-mail si votre profil correspond.',
+    },
     notDelivered: {
       heading: 'Non transmise',
       body: "Nous n'avons pas pu transmettre votre candidature au recruteur.",
@@ -47,8 +59,14 @@ export const RECEIPT_TEXTS: Record<Locale, ReceiptTexts> = {
   },
   es: {
     title: 'Tu candidatura',
-    received: { heading: 'Candidatura recibida', body: 'Hemos recibido tu candidatura. Se enviará al reclutador en breve.' },
-    delivered: { heading: 'Enviada a la empresa', body: 'Tu candidatura se ha enviado al reclutador, que te contactará por correo electrónico si tu perfil encaja.' },
+    received: {
+      heading: 'Candidatura recibida',
+      body: 'Hemos recibido tu candidatura. Se enviará al reclutador en breve.',
+    },
+    delivered: {
+      heading: 'Enviada a la empresa',
+      body: 'Tu candidatura se ha enviado al reclutador, que te contactará por correo electrónico si tu perfil encaja.',
+    },
     notDelivered: {
       heading: 'No entregada',
       body: 'No hemos podido enviar tu candidatura al reclutador.',

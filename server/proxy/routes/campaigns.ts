@@ -32,8 +32,7 @@ export function parseListQuery(query: unknown): CampaignListQuery {
 }
 
 function campaignNotFound(): ProblemError {
-  return new ProblemError('campaign_not_found', 'This job offer is not (or no longer) published on this job board.',
-  );
+  return new ProblemError('campaign_not_found', 'This job offer is not (or no longer) published on this job board.');
 }
 
 function campaignId(param: string): number {
@@ -87,5 +86,4 @@ export function campaignRoutes(app: Router, base: string, reader: CatalogueReade
     if (answer === undefined) throw campaignNotFound();
     sendCachedJson(req, res, answer, CAMPAIGNS_CACHE_CONTROL, 'application/ld+json; charset=utf-8');
   });
-
 }

@@ -33,7 +33,14 @@ function offerParamOf(query: Request['query']): string {
 /** The query with the open offer's id read under the board's offer-param. */
 function embedQueryInput(query: Request['query'], offerParam: string): Record<string, unknown> {
   if (offerParam === DEFAULT_OFFER_PARAM) return query;
-  if (RESERVED_NAMES.includes(offerParam)) throw validationProblem([{ field: 'offer_param', code: 'invalid_value', message: `must not be one of this query's own parameters (${RESERVED_NAMES.join(', ')}): name the one your element's offer-param holds` }]);
+  if (RESERVED_NAMES.includes(offerParam))
+    throw validationProblem([
+      {
+        field: 'offer_param',
+        code: 'invalid_value',
+        message: `must not be one of this query's own parameters (${RESERVED_NAMES.join(', ')}): name the one your element's offer-param holds`,
+      },
+    ]);
   return { ...query, offer: query[offerParam] };
 }
 
@@ -59,14 +66,22 @@ function rendererLoader(file: string): () => Promise<EmbedRenderer> {
       },
       () => {
         loading = undefined;
-        throw new ProblemError('not_found', 'The server renderer is not built on this server: run "npm run build" and restart the proxy.');
+        throw new ProblemError(
+          'not_found',
+          'The server renderer is not built on this server: run "npm run build" and restart the proxy.',
+        );
       },
     );
     return loading;
   };
 }
 
-export function embedRouter(reader: CatalogueReader, rendererFile: string, publicOrigin: string | null, boardOfferUrl: string | null): Router {
+export function embedRouter(
+  reader: CatalogueReader,
+  rendererFile: string,
+  publicOrigin: string | null,
+  boardOfferUrl: string | null,
+): Router {
   const router = Router();
   const renderer = rendererLoader(rendererFile);
   router.get('/campaigns/head', offerHeadHandler(reader, listUrlOf(boardOfferUrl)));
@@ -75,21 +90,49 @@ export function embedRouter(reader: CatalogueReader, rendererFile: string, publi
     const offerParam = offerParamOf(req.query);
     const parsed = EmbedQuery.safeParse(embedQueryInput(req.query, offerParam));
     // Every other parameter (an endpoint among them) is left out by the parse and has no effect.
-    if (!parsed.success) throw validationProblem(fieldProblems(parsed.error).map((problem) => (problem.field === 'offer' ? { ...problem, field: offerParam } : problem)));
-    const { lang, offer, offer_param: _offerParam, preset_company_id, preset_job_type, preset_city, ...query } = parsed.data;
+    if (!parsed.success)
+      throw validationProblem(
+        fieldProblems(parsed.error).map((problem) =>
+          problem.field === 'offer' ? { ...problem, field: offerParam } : problem,
+        ),
+      );
+    const {
+      lang,
+      offer,
+      offer_param: _offerParam,
+      preset_company_id,
+      preset_job_type,
+      preset_city,
+      ...query
+    } = parsed.data;
     // The board's presets win over the candidate's filters, as on the element.
     const presets = { company_id: preset_company_id, job_type: preset_job_type, city: preset_city };
     const fixed = (name: string) => presets[name as ListPreset] !== undefined;
-    const list = (await reader.list({ ...query, company_id: preset_company_id ?? query.company_id, job_type: preset_job_type ?? query.job_type, city: preset_city ?? query.city })).value;
+    const list = (
+      await reader.list({
+        ...query,
+        company_id: preset_company_id ?? query.company_id,
+        job_type: preset_job_type ?? query.job_type,
+        city: preset_city ?? query.city,
+      })
+    ).value;
     const detail = offer === undefined ? undefined : reader.detail(offer);
     const state: PrerenderedCampaigns = {
       // As the element writes them in the URL: the first page is no parameter, a preset is the element's.
-      query: Object.fromEntries(LIST_URL_PARAMS.flatMap((name) => (query[name] === undefined || fixed(name) || (name === 'page' && query.page === 1) ? [] : [[name, query[name]]]))),
+      query: Object.fromEntries(
+        LIST_URL_PARAMS.flatMap((name) =>
+          query[name] === undefined || fixed(name) || (name === 'page' && query.page === 1)
+            ? []
+            : [[name, query[name]]],
+        ),
+      ),
       list,
       offer: offer === undefined ? null : { id: offer, detail: detail?.value ?? null },
     };
     const posting = offer === undefined ? undefined : reader.jobPosting(offer);
-    const html = await (await renderer()).renderCampaigns({
+    const html = await (
+      await renderer()
+    ).renderCampaigns({
       endpoint: endpointOf(req, publicOrigin),
       offerParam,
       lang,

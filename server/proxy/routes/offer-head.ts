@@ -28,7 +28,9 @@ export function offerHeadHandler(reader: CatalogueReader, listUrl: string | null
     const offer = req.query.offer;
     if (typeof offer !== 'string' || !/^[1-9]\d{0,15}$/.test(offer)) {
       const message = 'must be the id of a job offer, a whole number from 1, like offer=21';
-      throw new ProblemError('malformed_request', `The query parameter offer ${message}.`, { errors: [{ field: 'offer', code: 'invalid_value', message }] });
+      throw new ProblemError('malformed_request', `The query parameter offer ${message}.`, {
+        errors: [{ field: 'offer', code: 'invalid_value', message }],
+      });
     }
     const id = Number(offer);
     const posting = reader.jobPosting(id);

@@ -44,8 +44,10 @@ interface FeedInput {
   channel: string;
 }
 
-const element = (name: string, text: string, attributes = '') => `<${name}${attributes}>${escapeMarkup(text)}</${name}>`;
-const link = (rel: string, href: string, type?: string) => `<link rel="${rel}" href="${escapeMarkup(href)}"${type ? ` type="${type}"` : ''}/>`;
+const element = (name: string, text: string, attributes = '') =>
+  `<${name}${attributes}>${escapeMarkup(text)}</${name}>`;
+const link = (rel: string, href: string, type?: string) =>
+  `<link rel="${rel}" href="${escapeMarkup(href)}"${type ? ` type="${type}"` : ''}/>`;
 
 /** The feed's time: its newest entry's, else the last sync's. */
 export function updatedOf(input: Pick<FeedInput, 'offers' | 'syncedAt'>): string {
@@ -90,7 +92,9 @@ export function atomFeed(input: FeedInput): string {
 
 /** The query as read, in a stable order: the feed's identity. */
 function queryString(query: FeedQuery): string {
-  return new URLSearchParams(Object.entries(query).flatMap(([name, value]) => (value === undefined ? [] : [[name, String(value)]]))).toString();
+  return new URLSearchParams(
+    Object.entries(query).flatMap(([name, value]) => (value === undefined ? [] : [[name, String(value)]])),
+  ).toString();
 }
 
 /**
@@ -115,7 +119,13 @@ interface FeedConfig {
 }
 
 /** The feed asked for by this request, with its Last-Modified (its newest entry's change). */
-async function buildFeed(req: Request, store: CatalogueStore, reader: Pick<CatalogueReader, 'filtersOf'>, config: FeedConfig, template: string): Promise<JsonAnswer<string>> {
+async function buildFeed(
+  req: Request,
+  store: CatalogueStore,
+  reader: Pick<CatalogueReader, 'filtersOf'>,
+  config: FeedConfig,
+  template: string,
+): Promise<JsonAnswer<string>> {
   const feedQuery = parseFeedQuery(req.query);
   const { lang, ...listQuery } = feedQuery;
   const offers = (await store.searchAsync(reader.filtersOf(listQuery))).items;
@@ -134,13 +144,20 @@ async function buildFeed(req: Request, store: CatalogueStore, reader: Pick<Catal
   return textAnswer(body, new Date(updatedOf({ offers, syncedAt })));
 }
 
-export function offersFeedHandler(store: CatalogueStore, reader: Pick<CatalogueReader, 'filtersOf'>, config: FeedConfig): RequestHandler {
+export function offersFeedHandler(
+  store: CatalogueStore,
+  reader: Pick<CatalogueReader, 'filtersOf'>,
+  config: FeedConfig,
+): RequestHandler {
   // By the address as asked: the self link is part of the feed.
   const cached = versionCache<Promise<JsonAnswer<string>>>(() => store.version(), MAX_CACHED_FEEDS);
   return async (req, res) => {
     const template = config.boardOfferUrl;
     if (template === null) {
-      throw new ProblemError('feed_not_configured', 'No feed: its entries link to the offers on your pages. Set BOARD_OFFER_URL to the URL of an offer there, like https://jobs.acme.example/offers?offer={id}, and restart the proxy.');
+      throw new ProblemError(
+        'feed_not_configured',
+        'No feed: its entries link to the offers on your pages. Set BOARD_OFFER_URL to the URL of an offer there, like https://jobs.acme.example/offers?offer={id}, and restart the proxy.',
+      );
     }
     const answer = await cached(req.originalUrl, () => buildFeed(req, store, reader, config, template));
     sendCachedJson(req, res, answer, CAMPAIGNS_CACHE_CONTROL, ATOM_CONTENT_TYPE);

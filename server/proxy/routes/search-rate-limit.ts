@@ -15,7 +15,8 @@ const searches = (req: Request): boolean => typeof req.query.q === 'string' && r
 
 /** 429 rate_limited with Retry-After, the seconds until this address's minute ends. */
 function tooManySearches(req: Request): ProblemError {
-  const resetAt = (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime?.getTime() ?? Date.now() + MINUTE_MS;
+  const resetAt =
+    (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime?.getTime() ?? Date.now() + MINUTE_MS;
   const seconds = Math.max(1, Math.ceil((resetAt - Date.now()) / 1000));
   return new ProblemError('rate_limited', `Too many searches from this network; search again in ${seconds} seconds.`, {
     headers: { 'Retry-After': String(seconds) },

@@ -31,39 +31,60 @@ function urlset(store: CatalogueStore, template: string, file: number, perFile: 
   const urls: string[] = [];
   for (let page = ((file - 1) * perFile) / chunk + 1; urls.length < perFile; page += 1) {
     const { items } = store.search({ page, per_page: chunk });
-    for (const c of items) urls.push(`<url><loc>${escapeMarkup(offerUrlOf(template, c.id)!)}</loc><lastmod>${escapeMarkup(c.updated_at)}</lastmod></url>`);
+    for (const c of items)
+      urls.push(
+        `<url><loc>${escapeMarkup(offerUrlOf(template, c.id)!)}</loc><lastmod>${escapeMarkup(c.updated_at)}</lastmod></url>`,
+      );
     if (items.length < chunk) break;
   }
   return `${XML}<urlset xmlns="${NS}">\n${urls.join('\n')}\n</urlset>\n`;
 }
 
 function sitemapIndex(files: number, base: string): string {
-  const entries = Array.from({ length: files }, (_, i) => `<sitemap><loc>${escapeMarkup(`${base}?page=${i + 1}`)}</loc></sitemap>`);
+  const entries = Array.from(
+    { length: files },
+    (_, i) => `<sitemap><loc>${escapeMarkup(`${base}?page=${i + 1}`)}</loc></sitemap>`,
+  );
   return `${XML}<sitemapindex xmlns="${NS}">\n${entries.join('\n')}\n</sitemapindex>\n`;
 }
 
-export function sitemapHandler(store: CatalogueStore, template: string | null, options: SitemapOptions): RequestHandler {
+export function sitemapHandler(
+  store: CatalogueStore,
+  template: string | null,
+  options: SitemapOptions,
+): RequestHandler {
   const perFile = options.perFile ?? SITEMAP_MAX_URLS;
   if (perFile > CHUNK && perFile % CHUNK !== 0) throw new Error(`perFile must be at most ${CHUNK} or a multiple of it`);
   // Every file and the index: a handful, past 50,000 offers a few more.
   const cached = versionCache<ReturnType<typeof textAnswer>>(() => store.version(), 1000);
 
   /** Where the index's files are: the proxy's public origin and its mount, and this path. */
-  const baseOf = (req: Request, offerTemplate: string) => `${options.publicOrigin ?? new URL(offerTemplate).origin}${req.baseUrl}${req.path}`;
+  const baseOf = (req: Request, offerTemplate: string) =>
+    `${options.publicOrigin ?? new URL(offerTemplate).origin}${req.baseUrl}${req.path}`;
 
   return (req, res) => {
     if (template === null) {
-      throw new ProblemError('sitemap_not_configured', 'No sitemap: set BOARD_OFFER_URL to the URL of an offer on your pages, like https://jobs.example.com/offers?offer={id}, and restart the proxy.');
+      throw new ProblemError(
+        'sitemap_not_configured',
+        'No sitemap: set BOARD_OFFER_URL to the URL of an offer on your pages, like https://jobs.example.com/offers?offer={id}, and restart the proxy.',
+      );
     }
     const files = Math.max(1, Math.ceil(store.count() / perFile));
     const asked = req.query.page;
     // 0 is the whole sitemap: one file, or the index of several.
     const file = asked === undefined ? 0 : /^[1-9]\d{0,5}$/.test(String(asked)) ? Number(asked) : NaN;
     if (!(file <= files)) {
-      throw new ProblemError('not_found', `No such sitemap file: page must be a whole number from 1 to ${files}, as /sitemap.xml lists them.`);
+      throw new ProblemError(
+        'not_found',
+        `No such sitemap file: page must be a whole number from 1 to ${files}, as /sitemap.xml lists them.`,
+      );
     }
     const answer = cached(String(file), () =>
-      textAnswer(file === 0 && files > 1 ? sitemapIndex(files, baseOf(req, template)) : urlset(store, template, Math.max(1, file), perFile)),
+      textAnswer(
+        file === 0 && files > 1
+          ? sitemapIndex(files, baseOf(req, template))
+          : urlset(store, template, Math.max(1, file), perFile),
+      ),
     );
     sendCachedJson(req, res, answer, CAMPAIGNS_CACHE_CONTROL, 'application/xml; charset=utf-8');
   };

@@ -76,7 +76,11 @@ export function widgetChunkHandler(widgetFile: string): RequestHandler {
   return async (req, res, next) => {
     const name = basename(req.path);
     const handler =
-      handlers.get(name) ?? widgetHandler(join(dirname(widgetFile), name), { cacheControl: WIDGET_CHUNK_CACHE_CONTROL, metricsRoute: '/widget-:chunk.js' });
+      handlers.get(name) ??
+      widgetHandler(join(dirname(widgetFile), name), {
+        cacheControl: WIDGET_CHUNK_CACHE_CONTROL,
+        metricsRoute: '/widget-:chunk.js',
+      });
     // Answers 404 (throws) for a name that is no file: only the ones served are kept, so the map is bounded by the files.
     await handler(req, res, next);
     handlers.set(name, handler);
@@ -85,7 +89,10 @@ export function widgetChunkHandler(widgetFile: string): RequestHandler {
 
 export function widgetHandler(
   file: string,
-  options: { cacheControl: string; metricsRoute: string; pinned?: boolean } = { cacheControl: WIDGET_CACHE_CONTROL, metricsRoute: '/widget.js' },
+  options: { cacheControl: string; metricsRoute: string; pinned?: boolean } = {
+    cacheControl: WIDGET_CACHE_CONTROL,
+    metricsRoute: '/widget.js',
+  },
 ): RequestHandler {
   let bundle: Promise<Bundle> | undefined;
   let last: Bundle | undefined;
@@ -100,13 +107,19 @@ export function widgetHandler(
     } catch (error) {
       last = undefined;
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-        throw new ProblemError('not_found', 'The widget bundle is not built on this server: run "npm run build" and restart the proxy.');
+        throw new ProblemError(
+          'not_found',
+          'The widget bundle is not built on this server: run "npm run build" and restart the proxy.',
+        );
       }
       throw error;
     }
     // Pinned: only the bytes loaded here, under their own hash, so that what is cached for good is what the hash names.
     if (options.pinned === true && basename(req.path) !== last.pinnedName) {
-      throw new ProblemError('not_found', 'This server serves no widget of that hash (only its current build): print the script tag again with "jobboard-connector widget-tag".');
+      throw new ProblemError(
+        'not_found',
+        'This server serves no widget of that hash (only its current build): print the script tag again with "jobboard-connector widget-tag".',
+      );
     }
     const encoding = pickEncoding(req.headers['accept-encoding']);
     const variant = last[encoding];

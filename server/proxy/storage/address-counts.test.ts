@@ -39,7 +39,10 @@ describe('per-address counts in the database', () => {
     assert.equal(peek.count, 2, 'kept under the ip: prefix, where the store prunes it with the other counters');
     assert.ok(first.resetTime instanceof Date);
     assert.equal(first.resetTime.getTime(), peek.resetAt);
-    assert.ok(first.resetTime.getTime() > now && first.resetTime.getTime() <= now + MINUTE, 'the window ends within a minute');
+    assert.ok(
+      first.resetTime.getTime() > now && first.resetTime.getTime() <= now + MINUTE,
+      'the window ends within a minute',
+    );
 
     now += MINUTE;
     assert.equal((await counts.increment('203.0.113.7')).totalHits, 1, 'a new window starts again from one');

@@ -13,7 +13,13 @@ import pg from 'pg';
 import { emailBucket } from '../applications/form.ts';
 import { freshDatabase, skipWithoutPostgres } from '../../test/postgres.ts';
 import { eventually } from '../../test/poll.ts';
-import { IDEMPOTENCY_TTL_MS, KEY_LEASE_MS, LeaseLostError, ResumeMissingError, eraseAfter } from './application-store.ts';
+import {
+  IDEMPOTENCY_TTL_MS,
+  KEY_LEASE_MS,
+  LeaseLostError,
+  ResumeMissingError,
+  eraseAfter,
+} from './application-store.ts';
 import type { ApplicationStore, ClaimedRow, NewApplication, OutboxSummary } from './application-store.ts';
 import { PostgresApplicationStore } from './postgres-store.ts';
 import { claimed, forEachStore, newApplication, storedResume, uploadedResume } from './test-support.ts';
@@ -76,7 +82,11 @@ forEachStore('application store contract', (harness) => {
   it('names a resume the store lost (ResumeMissingError with the reference), and one erased meanwhile as none', async () => {
     await outbox.enqueue(application('lost'), { deadLetterAfterMs: HOUR });
     await loseResume(harness, 'lost', dir);
-    await assert.rejects(outbox.openResume('lost'), (error: unknown) => error instanceof ResumeMissingError && error.reference === 'lost' && /missing/.test(error.message));
+    await assert.rejects(
+      outbox.openResume('lost'),
+      (error: unknown) =>
+        error instanceof ResumeMissingError && error.reference === 'lost' && /missing/.test(error.message),
+    );
     await outbox.eraseByEmail('ada@example.org', emailBucket('ada@example.org'));
     assert.equal(await outbox.openResume('lost'), undefined);
   });
@@ -91,18 +101,29 @@ forEachStore('application store contract', (harness) => {
   });
 
   it('claims no more rows than asked, however many are due', async () => {
-    for (const ref of ['a', 'b', 'c', 'd', 'e', 'f']) await outbox.enqueue(application(ref), { deadLetterAfterMs: 1000 });
+    for (const ref of ['a', 'b', 'c', 'd', 'e', 'f'])
+      await outbox.enqueue(application(ref), { deadLetterAfterMs: 1000 });
     assert.equal((await outbox.claimDue(1, 60_000)).length, 1);
     assert.equal((await outbox.claimDue(2, 60_000)).length, 2);
     assert.equal((await outbox.claimDue(10, 60_000)).length, 3);
   });
 
   it('never gives one due row to two claimers at once', async () => {
-    for (let i = 0; i < 20; i++) await outbox.enqueue({ ...application(`r${i}`), resume: null, resume_type: null }, { deadLetterAfterMs: HOUR });
+    for (let i = 0; i < 20; i++)
+      await outbox.enqueue({ ...application(`r${i}`), resume: null, resume_type: null }, { deadLetterAfterMs: HOUR });
     const other = await open('process-2');
-    const claims = await Promise.all([outbox.claimDue(8, 60_000), other.claimDue(8, 60_000), outbox.claimDue(8, 60_000), other.claimDue(8, 60_000)]);
+    const claims = await Promise.all([
+      outbox.claimDue(8, 60_000),
+      other.claimDue(8, 60_000),
+      outbox.claimDue(8, 60_000),
+      other.claimDue(8, 60_000),
+    ]);
     const references = claims.flat().map((r) => r.reference);
-    assert.equal(new Set(references).size, references.length, `a row was claimed twice: ${references.sort().join(' ')}`);
+    assert.equal(
+      new Set(references).size,
+      references.length,
+      `a row was claimed twice: ${references.sort().join(' ')}`,
+    );
     assert.equal(references.length, 20, 'every due row was claimed by someone');
     assert.ok(claims.flat().every((r) => r.attempts === 1));
     await other.close();
@@ -110,7 +131,10 @@ forEachStore('application store contract', (harness) => {
 
   it('weighs the queue as the resumes of the applications not yet delivered, dead ones included', async () => {
     assert.equal(await outbox.queuedResumeBytes(), 0);
-    const sized = (reference: string, size: number): NewApplication => ({ ...application(reference), resume: uploadedResume(dir, Buffer.alloc(size, 1)) });
+    const sized = (reference: string, size: number): NewApplication => ({
+      ...application(reference),
+      resume: uploadedResume(dir, Buffer.alloc(size, 1)),
+    });
     await outbox.enqueue(sized('waiting', 1_000), { deadLetterAfterMs: HOUR });
     await outbox.enqueue(sized('delivered', 20_000), { deadLetterAfterMs: HOUR });
     await outbox.enqueue(sized('dead', 300), { deadLetterAfterMs: HOUR });
@@ -142,7 +166,10 @@ forEachStore('application store contract', (harness) => {
     await outbox.enqueue(application('r1'), { deadLetterAfterMs: HOUR });
     await outbox.enqueue(application('r2'), { deadLetterAfterMs: HOUR });
     await outbox.markDelivered(await claimed(outbox, 'r1'), 'created_applicant', { applicantId: 7, applicationId: 9 });
-    await outbox.markDelivered(await claimed(outbox, 'r2'), 'created_application', { applicantId: 7, applicationId: 10 });
+    await outbox.markDelivered(await claimed(outbox, 'r2'), 'created_application', {
+      applicantId: 7,
+      applicationId: 10,
+    });
     assert.equal(await outbox.recordedApplication(9), 'r1');
     assert.equal(await outbox.recordedApplication(10), 'r2');
     assert.equal(await outbox.recordedApplication(11), undefined);
@@ -184,7 +211,10 @@ forEachStore('application store contract', (harness) => {
     now += 1_000;
     const next = await open('process-2');
     assert.equal(await next.recoverLeases(), 1);
-    assert.deepEqual((await next.claimDue(1, 60_000)).map((r) => r.reference), ['held']);
+    assert.deepEqual(
+      (await next.claimDue(1, 60_000)).map((r) => r.reference),
+      ['held'],
+    );
     await next.close();
   });
 
@@ -223,7 +253,10 @@ forEachStore('application store contract', (harness) => {
     const held = await claimed(next, 'r1');
     assert.notEqual(held.lease_token, stale.lease_token);
     const before = await outbox.get('r1');
-    await assert.rejects(outbox.markDelivered(stale, 'created_applicant', { applicantId: 1, applicationId: 2 }), LeaseLostError);
+    await assert.rejects(
+      outbox.markDelivered(stale, 'created_applicant', { applicantId: 1, applicationId: 2 }),
+      LeaseLostError,
+    );
     await assert.rejects(outbox.markRetry(stale, now + HOUR, 'server_error (503)', true), LeaseLostError);
     await assert.rejects(outbox.markRejected(stale, 'upstream_rejected', 'validation_failed (422)'), LeaseLostError);
     await assert.rejects(outbox.markDead(stale, 'expired', 'server_error (503)'), LeaseLostError);
@@ -258,7 +291,10 @@ forEachStore('application store contract', (harness) => {
     assert.equal(await outbox.renewLease(stale, 1_000), false, 'taken back, not claimed again: the old token is void');
     await assert.rejects(outbox.markRetry(stale, now, 'x'), (error: Error) => {
       assert.ok(error instanceof LeaseLostError);
-      assert.match(error.message, /lease on application r1 is no longer this attempt's: another claimer has it, so this attempt's result was not written/);
+      assert.match(
+        error.message,
+        /lease on application r1 is no longer this attempt's: another claimer has it, so this attempt's result was not written/,
+      );
       return true;
     });
     const lease = await claimed(next, 'r1');
@@ -309,7 +345,10 @@ forEachStore('application store contract', (harness) => {
     assert.equal(await outbox.markRefused(waitingLease, 'upstream_rejected', 'validation_failed (422)'), 'rejected');
     assert.equal(await outbox.markRefused(toldLease, 'upstream_rejected', 'validation_failed (422)'), 'dead');
     const [waiting, told] = [await outbox.get('waiting'), await outbox.get('told')];
-    assert.deepEqual([waiting?.status, waiting?.payload, await storedResume(outbox, 'waiting')], ['rejected', null, null]);
+    assert.deepEqual(
+      [waiting?.status, waiting?.payload, await storedResume(outbox, 'waiting')],
+      ['rejected', null, null],
+    );
     assert.deepEqual([told?.status, told?.answered, told?.outcome], ['dead', 202, 'upstream_rejected']);
     assert.notEqual(await storedResume(outbox, 'told'), null, 'a dead letter keeps its resume for a replay');
     assert.equal(await outbox.answerQueued('waiting'), false, 'an application its attempt ended is not told 202');
@@ -325,7 +364,10 @@ forEachStore('application store contract', (harness) => {
     const other = await open('process-2');
     const outcomes = await Promise.all(
       Array.from({ length: 10 }, async (_, i) => {
-        const [queued, refused] = await Promise.all([other.answerQueued(`r${i}`), outbox.markRefused(leases[i]!, 'upstream_rejected', 'validation_failed (422)')]);
+        const [queued, refused] = await Promise.all([
+          other.answerQueued(`r${i}`),
+          outbox.markRefused(leases[i]!, 'upstream_rejected', 'validation_failed (422)'),
+        ]);
         return { queued, refused };
       }),
     );
@@ -344,7 +386,11 @@ forEachStore('application store contract', (harness) => {
     it('answers replay with the recorded answer for the same key and body', async () => {
       assert.deepEqual(await outbox.claimKey('k', 'f1'), { kind: 'claimed' });
       await outbox.completeKey('k', 201, '{"status":"delivered"}');
-      assert.deepEqual(await outbox.claimKey('k', 'f1'), { kind: 'replay', status: 201, body: '{"status":"delivered"}' });
+      assert.deepEqual(await outbox.claimKey('k', 'f1'), {
+        kind: 'replay',
+        status: 201,
+        body: '{"status":"delivered"}',
+      });
     });
 
     it('refuses the same key with another body', async () => {
@@ -362,12 +408,21 @@ forEachStore('application store contract', (harness) => {
       await outbox.enqueue(application('r1'), { deadLetterAfterMs: HOUR, key: 'k' });
       const next = await open('process-2');
       if (harness.shared) {
-        assert.deepEqual(await next.claimKey('k', 'f1'), { kind: 'in_progress' }, 'another instance may still be answering it');
+        assert.deepEqual(
+          await next.claimKey('k', 'f1'),
+          { kind: 'in_progress' },
+          'another instance may still be answering it',
+        );
         now += KEY_LEASE_MS;
       }
       assert.deepEqual(await next.claimKey('k', 'f1'), { kind: 'stored', reference: 'r1' });
       // Another instance asking now: the retry answers for it (SQLite has no other live process).
-      if (harness.shared) assert.deepEqual(await (await open('process-3')).claimKey('k', 'f1'), { kind: 'in_progress' }, 'the retry now answers for it');
+      if (harness.shared)
+        assert.deepEqual(
+          await (await open('process-3')).claimKey('k', 'f1'),
+          { kind: 'in_progress' },
+          'the retry now answers for it',
+        );
       await next.close();
     });
 
@@ -413,9 +468,18 @@ forEachStore('application store contract', (harness) => {
     });
 
     it('counts the email in the same transaction that stores the application', async () => {
-      await outbox.enqueue(application('r1'), { deadLetterAfterMs: HOUR, emailBucket: { bucket: 'email:x', windowMs: HOUR } });
+      await outbox.enqueue(application('r1'), {
+        deadLetterAfterMs: HOUR,
+        emailBucket: { bucket: 'email:x', windowMs: HOUR },
+      });
       assert.equal((await outbox.peekRate('email:x', HOUR)).count, 1);
-      await assert.rejects(outbox.enqueue(application('r1'), { deadLetterAfterMs: HOUR, key: 'k2', emailBucket: { bucket: 'email:x', windowMs: HOUR } }));
+      await assert.rejects(
+        outbox.enqueue(application('r1'), {
+          deadLetterAfterMs: HOUR,
+          key: 'k2',
+          emailBucket: { bucket: 'email:x', windowMs: HOUR },
+        }),
+      );
       assert.equal((await outbox.peekRate('email:x', HOUR)).count, 1, 'a failed store counts nothing');
       assert.deepEqual(await outbox.claimKey('k2', 'f'), { kind: 'claimed' }, 'a failed store links no key');
     });
@@ -448,7 +512,10 @@ forEachStore('application store contract', (harness) => {
       const bLease = await claimed(outbox, 'b');
       await outbox.markRejected(bLease, 'already_applied', 'application_exists (409)');
       assert.equal(await outbox.purgeDelivered(), 2);
-      assert.deepEqual((await outbox.list()).map((r) => r.reference), ['c']);
+      assert.deepEqual(
+        (await outbox.list()).map((r) => r.reference),
+        ['c'],
+      );
       assert.deepEqual(await outbox.counts(), { pending: 1, delivering: 0, delivered: 0, rejected: 0, dead: 0 });
     });
 
@@ -457,10 +524,23 @@ forEachStore('application store contract', (harness) => {
       now += 1;
       await outbox.enqueue(application('r2'), { deadLetterAfterMs: HOUR });
       await outbox.markDead(await claimed(outbox, 'r2'), 'expired', 'server_error (503)');
-      assert.deepEqual((await outbox.list({ status: 'dead' })).map((r) => r.reference), ['r2']);
-      assert.deepEqual((await outbox.list({ status: 'pending' })).map((r) => r.reference), ['r1']);
-      assert.deepEqual((await outbox.list({ limit: 1 })).map((r) => r.reference), ['r1']);
-      assert.equal((await outbox.summary('r2'))?.dead_letter_at, now + HOUR, 'dead-lettered one hour after it was stored');
+      assert.deepEqual(
+        (await outbox.list({ status: 'dead' })).map((r) => r.reference),
+        ['r2'],
+      );
+      assert.deepEqual(
+        (await outbox.list({ status: 'pending' })).map((r) => r.reference),
+        ['r1'],
+      );
+      assert.deepEqual(
+        (await outbox.list({ limit: 1 })).map((r) => r.reference),
+        ['r1'],
+      );
+      assert.equal(
+        (await outbox.summary('r2'))?.dead_letter_at,
+        now + HOUR,
+        'dead-lettered one hour after it was stored',
+      );
       assert.equal(await outbox.summary('nobody'), undefined);
     });
 
@@ -497,15 +577,26 @@ forEachStore('application store contract', (harness) => {
       assert.equal(old?.payload, null);
       assert.equal(old?.resume_bytes, null);
       assert.equal(await storedResume(outbox, 'old'), null);
-      assert.deepEqual([old?.status, old?.outcome, old?.erased_at, old?.erased_by], ['dead', 'expired', now, 'retention']);
+      assert.deepEqual(
+        [old?.status, old?.outcome, old?.erased_at, old?.erased_by],
+        ['dead', 'expired', now, 'retention'],
+      );
       assert.equal((await outbox.summary('old'))?.personal_data, false);
       assert.notEqual((await outbox.get('newer'))?.payload, null);
       assert.notEqual(await storedResume(outbox, 'waiting'), null);
-      assert.equal((await outbox.get('refused'))?.status, 'rejected', 'a refused row (no data since its refusal) keeps its summary');
+      assert.equal(
+        (await outbox.get('refused'))?.status,
+        'rejected',
+        'a refused row (no data since its refusal) keeps its summary',
+      );
       assert.deepEqual(await outbox.eraseExpiredPersonalData(30 * DAY), [], 'a second pass finds nothing more');
       now += 10 * DAY;
       assert.deepEqual(await outbox.eraseExpiredPersonalData(30 * DAY), ['newer']);
-      assert.notEqual((await outbox.get('waiting'))?.payload, null, 'an application in line keeps its data: it needs it to be delivered');
+      assert.notEqual(
+        (await outbox.get('waiting'))?.payload,
+        null,
+        'an application in line keeps its data: it needs it to be delivered',
+      );
     });
 
     it('says when a dead row is erased: its end plus the retention; nothing for rows in line or without data', async () => {
@@ -550,7 +641,9 @@ forEachStore('application store contract', (harness) => {
       await outbox.claimKey('k-grace', 'f3');
       now += 1;
       await outbox.enqueue(application('grace', 'grace@example.org'), {
-        deadLetterAfterMs: HOUR, key: 'k-grace', emailBucket: { bucket: emailBucket('grace@example.org'), windowMs: DAY },
+        deadLetterAfterMs: HOUR,
+        key: 'k-grace',
+        emailBucket: { bucket: emailBucket('grace@example.org'), windowMs: DAY },
       });
 
       const report = await outbox.eraseByEmail('  Ada@Example.ORG ', emailBucket('  Ada@Example.ORG '));
@@ -577,9 +670,18 @@ forEachStore('application store contract', (harness) => {
       assert.equal((await outbox.peekRate(ada.bucket, DAY)).count, 0);
       assert.equal((await outbox.peekRate(emailBucket('grace@example.org'), DAY)).count, 1);
       assert.deepEqual(await outbox.claimKey('k-grace', 'other'), { kind: 'reused' }, "another person's key stays");
-      assert.deepEqual(await outbox.claimKey('k-ada', 'other'), { kind: 'claimed' }, 'the key of an erased application is gone');
+      assert.deepEqual(
+        await outbox.claimKey('k-ada', 'other'),
+        { kind: 'claimed' },
+        'the key of an erased application is gone',
+      );
       assert.notEqual((await outbox.get('grace'))?.payload, null);
-      assert.deepEqual(await outbox.eraseByEmail('ada@example.org', ada.bucket), { applications: [], rateCounters: 0, idempotencyKeys: 0, webhookEvents: 0 });
+      assert.deepEqual(await outbox.eraseByEmail('ada@example.org', ada.bucket), {
+        applications: [],
+        rateCounters: 0,
+        idempotencyKeys: 0,
+        webhookEvents: 0,
+      });
     });
 
     it('refuses an erasure request without an address, which would match every application', async () => {
@@ -592,7 +694,10 @@ forEachStore('application store contract', (harness) => {
       await outbox.enqueue(application('r1', ' Ada@Example.ORG'), { deadLetterAfterMs: HOUR });
       assert.equal((await outbox.claimKey('someone-else', 'hash')).kind, 'claimed');
       const report = await outbox.eraseByEmail('ada@example.org', emailBucket('ada@example.org'));
-      assert.deepEqual(report.applications.map((a) => a.reference), ['r1']);
+      assert.deepEqual(
+        report.applications.map((a) => a.reference),
+        ['r1'],
+      );
       assert.equal(report.idempotencyKeys, 0);
       assert.equal((await outbox.claimKey('someone-else', 'hash')).kind, 'in_progress', 'the key is still claimed');
     });
@@ -619,7 +724,10 @@ describe('PostgreSQL store across live instances', { skip: skipPostgres }, () =>
   let a: ApplicationStore;
   let b: ApplicationStore;
   // A pool per instance, as two processes would have.
-  const pools = [new pg.Pool({ connectionString: databaseUrl, max: 3 }), new pg.Pool({ connectionString: databaseUrl, max: 3 })];
+  const pools = [
+    new pg.Pool({ connectionString: databaseUrl, max: 3 }),
+    new pg.Pool({ connectionString: databaseUrl, max: 3 }),
+  ];
   after(async () => {
     await Promise.all(pools.map((p) => p.end()));
   });
@@ -661,12 +769,20 @@ describe('PostgreSQL store across live instances', { skip: skipPostgres }, () =>
       return store;
     };
     const [first, second] = await Promise.all([leased(pools[0]!, 'instance-a'), leased(pools[1]!, 'instance-b')]);
-    const leaseUntil = async () => Number((await pools[0]!.query("SELECT lease_until FROM idempotency_keys WHERE key = 'k'")).rows[0]?.lease_until);
+    const leaseUntil = async () =>
+      Number((await pools[0]!.query("SELECT lease_until FROM idempotency_keys WHERE key = 'k'")).rows[0]?.lease_until);
     assert.deepEqual(await first.claimKey('k', 'f1'), { kind: 'claimed' });
     now += 250;
-    await eventually(async () => (await leaseUntil()) === now + 300, { timeoutMs: 5_000, what: 'a renewal of the key after the clock moved' });
+    await eventually(async () => (await leaseUntil()) === now + 300, {
+      timeoutMs: 5_000,
+      what: 'a renewal of the key after the clock moved',
+    });
     now += 250;
-    assert.deepEqual(await second.claimKey('k', 'f1'), { kind: 'in_progress' }, 'claimed 500 ms ago for 300 ms, renewed since');
+    assert.deepEqual(
+      await second.claimKey('k', 'f1'),
+      { kind: 'in_progress' },
+      'claimed 500 ms ago for 300 ms, renewed since',
+    );
     // The first process is gone: nothing renews its claim any more.
     await first.close();
     now += 300;
@@ -677,7 +793,14 @@ describe('PostgreSQL store across live instances', { skip: skipPostgres }, () =>
 
 describe('eraseAfter', () => {
   const row = (fields: Partial<OutboxSummary>) =>
-    ({ status: 'dead', personal_data: true, created_at: 1_000, last_attempt_at: null, ended_at: null, ...fields }) as OutboxSummary;
+    ({
+      status: 'dead',
+      personal_data: true,
+      created_at: 1_000,
+      last_attempt_at: null,
+      ended_at: null,
+      ...fields,
+    }) as OutboxSummary;
 
   it('counts the retention from the end, else the last attempt (rows stored before ends were recorded), else the creation', () => {
     assert.equal(eraseAfter(row({ ended_at: 3_000, last_attempt_at: 2_000 }), 10), 3_010);

@@ -122,7 +122,9 @@ export class LeaseLostError extends Error {
   readonly reference: string;
 
   constructor(reference: string) {
-    super(`The lease on application ${reference} is no longer this attempt's: another claimer has it, so this attempt's result was not written.`);
+    super(
+      `The lease on application ${reference} is no longer this attempt's: another claimer has it, so this attempt's result was not written.`,
+    );
     this.name = 'LeaseLostError';
     this.reference = reference;
   }
@@ -204,7 +206,6 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
  */
 export const KEY_LEASE_MS = 5 * 60 * 1000;
 
-
 export interface EnqueueOptions {
   deadLetterAfterMs: number;
   /** The Idempotency-Key of the request, linked to the application in the same transaction. */
@@ -271,7 +272,11 @@ export interface OutboxStore {
   // The writes of an attempt: each changes the row only under the lease it
   // was claimed with, and rejects with LeaseLostError (changing nothing) when
   // another claimer has it since.
-  markDelivered(lease: Lease, outcome: Outcome, ids: { applicantId?: number | undefined; applicationId?: number | undefined }): Promise<void>;
+  markDelivered(
+    lease: Lease,
+    outcome: Outcome,
+    ids: { applicantId?: number | undefined; applicationId?: number | undefined },
+  ): Promise<void>;
   /** A transient failure: try again at `nextAttemptAt`. `reached`: the attempt may have reached the service. */
   markRetry(lease: Lease, nextAttemptAt: number, error: string, reached?: boolean): Promise<void>;
   /** Refused for good and the candidate was told so: personal data goes. */

@@ -28,19 +28,28 @@ after(() => rmSync(tmp, { recursive: true, force: true }));
 /** The last migration 0.2.0 applied, on both databases: the fixtures are at it. */
 const RELEASE_0_2_0_VERSION = 3;
 /** The migrations added since 0.2.0, which opening its store applies. */
-const sinceRelease = (migrations: readonly MigrationRecord[]) => migrations.filter((m) => m.version > RELEASE_0_2_0_VERSION).map(({ version, name }) => ({ version, name }));
+const sinceRelease = (migrations: readonly MigrationRecord[]) =>
+  migrations.filter((m) => m.version > RELEASE_0_2_0_VERSION).map(({ version, name }) => ({ version, name }));
 
 /** What a store of 0.2.0 holds (fixtures/*-0.2.0.sql), read back through today's interfaces. */
 async function assertReleaseDataKept(backend: Backend, migrations: readonly MigrationRecord[]): Promise<void> {
   // A minute after the fixtures were written (2026-01-01): the key has not expired.
   const store = backend.openApplications({ owner: 'today', now: () => Date.UTC(2026, 0, 1, 0, 1) });
   const report = await store.ready();
-  assert.deepEqual(report.applied, sinceRelease(migrations), 'every migration of the release is recognised as applied, only the newer ones run');
+  assert.deepEqual(
+    report.applied,
+    sinceRelease(migrations),
+    'every migration of the release is recognised as applied, only the newer ones run',
+  );
   const waiting = await store.get('waiting-1');
   assert.equal(waiting?.status, 'pending');
   assert.equal(waiting?.payload?.applicant.email, 'ada@example.org');
   assert.equal((await store.summary('delivered-1'))?.upstream_application_id, 8);
-  assert.deepEqual(await store.claimKey('key-1', ''), { kind: 'replay', status: 202, body: '{"reference":"waiting-1"}' });
+  assert.deepEqual(await store.claimKey('key-1', ''), {
+    kind: 'replay',
+    status: 202,
+    body: '{"reference":"waiting-1"}',
+  });
   // The fencing token of 0.2.0's last migration is there: a claim takes the row under a new one.
   const claimed = await store.claim('waiting-1', 60_000);
   assert.equal(claimed?.lease_token, 1);
@@ -91,7 +100,10 @@ describe('openBackend on PostgreSQL', { skip: skipPostgres }, () => {
       assert.equal(copy.copy.shared, true);
       assert.equal(copy.copy.store.count(), 0, 'loaded: an empty copy, not a missing table');
       const report = await backend.ready();
-      assert.deepEqual(report.applied.map((m) => m.version), POSTGRES_MIGRATIONS.map((m) => m.version));
+      assert.deepEqual(
+        report.applied.map((m) => m.version),
+        POSTGRES_MIGRATIONS.map((m) => m.version),
+      );
       // A store opened afterwards finds the database migrated by the same run.
       assert.deepEqual(await backend.openApplications({ owner: 'later' }).ready(), report);
     } finally {
@@ -114,7 +126,10 @@ describe('where a configuration keeps its data', () => {
 
   it('describes it as the start line does, the uploads directory beside a database', () => {
     assert.equal(storageDescription(files), 'data in /var/lib/jobs');
-    assert.equal(storageDescription(database), 'data in postgres://proxy@db.example:5432/jobs (uploads in /var/lib/jobs)');
+    assert.equal(
+      storageDescription(database),
+      'data in postgres://proxy@db.example:5432/jobs (uploads in /var/lib/jobs)',
+    );
   });
 
   it('tells whether the files are there; a database is assumed to be', () => {
@@ -143,7 +158,11 @@ describe('what each backend gives beside its stores', () => {
       assert.ok(budget instanceof RequestBudget);
       assert.equal(budget.perMinute, 120, "the client's own budget");
       const own = backend.requestBudget(() => {}, share);
-      assert.deepEqual([own.perMinute, own.windowMs, own.reservedForHigh], [12, 60_000, 0], "a job's share, nothing kept for high priority");
+      assert.deepEqual(
+        [own.perMinute, own.windowMs, own.reservedForHigh],
+        [12, 60_000, 0],
+        "a job's share, nothing kept for high priority",
+      );
       const report = await backend.ready();
       assert.equal(report.version, SQLITE_MIGRATIONS.at(-1)!.version, 'ready() migrates the file with no store opened');
       assert.deepEqual(await backend.ready(), report, 'once');
@@ -156,50 +175,62 @@ describe('what each backend gives beside its stores', () => {
     }
   });
 
-  it('PostgreSQL: counts addresses in the shared counters, budgets shared by the instances, and watches the database', { skip: skipPostgres }, async () => {
-    const url = await freshDatabase();
-    const backend = openBackend({ dataDir: join(tmp, 'pg-parts'), databaseUrl: url });
-    try {
-      assert.equal(backend.location, redactUrl(url));
-      assert.equal(backend.database?.location, redactUrl(url));
-      const store = backend.openApplications({ owner: 'a' });
-      await store.ready();
-      const counts = backend.addressCounts(() => Promise.resolve(store), 60_000);
-      assert.equal(counts.localKeys, false, 'shared between instances');
-      assert.equal((await counts.increment('203.0.113.7')).totalHits, 1);
-      assert.equal((await store.peekRate('ip:203.0.113.7', 60_000)).count, 1, "counted in the database's counters");
-      const own = backend.requestBudget(() => {}, share);
-      assert.deepEqual([own.perMinute, own.windowMs, own.reservedForHigh], [12, 60_000, 0]);
-      assert.equal(backend.requestBudget(() => {}).perMinute, 120);
-      assert.deepEqual(backend.watch()?.check(), { status: 'ok', ready: true });
-      const pool = backend.database!.pool;
-      await backend.close();
-      assert.equal(pool.ended, true, 'close() ends the pool');
-      assert.equal(store.isOpen, false);
-    } finally {
-      await backend.close();
-    }
-  });
-
-  it('PostgreSQL: reports an idle connection the server cut to onIdleError, where it would have ended the process, and goes on with another', { skip: skipPostgres }, async () => {
-    const url = await freshDatabase();
-    const cut: Error[] = [];
-    const backend = openBackend({ dataDir: join(tmp, 'pg-idle'), databaseUrl: url, onIdleError: (error) => cut.push(error) });
-    try {
-      const pool = backend.database!.pool;
-      const { rows } = await pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
-      const admin = new pg.Client({ connectionString: url });
-      await admin.connect();
+  it(
+    'PostgreSQL: counts addresses in the shared counters, budgets shared by the instances, and watches the database',
+    { skip: skipPostgres },
+    async () => {
+      const url = await freshDatabase();
+      const backend = openBackend({ dataDir: join(tmp, 'pg-parts'), databaseUrl: url });
       try {
-        await admin.query('SELECT pg_terminate_backend($1)', [rows[0]!.pid]);
+        assert.equal(backend.location, redactUrl(url));
+        assert.equal(backend.database?.location, redactUrl(url));
+        const store = backend.openApplications({ owner: 'a' });
+        await store.ready();
+        const counts = backend.addressCounts(() => Promise.resolve(store), 60_000);
+        assert.equal(counts.localKeys, false, 'shared between instances');
+        assert.equal((await counts.increment('203.0.113.7')).totalHits, 1);
+        assert.equal((await store.peekRate('ip:203.0.113.7', 60_000)).count, 1, "counted in the database's counters");
+        const own = backend.requestBudget(() => {}, share);
+        assert.deepEqual([own.perMinute, own.windowMs, own.reservedForHigh], [12, 60_000, 0]);
+        assert.equal(backend.requestBudget(() => {}).perMinute, 120);
+        assert.deepEqual(backend.watch()?.check(), { status: 'ok', ready: true });
+        const pool = backend.database!.pool;
+        await backend.close();
+        assert.equal(pool.ended, true, 'close() ends the pool');
+        assert.equal(store.isOpen, false);
       } finally {
-        await admin.end();
+        await backend.close();
       }
-      await eventually(() => cut.length === 1, { timeoutMs: 5_000, what: 'the idle error reported' });
-      assert.match(cut[0]!.message, /terminat/);
-      assert.equal((await pool.query<{ one: number }>('SELECT 1 AS one')).rows[0]?.one, 1);
-    } finally {
-      await backend.close();
-    }
-  });
+    },
+  );
+
+  it(
+    'PostgreSQL: reports an idle connection the server cut to onIdleError, where it would have ended the process, and goes on with another',
+    { skip: skipPostgres },
+    async () => {
+      const url = await freshDatabase();
+      const cut: Error[] = [];
+      const backend = openBackend({
+        dataDir: join(tmp, 'pg-idle'),
+        databaseUrl: url,
+        onIdleError: (error) => cut.push(error),
+      });
+      try {
+        const pool = backend.database!.pool;
+        const { rows } = await pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+        const admin = new pg.Client({ connectionString: url });
+        await admin.connect();
+        try {
+          await admin.query('SELECT pg_terminate_backend($1)', [rows[0]!.pid]);
+        } finally {
+          await admin.end();
+        }
+        await eventually(() => cut.length === 1, { timeoutMs: 5_000, what: 'the idle error reported' });
+        assert.match(cut[0]!.message, /terminat/);
+        assert.equal((await pool.query<{ one: number }>('SELECT 1 AS one')).rows[0]?.one, 1);
+      } finally {
+        await backend.close();
+      }
+    },
+  );
 });

@@ -96,7 +96,9 @@ export function storageLocation(options: Pick<BackendOptions, 'dataDir' | 'datab
 
 /** Where a proxy keeps its data, as its start line says it: the data directory, or the database (and the uploads' directory). */
 export function storageDescription(options: Pick<BackendOptions, 'dataDir' | 'databaseUrl'>): string {
-  return options.databaseUrl === null ? `data in ${options.dataDir}` : `data in ${redactUrl(options.databaseUrl)} (uploads in ${options.dataDir})`;
+  return options.databaseUrl === null
+    ? `data in ${options.dataDir}`
+    : `data in ${redactUrl(options.databaseUrl)} (uploads in ${options.dataDir})`;
 }
 
 /** False when the configuration names files that are not there (a command pointed at the wrong data directory); a database is assumed there. */
@@ -106,7 +108,9 @@ export function storageExists(options: Pick<BackendOptions, 'dataDir' | 'databas
 
 /** Opens the backend of a configuration. PostgreSQL connects lazily: a wrong address shows at ready(). */
 export function openBackend(options: BackendOptions): Backend {
-  return options.databaseUrl === null ? openSqliteBackend(options.dataDir) : openPostgresBackend(options.databaseUrl, options.dataDir, options.onIdleError);
+  return options.databaseUrl === null
+    ? openSqliteBackend(options.dataDir)
+    : openPostgresBackend(options.databaseUrl, options.dataDir, options.onIdleError);
 }
 
 function openSqliteBackend(dataDir: string): Backend {
@@ -128,7 +132,10 @@ function openSqliteBackend(dataDir: string): Backend {
       return { copy: ownCatalogueCopy(store), load: async () => {}, close: async () => store.close() };
     },
     addressCounts: () => memoryAddressCounts(),
-    requestBudget: (_onError, share) => (share === undefined ? new RequestBudget() : new RequestBudget({ perMinute: share.perMinute, windowMs: share.windowMs, reservedForHigh: 0 })),
+    requestBudget: (_onError, share) =>
+      share === undefined
+        ? new RequestBudget()
+        : new RequestBudget({ perMinute: share.perMinute, windowMs: share.windowMs, reservedForHigh: 0 }),
     watch: () => undefined,
     async ready() {
       if (migrations === undefined) await openApplications({ owner: 'migrations' }).close();
@@ -161,7 +168,12 @@ function openPostgresBackend(url: string, dataDir: string, onIdleError?: (error:
     },
     addressCounts: (rates, windowMs) => databaseAddressCounts(rates, windowMs),
     requestBudget: (onError, share) =>
-      createSharedBudget(pool, { onError, ...(share === undefined ? {} : { name: share.name, perMinute: share.perMinute, windowMs: share.windowMs, reservedForHigh: 0 }) }),
+      createSharedBudget(pool, {
+        onError,
+        ...(share === undefined
+          ? {}
+          : { name: share.name, perMinute: share.perMinute, windowMs: share.windowMs, reservedForHigh: 0 }),
+      }),
     watch: () => watchDatabase(pool, location),
     ready,
     async close() {

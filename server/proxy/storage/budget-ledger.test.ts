@@ -68,7 +68,9 @@ describe('shared upstream budget on PostgreSQL', { skip }, () => {
         ),
       );
       assert.equal(handedOut, 30);
-      const { rows } = await audit.query<{ ms: string }>('SELECT (extract(epoch FROM spent_at) * 1000)::text AS ms FROM spent_audit ORDER BY spent_at');
+      const { rows } = await audit.query<{ ms: string }>(
+        'SELECT (extract(epoch FROM spent_at) * 1000)::text AS ms FROM spent_audit ORDER BY spent_at',
+      );
       const spentAt = rows.map((r) => Number(r.ms));
       assert.equal(spentAt.length, 30);
       const most = mostInAnySpan(spentAt, windowMs);
@@ -96,7 +98,10 @@ describe('shared upstream budget on PostgreSQL', { skip }, () => {
   it('on a database without its tables, a request fails saying to run the migrations', async () => {
     const pool = new pg.Pool({ connectionString: bareUrl, max: 1 });
     pools.push(pool);
-    await assert.rejects(createSharedBudget(pool).acquire('high'), /shared request budget's tables are missing.*run the database migrations/);
+    await assert.rejects(
+      createSharedBudget(pool).acquire('high'),
+      /shared request budget's tables are missing.*run the database migrations/,
+    );
   });
 
   it('keeps the reserve for high priority across instances: a low-priority sync elsewhere cannot spend it', async () => {
@@ -135,14 +140,19 @@ describe('shared upstream budget on PostgreSQL', { skip }, () => {
       first!.pauseFor(1_500);
       const pausedUntil = await eventually(
         async () => {
-          const { rows } = await check.query<{ until: Date }>("SELECT paused_until AS until FROM upstream_budget_state WHERE budget = 'pause' AND paused_until > now()");
+          const { rows } = await check.query<{ until: Date }>(
+            "SELECT paused_until AS until FROM upstream_budget_state WHERE budget = 'pause' AND paused_until > now()",
+          );
           return rows[0]?.until;
         },
         { timeoutMs: 2_000, what: 'the pause to reach the database' },
       );
       await second!.acquire('high');
       const grantedAt = Date.now();
-      assert.ok(grantedAt >= pausedUntil.getTime() - 5, `granted ${pausedUntil.getTime() - grantedAt} ms before the pause ended`);
+      assert.ok(
+        grantedAt >= pausedUntil.getTime() - 5,
+        `granted ${pausedUntil.getTime() - grantedAt} ms before the pause ended`,
+      );
     } finally {
       await check.end();
     }
@@ -151,16 +161,28 @@ describe('shared upstream budget on PostgreSQL', { skip }, () => {
   it('three real clients sharing the budget stay under the sandbox limit over HTTP: never rate_limited, never more than the limit in a window', async () => {
     const serverLimit = 20;
     const serverWindowMs = 2_000;
-    const sandbox = await startSandbox({ admin: true, rateLimitPerMinute: serverLimit, rateLimitWindowMs: serverWindowMs });
+    const sandbox = await startSandbox({
+      admin: true,
+      rateLimitPerMinute: serverLimit,
+      rateLimitWindowMs: serverWindowMs,
+    });
     try {
       const company = await admin<{ id: number }>(sandbox, 'POST', '/companies', { name: 'Acme' });
-      const keys = await admin<{ private_key: string; secret_key: string }>(sandbox, 'POST', '/clients', { company_id: company.id });
+      const keys = await admin<{ private_key: string; secret_key: string }>(sandbox, 'POST', '/clients', {
+        company_id: company.id,
+      });
       // The client's window is the server's plus a second of slack, as its default (61 s) is to the service's minute.
       const budgets = instances(3, 'sandbox', { perMinute: serverLimit, windowMs: serverWindowMs + 1_000 });
-      const clients = budgets.map((budget) => createClient({ baseUrl: sandbox.url, privateKey: keys.private_key, secretKey: keys.secret_key, budget }));
+      const clients = budgets.map((budget) =>
+        createClient({ baseUrl: sandbox.url, privateKey: keys.private_key, secretKey: keys.secret_key, budget }),
+      );
       await Promise.all(clients.flatMap((client) => Array.from({ length: 15 }, () => client.channels.list())));
 
-      const stats = await admin<{ clients: { total: number; max_in_window: number; rate_limited: number }[] }>(sandbox, 'GET', '/stats');
+      const stats = await admin<{ clients: { total: number; max_in_window: number; rate_limited: number }[] }>(
+        sandbox,
+        'GET',
+        '/stats',
+      );
       assert.equal(stats.clients.length, 1);
       const [traffic] = stats.clients;
       assert.equal(traffic!.rate_limited, 0);
@@ -187,11 +209,14 @@ describe('one PostgresBudgetLedger: names, pauses, tokens left and errors', { sk
   it('refuses a name outside a-z, digits and ._:- (anywhere in it), saying which characters are allowed', () => {
     const p = pool(url);
     for (const bad of ['Upstream', '!upstream', 'upstream!', '', 'x'.repeat(101)]) {
-      assert.throws(() => new PostgresBudgetLedger(p, bad, limits), (error: Error) => {
-        assert.ok(error.message.includes(`shared budget name "${bad}" is not valid`), error.message);
-        assert.match(error.message, /letters a-z, digits and \._:- only, 1 to 100 characters/);
-        return true;
-      });
+      assert.throws(
+        () => new PostgresBudgetLedger(p, bad, limits),
+        (error: Error) => {
+          assert.ok(error.message.includes(`shared budget name "${bad}" is not valid`), error.message);
+          assert.match(error.message, /letters a-z, digits and \._:- only, 1 to 100 characters/);
+          return true;
+        },
+      );
     }
     assert.doesNotThrow(() => new PostgresBudgetLedger(p, 'client.7:sync_1-b', limits));
   });
@@ -215,9 +240,11 @@ describe('one PostgresBudgetLedger: names, pauses, tokens left and errors', { sk
     assert.equal(ledger.available('high'), 0);
   });
 
-  it("holds its own pause at once, without the database: on a database without the tables, takes wait and the failed write says to run the migrations", async () => {
+  it('holds its own pause at once, without the database: on a database without the tables, takes wait and the failed write says to run the migrations', async () => {
     const errors: { error: unknown; what: string }[] = [];
-    const ledger = new PostgresBudgetLedger(pool(bareUrl), 'upstream', limits, (error, what) => errors.push({ error, what }));
+    const ledger = new PostgresBudgetLedger(pool(bareUrl), 'upstream', limits, (error, what) =>
+      errors.push({ error, what }),
+    );
     ledger.pause(30_000);
     assert.equal(ledger.available('high'), 0);
     assert.equal(ledger.available('low'), 0);

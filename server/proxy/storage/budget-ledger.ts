@@ -33,9 +33,12 @@ const MISSING_SCHEMA_CODES = new Set(['42P01', '42883']);
 function explained(error: unknown): unknown {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code !== 'string' || !MISSING_SCHEMA_CODES.has(code)) return error;
-  return new Error(`the shared request budget's tables are missing in the database (${(error as Error).message}): run the database migrations ('jobboard-connector migrate', or start the proxy), which create them`, {
-    cause: error,
-  });
+  return new Error(
+    `the shared request budget's tables are missing in the database (${(error as Error).message}): run the database migrations ('jobboard-connector migrate', or start the proxy), which create them`,
+    {
+      cause: error,
+    },
+  );
 }
 
 const TakeRow = z.object({ retry_ms: z.int().min(0), used: z.int().min(0) });
@@ -61,9 +64,15 @@ export class PostgresBudgetLedger implements BudgetLedger {
   /** Tokens spent in the window at this instance's last take. */
   #used = 0;
 
-  constructor(pool: pg.Pool, name: string, limits: BudgetLimits, onError: (error: unknown, what: string) => void = () => {}) {
+  constructor(
+    pool: pg.Pool,
+    name: string,
+    limits: BudgetLimits,
+    onError: (error: unknown, what: string) => void = () => {},
+  ) {
     const parsed = BudgetName.safeParse(name);
-    if (!parsed.success) throw new Error(`shared budget name "${name}" is not valid: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+    if (!parsed.success)
+      throw new Error(`shared budget name "${name}" is not valid: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
     this.#pool = pool;
     this.#name = parsed.data;
     this.#limits = limits;
@@ -98,7 +107,12 @@ export class PostgresBudgetLedger implements BudgetLedger {
          ON CONFLICT (budget) DO UPDATE SET paused_until = greatest(upstream_budget_state.paused_until, excluded.paused_until)`,
         [this.#name, Math.ceil(ms)],
       )
-      .catch((error: unknown) => this.#onError(explained(error), 'shared budget pause not written; the other instances will meet the limit themselves'));
+      .catch((error: unknown) =>
+        this.#onError(
+          explained(error),
+          'shared budget pause not written; the other instances will meet the limit themselves',
+        ),
+      );
   }
 
   available(priority: Priority): number {

@@ -18,7 +18,7 @@ function seeded(seed: number) {
     t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
     return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
   };
-  return { next, pick: <T,>(values: readonly T[]): T => values[Math.floor(next() * values.length)]! };
+  return { next, pick: <T>(values: readonly T[]): T => values[Math.floor(next() * values.length)]! };
 }
 
 // More values than offers, so that values often come and go.
@@ -69,7 +69,15 @@ describe('catalogue facets kept as counts', () => {
         else if (roll < 0.55) deletes.push(nextId + 1_000);
         else {
           const changed = { ...store.get(random.pick(ids))! };
-          const field = random.pick(['city', 'job_type', 'working_time', 'company', 'company_name', 'status', 'name'] as const);
+          const field = random.pick([
+            'city',
+            'job_type',
+            'working_time',
+            'company',
+            'company_name',
+            'status',
+            'name',
+          ] as const);
           if (field === 'city') changed.city = random.pick(CITIES);
           else if (field === 'job_type') changed.job_type = random.pick(JOB_TYPES);
           else if (field === 'working_time') changed.working_time = random.pick(WORKING_TIMES);
@@ -96,7 +104,7 @@ describe('catalogue facets kept as counts', () => {
     store.close();
   });
 
-  it("orders values as SQLite does (by code point): a character above U+FFFF after one just below it", () => {
+  it('orders values as SQLite does (by code point): a character above U+FFFF after one just below it', () => {
     const values = ['\u{1F600}', '\uFF21', 'b', 'B', 'É', 'E'];
     assert.deepEqual([...values].sort(inCodePointOrder), ['B', 'E', 'b', 'É', '\uFF21', '\u{1F600}']);
   });

@@ -32,11 +32,16 @@ export function inCodePointOrder(a: string, b: string): number {
   }
   return a.length - b.length;
 }
-const codePointRank = (unit: number) => (unit >= 0xd800 && unit <= 0xdfff ? unit + 0x2000 : unit >= 0xe000 ? unit - 0x800 : unit);
+const codePointRank = (unit: number) =>
+  unit >= 0xd800 && unit <= 0xdfff ? unit + 0x2000 : unit >= 0xe000 ? unit - 0x800 : unit;
 
 /** Online offers per value of each facet, and per company. */
 export class FacetCounts {
-  readonly values: Record<Counted, Map<string, number>> = { job_types: new Map(), working_times: new Map(), cities: new Map() };
+  readonly values: Record<Counted, Map<string, number>> = {
+    job_types: new Map(),
+    working_times: new Map(),
+    cities: new Map(),
+  };
   readonly companies = new Map<number, number>();
 
   /** Counts `n` more offers (less, when negative) with these columns; values falling to zero leave the lists. */
@@ -63,4 +68,9 @@ function bump<K>(counts: Map<K, number>, key: K, n: number) {
 
 /** True when a row's change moves nothing the facets show. */
 export const sameFacets = (a: FacetColumns, b: FacetColumns): boolean =>
-  a.status === b.status && a.job_type === b.job_type && a.working_time === b.working_time && a.city === b.city && a.company_id === b.company_id && a.company_name === b.company_name;
+  a.status === b.status &&
+  a.job_type === b.job_type &&
+  a.working_time === b.working_time &&
+  a.city === b.city &&
+  a.company_id === b.company_id &&
+  a.company_name === b.company_name;

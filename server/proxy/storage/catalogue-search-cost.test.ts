@@ -18,18 +18,31 @@ const LYON = { lat: 45.764, lon: 4.8357 };
 
 function storeOf(campaigns: Parameters<typeof upstreamCampaign>[0][], options: CatalogueStoreOptions = {}) {
   const store = openCatalogueStore(':memory:', options);
-  store.replaceAll(campaigns.map((c) => toCatalogueCampaign(upstreamCampaign(c))), new Date());
+  store.replaceAll(
+    campaigns.map((c) => toCatalogueCampaign(upstreamCampaign(c))),
+    new Date(),
+  );
   return store;
 }
 
 describe('catalogue search: words and their number', () => {
   const store = storeOf([
-    { id: 1, name: 'Nurse', description: '<p>alpha bravo charlie delta echo</p>', profile: null, last_activation_at: day(1) },
+    {
+      id: 1,
+      name: 'Nurse',
+      description: '<p>alpha bravo charlie delta echo</p>',
+      profile: null,
+      last_activation_at: day(1),
+    },
     { id: 2, name: 'Driver', description: '<p>A van, a route.</p>', profile: null, last_activation_at: day(2) },
   ]);
 
   it('drops words shorter than two characters: they neither narrow a search nor find anything', () => {
-    assert.deepEqual(ids(store.search(all({ q: 'nurse a' }))), [1], '"a" is in no text of offer 1, yet it still matches');
+    assert.deepEqual(
+      ids(store.search(all({ q: 'nurse a' }))),
+      [1],
+      '"a" is in no text of offer 1, yet it still matches',
+    );
     assert.deepEqual(ids(store.search(all({ q: 'a' }))), [], 'a search of one-letter words alone finds nothing');
     assert.equal(store.search(all({ q: 'a e i o u d l p s t' })).total, 0);
     assert.deepEqual(ids(store.search(all({ q: 'É nurse' }))), [1], 'one letter with its accent is one letter');
@@ -40,7 +53,11 @@ describe('catalogue search: words and their number', () => {
     assert.equal(MAX_SEARCH_WORDS, 5);
     assert.deepEqual(ids(store.search(all({ q: 'alpha bravo charlie delta echo zulu' }))), [1]);
     assert.deepEqual(ids(store.search(all({ q: 'alpha bravo charlie delta zulu echo' }))), []);
-    assert.deepEqual(ids(store.search(all({ q: 'a alpha b bravo c charlie d delta e echo zulu' }))), [1], 'dropped words are not counted');
+    assert.deepEqual(
+      ids(store.search(all({ q: 'a alpha b bravo c charlie d delta e echo zulu' }))),
+      [1],
+      'dropped words are not counted',
+    );
   });
 });
 
@@ -68,25 +85,53 @@ describe('catalogue search: the matches ranked', () => {
     assert.equal(broad.total, RANKED + 1);
     store.remove(RANKED + 1);
     assert.deepEqual(ids(store.search({ q: 'welder', page: 1, per_page: 2 })), [1, RANKED], 'ranked: the title first');
-    assert.deepEqual(ids(store.search({ q: 'welder', job_type: 'Permanent contract', page: 1, per_page: 2 })), [1, RANKED], 'ranked with a filter too');
+    assert.deepEqual(
+      ids(store.search({ q: 'welder', job_type: 'Permanent contract', page: 1, per_page: 2 })),
+      [1, RANKED],
+      'ranked with a filter too',
+    );
   });
 });
 
 describe('catalogue search: the time budget', () => {
   // Offer 64 is one the budget is checked at (one row in 64, by id).
-  const offers = [1, 2, 64].map((id) => ({ id, name: 'Nurse', address: { latitude: LYON.lat, longitude: LYON.lon, street_number: null, street: null, postal_code: null, city: 'Lyon', country: 'France', name: null }, last_activation_at: day(id) }));
+  const offers = [1, 2, 64].map((id) => ({
+    id,
+    name: 'Nurse',
+    address: {
+      latitude: LYON.lat,
+      longitude: LYON.lon,
+      street_number: null,
+      street: null,
+      postal_code: null,
+      city: 'Lyon',
+      country: 'France',
+      name: null,
+    },
+    last_activation_at: day(id),
+  }));
 
   it('stops a search of words past its budget, naming q, in every order', () => {
     const spent = storeOf(offers, { searchBudgetMs: 0 });
     for (const sort of ['relevance', 'date'] as const) {
-      assert.throws(() => spent.search(all({ q: 'nurse', sort })), (error) => error instanceof SearchOverBudgetError && error.field === 'q', sort);
+      assert.throws(
+        () => spent.search(all({ q: 'nurse', sort })),
+        (error) => error instanceof SearchOverBudgetError && error.field === 'q',
+        sort,
+      );
     }
-    assert.throws(() => spent.search(all({ q: 'nurse', city: 'Lyon' })), (error) => error instanceof SearchOverBudgetError && error.field === 'q');
+    assert.throws(
+      () => spent.search(all({ q: 'nurse', city: 'Lyon' })),
+      (error) => error instanceof SearchOverBudgetError && error.field === 'q',
+    );
   });
 
   it('stops a search near a place past its budget, naming near, and never budgets the list without words or a place', () => {
     const spent = storeOf(offers, { searchBudgetMs: 0 });
-    assert.throws(() => spent.search(all({ near: LYON, sort: 'distance' })), (error) => error instanceof SearchOverBudgetError && error.field === 'near');
+    assert.throws(
+      () => spent.search(all({ near: LYON, sort: 'distance' })),
+      (error) => error instanceof SearchOverBudgetError && error.field === 'near',
+    );
     assert.deepEqual(ids(spent.search(all({ city: 'Lyon' }))), [64, 2, 1]);
   });
 

@@ -55,7 +55,11 @@ const DATED_WORDS = `
 type SearchRows = { ids: number[]; total: number };
 
 /** A search's filters other than its words, as SQL over the campaigns table `c`. */
-function filterSql(f: CampaignFilters): { where: string[]; params: (string | number)[]; distance: { sql: string; params: number[] } | undefined } {
+function filterSql(f: CampaignFilters): {
+  where: string[];
+  params: (string | number)[];
+  distance: { sql: string; params: number[] } | undefined;
+} {
   const where: string[] = ["c.status = 'online'"];
   const params: (string | number)[] = [];
   const filter = (clause: string, ...values: (string | number)[]) => {
@@ -78,7 +82,10 @@ function filterSql(f: CampaignFilters): { where: string[]; params: (string | num
 }
 
 /** The search of the catalogue in db, each search of words or a place within budgetMs. */
-export function createCatalogueSearch(db: DatabaseSync, budgetMs = SEARCH_BUDGET_MS): (f: CampaignFilters) => SearchRows {
+export function createCatalogueSearch(
+  db: DatabaseSync,
+  budgetMs = SEARCH_BUDGET_MS,
+): (f: CampaignFilters) => SearchRows {
   const budget = createSearchBudget(db, budgetMs);
   // A search's statements are prepared once per shape (its filters and order: a few dozen at most).
   const statements = new Map<string, StatementSync>();
@@ -106,10 +113,13 @@ export function createCatalogueSearch(db: DatabaseSync, budgetMs = SEARCH_BUDGET
       const dated = statement(DATED_WORDS).all(match, f.per_page, offset) as { id: number; total: number }[];
       // A page past the last has no row to carry the count.
       const total = dated[0]?.total ?? (statement(WORDS_COUNT).get(match) as { n: number }).n;
-      if (sort === 'relevance' && total <= MAX_RANKED_MATCHES) return { ids: page(RANKED_WORDS, match, offset + f.per_page - 1, f.per_page, offset), total };
+      if (sort === 'relevance' && total <= MAX_RANKED_MATCHES)
+        return { ids: page(RANKED_WORDS, match, offset + f.per_page - 1, f.per_page, offset), total };
       return { ids: dated.map((r) => r.id), total };
     }
-    const total = (statement(`SELECT count(*) AS n FROM campaigns c WHERE ${clause}`).get(...clauseParams) as { n: number }).n;
+    const total = (
+      statement(`SELECT count(*) AS n FROM campaigns c WHERE ${clause}`).get(...clauseParams) as { n: number }
+    ).n;
     if (match !== null && sort === 'relevance' && total <= MAX_RANKED_MATCHES) {
       // CROSS JOIN keeps the index outside: inside, SQLite would run the whole text query once per row of a place or salary filter.
       const ranked = `SELECT c.id FROM campaigns_text CROSS JOIN campaigns c ON c.id = campaigns_text.rowid
@@ -117,16 +127,35 @@ export function createCatalogueSearch(db: DatabaseSync, budgetMs = SEARCH_BUDGET
       return { ids: page(ranked, ...params, match, f.per_page, offset), total };
     }
     if (sort === 'distance' && distance !== undefined) {
-      return { ids: page(`SELECT c.id FROM campaigns c WHERE ${clause} ORDER BY ${distance.sql}, ${BY_DATE} LIMIT ? OFFSET ?`, ...clauseParams, ...distance.params, f.per_page, offset), total };
+      return {
+        ids: page(
+          `SELECT c.id FROM campaigns c WHERE ${clause} ORDER BY ${distance.sql}, ${BY_DATE} LIMIT ? OFFSET ?`,
+          ...clauseParams,
+          ...distance.params,
+          f.per_page,
+          offset,
+        ),
+        total,
+      };
     }
     // Newest first, the page walks the list's index (filtering as it goes) rather than sorting every match.
-    return { ids: page(`SELECT c.id FROM campaigns c INDEXED BY campaigns_listing WHERE ${clause} ORDER BY ${BY_DATE} LIMIT ? OFFSET ?`, ...clauseParams, f.per_page, offset), total };
+    return {
+      ids: page(
+        `SELECT c.id FROM campaigns c INDEXED BY campaigns_listing WHERE ${clause} ORDER BY ${BY_DATE} LIMIT ? OFFSET ?`,
+        ...clauseParams,
+        f.per_page,
+        offset,
+      ),
+      total,
+    };
   };
 
   return (f) => {
     const match = f.q === undefined ? null : matchExpression(f.q);
     // A search with no word to find (punctuation, one-letter words) finds nothing.
     if (f.q !== undefined && match === null) return { ids: [], total: 0 };
-    return match === null && f.near === undefined ? rows(f, null) : budget.run(match === null ? 'near' : 'q', () => rows(f, match));
+    return match === null && f.near === undefined
+      ? rows(f, null)
+      : budget.run(match === null ? 'near' : 'q', () => rows(f, match));
   };
 }

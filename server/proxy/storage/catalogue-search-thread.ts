@@ -31,9 +31,10 @@ parentPort!.on('message', (filters: CampaignFilters) => {
   try {
     reply = found(filters);
   } catch (error) {
-    reply = error instanceof SearchOverBudgetError
-      ? { overBudget: { budgetMs: error.budgetMs, field: error.field } }
-      : { failed: error instanceof Error ? error.message : String(error) };
+    reply =
+      error instanceof SearchOverBudgetError
+        ? { overBudget: { budgetMs: error.budgetMs, field: error.field } }
+        : { failed: error instanceof Error ? error.message : String(error) };
   }
   parentPort!.postMessage(reply);
 });

@@ -29,7 +29,16 @@ function seed(store: CatalogueStore): void {
           description: `<p>Night shifts, ward ${i % 7}, nursing care and driving.</p>`,
           profile: null,
           last_activation_at: new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString(),
-          address: { street_number: null, street: null, postal_code: null, name: null, city: 'Lyon', country: 'FR', latitude: LYON.lat + (i % 10) / 100, longitude: LYON.lon },
+          address: {
+            street_number: null,
+            street: null,
+            postal_code: null,
+            name: null,
+            city: 'Lyon',
+            country: 'FR',
+            latitude: LYON.lat + (i % 10) / 100,
+            longitude: LYON.lon,
+          },
         }),
       ),
     ),
@@ -85,28 +94,48 @@ describe('catalogue search on its own thread', () => {
     const onLoopBefore = process.threadCpuUsage();
     const onLoopSearches = [1, 2, 3].map((page) => store.search(all({ q: 'nurs driv', page })));
     const onLoop = process.threadCpuUsage(onLoopBefore);
-    assert.deepEqual(searches.map(ids), onLoopSearches.map(ids), 'each search answered with its own page, in the order asked');
+    assert.deepEqual(
+      searches.map(ids),
+      onLoopSearches.map(ids),
+      'each search answered with its own page, in the order asked',
+    );
     assert.ok(turns >= 1, 'the loop turned while the searches ran');
-    assert.ok(cpu.user + cpu.system < (onLoop.user + onLoop.system) / 2, `this thread spent ${cpu.user + cpu.system} µs on searches that cost ${onLoop.user + onLoop.system} µs here`);
+    assert.ok(
+      cpu.user + cpu.system < (onLoop.user + onLoop.system) / 2,
+      `this thread spent ${cpu.user + cpu.system} µs on searches that cost ${onLoop.user + onLoop.system} µs here`,
+    );
   });
 
   it('stops a search at its time budget on the thread too, naming what made it costly', async () => {
     const tight = open(0);
     try {
-      await assert.rejects(tight.searchAsync(all({ q: 'nurs driv' })), (error) => error instanceof SearchOverBudgetError && error.field === 'q' && error.budgetMs === 0);
-      await assert.rejects(tight.searchAsync(all({ near: LYON, radius_km: 50 })), (error) => error instanceof SearchOverBudgetError && error.field === 'near');
-      assert.equal((await tight.searchAsync(all({ city: 'Lyon' }))).total, OFFERS, 'a search of neither runs without a budget');
+      await assert.rejects(
+        tight.searchAsync(all({ q: 'nurs driv' })),
+        (error) => error instanceof SearchOverBudgetError && error.field === 'q' && error.budgetMs === 0,
+      );
+      await assert.rejects(
+        tight.searchAsync(all({ near: LYON, radius_km: 50 })),
+        (error) => error instanceof SearchOverBudgetError && error.field === 'near',
+      );
+      assert.equal(
+        (await tight.searchAsync(all({ city: 'Lyon' }))).total,
+        OFFERS,
+        'a search of neither runs without a budget',
+      );
     } finally {
       tight.close();
     }
   });
 
-  it('searches an in-memory store on the event loop\'s thread (no other connection sees it)', async () => {
+  it("searches an in-memory store on the event loop's thread (no other connection sees it)", async () => {
     const memory = openCatalogueStore(':memory:');
     try {
       seed(memory);
       const found = await memory.searchAsync(all({ q: 'nurse', page: 2 }));
-      assert.deepEqual([ids(found), found.total], [ids(memory.search(all({ q: 'nurse', page: 2 }))), memory.search(all({ q: 'nurse' })).total]);
+      assert.deepEqual(
+        [ids(found), found.total],
+        [ids(memory.search(all({ q: 'nurse', page: 2 }))), memory.search(all({ q: 'nurse' })).total],
+      );
     } finally {
       memory.close();
     }
@@ -118,12 +147,18 @@ describe('catalogue search on its own thread', () => {
     const path = join(dir, 'catalogue.db');
     const worker = createSearchWorker({ path, budgetMs: undefined });
     try {
-      await assert.rejects(worker.search(all({ q: 'nurse' })), /^Error: the catalogue's search thread failed: unable to open database file$/);
+      await assert.rejects(
+        worker.search(all({ q: 'nurse' })),
+        /^Error: the catalogue's search thread failed: unable to open database file$/,
+      );
       // A file with the records' table alone: the thread opens, its search fails.
       const bare = new DatabaseSync(path);
       bare.exec('CREATE TABLE campaign_records (id INTEGER PRIMARY KEY, record TEXT NOT NULL)');
       bare.close();
-      await assert.rejects(worker.search(all({ q: 'nurse' })), /^Error: the catalogue's search failed: no such table: campaigns$/);
+      await assert.rejects(
+        worker.search(all({ q: 'nurse' })),
+        /^Error: the catalogue's search failed: no such table: campaigns$/,
+      );
       const store = openCatalogueStore(dir);
       seed(store);
       store.close();

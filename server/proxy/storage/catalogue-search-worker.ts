@@ -57,7 +57,8 @@ export function createSearchWorker(data: SearchThreadData): SearchWorker {
     started.on('message', (reply: SearchReply) => {
       const asked = waiting.shift()!;
       if ('found' in reply) asked.resolve(reply.found);
-      else if ('overBudget' in reply) asked.reject(new SearchOverBudgetError(reply.overBudget.budgetMs, reply.overBudget.field));
+      else if ('overBudget' in reply)
+        asked.reject(new SearchOverBudgetError(reply.overBudget.budgetMs, reply.overBudget.field));
       else asked.reject(new Error(`the catalogue's search failed: ${reply.failed}`));
     });
     // A thread that cannot open the file, or dies: its searches are refused, and the next search starts another.

@@ -23,7 +23,16 @@ const VIENNE = { lat: 45.5255, lon: 4.8743 }; // 26.7 km
 const PARIS = { lat: 48.8566, lon: 2.3522 }; // 391.5 km
 
 function at(city: string, place: { lat: number; lon: number } | null): Campaign['address'] {
-  return { latitude: place?.lat ?? null, longitude: place?.lon ?? null, street_number: null, street: null, postal_code: null, city, country: 'France', name: null };
+  return {
+    latitude: place?.lat ?? null,
+    longitude: place?.lon ?? null,
+    street_number: null,
+    street: null,
+    postal_code: null,
+    city,
+    country: 'France',
+    name: null,
+  };
 }
 
 function storeOf(...campaigns: Campaign[]) {
@@ -37,11 +46,45 @@ const day = (d: number) => `2026-11-${String(d).padStart(2, '0')}T00:00:00.000Z`
 describe('catalogue search: words', () => {
   // The oldest offer has the word in its title, the newest in its description: relevance must beat date.
   const store = storeOf(
-    upstreamCampaign({ id: 1, name: 'Nurse', company_name: 'Hôpital Nord', description: '<p>Care.</p>', profile: null, last_activation_at: day(1) }),
-    upstreamCampaign({ id: 2, name: 'Accountant', company_name: 'Nurse & Co', description: '<p>Books.</p>', profile: null, last_activation_at: day(2) }),
-    upstreamCampaign({ id: 3, name: 'Driver', company_name: 'Globex', description: '<p>Drive the nurse team around.</p>', profile: null, last_activation_at: day(3) }),
-    upstreamCampaign({ id: 4, name: 'Développeur backend', company_name: 'Acme', description: '<p>Node.</p>', profile: null, last_activation_at: day(4) }),
-    upstreamCampaign({ id: 5, name: 'Nurse', company_name: 'Hôpital Sud', status: 'standby', last_activation_at: day(5) }),
+    upstreamCampaign({
+      id: 1,
+      name: 'Nurse',
+      company_name: 'Hôpital Nord',
+      description: '<p>Care.</p>',
+      profile: null,
+      last_activation_at: day(1),
+    }),
+    upstreamCampaign({
+      id: 2,
+      name: 'Accountant',
+      company_name: 'Nurse & Co',
+      description: '<p>Books.</p>',
+      profile: null,
+      last_activation_at: day(2),
+    }),
+    upstreamCampaign({
+      id: 3,
+      name: 'Driver',
+      company_name: 'Globex',
+      description: '<p>Drive the nurse team around.</p>',
+      profile: null,
+      last_activation_at: day(3),
+    }),
+    upstreamCampaign({
+      id: 4,
+      name: 'Développeur backend',
+      company_name: 'Acme',
+      description: '<p>Node.</p>',
+      profile: null,
+      last_activation_at: day(4),
+    }),
+    upstreamCampaign({
+      id: 5,
+      name: 'Nurse',
+      company_name: 'Hôpital Sud',
+      status: 'standby',
+      last_activation_at: day(5),
+    }),
   );
 
   it('ranks a match in the title above one in the company, above one in the texts', () => {
@@ -52,9 +95,23 @@ describe('catalogue search: words', () => {
 
   it('breaks ties of rank by date on every page, and counts the matches on a page past the last', () => {
     // The same texts rank the same: the date alone orders them, across the pages' boundaries.
-    const welders = storeOf(...[3, 5, 1, 4, 2].map((d) => upstreamCampaign({ id: 10 + d, name: 'Welder', company_name: 'Forge', description: '<p>Steel.</p>', profile: null, last_activation_at: day(d) })));
+    const welders = storeOf(
+      ...[3, 5, 1, 4, 2].map((d) =>
+        upstreamCampaign({
+          id: 10 + d,
+          name: 'Welder',
+          company_name: 'Forge',
+          description: '<p>Steel.</p>',
+          profile: null,
+          last_activation_at: day(d),
+        }),
+      ),
+    );
     const page = (n: number) => welders.search({ q: 'welder', page: n, per_page: 2 });
-    assert.deepEqual([1, 2, 3].map((n) => ids(page(n))), [[15, 14], [13, 12], [11]]);
+    assert.deepEqual(
+      [1, 2, 3].map((n) => ids(page(n))),
+      [[15, 14], [13, 12], [11]],
+    );
     assert.deepEqual(page(4), { items: [], total: 5 });
   });
 
@@ -81,22 +138,60 @@ describe('catalogue search: words', () => {
       assert.ok(store.search(all({ q })).total > 0, q);
     }
     assert.deepEqual(ids(store.search(all({ q: 'dev' }))), [4]);
-    assert.deepEqual(ids(store.search(all({ q: 'De\u0301veloppeur' }))), [4], 'an accent typed as a combining mark (NFD) is no word break');
+    assert.deepEqual(
+      ids(store.search(all({ q: 'De\u0301veloppeur' }))),
+      [4],
+      'an accent typed as a combining mark (NFD) is no word break',
+    );
     assert.deepEqual(ids(store.search(all({ q: 'HÔPITAL nurse' }))), [1], 'every word must match');
     assert.deepEqual(ids(store.search(all({ q: 'velo' }))), [], 'a word is found by its beginning only');
   });
 
   it('finds the words of every text of an offer, each text apart from the next', () => {
-    const texts = storeOf(upstreamCampaign({
-      id: 1, name: 'Alpha', company_name: 'Bravo', job_type: 'Internship', working_time: 'Part time', description: '<p>Echo</p>', profile: '<p>Foxtrot</p>',
-      address: { ...at('Charlie', null)!, country: 'Deltaland' },
-    }));
-    for (const q of ['alpha', 'bravo', 'charlie', 'deltaland', 'internship', 'part', 'echo', 'foxtrot']) assert.deepEqual(ids(texts.search(all({ q }))), [1], q);
-    for (const q of ['charliedeltaland', 'echofoxtrot', 'timeecho']) assert.deepEqual(ids(texts.search(all({ q }))), [], q);
+    const texts = storeOf(
+      upstreamCampaign({
+        id: 1,
+        name: 'Alpha',
+        company_name: 'Bravo',
+        job_type: 'Internship',
+        working_time: 'Part time',
+        description: '<p>Echo</p>',
+        profile: '<p>Foxtrot</p>',
+        address: { ...at('Charlie', null)!, country: 'Deltaland' },
+      }),
+    );
+    for (const q of ['alpha', 'bravo', 'charlie', 'deltaland', 'internship', 'part', 'echo', 'foxtrot'])
+      assert.deepEqual(ids(texts.search(all({ q }))), [1], q);
+    for (const q of ['charliedeltaland', 'echofoxtrot', 'timeecho'])
+      assert.deepEqual(ids(texts.search(all({ q }))), [], q);
   });
 
   it('turns any input into words: quotes, operators and column names are no FTS5 syntax', () => {
-    const hostile = ['"', '""', '"nurse', 'nurse"', '*', 'nurse*', 'NEAR(', 'NEAR(nurse care, 2)', '-', '-nurse', ':', 'title:nurse', 'nurse OR driver', 'NOT nurse', 'AND', '(', ')', '^nurse', '{title company}: nurse', "l'hôpital", '\\', '\u0000', '🙂'];
+    const hostile = [
+      '"',
+      '""',
+      '"nurse',
+      'nurse"',
+      '*',
+      'nurse*',
+      'NEAR(',
+      'NEAR(nurse care, 2)',
+      '-',
+      '-nurse',
+      ':',
+      'title:nurse',
+      'nurse OR driver',
+      'NOT nurse',
+      'AND',
+      '(',
+      ')',
+      '^nurse',
+      '{title company}: nurse',
+      "l'hôpital",
+      '\\',
+      '\u0000',
+      '🙂',
+    ];
     for (const q of hostile) assert.doesNotThrow(() => store.search(all({ q })), q);
     assert.deepEqual(ids(store.search(all({ q: 'title:nurse' }))), [], '"title" is a word to find, not a column');
     assert.deepEqual(ids(store.search(all({ q: 'nurse OR driver' }))), [], 'OR is a word to find');
@@ -107,12 +202,47 @@ describe('catalogue search: words', () => {
 
 describe('catalogue search: places and salaries', () => {
   const store = storeOf(
-    upstreamCampaign({ id: 1, address: at('Lyon', LYON), salary_min: 30000, salary_max: 38000, last_activation_at: day(1) }),
-    upstreamCampaign({ id: 2, address: at('Villeurbanne', VILLEURBANNE), salary_min: 45000, salary_max: null, last_activation_at: day(2) }),
-    upstreamCampaign({ id: 3, address: at('Vienne', VIENNE), salary_min: null, salary_max: null, last_activation_at: day(3) }),
-    upstreamCampaign({ id: 4, address: at('Paris', PARIS), salary_min: 50000, salary_max: 60000, last_activation_at: day(4) }),
-    upstreamCampaign({ id: 5, address: at('Lyon', null), salary_min: null, salary_max: 52000, last_activation_at: day(5) }),
-    upstreamCampaign({ id: 6, address: at('Lyon', { lat: LYON.lat + 0.01, lon: LYON.lon + 0.01 }), last_activation_at: day(6), status: 'standby' }),
+    upstreamCampaign({
+      id: 1,
+      address: at('Lyon', LYON),
+      salary_min: 30000,
+      salary_max: 38000,
+      last_activation_at: day(1),
+    }),
+    upstreamCampaign({
+      id: 2,
+      address: at('Villeurbanne', VILLEURBANNE),
+      salary_min: 45000,
+      salary_max: null,
+      last_activation_at: day(2),
+    }),
+    upstreamCampaign({
+      id: 3,
+      address: at('Vienne', VIENNE),
+      salary_min: null,
+      salary_max: null,
+      last_activation_at: day(3),
+    }),
+    upstreamCampaign({
+      id: 4,
+      address: at('Paris', PARIS),
+      salary_min: 50000,
+      salary_max: 60000,
+      last_activation_at: day(4),
+    }),
+    upstreamCampaign({
+      id: 5,
+      address: at('Lyon', null),
+      salary_min: null,
+      salary_max: 52000,
+      last_activation_at: day(5),
+    }),
+    upstreamCampaign({
+      id: 6,
+      address: at('Lyon', { lat: LYON.lat + 0.01, lon: LYON.lon + 0.01 }),
+      last_activation_at: day(6),
+      status: 'standby',
+    }),
   );
 
   it('keeps the offers within the radius of a point (great-circle distance), leaving out those without coordinates', () => {
@@ -157,7 +287,9 @@ describe('catalogue store file from before the full-text index', () => {
     old.exec(`CREATE TABLE campaigns (id INTEGER PRIMARY KEY, status TEXT NOT NULL, listed_at TEXT NOT NULL, company_id INTEGER NOT NULL,
       job_type TEXT, working_time TEXT, city TEXT, search_text TEXT NOT NULL, record TEXT NOT NULL) STRICT;`);
     const { latitude: _lat, longitude: _lon, ...address } = record.address!;
-    old.prepare("INSERT INTO campaigns VALUES (9, 'online', ?, 1, NULL, NULL, 'Lyon', 'electricien', ?)").run(record.listed_at, JSON.stringify({ ...record, address }));
+    old
+      .prepare("INSERT INTO campaigns VALUES (9, 'online', ?, 1, NULL, NULL, 'Lyon', 'electricien', ?)")
+      .run(record.listed_at, JSON.stringify({ ...record, address }));
     old.close();
     const store = openCatalogueStore(dir);
     assert.deepEqual(ids(store.search(all({ q: 'elec' }))), [9]);

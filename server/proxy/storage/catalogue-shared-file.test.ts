@@ -22,7 +22,7 @@ const emptyUrl = skip ? '' : await freshMigratedDatabase();
 const silent = pino({ level: 'silent' });
 const everything = { page: 1, per_page: 50 };
 
-describe('shared catalogue kept in the instance\'s folder', { skip }, () => {
+describe("shared catalogue kept in the instance's folder", { skip }, () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'jc-shared-file-'));
   const opened: { pool: pg.Pool; shared: SharedCatalogue }[] = [];
   const open = async (databaseUrl: string) => {
@@ -42,21 +42,28 @@ describe('shared catalogue kept in the instance\'s folder', { skip }, () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('keeps the shared copy in catalogue.db of the instance\'s folder and searches it there', async () => {
+  it("keeps the shared copy in catalogue.db of the instance's folder and searches it there", async () => {
     const shared = await open(url);
     assert.equal(await shared.lead(), true);
     const nurse = toCatalogueCampaign(upstreamCampaign({ id: 1, name: 'Night nurse' }));
     const driver = toCatalogueCampaign(upstreamCampaign({ id: 2, name: 'Van driver' }));
     await shared.applyChanges({ upserts: [nurse, driver], deletes: [] }, new Date());
     const found = await shared.store.searchAsync({ ...everything, q: 'nurse' });
-    assert.deepEqual(found.items.map((c) => c.id), [1]);
+    assert.deepEqual(
+      found.items.map((c) => c.id),
+      [1],
+    );
     assert.ok(existsSync(join(dataDir, 'catalogue.db')));
     await close(shared);
   });
 
   it('serves nothing a file from an earlier run holds when the database has no shared copy, and the shared copy when it has one', async () => {
     const empty = await open(emptyUrl);
-    assert.deepEqual((await empty.store.searchAsync(everything)).items, [], 'the offers of the earlier run are not served');
+    assert.deepEqual(
+      (await empty.store.searchAsync(everything)).items,
+      [],
+      'the offers of the earlier run are not served',
+    );
     await close(empty);
     const again = await open(url);
     assert.deepEqual((await again.store.searchAsync(everything)).items.map((c) => c.id).sort(), [1, 2]);

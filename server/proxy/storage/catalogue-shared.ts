@@ -34,10 +34,18 @@ const StoredCampaign = CampaignDetail.extend({
   status: z.enum(CAMPAIGN_STATUSES),
   listed_at: z.string(),
   // Records written before addresses had coordinates have none.
-  address: CampaignAddress.extend({ latitude: z.number().nullable().default(null), longitude: z.number().nullable().default(null) }).nullable(),
+  address: CampaignAddress.extend({
+    latitude: z.number().nullable().default(null),
+    longitude: z.number().nullable().default(null),
+  }).nullable(),
 }) satisfies z.ZodType<CatalogueCampaign, unknown>;
 const ChangeRow = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('version'), version: z.coerce.number().int(), synced_at: z.date().nullable(), pruned_version: z.coerce.number().int() }),
+  z.object({
+    kind: z.literal('version'),
+    version: z.coerce.number().int(),
+    synced_at: z.date().nullable(),
+    pruned_version: z.coerce.number().int(),
+  }),
   z.object({ kind: z.literal('upsert'), id: z.coerce.number().int(), record: z.unknown() }),
   z.object({ kind: z.literal('delete'), id: z.coerce.number().int() }),
 ]);
@@ -74,7 +82,10 @@ export interface SharedCatalogueOptions {
  * before resolving (a new instance serves at once, with no upstream
  * call), then follows its changes: createCatalogue's `copy`.
  */
-export async function openSharedCatalogueStore(pool: pg.Pool, options: SharedCatalogueOptions): Promise<SharedCatalogue> {
+export async function openSharedCatalogueStore(
+  pool: pg.Pool,
+  options: SharedCatalogueOptions,
+): Promise<SharedCatalogue> {
   const shared = createSharedCatalogue(pool, options);
   await shared.load();
   return shared;
@@ -84,7 +95,10 @@ export async function openSharedCatalogueStore(pool: pg.Pool, options: SharedCat
  * The shared catalogue before its first load: its (empty) store can be handed
  * to createCatalogue at once, and load() run once the database is migrated.
  */
-export function createSharedCatalogue(pool: pg.Pool, options: SharedCatalogueOptions): SharedCatalogue & { load(): Promise<void> } {
+export function createSharedCatalogue(
+  pool: pg.Pool,
+  options: SharedCatalogueOptions,
+): SharedCatalogue & { load(): Promise<void> } {
   const log = options.logger.child({ module: 'catalogue' });
   const store = openCatalogueStore(options.dataDir ?? ':memory:');
   let loaded = 0;
@@ -102,15 +116,21 @@ export function createSharedCatalogue(pool: pg.Pool, options: SharedCatalogueOpt
 
   const missingTables = (error: unknown): never => {
     if ((error as { code?: unknown } | null)?.code !== '42P01') throw error;
-    throw new Error(`the shared catalogue's tables are missing in the database (${(error as Error).message}): run the database migrations ('jobboard-connector migrate', or start the proxy), which create them`, {
-      cause: error,
-    });
+    throw new Error(
+      `the shared catalogue's tables are missing in the database (${(error as Error).message}): run the database migrations ('jobboard-connector migrate', or start the proxy), which create them`,
+      {
+        cause: error,
+      },
+    );
   };
 
   const readable = (record: unknown): CatalogueCampaign | undefined => {
     const parsed = StoredCampaign.safeParse(record);
     if (parsed.success) return parsed.data;
-    log.warn({ event: 'shared_campaign_unreadable', fields: parsed.error.issues.map((i) => i.path.join('.')) }, 'a campaign of the shared catalogue copy is unreadable; left out');
+    log.warn(
+      { event: 'shared_campaign_unreadable', fields: parsed.error.issues.map((i) => i.path.join('.')) },
+      'a campaign of the shared catalogue copy is unreadable; left out',
+    );
     return undefined;
   };
 
@@ -142,7 +162,9 @@ export function createSharedCatalogue(pool: pg.Pool, options: SharedCatalogueOpt
   const catchUp = async () => {
     const held = loaded;
     let whole = held === 0;
-    let read = readRows((await (whole ? pool.query(READ_WHOLE) : pool.query(READ_CHANGES, [held])).catch(missingTables)).rows);
+    let read = readRows(
+      (await (whole ? pool.query(READ_WHOLE) : pool.query(READ_CHANGES, [held])).catch(missingTables)).rows,
+    );
     if (!whole && read.version !== undefined && held < read.version.pruned_version) {
       whole = true;
       read = readRows((await pool.query(READ_WHOLE)).rows);
@@ -181,7 +203,8 @@ export function createSharedCatalogue(pool: pg.Pool, options: SharedCatalogueOpt
     if (dedicated === undefined) return;
     const lost = dedicated;
     dedicated = undefined;
-    if (lost.leading) log.warn({ err: error }, 'catalogue sync lock lost with its connection; another instance may sync now');
+    if (lost.leading)
+      log.warn({ err: error }, 'catalogue sync lock lost with its connection; another instance may sync now');
     lost.client.release(error instanceof Error ? error : true);
   };
 
@@ -242,7 +265,12 @@ export function createSharedCatalogue(pool: pg.Pool, options: SharedCatalogueOpt
    * Writes the records at `version`: in one statement, or (`oneByOne`) each
    * in a savepoint, leaving out those PostgreSQL refuses.
    */
-  const writeRecords = async (client: pg.PoolClient, upserts: readonly CatalogueCampaign[], version: number, oneByOne: boolean): Promise<SkippedRecord[]> => {
+  const writeRecords = async (
+    client: pg.PoolClient,
+    upserts: readonly CatalogueCampaign[],
+    version: number,
+    oneByOne: boolean,
+  ): Promise<SkippedRecord[]> => {
     if (!oneByOne) {
       await client.query(WRITE_RECORDS, [JSON.stringify(upserts), version]);
       return [];
@@ -267,16 +295,28 @@ export function createSharedCatalogue(pool: pg.Pool, options: SharedCatalogueOpt
    * applies them here. A sync's write (`fromSync`) is refused unless this
    * instance's dedicated connection holds the sync lock.
    */
-  const writeVersion = async (changes: CatalogueChanges, syncedAt: Date | undefined, fromSync: boolean, oneByOne: boolean): Promise<SkippedRecord[]> => {
+  const writeVersion = async (
+    changes: CatalogueChanges,
+    syncedAt: Date | undefined,
+    fromSync: boolean,
+    oneByOne: boolean,
+  ): Promise<SkippedRecord[]> => {
     const current = dedicated;
-    if (fromSync && current?.leading !== true) throw new Error('not the syncing instance: the shared catalogue is written by the holder of the sync lock');
+    if (fromSync && current?.leading !== true)
+      throw new Error('not the syncing instance: the shared catalogue is written by the holder of the sync lock');
     const client = await pool.connect();
     let version: number | undefined;
     let skipped: SkippedRecord[] = [];
     try {
       await client.query('BEGIN');
       // The lock check, the version, the pruning and the announcement in one round trip.
-      const { rows } = await client.query(NEXT_VERSION, [syncedAt ?? null, keepRemovals, CHANNEL, fromSync ? current!.pid : null, CATALOGUE_SYNC_LOCK]);
+      const { rows } = await client.query(NEXT_VERSION, [
+        syncedAt ?? null,
+        keepRemovals,
+        CHANNEL,
+        fromSync ? current!.pid : null,
+        CATALOGUE_SYNC_LOCK,
+      ]);
       if (rows[0] === undefined) throw new Error('the sync lock was lost during the sync: its result is not published');
       version = z.object({ version: z.coerce.number().int() }).parse(rows[0]).version;
       writing.add(version);
@@ -300,7 +340,11 @@ export function createSharedCatalogue(pool: pg.Pool, options: SharedCatalogueOpt
   };
 
   /** A write whose records all go in one statement; when PostgreSQL refuses one of them, the whole write again, record by record, without it. */
-  const write = async (changes: CatalogueChanges, syncedAt: Date | undefined, fromSync: boolean): Promise<SkippedRecord[]> => {
+  const write = async (
+    changes: CatalogueChanges,
+    syncedAt: Date | undefined,
+    fromSync: boolean,
+  ): Promise<SkippedRecord[]> => {
     try {
       return await writeVersion(changes, syncedAt, fromSync, false);
     } catch (error) {
@@ -323,7 +367,9 @@ export function createSharedCatalogue(pool: pg.Pool, options: SharedCatalogueOpt
         await current.client.query('SELECT 1');
         return true;
       }
-      const { rows } = await current.client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1::bigint) AS ok', [CATALOGUE_SYNC_LOCK]);
+      const { rows } = await current.client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1::bigint) AS ok', [
+        CATALOGUE_SYNC_LOCK,
+      ]);
       current.leading = rows[0]?.ok === true;
       if (current.leading) log.info('this instance syncs the shared catalogue');
       return current.leading;

@@ -17,7 +17,13 @@ function seededStore() {
   const store = openCatalogueStore(':memory:');
   store.replaceAll(
     [
-      upstreamCampaign({ id: 1, name: 'Développeur backend', company_id: 1, company_name: 'Acme', last_activation_at: '2026-11-01T00:00:00.000Z' }),
+      upstreamCampaign({
+        id: 1,
+        name: 'Développeur backend',
+        company_id: 1,
+        company_name: 'Acme',
+        last_activation_at: '2026-11-01T00:00:00.000Z',
+      }),
       upstreamCampaign({
         id: 2,
         name: 'Product designer',
@@ -27,9 +33,24 @@ function seededStore() {
         working_time: 'Part time',
         description: '<p>Figma &amp; <strong>research</strong> 100% remote</p>',
         last_activation_at: '2026-11-03T00:00:00.000Z',
-        address: { latitude: null, longitude: null, street_number: null, street: null, postal_code: null, city: 'Paris', country: 'France', name: null },
+        address: {
+          latitude: null,
+          longitude: null,
+          street_number: null,
+          street: null,
+          postal_code: null,
+          city: 'Paris',
+          country: 'France',
+          name: null,
+        },
       }),
-      upstreamCampaign({ id: 3, name: 'Data engineer', company_id: 1, company_name: 'Acme', last_activation_at: '2026-11-02T00:00:00.000Z' }),
+      upstreamCampaign({
+        id: 3,
+        name: 'Data engineer',
+        company_id: 1,
+        company_name: 'Acme',
+        last_activation_at: '2026-11-02T00:00:00.000Z',
+      }),
     ].map(toCatalogueCampaign),
     new Date('2026-11-22T00:00:00.000Z'),
   );
@@ -42,7 +63,8 @@ function storeOnDisk(folder: string) {
   const reader = new DatabaseSync(join(folder, 'catalogue.db'), { readOnly: true });
   return {
     store,
-    segments: () => (reader.prepare('SELECT count(DISTINCT segid) AS n FROM campaigns_text_idx').get() as { n: number }).n,
+    segments: () =>
+      (reader.prepare('SELECT count(DISTINCT segid) AS n FROM campaigns_text_idx').get() as { n: number }).n,
     close() {
       reader.close();
       store.close();
@@ -110,8 +132,14 @@ describe('catalogue store', () => {
     const facets = store.facets();
     store.applyChanges([{ ...store.get(1)!, name: 'Renamed' }], []);
     assert.equal(store.facets(), facets, 'the same facets, not read again');
-    store.applyChanges([1, 3].map((id) => ({ ...store.get(id)!, company_name: 'Acme Renamed' })), []);
-    assert.deepEqual(store.facets().companies, [{ id: 1, name: 'Acme Renamed' }, { id: 2, name: 'Globex' }]);
+    store.applyChanges(
+      [1, 3].map((id) => ({ ...store.get(id)!, company_name: 'Acme Renamed' })),
+      [],
+    );
+    assert.deepEqual(store.facets().companies, [
+      { id: 1, name: 'Acme Renamed' },
+      { id: 2, name: 'Globex' },
+    ]);
     store.applyChanges([], [2]);
     assert.deepEqual(store.facets().cities, ['Lyon']);
     store.facets();
@@ -137,7 +165,14 @@ describe('catalogue store', () => {
   it('changes its version on every write (replaceAll, upsert, remove) and on no read, so readers drop their caches when, and only when, needed', () => {
     const store = seededStore();
     const writes: [string, () => void][] = [
-      ['replaceAll', () => store.replaceAll([toCatalogueCampaign(upstreamCampaign({ id: 1 })), toCatalogueCampaign(upstreamCampaign({ id: 2 }))], new Date())],
+      [
+        'replaceAll',
+        () =>
+          store.replaceAll(
+            [toCatalogueCampaign(upstreamCampaign({ id: 1 })), toCatalogueCampaign(upstreamCampaign({ id: 2 }))],
+            new Date(),
+          ),
+      ],
       ['upsert', () => store.upsert(toCatalogueCampaign(upstreamCampaign({ id: 3 })))],
       ['remove', () => store.remove(2)],
     ];
@@ -163,7 +198,11 @@ describe('catalogue store', () => {
     store.upsert({ ...held });
     store.remove(99);
     assert.equal(store.version(), before, 'readers keep their caches');
-    assert.deepEqual(store.lastSyncedAt(), new Date('2026-11-23T00:00:00.000Z'), 'the sync time is written all the same');
+    assert.deepEqual(
+      store.lastSyncedAt(),
+      new Date('2026-11-23T00:00:00.000Z'),
+      'the sync time is written all the same',
+    );
     store.applyChanges([{ ...held, name: 'Product designer (remote)' }], []);
     assert.ok(store.version() > before, 'a record that differs is a change');
     assert.deepEqual(ids(store.search(all({ q: 'remote designer' }))), [2]);
@@ -188,7 +227,8 @@ describe('catalogue store', () => {
       const folder = join(dir, 'merges');
       const { store, segments, close } = storeOnDisk(folder);
       try {
-        for (let id = 1; id <= 12; id++) store.upsert(toCatalogueCampaign(upstreamCampaign({ id, name: `Hydrologist ${id}` })));
+        for (let id = 1; id <= 12; id++)
+          store.upsert(toCatalogueCampaign(upstreamCampaign({ id, name: `Hydrologist ${id}` })));
         assert.equal(segments(), 12, 'no write merged');
         await eventually(() => segments() <= 3, { timeoutMs: 5_000, what: 'the segments to be merged' });
         assert.equal(store.search(all({ q: 'hydrologist' })).total, 12);
@@ -207,7 +247,10 @@ describe('catalogue store', () => {
           await new Promise((resolve) => setTimeout(resolve, 2));
         }
         assert.equal(segments(), 12, 'no merge step ran between the writes');
-        await eventually(() => segments() <= 3, { timeoutMs: 5_000, what: 'the segments to be merged once the writes stopped' });
+        await eventually(() => segments() <= 3, {
+          timeoutMs: 5_000,
+          what: 'the segments to be merged once the writes stopped',
+        });
         assert.equal(store.search(all({ q: 'glaciologist' })).total, 12);
       } finally {
         close();
@@ -220,7 +263,9 @@ describe('catalogue store: changes applied in place', () => {
   it('a change to any column searches filter or order on reaches them, alone or with others', () => {
     const store = openCatalogueStore(':memory:');
     const base = toCatalogueCampaign(upstreamCampaign({ id: 1, name: 'Offer 1' }));
-    const other = toCatalogueCampaign(upstreamCampaign({ id: 2, name: 'Offer 2', last_activation_at: '2026-11-05T00:00:00.000Z' }));
+    const other = toCatalogueCampaign(
+      upstreamCampaign({ id: 2, name: 'Offer 2', last_activation_at: '2026-11-05T00:00:00.000Z' }),
+    );
     store.replaceAll([base, other], new Date());
     const changes: [Partial<CatalogueCampaign>, Partial<CampaignFilters>][] = [
       [{ company_id: 9 }, { company_id: 9 }],
@@ -228,9 +273,18 @@ describe('catalogue store: changes applied in place', () => {
       [{ working_time: 'Part time' }, { working_time: 'Part time' }],
       [{ city: 'Brest' }, { city: 'brest' }],
       [{ salary_min: null, salary_max: 99_000 }, { salary_min: 90_000 }],
-      [{ address: { ...base.address!, latitude: 48.39, longitude: -4.49 } }, { near: { lat: 48.39, lon: -4.49 }, radius_km: 1 }],
-      [{ address: { ...base.address!, latitude: 48.5, longitude: -4.49 } }, { near: { lat: 48.5, lon: -4.49 }, radius_km: 1 }],
-      [{ address: { ...base.address!, latitude: 48.5, longitude: -4.6 } }, { near: { lat: 48.5, lon: -4.6 }, radius_km: 1 }],
+      [
+        { address: { ...base.address!, latitude: 48.39, longitude: -4.49 } },
+        { near: { lat: 48.39, lon: -4.49 }, radius_km: 1 },
+      ],
+      [
+        { address: { ...base.address!, latitude: 48.5, longitude: -4.49 } },
+        { near: { lat: 48.5, lon: -4.49 }, radius_km: 1 },
+      ],
+      [
+        { address: { ...base.address!, latitude: 48.5, longitude: -4.6 } },
+        { near: { lat: 48.5, lon: -4.6 }, radius_km: 1 },
+      ],
     ];
     // One column more at each write, the others as the write before left them.
     let current = base;
@@ -250,12 +304,24 @@ describe('catalogue store: changes applied in place', () => {
   it('applyChanges writes and removes in one go, keeps the rest, is found by search at once, and records a sync time only when given one', () => {
     const store = openCatalogueStore(':memory:');
     const syncedAt = new Date('2026-11-20T08:00:00.000Z');
-    store.replaceAll([1, 2, 3].map((id) => toCatalogueCampaign(upstreamCampaign({ id, name: `Offer ${id}` }))), syncedAt);
+    store.replaceAll(
+      [1, 2, 3].map((id) => toCatalogueCampaign(upstreamCampaign({ id, name: `Offer ${id}` }))),
+      syncedAt,
+    );
     const version = store.version();
 
-    store.applyChanges([toCatalogueCampaign(upstreamCampaign({ id: 2, name: 'Renamed hydrologist' })), toCatalogueCampaign(upstreamCampaign({ id: 4, name: 'Offer 4' }))], [3]);
+    store.applyChanges(
+      [
+        toCatalogueCampaign(upstreamCampaign({ id: 2, name: 'Renamed hydrologist' })),
+        toCatalogueCampaign(upstreamCampaign({ id: 4, name: 'Offer 4' })),
+      ],
+      [3],
+    );
 
-    assert.deepEqual(store.ids().sort((a, b) => a - b), [1, 2, 4]);
+    assert.deepEqual(
+      store.ids().sort((a, b) => a - b),
+      [1, 2, 4],
+    );
     assert.equal(store.get(1)?.name, 'Offer 1');
     assert.deepEqual(ids(store.search(all({ q: 'hydrologist' }))), [2]);
     assert.ok(store.version() > version, 'readers keyed on the version see the change');
@@ -269,7 +335,9 @@ describe('catalogue store: changes applied in place', () => {
 
 describe('catalogue store: what each write leaves behind', () => {
   const offer = (id: number, extra: Partial<CatalogueCampaign> = {}): CatalogueCampaign => ({
-    ...toCatalogueCampaign(upstreamCampaign({ id, name: `Offer ${id}`, company_id: id, company_name: `Company ${id}` })),
+    ...toCatalogueCampaign(
+      upstreamCampaign({ id, name: `Offer ${id}`, company_id: id, company_name: `Company ${id}` }),
+    ),
     ...extra,
   });
 
@@ -307,14 +375,20 @@ describe('catalogue store: what each write leaves behind', () => {
     store.facets();
     const broken = { ...offer(3), status: null } as unknown as CatalogueCampaign;
     const skipped = store.applyChanges([offer(2, { name: 'Nurse' }), broken, offer(4, { name: 'Geologist' })], [1]);
-    assert.deepEqual(skipped.map((s) => s.id), [3]);
+    assert.deepEqual(
+      skipped.map((s) => s.id),
+      [3],
+    );
     assert.match(skipped[0]!.reason, /NOT NULL/);
     assert.deepEqual(store.ids().sort(), [2, 3, 4]);
     assert.equal(store.get(3)?.name, 'Held before');
     assert.deepEqual(ids(store.search(all({ q: 'nurse' }))), [2]);
     assert.equal(store.count(), 3);
     const same = openCatalogueStore(':memory:');
-    same.replaceAll([2, 3, 4].map((id) => store.get(id)!), new Date());
+    same.replaceAll(
+      [2, 3, 4].map((id) => store.get(id)!),
+      new Date(),
+    );
     assert.deepEqual(store.facets(), same.facets());
     same.close();
     store.close();
@@ -323,7 +397,12 @@ describe('catalogue store: what each write leaves behind', () => {
   it('a batch that fails in the store, not on a record, leaves nothing of itself, and the next write goes through', () => {
     const store = openCatalogueStore(':memory:');
     store.replaceAll([offer(1)], new Date());
-    const unwritable = { ...offer(3), toJSON: () => { throw new Error('disk gone'); } } as unknown as CatalogueCampaign;
+    const unwritable = {
+      ...offer(3),
+      toJSON: () => {
+        throw new Error('disk gone');
+      },
+    } as unknown as CatalogueCampaign;
     assert.throws(() => store.applyChanges([offer(2), unwritable], [1]), /disk gone/);
     assert.deepEqual(store.ids(), [1]);
     store.upsert(offer(4));
@@ -358,10 +437,18 @@ describe('catalogue store: what each write leaves behind', () => {
     store.close();
   });
 
-  it("places a city by its offers with both coordinates only: one with a latitude alone does not move it", () => {
+  it('places a city by its offers with both coordinates only: one with a latitude alone does not move it', () => {
     const store = openCatalogueStore(':memory:');
-    const where = (latitude: number | null, longitude: number | null) => ({ ...offer(0).address!, city: 'Brest', latitude, longitude });
-    store.replaceAll([offer(1, { city: 'Brest', address: where(48, -4) }), offer(2, { city: 'Brest', address: where(50, null) })], new Date());
+    const where = (latitude: number | null, longitude: number | null) => ({
+      ...offer(0).address!,
+      city: 'Brest',
+      latitude,
+      longitude,
+    });
+    store.replaceAll(
+      [offer(1, { city: 'Brest', address: where(48, -4) }), offer(2, { city: 'Brest', address: where(50, null) })],
+      new Date(),
+    );
     assert.deepEqual(store.placeOf('Brest'), { lat: 48, lon: -4 });
     assert.equal(store.placeOf('Quimper'), undefined, 'a city without offers has no place');
     store.close();
@@ -377,7 +464,14 @@ describe('catalogue store: what each write leaves behind', () => {
   it('lists the companies in the facets by name, companies of the same name (or none) by id', () => {
     const store = openCatalogueStore(':memory:');
     store.replaceAll(
-      [offer(1, { company_name: null }), offer(2, { company_name: 'Zeta' }), offer(3, { company_name: 'Alpha' }), offer(5, { company_name: 'Beta' }), offer(4, { company_name: 'Beta' }), offer(6, { company_name: null })],
+      [
+        offer(1, { company_name: null }),
+        offer(2, { company_name: 'Zeta' }),
+        offer(3, { company_name: 'Alpha' }),
+        offer(5, { company_name: 'Beta' }),
+        offer(4, { company_name: 'Beta' }),
+        offer(6, { company_name: null }),
+      ],
       new Date(),
     );
     assert.deepEqual(store.facets().companies, [
@@ -425,7 +519,10 @@ describe('catalogue store: what each write leaves behind', () => {
       const folder = join(dir, 'order');
       const { store, segments, close } = storeOnDisk(folder);
       try {
-        store.applyChanges([5, 4, 3, 2, 1].map((id) => offer(id)), []);
+        store.applyChanges(
+          [5, 4, 3, 2, 1].map((id) => offer(id)),
+          [],
+        );
         assert.equal(segments(), 1);
       } finally {
         close();

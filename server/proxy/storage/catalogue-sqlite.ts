@@ -11,7 +11,14 @@ import { DatabaseSync } from 'node:sqlite';
 import { createOwnerOnlyDatabaseFile, makeOwnerOnlyFolder } from '../../owner-only.ts';
 import { foldForSearch, searchColumns } from '../catalogue/search-text.ts';
 import { withTombstones } from '../catalogue/tombstones.ts';
-import type { CampaignFilters, CatalogueCampaign, CatalogueStore, Facets, GeoPoint, SkippedRecord } from '../catalogue/types.ts';
+import type {
+  CampaignFilters,
+  CatalogueCampaign,
+  CatalogueStore,
+  Facets,
+  GeoPoint,
+  SkippedRecord,
+} from '../catalogue/types.ts';
 import { createCatalogueSearch } from './catalogue-search-sqlite.ts';
 import { createSearchWorker } from './catalogue-search-worker.ts';
 import { COUNTED, FacetCounts, sameFacets } from './catalogue-facet-counts.ts';
@@ -85,10 +92,17 @@ const byName = new Intl.Collator().compare;
 function migrate(db: DatabaseSync): CatalogueCampaign[] {
   const { user_version: found } = db.prepare('PRAGMA user_version').get() as { user_version: number };
   if (found === SCHEMA_VERSION) return [];
-  const old = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'campaigns'").get() === undefined
-    ? []
-    : (db.prepare(found < 3 ? 'SELECT record FROM campaigns' : 'SELECT record FROM campaign_records').all() as { record: string }[]).map((r) => JSON.parse(r.record) as CatalogueCampaign);
-  db.exec('DROP TABLE IF EXISTS campaigns; DROP TABLE IF EXISTS campaign_records; DROP TABLE IF EXISTS campaigns_text;');
+  const old =
+    db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'campaigns'").get() === undefined
+      ? []
+      : (
+          db.prepare(found < 3 ? 'SELECT record FROM campaigns' : 'SELECT record FROM campaign_records').all() as {
+            record: string;
+          }[]
+        ).map((r) => JSON.parse(r.record) as CatalogueCampaign);
+  db.exec(
+    'DROP TABLE IF EXISTS campaigns; DROP TABLE IF EXISTS campaign_records; DROP TABLE IF EXISTS campaigns_text;',
+  );
   db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
   return old;
 }
@@ -123,7 +137,9 @@ export function openCatalogueStore(dataDir: string | ':memory:', options: Catalo
        IS NOT (excluded.status, excluded.listed_at, excluded.company_id, excluded.company_name, excluded.job_type, excluded.working_time, excluded.city,
          excluded.city_key, excluded.lat, excluded.lon, excluded.pay)`,
   );
-  const insertRecord = db.prepare('INSERT INTO campaign_records (id, record) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET record = excluded.record');
+  const insertRecord = db.prepare(
+    'INSERT INTO campaign_records (id, record) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET record = excluded.record',
+  );
   const deleteText = db.prepare('DELETE FROM campaigns_text WHERE rowid = ?');
   const insertText = db.prepare('INSERT INTO campaigns_text (rowid, title, company, body) VALUES (?, ?, ?, ?)');
   const getOne = db.prepare('SELECT record FROM campaign_records WHERE id = ?');
@@ -131,21 +147,30 @@ export function openCatalogueStore(dataDir: string | ':memory:', options: Catalo
   const onlineIds = db.prepare("SELECT id FROM campaigns WHERE status = 'online'");
   const deleteOne = db.prepare('DELETE FROM campaigns WHERE id = ?');
   const deleteRecord = db.prepare('DELETE FROM campaign_records WHERE id = ?');
-  const setMeta = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
+  const setMeta = db.prepare(
+    'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+  );
   const getMeta = db.prepare('SELECT value FROM meta WHERE key = ?');
   const countOnline = db.prepare("SELECT count(*) AS n FROM campaigns WHERE status = 'online'");
-  const cityCentre = db.prepare("SELECT avg(lat) AS lat, avg(lon) AS lon FROM campaigns WHERE city_key = ? AND status = 'online' AND lat IS NOT NULL");
+  const cityCentre = db.prepare(
+    "SELECT avg(lat) AS lat, avg(lon) AS lon FROM campaigns WHERE city_key = ? AND status = 'online' AND lat IS NOT NULL",
+  );
   const mergeText = db.prepare("INSERT INTO campaigns_text (campaigns_text, rank) VALUES ('merge', ?)");
   const totalChanges = db.prepare('SELECT total_changes() AS n');
-  const facetColumns = db.prepare('SELECT status, job_type, working_time, city, company_id, company_name FROM campaigns WHERE id = ?');
+  const facetColumns = db.prepare(
+    'SELECT status, job_type, working_time, city, company_id, company_name FROM campaigns WHERE id = ?',
+  );
   // A company's name from one of its online offers (the first in the index, the lowest id: the same at every read).
-  const companyName = db.prepare("SELECT company_name AS name FROM campaigns WHERE status = 'online' AND company_id = ? LIMIT 1");
+  const companyName = db.prepare(
+    "SELECT company_name AS name FROM campaigns WHERE status = 'online' AND company_id = ? LIMIT 1",
+  );
 
   let version = 1;
   const search = createCatalogueSearch(db, options.searchBudgetMs);
   // A file's searches for the routes run on a thread of their own; an in-memory store's cannot (no other connection sees it).
   const worker = path === ':memory:' ? undefined : createSearchWorker({ path, budgetMs: options.searchBudgetMs });
-  const recordsOf = (ids: number[]) => ids.map((id) => JSON.parse((getOne.get(id) as { record: string }).record) as CatalogueCampaign);
+  const recordsOf = (ids: number[]) =>
+    ids.map((id) => JSON.parse((getOne.get(id) as { record: string }).record) as CatalogueCampaign);
   const searchHere = (f: CampaignFilters) => {
     const { ids, total } = search(f);
     return { items: recordsOf(ids), total };
@@ -186,8 +211,20 @@ export function openCatalogueStore(dataDir: string | ':memory:', options: Catalo
     const located = lat !== null && lon !== null;
     const pay = c.salary_max ?? c.salary_min;
     const before = held === 'none' ? undefined : (facetColumns.get(c.id) as FacetColumns | undefined);
-    insert.run(c.id, c.status, c.listed_at, c.company_id, c.company_name, c.job_type, c.working_time, c.city, c.city === null ? null : foldForSearch(c.city),
-      located ? lat : null, located ? lon : null, pay);
+    insert.run(
+      c.id,
+      c.status,
+      c.listed_at,
+      c.company_id,
+      c.company_name,
+      c.job_type,
+      c.working_time,
+      c.city,
+      c.city === null ? null : foldForSearch(c.city),
+      located ? lat : null,
+      located ? lon : null,
+      pay,
+    );
     recount(before, c);
     insertRecord.run(c.id, record);
     // Only listed offers are searched: the index holds no other.
@@ -257,10 +294,15 @@ export function openCatalogueStore(dataDir: string | ':memory:', options: Catalo
   /** The counts read from the table: once, and after a new copy. */
   const readCounts = (): FacetCounts => {
     const read = new FacetCounts();
-    for (const [facet, column] of Object.entries(COUNTED) as [keyof typeof COUNTED, (typeof COUNTED)[keyof typeof COUNTED]][]) {
-      for (const r of db.prepare(facetCounts(column)).all() as { v: string; n: number }[]) read.values[facet].set(r.v, r.n);
+    for (const [facet, column] of Object.entries(COUNTED) as [
+      keyof typeof COUNTED,
+      (typeof COUNTED)[keyof typeof COUNTED],
+    ][]) {
+      for (const r of db.prepare(facetCounts(column)).all() as { v: string; n: number }[])
+        read.values[facet].set(r.v, r.n);
     }
-    for (const r of db.prepare(facetCounts('company_id')).all() as { v: number; n: number }[]) read.companies.set(r.v, r.n);
+    for (const r of db.prepare(facetCounts('company_id')).all() as { v: number; n: number }[])
+      read.companies.set(r.v, r.n);
     return read;
   };
 
@@ -338,7 +380,12 @@ export function openCatalogueStore(dataDir: string | ':memory:', options: Catalo
         return { id, name };
       });
       companies.sort((a, b) => byName(a.name ?? '', b.name ?? '') || a.id - b.id);
-      facets = { job_types: counts.list('job_types'), working_times: counts.list('working_times'), cities: counts.list('cities'), companies };
+      facets = {
+        job_types: counts.list('job_types'),
+        working_times: counts.list('working_times'),
+        cities: counts.list('cities'),
+        companies,
+      };
       return facets;
     },
     count() {

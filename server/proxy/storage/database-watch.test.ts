@@ -51,7 +51,10 @@ function forwarder(): { server: Server; sockets: Set<Socket> } {
 }
 
 /** Waits (bounded) until the watch's answer satisfies `done`. */
-async function until(watch: DatabaseWatch, done: (check: ReturnType<DatabaseWatch['check']>) => boolean): Promise<ReturnType<DatabaseWatch['check']>> {
+async function until(
+  watch: DatabaseWatch,
+  done: (check: ReturnType<DatabaseWatch['check']>) => boolean,
+): Promise<ReturnType<DatabaseWatch['check']>> {
   for (let waited = 0; waited < 10_000; waited += 20) {
     const check = watch.check();
     if (done(check)) return check;
@@ -115,7 +118,6 @@ describe('database watch', { skip: skipPostgres }, () => {
       await pool.end().catch(() => {});
     }
   });
-
 });
 
 describe('database watch timer', () => {

@@ -12,7 +12,11 @@ export interface DatabaseWatch {
   stop(): void;
 }
 
-export function watchDatabase(pool: pg.Pool, location: string, options: { intervalMs?: number; timeoutMs?: number } = {}): DatabaseWatch {
+export function watchDatabase(
+  pool: pg.Pool,
+  location: string,
+  options: { intervalMs?: number; timeoutMs?: number } = {},
+): DatabaseWatch {
   const intervalMs = options.intervalMs ?? 2_000;
   const timeoutMs = options.timeoutMs ?? 2_000;
   let failure: { error: string; since: Date } | undefined;

@@ -8,7 +8,13 @@ import type { MigrationReport } from './migrations.ts';
 import type { WebhookEventOptions } from './webhook-store.ts';
 
 export type * from './application-store.ts';
-export { IDEMPOTENCY_TTL_MS, KEY_LEASE_MS, OUTBOX_STATUSES, ResumeMissingError, eraseAfter } from './application-store.ts';
+export {
+  IDEMPOTENCY_TTL_MS,
+  KEY_LEASE_MS,
+  OUTBOX_STATUSES,
+  ResumeMissingError,
+  eraseAfter,
+} from './application-store.ts';
 export { openBackend, redactUrl, storageDescription, storageExists, storageLocation } from './backend.ts';
 export type { Backend, BackendOptions, BudgetShare, Database, OpenedCatalogue } from './backend.ts';
 export type { DatabaseWatch } from './database-watch.ts';
@@ -17,7 +23,15 @@ export { SchemaBehindError } from './migrations.ts';
 export { PostgresApplicationStore } from './postgres-store.ts';
 export { SqliteApplicationStore } from './sqlite-store.ts';
 export { WEBHOOK_EVENT_STATUSES, WEBHOOK_RETRY_FOR_MS, WebhookLeaseLostError } from './webhook-store.ts';
-export type { ClaimedEvent, WebhookEventOptions, WebhookEventRow, WebhookEventStatus, WebhookEventStore, WebhookLease, WebhookRetryResult } from './webhook-store.ts';
+export type {
+  ClaimedEvent,
+  WebhookEventOptions,
+  WebhookEventRow,
+  WebhookEventStatus,
+  WebhookEventStore,
+  WebhookLease,
+  WebhookRetryResult,
+} from './webhook-store.ts';
 export { WEBHOOK_SQL, applicationEventParams, newEventId } from './webhooks-sql.ts';
 
 /**
@@ -25,7 +39,12 @@ export { WEBHOOK_SQL, applicationEventParams, newEventId } from './webhooks-sql.
  * close() also closes the backend. Same choice as the proxy: DATABASE_URL,
  * else DATA_DIR.
  */
-export async function openStoreForCommand(options: { dataDir: string; databaseUrl: string | null; owner: string; webhookEvents?: WebhookEventOptions | undefined }): Promise<{ store: ApplicationStore; migrations: MigrationReport; close(): Promise<void> }> {
+export async function openStoreForCommand(options: {
+  dataDir: string;
+  databaseUrl: string | null;
+  owner: string;
+  webhookEvents?: WebhookEventOptions | undefined;
+}): Promise<{ store: ApplicationStore; migrations: MigrationReport; close(): Promise<void> }> {
   const backend = openBackend(options);
   const close = () => backend.close();
   try {

@@ -8,20 +8,42 @@ import { SchemaBehindError, checkOrder, refuseNewer } from './migrations.ts';
 describe('checkOrder', () => {
   it('accepts a list in strictly increasing version order, and an empty one', () => {
     checkOrder([]);
-    checkOrder([{ version: 1, name: 'a' }, { version: 2, name: 'b' }, { version: 5, name: 'c' }]);
+    checkOrder([
+      { version: 1, name: 'a' },
+      { version: 2, name: 'b' },
+      { version: 5, name: 'c' },
+    ]);
   });
 
   it('refuses a list where a version comes after a higher one, naming it', () => {
-    assert.throws(() => checkOrder([{ version: 1, name: 'a' }, { version: 3, name: 'b' }, { version: 2, name: 'typo' }]), /migration 2 \(typo\) is out of order/);
+    assert.throws(
+      () =>
+        checkOrder([
+          { version: 1, name: 'a' },
+          { version: 3, name: 'b' },
+          { version: 2, name: 'typo' },
+        ]),
+      /migration 2 \(typo\) is out of order/,
+    );
   });
 
   it('refuses a version listed twice', () => {
-    assert.throws(() => checkOrder([{ version: 1, name: 'a' }, { version: 1, name: 'again' }]), /migration 1 \(again\) is out of order/);
+    assert.throws(
+      () =>
+        checkOrder([
+          { version: 1, name: 'a' },
+          { version: 1, name: 'again' },
+        ]),
+      /migration 1 \(again\) is out of order/,
+    );
   });
 });
 
 describe('refuseNewer', () => {
-  const known = [{ version: 1, name: 'a' }, { version: 2, name: 'b' }];
+  const known = [
+    { version: 1, name: 'a' },
+    { version: 2, name: 'b' },
+  ];
 
   it('lets a store at or below the versions this proxy knows be opened', () => {
     refuseNewer([1, 2], known, 'db');
@@ -34,15 +56,21 @@ describe('refuseNewer', () => {
   });
 
   it('refuses a store a newer proxy migrated, naming its highest version and telling to run the newer one', () => {
-    assert.throws(() => refuseNewer([1, 2, 4, 3], known, '/data/jbc.sqlite'), (error: Error) => {
-      assert.match(error.message, /^\/data\/jbc\.sqlite was migrated by a newer jobboard-connector \(schema version 4, this one knows up to 2\): run the newer version/);
-      return true;
-    });
+    assert.throws(
+      () => refuseNewer([1, 2, 4, 3], known, '/data/jbc.sqlite'),
+      (error: Error) => {
+        assert.match(
+          error.message,
+          /^\/data\/jbc\.sqlite was migrated by a newer jobboard-connector \(schema version 4, this one knows up to 2\): run the newer version/,
+        );
+        return true;
+      },
+    );
   });
 });
 
 describe('SchemaBehindError', () => {
-  it('tells the operator which versions, and to run migrate with the owner\'s DATABASE_URL', () => {
+  it("tells the operator which versions, and to run migrate with the owner's DATABASE_URL", () => {
     const error = new SchemaBehindError('PostgreSQL at db:5432', 3, 5);
     assert.equal(error.current, 3);
     assert.equal(error.needed, 5);
@@ -56,7 +84,10 @@ describe('SchemaBehindError', () => {
     const cause = new Error('permission denied for schema public');
     const error = new SchemaBehindError('db', 0, 5, { cause });
     assert.equal(error.cause, cause);
-    assert.match(error.message, /may not migrate it \(permission denied for schema public\): run `jobboard-connector migrate`/);
+    assert.match(
+      error.message,
+      /may not migrate it \(permission denied for schema public\): run `jobboard-connector migrate`/,
+    );
   });
 
   it('adds nothing for a cause that is not an error', () => {

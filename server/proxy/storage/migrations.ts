@@ -21,7 +21,8 @@ export interface MigrationReport {
 /** Checks a list is in strictly increasing version order (a typo there would skip or repeat one). */
 export function checkOrder(migrations: readonly MigrationRecord[]): void {
   migrations.forEach((m, i) => {
-    if (i > 0 && m.version <= migrations[i - 1]!.version) throw new Error(`migration ${m.version} (${m.name}) is out of order`);
+    if (i > 0 && m.version <= migrations[i - 1]!.version)
+      throw new Error(`migration ${m.version} (${m.name}) is out of order`);
   });
 }
 
@@ -53,6 +54,8 @@ export function refuseNewer(applied: readonly number[], known: readonly Migratio
   const latest = known.at(-1)?.version ?? 0;
   const newer = applied.filter((v) => v > latest);
   if (newer.length > 0) {
-    throw new Error(`${where} was migrated by a newer jobboard-connector (schema version ${Math.max(...newer)}, this one knows up to ${latest}): run the newer version.`);
+    throw new Error(
+      `${where} was migrated by a newer jobboard-connector (schema version ${Math.max(...newer)}, this one knows up to ${latest}): run the newer version.`,
+    );
   }
 }

@@ -214,7 +214,9 @@ const INSUFFICIENT_PRIVILEGE = '42501';
 
 /** The versions recorded in schema_migrations, read without creating anything; undefined when the table is missing. */
 async function appliedVersions(client: pg.PoolClient): Promise<number[] | undefined> {
-  const { rows } = await client.query<{ present: boolean }>("SELECT to_regclass('schema_migrations') IS NOT NULL AS present");
+  const { rows } = await client.query<{ present: boolean }>(
+    "SELECT to_regclass('schema_migrations') IS NOT NULL AS present",
+  );
   if (rows[0]?.present !== true) return undefined;
   return (await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version);
 }
@@ -239,8 +241,12 @@ export async function migratePostgres(pool: pg.Pool, where: string): Promise<Mig
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK.toString()]);
     let done: number[] = found ?? [];
     try {
-      await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL)');
-      done = (await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version);
+      await client.query(
+        'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL)',
+      );
+      done = (await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map(
+        (r) => r.version,
+      );
       refuseNewer(done, POSTGRES_MIGRATIONS, where);
       const applied: MigrationRecord[] = [];
       for (const migration of POSTGRES_MIGRATIONS) {
@@ -248,7 +254,10 @@ export async function migratePostgres(pool: pg.Pool, where: string): Promise<Mig
         await client.query('BEGIN');
         try {
           await client.query(migration.sql);
-          await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, clock_timestamp())', [migration.version, migration.name]);
+          await client.query(
+            'INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, clock_timestamp())',
+            [migration.version, migration.name],
+          );
           await client.query('COMMIT');
         } catch (error) {
           await client.query('ROLLBACK');

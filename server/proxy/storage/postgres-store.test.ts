@@ -51,11 +51,18 @@ describe('PostgreSQL application store', { skip }, () => {
   let now: number;
   let store: PostgresApplicationStore;
   const open = async (options: { keyLeaseMs?: number } = {}) => {
-    const opened = new PostgresApplicationStore({ pool, owner: 'process-1', location: 'test', now: () => now, ...options });
+    const opened = new PostgresApplicationStore({
+      pool,
+      owner: 'process-1',
+      location: 'test',
+      now: () => now,
+      ...options,
+    });
     await opened.ready();
     return opened;
   };
-  const chunkRows = async (reference: string) => Number((await query('SELECT count(*) AS n FROM resume_chunks WHERE reference = $1', [reference])).rows[0].n);
+  const chunkRows = async (reference: string) =>
+    Number((await query('SELECT count(*) AS n FROM resume_chunks WHERE reference = $1', [reference])).rows[0].n);
   const withResume = (reference: string, bytes: Buffer = Buffer.from('%PDF-1.4 resume')): NewApplication => ({
     reference,
     campaign_id: 12,
@@ -91,15 +98,33 @@ describe('PostgreSQL application store', { skip }, () => {
   describe('resumes as rows of resume_chunks', () => {
     it('writes one row per 256 KiB and deletes them with the personal data of a delivered, rejected or refused application', async () => {
       const bytes = Buffer.alloc(RESUME_CHUNK_BYTES + 1, 7);
-      for (const reference of ['delivered', 'rejected', 'refused', 'dead']) await store.enqueue(withResume(reference, bytes), { deadLetterAfterMs: HOUR });
+      for (const reference of ['delivered', 'rejected', 'refused', 'dead'])
+        await store.enqueue(withResume(reference, bytes), { deadLetterAfterMs: HOUR });
       assert.equal(await chunkRows('delivered'), 2);
-      await store.markDelivered(await claimed(store, 'delivered'), 'created_applicant', { applicantId: 1, applicationId: 2 });
-      assert.deepEqual([(await store.get('delivered'))?.upstream_applicant_id, (await store.get('delivered'))?.upstream_application_id], [1, 2]);
+      await store.markDelivered(await claimed(store, 'delivered'), 'created_applicant', {
+        applicantId: 1,
+        applicationId: 2,
+      });
+      assert.deepEqual(
+        [
+          (await store.get('delivered'))?.upstream_applicant_id,
+          (await store.get('delivered'))?.upstream_application_id,
+        ],
+        [1, 2],
+      );
       await store.markRejected(await claimed(store, 'rejected'), 'upstream_rejected', 'validation_failed (422)');
-      assert.equal(await store.markRefused(await claimed(store, 'refused'), 'upstream_rejected', 'validation_failed (422)'), 'rejected');
+      assert.equal(
+        await store.markRefused(await claimed(store, 'refused'), 'upstream_rejected', 'validation_failed (422)'),
+        'rejected',
+      );
       await store.markDead(await claimed(store, 'dead'), 'expired', 'server_error (503)');
       assert.deepEqual(
-        [await chunkRows('delivered'), await chunkRows('rejected'), await chunkRows('refused'), await chunkRows('dead')],
+        [
+          await chunkRows('delivered'),
+          await chunkRows('rejected'),
+          await chunkRows('refused'),
+          await chunkRows('dead'),
+        ],
         [0, 0, 0, 2],
         'a dead letter keeps its resume for a replay',
       );
@@ -109,35 +134,50 @@ describe('PostgreSQL application store', { skip }, () => {
 
     it('stores the size the upload was counted at, and refuses an upload file shorter than it, storing nothing', async () => {
       const longer = uploadedResume(dir, Buffer.alloc(RESUME_CHUNK_BYTES + 1_000, 1));
-      await store.enqueue({ ...withResume('declared'), resume: { path: longer.path, size: RESUME_CHUNK_BYTES + 10 } }, { deadLetterAfterMs: HOUR });
+      await store.enqueue(
+        { ...withResume('declared'), resume: { path: longer.path, size: RESUME_CHUNK_BYTES + 10 } },
+        { deadLetterAfterMs: HOUR },
+      );
       assert.equal((await storedResume(store, 'declared'))?.length, RESUME_CHUNK_BYTES + 10);
       const short = join(dir, 'short');
       writeFileSync(short, Buffer.alloc(100));
-      await assert.rejects(store.enqueue({ ...withResume('short'), resume: { path: short, size: 300 } }, { deadLetterAfterMs: HOUR }), /the upload file of short ended after 100 of 300 bytes/);
+      await assert.rejects(
+        store.enqueue({ ...withResume('short'), resume: { path: short, size: 300 } }, { deadLetterAfterMs: HOUR }),
+        /the upload file of short ended after 100 of 300 bytes/,
+      );
       assert.equal(await store.get('short'), undefined);
       assert.equal(await chunkRows('short'), 0);
     });
 
     it('closes the upload file it copied, whether or not the copy succeeded', async () => {
       // The files this process holds open (Linux), by path.
-      const openInDir = () => readdirSync('/proc/self/fd').flatMap((fd) => {
-        try {
-          return [readlinkSync(`/proc/self/fd/${fd}`)];
-        } catch {
-          return [];
-        }
-      }).filter((path) => path.startsWith(dir));
+      const openInDir = () =>
+        readdirSync('/proc/self/fd')
+          .flatMap((fd) => {
+            try {
+              return [readlinkSync(`/proc/self/fd/${fd}`)];
+            } catch {
+              return [];
+            }
+          })
+          .filter((path) => path.startsWith(dir));
       await store.enqueue(withResume('r1'), { deadLetterAfterMs: HOUR });
       const short = join(dir, 'short');
       writeFileSync(short, Buffer.alloc(10));
-      await assert.rejects(store.enqueue({ ...withResume('short'), resume: { path: short, size: 20 } }, { deadLetterAfterMs: HOUR }));
+      await assert.rejects(
+        store.enqueue({ ...withResume('short'), resume: { path: short, size: 20 } }, { deadLetterAfterMs: HOUR }),
+      );
       assert.deepEqual(openInDir(), []);
     });
 
     it('says how many of its rows of resume_chunks a resume taken away from outside the proxy lacks', async () => {
       await store.enqueue(withResume('r1', Buffer.alloc(RESUME_CHUNK_BYTES + 1, 3)), { deadLetterAfterMs: HOUR });
       await query("DELETE FROM resume_chunks WHERE reference = 'r1' AND seq = 1");
-      await assert.rejects(store.openResume('r1'), (error: unknown) => error instanceof ResumeMissingError && error.missing === '1 of its 2 rows of resume_chunks are there');
+      await assert.rejects(
+        store.openResume('r1'),
+        (error: unknown) =>
+          error instanceof ResumeMissingError && error.missing === '1 of its 2 rows of resume_chunks are there',
+      );
     });
 
     it('opens no resume for an unknown application, and fails a read whose chunks were erased meanwhile rather than send it short', async () => {
@@ -163,7 +203,10 @@ describe('PostgreSQL application store', { skip }, () => {
 
     it('leases the rows it claims for leaseMs: no other instance takes them back before', async () => {
       await store.enqueue(withResume('r1'), { deadLetterAfterMs: HOUR });
-      assert.deepEqual((await store.claimDue(10, 1_000)).map((r) => r.reference), ['r1']);
+      assert.deepEqual(
+        (await store.claimDue(10, 1_000)).map((r) => r.reference),
+        ['r1'],
+      );
       const other = new PostgresApplicationStore({ pool, owner: 'process-2', location: 'test', now: () => now });
       now += 999;
       assert.equal(await other.recoverLeases(), 0);
@@ -182,14 +225,24 @@ describe('PostgreSQL application store', { skip }, () => {
   });
 
   it('records a refusal while the candidate waits as application.rejected, once told as application.dead_lettered', async () => {
-    const recording = new PostgresApplicationStore({ pool, owner: 'process-1', location: 'test', now: () => now, webhookEvents: { includeCandidate: false } });
+    const recording = new PostgresApplicationStore({
+      pool,
+      owner: 'process-1',
+      location: 'test',
+      now: () => now,
+      webhookEvents: { includeCandidate: false },
+    });
     await recording.ready();
     await query('TRUNCATE webhook_events');
-    for (const reference of ['waiting', 'told']) await recording.enqueue(withResume(reference), { deadLetterAfterMs: HOUR });
+    for (const reference of ['waiting', 'told'])
+      await recording.enqueue(withResume(reference), { deadLetterAfterMs: HOUR });
     await recording.setAnswered('told', 202);
     await recording.markRefused(await claimed(recording, 'waiting'), 'upstream_rejected', 'validation_failed (422)');
     await recording.markRefused(await claimed(recording, 'told'), 'upstream_rejected', 'validation_failed (422)');
-    const ended = (await recording.webhooks.list()).filter((e) => e.seq === 2).map((e) => `${e.reference}:${e.type}`).sort();
+    const ended = (await recording.webhooks.list())
+      .filter((e) => e.seq === 2)
+      .map((e) => `${e.reference}:${e.type}`)
+      .sort();
     assert.deepEqual(ended, ['told:application.dead_lettered', 'waiting:application.rejected']);
     await recording.close();
   });
@@ -197,12 +250,16 @@ describe('PostgreSQL application store', { skip }, () => {
   describe('Idempotency-Key renewals', () => {
     it('renews a claimed key every third of its lease, again and again while its request runs', async () => {
       store = await open({ keyLeaseMs: 1_500 });
-      const leaseUntil = async () => Number((await query("SELECT lease_until FROM idempotency_keys WHERE key = 'k'")).rows[0]?.lease_until);
+      const leaseUntil = async () =>
+        Number((await query("SELECT lease_until FROM idempotency_keys WHERE key = 'k'")).rows[0]?.lease_until);
       assert.deepEqual(await store.claimKey('k', 'f1'), { kind: 'claimed' });
       for (let i = 1; i <= 2; i++) {
         now += 100;
         // Every 500 ms; a lease of 1.5 s ends before a renewal every 4.5 s would come.
-        await eventually(async () => (await leaseUntil()) === now + 1_500, { timeoutMs: 1_400, what: `renewal ${i} within the lease` });
+        await eventually(async () => (await leaseUntil()) === now + 1_500, {
+          timeoutMs: 1_400,
+          what: `renewal ${i} within the lease`,
+        });
       }
     });
 
@@ -230,11 +287,19 @@ describe('PostgreSQL application store', { skip }, () => {
         await assert.rejects(store.releaseKey('k'), /connection lost/);
       };
       await releaseLost();
-      assert.deepEqual(await store.claimKey('k', 'f1'), { kind: 'claimed' }, 'its lease is still running, but no request of this process holds it');
+      assert.deepEqual(
+        await store.claimKey('k', 'f1'),
+        { kind: 'claimed' },
+        'its lease is still running, but no request of this process holds it',
+      );
       await releaseLost();
       failNext = /^INSERT INTO idempotency_keys/;
       await assert.rejects(store.claimKey('k', 'f1'), /connection lost/);
-      assert.deepEqual(await store.claimKey('k', 'f1'), { kind: 'claimed' }, 'after a look the database did not answer');
+      assert.deepEqual(
+        await store.claimKey('k', 'f1'),
+        { kind: 'claimed' },
+        'after a look the database did not answer',
+      );
     });
 
     it('claims a key deleted between its two looks (erased or pruned meanwhile)', async () => {
@@ -261,7 +326,12 @@ describe('PostgreSQL application store', { skip }, () => {
       now += KEY_LEASE_MS;
       assert.deepEqual(await store.claimKey('k', 'f1'), { kind: 'stored', reference: 'r1' });
       now += 100;
-      await eventually(async () => Number((await query("SELECT lease_until FROM idempotency_keys WHERE key = 'k'")).rows[0]?.lease_until) === now + 30, { timeoutMs: 5_000, what: 'a renewal of the key taken over' });
+      await eventually(
+        async () =>
+          Number((await query("SELECT lease_until FROM idempotency_keys WHERE key = 'k'")).rows[0]?.lease_until) ===
+          now + 30,
+        { timeoutMs: 5_000, what: 'a renewal of the key taken over' },
+      );
     });
 
     it('stops renewing a key whose claim is gone (erased by another instance) after one renewal that found nothing', async () => {

@@ -105,21 +105,41 @@ export class PostgresApplicationStore extends SqlOutbox implements ApplicationSt
    * events are recorded). `holder`: its personal data before the change;
    * `status`: application.status_changed's company status.
    */
-  private async recordEvent(client: pg.PoolClient, type: ApplicationEventType, reference: string, holder?: unknown, extra: { status?: string } = {}): Promise<void> {
+  private async recordEvent(
+    client: pg.PoolClient,
+    type: ApplicationEventType,
+    reference: string,
+    holder?: unknown,
+    extra: { status?: string } = {},
+  ): Promise<void> {
     if (this.webhookEvents === undefined) return;
     const [row] = await sqlOn(client).all(OUTBOX_SQL.get, [reference]);
     if (row === undefined) return;
-    await sqlOn(client).run(WEBHOOK_SQL.insert, applicationEventParams(type, row, this.now(), { includeCandidate: this.webhookEvents.includeCandidate, holder, ...extra }));
+    await sqlOn(client).run(
+      WEBHOOK_SQL.insert,
+      applicationEventParams(type, row, this.now(), {
+        includeCandidate: this.webhookEvents.includeCandidate,
+        holder,
+        ...extra,
+      }),
+    );
   }
 
   /** The personal data a row holds before a change that drops it (read, and locked, only when events carry it). */
   private async holder(client: pg.PoolClient, reference: string): Promise<unknown> {
     if (this.webhookEvents?.includeCandidate !== true) return undefined;
-    return (await client.query('SELECT payload FROM outbox WHERE reference = $1 FOR UPDATE', [reference])).rows[0]?.payload;
+    return (await client.query('SELECT payload FROM outbox WHERE reference = $1 FOR UPDATE', [reference])).rows[0]
+      ?.payload;
   }
 
   /** One write of an attempt and, when it changed the row, its event, in one transaction; `after` runs in it (deleting the resume's chunks). */
-  private async attemptWrite(lease: Lease, type: ApplicationEventType, text: string, params: SqlValue[], after?: (client: pg.PoolClient, changed: number) => Promise<void>): Promise<void> {
+  private async attemptWrite(
+    lease: Lease,
+    type: ApplicationEventType,
+    text: string,
+    params: SqlValue[],
+    after?: (client: pg.PoolClient, changed: number) => Promise<void>,
+  ): Promise<void> {
     await inTransaction(this.pool, async (client) => {
       const sql = sqlOn(client);
       const holder = await this.holder(client, lease.reference);
@@ -148,7 +168,11 @@ export class PostgresApplicationStore extends SqlOutbox implements ApplicationSt
     for (const key of [...this.keyRenewals.keys()]) this.stopRenewingKey(key);
   }
 
-  private async query(sql: string, params: unknown[] = [], client: pg.Pool | pg.PoolClient = this.pool): Promise<Raw[]> {
+  private async query(
+    sql: string,
+    params: unknown[] = [],
+    client: pg.Pool | pg.PoolClient = this.pool,
+  ): Promise<Raw[]> {
     return (await client.query(sql, params)).rows as Raw[];
   }
 
@@ -186,11 +210,15 @@ export class PostgresApplicationStore extends SqlOutbox implements ApplicationSt
       this.renewKey(key);
       return { kind: 'claimed' };
     }
-    const [row] = await this.query('SELECT fingerprint, state, owner, lease_until, reference, status, body FROM idempotency_keys WHERE key = $1', [key]);
+    const [row] = await this.query(
+      'SELECT fingerprint, state, owner, lease_until, reference, status, body FROM idempotency_keys WHERE key = $1',
+      [key],
+    );
     // Deleted between the two statements (erased, pruned): try once more.
     if (row === undefined) return this.claimKeyOf(key, fingerprint, abandoned);
     if (row.fingerprint !== fingerprint) return { kind: 'reused' };
-    if (row.state === 'done' && row.status !== null && row.body !== null) return { kind: 'replay', status: Number(row.status), body: String(row.body) };
+    if (row.state === 'done' && row.status !== null && row.body !== null)
+      return { kind: 'replay', status: Number(row.status), body: String(row.body) };
     if (Number(row.lease_until) > now) return { kind: 'in_progress' };
     // Its owner stored the application and is gone (its lease ran out): this request answers for it.
     const [takenOver] = await this.query(
@@ -212,25 +240,27 @@ export class PostgresApplicationStore extends SqlOutbox implements ApplicationSt
   private renewKey(key: string): void {
     this.stopRenewingKey(key);
     const until = this.now() + KEY_LEASE_MS;
-    const timer = setInterval(() => {
-      const now = this.now();
-      if (now >= until || this.closed) {
-        this.stopRenewingKey(key);
-        return;
-      }
-      this.query("UPDATE idempotency_keys SET lease_until = $1 WHERE key = $2 AND owner = $3 AND state = 'in_progress' RETURNING key", [
-        now + this.keyLeaseMs,
-        key,
-        this.owner,
-      ]).then(
-        (rows) => {
-          // Answered, released or erased meanwhile: nothing left to hold.
-          if (rows.length === 0 && this.keyRenewals.get(key) === timer) this.stopRenewingKey(key);
-        },
-        // The database did not answer: the next renewal tries again, while the lease lasts.
-        () => {},
-      );
-    }, Math.max(1, Math.floor(this.keyLeaseMs / 3)));
+    const timer = setInterval(
+      () => {
+        const now = this.now();
+        if (now >= until || this.closed) {
+          this.stopRenewingKey(key);
+          return;
+        }
+        this.query(
+          "UPDATE idempotency_keys SET lease_until = $1 WHERE key = $2 AND owner = $3 AND state = 'in_progress' RETURNING key",
+          [now + this.keyLeaseMs, key, this.owner],
+        ).then(
+          (rows) => {
+            // Answered, released or erased meanwhile: nothing left to hold.
+            if (rows.length === 0 && this.keyRenewals.get(key) === timer) this.stopRenewingKey(key);
+          },
+          // The database did not answer: the next renewal tries again, while the lease lasts.
+          () => {},
+        );
+      },
+      Math.max(1, Math.floor(this.keyLeaseMs / 3)),
+    );
     timer.unref();
     this.keyRenewals.set(key, timer);
   }
@@ -255,7 +285,10 @@ export class PostgresApplicationStore extends SqlOutbox implements ApplicationSt
     // Its request is over, whether or not the database hears of it.
     this.#handling.delete(key);
     this.stopRenewingKey(key);
-    await this.query(`DELETE FROM idempotency_keys WHERE key = $1 AND owner = $2 AND state = 'in_progress' AND reference IS NULL`, [key, this.owner]);
+    await this.query(
+      `DELETE FROM idempotency_keys WHERE key = $1 AND owner = $2 AND state = 'in_progress' AND reference IS NULL`,
+      [key, this.owner],
+    );
   }
 
   async pruneExpired(): Promise<{ rateCounters: number; idempotencyKeys: number }> {
@@ -338,29 +371,66 @@ export class PostgresApplicationStore extends SqlOutbox implements ApplicationSt
     return rows.length;
   }
 
-  async markDelivered(lease: Lease, outcome: Outcome, ids: { applicantId?: number | undefined; applicationId?: number | undefined }): Promise<void> {
-    const params = [outcome, this.now(), ids.applicantId ?? null, ids.applicationId ?? null, lease.reference, lease.lease_token];
-    await this.attemptWrite(lease, 'application.delivered', OUTBOX_SQL.markDelivered, params, (client) => deleteResumeChunks(client, [lease.reference]));
+  async markDelivered(
+    lease: Lease,
+    outcome: Outcome,
+    ids: { applicantId?: number | undefined; applicationId?: number | undefined },
+  ): Promise<void> {
+    const params = [
+      outcome,
+      this.now(),
+      ids.applicantId ?? null,
+      ids.applicationId ?? null,
+      lease.reference,
+      lease.lease_token,
+    ];
+    await this.attemptWrite(lease, 'application.delivered', OUTBOX_SQL.markDelivered, params, (client) =>
+      deleteResumeChunks(client, [lease.reference]),
+    );
   }
 
   async markRejected(lease: Lease, outcome: Outcome, error: string): Promise<void> {
-    await this.attemptWrite(lease, 'application.rejected', OUTBOX_SQL.markRejected, [outcome, error, this.now(), lease.reference, lease.lease_token], async (client, changed) => {
-      if (changed > 0) await deleteResumeChunks(client, [lease.reference]);
-    });
+    await this.attemptWrite(
+      lease,
+      'application.rejected',
+      OUTBOX_SQL.markRejected,
+      [outcome, error, this.now(), lease.reference, lease.lease_token],
+      async (client, changed) => {
+        if (changed > 0) await deleteResumeChunks(client, [lease.reference]);
+      },
+    );
   }
 
   /** Not deliverable, and the candidate was told it was received: kept for an operator (`outbox retry`) for PERSONAL_DATA_RETENTION_DAYS. */
   async markDead(lease: Lease, outcome: Outcome, error: string): Promise<void> {
-    await this.attemptWrite(lease, 'application.dead_lettered', OUTBOX_SQL.markDead, [outcome, error, this.now(), lease.reference, lease.lease_token]);
+    await this.attemptWrite(lease, 'application.dead_lettered', OUTBOX_SQL.markDead, [
+      outcome,
+      error,
+      this.now(),
+      lease.reference,
+      lease.lease_token,
+    ]);
   }
 
   async markRefused(lease: Lease, outcome: Outcome, error: string): Promise<'rejected' | 'dead' | undefined> {
     return inTransaction(this.pool, async (client) => {
       const sql = sqlOn(client);
       const holder = await this.holder(client, lease.reference);
-      const [row] = await sql.all(OUTBOX_SQL.markRefused, [outcome, error, this.now(), lease.reference, lease.lease_token]);
+      const [row] = await sql.all(OUTBOX_SQL.markRefused, [
+        outcome,
+        error,
+        this.now(),
+        lease.reference,
+        lease.lease_token,
+      ]);
       if (row === undefined) await this.checkLease(lease, sql);
-      else await this.recordEvent(client, row.status === 'rejected' ? 'application.rejected' : 'application.dead_lettered', lease.reference, holder);
+      else
+        await this.recordEvent(
+          client,
+          row.status === 'rejected' ? 'application.rejected' : 'application.dead_lettered',
+          lease.reference,
+          holder,
+        );
       if (row?.status === 'rejected') await deleteResumeChunks(client, [lease.reference]);
       return row?.status as 'rejected' | 'dead' | undefined;
     });
@@ -382,7 +452,12 @@ export class PostgresApplicationStore extends SqlOutbox implements ApplicationSt
   // ---- retention and erasure ----
 
   /** Drops the rows' payloads and resumes, and the candidate's fields from their events; answers how many events held them. */
-  private async dropPersonalData(client: pg.PoolClient, references: string[], now: number, by: ErasedBy): Promise<number> {
+  private async dropPersonalData(
+    client: pg.PoolClient,
+    references: string[],
+    now: number,
+    by: ErasedBy,
+  ): Promise<number> {
     const sql = sqlOn(client);
     let events = 0;
     for (const reference of references) {
@@ -420,13 +495,22 @@ export class PostgresApplicationStore extends SqlOutbox implements ApplicationSt
           await sql.run(OUTBOX_SQL.rejectErased, [now, reference]);
           applications.push({ reference, statusBefore, status: 'rejected', outcome: 'erased' });
         } else {
-          applications.push({ reference, statusBefore, status: statusBefore, outcome: (row.outcome ?? null) as Outcome | null });
+          applications.push({
+            reference,
+            statusBefore,
+            status: statusBefore,
+            outcome: (row.outcome ?? null) as Outcome | null,
+          });
         }
         await this.recordEvent(client, 'application.erased', reference);
       }
       const prefix = `${rateBucket}@`;
       const rateCounters = await sql.run(OUTBOX_SQL.deleteCountersOf, [prefix, prefix.length]);
-      const doomed = keysToErase((await sql.all(OUTBOX_SQL.keysWithAnswers)) as unknown as KeyWithAnswer[], applications, wanted);
+      const doomed = keysToErase(
+        (await sql.all(OUTBOX_SQL.keysWithAnswers)) as unknown as KeyWithAnswer[],
+        applications,
+        wanted,
+      );
       for (const key of doomed) await sql.run(OUTBOX_SQL.deleteKey, [key]);
       return { applications, rateCounters, idempotencyKeys: doomed.length, webhookEvents };
     });

@@ -10,7 +10,12 @@ import { ResumeMissingError } from './application-store.ts';
 export const RESUME_CHUNK_BYTES = 256 * 1024;
 
 /** Copies the upload file at `path` into resume_chunks, on the client of the enqueue transaction. */
-export async function writeResumeChunks(client: pg.PoolClient, reference: string, path: string, size: number): Promise<void> {
+export async function writeResumeChunks(
+  client: pg.PoolClient,
+  reference: string,
+  path: string,
+  size: number,
+): Promise<void> {
   const file = await open(path, 'r');
   try {
     const buffer = Buffer.alloc(RESUME_CHUNK_BYTES);
@@ -18,7 +23,11 @@ export async function writeResumeChunks(client: pg.PoolClient, reference: string
     for (let seq = 0; written < size; seq++) {
       const { bytesRead } = await file.read(buffer, 0, Math.min(RESUME_CHUNK_BYTES, size - written), written);
       if (bytesRead === 0) throw new Error(`the upload file of ${reference} ended after ${written} of ${size} bytes`);
-      await client.query('INSERT INTO resume_chunks (reference, seq, bytes) VALUES ($1, $2, $3)', [reference, seq, buffer.subarray(0, bytesRead)]);
+      await client.query('INSERT INTO resume_chunks (reference, seq, bytes) VALUES ($1, $2, $3)', [
+        reference,
+        seq,
+        buffer.subarray(0, bytesRead),
+      ]);
       written += bytesRead;
     }
   } finally {
@@ -27,12 +36,18 @@ export async function writeResumeChunks(client: pg.PoolClient, reference: string
 }
 
 /** Deletes the chunks of the resumes of `references` (their rows let their personal data go). */
-export async function deleteResumeChunks(client: pg.Pool | pg.PoolClient, references: readonly string[]): Promise<void> {
+export async function deleteResumeChunks(
+  client: pg.Pool | pg.PoolClient,
+  references: readonly string[],
+): Promise<void> {
   await client.query('DELETE FROM resume_chunks WHERE reference = ANY($1::text[])', [references]);
 }
 
 /** The resume of an application, chunk by chunk; undefined when its row holds none; ResumeMissingError when chunks are gone. */
-export async function openResumeChunks(pool: pg.Pool, reference: string): Promise<AsyncIterable<Uint8Array> | undefined> {
+export async function openResumeChunks(
+  pool: pg.Pool,
+  reference: string,
+): Promise<AsyncIterable<Uint8Array> | undefined> {
   const { rows } = await pool.query<{ resume_bytes: string | null; chunks: number }>(
     'SELECT o.resume_bytes, (SELECT count(*)::int FROM resume_chunks c WHERE c.reference = o.reference) AS chunks FROM outbox o WHERE o.reference = $1',
     [reference],
@@ -42,9 +57,15 @@ export async function openResumeChunks(pool: pg.Pool, reference: string): Promis
   const chunks = Number(row.chunks);
   const expected = Math.ceil(Number(row.resume_bytes) / RESUME_CHUNK_BYTES);
   // Written with the row in one transaction, so only a hand outside the proxy takes chunks away.
-  if (chunks !== expected) throw new ResumeMissingError(reference, `${chunks} of its ${expected} rows of resume_chunks are there`);
+  if (chunks !== expected)
+    throw new ResumeMissingError(reference, `${chunks} of its ${expected} rows of resume_chunks are there`);
   const read = async (seq: number): Promise<Buffer> => {
-    const { rows: [chunk] } = await pool.query<{ bytes: Buffer }>('SELECT bytes FROM resume_chunks WHERE reference = $1 AND seq = $2', [reference, seq]);
+    const {
+      rows: [chunk],
+    } = await pool.query<{ bytes: Buffer }>('SELECT bytes FROM resume_chunks WHERE reference = $1 AND seq = $2', [
+      reference,
+      seq,
+    ]);
     // Erased while it was being read: the send fails rather than going out short.
     if (chunk === undefined) throw new Error('the resume is no longer stored');
     return chunk.bytes;

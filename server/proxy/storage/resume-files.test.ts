@@ -36,7 +36,10 @@ describe('ResumeFiles.open', () => {
       copies.push(Buffer.from(chunk));
     }
     assert.ok(sizes.length > 2, `read in several chunks (${sizes.length})`);
-    assert.deepEqual(sizes.slice(0, -1).filter((size) => size % 3 !== 0), []);
+    assert.deepEqual(
+      sizes.slice(0, -1).filter((size) => size % 3 !== 0),
+      [],
+    );
     assert.ok(Buffer.concat(copies).equals(bytes));
   });
 
@@ -62,7 +65,10 @@ describe('ResumeFiles paths', () => {
 
   it('names the refused reference in its error, cut to 100 characters', () => {
     assert.throws(() => files.remove('../etc/passwd'), { message: 'not a reference: ../etc/passwd' });
-    assert.throws(() => files.remove(`/${'y'.repeat(300)}`), (error: Error) => error.message === `not a reference: /${'y'.repeat(99)}`);
+    assert.throws(
+      () => files.remove(`/${'y'.repeat(300)}`),
+      (error: Error) => error.message === `not a reference: /${'y'.repeat(99)}`,
+    );
   });
 
   it('lists only the files named as references', () => {

@@ -70,7 +70,12 @@ export class ResumeFiles {
     const handle = await open(this.pathOf(reference), 'r');
     /** The buffer the next read goes into: never the one the reader holds. */
     let spare: Buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
-    let reading: Promise<{ bytesRead: number; buffer: Buffer }> | undefined = handle.read(Buffer.allocUnsafe(READ_CHUNK_BYTES), 0, READ_CHUNK_BYTES, null);
+    let reading: Promise<{ bytesRead: number; buffer: Buffer }> | undefined = handle.read(
+      Buffer.allocUnsafe(READ_CHUNK_BYTES),
+      0,
+      READ_CHUNK_BYTES,
+      null,
+    );
     try {
       for (;;) {
         const { bytesRead, buffer } = await reading;

@@ -74,7 +74,10 @@ forEachStore('application source and campaign parameters in the store', (harness
     await store.markSourceDropped(lease);
     await store.markDelivered(lease, 'created_applicant', { applicantId: 1, applicationId: 2 });
     assert.equal((await store.get('r1'))?.source_dropped, 1);
-    assert.deepEqual((await store.list()).map((r) => [r.reference, r.source_dropped]), [['r1', 1]]);
+    assert.deepEqual(
+      (await store.list()).map((r) => [r.reference, r.source_dropped]),
+      [['r1', 1]],
+    );
     await store.enqueue(newApplication('r2', { utm: null }), { deadLetterAfterMs: HOUR });
     const stale = await claimed(store, 'r2');
     await store.markRetry(stale, now, 'server_error (503)');

@@ -4,7 +4,16 @@
 // store: node:sqlite's are synchronous (an await inside one would let other
 // requests' statements in), PostgreSQL's hold a client of the pool.
 import { LeaseLostError } from './application-store.ts';
-import type { ClaimedRow, Lease, OutboxRow, OutboxStatus, OutboxSummary, RateCount, ReceiptState, StatusCheck } from './application-store.ts';
+import type {
+  ClaimedRow,
+  Lease,
+  OutboxRow,
+  OutboxStatus,
+  OutboxSummary,
+  RateCount,
+  ReceiptState,
+  StatusCheck,
+} from './application-store.ts';
 import type { Utm } from '../../public-api/campaign-tracking.ts';
 import { OUTBOX_SQL } from './outbox-sql.ts';
 import { SOURCE_REFUSAL_SQL } from './source-refusals-sql.ts';
@@ -14,8 +23,19 @@ import type { Raw, Sql } from './sql.ts';
 
 // pg reads bigint as a string (it may pass 2^53): ours are milliseconds and ids, well below.
 const BIGINT_COLUMNS = [
-  'created_at', 'campaign_id', 'company_id', 'resume_bytes', 'next_attempt_at', 'dead_letter_at', 'last_attempt_at', 'delivered_at',
-  'upstream_applicant_id', 'upstream_application_id', 'ended_at', 'erased_at', 'status_checked_at',
+  'created_at',
+  'campaign_id',
+  'company_id',
+  'resume_bytes',
+  'next_attempt_at',
+  'dead_letter_at',
+  'last_attempt_at',
+  'delivered_at',
+  'upstream_applicant_id',
+  'upstream_application_id',
+  'ended_at',
+  'erased_at',
+  'status_checked_at',
 ] as const;
 
 function numbers(raw: Raw): Raw {
@@ -42,7 +62,10 @@ export function toClaimed(raw: Raw): ClaimedRow {
 
 export function toSummary(raw: Raw): OutboxSummary {
   // A boolean in PostgreSQL, 0 or 1 in SQLite.
-  return { ...(numbers(raw) as unknown as OutboxSummary), personal_data: raw.personal_data === true || raw.personal_data === 1 };
+  return {
+    ...(numbers(raw) as unknown as OutboxSummary),
+    personal_data: raw.personal_data === true || raw.personal_data === 1,
+  };
 }
 
 /** The counter of the fixed window `now` falls in. */
@@ -64,9 +87,19 @@ export interface KeyWithAnswer {
 }
 
 /** The idempotency keys an erasure deletes: those pointing at an erased row, and those whose stored answer holds the address. */
-export function keysToErase(keys: readonly KeyWithAnswer[], erased: readonly { reference: string }[], wanted: string): string[] {
+export function keysToErase(
+  keys: readonly KeyWithAnswer[],
+  erased: readonly { reference: string }[],
+  wanted: string,
+): string[] {
   const references = new Set(erased.map((a) => a.reference));
-  return keys.filter((k) => (k.reference !== null && references.has(k.reference)) || (k.body !== null && k.body.toLowerCase().includes(wanted))).map((k) => k.key);
+  return keys
+    .filter(
+      (k) =>
+        (k.reference !== null && references.has(k.reference)) ||
+        (k.body !== null && k.body.toLowerCase().includes(wanted)),
+    )
+    .map((k) => k.key);
 }
 
 export abstract class SqlOutbox {
@@ -83,7 +116,8 @@ export abstract class SqlOutbox {
   /** Extended only while its token is the row's and its lease has not run out; a row erased meanwhile is still the attempt's to record. */
   async renewLease(lease: Lease, leaseMs: number): Promise<boolean> {
     const now = this.now();
-    if ((await this.sql.run(OUTBOX_SQL.renewLease, [now + leaseMs, lease.reference, lease.lease_token, now])) > 0) return true;
+    if ((await this.sql.run(OUTBOX_SQL.renewLease, [now + leaseMs, lease.reference, lease.lease_token, now])) > 0)
+      return true;
     const [row] = await this.sql.all(OUTBOX_SQL.leaseOf, [lease.reference]);
     return row !== undefined && Number(row.lease_token) === lease.lease_token && row.status !== 'delivering';
   }
@@ -105,10 +139,15 @@ export abstract class SqlOutbox {
   }
 
   async markRetry(lease: Lease, nextAttemptAt: number, error: string, reached = false): Promise<void> {
-    const changed = await this.sql.run(OUTBOX_SQL.markRetry, [nextAttemptAt, error, reached ? 1 : 0, lease.reference, lease.lease_token]);
+    const changed = await this.sql.run(OUTBOX_SQL.markRetry, [
+      nextAttemptAt,
+      error,
+      reached ? 1 : 0,
+      lease.reference,
+      lease.lease_token,
+    ]);
     if (changed === 0) await this.checkLease(lease);
   }
-
 
   /** One statement: it waits for (or is waited for by) a refusal being recorded on the same row, never crosses it. */
   async answerQueued(reference: string): Promise<boolean> {
@@ -136,7 +175,10 @@ export abstract class SqlOutbox {
 
   async list(options: { status?: OutboxStatus; limit?: number } = {}): Promise<OutboxSummary[]> {
     const limit = options.limit ?? 1000;
-    const rows = options.status === undefined ? await this.sql.all(OUTBOX_SQL.list, [limit]) : await this.sql.all(OUTBOX_SQL.listByStatus, [limit, options.status]);
+    const rows =
+      options.status === undefined
+        ? await this.sql.all(OUTBOX_SQL.list, [limit])
+        : await this.sql.all(OUTBOX_SQL.listByStatus, [limit, options.status]);
     return rows.map(toSummary);
   }
 
@@ -180,7 +222,12 @@ export abstract class SqlOutbox {
 
   // ---- after delivery: the status sync and the receipts ----
 
-  async claimStatusChecks(now: number, deliveredSince: number, checkedBefore: number, limit: number): Promise<StatusCheck[]> {
+  async claimStatusChecks(
+    now: number,
+    deliveredSince: number,
+    checkedBefore: number,
+    limit: number,
+  ): Promise<StatusCheck[]> {
     const rows = await this.sql.all(STATUS_SQL.claimStatusChecks, [now, deliveredSince, checkedBefore, limit]);
     return rows.map((row) => ({
       reference: String(row.reference),
@@ -201,6 +248,10 @@ export abstract class SqlOutbox {
   async receipt(token: string): Promise<ReceiptState | undefined> {
     const [row] = await this.sql.all(STATUS_SQL.receipt, [token]);
     if (row === undefined) return undefined;
-    return { status: row.status as OutboxStatus, company_status: row.company_status == null ? null : String(row.company_status), campaign_id: Number(row.campaign_id) };
+    return {
+      status: row.status as OutboxStatus,
+      company_status: row.company_status == null ? null : String(row.company_status),
+      campaign_id: Number(row.campaign_id),
+    };
   }
 }

@@ -8,7 +8,15 @@ import { wantedEmail } from './sql.ts';
 import type { Raw, Sql } from './sql.ts';
 import { WEBHOOK_SQL, applicationEventParams } from './webhooks-sql.ts';
 import { WEBHOOK_RETRY_FOR_MS, WebhookLeaseLostError } from './webhook-store.ts';
-import type { ClaimedEvent, WebhookEventOptions, WebhookEventRow, WebhookEventStatus, WebhookEventStore, WebhookLease, WebhookRetryResult } from './webhook-store.ts';
+import type {
+  ClaimedEvent,
+  WebhookEventOptions,
+  WebhookEventRow,
+  WebhookEventStatus,
+  WebhookEventStore,
+  WebhookLease,
+  WebhookRetryResult,
+} from './webhook-store.ts';
 
 function toEvent(raw: Raw): WebhookEventRow {
   const n = (v: unknown) => (v === null || v === undefined ? null : Number(v));
@@ -55,7 +63,13 @@ export class SqlWebhookEvents implements WebhookEventStore {
   /** SQLite: one process owns the file, so a lease of another owner is a gone process's. */
   private readonly singleProcess: boolean;
 
-  constructor(sql: Sql, now: () => number, owner: string, options: WebhookEventOptions | undefined, singleProcess: boolean) {
+  constructor(
+    sql: Sql,
+    now: () => number,
+    owner: string,
+    options: WebhookEventOptions | undefined,
+    singleProcess: boolean,
+  ) {
     this.sql = sql;
     this.now = now;
     this.owner = owner;
@@ -68,14 +82,19 @@ export class SqlWebhookEvents implements WebhookEventStore {
     if (this.options === undefined) return false;
     const [row] = await this.sql.all(OUTBOX_SQL.get, [reference]);
     if (row === undefined) return false;
-    await this.sql.run(WEBHOOK_SQL.insert, applicationEventParams(type, row, this.now(), { includeCandidate: this.options.includeCandidate, ...extra }));
+    await this.sql.run(
+      WEBHOOK_SQL.insert,
+      applicationEventParams(type, row, this.now(), { includeCandidate: this.options.includeCandidate, ...extra }),
+    );
     return true;
   }
 
   async claimDue(limit: number, leaseMs: number): Promise<ClaimedEvent[]> {
     const now = this.now();
     const rows = await this.sql.all(WEBHOOK_SQL.claimDue, [this.owner, now + leaseMs, now, limit]);
-    return rows.map((raw) => ({ ...toEvent(raw), lease_token: Number(raw.lease_token), body: bodyOf(raw) })).sort((a, b) => a.next_attempt_at - b.next_attempt_at);
+    return rows
+      .map((raw) => ({ ...toEvent(raw), lease_token: Number(raw.lease_token), body: bodyOf(raw) }))
+      .sort((a, b) => a.next_attempt_at - b.next_attempt_at);
   }
 
   async renewLease(lease: WebhookLease, leaseMs: number): Promise<boolean> {
@@ -92,11 +111,17 @@ export class SqlWebhookEvents implements WebhookEventStore {
   }
 
   async markRetry(lease: WebhookLease, nextAttemptAt: number, error: string): Promise<void> {
-    await this.write(await this.sql.run(WEBHOOK_SQL.markRetry, [nextAttemptAt, error, lease.id, lease.lease_token]), lease);
+    await this.write(
+      await this.sql.run(WEBHOOK_SQL.markRetry, [nextAttemptAt, error, lease.id, lease.lease_token]),
+      lease,
+    );
   }
 
   async markFailed(lease: WebhookLease, error: string): Promise<void> {
-    await this.write(await this.sql.run(WEBHOOK_SQL.markFailed, [this.now(), error, lease.id, lease.lease_token]), lease);
+    await this.write(
+      await this.sql.run(WEBHOOK_SQL.markFailed, [this.now(), error, lease.id, lease.lease_token]),
+      lease,
+    );
   }
 
   async recoverLeases(): Promise<number> {
@@ -115,7 +140,10 @@ export class SqlWebhookEvents implements WebhookEventStore {
 
   async list(options: { status?: WebhookEventStatus; limit?: number } = {}): Promise<WebhookEventRow[]> {
     const limit = options.limit ?? 1000;
-    const rows = options.status === undefined ? await this.sql.all(WEBHOOK_SQL.list, [limit]) : await this.sql.all(WEBHOOK_SQL.listByStatus, [limit, options.status]);
+    const rows =
+      options.status === undefined
+        ? await this.sql.all(WEBHOOK_SQL.list, [limit])
+        : await this.sql.all(WEBHOOK_SQL.listByStatus, [limit, options.status]);
     return rows.map(toEvent);
   }
 
@@ -129,7 +157,8 @@ export class SqlWebhookEvents implements WebhookEventStore {
     const wanted = wantedEmail(email);
     let erased = 0;
     for (const row of await this.sql.all(WEBHOOK_SQL.withCandidate)) {
-      if (candidateIs(row.candidate, wanted)) erased += await this.sql.run(WEBHOOK_SQL.dropEventCandidate, [String(row.id)]);
+      if (candidateIs(row.candidate, wanted))
+        erased += await this.sql.run(WEBHOOK_SQL.dropEventCandidate, [String(row.id)]);
     }
     return erased;
   }

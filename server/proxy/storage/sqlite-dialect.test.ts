@@ -12,12 +12,17 @@ describe('toSqlite', () => {
   });
 
   it('drops FOR UPDATE: a SQLite write transaction holds the whole file', () => {
-    assert.equal(toSqlite('SELECT status FROM outbox WHERE reference = $1 FOR UPDATE'), 'SELECT status FROM outbox WHERE reference = ?1');
+    assert.equal(
+      toSqlite('SELECT status FROM outbox WHERE reference = $1 FOR UPDATE'),
+      'SELECT status FROM outbox WHERE reference = ?1',
+    );
   });
 
   it('drops FOR UPDATE SKIP LOCKED closing a subquery: SQLite has one writer, there is nobody to skip', () => {
     assert.equal(
-      toSqlite('UPDATE t SET a = 1 WHERE id IN (SELECT id FROM t WHERE a = $1 LIMIT $2 FOR UPDATE SKIP LOCKED) RETURNING *'),
+      toSqlite(
+        'UPDATE t SET a = 1 WHERE id IN (SELECT id FROM t WHERE a = $1 LIMIT $2 FOR UPDATE SKIP LOCKED) RETURNING *',
+      ),
       'UPDATE t SET a = 1 WHERE id IN (SELECT id FROM t WHERE a = ?1 LIMIT ?2) RETURNING *',
     );
   });
@@ -26,8 +31,15 @@ describe('toSqlite', () => {
     const db = new DatabaseSync(':memory:');
     db.exec('CREATE TABLE t (a INTEGER)');
     db.exec('INSERT INTO t (a) VALUES (1), (2)');
-    const sql = 'UPDATE t SET a = a + 10 WHERE a IN (SELECT a FROM t ORDER BY a LIMIT $1 FOR UPDATE SKIP LOCKED) RETURNING a';
-    assert.deepEqual(db.prepare(toSqlite(sql)).all(1).map((r) => r.a), [11]);
+    const sql =
+      'UPDATE t SET a = a + 10 WHERE a IN (SELECT a FROM t ORDER BY a LIMIT $1 FOR UPDATE SKIP LOCKED) RETURNING a';
+    assert.deepEqual(
+      db
+        .prepare(toSqlite(sql))
+        .all(1)
+        .map((r) => r.a),
+      [11],
+    );
   });
 
   it('drops FOR UPDATE SKIP LOCKED written over several indented lines, leaving no space behind', () => {

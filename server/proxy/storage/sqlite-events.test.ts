@@ -17,7 +17,8 @@ describe('SQLite store webhook events', () => {
   let dir: string;
   let now: number;
   let store: SqliteApplicationStore;
-  const open = (owner: string) => new SqliteApplicationStore({ dataDir: dir, owner, now: () => now, webhookEvents: { includeCandidate: true } });
+  const open = (owner: string) =>
+    new SqliteApplicationStore({ dataDir: dir, owner, now: () => now, webhookEvents: { includeCandidate: true } });
   const types = async () => (await store.webhooks.list()).map((e) => `${e.reference}:${e.type}`).sort();
 
   beforeEach(() => {
@@ -31,11 +32,23 @@ describe('SQLite store webhook events', () => {
   });
 
   it('records the refusal of an application as rejected, or dead-lettered once the candidate was told it was received', async () => {
-    for (const reference of ['waiting', 'told']) await store.enqueue(newApplication(reference), { deadLetterAfterMs: HOUR });
+    for (const reference of ['waiting', 'told'])
+      await store.enqueue(newApplication(reference), { deadLetterAfterMs: HOUR });
     await store.answerQueued('told');
-    assert.equal(await store.markRefused(await claimed(store, 'waiting'), 'upstream_rejected', 'validation_failed (422)'), 'rejected');
-    assert.equal(await store.markRefused(await claimed(store, 'told'), 'upstream_rejected', 'validation_failed (422)'), 'dead');
-    assert.deepEqual(await types(), ['told:application.dead_lettered', 'told:application.received', 'waiting:application.received', 'waiting:application.rejected']);
+    assert.equal(
+      await store.markRefused(await claimed(store, 'waiting'), 'upstream_rejected', 'validation_failed (422)'),
+      'rejected',
+    );
+    assert.equal(
+      await store.markRefused(await claimed(store, 'told'), 'upstream_rejected', 'validation_failed (422)'),
+      'dead',
+    );
+    assert.deepEqual(await types(), [
+      'told:application.dead_lettered',
+      'told:application.received',
+      'waiting:application.received',
+      'waiting:application.rejected',
+    ]);
   });
 
   it('takes back at once an event leased by a process that is gone, its lease not yet over', async () => {
@@ -50,6 +63,9 @@ describe('SQLite store webhook events', () => {
   it('tells a write under the lease of an application no longer stored as a lost lease', async () => {
     await store.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
     const lease = await claimed(store, 'r1');
-    await assert.rejects(store.markRejected({ ...lease, reference: 'gone' }, 'upstream_rejected', 'validation_failed (422)'), LeaseLostError);
+    await assert.rejects(
+      store.markRejected({ ...lease, reference: 'gone' }, 'upstream_rejected', 'validation_failed (422)'),
+      LeaseLostError,
+    );
   });
 });

@@ -31,7 +31,15 @@ export class SqliteEvents {
   record(type: ApplicationEventType, reference: string, holder?: unknown, extra: { status?: string } = {}): void {
     if (this.options === undefined) return;
     const row = this.sql.get(OUTBOX_SQL.get, reference);
-    if (row !== undefined) this.sql.run(WEBHOOK_SQL.insert, ...applicationEventParams(type, row, this.now(), { includeCandidate: this.options.includeCandidate, holder, ...extra }));
+    if (row !== undefined)
+      this.sql.run(
+        WEBHOOK_SQL.insert,
+        ...applicationEventParams(type, row, this.now(), {
+          includeCandidate: this.options.includeCandidate,
+          holder,
+          ...extra,
+        }),
+      );
   }
 
   /** The personal data a row holds before a change that drops it (read only when events carry it). */

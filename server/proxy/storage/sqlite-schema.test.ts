@@ -19,11 +19,19 @@ const FIRST_OUTBOX = `CREATE TABLE outbox (reference TEXT PRIMARY KEY, created_a
 
 describe('SQLite schema migrations', () => {
   let dir: string;
-  const open = (dataDir: string, resumes?: ResumeFiles) => new SqliteApplicationStore({ dataDir, owner: 'p', now: () => 0, ...(resumes === undefined ? {} : { resumes }) });
+  const open = (dataDir: string, resumes?: ResumeFiles) =>
+    new SqliteApplicationStore({ dataDir, owner: 'p', now: () => 0, ...(resumes === undefined ? {} : { resumes }) });
   const columns = (file: string) => {
     const db = new DatabaseSync(file, { readOnly: true });
     try {
-      return (db.prepare('PRAGMA table_info(outbox)').all() as { name: string; type: string; notnull: number; dflt_value: unknown }[])
+      return (
+        db.prepare('PRAGMA table_info(outbox)').all() as {
+          name: string;
+          type: string;
+          notnull: number;
+          dflt_value: unknown;
+        }[]
+      )
         .map(({ name, type, notnull, dflt_value }) => ({ name, type, notnull, dflt_value }))
         .sort((a, b) => a.name.localeCompare(b.name));
     } finally {
@@ -39,14 +47,17 @@ describe('SQLite schema migrations', () => {
   it('names each migration it applies, as the migrate command lists them', async () => {
     const store = open(dir);
     await store.close();
-    assert.deepEqual(store.migrations.applied.map((m) => m.name), [
-      'outbox, idempotency keys and rate counters',
-      'resumes as files in DATA_DIR/resumes',
-      'the fencing token of delivery leases',
-      'application source refusals and campaign tracking',
-      'webhook events, and the idempotency key of each application',
-      "the candidate's receipt token and the company's status after delivery",
-    ]);
+    assert.deepEqual(
+      store.migrations.applied.map((m) => m.name),
+      [
+        'outbox, idempotency keys and rate counters',
+        'resumes as files in DATA_DIR/resumes',
+        'the fencing token of delivery leases',
+        'application source refusals and campaign tracking',
+        'webhook events, and the idempotency key of each application',
+        "the candidate's receipt token and the company's status after delivery",
+      ],
+    );
   });
 
   it("gives a first release's outbox the columns a new file has, with the same types", async () => {
@@ -63,8 +74,11 @@ describe('SQLite schema migrations', () => {
 
   it('makes the resume files of 0.2.0 blobs durable, the folder synced once they are all written', async () => {
     const db = new DatabaseSync(join(dir, 'outbox.db'));
-    db.exec(`${FIRST_OUTBOX}; CREATE TABLE outbox_resumes (reference TEXT PRIMARY KEY, bytes BLOB NOT NULL); PRAGMA user_version = 2;`);
-    const insert = db.prepare(`INSERT INTO outbox (reference, created_at, campaign_id, company_id, payload, resume_type, resume_bytes, status, next_attempt_at, dead_letter_at)
+    db.exec(
+      `${FIRST_OUTBOX}; CREATE TABLE outbox_resumes (reference TEXT PRIMARY KEY, bytes BLOB NOT NULL); PRAGMA user_version = 2;`,
+    );
+    const insert =
+      db.prepare(`INSERT INTO outbox (reference, created_at, campaign_id, company_id, payload, resume_type, resume_bytes, status, next_attempt_at, dead_letter_at)
       VALUES (?, 0, 12, 3, '{}', 'pdf', 9, 'pending', 0, 0)`);
     const blob = db.prepare('INSERT INTO outbox_resumes (reference, bytes) VALUES (?, ?)');
     for (const reference of ['a', 'b']) {

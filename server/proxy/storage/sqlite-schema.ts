@@ -59,7 +59,12 @@ CREATE TABLE IF NOT EXISTS rate_counters (
 `;
 
 // Columns added after the first release: a file created before them gets them.
-const ADDED_COLUMNS: Record<string, string> = { ended_at: 'INTEGER', erased_at: 'INTEGER', erased_by: 'TEXT', unconfirmed_send: 'INTEGER NOT NULL DEFAULT 0' };
+const ADDED_COLUMNS: Record<string, string> = {
+  ended_at: 'INTEGER',
+  erased_at: 'INTEGER',
+  erased_by: 'TEXT',
+  unconfirmed_send: 'INTEGER NOT NULL DEFAULT 0',
+};
 
 /** Each application's campaign parameters and whether it went without the board's source; the companies refusing that source. */
 const SOURCE_AND_UTM_V4 = `
@@ -96,9 +101,13 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
     // (fsynced) before the table goes, one blob in memory at a time. A row
     // whose blob was already deleted no longer counts a resume.
     up(db, resumes) {
-      const table = db.prepare("SELECT 1 AS yes FROM sqlite_master WHERE type = 'table' AND name = 'outbox_resumes'").get();
+      const table = db
+        .prepare("SELECT 1 AS yes FROM sqlite_master WHERE type = 'table' AND name = 'outbox_resumes'")
+        .get();
       if (table === undefined) return;
-      const references = (db.prepare('SELECT reference FROM outbox_resumes').all() as { reference: string }[]).map((r) => r.reference);
+      const references = (db.prepare('SELECT reference FROM outbox_resumes').all() as { reference: string }[]).map(
+        (r) => r.reference,
+      );
       const read = db.prepare('SELECT bytes FROM outbox_resumes WHERE reference = ?');
       for (const reference of references) {
         const { bytes } = read.get(reference) as { bytes: Uint8Array };
@@ -145,11 +154,20 @@ checkOrder(SQLITE_MIGRATIONS);
  * IMMEDIATE: a second process opening the same file waits, then finds them
  * applied).
  */
-export function migrateSqlite(db: DatabaseSync, resumes: ResumeFiles, where: string, now: () => number): MigrationReport {
+export function migrateSqlite(
+  db: DatabaseSync,
+  resumes: ResumeFiles,
+  where: string,
+  now: () => number,
+): MigrationReport {
   db.exec('BEGIN IMMEDIATE');
   try {
-    db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)');
-    const done = (db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((r) => r.version);
+    db.exec(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)',
+    );
+    const done = (db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map(
+      (r) => r.version,
+    );
     refuseNewer(done, SQLITE_MIGRATIONS, where);
     const applied: MigrationRecord[] = [];
     const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');

@@ -16,7 +16,11 @@ class FillingResumes extends ResumeFiles {
 
   override async keep(reference: string, uploadPath: string): Promise<void> {
     await super.keep(reference, uploadPath);
-    if (this.full) throw Object.assign(new Error(`ENOSPC: no space left on device, fsync '${this.dir}'`), { code: 'ENOSPC', syscall: 'fsync' });
+    if (this.full)
+      throw Object.assign(new Error(`ENOSPC: no space left on device, fsync '${this.dir}'`), {
+        code: 'ENOSPC',
+        syscall: 'fsync',
+      });
   }
 }
 
@@ -45,7 +49,9 @@ describe('SQLite application store on a full disk', () => {
     });
     assert.deepEqual(await outbox.claimKey('k', 'f'), { kind: 'claimed' });
 
-    await assert.rejects(outbox.enqueue(application('r1'), { deadLetterAfterMs: 60_000, key: 'k' }), { code: 'ENOSPC' });
+    await assert.rejects(outbox.enqueue(application('r1'), { deadLetterAfterMs: 60_000, key: 'k' }), {
+      code: 'ENOSPC',
+    });
     assert.deepEqual(readdirSync(resumes.dir), []);
     assert.equal(await outbox.get('r1'), undefined);
     await outbox.releaseKey('k');

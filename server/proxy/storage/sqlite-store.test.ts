@@ -33,7 +33,13 @@ describe('SQLite application store', () => {
   let outbox: SqliteApplicationStore;
   const open = (owner: string) => new SqliteApplicationStore({ dataDir: dir, owner, now: () => now });
   const application = (reference: string) => newApplication(reference, { resumeIn: dir });
-  const fileBytes = () => Buffer.concat(['outbox.db', 'outbox.db-wal'].map((name) => join(dir, name)).filter((file) => existsSync(file)).map((file) => readFileSync(file)));
+  const fileBytes = () =>
+    Buffer.concat(
+      ['outbox.db', 'outbox.db-wal']
+        .map((name) => join(dir, name))
+        .filter((file) => existsSync(file))
+        .map((file) => readFileSync(file)),
+    );
 
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'jbc-sqlite-'));
@@ -99,14 +105,20 @@ describe('SQLite application store', () => {
   });
 
   it('records its migrations once, in schema_migrations, and applies none the second time', async () => {
-    assert.deepEqual(outbox.migrations.applied.map((m) => m.version), SQLITE_MIGRATIONS.map((m) => m.version));
+    assert.deepEqual(
+      outbox.migrations.applied.map((m) => m.version),
+      SQLITE_MIGRATIONS.map((m) => m.version),
+    );
     await outbox.close();
     outbox = open('process-2');
     assert.deepEqual(outbox.migrations.applied, []);
     const check = new DatabaseSync(join(dir, 'outbox.db'), { readOnly: true });
     const rows = check.prepare('SELECT version, name FROM schema_migrations ORDER BY version').all();
     check.close();
-    assert.deepEqual(rows.map((r) => r.version), SQLITE_MIGRATIONS.map((m) => m.version));
+    assert.deepEqual(
+      rows.map((r) => r.version),
+      SQLITE_MIGRATIONS.map((m) => m.version),
+    );
   });
 
   it('refuses a file migrated by a newer version, saying what to do', async () => {
@@ -114,7 +126,10 @@ describe('SQLite application store', () => {
     const db = new DatabaseSync(join(dir, 'outbox.db'));
     db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (99, 'from the future', 0)").run();
     db.close();
-    assert.throws(() => open('process-2'), /migrated by a newer jobboard-connector \(schema version 99.*run the newer version/);
+    assert.throws(
+      () => open('process-2'),
+      /migrated by a newer jobboard-connector \(schema version 99.*run the newer version/,
+    );
     rmSync(join(dir, 'outbox.db'));
     outbox = open('process-3');
   });
@@ -129,10 +144,17 @@ describe('SQLite application store', () => {
         owner TEXT NOT NULL, reference TEXT, status INTEGER, body TEXT, created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL);
       CREATE TABLE rate_counters (bucket TEXT PRIMARY KEY, count INTEGER NOT NULL, reset_at INTEGER NOT NULL);
       PRAGMA user_version = 3;`);
-    db.prepare(`INSERT INTO outbox (reference, created_at, campaign_id, company_id, payload, resume_type, resume_bytes, status, next_attempt_at, dead_letter_at)
-      VALUES ('waiting', ?, 12, 3, '{"applicant":{"email":"ada@example.org"}}', 'pdf', 9, 'pending', 0, ?)`).run(now, now + HOUR);
-    db.prepare(`INSERT INTO idempotency_keys VALUES ('k', 'f1', 'done', 'old', 'waiting', 202, '{"status":"queued"}', ?, ?)`).run(now, now + DAY);
-    db.prepare('INSERT INTO rate_counters VALUES (?, 4, ?)').run(`${emailBucket('ada@example.org')}@${Math.floor(now / DAY) * DAY}`, now + DAY);
+    db.prepare(
+      `INSERT INTO outbox (reference, created_at, campaign_id, company_id, payload, resume_type, resume_bytes, status, next_attempt_at, dead_letter_at)
+      VALUES ('waiting', ?, 12, 3, '{"applicant":{"email":"ada@example.org"}}', 'pdf', 9, 'pending', 0, ?)`,
+    ).run(now, now + HOUR);
+    db.prepare(
+      `INSERT INTO idempotency_keys VALUES ('k', 'f1', 'done', 'old', 'waiting', 202, '{"status":"queued"}', ?, ?)`,
+    ).run(now, now + DAY);
+    db.prepare('INSERT INTO rate_counters VALUES (?, 4, ?)').run(
+      `${emailBucket('ada@example.org')}@${Math.floor(now / DAY) * DAY}`,
+      now + DAY,
+    );
     db.close();
     writeFileSync(join(dir, 'resumes', 'waiting'), '%PDF-1.4\n');
     outbox = open('process-2');
@@ -151,7 +173,8 @@ describe('SQLite application store', () => {
     db.exec(`${OLD_OUTBOX});
       CREATE TABLE outbox_resumes (reference TEXT PRIMARY KEY, bytes BLOB NOT NULL);
       PRAGMA user_version = 2;`);
-    const insert = db.prepare(`INSERT INTO outbox (reference, created_at, campaign_id, company_id, payload, resume_type, resume_bytes, status, next_attempt_at, dead_letter_at)
+    const insert =
+      db.prepare(`INSERT INTO outbox (reference, created_at, campaign_id, company_id, payload, resume_type, resume_bytes, status, next_attempt_at, dead_letter_at)
       VALUES (?, ?, 12, 3, ?, 'pdf', ?, ?, 0, ?)`);
     insert.run('waiting', now, '{"applicant":{"email":"ada@example.org"}}', 9, 'pending', now + HOUR);
     insert.run('sent', now, null, 9, 'delivered', now + HOUR);
@@ -178,8 +201,10 @@ describe('SQLite application store', () => {
       company_id INTEGER NOT NULL, payload TEXT, resume_type TEXT, resume_bytes INTEGER, status TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0,
       next_attempt_at INTEGER NOT NULL, dead_letter_at INTEGER NOT NULL, lease_owner TEXT, lease_until INTEGER, answered INTEGER, outcome TEXT,
       last_error TEXT, last_attempt_at INTEGER, delivered_at INTEGER, upstream_applicant_id INTEGER, upstream_application_id INTEGER)`);
-    db.prepare(`INSERT INTO outbox (reference, created_at, campaign_id, company_id, payload, status, attempts, next_attempt_at, dead_letter_at, outcome, last_attempt_at)
-      VALUES ('legacy', ?, 12, 3, '{"applicant":{"email":"ada@example.org"}}', 'dead', 3, 0, 0, 'expired', ?)`).run(now - 40 * DAY, now - 20 * DAY);
+    db.prepare(
+      `INSERT INTO outbox (reference, created_at, campaign_id, company_id, payload, status, attempts, next_attempt_at, dead_letter_at, outcome, last_attempt_at)
+      VALUES ('legacy', ?, 12, 3, '{"applicant":{"email":"ada@example.org"}}', 'dead', 3, 0, 0, 'expired', ?)`,
+    ).run(now - 40 * DAY, now - 20 * DAY);
     db.close();
     outbox = open('process-2');
     assert.deepEqual(await outbox.eraseExpiredPersonalData(30 * DAY), [], 'its last attempt was 20 days ago');
@@ -190,14 +215,22 @@ describe('SQLite application store', () => {
   it('leaves no copy of erased data in outbox.db or its write-ahead log', async () => {
     const resume = uploadedResume(dir, Buffer.from('RESUME-OF-ZED '.repeat(400)));
     await outbox.enqueue(
-      { reference: 'z', campaign_id: 12, company_id: 3, payload: { applicant: { email: 'zed@example.org' }, cover_letter: 'LETTER-OF-ZED '.repeat(40) }, resume, resume_type: 'pdf' },
+      {
+        reference: 'z',
+        campaign_id: 12,
+        company_id: 3,
+        payload: { applicant: { email: 'zed@example.org' }, cover_letter: 'LETTER-OF-ZED '.repeat(40) },
+        resume,
+        resume_type: 'pdf',
+      },
       { deadLetterAfterMs: HOUR },
     );
     await outbox.eraseByEmail('zed@example.org', emailBucket('zed@example.org'));
     await outbox.compact();
     // Read while the outbox is open, as with a running proxy: what is in the files now.
     const bytes = fileBytes();
-    for (const marker of ['RESUME-OF-ZED', 'LETTER-OF-ZED', 'zed@example.org']) assert.equal(bytes.includes(marker), false, marker);
+    for (const marker of ['RESUME-OF-ZED', 'LETTER-OF-ZED', 'zed@example.org'])
+      assert.equal(bytes.includes(marker), false, marker);
     assert.deepEqual(readdirSync(join(dir, 'resumes')), [], "the resume's file is deleted");
   });
 
@@ -220,17 +253,31 @@ describe('SQLite application store', () => {
   });
 
   it('creates outbox.db in write-ahead-log mode with incremental auto-vacuum', () => {
-    assert.equal(inspect((db) => db.prepare('PRAGMA journal_mode').get()?.journal_mode), 'wal');
-    assert.equal(inspect((db) => db.prepare('PRAGMA auto_vacuum').get()?.auto_vacuum), 2, 'INCREMENTAL');
+    assert.equal(
+      inspect((db) => db.prepare('PRAGMA journal_mode').get()?.journal_mode),
+      'wal',
+    );
+    assert.equal(
+      inspect((db) => db.prepare('PRAGMA auto_vacuum').get()?.auto_vacuum),
+      2,
+      'INCREMENTAL',
+    );
   });
 
   it('gives the pages of purged rows back to the file system when compacted', async () => {
-    const big = (reference: string): NewApplication => ({ ...application(reference), payload: { applicant: { email: 'ada@example.org' }, cover_letter: 'x'.repeat(20_000) }, resume: null });
+    const big = (reference: string): NewApplication => ({
+      ...application(reference),
+      payload: { applicant: { email: 'ada@example.org' }, cover_letter: 'x'.repeat(20_000) },
+      resume: null,
+    });
     for (const reference of ['a', 'b', 'c']) await outbox.enqueue(big(reference), { deadLetterAfterMs: HOUR });
     await outbox.eraseByEmail('ada@example.org', emailBucket('ada@example.org'));
     assert.equal(await outbox.purgeDelivered(), 3);
     await outbox.compact();
-    assert.equal(inspect((db) => db.prepare('PRAGMA freelist_count').get()?.freelist_count), 0);
+    assert.equal(
+      inspect((db) => db.prepare('PRAGMA freelist_count').get()?.freelist_count),
+      0,
+    );
   });
 
   it('is open until closed, then refuses work; closing twice is harmless', async () => {
@@ -250,7 +297,10 @@ describe('SQLite application store', () => {
   it('says which file is gone when a resume was deleted from outside the proxy', async () => {
     await outbox.enqueue(application('r1'), { deadLetterAfterMs: HOUR });
     rmSync(join(dir, 'resumes', 'r1'));
-    await assert.rejects(outbox.openResume('r1'), (error: Error) => error instanceof ResumeMissingError && /resumes[/\\]r1 is gone/.test(error.message));
+    await assert.rejects(
+      outbox.openResume('r1'),
+      (error: Error) => error instanceof ResumeMissingError && /resumes[/\\]r1 is gone/.test(error.message),
+    );
   });
 
   it('holds no resume, and reports none missing, for an application erased while its file was looked for', async () => {
@@ -262,15 +312,24 @@ describe('SQLite application store', () => {
         return super.has(reference);
       }
     }
-    outbox = new SqliteApplicationStore({ dataDir: dir, owner: 'process-2', now: () => now, resumes: new ErasedWhileLooking(dir) });
+    outbox = new SqliteApplicationStore({
+      dataDir: dir,
+      owner: 'process-2',
+      now: () => now,
+      resumes: new ErasedWhileLooking(dir),
+    });
     await outbox.enqueue(application('r1'), { deadLetterAfterMs: HOUR });
     assert.equal(await outbox.openResume('r1'), undefined);
   });
 
   it('deletes the resume file of a refused row, at once or by markRefused, and of rows erased by retention', async () => {
-    for (const reference of ['rejected', 'refused', 'dead']) await outbox.enqueue(application(reference), { deadLetterAfterMs: HOUR });
+    for (const reference of ['rejected', 'refused', 'dead'])
+      await outbox.enqueue(application(reference), { deadLetterAfterMs: HOUR });
     await outbox.markRejected(await claimed(outbox, 'rejected'), 'upstream_rejected', 'validation_failed (422)');
-    assert.equal(await outbox.markRefused(await claimed(outbox, 'refused'), 'upstream_rejected', 'validation_failed (422)'), 'rejected');
+    assert.equal(
+      await outbox.markRefused(await claimed(outbox, 'refused'), 'upstream_rejected', 'validation_failed (422)'),
+      'rejected',
+    );
     assert.deepEqual(readdirSync(join(dir, 'resumes')), ['dead']);
     await outbox.markDead(await claimed(outbox, 'dead'), 'expired', 'server_error (503)');
     now += 31 * DAY;
@@ -304,13 +363,19 @@ describe('SQLite application store', () => {
   it('lets a retry take a key an older version wrote before it stored anything, and holds it for that retry', async () => {
     await outbox.close();
     const db = new DatabaseSync(join(dir, 'outbox.db'));
-    db.prepare("INSERT INTO idempotency_keys (key, fingerprint, state, owner, created_at, expires_at) VALUES ('k', 'f1', 'in_progress', 'old', ?, ?)").run(now, now + DAY);
+    db.prepare(
+      "INSERT INTO idempotency_keys (key, fingerprint, state, owner, created_at, expires_at) VALUES ('k', 'f1', 'in_progress', 'old', ?, ?)",
+    ).run(now, now + DAY);
     db.close();
     outbox = open('process-2');
     assert.deepEqual(await outbox.claimKey('k', 'f1'), { kind: 'claimed' });
     assert.deepEqual(await outbox.claimKey('k', 'f1'), { kind: 'in_progress' }, 'the first retry holds it now');
     await outbox.completeKey('k', 422, '{"error":"validation_failed"}');
-    assert.deepEqual(await outbox.claimKey('k', 'f1'), { kind: 'replay', status: 422, body: '{"error":"validation_failed"}' });
+    assert.deepEqual(await outbox.claimKey('k', 'f1'), {
+      kind: 'replay',
+      status: 422,
+      body: '{"error":"validation_failed"}',
+    });
   });
 
   it('answers stored for a key whose application a killed process stored, and takes the key over', async () => {
@@ -323,15 +388,25 @@ describe('SQLite application store', () => {
   });
 
   it('purges only the rows delivered longer ago than asked, with the expired keys and counters', async () => {
-    await outbox.enqueue({ ...application('r1'), resume: null }, { deadLetterAfterMs: HOUR, key: 'k', emailBucket: { bucket: 'b', windowMs: HOUR } });
+    await outbox.enqueue(
+      { ...application('r1'), resume: null },
+      { deadLetterAfterMs: HOUR, key: 'k', emailBucket: { bucket: 'b', windowMs: HOUR } },
+    );
     await outbox.completeKey('k', 202, '{}');
     await outbox.markDelivered(await claimed(outbox, 'r1'), 'created_applicant', {});
     now += HOUR;
     assert.equal(await outbox.purgeDelivered(2 * HOUR), 0, 'delivered an hour ago');
-    assert.equal(inspect((db) => db.prepare('SELECT count(*) AS n FROM rate_counters').get()?.n), 0, 'its window is over');
+    assert.equal(
+      inspect((db) => db.prepare('SELECT count(*) AS n FROM rate_counters').get()?.n),
+      0,
+      'its window is over',
+    );
     now += IDEMPOTENCY_TTL_MS;
     assert.equal(await outbox.purgeDelivered(2 * HOUR), 1);
-    assert.equal(inspect((db) => db.prepare('SELECT count(*) AS n FROM idempotency_keys').get()?.n), 0);
+    assert.equal(
+      inspect((db) => db.prepare('SELECT count(*) AS n FROM idempotency_keys').get()?.n),
+      0,
+    );
   });
 
   it('tells the error that ended a transaction SQLite had already rolled back, and keeps no resume of it', async () => {
@@ -356,7 +431,8 @@ describe('SQLite application store', () => {
 
   // The contract (application-store.test.ts) retries dead and delivered rows; these are the states between.
   it('puts a waiting application back in line now, and refuses one being delivered', async () => {
-    for (const reference of ['waiting', 'sending']) await outbox.enqueue({ ...application(reference), resume: null }, { deadLetterAfterMs: HOUR });
+    for (const reference of ['waiting', 'sending'])
+      await outbox.enqueue({ ...application(reference), resume: null }, { deadLetterAfterMs: HOUR });
     await claimed(outbox, 'sending');
     assert.equal(await outbox.retry('waiting', HOUR), 'queued');
     assert.equal(await outbox.retry('sending', HOUR), 'not_retryable');

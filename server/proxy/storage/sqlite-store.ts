@@ -22,7 +22,16 @@ import type { StatementSync } from 'node:sqlite';
 import { createOwnerOnlyDatabaseFile, makeOwnerOnlyFolder } from '../../owner-only.ts';
 import type { DataDirLock } from '../data-dir-lock.ts';
 import { IDEMPOTENCY_TTL_MS, ResumeMissingError } from './application-store.ts';
-import type { ApplicationStore, ClaimedRow, EnqueueOptions, ErasedBy, ErasureReport, KeyClaim, Lease, NewApplication } from './application-store.ts';
+import type {
+  ApplicationStore,
+  ClaimedRow,
+  EnqueueOptions,
+  ErasedBy,
+  ErasureReport,
+  KeyClaim,
+  Lease,
+  NewApplication,
+} from './application-store.ts';
 import type { OutboxStatus, Outcome, RetryResult, StoreOptions } from './application-store.ts';
 import type { MigrationReport } from './migrations.ts';
 import { OUTBOX_SQL, enqueueParams } from './outbox-sql.ts';
@@ -82,7 +91,14 @@ export class SqliteApplicationStore extends SqlOutbox implements ApplicationStor
     this.db.exec('PRAGMA secure_delete = ON;');
     this.resumes = options.resumes ?? new ResumeFiles(options.dataDir);
     this.migrations = migrateSqlite(this.db, this.resumes, this.path, this.now);
-    this.events = new SqliteEvents({ get: (text, ...params) => this.stmt(text).get(...params) as Raw | undefined, run: (text, ...params) => this.exec(text, ...params) }, options.webhookEvents, this.now);
+    this.events = new SqliteEvents(
+      {
+        get: (text, ...params) => this.stmt(text).get(...params) as Raw | undefined,
+        run: (text, ...params) => this.exec(text, ...params),
+      },
+      options.webhookEvents,
+      this.now,
+    );
     this.webhooks = new SqlWebhookEvents(this.sql, this.now, this.owner, options.webhookEvents, true);
   }
 
@@ -103,7 +119,8 @@ export class SqliteApplicationStore extends SqlOutbox implements ApplicationStor
    * later, or by another process, it would delete resumes being stored.
    */
   async removeUnlinkedResumes(lock: DataDirLock): Promise<number> {
-    if (lock.dataDir !== resolve(this.dataDir)) throw new Error(`removeUnlinkedResumes: the lock held is on ${lock.dataDir}, not on ${resolve(this.dataDir)}`);
+    if (lock.dataDir !== resolve(this.dataDir))
+      throw new Error(`removeUnlinkedResumes: the lock held is on ${lock.dataDir}, not on ${resolve(this.dataDir)}`);
     let removed = 0;
     for (const reference of this.resumes.references()) {
       if (this.holdsResume(reference)) continue;
@@ -114,7 +131,10 @@ export class SqliteApplicationStore extends SqlOutbox implements ApplicationStor
   }
 
   private holdsResume(reference: string): boolean {
-    return this.stmt('SELECT 1 AS yes FROM outbox WHERE reference = $1 AND resume_bytes IS NOT NULL').get(reference) !== undefined;
+    return (
+      this.stmt('SELECT 1 AS yes FROM outbox WHERE reference = $1 AND resume_bytes IS NOT NULL').get(reference) !==
+      undefined
+    );
   }
 
   /** The resume of an application, read in chunks; undefined when it holds none; ResumeMissingError when its file is gone. */
@@ -184,8 +204,17 @@ export class SqliteApplicationStore extends SqlOutbox implements ApplicationStor
    */
   async claimKey(key: string, fingerprint: string): Promise<KeyClaim> {
     // Expired keys are pruned by the retention sweep; until then they do not count.
-    const row = this.stmt('SELECT fingerprint, state, owner, reference, status, body FROM idempotency_keys WHERE key = $1 AND expires_at > $2').get(key, this.now()) as
-      | { fingerprint: string; state: string; owner: string; reference: string | null; status: number | null; body: string | null }
+    const row = this.stmt(
+      'SELECT fingerprint, state, owner, reference, status, body FROM idempotency_keys WHERE key = $1 AND expires_at > $2',
+    ).get(key, this.now()) as
+      | {
+          fingerprint: string;
+          state: string;
+          owner: string;
+          reference: string | null;
+          status: number | null;
+          body: string | null;
+        }
       | undefined;
     if (row === undefined) {
       const claimed = this.#claims.get(key);
@@ -194,7 +223,8 @@ export class SqliteApplicationStore extends SqlOutbox implements ApplicationStor
       return { kind: 'claimed' };
     }
     if (row.fingerprint !== fingerprint) return { kind: 'reused' };
-    if (row.state === 'done' && row.status !== null && row.body !== null) return { kind: 'replay', status: row.status, body: row.body };
+    if (row.state === 'done' && row.status !== null && row.body !== null)
+      return { kind: 'replay', status: row.status, body: row.body };
     if (row.owner === this.owner) return { kind: 'in_progress' };
     // The process that held it is gone (one process owns the data directory).
     if (row.reference !== null) {
@@ -213,7 +243,13 @@ export class SqliteApplicationStore extends SqlOutbox implements ApplicationStor
     this.exec(
       `INSERT INTO idempotency_keys (key, fingerprint, state, owner, status, body, created_at, expires_at) VALUES ($1, $2, 'done', $3, $4, $5, $6, $7)
        ON CONFLICT (key) DO UPDATE SET state = 'done', status = excluded.status, body = excluded.body`,
-      key, this.#claims.get(key) ?? '', this.owner, status, body, now, now + IDEMPOTENCY_TTL_MS,
+      key,
+      this.#claims.get(key) ?? '',
+      this.owner,
+      status,
+      body,
+      now,
+      now + IDEMPOTENCY_TTL_MS,
     );
     this.#claims.delete(key);
   }
@@ -259,7 +295,12 @@ export class SqliteApplicationStore extends SqlOutbox implements ApplicationStor
             `INSERT INTO idempotency_keys (key, fingerprint, state, owner, reference, created_at, expires_at) VALUES ($1, $2, 'in_progress', $3, $4, $5, $6)
              ON CONFLICT (key) DO UPDATE SET fingerprint = excluded.fingerprint, state = 'in_progress', owner = excluded.owner,
                reference = excluded.reference, status = NULL, body = NULL, created_at = excluded.created_at, expires_at = excluded.expires_at`,
-            options.key, this.#claims.get(options.key) ?? '', this.owner, app.reference, now, now + IDEMPOTENCY_TTL_MS,
+            options.key,
+            this.#claims.get(options.key) ?? '',
+            this.owner,
+            app.reference,
+            now,
+            now + IDEMPOTENCY_TTL_MS,
           );
         }
         if (options.emailBucket !== undefined) {
@@ -282,7 +323,9 @@ export class SqliteApplicationStore extends SqlOutbox implements ApplicationStor
    */
   async claimDue(limit: number, leaseMs: number): Promise<ClaimedRow[]> {
     const now = this.now();
-    const due = this.stmt("SELECT reference FROM outbox WHERE status = 'pending' AND next_attempt_at <= $1 ORDER BY next_attempt_at LIMIT $2").all(now, limit) as {
+    const due = this.stmt(
+      "SELECT reference FROM outbox WHERE status = 'pending' AND next_attempt_at <= $1 ORDER BY next_attempt_at LIMIT $2",
+    ).all(now, limit) as {
       reference: string;
     }[];
     const rows: ClaimedRow[] = [];
@@ -302,7 +345,9 @@ export class SqliteApplicationStore extends SqlOutbox implements ApplicationStor
    */
   async recoverLeases(activeHere: ReadonlySet<string> = new Set()): Promise<number> {
     const now = this.now();
-    const rows = this.stmt("SELECT reference, lease_owner, lease_until FROM outbox WHERE status = 'delivering'").all() as {
+    const rows = this.stmt(
+      "SELECT reference, lease_owner, lease_until FROM outbox WHERE status = 'delivering'",
+    ).all() as {
       reference: string;
       lease_owner: string | null;
       lease_until: number | null;
@@ -310,11 +355,13 @@ export class SqliteApplicationStore extends SqlOutbox implements ApplicationStor
     let recovered = 0;
     for (const row of rows) {
       const othersGone = row.lease_owner !== this.owner;
-      const expiredHere = row.lease_owner === this.owner && !activeHere.has(row.reference) && (row.lease_until ?? 0) <= now;
+      const expiredHere =
+        row.lease_owner === this.owner && !activeHere.has(row.reference) && (row.lease_until ?? 0) <= now;
       if (!othersGone && !expiredHere) continue;
       this.exec(
         "UPDATE outbox SET status = 'pending', next_attempt_at = min(next_attempt_at, $1), lease_owner = NULL, lease_until = NULL, lease_token = lease_token + 1, unconfirmed_send = 1 WHERE reference = $2 AND status = 'delivering'",
-        now, row.reference,
+        now,
+        row.reference,
       );
       recovered += 1;
     }
@@ -322,30 +369,73 @@ export class SqliteApplicationStore extends SqlOutbox implements ApplicationStor
   }
 
   /** Delivered: forget the personal data in the same statement, then the resume's file. */
-  async markDelivered(lease: Lease, outcome: Outcome, ids: { applicantId?: number | undefined; applicationId?: number | undefined }): Promise<void> {
-    const changed = this.attemptWrite(lease, 'application.delivered', OUTBOX_SQL.markDelivered, outcome, this.now(), ids.applicantId ?? null, ids.applicationId ?? null, lease.reference, lease.lease_token);
+  async markDelivered(
+    lease: Lease,
+    outcome: Outcome,
+    ids: { applicantId?: number | undefined; applicationId?: number | undefined },
+  ): Promise<void> {
+    const changed = this.attemptWrite(
+      lease,
+      'application.delivered',
+      OUTBOX_SQL.markDelivered,
+      outcome,
+      this.now(),
+      ids.applicantId ?? null,
+      ids.applicationId ?? null,
+      lease.reference,
+      lease.lease_token,
+    );
     if (changed === 0) await this.checkLease(lease);
     this.resumes.remove(lease.reference);
   }
 
   /** Refused for good and the candidate was told so: personal data goes. */
   async markRejected(lease: Lease, outcome: Outcome, error: string): Promise<void> {
-    const changed = this.attemptWrite(lease, 'application.rejected', OUTBOX_SQL.markRejected, outcome, error, this.now(), lease.reference, lease.lease_token);
+    const changed = this.attemptWrite(
+      lease,
+      'application.rejected',
+      OUTBOX_SQL.markRejected,
+      outcome,
+      error,
+      this.now(),
+      lease.reference,
+      lease.lease_token,
+    );
     if (changed > 0) this.resumes.remove(lease.reference);
     else await this.checkLease(lease);
   }
 
   /** Not deliverable, and the candidate was told it was received: kept for an operator (`outbox retry`) for PERSONAL_DATA_RETENTION_DAYS. */
   async markDead(lease: Lease, outcome: Outcome, error: string): Promise<void> {
-    const changed = this.attemptWrite(lease, 'application.dead_lettered', OUTBOX_SQL.markDead, outcome, error, this.now(), lease.reference, lease.lease_token);
+    const changed = this.attemptWrite(
+      lease,
+      'application.dead_lettered',
+      OUTBOX_SQL.markDead,
+      outcome,
+      error,
+      this.now(),
+      lease.reference,
+      lease.lease_token,
+    );
     if (changed === 0) await this.checkLease(lease);
   }
 
   async markRefused(lease: Lease, outcome: Outcome, error: string): Promise<'rejected' | 'dead' | undefined> {
     const row = this.transaction(() => {
       const holder = this.events.holder(lease.reference);
-      const refused = this.stmt(OUTBOX_SQL.markRefused).get(outcome, error, this.now(), lease.reference, lease.lease_token) as { status: 'rejected' | 'dead' } | undefined;
-      if (refused !== undefined) this.events.record(refused.status === 'rejected' ? 'application.rejected' : 'application.dead_lettered', lease.reference, holder);
+      const refused = this.stmt(OUTBOX_SQL.markRefused).get(
+        outcome,
+        error,
+        this.now(),
+        lease.reference,
+        lease.lease_token,
+      ) as { status: 'rejected' | 'dead' } | undefined;
+      if (refused !== undefined)
+        this.events.record(
+          refused.status === 'rejected' ? 'application.rejected' : 'application.dead_lettered',
+          lease.reference,
+          holder,
+        );
       return refused;
     });
     if (row === undefined) await this.checkLease(lease);
@@ -360,7 +450,8 @@ export class SqliteApplicationStore extends SqlOutbox implements ApplicationStor
   async retry(reference: string, deadLetterAfterMs: number): Promise<RetryResult> {
     const now = this.now();
     return this.transaction(() => {
-      const row = this.stmt(OUTBOX_SQL.retryState).get(reference) as { status: OutboxStatus; has_payload: number; erased_at: number | null } | undefined;
+      const row = this.stmt(OUTBOX_SQL.retryState).get(reference) as
+        { status: OutboxStatus; has_payload: number; erased_at: number | null } | undefined;
       if (row === undefined) return 'not_found';
       // Erased (retention or a request) and not delivered: nothing is left to send.
       if (row.erased_at !== null && row.status !== 'delivered') return 'erased';
@@ -403,7 +494,12 @@ export class SqliteApplicationStore extends SqlOutbox implements ApplicationStor
     const now = this.now();
     const report = this.transaction((): ErasureReport => {
       // Payloads are JSON: read the rows that still hold one (bounded by what is kept) and compare in JS.
-      const rows = this.stmt(OUTBOX_SQL.withPayload).all() as { reference: string; status: OutboxStatus; outcome: Outcome | null; payload: string }[];
+      const rows = this.stmt(OUTBOX_SQL.withPayload).all() as {
+        reference: string;
+        status: OutboxStatus;
+        outcome: Outcome | null;
+        payload: string;
+      }[];
       const applications: ErasureReport['applications'] = [];
       let webhookEvents = 0;
       for (const row of rows) {
@@ -411,9 +507,19 @@ export class SqliteApplicationStore extends SqlOutbox implements ApplicationStor
         webhookEvents += this.dropPersonalData(row.reference, now, 'request');
         if (row.status === 'pending' || row.status === 'delivering') {
           this.exec(OUTBOX_SQL.rejectErased, now, row.reference);
-          applications.push({ reference: row.reference, statusBefore: row.status, status: 'rejected', outcome: 'erased' });
+          applications.push({
+            reference: row.reference,
+            statusBefore: row.status,
+            status: 'rejected',
+            outcome: 'erased',
+          });
         } else {
-          applications.push({ reference: row.reference, statusBefore: row.status, status: row.status, outcome: row.outcome });
+          applications.push({
+            reference: row.reference,
+            statusBefore: row.status,
+            status: row.status,
+            outcome: row.outcome,
+          });
         }
         this.events.record('application.erased', row.reference);
       }

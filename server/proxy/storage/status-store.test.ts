@@ -35,10 +35,15 @@ forEachStore('after delivery: receipts and status checks', (harness) => {
   /** Stores and delivers an application as the service's application `applicationId`. */
   async function delivered(reference: string, applicationId: number | undefined, token?: string): Promise<void> {
     await store.enqueue(application(reference, token), { deadLetterAfterMs: DAY });
-    await store.markDelivered(await claimed(store, reference), 'created_applicant', { applicantId: 1, ...(applicationId === undefined ? {} : { applicationId }) });
+    await store.markDelivered(await claimed(store, reference), 'created_applicant', {
+      applicantId: 1,
+      ...(applicationId === undefined ? {} : { applicationId }),
+    });
   }
   const claimIds = async (s: ApplicationStore, limit = 10) =>
-    (await s.claimStatusChecks(now, now - 90 * DAY, now - PERIOD, limit)).map((c) => c.applicationId).sort((a, b) => a - b);
+    (await s.claimStatusChecks(now, now - 90 * DAY, now - PERIOD, limit))
+      .map((c) => c.applicationId)
+      .sort((a, b) => a - b);
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'jbc-status-'));
@@ -63,7 +68,11 @@ forEachStore('after delivery: receipts and status checks', (harness) => {
     assert.equal((await store.receipt('tok-1'))?.status, 'delivered');
     const [check] = await store.claimStatusChecks(now, now - DAY, now - PERIOD, 10);
     await store.recordStatus(check!, 'interview');
-    assert.deepEqual(await store.receipt('tok-1'), { status: 'delivered', company_status: 'interview', campaign_id: 12 }, "the company's status, once read");
+    assert.deepEqual(
+      await store.receipt('tok-1'),
+      { status: 'delivered', company_status: 'interview', campaign_id: 12 },
+      "the company's status, once read",
+    );
     assert.equal('receipt_token' in ((await store.summary('r1')) ?? {}), false, '`outbox list` never shows the token');
   });
 
@@ -113,21 +122,26 @@ forEachStore('after delivery: receipts and status checks', (harness) => {
     assert.deepEqual(await claimIds(store, 2), [101]);
   });
 
-  if (harness.shared) it('gives each application to one live instance per period when several claim at the same time', async () => {
-    const stores = [store, ...(await Promise.all(['instance-2', 'instance-3'].map((owner) => open(owner))))];
-    try {
-      const [first] = stores;
-      for (let i = 1; i <= 30; i++) {
-        await first!.enqueue(application(`r${i}`), { deadLetterAfterMs: DAY });
-        await first!.markDelivered(await claimed(first!, `r${i}`), 'created_applicant', { applicantId: i, applicationId: 1000 + i });
+  if (harness.shared)
+    it('gives each application to one live instance per period when several claim at the same time', async () => {
+      const stores = [store, ...(await Promise.all(['instance-2', 'instance-3'].map((owner) => open(owner))))];
+      try {
+        const [first] = stores;
+        for (let i = 1; i <= 30; i++) {
+          await first!.enqueue(application(`r${i}`), { deadLetterAfterMs: DAY });
+          await first!.markDelivered(await claimed(first!, `r${i}`), 'created_applicant', {
+            applicantId: i,
+            applicationId: 1000 + i,
+          });
+        }
+        const rounds = await Promise.all(
+          stores.flatMap((s) => [1, 2, 3].map(() => s.claimStatusChecks(now, now - DAY, now - PERIOD, 4))),
+        );
+        const ids = rounds.flat().map((c) => c.applicationId);
+        assert.equal(new Set(ids).size, ids.length, 'no application claimed twice');
+        assert.equal(ids.length, 30, 'every application claimed by one of them');
+      } finally {
+        await Promise.all(stores.slice(1).map((s) => s.close()));
       }
-      const rounds = await Promise.all(stores.flatMap((s) => [1, 2, 3].map(() => s.claimStatusChecks(now, now - DAY, now - PERIOD, 4))));
-      const ids = rounds.flat().map((c) => c.applicationId);
-      assert.equal(new Set(ids).size, ids.length, 'no application claimed twice');
-      assert.equal(ids.length, 30, 'every application claimed by one of them');
-    } finally {
-      await Promise.all(stores.slice(1).map((s) => s.close()));
-    }
-  });
+    });
 });
-

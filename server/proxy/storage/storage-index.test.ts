@@ -22,7 +22,10 @@ const application = (reference: string) => ({
   resume_type: null,
 });
 
-for (const [name, url, skip] of [['SQLite', null, false], ['PostgreSQL', databaseUrl, skipPostgres]] as const) {
+for (const [name, url, skip] of [
+  ['SQLite', null, false],
+  ['PostgreSQL', databaseUrl, skipPostgres],
+] as const) {
   describe(`openStoreForCommand (${name})`, { skip }, () => {
     let dir: string;
     beforeEach(() => {
@@ -31,7 +34,12 @@ for (const [name, url, skip] of [['SQLite', null, false], ['PostgreSQL', databas
     afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
     it('opens the store migrated, with the events asked for, and a second opening finds nothing more to migrate', async () => {
-      const first = await openStoreForCommand({ dataDir: dir, databaseUrl: url, owner: 'outbox-command', webhookEvents: { includeCandidate: false } });
+      const first = await openStoreForCommand({
+        dataDir: dir,
+        databaseUrl: url,
+        owner: 'outbox-command',
+        webhookEvents: { includeCandidate: false },
+      });
       try {
         assert.ok(first.migrations.applied.length > 0, 'a new store is migrated');
         assert.equal(first.migrations.version, first.migrations.applied.at(-1)?.version);
@@ -64,10 +72,15 @@ describe('openStoreForCommand refusing a store', () => {
     const dir = mkdtempSync(join(tmpdir(), 'jbc-index-'));
     try {
       const db = new DatabaseSync(join(dir, 'outbox.db'));
-      db.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)');
+      db.exec(
+        'CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)',
+      );
       db.exec("INSERT INTO schema_migrations VALUES (9999, 'from the future', 0)");
       db.close();
-      await assert.rejects(openStoreForCommand({ dataDir: dir, databaseUrl: null, owner: 'migrate' }), /migrated by a newer jobboard-connector \(schema version 9999/);
+      await assert.rejects(
+        openStoreForCommand({ dataDir: dir, databaseUrl: null, owner: 'migrate' }),
+        /migrated by a newer jobboard-connector \(schema version 9999/,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -77,6 +90,9 @@ describe('openStoreForCommand refusing a store', () => {
     // A port nothing listens on: the connection is refused at once.
     const unreachable = new URL(databaseUrl!);
     unreachable.port = '9';
-    await assert.rejects(openStoreForCommand({ dataDir: tmpdir(), databaseUrl: unreachable.toString(), owner: 'migrate' }), /ECONNREFUSED/);
+    await assert.rejects(
+      openStoreForCommand({ dataDir: tmpdir(), databaseUrl: unreachable.toString(), owner: 'migrate' }),
+      /ECONNREFUSED/,
+    );
   });
 });

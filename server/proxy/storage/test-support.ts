@@ -18,7 +18,10 @@ export function uploadedResume(dataDir: string, bytes: Uint8Array): { path: stri
 }
 
 /** An application to offer 12 of company 3 from Ada, with a PDF resume uploaded into `resumeIn` (the data directory), or none without it. */
-export function newApplication(reference: string, options: { resumeIn?: string; email?: string; utm?: NewApplication['utm'] } = {}): NewApplication {
+export function newApplication(
+  reference: string,
+  options: { resumeIn?: string; email?: string; utm?: NewApplication['utm'] } = {},
+): NewApplication {
   const { resumeIn, email = 'ada@example.org', utm } = options;
   return {
     reference,
@@ -42,7 +45,11 @@ export async function storedResume(outbox: Pick<OutboxStore, 'openResume'>, refe
 }
 
 /** Claims a pending row for an attempt, as the worker does; fails the test when it is not claimable. */
-export async function claimed(outbox: Pick<OutboxStore, 'claim'>, reference: string, leaseMs = 60_000): Promise<ClaimedRow> {
+export async function claimed(
+  outbox: Pick<OutboxStore, 'claim'>,
+  reference: string,
+  leaseMs = 60_000,
+): Promise<ClaimedRow> {
   const row = await outbox.claim(reference, leaseMs);
   if (row === undefined) throw new Error(`${reference} could not be claimed`);
   return row;
@@ -54,7 +61,12 @@ export interface StoreHarness {
   /** True when other owners are live instances (PostgreSQL): their leases are respected. */
   shared: boolean;
   /** A store as one process sees it; `dir` is its data directory. */
-  open(owner: string, dir: string, now: () => number, webhookEvents?: StoreOptions['webhookEvents']): Promise<ApplicationStore>;
+  open(
+    owner: string,
+    dir: string,
+    now: () => number,
+    webhookEvents?: StoreOptions['webhookEvents'],
+  ): Promise<ApplicationStore>;
   /** Empties the store before a test: SQLite's file in `dir` removed, PostgreSQL's tables emptied. */
   reset(dir: string): Promise<void>;
   /** The suite's PostgreSQL pool (undefined on SQLite), for what a test does from outside the store. */

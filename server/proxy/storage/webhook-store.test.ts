@@ -31,12 +31,22 @@ const SECRET = `whsec_${Buffer.alloc(32, 9).toString('base64')}`;
 async function refuseEvents(harness: StoreHarness, dir: string): Promise<void> {
   if (harness.name === 'SQLite') {
     const db = new DatabaseSync(join(dir, 'outbox.db'));
-    db.exec("CREATE TRIGGER refuse_events BEFORE INSERT ON webhook_events BEGIN SELECT RAISE(ABORT, 'events refused'); END");
+    db.exec(
+      "CREATE TRIGGER refuse_events BEFORE INSERT ON webhook_events BEGIN SELECT RAISE(ABORT, 'events refused'); END",
+    );
     db.close();
     return;
   }
-  await harness.pool()!.query(`CREATE OR REPLACE FUNCTION refuse_events() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'events refused'; END $$`);
-  await harness.pool()!.query('CREATE TRIGGER refuse_events BEFORE INSERT ON webhook_events FOR EACH ROW EXECUTE FUNCTION refuse_events()');
+  await harness
+    .pool()!
+    .query(
+      `CREATE OR REPLACE FUNCTION refuse_events() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'events refused'; END $$`,
+    );
+  await harness
+    .pool()!
+    .query(
+      'CREATE TRIGGER refuse_events BEFORE INSERT ON webhook_events FOR EACH ROW EXECUTE FUNCTION refuse_events()',
+    );
 }
 /** A receiver on this machine that answers each POST with the next status of `statuses` (then 204), verifying every signature. */
 async function receiver(statuses: number[] = []) {
@@ -59,7 +69,11 @@ async function receiver(statuses: number[] = []) {
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, received, close: () => new Promise((resolve) => server.close(resolve)) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    received,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
 }
 
 forEachStore('webhook events contract', (harness) => {
@@ -90,7 +104,13 @@ forEachStore('webhook events contract', (harness) => {
     assert.deepEqual(ApplicationEvent.parse(JSON.parse(event.body)), {
       type: 'application.received',
       timestamp: '2026-01-01T00:00:00.000Z',
-      data: { reference: 'app-1', idempotency_key: 'key-1', campaign_id: 12, company_id: 3, created_at: '2026-01-01T00:00:00.000Z' },
+      data: {
+        reference: 'app-1',
+        idempotency_key: 'key-1',
+        campaign_id: 12,
+        company_id: 3,
+        created_at: '2026-01-01T00:00:00.000Z',
+      },
     });
     assert.equal(event.has_candidate, false);
   });
@@ -100,9 +120,17 @@ forEachStore('webhook events contract', (harness) => {
     store = await open('process-1', true);
     await store.enqueue(application('app-1'), { deadLetterAfterMs: 1000 });
     const [received] = await store.webhooks.claimDue(10, LEASE);
-    assert.deepEqual(JSON.parse(received!.body).data.candidate, { email: 'ada@example.org', first_name: 'Ada', cover_letter: 'Hello' });
+    assert.deepEqual(JSON.parse(received!.body).data.candidate, {
+      email: 'ada@example.org',
+      first_name: 'Ada',
+      cover_letter: 'Hello',
+    });
     await store.webhooks.markDelivered(received!);
-    assert.equal((await store.webhooks.get(received!.id))?.has_candidate, false, 'the candidate leaves a delivered event');
+    assert.equal(
+      (await store.webhooks.get(received!.id))?.has_candidate,
+      false,
+      'the candidate leaves a delivered event',
+    );
     // The delivery drops the row's personal data; its event still tells the candidate it carried.
     await store.markDelivered(await claimed(store, 'app-1'), 'created_applicant', { applicationId: 8 });
     const [delivered] = await store.webhooks.claimDue(10, LEASE);
@@ -121,7 +149,8 @@ forEachStore('webhook events contract', (harness) => {
   });
 
   it('records each change of the row as its event: delivered, rejected, dead-lettered, refused, erased, and a status change on request', async () => {
-    for (const ref of ['a', 'b', 'c', 'd', 'e']) await store.enqueue(application(ref, `${ref}@example.org`), { deadLetterAfterMs: 1000 });
+    for (const ref of ['a', 'b', 'c', 'd', 'e'])
+      await store.enqueue(application(ref, `${ref}@example.org`), { deadLetterAfterMs: 1000 });
     await store.markDelivered(await claimed(store, 'a'), 'created_applicant', {});
     await store.markRejected(await claimed(store, 'b'), 'upstream_rejected', 'refused');
     await store.markDead(await claimed(store, 'c'), 'expired', 'too late');
@@ -134,14 +163,23 @@ forEachStore('webhook events contract', (harness) => {
     now += 2 * 60 * 60 * 1000;
     assert.deepEqual((await store.eraseExpiredPersonalData(60 * 60 * 1000)).sort(), ['c', 'd']);
     assert.deepEqual((await types()).sort(), [
-      'a:1:application.received', 'a:2:application.delivered', 'a:3:application.status_changed',
-      'b:1:application.received', 'b:2:application.rejected',
-      'c:1:application.received', 'c:2:application.dead_lettered', 'c:3:application.erased',
-      'd:1:application.received', 'd:2:application.dead_lettered', 'd:3:application.erased',
-      'e:1:application.received', 'e:2:application.erased',
+      'a:1:application.received',
+      'a:2:application.delivered',
+      'a:3:application.status_changed',
+      'b:1:application.received',
+      'b:2:application.rejected',
+      'c:1:application.received',
+      'c:2:application.dead_lettered',
+      'c:3:application.erased',
+      'd:1:application.received',
+      'd:2:application.dead_lettered',
+      'd:3:application.erased',
+      'e:1:application.received',
+      'e:2:application.erased',
     ]);
     const events = await store.webhooks.list();
-    const body = (ref: string, seq: number) => ApplicationEvent.parse(JSON.parse(events.find((e) => e.reference === ref && e.seq === seq)!.payload));
+    const body = (ref: string, seq: number) =>
+      ApplicationEvent.parse(JSON.parse(events.find((e) => e.reference === ref && e.seq === seq)!.payload));
     assert.equal(body('a', 3).data.status, 'hired');
     assert.equal(body('b', 2).data.outcome, 'upstream_rejected');
     assert.equal(body('c', 2).data.ended_at, '2026-01-01T00:00:00.000Z');
@@ -168,13 +206,16 @@ forEachStore('webhook events contract', (harness) => {
     assert.deepEqual(await types(), ['app-1:1:application.received']);
   });
 
-  it('hands out an application\'s events in order: the next only once the earlier is delivered or failed', async () => {
+  it("hands out an application's events in order: the next only once the earlier is delivered or failed", async () => {
     await store.enqueue(application('a'), { deadLetterAfterMs: 1000 });
     await store.enqueue(application('b'), { deadLetterAfterMs: 1000 });
     await store.markDelivered(await claimed(store, 'a'), 'created_applicant', {});
     await store.markRejected(await claimed(store, 'b'), 'upstream_rejected', 'no');
     const first = await store.webhooks.claimDue(10, LEASE);
-    assert.deepEqual(first.map((e) => `${e.reference}:${e.type}`).sort(), ['a:application.received', 'b:application.received']);
+    assert.deepEqual(first.map((e) => `${e.reference}:${e.type}`).sort(), [
+      'a:application.received',
+      'b:application.received',
+    ]);
     assert.deepEqual(await due(), [], 'the later events wait for the earlier ones');
     const [a, b] = first.sort((x, y) => x.reference.localeCompare(y.reference));
     // A retried event still holds its application's line.
@@ -183,7 +224,7 @@ forEachStore('webhook events contract', (harness) => {
     assert.deepEqual((await due()).sort(), ['a:application.received', 'b:application.rejected']);
   });
 
-  it('fences its leases: one claim at a time, taken back once run out, and the old claimer\'s writes refused', async () => {
+  it("fences its leases: one claim at a time, taken back once run out, and the old claimer's writes refused", async () => {
     await store.enqueue(application('app-1'), { deadLetterAfterMs: 1000 });
     const [event] = await store.webhooks.claimDue(10, LEASE);
     const other = await open('process-2');
@@ -207,7 +248,10 @@ forEachStore('webhook events contract', (harness) => {
   });
 
   it('backs off: a retried event is due again only at its time, 10 s then doubling, at most 6 h apart', async () => {
-    assert.deepEqual([1, 2, 3, 4].map((n) => retryDelay(n, DEFAULT_WEBHOOK_SENDER)), [10_000, 20_000, 40_000, 80_000]);
+    assert.deepEqual(
+      [1, 2, 3, 4].map((n) => retryDelay(n, DEFAULT_WEBHOOK_SENDER)),
+      [10_000, 20_000, 40_000, 80_000],
+    );
     assert.equal(retryDelay(30, DEFAULT_WEBHOOK_SENDER), 6 * 60 * 60 * 1000);
     await store.enqueue(application('app-1'), { deadLetterAfterMs: 1000 });
     const [event] = await store.webhooks.claimDue(10, LEASE);
@@ -245,7 +289,11 @@ forEachStore('webhook events contract', (harness) => {
       now += retryDelay(1, DEFAULT_WEBHOOK_SENDER);
       await sender.pass();
       assert.equal((await store.webhooks.get(id))?.status, 'delivered');
-      assert.deepEqual(hooks.received.map((r) => r.id), [id, id], 'the same webhook-id at each attempt, every signature verified');
+      assert.deepEqual(
+        hooks.received.map((r) => r.id),
+        [id, id],
+        'the same webhook-id at each attempt, every signature verified',
+      );
 
       await store.markRejected(await claimed(store, 'app-1'), 'upstream_rejected', 'no');
       const rejected = (await store.webhooks.list({ status: 'pending' }))[0]!;
@@ -261,8 +309,15 @@ forEachStore('webhook events contract', (harness) => {
       });
       await unreachable.pass();
       assert.equal((await store.webhooks.get(rejected.id))?.status, 'failed');
-      assert.equal((await store.webhooks.get(rejected.id))?.has_candidate, false, 'a failed event keeps no candidate data');
-      assert.match(String(await registry.getSingleMetricAsString('webhook_events_total')), /outcome="retry"} 1[\s\S]*outcome="delivered"} 1/);
+      assert.equal(
+        (await store.webhooks.get(rejected.id))?.has_candidate,
+        false,
+        'a failed event keeps no candidate data',
+      );
+      assert.match(
+        String(await registry.getSingleMetricAsString('webhook_events_total')),
+        /outcome="retry"} 1[\s\S]*outcome="delivered"} 1/,
+      );
       assert.equal(await store.webhooks.retry('msg_unknown'), 'not_found');
       assert.equal(await store.webhooks.retry(id), 'not_failed');
       assert.equal(await store.webhooks.retry(rejected.id), 'queued');
@@ -291,7 +346,10 @@ forEachStore('webhook events contract', (harness) => {
     await store.webhooks.markDelivered(a!);
     await store.webhooks.markFailed(b!, 'HTTP 410');
     const delivered = await store.webhooks.get(a!.id);
-    assert.deepEqual([delivered?.last_attempt_at, delivered?.delivered_at, delivered?.ended_at], [claimedAt, now, null]);
+    assert.deepEqual(
+      [delivered?.last_attempt_at, delivered?.delivered_at, delivered?.ended_at],
+      [claimedAt, now, null],
+    );
     const failed = await store.webhooks.get(b!.id);
     assert.deepEqual([failed?.last_attempt_at, failed?.delivered_at, failed?.ended_at], [claimedAt, null, now]);
     assert.deepEqual(await store.webhooks.counts(), { pending: 0, delivering: 0, delivered: 1, failed: 1 });
@@ -304,24 +362,33 @@ forEachStore('webhook events contract', (harness) => {
     const at: Record<string, number> = { a: now + 30_000, b: now + 20_000, c: now + 10_000 };
     for (const event of first) await store.webhooks.markRetry(event, at[event.reference]!, 'HTTP 503');
     now += 30_000;
-    assert.deepEqual((await store.webhooks.claimDue(10, LEASE)).map((e) => e.reference), ['c', 'b', 'a']);
+    assert.deepEqual(
+      (await store.webhooks.claimDue(10, LEASE)).map((e) => e.reference),
+      ['c', 'b', 'a'],
+    );
   });
 
   it('claims no more events than asked, however many are due', async () => {
-    for (const ref of ['a', 'b', 'c', 'd', 'e', 'f']) await store.enqueue(application(ref), { deadLetterAfterMs: 1000 });
+    for (const ref of ['a', 'b', 'c', 'd', 'e', 'f'])
+      await store.enqueue(application(ref), { deadLetterAfterMs: 1000 });
     assert.equal((await store.webhooks.claimDue(1, LEASE)).length, 1);
     assert.equal((await store.webhooks.claimDue(2, LEASE)).length, 2);
     assert.equal((await store.webhooks.claimDue(10, LEASE)).length, 3);
   });
 
-  it("says why a write of a lost lease was refused: another claimer has the event, nothing was written", async () => {
+  it('says why a write of a lost lease was refused: another claimer has the event, nothing was written', async () => {
     await store.enqueue(application('app-1'), { deadLetterAfterMs: 1000 });
     const [event] = await store.webhooks.claimDue(10, LEASE);
     now += LEASE + 1;
     await store.webhooks.recoverLeases();
     await assert.rejects(store.webhooks.markFailed(event!, 'x'), (error: Error) => {
       assert.ok(error instanceof WebhookLeaseLostError);
-      assert.match(error.message, new RegExp(`lease on webhook event ${event!.id} is no longer this attempt's: another claimer has it, so this attempt's result was not written`));
+      assert.match(
+        error.message,
+        new RegExp(
+          `lease on webhook event ${event!.id} is no longer this attempt's: another claimer has it, so this attempt's result was not written`,
+        ),
+      );
       return true;
     });
   });
@@ -333,12 +400,20 @@ forEachStore('webhook events contract', (harness) => {
     await store.enqueue(application('app-2', 'bob@example.org'), { deadLetterAfterMs: 1000 });
     await store.eraseByEmail('ada@example.org', emailBucket('ada@example.org'));
     const events = await store.webhooks.list();
-    assert.deepEqual(events.map((e) => `${e.reference}:${e.has_candidate}`).sort(), ['app-1:false', 'app-1:false', 'app-2:true']);
+    assert.deepEqual(events.map((e) => `${e.reference}:${e.has_candidate}`).sort(), [
+      'app-1:false',
+      'app-1:false',
+      'app-2:true',
+    ]);
     const claims: ClaimedEvent[] = await store.webhooks.claimDue(10, LEASE);
     for (const event of claims) await store.webhooks.markDelivered(event);
     now += 2 * 24 * 60 * 60 * 1000;
     await store.purgeDelivered(24 * 60 * 60 * 1000);
-    assert.deepEqual(await types(), ['app-1:2:application.erased'], 'delivered events older than the cutoff are gone, a waiting one stays');
+    assert.deepEqual(
+      await types(),
+      ['app-1:2:application.erased'],
+      'delivered events older than the cutoff are gone, a waiting one stays',
+    );
   });
 
   it('an erasure by address reaches the events of an application already delivered (its row holds nothing): they lose the candidate, are still sent, and are counted', async () => {
@@ -351,27 +426,46 @@ forEachStore('webhook events contract', (harness) => {
 
     const report = await store.eraseByEmail('ada@example.org', emailBucket('ada@example.org'));
 
-    assert.deepEqual(report.applications.map((a) => a.reference), ['ada-waiting']);
+    assert.deepEqual(
+      report.applications.map((a) => a.reference),
+      ['ada-waiting'],
+    );
     // ada-sent: received and delivered (the receiver down: neither sent yet); ada-waiting: received.
     assert.equal(report.webhookEvents, 3);
     const events = await store.webhooks.list();
     assert.deepEqual(events.map((e) => `${e.reference}:${e.type}:${e.has_candidate}`).sort(), [
-      'ada-sent:application.delivered:false', 'ada-sent:application.received:false',
-      'ada-waiting:application.erased:false', 'ada-waiting:application.received:false',
+      'ada-sent:application.delivered:false',
+      'ada-sent:application.received:false',
+      'ada-waiting:application.erased:false',
+      'ada-waiting:application.received:false',
       'bob:application.received:true',
     ]);
     // Every event, as the sender would send them: each application's in turn, once the one before is delivered.
     const sent: { type: string; data: { reference: string; candidate?: { email: string } } }[] = [];
-    for (let claims = await store.webhooks.claimDue(10, LEASE); claims.length > 0; claims = await store.webhooks.claimDue(10, LEASE)) {
+    for (
+      let claims = await store.webhooks.claimDue(10, LEASE);
+      claims.length > 0;
+      claims = await store.webhooks.claimDue(10, LEASE)
+    ) {
       for (const event of claims) {
         sent.push(JSON.parse(event.body) as (typeof sent)[number]);
         await store.webhooks.markDelivered(event);
       }
     }
     assert.equal(sent.length, 5);
-    assert.ok(sent.some((e) => e.data.reference === 'ada-sent' && e.type === 'application.delivered'), 'the delivered event is still sent');
-    assert.deepEqual(sent.map((e) => e.data.candidate?.email).filter((email) => email !== undefined), ['bob@example.org']);
-    assert.equal((await store.eraseByEmail('ada@example.org', emailBucket('ada@example.org'))).webhookEvents, 0, 'a second request finds nothing');
+    assert.ok(
+      sent.some((e) => e.data.reference === 'ada-sent' && e.type === 'application.delivered'),
+      'the delivered event is still sent',
+    );
+    assert.deepEqual(
+      sent.map((e) => e.data.candidate?.email).filter((email) => email !== undefined),
+      ['bob@example.org'],
+    );
+    assert.equal(
+      (await store.eraseByEmail('ada@example.org', emailBucket('ada@example.org'))).webhookEvents,
+      0,
+      'a second request finds nothing',
+    );
   });
 
   it('the retention period reaches the events: the candidate leaves every event recorded that long ago, sent or not', async () => {
@@ -382,7 +476,10 @@ forEachStore('webhook events contract', (harness) => {
     now += HOUR;
     await store.enqueue(application('new', 'bob@example.org'), { deadLetterAfterMs: HOUR });
     assert.equal(await store.webhooks.eraseExpiredCandidates(HOUR), 2);
-    assert.deepEqual((await store.webhooks.list()).map((e) => `${e.reference}:${e.seq}:${e.has_candidate}`), ['old:1:false', 'old:2:false', 'new:1:true']);
+    assert.deepEqual(
+      (await store.webhooks.list()).map((e) => `${e.reference}:${e.seq}:${e.has_candidate}`),
+      ['old:1:false', 'old:2:false', 'new:1:true'],
+    );
     assert.equal(await store.webhooks.eraseExpiredCandidates(HOUR), 0);
   });
 
@@ -398,16 +495,28 @@ forEachStore('webhook events contract', (harness) => {
     assert.deepEqual(await types(), []);
   });
 
-  if (harness.shared) it('never hands one event to two live instances claiming at once', async () => {
-    const others = await Promise.all([2, 3, 4].map((n) => harness.open(`process-${n}`, dir, () => now, { includeCandidate: false })));
-    const stores = [store, ...others];
-    for (let i = 0; i < 40; i += 1) {
-      await stores[0]!.enqueue({ reference: `app-${i}`, campaign_id: 1, company_id: 1, payload: { applicant: { email: `${i}@example.org` } }, resume: null, resume_type: null }, { deadLetterAfterMs: 1000 });
-    }
-    const claims = (await Promise.all(stores.map((s) => s.webhooks.claimDue(40, LEASE)))).flat();
-    assert.equal(claims.length, 40);
-    assert.equal(new Set(claims.map((e) => e.id)).size, 40);
-    await Promise.all(others.map((s) => s.close()));
-  });
+  if (harness.shared)
+    it('never hands one event to two live instances claiming at once', async () => {
+      const others = await Promise.all(
+        [2, 3, 4].map((n) => harness.open(`process-${n}`, dir, () => now, { includeCandidate: false })),
+      );
+      const stores = [store, ...others];
+      for (let i = 0; i < 40; i += 1) {
+        await stores[0]!.enqueue(
+          {
+            reference: `app-${i}`,
+            campaign_id: 1,
+            company_id: 1,
+            payload: { applicant: { email: `${i}@example.org` } },
+            resume: null,
+            resume_type: null,
+          },
+          { deadLetterAfterMs: 1000 },
+        );
+      }
+      const claims = (await Promise.all(stores.map((s) => s.webhooks.claimDue(40, LEASE)))).flat();
+      assert.equal(claims.length, 40);
+      assert.equal(new Set(claims.map((e) => e.id)).size, 40);
+      await Promise.all(others.map((s) => s.close()));
+    });
 });
-

@@ -52,7 +52,9 @@ export type ClaimedEvent = WebhookEventRow & WebhookLease & { body: string };
 /** A write of an attempt whose lease is no longer held: nothing was changed; the event is another claimer's now. */
 export class WebhookLeaseLostError extends Error {
   constructor(id: string) {
-    super(`The lease on webhook event ${id} is no longer this attempt's: another claimer has it, so this attempt's result was not written.`);
+    super(
+      `The lease on webhook event ${id} is no longer this attempt's: another claimer has it, so this attempt's result was not written.`,
+    );
     this.name = 'WebhookLeaseLostError';
   }
 }

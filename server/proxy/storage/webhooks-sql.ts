@@ -62,7 +62,8 @@ export const WEBHOOK_SQL = {
       ORDER BY e.next_attempt_at, e.created_at, e.seq LIMIT $4 FOR UPDATE SKIP LOCKED)
     UPDATE webhook_events SET status = 'delivering', lease_owner = $1, lease_until = $2, lease_token = lease_token + 1, attempts = attempts + 1,
     last_attempt_at = $3 FROM due WHERE status = 'pending' AND id = due_id RETURNING *`,
-  renewLease: "UPDATE webhook_events SET lease_until = $1 WHERE id = $2 AND lease_token = $3 AND status = 'delivering' AND lease_until > $4",
+  renewLease:
+    "UPDATE webhook_events SET lease_until = $1 WHERE id = $2 AND lease_token = $3 AND status = 'delivering' AND lease_until > $4",
   markDelivered: `UPDATE webhook_events SET status = 'delivered', delivered_at = $1, candidate = NULL, lease_owner = NULL, lease_until = NULL, last_error = NULL
     WHERE id = $2 AND lease_token = $3 AND status = 'delivering'`,
   markRetry: `UPDATE webhook_events SET status = 'pending', next_attempt_at = $1, last_error = $2, lease_owner = NULL, lease_until = NULL
@@ -126,6 +127,17 @@ export function applicationEventParams(
     },
   });
   const held = options.includeCandidate ? parsePayload(options.holder ?? row.payload) : null;
-  const candidate: WebhookCandidate | null = held === null ? null : { ...held.applicant, ...(held.cover_letter === undefined ? {} : { cover_letter: held.cover_letter }) };
-  return [newEventId(), body.data.reference, type, JSON.stringify(body), candidate === null ? null : JSON.stringify(candidate), now, now + WEBHOOK_RETRY_FOR_MS];
+  const candidate: WebhookCandidate | null =
+    held === null
+      ? null
+      : { ...held.applicant, ...(held.cover_letter === undefined ? {} : { cover_letter: held.cover_letter }) };
+  return [
+    newEventId(),
+    body.data.reference,
+    type,
+    JSON.stringify(body),
+    candidate === null ? null : JSON.stringify(candidate),
+    now,
+    now + WEBHOOK_RETRY_FOR_MS,
+  ];
 }

@@ -8,11 +8,19 @@ import { captureLogs } from '../../test/logs.ts';
 import { testConfig } from '../test-support.ts';
 
 /** The app serving `store` as its catalogue, last synced at `synced` and never stale; `env` configures it as testConfig does. */
-export function catalogueApp(store: CatalogueStore, { env = {}, synced = new Date() }: { env?: Record<string, string>; synced?: Date } = {}): Express {
+export function catalogueApp(
+  store: CatalogueStore,
+  { env = {}, synced = new Date() }: { env?: Record<string, string>; synced?: Date } = {},
+): Express {
   return createProxyApp({
     config: testConfig(env),
     logger: captureLogs('silent').logger,
     registry: new Registry(),
-    catalogue: { store, lastSyncedAt: () => synced, isStale: () => false, status: () => ({ lastAttemptAt: synced, lastError: null, running: false, skippedIds: [] }) },
+    catalogue: {
+      store,
+      lastSyncedAt: () => synced,
+      isStale: () => false,
+      status: () => ({ lastAttemptAt: synced, lastError: null, running: false, skippedIds: [] }),
+    },
   });
 }

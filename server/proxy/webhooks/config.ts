@@ -9,13 +9,21 @@ const webhookUrl = optionalText.superRefine((v, ctx) => {
   if (v === undefined) return;
   const url = URL.parse(v);
   const example = 'like https://board.example/hooks/jobboard';
-  if (url === null || !/^https?:$/.test(url.protocol)) ctx.addIssue({ code: 'custom', message: `must be the https URL the events are posted to${schemeHint(v, example)}, ${example}` });
+  if (url === null || !/^https?:$/.test(url.protocol))
+    ctx.addIssue({
+      code: 'custom',
+      message: `must be the https URL the events are posted to${schemeHint(v, example)}, ${example}`,
+    });
   else if (url.protocol === 'http:' && !LOOPBACK_HOSTS.has(url.hostname)) {
-    ctx.addIssue({ code: 'custom', message: `must be https (http only to localhost or 127.0.0.1): write https://${url.host}${url.pathname}` });
+    ctx.addIssue({
+      code: 'custom',
+      message: `must be https (http only to localhost or 127.0.0.1): write https://${url.host}${url.pathname}`,
+    });
   }
 });
 
-const WEBHOOK_SECRET_HINT = 'whsec_ followed by 24 to 64 random bytes in base64, like whsec_ and the output of `openssl rand -base64 32`';
+const WEBHOOK_SECRET_HINT =
+  'whsec_ followed by 24 to 64 random bytes in base64, like whsec_ and the output of `openssl rand -base64 32`';
 
 /** WEBHOOK_SECRET: the Standard Webhooks form, whsec_<base64 of the key>. */
 const webhookSecret = optionalText.superRefine((v, ctx) => {
@@ -27,7 +35,10 @@ const webhookSecret = optionalText.superRefine((v, ctx) => {
   }
   const bytes = /^[A-Za-z0-9+/]+={0,2}$/.test(key) && key.length % 4 === 0 ? Buffer.from(key, 'base64').length : 0;
   if (bytes < 24 || bytes > 64) {
-    ctx.addIssue({ code: 'custom', message: `must hold 24 to 64 bytes in standard base64 after whsec_ (it holds ${bytes === 0 ? 'no valid base64' : `${bytes} bytes`}): ${WEBHOOK_SECRET_HINT}` });
+    ctx.addIssue({
+      code: 'custom',
+      message: `must hold 24 to 64 bytes in standard base64 after whsec_ (it holds ${bytes === 0 ? 'no valid base64' : `${bytes} bytes`}): ${WEBHOOK_SECRET_HINT}`,
+    });
   }
 });
 
@@ -40,9 +51,16 @@ export interface WebhookConfig {
   includeCandidate: boolean;
 }
 
-export function requireWebhookSecret(env: { WEBHOOK_URL?: string | undefined; WEBHOOK_SECRET?: string | undefined }, ctx: z.RefinementCtx): void {
+export function requireWebhookSecret(
+  env: { WEBHOOK_URL?: string | undefined; WEBHOOK_SECRET?: string | undefined },
+  ctx: z.RefinementCtx,
+): void {
   if (env.WEBHOOK_URL !== undefined && env.WEBHOOK_SECRET === undefined) {
-    ctx.addIssue({ code: 'custom', path: ['WEBHOOK_SECRET'], message: `is required when WEBHOOK_URL is set: ${WEBHOOK_SECRET_HINT} (give the board the same value)` });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['WEBHOOK_SECRET'],
+      message: `is required when WEBHOOK_URL is set: ${WEBHOOK_SECRET_HINT} (give the board the same value)`,
+    });
   }
 }
 
@@ -55,7 +73,9 @@ export const WebhookEnv = z
   .superRefine(requireWebhookSecret);
 
 export function webhookConfigOf(e: z.infer<typeof WebhookEnv>): WebhookConfig | null {
-  return e.WEBHOOK_URL === undefined ? null : { url: e.WEBHOOK_URL, secret: e.WEBHOOK_SECRET ?? '', includeCandidate: e.WEBHOOK_INCLUDE_CANDIDATE === 'true' };
+  return e.WEBHOOK_URL === undefined
+    ? null
+    : { url: e.WEBHOOK_URL, secret: e.WEBHOOK_SECRET ?? '', includeCandidate: e.WEBHOOK_INCLUDE_CANDIDATE === 'true' };
 }
 
 /** The WEBHOOK_* variables alone, for the commands (webhooks, outbox erase); null when WEBHOOK_URL is unset. */
@@ -63,7 +83,9 @@ export function loadWebhookConfig(env: Record<string, string | undefined>): Webh
   const result = WebhookEnv.safeParse(env);
   if (!result.success) {
     const problems = result.error.issues.map((issue) => `  - ${String(issue.path[0])} ${issue.message}`);
-    throw new Error(`The webhook configuration is not valid:\n${problems.join('\n')}\nSet these variables as the proxy has them, then run the command again.`);
+    throw new Error(
+      `The webhook configuration is not valid:\n${problems.join('\n')}\nSet these variables as the proxy has them, then run the command again.`,
+    );
   }
   return webhookConfigOf(result.data);
 }

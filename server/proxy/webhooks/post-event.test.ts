@@ -97,11 +97,22 @@ describe('posting one webhook event', () => {
     assert.deepEqual(headers, signedHeaders(SECRET, 'msg_1', BODY, at));
     assert.equal(headers['webhook-timestamp'], String(at.getTime() / 1000));
     assert.match(headers['webhook-signature']!, /^v1,[A-Za-z0-9+/]+=*$/);
-    assert.notEqual(signedHeaders(`whsec_${Buffer.alloc(32, 4).toString('base64')}`, 'msg_1', BODY, at)['webhook-signature'], headers['webhook-signature']);
+    assert.notEqual(
+      signedHeaders(`whsec_${Buffer.alloc(32, 4).toString('base64')}`, 'msg_1', BODY, at)['webhook-signature'],
+      headers['webhook-signature'],
+    );
   });
 
   it('counts only a 2xx as accepted: 200 and 299 are, 300 to 399 and the rest are not, and a redirect is not followed', async () => {
-    for (const [status, ok] of [[200, true], [299, true], [300, false], [302, false], [399, false], [400, false], [500, false]] as const) {
+    for (const [status, ok] of [
+      [200, true],
+      [299, true],
+      [300, false],
+      [302, false],
+      [399, false],
+      [400, false],
+      [500, false],
+    ] as const) {
       const url = await serve(answering(status, 'why', status === 302 ? { location: '/elsewhere' } : {}).handler);
       const result = await postEvent({ url, secret: SECRET }, 'msg_1', BODY);
       assert.deepEqual(result, { kind: 'answered', status, ok, body: 'why' }, `HTTP ${status}`);
@@ -160,7 +171,10 @@ describe('posting one webhook event', () => {
       await eventually(() => receiver.seen.closed, { timeoutMs: 10_000, what: 'the connection closed' });
       assert.equal(receiver.seen.finished, false, `HTTP ${status}: the answer was cut, not read to its end`);
       // What the socket buffers hold at most, far below the answer's size.
-      assert.ok(receiver.seen.written < 16 * 1024 * 1024, `HTTP ${status}: ${receiver.seen.written} bytes went out before the connection closed`);
+      assert.ok(
+        receiver.seen.written < 16 * 1024 * 1024,
+        `HTTP ${status}: ${receiver.seen.written} bytes went out before the connection closed`,
+      );
     }
   });
 
@@ -170,7 +184,10 @@ describe('posting one webhook event', () => {
     const refused = await postEvent({ url: closed, secret: SECRET }, 'msg_1', BODY);
     assert.deepEqual(refused, { kind: 'unreachable', error: 'ECONNREFUSED' });
     const silent = await serve(() => {});
-    assert.deepEqual(await postEvent({ url: silent, secret: SECRET }, 'msg_1', BODY, { timeoutMs: 50 }), { kind: 'unreachable', error: 'no answer within 50 ms' });
+    assert.deepEqual(await postEvent({ url: silent, secret: SECRET }, 'msg_1', BODY, { timeoutMs: 50 }), {
+      kind: 'unreachable',
+      error: 'no answer within 50 ms',
+    });
   });
 
   it('stops when its caller gives up (the lease was lost)', async () => {

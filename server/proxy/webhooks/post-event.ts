@@ -26,7 +26,11 @@ export interface PostTarget {
 /** The three headers of one attempt: the same webhook-id every time, the timestamp and signature of this send. */
 export function signedHeaders(secret: string, id: string, body: string, at: Date): Record<string, string> {
   const signature = new Webhook(secret).sign(id, at, body);
-  return { 'webhook-id': id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': signature };
+  return {
+    'webhook-id': id,
+    'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+    'webhook-signature': signature,
+  };
 }
 
 /**
@@ -55,21 +59,38 @@ async function excerptOf(response: Response): Promise<string> {
   return new TextDecoder().decode(Buffer.concat(chunks)).slice(0, ANSWER_CHARS);
 }
 
-export async function postEvent(target: PostTarget, id: string, body: string, options: { now?: Date; timeoutMs?: number; signal?: AbortSignal } = {}): Promise<PostResult> {
+export async function postEvent(
+  target: PostTarget,
+  id: string,
+  body: string,
+  options: { now?: Date; timeoutMs?: number; signal?: AbortSignal } = {},
+): Promise<PostResult> {
   const timeout = AbortSignal.timeout(options.timeoutMs ?? WEBHOOK_TIMEOUT_MS);
   try {
     const response = await fetch(target.url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'user-agent': 'jobboard-connector-webhooks', ...signedHeaders(target.secret, id, body, options.now ?? new Date()) },
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'jobboard-connector-webhooks',
+        ...signedHeaders(target.secret, id, body, options.now ?? new Date()),
+      },
       body,
       redirect: 'manual',
       signal: options.signal === undefined ? timeout : AbortSignal.any([timeout, options.signal]),
     });
     const text = await excerptOf(response);
-    return { kind: 'answered', status: response.status, ok: response.status >= 200 && response.status < 300, body: text };
+    return {
+      kind: 'answered',
+      status: response.status,
+      ok: response.status >= 200 && response.status < 300,
+      body: text,
+    };
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    const why = error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${options.timeoutMs ?? WEBHOOK_TIMEOUT_MS} ms` : (cause?.code ?? cause?.message ?? String(error));
+    const why =
+      error instanceof Error && error.name === 'TimeoutError'
+        ? `no answer within ${options.timeoutMs ?? WEBHOOK_TIMEOUT_MS} ms`
+        : (cause?.code ?? cause?.message ?? String(error));
     return { kind: 'unreachable', error: why };
   }
 }

@@ -38,7 +38,11 @@ interface Receiver {
 }
 
 /** A receiver answering every POST with `status`, `headers` and `body`, or holding each until release() when `status` is 'held'. */
-async function receiver(status: number | 'held', headers: Record<string, string> = {}, body = 'answer'): Promise<Receiver> {
+async function receiver(
+  status: number | 'held',
+  headers: Record<string, string> = {},
+  body = 'answer',
+): Promise<Receiver> {
   const held: ServerResponse[] = [];
   let answer = status;
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -95,7 +99,12 @@ describe('the webhook sender', () => {
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'jbc-webhook-sender-'));
     now = Date.UTC(2026, 0, 1);
-    store = new SqliteApplicationStore({ dataDir: dir, owner: 'process-1', now: () => now, webhookEvents: { includeCandidate: false } });
+    store = new SqliteApplicationStore({
+      dataDir: dir,
+      owner: 'process-1',
+      now: () => now,
+      webhookEvents: { includeCandidate: false },
+    });
     await store.ready();
     events = counting(store.webhooks);
     logs = captureLogs('info');
@@ -107,7 +116,11 @@ describe('the webhook sender', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  async function start(status: number | 'held', headers: Record<string, string> = {}, body?: string): Promise<Receiver> {
+  async function start(
+    status: number | 'held',
+    headers: Record<string, string> = {},
+    body?: string,
+  ): Promise<Receiver> {
     const r = await receiver(status, headers, body);
     receivers.push(r);
     return r;
@@ -133,7 +146,9 @@ describe('the webhook sender', () => {
   }
 
   /** A pass whose one POST the receiver holds (until release()), under the given options: once the POST has arrived. */
-  async function postHeld(options: Partial<WebhookSenderOptions> = {}): Promise<{ hooks: Receiver; id: string; attempt: Promise<boolean> }> {
+  async function postHeld(
+    options: Partial<WebhookSenderOptions> = {},
+  ): Promise<{ hooks: Receiver; id: string; attempt: Promise<boolean> }> {
     const hooks = await start('held');
     const id = await anEvent();
     const attempt = sender(hooks.url, options).pass();
@@ -155,7 +170,11 @@ describe('the webhook sender', () => {
     assert.match(await outcomes(), /^webhook_events_total\{type="application.received",outcome="delivered"\} 1$/m);
     await sending.pass();
     assert.deepEqual(hooks.ids, [id], 'a delivered event is not sent again');
-    assert.deepEqual(logs.lines.filter((l) => String(l.event).startsWith('webhook_')), [], 'a delivery logs nothing');
+    assert.deepEqual(
+      logs.lines.filter((l) => String(l.event).startsWith('webhook_')),
+      [],
+      'a delivery logs nothing',
+    );
   });
 
   it('sends what a full batch leaves at once, and what comes later at its next look', async () => {
@@ -221,7 +240,10 @@ describe('the webhook sender', () => {
     await sleep(200);
     assert.equal(hooks.ids.length, 1, 'no look after stop()');
     const [line] = linesOf('webhook_error');
-    assert.deepEqual([line?.level, line?.error, line?.msg], [50, 'database unreachable', 'webhook sender pass failed; the next one tries again']);
+    assert.deepEqual(
+      [line?.level, line?.error, line?.msg],
+      [50, 'database unreachable', 'webhook sender pass failed; the next one tries again'],
+    );
     assert.equal((await store.webhooks.get(id))?.status, 'delivered');
   });
 
@@ -248,12 +270,24 @@ describe('the webhook sender', () => {
       throw new Error('database unreachable');
     };
     // Counts that cannot be read leave the last ones: a scrape still answers.
-    assert.match(String(await registry.getSingleMetricAsString('webhook_events')), /^webhook_events\{status="pending"\} 2$/m);
+    assert.match(
+      String(await registry.getSingleMetricAsString('webhook_events')),
+      /^webhook_events\{status="pending"\} 2$/m,
+    );
   });
 
   it('retries after 10 s, doubling to at most 6 hours, looks every second, claims 10 at once and waits 10 s for an answer', () => {
-    assert.deepEqual(DEFAULT_WEBHOOK_SENDER, { pollMs: 1000, batch: 10, timeoutMs: 10_000, retryBaseMs: 10_000, retryMaxMs: 6 * HOUR });
-    assert.deepEqual([0, 1, 2, 3, 4].map((n) => retryDelay(n, DEFAULT_WEBHOOK_SENDER)), [10_000, 10_000, 20_000, 40_000, 80_000]);
+    assert.deepEqual(DEFAULT_WEBHOOK_SENDER, {
+      pollMs: 1000,
+      batch: 10,
+      timeoutMs: 10_000,
+      retryBaseMs: 10_000,
+      retryMaxMs: 6 * HOUR,
+    });
+    assert.deepEqual(
+      [0, 1, 2, 3, 4].map((n) => retryDelay(n, DEFAULT_WEBHOOK_SENDER)),
+      [10_000, 10_000, 20_000, 40_000, 80_000],
+    );
     assert.equal(retryDelay(12, DEFAULT_WEBHOOK_SENDER), 20_480_000);
     assert.equal(retryDelay(13, DEFAULT_WEBHOOK_SENDER), 6 * HOUR);
   });
@@ -277,7 +311,10 @@ describe('the webhook sender', () => {
     const id = await anEvent();
     await sender(hooks.url).pass();
     const row = await store.webhooks.get(id);
-    assert.deepEqual([row?.status, row?.last_error, row?.next_attempt_at], ['pending', 'HTTP 302: answer', now + 10_000]);
+    assert.deepEqual(
+      [row?.status, row?.last_error, row?.next_attempt_at],
+      ['pending', 'HTTP 302: answer', now + 10_000],
+    );
     assert.deepEqual(elsewhere.ids, [], 'the redirect was not followed');
     assert.match(await outcomes(), /^webhook_events_total\{type="application.received",outcome="retry"\} 1$/m);
     const [line] = linesOf('webhook_retry');
@@ -314,16 +351,23 @@ describe('the webhook sender', () => {
     await sender(hooks.url).pass();
     const row = await store.webhooks.get(id);
     assert.deepEqual([row?.status, row?.last_error], ['failed', 'HTTP 500: answer']);
-    assert.equal((await store.webhooks.get(younger))?.status, 'pending', 'refused a millisecond before its time: retried');
+    assert.equal(
+      (await store.webhooks.get(younger))?.status,
+      'pending',
+      'refused a millisecond before its time: retried',
+    );
     const [line] = linesOf('webhook_failed');
-    assert.deepEqual([line?.level, line?.id, line?.type, line?.reference, line?.attempts, line?.error], [50, id, 'application.received', 'r1', 1, 'HTTP 500: answer']);
+    assert.deepEqual(
+      [line?.level, line?.id, line?.type, line?.reference, line?.attempts, line?.error],
+      [50, id, 'application.received', 'r1', 1, 'HTTP 500: answer'],
+    );
     assert.match(String(line?.msg), /`jobboard-connector webhooks retry ID` sends it again/);
     assert.equal(linesOf('webhook_failed').length, 1);
     assert.match(await outcomes(), /outcome="failed"\} 1$/m);
     assert.match(await outcomes(), /outcome="retry"\} 1$/m);
   });
 
-  it('records an unreachable receiver\'s failure as the attempt\'s error', async () => {
+  it("records an unreachable receiver's failure as the attempt's error", async () => {
     const gone = await start(204);
     await gone.close();
     receivers.pop();
@@ -367,7 +411,12 @@ describe('the webhook sender', () => {
 
   it('writes nothing when another claimer took the event back meanwhile', async () => {
     const { hooks, id, attempt } = await postHeld();
-    const other = new SqliteApplicationStore({ dataDir: dir, owner: 'process-2', now: () => now, webhookEvents: { includeCandidate: false } });
+    const other = new SqliteApplicationStore({
+      dataDir: dir,
+      owner: 'process-2',
+      now: () => now,
+      webhookEvents: { includeCandidate: false },
+    });
     await other.ready();
     try {
       assert.equal(await other.webhooks.recoverLeases(), 1);
@@ -387,7 +436,10 @@ describe('the webhook sender', () => {
     const id = await anEvent();
     events.failRenewals = 1;
     const attempt = sender(hooks.url, { leaseMs: 300 }).pass();
-    await eventually(() => linesOf('webhook_lease_error').length === 1, { timeoutMs: 5_000, what: 'the failed renewal logged' });
+    await eventually(() => linesOf('webhook_lease_error').length === 1, {
+      timeoutMs: 5_000,
+      what: 'the failed renewal logged',
+    });
     hooks.release(204);
     await attempt;
     assert.equal((await store.webhooks.get(id))?.status, 'delivered');

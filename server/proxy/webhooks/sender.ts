@@ -37,7 +37,10 @@ export const DEFAULT_WEBHOOK_SENDER: Omit<WebhookSenderOptions, 'leaseMs'> = {
 };
 
 /** The delay before the attempt after `attempts` failed ones: 10 s, 20 s, 40 s… up to 6 h (the defaults). */
-export function retryDelay(attempts: number, options: Pick<WebhookSenderOptions, 'retryBaseMs' | 'retryMaxMs'>): number {
+export function retryDelay(
+  attempts: number,
+  options: Pick<WebhookSenderOptions, 'retryBaseMs' | 'retryMaxMs'>,
+): number {
   return Math.min(options.retryMaxMs, options.retryBaseMs * 2 ** Math.max(0, attempts - 1));
 }
 
@@ -97,7 +100,10 @@ export class WebhookSender {
       this.running = this.pass().then(
         (full) => this.schedule(full ? 0 : this.deps.options.pollMs),
         (error: unknown) => {
-          this.deps.logger.error({ event: 'webhook_error', error: error instanceof Error ? error.message : String(error) }, 'webhook sender pass failed; the next one tries again');
+          this.deps.logger.error(
+            { event: 'webhook_error', error: error instanceof Error ? error.message : String(error) },
+            'webhook sender pass failed; the next one tries again',
+          );
           this.schedule(this.deps.options.pollMs);
         },
       );
@@ -121,11 +127,18 @@ export class WebhookSender {
       renew: () => store.renewLease(event, options.leaseMs),
       leaseMs: options.leaseMs,
       onError: (error) =>
-        logger.warn({ event: 'webhook_lease_error', id: event.id, error: error instanceof Error ? error.message : String(error) }, 'the lease of a webhook event could not be renewed; its next write tells whether it is still held'),
+        logger.warn(
+          { event: 'webhook_lease_error', id: event.id, error: error instanceof Error ? error.message : String(error) },
+          'the lease of a webhook event could not be renewed; its next write tells whether it is still held',
+        ),
     });
     let outcome: WebhookOutcome;
     try {
-      const result = await postEvent(target, event.id, event.body, { now: new Date(this.deps.now()), timeoutMs: options.timeoutMs, signal: hold.signal });
+      const result = await postEvent(target, event.id, event.body, {
+        now: new Date(this.deps.now()),
+        timeoutMs: options.timeoutMs,
+        signal: hold.signal,
+      });
       // Another claimer may hold the event now: what this attempt learnt is not written.
       outcome = hold.lost() ? 'lease_lost' : await this.record(event, result);
     } catch (error) {
@@ -135,7 +148,10 @@ export class WebhookSender {
       hold.stop();
     }
     if (outcome === 'lease_lost') {
-      logger.warn({ event: 'webhook_lease_lost', id: event.id, type: event.type }, 'webhook event no longer held by this attempt (it outlasted its lease): its result was not written, whoever holds it now sends it');
+      logger.warn(
+        { event: 'webhook_lease_lost', id: event.id, type: event.type },
+        'webhook event no longer held by this attempt (it outlasted its lease): its result was not written, whoever holds it now sends it',
+      );
     }
     this.sent.inc({ type: event.type, outcome });
   }
@@ -147,12 +163,18 @@ export class WebhookSender {
       await store.markDelivered(event);
       return 'delivered';
     }
-    const error = result.kind === 'answered' ? `HTTP ${result.status}${result.body === '' ? '' : `: ${result.body.slice(0, 200)}`}` : result.error;
+    const error =
+      result.kind === 'answered'
+        ? `HTTP ${result.status}${result.body === '' ? '' : `: ${result.body.slice(0, 200)}`}`
+        : result.error;
     const now = this.deps.now();
     const line = { id: event.id, type: event.type, reference: event.reference, attempts: event.attempts, error };
     if (now >= event.give_up_at) {
       await store.markFailed(event, error);
-      logger.error({ event: 'webhook_failed', ...line }, 'webhook event given up after 3 days of retries: `jobboard-connector webhooks retry ID` sends it again');
+      logger.error(
+        { event: 'webhook_failed', ...line },
+        'webhook event given up after 3 days of retries: `jobboard-connector webhooks retry ID` sends it again',
+      );
       return 'failed';
     }
     await store.markRetry(event, now + retryDelay(event.attempts, options), error);

@@ -1,7 +1,12 @@
 // GET /applicants, GET /applicants/:id (id or email), POST /applicants,
 // POST /jobboards/applicants.
 import type { Router } from 'express';
-import { CreateApplicantBody, CreateJobboardApplicantBody, GetApplicantQuery, ListApplicantsQuery } from '../../contract/index.ts';
+import {
+  CreateApplicantBody,
+  CreateJobboardApplicantBody,
+  GetApplicantQuery,
+  ListApplicantsQuery,
+} from '../../contract/index.ts';
 import { companyById, companyOfClient, isJobboard, ownScope } from '../access.ts';
 import type { SandboxContext } from '../context.ts';
 import { createApplicantWithApplications } from '../create.ts';
@@ -32,11 +37,18 @@ export function applicantRoutes(ctx: SandboxContext, router: RecordingRouter): R
       // Every word must appear in first_name, last_name or email (case-insensitive substring).
       for (const word of q.keywords.trim().split(/\s+/).slice(0, 10)) {
         const like = `%${word.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
-        list.where("(p.first_name LIKE ? ESCAPE '\\' OR p.last_name LIKE ? ESCAPE '\\' OR p.email LIKE ? ESCAPE '\\')", like, like, like);
+        list.where(
+          "(p.first_name LIKE ? ESCAPE '\\' OR p.last_name LIKE ? ESCAPE '\\' OR p.email LIKE ? ESCAPE '\\')",
+          like,
+          like,
+          like,
+        );
       }
     }
-    if (q.is_partner_newsletter_active !== undefined) list.where('p.is_partner_newsletter_active = ?', q.is_partner_newsletter_active ? 1 : 0);
-    if (q.is_campaign_alert_active !== undefined) list.where('p.is_campaign_alert_active = ?', q.is_campaign_alert_active ? 1 : 0);
+    if (q.is_partner_newsletter_active !== undefined)
+      list.where('p.is_partner_newsletter_active = ?', q.is_partner_newsletter_active ? 1 : 0);
+    if (q.is_campaign_alert_active !== undefined)
+      list.where('p.is_campaign_alert_active = ?', q.is_campaign_alert_active ? 1 : 0);
     const total = list.count(db);
     const rows = list.page<ApplicantRow>(db, q);
     sendList(res, renderApplicants(db, rows, q.embed ?? [], originOf(req)), total, q.page, q.per_page);
@@ -50,8 +62,16 @@ export function applicantRoutes(ctx: SandboxContext, router: RecordingRouter): R
     const scope = ownScope(client, 'p');
     // The path parameter is the applicant's id or its email address.
     const row = /^[1-9][0-9]{0,14}$/.test(key)
-      ? db.get<ApplicantRow>(`SELECT p.* FROM applicants p WHERE p.id = ? AND ${scope.sql}`, Number(key), ...scope.params)
-      : db.get<ApplicantRow>(`SELECT p.* FROM applicants p WHERE p.email = ? COLLATE NOCASE AND ${scope.sql}`, key, ...scope.params);
+      ? db.get<ApplicantRow>(
+          `SELECT p.* FROM applicants p WHERE p.id = ? AND ${scope.sql}`,
+          Number(key),
+          ...scope.params,
+        )
+      : db.get<ApplicantRow>(
+          `SELECT p.* FROM applicants p WHERE p.email = ? COLLATE NOCASE AND ${scope.sql}`,
+          key,
+          ...scope.params,
+        );
     if (row === undefined) throw notFound('The applicant with this id or email');
     res.json(renderApplicants(db, [row], q.embed ?? [], originOf(req))[0]);
   });
@@ -61,7 +81,12 @@ export function applicantRoutes(ctx: SandboxContext, router: RecordingRouter): R
     requireScope(client, 'applicants_write');
     const company = companyOfClient(db, client, 'POST /applicants');
     const body = parseBody(CreateApplicantBody, req.body, 'POST /applicants');
-    const created = await createApplicantWithApplications(ctx, { company, client, input: body.applicant, origin: originOf(req) });
+    const created = await createApplicantWithApplications(ctx, {
+      company,
+      client,
+      input: body.applicant,
+      origin: originOf(req),
+    });
     res.status(201).json(createdApplicant(ctx, created.applicantId, originOf(req)));
   });
 
@@ -69,7 +94,10 @@ export function applicantRoutes(ctx: SandboxContext, router: RecordingRouter): R
     const client = callerOf(res);
     requireScope(client, 'applicants_write');
     if (!isJobboard(client)) {
-      throw new SandboxError('wrong_client_kind', 'POST /jobboards/applicants is for job-board API clients; a company client uses POST /applicants.');
+      throw new SandboxError(
+        'wrong_client_kind',
+        'POST /jobboards/applicants is for job-board API clients; a company client uses POST /applicants.',
+      );
     }
     const body = parseBody(CreateJobboardApplicantBody, req.body, 'POST /jobboards/applicants');
     const company = companyById(db, body.company_id);
@@ -81,9 +109,18 @@ export function applicantRoutes(ctx: SandboxContext, router: RecordingRouter): R
         client.channel,
       ) !== undefined;
     if (company === undefined || !broadcasts) {
-      throw ruleBroken('unknown_reference', 'company_id', `company ${body.company_id} broadcasts no campaign on the channel "${client.channel}"`);
+      throw ruleBroken(
+        'unknown_reference',
+        'company_id',
+        `company ${body.company_id} broadcasts no campaign on the channel "${client.channel}"`,
+      );
     }
-    const created = await createApplicantWithApplications(ctx, { company, client, input: body.applicant, origin: originOf(req) });
+    const created = await createApplicantWithApplications(ctx, {
+      company,
+      client,
+      input: body.applicant,
+      origin: originOf(req),
+    });
     res.status(201).json(createdApplicant(ctx, created.applicantId, originOf(req)));
   });
 

@@ -44,11 +44,22 @@ export function applicationRoutes(ctx: SandboxContext, router: RecordingRouter):
     }
     // Without other filters, a company's total comes from the trigger-kept counts.
     const onlyCompanyAndStatus =
-      !isJobboard(client) && q.campaign_id === undefined && q.is_complete === undefined && q.source === undefined && q.status?.date === undefined;
+      !isJobboard(client) &&
+      q.campaign_id === undefined &&
+      q.is_complete === undefined &&
+      q.source === undefined &&
+      q.status?.date === undefined;
     const total = onlyCompanyAndStatus
       ? q.status?.value !== undefined
-        ? (db.get<{ n: number }>('SELECT n FROM application_counts WHERE company_id = ? AND status = ?', client.company_id ?? -1, q.status.value)?.n ?? 0)
-        : (db.get<{ n: number }>('SELECT COALESCE(SUM(n), 0) AS n FROM application_counts WHERE company_id = ?', client.company_id ?? -1)?.n ?? 0)
+        ? (db.get<{ n: number }>(
+            'SELECT n FROM application_counts WHERE company_id = ? AND status = ?',
+            client.company_id ?? -1,
+            q.status.value,
+          )?.n ?? 0)
+        : (db.get<{ n: number }>(
+            'SELECT COALESCE(SUM(n), 0) AS n FROM application_counts WHERE company_id = ?',
+            client.company_id ?? -1,
+          )?.n ?? 0)
       : list.count(db);
     const rows = list.page<ApplicationRow>(db, q);
     sendList(res, renderApplications(db, rows, q.embed ?? [], originOf(req)), total, q.page, q.per_page);
@@ -60,7 +71,11 @@ export function applicationRoutes(ctx: SandboxContext, router: RecordingRouter):
     const id = parseId(req.params.id, 'application');
     const q = parseQuery(GetApplicationQuery, req.query, 'GET /applications/:id');
     const scope = ownScope(client, 'a');
-    const row = db.get<ApplicationRow>(`SELECT a.* FROM applications a WHERE a.id = ? AND ${scope.sql}`, id, ...scope.params);
+    const row = db.get<ApplicationRow>(
+      `SELECT a.* FROM applications a WHERE a.id = ? AND ${scope.sql}`,
+      id,
+      ...scope.params,
+    );
     if (row === undefined) throw notFound('The application with this id');
     res.json(renderApplications(db, [row], q.embed ?? [], originOf(req))[0]);
   });
@@ -77,11 +92,23 @@ export function applicationRoutes(ctx: SandboxContext, router: RecordingRouter):
       const company = companyOfCampaign(ctx, client, body.campaign_id);
       const applicant =
         body.applicant_id !== undefined
-          ? db.get<{ id: number }>('SELECT id FROM applicants WHERE id = ? AND company_id = ?', body.applicant_id, company.id)
-          : db.get<{ id: number }>('SELECT id FROM applicants WHERE email = ? COLLATE NOCASE AND company_id = ?', body.applicant_email!, company.id);
+          ? db.get<{ id: number }>(
+              'SELECT id FROM applicants WHERE id = ? AND company_id = ?',
+              body.applicant_id,
+              company.id,
+            )
+          : db.get<{ id: number }>(
+              'SELECT id FROM applicants WHERE email = ? COLLATE NOCASE AND company_id = ?',
+              body.applicant_email!,
+              company.id,
+            );
       if (applicant === undefined) {
         const field = body.applicant_id !== undefined ? 'applicant_id' : 'applicant_email';
-        throw ruleBroken('unknown_reference', field, `no applicant ${String(body.applicant_id ?? body.applicant_email)} in company ${company.id}`);
+        throw ruleBroken(
+          'unknown_reference',
+          field,
+          `no applicant ${String(body.applicant_id ?? body.applicant_email)} in company ${company.id}`,
+        );
       }
       return insertApplication(ctx, {
         company,
@@ -112,6 +139,7 @@ function companyOfCampaign(ctx: SandboxContext, client: ReturnType<typeof caller
     ? ctx.db.get<{ company_id: number }>('SELECT company_id FROM campaigns WHERE id = ?', campaignId)?.company_id
     : client.company_id;
   const company = companyId === undefined || companyId === null ? undefined : companyById(ctx.db, companyId);
-  if (company === undefined) throw ruleBroken('unknown_reference', 'campaign_id', `campaign ${campaignId} does not exist`);
+  if (company === undefined)
+    throw ruleBroken('unknown_reference', 'campaign_id', `campaign ${campaignId} does not exist`);
   return company;
 }

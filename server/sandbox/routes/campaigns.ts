@@ -63,10 +63,21 @@ export function campaignRoutes(ctx: SandboxContext, router: RecordingRouter): Ro
     const { campaign } = parseBody(CreateCampaignBody, req.body, 'POST /campaigns');
     // Rule (API rules: Resources): unit_id is required when the company uses the Entity option.
     if (campaign.unit_id === undefined && company.entity_option === 1) {
-      throw ruleBroken('unit_required', 'campaign.unit_id', 'is required because the company uses the Entity option; list units with the entities');
+      throw ruleBroken(
+        'unit_required',
+        'campaign.unit_id',
+        'is required because the company uses the Entity option; list units with the entities',
+      );
     }
-    if (campaign.unit_id !== undefined && db.get('SELECT 1 AS yes FROM units WHERE id = ? AND company_id = ?', campaign.unit_id, company.id) === undefined) {
-      throw ruleBroken('unknown_reference', 'campaign.unit_id', `unit ${campaign.unit_id} does not exist in company ${company.id}`);
+    if (
+      campaign.unit_id !== undefined &&
+      db.get('SELECT 1 AS yes FROM units WHERE id = ? AND company_id = ?', campaign.unit_id, company.id) === undefined
+    ) {
+      throw ruleBroken(
+        'unknown_reference',
+        'campaign.unit_id',
+        `unit ${campaign.unit_id} does not exist in company ${company.id}`,
+      );
     }
     const now = ctx.clock.iso();
     const id = db.insert(

@@ -42,11 +42,17 @@ export function channelRoutes(ctx: SandboxContext, router: RecordingRouter): Rou
       entityId,
     );
     const visible =
-      entity !== undefined && entity.entity_option === 1 && (isJobboard(client) || entity.company_id === client.company_id);
+      entity !== undefined &&
+      entity.entity_option === 1 &&
+      (isJobboard(client) || entity.company_id === client.company_id);
     if (!visible) throw notFound('The entity with this id');
     res.json(
       isJobboard(client)
-        ? db.all<Channel>(`SELECT ${COLUMNS} FROM channels ch WHERE ch.entity_id = ? AND ch.value = ? ORDER BY ch.value`, entityId, client.channel)
+        ? db.all<Channel>(
+            `SELECT ${COLUMNS} FROM channels ch WHERE ch.entity_id = ? AND ch.value = ? ORDER BY ch.value`,
+            entityId,
+            client.channel,
+          )
         : db.all<Channel>(`SELECT ${COLUMNS} FROM channels ch WHERE ch.entity_id = ? ORDER BY ch.value`, entityId),
     );
   });

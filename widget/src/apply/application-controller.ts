@@ -277,7 +277,13 @@ export class ApplicationController implements ReactiveController {
       const status = result?.status === 'queued' ? 'queued' : 'delivered';
       this.idempotencyKey = null;
       clearDraft(endpoint, campaignId);
-      this.set({ outcome: status, receipt: receiptLink(result?.receipt_url, endpoint), phase: 'success', values: {}, announcement: msg('Application received.') });
+      this.set({
+        outcome: status,
+        receipt: receiptLink(result?.receipt_url, endpoint),
+        phase: 'success',
+        values: {},
+        announcement: msg('Application received.'),
+      });
       this.host.dispatchEvent(new JobboardApplySuccessEvent(campaignId, status));
       await this.focus('#outcome');
     } catch (error) {

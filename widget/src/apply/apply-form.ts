@@ -16,7 +16,9 @@ import { problemMessage } from '../internal/messages.ts';
 import { label, statement } from './labels.ts';
 
 /** Input attributes of each kind of one-line text control. */
-const inputs: Partial<Record<FormControl['kind'], { type: string; pattern?: string; inputmode?: string; wrapper?: string }>> = {
+const inputs: Partial<
+  Record<FormControl['kind'], { type: string; pattern?: string; inputmode?: string; wrapper?: string }>
+> = {
   email: { type: 'email' },
   text: { type: 'text' },
   'tel-code': { type: 'text', pattern: '\\+[0-9]{1,4}', inputmode: 'tel', wrapper: 'code' },
@@ -35,14 +37,13 @@ function renderError(form: ApplicationController, id: string): TemplateResult | 
 }
 
 function renderMark(required: boolean): TemplateResult {
-  return required ? html`<span class="req">${msg('(required)')}</span>` : html`<span class="opt">${msg('(optional)')}</span>`;
+  return required
+    ? html`<span class="req">${msg('(required)')}</span>`
+    : html`<span class="opt">${msg('(optional)')}</span>`;
 }
 
 function renderLabel(id: string, required: boolean): TemplateResult {
-  return html`<label for=${id} part="label"
-    >${label(id)}
-    ${renderMark(required)}</label
-  >`;
+  return html`<label for=${id} part="label">${label(id)} ${renderMark(required)}</label>`;
 }
 
 /** One-line text controls: email, names, phone, URL. */
@@ -68,16 +69,14 @@ function renderInput(form: ApplicationController, control: FormControl, required
 /** Controls that share one rule (the phone's code and number), under one legend. */
 function renderGroup(form: ApplicationController, group: FormControl[], required: boolean): TemplateResult {
   return html`<fieldset class="field ${group[0]!.rule}" part="field">
-    <legend part="label">
-      ${label(group[0]!.rule)}
-      ${renderMark(required)}
-    </legend>
+    <legend part="label">${label(group[0]!.rule)} ${renderMark(required)}</legend>
     <div class="${group[0]!.rule}-row">
       ${group.map(
-        (control) => html`<div class=${inputs[control.kind]?.wrapper ?? nothing}>
-          <label for=${control.id} part="label">${label(control.id)}</label>
-          ${renderInput(form, control, required)}
-        </div>`,
+        (control) =>
+          html`<div class=${inputs[control.kind]?.wrapper ?? nothing}>
+            <label for=${control.id} part="label">${label(control.id)}</label>
+            ${renderInput(form, control, required)}
+          </div>`,
       )}
     </div>
     ${group.map((control) => renderError(form, control.id))}
@@ -112,7 +111,12 @@ function renderResume(form: ApplicationController, required: boolean): TemplateR
   </div>`;
 }
 
-function renderTextarea(form: ApplicationController, control: FormControl, required: boolean, tag: string): TemplateResult {
+function renderTextarea(
+  form: ApplicationController,
+  control: FormControl,
+  required: boolean,
+  tag: string,
+): TemplateResult {
   const { id, maxlength } = control;
   return html`<div class="field" part="field">
     ${renderLabel(id, required)}
@@ -127,11 +131,13 @@ function renderTextarea(form: ApplicationController, control: FormControl, requi
       aria-invalid=${form.errors[id] ? 'true' : 'false'}
       aria-describedby=${describedBy(form, id, maxlength !== undefined)}
     ></textarea>
-    ${maxlength === undefined
-      ? nothing
-      : html`<p id="${id}-help" class="help muted" part="help">
-          ${msg(str`Up to ${formatCount(tag, maxlength)} characters.`)}
-        </p>`}
+    ${
+      maxlength === undefined
+        ? nothing
+        : html`<p id="${id}-help" class="help muted" part="help">
+            ${msg(str`Up to ${formatCount(tag, maxlength)} characters.`)}
+          </p>`
+    }
     ${renderError(form, id)}
   </div>`;
 }
@@ -141,11 +147,16 @@ function consentHref(form: ApplicationController, consentUrl: string): string | 
   const fromProxy = form.config?.consent_url;
   return (
     (consentUrl && webUrlOrWarn(consentUrl, 'consent-url')) ||
-    (fromProxy ? webUrlOrWarn(fromProxy, 'CONSENT_URL (the proxy\'s consent_url)') : undefined)
+    (fromProxy ? webUrlOrWarn(fromProxy, "CONSENT_URL (the proxy's consent_url)") : undefined)
   );
 }
 
-function renderCheckbox(form: ApplicationController, id: string, required: boolean, consentUrl: string): TemplateResult {
+function renderCheckbox(
+  form: ApplicationController,
+  id: string,
+  required: boolean,
+  consentUrl: string,
+): TemplateResult {
   // The consent says it is required; the opt-ins are optional by nature.
   const suffix = id === 'consent' && required ? html` <span class="req">${msg('(required)')}</span>` : nothing;
   const href = id === 'consent' ? consentHref(form, consentUrl) : undefined;
@@ -163,15 +174,24 @@ function renderCheckbox(form: ApplicationController, id: string, required: boole
       <label for=${id} part="label">${statement(id)}${suffix}</label>
       ${renderError(form, id)}
     </div>
-    ${href
-      ? html`<p class="help consent-link">
-          <a href=${href} target="_blank" rel="noopener noreferrer">${msg('Read the privacy policy (opens in a new tab)')}</a>
-        </p>`
-      : nothing}`;
+    ${
+      href
+        ? html`<p class="help consent-link">
+            <a href=${href} target="_blank" rel="noopener noreferrer"
+              >${msg('Read the privacy policy (opens in a new tab)')}</a
+            >
+          </p>`
+        : nothing
+    }`;
 }
 
 /** One field of the form: its controls as the rule (required, optional, hidden) says. */
-function renderField(form: ApplicationController, group: FormControl[], tag: string, consentUrl: string): TemplateResult | typeof nothing {
+function renderField(
+  form: ApplicationController,
+  group: FormControl[],
+  tag: string,
+  consentUrl: string,
+): TemplateResult | typeof nothing {
   const control = group[0]!;
   const rule = form.rule(control.rule);
   if (rule === 'hidden') return nothing;
@@ -189,35 +209,57 @@ function renderSummary(form: ApplicationController): TemplateResult | typeof not
   const { banner, errors } = form;
   const fields = form.summary.filter((id) => errors[id]);
   if (fields.length === 0 && !banner) return nothing;
-  return html`<div id="error-summary" class="summary" part="error-summary" tabindex="-1" aria-labelledby="summary-title">
+  return html`<div
+    id="error-summary"
+    class="summary"
+    part="error-summary"
+    tabindex="-1"
+    aria-labelledby="summary-title"
+  >
     <p id="summary-title" class="summary-title">
       ${banner ? problemMessage(banner.code) : msg('The form has problems. Correct them and send it again.')}
     </p>
-    ${fields.length
-      ? html`<ul>
-          ${fields.map(
-            (id) => html`<li>
-              <a href="#${id}" @click=${(e: Event) => {
-                e.preventDefault();
-                form.control(id)?.focus();
-              }}>${label(id)}${colon()} ${errors[id]}</a>
-            </li>`,
-          )}
-        </ul>`
-      : nothing}
-    ${banner?.retry
-      ? html`<button type="button" part="button" class="primary" @click=${form.retry}>${msg('Send again')}</button>`
-      : nothing}
+    ${
+      fields.length
+        ? html`<ul>
+            ${fields.map(
+              (id) =>
+                html`<li>
+                  <a
+                    href="#${id}"
+                    @click=${(e: Event) => {
+                      e.preventDefault();
+                      form.control(id)?.focus();
+                    }}
+                    >${label(id)}${colon()} ${errors[id]}</a
+                  >
+                </li>`,
+            )}
+          </ul>`
+        : nothing
+    }
+    ${
+      banner?.retry
+        ? html`<button type="button" part="button" class="primary" @click=${form.retry}>${msg('Send again')}</button>`
+        : nothing
+    }
   </div>`;
 }
 
 /** The form, or its progress while it uploads. `tag` is the language for Intl; `consentUrl` the element's attribute. */
 export function renderForm(form: ApplicationController, tag: string, consentUrl: string): TemplateResult {
   const uploading = form.phase === 'uploading';
-  return html`<form part="form" novalidate @submit=${(e: SubmitEvent) => {
+  return html`<form
+    part="form"
+    novalidate
+    @submit=${(e: SubmitEvent) => {
       e.preventDefault();
       void form.submit();
-    }} @input=${form.input} @change=${form.input} @focusout=${form.leave}>
+    }}
+    @input=${form.input}
+    @change=${form.input}
+    @focusout=${form.leave}
+  >
     ${renderSummary(form)}
     <p class="muted">${msg('Fields marked (required) must be filled in.')}</p>
     <fieldset class="plain" ?disabled=${uploading}>
@@ -227,16 +269,28 @@ export function renderForm(form: ApplicationController, tag: string, consentUrl:
         (a candidate would be silently dropped), so it is not rendered and marked for each to skip. -->
       <div hidden inert>
         <label for="website">${msg('Leave this field empty')}</label>
-        <input id="website" name="website" type="text" tabindex="-1" autocomplete="off" data-1p-ignore data-lpignore="true" data-bwignore data-form-type="other" />
+        <input
+          id="website"
+          name="website"
+          type="text"
+          tabindex="-1"
+          autocomplete="off"
+          data-1p-ignore
+          data-lpignore="true"
+          data-bwignore
+          data-form-type="other"
+        />
       </div>
       ${form.config?.captcha ? html`<div class="captcha"><slot name="captcha"></slot></div>` : nothing}
     </fieldset>
-    ${uploading
-      ? html`<div class="uploading">
-          <label for="progress">${msg(str`Sending your application: ${form.progress}%`)}</label>
-          <progress id="progress" part="progress" max="100" .value=${form.progress}></progress>
-          <button type="button" part="button" @click=${form.cancel}>${msg('Cancel')}</button>
-        </div>`
-      : html`<button type="submit" part="submit-button" class="primary">${msg('Send my application')}</button>`}
+    ${
+      uploading
+        ? html`<div class="uploading">
+            <label for="progress">${msg(str`Sending your application: ${form.progress}%`)}</label>
+            <progress id="progress" part="progress" max="100" .value=${form.progress}></progress>
+            <button type="button" part="button" @click=${form.cancel}>${msg('Cancel')}</button>
+          </div>`
+        : html`<button type="submit" part="submit-button" class="primary">${msg('Send my application')}</button>`
+    }
   </form>`;
 }

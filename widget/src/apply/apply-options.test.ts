@@ -9,11 +9,15 @@ describe('<jobboard-apply>: draft, language, captcha, theming, events, keyboard'
   describe('draft', () => {
     it('keeps typed text for the session, so a reload loses nothing', async () => {
       const { endpoint } = standIn('ok');
-      const first = await fixture<JobboardApply>(html`<jobboard-apply endpoint=${endpoint} campaign-id="102"></jobboard-apply>`);
+      const first = await fixture<JobboardApply>(
+        html`<jobboard-apply endpoint=${endpoint} campaign-id="102"></jobboard-apply>`,
+      );
       await until(() => maybe(first, 'form'));
       await type(first, '#email', 'ada@example.com');
       await type(first, '#cover_letter', 'Dear recruiter');
-      const again = await fixture<JobboardApply>(html`<jobboard-apply endpoint=${endpoint} campaign-id="102"></jobboard-apply>`);
+      const again = await fixture<JobboardApply>(
+        html`<jobboard-apply endpoint=${endpoint} campaign-id="102"></jobboard-apply>`,
+      );
       await until(() => maybe(again, 'form'));
       expect(shadow<HTMLInputElement>(again, '#email').value).to.equal('ada@example.com');
       expect(shadow<HTMLTextAreaElement>(again, '#cover_letter').value).to.equal('Dear recruiter');
@@ -21,7 +25,9 @@ describe('<jobboard-apply>: draft, language, captcha, theming, events, keyboard'
 
     it('is forgotten after success', async () => {
       const { endpoint } = standIn('ok');
-      const el = await fixture<JobboardApply>(html`<jobboard-apply endpoint=${endpoint} campaign-id="103"></jobboard-apply>`);
+      const el = await fixture<JobboardApply>(
+        html`<jobboard-apply endpoint=${endpoint} campaign-id="103"></jobboard-apply>`,
+      );
       await until(() => maybe(el, 'form'));
       await fillRequired(el);
       await submit(el);
@@ -41,7 +47,9 @@ describe('<jobboard-apply>: draft, language, captcha, theming, events, keyboard'
       document.documentElement.lang = 'es-MX';
       try {
         const { endpoint } = standIn('ok');
-        const el = await fixture<JobboardApply>(html`<jobboard-apply endpoint=${endpoint} campaign-id="101"></jobboard-apply>`);
+        const el = await fixture<JobboardApply>(
+          html`<jobboard-apply endpoint=${endpoint} campaign-id="101"></jobboard-apply>`,
+        );
         await until(() => maybe(el, 'form'));
         await el.updateComplete;
         expect(shadow(el, 'label[for=email]').textContent).to.contain(text.email.es);

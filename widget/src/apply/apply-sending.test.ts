@@ -111,8 +111,12 @@ describe('<jobboard-apply>: sending', () => {
     });
 
     it("resolves a root-relative receipt link on the endpoint's origin, not the page's, and takes only http(s)", () => {
-      expect(receiptLink('/applications/receipt/t', 'https://proxy.example/jobs')).to.equal('https://proxy.example/applications/receipt/t');
-      expect(receiptLink('https://jobs.example/applications/receipt/t', '/jobs')).to.equal('https://jobs.example/applications/receipt/t');
+      expect(receiptLink('/applications/receipt/t', 'https://proxy.example/jobs')).to.equal(
+        'https://proxy.example/applications/receipt/t',
+      );
+      expect(receiptLink('https://jobs.example/applications/receipt/t', '/jobs')).to.equal(
+        'https://jobs.example/applications/receipt/t',
+      );
       expect(receiptLink('/applications/receipt/t', '/jobs')).to.equal(`${location.origin}/applications/receipt/t`);
       expect(receiptLink('javascript:alert(1)', 'https://proxy.example')).to.equal(null);
       expect(receiptLink(undefined, 'https://proxy.example')).to.equal(null);
@@ -135,11 +139,13 @@ describe('<jobboard-apply>: sending', () => {
 
     it('inside a page section under an h3, with heading-level="4", keeps the page outline in order, accessibly', async () => {
       const { endpoint } = standIn('ok');
-      const page = await fixture<HTMLElement>(html`<section>
-        <h2>Jobs</h2>
-        <h3>Apply</h3>
-        <jobboard-apply endpoint=${endpoint} campaign-id="101" lang="fr" heading-level="4" no-draft></jobboard-apply>
-      </section>`);
+      const page = await fixture<HTMLElement>(
+        html`<section>
+          <h2>Jobs</h2>
+          <h3>Apply</h3>
+          <jobboard-apply endpoint=${endpoint} campaign-id="101" lang="fr" heading-level="4" no-draft></jobboard-apply>
+        </section>`,
+      );
       const el = page.querySelector('jobboard-apply')!;
       await until(() => maybe(el, 'form'), 'the form shows');
       await fillRequired(el);
@@ -198,7 +204,10 @@ describe('<jobboard-apply>: sending', () => {
     });
 
     it('fires jobboard-apply-success with the campaign id and delivered or queued', async () => {
-      for (const [scenario, status] of [['ok', 'delivered'], ['queued', 'queued']] as const) {
+      for (const [scenario, status] of [
+        ['ok', 'delivered'],
+        ['queued', 'queued'],
+      ] as const) {
         const { el } = await form(scenario);
         await fillRequired(el);
         const success = oneEvent(el, 'jobboard-apply-success');

@@ -10,7 +10,9 @@ describe('<jobboard-apply>: when it cannot take applications', () => {
     for (const lang of locales) {
       it(`says so accessibly and offers to try again, in ${lang}`, async () => {
         const { endpoint } = standIn('config-error');
-        const el = await fixture<JobboardApply>(html`<jobboard-apply endpoint=${endpoint} campaign-id="101" lang=${lang}></jobboard-apply>`);
+        const el = await fixture<JobboardApply>(
+          html`<jobboard-apply endpoint=${endpoint} campaign-id="101" lang=${lang}></jobboard-apply>`,
+        );
         await until(() => maybe(el, '.summary button'));
         await expect(el).to.be.accessible();
         expect(el.shadowRoot!.textContent).to.contain(text.notLoaded[lang]);
@@ -22,7 +24,9 @@ describe('<jobboard-apply>: when it cannot take applications', () => {
     for (const lang of locales) {
       it(`says the offer is no longer available before any field is shown, in ${lang}`, async () => {
         const { endpoint } = standIn('gone');
-        const el = await fixture<JobboardApply>(html`<jobboard-apply endpoint=${endpoint} campaign-id="101" lang=${lang}></jobboard-apply>`);
+        const el = await fixture<JobboardApply>(
+          html`<jobboard-apply endpoint=${endpoint} campaign-id="101" lang=${lang}></jobboard-apply>`,
+        );
         await until(() => maybe(el, '[part=outcome]'), 'the offer is checked');
         await expect(el).to.be.accessible();
         expect(shadow(el, '[part=outcome]').textContent!.trim()).to.equal(text.gone[lang]);
@@ -33,7 +37,9 @@ describe('<jobboard-apply>: when it cannot take applications', () => {
 
     it('moved to another proxy while the first still loads the form, shows what the last one says, even when the first answers last', async () => {
       const first = standIn('slow-config').endpoint;
-      const el = await fixture<JobboardApply>(html`<jobboard-apply endpoint=${first} campaign-id="101"></jobboard-apply>`);
+      const el = await fixture<JobboardApply>(
+        html`<jobboard-apply endpoint=${first} campaign-id="101"></jobboard-apply>`,
+      );
       el.endpoint = standIn('gone').endpoint;
       await until(() => maybe(el, '[part=outcome]'), 'the offer is checked');
       // The first proxy's /api/config, the last answer; then what waited for it runs.
@@ -46,7 +52,9 @@ describe('<jobboard-apply>: when it cannot take applications', () => {
 
     it('shows no form for an offer the catalogue does not hold', async () => {
       const { endpoint } = standIn('ok');
-      const el = await fixture<JobboardApply>(html`<jobboard-apply endpoint=${endpoint} campaign-id="9999"></jobboard-apply>`);
+      const el = await fixture<JobboardApply>(
+        html`<jobboard-apply endpoint=${endpoint} campaign-id="9999"></jobboard-apply>`,
+      );
       await until(() => maybe(el, '[part=outcome]'), 'the offer is checked');
       expect(shadow(el, '[part=outcome]').textContent!.trim()).to.equal(text.gone.en);
       expect(maybe(el, 'form')).to.equal(null);
@@ -57,7 +65,9 @@ describe('<jobboard-apply>: when it cannot take applications', () => {
     for (const lang of locales) {
       it(`tells the candidate the form is not set up on this site, with no retry and no form, in ${lang}`, async () => {
         const { endpoint } = standIn('refused');
-        const el = await fixture<JobboardApply>(html`<jobboard-apply endpoint=${endpoint} campaign-id="101" lang=${lang}></jobboard-apply>`);
+        const el = await fixture<JobboardApply>(
+          html`<jobboard-apply endpoint=${endpoint} campaign-id="101" lang=${lang}></jobboard-apply>`,
+        );
         await until(() => maybe(el, '[part=outcome]'), 'the refusal is read');
         await expect(el).to.be.accessible();
         expect(shadow(el, '[part=outcome]').textContent!.trim()).to.equal(text.notSetUp[lang]);
@@ -69,8 +79,12 @@ describe('<jobboard-apply>: when it cannot take applications', () => {
     it("tells the board's developer in the console, once per proxy, which origin to add to ALLOWED_ORIGINS", async () => {
       const { endpoint } = standIn('refused');
       const errors = await consoleErrors(async () => {
-        const first = await fixture<JobboardApply>(html`<jobboard-apply endpoint=${endpoint} campaign-id="101"></jobboard-apply>`);
-        const second = await fixture<JobboardApply>(html`<jobboard-apply endpoint=${endpoint} campaign-id="102"></jobboard-apply>`);
+        const first = await fixture<JobboardApply>(
+          html`<jobboard-apply endpoint=${endpoint} campaign-id="101"></jobboard-apply>`,
+        );
+        const second = await fixture<JobboardApply>(
+          html`<jobboard-apply endpoint=${endpoint} campaign-id="102"></jobboard-apply>`,
+        );
         await until(() => maybe(first, '[part=outcome]') && maybe(second, '[part=outcome]'), 'both refusals are read');
       });
       const lines = errors.filter((line) => line.includes('ALLOWED_ORIGINS'));

@@ -26,9 +26,17 @@ export const text = {
   },
   lost: { en: 'The connection was lost', fr: 'La connexion a été perdue', es: 'Se perdió la conexión' },
   cancelled: { en: 'Upload cancelled', fr: 'Envoi annulé', es: 'Envío cancelado' },
-  notLoaded: { en: 'The form could not be loaded', fr: 'Le formulaire n’a pas pu être chargé', es: 'No se pudo cargar el formulario' },
+  notLoaded: {
+    en: 'The form could not be loaded',
+    fr: 'Le formulaire n’a pas pu être chargé',
+    es: 'No se pudo cargar el formulario',
+  },
   tooLarge: { en: 'The file is larger than', fr: 'Le fichier dépasse', es: 'El archivo supera' },
-  gone: { en: 'This offer is no longer available.', fr: 'Cette offre n’est plus disponible.', es: 'Esta oferta ya no está disponible.' },
+  gone: {
+    en: 'This offer is no longer available.',
+    fr: 'Cette offre n’est plus disponible.',
+    es: 'Esta oferta ya no está disponible.',
+  },
   notSetUp,
 } as const;
 
@@ -47,7 +55,9 @@ export async function consoleErrors(run: () => Promise<void>): Promise<string[]>
 
 export async function form(scenario: string, lang: Lang = 'en', extra: Record<string, string> = {}) {
   const { endpoint, token } = standIn(scenario);
-  const el = await fixture<JobboardApply>(html`<jobboard-apply endpoint=${endpoint} campaign-id="101" lang=${lang} no-draft></jobboard-apply>`);
+  const el = await fixture<JobboardApply>(
+    html`<jobboard-apply endpoint=${endpoint} campaign-id="101" lang=${lang} no-draft></jobboard-apply>`,
+  );
   for (const [name, value] of Object.entries(extra)) el.setAttribute(name, value);
   await until(() => maybe(el, 'form'), 'the form shows once /api/config answered');
   await el.updateComplete;

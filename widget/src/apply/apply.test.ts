@@ -2,14 +2,28 @@ import { expect, fixture, html } from '@open-wc/testing';
 import { sendKeys, setViewport } from '@web/test-runner-commands';
 import '../widget.ts';
 import type { JobboardApply } from '../index.ts';
-import { activeInside, chooseFile, exe, holdBrowserTurns, leave, locales, maybe, pdf, received, shadow, standIn, type, until, watchRequestsAndWarnings } from '../internal/test-support.ts';
+import {
+  activeInside,
+  chooseFile,
+  exe,
+  holdBrowserTurns,
+  leave,
+  locales,
+  maybe,
+  pdf,
+  received,
+  shadow,
+  standIn,
+  type,
+  until,
+  watchRequestsAndWarnings,
+} from '../internal/test-support.ts';
 import { fillRequired, form, submit, text } from './apply.test-support.ts';
 
 describe('<jobboard-apply>', () => {
   afterEach(async () => {
     await setViewport({ width: 800, height: 600 });
   });
-
 
   describe('the empty form', () => {
     for (const lang of locales) {
@@ -21,7 +35,7 @@ describe('<jobboard-apply>', () => {
       });
     }
 
-    it('on the page itself (not inside another element), renders without waiting for the browser\'s turn', async () => {
+    it("on the page itself (not inside another element), renders without waiting for the browser's turn", async () => {
       const turns = holdBrowserTurns();
       try {
         const { el } = await form('ok');
@@ -33,7 +47,19 @@ describe('<jobboard-apply>', () => {
 
     it('shows the fields /api/config asks for, marking required ones', async () => {
       const { el } = await form('ok');
-      for (const id of ['email', 'first_name', 'last_name', 'phone_code', 'phone_number', 'resume', 'cover_letter', 'bio_url', 'consent', 'is_partner_newsletter_active', 'is_campaign_alert_active']) {
+      for (const id of [
+        'email',
+        'first_name',
+        'last_name',
+        'phone_code',
+        'phone_number',
+        'resume',
+        'cover_letter',
+        'bio_url',
+        'consent',
+        'is_partner_newsletter_active',
+        'is_campaign_alert_active',
+      ]) {
         expect(maybe(el, `#${id}`), id).not.to.equal(null);
       }
       expect(shadow<HTMLInputElement>(el, '#email').required).to.equal(true);
@@ -64,12 +90,20 @@ describe('<jobboard-apply>', () => {
       expect(shadow<HTMLAnchorElement>(el, '.consent-link a').href).to.equal('https://my-board.example/data');
     });
 
-    it('does not link a consent-url whose scheme is not http(s): warns once naming it, and links the proxy\'s privacy page', async () => {
+    it("does not link a consent-url whose scheme is not http(s): warns once naming it, and links the proxy's privacy page", async () => {
       const watch = watchRequestsAndWarnings();
       try {
         const { endpoint } = standIn('ok');
         const bad = `javascript:alert(document.cookie)//${endpoint}`;
-        const el = await fixture<JobboardApply>(html`<jobboard-apply endpoint=${endpoint} campaign-id="101" lang="en" no-draft consent-url=${bad}></jobboard-apply>`);
+        const el = await fixture<JobboardApply>(
+          html`<jobboard-apply
+            endpoint=${endpoint}
+            campaign-id="101"
+            lang="en"
+            no-draft
+            consent-url=${bad}
+          ></jobboard-apply>`,
+        );
         await until(() => maybe(el, 'form'), 'the form shows');
         el.requestUpdate();
         await el.updateComplete;
@@ -103,7 +137,9 @@ describe('<jobboard-apply>', () => {
         const watch = watchRequestsAndWarnings();
         try {
           const endpoint = `${scheme}/${standIn().token}`;
-          const el = await fixture<JobboardApply>(html`<jobboard-apply endpoint=${endpoint} campaign-id="101" lang="en" no-draft></jobboard-apply>`);
+          const el = await fixture<JobboardApply>(
+            html`<jobboard-apply endpoint=${endpoint} campaign-id="101" lang="en" no-draft></jobboard-apply>`,
+          );
           await until(() => el.shadowRoot!.textContent!.includes(text.notLoaded.en), 'the error state shows');
           expect(watch.requests).to.deep.equal([]);
           expect(watch.warnings.filter((w) => w.includes('endpoint'))).to.have.length(1);
@@ -181,7 +217,8 @@ describe('<jobboard-apply>', () => {
         const name = `${n.localName}${n.id ? '#' + n.id : ''}${n.className ? '.' + String(n.className).replace(/ /g, '.') : ''}`;
         if (r.left < box.left - 1 || r.right > box.right + 1) problems.push(`${name} sticks out of the widget`);
         const inline = getComputedStyle(n).display === 'inline';
-        if (!inline && n.scrollWidth > n.clientWidth + 1 && n.localName !== 'input') problems.push(`${name} overflows its box`);
+        if (!inline && n.scrollWidth > n.clientWidth + 1 && n.localName !== 'input')
+          problems.push(`${name} overflows its box`);
       }
       return problems;
     }

@@ -12,7 +12,8 @@ import { renderForm } from './apply-form.ts';
 import { styles } from './apply.styles.ts';
 
 /** Chromium's scheduler.yield(): a promise that settles once the browser ran what is due; elsewhere, none to wait for. */
-const yieldToBrowser = (): Promise<void> | undefined => (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler?.yield?.();
+const yieldToBrowser = (): Promise<void> | undefined =>
+  (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler?.yield?.();
 
 /** The end of an application: received (delivered or queued), or applied already. */
 function renderOutcome(form: ApplicationController, level: number): TemplateResult {
@@ -204,7 +205,9 @@ export class JobboardApply extends JobboardElement {
     } else if (phase === 'loading') {
       body = html`<p><span class="spinner" aria-hidden="true"></span> ${msg('Loading the form…')}</p>`;
     } else if (phase === 'gone' || phase === 'refused') {
-      body = html`<p id="outcome" class="outcome" part="outcome">${problemMessage(phase === 'gone' ? 'campaign_not_found' : 'origin_not_allowed')}</p>`;
+      body = html`<p id="outcome" class="outcome" part="outcome">
+        ${problemMessage(phase === 'gone' ? 'campaign_not_found' : 'origin_not_allowed')}
+      </p>`;
     } else if (phase === 'error' || !config) {
       body = html`<div class="summary">
         <p>${msg('The form could not be loaded. Check your connection and try again.')}</p>

@@ -28,7 +28,9 @@ describe('campaign tracking', () => {
     // Landing on the catalogue from a campaign link.
     history.replaceState(null, '', `${page}?utm_source=newsletter&utm_campaign=spring%20sale&utm_medium=&ref=x`);
     const { endpoint } = standIn('ok');
-    const list = await fixture<JobboardCampaigns>(html`<jobboard-campaigns endpoint=${endpoint} lang="en"></jobboard-campaigns>`);
+    const list = await fixture<JobboardCampaigns>(
+      html`<jobboard-campaigns endpoint=${endpoint} lang="en"></jobboard-campaigns>`,
+    );
     await list.updateComplete;
     list.remove();
     // Navigating: to a page without them, then to one with others, which do not replace the first landing's.
@@ -50,12 +52,24 @@ describe('campaign tracking', () => {
     history.replaceState(null, '', `${page}?${query}`);
     const fields = await applyWith('ok');
     expect(utmOf(fields)).to.deep.equal({ utm_source: 'newsletter', utm_medium: emoji });
-    expect(JSON.parse(sessionStorage.getItem('jobboard-utm') ?? 'null')).to.deep.equal({ utm_source: 'newsletter', utm_medium: emoji });
+    expect(JSON.parse(sessionStorage.getItem('jobboard-utm') ?? 'null')).to.deep.equal({
+      utm_source: 'newsletter',
+      utm_medium: emoji,
+    });
   });
 
   it('posts only the good values of what the session kept before (an older widget kept any), and nothing but strings', async () => {
     history.replaceState(null, '', `${page}?offer=101`);
-    sessionStorage.setItem('jobboard-utm', JSON.stringify({ utm_source: ' mail ', utm_term: 'a\u0000b', utm_content: 'y'.repeat(201), utm_medium: 7, utm_campaign: 'spring' }));
+    sessionStorage.setItem(
+      'jobboard-utm',
+      JSON.stringify({
+        utm_source: ' mail ',
+        utm_term: 'a\u0000b',
+        utm_content: 'y'.repeat(201),
+        utm_medium: 7,
+        utm_campaign: 'spring',
+      }),
+    );
     expect(utmOf(await applyWith('ok'))).to.deep.equal({ utm_source: 'mail', utm_campaign: 'spring' });
   });
 
@@ -86,7 +100,9 @@ describe('campaign tracking', () => {
     };
     try {
       const { endpoint } = standIn('ok');
-      const list = await fixture<JobboardCampaigns>(html`<jobboard-campaigns endpoint=${endpoint} lang="en"></jobboard-campaigns>`);
+      const list = await fixture<JobboardCampaigns>(
+        html`<jobboard-campaigns endpoint=${endpoint} lang="en"></jobboard-campaigns>`,
+      );
       await list.updateComplete;
     } finally {
       Object.assign(Storage.prototype, { getItem, setItem });

@@ -15,7 +15,10 @@ describe('the apply form fields', () => {
   it('each have a name in English, and a translation of it in French and Spanish', async () => {
     await useLocale('en');
     const english = controls.map((c) => label(c.id));
-    expect(english.filter((name, i) => name === controls[i]!.id), 'fields without a name').to.deep.equal([]);
+    expect(
+      english.filter((name, i) => name === controls[i]!.id),
+      'fields without a name',
+    ).to.deep.equal([]);
     for (const lang of locales.filter((l) => l !== 'en')) {
       await useLocale(lang);
       const untranslated = controls.filter((c, i) => label(c.id) === english[i]).map((c) => c.id);
@@ -25,7 +28,9 @@ describe('the apply form fields', () => {
 
   it('are all on the form, each labelled with its name, when /api/config shows them all', async () => {
     const { endpoint } = standIn('ok');
-    const el = await fixture<JobboardApply>(html`<jobboard-apply endpoint=${endpoint} campaign-id="101" lang="en" no-draft></jobboard-apply>`);
+    const el = await fixture<JobboardApply>(
+      html`<jobboard-apply endpoint=${endpoint} campaign-id="101" lang="en" no-draft></jobboard-apply>`,
+    );
     await until(() => maybe(el, 'form'), 'the form shows');
     for (const control of controls) {
       const input = maybe<HTMLInputElement>(el, `#${control.id}`);

@@ -21,6 +21,9 @@ export function groups(): FormControl[][] {
 }
 
 /** The `field-*` attribute of each rule a board may set that way, and its property, named after it (`field-bio-url` is `fieldBioUrl`). */
-export const fieldAttributes: readonly { rule: FieldName; attribute: string; property: string }[] = controls.flatMap(({ rule, attribute }) =>
-  attribute ? [{ rule, attribute, property: attribute.replace(/-(.)/g, (_all, letter: string) => letter.toUpperCase()) }] : [],
+export const fieldAttributes: readonly { rule: FieldName; attribute: string; property: string }[] = controls.flatMap(
+  ({ rule, attribute }) =>
+    attribute
+      ? [{ rule, attribute, property: attribute.replace(/-(.)/g, (_all, letter: string) => letter.toUpperCase()) }]
+      : [],
 );

@@ -13,7 +13,11 @@ export const text = {
   keywords: { en: 'Keywords', fr: 'Mots-clés', es: 'Palabras clave' },
   loading: { en: 'Loading offers…', fr: 'Chargement des offres…', es: 'Cargando ofertas…' },
   empty: { en: 'No offer matches your search', fr: 'Aucune offre ne correspond', es: 'Ninguna oferta coincide' },
-  failed: { en: 'The offers could not be loaded', fr: 'Les offres n’ont pas pu être chargées', es: 'No se pudieron cargar las ofertas' },
+  failed: {
+    en: 'The offers could not be loaded',
+    fr: 'Les offres n’ont pas pu être chargées',
+    es: 'No se pudieron cargar las ofertas',
+  },
   back: { en: 'Back to offers', fr: 'Retour aux offres', es: 'Volver a las ofertas' },
   notSetUp,
 } as const;
@@ -21,7 +25,9 @@ export const text = {
 /** The element with the stand-in's `scenario`, once its list settled. */
 export async function list(scenario = 'ok', lang: Lang = 'en', extra = '') {
   const { endpoint } = standIn(scenario);
-  const el = await fixture<JobboardCampaigns>(html`<jobboard-campaigns endpoint=${endpoint} lang=${lang} per-page="10"></jobboard-campaigns>`);
+  const el = await fixture<JobboardCampaigns>(
+    html`<jobboard-campaigns endpoint=${endpoint} lang=${lang} per-page="10"></jobboard-campaigns>`,
+  );
   if (extra) el.setAttribute(extra, 'hidden');
   await until(() => maybe(el, '.list, .state:not(:has(.spinner))'), 'the list settles');
   await el.updateComplete;

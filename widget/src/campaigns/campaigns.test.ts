@@ -2,7 +2,16 @@ import { expect, fixture, html } from '@open-wc/testing';
 import { emulateMedia, sendKeys, setViewport } from '@web/test-runner-commands';
 import '../widget.ts';
 import type { JobboardCampaigns } from '../index.ts';
-import { activeInside, locales, maybe, shadow, standIn, type, until, watchRequestsAndWarnings } from '../internal/test-support.ts';
+import {
+  activeInside,
+  locales,
+  maybe,
+  shadow,
+  standIn,
+  type,
+  until,
+  watchRequestsAndWarnings,
+} from '../internal/test-support.ts';
 import { list, open, text, titles } from './campaigns.test-support.ts';
 
 const labels = {
@@ -28,7 +37,11 @@ describe('<jobboard-campaigns>', () => {
       const first = shadow(el, '[part=offer]');
       expect(first.textContent).to.contain('Backend developer 1').and.contain('Acme').and.contain('Lyon, France');
       expect(first.textContent).to.contain('CDI').and.contain('Temps plein');
-      const salary = new Intl.NumberFormat('fr', { style: 'currency', currency: 'EUR', maximumFractionDigits: 0 }).formatRange(30000, 40000);
+      const salary = new Intl.NumberFormat('fr', {
+        style: 'currency',
+        currency: 'EUR',
+        maximumFractionDigits: 0,
+      }).formatRange(30000, 40000);
       expect(first.textContent).to.contain(salary);
       expect(first.textContent).to.contain('5 janvier 2027');
     });
@@ -62,9 +75,16 @@ describe('<jobboard-campaigns>', () => {
       const cards = () => [...el.shadowRoot!.querySelectorAll('[part=offer]')].map((o) => o.textContent!);
       // Of the stand-in's 23 offers, 8 are fixed-term, 4 of them part time, 1 of those in Madrid.
       choose('#filter-job_type', 'Fixed term contract');
-      await until(() => cards().length === 8 && cards().every((c) => c.includes('Fixed-term contract')), 'the fixed-term offers show');
+      await until(
+        () => cards().length === 8 && cards().every((c) => c.includes('Fixed-term contract')),
+        'the fixed-term offers show',
+      );
       choose('#filter-working_time', 'Part time');
-      await until(() => cards().length === 4 && cards().every((c) => c.includes('Fixed-term contract') && c.includes('Part time')), 'the part-time ones among them show');
+      await until(
+        () =>
+          cards().length === 4 && cards().every((c) => c.includes('Fixed-term contract') && c.includes('Part time')),
+        'the part-time ones among them show',
+      );
       choose('#filter-city', 'Madrid');
       await until(() => cards().length === 1 && cards()[0]!.includes('Madrid'), 'the one in Madrid shows');
       expect(titles(el)).to.deep.equal(['Accountant 8']);
@@ -74,7 +94,11 @@ describe('<jobboard-campaigns>', () => {
         .filter((e) => e.name.includes(endpoint) && e.name.includes('/api/campaigns?'))
         .map((e) => new URL(e.name).searchParams)
         .at(-1);
-      expect([asked?.get('job_type'), asked?.get('working_time'), asked?.get('city')]).to.deep.equal(['Fixed term contract', 'Part time', 'Madrid']);
+      expect([asked?.get('job_type'), asked?.get('working_time'), asked?.get('city')]).to.deep.equal([
+        'Fixed term contract',
+        'Part time',
+        'Madrid',
+      ]);
     });
 
     for (const lang of locales) {
@@ -82,7 +106,8 @@ describe('<jobboard-campaigns>', () => {
         const { el } = await list('ok', lang);
         const first = shadow(el, '[part=offer]').textContent!;
         expect(first).to.contain(labels.permanent[lang]).and.contain(labels.fullTime[lang]);
-        const options = (id: string) => [...shadow<HTMLSelectElement>(el, id).options].map((o) => [o.value, o.textContent!.trim()]);
+        const options = (id: string) =>
+          [...shadow<HTMLSelectElement>(el, id).options].map((o) => [o.value, o.textContent!.trim()]);
         expect(options('#filter-job_type')).to.deep.include(['Permanent contract', labels.permanent[lang]]);
         expect(options('#filter-job_type')).to.deep.include(['Fixed term contract', labels.fixedTerm[lang]]);
         expect(options('#filter-working_time')).to.deep.include(['Part time', labels.partTime[lang]]);
@@ -96,8 +121,13 @@ describe('<jobboard-campaigns>', () => {
     ] as const) {
       it(`names each filter's no-filter option after that filter, in agreement with its noun, in ${lang}`, async () => {
         const { el } = await list('ok', lang);
-        const none = (id: string) => [...shadow<HTMLSelectElement>(el, id).options].filter((o) => o.value === '').map((o) => o.textContent!.trim());
-        expect([...none('#filter-job_type'), ...none('#filter-working_time'), ...none('#filter-city')]).to.deep.equal([...all]);
+        const none = (id: string) =>
+          [...shadow<HTMLSelectElement>(el, id).options]
+            .filter((o) => o.value === '')
+            .map((o) => o.textContent!.trim());
+        expect([...none('#filter-job_type'), ...none('#filter-working_time'), ...none('#filter-city')]).to.deep.equal([
+          ...all,
+        ]);
       });
     }
 
@@ -162,7 +192,9 @@ describe('<jobboard-campaigns>', () => {
     for (const lang of locales) {
       it(`says offers are loading, accessibly, in ${lang}`, async () => {
         const { endpoint } = standIn('slow');
-        const el = await fixture<JobboardCampaigns>(html`<jobboard-campaigns endpoint=${endpoint} lang=${lang}></jobboard-campaigns>`);
+        const el = await fixture<JobboardCampaigns>(
+          html`<jobboard-campaigns endpoint=${endpoint} lang=${lang}></jobboard-campaigns>`,
+        );
         expect(el.shadowRoot!.textContent).to.contain(text.loading[lang]);
         await expect(el).to.be.accessible();
       });
@@ -190,7 +222,9 @@ describe('<jobboard-campaigns>', () => {
       });
       try {
         // A language no other test formats in: its formatters are built here.
-        const el = await fixture<JobboardCampaigns>(html`<jobboard-campaigns endpoint=${endpoint} lang="en-NZ"></jobboard-campaigns>`);
+        const el = await fixture<JobboardCampaigns>(
+          html`<jobboard-campaigns endpoint=${endpoint} lang="en-NZ"></jobboard-campaigns>`,
+        );
         await until(() => built.includes('en-NZ'), 'the formats are set up');
         expect(titles(el), 'the offers are shown already').to.deep.equal([]);
       } finally {
@@ -201,7 +235,9 @@ describe('<jobboard-campaigns>', () => {
     it('spins, unless the candidate prefers reduced motion', async () => {
       const spinner = async () => {
         const { endpoint } = standIn('slow');
-        const el = await fixture<JobboardCampaigns>(html`<jobboard-campaigns endpoint=${endpoint}></jobboard-campaigns>`);
+        const el = await fixture<JobboardCampaigns>(
+          html`<jobboard-campaigns endpoint=${endpoint}></jobboard-campaigns>`,
+        );
         return getComputedStyle(shadow(el, '.spinner')).animationName;
       };
       expect(await spinner()).to.equal('spin');
@@ -240,7 +276,9 @@ describe('<jobboard-campaigns>', () => {
       const watch = watchRequestsAndWarnings();
       try {
         const endpoint = `javascript:alert(1)//${standIn().token}`;
-        const el = await fixture<JobboardCampaigns>(html`<jobboard-campaigns endpoint=${endpoint} lang="en"></jobboard-campaigns>`);
+        const el = await fixture<JobboardCampaigns>(
+          html`<jobboard-campaigns endpoint=${endpoint} lang="en"></jobboard-campaigns>`,
+        );
         await until(() => el.shadowRoot!.textContent!.includes(text.failed.en), 'the error state shows');
         shadow(el, '.error-box button').click();
         await el.updateComplete;

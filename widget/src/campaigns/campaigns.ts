@@ -149,7 +149,14 @@ export class JobboardCampaigns extends JobboardElement {
     }
     // The first update reads the URL (the element's attributes are known by then).
     if (!this.hasUpdated && this.route.routed) this.readUrl();
-    if (changed.has('endpoint') || changed.has('perPage') || changed.has('companyId') || changed.has('jobType') || changed.has('city')) void this.load();
+    if (
+      changed.has('endpoint') ||
+      changed.has('perPage') ||
+      changed.has('companyId') ||
+      changed.has('jobType') ||
+      changed.has('city')
+    )
+      void this.load();
   }
 
   protected override firstUpdated(): void {
@@ -161,7 +168,8 @@ export class JobboardCampaigns extends JobboardElement {
     const apply = this.renderRoot.querySelector('jobboard-apply');
     if (!apply) return;
     for (const attr of this.attributes) {
-      if (forwarded.test(attr.name) && apply.getAttribute(attr.name) !== attr.value) apply.setAttribute(attr.name, attr.value);
+      if (forwarded.test(attr.name) && apply.getAttribute(attr.name) !== attr.value)
+        apply.setAttribute(attr.name, attr.value);
     }
   }
 
@@ -245,7 +253,14 @@ export class JobboardCampaigns extends JobboardElement {
     // Room is kept for the apply form's headings, two levels below the offer's title.
     const level = Math.min(headingLevel(this.headingLevel), 4);
     if (this.openId !== null) {
-      return renderDetail({ offer: this.offer, level, tag, endpoint: this.endpoint, lang: this.lang, onBack: this.handleBack });
+      return renderDetail({
+        offer: this.offer,
+        level,
+        tag,
+        endpoint: this.endpoint,
+        lang: this.lang,
+        onBack: this.handleBack,
+      });
     }
     return html`${renderSearch(route.query, this.list.value?.facets, this.handleSearch, { job_type: this.jobType, city: this.city })}
     ${renderList({

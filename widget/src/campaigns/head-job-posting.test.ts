@@ -5,19 +5,29 @@ import { HeadJobPosting } from './head-job-posting.ts';
 const postings = () => document.head.querySelectorAll('script[type="application/ld+json"]');
 
 function element(isConnected: boolean, noStructuredData = false) {
-  return { endpoint: standIn().endpoint, noStructuredData, isConnected, addController() {}, removeController() {}, requestUpdate() {}, updateComplete: Promise.resolve(true) };
+  return {
+    endpoint: standIn().endpoint,
+    noStructuredData,
+    isConnected,
+    addController() {},
+    removeController() {},
+    requestUpdate() {},
+    updateComplete: Promise.resolve(true),
+  };
 }
 
-describe('the open offer\'s JobPosting in the head', () => {
+describe("the open offer's JobPosting in the head", () => {
   afterEach(() => postings().forEach((script) => script.remove()));
 
-  it('puts the offer\'s JobPosting in the head, one at a time, and takes it out when the element leaves the page', async () => {
+  it("puts the offer's JobPosting in the head, one at a time, and takes it out when the element leaves the page", async () => {
     const host = element(true);
     const posting = new HeadJobPosting(host);
     await posting.load(100);
     await posting.load(101);
     expect(postings().length).to.equal(1);
-    expect((JSON.parse(postings()[0]!.textContent!) as { identifier: { value: string } }).identifier.value).to.equal('101');
+    expect((JSON.parse(postings()[0]!.textContent!) as { identifier: { value: string } }).identifier.value).to.equal(
+      '101',
+    );
     posting.hostDisconnected();
     expect(postings().length).to.equal(0);
   });
@@ -68,11 +78,12 @@ describe('the open offer\'s JobPosting in the head', () => {
     expect(postings().length).to.equal(0);
   });
 
-  describe('the head\'s tags for a shared link', () => {
-    const meta = (key: string) => document.head.querySelector(`meta[name="${key}"], meta[property="${key}"]`)?.getAttribute('content');
+  describe("the head's tags for a shared link", () => {
+    const meta = (key: string) =>
+      document.head.querySelector(`meta[name="${key}"], meta[property="${key}"]`)?.getAttribute('content');
     const canonical = () => document.head.querySelector('link[rel="canonical"]')?.getAttribute('href');
 
-    it('sets the title, description, canonical URL, Open Graph (its image too) and Twitter tags of the open offer, and puts the page\'s own back after it', async () => {
+    it("sets the title, description, canonical URL, Open Graph (its image too) and Twitter tags of the open offer, and puts the page's own back after it", async () => {
       document.title = 'Our jobs';
       const own = document.head.appendChild(document.createElement('meta'));
       own.name = 'description';
@@ -84,7 +95,18 @@ describe('the open offer\'s JobPosting in the head', () => {
         expect(document.title).to.equal('Nurse 2 – Globex');
         expect(meta('description')).to.equal('Join Globex as Nurse 2 & grow.');
         expect(canonical()).to.equal('https://board.example/offers?offer=101');
-        expect(['og:type', 'og:title', 'og:description', 'og:url', 'og:image', 'twitter:card', 'twitter:title', 'twitter:description'].map(meta)).to.deep.equal([
+        expect(
+          [
+            'og:type',
+            'og:title',
+            'og:description',
+            'og:url',
+            'og:image',
+            'twitter:card',
+            'twitter:title',
+            'twitter:description',
+          ].map(meta),
+        ).to.deep.equal([
           'website',
           'Nurse 2 – Globex',
           'Join Globex as Nurse 2 & grow.',
@@ -94,7 +116,10 @@ describe('the open offer\'s JobPosting in the head', () => {
           'Nurse 2 – Globex',
           'Join Globex as Nurse 2 & grow.',
         ]);
-        expect(document.head.querySelectorAll('meta[property="og:title"]').length).to.equal(1, 'one tag of each, the offer\'s');
+        expect(document.head.querySelectorAll('meta[property="og:title"]').length).to.equal(
+          1,
+          "one tag of each, the offer's",
+        );
         posting.show(null);
         expect(document.title).to.equal('Our jobs');
         expect(meta('description')).to.equal('Every job at Acme');

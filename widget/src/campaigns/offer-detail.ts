@@ -25,25 +25,47 @@ export interface DetailView {
 
 export function renderDetail(view: DetailView): TemplateResult {
   const { offer, level, tag } = view;
-  const back = html`<button type="button" part="button" class="back" @click=${view.onBack}>← ${msg('Back to offers')}</button>`;
+  const back = html`<button type="button" part="button" class="back" @click=${view.onBack}>
+    ← ${msg('Back to offers')}
+  </button>`;
   if (offer.status === 'loading') {
-    return html`${back}<p class="state"><span class="spinner" aria-hidden="true"></span> ${msg('Loading the offer…')}</p>`;
+    return html`${back}
+      <p class="state"><span class="spinner" aria-hidden="true"></span> ${msg('Loading the offer…')}</p>`;
   }
   if (offer.status === 'gone') {
-    return html`${back}<p id="detail-error" class="state" tabindex="-1">${msg('This offer is no longer open. Other offers are waiting for you in the list.')}</p>`;
+    return html`${back}
+      <p id="detail-error" class="state" tabindex="-1">
+        ${msg('This offer is no longer open. Other offers are waiting for you in the list.')}
+      </p>`;
   }
   const c = offer.value;
   if (offer.status !== 'ready' || !c) {
-    return html`${back}<p id="detail-error" class="state error" tabindex="-1">${msg('This offer could not be loaded. It may have been closed.')}</p>`;
+    return html`${back}
+      <p id="detail-error" class="state error" tabindex="-1">
+        ${msg('This offer could not be loaded. It may have been closed.')}
+      </p>`;
   }
   return html`<article class="detail" part="detail">
-    ${back}
-    ${heading(level, c.name, 'detail-title')}
+    ${back} ${heading(level, c.name, 'detail-title')}
     <p class="company">${c.company_name}</p>
     ${renderFacts(c, tag)}
     ${c.date_end ? html`<p>${msg(str`Applications close on ${formatDate(tag, c.date_end)}.`)}</p>` : nothing}
-    ${c.description ? html`<section part="description">${heading(level + 1, msg('The job'))}<div class="rich">${sanitize(c.description)}</div></section>` : nothing}
-    ${c.profile ? html`<section part="description">${heading(level + 1, msg('The profile'))}<div class="rich">${sanitize(c.profile)}</div></section>` : nothing}
+    ${
+      c.description
+        ? html`<section part="description">
+            ${heading(level + 1, msg('The job'))}
+            <div class="rich">${sanitize(c.description)}</div>
+          </section>`
+        : nothing
+    }
+    ${
+      c.profile
+        ? html`<section part="description">
+            ${heading(level + 1, msg('The profile'))}
+            <div class="rich">${sanitize(c.profile)}</div>
+          </section>`
+        : nothing
+    }
     <section class="apply">
       ${heading(level + 1, msg('Apply'))}
       <jobboard-apply

@@ -13,10 +13,45 @@ export function renderFacts(c: CampaignSummary | CampaignDetail, tag: string): T
   const start = formatDate(tag, c.job_start_date);
   const place = formatPlace(c);
   return html`<dl class="meta">
-    ${place ? html`<div><dt>${msg('Place')}${colon()}</dt><dd>${place}</dd></div>` : nothing}
-    ${c.job_type ? html`<div><dt>${msg('Contract')}${colon()}</dt><dd>${jobTypeLabel(c.job_type)}</dd></div>` : nothing}
-    ${c.working_time ? html`<div><dt>${msg('Working time')}${colon()}</dt><dd>${workingTimeLabel(c.working_time)}</dd></div>` : nothing}
-    ${salary ? html`<div><dt>${msg('Salary')}${colon()}</dt><dd>${salary}</dd></div>` : nothing}
-    ${start ? html`<div><dt>${msg('Start')}${colon()}</dt><dd>${start}</dd></div>` : nothing}
+    ${
+      place
+        ? html`<div>
+            <dt>${msg('Place')}${colon()}</dt>
+            <dd>${place}</dd>
+          </div>`
+        : nothing
+    }
+    ${
+      c.job_type
+        ? html`<div>
+            <dt>${msg('Contract')}${colon()}</dt>
+            <dd>${jobTypeLabel(c.job_type)}</dd>
+          </div>`
+        : nothing
+    }
+    ${
+      c.working_time
+        ? html`<div>
+            <dt>${msg('Working time')}${colon()}</dt>
+            <dd>${workingTimeLabel(c.working_time)}</dd>
+          </div>`
+        : nothing
+    }
+    ${
+      salary
+        ? html`<div>
+            <dt>${msg('Salary')}${colon()}</dt>
+            <dd>${salary}</dd>
+          </div>`
+        : nothing
+    }
+    ${
+      start
+        ? html`<div>
+            <dt>${msg('Start')}${colon()}</dt>
+            <dd>${start}</dd>
+          </div>`
+        : nothing
+    }
   </dl>`;
 }

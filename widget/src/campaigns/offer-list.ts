@@ -32,25 +32,52 @@ function renderOffers(view: ListView, data: CampaignPage): TemplateResult {
   }
   return html`<ul class="list" part="list" aria-busy=${list.status === 'loading' ? 'true' : 'false'}>
       ${data.items.map(
-        (c) => html`<li class="offer" part="offer">
-          ${heading(
-            level,
-            route
-              ? html`<a class="link" part="offer-title" data-offer=${c.id} href=${route.href(c.id)} @click=${(e: MouseEvent) => onSelect(e, c)}>${c.name}</a>`
-              : html`<button type="button" class="link" part="offer-title" data-offer=${c.id} @click=${(e: MouseEvent) => onSelect(e, c)}>${c.name}</button>`,
-          )}
-          <p class="company">${c.company_name}</p>
-          ${renderFacts(c, view.tag)}
-        </li>`,
+        (c) =>
+          html`<li class="offer" part="offer">
+            ${heading(
+              level,
+              route
+                ? html`<a
+                    class="link"
+                    part="offer-title"
+                    data-offer=${c.id}
+                    href=${route.href(c.id)}
+                    @click=${(e: MouseEvent) => onSelect(e, c)}
+                    >${c.name}</a
+                  >`
+                : html`<button
+                    type="button"
+                    class="link"
+                    part="offer-title"
+                    data-offer=${c.id}
+                    @click=${(e: MouseEvent) => onSelect(e, c)}
+                  >
+                    ${c.name}
+                  </button>`,
+            )}
+            <p class="company">${c.company_name}</p>
+            ${renderFacts(c, view.tag)}
+          </li>`,
       )}
     </ul>
-    ${data.last_page > 1
-      ? html`<nav class="pagination" part="pagination" aria-label=${msg('Pages')}>
-          <button type="button" part="button" ?disabled=${data.page <= 1} @click=${() => onPage(data.page - 1)}>${msg('Previous page')}</button>
-          <span>${msg(str`Page ${data.page} of ${data.last_page}`)}</span>
-          <button type="button" part="button" ?disabled=${data.page >= data.last_page} @click=${() => onPage(data.page + 1)}>${msg('Next page')}</button>
-        </nav>`
-      : nothing}`;
+    ${
+      data.last_page > 1
+        ? html`<nav class="pagination" part="pagination" aria-label=${msg('Pages')}>
+            <button type="button" part="button" ?disabled=${data.page <= 1} @click=${() => onPage(data.page - 1)}>
+              ${msg('Previous page')}
+            </button>
+            <span>${msg(str`Page ${data.page} of ${data.last_page}`)}</span>
+            <button
+              type="button"
+              part="button"
+              ?disabled=${data.page >= data.last_page}
+              @click=${() => onPage(data.page + 1)}
+            >
+              ${msg('Next page')}
+            </button>
+          </nav>`
+        : nothing
+    }`;
 }
 
 /** The count of offers found (a live region, focused after a change of page), then the list. */

@@ -2,7 +2,16 @@ import { aTimeout, expect, fixture, html, oneEvent } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import '../widget.ts';
 import type { JobboardCampaigns } from '../index.ts';
-import { activeInside, holdBrowserTurns, locales, maybe, shadow, standIn, type, until } from '../internal/test-support.ts';
+import {
+  activeInside,
+  holdBrowserTurns,
+  locales,
+  maybe,
+  shadow,
+  standIn,
+  type,
+  until,
+} from '../internal/test-support.ts';
 import { list, open, text, titles } from './campaigns.test-support.ts';
 
 describe('<jobboard-campaigns>: an opened offer', () => {
@@ -42,7 +51,10 @@ describe('<jobboard-campaigns>: an opened offer', () => {
         await el.updateComplete;
         const apply = shadow(el, 'jobboard-apply');
         await aTimeout(50);
-        expect(apply.shadowRoot?.childElementCount ?? 0, 'the form rendered nothing before the browser had its turn').to.equal(0);
+        expect(
+          apply.shadowRoot?.childElementCount ?? 0,
+          'the form rendered nothing before the browser had its turn',
+        ).to.equal(0);
         turns.release();
         await until(() => apply.shadowRoot?.querySelector('form'), 'the apply form shows');
       } finally {
@@ -62,10 +74,12 @@ describe('<jobboard-campaigns>: an opened offer', () => {
 
     it('with heading-level="3" under a page h2, moves every heading one level down, accessibly', async () => {
       const { endpoint } = standIn('ok');
-      const page = await fixture<HTMLElement>(html`<section>
-        <h2>Jobs</h2>
-        <jobboard-campaigns endpoint=${endpoint} heading-level="3" lang="es"></jobboard-campaigns>
-      </section>`);
+      const page = await fixture<HTMLElement>(
+        html`<section>
+          <h2>Jobs</h2>
+          <jobboard-campaigns endpoint=${endpoint} heading-level="3" lang="es"></jobboard-campaigns>
+        </section>`,
+      );
       const el = page.querySelector('jobboard-campaigns')!;
       await until(() => maybe(el, '.list'), 'the list shows');
       expect(shadow(el, '[part=offer] > :first-child').localName).to.equal('h3');
@@ -149,7 +163,10 @@ describe('<jobboard-campaigns>: an opened offer', () => {
       await type(el, '#q', 'Nurse');
       await sendKeys({ press: 'Enter' });
       await until(() => param('q') === 'Nurse', 'the search is in the URL');
-      await until(() => titles(el).length > 0 && titles(el).every((t) => t.startsWith('Nurse ')), 'the list shows nurses');
+      await until(
+        () => titles(el).length > 0 && titles(el).every((t) => t.startsWith('Nurse ')),
+        'the list shows nurses',
+      );
       const href = shadow<HTMLAnchorElement>(el, '[part=offer-title]').href;
       expect(new URL(href).searchParams.get('offer')).to.equal(shadow(el, '[part=offer-title]').dataset.offer);
       await open(el);
@@ -190,7 +207,9 @@ describe('<jobboard-campaigns>: an opened offer', () => {
 
     it('renames the parameter with offer-param, and leaves the URL alone with routing="none"', async () => {
       const { endpoint } = standIn();
-      const renamed = await fixture<JobboardCampaigns>(html`<jobboard-campaigns endpoint=${endpoint} offer-param="job"></jobboard-campaigns>`);
+      const renamed = await fixture<JobboardCampaigns>(
+        html`<jobboard-campaigns endpoint=${endpoint} offer-param="job"></jobboard-campaigns>`,
+      );
       await until(() => maybe(renamed, '.list'), 'the list shows');
       await open(renamed);
       expect(param('job')).to.equal('100');
@@ -198,14 +217,16 @@ describe('<jobboard-campaigns>: an opened offer', () => {
       renamed.remove();
 
       const before = location.href;
-      const own = await fixture<JobboardCampaigns>(html`<jobboard-campaigns endpoint=${standIn().endpoint} routing="none"></jobboard-campaigns>`);
+      const own = await fixture<JobboardCampaigns>(
+        html`<jobboard-campaigns endpoint=${standIn().endpoint} routing="none"></jobboard-campaigns>`,
+      );
       await until(() => maybe(own, '.list'), 'the list shows');
       expect(shadow(own, '[part=offer-title]').localName).to.equal('button');
       await open(own);
       expect(location.href).to.equal(before);
     });
 
-    it('puts the open offer\'s JobPosting in the head and takes it out when the list comes back; none with no-structured-data', async () => {
+    it("puts the open offer's JobPosting in the head and takes it out when the list comes back; none with no-structured-data", async () => {
       const { el } = await list();
       await open(el, 2);
       await until(() => postings().length === 1, 'the JobPosting is in the head');

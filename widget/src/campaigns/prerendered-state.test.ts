@@ -16,8 +16,12 @@ describe('the state a server-rendered catalogue embeds', () => {
   });
 
   it('is none where the page altered it into something else than the state', () => {
-    expect(prerenderedState(host('<script type="application/json" data-jobboard-state>{"list":</script>'))).to.equal(undefined);
-    expect(prerenderedState(host('<script type="application/json" data-jobboard-state>{"list":{}}</script>'))).to.equal(undefined);
+    expect(prerenderedState(host('<script type="application/json" data-jobboard-state>{"list":</script>'))).to.equal(
+      undefined,
+    );
+    expect(prerenderedState(host('<script type="application/json" data-jobboard-state>{"list":{}}</script>'))).to.equal(
+      undefined,
+    );
   });
 
   it('is none without a script, and nothing is parsed to find that out (a parse that throws costs the page its stack)', () => {
@@ -29,7 +33,9 @@ describe('the state a server-rendered catalogue embeds', () => {
     };
     try {
       expect(prerenderedState(host())).to.equal(undefined);
-      expect(prerenderedState(host('<script type="application/json" data-jobboard-state></script>'))).to.equal(undefined);
+      expect(prerenderedState(host('<script type="application/json" data-jobboard-state></script>'))).to.equal(
+        undefined,
+      );
     } finally {
       JSON.parse = parse;
     }

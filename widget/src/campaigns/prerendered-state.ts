@@ -10,7 +10,8 @@ export function prerenderedState(host: Element): PrerenderedCampaigns | undefine
   if (!text) return undefined;
   try {
     const parsed = JSON.parse(text) as Partial<PrerenderedCampaigns> | null;
-    if (parsed && typeof parsed === 'object' && parsed.list && Array.isArray(parsed.list.items)) return parsed as PrerenderedCampaigns;
+    if (parsed && typeof parsed === 'object' && parsed.list && Array.isArray(parsed.list.items))
+      return parsed as PrerenderedCampaigns;
   } catch {
     // Not JSON: the element fetches what it shows, as without server rendering.
   }

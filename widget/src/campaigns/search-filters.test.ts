@@ -15,14 +15,17 @@ function lastAsked(endpoint: string): URLSearchParams | undefined {
 
 async function list(attributes: Record<string, string> = {}) {
   const { endpoint } = standIn('ok');
-  const el = await fixture<JobboardCampaigns>(html`<jobboard-campaigns endpoint=${endpoint} per-page="10"></jobboard-campaigns>`);
+  const el = await fixture<JobboardCampaigns>(
+    html`<jobboard-campaigns endpoint=${endpoint} per-page="10"></jobboard-campaigns>`,
+  );
   for (const [name, value] of Object.entries(attributes)) el.setAttribute(name, value);
   await until(() => maybe(el, '.list'), 'the list shows');
   await el.updateComplete;
   return { el, endpoint };
 }
 
-const cards = (el: JobboardCampaigns) => [...el.shadowRoot!.querySelectorAll('[part=offer]')].map((o) => o.textContent!);
+const cards = (el: JobboardCampaigns) =>
+  [...el.shadowRoot!.querySelectorAll('[part=offer]')].map((o) => o.textContent!);
 
 describe('<jobboard-campaigns> filters: place, radius, salary, presets', () => {
   it('asks for offers near the place typed, within the radius chosen, paying at least the salary typed', async () => {
@@ -50,7 +53,10 @@ describe('<jobboard-campaigns> filters: place, radius, salary, presets', () => {
   it('asks the browser for the position only when the candidate clicks "Near me", then searches near it', async () => {
     const asked: PositionCallback[] = [];
     const real = Object.getOwnPropertyDescriptor(Navigator.prototype, 'geolocation')!;
-    Object.defineProperty(navigator, 'geolocation', { configurable: true, value: { getCurrentPosition: (done: PositionCallback) => asked.push(done) } });
+    Object.defineProperty(navigator, 'geolocation', {
+      configurable: true,
+      value: { getCurrentPosition: (done: PositionCallback) => asked.push(done) },
+    });
     try {
       const { el, endpoint } = await list();
       expect(asked, 'nothing asked on load').to.have.length(0);
@@ -68,7 +74,10 @@ describe('<jobboard-campaigns> filters: place, radius, salary, presets', () => {
   it('with company-id, job-type and city, lists only those offers, hides those filters, and keeps them whatever the candidate searches', async () => {
     const { el, endpoint } = await list({ 'company-id': '2', 'job-type': 'Fixed term contract', city: 'Madrid' });
     await until(() => lastAsked(endpoint)?.get('city') === 'Madrid', 'the presets are asked for');
-    await until(() => cards(el).length > 0 && cards(el).every((c) => c.includes('Madrid') && c.includes('Fixed-term contract')), 'only offers of the presets show');
+    await until(
+      () => cards(el).length > 0 && cards(el).every((c) => c.includes('Madrid') && c.includes('Fixed-term contract')),
+      'only offers of the presets show',
+    );
     // Booleans: a failing assertion on an element would print the whole element.
     expect(maybe(el, '#filter-job_type') === null, 'no contract type filter').to.equal(true);
     expect(maybe(el, '#filter-city') === null, 'no city filter').to.equal(true);
@@ -77,8 +86,15 @@ describe('<jobboard-campaigns> filters: place, radius, salary, presets', () => {
     await sendKeys({ press: 'Enter' });
     await until(() => lastAsked(endpoint)?.get('q') === 'accountant', 'the search is sent');
     const asked = lastAsked(endpoint)!;
-    expect([asked.get('company_id'), asked.get('job_type'), asked.get('city')]).to.deep.equal(['2', 'Fixed term contract', 'Madrid']);
+    expect([asked.get('company_id'), asked.get('job_type'), asked.get('city')]).to.deep.equal([
+      '2',
+      'Fixed term contract',
+      'Madrid',
+    ]);
     const url = new URL(location.href).searchParams;
-    expect([url.has('company_id'), url.has('job_type'), url.has('city')], 'presets stay out of the page URL').to.deep.equal([false, false, false]);
+    expect(
+      [url.has('company_id'), url.has('job_type'), url.has('city')],
+      'presets stay out of the page URL',
+    ).to.deep.equal([false, false, false]);
   });
 });

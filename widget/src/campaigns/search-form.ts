@@ -23,13 +23,15 @@ function renderFacet(
   labelOf: (v: string) => string = String,
 ): TemplateResult | undefined {
   const current = query[name];
-  return values === undefined ? undefined : html`<div class="filter">
-    <label for="filter-${name}">${label}</label>
-    <select id="filter-${name}" name=${name} part="input">
-      <option value="">${all}</option>
-      ${values.map((v) => html`<option value=${v} ?selected=${v === current}>${labelOf(v)}</option>`)}
-    </select>
-  </div>`;
+  return values === undefined
+    ? undefined
+    : html`<div class="filter">
+        <label for="filter-${name}">${label}</label>
+        <select id="filter-${name}" name=${name} part="input">
+          <option value="">${all}</option>
+          ${values.map((v) => html`<option value=${v} ?selected=${v === current}>${labelOf(v)}</option>`)}
+        </select>
+      </div>`;
 }
 
 /** A text the candidate types: it applies on Enter or the search button, not on each change. */
@@ -49,9 +51,21 @@ function nearMe(e: Event): void {
  * The form; `onSearch` gets its submit event (Enter, the button, or a filter
  * changed). A filter the board fixed (`fixed`) is not shown.
  */
-export function renderSearch(query: CampaignQuery, facets: CampaignPage['facets'] | undefined, onSearch: (e: SubmitEvent) => void, fixed: CampaignQuery): TemplateResult {
+export function renderSearch(
+  query: CampaignQuery,
+  facets: CampaignPage['facets'] | undefined,
+  onSearch: (e: SubmitEvent) => void,
+  fixed: CampaignQuery,
+): TemplateResult {
   const f = facets ?? { job_types: [], working_times: [], cities: [] };
-  return html`<form role="search" part="search" class="search" aria-label=${msg('Search offers')} @submit=${onSearch} @change=${handleFilterChange}>
+  return html`<form
+    role="search"
+    part="search"
+    class="search"
+    aria-label=${msg('Search offers')}
+    @submit=${onSearch}
+    @change=${handleFilterChange}
+  >
     <div class="filter grow">
       <label for="q">${msg('Keywords')}</label>
       <input id="q" name="q" type="search" part="input" maxlength="200" .value=${query.q ?? ''} @change=${typed} />
@@ -67,7 +81,16 @@ export function renderSearch(query: CampaignQuery, facets: CampaignPage['facets'
     ${renderFacet(query, 'radius_km', msg('Within'), `${DEFAULT_RADIUS_KM} km`, ['10', '50', '100'], (v) => `${v} km`)}
     <div class="filter">
       <label for="salary_min">${msg('Minimum salary')}</label>
-      <input id="salary_min" name="salary_min" type="number" min="0" step="1000" part="input" .value=${query.salary_min ?? ''} @change=${typed} />
+      <input
+        id="salary_min"
+        name="salary_min"
+        type="number"
+        min="0"
+        step="1000"
+        part="input"
+        .value=${query.salary_min ?? ''}
+        @change=${typed}
+      />
     </div>
     <button type="submit" part="button" class="primary">${msg('Search')}</button>
   </form>`;
@@ -88,5 +111,14 @@ export function submittedQuery(e: SubmitEvent): CampaignQuery {
   };
   const near = value('near');
   // A radius alone is no filter: the proxy refuses it without a place.
-  return { q: value('q'), job_type: value('job_type'), working_time: value('working_time'), city: value('city'), near, radius_km: near && value('radius_km'), salary_min: value('salary_min'), page: 1 };
+  return {
+    q: value('q'),
+    job_type: value('job_type'),
+    working_time: value('working_time'),
+    city: value('city'),
+    near,
+    radius_km: near && value('radius_km'),
+    salary_min: value('salary_min'),
+    page: 1,
+  };
 }

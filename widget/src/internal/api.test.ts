@@ -6,7 +6,11 @@ import { AbortedError, NetworkError, ProblemError } from './api.ts';
 
 describe('the API errors', () => {
   it('name themselves, whatever the bundle calls their classes', () => {
-    const errors = [new NetworkError('offline'), new AbortedError('cancelled'), new ProblemError({ status: 404, code: 'campaign_not_found' })];
+    const errors = [
+      new NetworkError('offline'),
+      new AbortedError('cancelled'),
+      new ProblemError({ status: 404, code: 'campaign_not_found' }),
+    ];
     expect(errors.map((e) => e.name)).to.deep.equal(['NetworkError', 'AbortedError', 'ProblemError']);
     expect(String(errors[0])).to.equal('NetworkError: offline');
   });

@@ -81,7 +81,9 @@ function toProblem(status: number, body: unknown, endpoint: string): Problem {
   if (code === 'origin_not_allowed' && !refusedBy.has(proxy)) {
     refusedBy.add(proxy);
     // For the board's developer: the candidate only reads that the form is not set up here.
-    console.error(`jobboard widget: this page's origin ${location.origin} is not in the ALLOWED_ORIGINS of the proxy at ${proxy}; add it there.`);
+    console.error(
+      `jobboard widget: this page's origin ${location.origin} is not in the ALLOWED_ORIGINS of the proxy at ${proxy}; add it there.`,
+    );
   }
   return { status, code, ...(Array.isArray(b.errors) ? { errors: b.errors } : {}) };
 }

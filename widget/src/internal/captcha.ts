@@ -6,7 +6,10 @@
 import { trusted } from './trusted-types.ts';
 
 interface CaptchaApi {
-  render(container: HTMLElement, options: { sitekey: string; callback: (token: string) => void; 'expired-callback'?: () => void }): unknown;
+  render(
+    container: HTMLElement,
+    options: { sitekey: string; callback: (token: string) => void; 'expired-callback'?: () => void },
+  ): unknown;
 }
 
 const scripts: Record<string, { global: 'turnstile' | 'hcaptcha'; src: string }> = {
@@ -20,7 +23,8 @@ function providerApi(provider: string): Promise<CaptchaApi> {
   const existing = (window as unknown as Record<string, CaptchaApi | undefined>)[info.global];
   if (existing) return Promise.resolve(existing);
   const policy = trusted();
-  if (policy === null) return Promise.reject(new Error(`${provider} cannot load: the page refused the widget's Trusted Types policy`));
+  if (policy === null)
+    return Promise.reject(new Error(`${provider} cannot load: the page refused the widget's Trusted Types policy`));
   return new Promise((resolve, reject) => {
     const script = document.createElement('script');
     script.src = policy.createScriptURL(info.src);

@@ -16,7 +16,10 @@ describe('prepareFormatters', () => {
     };
     const { Locale, NumberFormat, DateTimeFormat } = Intl;
     const { supportedLocalesOf } = Intl.Segmenter;
-    const watch = <T extends abstract new (...args: never[]) => object>(target: T, step: (args: ConstructorParameters<T>) => string) =>
+    const watch = <T extends abstract new (...args: never[]) => object>(
+      target: T,
+      step: (args: ConstructorParameters<T>) => string,
+    ) =>
       new Proxy(target, {
         construct(t, args: ConstructorParameters<T>) {
           record(step(args));
@@ -25,7 +28,10 @@ describe('prepareFormatters', () => {
       });
     Object.assign(Intl, {
       Locale: watch(Locale, ([locale]) => `Locale ${String(locale)}`),
-      NumberFormat: watch(NumberFormat, ([locale, options]) => `NumberFormat ${String(locale)} ${options?.style ?? 'decimal'}`),
+      NumberFormat: watch(
+        NumberFormat,
+        ([locale, options]) => `NumberFormat ${String(locale)} ${options?.style ?? 'decimal'}`,
+      ),
       DateTimeFormat: watch(DateTimeFormat, ([locale]) => `DateTimeFormat ${String(locale)}`),
     });
     Intl.Segmenter.supportedLocalesOf = (locales) => {
@@ -37,7 +43,13 @@ describe('prepareFormatters', () => {
       expect(steps, 'nothing in the calling task').to.deep.equal([]);
       await until(() => steps.length === 5, 'the five steps ran');
       expect(steps).to.deep.equal(
-        ['Locale en-IE', 'Segmenter.supportedLocalesOf en-IE', 'NumberFormat en-IE currency', 'DateTimeFormat en-IE', 'NumberFormat en-IE decimal'].map((step) => ({ step, sameTaskAsLast: false })),
+        [
+          'Locale en-IE',
+          'Segmenter.supportedLocalesOf en-IE',
+          'NumberFormat en-IE currency',
+          'DateTimeFormat en-IE',
+          'NumberFormat en-IE decimal',
+        ].map((step) => ({ step, sameTaskAsLast: false })),
       );
     } finally {
       Object.assign(Intl, { Locale, NumberFormat, DateTimeFormat });

@@ -50,7 +50,10 @@ export function formatSalary(tag: string, min: number | null, max: number | null
   const one = min ?? max;
   if (one === null) return null;
   return text(`salary:${tag}:${min}:${max}`, () => {
-    const f = cached(`salary:${tag}`, () => new Intl.NumberFormat(tag, { style: 'currency', currency, maximumFractionDigits: 0 }));
+    const f = cached(
+      `salary:${tag}`,
+      () => new Intl.NumberFormat(tag, { style: 'currency', currency, maximumFractionDigits: 0 }),
+    );
     return min !== null && max !== null && min !== max ? f.formatRange(min, max) : f.format(one);
   });
 }
@@ -84,7 +87,9 @@ export function formatDate(tag: string, isoDate: string | null): string | null {
   if (!isoDate) return null;
   const date = new Date(`${isoDate.slice(0, 10)}T00:00:00Z`);
   if (Number.isNaN(date.getTime())) return null;
-  return text(`date:${tag}:${isoDate.slice(0, 10)}`, () => cached(`date:${tag}`, () => new Intl.DateTimeFormat(tag, { dateStyle: 'long', timeZone: 'UTC' })).format(date));
+  return text(`date:${tag}:${isoDate.slice(0, 10)}`, () =>
+    cached(`date:${tag}`, () => new Intl.DateTimeFormat(tag, { dateStyle: 'long', timeZone: 'UTC' })).format(date),
+  );
 }
 
 /**
@@ -118,6 +123,8 @@ export function formatNumber(tag: string, n: number): string {
 export function formatPlace(c: CampaignSummary & { address?: CampaignDetail['address'] }): string {
   const a = c.address;
   const street = [a?.street_number, a?.street].filter(Boolean).join(' ');
-  const line = [street, [a?.postal_code, a?.city || c.city].filter(Boolean).join(' '), a?.country || c.country].filter(Boolean).join(', ');
+  const line = [street, [a?.postal_code, a?.city || c.city].filter(Boolean).join(' '), a?.country || c.country]
+    .filter(Boolean)
+    .join(', ');
   return street || a?.postal_code ? line : a?.name || line;
 }

@@ -22,17 +22,42 @@ describe('internal helpers', () => {
 
   describe('formatPlace', () => {
     const offer = { city: 'Nantes', country: 'France' } as CampaignDetail;
-    const address = { street_number: null, street: null, postal_code: null, city: null, country: null, name: null, latitude: null, longitude: null };
+    const address = {
+      street_number: null,
+      street: null,
+      postal_code: null,
+      city: null,
+      country: null,
+      name: null,
+      latitude: null,
+      longitude: null,
+    };
 
     it('writes each part of an address once, even when its name repeats the city and country', () => {
-      expect(formatPlace({ ...offer, address: { ...address, postal_code: '44000', city: 'Nantes', country: 'France', name: 'Nantes, France' } })).to.equal('44000 Nantes, France');
-      expect(formatPlace({ ...offer, address: { ...address, street_number: '3', street: 'quai de la Fosse', postal_code: '44000', name: '3 quai de la Fosse, 44000 Nantes' } })).to.equal(
-        '3 quai de la Fosse, 44000 Nantes, France',
-      );
+      expect(
+        formatPlace({
+          ...offer,
+          address: { ...address, postal_code: '44000', city: 'Nantes', country: 'France', name: 'Nantes, France' },
+        }),
+      ).to.equal('44000 Nantes, France');
+      expect(
+        formatPlace({
+          ...offer,
+          address: {
+            ...address,
+            street_number: '3',
+            street: 'quai de la Fosse',
+            postal_code: '44000',
+            name: '3 quai de la Fosse, 44000 Nantes',
+          },
+        }),
+      ).to.equal('3 quai de la Fosse, 44000 Nantes, France');
     });
 
     it("without a street or postal code, writes the address's name, else the offer's city and country", () => {
-      expect(formatPlace({ ...offer, address: { ...address, city: 'Nantes', name: 'Tour Bretagne, Nantes' } })).to.equal('Tour Bretagne, Nantes');
+      expect(
+        formatPlace({ ...offer, address: { ...address, city: 'Nantes', name: 'Tour Bretagne, Nantes' } }),
+      ).to.equal('Tour Bretagne, Nantes');
       expect(formatPlace({ ...offer, address: { ...address, city: 'Nantes' } })).to.equal('Nantes, France');
       expect(formatPlace({ ...offer, address: null })).to.equal('Nantes, France');
       expect(formatPlace({ ...offer, country: null })).to.equal('Nantes');
@@ -48,16 +73,23 @@ describe('internal helpers', () => {
         const jobTypes = JOB_TYPES.map(jobTypeLabel);
         const workingTimes = WORKING_TIMES.map(workingTimeLabel);
         // Translated (Freelance is also French), and no two values share a label.
-        expect(jobTypes.filter((label, i) => label === JOB_TYPES[i])).to.deep.equal(['Freelance'].filter(() => lang === 'fr'));
+        expect(jobTypes.filter((label, i) => label === JOB_TYPES[i])).to.deep.equal(
+          ['Freelance'].filter(() => lang === 'fr'),
+        );
         expect(workingTimes.filter((label, i) => label === WORKING_TIMES[i])).to.deep.equal([]);
         expect(new Set(jobTypes).size).to.equal(JOB_TYPES.length);
         expect(new Set(workingTimes).size).to.equal(WORKING_TIMES.length);
       });
     }
 
-    it('in French, use the words of French job ads: CDI, CDD, VIE for the API\'s IVB, Temps plein', async () => {
+    it("in French, use the words of French job ads: CDI, CDD, VIE for the API's IVB, Temps plein", async () => {
       await useLocale('fr');
-      expect(['Permanent contract', 'Fixed term contract', 'IVB', 'Tenured'].map(jobTypeLabel)).to.deep.equal(['CDI', 'CDD', 'VIE', 'Titulaire']);
+      expect(['Permanent contract', 'Fixed term contract', 'IVB', 'Tenured'].map(jobTypeLabel)).to.deep.equal([
+        'CDI',
+        'CDD',
+        'VIE',
+        'Titulaire',
+      ]);
       expect(['Full time', 'Part time - Afternoon', 'Custom'].map(workingTimeLabel)).to.deep.equal([
         'Temps plein',
         'Temps partiel – après-midi',
@@ -95,14 +127,38 @@ describe('internal helpers', () => {
     };
 
     it('keeps every tag of its allowlist, and its text', () => {
-      for (const tag of ['p', 'ul', 'ol', 'li', 'strong', 'b', 'em', 'i', 'u', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'span', 'div']) {
+      for (const tag of [
+        'p',
+        'ul',
+        'ol',
+        'li',
+        'strong',
+        'b',
+        'em',
+        'i',
+        'u',
+        'h3',
+        'h4',
+        'h5',
+        'h6',
+        'blockquote',
+        'span',
+        'div',
+      ]) {
         expect(cleaned(`<${tag}>x</${tag}>`), tag).to.equal(`<${tag}>x</${tag}>`);
       }
       expect(cleaned('a<br>b')).to.equal('a<br>b');
     });
 
     it('drops script, style, frames, objects, SVG and MathML with everything in them', () => {
-      for (const html of ['<script>x</script>', '<style>x</style>', '<iframe>x</iframe>', '<object><p>x</p></object>', '<svg><text>x</text></svg>', '<math><mi>x</mi></math>']) {
+      for (const html of [
+        '<script>x</script>',
+        '<style>x</style>',
+        '<iframe>x</iframe>',
+        '<object><p>x</p></object>',
+        '<svg><text>x</text></svg>',
+        '<math><mi>x</mi></math>',
+      ]) {
         expect(cleaned(`<p>kept</p>${html}`), html).to.equal('<p>kept</p>');
       }
     });
@@ -121,7 +177,9 @@ describe('internal helpers', () => {
 
     it('keeps an href on links only, trimmed, and a link without one as text', () => {
       expect(cleaned('<p href="https://ok.example">a</p>')).to.equal('<p>a</p>');
-      expect(cleaned('<a href="  https://ok.example/ ">b</a>')).to.equal('<a href="https://ok.example/" rel="noopener noreferrer" target="_blank">b</a>');
+      expect(cleaned('<a href="  https://ok.example/ ">b</a>')).to.equal(
+        '<a href="https://ok.example/" rel="noopener noreferrer" target="_blank">b</a>',
+      );
       expect(cleaned('<a>c</a>')).to.equal('<a rel="noopener noreferrer" target="_blank">c</a>');
     });
   });
@@ -149,8 +207,16 @@ describe('internal helpers', () => {
 
     it('keeps http(s) and mailto: links, whatever their case', () => {
       const holder = document.createElement('div');
-      holder.append(sanitize('<a href="HTTPS://ok.example/a">a</a><a href="http://ok.example">b</a><a href="mailto:jobs@ok.example">c</a>'));
-      expect([...holder.querySelectorAll('a')].map((a) => a.getAttribute('href'))).to.deep.equal(['HTTPS://ok.example/a', 'http://ok.example', 'mailto:jobs@ok.example']);
+      holder.append(
+        sanitize(
+          '<a href="HTTPS://ok.example/a">a</a><a href="http://ok.example">b</a><a href="mailto:jobs@ok.example">c</a>',
+        ),
+      );
+      expect([...holder.querySelectorAll('a')].map((a) => a.getAttribute('href'))).to.deep.equal([
+        'HTTPS://ok.example/a',
+        'http://ok.example',
+        'mailto:jobs@ok.example',
+      ]);
     });
   });
 
@@ -158,9 +224,23 @@ describe('internal helpers', () => {
     // Counted, not timed: a cleaner that rescans or moves nodes after each tag takes seconds on these; this one
     // appends each kept node once and queries nothing.
     const DOM_CALLS: [{ prototype: object }, string][] = [
-      [Node, 'appendChild'], [Node, 'insertBefore'], [Node, 'removeChild'], [Node, 'replaceChild'], [Node, 'cloneNode'],
-      [Element, 'querySelector'], [Element, 'querySelectorAll'], [Element, 'remove'], [Element, 'replaceWith'], [Element, 'append'], [Element, 'prepend'], [Element, 'before'], [Element, 'after'],
-      [DocumentFragment, 'querySelector'], [DocumentFragment, 'querySelectorAll'], [DocumentFragment, 'append'], [DocumentFragment, 'prepend'],
+      [Node, 'appendChild'],
+      [Node, 'insertBefore'],
+      [Node, 'removeChild'],
+      [Node, 'replaceChild'],
+      [Node, 'cloneNode'],
+      [Element, 'querySelector'],
+      [Element, 'querySelectorAll'],
+      [Element, 'remove'],
+      [Element, 'replaceWith'],
+      [Element, 'append'],
+      [Element, 'prepend'],
+      [Element, 'before'],
+      [Element, 'after'],
+      [DocumentFragment, 'querySelector'],
+      [DocumentFragment, 'querySelectorAll'],
+      [DocumentFragment, 'append'],
+      [DocumentFragment, 'prepend'],
     ];
     /** The DOM calls `run` makes, by method, and what it returned. */
     function countDomCalls<T>(run: () => T): { result: T; calls: Record<string, number> } {
@@ -198,7 +278,8 @@ describe('internal helpers', () => {
     });
 
     it('cleans 25,000 unknown tags, side by side and 500 deep, appending each kept node once, keeping their text and the allowed tags inside', () => {
-      const deep = '<font>'.repeat(500) + '<strong onclick="x()">deep</strong><script>alert(1)</script>' + '</font>'.repeat(500);
+      const deep =
+        '<font>'.repeat(500) + '<strong onclick="x()">deep</strong><script>alert(1)</script>' + '</font>'.repeat(500);
       const { result, calls } = countDomCalls(() => sanitize('<font>y</font>'.repeat(25_000) + deep));
       expect(calls).to.deep.equal({ appendChild: nodesIn(result) });
       const holder = document.createElement('div');
@@ -223,7 +304,12 @@ describe('internal helpers', () => {
     });
 
     it('uses the element lang, then the nearest ancestor lang across shadow roots, then the browser', async () => {
-      const host = await fixture(html`<div lang="es-AR"><span></span><p lang="de"><i></i></p></div>`);
+      const host = await fixture(
+        html`<div lang="es-AR">
+          <span></span>
+          <p lang="de"><i></i></p>
+        </div>`,
+      );
       expect(resolveLocale(host.querySelector('span')!)).to.deep.equal({ locale: 'es', tag: 'es-AR' });
       expect(resolveLocale(host.querySelector('i')!).locale).to.equal('es');
       const shadowHost = host.querySelector('span')!;
@@ -243,13 +329,33 @@ describe('internal helpers', () => {
 
   describe('isWebUrl', () => {
     it('takes http(s) URLs and URLs relative to the page, the empty one included', () => {
-      for (const value of ['https://jobs-proxy.example.org', 'http://127.0.0.1:8080/', 'HTTPS://X.EXAMPLE/a?b#c', '/jobs', 'jobs', '', '?offer=2', '//jobs.example']) {
+      for (const value of [
+        'https://jobs-proxy.example.org',
+        'http://127.0.0.1:8080/',
+        'HTTPS://X.EXAMPLE/a?b#c',
+        '/jobs',
+        'jobs',
+        '',
+        '?offer=2',
+        '//jobs.example',
+      ]) {
         expect(isWebUrl(value), value).to.equal(true);
       }
     });
 
     it('refuses every other scheme, however it is written', () => {
-      for (const value of ['javascript:alert(1)', ' JavaScript:alert(1)', 'java\tscript:alert(1)', '\njavascript:alert(1)', 'data:text/html,<b>x</b>', 'ftp://proxy.example', 'mailto:a@b.example', 'file:///etc/passwd', 'blob:https://x.example/1', 'http://[bad']) {
+      for (const value of [
+        'javascript:alert(1)',
+        ' JavaScript:alert(1)',
+        'java\tscript:alert(1)',
+        '\njavascript:alert(1)',
+        'data:text/html,<b>x</b>',
+        'ftp://proxy.example',
+        'mailto:a@b.example',
+        'file:///etc/passwd',
+        'blob:https://x.example/1',
+        'http://[bad',
+      ]) {
         expect(isWebUrl(value), JSON.stringify(value)).to.equal(false);
       }
     });

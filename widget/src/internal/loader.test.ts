@@ -34,7 +34,7 @@ describe('Loader', () => {
     expect([loader.status, loader.value]).to.deep.equal(['ready', 'page 2']);
   });
 
-  it('tells a refusal of the page\'s origin and a closed or unknown offer from other failures', async () => {
+  it("tells a refusal of the page's origin and a closed or unknown offer from other failures", async () => {
     const loader = new Loader<string>(host);
     const outcomes = [];
     for (const error of [

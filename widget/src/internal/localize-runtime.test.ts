@@ -17,7 +17,10 @@ describe('the localisation runtime', () => {
   });
 
   it('puts the values where the translation moved them', () => {
-    const [id] = Object.entries(fr).find(([, text]) => typeof text !== 'string' && text.strings.join('|') === '|, | au maximum.') ?? [];
+    const [id] =
+      Object.entries(fr).find(
+        ([, text]) => typeof text !== 'string' && text.strings.join('|') === '|, | au maximum.',
+      ) ?? [];
     useTemplates({ [id!]: str`${1} at most, of ${0}.` });
     expect(msg(str`${'PDF, DOCX'}, up to ${'5 MB'}.`)).to.equal('5 MB at most, of PDF, DOCX.');
   });

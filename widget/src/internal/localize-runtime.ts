@@ -15,7 +15,11 @@ export interface StrResult {
 /** A language's translations by message id, as lit-localize generates them. */
 export type Templates = Record<string, string | StrResult>;
 
-export const str = (strings: TemplateStringsArray, ...values: unknown[]): StrResult => ({ strTag: true, strings, values });
+export const str = (strings: TemplateStringsArray, ...values: unknown[]): StrResult => ({
+  strTag: true,
+  strings,
+  values,
+});
 
 /** Set by the script-tag build, which keys the translations by a shorter prefix of their ids (vite.config.ts). */
 declare const __MESSAGE_ID_LENGTH__: number | undefined;

@@ -26,11 +26,14 @@ async function loadTemplates(locale: Locale): Promise<Templates> {
   }
   try {
     // Literal paths, one per language, so that the bundler makes each its own module.
-    return (locale === 'fr' ? await import('../generated/locales/fr.ts') : await import('../generated/locales/es.ts')).templates as Templates;
+    return (locale === 'fr' ? await import('../generated/locales/fr.ts') : await import('../generated/locales/es.ts'))
+      .templates as Templates;
   } catch (error) {
     // A board that copied widget.js alone: English rather than an empty element.
     unavailable.add(locale);
-    console.warn(`jobboard widget: no ${locale} texts (${String(error)}), English shown. Serve widget-${locale}-*.js beside widget.js: copy every file of dist/widget/.`);
+    console.warn(
+      `jobboard widget: no ${locale} texts (${String(error)}), English shown. Serve widget-${locale}-*.js beside widget.js: copy every file of dist/widget/.`,
+    );
     // No translations: every msg() gives its English source.
     return {};
   }

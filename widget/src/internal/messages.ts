@@ -30,7 +30,9 @@ export function problemMessage(code: string): string {
       return originNotAllowed();
     case 'network_error':
     case 'idempotency_key_in_progress':
-      return msg('The connection was lost. Your application may not have been sent: send it again, it will not be duplicated.');
+      return msg(
+        'The connection was lost. Your application may not have been sent: send it again, it will not be duplicated.',
+      );
     case 'upload_cancelled':
       return msg('Upload cancelled. Your application was not sent.');
     case 'not_ready':
@@ -40,12 +42,18 @@ export function problemMessage(code: string): string {
       return msg('Too many applications at once. Send the form again in a moment.');
     // The resume came slower than the proxy waits for: sending again, on a better connection, is safe.
     case 'upload_too_slow':
-      return msg('The resume was sent too slowly and the upload was stopped. Your application was not sent: check your connection, then send it again.');
+      return msg(
+        'The resume was sent too slowly and the upload was stopped. Your application was not sent: check your connection, then send it again.',
+      );
     case 'storage_full':
-      return msg('This job board cannot receive applications right now, through no fault of yours. Your application was not sent: try again later.');
+      return msg(
+        'This job board cannot receive applications right now, through no fault of yours. Your application was not sent: try again later.',
+      );
     // The board's connection to the recruiter is misconfigured: nothing the candidate can fix.
     case 'delivery_blocked':
-      return msg('This job board cannot send applications to the recruiter right now, through no fault of yours. Your application was not sent: try again later.');
+      return msg(
+        'This job board cannot send applications to the recruiter right now, through no fault of yours. Your application was not sent: try again later.',
+      );
     default:
       return msg('Something went wrong on our side. Try again in a moment.');
   }

@@ -23,7 +23,9 @@ async function tell(script: string): Promise<void> {
   const map = [...document.querySelectorAll('script[type="importmap"]')].find((el) => el.textContent!.includes(script));
   // No hash where the page has no crypto.subtle (not a secure context).
   const hash = map && (await hashSource(map.textContent!).catch(() => 'its hash'));
-  console.error(`jobboard widget: no import map in force for ${script}, so no form or translations (they would load widget.js twice): ${hash ? `add ${hash} to script-src` : 'paste the tags of widget-tag'}.`);
+  console.error(
+    `jobboard widget: no import map in force for ${script}, so no form or translations (they would load widget.js twice): ${hash ? `add ${hash} to script-src` : 'paste the tags of widget-tag'}.`,
+  );
 }
 
 /**

@@ -13,7 +13,16 @@ import { locales } from './test-support.ts';
  * sends a well-formed body and a fresh key), or never (the widget does not
  * read the sitemap, the feed nor the head of a server-rendered page): they get the generic message.
  */
-const GENERIC: readonly ProblemCode[] = ['internal_error', 'malformed_request', 'method_not_allowed', 'idempotency_key_missing', 'idempotency_key_reused', 'sitemap_not_configured', 'feed_not_configured', 'campaign_gone'];
+const GENERIC: readonly ProblemCode[] = [
+  'internal_error',
+  'malformed_request',
+  'method_not_allowed',
+  'idempotency_key_missing',
+  'idempotency_key_reused',
+  'sitemap_not_configured',
+  'feed_not_configured',
+  'campaign_gone',
+];
 
 describe("the proxy's problem codes", () => {
   afterEach(() => useLocale('en'));

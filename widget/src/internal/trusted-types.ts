@@ -53,7 +53,9 @@ let told = false;
 export function trusted(): Policy | null {
   if (policy === null && !told) {
     told = true;
-    console.error(`jobboard widget: the page refused the Trusted Types policy ${POLICY_NAME} (created first elsewhere, or not in trusted-types), so descriptions are plain text. Allow ${POLICY_NAME} in trusted-types; create no other policy of that name.`);
+    console.error(
+      `jobboard widget: the page refused the Trusted Types policy ${POLICY_NAME} (created first elsewhere, or not in trusted-types), so descriptions are plain text. Allow ${POLICY_NAME} in trusted-types; create no other policy of that name.`,
+    );
   }
   return policy;
 }

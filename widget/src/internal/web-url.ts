@@ -23,6 +23,7 @@ const warned: Record<string, string> = {};
  */
 export function webUrlOrWarn(value: string, source: string): string | undefined {
   if (isWebUrl(value)) return value;
-  if (warned[source] !== value) console.warn(`jobboard: ${source}="${(warned[source] = value)}" is not used: write an http(s) URL or a path`);
+  if (warned[source] !== value)
+    console.warn(`jobboard: ${source}="${(warned[source] = value)}" is not used: write an http(s) URL or a path`);
   return undefined;
 }
