@@ -33,7 +33,8 @@ const WIDGET_TEST_FILES = ['widget/**/*.test.ts', 'widget/**/*test-support.ts', 
 // recruitment API's contract nothing of ours but the OpenAPI helper; the
 // proxy's public contract no implementation; the client nothing of the proxy
 // or the sandbox; the sandbox nothing of the proxy, the client or the proxy's
-// public contract. An import of `../part/` is of another part of server/.
+// public contract. Inside the proxy, storage/ and http/ are its bottom floor.
+// An import of `../part/` is of another part of server/.
 const importOfPart = (parts, message) => ({ regex: `^(\\.\\./)+(${parts.join('|')})/`, message });
 const SERVER_TEST_FILES = [
   'server/**/*.test.ts',
@@ -72,6 +73,29 @@ const SERVER_PART_BOUNDARIES = [
         ['proxy', 'sandbox', 'public-api'],
         'The client imports the contract only: the proxy uses the client, and the sandbox is what it is tested against.',
       ),
+    ],
+  },
+  {
+    // The proxy's bottom floor: the stores know the catalogue's model (its types, the search words, distances,
+    // tombstones), nothing of a feature's workings, a route or the HTTP layer.
+    files: ['server/proxy/storage/**'],
+    patterns: [
+      {
+        regex: '^\\.\\./(?!\\.\\./|catalogue/(types|search-text|geo|tombstones|own-copy)\\.ts$)',
+        message:
+          "Storage imports nothing of the proxy above it but the catalogue's model (catalogue/types.ts, search-text.ts, geo.ts, tombstones.ts, own-copy.ts): pass what it needs in, or move the shared piece down.",
+      },
+    ],
+  },
+  {
+    // What every route uses: it knows no feature, no store and no command.
+    files: ['server/proxy/http/**'],
+    patterns: [
+      {
+        regex: '^\\.\\./(?!\\.\\./)',
+        message:
+          "The proxy's HTTP layer (problem answers, caching, CORS, headers, the access log, health) imports no feature, store or command: the features import it.",
+      },
     ],
   },
   {

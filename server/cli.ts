@@ -7,27 +7,27 @@ import { restartWithProxyFlags } from './proxy/node-flags.ts';
 const commands: Record<string, { summary: string; load: () => Promise<{ main: (args: string[]) => Promise<void> }> }> =
   {
     sandbox: { summary: 'serve the sandbox recruitment API', load: () => import('./sandbox/command.ts') },
-    proxy: { summary: 'serve the proxy a job board hosts', load: () => import('./proxy/command.ts') },
+    proxy: { summary: 'serve the proxy a job board hosts', load: () => import('./proxy/commands/proxy.ts') },
     outbox: {
       summary: "inspect and replay the proxy's outbox, erase a candidate's data",
-      load: () => import('./proxy/outbox-command.ts'),
+      load: () => import('./proxy/commands/outbox.ts'),
     },
     webhooks: {
       summary: "list the proxy's webhook events, retry a failed one, send a signed test event",
-      load: () => import('./proxy/webhooks-command.ts'),
+      load: () => import('./proxy/commands/webhooks.ts'),
     },
     'status-sync': {
       summary: "read now the company's status of every delivered application (--now)",
-      load: () => import('./proxy/status-sync-command.ts'),
+      load: () => import('./proxy/commands/status-sync.ts'),
     },
     migrate: {
       summary: "bring the proxy's store schema up to date (SQLite or DATABASE_URL)",
-      load: () => import('./proxy/migrate-command.ts'),
+      load: () => import('./proxy/commands/migrate.ts'),
     },
     demo: { summary: 'the seeded sandbox, the proxy and a demo job-board page', load: () => import('./demo.ts') },
     'widget-tag': {
       summary: 'print the script tag that loads the widget pinned (Subresource Integrity)',
-      load: () => import('./proxy/widget-tag-command.ts'),
+      load: () => import('./proxy/commands/widget-tag.ts'),
     },
   };
 

@@ -10,7 +10,7 @@ import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { widgetPin } from '../server/proxy/widget-pin.ts';
+import { widgetPin } from '../server/proxy/http/widget-pin.ts';
 import { CLI } from './cli-processes.ts';
 
 function widgetTag(endpoint: string): Promise<{ code: number; stdout: string; stderr: string }> {

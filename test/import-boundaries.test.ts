@@ -149,6 +149,30 @@ describe("the server parts' imports", () => {
       'a test may use any part',
     );
   });
+
+  it("keeps the proxy's storage off its features, routes and HTTP layer, the catalogue's model aside", async () => {
+    for (const from of [
+      '../applications/upload-spool.ts',
+      '../http/health.ts',
+      '../catalogue/routes/reader.ts',
+      '../catalogue/catalogue.ts',
+      '../config.ts',
+    ])
+      assert.equal(await refused('server/proxy/storage/some-module.ts', from), 1, from);
+    for (const from of ['../catalogue/types.ts', '../../public-api/webhook-events.ts', './sql.ts'])
+      assert.equal(await refused('server/proxy/storage/some-module.ts', from), 0, from);
+    assert.equal(
+      await refused('server/proxy/storage/some-module.test.ts', '../index.ts'),
+      0,
+      'a test may use any part',
+    );
+  });
+
+  it("keeps the proxy's HTTP layer off its features, stores and commands", async () => {
+    for (const from of ['../storage/index.ts', '../catalogue/types.ts', '../commands/preamble.ts'])
+      assert.equal(await refused('server/proxy/http/some-module.ts', from), 1, from);
+    assert.equal(await refused('server/proxy/http/some-module.ts', '../../public-api/problems.ts'), 0);
+  });
 });
 
 describe('import cycles', () => {

@@ -21,7 +21,7 @@ import type { WebhookSenderOptions } from '../server/proxy/webhooks/sender.ts';
 import { loadProxyConfig } from '../server/proxy/config.ts';
 import type { ProxyConfig } from '../server/proxy/config.ts';
 import { startProxy } from '../server/proxy/index.ts';
-import { main as outboxCommand } from '../server/proxy/outbox-command.ts';
+import { main as outboxCommand } from '../server/proxy/commands/outbox.ts';
 import { createRegistry } from '../server/proxy/metrics.ts';
 import { eventually } from '../server/test/poll.ts';
 import { startSandbox } from '../server/sandbox/index.ts';

@@ -5,7 +5,7 @@
 // change it records reaches the receiver as application.status_changed.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { main } from '../server/proxy/status-sync-command.ts';
+import { main } from '../server/proxy/commands/status-sync.ts';
 import { eventually } from '../server/test/poll.ts';
 import { admin } from '../server/test/sandbox-admin.ts';
 import { apply, proxyEnv, startApplyWorld, validFields } from './proxy-apply.test-support.ts';

@@ -11,7 +11,7 @@ import { Webhook } from 'standardwebhooks';
 import pg from 'pg';
 import { PostgresApplicationStore } from '../server/proxy/storage/postgres-store.ts';
 import { SqliteApplicationStore } from '../server/proxy/storage/sqlite-store.ts';
-import { main } from '../server/proxy/webhooks-command.ts';
+import { main } from '../server/proxy/commands/webhooks.ts';
 import { freshDatabase, skipWithoutPostgres } from '../server/test/postgres.ts';
 import { runMain } from './in-process-command.ts';
 

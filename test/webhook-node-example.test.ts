@@ -15,7 +15,7 @@ import { after, before, describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { SqliteApplicationStore } from '../server/proxy/storage/sqlite-store.ts';
 import { postEvent } from '../server/proxy/webhooks/post-event.ts';
-import { main as webhooksCommand } from '../server/proxy/webhooks-command.ts';
+import { main as webhooksCommand } from '../server/proxy/commands/webhooks.ts';
 import { eventually } from '../server/test/poll.ts';
 
 const SECRET = `whsec_${Buffer.alloc(32, 6).toString('base64')}`;

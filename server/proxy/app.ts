@@ -7,35 +7,40 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
-import { accessLog } from './access-log.ts';
-import { allowedMethods } from './allowed-methods.ts';
-import type { ResponseWithError } from './access-log.ts';
-import { createCatalogueReader, searchOverBudgetProblem } from './catalogue/reader.ts';
+import { accessLog } from './http/access-log.ts';
+import { allowedMethods } from './http/allowed-methods.ts';
+import type { ResponseWithError } from './http/access-log.ts';
+import { createCatalogueReader, searchOverBudgetProblem } from './catalogue/routes/reader.ts';
 import { SearchOverBudgetError } from './catalogue/search-text.ts';
 import { searchTurns } from './catalogue/search-turns.ts';
 import type { SyncStatus } from './catalogue/catalogue.ts';
 import { STORE_FAILURE } from './catalogue/store-failures.ts';
 import type { CatalogueStore } from './catalogue/types.ts';
 import type { ProxyConfig } from './config.ts';
-import { jsonAnswer, sendCachedJson } from './http-cache.ts';
-import type { JsonAnswer } from './http-cache.ts';
+import { jsonAnswer, sendCachedJson } from './http/http-cache.ts';
+import type { JsonAnswer } from './http/http-cache.ts';
 import { httpMetrics } from './metrics.ts';
-import { apiCors } from './cors.ts';
+import { apiCors } from './http/cors.ts';
 import { packagePath } from '../package-root.ts';
 import { docsPageLoader, sendDocsPage } from '../openapi/docs-page.ts';
-import { ProblemError } from './problem.ts';
-import { recordedHeaders } from './security-headers.ts';
-import { campaignRoutes } from './routes/campaigns.ts';
-import { searchRateLimit } from './routes/search-rate-limit.ts';
-import { configRouter } from './routes/config.ts';
-import { embedRouter } from './routes/embed.ts';
-import { sitemapHandler } from './routes/sitemap.ts';
-import { offersFeedHandler } from './routes/offers-feed.ts';
-import { healthRouter } from './routes/health.ts';
-import { WIDGET_CHUNK_CACHE_CONTROL, WIDGET_CHUNK_PATH, widgetChunkHandler, widgetHandler } from './routes/widget.ts';
-import { PINNED_WIDGET_PATH } from './widget-pin.ts';
+import { ProblemError } from './http/problem.ts';
+import { recordedHeaders } from './http/security-headers.ts';
+import { campaignRoutes } from './catalogue/routes/campaigns.ts';
+import { searchRateLimit } from './catalogue/routes/search-rate-limit.ts';
+import { configRouter } from './widget-serving/config.ts';
+import { embedRouter } from './catalogue/routes/embed.ts';
+import { sitemapHandler } from './catalogue/routes/sitemap.ts';
+import { offersFeedHandler } from './catalogue/routes/offers-feed.ts';
+import { healthRouter } from './http/health.ts';
+import {
+  WIDGET_CHUNK_CACHE_CONTROL,
+  WIDGET_CHUNK_PATH,
+  widgetChunkHandler,
+  widgetHandler,
+} from './widget-serving/widget.ts';
+import { PINNED_WIDGET_PATH } from './http/widget-pin.ts';
 import { RECEIPT_PATH, RECEIPT_ROUTE } from './receipt/token.ts';
-import type { Check, Readiness } from './routes/health.ts';
+import type { Check, Readiness } from './http/health.ts';
 
 /**
  * GET /metrics, on a listener of its own (METRICS_HOST:METRICS_PORT, local by

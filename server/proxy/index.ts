@@ -20,8 +20,8 @@ import type { ApplicationsDeps, ApplicationsModule } from './applications/index.
 import { createCatalogue } from './catalogue/index.ts';
 import type { LiveCatalogue } from './catalogue/index.ts';
 import type { ProxyConfig } from './config.ts';
-import { lockDataDir } from './data-dir-lock.ts';
-import { restrictDataDir } from './data-dir-modes.ts';
+import { lockDataDir } from './storage/data-dir-lock.ts';
+import { restrictDataDir } from './storage/data-dir-modes.ts';
 import { BLOCK_FIX } from './applications/delivery-block.ts';
 import { createLogger } from './logger.ts';
 import { createRegistry, upstreamLatency } from './metrics.ts';
@@ -32,7 +32,7 @@ import type { Database } from './storage/index.ts';
 
 export { ConfigError, ENV_VARIABLES, loadProxyConfig } from './config.ts';
 export type { ProxyConfig } from './config.ts';
-export { DataDirInUseError } from './data-dir-lock.ts';
+export { DataDirInUseError } from './storage/data-dir-lock.ts';
 export { SchemaBehindError } from './storage/index.ts';
 export { FORWARDED_PAGE_PARAMS } from '../public-api/list-params.ts';
 export { UpstreamCheckError, checkUpstream } from './upstream-check.ts';

@@ -84,7 +84,7 @@ export const MUTATION_GROUPS: readonly MutationGroup[] = [
     name: 'cors',
     about: 'which origins may call /api, and the CORS headers',
     parts: [
-      { mutate: ['server/proxy/cors.ts'], command: `${NODE_TEST} --test-name-pattern=CORS server/proxy/app.test.ts` },
+      { mutate: ['server/proxy/http/cors.ts'], command: `${NODE_TEST} --test-name-pattern=CORS server/proxy/app.test.ts` },
     ],
   },
   {
@@ -234,11 +234,11 @@ export const MUTATION_GROUPS: readonly MutationGroup[] = [
         mutate: [
           'server/proxy/catalogue/geo.ts',
           'server/proxy/catalogue/tombstones.ts',
-          'server/proxy/catalogue/reader.ts',
+          'server/proxy/catalogue/routes/reader.ts',
           'server/proxy/catalogue/search-text.ts',
           'server/proxy/catalogue/version-cache.ts',
         ],
-        command: `${NODE_TEST} server/proxy/catalogue/geo.test.ts server/proxy/catalogue/tombstones.test.ts server/proxy/catalogue/version-cache.test.ts server/proxy/catalogue/reader.test.ts server/proxy/storage/catalogue-search.test.ts server/proxy/storage/catalogue-search-cost.test.ts`,
+        command: `${NODE_TEST} server/proxy/catalogue/geo.test.ts server/proxy/catalogue/tombstones.test.ts server/proxy/catalogue/version-cache.test.ts server/proxy/catalogue/routes/reader.test.ts server/proxy/storage/catalogue-search.test.ts server/proxy/storage/catalogue-search-cost.test.ts`,
       },
     ],
   },

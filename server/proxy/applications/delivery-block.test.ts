@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { NextFunction, Request, Response } from 'express';
 import { Registry } from 'prom-client';
-import { ProblemError } from '../problem.ts';
+import { ProblemError } from '../http/problem.ts';
 import { applicationMetrics } from './metrics.ts';
 import { AuthenticationError, PermissionError } from '../../client/index.ts';
 import { BLOCK_FIX, BLOCKING_CODES, blockedGauge, blockingReason, refuseWhileBlocked } from './delivery-block.ts';

@@ -11,7 +11,7 @@ import type { RequestHandler } from 'express';
 import { Gauge } from 'prom-client';
 import type { Registry } from 'prom-client';
 import { PermissionError } from '../../client/index.ts';
-import { ProblemError } from '../problem.ts';
+import { ProblemError } from '../http/problem.ts';
 import type { ApplicationMetrics } from './metrics.ts';
 
 /** The service's 403 codes that say the keys cannot deliver at all (from contract/errors.ts). */

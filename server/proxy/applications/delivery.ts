@@ -33,7 +33,7 @@ import {
   TimeoutError,
   ValidationError,
 } from '../../client/index.ts';
-import type { FieldProblem } from '../problem.ts';
+import type { FieldProblem } from '../http/problem.ts';
 import { fieldProblems } from './field-problems.ts';
 import { ResumeMissingError } from '../storage/application-store.ts';
 import type { OutboxRow, OutboxStore, Outcome } from '../storage/application-store.ts';

@@ -5,7 +5,7 @@ import type { ApiError } from '../../client/index.ts';
 import { APPLICATION_FORM, invalidCodeOf, postedName, upstreamName } from '../../public-api/application-form.ts';
 import { FIELD_PROBLEMS } from '../../public-api/problems.ts';
 import type { FieldCode } from '../../public-api/problems.ts';
-import type { FieldProblem } from '../problem.ts';
+import type { FieldProblem } from '../http/problem.ts';
 
 /** Form field of each field of the API (upstream error paths → form names), from the form's table. */
 const FORM_FIELD_OF: Record<string, string> = {

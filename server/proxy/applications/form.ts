@@ -17,7 +17,7 @@ import { UTM_FIELDS, keepUtm } from '../../public-api/campaign-tracking.ts';
 import type { KeptUtm, Utm } from '../../public-api/campaign-tracking.ts';
 import { FIELD_PROBLEMS } from '../../public-api/problems.ts';
 import type { FieldCode } from '../../public-api/problems.ts';
-import type { FieldProblem } from '../problem.ts';
+import type { FieldProblem } from '../http/problem.ts';
 import type { ParsedForm } from './multipart.ts';
 import type { ApplicationPayload } from '../storage/application-store.ts';
 

@@ -11,7 +11,7 @@ import type { Router } from 'express';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { ProxyConfig } from '../config.ts';
-import type { DataDirLock } from '../data-dir-lock.ts';
+import type { DataDirLock } from '../storage/data-dir-lock.ts';
 import type { DeliveryClient } from './delivery.ts';
 import { DEFAULT_DELIVERY, DeliveryWorker } from './delivery-worker.ts';
 import type { DeliveryOptions } from './delivery-worker.ts';

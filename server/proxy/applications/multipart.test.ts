@@ -15,7 +15,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Request } from 'express';
 import { pdf, pdfOfSize } from '../../test/files.ts';
 import { eventually } from '../../test/poll.ts';
-import { ProblemError } from '../problem.ts';
+import { ProblemError } from '../http/problem.ts';
 import { CutOffError, FORM_ALLOWANCE_BYTES, MAX_FIELD_BYTES, humanBytes, parseApplicationForm } from './multipart.ts';
 import { UploadSpool } from './upload-spool.ts';
 

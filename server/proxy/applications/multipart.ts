@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import type { Writable } from 'node:stream';
 import busboy from 'busboy';
 import type { Request } from 'express';
-import { ProblemError } from '../problem.ts';
+import { ProblemError } from '../http/problem.ts';
 import { LEADING_BYTES_NEEDED, startsLikeResume } from './resume.ts';
 import { storeFailure } from './store-failure.ts';
 import type { UploadSpool } from './upload-spool.ts';

@@ -3,7 +3,7 @@
 import type { ResumeType } from '../../contract/index.ts';
 import { RESUME_TYPES, sniffFileTypeOfFile } from '../../contract/index.ts';
 import { OLE2_SIGNATURE } from '../../contract/ole2.ts';
-import { ProblemError } from '../problem.ts';
+import { ProblemError } from '../http/problem.ts';
 
 /** The resume type of the file at `path`, or undefined when it is none of pdf, jpg, png, doc, docx. */
 export async function resumeTypeOf(path: string): Promise<ResumeType | undefined> {

@@ -9,7 +9,7 @@ import type { Request, RequestHandler } from 'express';
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import type { Store } from 'express-rate-limit';
 import type { Logger } from 'pino';
-import { ProblemError } from '../problem.ts';
+import { ProblemError } from '../http/problem.ts';
 import type { ProxyConfig } from '../config.ts';
 import type { ApplicationMetrics } from './metrics.ts';
 import { storeUnavailable } from './store-failure.ts';

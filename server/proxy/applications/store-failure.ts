@@ -2,7 +2,7 @@
 // (or the database's) is full, or the store cannot be reached. Both are 503
 // with Retry-After, the server's fault and never the form's; an unexpected
 // store error must not become a 500 that a candidate reads as "lost".
-import { ProblemError } from '../problem.ts';
+import { ProblemError } from '../http/problem.ts';
 
 /** The store cannot be used (PostgreSQL unreachable or its pool exhausted, a newer schema): nothing can be stored or counted, the candidate tries later. */
 export function storeUnavailable(cause?: unknown): ProblemError {

@@ -6,7 +6,7 @@ import express from 'express';
 import type { NextFunction, Request, Response } from 'express';
 import { Registry } from 'prom-client';
 import { captureLogs } from '../../test/logs.ts';
-import { ProblemError } from '../problem.ts';
+import { ProblemError } from '../http/problem.ts';
 import { httpMetrics } from '../metrics.ts';
 import { applicationMetrics } from './metrics.ts';
 import { QueueCeiling } from './queue-ceiling.ts';

@@ -8,7 +8,7 @@
 // closes once answered.
 import type { Request, RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { ProblemError } from '../problem.ts';
+import { ProblemError } from '../http/problem.ts';
 import type { ApplicationMetrics } from './metrics.ts';
 import type { QueueCeiling } from './queue-ceiling.ts';
 import { addressGroup, networkGroup } from './spam.ts';

@@ -8,7 +8,7 @@ import { createWriteStream, readdirSync, rmSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { join, resolve } from 'node:path';
 import { OWNER_ONLY_FILE, makeOwnerOnlyFolder } from '../../owner-only.ts';
-import type { DataDirLock } from '../data-dir-lock.ts';
+import type { DataDirLock } from '../storage/data-dir-lock.ts';
 
 /** How an upload file is opened for writing: node:fs's, or one whose writes fail (a full disk, in tests). */
 export type OpenUploadFile = (path: string, options: { mode: number }) => Writable;

@@ -14,8 +14,8 @@ export { createCatalogue, toCatalogueCampaign } from './catalogue.ts';
 export type { CatalogueClient, CatalogueDeps, LiveCatalogue, SyncStatus } from './catalogue.ts';
 export { foldForSearch } from './search-text.ts';
 export { ownCatalogueCopy } from './own-copy.ts';
-export { createCatalogueReader } from './reader.ts';
-export type { CatalogueReader } from './reader.ts';
+export { createCatalogueReader } from './routes/reader.ts';
+export type { CatalogueReader } from './routes/reader.ts';
 export { sanitizeCampaignHtml, htmlToText } from './sanitize.ts';
 import type { Catalogue, CatalogueCampaign } from './types.ts';
 

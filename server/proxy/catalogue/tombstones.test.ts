@@ -6,9 +6,9 @@ import { openCatalogueStore } from '../storage/catalogue-sqlite.ts';
 import { toCatalogueCampaign } from './catalogue.ts';
 import type { CatalogueCampaign } from './types.ts';
 import { upstreamCampaign } from './fixtures.test-support.ts';
-import { createCatalogueReader } from './reader.ts';
+import { createCatalogueReader } from './routes/reader.ts';
 import { withTombstones } from './tombstones.ts';
-import { closedOfferProblem } from '../routes/closed-offer.ts';
+import { closedOfferProblem } from './routes/closed-offer.ts';
 
 const offer = (id: number, status: 'online' | 'archived' = 'online') =>
   toCatalogueCampaign(upstreamCampaign({ id, status }));

@@ -8,7 +8,7 @@
 import type { ApplicantFormName } from '../../public-api/application-form.ts';
 import type { Utm } from '../../public-api/campaign-tracking.ts';
 import type { JobboardApplicantInput } from '../../contract/index.ts';
-import type { DataDirLock } from '../data-dir-lock.ts';
+import type { DataDirLock } from './data-dir-lock.ts';
 import type { WebhookEventOptions, WebhookEventStore } from './webhook-store.ts';
 import type { MigrationReport } from './migrations.ts';
 

@@ -3,11 +3,10 @@
 // since, and no application can be stored (or delivered) without it. A ping
 // every 2 seconds, on the pool the stores use; /readyz reads its last answer.
 import type pg from 'pg';
-import type { Check } from '../routes/health.ts';
 
 export interface DatabaseWatch {
-  /** The last ping's answer: ready unless it failed. */
-  check(): Check & { ready: boolean };
+  /** The last ping's answer, a check of /readyz: ready unless it failed. */
+  check(): { ready: boolean; status: string; [key: string]: unknown };
   start(): void;
   stop(): void;
 }

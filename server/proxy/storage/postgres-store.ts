@@ -30,7 +30,7 @@ import type {
   RetryResult,
   StoreOptions,
 } from './application-store.ts';
-import type { DataDirLock } from '../data-dir-lock.ts';
+import type { DataDirLock } from './data-dir-lock.ts';
 import type { MigrationReport } from './migrations.ts';
 import { OUTBOX_SQL, enqueueParams } from './outbox-sql.ts';
 import { migratePostgres } from './postgres-schema.ts';

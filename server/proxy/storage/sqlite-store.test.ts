@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { DatabaseSync } from 'node:sqlite';
 import { emailBucket } from '../applications/form.ts';
-import { lockDataDir } from '../data-dir-lock.ts';
+import { lockDataDir } from './data-dir-lock.ts';
 import { IDEMPOTENCY_TTL_MS, ResumeMissingError } from './application-store.ts';
 import type { NewApplication } from './application-store.ts';
 import { ResumeFiles } from './resume-files.ts';

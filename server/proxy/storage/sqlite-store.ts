@@ -20,7 +20,7 @@ import { join, resolve } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type { StatementSync } from 'node:sqlite';
 import { createOwnerOnlyDatabaseFile, makeOwnerOnlyFolder } from '../../owner-only.ts';
-import type { DataDirLock } from '../data-dir-lock.ts';
+import type { DataDirLock } from './data-dir-lock.ts';
 import { IDEMPOTENCY_TTL_MS, ResumeMissingError } from './application-store.ts';
 import type {
   ApplicationStore,
