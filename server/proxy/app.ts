@@ -12,7 +12,6 @@ import { allowedMethods } from './http/allowed-methods.ts';
 import type { ResponseWithError } from './http/access-log.ts';
 import { createCatalogueReader, searchOverBudgetProblem } from './catalogue/routes/reader.ts';
 import { SearchOverBudgetError } from './catalogue/search-text.ts';
-import { searchTurns } from './catalogue/search-turns.ts';
 import type { SyncStatus } from './catalogue/catalogue.ts';
 import { STORE_FAILURE } from './catalogue/store-failures.ts';
 import type { CatalogueStore } from './catalogue/types.ts';
@@ -231,7 +230,6 @@ export function createProxyApp(deps: ProxyAppDeps): express.Express {
     boardImage: config.boardOgImage,
   });
   app.get('/api/campaigns', searchRateLimit(config.searchRateLimitPerMinute));
-  app.get(['/api/campaigns', '/embed/campaigns', '/feeds/offers.atom'], searchTurns());
   campaignRoutes(app, '/api/campaigns', reader);
   // The applications module reads its own (multipart) bodies: mounted before any body parser.
   if (deps.applications !== undefined) app.use('/api/applications', deps.applications.router);
