@@ -10,7 +10,7 @@
 // the resumes of the applications `erase` erases.
 import { parseArgs } from 'node:util';
 import { DEFAULT_PERSONAL_DATA_RETENTION_DAYS } from '../config.ts';
-import { openCommandOutbox, parseLimit, printedUsage } from './preamble.ts';
+import { columns, iso, openCommandOutbox, out, parseLimit, printedUsage } from './preamble.ts';
 import { loadWebhookConfig } from '../webhooks/config.ts';
 import { emailBucket } from '../applications/form.ts';
 import { OUTBOX_STATUSES, eraseAfter } from '../storage/index.ts';
@@ -46,14 +46,6 @@ PERSONAL_DATA_RETENTION_DAYS (list: when dead and refused applications lose thei
 default ${DEFAULT_PERSONAL_DATA_RETENTION_DAYS}; set it as the proxy's).`;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-function out(text: string): void {
-  process.stdout.write(`${text}\n`);
-}
-
-function iso(ms: number | null): string {
-  return ms === null ? '-' : new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
 
 /** PERSONAL_DATA_RETENTION_DAYS as the proxy reads it (the environment only, like DEAD_LETTER_AFTER_HOURS here). */
 function retentionDays(): number {
@@ -104,15 +96,7 @@ function table(rows: OutboxSummary[], retentionMs: number): string {
     personalData(r, retentionMs),
     r.last_error ?? '-',
   ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] ?? '').length)));
-  return [header, ...lines]
-    .map((cells) =>
-      cells
-        .map((c, i) => c.padEnd(widths[i] ?? 0))
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n');
+  return columns(header, lines);
 }
 
 export async function main(args: string[]): Promise<void> {

@@ -1,6 +1,6 @@
 // What the store's commands (outbox, webhooks, migrate, status-sync) share:
 // the usage on --help or on a missing command, the outbox they open where the
-// proxy keeps it, and the reading of --limit.
+// proxy keeps it, the reading of --limit, and how rows are printed.
 import { resolve } from 'node:path';
 import { loadDatabaseUrl } from '../config.ts';
 import { openStoreForCommand, storageExists, storageLocation } from '../storage/index.ts';
@@ -61,4 +61,27 @@ export async function openCommandOutbox(options: {
     throw storeCommandError(error, where, options.action ?? 'open the outbox');
   });
   return { ...opened, where };
+}
+
+/** A line on stdout. */
+export function out(text: string): void {
+  process.stdout.write(`${text}\n`);
+}
+
+/** A stored time as printed: to the second, in UTC; '-' for none. */
+export function iso(ms: number | null): string {
+  return ms === null ? '-' : new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** Rows as aligned columns under their header, two spaces apart. */
+export function columns(header: readonly string[], lines: readonly string[][]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] ?? '').length)));
+  return [header, ...lines]
+    .map((cells) =>
+      cells
+        .map((c, i) => c.padEnd(widths[i] ?? 0))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }

@@ -15,7 +15,7 @@ import type { PassResult } from '../applications/status-sync.ts';
 import { ConfigError, loadProxyConfig } from '../config.ts';
 import { openBackend, storageExists, storageLocation } from '../storage/index.ts';
 import { storeCommandError } from './store-errors.ts';
-import { noOutboxError } from './preamble.ts';
+import { noOutboxError, out } from './preamble.ts';
 
 const USAGE = `Usage: jobboard-connector status-sync --now [options]
 
@@ -36,10 +36,6 @@ Options:
 Environment: the proxy's own (UPSTREAM_URL, UPSTREAM_PRIVATE_KEY,
 UPSTREAM_SECRET_KEY, JOBBOARD_CHANNEL, DATA_DIR or DATABASE_URL,
 STATUS_SYNC_DAYS, WEBHOOK_URL, WEBHOOK_SECRET...), or CONFIG_FILE.`;
-
-function out(text: string): void {
-  process.stdout.write(`${text}\n`);
-}
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 

@@ -6,7 +6,7 @@
 // proxy sends a retried event at its next poll.
 import { parseArgs } from 'node:util';
 import { TEST_EVENT_TYPE, TestEvent } from '../../public-api/webhook-events.ts';
-import { openCommandOutbox, parseLimit, printedUsage } from './preamble.ts';
+import { columns, iso, openCommandOutbox, out, parseLimit, printedUsage } from './preamble.ts';
 import { loadWebhookConfig } from '../webhooks/config.ts';
 import { WEBHOOK_EVENT_STATUSES, newEventId } from '../storage/index.ts';
 import type { WebhookEventRow, WebhookEventStatus } from '../storage/index.ts';
@@ -28,14 +28,6 @@ Options:
   -h, --help         this help
 
 Environment: DATA_DIR, DATABASE_URL (as the proxy's), WEBHOOK_URL and WEBHOOK_SECRET (send-test).`;
-
-function out(text: string): void {
-  process.stdout.write(`${text}\n`);
-}
-
-function iso(ms: number | null): string {
-  return ms === null ? '-' : new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
 
 function table(rows: WebhookEventRow[]): string {
   const header = [
@@ -60,15 +52,7 @@ function table(rows: WebhookEventRow[]): string {
     iso(r.delivered_at),
     r.last_error ?? '-',
   ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] ?? '').length)));
-  return [header, ...lines]
-    .map((cells) =>
-      cells
-        .map((c, i) => c.padEnd(widths[i] ?? 0))
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n');
+  return columns(header, lines);
 }
 
 /** What list --json prints: the row, its body without candidate fields (they are never shown). */
