@@ -114,16 +114,19 @@ export type ClaimedRow = OutboxRow & Lease;
 
 /**
  * A write of an attempt whose lease is no longer held (its lease ran out and
- * the row was taken back, or claimed again): nothing was changed. The
- * attempt's outcome is now the new claimer's to find out (it looks at the
- * service first: the row is marked "may have reached the service").
+ * the row was taken back, or claimed again): nothing was changed. The one
+ * error of every lease (an application's delivery, a webhook event's
+ * sending). For an application, the attempt's outcome is now the new
+ * claimer's to find out (it looks at the service first: the row is marked
+ * "may have reached the service").
  */
 export class LeaseLostError extends Error {
+  /** The reference of the application (or the id of the webhook event) whose lease was lost. */
   readonly reference: string;
 
-  constructor(reference: string) {
+  constructor(reference: string, what: 'application' | 'webhook event' = 'application') {
     super(
-      `The lease on application ${reference} is no longer this attempt's: another claimer has it, so this attempt's result was not written.`,
+      `The lease on ${what} ${reference} is no longer this attempt's: another claimer has it, so this attempt's result was not written.`,
     );
     this.name = 'LeaseLostError';
     this.reference = reference;

@@ -1,8 +1,7 @@
 // The outbox methods that are one statement (with its lease check) on either
-// database, written once over the small runner each store gives (Sql), and
-// the one reading of a stored row. What runs in a transaction stays with its
-// store: node:sqlite's are synchronous (an await inside one would let other
-// requests' statements in), PostgreSQL's hold a client of the pool.
+// database, written once over the seam each store gives (Sql), and the one
+// reading of a stored row. The methods that run a transaction are written
+// once too, in sql-application-store.ts.
 import { LeaseLostError } from './application-store.ts';
 import type {
   ClaimedRow,
