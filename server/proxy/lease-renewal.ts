@@ -1,7 +1,9 @@
 // The hold on a claimed piece of shared work (an outbox row being delivered,
-// a webhook event being posted): its lease is renewed every third of it while
-// the work runs, so another instance takes it back only once this process
-// stalled or died. The delivery worker and the webhook sender both use it.
+// a webhook event being posted, an Idempotency-Key whose request runs): its
+// lease is renewed every third of it while the work runs, so another
+// instance takes it back only once this process stalled or died. The
+// delivery worker, the webhook sender and the PostgreSQL store's key claims
+// use it; a write under a lease no longer held rejects with LeaseLostError.
 
 /** A lease held while its work runs. */
 export interface LeaseHold {
@@ -41,4 +43,25 @@ export function holdLease({ renew, leaseMs, onError }: LeaseRenewal): LeaseHold 
     signal: lostIt.signal,
     stop: () => clearInterval(timer),
   };
+}
+
+/**
+ * A write of an attempt whose lease is no longer held (its lease ran out and
+ * the row was taken back, or claimed again): nothing was changed. The one
+ * error of every lease (an application's delivery, a webhook event's
+ * sending). For an application, the attempt's outcome is now the new
+ * claimer's to find out (it looks at the service first: the row is marked
+ * "may have reached the service").
+ */
+export class LeaseLostError extends Error {
+  /** The reference of the application (or the id of the webhook event) whose lease was lost. */
+  readonly reference: string;
+
+  constructor(reference: string, what: 'application' | 'webhook event' = 'application') {
+    super(
+      `The lease on ${what} ${reference} is no longer this attempt's: another claimer has it, so this attempt's result was not written.`,
+    );
+    this.name = 'LeaseLostError';
+    this.reference = reference;
+  }
 }

@@ -84,7 +84,10 @@ export const MUTATION_GROUPS: readonly MutationGroup[] = [
     name: 'cors',
     about: 'which origins may call /api, and the CORS headers',
     parts: [
-      { mutate: ['server/proxy/http/cors.ts'], command: `${NODE_TEST} --test-name-pattern=CORS server/proxy/app.test.ts` },
+      {
+        mutate: ['server/proxy/http/cors.ts'],
+        command: `${NODE_TEST} --test-name-pattern=CORS server/proxy/app.test.ts`,
+      },
     ],
   },
   {

@@ -2,14 +2,13 @@
 // `concurrency` upstream sends at once, records each result in the outbox
 // where it is learnt, and retries queued rows with backoff and jitter until
 // they are delivered or dead-lettered.
-import { LeaseLostError } from '../storage/application-store.ts';
 import type { ClaimedRow, OutboxRow, OutboxStore } from '../storage/application-store.ts';
 import { attemptDelivery } from './delivery.ts';
 import type { AttemptResult, DeliveryClient, SourceFate } from './delivery.ts';
 import { SOURCE_REFUSAL_MS } from './application-source.ts';
 import type { Sending } from './application-source.ts';
 import type { BlockReason, DeliveryBlock } from './delivery-block.ts';
-import { holdLease } from '../lease-renewal.ts';
+import { LeaseLostError, holdLease } from '../lease-renewal.ts';
 import type { LeaseHold } from '../lease-renewal.ts';
 
 export interface DeliveryOptions {

@@ -112,23 +112,9 @@ export interface Lease {
 /** A row claimed for an attempt, with the lease its writes must show. */
 export type ClaimedRow = OutboxRow & Lease;
 
-/**
- * A write of an attempt whose lease is no longer held (its lease ran out and
- * the row was taken back, or claimed again): nothing was changed. The
- * attempt's outcome is now the new claimer's to find out (it looks at the
- * service first: the row is marked "may have reached the service").
- */
-export class LeaseLostError extends Error {
-  readonly reference: string;
-
-  constructor(reference: string) {
-    super(
-      `The lease on application ${reference} is no longer this attempt's: another claimer has it, so this attempt's result was not written.`,
-    );
-    this.name = 'LeaseLostError';
-    this.reference = reference;
-  }
-}
+// A write of an attempt whose lease is no longer held rejects with the one
+// lease-lost error (lease-renewal.ts), exported here under its old home too.
+export { LeaseLostError } from '../lease-renewal.ts';
 
 /** A row without its personal data (nor its receipt's key): what `outbox list` and logs may show. */
 export type OutboxSummary = Omit<OutboxRow, 'payload' | 'receipt_token'> & {

@@ -1,6 +1,7 @@
 // The PostgreSQL connection the proxy's shared stores use (DATABASE_URL): one
 // pg.Pool per process, opened here and handed to each store that needs it.
 import pg from 'pg';
+import type { Raw, Sql } from './sql.ts';
 
 /**
  * Connections per instance: 10 for deliveries in flight, requests being
@@ -35,4 +36,26 @@ export async function inTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient
   } finally {
     client.release();
   }
+}
+
+/**
+ * The PostgreSQL side of the seam (Sql, sql.ts): each statement on the pool,
+ * a transaction on one client of it; on that client's runner, a nested
+ * transaction joins the one open.
+ */
+export function postgresSql(pool: pg.Pool): Sql {
+  return {
+    all: async (text, params = []) => (await pool.query(text, [...params])).rows as Raw[],
+    run: async (text, params = []) => (await pool.query(text, [...params])).rowCount ?? 0,
+    transaction: (work) => inTransaction(pool, (client) => work(clientSql(client))),
+  };
+}
+
+function clientSql(client: pg.PoolClient): Sql {
+  const sql: Sql = {
+    all: async (text, params = []) => (await client.query(text, [...params])).rows as Raw[],
+    run: async (text, params = []) => (await client.query(text, [...params])).rowCount ?? 0,
+    transaction: (work) => work(sql),
+  };
+  return sql;
 }

@@ -6,8 +6,13 @@
 // its personal data goes.
 import { closeSync, fsyncSync, openSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { access, open, rename } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { OWNER_ONLY_FILE, makeOwnerOnlyFolder } from '../../owner-only.ts';
+import type { DataDirLock } from './data-dir-lock.ts';
+import { ResumeMissingError } from './application-store.ts';
+import type { NewApplication } from './application-store.ts';
+import type { ResumeStorage } from './sql-application-store.ts';
+import type { Sql } from './sql.ts';
 
 /** References are UUIDs the proxy made; anything else must never name a path. */
 const REFERENCE = /^[\w-]{1,100}$/;
@@ -111,6 +116,78 @@ export class ResumeFiles {
   /** The references of the files here (anything else in the folder is not the outbox's). */
   references(): string[] {
     return readdirSync(this.dir).filter((name) => REFERENCE.test(name));
+  }
+}
+
+/**
+ * The SQLite store's resumes (ResumeStorage): a file is kept before the row
+ * that points at it commits, and deleted once the row let it go. One proxy
+ * process owns the data directory; other processes (the outbox and migrate
+ * commands) open the same file beside it, and only the holder of the data
+ * directory's lock removes the files no row holds.
+ */
+export class ResumesAsFiles implements ResumeStorage {
+  private readonly files: ResumeFiles;
+  private readonly sql: Sql;
+  private readonly dataDir: string;
+
+  constructor(files: ResumeFiles, sql: Sql, dataDir: string) {
+    this.files = files;
+    this.sql = sql;
+    this.dataDir = dataDir;
+  }
+
+  async keep(app: NewApplication): Promise<void> {
+    if (app.resume !== null) await this.files.keep(app.reference, app.resume.path);
+  }
+
+  async write(): Promise<void> {}
+
+  abandon(reference: string): void {
+    this.files.remove(reference);
+  }
+
+  async drop(): Promise<void> {}
+
+  dropped(references: readonly string[]): void {
+    for (const reference of references) this.files.remove(reference);
+  }
+
+  private async holdsResume(reference: string): Promise<boolean> {
+    const sql = 'SELECT 1 AS yes FROM outbox WHERE reference = $1 AND resume_bytes IS NOT NULL';
+    return (await this.sql.all(sql, [reference])).length > 0;
+  }
+
+  /** The resume of an application, read in chunks; undefined when it holds none; ResumeMissingError when its file is gone. */
+  async open(reference: string): Promise<AsyncIterable<Uint8Array> | undefined> {
+    if (!(await this.holdsResume(reference))) return undefined;
+    if (await this.files.has(reference)) return this.files.open(reference);
+    // Erased meanwhile (the row let it go first): nothing is missing, there is no resume any more.
+    if (!(await this.holdsResume(reference))) return undefined;
+    throw new ResumeMissingError(reference, `${join(this.files.dir, reference)} is gone`);
+  }
+
+  /**
+   * Deletes resume files no row holds: written by a process killed before its
+   * row was committed, or left by one killed between a row letting its
+   * resume go and the file's deletion. Answers how many it deleted.
+   *
+   * Only for the process holding the data directory (`lock`), at its start,
+   * before it takes any upload: enqueue moves a resume file in before its
+   * row commits, so a file without a row is an orphan only when no enqueue
+   * can be under way, and only the lock holder stores applications. Run
+   * later, or by another process, it would delete resumes being stored.
+   */
+  async removeUnlinked(lock: DataDirLock): Promise<number> {
+    if (lock.dataDir !== resolve(this.dataDir))
+      throw new Error(`removeUnlinkedResumes: the lock held is on ${lock.dataDir}, not on ${resolve(this.dataDir)}`);
+    let removed = 0;
+    for (const reference of this.files.references()) {
+      if (await this.holdsResume(reference)) continue;
+      this.files.remove(reference);
+      removed += 1;
+    }
+    return removed;
   }
 }
 

@@ -1,9 +1,8 @@
 // The outbox methods that are one statement (with its lease check) on either
-// database, written once over the small runner each store gives (Sql), and
-// the one reading of a stored row. What runs in a transaction stays with its
-// store: node:sqlite's are synchronous (an await inside one would let other
-// requests' statements in), PostgreSQL's hold a client of the pool.
-import { LeaseLostError } from './application-store.ts';
+// database, written once over the seam each store gives (Sql), and the one
+// reading of a stored row. The methods that run a transaction are written
+// once too, in sql-application-store.ts.
+import { LeaseLostError } from '../lease-renewal.ts';
 import type {
   ClaimedRow,
   Lease,
@@ -18,7 +17,7 @@ import type { Utm } from '../../public-api/campaign-tracking.ts';
 import { OUTBOX_SQL } from './outbox-sql.ts';
 import { SOURCE_REFUSAL_SQL } from './source-refusals-sql.ts';
 import { STATUS_SQL } from './status-sql.ts';
-import { parsePayload } from './sql.ts';
+import { flag, parsePayload } from './sql.ts';
 import type { Raw, Sql } from './sql.ts';
 
 // pg reads bigint as a string (it may pass 2^53): ours are milliseconds and ids, well below.
@@ -61,10 +60,9 @@ export function toClaimed(raw: Raw): ClaimedRow {
 }
 
 export function toSummary(raw: Raw): OutboxSummary {
-  // A boolean in PostgreSQL, 0 or 1 in SQLite.
   return {
     ...(numbers(raw) as unknown as OutboxSummary),
-    personal_data: raw.personal_data === true || raw.personal_data === 1,
+    personal_data: flag(raw.personal_data),
   };
 }
 

@@ -1,13 +1,15 @@
 // The webhook events' store on either database: every method is one
 // statement (webhooks-sql.ts), so one class over each store's runner (Sql)
-// serves both.
+// serves both; and the one recorder of events (recordIn), which the
+// application store calls in the transaction of each change it reports.
 import { WebhookCandidate } from '../../public-api/webhook-events.ts';
 import type { ApplicationEventType } from '../../public-api/webhook-events.ts';
 import { OUTBOX_SQL } from './outbox-sql.ts';
 import { wantedEmail } from './sql.ts';
 import type { Raw, Sql } from './sql.ts';
 import { WEBHOOK_SQL, applicationEventParams } from './webhooks-sql.ts';
-import { WEBHOOK_RETRY_FOR_MS, WebhookLeaseLostError } from './webhook-store.ts';
+import { LeaseLostError } from '../lease-renewal.ts';
+import { WEBHOOK_RETRY_FOR_MS } from './webhook-store.ts';
 import type {
   ClaimedEvent,
   WebhookEventOptions,
@@ -79,14 +81,35 @@ export class SqlWebhookEvents implements WebhookEventStore {
   }
 
   async record(reference: string, type: ApplicationEventType, extra: { status?: string } = {}): Promise<boolean> {
+    return this.recordIn(this.sql, type, reference, undefined, extra);
+  }
+
+  /**
+   * The one recorder of the events: records an event about `reference` (when
+   * events are recorded) on `sql`, the transaction of the change it reports.
+   * `holder`: the row's personal data before the change (holder());
+   * `status`: application.status_changed's company status. False when no
+   * row has that reference (or no events are recorded).
+   */
+  async recordIn(
+    sql: Sql,
+    type: ApplicationEventType,
+    reference: string,
+    holder?: unknown,
+    extra: { status?: string } = {},
+  ): Promise<boolean> {
     if (this.options === undefined) return false;
-    const [row] = await this.sql.all(OUTBOX_SQL.get, [reference]);
+    const [row] = await sql.all(OUTBOX_SQL.get, [reference]);
     if (row === undefined) return false;
-    await this.sql.run(
-      WEBHOOK_SQL.insert,
-      applicationEventParams(type, row, this.now(), { includeCandidate: this.options.includeCandidate, ...extra }),
-    );
+    const options = { includeCandidate: this.options.includeCandidate, holder, ...extra };
+    await sql.run(WEBHOOK_SQL.insert, applicationEventParams(type, row, this.now(), options));
     return true;
+  }
+
+  /** The personal data a row holds before a change that drops it (read, and locked, only when events carry it). */
+  async holder(sql: Sql, reference: string): Promise<unknown> {
+    if (this.options?.includeCandidate !== true) return undefined;
+    return (await sql.all('SELECT payload FROM outbox WHERE reference = $1 FOR UPDATE', [reference]))[0]?.payload;
   }
 
   async claimDue(limit: number, leaseMs: number): Promise<ClaimedEvent[]> {
@@ -103,7 +126,7 @@ export class SqlWebhookEvents implements WebhookEventStore {
   }
 
   private async write(changed: number, lease: WebhookLease): Promise<void> {
-    if (changed === 0) throw new WebhookLeaseLostError(lease.id);
+    if (changed === 0) throw new LeaseLostError(lease.id, 'webhook event');
   }
 
   async markDelivered(lease: WebhookLease): Promise<void> {

@@ -3,14 +3,31 @@
 // readings of stored values that differ by database.
 import type { ApplicationPayload } from './application-store.ts';
 
-export type SqlValue = string | number | null;
+/** A statement's value: bytes for a resume's chunks, and a list (`= ANY($1::text[])`) in PostgreSQL's statements only. */
+export type SqlValue = string | number | null | Uint8Array | readonly string[];
 export type Raw = Record<string, unknown>;
 
-/** Runs one statement of outbox-sql.ts on a store's database (or on the client of its transaction). */
+/**
+ * Runs the statements of outbox-sql.ts on a store's database, one at a time
+ * or in a transaction. The same for both databases, so each method of the
+ * store is written once: only where resumes live and how rows are claimed
+ * differ (sql-application-store.ts).
+ */
 export interface Sql {
   all(text: string, params?: readonly SqlValue[]): Promise<Raw[]>;
   /** Answers how many rows the statement changed. */
   run(text: string, params?: readonly SqlValue[]): Promise<number>;
+  /**
+   * Runs `work` in one transaction (committed when it resolves, rolled back
+   * when it rejects), its statements on the runner it is handed; on that
+   * runner, a nested transaction joins the one open. `work` may await.
+   */
+  transaction<T>(work: (sql: Sql) => Promise<T>): Promise<T>;
+}
+
+/** A flag as stored: a boolean in PostgreSQL, 0 or 1 in SQLite. */
+export function flag(value: unknown): boolean {
+  return value === true || value === 1;
 }
 
 /** A payload as stored: JSON text (SQLite) or already parsed (PostgreSQL jsonb). */

@@ -4,6 +4,7 @@
 // a claim hands out a new lease_token, every write of an attempt names it and
 // changes nothing once another claimer has the event.
 import type { ApplicationEventType } from '../../public-api/webhook-events.ts';
+import { LeaseLostError } from '../lease-renewal.ts';
 
 /** How long an event is retried before it is marked failed (and kept, for `webhooks retry`). */
 export const WEBHOOK_RETRY_FOR_MS = 3 * 24 * 60 * 60 * 1000;
@@ -49,15 +50,9 @@ export interface WebhookLease {
 /** An event claimed for an attempt: its body to send (with the candidate's fields when kept), and the lease its writes must show. */
 export type ClaimedEvent = WebhookEventRow & WebhookLease & { body: string };
 
-/** A write of an attempt whose lease is no longer held: nothing was changed; the event is another claimer's now. */
-export class WebhookLeaseLostError extends Error {
-  constructor(id: string) {
-    super(
-      `The lease on webhook event ${id} is no longer this attempt's: another claimer has it, so this attempt's result was not written.`,
-    );
-    this.name = 'WebhookLeaseLostError';
-  }
-}
+/** The lease-lost error of a webhook event: the one of every lease (LeaseLostError), under the name the sender and operators know. */
+export const WebhookLeaseLostError = LeaseLostError;
+export type WebhookLeaseLostError = LeaseLostError;
 
 export type WebhookRetryResult = 'queued' | 'not_found' | 'not_failed';
 

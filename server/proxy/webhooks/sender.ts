@@ -9,11 +9,11 @@
 import type { Logger } from 'pino';
 import { Counter, Gauge } from 'prom-client';
 import type { Registry } from 'prom-client';
-import { WEBHOOK_EVENT_STATUSES, WebhookLeaseLostError } from '../storage/index.ts';
+import { WEBHOOK_EVENT_STATUSES } from '../storage/index.ts';
 import type { ClaimedEvent, WebhookEventStore } from '../storage/index.ts';
 import { WEBHOOK_TIMEOUT_MS, postEvent } from './post-event.ts';
 import type { PostResult, PostTarget } from './post-event.ts';
-import { holdLease } from '../lease-renewal.ts';
+import { LeaseLostError, holdLease } from '../lease-renewal.ts';
 
 export interface WebhookSenderOptions {
   /** How often due events are looked for. */
@@ -142,7 +142,7 @@ export class WebhookSender {
       // Another claimer may hold the event now: what this attempt learnt is not written.
       outcome = hold.lost() ? 'lease_lost' : await this.record(event, result);
     } catch (error) {
-      if (!(error instanceof WebhookLeaseLostError)) throw error;
+      if (!(error instanceof LeaseLostError)) throw error;
       outcome = 'lease_lost';
     } finally {
       hold.stop();
