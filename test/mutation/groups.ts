@@ -63,9 +63,9 @@ export const MUTATION_GROUPS: readonly MutationGroup[] = [
         mutate: [
           'server/proxy/webhooks/sender.ts',
           'server/proxy/webhooks/post-event.ts',
-          'server/proxy/lease-renewal.ts',
+          'server/proxy/storage/lease-renewal.ts',
         ],
-        command: `${NODE_TEST} server/proxy/lease-renewal.test.ts server/proxy/webhooks/post-event.test.ts server/proxy/webhooks/sender.test.ts`,
+        command: `${NODE_TEST} server/proxy/storage/lease-renewal.test.ts server/proxy/webhooks/post-event.test.ts server/proxy/webhooks/sender.test.ts`,
       },
     ],
   },
@@ -191,10 +191,11 @@ export const MUTATION_GROUPS: readonly MutationGroup[] = [
           '!server/proxy/storage/**/*test-support.ts',
           '!server/proxy/storage/catalogue-*.ts',
           '!server/proxy/storage/budget-ledger.ts',
+          '!server/proxy/storage/lease-renewal.ts',
           // The catalogue's search and its time budget: judged by the search's tests, below.
           '!server/proxy/storage/search-budget.ts',
         ],
-        command: `${NODE_TEST} server/proxy/storage/application-store.test.ts server/proxy/storage/sqlite-store.test.ts server/proxy/storage/sqlite-store-full-disk.test.ts server/proxy/storage/sqlite-dialect.test.ts server/proxy/storage/resume-files.test.ts server/proxy/storage/backend.test.ts server/proxy/storage/source-refusals.test.ts server/proxy/storage/webhook-store.test.ts server/proxy/storage/status-store.test.ts server/proxy/storage/address-counts.test.ts server/proxy/storage/database-watch.test.ts server/proxy/storage/migrations.test.ts server/proxy/storage/storage-index.test.ts server/proxy/storage/sqlite-schema.test.ts server/proxy/storage/sqlite-events.test.ts server/proxy/storage/postgres-schema.test.ts server/proxy/storage/postgres-store.test.ts`,
+        command: `${NODE_TEST} server/proxy/storage/application-store.test.ts server/proxy/storage/sqlite-store.test.ts server/proxy/storage/sqlite-store-full-disk.test.ts server/proxy/storage/sqlite-dialect.test.ts server/proxy/storage/resume-files.test.ts server/proxy/storage/backend.test.ts server/proxy/storage/source-refusals.test.ts server/proxy/storage/webhook-store.test.ts server/proxy/storage/status-store.test.ts server/proxy/storage/address-counts.test.ts server/proxy/storage/database-watch.test.ts server/proxy/storage/migrations.test.ts server/proxy/storage/storage-index.test.ts server/proxy/storage/sqlite-schema.test.ts server/proxy/storage/sqlite-events.test.ts server/proxy/storage/sqlite-sql.test.ts server/proxy/storage/postgres-schema.test.ts server/proxy/storage/postgres-store.test.ts`,
       },
       {
         // The instance's own catalogue file, its facets' counts and its search: SQLite only, quick.

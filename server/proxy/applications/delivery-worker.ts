@@ -8,8 +8,8 @@ import type { AttemptResult, DeliveryClient, SourceFate } from './delivery.ts';
 import { SOURCE_REFUSAL_MS } from './application-source.ts';
 import type { Sending } from './application-source.ts';
 import type { BlockReason, DeliveryBlock } from './delivery-block.ts';
-import { LeaseLostError, holdLease } from '../lease-renewal.ts';
-import type { LeaseHold } from '../lease-renewal.ts';
+import { LeaseLostError, holdLease } from '../storage/lease-renewal.ts';
+import type { LeaseHold } from '../storage/lease-renewal.ts';
 
 export interface DeliveryOptions {
   /** Per-request timeout of the upstream calls (ms). */

@@ -114,7 +114,7 @@ export type ClaimedRow = OutboxRow & Lease;
 
 // A write of an attempt whose lease is no longer held rejects with the one
 // lease-lost error (lease-renewal.ts), exported here under its old home too.
-export { LeaseLostError } from '../lease-renewal.ts';
+export { LeaseLostError } from './lease-renewal.ts';
 
 /** A row without its personal data (nor its receipt's key): what `outbox list` and logs may show. */
 export type OutboxSummary = Omit<OutboxRow, 'payload' | 'receipt_token'> & {

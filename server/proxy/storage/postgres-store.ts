@@ -14,8 +14,8 @@
 // lease (DELIVERY_LEASE_SECONDS) is long against the instances' clocks
 // drifting apart, and the token, not the clock, decides whose write counts.
 import type pg from 'pg';
-import { holdLease } from '../lease-renewal.ts';
-import type { LeaseHold } from '../lease-renewal.ts';
+import { holdLease } from './lease-renewal.ts';
+import type { LeaseHold } from './lease-renewal.ts';
 import { IDEMPOTENCY_TTL_MS, KEY_LEASE_MS } from './application-store.ts';
 import type { ClaimedRow, KeyClaim, StoreOptions } from './application-store.ts';
 import type { MigrationReport } from './migrations.ts';

@@ -2,7 +2,7 @@
 // database, written once over the seam each store gives (Sql), and the one
 // reading of a stored row. The methods that run a transaction are written
 // once too, in sql-application-store.ts.
-import { LeaseLostError } from '../lease-renewal.ts';
+import { LeaseLostError } from './lease-renewal.ts';
 import type {
   ClaimedRow,
   Lease,

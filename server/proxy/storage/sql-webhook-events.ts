@@ -8,7 +8,7 @@ import { OUTBOX_SQL } from './outbox-sql.ts';
 import { wantedEmail } from './sql.ts';
 import type { Raw, Sql } from './sql.ts';
 import { WEBHOOK_SQL, applicationEventParams } from './webhooks-sql.ts';
-import { LeaseLostError } from '../lease-renewal.ts';
+import { LeaseLostError } from './lease-renewal.ts';
 import { WEBHOOK_RETRY_FOR_MS } from './webhook-store.ts';
 import type {
   ClaimedEvent,

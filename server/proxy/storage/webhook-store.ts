@@ -4,7 +4,7 @@
 // a claim hands out a new lease_token, every write of an attempt names it and
 // changes nothing once another claimer has the event.
 import type { ApplicationEventType } from '../../public-api/webhook-events.ts';
-import { LeaseLostError } from '../lease-renewal.ts';
+import { LeaseLostError } from './lease-renewal.ts';
 
 /** How long an event is retried before it is marked failed (and kept, for `webhooks retry`). */
 export const WEBHOOK_RETRY_FOR_MS = 3 * 24 * 60 * 60 * 1000;

@@ -13,7 +13,7 @@ import { WEBHOOK_EVENT_STATUSES } from '../storage/index.ts';
 import type { ClaimedEvent, WebhookEventStore } from '../storage/index.ts';
 import { WEBHOOK_TIMEOUT_MS, postEvent } from './post-event.ts';
 import type { PostResult, PostTarget } from './post-event.ts';
-import { LeaseLostError, holdLease } from '../lease-renewal.ts';
+import { LeaseLostError, holdLease } from '../storage/lease-renewal.ts';
 
 export interface WebhookSenderOptions {
   /** How often due events are looked for. */
