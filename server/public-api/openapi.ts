@@ -6,6 +6,7 @@
 // it to dist/openapi without starting anything.
 import { componentSchemas } from '../openapi/zod.ts';
 import { DEFAULT_FIELD_MODES } from './application-form.ts';
+import { applicationFormSchema } from './application-form-schema.ts';
 import type { ConfigurableField, FieldMode } from './application-form.ts';
 import { json } from './openapi-parts.ts';
 import {
@@ -17,7 +18,6 @@ import {
 } from './openapi-paths.ts';
 import {
   ApplicationAnswer,
-  applicationFormSchema,
   CampaignDetail,
   CampaignList,
   ConfigResponse,
