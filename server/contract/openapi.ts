@@ -133,6 +133,223 @@ const idParameter = (name: string, description: string, schema: JsonSchema = { t
 
 const listOf = (name: string) => ({ type: 'array', items: schemaRef(name) });
 
+/** The token endpoint. */
+function authenticationPaths(): Record<string, JsonSchema> {
+  return {
+    '/jwt': {
+      post: {
+        tags: ['Authentication'],
+        ...operation({
+          operationId: 'createToken',
+          summary: 'Get a token for a key pair (no token, no scope needed)',
+          body: 'TokenRequest',
+          success: {
+            status: 200,
+            description: 'The token and the time it stops being accepted',
+            schema: schemaRef('TokenResponse'),
+          },
+          errors: [401, 413, 415],
+        }),
+      },
+    },
+  };
+}
+
+/** Campaigns and the channels they are broadcast on. */
+function campaignPaths(): Record<string, JsonSchema> {
+  return {
+    '/campaigns': {
+      get: {
+        tags: ['Campaigns'],
+        ...operation({
+          operationId: 'listCampaigns',
+          summary: 'List campaigns (a job-board client sees those broadcast on its channel)',
+          scope: 'campaigns_read',
+          query: ListCampaignsQuery,
+          success: { status: 200, description: 'One page of campaigns', schema: listOf('Campaign'), list: true },
+          errors: [422],
+        }),
+      },
+      post: {
+        tags: ['Campaigns'],
+        ...operation({
+          operationId: 'createCampaign',
+          summary: 'Create a campaign (status draft, until a manager publishes it)',
+          scope: 'campaigns_write',
+          body: 'CreateCampaignBody',
+          success: {
+            status: 201,
+            description: 'The created campaign, with its embeds',
+            schema: schemaRef('Campaign'),
+          },
+          errors: [413, 415, 422],
+        }),
+      },
+    },
+    '/campaigns/{id}': {
+      get: {
+        tags: ['Campaigns'],
+        ...operation({
+          operationId: 'getCampaign',
+          summary: 'Get one campaign',
+          scope: 'campaigns_read',
+          pathParameters: [idParameter('id', "The campaign's id")],
+          query: GetCampaignQuery,
+          success: { status: 200, description: 'The campaign', schema: schemaRef('Campaign') },
+          errors: [404],
+        }),
+      },
+    },
+    '/channels': {
+      get: {
+        tags: ['Campaigns'],
+        ...operation({
+          operationId: 'listChannels',
+          summary: "List the company's channels (with the Entity option: the company-wide ones)",
+          scope: 'campaigns_read',
+          success: { status: 200, description: 'The channels', schema: listOf('Channel') },
+          errors: [],
+        }),
+      },
+    },
+    '/entities/{entity_id}/channels': {
+      get: {
+        tags: ['Campaigns'],
+        ...operation({
+          operationId: 'listEntityChannels',
+          summary: "List an entity's channels (companies with the Entity option)",
+          scope: 'campaigns_read',
+          pathParameters: [idParameter('entity_id', "The entity's id")],
+          success: { status: 200, description: 'The channels', schema: listOf('Channel') },
+          errors: [404],
+        }),
+      },
+    },
+  };
+}
+
+/** Applicants, and the job-board entry point that creates them. */
+function applicantPaths(): Record<string, JsonSchema> {
+  return {
+    '/applicants': {
+      get: {
+        tags: ['Applicants'],
+        ...operation({
+          operationId: 'listApplicants',
+          summary: 'List applicants',
+          scope: 'applicants_read',
+          query: ListApplicantsQuery,
+          success: { status: 200, description: 'One page of applicants', schema: listOf('Applicant'), list: true },
+          errors: [422],
+        }),
+      },
+      post: {
+        tags: ['Applicants'],
+        ...operation({
+          operationId: 'createApplicant',
+          summary: 'Create an applicant, with its applications (company clients)',
+          scope: 'applicants_write',
+          body: 'CreateApplicantBody',
+          success: {
+            status: 201,
+            description: 'The applicant with its address, pools and created applications',
+            schema: schemaRef('CreatedApplicant'),
+          },
+          errors: [409, 413, 415, 422],
+        }),
+      },
+    },
+    '/applicants/{id}': {
+      get: {
+        tags: ['Applicants'],
+        ...operation({
+          operationId: 'getApplicant',
+          summary: 'Get one applicant, by id or email address',
+          scope: 'applicants_read',
+          pathParameters: [
+            idParameter('id', "The applicant's id, or its email address", { type: 'string', minLength: 1 }),
+          ],
+          query: GetApplicantQuery,
+          success: { status: 200, description: 'The applicant', schema: schemaRef('Applicant') },
+          errors: [404],
+        }),
+      },
+    },
+    '/jobboards/applicants': {
+      post: {
+        tags: ['Applicants'],
+        ...operation({
+          operationId: 'createJobboardApplicant',
+          summary:
+            'Create an applicant of a company, with its applications (job-board clients; each campaign must be broadcast on the board)',
+          scope: 'applicants_write',
+          body: 'CreateJobboardApplicantBody',
+          success: {
+            status: 201,
+            description: 'The applicant with its address, pools and created applications',
+            schema: schemaRef('CreatedApplicant'),
+          },
+          errors: [409, 413, 415, 422],
+        }),
+      },
+    },
+  };
+}
+
+/** An applicant's applications. */
+function applicationPaths(): Record<string, JsonSchema> {
+  return {
+    '/applications': {
+      get: {
+        tags: ['Applications'],
+        ...operation({
+          operationId: 'listApplications',
+          summary: 'List applications (a job-board client: those it created)',
+          scope: 'applications_read',
+          query: ListApplicationsQuery,
+          success: {
+            status: 200,
+            description: 'One page of applications',
+            schema: listOf('Application'),
+            list: true,
+          },
+          errors: [422],
+        }),
+      },
+      post: {
+        tags: ['Applications'],
+        ...operation({
+          operationId: 'createApplication',
+          summary:
+            'Create an application of an existing applicant (by id or email) to a campaign that is online, draft or standby',
+          scope: 'applications_write',
+          body: 'CreateApplicationBody',
+          success: {
+            status: 201,
+            description: 'The application with its comments and tags',
+            schema: schemaRef('Application'),
+          },
+          errors: [409, 413, 415, 422],
+        }),
+      },
+    },
+    '/applications/{id}': {
+      get: {
+        tags: ['Applications'],
+        ...operation({
+          operationId: 'getApplication',
+          summary: 'Get one application',
+          scope: 'applications_read',
+          pathParameters: [idParameter('id', "The application's id")],
+          query: GetApplicationQuery,
+          success: { status: 200, description: 'The application', schema: schemaRef('Application') },
+          errors: [404],
+        }),
+      },
+    },
+  };
+}
+
 export function buildRecruitmentApiDocument(version: string): Record<string, unknown> {
   return {
     openapi: '3.1.0',
@@ -161,199 +378,10 @@ export function buildRecruitmentApiDocument(version: string): Record<string, unk
       { name: 'Applications', description: "An applicant's applications to campaigns" },
     ],
     paths: {
-      '/jwt': {
-        post: {
-          tags: ['Authentication'],
-          ...operation({
-            operationId: 'createToken',
-            summary: 'Get a token for a key pair (no token, no scope needed)',
-            body: 'TokenRequest',
-            success: {
-              status: 200,
-              description: 'The token and the time it stops being accepted',
-              schema: schemaRef('TokenResponse'),
-            },
-            errors: [401, 413, 415],
-          }),
-        },
-      },
-      '/campaigns': {
-        get: {
-          tags: ['Campaigns'],
-          ...operation({
-            operationId: 'listCampaigns',
-            summary: 'List campaigns (a job-board client sees those broadcast on its channel)',
-            scope: 'campaigns_read',
-            query: ListCampaignsQuery,
-            success: { status: 200, description: 'One page of campaigns', schema: listOf('Campaign'), list: true },
-            errors: [422],
-          }),
-        },
-        post: {
-          tags: ['Campaigns'],
-          ...operation({
-            operationId: 'createCampaign',
-            summary: 'Create a campaign (status draft, until a manager publishes it)',
-            scope: 'campaigns_write',
-            body: 'CreateCampaignBody',
-            success: {
-              status: 201,
-              description: 'The created campaign, with its embeds',
-              schema: schemaRef('Campaign'),
-            },
-            errors: [413, 415, 422],
-          }),
-        },
-      },
-      '/campaigns/{id}': {
-        get: {
-          tags: ['Campaigns'],
-          ...operation({
-            operationId: 'getCampaign',
-            summary: 'Get one campaign',
-            scope: 'campaigns_read',
-            pathParameters: [idParameter('id', "The campaign's id")],
-            query: GetCampaignQuery,
-            success: { status: 200, description: 'The campaign', schema: schemaRef('Campaign') },
-            errors: [404],
-          }),
-        },
-      },
-      '/channels': {
-        get: {
-          tags: ['Campaigns'],
-          ...operation({
-            operationId: 'listChannels',
-            summary: "List the company's channels (with the Entity option: the company-wide ones)",
-            scope: 'campaigns_read',
-            success: { status: 200, description: 'The channels', schema: listOf('Channel') },
-            errors: [],
-          }),
-        },
-      },
-      '/entities/{entity_id}/channels': {
-        get: {
-          tags: ['Campaigns'],
-          ...operation({
-            operationId: 'listEntityChannels',
-            summary: "List an entity's channels (companies with the Entity option)",
-            scope: 'campaigns_read',
-            pathParameters: [idParameter('entity_id', "The entity's id")],
-            success: { status: 200, description: 'The channels', schema: listOf('Channel') },
-            errors: [404],
-          }),
-        },
-      },
-      '/applicants': {
-        get: {
-          tags: ['Applicants'],
-          ...operation({
-            operationId: 'listApplicants',
-            summary: 'List applicants',
-            scope: 'applicants_read',
-            query: ListApplicantsQuery,
-            success: { status: 200, description: 'One page of applicants', schema: listOf('Applicant'), list: true },
-            errors: [422],
-          }),
-        },
-        post: {
-          tags: ['Applicants'],
-          ...operation({
-            operationId: 'createApplicant',
-            summary: 'Create an applicant, with its applications (company clients)',
-            scope: 'applicants_write',
-            body: 'CreateApplicantBody',
-            success: {
-              status: 201,
-              description: 'The applicant with its address, pools and created applications',
-              schema: schemaRef('CreatedApplicant'),
-            },
-            errors: [409, 413, 415, 422],
-          }),
-        },
-      },
-      '/applicants/{id}': {
-        get: {
-          tags: ['Applicants'],
-          ...operation({
-            operationId: 'getApplicant',
-            summary: 'Get one applicant, by id or email address',
-            scope: 'applicants_read',
-            pathParameters: [
-              idParameter('id', "The applicant's id, or its email address", { type: 'string', minLength: 1 }),
-            ],
-            query: GetApplicantQuery,
-            success: { status: 200, description: 'The applicant', schema: schemaRef('Applicant') },
-            errors: [404],
-          }),
-        },
-      },
-      '/jobboards/applicants': {
-        post: {
-          tags: ['Applicants'],
-          ...operation({
-            operationId: 'createJobboardApplicant',
-            summary:
-              'Create an applicant of a company, with its applications (job-board clients; each campaign must be broadcast on the board)',
-            scope: 'applicants_write',
-            body: 'CreateJobboardApplicantBody',
-            success: {
-              status: 201,
-              description: 'The applicant with its address, pools and created applications',
-              schema: schemaRef('CreatedApplicant'),
-            },
-            errors: [409, 413, 415, 422],
-          }),
-        },
-      },
-      '/applications': {
-        get: {
-          tags: ['Applications'],
-          ...operation({
-            operationId: 'listApplications',
-            summary: 'List applications (a job-board client: those it created)',
-            scope: 'applications_read',
-            query: ListApplicationsQuery,
-            success: {
-              status: 200,
-              description: 'One page of applications',
-              schema: listOf('Application'),
-              list: true,
-            },
-            errors: [422],
-          }),
-        },
-        post: {
-          tags: ['Applications'],
-          ...operation({
-            operationId: 'createApplication',
-            summary:
-              'Create an application of an existing applicant (by id or email) to a campaign that is online, draft or standby',
-            scope: 'applications_write',
-            body: 'CreateApplicationBody',
-            success: {
-              status: 201,
-              description: 'The application with its comments and tags',
-              schema: schemaRef('Application'),
-            },
-            errors: [409, 413, 415, 422],
-          }),
-        },
-      },
-      '/applications/{id}': {
-        get: {
-          tags: ['Applications'],
-          ...operation({
-            operationId: 'getApplication',
-            summary: 'Get one application',
-            scope: 'applications_read',
-            pathParameters: [idParameter('id', "The application's id")],
-            query: GetApplicationQuery,
-            success: { status: 200, description: 'The application', schema: schemaRef('Application') },
-            errors: [404],
-          }),
-        },
-      },
+      ...authenticationPaths(),
+      ...campaignPaths(),
+      ...applicantPaths(),
+      ...applicationPaths(),
     },
     components: {
       securitySchemes: {

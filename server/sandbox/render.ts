@@ -215,6 +215,37 @@ function applicationRecord(row: ApplicationRow, origin: string): Application {
   };
 }
 
+/** The campaign embed of applications: each campaign with its entity and unit. */
+function campaignsOf(db: Database, rows: ApplicationRow[]): Map<number, NonNullable<Application['campaign']>> {
+  const campaignRows = db.all<{
+    id: number;
+    name: string | null;
+    manage_name: string;
+    status: string;
+    unit_id: number | null;
+  }>(
+    `SELECT id, name, manage_name, status, unit_id FROM campaigns WHERE id IN (${IDS})`,
+    JSON.stringify([...new Set(rows.map((r) => r.campaign_id))]),
+  );
+  const units = unitsById(db, [...new Set(campaignRows.flatMap((c) => (c.unit_id === null ? [] : [c.unit_id])))]);
+  return new Map(
+    campaignRows.map((c) => {
+      const unit = c.unit_id === null ? undefined : units.get(c.unit_id);
+      return [
+        c.id,
+        {
+          id: c.id,
+          name: c.name,
+          manage_name: c.manage_name,
+          status: c.status as Campaign['status'],
+          entity: unit === undefined ? null : { id: unit.entity_id, name: unit.entity_name },
+          unit: unit === undefined ? null : { id: unit.unit_id, name: unit.unit_name },
+        },
+      ];
+    }),
+  );
+}
+
 /**
  * Applications with embeds. `status_history:<value>` restricts the history
  * to changes to that value; plain `status_history` (if also given) wins.
@@ -242,36 +273,7 @@ export function renderApplications(
           .map((a) => [a.id, { id: a.id, email: a.email, first_name: a.first_name, last_name: a.last_name }]),
       )
     : undefined;
-  let campaigns: Map<number, NonNullable<Application['campaign']>> | undefined;
-  if (want.has('campaign')) {
-    const campaignRows = db.all<{
-      id: number;
-      name: string | null;
-      manage_name: string;
-      status: string;
-      unit_id: number | null;
-    }>(
-      `SELECT id, name, manage_name, status, unit_id FROM campaigns WHERE id IN (${IDS})`,
-      JSON.stringify([...new Set(rows.map((r) => r.campaign_id))]),
-    );
-    const units = unitsById(db, [...new Set(campaignRows.flatMap((c) => (c.unit_id === null ? [] : [c.unit_id])))]);
-    campaigns = new Map(
-      campaignRows.map((c) => {
-        const unit = c.unit_id === null ? undefined : units.get(c.unit_id);
-        return [
-          c.id,
-          {
-            id: c.id,
-            name: c.name,
-            manage_name: c.manage_name,
-            status: c.status as Campaign['status'],
-            entity: unit === undefined ? null : { id: unit.entity_id, name: unit.entity_name },
-            unit: unit === undefined ? null : { id: unit.unit_id, name: unit.unit_name },
-          },
-        ];
-      }),
-    );
-  }
+  const campaigns = want.has('campaign') ? campaignsOf(db, rows) : undefined;
   const comments = want.has('comments')
     ? groupBy(
         db.all<{

@@ -4,7 +4,10 @@
 // French and English, applicants and applications with status history, and
 // fixed key pairs so a demo proxy can be configured without reading output.
 import type { SandboxContext } from './context.ts';
+import { CITY_POSITIONS, OFFERS, describe, profileOf } from './demo-offers.ts';
+import type { Offer } from './demo-offers.ts';
 import { createChannel, createApiClient, createCompany, createEntity, createPool, patchCampaign } from './setup.ts';
+import type { Company } from './setup.ts';
 import { isRecordedInHistory } from './status.ts';
 
 export interface DemoKeys {
@@ -32,207 +35,6 @@ export const DEMO_ENTITY_COMPANY_KEYS = {
   secret_key: 'demo-entity-company-secret-2c7f9e4a',
   company_id: 2,
 };
-
-/** Where the seeded offers' cities are (their centres, in degrees), so that searches near a place find them. */
-const CITY_POSITIONS: Record<string, { latitude: number; longitude: number }> = {
-  Paris: { latitude: 48.8566, longitude: 2.3522 },
-  Lyon: { latitude: 45.764, longitude: 4.8357 },
-  Nantes: { latitude: 47.2184, longitude: -1.5536 },
-  Bordeaux: { latitude: 44.8378, longitude: -0.5792 },
-  Lille: { latitude: 50.6292, longitude: 3.0573 },
-  Toulouse: { latitude: 43.6047, longitude: 1.4442 },
-  Marseille: { latitude: 43.2965, longitude: 5.3698 },
-  Rennes: { latitude: 48.1173, longitude: -1.6778 },
-  Strasbourg: { latitude: 48.5734, longitude: 7.7521 },
-  Grenoble: { latitude: 45.1885, longitude: 5.7245 },
-};
-
-interface Offer {
-  fr: string;
-  en: string;
-  job_type: string;
-  working_time: string;
-  salary: [number, number] | null;
-  city: string;
-  country: string;
-  postal_code: string;
-  locale: 'fr' | 'en';
-  skills: string[];
-}
-
-const OFFERS: Offer[] = [
-  {
-    fr: 'Développeur·se full-stack TypeScript',
-    en: 'Full-stack TypeScript developer',
-    job_type: 'Permanent contract',
-    working_time: 'Full time',
-    salary: [45000, 58000],
-    city: 'Paris',
-    country: 'France',
-    postal_code: '75011',
-    locale: 'fr',
-    skills: ['TypeScript', 'Node.js', 'React', 'SQL'],
-  },
-  {
-    fr: 'Chargé·e de recrutement',
-    en: 'Recruitment officer',
-    job_type: 'Fixed term contract',
-    working_time: 'Full time',
-    salary: [32000, 38000],
-    city: 'Lyon',
-    country: 'France',
-    postal_code: '69002',
-    locale: 'fr',
-    skills: ['Recruiting', 'Communication', 'Negotiation'],
-  },
-  {
-    fr: 'Data analyst',
-    en: 'Data analyst',
-    job_type: 'Permanent contract',
-    working_time: 'Full time',
-    salary: [40000, 50000],
-    city: 'Nantes',
-    country: 'France',
-    postal_code: '44000',
-    locale: 'en',
-    skills: ['SQL', 'Python', 'Data analysis', 'Excel'],
-  },
-  {
-    fr: 'Stage – assistant·e marketing digital',
-    en: 'Internship – digital marketing assistant',
-    job_type: 'Internship',
-    working_time: 'Full time',
-    salary: [1200, 1400],
-    city: 'Bordeaux',
-    country: 'France',
-    postal_code: '33000',
-    locale: 'fr',
-    skills: ['Marketing', 'SEO', 'Communication'],
-  },
-  {
-    fr: 'Comptable fournisseurs',
-    en: 'Accounts payable accountant',
-    job_type: 'Interim Contract',
-    working_time: 'Part time - Morning',
-    salary: [28000, 31000],
-    city: 'Lille',
-    country: 'France',
-    postal_code: '59000',
-    locale: 'fr',
-    skills: ['Accounting', 'Excel', 'Finance'],
-  },
-  {
-    fr: 'Ingénieur·e DevOps',
-    en: 'DevOps engineer',
-    job_type: 'Freelance',
-    working_time: 'Custom',
-    salary: null,
-    city: 'Toulouse',
-    country: 'France',
-    postal_code: '31000',
-    locale: 'en',
-    skills: ['Docker', 'Kubernetes', 'AWS', 'Linux'],
-  },
-  {
-    fr: 'Commercial·e terrain B2B',
-    en: 'B2B field sales representative',
-    job_type: 'Permanent contract',
-    working_time: 'Full time',
-    salary: [35000, 45000],
-    city: 'Marseille',
-    country: 'France',
-    postal_code: '13002',
-    locale: 'fr',
-    skills: ['Sales', 'Negotiation'],
-  },
-  {
-    fr: 'Alternance – développeur·se web',
-    en: 'Work-study – web developer',
-    job_type: 'Alternating',
-    working_time: 'Full time',
-    salary: [900, 1300],
-    city: 'Rennes',
-    country: 'France',
-    postal_code: '35000',
-    locale: 'fr',
-    skills: ['HTML', 'CSS', 'JavaScript', 'Git'],
-  },
-  {
-    fr: 'Product designer UX/UI',
-    en: 'UX/UI product designer',
-    job_type: 'Permanent contract',
-    working_time: 'Full time',
-    salary: [42000, 52000],
-    city: 'Paris',
-    country: 'France',
-    postal_code: '75009',
-    locale: 'en',
-    skills: ['UX', 'Figma'],
-  },
-  {
-    fr: 'Conseiller·ère clientèle bilingue',
-    en: 'Bilingual customer advisor',
-    job_type: 'Fixed term contract',
-    working_time: 'Part time',
-    salary: [24000, 27000],
-    city: 'Strasbourg',
-    country: 'France',
-    postal_code: '67000',
-    locale: 'fr',
-    skills: ['Customer service', 'English', 'German'],
-  },
-  {
-    fr: 'Cheffe de projet agile',
-    en: 'Agile project manager',
-    job_type: 'Permanent contract',
-    working_time: 'Full time',
-    salary: [50000, 62000],
-    city: 'Grenoble',
-    country: 'France',
-    postal_code: '38000',
-    locale: 'en',
-    skills: ['Project management', 'Agile', 'Scrum', 'Leadership'],
-  },
-  {
-    fr: 'Technicien·ne de maintenance',
-    en: 'Maintenance technician',
-    job_type: 'Professional Contract',
-    working_time: 'Part time - Afternoon',
-    salary: [26000, 30000],
-    city: 'Lyon',
-    country: 'France',
-    postal_code: '69007',
-    locale: 'fr',
-    skills: ['Teamwork'],
-  },
-];
-
-function describe(offer: Offer, company: string): string {
-  if (offer.locale === 'fr') {
-    return [
-      `<h2>${offer.fr}</h2>`,
-      `<p>Rejoignez <strong>${company}</strong> à ${offer.city} : une équipe de passionné·es qui construit des outils utilisés chaque jour par des milliers de personnes.</p>`,
-      '<h3>Vos missions</h3>',
-      `<ul><li>Prendre en charge des projets de bout en bout, de l'idée à la mise en production.</li><li>Travailler avec les équipes produit, commerciales et support.</li><li>Partager vos connaissances et faire grandir l'équipe.</li></ul>`,
-      '<h3>Ce que nous offrons</h3>',
-      `<p>Télétravail partiel, mutuelle prise en charge à 100 %, tickets restaurant et un budget formation annuel. Poste ouvert aux personnes en situation de handicap.</p>`,
-    ].join('\n');
-  }
-  return [
-    `<h2>${offer.en}</h2>`,
-    `<p>Join <strong>${company}</strong> in ${offer.city}: a team of enthusiasts building tools that thousands of people rely on every day.</p>`,
-    '<h3>What you will do</h3>',
-    '<ul><li>Own projects end to end, from the first idea to production.</li><li>Work closely with product, sales and support.</li><li>Share what you know and help the team grow.</li></ul>',
-    '<h3>What we offer</h3>',
-    '<p>Hybrid work, full health insurance, meal vouchers and a yearly training budget. We welcome applications from people with disabilities.</p>',
-  ].join('\n');
-}
-
-function profileOf(offer: Offer): string {
-  return offer.locale === 'fr'
-    ? `<p>Vous maîtrisez : ${offer.skills.join(', ')}.</p><p>Curieux·se, rigoureux·se et à l'aise à l'oral comme à l'écrit.</p>`
-    : `<p>You are fluent in: ${offer.skills.join(', ')}.</p><p>Curious, thorough and a clear communicator.</p>`;
-}
 
 /** A small deterministic PRNG (mulberry32), so every seeded sandbox is the same. */
 export function prng(seed: number): () => number {
@@ -295,182 +97,9 @@ export function seedDemo(ctx: SandboxContext): DemoKeys {
   const daysAgo = (days: number) => new Date(nowMs - days * 86_400_000).toISOString();
 
   return db.transaction(() => {
-    const acme = createCompany(ctx, {
-      name: 'Acme Conseil',
-      skills_option: true,
-      sources: ['carriere', 'jobboard_demo', 'linkedin', 'referral'],
-    });
-    const globex = createCompany(ctx, {
-      name: 'Globex Industries',
-      entity_option: true,
-      sources: ['carriere', 'jobboard_demo'],
-      restricted_tags: ['priority', 'remote', 'junior', 'senior'],
-    });
-    createApiClient(ctx, { company_id: acme.id, ...pick(DEMO_KEYS.company) });
-    createApiClient(ctx, { company_id: globex.id, ...pick(DEMO_ENTITY_COMPANY_KEYS) });
-    createApiClient(ctx, { channel: DEMO_KEYS.jobboard.channel, ...pick(DEMO_KEYS.jobboard) });
-
-    for (const [value, name] of [
-      ['career_fr', 'Site carrière (fr)'],
-      ['career_en', 'Careers site (en)'],
-      ['jobboard_demo', 'Demo job board'],
-    ] as const) {
-      createChannel(ctx, { company_id: acme.id, value, name });
-    }
-    const france = createEntity(ctx, { company_id: globex.id, name: 'Globex France', units: ['Paris', 'Lyon'] });
-    const spain = createEntity(ctx, { company_id: globex.id, name: 'Globex España', units: ['Madrid'] });
-    createChannel(ctx, { company_id: globex.id, value: 'jobboard_demo', name: 'Demo job board' });
-    createChannel(ctx, {
-      company_id: globex.id,
-      value: 'career_fr',
-      name: 'Carrières Globex France',
-      entity_id: france.id,
-    });
-    createChannel(ctx, {
-      company_id: globex.id,
-      value: 'career_es',
-      name: 'Empleo Globex España',
-      entity_id: spain.id,
-    });
-    const pools = [
-      createPool(ctx, { company_id: acme.id, name: 'Vivier tech' }),
-      createPool(ctx, { company_id: acme.id, name: 'Anciens stagiaires' }),
-    ];
-    createPool(ctx, { company_id: globex.id, name: 'Talents industrie' });
-    const units = [...france.units, ...spain.units];
-
-    // 24 campaigns: each offer once per company, statuses cycling so every status appears.
-    const statuses = ['online', 'online', 'online', 'standby', 'draft', 'archived'] as const;
-    const campaigns: { id: number; companyId: number; status: string; offer: Offer }[] = [];
-    let n = 0;
-    for (const company of [acme, globex]) {
-      for (const offer of OFFERS) {
-        const status = statuses[n % statuses.length]!;
-        const created = daysAgo(90 - n * 3);
-        const unit = company.entity_option ? units[n % units.length]! : undefined;
-        const dateEnd = n % 7 === 2 ? new Date(nowMs + 30 * 86_400_000).toISOString().slice(0, 10) : null;
-        const id = db.insert(
-          `INSERT INTO campaigns (company_id, manage_name, name, description, profile, job_type, contract_duration, job_start_date, date_end,
-             working_time, salary_min, salary_max, unit_id, status, address, created_at, updated_at, last_activation_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'draft', ?, ?, ?, NULL)`,
-          company.id,
-          `${offer.fr} (${offer.city}) #${n + 1}`,
-          offer.locale === 'fr' ? offer.fr : offer.en,
-          describe(offer, company.name),
-          profileOf(offer),
-          offer.job_type,
-          offer.job_type === 'Fixed term contract' || offer.job_type === 'Interim Contract' ? 6 + (n % 12) : null,
-          new Date(nowMs + (20 + n) * 86_400_000).toISOString().slice(0, 10),
-          dateEnd,
-          offer.working_time,
-          offer.salary?.[0] ?? null,
-          offer.salary?.[1] ?? null,
-          unit?.id ?? null,
-          JSON.stringify({
-            city: offer.city,
-            country: offer.country,
-            postal_code: offer.postal_code,
-            name: `${offer.city}, ${offer.country}`,
-            ...CITY_POSITIONS[offer.city],
-          }),
-          created,
-          created,
-        );
-        const channels = [offer.locale === 'fr' ? 'career_fr' : company.entity_option ? 'career_es' : 'career_en'];
-        // Most open campaigns are on the demo board; a few are not, and some closed ones are, to show the filtering.
-        if (n % 5 !== 4) channels.push('jobboard_demo');
-        patchCampaign(ctx, id, { channels, tags: n % 3 === 0 ? ['remote'] : n % 3 === 1 ? ['priority'] : [] });
-        if (status !== 'draft') {
-          db.run(
-            "UPDATE campaigns SET status = 'online', last_activation_at = ? WHERE id = ?",
-            daysAgo(88 - n * 3),
-            id,
-          );
-          if (status !== 'online') db.run('UPDATE campaigns SET status = ? WHERE id = ?', status, id);
-        }
-        db.run('UPDATE campaigns SET updated_at = ? WHERE id = ?', daysAgo(80 - n * 3), id);
-        campaigns.push({ id, companyId: company.id, status, offer });
-        n++;
-      }
-    }
-
-    // 40 applicants, each with one to three applications, with status history.
-    for (let i = 0; i < 40; i++) {
-      const company = i % 4 === 3 ? globex : acme;
-      const first = FIRST_NAMES[i % FIRST_NAMES.length]!;
-      const last = LAST_NAMES[(i * 7) % LAST_NAMES.length]!;
-      const email = `${first}.${last}.${i}@example.com`
-        .toLowerCase()
-        .normalize('NFD')
-        .replace(/[\u0300-\u036f]/g, '');
-      const created = daysAgo(60 - i);
-      const applicantId = db.insert(
-        `INSERT INTO applicants (company_id, email, first_name, last_name, locale, phone_code, phone_number, iso_country,
-           is_partner_newsletter_active, is_campaign_alert_active, is_legals_accepted_by_manager, address, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, '+33', ?, 'FR', ?, ?, 1, ?, ?, ?)`,
-        company.id,
-        email,
-        first,
-        last,
-        i % 3 === 0 ? 'en' : 'fr',
-        `6 ${String(10 + i).padStart(2, '0')} 20 30 ${String(40 + i).padStart(2, '0')}`,
-        i % 2,
-        i % 3 === 0 ? 1 : 0,
-        JSON.stringify({ city: 'Paris', country: 'France', iso_country: 'FR', zipcode: '75011' }),
-        created,
-        created,
-      );
-      if (company === acme && i % 5 === 0)
-        db.run('INSERT INTO applicant_pools (applicant_id, pool_id) VALUES (?, ?)', applicantId, pools[i % 2]!.id);
-      const open = campaigns.filter((c) => c.companyId === company.id && c.status !== 'draft');
-      const count = 1 + Math.floor(random() * 3);
-      const chosen = new Set<number>();
-      for (let k = 0; k < count; k++) chosen.add(open[Math.floor(random() * open.length)]!.id);
-      for (const campaignId of chosen) {
-        const appCreated = new Date(Date.parse(created) + k1(random) * 3_600_000).toISOString();
-        const steps = 1 + Math.floor(random() * STATUS_PATH.length);
-        const rejected = steps > 1 && random() < 0.25;
-        const history = STATUS_PATH.slice(0, steps);
-        if (rejected) history[history.length - 1] = 'rejected';
-        const source = ['carriere', 'jobboard_demo', 'linkedin'][Math.floor(random() * 3)]!;
-        const allowedSource = company === globex && source === 'linkedin' ? 'carriere' : source;
-        const appId = db.insert(
-          `INSERT INTO applications (company_id, campaign_id, applicant_id, source, status, status_changed_at, is_complete, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          company.id,
-          campaignId,
-          applicantId,
-          allowedSource,
-          history.at(-1)!,
-          appCreated,
-          random() < 0.5 ? 1 : 0,
-          appCreated,
-          appCreated,
-        );
-        let at = Date.parse(appCreated);
-        for (const value of history) {
-          const iso = new Date(at).toISOString();
-          if (isRecordedInHistory(iso))
-            db.run(
-              'INSERT INTO status_changes (application_id, value, changed_at) VALUES (?, ?, ?)',
-              appId,
-              value,
-              iso,
-            );
-          db.run('UPDATE applications SET status_changed_at = ?, updated_at = ? WHERE id = ?', iso, iso, appId);
-          at += (1 + Math.floor(random() * 4)) * 86_400_000;
-        }
-        if (random() < 0.4) db.run("INSERT INTO application_tags (application_id, name) VALUES (?, 'priority')", appId);
-        if (random() < 0.3) {
-          db.run(
-            'INSERT INTO comments (application_id, content, created_at) VALUES (?, ?, ?)',
-            appId,
-            'Profil intéressant, à rappeler.',
-            appCreated,
-          );
-        }
-      }
-    }
+    const { acme, globex, pools, units } = seedCompanies(ctx);
+    const campaigns = seedCampaigns(ctx, [acme, globex], units, nowMs, daysAgo);
+    seedApplicants(ctx, { acme, globex, pools, campaigns }, random, daysAgo);
     // One application from before 2021-05-06: its status is known, its history is not (API rules: States).
     const old = '2021-03-01T09:00:00.000Z';
     const oldApplicant = db.insert(
@@ -494,6 +123,206 @@ export function seedDemo(ctx: SandboxContext): DemoKeys {
   });
 }
 
+type DaysAgo = (days: number) => string;
+type Unit = ReturnType<typeof createEntity>['units'][number];
+interface SeededCampaign {
+  id: number;
+  companyId: number;
+  status: string;
+  offer: Offer;
+}
+
+/** The two companies, their API clients, channels, entities and pools. */
+function seedCompanies(ctx: SandboxContext) {
+  const acme = createCompany(ctx, {
+    name: 'Acme Conseil',
+    skills_option: true,
+    sources: ['carriere', 'jobboard_demo', 'linkedin', 'referral'],
+  });
+  const globex = createCompany(ctx, {
+    name: 'Globex Industries',
+    entity_option: true,
+    sources: ['carriere', 'jobboard_demo'],
+    restricted_tags: ['priority', 'remote', 'junior', 'senior'],
+  });
+  createApiClient(ctx, { company_id: acme.id, ...pick(DEMO_KEYS.company) });
+  createApiClient(ctx, { company_id: globex.id, ...pick(DEMO_ENTITY_COMPANY_KEYS) });
+  createApiClient(ctx, { channel: DEMO_KEYS.jobboard.channel, ...pick(DEMO_KEYS.jobboard) });
+
+  for (const [value, name] of [
+    ['career_fr', 'Site carrière (fr)'],
+    ['career_en', 'Careers site (en)'],
+    ['jobboard_demo', 'Demo job board'],
+  ] as const) {
+    createChannel(ctx, { company_id: acme.id, value, name });
+  }
+  const france = createEntity(ctx, { company_id: globex.id, name: 'Globex France', units: ['Paris', 'Lyon'] });
+  const spain = createEntity(ctx, { company_id: globex.id, name: 'Globex España', units: ['Madrid'] });
+  createChannel(ctx, { company_id: globex.id, value: 'jobboard_demo', name: 'Demo job board' });
+  createChannel(ctx, {
+    company_id: globex.id,
+    value: 'career_fr',
+    name: 'Carrières Globex France',
+    entity_id: france.id,
+  });
+  createChannel(ctx, {
+    company_id: globex.id,
+    value: 'career_es',
+    name: 'Empleo Globex España',
+    entity_id: spain.id,
+  });
+  const pools = [
+    createPool(ctx, { company_id: acme.id, name: 'Vivier tech' }),
+    createPool(ctx, { company_id: acme.id, name: 'Anciens stagiaires' }),
+  ];
+  createPool(ctx, { company_id: globex.id, name: 'Talents industrie' });
+  const units = [...france.units, ...spain.units];
+  return { acme, globex, pools, units };
+}
+
+/** 24 campaigns: each offer once per company, statuses cycling so every status appears. */
+function seedCampaigns(
+  ctx: SandboxContext,
+  companies: Company[],
+  units: Unit[],
+  nowMs: number,
+  daysAgo: DaysAgo,
+): SeededCampaign[] {
+  const { db } = ctx;
+  const statuses = ['online', 'online', 'online', 'standby', 'draft', 'archived'] as const;
+  const campaigns: { id: number; companyId: number; status: string; offer: Offer }[] = [];
+  let n = 0;
+  for (const company of companies) {
+    for (const offer of OFFERS) {
+      const status = statuses[n % statuses.length]!;
+      const created = daysAgo(90 - n * 3);
+      const unit = company.entity_option ? units[n % units.length]! : undefined;
+      const dateEnd = n % 7 === 2 ? new Date(nowMs + 30 * 86_400_000).toISOString().slice(0, 10) : null;
+      const id = db.insert(
+        `INSERT INTO campaigns (company_id, manage_name, name, description, profile, job_type, contract_duration, job_start_date, date_end,
+           working_time, salary_min, salary_max, unit_id, status, address, created_at, updated_at, last_activation_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'draft', ?, ?, ?, NULL)`,
+        company.id,
+        `${offer.fr} (${offer.city}) #${n + 1}`,
+        offer.locale === 'fr' ? offer.fr : offer.en,
+        describe(offer, company.name),
+        profileOf(offer),
+        offer.job_type,
+        offer.job_type === 'Fixed term contract' || offer.job_type === 'Interim Contract' ? 6 + (n % 12) : null,
+        new Date(nowMs + (20 + n) * 86_400_000).toISOString().slice(0, 10),
+        dateEnd,
+        offer.working_time,
+        offer.salary?.[0] ?? null,
+        offer.salary?.[1] ?? null,
+        unit?.id ?? null,
+        JSON.stringify({
+          city: offer.city,
+          country: offer.country,
+          postal_code: offer.postal_code,
+          name: `${offer.city}, ${offer.country}`,
+          ...CITY_POSITIONS[offer.city],
+        }),
+        created,
+        created,
+      );
+      const channels = [offer.locale === 'fr' ? 'career_fr' : company.entity_option ? 'career_es' : 'career_en'];
+      // Most open campaigns are on the demo board; a few are not, and some closed ones are, to show the filtering.
+      if (n % 5 !== 4) channels.push('jobboard_demo');
+      patchCampaign(ctx, id, { channels, tags: n % 3 === 0 ? ['remote'] : n % 3 === 1 ? ['priority'] : [] });
+      if (status !== 'draft') {
+        db.run("UPDATE campaigns SET status = 'online', last_activation_at = ? WHERE id = ?", daysAgo(88 - n * 3), id);
+        if (status !== 'online') db.run('UPDATE campaigns SET status = ? WHERE id = ?', status, id);
+      }
+      db.run('UPDATE campaigns SET updated_at = ? WHERE id = ?', daysAgo(80 - n * 3), id);
+      campaigns.push({ id, companyId: company.id, status, offer });
+      n++;
+    }
+  }
+  return campaigns;
+}
+
+/** 40 applicants, each with one to three applications, with status history. */
+function seedApplicants(
+  ctx: SandboxContext,
+  seeded: { acme: Company; globex: Company; pools: { id: number }[]; campaigns: SeededCampaign[] },
+  random: () => number,
+  daysAgo: DaysAgo,
+): void {
+  const { db } = ctx;
+  const { acme, globex, pools, campaigns } = seeded;
+  for (let i = 0; i < 40; i++) {
+    const company = i % 4 === 3 ? globex : acme;
+    const first = FIRST_NAMES[i % FIRST_NAMES.length]!;
+    const last = LAST_NAMES[(i * 7) % LAST_NAMES.length]!;
+    const email = `${first}.${last}.${i}@example.com`
+      .toLowerCase()
+      .normalize('NFD')
+      .replace(/[\u0300-\u036f]/g, '');
+    const created = daysAgo(60 - i);
+    const applicantId = db.insert(
+      `INSERT INTO applicants (company_id, email, first_name, last_name, locale, phone_code, phone_number, iso_country,
+         is_partner_newsletter_active, is_campaign_alert_active, is_legals_accepted_by_manager, address, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, '+33', ?, 'FR', ?, ?, 1, ?, ?, ?)`,
+      company.id,
+      email,
+      first,
+      last,
+      i % 3 === 0 ? 'en' : 'fr',
+      `6 ${String(10 + i).padStart(2, '0')} 20 30 ${String(40 + i).padStart(2, '0')}`,
+      i % 2,
+      i % 3 === 0 ? 1 : 0,
+      JSON.stringify({ city: 'Paris', country: 'France', iso_country: 'FR', zipcode: '75011' }),
+      created,
+      created,
+    );
+    if (company === acme && i % 5 === 0)
+      db.run('INSERT INTO applicant_pools (applicant_id, pool_id) VALUES (?, ?)', applicantId, pools[i % 2]!.id);
+    const open = campaigns.filter((c) => c.companyId === company.id && c.status !== 'draft');
+    const count = 1 + Math.floor(random() * 3);
+    const chosen = new Set<number>();
+    for (let k = 0; k < count; k++) chosen.add(open[Math.floor(random() * open.length)]!.id);
+    for (const campaignId of chosen) {
+      const appCreated = new Date(Date.parse(created) + k1(random) * 3_600_000).toISOString();
+      const steps = 1 + Math.floor(random() * STATUS_PATH.length);
+      const rejected = steps > 1 && random() < 0.25;
+      const history = STATUS_PATH.slice(0, steps);
+      if (rejected) history[history.length - 1] = 'rejected';
+      const source = ['carriere', 'jobboard_demo', 'linkedin'][Math.floor(random() * 3)]!;
+      const allowedSource = company === globex && source === 'linkedin' ? 'carriere' : source;
+      const appId = db.insert(
+        `INSERT INTO applications (company_id, campaign_id, applicant_id, source, status, status_changed_at, is_complete, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        company.id,
+        campaignId,
+        applicantId,
+        allowedSource,
+        history.at(-1)!,
+        appCreated,
+        random() < 0.5 ? 1 : 0,
+        appCreated,
+        appCreated,
+      );
+      let at = Date.parse(appCreated);
+      for (const value of history) {
+        const iso = new Date(at).toISOString();
+        if (isRecordedInHistory(iso))
+          db.run('INSERT INTO status_changes (application_id, value, changed_at) VALUES (?, ?, ?)', appId, value, iso);
+        db.run('UPDATE applications SET status_changed_at = ?, updated_at = ? WHERE id = ?', iso, iso, appId);
+        at += (1 + Math.floor(random() * 4)) * 86_400_000;
+      }
+      if (random() < 0.4) db.run("INSERT INTO application_tags (application_id, name) VALUES (?, 'priority')", appId);
+      if (random() < 0.3) {
+        db.run(
+          'INSERT INTO comments (application_id, content, created_at) VALUES (?, ?, ?)',
+          appId,
+          'Profil intéressant, à rappeler.',
+          appCreated,
+        );
+      }
+    }
+  }
+}
+
 function k1(random: () => number): number {
   return 1 + Math.floor(random() * 48);
 }
@@ -503,5 +332,5 @@ function pick(keys: { private_key: string; secret_key: string }): { private_key:
 }
 
 /** The demo's offers and texts, for the bulk seed of scale tests (bulk-seed.ts). */
-export { OFFERS as DEMO_OFFERS, describe as describeOffer, profileOf as offerProfile };
-export type { Offer };
+export { OFFERS as DEMO_OFFERS, describe as describeOffer, profileOf as offerProfile } from './demo-offers.ts';
+export type { Offer } from './demo-offers.ts';

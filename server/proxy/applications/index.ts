@@ -133,6 +133,68 @@ export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsMo
           logger: deps.logger.child({ module: 'webhooks' }),
           registry: deps.registry,
         });
+  const opened = openStore(deps, outbox, log);
+  const spool = new UploadSpool(deps.config.dataDir, deps.openUploadFile);
+  // Uploads a stopped process was receiving (none was acknowledged), deleted before the router below takes any.
+  spool.clear(deps.dataDirLock);
+  const metrics = applicationMetrics(deps.registry, () => outbox);
+  const worker = createDeliveryWorker(deps, outbox, options, now, log, metrics);
+  blockedGauge(deps.registry, () => worker.blocked);
+  const retention = createRetention(deps, outbox, log);
+  const statusSync = createStatusSync(deps, outbox, now, log);
+  const stored = () => opened.then(() => outbox);
+  // The honeypot's receipt links, which the receipt pages know without a row.
+  const decoys = decoyReceipts(deps.config.upstream.secretKey);
+  const router = applicationsRouter({
+    config: deps.config,
+    catalogue: deps.catalogue,
+    logger: log,
+    outbox: stored,
+    worker: () => worker,
+    metrics,
+    spool,
+    now,
+    addressCounts: backend.addressCounts(stored, HOUR_MS),
+    decoys,
+  });
+  let stopped = false;
+  return {
+    router,
+    receipt: receiptRouter(deps.config, stored, decoys),
+    start() {
+      if (stopped) return;
+      // Once the store is ready (at once for SQLite); one that cannot open stays not ready.
+      void opened.then(
+        () => {
+          if (stopped) return;
+          worker.start();
+          retention.start();
+          sender?.start();
+          statusSync.start();
+        },
+        () => {},
+      );
+    },
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await opened.catch(() => {});
+      await retention.stop();
+      await statusSync.stop();
+      await Promise.all([worker.stop(), sender?.stop()]);
+      await outbox.close();
+    },
+    outbox,
+    ready: () => outbox.isOpen,
+    whenReady: () => opened,
+    blocked: () => worker.blocked,
+    block: (reason, error) => worker.block(reason, error),
+    statusSync,
+  };
+}
+
+/** Resolves once the store is opened and migrated, having deleted the resumes a stopped process left without an application. */
+function openStore(deps: ApplicationsDeps, outbox: ApplicationStore, log: Logger): Promise<void> {
   const opened = outbox.ready().then(
     async (report) => {
       if (report.applied.length > 0) {
@@ -171,10 +233,18 @@ export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsMo
       'the application store cannot be opened',
     );
   });
-  const spool = new UploadSpool(deps.config.dataDir, deps.openUploadFile);
-  // Uploads a stopped process was receiving (none was acknowledged), deleted before the router below takes any.
-  spool.clear(deps.dataDirLock);
-  const metrics = applicationMetrics(deps.registry, () => outbox);
+  return opened;
+}
+
+/** The delivery worker, with its metrics and log lines. */
+function createDeliveryWorker(
+  deps: ApplicationsDeps,
+  outbox: ApplicationStore,
+  options: DeliveryOptions,
+  now: () => number,
+  log: Logger,
+  metrics: ReturnType<typeof applicationMetrics>,
+): DeliveryWorker {
   const worker = new DeliveryWorker(outbox, deps.client, options, now, {
     onRecorded(row, result, status) {
       if (status === 'delivered' && result.kind === 'delivered') metrics.delivered.inc({ outcome: result.outcome });
@@ -234,7 +304,11 @@ export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsMo
       );
     },
   });
-  blockedGauge(deps.registry, () => worker.blocked);
+  return worker;
+}
+
+/** The retention sweep (PERSONAL_DATA_RETENTION_DAYS), with its log lines. */
+function createRetention(deps: ApplicationsDeps, outbox: ApplicationStore, log: Logger): RetentionSweeper {
   const retention = new RetentionSweeper(
     outbox,
     {
@@ -270,56 +344,7 @@ export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsMo
       },
     },
   );
-  const statusSync = createStatusSync(deps, outbox, now, log);
-  const stored = () => opened.then(() => outbox);
-  // The honeypot's receipt links, which the receipt pages know without a row.
-  const decoys = decoyReceipts(deps.config.upstream.secretKey);
-  const router = applicationsRouter({
-    config: deps.config,
-    catalogue: deps.catalogue,
-    logger: log,
-    outbox: stored,
-    worker: () => worker,
-    metrics,
-    spool,
-    now,
-    addressCounts: backend.addressCounts(stored, HOUR_MS),
-    decoys,
-  });
-  let stopped = false;
-  return {
-    router,
-    receipt: receiptRouter(deps.config, stored, decoys),
-    start() {
-      if (stopped) return;
-      // Once the store is ready (at once for SQLite); one that cannot open stays not ready.
-      void opened.then(
-        () => {
-          if (stopped) return;
-          worker.start();
-          retention.start();
-          sender?.start();
-          statusSync.start();
-        },
-        () => {},
-      );
-    },
-    async stop() {
-      if (stopped) return;
-      stopped = true;
-      await opened.catch(() => {});
-      await retention.stop();
-      await statusSync.stop();
-      await Promise.all([worker.stop(), sender?.stop()]);
-      await outbox.close();
-    },
-    outbox,
-    ready: () => outbox.isOpen,
-    whenReady: () => opened,
-    blocked: () => worker.blocked,
-    block: (reason, error) => worker.block(reason, error),
-    statusSync,
-  };
+  return retention;
 }
 
 /** The status sync, its budget STATUS_SYNC_SHARE of the client's (shared by the instances on one database), its metrics and log lines. */

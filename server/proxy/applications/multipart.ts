@@ -4,7 +4,7 @@
 // its file is deleted and its bytes are counted and dropped, and a request
 // that keeps sending far beyond the form's allowance is cut off.
 import { createHash } from 'node:crypto';
-import type { Writable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import busboy from 'busboy';
 import type { Request } from 'express';
 import { ProblemError } from '../http/problem.ts';
@@ -128,196 +128,78 @@ export function parseApplicationForm(
       reject(malformed('The multipart body has no boundary; send it as multipart/form-data.', error));
       return;
     }
+    new FormReading(req, parser, { maxResumeBytes, hardCap, spool, pace }, resolve, reject).start();
+  });
+}
 
-    const form: ParsedForm = { fields: new Map(), truncated: new Set(), resume: undefined };
-    let settled = false;
-    let failure: ProblemError | undefined;
-    let received = 0;
-    let fileOpen = false;
-    /** The resume's upload file while it is written: deleted if the form fails. */
-    let upload: { path: string; out: Writable; written: Promise<void> } | undefined;
-    /**
-     * Set once the upload file is dropped: no byte is written after. The
-     * request is unpiped from the parser when the form fails, but the chunk
-     * that crossed the cap is still handed to it, and its bytes must not open
-     * a file that nothing would close or delete.
-     */
-    let dropped = false;
+interface FormLimits {
+  maxResumeBytes: number;
+  /** Bytes past which the request is cut off: the resume's limit and the form's allowance. */
+  hardCap: number;
+  spool: UploadSpool;
+  pace: PaceRule;
+}
 
-    const openUpload = (): Writable => {
-      const path = spool.newPath();
-      const out = spool.open(path);
-      const written = new Promise<void>((resolveWrite, rejectWrite) => {
-        out.once('close', resolveWrite);
-        out.once('error', rejectWrite);
-      });
-      // A write that fails (a full disk) ends the upload: its file goes, and the candidate is told why once the body is read.
-      out.once('error', (error) => {
-        fail(storeFailure(error));
-        dropUpload();
-      });
-      // Rejections are read by finish(); until then this one must not count as unhandled.
-      written.catch(() => undefined);
-      upload = { path, out, written };
-      return out;
-    };
-    /** Stops writing and deletes the upload file once its stream has closed (it may still be opening). */
-    const dropUpload = () => {
-      dropped = true;
-      if (upload === undefined) return;
-      const { path, out } = upload;
-      upload = undefined;
-      if (out.closed) spool.discard(path);
-      else out.once('close', () => spool.discard(path));
-      out.destroy();
-    };
+/** One form being read: the state its parser's handlers share, and those handlers. */
+class FormReading {
+  readonly form: ParsedForm = { fields: new Map(), truncated: new Set(), resume: undefined };
+  private settled = false;
+  private failure: ProblemError | undefined;
+  private received = 0;
+  private fileOpen = false;
+  /** The resume's upload file while it is written: deleted if the form fails. */
+  private upload: { path: string; out: Writable; written: Promise<void> } | undefined;
+  /**
+   * Set once the upload file is dropped: no byte is written after. The
+   * request is unpiped from the parser when the form fails, but the chunk
+   * that crossed the cap is still handed to it, and its bytes must not open
+   * a file that nothing would close or delete.
+   */
+  private dropped = false;
+  private stopWatching: () => void = () => undefined;
+  private readonly req: Request;
+  private readonly parser: busboy.Busboy;
+  private readonly limits: FormLimits;
+  private readonly resolve: (form: ParsedForm) => void;
+  private readonly reject: (error: ProblemError) => void;
 
-    const finish = (error?: ProblemError) => {
-      if (settled) return;
-      settled = true;
-      stopWatching();
-      req.off('data', count);
-      if (error !== undefined) {
-        dropUpload();
-        req.unpipe(parser);
-        if (error instanceof CutOffError) {
-          // Stop reading: the connection closes once the answer is sent.
-          req.pause();
-        } else {
-          // Read the (bounded) rest so the client gets our answer, not a reset.
-          req.resume();
-        }
-        reject(error);
-        return;
-      }
-      // The form is read; the resume's last bytes may still be on their way to the disk.
-      const written = upload?.written ?? Promise.resolve();
-      written.then(
-        () => resolve(form),
-        (writeError: unknown) => {
-          dropUpload();
-          reject(storeFailure(writeError));
-        },
-      );
-    };
-    /** Remembers the first problem; the answer waits for the end of the body. */
-    const fail = (error: ProblemError) => {
-      failure ??= error;
-    };
+  constructor(
+    req: Request,
+    parser: busboy.Busboy,
+    limits: FormLimits,
+    resolve: (form: ParsedForm) => void,
+    reject: (error: ProblemError) => void,
+  ) {
+    this.req = req;
+    this.parser = parser;
+    this.limits = limits;
+    this.resolve = resolve;
+    this.reject = reject;
+  }
 
-    const count = (chunk: Buffer) => {
-      received += chunk.length;
-      if (received > hardCap)
-        finish(
-          cutOff(
-            fileOpen || form.resume !== undefined || failure?.code === 'file_too_large'
-              ? fileTooLarge(maxResumeBytes)
-              : requestTooLarge(FORM_ALLOWANCE_BYTES),
-          ),
-        );
-    };
-    req.on('data', count);
+  /** Listens to the request and the parser, and pipes the one into the other. */
+  start(): void {
+    const { req, parser } = this;
+    const { pace } = this.limits;
+    req.on('data', this.count);
     const watch = watchPace(
       pace,
-      () => received,
-      () => finish(cutOff(tooSlow(pace))),
+      () => this.received,
+      () => this.finish(cutOff(tooSlow(pace))),
     );
     // Paused by the proxy (the disk is slower than the network): not the candidate's pace.
     req.on('pause', watch.excuse);
-    const stopWatching = () => {
+    this.stopWatching = () => {
       watch.stop();
       req.off('pause', watch.excuse);
     };
 
-    parser.on('field', (name, value, info) => {
-      if (info.nameTruncated) {
-        fail(malformed('A field name is too long.'));
-        return;
-      }
-      if (form.fields.has(name)) {
-        fail(malformed('A field is sent twice; send each field once.'));
-        return;
-      }
-      form.fields.set(name, value);
-      if (info.valueTruncated) form.truncated.add(name);
-    });
+    parser.on('field', (name, value, info) => this.takeField(name, value, info));
+    parser.on('file', (name, stream, info) => this.takeFile(name, stream, info));
 
-    parser.on('file', (name, stream, info) => {
-      // A form cut mid-file errors on the file stream too; the parser's own error answers it.
-      stream.on('error', () => undefined);
-      if (name !== 'resume' || fileOpen || form.resume !== undefined) {
-        fail(
-          malformed(
-            name === 'resume'
-              ? 'Send one resume file only.'
-              : 'A file is sent in another field than "resume"; the only file is "resume".',
-          ),
-        );
-        stream.resume();
-        return;
-      }
-      fileOpen = true;
-      const hash = createHash('sha256');
-      let size = 0;
-      // The first bytes are held until there are enough to tell whether this can be a resume at all.
-      let head: Buffer | undefined = Buffer.alloc(0);
-      let refused = false;
-      const write = (chunk: Buffer) => {
-        if (dropped) return;
-        const out = upload?.out ?? openUpload();
-        if (!out.write(chunk)) {
-          // Backpressure: busboy stops parsing, and reading the request, until the disk has taken this.
-          stream.pause();
-          // Closed (a failed write destroys it) means no drain will come: read on, writing nothing.
-          const resume = () => {
-            out.off('drain', resume);
-            out.off('close', resume);
-            stream.resume();
-          };
-          out.once('drain', resume);
-          out.once('close', resume);
-        }
-      };
-      const checkHead = (bytes: Buffer) => {
-        refused = !startsLikeResume(bytes);
-        if (!refused) write(bytes);
-        head = undefined;
-      };
-      stream.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        hash.update(chunk);
-        if (refused || stream.truncated) return;
-        if (head === undefined) write(chunk);
-        else {
-          head = Buffer.concat([head, chunk]);
-          if (head.length >= LEADING_BYTES_NEEDED) checkHead(head);
-        }
-      });
-      stream.on('limit', () => {
-        // busboy drops the rest of this file from here on; its upload file goes
-        // (and a wait for the disk with it: the file stream must flow to its end).
-        dropUpload();
-        stream.resume();
-        fail(fileTooLarge(maxResumeBytes));
-      });
-      stream.on('end', () => {
-        fileOpen = false;
-        if (stream.truncated) return;
-        // A file shorter than the bytes needed to tell is checked as it is.
-        if (head !== undefined && head.length > 0) checkHead(head);
-        form.resume = {
-          filename: info.filename ?? '',
-          size,
-          sha256: hash.digest('hex'),
-          path: refused ? null : (upload?.path ?? null),
-        };
-        upload?.out.end();
-      });
-    });
-
-    parser.on('filesLimit', () => fail(malformed('Send one resume file only.')));
+    parser.on('filesLimit', () => this.fail(malformed('Send one resume file only.')));
     const tooManyParts = () =>
-      fail(
+      this.fail(
         new ProblemError(
           'request_too_large',
           `The form may have at most ${MAX_FIELDS} fields; send only the application's fields.`,
@@ -325,10 +207,172 @@ export function parseApplicationForm(
       );
     parser.on('fieldsLimit', tooManyParts);
     parser.on('partsLimit', tooManyParts);
-    parser.on('error', (error: unknown) => finish(malformed('The multipart body is not well formed.', error)));
-    parser.on('close', () => finish(failure));
-    req.on('aborted', () => finish(malformed('The request was interrupted before its end.')));
-    req.on('error', (error) => finish(malformed('The request was interrupted before its end.', error)));
+    parser.on('error', (error: unknown) => this.finish(malformed('The multipart body is not well formed.', error)));
+    parser.on('close', () => this.finish(this.failure));
+    req.on('aborted', () => this.finish(malformed('The request was interrupted before its end.')));
+    req.on('error', (error) => this.finish(malformed('The request was interrupted before its end.', error)));
     req.pipe(parser);
-  });
+  }
+
+  private openUpload(): Writable {
+    const path = this.limits.spool.newPath();
+    const out = this.limits.spool.open(path);
+    const written = new Promise<void>((resolveWrite, rejectWrite) => {
+      out.once('close', resolveWrite);
+      out.once('error', rejectWrite);
+    });
+    // A write that fails (a full disk) ends the upload: its file goes, and the candidate is told why once the body is read.
+    out.once('error', (error) => {
+      this.fail(storeFailure(error));
+      this.dropUpload();
+    });
+    // Rejections are read by finish(); until then this one must not count as unhandled.
+    written.catch(() => undefined);
+    this.upload = { path, out, written };
+    return out;
+  }
+
+  /** Stops writing and deletes the upload file once its stream has closed (it may still be opening). */
+  private dropUpload(): void {
+    this.dropped = true;
+    if (this.upload === undefined) return;
+    const { path, out } = this.upload;
+    const { spool } = this.limits;
+    this.upload = undefined;
+    if (out.closed) spool.discard(path);
+    else out.once('close', () => spool.discard(path));
+    out.destroy();
+  }
+
+  private finish(error?: ProblemError): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.stopWatching();
+    this.req.off('data', this.count);
+    if (error !== undefined) {
+      this.dropUpload();
+      this.req.unpipe(this.parser);
+      if (error instanceof CutOffError) {
+        // Stop reading: the connection closes once the answer is sent.
+        this.req.pause();
+      } else {
+        // Read the (bounded) rest so the client gets our answer, not a reset.
+        this.req.resume();
+      }
+      this.reject(error);
+      return;
+    }
+    // The form is read; the resume's last bytes may still be on their way to the disk.
+    const written = this.upload?.written ?? Promise.resolve();
+    written.then(
+      () => this.resolve(this.form),
+      (writeError: unknown) => {
+        this.dropUpload();
+        this.reject(storeFailure(writeError));
+      },
+    );
+  }
+
+  /** Remembers the first problem; the answer waits for the end of the body. */
+  private fail(error: ProblemError): void {
+    this.failure ??= error;
+  }
+
+  private readonly count = (chunk: Buffer) => {
+    this.received += chunk.length;
+    if (this.received > this.limits.hardCap)
+      this.finish(
+        cutOff(
+          this.fileOpen || this.form.resume !== undefined || this.failure?.code === 'file_too_large'
+            ? fileTooLarge(this.limits.maxResumeBytes)
+            : requestTooLarge(FORM_ALLOWANCE_BYTES),
+        ),
+      );
+  };
+
+  private takeField(name: string, value: string, info: busboy.FieldInfo): void {
+    if (info.nameTruncated) {
+      this.fail(malformed('A field name is too long.'));
+      return;
+    }
+    if (this.form.fields.has(name)) {
+      this.fail(malformed('A field is sent twice; send each field once.'));
+      return;
+    }
+    this.form.fields.set(name, value);
+    if (info.valueTruncated) this.form.truncated.add(name);
+  }
+
+  private takeFile(name: string, stream: Readable & { truncated?: boolean }, info: busboy.FileInfo): void {
+    // A form cut mid-file errors on the file stream too; the parser's own error answers it.
+    stream.on('error', () => undefined);
+    if (name !== 'resume' || this.fileOpen || this.form.resume !== undefined) {
+      this.fail(
+        malformed(
+          name === 'resume'
+            ? 'Send one resume file only.'
+            : 'A file is sent in another field than "resume"; the only file is "resume".',
+        ),
+      );
+      stream.resume();
+      return;
+    }
+    this.fileOpen = true;
+    const hash = createHash('sha256');
+    let size = 0;
+    // The first bytes are held until there are enough to tell whether this can be a resume at all.
+    let head: Buffer | undefined = Buffer.alloc(0);
+    let refused = false;
+    const write = (chunk: Buffer) => {
+      if (this.dropped) return;
+      const out = this.upload?.out ?? this.openUpload();
+      if (!out.write(chunk)) {
+        // Backpressure: busboy stops parsing, and reading the request, until the disk has taken this.
+        stream.pause();
+        // Closed (a failed write destroys it) means no drain will come: read on, writing nothing.
+        const resume = () => {
+          out.off('drain', resume);
+          out.off('close', resume);
+          stream.resume();
+        };
+        out.once('drain', resume);
+        out.once('close', resume);
+      }
+    };
+    const checkHead = (bytes: Buffer) => {
+      refused = !startsLikeResume(bytes);
+      if (!refused) write(bytes);
+      head = undefined;
+    };
+    stream.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      hash.update(chunk);
+      if (refused || stream.truncated) return;
+      if (head === undefined) write(chunk);
+      else {
+        head = Buffer.concat([head, chunk]);
+        if (head.length >= LEADING_BYTES_NEEDED) checkHead(head);
+      }
+    });
+    stream.on('limit', () => {
+      // busboy drops the rest of this file from here on; its upload file goes
+      // (and a wait for the disk with it: the file stream must flow to its end).
+      this.dropUpload();
+      stream.resume();
+      this.fail(fileTooLarge(this.limits.maxResumeBytes));
+    });
+    stream.on('end', () => {
+      this.fileOpen = false;
+      if (stream.truncated) return;
+      // A file shorter than the bytes needed to tell is checked as it is.
+      if (head !== undefined && head.length > 0) checkHead(head);
+      this.form.resume = {
+        filename: info.filename ?? '',
+        size,
+        sha256: hash.digest('hex'),
+        path: refused ? null : (this.upload?.path ?? null),
+      };
+      this.upload?.out.end();
+    });
+  }
 }

@@ -11,13 +11,23 @@ import type { ProxyConfig } from '../config.ts';
 import { ProblemError, validationProblem } from '../http/problem.ts';
 import type { FieldProblem } from '../http/problem.ts';
 import type { AttemptResult } from './delivery.ts';
+import {
+  accepted,
+  answerFor,
+  answerFromRow,
+  campaignClosed,
+  campaignNotFound,
+  catalogueUnavailable,
+  send,
+} from './answers.ts';
+import type { Answer, ReceiptLink } from './answers.ts';
 import type { DeliveryWorker } from './delivery-worker.ts';
 import { checkForm, emailBucket, fingerprintOf } from './form.ts';
 import type { CheckedForm } from './form.ts';
 import type { ApplicationMetrics } from './metrics.ts';
 import { CutOffError, parseApplicationForm } from './multipart.ts';
 import type { ParsedForm } from './multipart.ts';
-import type { ApplicationStore, OutboxRow } from '../storage/application-store.ts';
+import type { ApplicationStore } from '../storage/application-store.ts';
 import { resumeTypeOf, unsupportedFileType } from './resume.ts';
 import { DAY_MS, checkEmail, ipLimit, networkGroup, verifyCaptcha } from './spam.ts';
 import type { ApplicationsCatalogue } from './types.ts';
@@ -46,100 +56,7 @@ export interface RouteDeps {
   decoys: DecoyReceipts;
 }
 
-interface Answer {
-  status: number;
-  body: string;
-  contentType: string;
-}
-
 const MAX_KEY_LENGTH = 200;
-
-/** Where the candidate's receipt is (receipt/token.ts), given in the first answer so that a replay gives it too. */
-type ReceiptLink = string;
-
-function accepted(status: 201 | 202, reference: string, campaignId: number, receipt: ReceiptLink): Answer {
-  return {
-    status,
-    body: JSON.stringify({
-      status: status === 201 ? 'delivered' : 'queued',
-      reference,
-      campaign_id: campaignId,
-      receipt_url: receipt,
-    }),
-    contentType: 'application/json; charset=utf-8',
-  };
-}
-
-function problemAnswer(problem: ProblemError): Answer {
-  return {
-    status: problem.status,
-    body: JSON.stringify(problem.toBody()),
-    contentType: 'application/problem+json; charset=utf-8',
-  };
-}
-
-function alreadyApplied(): ProblemError {
-  return new ProblemError(
-    'already_applied',
-    'This candidate has already applied to this job offer; there is nothing more to send.',
-  );
-}
-
-function campaignClosed(): ProblemError {
-  return new ProblemError('campaign_closed', 'This job offer no longer takes applications on this board.');
-}
-
-function catalogueUnavailable(): ProblemError {
-  return new ProblemError(
-    'not_ready',
-    'The job offers of this board cannot be checked right now; send the form again in a minute.',
-    {
-      headers: { 'Retry-After': '30' },
-    },
-  );
-}
-
-function campaignNotFound(): ProblemError {
-  return new ProblemError('campaign_not_found', 'No job offer with this campaign_id is published on this board.');
-}
-
-/** The answer a stored application gets once its first attempt ended (or the deadline passed). */
-function answerFor(
-  result: AttemptResult | 'deadline' | undefined,
-  reference: string,
-  campaignId: number,
-  receipt: ReceiptLink,
-): Answer {
-  if (result === undefined || result === 'deadline') return accepted(202, reference, campaignId, receipt);
-  switch (result.kind) {
-    case 'delivered':
-      return accepted(201, reference, campaignId, receipt);
-    case 'already_applied':
-      return problemAnswer(alreadyApplied());
-    case 'rejected':
-      return problemAnswer(result.outcome === 'campaign_closed' ? campaignClosed() : validationProblem(result.errors));
-    case 'retry':
-      return accepted(202, reference, campaignId, receipt);
-    case 'resume_missing':
-      // Stored and kept, dead-lettered for an operator (who is alerted and holds the candidate's fields): received, as for one that expires.
-      return accepted(202, reference, campaignId, receipt);
-  }
-}
-
-/** The answer for an application stored by a process that was killed before answering. */
-function answerFromRow(row: OutboxRow, receipt: ReceiptLink): Answer {
-  if (row.status === 'delivered') return accepted(201, row.reference, row.campaign_id, receipt);
-  if (row.status === 'rejected' && row.answered === null) {
-    if (row.outcome === 'already_applied') return problemAnswer(alreadyApplied());
-    if (row.outcome === 'campaign_closed') return problemAnswer(campaignClosed());
-    return problemAnswer(
-      validationProblem([
-        { field: 'form', code: 'invalid_value', message: 'The recruitment service refused this application.' },
-      ]),
-    );
-  }
-  return accepted(202, row.reference, row.campaign_id, receipt);
-}
 
 /**
  * True when a robot filled the honeypot. A value the candidate also typed in
@@ -155,30 +72,37 @@ function isTrapped(form: ParsedForm): boolean {
   return true;
 }
 
-function send(res: Response, answer: Answer, replayed: boolean): void {
-  res.status(answer.status);
-  res.setHeader('Cache-Control', 'no-store');
-  if (replayed) res.setHeader('Idempotent-Replayed', 'true');
-  res.setHeader('Content-Type', answer.contentType);
-  res.send(answer.body);
-}
+/** POST /api/applications's handling over the router's dependencies: the form's checks, the store's calls, the answer. */
+class ApplicationIntake {
+  private readonly deps: RouteDeps;
+  private readonly config: ProxyConfig;
+  private readonly catalogue: ApplicationsCatalogue;
+  private readonly metrics: ApplicationMetrics;
+  private readonly log: Logger;
+  /** Room in the queue, decided before any byte of a body is read. */
+  readonly ceiling: QueueCeiling;
 
-export function applicationsRouter(deps: RouteDeps): Router {
-  const { config, catalogue, metrics } = deps;
-  const log = deps.logger;
-  const router = Router();
-  // Decided before any byte of a body is read: room in the queue, a place among the uploads in progress.
-  const ceiling = new QueueCeiling({
-    maxQueuedBytes: config.maxQueuedBytes,
-    minFreeDiskBytes: config.minFreeDiskBytes,
-    dataDir: config.dataDir,
-    queuedBytes: () => deps.outbox().then((outbox) => outbox.queuedResumeBytes()),
-  });
+  constructor(deps: RouteDeps) {
+    this.deps = deps;
+    this.config = deps.config;
+    this.catalogue = deps.catalogue;
+    this.metrics = deps.metrics;
+    this.log = deps.logger;
+    const { config } = deps;
+    this.ceiling = new QueueCeiling({
+      maxQueuedBytes: config.maxQueuedBytes,
+      minFreeDiskBytes: config.minFreeDiskBytes,
+      dataDir: config.dataDir,
+      queuedBytes: () => deps.outbox().then((outbox) => outbox.queuedResumeBytes()),
+    });
+  }
+
   /**
    * A store call whose failure (the database gone, the disk full) is the
    * server's: logged, and answered 503 (storage_full or not_ready) rather than 500.
    */
-  function storing<T>(doing: string, work: Promise<T>): Promise<T> {
+  private storing<T>(doing: string, work: Promise<T>): Promise<T> {
+    const { log } = this;
     return work.catch((error: unknown) => {
       const problem = storeFailure(error);
       log.error(
@@ -193,8 +117,10 @@ export function applicationsRouter(deps: RouteDeps): Router {
       throw problem;
     });
   }
+
   /** A write after the application is stored: it is kept whatever happens here, so the candidate still gets its answer. */
-  function afterStored(doing: string, reference: string, work: Promise<void>): Promise<void> {
+  private afterStored(doing: string, reference: string, work: Promise<void>): Promise<void> {
+    const { log } = this;
     return work.catch((error: unknown) => {
       log.error(
         { event: 'store_error', doing, reference, error: error instanceof Error ? error.message : String(error) },
@@ -202,16 +128,14 @@ export function applicationsRouter(deps: RouteDeps): Router {
       );
     });
   }
-  const linkOf = (req: Request, token: string): ReceiptLink => receiptUrl(config.publicOrigin, req.baseUrl, token);
-  const slots = new UploadSlots({
-    max: config.maxConcurrentUploads,
-    perAddress: config.maxConcurrentUploadsPerIp,
-    perNetwork: config.maxConcurrentUploadsPerNetwork,
-  });
-  const admit = admitUploads({ slots, ceiling, metrics, log });
+
+  private linkOf(req: Request, token: string): ReceiptLink {
+    return receiptUrl(this.config.publicOrigin, req.baseUrl, token);
+  }
 
   /** Says which campaign parameters were dropped, and why, never their values (written by whoever shared the link). */
-  function noteDroppedUtm(dropped: CheckedForm['droppedUtm']): void {
+  private noteDroppedUtm(dropped: CheckedForm['droppedUtm']): void {
+    const { metrics, log } = this;
     if (dropped.length === 0) return;
     for (const { name } of dropped) metrics.utmDropped.inc({ field: name });
     log.warn(
@@ -221,7 +145,8 @@ export function applicationsRouter(deps: RouteDeps): Router {
   }
 
   /** The campaign the application goes to, re-checked upstream when the catalogue is old. */
-  async function campaignFor(id: number): Promise<{ company_id: number }> {
+  private async campaignFor(id: number): Promise<{ company_id: number }> {
+    const { catalogue } = this;
     const local = catalogue.getCampaign(id);
     let campaign = local;
     if (catalogue.isStale()) {
@@ -244,10 +169,11 @@ export function applicationsRouter(deps: RouteDeps): Router {
    * marked answered 202 first, unless the attempt ended it meanwhile (then its
    * result is the answer: a refusal recorded as rejected is never told 202).
    */
-  async function firstAttempt(
+  private async firstAttempt(
     outbox: ApplicationStore,
     reference: string,
   ): Promise<AttemptResult | 'deadline' | undefined> {
+    const { deps, config } = this;
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<'deadline'>((resolve) => {
       timer = setTimeout(() => {
@@ -275,7 +201,8 @@ export function applicationsRouter(deps: RouteDeps): Router {
    * The answer a robot that filled the honeypot gets, before any check: told
    * "queued", it learns nothing; nothing is stored or sent.
    */
-  function decoyAnswer(req: Request, form: ParsedForm): Answer {
+  private decoyAnswer(req: Request, form: ParsedForm): Answer {
+    const { deps, metrics, log } = this;
     const campaignId = Number(form.fields.get('campaign_id'));
     metrics.refused.inc({ code: 'honeypot' });
     log.info({ event: 'application_honeypot' }, 'application dropped: honeypot field filled');
@@ -284,7 +211,7 @@ export function applicationsRouter(deps: RouteDeps): Router {
       202,
       randomUUID(),
       Number.isSafeInteger(campaignId) ? campaignId : 0,
-      linkOf(req, deps.decoys.newToken()),
+      this.linkOf(req, deps.decoys.newToken()),
     );
   }
 
@@ -293,13 +220,14 @@ export function applicationsRouter(deps: RouteDeps): Router {
    * transaction; answers its reference. The resume's upload file becomes the
    * outbox's when stored.
    */
-  async function checkAndStore(
+  private async checkAndStore(
     req: Request,
     form: ParsedForm,
     key: string,
     outbox: ApplicationStore,
     now: number,
   ): Promise<{ reference: string; campaignId: number; receipt: ReceiptLink }> {
+    const { config, log, ceiling } = this;
     const ip = req.ip ?? req.socket.remoteAddress ?? 'unknown';
 
     const { errors, checked } = checkForm(form, config.fields, config.trackUtm);
@@ -320,13 +248,13 @@ export function applicationsRouter(deps: RouteDeps): Router {
     const resumeType = resume?.path == null ? undefined : await resumeTypeOf(resume.path);
     if (resume !== undefined && resumeType === undefined) throw unsupportedFileType();
 
-    const campaign = await campaignFor(checked.campaignId);
+    const campaign = await this.campaignFor(checked.campaignId);
     const bucket = emailBucket(checked.email);
     await checkEmail(outbox, bucket, config.applyRateLimitPerEmail, now, log);
 
     const reference = randomUUID();
     const receiptToken = newReceiptToken();
-    await storing(
+    await this.storing(
       'store the application',
       outbox.enqueue(
         {
@@ -347,48 +275,45 @@ export function applicationsRouter(deps: RouteDeps): Router {
       ),
     );
     if (resume?.path != null) ceiling.noteStored(resume.size);
-    noteDroppedUtm(checked.droppedUtm);
-    return { reference, campaignId: checked.campaignId, receipt: linkOf(req, receiptToken) };
+    this.noteDroppedUtm(checked.droppedUtm);
+    return { reference, campaignId: checked.campaignId, receipt: this.linkOf(req, receiptToken) };
   }
 
-  router.post(
-    '/',
-    refuseWhileBlocked(() => deps.worker().blocked, metrics),
-    admit,
-    ipLimit(config.applyRateLimitPerIp, metrics, log, deps.addressCounts),
-    async (req: Request, res: Response) => {
-      const now = deps.now();
-      let form: ParsedForm | undefined;
-      try {
-        form = await parseApplicationForm(req, config.maxResumeBytes, deps.spool, config.uploadPace);
-      } catch (error) {
-        if (error instanceof ProblemError) metrics.refused.inc({ code: error.code });
-        if (error instanceof ProblemError && error.code === 'upload_too_slow') {
-          // The network only: enough to see one trickling many uploads, nothing of the candidate.
-          log.warn(
-            { event: 'upload_too_slow', network: networkGroup(req.ip ?? req.socket.remoteAddress ?? 'unknown', true) },
-            'an application arrived slower than UPLOAD_MIN_BYTES_PER_SECOND: closed',
-          );
-        }
-        if (error instanceof CutOffError) {
-          // Close once answered: the unread rest of the upload is never taken in.
-          res.on('finish', () => setTimeout(() => req.socket.destroy(), 1000).unref());
-        }
-        throw error;
+  /** Reads the form, then answers it; whatever upload a stored application did not take goes. */
+  async receive(req: Request, res: Response): Promise<void> {
+    const { deps, config, metrics, log } = this;
+    const now = deps.now();
+    let form: ParsedForm | undefined;
+    try {
+      form = await parseApplicationForm(req, config.maxResumeBytes, deps.spool, config.uploadPace);
+    } catch (error) {
+      if (error instanceof ProblemError) metrics.refused.inc({ code: error.code });
+      if (error instanceof ProblemError && error.code === 'upload_too_slow') {
+        // The network only: enough to see one trickling many uploads, nothing of the candidate.
+        log.warn(
+          { event: 'upload_too_slow', network: networkGroup(req.ip ?? req.socket.remoteAddress ?? 'unknown', true) },
+          'an application arrived slower than UPLOAD_MIN_BYTES_PER_SECOND: closed',
+        );
       }
+      if (error instanceof CutOffError) {
+        // Close once answered: the unread rest of the upload is never taken in.
+        res.on('finish', () => setTimeout(() => req.socket.destroy(), 1000).unref());
+      }
+      throw error;
+    }
 
-      const parsed = form;
-      try {
-        await answerForm(req, res, parsed, now);
-      } finally {
-        // Every path but a stored application leaves its upload behind: it goes (the outbox moved a stored one away).
-        if (parsed.resume?.path != null) deps.spool.discard(parsed.resume.path);
-      }
-    },
-  );
+    const parsed = form;
+    try {
+      await this.answerForm(req, res, parsed, now);
+    } finally {
+      // Every path but a stored application leaves its upload behind: it goes (the outbox moved a stored one away).
+      if (parsed.resume?.path != null) deps.spool.discard(parsed.resume.path);
+    }
+  }
 
   /** Everything after the form is read: the key, the checks, storing, the first attempt, the answer. */
-  async function answerForm(req: Request, res: Response, parsed: ParsedForm, now: number): Promise<void> {
+  private async answerForm(req: Request, res: Response, parsed: ParsedForm, now: number): Promise<void> {
+    const { deps, metrics, log } = this;
     const key = req.get('Idempotency-Key');
     if (key === undefined || key.trim() === '' || key.length > MAX_KEY_LENGTH) {
       metrics.refused.inc({ code: 'idempotency_key_missing' });
@@ -402,7 +327,7 @@ export function applicationsRouter(deps: RouteDeps): Router {
       metrics.refused.inc({ code: 'not_ready' });
       throw storeUnavailable();
     });
-    const claim = await storing('claim the Idempotency-Key', outbox.claimKey(key, fingerprintOf(parsed))).catch(
+    const claim = await this.storing('claim the Idempotency-Key', outbox.claimKey(key, fingerprintOf(parsed))).catch(
       (error: unknown) => {
         if (error instanceof ProblemError) metrics.refused.inc({ code: error.code });
         throw error;
@@ -435,13 +360,17 @@ export function applicationsRouter(deps: RouteDeps): Router {
           { headers: { 'Retry-After': '2' } },
         );
       case 'stored': {
-        const row = await storing('read the stored application', outbox.get(claim.reference));
+        const row = await this.storing('read the stored application', outbox.get(claim.reference));
         // A row of a release before receipts has no token: a new one leads to the "not available" page.
-        const receipt = linkOf(req, row?.receipt_token ?? newReceiptToken());
+        const receipt = this.linkOf(req, row?.receipt_token ?? newReceiptToken());
         const answer = row === undefined ? accepted(202, claim.reference, 0, receipt) : answerFromRow(row, receipt);
-        await afterStored('record the answer', claim.reference, outbox.completeKey(key, answer.status, answer.body));
+        await this.afterStored(
+          'record the answer',
+          claim.reference,
+          outbox.completeKey(key, answer.status, answer.body),
+        );
         if (row !== undefined)
-          await afterStored('record the answer', row.reference, outbox.setAnswered(row.reference, answer.status));
+          await this.afterStored('record the answer', row.reference, outbox.setAnswered(row.reference, answer.status));
         deps.worker().poke();
         send(res, answer, true);
         return;
@@ -453,13 +382,13 @@ export function applicationsRouter(deps: RouteDeps): Router {
     if (isTrapped(parsed)) {
       // Nothing written: a robot's post costs no disk write; its retry gets another decoy.
       await outbox.releaseKey(key);
-      send(res, decoyAnswer(req, parsed), false);
+      send(res, this.decoyAnswer(req, parsed), false);
       return;
     }
 
     let stored: { reference: string; campaignId: number; receipt: ReceiptLink };
     try {
-      stored = await checkAndStore(req, parsed, key, outbox, now);
+      stored = await this.checkAndStore(req, parsed, key, outbox, now);
     } catch (error) {
       await outbox.releaseKey(key).catch(() => {});
       if (error instanceof ProblemError) metrics.refused.inc({ code: error.code });
@@ -469,11 +398,11 @@ export function applicationsRouter(deps: RouteDeps): Router {
     metrics.received.inc();
     log.info({ event: 'application_stored', reference, campaign_id: campaignId }, 'application stored in the outbox');
 
-    const result = await firstAttempt(outbox, reference).catch(() => undefined);
+    const result = await this.firstAttempt(outbox, reference).catch(() => undefined);
     const answer = answerFor(result, reference, campaignId, receipt);
     if (outbox.isOpen) {
-      await afterStored('record the answer', reference, outbox.setAnswered(reference, answer.status));
-      await afterStored('record the answer', reference, outbox.completeKey(key, answer.status, answer.body));
+      await this.afterStored('record the answer', reference, outbox.setAnswered(reference, answer.status));
+      await this.afterStored('record the answer', reference, outbox.completeKey(key, answer.status, answer.body));
     }
     if (answer.status === 202) {
       metrics.queued.inc();
@@ -482,6 +411,26 @@ export function applicationsRouter(deps: RouteDeps): Router {
     log.info({ event: 'application_answered', reference, status: answer.status }, 'application answered');
     send(res, answer, false);
   }
+}
 
+export function applicationsRouter(deps: RouteDeps): Router {
+  const { config, metrics } = deps;
+  const log = deps.logger;
+  const router = Router();
+  const intake = new ApplicationIntake(deps);
+  // Decided before any byte of a body is read: room in the queue, a place among the uploads in progress.
+  const slots = new UploadSlots({
+    max: config.maxConcurrentUploads,
+    perAddress: config.maxConcurrentUploadsPerIp,
+    perNetwork: config.maxConcurrentUploadsPerNetwork,
+  });
+  const admit = admitUploads({ slots, ceiling: intake.ceiling, metrics, log });
+  router.post(
+    '/',
+    refuseWhileBlocked(() => deps.worker().blocked, metrics),
+    admit,
+    ipLimit(config.applyRateLimitPerIp, metrics, log, deps.addressCounts),
+    (req: Request, res: Response) => intake.receive(req, res),
+  );
   return router;
 }

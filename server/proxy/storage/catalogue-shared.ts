@@ -99,59 +99,107 @@ export function createSharedCatalogue(
   pool: pg.Pool,
   options: SharedCatalogueOptions,
 ): SharedCatalogue & { load(): Promise<void> } {
-  const log = options.logger.child({ module: 'catalogue' });
-  const store = openCatalogueStore(options.dataDir ?? ':memory:');
-  let loaded = 0;
-  let closed = false;
-  /** The dedicated connection: LISTEN, and the sync lock while leading. */
-  let dedicated: { client: pg.PoolClient; pid: number; leading: boolean } | undefined;
-  let connecting: Promise<void> | undefined;
-  let reloading: Promise<void> | undefined;
-  let reloadAgain = false;
-  /** The versions this instance is writing: it applies their changes itself. */
-  const writing = new Set<number>();
+  return new SharedCatalogueCopy(pool, options);
+}
 
-  const keepRemovals = options.keepRemovalsForVersions ?? DEFAULT_KEEP_REMOVALS_FOR_VERSIONS;
-  let lastCatchUp: ReturnType<SharedCatalogue['lastCatchUp']> = null;
+function missingTables(error: unknown): never {
+  if ((error as { code?: unknown } | null)?.code !== '42P01') throw error;
+  throw new Error(
+    `the shared catalogue's tables are missing in the database (${(error as Error).message}): run the database migrations ('jobboard-connector migrate', or start the proxy), which create them`,
+    {
+      cause: error,
+    },
+  );
+}
 
-  const missingTables = (error: unknown): never => {
-    if ((error as { code?: unknown } | null)?.code !== '42P01') throw error;
-    throw new Error(
-      `the shared catalogue's tables are missing in the database (${(error as Error).message}): run the database migrations ('jobboard-connector migrate', or start the proxy), which create them`,
-      {
-        cause: error,
-      },
-    );
-  };
+function readable(record: unknown, log: Logger): CatalogueCampaign | undefined {
+  const parsed = StoredCampaign.safeParse(record);
+  if (parsed.success) return parsed.data;
+  log.warn(
+    { event: 'shared_campaign_unreadable', fields: parsed.error.issues.map((i) => i.path.join('.')) },
+    'a campaign of the shared catalogue copy is unreadable; left out',
+  );
+  return undefined;
+}
 
-  const readable = (record: unknown): CatalogueCampaign | undefined => {
-    const parsed = StoredCampaign.safeParse(record);
-    if (parsed.success) return parsed.data;
-    log.warn(
-      { event: 'shared_campaign_unreadable', fields: parsed.error.issues.map((i) => i.path.join('.')) },
-      'a campaign of the shared catalogue copy is unreadable; left out',
-    );
-    return undefined;
-  };
-
-  /** The rows READ_CHANGES and READ_WHOLE answer: the version, the records written, the ids removed. */
-  const readRows = (rows: unknown[]) => {
-    let version: Extract<z.infer<typeof ChangeRow>, { kind: 'version' }> | undefined;
-    const upserts: CatalogueCampaign[] = [];
-    const deletes: number[] = [];
-    for (const row of rows) {
-      const change = ChangeRow.parse(row);
-      if (change.kind === 'version') version = change;
-      else if (change.kind === 'delete') deletes.push(change.id);
-      else {
-        const record = readable(change.record);
-        // An unreadable record is not served in its older form either.
-        if (record === undefined) deletes.push(change.id);
-        else upserts.push(record);
-      }
+/** The rows READ_CHANGES and READ_WHOLE answer: the version, the records written, the ids removed. */
+function readRows(rows: unknown[], log: Logger) {
+  let version: Extract<z.infer<typeof ChangeRow>, { kind: 'version' }> | undefined;
+  const upserts: CatalogueCampaign[] = [];
+  const deletes: number[] = [];
+  for (const row of rows) {
+    const change = ChangeRow.parse(row);
+    if (change.kind === 'version') version = change;
+    else if (change.kind === 'delete') deletes.push(change.id);
+    else {
+      const record = readable(change.record, log);
+      // An unreadable record is not served in its older form either.
+      if (record === undefined) deletes.push(change.id);
+      else upserts.push(record);
     }
-    return { version, upserts, deletes };
-  };
+  }
+  return { version, upserts, deletes };
+}
+
+/**
+ * Writes the records at `version`: in one statement, or (`oneByOne`) each
+ * in a savepoint, leaving out those PostgreSQL refuses.
+ */
+async function writeRecords(
+  client: pg.PoolClient,
+  upserts: readonly CatalogueCampaign[],
+  version: number,
+  oneByOne: boolean,
+): Promise<SkippedRecord[]> {
+  if (!oneByOne) {
+    await client.query(WRITE_RECORDS, [JSON.stringify(upserts), version]);
+    return [];
+  }
+  const skipped: SkippedRecord[] = [];
+  for (const record of upserts) {
+    await client.query('SAVEPOINT record');
+    try {
+      await client.query(WRITE_RECORDS, [JSON.stringify([record]), version]);
+      await client.query('RELEASE SAVEPOINT record');
+    } catch (error) {
+      if (!postgresRefusesRecord(error)) throw error;
+      await client.query('ROLLBACK TO SAVEPOINT record');
+      skipped.push({ id: record.id, reason: (error as Error).message });
+    }
+  }
+  return skipped;
+}
+
+/** The shared copy: the local store, the dedicated connection its changes are followed on, the writes. */
+class SharedCatalogueCopy implements SharedCatalogue {
+  readonly store: ReturnType<typeof openCatalogueStore>;
+  readonly shared = true;
+  private readonly pool: pg.Pool;
+  private readonly log: Logger;
+  private readonly keepRemovals: number;
+  private readonly checkEveryMs: number;
+  /** The shared version the local store holds. */
+  private loaded = 0;
+  private closed = false;
+  /** The dedicated connection: LISTEN, and the sync lock while leading. */
+  private dedicated: { client: pg.PoolClient; pid: number; leading: boolean } | undefined;
+  private connecting: Promise<void> | undefined;
+  private reloading: Promise<void> | undefined;
+  private reloadAgain = false;
+  /** The versions this instance is writing: it applies their changes itself. */
+  private readonly writing = new Set<number>();
+  private caughtUp: ReturnType<SharedCatalogue['lastCatchUp']> = null;
+  private checkFailed = false;
+  private checker: NodeJS.Timeout | undefined;
+  private loading: Promise<void> | undefined;
+
+  constructor(pool: pg.Pool, options: SharedCatalogueOptions) {
+    this.pool = pool;
+    this.log = options.logger.child({ module: 'catalogue' });
+    this.store = openCatalogueStore(options.dataDir ?? ':memory:');
+    this.keepRemovals = options.keepRemovalsForVersions ?? DEFAULT_KEEP_REMOVALS_FOR_VERSIONS;
+    this.checkEveryMs = options.checkEveryMs ?? 1_000;
+  }
 
   /**
    * Brings the local store to the shared version: the records changed since
@@ -159,15 +207,17 @@ export function createSharedCatalogue(
    * since were pruned. One statement, so the version and its changes agree;
    * when nothing changed, it answers the version alone.
    */
-  const catchUp = async () => {
-    const held = loaded;
+  private async catchUp(): Promise<void> {
+    const { pool, store, log } = this;
+    const held = this.loaded;
     let whole = held === 0;
     let read = readRows(
       (await (whole ? pool.query(READ_WHOLE) : pool.query(READ_CHANGES, [held])).catch(missingTables)).rows,
+      log,
     );
     if (!whole && read.version !== undefined && held < read.version.pruned_version) {
       whole = true;
-      read = readRows((await pool.query(READ_WHOLE)).rows);
+      read = readRows((await pool.query(READ_WHOLE)).rows, log);
     }
     const { version, upserts, deletes } = read;
     if (version === undefined) {
@@ -181,127 +231,99 @@ export function createSharedCatalogue(
       deletes.push(...store.ids().filter((id) => !kept.has(id)));
     }
     store.applyChanges(upserts, deletes, version.synced_at ?? undefined);
-    lastCatchUp = { kind: whole ? 'whole' : 'changes', from: held, to: version.version };
-    loaded = version.version;
-  };
+    this.caughtUp = { kind: whole ? 'whole' : 'changes', from: held, to: version.version };
+    this.loaded = version.version;
+  }
 
-  const refresh = (): Promise<void> => {
-    if (reloading !== undefined) {
-      reloadAgain = true;
-      return reloading;
+  refresh(): Promise<void> {
+    if (this.reloading !== undefined) {
+      this.reloadAgain = true;
+      return this.reloading;
     }
-    reloading = (async () => {
+    this.reloading = (async () => {
       do {
-        reloadAgain = false;
-        await catchUp();
-      } while (reloadAgain && !closed);
-    })().finally(() => (reloading = undefined));
-    return reloading;
-  };
+        this.reloadAgain = false;
+        await this.catchUp();
+      } while (this.reloadAgain && !this.closed);
+    })().finally(() => (this.reloading = undefined));
+    return this.reloading;
+  }
 
-  const dropDedicated = (error: unknown) => {
-    if (dedicated === undefined) return;
-    const lost = dedicated;
-    dedicated = undefined;
+  private dropDedicated(error: unknown): void {
+    if (this.dedicated === undefined) return;
+    const lost = this.dedicated;
+    this.dedicated = undefined;
     if (lost.leading)
-      log.warn({ err: error }, 'catalogue sync lock lost with its connection; another instance may sync now');
+      this.log.warn({ err: error }, 'catalogue sync lock lost with its connection; another instance may sync now');
     lost.client.release(error instanceof Error ? error : true);
-  };
+  }
 
-  const connect = (): Promise<void> => {
-    connecting ??= (async () => {
+  private connect(): Promise<void> {
+    const { pool, log } = this;
+    this.connecting ??= (async () => {
       const client = await pool.connect();
       try {
-        client.on('error', (error) => dropDedicated(error));
+        client.on('error', (error) => this.dropDedicated(error));
         client.on('notification', (message) => {
-          if (message.channel !== CHANNEL || closed) return;
+          if (message.channel !== CHANNEL || this.closed) return;
           // A version held already, or its own write's (announced before that write's COMMIT answers): nothing to read.
           const announced = Number(message.payload);
-          if (announced <= loaded || writing.has(announced)) return;
-          refresh().catch((error: unknown) => log.warn({ err: error }, 'catalogue reload failed'));
+          if (announced <= this.loaded || this.writing.has(announced)) return;
+          this.refresh().catch((error: unknown) => log.warn({ err: error }, 'catalogue reload failed'));
         });
         await client.query(`LISTEN ${CHANNEL}`);
         const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
-        dedicated = { client, pid: z.number().int().parse(rows[0]?.pid), leading: false };
+        this.dedicated = { client, pid: z.number().int().parse(rows[0]?.pid), leading: false };
       } catch (error) {
         client.release(true);
         throw error;
       }
       // Notifications sent while this connection was away are lost: look at the version now.
-      await refresh();
-    })().finally(() => (connecting = undefined));
-    return connecting;
-  };
+      await this.refresh();
+    })().finally(() => (this.connecting = undefined));
+    return this.connecting;
+  }
 
-  const checkEveryMs = options.checkEveryMs ?? 1_000;
-  let checkFailed = false;
-  let checker: NodeJS.Timeout | undefined;
-  const check = () => {
-    (dedicated === undefined ? connect() : refresh()).then(
+  private check(): void {
+    const { log } = this;
+    (this.dedicated === undefined ? this.connect() : this.refresh()).then(
       () => {
-        if (checkFailed) log.info('shared catalogue reachable again');
-        checkFailed = false;
+        if (this.checkFailed) log.info('shared catalogue reachable again');
+        this.checkFailed = false;
       },
       (error: unknown) => {
-        if (!checkFailed) log.warn({ err: error }, 'shared catalogue unreachable; serving the copy held in memory');
-        checkFailed = true;
+        if (!this.checkFailed)
+          log.warn({ err: error }, 'shared catalogue unreachable; serving the copy held in memory');
+        this.checkFailed = true;
       },
     );
-  };
-  let loading: Promise<void> | undefined;
-  /** Loads the shared copy, then follows its changes (LISTEN and the version check). */
-  const load = (): Promise<void> => {
-    loading ??= (async () => {
-      await catchUp();
-      await connect();
-      if (closed) return;
-      checker = setInterval(check, checkEveryMs);
-      checker.unref();
-    })();
-    return loading;
-  };
+  }
 
-  /**
-   * Writes the records at `version`: in one statement, or (`oneByOne`) each
-   * in a savepoint, leaving out those PostgreSQL refuses.
-   */
-  const writeRecords = async (
-    client: pg.PoolClient,
-    upserts: readonly CatalogueCampaign[],
-    version: number,
-    oneByOne: boolean,
-  ): Promise<SkippedRecord[]> => {
-    if (!oneByOne) {
-      await client.query(WRITE_RECORDS, [JSON.stringify(upserts), version]);
-      return [];
-    }
-    const skipped: SkippedRecord[] = [];
-    for (const record of upserts) {
-      await client.query('SAVEPOINT record');
-      try {
-        await client.query(WRITE_RECORDS, [JSON.stringify([record]), version]);
-        await client.query('RELEASE SAVEPOINT record');
-      } catch (error) {
-        if (!postgresRefusesRecord(error)) throw error;
-        await client.query('ROLLBACK TO SAVEPOINT record');
-        skipped.push({ id: record.id, reason: (error as Error).message });
-      }
-    }
-    return skipped;
-  };
+  /** Loads the shared copy, then follows its changes (LISTEN and the version check). */
+  load(): Promise<void> {
+    this.loading ??= (async () => {
+      await this.catchUp();
+      await this.connect();
+      if (this.closed) return;
+      this.checker = setInterval(() => this.check(), this.checkEveryMs);
+      this.checker.unref();
+    })();
+    return this.loading;
+  }
 
   /**
    * Writes changes to the shared copy at the next version, announces it, and
    * applies them here. A sync's write (`fromSync`) is refused unless this
    * instance's dedicated connection holds the sync lock.
    */
-  const writeVersion = async (
+  private async writeVersion(
     changes: CatalogueChanges,
     syncedAt: Date | undefined,
     fromSync: boolean,
     oneByOne: boolean,
-  ): Promise<SkippedRecord[]> => {
-    const current = dedicated;
+  ): Promise<SkippedRecord[]> {
+    const { pool, store, writing } = this;
+    const current = this.dedicated;
     if (fromSync && current?.leading !== true)
       throw new Error('not the syncing instance: the shared catalogue is written by the holder of the sync lock');
     const client = await pool.connect();
@@ -312,7 +334,7 @@ export function createSharedCatalogue(
       // The lock check, the version, the pruning and the announcement in one round trip.
       const { rows } = await client.query(NEXT_VERSION, [
         syncedAt ?? null,
-        keepRemovals,
+        this.keepRemovals,
         CHANNEL,
         fromSync ? current!.pid : null,
         CATALOGUE_SYNC_LOCK,
@@ -335,77 +357,87 @@ export function createSharedCatalogue(
     const written = left.size === 0 ? changes.upserts : changes.upserts.filter((c) => !left.has(c.id));
     const skippedHere = store.applyChanges(written, changes.deletes, syncedAt);
     // These changes are in the local store now; skip reading them back unless others came in between.
-    if (version === loaded + 1) loaded = version;
+    if (version === this.loaded + 1) this.loaded = version;
     return [...skipped, ...skippedHere];
-  };
+  }
 
   /** A write whose records all go in one statement; when PostgreSQL refuses one of them, the whole write again, record by record, without it. */
-  const write = async (
+  private async write(
     changes: CatalogueChanges,
     syncedAt: Date | undefined,
     fromSync: boolean,
-  ): Promise<SkippedRecord[]> => {
+  ): Promise<SkippedRecord[]> {
     try {
-      return await writeVersion(changes, syncedAt, fromSync, false);
+      return await this.writeVersion(changes, syncedAt, fromSync, false);
     } catch (error) {
       if (changes.upserts.length === 0 || !postgresRefusesRecord(error)) throw error;
     }
-    return writeVersion(changes, syncedAt, fromSync, true);
-  };
+    return this.writeVersion(changes, syncedAt, fromSync, true);
+  }
 
-  return {
-    store,
-    shared: true,
-    load,
-    async lead() {
-      if (closed) return false;
-      if (dedicated === undefined) await connect();
-      const current = dedicated;
-      if (current === undefined) return false;
-      if (current.leading) {
-        // Still connected means still holding it; a broken connection throws here and drops it.
-        await current.client.query('SELECT 1');
-        return true;
-      }
-      const { rows } = await current.client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1::bigint) AS ok', [
-        CATALOGUE_SYNC_LOCK,
-      ]);
-      current.leading = rows[0]?.ok === true;
-      if (current.leading) log.info('this instance syncs the shared catalogue');
-      return current.leading;
-    },
-    applyChanges: (changes, syncedAt) => write(changes, syncedAt, true),
-    async upsert(campaign) {
-      await write({ upserts: [campaign], deletes: [] }, undefined, false);
-    },
-    async remove(id) {
-      await write({ upserts: [], deletes: [id] }, undefined, false);
-    },
-    refresh,
-    leading: () => dedicated?.leading === true,
-    version: () => loaded,
-    lastCatchUp: () => lastCatchUp,
-    async close() {
-      if (closed) return;
-      closed = true;
-      clearInterval(checker);
-      await Promise.allSettled([loading, connecting, reloading]);
-      if (dedicated !== undefined) {
-        const { client } = dedicated;
-        dedicated = undefined;
-        // Destroyed, not handed back: its session and the lock end with it. Waited for, so that another instance's next try takes the lock.
-        const ended = new Promise<void>((resolve) => {
-          const removed = (gone: pg.PoolClient) => {
-            if (gone !== client) return;
-            pool.off('remove', removed);
-            resolve();
-          };
-          pool.on('remove', removed);
-        });
-        client.release(true);
-        await ended;
-      }
-      store.close();
-    },
-  };
+  async lead(): Promise<boolean> {
+    if (this.closed) return false;
+    if (this.dedicated === undefined) await this.connect();
+    const current = this.dedicated;
+    if (current === undefined) return false;
+    if (current.leading) {
+      // Still connected means still holding it; a broken connection throws here and drops it.
+      await current.client.query('SELECT 1');
+      return true;
+    }
+    const { rows } = await current.client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1::bigint) AS ok', [
+      CATALOGUE_SYNC_LOCK,
+    ]);
+    current.leading = rows[0]?.ok === true;
+    if (current.leading) this.log.info('this instance syncs the shared catalogue');
+    return current.leading;
+  }
+
+  applyChanges(changes: CatalogueChanges, syncedAt?: Date): Promise<SkippedRecord[]> {
+    return this.write(changes, syncedAt, true);
+  }
+
+  async upsert(campaign: CatalogueCampaign): Promise<void> {
+    await this.write({ upserts: [campaign], deletes: [] }, undefined, false);
+  }
+
+  async remove(id: number): Promise<void> {
+    await this.write({ upserts: [], deletes: [id] }, undefined, false);
+  }
+
+  leading(): boolean {
+    return this.dedicated?.leading === true;
+  }
+
+  version(): number {
+    return this.loaded;
+  }
+
+  lastCatchUp(): ReturnType<SharedCatalogue['lastCatchUp']> {
+    return this.caughtUp;
+  }
+
+  async close(): Promise<void> {
+    const { pool } = this;
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.checker);
+    await Promise.allSettled([this.loading, this.connecting, this.reloading]);
+    if (this.dedicated !== undefined) {
+      const { client } = this.dedicated;
+      this.dedicated = undefined;
+      // Destroyed, not handed back: its session and the lock end with it. Waited for, so that another instance's next try takes the lock.
+      const ended = new Promise<void>((resolve) => {
+        const removed = (gone: pg.PoolClient) => {
+          if (gone !== client) return;
+          pool.off('remove', removed);
+          resolve();
+        };
+        pool.on('remove', removed);
+      });
+      client.release(true);
+      await ended;
+    }
+    this.store.close();
+  }
 }

@@ -1,0 +1,108 @@
+// The answers POST /api/applications gives: accepted (201 delivered, 202 queued,
+// with the candidate's receipt link) or a problem, for a first attempt's
+// result or for a row a replayed request finds stored.
+import type { Response } from 'express';
+import { ProblemError, validationProblem } from '../problem.ts';
+import type { AttemptResult } from './delivery.ts';
+import type { OutboxRow } from '../storage/application-store.ts';
+
+export interface Answer {
+  status: number;
+  body: string;
+  contentType: string;
+}
+
+/** Where the candidate's receipt is (receipt/token.ts), given in the first answer so that a replay gives it too. */
+export type ReceiptLink = string;
+
+export function accepted(status: 201 | 202, reference: string, campaignId: number, receipt: ReceiptLink): Answer {
+  return {
+    status,
+    body: JSON.stringify({
+      status: status === 201 ? 'delivered' : 'queued',
+      reference,
+      campaign_id: campaignId,
+      receipt_url: receipt,
+    }),
+    contentType: 'application/json; charset=utf-8',
+  };
+}
+
+function problemAnswer(problem: ProblemError): Answer {
+  return {
+    status: problem.status,
+    body: JSON.stringify(problem.toBody()),
+    contentType: 'application/problem+json; charset=utf-8',
+  };
+}
+
+function alreadyApplied(): ProblemError {
+  return new ProblemError(
+    'already_applied',
+    'This candidate has already applied to this job offer; there is nothing more to send.',
+  );
+}
+
+export function campaignClosed(): ProblemError {
+  return new ProblemError('campaign_closed', 'This job offer no longer takes applications on this board.');
+}
+
+export function catalogueUnavailable(): ProblemError {
+  return new ProblemError(
+    'not_ready',
+    'The job offers of this board cannot be checked right now; send the form again in a minute.',
+    {
+      headers: { 'Retry-After': '30' },
+    },
+  );
+}
+
+export function campaignNotFound(): ProblemError {
+  return new ProblemError('campaign_not_found', 'No job offer with this campaign_id is published on this board.');
+}
+
+/** The answer a stored application gets once its first attempt ended (or the deadline passed). */
+export function answerFor(
+  result: AttemptResult | 'deadline' | undefined,
+  reference: string,
+  campaignId: number,
+  receipt: ReceiptLink,
+): Answer {
+  if (result === undefined || result === 'deadline') return accepted(202, reference, campaignId, receipt);
+  switch (result.kind) {
+    case 'delivered':
+      return accepted(201, reference, campaignId, receipt);
+    case 'already_applied':
+      return problemAnswer(alreadyApplied());
+    case 'rejected':
+      return problemAnswer(result.outcome === 'campaign_closed' ? campaignClosed() : validationProblem(result.errors));
+    case 'retry':
+      return accepted(202, reference, campaignId, receipt);
+    case 'resume_missing':
+      // Stored and kept, dead-lettered for an operator (who is alerted and holds the candidate's fields): received, as for one that expires.
+      return accepted(202, reference, campaignId, receipt);
+  }
+}
+
+/** The answer for an application stored by a process that was killed before answering. */
+export function answerFromRow(row: OutboxRow, receipt: ReceiptLink): Answer {
+  if (row.status === 'delivered') return accepted(201, row.reference, row.campaign_id, receipt);
+  if (row.status === 'rejected' && row.answered === null) {
+    if (row.outcome === 'already_applied') return problemAnswer(alreadyApplied());
+    if (row.outcome === 'campaign_closed') return problemAnswer(campaignClosed());
+    return problemAnswer(
+      validationProblem([
+        { field: 'form', code: 'invalid_value', message: 'The recruitment service refused this application.' },
+      ]),
+    );
+  }
+  return accepted(202, row.reference, row.campaign_id, receipt);
+}
+
+export function send(res: Response, answer: Answer, replayed: boolean): void {
+  res.status(answer.status);
+  res.setHeader('Cache-Control', 'no-store');
+  if (replayed) res.setHeader('Idempotent-Replayed', 'true');
+  res.setHeader('Content-Type', answer.contentType);
+  res.send(answer.body);
+}
