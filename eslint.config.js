@@ -164,11 +164,6 @@ export default tseslint.config(
     },
   },
   {
-    // being merged into one store
-    files: ['server/proxy/storage/sqlite-store.ts', 'server/proxy/storage/postgres-store.ts'],
-    rules: { 'max-lines': 'off' },
-  },
-  {
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',

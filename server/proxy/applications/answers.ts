@@ -2,7 +2,7 @@
 // with the candidate's receipt link) or a problem, for a first attempt's
 // result or for a row a replayed request finds stored.
 import type { Response } from 'express';
-import { ProblemError, validationProblem } from '../problem.ts';
+import { ProblemError, validationProblem } from '../http/problem.ts';
 import type { AttemptResult } from './delivery.ts';
 import type { OutboxRow } from '../storage/application-store.ts';
 
