@@ -201,6 +201,9 @@ export const MUTATION_GROUPS: readonly MutationGroup[] = [
         // The instance's own catalogue file, its facets' counts and its search: SQLite only, quick.
         mutate: [
           'server/proxy/storage/catalogue-sqlite.ts',
+          'server/proxy/storage/catalogue-schema-sqlite.ts',
+          'server/proxy/storage/catalogue-writes-sqlite.ts',
+          'server/proxy/storage/catalogue-facets-sqlite.ts',
           'server/proxy/storage/catalogue-facet-counts.ts',
           'server/proxy/storage/catalogue-search-sqlite.ts',
           'server/proxy/storage/catalogue-search-worker.ts',
@@ -214,9 +217,8 @@ export const MUTATION_GROUPS: readonly MutationGroup[] = [
         mutate: [
           'server/proxy/storage/catalogue-*.ts',
           '!server/proxy/storage/catalogue-*.test.ts',
-          '!server/proxy/storage/catalogue-sqlite.ts',
+          '!server/proxy/storage/catalogue-*sqlite.ts',
           '!server/proxy/storage/catalogue-facet-counts.ts',
-          '!server/proxy/storage/catalogue-search-sqlite.ts',
           '!server/proxy/storage/catalogue-search-worker.ts',
           '!server/proxy/storage/catalogue-search-thread.ts',
         ],
