@@ -35,6 +35,8 @@ const WIDGET_TEST_FILES = ['widget/**/*.test.ts', 'widget/**/*test-support.ts', 
 // or the sandbox; the sandbox nothing of the proxy, the client or the proxy's
 // public contract. Inside the proxy, storage/ and http/ are its bottom floor.
 // An import of `../part/` is of another part of server/.
+const STORAGE_ABOVE =
+  "Storage imports nothing of the proxy above it but the catalogue's model (catalogue/types.ts, search-text.ts, geo.ts, tombstones.ts, own-copy.ts): pass what it needs in, or move the shared piece down.";
 const importOfPart = (parts, message) => ({ regex: `^(\\.\\./)+(${parts.join('|')})/`, message });
 const SERVER_TEST_FILES = [
   'server/**/*.test.ts',
@@ -75,18 +77,21 @@ const SERVER_PART_BOUNDARIES = [
       ),
     ],
   },
-  {
-    // The proxy's bottom floor: the stores know the catalogue's model (its types, the search words, distances,
-    // tombstones), nothing of a feature's workings, a route or the HTTP layer.
-    files: ['server/proxy/storage/**'],
+  // The proxy's bottom floor: the stores know the catalogue's model (its types, the search words, distances,
+  // tombstones), nothing of a feature's workings, a route or the HTTP layer. Its root (the seam) is one folder
+  // up from its subjects' folders, so the rule is written for each depth.
+  ...[
+    ['server/proxy/storage/*.ts', '\\.\\./'],
+    ['server/proxy/storage/*/**', '\\.\\./\\.\\./'],
+  ].map(([file, up]) => ({
+    files: [file],
     patterns: [
       {
-        regex: '^\\.\\./(?!\\.\\./|catalogue/(types|search-text|geo|tombstones|own-copy)\\.ts$)',
-        message:
-          "Storage imports nothing of the proxy above it but the catalogue's model (catalogue/types.ts, search-text.ts, geo.ts, tombstones.ts, own-copy.ts): pass what it needs in, or move the shared piece down.",
+        regex: `^${up}(?!\\.\\./|catalogue/(types|search-text|geo|tombstones|own-copy)\\.ts$)`,
+        message: STORAGE_ABOVE,
       },
     ],
-  },
+  })),
   {
     // What every route uses: it knows no feature, no store and no command.
     files: ['server/proxy/http/**'],

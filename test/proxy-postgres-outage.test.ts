@@ -10,7 +10,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
-import { CATALOGUE_SYNC_LOCK } from '../server/proxy/storage/catalogue-shared.ts';
+import { CATALOGUE_SYNC_LOCK } from '../server/proxy/storage/catalogue/catalogue-shared.ts';
 import { TEST_DATABASE_URL } from '../server/test/postgres.ts';
 import { eventually } from '../server/test/poll.ts';
 import { admin } from '../server/test/sandbox-admin.ts';

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
-import { SqliteApplicationStore } from '../server/proxy/storage/sqlite-store.ts';
+import { SqliteApplicationStore } from '../server/proxy/storage/outbox/sqlite-store.ts';
 import { postEvent } from '../server/proxy/webhooks/post-event.ts';
 import { main as webhooksCommand } from '../server/proxy/commands/webhooks.ts';
 import { eventually } from '../server/test/poll.ts';

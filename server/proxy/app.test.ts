@@ -18,7 +18,7 @@ import type { SyncStatus } from './catalogue/catalogue.ts';
 import { toCatalogueCampaign } from './catalogue/catalogue.ts';
 import { upstreamCampaign } from './catalogue/fixtures.test-support.ts';
 import { STORE_FAILURE } from './catalogue/store-failures.ts';
-import { openCatalogueStore } from './storage/catalogue-sqlite.ts';
+import { openCatalogueStore } from './storage/catalogue/catalogue-sqlite.ts';
 import type { ProxyConfig } from './config.ts';
 import { ProblemError } from './http/problem.ts';
 import { addVary, pickEncoding } from './http/http-cache.ts';

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { resourcesFetched } from '../openapi/test/page-resources.ts';
-import { openCatalogueStore } from './storage/catalogue-sqlite.ts';
+import { openCatalogueStore } from './storage/catalogue/catalogue-sqlite.ts';
 import { buildOpenApi } from '../public-api/openapi.ts';
 import { TEST_BOARD_ORIGIN, fetch, listen } from './test-support.ts';
 import { catalogueApp } from './test/catalogue-app.ts';

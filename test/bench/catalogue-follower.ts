@@ -9,7 +9,7 @@
 import pg from 'pg';
 import { pino } from 'pino';
 import { z } from 'zod';
-import { openSharedCatalogueStore } from '../../server/proxy/storage/catalogue-shared.ts';
+import { openSharedCatalogueStore } from '../../server/proxy/storage/catalogue/catalogue-shared.ts';
 import type { FollowerMessage } from './catalogue-follower-messages.ts';
 
 const [url, name] = z.tuple([z.string(), z.string()]).parse(process.argv.slice(2));

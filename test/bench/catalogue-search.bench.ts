@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { toCatalogueCampaign } from '../../server/proxy/catalogue/catalogue.ts';
 import { upstreamCampaign } from '../../server/proxy/catalogue/fixtures.test-support.ts';
 import type { CampaignFilters } from '../../server/proxy/catalogue/types.ts';
-import { openCatalogueStore } from '../../server/proxy/storage/catalogue-sqlite.ts';
+import { openCatalogueStore } from '../../server/proxy/storage/catalogue/catalogue-sqlite.ts';
 
 const OFFERS = Number(process.env.BENCH_SEARCH_OFFERS ?? 50_000);
 const RUNS = Number(process.env.BENCH_SEARCH_RUNS ?? 300);

@@ -184,50 +184,50 @@ export const MUTATION_GROUPS: readonly MutationGroup[] = [
       'the stores: each module judged by its own contract tests, on SQLite, and on PostgreSQL when TEST_DATABASE_URL is set',
     parts: [
       {
-        // Every storage module but the two below, whatever it is called; a new module's test file joins the command.
+        // Every storage module but the catalogue's (below), the budget ledger and the lease renewal (the webhooks
+        // group's), whatever it is called; a new module's test file joins the command.
         mutate: [
           'server/proxy/storage/**/*.ts',
           '!server/proxy/storage/**/*.test.ts',
           '!server/proxy/storage/**/*test-support.ts',
-          '!server/proxy/storage/catalogue-*.ts',
-          '!server/proxy/storage/budget-ledger.ts',
+          '!server/proxy/storage/catalogue/**',
+          '!server/proxy/storage/counts/budget-ledger.ts',
           '!server/proxy/storage/lease-renewal.ts',
-          // The catalogue's search and its time budget: judged by the search's tests, below.
-          '!server/proxy/storage/search-budget.ts',
         ],
-        command: `${NODE_TEST} server/proxy/storage/application-store.test.ts server/proxy/storage/sqlite-store.test.ts server/proxy/storage/sqlite-store-full-disk.test.ts server/proxy/storage/sqlite-dialect.test.ts server/proxy/storage/resume-files.test.ts server/proxy/storage/backend.test.ts server/proxy/storage/source-refusals.test.ts server/proxy/storage/webhook-store.test.ts server/proxy/storage/status-store.test.ts server/proxy/storage/address-counts.test.ts server/proxy/storage/database-watch.test.ts server/proxy/storage/migrations.test.ts server/proxy/storage/storage-index.test.ts server/proxy/storage/sqlite-schema.test.ts server/proxy/storage/sqlite-events.test.ts server/proxy/storage/sqlite-sql.test.ts server/proxy/storage/postgres-schema.test.ts server/proxy/storage/postgres-store.test.ts`,
+        command: `${NODE_TEST} server/proxy/storage/outbox/application-store.test.ts server/proxy/storage/outbox/sqlite-store.test.ts server/proxy/storage/outbox/sqlite-store-full-disk.test.ts server/proxy/storage/sqlite-dialect.test.ts server/proxy/storage/outbox/resume-files.test.ts server/proxy/storage/backend.test.ts server/proxy/storage/outbox/source-refusals.test.ts server/proxy/storage/webhooks/webhook-store.test.ts server/proxy/storage/outbox/status-store.test.ts server/proxy/storage/counts/address-counts.test.ts server/proxy/storage/database-watch.test.ts server/proxy/storage/migrations.test.ts server/proxy/storage/storage-index.test.ts server/proxy/storage/sqlite-schema.test.ts server/proxy/storage/webhooks/sqlite-events.test.ts server/proxy/storage/sqlite-sql.test.ts server/proxy/storage/postgres-schema.test.ts server/proxy/storage/outbox/postgres-store.test.ts`,
       },
       {
         // The instance's own catalogue file, its facets' counts and its search: SQLite only, quick.
         mutate: [
-          'server/proxy/storage/catalogue-sqlite.ts',
-          'server/proxy/storage/catalogue-schema-sqlite.ts',
-          'server/proxy/storage/catalogue-writes-sqlite.ts',
-          'server/proxy/storage/catalogue-facets-sqlite.ts',
-          'server/proxy/storage/catalogue-facet-counts.ts',
-          'server/proxy/storage/catalogue-search-sqlite.ts',
-          'server/proxy/storage/catalogue-search-worker.ts',
-          'server/proxy/storage/catalogue-search-thread.ts',
-          'server/proxy/storage/search-budget.ts',
+          'server/proxy/storage/catalogue/catalogue-sqlite.ts',
+          'server/proxy/storage/catalogue/catalogue-schema-sqlite.ts',
+          'server/proxy/storage/catalogue/catalogue-writes-sqlite.ts',
+          'server/proxy/storage/catalogue/catalogue-facets-sqlite.ts',
+          'server/proxy/storage/catalogue/catalogue-facet-counts.ts',
+          'server/proxy/storage/catalogue/catalogue-search-sqlite.ts',
+          'server/proxy/storage/catalogue/catalogue-search-worker.ts',
+          'server/proxy/storage/catalogue/catalogue-search-thread.ts',
+          'server/proxy/storage/catalogue/search-budget.ts',
         ],
-        command: `${NODE_TEST} server/proxy/storage/catalogue-facet-counts.test.ts server/proxy/storage/catalogue-sqlite.test.ts server/proxy/storage/catalogue-search.test.ts server/proxy/storage/catalogue-search-cost.test.ts server/proxy/storage/catalogue-search-worker.test.ts`,
+        command: `${NODE_TEST} server/proxy/storage/catalogue/catalogue-facet-counts.test.ts server/proxy/storage/catalogue/catalogue-sqlite.test.ts server/proxy/storage/catalogue/catalogue-search.test.ts server/proxy/storage/catalogue/catalogue-search-cost.test.ts server/proxy/storage/catalogue/catalogue-search-worker.test.ts`,
       },
       {
         // The copy every instance follows on PostgreSQL, and its change log. The quick files first: they kill most mutants; the sandbox's last.
         mutate: [
-          'server/proxy/storage/catalogue-*.ts',
-          '!server/proxy/storage/catalogue-*.test.ts',
-          '!server/proxy/storage/catalogue-*sqlite.ts',
-          '!server/proxy/storage/catalogue-facet-counts.ts',
-          '!server/proxy/storage/catalogue-search-worker.ts',
-          '!server/proxy/storage/catalogue-search-thread.ts',
+          'server/proxy/storage/catalogue/*.ts',
+          '!server/proxy/storage/catalogue/*.test.ts',
+          '!server/proxy/storage/catalogue/*sqlite.ts',
+          '!server/proxy/storage/catalogue/search-budget.ts',
+          '!server/proxy/storage/catalogue/catalogue-facet-counts.ts',
+          '!server/proxy/storage/catalogue/catalogue-search-worker.ts',
+          '!server/proxy/storage/catalogue/catalogue-search-thread.ts',
         ],
-        command: `${NODE_TEST} server/proxy/storage/catalogue-shared-connections.test.ts server/proxy/storage/catalogue-changes.test.ts server/proxy/storage/catalogue-shared-file.test.ts server/proxy/storage/catalogue-shared.test.ts`,
+        command: `${NODE_TEST} server/proxy/storage/catalogue/catalogue-shared-connections.test.ts server/proxy/storage/catalogue/catalogue-changes.test.ts server/proxy/storage/catalogue/catalogue-shared-file.test.ts server/proxy/storage/catalogue/catalogue-shared.test.ts`,
       },
       {
         // Its tests share a real budget between instances over seconds: kept apart so the other parts' mutants stay quick.
-        mutate: ['server/proxy/storage/budget-ledger.ts'],
-        command: `${NODE_TEST} server/proxy/storage/budget-ledger.test.ts`,
+        mutate: ['server/proxy/storage/counts/budget-ledger.ts'],
+        command: `${NODE_TEST} server/proxy/storage/counts/budget-ledger.test.ts`,
       },
     ],
   },
@@ -244,7 +244,7 @@ export const MUTATION_GROUPS: readonly MutationGroup[] = [
           'server/proxy/catalogue/search-text.ts',
           'server/proxy/catalogue/version-cache.ts',
         ],
-        command: `${NODE_TEST} server/proxy/catalogue/geo.test.ts server/proxy/catalogue/tombstones.test.ts server/proxy/catalogue/version-cache.test.ts server/proxy/catalogue/routes/reader.test.ts server/proxy/storage/catalogue-search.test.ts server/proxy/storage/catalogue-search-cost.test.ts`,
+        command: `${NODE_TEST} server/proxy/catalogue/geo.test.ts server/proxy/catalogue/tombstones.test.ts server/proxy/catalogue/version-cache.test.ts server/proxy/catalogue/routes/reader.test.ts server/proxy/storage/catalogue/catalogue-search.test.ts server/proxy/storage/catalogue/catalogue-search-cost.test.ts`,
       },
     ],
   },

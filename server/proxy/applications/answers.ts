@@ -4,7 +4,7 @@
 import type { Response } from 'express';
 import { ProblemError, validationProblem } from '../http/problem.ts';
 import type { AttemptResult } from './delivery.ts';
-import type { OutboxRow } from '../storage/application-store.ts';
+import type { OutboxRow } from '../storage/outbox/application-store.ts';
 
 export interface Answer {
   status: number;

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ConflictError, ServerError, TimeoutError, ValidationError } from '../../client/index.ts';
 import { errorFromResponse } from '../../client/errors.ts';
-import type { OutboxRow } from '../storage/application-store.ts';
+import type { OutboxRow } from '../storage/outbox/application-store.ts';
 import { SOURCE_REFUSAL_MS, cameFrom, companyNote, refusesSource } from './application-source.ts';
 import type { Sending } from './application-source.ts';
 import { attemptDelivery } from './delivery.ts';

@@ -7,7 +7,7 @@
 import { ApiError } from '../../client/index.ts';
 import { UTM_FIELDS } from '../../public-api/campaign-tracking.ts';
 import type { Utm } from '../../public-api/campaign-tracking.ts';
-import type { OutboxStore } from '../storage/application-store.ts';
+import type { OutboxStore } from '../storage/outbox/application-store.ts';
 
 /** How long a company's refusal of the source is remembered: a company that adds the source gets it back the next day. */
 export const SOURCE_REFUSAL_MS = 24 * 60 * 60 * 1000;

@@ -3,8 +3,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ApplicationStore } from '../storage/application-store.ts';
-import { SqliteApplicationStore } from '../storage/sqlite-store.ts';
+import type { ApplicationStore } from '../storage/outbox/application-store.ts';
+import { SqliteApplicationStore } from '../storage/outbox/sqlite-store.ts';
 import type { DeliveryClient } from './delivery.ts';
 
 /** A SQLite store of its own folder, owned by process-1, on the test's clock; ready. */

@@ -2,7 +2,7 @@
 // `concurrency` upstream sends at once, records each result in the outbox
 // where it is learnt, and retries queued rows with backoff and jitter until
 // they are delivered or dead-lettered.
-import type { ClaimedRow, OutboxRow, OutboxStore } from '../storage/application-store.ts';
+import type { ClaimedRow, OutboxRow, OutboxStore } from '../storage/outbox/application-store.ts';
 import { attemptDelivery } from './delivery.ts';
 import type { AttemptResult, DeliveryClient, SourceFate } from './delivery.ts';
 import { SOURCE_REFUSAL_MS } from './application-source.ts';

@@ -17,8 +17,8 @@ import {
 import { attemptDelivery, classify } from './delivery.ts';
 import { backoffMs } from './delivery-worker.ts';
 import type { DeliveryClient, DeliveryOutbox } from './delivery.ts';
-import { ResumeMissingError } from '../storage/application-store.ts';
-import type { OutboxRow } from '../storage/application-store.ts';
+import { ResumeMissingError } from '../storage/outbox/application-store.ts';
+import type { OutboxRow } from '../storage/outbox/application-store.ts';
 
 const RESUME = Buffer.from('%PDF-1.4');
 /** The outbox's reader of stored resumes: this one holds RESUME for r1. */

@@ -35,8 +35,8 @@ import {
 } from '../../client/index.ts';
 import type { FieldProblem } from '../http/problem.ts';
 import { fieldProblems } from './field-problems.ts';
-import { ResumeMissingError } from '../storage/application-store.ts';
-import type { OutboxRow, OutboxStore, Outcome } from '../storage/application-store.ts';
+import { ResumeMissingError } from '../storage/outbox/application-store.ts';
+import type { OutboxRow, OutboxStore, Outcome } from '../storage/outbox/application-store.ts';
 import { blockingReason } from './delivery-block.ts';
 import type { BlockReason } from './delivery-block.ts';
 import { companyNote, refusesSource } from './application-source.ts';

@@ -19,7 +19,7 @@ import { FIELD_PROBLEMS } from '../../public-api/problems.ts';
 import type { FieldCode } from '../../public-api/problems.ts';
 import type { FieldProblem } from '../http/problem.ts';
 import type { ParsedForm } from './multipart.ts';
-import type { ApplicationPayload } from '../storage/application-store.ts';
+import type { ApplicationPayload } from '../storage/outbox/application-store.ts';
 
 function problem(field: string, code: FieldCode, message?: string): FieldProblem {
   return { field, code, message: message ?? FIELD_PROBLEMS[code] };

@@ -1,8 +1,8 @@
 // Metrics of applications and the outbox, registered on the app's registry.
 import { Counter, Gauge } from 'prom-client';
 import type { Registry } from 'prom-client';
-import type { OutboxStore } from '../storage/application-store.ts';
-import { OUTBOX_STATUSES } from '../storage/application-store.ts';
+import type { OutboxStore } from '../storage/outbox/application-store.ts';
+import { OUTBOX_STATUSES } from '../storage/outbox/application-store.ts';
 
 export interface ApplicationMetrics {
   received: Counter<never>;

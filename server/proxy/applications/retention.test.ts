@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it, mock } from 'node:test';
-import { SqliteApplicationStore } from '../storage/sqlite-store.ts';
+import { SqliteApplicationStore } from '../storage/outbox/sqlite-store.ts';
 import { claimed } from '../storage/test-support.ts';
 import { eventually } from '../../test/poll.ts';
 import { DEFAULT_RETENTION_INTERVAL_MS, RetentionSweeper, retentionMsOf } from './retention.ts';

@@ -4,7 +4,7 @@
 // webhook events recorded as long ago (sent or not), and drops the rate counters and
 // idempotency keys whose time is over. Stopping clears the timer and waits
 // for a pass under way.
-import type { ApplicationStore } from '../storage/application-store.ts';
+import type { ApplicationStore } from '../storage/outbox/application-store.ts';
 import { DAY_MS } from './spam.ts';
 
 /** What a pass needs of the store. */

@@ -27,7 +27,7 @@ import type { CheckedForm } from './form.ts';
 import type { ApplicationMetrics } from './metrics.ts';
 import { CutOffError, parseApplicationForm } from './multipart.ts';
 import type { ParsedForm } from './multipart.ts';
-import type { ApplicationStore } from '../storage/application-store.ts';
+import type { ApplicationStore } from '../storage/outbox/application-store.ts';
 import { resumeTypeOf, unsupportedFileType } from './resume.ts';
 import { DAY_MS, checkEmail, ipLimit, networkGroup, verifyCaptcha } from './spam.ts';
 import type { ApplicationsCatalogue } from './types.ts';

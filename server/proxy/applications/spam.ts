@@ -13,7 +13,7 @@ import { ProblemError } from '../http/problem.ts';
 import type { ProxyConfig } from '../config.ts';
 import type { ApplicationMetrics } from './metrics.ts';
 import { storeUnavailable } from './store-failure.ts';
-import type { RateCount, RateCounterStore } from '../storage/application-store.ts';
+import type { RateCount, RateCounterStore } from '../storage/outbox/application-store.ts';
 
 /**
  * The address a limit counts by: an IPv4 address as it is (an IPv4-mapped

@@ -19,7 +19,7 @@ import { RequestBudget, ServerError, createClient } from '../../client/index.ts'
 import type { PermissionError } from '../../client/index.ts';
 import { application } from '../../client/test/fake-api.ts';
 import { eventually } from '../../test/poll.ts';
-import { SqliteApplicationStore } from '../storage/sqlite-store.ts';
+import { SqliteApplicationStore } from '../storage/outbox/sqlite-store.ts';
 import { claimed, newApplication } from '../storage/test-support.ts';
 import {
   DEFAULT_STATUS_SYNC,

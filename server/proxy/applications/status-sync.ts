@@ -21,8 +21,8 @@
 // not a change: onStatusChanged is told of changes after it.
 import { NotFoundError, PermissionError } from '../../client/index.ts';
 import type { RecruitmentClient, RequestBudget } from '../../client/index.ts';
-import type { StatusCheck, StatusStore } from '../storage/application-store.ts';
-import type { WebhookEventStore } from '../storage/webhook-store.ts';
+import type { StatusCheck, StatusStore } from '../storage/outbox/application-store.ts';
+import type { WebhookEventStore } from '../storage/webhooks/webhook-store.ts';
 import type { BudgetShare } from '../storage/backend.ts';
 import { DAY_MS } from './spam.ts';
 

@@ -9,7 +9,7 @@ import { NEWEST_SYNC_EVERY_MS, createCatalogue, toCatalogueCampaign } from './ca
 import { STORE_FAILURE } from './store-failures.ts';
 import type { CatalogueClient } from './catalogue.ts';
 import { upstreamCampaign } from './fixtures.test-support.ts';
-import { openCatalogueStore } from '../storage/catalogue-sqlite.ts';
+import { openCatalogueStore } from '../storage/catalogue/catalogue-sqlite.ts';
 import { ownCatalogueCopy } from './own-copy.ts';
 import { captureLogs } from '../../test/logs.ts';
 import { eventually } from '../../test/poll.ts';

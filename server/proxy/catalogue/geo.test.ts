@@ -3,7 +3,7 @@
 // across it. Against the real SQLite store, whose SQL computes the distance.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { openCatalogueStore } from '../storage/catalogue-sqlite.ts';
+import { openCatalogueStore } from '../storage/catalogue/catalogue-sqlite.ts';
 import { toCatalogueCampaign } from './catalogue.ts';
 import { upstreamCampaign } from './fixtures.test-support.ts';
 import { boundingBox } from './geo.ts';

@@ -12,7 +12,7 @@ import { broadcastNewOffer, seedBroadcastOffers } from '../../sandbox/bulk-seed.
 import type { BulkSeed } from '../../sandbox/bulk-seed.ts';
 import { startSandbox } from '../../sandbox/index.ts';
 import type { RunningSandbox } from '../../sandbox/index.ts';
-import { openCatalogueStore } from '../storage/catalogue-sqlite.ts';
+import { openCatalogueStore } from '../storage/catalogue/catalogue-sqlite.ts';
 import { createCatalogue } from './catalogue.ts';
 import { ownCatalogueCopy } from './own-copy.ts';
 

@@ -2,7 +2,7 @@
 // tombstones, from its removals, complete syncs and closed writes.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { openCatalogueStore } from '../storage/catalogue-sqlite.ts';
+import { openCatalogueStore } from '../storage/catalogue/catalogue-sqlite.ts';
 import { toCatalogueCampaign } from './catalogue.ts';
 import type { CatalogueCampaign } from './types.ts';
 import { upstreamCampaign } from './fixtures.test-support.ts';

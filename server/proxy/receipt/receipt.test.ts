@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import express from 'express';
-import { SqliteApplicationStore } from '../storage/sqlite-store.ts';
+import { SqliteApplicationStore } from '../storage/outbox/sqlite-store.ts';
 import { claimed } from '../storage/test-support.ts';
 import { receiptRouter } from './route.ts';
 import { decoyReceipts } from './decoy.ts';

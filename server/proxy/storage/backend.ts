@@ -12,18 +12,18 @@ import { RequestBudget } from '../../client/index.ts';
 import type { Store } from 'express-rate-limit';
 import { ownCatalogueCopy } from '../catalogue/own-copy.ts';
 import type { CatalogueCopy } from '../catalogue/types.ts';
-import { databaseAddressCounts, memoryAddressCounts } from './address-counts.ts';
-import type { ApplicationStore, RateCounterStore, StoreOptions } from './application-store.ts';
-import { createSharedBudget } from './budget-ledger.ts';
-import { openCatalogueStore } from './catalogue-sqlite.ts';
-import { createSharedCatalogue } from './catalogue-shared.ts';
+import { databaseAddressCounts, memoryAddressCounts } from './counts/address-counts.ts';
+import type { ApplicationStore, RateCounterStore, StoreOptions } from './outbox/application-store.ts';
+import { createSharedBudget } from './counts/budget-ledger.ts';
+import { openCatalogueStore } from './catalogue/catalogue-sqlite.ts';
+import { createSharedCatalogue } from './catalogue/catalogue-shared.ts';
 import { watchDatabase } from './database-watch.ts';
 import type { DatabaseWatch } from './database-watch.ts';
 import type { MigrationReport } from './migrations.ts';
 import { migratePostgres } from './postgres-schema.ts';
-import { PostgresApplicationStore } from './postgres-store.ts';
+import { PostgresApplicationStore } from './outbox/postgres-store.ts';
 import { openPostgres } from './postgres.ts';
-import { SqliteApplicationStore } from './sqlite-store.ts';
+import { SqliteApplicationStore } from './outbox/sqlite-store.ts';
 
 /** A background job's own budget: `perMinute` requests per `windowMs`, shared by the instances under `name`. */
 export interface BudgetShare {

@@ -2,27 +2,27 @@
 // SQLite in DATA_DIR (one instance) or PostgreSQL with DATABASE_URL (several
 // instances behind a load balancer) and answers one small interface per
 // thing stored; the rest of the proxy imports from here.
-import type { ApplicationStore } from './application-store.ts';
+import type { ApplicationStore } from './outbox/application-store.ts';
 import { openBackend } from './backend.ts';
 import type { MigrationReport } from './migrations.ts';
-import type { WebhookEventOptions } from './webhook-store.ts';
+import type { WebhookEventOptions } from './webhooks/webhook-store.ts';
 
-export type * from './application-store.ts';
+export type * from './outbox/application-store.ts';
 export {
   IDEMPOTENCY_TTL_MS,
   KEY_LEASE_MS,
   OUTBOX_STATUSES,
   ResumeMissingError,
   eraseAfter,
-} from './application-store.ts';
+} from './outbox/application-store.ts';
 export { openBackend, redactUrl, storageDescription, storageExists, storageLocation } from './backend.ts';
 export type { Backend, BackendOptions, BudgetShare, Database, OpenedCatalogue } from './backend.ts';
 export type { DatabaseWatch } from './database-watch.ts';
 export type { MigrationReport, MigrationRecord } from './migrations.ts';
 export { SchemaBehindError } from './migrations.ts';
-export { PostgresApplicationStore } from './postgres-store.ts';
-export { SqliteApplicationStore } from './sqlite-store.ts';
-export { WEBHOOK_EVENT_STATUSES, WEBHOOK_RETRY_FOR_MS, WebhookLeaseLostError } from './webhook-store.ts';
+export { PostgresApplicationStore } from './outbox/postgres-store.ts';
+export { SqliteApplicationStore } from './outbox/sqlite-store.ts';
+export { WEBHOOK_EVENT_STATUSES, WEBHOOK_RETRY_FOR_MS, WebhookLeaseLostError } from './webhooks/webhook-store.ts';
 export type {
   ClaimedEvent,
   WebhookEventOptions,
@@ -31,8 +31,8 @@ export type {
   WebhookEventStore,
   WebhookLease,
   WebhookRetryResult,
-} from './webhook-store.ts';
-export { WEBHOOK_SQL, applicationEventParams, newEventId } from './webhooks-sql.ts';
+} from './webhooks/webhook-store.ts';
+export { WEBHOOK_SQL, applicationEventParams, newEventId } from './webhooks/webhooks-sql.ts';
 
 /**
  * The application store a command (outbox, migrate) works on, migrated;

@@ -7,8 +7,8 @@
 import type pg from 'pg';
 import { SchemaBehindError, checkOrder, refuseNewer } from './migrations.ts';
 import type { MigrationRecord, MigrationReport } from './migrations.ts';
-import { WEBHOOK_EVENTS_SCHEMA } from './webhooks-sql.ts';
-import { AFTER_DELIVERY_SQL } from './status-sql.ts';
+import { WEBHOOK_EVENTS_SCHEMA } from './webhooks/webhooks-sql.ts';
+import { AFTER_DELIVERY_SQL } from './outbox/status-sql.ts';
 
 /** The request budget several instances spend together (budget-ledger.ts): spent times, a shared pause, and the take function. */
 const SHARED_BUDGET_SCHEMA = `

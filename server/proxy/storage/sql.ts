@@ -1,7 +1,7 @@
 // The seam between the stores and their database: the one runner each store
 // gives (Sql) for the statements written once for both databases, and the
 // readings of stored values that differ by database.
-import type { ApplicationPayload } from './application-store.ts';
+import type { ApplicationPayload } from './outbox/application-store.ts';
 
 /** A statement's value: bytes for a resume's chunks, and a list (`= ANY($1::text[])`) in PostgreSQL's statements only. */
 export type SqlValue = string | number | null | Uint8Array | readonly string[];

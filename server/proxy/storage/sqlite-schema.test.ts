@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { DatabaseSync } from 'node:sqlite';
-import { ResumeFiles } from './resume-files.ts';
-import { SqliteApplicationStore } from './sqlite-store.ts';
+import { ResumeFiles } from './outbox/resume-files.ts';
+import { SqliteApplicationStore } from './outbox/sqlite-store.ts';
 
 /** The outbox table of the first release: no ended_at, erased_at, erased_by, unconfirmed_send. */
 const FIRST_OUTBOX = `CREATE TABLE outbox (reference TEXT PRIMARY KEY, created_at INTEGER NOT NULL, campaign_id INTEGER NOT NULL,

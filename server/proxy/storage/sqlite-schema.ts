@@ -7,9 +7,9 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { checkOrder, refuseNewer } from './migrations.ts';
 import type { MigrationRecord, MigrationReport } from './migrations.ts';
-import type { ResumeFiles } from './resume-files.ts';
-import { WEBHOOK_EVENTS_SCHEMA } from './webhooks-sql.ts';
-import { AFTER_DELIVERY_SQL } from './status-sql.ts';
+import type { ResumeFiles } from './outbox/resume-files.ts';
+import { WEBHOOK_EVENTS_SCHEMA } from './webhooks/webhooks-sql.ts';
+import { AFTER_DELIVERY_SQL } from './outbox/status-sql.ts';
 
 const SCHEMA_V1 = `
 CREATE TABLE IF NOT EXISTS outbox (

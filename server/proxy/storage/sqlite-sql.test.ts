@@ -10,10 +10,10 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { IDEMPOTENCY_TTL_MS } from './application-store.ts';
+import { IDEMPOTENCY_TTL_MS } from './outbox/application-store.ts';
 import { AsyncLock, SqliteSql } from './sqlite-sql.ts';
 import type { Sql } from './sql.ts';
-import { SqliteApplicationStore } from './sqlite-store.ts';
+import { SqliteApplicationStore } from './outbox/sqlite-store.ts';
 import { newApplication } from './test-support.ts';
 
 describe('SQLite connection behind an async lock', () => {

@@ -7,9 +7,15 @@ import { after, before, describe } from 'node:test';
 import pg from 'pg';
 import { freshDatabase, skipWithoutPostgres } from '../../test/postgres.ts';
 import { UploadSpool } from '../applications/upload-spool.ts';
-import type { ApplicationStore, ClaimedRow, NewApplication, OutboxStore, StoreOptions } from './application-store.ts';
-import { PostgresApplicationStore } from './postgres-store.ts';
-import { SqliteApplicationStore } from './sqlite-store.ts';
+import type {
+  ApplicationStore,
+  ClaimedRow,
+  NewApplication,
+  OutboxStore,
+  StoreOptions,
+} from './outbox/application-store.ts';
+import { PostgresApplicationStore } from './outbox/postgres-store.ts';
+import { SqliteApplicationStore } from './outbox/sqlite-store.ts';
 
 export function uploadedResume(dataDir: string, bytes: Uint8Array): { path: string; size: number } {
   const path = new UploadSpool(dataDir).newPath();

@@ -16,10 +16,10 @@ import { Registry } from 'prom-client';
 import { captureLogs } from '../../test/logs.ts';
 import type { LogCapture } from '../../test/logs.ts';
 import { eventually } from '../../test/poll.ts';
-import { SqliteApplicationStore } from '../storage/sqlite-store.ts';
+import { SqliteApplicationStore } from '../storage/outbox/sqlite-store.ts';
 import { newApplication } from '../storage/test-support.ts';
-import { WEBHOOK_RETRY_FOR_MS } from '../storage/webhook-store.ts';
-import type { WebhookEventStore, WebhookLease } from '../storage/webhook-store.ts';
+import { WEBHOOK_RETRY_FOR_MS } from '../storage/webhooks/webhook-store.ts';
+import type { WebhookEventStore, WebhookLease } from '../storage/webhooks/webhook-store.ts';
 import { DEFAULT_WEBHOOK_SENDER, WebhookSender, retryDelay } from './sender.ts';
 import type { WebhookSenderOptions } from './sender.ts';
 

@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { toCatalogueCampaign } from '../catalogue.ts';
 import { upstreamCampaign } from '../fixtures.test-support.ts';
-import { openCatalogueStore } from '../../storage/catalogue-sqlite.ts';
+import { openCatalogueStore } from '../../storage/catalogue/catalogue-sqlite.ts';
 import { CampaignListQuery, coordinatesOf } from '../../../public-api/schemas.ts';
 import { fetch, listen } from '../../test-support.ts';
 import { catalogueApp } from '../../test/catalogue-app.ts';

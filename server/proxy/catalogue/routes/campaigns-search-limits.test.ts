@@ -8,8 +8,8 @@ import { after, before, describe, it } from 'node:test';
 import { toCatalogueCampaign } from '../catalogue.ts';
 import { upstreamCampaign } from '../fixtures.test-support.ts';
 import type { CatalogueStore } from '../types.ts';
-import { openCatalogueStore } from '../../storage/catalogue-sqlite.ts';
-import type { CatalogueStoreOptions } from '../../storage/catalogue-sqlite.ts';
+import { openCatalogueStore } from '../../storage/catalogue/catalogue-sqlite.ts';
+import type { CatalogueStoreOptions } from '../../storage/catalogue/catalogue-sqlite.ts';
 import { fetch, listen } from '../../test-support.ts';
 import { catalogueApp } from '../../test/catalogue-app.ts';
 

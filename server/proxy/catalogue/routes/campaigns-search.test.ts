@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { toCatalogueCampaign } from '../catalogue.ts';
 import { upstreamCampaign } from '../fixtures.test-support.ts';
-import { openCatalogueStore } from '../../storage/catalogue-sqlite.ts';
+import { openCatalogueStore } from '../../storage/catalogue/catalogue-sqlite.ts';
 import type { Campaign } from '../../../contract/index.ts';
 import type { CampaignList } from '../../../public-api/schemas.ts';
 import { fetch, listen } from '../../test-support.ts';

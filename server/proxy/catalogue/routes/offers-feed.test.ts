@@ -8,7 +8,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { toCatalogueCampaign } from '../catalogue.ts';
 import { upstreamCampaign } from '../fixtures.test-support.ts';
-import { openCatalogueStore } from '../../storage/catalogue-sqlite.ts';
+import { openCatalogueStore } from '../../storage/catalogue/catalogue-sqlite.ts';
 import { fetch, listen, rawGet } from '../../test-support.ts';
 import { catalogueApp } from '../../test/catalogue-app.ts';
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { CampaignListQuery } from '../../../public-api/schemas.ts';
 import { ProblemError } from '../../http/problem.ts';
-import { openCatalogueStore } from '../../storage/catalogue-sqlite.ts';
+import { openCatalogueStore } from '../../storage/catalogue/catalogue-sqlite.ts';
 import { toCatalogueCampaign } from '../catalogue.ts';
 import { upstreamCampaign } from '../fixtures.test-support.ts';
 import { createCatalogueReader, listKey, searchOverBudgetProblem } from './reader.ts';

@@ -8,7 +8,7 @@ import express from 'express';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { toCatalogueCampaign } from '../catalogue.ts';
 import { upstreamCampaign } from '../fixtures.test-support.ts';
-import { openCatalogueStore } from '../../storage/catalogue-sqlite.ts';
+import { openCatalogueStore } from '../../storage/catalogue/catalogue-sqlite.ts';
 import { offerUrlOf } from '../job-posting.ts';
 import { JobPostingAnswer } from '../../../public-api/schemas.ts';
 import type { CatalogueStore } from '../types.ts';

@@ -13,7 +13,7 @@ import { upstreamCampaign } from '../fixtures.test-support.ts';
 import type { CatalogueCampaign } from '../types.ts';
 import { sitemapHandler } from './sitemap.ts';
 import type { SitemapOptions } from './sitemap.ts';
-import { openCatalogueStore } from '../../storage/catalogue-sqlite.ts';
+import { openCatalogueStore } from '../../storage/catalogue/catalogue-sqlite.ts';
 import type { ProblemError } from '../../http/problem.ts';
 import { fetch, listen, rawGet } from '../../test-support.ts';
 
