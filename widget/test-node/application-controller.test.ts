@@ -102,6 +102,7 @@ describe('the apply controller loading the form', { timeout: 5000 }, () => {
     assert.equal(el.form.config, null);
     proxy.config = defaultConfig;
     el.form.reload();
+    assert.equal(el.form.phase, 'loading');
     await until(() => el.form.phase === 'form', 'the form shows');
     assert.deepEqual(el.form.config, defaultConfig);
   });
@@ -301,7 +302,7 @@ describe("the checks of the candidate's fields", { timeout: 5000 }, () => {
     assert.deepEqual(el.form.errors, {});
   });
 
-  it('gives no error for a control the form does not show, nor for one without an id', async () => {
+  it('gives no error for a control the form does not show, nor for one without an id, nor for the honeypot', async () => {
     const el = await openForm((await standIn()).endpoint);
     el.setAttribute('field-bio-url', 'hidden');
     await el.updateComplete;
@@ -312,6 +313,7 @@ describe("the checks of the candidate's fields", { timeout: 5000 }, () => {
     el.type('website', 'robot');
     el.leave('website');
     assert.deepEqual(el.form.errors, {});
+    assert.equal(el.form.check('website'), null);
   });
 });
 

@@ -75,6 +75,7 @@ describe('what the apply controller sends', { timeout: 5000 }, () => {
     el.choose('resume', null);
     await el.form.submit();
     assert.deepEqual(proxy.applications[0]!.files, {});
+    assert.equal('resume' in proxy.applications[0]!.fields, false);
   });
 
   it("posts the captcha's answer when the proxy asks for one, and no token before it answered", async () => {
@@ -201,6 +202,7 @@ describe('the outcome of a send', { timeout: 5000 }, () => {
     assert.deepEqual(el.form.values, {});
     assert.deepEqual((await openForm(proxy.endpoint)).form.values, { phone_code: '+44' });
     el.form.reset();
+    assert.equal(el.form.phase, 'loading');
     await until(() => el.form.phase === 'form', 'the form shows again');
     assert.deepEqual(
       [el.form.outcome, el.form.errors, el.form.summary, el.form.banner, el.form.resume, el.form.values],
@@ -335,6 +337,18 @@ describe('a send that fails', { timeout: 5000 }, () => {
     );
     assert.deepEqual(el.events.at(-1)!.detail, { campaignId: 101, code: 'already_applied' });
     assert.deepEqual((await openForm(proxy.endpoint)).form.values, { phone_code: '+44' });
+  });
+
+  it('keeps the draft, so that a reload of the page brings the text back', async () => {
+    const { proxy, el } = await filled({ answers: ['drop'] });
+    await el.form.submit();
+    assert.equal((await openForm(proxy.endpoint)).form.values.email, 'ada@example.com');
+  });
+
+  it('shows a banner the element asks for (the captcha could not load)', async () => {
+    const { el } = await filled();
+    el.form.showBanner({ code: 'captcha_unavailable', retry: false });
+    assert.deepEqual(el.form.banner, { code: 'captcha_unavailable', retry: false });
   });
 
   it('goes back to the form when the candidate cancels the upload, with a banner and no retry', async () => {
