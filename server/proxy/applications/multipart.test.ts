@@ -3,14 +3,15 @@
 // Real sockets, a real upload folder; no proxy around it, so each case costs milliseconds.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { Writable } from 'node:stream';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import type { Request } from 'express';
 import { pdf, pdfOfSize } from '../../test/files.ts';
@@ -115,6 +116,29 @@ describe('parseApplicationForm', () => {
       duplex: 'half',
     } as RequestInit);
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  }
+
+  /** The body sent chunked: its first `at` bytes, then the rest once `gate` resolves. */
+  async function postGated(body: Buffer, at: number, gate: Promise<void>): Promise<Answer> {
+    async function* piecesOf(): AsyncGenerator<Buffer> {
+      yield body.subarray(0, at);
+      await gate;
+      yield body.subarray(at);
+    }
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+      body: ReadableStream.from(piecesOf()),
+      duplex: 'half',
+    } as RequestInit);
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  }
+
+  /** A gate for postGated, and its opening. */
+  function gate(): { opened: Promise<void>; open: () => void } {
+    let open = () => undefined as void;
+    const opened = new Promise<void>((resolve) => (open = resolve));
+    return { opened, open };
   }
 
   /** Sends `body` chunked, `piece` bytes every `everyMs`, until the server closes the connection; answers what it said. */
@@ -478,6 +502,276 @@ describe('parseApplicationForm', () => {
       [400, 'malformed_request', 'The multipart body is not well formed.'],
     );
     await noUploadLeft();
+  });
+
+  it('answers a large body refused early for a malformed part header, reading its rest: the connection takes the next request', async () => {
+    // Not a cut-off: the rest (within the allowance) is read, so the client gets the answer and the connection goes on.
+    const broken = Buffer.concat([
+      Buffer.from(`--${BOUNDARY}\r\nBroken header\r\n\r\n`),
+      Buffer.alloc(FORM_ALLOWANCE_BYTES - 4096, 'x'),
+      Buffer.from(`\r\n${end}`),
+    ]);
+    const next = form(field('email', 'a@b.example'));
+    const request = (body: Buffer) =>
+      Buffer.concat([
+        Buffer.from(
+          `POST / HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=${BOUNDARY}\r\nContent-Length: ${body.length}\r\n\r\n`,
+        ),
+        body,
+      ]);
+    const { port } = new URL(url);
+    let received = '';
+    const socket = connect({ host: '127.0.0.1', port: Number(port) }, () => {
+      socket.write(Buffer.concat([request(broken), request(next)]));
+    });
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+    socket.on('error', () => undefined);
+    try {
+      await eventually(() => (received.match(/HTTP\/1\.1 \d{3} /g) ?? []).length === 2 && received.endsWith('}'), {
+        timeoutMs: 3_000,
+        what: 'both answers on the one connection',
+      });
+    } finally {
+      socket.destroy();
+    }
+    const [first, second] = received.split(/(?=HTTP\/1\.1 \d{3} )/);
+    assert.match(first ?? '', /^HTTP\/1\.1 400 /);
+    assert.match(first ?? '', /"detail":"The multipart body is not well formed\.".*"cutOff":false/);
+    assert.match(second ?? '', /^HTTP\/1\.1 200 /);
+  });
+
+  it('cuts with file_too_large, not request_too_large, a body crossing the allowance while a resume under the limit is read', async () => {
+    // Fields up to 30,000 bytes short of the cap, then a resume of 60,000 bytes: the cap is crossed inside it.
+    const hardCap = MAX_RESUME + FORM_ALLOWANCE_BYTES;
+    const fields: string[] = [];
+    const size = () => form(...fields).length - end.length;
+    while (hardCap - 30_000 - size() > MAX_FIELD_BYTES)
+      fields.push(field(`f${fields.length}`, 'x'.repeat(MAX_FIELD_BYTES - 100)));
+    fields.push(field(`f${fields.length}`, ''));
+    fields[fields.length - 1] = field(`f${fields.length - 1}`, 'x'.repeat(hardCap - 30_000 - size()));
+    const opened: string[] = [];
+    writeTo = new UploadSpool(dir, (path, options) => {
+      opened.push(path);
+      return createWriteStream(path, options);
+    });
+    const resumeStarted = gate();
+    try {
+      // The resume's first bytes, then a wait until its upload file is open: the cap is crossed after, mid-file.
+      const pending = postGated(
+        form(...fields, file('resume', 'cv.pdf', pdfOfSize(60_000))),
+        size() + 1_000,
+        resumeStarted.opened,
+      );
+      await eventually(() => opened.length === 1, { timeoutMs: 2_000, what: 'the resume being written' });
+      resumeStarted.open();
+      const answer = await pending;
+      assert.deepEqual([answer.status, answer.body.code, answer.body.cutOff], [413, 'file_too_large', true]);
+      await noUploadLeft();
+    } finally {
+      resumeStarted.open();
+      writeTo = spool;
+    }
+  });
+
+  it('deletes the upload file of a resume as soon as it passes the limit, before the rest of the body comes', async () => {
+    const uploads: { path: string; closed: boolean }[] = [];
+    writeTo = new UploadSpool(dir, (path, options) => {
+      const upload = { path, closed: false };
+      uploads.push(upload);
+      return createWriteStream(path, options).once('close', () => (upload.closed = true));
+    });
+    const restHeld = gate();
+    try {
+      const resume = file('resume', 'cv.pdf', pdfOfSize(MAX_RESUME + 10_000));
+      const pending = postGated(form(resume, field('email', 'a@b.example')), resume.length, restHeld.opened);
+      await eventually(() => uploads.length === 1 && uploads[0]?.closed && !existsSync(uploads[0].path), {
+        timeoutMs: 2_000,
+        what: 'the upload file deleted while the rest of the body is held',
+      });
+      restHeld.open();
+      const answer = await pending;
+      assert.deepEqual([answer.status, answer.body.code], [413, 'file_too_large']);
+    } finally {
+      restHeld.open();
+      writeTo = spool;
+    }
+  });
+
+  it('deletes the upload file of a write that fails, before the rest of the body comes, then answers 503 storage_full', async () => {
+    const uploads: { path: string; failed: boolean }[] = [];
+    writeTo = new UploadSpool(dir, (path) => {
+      const upload = { path, failed: false };
+      uploads.push(upload);
+      // A disk that fills during the first write: some bytes land in the file, then the write fails.
+      return new Writable({
+        write: (chunk: Buffer, _encoding, done) => {
+          writeFileSync(path, chunk.subarray(0, 100));
+          upload.failed = true;
+          done(Object.assign(new Error('no space left on device'), { code: 'ENOSPC' }));
+        },
+      });
+    });
+    const restHeld = gate();
+    try {
+      const head = Buffer.concat([
+        Buffer.from(field('email', 'a@b.example')),
+        file('resume', 'cv.pdf', pdfOfSize(40_000)),
+      ]);
+      const pending = postGated(form(head), head.length - 20_000, restHeld.opened);
+      await eventually(() => uploads.length === 1 && uploads[0]?.failed && !existsSync(uploads[0].path), {
+        timeoutMs: 2_000,
+        what: 'the upload file deleted while the rest of the body is held',
+      });
+      restHeld.open();
+      const answer = await pending;
+      assert.deepEqual([answer.status, answer.body.code], [503, 'storage_full']);
+      await noUploadLeft();
+    } finally {
+      restHeld.open();
+      writeTo = spool;
+    }
+  });
+});
+
+// The reader called by a test's own handler, for what only the request object shows: how the
+// reading stops or goes on after a refusal, and which of the request's events settle the form.
+describe('parseApplicationForm, on the request itself', () => {
+  let dir: string;
+  let spool: UploadSpool;
+  let server: Server;
+  let port: number;
+  const pace = { minBytesPerSecond: 0, periodMs: 1_000 };
+  let handle: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => res.end();
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'jbc-multipart-req-'));
+    spool = new UploadSpool(dir);
+    server = createServer((req, res) => handle(req, res));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  after(() => {
+    server.closeAllConnections();
+    server.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Opens a connection sending a chunked multipart request's head and `body` (as one chunk); the caller destroys it. */
+  function send(body: Buffer): ReturnType<typeof connect> {
+    const socket = connect({ host: '127.0.0.1', port }, () => {
+      socket.write(
+        `POST / HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=${BOUNDARY}\r\nTransfer-Encoding: chunked\r\n\r\n`,
+      );
+      socket.write(Buffer.concat([Buffer.from(`${body.length.toString(16)}\r\n`), body, Buffer.from('\r\n')]));
+    });
+    socket.on('error', () => undefined);
+    return socket;
+  }
+
+  /** What the form's reading settled with, or 'unsettled' after 2 s. */
+  async function outcome(parsed: Promise<unknown>): Promise<unknown> {
+    return Promise.race([
+      parsed.then(
+        (form) => form,
+        (error: unknown) => error,
+      ),
+      sleep(2_000).then(() => 'unsettled'),
+    ]);
+  }
+
+  it("gives up a request destroyed mid-body without an error (only its 'aborted' event tells), saying it was interrupted", async () => {
+    let parsed: Promise<unknown> = new Promise(() => undefined);
+    const started = new Promise<void>((resolve) => {
+      handle = (req) => {
+        parsed = parseApplicationForm(req as Request, MAX_RESUME, spool, pace);
+        req.once('data', () => setImmediate(() => req.destroy()));
+        resolve();
+      };
+    });
+    const socket = send(
+      form(field('email', 'a@b.example'), file('resume', 'cv.pdf', pdfOfSize(20_000))).subarray(0, 10_000),
+    );
+    try {
+      await started;
+      const settled = await outcome(parsed);
+      assert.ok(settled instanceof ProblemError, String(settled));
+      assert.deepEqual(
+        [settled.code, settled.detail],
+        ['malformed_request', 'The request was interrupted before its end.'],
+      );
+    } finally {
+      socket.destroy();
+    }
+  });
+
+  it('gives up a request whose stream errors mid-body, saying it was interrupted, with the error as its cause', async () => {
+    // Node also emits the deprecated 'aborted' first when a client leaves; the error alone must settle the form too.
+    const failure = new Error('read ECONNRESET');
+    let parsed: Promise<unknown> = new Promise(() => undefined);
+    const started = new Promise<void>((resolve) => {
+      handle = (req) => {
+        parsed = parseApplicationForm(req as Request, MAX_RESUME, spool, pace);
+        req.once('data', () =>
+          setImmediate(() => {
+            // Throws when nothing listens to the request's errors: then the form never settles, as the check below says.
+            try {
+              req.emit('error', failure);
+            } catch {
+              // as said
+            }
+          }),
+        );
+        resolve();
+      };
+    });
+    const socket = send(
+      form(field('email', 'a@b.example'), file('resume', 'cv.pdf', pdfOfSize(20_000))).subarray(0, 10_000),
+    );
+    try {
+      await started;
+      const settled = await outcome(parsed);
+      assert.ok(settled instanceof ProblemError, String(settled));
+      assert.deepEqual(
+        [settled.code, settled.detail, settled.cause],
+        ['malformed_request', 'The request was interrupted before its end.', failure],
+      );
+    } finally {
+      socket.destroy();
+    }
+  });
+
+  it('stops reading a body cut off past the allowance while the client keeps sending', async () => {
+    const hardCap = MAX_RESUME + FORM_ALLOWANCE_BYTES;
+    let readAtCut = 0;
+    let readLater = 0;
+    let parsed: Promise<unknown> = new Promise(() => undefined);
+    const started = new Promise<void>((resolve) => {
+      handle = (req, res) => {
+        parsed = parseApplicationForm(req as Request, MAX_RESUME, spool, pace).catch(async (error: unknown) => {
+          readAtCut = req.socket.bytesRead;
+          await sleep(300);
+          readLater = req.socket.bytesRead;
+          res.writeHead(413, { Connection: 'close' }).end();
+          return error;
+        });
+        resolve();
+      };
+    });
+    // Four times the cap, sent at once: what the server reads of it after the cut is what it did not stop.
+    const fields = Array.from({ length: 70 }, (_, i) => field(`f${i}`, 'x'.repeat(MAX_FIELD_BYTES - 100)));
+    const socket = send(form(...fields));
+    try {
+      await started;
+      const settled = await outcome(parsed);
+      assert.ok(settled instanceof CutOffError, String(settled));
+      assert.ok(readAtCut > hardCap, `the cut came past the cap (${readAtCut} bytes read)`);
+      assert.ok(
+        readLater - readAtCut < 512 * 1024,
+        `${readLater - readAtCut} bytes read after the cut, of ${fields.length * MAX_FIELD_BYTES - readAtCut} sent`,
+      );
+    } finally {
+      socket.destroy();
+    }
   });
 });
 
