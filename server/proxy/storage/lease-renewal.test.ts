@@ -3,7 +3,7 @@
 // renewal that finds the lease gone does, and what a failed one does.
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it, mock } from 'node:test';
-import { holdLease, renewalIntervalMs } from './lease-renewal.ts';
+import { LeaseLostError, holdLease, renewalIntervalMs } from './lease-renewal.ts';
 
 /** Lets the renewals' promises settle. */
 const settled = () => new Promise((resolve) => setImmediate(resolve));
@@ -76,5 +76,17 @@ describe('holding a lease while its work runs', () => {
     assert.deepEqual(seen.errors, [failure]);
     assert.equal(hold.lost(), false, 'a write under the lease will tell');
     hold.stop();
+  });
+});
+
+describe('a lost lease', () => {
+  it("names in its message whose lease it was, an application's unless told, for the operator reading the log", () => {
+    const application = new LeaseLostError('APP-1');
+    assert.equal(application.reference, 'APP-1');
+    assert.match(application.message, /^The lease on application APP-1 is no longer this attempt's: another claimer/);
+    assert.match(
+      new LeaseLostError('evt_9', 'webhook event').message,
+      /^The lease on webhook event evt_9 is no longer/,
+    );
   });
 });
