@@ -190,6 +190,16 @@ describe('catalogue store', () => {
     assert.equal(store.version(), before, 'reads keep it');
   });
 
+  it('remembers the time of the last sync, from a whole copy and from changes alike', () => {
+    const store = seededStore();
+    const whole = new Date('2026-11-20T08:00:00Z');
+    store.replaceAll([store.get(1)!], whole);
+    assert.equal(store.lastSyncedAt()?.toISOString(), whole.toISOString());
+    const later = new Date('2026-11-20T09:30:00Z');
+    store.applyChanges([], [], later);
+    assert.equal(store.lastSyncedAt()?.toISOString(), later.toISOString());
+  });
+
   it('keeps its version when a write changes nothing: a record held as it is, a removal of an id not held, a sync time alone', () => {
     const store = seededStore();
     const held = store.get(2)!;
