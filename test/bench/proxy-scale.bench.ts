@@ -80,6 +80,7 @@ export default async function bench(): Promise<string> {
         APPLY_RATE_LIMIT_PER_IP: '1000000',
         // Every candidate of the bench applies from 127.0.0.1: one address may hold every upload place, as before that limit.
         MAX_CONCURRENT_UPLOADS_PER_IP: '1000000',
+        MAX_CONCURRENT_UPLOADS_PER_NETWORK: '1000000',
         DELIVERY_DEADLINE_MS: '30000',
         LOG_LEVEL: 'warn',
         ...extra,
