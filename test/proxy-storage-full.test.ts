@@ -9,7 +9,6 @@ import assert from 'node:assert/strict';
 import { closeSync, openSync, readdirSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import type { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import type { OpenUploadFile } from '../server/proxy/applications/index.ts';
@@ -18,6 +17,7 @@ import { pdfOfSize } from '../server/test/files.ts';
 import { apply, assertCreatedOnceAtTheWire, startApplyWorld, validFields } from './proxy-apply.test-support.ts';
 import type { ApplyAnswer, ApplyWorld } from './proxy-apply.test-support.ts';
 import { postgresStore } from './proxy-stores.ts';
+import type { Sql } from '../server/proxy/storage/sql.ts';
 
 const RESUME = pdfOfSize(200_000);
 
@@ -107,12 +107,13 @@ describe('a full disk, on SQLite', () => {
 
   it('when SQLite cannot grow its file to commit the row, answers 503 storage_full, leaves no resume, row or claimed key, and stores the same key once there is room', async () => {
     const campaignId = world.openCampaignIds[0]!;
-    const db = (world.applications.outbox as unknown as { db: DatabaseSync }).db;
+    // The store's own connection (a page limit holds for one connection), through its lock as the store's statements go.
+    const db = (world.applications.outbox as unknown as { file: Sql }).file;
     const rowsBefore = (await world.applications.outbox.list()).length;
     const resumesBefore = files(world, 'resumes');
-    const pages = Number((db.prepare('PRAGMA page_count').get() as { page_count: number }).page_count);
+    const pages = Number((await db.all('PRAGMA page_count'))[0]!.page_count);
     // The file may not grow by a page: what SQLite answers when the disk is full (SQLITE_FULL).
-    db.exec(`PRAGMA max_page_count = ${pages}`);
+    await db.run(`PRAGMA max_page_count = ${pages}`);
     const fields = { ...validFields(campaignId), cover_letter: 'A letter that needs pages of its own. '.repeat(250) };
     const key = crypto.randomUUID();
     try {
@@ -121,7 +122,7 @@ describe('a full disk, on SQLite', () => {
       assert.deepEqual(files(world, 'resumes'), resumesBefore);
       assert.equal((await world.applications.outbox.list()).length, rowsBefore);
     } finally {
-      db.exec('PRAGMA max_page_count = 1073741823');
+      await db.run('PRAGMA max_page_count = 1073741823');
     }
 
     assertAccepted(await apply(world.proxyUrl, { fields, key, resume: { bytes: RESUME } }));
