@@ -44,18 +44,17 @@ export async function inTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient
  * transaction joins the one open.
  */
 export function postgresSql(pool: pg.Pool): Sql {
-  return {
-    all: async (text, params = []) => (await pool.query(text, [...params])).rows as Raw[],
-    run: async (text, params = []) => (await pool.query(text, [...params])).rowCount ?? 0,
-    transaction: (work) => inTransaction(pool, (client) => work(clientSql(client))),
-  };
+  return { ...statementsOn(pool), transaction: (work) => inTransaction(pool, (client) => work(clientSql(client))) };
 }
 
 function clientSql(client: pg.PoolClient): Sql {
-  const sql: Sql = {
-    all: async (text, params = []) => (await client.query(text, [...params])).rows as Raw[],
-    run: async (text, params = []) => (await client.query(text, [...params])).rowCount ?? 0,
-    transaction: (work) => work(sql),
-  };
+  const sql: Sql = { ...statementsOn(client), transaction: (work) => work(sql) };
   return sql;
+}
+
+function statementsOn(runner: pg.Pool | pg.PoolClient): Pick<Sql, 'all' | 'run'> {
+  return {
+    all: async (text, params = []) => (await runner.query(text, [...params])).rows as Raw[],
+    run: async (text, params = []) => (await runner.query(text, [...params])).rowCount ?? 0,
+  };
 }
