@@ -22,9 +22,11 @@ const languageBudget = 22.5 * 1024;
  * each file alone, and the module names what it imports from widget.js.
  * 26.5 KB since widget.js carries a Trusted Types policy that hands out only
  * sanitised HTML (with a plain-text fallback), the guard of a pinned
- * widget.js without its import map, and the campaign parameters' rule.
+ * widget.js without its import map, and the campaign parameters' rule; 27 KB
+ * since the offers fit a phone (filters folded behind one button, an "Apply"
+ * button by the offer's title and one kept at the bottom).
  */
-const applyBudget = 26.5 * 1024;
+const applyBudget = 27 * 1024;
 const dir = new URL('../dist/widget/', import.meta.url);
 
 async function built(name: string): Promise<string> {

@@ -158,7 +158,8 @@ function renderCheckbox(
   consentUrl: string,
 ): TemplateResult {
   // The consent says it is required; the opt-ins are optional by nature.
-  const suffix = id === 'consent' && required ? html` <span class="req">${msg('(required)')}</span>` : nothing;
+  // Apart from the statement by a space of the label's own: the templates' minifier drops one leading a template.
+  const suffix = id === 'consent' && required ? renderMark(true) : nothing;
   const href = id === 'consent' ? consentHref(form, consentUrl) : undefined;
   return html`<div class="field check" part="field">
       <input
@@ -171,7 +172,7 @@ function renderCheckbox(
         aria-invalid=${form.errors[id] ? 'true' : 'false'}
         aria-describedby=${describedBy(form, id, false)}
       />
-      <label for=${id} part="label">${statement(id)}${suffix}</label>
+      <label for=${id} part="label">${statement(id)} ${suffix}</label>
       ${renderError(form, id)}
     </div>
     ${

@@ -13,6 +13,10 @@ export const styles = [
       border-radius: var(--_radius);
       height: 7.5rem;
     }
+    /* The search form is sized by the element, not the page: a phone, or a narrow column of the board. */
+    .search-box {
+      container-type: inline-size;
+    }
     .search {
       display: flex;
       flex-wrap: wrap;
@@ -31,6 +35,25 @@ export const styles = [
     }
     .filter label {
       font-weight: 600;
+    }
+    .filters {
+      display: contents;
+    }
+    .filters-toggle {
+      display: none;
+    }
+    @container (max-width: 600px) {
+      .filters-toggle {
+        display: block;
+      }
+      .filters:not(.open) {
+        display: none;
+      }
+      .filters.open {
+        display: grid;
+        gap: var(--_space);
+        flex: 1 1 100%;
+      }
     }
     .filter input,
     .filter select {
@@ -110,6 +133,34 @@ export const styles = [
     .detail {
       display: grid;
       gap: calc(var(--_space) / 2);
+      container-type: inline-size;
+    }
+    .detail-head {
+      display: flex;
+      flex-wrap: wrap;
+      gap: var(--_space);
+      align-items: center;
+      justify-content: space-between;
+    }
+    /* Shown only while it sticks to the bottom, that is while the form is below the screen. */
+    .apply-sticky {
+      position: sticky;
+      bottom: var(--_space);
+      height: 0;
+      container-type: scroll-state;
+      display: grid;
+      justify-items: center;
+    }
+    .apply-sticky > button {
+      visibility: hidden;
+      translate: 0 -100%;
+    }
+    @container (max-width: 600px) {
+      @container scroll-state(stuck: bottom) {
+        .apply-sticky > button {
+          visibility: visible;
+        }
+      }
     }
     .back {
       justify-self: start;

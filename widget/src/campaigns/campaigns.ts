@@ -89,6 +89,8 @@ export class JobboardCampaigns extends JobboardElement {
   private readonly structuredData = new HeadJobPosting(this);
   /** The id of the offer shown, from a click or the URL; null on the list. */
   private openId: number | null = null;
+  /** Whether the candidate unfolded the filters (they fold on a narrow element only). */
+  private filtersOpen = false;
 
   /** Offers per page (1 to 50). */
   perPage = 10;
@@ -213,6 +215,11 @@ export class JobboardCampaigns extends JobboardElement {
     void this.load();
   };
 
+  private readonly handleToggleFilters = (): void => {
+    this.filtersOpen = !this.filtersOpen;
+    this.requestUpdate();
+  };
+
   private readonly handlePage = (page: number): void => {
     this.route.query = { ...this.route.query, page };
     this.route.write(this.openId, false);
@@ -232,6 +239,11 @@ export class JobboardCampaigns extends JobboardElement {
     await shown;
     await this.updateComplete;
     this.renderRoot.querySelector<HTMLElement>('#detail-title, #detail-error')?.focus();
+  };
+
+  /** The "Apply" buttons: focus on the apply form's heading, which brings the form on screen. */
+  private readonly handleApply = (): void => {
+    this.renderRoot.querySelector<HTMLElement>('#apply-title')?.focus();
   };
 
   /** Like a link to the list: a new history entry, so the browser's Back returns to the offer. */
@@ -260,9 +272,17 @@ export class JobboardCampaigns extends JobboardElement {
         endpoint: this.endpoint,
         lang: this.lang,
         onBack: this.handleBack,
+        onApply: this.handleApply,
       });
     }
-    return html`${renderSearch(route.query, this.list.value?.facets, this.handleSearch, { job_type: this.jobType, city: this.city })}
+    return html`${renderSearch({
+      query: route.query,
+      facets: this.list.value?.facets,
+      onSearch: this.handleSearch,
+      fixed: { job_type: this.jobType, city: this.city },
+      filtersOpen: this.filtersOpen,
+      onToggleFilters: this.handleToggleFilters,
+    })}
     ${renderList({
       list: this.list,
       level,

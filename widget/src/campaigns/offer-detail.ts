@@ -21,6 +21,8 @@ export interface DetailView {
   endpoint: string;
   lang: string;
   onBack: () => void;
+  /** Takes the candidate to the apply form (the "Apply" buttons). */
+  onApply: () => void;
 }
 
 export function renderDetail(view: DetailView): TemplateResult {
@@ -45,8 +47,12 @@ export function renderDetail(view: DetailView): TemplateResult {
         ${msg('This offer could not be loaded. It may have been closed.')}
       </p>`;
   }
+  const apply = html`<button type="button" part="button" class="primary" @click=${view.onApply}>
+    ${msg('Apply')}
+  </button>`;
   return html`<article class="detail" part="detail">
-    ${back} ${heading(level, c.name, 'detail-title')}
+    ${back}
+    <div class="detail-head">${heading(level, c.name, 'detail-title')} ${apply}</div>
     <p class="company">${c.company_name}</p>
     ${renderFacts(c, tag)}
     ${c.date_end ? html`<p>${msg(str`Applications close on ${formatDate(tag, c.date_end)}.`)}</p>` : nothing}
@@ -66,8 +72,9 @@ export function renderDetail(view: DetailView): TemplateResult {
           </section>`
         : nothing
     }
+    <div class="apply-sticky">${apply}</div>
     <section class="apply">
-      ${heading(level + 1, msg('Apply'))}
+      ${heading(level + 1, msg('Apply'), 'apply-title')}
       <jobboard-apply
         part="apply"
         endpoint=${view.endpoint}

@@ -4,7 +4,7 @@
 // asks the browser for the candidate's position on its click only.
 import { html } from 'lit';
 import type { TemplateResult } from 'lit';
-import { msg } from '@lit/localize';
+import { msg, str } from '@lit/localize';
 import type { CampaignPage, CampaignQuery } from '../internal/api.ts';
 import { jobTypeLabel, workingTimeLabel } from '../internal/labels.ts';
 import { DEFAULT_RADIUS_KM } from '../../../server/public-api/list-params.ts';
@@ -47,53 +47,96 @@ function nearMe(e: Event): void {
   });
 }
 
+/** The radius choices, in order: the proxy's default (sent as no radius) among them. */
+const RADII_KM = [10, DEFAULT_RADIUS_KM, 50, 100].sort((a, b) => a - b);
+
+/** The filters of the query in use, the text box aside: the count the folded filters' button shows. */
+export function activeFilters(query: CampaignQuery): number {
+  const { job_type, working_time, city, near, salary_min } = query;
+  return [job_type, working_time, city, near, salary_min].filter((value) => value !== undefined && value !== '').length;
+}
+
+/** What the form shows and tells its element. */
+export interface SearchView {
+  query: CampaignQuery;
+  facets: CampaignPage['facets'] | undefined;
+  /** Gets the form's submit event (Enter, the button, or a filter changed). */
+  onSearch: (e: SubmitEvent) => void;
+  /** Filters the board fixed: not shown. */
+  fixed: CampaignQuery;
+  /** On a narrow element the filters fold behind one button; whether the candidate unfolded them. */
+  filtersOpen: boolean;
+  onToggleFilters: () => void;
+}
+
 /**
- * The form; `onSearch` gets its submit event (Enter, the button, or a filter
- * changed). A filter the board fixed (`fixed`) is not shown.
+ * The form: the text box, then the filters, which fold behind a "Filters (n)"
+ * button when the element is narrow (a phone), so that offers show in the
+ * first screen.
  */
-export function renderSearch(
-  query: CampaignQuery,
-  facets: CampaignPage['facets'] | undefined,
-  onSearch: (e: SubmitEvent) => void,
-  fixed: CampaignQuery,
-): TemplateResult {
-  const f = facets ?? { job_types: [], working_times: [], cities: [] };
-  return html`<form
-    role="search"
-    part="search"
-    class="search"
-    aria-label=${msg('Search offers')}
-    @submit=${onSearch}
-    @change=${handleFilterChange}
-  >
-    <div class="filter grow">
-      <label for="q">${msg('Keywords')}</label>
-      <input id="q" name="q" type="search" part="input" maxlength="200" .value=${query.q ?? ''} @change=${typed} />
-    </div>
-    ${renderFacet(query, 'job_type', msg('Contract type'), msg('All contract types'), fixed.job_type ? undefined : f.job_types, jobTypeLabel)}
-    ${renderFacet(query, 'working_time', msg('Working time'), msg('All working times'), f.working_times, workingTimeLabel)}
-    ${renderFacet(query, 'city', msg('City'), msg('All cities'), fixed.city ? undefined : f.cities)}
-    <div class="filter">
-      <label for="near">${msg('Near')}</label>
-      <input id="near" name="near" part="input" maxlength="100" .value=${query.near ?? ''} @change=${typed} />
-      <button type="button" part="button" @click=${nearMe}>${msg('Near me')}</button>
-    </div>
-    ${renderFacet(query, 'radius_km', msg('Within'), `${DEFAULT_RADIUS_KM} km`, ['10', '50', '100'], (v) => `${v} km`)}
-    <div class="filter">
-      <label for="salary_min">${msg('Minimum salary')}</label>
-      <input
-        id="salary_min"
-        name="salary_min"
-        type="number"
-        min="0"
-        step="1000"
-        part="input"
-        .value=${query.salary_min ?? ''}
-        @change=${typed}
-      />
-    </div>
-    <button type="submit" part="button" class="primary">${msg('Search')}</button>
-  </form>`;
+export function renderSearch(view: SearchView): TemplateResult {
+  const { query, onSearch, fixed, filtersOpen } = view;
+  const f = view.facets ?? { job_types: [], working_times: [], cities: [] };
+  return html`<div class="search-box">
+    <form
+      role="search"
+      part="search"
+      class="search"
+      aria-label=${msg('Search offers')}
+      @submit=${onSearch}
+      @change=${handleFilterChange}
+    >
+      <div class="filter grow">
+        <label for="q">${msg('Keywords')}</label>
+        <input id="q" name="q" type="search" part="input" maxlength="200" .value=${query.q ?? ''} @change=${typed} />
+      </div>
+      <button
+        type="button"
+        part="button"
+        class="filters-toggle"
+        aria-expanded=${filtersOpen ? 'true' : 'false'}
+        aria-controls="filters"
+        @click=${view.onToggleFilters}
+      >
+        ${msg(str`Filters (${activeFilters(query)})`)}
+      </button>
+      <div id="filters" class="filters ${filtersOpen ? 'open' : ''}">
+        ${renderFacet(query, 'job_type', msg('Contract type'), msg('All contract types'), fixed.job_type ? undefined : f.job_types, jobTypeLabel)}
+        ${renderFacet(query, 'working_time', msg('Working time'), msg('All working times'), f.working_times, workingTimeLabel)}
+        ${renderFacet(query, 'city', msg('City'), msg('All cities'), fixed.city ? undefined : f.cities)}
+        <div class="filter">
+          <label for="near">${msg('Near')}</label>
+          <input id="near" name="near" part="input" maxlength="100" .value=${query.near ?? ''} @change=${typed} />
+          <button type="button" part="button" @click=${nearMe}>${msg('Near me')}</button>
+        </div>
+        <div class="filter">
+          <label for="filter-radius_km">${msg('Within')}</label>
+          <select id="filter-radius_km" name="radius_km" part="input">
+            ${RADII_KM.map((km) => {
+              const value = km === DEFAULT_RADIUS_KM ? '' : String(km);
+              return html`<option value=${value} ?selected=${value === String(query.radius_km ?? '')}>
+                ${km} km
+              </option>`;
+            })}
+          </select>
+        </div>
+        <div class="filter">
+          <label for="salary_min">${msg('Minimum salary')}</label>
+          <input
+            id="salary_min"
+            name="salary_min"
+            type="number"
+            min="0"
+            step="1000"
+            part="input"
+            .value=${query.salary_min ?? ''}
+            @change=${typed}
+          />
+        </div>
+      </div>
+      <button type="submit" part="button" class="primary">${msg('Search')}</button>
+    </form>
+  </div>`;
 }
 
 function handleFilterChange(e: Event): void {

@@ -118,6 +118,7 @@
 'sd5dfdd93c892ee20': `Enviando su candidatura…`,
 'sda68b7b6b6da0a83': `Contrato`,
 'sda8c83b7865aecdb': `Este valor no es válido.`,
+'sdf307a83f805c045': str`Filtros (${0})`,
 'se371bad36cb20b1f': `Prácticas`,
 'se3a3e95c34719111': `Horario personalizado`,
 'se3f90546a03bdc2d': `Jornada parcial – mañana`,

@@ -118,6 +118,7 @@
 'sd5dfdd93c892ee20': `Envoi de votre candidature…`,
 'sda68b7b6b6da0a83': `Contrat`,
 'sda8c83b7865aecdb': `Cette valeur n’est pas valide.`,
+'sdf307a83f805c045': str`Filtres (${0})`,
 'se371bad36cb20b1f': `Stage`,
 'se3a3e95c34719111': `Horaires personnalisés`,
 'se3f90546a03bdc2d': `Temps partiel – matin`,
