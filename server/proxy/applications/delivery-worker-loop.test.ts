@@ -14,6 +14,7 @@ import type { DeliveryClient } from './delivery.ts';
 import { DEFAULT_DELIVERY, DeliveryWorker } from './delivery-worker.ts';
 import type { DeliveryOptions } from './delivery-worker.ts';
 import { enqueueRow, heldService, scriptedService, workerStore } from './delivery-worker.test-support.ts';
+import { refusedByService } from './delivery.test-support.ts';
 
 const HOUR = 60 * 60 * 1000;
 const where = { method: 'POST', url: 'http://upstream/v2/jobboards/applicants' };
@@ -90,13 +91,7 @@ describe('delivery worker: around its attempts', () => {
   it('says a refusal the store could not record went unrecorded', async () => {
     await enqueue('refused');
     store.markRefused = async () => undefined;
-    const invalid = new ValidationError({
-      ...where,
-      status: 422,
-      code: 'validation_failed',
-      message: 'bad',
-      details: [{ field: 'applicant.first_name', message: 'too long' }],
-    });
+    const invalid = refusedByService('validation_failed', [{ field: 'applicant.first_name', message: 'too long' }]);
     await worker(scriptedService([invalid]).client).deliverNow('refused');
     assert.deepEqual(recorded, [['refused', 'rejected', 'unrecorded']]);
   });

@@ -8,13 +8,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it, mock } from 'node:test';
 import { eventually } from '../../test/poll.ts';
-import { ConflictError, PermissionError, ServerError, ValidationError } from '../../client/index.ts';
+import { ConflictError, PermissionError, ServerError } from '../../client/index.ts';
 import { ResumeMissingError } from '../storage/outbox/application-store.ts';
 import type { Lease } from '../storage/outbox/application-store.ts';
 import { SqliteApplicationStore } from '../storage/outbox/sqlite-store.ts';
-import { claimed, uploadedResume } from '../storage/test-support.ts';
+import { claimed, newApplication } from '../storage/test-support.ts';
 import type { DeliveryClient } from './delivery.ts';
 import { enqueueRow, heldService, scriptedService, workerStore } from './delivery-worker.test-support.ts';
+import { refusedByService } from './delivery.test-support.ts';
 import { DEFAULT_DELIVERY, DeliveryWorker } from './delivery-worker.ts';
 import type { DeliveryOptions } from './delivery-worker.ts';
 
@@ -260,13 +261,7 @@ describe('delivery worker: what each attempt does to its row', () => {
       message: 'exists',
       existingId: undefined,
     });
-    const invalid = new ValidationError({
-      ...where,
-      status: 422,
-      code: 'validation_failed',
-      message: 'bad',
-      details: [{ field: 'applicant.first_name', message: 'too long' }],
-    });
+    const invalid = refusedByService('validation_failed', [{ field: 'applicant.first_name', message: 'too long' }]);
     const w = worker(scriptedService([conflict, invalid]).client);
     await w.deliverNow('exists');
     await w.deliverNow('refused');
@@ -286,17 +281,7 @@ describe('delivery worker: what each attempt does to its row', () => {
   });
 
   it('dead-letters at once a row whose resume the store lost, sending nothing', async () => {
-    await store.enqueue(
-      {
-        reference: 'lost',
-        campaign_id: 12,
-        company_id: 3,
-        payload: { applicant: { email: 'lost@example.org' } },
-        resume: uploadedResume(dir, Buffer.from('%PDF-1.4')),
-        resume_type: 'pdf',
-      },
-      { deadLetterAfterMs: HOUR },
-    );
+    await store.enqueue(newApplication('lost', { resumeIn: dir }), { deadLetterAfterMs: HOUR });
     store.openResume = async (reference) => Promise.reject(new ResumeMissingError(reference, 'its file'));
     const service = scriptedService([]);
     assert.equal((await worker(service.client).deliverNow('lost'))?.kind, 'resume_missing');
