@@ -178,9 +178,11 @@ describe('delivery worker: around its attempts', () => {
     assert.deepEqual(errors[0], ['r1', full]);
   });
 
-  it('reports a renewal the store could not answer, by reference, and keeps the attempt', async () => {
-    mock.timers.enable({ apis: ['setInterval'] });
-    try {
+  describe('at a renewal (setInterval mocked)', () => {
+    beforeEach(() => mock.timers.enable({ apis: ['setInterval'] }));
+    afterEach(() => mock.timers.reset());
+
+    it('reports a renewal the store could not answer, by reference, and keeps the attempt', async () => {
       await enqueue('r1');
       const broken = new Error('database gone');
       store.renewLease = async () => Promise.reject(broken);
@@ -193,14 +195,9 @@ describe('delivery worker: around its attempts', () => {
       assert.equal((await attempt)?.kind, 'delivered');
       assert.deepEqual(errors, [['r1', broken]]);
       assert.equal((await store.get('r1'))?.status, 'delivered');
-    } finally {
-      mock.timers.reset();
-    }
-  });
+    });
 
-  it('without listeners, a failed pass, a failed renewal, a lease lost and a refused source throw nothing', async () => {
-    mock.timers.enable({ apis: ['setInterval'] });
-    try {
+    it('without listeners, a failed pass, a failed renewal, a lease lost and a refused source throw nothing', async () => {
       await enqueue('r1');
       await enqueue('r2');
       const recover = store.recoverLeases.bind(store);
@@ -247,14 +244,9 @@ describe('delivery worker: around its attempts', () => {
       await eventually(async () => (await store.get('r3'))?.attempts === 1, { timeoutMs: 5_000, what: 'r3 attempted' });
       await new Promise((resolve) => setTimeout(resolve, 50));
       await looping.stop();
-    } finally {
-      mock.timers.reset();
-    }
-  });
+    });
 
-  it('without listeners, a lease found lost at its renewal throws nothing', async () => {
-    mock.timers.enable({ apis: ['setInterval'] });
-    try {
+    it('without listeners, a lease found lost at its renewal throws nothing', async () => {
       await enqueue('r1');
       store.renewLease = async () => false;
       const service = heldService();
@@ -265,9 +257,7 @@ describe('delivery worker: around its attempts', () => {
       service.answer();
       assert.equal((await attempt)?.kind, 'delivered');
       assert.equal((await store.get('r1'))?.status, 'delivering', 'nothing written under a lost lease');
-    } finally {
-      mock.timers.reset();
-    }
+    });
   });
 
   it("started with a slow poll, delivers a poked row and a failed attempt's retry at once, not at the next poll", async () => {
