@@ -9,7 +9,7 @@ import { eventually } from '../../test/poll.ts';
 import { ServerError, ValidationError } from '../../client/index.ts';
 import type { Lease } from '../storage/outbox/application-store.ts';
 import { SqliteApplicationStore } from '../storage/outbox/sqlite-store.ts';
-import { claimed } from '../storage/test-support.ts';
+import { claimed, untilDelivered } from '../storage/test-support.ts';
 import type { DeliveryClient } from './delivery.ts';
 import { DEFAULT_DELIVERY, DeliveryWorker } from './delivery-worker.ts';
 import type { DeliveryOptions } from './delivery-worker.ts';
@@ -265,18 +265,12 @@ describe('delivery worker: around its attempts', () => {
     const service = scriptedService([down()]);
     const w = worker(service.client, { pollIntervalMs: 60_000, baseBackoffMs: 0, maxBackoffMs: 0 });
     w.start();
-    await eventually(async () => (await store.get('r1'))?.status === 'delivered', {
-      timeoutMs: 5_000,
-      what: 'r1 retried and delivered',
-    });
+    await untilDelivered(store, 'r1', 'r1 retried and delivered');
     // The loop settles into its minute-long wait; only the poke can wake it.
     await new Promise((resolve) => setTimeout(resolve, 200));
     await enqueue('r2');
     w.poke();
-    await eventually(async () => (await store.get('r2'))?.status === 'delivered', {
-      timeoutMs: 5_000,
-      what: 'r2 delivered once poked',
-    });
+    await untilDelivered(store, 'r2', 'r2 delivered once poked');
     await w.stop();
   });
 

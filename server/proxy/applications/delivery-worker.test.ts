@@ -12,7 +12,7 @@ import { ConflictError, PermissionError, ServerError } from '../../client/index.
 import { ResumeMissingError } from '../storage/outbox/application-store.ts';
 import type { Lease } from '../storage/outbox/application-store.ts';
 import { SqliteApplicationStore } from '../storage/outbox/sqlite-store.ts';
-import { claimed, newApplication } from '../storage/test-support.ts';
+import { claimed, newApplication, untilDelivered } from '../storage/test-support.ts';
 import type { DeliveryClient } from './delivery.ts';
 import { enqueueRow, heldService, scriptedService, workerStore } from './delivery-worker.test-support.ts';
 import { refusedByService } from './delivery.test-support.ts';
@@ -330,16 +330,10 @@ describe('delivery worker: what each attempt does to its row', () => {
     // No backoff: the clock stands still, and the retry is due at once.
     const w = worker(service.client, { pollIntervalMs: 20, baseBackoffMs: 0, maxBackoffMs: 0, concurrency: 1 });
     w.start();
-    await eventually(async () => (await store.get('r1'))?.status === 'delivered', {
-      timeoutMs: 5_000,
-      what: 'r1 delivered on its second attempt',
-    });
+    await untilDelivered(store, 'r1', 'r1 delivered on its second attempt');
     await enqueue('r2');
     w.poke();
-    await eventually(async () => (await store.get('r2'))?.status === 'delivered', {
-      timeoutMs: 5_000,
-      what: 'r2 delivered',
-    });
+    await untilDelivered(store, 'r2', 'r2 delivered');
     await w.stop();
     await enqueue('r3');
     w.poke();
