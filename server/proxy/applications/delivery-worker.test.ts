@@ -42,17 +42,7 @@ describe('delivery worker leases', () => {
     now = Date.UTC(2026, 0, 1);
     store = new CountingStore({ dataDir: dir, owner: 'process-1', now: () => now });
     await store.ready();
-    await store.enqueue(
-      {
-        reference: 'r1',
-        campaign_id: 12,
-        company_id: 3,
-        payload: { applicant: { email: 'ada@example.org', first_name: 'Ada' } },
-        resume: null,
-        resume_type: null,
-      },
-      { deadLetterAfterMs: HOUR },
-    );
+    await store.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
     events.recorded = 0;
     events.lost = [];
   });
@@ -72,13 +62,19 @@ describe('delivery worker leases', () => {
     });
   }
 
-  it('renews its claim while the attempt runs, so the row is not taken back after the first lease would have ended', async () => {
+  /** Sends r1 under a 300 ms lease to a service that holds its answer; once sent, moves the clock by `ms` and waits for the next renewal. */
+  async function renewedAfter(ms: number) {
     const service = heldService();
     const attempt = worker(service.client, 300).deliverNow('r1');
     await eventually(() => service.sent() === 1, { timeoutMs: 5_000, what: 'the attempt sent' });
-    now += 250;
+    now += ms;
     const before = store.renewals;
-    await eventually(() => store.renewals > before, { timeoutMs: 5_000, what: 'a renewal after the clock moved' });
+    await eventually(() => store.renewals > before, { timeoutMs: 5_000, what: `a renewal ${ms} ms later` });
+    return { service, attempt };
+  }
+
+  it('renews its claim while the attempt runs, so the row is not taken back after the first lease would have ended', async () => {
+    const { service, attempt } = await renewedAfter(250);
     now += 250;
     assert.equal(await store.recoverLeases(new Set()), 0, 'claimed for 300 ms 500 ms ago, renewed since: still held');
     service.answer();
@@ -131,13 +127,8 @@ describe('delivery worker leases', () => {
   });
 
   it('abandons the attempt whose lease ran out before a renewal: it writes nothing, even with nobody else on the row yet', async () => {
-    const service = heldService();
-    const attempt = worker(service.client, 300).deliverNow('r1');
-    await eventually(() => service.sent() === 1, { timeoutMs: 5_000, what: 'the attempt sent' });
     // The process stalled past its lease: the next renewal finds it over.
-    now += 300;
-    const before = store.renewals;
-    await eventually(() => store.renewals > before, { timeoutMs: 5_000, what: 'a renewal after the lease ran out' });
+    const { service, attempt } = await renewedAfter(300);
     service.answer();
     assert.equal((await attempt)?.kind, 'delivered');
     assert.deepEqual(events, { recorded: 0, lost: ['r1'] });
