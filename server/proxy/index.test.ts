@@ -40,6 +40,14 @@ function configFor(sandbox: RunningSandbox, env: Record<string, string> = {}) {
   });
 }
 
+/** The sandbox with its demo data, an admin API and no rate limit. */
+const demoSandbox = () => startSandbox({ admin: true, seed: 'demo', rateLimitPerMinute: 0 });
+
+/** A client of the sandbox under one of its demo key pairs. */
+function sandboxClient(sandbox: RunningSandbox, keys: { private_key: string; secret_key: string }) {
+  return createClient({ baseUrl: sandbox.url, privateKey: keys.private_key, secretKey: keys.secret_key });
+}
+
 async function listIds(proxy: RunningProxy): Promise<number[]> {
   const body = (await (await fetch(`${proxy.url}/api/campaigns?per_page=50`)).json()) as { items: { id: number }[] };
   return body.items.map((c) => c.id);
@@ -48,15 +56,10 @@ async function listIds(proxy: RunningProxy): Promise<number[]> {
 describe('startProxy against the sandbox', () => {
   let sandbox: RunningSandbox;
   let proxy: RunningProxy;
-  const company = () =>
-    createClient({
-      baseUrl: sandbox.url,
-      privateKey: DEMO_KEYS.company.private_key,
-      secretKey: DEMO_KEYS.company.secret_key,
-    });
+  const company = () => sandboxClient(sandbox, DEMO_KEYS.company);
 
   before(async () => {
-    sandbox = await startSandbox({ admin: true, seed: 'demo', rateLimitPerMinute: 0 });
+    sandbox = await demoSandbox();
     proxy = await startProxy({ config: configFor(sandbox), logger: captureLogs().logger });
     await proxy.catalogue.syncNow();
   });
@@ -66,11 +69,7 @@ describe('startProxy against the sandbox', () => {
   });
 
   it('lists exactly the online campaigns broadcast on the board channel', async () => {
-    const board = createClient({
-      baseUrl: sandbox.url,
-      privateKey: DEMO_KEYS.jobboard.private_key,
-      secretKey: DEMO_KEYS.jobboard.secret_key,
-    });
+    const board = sandboxClient(sandbox, DEMO_KEYS.jobboard);
     const expected: number[] = [];
     for await (const c of board.campaigns.listAll({ channels: [DEMO_KEYS.jobboard.channel], status: ['online'] }))
       expected.push(c.id);
@@ -193,7 +192,7 @@ describe('startProxy against the sandbox', () => {
 describe('startProxy readiness and shutdown', () => {
   let sandbox: RunningSandbox;
   before(async () => {
-    sandbox = await startSandbox({ admin: true, seed: 'demo', rateLimitPerMinute: 0 });
+    sandbox = await demoSandbox();
   });
   after(() => sandbox?.close());
 
@@ -290,15 +289,10 @@ describe('startProxy for search engines, against the sandbox', () => {
   const OFFER_URL = 'https://jobs.acme.example/offres?offer={id}';
   let sandbox: RunningSandbox;
   let proxy: RunningProxy;
-  const company = () =>
-    createClient({
-      baseUrl: sandbox.url,
-      privateKey: DEMO_KEYS.company.private_key,
-      secretKey: DEMO_KEYS.company.secret_key,
-    });
+  const company = () => sandboxClient(sandbox, DEMO_KEYS.company);
 
   before(async () => {
-    sandbox = await startSandbox({ admin: true, seed: 'demo', rateLimitPerMinute: 0 });
+    sandbox = await demoSandbox();
     proxy = await startProxy({
       config: configFor(sandbox, { BOARD_OFFER_URL: OFFER_URL }),
       logger: captureLogs().logger,
@@ -372,11 +366,7 @@ describe('startProxy for search engines, against the sandbox', () => {
     assert.ok(archived !== undefined);
     await admin(sandbox, 'PATCH', `/campaigns/${archived}`, { status: 'archived' });
     await proxy.catalogue.syncNow();
-    const board = createClient({
-      baseUrl: sandbox.url,
-      privateKey: DEMO_KEYS.jobboard.private_key,
-      secretKey: DEMO_KEYS.jobboard.secret_key,
-    });
+    const board = sandboxClient(sandbox, DEMO_KEYS.jobboard);
     const open: number[] = [];
     for await (const c of board.campaigns.listAll({ channels: [DEMO_KEYS.jobboard.channel], status: ['online'] }))
       open.push(c.id);
@@ -400,16 +390,22 @@ describe('startProxy for search engines, against the sandbox', () => {
 });
 
 describe('startProxy with DATABASE_URL', () => {
+  /** A proxy on a PostgreSQL database of its own, the sandbox upstream. */
+  async function startOnFreshDatabase(sandbox: RunningSandbox): Promise<{ proxy: RunningProxy; databaseUrl: string }> {
+    const databaseUrl = await freshDatabase();
+    const proxy = await startProxy({
+      config: configFor(sandbox, { DATABASE_URL: databaseUrl }),
+      logger: captureLogs().logger,
+    });
+    return { proxy, databaseUrl };
+  }
+
   it(
     'migrates the database before it listens, hands its pool to the other stores, and ends it on close',
     { skip: skipWithoutPostgres() },
     async () => {
-      const sandbox = await startSandbox({ admin: true, seed: 'demo', rateLimitPerMinute: 0 });
-      const databaseUrl = await freshDatabase();
-      const proxy = await startProxy({
-        config: configFor(sandbox, { DATABASE_URL: databaseUrl }),
-        logger: captureLogs().logger,
-      });
+      const sandbox = await demoSandbox();
+      const { proxy } = await startOnFreshDatabase(sandbox);
       try {
         assert.ok(proxy.database !== undefined, 'the pool is reachable for the other shared stores');
         const { rows } = await proxy.database.pool.query<{ version: number }>(
@@ -445,13 +441,9 @@ describe('startProxy with DATABASE_URL', () => {
     'when the database stops answering while it runs, /readyz answers 503 naming it, and 200 once it answers again',
     { skip: skipWithoutPostgres() },
     async () => {
-      const sandbox = await startSandbox({ admin: true, seed: 'demo', rateLimitPerMinute: 0 });
-      const databaseUrl = await freshDatabase();
+      const sandbox = await demoSandbox();
+      const { proxy, databaseUrl } = await startOnFreshDatabase(sandbox);
       const name = new URL(databaseUrl).pathname.slice(1);
-      const proxy = await startProxy({
-        config: configFor(sandbox, { DATABASE_URL: databaseUrl }),
-        logger: captureLogs().logger,
-      });
       const owner = new pg.Client({ connectionString: TEST_DATABASE_URL });
       await owner.connect();
       const readiness = async () => {
@@ -495,7 +487,7 @@ describe('startProxy with DATABASE_URL', () => {
   );
 
   it('refuses to start when the database cannot be reached, naming it; a mounted proxy answers 503 not_ready', async () => {
-    const sandbox = await startSandbox({ admin: true, seed: 'demo', rateLimitPerMinute: 0 });
+    const sandbox = await demoSandbox();
     try {
       // Nothing listens on port 1 of the loopback.
       const config = configFor(sandbox, { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/jobs' });

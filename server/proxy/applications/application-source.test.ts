@@ -6,11 +6,11 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ConflictError, ServerError, TimeoutError, ValidationError } from '../../client/index.ts';
 import { errorFromResponse } from '../../client/errors.ts';
-import type { OutboxRow } from '../storage/outbox/application-store.ts';
 import { SOURCE_REFUSAL_MS, cameFrom, companyNote, refusesSource } from './application-source.ts';
 import type { Sending } from './application-source.ts';
 import { attemptDelivery } from './delivery.ts';
 import type { DeliveryClient, DeliveryOutbox } from './delivery.ts';
+import { deliveringRow, refusedByService } from './delivery.test-support.ts';
 
 const where = { method: 'POST', url: 'http://upstream/v2/jobboards/applicants' };
 const sourceRefusal = (field = 'applicant.applications.0.source', code = 'source_not_allowed', status = 422) =>
@@ -23,39 +23,6 @@ const sourceRefusal = (field = 'applicant.applications.0.source', code = 'source
   });
 
 const outbox: DeliveryOutbox = { openResume: async () => undefined, recordedApplication: async () => undefined };
-
-function row(overrides: Partial<OutboxRow> = {}): OutboxRow {
-  return {
-    reference: 'r1',
-    created_at: 0,
-    campaign_id: 12,
-    company_id: 3,
-    payload: { applicant: { email: 'ada@example.org' }, cover_letter: 'Hello' },
-    resume_bytes: null,
-    resume_type: null,
-    status: 'delivering',
-    attempts: 1,
-    next_attempt_at: 0,
-    dead_letter_at: 0,
-    answered: null,
-    outcome: null,
-    last_error: null,
-    last_attempt_at: 0,
-    delivered_at: null,
-    upstream_applicant_id: null,
-    upstream_application_id: null,
-    ended_at: null,
-    erased_at: null,
-    erased_by: null,
-    unconfirmed_send: 0,
-    source_dropped: 0,
-    utm: null,
-    receipt_token: null,
-    company_status: null,
-    status_checked_at: null,
-    ...overrides,
-  };
-}
 
 /** The refusals a test's store remembers, and what it was asked to remember. */
 function refusals(refused = false, failing = false) {
@@ -165,13 +132,7 @@ describe('refusesSource, at each status', () => {
   });
 
   it('takes a 4xx that names the source by its code alone, whatever its fields', () => {
-    const byCode = new ValidationError({
-      ...where,
-      status: 422,
-      code: 'source_not_allowed',
-      message: 'x',
-      details: [{ field: 'applicant.email', message: 'x' }],
-    });
+    const byCode = refusedByService('source_not_allowed', [{ field: 'applicant.email', message: 'x' }]);
     assert.equal(refusesSource(byCode), true);
     assert.equal(
       refusesSource(new ValidationError({ ...where, status: 422, code: 'invalid_request', message: 'x', details: [] })),
@@ -185,16 +146,10 @@ describe('refusesSource, at each status', () => {
 
   it('takes a 4xx that names the source by its field alone, at the top or nested, and no field merely ending in "source"', () => {
     const byField = (field: string) =>
-      new ValidationError({
-        ...where,
-        status: 422,
-        code: 'invalid_request',
-        message: 'x',
-        details: [
-          { field: 'applicant.email', message: 'x' },
-          { field, message: 'x' },
-        ],
-      });
+      refusedByService('invalid_request', [
+        { field: 'applicant.email', message: 'x' },
+        { field, message: 'x' },
+      ]);
     assert.equal(refusesSource(byField('source')), true);
     assert.equal(refusesSource(byField('application.source')), true);
     assert.equal(refusesSource(byField('applicant.datasource')), false);
@@ -228,7 +183,7 @@ describe('the note the company reads', () => {
 describe("attemptDelivery with the board's source", () => {
   it('sends the source, and only the cover letter as comment when there is nothing to note', async () => {
     const { client, bodies } = fakeClient('created');
-    const result = await attemptDelivery(row(), client, 1000, outbox, refusals().sending);
+    const result = await attemptDelivery(deliveringRow(), client, 1000, outbox, refusals().sending);
     assert.deepEqual(result, { kind: 'delivered', outcome: 'created_applicant', applicantId: 5, applicationId: 9 });
     assert.deepEqual(bodies[0]?.applications, [
       { campaign_id: 12, source: 'jobboard_demo', comments: [{ content: 'Hello' }] },
@@ -238,7 +193,7 @@ describe("attemptDelivery with the board's source", () => {
   it('on a definite refusal, remembers it until now + refusedForMs and sends once more without source, with the note and the campaign', async () => {
     const { client, bodies } = fakeClient(sourceRefusal(), 'created');
     const { sending, remembered } = refusals();
-    const result = await attemptDelivery(row({ utm: { utm_source: 'news' } }), client, 1000, outbox, sending);
+    const result = await attemptDelivery(deliveringRow({ utm: { utm_source: 'news' } }), client, 1000, outbox, sending);
     assert.deepEqual(result, {
       kind: 'delivered',
       outcome: 'created_applicant',
@@ -267,7 +222,7 @@ describe("attemptDelivery with the board's source", () => {
       sourceRefusal(),
       new ServerError({ ...where, status: 503, code: 'server_error', message: 'x' }),
     );
-    const result = await attemptDelivery(row(), client, 1000, outbox, refusals().sending);
+    const result = await attemptDelivery(deliveringRow(), client, 1000, outbox, refusals().sending);
     assert.deepEqual([result.kind, result.source, bodies.length], ['retry', 'refused', 2]);
   });
 
@@ -280,7 +235,7 @@ describe("attemptDelivery with the board's source", () => {
     for (const failure of failures) {
       const { client, bodies } = fakeClient(failure, 'created');
       const { sending, remembered } = refusals();
-      const result = await attemptDelivery(row(), client, 1000, outbox, sending);
+      const result = await attemptDelivery(deliveringRow(), client, 1000, outbox, sending);
       assert.deepEqual(
         [result.kind, result.source, bodies.length, remembered.length],
         ['retry', undefined, 1, 0],
@@ -296,7 +251,7 @@ describe("attemptDelivery with the board's source", () => {
     ] as const) {
       const { client, bodies } = fakeClient('created');
       const result = await attemptDelivery(
-        row({ source_dropped: dropped }),
+        deliveringRow({ source_dropped: dropped }),
         client,
         1000,
         outbox,
@@ -312,7 +267,7 @@ describe("attemptDelivery with the board's source", () => {
 
   it('with a store that cannot tell or remember, still delivers: the source is sent, and the refusal met again is re-sent the same way', async () => {
     const { client, bodies } = fakeClient(sourceRefusal(), 'created');
-    const result = await attemptDelivery(row(), client, 1000, outbox, refusals(false, true).sending);
+    const result = await attemptDelivery(deliveringRow(), client, 1000, outbox, refusals(false, true).sending);
     assert.deepEqual([result.kind, result.source, bodies.length], ['delivered', 'refused', 2]);
   });
 
@@ -339,7 +294,7 @@ describe("attemptDelivery with the board's source", () => {
       },
     } as unknown as DeliveryClient;
     const result = await attemptDelivery(
-      row({ payload: { applicant: { email: 'ada@example.org' } } }),
+      deliveringRow({ payload: { applicant: { email: 'ada@example.org' } } }),
       client,
       1000,
       outbox,

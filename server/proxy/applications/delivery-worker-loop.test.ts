@@ -9,11 +9,12 @@ import { eventually } from '../../test/poll.ts';
 import { ServerError, ValidationError } from '../../client/index.ts';
 import type { Lease } from '../storage/outbox/application-store.ts';
 import { SqliteApplicationStore } from '../storage/outbox/sqlite-store.ts';
-import { claimed } from '../storage/test-support.ts';
+import { claimed, untilDelivered } from '../storage/test-support.ts';
 import type { DeliveryClient } from './delivery.ts';
 import { DEFAULT_DELIVERY, DeliveryWorker } from './delivery-worker.ts';
 import type { DeliveryOptions } from './delivery-worker.ts';
 import { enqueueRow, heldService, scriptedService, workerStore } from './delivery-worker.test-support.ts';
+import { refusedByService } from './delivery.test-support.ts';
 
 const HOUR = 60 * 60 * 1000;
 const where = { method: 'POST', url: 'http://upstream/v2/jobboards/applicants' };
@@ -90,13 +91,7 @@ describe('delivery worker: around its attempts', () => {
   it('says a refusal the store could not record went unrecorded', async () => {
     await enqueue('refused');
     store.markRefused = async () => undefined;
-    const invalid = new ValidationError({
-      ...where,
-      status: 422,
-      code: 'validation_failed',
-      message: 'bad',
-      details: [{ field: 'applicant.first_name', message: 'too long' }],
-    });
+    const invalid = refusedByService('validation_failed', [{ field: 'applicant.first_name', message: 'too long' }]);
     await worker(scriptedService([invalid]).client).deliverNow('refused');
     assert.deepEqual(recorded, [['refused', 'rejected', 'unrecorded']]);
   });
@@ -183,9 +178,11 @@ describe('delivery worker: around its attempts', () => {
     assert.deepEqual(errors[0], ['r1', full]);
   });
 
-  it('reports a renewal the store could not answer, by reference, and keeps the attempt', async () => {
-    mock.timers.enable({ apis: ['setInterval'] });
-    try {
+  describe('at a renewal (setInterval mocked)', () => {
+    beforeEach(() => mock.timers.enable({ apis: ['setInterval'] }));
+    afterEach(() => mock.timers.reset());
+
+    it('reports a renewal the store could not answer, by reference, and keeps the attempt', async () => {
       await enqueue('r1');
       const broken = new Error('database gone');
       store.renewLease = async () => Promise.reject(broken);
@@ -198,14 +195,9 @@ describe('delivery worker: around its attempts', () => {
       assert.equal((await attempt)?.kind, 'delivered');
       assert.deepEqual(errors, [['r1', broken]]);
       assert.equal((await store.get('r1'))?.status, 'delivered');
-    } finally {
-      mock.timers.reset();
-    }
-  });
+    });
 
-  it('without listeners, a failed pass, a failed renewal, a lease lost and a refused source throw nothing', async () => {
-    mock.timers.enable({ apis: ['setInterval'] });
-    try {
+    it('without listeners, a failed pass, a failed renewal, a lease lost and a refused source throw nothing', async () => {
       await enqueue('r1');
       await enqueue('r2');
       const recover = store.recoverLeases.bind(store);
@@ -252,14 +244,9 @@ describe('delivery worker: around its attempts', () => {
       await eventually(async () => (await store.get('r3'))?.attempts === 1, { timeoutMs: 5_000, what: 'r3 attempted' });
       await new Promise((resolve) => setTimeout(resolve, 50));
       await looping.stop();
-    } finally {
-      mock.timers.reset();
-    }
-  });
+    });
 
-  it('without listeners, a lease found lost at its renewal throws nothing', async () => {
-    mock.timers.enable({ apis: ['setInterval'] });
-    try {
+    it('without listeners, a lease found lost at its renewal throws nothing', async () => {
       await enqueue('r1');
       store.renewLease = async () => false;
       const service = heldService();
@@ -270,9 +257,7 @@ describe('delivery worker: around its attempts', () => {
       service.answer();
       assert.equal((await attempt)?.kind, 'delivered');
       assert.equal((await store.get('r1'))?.status, 'delivering', 'nothing written under a lost lease');
-    } finally {
-      mock.timers.reset();
-    }
+    });
   });
 
   it("started with a slow poll, delivers a poked row and a failed attempt's retry at once, not at the next poll", async () => {
@@ -280,18 +265,12 @@ describe('delivery worker: around its attempts', () => {
     const service = scriptedService([down()]);
     const w = worker(service.client, { pollIntervalMs: 60_000, baseBackoffMs: 0, maxBackoffMs: 0 });
     w.start();
-    await eventually(async () => (await store.get('r1'))?.status === 'delivered', {
-      timeoutMs: 5_000,
-      what: 'r1 retried and delivered',
-    });
+    await untilDelivered(store, 'r1', 'r1 retried and delivered');
     // The loop settles into its minute-long wait; only the poke can wake it.
     await new Promise((resolve) => setTimeout(resolve, 200));
     await enqueue('r2');
     w.poke();
-    await eventually(async () => (await store.get('r2'))?.status === 'delivered', {
-      timeoutMs: 5_000,
-      what: 'r2 delivered once poked',
-    });
+    await untilDelivered(store, 'r2', 'r2 delivered once poked');
     await w.stop();
   });
 

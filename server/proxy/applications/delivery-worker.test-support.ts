@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ApplicationStore } from '../storage/outbox/application-store.ts';
 import { SqliteApplicationStore } from '../storage/outbox/sqlite-store.ts';
+import { newApplication } from '../storage/test-support.ts';
 import type { DeliveryClient } from './delivery.ts';
 
 /** A SQLite store of its own folder, owned by process-1, on the test's clock; ready. */
@@ -17,17 +18,7 @@ export async function workerStore(now: () => number): Promise<{ dir: string; sto
 
 /** A pending application of campaign 12 (company 3), without a resume, dead-lettered after `deadLetterAfterMs`. */
 export async function enqueueRow(store: ApplicationStore, reference: string, deadLetterAfterMs: number): Promise<void> {
-  await store.enqueue(
-    {
-      reference,
-      campaign_id: 12,
-      company_id: 3,
-      payload: { applicant: { email: `${reference}@example.org` } },
-      resume: null,
-      resume_type: null,
-    },
-    { deadLetterAfterMs },
-  );
+  await store.enqueue(newApplication(reference, { email: `${reference}@example.org` }), { deadLetterAfterMs });
 }
 
 /** A service whose createApplicant answers (201) only once the test calls answer(). */

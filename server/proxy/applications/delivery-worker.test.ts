@@ -8,13 +8,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it, mock } from 'node:test';
 import { eventually } from '../../test/poll.ts';
-import { ConflictError, PermissionError, ServerError, ValidationError } from '../../client/index.ts';
+import { ConflictError, PermissionError, ServerError } from '../../client/index.ts';
 import { ResumeMissingError } from '../storage/outbox/application-store.ts';
 import type { Lease } from '../storage/outbox/application-store.ts';
 import { SqliteApplicationStore } from '../storage/outbox/sqlite-store.ts';
-import { claimed, uploadedResume } from '../storage/test-support.ts';
+import { claimed, newApplication, untilDelivered } from '../storage/test-support.ts';
 import type { DeliveryClient } from './delivery.ts';
 import { enqueueRow, heldService, scriptedService, workerStore } from './delivery-worker.test-support.ts';
+import { refusedByService } from './delivery.test-support.ts';
 import { DEFAULT_DELIVERY, DeliveryWorker } from './delivery-worker.ts';
 import type { DeliveryOptions } from './delivery-worker.ts';
 
@@ -41,17 +42,7 @@ describe('delivery worker leases', () => {
     now = Date.UTC(2026, 0, 1);
     store = new CountingStore({ dataDir: dir, owner: 'process-1', now: () => now });
     await store.ready();
-    await store.enqueue(
-      {
-        reference: 'r1',
-        campaign_id: 12,
-        company_id: 3,
-        payload: { applicant: { email: 'ada@example.org', first_name: 'Ada' } },
-        resume: null,
-        resume_type: null,
-      },
-      { deadLetterAfterMs: HOUR },
-    );
+    await store.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
     events.recorded = 0;
     events.lost = [];
   });
@@ -71,13 +62,19 @@ describe('delivery worker leases', () => {
     });
   }
 
-  it('renews its claim while the attempt runs, so the row is not taken back after the first lease would have ended', async () => {
+  /** Sends r1 under a 300 ms lease to a service that holds its answer; once sent, moves the clock by `ms` and waits for the next renewal. */
+  async function renewedAfter(ms: number) {
     const service = heldService();
     const attempt = worker(service.client, 300).deliverNow('r1');
     await eventually(() => service.sent() === 1, { timeoutMs: 5_000, what: 'the attempt sent' });
-    now += 250;
+    now += ms;
     const before = store.renewals;
-    await eventually(() => store.renewals > before, { timeoutMs: 5_000, what: 'a renewal after the clock moved' });
+    await eventually(() => store.renewals > before, { timeoutMs: 5_000, what: `a renewal ${ms} ms later` });
+    return { service, attempt };
+  }
+
+  it('renews its claim while the attempt runs, so the row is not taken back after the first lease would have ended', async () => {
+    const { service, attempt } = await renewedAfter(250);
     now += 250;
     assert.equal(await store.recoverLeases(new Set()), 0, 'claimed for 300 ms 500 ms ago, renewed since: still held');
     service.answer();
@@ -130,13 +127,8 @@ describe('delivery worker leases', () => {
   });
 
   it('abandons the attempt whose lease ran out before a renewal: it writes nothing, even with nobody else on the row yet', async () => {
-    const service = heldService();
-    const attempt = worker(service.client, 300).deliverNow('r1');
-    await eventually(() => service.sent() === 1, { timeoutMs: 5_000, what: 'the attempt sent' });
     // The process stalled past its lease: the next renewal finds it over.
-    now += 300;
-    const before = store.renewals;
-    await eventually(() => store.renewals > before, { timeoutMs: 5_000, what: 'a renewal after the lease ran out' });
+    const { service, attempt } = await renewedAfter(300);
     service.answer();
     assert.equal((await attempt)?.kind, 'delivered');
     assert.deepEqual(events, { recorded: 0, lost: ['r1'] });
@@ -260,13 +252,7 @@ describe('delivery worker: what each attempt does to its row', () => {
       message: 'exists',
       existingId: undefined,
     });
-    const invalid = new ValidationError({
-      ...where,
-      status: 422,
-      code: 'validation_failed',
-      message: 'bad',
-      details: [{ field: 'applicant.first_name', message: 'too long' }],
-    });
+    const invalid = refusedByService('validation_failed', [{ field: 'applicant.first_name', message: 'too long' }]);
     const w = worker(scriptedService([conflict, invalid]).client);
     await w.deliverNow('exists');
     await w.deliverNow('refused');
@@ -286,17 +272,7 @@ describe('delivery worker: what each attempt does to its row', () => {
   });
 
   it('dead-letters at once a row whose resume the store lost, sending nothing', async () => {
-    await store.enqueue(
-      {
-        reference: 'lost',
-        campaign_id: 12,
-        company_id: 3,
-        payload: { applicant: { email: 'lost@example.org' } },
-        resume: uploadedResume(dir, Buffer.from('%PDF-1.4')),
-        resume_type: 'pdf',
-      },
-      { deadLetterAfterMs: HOUR },
-    );
+    await store.enqueue(newApplication('lost', { resumeIn: dir }), { deadLetterAfterMs: HOUR });
     store.openResume = async (reference) => Promise.reject(new ResumeMissingError(reference, 'its file'));
     const service = scriptedService([]);
     assert.equal((await worker(service.client).deliverNow('lost'))?.kind, 'resume_missing');
@@ -345,16 +321,10 @@ describe('delivery worker: what each attempt does to its row', () => {
     // No backoff: the clock stands still, and the retry is due at once.
     const w = worker(service.client, { pollIntervalMs: 20, baseBackoffMs: 0, maxBackoffMs: 0, concurrency: 1 });
     w.start();
-    await eventually(async () => (await store.get('r1'))?.status === 'delivered', {
-      timeoutMs: 5_000,
-      what: 'r1 delivered on its second attempt',
-    });
+    await untilDelivered(store, 'r1', 'r1 delivered on its second attempt');
     await enqueue('r2');
     w.poke();
-    await eventually(async () => (await store.get('r2'))?.status === 'delivered', {
-      timeoutMs: 5_000,
-      what: 'r2 delivered',
-    });
+    await untilDelivered(store, 'r2', 'r2 delivered');
     await w.stop();
     await enqueue('r3');
     w.poke();

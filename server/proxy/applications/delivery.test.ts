@@ -17,6 +17,7 @@ import {
 import { attemptDelivery, classify } from './delivery.ts';
 import { backoffMs } from './delivery-worker.ts';
 import type { DeliveryClient, DeliveryOutbox } from './delivery.ts';
+import { deliveringRow, refusedByService } from './delivery.test-support.ts';
 import { ResumeMissingError } from '../storage/outbox/application-store.ts';
 import type { OutboxRow } from '../storage/outbox/application-store.ts';
 
@@ -46,37 +47,8 @@ async function readBody(body: unknown): Promise<unknown> {
   return body;
 }
 
-function row(attempts: number): OutboxRow {
-  return {
-    reference: 'r1',
-    created_at: 0,
-    campaign_id: 12,
-    company_id: 3,
-    payload: { applicant: { email: 'ada@example.org' }, cover_letter: 'Hello' },
-    resume_bytes: RESUME.length,
-    resume_type: 'pdf',
-    status: 'delivering',
-    attempts,
-    next_attempt_at: 0,
-    dead_letter_at: 0,
-    answered: null,
-    outcome: null,
-    last_error: null,
-    last_attempt_at: 0,
-    delivered_at: null,
-    upstream_applicant_id: null,
-    upstream_application_id: null,
-    ended_at: null,
-    erased_at: null,
-    erased_by: null,
-    unconfirmed_send: 0,
-    source_dropped: 0,
-    utm: null,
-    receipt_token: null,
-    company_status: null,
-    status_checked_at: null,
-  };
-}
+/** Row r1 with RESUME, in its attempt number `attempts`. */
+const row = (attempts: number) => deliveringRow({ attempts, resume_bytes: RESUME.length, resume_type: 'pdf' });
 
 const where = { method: 'POST', url: 'http://upstream/v2/x' };
 const conflict = (code: string) =>
@@ -196,13 +168,9 @@ describe('attemptDelivery', () => {
   });
 
   it('turns an upstream field refusal into form field errors', async () => {
-    const refusal = new ValidationError({
-      ...where,
-      status: 422,
-      code: 'invalid_request',
-      message: 'bad',
-      details: [{ field: 'applicant.phone_number', message: 'must be a phone number' }],
-    });
+    const refusal = refusedByService('invalid_request', [
+      { field: 'applicant.phone_number', message: 'must be a phone number' },
+    ]);
     const { client, calls } = fakeClient(
       () => {
         throw refusal;
@@ -501,102 +469,82 @@ describe('classify', () => {
 });
 
 describe('classify, error by error', () => {
+  /** An attempt to try again; `reached`: the service may have taken the application. */
+  const retry = (error: string, reached: boolean, more: object = {}) => ({ kind: 'retry', error, reached, ...more });
+  const campaignClosed = (error: string) => ({ kind: 'rejected', outcome: 'campaign_closed', errors: [], error });
+  /** Refused as a whole: the candidate reads one error on the form. */
+  const refusedForm = (error: string) => ({
+    kind: 'rejected',
+    outcome: 'upstream_rejected',
+    errors: [{ field: 'form', code: 'invalid_value', message: 'The recruitment service refused this application.' }],
+    error,
+  });
   const cases: [string, unknown, unknown][] = [
     [
       'a rate limit with Retry-After',
       new RateLimitError({ ...where, status: 429, code: 'rate_limited', message: '', retryAfterMs: 5_000 }),
-      { kind: 'retry', error: 'rate_limited (429)', reached: false, retryAfterMs: 5_000 },
+      retry('rate_limited (429)', false, { retryAfterMs: 5_000 }),
     ],
     [
       'a rate limit without',
       new RateLimitError({ ...where, code: 'rate_limited', message: '', retryAfterMs: undefined }),
-      { kind: 'retry', error: 'rate_limited (-)', reached: false },
+      retry('rate_limited (-)', false),
     ],
     [
       'a 5xx',
       new ServerError({ ...where, status: 502, code: 'bad_gateway', message: '' }),
-      { kind: 'retry', error: 'bad_gateway (502)', reached: true },
+      retry('bad_gateway (502)', true),
     ],
-    [
-      'a timeout',
-      new TimeoutError({ ...where, code: 'timeout', message: '' }),
-      { kind: 'retry', error: 'timeout (no answer)', reached: true },
-    ],
+    ['a timeout', new TimeoutError({ ...where, code: 'timeout', message: '' }), retry('timeout (no answer)', true)],
     [
       'a cut connection',
       new ConnectionError({ ...where, code: 'connection_reset', message: '', mayHaveReachedServer: true }),
-      { kind: 'retry', error: 'connection_reset (no answer)', reached: true },
+      retry('connection_reset (no answer)', true),
     ],
     [
       'refused keys',
       new AuthenticationError({ ...where, status: 401, code: 'invalid_token', message: '' }),
-      { kind: 'retry', error: 'invalid_token (401)', reached: false },
+      retry('invalid_token (401)', false),
     ],
     [
       'a refused scope',
       new PermissionError({ ...where, status: 403, code: 'missing_scope', message: '' }),
-      { kind: 'retry', error: 'missing_scope (403)', reached: false, blocks: 'missing_scope' },
+      retry('missing_scope (403)', false, { blocks: 'missing_scope' }),
     ],
     [
       'an answer that is not what the API says',
       new SchemaError({ ...where, status: 200, code: 'unexpected_response', message: '' }),
-      { kind: 'retry', error: 'unreadable answer (unexpected_response)', reached: true },
+      retry('unreadable answer (unexpected_response)', true),
     ],
     [
       'a campaign not broadcast on the board',
       new ValidationError({ ...where, status: 422, code: 'campaign_not_broadcast', message: '' }),
-      { kind: 'rejected', outcome: 'campaign_closed', errors: [], error: 'campaign_not_broadcast (422)' },
+      campaignClosed('campaign_not_broadcast (422)'),
     ],
     [
       'a campaign gone',
       new NotFoundError({ ...where, status: 404, code: 'not_found', message: '' }),
-      { kind: 'rejected', outcome: 'campaign_closed', errors: [], error: 'not_found (404)' },
+      campaignClosed('not_found (404)'),
     ],
     [
       'another 4xx',
       new ApiError({ ...where, status: 400, code: 'bad_request', message: '' }),
-      {
-        kind: 'rejected',
-        outcome: 'upstream_rejected',
-        errors: [
-          { field: 'form', code: 'invalid_value', message: 'The recruitment service refused this application.' },
-        ],
-        error: 'bad_request (400)',
-      },
+      refusedForm('bad_request (400)'),
     ],
-    [
-      'the last 4xx',
-      new ApiError({ ...where, status: 499, code: 'odd', message: '' }),
-      {
-        kind: 'rejected',
-        outcome: 'upstream_rejected',
-        errors: [
-          { field: 'form', code: 'invalid_value', message: 'The recruitment service refused this application.' },
-        ],
-        error: 'odd (499)',
-      },
-    ],
-    [
-      'a 3xx',
-      new ApiError({ ...where, status: 399, code: 'odd', message: '' }),
-      { kind: 'retry', error: 'odd (399)', reached: true },
-    ],
+    ['the last 4xx', new ApiError({ ...where, status: 499, code: 'odd', message: '' }), refusedForm('odd (499)')],
+    ['a 3xx', new ApiError({ ...where, status: 399, code: 'odd', message: '' }), retry('odd (399)', true)],
     [
       'a 5xx the client did not name',
       new ApiError({ ...where, status: 500, code: 'odd', message: '' }),
-      { kind: 'retry', error: 'odd (500)', reached: true },
+      retry('odd (500)', true),
     ],
     [
       'an error of the client without status',
       new ApiError({ ...where, code: 'odd', message: '' }),
-      { kind: 'retry', error: 'odd (-)', reached: true },
+      retry('odd (-)', true),
     ],
-    [
-      'anything else',
-      new TypeError('x is undefined'),
-      { kind: 'retry', error: 'unexpected: TypeError', reached: true },
-    ],
-    ['a thrown string', 'boom', { kind: 'retry', error: 'unexpected: error', reached: true }],
+    ['anything else', new TypeError('x is undefined'), retry('unexpected: TypeError', true)],
+    ['a thrown string', 'boom', retry('unexpected: error', true)],
   ];
   for (const [what, error, expected] of cases) {
     it(`classifies ${what}`, () => {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it, mock } from 'node:test';
 import { SqliteApplicationStore } from '../storage/outbox/sqlite-store.ts';
-import { claimed } from '../storage/test-support.ts';
+import { claimed, newApplication } from '../storage/test-support.ts';
 import { eventually } from '../../test/poll.ts';
 import { DEFAULT_RETENTION_INTERVAL_MS, RetentionSweeper, retentionMsOf } from './retention.ts';
 import type { RetentionEvents, SweepResult, SweptStore } from './retention.ts';
@@ -27,17 +27,7 @@ describe('RetentionSweeper', () => {
   });
 
   it('makes a pass as it starts and then every interval, until stopped', async () => {
-    await outbox.enqueue(
-      {
-        reference: 'r1',
-        campaign_id: 1,
-        company_id: 1,
-        payload: { applicant: { email: 'ada@example.org' } },
-        resume: null,
-        resume_type: null,
-      },
-      { deadLetterAfterMs: 1 },
-    );
+    await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: 1 });
     const r1Lease = await claimed(outbox, 'r1');
     await outbox.markDead(r1Lease, 'expired', 'server_error (503)');
     await outbox.hitRate('ip:1', 1000);
@@ -66,17 +56,7 @@ describe('RetentionSweeper', () => {
 
   it('erases a dead-lettered row PERSONAL_DATA_RETENTION_DAYS (30) after its dead-letter time, not after its creation', async () => {
     const created = now;
-    await outbox.enqueue(
-      {
-        reference: 'late',
-        campaign_id: 1,
-        company_id: 1,
-        payload: { applicant: { email: 'ada@example.org' } },
-        resume: null,
-        resume_type: null,
-      },
-      { deadLetterAfterMs: 29 * DAY },
-    );
+    await outbox.enqueue(newApplication('late'), { deadLetterAfterMs: 29 * DAY });
     now = created + 29 * DAY;
     await outbox.markDead(await claimed(outbox, 'late'), 'expired', 'server_error (503)');
     const sweeper = new RetentionSweeper(outbox, { retentionMs: retentionMsOf(30), intervalMs: DAY });
@@ -111,17 +91,7 @@ describe('RetentionSweeper', () => {
       now: () => now,
       webhookEvents: { includeCandidate: true },
     });
-    await outbox.enqueue(
-      {
-        reference: 'sent',
-        campaign_id: 1,
-        company_id: 1,
-        payload: { applicant: { email: 'ada@example.org' } },
-        resume: null,
-        resume_type: null,
-      },
-      { deadLetterAfterMs: DAY },
-    );
+    await outbox.enqueue(newApplication('sent'), { deadLetterAfterMs: DAY });
     // Delivered at once: the row holds nothing personal, its two events (received, delivered) still do.
     await outbox.markDelivered(await claimed(outbox, 'sent'), 'created_applicant', { applicationId: 5 });
     const sweeper = new RetentionSweeper(outbox, { retentionMs: 2 * DAY, intervalMs: DAY });

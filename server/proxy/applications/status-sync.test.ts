@@ -397,9 +397,11 @@ describe('StatusSync', () => {
     });
   }
 
-  it('keys refused during a started job: its timer is cleared, no pass runs after', async () => {
-    mock.timers.enable({ apis: ['setInterval'] });
-    try {
+  describe('started (setInterval mocked)', () => {
+    beforeEach(() => mock.timers.enable({ apis: ['setInterval'] }));
+    afterEach(() => mock.timers.reset());
+
+    it('keys refused during a started job: its timer is cleared, no pass runs after', async () => {
       await delivered('a', 11);
       upstream.answers.set(11, { status: 403, code: 'missing_scope' });
       const sync = statusSync();
@@ -415,14 +417,9 @@ describe('StatusSync', () => {
       mock.timers.tick(3 * OPTIONS.intervalMs);
       assert.equal(passes, 1, 'the timer went with the keys');
       await sync.stop();
-    } finally {
-      mock.timers.reset();
-    }
-  });
+    });
 
-  it('starts with a pass, then one every intervalMs; started twice, keeps one timer', async () => {
-    mock.timers.enable({ apis: ['setInterval'] });
-    try {
+    it('starts with a pass, then one every intervalMs; started twice, keeps one timer', async () => {
       await delivered('a', 11);
       upstream.answers.set(11, 'new');
       const sync = statusSync({ periodMs: 1 });
@@ -442,9 +439,7 @@ describe('StatusSync', () => {
       await sync.stop();
       mock.timers.tick(3 * OPTIONS.intervalMs);
       assert.equal(passes.length, 2, 'none after stop');
-    } finally {
-      mock.timers.reset();
-    }
+    });
   });
 });
 

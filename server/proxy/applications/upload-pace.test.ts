@@ -26,6 +26,11 @@ describe('watchPace', () => {
         slow += 1;
       },
     );
+  /** One period of RULE passes (the grace lasts one too), in which `bytes` arrive. */
+  const period = (bytes: number) => {
+    received += bytes;
+    mock.timers.tick(RULE.periodMs);
+  };
 
   it('judges nothing during the grace, however little arrives', () => {
     watch();
@@ -38,8 +43,7 @@ describe('watchPace', () => {
   it('after the grace, closes an upload whose period brought less than the pace, once', () => {
     watch();
     mock.timers.tick(2_000);
-    received += 1_999;
-    mock.timers.tick(2_000);
+    period(1_999);
     assert.equal(slow, 1);
     received += 1;
     mock.timers.tick(10_000);
@@ -49,22 +53,16 @@ describe('watchPace', () => {
   it('keeps an upload whose every period brings at least the pace, however slow its grace', () => {
     watch();
     mock.timers.tick(2_000);
-    for (let period = 0; period < 5; period += 1) {
-      received += 2_000;
-      mock.timers.tick(2_000);
-    }
+    for (let i = 0; i < 5; i += 1) period(2_000);
     assert.equal(slow, 0);
   });
 
   it('judges each period on its own bytes, not on what earlier ones brought', () => {
     watch();
-    received += 100_000;
-    mock.timers.tick(2_000);
-    received += 3_000;
-    mock.timers.tick(2_000);
+    period(100_000);
+    period(3_000);
     assert.equal(slow, 0);
-    received += 1_000;
-    mock.timers.tick(2_000);
+    period(1_000);
     assert.equal(slow, 1, 'a fast start does not pay for a trickle after');
   });
 

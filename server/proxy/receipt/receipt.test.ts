@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import express from 'express';
 import { SqliteApplicationStore } from '../storage/outbox/sqlite-store.ts';
-import { claimed } from '../storage/test-support.ts';
+import { claimed, newApplication } from '../storage/test-support.ts';
 import { receiptRouter } from './route.ts';
 import { decoyReceipts } from './decoy.ts';
 import { RECEIPT_TEXTS } from './texts.ts';
@@ -47,18 +47,7 @@ describe('the receipt page', () => {
   async function stored(state: 'pending' | 'delivered' | 'dead' | 'rejected', companyStatus?: string): Promise<string> {
     const token = newReceiptToken();
     const reference = `r-${token}`;
-    await store.enqueue(
-      {
-        reference,
-        campaign_id: 12,
-        company_id: 3,
-        payload: { applicant: { email: 'ada@example.org' } },
-        resume: null,
-        resume_type: null,
-        receipt_token: token,
-      },
-      { deadLetterAfterMs: DAY },
-    );
+    await store.enqueue({ ...newApplication(reference), receipt_token: token }, { deadLetterAfterMs: DAY });
     if (state === 'delivered')
       await store.markDelivered(await claimed(store, reference), 'created_applicant', {
         applicantId: 1,

@@ -15,7 +15,7 @@ import { eventually } from '../../test/poll.ts';
 import { MemoryStore } from 'express-rate-limit';
 import { RequestBudget } from '../../client/index.ts';
 import { openBackend, redactUrl, storageDescription, storageExists, storageLocation } from './backend.ts';
-import type { Backend } from './backend.ts';
+import type { Backend, BackendOptions } from './backend.ts';
 import type { MigrationRecord } from './migrations.ts';
 import { POSTGRES_MIGRATIONS } from './postgres-schema.ts';
 import { SQLITE_MIGRATIONS } from './sqlite-schema.ts';
@@ -56,6 +56,16 @@ async function assertReleaseDataKept(backend: Backend, migrations: readonly Migr
   await store.close();
 }
 
+/** Runs `use` on a backend opened with `options`, closed after it whatever happens. */
+async function withBackend(options: BackendOptions, use: (backend: Backend) => Promise<void>): Promise<void> {
+  const backend = openBackend(options);
+  try {
+    await use(backend);
+  } finally {
+    await backend.close();
+  }
+}
+
 describe('openBackend on SQLite', () => {
   it('opens a data directory written by 0.2.0: only the migrations after its own applied, its applications and keys kept', async () => {
     const dataDir = join(tmp, 'sqlite-0.2.0');
@@ -63,13 +73,10 @@ describe('openBackend on SQLite', () => {
     const db = new DatabaseSync(join(dataDir, 'outbox.db'));
     db.exec(fixture('sqlite-0.2.0.sql'));
     db.close();
-    const backend = openBackend({ dataDir, databaseUrl: null });
-    try {
+    await withBackend({ dataDir, databaseUrl: null }, async (backend) => {
       await assertReleaseDataKept(backend, SQLITE_MIGRATIONS);
       assert.equal((await backend.ready()).version, SQLITE_MIGRATIONS.at(-1)!.version);
-    } finally {
-      await backend.close();
-    }
+    });
   });
 });
 
@@ -82,13 +89,10 @@ describe('openBackend on PostgreSQL', { skip: skipPostgres }, () => {
     await setup.connect();
     await setup.query(fixture('postgres-0.2.0.sql'));
     await setup.end();
-    const backend = openBackend({ dataDir: join(tmp, 'pg-0.2.0'), databaseUrl: url });
-    try {
+    await withBackend({ dataDir: join(tmp, 'pg-0.2.0'), databaseUrl: url }, async (backend) => {
       await assertReleaseDataKept(backend, POSTGRES_MIGRATIONS);
       assert.equal((await backend.ready()).version, POSTGRES_MIGRATIONS.at(-1)!.version);
-    } finally {
-      await backend.close();
-    }
+    });
   });
 
   it("migrates a new database once for every store: the catalogue's copy loads with no application store opened", async () => {
@@ -148,8 +152,7 @@ describe('what each backend gives beside its stores', () => {
   it('SQLite: counts addresses in memory, budgets in this process, and has no database to watch', async () => {
     const dataDir = join(tmp, 'sqlite-parts');
     mkdirSync(dataDir);
-    const backend = openBackend({ dataDir, databaseUrl: null });
-    try {
+    await withBackend({ dataDir, databaseUrl: null }, async (backend) => {
       assert.equal(backend.location, join(dataDir, 'outbox.db'));
       assert.equal(backend.database, undefined);
       assert.equal(backend.watch(), undefined);
@@ -170,18 +173,13 @@ describe('what each backend gives beside its stores', () => {
       await store.ready();
       await backend.close();
       assert.equal(store.isOpen, false, 'close() closes the stores it opened');
-    } finally {
-      await backend.close();
-    }
+    });
   });
 
-  it(
-    'PostgreSQL: counts addresses in the shared counters, budgets shared by the instances, and watches the database',
-    { skip: skipPostgres },
-    async () => {
+  describe('PostgreSQL', { skip: skipPostgres }, () => {
+    it('counts addresses in the shared counters, budgets shared by the instances, and watches the database', async () => {
       const url = await freshDatabase();
-      const backend = openBackend({ dataDir: join(tmp, 'pg-parts'), databaseUrl: url });
-      try {
+      await withBackend({ dataDir: join(tmp, 'pg-parts'), databaseUrl: url }, async (backend) => {
         assert.equal(backend.location, redactUrl(url));
         assert.equal(backend.database?.location, redactUrl(url));
         const store = backend.openApplications({ owner: 'a' });
@@ -198,24 +196,18 @@ describe('what each backend gives beside its stores', () => {
         await backend.close();
         assert.equal(pool.ended, true, 'close() ends the pool');
         assert.equal(store.isOpen, false);
-      } finally {
-        await backend.close();
-      }
-    },
-  );
+      });
+    });
 
-  it(
-    'PostgreSQL: reports an idle connection the server cut to onIdleError, where it would have ended the process, and goes on with another',
-    { skip: skipPostgres },
-    async () => {
+    it('reports an idle connection the server cut to onIdleError, where it would have ended the process, and goes on with another', async () => {
       const url = await freshDatabase();
       const cut: Error[] = [];
-      const backend = openBackend({
+      const options = {
         dataDir: join(tmp, 'pg-idle'),
         databaseUrl: url,
-        onIdleError: (error) => cut.push(error),
-      });
-      try {
+        onIdleError: (error: Error) => cut.push(error),
+      };
+      await withBackend(options, async (backend) => {
         const pool = backend.database!.pool;
         const { rows } = await pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
         const admin = new pg.Client({ connectionString: url });
@@ -228,9 +220,7 @@ describe('what each backend gives beside its stores', () => {
         await eventually(() => cut.length === 1, { timeoutMs: 5_000, what: 'the idle error reported' });
         assert.match(cut[0]!.message, /terminat/);
         assert.equal((await pool.query<{ one: number }>('SELECT 1 AS one')).rows[0]?.one, 1);
-      } finally {
-        await backend.close();
-      }
-    },
-  );
+      });
+    });
+  });
 });

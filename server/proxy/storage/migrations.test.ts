@@ -5,45 +5,29 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { SchemaBehindError, checkOrder, refuseNewer } from './migrations.ts';
 
+/** A list of migrations, each given as [version, name]. */
+const migrations = (...list: [number, string][]) => list.map(([version, name]) => ({ version, name }));
+
 describe('checkOrder', () => {
   it('accepts a list in strictly increasing version order, and an empty one', () => {
     checkOrder([]);
-    checkOrder([
-      { version: 1, name: 'a' },
-      { version: 2, name: 'b' },
-      { version: 5, name: 'c' },
-    ]);
+    checkOrder(migrations([1, 'a'], [2, 'b'], [5, 'c']));
   });
 
   it('refuses a list where a version comes after a higher one, naming it', () => {
     assert.throws(
-      () =>
-        checkOrder([
-          { version: 1, name: 'a' },
-          { version: 3, name: 'b' },
-          { version: 2, name: 'typo' },
-        ]),
+      () => checkOrder(migrations([1, 'a'], [3, 'b'], [2, 'typo'])),
       /migration 2 \(typo\) is out of order/,
     );
   });
 
   it('refuses a version listed twice', () => {
-    assert.throws(
-      () =>
-        checkOrder([
-          { version: 1, name: 'a' },
-          { version: 1, name: 'again' },
-        ]),
-      /migration 1 \(again\) is out of order/,
-    );
+    assert.throws(() => checkOrder(migrations([1, 'a'], [1, 'again'])), /migration 1 \(again\) is out of order/);
   });
 });
 
 describe('refuseNewer', () => {
-  const known = [
-    { version: 1, name: 'a' },
-    { version: 2, name: 'b' },
-  ];
+  const known = migrations([1, 'a'], [2, 'b']);
 
   it('lets a store at or below the versions this proxy knows be opened', () => {
     refuseNewer([1, 2], known, 'db');

@@ -1,10 +1,12 @@
 // Test helpers: an application and its resume as the routes hand them to the
 // store (the resume already written to an upload file of the data directory);
-// the bytes of a stored resume; the two stores a contract suite runs against.
+// the bytes of a stored resume; a claim, and a delivery awaited; the two
+// stores a contract suite runs against.
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe } from 'node:test';
 import pg from 'pg';
+import { eventually } from '../../test/poll.ts';
 import { freshDatabase, skipWithoutPostgres } from '../../test/postgres.ts';
 import { UploadSpool } from '../applications/upload-spool.ts';
 import type {
@@ -59,6 +61,11 @@ export async function claimed(
   const row = await outbox.claim(reference, leaseMs);
   if (row === undefined) throw new Error(`${reference} could not be claimed`);
   return row;
+}
+
+/** Waits (5 s at most) until the row of `reference` is delivered; `what` names the wait in its timeout. */
+export async function untilDelivered(outbox: Pick<OutboxStore, 'get'>, reference: string, what: string): Promise<void> {
+  await eventually(async () => (await outbox.get(reference))?.status === 'delivered', { timeoutMs: 5_000, what });
 }
 
 /** The store of one side of a contract suite: SQLite in a data directory, or PostgreSQL in a database of the suite's own. */

@@ -244,12 +244,18 @@ forEachStore('application store contract', (harness) => {
     assert.equal((await outbox.get('r1'))?.status, 'delivering', 'left for recoverLeases to take back');
   });
 
-  it("gives a row whose lease ran out to another owner, and refuses every write of the old owner's attempt", async () => {
+  /** r1 claimed here for a second, then taken back by process-2 once that lease ran out: the stale lease, and process-2's store. */
+  async function takenBack(): Promise<{ stale: ClaimedRow; next: ApplicationStore }> {
     await outbox.enqueue(application('r1'), { deadLetterAfterMs: HOUR });
     const stale = await claimed(outbox, 'r1', 1_000);
     now += 1_000;
     const next = await open('process-2');
     assert.equal(await next.recoverLeases(), 1);
+    return { stale, next };
+  }
+
+  it("gives a row whose lease ran out to another owner, and refuses every write of the old owner's attempt", async () => {
+    const { stale, next } = await takenBack();
     const held = await claimed(next, 'r1');
     assert.notEqual(held.lease_token, stale.lease_token);
     const before = await outbox.get('r1');
@@ -270,11 +276,7 @@ forEachStore('application store contract', (harness) => {
   });
 
   it("refuses the writes of an attempt whose row was taken back while it ran, even after its own lease's end", async () => {
-    await outbox.enqueue(application('r1'), { deadLetterAfterMs: HOUR });
-    const stale = await claimed(outbox, 'r1', 1_000);
-    now += 1_000;
-    const next = await open('process-2');
-    assert.equal(await next.recoverLeases(), 1);
+    const { stale, next } = await takenBack();
     // Taken back but not yet claimed again: the old token is already void.
     await assert.rejects(outbox.markRetry(stale, now, 'timeout (no answer)', true), LeaseLostError);
     const row = await outbox.get('r1');
@@ -283,11 +285,7 @@ forEachStore('application store contract', (harness) => {
   });
 
   it("renews no lease of a row taken back, nor of a row purged since, and refuses the purged row's writes", async () => {
-    await outbox.enqueue(application('r1'), { deadLetterAfterMs: HOUR });
-    const stale = await claimed(outbox, 'r1', 1_000);
-    now += 1_000;
-    const next = await open('process-2');
-    assert.equal(await next.recoverLeases(), 1);
+    const { stale, next } = await takenBack();
     assert.equal(await outbox.renewLease(stale, 1_000), false, 'taken back, not claimed again: the old token is void');
     await assert.rejects(outbox.markRetry(stale, now, 'x'), (error: Error) => {
       assert.ok(error instanceof LeaseLostError);
@@ -385,12 +383,9 @@ forEachStore('application store contract', (harness) => {
   describe('idempotency keys', () => {
     it('answers replay with the recorded answer for the same key and body', async () => {
       assert.deepEqual(await outbox.claimKey('k', 'f1'), { kind: 'claimed' });
-      await outbox.completeKey('k', 201, '{"status":"delivered"}');
-      assert.deepEqual(await outbox.claimKey('k', 'f1'), {
-        kind: 'replay',
-        status: 201,
-        body: '{"status":"delivered"}',
-      });
+      const answer = { status: 201, body: '{"status":"delivered"}' };
+      await outbox.completeKey('k', answer.status, answer.body);
+      assert.deepEqual(await outbox.claimKey('k', 'f1'), { kind: 'replay', ...answer });
     });
 
     it('refuses the same key with another body', async () => {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { ResumeFiles } from './resume-files.ts';
 import { SqliteApplicationStore } from './sqlite-store.ts';
-import { storedResume, uploadedResume } from '../test-support.ts';
+import { newApplication, storedResume } from '../test-support.ts';
 
 /** Resumes on a disk that fills once a file is renamed in: the folder's fsync fails, as it can with ENOSPC. */
 class FillingResumes extends ResumeFiles {
@@ -39,14 +39,7 @@ describe('SQLite application store on a full disk', () => {
   });
 
   it('when keeping the resume fails after its rename, removes the kept file, stores no row and leaves the key free; the same key stores once there is room', async () => {
-    const application = (reference: string) => ({
-      reference,
-      campaign_id: 12,
-      company_id: 3,
-      payload: { applicant: { email: 'ada@example.org' } },
-      resume: uploadedResume(dir, Buffer.from('%PDF-1.4 resume')),
-      resume_type: 'pdf',
-    });
+    const application = (reference: string) => newApplication(reference, { resumeIn: dir });
     assert.deepEqual(await outbox.claimKey('k', 'f'), { kind: 'claimed' });
 
     await assert.rejects(outbox.enqueue(application('r1'), { deadLetterAfterMs: 60_000, key: 'k' }), {

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, it } from 'node:test';
 import type { ApplicationStore, NewApplication } from './application-store.ts';
-import { claimed, forEachStore } from '../test-support.ts';
+import { claimed, forEachStore, newApplication } from '../test-support.ts';
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
@@ -16,12 +16,7 @@ const PERIOD = 6 * HOUR;
 
 function application(reference: string, token?: string): NewApplication {
   return {
-    reference,
-    campaign_id: 12,
-    company_id: 3,
-    payload: { applicant: { email: `${reference}@example.org` } },
-    resume: null,
-    resume_type: null,
+    ...newApplication(reference, { email: `${reference}@example.org` }),
     ...(token === undefined ? {} : { receipt_token: token }),
   };
 }
