@@ -10,9 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { SqliteApplicationStore } from '../server/proxy/storage/index.ts';
-import { claimed, uploadedResume } from '../server/proxy/storage/test-support.ts';
+import { claimed } from '../server/proxy/storage/test-support.ts';
 import { eventually } from '../server/test/poll.ts';
 import { CLI } from './cli-processes.ts';
+import { enqueueApplication } from './outbox-rows.test-support.ts';
 import { apply, fetch, startApplyWorld, validFields } from './proxy-apply.test-support.ts';
 import type { ApplyWorld } from './proxy-apply.test-support.ts';
 
@@ -154,17 +155,7 @@ describe('a proxy starting on a data directory a killed proxy left', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'jbc-left-'));
     try {
       const left = new SqliteApplicationStore({ dataDir, owner: 'killed' });
-      await left.enqueue(
-        {
-          reference: 'kept',
-          campaign_id: 1,
-          company_id: 1,
-          payload: { applicant: { email: 'grace@example.org' } },
-          resume: uploadedResume(dataDir, Buffer.from('%PDF-1.4')),
-          resume_type: 'pdf',
-        },
-        { deadLetterAfterMs: 3_600_000 },
-      );
+      await enqueueApplication(left, { reference: 'kept', email: 'grace@example.org', resumeIn: dataDir });
       // Dead-lettered: the new proxy keeps it for an operator rather than delivering it (and deleting its file).
       const keptLease = await claimed(left, 'kept', 1000);
       await left.markDead(keptLease, 'expired', 'service_unavailable (503)');

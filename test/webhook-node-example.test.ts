@@ -17,6 +17,7 @@ import { SqliteApplicationStore } from '../server/proxy/storage/outbox/sqlite-st
 import { postEvent } from '../server/proxy/webhooks/post-event.ts';
 import { main as webhooksCommand } from '../server/proxy/commands/webhooks.ts';
 import { eventually } from '../server/test/poll.ts';
+import { enqueueApplication } from './outbox-rows.test-support.ts';
 
 const SECRET = `whsec_${Buffer.alloc(32, 6).toString('base64')}`;
 const EXAMPLE = new URL('../server/proxy/examples/verify-webhook.mjs', import.meta.url);
@@ -106,17 +107,7 @@ describe("the partners' Node webhook receiver, run as a process", () => {
       webhookEvents: { includeCandidate: false },
     });
     try {
-      await store.enqueue(
-        {
-          reference: 'r-node-status',
-          campaign_id: 7,
-          company_id: 1,
-          payload: { applicant: { email: 'grace@example.org' } },
-          resume: null,
-          resume_type: null,
-        },
-        { deadLetterAfterMs: 3_600_000 },
-      );
+      await enqueueApplication(store, { reference: 'r-node-status', email: 'grace@example.org' });
       assert.equal(
         await store.webhooks.record('r-node-status', 'application.status_changed', { status: 'interview' }),
         true,
