@@ -323,6 +323,14 @@ export function upstreamApplicantCount(sandbox: RunningSandbox, email: string): 
   return sandbox.context.db.get<{ n: number }>('SELECT count(*) AS n FROM applicants WHERE email = ?', email)?.n ?? 0;
 }
 
+/** Where the sandbox stored this candidate's resume (a path of its origin); null or undefined while it holds none. */
+export function upstreamResumePath(sandbox: RunningSandbox, email: string): string | null | undefined {
+  return sandbox.context.db.get<{ resume_path: string | null }>(
+    'SELECT resume_path FROM applicants WHERE email = ?',
+    email,
+  )?.resume_path;
+}
+
 /** Applies to `campaignId` while the service answers 503 to every call (until the test lifts the fault): the application is queued (202). */
 export async function queuedWhileServiceDown(
   world: Pick<ApplyWorld, 'sandbox' | 'proxyUrl'>,

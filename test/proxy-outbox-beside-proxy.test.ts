@@ -14,7 +14,7 @@ import { claimed } from '../server/proxy/storage/test-support.ts';
 import { eventually } from '../server/test/poll.ts';
 import { CLI } from './cli-processes.ts';
 import { enqueueApplication } from './outbox-rows.test-support.ts';
-import { apply, fetch, startApplyWorld, validFields } from './proxy-apply.test-support.ts';
+import { apply, fetch, startApplyWorld, upstreamResumePath, validFields } from './proxy-apply.test-support.ts';
 import type { ApplyWorld } from './proxy-apply.test-support.ts';
 
 /** Three rounds of 50: a command meets a store under way in about one of 50 applications here, so one round alone may miss it. */
@@ -138,10 +138,7 @@ describe('outbox commands beside a running proxy (SQLite)', () => {
       );
 
       for (const { email, resume } of sent) {
-        const path = world.sandbox.context.db.get<{ resume_path: string | null }>(
-          'SELECT resume_path FROM applicants WHERE email = ?',
-          email,
-        )?.resume_path;
+        const path = upstreamResumePath(world.sandbox, email);
         assert.equal(typeof path, 'string', `the service holds no resume for ${email}`);
         const stored = Buffer.from(await (await fetch(new URL(path!, world.sandbox.origin))).arrayBuffer());
         assert.ok(stored.equals(resume), `${email}: the service holds ${stored.length} bytes, sent ${resume.length}`);
