@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { after, before } from 'node:test';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { createClient } from '../server/client/index.ts';
@@ -240,6 +241,26 @@ export async function startApplyWorld(options: WorldOptions = {}): Promise<Apply
       if (ownsSandbox) await sandbox.close();
       if (ownsDataDir) rmSync(dataDir, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * The world of a describe's tests: started before them and closed after them.
+ * `options` may be a function, called once the describe's earlier `before`
+ * hooks have run (a receiver's URL, a database started there). Read the world
+ * through the answered function, in hooks and tests.
+ */
+export function applyWorldPerSuite(options: WorldOptions | (() => WorldOptions) = {}): () => ApplyWorld {
+  let world: ApplyWorld | undefined;
+  before(async () => {
+    world = await startApplyWorld(typeof options === 'function' ? options() : options);
+  });
+  after(async () => {
+    await world?.close();
+  });
+  return () => {
+    if (world === undefined) throw new Error('the apply world is read before it started');
+    return world;
   };
 }
 
