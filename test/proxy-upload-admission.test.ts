@@ -15,17 +15,20 @@ import type { RawUpload } from './raw-uploads.test-support.ts';
 
 const accepted = (status: number) => status === 201 || status === 202;
 
+/** The proxy's upload places, in all, per address and per network; each upload given 15 s. */
+function uploadPlaces(places: { all: number; perAddress: number; perNetwork: number }): Record<string, string> {
+  return {
+    MAX_CONCURRENT_UPLOADS: String(places.all),
+    MAX_CONCURRENT_UPLOADS_PER_IP: String(places.perAddress),
+    MAX_CONCURRENT_UPLOADS_PER_NETWORK: String(places.perNetwork),
+    UPLOAD_TIMEOUT_SECONDS: '15',
+  };
+}
+
 describe('upload places per address', () => {
   // MAX_CONCURRENT_UPLOADS_PER_IP at its default, 4 (the tests' own default is higher); a network cap
   // as low: addresses reaching the proxy directly are each their own network, 127.0.0.0/24 as any other.
-  const world = applyWorldPerSuite({
-    env: {
-      MAX_CONCURRENT_UPLOADS: '10',
-      MAX_CONCURRENT_UPLOADS_PER_IP: '4',
-      MAX_CONCURRENT_UPLOADS_PER_NETWORK: '4',
-      UPLOAD_TIMEOUT_SECONDS: '15',
-    },
-  });
+  const world = applyWorldPerSuite({ env: uploadPlaces({ all: 10, perAddress: 4, perNetwork: 4 }) });
 
   /** A valid application from `localAddress`, of which only the first part is sent. */
   async function slowApplication(localAddress: string) {
@@ -120,13 +123,7 @@ describe('upload places per address behind a reverse proxy', () => {
 
 describe('upload places per network behind a reverse proxy', () => {
   const world = applyWorldPerSuite({
-    env: {
-      TRUST_PROXY: '1',
-      MAX_CONCURRENT_UPLOADS: '20',
-      MAX_CONCURRENT_UPLOADS_PER_IP: '1',
-      MAX_CONCURRENT_UPLOADS_PER_NETWORK: '3',
-      UPLOAD_TIMEOUT_SECONDS: '15',
-    },
+    env: { TRUST_PROXY: '1', ...uploadPlaces({ all: 20, perAddress: 1, perNetwork: 3 }) },
   });
 
   const from = (ip: string) => ({ Origin: BOARD_ORIGIN, 'X-Forwarded-For': ip });
