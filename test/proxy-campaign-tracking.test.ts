@@ -26,6 +26,13 @@ async function trackUtm(world: ApplyWorld): Promise<unknown> {
   return ((await response.json()) as { track_utm: unknown }).track_utm;
 }
 
+/** Applies to the first open offer with `utm` beside a valid form: the application is delivered (201); answers its row. */
+async function deliveredWith(world: ApplyWorld, utm: Record<string, string>) {
+  const answer = await apply(world.proxyUrl, { fields: { ...validFields(world.openCampaignIds[0]!), ...utm } });
+  assert.equal(answer.status, 201, answer.text);
+  return deliveredRow(world, answer.body.reference);
+}
+
 describe('campaign tracking (TRACK_UTM unset: on)', () => {
   const world = applyWorldPerSuite();
 
@@ -34,15 +41,11 @@ describe('campaign tracking (TRACK_UTM unset: on)', () => {
   });
 
   it('keeps the utm_* posted with the application and adds them to the comment the company reads', async () => {
-    const fields = {
-      ...validFields(world().openCampaignIds[0]!),
+    const row = await deliveredWith(world(), {
       utm_source: 'newsletter',
       utm_medium: 'email',
       utm_campaign: 'printemps – café',
-    };
-    const answer = await apply(world().proxyUrl, { fields });
-    assert.equal(answer.status, 201, answer.text);
-    const row = await deliveredRow(world(), answer.body.reference);
+    });
     assert.deepEqual(row.utm, { utm_source: 'newsletter', utm_medium: 'email', utm_campaign: 'printemps – café' });
     assert.deepEqual(commentsOf(world(), row.upstream_application_id!), [
       validFields(0).cover_letter,
@@ -58,16 +61,12 @@ describe('campaign tracking (TRACK_UTM unset: on)', () => {
   });
 
   it('takes the application without a value over 200 characters or holding control characters, logs and counts each dropped one, and quotes the rest to the company', async () => {
-    const fields = {
-      ...validFields(world().openCampaignIds[0]!),
+    const row = await deliveredWith(world(), {
       utm_term: 'x'.repeat(201),
       utm_content: 'line\nfeed',
       utm_medium: 'bidi\u202eevil',
       utm_campaign: 'x, utm_medium=spoofed',
-    };
-    const answer = await apply(world().proxyUrl, { fields });
-    assert.equal(answer.status, 201, answer.text);
-    const row = await deliveredRow(world(), answer.body.reference);
+    });
     assert.deepEqual(row.utm, { utm_campaign: 'x, utm_medium=spoofed' });
     assert.deepEqual(commentsOf(world(), row.upstream_application_id!), [
       validFields(0).cover_letter,
@@ -94,14 +93,7 @@ describe('campaign tracking off (TRACK_UTM=false)', () => {
   });
 
   it('ignores the utm_* posted, even bad ones: nothing kept, nothing in the comment', async () => {
-    const fields = {
-      ...validFields(world().openCampaignIds[0]!),
-      utm_source: 'newsletter',
-      utm_content: 'bad\u0000value',
-    };
-    const answer = await apply(world().proxyUrl, { fields });
-    assert.equal(answer.status, 201, answer.text);
-    const row = await deliveredRow(world(), answer.body.reference);
+    const row = await deliveredWith(world(), { utm_source: 'newsletter', utm_content: 'bad\u0000value' });
     assert.equal(row.utm, null);
     assert.deepEqual(commentsOf(world(), row.upstream_application_id!), [validFields(0).cover_letter]);
   });
