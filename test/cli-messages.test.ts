@@ -13,6 +13,7 @@ import { demoProxyEnv } from '../server/test/demo-proxy-env.ts';
 import { eventually } from '../server/test/poll.ts';
 import { freshDatabase, skipWithoutPostgres } from '../server/test/postgres.ts';
 import { CLI, startCli, stopCli } from './cli-processes.ts';
+import type { CliProcess } from './cli-processes.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'cli-messages-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -29,6 +30,13 @@ function run(
     });
   });
 }
+
+/** The line a proxy printed once it listened. */
+const startLine = (proxy: CliProcess) =>
+  proxy
+    .output()
+    .split('\n')
+    .find((l) => l.startsWith('Proxy listening on'));
 
 describe('jobboard-connector, as a partner meets it', () => {
   it('--version prints the package version and exits 0', async () => {
@@ -50,12 +58,8 @@ describe('jobboard-connector, as a partner meets it', () => {
     );
     try {
       const port = new URL(proxy.url).port;
-      const line = proxy
-        .output()
-        .split('\n')
-        .find((l) => l.startsWith('Proxy listening on'));
       assert.equal(
-        line,
+        startLine(proxy),
         `Proxy listening on http://127.0.0.1:${port} (bound to every IPv4 interface, 0.0.0.0:${port}; channel ${DEMO_KEYS.jobboard.channel}, data in ${dataDir})`,
       );
     } finally {
@@ -81,12 +85,8 @@ describe('jobboard-connector, as a partner meets it', () => {
       try {
         const port = new URL(proxy.url).port;
         database.password = '';
-        const line = proxy
-          .output()
-          .split('\n')
-          .find((l) => l.startsWith('Proxy listening on'));
         assert.equal(
-          line,
+          startLine(proxy),
           `Proxy listening on http://127.0.0.1:${port} (bound to 127.0.0.1:${port} only; channel ${DEMO_KEYS.jobboard.channel}, data in ${database.href} (uploads in ${dataDir}))`,
         );
       } finally {

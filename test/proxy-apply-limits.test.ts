@@ -1,14 +1,13 @@
 // POST /api/applications under hostile traffic, over real sockets: the limits
 // act before the costly work (reading the body), a stalled upload is cut, and
 // the catalogue keeps answering through a flood.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { connect } from 'node:net';
 import type { Socket } from 'node:net';
-import { apply, fetch, startApplyWorld, validFields } from './proxy-apply.test-support.ts';
-import type { ApplyWorld } from './proxy-apply.test-support.ts';
+import { apply, applyWorldPerSuite, fetch, startApplyWorld, validFields } from './proxy-apply.test-support.ts';
 import { freshDatabase, skipWithoutPostgres } from '../server/test/postgres.ts';
 
 /** A POST whose headers announce a body of `length` bytes, of which only `sent` are sent: an upload in progress. */
@@ -45,23 +44,18 @@ function openUpload(
 const statusOf = (raw: string) => Number(/^HTTP\/1\.1 (\d{3})/.exec(raw)?.[1] ?? 0);
 
 describe('POST /api/applications under hostile traffic', () => {
-  let world: ApplyWorld;
-
-  before(async () => {
-    world = await startApplyWorld({
-      env: {
-        UPLOAD_TIMEOUT_SECONDS: '2',
-        MAX_CONCURRENT_UPLOADS: '3',
-        APPLY_RATE_LIMIT_PER_IP: '1000',
-        TRUST_PROXY: '1',
-      },
-    });
+  const world = applyWorldPerSuite({
+    env: {
+      UPLOAD_TIMEOUT_SECONDS: '2',
+      MAX_CONCURRENT_UPLOADS: '3',
+      APPLY_RATE_LIMIT_PER_IP: '1000',
+      TRUST_PROXY: '1',
+    },
   });
-  after(() => world?.close());
 
   it('cuts an upload that stalls at UPLOAD_TIMEOUT_SECONDS: its socket is closed', { timeout: 30_000 }, async () => {
     const started = Date.now();
-    const { answer } = await openUpload(world.proxyUrl, 1_000_000, 1_000);
+    const { answer } = await openUpload(world().proxyUrl, 1_000_000, 1_000);
     const raw = await answer;
     const seconds = (Date.now() - started) / 1000;
     // Only a lower bound: a stall the proxy never cut would fail at this test's timeout.
@@ -70,10 +64,10 @@ describe('POST /api/applications under hostile traffic', () => {
   });
 
   it('past MAX_CONCURRENT_UPLOADS uploads in progress, answers 503 server_busy with Retry-After before reading the body', async () => {
-    const uploads = await Promise.all([1, 2, 3].map(() => openUpload(world.proxyUrl, 1_000_000, 100)));
+    const uploads = await Promise.all([1, 2, 3].map(() => openUpload(world().proxyUrl, 1_000_000, 100)));
     // Let the three reach the route.
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const refused = await openUpload(world.proxyUrl, 5_000_000, 0);
+    const refused = await openUpload(world().proxyUrl, 5_000_000, 0);
     const raw = await refused.answer;
     assert.equal(statusOf(raw), 503);
     assert.match(raw, /retry-after: 5/i);
@@ -81,7 +75,7 @@ describe('POST /api/applications under hostile traffic', () => {
     for (const upload of uploads) upload.socket.destroy();
     // Their places come back: a real application goes through.
     await new Promise((resolve) => setTimeout(resolve, 100));
-    const answer = await apply(world.proxyUrl, { fields: validFields(world.openCampaignIds[0]!) });
+    const answer = await apply(world().proxyUrl, { fields: validFields(world().openCampaignIds[0]!) });
     assert.ok(answer.status === 201 || answer.status === 202, `answered ${answer.status}`);
   });
 
@@ -140,21 +134,21 @@ describe('POST /api/applications under hostile traffic', () => {
 
   it("writes nothing to the disk for a refused post: the outbox's write-ahead log does not grow", async () => {
     // Settle what the start wrote (the first sync, the sweep), then measure.
-    const wal = join(world.config.dataDir, 'outbox.db-wal');
+    const wal = join(world().config.dataDir, 'outbox.db-wal');
     const size = () => statSync(wal, { throwIfNoEntry: false })?.size ?? 0;
-    await apply(world.proxyUrl, { fields: validFields(world.openCampaignIds[0]!) });
+    await apply(world().proxyUrl, { fields: validFields(world().openCampaignIds[0]!) });
     const before = size();
     // Three senders at a time: this proxy takes MAX_CONCURRENT_UPLOADS=3.
     const refused: number[][] = [];
     await Promise.all(
       Array.from({ length: 3 }, async (_, sender) => {
         for (let i = sender; i < 50; i += 3) {
-          const invalid = await apply(world.proxyUrl, {
-            fields: { ...validFields(world.openCampaignIds[0]!), email: 'not an email' },
+          const invalid = await apply(world().proxyUrl, {
+            fields: { ...validFields(world().openCampaignIds[0]!), email: 'not an email' },
             key: `refused-${i}`,
           });
-          const robot = await apply(world.proxyUrl, {
-            fields: { ...validFields(world.openCampaignIds[0]!), website: 'http://spam.example' },
+          const robot = await apply(world().proxyUrl, {
+            fields: { ...validFields(world().openCampaignIds[0]!), website: 'http://spam.example' },
             key: `robot-${i}`,
           });
           refused.push([invalid.status, robot.status]);
@@ -171,7 +165,7 @@ describe('POST /api/applications under hostile traffic', () => {
 
   it('keeps answering GET /api/campaigns through a flood of invalid posts', async () => {
     const flood = Array.from({ length: 300 }, (_, i) =>
-      fetch(`${world.proxyUrl}/api/applications`, {
+      fetch(`${world().proxyUrl}/api/applications`, {
         method: 'POST',
         headers: { 'Idempotency-Key': `flood-${i}`, 'X-Forwarded-For': `198.51.100.${i % 250}` },
         body: (() => {
@@ -184,7 +178,7 @@ describe('POST /api/applications under hostile traffic', () => {
     );
     // Meanwhile (how fast is for `npm run bench -- proxy-apply`), every read of the catalogue is answered.
     for (let i = 0; i < 20; i += 1) {
-      const response = await fetch(`${world.proxyUrl}/api/campaigns`);
+      const response = await fetch(`${world().proxyUrl}/api/campaigns`);
       assert.equal(response.status, 200);
       assert.ok(((await response.json()) as { items: unknown[] }).items.length > 0);
     }

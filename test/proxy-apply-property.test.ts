@@ -17,14 +17,13 @@
 // Malformed bodies: random multipart and JSON bodies are refused with a 4xx
 // problem, never a 5xx.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { FORM_FIELD_NAMES } from '../server/public-api/application-form.ts';
 import * as files from '../server/test/files.ts';
-import { BOARD_ORIGIN, fetch, startApplyWorld, uniqueEmail, validFields } from './proxy-apply.test-support.ts';
+import { BOARD_ORIGIN, applyWorldPerSuite, fetch, uniqueEmail, validFields } from './proxy-apply.test-support.ts';
 import { admin } from '../server/test/sandbox-admin.ts';
 import { eventually } from '../server/test/poll.ts';
-import type { ApplyWorld } from './proxy-apply.test-support.ts';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 120);
 /** The sandbox's rate window; the client's budget counts over half a second more, as its minute has a second of slack. */
@@ -218,17 +217,11 @@ const service = fc.oneof(
 );
 
 describe('POST /api/applications with mutated valid forms', () => {
-  let world: ApplyWorld;
-  before(async () => {
-    // A minute's window would hold a queued retry longer than a run waits for its delivery once some hundred runs spent the budget.
-    world = await startApplyWorld({
-      duplicates: 'accept',
-      sandboxRateLimitWindowMs: RATE_WINDOW_MS,
-      budgetWindowMs: RATE_WINDOW_MS + 500,
-    });
-  });
-  after(async () => {
-    await world.close();
+  // A minute's window would hold a queued retry longer than a run waits for its delivery once some hundred runs spent the budget.
+  const world = applyWorldPerSuite({
+    duplicates: 'accept',
+    sandboxRateLimitWindowMs: RATE_WINDOW_MS,
+    budgetWindowMs: RATE_WINDOW_MS + 500,
   });
 
   it('never answers 5xx; each application answered 201 or 202 is created exactly once at the wire, one answered 4xx never, none rate-limited; a retry with its key gets the first answer', async (t) => {
@@ -238,8 +231,8 @@ describe('POST /api/applications with mutated valid forms', () => {
     const seen: Record<string, number> = {};
     /** The campaigns of the create requests that created an application for `email`, at the wire. */
     const upstream = (email: string) =>
-      world.sandbox.context.traffic
-        .creates(email)
+      world()
+        .sandbox.context.traffic.creates(email)
         .filter((c) => c.application_ids.length > 0)
         .flatMap((c) => c.campaign_ids)
         .sort((a, b) => a - b);
@@ -266,7 +259,7 @@ describe('POST /api/applications with mutated valid forms', () => {
           // duplicates, so each application must be created once, and the look before a re-send must not take the
           // earlier one for this row's own.
           const email = earlierEmail ?? uniqueEmail('property');
-          const campaigns = world.openCampaignIds;
+          const campaigns = world().openCampaignIds;
           const campaign = campaigns[returning === undefined ? 0 : returning % campaigns.length]!;
           let parts: Part[] = [
             ...Object.entries(validFields(campaign, email)).map(([name, value]) => ({ name, value })),
@@ -282,9 +275,9 @@ describe('POST /api/applications with mutated valid forms', () => {
           }
           const posted = emailOf(parts);
           const emails = [...new Set([email, ...(posted === undefined ? [] : [posted]), ...(earlier?.emails ?? [])])];
-          if (fault !== undefined) await admin(world.sandbox, 'POST', '/faults', fault);
+          if (fault !== undefined) await admin(world().sandbox, 'POST', '/faults', fault);
 
-          const answer = await post(world.proxyUrl, parts, key);
+          const answer = await post(world().proxyUrl, parts, key);
           assert.ok(answer.status < 500, `answered ${answer.status}: ${answer.text.slice(0, 300)}`);
           const outcome = `${answer.status} ${String(answer.body.code ?? answer.body.status)}${answer.replayed === 'true' ? ' replayed' : ''}`;
           seen[outcome] = (seen[outcome] ?? 0) + 1;
@@ -321,7 +314,7 @@ describe('POST /api/applications with mutated valid forms', () => {
           assertLedger(emails, `answered ${outcome}`);
 
           // The candidate's browser sends the same request again with the same key.
-          const retry = await post(world.proxyUrl, parts, key);
+          const retry = await post(world().proxyUrl, parts, key);
           assert.equal(retry.status, answer.status, `retry answered ${retry.status}: ${retry.text.slice(0, 300)}`);
           if (accepted(answer.status) || retry.replayed === 'true') {
             assert.equal(retry.text, answer.text);
@@ -331,7 +324,7 @@ describe('POST /api/applications with mutated valid forms', () => {
           }
           assertLedger(emails, 'after the retry');
 
-          if (fault !== undefined) await admin(world.sandbox, 'POST', '/faults', { count: 0 });
+          if (fault !== undefined) await admin(world().sandbox, 'POST', '/faults', { count: 0 });
           history.push({ key, parts, answer, emails });
         },
       ),
@@ -341,13 +334,13 @@ describe('POST /api/applications with mutated valid forms', () => {
     // Once the outbox is idle, every answer still holds: nothing delivered late, nothing twice.
     await eventually(
       async () => {
-        const counts = await world.applications.outbox.counts();
+        const counts = await world().applications.outbox.counts();
         return counts.pending + counts.delivering === 0;
       },
       { timeoutMs: 20_000, what: 'the outbox to be idle' },
     );
     assertLedger([...new Set(history.flatMap((s) => s.emails))], 'at the end');
-    const { clients } = world.sandbox.context.traffic.stats();
+    const { clients } = world().sandbox.context.traffic.stats();
     assert.deepEqual(
       clients.map((c) => c.rate_limited),
       clients.map(() => 0),
@@ -471,13 +464,7 @@ const malformed = fc.oneof(
 );
 
 describe('POST /api/applications with malformed bodies', () => {
-  let world: ApplyWorld;
-  before(async () => {
-    world = await startApplyWorld();
-  });
-  after(async () => {
-    await world.close();
-  });
+  const world = applyWorldPerSuite();
 
   it('answers every random multipart or JSON body (no complete form among them) with a 4xx problem, never a 5xx', async () => {
     await fc.assert(
@@ -492,7 +479,7 @@ describe('POST /api/applications with malformed bodies', () => {
           body = Buffer.from(r.body);
         }
         if (r.key !== undefined && /^[\t\x20-\x7e]*$/.test(r.key)) headers['idempotency-key'] = r.key;
-        const response = await fetch(`${world.proxyUrl}/api/applications`, {
+        const response = await fetch(`${world().proxyUrl}/api/applications`, {
           method: 'POST',
           headers,
           body: new Uint8Array(body),

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { after, before } from 'node:test';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { createClient } from '../server/client/index.ts';
@@ -243,6 +244,26 @@ export async function startApplyWorld(options: WorldOptions = {}): Promise<Apply
   };
 }
 
+/**
+ * The world of a describe's tests: started before them and closed after them.
+ * `options` may be a function, called once the describe's earlier `before`
+ * hooks have run (a receiver's URL, a database started there). Read the world
+ * through the answered function, in hooks and tests.
+ */
+export function applyWorldPerSuite(options: WorldOptions | (() => WorldOptions) = {}): () => ApplyWorld {
+  let world: ApplyWorld | undefined;
+  before(async () => {
+    world = await startApplyWorld(typeof options === 'function' ? options() : options);
+  });
+  after(async () => {
+    await world?.close();
+  });
+  return () => {
+    if (world === undefined) throw new Error('the apply world is read before it started');
+    return world;
+  };
+}
+
 export interface ApplyInput {
   fields?: Record<string, string>;
   resume?: { bytes: Buffer; name?: string; type?: string } | null;
@@ -321,6 +342,14 @@ export function upstreamApplications(sandbox: RunningSandbox, email: string): { 
 
 export function upstreamApplicantCount(sandbox: RunningSandbox, email: string): number {
   return sandbox.context.db.get<{ n: number }>('SELECT count(*) AS n FROM applicants WHERE email = ?', email)?.n ?? 0;
+}
+
+/** Where the sandbox stored this candidate's resume (a path of its origin); null or undefined while it holds none. */
+export function upstreamResumePath(sandbox: RunningSandbox, email: string): string | null | undefined {
+  return sandbox.context.db.get<{ resume_path: string | null }>(
+    'SELECT resume_path FROM applicants WHERE email = ?',
+    email,
+  )?.resume_path;
 }
 
 /** Applies to `campaignId` while the service answers 503 to every call (until the test lifts the fault): the application is queued (202). */

@@ -16,6 +16,7 @@ import {
   uniqueEmail,
   upstreamApplicantCount,
   upstreamApplications,
+  upstreamResumePath,
   validFields,
 } from './proxy-apply.test-support.ts';
 import * as files from '../server/test/files.ts';
@@ -161,19 +162,12 @@ describe('POST /api/applications against the sandbox', () => {
       for (const resume of sent) {
         const fields = validFields(campaign);
         assert.equal((await send({ fields, resume })).status, 201, resume.is);
-        let path: string | null | undefined;
-        await eventually(
-          () => {
-            path = world.sandbox.context.db.get<{ resume_path: string | null }>(
-              'SELECT resume_path FROM applicants WHERE email = ?',
-              fields.email,
-            )?.resume_path;
-            return typeof path === 'string';
-          },
-          { timeoutMs: 10_000, what: 'the sandbox to store the resume' },
-        );
+        const path = await eventually(() => upstreamResumePath(world.sandbox, fields.email), {
+          timeoutMs: 10_000,
+          what: 'the sandbox to store the resume',
+        });
         // The service stores a file under the type it was sent as, once it checked the bytes are of that type.
-        assert.match(path!, new RegExp(`\\.${resume.is}$`), resume.is);
+        assert.match(path, new RegExp(`\\.${resume.is}$`), resume.is);
       }
     });
 
@@ -211,18 +205,11 @@ describe('POST /api/applications against the sandbox', () => {
       ]);
       const fields = validFields(campaign);
       assert.equal((await send({ fields, resume: { bytes: resume } })).status, 201);
-      let path: string | null | undefined;
-      await eventually(
-        () => {
-          path = world.sandbox.context.db.get<{ resume_path: string | null }>(
-            'SELECT resume_path FROM applicants WHERE email = ?',
-            fields.email,
-          )?.resume_path;
-          return typeof path === 'string';
-        },
-        { timeoutMs: 10_000, what: 'the sandbox to store the resume' },
-      );
-      const stored = Buffer.from(await (await fetch(new URL(path!, world.sandbox.origin))).arrayBuffer());
+      const path = await eventually(() => upstreamResumePath(world.sandbox, fields.email), {
+        timeoutMs: 10_000,
+        what: 'the sandbox to store the resume',
+      });
+      const stored = Buffer.from(await (await fetch(new URL(path, world.sandbox.origin))).arrayBuffer());
       assert.ok(
         stored.equals(resume),
         `the service holds ${stored.length} bytes, the same as sent: ${stored.equals(resume)}`,

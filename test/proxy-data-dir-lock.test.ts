@@ -9,15 +9,14 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { emailBucket } from '../server/proxy/applications/form.ts';
 import { SqliteApplicationStore } from '../server/proxy/storage/index.ts';
-import { claimed, uploadedResume } from '../server/proxy/storage/test-support.ts';
+import { claimed } from '../server/proxy/storage/test-support.ts';
 import { startSandbox } from '../server/sandbox/index.ts';
 import type { RunningSandbox } from '../server/sandbox/index.ts';
 import { CLI, startCli } from './cli-processes.ts';
+import { enqueueApplication } from './outbox-rows.test-support.ts';
 import { fetch, proxyEnv } from './proxy-apply.test-support.ts';
 
-const DAY = 24 * 60 * 60 * 1000;
 // A proxy that wrongly starts never exits by itself: fail, not hang.
 const TIMEOUT = { timeout: 60_000 };
 
@@ -124,17 +123,7 @@ describe('one proxy per data directory', () => {
       const outbox = new SqliteApplicationStore({ dataDir, owner: 'test' });
       const seed = { 'dead-1': 'grace@example.org', 'dead-2': 'ada@example.org', 'done-1': 'grace@example.org' };
       for (const [reference, email] of Object.entries(seed)) {
-        await outbox.enqueue(
-          {
-            reference,
-            campaign_id: 7,
-            company_id: 1,
-            payload: { applicant: { email } },
-            resume: uploadedResume(dataDir, Buffer.from('%PDF-1.4')),
-            resume_type: 'pdf',
-          },
-          { deadLetterAfterMs: 3_600_000, emailBucket: { bucket: emailBucket(email), windowMs: DAY } },
-        );
+        await enqueueApplication(outbox, { reference, email, resumeIn: dataDir, countEmail: true });
       }
       for (const reference of ['dead-1', 'dead-2']) {
         const lease = await claimed(outbox, reference, 1000);

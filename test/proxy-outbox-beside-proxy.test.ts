@@ -10,10 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { SqliteApplicationStore } from '../server/proxy/storage/index.ts';
-import { claimed, uploadedResume } from '../server/proxy/storage/test-support.ts';
+import { claimed } from '../server/proxy/storage/test-support.ts';
 import { eventually } from '../server/test/poll.ts';
 import { CLI } from './cli-processes.ts';
-import { apply, fetch, startApplyWorld, validFields } from './proxy-apply.test-support.ts';
+import { enqueueApplication } from './outbox-rows.test-support.ts';
+import { apply, fetch, startApplyWorld, upstreamResumePath, validFields } from './proxy-apply.test-support.ts';
 import type { ApplyWorld } from './proxy-apply.test-support.ts';
 
 /** Three rounds of 50: a command meets a store under way in about one of 50 applications here, so one round alone may miss it. */
@@ -137,10 +138,7 @@ describe('outbox commands beside a running proxy (SQLite)', () => {
       );
 
       for (const { email, resume } of sent) {
-        const path = world.sandbox.context.db.get<{ resume_path: string | null }>(
-          'SELECT resume_path FROM applicants WHERE email = ?',
-          email,
-        )?.resume_path;
+        const path = upstreamResumePath(world.sandbox, email);
         assert.equal(typeof path, 'string', `the service holds no resume for ${email}`);
         const stored = Buffer.from(await (await fetch(new URL(path!, world.sandbox.origin))).arrayBuffer());
         assert.ok(stored.equals(resume), `${email}: the service holds ${stored.length} bytes, sent ${resume.length}`);
@@ -154,17 +152,7 @@ describe('a proxy starting on a data directory a killed proxy left', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'jbc-left-'));
     try {
       const left = new SqliteApplicationStore({ dataDir, owner: 'killed' });
-      await left.enqueue(
-        {
-          reference: 'kept',
-          campaign_id: 1,
-          company_id: 1,
-          payload: { applicant: { email: 'grace@example.org' } },
-          resume: uploadedResume(dataDir, Buffer.from('%PDF-1.4')),
-          resume_type: 'pdf',
-        },
-        { deadLetterAfterMs: 3_600_000 },
-      );
+      await enqueueApplication(left, { reference: 'kept', email: 'grace@example.org', resumeIn: dataDir });
       // Dead-lettered: the new proxy keeps it for an operator rather than delivering it (and deleting its file).
       const keptLease = await claimed(left, 'kept', 1000);
       await left.markDead(keptLease, 'expired', 'service_unavailable (503)');

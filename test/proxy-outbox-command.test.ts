@@ -10,7 +10,8 @@ import pg from 'pg';
 import { PostgresApplicationStore } from '../server/proxy/storage/outbox/postgres-store.ts';
 import { SqliteApplicationStore } from '../server/proxy/storage/outbox/sqlite-store.ts';
 import { freshDatabase, skipWithoutPostgres } from '../server/test/postgres.ts';
-import { claimed, uploadedResume } from '../server/proxy/storage/test-support.ts';
+import { claimed } from '../server/proxy/storage/test-support.ts';
+import { enqueueApplication } from './outbox-rows.test-support.ts';
 import { runOutboxCommand as run } from './proxy-apply.test-support.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -37,17 +38,7 @@ describe('jobboard-connector outbox', () => {
     dir = mkdtempSync(join(tmpdir(), 'jbc-outbox-cmd-'));
     const outbox = new SqliteApplicationStore({ dataDir: dir, owner: 'test' });
     for (const reference of ['dead-1', 'done-1', 'wait-1']) {
-      await outbox.enqueue(
-        {
-          reference,
-          campaign_id: 7,
-          company_id: 1,
-          payload: { applicant: { email: 'grace@example.org' } },
-          resume: uploadedResume(dir, Buffer.from('%PDF-1.4')),
-          resume_type: 'pdf',
-        },
-        { deadLetterAfterMs: 3_600_000, emailBucket: { bucket: emailBucket('grace@example.org'), windowMs: DAY } },
-      );
+      await enqueueApplication(outbox, { reference, email: 'grace@example.org', resumeIn: dir, countEmail: true });
     }
     const dead1Lease = await claimed(outbox, 'dead-1', 1000);
     await outbox.markDead(dead1Lease, 'expired', 'service_unavailable (503)');
@@ -144,17 +135,7 @@ describe('jobboard-connector outbox', () => {
 
   it("erase --email removes one person's data, not others', and an erased application can no longer be retried", async () => {
     let outbox = new SqliteApplicationStore({ dataDir: dir, owner: 'setup' });
-    await outbox.enqueue(
-      {
-        reference: 'ada-1',
-        campaign_id: 7,
-        company_id: 1,
-        payload: { applicant: { email: 'ada@example.org' } },
-        resume: uploadedResume(dir, Buffer.from('%PDF-1.4')),
-        resume_type: 'pdf',
-      },
-      { deadLetterAfterMs: 3_600_000, emailBucket: { bucket: emailBucket('ada@example.org'), windowMs: DAY } },
-    );
+    await enqueueApplication(outbox, { reference: 'ada-1', email: 'ada@example.org', resumeIn: dir, countEmail: true });
     await outbox.close();
 
     const out = await run(['erase', '--email', ' Grace@Example.org ', '--data-dir', dir]);
@@ -246,17 +227,7 @@ describe('jobboard-connector outbox with DATABASE_URL', { skip: skipPostgres }, 
         ['pg-dead', 'grace@example.org'],
         ['pg-wait', 'ada@example.org'],
       ] as const) {
-        await outbox.enqueue(
-          {
-            reference,
-            campaign_id: 7,
-            company_id: 1,
-            payload: { applicant: { email } },
-            resume: uploadedResume(dir, Buffer.from('%PDF-1.4')),
-            resume_type: 'pdf',
-          },
-          { deadLetterAfterMs: 3_600_000 },
-        );
+        await enqueueApplication(outbox, { reference, email, resumeIn: dir });
       }
       const pgDeadLease = await claimed(outbox, 'pg-dead', 1000);
       await outbox.markDead(pgDeadLease, 'expired', 'service_unavailable (503)');

@@ -8,8 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { eventually } from '../server/test/poll.ts';
 import { admin } from '../server/test/sandbox-admin.ts';
-import { apply, startApplyWorld, validFields } from './proxy-apply.test-support.ts';
-import type { ApplyWorld } from './proxy-apply.test-support.ts';
+import { apply, applyWorldPerSuite, validFields } from './proxy-apply.test-support.ts';
 import { RECEIVER_SECRET, startReceiver } from './webhook-receiver.ts';
 import type { Receiver } from './webhook-receiver.ts';
 
@@ -17,16 +16,13 @@ const MINUTE = 60_000;
 
 describe('STATUS_SYNC_INTERVAL_MINUTES=1', () => {
   let receiver: Receiver;
-  let world: ApplyWorld;
-
   before(async () => {
     receiver = await startReceiver();
-    world = await startApplyWorld({
-      env: { STATUS_SYNC_INTERVAL_MINUTES: '1', WEBHOOK_URL: receiver.url, WEBHOOK_SECRET: RECEIVER_SECRET },
-    });
   });
+  const world = applyWorldPerSuite(() => ({
+    env: { STATUS_SYNC_INTERVAL_MINUTES: '1', WEBHOOK_URL: receiver.url, WEBHOOK_SECRET: RECEIVER_SECRET },
+  }));
   after(async () => {
-    await world?.close();
     await receiver?.close();
   });
 
@@ -34,10 +30,10 @@ describe('STATUS_SYNC_INTERVAL_MINUTES=1', () => {
     'a status changed in the sandbox reaches the receiver as application.status_changed within 2 minutes',
     { timeout: 5 * MINUTE },
     async () => {
-      const answer = await apply(world.proxyUrl, { fields: validFields(world.openCampaignIds[0]!) });
+      const answer = await apply(world().proxyUrl, { fields: validFields(world().openCampaignIds[0]!) });
       assert.ok(answer.status === 201 || answer.status === 202, answer.text);
       const reference = String(answer.body.reference);
-      const row = async () => world.applications.outbox.get(reference);
+      const row = async () => world().applications.outbox.get(reference);
       const id = await eventually(async () => (await row())?.upstream_application_id, {
         timeoutMs: 20_000,
         what: 'delivery',
@@ -49,7 +45,7 @@ describe('STATUS_SYNC_INTERVAL_MINUTES=1', () => {
         intervalMs: 200,
       });
 
-      await admin(world.sandbox, 'PUT', `/applications/${id}/status`, { value: 'interview' });
+      await admin(world().sandbox, 'PUT', `/applications/${id}/status`, { value: 'interview' });
       const changedAt = Date.now();
       const changed = await eventually(
         () => receiver.events.find((e) => e.event.type === 'application.status_changed'),

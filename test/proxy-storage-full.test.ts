@@ -14,8 +14,8 @@ import pg from 'pg';
 import type { OpenUploadFile } from '../server/proxy/applications/index.ts';
 import { eventually } from '../server/test/poll.ts';
 import { pdfOfSize } from '../server/test/files.ts';
-import { apply, assertCreatedOnceAtTheWire, startApplyWorld, validFields } from './proxy-apply.test-support.ts';
-import type { ApplyAnswer, ApplyWorld } from './proxy-apply.test-support.ts';
+import { apply, applyWorldPerSuite, assertCreatedOnceAtTheWire, validFields } from './proxy-apply.test-support.ts';
+import type { ApplyAnswer, ApplyWorld, Fields } from './proxy-apply.test-support.ts';
 import { postgresStore } from './proxy-stores.ts';
 import type { Sql } from '../server/proxy/storage/sql.ts';
 
@@ -66,92 +66,92 @@ function assertAccepted(answer: ApplyAnswer): void {
 const files = (world: ApplyWorld, folder: 'uploads' | 'resumes') =>
   readdirSync(join(world.config.dataDir, folder)).sort();
 
+/**
+ * Sends the refused request again with its key once there is room: it is
+ * stored, delivered with the `deliveredBefore` rows (no row of the refusal
+ * stays) and created once at the wire.
+ */
+async function assertStoredOnceThereIsRoom(
+  world: ApplyWorld,
+  { fields, key }: { fields: Fields; key: string },
+  deliveredBefore: number,
+): Promise<void> {
+  assertAccepted(await apply(world.proxyUrl, { fields, key, resume: { bytes: RESUME } }));
+  await eventually(async () => (await world.applications.outbox.counts()).delivered === deliveredBefore + 1, {
+    timeoutMs: 15_000,
+    what: 'every application delivered',
+  });
+  await assertCreatedOnceAtTheWire(world.sandbox, fields.email, Number(fields.campaign_id));
+}
+
 describe('a full disk, on SQLite', () => {
   const uploads = diskOfUploads();
-  let world: ApplyWorld;
-  before(async () => {
-    world = await startApplyWorld({ duplicates: 'accept', openUploadFile: uploads.open });
-  });
-  after(async () => {
-    await world?.close();
-  });
+  const world = applyWorldPerSuite({ duplicates: 'accept', openUploadFile: uploads.open });
 
   it('when the disk fills while the resume is written, answers 503 storage_full, leaves no upload, resume or claimed key, and delivers what was stored before', async () => {
-    const campaignId = world.openCampaignIds[0]!;
+    const campaignId = world().openCampaignIds[0]!;
     const earlier = validFields(campaignId);
-    assertAccepted(await apply(world.proxyUrl, { fields: earlier, resume: { bytes: RESUME } }));
-    const resumesBefore = files(world, 'resumes');
-    const rowsBefore = (await world.applications.outbox.list()).length;
+    assertAccepted(await apply(world().proxyUrl, { fields: earlier, resume: { bytes: RESUME } }));
+    const resumesBefore = files(world(), 'resumes');
+    const rowsBefore = (await world().applications.outbox.list()).length;
 
     uploads.disk.room = 64 * 1024;
     const fields = validFields(campaignId);
     const key = crypto.randomUUID();
-    const refused = await apply(world.proxyUrl, { fields, key, resume: { bytes: RESUME } });
+    const refused = await apply(world().proxyUrl, { fields, key, resume: { bytes: RESUME } });
     assertStorageFull(refused);
-    await eventually(() => files(world, 'uploads').length === 0, {
+    await eventually(() => files(world(), 'uploads').length === 0, {
       timeoutMs: 5_000,
       what: 'the half-written upload to be deleted',
     });
-    assert.deepEqual(files(world, 'resumes'), resumesBefore);
-    assert.equal((await world.applications.outbox.list()).length, rowsBefore);
+    assert.deepEqual(files(world(), 'resumes'), resumesBefore);
+    assert.equal((await world().applications.outbox.list()).length, rowsBefore);
 
     uploads.disk.room = Infinity;
-    assertAccepted(await apply(world.proxyUrl, { fields, key, resume: { bytes: RESUME } }));
-    await eventually(async () => (await world.applications.outbox.counts()).delivered === rowsBefore + 1, {
-      timeoutMs: 15_000,
-      what: 'every application delivered',
-    });
-    await assertCreatedOnceAtTheWire(world.sandbox, earlier.email, campaignId);
-    await assertCreatedOnceAtTheWire(world.sandbox, fields.email, campaignId);
+    await assertStoredOnceThereIsRoom(world(), { fields, key }, rowsBefore);
+    await assertCreatedOnceAtTheWire(world().sandbox, earlier.email, campaignId);
   });
 
   it('when SQLite cannot grow its file to commit the row, answers 503 storage_full, leaves no resume, row or claimed key, and stores the same key once there is room', async () => {
-    const campaignId = world.openCampaignIds[0]!;
+    const campaignId = world().openCampaignIds[0]!;
     // The store's own connection (a page limit holds for one connection), through its lock as the store's statements go.
-    const db = (world.applications.outbox as unknown as { file: Sql }).file;
-    const rowsBefore = (await world.applications.outbox.list()).length;
-    const resumesBefore = files(world, 'resumes');
+    const db = (world().applications.outbox as unknown as { file: Sql }).file;
+    const rowsBefore = (await world().applications.outbox.list()).length;
+    const resumesBefore = files(world(), 'resumes');
     const pages = Number((await db.all('PRAGMA page_count'))[0]!.page_count);
     // The file may not grow by a page: what SQLite answers when the disk is full (SQLITE_FULL).
     await db.run(`PRAGMA max_page_count = ${pages}`);
     const fields = { ...validFields(campaignId), cover_letter: 'A letter that needs pages of its own. '.repeat(250) };
     const key = crypto.randomUUID();
     try {
-      assertStorageFull(await apply(world.proxyUrl, { fields, key, resume: { bytes: RESUME } }));
-      assert.deepEqual(files(world, 'uploads'), []);
-      assert.deepEqual(files(world, 'resumes'), resumesBefore);
-      assert.equal((await world.applications.outbox.list()).length, rowsBefore);
+      assertStorageFull(await apply(world().proxyUrl, { fields, key, resume: { bytes: RESUME } }));
+      assert.deepEqual(files(world(), 'uploads'), []);
+      assert.deepEqual(files(world(), 'resumes'), resumesBefore);
+      assert.equal((await world().applications.outbox.list()).length, rowsBefore);
     } finally {
       await db.run('PRAGMA max_page_count = 1073741823');
     }
 
-    assertAccepted(await apply(world.proxyUrl, { fields, key, resume: { bytes: RESUME } }));
-    await eventually(async () => (await world.applications.outbox.counts()).delivered === rowsBefore + 1, {
-      timeoutMs: 15_000,
-      what: 'the application delivered',
-    });
-    await assertCreatedOnceAtTheWire(world.sandbox, fields.email, campaignId);
+    await assertStoredOnceThereIsRoom(world(), { fields, key }, rowsBefore);
   });
 });
 
 const store = await postgresStore();
 
 describe('a full disk, on PostgreSQL', { skip: store.skip }, () => {
-  let world: ApplyWorld;
+  const world = applyWorldPerSuite({ duplicates: 'accept', env: store.env });
   let db: pg.Pool;
-  before(async () => {
-    world = await startApplyWorld({ duplicates: 'accept', env: store.env });
+  before(() => {
     db = new pg.Pool({ connectionString: store.env.DATABASE_URL, max: 1 });
   });
   after(async () => {
-    await world?.close();
     await db?.end();
   });
 
   it('when the database answers disk_full as the row commits, answers 503 storage_full, leaves no row, resume chunk or claimed key, and delivers what was stored before', async () => {
-    const campaignId = world.openCampaignIds[0]!;
+    const campaignId = world().openCampaignIds[0]!;
     const earlier = validFields(campaignId);
-    assertAccepted(await apply(world.proxyUrl, { fields: earlier, resume: { bytes: RESUME } }));
+    assertAccepted(await apply(world().proxyUrl, { fields: earlier, resume: { bytes: RESUME } }));
     const count = async (table: string) =>
       (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`)).rows[0]!.n;
     const rowsBefore = await count('outbox');
@@ -164,7 +164,7 @@ describe('a full disk, on PostgreSQL', { skip: store.skip }, () => {
     const fields = validFields(campaignId);
     const key = crypto.randomUUID();
     try {
-      assertStorageFull(await apply(world.proxyUrl, { fields, key, resume: { bytes: RESUME } }));
+      assertStorageFull(await apply(world().proxyUrl, { fields, key, resume: { bytes: RESUME } }));
       assert.equal(await count('outbox'), rowsBefore);
       assert.equal(await count('resume_chunks'), chunksBefore);
       assert.equal(
@@ -172,17 +172,12 @@ describe('a full disk, on PostgreSQL', { skip: store.skip }, () => {
         0,
         'the key is not left claimed',
       );
-      assert.deepEqual(files(world, 'uploads'), []);
+      assert.deepEqual(files(world(), 'uploads'), []);
     } finally {
       await db.query('DROP TRIGGER disk_full ON resume_chunks; DROP FUNCTION disk_full()');
     }
 
-    assertAccepted(await apply(world.proxyUrl, { fields, key, resume: { bytes: RESUME } }));
-    await eventually(async () => (await world.applications.outbox.counts()).delivered === rowsBefore + 1, {
-      timeoutMs: 15_000,
-      what: 'every application delivered',
-    });
-    await assertCreatedOnceAtTheWire(world.sandbox, earlier.email, campaignId);
-    await assertCreatedOnceAtTheWire(world.sandbox, fields.email, campaignId);
+    await assertStoredOnceThereIsRoom(world(), { fields, key }, rowsBefore);
+    await assertCreatedOnceAtTheWire(world().sandbox, earlier.email, campaignId);
   });
 });

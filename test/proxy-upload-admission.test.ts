@@ -2,41 +2,38 @@
 // loopback addresses: no one address holds every upload place, and the queue
 // of applications waiting for the service has a ceiling on disk. Each refusal
 // comes before the body is read.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import * as files from '../server/test/files.ts';
 import { eventually } from '../server/test/poll.ts';
 import { admin } from '../server/test/sandbox-admin.ts';
-import { BOARD_ORIGIN, apply, startApplyWorld, validFields } from './proxy-apply.test-support.ts';
-import type { ApplyWorld } from './proxy-apply.test-support.ts';
+import { BOARD_ORIGIN, apply, applyWorldPerSuite, startApplyWorld, validFields } from './proxy-apply.test-support.ts';
 import { applicationBody, codeOf, openRawUpload, statusOf } from './raw-uploads.test-support.ts';
 import type { RawUpload } from './raw-uploads.test-support.ts';
 
 const accepted = (status: number) => status === 201 || status === 202;
 
-describe('upload places per address', () => {
-  let world: ApplyWorld;
+/** The proxy's upload places, in all, per address and per network; each upload given 15 s. */
+function uploadPlaces(places: { all: number; perAddress: number; perNetwork: number }): Record<string, string> {
+  return {
+    MAX_CONCURRENT_UPLOADS: String(places.all),
+    MAX_CONCURRENT_UPLOADS_PER_IP: String(places.perAddress),
+    MAX_CONCURRENT_UPLOADS_PER_NETWORK: String(places.perNetwork),
+    UPLOAD_TIMEOUT_SECONDS: '15',
+  };
+}
 
-  before(async () => {
-    // MAX_CONCURRENT_UPLOADS_PER_IP at its default, 4 (the tests' own default is higher); a network cap
-    // as low: addresses reaching the proxy directly are each their own network, 127.0.0.0/24 as any other.
-    world = await startApplyWorld({
-      env: {
-        MAX_CONCURRENT_UPLOADS: '10',
-        MAX_CONCURRENT_UPLOADS_PER_IP: '4',
-        MAX_CONCURRENT_UPLOADS_PER_NETWORK: '4',
-        UPLOAD_TIMEOUT_SECONDS: '15',
-      },
-    });
-  });
-  after(() => world?.close());
+describe('upload places per address', () => {
+  // MAX_CONCURRENT_UPLOADS_PER_IP at its default, 4 (the tests' own default is higher); a network cap
+  // as low: addresses reaching the proxy directly are each their own network, 127.0.0.0/24 as any other.
+  const world = applyWorldPerSuite({ env: uploadPlaces({ all: 10, perAddress: 4, perNetwork: 4 }) });
 
   /** A valid application from `localAddress`, of which only the first part is sent. */
   async function slowApplication(localAddress: string) {
-    const body = applicationBody(validFields(world.openCampaignIds[0]!), files.pdfOfSize(200_000));
-    const upload = await openRawUpload(world.proxyUrl, {
+    const body = applicationBody(validFields(world().openCampaignIds[0]!), files.pdfOfSize(200_000));
+    const upload = await openRawUpload(world().proxyUrl, {
       contentLength: body.length,
       first: body.subarray(0, 120_000),
       localAddress,
@@ -46,7 +43,7 @@ describe('upload places per address', () => {
   }
 
   it('two addresses of one /24 holding slow uploads up to their cap leave room for a third; a fifth from one address is refused with 503 while its four go on', async () => {
-    const uploads = join(world.config.dataDir, 'uploads');
+    const uploads = join(world().config.dataDir, 'uploads');
     const held = [];
     for (const address of ['127.0.0.2', '127.0.0.3']) {
       for (let i = 0; i < 4; i += 1) held.push(await slowApplication(address));
@@ -57,7 +54,7 @@ describe('upload places per address', () => {
     });
 
     // Its body (5 MB announced) never comes: the answer does not wait for it.
-    const fifth = await openRawUpload(world.proxyUrl, {
+    const fifth = await openRawUpload(world().proxyUrl, {
       contentLength: 5_000_000,
       localAddress: '127.0.0.2',
       headers: { Origin: BOARD_ORIGIN },
@@ -68,8 +65,8 @@ describe('upload places per address', () => {
     assert.match(refused, /retry-after: 5/i);
     assert.match(refused, /from your network/);
 
-    const body = applicationBody(validFields(world.openCampaignIds[0]!), files.pdf());
-    const third = await openRawUpload(world.proxyUrl, {
+    const body = applicationBody(validFields(world().openCampaignIds[0]!), files.pdf());
+    const third = await openRawUpload(world().proxyUrl, {
       contentLength: body.length,
       first: body,
       localAddress: '127.0.0.4',
@@ -125,26 +122,15 @@ describe('upload places per address behind a reverse proxy', () => {
 });
 
 describe('upload places per network behind a reverse proxy', () => {
-  let world: ApplyWorld;
-
-  before(async () => {
-    world = await startApplyWorld({
-      env: {
-        TRUST_PROXY: '1',
-        MAX_CONCURRENT_UPLOADS: '20',
-        MAX_CONCURRENT_UPLOADS_PER_IP: '1',
-        MAX_CONCURRENT_UPLOADS_PER_NETWORK: '3',
-        UPLOAD_TIMEOUT_SECONDS: '15',
-      },
-    });
+  const world = applyWorldPerSuite({
+    env: { TRUST_PROXY: '1', ...uploadPlaces({ all: 20, perAddress: 1, perNetwork: 3 }) },
   });
-  after(() => world?.close());
 
   const from = (ip: string) => ({ Origin: BOARD_ORIGIN, 'X-Forwarded-For': ip });
 
   /** Whether a post from `ip` is refused a place now: an empty body, answered 400 at once when admitted. */
   async function refusedAPlace(ip: string): Promise<boolean> {
-    const probe = await openRawUpload(world.proxyUrl, {
+    const probe = await openRawUpload(world().proxyUrl, {
       contentLength: 0,
       headers: { ...from(ip), Connection: 'close' },
     });
@@ -153,8 +139,8 @@ describe('upload places per network behind a reverse proxy', () => {
   }
 
   async function applyFrom(ip: string): Promise<number> {
-    const body = applicationBody(validFields(world.openCampaignIds[0]!), files.pdf());
-    const upload = await openRawUpload(world.proxyUrl, {
+    const body = applicationBody(validFields(world().openCampaignIds[0]!), files.pdf());
+    const upload = await openRawUpload(world().proxyUrl, {
       contentLength: body.length,
       first: body,
       headers: { ...from(ip), Connection: 'close' },
@@ -183,7 +169,7 @@ describe('upload places per network behind a reverse proxy', () => {
         // Each address at its own cap of 1, the three together at their network's.
         for (const ip of network.held)
           held.push(
-            await openRawUpload(world.proxyUrl, {
+            await openRawUpload(world().proxyUrl, {
               contentLength: 5_000_000,
               first: Buffer.from('-'.repeat(100)),
               headers: from(ip),

@@ -14,6 +14,7 @@ import { SqliteApplicationStore } from '../server/proxy/storage/outbox/sqlite-st
 import { main } from '../server/proxy/commands/webhooks.ts';
 import { freshDatabase, skipWithoutPostgres } from '../server/test/postgres.ts';
 import { runMain } from './in-process-command.ts';
+import { enqueueApplication } from './outbox-rows.test-support.ts';
 
 const SECRET = `whsec_${Buffer.alloc(32, 3).toString('base64')}`;
 const skipPostgres = skipWithoutPostgres();
@@ -33,17 +34,7 @@ describe('jobboard-connector webhooks', () => {
       webhookEvents: { includeCandidate: true },
     });
     for (const reference of ['app-1', 'app-2', 'app-3']) {
-      await store.enqueue(
-        {
-          reference,
-          campaign_id: 7,
-          company_id: 1,
-          payload: { applicant: { email: 'grace@example.org' } },
-          resume: null,
-          resume_type: null,
-        },
-        { deadLetterAfterMs: 3_600_000 },
-      );
+      await enqueueApplication(store, { reference, email: 'grace@example.org' });
     }
     const [one, two, three] = (await store.webhooks.claimDue(10, 60_000)).sort((a, b) =>
       a.reference.localeCompare(b.reference),
@@ -179,17 +170,7 @@ describe('jobboard-connector webhooks with DATABASE_URL', { skip: skipPostgres }
       webhookEvents: { includeCandidate: false },
     });
     await store.ready();
-    await store.enqueue(
-      {
-        reference: 'pg-1',
-        campaign_id: 7,
-        company_id: 1,
-        payload: { applicant: { email: 'ada@example.org' } },
-        resume: null,
-        resume_type: null,
-      },
-      { deadLetterAfterMs: 3_600_000 },
-    );
+    await enqueueApplication(store, { reference: 'pg-1', email: 'ada@example.org' });
     const [event] = await store.webhooks.claimDue(10, 60_000);
     await store.webhooks.markFailed(event!, 'HTTP 410');
     await store.close();

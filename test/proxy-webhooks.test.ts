@@ -23,10 +23,10 @@ import { eventually } from '../server/test/poll.ts';
 import { admin } from '../server/test/sandbox-admin.ts';
 import {
   apply,
+  applyWorldPerSuite,
   proxyEnv,
   queuedWhileServiceDown,
   runOutboxCommand,
-  startApplyWorld,
   startProxyStack,
   validFields,
 } from './proxy-apply.test-support.ts';
@@ -91,45 +91,50 @@ async function settled(receiver: Receiver, reference: string, count: number, wha
   return typesOf(receiver, reference);
 }
 
+/**
+ * Applies to the world's first open offer (with Idempotency-Key `key`, or a
+ * new one) and waits until the receiver accepted its received and delivered
+ * events, in that order; answers the application's reference and those events.
+ */
+async function appliedAndDelivered(world: ApplyWorld, hooks: Receiver, what: string, key?: string) {
+  const answer = await apply(world.proxyUrl, { fields: validFields(world.openCampaignIds[0]!), key });
+  assert.equal(answer.status, 201);
+  const reference = String(answer.body.reference);
+  assert.deepEqual(await settled(hooks, reference, 2, what), ['application.received', 'application.delivered']);
+  const [received, delivered] = hooks.accepted.filter((e) => e.event.data.reference === reference);
+  return { reference, received: received!, delivered: delivered! };
+}
+
 describe('webhooks to the board (SQLite)', () => {
-  let world: ApplyWorld;
   let hooks: Receiver;
   before(async () => {
     hooks = await startReceiver();
-    world = await startApplyWorld({ env: { WEBHOOK_URL: hooks.url, WEBHOOK_SECRET: SECRET } });
   });
+  const world = applyWorldPerSuite(() => ({ env: { WEBHOOK_URL: hooks.url, WEBHOOK_SECRET: SECRET } }));
   after(async () => {
-    await world.close();
     await hooks.close();
     assert.equal(hooks.invalid, 0, 'every request the proxy sent verified');
   });
 
   it('tells received, then delivered, with the Idempotency-Key the widget sent and no candidate fields by default', async () => {
     const key = randomUUID();
-    const answer = await apply(world.proxyUrl, { fields: validFields(world.openCampaignIds[0]!), key });
-    assert.equal(answer.status, 201);
-    const reference = String(answer.body.reference);
-    assert.deepEqual(await settled(hooks, reference, 2, 'received and delivered'), [
-      'application.received',
-      'application.delivered',
-    ]);
-    const [received, delivered] = hooks.accepted.filter((e) => e.event.data.reference === reference);
-    assert.equal(received!.event.data.idempotency_key, key);
-    assert.equal(received!.event.data.campaign_id, world.openCampaignIds[0]);
-    assert.equal(received!.event.data.candidate, undefined);
+    const { received, delivered } = await appliedAndDelivered(world(), hooks, 'received and delivered', key);
+    assert.equal(received.event.data.idempotency_key, key);
+    assert.equal(received.event.data.campaign_id, world().openCampaignIds[0]);
+    assert.equal(received.event.data.candidate, undefined);
     assert.ok(
-      delivered!.event.data.delivered_at !== undefined && delivered!.event.data.upstream_application_id !== undefined,
+      delivered.event.data.delivered_at !== undefined && delivered.event.data.upstream_application_id !== undefined,
     );
-    assert.notEqual(received!.id, delivered!.id);
+    assert.notEqual(received.id, delivered.id);
   });
 
   it('tells an application the service refused: received, then rejected', async () => {
-    const closing = world.openCampaignIds.at(-1)!;
-    await admin(world.sandbox, 'PATCH', `/campaigns/${closing}`, { status: 'archived' });
-    const answer = await apply(world.proxyUrl, { fields: validFields(closing) });
+    const closing = world().openCampaignIds.at(-1)!;
+    await admin(world().sandbox, 'PATCH', `/campaigns/${closing}`, { status: 'archived' });
+    const answer = await apply(world().proxyUrl, { fields: validFields(closing) });
     assert.equal(answer.status, 422);
     const reference = String(answer.body.reference ?? '');
-    const stored = (await world.applications.outbox.list({ status: 'rejected' })).find(
+    const stored = (await world().applications.outbox.list({ status: 'rejected' })).find(
       (r) => r.campaign_id === closing,
     );
     assert.ok(stored, 'the refused application is kept as rejected');
@@ -146,10 +151,10 @@ describe('webhooks to the board (SQLite)', () => {
   });
 
   it('tells an application dead-lettered after the candidate was told it was received', async () => {
-    const closing = world.openCampaignIds.at(-2)!;
-    const { reference } = await queuedWhileServiceDown(world, closing);
-    await admin(world.sandbox, 'PATCH', `/campaigns/${closing}`, { status: 'archived' });
-    await admin(world.sandbox, 'POST', '/faults', { count: 0 });
+    const closing = world().openCampaignIds.at(-2)!;
+    const { reference } = await queuedWhileServiceDown(world(), closing);
+    await admin(world().sandbox, 'PATCH', `/campaigns/${closing}`, { status: 'archived' });
+    await admin(world().sandbox, 'POST', '/faults', { count: 0 });
     assert.deepEqual(await settled(hooks, reference, 2, 'received and dead-lettered'), [
       'application.received',
       'application.dead_lettered',
@@ -157,73 +162,61 @@ describe('webhooks to the board (SQLite)', () => {
   });
 
   it("tells an application erased at the candidate's request (`outbox erase --email`) before it was delivered", async () => {
-    const { fields, reference } = await queuedWhileServiceDown(world, world.openCampaignIds[0]!);
+    const { fields, reference } = await queuedWhileServiceDown(world(), world().openCampaignIds[0]!);
     // The command reads WEBHOOK_URL as the proxy does: it records the event, the proxy sends it.
     process.env.WEBHOOK_URL = hooks.url;
     process.env.WEBHOOK_SECRET = SECRET;
     try {
       assert.match(
-        await runOutboxCommand(['erase', '--email', fields.email, '--data-dir', world.config.dataDir]),
+        await runOutboxCommand(['erase', '--email', fields.email, '--data-dir', world().config.dataDir]),
         new RegExp(reference),
       );
     } finally {
       delete process.env.WEBHOOK_URL;
       delete process.env.WEBHOOK_SECRET;
-      await admin(world.sandbox, 'POST', '/faults', { count: 0 });
+      await admin(world().sandbox, 'POST', '/faults', { count: 0 });
     }
     assert.deepEqual(await settled(hooks, reference, 2, 'received and erased'), [
       'application.received',
       'application.erased',
     ]);
-    assert.equal((await world.applications.outbox.get(reference))?.status, 'rejected');
+    assert.equal((await world().applications.outbox.get(reference))?.status, 'rejected');
   });
 
   it('retries a receiver that fails, with the same webhook-id, until it answers 2xx: each event accepted once, in order', async () => {
     hooks.failNext = 3;
-    const answer = await apply(world.proxyUrl, { fields: validFields(world.openCampaignIds[0]!) });
-    assert.equal(answer.status, 201);
-    const reference = String(answer.body.reference);
-    assert.deepEqual(await settled(hooks, reference, 2, 'received and delivered after retries'), [
-      'application.received',
-      'application.delivered',
-    ]);
-    const [received, delivered] = hooks.accepted.filter((e) => e.event.data.reference === reference);
+    const { received, delivered } = await appliedAndDelivered(world(), hooks, 'received and delivered after retries');
     assert.equal(
-      hooks.verified.filter((e) => e.id === received!.id).length,
+      hooks.verified.filter((e) => e.id === received.id).length,
       4,
       'three refused attempts, then the accepted one',
     );
-    assert.equal(hooks.verified.filter((e) => e.id === delivered!.id).length, 1, 'the next event waited for the first');
-    const metrics = await (await fetch(world.metricsUrl)).text();
+    assert.equal(hooks.verified.filter((e) => e.id === delivered.id).length, 1, 'the next event waited for the first');
+    const metrics = await (await fetch(world().metricsUrl)).text();
     assert.match(metrics, /^webhook_events_total\{type="application.received",outcome="retry"\} 3$/m);
   });
 });
 
 describe('webhooks of the status sync (SQLite)', () => {
-  let world: ApplyWorld;
   let hooks: Receiver;
   before(async () => {
     hooks = await startReceiver();
-    world = await startApplyWorld({
-      env: { WEBHOOK_URL: hooks.url, WEBHOOK_SECRET: SECRET },
-      statusSync: { intervalMs: 24 * 60 * 60 * 1000, periodMs: 0 },
-    });
   });
+  const world = applyWorldPerSuite(() => ({
+    env: { WEBHOOK_URL: hooks.url, WEBHOOK_SECRET: SECRET },
+    statusSync: { intervalMs: 24 * 60 * 60 * 1000, periodMs: 0 },
+  }));
   after(async () => {
-    await world.close();
     await hooks.close();
     assert.equal(hooks.invalid, 0, 'every request the proxy sent verified');
   });
 
   it("tells application.status_changed with the company's new status, after received and delivered", async () => {
-    const answer = await apply(world.proxyUrl, { fields: validFields(world.openCampaignIds[0]!) });
-    assert.equal(answer.status, 201);
-    const reference = String(answer.body.reference);
-    await settled(hooks, reference, 2, 'received and delivered');
-    const id = (await world.applications.outbox.get(reference))!.upstream_application_id!;
-    await world.applications.statusSync.runOnce();
-    await admin(world.sandbox, 'PUT', `/applications/${id}/status`, { value: 'interview' });
-    await world.applications.statusSync.runOnce();
+    const { reference } = await appliedAndDelivered(world(), hooks, 'received and delivered');
+    const id = (await world().applications.outbox.get(reference))!.upstream_application_id!;
+    await world().applications.statusSync.runOnce();
+    await admin(world().sandbox, 'PUT', `/applications/${id}/status`, { value: 'interview' });
+    await world().applications.statusSync.runOnce();
     assert.deepEqual(await settled(hooks, reference, 3, 'the status change'), [
       'application.received',
       'application.delivered',

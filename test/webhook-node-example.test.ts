@@ -17,6 +17,7 @@ import { SqliteApplicationStore } from '../server/proxy/storage/outbox/sqlite-st
 import { postEvent } from '../server/proxy/webhooks/post-event.ts';
 import { main as webhooksCommand } from '../server/proxy/commands/webhooks.ts';
 import { eventually } from '../server/test/poll.ts';
+import { enqueueApplication } from './outbox-rows.test-support.ts';
 
 const SECRET = `whsec_${Buffer.alloc(32, 6).toString('base64')}`;
 const EXAMPLE = new URL('../server/proxy/examples/verify-webhook.mjs', import.meta.url);
@@ -48,6 +49,12 @@ describe("the partners' Node webhook receiver, run as a process", () => {
       'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
       'webhook-signature': new Webhook(SECRET).sign(id, at, body),
     };
+  }
+
+  /** Sends an event of `type` about the application `reference`, signed as the proxy signs it, under webhook-id `id`. */
+  function sendSigned(id: string, type: string, reference: string, method = 'POST'): Promise<Response> {
+    const body = JSON.stringify({ type, timestamp: new Date().toISOString(), data: { reference } });
+    return fetch(url, { method, headers: signed(body, id), body });
   }
 
   /**
@@ -85,12 +92,7 @@ describe("the partners' Node webhook receiver, run as a process", () => {
   }
 
   it('takes an event the proxy signed, answers 204 and hands it on', async () => {
-    const body = JSON.stringify({
-      type: 'application.delivered',
-      timestamp: new Date().toISOString(),
-      data: { reference: 'r-node-1' },
-    });
-    const response = await fetch(url, { method: 'POST', headers: signed(body, 'msg_node_1'), body });
+    const response = await sendSigned('msg_node_1', 'application.delivered', 'r-node-1');
     assert.equal(response.status, 204);
     await eventually(() => output.includes('msg_node_1 application.delivered reference=r-node-1\n'), {
       timeoutMs: 5_000,
@@ -106,17 +108,7 @@ describe("the partners' Node webhook receiver, run as a process", () => {
       webhookEvents: { includeCandidate: false },
     });
     try {
-      await store.enqueue(
-        {
-          reference: 'r-node-status',
-          campaign_id: 7,
-          company_id: 1,
-          payload: { applicant: { email: 'grace@example.org' } },
-          resume: null,
-          resume_type: null,
-        },
-        { deadLetterAfterMs: 3_600_000 },
-      );
+      await enqueueApplication(store, { reference: 'r-node-status', email: 'grace@example.org' });
       assert.equal(
         await store.webhooks.record('r-node-status', 'application.status_changed', { status: 'interview' }),
         true,
@@ -173,12 +165,7 @@ describe("the partners' Node webhook receiver, run as a process", () => {
     const get = await fetch(url);
     assert.equal(get.status, 405);
     assert.equal(get.headers.get('allow'), 'POST');
-    const body = JSON.stringify({
-      type: 'application.delivered',
-      timestamp: new Date().toISOString(),
-      data: { reference: 'r-node-put' },
-    });
-    const put = await fetch(url, { method: 'PUT', headers: signed(body, 'msg_node_put'), body });
+    const put = await sendSigned('msg_node_put', 'application.delivered', 'r-node-put', 'PUT');
     assert.equal(put.status, 405);
     assert.ok(!output.includes('msg_node_put'), 'a PUT hands nothing on');
   });
@@ -218,12 +205,7 @@ describe("the partners' Node webhook receiver, run as a process", () => {
   });
 
   it('still takes a signed event after refusing the others', async () => {
-    const body = JSON.stringify({
-      type: 'application.received',
-      timestamp: new Date().toISOString(),
-      data: { reference: 'r-node-2' },
-    });
-    const response = await fetch(url, { method: 'POST', headers: signed(body, 'msg_node_2'), body });
+    const response = await sendSigned('msg_node_2', 'application.received', 'r-node-2');
     assert.equal(response.status, 204);
   });
 });

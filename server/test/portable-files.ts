@@ -137,6 +137,28 @@ export function exe(): Uint8Array<ArrayBuffer> {
 
 export type Entries = Record<string, string | Uint8Array>;
 
+interface ZipEntryFields {
+  method: number;
+  crc: number;
+  compressedSize: number;
+  size: number;
+  nameLength: number;
+}
+
+/**
+ * The run of fields a local header (from byte 4) and a central directory
+ * entry (from byte 6) share, in the same order: version needed (2.0), flags
+ * (none), method, time and date (zero), CRC-32, both sizes, the name's length.
+ */
+function setEntryFields(header: DataView, at: number, entry: ZipEntryFields): void {
+  header.setUint16(at, 20, true);
+  header.setUint16(at + 4, entry.method, true);
+  header.setUint32(at + 10, entry.crc, true);
+  header.setUint32(at + 14, entry.compressedSize, true);
+  header.setUint32(at + 18, entry.size, true);
+  header.setUint16(at + 22, entry.nameLength, true);
+}
+
 /**
  * A zip with its central directory. Entries are stored as they are, or,
  * given `deflate` (raw DEFLATE, as Node's zlib gives it), compressed as
@@ -155,23 +177,14 @@ export function zip(
     const data = options.deflate === undefined ? plain : options.deflate(plain);
     const nameBytes = ascii.encode(name);
     const crc = crc32(plain);
+    const entry = { method, crc, compressedSize: data.length, size: plain.length, nameLength: nameBytes.length };
     const local = new DataView(new ArrayBuffer(30));
     local.setUint32(0, 0x04034b50, true);
-    local.setUint16(4, 20, true);
-    local.setUint16(8, method, true);
-    local.setUint32(14, crc, true);
-    local.setUint32(18, data.length, true);
-    local.setUint32(22, plain.length, true);
-    local.setUint16(26, nameBytes.length, true);
+    setEntryFields(local, 4, entry);
     const central = new DataView(new ArrayBuffer(46));
     central.setUint32(0, 0x02014b50, true);
-    central.setUint16(4, 20, true);
-    central.setUint16(6, 20, true);
-    central.setUint16(10, method, true);
-    central.setUint32(16, crc, true);
-    central.setUint32(20, data.length, true);
-    central.setUint32(24, plain.length, true);
-    central.setUint16(28, nameBytes.length, true);
+    central.setUint16(4, 20, true); // version made by
+    setEntryFields(central, 6, entry);
     central.setUint32(42, offset, true);
     locals.push(new Uint8Array(local.buffer), nameBytes, data);
     centrals.push(new Uint8Array(central.buffer), nameBytes);

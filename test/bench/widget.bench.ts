@@ -10,6 +10,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFile, readdir } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
+import { DEFAULT_FIELD_MODES } from '../../server/public-api/application-form.ts';
 import { launchChromium } from '../chromium.ts';
 import { median } from './stats.ts';
 
@@ -18,18 +19,8 @@ const RUNS = Number(process.env.BENCH_WIDGET_RUNS ?? 15);
 const config = {
   locales: ['fr', 'en', 'es'],
   resume: { types: ['pdf', 'jpg', 'png', 'doc', 'docx'], max_bytes: 10485760 },
-  fields: {
-    email: 'required',
-    first_name: 'required',
-    last_name: 'required',
-    phone: 'optional',
-    resume: 'required',
-    cover_letter: 'optional',
-    bio_url: 'optional',
-    consent: 'required',
-    is_partner_newsletter_active: 'optional',
-    is_campaign_alert_active: 'optional',
-  },
+  // What a proxy with no field settings answers.
+  fields: { email: 'required', ...DEFAULT_FIELD_MODES },
   consent_url: 'https://board.example/privacy',
   captcha: null,
 };
