@@ -50,9 +50,9 @@ describe('sandbox authentication (POST /jwt, tokens, scopes, rate limit)', () =>
     assert.equal(reply.body.error.code, 'missing_token');
   });
 
-  /** A token signed by hand, as a client signing its own: HS256 and issued now unless told otherwise. */
+  /** A token signed by hand, as a client signing its own: HS256, by the client's keys, issued now unless told otherwise. */
   const sign = (claims: {
-    secret: string;
+    secret?: string;
     issuer?: string;
     alg?: string;
     audience?: string;
@@ -65,14 +65,14 @@ describe('sandbox authentication (POST /jwt, tokens, scopes, rate limit)', () =>
       .setIssuedAt(claims.issuedAt);
     if (claims.audience !== undefined) jwt = jwt.setAudience(claims.audience);
     if (claims.expiresIn !== undefined) jwt = jwt.setExpirationTime(claims.expiresIn);
-    return jwt.sign(secret(claims.secret));
+    return jwt.sign(secret(claims.secret ?? keys.secret_key));
   };
 
+  /** Requests refused with 401: what each carries, a token or an Authorization header of its own. */
   const refusedTokens: {
     when: string;
     code: string;
-    /** What the request carries: a token, or an Authorization header of its own. */
-    send: () => Promise<{ token?: string; headers?: Record<string, string> }>;
+    send: () => Promise<{ token: string } | { headers: Record<string, string> }>;
   }[] = [
     {
       when: 'the Authorization header is not a bearer token',
@@ -88,19 +88,17 @@ describe('sandbox authentication (POST /jwt, tokens, scopes, rate limit)', () =>
     {
       when: 'the token names an unknown private key',
       code: 'invalid_token',
-      send: async () => ({ token: await sign({ secret: keys.secret_key, issuer: 'unknown' }) }),
+      send: async () => ({ token: await sign({ issuer: 'unknown' }) }),
     },
     {
       when: 'a self-signed token names another host as aud',
       code: 'invalid_token',
-      send: async () => ({ token: await sign({ secret: keys.secret_key, audience: 'api.example.com' }) }),
+      send: async () => ({ token: await sign({ audience: 'api.example.com' }) }),
     },
     {
       when: 'a self-signed token without exp is older than 4 hours',
       code: 'token_expired',
-      send: async () => ({
-        token: await sign({ secret: keys.secret_key, issuedAt: Math.floor(Date.now() / 1000) - 4 * 3600 - 60 }),
-      }),
+      send: async () => ({ token: await sign({ issuedAt: Math.floor(Date.now() / 1000) - 4 * 3600 - 60 }) }),
     },
     {
       when: 'a token uses another algorithm than HS256',
@@ -129,7 +127,7 @@ describe('sandbox authentication (POST /jwt, tokens, scopes, rate limit)', () =>
   });
 
   it('when a client signs its own token (iss = private key, aud = host), it is accepted', async () => {
-    const token = await sign({ secret: keys.secret_key, audience: new URL(t.url).host });
+    const token = await sign({ audience: new URL(t.url).host });
     const reply = await call(`${t.url}/campaigns`, { token });
     assert.equal(reply.status, 200);
   });
