@@ -25,28 +25,22 @@ export const Channel = z.object({
 });
 export type Channel = z.infer<typeof Channel>;
 
+/** Parts of an address the service may leave empty: each a string or null. */
+function nullableStrings<K extends string>(...keys: K[]) {
+  return Object.fromEntries(keys.map((key) => [key, z.string().nullable()])) as Record<K, z.ZodNullable<z.ZodString>>;
+}
+
 export const ApplicantAddress = z.object({
   lat: z.number().nullable(),
   lon: z.number().nullable(),
-  name: z.string().nullable(),
-  street_number: z.string().nullable(),
-  street: z.string().nullable(),
-  zipcode: z.string().nullable(),
-  city: z.string().nullable(),
-  country: z.string().nullable(),
-  iso_country: z.string().nullable(),
+  ...nullableStrings('name', 'street_number', 'street', 'zipcode', 'city', 'country', 'iso_country'),
 });
 export type ApplicantAddress = z.infer<typeof ApplicantAddress>;
 
 export const CampaignAddress = z.object({
   latitude: z.number().nullable(),
   longitude: z.number().nullable(),
-  street_number: z.string().nullable(),
-  street: z.string().nullable(),
-  postal_code: z.string().nullable(),
-  city: z.string().nullable(),
-  country: z.string().nullable(),
-  name: z.string().nullable(),
+  ...nullableStrings('street_number', 'street', 'postal_code', 'city', 'country', 'name'),
 });
 export type CampaignAddress = z.infer<typeof CampaignAddress>;
 

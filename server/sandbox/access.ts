@@ -46,6 +46,18 @@ export function ownScope(client: ApiClient, alias: string): { sql: string; param
     : { sql: `${alias}.company_id = ?`, params: [client.company_id ?? -1] };
 }
 
+/** The row of `table` matching `condition` (on alias r) that the client owns (ownScope), if any. */
+export function ownRow<T>(
+  db: Database,
+  client: ApiClient,
+  table: 'applicants' | 'applications',
+  condition: string,
+  value: number | string,
+): T | undefined {
+  const scope = ownScope(client, 'r');
+  return db.get<T>(`SELECT r.* FROM ${table} r WHERE ${condition} AND ${scope.sql}`, value, ...scope.params);
+}
+
 export function visibleCampaign(db: Database, client: ApiClient, id: number): CampaignRow | undefined {
   const scope = campaignScope(client);
   return db.get<CampaignRow>(`${CAMPAIGN_SELECT} WHERE c.id = ? AND ${scope.sql}`, id, ...scope.params);

@@ -1,19 +1,14 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { JOBBOARD_SCOPES, SCOPES } from '../contract/index.ts';
-import { call, world } from './test-support.ts';
-import type { Json, World } from './test-support.ts';
+import { boardApplicant, call, suiteWorld } from './test-support.ts';
+import type { Json } from './test-support.ts';
 
 // Each admin route, by the answer its body gets (reset, clock, emails and faults have their own tests in http.test.ts).
 describe('sandbox admin routes (what each one creates or changes)', () => {
-  let w: World;
+  const w = suiteWorld();
   const admin = (method: string, path: string, body: unknown = {}) =>
     call(`${w.t.sandbox.origin}/_sandbox${path}`, { method, body });
-
-  before(async () => {
-    w = await world();
-  });
-  after(() => w?.t.close());
 
   it('POST /_sandbox/companies answers 201 with the company, its id and its options', async () => {
     const reply = await admin('POST', '/companies', {
@@ -186,16 +181,11 @@ describe('sandbox admin routes (what each one creates or changes)', () => {
 
   it("PATCH /_sandbox/companies/:id replaces the company's sources, which applications are then checked against; a bad list is 400 naming it", async () => {
     const applyWith = (source: string) =>
-      w.board('/jobboards/applicants', {
-        body: {
-          company_id: w.companyId,
-          applicant: {
-            email: `src.${source}.${Date.now()}@example.org`,
-            first_name: 'A',
-            last_name: 'B',
-            applications: [{ campaign_id: w.campaignId, source }],
-          },
-        },
+      boardApplicant(w, {
+        email: `src.${source}.${Date.now()}@example.org`,
+        first_name: 'A',
+        last_name: 'B',
+        applications: [{ campaign_id: w.campaignId, source }],
       });
     assert.equal((await applyWith('partner_board')).body.error?.code, 'source_not_allowed');
     const patched = await admin('PATCH', `/companies/${w.companyId}`, {

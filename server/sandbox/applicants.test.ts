@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Applicant, CreatedApplicant } from '../contract/index.ts';
 import { b64, docx, pdf, png } from '../test/files.ts';
-import { call, world } from './test-support.ts';
+import { boardApplicant, call, world } from './test-support.ts';
 import type { Json, World } from './test-support.ts';
 
 describe('sandbox POST /applicants', () => {
@@ -301,17 +301,12 @@ describe('sandbox POST /jobboards/applicants', () => {
   after(() => w?.t.close());
 
   it('creates the applicant with its applications and resume for a company broadcasting on the board', async () => {
-    const reply = await w.board('/jobboards/applicants', {
-      body: {
-        company_id: w.companyId,
-        applicant: {
-          email: 'cand@example.com',
-          first_name: 'Cand',
-          is_legals_accepted_by_manager: true,
-          resume: { base64: b64(pdf({ text: 'JavaScript' })), mime_type: 'pdf' },
-          applications: [{ campaign_id: w.campaignId, source: 'board', comments: [{ content: 'Cover letter' }] }],
-        },
-      },
+    const reply = await boardApplicant(w, {
+      email: 'cand@example.com',
+      first_name: 'Cand',
+      is_legals_accepted_by_manager: true,
+      resume: { base64: b64(pdf({ text: 'JavaScript' })), mime_type: 'pdf' },
+      applications: [{ campaign_id: w.campaignId, source: 'board', comments: [{ content: 'Cover letter' }] }],
     });
     assert.equal(reply.status, 201, JSON.stringify(reply.body));
     const created = CreatedApplicant.parse(reply.body);
@@ -324,91 +319,62 @@ describe('sandbox POST /jobboards/applicants', () => {
   });
 
   it('may name any company whose campaign is broadcast on the board', async () => {
-    const reply = await w.board('/jobboards/applicants', {
-      body: {
-        company_id: otherCompany,
-        applicant: { email: 'cand@example.com', applications: [{ campaign_id: otherCampaign }] },
-      },
-    });
+    const reply = await boardApplicant(
+      w,
+      { email: 'cand@example.com', applications: [{ campaign_id: otherCampaign }] },
+      otherCompany,
+    );
     assert.equal(reply.status, 201);
     assert.equal(reply.body.company_id, otherCompany);
   });
 
   it('when a referenced campaign is not broadcast on the calling job board, answers 422 campaign_not_broadcast', async () => {
     const hidden = await w.campaign({ status: 'online', channels: ['career_fr'] });
-    const reply = await w.board('/jobboards/applicants', {
-      body: {
-        company_id: w.companyId,
-        applicant: { email: 'hidden@example.com', applications: [{ campaign_id: hidden }] },
-      },
-    });
+    const reply = await boardApplicant(w, { email: 'hidden@example.com', applications: [{ campaign_id: hidden }] });
     assert.equal(reply.status, 422);
     assert.equal(reply.body.error.code, 'campaign_not_broadcast');
     assert.equal(reply.body.error.details[0].field, 'applicant.applications.0.campaign_id');
   });
 
   it('when a campaign belongs to another company than company_id, answers 422 unknown_reference', async () => {
-    const reply = await w.board('/jobboards/applicants', {
-      body: {
-        company_id: w.companyId,
-        applicant: { email: 'mix@example.com', applications: [{ campaign_id: otherCampaign }] },
-      },
-    });
+    const reply = await boardApplicant(w, { email: 'mix@example.com', applications: [{ campaign_id: otherCampaign }] });
     assert.equal(reply.body.error.code, 'unknown_reference');
   });
 
   it('when the company broadcasts nothing on the board, answers 422 unknown_reference on company_id', async () => {
     const silent = (await w.t.admin('POST', '/companies', { name: 'Silent' })).id;
-    const reply = await w.board('/jobboards/applicants', {
-      body: { company_id: silent, applicant: { email: 'x@example.com' } },
-    });
+    const reply = await boardApplicant(w, { email: 'x@example.com' }, silent);
     assert.equal(reply.status, 422);
     assert.equal(reply.body.error.details[0].field, 'company_id');
   });
 
   it('when the campaign is archived, answers 422 campaign_not_open', async () => {
     const archived = await w.campaign({ status: 'archived', channels: ['board_test'] });
-    const reply = await w.board('/jobboards/applicants', {
-      body: {
-        company_id: w.companyId,
-        applicant: { email: 'late@example.com', applications: [{ campaign_id: archived }] },
-      },
-    });
+    const reply = await boardApplicant(w, { email: 'late@example.com', applications: [{ campaign_id: archived }] });
     assert.equal(reply.body.error.code, 'campaign_not_open');
   });
 
   it('when the applicant exists for that company, answers 409 applicant_exists with its id', async () => {
-    const first = await w.board('/jobboards/applicants', {
-      body: { company_id: w.companyId, applicant: { email: 'again@example.com' } },
-    });
-    const again = await w.board('/jobboards/applicants', {
-      body: {
-        company_id: w.companyId,
-        applicant: { email: 'again@example.com', applications: [{ campaign_id: w.campaignId }] },
-      },
+    const first = await boardApplicant(w, { email: 'again@example.com' });
+    const again = await boardApplicant(w, {
+      email: 'again@example.com',
+      applications: [{ campaign_id: w.campaignId }],
     });
     assert.equal(again.status, 409);
     assert.equal(again.body.error.details[0].existing_id, first.body.id);
   });
 
   it('pools are not taken here (the job-board applicant has no pools): 400 naming applicant.pools', async () => {
-    const reply = await w.board('/jobboards/applicants', {
-      body: { company_id: w.companyId, applicant: { email: 'p@example.com', pools: [1] } },
-    });
+    const reply = await boardApplicant(w, { email: 'p@example.com', pools: [1] });
     assert.equal(reply.status, 400);
     assert.equal(reply.body.error.details[0].field, 'applicant.pools');
   });
 
   it('when the resume bytes are not the declared type, answers 422 file_type_mismatch and creates nothing', async () => {
-    const reply = await w.board('/jobboards/applicants', {
-      body: {
-        company_id: w.companyId,
-        applicant: {
-          email: 'fake@example.com',
-          resume: { base64: b64(png()), mime_type: 'docx' },
-          applications: [{ campaign_id: w.campaignId }],
-        },
-      },
+    const reply = await boardApplicant(w, {
+      email: 'fake@example.com',
+      resume: { base64: b64(png()), mime_type: 'docx' },
+      applications: [{ campaign_id: w.campaignId }],
     });
     assert.equal(reply.status, 422);
     assert.equal(reply.body.error.code, 'file_type_mismatch');

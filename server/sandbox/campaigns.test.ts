@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Campaign, JOB_TYPES, PaginationHeader, WORKING_TIMES } from '../contract/index.ts';
-import { world } from './test-support.ts';
+import { suiteWorld, world } from './test-support.ts';
 import type { Json, World } from './test-support.ts';
 
 const pagination = (reply: { headers: Headers }) =>
@@ -308,12 +308,7 @@ describe('sandbox campaigns under the Entity option', () => {
 
 // Its own world: these create many campaigns, which would change the counts the tests above rely on.
 describe('sandbox POST /campaigns field values', () => {
-  let w: World;
-
-  before(async () => {
-    w = await world();
-  });
-  after(() => w?.t.close());
+  const w = suiteWorld();
 
   it('takes every job_type and working_time value of the service, spelled exactly', async () => {
     for (const job_type of JOB_TYPES) {

@@ -1,19 +1,14 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { ErrorBody } from '../contract/index.ts';
 import { MAX_BODY_BYTES } from './app.ts';
-import { TestSandbox, call, world } from './test-support.ts';
-import type { Json, World } from './test-support.ts';
+import { TestSandbox, call, suiteWorld, world } from './test-support.ts';
+import type { Json } from './test-support.ts';
 import { eventually } from '../test/poll.ts';
 
 describe('sandbox request handling and errors', () => {
-  let w: World;
-
-  before(async () => {
-    w = await world();
-  });
-  after(() => w?.t.close());
+  const w = suiteWorld();
 
   it('when the body is not valid JSON, answers 400 malformed_json', async () => {
     const reply = await w.company('/campaigns', {
@@ -112,12 +107,7 @@ describe('sandbox request handling and errors', () => {
 });
 
 describe('sandbox fault injection (POST /_sandbox/faults)', () => {
-  let w: World;
-
-  before(async () => {
-    w = await world();
-  });
-  after(() => w?.t.close());
+  const w = suiteWorld();
 
   it('answers the next count requests under /v2 with the given 5xx, then recovers', async () => {
     await w.t.admin('POST', '/faults', { count: 2, status: 502 });

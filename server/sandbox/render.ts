@@ -110,6 +110,18 @@ function groupBy<T extends Record<string, unknown>>(rows: T[], key: keyof T): Ma
 
 const IDS = 'SELECT value FROM json_each(?)';
 
+/**
+ * The loader of a page's embeds: an embed asked for is read in one query,
+ * `sql` taking the page's ids (JSON) as its one parameter, its rows grouped
+ * by `key`; one not asked for is undefined.
+ */
+function embedLoader(db: Database, rows: readonly { id: number }[], embeds: readonly string[]) {
+  const ids = JSON.stringify(rows.map((r) => r.id));
+  const want = new Set(embeds);
+  return <T extends Record<string, unknown>>(embed: string, sql: string, key: keyof T): Map<number, T[]> | undefined =>
+    want.has(embed) ? groupBy(db.all<T>(sql, ids), key) : undefined;
+}
+
 export function absoluteUrl(origin: string, path: string | null): string | null {
   return path === null ? null : `${origin}${path}`;
 }
@@ -132,27 +144,19 @@ function unitsById(db: Database, unitIds: number[]): Map<number, LightUnitRow> {
 }
 
 export function renderCampaigns(db: Database, rows: CampaignRow[], embeds: readonly string[]): Campaign[] {
-  const ids = JSON.stringify(rows.map((r) => r.id));
   const want = new Set(embeds);
-  const channels = want.has('channels')
-    ? groupBy(
-        db.all<Channel & { campaign_id: number }>(
-          `SELECT cc.campaign_id, ch.id, ch.value, ch.name, ch.entity_id FROM campaign_channels cc
+  const load = embedLoader(db, rows, embeds);
+  const channels = load<Channel & { campaign_id: number }>(
+    'channels',
+    `SELECT cc.campaign_id, ch.id, ch.value, ch.name, ch.entity_id FROM campaign_channels cc
              JOIN channels ch ON ch.id = cc.channel_id WHERE cc.campaign_id IN (${IDS}) ORDER BY ch.value`,
-          ids,
-        ),
-        'campaign_id',
-      )
-    : undefined;
-  const tags = want.has('tags')
-    ? groupBy(
-        db.all<{ campaign_id: number; name: string }>(
-          `SELECT campaign_id, name FROM campaign_tags WHERE campaign_id IN (${IDS}) ORDER BY name`,
-          ids,
-        ),
-        'campaign_id',
-      )
-    : undefined;
+    'campaign_id',
+  );
+  const tags = load<{ campaign_id: number; name: string }>(
+    'tags',
+    `SELECT campaign_id, name FROM campaign_tags WHERE campaign_id IN (${IDS}) ORDER BY name`,
+    'campaign_id',
+  );
   const units =
     want.has('unit') || want.has('entity')
       ? unitsById(db, [...new Set(rows.flatMap((r) => (r.unit_id === null ? [] : [r.unit_id])))])
@@ -258,6 +262,7 @@ export function renderApplications(
 ): Application[] {
   const ids = JSON.stringify(rows.map((r) => r.id));
   const want = new Set(embeds);
+  const load = embedLoader(db, rows, embeds);
   const historyValues = embeds
     .filter((e) => e.startsWith('status_history:'))
     .map((e) => e.slice('status_history:'.length));
@@ -274,30 +279,22 @@ export function renderApplications(
       )
     : undefined;
   const campaigns = want.has('campaign') ? campaignsOf(db, rows) : undefined;
-  const comments = want.has('comments')
-    ? groupBy(
-        db.all<{
-          id: number;
-          application_id: number;
-          content: string | null;
-          attachment_path: string | null;
-          created_at: string;
-        }>(
-          `SELECT id, application_id, content, attachment_path, created_at FROM comments WHERE application_id IN (${IDS}) ORDER BY id`,
-          ids,
-        ),
-        'application_id',
-      )
-    : undefined;
-  const skills = want.has('skills')
-    ? groupBy(
-        db.all<{ application_id: number; name: string }>(
-          `SELECT application_id, name FROM skills WHERE application_id IN (${IDS}) ORDER BY name`,
-          ids,
-        ),
-        'application_id',
-      )
-    : undefined;
+  const comments = load<{
+    id: number;
+    application_id: number;
+    content: string | null;
+    attachment_path: string | null;
+    created_at: string;
+  }>(
+    'comments',
+    `SELECT id, application_id, content, attachment_path, created_at FROM comments WHERE application_id IN (${IDS}) ORDER BY id`,
+    'application_id',
+  );
+  const skills = load<{ application_id: number; name: string }>(
+    'skills',
+    `SELECT application_id, name FROM skills WHERE application_id IN (${IDS}) ORDER BY name`,
+    'application_id',
+  );
   const history = wantHistory
     ? groupBy(
         want.has('status_history')
@@ -313,15 +310,11 @@ export function renderApplications(
         'application_id',
       )
     : undefined;
-  const tags = want.has('tags')
-    ? groupBy(
-        db.all<{ application_id: number; name: string }>(
-          `SELECT application_id, name FROM application_tags WHERE application_id IN (${IDS}) ORDER BY name`,
-          ids,
-        ),
-        'application_id',
-      )
-    : undefined;
+  const tags = load<{ application_id: number; name: string }>(
+    'tags',
+    `SELECT application_id, name FROM application_tags WHERE application_id IN (${IDS}) ORDER BY name`,
+    'application_id',
+  );
 
   return rows.map((row) => {
     const record = applicationRecord(row, origin);
@@ -355,26 +348,18 @@ export function renderApplicants(
   embeds: readonly string[],
   origin: string,
 ): Applicant[] {
-  const ids = JSON.stringify(rows.map((r) => r.id));
   const want = new Set(embeds);
-  const applications = want.has('applications')
-    ? groupBy(
-        db.all<ApplicationRow & Record<string, unknown>>(
-          `SELECT * FROM applications WHERE applicant_id IN (${IDS}) ORDER BY created_at DESC, id DESC`,
-          ids,
-        ),
-        'applicant_id',
-      )
-    : undefined;
-  const pools = want.has('pools')
-    ? groupBy(
-        db.all<{ applicant_id: number; id: number; name: string }>(
-          `SELECT ap.applicant_id, p.id, p.name FROM applicant_pools ap JOIN pools p ON p.id = ap.pool_id WHERE ap.applicant_id IN (${IDS}) ORDER BY p.name`,
-          ids,
-        ),
-        'applicant_id',
-      )
-    : undefined;
+  const load = embedLoader(db, rows, embeds);
+  const applications = load<ApplicationRow & Record<string, unknown>>(
+    'applications',
+    `SELECT * FROM applications WHERE applicant_id IN (${IDS}) ORDER BY created_at DESC, id DESC`,
+    'applicant_id',
+  );
+  const pools = load<{ applicant_id: number; id: number; name: string }>(
+    'pools',
+    `SELECT ap.applicant_id, p.id, p.name FROM applicant_pools ap JOIN pools p ON p.id = ap.pool_id WHERE ap.applicant_id IN (${IDS}) ORDER BY p.name`,
+    'applicant_id',
+  );
   return rows.map((row) => {
     const record: Applicant = {
       id: row.id,

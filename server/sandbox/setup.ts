@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { JOBBOARD_SCOPES, SCOPES } from '../contract/index.ts';
 import { companyById } from './access.ts';
+import type { CompanyRow } from './access.ts';
 import type {
   CampaignPatchBody,
   ChannelBody,
@@ -61,15 +62,7 @@ export function patchCompany(
     ctx.db.run('UPDATE companies SET duplicate_applications = ? WHERE id = ?', input.duplicate_applications, id);
   if (input.sources !== undefined)
     ctx.db.run('UPDATE companies SET sources = ? WHERE id = ?', JSON.stringify(input.sources), id);
-  const row = ctx.db.get<{
-    id: number;
-    name: string;
-    entity_option: number;
-    skills_option: number;
-    sources: string;
-    restricted_tags: string | null;
-    duplicate_applications: Company['duplicate_applications'];
-  }>(
+  const row = ctx.db.get<Omit<CompanyRow, 'created_at'>>(
     'SELECT id, name, entity_option, skills_option, sources, restricted_tags, duplicate_applications FROM companies WHERE id = ?',
     id,
   )!;

@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { Worker } from 'node:worker_threads';
 import { deflateSync } from 'node:zlib';
 import { MAX_INFLATED_BYTES, extractSkills, extractText } from './skills.ts';
 import { b64, doc, docx, pdf, png, zip } from '../test/files.ts';
-import { world } from './test-support.ts';
-import type { World } from './test-support.ts';
+import { suiteWorld } from './test-support.ts';
 
 describe('sandbox skills extraction', () => {
   it('reads the text of a PDF, including deflated streams', () => {
@@ -116,12 +115,7 @@ describe('sandbox skills extraction on hostile files', () => {
 });
 
 describe('sandbox skills option', () => {
-  let w: World;
-
-  before(async () => {
-    w = await world({}, { skills_option: false });
-  });
-  after(() => w?.t.close());
+  const w = suiteWorld({}, { skills_option: false });
 
   it('when the company does not have the skills option, no skills are extracted', async () => {
     const applicant = await w.company('/applicants', { body: { applicant: { email: 'noskills@example.com' } } });

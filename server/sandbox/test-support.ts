@@ -2,6 +2,7 @@
 // routes, a small world built through them, and a fetch wrapper that
 // returns status, headers and the parsed body, having checked the answer
 // against the API's OpenAPI document.
+import { after, before } from 'node:test';
 import { fetch } from '../openapi/test/answers.ts';
 import { admin } from '../test/sandbox-admin.ts';
 import { startSandbox } from './index.ts';
@@ -119,6 +120,37 @@ export async function world(options: SandboxOptions = {}, company: Record<string
   }
 }
 
+/**
+ * The world of a describe block: built in its before hook, closed in its
+ * after hook. The object returned reads that world, so a test uses it as the
+ * World itself.
+ */
+export function suiteWorld(options: SandboxOptions = {}, company: Record<string, unknown> = {}): World {
+  let built: World | undefined;
+  before(async () => {
+    built = await world(options, company);
+  });
+  after(() => built?.t.close());
+  const current = (): World => {
+    if (built === undefined) throw new Error('the world is built in the before hook: read it inside a test');
+    return built;
+  };
+  return {
+    get t() {
+      return current().t;
+    },
+    get companyId() {
+      return current().companyId;
+    },
+    get campaignId() {
+      return current().campaignId;
+    },
+    company: (path, init) => current().company(path, init),
+    board: (path, init) => current().board(path, init),
+    campaign: (patch, fields) => current().campaign(patch, fields),
+  };
+}
+
 async function buildWorld(t: TestSandbox, company: Record<string, unknown>): Promise<World> {
   const created = await t.admin('POST', '/companies', {
     name: 'Test Co',
@@ -144,4 +176,9 @@ async function buildWorld(t: TestSandbox, company: Record<string, unknown>): Pro
   // Under the Entity option a campaign needs a unit: the caller creates its own.
   const campaignId = company.entity_option === true ? 0 : await campaign();
   return { t, companyId: created.id, company: companyApi, board: boardApi, campaignId, campaign };
+}
+
+/** POST /jobboards/applicants as the world's job board, for its company unless another is named. */
+export function boardApplicant(w: World, applicant: Json, companyId: number = w.companyId): Promise<Reply<Json>> {
+  return w.board('/jobboards/applicants', { body: { company_id: companyId, applicant } });
 }

@@ -4,32 +4,24 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { DatabaseSync } from 'node:sqlite';
 import { Database } from './db.ts';
-import { world } from './test-support.ts';
-import type { Json, World } from './test-support.ts';
+import { boardApplicant, suiteWorld } from './test-support.ts';
+import type { Json } from './test-support.ts';
 import { eventually } from '../test/poll.ts';
 import { adminCall } from '../test/sandbox-admin.ts';
 
 describe('duplicate_applications (a company setting of the sandbox)', () => {
-  let w: World;
+  const w = suiteWorld();
   const admin = (method: string, path: string, body?: unknown) => adminCall(w.t.sandbox, method, path, body);
-  before(async () => {
-    w = await world();
-  });
-  after(() => w?.t.close());
+  /** POST /applications as the board: the applicant of this email applies to the world's campaign. */
+  const applyByEmail = (email: string) =>
+    w.board('/applications', { body: { campaign_id: w.campaignId, applicant_email: email } });
 
   it("by default ('refuse'), a second application of an applicant to a campaign answers 409 application_exists", async () => {
-    await w.board('/jobboards/applicants', {
-      body: {
-        company_id: w.companyId,
-        applicant: { email: 'refused@example.org', applications: [{ campaign_id: w.campaignId }] },
-      },
-    });
-    const again = await w.board('/applications', {
-      body: { campaign_id: w.campaignId, applicant_email: 'refused@example.org' },
-    });
+    await boardApplicant(w, { email: 'refused@example.org', applications: [{ campaign_id: w.campaignId }] });
+    const again = await applyByEmail('refused@example.org');
     assert.equal(again.status, 409);
     assert.equal(again.body.error.code, 'application_exists');
   });
@@ -38,24 +30,13 @@ describe('duplicate_applications (a company setting of the sandbox)', () => {
     const patched = await admin('PATCH', `/companies/${w.companyId}`, { duplicate_applications: 'accept' });
     assert.equal(patched.status, 200);
     assert.equal(patched.body.duplicate_applications, 'accept');
-    await w.board('/jobboards/applicants', {
-      body: {
-        company_id: w.companyId,
-        applicant: { email: 'twice@example.org', applications: [{ campaign_id: w.campaignId }] },
-      },
-    });
-    const second = await w.board('/applications', {
-      body: { campaign_id: w.campaignId, applicant_email: 'twice@example.org' },
-    });
+    await boardApplicant(w, { email: 'twice@example.org', applications: [{ campaign_id: w.campaignId }] });
+    const second = await applyByEmail('twice@example.org');
     assert.equal(second.status, 201);
     const listed = await w.company(`/applications?campaign_id=${w.campaignId}&embed=applicant`);
     assert.equal(listed.body.filter((a: Json) => a.applicant.email === 'twice@example.org').length, 2);
     await admin('PATCH', `/companies/${w.companyId}`, { duplicate_applications: 'refuse' });
-    assert.equal(
-      (await w.board('/applications', { body: { campaign_id: w.campaignId, applicant_email: 'twice@example.org' } }))
-        .status,
-      409,
-    );
+    assert.equal((await applyByEmail('twice@example.org')).status, 409);
   });
 
   it('is taken by POST /_sandbox/companies, and PATCH refuses another value or an unknown company', async () => {
@@ -69,13 +50,9 @@ describe('duplicate_applications (a company setting of the sandbox)', () => {
 });
 
 describe('GET /_sandbox/stats and GET /_sandbox/creates', () => {
-  let w: World;
+  // Two requests per second per client, so that the limit is reached and waited out in a test.
+  const w = suiteWorld({ rateLimitPerMinute: 2, rateLimitWindowMs: 1000 });
   const admin = (method: string, path: string, body?: unknown) => adminCall(w.t.sandbox, method, path, body);
-  before(async () => {
-    // Two requests per second per client, so that the limit is reached and waited out in a test.
-    w = await world({ rateLimitPerMinute: 2, rateLimitWindowMs: 1000 });
-  });
-  after(() => w?.t.close());
 
   it('counts per API client the requests in the window, the most in any window, all of them, and the rate-limited ones', async () => {
     const keys = await w.t.admin('POST', '/clients', { channel: 'board_test' });
@@ -169,11 +146,7 @@ describe('GET /_sandbox/stats and GET /_sandbox/creates', () => {
   it('records a create whose connection was dropped with status 0, and forgets everything at reset', async () => {
     await new Promise((resolve) => setTimeout(resolve, 1100));
     await admin('POST', '/faults', { count: 1, drop: true });
-    await assert.rejects(
-      w.board('/jobboards/applicants', {
-        body: { company_id: w.companyId, applicant: { email: 'dropped@example.org', applications: [] } },
-      }),
-    );
+    await assert.rejects(boardApplicant(w, { email: 'dropped@example.org', applications: [] }));
     assert.deepEqual(
       (await admin('GET', '/creates?email=dropped@example.org')).body.map((c: Json) => c.status),
       [0],

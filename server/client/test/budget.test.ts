@@ -18,18 +18,23 @@ async function settle(): Promise<void> {
   await tick();
 }
 
+/** Asserts that `acquire` is held while the clock stands still, and served once it moves on by `ms`. */
+async function assertHeldUntil(clock: ReturnType<typeof manualClock>, ms: number, acquire: () => Promise<unknown>) {
+  let served = false;
+  void acquire().then(() => (served = true));
+  await settle();
+  assert.equal(served, false, 'held before the clock moves on');
+  clock.advance(ms);
+  await settle();
+  assert.equal(served, true, 'served once it has');
+}
+
 describe('RequestBudget', () => {
   it('hands out at most perMinute tokens in one window, then one per token that comes back', async () => {
     const clock = manualClock();
     const budget = new RequestBudget({ perMinute: 3, windowMs: 60_000, reservedForHigh: 0, clock });
     for (let i = 0; i < 3; i++) await budget.acquire('low');
-    let fourth = false;
-    void budget.acquire('low').then(() => (fourth = true));
-    await settle();
-    assert.equal(fourth, false);
-    clock.advance(60_000);
-    await settle();
-    assert.equal(fourth, true);
+    await assertHeldUntil(clock, 60_000, () => budget.acquire('low'));
   });
 
   it('when tokens are scarce, serves waiting high-priority requests before low ones', async () => {
@@ -77,13 +82,7 @@ describe('RequestBudget', () => {
     const clock = manualClock();
     const budget = new RequestBudget({ perMinute: 100, clock });
     budget.pauseFor(5_000);
-    let got = false;
-    void budget.acquire('high').then(() => (got = true));
-    await settle();
-    assert.equal(got, false);
-    clock.advance(5_000);
-    await settle();
-    assert.equal(got, true);
+    await assertHeldUntil(clock, 5_000, () => budget.acquire('high'));
   });
 
   it('when a waiting caller aborts, rejects it and leaves the queue', async () => {

@@ -42,6 +42,20 @@ before(async () => {
 
 after(() => world.close());
 
+/** The check of a rule the service refused: a ValidationError, 422, with this code naming these fields. */
+function brokenRule(code: string, fields: string[]) {
+  return (error: unknown): true => {
+    assert.ok(error instanceof ValidationError);
+    assert.equal(error.status, 422);
+    assert.equal(error.code, code);
+    assert.deepEqual(
+      error.details.map((d) => d.field),
+      fields,
+    );
+    return true;
+  };
+}
+
 describe('campaigns', () => {
   it('creates a campaign (draft until a manager publishes it) and reads it back', async () => {
     const created = await client.campaigns.create({ manage_name: 'Designer', job_type: 'Freelance' });
@@ -111,16 +125,10 @@ describe('campaigns', () => {
       company_id: company.id,
     });
     const entityClient = world.client(keys);
-    await assert.rejects(entityClient.campaigns.create({ manage_name: 'No unit' }), (error: unknown) => {
-      assert.ok(error instanceof ValidationError);
-      assert.equal(error.status, 422);
-      assert.equal(error.code, 'unit_required');
-      assert.deepEqual(
-        error.details.map((d) => d.field),
-        ['campaign.unit_id'],
-      );
-      return true;
-    });
+    await assert.rejects(
+      entityClient.campaigns.create({ manage_name: 'No unit' }),
+      brokenRule('unit_required', ['campaign.unit_id']),
+    );
   });
 
   it("with the Entity option, embeds the entity and unit and lists an entity's channels", async () => {
@@ -313,14 +321,11 @@ describe('applications', () => {
     await assert.rejects(
       client.applications.create({ campaign_id: archived.id, applicant_email: 'ada@example.com' }),
       (error: unknown) => {
-        assert.ok(error instanceof ValidationError);
-        assert.equal(error.status, 422);
-        assert.equal(error.code, 'campaign_not_open');
-        assert.deepEqual(
-          error.details.map((d) => d.field),
-          ['campaign_id'],
+        brokenRule('campaign_not_open', ['campaign_id'])(error);
+        assert.match(
+          (error as Error).message,
+          /POST http:\/\/127\.0\.0\.1:\d+\/v2\/applications answered 422 campaign_not_open/,
         );
-        assert.match(error.message, /POST http:\/\/127\.0\.0\.1:\d+\/v2\/applications answered 422 campaign_not_open/);
         return true;
       },
     );

@@ -21,6 +21,14 @@ import { apiError, application, campaign, fakeApi, json, networkError, paginatio
 
 const applicationBody = { campaign_id: 1, applicant_email: 'ada@example.com' };
 
+/** An answer that never comes: rejects with the signal's reason once the request is aborted (at once if it already is). */
+function untilAborted(request: { signal: AbortSignal }): Promise<Response> {
+  return new Promise<Response>((_resolve, reject) => {
+    if (request.signal.aborted) reject(request.signal.reason as Error);
+    request.signal.addEventListener('abort', () => reject(request.signal.reason as Error));
+  });
+}
+
 describe('auth', () => {
   it('when the token is refused with 401, renews it once and repeats the call', async () => {
     const api = fakeApi((request) =>
@@ -223,13 +231,7 @@ describe('retries', () => {
   });
 
   it('when an attempt gets no answer within the timeout, throws TimeoutError after retrying the read', async () => {
-    const api = fakeApi(
-      (request) =>
-        new Promise<Response>((_resolve, reject) => {
-          request.signal.addEventListener('abort', () => reject(request.signal.reason as Error));
-        }),
-      { timeout: 20, retry: { limit: 1, baseDelayMs: 1, maxDelayMs: 1 } },
-    );
+    const api = fakeApi(untilAborted, { timeout: 20, retry: { limit: 1, baseDelayMs: 1, maxDelayMs: 1 } });
     await assert.rejects(
       api.client.campaigns.get(1),
       (error: unknown) => error instanceof TimeoutError && error.attempts === 2,
@@ -238,13 +240,7 @@ describe('retries', () => {
   });
 
   it('when a create times out, does not repeat it', async () => {
-    const api = fakeApi(
-      (request) =>
-        new Promise<Response>((_resolve, reject) => {
-          request.signal.addEventListener('abort', () => reject(request.signal.reason as Error));
-        }),
-      { timeout: 20 },
-    );
+    const api = fakeApi(untilAborted, { timeout: 20 });
     await assert.rejects(api.client.applications.create(applicationBody), TimeoutError);
     assert.equal(api.requests.length, 1);
   });
@@ -253,10 +249,7 @@ describe('retries', () => {
     const controller = new AbortController();
     const api = fakeApi((request) => {
       controller.abort(new Error('caller gave up'));
-      return new Promise<Response>((_resolve, reject) => {
-        if (request.signal.aborted) reject(request.signal.reason as Error);
-        request.signal.addEventListener('abort', () => reject(request.signal.reason as Error));
-      });
+      return untilAborted(request);
     });
     await assert.rejects(api.client.campaigns.get(1, {}, { signal: controller.signal }), /caller gave up/);
     assert.equal(api.requests.length, 1);

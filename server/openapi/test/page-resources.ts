@@ -1,3 +1,5 @@
+import assert from 'node:assert/strict';
+
 // What a page would fetch, from any origin: scripts, style sheets, fonts,
 // images, frames, CSS imports and url()s (data: URLs aside; a link a reader
 // may follow is not fetched, and not counted).
@@ -11,4 +13,26 @@ export function resourcesFetched(html: string): string[] {
   }
   for (const match of html.matchAll(/@import[^;]*;|url\(\s*(?!["']?(?:data:|#))[^)]*\)/gi)) found.push(match[0]);
   return found;
+}
+
+/**
+ * Fetches a reference page (GET /docs of the sandbox, GET /api/docs of the
+ * proxy) and asserts what both promise: static HTML that fetches nothing,
+ * under a policy that allows no fetch. Answers the HTML for the caller's own
+ * checks of its content.
+ */
+export async function fetchStaticReference(
+  url: string,
+  fetchPage: (url: string) => Promise<Response> = fetch,
+): Promise<string> {
+  const response = await fetchPage(url);
+  assert.equal(response.status, 200, 'run npm run build:openapi first');
+  assert.match(response.headers.get('content-type') ?? '', /^text\/html/);
+  assert.match(
+    response.headers.get('content-security-policy') ?? '',
+    /^default-src 'none'; style-src 'unsafe-inline'; img-src data:/,
+  );
+  const html = await response.text();
+  assert.deepEqual(resourcesFetched(html), []);
+  return html;
 }

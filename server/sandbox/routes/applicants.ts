@@ -1,13 +1,13 @@
 // GET /applicants, GET /applicants/:id (id or email), POST /applicants,
 // POST /jobboards/applicants.
-import type { Router } from 'express';
+import type { Request, Response, Router } from 'express';
 import {
   CreateApplicantBody,
   CreateJobboardApplicantBody,
   GetApplicantQuery,
   ListApplicantsQuery,
 } from '../../contract/index.ts';
-import { companyById, companyOfClient, isJobboard, ownScope } from '../access.ts';
+import { companyById, companyOfClient, isJobboard, ownRow, ownScope } from '../access.ts';
 import type { SandboxContext } from '../context.ts';
 import { createApplicantWithApplications } from '../create.ts';
 import { SandboxError, notFound, ruleBroken } from '../errors.ts';
@@ -59,19 +59,10 @@ export function applicantRoutes(ctx: SandboxContext, router: RecordingRouter): R
     requireScope(client, 'applicants_read');
     const key = String(req.params.id);
     const q = parseQuery(GetApplicantQuery, req.query, 'GET /applicants/:id');
-    const scope = ownScope(client, 'p');
     // The path parameter is the applicant's id or its email address.
     const row = /^[1-9][0-9]{0,14}$/.test(key)
-      ? db.get<ApplicantRow>(
-          `SELECT p.* FROM applicants p WHERE p.id = ? AND ${scope.sql}`,
-          Number(key),
-          ...scope.params,
-        )
-      : db.get<ApplicantRow>(
-          `SELECT p.* FROM applicants p WHERE p.email = ? COLLATE NOCASE AND ${scope.sql}`,
-          key,
-          ...scope.params,
-        );
+      ? ownRow<ApplicantRow>(db, client, 'applicants', 'r.id = ?', Number(key))
+      : ownRow<ApplicantRow>(db, client, 'applicants', 'r.email = ? COLLATE NOCASE', key);
     if (row === undefined) throw notFound('The applicant with this id or email');
     res.json(renderApplicants(db, [row], q.embed ?? [], originOf(req))[0]);
   });
@@ -81,13 +72,7 @@ export function applicantRoutes(ctx: SandboxContext, router: RecordingRouter): R
     requireScope(client, 'applicants_write');
     const company = companyOfClient(db, client, 'POST /applicants');
     const body = parseBody(CreateApplicantBody, req.body, 'POST /applicants');
-    const created = await createApplicantWithApplications(ctx, {
-      company,
-      client,
-      input: body.applicant,
-      origin: originOf(req),
-    });
-    res.status(201).json(createdApplicant(ctx, created.applicantId, originOf(req)));
+    await createAndAnswer(ctx, req, res, { company, client, input: body.applicant });
   });
 
   router.post('/jobboards/applicants', async (req, res) => {
@@ -115,19 +100,21 @@ export function applicantRoutes(ctx: SandboxContext, router: RecordingRouter): R
         `company ${body.company_id} broadcasts no campaign on the channel "${client.channel}"`,
       );
     }
-    const created = await createApplicantWithApplications(ctx, {
-      company,
-      client,
-      input: body.applicant,
-      origin: originOf(req),
-    });
-    res.status(201).json(createdApplicant(ctx, created.applicantId, originOf(req)));
+    await createAndAnswer(ctx, req, res, { company, client, input: body.applicant });
   });
 
   return router.express;
 }
 
-function createdApplicant(ctx: SandboxContext, id: number, origin: string) {
-  const row = ctx.db.get<ApplicantRow>('SELECT * FROM applicants WHERE id = ?', id)!;
-  return renderApplicants(ctx.db, [row], ['address', 'applications', 'pools'], origin)[0]!;
+/** Both create routes: creates the applicant with its applications, and answers 201 with it and every embed. */
+async function createAndAnswer(
+  ctx: SandboxContext,
+  req: Request,
+  res: Response,
+  args: Omit<Parameters<typeof createApplicantWithApplications>[1], 'origin'>,
+): Promise<void> {
+  const origin = originOf(req);
+  const created = await createApplicantWithApplications(ctx, { ...args, origin });
+  const row = ctx.db.get<ApplicantRow>('SELECT * FROM applicants WHERE id = ?', created.applicantId)!;
+  res.status(201).json(renderApplicants(ctx.db, [row], ['address', 'applications', 'pools'], origin)[0]);
 }

@@ -1,7 +1,7 @@
 // GET /applications, GET /applications/:id, POST /applications.
 import type { Router } from 'express';
 import { CreateApplicationBody, GetApplicationQuery, ListApplicationsQuery } from '../../contract/index.ts';
-import { companyById, isJobboard, ownScope } from '../access.ts';
+import { companyById, isJobboard, ownRow, ownScope } from '../access.ts';
 import type { CompanyRow } from '../access.ts';
 import type { SandboxContext } from '../context.ts';
 import { checkComments, checkResume, insertApplication } from '../create.ts';
@@ -70,12 +70,7 @@ export function applicationRoutes(ctx: SandboxContext, router: RecordingRouter):
     requireScope(client, 'applications_read');
     const id = parseId(req.params.id, 'application');
     const q = parseQuery(GetApplicationQuery, req.query, 'GET /applications/:id');
-    const scope = ownScope(client, 'a');
-    const row = db.get<ApplicationRow>(
-      `SELECT a.* FROM applications a WHERE a.id = ? AND ${scope.sql}`,
-      id,
-      ...scope.params,
-    );
+    const row = ownRow<ApplicationRow>(db, client, 'applications', 'r.id = ?', id);
     if (row === undefined) throw notFound('The application with this id');
     res.json(renderApplications(db, [row], q.embed ?? [], originOf(req))[0]);
   });
