@@ -180,6 +180,60 @@ describe('POST /api/applications against the sandbox', () => {
       assert.equal(upstreamApplicantCount(world.sandbox, fields.email!), 0);
     });
 
+    it('when a text file is named cv.pdf, answers 415 saying it is no real PDF but a text file, with detected_type txt', async () => {
+      const answer = await send({
+        fields: validFields(campaign),
+        resume: { bytes: Buffer.from('Jane Doe\nDeveloper\n'), name: 'cv.pdf', type: 'application/pdf' },
+      });
+      assert.equal(answer.status, 415);
+      assert.equal(answer.body.code, 'unsupported_file_type');
+      assert.match(String(answer.body.detail), /^This file is not a real PDF: it is a text file\./);
+      assert.deepEqual(answer.body.errors, [
+        {
+          field: 'resume',
+          code: 'unsupported_file_type',
+          message: 'This file is not a real PDF: it is a text file.',
+          detected_type: 'txt',
+        },
+      ]);
+    });
+
+    it('when the email is not valid and a text file is named cv.pdf, answers one 422 listing both problems', async () => {
+      const fields = { ...validFields(campaign), email: 'jane@example' };
+      const answer = await send({
+        fields,
+        resume: { bytes: Buffer.from('Jane Doe\nDeveloper\n'), name: 'cv.pdf', type: 'application/pdf' },
+      });
+      assert.equal(answer.status, 422);
+      assert.equal(answer.body.code, 'validation_failed');
+      assert.deepEqual(fieldCodes(answer.body), [
+        ['email', 'invalid_email'],
+        ['resume', 'unsupported_file_type'],
+      ]);
+      const resume = (answer.body.errors as { field: string; detected_type?: string }[]).find(
+        (e) => e.field === 'resume',
+      );
+      assert.equal(resume?.detected_type, 'txt');
+    });
+
+    it('when a field is missing and a workbook is named cv.docx (a zip, written to disk then read whole), answers one 422 listing both', async () => {
+      const answer = await send({
+        fields: { ...validFields(campaign), first_name: '' },
+        resume: { bytes: files.xlsx(), name: 'cv.docx', type: 'application/msword' },
+      });
+      assert.equal(answer.status, 422);
+      assert.deepEqual(fieldCodes(answer.body), [
+        ['first_name', 'required'],
+        ['resume', 'unsupported_file_type'],
+      ]);
+      assert.deepEqual((answer.body.errors as { message: string }[])[1], {
+        field: 'resume',
+        code: 'unsupported_file_type',
+        message: 'This file is not a real DOCX: its content is XLSX.',
+        detected_type: 'xlsx',
+      });
+    });
+
     it('when a spreadsheet is renamed cv.doc (an OLE2 file without a Word document), answers 415 unsupported_file_type', async () => {
       const answer = await send({
         fields: validFields(campaign),

@@ -103,8 +103,23 @@ describe('sniffFileType', () => {
     assert.deepEqual(await sniffFileType(elf), { type: undefined, detected: 'elf' });
     assert.deepEqual(await sniffFileType(Buffer.from('plain text named cv.pdf')), {
       type: undefined,
-      detected: undefined,
+      detected: 'txt',
     });
+    assert.deepEqual(await sniffFileType(Buffer.from('a7f3c2e1b4', 'hex')), { type: undefined, detected: undefined });
+  });
+
+  it('names plain text txt: UTF-8 with tabs and line breaks, even cut mid-character; not with other control characters', async () => {
+    const letter = Buffer.from('Madame, Monsieur,\r\n\tJe suis très motivée.\f\n');
+    assert.equal((await sniffFileType(letter)).detected, 'txt');
+    // Cut inside "é" at the end of the sample read.
+    const cut = Buffer.concat([Buffer.alloc(4099, 'a'), Buffer.from('é')]);
+    assert.equal((await sniffFileType(cut)).detected, 'txt');
+    // Past the sample, anything goes: only the start is read.
+    assert.equal((await sniffFileType(Buffer.concat([Buffer.alloc(4100, 'a'), Buffer.of(0)]))).detected, 'txt');
+    for (const control of [0x00, 0x08, 0x0b, 0x0e, 0x1f, 0x7f])
+      assert.equal((await sniffFileType(Buffer.from(`text${String.fromCharCode(control)}`))).detected, undefined);
+    assert.equal((await sniffFileType(Buffer.from('caf\xe9 au lait', 'latin1'))).detected, undefined, 'not UTF-8');
+    assert.equal((await sniffFileType(Buffer.alloc(0))).detected, undefined);
   });
 
   it('never throws on damaged files that start with a real signature: they are of no known type or of that type', async () => {
@@ -167,6 +182,7 @@ describe('sniffFileTypeOfFile', () => {
         assert.deepEqual(fromFile, await sniffFileType(bytes), name);
         assert.equal(fromFile.type, expected[name as keyof typeof expected], name);
       }
+      assert.equal((await sniffFileTypeOfFile(join(dir, 'text'))).detected, 'txt');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -48,7 +48,7 @@ function resumeSchema(required: boolean): z.ZodType {
     ? 'not empty (an empty file is no resume: 422 validation_failed on resume)'
     : 'an empty file is no resume';
   return (required ? file.min(1) : file.optional()).describe(
-    `The file: pdf, jpg, png, doc or docx, read from its bytes whatever type it is sent as (any other: 415 unsupported_file_type), ${size}, at most resume.max_bytes of GET /api/config`,
+    `The file: pdf, jpg, png, doc or docx, read from its bytes whatever type it is sent as (any other: 415 unsupported_file_type, saying what the bytes are in detected_type when known; with other fields' problems, one 422 validation_failed lists them all, this one included), ${size}, at most resume.max_bytes of GET /api/config`,
   );
 }
 

@@ -5,15 +5,19 @@
 // server/proxy/applications/form.test.ts.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { z } from 'zod';
+import { JobboardApplicantInput } from '../contract/index.ts';
 import {
   APPLICATION_FORM,
   CONFIGURABLE_FIELDS,
   DEFAULT_FIELD_MODES,
+  EMAIL_PATTERN,
   FORM_FIELD_NAMES,
   invalidCodeOf,
   postedName,
   upstreamName,
 } from './application-form.ts';
+import type { FormField } from './application-form.ts';
 
 describe('the application form table', () => {
   it('lets a board configure every field but the email, in display order, each with its default', () => {
@@ -91,19 +95,30 @@ describe('the application form table', () => {
         'maxlength' in f ? f.maxlength : undefined,
       ]),
       [
-        ['email', 'email', 'email', undefined],
-        ['first_name', 'text', 'given-name', undefined],
-        ['last_name', 'text', 'family-name', undefined],
+        ['email', 'email', 'email', 254],
+        ['first_name', 'text', 'given-name', 100],
+        ['last_name', 'text', 'family-name', 100],
         ['phone_code', 'tel-code', 'tel-country-code', 5],
         ['phone_number', 'tel', 'tel-national', undefined],
         ['resume', 'file', undefined, undefined],
         ['cover_letter', 'textarea', undefined, 10_000],
-        ['bio_url', 'url', 'url', undefined],
+        ['bio_url', 'url', 'url', 2048],
         ['consent', 'checkbox', undefined, undefined],
         ['is_partner_newsletter_active', 'checkbox', undefined, undefined],
         ['is_campaign_alert_active', 'checkbox', undefined, undefined],
       ],
     );
+  });
+
+  it("holds each text field to the contract's length limit and the email to its pattern, so the widget checks what the proxy will", () => {
+    const shape = JobboardApplicantInput.shape;
+    for (const name of ['email', 'first_name', 'last_name', 'bio_url'] as const) {
+      const max = (APPLICATION_FORM as readonly FormField[]).find((f) => f.id === name)!.maxlength!;
+      assert.equal(shape[name].safeParse('a'.repeat(max + 1)).success, false, name);
+      if (name !== 'email' && name !== 'bio_url') assert.equal(shape[name].safeParse('a'.repeat(max)).success, true);
+    }
+    assert.equal(EMAIL_PATTERN.source, z.regexes.email.source);
+    assert.equal(shape.email.safeParse('jane@example').success, EMAIL_PATTERN.test('jane@example'));
   });
 
   it('keeps typed text in the session draft, never a file or a consent', () => {

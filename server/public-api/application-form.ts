@@ -48,11 +48,20 @@ export interface FormField {
   readonly maxlength?: number;
 }
 
+/**
+ * An email address the proxy takes (the contract's rule, zod's email
+ * pattern): the widget checks it before sending, since a browser's own
+ * check takes addresses without a dot in their domain (name@example).
+ */
+export const EMAIL_PATTERN =
+  // eslint-disable-next-line no-useless-escape -- written as zod writes it: a test compares the two
+  /^(?:[A-Za-z0-9_'+\-]+\.)*[A-Za-z0-9_'+\-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9\-]*\.)+[A-Za-z]{2,}$/;
+
 /** Longest cover letter taken, in characters (the service would take 20,000 in a comment). */
 export const MAX_COVER_LETTER_CHARS = 10_000;
 
 export const APPLICATION_FORM = [
-  { id: 'email', rule: 'email', kind: 'email', draft: true, autocomplete: 'email' },
+  { id: 'email', rule: 'email', kind: 'email', draft: true, autocomplete: 'email', maxlength: 254 },
   {
     id: 'first_name',
     rule: 'first_name',
@@ -61,6 +70,7 @@ export const APPLICATION_FORM = [
     kind: 'text',
     draft: true,
     autocomplete: 'given-name',
+    maxlength: 100,
   },
   {
     id: 'last_name',
@@ -70,6 +80,7 @@ export const APPLICATION_FORM = [
     kind: 'text',
     draft: true,
     autocomplete: 'family-name',
+    maxlength: 100,
   },
   {
     id: 'phone_code',
@@ -101,6 +112,7 @@ export const APPLICATION_FORM = [
     kind: 'url',
     draft: true,
     autocomplete: 'url',
+    maxlength: 2048,
   },
   {
     id: 'consent',

@@ -95,7 +95,7 @@ export function applicationPaths(): Record<string, JsonSchema> {
         tags: ['Applications'],
         summary: 'Apply to a campaign',
         description:
-          "The form is written to a durable outbox before anything is answered, then delivered to the recruitment service: 201 when it was delivered within the delivery deadline, 202 when it is queued and will be retried. The fields required are those this proxy requires (its board's FORM_FIELDS; `fields` of GET /api/config says the same): the document in the package shows the defaults. A field the board hides is not read, and not listed.",
+          "The form is written to a durable outbox before anything is answered, then delivered to the recruitment service: 201 when it was delivered within the delivery deadline, 202 when it is queued and will be retried. The fields required are those this proxy requires (its board's FORM_FIELDS; `fields` of GET /api/config says the same): the document in the package shows the defaults. A field the board hides is not read, and not listed. Every field problem is answered at once: one 422 validation_failed lists them all, the resume's type (read from its bytes) included; a wrong resume alone is a 415 unsupported_file_type.",
         parameters: [
           {
             name: 'Idempotency-Key',

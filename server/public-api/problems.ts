@@ -54,3 +54,16 @@ export const FIELD_PROBLEMS = {
 
 export type FieldCode = keyof typeof FIELD_PROBLEMS;
 export const FIELD_CODES = Object.keys(FIELD_PROBLEMS) as FieldCode[];
+
+/**
+ * What some field problems say beside their code, in their `reason`: why a
+ * value was refused where the code alone does not tell the candidate what
+ * to change. A client that knows none of them reads the code.
+ */
+export const FIELD_REASONS = {
+  place_unknown: 'No offer in this city has a known position.',
+  search_too_long: 'This search took too long.',
+} as const satisfies Record<string, string>;
+
+export type FieldReason = keyof typeof FIELD_REASONS;
+export const FIELD_REASON_CODES = Object.keys(FIELD_REASONS) as FieldReason[];

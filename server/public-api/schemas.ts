@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { JOB_TYPES, LOCALES, PER_PAGE_MAX, RESUME_TYPES, WORKING_TIMES } from '../contract/index.ts';
 import { CONFIGURABLE_FIELDS, FIELD_MODES } from './application-form.ts';
-import { FIELD_CODES } from './problems.ts';
+import { FIELD_CODES, FIELD_REASON_CODES } from './problems.ts';
 import { DEFAULT_OFFER_PARAM, DEFAULT_RADIUS_KM, LIST_PRESETS, LIST_SORTS, MAX_RADIUS_KM } from './list-params.ts';
 
 /** Query values: an empty or blank parameter counts as absent ("?city=&q=%20" is no filter). */
@@ -334,6 +334,18 @@ export const FieldProblemSchema = z.object({
   field: z.string(),
   code: z.enum(FIELD_CODES).describe('Stable code the widget maps to a localised message'),
   message: z.string(),
+  reason: z
+    .enum(FIELD_REASON_CODES)
+    .optional()
+    .describe(
+      'Why, where the code alone does not say what to change (a stable code): place_unknown (near names a city none of whose offers has a position), search_too_long (the search took too long)',
+    ),
+  detected_type: z
+    .string()
+    .optional()
+    .describe(
+      "unsupported_file_type: what the file's bytes are, when known (an extension such as txt, zip, exe, xlsx, heic), whatever its name says",
+    ),
 });
 
 export const ProblemSchema = z

@@ -4,7 +4,7 @@
 // scripted HTTP server receiving real uploads.
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
-import { ApplyElement, openForm, until } from './apply-element.test-support.ts';
+import { ApplyElement, openForm, resume, until } from './apply-element.test-support.ts';
 import { NodeXMLHttpRequest, PAGE_URL } from './browser.test-support.ts';
 import { closeStandIns, defaultConfig, delivered, problem, standIn } from './proxy.test-support.ts';
 import type { Answer, StandInOptions } from './proxy.test-support.ts';
@@ -296,7 +296,102 @@ describe('the idempotency key', { timeout: 5000 }, () => {
   });
 });
 
+describe('the checks before a send', { timeout: 5000 }, () => {
+  const text = (name: string) => new File(['Ada Lovelace\nAnalyst\n'], name, { type: 'application/pdf' });
+
+  it('lists a bad email and a text file named cv.pdf together on the first submit, sending nothing', async () => {
+    const { proxy, el } = await filled();
+    el.type('email', 'ada@example');
+    el.choose('resume', text('cv.pdf'));
+    await el.form.submit();
+    assert.deepEqual(el.form.errors, {
+      email: 'Enter an email address like name@example.com.',
+      resume: 'This file is not a real PDF: it is a text file.',
+    });
+    assert.deepEqual(el.form.summary, ['email', 'resume']);
+    assert.deepEqual(proxy.applications, []);
+  });
+
+  it('names no type for bytes it cannot tell, and sends a file that starts as a resume does', async () => {
+    const { proxy, el } = await filled();
+    el.choose('resume', new File([Uint8Array.of(0x4d, 0x5a, 0x90, 0, 3)], 'photo.JPEG'));
+    await el.form.submit();
+    assert.deepEqual(el.form.errors, { resume: 'This file is not a real JPEG.' });
+    el.choose('resume', new File([Uint8Array.of(0xff, 0xd8, 0xff, 0xe0)], 'photo.jpeg'));
+    assert.deepEqual(el.form.errors, {});
+    await el.form.submit();
+    assert.equal(proxy.applications.length, 1);
+  });
+
+  it('says a wrong file as soon as it is chosen, and judges each file by its own bytes', async () => {
+    const { el } = await filled();
+    el.choose('resume', text('cv.pdf'));
+    await until(() => el.form.errors.resume !== undefined, 'the file is read');
+    assert.deepEqual(el.form.errors, { resume: 'This file is not a real PDF: it is a text file.' });
+    el.choose('resume', text('cv.docx'));
+    // Until its own bytes are read, the error of the file before is not its.
+    assert.deepEqual(el.form.errors, {});
+    await until(() => el.form.errors.resume !== undefined, 'the file is read');
+    assert.deepEqual(el.form.errors, { resume: 'This file is not a real DOCX: it is a text file.' });
+    // A file chosen just before the submit is read before the checks.
+    el.choose('resume', resume('cv.pdf'));
+    el.choose('resume', text('cv.pdf'));
+    await el.form.submit();
+    assert.deepEqual(el.form.errors, { resume: 'This file is not a real PDF: it is a text file.' });
+    assert.deepEqual(el.form.summary, ['resume']);
+  });
+
+  it('asks for the country code of a phone number, and takes no code without a number', async () => {
+    const { proxy, el } = await filled();
+    el.type('phone_code', '');
+    el.type('phone_number', '06 12 34 56 78');
+    await el.form.submit();
+    assert.deepEqual(el.form.errors, { phone_code: 'This field is required.' });
+    el.type('phone_number', '');
+    await el.form.submit();
+    assert.equal(proxy.applications.length, 1);
+  });
+});
+
 describe('a send that fails', { timeout: 5000 }, () => {
+  it("lists every field problem of the proxy's 422 at once, the resume's saying what its bytes are", async () => {
+    const errors = [
+      { field: 'email', code: 'invalid_email' as const, message: 'Enter a valid email address.' },
+      {
+        field: 'resume',
+        code: 'unsupported_file_type' as const,
+        message: 'This file is not a real PDF: its content is XLSX.',
+        detected_type: 'xlsx',
+      },
+    ];
+    const { el } = await filled({ answers: [problem(422, 'validation_failed', errors)] });
+    await el.form.submit();
+    assert.deepEqual(el.form.errors, {
+      email: 'Enter an email address like name@example.com.',
+      resume: 'This file is not a real PDF: its content is XLSX.',
+    });
+    assert.deepEqual(el.form.summary, ['email', 'resume']);
+    assert.equal(el.focused, 'error-summary');
+  });
+
+  it('says a 415 of a file named .pdf as not a real PDF, and what it is when the proxy knows', async () => {
+    const errors = [
+      {
+        field: 'resume',
+        code: 'unsupported_file_type' as const,
+        message: 'This file is not a real PDF: it is a text file.',
+        detected_type: 'txt',
+      },
+    ];
+    const { el } = await filled({
+      answers: [problem(415, 'unsupported_file_type', errors), problem(415, 'unsupported_file_type')],
+    });
+    await el.form.submit();
+    assert.deepEqual(el.form.errors, { resume: 'This file is not a real PDF: it is a text file.' });
+    await el.form.submit();
+    assert.deepEqual(el.form.errors, { resume: 'This file is not a real PDF.' });
+  });
+
   it("shows the proxy's refusal on the field, focuses the summary and says no banner", async () => {
     const errors = [{ field: 'email', code: 'invalid_email' as const, message: 'Enter a valid email address.' }];
     const { el } = await filled({ answers: [problem(422, 'validation_failed', errors)] });

@@ -293,7 +293,10 @@ export class ApplyElement extends EventTarget implements FormEntries {
 
 /** A small PDF resume. */
 export function resume(name = 'resume.pdf', size = 600): File {
-  return new File([new Uint8Array(size).fill(0x20)], name, { type: 'application/pdf' });
+  // It starts as a PDF does: the controller reads a resume's first bytes before sending it.
+  const bytes = new Uint8Array(size).fill(0x20);
+  bytes.set(new TextEncoder().encode('%PDF-1.7\n').subarray(0, size));
+  return new File([bytes], name, { type: 'application/pdf' });
 }
 
 /** A new element on the proxy at `endpoint`, its form loaded (as connecting it does). */

@@ -175,6 +175,16 @@ async function listCampaigns(ctx: Ctx, scenario: string): Promise<void> {
   if (scenario === 'campaigns-error') return problem(ctx, 500, 'internal_error');
   if (scenario === 'slow') await sleep(400);
   const params = new URLSearchParams(ctx.querystring);
+  // A town with no offer with a position, as the proxy refuses it.
+  if (params.get('near') === 'Atlantis')
+    return problem(ctx, 422, 'validation_failed', [
+      {
+        field: 'near',
+        code: 'invalid_value',
+        reason: 'place_unknown',
+        message: 'no offer in this city has a known position: give another city, or LATITUDE,LONGITUDE like 45.76,4.84',
+      },
+    ]);
   const q = params.get('q')?.toLowerCase();
   const matches = (scenario === 'empty' ? [] : campaigns).filter(
     (c) =>
@@ -244,6 +254,17 @@ async function apply(ctx: Ctx, scenario: string, token: string): Promise<void> {
       return problem(ctx, 422, 'validation_failed', [
         { field: 'email', code: 'invalid_email', message: 'Enter a valid email address.' },
         { field: 'phone_number', code: 'invalid_phone', message: 'Enter a valid phone number.' },
+      ]);
+    case 'wrong-file':
+      // Two problems at once, the resume's a workbook named .pdf (the proxy read its bytes whole).
+      return problem(ctx, 422, 'validation_failed', [
+        { field: 'email', code: 'invalid_email', message: 'Enter a valid email address.' },
+        {
+          field: 'resume',
+          code: 'unsupported_file_type',
+          message: 'This file is not a real PDF: its content is XLSX.',
+          detected_type: 'xlsx',
+        },
       ]);
     case 'closed':
       return problem(ctx, 422, 'campaign_closed');

@@ -31,7 +31,12 @@ export interface ParsedFile {
    * no resume type (nothing was written). The caller keeps or discards it.
    */
   path: string | null;
+  /** The first bytes (at most REFUSED_SAMPLE_BYTES) of a file refused on them, to tell the candidate what it is. */
+  refusedSample?: Uint8Array;
 }
+
+/** Bytes of a refused file kept to name its type: as many as the file-type sniffer reads. */
+export const REFUSED_SAMPLE_BYTES = 4100;
 
 export interface ParsedForm {
   fields: Map<string, string>;
@@ -323,6 +328,7 @@ class FormReading {
     // The first bytes are held until there are enough to tell whether this can be a resume at all.
     let head: Buffer | undefined = Buffer.alloc(0);
     let refused = false;
+    let sample = Buffer.alloc(0);
     const write = (chunk: Buffer) => {
       if (this.dropped) return;
       const out = this.upload?.out ?? this.openUpload();
@@ -339,14 +345,20 @@ class FormReading {
         out.once('close', resume);
       }
     };
+    const keepSample = (bytes: Buffer) => {
+      if (sample.length < REFUSED_SAMPLE_BYTES)
+        sample = Buffer.concat([sample, bytes.subarray(0, REFUSED_SAMPLE_BYTES - sample.length)]);
+    };
     const checkHead = (bytes: Buffer) => {
       refused = !startsLikeResume(bytes);
-      if (!refused) write(bytes);
+      if (refused) keepSample(bytes);
+      else write(bytes);
       head = undefined;
     };
     stream.on('data', (chunk: Buffer) => {
       size += chunk.length;
       hash.update(chunk);
+      if (refused) keepSample(chunk);
       if (refused || stream.truncated) return;
       if (head === undefined) write(chunk);
       else {
@@ -371,6 +383,7 @@ class FormReading {
         size,
         sha256: hash.digest('hex'),
         path: refused ? null : (this.upload?.path ?? null),
+        ...(refused ? { refusedSample: sample } : {}),
       };
       this.upload?.out.end();
     });

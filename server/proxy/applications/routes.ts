@@ -28,7 +28,7 @@ import type { ApplicationMetrics } from './metrics.ts';
 import { CutOffError, parseApplicationForm } from './multipart.ts';
 import type { ParsedForm } from './multipart.ts';
 import type { ApplicationStore } from '../storage/outbox/application-store.ts';
-import { resumeTypeOf, unsupportedFileType } from './resume.ts';
+import { sniffResume, unsupportedFileType } from './resume.ts';
 import { DAY_MS, checkEmail, ipLimit, networkGroup, verifyCaptcha } from './spam.ts';
 import type { ApplicationsCatalogue } from './types.ts';
 import { admitUploads, UploadSlots } from './upload-admission.ts';
@@ -239,14 +239,21 @@ class ApplicationIntake {
     if (resume === undefined && config.fields.resume === 'required') {
       resumeErrors.push({ field: 'resume', code: 'file_required', message: 'Attach your resume.' });
     }
+    // The resume's bytes are read before any answer, so that a candidate
+    // learns of a wrong file with the other fields' problems, not on the next submit.
+    const sniffed = resume === undefined ? undefined : await sniffResume(resume);
+    const wrongFile =
+      resume !== undefined && sniffed?.type === undefined
+        ? unsupportedFileType(resume.filename, sniffed?.detected)
+        : undefined;
     if (errors.length > 0 || resumeErrors.length > 0 || checked === undefined)
-      throw validationProblem([...errors, ...resumeErrors]);
+      throw validationProblem([...errors, ...resumeErrors, ...(wrongFile?.errors ?? [])]);
 
     if (config.captcha !== null) await verifyCaptcha(config.captcha, checked.captchaToken, ip);
 
-    // No upload file: its first bytes were already those of no resume type.
-    const resumeType = resume?.path == null ? undefined : await resumeTypeOf(resume.path);
-    if (resume !== undefined && resumeType === undefined) throw unsupportedFileType();
+    // Alone, a wrong file keeps its own answer (415).
+    if (wrongFile !== undefined) throw wrongFile;
+    const resumeType = sniffed?.type;
 
     const campaign = await this.campaignFor(checked.campaignId);
     const bucket = emailBucket(checked.email);

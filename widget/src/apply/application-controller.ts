@@ -17,12 +17,14 @@ import {
 } from '../internal/events.ts';
 import { formatBytes } from '../internal/format.ts';
 import { Loader } from '../internal/loader.ts';
-import { fieldMessage, problemMessage } from '../internal/messages.ts';
+import { fieldMessage, notRealFile, problemMessage } from '../internal/messages.ts';
 import type { Locale } from '../internal/localize.ts';
 import { uuid } from '../internal/uuid.ts';
 import { mapFailure } from './error-mapper.ts';
 import type { Banner } from './error-mapper.ts';
 import { controls, fieldAttributes } from './fields.ts';
+import { extensionOf, notResumeContent } from './resume-content.ts';
+import { EMAIL_PATTERN } from '../../../server/public-api/application-form.ts';
 
 /**
  * `error`: the form could not be loaded; `gone`: the offer is closed or unknown; `refused`: the proxy
@@ -74,6 +76,10 @@ export class ApplicationController implements ReactiveController {
   private upload: Upload | null = null;
   private readonly loading: Loader<WidgetConfig>;
   private lastAnnouncedQuarter = -1;
+  /** The last resume whose first bytes were read, and what they said (notResumeContent). */
+  private content: [File | null, string | undefined] = [null, undefined];
+  /** The reading of the resume chosen last. */
+  private reading: Promise<void> = Promise.resolve();
 
   constructor(host: ApplicationHost, language: Language) {
     this.host = host;
@@ -148,8 +154,12 @@ export class ApplicationController implements ReactiveController {
     if (id === 'resume') return this.checkResume();
     const v = el.validity;
     const kind = controls.find((c) => c.id === id)?.kind;
-    if (v.valueMissing) return fieldMessage(id === 'consent' ? 'consent_required' : 'required');
-    if (kind === 'email' && (v.typeMismatch || v.patternMismatch)) return fieldMessage('invalid_email');
+    // A number needs its country code: the proxy asks for it even when the phone is optional.
+    if (v.valueMissing || (id === 'phone_code' && !el.value && this.control('phone_number')?.value))
+      return fieldMessage(id === 'consent' ? 'consent_required' : 'required');
+    // The proxy's rule, stricter than the browser's (which takes name@example).
+    if (kind === 'email' && (v.typeMismatch || (el.value && !EMAIL_PATTERN.test(el.value))))
+      return fieldMessage('invalid_email');
     if (kind === 'url' && (v.typeMismatch || !/^$|^https?:\/\//i.test(el.value))) return fieldMessage('invalid_url');
     if (kind?.startsWith('tel') && v.patternMismatch) return fieldMessage('invalid_phone');
     if (v.tooLong) return fieldMessage('too_long');
@@ -164,7 +174,15 @@ export class ApplicationController implements ReactiveController {
     const types = config.resume.types.map((t) => t.toLowerCase());
     if (!types.includes(extension === 'jpeg' ? 'jpg' : extension)) return fieldMessage('unsupported_file_type');
     if (this.resume.size > config.resume.max_bytes) return fieldMessage('file_too_large', this.resumeLimit());
-    return null;
+    const [read, content] = this.content;
+    return read === this.resume && content !== undefined ? notRealFile(extensionOf(read.name), content) : null;
+  }
+
+  /** Reads a chosen resume's first bytes: a wrong file is said as soon as it is chosen. */
+  private async read(resume: File | null): Promise<void> {
+    const content = resume ? await notResumeContent(resume) : undefined;
+    this.content = [resume, content];
+    if (content !== undefined && this.resume === resume) this.setError('resume', this.check('resume'));
   }
 
   private setError(id: string, message: string | null): void {
@@ -180,7 +198,11 @@ export class ApplicationController implements ReactiveController {
     const el = e.target as HTMLInputElement;
     if (!el.id) return;
     if (this.idempotencyKey) this.editedSinceKey = true;
-    if (el.id === 'resume') this.set({ resume: el.files?.[0] ?? null });
+    if (el.id === 'resume') {
+      const resume = el.files?.[0] ?? null;
+      this.set({ resume });
+      this.reading = this.read(resume);
+    }
     if (draftKept.has(el.id)) {
       this.values = { ...this.values, [el.id]: el.value };
       if (!this.host.noDraft) saveDraft(this.host.endpoint, this.host.campaignId, this.values);
@@ -210,6 +232,11 @@ export class ApplicationController implements ReactiveController {
   /** Checks every shown control, then sends, or lists the errors. */
   async submit(): Promise<void> {
     if (this.phase !== 'form') return;
+    // The resume's first bytes are checked with the other fields: read by now, unless it was chosen this instant.
+    if (this.content[0] !== this.resume) {
+      await this.reading;
+      if (this.phase !== 'form') return;
+    }
     const ids = [...this.host.renderRoot.querySelectorAll<HTMLElement>('form input[id], form textarea[id]')]
       .map((el) => el.id)
       .filter((id) => id !== 'website');
@@ -294,7 +321,13 @@ export class ApplicationController implements ReactiveController {
   }
 
   private async fail(error: unknown, campaignId: number): Promise<void> {
-    const failure = mapFailure(error, this.errors, (id) => this.control(id) !== null, this.resumeLimit());
+    const failure = mapFailure(
+      error,
+      this.errors,
+      (id) => this.control(id) !== null,
+      this.resumeLimit(),
+      this.resume ? extensionOf(this.resume.name) : undefined,
+    );
     if (failure.forgetKey) this.idempotencyKey = null;
     if (failure.alreadyApplied) clearDraft(this.host.endpoint, campaignId);
     this.set({

@@ -243,6 +243,24 @@ describe('<jobboard-apply>: sending', () => {
       });
     }
 
+    for (const [lang, wrongFile] of [
+      ['en', 'This file is not a real PDF: its content is XLSX.'],
+      ['fr', 'Ce fichier n’est pas un vrai PDF : son contenu est au format XLSX.'],
+      ['es', 'Este archivo no es un PDF auténtico: su contenido está en formato XLSX.'],
+    ] as const) {
+      it(`on a 422 of a bad email and a wrong file, lists both in the summary, the file's real type named, in ${lang}`, async () => {
+        const { el } = await form('wrong-file', lang);
+        await fillRequired(el);
+        await submit(el);
+        await until(() => activeInside(el)?.id === 'error-summary');
+        const listed = [...el.shadowRoot!.querySelectorAll('#error-summary li')].map((li) => li.textContent!);
+        expect(listed).to.have.length(2);
+        expect(listed[0]).to.contain(text.invalidEmail[lang]);
+        expect(listed[1]).to.contain(wrongFile);
+        expect(shadow(el, '#resume-error').textContent).to.equal(wrongFile);
+      });
+    }
+
     it('on 413 puts the size problem on the resume field', async () => {
       const { el } = await form('too-large');
       await fillRequired(el);

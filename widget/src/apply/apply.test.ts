@@ -332,6 +332,19 @@ describe('<jobboard-apply>', () => {
       expect(await received(token)).to.have.length(0);
     });
 
+    it('lists a bad email and a text file named cv.pdf together on the first submit, before uploading', async () => {
+      const { el, token } = await form('ok');
+      await fillRequired(el, 'ada@example');
+      chooseFile(el, '#resume', new File(['Ada Lovelace\nAnalyst\n'], 'cv.pdf', { type: 'application/pdf' }));
+      await submit(el);
+      await until(() => activeInside(el)?.id === 'error-summary');
+      const listed = [...el.shadowRoot!.querySelectorAll('#error-summary li')].map((li) => li.textContent!);
+      expect(listed).to.have.length(2);
+      expect(listed[0]).to.contain(text.invalidEmail.en);
+      expect(listed[1]).to.contain('This file is not a real PDF: it is a text file.');
+      expect(await received(token)).to.have.length(0);
+    });
+
     it('when consent is not given, says it is needed', async () => {
       const { el } = await form('ok');
       await type(el, '#email', 'ada@example.com');

@@ -59,6 +59,9 @@ export const styles = [
     .filter select {
       width: 100%;
     }
+    #near-status {
+      margin: 0;
+    }
     .count {
       color: var(--_muted);
       min-height: 1.5em;

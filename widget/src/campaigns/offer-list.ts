@@ -3,6 +3,7 @@
 import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
 import { msg, str } from '@lit/localize';
+import { ProblemError } from '../internal/api.ts';
 import type { CampaignPage, CampaignSummary } from '../internal/api.ts';
 import { formatNumber } from '../internal/format.ts';
 import { heading } from '../internal/heading.ts';
@@ -80,6 +81,18 @@ function renderOffers(view: ListView, data: CampaignPage): TemplateResult {
     }`;
 }
 
+/** Why the proxy refused the search's place, in the candidate's words; undefined for any other failure. */
+function placeRefused(error: unknown): string | undefined {
+  const problem = error instanceof ProblemError ? error.errors?.find((p) => p.field === 'near') : undefined;
+  return !problem
+    ? undefined
+    : problem.reason === 'place_unknown'
+      ? msg('No offer in this town has a known position. Enter another town, or a position like 45.76,4.84.')
+      : problem.reason === 'search_too_long'
+        ? msg('This search took too long. Choose a smaller radius or add a filter.')
+        : msg('This place is not understood. Enter a town, or a position like 45.76,4.84.');
+}
+
 /** The count of offers found (a live region, focused after a change of page), then the list. */
 export function renderList(view: ListView): TemplateResult {
   const { status, value } = view.list;
@@ -87,6 +100,9 @@ export function renderList(view: ListView): TemplateResult {
   let body: TemplateResult;
   if (status === 'refused') {
     body = html`<p class="state error-box">${originNotAllowed()}</p>`;
+  } else if (status === 'error' && placeRefused(view.list.error)) {
+    // The connection is fine: trying again would be refused the same way.
+    body = html`<p class="state error-box" id="near-refused">${placeRefused(view.list.error)}</p>`;
   } else if (status === 'error' || status === 'gone') {
     body = html`<div class="state error-box">
       <p>${msg('The offers could not be loaded. Check your connection and try again.')}</p>

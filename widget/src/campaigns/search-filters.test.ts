@@ -71,6 +71,48 @@ describe('<jobboard-campaigns> filters: place, radius, salary, presets', () => {
     }
   });
 
+  for (const [lang, reason, failed] of [
+    ['en', 'No offer in this town has a known position.', 'could not be loaded'],
+    ['fr', 'Aucune offre de cette ville n’a de position connue.', 'Vérifiez votre connexion'],
+    ['es', 'Ninguna oferta de esta ciudad tiene una posición conocida.', 'No se pudieron cargar'],
+  ] as const) {
+    it(`says why the proxy refused the place typed, not a connection problem, in ${lang}`, async () => {
+      const { el, endpoint } = await list({ lang });
+      await type(el, '#near', 'Atlantis');
+      await sendKeys({ press: 'Enter' });
+      await until(() => lastAsked(endpoint)?.get('near') === 'Atlantis', 'the search is sent');
+      await until(() => maybe(el, '.error-box'), 'the refusal shows');
+      expect(shadow(el, '.error-box').textContent).to.contain(reason);
+      expect(el.shadowRoot!.textContent).not.to.contain(failed);
+      expect(maybe(el, '.error-box button'), 'no "try again": it would be refused the same').to.equal(null);
+    });
+  }
+
+  for (const [code, said] of [
+    [1, 'Your position was not shared. Allow it in your browser, or enter a town.'],
+    [2, 'Your position could not be found. Enter a town.'],
+  ] as const) {
+    it(`says so when "Near me" gets no position (error ${code}), next to the place, in a live region`, async () => {
+      Object.defineProperty(navigator, 'geolocation', {
+        configurable: true,
+        value: {
+          getCurrentPosition: (_done: PositionCallback, fail: PositionErrorCallback) =>
+            fail({ code, PERMISSION_DENIED: 1 } as GeolocationPositionError),
+        },
+      });
+      try {
+        const { el } = await list();
+        shadow(el, '#near + button').click();
+        const status = shadow(el, '#near-status');
+        expect(status.textContent).to.equal(said);
+        expect(status.getAttribute('role')).to.equal('status');
+        expect(shadow(el, '#near').getAttribute('aria-describedby')).to.equal('near-status');
+      } finally {
+        delete (navigator as { geolocation?: unknown }).geolocation;
+      }
+    });
+  }
+
   it('with company-id, job-type and city, lists only those offers, hides those filters, and keeps them whatever the candidate searches', async () => {
     const { el, endpoint } = await list({ 'company-id': '2', 'job-type': 'Fixed term contract', city: 'Madrid' });
     await until(() => lastAsked(endpoint)?.get('city') === 'Madrid', 'the presets are asked for');

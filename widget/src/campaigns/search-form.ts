@@ -37,14 +37,29 @@ function renderFacet(
 /** A text the candidate types: it applies on Enter or the search button, not on each change. */
 const typed = (e: Event) => e.stopPropagation();
 
-/** Fills the place with the browser's position (asked now, on the candidate's click), then searches. */
+/**
+ * Fills the place with the browser's position (asked now, on the candidate's
+ * click), then searches; or says why there is none, under the place.
+ */
 function nearMe(e: Event): void {
   const form = (e.currentTarget as HTMLElement).closest('form')!;
-  navigator.geolocation.getCurrentPosition(({ coords }) => {
-    // About a hundred metres: enough for a radius in kilometres.
-    form.near.value = `${coords.latitude.toFixed(3)},${coords.longitude.toFixed(3)}`;
-    form.requestSubmit();
-  });
+  // Written here, not rendered: no state of the element holds it, and the next click clears it.
+  const status = form.querySelector('#near-status')!;
+  const refused = (denied: boolean) => {
+    status.textContent = denied
+      ? msg('Your position was not shared. Allow it in your browser, or enter a town.')
+      : msg('Your position could not be found. Enter a town.');
+  };
+  status.textContent = '';
+  if (!navigator.geolocation) return refused(false);
+  navigator.geolocation.getCurrentPosition(
+    ({ coords }) => {
+      // About a hundred metres: enough for a radius in kilometres.
+      form.near.value = `${coords.latitude.toFixed(3)},${coords.longitude.toFixed(3)}`;
+      form.requestSubmit();
+    },
+    (error) => refused(error.code === error.PERMISSION_DENIED),
+  );
 }
 
 /** The radius choices, in order: the proxy's default (sent as no radius) among them. */
@@ -106,8 +121,17 @@ export function renderSearch(view: SearchView): TemplateResult {
         ${renderFacet(query, 'city', msg('City'), msg('All cities'), fixed.city ? undefined : f.cities)}
         <div class="filter">
           <label for="near">${msg('Near')}</label>
-          <input id="near" name="near" part="input" maxlength="100" .value=${query.near ?? ''} @change=${typed} />
+          <input
+            id="near"
+            name="near"
+            part="input"
+            maxlength="100"
+            aria-describedby="near-status"
+            .value=${query.near ?? ''}
+            @change=${typed}
+          />
           <button type="button" part="button" @click=${nearMe}>${msg('Near me')}</button>
+          <p id="near-status" class="error" role="status"></p>
         </div>
         <div class="filter">
           <label for="filter-radius_km">${msg('Within')}</label>

@@ -19,6 +19,8 @@ export class Loader<T> {
   status: LoadStatus = 'idle';
   /** The last value loaded, kept while the next one loads. */
   value: T | null = null;
+  /** Why the last load failed (a ProblemError says the proxy's reason). */
+  error: unknown;
   /** The element, rendered again at each change. */
   private readonly host: Pick<ReactiveControllerHost, 'requestUpdate'>;
   private request: AbortController | null = null;
@@ -39,6 +41,7 @@ export class Loader<T> {
       this.setStatus('ready');
     } catch (error) {
       if (request.signal.aborted) return false;
+      this.error = error;
       this.setStatus(failureOf(error));
     }
     return true;

@@ -83,3 +83,15 @@ export function fieldMessage(code: string, limit?: string): string {
       return msg('This value is not valid.');
   }
 }
+
+/**
+ * A file whose bytes are not what its name says: `named` its extension
+ * (PDF), `detected` what its bytes are when known (txt, or an extension).
+ */
+export function notRealFile(named: string, detected?: string): string {
+  return detected === 'txt'
+    ? msg(str`This file is not a real ${named}: it is a text file.`)
+    : detected
+      ? msg(str`This file is not a real ${named}: its content is ${detected.toUpperCase()}.`)
+      : msg(str`This file is not a real ${named}.`);
+}

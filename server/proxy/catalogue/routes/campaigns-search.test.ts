@@ -88,7 +88,7 @@ describe('GET /api/campaigns: near, radius_km, salary_min, sort', () => {
   const problem = async (search: string) => {
     const res = await fetch(`${url}/api/campaigns?${search}`);
     assert.equal(res.status, 422, `?${search}`);
-    return (await res.json()) as { code: string; errors: { field: string; message: string }[] };
+    return (await res.json()) as { code: string; errors: { field: string; message: string; reason?: string }[] };
   };
 
   it('finds offers near coordinates or near a city, within radius_km, nearest first with sort=distance', async () => {
@@ -159,5 +159,13 @@ describe('GET /api/campaigns: near, radius_km, salary_min, sort', () => {
       assert.equal(body.errors[0]?.field, field, search);
       assert.match(body.errors[0]?.message ?? '', message, search);
     }
+  });
+
+  it("gives a city it cannot place the reason place_unknown, which the widget says in the page's language; bad coordinates none", async () => {
+    for (const near of ['Marseille', 'Atlantis']) {
+      const body = await problem(`near=${near}`);
+      assert.deepEqual([body.errors[0]?.field, body.errors[0]?.reason], ['near', 'place_unknown'], near);
+    }
+    assert.equal((await problem('near=91,4')).errors[0]?.reason, undefined);
   });
 });

@@ -211,6 +211,7 @@ describe('catalogue reader', () => {
       {
         field: 'q',
         code: 'invalid_value',
+        reason: 'search_too_long',
         message:
           'this search took too long: search fewer or longer words, or add a filter such as a city or a job type',
       },
@@ -220,6 +221,7 @@ describe('catalogue reader', () => {
       {
         field: 'near',
         code: 'invalid_value',
+        reason: 'search_too_long',
         message:
           'this search near a place took too long: give a smaller radius_km, or add a filter such as a city or a job type',
       },

@@ -67,12 +67,14 @@ export function searchOverBudgetProblem(error: SearchOverBudgetError): ProblemEr
       ? {
           field: 'q',
           code: 'invalid_value',
+          reason: 'search_too_long',
           message:
             'this search took too long: search fewer or longer words, or add a filter such as a city or a job type',
         }
       : {
           field: 'near',
           code: 'invalid_value',
+          reason: 'search_too_long',
           message:
             'this search near a place took too long: give a smaller radius_km, or add a filter such as a city or a job type',
         },
@@ -137,6 +139,7 @@ export function createCatalogueReader(
       {
         field: 'near',
         code: 'invalid_value',
+        reason: 'place_unknown',
         message: 'no offer in this city has a known position: give another city, or LATITUDE,LONGITUDE like 45.76,4.84',
       },
     ]);
