@@ -210,6 +210,14 @@ describe('the receipt page', () => {
       '<dl><dt>Date de candidature</dt><dd>16 mars 2026</dd><dt>Statut</dt><dd>Entretien prévu</dd></dl>' +
         '<p>Cette offre n&#39;est plus publiée sur le site d&#39;emploi.</p>\n</main>',
     );
+    const dead = await page(await stored('dead', undefined, 14));
+    assert.equal(dead.status, 200);
+    assert.equal(heading(dead.html), 'Not delivered');
+    assert.match(
+      dead.html,
+      /<dt>Status<\/dt><dd>Not delivered<\/dd><\/dl><p>This job offer is no longer on the job board\.<\/p>/,
+    );
+    assert.doesNotMatch(dead.html, /<a /);
   });
 
   it('names the offer without a link when the board has no BOARD_OFFER_URL', async () => {
@@ -219,8 +227,12 @@ describe('the receipt page', () => {
     assert.doesNotMatch(html, /<a /);
   });
 
-  it('prints black on white, with the address of its link written out', async () => {
+  it('lists what names the application as terms beside their values, and prints black on white, with the address of its link written out', async () => {
     const { html } = await page(await stored('pending'));
+    assert.match(
+      html,
+      /dl\{display:grid;grid-template-columns:auto 1fr;gap:\.25rem 1rem\}dt\{font-weight:600\}dd\{margin:0\}/,
+    );
     assert.match(
       html,
       /@media print\{body\{color:#000;background:#fff;font-size:12pt\}main\{max-width:none;margin:0;padding:0\}a\{color:#000\}a\[href\]::after\{content:" \(" attr\(href\) "\)";overflow-wrap:anywhere\}\}<\/style>/,
@@ -399,6 +411,11 @@ describe('decoy receipt tokens', () => {
   it('are the same for every instance and every release sharing the secret: a decoy made before an upgrade still opens', () => {
     assert.equal(decoys.isDecoy('AAAAAAAAAAAAAAAAqFNO48-I'), true);
     assert.equal(decoys.isDecoy('AAAAAAAAAAAAAAAAqFNO48-J'), false);
+    // One carrying its offer and minute, made by another instance: read the same here.
+    assert.deepEqual(decoys.open('212Yta21xDJs-Qv4ci2mojhh'), {
+      campaignId: 4242,
+      appliedAt: Date.UTC(2026, 5, 30, 8, 15),
+    });
   });
 
   it('are shaped as real tokens, each new, and known only under their secret', () => {
