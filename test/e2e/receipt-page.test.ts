@@ -110,7 +110,13 @@ describe('the receipt page in Chromium', () => {
             unknown: 'Receipt not available',
           });
           await page.goto(`${world.proxyUrl}${links.delivered}?lang=en`);
-          assert.equal(await page.textContent('.status'), 'Status: Interview planned');
+          const terms = await page.$$eval('dt', (dts) =>
+            dts.map((dt) => [dt.textContent, dt.nextElementSibling?.textContent]),
+          );
+          const named = Object.fromEntries(terms);
+          assert.deepEqual(Object.keys(named), ['Job offer', 'Company', 'Applied on', 'Status']);
+          assert.equal(named.Status, 'Interview planned');
+          assert.ok(named['Job offer'], 'the offer is named');
         }
       } finally {
         await context.close();

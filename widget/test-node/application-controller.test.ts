@@ -294,6 +294,27 @@ describe("the checks of the candidate's fields", { timeout: 5000 }, () => {
     assert.equal(chosen()?.name, 'cv.pdf');
   });
 
+  it('says a refused resume in the live region as it is chosen, and empties it when a file is taken', async () => {
+    const config = { ...defaultConfig, resume: { types: ['pdf'], max_bytes: 2048 } };
+    const el = await openForm((await standIn({ config: config as typeof defaultConfig })).endpoint);
+    // Each choice rendered before the next, as a candidate's are.
+    for (const file of [
+      resume('cv.pdf', 2049),
+      resume('cv.pdf'),
+      resume('cv.png'),
+      resume('cv.pdf'),
+      resume('cv.png'),
+    ]) {
+      el.choose('resume', file);
+      await el.updateComplete;
+    }
+    assert.deepEqual(el.announced, ['The file is larger than 2\u00a0KB.', '', message.fileType, '', message.fileType]);
+    // A field other than the resume leaves the region as it is.
+    el.type('first_name', 'Ada');
+    await el.updateComplete;
+    assert.equal(el.form.announcement, message.fileType);
+  });
+
   it('needs no resume where the proxy makes it optional', async () => {
     const config = { ...defaultConfig, fields: { ...defaultConfig.fields, resume: 'optional' as const } };
     const el = await openForm((await standIn({ config })).endpoint);

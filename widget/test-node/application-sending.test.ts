@@ -211,14 +211,15 @@ describe('the outcome of a send', { timeout: 5000 }, () => {
     assert.equal(el.control('email').value, '');
   });
 
-  it('shows the bytes sent, and says the progress once a quarter, from the start of each send', async () => {
+  it('shows the bytes sent, and says the progress once a quarter, from the start of each send, then how it ended', async () => {
     const { el } = await filled({ answers: [problem(503, 'not_ready')] });
     NodeXMLHttpRequest.uploadSteps = [0.3, 0.4, 0.6, 0.8, 0.9, 1];
     const seen: unknown[] = [];
     el.addEventListener('jobboard-upload-progress', (e) => seen.push([el.form.progress, (e as CustomEvent).detail]));
     await el.form.submit();
     const announced = ['Upload 30%', 'Upload 60%', 'Upload 80%', 'Upload 100%'];
-    assert.deepEqual(el.announced, ['Sending your application…', ...announced]);
+    const failed = 'The service is starting. Try again in a moment.';
+    assert.deepEqual(el.announced, ['Sending your application…', ...announced, failed]);
     assert.deepEqual(
       seen.map((s) => (s as [number])[0]),
       [30, 40, 60, 80, 90, 100],
@@ -228,7 +229,7 @@ describe('the outcome of a send', { timeout: 5000 }, () => {
     assert.ok(detail.loaded === detail.total && detail.total > 600);
     el.form.retry();
     await settled(el);
-    assert.deepEqual(el.announced.slice(5), ['Sending your application…', ...announced, 'Application received.']);
+    assert.deepEqual(el.announced.slice(6), ['Sending your application…', ...announced, 'Application received.']);
   });
 });
 
@@ -401,6 +402,10 @@ describe('a send that fails', { timeout: 5000 }, () => {
     assert.deepEqual(el.form.summary, ['email']);
     assert.equal(el.form.banner, null);
     assert.equal(el.focused, 'error-summary');
+    assert.equal(
+      el.form.announcement,
+      'The form has problems. Correct them and send it again. Enter an email address like name@example.com.',
+    );
     assert.deepEqual(el.events.at(-1)!.detail, { campaignId: 101, code: 'validation_failed' });
   });
 
@@ -455,6 +460,7 @@ describe('a send that fails', { timeout: 5000 }, () => {
     await sending;
     assert.equal(el.form.phase, 'form');
     assert.deepEqual(el.form.banner, { code: 'upload_cancelled', retry: false });
+    assert.equal(el.form.announcement, 'Upload cancelled. Your application was not sent.');
     assert.deepEqual(el.events.at(-1)!.detail, { campaignId: 101, code: 'upload_cancelled' });
   });
 

@@ -160,7 +160,7 @@ export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsMo
   let stopped = false;
   return {
     router,
-    receipt: receiptRouter(deps.config, stored, decoys),
+    receipt: receiptRouter(deps.config, stored, decoys, deps.catalogue, now),
     start() {
       if (stopped) return;
       // Once the store is ready (at once for SQLite); one that cannot open stays not ready.

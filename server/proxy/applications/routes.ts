@@ -211,7 +211,7 @@ class ApplicationIntake {
       202,
       randomUUID(),
       Number.isSafeInteger(campaignId) ? campaignId : 0,
-      this.linkOf(req, deps.decoys.newToken()),
+      this.linkOf(req, deps.decoys.newToken(campaignId, deps.now())),
     );
   }
 

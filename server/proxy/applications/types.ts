@@ -3,7 +3,12 @@
 import type { CampaignStatus } from '../../contract/index.ts';
 
 export interface ApplicationsCatalogue {
-  getCampaign(id: number): { id: number; company_id: number; status: CampaignStatus } | undefined;
+  /** The receipt page also names the offer (its title and company) when the catalogue gives them. */
+  getCampaign(
+    id: number,
+  ):
+    | { id: number; company_id: number; status: CampaignStatus; name?: string | null; company_name?: string | null }
+    | undefined;
   isStale(): boolean;
   refreshCampaign(id: number): Promise<{ id: number; company_id: number; status: CampaignStatus } | undefined>;
 }

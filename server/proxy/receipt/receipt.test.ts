@@ -1,7 +1,7 @@
 // The receipt page over HTTP, on a real SQLite store whose rows are moved
 // through each state as the delivery worker would: what the candidate reads,
-// in which language, which status label, and the headers that keep the page
-// private. The apply answers that carry the link are tested with the whole
+// in which language, which status label, which offer and date, and the
+// headers that keep the page private. The apply answers that carry the link are tested with the whole
 // proxy (test/proxy-receipt.test.ts), the page in Chromium with axe
 // (test/e2e/receipt-page.test.ts).
 import assert from 'node:assert/strict';
@@ -34,20 +34,34 @@ const decoys = decoyReceipts('the board upstream secret key');
 
 describe('the receipt page', () => {
   const dir = mkdtempSync(join(tmpdir(), 'jbc-receipt-'));
-  let now = Date.UTC(2026, 0, 1);
+  // Noon: the same day in any time zone the proxy may run in.
+  let now = Date.UTC(2026, 0, 1, 12);
   const store = new SqliteApplicationStore({ dataDir: dir, owner: 'test', now: () => now });
   const labels = new Map([
     ['interview', { en: 'Interview <planned>', fr: 'Entretien prévu' }],
     ['offer', { en: `Offer & "terms" 'soon'` }],
   ]);
+  // 12 listed, 13 held but closed (no company name), 14 not held: the catalogue no longer has it.
+  const campaigns = new Map([
+    [12, { status: 'online' as const, name: 'Night <nurse>', company_name: 'Soins & "Cie"' }],
+    [13, { status: 'archived' as const, name: 'Welder', company_name: null }],
+  ]);
+  const catalogue = { getCampaign: (id: number) => campaigns.get(id) };
   let server: Server;
   let base: string;
 
   /** A stored application with a fresh token, in a state reached as the worker reaches it. */
-  async function stored(state: 'pending' | 'delivered' | 'dead' | 'rejected', companyStatus?: string): Promise<string> {
+  async function stored(
+    state: 'pending' | 'delivered' | 'dead' | 'rejected',
+    companyStatus?: string,
+    campaignId = 12,
+  ): Promise<string> {
     const token = newReceiptToken();
     const reference = `r-${token}`;
-    await store.enqueue({ ...newApplication(reference), receipt_token: token }, { deadLetterAfterMs: DAY });
+    await store.enqueue(
+      { ...newApplication(reference), campaign_id: campaignId, receipt_token: token },
+      { deadLetterAfterMs: DAY },
+    );
     if (state === 'delivered')
       await store.markDelivered(await claimed(store, reference), 'created_applicant', {
         applicantId: 1,
@@ -74,6 +88,8 @@ describe('the receipt page', () => {
     return { status: response.status, headers: response.headers, html: await response.text() };
   }
   const heading = (html: string) => /<h1>(.*?)<\/h1>/.exec(html)?.[1];
+  /** The list naming the application, and what follows it. */
+  const details = (html: string) => /<dl>.*<\/main>/s.exec(html)?.[0];
 
   before(async () => {
     await store.ready();
@@ -84,12 +100,20 @@ describe('the receipt page', () => {
         { statusLabels: labels, boardOfferUrl: 'https://jobs.example/offers?offer={id}' },
         async () => store,
         decoys,
+        catalogue,
+        () => now,
       ),
     );
     // A board without BOARD_OFFER_URL.
     app.use(
       `/no-offer-url${RECEIPT_PATH}`,
-      receiptRouter({ statusLabels: labels, boardOfferUrl: null }, async () => store, decoys),
+      receiptRouter(
+        { statusLabels: labels, boardOfferUrl: null },
+        async () => store,
+        decoys,
+        catalogue,
+        () => now,
+      ),
     );
     server = app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
@@ -115,22 +139,95 @@ describe('the receipt page', () => {
     const { html } = await page(token);
     assert.equal(heading(html), 'Sent to the company');
     assert.doesNotMatch(html, /hired-internal-code/);
-    assert.doesNotMatch(html, /class="status"/);
+    assert.match(html, /<dt>Status<\/dt><dd>Sent to the company<\/dd><\/dl>/);
   });
 
   it("shows a mapped status with the board's label, in the page's language, escaped", async () => {
     const token = await stored('delivered', 'interview');
-    assert.match((await page(token)).html, /<p class="status">Status: Interview &#60;planned&#62;<\/p>/);
-    assert.match((await page(token, { lang: 'fr' })).html, /<p class="status">Statut : Entretien prévu<\/p>/);
+    assert.match((await page(token)).html, /<dt>Status<\/dt><dd>Interview &#60;planned&#62;<\/dd>/);
+    assert.match((await page(token, { lang: 'fr' })).html, /<dt>Statut<\/dt><dd>Entretien prévu<\/dd>/);
     // No Spanish label: the English one.
-    assert.match(
-      (await page(token, { lang: 'es' })).html,
-      /<p class="status">Estado: Interview &#60;planned&#62;<\/p>/,
-    );
+    assert.match((await page(token, { lang: 'es' })).html, /<dt>Estado<\/dt><dd>Interview &#60;planned&#62;<\/dd>/);
     assert.doesNotMatch((await page(token)).html, /interview</, 'the raw status value is not shown');
     assert.match(
       (await page(await stored('delivered', 'offer'))).html,
-      /<p class="status">Status: Offer &#38; &#34;terms&#34; &#39;soon&#39;<\/p>/,
+      /<dt>Status<\/dt><dd>Offer &#38; &#34;terms&#34; &#39;soon&#39;<\/dd>/,
+    );
+  });
+
+  it("names the application: the offer's title linked to its page on the board, its company, the date, the status", async () => {
+    now = Date.UTC(2026, 2, 14, 12);
+    const token = await stored('pending');
+    assert.equal(
+      details((await page(token)).html),
+      '<dl><dt>Job offer</dt><dd><a href="https://jobs.example/offers?offer=12">Night &#60;nurse&#62;</a></dd>' +
+        '<dt>Company</dt><dd>Soins &#38; &#34;Cie&#34;</dd><dt>Applied on</dt><dd>March 14, 2026</dd>' +
+        '<dt>Status</dt><dd>Application received</dd></dl>\n</main>',
+    );
+    assert.equal(
+      details((await page(token, { lang: 'fr' })).html),
+      '<dl><dt>Offre d&#39;emploi</dt><dd><a href="https://jobs.example/offers?offer=12">Night &#60;nurse&#62;</a></dd>' +
+        '<dt>Entreprise</dt><dd>Soins &#38; &#34;Cie&#34;</dd><dt>Date de candidature</dt><dd>14 mars 2026</dd>' +
+        '<dt>Statut</dt><dd>Candidature reçue</dd></dl>\n</main>',
+    );
+    assert.equal(
+      details((await page(token, { lang: 'es' })).html),
+      '<dl><dt>Oferta de empleo</dt><dd><a href="https://jobs.example/offers?offer=12">Night &#60;nurse&#62;</a></dd>' +
+        '<dt>Empresa</dt><dd>Soins &#38; &#34;Cie&#34;</dd><dt>Fecha de la candidatura</dt><dd>14 de marzo de 2026</dd>' +
+        '<dt>Estado</dt><dd>Candidatura recibida</dd></dl>\n</main>',
+    );
+    // Nothing of the candidate's: the row holds an email, which the page never shows.
+    assert.doesNotMatch((await page(token)).html, /ada@example\.org/);
+  });
+
+  it('names an offer the board no longer lists without a link to it, and says it is no longer on the board', async () => {
+    now = Date.UTC(2026, 2, 15, 12);
+    for (const state of ['pending', 'dead'] as const) {
+      const { html } = await page(await stored(state, undefined, 13));
+      assert.equal(
+        details(html),
+        `<dl><dt>Job offer</dt><dd>Welder</dd><dt>Applied on</dt><dd>March 15, 2026</dd><dt>Status</dt><dd>${state === 'dead' ? 'Not delivered' : 'Application received'}</dd></dl>` +
+          '<p>This job offer is no longer on the job board.</p>\n</main>',
+        state,
+      );
+      assert.doesNotMatch(html, /<a /, 'no link to apply again to a closed offer');
+    }
+  });
+
+  it('still shows the date and the status, and says the offer is gone, when the catalogue no longer holds it', async () => {
+    now = Date.UTC(2026, 2, 16, 12);
+    const token = await stored('delivered', 'interview', 14);
+    assert.equal(
+      details((await page(token, { lang: 'fr' })).html),
+      '<dl><dt>Date de candidature</dt><dd>16 mars 2026</dd><dt>Statut</dt><dd>Entretien prévu</dd></dl>' +
+        '<p>Cette offre n&#39;est plus publiée sur le site d&#39;emploi.</p>\n</main>',
+    );
+    const dead = await page(await stored('dead', undefined, 14));
+    assert.equal(dead.status, 200);
+    assert.equal(heading(dead.html), 'Not delivered');
+    assert.match(
+      dead.html,
+      /<dt>Status<\/dt><dd>Not delivered<\/dd><\/dl><p>This job offer is no longer on the job board\.<\/p>/,
+    );
+    assert.doesNotMatch(dead.html, /<a /);
+  });
+
+  it('names the offer without a link when the board has no BOARD_OFFER_URL', async () => {
+    const response = await fetch(`${base}/no-offer-url${RECEIPT_PATH}/${await stored('pending')}`);
+    const html = await response.text();
+    assert.match(html, /<dl><dt>Job offer<\/dt><dd>Night &#60;nurse&#62;<\/dd><dt>Company<\/dt>/);
+    assert.doesNotMatch(html, /<a /);
+  });
+
+  it('lists what names the application as terms beside their values, and prints black on white, with the address of its link written out', async () => {
+    const { html } = await page(await stored('pending'));
+    assert.match(
+      html,
+      /dl\{display:grid;grid-template-columns:auto 1fr;gap:\.25rem 1rem\}dt\{font-weight:600\}dd\{margin:0\}/,
+    );
+    assert.match(
+      html,
+      /@media print\{body\{color:#000;background:#fff;font-size:12pt\}main\{max-width:none;margin:0;padding:0\}a\{color:#000\}a\[href\]::after\{content:" \(" attr\(href\) "\)";overflow-wrap:anywhere\}\}<\/style>/,
     );
   });
 
@@ -141,6 +238,7 @@ describe('the receipt page', () => {
       assert.equal(heading(html), 'Not delivered', state);
       assert.match(html, /Apply again from the job offer on the job board, or contact the job board/);
       assert.match(html, /<a href="https:\/\/jobs\.example\/offers\?offer=12">Apply again to this job offer<\/a>/);
+      assert.match(html, /<dt>Status<\/dt><dd>Not delivered<\/dd><\/dl>/);
     }
   });
 
@@ -150,7 +248,7 @@ describe('the receipt page', () => {
     assert.equal(heading(html), 'Not delivered');
     assert.match(
       html,
-      /Apply again from the job offer on the job board, or contact the job board if it happens again\.<\/p>\n<\/main>/,
+      /Apply again from the job offer on the job board, or contact the job board if it happens again\.<\/p>\n<dl><dt>Job offer<\/dt><dd>Night &#60;nurse&#62;<\/dd>/,
     );
     assert.doesNotMatch(html, /<a /);
   });
@@ -190,18 +288,18 @@ describe('the receipt page', () => {
       const received = (await page(pending, { lang })).html;
       assert.ok(received.includes(`<title>${escaped(t.received.heading)} – ${escaped(t.title)}</title>`), lang);
       assert.ok(
-        received.includes(`<h1>${escaped(t.received.heading)}</h1>\n<p>${escaped(t.received.body)}</p>\n</main>`),
+        received.includes(`<h1>${escaped(t.received.heading)}</h1>\n<p>${escaped(t.received.body)}</p>\n<dl>`),
         lang,
       );
       const sent = (await page(delivered, { lang })).html;
       assert.ok(
-        sent.includes(`<h1>${escaped(t.delivered.heading)}</h1>\n<p>${escaped(t.delivered.body)}</p>\n</main>`),
+        sent.includes(`<h1>${escaped(t.delivered.heading)}</h1>\n<p>${escaped(t.delivered.body)}</p>\n<dl>`),
         lang,
       );
       const notDelivered = (await page(dead, { lang })).html;
       assert.ok(
         notDelivered.includes(
-          `<p>${escaped(t.notDelivered.body)}</p><p>${escaped(t.notDelivered.what)}</p><p><a href="https://jobs.example/offers?offer=12">${escaped(t.notDelivered.applyAgain)}</a></p>`,
+          `<p>${escaped(t.notDelivered.body)}</p><p>${escaped(t.notDelivered.what)}</p><p><a href="https://jobs.example/offers?offer=12">${escaped(t.notDelivered.applyAgain)}</a></p>\n<dl>`,
         ),
         lang,
       );
@@ -221,20 +319,34 @@ describe('the receipt page', () => {
     }
   });
 
-  it("shows a decoy's token (a robot caught by the honeypot) the page of a queued application, in the asked language", async () => {
-    const real = await stored('pending');
-    const decoy = decoys.newToken();
-    for (const lang of ['en', 'fr', 'es']) {
-      const [ofDecoy, ofReal] = [await page(decoy, { lang }), await page(real, { lang })];
-      assert.equal(ofDecoy.status, 200);
-      assert.equal(ofDecoy.html, ofReal.html, lang);
+  it("shows a decoy's token (a robot caught by the honeypot) the page of a queued application to its offer, in the asked language", async () => {
+    for (const campaignId of [12, 13, 14]) {
+      const real = await stored('pending', undefined, campaignId);
+      const decoy = decoys.newToken(campaignId, now);
+      for (const lang of ['en', 'fr', 'es']) {
+        const [ofDecoy, ofReal] = [await page(decoy, { lang }), await page(real, { lang })];
+        assert.equal(ofDecoy.status, 200);
+        assert.equal(ofDecoy.html, ofReal.html, `${campaignId} ${lang}`);
+      }
     }
   });
 
+  it('shows neither offer nor date for a decoy whose time is to come: a decoy made before tokens carried them', async () => {
+    const expected =
+      '<dl><dt>Status</dt><dd>Application received</dd></dl><p>This job offer is no longer on the job board.</p>\n</main>';
+    for (const token of [decoys.newToken(12, now + 60_000), 'AAAAAAAAAAAAAAAAqFNO48-I']) {
+      const { status, html } = await page(token);
+      assert.equal(status, 200);
+      assert.equal(details(html), expected, token);
+    }
+    // This minute is no time to come.
+    assert.match((await page(decoys.newToken(12, now))).html, /<dt>Applied on<\/dt>/);
+  });
+
   it('answers 404 to a decoy whose proof is changed, and to one made with another secret', async () => {
-    const decoy = Buffer.from(decoys.newToken(), 'base64url');
+    const decoy = Buffer.from(decoys.newToken(12, now), 'base64url');
     decoy[RECEIPT_TOKEN_BYTES - 1]! ^= 1;
-    const other = decoyReceipts('another board').newToken();
+    const other = decoyReceipts('another board').newToken(12, now);
     for (const token of [decoy.toString('base64url'), other]) {
       const { status, html } = await page(token);
       assert.equal(status, 404, token);
@@ -243,7 +355,7 @@ describe('the receipt page', () => {
   });
 
   it('is private: a strict CSP allowing its own style only, never cached, no Referer, not indexed', async () => {
-    for (const token of [await stored('pending'), 'unknown', decoys.newToken()]) {
+    for (const token of [await stored('pending'), 'unknown', decoys.newToken(12, now)]) {
       const { headers, html } = await page(token);
       const csp = headers.get('content-security-policy') ?? '';
       assert.match(csp, /^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/]+=*'; /);
@@ -270,7 +382,7 @@ describe("the receipt page's words", () => {
             ]),
       );
     const keys = flat(english).map(([key]) => key);
-    assert.equal(keys.length, 12);
+    assert.equal(keys.length, 16);
     for (const lang of ['fr', 'es'] as const) {
       const texts = flat(RECEIPT_TEXTS[lang]);
       assert.deepEqual(
@@ -291,10 +403,15 @@ describe('decoy receipt tokens', () => {
   it('are the same for every instance and every release sharing the secret: a decoy made before an upgrade still opens', () => {
     assert.equal(decoys.isDecoy('AAAAAAAAAAAAAAAAqFNO48-I'), true);
     assert.equal(decoys.isDecoy('AAAAAAAAAAAAAAAAqFNO48-J'), false);
+    // One carrying its offer and minute, made by another instance: read the same here.
+    assert.deepEqual(decoys.open('212Yta21xDJs-Qv4ci2mojhh'), {
+      campaignId: 4242,
+      appliedAt: Date.UTC(2026, 5, 30, 8, 15),
+    });
   });
 
   it('are shaped as real tokens, each new, and known only under their secret', () => {
-    const tokens = new Set(Array.from({ length: 200 }, () => decoys.newToken()));
+    const tokens = new Set(Array.from({ length: 200 }, () => decoys.newToken(12, Date.UTC(2026, 0, 1))));
     assert.equal(tokens.size, 200);
     const other = decoyReceipts('another board');
     for (const token of tokens) {
@@ -307,8 +424,30 @@ describe('decoy receipt tokens', () => {
   it('never take a real token, nor a string that is not a token, for a decoy', () => {
     const real = Array.from({ length: 200 }, newReceiptToken);
     assert.equal(real.filter((token) => decoys.isDecoy(token)).length, 0);
-    for (const token of ['', 'not-a-token', `${decoys.newToken()}A`, decoys.newToken().slice(1)])
+    const decoy = decoys.newToken(12, 0);
+    for (const token of ['', 'not-a-token', `${decoy}A`, decoy.slice(1), ...real.slice(0, 10)]) {
       assert.equal(decoys.isDecoy(token), false, token);
+      assert.equal(decoys.open(token), undefined, token);
+    }
+  });
+
+  it("carry the offer and the minute of the robot's application, read back under their secret only", () => {
+    const at = Date.UTC(2026, 4, 2, 9, 41, 27, 500);
+    const minute = Date.UTC(2026, 4, 2, 9, 41);
+    assert.deepEqual(decoys.open(decoys.newToken(12, at)), { campaignId: 12, appliedAt: minute });
+    assert.deepEqual(decoys.open(decoys.newToken(0xffff_ffff, at)), { campaignId: 0xffff_ffff, appliedAt: minute });
+    // An offer id the token cannot carry is written 0, an id no offer has.
+    for (const id of [-1, 1.5, 0x1_0000_0000, Number.NaN])
+      assert.deepEqual(decoys.open(decoys.newToken(id, at)), { campaignId: 0, appliedAt: minute }, String(id));
+    assert.equal(decoyReceipts('another board').open(decoys.newToken(12, at)), undefined);
+  });
+
+  it('seal what they carry: the tokens of one offer at one minute have no byte in common by position', () => {
+    const tokens = Array.from({ length: 64 }, () =>
+      Buffer.from(decoys.newToken(12, Date.UTC(2026, 0, 1)), 'base64url'),
+    );
+    for (let i = 0; i < RECEIPT_TOKEN_BYTES; i++)
+      assert.ok(new Set(tokens.map((t) => t[i])).size > 1, `byte ${i} is the same in every token`);
   });
 });
 

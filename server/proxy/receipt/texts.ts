@@ -7,8 +7,8 @@ export interface ReceiptTexts {
   received: { heading: string; body: string };
   delivered: { heading: string; body: string };
   notDelivered: { heading: string; body: string; what: string; applyAgain: string };
-  /** Before the board's label of the company's status. */
-  status: string;
+  /** Which application: the terms of its list, and the line said when the board no longer lists the offer. */
+  details: { offer: string; company: string; applied: string; status: string; offerGone: string };
   notFound: { heading: string; body: string };
 }
 
@@ -29,7 +29,13 @@ export const RECEIPT_TEXTS: Record<Locale, ReceiptTexts> = {
       what: 'Apply again from the job offer on the job board, or contact the job board if it happens again.',
       applyAgain: 'Apply again to this job offer',
     },
-    status: 'Status:',
+    details: {
+      offer: 'Job offer',
+      company: 'Company',
+      applied: 'Applied on',
+      status: 'Status',
+      offerGone: 'This job offer is no longer on the job board.',
+    },
     notFound: {
       heading: 'Receipt not available',
       body: 'This link is not valid, or this receipt is no longer available: receipts are kept until the job board deletes the record of the application. Contact the job board if you need to know more.',
@@ -51,7 +57,13 @@ export const RECEIPT_TEXTS: Record<Locale, ReceiptTexts> = {
       what: "Postulez à nouveau depuis l'offre sur le site d'emploi, ou contactez le site d'emploi si cela se reproduit.",
       applyAgain: 'Postuler à nouveau à cette offre',
     },
-    status: 'Statut :',
+    details: {
+      offer: "Offre d'emploi",
+      company: 'Entreprise',
+      applied: 'Date de candidature',
+      status: 'Statut',
+      offerGone: "Cette offre n'est plus publiée sur le site d'emploi.",
+    },
     notFound: {
       heading: 'Accusé de réception indisponible',
       body: "Ce lien n'est pas valide, ou cet accusé de réception n'est plus disponible : il est conservé jusqu'à ce que le site d'emploi supprime la trace de la candidature. Contactez le site d'emploi pour en savoir plus.",
@@ -73,7 +85,13 @@ export const RECEIPT_TEXTS: Record<Locale, ReceiptTexts> = {
       what: 'Vuelve a postularte desde la oferta en el portal de empleo, o contacta con el portal de empleo si vuelve a ocurrir.',
       applyAgain: 'Volver a postularse a esta oferta',
     },
-    status: 'Estado:',
+    details: {
+      offer: 'Oferta de empleo',
+      company: 'Empresa',
+      applied: 'Fecha de la candidatura',
+      status: 'Estado',
+      offerGone: 'Esta oferta ya no está publicada en el portal de empleo.',
+    },
     notFound: {
       heading: 'Acuse de recibo no disponible',
       body: 'Este enlace no es válido, o este acuse de recibo ya no está disponible: se conserva hasta que el portal de empleo borra el registro de la candidatura. Contacta con el portal de empleo para saber más.',

@@ -208,6 +208,9 @@ export class ApplicationController implements ReactiveController {
       if (!this.host.noDraft) saveDraft(this.host.endpoint, this.host.campaignId, this.values);
     }
     if (el.id in this.errors || el.type === 'file' || el.type === 'checkbox') this.setError(el.id, this.check(el.id));
+    // A refused file is said at once: focus stays on the picker, and a screen reader does not read the message beside it.
+    // A file taken empties the region, so that the same refusal later is said again.
+    if (el.type === 'file') this.set({ announcement: this.errors[el.id] ?? '' });
   };
 
   /** Errors after interaction only: a field is judged once the candidate leaves it with a value. */
@@ -340,6 +343,11 @@ export class ApplicationController implements ReactiveController {
       this.set({ announcement: problemMessage(failure.code) });
       await this.focus('#outcome');
     } else {
+      // Said as well as shown: the live region still held the upload's progress.
+      const title = this.banner
+        ? problemMessage(this.banner.code)
+        : msg('The form has problems. Correct them and send it again.');
+      this.set({ announcement: [title, ...Object.values(this.errors)].join(' ') });
       await this.showSummary();
     }
   }

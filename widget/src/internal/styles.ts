@@ -26,6 +26,21 @@ export const base = css`
     font-size: var(--jobboard-font-size, 1rem);
     line-height: 1.5;
     overflow-wrap: anywhere;
+    /* Inherited text properties start afresh, so a board's (text-align: center on its body) do not reach inside. */
+    font-style: normal;
+    font-weight: 400;
+    font-variant: normal;
+    font-stretch: normal;
+    letter-spacing: normal;
+    word-spacing: normal;
+    text-align: start;
+    text-indent: 0;
+    text-transform: none;
+    text-shadow: none;
+    white-space: normal;
+    word-break: normal;
+    hyphens: manual;
+    cursor: auto;
   }
   @media (prefers-color-scheme: dark) {
     :host {

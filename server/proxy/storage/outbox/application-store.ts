@@ -333,6 +333,8 @@ export interface ReceiptState {
   status: OutboxStatus;
   company_status: string | null;
   campaign_id: number;
+  /** When the proxy received the application (ms since the epoch). */
+  created_at: number;
 }
 
 /** The status sync's claims and records, and the receipts, on the outbox's rows. */

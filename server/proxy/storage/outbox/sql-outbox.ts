@@ -250,6 +250,7 @@ export abstract class SqlOutbox {
       status: row.status as OutboxStatus,
       company_status: row.company_status == null ? null : String(row.company_status),
       campaign_id: Number(row.campaign_id),
+      created_at: Number(row.created_at),
     };
   }
 }

@@ -55,8 +55,15 @@ forEachStore('after delivery: receipts and status checks', (harness) => {
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   it("finds a receipt by its token only, with the application's state and no personal data", async () => {
+    const receivedAt = now;
     await store.enqueue(application('r1', 'tok-1'), { deadLetterAfterMs: DAY });
-    assert.deepEqual(await store.receipt('tok-1'), { status: 'pending', company_status: null, campaign_id: 12 });
+    now += DAY;
+    assert.deepEqual(await store.receipt('tok-1'), {
+      status: 'pending',
+      company_status: null,
+      campaign_id: 12,
+      created_at: receivedAt,
+    });
     assert.equal(await store.receipt('r1'), undefined, 'the reference is not a token');
     assert.equal(await store.receipt('tok-2'), undefined);
     await store.markDelivered(await claimed(store, 'r1'), 'created_applicant', { applicantId: 1, applicationId: 7 });
@@ -65,8 +72,8 @@ forEachStore('after delivery: receipts and status checks', (harness) => {
     await store.recordStatus(check!, 'interview');
     assert.deepEqual(
       await store.receipt('tok-1'),
-      { status: 'delivered', company_status: 'interview', campaign_id: 12 },
-      "the company's status, once read",
+      { status: 'delivered', company_status: 'interview', campaign_id: 12, created_at: receivedAt },
+      "the company's status, once read; the date it was received",
     );
     assert.equal('receipt_token' in ((await store.summary('r1')) ?? {}), false, '`outbox list` never shows the token');
   });
