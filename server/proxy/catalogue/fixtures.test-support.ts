@@ -4,6 +4,28 @@ import type { Campaign } from '../../contract/index.ts';
 
 let nextId = 1000;
 
+type Address = NonNullable<Campaign['address']>;
+
+/** An upstream address with only `fields` set, every other field null. */
+export function addressOf(fields: Partial<Address>): Address {
+  return {
+    latitude: null,
+    longitude: null,
+    street_number: null,
+    street: null,
+    postal_code: null,
+    city: null,
+    country: null,
+    name: null,
+    ...fields,
+  };
+}
+
+/** A city in France without street, postal code or name; at `place` (degrees) when it has coordinates. */
+export function cityInFrance(city: string, place: { lat: number; lon: number } | null = null): Address {
+  return addressOf({ city, country: 'France', latitude: place?.lat ?? null, longitude: place?.lon ?? null });
+}
+
 /** An online campaign broadcast on jobboard_test, with its embeds; override any field. */
 export function upstreamCampaign(overrides: Partial<Campaign> = {}): Campaign {
   const id = overrides.id ?? nextId++;

@@ -16,7 +16,7 @@ import type { RunningProxy } from '../index.ts';
 import { captureLogs } from '../../test/logs.ts';
 import { fetch, testConfig } from '../test-support.ts';
 import { toCatalogueCampaign } from './catalogue.ts';
-import { upstreamCampaign } from './fixtures.test-support.ts';
+import { addressOf, upstreamCampaign } from './fixtures.test-support.ts';
 import { DEFAULT_VALID_DAYS, jobPosting, listUrlOf } from './job-posting.ts';
 
 /** Google's required properties: a posting without one is not eligible. */
@@ -96,16 +96,7 @@ describe('JobPosting', () => {
     });
     const cityOnly = toCatalogueCampaign(
       upstreamCampaign({
-        address: {
-          latitude: null,
-          longitude: null,
-          street_number: null,
-          street: null,
-          postal_code: null,
-          city: 'Nantes',
-          country: null,
-          name: null,
-        },
+        address: addressOf({ city: 'Nantes' }),
       }),
     );
     assert.deepEqual(jobPosting(cityOnly, { ...context, companyAddress }).jobLocation, {

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { get } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { toCatalogueCampaign } from '../catalogue.ts';
-import { upstreamCampaign } from '../fixtures.test-support.ts';
+import { cityInFrance, upstreamCampaign } from '../fixtures.test-support.ts';
 import type { CatalogueStore } from '../types.ts';
 import { openCatalogueStore } from '../../storage/catalogue/catalogue-sqlite.ts';
 import type { CatalogueStoreOptions } from '../../storage/catalogue/catalogue-sqlite.ts';
@@ -18,16 +18,7 @@ const OFFERS = [1, 64].map((id) =>
   upstreamCampaign({
     id,
     name: 'Nurse',
-    address: {
-      latitude: 45.764,
-      longitude: 4.8357,
-      street_number: null,
-      street: null,
-      postal_code: null,
-      city: 'Lyon',
-      country: 'France',
-      name: null,
-    },
+    address: cityInFrance('Lyon', { lat: 45.764, lon: 4.8357 }),
   }),
 );
 

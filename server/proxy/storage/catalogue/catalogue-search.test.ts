@@ -9,7 +9,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { after, describe, it } from 'node:test';
 import type { Campaign } from '../../../contract/index.ts';
 import { toCatalogueCampaign } from '../../catalogue/catalogue.ts';
-import { upstreamCampaign } from '../../catalogue/fixtures.test-support.ts';
+import { addressOf, cityInFrance, upstreamCampaign } from '../../catalogue/fixtures.test-support.ts';
 import type { CampaignFilters } from '../../catalogue/types.ts';
 import { openCatalogueStore } from './catalogue-sqlite.ts';
 
@@ -21,19 +21,6 @@ const LYON = { lat: 45.764, lon: 4.8357 };
 const VILLEURBANNE = { lat: 45.7719, lon: 4.8902 }; // 4.3 km
 const VIENNE = { lat: 45.5255, lon: 4.8743 }; // 26.7 km
 const PARIS = { lat: 48.8566, lon: 2.3522 }; // 391.5 km
-
-function at(city: string, place: { lat: number; lon: number } | null): Campaign['address'] {
-  return {
-    latitude: place?.lat ?? null,
-    longitude: place?.lon ?? null,
-    street_number: null,
-    street: null,
-    postal_code: null,
-    city,
-    country: 'France',
-    name: null,
-  };
-}
 
 function storeOf(...campaigns: Campaign[]) {
   const store = openCatalogueStore(':memory:');
@@ -157,7 +144,7 @@ describe('catalogue search: words', () => {
         working_time: 'Part time',
         description: '<p>Echo</p>',
         profile: '<p>Foxtrot</p>',
-        address: { ...at('Charlie', null)!, country: 'Deltaland' },
+        address: addressOf({ city: 'Charlie', country: 'Deltaland' }),
       }),
     );
     for (const q of ['alpha', 'bravo', 'charlie', 'deltaland', 'internship', 'part', 'echo', 'foxtrot'])
@@ -204,42 +191,42 @@ describe('catalogue search: places and salaries', () => {
   const store = storeOf(
     upstreamCampaign({
       id: 1,
-      address: at('Lyon', LYON),
+      address: cityInFrance('Lyon', LYON),
       salary_min: 30000,
       salary_max: 38000,
       last_activation_at: day(1),
     }),
     upstreamCampaign({
       id: 2,
-      address: at('Villeurbanne', VILLEURBANNE),
+      address: cityInFrance('Villeurbanne', VILLEURBANNE),
       salary_min: 45000,
       salary_max: null,
       last_activation_at: day(2),
     }),
     upstreamCampaign({
       id: 3,
-      address: at('Vienne', VIENNE),
+      address: cityInFrance('Vienne', VIENNE),
       salary_min: null,
       salary_max: null,
       last_activation_at: day(3),
     }),
     upstreamCampaign({
       id: 4,
-      address: at('Paris', PARIS),
+      address: cityInFrance('Paris', PARIS),
       salary_min: 50000,
       salary_max: 60000,
       last_activation_at: day(4),
     }),
     upstreamCampaign({
       id: 5,
-      address: at('Lyon', null),
+      address: cityInFrance('Lyon', null),
       salary_min: null,
       salary_max: 52000,
       last_activation_at: day(5),
     }),
     upstreamCampaign({
       id: 6,
-      address: at('Lyon', { lat: LYON.lat + 0.01, lon: LYON.lon + 0.01 }),
+      address: cityInFrance('Lyon', { lat: LYON.lat + 0.01, lon: LYON.lon + 0.01 }),
       last_activation_at: day(6),
       status: 'standby',
     }),

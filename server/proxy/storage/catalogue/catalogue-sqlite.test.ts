@@ -6,7 +6,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { after, describe, it } from 'node:test';
 import { eventually } from '../../../test/poll.ts';
 import { toCatalogueCampaign } from '../../catalogue/catalogue.ts';
-import { upstreamCampaign } from '../../catalogue/fixtures.test-support.ts';
+import { cityInFrance, upstreamCampaign } from '../../catalogue/fixtures.test-support.ts';
 import type { CampaignFilters, CatalogueCampaign } from '../../catalogue/types.ts';
 import { openCatalogueStore } from './catalogue-sqlite.ts';
 
@@ -33,16 +33,7 @@ function seededStore() {
         working_time: 'Part time',
         description: '<p>Figma &amp; <strong>research</strong> 100% remote</p>',
         last_activation_at: '2026-11-03T00:00:00.000Z',
-        address: {
-          latitude: null,
-          longitude: null,
-          street_number: null,
-          street: null,
-          postal_code: null,
-          city: 'Paris',
-          country: 'France',
-          name: null,
-        },
+        address: cityInFrance('Paris'),
       }),
       upstreamCampaign({
         id: 3,
