@@ -30,41 +30,25 @@ function storeOf(...campaigns: Campaign[]) {
 
 const day = (d: number) => `2026-11-${String(d).padStart(2, '0')}T00:00:00.000Z`;
 
+/** An online offer whose only texts are its title, company and one paragraph of description, listed on day `listed`. */
+function textOffer(id: number, name: string, company_name: string, description: string, listed = id): Campaign {
+  return upstreamCampaign({
+    id,
+    name,
+    company_name,
+    description: `<p>${description}</p>`,
+    profile: null,
+    last_activation_at: day(listed),
+  });
+}
+
 describe('catalogue search: words', () => {
   // The oldest offer has the word in its title, the newest in its description: relevance must beat date.
   const store = storeOf(
-    upstreamCampaign({
-      id: 1,
-      name: 'Nurse',
-      company_name: 'Hôpital Nord',
-      description: '<p>Care.</p>',
-      profile: null,
-      last_activation_at: day(1),
-    }),
-    upstreamCampaign({
-      id: 2,
-      name: 'Accountant',
-      company_name: 'Nurse & Co',
-      description: '<p>Books.</p>',
-      profile: null,
-      last_activation_at: day(2),
-    }),
-    upstreamCampaign({
-      id: 3,
-      name: 'Driver',
-      company_name: 'Globex',
-      description: '<p>Drive the nurse team around.</p>',
-      profile: null,
-      last_activation_at: day(3),
-    }),
-    upstreamCampaign({
-      id: 4,
-      name: 'Développeur backend',
-      company_name: 'Acme',
-      description: '<p>Node.</p>',
-      profile: null,
-      last_activation_at: day(4),
-    }),
+    textOffer(1, 'Nurse', 'Hôpital Nord', 'Care.'),
+    textOffer(2, 'Accountant', 'Nurse & Co', 'Books.'),
+    textOffer(3, 'Driver', 'Globex', 'Drive the nurse team around.'),
+    textOffer(4, 'Développeur backend', 'Acme', 'Node.'),
     upstreamCampaign({
       id: 5,
       name: 'Nurse',
@@ -82,18 +66,7 @@ describe('catalogue search: words', () => {
 
   it('breaks ties of rank by date on every page, and counts the matches on a page past the last', () => {
     // The same texts rank the same: the date alone orders them, across the pages' boundaries.
-    const welders = storeOf(
-      ...[3, 5, 1, 4, 2].map((d) =>
-        upstreamCampaign({
-          id: 10 + d,
-          name: 'Welder',
-          company_name: 'Forge',
-          description: '<p>Steel.</p>',
-          profile: null,
-          last_activation_at: day(d),
-        }),
-      ),
-    );
+    const welders = storeOf(...[3, 5, 1, 4, 2].map((d) => textOffer(10 + d, 'Welder', 'Forge', 'Steel.', d)));
     const page = (n: number) => welders.search({ q: 'welder', page: n, per_page: 2 });
     assert.deepEqual(
       [1, 2, 3].map((n) => ids(page(n))),
