@@ -1,4 +1,5 @@
-// Upstream campaigns for tests of the catalogue and the app (not used at run time).
+// Upstream campaigns for tests of the catalogue and the app, and the place
+// their JobPosting gives (not used at run time).
 import assert from 'node:assert/strict';
 import type { Campaign } from '../../contract/index.ts';
 
@@ -62,6 +63,16 @@ export function upstreamCampaign(overrides: Partial<Campaign> = {}): Campaign {
     channels: [{ id: 1, value: 'jobboard_test', name: 'Test board', entity_id: null }],
     ...overrides,
   };
+}
+
+/** The JobPosting's jobLocation for a postal address: a schema.org Place. */
+export function placeAt(address: {
+  streetAddress?: string;
+  postalCode?: string;
+  addressLocality: string;
+  addressCountry: string;
+}) {
+  return { '@type': 'Place', address: { '@type': 'PostalAddress', ...address } };
 }
 
 // Classic XSS vectors (OWASP filter-evasion cheat sheet and friends). After

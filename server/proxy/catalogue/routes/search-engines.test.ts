@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import express from 'express';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { toCatalogueCampaign } from '../catalogue.ts';
-import { upstreamCampaign } from '../fixtures.test-support.ts';
+import { placeAt, upstreamCampaign } from '../fixtures.test-support.ts';
 import { openCatalogueStore } from '../../storage/catalogue/catalogue-sqlite.ts';
 import { offerUrlOf } from '../job-posting.ts';
 import { JobPostingAnswer } from '../../../public-api/schemas.ts';
@@ -16,6 +16,13 @@ import { fetch, listen } from '../../test-support.ts';
 import { catalogueApp } from '../../test/catalogue-app.ts';
 
 const OFFER_URL = 'https://jobs.acme.example/offres?offer={id}';
+/** Where the fixture's offers are, as their JobPosting says. */
+const FIXTURE_PLACE = placeAt({
+  streetAddress: '1 rue de la République',
+  postalCode: '69002',
+  addressLocality: 'Lyon',
+  addressCountry: 'France',
+});
 
 const designer = upstreamCampaign({
   id: 2,
@@ -83,16 +90,7 @@ describe('search engines and server-rendering boards', () => {
         datePosted: '2026-11-02T10:00:00.000Z',
         validThrough: '2027-03-31T23:59:59Z',
         hiringOrganization: { '@type': 'Organization', name: 'Acme' },
-        jobLocation: {
-          '@type': 'Place',
-          address: {
-            '@type': 'PostalAddress',
-            streetAddress: '1 rue de la République',
-            postalCode: '69002',
-            addressLocality: 'Lyon',
-            addressCountry: 'France',
-          },
-        },
+        jobLocation: FIXTURE_PLACE,
         employmentType: ['TEMPORARY', 'PART_TIME'],
         baseSalary: {
           '@type': 'MonetaryAmount',
@@ -115,20 +113,7 @@ describe('search engines and server-rendering boards', () => {
         value: { '@type': 'QuantitativeValue', maxValue: 1200, unitText: 'MONTH' },
       });
       assert.deepEqual(posting.employmentType, ['INTERN', 'FULL_TIME']);
-      assert.deepEqual(
-        posting.jobLocation,
-        {
-          '@type': 'Place',
-          address: {
-            '@type': 'PostalAddress',
-            streetAddress: '1 rue de la République',
-            postalCode: '69002',
-            addressLocality: 'Lyon',
-            addressCountry: 'France',
-          },
-        },
-        'the address of another offer of the company',
-      );
+      assert.deepEqual(posting.jobLocation, FIXTURE_PLACE, 'the address of another offer of the company');
       assert.equal('url' in posting, false);
       JobPostingAnswer.parse(posting);
     });
