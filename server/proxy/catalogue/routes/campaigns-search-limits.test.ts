@@ -10,7 +10,7 @@ import { cityInFrance, upstreamCampaign } from '../fixtures.test-support.ts';
 import type { CatalogueStore } from '../types.ts';
 import { openCatalogueStore } from '../../storage/catalogue/catalogue-sqlite.ts';
 import type { CatalogueStoreOptions } from '../../storage/catalogue/catalogue-sqlite.ts';
-import { fetch, listen } from '../../test-support.ts';
+import { fetch, listen, problemNaming } from '../../test-support.ts';
 import { catalogueApp } from '../../test/catalogue-app.ts';
 
 /** Offer 64 is one the budget is checked at (one row in 64, by id). */
@@ -64,13 +64,9 @@ describe('GET /api/campaigns: a search past its time budget', () => {
   });
 
   it('answers 422 naming near for a search near a place alone, and lists without words as ever', async () => {
-    const res = await fetch(`${proxy.url}/api/campaigns?near=45.76,4.83&sort=distance`);
-    assert.equal(res.status, 422);
-    const problem = (await res.json()) as { errors: { field: string; message: string }[] };
-    assert.deepEqual(
-      problem.errors.map((e) => e.field),
-      ['near'],
-    );
+    const problem = await problemNaming(await fetch(`${proxy.url}/api/campaigns?near=45.76,4.83&sort=distance`), 422, [
+      'near',
+    ]);
     assert.match(problem.errors[0]!.message, /give a smaller radius_km/);
     assert.equal((await fetch(`${proxy.url}/api/campaigns?city=Lyon`)).status, 200);
   });
