@@ -298,7 +298,7 @@ describe('shared catalogue copy on a database without its tables', { skip }, () 
 });
 
 /** Writes `record` as version 1 straight into the shared tables at `databaseUrl`, as a sync would but announcing nothing. */
-async function writeUnannounced(databaseUrl: string, record: { id: number }): Promise<void> {
+async function writeUnannounced<R extends { id: number }>(databaseUrl: string, record: R): Promise<void> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
