@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { ApplyElement, openForm, resume, until } from './apply-element.test-support.ts';
-import { closeStandIns, defaultConfig, standIn } from './proxy.test-support.ts';
-import type { CampaignSummary, FieldName } from '../src/internal/api.ts';
+import { closeStandIns, defaultConfig, offerSummary, standIn } from './proxy.test-support.ts';
+import type { FieldName } from '../src/internal/api.ts';
 
 const message = {
   required: 'This field is required.',
@@ -18,25 +18,6 @@ const message = {
   tooLong: 'This text is too long.',
   fileType: 'This file type is not accepted.',
 };
-
-/** An offer as `<jobboard-campaigns>` gives its open one to the form. */
-function offer(id: number): CampaignSummary {
-  return {
-    id,
-    company_id: 1,
-    company_name: 'Acme',
-    name: 'Backend developer',
-    job_type: 'Permanent contract',
-    working_time: 'Full time',
-    city: 'Lyon',
-    country: 'France',
-    salary_min: null,
-    salary_max: null,
-    job_start_date: null,
-    contract_duration: null,
-    updated_at: '2026-11-20T10:00:00.000Z',
-  };
-}
 
 afterEach(async () => {
   await closeStandIns();
@@ -80,10 +61,10 @@ describe('the apply controller loading the form', { timeout: 5000 }, () => {
 
   it('does not ask again for the offer the page gave, and asks for another one', async () => {
     const proxy = await standIn({ offers: [] });
-    const given = await openForm(proxy.endpoint, { offer: offer(101) });
+    const given = await openForm(proxy.endpoint, { offer: offerSummary(101) });
     assert.equal(given.form.phase, 'form');
     assert.deepEqual(proxy.requests, ['GET /api/config']);
-    const other = await openForm(proxy.endpoint, { offer: offer(7) });
+    const other = await openForm(proxy.endpoint, { offer: offerSummary(7) });
     assert.equal(other.form.phase, 'gone');
     assert.deepEqual(proxy.requests, ['GET /api/config', 'GET /api/campaigns/101']);
   });
