@@ -152,21 +152,25 @@ describe('the rules of the fields', { timeout: 5000 }, () => {
     assert.ok(!el.shown().includes('phone_code') && !el.shown().includes('phone_number'));
   });
 
-  it('keeps a field the proxy requires required, whatever the attribute says', async () => {
-    const proxy = await standIn();
-    const el = await openForm(proxy.endpoint);
-    el.setAttribute('field-first-name', 'optional');
-    el.setAttribute('field-resume', 'hidden');
-    assert.deepEqual([el.form.rule('first_name'), el.form.rule('resume')], ['required', 'required']);
-  });
-
-  it("ignores an attribute value that is not a rule: the proxy's rule stands", async () => {
-    const proxy = await standIn();
-    const el = await openForm(proxy.endpoint);
-    el.setAttribute('field-bio-url', 'yes');
-    el.setAttribute('field-cover-letter', 'Required');
-    assert.deepEqual([el.form.rule('bio_url'), el.form.rule('cover_letter')], ['optional', 'optional']);
-  });
+  for (const { behaviour, attributes, rules } of [
+    {
+      behaviour: 'keeps a field the proxy requires required, whatever the attribute says',
+      attributes: { 'field-first-name': 'optional', 'field-resume': 'hidden' },
+      rules: { first_name: 'required', resume: 'required' },
+    },
+    {
+      behaviour: "ignores an attribute value that is not a rule: the proxy's rule stands",
+      attributes: { 'field-bio-url': 'yes', 'field-cover-letter': 'Required' },
+      rules: { bio_url: 'optional', cover_letter: 'optional' },
+    },
+  ]) {
+    it(behaviour, async () => {
+      const el = await openForm((await standIn()).endpoint);
+      for (const [name, value] of Object.entries(attributes)) el.setAttribute(name, value);
+      const fields = Object.keys(rules) as FieldName[];
+      assert.deepEqual(Object.fromEntries(fields.map((field) => [field, el.form.rule(field)])), rules);
+    });
+  }
 
   it('writes the resume limit in the language of the element', async () => {
     const config = { ...defaultConfig, resume: { ...defaultConfig.resume, max_bytes: 1.5 * 1024 * 1024 } };
@@ -182,8 +186,7 @@ describe("the checks of the candidate's fields", { timeout: 5000 }, () => {
     const el = await openForm((await standIn()).endpoint);
     el.type('email', 'ada@');
     assert.deepEqual(el.form.errors, {});
-    el.type('first_name', '');
-    el.leave('first_name');
+    el.typeAndLeave('first_name', '');
     assert.deepEqual(el.form.errors, {});
     el.leave('email');
     assert.deepEqual(el.form.errors, { email: message.email });
@@ -191,10 +194,8 @@ describe("the checks of the candidate's fields", { timeout: 5000 }, () => {
 
   it('updates a shown error as the candidate types, and removes it once the value is right', async () => {
     const el = await openForm((await standIn()).endpoint);
-    el.type('bio_url', 'ftp://files.example/cv');
-    el.leave('bio_url');
-    el.type('email', 'ada@');
-    el.leave('email');
+    el.typeAndLeave('bio_url', 'ftp://files.example/cv');
+    el.typeAndLeave('email', 'ada@');
     el.type('email', 'ada@exa mple');
     assert.deepEqual(el.form.errors, { bio_url: message.url, email: message.email });
     el.type('email', '');
@@ -206,8 +207,7 @@ describe("the checks of the candidate's fields", { timeout: 5000 }, () => {
   it('takes only http(s) addresses for the portfolio, in any case', async () => {
     const el = await openForm((await standIn()).endpoint);
     const verdict = (value: string) => {
-      el.type('bio_url', value);
-      el.leave('bio_url');
+      el.typeAndLeave('bio_url', value);
       return el.form.errors.bio_url ?? null;
     };
     assert.deepEqual(['https://ada.example', 'http://ada.example/cv', 'HTTPS://ADA.EXAMPLE'].map(verdict), [
@@ -225,10 +225,8 @@ describe("the checks of the candidate's fields", { timeout: 5000 }, () => {
 
   it("checks the phone's code and number against their patterns", async () => {
     const el = await openForm((await standIn()).endpoint);
-    el.type('phone_code', '33');
-    el.leave('phone_code');
-    el.type('phone_number', '12');
-    el.leave('phone_number');
+    el.typeAndLeave('phone_code', '33');
+    el.typeAndLeave('phone_number', '12');
     assert.deepEqual(el.form.errors, { phone_code: message.phone, phone_number: message.phone });
     el.type('phone_code', '+33');
     el.type('phone_number', '06 12 34 56 78');
@@ -237,8 +235,7 @@ describe("the checks of the candidate's fields", { timeout: 5000 }, () => {
 
   it('refuses a cover letter over its length', async () => {
     const el = await openForm((await standIn()).endpoint);
-    el.type('cover_letter', 'a'.repeat(10_001));
-    el.leave('cover_letter');
+    el.typeAndLeave('cover_letter', 'a'.repeat(10_001));
     assert.deepEqual(el.form.errors, { cover_letter: message.tooLong });
   });
 
@@ -291,8 +288,7 @@ describe("the checks of the candidate's fields", { timeout: 5000 }, () => {
     const unnamed = { id: '', value: 'x', type: 'text' };
     el.form.leave({ target: unnamed } as unknown as FocusEvent);
     el.form.input({ target: unnamed } as unknown as Event);
-    el.type('website', 'robot');
-    el.leave('website');
+    el.typeAndLeave('website', 'robot');
     assert.deepEqual(el.form.errors, {});
     assert.equal(el.form.check('website'), null);
   });
