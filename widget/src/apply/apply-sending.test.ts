@@ -3,7 +3,17 @@ import { sendKeys } from '@web/test-runner-commands';
 import '../widget.ts';
 import type { JobboardApply } from '../index.ts';
 import { receiptLink } from './application-controller.ts';
-import { activeInside, locales, maybe, received, shadow, standIn, type, until } from '../internal/test-support.ts';
+import {
+  activeInside,
+  locales,
+  maybe,
+  received,
+  shadow,
+  standIn,
+  tick,
+  type,
+  until,
+} from '../internal/test-support.ts';
 import { fillRequired, form, submit, text } from './apply.test-support.ts';
 import type { Lang } from './apply.test-support.ts';
 
@@ -160,8 +170,7 @@ describe('<jobboard-apply>: sending', () => {
       await fillRequired(el);
       await type(el, '#phone_number', '612345678');
       await type(el, '#cover_letter', 'Hola');
-      shadow(el, '#is_campaign_alert_active').focus();
-      await sendKeys({ press: 'Space' });
+      await tick(el, '#is_campaign_alert_active');
       await submit(el);
       await until(() => maybe(el, '#outcome'));
       const [sent] = await received(token);
@@ -187,8 +196,7 @@ describe('<jobboard-apply>: sending', () => {
       const { el, token } = await form('lenient');
       await type(el, '#email', 'ada@example.com');
       await type(el, '#last_name', 'Lovelace');
-      shadow(el, '#consent').focus();
-      await sendKeys({ press: 'Space' });
+      await tick(el, '#consent');
       await submit(el);
       await until(() => maybe(el, '#outcome'));
       const [sent] = await received(token);

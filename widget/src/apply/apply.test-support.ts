@@ -3,7 +3,7 @@
 import { fixture, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import type { JobboardApply } from '../index.ts';
-import { chooseFile, maybe, notSetUp, pdf, shadow, standIn, type, until } from '../internal/test-support.ts';
+import { chooseFile, maybe, notSetUp, pdf, shadow, standIn, tick, type, until } from '../internal/test-support.ts';
 import type { locales } from '../internal/test-support.ts';
 
 export type Lang = (typeof locales)[number];
@@ -70,8 +70,7 @@ export async function fillRequired(el: JobboardApply, email = 'ada@example.com')
   await type(el, '#first_name', 'Ada');
   await type(el, '#last_name', 'Lovelace');
   chooseFile(el, '#resume', pdf());
-  shadow(el, '#consent').focus();
-  await sendKeys({ press: 'Space' });
+  await tick(el, '#consent');
   await el.updateComplete;
 }
 

@@ -285,21 +285,23 @@ describe('<jobboard-apply>', () => {
       expect(maybe(el, '#email-error')).to.equal(null);
     });
 
-    it('when a phone number has letters, says so', async () => {
-      const { el } = await form('ok');
-      await type(el, '#phone_number', 'call me');
-      await leave();
-      await el.updateComplete;
-      expect(shadow(el, '#phone_number-error').textContent).to.contain('+33');
-    });
-
-    it('when the portfolio is not an http(s) address, says so', async () => {
-      const { el } = await form('ok');
-      await type(el, '#bio_url', 'ftp://files.example');
-      await leave();
-      await el.updateComplete;
-      expect(shadow(el, '#bio_url-error').textContent).to.contain('https://');
-    });
+    for (const { behaviour, field, value, says } of [
+      { behaviour: 'when a phone number has letters, says so', field: 'phone_number', value: 'call me', says: '+33' },
+      {
+        behaviour: 'when the portfolio is not an http(s) address, says so',
+        field: 'bio_url',
+        value: 'ftp://files.example',
+        says: 'https://',
+      },
+    ]) {
+      it(behaviour, async () => {
+        const { el } = await form('ok');
+        await type(el, `#${field}`, value);
+        await leave();
+        await el.updateComplete;
+        expect(shadow(el, `#${field}-error`).textContent).to.contain(says);
+      });
+    }
 
     it('a summary link moves focus to its field', async () => {
       const { el } = await form('ok');

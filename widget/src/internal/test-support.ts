@@ -42,6 +42,12 @@ export async function type(host: Element, selector: string, text: string): Promi
   await sendKeys({ type: text });
 }
 
+/** Focuses a checkbox and ticks it (or unticks it) with the space bar. */
+export async function tick(host: Element, selector: string): Promise<void> {
+  shadow(host, selector).focus();
+  await sendKeys({ press: 'Space' });
+}
+
 /** Moves focus away with Tab, so the field counts as visited. */
 export async function leave(): Promise<void> {
   await sendKeys({ press: 'Tab' });
