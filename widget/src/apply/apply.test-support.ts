@@ -78,3 +78,11 @@ export async function submit(el: JobboardApply): Promise<void> {
   shadow(el, 'button[type=submit]').focus();
   await sendKeys({ press: 'Enter' });
 }
+
+/** The form of `scenario`, every required field filled, as the candidate sends it. */
+export async function sentForm(scenario: string, lang: Lang = 'en') {
+  const opened = await form(scenario, lang);
+  await fillRequired(opened.el);
+  await submit(opened.el);
+  return opened;
+}
