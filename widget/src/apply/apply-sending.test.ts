@@ -14,7 +14,7 @@ import {
   type,
   until,
 } from '../internal/test-support.ts';
-import { fillRequired, form, sentForm, submit, text } from './apply.test-support.ts';
+import { fillRequired, form, sendAndRead, sentForm, submit, text } from './apply.test-support.ts';
 import type { Lang } from './apply.test-support.ts';
 
 describe('<jobboard-apply>: sending', () => {
@@ -159,11 +159,9 @@ describe('<jobboard-apply>: sending', () => {
       await type(el, '#phone_number', '612345678');
       await type(el, '#cover_letter', 'Hola');
       await tick(el, '#is_campaign_alert_active');
-      await submit(el);
-      await until(() => maybe(el, '#outcome'));
-      const [sent] = await received(token);
-      expect(sent!.idempotencyKey).to.match(/^[0-9a-f-]{36}$/);
-      expect(sent!.fields).to.deep.equal({
+      const sent = await sendAndRead(el, token);
+      expect(sent.idempotencyKey).to.match(/^[0-9a-f-]{36}$/);
+      expect(sent.fields).to.deep.equal({
         email: 'ada@example.com',
         first_name: 'Ada',
         last_name: 'Lovelace',
@@ -176,7 +174,7 @@ describe('<jobboard-apply>: sending', () => {
         campaign_id: '101',
         locale: 'es',
       });
-      expect(sent!.files.resume).to.deep.include({ name: 'resume.pdf', type: 'application/pdf' });
+      expect(sent.files.resume).to.deep.include({ name: 'resume.pdf', type: 'application/pdf' });
     });
 
     it('leaves out what the candidate did not give: no resume part without a file, no phone code without a number', async () => {
@@ -185,11 +183,9 @@ describe('<jobboard-apply>: sending', () => {
       await type(el, '#email', 'ada@example.com');
       await type(el, '#last_name', 'Lovelace');
       await tick(el, '#consent');
-      await submit(el);
-      await until(() => maybe(el, '#outcome'));
-      const [sent] = await received(token);
-      expect(sent!.files).to.deep.equal({});
-      expect(sent!.fields).to.deep.equal({
+      const sent = await sendAndRead(el, token);
+      expect(sent.files).to.deep.equal({});
+      expect(sent.fields).to.deep.equal({
         email: 'ada@example.com',
         last_name: 'Lovelace',
         is_legals_accepted_by_manager: 'true',
