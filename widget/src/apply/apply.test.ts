@@ -7,6 +7,7 @@ import {
   chooseFile,
   exe,
   holdBrowserTurns,
+  itIsAccessibleAndSpeaks,
   leave,
   locales,
   maybe,
@@ -26,14 +27,10 @@ describe('<jobboard-apply>', () => {
   });
 
   describe('the empty form', () => {
-    for (const lang of locales) {
-      it(`is accessible and speaks ${lang}`, async () => {
-        const { el } = await form('ok', lang);
-        await expect(el).to.be.accessible();
-        expect(shadow(el, 'label[for=email]').textContent).to.contain(text.email[lang]);
-        expect(shadow(el, 'button[type=submit]').textContent).to.contain(text.send[lang]);
-      });
-    }
+    itIsAccessibleAndSpeaks((lang) => form('ok', lang), {
+      'label[for=email]': text.email,
+      'button[type=submit]': text.send,
+    });
 
     it("on the page itself (not inside another element), renders without waiting for the browser's turn", async () => {
       const turns = holdBrowserTurns();
