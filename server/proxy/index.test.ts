@@ -14,7 +14,7 @@ import pg from 'pg';
 import { createClient } from '../client/index.ts';
 import { DEMO_KEYS, startSandbox } from '../sandbox/index.ts';
 import type { RunningSandbox } from '../sandbox/index.ts';
-import { XSS_PAYLOADS, assertHarmless } from './catalogue/fixtures.test-support.ts';
+import { XSS_PAYLOADS, assertHarmless, placeAt } from './catalogue/fixtures.test-support.ts';
 import { createProxy, startProxy } from './index.ts';
 import type { RunningProxy } from './index.ts';
 import { JobPostingAnswer } from '../public-api/schemas.ts';
@@ -332,16 +332,12 @@ describe('startProxy for search engines, against the sandbox', () => {
       datePosted: upstream.last_activation_at,
       validThrough: '2027-06-30T23:59:59Z',
       hiringOrganization: { '@type': 'Organization', name: upstream.company_name },
-      jobLocation: {
-        '@type': 'Place',
-        address: {
-          '@type': 'PostalAddress',
-          streetAddress: '10 rue de Rivoli',
-          postalCode: '75001',
-          addressLocality: 'Paris',
-          addressCountry: 'France',
-        },
-      },
+      jobLocation: placeAt({
+        streetAddress: '10 rue de Rivoli',
+        postalCode: '75001',
+        addressLocality: 'Paris',
+        addressCountry: 'France',
+      }),
       employmentType: ['TEMPORARY', 'PART_TIME'],
       baseSalary: {
         '@type': 'MonetaryAmount',

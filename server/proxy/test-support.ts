@@ -1,5 +1,7 @@
-// Helpers for the proxy's tests (not used at run time): a configuration and a
-// server on port 0. Log capture and polling are shared, in server/test/.
+// Helpers for the proxy's tests (not used at run time): a configuration, a
+// server on port 0 and the check of a problem answer. Log capture and polling
+// are shared, in server/test/.
+import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { get as httpGet } from 'node:http';
 import type { IncomingHttpHeaders, Server } from 'node:http';
@@ -40,6 +42,29 @@ export function rawGet(
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
     }).on('error', reject);
   });
+}
+
+/** What tests read of a problem answer: its code and the fields its errors name. */
+export interface AnsweredProblem {
+  code: string;
+  errors: { field: string; message: string }[];
+}
+
+/** Asserts `res` is a problem answer of `status` whose errors name `fields`, in order; resolves it for further checks. */
+export async function problemNaming(
+  res: Response,
+  status: number,
+  fields: string[],
+  what = `a ${status} problem naming ${fields.join(', ')}`,
+): Promise<AnsweredProblem> {
+  assert.equal(res.status, status, what);
+  const problem = (await res.json()) as AnsweredProblem;
+  assert.deepEqual(
+    problem.errors.map((e) => e.field),
+    fields,
+    what,
+  );
+  return problem;
 }
 
 export async function listen(app: Express): Promise<{ url: string; server: Server; close: () => Promise<void> }> {

@@ -4,7 +4,7 @@
 // point or a city, salary, orders and their mixes.
 import { performance } from 'node:perf_hooks';
 import { toCatalogueCampaign } from '../../server/proxy/catalogue/catalogue.ts';
-import { upstreamCampaign } from '../../server/proxy/catalogue/fixtures.test-support.ts';
+import { cityInFrance, upstreamCampaign } from '../../server/proxy/catalogue/fixtures.test-support.ts';
 import type { CampaignFilters } from '../../server/proxy/catalogue/types.ts';
 import { openCatalogueStore } from '../../server/proxy/storage/catalogue/catalogue-sqlite.ts';
 
@@ -96,16 +96,10 @@ export function catalogue(count: number) {
         salary_min: paid ? min : null,
         salary_max: paid ? min + 8000 : null,
         last_activation_at: new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString(),
-        address: {
-          latitude: located ? lat + (next() - 0.5) * 0.3 : null,
-          longitude: located ? lon + (next() - 0.5) * 0.3 : null,
-          street_number: null,
-          street: null,
-          postal_code: null,
+        address: cityInFrance(
           city,
-          country: 'France',
-          name: null,
-        },
+          located ? { lat: lat + (next() - 0.5) * 0.3, lon: lon + (next() - 0.5) * 0.3 } : null,
+        ),
       }),
     );
   });

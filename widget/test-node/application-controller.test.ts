@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { ApplyElement, openForm, resume, until } from './apply-element.test-support.ts';
-import { closeStandIns, defaultConfig, standIn } from './proxy.test-support.ts';
-import type { CampaignSummary, FieldName } from '../src/internal/api.ts';
+import { closeStandIns, defaultConfig, offerSummary, standIn } from './proxy.test-support.ts';
+import type { FieldName } from '../src/internal/api.ts';
 
 const message = {
   required: 'This field is required.',
@@ -18,25 +18,6 @@ const message = {
   tooLong: 'This text is too long.',
   fileType: 'This file type is not accepted.',
 };
-
-/** An offer as `<jobboard-campaigns>` gives its open one to the form. */
-function offer(id: number): CampaignSummary {
-  return {
-    id,
-    company_id: 1,
-    company_name: 'Acme',
-    name: 'Backend developer',
-    job_type: 'Permanent contract',
-    working_time: 'Full time',
-    city: 'Lyon',
-    country: 'France',
-    salary_min: null,
-    salary_max: null,
-    job_start_date: null,
-    contract_duration: null,
-    updated_at: '2026-11-20T10:00:00.000Z',
-  };
-}
 
 afterEach(async () => {
   await closeStandIns();
@@ -80,10 +61,10 @@ describe('the apply controller loading the form', { timeout: 5000 }, () => {
 
   it('does not ask again for the offer the page gave, and asks for another one', async () => {
     const proxy = await standIn({ offers: [] });
-    const given = await openForm(proxy.endpoint, { offer: offer(101) });
+    const given = await openForm(proxy.endpoint, { offer: offerSummary(101) });
     assert.equal(given.form.phase, 'form');
     assert.deepEqual(proxy.requests, ['GET /api/config']);
-    const other = await openForm(proxy.endpoint, { offer: offer(7) });
+    const other = await openForm(proxy.endpoint, { offer: offerSummary(7) });
     assert.equal(other.form.phase, 'gone');
     assert.deepEqual(proxy.requests, ['GET /api/config', 'GET /api/campaigns/101']);
   });
@@ -171,21 +152,25 @@ describe('the rules of the fields', { timeout: 5000 }, () => {
     assert.ok(!el.shown().includes('phone_code') && !el.shown().includes('phone_number'));
   });
 
-  it('keeps a field the proxy requires required, whatever the attribute says', async () => {
-    const proxy = await standIn();
-    const el = await openForm(proxy.endpoint);
-    el.setAttribute('field-first-name', 'optional');
-    el.setAttribute('field-resume', 'hidden');
-    assert.deepEqual([el.form.rule('first_name'), el.form.rule('resume')], ['required', 'required']);
-  });
-
-  it("ignores an attribute value that is not a rule: the proxy's rule stands", async () => {
-    const proxy = await standIn();
-    const el = await openForm(proxy.endpoint);
-    el.setAttribute('field-bio-url', 'yes');
-    el.setAttribute('field-cover-letter', 'Required');
-    assert.deepEqual([el.form.rule('bio_url'), el.form.rule('cover_letter')], ['optional', 'optional']);
-  });
+  for (const { behaviour, attributes, rules } of [
+    {
+      behaviour: 'keeps a field the proxy requires required, whatever the attribute says',
+      attributes: { 'field-first-name': 'optional', 'field-resume': 'hidden' },
+      rules: { first_name: 'required', resume: 'required' },
+    },
+    {
+      behaviour: "ignores an attribute value that is not a rule: the proxy's rule stands",
+      attributes: { 'field-bio-url': 'yes', 'field-cover-letter': 'Required' },
+      rules: { bio_url: 'optional', cover_letter: 'optional' },
+    },
+  ]) {
+    it(behaviour, async () => {
+      const el = await openForm((await standIn()).endpoint);
+      for (const [name, value] of Object.entries(attributes)) el.setAttribute(name, value);
+      const fields = Object.keys(rules) as FieldName[];
+      assert.deepEqual(Object.fromEntries(fields.map((field) => [field, el.form.rule(field)])), rules);
+    });
+  }
 
   it('writes the resume limit in the language of the element', async () => {
     const config = { ...defaultConfig, resume: { ...defaultConfig.resume, max_bytes: 1.5 * 1024 * 1024 } };
@@ -201,8 +186,7 @@ describe("the checks of the candidate's fields", { timeout: 5000 }, () => {
     const el = await openForm((await standIn()).endpoint);
     el.type('email', 'ada@');
     assert.deepEqual(el.form.errors, {});
-    el.type('first_name', '');
-    el.leave('first_name');
+    el.typeAndLeave('first_name', '');
     assert.deepEqual(el.form.errors, {});
     el.leave('email');
     assert.deepEqual(el.form.errors, { email: message.email });
@@ -210,10 +194,8 @@ describe("the checks of the candidate's fields", { timeout: 5000 }, () => {
 
   it('updates a shown error as the candidate types, and removes it once the value is right', async () => {
     const el = await openForm((await standIn()).endpoint);
-    el.type('bio_url', 'ftp://files.example/cv');
-    el.leave('bio_url');
-    el.type('email', 'ada@');
-    el.leave('email');
+    el.typeAndLeave('bio_url', 'ftp://files.example/cv');
+    el.typeAndLeave('email', 'ada@');
     el.type('email', 'ada@exa mple');
     assert.deepEqual(el.form.errors, { bio_url: message.url, email: message.email });
     el.type('email', '');
@@ -225,8 +207,7 @@ describe("the checks of the candidate's fields", { timeout: 5000 }, () => {
   it('takes only http(s) addresses for the portfolio, in any case', async () => {
     const el = await openForm((await standIn()).endpoint);
     const verdict = (value: string) => {
-      el.type('bio_url', value);
-      el.leave('bio_url');
+      el.typeAndLeave('bio_url', value);
       return el.form.errors.bio_url ?? null;
     };
     assert.deepEqual(['https://ada.example', 'http://ada.example/cv', 'HTTPS://ADA.EXAMPLE'].map(verdict), [
@@ -244,10 +225,8 @@ describe("the checks of the candidate's fields", { timeout: 5000 }, () => {
 
   it("checks the phone's code and number against their patterns", async () => {
     const el = await openForm((await standIn()).endpoint);
-    el.type('phone_code', '33');
-    el.leave('phone_code');
-    el.type('phone_number', '12');
-    el.leave('phone_number');
+    el.typeAndLeave('phone_code', '33');
+    el.typeAndLeave('phone_number', '12');
     assert.deepEqual(el.form.errors, { phone_code: message.phone, phone_number: message.phone });
     el.type('phone_code', '+33');
     el.type('phone_number', '06 12 34 56 78');
@@ -256,8 +235,7 @@ describe("the checks of the candidate's fields", { timeout: 5000 }, () => {
 
   it('refuses a cover letter over its length', async () => {
     const el = await openForm((await standIn()).endpoint);
-    el.type('cover_letter', 'a'.repeat(10_001));
-    el.leave('cover_letter');
+    el.typeAndLeave('cover_letter', 'a'.repeat(10_001));
     assert.deepEqual(el.form.errors, { cover_letter: message.tooLong });
   });
 
@@ -331,8 +309,7 @@ describe("the checks of the candidate's fields", { timeout: 5000 }, () => {
     const unnamed = { id: '', value: 'x', type: 'text' };
     el.form.leave({ target: unnamed } as unknown as FocusEvent);
     el.form.input({ target: unnamed } as unknown as Event);
-    el.type('website', 'robot');
-    el.leave('website');
+    el.typeAndLeave('website', 'robot');
     assert.deepEqual(el.form.errors, {});
     assert.equal(el.form.check('website'), null);
   });

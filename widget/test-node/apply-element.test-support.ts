@@ -217,6 +217,12 @@ export class ApplyElement extends EventTarget implements FormEntries {
     this.form.leave({ target: this.control(id) } as unknown as FocusEvent);
   }
 
+  /** Types `text` in a field and leaves it, as a candidate moving on to the next one. */
+  typeAndLeave(id: string, text: string): void {
+    this.type(id, text);
+    this.leave(id);
+  }
+
   /** Fills every field the proxy requires by default, with a valid value. */
   fillRequired(email = 'ada@example.com'): void {
     this.type('email', email);

@@ -11,11 +11,12 @@ import type { z } from 'zod';
 import type {
   ApplicationAnswer,
   CampaignDetail,
+  CampaignSummary,
   FieldProblemSchema,
-  ProblemSchema,
 } from '../../server/public-api/schemas.ts';
 import { DEFAULT_FIELD_MODES } from '../../server/public-api/application-form.ts';
 import type { WidgetConfig } from '../src/internal/api.ts';
+import { problemBody } from '../test-server/stand-in.ts';
 
 export type FieldProblem = z.infer<typeof FieldProblemSchema>;
 
@@ -77,15 +78,7 @@ function send(res: ServerResponse, status: number, type: string, body: string): 
 }
 
 function sendProblem(res: ServerResponse, status: number, code: string, errors?: FieldProblem[]): void {
-  const body: z.infer<typeof ProblemSchema> = {
-    type: `https://jobboard-connector.dev/problems/${code}`,
-    title: code,
-    status,
-    detail: code,
-    code,
-    ...(errors ? { errors } : {}),
-  };
-  send(res, status, 'application/problem+json', JSON.stringify(body));
+  send(res, status, 'application/problem+json', JSON.stringify(problemBody(status, code, errors)));
 }
 
 async function readApplication(req: IncomingMessage): Promise<Received> {
@@ -107,7 +100,8 @@ async function readApplication(req: IncomingMessage): Promise<Received> {
   return received;
 }
 
-function detail(id: number): CampaignDetail {
+/** An offer of the stand-in as the list gives it, and as `<jobboard-campaigns>` gives its open one to the form. */
+export function offerSummary(id: number): CampaignSummary {
   return {
     id,
     company_id: 1,
@@ -122,6 +116,12 @@ function detail(id: number): CampaignDetail {
     job_start_date: null,
     contract_duration: null,
     updated_at: '2026-11-20T10:00:00.000Z',
+  };
+}
+
+function detail(id: number): CampaignDetail {
+  return {
+    ...offerSummary(id),
     description: '<p>Join Acme.</p>',
     profile: null,
     address: null,

@@ -133,10 +133,13 @@ function config(scenario: string): WidgetConfig {
   return baseConfig;
 }
 
-function problem(ctx: Ctx, status: number, code: string, errors?: z.infer<typeof FieldProblemSchema>[]): void {
-  ctx.status = status;
-  ctx.set('content-type', 'application/problem+json');
-  const body: z.infer<typeof ProblemSchema> = {
+/** A problem+json body of the proxy's shape for `code`; the Node tests' stand-in answers it too. */
+export function problemBody(
+  status: number,
+  code: string,
+  errors?: z.infer<typeof FieldProblemSchema>[],
+): z.infer<typeof ProblemSchema> {
+  return {
     type: `https://jobboard-connector.dev/problems/${code}`,
     title: code,
     status,
@@ -144,7 +147,12 @@ function problem(ctx: Ctx, status: number, code: string, errors?: z.infer<typeof
     code,
     ...(errors ? { errors } : {}),
   };
-  ctx.body = JSON.stringify(body);
+}
+
+function problem(ctx: Ctx, status: number, code: string, errors?: z.infer<typeof FieldProblemSchema>[]): void {
+  ctx.status = status;
+  ctx.set('content-type', 'application/problem+json');
+  ctx.body = JSON.stringify(problemBody(status, code, errors));
 }
 
 type Answer = z.infer<typeof ApplicationAnswer>;

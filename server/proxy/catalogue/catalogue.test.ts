@@ -7,7 +7,8 @@ import { ConnectionError, NotFoundError, RateLimitError } from '../../client/err
 import { fakeApi, json, pagination } from '../../client/test/fake-api.ts';
 import { NEWEST_SYNC_EVERY_MS, createCatalogue, toCatalogueCampaign } from './catalogue.ts';
 import { STORE_FAILURE } from './store-failures.ts';
-import type { CatalogueClient } from './catalogue.ts';
+import type { CatalogueClient, CatalogueDeps } from './catalogue.ts';
+import type { CatalogueCopy, CatalogueStore } from './types.ts';
 import { upstreamCampaign } from './fixtures.test-support.ts';
 import { openCatalogueStore } from '../storage/catalogue/catalogue-sqlite.ts';
 import { ownCatalogueCopy } from './own-copy.ts';
@@ -80,17 +81,24 @@ function fakeClient(state: State) {
   return { client, calls };
 }
 
-function setup(campaigns: Campaign[], options: { now?: () => number; registry?: Registry } = {}) {
+interface SetupOptions extends Partial<Pick<CatalogueDeps, 'logger' | 'registry' | 'now' | 'newestEveryMs'>> {
+  syncBudgetShare?: number;
+  /** The copy the catalogue writes to, over the test's store (by default the store's own copy). */
+  copy?: (store: CatalogueStore) => CatalogueCopy;
+}
+
+/** A catalogue over the fake client serving `campaigns` and an in-memory store, silent and with a full sync budget unless told. */
+function setup(campaigns: Campaign[], options: SetupOptions = {}) {
+  const { syncBudgetShare = 1, copy = ownCatalogueCopy, ...deps } = options;
   const state: State = { campaigns };
   const { client, calls } = fakeClient(state);
   const store = openCatalogueStore(':memory:');
   const catalogue = createCatalogue({
-    config: { channel: 'jobboard_test', syncIntervalSeconds: 300, syncBudgetShare: 1 },
+    config: { channel: 'jobboard_test', syncIntervalSeconds: 300, syncBudgetShare },
     client,
-    copy: ownCatalogueCopy(store),
+    copy: copy(store),
     logger: silent,
-    ...(options.now ? { now: options.now } : {}),
-    ...(options.registry ? { registry: options.registry } : {}),
+    ...deps,
   });
   return { state, calls, store, catalogue };
 }
@@ -263,16 +271,10 @@ describe('catalogue sync', () => {
 
 describe('catalogue read of the newest offers', () => {
   it('runs on its own schedule after start, lists a campaign activated since the last walk, and walks no more for it', async () => {
-    const state: State = { campaigns: [upstreamCampaign({ id: 1, last_activation_at: '2026-11-20T08:00:00.000Z' })] };
-    const { client, calls } = fakeClient(state);
-    const store = openCatalogueStore(':memory:');
-    const catalogue = createCatalogue({
-      config: { channel: 'jobboard_test', syncIntervalSeconds: 300, syncBudgetShare: 0.25 },
-      client,
-      copy: ownCatalogueCopy(store),
-      logger: silent,
-      newestEveryMs: 10,
-    });
+    const { catalogue, state, calls, store } = setup(
+      [upstreamCampaign({ id: 1, last_activation_at: '2026-11-20T08:00:00.000Z' })],
+      { syncBudgetShare: 0.25, newestEveryMs: 10 },
+    );
     catalogue.start();
     try {
       await eventually(() => catalogue.lastSyncedAt(), { timeoutMs: 5_000, what: 'the first walk' });
@@ -472,24 +474,18 @@ describe('catalogue sync, when its store refuses a record or fails', () => {
   it('leaves the refused record out, logs and counts it, lists the others and drops the copy held before; the sync succeeds', async () => {
     const registry = new Registry();
     const { logger, lines } = captureLogs();
-    const store = openCatalogueStore(':memory:');
-    const campaigns = [
-      upstreamCampaign({ id: 1, name: 'Nurse' }),
-      upstreamCampaign({ id: 2, name: 'Geologist' }),
-      upstreamCampaign({ id: 3, company_id: 2, name: 'Baker' }),
-    ];
-    const { client } = fakeClient({ campaigns });
-    const catalogue = createCatalogue({
-      config: { channel: 'jobboard_test', syncIntervalSeconds: 300, syncBudgetShare: 1 },
-      client,
-      copy: ownCatalogueCopy(store),
-      logger,
-      registry,
-    });
+    const { catalogue, state } = setup(
+      [
+        upstreamCampaign({ id: 1, name: 'Nurse' }),
+        upstreamCampaign({ id: 2, name: 'Geologist' }),
+        upstreamCampaign({ id: 3, company_id: 2, name: 'Baker' }),
+      ],
+      { logger, registry },
+    );
     assert.equal(await catalogue.syncNow(), 3);
     // A salary the service should never send (the contract takes integers): the store's integer column refuses it.
-    campaigns[1] = upstreamCampaign({ id: 2, name: 'Geologist', salary_min: 1.5, salary_max: null });
-    campaigns[2] = upstreamCampaign({ id: 3, company_id: 2, name: 'Master baker' });
+    state.campaigns[1] = upstreamCampaign({ id: 2, name: 'Geologist', salary_min: 1.5, salary_max: null });
+    state.campaigns[2] = upstreamCampaign({ id: 3, company_id: 2, name: 'Master baker' });
 
     assert.equal(await catalogue.syncNow(), 2);
 
@@ -514,14 +510,11 @@ describe('catalogue sync, when its store refuses a record or fails', () => {
   });
 
   it("a store that fails fails the sync under the store's name, not the service's", async () => {
-    const store = openCatalogueStore(':memory:');
-    const copy = { ...ownCatalogueCopy(store), applyChanges: async () => Promise.reject(new Error('database gone')) };
-    const { client } = fakeClient({ campaigns: [upstreamCampaign({ id: 1 })] });
-    const catalogue = createCatalogue({
-      config: { channel: 'jobboard_test', syncIntervalSeconds: 300, syncBudgetShare: 1 },
-      client,
-      copy,
-      logger: silent,
+    const { catalogue } = setup([upstreamCampaign({ id: 1 })], {
+      copy: (store) => ({
+        ...ownCatalogueCopy(store),
+        applyChanges: async () => Promise.reject(new Error('database gone')),
+      }),
     });
     await assert.rejects(catalogue.syncNow(), /the catalogue's store failed: database gone/);
     assert.deepEqual(

@@ -1,8 +1,31 @@
-// Upstream campaigns for tests of the catalogue and the app (not used at run time).
+// Upstream campaigns for tests of the catalogue and the app, and the place
+// their JobPosting gives (not used at run time).
 import assert from 'node:assert/strict';
 import type { Campaign } from '../../contract/index.ts';
 
 let nextId = 1000;
+
+type Address = NonNullable<Campaign['address']>;
+
+/** An upstream address with only `fields` set, every other field null. */
+export function addressOf(fields: Partial<Address>): Address {
+  return {
+    latitude: null,
+    longitude: null,
+    street_number: null,
+    street: null,
+    postal_code: null,
+    city: null,
+    country: null,
+    name: null,
+    ...fields,
+  };
+}
+
+/** A city in France without street, postal code or name; at `place` (degrees) when it has coordinates. */
+export function cityInFrance(city: string, place: { lat: number; lon: number } | null = null): Address {
+  return addressOf({ city, country: 'France', latitude: place?.lat ?? null, longitude: place?.lon ?? null });
+}
 
 /** An online campaign broadcast on jobboard_test, with its embeds; override any field. */
 export function upstreamCampaign(overrides: Partial<Campaign> = {}): Campaign {
@@ -40,6 +63,16 @@ export function upstreamCampaign(overrides: Partial<Campaign> = {}): Campaign {
     channels: [{ id: 1, value: 'jobboard_test', name: 'Test board', entity_id: null }],
     ...overrides,
   };
+}
+
+/** The JobPosting's jobLocation for a postal address: a schema.org Place. */
+export function placeAt(address: {
+  streetAddress?: string;
+  postalCode?: string;
+  addressLocality: string;
+  addressCountry: string;
+}) {
+  return { '@type': 'Place', address: { '@type': 'PostalAddress', ...address } };
 }
 
 // Classic XSS vectors (OWASP filter-evasion cheat sheet and friends). After

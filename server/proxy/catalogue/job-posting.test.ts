@@ -16,7 +16,7 @@ import type { RunningProxy } from '../index.ts';
 import { captureLogs } from '../../test/logs.ts';
 import { fetch, testConfig } from '../test-support.ts';
 import { toCatalogueCampaign } from './catalogue.ts';
-import { upstreamCampaign } from './fixtures.test-support.ts';
+import { addressOf, placeAt, upstreamCampaign } from './fixtures.test-support.ts';
 import { DEFAULT_VALID_DAYS, jobPosting, listUrlOf } from './job-posting.ts';
 
 /** Google's required properties: a posting without one is not eligible. */
@@ -84,34 +84,24 @@ describe('JobPosting', () => {
       longitude: null,
     };
     const homeless = toCatalogueCampaign(upstreamCampaign({ address: null }));
-    assert.deepEqual(jobPosting(homeless, { ...context, companyAddress }).jobLocation, {
-      '@type': 'Place',
-      address: {
-        '@type': 'PostalAddress',
+    assert.deepEqual(
+      jobPosting(homeless, { ...context, companyAddress }).jobLocation,
+      placeAt({
         streetAddress: '3 quai Saint-Antoine',
         postalCode: '69002',
         addressLocality: 'Lyon',
         addressCountry: 'France',
-      },
-    });
-    const cityOnly = toCatalogueCampaign(
-      upstreamCampaign({
-        address: {
-          latitude: null,
-          longitude: null,
-          street_number: null,
-          street: null,
-          postal_code: null,
-          city: 'Nantes',
-          country: null,
-          name: null,
-        },
       }),
     );
-    assert.deepEqual(jobPosting(cityOnly, { ...context, companyAddress }).jobLocation, {
-      '@type': 'Place',
-      address: { '@type': 'PostalAddress', addressLocality: 'Nantes', addressCountry: 'France' },
-    });
+    const cityOnly = toCatalogueCampaign(
+      upstreamCampaign({
+        address: addressOf({ city: 'Nantes' }),
+      }),
+    );
+    assert.deepEqual(
+      jobPosting(cityOnly, { ...context, companyAddress }).jobLocation,
+      placeAt({ addressLocality: 'Nantes', addressCountry: 'France' }),
+    );
     const remote = jobPosting(homeless, context);
     assert.equal(remote.jobLocationType, 'TELECOMMUTE');
     assert.equal('jobLocation' in remote, false);

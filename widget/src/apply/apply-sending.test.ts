@@ -3,17 +3,25 @@ import { sendKeys } from '@web/test-runner-commands';
 import '../widget.ts';
 import type { JobboardApply } from '../index.ts';
 import { receiptLink } from './application-controller.ts';
-import { activeInside, locales, maybe, received, shadow, standIn, type, until } from '../internal/test-support.ts';
-import { fillRequired, form, submit, text } from './apply.test-support.ts';
+import {
+  activeInside,
+  locales,
+  maybe,
+  received,
+  shadow,
+  standIn,
+  tick,
+  type,
+  until,
+} from '../internal/test-support.ts';
+import { fillRequired, form, sendAndRead, sentForm, submit, text } from './apply.test-support.ts';
 import type { Lang } from './apply.test-support.ts';
 
 describe('<jobboard-apply>: sending', () => {
   describe('sending', () => {
     for (const lang of locales) {
       it(`shows accessible upload progress and a cancel button in ${lang}`, async () => {
-        const { el } = await form('hang', lang);
-        await fillRequired(el);
-        await submit(el);
+        const { el } = await sentForm('hang', lang);
         await until(() => maybe(el, 'progress'), 'the progress bar shows');
         await expect(el).to.be.accessible();
         expect(shadow<HTMLFieldSetElement>(el, 'fieldset.plain').disabled).to.equal(true);
@@ -38,9 +46,7 @@ describe('<jobboard-apply>: sending', () => {
     });
 
     it('when the candidate cancels, stops the upload, says it was not sent and fires upload_cancelled', async () => {
-      const { el } = await form('hang');
-      await fillRequired(el);
-      await submit(el);
+      const { el } = await sentForm('hang');
       await until(() => maybe(el, '.uploading button'));
       const error = oneEvent(el, 'jobboard-apply-error');
       shadow(el, '.uploading button').focus();
@@ -62,9 +68,7 @@ describe('<jobboard-apply>: sending', () => {
     });
 
     it('announces progress and outcome in a live region', async () => {
-      const { el } = await form('slow');
-      await fillRequired(el);
-      await submit(el);
+      const { el } = await sentForm('slow');
       await until(() => maybe(el, 'progress'));
       const status = shadow(el, '[role=status]');
       expect(status.textContent).to.match(/Sending your application|Upload/);
@@ -76,9 +80,7 @@ describe('<jobboard-apply>: sending', () => {
   describe('received (201 and 202)', () => {
     for (const lang of locales) {
       it(`on 201 shows an accessible "application received" state that takes focus, in ${lang}`, async () => {
-        const { el } = await form('ok', lang);
-        await fillRequired(el);
-        await submit(el);
+        const { el } = await sentForm('ok', lang);
         await until(() => activeInside(el)?.id === 'outcome', 'the outcome takes focus');
         await expect(el).to.be.accessible();
         expect(shadow(el, '#outcome').textContent).to.contain(text.received[lang]);
@@ -86,9 +88,7 @@ describe('<jobboard-apply>: sending', () => {
       });
 
       it(`on 202 also says it will be transmitted shortly, in ${lang}`, async () => {
-        const { el } = await form('queued', lang);
-        await fillRequired(el);
-        await submit(el);
+        const { el } = await sentForm('queued', lang);
         await until(() => maybe(el, '#outcome'));
         await expect(el).to.be.accessible();
         expect(shadow(el, '#outcome').textContent).to.contain(text.received[lang]).and.contain(text.queued[lang]);
@@ -97,9 +97,7 @@ describe('<jobboard-apply>: sending', () => {
 
     it("links the candidate to their receipt on the proxy, a root-relative link resolved on the proxy's origin", async () => {
       const receiptOf = async (scenario: string, lang: Lang) => {
-        const { el } = await form(scenario, lang);
-        await fillRequired(el);
-        await submit(el);
+        const { el } = await sentForm(scenario, lang);
         await until(() => maybe(el, '#outcome'));
         return el.shadowRoot!.querySelector<HTMLAnchorElement>('#outcome a[part=receipt]');
       };
@@ -160,13 +158,10 @@ describe('<jobboard-apply>: sending', () => {
       await fillRequired(el);
       await type(el, '#phone_number', '612345678');
       await type(el, '#cover_letter', 'Hola');
-      shadow(el, '#is_campaign_alert_active').focus();
-      await sendKeys({ press: 'Space' });
-      await submit(el);
-      await until(() => maybe(el, '#outcome'));
-      const [sent] = await received(token);
-      expect(sent!.idempotencyKey).to.match(/^[0-9a-f-]{36}$/);
-      expect(sent!.fields).to.deep.equal({
+      await tick(el, '#is_campaign_alert_active');
+      const sent = await sendAndRead(el, token);
+      expect(sent.idempotencyKey).to.match(/^[0-9a-f-]{36}$/);
+      expect(sent.fields).to.deep.equal({
         email: 'ada@example.com',
         first_name: 'Ada',
         last_name: 'Lovelace',
@@ -179,7 +174,7 @@ describe('<jobboard-apply>: sending', () => {
         campaign_id: '101',
         locale: 'es',
       });
-      expect(sent!.files.resume).to.deep.include({ name: 'resume.pdf', type: 'application/pdf' });
+      expect(sent.files.resume).to.deep.include({ name: 'resume.pdf', type: 'application/pdf' });
     });
 
     it('leaves out what the candidate did not give: no resume part without a file, no phone code without a number', async () => {
@@ -187,13 +182,10 @@ describe('<jobboard-apply>: sending', () => {
       const { el, token } = await form('lenient');
       await type(el, '#email', 'ada@example.com');
       await type(el, '#last_name', 'Lovelace');
-      shadow(el, '#consent').focus();
-      await sendKeys({ press: 'Space' });
-      await submit(el);
-      await until(() => maybe(el, '#outcome'));
-      const [sent] = await received(token);
-      expect(sent!.files).to.deep.equal({});
-      expect(sent!.fields).to.deep.equal({
+      await tick(el, '#consent');
+      const sent = await sendAndRead(el, token);
+      expect(sent.files).to.deep.equal({});
+      expect(sent.fields).to.deep.equal({
         email: 'ada@example.com',
         last_name: 'Lovelace',
         is_legals_accepted_by_manager: 'true',
@@ -282,9 +274,7 @@ describe('<jobboard-apply>: sending', () => {
     });
 
     it('on 429 asks the candidate to wait', async () => {
-      const { el } = await form('rate');
-      await fillRequired(el);
-      await submit(el);
+      const { el } = await sentForm('rate');
       await until(() => activeInside(el)?.id === 'error-summary');
       expect(shadow(el, '#error-summary').textContent).to.contain('Wait a minute');
     });
@@ -293,9 +283,7 @@ describe('<jobboard-apply>: sending', () => {
   describe('network failure', () => {
     for (const lang of locales) {
       it(`offers an accessible retry in ${lang}`, async () => {
-        const { el } = await form('drop', lang);
-        await fillRequired(el);
-        await submit(el);
+        const { el } = await sentForm('drop', lang);
         await until(() => activeInside(el)?.id === 'error-summary');
         await expect(el).to.be.accessible();
         expect(shadow(el, '#error-summary').textContent).to.contain(text.lost[lang]);
@@ -318,9 +306,7 @@ describe('<jobboard-apply>: sending', () => {
     });
 
     it('after the candidate edits the form, sends with a new key (a different body is a new submission)', async () => {
-      const { el, token } = await form('drop');
-      await fillRequired(el);
-      await submit(el);
+      const { el, token } = await sentForm('drop');
       await until(() => maybe(el, '#error-summary button'));
       await type(el, '#first_name', 'a');
       await submit(el);

@@ -1,9 +1,21 @@
 import { aTimeout, expect, fixture, html } from '@open-wc/testing';
+import { ifDefined } from 'lit/directives/if-defined.js';
 import '../widget.ts';
 import type { JobboardApply } from '../index.ts';
 import { loadConfig } from '../internal/api.ts';
 import { locales, maybe, shadow, standIn, until } from '../internal/test-support.ts';
 import { consoleErrors, text } from './apply.test-support.ts';
+import type { Lang } from './apply.test-support.ts';
+
+/** The form for offer `campaignId` of the stand-in's `scenario`, once it shows an outcome in place of its fields. */
+async function outcomeShown(scenario: string, campaignId = '101', lang?: Lang) {
+  const { endpoint } = standIn(scenario);
+  const el = await fixture<JobboardApply>(
+    html`<jobboard-apply endpoint=${endpoint} campaign-id=${campaignId} lang=${ifDefined(lang)}></jobboard-apply>`,
+  );
+  await until(() => maybe(el, '[part=outcome]'), 'the outcome shows');
+  return { el, outcome: shadow(el, '[part=outcome]').textContent!.trim() };
+}
 
 describe('<jobboard-apply>: when it cannot take applications', () => {
   describe('when /api/config cannot be loaded', () => {
@@ -23,13 +35,9 @@ describe('<jobboard-apply>: when it cannot take applications', () => {
   describe('when the offer is closed or unknown', () => {
     for (const lang of locales) {
       it(`says the offer is no longer available before any field is shown, in ${lang}`, async () => {
-        const { endpoint } = standIn('gone');
-        const el = await fixture<JobboardApply>(
-          html`<jobboard-apply endpoint=${endpoint} campaign-id="101" lang=${lang}></jobboard-apply>`,
-        );
-        await until(() => maybe(el, '[part=outcome]'), 'the offer is checked');
+        const { el, outcome } = await outcomeShown('gone', '101', lang);
         await expect(el).to.be.accessible();
-        expect(shadow(el, '[part=outcome]').textContent!.trim()).to.equal(text.gone[lang]);
+        expect(outcome).to.equal(text.gone[lang]);
         expect(maybe(el, 'form')).to.equal(null);
         expect(maybe(el, 'input')).to.equal(null);
       });
@@ -51,12 +59,8 @@ describe('<jobboard-apply>: when it cannot take applications', () => {
     });
 
     it('shows no form for an offer the catalogue does not hold', async () => {
-      const { endpoint } = standIn('ok');
-      const el = await fixture<JobboardApply>(
-        html`<jobboard-apply endpoint=${endpoint} campaign-id="9999"></jobboard-apply>`,
-      );
-      await until(() => maybe(el, '[part=outcome]'), 'the offer is checked');
-      expect(shadow(el, '[part=outcome]').textContent!.trim()).to.equal(text.gone.en);
+      const { el, outcome } = await outcomeShown('ok', '9999');
+      expect(outcome).to.equal(text.gone.en);
       expect(maybe(el, 'form')).to.equal(null);
     });
   });
@@ -64,13 +68,9 @@ describe('<jobboard-apply>: when it cannot take applications', () => {
   describe("when the proxy does not allow the page's origin", () => {
     for (const lang of locales) {
       it(`tells the candidate the form is not set up on this site, with no retry and no form, in ${lang}`, async () => {
-        const { endpoint } = standIn('refused');
-        const el = await fixture<JobboardApply>(
-          html`<jobboard-apply endpoint=${endpoint} campaign-id="101" lang=${lang}></jobboard-apply>`,
-        );
-        await until(() => maybe(el, '[part=outcome]'), 'the refusal is read');
+        const { el, outcome } = await outcomeShown('refused', '101', lang);
         await expect(el).to.be.accessible();
-        expect(shadow(el, '[part=outcome]').textContent!.trim()).to.equal(text.notSetUp[lang]);
+        expect(outcome).to.equal(text.notSetUp[lang]);
         expect(maybe(el, 'form')).to.equal(null);
         expect(maybe(el, 'button')).to.equal(null);
       });

@@ -3,8 +3,19 @@
 import { fixture, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import type { JobboardApply } from '../index.ts';
-import { chooseFile, maybe, notSetUp, pdf, shadow, standIn, type, until } from '../internal/test-support.ts';
-import type { locales } from '../internal/test-support.ts';
+import {
+  chooseFile,
+  maybe,
+  notSetUp,
+  pdf,
+  received,
+  shadow,
+  standIn,
+  tick,
+  type,
+  until,
+} from '../internal/test-support.ts';
+import type { LoggedApplication, locales } from '../internal/test-support.ts';
 
 export type Lang = (typeof locales)[number];
 
@@ -70,12 +81,27 @@ export async function fillRequired(el: JobboardApply, email = 'ada@example.com')
   await type(el, '#first_name', 'Ada');
   await type(el, '#last_name', 'Lovelace');
   chooseFile(el, '#resume', pdf());
-  shadow(el, '#consent').focus();
-  await sendKeys({ press: 'Space' });
+  await tick(el, '#consent');
   await el.updateComplete;
 }
 
 export async function submit(el: JobboardApply): Promise<void> {
   shadow(el, 'button[type=submit]').focus();
   await sendKeys({ press: 'Enter' });
+}
+
+/** Sends the form as the candidate; resolves the application the stand-in received, once the outcome shows. */
+export async function sendAndRead(el: JobboardApply, token: string): Promise<LoggedApplication> {
+  await submit(el);
+  await until(() => maybe(el, '#outcome'));
+  const [sent] = await received(token);
+  return sent!;
+}
+
+/** The form of `scenario`, every required field filled, as the candidate sends it. */
+export async function sentForm(scenario: string, lang: Lang = 'en') {
+  const opened = await form(scenario, lang);
+  await fillRequired(opened.el);
+  await submit(opened.el);
+  return opened;
 }

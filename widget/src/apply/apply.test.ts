@@ -7,6 +7,7 @@ import {
   chooseFile,
   exe,
   holdBrowserTurns,
+  itIsAccessibleAndSpeaks,
   leave,
   locales,
   maybe,
@@ -26,14 +27,10 @@ describe('<jobboard-apply>', () => {
   });
 
   describe('the empty form', () => {
-    for (const lang of locales) {
-      it(`is accessible and speaks ${lang}`, async () => {
-        const { el } = await form('ok', lang);
-        await expect(el).to.be.accessible();
-        expect(shadow(el, 'label[for=email]').textContent).to.contain(text.email[lang]);
-        expect(shadow(el, 'button[type=submit]').textContent).to.contain(text.send[lang]);
-      });
-    }
+    itIsAccessibleAndSpeaks((lang) => form('ok', lang), {
+      'label[for=email]': text.email,
+      'button[type=submit]': text.send,
+    });
 
     it("on the page itself (not inside another element), renders without waiting for the browser's turn", async () => {
       const turns = holdBrowserTurns();
@@ -285,21 +282,23 @@ describe('<jobboard-apply>', () => {
       expect(maybe(el, '#email-error')).to.equal(null);
     });
 
-    it('when a phone number has letters, says so', async () => {
-      const { el } = await form('ok');
-      await type(el, '#phone_number', 'call me');
-      await leave();
-      await el.updateComplete;
-      expect(shadow(el, '#phone_number-error').textContent).to.contain('+33');
-    });
-
-    it('when the portfolio is not an http(s) address, says so', async () => {
-      const { el } = await form('ok');
-      await type(el, '#bio_url', 'ftp://files.example');
-      await leave();
-      await el.updateComplete;
-      expect(shadow(el, '#bio_url-error').textContent).to.contain('https://');
-    });
+    for (const { behaviour, field, value, says } of [
+      { behaviour: 'when a phone number has letters, says so', field: 'phone_number', value: 'call me', says: '+33' },
+      {
+        behaviour: 'when the portfolio is not an http(s) address, says so',
+        field: 'bio_url',
+        value: 'ftp://files.example',
+        says: 'https://',
+      },
+    ]) {
+      it(behaviour, async () => {
+        const { el } = await form('ok');
+        await type(el, `#${field}`, value);
+        await leave();
+        await el.updateComplete;
+        expect(shadow(el, `#${field}-error`).textContent).to.contain(says);
+      });
+    }
 
     it('a summary link moves focus to its field', async () => {
       const { el } = await form('ok');

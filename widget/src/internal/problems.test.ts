@@ -24,6 +24,18 @@ const GENERIC: readonly ProblemCode[] = [
   'campaign_gone',
 ];
 
+/** For each language but English, the codes whose message reads as it does in English. */
+async function untranslated<C>(codes: readonly C[], message: (code: C) => string): Promise<Record<string, C[]>> {
+  await useLocale('en');
+  const english = codes.map(message);
+  const found: Record<string, C[]> = {};
+  for (const lang of locales.filter((l) => l !== 'en')) {
+    await useLocale(lang);
+    found[lang] = codes.filter((code, i) => message(code) === english[i]);
+  }
+  return found;
+}
+
 describe("the proxy's problem codes", () => {
   afterEach(() => useLocale('en'));
 
@@ -35,13 +47,7 @@ describe("the proxy's problem codes", () => {
   });
 
   it('each have their message translated to French and Spanish', async () => {
-    await useLocale('en');
-    const english = PROBLEM_CODES.map((code) => problemMessage(code));
-    for (const lang of locales.filter((l) => l !== 'en')) {
-      await useLocale(lang);
-      const untranslated = PROBLEM_CODES.filter((code, i) => problemMessage(code) === english[i]);
-      expect(untranslated, `messages not translated to ${lang}`).to.deep.equal([]);
-    }
+    expect(await untranslated(PROBLEM_CODES, problemMessage)).to.deep.equal({ fr: [], es: [] });
   });
 });
 
@@ -55,12 +61,6 @@ describe("the proxy's per-field codes", () => {
   });
 
   it('each have their message translated to French and Spanish', async () => {
-    await useLocale('en');
-    const english = FIELD_CODES.map((code) => fieldMessage(code));
-    for (const lang of locales.filter((l) => l !== 'en')) {
-      await useLocale(lang);
-      const untranslated = FIELD_CODES.filter((code, i) => fieldMessage(code) === english[i]);
-      expect(untranslated, `messages not translated to ${lang}`).to.deep.equal([]);
-    }
+    expect(await untranslated(FIELD_CODES, fieldMessage)).to.deep.equal({ fr: [], es: [] });
   });
 });

@@ -1,7 +1,7 @@
 // Helpers for the browser tests: endpoints of the scripted stand-in
 // (widget/test-server/stand-in.ts), user actions through the real keyboard
 // (@web/test-runner-commands) and reading what the stand-in received.
-import { waitUntil } from '@open-wc/testing';
+import { expect, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import type { LoggedApplication } from '../../test-server/stand-in.ts';
 import { exe as exeBytes, pdf as pdfBytes } from '../../../server/test/portable-files.ts';
@@ -42,6 +42,12 @@ export async function type(host: Element, selector: string, text: string): Promi
   await sendKeys({ type: text });
 }
 
+/** Focuses a checkbox and ticks it (or unticks it) with the space bar. */
+export async function tick(host: Element, selector: string): Promise<void> {
+  shadow(host, selector).focus();
+  await sendKeys({ press: 'Space' });
+}
+
 /** Moves focus away with Tab, so the field counts as visited. */
 export async function leave(): Promise<void> {
   await sendKeys({ press: 'Tab' });
@@ -75,6 +81,24 @@ export function activeInside(host: Element): Element | null {
 }
 
 export const locales = ['en', 'fr', 'es'] as const;
+
+/**
+ * In each language: the element `mount` gives passes the accessibility audit
+ * and shows, in each part `said` names by selector, its text in that language.
+ */
+export function itIsAccessibleAndSpeaks(
+  mount: (lang: (typeof locales)[number]) => Promise<{ el: Element }>,
+  said: Record<string, Record<(typeof locales)[number], string>>,
+): void {
+  for (const lang of locales) {
+    it(`is accessible and speaks ${lang}`, async () => {
+      const { el } = await mount(lang);
+      await expect(el).to.be.accessible();
+      for (const [selector, text] of Object.entries(said))
+        expect(shadow(el, selector).textContent).to.contain(text[lang]);
+    });
+  }
+}
 
 /** What both elements say, in each language, when the proxy does not allow the page's origin. */
 export const notSetUp = {

@@ -12,23 +12,8 @@ import { CampaignListQuery, coordinatesOf } from '../../../public-api/schemas.ts
 import { fetch, listen } from '../../test-support.ts';
 import { catalogueApp } from '../../test/catalogue-app.ts';
 
-const KEYS = [
-  'q',
-  'company_id',
-  'job_type',
-  'working_time',
-  'city',
-  'near',
-  'radius_km',
-  'salary_min',
-  'page',
-  'per_page',
-  'sort',
-  'q[]',
-  '__proto__',
-  'constructor',
-  '',
-];
+/** Every parameter of the list's query, and keys meant to trip a query parser up. */
+const KEYS = [...Object.keys(CampaignListQuery.shape), 'q[]', '__proto__', 'constructor', ''];
 /** Broken percent escapes, sent as they are (any other value is encoded, so a "#" never cuts the query short). */
 const MALFORMED = ['%', '%E0%A4%A'];
 const value = fc.oneof(

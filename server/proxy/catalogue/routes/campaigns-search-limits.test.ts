@@ -6,11 +6,11 @@ import assert from 'node:assert/strict';
 import { get } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { toCatalogueCampaign } from '../catalogue.ts';
-import { upstreamCampaign } from '../fixtures.test-support.ts';
+import { cityInFrance, upstreamCampaign } from '../fixtures.test-support.ts';
 import type { CatalogueStore } from '../types.ts';
 import { openCatalogueStore } from '../../storage/catalogue/catalogue-sqlite.ts';
 import type { CatalogueStoreOptions } from '../../storage/catalogue/catalogue-sqlite.ts';
-import { fetch, listen } from '../../test-support.ts';
+import { fetch, listen, problemNaming } from '../../test-support.ts';
 import { catalogueApp } from '../../test/catalogue-app.ts';
 
 /** Offer 64 is one the budget is checked at (one row in 64, by id). */
@@ -18,16 +18,7 @@ const OFFERS = [1, 64].map((id) =>
   upstreamCampaign({
     id,
     name: 'Nurse',
-    address: {
-      latitude: 45.764,
-      longitude: 4.8357,
-      street_number: null,
-      street: null,
-      postal_code: null,
-      city: 'Lyon',
-      country: 'France',
-      name: null,
-    },
+    address: cityInFrance('Lyon', { lat: 45.764, lon: 4.8357 }),
   }),
 );
 
@@ -73,13 +64,9 @@ describe('GET /api/campaigns: a search past its time budget', () => {
   });
 
   it('answers 422 naming near for a search near a place alone, and lists without words as ever', async () => {
-    const res = await fetch(`${proxy.url}/api/campaigns?near=45.76,4.83&sort=distance`);
-    assert.equal(res.status, 422);
-    const problem = (await res.json()) as { errors: { field: string; message: string }[] };
-    assert.deepEqual(
-      problem.errors.map((e) => e.field),
-      ['near'],
-    );
+    const problem = await problemNaming(await fetch(`${proxy.url}/api/campaigns?near=45.76,4.83&sort=distance`), 422, [
+      'near',
+    ]);
     assert.match(problem.errors[0]!.message, /give a smaller radius_km/);
     assert.equal((await fetch(`${proxy.url}/api/campaigns?city=Lyon`)).status, 200);
   });

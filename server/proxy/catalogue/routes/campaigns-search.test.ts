@@ -4,25 +4,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { toCatalogueCampaign } from '../catalogue.ts';
-import { upstreamCampaign } from '../fixtures.test-support.ts';
+import { cityInFrance, upstreamCampaign } from '../fixtures.test-support.ts';
 import { openCatalogueStore } from '../../storage/catalogue/catalogue-sqlite.ts';
-import type { Campaign } from '../../../contract/index.ts';
 import type { CampaignList } from '../../../public-api/schemas.ts';
 import { fetch, listen } from '../../test-support.ts';
 import { catalogueApp } from '../../test/catalogue-app.ts';
-
-function at(city: string, lat: number | null, lon: number | null): Campaign['address'] {
-  return {
-    latitude: lat,
-    longitude: lon,
-    street_number: null,
-    street: null,
-    postal_code: null,
-    city,
-    country: 'France',
-    name: null,
-  };
-}
 
 const offers = [
   upstreamCampaign({
@@ -31,7 +17,7 @@ const offers = [
     company_id: 1,
     company_name: 'Acme',
     job_type: 'Permanent contract',
-    address: at('Lyon', 45.764, 4.8357),
+    address: cityInFrance('Lyon', { lat: 45.764, lon: 4.8357 }),
     salary_max: 40000,
     last_activation_at: '2026-11-01T00:00:00.000Z',
   }),
@@ -41,7 +27,7 @@ const offers = [
     company_id: 2,
     company_name: 'Globex',
     job_type: 'Internship',
-    address: at('Villeurbanne', 45.7719, 4.8902),
+    address: cityInFrance('Villeurbanne', { lat: 45.7719, lon: 4.8902 }),
     salary_max: 1200,
     last_activation_at: '2026-11-02T00:00:00.000Z',
   }),
@@ -52,7 +38,7 @@ const offers = [
     company_name: 'Acme',
     job_type: 'Internship',
     description: '<p>Drive nurses around.</p>',
-    address: at('Paris', 48.8566, 2.3522),
+    address: cityInFrance('Paris', { lat: 48.8566, lon: 2.3522 }),
     salary_max: 60000,
     last_activation_at: '2026-11-03T00:00:00.000Z',
   }),
@@ -61,7 +47,7 @@ const offers = [
     name: 'Courier',
     company_id: 2,
     company_name: 'Globex',
-    address: at('Marseille', null, null),
+    address: cityInFrance('Marseille'),
     salary_min: null,
     salary_max: null,
     last_activation_at: '2026-11-04T00:00:00.000Z',

@@ -8,20 +8,9 @@ import { CampaignListQuery } from '../../../public-api/schemas.ts';
 import { ProblemError } from '../../http/problem.ts';
 import { openCatalogueStore } from '../../storage/catalogue/catalogue-sqlite.ts';
 import { toCatalogueCampaign } from '../catalogue.ts';
-import { upstreamCampaign } from '../fixtures.test-support.ts';
+import { cityInFrance, upstreamCampaign } from '../fixtures.test-support.ts';
 import { createCatalogueReader, listKey, searchOverBudgetProblem } from './reader.ts';
 import { SearchOverBudgetError } from '../search-text.ts';
-
-const place = (city: string, lat: number | null, lon: number | null, country: string | null = 'France') => ({
-  latitude: lat,
-  longitude: lon,
-  street_number: null,
-  street: null,
-  postal_code: null,
-  city,
-  country,
-  name: null,
-});
 
 function seeded() {
   const store = openCatalogueStore(':memory:');
@@ -33,7 +22,7 @@ function seeded() {
         company_id: 1,
         job_type: 'Permanent contract',
         working_time: 'Full time',
-        address: place('Lyon', 45.76, 4.84),
+        address: cityInFrance('Lyon', { lat: 45.76, lon: 4.84 }),
         salary_max: 40000,
         last_activation_at: '2026-11-01T00:00:00.000Z',
       }),
@@ -44,7 +33,7 @@ function seeded() {
         company_name: 'Globex',
         job_type: 'Internship',
         working_time: 'Part time',
-        address: place('Paris', 48.86, 2.35),
+        address: cityInFrance('Paris', { lat: 48.86, lon: 2.35 }),
         salary_max: 1200,
         last_activation_at: '2026-11-02T00:00:00.000Z',
       }),
@@ -53,7 +42,7 @@ function seeded() {
         name: 'Driver',
         company_id: 1,
         description: '<p>Drive the nurse team.</p>',
-        address: place('Lyon', 45.77, 4.85),
+        address: cityInFrance('Lyon', { lat: 45.77, lon: 4.85 }),
         salary_max: 60000,
         last_activation_at: '2026-11-03T00:00:00.000Z',
       }),

@@ -7,15 +7,22 @@ import { after, before, describe, it } from 'node:test';
 import express from 'express';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { toCatalogueCampaign } from '../catalogue.ts';
-import { upstreamCampaign } from '../fixtures.test-support.ts';
+import { placeAt, upstreamCampaign } from '../fixtures.test-support.ts';
 import { openCatalogueStore } from '../../storage/catalogue/catalogue-sqlite.ts';
 import { offerUrlOf } from '../job-posting.ts';
 import { JobPostingAnswer } from '../../../public-api/schemas.ts';
 import type { CatalogueStore } from '../types.ts';
-import { fetch, listen } from '../../test-support.ts';
+import { fetch, listen, problemNaming } from '../../test-support.ts';
 import { catalogueApp } from '../../test/catalogue-app.ts';
 
 const OFFER_URL = 'https://jobs.acme.example/offres?offer={id}';
+/** Where the fixture's offers are, as their JobPosting says. */
+const FIXTURE_PLACE = placeAt({
+  streetAddress: '1 rue de la République',
+  postalCode: '69002',
+  addressLocality: 'Lyon',
+  addressCountry: 'France',
+});
 
 const designer = upstreamCampaign({
   id: 2,
@@ -83,16 +90,7 @@ describe('search engines and server-rendering boards', () => {
         datePosted: '2026-11-02T10:00:00.000Z',
         validThrough: '2027-03-31T23:59:59Z',
         hiringOrganization: { '@type': 'Organization', name: 'Acme' },
-        jobLocation: {
-          '@type': 'Place',
-          address: {
-            '@type': 'PostalAddress',
-            streetAddress: '1 rue de la République',
-            postalCode: '69002',
-            addressLocality: 'Lyon',
-            addressCountry: 'France',
-          },
-        },
+        jobLocation: FIXTURE_PLACE,
         employmentType: ['TEMPORARY', 'PART_TIME'],
         baseSalary: {
           '@type': 'MonetaryAmount',
@@ -115,20 +113,7 @@ describe('search engines and server-rendering boards', () => {
         value: { '@type': 'QuantitativeValue', maxValue: 1200, unitText: 'MONTH' },
       });
       assert.deepEqual(posting.employmentType, ['INTERN', 'FULL_TIME']);
-      assert.deepEqual(
-        posting.jobLocation,
-        {
-          '@type': 'Place',
-          address: {
-            '@type': 'PostalAddress',
-            streetAddress: '1 rue de la République',
-            postalCode: '69002',
-            addressLocality: 'Lyon',
-            addressCountry: 'France',
-          },
-        },
-        'the address of another offer of the company',
-      );
+      assert.deepEqual(posting.jobLocation, FIXTURE_PLACE, 'the address of another offer of the company');
       assert.equal('url' in posting, false);
       JobPostingAnswer.parse(posting);
     });
@@ -272,14 +257,13 @@ describe('search engines and server-rendering boards', () => {
 
     it("answers 400 naming offer for a missing or bad id, 404 for an offer never published and 410 Gone with the list's URL for a closed one", async () => {
       for (const query of ['', '?offer=abc', '?offer=0', '?offer=1e3']) {
-        const res = await fetch(`${proxy.url}/embed/campaigns/head${query}`);
-        assert.equal(res.status, 400, query);
-        const problem = (await res.json()) as { code: string; errors: { field: string }[] };
-        assert.equal(problem.code, 'malformed_request');
-        assert.deepEqual(
-          problem.errors.map((e) => e.field),
+        const problem = await problemNaming(
+          await fetch(`${proxy.url}/embed/campaigns/head${query}`),
+          400,
           ['offer'],
+          query,
         );
+        assert.equal(problem.code, 'malformed_request');
       }
       const unknown = await fetch(`${proxy.url}/embed/campaigns/head?offer=999`);
       assert.equal(unknown.status, 404);
@@ -353,13 +337,7 @@ describe('search engines and server-rendering boards', () => {
     });
 
     it('refuses a language it does not speak with 422, naming the parameter', async () => {
-      const res = await fetch(`${proxy.url}/embed/campaigns?lang=de`);
-      assert.equal(res.status, 422);
-      const problem = (await res.json()) as { errors: { field: string }[] };
-      assert.deepEqual(
-        problem.errors.map((e) => e.field),
-        ['lang'],
-      );
+      await problemNaming(await fetch(`${proxy.url}/embed/campaigns?lang=de`), 422, ['lang']);
     });
 
     it("renders the proxy's PUBLIC_ORIGIN as the element's endpoint and no address from the request", async () => {
@@ -427,18 +405,11 @@ describe('search engines and server-rendering boards', () => {
     it("refuses an offer_param that is not a parameter's name, or is one of the list's own, with 422 naming it", async () => {
       for (const name of ['https://evil.example', 'javascript:alert(1)', 'q', 'page', 'lang']) {
         const res = await fetch(`${proxy.url}/embed/campaigns?offer_param=${encodeURIComponent(name)}`);
-        assert.equal(res.status, 422, name);
-        const problem = (await res.json()) as { errors: { field: string }[] };
-        assert.deepEqual(
-          problem.errors.map((e) => e.field),
-          ['offer_param'],
-          name,
-        );
+        await problemNaming(res, 422, ['offer_param'], name);
       }
-      const res = await fetch(`${proxy.url}/embed/campaigns?offer_param=job&job=abc`);
-      assert.equal(res.status, 422);
-      assert.deepEqual(
-        ((await res.json()) as { errors: { field: string }[] }).errors.map((e) => e.field),
+      await problemNaming(
+        await fetch(`${proxy.url}/embed/campaigns?offer_param=job&job=abc`),
+        422,
         ['job'],
         "a bad id is named under the board's parameter",
       );

@@ -52,9 +52,6 @@ function countingPool(name: string) {
   return { pool, read };
 }
 
-/** Cuts every connection of the instance: its listening one too, so it hears no announcement until it looks again (once an hour here). */
-const cutConnections = (name: string) => cutConnectionsOf(url, name);
-
 describe('shared catalogue: changes, not copies (PostgreSQL)', { skip }, () => {
   const pools: pg.Pool[] = [];
   const copies: SharedCatalogue[] = [];
@@ -69,6 +66,26 @@ describe('shared catalogue: changes, not copies (PostgreSQL)', { skip }, () => {
       checkEveryMs: options.checkEveryMs ?? 3_600_000,
     });
     copies.push(copy);
+    return { copy, read };
+  }
+
+  /**
+   * An instance whose every connection is then cut, its listening one too: it hears no announcement until it looks
+   * again (once an hour here). With the version it held then.
+   */
+  async function openCutOff(name: string) {
+    const opened = await open(name);
+    await cutConnectionsOf(url, name);
+    return { ...opened, held: opened.copy.version() };
+  }
+
+  /** A cut-off instance that missed what `meanwhile` wrote, once refreshed; `read` counts the records that refresh read. */
+  async function refreshedAfterMissing(name: string, meanwhile: () => Promise<void>) {
+    const { copy, read, held } = await openCutOff(name);
+    await meanwhile();
+    assert.equal(copy.version(), held, 'it heard nothing meanwhile');
+    read.records = 0;
+    await copy.refresh();
     return { copy, read };
   }
 
@@ -158,17 +175,11 @@ describe('shared catalogue: changes, not copies (PostgreSQL)', { skip }, () => {
     'an instance further behind than the removals kept reloads the whole copy, and drops what was removed meanwhile',
     BOUND,
     async () => {
-      const { copy: away, read } = await open('away');
-      // The instance stops hearing the announcements (its listening connection is cut, and it checks the version once an hour).
-      await cutConnections('away');
-      const held = away.version();
-      await leader.applyChanges({ upserts: [], deletes: [21] });
-      for (let i = 0; i < KEEP + 1; i++)
-        await leader.applyChanges({ upserts: [campaign(30 + i, `Later ${i}`)], deletes: [] });
-      assert.equal(away.version(), held, 'it heard nothing meanwhile');
-      read.records = 0;
-
-      await away.refresh();
+      const { copy: away, read } = await refreshedAfterMissing('away', async () => {
+        await leader.applyChanges({ upserts: [], deletes: [21] });
+        for (let i = 0; i < KEEP + 1; i++)
+          await leader.applyChanges({ upserts: [campaign(30 + i, `Later ${i}`)], deletes: [] });
+      });
 
       assert.equal(away.version(), leader.version());
       assert.equal(away.lastCatchUp()?.kind, 'whole');
@@ -186,15 +197,10 @@ describe('shared catalogue: changes, not copies (PostgreSQL)', { skip }, () => {
     'an instance behind by fewer versions than the removals kept reads only the changes it missed',
     BOUND,
     async () => {
-      const { copy: behind, read } = await open('behind');
-      await cutConnections('behind');
-      const held = behind.version();
-      await leader.applyChanges({ upserts: [], deletes: [41] });
-      await leader.applyChanges({ upserts: [campaign(42, 'Changed 42')], deletes: [] });
-      assert.equal(behind.version(), held, 'it heard nothing meanwhile');
-      read.records = 0;
-
-      await behind.refresh();
+      const { copy: behind, read } = await refreshedAfterMissing('behind', async () => {
+        await leader.applyChanges({ upserts: [], deletes: [41] });
+        await leader.applyChanges({ upserts: [campaign(42, 'Changed 42')], deletes: [] });
+      });
 
       assert.equal(behind.lastCatchUp()?.kind, 'changes');
       assert.equal(read.records, 1);
@@ -207,10 +213,8 @@ describe('shared catalogue: changes, not copies (PostgreSQL)', { skip }, () => {
     'an instance behind by exactly the versions removals are kept reads only the changes, removals included',
     BOUND,
     async () => {
-      const { copy: behind, read } = await open('behind-by-keep');
+      const { copy: behind, read, held } = await openCutOff('behind-by-keep');
       assert.equal(read.records, leader.store.ids().length, 'the whole copy at start, read once');
-      await cutConnections('behind-by-keep');
-      const held = behind.version();
       await leader.applyChanges({ upserts: [], deletes: [51] });
       for (let i = 1; i < KEEP; i++)
         await leader.applyChanges({ upserts: [campaign(52, `Changed 52 (${i})`)], deletes: [] });
@@ -227,12 +231,10 @@ describe('shared catalogue: changes, not copies (PostgreSQL)', { skip }, () => {
   );
 
   it('an instance writing after another wrote, before hearing of it, still reads that write', BOUND, async () => {
-    const { copy: late, read } = await open('interleaved');
     // It hears no announcement: the leader's write is unknown to it when it writes its own.
-    await cutConnections('interleaved');
+    const { copy: late, read, held } = await openCutOff('interleaved');
     // Its own write alone: applied as it was made, not read back.
     const caughtUp = late.lastCatchUp();
-    const held = late.version();
     await late.upsert(campaign(60, 'Written alone'));
     read.records = 0;
     await late.refresh();

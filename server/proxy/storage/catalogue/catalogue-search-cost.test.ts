@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { toCatalogueCampaign } from '../../catalogue/catalogue.ts';
-import { upstreamCampaign } from '../../catalogue/fixtures.test-support.ts';
+import { cityInFrance, upstreamCampaign } from '../../catalogue/fixtures.test-support.ts';
 import { MAX_SEARCH_WORDS, SearchOverBudgetError } from '../../catalogue/search-text.ts';
 import type { CampaignFilters } from '../../catalogue/types.ts';
 import { MAX_RANKED_MATCHES } from './catalogue-search-sqlite.ts';
@@ -98,16 +98,7 @@ describe('catalogue search: the time budget', () => {
   const offers = [1, 2, 64].map((id) => ({
     id,
     name: 'Nurse',
-    address: {
-      latitude: LYON.lat,
-      longitude: LYON.lon,
-      street_number: null,
-      street: null,
-      postal_code: null,
-      city: 'Lyon',
-      country: 'France',
-      name: null,
-    },
+    address: cityInFrance('Lyon', LYON),
     last_activation_at: day(id),
   }));
 

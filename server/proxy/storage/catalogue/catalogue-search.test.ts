@@ -9,7 +9,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { after, describe, it } from 'node:test';
 import type { Campaign } from '../../../contract/index.ts';
 import { toCatalogueCampaign } from '../../catalogue/catalogue.ts';
-import { upstreamCampaign } from '../../catalogue/fixtures.test-support.ts';
+import { addressOf, cityInFrance, upstreamCampaign } from '../../catalogue/fixtures.test-support.ts';
 import type { CampaignFilters } from '../../catalogue/types.ts';
 import { openCatalogueStore } from './catalogue-sqlite.ts';
 
@@ -22,19 +22,6 @@ const VILLEURBANNE = { lat: 45.7719, lon: 4.8902 }; // 4.3 km
 const VIENNE = { lat: 45.5255, lon: 4.8743 }; // 26.7 km
 const PARIS = { lat: 48.8566, lon: 2.3522 }; // 391.5 km
 
-function at(city: string, place: { lat: number; lon: number } | null): Campaign['address'] {
-  return {
-    latitude: place?.lat ?? null,
-    longitude: place?.lon ?? null,
-    street_number: null,
-    street: null,
-    postal_code: null,
-    city,
-    country: 'France',
-    name: null,
-  };
-}
-
 function storeOf(...campaigns: Campaign[]) {
   const store = openCatalogueStore(':memory:');
   store.replaceAll(campaigns.map(toCatalogueCampaign), new Date('2026-11-22T00:00:00.000Z'));
@@ -43,41 +30,25 @@ function storeOf(...campaigns: Campaign[]) {
 
 const day = (d: number) => `2026-11-${String(d).padStart(2, '0')}T00:00:00.000Z`;
 
+/** An online offer whose only texts are its title, company and one paragraph of description, listed on day `listed`. */
+function textOffer(id: number, name: string, company_name: string, description: string, listed = id): Campaign {
+  return upstreamCampaign({
+    id,
+    name,
+    company_name,
+    description: `<p>${description}</p>`,
+    profile: null,
+    last_activation_at: day(listed),
+  });
+}
+
 describe('catalogue search: words', () => {
   // The oldest offer has the word in its title, the newest in its description: relevance must beat date.
   const store = storeOf(
-    upstreamCampaign({
-      id: 1,
-      name: 'Nurse',
-      company_name: 'Hôpital Nord',
-      description: '<p>Care.</p>',
-      profile: null,
-      last_activation_at: day(1),
-    }),
-    upstreamCampaign({
-      id: 2,
-      name: 'Accountant',
-      company_name: 'Nurse & Co',
-      description: '<p>Books.</p>',
-      profile: null,
-      last_activation_at: day(2),
-    }),
-    upstreamCampaign({
-      id: 3,
-      name: 'Driver',
-      company_name: 'Globex',
-      description: '<p>Drive the nurse team around.</p>',
-      profile: null,
-      last_activation_at: day(3),
-    }),
-    upstreamCampaign({
-      id: 4,
-      name: 'Développeur backend',
-      company_name: 'Acme',
-      description: '<p>Node.</p>',
-      profile: null,
-      last_activation_at: day(4),
-    }),
+    textOffer(1, 'Nurse', 'Hôpital Nord', 'Care.'),
+    textOffer(2, 'Accountant', 'Nurse & Co', 'Books.'),
+    textOffer(3, 'Driver', 'Globex', 'Drive the nurse team around.'),
+    textOffer(4, 'Développeur backend', 'Acme', 'Node.'),
     upstreamCampaign({
       id: 5,
       name: 'Nurse',
@@ -95,18 +66,7 @@ describe('catalogue search: words', () => {
 
   it('breaks ties of rank by date on every page, and counts the matches on a page past the last', () => {
     // The same texts rank the same: the date alone orders them, across the pages' boundaries.
-    const welders = storeOf(
-      ...[3, 5, 1, 4, 2].map((d) =>
-        upstreamCampaign({
-          id: 10 + d,
-          name: 'Welder',
-          company_name: 'Forge',
-          description: '<p>Steel.</p>',
-          profile: null,
-          last_activation_at: day(d),
-        }),
-      ),
-    );
+    const welders = storeOf(...[3, 5, 1, 4, 2].map((d) => textOffer(10 + d, 'Welder', 'Forge', 'Steel.', d)));
     const page = (n: number) => welders.search({ q: 'welder', page: n, per_page: 2 });
     assert.deepEqual(
       [1, 2, 3].map((n) => ids(page(n))),
@@ -157,7 +117,7 @@ describe('catalogue search: words', () => {
         working_time: 'Part time',
         description: '<p>Echo</p>',
         profile: '<p>Foxtrot</p>',
-        address: { ...at('Charlie', null)!, country: 'Deltaland' },
+        address: addressOf({ city: 'Charlie', country: 'Deltaland' }),
       }),
     );
     for (const q of ['alpha', 'bravo', 'charlie', 'deltaland', 'internship', 'part', 'echo', 'foxtrot'])
@@ -204,42 +164,42 @@ describe('catalogue search: places and salaries', () => {
   const store = storeOf(
     upstreamCampaign({
       id: 1,
-      address: at('Lyon', LYON),
+      address: cityInFrance('Lyon', LYON),
       salary_min: 30000,
       salary_max: 38000,
       last_activation_at: day(1),
     }),
     upstreamCampaign({
       id: 2,
-      address: at('Villeurbanne', VILLEURBANNE),
+      address: cityInFrance('Villeurbanne', VILLEURBANNE),
       salary_min: 45000,
       salary_max: null,
       last_activation_at: day(2),
     }),
     upstreamCampaign({
       id: 3,
-      address: at('Vienne', VIENNE),
+      address: cityInFrance('Vienne', VIENNE),
       salary_min: null,
       salary_max: null,
       last_activation_at: day(3),
     }),
     upstreamCampaign({
       id: 4,
-      address: at('Paris', PARIS),
+      address: cityInFrance('Paris', PARIS),
       salary_min: 50000,
       salary_max: 60000,
       last_activation_at: day(4),
     }),
     upstreamCampaign({
       id: 5,
-      address: at('Lyon', null),
+      address: cityInFrance('Lyon', null),
       salary_min: null,
       salary_max: 52000,
       last_activation_at: day(5),
     }),
     upstreamCampaign({
       id: 6,
-      address: at('Lyon', { lat: LYON.lat + 0.01, lon: LYON.lon + 0.01 }),
+      address: cityInFrance('Lyon', { lat: LYON.lat + 0.01, lon: LYON.lon + 0.01 }),
       last_activation_at: day(6),
       status: 'standby',
     }),

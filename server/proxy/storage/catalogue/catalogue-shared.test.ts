@@ -297,23 +297,32 @@ describe('shared catalogue copy on a database without its tables', { skip }, () 
   });
 });
 
+/** Writes `record` as version 1 straight into the shared tables at `databaseUrl`, as a sync would but announcing nothing. */
+async function writeUnannounced<R extends { id: number }>(databaseUrl: string, record: R): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query('INSERT INTO catalogue_campaigns (id, record) VALUES ($1, $2)', [
+      record.id,
+      JSON.stringify(record),
+    ]);
+    await client.query('INSERT INTO catalogue_version (version, synced_at) VALUES (1, now())');
+  } finally {
+    await client.end();
+  }
+}
+
 describe('shared catalogue copy, when a notification is lost', { skip }, () => {
   it(
     'a new version written without NOTIFY still reaches every instance at its next look at the version (every second)',
     BOUND,
     async () => {
-      const setup = new pg.Client({ connectionString: quietUrl });
-      await setup.connect();
       const pools = [1, 2].map(() => new pg.Pool({ connectionString: quietUrl, max: 2 }));
       const copies = await Promise.all(pools.map((pool) => openSharedCatalogueStore(pool, { logger: silent })));
       try {
         const campaign = toCatalogueCampaign(upstreamCampaign({ id: 41 }));
         // What a sync publishes, minus the announcement (as when the listening connection was away).
-        await setup.query('INSERT INTO catalogue_campaigns (id, record) VALUES ($1, $2)', [
-          campaign.id,
-          JSON.stringify(campaign),
-        ]);
-        await setup.query('INSERT INTO catalogue_version (version, synced_at) VALUES (1, now())');
+        await writeUnannounced(quietUrl, campaign);
         // A bound, not a timing: nothing else than the version check can load it (no NOTIFY was sent).
         await eventually(() => copies.every((copy) => copy.store.get(41)?.name === campaign.name), {
           timeoutMs: 30_000,
@@ -326,7 +335,6 @@ describe('shared catalogue copy, when a notification is lost', { skip }, () => {
       } finally {
         await Promise.all(copies.map((copy) => copy.close()));
         await Promise.all(pools.map((pool) => pool.end()));
-        await setup.end();
       }
     },
   );
@@ -335,17 +343,11 @@ describe('shared catalogue copy, when a notification is lost', { skip }, () => {
     'loads records an earlier version wrote, without coordinates in their addresses, as offers without a position',
     BOUND,
     async () => {
-      const setup = new pg.Client({ connectionString: olderUrl });
-      await setup.connect();
       const pool = new pg.Pool({ connectionString: olderUrl, max: 2 });
       try {
         const campaign = toCatalogueCampaign(upstreamCampaign({ id: 42 }));
         const { latitude: _latitude, longitude: _longitude, ...address } = campaign.address!;
-        await setup.query('INSERT INTO catalogue_campaigns (id, record) VALUES ($1, $2)', [
-          campaign.id,
-          JSON.stringify({ ...campaign, address }),
-        ]);
-        await setup.query('INSERT INTO catalogue_version (version, synced_at) VALUES (1, now())');
+        await writeUnannounced(olderUrl, { ...campaign, address });
         const copy = await openSharedCatalogueStore(pool, { logger: silent });
         try {
           assert.deepEqual(copy.store.get(42)?.address, { ...address, latitude: null, longitude: null });
@@ -358,7 +360,6 @@ describe('shared catalogue copy, when a notification is lost', { skip }, () => {
         }
       } finally {
         await pool.end();
-        await setup.end();
       }
     },
   );

@@ -6,8 +6,8 @@ import { DatabaseSync } from 'node:sqlite';
 import { after, describe, it } from 'node:test';
 import { eventually } from '../../../test/poll.ts';
 import { toCatalogueCampaign } from '../../catalogue/catalogue.ts';
-import { upstreamCampaign } from '../../catalogue/fixtures.test-support.ts';
-import type { CampaignFilters, CatalogueCampaign } from '../../catalogue/types.ts';
+import { cityInFrance, upstreamCampaign } from '../../catalogue/fixtures.test-support.ts';
+import type { CampaignFilters, CatalogueCampaign, CatalogueStore } from '../../catalogue/types.ts';
 import { openCatalogueStore } from './catalogue-sqlite.ts';
 
 const all = (extra: Partial<CampaignFilters> = {}): CampaignFilters => ({ page: 1, per_page: 50, ...extra });
@@ -33,16 +33,7 @@ function seededStore() {
         working_time: 'Part time',
         description: '<p>Figma &amp; <strong>research</strong> 100% remote</p>',
         last_activation_at: '2026-11-03T00:00:00.000Z',
-        address: {
-          latitude: null,
-          longitude: null,
-          street_number: null,
-          street: null,
-          postal_code: null,
-          city: 'Paris',
-          country: 'France',
-          name: null,
-        },
+        address: cityInFrance('Paris'),
       }),
       upstreamCampaign({
         id: 3,
@@ -57,19 +48,24 @@ function seededStore() {
   return store;
 }
 
-/** A store in `folder`, and the number of segments its full-text index holds, read from a connection of its own. */
-function storeOnDisk(folder: string) {
+/**
+ * Runs `use` on a store in `folder`, given the number of segments its full-text index holds (read from a connection of
+ * its own); closes both after.
+ */
+async function withStoreOnDisk(
+  folder: string,
+  use: (store: CatalogueStore, segments: () => number) => void | Promise<void>,
+): Promise<void> {
   const store = openCatalogueStore(folder);
   const reader = new DatabaseSync(join(folder, 'catalogue.db'), { readOnly: true });
-  return {
-    store,
-    segments: () =>
-      (reader.prepare('SELECT count(DISTINCT segid) AS n FROM campaigns_text_idx').get() as { n: number }).n,
-    close() {
-      reader.close();
-      store.close();
-    },
-  };
+  const segments = () =>
+    (reader.prepare('SELECT count(DISTINCT segid) AS n FROM campaigns_text_idx').get() as { n: number }).n;
+  try {
+    await use(store, segments);
+  } finally {
+    reader.close();
+    store.close();
+  }
 }
 
 describe('catalogue store', () => {
@@ -233,24 +229,17 @@ describe('catalogue store', () => {
       second.close();
     });
 
-    it('leaves the merging of its full-text index out of the writes: each write adds a segment, merged after, between other work', async () => {
-      const folder = join(dir, 'merges');
-      const { store, segments, close } = storeOnDisk(folder);
-      try {
+    it('leaves the merging of its full-text index out of the writes: each write adds a segment, merged after, between other work', () =>
+      withStoreOnDisk(join(dir, 'merges'), async (store, segments) => {
         for (let id = 1; id <= 12; id++)
           store.upsert(toCatalogueCampaign(upstreamCampaign({ id, name: `Hydrologist ${id}` })));
         assert.equal(segments(), 12, 'no write merged');
         await eventually(() => segments() <= 3, { timeoutMs: 5_000, what: 'the segments to be merged' });
         assert.equal(store.search(all({ q: 'hydrologist' })).total, 12);
-      } finally {
-        close();
-      }
-    });
+      }));
 
-    it('merges its full-text index only once writes stop: a burst of writes is applied with no merge step between them', async () => {
-      const folder = join(dir, 'burst');
-      const { store, segments, close } = storeOnDisk(folder);
-      try {
+    it('merges its full-text index only once writes stop: a burst of writes is applied with no merge step between them', () =>
+      withStoreOnDisk(join(dir, 'burst'), async (store, segments) => {
         for (let id = 1; id <= 12; id++) {
           store.upsert(toCatalogueCampaign(upstreamCampaign({ id, name: `Glaciologist ${id}` })));
           // The event loop turns between the writes, as between a sync's pages or another instance's changes.
@@ -262,10 +251,7 @@ describe('catalogue store', () => {
           what: 'the segments to be merged once the writes stopped',
         });
         assert.equal(store.search(all({ q: 'glaciologist' })).total, 12);
-      } finally {
-        close();
-      }
-    });
+      }));
   });
 });
 
@@ -525,24 +511,17 @@ describe('catalogue store: what each write leaves behind', () => {
       assert.doesNotThrow(() => store.close(), 'a second close is harmless');
     });
 
-    it('writes a batch to its full-text index in id order, as one segment, whatever the order it came in', () => {
-      const folder = join(dir, 'order');
-      const { store, segments, close } = storeOnDisk(folder);
-      try {
+    it('writes a batch to its full-text index in id order, as one segment, whatever the order it came in', () =>
+      withStoreOnDisk(join(dir, 'order'), (store, segments) => {
         store.applyChanges(
           [5, 4, 3, 2, 1].map((id) => offer(id)),
           [],
         );
         assert.equal(segments(), 1);
-      } finally {
-        close();
-      }
-    });
+      }));
 
-    it('merges its full-text index step after step until done, when one step is not enough', async () => {
-      const folder = join(dir, 'big');
-      const { store, segments, close } = storeOnDisk(folder);
-      try {
+    it('merges its full-text index step after step until done, when one step is not enough', () =>
+      withStoreOnDisk(join(dir, 'big'), async (store, segments) => {
         // Long texts of words found nowhere else: more pages than one merge step writes, in fewer segments than make FTS5 merge within a write.
         for (let id = 1; id <= 12; id++) {
           const words = Array.from({ length: 3_000 }, (_, w) => `w${id}x${w}`).join(' ');
@@ -550,9 +529,6 @@ describe('catalogue store: what each write leaves behind', () => {
         }
         await eventually(() => segments() <= 3, { timeoutMs: 5_000, what: 'the segments to be merged' });
         assert.equal(store.search(all({ q: 'w12x2999' })).total, 1);
-      } finally {
-        close();
-      }
-    });
+      }));
   });
 });
