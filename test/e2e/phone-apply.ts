@@ -1,0 +1,95 @@
+// A candidate applying from a phone, as the phone test and `npm run bench --
+// phone` drive it: Chromium at 390 × 844 with touch, in French, on a
+// throttled network (Lighthouse's slow 4G: 150 ms round trips, 1.6 Mbit/s
+// down, 750 kbit/s up). Every tap on the page is counted; typing is not.
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+
+export const PHONE = {
+  viewport: { width: 390, height: 844 },
+  hasTouch: true,
+  isMobile: true,
+  locale: 'fr-FR',
+} as const;
+
+const SLOW_4G = { offline: false, latency: 150, downloadThroughput: 1_600_000 / 8, uploadThroughput: 750_000 / 8 };
+
+export interface PhoneCandidate {
+  email: string;
+  firstName: string;
+  lastName: string;
+  /** Path of the resume file. */
+  resume: string;
+}
+
+/** One application: how many taps it took and how long from the offer's page to "received". */
+export interface Applied {
+  taps: number;
+  ms: number;
+}
+
+/** A page of a phone context on the throttled network, and its tap counter. */
+export class Phone {
+  taps = 0;
+  private constructor(
+    readonly context: BrowserContext,
+    readonly page: Page,
+  ) {}
+
+  static async open(browser: Browser): Promise<Phone> {
+    const context = await browser.newContext(PHONE);
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', SLOW_4G);
+    return new Phone(context, page);
+  }
+
+  async tap(target: Locator): Promise<void> {
+    await target.tap();
+    this.taps += 1;
+  }
+
+  /** Choosing a file is a tap on the field (the chooser's own taps are the phone's, not the page's). */
+  async choose(input: Locator, path: string): Promise<void> {
+    await input.setInputFiles(path);
+    this.taps += 1;
+  }
+
+  close(): Promise<void> {
+    return this.context.close();
+  }
+}
+
+const apply = (page: Page, selector: string) => page.locator(`jobboard-apply ${selector}`);
+
+/**
+ * Opens the offer's page and applies: the first time every field is filled
+ * and "remember me" ticked (`firstTime`), the next time only what quick apply
+ * leaves (the consent), then Send; resolves once "received" shows.
+ */
+export async function applyOnPhone(
+  phone: Phone,
+  offerUrl: string,
+  candidate: PhoneCandidate,
+  firstTime: boolean,
+): Promise<Applied> {
+  const { page } = phone;
+  const tapsBefore = phone.taps;
+  const started = performance.now();
+  await page.goto(offerUrl);
+  await phone.tap(page.locator('jobboard-campaigns .detail-head button'));
+  await apply(page, 'form').waitFor();
+  if (firstTime) {
+    await apply(page, '#email').fill(candidate.email);
+    await apply(page, '#first_name').fill(candidate.firstName);
+    await apply(page, '#last_name').fill(candidate.lastName);
+    await phone.choose(apply(page, '#resume'), candidate.resume);
+    await phone.tap(apply(page, '#remember'));
+  } else {
+    await apply(page, '.quick-apply').waitFor();
+  }
+  await phone.tap(apply(page, '#consent'));
+  await phone.tap(apply(page, '[part="submit-button"]'));
+  await apply(page, '#outcome').waitFor({ timeout: 60_000 });
+  return { taps: phone.taps - tapsBefore, ms: performance.now() - started };
+}
