@@ -23,156 +23,132 @@ async function importProblems(code: string, filePath = 'widget/src/internal/some
 }
 
 describe("the widget's imports from server/", () => {
+  const SERVER = '../../../server';
+  const WIDGET_TEST = 'widget/src/internal/x.test.ts';
+  const assertRefused = async (code: string, filePath?: string) =>
+    assert.equal((await importProblems(code, filePath)).length, 1, code);
+  const assertTaken = async (code: string, filePath?: string) =>
+    assert.deepEqual(await importProblems(code, filePath), [], code);
+
   it('refuses a proxy module, even for a type', async () => {
-    assert.equal(
-      (await importProblems("import { loadProxyConfig as x } from '../../../server/proxy/config.ts';")).length,
-      1,
-    );
-    assert.equal(
-      (await importProblems("import type { ProxyConfig as x } from '../../../server/proxy/config.ts';")).length,
-      1,
-    );
-    assert.equal(
-      (await importProblems("import { createClient as x } from '../../../server/client/index.ts';")).length,
-      1,
-    );
+    for (const code of [
+      `import { loadProxyConfig as x } from '${SERVER}/proxy/config.ts';`,
+      `import type { ProxyConfig as x } from '${SERVER}/proxy/config.ts';`,
+      `import { createClient as x } from '${SERVER}/client/index.ts';`,
+    ])
+      await assertRefused(code);
   });
 
   it('refuses a contract module that carries zod at run time, and takes it by import type', async () => {
-    assert.equal(
-      (await importProblems("import { CampaignList as x } from '../../../server/public-api/schemas.ts';")).length,
-      1,
-    );
-    assert.equal(
-      (await importProblems("import { Campaign as x } from '../../../server/contract/index.ts';")).length,
-      1,
-    );
-    assert.deepEqual(
-      await importProblems("import type { CampaignList as x } from '../../../server/public-api/schemas.ts';"),
-      [],
-    );
+    for (const code of [
+      `import { CampaignList as x } from '${SERVER}/public-api/schemas.ts';`,
+      `import { Campaign as x } from '${SERVER}/contract/index.ts';`,
+    ])
+      await assertRefused(code);
+    await assertTaken(`import type { CampaignList as x } from '${SERVER}/public-api/schemas.ts';`);
   });
 
   it('takes the plain contract modules at run time', async () => {
-    assert.deepEqual(
-      await importProblems("import { LIST_URL_PARAMS as x } from '../../../server/public-api/list-params.ts';"),
-      [],
-    );
-    assert.deepEqual(
-      await importProblems("import { APPLICATION_FORM as x } from '../../../server/public-api/application-form.ts';"),
-      [],
-    );
-    assert.deepEqual(
-      await importProblems("import { UTM_FIELDS as x } from '../../../server/public-api/campaign-tracking.ts';"),
-      [],
-    );
-    assert.deepEqual(
-      await importProblems("import { offerHead as x } from '../../../server/public-api/offer-head.ts';"),
-      [],
-    );
-    assert.deepEqual(
-      await importProblems("import { PINNED_WIDGET_PATH as x } from '../../../server/public-api/pinned-widget.ts';"),
-      [],
-    );
-    assert.deepEqual(
-      await importProblems("import { SALARY_CURRENCY as x } from '../../../server/contract/values.ts';"),
-      [],
-    );
+    for (const code of [
+      `import { LIST_URL_PARAMS as x } from '${SERVER}/public-api/list-params.ts';`,
+      `import { APPLICATION_FORM as x } from '${SERVER}/public-api/application-form.ts';`,
+      `import { UTM_FIELDS as x } from '${SERVER}/public-api/campaign-tracking.ts';`,
+      `import { offerHead as x } from '${SERVER}/public-api/offer-head.ts';`,
+      `import { PINNED_WIDGET_PATH as x } from '${SERVER}/public-api/pinned-widget.ts';`,
+      `import { SALARY_CURRENCY as x } from '${SERVER}/contract/values.ts';`,
+    ])
+      await assertTaken(code);
   });
 
   it("lets tests read the server's test files, and nothing else of the server", async () => {
-    assert.deepEqual(
-      await importProblems(
-        "import { pdf as x } from '../../../server/test/portable-files.ts';",
-        'widget/src/internal/x.test.ts',
-      ),
-      [],
-    );
-    assert.equal(
-      (await importProblems("import { pdf as x } from '../../../server/test/portable-files.ts';")).length,
-      1,
-    );
-    assert.equal(
-      (
-        await importProblems(
-          "import { createProxy as x } from '../../../server/proxy/index.ts';",
-          'widget/src/internal/x.test.ts',
-        )
-      ).length,
-      1,
-    );
+    await assertTaken(`import { pdf as x } from '${SERVER}/test/portable-files.ts';`, WIDGET_TEST);
+    await assertRefused(`import { pdf as x } from '${SERVER}/test/portable-files.ts';`);
+    await assertRefused(`import { createProxy as x } from '${SERVER}/proxy/index.ts';`, WIDGET_TEST);
   });
 });
 
-describe("the server parts' imports", () => {
-  const refused = async (filePath: string, from: string) =>
-    (await importProblems(`import { thing as x } from '${from}';`, filePath)).length;
-
-  it("keeps the recruitment API's contract free of our other code, its OpenAPI helper aside", async () => {
-    for (const from of [
+/**
+ * Each part of the server: the imports a module of it (`module`) may not
+ * make, and those it may, by the module making them.
+ */
+const BOUNDARIES: { name: string; module: string; refuses: string[]; allows: Record<string, string[]> }[] = [
+  {
+    name: "keeps the recruitment API's contract free of our other code, its OpenAPI helper aside",
+    module: 'server/contract/some-module.ts',
+    refuses: [
       '../proxy/config.ts',
       '../sandbox/index.ts',
       '../client/index.ts',
       '../public-api/schemas.ts',
       '../owner-only.ts',
-    ]) {
-      assert.equal(await refused('server/contract/some-module.ts', from), 1, from);
-    }
-    assert.equal(await refused('server/contract/some-module.ts', '../openapi/zod.ts'), 0);
-    assert.equal(await refused('server/contract/some-module.ts', './records.ts'), 0);
-  });
-
-  it("keeps the proxy's public contract free of any implementation", async () => {
-    for (const from of ['../proxy/config.ts', '../sandbox/index.ts', '../client/index.ts'])
-      assert.equal(await refused('server/public-api/some-module.ts', from), 1, from);
-    assert.equal(await refused('server/public-api/some-module.ts', '../contract/index.ts'), 0);
-  });
-
-  it("keeps the client off the proxy, the sandbox and the proxy's public contract", async () => {
-    for (const from of ['../proxy/config.ts', '../../sandbox/index.ts', '../public-api/schemas.ts'])
-      assert.equal(await refused('server/client/resources/some-module.ts', from), 1, from);
-    assert.equal(await refused('server/client/some-module.ts', '../contract/index.ts'), 0);
-    assert.equal(
-      await refused('server/client/test/some-module.ts', '../../sandbox/index.ts'),
-      0,
-      'its tests run against the sandbox',
-    );
-  });
-
-  it("keeps the sandbox off the proxy, the client and the proxy's public contract", async () => {
-    for (const from of ['../proxy/config.ts', '../../client/index.ts', '../public-api/schemas.ts'])
-      assert.equal(await refused('server/sandbox/routes/some-module.ts', from), 1, from);
-    assert.equal(await refused('server/sandbox/some-module.ts', '../contract/index.ts'), 0);
-    assert.equal(
-      await refused('server/sandbox/some-module.test.ts', '../proxy/index.ts'),
-      0,
-      'a test may use any part',
-    );
-  });
-
-  it("keeps the proxy's storage off its features, routes and HTTP layer, the catalogue's model aside", async () => {
-    for (const from of [
+    ],
+    allows: { 'server/contract/some-module.ts': ['../openapi/zod.ts', './records.ts'] },
+  },
+  {
+    name: "keeps the proxy's public contract free of any implementation",
+    module: 'server/public-api/some-module.ts',
+    refuses: ['../proxy/config.ts', '../sandbox/index.ts', '../client/index.ts'],
+    allows: { 'server/public-api/some-module.ts': ['../contract/index.ts'] },
+  },
+  {
+    name: "keeps the client off the proxy, the sandbox and the proxy's public contract",
+    module: 'server/client/resources/some-module.ts',
+    refuses: ['../proxy/config.ts', '../../sandbox/index.ts', '../public-api/schemas.ts'],
+    allows: {
+      'server/client/some-module.ts': ['../contract/index.ts'],
+      // Its tests run against the sandbox.
+      'server/client/test/some-module.ts': ['../../sandbox/index.ts'],
+    },
+  },
+  {
+    name: "keeps the sandbox off the proxy, the client and the proxy's public contract",
+    module: 'server/sandbox/routes/some-module.ts',
+    refuses: ['../proxy/config.ts', '../../client/index.ts', '../public-api/schemas.ts'],
+    allows: {
+      'server/sandbox/some-module.ts': ['../contract/index.ts'],
+      // A test may use any part.
+      'server/sandbox/some-module.test.ts': ['../proxy/index.ts'],
+    },
+  },
+  {
+    name: "keeps the proxy's storage off its features, routes and HTTP layer, the catalogue's model aside",
+    module: 'server/proxy/storage/some-module.ts',
+    refuses: [
       '../applications/upload-spool.ts',
       '../http/health.ts',
       '../catalogue/routes/reader.ts',
       '../catalogue/catalogue.ts',
       '../config.ts',
-    ])
-      assert.equal(await refused('server/proxy/storage/some-module.ts', from), 1, from);
-    for (const from of ['../catalogue/types.ts', '../../public-api/webhook-events.ts', './sql.ts'])
-      assert.equal(await refused('server/proxy/storage/some-module.ts', from), 0, from);
-    assert.equal(
-      await refused('server/proxy/storage/some-module.test.ts', '../index.ts'),
-      0,
-      'a test may use any part',
-    );
-  });
+    ],
+    allows: {
+      'server/proxy/storage/some-module.ts': [
+        '../catalogue/types.ts',
+        '../../public-api/webhook-events.ts',
+        './sql.ts',
+      ],
+      // A test may use any part.
+      'server/proxy/storage/some-module.test.ts': ['../index.ts'],
+    },
+  },
+  {
+    name: "keeps the proxy's HTTP layer off its features, stores and commands",
+    module: 'server/proxy/http/some-module.ts',
+    refuses: ['../storage/index.ts', '../catalogue/types.ts', '../commands/preamble.ts'],
+    allows: { 'server/proxy/http/some-module.ts': ['../../public-api/problems.ts'] },
+  },
+];
 
-  it("keeps the proxy's HTTP layer off its features, stores and commands", async () => {
-    for (const from of ['../storage/index.ts', '../catalogue/types.ts', '../commands/preamble.ts'])
-      assert.equal(await refused('server/proxy/http/some-module.ts', from), 1, from);
-    assert.equal(await refused('server/proxy/http/some-module.ts', '../../public-api/problems.ts'), 0);
-  });
+describe("the server parts' imports", () => {
+  const refused = async (filePath: string, from: string) =>
+    (await importProblems(`import { thing as x } from '${from}';`, filePath)).length;
+
+  for (const { name, module, refuses, allows } of BOUNDARIES) {
+    it(name, async () => {
+      for (const from of refuses) assert.equal(await refused(module, from), 1, `${module} importing ${from}`);
+      for (const [file, imports] of Object.entries(allows))
+        for (const from of imports) assert.equal(await refused(file, from), 0, `${file} importing ${from}`);
+    });
+  }
 });
 
 describe('import cycles', () => {

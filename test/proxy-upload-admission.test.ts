@@ -15,6 +15,16 @@ import type { RawUpload } from './raw-uploads.test-support.ts';
 
 const accepted = (status: number) => status === 201 || status === 202;
 
+/** The answer to an application announcing 5 MB whose body never comes: a refusal must not wait for the body. */
+async function answerWithoutBody(proxyUrl: string, localAddress?: string): Promise<string> {
+  const upload = await openRawUpload(proxyUrl, {
+    contentLength: 5_000_000,
+    localAddress,
+    headers: { Origin: BOARD_ORIGIN },
+  });
+  return upload.answer;
+}
+
 /** The proxy's upload places, in all, per address and per network; each upload given 15 s. */
 function uploadPlaces(places: { all: number; perAddress: number; perNetwork: number }): Record<string, string> {
   return {
@@ -53,13 +63,7 @@ describe('upload places per address', () => {
       what: 'the 8 slow uploads under way',
     });
 
-    // Its body (5 MB announced) never comes: the answer does not wait for it.
-    const fifth = await openRawUpload(world().proxyUrl, {
-      contentLength: 5_000_000,
-      localAddress: '127.0.0.2',
-      headers: { Origin: BOARD_ORIGIN },
-    });
-    const refused = await fifth.answer;
+    const refused = await answerWithoutBody(world().proxyUrl, '127.0.0.2');
     assert.equal(statusOf(refused), 503);
     assert.equal(codeOf(refused), 'server_busy');
     assert.match(refused, /retry-after: 5/i);
@@ -210,11 +214,7 @@ describe("the queue's ceiling on disk", () => {
         queued.push(String(answer.body.reference));
       }
 
-      const refused = await openRawUpload(world.proxyUrl, {
-        contentLength: 5_000_000,
-        headers: { Origin: BOARD_ORIGIN },
-      });
-      const raw = await refused.answer;
+      const raw = await answerWithoutBody(world.proxyUrl);
       assert.equal(statusOf(raw), 503);
       assert.equal(codeOf(raw), 'storage_full');
       assert.match(raw, /retry-after: \d+/i);
@@ -250,11 +250,7 @@ describe("the queue's ceiling on disk", () => {
     // A floor no disk here reaches: 4 PiB.
     const world = await startApplyWorld({ env: { MIN_FREE_DISK_BYTES: String(2 ** 52) } });
     try {
-      const refused = await openRawUpload(world.proxyUrl, {
-        contentLength: 5_000_000,
-        headers: { Origin: BOARD_ORIGIN },
-      });
-      const raw = await refused.answer;
+      const raw = await answerWithoutBody(world.proxyUrl);
       assert.equal(statusOf(raw), 503);
       assert.equal(codeOf(raw), 'storage_full');
       assert.deepEqual(readdirSync(join(world.config.dataDir, 'uploads')), []);

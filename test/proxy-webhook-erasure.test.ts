@@ -9,8 +9,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { eventually } from '../server/test/poll.ts';
-import { apply, runOutboxCommand, startApplyWorld, validFields } from './proxy-apply.test-support.ts';
-import type { ApplyWorld, Fields } from './proxy-apply.test-support.ts';
+import { apply, applyWorldPerSuite, runOutboxCommand, validFields } from './proxy-apply.test-support.ts';
+import type { Fields } from './proxy-apply.test-support.ts';
 import { SQLITE_STORE, postgresStore } from './proxy-stores.ts';
 import { withEnv } from './in-process-command.ts';
 
@@ -42,28 +42,29 @@ function erase(env: Record<string, string>, email: string, dataDir: string): Pro
 
 for (const store of [SQLITE_STORE, await postgresStore()]) {
   describe(`an erasure reaches the webhook events not yet sent, on ${store.name}`, { skip: store.skip }, () => {
-    let world: ApplyWorld;
     let receiver: Awaited<ReturnType<typeof startReceiver>>;
-    let env: Record<string, string>;
     before(async () => {
       receiver = await startReceiver();
-      env = { ...store.env, WEBHOOK_URL: receiver.url, WEBHOOK_SECRET: SECRET, WEBHOOK_INCLUDE_CANDIDATE: 'true' };
-      world = await startApplyWorld({ env });
     });
-    after(async () => {
-      await world?.close();
-      await receiver?.close();
+    // Read once the receiver is up (its before runs first): its URL is the proxy's WEBHOOK_URL.
+    const env = (): Record<string, string> => ({
+      ...store.env,
+      WEBHOOK_URL: receiver.url,
+      WEBHOOK_SECRET: SECRET,
+      WEBHOOK_INCLUDE_CANDIDATE: 'true',
     });
+    const world = applyWorldPerSuite(() => ({ env: env() }));
+    after(() => receiver?.close());
 
     it(
       'apply with the receiver down, erase, receiver back: the events arrive without the email, names or cover letter',
       { timeout: 60_000 },
       async () => {
         const fields: Fields = {
-          ...validFields(world.openCampaignIds[0]!),
+          ...validFields(world().openCampaignIds[0]!),
           cover_letter: 'A letter only the company should read.',
         };
-        const answer = await apply(world.proxyUrl, { fields });
+        const answer = await apply(world().proxyUrl, { fields });
         assert.equal(answer.status, 201, answer.text);
         const reference = String(answer.body.reference);
         await eventually(() => receiver.attempts > 0, {
@@ -71,7 +72,7 @@ for (const store of [SQLITE_STORE, await postgresStore()]) {
           what: 'a first attempt at the receiver, refused',
         });
 
-        const output = await erase(env, fields.email, world.config.dataDir);
+        const output = await erase(env(), fields.email, world().config.dataDir);
 
         assert.match(output, /applications: 0/);
         assert.match(output, /webhook events: 2 \(not yet sent: each is still sent, without the candidate's fields\)/);

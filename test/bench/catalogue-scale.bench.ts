@@ -45,6 +45,7 @@ import { CLI, startCli, stopCli } from '../cli-processes.ts';
 import { hostileSearches } from './catalogue-hostile.ts';
 import { FollowerMessage } from './catalogue-follower-messages.ts';
 import { listTable, listThroughput } from './list-throughput.ts';
+import { untilProxyReady } from './processes.ts';
 import { median, percentile } from './stats.ts';
 
 const OFFERS = Number(process.env.BENCH_CATALOGUE_OFFERS ?? 50_000);
@@ -321,17 +322,7 @@ export default async function bench(): Promise<string> {
     peakRss = Math.max(peakRss, rssOf(proxy.pid)?.rss ?? 0);
   }, 1_000);
   try {
-    for (
-      let i = 0;
-      (await fetch(`${proxy.url}/readyz`).then(
-        (r) => r.status,
-        () => 0,
-      )) !== 200;
-      i++
-    ) {
-      if (i > 600) throw new Error(`the proxy was not ready within 60 s:\n${proxy.output()}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await untilProxyReady(proxy, 60);
     if (ONLY === 'hostile') {
       // A section of its own: run alone, it leaves the whole run's figures in place.
       const heading = `## Catalogue at scale: hostile searches (${OFFERS.toLocaleString('en')} offers)`;

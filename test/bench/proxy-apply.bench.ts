@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { DEMO_KEYS } from '../../server/sandbox/index.ts';
 import { pdfOfSize } from '../../server/test/files.ts';
 import { freePort } from '../cli-processes.ts';
+import { applyThroughProxy } from './processes.ts';
 import { median } from './stats.ts';
 
 const ROUNDS = {
@@ -190,26 +191,8 @@ export default async function bench(): Promise<string> {
       if (response.status !== 201) throw new Error(`direct apply answered ${response.status}`);
       return performance.now() - started;
     };
-    const proxied = async (resume: Buffer): Promise<{ ms: number; status: number }> => {
-      const form = new FormData();
-      for (const [k, v] of Object.entries({
-        campaign_id: String(campaign.id),
-        email: email(),
-        first_name: 'Ada',
-        last_name: 'Lovelace',
-        is_legals_accepted_by_manager: 'true',
-      }))
-        form.append(k, v);
-      form.append('resume', new Blob([new Uint8Array(resume)], { type: 'application/pdf' }), 'cv.pdf');
-      const started = performance.now();
-      const response = await fetch(`${proxy.url}/api/applications`, {
-        method: 'POST',
-        headers: { 'idempotency-key': crypto.randomUUID() },
-        body: form,
-      });
-      await response.arrayBuffer();
-      return { ms: performance.now() - started, status: response.status };
-    };
+    const proxied = (resume: Buffer): Promise<{ ms: number; status: number }> =>
+      applyThroughProxy(proxy.url, campaign.id, email(), resume);
 
     const resumes = { '1 MB': pdfOfSize(SIZES['1 MB']), '10 MB': pdfOfSize(SIZES['10 MB']) };
     const statuses: number[] = [];

@@ -15,6 +15,7 @@ import { TEST_DATABASE_URL, createDatabase } from '../../server/test/postgres-se
 import { pdfOfSize } from '../../server/test/files.ts';
 import { CLI, startCli, stopCli } from '../cli-processes.ts';
 import type { CliProcess } from '../cli-processes.ts';
+import { applyThroughProxy, untilProxyReady } from './processes.ts';
 import { median, percentile } from './stats.ts';
 
 const ROUNDS = Number(process.env.BENCH_SCALE_ROUNDS ?? 3);
@@ -87,17 +88,7 @@ export default async function bench(): Promise<string> {
       }),
     );
     processes.push(proxy);
-    for (
-      let i = 0;
-      (await fetch(`${proxy.url}/readyz`).then(
-        (r) => r.status,
-        () => 0,
-      )) !== 200;
-      i++
-    ) {
-      if (i > 300) throw new Error(`the proxy at ${proxy.url} was not ready within 30 s:\n${proxy.output()}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await untilProxyReady(proxy, 30);
     return proxy;
   };
   /** Instances on one fresh PostgreSQL database, or why there are none. */
@@ -128,25 +119,9 @@ export default async function bench(): Promise<string> {
     const statuses = new Map<number, number>();
 
     const applyOnce = async (url: string, i: number): Promise<number> => {
-      const form = new FormData();
-      for (const [k, v] of Object.entries({
-        campaign_id: String(campaigns[i % campaigns.length]),
-        email: email(),
-        first_name: 'Ada',
-        last_name: 'Lovelace',
-        is_legals_accepted_by_manager: 'true',
-      }))
-        form.append(k, v);
-      form.append('resume', new Blob([new Uint8Array(resume)], { type: 'application/pdf' }), 'cv.pdf');
-      const started = performance.now();
-      const response = await fetch(`${url}/api/applications`, {
-        method: 'POST',
-        headers: { 'idempotency-key': crypto.randomUUID() },
-        body: form,
-      });
-      await response.arrayBuffer();
-      statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
-      return performance.now() - started;
+      const { ms, status } = await applyThroughProxy(url, campaigns[i % campaigns.length]!, email(), resume);
+      statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      return ms;
     };
     /** APPLICATIONS applications, CONCURRENCY at a time, round-robin over the instances: applications per second and each one's time. */
     const applyRound = async (instances: CliProcess[]): Promise<{ perSecond: number; times: number[] }> => {

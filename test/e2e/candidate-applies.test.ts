@@ -2,17 +2,13 @@
 // job-board page with the built widget) driven in Chromium with the keyboard
 // only. Then the applicant is looked up in the sandbox with a company client,
 // and the create requests the sandbox received are counted at the wire.
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { startDemoWorld } from './demo-world.ts';
-import type { DemoWorld } from './demo-world.ts';
+import type { Page } from 'playwright-core';
+import { demoWorldPerSuite, writeResume } from './demo-world.ts';
 import { DEMO_ENTITY_COMPANY_KEYS } from '../../server/sandbox/index.ts';
 import { createClient } from '../../server/client/index.ts';
 import { eventually } from '../../server/test/poll.ts';
-import { pdf } from '../../server/test/files.ts';
 import { admin } from '../../server/test/sandbox-admin.ts';
 import {
   DUPLICATE_SETTINGS,
@@ -103,22 +99,19 @@ async function applyWithKeyboard(page: Page, email: string, pdfPath: string): Pr
 }
 
 describe('a candidate applies from the demo job-board page', () => {
-  let world: DemoWorld;
-  let demo: DemoWorld['demo'];
-  let browser: Browser;
+  const world = demoWorldPerSuite('apply');
   let pdfPath: string;
 
   before(async () => {
-    world = await startDemoWorld('apply');
-    ({ demo, browser } = world);
-    pdfPath = join(world.dir, 'cv-camille-martin.pdf');
-    await writeFile(pdfPath, pdf({ text: 'Camille Martin - UX designer - Figma, accessibility, user research' }));
+    pdfPath = await writeResume(
+      world.dir,
+      'Camille Martin - UX designer - Figma, accessibility, user research',
+      'cv-camille-martin.pdf',
+    );
   });
 
-  after(() => world?.close());
-
   async function openBoard(): Promise<Page> {
-    const page = await browser.newPage();
+    const page = await world.browser.newPage();
     await page.addInitScript(() => {
       const events: Array<{ type: string; detail: unknown }> = [];
       (window as unknown as { __events: typeof events }).__events = events;
@@ -132,14 +125,14 @@ describe('a candidate applies from the demo job-board page', () => {
         document.addEventListener(type, (e) => events.push({ type, detail: (e as CustomEvent).detail }));
       }
     });
-    await page.goto(demo.proxy.url + '/');
+    await page.goto(world.demo.proxy.url + '/');
     return page;
   }
 
   // The designer offers belong to Globex, the demo company with the Entity option.
   const globex = () =>
     createClient({
-      baseUrl: demo.sandbox.url,
+      baseUrl: world.demo.sandbox.url,
       privateKey: DEMO_ENTITY_COMPANY_KEYS.private_key,
       secretKey: DEMO_ENTITY_COMPANY_KEYS.secret_key,
     });
@@ -150,7 +143,7 @@ describe('a candidate applies from the demo job-board page', () => {
    * none came after it.
    */
   async function assertDeliveredOnce(email: string, campaignId: number): Promise<void> {
-    const outbox = demo.proxy.applications.outbox;
+    const outbox = world.demo.proxy.applications.outbox;
     await eventually(
       async () => {
         const counts = await outbox.counts();
@@ -158,7 +151,7 @@ describe('a candidate applies from the demo job-board page', () => {
       },
       { timeoutMs: 30_000, what: 'the outbox to have nothing left to send' },
     );
-    await assertCreatedOnceAtTheWire(demo.sandbox, email, campaignId);
+    await assertCreatedOnceAtTheWire(world.demo.sandbox, email, campaignId);
   }
 
   function waitForResume(email: string, timeoutMs = 30_000) {
@@ -214,12 +207,12 @@ describe('a candidate applies from the demo job-board page', () => {
   // Delivery after failures is where a second send could happen: under both answers the service may give to one.
   for (const duplicates of DUPLICATE_SETTINGS) {
     it(`when the service fails, the candidate is told the application is received and queued; it is delivered once the service is back (sandbox duplicate_applications: ${duplicates})`, async () => {
-      await setDuplicateApplications(demo.sandbox, duplicates);
+      await setDuplicateApplications(world.demo.sandbox, duplicates);
       const page = await openBoard();
       const email = `sacha.durand.${duplicates}@example.org`;
 
       await page.locator('jobboard-campaigns [part="offer"]').first().waitFor();
-      await admin(demo.sandbox, 'POST', '/faults', { count: 1000, status: 503 });
+      await admin(world.demo.sandbox, 'POST', '/faults', { count: 1000, status: 503 });
       const campaignId = await applyWithKeyboard(page, email, pdfPath);
 
       const outcome = page.locator('jobboard-apply [part="outcome"].success');
@@ -232,7 +225,7 @@ describe('a candidate applies from the demo job-board page', () => {
       const success = (await widgetEvents(page)).find((e) => e.type === 'jobboard-apply-success');
       assert.equal((success?.detail as { status?: string } | undefined)?.status, 'queued');
 
-      await admin(demo.sandbox, 'POST', '/faults', { count: 0 });
+      await admin(world.demo.sandbox, 'POST', '/faults', { count: 0 });
       const applicant = await waitForResume(email, 60_000);
       assert.equal(applicant.applications.length, 1, 'delivered exactly once');
       await assertDeliveredOnce(email, campaignId);

@@ -7,26 +7,14 @@
 // HTTP.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, request, type Server } from 'node:http';
-import { writeFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
+import { createServer, request } from 'node:http';
 import type { Browser } from 'playwright-core';
-import { startDemoWorld } from './demo-world.ts';
+import { listenBoard } from './board-server.ts';
+import type { Board } from './board-server.ts';
+import { startDemoWorld, writeResume } from './demo-world.ts';
 import type { DemoWorld } from './demo-world.ts';
-import { pdf } from '../../server/test/files.ts';
 import { eventually } from '../../server/test/poll.ts';
 import { fillAndSend } from './apply-form.ts';
-
-interface Listening {
-  origin: string;
-  server: Server;
-}
-
-async function listenOn(server: Server): Promise<Listening> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
-}
 
 /**
  * The stranger's server: relays everything to the proxy, as a collecting
@@ -35,7 +23,7 @@ async function listenOn(server: Server): Promise<Listening> {
  */
 async function startStranger(
   proxyUrl: () => string,
-): Promise<Listening & { connections: () => number; requests: () => string[] }> {
+): Promise<Board & { connections: () => number; requests: () => string[] }> {
   let connections = 0;
   const requests: string[] = [];
   const server = createServer((req, res) => {
@@ -55,7 +43,7 @@ async function startStranger(
   server.on('connection', () => {
     connections += 1;
   });
-  return { ...(await listenOn(server)), connections: () => connections, requests: () => requests };
+  return { ...(await listenBoard(server)), connections: () => connections, requests: () => requests };
 }
 
 /**
@@ -63,7 +51,7 @@ async function startStranger(
  * query string on to GET /embed/campaigns, as boards following the earlier
  * guide do: the proxy alone must keep the link's endpoint out.
  */
-async function startWholeQueryBoard(proxyUrl: () => string): Promise<Listening> {
+async function startWholeQueryBoard(proxyUrl: () => string): Promise<Board> {
   const server = createServer((req, res) => {
     const query = new URL(req.url ?? '/', 'http://board').search.slice(1);
     void fetch(`${proxyUrl()}/embed/campaigns?${query}&lang=en`).then(async (answer) => {
@@ -73,7 +61,7 @@ async function startWholeQueryBoard(proxyUrl: () => string): Promise<Listening> 
 <body><main>${await answer.text()}</main></body></html>`);
     });
   });
-  return listenOn(server);
+  return listenBoard(server);
 }
 
 describe("a crafted link carrying endpoint=<another server> to a page built on the board's server", () => {
@@ -81,7 +69,7 @@ describe("a crafted link carrying endpoint=<another server> to a page built on t
   let demo: DemoWorld['demo'];
   let browser: Browser;
   let stranger: Awaited<ReturnType<typeof startStranger>>;
-  let board: Listening;
+  let board: Board;
   let pdfPath: string;
   let offerIds: number[];
 
@@ -94,8 +82,7 @@ describe("a crafted link carrying endpoint=<another server> to a page built on t
       PUBLIC_ORIGIN: `http://localhost:${port}`,
     }));
     ({ demo, browser } = world);
-    pdfPath = join(world.dir, 'cv.pdf');
-    await writeFile(pdfPath, pdf({ text: 'Noa Petit - nurse' }));
+    pdfPath = await writeResume(world.dir, 'Noa Petit - nurse');
     offerIds = await eventually(
       async () => {
         const list = (await (await fetch(`${demo.proxy.url}/api/campaigns?per_page=5`)).json()) as {

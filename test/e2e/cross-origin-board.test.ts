@@ -3,20 +3,17 @@
 // preflight of the Idempotency-Key header) is exercised by a real browser.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
-import { writeFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { startDemoWorld } from './demo-world.ts';
-import type { DemoWorld } from './demo-world.ts';
-import { pdf } from '../../server/test/files.ts';
+import { createServer } from 'node:http';
+import { listenBoard } from './board-server.ts';
+import type { Board } from './board-server.ts';
+import { consoleMessages } from './console-messages.ts';
+import { boardWorldPerSuite, writeResume } from './demo-world.ts';
 import { createClient } from '../../server/client/index.ts';
 import { DEMO_ENTITY_COMPANY_KEYS } from '../../server/sandbox/index.ts';
 import { fillAndSend } from './apply-form.ts';
 
 /** A job board's own web server: one page embedding the widget from the proxy's origin. */
-async function startBoard(proxyUrl: () => string): Promise<{ origin: string; server: Server }> {
+async function startBoard(proxyUrl: () => string): Promise<Board> {
   const server = createServer((req, res) => {
     // The page's language comes from ?lang= (English by default), as a multilingual board would set it.
     const params = new URL(req.url ?? '/', 'http://board').searchParams;
@@ -31,36 +28,27 @@ async function startBoard(proxyUrl: () => string): Promise<{ origin: string; ser
 <script type="module" src="${proxyUrl()}/widget.js"></script></head>
 <body><h1>Jobs</h1>${element}</body></html>`);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+  return listenBoard(server);
 }
 
 describe('a board on another origin than its proxy', () => {
-  let world: DemoWorld;
-  let demo: DemoWorld['demo'];
-  let allowed: { origin: string; server: Server };
-  let refused: { origin: string; server: Server };
-  let browser: Browser;
+  // The proxy allows the suite's board; `refused` is a board it does not know.
+  const world = boardWorldPerSuite('cors', startBoard);
+  let refused: Board;
   let pdfPath: string;
 
   before(async () => {
-    allowed = await startBoard(() => demo.proxy.url);
-    refused = await startBoard(() => demo.proxy.url);
-    world = await startDemoWorld('cors', { ALLOWED_ORIGINS: allowed.origin });
-    ({ demo, browser } = world);
-    pdfPath = join(world.dir, 'cv.pdf');
-    await writeFile(pdfPath, pdf({ text: 'Ana Lopez - data analyst' }));
+    refused = await startBoard(() => world.demo.proxy.url);
+    pdfPath = await writeResume(world.dir, 'Ana Lopez - data analyst');
   });
 
-  after(async () => {
-    await world?.close();
-    allowed?.server.close();
+  after(() => {
     refused?.server.close();
   });
 
   it('when the board origin is allowed, lists the offers and takes an application across origins', async () => {
-    const page = await browser.newPage();
-    await page.goto(allowed.origin + '/');
+    const page = await world.browser.newPage();
+    await page.goto(world.board.origin + '/');
     await page.locator('jobboard-campaigns [data-offer]').first().click();
     await page.locator('jobboard-apply form').waitFor();
     await fillAndSend(page, { email: 'ana.lopez@example.org', firstName: 'Ana', lastName: 'Lopez', resume: pdfPath });
@@ -73,14 +61,14 @@ describe('a board on another origin than its proxy', () => {
 
   it('a form of its own for an offer that is closed says so, and shows no field to fill in', async () => {
     const globex = createClient({
-      baseUrl: demo.sandbox.url,
+      baseUrl: world.demo.sandbox.url,
       privateKey: DEMO_ENTITY_COMPANY_KEYS.private_key,
       secretKey: DEMO_ENTITY_COMPANY_KEYS.secret_key,
     });
     const archived = (await globex.campaigns.list({ status: 'archived' })).data[0];
     assert.ok(archived, 'the seeded sandbox has an archived offer');
-    const page = await browser.newPage();
-    await page.goto(`${allowed.origin}/?apply=${archived.id}`);
+    const page = await world.browser.newPage();
+    await page.goto(`${world.board.origin}/?apply=${archived.id}`);
     const said = page.locator('jobboard-apply [part="outcome"]');
     await said.waitFor({ timeout: 15_000 });
     assert.equal((await said.innerText()).trim(), 'This offer is no longer available.');
@@ -93,8 +81,8 @@ describe('a board on another origin than its proxy', () => {
       ['fr', 'Envoyer ma candidature', '10\u00a0000 caractères au maximum.'],
       ['es', 'Enviar mi candidatura', 'Hasta 10\u00a0000 caracteres.'],
     ] as const) {
-      const page = await browser.newPage();
-      await page.goto(`${allowed.origin}/?lang=${lang}`);
+      const page = await world.browser.newPage();
+      await page.goto(`${world.board.origin}/?lang=${lang}`);
       await page.locator('jobboard-campaigns [data-offer]').first().click();
       await page.locator('jobboard-apply form').waitFor();
       assert.equal((await page.locator('jobboard-apply [part="submit-button"]').innerText()).trim(), submit);
@@ -104,11 +92,8 @@ describe('a board on another origin than its proxy', () => {
   });
 
   it('when the board origin is not allowed, the widget says the offers are not set up on this site and tells the developer which origin to add', async () => {
-    const page = await browser.newPage();
-    const errors: string[] = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error') errors.push(message.text());
-    });
+    const page = await world.browser.newPage();
+    const errors = consoleMessages(page, 'error');
     await page.goto(refused.origin + '/');
     const said = page.locator('jobboard-campaigns', {
       hasText: 'The job offers and the application form are not set up on this site yet.',
@@ -119,7 +104,7 @@ describe('a board on another origin than its proxy', () => {
     assert.deepEqual(
       errors.filter((line) => line.includes('ALLOWED_ORIGINS')),
       [
-        `jobboard widget: this page's origin ${refused.origin} is not in the ALLOWED_ORIGINS of the proxy at ${demo.proxy.url}; add it there.`,
+        `jobboard widget: this page's origin ${refused.origin} is not in the ALLOWED_ORIGINS of the proxy at ${world.demo.proxy.url}; add it there.`,
       ],
     );
     await page.close();

@@ -2,21 +2,13 @@
 // real events: each line wraps inside the log's box (an event's JSON has no
 // space to break at), and axe finds nothing wrong with the log in Chromium.
 import assert from 'node:assert/strict';
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import axe from 'axe-core';
-import { pdf } from '../../server/test/files.ts';
 import { fillAndSend } from './apply-form.ts';
-import { startDemoWorld } from './demo-world.ts';
-import type { DemoWorld } from './demo-world.ts';
+import { demoWorldPerSuite, writeResume } from './demo-world.ts';
 
 describe("the demo page's event log", () => {
-  let world: DemoWorld;
-  before(async () => {
-    world = await startDemoWorld('event-log');
-  });
-  after(() => world?.close());
+  const world = demoWorldPerSuite('event-log');
 
   it('wraps the events it shows inside its box, and axe finds no violation in it', async () => {
     // CSP bypassed for axe's script only.
@@ -26,8 +18,7 @@ describe("the demo page's event log", () => {
       await page.goto(world.demo.proxy.url + '/');
       // A candidate applies: jobboard-campaign-select, -apply-submit, -upload-progress and -apply-success lines,
       // whose JSON ({"campaignId":…,"status":"delivered"}) has no space to break at.
-      const resume = join(world.dir, 'cv.pdf');
-      await writeFile(resume, pdf());
+      const resume = await writeResume(world.dir);
       await page.locator('jobboard-campaigns [data-offer]').first().click();
       await page.locator('jobboard-apply form').waitFor();
       await fillAndSend(page, { email: 'ada@example.org', firstName: 'Ada', lastName: 'Lovelace', resume });

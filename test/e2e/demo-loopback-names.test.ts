@@ -4,18 +4,15 @@
 // link the proxy refuses (a place of no offer) still gets the page, with the
 // element that fetches the offers itself. Real Chromium, the demo stack over
 // real HTTP.
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { startDemoWorld } from './demo-world.ts';
-import type { DemoWorld } from './demo-world.ts';
+import { consoleMessages } from './console-messages.ts';
+import { demoWorldPerSuite } from './demo-world.ts';
 
 /** Opens the first offer of the list; answers the refused fetches the page logged meanwhile. */
 async function openFirstOffer(page: Page): Promise<string[]> {
-  const refused: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') refused.push(message.text());
-  });
+  const refused = consoleMessages(page, 'error');
   const first = page.locator('jobboard-campaigns [data-offer]').first();
   await first.waitFor();
   const name = (await first.innerText()).trim();
@@ -26,14 +23,12 @@ async function openFirstOffer(page: Page): Promise<string[]> {
 }
 
 describe("the demo's server-rendered page by either loopback name", () => {
-  let world: DemoWorld;
+  const world = demoWorldPerSuite('loopback');
   let port: string;
 
-  before(async () => {
-    world = await startDemoWorld('loopback');
+  before(() => {
     port = new URL(world.demo.proxy.url).port;
   });
-  after(() => world?.close());
 
   for (const host of ['localhost', '127.0.0.1']) {
     it(`at ${host}, an offer of the server-rendered list opens with its apply form`, async () => {

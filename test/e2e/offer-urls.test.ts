@@ -2,11 +2,10 @@
 // them, on both demo pages: the script-tag page (/) and the page its server
 // builds with the proxy's pre-rendered fragment (/server-rendered/). Real
 // Chromium, the demo stack over real HTTP.
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
-import { startDemoWorld } from './demo-world.ts';
-import type { DemoWorld } from './demo-world.ts';
+import type { Page } from 'playwright-core';
+import { demoWorldPerSuite } from './demo-world.ts';
 import { adminCall } from '../../server/test/sandbox-admin.ts';
 
 const PAGES = ['/', '/server-rendered/'] as const;
@@ -45,23 +44,17 @@ const title = (page: Page) => page.locator('jobboard-campaigns #detail-title');
 const offers = (page: Page) => page.locator('jobboard-campaigns [data-offer]');
 
 describe('offers on the board page URLs', () => {
-  let world: DemoWorld;
-  let demo: DemoWorld['demo'];
-  let browser: Browser;
+  const world = demoWorldPerSuite('urls');
   let base: string;
 
-  before(async () => {
-    world = await startDemoWorld('urls');
-    ({ demo, browser } = world);
-    base = demo.proxy.url;
+  before(() => {
+    base = world.demo.proxy.url;
   });
-
-  after(() => world?.close());
 
   for (const path of PAGES) {
     describe(`on ${path}`, () => {
       it('an opened offer is in the URL; reload, Back (to the searched list), Forward and a copied link all show the right view', async () => {
-        const context = await browser.newContext();
+        const context = await world.browser.newContext();
         const page = await context.newPage();
         await page.goto(base + path);
         await page.locator('jobboard-campaigns #filter-working_time').selectOption('Full time');
@@ -99,7 +92,7 @@ describe('offers on the board page URLs', () => {
         assert.equal((await title(page).innerText()).trim(), name, 'Forward shows the offer again');
         await context.close();
 
-        const other = await browser.newContext();
+        const other = await world.browser.newContext();
         const copied = await other.newPage();
         await copied.goto(link);
         assert.equal((await title(copied).innerText()).trim(), name, 'a copied link opens the offer in a new browser');
@@ -107,7 +100,7 @@ describe('offers on the board page URLs', () => {
       });
 
       it("puts the open offer's JobPosting in the head and takes it out on Back", async () => {
-        const page = await browser.newPage();
+        const page = await world.browser.newPage();
         await page.goto(base + path);
         const first = offers(page).first();
         const id = await first.getAttribute('data-offer');
@@ -137,12 +130,12 @@ describe('offers on the board page URLs', () => {
         const list = (await (await fetch(`${base}/api/campaigns?per_page=50`)).json()) as { items: { id: number }[] };
         const closed = list.items.at(path === '/' ? -1 : -2)!.id;
         assert.equal(
-          (await adminCall(demo.sandbox, 'PATCH', `/campaigns/${closed}`, { status: 'archived' })).status,
+          (await adminCall(world.demo.sandbox, 'PATCH', `/campaigns/${closed}`, { status: 'archived' })).status,
           200,
         );
-        await demo.proxy.catalogue.syncNow();
+        await world.demo.proxy.catalogue.syncNow();
 
-        const page = await browser.newPage();
+        const page = await world.browser.newPage();
         const response = await page.goto(`${base}${path}?offer=${closed}`);
         // The board's server answers as the proxy did: 410 Gone, so search engines drop the page.
         if (path === '/server-rendered/') assert.equal(response?.status(), 410);
@@ -160,7 +153,7 @@ describe('offers on the board page URLs', () => {
           { width: 412, height: 823 },
           { width: 1350, height: 940 },
         ]) {
-          const page = await browser.newPage({ viewport });
+          const page = await world.browser.newPage({ viewport });
           await watchLayoutShifts(page);
           await page.goto(base + path);
           await offers(page).first().waitFor();
@@ -180,7 +173,7 @@ describe('offers on the board page URLs', () => {
   }
 
   it('the script takes over the server-rendered offer as it is: no request for the offers, the same elements, no Intl set-up before, then interactive', async () => {
-    const page = await browser.newPage();
+    const page = await world.browser.newPage();
     const asked: string[] = [];
     page.on('request', (request) => {
       if (new URL(request.url()).pathname.startsWith('/api/campaigns')) asked.push(request.url());
@@ -234,7 +227,7 @@ describe('offers on the board page URLs', () => {
   });
 
   it("with JavaScript off, the server-rendered page shows the list and an offer's text", async () => {
-    const context = await browser.newContext({ javaScriptEnabled: false });
+    const context = await world.browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
     await page.goto(`${base}/server-rendered/`);
     const first = offers(page).first();

@@ -6,17 +6,17 @@
 // widget's guide, plus the import map's hash.
 // Chromium must run the pinned bytes and refuse any other.
 // Reads the built bundle: `npm run build` first.
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import { promisify } from 'node:util';
-import type { Browser, Page } from 'playwright-core';
-import { startDemoWorld } from './demo-world.ts';
+import type { Page } from 'playwright-core';
+import { listenBoard } from './board-server.ts';
+import type { Board } from './board-server.ts';
+import { boardWorldPerSuite } from './demo-world.ts';
 import { parseWidgetTag, strictPolicy } from './board-security.ts';
-import type { DemoWorld } from './demo-world.ts';
 
 const run = promisify(execFile);
 const CLI = new URL('../../server/cli.ts', import.meta.url).pathname;
@@ -28,9 +28,7 @@ function importMapSourceOf(head: string): string {
 }
 
 /** A French board page with `head` in its head, served with the strict policy of the widget's guide, allowing the import map in `head` unless `refuseMap`. */
-async function startBoard(
-  page: () => { head: string; proxy: string; refuseMap: boolean },
-): Promise<{ origin: string; server: Server }> {
+async function startBoard(page: () => { head: string; proxy: string; refuseMap: boolean }): Promise<Board> {
   const server = createServer((req, res) => {
     if (req.url !== '/') {
       res.writeHead(204);
@@ -46,8 +44,7 @@ async function startBoard(
 ${head}</head>
 <body><h1>Nos offres</h1><jobboard-campaigns endpoint="${proxy}"></jobboard-campaigns></body></html>`);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+  return listenBoard(server);
 }
 
 /** Another valid-looking SHA-384 in place of the one the tags give for `url` (the board's policy then allows that import map). */
@@ -60,26 +57,14 @@ function wrongIntegrity(head: string, url: RegExp): string {
 }
 
 describe('a board that loads the widget pinned, with Subresource Integrity', () => {
-  let world: DemoWorld;
-  let board: { origin: string; server: Server };
-  let browser: Browser;
   let printed: { head: string; importMapSource: string };
   let head = '';
   let refuseMap = false;
+  const world = boardWorldPerSuite('pinned', (proxyUrl) => startBoard(() => ({ head, proxy: proxyUrl(), refuseMap })));
 
   before(async () => {
-    let proxy = '';
-    board = await startBoard(() => ({ head, proxy, refuseMap }));
-    world = await startDemoWorld('pinned', { ALLOWED_ORIGINS: board.origin });
-    proxy = world.demo.proxy.url;
-    ({ browser } = world);
-    const { stdout } = await run(process.execPath, [CLI, 'widget-tag', '--endpoint', proxy]);
+    const { stdout } = await run(process.execPath, [CLI, 'widget-tag', '--endpoint', world.demo.proxy.url]);
     printed = parseWidgetTag(stdout);
-  });
-
-  after(async () => {
-    await world?.close();
-    board?.server.close();
   });
 
   /** Opens the board with `tags` in its head; answers the page, the URLs it loaded and what the console said. */
@@ -89,12 +74,12 @@ describe('a board that loads the widget pinned, with Subresource Integrity', () 
   ): Promise<{ page: Page; loaded: string[]; console: string[] }> {
     head = tags;
     refuseMap = options.refuseMap ?? false;
-    const page = await browser.newPage();
+    const page = await world.browser.newPage();
     const loaded: string[] = [];
     const said: string[] = [];
     page.on('requestfinished', (request) => loaded.push(new URL(request.url()).pathname));
     page.on('console', (message) => said.push(`${message.type()}: ${message.text()}`));
-    await page.goto(board.origin + '/');
+    await page.goto(world.board.origin + '/');
     return { page, loaded, console: said };
   }
 
@@ -143,42 +128,38 @@ describe('a board that loads the widget pinned, with Subresource Integrity', () 
     await page.close();
   });
 
-  it('when widget.js is not the pinned bytes, Chromium refuses it: no element is defined', async () => {
-    const { page, console: said } = await open(wrongIntegrity(printed.head, /\/widget-[0-9a-f]{16}\.js$/));
-    await page.waitForLoadState('load');
-    assert.equal(await page.evaluate(() => customElements.get('jobboard-campaigns') === undefined), true);
+  /** Opens the board with the tags giving `module` another integrity; once `shown` holds, asserts Chromium said why it refused it. */
+  async function openNotPinned(module: RegExp, shown: (page: Page) => Promise<void>): Promise<void> {
+    const { page, console: said } = await open(wrongIntegrity(printed.head, module));
+    await shown(page);
     assert.ok(
       said.some((line) => /integrity/i.test(line)),
       said.join('\n'),
     );
     await page.close();
-  });
+  }
 
-  it("when the apply form's module is not the pinned bytes, Chromium refuses it: the offers are shown, the form is not defined", async () => {
-    const { page, console: said } = await open(wrongIntegrity(printed.head, /\/widget-apply-[\w-]+\.js$/));
-    await page.locator('jobboard-campaigns [data-offer]').first().waitFor({ timeout: 15_000 });
-    await page.waitForLoadState('load');
-    assert.equal(await page.evaluate(() => customElements.get('jobboard-apply') === undefined), true);
-    assert.ok(
-      said.some((line) => /integrity/i.test(line)),
-      said.join('\n'),
-    );
-    await page.close();
-  });
+  it('when widget.js is not the pinned bytes, Chromium refuses it: no element is defined', () =>
+    openNotPinned(/\/widget-[0-9a-f]{16}\.js$/, async (page) => {
+      await page.waitForLoadState('load');
+      assert.equal(await page.evaluate(() => customElements.get('jobboard-campaigns') === undefined), true);
+    }));
 
-  it('when the French module is not the pinned bytes, Chromium refuses it: the offers are shown in English, with a warning', async () => {
-    const { page, console: said } = await open(wrongIntegrity(printed.head, /\/widget-fr-[\w-]+\.js$/));
-    await page.locator('jobboard-campaigns [data-offer]').first().waitFor({ timeout: 15_000 });
-    assert.equal(
-      (await page.locator('jobboard-campaigns form[role="search"] button[type="submit"]').innerText()).trim(),
-      'Search',
-    );
-    assert.ok(
-      said.some((line) => /integrity/i.test(line)),
-      said.join('\n'),
-    );
-    await page.close();
-  });
+  it("when the apply form's module is not the pinned bytes, Chromium refuses it: the offers are shown, the form is not defined", () =>
+    openNotPinned(/\/widget-apply-[\w-]+\.js$/, async (page) => {
+      await page.locator('jobboard-campaigns [data-offer]').first().waitFor({ timeout: 15_000 });
+      await page.waitForLoadState('load');
+      assert.equal(await page.evaluate(() => customElements.get('jobboard-apply') === undefined), true);
+    }));
+
+  it('when the French module is not the pinned bytes, Chromium refuses it: the offers are shown in English, with a warning', () =>
+    openNotPinned(/\/widget-fr-[\w-]+\.js$/, async (page) => {
+      await page.locator('jobboard-campaigns [data-offer]').first().waitFor({ timeout: 15_000 });
+      assert.equal(
+        (await page.locator('jobboard-campaigns form[role="search"] button[type="submit"]').innerText()).trim(),
+        'Search',
+      );
+    }));
 
   it("when the page's policy lacks the import map's hash, loads no second widget.js or Lit: the offers are listed, and one console error names the hash to add", async () => {
     const { page, loaded, console: said } = await open(printed.head, { refuseMap: true });

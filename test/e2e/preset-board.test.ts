@@ -2,19 +2,12 @@
 // the fragment with the preset (GET /embed/campaigns?preset_job_type=…), the
 // script takes it over as it is, and the candidate's searches keep the preset.
 // Real Chromium, the demo stack over real HTTP.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDemoWorld } from './demo-world.ts';
-import type { DemoWorld } from './demo-world.ts';
+import { demoWorldPerSuite } from './demo-world.ts';
 
 describe('a board page with a preset filter, rendered on its server', () => {
-  let world: DemoWorld;
-
-  before(async () => {
-    world = await startDemoWorld('preset');
-  });
-
-  after(() => world?.close());
+  const world = demoWorldPerSuite('preset');
 
   it('hydrates the preset list without flipping it or asking again, hides the fixed filter, and keeps the preset in later searches', async () => {
     const base = world.demo.proxy.url;

@@ -3,46 +3,31 @@
 // board from the installed package): its server renders the page, the browser
 // hydrates it, and the candidate applies; the board's onApplicationReceived
 // callback hears it. `npm run build` first.
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Server } from 'node:http';
-import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startDemoWorld } from './demo-world.ts';
-import type { DemoWorld } from './demo-world.ts';
+import { boardWorldPerSuite, writeResume } from './demo-world.ts';
 import { applyOnReactBoard, serverRender, startReactBoard } from './react-board.ts';
-import { pdf } from '../../server/test/files.ts';
 
 const REACT_ENTRY = join(import.meta.dirname, '../../dist/npm/react.js');
 
 describe('a board built with React 19 (jobboard-connector/react)', () => {
-  let world: DemoWorld;
-  let board: { origin: string; server: Server };
+  const world = boardWorldPerSuite('react', (proxyUrl) => startReactBoard(REACT_ENTRY, proxyUrl));
   let pdfPath: string;
-  let proxy = '';
 
   before(async () => {
-    board = await startReactBoard(REACT_ENTRY, () => proxy);
-    world = await startDemoWorld('react', { ALLOWED_ORIGINS: board.origin });
-    proxy = world.demo.proxy.url;
-    pdfPath = join(world.dir, 'cv.pdf');
-    await writeFile(pdfPath, pdf({ text: 'Ana Lopez - data analyst' }));
-  });
-
-  after(async () => {
-    await world?.close();
-    board?.server.close();
+    pdfPath = await writeResume(world.dir, 'Ana Lopez - data analyst');
   });
 
   it("renders the element's tag on the server", async () => {
     assert.equal(
-      await serverRender(REACT_ENTRY, proxy),
+      await serverRender(REACT_ENTRY, world.demo.proxy.url),
       '<main><h1>Jobs</h1><jobboard-campaigns></jobboard-campaigns></main>',
     );
   });
 
   it('hydrates in the browser with its props, takes an application and calls onApplicationReceived, with nothing reported by React', async () => {
-    const visit = await applyOnReactBoard(world.browser, board.origin, pdfPath, 'ana.lopez@example.org');
+    const visit = await applyOnReactBoard(world.browser, world.board.origin, pdfPath, 'ana.lopez@example.org');
 
     assert.equal(visit.received.length, 1);
     assert.equal(typeof visit.received[0]!.campaignId, 'number');
@@ -53,7 +38,9 @@ describe('a board built with React 19 (jobboard-connector/react)', () => {
     assert.ok(visit.listed.length > 0);
     assert.deepEqual(
       visit.listed.filter(
-        (url) => !url.startsWith(`${proxy}/api/campaigns?`) || new URL(url).searchParams.get('per_page') !== '5',
+        (url) =>
+          !url.startsWith(`${world.demo.proxy.url}/api/campaigns?`) ||
+          new URL(url).searchParams.get('per_page') !== '5',
       ),
       [],
     );

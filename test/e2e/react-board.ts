@@ -3,8 +3,7 @@
 // script (bundled here with Vite, React included, as a board's own build
 // would) hydrates it, and a candidate applies in Chromium. The entry is a
 // file: the build's (dist/npm/react.js) or the installed package's.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createElement } from 'react';
@@ -14,6 +13,9 @@ import { build } from 'vite';
 import type { Rolldown } from 'vite';
 import type { Browser } from 'playwright-core';
 import { fillAndSend } from './apply-form.ts';
+import { listenBoard } from './board-server.ts';
+import type { Board } from './board-server.ts';
+import { consoleMessages } from './console-messages.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 
@@ -74,10 +76,7 @@ export async function serverRender(reactEntry: string, endpoint: string): Promis
 }
 
 /** Starts the board's server; `proxy()` gives the proxy's address when a page is asked for. */
-export async function startReactBoard(
-  reactEntry: string,
-  proxy: () => string,
-): Promise<{ origin: string; server: Server }> {
+export async function startReactBoard(reactEntry: string, proxy: () => string): Promise<Board> {
   const files = await bundleBoardScript(reactEntry);
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://board').pathname;
@@ -93,8 +92,7 @@ export async function startReactBoard(
     res.writeHead(file === undefined ? 404 : 200, { 'content-type': 'text/javascript; charset=utf-8' });
     res.end(file ?? '');
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+  return listenBoard(server);
 }
 
 export interface ReactBoardVisit {
@@ -116,11 +114,8 @@ export async function applyOnReactBoard(
   email: string,
 ): Promise<ReactBoardVisit> {
   const page = await browser.newPage();
-  const errors: string[] = [];
+  const errors = consoleMessages(page, 'error');
   const listed: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
-  });
   page.on('pageerror', (error) => errors.push(error.message));
   page.on('request', (request) => {
     if (new URL(request.url()).pathname === '/api/campaigns') listed.push(request.url());

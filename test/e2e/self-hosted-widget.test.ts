@@ -4,21 +4,21 @@
 // load; the widget must still show the offers, in English, and tell the
 // board's developer once for each file missing.
 // Reads the built bundle: `npm run build` first.
-import { after, before, describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import { copyFile, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { startDemoWorld } from './demo-world.ts';
-import type { DemoWorld } from './demo-world.ts';
+import { listenBoard } from './board-server.ts';
+import type { Board } from './board-server.ts';
+import { consoleMessages } from './console-messages.ts';
+import { boardWorldPerSuite } from './demo-world.ts';
 
 const BUILT_WIDGET = new URL('../../dist/widget/widget.js', import.meta.url);
 
 /** The board's web server: a French page at /, and the files of `dir` (only widget.js) beside it. */
-async function startBoard(dir: string, proxyUrl: () => string): Promise<{ origin: string; server: Server }> {
+async function startBoard(dir: string, proxyUrl: () => string): Promise<Board> {
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://board').pathname;
     if (path === '/') {
@@ -39,42 +39,27 @@ async function startBoard(dir: string, proxyUrl: () => string): Promise<{ origin
       },
     );
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+  return listenBoard(server);
 }
 
 describe('a board that self-hosts widget.js alone', () => {
-  let world: DemoWorld;
-  let board: { origin: string; server: Server };
-  let browser: Browser;
   let dir: string;
-
-  before(async () => {
-    // The board's server starts first: the proxy must allow its origin.
-    let proxyUrl = '';
+  const world = boardWorldPerSuite('self-hosted', async (proxyUrl) => {
     dir = await mkdtemp(join(tmpdir(), 'jobboard-e2e-board-'));
     await copyFile(BUILT_WIDGET, join(dir, 'widget.js')).catch(() => {
       throw new Error('dist/widget/widget.js is missing: run `npm run build` first.');
     });
-    board = await startBoard(dir, () => proxyUrl);
-    world = await startDemoWorld('self-hosted', { ALLOWED_ORIGINS: board.origin });
-    proxyUrl = world.demo.proxy.url;
-    ({ browser } = world);
+    return startBoard(dir, proxyUrl);
   });
 
   after(async () => {
-    await world?.close();
-    board?.server.close();
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
   it('on a French page, shows the offers in English and warns once in the console for each module to copy, naming it', async () => {
-    const page = await browser.newPage();
-    const warnings: string[] = [];
-    page.on('console', (message) => {
-      if (message.type() === 'warning') warnings.push(message.text());
-    });
-    await page.goto(board.origin + '/');
+    const page = await world.browser.newPage();
+    const warnings = consoleMessages(page, 'warning');
+    await page.goto(world.board.origin + '/');
     await page.locator('jobboard-campaigns [data-offer]').first().waitFor({ timeout: 15_000 });
 
     assert.match(await page.locator('jobboard-campaigns [part="count"]').innerText(), /^\d+ offers?$/);

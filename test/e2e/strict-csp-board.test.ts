@@ -3,16 +3,12 @@
 // widget must list the offers, open one (its description's HTML, its JSON-LD
 // in the head) and take an application without one violation of the policy.
 // Reads the built bundle: `npm run build` first.
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
-import { writeFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { startDemoWorld } from './demo-world.ts';
-import type { DemoWorld } from './demo-world.ts';
-import { pdf } from '../../server/test/files.ts';
+import { createServer } from 'node:http';
+import { listenBoard } from './board-server.ts';
+import type { Board } from './board-server.ts';
+import { boardWorldPerSuite, writeResume } from './demo-world.ts';
 import { collectViolations, strictPolicy } from './board-security.ts';
 import { fillAndSend } from './apply-form.ts';
 
@@ -29,7 +25,7 @@ const TAKE_POLICY = `try {
  * strict policy: `/`; `/first` where a script of the page takes the widget's
  * policy name before widget.js runs; `/later` where one tries after it.
  */
-async function startBoard(proxyUrl: () => string): Promise<{ origin: string; server: Server }> {
+async function startBoard(proxyUrl: () => string): Promise<Board> {
   const pages: Record<string, { before: string; after: string }> = {
     '/': { before: '', after: '' },
     '/first': { before: '<script src="/take-policy.js"></script>', after: '' },
@@ -56,36 +52,22 @@ async function startBoard(proxyUrl: () => string): Promise<{ origin: string; ser
 ${page.before}<script type="module" src="${proxyUrl()}/widget.js"></script>${page.after}</head>
 <body><h1>Nos offres</h1><jobboard-campaigns endpoint="${proxyUrl()}"></jobboard-campaigns></body></html>`);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+  return listenBoard(server);
 }
 
 describe('a board served with a strict Content-Security-Policy and Trusted Types', () => {
-  let world: DemoWorld;
-  let board: { origin: string; server: Server };
-  let browser: Browser;
+  const world = boardWorldPerSuite('strict-csp', startBoard);
   let pdfPath: string;
 
   before(async () => {
-    let proxyUrl = '';
-    board = await startBoard(() => proxyUrl);
-    world = await startDemoWorld('strict-csp', { ALLOWED_ORIGINS: board.origin });
-    proxyUrl = world.demo.proxy.url;
-    ({ browser } = world);
-    pdfPath = join(world.dir, 'cv.pdf');
-    await writeFile(pdfPath, pdf({ text: 'Ana Lopez - data analyst' }));
-  });
-
-  after(async () => {
-    await world?.close();
-    board?.server.close();
+    pdfPath = await writeResume(world.dir, 'Ana Lopez - data analyst');
   });
 
   it('lists the offers, opens one with its description and JSON-LD, and takes an application, with no violation reported', async () => {
-    const page = await browser.newPage();
+    const page = await world.browser.newPage();
     const violations = await collectViolations(page);
 
-    const response = await page.goto(board.origin + '/');
+    const response = await page.goto(world.board.origin + '/');
     assert.match(response?.headers()['content-security-policy'] ?? '', /require-trusted-types-for 'script'/);
     await page.locator('jobboard-campaigns [data-offer]').first().click();
     await page.locator('jobboard-campaigns [part="description"] .rich').first().waitFor();
@@ -112,9 +94,9 @@ describe('a board served with a strict Content-Security-Policy and Trusted Types
   });
 
   it('keeps its policy when a script of the page tries to take the name after widget.js ran: the description is shown as HTML', async () => {
-    const page = await browser.newPage();
+    const page = await world.browser.newPage();
     const violations = await collectViolations(page);
-    await page.goto(board.origin + '/later');
+    await page.goto(world.board.origin + '/later');
     await page.locator('jobboard-campaigns [data-offer]').first().click();
     const rich = page.locator('jobboard-campaigns [part="description"] .rich').first();
     await rich.waitFor();
@@ -132,9 +114,9 @@ describe('a board served with a strict Content-Security-Policy and Trusted Types
   });
 
   it('when a script of the page took the policy name first, says so once in the console, and lists and opens the offers with their descriptions as text', async () => {
-    const page = await browser.newPage();
+    const page = await world.browser.newPage();
     const violations = await collectViolations(page);
-    await page.goto(board.origin + '/first');
+    await page.goto(world.board.origin + '/first');
     assert.equal(await page.evaluate(() => document.documentElement.dataset.pagePolicy), 'created');
     await page.locator('jobboard-campaigns [data-offer]').first().click();
     const rich = page.locator('jobboard-campaigns [part="description"] .rich').first();
