@@ -30,10 +30,12 @@ export interface Applied {
 /** A page of a phone context on the throttled network, and its tap counter. */
 export class Phone {
   taps = 0;
-  private constructor(
-    readonly context: BrowserContext,
-    readonly page: Page,
-  ) {}
+  readonly context: BrowserContext;
+  readonly page: Page;
+  private constructor(context: BrowserContext, page: Page) {
+    this.context = context;
+    this.page = page;
+  }
 
   static async open(browser: Browser): Promise<Phone> {
     const context = await browser.newContext(PHONE);
