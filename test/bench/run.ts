@@ -14,6 +14,7 @@ const benches: Record<string, () => Promise<{ default: () => Promise<string> }>>
   'catalogue-scale': () => import('./catalogue-scale.bench.ts'),
   widget: () => import('./widget.bench.ts'),
   lighthouse: () => import('./lighthouse.bench.ts'),
+  phone: () => import('./phone.bench.ts'),
 };
 
 /** Headings of the sections of BENCHMARKS.md written by hand or by `npm run test:mutation`, never by a bench. */

@@ -25,6 +25,8 @@ export interface PhoneCandidate {
 export interface Applied {
   taps: number;
   ms: number;
+  /** The quick apply line the form opened with, on a next time. */
+  quickApply?: string;
 }
 
 /** A page of a phone context on the throttled network, and its tap counter. */
@@ -87,11 +89,18 @@ export async function applyOnPhone(
     await apply(page, '#last_name').fill(candidate.lastName);
     await phone.choose(apply(page, '#resume'), candidate.resume);
     await phone.tap(apply(page, '#remember'));
-  } else {
-    await apply(page, '.quick-apply').waitFor();
   }
+  const quickApply = firstTime ? undefined : await apply(page, '.quick-apply').innerText();
   await phone.tap(apply(page, '#consent'));
   await phone.tap(apply(page, '[part="submit-button"]'));
   await apply(page, '#outcome').waitFor({ timeout: 60_000 });
-  return { taps: phone.taps - tapsBefore, ms: performance.now() - started };
+  return { taps: phone.taps - tapsBefore, ms: performance.now() - started, quickApply };
+}
+
+/** The offers of the demo board: their pages' URLs, the first ones listed. */
+export async function offerPages(proxyUrl: string, count: number): Promise<string[]> {
+  const answer = await fetch(`${proxyUrl}/api/campaigns?per_page=${count}`);
+  const { data } = (await answer.json()) as { data: { id: number }[] };
+  if (data.length < count) throw new Error(`the demo board lists ${data.length} offers, ${count} are needed`);
+  return data.map((offer) => `${proxyUrl}/?offer=${offer.id}`);
 }
