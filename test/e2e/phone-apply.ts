@@ -39,8 +39,9 @@ export class Phone {
     this.page = page;
   }
 
-  static async open(browser: Browser): Promise<Phone> {
-    const context = await browser.newContext(PHONE);
+  /** `bypassCSP`: for a test that injects a script of its own (axe). */
+  static async open(browser: Browser, bypassCSP = false): Promise<Phone> {
+    const context = await browser.newContext({ ...PHONE, bypassCSP });
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
     await cdp.send('Network.enable');
@@ -76,12 +77,17 @@ export async function applyOnPhone(
   offerUrl: string,
   candidate: PhoneCandidate,
   firstTime: boolean,
+  /** Called on each screen of the way (a test's audit); its time is counted. */
+  onScreen: (page: Page, screen: string) => Promise<void> = async () => {},
 ): Promise<Applied> {
   const { page } = phone;
   const tapsBefore = phone.taps;
   const started = performance.now();
   await page.goto(offerUrl);
-  await phone.tap(page.locator('jobboard-campaigns .detail-head button'));
+  const toForm = page.locator('jobboard-campaigns .detail-head button');
+  await toForm.waitFor();
+  await onScreen(page, 'the offer');
+  await phone.tap(toForm);
   await apply(page, 'form').waitFor();
   if (firstTime) {
     await apply(page, '#email').fill(candidate.email);
@@ -92,8 +98,10 @@ export async function applyOnPhone(
   }
   const quickApply = firstTime ? undefined : await apply(page, '.quick-apply').innerText();
   await phone.tap(apply(page, '#consent'));
+  await onScreen(page, firstTime ? 'the form filled' : 'the form with quick apply');
   await phone.tap(apply(page, '[part="submit-button"]'));
   await apply(page, '#outcome').waitFor({ timeout: 60_000 });
+  await onScreen(page, 'received');
   return { taps: phone.taps - tapsBefore, ms: performance.now() - started, quickApply };
 }
 
