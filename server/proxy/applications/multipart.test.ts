@@ -153,11 +153,27 @@ describe('parseApplicationForm', () => {
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   }
 
-  /** A gate for postGated, and its opening. */
-  function gate(): { opened: Promise<void>; open: () => void } {
+  /**
+   * postGated, the rest of the body sent once `until()` holds (polled for 2 s at most: `what`). Then,
+   * answered or not, uploads go to the suite's spool again, whatever spool the test gave.
+   */
+  async function postHeldUntil(
+    body: Buffer,
+    at: number,
+    until: () => boolean | undefined,
+    what: string,
+  ): Promise<Answer> {
     let open = () => undefined as void;
     const opened = new Promise<void>((resolve) => (open = resolve));
-    return { opened, open };
+    try {
+      const pending = postGated(body, at, opened);
+      await eventually(until, { timeoutMs: 2_000, what });
+      open();
+      return await pending;
+    } finally {
+      open();
+      writeTo = upload.spool;
+    }
   }
 
   /** Sends `body` chunked, `piece` bytes every `everyMs`, until the server closes the connection; answers what it said. */
@@ -573,23 +589,15 @@ describe('parseApplicationForm', () => {
       opened.push(path);
       return createWriteStream(path, options);
     });
-    const resumeStarted = gate();
-    try {
-      // The resume's first bytes, then a wait until its upload file is open: the cap is crossed after, mid-file.
-      const pending = postGated(
-        form(...fields, file('resume', 'cv.pdf', pdfOfSize(60_000))),
-        size() + 1_000,
-        resumeStarted.opened,
-      );
-      await eventually(() => opened.length === 1, { timeoutMs: 2_000, what: 'the resume being written' });
-      resumeStarted.open();
-      const answer = await pending;
-      assert.deepEqual([answer.status, answer.body.code, answer.body.cutOff], [413, 'file_too_large', true]);
-      await noUploadLeft();
-    } finally {
-      resumeStarted.open();
-      writeTo = upload.spool;
-    }
+    // The resume's first bytes, then a wait until its upload file is open: the cap is crossed after, mid-file.
+    const answer = await postHeldUntil(
+      form(...fields, file('resume', 'cv.pdf', pdfOfSize(60_000))),
+      size() + 1_000,
+      () => opened.length === 1,
+      'the resume being written',
+    );
+    assert.deepEqual([answer.status, answer.body.code, answer.body.cutOff], [413, 'file_too_large', true]);
+    await noUploadLeft();
   });
 
   it('deletes the upload file of a resume as soon as it passes the limit, before the rest of the body comes', async () => {
@@ -599,21 +607,14 @@ describe('parseApplicationForm', () => {
       uploads.push(upload);
       return createWriteStream(path, options).once('close', () => (upload.closed = true));
     });
-    const restHeld = gate();
-    try {
-      const resume = file('resume', 'cv.pdf', pdfOfSize(MAX_RESUME + 10_000));
-      const pending = postGated(form(resume, field('email', 'a@b.example')), resume.length, restHeld.opened);
-      await eventually(() => uploads.length === 1 && uploads[0]?.closed && !existsSync(uploads[0].path), {
-        timeoutMs: 2_000,
-        what: 'the upload file deleted while the rest of the body is held',
-      });
-      restHeld.open();
-      const answer = await pending;
-      assert.deepEqual([answer.status, answer.body.code], [413, 'file_too_large']);
-    } finally {
-      restHeld.open();
-      writeTo = upload.spool;
-    }
+    const resume = file('resume', 'cv.pdf', pdfOfSize(MAX_RESUME + 10_000));
+    const answer = await postHeldUntil(
+      form(resume, field('email', 'a@b.example')),
+      resume.length,
+      () => uploads.length === 1 && uploads[0]?.closed && !existsSync(uploads[0].path),
+      'the upload file deleted while the rest of the body is held',
+    );
+    assert.deepEqual([answer.status, answer.body.code], [413, 'file_too_large']);
   });
 
   it('deletes the upload file of a write that fails, before the rest of the body comes, then answers 503 storage_full', async () => {
@@ -630,25 +631,18 @@ describe('parseApplicationForm', () => {
         },
       });
     });
-    const restHeld = gate();
-    try {
-      const head = Buffer.concat([
-        Buffer.from(field('email', 'a@b.example')),
-        file('resume', 'cv.pdf', pdfOfSize(40_000)),
-      ]);
-      const pending = postGated(form(head), head.length - 20_000, restHeld.opened);
-      await eventually(() => uploads.length === 1 && uploads[0]?.failed && !existsSync(uploads[0].path), {
-        timeoutMs: 2_000,
-        what: 'the upload file deleted while the rest of the body is held',
-      });
-      restHeld.open();
-      const answer = await pending;
-      assert.deepEqual([answer.status, answer.body.code], [503, 'storage_full']);
-      await noUploadLeft();
-    } finally {
-      restHeld.open();
-      writeTo = upload.spool;
-    }
+    const head = Buffer.concat([
+      Buffer.from(field('email', 'a@b.example')),
+      file('resume', 'cv.pdf', pdfOfSize(40_000)),
+    ]);
+    const answer = await postHeldUntil(
+      form(head),
+      head.length - 20_000,
+      () => uploads.length === 1 && uploads[0]?.failed && !existsSync(uploads[0].path),
+      'the upload file deleted while the rest of the body is held',
+    );
+    assert.deepEqual([answer.status, answer.body.code], [503, 'storage_full']);
+    await noUploadLeft();
   });
 });
 
