@@ -64,6 +64,14 @@ export async function claimed(
   return row;
 }
 
+/** Claims the row of `reference` and records the service's refusal of its fields (422); answers the row's status. */
+export async function refuse(
+  outbox: Pick<OutboxStore, 'claim' | 'markRefused'>,
+  reference: string,
+): Promise<'rejected' | 'dead' | undefined> {
+  return outbox.markRefused(await claimed(outbox, reference), 'upstream_rejected', 'validation_failed (422)');
+}
+
 /** Waits (5 s at most) until the row of `reference` is delivered; `what` names the wait in its timeout. */
 export async function untilDelivered(outbox: Pick<OutboxStore, 'get'>, reference: string, what: string): Promise<void> {
   await eventually(async () => (await outbox.get(reference))?.status === 'delivered', { timeoutMs: 5_000, what });

@@ -15,7 +15,7 @@ import type { NewApplication } from './application-store.ts';
 import { ResumeFiles } from './resume-files.ts';
 import { SQLITE_MIGRATIONS } from '../sqlite-schema.ts';
 import { SqliteApplicationStore } from './sqlite-store.ts';
-import { claimed, newApplication, storeEachTest, storedResume, uploadedResume } from '../test-support.ts';
+import { claimed, newApplication, refuse, storedResume, storeEachTest, uploadedResume } from '../test-support.ts';
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
@@ -323,14 +323,7 @@ describe('SQLite application store', () => {
       'upstream_rejected',
       'validation_failed (422)',
     );
-    assert.equal(
-      await test.store.markRefused(
-        await claimed(test.store, 'refused'),
-        'upstream_rejected',
-        'validation_failed (422)',
-      ),
-      'rejected',
-    );
+    assert.equal(await refuse(test.store, 'refused'), 'rejected');
     assert.deepEqual(readdirSync(join(test.dir, 'resumes')), ['dead']);
     await test.store.markDead(await claimed(test.store, 'dead'), 'expired', 'server_error (503)');
     test.now += 31 * DAY;
