@@ -9,7 +9,6 @@ import type { AddressInfo } from 'node:net';
 import type { Express, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
-import { createClient } from '../client/index.ts';
 import type { RecruitmentClient } from '../client/index.ts';
 import { makeOwnerOnlyFolder } from '../owner-only.ts';
 import { packageVersion } from '../package-root.ts';
@@ -26,7 +25,7 @@ import { BLOCK_FIX } from './applications/delivery-block.ts';
 import { createLogger } from './logger.ts';
 import { createRegistry, upstreamLatency } from './metrics.ts';
 import { openBackend } from './storage/index.ts';
-import { checkUpstream, recheckUntilVerified } from './upstream-check.ts';
+import { checkUpstream, recheckUntilVerified, upstreamClient } from './upstream-check.ts';
 import type { UpstreamCheck, UpstreamCheckError } from './upstream-check.ts';
 import type { Database } from './storage/index.ts';
 
@@ -197,15 +196,7 @@ export function createProxy(configOrOptions: ProxyConfig | CreateProxyOptions): 
   const budget = backend.requestBudget((error, what) =>
     logger.warn({ event: 'budget_error', error: error instanceof Error ? error.message : String(error) }, what),
   );
-  const client =
-    options.client ??
-    createClient({
-      baseUrl: config.upstream.url,
-      privateKey: config.upstream.privateKey,
-      secretKey: config.upstream.secretKey,
-      onAttempt: upstreamLatency(registry),
-      budget,
-    });
+  const client = options.client ?? upstreamClient(config.upstream, { onAttempt: upstreamLatency(registry), budget });
 
   // With a database, one instance syncs the catalogue and every instance answers from its own copy of the shared one (DATA_DIR/catalogue.db).
   const catalogueCopy = backend.openCatalogue(logger);

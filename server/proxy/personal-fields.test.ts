@@ -5,10 +5,9 @@
 // field gets a marker value from its kind, so a personal field added to the
 // table is checked without touching this test.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, it } from 'node:test';
+import { afterEach, describe, it } from 'node:test';
 import { APPLICATION_FORM, DEFAULT_FIELD_MODES, postedName } from '../public-api/application-form.ts';
 import type { FieldKind, FormField } from '../public-api/application-form.ts';
 import { captureLogs } from '../test/logs.ts';
@@ -19,6 +18,7 @@ import { UploadSpool } from './applications/upload-spool.ts';
 import { openBackend } from './storage/index.ts';
 import type { Backend } from './storage/index.ts';
 import type { ApplicationStore } from './storage/index.ts';
+import { storeEachTest } from './storage/test-support.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -142,21 +142,13 @@ describe('personal fields of the form', () => {
   });
 
   describe('in the store', () => {
-    let dir: string;
-    let now: number;
     let backend: Backend;
-    let store: ApplicationStore;
-    beforeEach(() => {
-      dir = mkdtempSync(join(tmpdir(), 'jbc-personal-'));
-      now = Date.UTC(2026, 0, 1);
+    const test = storeEachTest('jbc-personal-', (dir, now) => {
       backend = openBackend({ dataDir: dir, databaseUrl: null });
-      store = backend.openApplications({ owner: 'test', now: () => now });
+      return backend.openApplications({ owner: 'test', now });
     });
-    afterEach(async () => {
-      await store.close();
-      await backend.close();
-      rmSync(dir, { recursive: true, force: true });
-    });
+    // Once the store is closed: the backend closes whatever else it opened.
+    afterEach(() => backend.close());
 
     /** Stores an application as the routes do: the checked form's payload, the resume's upload file, its key and email counter. */
     async function storeApplication(reference: string): Promise<void> {
@@ -166,10 +158,10 @@ describe('personal fields of the form', () => {
       );
       assert.ok(checked !== undefined);
       const bytes = resumeBytes();
-      const path = new UploadSpool(dir).newPath();
+      const path = new UploadSpool(test.dir).newPath();
       writeFileSync(path, bytes);
-      await store.claimKey(`key-${reference}`, 'fingerprint');
-      await store.enqueue(
+      await test.store.claimKey(`key-${reference}`, 'fingerprint');
+      await test.store.enqueue(
         {
           reference,
           campaign_id: checked.campaignId,
@@ -184,34 +176,37 @@ describe('personal fields of the form', () => {
           emailBucket: { bucket: emailBucket(checked.email), windowMs: DAY },
         },
       );
-      await store.completeKey(
+      await test.store.completeKey(
         `key-${reference}`,
         202,
         JSON.stringify({ status: 'queued', reference, campaign_id: checked.campaignId }),
       );
       // Every personal field reached the store (else the checks below would prove nothing).
-      assert.deepEqual(markersIn(await whatTheStoreShows(store, reference)).sort(), MARKERS.map((m) => m.field).sort());
-      assert.deepEqual(markersOnDisk(dir).sort(), MARKERS.map((m) => m.field).sort());
+      assert.deepEqual(
+        markersIn(await whatTheStoreShows(test.store, reference)).sort(),
+        MARKERS.map((m) => m.field).sort(),
+      );
+      assert.deepEqual(markersOnDisk(test.dir).sort(), MARKERS.map((m) => m.field).sort());
     }
 
     it('are all gone, from its answers and its files, once the candidate asks for erasure', async () => {
       await storeApplication('asked');
-      await store.eraseByEmail(EMAIL, emailBucket(EMAIL));
-      await store.compact();
-      assert.deepEqual(markersIn(await whatTheStoreShows(store, 'asked')), []);
-      assert.deepEqual(markersOnDisk(dir), []);
+      await test.store.eraseByEmail(EMAIL, emailBucket(EMAIL));
+      await test.store.compact();
+      assert.deepEqual(markersIn(await whatTheStoreShows(test.store, 'asked')), []);
+      assert.deepEqual(markersOnDisk(test.dir), []);
     });
 
     it('are all gone, from its answers and its files, once the retention of a dead-lettered application ends', async () => {
       await storeApplication('expired');
-      const lease = await store.claim('expired', 60_000);
+      const lease = await test.store.claim('expired', 60_000);
       assert.ok(lease !== undefined);
-      await store.markDead(lease, 'expired', 'server_error (503)');
-      now += 31 * DAY;
-      const { erased } = await new RetentionSweeper(store, { retentionMs: 30 * DAY, intervalMs: DAY }).sweep();
+      await test.store.markDead(lease, 'expired', 'server_error (503)');
+      test.now += 31 * DAY;
+      const { erased } = await new RetentionSweeper(test.store, { retentionMs: 30 * DAY, intervalMs: DAY }).sweep();
       assert.deepEqual(erased, ['expired']);
-      assert.deepEqual(markersIn(await whatTheStoreShows(store, 'expired')), []);
-      assert.deepEqual(markersOnDisk(dir), []);
+      assert.deepEqual(markersIn(await whatTheStoreShows(test.store, 'expired')), []);
+      assert.deepEqual(markersOnDisk(test.dir), []);
     });
   });
 });

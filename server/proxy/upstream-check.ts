@@ -20,7 +20,7 @@ import {
   ValidationError,
   createClient,
 } from '../client/index.ts';
-import type { RecruitmentClient } from '../client/index.ts';
+import type { ClientOptions, RecruitmentClient } from '../client/index.ts';
 import { ErrorBody, JOBBOARD_SCOPES } from '../contract/index.ts';
 import type { ProxyConfig } from './config.ts';
 
@@ -55,15 +55,22 @@ type CheckedConfig = Pick<ProxyConfig, 'upstream' | 'channel' | 'allowEmptyCatal
 const KEYS = 'UPSTREAM_PRIVATE_KEY/UPSTREAM_SECRET_KEY';
 const SCOPES = JOBBOARD_SCOPES.join(', ');
 
+/** A client of the configured service with its keys (UPSTREAM_URL, UPSTREAM_PRIVATE_KEY, UPSTREAM_SECRET_KEY), and `more` of its options. */
+export function upstreamClient(
+  upstream: ProxyConfig['upstream'],
+  more: Omit<ClientOptions, 'baseUrl' | 'privateKey' | 'secretKey'> = {},
+): RecruitmentClient {
+  return createClient({
+    baseUrl: upstream.url,
+    privateKey: upstream.privateKey,
+    secretKey: upstream.secretKey,
+    ...more,
+  });
+}
+
 /** What the configured keys and channel are worth to the service; throws UpstreamCheckError on a proven mistake. */
 export async function checkUpstream(config: CheckedConfig, options: UpstreamCheckOptions = {}): Promise<UpstreamCheck> {
-  const client =
-    options.client ??
-    createClient({
-      baseUrl: config.upstream.url,
-      privateKey: config.upstream.privateKey,
-      secretKey: config.upstream.secretKey,
-    });
+  const client = options.client ?? upstreamClient(config.upstream);
   const signal = AbortSignal.timeout(options.timeoutMs ?? 20_000);
   try {
     return await check(config, client, signal);

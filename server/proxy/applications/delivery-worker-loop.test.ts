@@ -3,13 +3,12 @@
 // what it does when it may not attempt, and its loop's pace. Real SQLite
 // stores; the recruitment service is a scripted stand-in.
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
 import { afterEach, beforeEach, describe, it, mock } from 'node:test';
 import { eventually } from '../../test/poll.ts';
 import { ServerError, ValidationError } from '../../client/index.ts';
 import type { Lease } from '../storage/outbox/application-store.ts';
 import { SqliteApplicationStore } from '../storage/outbox/sqlite-store.ts';
-import { claimed, untilDelivered } from '../storage/test-support.ts';
+import { claimed, storeEachTest, untilDelivered } from '../storage/test-support.ts';
 import type { DeliveryClient } from './delivery.ts';
 import { DEFAULT_DELIVERY, DeliveryWorker } from './delivery-worker.ts';
 import type { DeliveryOptions } from './delivery-worker.ts';
@@ -22,36 +21,28 @@ const down = () => new ServerError({ ...where, status: 503, code: 'server_error'
 const sourceRefused = () => new ValidationError({ ...where, status: 422, code: 'source_not_allowed', message: 'no' });
 
 describe('delivery worker: around its attempts', () => {
-  let dir: string;
-  let now: number;
-  let store: SqliteApplicationStore;
+  const test = storeEachTest('jbc-worker-', workerStore);
   let recorded: [string, string, string][];
   let errors: [string, unknown][];
   let refusedSources: string[];
   let sourceDrops: number;
 
-  beforeEach(async () => {
-    now = Date.UTC(2026, 0, 1);
-    ({ dir, store } = await workerStore(() => now));
+  beforeEach(() => {
     recorded = [];
     errors = [];
     refusedSources = [];
     sourceDrops = 0;
-    const markSourceDropped = store.markSourceDropped.bind(store);
-    store.markSourceDropped = async (lease: Lease) => {
+    const markSourceDropped = test.store.markSourceDropped.bind(test.store);
+    test.store.markSourceDropped = async (lease: Lease) => {
       sourceDrops += 1;
       return markSourceDropped(lease);
     };
   });
-  afterEach(async () => {
-    if (store.isOpen) await store.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
 
-  const enqueue = (reference: string) => enqueueRow(store, reference, HOUR);
+  const enqueue = (reference: string) => enqueueRow(test.store, reference, HOUR);
 
   function worker(client: DeliveryClient, options: Partial<DeliveryOptions> = {}): DeliveryWorker {
-    return new DeliveryWorker(store, client, { ...DEFAULT_DELIVERY, ...options }, () => now, {
+    return new DeliveryWorker(test.store, client, { ...DEFAULT_DELIVERY, ...options }, () => test.now, {
       onRecorded: (row, result, status) => recorded.push([row.reference, result.kind, status]),
       onError: (reference, error) => errors.push([reference, error]),
       onSourceRefused: (row) => refusedSources.push(row.reference),
@@ -66,10 +57,10 @@ describe('delivery worker: around its attempts', () => {
     const w = worker(scriptedService([sourceRefused()]).client, { source });
     assert.equal((await w.deliverNow('r1'))?.kind, 'delivered');
     assert.deepEqual(refusedSources, ['r1']);
-    assert.equal((await store.get('r1'))?.source_dropped, 1);
+    assert.equal((await test.store.get('r1'))?.source_dropped, 1);
     assert.equal((await w.deliverNow('r2'))?.kind, 'delivered');
     assert.deepEqual(refusedSources, ['r1'], 'a remembered refusal is no new refusal');
-    assert.equal((await store.get('r2'))?.source_dropped, 1);
+    assert.equal((await test.store.get('r2'))?.source_dropped, 1);
     assert.equal(sourceDrops, 2);
   });
 
@@ -90,7 +81,7 @@ describe('delivery worker: around its attempts', () => {
 
   it('says a refusal the store could not record went unrecorded', async () => {
     await enqueue('refused');
-    store.markRefused = async () => undefined;
+    test.store.markRefused = async () => undefined;
     const invalid = refusedByService('validation_failed', [{ field: 'applicant.first_name', message: 'too long' }]);
     await worker(scriptedService([invalid]).client).deliverNow('refused');
     assert.deepEqual(recorded, [['refused', 'rejected', 'unrecorded']]);
@@ -101,7 +92,7 @@ describe('delivery worker: around its attempts', () => {
     const service = heldService();
     const attempt = worker(service.client).deliverNow('r1');
     await eventually(() => service.sent() === 1, { timeoutMs: 5_000, what: 'the attempt sent' });
-    await store.close();
+    await test.store.close();
     service.answer();
     assert.equal((await attempt)?.kind, 'delivered');
     assert.deepEqual(recorded, [['r1', 'delivered', 'unrecorded']]);
@@ -116,7 +107,7 @@ describe('delivery worker: around its attempts', () => {
     const blocked = worker(service.client);
     blocked.block('missing_scope', 'missing_scope (403)');
     assert.equal(await blocked.deliverNow('r1'), undefined);
-    await store.close();
+    await test.store.close();
     assert.equal(await worker(service.client).deliverNow('r1'), undefined);
     assert.equal(service.sent(), 0);
   });
@@ -124,7 +115,7 @@ describe('delivery worker: around its attempts', () => {
   it('started twice, makes one start pass, and reports its failure with "-"', async () => {
     const broken = new Error('database gone');
     let passes = 0;
-    store.makePendingDue = async () => {
+    test.store.makePendingDue = async () => {
       passes += 1;
       return Promise.reject(broken);
     };
@@ -143,11 +134,11 @@ describe('delivery worker: around its attempts', () => {
     const w = worker(service.client, { pollIntervalMs: 10 });
     const attempt = w.deliverNow('r1');
     await eventually(() => service.sent() === 1, { timeoutMs: 5_000, what: 'the attempt sent' });
-    now += 2 * DEFAULT_DELIVERY.leaseMs;
+    test.now += 2 * DEFAULT_DELIVERY.leaseMs;
     w.start();
     await new Promise((resolve) => setTimeout(resolve, 150));
     assert.deepEqual(
-      [service.sent(), (await store.get('r1'))?.status],
+      [service.sent(), (await test.store.get('r1'))?.status],
       [1, 'delivering'],
       'not taken back, not sent twice',
     );
@@ -158,7 +149,7 @@ describe('delivery worker: around its attempts', () => {
 
   it('reports a pass that failed with "-", at start and at each pass after, and goes on', async () => {
     const broken = new Error('database gone');
-    store.recoverLeases = async () => Promise.reject(broken);
+    test.store.recoverLeases = async () => Promise.reject(broken);
     const w = worker(scriptedService([]).client, { pollIntervalMs: 10 });
     w.start();
     w.start();
@@ -170,7 +161,7 @@ describe('delivery worker: around its attempts', () => {
   it("reports an attempt of the loop whose result could not be written, by the row's reference", async () => {
     await enqueue('r1');
     const full = new Error('database or disk is full');
-    store.markDelivered = async () => Promise.reject(full);
+    test.store.markDelivered = async () => Promise.reject(full);
     const w = worker(scriptedService([]).client, { pollIntervalMs: 10 });
     w.start();
     await eventually(() => errors.length > 0, { timeoutMs: 5_000, what: 'the failed write reported' });
@@ -185,7 +176,7 @@ describe('delivery worker: around its attempts', () => {
     it('reports a renewal the store could not answer, by reference, and keeps the attempt', async () => {
       await enqueue('r1');
       const broken = new Error('database gone');
-      store.renewLease = async () => Promise.reject(broken);
+      test.store.renewLease = async () => Promise.reject(broken);
       const service = heldService();
       const attempt = worker(service.client).deliverNow('r1');
       await eventually(() => service.sent() === 1, { timeoutMs: 5_000, what: 'the attempt sent' });
@@ -194,29 +185,29 @@ describe('delivery worker: around its attempts', () => {
       service.answer();
       assert.equal((await attempt)?.kind, 'delivered');
       assert.deepEqual(errors, [['r1', broken]]);
-      assert.equal((await store.get('r1'))?.status, 'delivered');
+      assert.equal((await test.store.get('r1'))?.status, 'delivered');
     });
 
     it('without listeners, a failed pass, a failed renewal, a lease lost and a refused source throw nothing', async () => {
       await enqueue('r1');
       await enqueue('r2');
-      const recover = store.recoverLeases.bind(store);
-      store.recoverLeases = async () => Promise.reject(new Error('database gone'));
-      store.renewLease = async () => Promise.reject(new Error('database gone'));
+      const recover = test.store.recoverLeases.bind(test.store);
+      test.store.recoverLeases = async () => Promise.reject(new Error('database gone'));
+      test.store.renewLease = async () => Promise.reject(new Error('database gone'));
       const service = heldService();
       const bare = new DeliveryWorker(
-        store,
+        test.store,
         service.client,
         { ...DEFAULT_DELIVERY, source, pollIntervalMs: 10 },
-        () => now,
+        () => test.now,
       );
       bare.start();
       const attempt = bare.deliverNow('r1');
       await eventually(() => service.sent() === 1, { timeoutMs: 5_000, what: 'the attempt sent' });
       mock.timers.tick(DEFAULT_DELIVERY.leaseMs / 3);
       // Another instance takes the row back meanwhile: the write finds the lease lost.
-      store.recoverLeases = recover;
-      const other = new SqliteApplicationStore({ dataDir: dir, owner: 'process-2', now: () => now });
+      test.store.recoverLeases = recover;
+      const other = new SqliteApplicationStore({ dataDir: test.dir, owner: 'process-2', now: () => test.now });
       await other.ready();
       assert.equal(await other.recoverLeases(), 1);
       await claimed(other, 'r1');
@@ -225,38 +216,41 @@ describe('delivery worker: around its attempts', () => {
       await other.close();
       await bare.stop();
       const refusing = new DeliveryWorker(
-        store,
+        test.store,
         scriptedService([sourceRefused()]).client,
         { ...DEFAULT_DELIVERY, source },
-        () => now,
+        () => test.now,
       );
       assert.equal((await refusing.deliverNow('r2'))?.kind, 'delivered');
       // And an attempt of the loop whose write fails.
       await enqueue('r3');
-      store.markDelivered = async () => Promise.reject(new Error('database or disk is full'));
+      test.store.markDelivered = async () => Promise.reject(new Error('database or disk is full'));
       const looping = new DeliveryWorker(
-        store,
+        test.store,
         scriptedService([]).client,
         { ...DEFAULT_DELIVERY, pollIntervalMs: 10 },
-        () => now,
+        () => test.now,
       );
       looping.start();
-      await eventually(async () => (await store.get('r3'))?.attempts === 1, { timeoutMs: 5_000, what: 'r3 attempted' });
+      await eventually(async () => (await test.store.get('r3'))?.attempts === 1, {
+        timeoutMs: 5_000,
+        what: 'r3 attempted',
+      });
       await new Promise((resolve) => setTimeout(resolve, 50));
       await looping.stop();
     });
 
     it('without listeners, a lease found lost at its renewal throws nothing', async () => {
       await enqueue('r1');
-      store.renewLease = async () => false;
+      test.store.renewLease = async () => false;
       const service = heldService();
-      const attempt = new DeliveryWorker(store, service.client, DEFAULT_DELIVERY, () => now).deliverNow('r1');
+      const attempt = new DeliveryWorker(test.store, service.client, DEFAULT_DELIVERY, () => test.now).deliverNow('r1');
       await eventually(() => service.sent() === 1, { timeoutMs: 5_000, what: 'the attempt sent' });
       mock.timers.tick(DEFAULT_DELIVERY.leaseMs / 3);
       await new Promise((resolve) => setImmediate(resolve));
       service.answer();
       assert.equal((await attempt)?.kind, 'delivered');
-      assert.equal((await store.get('r1'))?.status, 'delivering', 'nothing written under a lost lease');
+      assert.equal((await test.store.get('r1'))?.status, 'delivering', 'nothing written under a lost lease');
     });
   });
 
@@ -265,12 +259,12 @@ describe('delivery worker: around its attempts', () => {
     const service = scriptedService([down()]);
     const w = worker(service.client, { pollIntervalMs: 60_000, baseBackoffMs: 0, maxBackoffMs: 0 });
     w.start();
-    await untilDelivered(store, 'r1', 'r1 retried and delivered');
+    await untilDelivered(test.store, 'r1', 'r1 retried and delivered');
     // The loop settles into its minute-long wait; only the poke can wake it.
     await new Promise((resolve) => setTimeout(resolve, 200));
     await enqueue('r2');
     w.poke();
-    await untilDelivered(store, 'r2', 'r2 delivered once poked');
+    await untilDelivered(test.store, 'r2', 'r2 delivered once poked');
     await w.stop();
   });
 
@@ -282,7 +276,7 @@ describe('delivery worker: around its attempts', () => {
     w.start();
     await eventually(() => service.sent() === 1, { timeoutMs: 5_000, what: 'one attempt sent' });
     await new Promise((resolve) => setTimeout(resolve, 100));
-    const statuses = await Promise.all(['r1', 'r2'].map(async (r) => (await store.get(r))?.status));
+    const statuses = await Promise.all(['r1', 'r2'].map(async (r) => (await test.store.get(r))?.status));
     assert.deepEqual(statuses.sort(), ['delivering', 'pending'], 'the second row waits unclaimed');
     w.block('missing_scope', 'missing_scope (403)');
     service.answer();

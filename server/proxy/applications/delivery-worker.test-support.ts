@@ -1,19 +1,15 @@
 // Stand-ins for the recruitment service in the delivery worker's tests: a
 // createApplicant the test answers when it chooses, or from a script.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { ApplicationStore } from '../storage/outbox/application-store.ts';
 import { SqliteApplicationStore } from '../storage/outbox/sqlite-store.ts';
 import { newApplication } from '../storage/test-support.ts';
 import type { DeliveryClient } from './delivery.ts';
 
-/** A SQLite store of its own folder, owned by process-1, on the test's clock; ready. */
-export async function workerStore(now: () => number): Promise<{ dir: string; store: SqliteApplicationStore }> {
-  const dir = mkdtempSync(join(tmpdir(), 'jbc-worker-'));
+/** A SQLite store in `dir`, owned by process-1, on the test's clock; ready. */
+export async function workerStore(dir: string, now: () => number): Promise<SqliteApplicationStore> {
   const store = new SqliteApplicationStore({ dataDir: dir, owner: 'process-1', now });
   await store.ready();
-  return { dir, store };
+  return store;
 }
 
 /** A pending application of campaign 12 (company 3), without a resume, dead-lettered after `deadLetterAfterMs`. */

@@ -3,16 +3,13 @@
 // lost. Real SQLite stores (two owners over one file stand for two
 // instances); the recruitment service is a client whose answer the test releases.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, it, mock } from 'node:test';
+import { beforeEach, describe, it, mock } from 'node:test';
 import { eventually } from '../../test/poll.ts';
 import { ConflictError, PermissionError, ServerError } from '../../client/index.ts';
 import { ResumeMissingError } from '../storage/outbox/application-store.ts';
 import type { Lease } from '../storage/outbox/application-store.ts';
 import { SqliteApplicationStore } from '../storage/outbox/sqlite-store.ts';
-import { claimed, newApplication, untilDelivered } from '../storage/test-support.ts';
+import { claimed, newApplication, storeEachTest, untilDelivered } from '../storage/test-support.ts';
 import type { DeliveryClient } from './delivery.ts';
 import { enqueueRow, heldService, scriptedService, workerStore } from './delivery-worker.test-support.ts';
 import { refusedByService } from './delivery.test-support.ts';
@@ -32,27 +29,21 @@ class CountingStore extends SqliteApplicationStore {
 }
 
 describe('delivery worker leases', () => {
-  let dir: string;
-  let now: number;
-  let store: CountingStore;
+  const test = storeEachTest('jbc-worker-', async (dir, now) => {
+    const store = new CountingStore({ dataDir: dir, owner: 'process-1', now });
+    await store.ready();
+    return store;
+  });
   const events = { recorded: 0, lost: [] as string[] };
 
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'jbc-worker-'));
-    now = Date.UTC(2026, 0, 1);
-    store = new CountingStore({ dataDir: dir, owner: 'process-1', now: () => now });
-    await store.ready();
-    await store.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
+    await test.store.enqueue(newApplication('r1'), { deadLetterAfterMs: HOUR });
     events.recorded = 0;
     events.lost = [];
   });
-  afterEach(async () => {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
 
   function worker(client: DeliveryClient, leaseMs: number): DeliveryWorker {
-    return new DeliveryWorker(store, client, { ...DEFAULT_DELIVERY, leaseMs }, () => now, {
+    return new DeliveryWorker(test.store, client, { ...DEFAULT_DELIVERY, leaseMs }, () => test.now, {
       onRecorded: () => {
         events.recorded += 1;
       },
@@ -67,19 +58,23 @@ describe('delivery worker leases', () => {
     const service = heldService();
     const attempt = worker(service.client, 300).deliverNow('r1');
     await eventually(() => service.sent() === 1, { timeoutMs: 5_000, what: 'the attempt sent' });
-    now += ms;
-    const before = store.renewals;
-    await eventually(() => store.renewals > before, { timeoutMs: 5_000, what: `a renewal ${ms} ms later` });
+    test.now += ms;
+    const before = test.store.renewals;
+    await eventually(() => test.store.renewals > before, { timeoutMs: 5_000, what: `a renewal ${ms} ms later` });
     return { service, attempt };
   }
 
   it('renews its claim while the attempt runs, so the row is not taken back after the first lease would have ended', async () => {
     const { service, attempt } = await renewedAfter(250);
-    now += 250;
-    assert.equal(await store.recoverLeases(new Set()), 0, 'claimed for 300 ms 500 ms ago, renewed since: still held');
+    test.now += 250;
+    assert.equal(
+      await test.store.recoverLeases(new Set()),
+      0,
+      'claimed for 300 ms 500 ms ago, renewed since: still held',
+    );
     service.answer();
     assert.equal((await attempt)?.kind, 'delivered');
-    assert.equal((await store.get('r1'))?.status, 'delivered');
+    assert.equal((await test.store.get('r1'))?.status, 'delivered');
     assert.deepEqual(events, { recorded: 1, lost: [] });
   });
 
@@ -90,15 +85,15 @@ describe('delivery worker leases', () => {
       const service = heldService();
       const attempt = worker(service.client, 60_000).deliverNow('r1');
       await eventually(() => service.sent() === 1, { timeoutMs: 5_000, what: 'the attempt sent' });
-      const before = store.renewals;
+      const before = test.store.renewals;
       mock.timers.tick(19_999);
-      assert.equal(store.renewals, before, 'nothing before a third of the lease');
+      assert.equal(test.store.renewals, before, 'nothing before a third of the lease');
       mock.timers.tick(120_000 - 19_999);
-      assert.equal(store.renewals - before, 6);
+      assert.equal(test.store.renewals - before, 6);
       service.answer();
       assert.equal((await attempt)?.kind, 'delivered');
       mock.timers.tick(120_000);
-      assert.equal(store.renewals - before, 6, 'the attempt ended: its renewals stop');
+      assert.equal(test.store.renewals - before, 6, 'the attempt ended: its renewals stop');
     } finally {
       mock.timers.reset();
     }
@@ -109,14 +104,14 @@ describe('delivery worker leases', () => {
     // A lease no renewal comes to during the test: the write itself finds the claim gone.
     const attempt = worker(service.client, 60_000).deliverNow('r1');
     await eventually(() => service.sent() === 1, { timeoutMs: 5_000, what: 'the attempt sent' });
-    const other = new SqliteApplicationStore({ dataDir: dir, owner: 'process-2', now: () => now });
+    const other = new SqliteApplicationStore({ dataDir: test.dir, owner: 'process-2', now: () => test.now });
     await other.ready();
     assert.equal(await other.recoverLeases(), 1);
     const held = await claimed(other, 'r1');
     service.answer();
     assert.equal((await attempt)?.kind, 'delivered');
     assert.deepEqual(events, { recorded: 0, lost: ['r1'] });
-    const row = await store.get('r1');
+    const row = await test.store.get('r1');
     assert.deepEqual(
       [row?.status, row?.outcome, row?.unconfirmed_send],
       ['delivering', null, 1],
@@ -133,7 +128,7 @@ describe('delivery worker leases', () => {
     assert.equal((await attempt)?.kind, 'delivered');
     assert.deepEqual(events, { recorded: 0, lost: ['r1'] });
     assert.equal(
-      (await store.get('r1'))?.status,
+      (await test.store.get('r1'))?.status,
       'delivering',
       'left for whoever takes it back, who looks at the service first',
     );
@@ -143,33 +138,25 @@ describe('delivery worker leases', () => {
 const where = { method: 'POST', url: 'http://upstream/v2/jobboards/applicants' };
 
 describe('delivery worker: what each attempt does to its row', () => {
-  let dir: string;
-  let now: number;
-  let store: SqliteApplicationStore;
+  const test = storeEachTest('jbc-worker-', workerStore);
   let recorded: [string, string, string][];
   let blocks: string[];
   let errors: unknown[];
 
-  beforeEach(async () => {
-    now = Date.UTC(2026, 0, 1);
-    ({ dir, store } = await workerStore(() => now));
+  beforeEach(() => {
     recorded = [];
     blocks = [];
     errors = [];
   });
-  afterEach(async () => {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
 
-  const enqueue = (reference: string, deadLetterAfterMs = HOUR) => enqueueRow(store, reference, deadLetterAfterMs);
+  const enqueue = (reference: string, deadLetterAfterMs = HOUR) => enqueueRow(test.store, reference, deadLetterAfterMs);
 
   function worker(client: DeliveryClient, options: Partial<DeliveryOptions> = {}): DeliveryWorker {
     return new DeliveryWorker(
-      store,
+      test.store,
       client,
       { ...DEFAULT_DELIVERY, baseBackoffMs: 1_000, maxBackoffMs: 8_000, ...options },
-      () => now,
+      () => test.now,
       {
         onRecorded: (row, result, status) => recorded.push([row.reference, result.kind, status]),
         onBlocked: (block) => blocks.push(block.reason),
@@ -184,7 +171,7 @@ describe('delivery worker: what each attempt does to its row', () => {
       scriptedService([{ id: 70, applications: [{ id: 90, campaign_id: 12 }] }]).client,
     ).deliverNow('r1');
     assert.deepEqual(result, { kind: 'delivered', outcome: 'created_applicant', applicantId: 70, applicationId: 90 });
-    const row = await store.get('r1');
+    const row = await test.store.get('r1');
     assert.deepEqual(
       [row?.status, row?.outcome, row?.upstream_applicant_id, row?.upstream_application_id],
       ['delivered', 'created_applicant', 70, 90],
@@ -196,13 +183,13 @@ describe('delivery worker: what each attempt does to its row', () => {
     await enqueue('r1');
     const error = new ServerError({ ...where, status: 503, code: 'server_error', message: 'down' });
     await worker(scriptedService([error]).client).deliverNow('r1');
-    const row = await store.get('r1');
+    const row = await test.store.get('r1');
     assert.equal(row?.status, 'pending');
     assert.equal(row?.unconfirmed_send, 1);
     assert.equal(row?.last_error, 'server_error (503)');
     // First attempt: a step of 1 s, half of it random.
     assert.ok(
-      row !== undefined && row.next_attempt_at >= now + 500 && row.next_attempt_at <= now + 1_000,
+      row !== undefined && row.next_attempt_at >= test.now + 500 && row.next_attempt_at <= test.now + 1_000,
       String(row?.next_attempt_at),
     );
     assert.deepEqual(recorded, [['r1', 'retry', 'pending']]);
@@ -214,10 +201,14 @@ describe('delivery worker: what each attempt does to its row', () => {
     const service = scriptedService([error(), error()]);
     const w = worker(service.client);
     await w.deliverNow('r1');
-    assert.equal((await store.get('r1'))?.next_attempt_at, now + 200, 'due at its dead-letter time, not after');
-    now += 200;
+    assert.equal(
+      (await test.store.get('r1'))?.next_attempt_at,
+      test.now + 200,
+      'due at its dead-letter time, not after',
+    );
+    test.now += 200;
     await w.deliverNow('r1');
-    const row = await store.get('r1');
+    const row = await test.store.get('r1');
     assert.deepEqual([row?.status, row?.outcome], ['dead', 'expired']);
     assert.deepEqual(
       recorded.map((r) => r[2]),
@@ -234,7 +225,7 @@ describe('delivery worker: what each attempt does to its row', () => {
     await w.deliverNow('r1');
     assert.deepEqual(blocks, ['missing_scope']);
     assert.equal(w.blocked?.reason, 'missing_scope');
-    assert.equal((await store.get('r1'))?.status, 'pending', 'waits for the fix, not dead');
+    assert.equal((await test.store.get('r1'))?.status, 'pending', 'waits for the fix, not dead');
     assert.equal(await w.deliverNow('r2'), undefined, 'no attempt while blocked');
     assert.equal(service.sent(), 1);
     w.block('wrong_client_kind', 'wrong_client_kind (403)');
@@ -256,7 +247,7 @@ describe('delivery worker: what each attempt does to its row', () => {
     const w = worker(scriptedService([conflict, invalid]).client);
     await w.deliverNow('exists');
     await w.deliverNow('refused');
-    const rows = await Promise.all(['exists', 'refused'].map((r) => store.get(r)));
+    const rows = await Promise.all(['exists', 'refused'].map((r) => test.store.get(r)));
     assert.deepEqual(
       rows.map((r) => [r?.status, r?.outcome]),
       [
@@ -272,11 +263,11 @@ describe('delivery worker: what each attempt does to its row', () => {
   });
 
   it('dead-letters at once a row whose resume the store lost, sending nothing', async () => {
-    await store.enqueue(newApplication('lost', { resumeIn: dir }), { deadLetterAfterMs: HOUR });
-    store.openResume = async (reference) => Promise.reject(new ResumeMissingError(reference, 'its file'));
+    await test.store.enqueue(newApplication('lost', { resumeIn: test.dir }), { deadLetterAfterMs: HOUR });
+    test.store.openResume = async (reference) => Promise.reject(new ResumeMissingError(reference, 'its file'));
     const service = scriptedService([]);
     assert.equal((await worker(service.client).deliverNow('lost'))?.kind, 'resume_missing');
-    const row = await store.get('lost');
+    const row = await test.store.get('lost');
     assert.deepEqual([row?.status, row?.outcome], ['dead', 'resume_missing']);
     assert.equal(service.sent(), 0);
     assert.deepEqual(recorded, [['lost', 'resume_missing', 'dead']]);
@@ -291,7 +282,7 @@ describe('delivery worker: what each attempt does to its row', () => {
     await eventually(() => service.sent() === 2, { timeoutMs: 5_000, what: 'two sends' });
     await new Promise((resolve) => setTimeout(resolve, 50));
     assert.equal(service.sent(), 2, 'the third waits');
-    assert.equal((await store.get('r3'))?.status, 'pending', 'not claimed while it waits');
+    assert.equal((await test.store.get('r3'))?.status, 'pending', 'not claimed while it waits');
     service.open();
     const results = await Promise.all(attempts);
     assert.deepEqual(
@@ -309,7 +300,7 @@ describe('delivery worker: what each attempt does to its row', () => {
     const [first, second] = [w.deliverNow('r1'), w.deliverNow('r1')];
     assert.equal(first, second);
     assert.equal((await first)?.kind, 'delivered');
-    await claimed(store, 'r2');
+    await claimed(test.store, 'r2');
     assert.equal(await w.deliverNow('r2'), undefined);
     assert.equal(service.sent(), 1);
   });
@@ -321,15 +312,15 @@ describe('delivery worker: what each attempt does to its row', () => {
     // No backoff: the clock stands still, and the retry is due at once.
     const w = worker(service.client, { pollIntervalMs: 20, baseBackoffMs: 0, maxBackoffMs: 0, concurrency: 1 });
     w.start();
-    await untilDelivered(store, 'r1', 'r1 delivered on its second attempt');
+    await untilDelivered(test.store, 'r1', 'r1 delivered on its second attempt');
     await enqueue('r2');
     w.poke();
-    await untilDelivered(store, 'r2', 'r2 delivered');
+    await untilDelivered(test.store, 'r2', 'r2 delivered');
     await w.stop();
     await enqueue('r3');
     w.poke();
     await new Promise((resolve) => setTimeout(resolve, 100));
-    assert.equal((await store.get('r3'))?.status, 'pending', 'nothing after stop');
+    assert.equal((await test.store.get('r3'))?.status, 'pending', 'nothing after stop');
     assert.deepEqual(
       recorded.map((r) => r.slice(0, 2)),
       [
@@ -348,7 +339,7 @@ describe('delivery worker: what each attempt does to its row', () => {
       new ServerError({ ...where, status: 503, code: 'server_error', message: 'down' }),
       new PermissionError({ ...where, status: 403, code: 'missing_scope', message: 'no' }),
     ]);
-    const w = new DeliveryWorker(store, service.client, DEFAULT_DELIVERY, () => now);
+    const w = new DeliveryWorker(test.store, service.client, DEFAULT_DELIVERY, () => test.now);
     assert.equal((await w.deliverNow('r1'))?.kind, 'retry');
     assert.equal((await w.deliverNow('r2'))?.kind, 'retry');
     assert.equal(w.blocked?.reason, 'missing_scope');
@@ -357,9 +348,9 @@ describe('delivery worker: what each attempt does to its row', () => {
   it('passes on a write that failed for another reason than a lost lease', async () => {
     await enqueue('r1');
     const full = new Error('database or disk is full');
-    store.markDelivered = async () => Promise.reject(full);
+    test.store.markDelivered = async () => Promise.reject(full);
     const lost: string[] = [];
-    const w = new DeliveryWorker(store, scriptedService([]).client, DEFAULT_DELIVERY, () => now, {
+    const w = new DeliveryWorker(test.store, scriptedService([]).client, DEFAULT_DELIVERY, () => test.now, {
       onLeaseLost: (row) => lost.push(row.reference),
     });
     await assert.rejects(w.deliverNow('r1'), full);
@@ -382,21 +373,24 @@ describe('delivery worker: what each attempt does to its row', () => {
     service.open();
     await stopping;
     assert.equal((await attempt)?.kind, 'delivered');
-    assert.equal((await store.get('r1'))?.status, 'delivered');
+    assert.equal((await test.store.get('r1'))?.status, 'delivered');
   });
 
   it('at start, takes back the rows a killed process held and makes every waiting row due now', async () => {
     await enqueue('killed');
     await enqueue('waiting');
-    const other = new SqliteApplicationStore({ dataDir: dir, owner: 'process-0', now: () => now });
+    const other = new SqliteApplicationStore({ dataDir: test.dir, owner: 'process-0', now: () => test.now });
     await other.ready();
     await claimed(other, 'killed', 1);
-    await store.markRetry(await claimed(store, 'waiting'), now + 10 * HOUR, 'server_error (503)');
+    await test.store.markRetry(await claimed(test.store, 'waiting'), test.now + 10 * HOUR, 'server_error (503)');
     await other.close();
-    now += 10;
+    test.now += 10;
     const w = worker(scriptedService([]).client, { pollIntervalMs: 20 });
     w.start();
-    await eventually(async () => (await store.counts()).delivered === 2, { timeoutMs: 5_000, what: 'both delivered' });
+    await eventually(async () => (await test.store.counts()).delivered === 2, {
+      timeoutMs: 5_000,
+      what: 'both delivered',
+    });
     await w.stop();
   });
 });

@@ -54,6 +54,18 @@ const where = { method: 'POST', url: 'http://upstream/v2/x' };
 const conflict = (code: string) =>
   new ConflictError({ ...where, status: 409, code, message: 'exists', existingId: undefined });
 
+/** createApplicant's answer when the candidate is already known to the service. */
+const applicantExists = () => {
+  throw conflict('applicant_exists');
+};
+
+/** The createApplication body for row(n) of an existing applicant, its resume read out by readBody. */
+const APPLICATION_WITH_RESUME = {
+  campaign_id: 12,
+  applicant_email: 'ada@example.org',
+  application: { resume: { streamed: '%PDF-1.4', size: 8, mime_type: 'pdf' }, comments: [{ content: 'Hello' }] },
+};
+
 /** A client whose two calls answer from the given functions, recording the bodies. */
 function fakeClient(
   createApplicant: () => unknown,
@@ -107,19 +119,10 @@ describe('attemptDelivery', () => {
   });
 
   it('when the applicant exists, creates the application with applicant_email, the resume and the comment', async () => {
-    const { client, calls } = fakeClient(
-      () => {
-        throw conflict('applicant_exists');
-      },
-      () => ({ id: 11, applicant_id: 5 }),
-    );
+    const { client, calls } = fakeClient(applicantExists, () => ({ id: 11, applicant_id: 5 }));
     const result = await attemptDelivery(row(1), client, 1000, outbox);
     assert.deepEqual(result, { kind: 'delivered', outcome: 'created_application', applicantId: 5, applicationId: 11 });
-    assert.deepEqual(await readBody(calls[1]?.body), {
-      campaign_id: 12,
-      applicant_email: 'ada@example.org',
-      application: { resume: { streamed: '%PDF-1.4', size: 8, mime_type: 'pdf' }, comments: [{ content: 'Hello' }] },
-    });
+    assert.deepEqual(await readBody(calls[1]?.body), APPLICATION_WITH_RESUME);
   });
 
   it('when the store lost the resume, sends nothing and names it resume_missing, not a connection failure', async () => {
@@ -141,26 +144,16 @@ describe('attemptDelivery', () => {
   });
 
   it('on the first attempt, application_exists means the candidate already applied', async () => {
-    const { client } = fakeClient(
-      () => {
-        throw conflict('applicant_exists');
-      },
-      () => {
-        throw conflict('application_exists');
-      },
-    );
+    const { client } = fakeClient(applicantExists, () => {
+      throw conflict('application_exists');
+    });
     assert.deepEqual(await attemptDelivery(row(1), client, 1000, outbox), { kind: 'already_applied' });
   });
 
   it('on a later attempt, application_exists means an earlier attempt delivered it', async () => {
-    const { client } = fakeClient(
-      () => {
-        throw conflict('applicant_exists');
-      },
-      () => {
-        throw conflict('application_exists');
-      },
-    );
+    const { client } = fakeClient(applicantExists, () => {
+      throw conflict('application_exists');
+    });
     assert.deepEqual(await attemptDelivery(row(2), client, 1000, outbox), {
       kind: 'delivered',
       outcome: 'found_delivered',
@@ -204,21 +197,27 @@ describe('an attempt after one that may have reached the service (unconfirmed_se
     applicant: { id: id + 100, email },
   });
 
-  it("finds the application the earlier attempt created among the board's for the campaign, and sends nothing", async () => {
-    const pages = [
-      { data: [application(31, 'grace@example.org', 3), application(30, 'ADA@example.org ', 1)], next: 2 },
-    ];
-    const { client, calls } = fakeClient(
+  /** A client that lists `pages` and fails the test on any send. */
+  const readsOnly = (pages: { data: unknown[]; next: number | null }[]) =>
+    fakeClient(
       () => assert.fail('not sent'),
       () => assert.fail('not sent'),
       pages,
     );
-    assert.deepEqual(await attemptDelivery(unconfirmed, client, 1000, outbox), {
-      kind: 'delivered',
-      outcome: 'found_delivered',
-      applicantId: 130,
-      applicationId: 30,
-    });
+  /** The attempt's result when it finds application(id) already delivered. */
+  const foundDelivered = (id: number) => ({
+    kind: 'delivered',
+    outcome: 'found_delivered',
+    applicantId: id + 100,
+    applicationId: id,
+  });
+
+  it("finds the application the earlier attempt created among the board's for the campaign, and sends nothing", async () => {
+    const pages = [
+      { data: [application(31, 'grace@example.org', 3), application(30, 'ADA@example.org ', 1)], next: 2 },
+    ];
+    const { client, calls } = readsOnly(pages);
+    assert.deepEqual(await attemptDelivery(unconfirmed, client, 1000, outbox), foundDelivered(30));
     assert.deepEqual(
       calls.map((c) => c.endpoint),
       ['GET applications'],
@@ -249,17 +248,8 @@ describe('an attempt after one that may have reached the service (unconfirmed_se
       { data: [application(42, 'bob@example.org', -9.9)], next: 2 },
       { data: [application(43, 'ada@example.org', -9.5)], next: 3 },
     ];
-    const found = fakeClient(
-      () => assert.fail('not sent'),
-      () => assert.fail('not sent'),
-      skew,
-    );
-    assert.deepEqual(await attemptDelivery(unconfirmed, found.client, 1000, outbox), {
-      kind: 'delivered',
-      outcome: 'found_delivered',
-      applicantId: 143,
-      applicationId: 43,
-    });
+    const found = readsOnly(skew);
+    assert.deepEqual(await attemptDelivery(unconfirmed, found.client, 1000, outbox), foundDelivered(43));
     const lastPage = fakeClient(
       () => ({ id: 5, applications: [] }),
       () => assert.fail('not called'),
@@ -293,33 +283,15 @@ describe('an attempt after one that may have reached the service (unconfirmed_se
       { data: [application(46, 'bob@example.org', -10)], next: 2 },
       { data: [application(47, 'ada@example.org', -10)], next: null },
     ];
-    const { client } = fakeClient(
-      () => assert.fail('not sent'),
-      () => assert.fail('not sent'),
-      pages,
-    );
-    assert.deepEqual(await attemptDelivery(unconfirmed, client, 1000, outbox), {
-      kind: 'delivered',
-      outcome: 'found_delivered',
-      applicantId: 147,
-      applicationId: 47,
-    });
+    const { client } = readsOnly(pages);
+    assert.deepEqual(await attemptDelivery(unconfirmed, client, 1000, outbox), foundDelivered(47));
   });
 
   it('compares the addresses without the spaces around the one stored', async () => {
     const pages = [{ data: [application(48, 'ada@example.org', 1)], next: null }];
-    const { client } = fakeClient(
-      () => assert.fail('not sent'),
-      () => assert.fail('not sent'),
-      pages,
-    );
+    const { client } = readsOnly(pages);
     const spaced: OutboxRow = { ...unconfirmed, payload: { applicant: { email: ' Ada@example.org ' } } };
-    assert.deepEqual(await attemptDelivery(spaced, client, 1000, outbox), {
-      kind: 'delivered',
-      outcome: 'found_delivered',
-      applicantId: 148,
-      applicationId: 48,
-    });
+    assert.deepEqual(await attemptDelivery(spaced, client, 1000, outbox), foundDelivered(48));
   });
 
   it("asks each page with the high priority and the attempt's timeout", async () => {
@@ -384,16 +356,12 @@ describe('an attempt after one that may have reached the service (unconfirmed_se
 
   it('takes the application this very row recorded for its own', async () => {
     const pages = [{ data: [application(30, 'ada@example.org', 1)], next: null }];
-    const { client, calls } = fakeClient(
-      () => assert.fail('not sent'),
-      () => assert.fail('not sent'),
-      pages,
-    );
+    const { client, calls } = readsOnly(pages);
     const result = await attemptDelivery(unconfirmed, client, 1000, {
       ...outbox,
       recordedApplication: async () => unconfirmed.reference,
     });
-    assert.deepEqual(result, { kind: 'delivered', outcome: 'found_delivered', applicantId: 130, applicationId: 30 });
+    assert.deepEqual(result, foundDelivered(30));
     assert.deepEqual(
       calls.map((c) => c.endpoint),
       ['GET applications'],
@@ -640,20 +608,11 @@ describe('attemptDelivery, edge cases', () => {
       throw conflict('applicant_exists');
     }) as never;
     assert.equal((await attemptDelivery(row(1), client, 1000, outbox)).kind, 'delivered');
-    assert.deepEqual(await readBody(calls[0]?.body), {
-      campaign_id: 12,
-      applicant_email: 'ada@example.org',
-      application: { resume: { streamed: '%PDF-1.4', size: 8, mime_type: 'pdf' }, comments: [{ content: 'Hello' }] },
-    });
+    assert.deepEqual(await readBody(calls[0]?.body), APPLICATION_WITH_RESUME);
   });
 
   it('for a returning candidate without resume or letter, creates a bare application', async () => {
-    const { client, calls } = fakeClient(
-      () => {
-        throw conflict('applicant_exists');
-      },
-      () => ({ id: 11, applicant_id: 5 }),
-    );
+    const { client, calls } = fakeClient(applicantExists, () => ({ id: 11, applicant_id: 5 }));
     const bare: OutboxRow = {
       ...row(1),
       resume_bytes: 10,

@@ -28,6 +28,11 @@ function modes(overrides: Partial<Record<ConfigurableField, FieldMode>> = {}): R
   return { ...DEFAULT_FIELD_MODES, ...overrides };
 }
 
+/** checkForm on VALID with `fields` put over it. */
+function checkValid(fields: Record<string, string> = {}, fieldModes = modes(), trackUtm = false) {
+  return checkForm(parsed({ ...VALID, ...fields }), fieldModes, trackUtm);
+}
+
 /** The [field, code] of each problem of a form. */
 function codes(fields: Record<string, string>, fieldModes = modes(), truncated: string[] = []): [string, string][] {
   return checkForm(parsed(fields, truncated), fieldModes).errors.map((e) => [e.field, e.code]);
@@ -35,23 +40,19 @@ function codes(fields: Record<string, string>, fieldModes = modes(), truncated: 
 
 describe('checkForm', () => {
   it('takes a valid form: the campaign, the applicant as typed (trimmed), the email for its limit and the captcha token', () => {
-    const { errors, checked } = checkForm(
-      parsed({
-        ...VALID,
-        email: '  Ada@Example.org ',
-        phone_code: '+33',
-        phone_number: '6 12 34 56 78',
-        bio_url: 'https://ada.example.org',
-        locale: 'fr',
-        is_partner_newsletter_active: 'on',
-        is_campaign_alert_active: '0',
-        cover_letter: 'Dear recruiter',
-        captcha_token: 'tok',
-        website: '',
-        unknown_field: 'ignored',
-      }),
-      modes(),
-    );
+    const { errors, checked } = checkValid({
+      email: '  Ada@Example.org ',
+      phone_code: '+33',
+      phone_number: '6 12 34 56 78',
+      bio_url: 'https://ada.example.org',
+      locale: 'fr',
+      is_partner_newsletter_active: 'on',
+      is_campaign_alert_active: '0',
+      cover_letter: 'Dear recruiter',
+      captcha_token: 'tok',
+      website: '',
+      unknown_field: 'ignored',
+    });
     assert.deepEqual(errors, []);
     assert.deepEqual(checked, {
       campaignId: 12,
@@ -78,7 +79,7 @@ describe('checkForm', () => {
   });
 
   it('takes a form without the optional fields, and without a captcha token', () => {
-    const { errors, checked } = checkForm(parsed(VALID), modes());
+    const { errors, checked } = checkValid();
     assert.deepEqual(errors, []);
     assert.deepEqual(checked?.payload, {
       applicant: {
@@ -96,16 +97,14 @@ describe('checkForm', () => {
   it('reads true, on and 1 as a ticked box and false, off, 0 and empty as not, in any case', () => {
     for (const ticked of ['true', 'ON', ' 1 ']) {
       assert.equal(
-        checkForm(parsed({ ...VALID, is_campaign_alert_active: ticked }), modes()).checked?.payload.applicant
-          .is_campaign_alert_active,
+        checkValid({ is_campaign_alert_active: ticked }).checked?.payload.applicant.is_campaign_alert_active,
         true,
         ticked,
       );
     }
     for (const unticked of ['false', 'Off', '0', '']) {
       assert.equal(
-        checkForm(parsed({ ...VALID, is_campaign_alert_active: unticked }), modes()).checked?.payload.applicant
-          .is_campaign_alert_active,
+        checkValid({ is_campaign_alert_active: unticked }).checked?.payload.applicant.is_campaign_alert_active,
         false,
         unticked,
       );
@@ -132,10 +131,7 @@ describe('checkForm', () => {
   });
 
   it('takes a campaign id of 1 to 16 digits without a leading zero, within the safe integers', () => {
-    assert.equal(
-      checkForm(parsed({ ...VALID, campaign_id: '9007199254740991' }), modes()).checked?.campaignId,
-      9007199254740991,
-    );
+    assert.equal(checkValid({ campaign_id: '9007199254740991' }).checked?.campaignId, 9007199254740991);
     for (const id of ['0', '012', '12abc', 'x12', '1.5', '-3', '12345678901234567', '9007199254740993']) {
       assert.deepEqual(codes({ ...VALID, campaign_id: id }), [['campaign_id', 'invalid_value']], id);
     }
@@ -173,7 +169,7 @@ describe('checkForm', () => {
     assert.deepEqual(codes({ ...VALID, phone_code: '+33', phone_number: '06\t12 34 56 78' }), [
       ['phone_number', 'invalid_phone'],
     ]);
-    const { errors } = checkForm(parsed({ ...VALID, cover_letter: 'Hello\u0000 there' }), modes());
+    const { errors } = checkValid({ cover_letter: 'Hello\u0000 there' });
     assert.equal(errors[0]?.message, 'Remove the invisible control characters (such as NUL) from this text.');
     assert.doesNotMatch(JSON.stringify(errors), /Hello/, 'the value is not echoed');
   });
@@ -202,7 +198,7 @@ describe('checkForm', () => {
     });
 
     it('takes a calling code alone when it is one, with or without its plus, and drops it', () => {
-      const { errors, checked } = checkForm(parsed({ ...VALID, phone_code: '+33' }), modes());
+      const { errors, checked } = checkValid({ phone_code: '+33' });
       assert.deepEqual(errors, []);
       assert.equal(checked?.payload.applicant.phone_code, undefined);
       assert.deepEqual(codes({ ...VALID, phone_code: '33' }), []);
@@ -216,10 +212,7 @@ describe('checkForm', () => {
     });
 
     it('when hidden, is dropped, code and number', () => {
-      const { errors, checked } = checkForm(
-        parsed({ ...VALID, phone_code: 'x', phone_number: 'y' }),
-        modes({ phone: 'hidden' }),
-      );
+      const { errors, checked } = checkValid({ phone_code: 'x', phone_number: 'y' }, modes({ phone: 'hidden' }));
       assert.deepEqual(errors, []);
       assert.equal(checked?.payload.applicant.phone_code, undefined);
       assert.equal(checked?.payload.applicant.phone_number, undefined);
@@ -228,22 +221,15 @@ describe('checkForm', () => {
 
   describe('the field configuration (FORM_FIELDS)', () => {
     it('drops a hidden field, whatever it holds', () => {
-      const { errors } = checkForm(
-        parsed({
-          ...VALID,
-          first_name: 'x'.repeat(101),
-          bio_url: 'not a url',
-          cover_letter: 'Hello',
-          is_partner_newsletter_active: 'maybe',
-        }),
-        modes({
-          first_name: 'hidden',
-          bio_url: 'hidden',
-          cover_letter: 'hidden',
-          is_partner_newsletter_active: 'hidden',
-          consent: 'hidden',
-        }),
-      );
+      const hidden = modes({
+        first_name: 'hidden',
+        bio_url: 'hidden',
+        cover_letter: 'hidden',
+        is_partner_newsletter_active: 'hidden',
+        consent: 'hidden',
+      });
+      const refusedIfShown = { first_name: 'x'.repeat(101), bio_url: 'not a url', cover_letter: 'Hello' };
+      const { errors } = checkValid({ ...refusedIfShown, is_partner_newsletter_active: 'maybe' }, hidden);
       assert.deepEqual(
         errors,
         [['is_partner_newsletter_active', 'invalid_value']].map(([field, code]) => ({
@@ -252,22 +238,7 @@ describe('checkForm', () => {
           message: 'Send true when ticked.',
         })),
       );
-      const kept = checkForm(
-        parsed({
-          ...VALID,
-          first_name: 'x'.repeat(101),
-          bio_url: 'not a url',
-          cover_letter: 'Hello',
-          is_partner_newsletter_active: 'true',
-        }),
-        modes({
-          first_name: 'hidden',
-          bio_url: 'hidden',
-          cover_letter: 'hidden',
-          is_partner_newsletter_active: 'hidden',
-          consent: 'hidden',
-        }),
-      ).checked;
+      const kept = checkValid({ ...refusedIfShown, is_partner_newsletter_active: 'true' }, hidden).checked;
       assert.deepEqual(kept?.payload, {
         applicant: { email: 'ada@example.org', last_name: 'Lovelace', is_campaign_alert_active: false },
       });
@@ -281,8 +252,8 @@ describe('checkForm', () => {
       assert.deepEqual(codes({ ...VALID, cover_letter: ' ' }, modes({ cover_letter: 'required' })), [
         ['cover_letter', 'required'],
       ]);
-      const { errors, checked } = checkForm(
-        parsed({ ...VALID, is_legals_accepted_by_manager: 'false' }),
+      const { errors, checked } = checkValid(
+        { is_legals_accepted_by_manager: 'false' },
         modes({ consent: 'optional' }),
       );
       assert.deepEqual(errors, []);
@@ -291,18 +262,14 @@ describe('checkForm', () => {
   });
 
   it('says what is wrong in English beside each code, and answers no form to store', () => {
-    const { errors, checked } = checkForm(
-      parsed({
-        ...VALID,
-        email: 'nope',
-        campaign_id: 'x',
-        locale: 'de',
-        phone_number: '0612345678',
-        is_legals_accepted_by_manager: 'maybe',
-        cover_letter: 'a'.repeat(10_001),
-      }),
-      modes(),
-    );
+    const { errors, checked } = checkValid({
+      email: 'nope',
+      campaign_id: 'x',
+      locale: 'de',
+      phone_number: '0612345678',
+      is_legals_accepted_by_manager: 'maybe',
+      cover_letter: 'a'.repeat(10_001),
+    });
     assert.deepEqual(
       errors.map((e) => [e.field, e.message]),
       [
@@ -358,16 +325,13 @@ describe('checkForm: campaign parameters (TRACK_UTM)', () => {
       );
     }
     assert.deepEqual(
-      checkForm(parsed({ ...VALID, first_name: '', utm_campaign: 'a\u0007' }), modes(), true).errors.map((e) => [
-        e.field,
-        e.code,
-      ]),
+      tracked({ first_name: '', utm_campaign: 'a\u0007' }).errors.map((e) => [e.field, e.code]),
       [['first_name', 'required']],
     );
   });
 
   it('reads none of them when not tracked: no problem and nothing kept', () => {
-    const { errors, checked } = checkForm(parsed({ ...VALID, utm_source: 'a\u0000'.repeat(300) }), modes(), false);
+    const { errors, checked } = checkValid({ utm_source: 'a\u0000'.repeat(300) }, modes(), false);
     assert.deepEqual(errors, []);
     assert.equal(checked?.utm, null);
   });

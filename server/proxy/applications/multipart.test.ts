@@ -42,11 +42,38 @@ const end = `--${BOUNDARY}--\r\n`;
 const form = (...parts: (string | Buffer)[]) =>
   Buffer.concat([...parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p)), Buffer.from(end)]);
 
-describe('parseApplicationForm', () => {
-  let dir: string;
-  let spool: UploadSpool;
+/** What a suite's tests reach: its upload folder and spool, and its server's port and address. */
+interface FormServer {
+  dir: string;
+  spool: UploadSpool;
+  port: number;
+  url: string;
+}
+
+/**
+ * A new upload folder (named from `prefix`) and a server on port 0 passing each request to
+ * `handle`, made before the suite's tests and removed after them.
+ */
+function formServer(prefix: string, handle: (req: IncomingMessage, res: ServerResponse) => void): FormServer {
+  const at = {} as FormServer;
   let server: Server;
-  let url: string;
+  before(async () => {
+    at.dir = mkdtempSync(join(tmpdir(), prefix));
+    at.spool = new UploadSpool(at.dir);
+    server = createServer(handle);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    at.port = (server.address() as AddressInfo).port;
+    at.url = `http://127.0.0.1:${at.port}/`;
+  });
+  after(() => {
+    server.closeAllConnections();
+    server.close();
+    rmSync(at.dir, { recursive: true, force: true });
+  });
+  return at;
+}
+
+describe('parseApplicationForm', () => {
   /** The slowest pace taken; none unless a test sets one. */
   let pace = { minBytesPerSecond: 0, periodMs: 1_000 };
   /** Where uploads are written; a test may give one whose disk is full. */
@@ -54,48 +81,40 @@ describe('parseApplicationForm', () => {
   /** The last refusal, for a request whose client left before its answer. */
   let lastProblem: ProblemError | undefined;
 
-  before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'jbc-multipart-'));
-    spool = new UploadSpool(dir);
-    writeTo = spool;
-    server = createServer((req, res) => {
-      parseApplicationForm(req as Request, MAX_RESUME, writeTo, pace).then(
-        (parsed) => {
-          const resume = parsed.resume && {
-            ...parsed.resume,
-            bytes: parsed.resume.path === null ? null : readFileSync(parsed.resume.path).toString('base64'),
-          };
-          if (parsed.resume?.path) spool.discard(parsed.resume.path);
-          res.end(
-            JSON.stringify({ fields: Object.fromEntries(parsed.fields), truncated: [...parsed.truncated], resume }),
-          );
-        },
-        (error: unknown) => {
-          assert.ok(error instanceof ProblemError);
-          lastProblem = error;
-          res.statusCode = error.status;
-          // As the proxy answers it: a cut-off body's connection closes, and is never used again.
-          for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
-          res.end(
-            JSON.stringify({
-              ...error.toBody(),
-              cutOff: error instanceof CutOffError,
-              connection: error.headers.Connection ?? null,
-            }),
-          );
-        },
-      );
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  const upload = formServer('jbc-multipart-', (req, res) => {
+    parseApplicationForm(req as Request, MAX_RESUME, writeTo, pace).then(
+      (parsed) => {
+        const resume = parsed.resume && {
+          ...parsed.resume,
+          bytes: parsed.resume.path === null ? null : readFileSync(parsed.resume.path).toString('base64'),
+        };
+        if (parsed.resume?.path) upload.spool.discard(parsed.resume.path);
+        res.end(
+          JSON.stringify({ fields: Object.fromEntries(parsed.fields), truncated: [...parsed.truncated], resume }),
+        );
+      },
+      (error: unknown) => {
+        assert.ok(error instanceof ProblemError);
+        lastProblem = error;
+        res.statusCode = error.status;
+        // As the proxy answers it: a cut-off body's connection closes, and is never used again.
+        for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
+        res.end(
+          JSON.stringify({
+            ...error.toBody(),
+            cutOff: error instanceof CutOffError,
+            connection: error.headers.Connection ?? null,
+          }),
+        );
+      },
+    );
   });
-  after(() => {
-    server.close();
-    rmSync(dir, { recursive: true, force: true });
+  before(() => {
+    writeTo = upload.spool;
   });
 
   async function post(body: Buffer, contentType = `multipart/form-data; boundary=${BOUNDARY}`): Promise<Answer> {
-    const response = await fetch(url, { method: 'POST', headers: { 'content-type': contentType }, body });
+    const response = await fetch(upload.url, { method: 'POST', headers: { 'content-type': contentType }, body });
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   }
 
@@ -109,7 +128,7 @@ describe('parseApplicationForm', () => {
       }
     }
     const pieces = ReadableStream.from(piecesOf());
-    const response = await fetch(url, {
+    const response = await fetch(upload.url, {
       method: 'POST',
       headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
       body: pieces,
@@ -125,7 +144,7 @@ describe('parseApplicationForm', () => {
       await gate;
       yield body.subarray(at);
     }
-    const response = await fetch(url, {
+    const response = await fetch(upload.url, {
       method: 'POST',
       headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
       body: ReadableStream.from(piecesOf()),
@@ -134,18 +153,33 @@ describe('parseApplicationForm', () => {
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   }
 
-  /** A gate for postGated, and its opening. */
-  function gate(): { opened: Promise<void>; open: () => void } {
+  /**
+   * postGated, the rest of the body sent once `until()` holds (polled for 2 s at most: `what`). Then,
+   * answered or not, uploads go to the suite's spool again, whatever spool the test gave.
+   */
+  async function postHeldUntil(
+    body: Buffer,
+    at: number,
+    until: () => boolean | undefined,
+    what: string,
+  ): Promise<Answer> {
     let open = () => undefined as void;
     const opened = new Promise<void>((resolve) => (open = resolve));
-    return { opened, open };
+    try {
+      const pending = postGated(body, at, opened);
+      await eventually(until, { timeoutMs: 2_000, what });
+      open();
+      return await pending;
+    } finally {
+      open();
+      writeTo = upload.spool;
+    }
   }
 
   /** Sends `body` chunked, `piece` bytes every `everyMs`, until the server closes the connection; answers what it said. */
   function trickle(body: Buffer, piece: number, everyMs: number): Promise<string> {
-    const { port } = new URL(url);
     return new Promise((resolve) => {
-      const socket = connect({ host: '127.0.0.1', port: Number(port) }, () => {
+      const socket = connect({ host: '127.0.0.1', port: upload.port }, () => {
         socket.write(
           `POST / HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=${BOUNDARY}\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n`,
         );
@@ -169,7 +203,10 @@ describe('parseApplicationForm', () => {
 
   /** Upload files are deleted once their stream has closed, just after the answer. */
   const noUploadLeft = () =>
-    eventually(() => readdirSync(join(dir, 'uploads')).length === 0, { timeoutMs: 2_000, what: 'no upload file left' });
+    eventually(() => readdirSync(join(upload.dir, 'uploads')).length === 0, {
+      timeoutMs: 2_000,
+      what: 'no upload file left',
+    });
 
   it('reads the fields and writes the resume to an upload file, with its name, size and SHA-256', async () => {
     const resume = pdfOfSize(20_000);
@@ -315,7 +352,7 @@ describe('parseApplicationForm', () => {
   });
 
   it('answers at once, and closes, a body declared larger than the resume and the form allowance together', async () => {
-    const response = await fetch(url, {
+    const response = await fetch(upload.url, {
       method: 'POST',
       headers: {
         'content-type': `multipart/form-data; boundary=${BOUNDARY}`,
@@ -430,7 +467,7 @@ describe('parseApplicationForm', () => {
 
   it('when the disk is full, answers 503 storage_full once the body is read', { timeout: 10_000 }, async () => {
     writeTo = new UploadSpool(
-      dir,
+      upload.dir,
       () =>
         new Writable({
           write: (_chunk, _encoding, done) =>
@@ -441,7 +478,7 @@ describe('parseApplicationForm', () => {
       const answer = await post(form(file('resume', 'cv.pdf', pdfOfSize(20_000)), field('email', 'a@b.example')));
       assert.deepEqual([answer.status, answer.body.code], [503, 'storage_full']);
     } finally {
-      writeTo = spool;
+      writeTo = upload.spool;
     }
   });
 
@@ -450,8 +487,8 @@ describe('parseApplicationForm', () => {
     { timeout: 10_000 },
     async () => {
       // Every write is taken; closing the file fails, as a full disk's last flush does.
-      writeTo = new UploadSpool(dir, (path) => {
-        const real = spool.open(path);
+      writeTo = new UploadSpool(upload.dir, (path) => {
+        const real = upload.spool.open(path);
         return new Writable({
           write: (chunk: Buffer, _encoding, done) => real.write(chunk, done),
           final: (done) =>
@@ -465,7 +502,7 @@ describe('parseApplicationForm', () => {
         assert.deepEqual([answer.status, answer.body.code], [503, 'storage_full']);
         await noUploadLeft();
       } finally {
-        writeTo = spool;
+        writeTo = upload.spool;
       }
     },
   );
@@ -473,14 +510,13 @@ describe('parseApplicationForm', () => {
   it('gives up a request whose client leaves mid-body, saying it was interrupted, and deletes its upload file', async () => {
     lastProblem = undefined;
     const body = form(field('email', 'a@b.example'), file('resume', 'cv.pdf', pdfOfSize(40_000)));
-    const { port } = new URL(url);
-    const socket = connect({ host: '127.0.0.1', port: Number(port) }, () => {
+    const socket = connect({ host: '127.0.0.1', port: upload.port }, () => {
       socket.write(
         `POST / HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=${BOUNDARY}\r\nContent-Length: ${body.length}\r\n\r\n`,
       );
       socket.write(body.subarray(0, 20_000));
     });
-    await eventually(() => readdirSync(join(dir, 'uploads')).length === 1, {
+    await eventually(() => readdirSync(join(upload.dir, 'uploads')).length === 1, {
       timeoutMs: 2_000,
       what: 'the resume being written',
     });
@@ -519,9 +555,8 @@ describe('parseApplicationForm', () => {
         ),
         body,
       ]);
-    const { port } = new URL(url);
     let received = '';
-    const socket = connect({ host: '127.0.0.1', port: Number(port) }, () => {
+    const socket = connect({ host: '127.0.0.1', port: upload.port }, () => {
       socket.write(Buffer.concat([request(broken), request(next)]));
     });
     socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
@@ -550,56 +585,41 @@ describe('parseApplicationForm', () => {
     fields.push(field(`f${fields.length}`, ''));
     fields[fields.length - 1] = field(`f${fields.length - 1}`, 'x'.repeat(hardCap - 30_000 - size()));
     const opened: string[] = [];
-    writeTo = new UploadSpool(dir, (path, options) => {
+    writeTo = new UploadSpool(upload.dir, (path, options) => {
       opened.push(path);
       return createWriteStream(path, options);
     });
-    const resumeStarted = gate();
-    try {
-      // The resume's first bytes, then a wait until its upload file is open: the cap is crossed after, mid-file.
-      const pending = postGated(
-        form(...fields, file('resume', 'cv.pdf', pdfOfSize(60_000))),
-        size() + 1_000,
-        resumeStarted.opened,
-      );
-      await eventually(() => opened.length === 1, { timeoutMs: 2_000, what: 'the resume being written' });
-      resumeStarted.open();
-      const answer = await pending;
-      assert.deepEqual([answer.status, answer.body.code, answer.body.cutOff], [413, 'file_too_large', true]);
-      await noUploadLeft();
-    } finally {
-      resumeStarted.open();
-      writeTo = spool;
-    }
+    // The resume's first bytes, then a wait until its upload file is open: the cap is crossed after, mid-file.
+    const answer = await postHeldUntil(
+      form(...fields, file('resume', 'cv.pdf', pdfOfSize(60_000))),
+      size() + 1_000,
+      () => opened.length === 1,
+      'the resume being written',
+    );
+    assert.deepEqual([answer.status, answer.body.code, answer.body.cutOff], [413, 'file_too_large', true]);
+    await noUploadLeft();
   });
 
   it('deletes the upload file of a resume as soon as it passes the limit, before the rest of the body comes', async () => {
     const uploads: { path: string; closed: boolean }[] = [];
-    writeTo = new UploadSpool(dir, (path, options) => {
+    writeTo = new UploadSpool(upload.dir, (path, options) => {
       const upload = { path, closed: false };
       uploads.push(upload);
       return createWriteStream(path, options).once('close', () => (upload.closed = true));
     });
-    const restHeld = gate();
-    try {
-      const resume = file('resume', 'cv.pdf', pdfOfSize(MAX_RESUME + 10_000));
-      const pending = postGated(form(resume, field('email', 'a@b.example')), resume.length, restHeld.opened);
-      await eventually(() => uploads.length === 1 && uploads[0]?.closed && !existsSync(uploads[0].path), {
-        timeoutMs: 2_000,
-        what: 'the upload file deleted while the rest of the body is held',
-      });
-      restHeld.open();
-      const answer = await pending;
-      assert.deepEqual([answer.status, answer.body.code], [413, 'file_too_large']);
-    } finally {
-      restHeld.open();
-      writeTo = spool;
-    }
+    const resume = file('resume', 'cv.pdf', pdfOfSize(MAX_RESUME + 10_000));
+    const answer = await postHeldUntil(
+      form(resume, field('email', 'a@b.example')),
+      resume.length,
+      () => uploads.length === 1 && uploads[0]?.closed && !existsSync(uploads[0].path),
+      'the upload file deleted while the rest of the body is held',
+    );
+    assert.deepEqual([answer.status, answer.body.code], [413, 'file_too_large']);
   });
 
   it('deletes the upload file of a write that fails, before the rest of the body comes, then answers 503 storage_full', async () => {
     const uploads: { path: string; failed: boolean }[] = [];
-    writeTo = new UploadSpool(dir, (path) => {
+    writeTo = new UploadSpool(upload.dir, (path) => {
       const upload = { path, failed: false };
       uploads.push(upload);
       // A disk that fills during the first write: some bytes land in the file, then the write fails.
@@ -611,54 +631,32 @@ describe('parseApplicationForm', () => {
         },
       });
     });
-    const restHeld = gate();
-    try {
-      const head = Buffer.concat([
-        Buffer.from(field('email', 'a@b.example')),
-        file('resume', 'cv.pdf', pdfOfSize(40_000)),
-      ]);
-      const pending = postGated(form(head), head.length - 20_000, restHeld.opened);
-      await eventually(() => uploads.length === 1 && uploads[0]?.failed && !existsSync(uploads[0].path), {
-        timeoutMs: 2_000,
-        what: 'the upload file deleted while the rest of the body is held',
-      });
-      restHeld.open();
-      const answer = await pending;
-      assert.deepEqual([answer.status, answer.body.code], [503, 'storage_full']);
-      await noUploadLeft();
-    } finally {
-      restHeld.open();
-      writeTo = spool;
-    }
+    const head = Buffer.concat([
+      Buffer.from(field('email', 'a@b.example')),
+      file('resume', 'cv.pdf', pdfOfSize(40_000)),
+    ]);
+    const answer = await postHeldUntil(
+      form(head),
+      head.length - 20_000,
+      () => uploads.length === 1 && uploads[0]?.failed && !existsSync(uploads[0].path),
+      'the upload file deleted while the rest of the body is held',
+    );
+    assert.deepEqual([answer.status, answer.body.code], [503, 'storage_full']);
+    await noUploadLeft();
   });
 });
 
 // The reader called by a test's own handler, for what only the request object shows: how the
 // reading stops or goes on after a refusal, and which of the request's events settle the form.
 describe('parseApplicationForm, on the request itself', () => {
-  let dir: string;
-  let spool: UploadSpool;
-  let server: Server;
-  let port: number;
   const pace = { minBytesPerSecond: 0, periodMs: 1_000 };
   let handle: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => res.end();
 
-  before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'jbc-multipart-req-'));
-    spool = new UploadSpool(dir);
-    server = createServer((req, res) => handle(req, res));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    port = (server.address() as AddressInfo).port;
-  });
-  after(() => {
-    server.closeAllConnections();
-    server.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const upload = formServer('jbc-multipart-req-', (req, res) => handle(req, res));
 
   /** Opens a connection sending a chunked multipart request's head and `body` (as one chunk); the caller destroys it. */
   function send(body: Buffer): ReturnType<typeof connect> {
-    const socket = connect({ host: '127.0.0.1', port }, () => {
+    const socket = connect({ host: '127.0.0.1', port: upload.port }, () => {
       socket.write(
         `POST / HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=${BOUNDARY}\r\nTransfer-Encoding: chunked\r\n\r\n`,
       );
@@ -684,7 +682,7 @@ describe('parseApplicationForm, on the request itself', () => {
     let parsed: Promise<unknown> = new Promise(() => undefined);
     const started = new Promise<void>((resolve) => {
       handle = (req) => {
-        parsed = parseApplicationForm(req as Request, MAX_RESUME, spool, pace);
+        parsed = parseApplicationForm(req as Request, MAX_RESUME, upload.spool, pace);
         req.once('data', () => setImmediate(() => cut(req)));
         resolve();
       };
@@ -734,7 +732,7 @@ describe('parseApplicationForm, on the request itself', () => {
     let parsed: Promise<unknown> = new Promise(() => undefined);
     const started = new Promise<void>((resolve) => {
       handle = (req, res) => {
-        parsed = parseApplicationForm(req as Request, MAX_RESUME, spool, pace).catch(async (error: unknown) => {
+        parsed = parseApplicationForm(req as Request, MAX_RESUME, upload.spool, pace).catch(async (error: unknown) => {
           readAtCut = req.socket.bytesRead;
           await sleep(300);
           readLater = req.socket.bytesRead;

@@ -1,10 +1,7 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, it, mock } from 'node:test';
+import { afterEach, describe, it, mock } from 'node:test';
 import { SqliteApplicationStore } from '../storage/outbox/sqlite-store.ts';
-import { claimed, newApplication } from '../storage/test-support.ts';
+import { claimed, newApplication, storeEachTest } from '../storage/test-support.ts';
 import { eventually } from '../../test/poll.ts';
 import { DEFAULT_RETENTION_INTERVAL_MS, RetentionSweeper, retentionMsOf } from './retention.ts';
 import type { RetentionEvents, SweepResult, SweptStore } from './retention.ts';
@@ -13,28 +10,20 @@ const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
 
 describe('RetentionSweeper', () => {
-  let dir: string;
-  let now: number;
-  let outbox: SqliteApplicationStore;
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'jbc-retention-'));
-    now = Date.UTC(2026, 0, 1);
-    outbox = new SqliteApplicationStore({ dataDir: dir, owner: 'test', now: () => now });
-  });
-  afterEach(async () => {
-    await outbox.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const test = storeEachTest(
+    'jbc-retention-',
+    (dir, now) => new SqliteApplicationStore({ dataDir: dir, owner: 'test', now }),
+  );
 
   it('makes a pass as it starts and then every interval, until stopped', async () => {
-    await outbox.enqueue(newApplication('r1'), { deadLetterAfterMs: 1 });
-    const r1Lease = await claimed(outbox, 'r1');
-    await outbox.markDead(r1Lease, 'expired', 'server_error (503)');
-    await outbox.hitRate('ip:1', 1000);
-    now += 30 * DAY;
+    await test.store.enqueue(newApplication('r1'), { deadLetterAfterMs: 1 });
+    const r1Lease = await claimed(test.store, 'r1');
+    await test.store.markDead(r1Lease, 'expired', 'server_error (503)');
+    await test.store.hitRate('ip:1', 1000);
+    test.now += 30 * DAY;
     const passes: SweepResult[] = [];
     const sweeper = new RetentionSweeper(
-      outbox,
+      test.store,
       { retentionMs: 30 * DAY, intervalMs: 20 },
       { onSwept: (result) => passes.push(result) },
     );
@@ -51,17 +40,17 @@ describe('RetentionSweeper', () => {
     // Five intervals without a pass: a loaded machine runs timers late, never early.
     await new Promise((resolve) => setTimeout(resolve, 100));
     assert.equal(passes.length, count, 'no pass after stop');
-    assert.equal((await outbox.get('r1'))?.payload, null);
+    assert.equal((await test.store.get('r1'))?.payload, null);
   });
 
   it('erases a dead-lettered row PERSONAL_DATA_RETENTION_DAYS (30) after its dead-letter time, not after its creation', async () => {
-    const created = now;
-    await outbox.enqueue(newApplication('late'), { deadLetterAfterMs: 29 * DAY });
-    now = created + 29 * DAY;
-    await outbox.markDead(await claimed(outbox, 'late'), 'expired', 'server_error (503)');
-    const sweeper = new RetentionSweeper(outbox, { retentionMs: retentionMsOf(30), intervalMs: DAY });
+    const created = test.now;
+    await test.store.enqueue(newApplication('late'), { deadLetterAfterMs: 29 * DAY });
+    test.now = created + 29 * DAY;
+    await test.store.markDead(await claimed(test.store, 'late'), 'expired', 'server_error (503)');
+    const sweeper = new RetentionSweeper(test.store, { retentionMs: retentionMsOf(30), intervalMs: DAY });
     const erasedAt = async (at: number) => {
-      now = at;
+      test.now = at;
       return (await sweeper.sweep()).erased;
     };
     assert.deepEqual(
@@ -74,36 +63,36 @@ describe('RetentionSweeper', () => {
       [],
       '29 days 23 hours after the dead letter: kept',
     );
-    assert.notEqual((await outbox.get('late'))?.payload, null);
+    assert.notEqual((await test.store.get('late'))?.payload, null);
     assert.deepEqual(
       await erasedAt(created + 29 * DAY + 30 * DAY + HOUR),
       ['late'],
       '30 days and an hour after the dead letter: erased',
     );
-    assert.equal((await outbox.get('late'))?.payload, null);
+    assert.equal((await test.store.get('late'))?.payload, null);
   });
 
   it('erases the candidate from a webhook event still waiting PERSONAL_DATA_RETENTION_DAYS after it was recorded (a receiver down), and says how many', async () => {
-    await outbox.close();
-    outbox = new SqliteApplicationStore({
-      dataDir: dir,
+    await test.store.close();
+    test.store = new SqliteApplicationStore({
+      dataDir: test.dir,
       owner: 'test',
-      now: () => now,
+      now: () => test.now,
       webhookEvents: { includeCandidate: true },
     });
-    await outbox.enqueue(newApplication('sent'), { deadLetterAfterMs: DAY });
+    await test.store.enqueue(newApplication('sent'), { deadLetterAfterMs: DAY });
     // Delivered at once: the row holds nothing personal, its two events (received, delivered) still do.
-    await outbox.markDelivered(await claimed(outbox, 'sent'), 'created_applicant', { applicationId: 5 });
-    const sweeper = new RetentionSweeper(outbox, { retentionMs: 2 * DAY, intervalMs: DAY });
-    now += 2 * DAY - HOUR;
+    await test.store.markDelivered(await claimed(test.store, 'sent'), 'created_applicant', { applicationId: 5 });
+    const sweeper = new RetentionSweeper(test.store, { retentionMs: 2 * DAY, intervalMs: DAY });
+    test.now += 2 * DAY - HOUR;
     assert.deepEqual(
       await sweeper.sweep(),
       { erased: [], webhookEvents: 0, rateCounters: 0, idempotencyKeys: 0 },
       'within the period: kept',
     );
-    now += HOUR;
+    test.now += HOUR;
     assert.deepEqual(await sweeper.sweep(), { erased: [], webhookEvents: 2, rateCounters: 0, idempotencyKeys: 0 });
-    const events = await outbox.webhooks.list();
+    const events = await test.store.webhooks.list();
     assert.deepEqual(
       events.map((e) => [e.type, e.status, e.has_candidate]),
       [
@@ -111,7 +100,7 @@ describe('RetentionSweeper', () => {
         ['application.delivered', 'pending', false],
       ],
     );
-    const [claim] = await outbox.webhooks.claimDue(10, 60_000);
+    const [claim] = await test.store.webhooks.claimDue(10, 60_000);
     assert.equal(JSON.parse(claim!.body).data.candidate, undefined, 'still sent, without the candidate');
   });
 });

@@ -10,7 +10,7 @@
 // the resumes of the applications `erase` erases.
 import { parseArgs } from 'node:util';
 import { DEFAULT_PERSONAL_DATA_RETENTION_DAYS } from '../config.ts';
-import { columns, iso, openCommandOutbox, out, parseLimit, printedUsage } from './preamble.ts';
+import { LISTING_OPTIONS, columns, iso, openCommandOutbox, out, parseLimit, printedUsage } from './preamble.ts';
 import { loadWebhookConfig } from '../webhooks/config.ts';
 import { emailBucket } from '../applications/form.ts';
 import { OUTBOX_STATUSES, eraseAfter } from '../storage/index.ts';
@@ -103,15 +103,7 @@ export async function main(args: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: {
-      'data-dir': { type: 'string' },
-      status: { type: 'string' },
-      limit: { type: 'string' },
-      json: { type: 'boolean' },
-      'older-than-days': { type: 'string' },
-      email: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
+    options: { ...LISTING_OPTIONS, 'older-than-days': { type: 'string' }, email: { type: 'string' } },
   });
   const [command, ...rest] = positionals;
   if (printedUsage(command, values.help, USAGE, out)) return;

@@ -1,6 +1,6 @@
 // What the store's commands (outbox, webhooks, migrate, status-sync) share:
 // the usage on --help or on a missing command, the outbox they open where the
-// proxy keeps it, the reading of --limit, and how rows are printed.
+// proxy keeps it, the flags and reading of --limit of a listing, and how rows are printed.
 import { resolve } from 'node:path';
 import { loadDatabaseUrl } from '../config.ts';
 import { openStoreForCommand, storageExists, storageLocation } from '../storage/index.ts';
@@ -26,6 +26,15 @@ export function noOutboxError(dataDir: string, without = ''): Error {
     `No outbox in ${dataDir} (no outbox.db there)${without}. Pass the proxy's data directory with --data-dir or DATA_DIR (or DATABASE_URL, as the proxy has it).`,
   );
 }
+
+/** The flags of a command that lists rows (outbox, webhooks), for parseArgs: which data, which rows, how many, as JSON, help. */
+export const LISTING_OPTIONS = {
+  'data-dir': { type: 'string' },
+  status: { type: 'string' },
+  limit: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
 
 /** --limit: how many rows a list shows, 100 unless given. */
 export function parseLimit(value: string | undefined, rows: string): number {

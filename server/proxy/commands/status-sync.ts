@@ -9,7 +9,7 @@
 // application is not read by both at once, and on PostgreSQL it spends from
 // the instances' shared status-sync budget.
 import { parseArgs } from 'node:util';
-import { createClient } from '../../client/index.ts';
+import { upstreamClient } from '../upstream-check.ts';
 import { StatusSync, recordStatusChanged, statusSyncShare } from '../applications/status-sync.ts';
 import type { PassResult } from '../applications/status-sync.ts';
 import { ConfigError, loadProxyConfig } from '../config.ts';
@@ -83,12 +83,7 @@ export async function main(args: string[], print: (text: string) => void = out):
       throw storeCommandError(error, where, 'open the outbox');
     });
     const budgetError = () => {};
-    const client = createClient({
-      baseUrl: config.upstream.url,
-      privateKey: config.upstream.privateKey,
-      secretKey: config.upstream.secretKey,
-      budget: backend.requestBudget(budgetError),
-    });
+    const client = upstreamClient(config.upstream, { budget: backend.requestBudget(budgetError) });
     let changes = 0;
     let queued = 0;
     let failure: unknown;

@@ -6,7 +6,7 @@
 // proxy sends a retried event at its next poll.
 import { parseArgs } from 'node:util';
 import { TEST_EVENT_TYPE, TestEvent } from '../../public-api/webhook-events.ts';
-import { columns, iso, openCommandOutbox, out, parseLimit, printedUsage } from './preamble.ts';
+import { LISTING_OPTIONS, columns, iso, openCommandOutbox, out, parseLimit, printedUsage } from './preamble.ts';
 import { loadWebhookConfig } from '../webhooks/config.ts';
 import { WEBHOOK_EVENT_STATUSES, newEventId } from '../storage/index.ts';
 import type { WebhookEventRow, WebhookEventStatus } from '../storage/index.ts';
@@ -98,13 +98,7 @@ export async function main(args: string[], print: (text: string) => void = out):
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: {
-      'data-dir': { type: 'string' },
-      status: { type: 'string' },
-      limit: { type: 'string' },
-      json: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
+    options: LISTING_OPTIONS,
   });
   const [command, ...rest] = positionals;
   if (printedUsage(command, values.help, USAGE, out)) return;

@@ -1,10 +1,11 @@
 // Test helpers: an application and its resume as the routes hand them to the
 // store (the resume already written to an upload file of the data directory);
-// the bytes of a stored resume; a claim, and a delivery awaited; the two
-// stores a contract suite runs against.
-import { rmSync, writeFileSync } from 'node:fs';
+// the bytes of a stored resume; a claim, and a delivery awaited; a store of
+// each test's own folder; the two stores a contract suite runs against.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe } from 'node:test';
+import { after, afterEach, before, beforeEach, describe } from 'node:test';
 import pg from 'pg';
 import { eventually } from '../../test/poll.ts';
 import { freshDatabase, skipWithoutPostgres } from '../../test/postgres.ts';
@@ -63,9 +64,45 @@ export async function claimed(
   return row;
 }
 
+/** Claims the row of `reference` and records the service's refusal of its fields (422); answers the row's status. */
+export async function refuse(
+  outbox: Pick<OutboxStore, 'claim' | 'markRefused'>,
+  reference: string,
+): Promise<'rejected' | 'dead' | undefined> {
+  return outbox.markRefused(await claimed(outbox, reference), 'upstream_rejected', 'validation_failed (422)');
+}
+
 /** Waits (5 s at most) until the row of `reference` is delivered; `what` names the wait in its timeout. */
 export async function untilDelivered(outbox: Pick<OutboxStore, 'get'>, reference: string, what: string): Promise<void> {
   await eventually(async () => (await outbox.get(reference))?.status === 'delivered', { timeoutMs: 5_000, what });
+}
+
+/** What a test of storeEachTest's suite reaches: its folder, its clock (a test moves it) and its store. */
+export interface StoreOfTest<S> {
+  dir: string;
+  now: number;
+  store: S;
+}
+
+/**
+ * Before each test of the suite, a new temporary folder named from `prefix`, the clock at
+ * 2026-01-01 and the store `open` makes on them; after each, that store closed and the folder removed.
+ */
+export function storeEachTest<S extends { close(): Promise<void> }>(
+  prefix: string,
+  open: (dir: string, now: () => number) => S | Promise<S>,
+): StoreOfTest<S> {
+  const test = {} as StoreOfTest<S>;
+  beforeEach(async () => {
+    test.dir = mkdtempSync(join(tmpdir(), prefix));
+    test.now = Date.UTC(2026, 0, 1);
+    test.store = await open(test.dir, () => test.now);
+  });
+  afterEach(async () => {
+    await test.store.close();
+    rmSync(test.dir, { recursive: true, force: true });
+  });
+  return test;
 }
 
 /** The store of one side of a contract suite: SQLite in a data directory, or PostgreSQL in a database of the suite's own. */

@@ -17,7 +17,7 @@ import { IDEMPOTENCY_TTL_MS, KEY_LEASE_MS, ResumeMissingError } from './applicat
 import type { NewApplication } from './application-store.ts';
 import { PostgresApplicationStore } from './postgres-store.ts';
 import { RESUME_CHUNK_BYTES } from './resume-chunks.ts';
-import { claimed, storedResume, uploadedResume } from '../test-support.ts';
+import { claimed, refuse, storedResume, uploadedResume } from '../test-support.ts';
 
 const HOUR = 60 * 60 * 1000;
 const skip = skipWithoutPostgres();
@@ -113,10 +113,7 @@ describe('PostgreSQL application store', { skip }, () => {
         [1, 2],
       );
       await store.markRejected(await claimed(store, 'rejected'), 'upstream_rejected', 'validation_failed (422)');
-      assert.equal(
-        await store.markRefused(await claimed(store, 'refused'), 'upstream_rejected', 'validation_failed (422)'),
-        'rejected',
-      );
+      assert.equal(await refuse(store, 'refused'), 'rejected');
       await store.markDead(await claimed(store, 'dead'), 'expired', 'server_error (503)');
       assert.deepEqual(
         [
@@ -237,8 +234,8 @@ describe('PostgreSQL application store', { skip }, () => {
     for (const reference of ['waiting', 'told'])
       await recording.enqueue(withResume(reference), { deadLetterAfterMs: HOUR });
     await recording.setAnswered('told', 202);
-    await recording.markRefused(await claimed(recording, 'waiting'), 'upstream_rejected', 'validation_failed (422)');
-    await recording.markRefused(await claimed(recording, 'told'), 'upstream_rejected', 'validation_failed (422)');
+    await refuse(recording, 'waiting');
+    await refuse(recording, 'told');
     const ended = (await recording.webhooks.list())
       .filter((e) => e.seq === 2)
       .map((e) => `${e.reference}:${e.type}`)

@@ -2,13 +2,11 @@
 // resume moved into resumes/ whose folder cannot then be synced (ENOSPC) is
 // not left there without its row, and the key is not left stored.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, it } from 'node:test';
+import { readdirSync } from 'node:fs';
+import { describe, it } from 'node:test';
 import { ResumeFiles } from './resume-files.ts';
 import { SqliteApplicationStore } from './sqlite-store.ts';
-import { newApplication, storedResume } from '../test-support.ts';
+import { newApplication, storeEachTest, storedResume } from '../test-support.ts';
 
 /** Resumes on a disk that fills once a file is renamed in: the folder's fsync fails, as it can with ENOSPC. */
 class FillingResumes extends ResumeFiles {
@@ -25,34 +23,27 @@ class FillingResumes extends ResumeFiles {
 }
 
 describe('SQLite application store on a full disk', () => {
-  let dir: string;
   let resumes: FillingResumes;
-  let outbox: SqliteApplicationStore;
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'jbc-full-'));
+  const test = storeEachTest('jbc-full-', (dir) => {
     resumes = new FillingResumes(dir);
-    outbox = new SqliteApplicationStore({ dataDir: dir, owner: 'me', resumes });
-  });
-  afterEach(async () => {
-    await outbox.close();
-    rmSync(dir, { recursive: true, force: true });
+    return new SqliteApplicationStore({ dataDir: dir, owner: 'me', resumes });
   });
 
   it('when keeping the resume fails after its rename, removes the kept file, stores no row and leaves the key free; the same key stores once there is room', async () => {
-    const application = (reference: string) => newApplication(reference, { resumeIn: dir });
-    assert.deepEqual(await outbox.claimKey('k', 'f'), { kind: 'claimed' });
+    const application = (reference: string) => newApplication(reference, { resumeIn: test.dir });
+    assert.deepEqual(await test.store.claimKey('k', 'f'), { kind: 'claimed' });
 
-    await assert.rejects(outbox.enqueue(application('r1'), { deadLetterAfterMs: 60_000, key: 'k' }), {
+    await assert.rejects(test.store.enqueue(application('r1'), { deadLetterAfterMs: 60_000, key: 'k' }), {
       code: 'ENOSPC',
     });
     assert.deepEqual(readdirSync(resumes.dir), []);
-    assert.equal(await outbox.get('r1'), undefined);
-    await outbox.releaseKey('k');
-    assert.deepEqual(await outbox.claimKey('k', 'f'), { kind: 'claimed' });
+    assert.equal(await test.store.get('r1'), undefined);
+    await test.store.releaseKey('k');
+    assert.deepEqual(await test.store.claimKey('k', 'f'), { kind: 'claimed' });
 
     resumes.full = false;
-    await outbox.enqueue(application('r2'), { deadLetterAfterMs: 60_000, key: 'k' });
+    await test.store.enqueue(application('r2'), { deadLetterAfterMs: 60_000, key: 'k' });
     assert.deepEqual(readdirSync(resumes.dir), ['r2']);
-    assert.equal((await storedResume(outbox, 'r2'))?.toString(), '%PDF-1.4 resume');
+    assert.equal((await storedResume(test.store, 'r2'))?.toString(), '%PDF-1.4 resume');
   });
 });

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { DatabaseSync } from 'node:sqlite';
 import { emailBucket } from '../../applications/form.ts';
 import { lockDataDir } from '../data-dir-lock.ts';
@@ -15,7 +15,7 @@ import type { NewApplication } from './application-store.ts';
 import { ResumeFiles } from './resume-files.ts';
 import { SQLITE_MIGRATIONS } from '../sqlite-schema.ts';
 import { SqliteApplicationStore } from './sqlite-store.ts';
-import { claimed, newApplication, storedResume, uploadedResume } from '../test-support.ts';
+import { claimed, newApplication, refuse, storedResume, storeEachTest, uploadedResume } from '../test-support.ts';
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
@@ -28,76 +28,65 @@ const OLD_OUTBOX = `CREATE TABLE outbox (reference TEXT PRIMARY KEY, created_at 
   ended_at INTEGER, erased_at INTEGER, erased_by TEXT`;
 
 describe('SQLite application store', () => {
-  let dir: string;
-  let now: number;
-  let outbox: SqliteApplicationStore;
-  const open = (owner: string) => new SqliteApplicationStore({ dataDir: dir, owner, now: () => now });
-  const application = (reference: string) => newApplication(reference, { resumeIn: dir });
+  const open = (owner: string): SqliteApplicationStore =>
+    new SqliteApplicationStore({ dataDir: test.dir, owner, now: () => test.now });
+  const test = storeEachTest('jbc-sqlite-', () => open('process-1'));
+  const application = (reference: string) => newApplication(reference, { resumeIn: test.dir });
   const fileBytes = () =>
     Buffer.concat(
       ['outbox.db', 'outbox.db-wal']
-        .map((name) => join(dir, name))
+        .map((name) => join(test.dir, name))
         .filter((file) => existsSync(file))
         .map((file) => readFileSync(file)),
     );
 
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'jbc-sqlite-'));
-    now = Date.UTC(2026, 0, 1);
-    outbox = open('process-1');
-  });
-  afterEach(async () => {
-    await outbox.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-
   it('keeps a resume as a file of its own, moved from its upload, never as a blob in outbox.db', async () => {
     const marker = Buffer.from('%PDF-1.4 RESUME-MARKER '.repeat(100));
-    const upload = uploadedResume(dir, marker);
-    await outbox.enqueue({ ...application('r1'), resume: upload }, { deadLetterAfterMs: HOUR });
+    const upload = uploadedResume(test.dir, marker);
+    await test.store.enqueue({ ...application('r1'), resume: upload }, { deadLetterAfterMs: HOUR });
     assert.equal(existsSync(upload.path), false, 'the upload file was moved, not copied');
-    assert.deepEqual(readdirSync(join(dir, 'resumes')), ['r1']);
-    assert.ok((await storedResume(outbox, 'r1'))?.equals(marker));
-    await outbox.compact();
+    assert.deepEqual(readdirSync(join(test.dir, 'resumes')), ['r1']);
+    assert.ok((await storedResume(test.store, 'r1'))?.equals(marker));
+    await test.store.compact();
     assert.equal(fileBytes().includes('RESUME-MARKER'), false);
   });
 
   it('deletes the resume file of a delivered row', async () => {
-    await outbox.enqueue(application('r1'), { deadLetterAfterMs: HOUR });
-    const r1Lease = await claimed(outbox, 'r1');
-    await outbox.markDelivered(r1Lease, 'created_applicant', {});
-    assert.deepEqual(readdirSync(join(dir, 'resumes')), []);
+    await test.store.enqueue(application('r1'), { deadLetterAfterMs: HOUR });
+    const r1Lease = await claimed(test.store, 'r1');
+    await test.store.markDelivered(r1Lease, 'created_applicant', {});
+    assert.deepEqual(readdirSync(join(test.dir, 'resumes')), []);
   });
 
   it('opening the file deletes no resume, even one no row holds yet: another process may be storing it', async () => {
-    await outbox.enqueue(application('kept'), { deadLetterAfterMs: HOUR });
-    writeFileSync(join(dir, 'resumes', 'being-stored'), 'moved in, its row not committed yet');
+    await test.store.enqueue(application('kept'), { deadLetterAfterMs: HOUR });
+    writeFileSync(join(test.dir, 'resumes', 'being-stored'), 'moved in, its row not committed yet');
     const beside = open('outbox-command');
     await beside.close();
-    assert.deepEqual(readdirSync(join(dir, 'resumes')).sort(), ['being-stored', 'kept']);
+    assert.deepEqual(readdirSync(join(test.dir, 'resumes')).sort(), ['being-stored', 'kept']);
   });
 
   it('for the holder of the data directory, deletes the resume files no row holds (their process was killed before the row was committed)', async () => {
-    await outbox.enqueue(application('kept'), { deadLetterAfterMs: HOUR });
-    writeFileSync(join(dir, 'resumes', 'orphan'), 'left by a killed process');
-    await outbox.close();
-    const lock = lockDataDir(dir);
+    await test.store.enqueue(application('kept'), { deadLetterAfterMs: HOUR });
+    writeFileSync(join(test.dir, 'resumes', 'orphan'), 'left by a killed process');
+    await test.store.close();
+    const lock = lockDataDir(test.dir);
     try {
-      outbox = open('process-2');
-      assert.equal(await outbox.removeUnlinkedResumes(lock), 1);
-      assert.deepEqual(readdirSync(join(dir, 'resumes')), ['kept']);
+      test.store = open('process-2');
+      assert.equal(await test.store.removeUnlinkedResumes(lock), 1);
+      assert.deepEqual(readdirSync(join(test.dir, 'resumes')), ['kept']);
     } finally {
       lock.release();
     }
   });
 
   it('refuses to delete resumes under the lock of another data directory', async () => {
-    writeFileSync(join(dir, 'resumes', 'orphan'), 'left by a killed process');
+    writeFileSync(join(test.dir, 'resumes', 'orphan'), 'left by a killed process');
     const elsewhere = mkdtempSync(join(tmpdir(), 'jbc-sqlite-other-'));
     const lock = lockDataDir(elsewhere);
     try {
-      await assert.rejects(outbox.removeUnlinkedResumes(lock), /the lock held is on .*jbc-sqlite-other-/);
-      assert.deepEqual(readdirSync(join(dir, 'resumes')), ['orphan']);
+      await assert.rejects(test.store.removeUnlinkedResumes(lock), /the lock held is on .*jbc-sqlite-other-/);
+      assert.deepEqual(readdirSync(join(test.dir, 'resumes')), ['orphan']);
     } finally {
       lock.release();
       rmSync(elsewhere, { recursive: true, force: true });
@@ -106,13 +95,13 @@ describe('SQLite application store', () => {
 
   it('records its migrations once, in schema_migrations, and applies none the second time', async () => {
     assert.deepEqual(
-      outbox.migrations.applied.map((m) => m.version),
+      test.store.migrations.applied.map((m) => m.version),
       SQLITE_MIGRATIONS.map((m) => m.version),
     );
-    await outbox.close();
-    outbox = open('process-2');
-    assert.deepEqual(outbox.migrations.applied, []);
-    const check = new DatabaseSync(join(dir, 'outbox.db'), { readOnly: true });
+    await test.store.close();
+    test.store = open('process-2');
+    assert.deepEqual(test.store.migrations.applied, []);
+    const check = new DatabaseSync(join(test.dir, 'outbox.db'), { readOnly: true });
     const rows = check.prepare('SELECT version, name FROM schema_migrations ORDER BY version').all();
     check.close();
     assert.deepEqual(
@@ -122,22 +111,22 @@ describe('SQLite application store', () => {
   });
 
   it('refuses a file migrated by a newer version, saying what to do', async () => {
-    await outbox.close();
-    const db = new DatabaseSync(join(dir, 'outbox.db'));
+    await test.store.close();
+    const db = new DatabaseSync(join(test.dir, 'outbox.db'));
     db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (99, 'from the future', 0)").run();
     db.close();
     assert.throws(
       () => open('process-2'),
       /migrated by a newer jobboard-connector \(schema version 99.*run the newer version/,
     );
-    rmSync(join(dir, 'outbox.db'));
-    outbox = open('process-3');
+    rmSync(join(test.dir, 'outbox.db'));
+    test.store = open('process-3');
   });
 
   it('opens a user_version 3 file of the previous release with every row, key and counter it held', async () => {
-    await outbox.close();
-    rmSync(join(dir, 'outbox.db'));
-    const db = new DatabaseSync(join(dir, 'outbox.db'));
+    await test.store.close();
+    rmSync(join(test.dir, 'outbox.db'));
+    const db = new DatabaseSync(join(test.dir, 'outbox.db'));
     db.exec(`${OLD_OUTBOX}, unconfirmed_send INTEGER NOT NULL DEFAULT 0);
       CREATE INDEX outbox_due ON outbox (status, next_attempt_at);
       CREATE TABLE idempotency_keys (key TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, state TEXT NOT NULL CHECK (state IN ('in_progress', 'done')),
@@ -147,56 +136,60 @@ describe('SQLite application store', () => {
     db.prepare(
       `INSERT INTO outbox (reference, created_at, campaign_id, company_id, payload, resume_type, resume_bytes, status, next_attempt_at, dead_letter_at)
       VALUES ('waiting', ?, 12, 3, '{"applicant":{"email":"ada@example.org"}}', 'pdf', 9, 'pending', 0, ?)`,
-    ).run(now, now + HOUR);
+    ).run(test.now, test.now + HOUR);
     db.prepare(
       `INSERT INTO idempotency_keys VALUES ('k', 'f1', 'done', 'old', 'waiting', 202, '{"status":"queued"}', ?, ?)`,
-    ).run(now, now + DAY);
+    ).run(test.now, test.now + DAY);
     db.prepare('INSERT INTO rate_counters VALUES (?, 4, ?)').run(
-      `${emailBucket('ada@example.org')}@${Math.floor(now / DAY) * DAY}`,
-      now + DAY,
+      `${emailBucket('ada@example.org')}@${Math.floor(test.now / DAY) * DAY}`,
+      test.now + DAY,
     );
     db.close();
-    writeFileSync(join(dir, 'resumes', 'waiting'), '%PDF-1.4\n');
-    outbox = open('process-2');
-    assert.equal((await storedResume(outbox, 'waiting'))?.toString(), '%PDF-1.4\n');
-    assert.deepEqual((await outbox.get('waiting'))?.payload, { applicant: { email: 'ada@example.org' } });
-    assert.deepEqual(await outbox.claimKey('k', 'f1'), { kind: 'replay', status: 202, body: '{"status":"queued"}' });
-    assert.equal((await outbox.peekRate(emailBucket('ada@example.org'), DAY)).count, 4);
+    writeFileSync(join(test.dir, 'resumes', 'waiting'), '%PDF-1.4\n');
+    test.store = open('process-2');
+    assert.equal((await storedResume(test.store, 'waiting'))?.toString(), '%PDF-1.4\n');
+    assert.deepEqual((await test.store.get('waiting'))?.payload, { applicant: { email: 'ada@example.org' } });
+    assert.deepEqual(await test.store.claimKey('k', 'f1'), {
+      kind: 'replay',
+      status: 202,
+      body: '{"status":"queued"}',
+    });
+    assert.equal((await test.store.peekRate(emailBucket('ada@example.org'), DAY)).count, 4);
   });
 
   it('moves the resume blobs of an outbox.db written by 0.2.0 to files, losing none', async () => {
-    await outbox.close();
-    rmSync(join(dir, 'outbox.db'));
-    rmSync(join(dir, 'resumes'), { recursive: true });
+    await test.store.close();
+    rmSync(join(test.dir, 'outbox.db'));
+    rmSync(join(test.dir, 'resumes'), { recursive: true });
     // 0.2.0: resumes in an outbox_resumes table; a delivered row kept its resume_bytes but not its blob.
-    const db = new DatabaseSync(join(dir, 'outbox.db'));
+    const db = new DatabaseSync(join(test.dir, 'outbox.db'));
     db.exec(`${OLD_OUTBOX});
       CREATE TABLE outbox_resumes (reference TEXT PRIMARY KEY, bytes BLOB NOT NULL);
       PRAGMA user_version = 2;`);
     const insert =
       db.prepare(`INSERT INTO outbox (reference, created_at, campaign_id, company_id, payload, resume_type, resume_bytes, status, next_attempt_at, dead_letter_at)
       VALUES (?, ?, 12, 3, ?, 'pdf', ?, ?, 0, ?)`);
-    insert.run('waiting', now, '{"applicant":{"email":"ada@example.org"}}', 9, 'pending', now + HOUR);
-    insert.run('sent', now, null, 9, 'delivered', now + HOUR);
+    insert.run('waiting', test.now, '{"applicant":{"email":"ada@example.org"}}', 9, 'pending', test.now + HOUR);
+    insert.run('sent', test.now, null, 9, 'delivered', test.now + HOUR);
     db.prepare('INSERT INTO outbox_resumes (reference, bytes) VALUES (?, ?)').run('waiting', Buffer.from('%PDF-1.4\n'));
     db.close();
-    outbox = open('process-2');
-    assert.equal((await storedResume(outbox, 'waiting'))?.toString(), '%PDF-1.4\n');
-    assert.equal((await outbox.summary('waiting'))?.resume_bytes, 9);
-    assert.equal((await outbox.summary('sent'))?.resume_bytes, null, 'a row whose blob was gone holds no resume');
-    assert.equal((await outbox.summary('sent'))?.personal_data, false);
-    assert.equal((await outbox.get('waiting'))?.unconfirmed_send, 0, 'the column added since is there');
-    const check = new DatabaseSync(join(dir, 'outbox.db'));
+    test.store = open('process-2');
+    assert.equal((await storedResume(test.store, 'waiting'))?.toString(), '%PDF-1.4\n');
+    assert.equal((await test.store.summary('waiting'))?.resume_bytes, 9);
+    assert.equal((await test.store.summary('sent'))?.resume_bytes, null, 'a row whose blob was gone holds no resume');
+    assert.equal((await test.store.summary('sent'))?.personal_data, false);
+    assert.equal((await test.store.get('waiting'))?.unconfirmed_send, 0, 'the column added since is there');
+    const check = new DatabaseSync(join(test.dir, 'outbox.db'));
     assert.equal(check.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'outbox_resumes'").get()?.n, 0);
     assert.equal(check.prepare('PRAGMA user_version').get()?.user_version, 3);
     check.close();
   });
 
   it('measures a dead row stored before its end was recorded from its last attempt', async () => {
-    await outbox.close();
-    rmSync(join(dir, 'outbox.db'));
+    await test.store.close();
+    rmSync(join(test.dir, 'outbox.db'));
     // The first release's table: no ended_at, erased_at, erased_by.
-    const db = new DatabaseSync(join(dir, 'outbox.db'));
+    const db = new DatabaseSync(join(test.dir, 'outbox.db'));
     db.exec(`CREATE TABLE outbox (reference TEXT PRIMARY KEY, created_at INTEGER NOT NULL, campaign_id INTEGER NOT NULL,
       company_id INTEGER NOT NULL, payload TEXT, resume_type TEXT, resume_bytes INTEGER, status TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0,
       next_attempt_at INTEGER NOT NULL, dead_letter_at INTEGER NOT NULL, lease_owner TEXT, lease_until INTEGER, answered INTEGER, outcome TEXT,
@@ -204,17 +197,17 @@ describe('SQLite application store', () => {
     db.prepare(
       `INSERT INTO outbox (reference, created_at, campaign_id, company_id, payload, status, attempts, next_attempt_at, dead_letter_at, outcome, last_attempt_at)
       VALUES ('legacy', ?, 12, 3, '{"applicant":{"email":"ada@example.org"}}', 'dead', 3, 0, 0, 'expired', ?)`,
-    ).run(now - 40 * DAY, now - 20 * DAY);
+    ).run(test.now - 40 * DAY, test.now - 20 * DAY);
     db.close();
-    outbox = open('process-2');
-    assert.deepEqual(await outbox.eraseExpiredPersonalData(30 * DAY), [], 'its last attempt was 20 days ago');
-    now += 10 * DAY;
-    assert.deepEqual(await outbox.eraseExpiredPersonalData(30 * DAY), ['legacy']);
+    test.store = open('process-2');
+    assert.deepEqual(await test.store.eraseExpiredPersonalData(30 * DAY), [], 'its last attempt was 20 days ago');
+    test.now += 10 * DAY;
+    assert.deepEqual(await test.store.eraseExpiredPersonalData(30 * DAY), ['legacy']);
   });
 
   it('leaves no copy of erased data in outbox.db or its write-ahead log', async () => {
-    const resume = uploadedResume(dir, Buffer.from('RESUME-OF-ZED '.repeat(400)));
-    await outbox.enqueue(
+    const resume = uploadedResume(test.dir, Buffer.from('RESUME-OF-ZED '.repeat(400)));
+    await test.store.enqueue(
       {
         reference: 'z',
         campaign_id: 12,
@@ -225,18 +218,18 @@ describe('SQLite application store', () => {
       },
       { deadLetterAfterMs: HOUR },
     );
-    await outbox.eraseByEmail('zed@example.org', emailBucket('zed@example.org'));
-    await outbox.compact();
+    await test.store.eraseByEmail('zed@example.org', emailBucket('zed@example.org'));
+    await test.store.compact();
     // Read while the outbox is open, as with a running proxy: what is in the files now.
     const bytes = fileBytes();
     for (const marker of ['RESUME-OF-ZED', 'LETTER-OF-ZED', 'zed@example.org'])
       assert.equal(bytes.includes(marker), false, marker);
-    assert.deepEqual(readdirSync(join(dir, 'resumes')), [], "the resume's file is deleted");
+    assert.deepEqual(readdirSync(join(test.dir, 'resumes')), [], "the resume's file is deleted");
   });
 
   /** Reads the file as another process would, while the store holds it. */
   const inspect = <T>(read: (db: DatabaseSync) => T): T => {
-    const db = new DatabaseSync(join(dir, 'outbox.db'), { readOnly: true });
+    const db = new DatabaseSync(join(test.dir, 'outbox.db'), { readOnly: true });
     try {
       return read(db);
     } finally {
@@ -245,8 +238,8 @@ describe('SQLite application store', () => {
   };
 
   it('creates a missing data directory and outbox.db readable by their owner only', async () => {
-    const nested = join(dir, 'not', 'there');
-    const store = new SqliteApplicationStore({ dataDir: nested, owner: 'p', now: () => now });
+    const nested = join(test.dir, 'not', 'there');
+    const store = new SqliteApplicationStore({ dataDir: nested, owner: 'p', now: () => test.now });
     await store.close();
     assert.equal(statSync(nested).mode & 0o777, 0o700);
     assert.equal(statSync(join(nested, 'outbox.db')).mode & 0o777, 0o600);
@@ -270,10 +263,10 @@ describe('SQLite application store', () => {
       payload: { applicant: { email: 'ada@example.org' }, cover_letter: 'x'.repeat(20_000) },
       resume: null,
     });
-    for (const reference of ['a', 'b', 'c']) await outbox.enqueue(big(reference), { deadLetterAfterMs: HOUR });
-    await outbox.eraseByEmail('ada@example.org', emailBucket('ada@example.org'));
-    assert.equal(await outbox.purgeDelivered(), 3);
-    await outbox.compact();
+    for (const reference of ['a', 'b', 'c']) await test.store.enqueue(big(reference), { deadLetterAfterMs: HOUR });
+    await test.store.eraseByEmail('ada@example.org', emailBucket('ada@example.org'));
+    assert.equal(await test.store.purgeDelivered(), 3);
+    await test.store.compact();
     assert.equal(
       inspect((db) => db.prepare('PRAGMA freelist_count').get()?.freelist_count),
       0,
@@ -281,125 +274,126 @@ describe('SQLite application store', () => {
   });
 
   it('is open until closed, then refuses work; closing twice is harmless', async () => {
-    assert.equal(outbox.isOpen, true);
-    await outbox.close();
-    assert.equal(outbox.isOpen, false);
-    await assert.rejects(outbox.get('r1'));
-    await outbox.close();
-    outbox = open('process-2');
+    assert.equal(test.store.isOpen, true);
+    await test.store.close();
+    assert.equal(test.store.isOpen, false);
+    await assert.rejects(test.store.get('r1'));
+    await test.store.close();
+    test.store = open('process-2');
   });
 
   it('holds no resume for a file in its folder that no row holds', async () => {
-    writeFileSync(join(dir, 'resumes', 'stray'), 'not an application of this outbox');
-    assert.equal(await outbox.openResume('stray'), undefined);
+    writeFileSync(join(test.dir, 'resumes', 'stray'), 'not an application of this outbox');
+    assert.equal(await test.store.openResume('stray'), undefined);
   });
 
   it('says which file is gone when a resume was deleted from outside the proxy', async () => {
-    await outbox.enqueue(application('r1'), { deadLetterAfterMs: HOUR });
-    rmSync(join(dir, 'resumes', 'r1'));
+    await test.store.enqueue(application('r1'), { deadLetterAfterMs: HOUR });
+    rmSync(join(test.dir, 'resumes', 'r1'));
     await assert.rejects(
-      outbox.openResume('r1'),
+      test.store.openResume('r1'),
       (error: Error) => error instanceof ResumeMissingError && /resumes[/\\]r1 is gone/.test(error.message),
     );
   });
 
   it('holds no resume, and reports none missing, for an application erased while its file was looked for', async () => {
-    await outbox.close();
+    await test.store.close();
     /** Its look for the file lets an erasure run first, as a request could between two awaits. */
     class ErasedWhileLooking extends ResumeFiles {
       override async has(reference: string): Promise<boolean> {
-        await outbox.eraseByEmail('ada@example.org', emailBucket('ada@example.org'));
+        await test.store.eraseByEmail('ada@example.org', emailBucket('ada@example.org'));
         return super.has(reference);
       }
     }
-    outbox = new SqliteApplicationStore({
-      dataDir: dir,
+    test.store = new SqliteApplicationStore({
+      dataDir: test.dir,
       owner: 'process-2',
-      now: () => now,
-      resumes: new ErasedWhileLooking(dir),
+      now: () => test.now,
+      resumes: new ErasedWhileLooking(test.dir),
     });
-    await outbox.enqueue(application('r1'), { deadLetterAfterMs: HOUR });
-    assert.equal(await outbox.openResume('r1'), undefined);
+    await test.store.enqueue(application('r1'), { deadLetterAfterMs: HOUR });
+    assert.equal(await test.store.openResume('r1'), undefined);
   });
 
   it('deletes the resume file of a refused row, at once or by markRefused, and of rows erased by retention', async () => {
     for (const reference of ['rejected', 'refused', 'dead'])
-      await outbox.enqueue(application(reference), { deadLetterAfterMs: HOUR });
-    await outbox.markRejected(await claimed(outbox, 'rejected'), 'upstream_rejected', 'validation_failed (422)');
-    assert.equal(
-      await outbox.markRefused(await claimed(outbox, 'refused'), 'upstream_rejected', 'validation_failed (422)'),
-      'rejected',
+      await test.store.enqueue(application(reference), { deadLetterAfterMs: HOUR });
+    await test.store.markRejected(
+      await claimed(test.store, 'rejected'),
+      'upstream_rejected',
+      'validation_failed (422)',
     );
-    assert.deepEqual(readdirSync(join(dir, 'resumes')), ['dead']);
-    await outbox.markDead(await claimed(outbox, 'dead'), 'expired', 'server_error (503)');
-    now += 31 * DAY;
-    assert.deepEqual(await outbox.eraseExpiredPersonalData(30 * DAY), ['dead']);
-    assert.deepEqual(readdirSync(join(dir, 'resumes')), []);
+    assert.equal(await refuse(test.store, 'refused'), 'rejected');
+    assert.deepEqual(readdirSync(join(test.dir, 'resumes')), ['dead']);
+    await test.store.markDead(await claimed(test.store, 'dead'), 'expired', 'server_error (503)');
+    test.now += 31 * DAY;
+    assert.deepEqual(await test.store.eraseExpiredPersonalData(30 * DAY), ['dead']);
+    assert.deepEqual(readdirSync(join(test.dir, 'resumes')), []);
   });
 
   it('takes back its own lease only once it has ended, and never one it is working on', async () => {
-    await outbox.enqueue({ ...application('r1'), resume: null }, { deadLetterAfterMs: HOUR });
-    assert.equal((await outbox.claimDue(10, 60_000)).length, 1);
-    assert.equal(await outbox.recoverLeases(), 0, 'the lease runs for a minute');
-    now += 60_000;
-    assert.equal(await outbox.recoverLeases(new Set(['r1'])), 0, 'still being worked on');
-    assert.equal(await outbox.recoverLeases(), 1, 'ended at this very millisecond');
-    assert.equal((await outbox.get('r1'))?.status, 'pending');
+    await test.store.enqueue({ ...application('r1'), resume: null }, { deadLetterAfterMs: HOUR });
+    assert.equal((await test.store.claimDue(10, 60_000)).length, 1);
+    assert.equal(await test.store.recoverLeases(), 0, 'the lease runs for a minute');
+    test.now += 60_000;
+    assert.equal(await test.store.recoverLeases(new Set(['r1'])), 0, 'still being worked on');
+    assert.equal(await test.store.recoverLeases(), 1, 'ended at this very millisecond');
+    assert.equal((await test.store.get('r1'))?.status, 'pending');
   });
 
   it('answers in_progress for a key whose application this process stored and has not answered yet', async () => {
-    assert.deepEqual(await outbox.claimKey('k', 'f1'), { kind: 'claimed' });
-    await outbox.enqueue(application('r1'), { deadLetterAfterMs: HOUR, key: 'k' });
-    assert.deepEqual(await outbox.claimKey('k', 'f1'), { kind: 'in_progress' });
+    assert.deepEqual(await test.store.claimKey('k', 'f1'), { kind: 'claimed' });
+    await test.store.enqueue(application('r1'), { deadLetterAfterMs: HOUR, key: 'k' });
+    assert.deepEqual(await test.store.claimKey('k', 'f1'), { kind: 'in_progress' });
   });
 
   it('forgets the claim of a key once stored: the key, expired or erased, is free again', async () => {
-    assert.deepEqual(await outbox.claimKey('k', 'f1'), { kind: 'claimed' });
-    await outbox.enqueue(application('r1'), { deadLetterAfterMs: HOUR, key: 'k' });
-    now += IDEMPOTENCY_TTL_MS;
-    assert.deepEqual(await outbox.claimKey('k', 'f1'), { kind: 'claimed' });
+    assert.deepEqual(await test.store.claimKey('k', 'f1'), { kind: 'claimed' });
+    await test.store.enqueue(application('r1'), { deadLetterAfterMs: HOUR, key: 'k' });
+    test.now += IDEMPOTENCY_TTL_MS;
+    assert.deepEqual(await test.store.claimKey('k', 'f1'), { kind: 'claimed' });
   });
 
   it('lets a retry take a key an older version wrote before it stored anything, and holds it for that retry', async () => {
-    await outbox.close();
-    const db = new DatabaseSync(join(dir, 'outbox.db'));
+    await test.store.close();
+    const db = new DatabaseSync(join(test.dir, 'outbox.db'));
     db.prepare(
       "INSERT INTO idempotency_keys (key, fingerprint, state, owner, created_at, expires_at) VALUES ('k', 'f1', 'in_progress', 'old', ?, ?)",
-    ).run(now, now + DAY);
+    ).run(test.now, test.now + DAY);
     db.close();
-    outbox = open('process-2');
-    assert.deepEqual(await outbox.claimKey('k', 'f1'), { kind: 'claimed' });
-    assert.deepEqual(await outbox.claimKey('k', 'f1'), { kind: 'in_progress' }, 'the first retry holds it now');
+    test.store = open('process-2');
+    assert.deepEqual(await test.store.claimKey('k', 'f1'), { kind: 'claimed' });
+    assert.deepEqual(await test.store.claimKey('k', 'f1'), { kind: 'in_progress' }, 'the first retry holds it now');
     const answer = { status: 422, body: '{"error":"validation_failed"}' };
-    await outbox.completeKey('k', answer.status, answer.body);
-    assert.deepEqual(await outbox.claimKey('k', 'f1'), { kind: 'replay', ...answer });
+    await test.store.completeKey('k', answer.status, answer.body);
+    assert.deepEqual(await test.store.claimKey('k', 'f1'), { kind: 'replay', ...answer });
   });
 
   it('answers stored for a key whose application a killed process stored, and takes the key over', async () => {
-    assert.deepEqual(await outbox.claimKey('k', 'f1'), { kind: 'claimed' });
-    await outbox.enqueue(application('r1'), { deadLetterAfterMs: HOUR, key: 'k' });
-    await outbox.close();
-    outbox = open('process-2');
-    assert.deepEqual(await outbox.claimKey('k', 'f1'), { kind: 'stored', reference: 'r1' });
-    assert.deepEqual(await outbox.claimKey('k', 'f1'), { kind: 'in_progress' }, 'this process holds it now');
+    assert.deepEqual(await test.store.claimKey('k', 'f1'), { kind: 'claimed' });
+    await test.store.enqueue(application('r1'), { deadLetterAfterMs: HOUR, key: 'k' });
+    await test.store.close();
+    test.store = open('process-2');
+    assert.deepEqual(await test.store.claimKey('k', 'f1'), { kind: 'stored', reference: 'r1' });
+    assert.deepEqual(await test.store.claimKey('k', 'f1'), { kind: 'in_progress' }, 'this process holds it now');
   });
 
   it('purges only the rows delivered longer ago than asked, with the expired keys and counters', async () => {
-    await outbox.enqueue(
+    await test.store.enqueue(
       { ...application('r1'), resume: null },
       { deadLetterAfterMs: HOUR, key: 'k', emailBucket: { bucket: 'b', windowMs: HOUR } },
     );
-    await outbox.completeKey('k', 202, '{}');
-    await outbox.markDelivered(await claimed(outbox, 'r1'), 'created_applicant', {});
-    now += HOUR;
-    assert.equal(await outbox.purgeDelivered(2 * HOUR), 0, 'delivered an hour ago');
+    await test.store.completeKey('k', 202, '{}');
+    await test.store.markDelivered(await claimed(test.store, 'r1'), 'created_applicant', {});
+    test.now += HOUR;
+    assert.equal(await test.store.purgeDelivered(2 * HOUR), 0, 'delivered an hour ago');
     assert.equal(
       inspect((db) => db.prepare('SELECT count(*) AS n FROM rate_counters').get()?.n),
       0,
       'its window is over',
     );
-    now += IDEMPOTENCY_TTL_MS;
-    assert.equal(await outbox.purgeDelivered(2 * HOUR), 1);
+    test.now += IDEMPOTENCY_TTL_MS;
+    assert.equal(await test.store.purgeDelivered(2 * HOUR), 1);
     assert.equal(
       inspect((db) => db.prepare('SELECT count(*) AS n FROM idempotency_keys').get()?.n),
       0,
@@ -408,31 +402,31 @@ describe('SQLite application store', () => {
 
   it('tells the error that ended a transaction SQLite had already rolled back, and keeps no resume of it', async () => {
     // RAISE(ROLLBACK) ends the transaction in SQLite itself, as a full disk (SQLITE_FULL) does.
-    const db = new DatabaseSync(join(dir, 'outbox.db'));
+    const db = new DatabaseSync(join(test.dir, 'outbox.db'));
     db.exec("CREATE TRIGGER refuse BEFORE INSERT ON outbox BEGIN SELECT RAISE(ROLLBACK, 'the disk says no'); END");
-    await assert.rejects(outbox.enqueue(application('r1'), { deadLetterAfterMs: HOUR }), /the disk says no/);
-    assert.deepEqual(readdirSync(join(dir, 'resumes')), []);
+    await assert.rejects(test.store.enqueue(application('r1'), { deadLetterAfterMs: HOUR }), /the disk says no/);
+    assert.deepEqual(readdirSync(join(test.dir, 'resumes')), []);
     db.exec('DROP TRIGGER refuse');
     db.close();
-    await outbox.enqueue(application('r2'), { deadLetterAfterMs: HOUR });
-    assert.equal((await outbox.get('r2'))?.status, 'pending');
+    await test.store.enqueue(application('r2'), { deadLetterAfterMs: HOUR });
+    assert.equal((await test.store.get('r2'))?.status, 'pending');
   });
 
   it('answers no refusal for an application erased during its attempt', async () => {
-    await outbox.enqueue(application('r1'), { deadLetterAfterMs: HOUR });
-    const lease = await claimed(outbox, 'r1');
-    await outbox.eraseByEmail('ada@example.org', emailBucket('ada@example.org'));
-    assert.equal(await outbox.markRefused(lease, 'upstream_rejected', 'validation_failed (422)'), undefined);
-    assert.equal((await outbox.get('r1'))?.outcome, 'erased');
+    await test.store.enqueue(application('r1'), { deadLetterAfterMs: HOUR });
+    const lease = await claimed(test.store, 'r1');
+    await test.store.eraseByEmail('ada@example.org', emailBucket('ada@example.org'));
+    assert.equal(await test.store.markRefused(lease, 'upstream_rejected', 'validation_failed (422)'), undefined);
+    assert.equal((await test.store.get('r1'))?.outcome, 'erased');
   });
 
   // The contract (application-store.test.ts) retries dead and delivered rows; these are the states between.
   it('puts a waiting application back in line now, and refuses one being delivered', async () => {
     for (const reference of ['waiting', 'sending'])
-      await outbox.enqueue({ ...application(reference), resume: null }, { deadLetterAfterMs: HOUR });
-    await claimed(outbox, 'sending');
-    assert.equal(await outbox.retry('waiting', HOUR), 'queued');
-    assert.equal(await outbox.retry('sending', HOUR), 'not_retryable');
-    assert.equal((await outbox.get('sending'))?.status, 'delivering');
+      await test.store.enqueue({ ...application(reference), resume: null }, { deadLetterAfterMs: HOUR });
+    await claimed(test.store, 'sending');
+    assert.equal(await test.store.retry('waiting', HOUR), 'queued');
+    assert.equal(await test.store.retry('sending', HOUR), 'not_retryable');
+    assert.equal((await test.store.get('sending'))?.status, 'delivering');
   });
 });
