@@ -559,6 +559,18 @@ describe('quick apply (the details kept on this device)', { timeout: 5000 }, () 
     assert.equal(el.shown().includes('remember'), false);
   });
 
+  it('fills the form with the kept details under no-draft, and the draft resume under no-quick-apply', async () => {
+    const proxy = await standIn();
+    const device = new Device();
+    device.profile = { values: ada, resume: null, saved: Date.now() };
+    const file = resume('draft.pdf');
+    device.drafts.set(`${proxy.endpoint} 101`, file);
+    const noDraft = await openForm(proxy.endpoint, { device, noDraft: true });
+    assert.deepEqual([noDraft.form.values, noDraft.form.resume], [ada, null]);
+    const noQuickApply = await openForm(proxy.endpoint, { device, noQuickApply: true });
+    assert.deepEqual([noQuickApply.form.profile, noQuickApply.form.resume], [null, file]);
+  });
+
   it('loads no store with no-quick-apply and no-draft', async () => {
     const proxy = await standIn();
     const el = await openForm(proxy.endpoint, { noQuickApply: true, noDraft: true });
