@@ -120,7 +120,8 @@ export const QUIET_CHECKS = { bundlerTimings: false };
 // Lit, its hydration support, the offers and their English texts, minified,
 // because every kilobyte is paid by every visitor of the board (budget: 20 KB
 // gzipped, test/widget-size.test.ts). Beside it, the modules it imports: the
-// apply form's (widget-apply-<hash>.js), fetched at once by every page, and a
+// apply form's (widget-apply-<hash>.js), fetched at once by every page, quick
+// apply's (widget-quick-apply-<hash>.js), which the form's loads with it, and a
 // French or Spanish page's texts (widget-fr-<hash>.js, widget-es-<hash>.js).
 export default defineConfig({
   plugins: [minifyTemplates(), shortenMessageIds(idLength), dropLeftovers(), compileHints()],

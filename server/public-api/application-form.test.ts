@@ -128,6 +128,13 @@ describe('the application form table', () => {
     );
   });
 
+  it('remembers on the device, with the opt-in, the contact fields and links, never the cover letter, a consent or an opt-in', () => {
+    assert.deepEqual(
+      APPLICATION_FORM.filter((f) => 'remember' in f && f.remember).map((f) => f.id),
+      ['email', 'first_name', 'last_name', 'phone_code', 'phone_number', 'bio_url'],
+    );
+  });
+
   it('posts the consent as is_legals_accepted_by_manager and sends the cover letter upstream as comments', () => {
     assert.deepEqual(
       APPLICATION_FORM.map((f) => [postedName(f), upstreamName(f)]).filter(

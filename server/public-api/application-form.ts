@@ -43,6 +43,12 @@ export interface FormField {
   readonly personal?: false;
   /** Typed text kept in the candidate's session draft (never files or consents). */
   readonly draft?: boolean;
+  /**
+   * Kept in the candidate's browser for their next applications when they
+   * tick "Remember me on this device": contact details and links, never
+   * what belongs to one offer (cover letter, consents, opt-ins).
+   */
+  readonly remember?: true;
   readonly autocomplete?: string;
   /** Longest value taken, in characters. */
   readonly maxlength?: number;
@@ -61,9 +67,10 @@ export const EMAIL_PATTERN =
 export const MAX_COVER_LETTER_CHARS = 10_000;
 
 export const APPLICATION_FORM = [
-  { id: 'email', rule: 'email', kind: 'email', draft: true, autocomplete: 'email', maxlength: 254 },
+  { id: 'email', rule: 'email', kind: 'email', draft: true, remember: true, autocomplete: 'email', maxlength: 254 },
   {
     id: 'first_name',
+    remember: true,
     rule: 'first_name',
     attribute: 'field-first-name',
     defaultMode: 'required',
@@ -74,6 +81,7 @@ export const APPLICATION_FORM = [
   },
   {
     id: 'last_name',
+    remember: true,
     rule: 'last_name',
     attribute: 'field-last-name',
     defaultMode: 'required',
@@ -84,6 +92,7 @@ export const APPLICATION_FORM = [
   },
   {
     id: 'phone_code',
+    remember: true,
     rule: 'phone',
     attribute: 'field-phone',
     defaultMode: 'optional',
@@ -92,7 +101,7 @@ export const APPLICATION_FORM = [
     autocomplete: 'tel-country-code',
     maxlength: 5,
   },
-  { id: 'phone_number', rule: 'phone', kind: 'tel', draft: true, autocomplete: 'tel-national' },
+  { id: 'phone_number', rule: 'phone', kind: 'tel', draft: true, remember: true, autocomplete: 'tel-national' },
   { id: 'resume', rule: 'resume', attribute: 'field-resume', defaultMode: 'required', kind: 'file' },
   {
     id: 'cover_letter',
@@ -106,6 +115,7 @@ export const APPLICATION_FORM = [
   },
   {
     id: 'bio_url',
+    remember: true,
     rule: 'bio_url',
     attribute: 'field-bio-url',
     defaultMode: 'optional',

@@ -5,9 +5,9 @@
 // (widget/src/apply/*.test.ts) check the same behaviour rendered in Chromium.
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
-import { ApplyElement, openForm, resume, until } from './apply-element.test-support.ts';
-import { closeStandIns, defaultConfig, offerSummary, standIn } from './proxy.test-support.ts';
-import type { FieldName } from '../src/internal/api.ts';
+import { ApplyElement, Device, openForm, resume, until } from './apply-element.test-support.ts';
+import { closeStandIns, defaultConfig, offerSummary, problem, standIn } from './proxy.test-support.ts';
+import type { CampaignSummary, FieldName } from '../src/internal/api.ts';
 
 const message = {
   required: 'This field is required.',
@@ -340,5 +340,252 @@ describe('the session draft', { timeout: 5000 }, () => {
     assert.equal(none.form.values.email, 'none@example.com');
     const again = await openForm(proxy.endpoint);
     assert.equal(again.form.values.email, 'kept@example.com');
+  });
+});
+
+describe("the draft's resume", { timeout: 5000 }, () => {
+  it('is kept when chosen and chosen again after a reload, in a form of the same offer on the same proxy', async () => {
+    const proxy = await standIn({ offers: [101, 102] });
+    const device = new Device();
+    const first = await openForm(proxy.endpoint, { device });
+    const file = resume('cv.pdf');
+    first.choose('resume', file);
+    await until(() => device.drafts.size === 1, 'the resume is kept');
+    assert.deepEqual([...device.drafts], [[`${proxy.endpoint} 101`, file]]);
+    const reloaded = await openForm(proxy.endpoint, { device });
+    assert.equal(reloaded.form.resume, file);
+    assert.equal((await openForm(proxy.endpoint, { device, campaignId: 102 })).form.resume, null);
+  });
+
+  it('goes when the candidate clears their choice', async () => {
+    const proxy = await standIn();
+    const el = await openForm(proxy.endpoint);
+    el.choose('resume', resume());
+    el.choose('resume', null);
+    await until(() => el.device.drafts.size === 0, 'the resume is let go');
+  });
+
+  it('is sent, though no file input holds it, and survives a failed send, then goes with the success', async () => {
+    const proxy = await standIn({ answers: [problem(503, 'not_ready')] });
+    const device = new Device();
+    const first = await openForm(proxy.endpoint, { device });
+    first.fillRequired();
+    first.choose('resume', resume('cv.pdf', 900));
+    await first.form.submit();
+    assert.equal(first.form.phase, 'form');
+    const reloaded = await openForm(proxy.endpoint, { device });
+    reloaded.tick('consent');
+    await reloaded.form.submit();
+    assert.equal(reloaded.form.phase, 'success');
+    assert.deepEqual(proxy.applications[1]!.files, {
+      resume: { name: 'cv.pdf', size: 900, type: 'application/pdf' },
+    });
+    await until(() => device.empty(), 'the draft is cleared');
+  });
+
+  it('goes when the candidate applied already', async () => {
+    const proxy = await standIn({ answers: [problem(409, 'already_applied')] });
+    const el = await openForm(proxy.endpoint);
+    el.fillRequired();
+    await el.form.submit();
+    assert.equal(el.form.phase, 'already-applied');
+    await until(() => el.device.empty(), 'the draft is cleared');
+  });
+
+  it('is neither kept nor read with no-draft', async () => {
+    const proxy = await standIn();
+    const device = new Device();
+    device.drafts.set(`${proxy.endpoint} 101`, resume('old.pdf'));
+    const el = await openForm(proxy.endpoint, { device, noDraft: true });
+    assert.equal(el.form.resume, null);
+    el.fillRequired();
+    await el.form.submit();
+    await el.device.store();
+    assert.deepEqual([...device.drafts.keys()], [`${proxy.endpoint} 101`]);
+  });
+});
+
+describe('quick apply (the details kept on this device)', { timeout: 5000 }, () => {
+  const ada = { email: 'ada@example.com', first_name: 'Ada', last_name: 'Lovelace', phone_code: '+44' };
+
+  it('keeps nothing without the opt-in, which is off by default', async () => {
+    const proxy = await standIn();
+    const el = await openForm(proxy.endpoint);
+    assert.equal(el.form.remember, false);
+    assert.equal(el.control('remember').checked, false);
+    el.fillRequired();
+    await el.form.submit();
+    assert.equal(el.form.phase, 'success');
+    await until(() => el.device.drafts.size === 0, 'the draft is cleared');
+    assert.equal(el.device.profile, null);
+    assert.equal(el.form.profile, null);
+  });
+
+  it('with the opt-in, keeps the contact fields, links and resume sent, never the cover letter or an answer to the offer', async () => {
+    const proxy = await standIn();
+    const el = await openForm(proxy.endpoint);
+    el.fillRequired();
+    el.type('bio_url', 'https://ada.example');
+    el.type('cover_letter', 'Dear Acme');
+    el.tick('is_campaign_alert_active');
+    el.tick('remember');
+    assert.equal(el.form.remember, true);
+    await el.form.submit();
+    assert.equal('remember' in proxy.applications[0]!.fields, false);
+    await until(() => el.device.profile !== null, 'the details are kept');
+    const { values, resume: kept, saved } = el.device.profile!;
+    assert.deepEqual(values, { ...ada, bio_url: 'https://ada.example' });
+    assert.equal(kept?.name, 'resume.pdf');
+    assert.ok(Date.now() - saved < 1000);
+    assert.deepEqual(el.form.profile?.values, values);
+  });
+
+  it("fills the next offer's form with the kept details and resume, ticked, folded until Edit, which shows and focuses them", async () => {
+    const proxy = await standIn({ offers: [101, 102] });
+    const device = new Device();
+    const file = resume('cv.pdf');
+    device.profile = { values: ada, resume: file, saved: Date.now() };
+    const el = await openForm(proxy.endpoint, { device, campaignId: 102 });
+    assert.deepEqual(el.form.values, ada);
+    assert.equal(el.control('email').value, 'ada@example.com');
+    assert.equal(el.form.resume, file);
+    assert.deepEqual([el.form.remember, el.control('remember').checked, el.form.editing], [true, true, false]);
+    el.form.edit();
+    assert.equal(el.form.editing, true);
+    await el.updateComplete;
+    assert.equal(el.focused, 'email');
+  });
+
+  it('sends the kept details and resume with a tick of the consent', async () => {
+    const proxy = await standIn();
+    const device = new Device();
+    device.profile = { values: ada, resume: resume('cv.pdf', 700), saved: Date.now() };
+    const el = await openForm(proxy.endpoint, { device });
+    el.tick('consent');
+    await el.form.submit();
+    assert.equal(el.form.phase, 'success');
+    const { fields, files } = proxy.applications[0]!;
+    assert.deepEqual([fields.email, fields.first_name, files.resume?.name], ['ada@example.com', 'Ada', 'cv.pdf']);
+  });
+
+  it('prefers what the draft holds to the kept details', async () => {
+    const proxy = await standIn();
+    const device = new Device();
+    const first = await openForm(proxy.endpoint, { device });
+    first.type('email', 'grace@example.com');
+    const chosen = resume('chosen.pdf');
+    first.choose('resume', chosen);
+    device.profile = { values: ada, resume: resume('cv.pdf'), saved: Date.now() };
+    const again = await openForm(proxy.endpoint, { device });
+    assert.deepEqual(
+      [again.form.values.email, again.form.values.first_name, again.form.resume],
+      ['grace@example.com', 'Ada', chosen],
+    );
+  });
+
+  it('refreshes the kept details at each application sent with the box ticked', async () => {
+    const proxy = await standIn();
+    const device = new Device();
+    device.profile = { values: ada, resume: null, saved: 0 };
+    const el = await openForm(proxy.endpoint, { device });
+    el.type('first_name', 'Augusta');
+    el.tick('consent');
+    el.choose('resume', resume('new.pdf'));
+    await el.form.submit();
+    await until(() => device.profile!.saved > 0, 'the details are kept again');
+    assert.equal(device.profile!.values.first_name, 'Augusta');
+    assert.equal(device.profile!.resume?.name, 'new.pdf');
+  });
+
+  it('forgets the kept details when the candidate sends with the box unticked', async () => {
+    const proxy = await standIn();
+    const device = new Device();
+    device.profile = { values: ada, resume: null, saved: Date.now() };
+    const el = await openForm(proxy.endpoint, { device });
+    el.tick('remember', false);
+    assert.equal(el.form.remember, false);
+    el.tick('consent');
+    el.choose('resume', resume());
+    await el.form.submit();
+    await until(() => device.profile === null, 'the details are forgotten');
+    assert.equal(el.form.profile, null);
+  });
+
+  it('unfolds the kept details when the form has a problem', async () => {
+    const proxy = await standIn();
+    const device = new Device();
+    device.profile = { values: ada, resume: resume(), saved: Date.now() };
+    const el = await openForm(proxy.endpoint, { device });
+    await el.form.submit();
+    assert.deepEqual(el.form.summary, ['consent']);
+    assert.equal(el.form.editing, true);
+  });
+
+  it("Forget erases the kept details, every offer's draft and its resume, and empties the form", async () => {
+    const proxy = await standIn({ offers: [101, 102] });
+    const device = new Device();
+    device.profile = { values: ada, resume: resume(), saved: Date.now() };
+    const other = await openForm(proxy.endpoint, { device, campaignId: 102 });
+    other.type('cover_letter', 'Dear Acme');
+    other.choose('resume', resume());
+    const el = await openForm(proxy.endpoint, { device, language: { locale: 'fr', tag: 'fr' } });
+    el.type('cover_letter', 'Madame, Monsieur');
+    el.tick('consent');
+    el.choose('resume', resume());
+    await el.form.forget();
+    assert.ok(device.empty());
+    assert.equal(sessionStorage.length, 0);
+    assert.deepEqual(
+      [el.form.profile, el.form.remember, el.form.editing, el.form.resume, el.form.values],
+      [null, false, false, null, { phone_code: '+33' }],
+    );
+    assert.deepEqual(
+      [el.control('cover_letter').value, el.control('phone_code').value, el.control('consent').checked],
+      ['', '+33', false],
+    );
+    assert.deepEqual([el.control('resume').files, el.control('remember').checked], [[], false]);
+    assert.deepEqual(el.announced.slice(-1), ['What this form kept on this device is erased.']);
+    assert.equal(el.focused, 'email');
+  });
+
+  it('reads and shows nothing kept with no-quick-apply', async () => {
+    const proxy = await standIn();
+    const device = new Device();
+    device.profile = { values: ada, resume: resume(), saved: Date.now() };
+    const el = await openForm(proxy.endpoint, { device, noQuickApply: true });
+    assert.deepEqual([el.form.profile, el.form.remember, el.form.values], [null, false, { phone_code: '+44' }]);
+    assert.equal(el.shown().includes('remember'), false);
+  });
+
+  it('fills the form with the kept details under no-draft, and the draft resume under no-quick-apply', async () => {
+    const proxy = await standIn();
+    const device = new Device();
+    device.profile = { values: ada, resume: null, saved: Date.now() };
+    const file = resume('draft.pdf');
+    device.drafts.set(`${proxy.endpoint} 101`, file);
+    const noDraft = await openForm(proxy.endpoint, { device, noDraft: true });
+    assert.deepEqual([noDraft.form.values, noDraft.form.resume], [ada, null]);
+    const noQuickApply = await openForm(proxy.endpoint, { device, noQuickApply: true });
+    assert.deepEqual([noQuickApply.form.profile, noQuickApply.form.resume], [null, file]);
+  });
+
+  it('loads no store with no-quick-apply and no-draft', async () => {
+    const proxy = await standIn();
+    const el = await openForm(proxy.endpoint, { noQuickApply: true, noDraft: true });
+    el.fillRequired();
+    await el.form.submit();
+    assert.equal(el.form.phase, 'success');
+    assert.equal(el.device.loads, 0);
+  });
+
+  it('shows the form, keeping nothing, when the store cannot be loaded', async () => {
+    const proxy = await standIn();
+    const device = new Device();
+    device.broken = true;
+    const el = await openForm(proxy.endpoint, { device });
+    assert.deepEqual([el.form.phase, el.form.kit, el.form.values], ['form', null, { phone_code: '+44' }]);
+    el.fillRequired();
+    await el.form.submit();
+    assert.equal(el.form.phase, 'success');
   });
 });

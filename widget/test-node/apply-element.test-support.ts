@@ -5,11 +5,13 @@
 // it: each control of a field its rule shows, with the constraints the
 // browser checks, the honeypot, the error summary, the outcome and the live
 // region. The candidate's actions reach the controller as the form's
-// listeners pass them.
+// listeners pass them. What the form keeps on the device (IndexedDB in a
+// browser) is held in memory (Device).
 import './browser.test-support.ts';
 import type { FormEntries } from './browser.test-support.ts';
 import { ApplicationController } from '../src/apply/application-controller.ts';
-import type { ApplicationHost, Language } from '../src/apply/application-controller.ts';
+import type { ApplicationHost, Language, Store } from '../src/apply/application-controller.ts';
+import type { Profile } from '../src/apply/device-store.ts';
 import { fieldAttributes, groups } from '../src/apply/fields.ts';
 import type { FormControl } from '../src/apply/fields.ts';
 import type { CampaignSummary } from '../src/internal/api.ts';
@@ -61,7 +63,9 @@ export class Control {
     return this.#value;
   }
 
+  /** Only '' may be set to a file input's, which lets its files go. */
   set value(value: string) {
+    if (this.type === 'file') this.files = [];
     this.#value = value;
   }
 
@@ -95,6 +99,50 @@ class Focusable {
   }
 }
 
+/**
+ * What the form keeps on the device, in memory, in place of the IndexedDB
+ * store (whose own tests run in Chromium): the kept details and each draft's
+ * resume. Elements given the same Device share it, as the pages of one board
+ * origin do.
+ */
+export class Device {
+  profile: Profile | null = null;
+  readonly drafts = new Map<string, File>();
+  /** How many times the form loaded the store's module. */
+  loads = 0;
+  /** The store's module cannot load (a network failure). */
+  broken = false;
+
+  readonly store = async (): Promise<Store> => {
+    this.loads += 1;
+    if (this.broken) throw new TypeError('Failed to fetch dynamically imported module');
+    return {
+      ...(await import('../src/apply/quick-apply.ts')),
+      readProfile: async () => this.profile,
+      saveProfile: async (values, resume) => {
+        this.profile = { values, resume, saved: Date.now() };
+      },
+      forgetProfile: async () => {
+        this.profile = null;
+      },
+      readDraftResume: async (key) => this.drafts.get(key) ?? null,
+      saveDraftResume: async (key, file) => {
+        if (file) this.drafts.set(key, file);
+        else this.drafts.delete(key);
+      },
+      forgetAll: async () => {
+        this.profile = null;
+        this.drafts.clear();
+      },
+    };
+  };
+
+  /** Nothing kept: no details, no draft's resume. */
+  empty(): boolean {
+    return this.profile === null && this.drafts.size === 0;
+  }
+}
+
 /** What a test reads of the events the element dispatched. */
 export interface Dispatched {
   type: string;
@@ -106,6 +154,8 @@ export class ApplyElement extends EventTarget implements FormEntries {
   campaignId = 101;
   offer: CampaignSummary | undefined = undefined;
   noDraft = false;
+  noQuickApply = false;
+  readonly device: Device;
   readonly form: ApplicationController;
   /** The id of the element the controller focused last. */
   focused: string | null = null;
@@ -127,12 +177,13 @@ export class ApplyElement extends EventTarget implements FormEntries {
   #announcement = '';
   #update: Promise<boolean> | null = null;
 
-  constructor(endpoint: string, language: Language = { locale: 'en', tag: 'en' }) {
+  constructor(endpoint: string, language: Language = { locale: 'en', tag: 'en' }, device = new Device()) {
     super();
     this.endpoint = endpoint;
+    this.device = device;
     // The `field-*` properties, '' until a board sets one (as the element's constructor does).
     for (const { property } of fieldAttributes) (this as unknown as Record<string, string>)[property] = '';
-    this.form = new ApplicationController(this as unknown as ApplicationHost, language);
+    this.form = new ApplicationController(this as unknown as ApplicationHost, language, device.store);
     for (const type of [
       'jobboard-apply-submit',
       'jobboard-upload-progress',
@@ -235,6 +286,8 @@ export class ApplyElement extends EventTarget implements FormEntries {
   formEntries(): [string, string | File][] {
     const entries: [string, string | File][] = [];
     for (const control of this.#controls) {
+      // "Remember me" has no name: the browser posts none of it.
+      if (control.id === 'remember') continue;
       if (control.type === 'checkbox') {
         if (control.checked) entries.push([control.id, 'true']);
       } else if (control.type === 'file') {
@@ -282,6 +335,12 @@ export class ApplyElement extends EventTarget implements FormEntries {
           this.#controls.push(control);
         }
       }
+      // "Remember me on this device", once quick apply's module is loaded, unless the board turned it off.
+      if (this.form.kit && !this.noQuickApply) {
+        const remember = previous.get('remember') ?? new Control(this, 'remember', 'checkbox');
+        remember.checked = this.form.remember;
+        this.#controls.push(remember);
+      }
       this.#controls.push(previous.get('website') ?? new Control(this, 'website', 'text'));
       for (const control of this.#controls) {
         if (control.type === 'file' || control.type === 'checkbox') continue;
@@ -308,11 +367,19 @@ export function resume(name = 'resume.pdf', size = 600): File {
 /** A new element on the proxy at `endpoint`, its form loaded (as connecting it does). */
 export async function openForm(
   endpoint: string,
-  options: { language?: Language; campaignId?: number; noDraft?: boolean; offer?: CampaignSummary } = {},
+  options: {
+    language?: Language;
+    campaignId?: number;
+    noDraft?: boolean;
+    noQuickApply?: boolean;
+    offer?: CampaignSummary;
+    device?: Device;
+  } = {},
 ): Promise<ApplyElement> {
-  const el = new ApplyElement(endpoint, options.language);
+  const el = new ApplyElement(endpoint, options.language, options.device);
   el.campaignId = options.campaignId ?? 101;
   el.noDraft = options.noDraft ?? false;
+  el.noQuickApply = options.noQuickApply ?? false;
   el.offer = options.offer;
   await el.form.load();
   await el.updateComplete;

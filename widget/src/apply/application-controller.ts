@@ -1,13 +1,14 @@
 // The state of one application, apart from how it looks: the typed values and
-// their session draft, validation, the FormData, the idempotency key and the
-// upload. The element renders what this holds and forwards the candidate's
+// their session draft (the resume's in IndexedDB), the candidate's details
+// kept on this device when they opt in (quick apply), validation, the
+// FormData, the idempotency key and the upload. The element renders what this holds and forwards the candidate's
 // actions to it.
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { msg, str } from '@lit/localize';
 import { getCampaign, loadConfig, submitApplication } from '../internal/api.ts';
 import type { CampaignSummary, FieldName, FieldRule, Upload, WidgetConfig } from '../internal/api.ts';
 import { postUtm } from '../internal/campaign-tracking.ts';
-import { clearDraft, loadDraft, saveDraft } from '../internal/draft.ts';
+import { clearAllDrafts, clearDraft, draftSession, loadDraft, saveDraft } from '../internal/draft.ts';
 import type { Draft } from '../internal/draft.ts';
 import {
   JobboardApplyErrorEvent,
@@ -25,6 +26,13 @@ import type { Banner } from './error-mapper.ts';
 import { controls, fieldAttributes } from './fields.ts';
 import { extensionOf, notResumeContent } from './resume-content.ts';
 import { EMAIL_PATTERN } from '../../../server/public-api/application-form.ts';
+import type * as QuickApply from './quick-apply.ts';
+import type { Profile } from './device-store.ts';
+
+/** Quick apply and what the form keeps in IndexedDB: a module of its own, loaded with the form. */
+export type Store = typeof QuickApply;
+/** The kept details and the draft's resume, as read when the form loads. */
+type Kept = [profile?: Profile | null, resume?: File | null];
 
 /**
  * `error`: the form could not be loaded; `gone`: the offer is closed or unknown; `refused`: the proxy
@@ -39,6 +47,8 @@ export interface ApplicationHost extends ReactiveControllerHost, HTMLElement {
   /** The offer, when the page has it already. */
   offer: CampaignSummary | undefined;
   noDraft: boolean;
+  /** No "Remember me on this device": nothing kept for the next applications, nothing read. */
+  noQuickApply: boolean;
   readonly renderRoot: HTMLElement | DocumentFragment;
 }
 
@@ -49,6 +59,7 @@ export interface Language {
 }
 
 const draftKept = new Set(controls.filter((c) => c.draft).map((c) => c.id));
+const remembered = controls.filter((c) => c.remember).map((c) => c.id);
 const defaultPhoneCode: Record<Locale, string> = { fr: '+33', es: '+34', en: '+44' };
 
 export class ApplicationController implements ReactiveController {
@@ -67,6 +78,14 @@ export class ApplicationController implements ReactiveController {
   /** Text of the live region. */
   announcement = '';
   captchaToken = '';
+  /** The candidate's details kept on this device, which filled the form (shown as one line until edited). */
+  profile: Profile | null = null;
+  /** The kept details' fields are shown, for editing. */
+  editing = false;
+  /** "Remember me on this device" is ticked. */
+  remember = false;
+  /** The quick apply module, once loaded. */
+  kit: Store | null = null;
 
   private readonly host: ApplicationHost;
   private readonly language: Language;
@@ -80,10 +99,14 @@ export class ApplicationController implements ReactiveController {
   private content: [File | null, string | undefined] = [null, undefined];
   /** The reading of the resume chosen last. */
   private reading: Promise<void> = Promise.resolve();
+  private readonly store: () => Promise<Store>;
+  /** The last change to what is kept, which a read waits for. */
+  private keeping: Promise<unknown> = Promise.resolve();
 
-  constructor(host: ApplicationHost, language: Language) {
+  constructor(host: ApplicationHost, language: Language, store = (): Promise<Store> => import('./quick-apply.ts')) {
     this.host = host;
     this.language = language;
+    this.store = store;
     this.loading = new Loader(host);
     host.addController(this);
   }
@@ -101,10 +124,11 @@ export class ApplicationController implements ReactiveController {
   async load(): Promise<void> {
     const { endpoint, campaignId, offer } = this.host;
     this.set({ phase: 'loading' });
+    let kept: Kept = [];
     const shown = await this.loading.run(async () => {
       // The offer is checked first: a candidate must not fill in the form of an offer that takes no more applications.
       const check = campaignId && offer?.id !== campaignId ? getCampaign(endpoint, campaignId) : null;
-      return (await Promise.all([loadConfig(endpoint), check]))[0];
+      return (await Promise.all([loadConfig(endpoint), check, this.readKept().then((k) => (kept = k))]))[0];
     });
     // A newer load (another offer, another proxy) took this one's place.
     if (!shown) return;
@@ -114,9 +138,47 @@ export class ApplicationController implements ReactiveController {
       return;
     }
     this.config = value;
-    const values = this.host.noDraft ? {} : loadDraft(endpoint, campaignId);
+    const [profile = null, resume] = kept;
+    const values = { ...profile?.values, ...(this.host.noDraft ? {} : loadDraft(endpoint, campaignId)) };
     values.phone_code ??= defaultPhoneCode[this.language.locale];
-    this.set({ values, phase: 'form' });
+    this.set({
+      values,
+      resume: resume ?? profile?.resume ?? this.resume,
+      profile,
+      remember: !!profile,
+      editing: false,
+      phase: 'form',
+    });
+  }
+
+  /** The kept details and this draft's resume, once any change under way is kept; none when the board turned both off. */
+  private async readKept(): Promise<Kept> {
+    const { noQuickApply, noDraft } = this.host;
+    if (noQuickApply && noDraft) return [];
+    await this.keeping;
+    const store = (this.kit = await this.store().catch(() => null));
+    return Promise.all([
+      noQuickApply ? null : store?.readProfile(),
+      noDraft ? null : store?.readDraftResume(this.draftKey(), draftSession()),
+    ]);
+  }
+
+  /** Changes what is kept on the device, one change after the other; a module that cannot load keeps nothing. */
+  private keep(change: (store: Store) => Promise<void>): Promise<unknown> {
+    return (this.keeping = this.keeping.then(async () => change(await this.store())).catch(() => {}));
+  }
+
+  private draftKey(): string {
+    return `${this.host.endpoint} ${this.host.campaignId}`;
+  }
+
+  /** Keeps the resume chosen for this offer's draft, or with null lets it go; with no-draft, nothing. */
+  private keepDraftResume(resume: File | null): void {
+    if (this.host.noDraft) return;
+    // Read now: the offer or the session may change before the change is made.
+    const key = this.draftKey();
+    const session = draftSession();
+    void this.keep((s) => s.saveDraftResume(key, resume, session));
   }
 
   /** Re-opens an empty form after a success, for another application. */
@@ -202,7 +264,9 @@ export class ApplicationController implements ReactiveController {
       const resume = el.files?.[0] ?? null;
       this.set({ resume });
       this.reading = this.read(resume);
+      this.keepDraftResume(resume);
     }
+    if (el.id === 'remember') this.set({ remember: el.checked });
     if (draftKept.has(el.id)) {
       this.values = { ...this.values, [el.id]: el.value };
       if (!this.host.noDraft) saveDraft(this.host.endpoint, this.host.campaignId, this.values);
@@ -230,6 +294,33 @@ export class ApplicationController implements ReactiveController {
 
   reload = (): void => {
     void this.load();
+  };
+
+  /** "Edit": the kept details' fields, shown and focused. */
+  edit = (): void => {
+    this.set({ editing: true });
+    void this.focus('input#email, textarea#email');
+  };
+
+  /** "Forget": erases everything kept on this device (details, resumes, drafts of every offer) and empties the form. */
+  forget = async (): Promise<void> => {
+    clearAllDrafts();
+    await this.keep((s) => s.forgetAll());
+    const values: Draft = { phone_code: defaultPhoneCode[this.language.locale] };
+    // The controls themselves: what was typed since the last render is in no binding that would change.
+    for (const el of this.host.renderRoot.querySelectorAll<HTMLInputElement>('form input[id], form textarea[id]')) {
+      if (el.type === 'checkbox') el.checked = false;
+      else el.value = values[el.id] ?? '';
+    }
+    this.set({
+      profile: null,
+      remember: false,
+      editing: false,
+      resume: null,
+      values,
+      announcement: msg('What this form kept on this device is erased.'),
+    });
+    await this.focus('input#email, textarea#email');
   };
 
   /** Checks every shown control, then sends, or lists the errors. */
@@ -271,7 +362,9 @@ export class ApplicationController implements ReactiveController {
         data.set(posted, 'true');
       }
     }
-    if (!this.resume) data.delete('resume');
+    // The resume as the controller holds it: one kept from a draft or a past application is in no file input.
+    if (this.resume) data.set('resume', this.resume);
+    else data.delete('resume');
     if (this.config?.captcha) data.set('captcha_token', this.captchaToken);
     // Empty optional text fields are left out rather than sent blank.
     for (const [name, value] of [...data.entries()]) {
@@ -307,6 +400,7 @@ export class ApplicationController implements ReactiveController {
       const status = result?.status === 'queued' ? 'queued' : 'delivered';
       this.idempotencyKey = null;
       clearDraft(endpoint, campaignId);
+      this.keepAfterSuccess();
       this.set({
         outcome: status,
         receipt: receiptLink(result?.receipt_url, endpoint),
@@ -323,6 +417,20 @@ export class ApplicationController implements ReactiveController {
     }
   }
 
+  /**
+   * After a success: the draft's resume goes; with "Remember me" ticked, the
+   * details and resume sent are kept (30 days from now); unticked, any kept
+   * before are forgotten.
+   */
+  private keepAfterSuccess(): void {
+    const values = Object.fromEntries(remembered.filter((id) => this.values[id]).map((id) => [id, this.values[id]!]));
+    const profile = this.remember ? { values, resume: this.resume, saved: Date.now() } : null;
+    this.keepDraftResume(null);
+    if (profile) void this.keep((s) => s.saveProfile(values, profile.resume));
+    else if (this.profile) void this.keep((s) => s.forgetProfile());
+    this.set({ profile, editing: false });
+  }
+
   private async fail(error: unknown, campaignId: number): Promise<void> {
     const failure = mapFailure(
       error,
@@ -332,7 +440,10 @@ export class ApplicationController implements ReactiveController {
       this.resume ? extensionOf(this.resume.name) : undefined,
     );
     if (failure.forgetKey) this.idempotencyKey = null;
-    if (failure.alreadyApplied) clearDraft(this.host.endpoint, campaignId);
+    if (failure.alreadyApplied) {
+      clearDraft(this.host.endpoint, campaignId);
+      this.keepDraftResume(null);
+    }
     this.set({
       phase: failure.alreadyApplied ? 'already-applied' : 'form',
       banner: failure.retry === undefined ? this.banner : { code: failure.code, retry: failure.retry },
@@ -353,7 +464,8 @@ export class ApplicationController implements ReactiveController {
   }
 
   private async showSummary(): Promise<void> {
-    this.set({ summary: Object.keys(this.errors) });
+    // The kept details' fields unfold: an error may be on one of them.
+    this.set({ summary: Object.keys(this.errors), editing: true });
     await this.focus('#error-summary');
   }
 

@@ -186,6 +186,17 @@ function renderCheckbox(
     }`;
 }
 
+/**
+ * Whether a field is folded into the quick apply line: the candidate's kept
+ * details fill the form and they did not ask to edit them; a kept field
+ * folds when filled (or optional), the resume once one is chosen.
+ */
+function folded(form: ApplicationController, group: FormControl[], required: boolean): boolean {
+  if (!form.profile || form.editing) return false;
+  if (group[0]!.kind === 'file') return !!form.resume;
+  return group.every((c) => c.remember && (form.values[c.id] || !required));
+}
+
 /** One field of the form: its controls as the rule (required, optional, hidden) says. */
 function renderField(
   form: ApplicationController,
@@ -197,6 +208,20 @@ function renderField(
   const rule = form.rule(control.rule);
   if (rule === 'hidden') return nothing;
   const required = rule === 'required';
+  // Folded fields stay in the form, hidden: their values are sent and checked.
+  if (folded(form, group, required))
+    return html`<div hidden>${renderControls(form, group, tag, consentUrl, required)}</div>`;
+  return renderControls(form, group, tag, consentUrl, required);
+}
+
+function renderControls(
+  form: ApplicationController,
+  group: FormControl[],
+  tag: string,
+  consentUrl: string,
+  required: boolean,
+): TemplateResult {
+  const control = group[0]!;
   if (group.length > 1) return renderGroup(form, group, required);
   if (control.kind === 'file') return renderResume(form, required);
   if (control.kind === 'textarea') return renderTextarea(form, control, required, tag);
@@ -247,8 +272,16 @@ function renderSummary(form: ApplicationController): TemplateResult | typeof not
   </div>`;
 }
 
-/** The form, or its progress while it uploads. `tag` is the language for Intl; `consentUrl` the element's attribute. */
-export function renderForm(form: ApplicationController, tag: string, consentUrl: string): TemplateResult {
+/**
+ * The form, or its progress while it uploads. `tag` is the language for Intl; `consentUrl` the element's attribute;
+ * `quickApply` false with `no-quick-apply`.
+ */
+export function renderForm(
+  form: ApplicationController,
+  tag: string,
+  consentUrl: string,
+  quickApply: boolean,
+): TemplateResult {
   const uploading = form.phase === 'uploading';
   return html`<form
     part="form"
@@ -261,7 +294,7 @@ export function renderForm(form: ApplicationController, tag: string, consentUrl:
     @change=${form.input}
     @focusout=${form.leave}
   >
-    ${renderSummary(form)}
+    ${renderSummary(form)} ${form.kit?.renderQuickApply(form)}
     <p class="muted">${msg('Fields marked (required) must be filled in.')}</p>
     <fieldset class="plain" ?disabled=${uploading}>
       <legend class="visually-hidden">${msg('Your application')}</legend>
@@ -282,6 +315,7 @@ export function renderForm(form: ApplicationController, tag: string, consentUrl:
           data-form-type="other"
         />
       </div>
+      ${quickApply ? form.kit?.renderRemember(form) : nothing}
       ${form.config?.captcha ? html`<div class="captcha"><slot name="captcha"></slot></div>` : nothing}
     </fieldset>
     ${

@@ -175,6 +175,11 @@ describe('<jobboard-apply>: draft, language, captcha, theming, events, keyboard'
       await sendKeys({ press: 'Tab' });
       await sendKeys({ press: 'Tab' });
       await sendKeys({ press: 'Tab' });
+      // "Remember me on this device" and its "Forget", before the send button.
+      expect(activeInside(el)?.id).to.equal('remember');
+      await sendKeys({ press: 'Tab' });
+      expect(activeInside(el)?.textContent).to.equal('Forget');
+      await sendKeys({ press: 'Tab' });
       expect(activeInside(el)?.getAttribute('type')).to.equal('submit');
       await sendKeys({ press: 'Enter' });
       await until(() => maybe(el, '#outcome'));

@@ -115,6 +115,15 @@ export const styles = [
     .file-input[aria-invalid='true'] ~ .file-name {
       color: var(--_error);
     }
+    .quick-apply {
+      display: flex;
+      flex-wrap: wrap;
+      align-items: center;
+      gap: 0.5rem;
+    }
+    .remember-help {
+      margin: calc(var(--_space) / -2) 0 0 2rem;
+    }
     .consent-link {
       margin: calc(var(--_space) / -2) 0 0 2rem;
     }

@@ -84,6 +84,7 @@ export class JobboardApply extends JobboardElement {
     offer: { attribute: false },
     consentUrl: { attribute: 'consent-url' },
     noDraft: { attribute: 'no-draft', type: Boolean },
+    noQuickApply: { attribute: 'no-quick-apply', type: Boolean },
     headingLevel: { attribute: 'heading-level', type: Number },
     // The `field-*` properties, one per rule the form table lets a board set.
     ...Object.fromEntries(fieldAttributes.map((f) => [f.property, { attribute: f.attribute }])),
@@ -100,8 +101,10 @@ export class JobboardApply extends JobboardElement {
   offer: CampaignSummary | undefined;
   /** Link to the board's privacy policy beside the consent box; falls back to the proxy's `consent_url`. */
   consentUrl = '';
-  /** Do not keep typed text in sessionStorage. */
+  /** Do not keep the draft (typed text in sessionStorage, the chosen resume in IndexedDB). */
   noDraft = false;
+  /** No "Remember me on this device": the candidate's details are neither kept for the next applications nor read. */
+  noQuickApply = false;
   /** Level (1 to 6) of the form's headings, to fit the page's outline: 3 under an h2, for example. */
   headingLevel = 2;
   /**
@@ -216,7 +219,7 @@ export class JobboardApply extends JobboardElement {
     } else if (phase === 'success' || phase === 'already-applied') {
       body = renderOutcome(this.form, this.headingLevel);
     } else {
-      body = renderForm(this.form, this.language.tag, this.consentUrl);
+      body = renderForm(this.form, this.language.tag, this.consentUrl, !this.noQuickApply);
     }
     return html`${body}
       <div class="visually-hidden" role="status" part="status">${this.form.announcement}</div>`;

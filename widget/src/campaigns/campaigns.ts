@@ -18,12 +18,12 @@ import { renderSearch, submittedQuery } from './search-form.ts';
 import type { PrerenderedCampaigns } from '../../../server/public-api/embed.ts';
 
 /** Attributes of `<jobboard-campaigns>` handed down to its apply form. */
-const forwarded = /^(field-.+|no-draft|consent-url)$/;
+const forwarded = /^(field-.+|no-draft|no-quick-apply|consent-url)$/;
 
 /**
  * The board's broadcast offers with text search, filters and paging; choosing
  * one shows its description, profile and apply form (`<jobboard-apply>`).
- * `field-*`, `no-draft` and `consent-url` attributes are passed to that form.
+ * `field-*`, `no-draft`, `no-quick-apply` and `consent-url` attributes are passed to that form.
  * `company-id`, `job-type` and `city` fix a filter (a company's page on the
  * board): the candidate cannot change it, and its filter is not shown.
  *
