@@ -77,6 +77,9 @@ describe('jobboard-connector widget-tag', () => {
         stdout.includes(`<script type="module" src="http://${host}:${port}/${pin.name}" integrity="${pin.integrity}"`),
         stdout,
       );
+      // Every module of the build is pinned, those the apply form imports (quick apply) too.
+      for (const name of Object.keys(own).filter((n) => n !== 'widget.js' && n.endsWith('.js')))
+        assert.ok(stdout.includes(`"http://${host}:${port}/${name}":"sha384-`), `${name} has no integrity: ${stdout}`);
       assert.equal(stderr, '');
     }
   });

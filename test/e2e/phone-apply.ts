@@ -3,6 +3,7 @@
 // throttled network (Lighthouse's slow 4G: 150 ms round trips, 1.6 Mbit/s
 // down, 750 kbit/s up). Every tap on the page is counted; typing is not.
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { CampaignList } from '../../server/public-api/schemas.ts';
 
 export const PHONE = {
   viewport: { width: 390, height: 844 },
@@ -108,7 +109,7 @@ export async function applyOnPhone(
 /** The offers of the demo board: their pages' URLs, the first ones listed. */
 export async function offerPages(proxyUrl: string, count: number): Promise<string[]> {
   const answer = await fetch(`${proxyUrl}/api/campaigns?per_page=${count}`);
-  const { data } = (await answer.json()) as { data: { id: number }[] };
-  if (data.length < count) throw new Error(`the demo board lists ${data.length} offers, ${count} are needed`);
-  return data.map((offer) => `${proxyUrl}/?offer=${offer.id}`);
+  const { items } = CampaignList.parse(await answer.json());
+  if (items.length < count) throw new Error(`the demo board lists ${items.length} offers, ${count} are needed`);
+  return items.map((offer) => `${proxyUrl}/?offer=${offer.id}`);
 }

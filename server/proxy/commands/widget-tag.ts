@@ -99,8 +99,15 @@ export async function main(args: string[]): Promise<void> {
     throw new Error(
       `${at(widgetPin(widget).name)} answered other bytes than widget.js: run the command again (was the proxy being upgraded?).`,
     );
+  // The modules widget.js imports, and those they import in turn (the apply form's quick apply).
   const modules: Record<string, Uint8Array> = {};
-  for (const name of widgetModulesOf(new TextDecoder().decode(widget))) modules[name] = await download(at(name));
+  const named = (bytes: Uint8Array) => widgetModulesOf(new TextDecoder().decode(bytes));
+  const wanted = named(widget);
+  for (let name = wanted.shift(); name !== undefined; name = wanted.shift()) {
+    if (modules[name] !== undefined) continue;
+    modules[name] = await download(at(name));
+    wanted.push(...named(modules[name]));
+  }
   const tag = pinnedTag(endpoint, widget, modules);
   console.log(tag.html);
   console.log(
