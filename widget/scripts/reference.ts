@@ -43,6 +43,15 @@ function table(title: string, head: string[], rows: string[][]): string[] {
   ];
 }
 
+/** A table of named items and their descriptions, the name's column headed `noun`. */
+function namedTable(title: string, noun: string, items: Item[] = []): string[] {
+  return table(
+    title,
+    [noun, 'description'],
+    items.map((item) => [`\`${item.name}\``, cell(item.description)]),
+  );
+}
+
 const lines: string[] = [];
 for (const mod of manifest.modules) {
   for (const d of mod.declarations ?? []) {
@@ -61,26 +70,10 @@ for (const mod of manifest.modules) {
           cell(a.description),
         ]),
       ),
-      ...table(
-        'Events',
-        ['event', 'description'],
-        (d.events ?? []).map((e) => [`\`${e.name}\``, cell(e.description)]),
-      ),
-      ...table(
-        'CSS parts',
-        ['part', 'description'],
-        (d.cssParts ?? []).map((p) => [`\`${p.name}\``, cell(p.description)]),
-      ),
-      ...table(
-        'CSS custom properties',
-        ['property', 'description'],
-        (d.cssProperties ?? []).map((p) => [`\`${p.name}\``, cell(p.description)]),
-      ),
-      ...table(
-        'Slots',
-        ['slot', 'description'],
-        (d.slots ?? []).map((s) => [`\`${s.name}\``, cell(s.description)]),
-      ),
+      ...namedTable('Events', 'event', d.events),
+      ...namedTable('CSS parts', 'part', d.cssParts),
+      ...namedTable('CSS custom properties', 'property', d.cssProperties),
+      ...namedTable('Slots', 'slot', d.slots),
     );
   }
 }

@@ -17,6 +17,28 @@ async function outcomeShown(scenario: string, campaignId = '101', lang?: Lang) {
   return { el, outcome: shadow(el, '[part=outcome]').textContent!.trim() };
 }
 
+/**
+ * In each language, the form for offer 101 of the stand-in's `scenario` shows
+ * only its outcome: accessible, saying `said`, with no form and nothing
+ * matching `absent`.
+ */
+function itShowsTheOutcomeAlone(
+  scenario: string,
+  title: (lang: Lang) => string,
+  said: Record<Lang, string>,
+  absent: string,
+): void {
+  for (const lang of locales) {
+    it(title(lang), async () => {
+      const { el, outcome } = await outcomeShown(scenario, '101', lang);
+      await expect(el).to.be.accessible();
+      expect(outcome).to.equal(said[lang]);
+      expect(maybe(el, 'form')).to.equal(null);
+      expect(maybe(el, absent)).to.equal(null);
+    });
+  }
+}
+
 describe('<jobboard-apply>: when it cannot take applications', () => {
   describe('when /api/config cannot be loaded', () => {
     for (const lang of locales) {
@@ -33,15 +55,12 @@ describe('<jobboard-apply>: when it cannot take applications', () => {
   });
 
   describe('when the offer is closed or unknown', () => {
-    for (const lang of locales) {
-      it(`says the offer is no longer available before any field is shown, in ${lang}`, async () => {
-        const { el, outcome } = await outcomeShown('gone', '101', lang);
-        await expect(el).to.be.accessible();
-        expect(outcome).to.equal(text.gone[lang]);
-        expect(maybe(el, 'form')).to.equal(null);
-        expect(maybe(el, 'input')).to.equal(null);
-      });
-    }
+    itShowsTheOutcomeAlone(
+      'gone',
+      (lang) => `says the offer is no longer available before any field is shown, in ${lang}`,
+      text.gone,
+      'input',
+    );
 
     it('moved to another proxy while the first still loads the form, shows what the last one says, even when the first answers last', async () => {
       const first = standIn('slow-config').endpoint;
@@ -66,15 +85,12 @@ describe('<jobboard-apply>: when it cannot take applications', () => {
   });
 
   describe("when the proxy does not allow the page's origin", () => {
-    for (const lang of locales) {
-      it(`tells the candidate the form is not set up on this site, with no retry and no form, in ${lang}`, async () => {
-        const { el, outcome } = await outcomeShown('refused', '101', lang);
-        await expect(el).to.be.accessible();
-        expect(outcome).to.equal(text.notSetUp[lang]);
-        expect(maybe(el, 'form')).to.equal(null);
-        expect(maybe(el, 'button')).to.equal(null);
-      });
-    }
+    itShowsTheOutcomeAlone(
+      'refused',
+      (lang) => `tells the candidate the form is not set up on this site, with no retry and no form, in ${lang}`,
+      text.notSetUp,
+      'button',
+    );
 
     it("tells the board's developer in the console, once per proxy, which origin to add to ALLOWED_ORIGINS", async () => {
       const { endpoint } = standIn('refused');

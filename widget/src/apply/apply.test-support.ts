@@ -1,55 +1,13 @@
-// What the apply form's browser tests share: its texts in each language, the
-// form as the stand-in serves it, and the candidate's way of filling and sending it.
+// What the apply form's browser tests share: the form as the stand-in serves
+// it, and the candidate's way of filling and sending it.
 import { fixture, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import type { JobboardApply } from '../index.ts';
-import {
-  chooseFile,
-  maybe,
-  notSetUp,
-  pdf,
-  received,
-  shadow,
-  standIn,
-  tick,
-  type,
-  until,
-} from '../internal/test-support.ts';
-import type { LoggedApplication, locales } from '../internal/test-support.ts';
-
-export type Lang = (typeof locales)[number];
-
-export const text = {
-  email: { en: 'Email', fr: 'E-mail', es: 'Correo electrónico' },
-  send: { en: 'Send my application', fr: 'Envoyer ma candidature', es: 'Enviar mi candidatura' },
-  required: { en: 'This field is required.', fr: 'Ce champ est obligatoire.', es: 'Este campo es obligatorio.' },
-  received: { en: 'Application received', fr: 'Candidature reçue', es: 'Candidatura recibida' },
-  queued: {
-    en: 'It will be transmitted to the recruiter shortly.',
-    fr: 'Elle sera transmise au recruteur dans quelques instants.',
-    es: 'Se transmitirá al reclutador en breve.',
-  },
-  already: { en: 'Already applied', fr: 'Candidature déjà envoyée', es: 'Ya se ha postulado' },
-  invalidEmail: {
-    en: 'Enter an email address like name@example.com.',
-    fr: 'Saisissez une adresse e-mail comme nom@exemple.fr.',
-    es: 'Introduzca un correo electrónico como nombre@ejemplo.es.',
-  },
-  lost: { en: 'The connection was lost', fr: 'La connexion a été perdue', es: 'Se perdió la conexión' },
-  cancelled: { en: 'Upload cancelled', fr: 'Envoi annulé', es: 'Envío cancelado' },
-  notLoaded: {
-    en: 'The form could not be loaded',
-    fr: 'Le formulaire n’a pas pu être chargé',
-    es: 'No se pudo cargar el formulario',
-  },
-  tooLarge: { en: 'The file is larger than', fr: 'Le fichier dépasse', es: 'El archivo supera' },
-  gone: {
-    en: 'This offer is no longer available.',
-    fr: 'Cette offre n’est plus disponible.',
-    es: 'Esta oferta ya no está disponible.',
-  },
-  notSetUp,
-} as const;
+import { chooseFile, maybe, pdf, received, shadow, standIn, tick, type, until } from '../internal/test-support.ts';
+import type { Lang, LoggedApplication } from '../internal/test-support.ts';
+// The texts each language shows are one table for both elements' tests.
+export { text } from '../internal/test-support.ts';
+export type { Lang } from '../internal/test-support.ts';
 
 /** What the widget writes with console.error while `run` runs. */
 export async function consoleErrors(run: () => Promise<void>): Promise<string[]> {

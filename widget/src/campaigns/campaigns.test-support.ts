@@ -1,26 +1,11 @@
-// What the catalogue's browser tests share: its texts in each language, and
-// the element listing the stand-in's offers.
+// What the catalogue's browser tests share: the element listing the stand-in's offers.
 import { fixture, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import type { JobboardCampaigns } from '../index.ts';
-import { maybe, notSetUp, standIn, until } from '../internal/test-support.ts';
-import type { locales } from '../internal/test-support.ts';
-
-type Lang = (typeof locales)[number];
-
-export const text = {
-  offers: { en: '23 offers', fr: '23 offres', es: '23 ofertas' },
-  keywords: { en: 'Keywords', fr: 'Mots-clés', es: 'Palabras clave' },
-  loading: { en: 'Loading offers…', fr: 'Chargement des offres…', es: 'Cargando ofertas…' },
-  empty: { en: 'No offer matches your search', fr: 'Aucune offre ne correspond', es: 'Ninguna oferta coincide' },
-  failed: {
-    en: 'The offers could not be loaded',
-    fr: 'Les offres n’ont pas pu être chargées',
-    es: 'No se pudieron cargar las ofertas',
-  },
-  back: { en: 'Back to offers', fr: 'Retour aux offres', es: 'Volver a las ofertas' },
-  notSetUp,
-} as const;
+import { maybe, standIn, until } from '../internal/test-support.ts';
+import type { Lang } from '../internal/test-support.ts';
+// The texts each language shows are one table for both elements' tests.
+export { text } from '../internal/test-support.ts';
 
 /** The element with the stand-in's `scenario`, once its list settled. */
 export async function list(scenario = 'ok', lang: Lang = 'en', extra = '') {

@@ -47,6 +47,14 @@ export function renderDetail(view: DetailView): TemplateResult {
         ${msg('This offer could not be loaded. It may have been closed.')}
       </p>`;
   }
+  /** A titled section of the offer's own text (sanitised HTML); none when the offer has no such text. */
+  const richSection = (title: string, text: string | null | undefined) =>
+    text
+      ? html`<section part="description">
+          ${heading(level + 1, title)}
+          <div class="rich">${sanitize(text)}</div>
+        </section>`
+      : nothing;
   const apply = html`<button type="button" part="button" class="primary" @click=${view.onApply}>
     ${msg('Apply')}
   </button>`;
@@ -56,22 +64,7 @@ export function renderDetail(view: DetailView): TemplateResult {
     <p class="company">${c.company_name}</p>
     ${renderFacts(c, tag)}
     ${c.date_end ? html`<p>${msg(str`Applications close on ${formatDate(tag, c.date_end)}.`)}</p>` : nothing}
-    ${
-      c.description
-        ? html`<section part="description">
-            ${heading(level + 1, msg('The job'))}
-            <div class="rich">${sanitize(c.description)}</div>
-          </section>`
-        : nothing
-    }
-    ${
-      c.profile
-        ? html`<section part="description">
-            ${heading(level + 1, msg('The profile'))}
-            <div class="rich">${sanitize(c.profile)}</div>
-          </section>`
-        : nothing
-    }
+    ${richSection(msg('The job'), c.description)} ${richSection(msg('The profile'), c.profile)}
     <div class="apply-sticky">${apply}</div>
     <section class="apply">
       ${heading(level + 1, msg('Apply'), 'apply-title')}

@@ -13,45 +13,18 @@ export function renderFacts(c: CampaignSummary | CampaignDetail, tag: string): T
   const start = formatDate(tag, c.job_start_date);
   const place = formatPlace(c);
   return html`<dl class="meta">
-    ${
-      place
-        ? html`<div>
-            <dt>${msg('Place')}${colon()}</dt>
-            <dd>${place}</dd>
-          </div>`
-        : nothing
-    }
-    ${
-      c.job_type
-        ? html`<div>
-            <dt>${msg('Contract')}${colon()}</dt>
-            <dd>${jobTypeLabel(c.job_type)}</dd>
-          </div>`
-        : nothing
-    }
-    ${
-      c.working_time
-        ? html`<div>
-            <dt>${msg('Working time')}${colon()}</dt>
-            <dd>${workingTimeLabel(c.working_time)}</dd>
-          </div>`
-        : nothing
-    }
-    ${
-      salary
-        ? html`<div>
-            <dt>${msg('Salary')}${colon()}</dt>
-            <dd>${salary}</dd>
-          </div>`
-        : nothing
-    }
-    ${
-      start
-        ? html`<div>
-            <dt>${msg('Start')}${colon()}</dt>
-            <dd>${start}</dd>
-          </div>`
-        : nothing
-    }
+    ${fact(msg('Place'), place)} ${fact(msg('Contract'), c.job_type && jobTypeLabel(c.job_type))}
+    ${fact(msg('Working time'), c.working_time && workingTimeLabel(c.working_time))} ${fact(msg('Salary'), salary)}
+    ${fact(msg('Start'), start)}
   </dl>`;
+}
+
+/** One fact, its term and its value; none when the value is unknown. */
+function fact(term: string, value: string | null | undefined) {
+  return value
+    ? html`<div>
+        <dt>${term}${colon()}</dt>
+        <dd>${value}</dd>
+      </div>`
+    : nothing;
 }

@@ -81,14 +81,15 @@ export function activeInside(host: Element): Element | null {
 }
 
 export const locales = ['en', 'fr', 'es'] as const;
+export type Lang = (typeof locales)[number];
 
 /**
  * In each language: the element `mount` gives passes the accessibility audit
  * and shows, in each part `said` names by selector, its text in that language.
  */
 export function itIsAccessibleAndSpeaks(
-  mount: (lang: (typeof locales)[number]) => Promise<{ el: Element }>,
-  said: Record<string, Record<(typeof locales)[number], string>>,
+  mount: (lang: Lang) => Promise<{ el: Element }>,
+  said: Record<string, Record<Lang, string>>,
 ): void {
   for (const lang of locales) {
     it(`is accessible and speaks ${lang}`, async () => {
@@ -100,11 +101,52 @@ export function itIsAccessibleAndSpeaks(
   }
 }
 
-/** What both elements say, in each language, when the proxy does not allow the page's origin. */
-export const notSetUp = {
-  en: 'The job offers and the application form are not set up on this site yet.',
-  fr: 'Les offres d’emploi et le formulaire de candidature ne sont pas encore en place sur ce site.',
-  es: 'Las ofertas de empleo y el formulario de candidatura aún no están disponibles en este sitio.',
+/** The texts the tests look for, in each language: the apply form's, the list's, and what both say. */
+export const text = {
+  email: { en: 'Email', fr: 'E-mail', es: 'Correo electrónico' },
+  send: { en: 'Send my application', fr: 'Envoyer ma candidature', es: 'Enviar mi candidatura' },
+  required: { en: 'This field is required.', fr: 'Ce champ est obligatoire.', es: 'Este campo es obligatorio.' },
+  received: { en: 'Application received', fr: 'Candidature reçue', es: 'Candidatura recibida' },
+  queued: {
+    en: 'It will be transmitted to the recruiter shortly.',
+    fr: 'Elle sera transmise au recruteur dans quelques instants.',
+    es: 'Se transmitirá al reclutador en breve.',
+  },
+  already: { en: 'Already applied', fr: 'Candidature déjà envoyée', es: 'Ya se ha postulado' },
+  invalidEmail: {
+    en: 'Enter an email address like name@example.com.',
+    fr: 'Saisissez une adresse e-mail comme nom@exemple.fr.',
+    es: 'Introduzca un correo electrónico como nombre@ejemplo.es.',
+  },
+  lost: { en: 'The connection was lost', fr: 'La connexion a été perdue', es: 'Se perdió la conexión' },
+  cancelled: { en: 'Upload cancelled', fr: 'Envoi annulé', es: 'Envío cancelado' },
+  notLoaded: {
+    en: 'The form could not be loaded',
+    fr: 'Le formulaire n’a pas pu être chargé',
+    es: 'No se pudo cargar el formulario',
+  },
+  tooLarge: { en: 'The file is larger than', fr: 'Le fichier dépasse', es: 'El archivo supera' },
+  gone: {
+    en: 'This offer is no longer available.',
+    fr: 'Cette offre n’est plus disponible.',
+    es: 'Esta oferta ya no está disponible.',
+  },
+  offers: { en: '23 offers', fr: '23 offres', es: '23 ofertas' },
+  keywords: { en: 'Keywords', fr: 'Mots-clés', es: 'Palabras clave' },
+  loading: { en: 'Loading offers…', fr: 'Chargement des offres…', es: 'Cargando ofertas…' },
+  empty: { en: 'No offer matches your search', fr: 'Aucune offre ne correspond', es: 'Ninguna oferta coincide' },
+  failed: {
+    en: 'The offers could not be loaded',
+    fr: 'Les offres n’ont pas pu être chargées',
+    es: 'No se pudieron cargar las ofertas',
+  },
+  back: { en: 'Back to offers', fr: 'Retour aux offres', es: 'Volver a las ofertas' },
+  /** When the proxy does not allow the page's origin. */
+  notSetUp: {
+    en: 'The job offers and the application form are not set up on this site yet.',
+    fr: 'Les offres d’emploi et le formulaire de candidature ne sont pas encore en place sur ce site.',
+    es: 'Las ofertas de empleo y el formulario de candidatura aún no están disponibles en este sitio.',
+  },
 } as const;
 
 /**
