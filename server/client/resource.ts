@@ -310,6 +310,68 @@ export class Api {
   }
 }
 
+/** The key an embed value fills: `status_history:hired` fills `status_history`. */
+export type EmbedKey<E extends string> = E extends `${infer K}:${string}` ? K : E;
+
+/** What a collection resource reads with: its path under /v2 and the contract's schemas. */
+export interface CollectionSchemas {
+  /** `campaigns`: GET campaigns lists, GET campaigns/:id reads one. */
+  path: string;
+  listQuery: z.ZodType;
+  getQuery: z.ZodType;
+  record: z.ZodType;
+}
+
+/**
+ * The reads every collection resource has (campaigns, applicants,
+ * applications): one page, every page, one record, each typed with the
+ * embeds asked for. `Embed` is what its `embed` takes, `Query` its list
+ * query (whose `embed` is retyped per call), `R` its record, `Id` what names
+ * one record in its path. A resource adds its create.
+ */
+export class Collection<
+  Embed extends string,
+  Query extends { embed?: readonly Embed[] },
+  R,
+  Id extends number | string,
+> {
+  protected readonly api: Api;
+  readonly #schemas: CollectionSchemas;
+
+  constructor(api: Api, schemas: CollectionSchemas) {
+    this.api = api;
+    this.#schemas = schemas;
+  }
+
+  /** `GET /<collection>`: one page (see the resource's list query for its filters). */
+  list<const E extends Embed = never>(
+    query?: Omit<Query, 'embed'> & { embed?: readonly E[] },
+    options?: ListOptions,
+  ): Promise<Page<WithEmbeds<R, EmbedKey<E>>>> {
+    const { path, listQuery, record } = this.#schemas;
+    return this.api.list(path, listQuery, record, query ?? {}, options);
+  }
+
+  /** Every record matching `query`, across all pages: `for await (const record of resource.listAll(query))`. */
+  listAll<const E extends Embed = never>(
+    query?: Omit<Query, 'embed'> & { embed?: readonly E[] },
+    options?: ListOptions,
+  ): AsyncIterable<WithEmbeds<R, EmbedKey<E>>> {
+    const { path, listQuery, record } = this.#schemas;
+    return this.api.listAll(path, listQuery, record, query ?? {}, options);
+  }
+
+  /** `GET /<collection>/:id`, with the embeds asked for present in the result's type. */
+  get<const E extends Embed = never>(
+    id: Id,
+    params: { embed?: readonly E[] } = {},
+    options?: RequestOptions,
+  ): Promise<WithEmbeds<R, EmbedKey<E>>> {
+    const { path, getQuery, record } = this.#schemas;
+    return this.api.get(path, id, getQuery, record, params, options);
+  }
+}
+
 /** Path segment of a numeric id, refused before sending when it is not a positive whole number. */
 export function idSegment(id: number, name: string, method: string, url: string): string {
   if (Number.isInteger(id) && id > 0) return String(id);

@@ -33,6 +33,7 @@ import {
   TokenResponse,
 } from './index.ts';
 import type { Scope } from './index.ts';
+import { documentOpening } from '../openapi/document.ts';
 import { componentSchemas, jsonSchemaOf, queryParameters, schemaRef } from '../openapi/zod.ts';
 import type { JsonSchema } from '../openapi/zod.ts';
 
@@ -89,7 +90,8 @@ interface Operation {
   errors: number[];
 }
 
-function operation(op: Operation): JsonSchema {
+/** One operation of the document, under `tag`. */
+function operation(tag: string, op: Operation): JsonSchema {
   const statuses = [...new Set([400, ...(op.scope === undefined ? [] : [401, 403]), ...op.errors, 500, 503])].sort(
     (a, b) => a - b,
   );
@@ -106,6 +108,7 @@ function operation(op: Operation): JsonSchema {
       }
     : {};
   return {
+    tags: [tag],
     operationId: op.operationId,
     summary: op.summary,
     ...(op.scope === undefined ? { security: [] } : { description: `Scope \`${op.scope}\`.` }),
@@ -137,20 +140,67 @@ const listOf = (name: string) => ({ type: 'array', items: schemaRef(name) });
 function authenticationPaths(): Record<string, JsonSchema> {
   return {
     '/jwt': {
-      post: {
-        tags: ['Authentication'],
-        ...operation({
-          operationId: 'createToken',
-          summary: 'Get a token for a key pair (no token, no scope needed)',
-          body: 'TokenRequest',
-          success: {
-            status: 200,
-            description: 'The token and the time it stops being accepted',
-            schema: schemaRef('TokenResponse'),
-          },
-          errors: [401, 413, 415],
-        }),
-      },
+      post: operation('Authentication', {
+        operationId: 'createToken',
+        summary: 'Get a token for a key pair (no token, no scope needed)',
+        body: 'TokenRequest',
+        success: {
+          status: 200,
+          description: 'The token and the time it stops being accepted',
+          schema: schemaRef('TokenResponse'),
+        },
+        errors: [401, 413, 415],
+      }),
+    },
+  };
+}
+
+/**
+ * A collection's three endpoints, named and scoped alike from its path: `GET
+ * /campaigns` (listCampaigns, tag Campaigns, one page of Campaign, scope
+ * campaigns_read), `POST /campaigns` (createCampaign, body CreateCampaignBody,
+ * scope campaigns_write) and `GET /campaigns/{id}` (getCampaign).
+ */
+interface Collection {
+  path: 'campaigns' | 'applicants' | 'applications';
+  list: { summary: string; query: z.ZodType };
+  create: { summary: string; description: string; schema?: string; errors: number[] };
+  get: { summary: string; id: JsonSchema; query: z.ZodType };
+}
+
+function collectionPaths(c: Collection): Record<string, JsonSchema> {
+  const read = `${c.path}_read` as const;
+  const tag = c.path.charAt(0).toUpperCase() + c.path.slice(1);
+  const record = tag.slice(0, -1);
+  return {
+    [`/${c.path}`]: {
+      get: operation(tag, {
+        operationId: `list${tag}`,
+        summary: c.list.summary,
+        scope: read,
+        query: c.list.query,
+        success: { status: 200, description: `One page of ${c.path}`, schema: listOf(record), list: true },
+        errors: [422],
+      }),
+      post: operation(tag, {
+        operationId: `create${record}`,
+        summary: c.create.summary,
+        scope: `${c.path}_write`,
+        body: `Create${record}Body`,
+        success: { status: 201, description: c.create.description, schema: schemaRef(c.create.schema ?? record) },
+        errors: c.create.errors,
+      }),
+    },
+    [`/${c.path}/{id}`]: {
+      get: operation(tag, {
+        operationId: `get${record}`,
+        summary: c.get.summary,
+        scope: read,
+        pathParameters: [c.get.id],
+        query: c.get.query,
+        success: { status: 200, description: `The ${record.toLowerCase()}`, schema: schemaRef(record) },
+        errors: [404],
+      }),
     },
   };
 }
@@ -158,206 +208,110 @@ function authenticationPaths(): Record<string, JsonSchema> {
 /** Campaigns and the channels they are broadcast on. */
 function campaignPaths(): Record<string, JsonSchema> {
   return {
-    '/campaigns': {
-      get: {
-        tags: ['Campaigns'],
-        ...operation({
-          operationId: 'listCampaigns',
-          summary: 'List campaigns (a job-board client sees those broadcast on its channel)',
-          scope: 'campaigns_read',
-          query: ListCampaignsQuery,
-          success: { status: 200, description: 'One page of campaigns', schema: listOf('Campaign'), list: true },
-          errors: [422],
-        }),
+    ...collectionPaths({
+      path: 'campaigns',
+      list: {
+        summary: 'List campaigns (a job-board client sees those broadcast on its channel)',
+        query: ListCampaignsQuery,
       },
-      post: {
-        tags: ['Campaigns'],
-        ...operation({
-          operationId: 'createCampaign',
-          summary: 'Create a campaign (status draft, until a manager publishes it)',
-          scope: 'campaigns_write',
-          body: 'CreateCampaignBody',
-          success: {
-            status: 201,
-            description: 'The created campaign, with its embeds',
-            schema: schemaRef('Campaign'),
-          },
-          errors: [413, 415, 422],
-        }),
+      create: {
+        summary: 'Create a campaign (status draft, until a manager publishes it)',
+        description: 'The created campaign, with its embeds',
+        errors: [413, 415, 422],
       },
-    },
-    '/campaigns/{id}': {
-      get: {
-        tags: ['Campaigns'],
-        ...operation({
-          operationId: 'getCampaign',
-          summary: 'Get one campaign',
-          scope: 'campaigns_read',
-          pathParameters: [idParameter('id', "The campaign's id")],
-          query: GetCampaignQuery,
-          success: { status: 200, description: 'The campaign', schema: schemaRef('Campaign') },
-          errors: [404],
-        }),
-      },
-    },
+      get: { summary: 'Get one campaign', id: idParameter('id', "The campaign's id"), query: GetCampaignQuery },
+    }),
     '/channels': {
-      get: {
-        tags: ['Campaigns'],
-        ...operation({
-          operationId: 'listChannels',
-          summary: "List the company's channels (with the Entity option: the company-wide ones)",
-          scope: 'campaigns_read',
-          success: { status: 200, description: 'The channels', schema: listOf('Channel') },
-          errors: [],
-        }),
-      },
+      get: channelsOperation(
+        'listChannels',
+        "List the company's channels (with the Entity option: the company-wide ones)",
+        [],
+        [],
+      ),
     },
     '/entities/{entity_id}/channels': {
-      get: {
-        tags: ['Campaigns'],
-        ...operation({
-          operationId: 'listEntityChannels',
-          summary: "List an entity's channels (companies with the Entity option)",
-          scope: 'campaigns_read',
-          pathParameters: [idParameter('entity_id', "The entity's id")],
-          success: { status: 200, description: 'The channels', schema: listOf('Channel') },
-          errors: [404],
-        }),
-      },
+      get: channelsOperation(
+        'listEntityChannels',
+        "List an entity's channels (companies with the Entity option)",
+        [idParameter('entity_id', "The entity's id")],
+        [404],
+      ),
     },
   };
 }
 
+/** A plain array of channels, not paginated: the company's or an entity's. */
+function channelsOperation(
+  operationId: string,
+  summary: string,
+  pathParameters: JsonSchema[],
+  errors: number[],
+): JsonSchema {
+  return operation('Campaigns', {
+    operationId,
+    summary,
+    scope: 'campaigns_read',
+    pathParameters,
+    success: { status: 200, description: 'The channels', schema: listOf('Channel') },
+    errors,
+  });
+}
+
+const CREATED_APPLICANT_DESCRIPTION = 'The applicant with its address, pools and created applications';
+
 /** Applicants, and the job-board entry point that creates them. */
 function applicantPaths(): Record<string, JsonSchema> {
   return {
-    '/applicants': {
+    ...collectionPaths({
+      path: 'applicants',
+      list: { summary: 'List applicants', query: ListApplicantsQuery },
+      create: {
+        summary: 'Create an applicant, with its applications (company clients)',
+        description: CREATED_APPLICANT_DESCRIPTION,
+        schema: 'CreatedApplicant',
+        errors: [409, 413, 415, 422],
+      },
       get: {
-        tags: ['Applicants'],
-        ...operation({
-          operationId: 'listApplicants',
-          summary: 'List applicants',
-          scope: 'applicants_read',
-          query: ListApplicantsQuery,
-          success: { status: 200, description: 'One page of applicants', schema: listOf('Applicant'), list: true },
-          errors: [422],
-        }),
+        summary: 'Get one applicant, by id or email address',
+        id: idParameter('id', "The applicant's id, or its email address", { type: 'string', minLength: 1 }),
+        query: GetApplicantQuery,
       },
-      post: {
-        tags: ['Applicants'],
-        ...operation({
-          operationId: 'createApplicant',
-          summary: 'Create an applicant, with its applications (company clients)',
-          scope: 'applicants_write',
-          body: 'CreateApplicantBody',
-          success: {
-            status: 201,
-            description: 'The applicant with its address, pools and created applications',
-            schema: schemaRef('CreatedApplicant'),
-          },
-          errors: [409, 413, 415, 422],
-        }),
-      },
-    },
-    '/applicants/{id}': {
-      get: {
-        tags: ['Applicants'],
-        ...operation({
-          operationId: 'getApplicant',
-          summary: 'Get one applicant, by id or email address',
-          scope: 'applicants_read',
-          pathParameters: [
-            idParameter('id', "The applicant's id, or its email address", { type: 'string', minLength: 1 }),
-          ],
-          query: GetApplicantQuery,
-          success: { status: 200, description: 'The applicant', schema: schemaRef('Applicant') },
-          errors: [404],
-        }),
-      },
-    },
+    }),
     '/jobboards/applicants': {
-      post: {
-        tags: ['Applicants'],
-        ...operation({
-          operationId: 'createJobboardApplicant',
-          summary:
-            'Create an applicant of a company, with its applications (job-board clients; each campaign must be broadcast on the board)',
-          scope: 'applicants_write',
-          body: 'CreateJobboardApplicantBody',
-          success: {
-            status: 201,
-            description: 'The applicant with its address, pools and created applications',
-            schema: schemaRef('CreatedApplicant'),
-          },
-          errors: [409, 413, 415, 422],
-        }),
-      },
+      post: operation('Applicants', {
+        operationId: 'createJobboardApplicant',
+        summary:
+          'Create an applicant of a company, with its applications (job-board clients; each campaign must be broadcast on the board)',
+        scope: 'applicants_write',
+        body: 'CreateJobboardApplicantBody',
+        success: { status: 201, description: CREATED_APPLICANT_DESCRIPTION, schema: schemaRef('CreatedApplicant') },
+        errors: [409, 413, 415, 422],
+      }),
     },
   };
 }
 
 /** An applicant's applications. */
 function applicationPaths(): Record<string, JsonSchema> {
-  return {
-    '/applications': {
-      get: {
-        tags: ['Applications'],
-        ...operation({
-          operationId: 'listApplications',
-          summary: 'List applications (a job-board client: those it created)',
-          scope: 'applications_read',
-          query: ListApplicationsQuery,
-          success: {
-            status: 200,
-            description: 'One page of applications',
-            schema: listOf('Application'),
-            list: true,
-          },
-          errors: [422],
-        }),
-      },
-      post: {
-        tags: ['Applications'],
-        ...operation({
-          operationId: 'createApplication',
-          summary:
-            'Create an application of an existing applicant (by id or email) to a campaign that is online, draft or standby',
-          scope: 'applications_write',
-          body: 'CreateApplicationBody',
-          success: {
-            status: 201,
-            description: 'The application with its comments and tags',
-            schema: schemaRef('Application'),
-          },
-          errors: [409, 413, 415, 422],
-        }),
-      },
+  return collectionPaths({
+    path: 'applications',
+    list: { summary: 'List applications (a job-board client: those it created)', query: ListApplicationsQuery },
+    create: {
+      summary:
+        'Create an application of an existing applicant (by id or email) to a campaign that is online, draft or standby',
+      description: 'The application with its comments and tags',
+      errors: [409, 413, 415, 422],
     },
-    '/applications/{id}': {
-      get: {
-        tags: ['Applications'],
-        ...operation({
-          operationId: 'getApplication',
-          summary: 'Get one application',
-          scope: 'applications_read',
-          pathParameters: [idParameter('id', "The application's id")],
-          query: GetApplicationQuery,
-          success: { status: 200, description: 'The application', schema: schemaRef('Application') },
-          errors: [404],
-        }),
-      },
-    },
-  };
+    get: { summary: 'Get one application', id: idParameter('id', "The application's id"), query: GetApplicationQuery },
+  });
 }
 
 export function buildRecruitmentApiDocument(version: string): Record<string, unknown> {
   return {
-    openapi: '3.1.0',
-    info: {
-      title: 'Recruitment API (jobboard-connector sandbox)',
+    ...documentOpening(
+      'Recruitment API (jobboard-connector sandbox)',
       version,
-      license: { name: 'MIT', identifier: 'MIT' },
-      description: [
+      [
         "The recruitment service's API as the jobboard-connector sandbox implements it: campaigns (job offers), applicants, applications and channels.",
         '',
         `Authentication: \`POST ${API_ROOT}/jwt\` with an API client's key pair answers a token that lives ${TOKEN_LIFETIME_SECONDS / 3600} hours; every other call sends it as \`Authorization: Bearer <token>\`. Each endpoint needs a scope; job-board clients get ${JOBBOARD_SCOPES.map((s) => `\`${s}\``).join(', ')} and see the campaigns broadcast on their channel.`,
@@ -366,7 +320,7 @@ export function buildRecruitmentApiDocument(version: string): Record<string, unk
         '',
         'Errors: `{"error": {"code", "message", "details": [{"field", "message"}]}}`, with 400 for a malformed body, 401 for a missing, invalid or expired token, 403 for a missing scope or the rate limit, 404, 409 for a duplicate, 413 for a body too large, 415 for a body that is not JSON and 422 for a broken rule; a method a path does not have is answered 405 `method_not_allowed` with `Allow` listing those it has. Files are base64 with a `mime_type` and are processed after the answer: `resume_url` appears later.',
       ].join('\n'),
-    },
+    ),
     servers: [
       { url: API_ROOT, description: 'The API root, relative to this document (the sandbox serves it at its origin)' },
     ],

@@ -4,6 +4,7 @@
 // catalogue of problem codes (problems.ts). Built from this folder and the
 // recruitment API's contract alone: the proxy serves it, and the build writes
 // it to dist/openapi without starting anything.
+import { documentOpening } from '../openapi/document.ts';
 import { componentSchemas } from '../openapi/zod.ts';
 import { DEFAULT_FIELD_MODES } from './application-form.ts';
 import { applicationFormSchema } from './application-form-schema.ts';
@@ -38,14 +39,11 @@ export function buildOpenApi(
   fields: Record<ConfigurableField, FieldMode> = DEFAULT_FIELD_MODES,
 ): Record<string, unknown> {
   return {
-    openapi: '3.1.0',
-    info: {
-      title: 'jobboard-connector proxy',
+    ...documentOpening(
+      'jobboard-connector proxy',
       version,
-      license: { name: 'MIT', identifier: 'MIT' },
-      description:
-        'Public API of the proxy a job board hosts: its campaign catalogue, the application form, and the pages for search engines and server-rendering boards. No credentials: browsers of the allowed origins (ALLOWED_ORIGINS) call /api directly, and requests from other origins are refused. Errors are RFC 9457 problem+json with a stable `code`. A method a path does not have is answered 405 `method_not_allowed` with `Allow` listing the methods it has (OPTIONS outside /api: 200 with `Allow`).',
-    },
+      'Public API of the proxy a job board hosts: its campaign catalogue, the application form, and the pages for search engines and server-rendering boards. No credentials: browsers of the allowed origins (ALLOWED_ORIGINS) call /api directly, and requests from other origins are refused. Errors are RFC 9457 problem+json with a stable `code`. A method a path does not have is answered 405 `method_not_allowed` with `Allow` listing the methods it has (OPTIONS outside /api: 200 with `Allow`).',
+    ),
     servers: [{ url: '/', description: 'This proxy (relative to where the document is served)' }],
     // A public API: no operation needs credentials.
     security: [],

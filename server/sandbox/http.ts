@@ -6,6 +6,7 @@ import { PAGINATION_HEADER, paginationFor } from '../contract/index.ts';
 import type { Scope } from '../contract/index.ts';
 import type { ApiClient } from './auth.ts';
 import { SandboxError, fromZod, notFound } from './errors.ts';
+import type { RecordingRouter } from './route-table.ts';
 
 /** Parses a JSON body; a missing or non-object body is a 400 that says what to send. */
 export function parseBody<S extends z.ZodType>(schema: S, body: unknown, what: string): z.output<S> {
@@ -64,7 +65,30 @@ export function requireScope(client: ApiClient, scope: Scope): void {
   }
 }
 
-export function sendList(res: Response, items: unknown[], total: number, page: number, perPage: number): void {
-  res.set(PAGINATION_HEADER, JSON.stringify(paginationFor(total, page, perPage)));
-  res.json(items);
+/** What a list route answers: one page of rendered records, and how many match in all. */
+export interface ListAnswer {
+  items: unknown[];
+  total: number;
+}
+
+/**
+ * A list route (GET /campaigns, /applications, /applicants): checks the
+ * scope, parses the query, and answers the page `read` gives with its
+ * X-Pagination header. `read` adds the route's own filters.
+ */
+export function listRoute<S extends z.ZodType<{ page: number; per_page: number }>>(
+  router: RecordingRouter,
+  path: string,
+  scope: Scope,
+  querySchema: S,
+  read: (q: z.output<S>, client: ApiClient, req: Request) => ListAnswer,
+): void {
+  router.get(path, (req, res) => {
+    const client = callerOf(res);
+    requireScope(client, scope);
+    const q = parseQuery(querySchema, req.query, `GET ${path}`);
+    const { items, total } = read(q, client, req);
+    res.set(PAGINATION_HEADER, JSON.stringify(paginationFor(total, q.page, q.per_page)));
+    res.json(items);
+  });
 }

@@ -9,11 +9,11 @@ import {
 } from '../../contract/index.ts';
 import type { ApplicationEmbed } from '../../contract/index.ts';
 import type { ResumeMayStream } from '../files.ts';
-import type { Api, ListOptions, Page, RequestOptions, WithEmbeds } from '../resource.ts';
+import { Collection } from '../resource.ts';
+import type { Api, EmbedKey, RequestOptions, WithEmbeds } from '../resource.ts';
 
 /** An embed value of the applications endpoints; `status_history:<value>` restricts the history to one status. */
 export type ApplicationEmbedValue = ApplicationEmbed | `status_history:${string}`;
-type EmbedKey<E> = E extends `status_history:${string}` ? 'status_history' : E;
 
 /** An application with the embeds `E` present. */
 export type ApplicationWith<E extends ApplicationEmbedValue = never> = WithEmbeds<Application, EmbedKey<E>>;
@@ -42,36 +42,15 @@ export type ApplicationCreateInput = Omit<CreateBody, 'application'> & {
   application?: ResumeMayStream<NonNullable<CreateBody['application']>>;
 };
 
-export class Applications {
-  readonly #api: Api;
-
+/** `list`, `listAll` and `get` of GET /applications, and `create`. */
+export class Applications extends Collection<ApplicationEmbedValue, ApplicationListQuery, Application, number> {
   constructor(api: Api) {
-    this.#api = api;
-  }
-
-  /** `GET /applications`: one page of applications. */
-  list<const E extends ApplicationEmbedValue = never>(
-    query: ApplicationListQuery<E> = {},
-    options?: ListOptions,
-  ): Promise<Page<ApplicationWith<E>>> {
-    return this.#api.list('applications', ListApplicationsQuery, Application, query, options);
-  }
-
-  /** Every application matching `query`, across all pages. */
-  listAll<const E extends ApplicationEmbedValue = never>(
-    query: ApplicationListQuery<E> = {},
-    options?: ListOptions,
-  ): AsyncIterable<ApplicationWith<E>> {
-    return this.#api.listAll('applications', ListApplicationsQuery, Application, query, options);
-  }
-
-  /** `GET /applications/:id`. */
-  get<const E extends ApplicationEmbedValue = never>(
-    id: number,
-    params: { embed?: readonly E[] } = {},
-    options?: RequestOptions,
-  ): Promise<ApplicationWith<E>> {
-    return this.#api.get('applications', id, GetApplicationQuery, Application, params, options);
+    super(api, {
+      path: 'applications',
+      listQuery: ListApplicationsQuery,
+      getQuery: GetApplicationQuery,
+      record: Application,
+    });
   }
 
   /**
@@ -80,6 +59,6 @@ export class Applications {
    * the status to 'complete'. 409 `application_exists` when already applied.
    */
   create(body: ApplicationCreateInput, options?: RequestOptions): Promise<Application> {
-    return this.#api.create('applications', CreateApplicationBody, body, Application, options);
+    return this.api.create('applications', CreateApplicationBody, body, Application, options);
   }
 }

@@ -3,7 +3,8 @@
 import type { z } from 'zod';
 import { Campaign, CreateCampaignBody, GetCampaignQuery, ListCampaignsQuery } from '../../contract/index.ts';
 import type { CampaignEmbed, CampaignInput, CampaignStatus } from '../../contract/index.ts';
-import type { Api, ListOptions, Page, RequestOptions, WithEmbeds } from '../resource.ts';
+import { Collection } from '../resource.ts';
+import type { Api, RequestOptions, WithEmbeds } from '../resource.ts';
 
 /** A campaign with the embeds `E` present. */
 export type CampaignWith<E extends CampaignEmbed = never> = WithEmbeds<Campaign, E>;
@@ -26,43 +27,18 @@ export type CampaignListQuery<E extends CampaignEmbed = CampaignEmbed> = Omit<
 
 export type CampaignCreateInput = z.input<typeof CampaignInput>;
 
-export class Campaigns {
-  readonly #api: Api;
-
+/**
+ * `list` and `listAll` of GET /campaigns (newest first unless `sort`/`order`
+ * say otherwise), `get` and `create`:
+ * `for await (const campaign of client.campaigns.listAll({ channels: ['jobboard_demo'] }))`.
+ */
+export class Campaigns extends Collection<CampaignEmbed, CampaignListQuery, Campaign, number> {
   constructor(api: Api) {
-    this.#api = api;
-  }
-
-  /** `GET /campaigns`: one page of campaigns, newest first unless `sort`/`order` say otherwise. */
-  list<const E extends CampaignEmbed = never>(
-    query: CampaignListQuery<E> = {},
-    options?: ListOptions,
-  ): Promise<Page<CampaignWith<E>>> {
-    return this.#api.list('campaigns', ListCampaignsQuery, Campaign, query, options);
-  }
-
-  /**
-   * Every campaign matching `query`, across all pages:
-   * `for await (const campaign of client.campaigns.listAll({ channels: ['jobboard_demo'] }))`.
-   */
-  listAll<const E extends CampaignEmbed = never>(
-    query: CampaignListQuery<E> = {},
-    options?: ListOptions,
-  ): AsyncIterable<CampaignWith<E>> {
-    return this.#api.listAll('campaigns', ListCampaignsQuery, Campaign, query, options);
-  }
-
-  /** `GET /campaigns/:id`, with the embeds asked for present in the result's type. */
-  get<const E extends CampaignEmbed = never>(
-    id: number,
-    params: { embed?: readonly E[] } = {},
-    options?: RequestOptions,
-  ): Promise<CampaignWith<E>> {
-    return this.#api.get('campaigns', id, GetCampaignQuery, Campaign, params, options);
+    super(api, { path: 'campaigns', listQuery: ListCampaignsQuery, getQuery: GetCampaignQuery, record: Campaign });
   }
 
   /** `POST /campaigns`: creates a campaign (`manage_name` required; `unit_id` when the company uses entities). */
   create(campaign: CampaignCreateInput, options?: RequestOptions): Promise<Campaign> {
-    return this.#api.create('campaigns', CreateCampaignBody, { campaign }, Campaign, options);
+    return this.api.create('campaigns', CreateCampaignBody, { campaign }, Campaign, options);
   }
 }

@@ -11,7 +11,7 @@ import { companyById, companyOfClient, isJobboard, ownRow, ownScope } from '../a
 import type { SandboxContext } from '../context.ts';
 import { createApplicantWithApplications } from '../create.ts';
 import { SandboxError, notFound, ruleBroken } from '../errors.ts';
-import { callerOf, originOf, parseBody, parseQuery, requireScope, sendList } from '../http.ts';
+import { callerOf, listRoute, originOf, parseBody, parseQuery, requireScope } from '../http.ts';
 import { ListQuery } from '../list-query.ts';
 import type { ListSource } from '../list-query.ts';
 import { renderApplicants } from '../render.ts';
@@ -28,10 +28,7 @@ const APPLICANT_LIST: ListSource<ListApplicantsQuery['order']> = {
 export function applicantRoutes(ctx: SandboxContext, router: RecordingRouter): Router {
   const { db } = ctx;
 
-  router.get('/applicants', (req, res) => {
-    const client = callerOf(res);
-    requireScope(client, 'applicants_read');
-    const q = parseQuery(ListApplicantsQuery, req.query, 'GET /applicants');
+  listRoute(router, '/applicants', 'applicants_read', ListApplicantsQuery, (q, client, req) => {
     const list = new ListQuery(APPLICANT_LIST, ownScope(client, 'p'));
     if (q.keywords !== undefined && q.keywords.trim() !== '') {
       // Every word must appear in first_name, last_name or email (case-insensitive substring).
@@ -51,7 +48,7 @@ export function applicantRoutes(ctx: SandboxContext, router: RecordingRouter): R
       list.where('p.is_campaign_alert_active = ?', q.is_campaign_alert_active ? 1 : 0);
     const total = list.count(db);
     const rows = list.page<ApplicantRow>(db, q);
-    sendList(res, renderApplicants(db, rows, q.embed ?? [], originOf(req)), total, q.page, q.per_page);
+    return { items: renderApplicants(db, rows, q.embed ?? [], originOf(req)), total };
   });
 
   router.get('/applicants/:id', (req, res) => {

@@ -6,7 +6,7 @@ import type { CompanyRow } from '../access.ts';
 import type { SandboxContext } from '../context.ts';
 import { checkComments, checkResume, insertApplication } from '../create.ts';
 import { notFound, ruleBroken } from '../errors.ts';
-import { callerOf, originOf, parseBody, parseId, parseQuery, requireScope, sendList } from '../http.ts';
+import { callerOf, listRoute, originOf, parseBody, parseId, parseQuery, requireScope } from '../http.ts';
 import { ListQuery } from '../list-query.ts';
 import type { ListSource } from '../list-query.ts';
 import { renderApplications } from '../render.ts';
@@ -28,10 +28,7 @@ const STATUS_UNTIL = { count: 'a.status_changed_at <= ?', page: '+a.status_chang
 export function applicationRoutes(ctx: SandboxContext, router: RecordingRouter): Router {
   const { db } = ctx;
 
-  router.get('/applications', (req, res) => {
-    const client = callerOf(res);
-    requireScope(client, 'applications_read');
-    const q = parseQuery(ListApplicationsQuery, req.query, 'GET /applications');
+  listRoute(router, '/applications', 'applications_read', ListApplicationsQuery, (q, client, req) => {
     const list = new ListQuery(APPLICATION_LIST, ownScope(client, 'a'));
     if (q.campaign_id !== undefined) list.where('a.campaign_id = ?', q.campaign_id);
     if (q.is_complete !== undefined) list.where('a.is_complete = ?', q.is_complete ? 1 : 0);
@@ -62,7 +59,7 @@ export function applicationRoutes(ctx: SandboxContext, router: RecordingRouter):
           )?.n ?? 0)
       : list.count(db);
     const rows = list.page<ApplicationRow>(db, q);
-    sendList(res, renderApplications(db, rows, q.embed ?? [], originOf(req)), total, q.page, q.per_page);
+    return { items: renderApplications(db, rows, q.embed ?? [], originOf(req)), total };
   });
 
   router.get('/applications/:id', (req, res) => {

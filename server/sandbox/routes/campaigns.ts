@@ -4,7 +4,7 @@ import { CreateCampaignBody, GetCampaignQuery, ListCampaignsQuery } from '../../
 import { campaignScope, companyOfClient, visibleCampaign } from '../access.ts';
 import type { SandboxContext } from '../context.ts';
 import { notFound, ruleBroken } from '../errors.ts';
-import { callerOf, parseBody, parseId, parseQuery, requireScope, sendList } from '../http.ts';
+import { callerOf, listRoute, parseBody, parseId, parseQuery, requireScope } from '../http.ts';
 import { ListQuery } from '../list-query.ts';
 import type { ListSource } from '../list-query.ts';
 import { CAMPAIGN_SELECT, renderCampaigns } from '../render.ts';
@@ -24,10 +24,7 @@ const CAMPAIGN_LIST: ListSource<ListCampaignsQuery['order']> = {
 export function campaignRoutes(ctx: SandboxContext, router: RecordingRouter): Router {
   const { db } = ctx;
 
-  router.get('/campaigns', (req, res) => {
-    const client = callerOf(res);
-    requireScope(client, 'campaigns_read');
-    const q = parseQuery(ListCampaignsQuery, req.query, 'GET /campaigns');
+  listRoute(router, '/campaigns', 'campaigns_read', ListCampaignsQuery, (q, client) => {
     const list = new ListQuery(CAMPAIGN_LIST, campaignScope(client));
     if (q.status !== undefined && q.status.length > 0) {
       list.where('c.status IN (SELECT value FROM json_each(?))', JSON.stringify(q.status));
@@ -43,7 +40,7 @@ export function campaignRoutes(ctx: SandboxContext, router: RecordingRouter): Ro
     }
     const total = list.count(db);
     const rows = list.page<CampaignRow>(db, q);
-    sendList(res, renderCampaigns(db, rows, q.embed ?? []), total, q.page, q.per_page);
+    return { items: renderCampaigns(db, rows, q.embed ?? []), total };
   });
 
   router.get('/campaigns/:id', (req, res) => {
