@@ -105,8 +105,9 @@ export async function main(args: string[]): Promise<void> {
   const wanted = named(widget);
   for (let name = wanted.shift(); name !== undefined; name = wanted.shift()) {
     if (modules[name] !== undefined) continue;
-    modules[name] = await download(at(name));
-    wanted.push(...named(modules[name]));
+    const bytes = await download(at(name));
+    modules[name] = bytes;
+    wanted.push(...named(bytes));
   }
   const tag = pinnedTag(endpoint, widget, modules);
   console.log(tag.html);
