@@ -33,6 +33,13 @@ export function startsLikeResume(head: Uint8Array): boolean {
   );
 }
 
+/** Whether a page's first bytes are those of a photo (jpg or png), the only types a page may be. */
+export function startsLikePage(head: Uint8Array): boolean {
+  return [LEADING_BYTES.jpg, LEADING_BYTES.png].some(
+    (lead) => head.length >= lead.length && lead.every((byte, i) => head[i] === byte),
+  );
+}
+
 export function unsupportedFileType(): ProblemError {
   const message = `The resume must be a ${RESUME_TYPES.join(', ')} file; its content is none of these.`;
   return new ProblemError('unsupported_file_type', `${message} Save it as PDF and send it again.`, {

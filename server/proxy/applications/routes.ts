@@ -29,6 +29,7 @@ import { CutOffError, parseApplicationForm } from './multipart.ts';
 import type { ParsedForm } from './multipart.ts';
 import type { ApplicationStore } from '../storage/outbox/application-store.ts';
 import { resumeTypeOf, unsupportedFileType } from './resume.ts';
+import { assemblePages, hasPages, pageProblems } from './resume-pages.ts';
 import { DAY_MS, checkEmail, ipLimit, networkGroup, verifyCaptcha } from './spam.ts';
 import type { ApplicationsCatalogue } from './types.ts';
 import { admitUploads, UploadSlots } from './upload-admission.ts';
@@ -232,18 +233,25 @@ class ApplicationIntake {
 
     const { errors, checked } = checkForm(form, config.fields, config.trackUtm);
     const resumeErrors: FieldProblem[] = [];
-    const resume =
+    // The resume as photos of its pages: assembled into one PDF once every check before it passed.
+    const photographed = config.fields.resume !== 'hidden' && hasPages(form);
+    let resume =
       config.fields.resume === 'hidden' || form.resume === undefined || form.resume.size === 0
         ? undefined
         : form.resume;
-    if (resume === undefined && config.fields.resume === 'required') {
+    if (resume === undefined && !photographed && config.fields.resume === 'required') {
       resumeErrors.push({ field: 'resume', code: 'file_required', message: 'Attach your resume.' });
     }
+    if (photographed) resumeErrors.push(...pageProblems(form));
     if (errors.length > 0 || resumeErrors.length > 0 || checked === undefined)
       throw validationProblem([...errors, ...resumeErrors]);
 
     if (config.captcha !== null) await verifyCaptcha(config.captcha, checked.captchaToken, ip);
 
+    if (photographed) {
+      // The form's resume from here on: stored, or deleted with the form's other uploads.
+      resume = form.resume = await assemblePages(form.pages, this.deps.spool, config.maxResumeBytes);
+    }
     // No upload file: its first bytes were already those of no resume type.
     const resumeType = resume?.path == null ? undefined : await resumeTypeOf(resume.path);
     if (resume !== undefined && resumeType === undefined) throw unsupportedFileType();
@@ -306,8 +314,8 @@ class ApplicationIntake {
     try {
       await this.answerForm(req, res, parsed, now);
     } finally {
-      // Every path but a stored application leaves its upload behind: it goes (the outbox moved a stored one away).
-      if (parsed.resume?.path != null) deps.spool.discard(parsed.resume.path);
+      // Every path but a stored application leaves its uploads behind: they go (the outbox moved a stored one away).
+      for (const upload of [parsed.resume, ...parsed.pages]) if (upload?.path != null) deps.spool.discard(upload.path);
     }
   }
 
