@@ -75,6 +75,10 @@ describe("the widget's imports from server/", () => {
       [],
     );
     assert.deepEqual(
+      await importProblems("import { MAX_RESUME_PAGES as x } from '../../../server/public-api/resume-pages.ts';"),
+      [],
+    );
+    assert.deepEqual(
       await importProblems("import { SALARY_CURRENCY as x } from '../../../server/contract/values.ts';"),
       [],
     );

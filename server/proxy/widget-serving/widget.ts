@@ -25,8 +25,8 @@ export const WIDGET_CACHE_CONTROL = 'public, max-age=300';
 /** The modules' names carry a hash of their content: they never change. */
 export const WIDGET_CHUNK_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 
-/** The name of a module the build writes beside widget.js (vite.config.ts: widget-[name]-[hash].js): a language's texts or the apply form. */
-const CHUNK_NAME = String.raw`widget-(?:[a-z]{2}|apply)-[A-Za-z0-9_-]{8}\.js`;
+/** The name of a module the build writes beside widget.js (vite.config.ts: widget-[name]-[hash].js): a language's texts, the apply form or its photos. */
+const CHUNK_NAME = String.raw`widget-(?:[a-z]{2}|apply|photos)-[A-Za-z0-9_-]{8}\.js`;
 export const WIDGET_CHUNK_PATH = new RegExp(`^/${CHUNK_NAME}$`);
 
 /** The modules a widget bundle imports (its apply form's, its languages'), by file name, as it names them. */

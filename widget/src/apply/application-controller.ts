@@ -23,6 +23,7 @@ import { uuid } from '../internal/uuid.ts';
 import { mapFailure } from './error-mapper.ts';
 import type { Banner } from './error-mapper.ts';
 import { controls, fieldAttributes } from './fields.ts';
+import { RESUME_PAGES_FIELD } from '../../../server/public-api/resume-pages.ts';
 
 /**
  * `error`: the form could not be loaded; `gone`: the offer is closed or unknown; `refused`: the proxy
@@ -54,6 +55,8 @@ export class ApplicationController implements ReactiveController {
   config: WidgetConfig | null = null;
   values: Draft = {};
   resume: File | null = null;
+  /** Photos of a paper resume's pages, scaled down, in order: sent in the resume's place. */
+  pages: File[] = [];
   errors: Record<string, string> = {};
   /** The fields listed in the error summary, in form order. */
   summary: string[] = [];
@@ -115,7 +118,7 @@ export class ApplicationController implements ReactiveController {
 
   /** Re-opens an empty form after a success, for another application. */
   reset(): void {
-    this.set({ outcome: null, errors: {}, summary: [], banner: null, resume: null });
+    this.set({ outcome: null, errors: {}, summary: [], banner: null, resume: null, pages: [] });
     void this.load();
   }
 
@@ -159,7 +162,8 @@ export class ApplicationController implements ReactiveController {
   private checkResume(): string | null {
     const config = this.config;
     if (!config) return null;
-    if (!this.resume) return this.rule('resume') === 'required' ? fieldMessage('file_required') : null;
+    if (!this.resume)
+      return this.rule('resume') === 'required' && this.pages.length === 0 ? fieldMessage('file_required') : null;
     const extension = this.resume.name.split('.').pop()?.toLowerCase() ?? '';
     const types = config.resume.types.map((t) => t.toLowerCase());
     if (!types.includes(extension === 'jpeg' ? 'jpg' : extension)) return fieldMessage('unsupported_file_type');
@@ -172,6 +176,18 @@ export class ApplicationController implements ReactiveController {
     this.set({ errors: message ? { ...rest, [id]: message } : rest });
   }
 
+  /**
+   * The resume's pages now (none: back to a resume file), and what went wrong
+   * with the photos just chosen. Pages take the place of a resume file chosen
+   * (the photos' module empties its input).
+   */
+  setPages(pages: File[], error: string | null = null): void {
+    if (this.idempotencyKey) this.editedSinceKey = true;
+    this.set({ pages, resume: pages.length > 0 ? null : this.resume });
+    this.setError(RESUME_PAGES_FIELD, error);
+    this.setError('resume', this.checkResume());
+  }
+
   // The candidate's actions are bound (arrow functions): the element's
   // template hands them to Lit as listeners.
 
@@ -180,7 +196,8 @@ export class ApplicationController implements ReactiveController {
     const el = e.target as HTMLInputElement;
     if (!el.id) return;
     if (this.idempotencyKey) this.editedSinceKey = true;
-    if (el.id === 'resume') this.set({ resume: el.files?.[0] ?? null });
+    // A resume file chosen takes the place of the pages' photos.
+    if (el.id === 'resume') this.set({ resume: el.files?.[0] ?? null, pages: el.files?.length ? [] : this.pages });
     if (draftKept.has(el.id)) {
       this.values = { ...this.values, [el.id]: el.value };
       if (!this.host.noDraft) saveDraft(this.host.endpoint, this.host.campaignId, this.values);
@@ -242,6 +259,7 @@ export class ApplicationController implements ReactiveController {
       }
     }
     if (!this.resume) data.delete('resume');
+    for (const page of this.pages) data.append(RESUME_PAGES_FIELD, page);
     if (this.config?.captcha) data.set('captcha_token', this.captchaToken);
     // Empty optional text fields are left out rather than sent blank.
     for (const [name, value] of [...data.entries()]) {
