@@ -303,7 +303,8 @@ class FormReading {
     if (this.received > this.limits.hardCap)
       this.finish(
         cutOff(
-          this.fileOpen || this.fileBytes > 0 || this.failure?.code === 'file_too_large'
+          // A file past the limit has bytes counted too (overLimit).
+          this.fileOpen || this.fileBytes > 0
             ? fileTooLarge(this.limits.maxResumeBytes)
             : requestTooLarge(FORM_ALLOWANCE_BYTES),
         ),
