@@ -55,6 +55,7 @@ describe("the widget's imports from server/", () => {
       `import { UTM_FIELDS as x } from '${SERVER}/public-api/campaign-tracking.ts';`,
       `import { offerHead as x } from '${SERVER}/public-api/offer-head.ts';`,
       `import { PINNED_WIDGET_PATH as x } from '${SERVER}/public-api/pinned-widget.ts';`,
+      `import { MAX_RESUME_PAGES as x } from '${SERVER}/public-api/resume-pages.ts';`,
       `import { SALARY_CURRENCY as x } from '${SERVER}/contract/values.ts';`,
     ])
       await assertTaken(code);

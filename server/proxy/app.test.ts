@@ -13,6 +13,7 @@ import type { Response as ExpressResponse } from 'express';
 import { Registry } from 'prom-client';
 import { createMetricsApp, createProxyApp } from './app.ts';
 import { DEFAULT_FIELD_MODES, FORM_FIELD_NAMES } from '../public-api/application-form.ts';
+import { RESUME_PAGES_FIELD } from '../public-api/resume-pages.ts';
 import type { AppCatalogue } from './app.ts';
 import type { SyncStatus } from './catalogue/catalogue.ts';
 import { toCatalogueCampaign } from './catalogue/catalogue.ts';
@@ -937,13 +938,13 @@ describe('proxy app', () => {
       ]);
     });
 
-    it('documents exactly the form fields the applications module reads, plus the resume file', async () => {
+    it('documents exactly the form fields the applications module reads, plus the resume file and its pages', async () => {
       const doc = (await (await fetch(`${h.url}/api/openapi.json`)).json()) as {
         components: { schemas: { ApplicationForm: { properties: Record<string, unknown> } } };
       };
       assert.deepEqual(
         Object.keys(doc.components.schemas.ApplicationForm.properties).sort(),
-        [...FORM_FIELD_NAMES, 'resume'].sort(),
+        [...FORM_FIELD_NAMES, 'resume', RESUME_PAGES_FIELD].sort(),
       );
     });
   });

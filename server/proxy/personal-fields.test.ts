@@ -101,7 +101,7 @@ describe('personal fields of the form', () => {
   it('the table marks some, each with a marker value the form takes', () => {
     assert.ok(PERSONAL_FIELDS.length > 0);
     const { errors } = checkForm(
-      { fields: postedFields(), truncated: new Set(), resume: undefined },
+      { fields: postedFields(), truncated: new Set(), resume: undefined, pages: [], pagesSent: 0 },
       DEFAULT_FIELD_MODES,
     );
     assert.deepEqual(
@@ -113,7 +113,7 @@ describe('personal fields of the form', () => {
   it('never reach a log line, under any name a personal field travels under, at any depth', async () => {
     const { logger, text, lines } = captureLogs();
     const { checked } = checkForm(
-      { fields: postedFields(), truncated: new Set(), resume: undefined },
+      { fields: postedFields(), truncated: new Set(), resume: undefined, pages: [], pagesSent: 0 },
       DEFAULT_FIELD_MODES,
     );
     const underEveryName = Object.fromEntries(
@@ -153,7 +153,7 @@ describe('personal fields of the form', () => {
     /** Stores an application as the routes do: the checked form's payload, the resume's upload file, its key and email counter. */
     async function storeApplication(reference: string): Promise<void> {
       const { checked } = checkForm(
-        { fields: postedFields(), truncated: new Set(), resume: undefined },
+        { fields: postedFields(), truncated: new Set(), resume: undefined, pages: [], pagesSent: 0 },
         DEFAULT_FIELD_MODES,
       );
       assert.ok(checked !== undefined);

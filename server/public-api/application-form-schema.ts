@@ -6,6 +6,7 @@ import { JobboardApplicantInput, LOCALES } from '../contract/index.ts';
 import { APPLICATION_FORM, postedName, upstreamName } from './application-form.ts';
 import type { ConfigurableField, FieldKind, FieldMode, FormField } from './application-form.ts';
 import { MAX_UTM_CHARS, UTM_FIELDS } from './campaign-tracking.ts';
+import { MAX_RESUME_PAGES, RESUME_PAGES_FIELD } from './resume-pages.ts';
 import { OfferId } from './schemas.ts';
 
 const checkbox = z.enum(['true', 'on', '1', 'false', 'off', '0']).describe('Ticked when true, on or 1');
@@ -48,9 +49,19 @@ function resumeSchema(required: boolean): z.ZodType {
     ? 'not empty (an empty file is no resume: 422 validation_failed on resume)'
     : 'an empty file is no resume';
   return (required ? file.min(1) : file.optional()).describe(
-    `The file: pdf, jpg, png, doc or docx, read from its bytes whatever type it is sent as (any other: 415 unsupported_file_type, saying what the bytes are in detected_type when known; with other fields' problems, one 422 validation_failed lists them all, this one included), ${size}, at most resume.max_bytes of GET /api/config`,
+    `The file: pdf, jpg, png, doc or docx, read from its bytes whatever type it is sent as (any other: 415 unsupported_file_type, saying what the bytes are in detected_type when known; with other fields' problems, one 422 validation_failed lists them all, this one included), ${size}, at most resume.max_bytes of GET /api/config; or, in its place, the photos of its pages in ${RESUME_PAGES_FIELD}`,
   );
 }
+
+/** Photos of a paper resume's pages, in the resume's place: the proxy assembles them into one PDF. */
+const resumePagesSchema = z
+  .array(z.file().min(1))
+  .min(1)
+  .max(MAX_RESUME_PAGES)
+  .optional()
+  .describe(
+    `In the place of resume (both: 422 validation_failed on ${RESUME_PAGES_FIELD}): photos of a paper resume's pages, one file per page repeated in their order, at most ${MAX_RESUME_PAGES} (a sixth: 422 invalid_value), each a jpg or png read from its bytes (else 422 or 415 unsupported_file_type), all together at most resume.max_bytes. The proxy assembles them into one PDF, one page per photo, sent as the resume`,
+  );
 
 /** Rules between fields, said on the field that needs another (the proxy checks them). */
 const NEEDS: Partial<Record<string, { field: string; rule: string }>> = {
@@ -109,6 +120,8 @@ export function applicationFormSchema(fields: Record<ConfigurableField, FieldMod
       website: z.string().optional().describe('Honeypot: hidden from people, must stay empty'),
       captcha_token: z.string().optional(),
       ...Object.fromEntries(shown.map((field) => [postedName(field), schemaOf(field)])),
+      // The pages go with the resume: a board that hides the resume does not read them either.
+      ...(shown.some((field) => field.kind === 'file') ? { [RESUME_PAGES_FIELD]: resumePagesSchema } : {}),
       ...Object.fromEntries(
         UTM_FIELDS.map((name) => [
           name,

@@ -1,6 +1,7 @@
 // The paths of the proxy's OpenAPI document (openapi.ts), by group, in the
 // document's order.
 import { LOCALES, MIME_TYPE_OF, RESUME_TYPES } from '../contract/index.ts';
+import { RESUME_PAGES_FIELD } from './resume-pages.ts';
 import { queryParameters, schemaRef } from '../openapi/zod.ts';
 import type { JsonSchema } from '../openapi/zod.ts';
 import {
@@ -111,7 +112,10 @@ export function applicationPaths(): Record<string, JsonSchema> {
           content: {
             'multipart/form-data': {
               schema: schemaRef('ApplicationForm'),
-              encoding: { resume: { contentType: RESUME_TYPES.map((type) => MIME_TYPE_OF[type]).join(', ') } },
+              encoding: {
+                resume: { contentType: RESUME_TYPES.map((type) => MIME_TYPE_OF[type]).join(', ') },
+                [RESUME_PAGES_FIELD]: { contentType: 'image/jpeg, image/png' },
+              },
             },
           },
         },
@@ -145,8 +149,8 @@ export function applicationPaths(): Record<string, JsonSchema> {
               'delivery_blocked',
             ),
             {
-              415: "The resume's bytes are none of pdf, jpg, png, doc or docx, whatever type it was sent as",
-              422: 'Among the field errors: a required resume that is missing or empty, a phone_number without its phone_code',
+              415: "The resume's bytes are none of pdf, jpg, png, doc or docx, whatever type it was sent as; or a page of resume_pages cannot be read as a jpg or png",
+              422: 'Among the field errors: a required resume that is missing or empty, a phone_number without its phone_code, resume_pages beside a resume, more than 5 of them, or one that is no jpg or png',
             },
           ),
         },

@@ -138,7 +138,11 @@ export const MUTATION_GROUPS: readonly MutationGroup[] = [
       {
         // The controller's Node tests (an element stand-in, a proxy stand-in over real HTTP): a second or two a
         // mutant, where the form's browser tests took a minute; those still run in npm run test:browser.
-        mutate: ['widget/src/apply/application-controller.ts'],
+        mutate: [
+          'widget/src/apply/application-controller.ts',
+          'widget/src/apply/device-keeping.ts',
+          'widget/src/apply/form-data.ts',
+        ],
         command: `${NODE_TEST} widget/test-node/application-controller.test.ts widget/test-node/application-sending.test.ts`,
       },
     ],

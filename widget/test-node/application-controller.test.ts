@@ -5,9 +5,9 @@
 // (widget/src/apply/*.test.ts) check the same behaviour rendered in Chromium.
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
-import { ApplyElement, Device, openForm, resume, until } from './apply-element.test-support.ts';
+import { ApplyElement, Device, openForm, page, resume, until } from './apply-element.test-support.ts';
 import { closeStandIns, defaultConfig, offerSummary, problem, standIn } from './proxy.test-support.ts';
-import type { CampaignSummary, FieldName } from '../src/internal/api.ts';
+import type { FieldName } from '../src/internal/api.ts';
 
 const message = {
   required: 'This field is required.',
@@ -587,5 +587,58 @@ describe('quick apply (the details kept on this device)', { timeout: 5000 }, () 
     el.fillRequired();
     await el.form.submit();
     assert.equal(el.form.phase, 'success');
+  });
+});
+
+describe('the apply controller with photos of the resume pages', { timeout: 5000 }, () => {
+  it('takes the pages in the place of a resume file chosen, and needs no file then', async () => {
+    const proxy = await standIn();
+    const el = await openForm(proxy.endpoint);
+    el.choose('resume', resume());
+    const pages = [page('p1.jpg'), page('p2.jpg')];
+    el.form.setPages(pages);
+    assert.deepEqual([el.form.pages, el.form.resume], [pages, null]);
+    assert.deepEqual(el.form.errors, {});
+    await el.form.submit();
+    assert.equal(el.form.errors.resume, undefined);
+  });
+
+  it('asks for the resume again once the last page is removed, where the proxy requires one, and keeps a file chosen', async () => {
+    const proxy = await standIn();
+    const el = await openForm(proxy.endpoint);
+    el.form.setPages([page()]);
+    el.form.setPages([]);
+    assert.equal(el.form.errors.resume, message.required);
+    const chosen = resume();
+    el.choose('resume', chosen);
+    el.form.setPages([]);
+    assert.deepEqual(
+      [el.form.resume, el.control('resume').files, el.form.errors.resume],
+      [chosen, [chosen], undefined],
+    );
+    const config = { ...defaultConfig, fields: { ...defaultConfig.fields, resume: 'optional' as const } };
+    const optional = await openForm((await standIn({ config })).endpoint);
+    optional.form.setPages([]);
+    assert.equal(optional.form.errors.resume, undefined);
+  });
+
+  it('says on resume_pages what went wrong with the photos just chosen, until the next choice', async () => {
+    const proxy = await standIn();
+    const el = await openForm(proxy.endpoint);
+    el.form.setPages([page()], 'A photo could not be read.');
+    assert.equal(el.form.errors.resume_pages, 'A photo could not be read.');
+    el.form.setPages([page(), page()]);
+    assert.equal(el.form.errors.resume_pages, undefined);
+  });
+
+  it('drops the pages for a resume file chosen, and keeps them when the choice is emptied', async () => {
+    const proxy = await standIn();
+    const el = await openForm(proxy.endpoint);
+    const pages = [page()];
+    el.form.setPages(pages);
+    el.choose('resume', null);
+    assert.deepEqual(el.form.pages, pages);
+    el.choose('resume', resume());
+    assert.deepEqual(el.form.pages, []);
   });
 });

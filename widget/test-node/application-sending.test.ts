@@ -4,7 +4,7 @@
 // scripted HTTP server receiving real uploads.
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
-import { ApplyElement, openForm, resume, until } from './apply-element.test-support.ts';
+import { ApplyElement, openForm, page, resume, until } from './apply-element.test-support.ts';
 import { NodeXMLHttpRequest, PAGE_URL } from './browser.test-support.ts';
 import { closeStandIns, defaultConfig, delivered, problem, standIn } from './proxy.test-support.ts';
 import type { Answer, StandInOptions } from './proxy.test-support.ts';
@@ -230,6 +230,31 @@ describe('the outcome of a send', { timeout: 5000 }, () => {
     el.form.retry();
     await settled(el);
     assert.deepEqual(el.announced.slice(6), ['Sending your application…', ...announced, 'Application received.']);
+  });
+});
+
+describe('sending photos of the resume pages', { timeout: 5000 }, () => {
+  it('posts the pages as resume_pages, in their order, and no resume file', async () => {
+    const { proxy, el } = await filled();
+    el.form.setPages([page('p1.jpg', 300), page('p2.jpg', 400)]);
+    await el.form.submit();
+    assert.equal(el.form.phase, 'success');
+    assert.deepEqual(proxy.applications[0]!.fileParts, [
+      { field: 'resume_pages', name: 'p1.jpg', size: 300, type: 'image/jpeg' },
+      { field: 'resume_pages', name: 'p2.jpg', size: 400, type: 'image/jpeg' },
+    ]);
+  });
+
+  it('sends a new idempotency key once the pages change after a send, and none is left for the next application', async () => {
+    const { proxy, el } = await filled({ answers: ['drop'] });
+    await el.form.submit();
+    el.form.setPages([page()]);
+    el.form.retry();
+    await settled(el);
+    const [first, second] = keys(proxy.applications);
+    assert.notEqual(second, first);
+    el.form.reset();
+    assert.deepEqual(el.form.pages, []);
   });
 });
 

@@ -356,6 +356,11 @@ export class ApplyElement extends EventTarget implements FormEntries {
   }
 }
 
+/** A photo of a resume's page, as the form's photos module hands it over once scaled. */
+export function page(name = 'page.jpg', size = 300): File {
+  return new File([new Uint8Array(size).fill(0xff)], name, { type: 'image/jpeg' });
+}
+
 /** A small PDF resume. */
 export function resume(name = 'resume.pdf', size = 600): File {
   // It starts as a PDF does: the controller reads a resume's first bytes before sending it.

@@ -35,6 +35,8 @@ export interface Received {
   idempotencyKey: string | null;
   fields: Record<string, string>;
   files: Record<string, { name: string; size: number; type: string }>;
+  /** Every file part in the order posted, a name sent several times (resume_pages) included. */
+  fileParts: { field: string; name: string; size: number; type: string }[];
 }
 
 export interface ProxyStandIn {
@@ -92,10 +94,14 @@ async function readApplication(req: IncomingMessage): Promise<Received> {
     idempotencyKey: (req.headers['idempotency-key'] as string | undefined) ?? null,
     fields: {},
     files: {},
+    fileParts: [],
   };
   for (const [name, value] of form.entries()) {
     if (typeof value === 'string') received.fields[name] = value;
-    else received.files[name] = { name: value.name, size: value.size, type: value.type };
+    else {
+      received.files[name] = { name: value.name, size: value.size, type: value.type };
+      received.fileParts.push({ field: name, name: value.name, size: value.size, type: value.type });
+    }
   }
   return received;
 }

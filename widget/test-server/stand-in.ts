@@ -44,6 +44,8 @@ export interface LoggedApplication {
   idempotencyKey: string | null;
   fields: Record<string, string>;
   files: Record<string, { name: string; size: number; type: string }>;
+  /** Every file part in the order posted, a name sent several times (resume_pages) included. */
+  fileParts: { field: string; name: string; size: number; type: string }[];
 }
 
 const log: LoggedApplication[] = [];
@@ -220,7 +222,7 @@ async function apply(ctx: Ctx, scenario: string, token: string): Promise<void> {
     // a network error (a reset before any byte would be retried by Chromium).
     seenKeys.add(`${token}:${key}`);
     await readForm(ctx);
-    log.push({ token, scenario: 'drop:dropped', idempotencyKey: key, fields: {}, files: {} });
+    log.push({ token, scenario: 'drop:dropped', idempotencyKey: key, fields: {}, files: {}, fileParts: [] });
     ctx.respond = false;
     ctx.req.socket.end(
       'HTTP/1.1 201 Created\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"sta',
@@ -229,10 +231,13 @@ async function apply(ctx: Ctx, scenario: string, token: string): Promise<void> {
     return;
   }
   const form = await readForm(ctx);
-  const entry: LoggedApplication = { token, scenario, idempotencyKey: key, fields: {}, files: {} };
+  const entry: LoggedApplication = { token, scenario, idempotencyKey: key, fields: {}, files: {}, fileParts: [] };
   for (const [name, value] of form.entries()) {
     if (typeof value === 'string') entry.fields[name] = value;
-    else entry.files[name] = { name: value.name, size: value.size, type: value.type };
+    else {
+      entry.files[name] = { name: value.name, size: value.size, type: value.type };
+      entry.fileParts.push({ field: name, name: value.name, size: value.size, type: value.type });
+    }
   }
   log.push(entry);
   if (!key) return problem(ctx, 400, 'idempotency_key_missing');

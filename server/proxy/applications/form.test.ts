@@ -16,11 +16,18 @@ const VALID = {
   is_legals_accepted_by_manager: 'true',
 };
 
-function parsed(fields: Record<string, string>, truncated: string[] = [], resumeSha256?: string): ParsedForm {
+function parsed(
+  fields: Record<string, string>,
+  truncated: string[] = [],
+  resumeSha256?: string,
+  pageSha256s: string[] = [],
+): ParsedForm {
   return {
     fields: new Map(Object.entries(fields)),
     truncated: new Set(truncated),
     resume: resumeSha256 === undefined ? undefined : ({ sha256: resumeSha256 } as ParsedForm['resume']),
+    pages: pageSha256s.map((sha256) => ({ sha256 }) as ParsedForm['pages'][number]),
+    pagesSent: pageSha256s.length,
   };
 }
 
@@ -352,6 +359,20 @@ describe('fingerprintOf', () => {
     assert.notEqual(fingerprintOf(parsed({ a: '12' }, [], 'aa')), fingerprintOf(parsed({ a: '1', '2': '' }, [], 'aa')));
     assert.notEqual(fingerprintOf(parsed({ a: '1', b: '2' }, [], 'bb')), base);
     assert.notEqual(fingerprintOf(parsed({ a: '1', b: '2' })), base);
+  });
+
+  it("differs when the photos of the resume's pages differ, in bytes or in order; without pages it is what it always was", () => {
+    const fields = { a: '1' };
+    const base = fingerprintOf(parsed(fields, [], undefined, ['p1', 'p2']));
+    assert.equal(fingerprintOf(parsed(fields, [], undefined, ['p1', 'p2'])), base);
+    assert.notEqual(fingerprintOf(parsed(fields, [], undefined, ['p2', 'p1'])), base);
+    assert.notEqual(fingerprintOf(parsed(fields, [], undefined, ['p1'])), base);
+    assert.notEqual(fingerprintOf(parsed(fields, [], undefined, ['p1', 'p3'])), base);
+    // A key claimed before pages existed still matches its retry.
+    assert.equal(
+      fingerprintOf(parsed(fields, [], 'aa')),
+      createHash('sha256').update('a\u00001\u0000').update('resume\u0000').update('aa').digest('hex'),
+    );
   });
 });
 

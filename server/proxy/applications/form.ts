@@ -206,7 +206,7 @@ export function checkForm(
 /**
  * What makes two submissions "the same body" for Idempotency-Key: every
  * field but the captcha token (a retry may carry a fresh one) and the
- * resume's bytes (not its file name).
+ * resume's bytes, or its pages' (not their file names).
  */
 export function fingerprintOf(form: ParsedForm): string {
   const hash = createHash('sha256');
@@ -214,6 +214,8 @@ export function fingerprintOf(form: ParsedForm): string {
   for (const name of names) hash.update(`${name}\u0000${form.fields.get(name) ?? ''}\u0000`);
   hash.update('resume\u0000');
   if (form.resume !== undefined) hash.update(form.resume.sha256);
+  // The photos of a resume's pages, in their order (none: the fingerprint a form without pages always had).
+  for (const page of form.pages) hash.update(`\u0000page\u0000${page.sha256}`);
   return hash.digest('hex');
 }
 

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import type { Request } from 'express';
-import { pdf, pdfOfSize } from '../../test/files.ts';
+import { jpeg, pdf, pdfOfSize, png } from '../../test/files.ts';
 import { eventually } from '../../test/poll.ts';
 import { ProblemError } from '../http/problem.ts';
 import { CutOffError, FORM_ALLOWANCE_BYTES, MAX_FIELD_BYTES, humanBytes, parseApplicationForm } from './multipart.ts';
@@ -89,8 +89,19 @@ describe('parseApplicationForm', () => {
           bytes: parsed.resume.path === null ? null : readFileSync(parsed.resume.path).toString('base64'),
         };
         if (parsed.resume?.path) upload.spool.discard(parsed.resume.path);
+        const pages = parsed.pages.map((page) => ({
+          ...page,
+          bytes: page.path === null ? null : readFileSync(page.path).toString('base64'),
+        }));
+        for (const page of parsed.pages) if (page.path !== null) upload.spool.discard(page.path);
         res.end(
-          JSON.stringify({ fields: Object.fromEntries(parsed.fields), truncated: [...parsed.truncated], resume }),
+          JSON.stringify({
+            fields: Object.fromEntries(parsed.fields),
+            truncated: [...parsed.truncated],
+            resume,
+            pages,
+            pagesSent: parsed.pagesSent,
+          }),
         );
       },
       (error: unknown) => {
@@ -311,10 +322,109 @@ describe('parseApplicationForm', () => {
     const other = await post(form(file('photo', 'me.pdf', pdf())));
     assert.deepEqual(
       [other.status, other.body.detail],
-      [400, 'A file is sent in another field than "resume"; the only file is "resume".'],
+      [400, 'A file is sent in another field than "resume" or "resume_pages"; those are the only files.'],
     );
     const two = await post(form(file('resume', 'a.pdf', pdf()), file('resume', 'b.pdf', pdf())));
     assert.deepEqual([two.status, two.body.detail], [400, 'Send one resume file only.']);
+    await noUploadLeft();
+  });
+
+  /** What the reader tells of a page written: its name, size, SHA-256 and bytes, as base64. */
+  const pageOf = (filename: string, bytes: Buffer) => ({
+    filename,
+    size: bytes.length,
+    sha256: createHash('sha256').update(bytes).digest('hex'),
+    bytes: bytes.toString('base64'),
+  });
+  const withoutPaths = (pages: unknown) => (pages as Record<string, unknown>[]).map(({ path: _path, ...page }) => page);
+
+  it('writes each photo of a page (resume_pages, jpg or png) to an upload file of its own, in the order sent', async () => {
+    const photos = [jpeg(), png(), Buffer.concat([jpeg(), Buffer.alloc(3000, 7)])];
+    const answer = await post(
+      form(
+        field('email', 'ada@example.org'),
+        file('resume_pages', 'p1.jpg', photos[0]!),
+        file('resume_pages', 'p2.png', photos[1]!),
+        file('resume_pages', 'p3.jpg', photos[2]!),
+      ),
+    );
+    assert.equal(answer.status, 200);
+    assert.equal(answer.body.resume, undefined);
+    assert.deepEqual(withoutPaths(answer.body.pages), [
+      pageOf('p1.jpg', photos[0]!),
+      pageOf('p2.png', photos[1]!),
+      pageOf('p3.jpg', photos[2]!),
+    ]);
+    assert.equal(answer.body.pagesSent, 3);
+    await noUploadLeft();
+  });
+
+  it('takes a resume and pages together, for the checks to refuse; a form without files has no pages', async () => {
+    const both = await post(form(file('resume', 'cv.pdf', pdf()), file('resume_pages', 'p1.jpg', jpeg())));
+    assert.equal(both.status, 200);
+    assert.equal((both.body.resume as { filename: string }).filename, 'cv.pdf');
+    assert.deepEqual(withoutPaths(both.body.pages), [pageOf('p1.jpg', jpeg())]);
+    const none = await post(form(field('email', 'ada@example.org')));
+    assert.deepEqual([none.body.pages, none.body.pagesSent], [[], 0]);
+    await noUploadLeft();
+  });
+
+  it('writes nothing of a page that is no photo (a PDF, text), even one shorter than a signature; its path is null', async () => {
+    const answer = await post(
+      form(
+        file('resume_pages', 'p1.pdf', pdf()),
+        file('resume_pages', 'p2.jpg', Buffer.from('not a photo at all')),
+        file('resume_pages', 'p3.jpg', Buffer.from([0xff, 0xd8])),
+        file('resume_pages', 'p4.png', png()),
+      ),
+    );
+    assert.equal(answer.status, 200);
+    const pages = answer.body.pages as { filename: string; path: string | null; bytes: string | null }[];
+    assert.deepEqual(
+      pages.map((p) => [p.filename, p.path, p.bytes]),
+      [
+        ['p1.pdf', null, null],
+        ['p2.jpg', null, null],
+        ['p3.jpg', null, null],
+        ['p4.png', pages[3]!.path, png().toString('base64')],
+      ],
+    );
+    assert.notEqual(pages[3]!.path, null);
+    await noUploadLeft();
+  });
+
+  it('counts the pages past the fifth without writing them, and refuses a form of more files than a resume and six pages', async () => {
+    const six = await post(form(...Array.from({ length: 6 }, (_, i) => file('resume_pages', `p${i + 1}.jpg`, jpeg()))));
+    assert.equal(six.status, 200);
+    assert.deepEqual(
+      (six.body.pages as { filename: string }[]).map((p) => p.filename),
+      ['p1.jpg', 'p2.jpg', 'p3.jpg', 'p4.jpg', 'p5.jpg'],
+    );
+    assert.equal(six.body.pagesSent, 6);
+    const many = await post(
+      form(
+        file('resume', 'cv.pdf', pdf()),
+        ...Array.from({ length: 7 }, (_, i) => file('resume_pages', `p${i + 1}.jpg`, jpeg())),
+      ),
+    );
+    assert.deepEqual([many.status, many.body.detail], [400, 'Send one resume file, or at most 5 photos of its pages.']);
+    await noUploadLeft();
+  });
+
+  it('refuses pages that pass the resume limit together, though each is within it, with 413 file_too_large, and deletes their files', async () => {
+    const half = Buffer.concat([jpeg(), Buffer.alloc(MAX_RESUME / 2, 1)]);
+    const answer = await post(form(file('resume_pages', 'p1.jpg', half), file('resume_pages', 'p2.jpg', half)));
+    assert.deepEqual([answer.status, answer.body.code], [413, 'file_too_large']);
+    assert.deepEqual(answer.body.errors, [
+      {
+        field: 'resume',
+        code: 'file_too_large',
+        message: `The resume is larger than the limit of 64 KiB (65536 bytes).`,
+      },
+    ]);
+    const within = Buffer.concat([jpeg(), Buffer.alloc(MAX_RESUME / 2 - jpeg().length - 1, 1)]);
+    const fits = await post(form(file('resume_pages', 'p1.jpg', within), file('resume_pages', 'p2.jpg', within)));
+    assert.equal(fits.status, 200);
     await noUploadLeft();
   });
 

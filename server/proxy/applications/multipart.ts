@@ -1,14 +1,16 @@
-// Streams a multipart/form-data request through busboy. The resume is the
-// only file taken; it is written to an upload file as it arrives (never held
-// whole in memory), up to MAX_RESUME_BYTES and never beyond: past the limit
-// its file is deleted and its bytes are counted and dropped, and a request
-// that keeps sending far beyond the form's allowance is cut off.
+// Streams a multipart/form-data request through busboy. The files taken are
+// the resume, or instead the photos of its pages (resume_pages); each is
+// written to an upload file as it arrives (never held whole in memory), all
+// of them together up to MAX_RESUME_BYTES and never beyond: past the limit
+// their files are deleted and their bytes are counted and dropped, and a
+// request that keeps sending far beyond the form's allowance is cut off.
 import { createHash } from 'node:crypto';
 import type { Readable, Writable } from 'node:stream';
 import busboy from 'busboy';
 import type { Request } from 'express';
 import { ProblemError } from '../http/problem.ts';
-import { LEADING_BYTES_NEEDED, startsLikeResume } from './resume.ts';
+import { MAX_RESUME_PAGES, RESUME_PAGES_FIELD } from '../../public-api/resume-pages.ts';
+import { LEADING_BYTES_NEEDED, startsLikePage, startsLikeResume } from './resume.ts';
 import { storeFailure } from './store-failure.ts';
 import type { UploadSpool } from './upload-spool.ts';
 import { watchPace } from './upload-pace.ts';
@@ -28,7 +30,7 @@ export interface ParsedFile {
   sha256: string;
   /**
    * The upload file holding its bytes; null when its first bytes are those of
-   * no resume type (nothing was written). The caller keeps or discards it.
+   * no type its field takes (nothing was written). The caller keeps or discards it.
    */
   path: string | null;
   /** The first bytes (at most REFUSED_SAMPLE_BYTES) of a file refused on them, to tell the candidate what it is. */
@@ -37,12 +39,23 @@ export interface ParsedFile {
 
 /** Bytes of a refused file kept to name its type: as many as the file-type sniffer reads. */
 export const REFUSED_SAMPLE_BYTES = 4100;
+/** One upload file being written. */
+interface UploadFile {
+  path: string;
+  out: Writable;
+  /** Settles once its bytes are all written and it is closed. */
+  written: Promise<void>;
+}
 
 export interface ParsedForm {
   fields: Map<string, string>;
   /** Fields whose value was cut at MAX_FIELD_BYTES. */
   truncated: Set<string>;
   resume: ParsedFile | undefined;
+  /** The photos of the resume's pages (resume_pages), in the order sent; at most MAX_RESUME_PAGES. */
+  pages: ParsedFile[];
+  /** How many resume_pages were sent: those past MAX_RESUME_PAGES are counted, not written. */
+  pagesSent: number;
 }
 
 export function humanBytes(n: number): string {
@@ -121,7 +134,8 @@ export function parseApplicationForm(
         limits: {
           // busboy calls a file that reaches fileSize truncated: one byte more tells "over the limit" apart.
           fileSize: maxResumeBytes + 1,
-          files: 1,
+          // The resume, the pages taken, and one more page to tell "too many pages" in the answer.
+          files: MAX_RESUME_PAGES + 2,
           fields: MAX_FIELDS,
           parts: MAX_PARTS,
           fieldSize: MAX_FIELD_BYTES,
@@ -147,15 +161,18 @@ interface FormLimits {
 
 /** One form being read: the state its parser's handlers share, and those handlers. */
 class FormReading {
-  readonly form: ParsedForm = { fields: new Map(), truncated: new Set(), resume: undefined };
+  readonly form: ParsedForm = { fields: new Map(), truncated: new Set(), resume: undefined, pages: [], pagesSent: 0 };
   private settled = false;
   private failure: ProblemError | undefined;
   private received = 0;
   private fileOpen = false;
-  /** The resume's upload file while it is written: deleted if the form fails. */
-  private upload: { path: string; out: Writable; written: Promise<void> } | undefined;
+  private resumeSeen = false;
+  /** The files' bytes so far, all together: the resume's limit is theirs. */
+  private fileBytes = 0;
+  /** The upload files written: deleted if the form fails. */
+  private uploads: UploadFile[] = [];
   /**
-   * Set once the upload file is dropped: no byte is written after. The
+   * Set once the upload files are dropped: no byte is written after. The
    * request is unpiped from the parser when the form fails, but the chunk
    * that crossed the cap is still handed to it, and its bytes must not open
    * a file that nothing would close or delete.
@@ -202,7 +219,9 @@ class FormReading {
     parser.on('field', (name, value, info) => this.takeField(name, value, info));
     parser.on('file', (name, stream, info) => this.takeFile(name, stream, info));
 
-    parser.on('filesLimit', () => this.fail(malformed('Send one resume file only.')));
+    parser.on('filesLimit', () =>
+      this.fail(malformed(`Send one resume file, or at most ${MAX_RESUME_PAGES} photos of its pages.`)),
+    );
     const tooManyParts = () =>
       this.fail(
         new ProblemError(
@@ -219,7 +238,7 @@ class FormReading {
     req.pipe(parser);
   }
 
-  private openUpload(): Writable {
+  private openUpload(): UploadFile {
     const path = this.limits.spool.newPath();
     const out = this.limits.spool.open(path);
     const written = new Promise<void>((resolveWrite, rejectWrite) => {
@@ -229,24 +248,25 @@ class FormReading {
     // A write that fails (a full disk) ends the upload: its file goes, and the candidate is told why once the body is read.
     out.once('error', (error) => {
       this.fail(storeFailure(error));
-      this.dropUpload();
+      this.dropUploads();
     });
     // Rejections are read by finish(); until then this one must not count as unhandled.
     written.catch(() => undefined);
-    this.upload = { path, out, written };
-    return out;
+    const upload = { path, out, written };
+    this.uploads.push(upload);
+    return upload;
   }
 
-  /** Stops writing and deletes the upload file once its stream has closed (it may still be opening). */
-  private dropUpload(): void {
+  /** Stops writing and deletes the upload files once their streams have closed (they may still be opening). */
+  private dropUploads(): void {
     this.dropped = true;
-    if (this.upload === undefined) return;
-    const { path, out } = this.upload;
     const { spool } = this.limits;
-    this.upload = undefined;
-    if (out.closed) spool.discard(path);
-    else out.once('close', () => spool.discard(path));
-    out.destroy();
+    for (const { path, out } of this.uploads) {
+      if (out.closed) spool.discard(path);
+      else out.once('close', () => spool.discard(path));
+      out.destroy();
+    }
+    this.uploads = [];
   }
 
   private finish(error?: ProblemError): void {
@@ -255,7 +275,7 @@ class FormReading {
     this.stopWatching();
     this.req.off('data', this.count);
     if (error !== undefined) {
-      this.dropUpload();
+      this.dropUploads();
       this.req.unpipe(this.parser);
       if (error instanceof CutOffError) {
         // Stop reading: the connection closes once the answer is sent.
@@ -267,12 +287,11 @@ class FormReading {
       this.reject(error);
       return;
     }
-    // The form is read; the resume's last bytes may still be on their way to the disk.
-    const written = this.upload?.written ?? Promise.resolve();
-    written.then(
+    // The form is read; the files' last bytes may still be on their way to the disk.
+    Promise.all(this.uploads.map((upload) => upload.written)).then(
       () => this.resolve(this.form),
       (writeError: unknown) => {
-        this.dropUpload();
+        this.dropUploads();
         this.reject(storeFailure(writeError));
       },
     );
@@ -288,7 +307,8 @@ class FormReading {
     if (this.received > this.limits.hardCap)
       this.finish(
         cutOff(
-          this.fileOpen || this.form.resume !== undefined || this.failure?.code === 'file_too_large'
+          // A file past the limit has bytes counted too (overLimit).
+          this.fileOpen || this.fileBytes > 0
             ? fileTooLarge(this.limits.maxResumeBytes)
             : requestTooLarge(FORM_ALLOWANCE_BYTES),
         ),
@@ -308,30 +328,46 @@ class FormReading {
     if (info.valueTruncated) this.form.truncated.add(name);
   }
 
+  /** Past the resume's limit, all the files together: their upload files go, the rest of their bytes is counted and dropped. */
+  private overLimit(): void {
+    this.dropUploads();
+    this.fail(fileTooLarge(this.limits.maxResumeBytes));
+  }
+
   private takeFile(name: string, stream: Readable & { truncated?: boolean }, info: busboy.FileInfo): void {
     // A form cut mid-file errors on the file stream too; the parser's own error answers it.
     stream.on('error', () => undefined);
-    if (name !== 'resume' || this.fileOpen || this.form.resume !== undefined) {
+    const page = name === RESUME_PAGES_FIELD;
+    if (!page && (name !== 'resume' || this.resumeSeen)) {
       this.fail(
         malformed(
           name === 'resume'
             ? 'Send one resume file only.'
-            : 'A file is sent in another field than "resume"; the only file is "resume".',
+            : `A file is sent in another field than "resume" or "${RESUME_PAGES_FIELD}"; those are the only files.`,
         ),
       );
+      stream.resume();
+      return;
+    }
+    if (page) this.form.pagesSent += 1;
+    else this.resumeSeen = true;
+    // Counted for the answer (too many pages), never written.
+    if (this.form.pagesSent > MAX_RESUME_PAGES && page) {
       stream.resume();
       return;
     }
     this.fileOpen = true;
     const hash = createHash('sha256');
     let size = 0;
-    // The first bytes are held until there are enough to tell whether this can be a resume at all.
+    let upload: UploadFile | undefined;
+    // The first bytes are held until there are enough to tell whether this can be a file of its field at all.
     let head: Buffer | undefined = Buffer.alloc(0);
     let refused = false;
     let sample = Buffer.alloc(0);
     const write = (chunk: Buffer) => {
       if (this.dropped) return;
-      const out = this.upload?.out ?? this.openUpload();
+      upload ??= this.openUpload();
+      const { out } = upload;
       if (!out.write(chunk)) {
         // Backpressure: busboy stops parsing, and reading the request, until the disk has taken this.
         stream.pause();
@@ -350,7 +386,7 @@ class FormReading {
         sample = Buffer.concat([sample, bytes.subarray(0, REFUSED_SAMPLE_BYTES - sample.length)]);
     };
     const checkHead = (bytes: Buffer) => {
-      refused = !startsLikeResume(bytes);
+      refused = !(page ? startsLikePage(bytes) : startsLikeResume(bytes));
       if (refused) keepSample(bytes);
       else write(bytes);
       head = undefined;
@@ -358,34 +394,35 @@ class FormReading {
     stream.on('data', (chunk: Buffer) => {
       size += chunk.length;
       hash.update(chunk);
-      if (refused) keepSample(chunk);
-      if (refused || stream.truncated) return;
+      this.fileBytes += chunk.length;
+      // busboy cuts one file at the limit (and a byte): this also sees several files passing it together.
+      if (this.fileBytes > this.limits.maxResumeBytes) this.overLimit();
+      if (refused) {
+        keepSample(chunk);
+        return;
+      }
       if (head === undefined) write(chunk);
       else {
         head = Buffer.concat([head, chunk]);
         if (head.length >= LEADING_BYTES_NEEDED) checkHead(head);
       }
     });
-    stream.on('limit', () => {
-      // busboy drops the rest of this file from here on; its upload file goes
-      // (and a wait for the disk with it: the file stream must flow to its end).
-      this.dropUpload();
-      stream.resume();
-      this.fail(fileTooLarge(this.limits.maxResumeBytes));
-    });
     stream.on('end', () => {
       this.fileOpen = false;
-      if (stream.truncated) return;
+      // Past the limit or a failed write: the form fails, its files are gone.
+      if (this.dropped) return;
       // A file shorter than the bytes needed to tell is checked as it is.
       if (head !== undefined && head.length > 0) checkHead(head);
-      this.form.resume = {
+      const file = {
         filename: info.filename ?? '',
         size,
         sha256: hash.digest('hex'),
-        path: refused ? null : (this.upload?.path ?? null),
+        path: refused ? null : (upload?.path ?? null),
         ...(refused ? { refusedSample: sample } : {}),
       };
-      this.upload?.out.end();
+      if (page) this.form.pages.push(file);
+      else this.form.resume = file;
+      upload?.out.end();
     });
   }
 }

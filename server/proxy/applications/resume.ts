@@ -52,6 +52,13 @@ export function startsLikeResume(head: Uint8Array): boolean {
   );
 }
 
+/** Whether a page's first bytes are those of a photo (jpg or png), the only types a page may be. */
+export function startsLikePage(head: Uint8Array): boolean {
+  return [LEADING_BYTES.jpg, LEADING_BYTES.png].some(
+    (lead) => head.length >= lead.length && lead.every((byte, i) => head[i] === byte),
+  );
+}
+
 /** The resume type a file's name says it is (its extension), or undefined. */
 export function namedType(filename: string): ResumeType | undefined {
   const extension = /\.([a-z]+)$/i.exec(filename)?.[1]?.toLowerCase();

@@ -9,7 +9,6 @@ import type { Logger } from 'pino';
 import { isCampaignOpenForApplications } from '../../contract/index.ts';
 import type { ProxyConfig } from '../config.ts';
 import { ProblemError, validationProblem } from '../http/problem.ts';
-import type { FieldProblem } from '../http/problem.ts';
 import type { AttemptResult } from './delivery.ts';
 import {
   accepted,
@@ -28,7 +27,8 @@ import type { ApplicationMetrics } from './metrics.ts';
 import { CutOffError, parseApplicationForm } from './multipart.ts';
 import type { ParsedForm } from './multipart.ts';
 import type { ApplicationStore } from '../storage/outbox/application-store.ts';
-import { sniffResume, unsupportedFileType } from './resume.ts';
+import { readFormResume } from './form-resume.ts';
+import { assemblePages } from './resume-pages.ts';
 import { DAY_MS, checkEmail, ipLimit, networkGroup, verifyCaptcha } from './spam.ts';
 import type { ApplicationsCatalogue } from './types.ts';
 import { admitUploads, UploadSlots } from './upload-admission.ts';
@@ -231,29 +231,19 @@ class ApplicationIntake {
     const ip = req.ip ?? req.socket.remoteAddress ?? 'unknown';
 
     const { errors, checked } = checkForm(form, config.fields, config.trackUtm);
-    const resumeErrors: FieldProblem[] = [];
-    const resume =
-      config.fields.resume === 'hidden' || form.resume === undefined || form.resume.size === 0
-        ? undefined
-        : form.resume;
-    if (resume === undefined && config.fields.resume === 'required') {
-      resumeErrors.push({ field: 'resume', code: 'file_required', message: 'Attach your resume.' });
-    }
-    // The resume's bytes are read before any answer, so that a candidate
-    // learns of a wrong file with the other fields' problems, not on the next submit.
-    const sniffed = resume === undefined ? undefined : await sniffResume(resume);
-    const wrongFile =
-      resume !== undefined && sniffed?.type === undefined
-        ? unsupportedFileType(resume.filename, sniffed?.detected)
-        : undefined;
-    if (errors.length > 0 || resumeErrors.length > 0 || checked === undefined)
-      throw validationProblem([...errors, ...resumeErrors, ...(wrongFile?.errors ?? [])]);
+    const sent = await readFormResume(form, config.fields.resume);
+    if (errors.length > 0 || sent.problems.length > 0 || checked === undefined)
+      throw validationProblem([...errors, ...sent.problems, ...(sent.wrongFile?.errors ?? [])]);
 
     if (config.captcha !== null) await verifyCaptcha(config.captcha, checked.captchaToken, ip);
 
-    // Alone, a wrong file keeps its own answer (415).
-    if (wrongFile !== undefined) throw wrongFile;
-    const resumeType = sniffed?.type;
+    if (sent.wrongFile !== undefined) throw sent.wrongFile;
+    let { file: resume, type: resumeType } = sent;
+    if (sent.photographed) {
+      // The form's resume from here on, a PDF of ours: stored, or deleted with the form's other uploads.
+      resume = form.resume = await assemblePages(form.pages, this.deps.spool, config.maxResumeBytes);
+      resumeType = 'pdf';
+    }
 
     const campaign = await this.campaignFor(checked.campaignId);
     const bucket = emailBucket(checked.email);
@@ -313,8 +303,8 @@ class ApplicationIntake {
     try {
       await this.answerForm(req, res, parsed, now);
     } finally {
-      // Every path but a stored application leaves its upload behind: it goes (the outbox moved a stored one away).
-      if (parsed.resume?.path != null) deps.spool.discard(parsed.resume.path);
+      // Every path but a stored application leaves its uploads behind: they go (the outbox moved a stored one away).
+      for (const upload of [parsed.resume, ...parsed.pages]) if (upload?.path != null) deps.spool.discard(upload.path);
     }
   }
 

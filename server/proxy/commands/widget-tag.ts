@@ -13,10 +13,10 @@ const USAGE = `Usage: jobboard-connector widget-tag --endpoint URL
 
 Prints the tags that load the widget of the proxy at URL pinned: widget.js
 under its hash (GET /widget-<hash>.js, cached for good) with its integrity,
-an import map giving the modules it imports (its apply form's, its
-languages') theirs (checked by browsers with import map integrity: Chrome
-127, Firefox 138, Safari 18 and later), and a preload of the apply form's
-module. Paste them in the page's head, in place of the script tag of
+an import map giving the modules it imports (its apply form's, the
+photos' that one imports, its languages') theirs (checked by browsers with
+import map integrity: Chrome 127, Firefox 138, Safari 18 and later), and a
+preload of the apply form's module. Paste them in the page's head, in place of the script tag of
 /widget.js. A page with a
 Content-Security-Policy adds the import map's hash, printed below it, to
 script-src.
@@ -99,7 +99,7 @@ export async function main(args: string[]): Promise<void> {
     throw new Error(
       `${at(widgetPin(widget).name)} answered other bytes than widget.js: run the command again (was the proxy being upgraded?).`,
     );
-  // The modules widget.js imports, and those they import in turn (the apply form's quick apply).
+  // The modules widget.js imports, and those they import in turn (the apply form's quick apply and photos).
   const modules: Record<string, Uint8Array> = {};
   const named = (bytes: Uint8Array) => widgetModulesOf(new TextDecoder().decode(bytes));
   const wanted = named(widget);

@@ -7,8 +7,7 @@ import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { msg, str } from '@lit/localize';
 import { getCampaign, loadConfig, submitApplication } from '../internal/api.ts';
 import type { CampaignSummary, FieldName, FieldRule, Upload, WidgetConfig } from '../internal/api.ts';
-import { postUtm } from '../internal/campaign-tracking.ts';
-import { clearAllDrafts, clearDraft, draftSession, loadDraft, saveDraft } from '../internal/draft.ts';
+import { clearAllDrafts, clearDraft, loadDraft, saveDraft } from '../internal/draft.ts';
 import type { Draft } from '../internal/draft.ts';
 import {
   JobboardApplyErrorEvent,
@@ -22,17 +21,17 @@ import { fieldMessage, notRealFile, problemMessage } from '../internal/messages.
 import type { Locale } from '../internal/localize.ts';
 import { uuid } from '../internal/uuid.ts';
 import { mapFailure } from './error-mapper.ts';
+import { applicationData } from './form-data.ts';
 import type { Banner } from './error-mapper.ts';
 import { controls, fieldAttributes } from './fields.ts';
 import { extensionOf, notResumeContent } from './resume-content.ts';
 import { EMAIL_PATTERN } from '../../../server/public-api/application-form.ts';
-import type * as QuickApply from './quick-apply.ts';
+import { RESUME_PAGES_FIELD } from '../../../server/public-api/resume-pages.ts';
+import { DeviceKeeping } from './device-keeping.ts';
+import type { Kept, Store } from './device-keeping.ts';
 import type { Profile } from './device-store.ts';
 
-/** Quick apply and what the form keeps in IndexedDB: a module of its own, loaded with the form. */
-export type Store = typeof QuickApply;
-/** The kept details and the draft's resume, as read when the form loads. */
-type Kept = [profile?: Profile | null, resume?: File | null];
+export type { Store } from './device-keeping.ts';
 
 /**
  * `error`: the form could not be loaded; `gone`: the offer is closed or unknown; `refused`: the proxy
@@ -67,6 +66,8 @@ export class ApplicationController implements ReactiveController {
   config: WidgetConfig | null = null;
   values: Draft = {};
   resume: File | null = null;
+  /** Photos of a paper resume's pages, scaled down, in order: sent in the resume's place. */
+  pages: File[] = [];
   errors: Record<string, string> = {};
   /** The fields listed in the error summary, in form order. */
   summary: string[] = [];
@@ -85,7 +86,9 @@ export class ApplicationController implements ReactiveController {
   /** "Remember me on this device" is ticked. */
   remember = false;
   /** The quick apply module, once loaded. */
-  kit: Store | null = null;
+  get kit(): Store | null {
+    return this.device.kit;
+  }
 
   private readonly host: ApplicationHost;
   private readonly language: Language;
@@ -99,14 +102,12 @@ export class ApplicationController implements ReactiveController {
   private content: [File | null, string | undefined] = [null, undefined];
   /** The reading of the resume chosen last. */
   private reading: Promise<void> = Promise.resolve();
-  private readonly store: () => Promise<Store>;
-  /** The last change to what is kept, which a read waits for. */
-  private keeping: Promise<unknown> = Promise.resolve();
+  private readonly device: DeviceKeeping;
 
   constructor(host: ApplicationHost, language: Language, store = (): Promise<Store> => import('./quick-apply.ts')) {
     this.host = host;
     this.language = language;
-    this.store = store;
+    this.device = new DeviceKeeping(host, store);
     this.loading = new Loader(host);
     host.addController(this);
   }
@@ -128,7 +129,7 @@ export class ApplicationController implements ReactiveController {
     const shown = await this.loading.run(async () => {
       // The offer is checked first: a candidate must not fill in the form of an offer that takes no more applications.
       const check = campaignId && offer?.id !== campaignId ? getCampaign(endpoint, campaignId) : null;
-      return (await Promise.all([loadConfig(endpoint), check, this.readKept().then((k) => (kept = k))]))[0];
+      return (await Promise.all([loadConfig(endpoint), check, this.device.read().then((k) => (kept = k))]))[0];
     });
     // A newer load (another offer, another proxy) took this one's place.
     if (!shown) return;
@@ -151,39 +152,9 @@ export class ApplicationController implements ReactiveController {
     });
   }
 
-  /** The kept details and this draft's resume, once any change under way is kept; none when the board turned both off. */
-  private async readKept(): Promise<Kept> {
-    const { noQuickApply, noDraft } = this.host;
-    if (noQuickApply && noDraft) return [];
-    await this.keeping;
-    const store = (this.kit = await this.store().catch(() => null));
-    return Promise.all([
-      noQuickApply ? null : store?.readProfile(),
-      noDraft ? null : store?.readDraftResume(this.draftKey(), draftSession()),
-    ]);
-  }
-
-  /** Changes what is kept on the device, one change after the other; a module that cannot load keeps nothing. */
-  private keep(change: (store: Store) => Promise<void>): Promise<unknown> {
-    return (this.keeping = this.keeping.then(async () => change(await this.store())).catch(() => {}));
-  }
-
-  private draftKey(): string {
-    return `${this.host.endpoint} ${this.host.campaignId}`;
-  }
-
-  /** Keeps the resume chosen for this offer's draft, or with null lets it go; with no-draft, nothing. */
-  private keepDraftResume(resume: File | null): void {
-    if (this.host.noDraft) return;
-    // Read now: the offer or the session may change before the change is made.
-    const key = this.draftKey();
-    const session = draftSession();
-    void this.keep((s) => s.saveDraftResume(key, resume, session));
-  }
-
   /** Re-opens an empty form after a success, for another application. */
   reset(): void {
-    this.set({ outcome: null, errors: {}, summary: [], banner: null, resume: null });
+    this.set({ outcome: null, errors: {}, summary: [], banner: null, resume: null, pages: [] });
     void this.load();
   }
 
@@ -231,7 +202,8 @@ export class ApplicationController implements ReactiveController {
   private checkResume(): string | null {
     const config = this.config;
     if (!config) return null;
-    if (!this.resume) return this.rule('resume') === 'required' ? fieldMessage('file_required') : null;
+    if (!this.resume)
+      return this.rule('resume') === 'required' && this.pages.length === 0 ? fieldMessage('file_required') : null;
     const extension = this.resume.name.split('.').pop()?.toLowerCase() ?? '';
     const types = config.resume.types.map((t) => t.toLowerCase());
     if (!types.includes(extension === 'jpeg' ? 'jpg' : extension)) return fieldMessage('unsupported_file_type');
@@ -252,6 +224,18 @@ export class ApplicationController implements ReactiveController {
     this.set({ errors: message ? { ...rest, [id]: message } : rest });
   }
 
+  /**
+   * The resume's pages now (none: back to a resume file), and what went wrong
+   * with the photos just chosen. Pages take the place of a resume file chosen
+   * (the photos' module empties its input).
+   */
+  setPages(pages: File[], error: string | null = null): void {
+    if (this.idempotencyKey) this.editedSinceKey = true;
+    this.set({ pages, resume: pages.length > 0 ? null : this.resume });
+    this.setError(RESUME_PAGES_FIELD, error);
+    this.setError('resume', this.checkResume());
+  }
+
   // The candidate's actions are bound (arrow functions): the element's
   // template hands them to Lit as listeners.
 
@@ -262,9 +246,10 @@ export class ApplicationController implements ReactiveController {
     if (this.idempotencyKey) this.editedSinceKey = true;
     if (el.id === 'resume') {
       const resume = el.files?.[0] ?? null;
-      this.set({ resume });
+      // A resume file chosen takes the place of the pages' photos.
+      this.set({ resume, pages: el.files?.length ? [] : this.pages });
       this.reading = this.read(resume);
-      this.keepDraftResume(resume);
+      this.device.keepDraftResume(resume);
     }
     if (el.id === 'remember') this.set({ remember: el.checked });
     if (draftKept.has(el.id)) {
@@ -305,7 +290,7 @@ export class ApplicationController implements ReactiveController {
   /** "Forget": erases everything kept on this device (details, resumes, drafts of every offer) and empties the form. */
   forget = async (): Promise<void> => {
     clearAllDrafts();
-    await this.keep((s) => s.forgetAll());
+    await this.device.keep((s) => s.forgetAll());
     const values: Draft = { phone_code: defaultPhoneCode[this.language.locale] };
     // The controls themselves: what was typed since the last render is in no binding that would change.
     for (const el of this.host.renderRoot.querySelectorAll<HTMLInputElement>('form input[id], form textarea[id]')) {
@@ -352,27 +337,10 @@ export class ApplicationController implements ReactiveController {
   }
 
   private formData(): FormData {
+    const { campaignId } = this.host;
+    const { resume, pages, config, captchaToken } = this;
     const form = this.host.renderRoot.querySelector('form')!;
-    const data = new FormData(form);
-    data.set('campaign_id', String(this.host.campaignId));
-    data.set('locale', this.language.locale);
-    for (const { id, posted } of controls) {
-      if (posted && data.has(id)) {
-        data.delete(id);
-        data.set(posted, 'true');
-      }
-    }
-    // The resume as the controller holds it: one kept from a draft or a past application is in no file input.
-    if (this.resume) data.set('resume', this.resume);
-    else data.delete('resume');
-    if (this.config?.captcha) data.set('captcha_token', this.captchaToken);
-    // Empty optional text fields are left out rather than sent blank.
-    for (const [name, value] of [...data.entries()]) {
-      if (value === '' && name !== 'website') data.delete(name);
-    }
-    if (!data.has('phone_number')) data.delete('phone_code');
-    postUtm(data, this.config?.track_utm === true);
-    return data;
+    return applicationData(form, { campaignId, locale: this.language.locale, resume, pages, config, captchaToken });
   }
 
   private async send(): Promise<void> {
@@ -417,17 +385,10 @@ export class ApplicationController implements ReactiveController {
     }
   }
 
-  /**
-   * After a success: the draft's resume goes; with "Remember me" ticked, the
-   * details and resume sent are kept (30 days from now); unticked, any kept
-   * before are forgotten.
-   */
+  /** After a success: what is kept on the device (DeviceKeeping.afterSuccess). */
   private keepAfterSuccess(): void {
     const values = Object.fromEntries(remembered.filter((id) => this.values[id]).map((id) => [id, this.values[id]!]));
-    const profile = this.remember ? { values, resume: this.resume, saved: Date.now() } : null;
-    this.keepDraftResume(null);
-    if (profile) void this.keep((s) => s.saveProfile(values, profile.resume));
-    else if (this.profile) void this.keep((s) => s.forgetProfile());
+    const profile = this.device.afterSuccess(values, this.resume, this.remember, this.profile !== null);
     this.set({ profile, editing: false });
   }
 
@@ -442,7 +403,7 @@ export class ApplicationController implements ReactiveController {
     if (failure.forgetKey) this.idempotencyKey = null;
     if (failure.alreadyApplied) {
       clearDraft(this.host.endpoint, campaignId);
-      this.keepDraftResume(null);
+      this.device.keepDraftResume(null);
     }
     this.set({
       phase: failure.alreadyApplied ? 'already-applied' : 'form',

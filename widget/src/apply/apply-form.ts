@@ -9,11 +9,13 @@ import { msg, str } from '@lit/localize';
 import { formatCount } from '../internal/format.ts';
 import { webUrlOrWarn } from '../internal/web-url.ts';
 import type { ApplicationController } from './application-controller.ts';
+import type * as Photos from './photos.ts';
 import { groups } from './fields.ts';
 import type { FormControl } from './fields.ts';
 import { colon } from '../internal/localize.ts';
 import { problemMessage } from '../internal/messages.ts';
 import { label, statement } from './labels.ts';
+import { MAX_RESUME_PAGES } from '../../../server/public-api/resume-pages.ts';
 
 /** Input attributes of each kind of one-line text control. */
 const inputs: Partial<
@@ -83,6 +85,35 @@ function renderGroup(form: ApplicationController, group: FormControl[], required
   </fieldset>`;
 }
 
+/** The photos' module, once a candidate chose photos: loaded then, it weighs nothing on a form without. */
+let photos: typeof Photos | undefined;
+
+/**
+ * The camera on a phone (a file picker elsewhere): a paper resume's pages,
+ * sent in the resume's place. Their list and errors are the photos' module's.
+ */
+function renderPhotos(form: ApplicationController): TemplateResult {
+  return html`<div class="file">
+      <input
+        id="resume_pages"
+        type="file"
+        part="input"
+        class="file-input"
+        accept="image/*"
+        capture="environment"
+        multiple
+        aria-describedby=${describedBy(form, 'resume_pages', false)}
+        @change=${(e: Event) => {
+          // Read now: once the event is dispatched, its target in a shadow root is no longer told.
+          const input = e.target as HTMLInputElement;
+          void import('./photos.ts').then((m) => (photos = m).choose(form, input, MAX_RESUME_PAGES));
+        }}
+      />
+      <label for="resume_pages" class="file-button" part="button">${msg('Take photos of a paper resume')}</label>
+    </div>
+    ${photos?.renderPages(form)}`;
+}
+
 function renderResume(form: ApplicationController, required: boolean): TemplateResult {
   const { config, resume } = form;
   const types = config!.resume.types;
@@ -107,7 +138,7 @@ function renderResume(form: ApplicationController, required: boolean): TemplateR
     <p id="resume-help" class="help muted" part="help">
       ${msg(str`${types.map((t) => t.toUpperCase()).join(', ')}, up to ${limit}.`)}
     </p>
-    ${renderError(form, 'resume')}
+    ${renderError(form, 'resume')} ${renderPhotos(form)}
   </div>`;
 }
 

@@ -165,8 +165,16 @@ describe('<jobboard-apply>: draft, language, captcha, theming, events, keyboard'
       await sendKeys({ type: 'Ada' });
       await sendKeys({ press: 'Tab' });
       await sendKeys({ type: 'Lovelace' });
-      // Phone code, phone number, resume, cover letter, portfolio, consent.
-      for (const expected of ['phone_code', 'phone_number', 'resume', 'cover_letter', 'bio_url', 'consent']) {
+      // Phone code, phone number, resume, photos of its pages, cover letter, portfolio, consent.
+      for (const expected of [
+        'phone_code',
+        'phone_number',
+        'resume',
+        'resume_pages',
+        'cover_letter',
+        'bio_url',
+        'consent',
+      ]) {
         await sendKeys({ press: 'Tab' });
         expect(activeInside(el)?.id).to.equal(expected);
       }

@@ -11,6 +11,8 @@ const labels: Record<string, () => string> = {
   phone_code: () => msg('Country code'),
   phone_number: () => msg('Phone number'),
   resume: () => msg('Resume'),
+  // The resume's photos are the resume, to the candidate.
+  resume_pages: () => msg('Resume'),
   cover_letter: () => msg('Cover letter'),
   bio_url: () => msg('Portfolio or profile URL'),
   consent: () => msg('Consent to data processing'),
