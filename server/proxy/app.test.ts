@@ -981,6 +981,22 @@ describe('GET /widget.js', () => {
 
   const source = `export const widget = ${JSON.stringify('x'.repeat(5000))};\n`;
 
+  /** Runs `check` on a proxy whose built widget is `file` (in tmp, named `name`), written with `contents` first. */
+  async function withWidget(
+    name: string,
+    contents: string,
+    check: (h: Harness, file: string) => Promise<void>,
+  ): Promise<void> {
+    const file = join(tmp, name);
+    writeFileSync(file, contents);
+    const h = await start(testConfig({ WIDGET_FILE: file }));
+    try {
+      await check(h, file);
+    } finally {
+      await h.close();
+    }
+  }
+
   it("serves the apply form's and the language modules beside it, cached for good, and 404 for a module that is not there", async () => {
     const dir = join(tmp, 'with-modules');
     mkdirSync(dir, { recursive: true });
@@ -1017,10 +1033,7 @@ describe('GET /widget.js', () => {
   });
 
   it('serves the built bundle as JavaScript any page may load, compressed as the browser accepts, with cache validators', async () => {
-    const file = join(tmp, 'widget.js');
-    writeFileSync(file, source);
-    const h = await start(testConfig({ WIDGET_FILE: file }));
-    try {
+    await withWidget('widget.js', source, async (h) => {
       const br = await get(`${h.url}/widget.js`, {
         'Accept-Encoding': 'gzip, deflate, br',
         Origin: 'https://any-board.example',
@@ -1050,24 +1063,17 @@ describe('GET /widget.js', () => {
       });
       assert.equal(again.status, 304);
       assert.equal(again.body.length, 0);
-    } finally {
-      await h.close();
-    }
+    });
   });
 
   it('when the bundle is rebuilt, serves the new one without a restart', async () => {
-    const file = join(tmp, 'widget-rebuilt.js');
-    writeFileSync(file, 'export const v = 1;\n');
-    const h = await start(testConfig({ WIDGET_FILE: file }));
-    try {
+    await withWidget('widget-rebuilt.js', 'export const v = 1;\n', async (h, file) => {
       const first = await get(`${h.url}/widget.js`, {});
       writeFileSync(file, 'export const v = 2; // rebuilt\n');
       const second = await get(`${h.url}/widget.js`, {});
       assert.equal(second.body.toString(), 'export const v = 2; // rebuilt\n');
       assert.notEqual(second.headers.etag, first.headers.etag);
-    } finally {
-      await h.close();
-    }
+    });
   });
 
   it('when the widget is not built, answers 404 not_found saying how to build it', async () => {
@@ -1084,10 +1090,7 @@ describe('GET /widget.js', () => {
   });
 
   it('serves it under its hash too, cached for good, with the integrity widget-tag prints; another hash answers 404, and a rebuild changes the name', async () => {
-    const file = join(tmp, 'widget-pinned.js');
-    writeFileSync(file, source);
-    const h = await start(testConfig({ WIDGET_FILE: file }));
-    try {
+    await withWidget('widget-pinned.js', source, async (h, file) => {
       const pin = widgetPin(Buffer.from(source));
       assert.match(`/${pin.name}`, PINNED_WIDGET_PATH);
       const pinned = await get(`${h.url}/${pin.name}`, {
@@ -1113,9 +1116,7 @@ describe('GET /widget.js', () => {
         'the old hash no longer names the bytes served',
       );
       assert.equal((await get(`${h.url}/${widgetPin(Buffer.from(`${source}// rebuilt\n`)).name}`, {})).status, 200);
-    } finally {
-      await h.close();
-    }
+    });
   });
 });
 
