@@ -950,28 +950,23 @@ describe('proxy app', () => {
 });
 
 describe('TRUST_PROXY', () => {
-  it('by default, ignores X-Forwarded-For: a client cannot choose the address the per-IP limit sees', async () => {
-    const h = await start();
+  /** The client address a route sees for a request carrying this X-Forwarded-For, on a proxy started with `config`. */
+  async function addressSeen(config: ProxyConfig, forwardedFor: string): Promise<string> {
+    const h = await start(config);
     try {
-      const body = (await (
-        await fetch(`${h.url}/api/applications/ip`, { headers: { 'X-Forwarded-For': '203.0.113.7' } })
-      ).json()) as { ip: string };
-      assert.equal(body.ip, '127.0.0.1');
+      const response = await fetch(`${h.url}/api/applications/ip`, { headers: { 'X-Forwarded-For': forwardedFor } });
+      return ((await response.json()) as { ip: string }).ip;
     } finally {
       await h.close();
     }
+  }
+
+  it('by default, ignores X-Forwarded-For: a client cannot choose the address the per-IP limit sees', async () => {
+    assert.equal(await addressSeen(testConfig(), '203.0.113.7'), '127.0.0.1');
   });
 
   it('with TRUST_PROXY=1, takes the client address the reverse proxy put in X-Forwarded-For', async () => {
-    const h = await start(testConfig({ TRUST_PROXY: '1' }));
-    try {
-      const body = (await (
-        await fetch(`${h.url}/api/applications/ip`, { headers: { 'X-Forwarded-For': '198.51.100.1, 203.0.113.7' } })
-      ).json()) as { ip: string };
-      assert.equal(body.ip, '203.0.113.7');
-    } finally {
-      await h.close();
-    }
+    assert.equal(await addressSeen(testConfig({ TRUST_PROXY: '1' }), '198.51.100.1, 203.0.113.7'), '203.0.113.7');
   });
 });
 
