@@ -3,8 +3,6 @@
 // the directory is free again after kill -9 or a clean stop of its holder;
 // the outbox commands keep working beside a running proxy.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +11,8 @@ import { SqliteApplicationStore } from '../server/proxy/storage/index.ts';
 import { claimed } from '../server/proxy/storage/test-support.ts';
 import { startSandbox } from '../server/sandbox/index.ts';
 import type { RunningSandbox } from '../server/sandbox/index.ts';
+import { runCli } from '../server/test/cli-run.ts';
+import type { CliRun } from '../server/test/cli-run.ts';
 import { CLI, startCli } from './cli-processes.ts';
 import { enqueueApplication } from './outbox-rows.test-support.ts';
 import { fetch, proxyEnv } from './proxy-apply.test-support.ts';
@@ -20,26 +20,8 @@ import { fetch, proxyEnv } from './proxy-apply.test-support.ts';
 // A proxy that wrongly starts never exits by itself: fail, not hang.
 const TIMEOUT = { timeout: 60_000 };
 
-interface Run {
-  child: ChildProcess;
-  exited: Promise<NodeJS.Signals | number | null>;
-  out(): string;
-  err(): string;
-}
-
-function run(args: string[], env: Record<string, string>): Run {
-  const child = spawn(process.execPath, [CLI.sources, ...args], {
-    env: { PATH: process.env.PATH ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>
-    child.once('exit', (code, signal) => resolve(signal ?? code)),
-  );
-  return { child, exited, out: () => stdout, err: () => stderr };
+function run(args: string[], env: Record<string, string>): CliRun {
+  return runCli(CLI.sources, args, env);
 }
 
 function outboxCommand(
@@ -53,8 +35,8 @@ function outboxCommand(
 describe('one proxy per data directory', () => {
   let sandbox: RunningSandbox;
   let tmp: string;
-  const running: Pick<Run, 'child' | 'exited'>[] = [];
-  const track = <T extends Pick<Run, 'child' | 'exited'>>(p: T): T => {
+  const running: Pick<CliRun, 'child' | 'exited'>[] = [];
+  const track = <T extends Pick<CliRun, 'child' | 'exited'>>(p: T): T => {
     running.push(p);
     return p;
   };

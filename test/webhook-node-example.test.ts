@@ -7,13 +7,10 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
-import { SqliteApplicationStore } from '../server/proxy/storage/outbox/sqlite-store.ts';
+import { withEventStore } from '../server/proxy/storage/test-support.ts';
 import { postEvent } from '../server/proxy/webhooks/post-event.ts';
 import { main as webhooksCommand } from '../server/proxy/commands/webhooks.ts';
 import { eventually } from '../server/test/poll.ts';
@@ -101,13 +98,7 @@ describe("the partners' Node webhook receiver, run as a process", () => {
   });
 
   it("prints an application.status_changed event the proxy's store recorded: its type, reference and the company's status", async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'jbc-node-receiver-'));
-    const store = new SqliteApplicationStore({
-      dataDir: dir,
-      owner: 'test',
-      webhookEvents: { includeCandidate: false },
-    });
-    try {
+    await withEventStore(async (store) => {
       await enqueueApplication(store, { reference: 'r-node-status', email: 'grace@example.org' });
       assert.equal(
         await store.webhooks.record('r-node-status', 'application.status_changed', { status: 'interview' }),
@@ -124,10 +115,7 @@ describe("the partners' Node webhook receiver, run as a process", () => {
         () => output.includes(`${changed.id} application.status_changed reference=r-node-status status=interview\n`),
         { timeoutMs: 5_000, what: 'the status change printed' },
       );
-    } finally {
-      await store.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it('prints the webhook.test event `webhooks send-test` posts, with its message and no undefined', async () => {

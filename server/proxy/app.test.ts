@@ -951,28 +951,23 @@ describe('proxy app', () => {
 });
 
 describe('TRUST_PROXY', () => {
-  it('by default, ignores X-Forwarded-For: a client cannot choose the address the per-IP limit sees', async () => {
-    const h = await start();
+  /** The client address a route sees for a request carrying this X-Forwarded-For, on a proxy started with `config`. */
+  async function addressSeen(config: ProxyConfig, forwardedFor: string): Promise<string> {
+    const h = await start(config);
     try {
-      const body = (await (
-        await fetch(`${h.url}/api/applications/ip`, { headers: { 'X-Forwarded-For': '203.0.113.7' } })
-      ).json()) as { ip: string };
-      assert.equal(body.ip, '127.0.0.1');
+      const response = await fetch(`${h.url}/api/applications/ip`, { headers: { 'X-Forwarded-For': forwardedFor } });
+      return ((await response.json()) as { ip: string }).ip;
     } finally {
       await h.close();
     }
+  }
+
+  it('by default, ignores X-Forwarded-For: a client cannot choose the address the per-IP limit sees', async () => {
+    assert.equal(await addressSeen(testConfig(), '203.0.113.7'), '127.0.0.1');
   });
 
   it('with TRUST_PROXY=1, takes the client address the reverse proxy put in X-Forwarded-For', async () => {
-    const h = await start(testConfig({ TRUST_PROXY: '1' }));
-    try {
-      const body = (await (
-        await fetch(`${h.url}/api/applications/ip`, { headers: { 'X-Forwarded-For': '198.51.100.1, 203.0.113.7' } })
-      ).json()) as { ip: string };
-      assert.equal(body.ip, '203.0.113.7');
-    } finally {
-      await h.close();
-    }
+    assert.equal(await addressSeen(testConfig({ TRUST_PROXY: '1' }), '198.51.100.1, 203.0.113.7'), '203.0.113.7');
   });
 });
 
@@ -981,6 +976,22 @@ describe('GET /widget.js', () => {
   const get = rawGet;
 
   const source = `export const widget = ${JSON.stringify('x'.repeat(5000))};\n`;
+
+  /** Runs `check` on a proxy whose built widget is `file` (in tmp, named `name`), written with `contents` first. */
+  async function withWidget(
+    name: string,
+    contents: string,
+    check: (h: Harness, file: string) => Promise<void>,
+  ): Promise<void> {
+    const file = join(tmp, name);
+    writeFileSync(file, contents);
+    const h = await start(testConfig({ WIDGET_FILE: file }));
+    try {
+      await check(h, file);
+    } finally {
+      await h.close();
+    }
+  }
 
   it("serves the apply form's and the language modules beside it, cached for good, and 404 for a module that is not there", async () => {
     const dir = join(tmp, 'with-modules');
@@ -1018,10 +1029,7 @@ describe('GET /widget.js', () => {
   });
 
   it('serves the built bundle as JavaScript any page may load, compressed as the browser accepts, with cache validators', async () => {
-    const file = join(tmp, 'widget.js');
-    writeFileSync(file, source);
-    const h = await start(testConfig({ WIDGET_FILE: file }));
-    try {
+    await withWidget('widget.js', source, async (h) => {
       const br = await get(`${h.url}/widget.js`, {
         'Accept-Encoding': 'gzip, deflate, br',
         Origin: 'https://any-board.example',
@@ -1051,24 +1059,17 @@ describe('GET /widget.js', () => {
       });
       assert.equal(again.status, 304);
       assert.equal(again.body.length, 0);
-    } finally {
-      await h.close();
-    }
+    });
   });
 
   it('when the bundle is rebuilt, serves the new one without a restart', async () => {
-    const file = join(tmp, 'widget-rebuilt.js');
-    writeFileSync(file, 'export const v = 1;\n');
-    const h = await start(testConfig({ WIDGET_FILE: file }));
-    try {
+    await withWidget('widget-rebuilt.js', 'export const v = 1;\n', async (h, file) => {
       const first = await get(`${h.url}/widget.js`, {});
       writeFileSync(file, 'export const v = 2; // rebuilt\n');
       const second = await get(`${h.url}/widget.js`, {});
       assert.equal(second.body.toString(), 'export const v = 2; // rebuilt\n');
       assert.notEqual(second.headers.etag, first.headers.etag);
-    } finally {
-      await h.close();
-    }
+    });
   });
 
   it('when the widget is not built, answers 404 not_found saying how to build it', async () => {
@@ -1085,10 +1086,7 @@ describe('GET /widget.js', () => {
   });
 
   it('serves it under its hash too, cached for good, with the integrity widget-tag prints; another hash answers 404, and a rebuild changes the name', async () => {
-    const file = join(tmp, 'widget-pinned.js');
-    writeFileSync(file, source);
-    const h = await start(testConfig({ WIDGET_FILE: file }));
-    try {
+    await withWidget('widget-pinned.js', source, async (h, file) => {
       const pin = widgetPin(Buffer.from(source));
       assert.match(`/${pin.name}`, PINNED_WIDGET_PATH);
       const pinned = await get(`${h.url}/${pin.name}`, {
@@ -1114,9 +1112,7 @@ describe('GET /widget.js', () => {
         'the old hash no longer names the bytes served',
       );
       assert.equal((await get(`${h.url}/${widgetPin(Buffer.from(`${source}// rebuilt\n`)).name}`, {})).status, 200);
-    } finally {
-      await h.close();
-    }
+    });
   });
 });
 

@@ -19,20 +19,8 @@
 // is not taken for this row's.
 import type { ResumeType } from '../../contract/index.ts';
 import type { RecruitmentClient } from '../../client/index.ts';
-import {
-  StreamedFile,
-  ApiError,
-  AuthenticationError,
-  ConflictError,
-  ConnectionError,
-  NotFoundError,
-  PermissionError,
-  RateLimitError,
-  SchemaError,
-  ServerError,
-  TimeoutError,
-  ValidationError,
-} from '../../client/index.ts';
+import { StreamedFile } from '../../client/index.ts';
+import * as clientErrors from '../../client/errors.ts';
 import type { FieldProblem } from '../http/problem.ts';
 import { fieldProblems } from './field-problems.ts';
 import { ResumeMissingError } from '../storage/outbox/application-store.ts';
@@ -68,7 +56,7 @@ export type AttemptResult =
 export function classify(
   error: unknown,
 ): Exclude<AttemptResult, { kind: 'delivered' } | { kind: 'already_applied' } | { kind: 'resume_missing' }> {
-  if (error instanceof RateLimitError) {
+  if (error instanceof clientErrors.RateLimitError) {
     return {
       kind: 'retry',
       error: `rate_limited (${error.status ?? '-'})`,
@@ -77,12 +65,12 @@ export function classify(
     };
   }
   // A 5xx may come after the service committed; a cut connection or a timeout may hide its answer.
-  if (error instanceof ServerError || error instanceof TimeoutError)
+  if (error instanceof clientErrors.ServerError || error instanceof clientErrors.TimeoutError)
     return { kind: 'retry', error: `${error.code} (${error.status ?? 'no answer'})`, reached: true };
-  if (error instanceof ConnectionError)
+  if (error instanceof clientErrors.ConnectionError)
     return { kind: 'retry', error: `${error.code} (no answer)`, reached: error.mayHaveReachedServer };
   // Our keys or scopes are wrong: an operator fixes the configuration, the application waits.
-  if (error instanceof AuthenticationError || error instanceof PermissionError) {
+  if (error instanceof clientErrors.AuthenticationError || error instanceof clientErrors.PermissionError) {
     const blocks = blockingReason(error);
     return {
       kind: 'retry',
@@ -92,17 +80,18 @@ export function classify(
     };
   }
   // The service acted but answered something we cannot read: the next attempt looks for what it created.
-  if (error instanceof SchemaError) return { kind: 'retry', error: `unreadable answer (${error.code})`, reached: true };
+  if (error instanceof clientErrors.SchemaError)
+    return { kind: 'retry', error: `unreadable answer (${error.code})`, reached: true };
   if (
-    error instanceof ValidationError ||
-    error instanceof NotFoundError ||
-    (error instanceof ApiError && error.status !== undefined && error.status >= 400 && error.status < 500)
+    error instanceof clientErrors.ValidationError ||
+    error instanceof clientErrors.NotFoundError ||
+    (error instanceof clientErrors.ApiError && error.status !== undefined && error.status >= 400 && error.status < 500)
   ) {
-    const apiError = error as ApiError;
+    const apiError = error as clientErrors.ApiError;
     if (
       apiError.code === 'campaign_not_open' ||
       apiError.code === 'campaign_not_broadcast' ||
-      apiError instanceof NotFoundError
+      apiError instanceof clientErrors.NotFoundError
     ) {
       return {
         kind: 'rejected',
@@ -118,7 +107,7 @@ export function classify(
       error: `${apiError.code} (${apiError.status ?? '-'})`,
     };
   }
-  if (error instanceof ApiError)
+  if (error instanceof clientErrors.ApiError)
     return { kind: 'retry', error: `${error.code} (${error.status ?? '-'})`, reached: true };
   return { kind: 'retry', error: `unexpected: ${error instanceof Error ? error.name : 'error'}`, reached: true };
 }
@@ -269,7 +258,7 @@ async function deliver(
         ...(application ? { applicationId: application.id } : {}),
       };
     } catch (error) {
-      if (!(error instanceof ConflictError && error.code === 'applicant_exists')) throw error;
+      if (!(error instanceof clientErrors.ConflictError && error.code === 'applicant_exists')) throw error;
     }
     // A returning candidate: the application alone, on the existing applicant.
     const application = await client.applications.create(
@@ -311,7 +300,7 @@ async function deliver(
   } catch (error) {
     if (error instanceof ResumeMissingError)
       return { kind: 'resume_missing', error: `resume_missing (${error.missing})` };
-    if (error instanceof ConflictError && error.code === 'application_exists') {
+    if (error instanceof clientErrors.ConflictError && error.code === 'application_exists') {
       return row.attempts > 1 ? { kind: 'delivered', outcome: 'found_delivered' } : { kind: 'already_applied' };
     }
     return classify(error);

@@ -20,7 +20,7 @@ import type { PermissionError } from '../../client/index.ts';
 import { application } from '../../client/test/fake-api.ts';
 import { eventually } from '../../test/poll.ts';
 import { SqliteApplicationStore } from '../storage/outbox/sqlite-store.ts';
-import { claimed, newApplication } from '../storage/test-support.ts';
+import { claimed, newApplication, withEventStore } from '../storage/test-support.ts';
 import {
   DEFAULT_STATUS_SYNC,
   PERIOD_SLACK_MS,
@@ -464,21 +464,12 @@ describe("the status sync's share of the budget", () => {
 
 describe('a status change for the board', () => {
   it('is recorded as application.status_changed with the status read, when the store records webhook events', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'jbc-status-event-'));
-    const store = new SqliteApplicationStore({
-      dataDir: dir,
-      owner: 'test',
-      webhookEvents: { includeCandidate: false },
-    });
-    try {
+    await withEventStore(async (store) => {
       await store.enqueue(newApplication('r1'), { deadLetterAfterMs: DAY });
       const change: StatusChange = { reference: 'r1', previous: 'new', status: 'hired', checkedAt: new Date() };
       assert.equal(await recordStatusChanged(store.webhooks, change), true);
       const event = (await store.webhooks.list()).find((e) => e.type === 'application.status_changed');
       assert.equal((JSON.parse(event!.payload) as { data: { status?: string } }).data.status, 'hired');
-    } finally {
-      await store.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 });

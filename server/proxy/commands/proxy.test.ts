@@ -1,7 +1,6 @@
 // `jobboard-connector proxy` as a child process: configuration errors, and a
 // graceful stop on SIGTERM.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +8,7 @@ import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { DEMO_KEYS, startSandbox } from '../../sandbox/index.ts';
 import { fetch } from '../test-support.ts';
+import { runCli } from '../../test/cli-run.ts';
 import { eventually } from '../../test/poll.ts';
 import { pdf } from '../../test/files.ts';
 import { demoProxyEnv } from '../../test/demo-proxy-env.ts';
@@ -18,16 +18,7 @@ const tmp = mkdtempSync(join(tmpdir(), 'proxy-command-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
 function run(args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, [CLI, 'proxy', ...args], {
-    env: { PATH: process.env.PATH ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, exited, out: () => stdout, err: () => stderr };
+  return runCli(CLI, ['proxy', ...args], env);
 }
 
 /** Keys and channel the configuration takes (never checked upstream: the start stops at another variable first). */

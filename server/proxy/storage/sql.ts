@@ -43,3 +43,32 @@ export function wantedEmail(email: string): string {
   if (!wanted.includes('@')) throw new Error('eraseByEmail needs an email address');
   return wanted;
 }
+
+/** The statements of a listing: every row, or the rows of one status; each takes the limit first. */
+export interface ListStatements {
+  list: string;
+  listByStatus: string;
+}
+
+/** At most `limit` rows (1000 unless given), of one status when one is given. */
+export function listRows(
+  sql: Sql,
+  statements: ListStatements,
+  options: { status?: string; limit?: number },
+): Promise<Raw[]> {
+  const limit = options.limit ?? 1000;
+  return options.status === undefined
+    ? sql.all(statements.list, [limit])
+    : sql.all(statements.listByStatus, [limit, options.status]);
+}
+
+/** The rows of each status (`status`, `n` from `statement`), every status present: 0 when it has none. */
+export async function countByStatus<S extends string>(
+  sql: Sql,
+  statement: string,
+  statuses: readonly S[],
+): Promise<Record<S, number>> {
+  const counts = Object.fromEntries(statuses.map((status) => [status, 0])) as Record<S, number>;
+  for (const row of await sql.all(statement)) counts[row.status as S] = Number(row.n);
+  return counts;
+}

@@ -1,7 +1,7 @@
 // Test helpers: an application and its resume as the routes hand them to the
 // store (the resume already written to an upload file of the data directory);
 // the bytes of a stored resume; a claim, and a delivery awaited; a store of
-// each test's own folder; the two stores a contract suite runs against.
+// each test's own folder, or of one test recording webhook events; the two stores a contract suite runs against.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -75,6 +75,22 @@ export async function refuse(
 /** Waits (5 s at most) until the row of `reference` is delivered; `what` names the wait in its timeout. */
 export async function untilDelivered(outbox: Pick<OutboxStore, 'get'>, reference: string, what: string): Promise<void> {
   await eventually(async () => (await outbox.get(reference))?.status === 'delivered', { timeoutMs: 5_000, what });
+}
+
+/**
+ * Runs `work` on a SQLite store that records webhook events (without the
+ * candidate's data), in a temporary folder of its own; then closes the store
+ * and removes the folder.
+ */
+export async function withEventStore(work: (store: SqliteApplicationStore) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'jbc-events-'));
+  const store = new SqliteApplicationStore({ dataDir: dir, owner: 'test', webhookEvents: { includeCandidate: false } });
+  try {
+    await work(store);
+  } finally {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** What a test of storeEachTest's suite reaches: its folder, its clock (a test moves it) and its store. */

@@ -3,6 +3,7 @@
 // reading of a stored row. The methods that run a transaction are written
 // once too, in sql-application-store.ts.
 import { LeaseLostError } from '../lease-renewal.ts';
+import { OUTBOX_STATUSES } from './application-store.ts';
 import type {
   ClaimedRow,
   Lease,
@@ -17,7 +18,7 @@ import type { Utm } from '../../../public-api/campaign-tracking.ts';
 import { OUTBOX_SQL } from './outbox-sql.ts';
 import { SOURCE_REFUSAL_SQL } from './source-refusals-sql.ts';
 import { STATUS_SQL } from './status-sql.ts';
-import { flag, parsePayload } from '../sql.ts';
+import { countByStatus, flag, listRows, parsePayload } from '../sql.ts';
 import type { Raw, Sql } from '../sql.ts';
 
 // pg reads bigint as a string (it may pass 2^53): ours are milliseconds and ids, well below.
@@ -172,18 +173,11 @@ export abstract class SqlOutbox {
   }
 
   async list(options: { status?: OutboxStatus; limit?: number } = {}): Promise<OutboxSummary[]> {
-    const limit = options.limit ?? 1000;
-    const rows =
-      options.status === undefined
-        ? await this.sql.all(OUTBOX_SQL.list, [limit])
-        : await this.sql.all(OUTBOX_SQL.listByStatus, [limit, options.status]);
-    return rows.map(toSummary);
+    return (await listRows(this.sql, OUTBOX_SQL, options)).map(toSummary);
   }
 
   async counts(): Promise<Record<OutboxStatus, number>> {
-    const counts: Record<OutboxStatus, number> = { pending: 0, delivering: 0, delivered: 0, rejected: 0, dead: 0 };
-    for (const row of await this.sql.all(OUTBOX_SQL.counts)) counts[row.status as OutboxStatus] = Number(row.n);
-    return counts;
+    return countByStatus(this.sql, OUTBOX_SQL.counts, OUTBOX_STATUSES);
   }
 
   async queuedResumeBytes(): Promise<number> {

@@ -5,11 +5,11 @@
 import { WebhookCandidate } from '../../../public-api/webhook-events.ts';
 import type { ApplicationEventType } from '../../../public-api/webhook-events.ts';
 import { OUTBOX_SQL } from '../outbox/outbox-sql.ts';
-import { wantedEmail } from '../sql.ts';
+import { countByStatus, listRows, wantedEmail } from '../sql.ts';
 import type { Raw, Sql } from '../sql.ts';
 import { WEBHOOK_SQL, applicationEventParams } from './webhooks-sql.ts';
 import { LeaseLostError } from '../lease-renewal.ts';
-import { WEBHOOK_RETRY_FOR_MS } from './webhook-store.ts';
+import { WEBHOOK_EVENT_STATUSES, WEBHOOK_RETRY_FOR_MS } from './webhook-store.ts';
 import type {
   ClaimedEvent,
   WebhookEventOptions,
@@ -162,18 +162,11 @@ export class SqlWebhookEvents implements WebhookEventStore {
   }
 
   async list(options: { status?: WebhookEventStatus; limit?: number } = {}): Promise<WebhookEventRow[]> {
-    const limit = options.limit ?? 1000;
-    const rows =
-      options.status === undefined
-        ? await this.sql.all(WEBHOOK_SQL.list, [limit])
-        : await this.sql.all(WEBHOOK_SQL.listByStatus, [limit, options.status]);
-    return rows.map(toEvent);
+    return (await listRows(this.sql, WEBHOOK_SQL, options)).map(toEvent);
   }
 
   async counts(): Promise<Record<WebhookEventStatus, number>> {
-    const counts: Record<WebhookEventStatus, number> = { pending: 0, delivering: 0, delivered: 0, failed: 0 };
-    for (const row of await this.sql.all(WEBHOOK_SQL.counts)) counts[row.status as WebhookEventStatus] = Number(row.n);
-    return counts;
+    return countByStatus(this.sql, WEBHOOK_SQL.counts, WEBHOOK_EVENT_STATUSES);
   }
 
   async eraseCandidate(email: string): Promise<number> {
