@@ -3,7 +3,7 @@
 // serves it at /docs and the proxy at /api/docs. Found through the package's
 // root, so an installed package serves them as a checkout does.
 import { readFile } from 'node:fs/promises';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { packagePath } from '../package-root.ts';
 
 export type DocsName = 'recruitment-api' | 'proxy';
@@ -20,17 +20,17 @@ export function docsPagePath(name: DocsName): string {
   return packagePath('dist', 'openapi', `${name}.html`);
 }
 
-/** Reads the rendered page once; undefined while it is not built. */
-export function docsPageLoader(name: DocsName): () => Promise<Buffer | undefined> {
+/**
+ * The route that answers the rendered page, read once. While the page is not
+ * built it throws `notBuilt()`, so each server answers in its own error shape.
+ */
+export function docsPageRoute(name: DocsName, notBuilt: () => Error): (req: Request, res: Response) => Promise<void> {
   let page: Buffer | undefined;
-  return async () => {
+  return async (_req, res) => {
     page ??= await readFile(docsPagePath(name)).catch(() => undefined);
-    return page;
+    if (page === undefined) throw notBuilt();
+    res.setHeader('Content-Security-Policy', DOCS_PAGE_CSP);
+    res.setHeader('Cache-Control', 'public, max-age=300');
+    res.type('html').send(page);
   };
-}
-
-export function sendDocsPage(res: Response, page: Buffer): void {
-  res.setHeader('Content-Security-Policy', DOCS_PAGE_CSP);
-  res.setHeader('Cache-Control', 'public, max-age=300');
-  res.type('html').send(page);
 }

@@ -21,7 +21,7 @@ import type { JsonAnswer } from './http/http-cache.ts';
 import { httpMetrics } from './metrics.ts';
 import { apiCors } from './http/cors.ts';
 import { packagePath } from '../package-root.ts';
-import { docsPageLoader, sendDocsPage } from '../openapi/docs-page.ts';
+import { docsPageRoute } from '../openapi/docs-page.ts';
 import { ProblemError } from './http/problem.ts';
 import { recordedHeaders } from './http/security-headers.ts';
 import { campaignRoutes } from './catalogue/routes/campaigns.ts';
@@ -212,16 +212,17 @@ export function createProxyApp(deps: ProxyAppDeps): express.Express {
     res.setHeader('Access-Control-Allow-Origin', '*');
     sendCachedJson(req, res, answer, 'public, max-age=300');
   });
-  const docsPage = docsPageLoader('proxy');
-  app.get('/api/docs', async (_req, res) => {
-    const page = await docsPage();
-    if (page === undefined)
-      throw new ProblemError(
-        'not_found',
-        'The API reference is not built on this server: run "npm run build" (or read /api/openapi.json).',
-      );
-    sendDocsPage(res, page);
-  });
+  app.get(
+    '/api/docs',
+    docsPageRoute(
+      'proxy',
+      () =>
+        new ProblemError(
+          'not_found',
+          'The API reference is not built on this server: run "npm run build" (or read /api/openapi.json).',
+        ),
+    ),
+  );
 
   app.use('/api', apiCors([...config.allowedOrigins, ...(config.publicOrigin === null ? [] : [config.publicOrigin])]));
   app.use('/api/config', configRouter(config));

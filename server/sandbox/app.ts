@@ -12,7 +12,7 @@ import { campaignRoutes } from './routes/campaigns.ts';
 import { channelRoutes } from './routes/channels.ts';
 import { jwtRoutes } from './routes/jwt.ts';
 import { buildRecruitmentApiDocument } from '../contract/openapi.ts';
-import { docsPageLoader, sendDocsPage } from '../openapi/docs-page.ts';
+import { docsPageRoute } from '../openapi/docs-page.ts';
 import { packageVersion } from '../package-root.ts';
 
 /** Largest JSON body taken: 20 MB, room for a 10 MiB file in base64 (our decision; the spec is silent). */
@@ -68,16 +68,17 @@ export function createSandboxApp(ctx: SandboxContext): express.Express {
     res.setHeader('Access-Control-Allow-Origin', '*');
     res.type('json').send(openapi);
   });
-  const docsPage = docsPageLoader('recruitment-api');
-  root.get('/docs', async (_req, res) => {
-    const page = await docsPage();
-    if (page === undefined)
-      throw new SandboxError(
-        'not_found',
-        'The API reference is not built here: run "npm run build" (or see /openapi.json).',
-      );
-    sendDocsPage(res, page);
-  });
+  root.get(
+    '/docs',
+    docsPageRoute(
+      'recruitment-api',
+      () =>
+        new SandboxError(
+          'not_found',
+          'The API reference is not built here: run "npm run build" (or see /openapi.json).',
+        ),
+    ),
+  );
   // Files are served to whoever holds their unguessable URL, as resume_url promises.
   root.get('/files/:name', (req, res) => {
     const name = /^([0-9a-f]{32})\.([a-z]+)$/.exec(req.params.name);

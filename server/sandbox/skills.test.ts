@@ -23,6 +23,20 @@ describe('sandbox skills extraction', () => {
     assert.deepEqual(extractSkills(doc('Accounting'), 'doc'), ['Accounting']);
   });
 
+  it('joins the strings a PDF splits with kerning numbers, and puts a space for each tag of a docx', () => {
+    const pdfText = extractText(
+      Buffer.from('%PDF-1.4\n[(Pyt) -20 (hon)] TJ [(Ja)12(va)] TJ (Go) (x)', 'latin1'),
+      'pdf',
+    );
+    assert.equal(pdfText, '%PDF-1.4\n[(Python)] TJ [(Java)] TJ (Gox)');
+    const xml = '<w:t>Rust</w:t><w:t>Go</w:t> a <> b <unclosed';
+    assert.equal(extractText(zip({ 'word/document.xml': xml }), 'docx'), ' Rust  Go  a <> b <unclosed');
+    assert.deepEqual(extractSkills(zip({ 'word/document.xml': '<w:t>Rust</w:t><w:t>Go</w:t>' }), 'docx'), [
+      'Go',
+      'Rust',
+    ]);
+  });
+
   it('finds whole words only, and none in images', () => {
     assert.deepEqual(extractSkills(pdf({ text: 'Javascripting Gopher' }), 'pdf'), []);
     assert.deepEqual(extractSkills(png(), 'png'), []);

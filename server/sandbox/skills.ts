@@ -132,32 +132,46 @@ function isDigit(code: number): boolean {
   return code >= 48 && code <= 57;
 }
 
+type Match = [start: number, end: number];
+
+/**
+ * The text with each match replaced by `by`: `next(text, from)` finds the next match at or after `from`. One pass
+ * when `next` scans each character once.
+ */
+function replaceMatches(text: string, next: (text: string, from: number) => Match | undefined, by: string): string {
+  const out: string[] = [];
+  let copied = 0;
+  for (let match = next(text, 0); match !== undefined; match = next(text, copied)) {
+    out.push(text.slice(copied, match[0]), by);
+    copied = match[1];
+  }
+  out.push(text.slice(copied));
+  return out.join('');
+}
+
 /**
  * Text shown with TJ is split into strings with kerning numbers between them, "(Pyt) -20 (hon)": removes each
  * ") number (" so that the words read whole. A scan in one pass: the regex /\)\s*-?\d*\s*\(/g did the same but
  * backtracked over every split of a run of spaces, quadratic on a ")" followed by a million spaces.
  */
 function joinTextRuns(text: string): string {
-  const out: string[] = [];
-  let copied = 0;
-  let close = text.indexOf(')');
+  return replaceMatches(text, nextKerning, '');
+}
+
+/** The next ") number (" between two strings of a TJ. */
+function nextKerning(text: string, from: number): Match | undefined {
+  let close = text.indexOf(')', from);
   while (close >= 0) {
     let i = close + 1;
     while (i < text.length && isSpace(text.charCodeAt(i))) i++;
     if (text[i] === '-') i++;
     while (i < text.length && isDigit(text.charCodeAt(i))) i++;
     while (i < text.length && isSpace(text.charCodeAt(i))) i++;
-    if (text[i] === '(') {
-      out.push(text.slice(copied, close));
-      copied = i + 1;
-      close = text.indexOf(')', i + 1);
-    } else {
-      // The characters skipped hold no ")": the next one is at i or after, so no character is scanned twice.
-      close = text.indexOf(')', i);
-    }
+    if (text[i] === '(') return [close, i + 1];
+    // The characters skipped hold no ")": the next one is at i or after, so no character is scanned twice.
+    close = text.indexOf(')', i);
   }
-  out.push(text.slice(copied));
-  return out.join('');
+  return undefined;
 }
 
 /**
@@ -165,24 +179,20 @@ function joinTextRuns(text: string): string {
  * from each "<" that has no ">" after it, quadratic on a long run of "<".
  */
 function stripTags(xml: string): string {
-  const out: string[] = [];
-  let copied = 0;
-  let open = xml.indexOf('<');
+  return replaceMatches(xml, nextTag, ' ');
+}
+
+function nextTag(xml: string, from: number): Match | undefined {
+  let open = xml.indexOf('<', from);
   while (open >= 0) {
     const close = xml.indexOf('>', open + 1);
     // No ">" anywhere after: no more tags.
-    if (close < 0) break;
-    if (close === open + 1) {
-      // "<>" is not a tag (a tag has something inside); go on from the ">".
-      open = xml.indexOf('<', close);
-      continue;
-    }
-    out.push(xml.slice(copied, open), ' ');
-    copied = close + 1;
-    open = xml.indexOf('<', copied);
+    if (close < 0) return undefined;
+    if (close > open + 1) return [open, close + 1];
+    // "<>" is not a tag (a tag has something inside); go on from the ">".
+    open = xml.indexOf('<', close);
   }
-  out.push(xml.slice(copied));
-  return out.join('');
+  return undefined;
 }
 
 /** Concatenated XML of the parts of an OOXML (zip) file, read from its local file headers. */
