@@ -17,7 +17,14 @@ import type { Request } from 'express';
 import { jpeg, pdf, pdfOfSize, png } from '../../test/files.ts';
 import { eventually } from '../../test/poll.ts';
 import { ProblemError } from '../http/problem.ts';
-import { CutOffError, FORM_ALLOWANCE_BYTES, MAX_FIELD_BYTES, humanBytes, parseApplicationForm } from './multipart.ts';
+import {
+  CutOffError,
+  FORM_ALLOWANCE_BYTES,
+  MAX_FIELD_BYTES,
+  REFUSED_SAMPLE_BYTES,
+  humanBytes,
+  parseApplicationForm,
+} from './multipart.ts';
 import { UploadSpool } from './upload-spool.ts';
 
 const MAX_RESUME = 64 * 1024;
@@ -283,6 +290,23 @@ describe('parseApplicationForm', () => {
       null,
       'nothing of a file refused by its first bytes is written, however many pieces follow',
     );
+    await noUploadLeft();
+  });
+
+  it('keeps the first bytes of a file refused on them, at most REFUSED_SAMPLE_BYTES, for the proxy to say what it is', async () => {
+    type Sampled = { path: string | null; refusedSample?: { data: number[] } };
+    const text = Buffer.alloc(3 * REFUSED_SAMPLE_BYTES, 'plain text, not a resume. ');
+    const body = form(file('resume', 'cv.pdf', text));
+    // The file's first piece is short: the sample goes on with the pieces that follow.
+    const at = body.indexOf(text.subarray(0, 16)) + 100;
+    const long = (await postGated(body, at, sleep(50))).body.resume as Sampled;
+    assert.equal(long.path, null);
+    assert.deepEqual(Buffer.from(long.refusedSample!.data), text.subarray(0, REFUSED_SAMPLE_BYTES));
+    const short = Buffer.from('just some text');
+    const whole = (await post(form(file('resume', 'cv.pdf', short)))).body.resume as Sampled;
+    assert.deepEqual(Buffer.from(whole.refusedSample!.data), short, 'a file shorter than the sample, whole');
+    const taken = (await post(form(file('resume', 'cv.pdf', pdf())))).body.resume as Sampled;
+    assert.equal(taken.refusedSample, undefined, 'a file taken has no sample');
     await noUploadLeft();
   });
 

@@ -144,6 +144,7 @@ describe('catalogue reader', () => {
         error.status === 422 &&
         error.errors?.[0]?.field === 'near' &&
         error.errors[0].code === 'invalid_value' &&
+        error.errors[0].reason === 'place_unknown' &&
         /LATITUDE,LONGITUDE/.test(error.errors[0].message),
     );
   });
