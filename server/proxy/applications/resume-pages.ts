@@ -7,7 +7,6 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { PDFDocument } from 'pdf-lib';
 import { MAX_RESUME_PAGES, RESUME_PAGES_FIELD } from '../../public-api/resume-pages.ts';
 import { ProblemError } from '../http/problem.ts';
 import type { FieldProblem } from '../http/problem.ts';
@@ -68,6 +67,8 @@ const A4_LONG_SIDE = 842;
  * when it cannot be written (a full disk).
  */
 export async function assemblePages(pages: ParsedFile[], spool: UploadSpool, maxBytes: number): Promise<ParsedFile> {
+  // Loaded with the first resume sent as photos: a proxy that never gets one does not carry pdf-lib in its memory.
+  const { PDFDocument } = await import('pdf-lib');
   const pdf = await PDFDocument.create();
   for (const [i, page] of pages.entries()) {
     const type = page.path === null ? undefined : await resumeTypeOf(page.path);
