@@ -6,41 +6,8 @@ import assert from 'node:assert/strict';
 import { readFile, readdir } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import { COMPILE_HINT } from '../vite.config.ts';
+import { applyBudget, languageBudget, mainBudget, photosBudget, quickApplyBudget } from './widget-budgets.ts';
 
-/**
- * widget.js alone: Lit, its hydration support, the offers (list, search and
- * filters, opened offer, head tags) and their English texts; what a visitor
- * waits for before the offers show. 20 KB since the apply form moved to a
- * module of its own (widget-apply-<hash>.js), which widget.js fetches at once.
- */
-const mainBudget = 20 * 1024;
-/** widget.js with a language module: the offers on a page in French or Spanish. */
-const languageBudget = 22.5 * 1024;
-/**
- * widget.js with the apply form's module: what a page with a form loads in
- * English. More than the two were as one file (23.2 KB): gzip compresses
- * each file alone, and the module names what it imports from widget.js.
- * 26.5 KB since widget.js carries a Trusted Types policy that hands out only
- * sanitised HTML (with a plain-text fallback), the guard of a pinned
- * widget.js without its import map, and the campaign parameters' rule.
- * 29.5 KB since the offers fit a phone (filters folded behind one button, an
- * "Apply" button by the offer's title and one kept at the bottom), the form
- * checks before sending what the proxy would refuse (the email's pattern, a
- * resume's first bytes) and says what a wrong file is, the list says why a
- * place is refused, the form keeps its draft's resume and, when the
- * candidate opts in, their details for the next offers (the controller's
- * part: loading, keeping and forgetting them), and the resume field offers
- * the camera for photos of a paper resume's pages (the control and the
- * pages' state; their scaling and thumbnails are in a module of their own,
- * loaded once photos are chosen).
- */
-const applyBudget = 29.5 * 1024;
-/**
- * widget.js, the apply form's module and quick apply's, which the form
- * loads beside its config: the "Remember me" box, the kept details' line
- * and the IndexedDB store.
- */
-const quickApplyBudget = 31 * 1024;
 const dir = new URL('../dist/widget/', import.meta.url);
 
 async function built(name: string): Promise<string> {
@@ -56,13 +23,6 @@ async function modules(): Promise<Map<string, string>> {
   const names = (await readdir(dir)).filter((n) => n !== 'widget.js' && !n.endsWith('.map'));
   return new Map(names.map((n) => [/^widget-([a-z]{2}|apply|quick-apply|photos)-[\w-]{8}\.js$/.exec(n)?.[1] ?? n, n]));
 }
-
-/**
- * The photos of a paper resume's pages (scaling, thumbnails): a module the
- * apply form's imports once a candidate chooses photos, so that a form
- * without them loads none of it.
- */
-const photosBudget = 2 * 1024;
 
 const gzipped = async (name: string) => gzipSync(await built(name)).length;
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
