@@ -57,6 +57,7 @@ describe("the widget's imports from server/", () => {
       `import { PINNED_WIDGET_PATH as x } from '${SERVER}/public-api/pinned-widget.ts';`,
       `import { MAX_RESUME_PAGES as x } from '${SERVER}/public-api/resume-pages.ts';`,
       `import { SALARY_CURRENCY as x } from '${SERVER}/contract/values.ts';`,
+      `import { startsLike as x } from '${SERVER}/contract/resume-signatures.ts';`,
     ])
       await assertTaken(code);
   });

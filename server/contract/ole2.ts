@@ -9,7 +9,9 @@
 // sectors; the directory is a chain of 128-byte entries, entry 0 the root,
 // whose children form a binary tree through left/right sibling ids.
 
-export const OLE2_SIGNATURE = Uint8Array.of(0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1);
+import { RESUME_SIGNATURES } from './resume-signatures.ts';
+
+export const OLE2_SIGNATURE = RESUME_SIGNATURES.doc;
 
 /** Hostile files cost at most this many directory sectors read... */
 const MAX_DIRECTORY_SECTORS = 128;

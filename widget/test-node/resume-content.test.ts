@@ -2,17 +2,18 @@
 // real files of each type the proxy takes: never one of them is refused.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { RESUME_SIGNATURES, extensionOf, notResumeContent } from '../src/apply/resume-content.ts';
+import { extensionOf, notResumeContent } from '../src/apply/resume-content.ts';
+import { RESUME_SIGNATURES } from '../../server/contract/resume-signatures.ts';
+import { RESUME_TYPES } from '../../server/contract/values.ts';
 import * as files from '../../server/test/files.ts';
-
-const bytesOf = (signature: string) => Uint8Array.from(signature, (c) => c.charCodeAt(0));
 
 describe("the resume's first bytes, read by the widget", () => {
   it('knows the leading bytes of each type the proxy takes: pdf, jpg, png, doc, docx', () => {
     const real = [files.pdf(), files.jpeg(), files.png(), files.ole2({ '/WordDocument': 'CV' }), files.docx()];
+    const signatures = RESUME_TYPES.map((type) => RESUME_SIGNATURES[type]);
     assert.deepEqual(
-      RESUME_SIGNATURES.map(bytesOf),
-      real.map((file, i) => new Uint8Array(file.subarray(0, RESUME_SIGNATURES[i]!.length))),
+      signatures,
+      real.map((file, i) => new Uint8Array(file.subarray(0, signatures[i]!.length))),
     );
   });
 

@@ -4,14 +4,7 @@
 // upload. The proxy reads the whole file, so one that starts right may still
 // be refused there.
 
-/** How a file of each resume type starts (pdf, jpg, png, doc, docx), as the proxy checks them first. */
-export const RESUME_SIGNATURES = [
-  '%PDF',
-  '\xff\xd8\xff',
-  '\x89PNG\r\n\x1a\n',
-  '\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1',
-  'PK\x03\x04',
-];
+import { startsLike } from '../../../server/contract/resume-signatures.ts';
 
 /**
  * Undefined when the file may be a resume (or is empty: no file); else what
@@ -20,8 +13,7 @@ export const RESUME_SIGNATURES = [
  */
 export async function notResumeContent(file: Blob): Promise<string | undefined> {
   const head = new Uint8Array(await file.slice(0, 512).arrayBuffer());
-  if (!head.length || RESUME_SIGNATURES.some((s) => [...s].every((c, i) => head[i] === c.charCodeAt(0))))
-    return undefined;
+  if (!head.length || startsLike(head)) return undefined;
   try {
     // eslint-disable-next-line no-control-regex -- the control characters are what is looked for
     return /[\0-\x08\x0b\x0e-\x1f\x7f]/.test(new TextDecoder('utf-8', { fatal: true }).decode(head, { stream: true }))
