@@ -6,6 +6,7 @@ import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { demoWorldPerSuite, writeResume } from './demo-world.ts';
+import { focusMatches } from './focus.ts';
 import { DEMO_ENTITY_COMPANY_KEYS } from '../../server/sandbox/index.ts';
 import { createClient } from '../../server/client/index.ts';
 import { eventually } from '../../server/test/poll.ts';
@@ -15,15 +16,6 @@ import {
   assertCreatedOnceAtTheWire,
   setDuplicateApplications,
 } from '../proxy-apply.test-support.ts';
-
-/** Whether the focused element, looked up through shadow roots, matches the selector. */
-async function focusMatches(page: Page, selector: string): Promise<boolean> {
-  return page.evaluate((sel) => {
-    let el: Element | null = document.activeElement;
-    while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement;
-    return el?.matches(sel) ?? false;
-  }, selector);
-}
 
 /** Presses Tab until the element matching the selector has the focus, as a keyboard user would. */
 async function tabTo(page: Page, selector: string, maxPresses = 60): Promise<void> {

@@ -6,20 +6,11 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { BrowserContext, Page } from 'playwright-core';
 import { startDemoWorld } from './demo-world.ts';
+import { focusMatches } from './focus.ts';
+import { PHONE } from './phone-apply.ts';
 import type { DemoWorld } from './demo-world.ts';
 
-const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, locale: 'fr-FR' };
-
 const inWidget = (page: Page, selector: string) => page.locator(`jobboard-campaigns ${selector}`);
-
-/** Whether the focused element, looked up through shadow roots, matches the selector. */
-function focusMatches(page: Page, selector: string): Promise<boolean> {
-  return page.evaluate((sel) => {
-    let el: Element | null = document.activeElement;
-    while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement;
-    return el?.matches(sel) ?? false;
-  }, selector);
-}
 
 describe('the demo board on a phone', () => {
   let world: DemoWorld;
