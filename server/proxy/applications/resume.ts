@@ -2,7 +2,7 @@
 // browser's declared type): a renamed executable is refused.
 import type { ResumeType } from '../../contract/index.ts';
 import { RESUME_TYPES, sniffFileType, sniffFileTypeOfFile } from '../../contract/index.ts';
-import { OLE2_SIGNATURE } from '../../contract/ole2.ts';
+import { RESUME_SIGNATURES, startsLike } from '../../contract/resume-signatures.ts';
 import { ProblemError } from '../http/problem.ts';
 
 /** The resume type of the file at `path`, or undefined when it is none of pdf, jpg, png, doc, docx. */
@@ -30,33 +30,20 @@ export async function sniffResume(file: {
   };
 }
 
-/**
- * How a file of each resume type starts (a docx is a zip, a doc an OLE2
- * compound file). Checked on an upload's first bytes, so that anything else
- * is not written to the disk at all; the whole file is checked once received.
- */
-const LEADING_BYTES: Record<ResumeType, Uint8Array> = {
-  pdf: Buffer.from('%PDF'),
-  jpg: Uint8Array.of(0xff, 0xd8, 0xff),
-  png: Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a),
-  doc: OLE2_SIGNATURE,
-  docx: Buffer.from('PK\u0003\u0004'),
-};
-
 /** Bytes `startsLikeResume` needs (fewer only when the whole file is shorter). */
-export const LEADING_BYTES_NEEDED = Math.max(...Object.values(LEADING_BYTES).map((bytes) => bytes.length));
+export const LEADING_BYTES_NEEDED = Math.max(...Object.values(RESUME_SIGNATURES).map((bytes) => bytes.length));
 
+/**
+ * Checked on an upload's first bytes, so that a file of no resume type is not
+ * written to the disk at all; the whole file is checked once received.
+ */
 export function startsLikeResume(head: Uint8Array): boolean {
-  return Object.values(LEADING_BYTES).some(
-    (lead) => head.length >= lead.length && lead.every((byte, i) => head[i] === byte),
-  );
+  return startsLike(head);
 }
 
 /** Whether a page's first bytes are those of a photo (jpg or png), the only types a page may be. */
 export function startsLikePage(head: Uint8Array): boolean {
-  return [LEADING_BYTES.jpg, LEADING_BYTES.png].some(
-    (lead) => head.length >= lead.length && lead.every((byte, i) => head[i] === byte),
-  );
+  return startsLike(head, ['jpg', 'png']);
 }
 
 /** The resume type a file's name says it is (its extension), or undefined. */
