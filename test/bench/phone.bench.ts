@@ -3,12 +3,9 @@
 // then a second with quick apply. Times from the offer's page to "received"
 // and taps, over fresh phones (a new browser context each round). Target: the
 // second application in at most 4 taps and 15 s. Needs `npm run build`.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { launchChromium } from '../chromium.ts';
-import { freePort } from '../cli-processes.ts';
-import { startDemo } from '../../server/demo.ts';
+import { startDemoWorld } from '../e2e/demo-world.ts';
 import { Phone, applyOnPhone, offerPages } from '../e2e/phone-apply.ts';
 import type { Applied } from '../e2e/phone-apply.ts';
 import { median } from './stats.ts';
@@ -18,24 +15,17 @@ const ROUNDS = Number(process.env.BENCH_PHONE_ROUNDS ?? 5);
 const RESUME_BYTES = 200 * 1024;
 
 export default async function bench(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'phone-bench-'));
-  const demo = await startDemo({
-    sandboxPort: 0,
-    proxyPort: await freePort(),
-    dataDir: join(dir, 'proxy'),
-    env: { LOG_LEVEL: 'silent', METRICS_PORT: '0' },
-  });
-  const browser = await launchChromium();
+  const world = await startDemoWorld('phone-bench');
   const firsts: Applied[] = [];
   const seconds: Applied[] = [];
   try {
     // A resume of a common size: both applications upload it on the throttled network.
-    const resume = join(dir, 'cv.pdf');
+    const resume = join(world.dir, 'cv.pdf');
     await writeFile(resume, pdfOfSize(RESUME_BYTES));
-    const offers = await offerPages(demo.proxy.url, 2 * ROUNDS);
+    const offers = await offerPages(world.demo.proxy.url, 2 * ROUNDS);
     for (let round = 0; round < ROUNDS; round += 1) {
       const candidate = { email: `phone.${round}@example.org`, firstName: 'Camille', lastName: 'Martin', resume };
-      const phone = await Phone.open(browser);
+      const phone = await Phone.open(world.browser);
       try {
         firsts.push(await applyOnPhone(phone, offers[2 * round]!, candidate, true));
         seconds.push(await applyOnPhone(phone, offers[2 * round + 1]!, candidate, false));
@@ -44,10 +34,7 @@ export default async function bench(): Promise<string> {
       }
     }
   } finally {
-    await browser.close();
-    await demo.proxy.close();
-    await demo.sandbox.close();
-    await rm(dir, { recursive: true, force: true });
+    await world.close();
   }
   const row = (name: string, runs: Applied[]) => {
     const ms = median(runs.map((r) => r.ms));
