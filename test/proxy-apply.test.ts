@@ -576,12 +576,13 @@ describe('POST /api/applications against the sandbox', () => {
       DEMO_KEYS.jobboard.private_key,
       DEMO_KEYS.jobboard.secret_key,
       'Bearer',
-      'eyJ',
       world.sandbox.url,
       'Fault injected',
     ]) {
       assert.equal(all.includes(secret), false, `a response contains ${secret}`);
     }
+    // A token is a JWT: header and claims both base64 JSON; "eyJ" alone turns up in random references.
+    assert.doesNotMatch(all, /eyJ[\w-]+\.eyJ[\w-]+\./, 'a response contains a token');
   });
 
   it('logs the reference of each application, and no email, name, phone or letter', async () => {
