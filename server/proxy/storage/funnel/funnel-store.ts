@@ -1,0 +1,35 @@
+// The funnel's daily counts, on either database: one row per day, offer,
+// source and stage. Nothing in it identifies a person or a device.
+import type { FunnelCounts, FunnelSource, FunnelStage } from '../../../public-api/funnel.ts';
+
+/** One addition to one count. `day` is UTC YYYY-MM-DD. */
+export interface FunnelEntry {
+  day: string;
+  campaign_id: number;
+  source: FunnelSource;
+  /** A stage, or the company's status name for an outcome. */
+  count: { stage: FunnelStage } | { outcome: string };
+  n: number;
+}
+
+export interface FunnelPeriod {
+  /** First and last day, inclusive. */
+  from: string;
+  to: string;
+}
+
+/** The counts of a period, grouped as GET /api/stats answers them (offers without their titles). */
+export interface FunnelReport {
+  totals: FunnelCounts;
+  offers: { campaign_id: number; counts: FunnelCounts }[];
+  offers_total: number;
+  sources: (FunnelSource & { counts: FunnelCounts })[];
+  days: { day: string; counts: FunnelCounts }[];
+}
+
+export interface FunnelStore {
+  /** Adds each entry to its count (creating it at 0 first). */
+  add(entries: readonly FunnelEntry[]): Promise<void>;
+  /** The period's counts; `offers` sorted by `sort` (a stage, most first; "listed" unless given), at most `limit` (100 unless given). */
+  report(period: FunnelPeriod, options?: { sort?: FunnelStage; limit?: number }): Promise<FunnelReport>;
+}
