@@ -33,6 +33,9 @@ export type {
   WebhookRetryResult,
 } from './webhooks/webhook-store.ts';
 export { WEBHOOK_SQL, applicationEventParams, newEventId } from './webhooks/webhooks-sql.ts';
+export type { FunnelCounting, FunnelEntry, FunnelPeriod, FunnelReport, FunnelStore } from './funnel/funnel-store.ts';
+export { DEFAULT_REPORT_LIMIT, SqlFunnelStore, sourceOf, zeroCounts } from './funnel/sql-funnel-store.ts';
+export { dayOf } from './funnel/funnel-sql.ts';
 
 /**
  * The application store a command (outbox, migrate) works on, migrated;

@@ -94,6 +94,10 @@ describe('PostgreSQL migrations', { skip }, () => {
       'catalogue_version',
       'catalogue_deletions',
       'source_refusals',
+      'funnel_counts',
+      'funnel_outcomes',
+      'funnel_source_days',
+      'funnel_offer_spans',
     ];
     const { rows: present } = await asOwner(
       url,

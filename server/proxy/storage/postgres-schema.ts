@@ -9,6 +9,7 @@ import { SchemaBehindError, checkOrder, refuseNewer } from './migrations.ts';
 import type { MigrationRecord, MigrationReport } from './migrations.ts';
 import { WEBHOOK_EVENTS_SCHEMA } from './webhooks/webhooks-sql.ts';
 import { AFTER_DELIVERY_SQL } from './outbox/status-sql.ts';
+import { funnelSchema } from './funnel/funnel-sql.ts';
 
 /** The request budget several instances spend together (budget-ledger.ts): spent times, a shared pause, and the take function. */
 const SHARED_BUDGET_SCHEMA = `
@@ -202,6 +203,11 @@ CREATE TABLE source_refusals (
     version: 7,
     name: "the shared catalogue's change log: instances apply the campaigns changed since the version they hold",
     sql: SHARED_CATALOGUE_CHANGES,
+  },
+  {
+    version: 8,
+    name: "the funnel's daily counts per offer and source",
+    sql: funnelSchema('postgres'),
   },
 ];
 checkOrder(POSTGRES_MIGRATIONS);

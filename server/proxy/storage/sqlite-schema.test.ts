@@ -56,6 +56,7 @@ describe('SQLite schema migrations', () => {
         'application source refusals and campaign tracking',
         'webhook events, and the idempotency key of each application',
         "the candidate's receipt token and the company's status after delivery",
+        "the funnel's daily counts per offer and source",
       ],
     );
   });

@@ -10,6 +10,7 @@ import type { MigrationRecord, MigrationReport } from './migrations.ts';
 import type { ResumeFiles } from './outbox/resume-files.ts';
 import { WEBHOOK_EVENTS_SCHEMA } from './webhooks/webhooks-sql.ts';
 import { AFTER_DELIVERY_SQL } from './outbox/status-sql.ts';
+import { funnelSchema } from './funnel/funnel-sql.ts';
 
 const SCHEMA_V1 = `
 CREATE TABLE IF NOT EXISTS outbox (
@@ -144,6 +145,13 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
     name: "the candidate's receipt token and the company's status after delivery",
     up(db) {
       db.exec(AFTER_DELIVERY_SQL);
+    },
+  },
+  {
+    version: 7,
+    name: "the funnel's daily counts per offer and source",
+    up(db) {
+      db.exec(funnelSchema('sqlite'));
     },
   },
 ];

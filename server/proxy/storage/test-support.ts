@@ -132,6 +132,7 @@ export interface StoreHarness {
     dir: string,
     now: () => number,
     webhookEvents?: StoreOptions['webhookEvents'],
+    funnel?: StoreOptions['funnel'],
   ): Promise<ApplicationStore>;
   /** Empties the store before a test: SQLite's file in `dir` removed, PostgreSQL's tables emptied. */
   reset(dir: string): Promise<void>;
@@ -140,7 +141,8 @@ export interface StoreHarness {
 }
 
 /** Tables a reset empties on PostgreSQL: every one a store writes. */
-const STORE_TABLES = 'outbox, resume_chunks, idempotency_keys, rate_counters, webhook_events, source_refusals';
+const STORE_TABLES =
+  'outbox, resume_chunks, idempotency_keys, rate_counters, webhook_events, source_refusals, funnel_counts, funnel_outcomes, funnel_source_days, funnel_offer_spans';
 
 /**
  * A contract suite run against both stores: `describe('TITLE (SQLite)')` and
@@ -152,8 +154,8 @@ export function forEachStore(title: string, suite: (harness: StoreHarness) => vo
     suite({
       name: 'SQLite',
       shared: false,
-      async open(owner, dir, now, webhookEvents) {
-        const store = new SqliteApplicationStore({ dataDir: dir, owner, now, webhookEvents });
+      async open(owner, dir, now, webhookEvents, funnel) {
+        const store = new SqliteApplicationStore({ dataDir: dir, owner, now, webhookEvents, funnel });
         await store.ready();
         return store;
       },
@@ -172,15 +174,20 @@ export function forEachStore(title: string, suite: (harness: StoreHarness) => vo
       pool.on('error', () => {});
     });
     after(() => pool?.end());
-    const open = async (owner: string, now: () => number, webhookEvents?: StoreOptions['webhookEvents']) => {
-      const store = new PostgresApplicationStore({ pool: pool!, owner, location: 'test', now, webhookEvents });
+    const open = async (
+      owner: string,
+      now: () => number,
+      webhookEvents?: StoreOptions['webhookEvents'],
+      funnel?: StoreOptions['funnel'],
+    ) => {
+      const store = new PostgresApplicationStore({ pool: pool!, owner, location: 'test', now, webhookEvents, funnel });
       await store.ready();
       return store;
     };
     suite({
       name: 'PostgreSQL',
       shared: true,
-      open: (owner, _dir, now, webhookEvents) => open(owner, now, webhookEvents),
+      open: (owner, _dir, now, webhookEvents, funnel) => open(owner, now, webhookEvents, funnel),
       async reset() {
         // Migrated first: the tables exist before the first store of the suite opens.
         await (await open('reset', Date.now)).close();

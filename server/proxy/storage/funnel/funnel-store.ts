@@ -12,6 +12,11 @@ export interface FunnelEntry {
   n: number;
 }
 
+/** How the proxy counts its own stages (FUNNEL on): under the board's channel (JOBBOARD_CHANNEL). */
+export interface FunnelCounting {
+  channel: string;
+}
+
 export interface FunnelPeriod {
   /** First and last day, inclusive. */
   from: string;

@@ -11,6 +11,7 @@ import type { JobboardApplicantInput } from '../../../contract/index.ts';
 import type { DataDirLock } from '../data-dir-lock.ts';
 import type { WebhookEventOptions, WebhookEventStore } from '../webhooks/webhook-store.ts';
 import type { MigrationReport } from '../migrations.ts';
+import type { FunnelCounting, FunnelStore } from '../funnel/funnel-store.ts';
 
 export const OUTBOX_STATUSES = ['pending', 'delivering', 'delivered', 'rejected', 'dead'] as const;
 export type OutboxStatus = (typeof OUTBOX_STATUSES)[number];
@@ -383,6 +384,13 @@ export interface ApplicationStore extends OutboxStore, IdempotencyKeyStore, Rate
    * is given) by the same transaction as the change each reports, sent by the webhook sender.
    */
   readonly webhooks: WebhookEventStore;
+  /**
+   * The funnel's daily counts: the proxy's own stages (received, delivered,
+   * rejected, dead) and the company's outcomes counted (when
+   * StoreOptions.funnel is given) by the same transaction as the change each
+   * counts; the widget's beacons added by the beacon route.
+   */
+  readonly funnel: FunnelStore;
   /** Resolves once the store's schema is migrated and it can be used (rejects when it cannot be opened). */
   ready(): Promise<MigrationReport>;
   /** Deletes expired counters and keys (the retention sweep). */
@@ -398,4 +406,6 @@ export interface StoreOptions {
   keyLeaseMs?: number;
   /** Record webhook events (WEBHOOK_URL is set); none are recorded without it, nobody would send them. */
   webhookEvents?: WebhookEventOptions | undefined;
+  /** Count the funnel's proxy stages and outcomes (FUNNEL is on), under the board's channel; nothing is counted without it. */
+  funnel?: FunnelCounting | undefined;
 }

@@ -245,6 +245,7 @@ export class PostgresApplicationStore extends SqlApplicationStore {
       resumes: new ResumesAsChunks(sql),
       claims: new LeasedClaims(sql, options.owner, now, options.keyLeaseMs ?? KEY_LEASE_MS),
       webhookEvents: options.webhookEvents,
+      funnel: options.funnel,
     });
     this.location = options.location;
     this.migrate = options.migrate ?? (() => migratePostgres(options.pool, options.location));

@@ -35,6 +35,11 @@ import type { ApplicationEventType } from '../../../public-api/webhook-events.ts
 import { SqlWebhookEvents } from '../webhooks/sql-webhook-events.ts';
 import type { WebhookEventOptions } from '../webhooks/webhook-store.ts';
 import { WEBHOOK_SQL } from '../webhooks/webhooks-sql.ts';
+import { SqlFunnelStore } from '../funnel/sql-funnel-store.ts';
+import type { FunnelCounting } from '../funnel/funnel-store.ts';
+import type { FunnelStage } from '../../../public-api/funnel.ts';
+import type { StatusCheck } from './application-store.ts';
+import { STATUS_SQL } from './status-sql.ts';
 
 /** Where the resumes live, and when they are written and deleted around their row's transaction. */
 export interface ResumeStorage {
@@ -78,13 +83,23 @@ export interface SqlStoreParts {
   resumes: ResumeStorage;
   claims: ClaimRules;
   webhookEvents: WebhookEventOptions | undefined;
+  funnel: FunnelCounting | undefined;
 }
+
+/** The funnel's stage of each change that counts one: the events an application's life records. */
+const FUNNEL_STAGE_OF: Partial<Record<ApplicationEventType, FunnelStage>> = {
+  'application.received': 'received',
+  'application.delivered': 'delivered',
+  'application.rejected': 'rejected',
+  'application.dead_lettered': 'dead',
+};
 
 export abstract class SqlApplicationStore extends SqlOutbox implements ApplicationStore {
   readonly owner: string;
   abstract readonly location: string;
   abstract readonly isOpen: boolean;
   readonly webhooks: SqlWebhookEvents;
+  readonly funnel: SqlFunnelStore;
   protected readonly sql: Sql;
   protected readonly now: () => number;
   private readonly resumes: ResumeStorage;
@@ -104,6 +119,26 @@ export abstract class SqlApplicationStore extends SqlOutbox implements Applicati
       parts.webhookEvents,
       parts.claims.singleProcess,
     );
+    this.funnel = new SqlFunnelStore(parts.sql, parts.now, parts.funnel);
+  }
+
+  /**
+   * Counts the funnel's stage of the change `type` of `reference` (when the
+   * funnel counts), in `sql`, the transaction of the change. Called last in
+   * it: the day's counts are rows every change and beacon adds to, each
+   * locked until its transaction ends.
+   */
+  private async countStage(sql: Sql, type: ApplicationEventType, reference: string, before?: string): Promise<void> {
+    const stage = FUNNEL_STAGE_OF[type];
+    // A write that leaves the row in the status it had (the same attempt's, twice) ended nothing new.
+    if (stage !== undefined && stage !== before) await this.funnel.countApplication(sql, reference, { stage });
+  }
+
+  /** The row's status before an attempt's write, locked until it is recorded (read only when the funnel counts). */
+  private async statusBefore(sql: Sql, reference: string): Promise<string | undefined> {
+    if (!this.funnel.counting) return undefined;
+    const [row] = await sql.all('SELECT status FROM outbox WHERE reference = $1 FOR UPDATE', [reference]);
+    return row === undefined ? undefined : String(row.status);
   }
 
   abstract ready(): Promise<MigrationReport>;
@@ -123,10 +158,12 @@ export abstract class SqlApplicationStore extends SqlOutbox implements Applicati
   ): Promise<void> {
     const changed = await this.sql.transaction(async (sql) => {
       const holder = await this.webhooks.holder(sql, lease.reference);
+      const before = await this.statusBefore(sql, lease.reference);
       const changed = await sql.run(text, params);
       if (changed > 0) await this.webhooks.recordIn(sql, type, lease.reference, holder);
       else await this.checkLease(lease, sql);
       if (changed > 0 && drops) await this.resumes.drop(sql, [lease.reference]);
+      if (changed > 0) await this.countStage(sql, type, lease.reference, before);
       return changed;
     });
     if (changed > 0 && drops) this.resumes.dropped([lease.reference]);
@@ -169,6 +206,23 @@ export abstract class SqlApplicationStore extends SqlOutbox implements Applicati
     });
   }
 
+  // ---- after delivery ----
+
+  /**
+   * Records the status read under a claim and, when it is another than the
+   * one stored (the first read too), counts that outcome once, in the same
+   * transaction: a check made again with the same answer counts nothing.
+   */
+  override async recordStatus(check: StatusCheck, status: string): Promise<boolean> {
+    return this.sql.transaction(async (sql) => {
+      const [row] = await sql.all(STATUS_SQL.statusUnderClaim, [check.reference, check.claimedAt]);
+      if (row === undefined) return false;
+      await sql.run(STATUS_SQL.recordStatus, [status, check.reference, check.claimedAt]);
+      if (row.company_status !== status) await this.funnel.countApplication(sql, check.reference, { outcome: status });
+      return true;
+    });
+  }
+
   // ---- applications ----
 
   /**
@@ -195,6 +249,7 @@ export abstract class SqlApplicationStore extends SqlOutbox implements Applicati
           const window = rateWindow(emailBucket.bucket, emailBucket.windowMs, now);
           await sql.all(OUTBOX_SQL.hitRate, [window.key, window.resetAt]);
         }
+        await this.countStage(sql, 'application.received', app.reference);
       });
     } catch (error) {
       this.resumes.abandon(app.reference);
@@ -239,6 +294,7 @@ export abstract class SqlApplicationStore extends SqlOutbox implements Applicati
   async markRefused(lease: Lease, outcome: Outcome, error: string): Promise<'rejected' | 'dead' | undefined> {
     const status = await this.sql.transaction(async (sql) => {
       const holder = await this.webhooks.holder(sql, lease.reference);
+      const before = await this.statusBefore(sql, lease.reference);
       const params = [outcome, error, this.now(), lease.reference, lease.lease_token];
       const [row] = await sql.all(OUTBOX_SQL.markRefused, params);
       if (row === undefined) {
@@ -249,6 +305,7 @@ export abstract class SqlApplicationStore extends SqlOutbox implements Applicati
       const type = status === 'rejected' ? 'application.rejected' : 'application.dead_lettered';
       await this.webhooks.recordIn(sql, type, lease.reference, holder);
       if (status === 'rejected') await this.resumes.drop(sql, [lease.reference]);
+      await this.countStage(sql, type, lease.reference, before);
       return status;
     });
     if (status === 'rejected') this.resumes.dropped([lease.reference]);

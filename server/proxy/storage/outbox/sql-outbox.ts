@@ -229,9 +229,7 @@ export abstract class SqlOutbox {
     }));
   }
 
-  async recordStatus(check: StatusCheck, status: string): Promise<boolean> {
-    return (await this.sql.run(STATUS_SQL.recordStatus, [status, check.reference, check.claimedAt])) > 0;
-  }
+  abstract recordStatus(check: StatusCheck, status: string): Promise<boolean>;
 
   async releaseStatusCheck(check: StatusCheck): Promise<void> {
     await this.sql.run(STATUS_SQL.releaseStatusCheck, [check.reference, check.claimedAt]);

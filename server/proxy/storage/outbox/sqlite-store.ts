@@ -200,6 +200,7 @@ export class SqliteApplicationStore extends SqlApplicationStore {
       resumes: new ResumesAsFiles(files, sql, options.dataDir),
       claims: new OneProcessClaims(sql, options.owner, now),
       webhookEvents: options.webhookEvents,
+      funnel: options.funnel,
     });
     this.path = path;
     this.location = path;

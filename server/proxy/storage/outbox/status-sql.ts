@@ -38,6 +38,8 @@ const CLAIM_STATUS_CHECKS = `WITH due AS MATERIALIZED (
 
 export const STATUS_SQL = {
   claimStatusChecks: CLAIM_STATUS_CHECKS,
+  /** The status stored before, under the claim it is checked with ($2, the claim's time), locked until the new one is recorded. */
+  statusUnderClaim: 'SELECT company_status FROM outbox WHERE reference = $1 AND status_checked_at = $2 FOR UPDATE',
   /** The status the service answered, under the claim it was checked with ($3, the claim's time). */
   recordStatus: 'UPDATE outbox SET company_status = $1 WHERE reference = $2 AND status_checked_at = $3',
   /** A check that could not be made: the row is due again at once, unless claimed since ($2, the claim's time). */

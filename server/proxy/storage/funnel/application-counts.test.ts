@@ -1,0 +1,141 @@
+// The funnel's stages the proxy counts itself, on both stores (PostgreSQL
+// skipped without a server): each change of an application (received,
+// delivered, rejected, dead) and each status the company gives it counts
+// once, in the transaction of the change, under the board's channel and the
+// application's campaign parameters; nothing when the funnel is off.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, afterEach, before, beforeEach, it } from 'node:test';
+import type { FunnelCounts, FunnelStage } from '../../../public-api/funnel.ts';
+import type { ApplicationStore, StoreOptions } from '../outbox/application-store.ts';
+import { claimed, forEachStore, newApplication } from '../test-support.ts';
+import { zeroCounts } from './sql-funnel-store.ts';
+
+const HOUR = 60 * 60 * 1000;
+const DAY = 24 * HOUR;
+const FUNNEL = { channel: 'board' };
+
+function counts(stages: Partial<Record<FunnelStage, number>>, outcomes: Record<string, number> = {}): FunnelCounts {
+  return { ...zeroCounts(), ...stages, outcomes };
+}
+
+forEachStore("the proxy's funnel counts", (harness) => {
+  let dir: string;
+  let now: number;
+  let store: ApplicationStore;
+  const open = (options: Pick<StoreOptions, 'funnel' | 'webhookEvents'> = { funnel: FUNNEL }) =>
+    harness.open('instance-1', dir, () => now, options.webhookEvents, options.funnel);
+  /** The counts of 2026-01-01 to 2026-01-03, all offers and sources. */
+  const totals = async () => (await store.funnel.report({ from: '2026-01-01', to: '2026-01-03' })).totals;
+  const enqueue = (reference: string) =>
+    store.enqueue(newApplication(reference, { email: `${reference}@example.org` }), { deadLetterAfterMs: DAY });
+
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'jbc-funnel-counts-'));
+  });
+  beforeEach(async () => {
+    await harness.reset(dir);
+    now = Date.UTC(2026, 0, 1, 12);
+    store = await open();
+  });
+  afterEach(() => store.close());
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("counts an application received on its day, for its offer, under the board's channel and its campaign parameters", async () => {
+    const utm = { utm_source: 'newsletter', utm_medium: 'email', utm_campaign: 'spring' };
+    await store.enqueue(newApplication('r1', { utm }), { deadLetterAfterMs: DAY });
+    now += DAY;
+    await enqueue('r2');
+    const report = await store.funnel.report({ from: '2026-01-01', to: '2026-01-02' });
+    assert.deepEqual(
+      report.days.map((d) => d.counts.received),
+      [1, 1],
+    );
+    assert.deepEqual(report.offers, [{ campaign_id: 12, counts: counts({ received: 2 }) }]);
+    assert.deepEqual(
+      report.sources.map(({ counts: c, ...source }) => [source, c.received]),
+      [
+        [{ channel: 'board', utm_source: null, utm_campaign: null }, 1],
+        [{ channel: 'board', utm_source: 'newsletter', utm_campaign: 'spring' }, 1],
+      ],
+    );
+  });
+
+  it('counts nothing of an application whose storing failed', async () => {
+    await enqueue('r1');
+    await assert.rejects(enqueue('r1'), 'the same reference twice');
+    assert.deepEqual(await totals(), counts({ received: 1 }));
+  });
+
+  it('counts a delivery once: a second write of the attempt, or of a stale attempt, adds nothing', async () => {
+    await enqueue('r1');
+    const first = await claimed(store, 'r1');
+    await store.markRetry(first, now, 'server_error (503)', true);
+    const lease = await claimed(store, 'r1');
+    await store.markDelivered(lease, 'found_delivered', { applicantId: 1, applicationId: 2 });
+    await store.markDelivered(lease, 'found_delivered', { applicantId: 1, applicationId: 2 });
+    await assert.rejects(store.markDelivered(first, 'created_applicant', {}));
+    assert.deepEqual(await totals(), counts({ received: 1, delivered: 1 }));
+  });
+
+  it('counts a refusal as rejected (the candidate told why) or dead (told it was received), and a dead letter as dead', async () => {
+    for (const reference of ['rejected', 'refused-unanswered', 'refused-answered', 'dead']) await enqueue(reference);
+    await store.markRejected(await claimed(store, 'rejected'), 'campaign_closed', 'campaign_not_open (422)');
+    assert.equal(
+      await store.markRefused(await claimed(store, 'refused-unanswered'), 'upstream_rejected', 'x (422)'),
+      'rejected',
+    );
+    await store.setAnswered('refused-answered', 202);
+    assert.equal(await store.markRefused(await claimed(store, 'refused-answered'), 'upstream_rejected', 'x'), 'dead');
+    await store.markDead(await claimed(store, 'dead'), 'expired', 'server_error (503)');
+    assert.deepEqual(await totals(), counts({ received: 4, rejected: 2, dead: 2 }));
+  });
+
+  it('counts the same with or without webhook events recorded', async () => {
+    await store.close();
+    store = await open({ funnel: FUNNEL, webhookEvents: { includeCandidate: false } });
+    await enqueue('r1');
+    await store.markDelivered(await claimed(store, 'r1'), 'created_applicant', { applicantId: 1, applicationId: 2 });
+    assert.equal((await store.webhooks.list()).length, 2, 'events recorded');
+    assert.deepEqual(await totals(), counts({ received: 1, delivered: 1 }));
+  });
+
+  it('counts each status the company gives an application once, the first one read too, on the day it is read', async () => {
+    await enqueue('r1');
+    await store.markDelivered(await claimed(store, 'r1'), 'created_applicant', { applicantId: 1, applicationId: 7 });
+    const check = async () => {
+      const [claim] = await store.claimStatusChecks(now, now - 30 * DAY, now - 6 * HOUR, 10);
+      assert.ok(claim, 'an application due for a check');
+      return claim;
+    };
+    const first = await check();
+    assert.equal(await store.recordStatus(first, 'new'), true);
+    now += DAY;
+    assert.equal(await store.recordStatus(await check(), 'new'), true, 'read again, the same');
+    assert.equal(await store.recordStatus(first, 'interview'), false, 'a stale claim records nothing');
+    now += 7 * HOUR;
+    assert.equal(await store.recordStatus(await check(), 'interview'), true);
+    const report = await store.funnel.report({ from: '2026-01-01', to: '2026-01-03' });
+    assert.deepEqual(
+      report.days.map((d) => d.counts.outcomes),
+      [{ new: 1 }, { interview: 1 }, {}],
+    );
+    assert.deepEqual(report.offers, [
+      { campaign_id: 12, counts: counts({ received: 1, delivered: 1 }, { new: 1, interview: 1 }) },
+    ]);
+  });
+
+  it('counts nothing when the funnel is off', async () => {
+    await store.close();
+    store = await open({});
+    await enqueue('r1');
+    await store.markDelivered(await claimed(store, 'r1'), 'created_applicant', { applicantId: 1, applicationId: 7 });
+    const [check] = await store.claimStatusChecks(now, now - 30 * DAY, now - 6 * HOUR, 10);
+    assert.equal(await store.recordStatus(check!, 'new'), true);
+    await enqueue('r2');
+    await store.markDead(await claimed(store, 'r2'), 'expired', 'x');
+    assert.deepEqual(await totals(), zeroCounts());
+  });
+});

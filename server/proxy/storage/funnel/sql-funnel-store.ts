@@ -1,0 +1,250 @@
+// The funnel's store on either database, over the seam (Sql): add() sums what
+// it is given and writes each of its grains (funnel-sql.ts) with a few
+// statements, in one transaction (or in the caller's: the application store
+// counts a change in the transaction that makes it); report() reads the
+// small grains only. Nothing here identifies a person: a count is a day, an
+// offer, a source and a number.
+import { FUNNEL_STAGES } from '../../../public-api/funnel.ts';
+import type { FunnelCounts, FunnelSource, FunnelStage } from '../../../public-api/funnel.ts';
+import type { Utm } from '../../../public-api/campaign-tracking.ts';
+import type { Raw, Sql, SqlValue } from '../sql.ts';
+import type { FunnelCounting, FunnelEntry, FunnelPeriod, FunnelReport, FunnelStore } from './funnel-store.ts';
+import {
+  FUNNEL_SQL,
+  FUNNEL_TABLES,
+  ROWS_PER_INSERT,
+  dayNumber,
+  dayOf,
+  dayText,
+  offerOutcomesText,
+  offersTotalText,
+  spansHolding,
+  spansOf,
+  topOffersText,
+  upsertText,
+} from './funnel-sql.ts';
+import type { FunnelTable } from './funnel-sql.ts';
+
+/** The offers a report lists unless told. */
+export const DEFAULT_REPORT_LIMIT = 100;
+
+/** The counts of nothing: every stage 0, no outcome. */
+export function zeroCounts(): FunnelCounts {
+  return { ...Object.fromEntries(FUNNEL_STAGES.map((stage) => [stage, 0])), outcomes: {} } as FunnelCounts;
+}
+
+/** Adds `more` into `into`. */
+function addCounts(into: FunnelCounts, more: FunnelCounts): void {
+  for (const stage of FUNNEL_STAGES) into[stage] += more[stage];
+  for (const [outcome, n] of Object.entries(more.outcomes)) into.outcomes[outcome] = (into.outcomes[outcome] ?? 0) + n;
+}
+
+/** A row's stage sums (pg answers sums as text). */
+function stagesOf(raw: Raw): FunnelCounts {
+  const counts = zeroCounts();
+  for (const stage of FUNNEL_STAGES) counts[stage] = Number(raw[stage] ?? 0);
+  return counts;
+}
+
+/** The source of an application: the board's channel and the campaign parameters it came with. */
+export function sourceOf(channel: string, utm: Utm | null): FunnelSource {
+  return { channel, utm_source: utm?.utm_source ?? null, utm_campaign: utm?.utm_campaign ?? null };
+}
+
+/** What one key of one table adds up to, while add() sums its entries. */
+interface Pending {
+  key: SqlValue[];
+  added: number[];
+}
+
+/** The sums of add()'s entries, per table and key. */
+class Additions {
+  readonly tables = new Map<FunnelTable, Map<string, Pending>>();
+
+  /** Adds `n` at `index` of the added columns (none: the row is only made to exist). */
+  add(table: FunnelTable, key: SqlValue[], width: number, index?: number, n = 0): void {
+    let rows = this.tables.get(table);
+    if (rows === undefined) this.tables.set(table, (rows = new Map()));
+    const id = JSON.stringify(key);
+    let row = rows.get(id);
+    if (row === undefined) rows.set(id, (row = { key, added: new Array<number>(width).fill(0) }));
+    if (index !== undefined) row.added[index]! += n;
+  }
+}
+
+/** Orders keys the same way in every transaction, so two that add to the same rows take their locks in one order. */
+function compareKeys(a: Pending, b: Pending): number {
+  for (let i = 0; i < a.key.length; i += 1) {
+    const x = a.key[i]!;
+    const y = b.key[i]!;
+    if (x !== y) return x < y ? -1 : 1;
+  }
+  return 0;
+}
+
+function checkEntry(entry: FunnelEntry): void {
+  if (!Number.isSafeInteger(entry.n) || entry.n < 1)
+    throw new RangeError(`a funnel count adds a positive integer, not ${entry.n}`);
+  if (!Number.isSafeInteger(entry.campaign_id)) throw new RangeError(`not an offer id: ${entry.campaign_id}`);
+  if ('stage' in entry.count && !FUNNEL_STAGES.includes(entry.count.stage))
+    throw new RangeError(`not a funnel stage: ${String(entry.count.stage)}`);
+}
+
+export class SqlFunnelStore implements FunnelStore {
+  /** Whether the proxy's own stages are counted (FUNNEL is on). */
+  readonly counting: boolean;
+  private readonly sql: Sql;
+  private readonly now: () => number;
+  private readonly channel: string | undefined;
+
+  constructor(sql: Sql, now: () => number, counting: FunnelCounting | undefined) {
+    this.sql = sql;
+    this.now = now;
+    this.channel = counting?.channel;
+    this.counting = counting !== undefined;
+  }
+
+  async add(entries: readonly FunnelEntry[]): Promise<void> {
+    if (entries.length === 0) return;
+    await this.sql.transaction((sql) => this.addIn(sql, entries));
+  }
+
+  /** add() on `sql`, the transaction of the caller. */
+  async addIn(sql: Sql, entries: readonly FunnelEntry[]): Promise<void> {
+    const additions = new Additions();
+    const stages = FUNNEL_STAGES.length;
+    for (const entry of entries) {
+      checkEntry(entry);
+      const day = dayNumber(entry.day);
+      const { campaign_id: offer, n } = entry;
+      const source = [entry.source.channel, entry.source.utm_source ?? '', entry.source.utm_campaign ?? ''];
+      if ('stage' in entry.count) {
+        const at = FUNNEL_STAGES.indexOf(entry.count.stage);
+        additions.add('funnel_counts', [day, offer, ...source], stages, at, n);
+        additions.add('funnel_source_days', [day, ...source], stages, at, n);
+        for (const span of spansHolding(day))
+          additions.add('funnel_offer_spans', [span.level, span.first, offer], stages, at, n);
+      } else {
+        additions.add('funnel_outcomes', [day, offer, ...source, entry.count.outcome], 1, 0, n);
+        // The offer has a count in the spans of that day: a report of them lists it.
+        for (const span of spansHolding(day))
+          additions.add('funnel_offer_spans', [span.level, span.first, offer], stages);
+      }
+    }
+    // Always in the order of FUNNEL_TABLES, each table's rows in key order: no two transactions wait on each other.
+    for (const table of Object.keys(FUNNEL_TABLES) as FunnelTable[]) {
+      const rows = [...(additions.tables.get(table)?.values() ?? [])].sort(compareKeys);
+      for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+        const chunk = rows.slice(i, i + ROWS_PER_INSERT);
+        await sql.run(
+          upsertText(table, chunk.length),
+          chunk.flatMap((row) => [...row.key, ...row.added]),
+        );
+      }
+    }
+  }
+
+  /**
+   * Counts one of the proxy's stages, or a company's outcome, for the
+   * application `reference` (its offer and campaign parameters), today, on
+   * `sql`: the transaction of the change it counts. Nothing when not counting.
+   */
+  async countApplication(sql: Sql, reference: string, count: FunnelEntry['count']): Promise<void> {
+    if (this.channel === undefined) return;
+    const [row] = await sql.all('SELECT campaign_id, utm FROM outbox WHERE reference = $1', [reference]);
+    if (row === undefined) return;
+    const utm = (typeof row.utm === 'string' ? JSON.parse(row.utm) : row.utm) as Utm | null;
+    await this.addIn(sql, [
+      {
+        day: dayOf(this.now()),
+        campaign_id: Number(row.campaign_id),
+        source: sourceOf(this.channel, utm),
+        count,
+        n: 1,
+      },
+    ]);
+  }
+
+  async report(period: FunnelPeriod, options: { sort?: FunnelStage; limit?: number } = {}): Promise<FunnelReport> {
+    const from = dayNumber(period.from);
+    const to = dayNumber(period.to);
+    if (from > to) throw new RangeError(`a period ends on or after its first day: ${period.from} to ${period.to}`);
+    const sort = options.sort ?? 'listed';
+    // Written into the statement: only a stage's name may be.
+    if (!FUNNEL_STAGES.includes(sort)) throw new RangeError(`not a funnel stage: ${String(sort)}`);
+    const limit = options.limit ?? DEFAULT_REPORT_LIMIT;
+    if (!Number.isSafeInteger(limit) || limit < 0) throw new RangeError(`a report's limit is 0 or more, not ${limit}`);
+    const [days, sources, offers] = await Promise.all([
+      this.days(from, to),
+      this.sources(from, to, sort),
+      this.offers(from, to, sort, limit),
+    ]);
+    const totals = zeroCounts();
+    for (const day of days) addCounts(totals, day.counts);
+    return { totals, offers: offers.offers, offers_total: offers.total, sources, days };
+  }
+
+  /** Every day from `from` to `to`, zeros included. */
+  private async days(from: number, to: number): Promise<FunnelReport['days']> {
+    const [rows, outcomes] = await Promise.all([
+      this.sql.all(FUNNEL_SQL.days, [from, to]),
+      this.sql.all(FUNNEL_SQL.dayOutcomes, [from, to]),
+    ]);
+    const days = Array.from({ length: to - from + 1 }, (_, i) => ({ day: dayText(from + i), counts: zeroCounts() }));
+    for (const row of rows) days[Number(row.day) - from]!.counts = stagesOf(row);
+    for (const row of outcomes) days[Number(row.day) - from]!.counts.outcomes[String(row.outcome)] = Number(row.n);
+    return days;
+  }
+
+  /** Each source with a count in the period, the most of `sort` first. */
+  private async sources(from: number, to: number, sort: FunnelStage): Promise<FunnelReport['sources']> {
+    const [rows, outcomes] = await Promise.all([
+      this.sql.all(FUNNEL_SQL.sources, [from, to]),
+      this.sql.all(FUNNEL_SQL.sourceOutcomes, [from, to]),
+    ]);
+    const sources = new Map<string, FunnelReport['sources'][number]>();
+    const sourceAt = (row: Raw) => {
+      const id = JSON.stringify([row.channel, row.utm_source, row.utm_campaign]);
+      let source = sources.get(id);
+      if (source === undefined) {
+        const [utmSource, utmCampaign] = [String(row.utm_source), String(row.utm_campaign)];
+        source = {
+          channel: String(row.channel),
+          utm_source: utmSource === '' ? null : utmSource,
+          utm_campaign: utmCampaign === '' ? null : utmCampaign,
+          counts: zeroCounts(),
+        };
+        sources.set(id, source);
+      }
+      return source;
+    };
+    for (const row of rows) sourceAt(row).counts = stagesOf(row);
+    for (const row of outcomes) sourceAt(row).counts.outcomes[String(row.outcome)] = Number(row.n);
+    const name = (s: FunnelSource) => [s.channel, s.utm_source ?? '', s.utm_campaign ?? ''].join('\u0000');
+    return [...sources.values()].sort((a, b) => b.counts[sort] - a.counts[sort] || name(a).localeCompare(name(b)));
+  }
+
+  /** The offers with a count in the period, the most of `sort` first, at most `limit`; and how many there are. */
+  private async offers(
+    from: number,
+    to: number,
+    sort: FunnelStage,
+    limit: number,
+  ): Promise<{ offers: FunnelReport['offers']; total: number }> {
+    const spans = spansOf(from, to);
+    const params = spans.flatMap((span) => [span.level, span.first]);
+    if (limit === 0) {
+      const [row] = await this.sql.all(offersTotalText(spans.length), params);
+      return { offers: [], total: Number(row?.n ?? 0) };
+    }
+    const rows = await this.sql.all(topOffersText(spans.length, sort), [...params, limit]);
+    const offers = rows.map((row) => ({ campaign_id: Number(row.campaign_id), counts: stagesOf(row) }));
+    if (offers.length > 0) {
+      const byId = new Map(offers.map((offer) => [offer.campaign_id, offer]));
+      const outcomes = await this.sql.all(offerOutcomesText(offers.length), [from, to, ...byId.keys()]);
+      for (const row of outcomes)
+        byId.get(Number(row.campaign_id))!.counts.outcomes[String(row.outcome)] = Number(row.n);
+    }
+    return { offers, total: Number(rows[0]?.offers_total ?? 0) };
+  }
+}
