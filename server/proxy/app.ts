@@ -40,6 +40,8 @@ import {
 import { PINNED_WIDGET_PATH } from './http/widget-pin.ts';
 import { RECEIPT_PATH, RECEIPT_ROUTE } from './receipt/token.ts';
 import type { Check, Readiness } from './http/health.ts';
+import { mountStatsRoutes } from './stats/stats-routes.ts';
+import type { DashboardSource } from './stats/dashboard-route.ts';
 
 /**
  * GET /metrics, on a listener of its own (METRICS_HOST:METRICS_PORT, local by
@@ -83,6 +85,8 @@ export interface ProxyAppDeps {
   moreChecks?: () => Record<string, Check & { ready: boolean }>;
   /** Shown in /api/openapi.json. */
   version?: string;
+  /** The funnel's counts (and the offer checks) for GET /api/stats and GET /dashboard, served only with DASHBOARD_TOKEN. */
+  stats?: Pick<DashboardSource, 'funnel' | 'offerChecks' | 'now'> | undefined;
 }
 
 const DEMO_PAGE_CSP =
@@ -171,6 +175,14 @@ function asProblem(error: unknown): ProblemError | undefined {
   );
 }
 
+/** GET /api/stats and GET /dashboard, only with DASHBOARD_TOKEN (404 otherwise), the offers named by the catalogue. */
+function mountStats(app: express.Express, deps: ProxyAppDeps): void {
+  const token = deps.config.dashboardToken;
+  if (token === null || deps.stats === undefined) return;
+  const { store } = deps.catalogue;
+  mountStatsRoutes(app, token, { ...deps.stats, titleOf: (id) => store.get(id)?.name ?? null });
+}
+
 export function createProxyApp(deps: ProxyAppDeps): express.Express {
   const { config, logger, registry } = deps;
   const app = express();
@@ -224,6 +236,8 @@ export function createProxyApp(deps: ProxyAppDeps): express.Express {
     ),
   );
 
+  // Before the widget's CORS, which must not open the board's own stats to other origins.
+  mountStats(app, deps);
   app.use('/api', apiCors([...config.allowedOrigins, ...(config.publicOrigin === null ? [] : [config.publicOrigin])]));
   app.use('/api/config', configRouter(config));
   const reader = createCatalogueReader(deps.catalogue.store, {

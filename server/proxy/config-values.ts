@@ -142,3 +142,13 @@ export const databaseUrl = z
       (URL.canParse(v) && /^postgres(ql)?:$/.test(new URL(v).protocol) && new URL(v).hostname !== ''),
     'must be a PostgreSQL URL, like postgres://user:password@db.internal:5432/jobboard (or leave it unset to keep the data in DATA_DIR with SQLite)',
   );
+
+/** DASHBOARD_TOKEN: optional; when set, a secret long enough not to be guessed, and sendable in an Authorization header. */
+export const dashboardToken = z
+  .string()
+  .optional()
+  .transform((v) => (v === '' ? undefined : v))
+  .refine(
+    (v) => v === undefined || /^[\x21-\x7e]{16,200}$/.test(v),
+    'must be 16 to 200 visible ASCII characters without spaces, a random secret like the output of `openssl rand -base64 24` (or leave it unset: no dashboard, no GET /api/stats)',
+  );

@@ -438,4 +438,32 @@ describe('proxy configuration', () => {
       );
     }
   });
+
+  it('serves no dashboard without DASHBOARD_TOKEN, and takes one of 16 visible characters or more as its secret', () => {
+    assert.equal(loadProxyConfig(REQUIRED).dashboardToken, null);
+    assert.equal(loadProxyConfig({ ...REQUIRED, DASHBOARD_TOKEN: '' }).dashboardToken, null);
+    assert.equal(
+      loadProxyConfig({ ...REQUIRED, DASHBOARD_TOKEN: 'q3J+f8/Zt0Lx:w9=kP' }).dashboardToken,
+      'q3J+f8/Zt0Lx:w9=kP',
+    );
+  });
+
+  it('refuses a DASHBOARD_TOKEN too short to be secret, or with a space, saying what it should be', () => {
+    for (const wrong of ['secret', '0123456789abcde', 'a token with spaces in it', 'jeton-très-secret-0123']) {
+      assert.deepEqual(
+        problemsOf({ DASHBOARD_TOKEN: wrong }),
+        [
+          'DASHBOARD_TOKEN must be 16 to 200 visible ASCII characters without spaces, a random secret like the output of `openssl rand -base64 24` (or leave it unset: no dashboard, no GET /api/stats)',
+        ],
+        wrong,
+      );
+    }
+  });
+
+  it('names DASHBOARD_TOKEN when a variable is likely a typo of it', () => {
+    assert.match(
+      problemsOf({ DASHBORD_TOKEN: 'x' }).join('\n'),
+      /DASHBORD_TOKEN is not a variable of the proxy; did you mean DASHBOARD_TOKEN\?/,
+    );
+  });
 });

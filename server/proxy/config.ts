@@ -9,6 +9,7 @@ import type { ConfigurableField, FieldMode } from '../public-api/application-for
 import type { PaceRule } from './applications/upload-pace.ts';
 import {
   boardOfferUrl,
+  dashboardToken,
   databaseUrl,
   formFields,
   optionalText,
@@ -184,6 +185,7 @@ const EnvSchema = z
       'a whole number of minutes, at least 1, like 360 (6 hours; 1 to see a status change within minutes in a trial)',
     ).default(DEFAULT_STATUS_SYNC_INTERVAL_MINUTES),
     STATUS_LABELS: optionalText,
+    DASHBOARD_TOKEN: dashboardToken,
   })
   .superRefine((env, ctx) => {
     requireWebhookSecret(env, ctx);
@@ -282,6 +284,8 @@ export interface ProxyConfig {
   statusSyncIntervalMinutes: number;
   /** The board's labels of the company's status values (STATUS_LABELS); empty: no status is shown to candidates. */
   statusLabels: StatusLabels;
+  /** The secret of the board's dashboard and GET /api/stats (DASHBOARD_TOKEN); null: neither is served. */
+  dashboardToken: string | null;
 }
 
 export class ConfigError extends Error {
@@ -399,5 +403,6 @@ export function loadProxyConfig(env: Record<string, string | undefined> = proces
     statusSyncDays: e.STATUS_SYNC_DAYS,
     statusSyncIntervalMinutes: e.STATUS_SYNC_INTERVAL_MINUTES,
     statusLabels,
+    dashboardToken: e.DASHBOARD_TOKEN ?? null,
   };
 }

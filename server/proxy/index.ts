@@ -28,6 +28,7 @@ import { openBackend } from './storage/index.ts';
 import { checkUpstream, recheckUntilVerified, upstreamClient } from './upstream-check.ts';
 import type { UpstreamCheck, UpstreamCheckError } from './upstream-check.ts';
 import type { Database } from './storage/index.ts';
+import { funnelMetrics } from './stats/stats-metrics.ts';
 
 export { ConfigError, ENV_VARIABLES, loadProxyConfig } from './config.ts';
 export type { ProxyConfig } from './config.ts';
@@ -237,6 +238,19 @@ export function createProxy(configOrOptions: ProxyConfig | CreateProxyOptions): 
     };
   };
 
+  // The funnel's counts are the application store's, readable once it is open.
+  const clock = options.applications?.clock;
+  const stats = {
+    funnel: () => applications.whenReady().then(() => applications.outbox.funnel),
+    now: clock === undefined ? Date.now : () => clock.now(),
+  };
+  funnelMetrics(registry, stats, (error) =>
+    logger.warn(
+      { event: 'funnel_metrics_error', error: error instanceof Error ? error.message : String(error) },
+      "could not read today's funnel counts for the metrics",
+    ),
+  );
+
   let draining = false;
   const app = createProxyApp({
     config,
@@ -249,6 +263,7 @@ export function createProxy(configOrOptions: ProxyConfig | CreateProxyOptions): 
     draining: () => draining,
     moreChecks,
     version: packageVersion(),
+    stats,
   });
 
   let started = false;

@@ -59,3 +59,68 @@ export const StatsReport = z.object({
   days: z.array(z.object({ day: FunnelDay, counts: FunnelCounts })),
 });
 export type StatsReport = z.infer<typeof StatsReport>;
+
+/** The longest period GET /api/stats and the dashboard report, in days. */
+export const MAX_STATS_DAYS = 366;
+/** The period when neither from nor to is given: the last 30 days, today (UTC) included. */
+export const DEFAULT_STATS_DAYS = 30;
+/** Offers listed when limit is not given, and the most a limit may ask for. */
+export const DEFAULT_STATS_OFFERS = 100;
+export const MAX_STATS_OFFERS = 1000;
+
+// A GET form's empty field (the dashboard's period chooser) sends `from=`: the same as not sending it.
+const blankAsAbsent = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+const dayParameter = (description: string) =>
+  z
+    .preprocess(blankAsAbsent, z.iso.date({ error: 'must be a day, YYYY-MM-DD, like 2026-03-01' }).optional())
+    .describe(description);
+
+/** The query of GET /api/stats. */
+export const StatsQuery = z.object({
+  from: dayParameter(
+    `The period's first day (UTC, YYYY-MM-DD). Default: ${DEFAULT_STATS_DAYS - 1} days before \`to\`. The period is at most ${MAX_STATS_DAYS} days.`,
+  ),
+  to: dayParameter("The period's last day, included (UTC, YYYY-MM-DD). Default: today (UTC)."),
+  sort: z
+    .preprocess(
+      blankAsAbsent,
+      z.enum(FUNNEL_STAGES, { error: `must be one of: ${FUNNEL_STAGES.join(', ')}` }).default('listed'),
+    )
+    .describe('The stage that orders the offers, most first.'),
+  limit: z
+    .preprocess(
+      blankAsAbsent,
+      z.coerce
+        .number({ error: `must be a whole number from 1 to ${MAX_STATS_OFFERS}` })
+        .int(`must be a whole number from 1 to ${MAX_STATS_OFFERS}`)
+        .min(1, `must be a whole number from 1 to ${MAX_STATS_OFFERS}`)
+        .max(MAX_STATS_OFFERS, `must be a whole number from 1 to ${MAX_STATS_OFFERS}`)
+        .default(DEFAULT_STATS_OFFERS),
+    )
+    .describe('The most offers listed (`offers_total` says how many had a count).'),
+  format: z
+    .preprocess(blankAsAbsent, z.enum(['json', 'csv'], { error: 'must be json or csv' }).optional())
+    .describe(
+      'csv: the answer as CSV, as `Accept: text/csv` asks (for a link, which cannot set a header). Default: by Accept, JSON unless text/csv is preferred.',
+    ),
+});
+export type StatsQuery = z.infer<typeof StatsQuery>;
+
+/**
+ * The columns of GET /api/stats in CSV: one row per offer of `offers` (same
+ * order and limit), then one column per company outcome of the period,
+ * named OUTCOME_COLUMN_PREFIX and the company's status (`outcome:hired`).
+ */
+export const STATS_CSV_COLUMNS = ['campaign_id', 'title', ...FUNNEL_STAGES] as const;
+export const OUTCOME_COLUMN_PREFIX = 'outcome:';
+
+/** The query of GET /dashboard (its language is `lang`, read as the receipt page reads it). */
+export const DashboardQuery = StatsQuery.omit({ format: true }).extend({
+  sources_sort: z
+    .preprocess(
+      blankAsAbsent,
+      z.enum(FUNNEL_STAGES, { error: `must be one of: ${FUNNEL_STAGES.join(', ')}` }).default('listed'),
+    )
+    .describe('The stage that orders the sources, most first.'),
+});
+export type DashboardQuery = z.infer<typeof DashboardQuery>;

@@ -28,6 +28,8 @@ import {
   ReadyAnswer,
 } from './schemas.ts';
 import { WebhookEvent } from './webhook-events.ts';
+import { StatsReport } from './funnel.ts';
+import { STATS_SECURITY_SCHEMES, statsPaths } from './openapi-stats-paths.ts';
 
 /**
  * The document of this proxy; `servers` is relative, so it holds wherever the
@@ -42,16 +44,20 @@ export function buildOpenApi(
     ...documentOpening(
       'jobboard-connector proxy',
       version,
-      'Public API of the proxy a job board hosts: its campaign catalogue, the application form, and the pages for search engines and server-rendering boards. No credentials: browsers of the allowed origins (ALLOWED_ORIGINS) call /api directly, and requests from other origins are refused. Errors are RFC 9457 problem+json with a stable `code`. A method a path does not have is answered 405 `method_not_allowed` with `Allow` listing the methods it has (OPTIONS outside /api: 200 with `Allow`).',
+      'Public API of the proxy a job board hosts: its campaign catalogue, the application form, and the pages for search engines and server-rendering boards. No credentials: browsers of the allowed origins (ALLOWED_ORIGINS) call /api directly, and requests from other origins are refused. The one exception is the stats of the board (GET /api/stats, GET /dashboard), served only with DASHBOARD_TOKEN and only to it. Errors are RFC 9457 problem+json with a stable `code`. A method a path does not have is answered 405 `method_not_allowed` with `Allow` listing the methods it has (OPTIONS outside /api: 200 with `Allow`).',
     ),
     servers: [{ url: '/', description: 'This proxy (relative to where the document is served)' }],
-    // A public API: no operation needs credentials.
+    // A public API: no operation needs credentials but the board's stats, which say so themselves.
     security: [],
     tags: [
       { name: 'Catalogue', description: "The campaigns broadcast on this job board, from the proxy's own copy" },
       { name: 'Applications', description: 'The application form' },
       { name: 'Pages', description: 'For search engines, boards that render on their server, and script tags' },
       { name: 'Operations', description: 'Health, readiness and this documentation' },
+      {
+        name: 'Stats',
+        description: "The board's own funnel, behind DASHBOARD_TOKEN: not for the widget, nor for any other origin",
+      },
       {
         name: 'Webhooks',
         description: "What the proxy posts to the board's WEBHOOK_URL, signed by the Standard Webhooks rules",
@@ -102,8 +108,10 @@ export function buildOpenApi(
       ...pagePaths(),
       ...receiptAndWidgetPaths(),
       ...operationPaths(),
+      ...statsPaths(),
     },
     components: {
+      securitySchemes: STATS_SECURITY_SCHEMES,
       schemas: {
         ...componentSchemas(
           {
@@ -116,6 +124,7 @@ export function buildOpenApi(
             Health: HealthAnswer,
             Ready: ReadyAnswer,
             WebhookEvent,
+            StatsReport,
           },
           'output',
         ),

@@ -7,6 +7,7 @@ export const PROBLEMS = {
   validation_failed: { status: 422, title: 'Some fields are not valid' },
   malformed_request: { status: 400, title: 'Malformed request' },
   idempotency_key_missing: { status: 400, title: 'Idempotency-Key header missing' },
+  unauthorized: { status: 401, title: 'Authentication required' },
   origin_not_allowed: { status: 403, title: 'Origin not allowed' },
   not_found: { status: 404, title: 'Not found' },
   method_not_allowed: { status: 405, title: 'Method not allowed' },

@@ -8,9 +8,9 @@
 // An unknown or malformed token, or one whose application's row was purged
 // (`outbox purge-delivered`), gets the "not available" page, 404.
 import { Router } from 'express';
-import type { Request, Response } from 'express';
-import { LOCALES } from '../../contract/index.ts';
+import type { Response } from 'express';
 import type { CampaignStatus, Locale } from '../../contract/index.ts';
+import { pageLanguageOf } from '../http/page-language.ts';
 import { offerUrlOf } from '../catalogue/job-posting.ts';
 import type { ProxyConfig } from '../config.ts';
 import { statusLabel } from '../status-labels.ts';
@@ -19,18 +19,6 @@ import { RECEIPT_CSP, renderReceiptPage } from './page.ts';
 import type { ReceiptOffer, ReceiptView } from './page.ts';
 import type { DecoyReceipts } from './decoy.ts';
 import { RECEIPT_TOKEN_ROUTE, isReceiptToken } from './token.ts';
-
-const BY_PREFERENCE = ['en', ...LOCALES.filter((l) => l !== 'en')];
-
-/** The page's language: a valid ?lang=, else the best of Accept-Language, else English. */
-function languageOf(req: Request): Locale {
-  const asked = req.query.lang;
-  if (typeof asked === 'string' && (LOCALES as readonly string[]).includes(asked)) return asked as Locale;
-  if (req.get('Accept-Language') === undefined) return 'en';
-  // English first: what a wildcard (`*`) gets.
-  const accepted = req.acceptsLanguages(...BY_PREFERENCE);
-  return accepted === false ? 'en' : (accepted as Locale);
-}
 
 function send(res: Response, status: number, view: ReceiptView, lang: Locale): void {
   res.status(status);
@@ -75,7 +63,7 @@ export function receiptRouter(
 ): Router {
   const router = Router();
   router.get(RECEIPT_TOKEN_ROUTE, async (req, res) => {
-    const lang = languageOf(req);
+    const lang = pageLanguageOf(req);
     const token = req.params.token;
     const state = isReceiptToken(token) ? await (await store()).receipt(token) : undefined;
     if (state === undefined) {

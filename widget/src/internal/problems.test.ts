@@ -11,7 +11,7 @@ import { locales } from './test-support.ts';
 /**
  * Codes a candidate only meets through a fault on our side (the widget always
  * sends a well-formed body and a fresh key), or never (the widget does not
- * read the sitemap, the feed nor the head of a server-rendered page): they get the generic message.
+ * read the sitemap, the feed, the head of a server-rendered page nor the board's stats): they get the generic message.
  */
 const GENERIC: readonly ProblemCode[] = [
   'internal_error',
@@ -22,6 +22,8 @@ const GENERIC: readonly ProblemCode[] = [
   'sitemap_not_configured',
   'feed_not_configured',
   'campaign_gone',
+  // The board's dashboard and GET /api/stats, which only the board's own people call.
+  'unauthorized',
 ];
 
 /** For each language but English, the codes whose message reads as it does in English. */
