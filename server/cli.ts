@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// jobboard-connector sandbox | proxy | outbox | webhooks | status-sync | migrate | demo | widget-tag
+// jobboard-connector sandbox | proxy | outbox | webhooks | status-sync | migrate | offers | demo | widget-tag
 // Each command lives beside the part it starts; this file only dispatches.
 import { packageVersion } from './package-root.ts';
 import { restartWithProxyFlags } from './proxy/node-flags.ts';
@@ -23,6 +23,10 @@ const commands: Record<string, { summary: string; load: () => Promise<{ main: (a
     migrate: {
       summary: "bring the proxy's store schema up to date (SQLite or DATABASE_URL)",
       load: () => import('./proxy/commands/migrate.ts'),
+    },
+    offers: {
+      summary: "check the listed offers against the law of job ads and Google's fields (offers check)",
+      load: () => import('./proxy/commands/offers.ts'),
     },
     demo: { summary: 'the seeded sandbox, the proxy and a demo job-board page', load: () => import('./demo.ts') },
     'widget-tag': {

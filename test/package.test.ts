@@ -44,7 +44,7 @@ const DEMO_CAMPAIGN = 13;
 // most of it: sharing one renderer is the next cut.
 const MAX_TARBALL_BYTES = 800 * 1024;
 /** The commands whose --help a partner reads. */
-const COMMANDS = ['sandbox', 'proxy', 'outbox', 'webhooks', 'status-sync', 'migrate', 'demo', 'widget-tag'];
+const COMMANDS = ['sandbox', 'proxy', 'outbox', 'webhooks', 'status-sync', 'migrate', 'offers', 'demo', 'widget-tag'];
 
 /** Documents a text names (`server/proxy/README.md`, `public-api/README.md`, `examples/mount-in-express.mjs`), as written. */
 function citedDocuments(text: string): string[] {

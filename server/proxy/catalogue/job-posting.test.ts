@@ -18,18 +18,15 @@ import { fetch, testConfig } from '../test-support.ts';
 import { toCatalogueCampaign } from './catalogue.ts';
 import { addressOf, placeAt, upstreamCampaign } from './fixtures.test-support.ts';
 import { DEFAULT_VALID_DAYS, jobPosting, listUrlOf } from './job-posting.ts';
-
-/** Google's required properties: a posting without one is not eligible. */
-const GOOGLE_REQUIRED = ['title', 'description', 'datePosted', 'hiringOrganization'] as const;
-/** Google's recommended properties (applicantLocationRequirements and jobLocationType go with remote jobs only). */
-const GOOGLE_RECOMMENDED = ['validThrough', 'employmentType', 'baseSalary', 'identifier', 'directApply'] as const;
+import { GOOGLE_RECOMMENDED, GOOGLE_REQUIRED } from './offer-checks/index.ts';
 
 type Posting = Record<string, unknown> & JobPostingAnswer;
 
 /** Every problem Google's rules find in one posting; `hasSalary`: the offer gives one, so baseSalary is due. */
 function googleProblems(posting: Posting, hasSalary: boolean, now: Date): string[] {
   const problems: string[] = [];
-  for (const name of GOOGLE_REQUIRED)
+  // jobLocation, or TELECOMMUTE without one: below.
+  for (const name of GOOGLE_REQUIRED.filter((n) => n !== 'jobLocation'))
     if (posting[name] === undefined || posting[name] === '') problems.push(`required ${name} missing`);
   if (!posting.hiringOrganization?.name) problems.push('hiringOrganization.name missing');
   if (posting.jobLocation === undefined) {

@@ -10,7 +10,7 @@ import type { JobPosting, Place, WithContext } from 'schema-dts';
 import { SALARY_CURRENCY } from '../../contract/values.ts';
 import type { JobType, WorkingTime } from '../../contract/values.ts';
 import type { EmploymentType } from '../../public-api/schemas.ts';
-import type { CatalogueAddress, CatalogueCampaign } from './types.ts';
+import type { CatalogueAddress, CatalogueCampaign, CatalogueStore } from './types.ts';
 
 /** The hiring organisation's name: the company's, or its number when the service gives none (Google requires a name). */
 function companyName(c: CatalogueCampaign): string {
@@ -98,6 +98,16 @@ function validThrough(c: CatalogueCampaign, now: Date): string {
   if (c.date_end) return `${c.date_end}T23:59:59Z`;
   const from = Math.max(Date.parse(c.listed_at) || 0, now.getTime());
   return `${new Date(from + DEFAULT_VALID_DAYS * 86_400_000).toISOString().slice(0, 10)}T23:59:59Z`;
+}
+
+/** The company's newest offers searched for an address (its offers usually share one). */
+const COMPANY_OFFERS_LOOKED_AT = 20;
+
+/** An address of the offer's company, from another of its listed offers, for an offer without one (null: it has its own, or none is known). */
+export function companyAddressOf(store: Pick<CatalogueStore, 'search'>, c: CatalogueCampaign): CatalogueAddress | null {
+  if (c.address?.country) return null;
+  const { items } = store.search({ company_id: c.company_id, page: 1, per_page: COMPANY_OFFERS_LOOKED_AT });
+  return items.find((other) => other.address?.country)?.address ?? null;
 }
 
 export interface JobPostingContext {

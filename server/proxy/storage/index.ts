@@ -2,8 +2,15 @@
 // SQLite in DATA_DIR (one instance) or PostgreSQL with DATABASE_URL (several
 // instances behind a load balancer) and answers one small interface per
 // thing stored; the rest of the proxy imports from here.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import type { CatalogueStore } from '../catalogue/types.ts';
 import type { ApplicationStore } from './outbox/application-store.ts';
-import { openBackend } from './backend.ts';
+import { openBackend, redactUrl } from './backend.ts';
+import { openSharedCatalogueStore } from './catalogue/catalogue-shared.ts';
+import { openCatalogueStore } from './catalogue/catalogue-sqlite.ts';
+import { openPostgres } from './postgres.ts';
 import type { MigrationReport } from './migrations.ts';
 import type { WebhookEventOptions } from './webhooks/webhook-store.ts';
 
@@ -55,6 +62,42 @@ export async function openStoreForCommand(options: {
     return { store, migrations: await store.ready(), close };
   } catch (error) {
     await close();
+    throw error;
+  }
+}
+
+/**
+ * The catalogue a command reads (offers check), as the proxy serves it: the
+ * file DATA_DIR/catalogue.db, or with DATABASE_URL the shared copy, loaded
+ * in memory (an instance's own file is that instance's to write). The file
+ * is opened as the proxy opens it (SQLite's WAL lets both read it at once).
+ * Undefined when there is no file to read: no proxy ever kept a catalogue in
+ * that directory.
+ */
+export async function openCatalogueForCommand(options: {
+  dataDir: string;
+  databaseUrl: string | null;
+  logger: Logger;
+}): Promise<{ store: CatalogueStore; where: string; close(): Promise<void> } | undefined> {
+  if (options.databaseUrl === null) {
+    const where = join(options.dataDir, 'catalogue.db');
+    if (!existsSync(where)) return undefined;
+    const store = openCatalogueStore(options.dataDir);
+    return { store, where, close: async () => store.close() };
+  }
+  const pool = openPostgres(options.databaseUrl);
+  try {
+    const shared = await openSharedCatalogueStore(pool, { logger: options.logger });
+    return {
+      store: shared.store,
+      where: redactUrl(options.databaseUrl),
+      async close() {
+        await shared.close();
+        await pool.end();
+      },
+    };
+  } catch (error) {
+    await pool.end();
     throw error;
   }
 }

@@ -7,10 +7,10 @@ import { jsonAnswer } from '../../http/http-cache.ts';
 import { validationProblem } from '../../http/problem.ts';
 import type { ProblemError } from '../../http/problem.ts';
 import type { JsonAnswer } from '../../http/http-cache.ts';
-import { jobPosting, offerUrlOf } from '../job-posting.ts';
+import { companyAddressOf, jobPosting, offerUrlOf } from '../job-posting.ts';
 import { foldForSearch } from '../search-text.ts';
 import type { SearchOverBudgetError } from '../search-text.ts';
-import type { CampaignFilters, CatalogueAddress, CatalogueCampaign, CatalogueStore, GeoPoint } from '../types.ts';
+import type { CampaignFilters, CatalogueCampaign, CatalogueStore, GeoPoint } from '../types.ts';
 import { versionCache } from '../version-cache.ts';
 
 export type { JsonAnswer };
@@ -101,9 +101,6 @@ export function listKey(query: CampaignListQuery): string {
   return `list:${JSON.stringify(values)}`;
 }
 
-/** The company's newest offers searched for an address (its offers usually share one). */
-const COMPANY_OFFERS_LOOKED_AT = 20;
-
 export function createCatalogueReader(
   store: CatalogueStore,
   options: {
@@ -155,13 +152,6 @@ export function createCatalogueReader(
     return c === undefined || c.status !== 'online' ? undefined : c;
   };
 
-  /** An address of the company, from another of its offers, for an offer without one. */
-  const companyAddress = (c: CatalogueCampaign): CatalogueAddress | null => {
-    if (c.address?.country) return null;
-    const { items } = store.search({ company_id: c.company_id, page: 1, per_page: COMPANY_OFFERS_LOOKED_AT });
-    return items.find((other) => other.address?.country)?.address ?? null;
-  };
-
   return {
     filtersOf,
     list(query) {
@@ -197,7 +187,7 @@ export function createCatalogueReader(
           : answer(
               jobPosting(c, {
                 offerUrl: offerUrlOf(options.boardOfferUrl ?? null, c.id),
-                companyAddress: companyAddress(c),
+                companyAddress: companyAddressOf(store, c),
                 now: now(),
                 image: options.boardImage,
               }),
