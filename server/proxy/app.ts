@@ -42,6 +42,7 @@ import { RECEIPT_PATH, RECEIPT_ROUTE } from './receipt/token.ts';
 import type { Check, Readiness } from './http/health.ts';
 import { mountStatsRoutes } from './stats/stats-routes.ts';
 import type { DashboardSource } from './stats/dashboard-route.ts';
+import { offerChecksOf } from './stats/dashboard-checks.ts';
 
 /**
  * GET /metrics, on a listener of its own (METRICS_HOST:METRICS_PORT, local by
@@ -86,7 +87,7 @@ export interface ProxyAppDeps {
   /** Shown in /api/openapi.json. */
   version?: string;
   /** The funnel's counts (and the offer checks) for GET /api/stats and GET /dashboard, served only with DASHBOARD_TOKEN. */
-  stats?: Pick<DashboardSource, 'funnel' | 'offerChecks' | 'now'> | undefined;
+  stats?: Pick<DashboardSource, 'funnel' | 'now'> | undefined;
 }
 
 const DEMO_PAGE_CSP =
@@ -180,7 +181,11 @@ function mountStats(app: express.Express, deps: ProxyAppDeps): void {
   const token = deps.config.dashboardToken;
   if (token === null || deps.stats === undefined) return;
   const { store } = deps.catalogue;
-  mountStatsRoutes(app, token, { ...deps.stats, titleOf: (id) => store.get(id)?.name ?? null });
+  mountStatsRoutes(app, token, {
+    ...deps.stats,
+    titleOf: (id) => store.get(id)?.name ?? null,
+    offerChecks: offerChecksOf(store, deps.stats.now),
+  });
 }
 
 export function createProxyApp(deps: ProxyAppDeps): express.Express {

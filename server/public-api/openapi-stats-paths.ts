@@ -72,7 +72,7 @@ export function statsPaths(): Record<string, JsonSchema> {
         tags: ['Stats'],
         summary: "The board's funnel as a page: charts and tables, for the board's people",
         description:
-          "Server-rendered HTML (its charts drawn by Chart.js from the data in the page, each with its table beside it), in the language of `lang`, else Accept-Language, else English. A period that cannot be read is answered 422 with the page of the last 30 days, saying so. Only with DASHBOARD_TOKEN, and only to it; never cached. Its scripts are served from /dashboard/, under names that carry their content's hash.",
+          "Server-rendered HTML (its charts drawn by Chart.js from the data in the page, each with its table beside it), in the language of `lang`, else Accept-Language, else English. A period that cannot be read is answered 422 with the page of the last 30 days, saying so. It also lists the offers listed now that the offer checks find problems in. Only with DASHBOARD_TOKEN, and only to it; never cached. Its scripts are served from /dashboard/, under names that carry their content's hash.",
         security,
         parameters: [
           ...queryParameters(DashboardQuery),

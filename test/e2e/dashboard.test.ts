@@ -130,6 +130,7 @@ describe("the board's dashboard in Chromium", () => {
           t.days.heading,
           t.offers.heading,
           t.sources.heading,
+          t.checks.heading,
         ]);
         const headers = await page.$$eval('#offers-heading ~ .scroll thead th', (ths) =>
           ths.map((th) => th.textContent),

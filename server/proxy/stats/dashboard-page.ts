@@ -22,7 +22,8 @@ import {
   outcomesTable,
   sourcesTable,
 } from './dashboard-tables.ts';
-import type { OfferCheckRow, TableContext } from './dashboard-tables.ts';
+import type { TableContext } from './dashboard-tables.ts';
+import type { OfferChecksView } from './dashboard-checks.ts';
 import { DASHBOARD_TEXTS, fill } from './dashboard-texts.ts';
 
 export interface DashboardView {
@@ -34,8 +35,8 @@ export interface DashboardView {
   /** The page's own query, kept in its links and its form. */
   query: Record<string, string>;
   paths: { dashboard: string; stats: string; scripts: string[] };
-  /** The offer checks' rows; undefined while the proxy has none to run. */
-  offerChecks: readonly OfferCheckRow[] | undefined;
+  /** The offers the offer checks found problems in. */
+  offerChecks: OfferChecksView;
   /** True when the period asked could not be read: the page shows the default one and says so. */
   invalid: boolean;
 }
@@ -54,7 +55,7 @@ const STYLE =
   'label{display:flex;flex-direction:column;font-weight:600}input,button{font:inherit;padding:.25rem .5rem}' +
   '.chart{position:relative;height:22rem;margin:1rem 0}.scroll{overflow-x:auto;max-width:100%}' +
   'table{border-collapse:collapse;margin:.5rem 0}caption{text-align:left;font-weight:600}th,td{padding:.25rem .6rem;border-bottom:1px solid #d0d0d0;text-align:left;vertical-align:top}' +
-  '.n{text-align:right;font-variant-numeric:tabular-nums}th[aria-sort]::after{content:" ▼"}th[aria-sort],th a{white-space:nowrap}.id,.none{color:#555}details{margin:1rem 0}td ul{margin:0;padding-left:1rem}';
+  '.n{text-align:right;font-variant-numeric:tabular-nums}th[aria-sort]::after{content:" ▼"}th[aria-sort],th a{white-space:nowrap}.id,.none{color:#555}details{margin:1rem 0}td ul{margin:0;padding-left:1rem}.source{display:block;color:#555;font-size:.875rem;overflow-wrap:anywhere}';
 
 /** The page's Content-Security-Policy: its own scripts, its style, its form; nothing else. */
 export const DASHBOARD_CSP = `default-src 'none'; script-src 'self'; style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`;
@@ -172,8 +173,6 @@ export function renderDashboardPage(view: DashboardView): string {
   const linkTo = linkerOf(view);
   const ctx: TableContext = { lang: view.lang, linkTo };
   const empty = FUNNEL_STAGES.every((stage) => view.report.totals[stage] === 0);
-  const checks =
-    view.offerChecks === undefined ? '' : section('checks', t.checks.heading, checksTable(ctx, view.offerChecks));
   return `<!doctype html>
 <html lang="${view.lang}">
 <head>
@@ -195,7 +194,7 @@ ${funnelSection(view, ctx)}
 ${daysSection(view, ctx)}
 ${section('offers', t.offers.heading, offersTable(ctx, view.report, view.sort))}
 ${section('sources', t.sources.heading, sourcesTable(ctx, view.report, view.sourcesSort))}
-${checks}
+${section('checks', t.checks.heading, checksTable(ctx, view.offerChecks))}
 <script type="application/json" id="${CHART_IDS.data}">${jsonBlock(chartData(view))}</script>
 </main>
 </body>

@@ -9,15 +9,15 @@ import { pageLanguageOf } from '../http/page-language.ts';
 import { ProblemError } from '../http/problem.ts';
 import type { DashboardAssets } from './dashboard-assets.ts';
 import { DASHBOARD_CSP, renderDashboardPage } from './dashboard-page.ts';
-import type { OfferCheckRow } from './dashboard-tables.ts';
+import type { OfferChecksView } from './dashboard-checks.ts';
 import { periodOf } from './stats-period.ts';
 import { readStatsReport } from './stats-report.ts';
 import type { StatsSource } from './stats-report.ts';
 import { parseQuery } from './stats-route.ts';
 
 export interface DashboardSource extends StatsSource {
-  /** The offer checks' problems of each broadcast offer; undefined: the page has no such section. */
-  offerChecks?: (() => Promise<readonly OfferCheckRow[]>) | undefined;
+  /** The offers the offer checks find problems in, as the catalogue lists them now. */
+  offerChecks(): OfferChecksView;
 }
 
 /** The parsed query, or the default one and the problem when it does not parse. */
@@ -49,11 +49,11 @@ export function dashboardRoute(source: DashboardSource, assets: DashboardAssets)
   return async (req, res) => {
     const lang = pageLanguageOf(req);
     const { query, period, problem } = queryOf(req, source.now());
-    const [report, names, offerChecks] = await Promise.all([
+    const [report, names] = await Promise.all([
       readStatsReport(source, period, { sort: query.sort, limit: query.limit }),
       assets.names(),
-      source.offerChecks?.(),
     ]);
+    const offerChecks = source.offerChecks();
     // Mounted under a partner's path or not, the page links within it.
     const base = req.baseUrl;
     const html = renderDashboardPage({

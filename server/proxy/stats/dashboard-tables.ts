@@ -6,6 +6,7 @@ import type { Locale } from '../../contract/index.ts';
 import { FUNNEL_STAGES } from '../../public-api/funnel.ts';
 import type { FunnelCounts, FunnelStage, StatsReport } from '../../public-api/funnel.ts';
 import { escapeMarkup } from '../http/markup.ts';
+import type { OfferChecksView } from './dashboard-checks.ts';
 import { DASHBOARD_TEXTS, fill } from './dashboard-texts.ts';
 
 /** What the tables need to write their numbers and their sort links. */
@@ -13,13 +14,6 @@ export interface TableContext {
   lang: Locale;
   /** The page's URL with these parameters changed (the others kept). */
   linkTo(changes: Record<string, string>): string;
-}
-
-/** An offer's problems, as the offer checks list them. */
-export interface OfferCheckRow {
-  campaign_id: number;
-  title: string | null;
-  problems: string[];
 }
 
 const e = escapeMarkup;
@@ -125,14 +119,24 @@ export function outcomesTable(ctx: TableContext, totals: FunnelCounts): string {
   return `<table><caption>${e(t.outcomes.heading)}</caption><thead><tr><th scope="col">${e(t.outcomes.status)}</th><th scope="col" class="n">${e(t.outcomes.count)}</th><th scope="col" class="n">${e(fill(t.funnel.ofStage, { stage: t.stages.delivered.toLocaleLowerCase(ctx.lang) }))}</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
-/** The offers' problems (the offer checks), one row per offer with a problem. */
-export function checksTable(ctx: TableContext, rows: readonly OfferCheckRow[]): string {
+/** The offers' problems (the offer checks), one row per offer with any: each rule in the page's language, the checks' own words (English) and where the rule comes from. */
+export function checksTable(ctx: TableContext, checks: OfferChecksView): string {
   const t = DASHBOARD_TEXTS[ctx.lang];
-  const withProblems = rows.filter((row) => row.problems.length > 0);
-  if (withProblems.length === 0) return `<p>${e(t.checks.none)}</p>`;
-  const body = withProblems.map(
-    ({ campaign_id, title, problems }) =>
-      `<tr><th scope="row">${e(title ?? fill(t.offers.unknown, { id: campaign_id }))} <span class="id">#${campaign_id}</span></th><td><ul>${problems.map((p) => `<li>${e(p)}</li>`).join('')}</ul></td></tr>`,
-  );
-  return `<table><thead><tr><th scope="col">${e(t.checks.offer)}</th><th scope="col">${e(t.checks.problems)}</th></tr></thead><tbody>${body.join('')}</tbody></table>`;
+  if (checks.total === 0) return `<p>${e(t.checks.none)}</p>`;
+  const rows = checks.offers.map(({ id, title, problems }) => {
+    const items = problems.map(
+      (p) =>
+        `<li><strong>${e(t.checks.rules[p.rule])}</strong>: ${e(p.message)}${p.detail === undefined ? '' : ` (${e(p.detail)})`} <span class="source">${e(t.checks.source)}: ${e(p.source)}</span></li>`,
+    );
+    return `<tr><th scope="row">${e(title ?? fill(t.offers.unknown, { id }))} <span class="id">#${id}</span></th><td><ul>${items.join('')}</ul></td></tr>`;
+  });
+  const shown = fill(t.checks.shown, {
+    shown: formatNumber(ctx.lang, checks.offers.length),
+    total: formatNumber(ctx.lang, checks.total),
+  });
+  return `<p id="checks-shown">${e(shown)}</p>${scrollBox(
+    ctx.lang,
+    t.checks.heading,
+    `<table aria-describedby="checks-shown"><thead><tr><th scope="col">${e(t.checks.offer)}</th><th scope="col">${e(t.checks.problems)}</th></tr></thead><tbody>${rows.join('')}</tbody></table>`,
+  )}`;
 }

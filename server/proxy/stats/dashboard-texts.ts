@@ -3,6 +3,7 @@
 // and the sort links.
 import type { Locale } from '../../contract/index.ts';
 import type { FunnelStage } from '../../public-api/funnel.ts';
+import type { OfferRule } from '../../public-api/offer-checks.ts';
 
 export interface DashboardTexts {
   title: string;
@@ -15,7 +16,15 @@ export interface DashboardTexts {
   offers: { heading: string; offer: string; unknown: string; shown: string; sortBy: string };
   sources: { heading: string; channel: string; utmSource: string; utmCampaign: string; none: string };
   outcomes: { heading: string; status: string; count: string; none: string };
-  checks: { heading: string; offer: string; problems: string; none: string };
+  checks: {
+    heading: string;
+    offer: string;
+    problems: string;
+    none: string;
+    shown: string;
+    source: string;
+    rules: Record<OfferRule, string>;
+  };
   /** The name of a table's scrolling box. */
   table: string;
   empty: string;
@@ -89,6 +98,19 @@ export const DASHBOARD_TEXTS: Record<Locale, DashboardTexts> = {
       offer: 'Offer',
       problems: 'What to fix',
       none: 'No problem found in the offers listed now.',
+      shown:
+        '{total} of the offers listed now have something to fix ({shown} shown here; the command jobboard-connector offers check lists them all). The details are in English.',
+      source: 'Source',
+      rules: {
+        pay_range_missing: 'No pay range',
+        date_missing: 'No publication date',
+        not_in_french: 'Not in French',
+        upper_age_limit: 'Upper age limit',
+        forbidden_criterion: 'Forbidden criterion',
+        jobposting_required_missing: 'Google: a required field is missing',
+        jobposting_recommended_missing: 'Google: a recommended field is missing',
+        closed_still_listed: 'Closed, still listed',
+      },
     },
     table: 'Table: {name}',
     empty: 'Nothing was counted in this period.',
@@ -155,6 +177,19 @@ export const DASHBOARD_TEXTS: Record<Locale, DashboardTexts> = {
       offer: 'Offre',
       problems: 'À corriger',
       none: 'Aucun problème dans les offres affichées en ce moment.',
+      shown:
+        '{total} des offres affichées en ce moment ont quelque chose à corriger ({shown} ici ; la commande jobboard-connector offers check les liste toutes). Le détail est en anglais.',
+      source: 'Source',
+      rules: {
+        pay_range_missing: 'Pas de fourchette de salaire',
+        date_missing: 'Pas de date de publication',
+        not_in_french: 'Pas en français',
+        upper_age_limit: "Limite d'âge",
+        forbidden_criterion: 'Critère interdit',
+        jobposting_required_missing: 'Google : un champ requis manque',
+        jobposting_recommended_missing: 'Google : un champ recommandé manque',
+        closed_still_listed: 'Terminée, toujours affichée',
+      },
     },
     table: 'Tableau : {name}',
     empty: "Rien n'a été compté sur cette période.",
@@ -221,6 +256,19 @@ export const DASHBOARD_TEXTS: Record<Locale, DashboardTexts> = {
       offer: 'Oferta',
       problems: 'Qué corregir',
       none: 'Ningún problema en las ofertas publicadas ahora.',
+      shown:
+        '{total} de las ofertas publicadas ahora tienen algo que corregir ({shown} aquí; el comando jobboard-connector offers check las lista todas). El detalle está en inglés.',
+      source: 'Fuente',
+      rules: {
+        pay_range_missing: 'Sin banda salarial',
+        date_missing: 'Sin fecha de publicación',
+        not_in_french: 'No está en francés',
+        upper_age_limit: 'Límite de edad',
+        forbidden_criterion: 'Criterio prohibido',
+        jobposting_required_missing: 'Google: falta un campo obligatorio',
+        jobposting_recommended_missing: 'Google: falta un campo recomendado',
+        closed_still_listed: 'Cerrada, aún publicada',
+      },
     },
     table: 'Tabla: {name}',
     empty: 'No se contó nada en este periodo.',

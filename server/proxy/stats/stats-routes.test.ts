@@ -9,6 +9,7 @@ import { DEMO_KEYS } from '../../sandbox/index.ts';
 import { createClient } from '../../client/index.ts';
 import { STATS_CSV_COLUMNS, StatsReport } from '../../public-api/funnel.ts';
 import { admin } from '../../test/sandbox-admin.ts';
+import { offerProblems } from '../catalogue/offer-checks/index.ts';
 import { TEST_BOARD_ORIGIN, fetch } from '../test-support.ts';
 import { DASHBOARD_CSP } from './dashboard-page.ts';
 import { DASHBOARD_TEXTS } from './dashboard-texts.ts';
@@ -274,6 +275,23 @@ describe('the board stats with DASHBOARD_TOKEN', () => {
     const offers = html.slice(html.indexOf('id="offers-heading"'), html.indexOf('id="sources-heading"'));
     assert.ok(offers.indexOf(`#${hostile}`) < offers.indexOf(`#${offer}`), 'the most opened offer first');
     assert.match(offers, /href="\/dashboard\?[^"]*sort=listed/);
+  });
+
+  it("GET /dashboard lists the offer checks' problems of the offers listed now, each rule in the page's language", async () => {
+    const expected = offerProblems(world.proxy.catalogue.store).filter((o) => o.problems.length > 0);
+    assert.ok(
+      expected.some((o) => o.id === hostile),
+      'the offer without pay, text or place has problems',
+    );
+    const html = await (await get('/dashboard?lang=fr')).text();
+    const checks = html.slice(html.indexOf('id="checks-heading"'));
+    const listed = [...checks.matchAll(/<span class="id">#(\d+)<\/span><\/th>/g)].map((m) => Number(m[1]));
+    assert.deepEqual(
+      listed,
+      expected.map((o) => o.id),
+    );
+    assert.ok(checks.includes(`<strong>${DASHBOARD_TEXTS.fr.checks.rules.pay_range_missing}</strong>`));
+    assert.ok(checks.includes('&#60;img src=x'), "the offer's title as text");
   });
 
   it('GET /dashboard answers a period it cannot show 422, with the page of the last 30 days saying so', async () => {
