@@ -1,6 +1,6 @@
-// Every embed snippet of the guides (the ```html blocks of README.md,
-// widget/README.md and server/proxy/README.md that hold a widget element or
-// its script tag) served as a board's page under the Content-Security-Policy
+// Every embed snippet of the guides (the ```html blocks of README.md, its
+// static page among them, widget/README.md and server/proxy/README.md that
+// hold a widget element or its script tag) served as a board's page under the Content-Security-Policy
 // the widget's guide recommends, in Chromium: no violation of that policy
 // (securitypolicyviolation events, console errors) and the widget rendered.
 // Only the addresses are changed: the proxy's, and an offer id that exists.
@@ -85,7 +85,10 @@ describe("the guides' embed snippets under the recommended Content-Security-Poli
         .replace(/campaign-id="\d+"/g, `campaign-id="${w.openCampaignIds[0]}"`);
       if (!addressed.includes('widget.js'))
         addressed = `<script type="module" src="${w.proxyUrl}/widget.js"></script>\n${addressed}`;
-      page = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Board</title></head><body>${addressed}</body></html>`;
+      // A whole page (the README's static page) as it is; a snippet in a page of its own.
+      page = /^<!doctype html>/i.test(addressed)
+        ? addressed
+        : `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Board</title></head><body>${addressed}</body></html>`;
       const tab = await browser.newPage();
       try {
         const errors: string[] = [];

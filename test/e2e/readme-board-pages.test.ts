@@ -1,10 +1,10 @@
-// The README's "Pages built on your server" examples, run as written: the PHP
-// page under `php -S`, the Node page server as a child process, both against
-// a real proxy and sandbox, each opened in Chromium with hostile query
-// strings. No script of a link may run on the board's page, and the page
-// answers the proxy's 404 and 410; any other refusal serves the empty
-// element. Only the addresses are set: the proxy's, the widget's and the
-// Node server's port.
+// The README's plain PHP and plain Node recipes ("Where boards live"), pages
+// built on the server, run as written: the PHP page under `php -S`, the Node
+// page server as a child process, both against a real proxy and sandbox,
+// each opened in Chromium with hostile query strings. No script of a link may
+// run on the board's page, and the page answers the proxy's 404 and 410; any
+// other refusal serves the empty element. Only the addresses are set: the
+// proxy's, the widget's and the Node server's port.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -25,16 +25,14 @@ import { adminCall } from '../../server/test/sandbox-admin.ts';
 const RAN = 'a-link-script-ran';
 const HOSTILE = `<img src=x onerror=console.log('${RAN}')>`;
 
-/** The README's example in its ```LANG block after "Pages built on your server", its indentation removed. */
+/** The README's example in its ```LANG block under its recipe for that server ("Where boards live"). */
 function readmeExample(lang: 'php' | 'js'): string {
   const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-  const section = readme.slice(readme.indexOf('**Pages built on your server.**'));
-  const block = new RegExp(`\\n( *)\`\`\`${lang}\\n([\\s\\S]*?)\\n\\1\`\`\``).exec(section);
+  const heading = lang === 'php' ? '#### Plain PHP' : '#### Plain Node';
+  assert.ok(readme.includes(heading), `the README has a "${heading}" recipe`);
+  const block = new RegExp(`\\n\`\`\`${lang}\\n([\\s\\S]*?)\\n\`\`\``).exec(readme.slice(readme.indexOf(heading)));
   assert.ok(block, `the README shows a \`\`\`${lang} page built on the server`);
-  return block[2]!
-    .split('\n')
-    .map((line) => line.slice(block[1]!.length))
-    .join('\n');
+  return block[1]!;
 }
 
 /** The example with this test's addresses: the proxy's (for the page's server and for the browser). */
