@@ -135,6 +135,11 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
+    // The WordPress plugin's editor script: a classic script on WordPress's globals, no build step.
+    files: ['wordpress/**/*.js'],
+    languageOptions: { sourceType: 'script', globals: { ...globals.browser, wp: 'readonly' } },
+  },
+  {
     files: ['widget/**/*.ts', 'widget/**/*.js'],
     languageOptions: { globals: globals.browser },
     ...lit.configs['flat/recommended'],

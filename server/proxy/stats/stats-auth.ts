@@ -5,6 +5,7 @@
 // is compared in constant time, over hashes of equal length whatever was
 // sent. No answer of these routes is ever cached.
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { parse } from 'basic-auth';
 import type { RequestHandler } from 'express';
 import { ProblemError } from '../http/problem.ts';
 
@@ -15,13 +16,9 @@ const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').diges
 
 /** The secret an Authorization header carries: a Basic password or a Bearer token; undefined for anything else. */
 export function credentialOf(authorization: string | undefined): string | undefined {
-  const match = /^(basic|bearer) +(\S+) *$/i.exec(authorization ?? '');
-  if (match === null) return undefined;
-  const [, scheme, value] = match as unknown as [string, string, string];
-  if (scheme.toLowerCase() === 'bearer') return value;
-  const pair = Buffer.from(value, 'base64').toString('utf8');
-  const colon = pair.indexOf(':');
-  return colon === -1 ? undefined : pair.slice(colon + 1);
+  const bearer = /^bearer +(\S+) *$/i.exec(authorization ?? '');
+  if (bearer !== null) return bearer[1];
+  return parse(authorization ?? '')?.pass;
 }
 
 /** Lets through the requests that carry `token`; answers the others 401 with the challenge. Sets no-store on both. */
