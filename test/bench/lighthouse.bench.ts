@@ -1,8 +1,10 @@
-// The demo's two board pages as a search engine and a phone meet them:
-// Lighthouse (mobile, its default simulated throttling) on the script-tag page
-// and the server-rendered one, each as the list and with an offer open; then
-// page start → the first offer visible, or the open offer's description, on both, side by side, on the local network
-// and on a throttled one; and the widget's gzipped sizes. Needs `npm run build`.
+// The board pages as a search engine and a phone meet them: Lighthouse
+// (mobile, its default simulated throttling) on the demo's script-tag page,
+// its server-rendered one and the README's Next.js recipe built and served by
+// Next.js (test/nextjs-app.test-support.ts), each as the list and with an offer
+// open; then page start → the first offer visible, or the open offer's
+// description, on all three, side by side, on the local network and on a
+// throttled one; and the widget's gzipped sizes. Needs `npm run build`.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,6 +13,9 @@ import { gzipSync } from 'node:zlib';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { CHROMIUM_LAUNCH_OPTIONS, disableFeatures, launchChromium } from '../chromium.ts';
+import { freePort } from '../cli-processes.ts';
+import { prepareNextApp } from '../nextjs-app.test-support.ts';
+import type { NextServer } from '../nextjs-app.test-support.ts';
 import { startDemo } from '../../server/demo.ts';
 import { packagePath } from '../../server/package-root.ts';
 import { median } from './stats.ts';
@@ -113,12 +118,22 @@ export default async function bench(): Promise<string> {
     if (!existsSync(built)) throw new Error(`${built} is missing: run npm run build first.`);
   }
   const dir = await mkdtemp(join(tmpdir(), 'jobboard-bench-lighthouse-'));
+  // The Next.js page is on an origin of its own: the proxy allows it, and names itself in the fragment.
+  const [proxyPort, nextPort] = [await freePort(), await freePort()];
+  const nextOrigin = `http://127.0.0.1:${nextPort}`;
   const demo = await startDemo({
     sandboxPort: 0,
-    proxyPort: 0,
+    proxyPort,
     dataDir: join(dir, 'proxy'),
-    env: { LOG_LEVEL: 'silent' },
+    env: {
+      LOG_LEVEL: 'silent',
+      METRICS_PORT: '0',
+      ALLOWED_ORIGINS: nextOrigin,
+      PUBLIC_ORIGIN: `http://localhost:${proxyPort}`,
+    },
   });
+  const nextApp = await prepareNextApp();
+  let nextServer: NextServer | undefined;
   const chrome = await chromeLauncher.launch({
     chromePath: CHROMIUM_LAUNCH_OPTIONS.executablePath,
     chromeFlags: CHROME_FLAGS,
@@ -126,6 +141,8 @@ export default async function bench(): Promise<string> {
   const browser = await launchChromium();
   try {
     const base = demo.proxy.url;
+    await nextApp.build();
+    nextServer = await nextApp.serve('start', nextPort, { JOBBOARD_PROXY_URL: base, JOBBOARD_PUBLIC_URL: base });
     const list = (await (await fetch(`${base}/api/campaigns`)).json()) as { items: { id: number }[] };
     const offer = list.items[0]!.id;
     const pages = [
@@ -133,6 +150,8 @@ export default async function bench(): Promise<string> {
       { name: 'script tag, offer open', url: `${base}/?offer=${offer}` },
       { name: 'server-rendered, list', url: `${base}/server-rendered/` },
       { name: 'server-rendered, offer open', url: `${base}/server-rendered/?offer=${offer}` },
+      { name: 'Next.js, list', url: `${nextOrigin}/jobs` },
+      { name: 'Next.js, offer open', url: `${nextOrigin}/jobs?offer=${offer}` },
     ];
 
     const audited: { name: string; reports: Report[]; missing: string[] }[] = [];
@@ -150,7 +169,7 @@ export default async function bench(): Promise<string> {
       audited.push({ name: page.name, reports, missing });
     }
 
-    // Interleaved: each run measures the script-tag and the server-rendered page alike, so both see the same machine state.
+    // Interleaved: each run measures the script-tag, the server-rendered and the Next.js page alike, so all see the same machine state.
     const visible: Record<string, number[]> = {};
     for (const throttled of [false, true]) {
       for (const [view, shown] of Object.entries(SHOWN_FIRST)) {
@@ -191,7 +210,7 @@ export default async function bench(): Promise<string> {
     return [
       '## Lighthouse: the demo board pages',
       '',
-      `\`npm run build && npm run bench -- lighthouse\`: Lighthouse ${lighthouseVersion()} (mobile, simulated throttling) in Debian's Chromium on both demo pages, as the list and with an offer open; median of ${RUNS} runs each (\`BENCH_LIGHTHOUSE_RUNS\`).`,
+      `\`npm run build && npm run bench -- lighthouse\`: Lighthouse ${lighthouseVersion()} (mobile, simulated throttling) in Debian's Chromium on both demo pages and on the README's Next.js recipe (\`next build\`, \`next start\`), as the list and with an offer open; median of ${RUNS} runs each (\`BENCH_LIGHTHOUSE_RUNS\`).`,
       'Targets: performance, accessibility, best practices and SEO 1.0; cumulative layout shift at most 0.02.',
       '',
       '| page | performance | accessibility | best practices | SEO | CLS | LCP (ms) | TBT (ms) | speed index (ms) | targets met |',
@@ -216,18 +235,20 @@ export default async function bench(): Promise<string> {
       '',
       `Page start → the list's first offer title, or the open offer's description, visible (median of ${VISIBLE_RUNS} runs per page, interleaved, fresh browser context each run, playwright-core):`,
       '',
-      '| network | page | script tag (ms) | server-rendered (ms) | server-rendered vs script tag |',
-      '|---|---|---:|---:|---:|',
+      '| network | page | script tag (ms) | server-rendered (ms) | Next.js (ms) | server-rendered vs script tag |',
+      '|---|---|---:|---:|---:|---:|',
       ...[false, true].flatMap((t) =>
         Object.keys(SHOWN_FIRST).map(
           (view) =>
-            `| ${t ? '150 ms round trips, 1.6 Mbit/s (Lighthouse mobile)' : 'local'} | ${view === 'list' ? 'list' : 'offer open'} | ${fmt(vis('script tag', view, t), 0)} | ${fmt(vis('server-rendered', view, t), 0)} | ${fmt(vis('server-rendered', view, t) / vis('script tag', view, t))} |`,
+            `| ${t ? '150 ms round trips, 1.6 Mbit/s (Lighthouse mobile)' : 'local'} | ${view === 'list' ? 'list' : 'offer open'} | ${fmt(vis('script tag', view, t), 0)} | ${fmt(vis('server-rendered', view, t), 0)} | ${fmt(vis('Next.js', view, t), 0)} | ${fmt(vis('server-rendered', view, t) / vis('script tag', view, t))} |`,
         ),
       ),
       '',
       `Sizes, gzipped: widget.js ${main.toLocaleString('en')} bytes (Lit, its hydration support, the offers and their English texts; budget ${kb(mainBudget)}; ${kb(languageBudget)} with a language module, ${kb(applyBudget)} with the apply form's module, which every page loads, ${kb(quickApplyBudget)} with quick apply's too, which the form loads)${modules.map((m) => `; with ${m} ${(main + gzipped(join(widgetDir, m))).toLocaleString('en')}`).join('')}.`,
     ].join('\n');
   } finally {
+    await nextServer?.stop();
+    nextApp.remove();
     await browser.close();
     chrome.kill();
     await demo.proxy.close();
