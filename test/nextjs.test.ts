@@ -142,8 +142,11 @@ describe('the Next.js recipe, as a board runs it', () => {
       board = `http://127.0.0.1:${ports.start}/jobs`;
     });
 
-    it("with JavaScript off, lists the offers from the page's HTML, and an open offer has its title, description, canonical URL and JobPosting", async () => {
-      const context = await browser.newContext({ javaScriptEnabled: false });
+    it("with JavaScript off, lists the offers from the page's HTML; a link preview gets an open offer's title, description, canonical URL, Open Graph tags and JobPosting in the head", async () => {
+      // A chat's link preview reads the HTML without running it. Next.js streams the metadata of a
+      // dynamic page into the body for browsers (React moves it into the head), and writes it in the head
+      // for the user agents it knows to read HTML only, this one among them.
+      const context = await browser.newContext({ javaScriptEnabled: false, userAgent: 'Slackbot-LinkExpanding 1.0' });
       const page = await context.newPage();
       try {
         const list = await page.goto(board);
@@ -155,9 +158,11 @@ describe('the Next.js recipe, as a board runs it', () => {
         assert.equal(open?.status(), 200);
         await page.locator('jobboard-campaigns [part="description"]').first().waitFor();
         const { name } = (await (await fetch(`${w.proxyUrl}/api/campaigns/${offer}`)).json()) as { name: string };
-        assert.match(await page.title(), new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} – `));
-        assert.ok(await page.locator('head meta[name="description"]').getAttribute('content'));
-        assert.match((await page.locator('head meta[property="og:title"]').getAttribute('content')) ?? '', /–/);
+        const head = (selector: string, attribute: string) => page.locator(`head ${selector}`).getAttribute(attribute);
+        assert.ok((await page.locator('head title').textContent())?.startsWith(`${name} – `), 'the title');
+        assert.ok(await head('meta[name="description"]', 'content'), 'the description');
+        assert.match((await head('link[rel="canonical"]', 'href')) ?? '', new RegExp(`offer=${offer}$`));
+        assert.ok((await head('meta[property="og:title"]', 'content'))?.startsWith(`${name} – `), 'og:title');
         assert.equal(await page.locator('script[type="application/ld+json"]').count(), 1, 'the JobPosting');
       } finally {
         await context.close();
