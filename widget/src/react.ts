@@ -7,6 +7,7 @@
 // (React's renderToString, Next.js) the component renders the element's tag,
 // and the element renders itself once hydrated in the browser.
 import * as React from 'react';
+import { isServer } from 'lit';
 import { createComponent } from '@lit/react';
 import type { EventName } from '@lit/react';
 import { JobboardApply as JobboardApplyElement } from './apply/apply.ts';
@@ -31,6 +32,12 @@ function defineElements(): void {
 }
 
 /**
+ * React's layout effect in the browser; nothing on a server, which defines no
+ * element (and where React 18 warns of every layout effect it meets).
+ */
+const useBrowserLayoutEffect: typeof React.useLayoutEffect = isServer ? () => undefined : React.useLayoutEffect;
+
+/**
  * `component`, defining the elements after its first layout effects: once
  * its properties are on the element. Defined earlier, an element the server
  * rendered would start (and fetch from the page's origin) before hydration
@@ -41,7 +48,7 @@ function definingOnMount<C extends { displayName?: string | undefined }>(compone
   const inner = component as unknown as React.ComponentType<Record<string, unknown>>;
   const defining = React.forwardRef<unknown, Record<string, unknown>>((props, ref) => {
     // Children's layout effects run first: @lit/react's, which set the properties.
-    React.useLayoutEffect(defineElements, []);
+    useBrowserLayoutEffect(defineElements, []);
     return React.createElement(inner, { ...props, ref });
   });
   defining.displayName = component.displayName;
