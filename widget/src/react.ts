@@ -1,6 +1,7 @@
-// React entry (`jobboard-connector/react`): both elements as React components,
-// made by @lit/react, for boards built with React or Next.js. The first one
-// mounted defines the elements (a second definition is skipped).
+// React entry (`@jobboard-connector/widget/react`, which the server package
+// re-exports as `jobboard-connector/react`): both elements as React
+// components, made by @lit/react, for boards built with React or Next.js. The
+// first one mounted defines the elements (a second definition is skipped).
 // Their properties are typed props (`endpoint`, `campaignId`, `perPage`…),
 // and their events are callbacks named for what happened. React itself is the
 // application's (a peer dependency), never bundled here; on the server
