@@ -28,6 +28,8 @@ const SERVER_BUT_CONTRACTS_AND_TEST_FILES = {
 };
 // Test helpers beside the sources are named *test-support.ts (test-support.ts for a folder's, <subject>.test-support.ts for one subject's).
 const WIDGET_TEST_FILES = ['widget/**/*.test.ts', 'widget/**/*test-support.ts', 'widget/test-server/**'];
+// The front-end package's build scripts run in Node and are never bundled: they may use the repository's build helpers (server/scripts/).
+const WIDGET_BUILD_SCRIPTS = ['widget/scripts/**'];
 
 // The server's parts import downwards only (tests may use any part): the
 // recruitment API's contract nothing of ours but the OpenAPI helper; the
@@ -120,7 +122,16 @@ const SERVER_PART_BOUNDARIES = [
 
 export default tseslint.config(
   {
-    ignores: ['node_modules/', 'dist/', 'coverage/', '.stryker-tmp/', 'reports/', 'widget/src/generated/', '**/*.d.ts'],
+    ignores: [
+      'node_modules/',
+      'dist/',
+      'widget/dist/',
+      'coverage/',
+      '.stryker-tmp/',
+      'reports/',
+      'widget/src/generated/',
+      '**/*.d.ts',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
@@ -150,10 +161,14 @@ export default tseslint.config(
   },
   {
     files: ['widget/**/*.ts', 'widget/**/*.js', 'widget/**/*.mjs'],
-    ignores: WIDGET_TEST_FILES,
+    ignores: [...WIDGET_TEST_FILES, ...WIDGET_BUILD_SCRIPTS],
     rules: {
       '@typescript-eslint/no-restricted-imports': ['error', { patterns: [SERVER_BUT_CONTRACTS, CONTRACT_SERVER_CODE] }],
     },
+  },
+  {
+    files: WIDGET_BUILD_SCRIPTS,
+    languageOptions: { globals: globals.node },
   },
   {
     files: WIDGET_TEST_FILES,

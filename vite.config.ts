@@ -59,7 +59,8 @@ export function compileHints(): Plugin {
   };
 }
 
-const LOCALES_DIR = 'widget/src/generated/locales';
+// From this file, not the working folder: the front-end package builds from widget/ too.
+const LOCALES_DIR = fileURLToPath(new URL('widget/src/generated/locales', import.meta.url));
 const MESSAGE_ID = /'s([0-9a-f]{16})'/g;
 
 /**

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { QUIET_CHECKS, localizeRuntime } from './vite.config.ts';
 
@@ -6,22 +7,24 @@ function isExternal(id: string): boolean {
   return /^(lit|lit-html|lit-element|react|react-dom)(\/|$)|^@lit(-labs)?\/(?!localize$)/.test(id);
 }
 
-// Builds the npm entry (`jobboard-connector/widget`, dist/npm/index.js): the
-// classes and event types of widget/src/index.ts, no element defined, Lit
-// external; and the React entry (`jobboard-connector/react`,
-// dist/npm/react.js). Not minified: the application's bundler minifies and
-// tree-shakes.
-// Type declarations come next to it from `tsc -p widget/tsconfig.npm.json`.
-// The script-tag bundle is vite.config.ts (dist/widget/widget.js).
+// Builds the front-end package's entries into widget/dist/: `@jobboard-connector/widget`
+// (index.js), the classes and event types of widget/src/index.ts, no element
+// defined, Lit external; and `@jobboard-connector/widget/react` (react.js).
+// Not minified: the application's bundler minifies and tree-shakes. Run from
+// the repository's root (`npm run build`) or from widget/ (`npm run build
+// --workspace widget`, `npm pack --workspace widget`): paths are the root's.
+// Type declarations come next to it from widget/scripts/declarations.ts.
+// The script-tag bundle is vite.config.ts (dist/widget/widget.js, the server package's).
 export default defineConfig({
+  root: fileURLToPath(new URL('.', import.meta.url)),
   resolve: { alias: [localizeRuntime] },
   build: {
-    outDir: 'dist/npm',
+    outDir: 'widget/dist',
     emptyOutDir: true,
     target: 'es2022',
     minify: false,
     lib: {
-      // The React entry (`jobboard-connector/react`) shares the elements' code with index.js, in one module beside them.
+      // The React entry shares the elements' code with index.js, in one module beside them.
       entry: { index: 'widget/src/index.ts', react: 'widget/src/react.ts' },
       formats: ['es'],
       fileName: (_format, name) => `${name}.js`,

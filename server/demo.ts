@@ -108,8 +108,8 @@ export async function startDemo(options: {
     await buildWidgetIfMissing(config.widgetFile);
     const proxy = await startProxy({
       config,
-      demoPageDir: packagePath('widget', 'demo'),
-      demoPages: serverRenderedBoard(packagePath('widget', 'demo', 'index.html')),
+      demoPageDir: packagePath('server', 'demo-page'),
+      demoPages: serverRenderedBoard(packagePath('server', 'demo-page', 'index.html')),
     });
     return { sandbox, proxy };
   } catch (error) {

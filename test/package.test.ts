@@ -1,11 +1,17 @@
-// The package as a partner meets it: `npm pack`, then `npm install --omit=dev`
-// of the tarball in an empty folder, then the commands, the exports (from
-// plain .mjs and from TypeScript under nodenext), the mounting example, and
-// in Chromium the pinned widget on a board with a strict CSP and the React
-// entry on a React board, all from that folder. Needs `npm run build` first (npm test builds).
-import { after, before, describe, it } from 'node:test';
+// Both packages as their users meet them: `npm pack` of each, then `npm
+// install` of the tarballs in empty folders. The server package
+// (jobboard-connector), alone with `--omit=dev`, as a partner installs it: its
+// commands, its exports (from plain .mjs and from TypeScript under nodenext),
+// the mounting example, and in Chromium the pinned widget it serves on a board
+// with a strict CSP; with the front-end package beside it, its
+// `jobboard-connector/widget` and `/react` re-exports. The front-end package
+// (@jobboard-connector/widget), alone in a React 18 and a React 19 app, as a
+// board's front end installs it: nothing of the server comes with it, its types
+// stand alone, and the React entry renders on the board's server, hydrates and
+// takes an application in Chromium. Needs `npm run build` first (npm test builds).
+import { after, before, describe, it, mock } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHash } from 'node:crypto';
@@ -13,6 +19,7 @@ import type { ChildProcess } from 'node:child_process';
 import {
   copyFileSync,
   existsSync,
+  mkdirSync,
   mkdtempSync,
   readFileSync,
   readdirSync,
@@ -31,56 +38,44 @@ import { launchChromium } from './chromium.ts';
 import { collectViolations, parseWidgetTag, strictPolicy } from './e2e/board-security.ts';
 import { fillAndSend } from './e2e/apply-form.ts';
 import { applyOnReactBoard, serverRender, startReactBoard } from './e2e/react-board.ts';
+import {
+  ROOT,
+  citedDocuments,
+  declarationProblems,
+  installedPackages,
+  npm,
+  pack,
+  packedFileCited,
+  relativeLinks,
+  startAndReadUrl as startIn,
+} from './package.test-support.ts';
+import type { Packed } from './package.test-support.ts';
 
 const run = promisify(execFile);
-const ROOT = join(import.meta.dirname, '..');
 /** A campaign the demo seed broadcasts on the demo job board. */
 const DEMO_CAMPAIGN = 13;
-// 600 KB until the package shipped the guides it cites (the partners' guide, the public API, the
-// module READMEs, BENCHMARKS.md, the mount example): 616 KB with them and that release's code;
-// 722 KB with webhooks, the status sync and receipt, ranked search, feeds and their OpenAPI pages;
-// 773 KB with the release that bounded search, uploads and webhook reads (their code, guides and
-// the longer OpenAPI descriptions). The two reference pages, each with its renderer inlined, are
-// most of it: sharing one renderer is the next cut.
-const MAX_TARBALL_BYTES = 800 * 1024;
+// The server package: 773 KB packed with the release that bounded search, uploads and webhook reads,
+// the front end and both reference pages inside it. 447 KB once split: the front end in a package of
+// its own, the reference pages rendered by the servers when first asked (they were 2 MB of prebuilt
+// HTML), only the declarations its exports reach (those of its inner modules without comments), and
+// the changelog and benchmarks left to the repository.
+const MAX_SERVER_TARBALL_BYTES = 450 * 1024;
+// The front-end package: its two entries with their declarations, the elements' manifest and guide
+// (89 KB when split off).
+const MAX_FRONT_END_TARBALL_BYTES = 150 * 1024;
 /** The commands whose --help a partner reads. */
 const COMMANDS = ['sandbox', 'proxy', 'outbox', 'webhooks', 'status-sync', 'migrate', 'offers', 'demo', 'widget-tag'];
+/** React's own packages, and those of Lit and the front-end package: all an install of it may add to a React app. */
+const REACT_APP_PACKAGES = /^(react|react-dom|scheduler|loose-envify|js-tokens|@types\/react|csstype)$/;
+const FRONT_END_PACKAGES =
+  /^(@jobboard-connector\/widget|lit|lit-html|lit-element|@lit\/[\w-]+|@lit-labs\/[\w-]+|@types\/trusted-types)$/;
 
-/** Documents a text names (`server/proxy/README.md`, `public-api/README.md`, `examples/mount-in-express.mjs`), as written. */
-function citedDocuments(text: string): string[] {
-  return [
-    ...new Set(
-      [...text.matchAll(/(?<![\w/.-])((?:\.\.?\/)*[\w-]+(?:\/[\w.-]+)*\.(?:md|mjs))\b/g)].map((m) => m[1] as string),
-    ),
-  ];
-}
-
-/**
- * The packed file a citation in `from` (a packed path) names: relative to the
- * citing file, else to the package root, else the one packed file whose path
- * ends with it (`applications/README.md` in the proxy's row).
- * Undefined when none is packed.
- */
-function packedFileCited(cited: string, from: string, files: string[]): string | undefined {
-  const candidates = [posix.normalize(posix.join(posix.dirname(from), cited)), posix.normalize(cited)];
-  return candidates.find((c) => files.includes(c)) ?? files.find((f) => f.endsWith(`/${cited}`));
-}
-
-/** The relative link targets of a Markdown text, without their #fragment: what npm's page and a reader of node_modules follow. */
-function relativeLinks(markdown: string): string[] {
-  const targets = [...markdown.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1] as string);
-  return targets.filter((t) => !/^([a-z]+:|#|\/)/i.test(t)).map((t) => t.replace(/#.*$/, ''));
-}
-
+/** The folder of all installs; the partner's, where the server package is installed. */
+let base: string;
 let dir: string;
-let tarball: string;
-let packed: string[];
+let server: Packed;
+let frontEnd: Packed;
 const children: ChildProcess[] = [];
-
-async function npm(args: string[], cwd: string): Promise<string> {
-  const { stdout } = await run('npm', args, { cwd, maxBuffer: 16 * 1024 * 1024 });
-  return stdout;
-}
 
 /** Runs the installed package's command; answers its exit code and output. */
 async function cli(args: string[]): Promise<{ code: number; out: string }> {
@@ -93,79 +88,113 @@ async function cli(args: string[]): Promise<{ code: number; out: string }> {
   }
 }
 
-/** Starts a long-running process in the install folder and waits for the line that gives its URL. */
-async function startAndReadUrl(
-  command: string,
-  args: string[],
-  env: Record<string, string>,
-  pattern: RegExp,
-): Promise<string> {
-  const child = spawn(command, args, { cwd: dir, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${args.join(' ')} printed no URL in 20 s:\n${output}`)), 20_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = pattern.exec(output);
-      if (match?.[1] !== undefined) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${args.join(' ')} exited with ${code}:\n${output}`));
-    });
-  });
+/** Starts a long-running process in the partner's folder and waits for the line that gives its URL. */
+function startAndReadUrl(command: string, args: string[], env: Record<string, string>, pattern: RegExp) {
+  return startIn(dir, children, command, args, env, pattern);
 }
+
+/** Starts the installed demo (its proxy allowing `origin`) with its data in `name`; answers the proxy's origin. */
+async function startDemoFor(origin: string, name: string): Promise<string> {
+  const demoUrl = await startAndReadUrl(
+    join(dir, 'node_modules/.bin/jobboard-connector'),
+    ['demo', '--port', '0', '--sandbox-port', '0', '--data-dir', join(dir, name)],
+    { ALLOWED_ORIGINS: origin, LOG_LEVEL: 'warn' },
+    /job-board page\s+(http:\/\/\S+)/,
+  );
+  return new URL(demoUrl).origin;
+}
+
+/** A new folder holding an application's package.json, for an install. */
+function appFolder(name: string): string {
+  const folder = join(base, name);
+  mkdirSync(folder);
+  writeFileSync(join(folder, 'package.json'), JSON.stringify({ name, private: true, type: 'module' }));
+  return folder;
+}
+
+const INSTALL = ['install', '--prefer-offline', '--no-audit', '--no-fund'];
 
 before(async () => {
   assert.ok(existsSync(join(ROOT, 'dist/server/cli.js')), 'dist/server is missing: run `npm run build` first');
-  dir = mkdtempSync(join(tmpdir(), 'jobboard-package-'));
-  // The tree is built already: pack what is there without running prepack's build again.
-  const out = JSON.parse(await npm(['pack', '--json', '--ignore-scripts', '--pack-destination', dir], ROOT)) as [
-    { filename: string; size: number; files: { path: string }[] },
-  ];
-  tarball = join(dir, out[0].filename);
-  packed = out[0].files.map((f) => f.path);
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'partner-app', private: true, type: 'module' }));
-  await npm(['install', '--omit=dev', '--prefer-offline', '--no-audit', '--no-fund', tarball], dir);
+  assert.ok(existsSync(join(ROOT, 'widget/dist/index.js')), 'widget/dist is missing: run `npm run build` first');
+  base = mkdtempSync(join(tmpdir(), 'jobboard-package-'));
+  server = await pack(ROOT, base);
+  frontEnd = await pack(join(ROOT, 'widget'), base);
+  // The server package alone: the front-end package, its optional dependency, is on no registry yet.
+  dir = appFolder('partner-app');
+  await npm([...INSTALL, '--omit=dev', server.tarball], dir);
 });
 
 after(async () => {
   for (const child of children) child.kill('SIGKILL');
-  rmSync(dir, { recursive: true, force: true });
+  rmSync(base, { recursive: true, force: true });
 });
 
-describe('the packed package', () => {
-  it('holds the compiled server, the widget builds and the docs, and no tests, fixtures, bench files or TypeScript sources', () => {
+describe('the packed packages', () => {
+  const both = () => [server, frontEnd];
+
+  it('the server package holds the compiled server, the script-tag widget, its server render and the guides, and no tests, fixtures, bench files or TypeScript sources', () => {
     for (const file of [
       'dist/server/cli.js',
       'dist/server/proxy/index.d.ts',
-      'dist/openapi/recruitment-api.json',
-      'dist/openapi/proxy.html',
-      'dist/npm/index.js',
+      'dist/server/openapi/reference-page.js',
       'dist/widget/widget.js',
-      'widget/demo/index.html',
-      'CHANGELOG.md',
+      'dist/ssr/render.js',
+      'server/widget-entries/react.js',
+      'server/demo-page/index.html',
       'README.md',
       'LICENSE',
     ]) {
-      assert.ok(packed.includes(file), `${file} is not in the tarball`);
+      assert.ok(server.files.includes(file), `${file} is not in the tarball`);
     }
-    const unwanted = packed.filter(
+    const unwanted = server.files.filter(
       (f) =>
-        /(\.test\.|\/test\/|test-helpers|test-support|fixtures|bench|\.map$)/.test(f) ||
+        /(\.test\.|\/test\/|test-helpers|test-support|fixtures|bench|\.map$|^widget\/|^dist\/(npm|openapi)\/)/.test(
+          f,
+        ) ||
         (f.endsWith('.ts') && !f.endsWith('.d.ts')),
     );
     assert.deepEqual(unwanted, []);
   });
 
+  it("the front-end package holds its two entries, their declarations, the elements' manifest and its guide, and nothing else", () => {
+    for (const file of [
+      'dist/index.js',
+      'dist/react.js',
+      'dist/types/widget/src/index.d.ts',
+      'dist/types/widget/src/react.d.ts',
+      'custom-elements.json',
+      'README.md',
+      'LICENSE',
+      'package.json',
+    ]) {
+      assert.ok(frontEnd.files.includes(file), `${file} is not in the tarball`);
+    }
+    assert.deepEqual(
+      frontEnd.files.filter(
+        (f) =>
+          !/^(dist\/[\w-]+\.js|dist\/types\/.+\.d\.ts|custom-elements\.json|README\.md|LICENSE|package\.json)$/.test(f),
+      ),
+      [],
+    );
+  });
+
+  it('ships each declaration file once, every one its exports reach, and none naming a package it does not depend on (the front end: no zod)', () => {
+    for (const packed of both()) {
+      const read = (file: string) => readFileSync(join(packed.folder, file), 'utf8');
+      assert.deepEqual(declarationProblems(packed, read), [], packed.name);
+      const exports = packed.manifest.exports as Record<string, string | { types?: string }>;
+      for (const target of Object.values(exports)) {
+        const types = typeof target === 'string' ? undefined : target.types;
+        if (types !== undefined) assert.ok(packed.files.includes(posix.normalize(types)), `${packed.name}: ${types}`);
+      }
+    }
+    // One declaration per module of the repository: never a second copy under another folder.
+    const modules = server.files.filter((f) => f.endsWith('.d.ts')).map((f) => f.replace(/^dist\/server\//, ''));
+    assert.equal(new Set(modules).size, modules.length);
+  });
+
   it('holds every document its Markdown files cite, and the files those cite in turn', () => {
-    const shippedDocs = packed.filter((f) => f.endsWith('.md'));
     // The guides a partner is sent to from the README.
     for (const guide of [
       'server/proxy/README.md',
@@ -173,60 +202,82 @@ describe('the packed package', () => {
       'server/proxy/applications/README.md',
       'server/sandbox/README.md',
       'server/client/README.md',
-      'widget/README.md',
       'server/proxy/examples/mount-in-express.mjs',
     ]) {
-      assert.ok(packed.includes(guide), `${guide} is not in the tarball`);
+      assert.ok(server.files.includes(guide), `${guide} is not in the tarball`);
     }
-    const missing = shippedDocs.flatMap((doc) =>
-      citedDocuments(readFileSync(join(ROOT, doc), 'utf8'))
-        .filter((cited) => packedFileCited(cited, doc, packed) === undefined)
-        .map((cited) => `${doc} cites ${cited}`),
-    );
-    assert.deepEqual(missing, []);
+    for (const packed of both()) {
+      const missing = packed.files
+        .filter((f) => f.endsWith('.md'))
+        .flatMap((doc) =>
+          citedDocuments(readFileSync(join(packed.folder, doc), 'utf8'))
+            .filter((cited) => packedFileCited(cited, doc, packed.files) === undefined)
+            .map((cited) => `${packed.name}: ${doc} cites ${cited}`),
+        );
+      assert.deepEqual(missing, []);
+    }
   });
 
   it('holds the file of every relative link in its Markdown files, so that the links work from node_modules and on the package page', () => {
-    const broken = packed
-      .filter((f) => f.endsWith('.md'))
-      .flatMap((doc) =>
-        relativeLinks(readFileSync(join(ROOT, doc), 'utf8'))
-          .filter((target) => !packed.includes(posix.normalize(posix.join(posix.dirname(doc), target))))
-          .map((target) => `${doc} links ${target}`),
-      );
-    assert.deepEqual(broken, []);
+    for (const packed of both()) {
+      const broken = packed.files
+        .filter((f) => f.endsWith('.md'))
+        .flatMap((doc) =>
+          relativeLinks(readFileSync(join(packed.folder, doc), 'utf8'))
+            .filter((target) => !packed.files.includes(posix.normalize(posix.join(posix.dirname(doc), target))))
+            .map((target) => `${packed.name}: ${doc} links ${target}`),
+        );
+      assert.deepEqual(broken, []);
+    }
   });
 
   it('names its licence, repository, home page and issue tracker (npm renders relative README links against the repository)', () => {
-    const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Record<string, unknown>;
-    assert.equal(manifest.license, 'MIT');
-    assert.match(
-      readFileSync(join(ROOT, 'LICENSE'), 'utf8'),
-      /^MIT License\n\nCopyright \(c\) \d{4} jobboard-connector developers\n/,
-    );
-    const repository = manifest.repository as { type: string; url: string };
-    assert.equal(repository.type, 'git');
-    assert.match(repository.url, /^git\+https:\/\/github\.com\/[\w-]+\/[\w-]+\.git$/);
-    const web = repository.url.replace(/^git\+/, '').replace(/\.git$/, '');
-    assert.equal(manifest.homepage, `${web}#readme`);
-    assert.deepEqual(manifest.bugs, { url: `${web}/issues` });
+    const licence = readFileSync(join(ROOT, 'LICENSE'), 'utf8');
+    assert.match(licence, /^MIT License\n\nCopyright \(c\) \d{4} jobboard-connector developers\n/);
+    for (const packed of both()) {
+      const manifest = packed.manifest;
+      assert.equal(manifest.license, 'MIT');
+      assert.equal(readFileSync(join(packed.folder, 'LICENSE'), 'utf8'), licence, `${packed.name}'s LICENSE`);
+      const repository = manifest.repository as { type: string; url: string; directory?: string };
+      assert.equal(repository.type, 'git');
+      assert.match(repository.url, /^git\+https:\/\/github\.com\/[\w-]+\/[\w-]+\.git$/);
+      const web = repository.url.replace(/^git\+/, '').replace(/\.git$/, '');
+      const folder = posix.relative(ROOT, packed.folder);
+      assert.equal(repository.directory, folder === '' ? undefined : folder);
+      assert.equal(manifest.homepage, folder === '' ? `${web}#readme` : `${web}/tree/main/${folder}#readme`);
+      assert.deepEqual(manifest.bugs, { url: `${web}/issues` });
+      assert.equal(manifest.version, server.manifest.version, 'both packages are released together');
+    }
   });
 
-  it(`weighs at most ${MAX_TARBALL_BYTES / 1024} KB`, () => {
-    const size = readFileSync(tarball).length;
-    assert.ok(size <= MAX_TARBALL_BYTES, `the tarball is ${size} bytes`);
+  it(`weigh at most ${MAX_SERVER_TARBALL_BYTES / 1024} KB (the server package) and ${MAX_FRONT_END_TARBALL_BYTES / 1024} KB (the front-end package)`, () => {
+    for (const [packed, limit] of [
+      [server, MAX_SERVER_TARBALL_BYTES],
+      [frontEnd, MAX_FRONT_END_TARBALL_BYTES],
+    ] as const) {
+      const size = readFileSync(packed.tarball).length;
+      assert.ok(size <= limit, `${packed.name}'s tarball is ${size} bytes, over ${limit}`);
+    }
   });
 
-  it('passes npm publish --dry-run', async () => {
-    const { stdout } = await run('npm', ['publish', '--dry-run', '--ignore-scripts', '--tag', 'dry-run'], {
-      cwd: ROOT,
-      maxBuffer: 16 * 1024 * 1024,
-    });
-    assert.match(stdout, /^\+ jobboard-connector@0\.2\.0$/m);
+  it('pass npm publish --dry-run', async () => {
+    for (const packed of both()) {
+      const workspace = packed.folder === ROOT ? [] : ['--workspace', posix.relative(ROOT, packed.folder)];
+      const stdout = await npm(['publish', '--dry-run', '--ignore-scripts', '--tag', 'dry-run', ...workspace], ROOT);
+      assert.ok(stdout.split('\n').includes(`+ ${packed.name}@${String(packed.manifest.version)}`), stdout);
+    }
   });
 });
 
-describe('the installed package', () => {
+describe('the server package, installed alone', () => {
+  it('installs from its tarball alone: npm leaves out the front-end package, its optional dependency, which no registry holds yet', async () => {
+    // Every test of this part runs without it: the proxy serves the script-tag widget and the server render of its own.
+    assert.equal(existsSync(join(dir, 'node_modules/@jobboard-connector/widget')), false);
+    assert.ok(existsSync(join(dir, 'node_modules/jobboard-connector/dist/server/cli.js')));
+    // npm ls exits with an error on a missing dependency that is not optional.
+    await npm(['ls', '--omit=dev'], dir);
+  });
+
   it('answers --help, and --help of each command', async () => {
     const top = await cli(['--help']);
     assert.equal(top.code, 0, top.out);
@@ -292,7 +343,7 @@ console.log(JSON.stringify({ email: applicant.email }));
     const seen = JSON.parse(stdout) as { email: string };
     assert.equal(seen.email, email);
 
-    // The OpenAPI documents and their references, rendered at build time, from the package.
+    // The OpenAPI documents and their references, which each server renders when first asked.
     const sandboxOrigin = new URL(sandboxUrl).origin;
     for (const url of [
       `${sandboxOrigin}/openapi.json`,
@@ -304,7 +355,7 @@ console.log(JSON.stringify({ email: applicant.email }));
     }
   });
 
-  it('runs the demo, which serves its board page and the widget from the package, pinned with the integrity widget-tag prints', async () => {
+  it('runs the demo, which serves its board page, the widget and the server render from the package, the widget pinned with the integrity widget-tag prints', async () => {
     const bin = join(dir, 'node_modules/.bin/jobboard-connector');
     const pageUrl = await startAndReadUrl(
       bin,
@@ -355,10 +406,17 @@ console.log(JSON.stringify({ email: applicant.email }));
         url,
       );
     }
+    // The offers rendered on the server, shadow DOM included, by the package's own server render.
+    const fragment = await fetch(new URL('/embed/campaigns', pageUrl));
+    assert.equal(fragment.status, 200);
+    assert.match(
+      await fragment.text(),
+      /<jobboard-campaigns[^>]*><template[^>]* shadowrootmode="open">[\s\S]*class="offer"/,
+    );
     assert.ok(existsSync(join(dir, '.data/demo-proxy')), 'the demo keeps its data in the current folder');
   });
 
-  it('imports every export from plain .mjs', async () => {
+  it('imports every export of the server from plain .mjs, and resolves the script-tag bundle', async () => {
     const script = join(dir, 'imports.mjs');
     writeFileSync(
       script,
@@ -366,11 +424,8 @@ console.log(JSON.stringify({ email: applicant.email }));
 import { JobboardApplicantInput, JOB_TYPES } from 'jobboard-connector/contract';
 import { createProxy, startProxy, loadProxyConfig, ConfigError } from 'jobboard-connector/proxy';
 import { startSandbox } from 'jobboard-connector/sandbox';
-import { JobboardApply, JobboardCampaigns, defineElement } from 'jobboard-connector/widget';
 // The script-tag bundle defines its elements in a browser: here it is only resolved.
 const scriptTag = import.meta.resolve('jobboard-connector/widget.js');
-// The React entry needs the application's React (an optional peer): here it is only resolved.
-const reactEntry = import.meta.resolve('jobboard-connector/react');
 let configError = '';
 try { loadProxyConfig({}); } catch (error) { configError = error instanceof ConfigError ? error.message : 'not a ConfigError'; }
 const sandbox = await startSandbox({ seed: 'demo' });
@@ -384,9 +439,7 @@ console.log(JSON.stringify({
   configError,
   sandboxUrl: sandbox.url,
   fileType: file.mime_type,
-  widget: [JobboardApply, JobboardCampaigns, defineElement].map((f) => typeof f),
   scriptTag: scriptTag.endsWith('/dist/widget/widget.js'),
-  reactEntry: reactEntry.endsWith('/dist/npm/react.js'),
 }));
 `,
     );
@@ -399,12 +452,10 @@ console.log(JSON.stringify({
     assert.match(seen.configError as string, /UPSTREAM_URL is required/);
     assert.match(seen.sandboxUrl as string, /^http:\/\/127\.0\.0\.1:\d+\/v2$/);
     assert.equal(seen.fileType, 'pdf');
-    assert.deepEqual(seen.widget, ['function', 'function', 'function']);
     assert.equal(seen.scriptTag, true);
-    assert.equal(seen.reactEntry, true);
   });
 
-  it('type-checks a TypeScript consumer of each export under moduleResolution nodenext', async () => {
+  it('type-checks a TypeScript consumer of each export of the server under moduleResolution nodenext', async () => {
     writeFileSync(
       join(dir, 'tsconfig.json'),
       JSON.stringify({
@@ -432,7 +483,6 @@ import type { JobType } from 'jobboard-connector/contract';
 import { createProxy, loadProxyConfig } from 'jobboard-connector/proxy';
 import type { Proxy, ProxyConfig } from 'jobboard-connector/proxy';
 import { startSandbox } from 'jobboard-connector/sandbox';
-import { JobboardApply, defineElement } from 'jobboard-connector/widget';
 
 const client = createClient({ baseUrl: 'http://127.0.0.1:4010/v2', privateKey: 'p', secretKey: 's' });
 // @ts-expect-error the client needs its keys
@@ -459,8 +509,6 @@ export const stopped: void = proxy.stop();
 export const sandbox = startSandbox({ seed: 'demo', rateLimitPerMinute: 120 });
 // @ts-expect-error 'spring' is no seed
 startSandbox({ seed: 'spring' });
-
-defineElement('jobboard-apply', JobboardApply);
 `,
     );
     const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
@@ -492,13 +540,7 @@ ${page.head}</head><body><h1>Nos offres</h1><jobboard-campaigns endpoint="${page
     const boardOrigin = `http://127.0.0.1:${(board.address() as AddressInfo).port}`;
     const browser = await launchChromium();
     try {
-      const demoUrl = await startAndReadUrl(
-        join(dir, 'node_modules/.bin/jobboard-connector'),
-        ['demo', '--port', '0', '--sandbox-port', '0', '--data-dir', join(dir, 'csp-demo')],
-        { ALLOWED_ORIGINS: boardOrigin, LOG_LEVEL: 'warn' },
-        /job-board page\s+(http:\/\/\S+)/,
-      );
-      const proxy = new URL(demoUrl).origin;
+      const proxy = await startDemoFor(boardOrigin, 'csp-demo');
       const tag = await cli(['widget-tag', '--endpoint', proxy]);
       assert.equal(tag.code, 0, tag.out);
       page = { proxy, ...parseWidgetTag(tag.out) };
@@ -531,36 +573,6 @@ ${page.head}</head><body><h1>Nos offres</h1><jobboard-campaigns endpoint="${page
     } finally {
       await browser.close();
       board.close();
-    }
-  });
-
-  it("in Chromium, a React 19 board renders the package's React entry on its server, hydrates it and hears the application through onApplicationReceived", async () => {
-    // React is the board's (an optional peer of the package): this repository's copy stands in for the board's own install.
-    for (const name of ['react', 'react-dom', 'scheduler'])
-      symlinkSync(join(ROOT, 'node_modules', name), join(dir, 'node_modules', name), 'dir');
-    const reactEntry = join(dir, 'node_modules/jobboard-connector/dist/npm/react.js');
-    let proxy = '';
-    const board = await startReactBoard(reactEntry, () => proxy);
-    const browser = await launchChromium();
-    try {
-      const demoUrl = await startAndReadUrl(
-        join(dir, 'node_modules/.bin/jobboard-connector'),
-        ['demo', '--port', '0', '--sandbox-port', '0', '--data-dir', join(dir, 'react-demo')],
-        { ALLOWED_ORIGINS: board.origin, LOG_LEVEL: 'warn' },
-        /job-board page\s+(http:\/\/\S+)/,
-      );
-      proxy = new URL(demoUrl).origin;
-      const resume = join(dir, 'react-cv.pdf');
-      writeFileSync(resume, pdf({ text: 'Ana Lopez - data analyst' }));
-      assert.match(await serverRender(reactEntry, proxy), /<jobboard-campaigns><\/jobboard-campaigns>/);
-
-      const visit = await applyOnReactBoard(browser, board.origin, resume, uniqueEmail('packaged-react'));
-      assert.equal(visit.received.length, 1);
-      assert.match(visit.received[0]!.status, /^(delivered|queued)$/);
-      assert.deepEqual([...visit.reactErrors, ...visit.errors], []);
-    } finally {
-      await browser.close();
-      board.server.close();
     }
   });
 
@@ -600,3 +612,195 @@ ${page.head}</head><body><h1>Nos offres</h1><jobboard-campaigns endpoint="${page
     assert.equal(answer.status, 201, answer.text);
   });
 });
+
+describe('the server package with the front-end package beside it: jobboard-connector/widget and /react', () => {
+  before(async () => {
+    await npm([...INSTALL, '--omit=dev', frontEnd.tarball], dir);
+    // React is the board's (an optional peer of the front-end package): this repository's copy stands in for it.
+    for (const name of ['react', 'react-dom', 'scheduler'])
+      symlinkSync(join(ROOT, 'node_modules', name), join(dir, 'node_modules', name), 'dir');
+  });
+
+  it("re-exports the front-end package's elements and React components: the same modules, imported from plain .mjs", async () => {
+    const script = join(dir, 'front-end.mjs');
+    writeFileSync(
+      script,
+      `import * as widget from 'jobboard-connector/widget';
+import * as elements from '@jobboard-connector/widget';
+import * as react from 'jobboard-connector/react';
+import * as components from '@jobboard-connector/widget/react';
+console.log(JSON.stringify({
+  widget: Object.keys(widget).sort(),
+  same: Object.keys(elements).every((name) => widget[name] === elements[name]) && Object.keys(components).every((name) => react[name] === components[name]),
+  react: Object.keys(react).sort(),
+}));
+`,
+    );
+    const { stdout } = await run('node', [script], { cwd: dir });
+    const seen = JSON.parse(stdout) as { widget: string[]; same: boolean; react: string[] };
+    for (const name of ['JobboardApply', 'JobboardCampaigns', 'defineElement', 'JobboardApplySuccessEvent'])
+      assert.ok(seen.widget.includes(name), name);
+    assert.deepEqual(seen.react, ['JobboardApply', 'JobboardCampaigns']);
+    assert.equal(seen.same, true);
+  });
+
+  it('type-checks a TypeScript consumer of jobboard-connector/widget under moduleResolution nodenext', async () => {
+    writeFileSync(
+      join(dir, 'tsconfig.widget.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2023',
+          lib: ['ES2023', 'DOM'],
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          types: [],
+        },
+        files: ['widget-consumer.ts'],
+      }),
+    );
+    writeFileSync(
+      join(dir, 'widget-consumer.ts'),
+      `import { JobboardApply, defineElement } from 'jobboard-connector/widget';
+defineElement('jobboard-apply', JobboardApply);
+// @ts-expect-error campaignId is a number
+new JobboardApply().campaignId = 'thirteen';
+`,
+    );
+    const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
+    const result = await run('node', [tsc, '-p', 'tsconfig.widget.json'], { cwd: dir }).then(
+      () => '',
+      (error: { stdout: string }) => error.stdout,
+    );
+    assert.equal(result, '', result);
+  });
+
+  it("renders jobboard-connector/react on a board's server", async () => {
+    const reexport = join(dir, 'node_modules/jobboard-connector/server/widget-entries/react.js');
+    assert.equal(
+      await serverRender(reexport, 'https://jobs-proxy.example'),
+      '<main><h1>Jobs</h1><jobboard-campaigns></jobboard-campaigns></main>',
+    );
+  });
+});
+
+const REACT_19 = (
+  JSON.parse(readFileSync(join(ROOT, 'node_modules/react/package.json'), 'utf8')) as { version: string }
+).version;
+const TYPES_REACT = (
+  JSON.parse(readFileSync(join(ROOT, 'node_modules/@types/react/package.json'), 'utf8')) as { version: string }
+).version;
+
+for (const react of ['18.3.1', REACT_19]) {
+  describe(`the front-end package in a React ${react.split('.')[0]} app`, () => {
+    let app: string;
+
+    before(async () => {
+      // An application with React and nothing else, then the front-end package's tarball.
+      app = appFolder(`react-${react}-app`);
+      await npm([...INSTALL, `react@${react}`, `react-dom@${react}`], app);
+      await npm([...INSTALL, frontEnd.tarball], app);
+    });
+
+    it('adds Lit and its React wrapper, and nothing of the server package', async () => {
+      const installed = await installedPackages(app);
+      const serverPackages = ['jobboard-connector', ...Object.keys(server.manifest.dependencies as object)];
+      assert.deepEqual(
+        installed.filter((name) => serverPackages.includes(name)),
+        [],
+      );
+      for (const name of ['express', 'pg', 'helmet', 'busboy', 'pino', 'zod', 'ky'])
+        assert.ok(!installed.includes(name));
+      assert.ok(installed.includes('@jobboard-connector/widget') && installed.includes('lit'), installed.join(', '));
+      assert.deepEqual(
+        installed.filter((name) => !REACT_APP_PACKAGES.test(name) && !FRONT_END_PACKAGES.test(name)),
+        [],
+      );
+    });
+
+    it("renders the React entry on the board's server with no warning from React, hydrates it in Chromium and hears the application through onApplicationReceived", async () => {
+      const reactEntry = join(app, 'node_modules/@jobboard-connector/widget/dist/react.js');
+      let proxy = '';
+      const warnings = mock.method(console, 'error', () => undefined);
+      try {
+        assert.equal(
+          await serverRender(reactEntry, 'https://jobs-proxy.example', app),
+          '<main><h1>Jobs</h1><jobboard-campaigns></jobboard-campaigns></main>',
+        );
+      } finally {
+        warnings.mock.restore();
+      }
+      assert.deepEqual(
+        warnings.mock.calls.map((call) => call.arguments.join(' ')),
+        [],
+      );
+      const board = await startReactBoard(reactEntry, () => proxy, app);
+      const browser = await launchChromium();
+      try {
+        proxy = await startDemoFor(board.origin, `react-${react}-demo`);
+        const resume = join(app, 'cv.pdf');
+        writeFileSync(resume, pdf({ text: 'Ana Lopez - data analyst' }));
+        const visit = await applyOnReactBoard(browser, board.origin, resume, uniqueEmail(`react-${react}`));
+        assert.equal(visit.received.length, 1);
+        assert.match(visit.received[0]!.status, /^(delivered|queued)$/);
+        assert.deepEqual([...visit.reactErrors, ...visit.errors], []);
+      } finally {
+        await browser.close();
+        board.server.close();
+      }
+    });
+
+    it('type-checks a TypeScript consumer of both entries under moduleResolution nodenext, its declarations and those of Lit and React included', async () => {
+      await npm([...INSTALL, `@types/react@${react === REACT_19 ? TYPES_REACT : '18'}`], app);
+      writeFileSync(
+        join(app, 'tsconfig.json'),
+        JSON.stringify({
+          compilerOptions: {
+            target: 'ES2023',
+            lib: ['ES2023', 'DOM', 'DOM.Iterable'],
+            module: 'nodenext',
+            moduleResolution: 'nodenext',
+            strict: true,
+            noEmit: true,
+            // The declarations are checked too: those of the package stand alone (no zod, no server).
+            skipLibCheck: false,
+            types: [],
+          },
+          files: ['consumer.ts'],
+        }),
+      );
+      // Each @ts-expect-error fails the check if the types behind it were lost (an untyped export is \`any\`).
+      writeFileSync(
+        join(app, 'consumer.ts'),
+        `import { createElement } from 'react';
+import { JobboardApply, JobboardCampaigns as Catalogue, defineElement } from '@jobboard-connector/widget';
+import { JobboardCampaigns } from '@jobboard-connector/widget/react';
+
+defineElement('jobboard-apply', JobboardApply);
+defineElement('jobboard-campaigns', Catalogue);
+const form = document.createElement('jobboard-apply');
+export const id: number | undefined = form.offer?.id;
+// @ts-expect-error an offer's name is a string or null, as the proxy answers it
+export const name: number | undefined = form.offer?.name;
+document.addEventListener('jobboard-apply-success', (event) => {
+  const status: 'delivered' | 'queued' = event.detail.status;
+  // @ts-expect-error no such status
+  const lost: 'lost' = event.detail.status;
+  console.log(status, lost);
+});
+export const page = createElement(JobboardCampaigns, { endpoint: 'https://jobs-proxy.example', perPage: 5 });
+// @ts-expect-error perPage is a number
+export const wrong = createElement(JobboardCampaigns, { perPage: 'five' });
+`,
+      );
+      const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
+      const result = await run('node', [tsc, '-p', 'tsconfig.json'], { cwd: app }).then(
+        () => '',
+        (error: { stdout: string }) => error.stdout,
+      );
+      assert.equal(result, '', result);
+    });
+  });
+}

@@ -215,31 +215,25 @@ export function createProxyApp(deps: ProxyAppDeps): express.Express {
   // Public documentation: any origin may read it (API explorers hosted elsewhere).
   // Built on its first request, not at start: turning the zod schemas into
   // JSON Schema is the largest allocation of a start, for a document few read.
-  let openapi: Promise<JsonAnswer<unknown>> | undefined;
-  app.get('/api/openapi.json', async (req, res) => {
-    openapi ??= import('../public-api/openapi.ts').then(
-      ({ buildOpenApi }) => jsonAnswer(buildOpenApi(deps.version ?? '0.0.0', config.fields)),
+  let document: Promise<Record<string, unknown>> | undefined;
+  const openApiDocument = () =>
+    (document ??= import('../public-api/openapi.ts').then(
+      ({ buildOpenApi }) => buildOpenApi(deps.version ?? '0.0.0', config.fields),
       (error: unknown) => {
         // The next request tries again.
-        openapi = undefined;
+        document = undefined;
         throw error;
       },
-    );
+    ));
+  let openapi: Promise<JsonAnswer<unknown>> | undefined;
+  app.get('/api/openapi.json', async (req, res) => {
+    openapi ??= openApiDocument().then(jsonAnswer);
     const answer = await openapi;
     res.setHeader('Access-Control-Allow-Origin', '*');
     sendCachedJson(req, res, answer, 'public, max-age=300');
   });
-  app.get(
-    '/api/docs',
-    docsPageRoute(
-      'proxy',
-      () =>
-        new ProblemError(
-          'not_found',
-          'The API reference is not built on this server: run "npm run build" (or read /api/openapi.json).',
-        ),
-    ),
-  );
+  // The same document as a page to read, rendered on its first request.
+  app.get('/api/docs', docsPageRoute(openApiDocument));
 
   // Before the widget's CORS, which must not open the board's own stats to other origins.
   mountStats(app, deps);

@@ -3,7 +3,9 @@
 // (Every answer the proxy's tests receive is checked against the document:
 // server/openapi/test/answers.ts.)
 import assert from 'node:assert/strict';
+import { get } from 'node:http';
 import { after, before, describe, it } from 'node:test';
+import { brotliDecompressSync } from 'node:zlib';
 import { fetchStaticReference } from '../openapi/test/page-resources.ts';
 import { openCatalogueStore } from './storage/catalogue/catalogue-sqlite.ts';
 import { buildOpenApi } from '../public-api/openapi.ts';
@@ -25,6 +27,30 @@ describe('GET /api/docs', () => {
     const html = await fetchStaticReference(`${proxy.url}/api/docs`, fetch);
     assert.match(html, /jobboard-connector proxy/);
     assert.match(html, /\/api\/campaigns\/\{id\}\/jobposting/);
+  });
+
+  it('sends the page compressed with brotli to a client that accepts it, and as it is to one that does not', async () => {
+    const asked = (acceptEncoding: string) =>
+      new Promise<{ encoding: string | undefined; vary: string | undefined; body: Buffer }>((resolve, reject) => {
+        get(`${proxy.url}/api/docs`, { headers: { 'accept-encoding': acceptEncoding } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () =>
+            resolve({ encoding: res.headers['content-encoding'], vary: res.headers.vary, body: Buffer.concat(chunks) }),
+          );
+        }).on('error', reject);
+      });
+    const plain = await asked('gzip');
+    const compressed = await asked('gzip, deflate, br');
+    assert.equal(plain.encoding, undefined);
+    assert.match(plain.body.toString(), /^<!doctype html>/);
+    assert.equal(compressed.encoding, 'br');
+    assert.ok(
+      compressed.body.length * 5 < plain.body.length,
+      `${compressed.body.length} of ${plain.body.length} bytes`,
+    );
+    assert.equal(brotliDecompressSync(compressed.body).toString(), plain.body.toString());
+    for (const answer of [plain, compressed]) assert.match(answer.vary ?? '', /Accept-Encoding/);
   });
 
   it('is served to a browser of any origin, like the document', async () => {

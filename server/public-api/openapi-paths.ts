@@ -393,8 +393,9 @@ export function operationPaths(): Record<string, JsonSchema> {
       get: {
         operationId: 'getReference',
         tags: ['Operations'],
-        summary: 'This document as a page to read (static HTML, rendered when the package is built)',
-        responses: { 200: { description: 'The reference', content: text('text/html') }, ...problems('not_found') },
+        summary:
+          'This document as a page to read (HTML and CSS, no script; rendered from the document when first asked)',
+        responses: { 200: { description: 'The reference', content: text('text/html') }, ...problems() },
       },
     },
   };

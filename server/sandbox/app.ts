@@ -63,21 +63,15 @@ export function createSandboxApp(ctx: SandboxContext): express.Express {
 
   const root = routes.router('');
   // The API's description, outside /v2 and without a token, for generating clients and reading.
-  const openapi = JSON.stringify(buildRecruitmentApiDocument(packageVersion()));
+  const document = buildRecruitmentApiDocument(packageVersion());
+  const openapi = JSON.stringify(document);
   root.get('/openapi.json', (_req, res) => {
     res.setHeader('Access-Control-Allow-Origin', '*');
     res.type('json').send(openapi);
   });
   root.get(
     '/docs',
-    docsPageRoute(
-      'recruitment-api',
-      () =>
-        new SandboxError(
-          'not_found',
-          'The API reference is not built here: run "npm run build" (or see /openapi.json).',
-        ),
-    ),
+    docsPageRoute(() => document),
   );
   // Files are served to whoever holds their unguessable URL, as resume_url promises.
   root.get('/files/:name', (req, res) => {

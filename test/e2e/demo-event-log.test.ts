@@ -1,4 +1,4 @@
-// The demo page's event log (widget/demo/index.html), filled by the widget's
+// The demo page's event log (server/demo-page/index.html), filled by the widget's
 // real events: each line wraps inside the log's box (an event's JSON has no
 // space to break at), and axe finds nothing wrong with the log in Chromium.
 import assert from 'node:assert/strict';

@@ -1,17 +1,18 @@
 // A board built with React 19 with the React entry as the build writes it
-// (dist/npm/react.js, what the package ships; the package test runs the same
-// board from the installed package): its server renders the page, the browser
-// hydrates it, and the candidate applies; the board's onApplicationReceived
-// callback hears it. `npm run build` first.
+// (widget/dist/react.js, what the front-end package ships; the package test
+// runs the same board from the installed package, with React 18 and 19): its
+// server renders the page, the browser hydrates it, and the candidate
+// applies; the board's onApplicationReceived callback hears it. `npm run
+// build` first.
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { boardWorldPerSuite, writeResume } from './demo-world.ts';
 import { applyOnReactBoard, serverRender, startReactBoard } from './react-board.ts';
 
-const REACT_ENTRY = join(import.meta.dirname, '../../dist/npm/react.js');
+const REACT_ENTRY = join(import.meta.dirname, '../../widget/dist/react.js');
 
-describe('a board built with React 19 (jobboard-connector/react)', () => {
+describe('a board built with React 19 (@jobboard-connector/widget/react)', () => {
   const world = boardWorldPerSuite('react', (proxyUrl) => startReactBoard(REACT_ENTRY, proxyUrl));
   let pdfPath: string;
 

@@ -1,14 +1,16 @@
-// A board built with React 19, for the tests of `jobboard-connector/react`:
-// its server renders the page with the React entry (renderToString), its
-// script (bundled here with Vite, React included, as a board's own build
-// would) hydrates it, and a candidate applies in Chromium. The entry is a
-// file: the build's (dist/npm/react.js) or the installed package's.
+// A board built with React, for the tests of the React entry
+// (`@jobboard-connector/widget/react`, re-exported as `jobboard-connector/react`):
+// its server renders the page with the entry (renderToString), its script
+// (bundled here with Vite, React included, as a board's own build would)
+// hydrates it, and a candidate applies in Chromium. The entry is a file: the
+// build's (widget/dist/react.js) or an installed package's. React is the
+// board's: that of the folder `app` (this repository's React 19 by default, or
+// a board's own install, React 18 for one), for its server and its script alike.
 import { createServer } from 'node:http';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createElement } from 'react';
-import type { ComponentType } from 'react';
-import { renderToString } from 'react-dom/server';
+import type { ComponentType, createElement as CreateElement } from 'react';
 import { build } from 'vite';
 import type { Rolldown } from 'vite';
 import type { Browser } from 'playwright-core';
@@ -39,11 +41,11 @@ hydrateRoot(root, createElement(App, { endpoint: root.dataset.endpoint, onApplic
 });
 `;
 
-/** The board's script bundled with the React entry at `reactEntry` (React in development mode, which reports hydration mismatches), by file name. */
-async function bundleBoardScript(reactEntry: string): Promise<Map<string, string>> {
+/** The board's script bundled with the React entry at `reactEntry` and the React of `app` (in development mode, which reports hydration mismatches), by file name. */
+async function bundleBoardScript(reactEntry: string, app: string): Promise<Map<string, string>> {
   const output = (await build({
     configFile: false,
-    root: ROOT,
+    root: app,
     logLevel: 'silent',
     mode: 'development',
     resolve: { alias: { 'jobboard-connector/react': reactEntry } },
@@ -63,11 +65,21 @@ async function bundleBoardScript(reactEntry: string): Promise<Map<string, string
   return new Map(output.output.map((file) => [file.fileName, file.type === 'chunk' ? file.code : String(file.source)]));
 }
 
-/** The page's content as the board's server renders it with React and the React entry at `reactEntry`. */
-export async function serverRender(reactEntry: string, endpoint: string): Promise<string> {
+/** The React of the folder `app`, as its server loads it. */
+function reactOf(app: string): {
+  createElement: typeof CreateElement;
+  renderToString: (element: ReturnType<typeof CreateElement>) => string;
+} {
+  const load = createRequire(join(app, 'package.json'));
+  return { createElement: load('react').createElement, renderToString: load('react-dom/server').renderToString };
+}
+
+/** The page's content as the board's server renders it with the React of `app` and the React entry at `reactEntry`. */
+export async function serverRender(reactEntry: string, endpoint: string, app: string = ROOT): Promise<string> {
   const { JobboardCampaigns } = (await import(pathToFileURL(reactEntry).href)) as {
     JobboardCampaigns: ComponentType<Record<string, unknown>>;
   };
+  const { createElement, renderToString } = reactOf(app);
   const App = new Function('createElement', 'JobboardCampaigns', `${APP.replace('export ', '')}; return App;`)(
     createElement,
     JobboardCampaigns,
@@ -75,13 +87,13 @@ export async function serverRender(reactEntry: string, endpoint: string): Promis
   return renderToString(createElement(App, { endpoint }));
 }
 
-/** Starts the board's server; `proxy()` gives the proxy's address when a page is asked for. */
-export async function startReactBoard(reactEntry: string, proxy: () => string): Promise<Board> {
-  const files = await bundleBoardScript(reactEntry);
+/** Starts the board's server, with the React of `app`; `proxy()` gives the proxy's address when a page is asked for. */
+export async function startReactBoard(reactEntry: string, proxy: () => string, app: string = ROOT): Promise<Board> {
+  const files = await bundleBoardScript(reactEntry, app);
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://board').pathname;
     if (path === '/') {
-      void serverRender(reactEntry, proxy()).then((html) => {
+      void serverRender(reactEntry, proxy(), app).then((html) => {
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
         res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Jobs</title><link rel="icon" href="data:,">
 <script type="module" src="/app.js"></script></head><body><div id="root" data-endpoint="${proxy()}">${html}</div></body></html>`);

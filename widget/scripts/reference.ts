@@ -1,4 +1,4 @@
-// Writes the element reference of widget/README.md from custom-elements.json
+// Writes the element reference of widget/README.md from widget/custom-elements.json
 // (run by `npm run analyze` after the analyzer), between the markers
 // <!-- reference:start --> and <!-- reference:end -->.
 import { readFile, writeFile } from 'node:fs/promises';
@@ -25,7 +25,7 @@ interface Declaration {
 }
 
 const root = new URL('../../', import.meta.url);
-const manifest = JSON.parse(await readFile(new URL('custom-elements.json', root), 'utf8')) as {
+const manifest = JSON.parse(await readFile(new URL('widget/custom-elements.json', root), 'utf8')) as {
   modules: { path: string; declarations?: Declaration[] }[];
 };
 

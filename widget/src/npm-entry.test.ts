@@ -1,20 +1,21 @@
-// The npm entry as an application gets it: `jobboard-connector/widget`
-// resolved through package.json `exports` (the dev server's nodeResolve
-// honours them, and a package may import itself by name) to the built
-// dist/npm/index.js, so `npm run build` runs first. widget/tsconfig.json maps
-// the name to src/index.ts for the type check only, which runs before the build.
+// The npm entry as an application gets it: `@jobboard-connector/widget`, the
+// front-end package, resolved through its package.json `exports` (the dev
+// server's nodeResolve honours them, through the workspace's link in
+// node_modules) to the built widget/dist/index.js, so `npm run build` runs
+// first. widget/tsconfig.json maps the name to src/index.ts for the type check
+// only, which runs before the build.
 import { expect, fixture, html } from '@open-wc/testing';
 import { LitElement } from 'lit';
-import { JobboardApply, JobboardCampaigns, defineElement } from 'jobboard-connector/widget';
+import { JobboardApply, JobboardCampaigns, defineElement } from '@jobboard-connector/widget';
 import { maybe, shadow, standIn, until } from './internal/test-support.ts';
 
 function loaded(fragment: string): boolean {
   return performance.getEntriesByType('resource').some((entry) => entry.name.includes(fragment));
 }
 
-describe('the npm entry (jobboard-connector/widget)', () => {
-  it('is the built dist/npm/index.js, not the TypeScript source', () => {
-    expect(loaded('/dist/npm/index.js'), 'dist/npm/index.js was loaded').to.equal(true);
+describe('the npm entry (@jobboard-connector/widget)', () => {
+  it('is the built widget/dist/index.js, not the TypeScript source', () => {
+    expect(loaded('/widget/dist/index.js'), 'widget/dist/index.js was loaded').to.equal(true);
     expect(loaded('/widget/src/index.ts'), 'widget/src/index.ts was loaded').to.equal(false);
   });
 

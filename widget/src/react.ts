@@ -1,12 +1,14 @@
-// React entry (`jobboard-connector/react`): both elements as React components,
-// made by @lit/react, for boards built with React or Next.js. The first one
-// mounted defines the elements (a second definition is skipped).
+// React entry (`@jobboard-connector/widget/react`, which the server package
+// re-exports as `jobboard-connector/react`): both elements as React
+// components, made by @lit/react, for boards built with React or Next.js. The
+// first one mounted defines the elements (a second definition is skipped).
 // Their properties are typed props (`endpoint`, `campaignId`, `perPage`…),
 // and their events are callbacks named for what happened. React itself is the
 // application's (a peer dependency), never bundled here; on the server
 // (React's renderToString, Next.js) the component renders the element's tag,
 // and the element renders itself once hydrated in the browser.
 import * as React from 'react';
+import { isServer } from 'lit';
 import { createComponent } from '@lit/react';
 import type { EventName } from '@lit/react';
 import { JobboardApply as JobboardApplyElement } from './apply/apply.ts';
@@ -31,6 +33,12 @@ function defineElements(): void {
 }
 
 /**
+ * React's layout effect in the browser; nothing on a server, which defines no
+ * element (and where React 18 warns of every layout effect it meets).
+ */
+const useBrowserLayoutEffect: typeof React.useLayoutEffect = isServer ? () => undefined : React.useLayoutEffect;
+
+/**
  * `component`, defining the elements after its first layout effects: once
  * its properties are on the element. Defined earlier, an element the server
  * rendered would start (and fetch from the page's origin) before hydration
@@ -41,7 +49,7 @@ function definingOnMount<C extends { displayName?: string | undefined }>(compone
   const inner = component as unknown as React.ComponentType<Record<string, unknown>>;
   const defining = React.forwardRef<unknown, Record<string, unknown>>((props, ref) => {
     // Children's layout effects run first: @lit/react's, which set the properties.
-    React.useLayoutEffect(defineElements, []);
+    useBrowserLayoutEffect(defineElements, []);
     return React.createElement(inner, { ...props, ref });
   });
   defining.displayName = component.displayName;

@@ -1,0 +1,1 @@
+export * from '@jobboard-connector/widget/react';
