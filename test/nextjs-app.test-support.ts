@@ -23,24 +23,28 @@ import {
   renameSync,
   rmSync,
   statSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { eventually } from '../server/test/poll.ts';
+import { ROOT, pack } from './package.test-support.ts';
 
 const run = promisify(execFile);
-const ROOT = join(import.meta.dirname, '..');
 export const RECIPE_DIR = join(ROOT, 'server/examples/nextjs');
 /** The package's name, as the recipe imports it. */
 const PACKAGE = 'jobboard-connector';
 /** Run folders older than this are left over from a run that died: removed by the next one. */
 const STALE_RUN_MS = 6 * 60 * 60 * 1000;
+/** The cache of other versions unused for this long is removed (some 450 MB each). */
+const STALE_CACHE_MS = 14 * 24 * 60 * 60 * 1000;
 
 interface Manifest {
   dependencies?: Record<string, string>;
   devDependencies?: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
   peerDependencies?: Record<string, string>;
 }
 
@@ -55,9 +59,15 @@ function recipeVersions(): Record<string, string> {
 
 /** The cache folder of these versions: the recipe's, the package's dependencies', and the platform's (Next.js's compiler is a native binary). */
 function cacheFolder(): string {
-  const { dependencies, peerDependencies } = manifest(ROOT);
+  const { dependencies, optionalDependencies, peerDependencies } = manifest(ROOT);
   const key = createHash('sha256')
-    .update(JSON.stringify([recipeVersions(), dependencies, peerDependencies, process.platform, process.arch]))
+    .update(
+      JSON.stringify([
+        recipeVersions(),
+        [dependencies, optionalDependencies, peerDependencies],
+        [process.platform, process.arch],
+      ]),
+    )
     .digest('hex')
     .slice(0, 16);
   const base = process.env.JOBBOARD_CACHE_DIR ?? join(homedir(), '.cache', 'jobboard-connector');
@@ -90,12 +100,17 @@ async function installCache(cache: string, tarball: string): Promise<void> {
   }
 }
 
-/** Removes the run folders a dead run left behind. */
-function removeStaleRuns(cache: string): void {
-  for (const name of readdirSync(cache).filter((n) => n.startsWith('run-'))) {
-    const path = join(cache, name);
-    if (Date.now() - statSync(path).mtimeMs > STALE_RUN_MS) rmSync(path, { recursive: true, force: true });
-  }
+/** Marks `cache` used now; removes the run folders a dead run left in it, and the caches of other versions left unused. */
+function removeStale(cache: string): void {
+  const now = new Date();
+  utimesSync(cache, now, now);
+  const stale = (folder: string, name: string, ms: number) =>
+    Date.now() - statSync(join(folder, name)).mtimeMs > ms &&
+    rmSync(join(folder, name), { recursive: true, force: true });
+  for (const name of readdirSync(cache).filter((n) => n.startsWith('run-'))) stale(cache, name, STALE_RUN_MS);
+  const base = dirname(cache);
+  for (const name of readdirSync(base).filter((n) => n.startsWith('nextjs-') && join(base, n) !== cache))
+    stale(base, name, STALE_CACHE_MS);
 }
 
 export interface NextServer {
@@ -128,13 +143,10 @@ export async function prepareNextApp(): Promise<NextApp> {
   mkdirSync(join(cache, '..'), { recursive: true });
   const packed = mkdtempSync(`${cache}.pack-`);
   try {
-    const { stdout } = await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', packed], {
-      cwd: ROOT,
-      maxBuffer: 16 * 1024 * 1024,
-    });
-    const tarball = join(packed, (JSON.parse(stdout) as [{ filename: string }])[0].filename);
+    // The server package alone, as a board's server installs it: the page renders no element of its own.
+    const { tarball } = await pack(ROOT, packed);
     await installCache(cache, tarball);
-    removeStaleRuns(cache);
+    removeStale(cache);
     const dir = mkdtempSync(join(cache, 'run-'));
     cpSync(RECIPE_DIR, dir, { recursive: true });
     const installed = join(dir, 'node_modules', PACKAGE);

@@ -90,6 +90,8 @@ describe('the Next.js recipe, as a board runs it', () => {
         PORT: String(proxyPort),
         PUBLIC_ORIGIN: proxyUrl,
         ALLOWED_ORIGINS: `http://127.0.0.1:${ports.dev},http://127.0.0.1:${ports.start}`,
+        // The offers' URLs are the Next.js page's: the head's canonical URL and the JobPosting's url.
+        BOARD_OFFER_URL: `http://127.0.0.1:${ports.start}/jobs?offer={id}`,
       },
     });
     // An offer the board listed, then closed: 410.
