@@ -40,6 +40,8 @@ import {
 import { PINNED_WIDGET_PATH } from './http/widget-pin.ts';
 import { RECEIPT_PATH, RECEIPT_ROUTE } from './receipt/token.ts';
 import type { Check, Readiness } from './http/health.ts';
+import { beaconRouter, funnelDisabledRouter } from './stats/beacon-route.ts';
+import type { BeaconDeps } from './stats/beacon-route.ts';
 
 /**
  * GET /metrics, on a listener of its own (METRICS_HOST:METRICS_PORT, local by
@@ -83,6 +85,8 @@ export interface ProxyAppDeps {
   moreChecks?: () => Record<string, Check & { ready: boolean }>;
   /** Shown in /api/openapi.json. */
   version?: string;
+  /** What POST /api/funnel counts with when FUNNEL is on: the funnel's store, the per-address limit, the clock. */
+  beacons?: Pick<BeaconDeps, 'funnel' | 'limiter' | 'now'> | undefined;
 }
 
 const DEMO_PAGE_CSP =
@@ -171,6 +175,19 @@ function asProblem(error: unknown): ProblemError | undefined {
   );
 }
 
+/** POST /api/funnel: the widget's beacons, of the offers the catalogue holds; with FUNNEL=false, 404 funnel_disabled. */
+function mountBeacons(app: express.Express, deps: ProxyAppDeps): void {
+  if (!deps.config.funnel) app.use('/api/funnel', funnelDisabledRouter());
+  else if (deps.beacons !== undefined) {
+    const { store } = deps.catalogue;
+    const isBroadcast = (id: number) => store.get(id) !== undefined;
+    app.use(
+      '/api/funnel',
+      beaconRouter({ ...deps.beacons, channel: deps.config.channel, registry: deps.registry, isBroadcast }),
+    );
+  }
+}
+
 export function createProxyApp(deps: ProxyAppDeps): express.Express {
   const { config, logger, registry } = deps;
   const app = express();
@@ -235,6 +252,8 @@ export function createProxyApp(deps: ProxyAppDeps): express.Express {
   // The applications module reads its own (multipart) bodies: mounted before any body parser.
   if (deps.applications !== undefined) app.use('/api/applications', deps.applications.router);
   if (deps.applications?.receipt !== undefined) app.use(RECEIPT_PATH, deps.applications.receipt);
+  // Reads its own (text) bodies, at most 4 KB.
+  mountBeacons(app, deps);
   // No JSON endpoint takes a body today; a small limit keeps a future one safe.
   app.use('/api', express.json({ limit: '16kb' }));
 

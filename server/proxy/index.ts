@@ -28,6 +28,7 @@ import { openBackend } from './storage/index.ts';
 import { checkUpstream, recheckUntilVerified, upstreamClient } from './upstream-check.ts';
 import type { UpstreamCheck, UpstreamCheckError } from './upstream-check.ts';
 import type { Database } from './storage/index.ts';
+import { BeaconLimiter, databaseBeaconCounts, memoryBeaconCounts } from './stats/beacon-limit.ts';
 
 export { ConfigError, ENV_VARIABLES, loadProxyConfig } from './config.ts';
 export type { ProxyConfig } from './config.ts';
@@ -237,6 +238,16 @@ export function createProxy(configOrOptions: ProxyConfig | CreateProxyOptions): 
     };
   };
 
+  // The beacons count in the application store, once it is open; one instance limits addresses in its memory, several in the database.
+  const now = options.applications?.clock === undefined ? Date.now : () => options.applications!.clock!.now();
+  const store = () => applications.whenReady().then(() => applications.outbox);
+  const beaconCounts = backend.database === undefined ? memoryBeaconCounts(now) : databaseBeaconCounts(store);
+  const beacons = {
+    funnel: () => store().then((outbox) => outbox.funnel),
+    limiter: new BeaconLimiter(config.upstream.secretKey, beaconCounts, now),
+    now,
+  };
+
   let draining = false;
   const app = createProxyApp({
     config,
@@ -249,6 +260,7 @@ export function createProxy(configOrOptions: ProxyConfig | CreateProxyOptions): 
     draining: () => draining,
     moreChecks,
     version: packageVersion(),
+    beacons,
   });
 
   let started = false;

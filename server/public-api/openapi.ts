@@ -28,6 +28,8 @@ import {
   ReadyAnswer,
 } from './schemas.ts';
 import { WebhookEvent } from './webhook-events.ts';
+import { FunnelBeacon } from './funnel.ts';
+import { funnelPaths } from './openapi-funnel-paths.ts';
 
 /**
  * The document of this proxy; `servers` is relative, so it holds wherever the
@@ -52,6 +54,7 @@ export function buildOpenApi(
       { name: 'Applications', description: 'The application form' },
       { name: 'Pages', description: 'For search engines, boards that render on their server, and script tags' },
       { name: 'Operations', description: 'Health, readiness and this documentation' },
+      { name: 'Funnel', description: "The widget's beacons of the board's funnel: daily counts, never a person" },
       {
         name: 'Webhooks',
         description: "What the proxy posts to the board's WEBHOOK_URL, signed by the Standard Webhooks rules",
@@ -102,6 +105,7 @@ export function buildOpenApi(
       ...pagePaths(),
       ...receiptAndWidgetPaths(),
       ...operationPaths(),
+      ...funnelPaths(),
     },
     components: {
       schemas: {
@@ -119,7 +123,7 @@ export function buildOpenApi(
           },
           'output',
         ),
-        ...componentSchemas({ ApplicationForm: applicationFormSchema(fields) }, 'input'),
+        ...componentSchemas({ ApplicationForm: applicationFormSchema(fields), FunnelBeacon }, 'input'),
       },
     },
   };

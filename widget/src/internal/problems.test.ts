@@ -22,6 +22,10 @@ const GENERIC: readonly ProblemCode[] = [
   'sitemap_not_configured',
   'feed_not_configured',
   'campaign_gone',
+  // The funnel's beacons, whose answers the widget never reads (navigator.sendBeacon).
+  'funnel_disabled',
+  'beacon_invalid',
+  'beacon_offer_unknown',
 ];
 
 /** For each language but English, the codes whose message reads as it does in English. */
