@@ -59,6 +59,11 @@ for (const store of [SQLITE_STORE, postgres]) {
       assert.equal(res.status, 204);
       assert.equal(res.headers.get('access-control-allow-origin'), BOARD_ORIGIN, 'the board page may send it');
       assert.equal(res.headers.get('cache-control'), 'no-store');
+      assert.equal(
+        res.headers.get('cross-origin-resource-policy'),
+        'cross-origin',
+        "the browser's check of a no-cors answer lets it pass, with no error in the board's console",
+      );
       const listed = await todays(world(), 'listed');
       assert.equal(listed.get(a!), 1);
       assert.equal(listed.get(b!), 1);

@@ -100,6 +100,7 @@ export function beaconRouter(deps: BeaconDeps): Router {
   };
 
   const router = Router();
+  router.use(readableAcrossOrigins);
   router.post(
     '/',
     express.text({ type: ['text/plain', 'application/json'], limit: BEACON_BODY_LIMIT }),
@@ -153,9 +154,21 @@ export function beaconRouter(deps: BeaconDeps): Router {
   return router;
 }
 
+/**
+ * A beacon of text/plain is a no-cors request: the browser checks its answer
+ * against Cross-Origin-Resource-Policy, and the same-origin one every answer
+ * carries would make a board's console report each beacon as blocked. Its
+ * answer holds nothing a page could use (204, or a problem).
+ */
+function readableAcrossOrigins(_req: Request, res: Response, next: NextFunction): void {
+  res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
+  next();
+}
+
 /** POST /api/funnel when the funnel is off (FUNNEL=false): 404 funnel_disabled, so a widget that still sends learns why. */
 export function funnelDisabledRouter(): Router {
   const router = Router();
+  router.use(readableAcrossOrigins);
   router.post('/', () => {
     throw new ProblemError(
       'funnel_disabled',
