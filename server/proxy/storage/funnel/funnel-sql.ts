@@ -52,8 +52,23 @@ export function funnelSchema(database: 'sqlite' | 'postgres'): string {
     .join('');
 }
 
-/** Rows of one insert at most: a few hundred parameters, and a few statement texts per table. */
+/** Rows of one insert at most: a few hundred parameters. */
 export const ROWS_PER_INSERT = 64;
+
+/**
+ * The sizes `rows` rows are written in: as many of ROWS_PER_INSERT as fit,
+ * then powers of two, so that a table has seven statement texts (each
+ * prepared once and kept by SQLite's connection), not one per row count.
+ */
+export function insertSizes(rows: number): number[] {
+  const sizes: number[] = [];
+  for (let left = rows; left > 0;) {
+    const size = Math.min(ROWS_PER_INSERT, 2 ** Math.floor(Math.log2(left)));
+    sizes.push(size);
+    left -= size;
+  }
+  return sizes;
+}
 
 /**
  * Adds `rows` rows (key, then the added columns) to `table`, creating each at
@@ -124,7 +139,7 @@ export function offerSumsText(spans: number): string {
   return `SELECT campaign_id, ${SUMS} FROM funnel_offer_spans WHERE ${where.join(' OR ')} GROUP BY campaign_id`;
 }
 
-/** The outcomes of the offers $3... in the days $1 to $2. */
+/** The outcomes of the offers $3... in the days $1 to $2 (a power of two of them: the caller repeats the last one). */
 export function offerOutcomesText(offers: number): string {
   const ids = Array.from({ length: offers }, (_, i) => `$${i + 3}`).join(', ');
   return `SELECT campaign_id, outcome, sum(n) AS n FROM funnel_outcomes WHERE campaign_id IN (${ids}) AND day BETWEEN $1 AND $2

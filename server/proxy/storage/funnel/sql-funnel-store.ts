@@ -12,10 +12,10 @@ import type { FunnelCounting, FunnelEntry, FunnelPeriod, FunnelReport, FunnelSto
 import {
   FUNNEL_SQL,
   FUNNEL_TABLES,
-  ROWS_PER_INSERT,
   dayNumber,
   dayOf,
   dayText,
+  insertSizes,
   offerOutcomesText,
   offerSumsText,
   spansHolding,
@@ -140,10 +140,11 @@ export class SqlFunnelStore implements FunnelStore {
     // Always in the order of FUNNEL_TABLES, each table's rows in key order: no two transactions wait on each other.
     for (const table of Object.keys(FUNNEL_TABLES) as FunnelTable[]) {
       const rows = [...(additions.tables.get(table)?.values() ?? [])].sort(compareKeys);
-      for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-        const chunk = rows.slice(i, i + ROWS_PER_INSERT);
+      let at = 0;
+      for (const size of insertSizes(rows.length)) {
+        const chunk = rows.slice(at, (at += size));
         await sql.run(
-          upsertText(table, chunk.length),
+          upsertText(table, size),
           chunk.flatMap((row) => [...row.key, ...row.added]),
         );
       }
@@ -267,7 +268,10 @@ export class SqlFunnelStore implements FunnelStore {
     });
     if (offers.length > 0) {
       const byId = new Map(offers.map((offer) => [offer.campaign_id, offer]));
-      const outcomes = await this.sql.all(offerOutcomesText(offers.length), [from, to, ...byId.keys()]);
+      // As many ids as the next power of two, the last one repeated: a few statement texts for any limit.
+      const ids = [...byId.keys()];
+      while (ids.length & (ids.length - 1)) ids.push(ids.at(-1)!);
+      const outcomes = await this.sql.all(offerOutcomesText(ids.length), [from, to, ...ids]);
       for (const row of outcomes)
         byId.get(Number(row.campaign_id))!.counts.outcomes[String(row.outcome)] = Number(row.n);
     }
