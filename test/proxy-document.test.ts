@@ -39,7 +39,8 @@ let world: ApplyWorld;
 let document: ProxyDocument;
 
 before(async () => {
-  world = await startApplyWorld();
+  // With a dashboard token, so that every documented path is served (GET /api/stats and /dashboard only are then).
+  world = await startApplyWorld({ env: { DASHBOARD_TOKEN: 'a-dashboard-token-of-the-board' } });
   document = (await (await fetch(`${world.proxyUrl}/api/openapi.json`)).json()) as ProxyDocument;
 });
 

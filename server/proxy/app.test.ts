@@ -173,7 +173,17 @@ describe('proxy app', () => {
         consent_url: null,
         captcha: null,
         track_utm: true,
+        funnel: true,
       });
+    });
+
+    it('tells the widget to send no funnel beacon when FUNNEL is false', async () => {
+      const other = await start(testConfig({ FUNNEL: 'false' }));
+      try {
+        assert.equal(((await (await fetch(`${other.url}/api/config`)).json()) as { funnel: boolean }).funnel, false);
+      } finally {
+        await other.close();
+      }
     });
 
     it('with a captcha configured, gives its provider and site key but never its secret', async () => {

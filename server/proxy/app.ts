@@ -43,6 +43,8 @@ import type { Check, Readiness } from './http/health.ts';
 import { mountStatsRoutes } from './stats/stats-routes.ts';
 import type { DashboardSource } from './stats/dashboard-route.ts';
 import { offerChecksOf } from './stats/dashboard-checks.ts';
+import { beaconRouter, funnelDisabledRouter } from './stats/beacon-route.ts';
+import type { BeaconDeps } from './stats/beacon-route.ts';
 
 /**
  * GET /metrics, on a listener of its own (METRICS_HOST:METRICS_PORT, local by
@@ -88,6 +90,8 @@ export interface ProxyAppDeps {
   version?: string;
   /** The funnel's counts (and the offer checks) for GET /api/stats and GET /dashboard, served only with DASHBOARD_TOKEN. */
   stats?: Pick<DashboardSource, 'funnel' | 'now'> | undefined;
+  /** What POST /api/funnel counts with when FUNNEL is on: the funnel's store, the per-address limit, the clock. */
+  beacons?: Pick<BeaconDeps, 'funnel' | 'limiter' | 'now'> | undefined;
 }
 
 const DEMO_PAGE_CSP =
@@ -188,6 +192,19 @@ function mountStats(app: express.Express, deps: ProxyAppDeps): void {
   });
 }
 
+/** POST /api/funnel: the widget's beacons, of the offers the catalogue holds; with FUNNEL=false, 404 funnel_disabled. */
+function mountBeacons(app: express.Express, deps: ProxyAppDeps): void {
+  if (!deps.config.funnel) app.use('/api/funnel', funnelDisabledRouter());
+  else if (deps.beacons !== undefined) {
+    const { store } = deps.catalogue;
+    const isBroadcast = (id: number) => store.get(id) !== undefined;
+    app.use(
+      '/api/funnel',
+      beaconRouter({ ...deps.beacons, channel: deps.config.channel, registry: deps.registry, isBroadcast }),
+    );
+  }
+}
+
 export function createProxyApp(deps: ProxyAppDeps): express.Express {
   const { config, logger, registry } = deps;
   const app = express();
@@ -248,6 +265,8 @@ export function createProxyApp(deps: ProxyAppDeps): express.Express {
   // The applications module reads its own (multipart) bodies: mounted before any body parser.
   if (deps.applications !== undefined) app.use('/api/applications', deps.applications.router);
   if (deps.applications?.receipt !== undefined) app.use(RECEIPT_PATH, deps.applications.receipt);
+  // Reads its own (text) bodies, at most 4 KB.
+  mountBeacons(app, deps);
   // No JSON endpoint takes a body today; a small limit keeps a future one safe.
   app.use('/api', express.json({ limit: '16kb' }));
 

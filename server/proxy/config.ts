@@ -78,6 +78,7 @@ const EnvSchema = z
       )
       .optional(),
     TRACK_UTM: z.enum(['true', 'false'], { error: 'must be true or false' }).default('true'),
+    FUNNEL: z.enum(['true', 'false'], { error: 'must be true or false' }).default('true'),
     ALLOWED_ORIGINS: originList,
     PUBLIC_ORIGIN: originList.refine(
       (origins) => origins.length <= 1,
@@ -226,6 +227,8 @@ export interface ProxyConfig {
   applicationSource: string;
   /** Keep the candidates' campaign parameters (utm_*) and tell the company (TRACK_UTM). */
   trackUtm: boolean;
+  /** Count the board's funnel (FUNNEL): the widget's beacons (POST /api/funnel) and the proxy's own stages. */
+  funnel: boolean;
   allowedOrigins: string[];
   /** The proxy's own public origin (PUBLIC_ORIGIN), a page on it is same-origin; null when not set. */
   publicOrigin: string | null;
@@ -358,6 +361,7 @@ export function loadProxyConfig(env: Record<string, string | undefined> = proces
     channel: e.JOBBOARD_CHANNEL,
     applicationSource: e.APPLICATION_SOURCE ?? e.JOBBOARD_CHANNEL,
     trackUtm: e.TRACK_UTM === 'true',
+    funnel: e.FUNNEL === 'true',
     allowedOrigins: e.ALLOWED_ORIGINS,
     publicOrigin: e.PUBLIC_ORIGIN[0] ?? null,
     port: e.PORT,

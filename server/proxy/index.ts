@@ -27,8 +27,9 @@ import { createRegistry, upstreamLatency } from './metrics.ts';
 import { openBackend } from './storage/index.ts';
 import { checkUpstream, recheckUntilVerified, upstreamClient } from './upstream-check.ts';
 import type { UpstreamCheck, UpstreamCheckError } from './upstream-check.ts';
-import type { Database } from './storage/index.ts';
+import type { Backend, Database } from './storage/index.ts';
 import { funnelMetrics } from './stats/stats-metrics.ts';
+import { BeaconLimiter, databaseBeaconCounts, memoryBeaconCounts } from './stats/beacon-limit.ts';
 
 export { ConfigError, ENV_VARIABLES, loadProxyConfig } from './config.ts';
 export type { ProxyConfig } from './config.ts';
@@ -238,18 +239,7 @@ export function createProxy(configOrOptions: ProxyConfig | CreateProxyOptions): 
     };
   };
 
-  // The funnel's counts are the application store's, readable once it is open.
-  const clock = options.applications?.clock;
-  const stats = {
-    funnel: () => applications.whenReady().then(() => applications.outbox.funnel),
-    now: clock === undefined ? Date.now : () => clock.now(),
-  };
-  funnelMetrics(registry, stats, (error) =>
-    logger.warn(
-      { event: 'funnel_metrics_error', error: error instanceof Error ? error.message : String(error) },
-      "could not read today's funnel counts for the metrics",
-    ),
-  );
+  const beacons = funnelParts(options, backend, applications, config.upstream.secretKey, registry, logger);
 
   let draining = false;
   const app = createProxyApp({
@@ -263,7 +253,8 @@ export function createProxy(configOrOptions: ProxyConfig | CreateProxyOptions): 
     draining: () => draining,
     moreChecks,
     version: packageVersion(),
-    stats,
+    stats: beacons,
+    beacons,
   });
 
   let started = false;
@@ -406,4 +397,30 @@ export async function startProxy(configOrOptions: ProxyConfig | StartProxyOption
 
   const { app, catalogue, applications, database, registry, ready } = proxy;
   return { app, catalogue, applications, database, registry, ready, logger, url, port, server, metricsUrl, close };
+}
+
+/**
+ * What POST /api/funnel counts with (the application store's funnel once it
+ * is open; one instance limits addresses in its memory, several in the
+ * database), and today's counts in the metrics.
+ */
+function funnelParts(
+  options: CreateProxyOptions,
+  backend: Backend,
+  applications: ApplicationsModule,
+  secretKey: string,
+  registry: Registry,
+  logger: Logger,
+) {
+  const now = options.applications?.clock === undefined ? Date.now : () => options.applications!.clock!.now();
+  const store = () => applications.whenReady().then(() => applications.outbox);
+  const beaconCounts = backend.database === undefined ? memoryBeaconCounts(now) : databaseBeaconCounts(store);
+  const funnel = () => store().then((outbox) => outbox.funnel);
+  funnelMetrics(registry, { funnel, now }, (error) =>
+    logger.warn(
+      { event: 'funnel_metrics_error', error: error instanceof Error ? error.message : String(error) },
+      "could not read today's funnel counts for the metrics",
+    ),
+  );
+  return { funnel, limiter: new BeaconLimiter(secretKey, beaconCounts, now), now };
 }

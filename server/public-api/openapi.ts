@@ -30,6 +30,8 @@ import {
 import { WebhookEvent } from './webhook-events.ts';
 import { StatsReport } from './funnel.ts';
 import { STATS_SECURITY_SCHEMES, statsPaths } from './openapi-stats-paths.ts';
+import { FunnelBeacon } from './funnel.ts';
+import { funnelPaths } from './openapi-funnel-paths.ts';
 
 /**
  * The document of this proxy; `servers` is relative, so it holds wherever the
@@ -54,6 +56,7 @@ export function buildOpenApi(
       { name: 'Applications', description: 'The application form' },
       { name: 'Pages', description: 'For search engines, boards that render on their server, and script tags' },
       { name: 'Operations', description: 'Health, readiness and this documentation' },
+      { name: 'Funnel', description: "The widget's beacons of the board's funnel: daily counts, never a person" },
       {
         name: 'Stats',
         description: "The board's own funnel, behind DASHBOARD_TOKEN: not for the widget, nor for any other origin",
@@ -109,6 +112,7 @@ export function buildOpenApi(
       ...receiptAndWidgetPaths(),
       ...operationPaths(),
       ...statsPaths(),
+      ...funnelPaths(),
     },
     components: {
       securitySchemes: STATS_SECURITY_SCHEMES,
@@ -128,7 +132,7 @@ export function buildOpenApi(
           },
           'output',
         ),
-        ...componentSchemas({ ApplicationForm: applicationFormSchema(fields) }, 'input'),
+        ...componentSchemas({ ApplicationForm: applicationFormSchema(fields), FunnelBeacon }, 'input'),
       },
     },
   };

@@ -327,6 +327,9 @@ export const ConfigResponse = z.object({
   track_utm: z
     .boolean()
     .describe("Whether the widget keeps the landing URL's utm_* parameters and posts them with the form (TRACK_UTM)"),
+  funnel: z
+    .boolean()
+    .describe("Whether the widget sends the funnel's beacons, POST /api/funnel (FUNNEL): false, it sends none"),
 });
 export type ConfigResponse = z.infer<typeof ConfigResponse>;
 

@@ -11,6 +11,7 @@ import { boardWorldPerSuite, writeResume } from './demo-world.ts';
 import { createClient } from '../../server/client/index.ts';
 import { DEMO_ENTITY_COMPANY_KEYS } from '../../server/sandbox/index.ts';
 import { fillAndSend } from './apply-form.ts';
+import { eventually } from '../../server/test/poll.ts';
 
 /** A job board's own web server: one page embedding the widget from the proxy's origin. */
 async function startBoard(proxyUrl: () => string): Promise<Board> {
@@ -56,6 +57,30 @@ describe('a board on another origin than its proxy', () => {
     const outcome = page.locator('jobboard-apply [part="outcome"].success');
     await outcome.waitFor({ timeout: 15_000 });
     assert.match(await outcome.innerText(), /Application received/);
+    await page.close();
+  });
+
+  it("sends the funnel's beacons across origins: the proxy counts the list shown, the offer opened, its form started and a send tried", async () => {
+    const page = await world.browser.newPage();
+    await page.goto(world.board.origin + '/');
+    const first = page.locator('jobboard-campaigns [data-offer]').first();
+    const offer = Number(await first.getAttribute('data-offer'));
+    await first.click();
+    await page.locator('jobboard-apply form').waitFor();
+    await page.locator('jobboard-apply #first_name').fill('Ana');
+    await page.locator('jobboard-apply [part="submit-button"]').click();
+    const today = new Date().toISOString().slice(0, 10);
+    const funnel = world.demo.proxy.applications.outbox.funnel;
+    await eventually(
+      async () => {
+        const { offers } = await funnel.report({ from: today, to: today }, { limit: 1000 });
+        const counts = offers.find((o) => o.campaign_id === offer)?.counts;
+        return (
+          counts !== undefined && (['listed', 'opened', 'started', 'submitted'] as const).every((s) => counts[s] > 0)
+        );
+      },
+      { timeoutMs: 15_000, what: "the offer's four steps counted" },
+    );
     await page.close();
   });
 

@@ -48,7 +48,17 @@ export interface LoggedApplication {
   fileParts: { field: string; name: string; size: number; type: string }[];
 }
 
+/** A funnel beacon as the stand-in received it: its body as sent, and the headers that tell how. */
+export interface LoggedBeacon {
+  token: string;
+  contentType: string | null;
+  /** Whether the request carried a Cookie header (the widget must send none of its own). */
+  cookie: boolean;
+  body: string;
+}
+
 const log: LoggedApplication[] = [];
+const beacons: LoggedBeacon[] = [];
 const seenKeys = new Set<string>();
 
 const cities = ['Lyon', 'Paris', 'Madrid', 'Nantes', 'Bordeaux'];
@@ -117,6 +127,7 @@ const baseConfig: WidgetConfig = {
   consent_url: 'https://board.example/privacy',
   captcha: null,
   track_utm: true,
+  funnel: true,
 };
 
 function config(scenario: string): WidgetConfig {
@@ -128,6 +139,7 @@ function config(scenario: string): WidgetConfig {
     };
   }
   if (scenario === 'no-utm') return { ...baseConfig, track_utm: false };
+  if (scenario === 'no-funnel') return { ...baseConfig, funnel: false };
   if (scenario === 'captcha') return { ...baseConfig, captcha: { provider: 'turnstile', site_key: 'test-site-key' } };
   // A misconfigured or compromised proxy's privacy link.
   if (scenario === 'script-consent')
@@ -162,7 +174,14 @@ type Answer = z.infer<typeof ApplicationAnswer>;
 function json(
   ctx: Ctx,
   status: number,
-  body: WidgetConfig | CampaignList | CampaignDetail | Answer | LoggedApplication[] | Record<string, unknown>,
+  body:
+    | WidgetConfig
+    | CampaignList
+    | CampaignDetail
+    | Answer
+    | LoggedApplication[]
+    | LoggedBeacon[]
+    | Record<string, unknown>,
 ): void {
   ctx.status = status;
   ctx.set('content-type', 'application/json');
@@ -309,6 +328,14 @@ export async function standIn(ctx: Ctx, next: Next): Promise<unknown> {
       log.filter((e) => e.token === token),
     );
   }
+  if (ctx.path === '/stand-in/_beacons') {
+    const token = new URLSearchParams(ctx.querystring).get('token');
+    return json(
+      ctx,
+      200,
+      beacons.filter((e) => e.token === token),
+    );
+  }
   const match = /^\/stand-in\/([a-z-]+)(?:~([\w-]+))?(\/api\/.*)$/.exec(ctx.path);
   if (!match) return problem(ctx, 404, 'not_found');
   const [, scenario = 'ok', token = '', route = ''] = match;
@@ -347,5 +374,13 @@ export async function standIn(ctx: Ctx, next: Next): Promise<unknown> {
     return;
   }
   if (ctx.method === 'POST' && route === '/api/applications') return apply(ctx, scenario, token);
+  if (ctx.method === 'POST' && route === '/api/funnel') {
+    // As the proxy: a beacon's answer, which the page never reads.
+    const body = await new Response(Readable.toWeb(ctx.req) as ReadableStream).text();
+    const { headers } = ctx.req;
+    beacons.push({ token, contentType: headers['content-type'] ?? null, cookie: headers.cookie !== undefined, body });
+    ctx.status = 204;
+    return;
+  }
   return problem(ctx, 404, 'not_found');
 }

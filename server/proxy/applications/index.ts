@@ -121,6 +121,7 @@ export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsMo
     now,
     keyLeaseMs: options.leaseMs,
     webhookEvents: webhook === null ? undefined : { includeCandidate: webhook.includeCandidate },
+    funnel: deps.config.funnel ? { channel: deps.config.channel } : undefined,
   });
   const sender =
     webhook === null

@@ -78,6 +78,8 @@ export async function main(args: string[], print: (text: string) => void = out):
     const store = backend.openApplications({
       owner: 'status-sync-command',
       webhookEvents: config.webhook === null ? undefined : { includeCandidate: config.webhook.includeCandidate },
+      // The company's statuses it records are the funnel's outcomes, as the proxy's own sync counts them.
+      funnel: config.funnel ? { channel: config.channel } : undefined,
     });
     await store.ready().catch((error: unknown) => {
       throw storeCommandError(error, where, 'open the outbox');

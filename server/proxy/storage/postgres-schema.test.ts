@@ -97,6 +97,7 @@ describe('PostgreSQL migrations', { skip }, () => {
       'funnel_counts',
       'funnel_outcomes',
       'funnel_source_days',
+      'funnel_source_outcomes',
       'funnel_offer_spans',
     ];
     const { rows: present } = await asOwner(

@@ -13,6 +13,7 @@ export function configAnswer(config: ProxyConfig): ConfigResponse {
     consent_url: config.consentUrl,
     captcha: config.captcha === null ? null : { provider: config.captcha.provider, site_key: config.captcha.siteKey },
     track_utm: config.trackUtm,
+    funnel: config.funnel,
   };
 }
 

@@ -7,6 +7,7 @@ import { heading } from '../internal/heading.ts';
 import { JobboardElement } from '../internal/jobboard-element.ts';
 import { problemMessage } from '../internal/messages.ts';
 import { ApplicationController } from './application-controller.ts';
+import { countFormSteps } from './form-funnel.ts';
 import { fieldAttributes } from './fields.ts';
 import { renderForm } from './apply-form.ts';
 import { styles } from './apply.styles.ts';
@@ -165,6 +166,11 @@ export class JobboardApply extends JobboardElement {
   constructor() {
     super();
     for (const { property } of fieldAttributes) (this as unknown as Record<string, string>)[property] = '';
+  }
+
+  /** The shadow root, where the funnel counts the form's steps. */
+  protected override createRenderRoot(): HTMLElement | DocumentFragment {
+    return countFormSteps(this, super.createRenderRoot());
   }
 
   /**

@@ -9,14 +9,14 @@ export { text } from '../internal/test-support.ts';
 
 /** The element with the stand-in's `scenario`, once its list settled. */
 export async function list(scenario = 'ok', lang: Lang = 'en', extra = '') {
-  const { endpoint } = standIn(scenario);
+  const { endpoint, token } = standIn(scenario);
   const el = await fixture<JobboardCampaigns>(
     html`<jobboard-campaigns endpoint=${endpoint} lang=${lang} per-page="10"></jobboard-campaigns>`,
   );
   if (extra) el.setAttribute(extra, 'hidden');
   await until(() => maybe(el, '.list, .state:not(:has(.spinner))'), 'the list settles');
   await el.updateComplete;
-  return { el, endpoint };
+  return { el, endpoint, token };
 }
 
 export function titles(el: JobboardCampaigns): string[] {

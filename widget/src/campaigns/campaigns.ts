@@ -3,6 +3,7 @@ import type { PropertyDeclarations, PropertyValues, TemplateResult } from 'lit';
 import { listCampaigns, getCampaign } from '../internal/api.ts';
 import type { CampaignDetail, CampaignPage, CampaignSummary } from '../internal/api.ts';
 import { JobboardCampaignSelectEvent } from '../internal/events.ts';
+import { sendFunnel } from '../internal/funnel.ts';
 import { prepareFormatters, useRendered } from '../internal/format.ts';
 import { headingLevel } from '../internal/heading.ts';
 import { JobboardElement } from '../internal/jobboard-element.ts';
@@ -91,6 +92,8 @@ export class JobboardCampaigns extends JobboardElement {
   private openId: number | null = null;
   /** Whether the candidate unfolded the filters (they fold on a narrow element only). */
   private filtersOpen = false;
+  /** The pages of the list and the offers the funnel counted as shown: each once, however often it renders. */
+  private readonly counted = new WeakSet<object>();
 
   /** Offers per page (1 to 50). */
   perPage = 10;
@@ -167,12 +170,24 @@ export class JobboardCampaigns extends JobboardElement {
   }
 
   protected override updated(): void {
+    this.countShown();
     const apply = this.renderRoot.querySelector('jobboard-apply');
     if (!apply) return;
     for (const attr of this.attributes) {
       if (forwarded.test(attr.name) && apply.getAttribute(attr.name) !== attr.value)
         apply.setAttribute(attr.name, attr.value);
     }
+  }
+
+  /** The funnel: a page of the list (its offers) or an offer, counted the first time it is shown. */
+  private countShown(): void {
+    const listed = this.openId === null;
+    const shown = listed ? this.list : this.offer;
+    const value = shown.status === 'ready' ? shown.value : null;
+    if (!value || this.counted.has(value)) return;
+    this.counted.add(value);
+    const ids = listed ? this.list.value!.items.map((o) => o.id) : [this.openId!];
+    sendFunnel(this.endpoint, listed ? 'listed' : 'opened', ids);
   }
 
   /** Takes the list's query and the open offer from the page's URL; answers whether the list's query changed. */

@@ -60,7 +60,7 @@ export class AbortedError extends Error {
 }
 
 /** The URL of a proxy route; throws, sending nothing, when the endpoint is not a web URL. */
-function url(endpoint: string, path: string): string {
+export function url(endpoint: string, path: string): string {
   const checked = webUrlOrWarn(endpoint, 'endpoint');
   if (checked === undefined) throw new NetworkError('endpoint');
   return `${checked.replace(/\/+$/, '')}${path}`;

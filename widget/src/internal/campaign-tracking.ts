@@ -5,6 +5,7 @@
 // the proxy tracks them (/api/config `track_utm`). A proxy that does not
 // drops what was kept.
 import { keepUtm } from '../../../server/public-api/campaign-tracking.ts';
+import type { Utm } from '../../../server/public-api/campaign-tracking.ts';
 
 const KEY = 'jobboard-utm';
 
@@ -25,19 +26,28 @@ export function keepLandingUtm(): void {
 }
 
 /**
- * Sets the kept utm_* on the form when `track`, else forgets them. What was
- * kept is checked again: a session entry written by an older widget, or by
- * hand, posts only values that keep to the rule.
+ * The kept utm_*, checked again: a session entry written by an older widget,
+ * or by hand, gives only values that keep to the rule.
  */
+export function keptUtm(): Utm {
+  try {
+    const kept = JSON.parse(sessionStorage.getItem(KEY) ?? '{}') as Record<string, unknown>;
+    return keepUtm((field) => kept[field]).utm;
+  } catch {
+    // See keepLandingUtm; a corrupt entry gives nothing.
+    return {};
+  }
+}
+
+/** Sets the kept utm_* on the form when `track`, else forgets them. */
 export function postUtm(data: FormData, track: boolean): void {
   try {
     if (!track) {
       sessionStorage.removeItem(KEY);
       return;
     }
-    const kept = JSON.parse(sessionStorage.getItem(KEY) ?? '{}') as Record<string, unknown>;
-    for (const [name, value] of Object.entries(keepUtm((field) => kept[field]).utm)) data.set(name, value);
+    for (const [name, value] of Object.entries(keptUtm())) data.set(name, value);
   } catch {
-    // See keepLandingUtm; a corrupt entry posts nothing.
+    // See keepLandingUtm.
   }
 }

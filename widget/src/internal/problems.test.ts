@@ -24,6 +24,10 @@ const GENERIC: readonly ProblemCode[] = [
   'campaign_gone',
   // The board's dashboard and GET /api/stats, which only the board's own people call.
   'unauthorized',
+  // The funnel's beacons, whose answers the widget never reads (navigator.sendBeacon).
+  'funnel_disabled',
+  'beacon_invalid',
+  'beacon_offer_unknown',
 ];
 
 /** For each language but English, the codes whose message reads as it does in English. */

@@ -4,6 +4,7 @@
 import { expect, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import type { LoggedApplication } from '../../test-server/stand-in.ts';
+import type { FunnelBeacon } from '../../../server/public-api/funnel.ts';
 import { exe as exeBytes, pdf as pdfBytes } from '../../../server/test/portable-files.ts';
 
 export type { LoggedApplication };
@@ -24,6 +25,19 @@ export function standIn(scenario = 'ok'): { endpoint: string; token: string } {
 export async function received(token: string): Promise<LoggedApplication[]> {
   const res = await fetch(`/stand-in/_log?token=${token}`);
   return (await res.json()) as LoggedApplication[];
+}
+
+/** The funnel beacons the stand-in received for `token`, in order: how each was sent, and its body read. */
+export async function beaconsSent(
+  token: string,
+): Promise<{ contentType: string | null; cookie: boolean; beacon: FunnelBeacon }[]> {
+  const res = await fetch(`/stand-in/_beacons?token=${token}`);
+  const logged = (await res.json()) as { contentType: string | null; cookie: boolean; body: string }[];
+  return logged.map(({ contentType, cookie, body }) => ({
+    contentType,
+    cookie,
+    beacon: JSON.parse(body) as FunnelBeacon,
+  }));
 }
 
 export function shadow<T extends Element = HTMLElement>(host: Element, selector: string): T {

@@ -1,78 +1,74 @@
 // The funnel's tables and statements, written once in the PostgreSQL spelling
-// (toSqlite gives SQLite's). Counts are kept at three grains, all written by
-// the one add() in one transaction, so the report reads small tables only:
-// - funnel_counts, the daily counts per offer and source (the record);
-// - funnel_source_days, per day and source (the days, totals and sources of
-//   a report: a few rows a day);
+// (toSqlite gives SQLite's). Counts are kept at several grains, all written
+// by the one add() in one transaction, so a report reads small tables only:
+// - funnel_counts, the daily counts per offer and source (the record), and
+//   funnel_outcomes, the company's outcomes (status names) per offer and
+//   source, by offer first: a report reads those of the offers it lists;
+// - funnel_source_days and funnel_source_outcomes, per day and source: the
+//   days, totals and sources of a report, a few rows a day;
 // - funnel_offer_spans, per offer over aligned spans of 1, 2, 4 ... 128 days
 //   (level 0 to 7, first_day a multiple of 2^level): any period is a handful
 //   of spans (spansOf), so the offers of 90 days read about 5 to 12 rows per
 //   offer instead of 90.
-// The company's outcomes (status names, rare) are rows of their own. Days
-// are numbers (days since 1970-01-01, UTC); a source without a campaign
+// Days are numbers (days since 1970-01-01, UTC); a source without a campaign
 // parameter stores '' (a kept value is never blank), read back as null.
 import { FUNNEL_STAGES } from '../../../public-api/funnel.ts';
-import type { FunnelStage } from '../../../public-api/funnel.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The highest span level: 2^7 = 128 days. */
 export const MAX_SPAN_LEVEL = 7;
 
-const STAGE_COLUMNS = (type: string) =>
-  FUNNEL_STAGES.map((stage) => `  ${stage} ${type} NOT NULL DEFAULT 0,`).join('\n');
+const SOURCE = ['channel', 'utm_source', 'utm_campaign'] as const;
+
+/** Each table add() writes, in the order it writes them: its key, and whether it counts stages or an outcome's n. */
+export const FUNNEL_TABLES = {
+  funnel_counts: { key: ['day', 'campaign_id', ...SOURCE], counts: 'stages' },
+  funnel_source_days: { key: ['day', ...SOURCE], counts: 'stages' },
+  funnel_source_outcomes: { key: ['day', ...SOURCE, 'outcome'], counts: 'n' },
+  funnel_offer_spans: { key: ['level', 'first_day', 'campaign_id'], counts: 'stages' },
+  funnel_outcomes: { key: ['campaign_id', 'day', ...SOURCE, 'outcome'], counts: 'n' },
+} as const;
+export type FunnelTable = keyof typeof FUNNEL_TABLES;
+
+/** The columns a row of `table` adds to: every stage, or n. */
+export const addedColumns = (table: FunnelTable): readonly string[] =>
+  FUNNEL_TABLES[table].counts === 'n' ? ['n'] : FUNNEL_STAGES;
 
 /** The funnel's tables for one database: SQLite stores them by their key (WITHOUT ROWID); PostgreSQL leaves room on each page for counts updated in place. */
 export function funnelSchema(database: 'sqlite' | 'postgres'): string {
   const count = database === 'sqlite' ? 'INTEGER' : 'bigint';
-  const table = database === 'sqlite' ? ' WITHOUT ROWID' : ' WITH (fillfactor = 80)';
-  const source = 'channel text NOT NULL,\n  utm_source text NOT NULL,\n  utm_campaign text NOT NULL,';
-  return `
-CREATE TABLE funnel_counts (
-  day integer NOT NULL,
-  campaign_id bigint NOT NULL,
-  ${source}
-${STAGE_COLUMNS(count)}
-  PRIMARY KEY (day, campaign_id, channel, utm_source, utm_campaign)
-)${table};
-CREATE TABLE funnel_outcomes (
-  day integer NOT NULL,
-  campaign_id bigint NOT NULL,
-  ${source}
-  outcome text NOT NULL,
-  n ${count} NOT NULL,
-  PRIMARY KEY (day, campaign_id, channel, utm_source, utm_campaign, outcome)
-)${table};
-CREATE TABLE funnel_source_days (
-  day integer NOT NULL,
-  ${source}
-${STAGE_COLUMNS(count)}
-  PRIMARY KEY (day, channel, utm_source, utm_campaign)
-)${table};
-CREATE TABLE funnel_offer_spans (
-  level integer NOT NULL,
-  first_day integer NOT NULL,
-  campaign_id bigint NOT NULL,
-${STAGE_COLUMNS(count)}
-  PRIMARY KEY (level, first_day, campaign_id)
-)${table};
-`;
+  const storage = database === 'sqlite' ? ' WITHOUT ROWID' : ' WITH (fillfactor = 80)';
+  const types: Record<string, string> = { campaign_id: 'bigint', outcome: 'text', channel: 'text' };
+  const typeOf = (column: string) => types[column] ?? (column.startsWith('utm_') ? 'text' : 'integer');
+  return Object.entries(FUNNEL_TABLES)
+    .map(([table, { key }]) => {
+      const columns = [
+        ...key.map((column) => `${column} ${typeOf(column)} NOT NULL`),
+        ...addedColumns(table as FunnelTable).map((column) => `${column} ${count} NOT NULL DEFAULT 0`),
+      ];
+      return `CREATE TABLE ${table} (\n  ${columns.join(',\n  ')},\n  PRIMARY KEY (${key.join(', ')})\n)${storage};\n`;
+    })
+    .join('');
 }
 
-/** The tables add() writes, with their key columns (each row also has the stages, or n). */
-export const FUNNEL_TABLES = {
-  funnel_counts: ['day', 'campaign_id', 'channel', 'utm_source', 'utm_campaign'],
-  funnel_source_days: ['day', 'channel', 'utm_source', 'utm_campaign'],
-  funnel_offer_spans: ['level', 'first_day', 'campaign_id'],
-  funnel_outcomes: ['day', 'campaign_id', 'channel', 'utm_source', 'utm_campaign', 'outcome'],
-} as const;
-export type FunnelTable = keyof typeof FUNNEL_TABLES;
-
-/** The columns added to on conflict: every stage, or the outcome's n. */
-const addedColumns = (table: FunnelTable): readonly string[] => (table === 'funnel_outcomes' ? ['n'] : FUNNEL_STAGES);
-
-/** Rows of one insert at most: a few hundred parameters, and a few statement texts per table. */
+/** Rows of one insert at most: a few hundred parameters. */
 export const ROWS_PER_INSERT = 64;
+
+/**
+ * The sizes `rows` rows are written in: as many of ROWS_PER_INSERT as fit,
+ * then powers of two, so that a table has seven statement texts (each
+ * prepared once and kept by SQLite's connection), not one per row count.
+ */
+export function insertSizes(rows: number): number[] {
+  const sizes: number[] = [];
+  for (let left = rows; left > 0;) {
+    const size = Math.min(ROWS_PER_INSERT, 2 ** Math.floor(Math.log2(left)));
+    sizes.push(size);
+    left -= size;
+  }
+  return sizes;
+}
 
 /**
  * Adds `rows` rows (key, then the added columns) to `table`, creating each at
@@ -80,7 +76,8 @@ export const ROWS_PER_INSERT = 64;
  * update a row twice in one statement): add() sums them first.
  */
 export function upsertText(table: FunnelTable, rows: number): string {
-  const columns = [...FUNNEL_TABLES[table], ...addedColumns(table)];
+  const { key } = FUNNEL_TABLES[table];
+  const columns = [...key, ...addedColumns(table)];
   const values = Array.from(
     { length: rows },
     (_, r) => `(${columns.map((_, c) => `$${r * columns.length + c + 1}`).join(', ')})`,
@@ -89,7 +86,7 @@ export function upsertText(table: FunnelTable, rows: number): string {
     .map((column) => `${column} = ${table}.${column} + excluded.${column}`)
     .join(', ');
   return `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${values}
-    ON CONFLICT (${FUNNEL_TABLES[table].join(', ')}) DO UPDATE SET ${sums}`;
+    ON CONFLICT (${key.join(', ')}) DO UPDATE SET ${sums}`;
 }
 
 /** The number of a UTC day (YYYY-MM-DD); throws on anything else. */
@@ -134,36 +131,27 @@ export function spansOf(from: number, to: number): Span[] {
 }
 
 const SUMS = FUNNEL_STAGES.map((stage) => `sum(${stage}) AS ${stage}`).join(', ');
-const SOURCE = 'channel, utm_source, utm_campaign';
+const SOURCE_COLUMNS = SOURCE.join(', ');
 
-/** The rows of `spans` spans (parameters level, first_day, ... from $1). */
-function spanWhere(spans: number): string {
-  return Array.from({ length: spans }, (_, i) => `(level = $${2 * i + 1} AND first_day = $${2 * i + 2})`).join(' OR ');
+/** Each offer's counts over `spans` spans (parameters level, first_day, ... from $1). */
+export function offerSumsText(spans: number): string {
+  const where = Array.from({ length: spans }, (_, i) => `(level = $${2 * i + 1} AND first_day = $${2 * i + 2})`);
+  return `SELECT campaign_id, ${SUMS} FROM funnel_offer_spans WHERE ${where.join(' OR ')} GROUP BY campaign_id`;
 }
 
-/** The offers of `spans` spans, the most of `sort` first (then by id), at most $last; each with how many offers there are in all. */
-export function topOffersText(spans: number, sort: FunnelStage): string {
-  return `SELECT campaign_id, ${SUMS}, count(*) OVER () AS offers_total FROM funnel_offer_spans WHERE ${spanWhere(spans)}
-    GROUP BY campaign_id ORDER BY ${sort} DESC, campaign_id LIMIT $${2 * spans + 1}`;
-}
-
-/** How many offers have a count in `spans` spans (a report that asks for no offer still tells it). */
-export function offersTotalText(spans: number): string {
-  return `SELECT count(DISTINCT campaign_id) AS n FROM funnel_offer_spans WHERE ${spanWhere(spans)}`;
-}
-
-/** The outcomes of the offers $3... in the days $1 to $2. */
+/** The outcomes of the offers $3... in the days $1 to $2 (a power of two of them: the caller repeats the last one). */
 export function offerOutcomesText(offers: number): string {
   const ids = Array.from({ length: offers }, (_, i) => `$${i + 3}`).join(', ');
-  return `SELECT campaign_id, outcome, sum(n) AS n FROM funnel_outcomes WHERE day BETWEEN $1 AND $2 AND campaign_id IN (${ids})
+  return `SELECT campaign_id, outcome, sum(n) AS n FROM funnel_outcomes WHERE campaign_id IN (${ids}) AND day BETWEEN $1 AND $2
     GROUP BY campaign_id, outcome`;
 }
 
 export const FUNNEL_SQL = {
   /** Each day's counts, $1 to $2. */
   days: `SELECT day, ${SUMS} FROM funnel_source_days WHERE day BETWEEN $1 AND $2 GROUP BY day`,
+  dayOutcomes: `SELECT day, outcome, sum(n) AS n FROM funnel_source_outcomes WHERE day BETWEEN $1 AND $2 GROUP BY day, outcome`,
   /** Each source's counts, $1 to $2. */
-  sources: `SELECT ${SOURCE}, ${SUMS} FROM funnel_source_days WHERE day BETWEEN $1 AND $2 GROUP BY ${SOURCE}`,
-  dayOutcomes: `SELECT day, outcome, sum(n) AS n FROM funnel_outcomes WHERE day BETWEEN $1 AND $2 GROUP BY day, outcome`,
-  sourceOutcomes: `SELECT ${SOURCE}, outcome, sum(n) AS n FROM funnel_outcomes WHERE day BETWEEN $1 AND $2 GROUP BY ${SOURCE}, outcome`,
+  sources: `SELECT ${SOURCE_COLUMNS}, ${SUMS} FROM funnel_source_days WHERE day BETWEEN $1 AND $2 GROUP BY ${SOURCE_COLUMNS}`,
+  sourceOutcomes: `SELECT ${SOURCE_COLUMNS}, outcome, sum(n) AS n FROM funnel_source_outcomes WHERE day BETWEEN $1 AND $2
+    GROUP BY ${SOURCE_COLUMNS}, outcome`,
 } as const;

@@ -177,6 +177,35 @@ forEachStore('funnel store contract', (harness) => {
     await assert.rejects(store.funnel.report({ from: '2026-03-01', to: '2026-03-01' }, { limit: -1 }), /limit/);
   });
 
+  it('reports the counts added since its last report of the same days, by any instance, on past days as on today', async () => {
+    const period = { from: '2026-03-01', to: '2026-03-10' };
+    const other = await harness.open('instance-2', dir, () => Date.now());
+    try {
+      await store.close();
+      store = await harness.open('instance-1', dir, () => Date.UTC(2026, 2, 10, 12));
+      await store.funnel.add([stage('2026-03-02', 1, 'listed', 5), stage('2026-03-10', 2, 'listed', 3)]);
+      const offers = async () =>
+        (await store.funnel.report(period)).offers.map((o) => [o.campaign_id, o.counts.listed]);
+      assert.deepEqual(await offers(), [
+        [1, 5],
+        [2, 3],
+      ]);
+      await other.funnel.add([stage('2026-03-10', 2, 'listed', 3)]);
+      assert.deepEqual(await offers(), [
+        [2, 6],
+        [1, 5],
+      ]);
+      await other.funnel.add([stage('2026-03-05', 1, 'listed', 2), outcome('2026-03-04', 3, 'hired')]);
+      assert.deepEqual(await offers(), [
+        [1, 7],
+        [2, 6],
+        [3, 0],
+      ]);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('loses no count when instances add to the same counts at once', async () => {
     const others = await Promise.all([2, 3, 4].map((n) => harness.open(`instance-${n}`, dir, () => Date.now())));
     try {

@@ -35,6 +35,12 @@ export interface FunnelReport {
 export interface FunnelStore {
   /** Adds each entry to its count (creating it at 0 first). */
   add(entries: readonly FunnelEntry[]): Promise<void>;
-  /** The period's counts; `offers` sorted by `sort` (a stage, most first; "listed" unless given), at most `limit` (100 unless given). */
+  /**
+   * The period's counts; `offers` sorted by `sort` (a stage, most first, then
+   * by id; "listed" unless given), at most `limit` (100 unless given; 0 lists
+   * none and still tells `offers_total`); `sources` sorted by `sort` too;
+   * `days` every day of the period, zeros included. Rejects a period whose
+   * end comes before its start, a sort that is not a stage, a negative limit.
+   */
   report(period: FunnelPeriod, options?: { sort?: FunnelStage; limit?: number }): Promise<FunnelReport>;
 }

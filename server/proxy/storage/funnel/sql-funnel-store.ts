@@ -12,17 +12,18 @@ import type { FunnelCounting, FunnelEntry, FunnelPeriod, FunnelReport, FunnelSto
 import {
   FUNNEL_SQL,
   FUNNEL_TABLES,
-  ROWS_PER_INSERT,
   dayNumber,
   dayOf,
   dayText,
+  insertSizes,
   offerOutcomesText,
-  offersTotalText,
+  offerSumsText,
   spansHolding,
   spansOf,
-  topOffersText,
   upsertText,
 } from './funnel-sql.ts';
+import { DaysCache, offerSumsOf, topOffers } from './offer-sums.ts';
+import type { OfferSums } from './offer-sums.ts';
 import type { FunnelTable } from './funnel-sql.ts';
 
 /** The offers a report lists unless told. */
@@ -96,6 +97,10 @@ export class SqlFunnelStore implements FunnelStore {
   private readonly sql: Sql;
   private readonly now: () => number;
   private readonly channel: string | undefined;
+  /** The offer sums of the last periods reported: a part before today and one from today, for a few periods. */
+  private readonly offerSums = new DaysCache<OfferSums>(8);
+  /** The offers of the last reports (period, sort and limit), while nothing is added to their days. */
+  private readonly reported = new DaysCache<{ offers: FunnelReport['offers']; total: number }>(8);
 
   constructor(sql: Sql, now: () => number, counting: FunnelCounting | undefined) {
     this.sql = sql;
@@ -125,7 +130,8 @@ export class SqlFunnelStore implements FunnelStore {
         for (const span of spansHolding(day))
           additions.add('funnel_offer_spans', [span.level, span.first, offer], stages, at, n);
       } else {
-        additions.add('funnel_outcomes', [day, offer, ...source, entry.count.outcome], 1, 0, n);
+        additions.add('funnel_outcomes', [offer, day, ...source, entry.count.outcome], 1, 0, n);
+        additions.add('funnel_source_outcomes', [day, ...source, entry.count.outcome], 1, 0, n);
         // The offer has a count in the spans of that day: a report of them lists it.
         for (const span of spansHolding(day))
           additions.add('funnel_offer_spans', [span.level, span.first, offer], stages);
@@ -134,10 +140,11 @@ export class SqlFunnelStore implements FunnelStore {
     // Always in the order of FUNNEL_TABLES, each table's rows in key order: no two transactions wait on each other.
     for (const table of Object.keys(FUNNEL_TABLES) as FunnelTable[]) {
       const rows = [...(additions.tables.get(table)?.values() ?? [])].sort(compareKeys);
-      for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-        const chunk = rows.slice(i, i + ROWS_PER_INSERT);
+      let at = 0;
+      for (const size of insertSizes(rows.length)) {
+        const chunk = rows.slice(at, (at += size));
         await sql.run(
-          upsertText(table, chunk.length),
+          upsertText(table, size),
           chunk.flatMap((row) => [...row.key, ...row.added]),
         );
       }
@@ -170,18 +177,20 @@ export class SqlFunnelStore implements FunnelStore {
     const to = dayNumber(period.to);
     if (from > to) throw new RangeError(`a period ends on or after its first day: ${period.from} to ${period.to}`);
     const sort = options.sort ?? 'listed';
-    // Written into the statement: only a stage's name may be.
     if (!FUNNEL_STAGES.includes(sort)) throw new RangeError(`not a funnel stage: ${String(sort)}`);
     const limit = options.limit ?? DEFAULT_REPORT_LIMIT;
     if (!Number.isSafeInteger(limit) || limit < 0) throw new RangeError(`a report's limit is 0 or more, not ${limit}`);
-    const [days, sources, offers] = await Promise.all([
-      this.days(from, to),
-      this.sources(from, to, sort),
-      this.offers(from, to, sort, limit),
-    ]);
+    // The days first: their totals tell whether the offer sums kept of them still hold (DaysCache.get).
+    const days = await this.days(from, to);
+    const offers = this.reported.get(`${from}:${to}:${sort}:${limit}`, JSON.stringify(days), () =>
+      this.offers(days, from, to, sort, limit),
+    );
+    const sources = await this.sources(from, to, sort);
     const totals = zeroCounts();
     for (const day of days) addCounts(totals, day.counts);
-    return { totals, offers: offers.offers, offers_total: offers.total, sources, days };
+    const { offers: listed, total } = await offers;
+    // A copy: the offers kept are the next report's too.
+    return { totals, offers: structuredClone(listed), offers_total: total, sources, days };
   }
 
   /** Every day from `from` to `to`, zeros included. */
@@ -224,27 +233,48 @@ export class SqlFunnelStore implements FunnelStore {
     return [...sources.values()].sort((a, b) => b.counts[sort] - a.counts[sort] || name(a).localeCompare(name(b)));
   }
 
-  /** The offers with a count in the period, the most of `sort` first, at most `limit`; and how many there are. */
+  /**
+   * The offers with a count in the period, the most of `sort` first, at most
+   * `limit`, and how many there are. The days before today and the days from
+   * today are two parts, each read once while its days' totals stay the same.
+   */
   private async offers(
+    days: FunnelReport['days'],
     from: number,
     to: number,
     sort: FunnelStage,
     limit: number,
   ): Promise<{ offers: FunnelReport['offers']; total: number }> {
-    const spans = spansOf(from, to);
-    const params = spans.flatMap((span) => [span.level, span.first]);
-    if (limit === 0) {
-      const [row] = await this.sql.all(offersTotalText(spans.length), params);
-      return { offers: [], total: Number(row?.n ?? 0) };
-    }
-    const rows = await this.sql.all(topOffersText(spans.length, sort), [...params, limit]);
-    const offers = rows.map((row) => ({ campaign_id: Number(row.campaign_id), counts: stagesOf(row) }));
+    const today = dayNumber(dayOf(this.now()));
+    const parts = [
+      [from, Math.min(to, today - 1)],
+      [Math.max(from, today), to],
+    ].filter(([first, last]) => first! <= last!) as [number, number][];
+    const sums = await Promise.all(
+      parts.map(([first, last]) => {
+        const fingerprint = JSON.stringify(days.slice(first - from, last - from + 1));
+        return this.offerSums.get(`${first}:${last}`, fingerprint, async () => {
+          const spans = spansOf(first, last);
+          const params = spans.flatMap((span) => [span.level, span.first]);
+          return offerSumsOf(await this.sql.all(offerSumsText(spans.length), params));
+        });
+      }),
+    );
+    const top = topOffers(sums, sort, limit);
+    const offers = top.offers.map(({ campaign_id, stages }) => {
+      const counts = zeroCounts();
+      FUNNEL_STAGES.forEach((stage, s) => (counts[stage] = stages[s]!));
+      return { campaign_id, counts };
+    });
     if (offers.length > 0) {
       const byId = new Map(offers.map((offer) => [offer.campaign_id, offer]));
-      const outcomes = await this.sql.all(offerOutcomesText(offers.length), [from, to, ...byId.keys()]);
+      // As many ids as the next power of two, the last one repeated: a few statement texts for any limit.
+      const ids = [...byId.keys()];
+      while (ids.length & (ids.length - 1)) ids.push(ids.at(-1)!);
+      const outcomes = await this.sql.all(offerOutcomesText(ids.length), [from, to, ...ids]);
       for (const row of outcomes)
         byId.get(Number(row.campaign_id))!.counts.outcomes[String(row.outcome)] = Number(row.n);
     }
-    return { offers, total: Number(rows[0]?.offers_total ?? 0) };
+    return { offers, total: top.total };
   }
 }

@@ -455,6 +455,18 @@ forEachStore('application store contract', (harness) => {
       assert.equal((await outbox.peekRate('ip:1', HOUR)).count, 0);
     });
 
+    it('counts several buckets in one call, each answered in the order asked, and refuses one named twice', async () => {
+      await outbox.hitRate('b', HOUR);
+      assert.deepEqual(await outbox.hitRates(['a', 'b', 'c'], HOUR), [
+        { count: 1, resetAt: now + HOUR },
+        { count: 2, resetAt: now + HOUR },
+        { count: 1, resetAt: now + HOUR },
+      ]);
+      assert.equal((await outbox.peekRate('c', HOUR)).count, 1);
+      assert.deepEqual(await outbox.hitRates([], HOUR), []);
+      await assert.rejects(outbox.hitRates(['a', 'a'], HOUR), /each bucket once/);
+    });
+
     it('counts every hit of processes sharing the store', async () => {
       const other = await open('process-2');
       await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 === 0 ? outbox : other).hitRate('email:x', HOUR)));

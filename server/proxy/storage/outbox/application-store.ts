@@ -375,6 +375,8 @@ export interface RateCounterStore {
   peekRate(bucket: string, windowMs: number): Promise<RateCount>;
   /** Counts one more in the window and answers the new count. */
   hitRate(bucket: string, windowMs: number): Promise<RateCount>;
+  /** hitRate of several buckets (each once) in one statement; the new counts in the order of `buckets`. */
+  hitRates(buckets: readonly string[], windowMs: number): Promise<RateCount[]>;
 }
 
 /** The three over one database, plus what spans them. */

@@ -105,3 +105,10 @@ export const OUTBOX_SQL = {
   hitRate:
     'INSERT INTO rate_counters (bucket, count, reset_at) VALUES ($1, 1, $2) ON CONFLICT (bucket) DO UPDATE SET count = rate_counters.count + 1 RETURNING count',
 } as const;
+
+/** hitRate of `buckets` distinct buckets at once (parameters bucket, reset_at, ... from $1), each answered with its bucket. */
+export function hitRatesText(buckets: number): string {
+  const values = Array.from({ length: buckets }, (_, i) => `($${2 * i + 1}, 1, $${2 * i + 2})`).join(', ');
+  return `INSERT INTO rate_counters (bucket, count, reset_at) VALUES ${values}
+    ON CONFLICT (bucket) DO UPDATE SET count = rate_counters.count + 1 RETURNING bucket, count`;
+}

@@ -15,7 +15,7 @@ import type {
   StatusCheck,
 } from './application-store.ts';
 import type { Utm } from '../../../public-api/campaign-tracking.ts';
-import { OUTBOX_SQL } from './outbox-sql.ts';
+import { OUTBOX_SQL, hitRatesText } from './outbox-sql.ts';
 import { SOURCE_REFUSAL_SQL } from './source-refusals-sql.ts';
 import { STATUS_SQL } from './status-sql.ts';
 import { countByStatus, flag, listRows, parsePayload } from '../sql.ts';
@@ -210,6 +210,19 @@ export abstract class SqlOutbox {
     const window = rateWindow(bucket, windowMs, this.now());
     const [row] = await this.sql.all(OUTBOX_SQL.hitRate, [window.key, window.resetAt]);
     return { count: Number(row!.count), resetAt: window.resetAt };
+  }
+
+  async hitRates(buckets: readonly string[], windowMs: number): Promise<RateCount[]> {
+    if (new Set(buckets).size !== buckets.length) throw new Error('hitRates counts each bucket once');
+    if (buckets.length === 0) return [];
+    const now = this.now();
+    const windows = buckets.map((bucket) => rateWindow(bucket, windowMs, now));
+    const rows = await this.sql.all(
+      hitRatesText(windows.length),
+      windows.flatMap((window) => [window.key, window.resetAt]),
+    );
+    const counts = new Map(rows.map((row) => [String(row.bucket), Number(row.count)]));
+    return windows.map((window) => ({ count: counts.get(window.key)!, resetAt: window.resetAt }));
   }
 
   // ---- after delivery: the status sync and the receipts ----
