@@ -189,10 +189,16 @@ export const MUTATION_GROUPS: readonly MutationGroup[] = [
           '!server/proxy/storage/**/*.test.ts',
           '!server/proxy/storage/**/*test-support.ts',
           '!server/proxy/storage/catalogue/**',
+          '!server/proxy/storage/funnel/**',
           '!server/proxy/storage/counts/budget-ledger.ts',
           '!server/proxy/storage/lease-renewal.ts',
         ],
-        command: `${NODE_TEST} server/proxy/storage/sql.test.ts server/proxy/storage/outbox/application-store.test.ts server/proxy/storage/outbox/sqlite-store.test.ts server/proxy/storage/outbox/sqlite-store-full-disk.test.ts server/proxy/storage/sqlite-dialect.test.ts server/proxy/storage/outbox/resume-files.test.ts server/proxy/storage/backend.test.ts server/proxy/storage/outbox/source-refusals.test.ts server/proxy/storage/webhooks/webhook-store.test.ts server/proxy/storage/outbox/status-store.test.ts server/proxy/storage/counts/address-counts.test.ts server/proxy/storage/database-watch.test.ts server/proxy/storage/migrations.test.ts server/proxy/storage/storage-index.test.ts server/proxy/storage/sqlite-schema.test.ts server/proxy/storage/webhooks/sqlite-events.test.ts server/proxy/storage/sqlite-sql.test.ts server/proxy/storage/postgres-schema.test.ts server/proxy/storage/outbox/postgres-store.test.ts`,
+        command: `${NODE_TEST} server/proxy/storage/funnel/application-counts.test.ts server/proxy/storage/sql.test.ts server/proxy/storage/outbox/application-store.test.ts server/proxy/storage/outbox/sqlite-store.test.ts server/proxy/storage/outbox/sqlite-store-full-disk.test.ts server/proxy/storage/sqlite-dialect.test.ts server/proxy/storage/outbox/resume-files.test.ts server/proxy/storage/backend.test.ts server/proxy/storage/outbox/source-refusals.test.ts server/proxy/storage/webhooks/webhook-store.test.ts server/proxy/storage/outbox/status-store.test.ts server/proxy/storage/counts/address-counts.test.ts server/proxy/storage/database-watch.test.ts server/proxy/storage/migrations.test.ts server/proxy/storage/storage-index.test.ts server/proxy/storage/sqlite-schema.test.ts server/proxy/storage/webhooks/sqlite-events.test.ts server/proxy/storage/sqlite-sql.test.ts server/proxy/storage/postgres-schema.test.ts server/proxy/storage/outbox/postgres-store.test.ts`,
+      },
+      {
+        // The funnel's counts: their own contract tests, and the counts the outbox's changes add.
+        mutate: ['server/proxy/storage/funnel/*.ts', '!server/proxy/storage/funnel/*.test.ts'],
+        command: `${NODE_TEST} server/proxy/storage/funnel/funnel-store.test.ts server/proxy/storage/funnel/application-counts.test.ts`,
       },
       {
         // The instance's own catalogue file, its facets' counts and its search: SQLite only, quick.
