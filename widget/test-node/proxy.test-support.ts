@@ -61,6 +61,8 @@ export const defaultConfig: WidgetConfig = {
   consent_url: 'https://board.example/privacy',
   captcha: null,
   track_utm: true,
+  // These tests read applications; the funnel's beacons are the browser tests' (widget/src/campaigns/funnel.test.ts).
+  funnel: false,
 };
 
 export const delivered = (receipt_url = '/applications/receipt/tok-1'): Answer => ({
