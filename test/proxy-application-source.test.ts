@@ -88,7 +88,8 @@ for (const store of [SQLITE_STORE, await postgresStore()]) {
     let accepting: { campaignId: number; companyId: number };
     let refusing: { campaignId: number; companyId: number };
     before(async () => {
-      world = await startWorld(store);
+      // These tests read the first attempt's own answer (201), refused then re-sent: a busy machine must not turn it into 202.
+      world = await startWorld(store, { env: { DELIVERY_DEADLINE_MS: '20000' } });
       [accepting, refusing] = campaignPerCompany(world) as [typeof accepting, typeof refusing];
       assert.ok(refusing !== undefined, 'the demo board has offers of two companies');
       setSources(world, accepting.companyId, ['carriere', BOARD]);
