@@ -8,7 +8,9 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { freshDatabase, skipWithoutPostgres } from '../../test/postgres.ts';
-import { openStoreForCommand } from './index.ts';
+import { pino } from 'pino';
+import { openCatalogueStore } from './catalogue/catalogue-sqlite.ts';
+import { openCatalogueForCommand, openStoreForCommand } from './index.ts';
 
 const skipPostgres = skipWithoutPostgres();
 const databaseUrl = skipPostgres === false ? await freshDatabase() : null;
@@ -94,5 +96,29 @@ describe('openStoreForCommand refusing a store', () => {
       openStoreForCommand({ dataDir: tmpdir(), databaseUrl: unreachable.toString(), owner: 'migrate' }),
       /ECONNREFUSED/,
     );
+  });
+});
+
+// openCatalogueForCommand, what `offers check` reads: the catalogue a proxy keeps in DATA_DIR, in this process.
+describe('openCatalogueForCommand (SQLite)', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'catalogue-command-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  const logger = pino({ level: 'silent' });
+
+  it('answers nothing where no proxy kept a catalogue', async () => {
+    assert.equal(await openCatalogueForCommand({ dataDir: dir, databaseUrl: null, logger }), undefined);
+  });
+
+  it('opens the catalogue a proxy kept in the data directory, named by its file, and closes it', async () => {
+    openCatalogueStore(dir).close();
+    const opened = await openCatalogueForCommand({ dataDir: dir, databaseUrl: null, logger });
+    assert.ok(opened !== undefined);
+    assert.equal(opened.where, join(dir, 'catalogue.db'));
+    assert.deepEqual(opened.store.listedIds(), []);
+    await opened.close();
+    assert.throws(() => opened.store.listedIds());
   });
 });
