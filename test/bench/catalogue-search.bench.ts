@@ -7,20 +7,10 @@ import { toCatalogueCampaign } from '../../server/proxy/catalogue/catalogue.ts';
 import { cityInFrance, upstreamCampaign } from '../../server/proxy/catalogue/fixtures.test-support.ts';
 import type { CampaignFilters } from '../../server/proxy/catalogue/types.ts';
 import { openCatalogueStore } from '../../server/proxy/storage/catalogue/catalogue-sqlite.ts';
+import { seededRandom } from '../../server/test/seeded-random.ts';
 
 const OFFERS = Number(process.env.BENCH_SEARCH_OFFERS ?? 50_000);
 const RUNS = Number(process.env.BENCH_SEARCH_RUNS ?? 300);
-
-/** A repeatable pseudo-random sequence (mulberry32), so that every run searches the same catalogue. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const CITIES: [string, number, number][] = [
   ['Paris', 48.8566, 2.3522],
@@ -79,7 +69,7 @@ const WORDS =
   );
 
 export function catalogue(count: number) {
-  const next = random(42);
+  const next = seededRandom(42);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]!;
   return Array.from({ length: count }, (_, i) => {
     const [city, lat, lon] = pick(CITIES);

@@ -14,6 +14,7 @@ import type { RunningProxy } from '../index.ts';
 import type { FunnelEntry } from '../storage/funnel/funnel-store.ts';
 import { testConfig } from '../test-support.ts';
 import { addDays, utcDay } from './stats-period.ts';
+import { seededRandom } from '../../test/seeded-random.ts';
 
 export const TEST_DASHBOARD_TOKEN = 'dashboard-token-of-the-tests-7f3a';
 
@@ -65,23 +66,12 @@ export function sourceOf(utm_source: string | null = null, utm_campaign: string 
   return { channel: DEMO_KEYS.jobboard.channel, utm_source, utm_campaign };
 }
 
-/** A small generator of the same numbers at every run (mulberry32), so the screenshots do not change. */
-function numbers(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * A month of counts to the day of `now`: for each of `offers` (a bigger funnel for the first ones),
  * three sources, every stage below the one before it, and the companies' outcomes.
  */
 export function monthOfCounts(offers: readonly number[], now: number): FunnelEntry[] {
-  const random = numbers(42);
+  const random = seededRandom(42);
   const share = (n: number, rate: number) => Math.round(n * rate * (0.75 + random() / 2));
   const sources = [sourceOf(), sourceOf('newsletter', 'spring'), sourceOf('linkedin')];
   const entries: FunnelEntry[] = [];

@@ -14,6 +14,7 @@ import { forEachStore } from '../test-support.ts';
 import type { FunnelEntry } from './funnel-store.ts';
 import { dayNumber, dayText } from './funnel-sql.ts';
 import { zeroCounts } from './sql-funnel-store.ts';
+import { seededRandom } from '../../../test/seeded-random.ts';
 
 const BOARD: FunnelSource = { channel: 'board', utm_source: null, utm_campaign: null };
 const NEWSLETTER: FunnelSource = { channel: 'board', utm_source: 'newsletter', utm_campaign: 'spring' };
@@ -29,17 +30,6 @@ function outcome(day: string, offer: number, name: string, n = 1, source = BOARD
 /** Counts with the stages given, the others 0. */
 function counts(stages: Partial<Record<FunnelStage, number>>, outcomes: Record<string, number> = {}): FunnelCounts {
   return { ...zeroCounts(), ...stages, outcomes };
-}
-
-/** A generator of the same numbers each run (mulberry32), for entries spread over many days. */
-function numbers(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 forEachStore('funnel store contract', (harness) => {
@@ -122,7 +112,7 @@ forEachStore('funnel store contract', (harness) => {
   });
 
   it('counts in a period exactly what was added on its days, whatever days it starts and ends on', async () => {
-    const random = numbers(7);
+    const random = seededRandom(7);
     const first = dayNumber('2025-11-20');
     const entries: FunnelEntry[] = [];
     for (let i = 0; i < 400; i += 1) {
