@@ -108,7 +108,7 @@ function jobboard_connector_render_offers( $options ) {
 		'city'        => $options['city'],
 		'offer-param' => JOBBOARD_CONNECTOR_OFFER_PARAM === $options['offer_param'] ? null : $options['offer_param'],
 	);
-	$html = '<jobboard-campaigns endpoint="' . esc_url( $proxy ) . '"';
+	$html       = '<jobboard-campaigns endpoint="' . esc_url( $proxy ) . '"';
 	foreach ( $attributes as $name => $value ) {
 		if ( null !== $value ) {
 			$html .= ' ' . $name . '="' . esc_attr( (string) $value ) . '"';

@@ -139,7 +139,7 @@ function jobboard_connector_requested_offer( $options ) {
  */
 function jobboard_connector_proxy_get( $path, $query, $statuses ) {
 	static $answers = array();
-	$url = jobboard_connector_proxy_url() . $path . '?' . http_build_query( $query, '', '&', PHP_QUERY_RFC3986 );
+	$url            = jobboard_connector_proxy_url() . $path . '?' . http_build_query( $query, '', '&', PHP_QUERY_RFC3986 );
 	if ( ! array_key_exists( $url, $answers ) ) {
 		$response        = wp_remote_get(
 			$url,

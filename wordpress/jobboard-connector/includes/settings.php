@@ -183,7 +183,7 @@ function jobboard_connector_field_lang() {
 function jobboard_connector_field_offer_page() {
 	wp_dropdown_pages(
 		array(
-			'name'              => JOBBOARD_CONNECTOR_OPTION . '[offer_page]',
+			'name'              => esc_attr( JOBBOARD_CONNECTOR_OPTION . '[offer_page]' ),
 			'id'                => 'jobboard_connector_offer_page',
 			'selected'          => (int) jobboard_connector_settings()['offer_page'],
 			'show_option_none'  => esc_html__( '— The page showing the list —', 'jobboard-connector' ),
