@@ -60,6 +60,8 @@ export class SavedStore {
   save(offer: SavedOffer): boolean {
     const { id, name, company_name, city } = offer;
     const kept = { id, name, company_name, city };
+    // What could not be read back is not written.
+    if (!isSaved(kept)) return false;
     const offers = this.list();
     const at = offers.findIndex((o) => o.id === id);
     if (at >= 0) offers[at] = kept;

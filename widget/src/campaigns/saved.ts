@@ -6,8 +6,8 @@
 import { css, html, nothing } from 'lit';
 import type { CSSResult, ReactiveControllerHost, TemplateResult } from 'lit';
 import { msg, str } from '@lit/localize';
-import { ProblemError, getCampaign } from '../internal/api.ts';
-import type { CampaignQuery } from '../internal/api.ts';
+import { url } from '../internal/api.ts';
+import type { CampaignDetail, CampaignQuery } from '../internal/api.ts';
 import { heading } from '../internal/heading.ts';
 import { openSavedStore } from './saved-store.ts';
 import type { SavedOffer, SavedStore } from './saved-store.ts';
@@ -47,6 +47,25 @@ const styles: CSSResult = css`
 export function similarQuery(offer: SavedOffer): CampaignQuery {
   const word = (offer.name ?? '').match(/[\p{L}\p{N}]{3,}/u)?.[0];
   return word ? { q: word } : offer.city ? { city: offer.city } : {};
+}
+
+/**
+ * What the proxy says of a saved offer now: its details, `closed` (404 or
+ * 410), or `unknown` (offline, or any other answer). Asked past the
+ * browser's cache, which may hold the offer from before it closed; an
+ * unchanged one is answered 304.
+ */
+async function checkOffer(endpoint: string, id: number): Promise<CampaignDetail | Exclude<Check, 'open'>> {
+  try {
+    const res = await fetch(url(endpoint, `/api/campaigns/${id}`), {
+      cache: 'no-cache',
+      headers: { accept: 'application/json' },
+    });
+    if (res.ok) return (await res.json()) as CampaignDetail;
+    return res.status === 404 || res.status === 410 ? 'closed' : 'unknown';
+  } catch {
+    return 'unknown';
+  }
 }
 
 export class SavedOffers {
@@ -132,15 +151,10 @@ export class SavedOffers {
     const store = this.store!;
     await Promise.all(
       store.list().map(async (kept) => {
-        let check: Check = 'unknown';
-        try {
-          const offer = await getCampaign(this.host.endpoint, kept.id);
-          if (store.has(kept.id)) store.save(offer);
-          check = 'open';
-        } catch (error) {
-          if (error instanceof ProblemError && (error.status === 404 || error.status === 410)) check = 'closed';
-        }
-        this.checks.set(kept.id, check);
+        const answer = await checkOffer(this.host.endpoint, kept.id);
+        // Unless it was removed meanwhile.
+        if (typeof answer === 'object' && store.has(kept.id)) store.save(answer);
+        this.checks.set(kept.id, typeof answer === 'object' ? 'open' : answer);
         this.host.requestUpdate();
       }),
     );
