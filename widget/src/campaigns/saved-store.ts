@@ -73,8 +73,12 @@ export class SavedStore {
   remove(id: number): boolean {
     const rest = this.list().filter((o) => o.id !== id);
     if (rest.length > 0) return this.write(rest);
-    this.storage.removeItem(this.key);
-    return true;
+    try {
+      this.storage.removeItem(this.key);
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   private write(offers: SavedOffer[]): boolean {

@@ -148,6 +148,24 @@ describe('saved offers', () => {
     expect(activeInside(el)?.id).to.equal('saved-open');
   });
 
+  it('says so, visibly and politely, when the browser refuses to keep a change after the list showed', async () => {
+    const el = await mount(standIn().endpoint, 'fr');
+    const setItem = Storage.prototype.setItem;
+    Storage.prototype.setItem = () => {
+      throw new DOMException('full', 'QuotaExceededError');
+    };
+    try {
+      await press(el, 0);
+    } finally {
+      Storage.prototype.setItem = setItem;
+    }
+    expect(pressed(el)[0]).to.equal('false');
+    const status = shadow(el, '#saved-open + [role=status]');
+    expect(status.className).to.equal('error');
+    expect(status.textContent).to.contain('stockage est plein ou bloqué');
+    expect(countText(el)).to.equal('Mes offres sauvegardées (0)');
+  });
+
   it('shows no toggle and no saved offers when the browser keeps nothing for the page', async () => {
     const setItem = Storage.prototype.setItem;
     Storage.prototype.setItem = () => {

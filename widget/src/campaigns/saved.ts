@@ -75,8 +75,10 @@ export class SavedOffers {
   private readonly store: SavedStore | null;
   private readonly select: (e: MouseEvent, offer: { id: number }) => void;
   private readonly search: (query: CampaignQuery) => void;
-  /** What the live region says: the count, once it changed (not as the list first shows). */
+  /** What the live region says: the count, once it changed (not as the list first shows), or that nothing could be kept. */
   private said = '';
+  /** Whether the last toggle could not be kept (storage full or blocked since): then said visibly too. */
+  private failed = false;
   private readonly checks = new Map<number, Check>();
 
   constructor(
@@ -122,7 +124,10 @@ export class SavedOffers {
   }
 
   private flip(offer: SavedOffer, save: boolean): void {
-    if (save ? this.store!.save(offer) : this.store!.remove(offer.id)) this.said = this.count;
+    this.failed = !(save ? this.store!.save(offer) : this.store!.remove(offer.id));
+    this.said = this.failed
+      ? msg('This browser could not keep the change: its storage is full or blocked.')
+      : this.count;
     this.host.requestUpdate();
   }
 
@@ -132,7 +137,7 @@ export class SavedOffers {
     return html`<button type="button" part="button" id="saved-open" @click=${() => this.show(true)}>
         ${this.count}
       </button>
-      <span class="visually-hidden" role="status">${this.said}</span>`;
+      <span class=${this.failed ? 'error' : 'visually-hidden'} role="status">${this.said}</span>`;
   }
 
   /** Opens or closes the view; the focus goes to its heading, or back to its button. */

@@ -51,6 +51,7 @@
 's380c34975d5b9e4f': `Elegir un archivo`,
 's3946b70b5fe00403': str`${0}, hasta ${1}.`,
 's3be86fff44fb73e1': `Esta oferta ya no está abierta. Otras ofertas le esperan en la lista.`,
+'s3f09c6f00797ed04': `Este navegador no pudo guardar el cambio: su almacenamiento está lleno o bloqueado.`,
 's403f40ab7a37567a': `Se ha borrado lo que este formulario guardaba en este dispositivo.`,
 's43103c11f3b63a51': `Ninguna oferta de esta ciudad tiene una posición conocida. Indique otra ciudad, o una posición como 45.76,4.84.`,
 's4399388c0df1907b': `No se pudo cargar el formulario. Compruebe su conexión e inténtelo de nuevo.`,

@@ -51,6 +51,7 @@
 's380c34975d5b9e4f': `Choisir un fichier`,
 's3946b70b5fe00403': str`${0}, ${1} au maximum.`,
 's3be86fff44fb73e1': `Cette offre n’est plus ouverte. D’autres offres vous attendent dans la liste.`,
+'s3f09c6f00797ed04': `Ce navigateur n’a pas pu garder la modification : son stockage est plein ou bloqué.`,
 's403f40ab7a37567a': `Ce que ce formulaire gardait sur cet appareil est effacé.`,
 's43103c11f3b63a51': `Aucune offre de cette ville n’a de position connue. Indiquez une autre ville, ou une position comme 45.76,4.84.`,
 's4399388c0df1907b': `Le formulaire n’a pas pu être chargé. Vérifiez votre connexion et réessayez.`,
