@@ -36,6 +36,12 @@ const forwarded = /^(field-.+|no-draft|no-quick-apply|consent-url)$/;
  * offer. While an offer is open, its schema.org `JobPosting` is in the
  * document's head for search engines.
  *
+ * Each offer, in the list and opened, has a "Save" toggle; the saved offers
+ * are kept in the board origin's localStorage only (id, title, company,
+ * city), and the list's "My saved offers (n)" button shows them, each checked
+ * with the proxy (one closed since is said so, with a search for similar
+ * offers).
+ *
  * @tag jobboard-campaigns
  * @summary Job offers with search, filters, details and apply form.
  *
