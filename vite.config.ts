@@ -122,8 +122,10 @@ export const QUIET_CHECKS = { bundlerTimings: false };
 // because every kilobyte is paid by every visitor of the board (budget: 20 KB
 // gzipped, test/widget-size.test.ts). Beside it, the modules it imports: the
 // apply form's (widget-apply-<hash>.js), fetched at once by every page, quick
-// apply's (widget-quick-apply-<hash>.js), which the form's loads with it, and a
-// French or Spanish page's texts (widget-fr-<hash>.js, widget-es-<hash>.js).
+// apply's (widget-quick-apply-<hash>.js), which the form's loads with it, the
+// saved offers' (widget-saved-<hash>.js), which the catalogue loads after its
+// first render, and a French or Spanish page's texts (widget-fr-<hash>.js,
+// widget-es-<hash>.js).
 export default defineConfig({
   plugins: [minifyTemplates(), shortenMessageIds(idLength), dropLeftovers(), compileHints()],
   define: { __MESSAGE_ID_LENGTH__: String(idLength) },

@@ -28,7 +28,7 @@ export const WIDGET_CHUNK_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 /**
  * The name of a module the build writes beside widget.js (vite.config.ts:
  * widget-[name]-[hash].js): a language's texts, the apply form, what the form
- * loads (quick apply, photos of a resume).
+ * loads (quick apply, photos of a resume), the saved offers.
  */
 const CHUNK_NAME = String.raw`widget-[a-z]+(?:-[a-z]+)*-[A-Za-z0-9_-]{8}\.js`;
 export const WIDGET_CHUNK_PATH = new RegExp(`^/${CHUNK_NAME}$`);

@@ -138,12 +138,15 @@ export const styles = [
       gap: calc(var(--_space) / 2);
       container-type: inline-size;
     }
-    .detail-head {
+    /* .save: the saved offers' toggles and button come after the first render, in room kept for them. */
+    .detail-head,
+    .save {
       display: flex;
       flex-wrap: wrap;
       gap: var(--_space);
       align-items: center;
       justify-content: space-between;
+      min-height: 44px;
     }
     /* Shown only while it sticks to the bottom, that is while the form is below the screen. */
     .apply-sticky {

@@ -1,13 +1,14 @@
 import { html, isServer } from 'lit';
 import type { PropertyDeclarations, PropertyValues, TemplateResult } from 'lit';
 import { listCampaigns, getCampaign } from '../internal/api.ts';
-import type { CampaignDetail, CampaignPage, CampaignSummary } from '../internal/api.ts';
+import type { CampaignDetail, CampaignPage, CampaignQuery } from '../internal/api.ts';
 import { JobboardCampaignSelectEvent } from '../internal/events.ts';
 import { sendFunnel } from '../internal/funnel.ts';
 import { prepareFormatters, useRendered } from '../internal/format.ts';
 import { headingLevel } from '../internal/heading.ts';
 import { JobboardElement } from '../internal/jobboard-element.ts';
 import { Loader } from '../internal/loader.ts';
+import { besideModulesLoad } from '../internal/pinned-modules.ts';
 import { styles } from './campaigns.styles.ts';
 import { HeadJobPosting } from './head-job-posting.ts';
 import { listQuery } from './list-query.ts';
@@ -15,6 +16,7 @@ import { renderDetail } from './offer-detail.ts';
 import { renderList } from './offer-list.ts';
 import { OfferRoute } from './offer-route.ts';
 import { prerenderedPosting, prerenderedState } from './prerendered-state.ts';
+import type { SavedOffers } from './saved.ts';
 import { renderSearch, submittedQuery } from './search-form.ts';
 import type { PrerenderedCampaigns } from '../../../server/public-api/embed.ts';
 
@@ -33,6 +35,12 @@ const forwarded = /^(field-.+|no-draft|no-quick-apply|consent-url)$/;
  * bookmark, a reload keeps it, and Back and Forward move between list and
  * offer. While an offer is open, its schema.org `JobPosting` is in the
  * document's head for search engines.
+ *
+ * Each offer, in the list and opened, has a "Save" toggle; the saved offers
+ * are kept in the board origin's localStorage only (id, title, company,
+ * city), and the list's "My saved offers (n)" button shows them, each checked
+ * with the proxy (one closed since is said so, with a search for similar
+ * offers).
  *
  * @tag jobboard-campaigns
  * @summary Job offers with search, filters, details and apply form.
@@ -94,6 +102,8 @@ export class JobboardCampaigns extends JobboardElement {
   private filtersOpen = false;
   /** The pages of the list and the offers the funnel counted as shown: each once, however often it renders. */
   private readonly counted = new WeakSet<object>();
+  /** The offers saved on this device (saved.ts, a module loaded after the first render): their toggles, count and view. */
+  private saved: SavedOffers | undefined;
 
   /** Offers per page (1 to 50). */
   perPage = 10;
@@ -165,6 +175,12 @@ export class JobboardCampaigns extends JobboardElement {
   }
 
   protected override firstUpdated(): void {
+    // After the first render, which must be the server's for hydration; no toggles when the module cannot load.
+    if (besideModulesLoad())
+      void import('./saved.ts').then(
+        (m) => (this.saved = new m.SavedOffers(this, this.handleSelect, this.handleSearch)),
+        Boolean,
+      );
     // A board may have rendered the list for another URL than the page's (a cached fragment): the URL wins.
     if (this.prerendered && this.route.routed && this.readUrl()) void this.load();
   }
@@ -224,8 +240,9 @@ export class JobboardCampaigns extends JobboardElement {
     if (wasOpen !== null && this.openId === null) void this.focusOffer(wasOpen);
   }
 
-  private readonly handleSearch = (e: SubmitEvent): void => {
-    this.route.query = submittedQuery(e);
+  /** Lists the offers of the search form, or of a query (a closed saved offer's similar ones). */
+  private readonly handleSearch = (search: SubmitEvent | CampaignQuery): void => {
+    this.route.query = search instanceof Event ? submittedQuery(search) : search;
     this.route.write(this.openId, false);
     void this.load();
   };
@@ -244,7 +261,7 @@ export class JobboardCampaigns extends JobboardElement {
     });
   };
 
-  private readonly handleSelect = async (e: MouseEvent, offer: CampaignSummary): Promise<void> => {
+  private readonly handleSelect = async (e: MouseEvent, offer: { id: number }): Promise<void> => {
     // A click with a modifier opens the link in a new tab or window, as on any link.
     if (e.ctrlKey || e.metaKey || e.shiftKey || e.altKey || e.button !== 0) return;
     e.preventDefault();
@@ -288,8 +305,10 @@ export class JobboardCampaigns extends JobboardElement {
         lang: this.lang,
         onBack: this.handleBack,
         onApply: this.handleApply,
+        saved: this.saved,
       });
     }
+    if (this.saved?.open) return this.saved.view(level);
     return html`${renderSearch({
       query: route.query,
       facets: this.list.value?.facets,
@@ -306,6 +325,7 @@ export class JobboardCampaigns extends JobboardElement {
       onSelect: this.handleSelect,
       onPage: this.handlePage,
       onRetry: this.load,
+      saved: this.saved,
     })}`;
   }
 }

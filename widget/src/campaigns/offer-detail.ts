@@ -9,6 +9,7 @@ import { heading } from '../internal/heading.ts';
 import { sanitize } from '../internal/html.ts';
 import type { Loader } from '../internal/loader.ts';
 import { renderFacts } from './offer-facts.ts';
+import type { SavedOffers } from './saved.ts';
 
 /** What the opened offer shows and what it tells its element. */
 export interface DetailView {
@@ -23,6 +24,8 @@ export interface DetailView {
   onBack: () => void;
   /** Takes the candidate to the apply form (the "Apply" buttons). */
   onApply: () => void;
+  /** The saved offers' toggle, once their module is in. */
+  saved: SavedOffers | undefined;
 }
 
 export function renderDetail(view: DetailView): TemplateResult {
@@ -63,6 +66,7 @@ export function renderDetail(view: DetailView): TemplateResult {
     <div class="detail-head">${heading(level, c.name, 'detail-title')} ${apply}</div>
     <p class="company">${c.company_name}</p>
     ${renderFacts(c, tag)}
+    <div class="save">${view.saved?.toggle(c)}</div>
     ${c.date_end ? html`<p>${msg(str`Applications close on ${formatDate(tag, c.date_end)}.`)}</p>` : nothing}
     ${richSection(msg('The job'), c.description)} ${richSection(msg('The profile'), c.profile)}
     <div class="apply-sticky">${apply}</div>

@@ -11,6 +11,7 @@ import type { Loader } from '../internal/loader.ts';
 import { originNotAllowed } from '../internal/localize.ts';
 import { renderFacts } from './offer-facts.ts';
 import type { OfferRoute } from './offer-route.ts';
+import type { SavedOffers } from './saved.ts';
 
 /** What the list shows and what it tells its element. */
 export interface ListView {
@@ -24,6 +25,8 @@ export interface ListView {
   onSelect: (e: MouseEvent, offer: CampaignSummary) => void;
   onPage: (page: number) => void;
   onRetry: () => void;
+  /** The saved offers' toggles and button, once their module is in. */
+  saved: SavedOffers | undefined;
 }
 
 function renderOffers(view: ListView, data: CampaignPage): TemplateResult {
@@ -58,6 +61,7 @@ function renderOffers(view: ListView, data: CampaignPage): TemplateResult {
             )}
             <p class="company">${c.company_name}</p>
             ${renderFacts(c, view.tag)}
+            <div class="save">${view.saved?.toggle(c)}</div>
           </li>`,
       )}
     </ul>
@@ -117,8 +121,11 @@ export function renderList(view: ListView): TemplateResult {
   } else {
     body = renderOffers(view, value);
   }
-  return html`<p id="count" class="count" part="count" role="status" tabindex="-1">
-      ${status === 'ready' && total !== undefined ? (total === 1 ? msg('1 offer') : msg(str`${formatNumber(view.tag, total)} offers`)) : nothing}
-    </p>
+  return html`<div class="save">
+      <p id="count" class="count" part="count" role="status" tabindex="-1">
+        ${status === 'ready' && total !== undefined ? (total === 1 ? msg('1 offer') : msg(str`${formatNumber(view.tag, total)} offers`)) : nothing}
+      </p>
+      ${view.saved?.header()}
+    </div>
     ${body}`;
 }

@@ -1,6 +1,6 @@
 // A pinned widget.js (widget-<hash>.js, loaded by the tags `jobboard-connector
-// widget-tag` prints) and the modules beside it, its apply form's and its
-// languages', which import `./widget.js`: the page's import map sends that
+// widget-tag` prints) and the modules beside it, its apply form's, its saved
+// offers' and its languages', which import `./widget.js`: the page's import map sends that
 // import to the pinned file, the module already running. Where the map is not
 // in force (the page's Content-Security-Policy refused its inline script, or
 // the page has none), they would load widget.js a second time, with a second
