@@ -74,6 +74,20 @@ add_filter(
 );
 `;
 
+/** WordPress's editor data stores (wp.data), as far as the editor test calls them. */
+interface EditorStore {
+  getCurrentPostId(): number | undefined;
+  isFeatureActive(feature: string): boolean;
+  toggleFeature(feature: string): void;
+  openGeneralSidebar(name: string): void;
+  editPost(edits: { title: string; status: string }): void;
+  savePost(): Promise<void>;
+}
+declare global {
+  // Page code: run in the editor's page, where WordPress defines it.
+  var wp: { data: { select(store: string): EditorStore; dispatch(store: string): EditorStore } } | undefined;
+}
+
 /** The strings of a PHP constant of the plugin, in order: a list's, or a map's keys and values. */
 function phpStrings(file: string, name: string): string[] {
   const source = readFileSync(join(PLUGIN_DIR, file), 'utf8');
@@ -337,6 +351,66 @@ describe('the WordPress plugin in a real WordPress', () => {
     );
     await page.close();
     await offer.page.close();
+  });
+
+  it('in the block editor, an admin finds the Job offers block in the inserter, sets its options in the sidebar and publishes the page: it lists the offers so', async () => {
+    const page = adminPage;
+    const errors = consoleMessages(page, 'error');
+    const failed: string[] = [];
+    page.on('requestfailed', (request) => failed.push(`failed ${request.url()}`));
+    page.on('response', (response) => {
+      if (response.status() >= 500) failed.push(`${response.status()} ${response.url()}`);
+    });
+    await page.goto(`${site.url}/wp-admin/post-new.php?post_type=page`);
+    await page.waitForFunction(() => globalThis.wp?.data.select('core/editor')?.getCurrentPostId() !== undefined);
+    // The guide WordPress shows on a first visit, closed as an admin closes it.
+    await page.evaluate(() => {
+      const { select, dispatch } = globalThis.wp!.data;
+      if (select('core/edit-post').isFeatureActive('welcomeGuide'))
+        dispatch('core/edit-post').toggleFeature('welcomeGuide');
+    });
+    await page.getByRole('button', { name: 'Toggle block inserter' }).click();
+    await page.getByRole('searchbox', { name: 'Search for blocks and patterns' }).fill('Job offers');
+    await page.getByRole('option', { name: 'Job offers' }).click();
+    // The editor script's placeholder, in the canvas (an iframe where the theme's editor has one).
+    const canvas = (await page.locator('iframe[name="editor-canvas"]').count())
+      ? page.frameLocator('iframe[name="editor-canvas"]')
+      : page;
+    await canvas.getByText('The offers of your proxy show here when the page is viewed.').waitFor();
+    // Its options, in the block's sidebar (the settings sidebar's Block tab, opened as its button does).
+    await page.evaluate(() => globalThis.wp!.data.dispatch('core/edit-post').openGeneralSidebar('edit-post/block'));
+    await page.getByRole('combobox', { name: 'Language' }).selectOption('es');
+    await page.getByRole('spinbutton', { name: 'Offers per page' }).fill('2');
+    const id = await page.evaluate(async () => {
+      const { select, dispatch } = globalThis.wp!.data;
+      dispatch('core/editor').editPost({ title: 'Editor offers', status: 'publish' });
+      await dispatch('core/editor').savePost();
+      return select('core/editor').getCurrentPostId();
+    });
+    assert.equal(
+      await site.php(`echo get_post_field( 'post_content', ${id} );`),
+      '<!-- wp:jobboard-connector/offers {"lang":"es","perPage":2} /-->',
+    );
+    // WordPress's own calls to wordpress.org (the welcome guide's pictures, the block directory's search,
+    // which the site answers 500 when wordpress.org is out of reach) fail here, as on any offline site.
+    const offline = (line: string) => line.includes('https://s.w.org/') || line.includes('/wp/v2/block-directory/');
+    assert.deepEqual(
+      failed.filter((line) => !offline(line)),
+      [],
+      'no request of the editor failed',
+    );
+    assert.equal(failed.length, errors.filter((e) => e.startsWith('Failed to load resource')).length);
+    assert.deepEqual(
+      errors.filter((e) => !e.startsWith('Failed to load resource')),
+      [],
+      'the editor wrote no other error in the console',
+    );
+
+    const { page: published, status } = await read(`/?page_id=${id}`);
+    assert.equal(status, 200);
+    assert.deepEqual(await listed(published), await proxyList('per_page=2'));
+    assert.equal(await published.locator('jobboard-campaigns').getAttribute('lang'), 'es');
+    await published.close();
   });
 
   it('with JavaScript on, the list opens an offer in place, and a candidate applies from the [jobboard_apply] page: the sandbox receives it', async () => {
