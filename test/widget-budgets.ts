@@ -42,3 +42,9 @@ export const quickApplyBudget = 31 * 1024;
  * without them loads none of it.
  */
 export const photosBudget = 2 * 1024;
+/**
+ * widget.js with the alert panel's module ("Create an alert": the search's
+ * feed, and the email hand-off with its confirmation step), which a list
+ * loads once shown.
+ */
+export const alertBudget = 23 * 1024;

@@ -6,7 +6,14 @@ import assert from 'node:assert/strict';
 import { readFile, readdir } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import { COMPILE_HINT } from '../vite.config.ts';
-import { applyBudget, languageBudget, mainBudget, photosBudget, quickApplyBudget } from './widget-budgets.ts';
+import {
+  alertBudget,
+  applyBudget,
+  languageBudget,
+  mainBudget,
+  photosBudget,
+  quickApplyBudget,
+} from './widget-budgets.ts';
 
 const dir = new URL('../dist/widget/', import.meta.url);
 
@@ -18,10 +25,12 @@ async function built(name: string): Promise<string> {
   }
 }
 
-/** The modules beside widget.js, by what they hold: `apply`, `quick-apply`, `photos`, or a language. */
+/** The modules beside widget.js, by what they hold: `apply`, `quick-apply`, `photos`, `alert`, or a language. */
 async function modules(): Promise<Map<string, string>> {
   const names = (await readdir(dir)).filter((n) => n !== 'widget.js' && !n.endsWith('.map'));
-  return new Map(names.map((n) => [/^widget-([a-z]{2}|apply|quick-apply|photos)-[\w-]{8}\.js$/.exec(n)?.[1] ?? n, n]));
+  return new Map(
+    names.map((n) => [/^widget-([a-z]{2}|apply|quick-apply|photos|alert)-[\w-]{8}\.js$/.exec(n)?.[1] ?? n, n]),
+  );
 }
 
 const gzipped = async (name: string) => gzipSync(await built(name)).length;
@@ -43,7 +52,14 @@ test(`the script-tag bundle, gzipped, is at most ${mainBudget / 1024} KB with Li
     // Quick apply's module loads with the form's.
     const withForm = name === 'quick-apply' ? await gzipped(found.get('apply')!) : 0;
     const total = main + withForm + (await gzipped(file));
-    const budget = name === 'apply' ? applyBudget : name === 'quick-apply' ? quickApplyBudget : languageBudget;
+    const budget =
+      name === 'apply'
+        ? applyBudget
+        : name === 'quick-apply'
+          ? quickApplyBudget
+          : name === 'alert'
+            ? alertBudget
+            : languageBudget;
     assert.ok(
       total <= budget,
       `widget.js with the ${name} module is ${kb(total)} gzipped, over the ${kb(budget)} budget`,
@@ -56,9 +72,9 @@ test(`the photos' module, gzipped, is at most ${photosBudget / 1024} KB`, async 
   assert.ok(photos <= photosBudget, `the photos' module is ${kb(photos)} gzipped, over the ${kb(photosBudget)} budget`);
 });
 
-test("besides widget.js there is the apply form's module, quick apply's and the photos' that it imports, and one per other language, which import nothing but widget.js", async () => {
+test("besides widget.js there is the apply form's module, quick apply's and the photos' that it imports, the alert panel's, and one per other language, which import nothing but widget.js", async () => {
   const found = await modules();
-  assert.deepEqual([...found.keys()].sort(), ['apply', 'es', 'fr', 'photos', 'quick-apply']);
+  assert.deepEqual([...found.keys()].sort(), ['alert', 'apply', 'es', 'fr', 'photos', 'quick-apply']);
   const main = await built('widget.js');
   assert.doesNotMatch(main, /\bimport\s*[^(]*?from\s*["'`]/, 'widget.js must not import other modules statically');
   const apply = await built(found.get('apply')!);

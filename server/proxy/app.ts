@@ -30,6 +30,7 @@ import { configRouter } from './widget-serving/config.ts';
 import { embedRouter } from './catalogue/routes/embed.ts';
 import { sitemapHandler } from './catalogue/routes/sitemap.ts';
 import { offersFeedHandler } from './catalogue/routes/offers-feed.ts';
+import { FEED_PATH } from '../public-api/feed-url.ts';
 import { healthRouter } from './http/health.ts';
 import {
   WIDGET_CHUNK_CACHE_CONTROL,
@@ -292,7 +293,7 @@ export function createProxyApp(deps: ProxyAppDeps): express.Express {
     '/sitemap.xml',
     sitemapHandler(deps.catalogue.store, config.boardOfferUrl, { publicOrigin: config.publicOrigin }),
   );
-  app.get('/feeds/offers.atom', offersFeedHandler(deps.catalogue.store, reader, config));
+  app.get(FEED_PATH, offersFeedHandler(deps.catalogue.store, reader, config));
 
   if (deps.demoPageDir !== undefined) {
     // The demo page has an inline script (the analytics log) and may be

@@ -55,20 +55,3 @@ export const LIST_PRESETS = {
   city: 'preset_city',
 } as const;
 export type ListPreset = keyof typeof LIST_PRESETS;
-
-/** The Atom feed of a search (GET /feeds/offers.atom), which takes the list's parameters. */
-export const FEED_PATH = '/feeds/offers.atom';
-
-/**
- * The feed of one search, for an alert: the list's parameters but its page
- * (new offers come first, not the page the candidate was on), in `lang`.
- * `origin`: the proxy's address, or '' for a path. One spelling for the
- * widget's alert panel and the proxy's alert.requested event.
- */
-export function feedUrlOf(origin: string, params: Record<string, string | number | undefined>, lang: string): string {
-  const query = new URLSearchParams();
-  for (const [name, value] of Object.entries(params))
-    if (value !== undefined && value !== '' && name !== 'page') query.set(name, String(value));
-  query.set('lang', lang);
-  return `${origin.replace(/\/+$/, '')}${FEED_PATH}?${query}`;
-}

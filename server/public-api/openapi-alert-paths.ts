@@ -2,7 +2,7 @@
 // (ALERTS=webhook), as a signed alert.requested event.
 import { schemaRef } from '../openapi/zod.ts';
 import type { JsonSchema } from '../openapi/zod.ts';
-import { FEED_PATH } from './list-params.ts';
+import { FEED_PATH } from './feed-url.ts';
 import { explained, problems } from './openapi-parts.ts';
 
 export function alertPaths(): Record<string, JsonSchema> {

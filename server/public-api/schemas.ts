@@ -168,6 +168,8 @@ export const AlertRequest = z.object({
   lang: PageLanguage.describe("The language of the widget, and of the alert's feed"),
 });
 export type AlertRequest = z.infer<typeof AlertRequest>;
+/** The body as a client writes it (the search's values as typed, strings or numbers). */
+export type AlertBody = z.input<typeof AlertRequest>;
 
 export const AlertAnswer = z.object({
   status: z.literal('requested').describe("Handed to the board's mailing (its webhook), which sends the offers"),

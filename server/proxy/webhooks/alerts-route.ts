@@ -13,7 +13,7 @@ import type { ProxyConfig } from '../config.ts';
 import { ProblemError, validationProblem } from '../http/problem.ts';
 import { addressGroup, HOUR_MS } from '../applications/spam.ts';
 import type { WebhookEventStore } from '../storage/index.ts';
-import { feedUrlOf } from '../../public-api/list-params.ts';
+import { feedUrlOf } from '../../public-api/feed-url.ts';
 import { AlertRequest } from '../../public-api/schemas.ts';
 import type { AlertAnswer, FieldProblem } from '../../public-api/schemas.ts';
 import { ALERT_EVENT_TYPE, AlertEvent } from '../../public-api/webhook-events.ts';

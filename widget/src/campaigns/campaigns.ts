@@ -8,6 +8,7 @@ import { prepareFormatters, useRendered } from '../internal/format.ts';
 import { headingLevel } from '../internal/heading.ts';
 import { JobboardElement } from '../internal/jobboard-element.ts';
 import { Loader } from '../internal/loader.ts';
+import { besideModulesLoad } from '../internal/pinned-modules.ts';
 import { styles } from './campaigns.styles.ts';
 import { HeadJobPosting } from './head-job-posting.ts';
 import { listQuery } from './list-query.ts';
@@ -171,6 +172,8 @@ export class JobboardCampaigns extends JobboardElement {
 
   protected override updated(): void {
     this.countShown();
+    // The alert panel's module (widget-alert-<hash>.js), once a list is shown: its <jobboard-alert> waits for it.
+    if (this.openId === null && besideModulesLoad()) import('../alert/alert.ts').catch(() => {});
     const apply = this.renderRoot.querySelector('jobboard-apply');
     if (!apply) return;
     for (const attr of this.attributes) {
@@ -291,22 +294,22 @@ export class JobboardCampaigns extends JobboardElement {
       });
     }
     return html`${renderSearch({
-      query: route.query,
-      facets: this.list.value?.facets,
-      onSearch: this.handleSearch,
-      fixed: { job_type: this.jobType, city: this.city },
-      filtersOpen: this.filtersOpen,
-      onToggleFilters: this.handleToggleFilters,
-    })}
-    ${renderList({
-      list: this.list,
-      level,
-      tag,
-      route: route.routed ? route : null,
-      onSelect: this.handleSelect,
-      onPage: this.handlePage,
-      onRetry: this.load,
-    })}`;
+        query: route.query,
+        facets: this.list.value?.facets,
+        onSearch: this.handleSearch,
+        fixed: { job_type: this.jobType, city: this.city },
+        filtersOpen: this.filtersOpen,
+        onToggleFilters: this.handleToggleFilters,
+      })}
+      ${renderList({
+        list: this.list,
+        level,
+        tag,
+        route: route.routed ? route : null,
+        onSelect: this.handleSelect,
+        onPage: this.handlePage,
+        onRetry: this.load,
+      })} <jobboard-alert .endpoint=${this.endpoint} .query=${listQuery(route.query, this)}></jobboard-alert>`;
   }
 }
 
