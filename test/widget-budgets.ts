@@ -9,8 +9,12 @@
  * module of its own (widget-apply-<hash>.js), which widget.js fetches at once.
  */
 export const mainBudget = 20 * 1024;
-/** widget.js with a language module: the offers on a page in French or Spanish. */
-export const languageBudget = 22.5 * 1024;
+/**
+ * widget.js with a language module: the offers on a page in French or
+ * Spanish. 23 KB since the module carries the alert panel's texts too (its
+ * feed, email, consent and confirmation step: about 320 bytes gzipped).
+ */
+export const languageBudget = 23 * 1024;
 /**
  * widget.js with the apply form's module: what a page with a form loads in
  * English. More than the two were as one file (23.2 KB): gzip compresses
