@@ -51,6 +51,7 @@ describe("the widget's imports from server/", () => {
   it('takes the plain contract modules at run time', async () => {
     for (const code of [
       `import { LIST_URL_PARAMS as x } from '${SERVER}/public-api/list-params.ts';`,
+      `import { feedUrlOf as x } from '${SERVER}/public-api/feed-url.ts';`,
       `import { APPLICATION_FORM as x } from '${SERVER}/public-api/application-form.ts';`,
       `import { UTM_FIELDS as x } from '${SERVER}/public-api/campaign-tracking.ts';`,
       `import { offerHead as x } from '${SERVER}/public-api/offer-head.ts';`,

@@ -393,7 +393,7 @@ console.log(JSON.stringify({ email: applicant.email }));
     assert.deepEqual(
       pinned,
       built,
-      "widget.js and every module beside it: the form's, those it imports, the languages'",
+      "widget.js and every module beside it: the form's, those it imports, the alert panel's, the languages'",
     );
     for (const [url, integrity] of Object.entries(importMap.integrity)) {
       const served = await fetch(url);

@@ -7,6 +7,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import { COMPILE_HINT } from '../vite.config.ts';
 import {
+  alertBudget,
   applyBudget,
   languageBudget,
   mainBudget,
@@ -25,11 +26,11 @@ async function built(name: string): Promise<string> {
   }
 }
 
-/** The modules beside widget.js, by what they hold: `apply`, `quick-apply`, `photos`, `saved`, or a language. */
+/** The modules beside widget.js, by what they hold: `apply`, `quick-apply`, `photos`, `saved`, `alert`, or a language. */
 async function modules(): Promise<Map<string, string>> {
   const names = (await readdir(dir)).filter((n) => n !== 'widget.js' && !n.endsWith('.map'));
   return new Map(
-    names.map((n) => [/^widget-([a-z]{2}|apply|quick-apply|photos|saved)-[\w-]{8}\.js$/.exec(n)?.[1] ?? n, n]),
+    names.map((n) => [/^widget-([a-z]{2}|apply|quick-apply|photos|saved|alert)-[\w-]{8}\.js$/.exec(n)?.[1] ?? n, n]),
   );
 }
 
@@ -59,7 +60,9 @@ test(`the script-tag bundle, gzipped, is at most ${mainBudget / 1024} KB with Li
           ? quickApplyBudget
           : name === 'saved'
             ? savedOffersBudget
-            : languageBudget;
+            : name === 'alert'
+              ? alertBudget
+              : languageBudget;
     assert.ok(
       total <= budget,
       `widget.js with the ${name} module is ${kb(total)} gzipped, over the ${kb(budget)} budget`,
@@ -72,9 +75,9 @@ test(`the photos' module, gzipped, is at most ${photosBudget / 1024} KB`, async 
   assert.ok(photos <= photosBudget, `the photos' module is ${kb(photos)} gzipped, over the ${kb(photosBudget)} budget`);
 });
 
-test("besides widget.js there is the apply form's module, quick apply's and the photos' that it imports, the saved offers', and one per other language, which import nothing but widget.js", async () => {
+test("besides widget.js there is the apply form's module, quick apply's and the photos' that it imports, the saved offers', the alert panel's, and one per other language, which import nothing but widget.js", async () => {
   const found = await modules();
-  assert.deepEqual([...found.keys()].sort(), ['apply', 'es', 'fr', 'photos', 'quick-apply', 'saved']);
+  assert.deepEqual([...found.keys()].sort(), ['alert', 'apply', 'es', 'fr', 'photos', 'quick-apply', 'saved']);
   const main = await built('widget.js');
   assert.doesNotMatch(main, /\bimport\s*[^(]*?from\s*["'`]/, 'widget.js must not import other modules statically');
   const apply = await built(found.get('apply')!);

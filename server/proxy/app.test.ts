@@ -174,6 +174,8 @@ describe('proxy app', () => {
         captcha: null,
         track_utm: true,
         funnel: true,
+        // No BOARD_OFFER_URL here: no feed to offer.
+        alerts: { feed: false, email: false },
       });
     });
 

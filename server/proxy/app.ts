@@ -30,6 +30,7 @@ import { configRouter } from './widget-serving/config.ts';
 import { embedRouter } from './catalogue/routes/embed.ts';
 import { sitemapHandler } from './catalogue/routes/sitemap.ts';
 import { offersFeedHandler } from './catalogue/routes/offers-feed.ts';
+import { FEED_PATH } from '../public-api/feed-url.ts';
 import { healthRouter } from './http/health.ts';
 import {
   WIDGET_CHUNK_CACHE_CONTROL,
@@ -77,7 +78,8 @@ export interface ProxyAppDeps {
   registry: Registry;
   catalogue: AppCatalogue;
   /** The applications module (mounted at /api/applications). */
-  applications?: { router: RequestHandler; ready(): boolean; receipt?: RequestHandler } | undefined;
+  applications?:
+    { router: RequestHandler; ready(): boolean; receipt?: RequestHandler; alerts?: RequestHandler } | undefined;
   /** A folder served at / (the demo job-board page). */
   demoPageDir?: string | undefined;
   /** More demo pages, served before that folder, under the same policy. */
@@ -267,8 +269,9 @@ export function createProxyApp(deps: ProxyAppDeps): express.Express {
   if (deps.applications?.receipt !== undefined) app.use(RECEIPT_PATH, deps.applications.receipt);
   // Reads its own (text) bodies, at most 4 KB.
   mountBeacons(app, deps);
-  // No JSON endpoint takes a body today; a small limit keeps a future one safe.
+  // POST /api/alerts's JSON body: a small limit, an alert is an address and a search.
   app.use('/api', express.json({ limit: '16kb' }));
+  if (deps.applications?.alerts !== undefined) app.use('/api/alerts', deps.applications.alerts);
 
   app.use(healthRouter(() => readiness(deps)));
 
@@ -290,7 +293,7 @@ export function createProxyApp(deps: ProxyAppDeps): express.Express {
     '/sitemap.xml',
     sitemapHandler(deps.catalogue.store, config.boardOfferUrl, { publicOrigin: config.publicOrigin }),
   );
-  app.get('/feeds/offers.atom', offersFeedHandler(deps.catalogue.store, reader, config));
+  app.get(FEED_PATH, offersFeedHandler(deps.catalogue.store, reader, config));
 
   if (deps.demoPageDir !== undefined) {
     // The demo page has an inline script (the analytics log) and may be

@@ -21,8 +21,14 @@ import {
 import { likelyMeant, typoProblems } from './env-typos.ts';
 import { readStatusLabels } from './status-labels.ts';
 import type { StatusLabels } from './status-labels.ts';
-import { WebhookEnv, requireWebhookSecret, webhookConfigOf } from './webhooks/config.ts';
-import type { WebhookConfig } from './webhooks/config.ts';
+import {
+  AlertsEnv,
+  WebhookEnv,
+  requireAlertWebhook,
+  requireWebhookSecret,
+  webhookConfigOf,
+} from './webhooks/config.ts';
+import type { AlertMode, WebhookConfig } from './webhooks/config.ts';
 
 const CAPTCHA_VERIFY_URLS = {
   turnstile: 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
@@ -177,6 +183,7 @@ const EnvSchema = z
     METRICS_HOST: z.string().min(1).default('127.0.0.1'),
     ALLOW_EMPTY_CATALOGUE: z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
     ...WebhookEnv.shape,
+    ...AlertsEnv.shape,
     STATUS_SYNC_DAYS: z.coerce
       .number({ error: 'must be a whole number of days, like 90, or 0 to turn the status sync off' })
       .int({ error: 'must be a whole number of days, like 90, or 0 to turn the status sync off', abort: true })
@@ -190,6 +197,7 @@ const EnvSchema = z
   })
   .superRefine((env, ctx) => {
     requireWebhookSecret(env, ctx);
+    requireAlertWebhook(env, ctx);
     if (env.MAX_CONCURRENT_UPLOADS_PER_NETWORK < env.MAX_CONCURRENT_UPLOADS_PER_IP) {
       ctx.addIssue({
         code: 'custom',
@@ -281,6 +289,8 @@ export interface ProxyConfig {
   allowEmptyCatalogue: boolean;
   /** Signed events to the board (WEBHOOK_URL); null when not set. */
   webhook: WebhookConfig | null;
+  /** ALERTS: feed, or webhook (the email hand-off, POST /api/alerts, which needs webhook and boardOfferUrl). */
+  alerts: AlertMode;
   /** Days after delivery the status sync follows an application (0: no status sync). */
   statusSyncDays: number;
   /** The least time between two reads of one application's status, in minutes (STATUS_SYNC_INTERVAL_MINUTES). */
@@ -404,6 +414,7 @@ export function loadProxyConfig(env: Record<string, string | undefined> = proces
     metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST },
     allowEmptyCatalogue: e.ALLOW_EMPTY_CATALOGUE === 'true',
     webhook: webhookConfigOf(e),
+    alerts: e.ALERTS,
     statusSyncDays: e.STATUS_SYNC_DAYS,
     statusSyncIntervalMinutes: e.STATUS_SYNC_INTERVAL_MINUTES,
     statusLabels,

@@ -18,6 +18,8 @@ import {
   receiptAndWidgetPaths,
 } from './openapi-paths.ts';
 import {
+  AlertAnswer,
+  AlertRequest,
   ApplicationAnswer,
   CampaignDetail,
   CampaignList,
@@ -32,6 +34,7 @@ import { StatsReport } from './funnel.ts';
 import { STATS_SECURITY_SCHEMES, statsPaths } from './openapi-stats-paths.ts';
 import { FunnelBeacon } from './funnel.ts';
 import { funnelPaths } from './openapi-funnel-paths.ts';
+import { alertPaths } from './openapi-alert-paths.ts';
 
 /**
  * The document of this proxy; `servers` is relative, so it holds wherever the
@@ -57,6 +60,7 @@ export function buildOpenApi(
       { name: 'Pages', description: 'For search engines, boards that render on their server, and script tags' },
       { name: 'Operations', description: 'Health, readiness and this documentation' },
       { name: 'Funnel', description: "The widget's beacons of the board's funnel: daily counts, never a person" },
+      { name: 'Alerts', description: "A search's alert handed to the board's own mailing (ALERTS=webhook)" },
       {
         name: 'Stats',
         description: "The board's own funnel, behind DASHBOARD_TOKEN: not for the widget, nor for any other origin",
@@ -71,7 +75,8 @@ export function buildOpenApi(
         post: {
           operationId: 'applicationEvent',
           tags: ['Webhooks'],
-          summary: 'An event about an application (or `webhook.test`), posted to WEBHOOK_URL',
+          summary:
+            'An event about an application, an alert (`alert.requested`) or `webhook.test`, posted to WEBHOOK_URL',
           description:
             'At least once, in order per application. Verify `webhook-signature` (`v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the bytes of WEBHOOK_SECRET after `whsec_`) before trusting the body. Any 2xx within 10 s is delivery; anything else is retried (10 s, doubling, at most 6 h apart) for 3 days, with the same webhook-id.',
           parameters: [
@@ -113,6 +118,7 @@ export function buildOpenApi(
       ...operationPaths(),
       ...statsPaths(),
       ...funnelPaths(),
+      ...alertPaths(),
     },
     components: {
       securitySchemes: STATS_SECURITY_SCHEMES,
@@ -124,6 +130,7 @@ export function buildOpenApi(
             CampaignDetail,
             JobPosting: JobPostingAnswer,
             ApplicationAnswer,
+            AlertAnswer,
             Problem: ProblemSchema,
             Health: HealthAnswer,
             Ready: ReadyAnswer,
@@ -132,7 +139,7 @@ export function buildOpenApi(
           },
           'output',
         ),
-        ...componentSchemas({ ApplicationForm: applicationFormSchema(fields), FunnelBeacon }, 'input'),
+        ...componentSchemas({ ApplicationForm: applicationFormSchema(fields), FunnelBeacon, AlertRequest }, 'input'),
       },
     },
   };

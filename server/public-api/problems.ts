@@ -16,6 +16,7 @@ export const PROBLEMS = {
   campaign_gone: { status: 410, title: 'This job offer is closed' },
   sitemap_not_configured: { status: 404, title: 'Sitemap not configured' },
   feed_not_configured: { status: 404, title: 'Feed not configured' },
+  alerts_not_configured: { status: 404, title: 'Alerts by email not configured' },
   already_applied: { status: 409, title: 'Already applied' },
   idempotency_key_in_progress: { status: 409, title: 'Submission still being handled' },
   upload_too_slow: { status: 408, title: 'The form arrived too slowly' },

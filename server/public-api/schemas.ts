@@ -152,6 +152,31 @@ const PageLanguage = z.enum(LOCALES, { error: `must be one of: ${LOCALES.join(',
 export const FeedQuery = CampaignListFields.extend({ lang: PageLanguage }).superRefine(needsNear);
 export type FeedQuery = z.infer<typeof FeedQuery>;
 
+/** The search an alert follows: the list's parameters (and their rules), without its page. */
+export const AlertSearch = CampaignListFields.omit({ page: true }).superRefine(needsNear);
+
+/** The body of POST /api/alerts: nothing is sent to the board before the candidate has confirmed, which this request is. */
+export const AlertRequest = z.object({
+  email: z
+    .email({ error: 'must be a valid email address, like jane@example.com' })
+    .max(254, 'must be at most 254 characters')
+    .describe('The address the board sends the new offers to'),
+  search: AlertSearch.describe("The list's parameters of the search (GET /api/campaigns), without page"),
+  consent: z
+    .literal(true, { error: "must be true: the candidate agreed that the board emails them this search's new offers" })
+    .describe("The candidate ticked the consent to the board's emails"),
+  lang: PageLanguage.describe("The language of the widget, and of the alert's feed"),
+});
+export type AlertRequest = z.infer<typeof AlertRequest>;
+/** The body as a client writes it (the search's values as typed, strings or numbers). */
+export type AlertBody = z.input<typeof AlertRequest>;
+
+export const AlertAnswer = z.object({
+  status: z.literal('requested').describe("Handed to the board's mailing (its webhook), which sends the offers"),
+  feed_url: z.string().describe("The search's Atom feed"),
+});
+export type AlertAnswer = z.infer<typeof AlertAnswer>;
+
 /** The query of GET /embed/campaigns: the list's, the language and the open offer. */
 export const EmbedQuery = CampaignListFields.extend({
   lang: PageLanguage,
@@ -330,6 +355,14 @@ export const ConfigResponse = z.object({
   funnel: z
     .boolean()
     .describe("Whether the widget sends the funnel's beacons, POST /api/funnel (FUNNEL): false, it sends none"),
+  alerts: z
+    .object({
+      feed: z.boolean().describe("Whether a search's Atom feed is served, GET /feeds/offers.atom (BOARD_OFFER_URL)"),
+      email: z
+        .boolean()
+        .describe("Whether POST /api/alerts hands an alert to the board's own mailing (ALERTS=webhook)"),
+    })
+    .describe('What the "Create an alert" panel offers'),
 });
 export type ConfigResponse = z.infer<typeof ConfigResponse>;
 

@@ -64,6 +64,34 @@ export const ApplicationEvent = z.object({
 });
 export type ApplicationEvent = z.infer<typeof ApplicationEvent>;
 
+/** A candidate confirmed an alert: the board's own mailing sends them the search's new offers. */
+export const ALERT_EVENT_TYPE = 'alert.requested';
+
+export const AlertEventData = z.object({
+  /** The alert's own id (the webhook-id differs at each event; this one names the request). */
+  alert_id: z.string(),
+  /** The address the candidate typed, to which the board sends the offers; the proxy keeps it only until the event is delivered. */
+  email: z.string(),
+  search: z.object({
+    /** The list's parameters of the search (GET /api/campaigns), without its page. */
+    params: z.record(z.string(), z.union([z.string(), z.number()])),
+    /** Its Atom feed (GET /feeds/offers.atom with those parameters): absolute with PUBLIC_ORIGIN, else a path on the proxy. */
+    feed_url: z.string(),
+  }),
+  /** The language of the widget the candidate used: en, fr or es. */
+  lang: z.string(),
+  /** When the candidate confirmed it. */
+  requested_at: instant,
+});
+export type AlertEventData = z.infer<typeof AlertEventData>;
+
+export const AlertEvent = z.object({
+  type: z.literal(ALERT_EVENT_TYPE),
+  timestamp: instant,
+  data: AlertEventData,
+});
+export type AlertEvent = z.infer<typeof AlertEvent>;
+
 export const TestEvent = z.object({
   type: z.literal(TEST_EVENT_TYPE),
   timestamp: instant,
@@ -72,5 +100,5 @@ export const TestEvent = z.object({
 export type TestEvent = z.infer<typeof TestEvent>;
 
 /** Any body the proxy posts to WEBHOOK_URL. */
-export const WebhookEvent = z.discriminatedUnion('type', [ApplicationEvent, TestEvent]);
+export const WebhookEvent = z.discriminatedUnion('type', [ApplicationEvent, AlertEvent, TestEvent]);
 export type WebhookEvent = z.infer<typeof WebhookEvent>;

@@ -63,6 +63,7 @@ export const defaultConfig: WidgetConfig = {
   track_utm: true,
   // These tests read applications; the funnel's beacons are the browser tests' (widget/src/campaigns/funnel.test.ts).
   funnel: false,
+  alerts: { feed: false, email: false },
 };
 
 export const delivered = (receipt_url = '/applications/receipt/tok-1'): Answer => ({

@@ -32,6 +32,7 @@ import { HOUR_MS } from './spam.ts';
 import { UploadSpool } from './upload-spool.ts';
 import { DEFAULT_WEBHOOK_SENDER, WebhookSender } from '../webhooks/sender.ts';
 import type { WebhookSenderOptions } from '../webhooks/sender.ts';
+import { alertsRouter } from '../webhooks/alerts-route.ts';
 import type { OpenUploadFile } from './upload-spool.ts';
 import type { ApplicationsCatalogue, Clock } from './types.ts';
 
@@ -87,6 +88,8 @@ export interface ApplicationsModule {
   router: Router;
   /** The candidates' receipt pages, mounted at RECEIPT_PATH (/applications/receipt). */
   receipt: Router;
+  /** POST /api/alerts (ALERTS=webhook): an alert recorded as a webhook event beside the applications' events. */
+  alerts: Router;
   /** Starts the delivery worker (takes back rows a killed process was delivering) and the retention sweep. */
   start(): void;
   /** Stops the sweep, and the worker after the attempts under way end, then closes the outbox. */
@@ -162,6 +165,7 @@ export function createApplicationsModule(deps: ApplicationsDeps): ApplicationsMo
   return {
     router,
     receipt: receiptRouter(deps.config, stored, decoys, deps.catalogue, now),
+    alerts: alertsRouter({ config: deps.config, events: () => stored().then((store) => store.webhooks), now }),
     start() {
       if (stopped) return;
       // Once the store is ready (at once for SQLite); one that cannot open stays not ready.

@@ -234,7 +234,7 @@ function erasureText(report: ErasureReport): string {
     if (a.statusBefore === 'dead') lines.push(`    ${a.reference} was dead-lettered: it can no longer be retried`);
   }
   lines.push(
-    `  webhook events: ${webhookEvents}${webhookEvents === 0 ? '' : " (not yet sent: each is still sent, without the candidate's fields)"}`,
+    `  webhook events: ${webhookEvents}${webhookEvents === 0 ? '' : " (not yet sent: an application's is still sent, without the candidate's fields; an alert's is not sent)"}`,
   );
   lines.push(`  rate counters: ${rateCounters}`, `  idempotency keys: ${idempotencyKeys}`, DELIVERED_NOTE);
   return lines.join('\n');

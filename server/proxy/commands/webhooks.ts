@@ -135,6 +135,10 @@ export async function main(args: string[], print: (text: string) => void = out):
       throw new Error(
         `No webhook event ${id} in ${where}: \`jobboard-connector webhooks list --status failed\` shows the failed ones.`,
       );
+    if (result === 'emptied')
+      throw new Error(
+        `Webhook event ${id} is an alert that failed: the proxy kept neither its email nor its search, so it cannot be sent again (the candidate creates the alert again).`,
+      );
     if (result === 'not_failed') {
       const row = await store.webhooks.get(id);
       throw new Error(

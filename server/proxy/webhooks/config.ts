@@ -64,6 +64,40 @@ export function requireWebhookSecret(
   }
 }
 
+/**
+ * ALERTS: feed (the default), a search's alert is its Atom feed; webhook,
+ * also the hand-off to the board's own mailing (POST /api/alerts, the signed
+ * alert.requested event), which needs the webhook it is sent through.
+ */
+export const ALERT_MODES = ['feed', 'webhook'] as const;
+export type AlertMode = (typeof ALERT_MODES)[number];
+
+export const AlertsEnv = z.object({
+  ALERTS: z.enum(ALERT_MODES, { error: `must be one of: ${ALERT_MODES.join(', ')}` }).default('feed'),
+});
+
+/** ALERTS=webhook hands the candidate's email to the board through WEBHOOK_URL, and the alert's feed links to its pages. */
+export function requireAlertWebhook(
+  env: { ALERTS: AlertMode; WEBHOOK_URL?: string | undefined; BOARD_OFFER_URL?: string | undefined },
+  ctx: z.RefinementCtx,
+): void {
+  if (env.ALERTS !== 'webhook') return;
+  if (env.WEBHOOK_URL === undefined)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['ALERTS'],
+      message:
+        "is webhook, which hands each alert to the board's mailing as a signed alert.requested event: set WEBHOOK_URL (and WEBHOOK_SECRET) to the board's receiver, or set ALERTS=feed",
+    });
+  if (env.BOARD_OFFER_URL === undefined)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['ALERTS'],
+      message:
+        "is webhook, whose events carry the search's feed, whose entries link to the offers on the board's pages: set BOARD_OFFER_URL, like https://jobs.acme.example/offers?offer={id}",
+    });
+}
+
 export const WebhookEnv = z
   .object({
     WEBHOOK_URL: webhookUrl,

@@ -187,6 +187,8 @@ export class JobboardCampaigns extends JobboardElement {
 
   protected override updated(): void {
     this.countShown();
+    // The alert panel's module (widget-alert-<hash>.js), once a list is shown: its <jobboard-alert> waits for it.
+    if (this.openId === null && besideModulesLoad()) import('../alert/alert.ts').catch(() => {});
     const apply = this.renderRoot.querySelector('jobboard-apply');
     if (!apply) return;
     for (const attr of this.attributes) {
@@ -310,23 +312,23 @@ export class JobboardCampaigns extends JobboardElement {
     }
     if (this.saved?.open) return this.saved.view(level);
     return html`${renderSearch({
-      query: route.query,
-      facets: this.list.value?.facets,
-      onSearch: this.handleSearch,
-      fixed: { job_type: this.jobType, city: this.city },
-      filtersOpen: this.filtersOpen,
-      onToggleFilters: this.handleToggleFilters,
-    })}
-    ${renderList({
-      list: this.list,
-      level,
-      tag,
-      route: route.routed ? route : null,
-      onSelect: this.handleSelect,
-      onPage: this.handlePage,
-      onRetry: this.load,
-      saved: this.saved,
-    })}`;
+        query: route.query,
+        facets: this.list.value?.facets,
+        onSearch: this.handleSearch,
+        fixed: { job_type: this.jobType, city: this.city },
+        filtersOpen: this.filtersOpen,
+        onToggleFilters: this.handleToggleFilters,
+      })}
+      ${renderList({
+        list: this.list,
+        level,
+        tag,
+        route: route.routed ? route : null,
+        onSelect: this.handleSelect,
+        onPage: this.handlePage,
+        onRetry: this.load,
+        saved: this.saved,
+      })} <jobboard-alert .endpoint=${this.endpoint} .query=${listQuery(route.query, this)}></jobboard-alert>`;
   }
 }
 

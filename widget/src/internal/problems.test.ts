@@ -21,6 +21,8 @@ const GENERIC: readonly ProblemCode[] = [
   'idempotency_key_reused',
   'sitemap_not_configured',
   'feed_not_configured',
+  // The alert panel offers the email hand-off only when /api/config says it is on.
+  'alerts_not_configured',
   'campaign_gone',
   // The board's dashboard and GET /api/stats, which only the board's own people call.
   'unauthorized',

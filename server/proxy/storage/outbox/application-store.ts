@@ -128,7 +128,7 @@ export interface ErasureReport {
   applications: { reference: string; statusBefore: OutboxStatus; status: OutboxStatus; outcome: Outcome | null }[];
   rateCounters: number;
   idempotencyKeys: number;
-  /** Webhook events not yet sent (or failed) that held the candidate's fields: each is still sent, without them. */
+  /** Webhook events not yet sent (or failed) that held the candidate's fields: an application's is still sent, without them; an alert's is not sent. */
   webhookEvents: number;
 }
 

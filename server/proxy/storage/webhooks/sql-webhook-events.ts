@@ -2,12 +2,12 @@
 // statement (webhooks-sql.ts), so one class over each store's runner (Sql)
 // serves both; and the one recorder of events (recordIn), which the
 // application store calls in the transaction of each change it reports.
-import { WebhookCandidate } from '../../../public-api/webhook-events.ts';
-import type { ApplicationEventType } from '../../../public-api/webhook-events.ts';
+import { ALERT_EVENT_TYPE, WebhookCandidate } from '../../../public-api/webhook-events.ts';
+import type { AlertEvent, ApplicationEventType } from '../../../public-api/webhook-events.ts';
 import { OUTBOX_SQL } from '../outbox/outbox-sql.ts';
 import { countByStatus, listRows, wantedEmail } from '../sql.ts';
 import type { Raw, Sql } from '../sql.ts';
-import { WEBHOOK_SQL, applicationEventParams } from './webhooks-sql.ts';
+import { WEBHOOK_SQL, alertEventParams, applicationEventParams } from './webhooks-sql.ts';
 import { LeaseLostError } from '../lease-renewal.ts';
 import { WEBHOOK_EVENT_STATUSES, WEBHOOK_RETRY_FOR_MS } from './webhook-store.ts';
 import type {
@@ -48,13 +48,18 @@ function candidateIs(candidate: unknown, wanted: string): boolean {
   return typeof email === 'string' && email.trim().toLowerCase() === wanted;
 }
 
-/** The body sent: the stored one, with the candidate's fields put back in `data` when they are still kept. */
+/** The body sent: the stored one, with the candidate's fields put back in `data` when they are still kept (an alert's email as data.email). */
 function bodyOf(raw: Raw): string {
   if (raw.candidate === null || raw.candidate === undefined) return String(raw.payload);
   const event = JSON.parse(String(raw.payload)) as { data: Record<string, unknown> };
-  event.data.candidate = WebhookCandidate.parse(JSON.parse(String(raw.candidate)));
+  const candidate = WebhookCandidate.parse(JSON.parse(String(raw.candidate)));
+  if (raw.type === ALERT_EVENT_TYPE) event.data = { ...event.data, email: candidate.email };
+  else event.data.candidate = candidate;
   return JSON.stringify(event);
 }
+
+const ALERT_ERASED = "erased at the candidate's request before it was sent: not sent";
+const ALERT_EXPIRED = 'kept past PERSONAL_DATA_RETENTION_DAYS without being sent: erased, not sent';
 
 export class SqlWebhookEvents implements WebhookEventStore {
   readonly recording: boolean;
@@ -104,6 +109,13 @@ export class SqlWebhookEvents implements WebhookEventStore {
     const options = { includeCandidate: this.options.includeCandidate, holder, ...extra };
     await sql.run(WEBHOOK_SQL.insert, applicationEventParams(type, row, this.now(), options));
     return true;
+  }
+
+  async recordAlert(event: AlertEvent): Promise<string> {
+    if (this.options === undefined) throw new Error('no webhook events are recorded without WEBHOOK_URL');
+    const params = alertEventParams(event, this.now());
+    await this.sql.run(WEBHOOK_SQL.insert, params);
+    return String(params[0]);
   }
 
   /** The personal data a row holds before a change that drops it (read, and locked, only when events carry it). */
@@ -173,19 +185,25 @@ export class SqlWebhookEvents implements WebhookEventStore {
     const wanted = wantedEmail(email);
     let erased = 0;
     for (const row of await this.sql.all(WEBHOOK_SQL.withCandidate)) {
-      if (candidateIs(row.candidate, wanted))
-        erased += await this.sql.run(WEBHOOK_SQL.dropEventCandidate, [String(row.id)]);
+      if (!candidateIs(row.candidate, wanted)) continue;
+      erased +=
+        row.type === ALERT_EVENT_TYPE
+          ? await this.sql.run(WEBHOOK_SQL.dropAlert, [this.now(), ALERT_ERASED, String(row.id)])
+          : await this.sql.run(WEBHOOK_SQL.dropEventCandidate, [String(row.id)]);
     }
     return erased;
   }
 
   async eraseExpiredCandidates(retentionMs: number): Promise<number> {
-    return this.sql.run(WEBHOOK_SQL.dropExpiredCandidates, [this.now() - retentionMs]);
+    const before = this.now() - retentionMs;
+    const alerts = await this.sql.run(WEBHOOK_SQL.dropExpiredAlerts, [this.now(), ALERT_EXPIRED, before]);
+    return alerts + (await this.sql.run(WEBHOOK_SQL.dropExpiredCandidates, [before]));
   }
 
   async retry(id: string): Promise<WebhookRetryResult> {
     const now = this.now();
     if ((await this.sql.run(WEBHOOK_SQL.retry, [now, now + WEBHOOK_RETRY_FOR_MS, id])) > 0) return 'queued';
-    return (await this.get(id)) === undefined ? 'not_found' : 'not_failed';
+    const row = await this.get(id);
+    return row === undefined ? 'not_found' : row.status === 'failed' ? 'emptied' : 'not_failed';
   }
 }

@@ -3,7 +3,7 @@
 // one implementation for both). Claims and leases follow the outbox's rules:
 // a claim hands out a new lease_token, every write of an attempt names it and
 // changes nothing once another claimer has the event.
-import type { ApplicationEventType } from '../../../public-api/webhook-events.ts';
+import type { AlertEvent, ApplicationEventType } from '../../../public-api/webhook-events.ts';
 import { LeaseLostError } from '../lease-renewal.ts';
 
 /** How long an event is retried before it is marked failed (and kept, for `webhooks retry`). */
@@ -54,7 +54,8 @@ export type ClaimedEvent = WebhookEventRow & WebhookLease & { body: string };
 export const WebhookLeaseLostError = LeaseLostError;
 export type WebhookLeaseLostError = LeaseLostError;
 
-export type WebhookRetryResult = 'queued' | 'not_found' | 'not_failed';
+/** emptied: an alert's failed event, which keeps nothing to send. */
+export type WebhookRetryResult = 'queued' | 'not_found' | 'not_failed' | 'emptied';
 
 export interface WebhookEventStore {
   /** True when this store records events (WEBHOOK_URL set). */
@@ -65,6 +66,13 @@ export interface WebhookEventStore {
    * `status`. False when the store keeps no such application (or records no events).
    */
   record(reference: string, type: ApplicationEventType, extra?: { status?: string }): Promise<boolean>;
+  /**
+   * Records an alert.requested event now (its own statement). The email is
+   * kept apart from the body, as a candidate's fields are: it leaves at
+   * delivery, failure, erasure (the event is then not sent) or retention,
+   * and a delivered or failed alert keeps no body either. Answers its webhook-id.
+   */
+  recordAlert(event: AlertEvent): Promise<string>;
   /** Claims up to `limit` due events whose earlier events (same application) are delivered or failed; none is ever claimed twice at once. */
   claimDue(limit: number, leaseMs: number): Promise<ClaimedEvent[]>;
   /** Extends a held lease; false once it is no longer held (the attempt must write nothing more). */
@@ -83,8 +91,9 @@ export interface WebhookEventStore {
   /**
    * A right-to-erasure request reaching the events: the candidate's fields
    * leave every event that still holds them for this address (trimmed,
-   * case-insensitive), whatever became of the application's row. Each event
-   * is still sent, without them. Answers how many events held them.
+   * case-insensitive), whatever became of the application's row. Each
+   * application's event is still sent, without them; an alert's is not sent
+   * (marked failed, emptied). Answers how many events held them.
    */
   eraseCandidate(email: string): Promise<number>;
   /** The retention period reaching the events: the candidate's fields leave every event recorded at least `retentionMs` ago; answers how many. */

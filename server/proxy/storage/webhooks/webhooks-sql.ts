@@ -4,7 +4,7 @@
 // the same transaction as the change of the outbox row it reports, so a
 // change is never seen without its event, nor an event without its change.
 import { randomBytes } from 'node:crypto';
-import { ApplicationEvent } from '../../../public-api/webhook-events.ts';
+import { ALERT_EVENT_TYPE, AlertEvent, ApplicationEvent } from '../../../public-api/webhook-events.ts';
 import type { ApplicationEventType, WebhookCandidate } from '../../../public-api/webhook-events.ts';
 import { parsePayload } from '../sql.ts';
 import type { Raw, SqlValue } from '../sql.ts';
@@ -46,6 +46,11 @@ export function newEventId(): string {
   return `msg_${randomBytes(16).toString('base64url')}`;
 }
 
+/** An alert's event: it holds the candidate's search and, apart, their email; once it is done it keeps neither. */
+const IS_ALERT = `type = '${ALERT_EVENT_TYPE}'`;
+/** What an alert's event keeps once done: its payload emptied (the email is in `candidate`, set to NULL beside). */
+const EMPTIED = `payload = CASE WHEN ${IS_ALERT} THEN '' ELSE payload END`;
+
 /** Events whose earlier events (same application) are all done: order per application holds without a lock. */
 const IN_TURN = `NOT EXISTS (SELECT 1 FROM webhook_events p WHERE p.reference = e.reference AND p.seq < e.seq AND p.status IN ('pending', 'delivering'))`;
 
@@ -64,12 +69,16 @@ export const WEBHOOK_SQL = {
     last_attempt_at = $3 FROM due WHERE status = 'pending' AND id = due_id RETURNING *`,
   renewLease:
     "UPDATE webhook_events SET lease_until = $1 WHERE id = $2 AND lease_token = $3 AND status = 'delivering' AND lease_until > $4",
-  markDelivered: `UPDATE webhook_events SET status = 'delivered', delivered_at = $1, candidate = NULL, lease_owner = NULL, lease_until = NULL, last_error = NULL
+  /** The proxy keeps nothing of a delivered alert but that it was delivered. */
+  markDelivered: `UPDATE webhook_events SET status = 'delivered', delivered_at = $1, candidate = NULL, ${EMPTIED}, lease_owner = NULL, lease_until = NULL, last_error = NULL
     WHERE id = $2 AND lease_token = $3 AND status = 'delivering'`,
   markRetry: `UPDATE webhook_events SET status = 'pending', next_attempt_at = $1, last_error = $2, lease_owner = NULL, lease_until = NULL
     WHERE id = $3 AND lease_token = $4 AND status = 'delivering'`,
-  /** The candidate's data goes too: a failed event is kept for an operator, and no retention pass reaches it. */
-  markFailed: `UPDATE webhook_events SET status = 'failed', ended_at = $1, last_error = $2, candidate = NULL, lease_owner = NULL, lease_until = NULL
+  /**
+   * The candidate's data goes too: a failed event is kept for an operator, and no retention pass reaches it.
+   * An alert's is emptied: it cannot be sent again (the candidate creates the alert again).
+   */
+  markFailed: `UPDATE webhook_events SET status = 'failed', ended_at = $1, last_error = $2, candidate = NULL, ${EMPTIED}, lease_owner = NULL, lease_until = NULL
     WHERE id = $3 AND lease_token = $4 AND status = 'delivering'`,
   /** $2 = 1: one process owns the database (SQLite), so another owner's lease is a gone process's. */
   recoverLeases: `UPDATE webhook_events SET status = 'pending', lease_owner = NULL, lease_until = NULL, lease_token = lease_token + 1
@@ -81,11 +90,20 @@ export const WEBHOOK_SQL = {
   counts: 'SELECT status, CAST(count(*) AS integer) AS n FROM webhook_events GROUP BY status',
   /** A failed event back in line now, with three more days. */
   retry: `UPDATE webhook_events SET status = 'pending', next_attempt_at = $1, give_up_at = $2, attempts = 0, ended_at = NULL
-    WHERE id = $3 AND status = 'failed'`,
+    WHERE id = $3 AND status = 'failed' AND payload <> ''`,
   /** The candidate's data leaves the events of an application whose personal data is erased (the events are still sent, without it). */
   dropCandidate: 'UPDATE webhook_events SET candidate = NULL WHERE reference = $1 AND candidate IS NOT NULL',
   /** The events still holding a candidate's fields (none delivered or failed: bounded by what waits), for an erasure to match by address. */
-  withCandidate: 'SELECT id, candidate FROM webhook_events WHERE candidate IS NOT NULL',
+  withCandidate: 'SELECT id, type, candidate FROM webhook_events WHERE candidate IS NOT NULL',
+  /**
+   * An alert whose email is erased is not sent at all (it would say nothing): failed, emptied.
+   * $1 now, $2 why, $3 its id. One being posted loses its lease: its result is not written.
+   */
+  dropAlert: `UPDATE webhook_events SET status = 'failed', ended_at = $1, last_error = $2, candidate = NULL, payload = '',
+    lease_owner = NULL, lease_until = NULL, lease_token = lease_token + 1 WHERE id = $3 AND candidate IS NOT NULL`,
+  /** The retention period reaches alerts not yet sent as an erasure does. $1 now, $2 why, $3 recorded at or before. */
+  dropExpiredAlerts: `UPDATE webhook_events SET status = 'failed', ended_at = $1, last_error = $2, candidate = NULL, payload = '',
+    lease_owner = NULL, lease_until = NULL, lease_token = lease_token + 1 WHERE ${IS_ALERT} AND candidate IS NOT NULL AND created_at <= $3`,
   dropEventCandidate: 'UPDATE webhook_events SET candidate = NULL WHERE id = $1 AND candidate IS NOT NULL',
   /** The retention period reaches the events too: none keeps a candidate's fields longer, sent or not. */
   dropExpiredCandidates: 'UPDATE webhook_events SET candidate = NULL WHERE candidate IS NOT NULL AND created_at <= $1',
@@ -137,6 +155,24 @@ export function applicationEventParams(
     type,
     JSON.stringify(body),
     candidate === null ? null : JSON.stringify(candidate),
+    now,
+    now + WEBHOOK_RETRY_FOR_MS,
+  ];
+}
+
+/**
+ * The values of WEBHOOK_SQL.insert for an alert.requested event: its own
+ * reference (its alert_id, seq 1), the body without the email, and the email
+ * apart, where an erasure finds it and delivery drops it.
+ */
+export function alertEventParams(event: AlertEvent, now: number): SqlValue[] {
+  const { email, ...data } = AlertEvent.parse(event).data;
+  return [
+    newEventId(),
+    data.alert_id,
+    ALERT_EVENT_TYPE,
+    JSON.stringify({ ...event, data }),
+    JSON.stringify({ email }),
     now,
     now + WEBHOOK_RETRY_FOR_MS,
   ];
