@@ -3,7 +3,7 @@
 // in node_modules, start one of its commands and wait for the address it prints.
 import { execFile, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { promisify } from 'node:util';
 
@@ -145,4 +145,42 @@ export async function startAndReadUrl(
       reject(new Error(`${args.join(' ')} exited with ${code}:\n${output}`));
     });
   });
+}
+
+/**
+ * Type-checks `source`, written in `folder` as `name`.ts, the one file of a
+ * TypeScript consumer under moduleResolution nodenext, with the compiler options of
+ * `options` over strict ES2023 ones; resolves to what tsc printed, '' when
+ * the check passed.
+ */
+export async function typeCheckConsumer(
+  folder: string,
+  source: string,
+  options: Record<string, unknown> = {},
+  name = 'consumer',
+): Promise<string> {
+  const files = { tsconfig: `tsconfig.${name}.json`, consumer: `${name}.ts` };
+  writeFileSync(
+    join(folder, files.tsconfig),
+    JSON.stringify({
+      compilerOptions: {
+        target: 'ES2023',
+        lib: ['ES2023', 'DOM'],
+        module: 'nodenext',
+        moduleResolution: 'nodenext',
+        strict: true,
+        noEmit: true,
+        skipLibCheck: true,
+        types: [],
+        ...options,
+      },
+      files: [files.consumer],
+    }),
+  );
+  writeFileSync(join(folder, files.consumer), source);
+  const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
+  return run('node', [tsc, '-p', files.tsconfig], { cwd: folder }).then(
+    () => '',
+    (error: { stdout: string }) => error.stdout,
+  );
 }

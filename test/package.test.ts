@@ -48,6 +48,7 @@ import {
   packedFileCited,
   relativeLinks,
   startAndReadUrl as startIn,
+  typeCheckConsumer,
 } from './package.test-support.ts';
 import type { Packed } from './package.test-support.ts';
 
@@ -456,26 +457,9 @@ console.log(JSON.stringify({
   });
 
   it('type-checks a TypeScript consumer of each export of the server under moduleResolution nodenext', async () => {
-    writeFileSync(
-      join(dir, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          target: 'ES2023',
-          lib: ['ES2023', 'DOM'],
-          module: 'nodenext',
-          moduleResolution: 'nodenext',
-          strict: true,
-          noEmit: true,
-          skipLibCheck: true,
-          types: ['node'],
-          typeRoots: [join(ROOT, 'node_modules/@types')],
-        },
-        files: ['consumer.ts'],
-      }),
-    );
     // Each @ts-expect-error fails the check if the types behind it were lost (an untyped export is `any`).
-    writeFileSync(
-      join(dir, 'consumer.ts'),
+    const result = await typeCheckConsumer(
+      dir,
       `import { createClient, ConflictError } from 'jobboard-connector/client';
 import type { Campaign } from 'jobboard-connector/client';
 import { JobboardApplicantInput } from 'jobboard-connector/contract';
@@ -510,11 +494,7 @@ export const sandbox = startSandbox({ seed: 'demo', rateLimitPerMinute: 120 });
 // @ts-expect-error 'spring' is no seed
 startSandbox({ seed: 'spring' });
 `,
-    );
-    const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
-    const result = await run('node', [tsc, '-p', 'tsconfig.json'], { cwd: dir }).then(
-      () => '',
-      (error: { stdout: string }) => error.stdout,
+      { types: ['node'], typeRoots: [join(ROOT, 'node_modules/@types')] },
     );
     assert.equal(result, '', result);
   });
@@ -645,34 +625,15 @@ console.log(JSON.stringify({
   });
 
   it('type-checks a TypeScript consumer of jobboard-connector/widget under moduleResolution nodenext', async () => {
-    writeFileSync(
-      join(dir, 'tsconfig.widget.json'),
-      JSON.stringify({
-        compilerOptions: {
-          target: 'ES2023',
-          lib: ['ES2023', 'DOM'],
-          module: 'nodenext',
-          moduleResolution: 'nodenext',
-          strict: true,
-          noEmit: true,
-          skipLibCheck: true,
-          types: [],
-        },
-        files: ['widget-consumer.ts'],
-      }),
-    );
-    writeFileSync(
-      join(dir, 'widget-consumer.ts'),
+    const result = await typeCheckConsumer(
+      dir,
       `import { JobboardApply, defineElement } from 'jobboard-connector/widget';
 defineElement('jobboard-apply', JobboardApply);
 // @ts-expect-error campaignId is a number
 new JobboardApply().campaignId = 'thirteen';
 `,
-    );
-    const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
-    const result = await run('node', [tsc, '-p', 'tsconfig.widget.json'], { cwd: dir }).then(
-      () => '',
-      (error: { stdout: string }) => error.stdout,
+      {},
+      'widget-consumer',
     );
     assert.equal(result, '', result);
   });
@@ -759,26 +720,9 @@ for (const react of ['18.3.1', REACT_19]) {
 
     it('type-checks a TypeScript consumer of both entries under moduleResolution nodenext, its declarations and those of Lit and React included', async () => {
       await npm([...INSTALL, `@types/react@${react === REACT_19 ? TYPES_REACT : '18'}`], app);
-      writeFileSync(
-        join(app, 'tsconfig.json'),
-        JSON.stringify({
-          compilerOptions: {
-            target: 'ES2023',
-            lib: ['ES2023', 'DOM', 'DOM.Iterable'],
-            module: 'nodenext',
-            moduleResolution: 'nodenext',
-            strict: true,
-            noEmit: true,
-            // The declarations are checked too: those of the package stand alone (no zod, no server).
-            skipLibCheck: false,
-            types: [],
-          },
-          files: ['consumer.ts'],
-        }),
-      );
       // Each @ts-expect-error fails the check if the types behind it were lost (an untyped export is \`any\`).
-      writeFileSync(
-        join(app, 'consumer.ts'),
+      const result = await typeCheckConsumer(
+        app,
         `import { createElement } from 'react';
 import { JobboardApply, JobboardCampaigns as Catalogue, defineElement } from '@jobboard-connector/widget';
 import { JobboardCampaigns } from '@jobboard-connector/widget/react';
@@ -799,11 +743,8 @@ export const page = createElement(JobboardCampaigns, { endpoint: 'https://jobs-p
 // @ts-expect-error perPage is a number
 export const wrong = createElement(JobboardCampaigns, { perPage: 'five' });
 `,
-      );
-      const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
-      const result = await run('node', [tsc, '-p', 'tsconfig.json'], { cwd: app }).then(
-        () => '',
-        (error: { stdout: string }) => error.stdout,
+        // The declarations are checked too: those of the package stand alone (no zod, no server).
+        { lib: ['ES2023', 'DOM', 'DOM.Iterable'], skipLibCheck: false },
       );
       assert.equal(result, '', result);
     });

@@ -136,6 +136,14 @@ function corsHeaders(response: Response): Record<string, string> {
   );
 }
 
+/** A browser's CORS preflight from `origin`, before a `method` request with `headers`. */
+function preflight(url: string, origin: string, method: string, headers: string): Promise<Response> {
+  return fetch(url, {
+    method: 'OPTIONS',
+    headers: { Origin: origin, 'Access-Control-Request-Method': method, 'Access-Control-Request-Headers': headers },
+  });
+}
+
 /** Every header helmet may set: the test lists the ones the proxy must send. */
 const SECURITY_HEADERS = new Set([
   'content-security-policy',
@@ -489,14 +497,7 @@ describe('proxy app', () => {
     });
 
     it('answers the preflight of an allowed origin, allowing Idempotency-Key', async () => {
-      const response = await fetch(`${h.url}/api/applications`, {
-        method: 'OPTIONS',
-        headers: {
-          Origin: TEST_BOARD_ORIGIN,
-          'Access-Control-Request-Method': 'POST',
-          'Access-Control-Request-Headers': 'idempotency-key',
-        },
-      });
+      const response = await preflight(`${h.url}/api/applications`, TEST_BOARD_ORIGIN, 'POST', 'idempotency-key');
       assert.equal(response.status, 204);
       assert.equal(response.headers.get('access-control-allow-origin'), TEST_BOARD_ORIGIN);
       assert.match(response.headers.get('access-control-allow-headers') ?? '', /Idempotency-Key/);
@@ -504,14 +505,7 @@ describe('proxy app', () => {
     });
 
     it('answers the preflight of another origin as an allowed one, so that the browser sends the request and reads its refusal', async () => {
-      const response = await fetch(`${h.url}/api/applications`, {
-        method: 'OPTIONS',
-        headers: {
-          Origin: 'https://evil.example',
-          'Access-Control-Request-Method': 'POST',
-          'Access-Control-Request-Headers': 'idempotency-key',
-        },
-      });
+      const response = await preflight(`${h.url}/api/applications`, 'https://evil.example', 'POST', 'idempotency-key');
       assert.equal(response.status, 204);
       assert.equal(await response.text(), '');
       assert.equal(response.headers.get('access-control-allow-origin'), 'https://evil.example');
@@ -533,14 +527,7 @@ describe('proxy app', () => {
     });
 
     it('answers a preflight with 204, an empty body and exactly the allowed methods, request headers and max age', async () => {
-      const response = await fetch(`${h.url}/api/campaigns`, {
-        method: 'OPTIONS',
-        headers: {
-          Origin: TEST_BOARD_ORIGIN,
-          'Access-Control-Request-Method': 'GET',
-          'Access-Control-Request-Headers': 'if-none-match',
-        },
-      });
+      const response = await preflight(`${h.url}/api/campaigns`, TEST_BOARD_ORIGIN, 'GET', 'if-none-match');
       assert.equal(response.status, 204);
       assert.equal(response.headers.get('content-length'), '0');
       assert.equal(await response.text(), '');

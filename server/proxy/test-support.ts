@@ -6,8 +6,12 @@ import type { AddressInfo } from 'node:net';
 import { get as httpGet } from 'node:http';
 import type { IncomingHttpHeaders, Server } from 'node:http';
 import type { Express } from 'express';
+import { captureLogs } from '../test/logs.ts';
+import { demoProxyEnv } from '../test/demo-proxy-env.ts';
 import { loadProxyConfig } from './config.ts';
 import type { ProxyConfig } from './config.ts';
+import { startProxy } from './index.ts';
+import type { RunningProxy } from './index.ts';
 
 /** fetch that checks each answer against the OpenAPI documents: the proxy's tests call the proxy with it. */
 export { fetch } from '../openapi/test/answers.ts';
@@ -28,6 +32,24 @@ export function testConfig(env: Record<string, string> = {}): ProxyConfig {
     LOG_LEVEL: 'info',
     ...env,
   });
+}
+
+/**
+ * A proxy of the demo job board of the sandbox at `upstreamUrl` (seeded with
+ * the demo), its catalogue synced once; `env` adds variables (DATA_DIR…).
+ */
+export async function startDemoBoardProxy(upstreamUrl: string, env: Record<string, string>): Promise<RunningProxy> {
+  const proxy = await startProxy({
+    config: testConfig(demoProxyEnv(upstreamUrl, env)),
+    logger: captureLogs().logger,
+  });
+  try {
+    await proxy.catalogue.syncNow();
+  } catch (error) {
+    await proxy.close();
+    throw error;
+  }
+  return proxy;
 }
 
 /** A GET by node:http, for the bytes as sent (fetch decompresses them): compressed answers, empty ones. */

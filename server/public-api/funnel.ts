@@ -4,6 +4,7 @@
 // as the applications move. A public contract: the widget posts the beacon
 // body, the dashboard and a board's scripts read GET /api/stats.
 import { z } from 'zod';
+import { blankAsAbsent, wholeNumberUpTo } from './query-values.ts';
 
 /** The stages the widget reports, in funnel order. */
 export const BEACON_STAGES = ['listed', 'opened', 'started', 'submitted'] as const;
@@ -69,7 +70,6 @@ export const DEFAULT_STATS_OFFERS = 100;
 export const MAX_STATS_OFFERS = 1000;
 
 // A GET form's empty field (the dashboard's period chooser) sends `from=`: the same as not sending it.
-const blankAsAbsent = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 const dayParameter = (description: string) =>
   z
     .preprocess(blankAsAbsent, z.iso.date({ error: 'must be a day, YYYY-MM-DD, like 2026-03-01' }).optional())
@@ -87,17 +87,9 @@ export const StatsQuery = z.object({
       z.enum(FUNNEL_STAGES, { error: `must be one of: ${FUNNEL_STAGES.join(', ')}` }).default('listed'),
     )
     .describe('The stage that orders the offers, most first.'),
-  limit: z
-    .preprocess(
-      blankAsAbsent,
-      z.coerce
-        .number({ error: `must be a whole number from 1 to ${MAX_STATS_OFFERS}` })
-        .int(`must be a whole number from 1 to ${MAX_STATS_OFFERS}`)
-        .min(1, `must be a whole number from 1 to ${MAX_STATS_OFFERS}`)
-        .max(MAX_STATS_OFFERS, `must be a whole number from 1 to ${MAX_STATS_OFFERS}`)
-        .default(DEFAULT_STATS_OFFERS),
-    )
-    .describe('The most offers listed (`offers_total` says how many had a count).'),
+  limit: wholeNumberUpTo(MAX_STATS_OFFERS, DEFAULT_STATS_OFFERS).describe(
+    'The most offers listed (`offers_total` says how many had a count).',
+  ),
   format: z
     .preprocess(blankAsAbsent, z.enum(['json', 'csv'], { error: 'must be json or csv' }).optional())
     .describe(

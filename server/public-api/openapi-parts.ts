@@ -5,6 +5,7 @@ import { PROBLEMS } from './problems.ts';
 import { jsonSchemaOf, schemaRef } from '../openapi/zod.ts';
 import type { JsonSchema } from '../openapi/zod.ts';
 import { OfferId } from './schemas.ts';
+import { LOCALES } from '../contract/index.ts';
 
 export const json = (name: string) => ({ 'application/json': { schema: schemaRef(name) } });
 export const text = (type: string) => ({ [type]: { schema: { type: 'string' } } });
@@ -90,3 +91,12 @@ export function replayed(): JsonSchema {
     },
   };
 }
+
+/** The `lang` query parameter of the pages for people (the receipt, the dashboard): a language they are written in. */
+export const pageLang = {
+  name: 'lang',
+  in: 'query',
+  required: false,
+  description: "The page's language; another value is ignored",
+  schema: { type: 'string', enum: [...LOCALES] },
+};

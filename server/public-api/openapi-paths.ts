@@ -1,6 +1,6 @@
 // The paths of the proxy's OpenAPI document (openapi.ts), by group, in the
 // document's order.
-import { LOCALES, MIME_TYPE_OF, RESUME_TYPES } from '../contract/index.ts';
+import { MIME_TYPE_OF, RESUME_TYPES } from '../contract/index.ts';
 import { RESUME_PAGES_FIELD } from './resume-pages.ts';
 import { queryParameters, schemaRef } from '../openapi/zod.ts';
 import type { JsonSchema } from '../openapi/zod.ts';
@@ -11,6 +11,7 @@ import {
   ifNoneMatch,
   json,
   notModified,
+  pageLang,
   problemContent,
   problems,
   replayed,
@@ -287,13 +288,7 @@ export function receiptAndWidgetPaths(): Record<string, JsonSchema> {
             description: 'The token of the receipt_url',
             schema: { type: 'string' },
           },
-          {
-            name: 'lang',
-            in: 'query',
-            required: false,
-            description: "The page's language; another value is ignored",
-            schema: { type: 'string', enum: [...LOCALES] },
-          },
+          pageLang,
         ],
         responses: {
           200: { description: 'The receipt', content: text('text/html') },

@@ -1,11 +1,10 @@
 // The board's own stats in the proxy's OpenAPI document (openapi.ts): GET
 // /api/stats and GET /dashboard, which only exist with DASHBOARD_TOKEN and
 // only answer that token; and the schemes it is sent with.
-import { LOCALES } from '../contract/index.ts';
 import { queryParameters } from '../openapi/zod.ts';
 import type { JsonSchema } from '../openapi/zod.ts';
 import { DashboardQuery, MAX_STATS_DAYS, OUTCOME_COLUMN_PREFIX, STATS_CSV_COLUMNS, StatsQuery } from './funnel.ts';
-import { explained, json, problems, text } from './openapi-parts.ts';
+import { explained, json, pageLang, problems, text } from './openapi-parts.ts';
 
 /** components.securitySchemes: DASHBOARD_TOKEN as a Basic password (any user name) or a Bearer token. */
 export const STATS_SECURITY_SCHEMES = {
@@ -74,16 +73,7 @@ export function statsPaths(): Record<string, JsonSchema> {
         description:
           "Server-rendered HTML (its charts drawn by Chart.js from the data in the page, each with its table beside it), in the language of `lang`, else Accept-Language, else English. A period that cannot be read is answered 422 with the page of the last 30 days, saying so. It also lists the offers listed now that the offer checks find problems in. Only with DASHBOARD_TOKEN, and only to it; never cached. Its scripts are served from /dashboard/, under names that carry their content's hash.",
         security,
-        parameters: [
-          ...queryParameters(DashboardQuery),
-          {
-            name: 'lang',
-            in: 'query',
-            required: false,
-            description: "The page's language; another value is ignored",
-            schema: { type: 'string', enum: [...LOCALES] },
-          },
-        ],
+        parameters: [...queryParameters(DashboardQuery), pageLang],
         responses: {
           200: { description: 'The page', headers: noStore, content: text('text/html') },
           ...closed(),

@@ -6,10 +6,8 @@ import { z } from 'zod';
 import { JOB_TYPES, LOCALES, PER_PAGE_MAX, RESUME_TYPES, WORKING_TIMES } from '../contract/index.ts';
 import { CONFIGURABLE_FIELDS, FIELD_MODES } from './application-form.ts';
 import { FIELD_CODES, FIELD_REASON_CODES } from './problems.ts';
+import { blankAsAbsent, wholeNumberUpTo } from './query-values.ts';
 import { DEFAULT_OFFER_PARAM, DEFAULT_RADIUS_KM, LIST_PRESETS, LIST_SORTS, MAX_RADIUS_KM } from './list-params.ts';
-
-/** Query values: an empty or blank parameter counts as absent ("?city=&q=%20" is no filter). */
-const blankAsAbsent = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 
 /** `near` as coordinates ("45.76,4.84"), or null when it names a city. */
 export function coordinatesOf(near: string): { lat: number; lon: number } | null {
@@ -96,15 +94,7 @@ const CampaignListFields = z.object({
       .max(100_000, 'must be at most 100000')
       .default(1),
   ),
-  per_page: z.preprocess(
-    blankAsAbsent,
-    z.coerce
-      .number({ error: `must be a whole number from 1 to ${PER_PAGE_MAX}` })
-      .int(`must be a whole number from 1 to ${PER_PAGE_MAX}`)
-      .min(1, `must be a whole number from 1 to ${PER_PAGE_MAX}`)
-      .max(PER_PAGE_MAX, `must be a whole number from 1 to ${PER_PAGE_MAX}`)
-      .default(20),
-  ),
+  per_page: wholeNumberUpTo(PER_PAGE_MAX, 20),
 });
 
 /** The rules between the list's parameters: what needs near. */

@@ -28,152 +28,44 @@ export interface Offer {
   skills: string[];
 }
 
-export const OFFERS: Offer[] = [
-  {
-    fr: 'Développeur·se full-stack TypeScript',
-    en: 'Full-stack TypeScript developer',
-    job_type: 'Permanent contract',
-    working_time: 'Full time',
-    salary: [45000, 58000],
-    city: 'Paris',
+// One line an offer, its fields apart by " | ": French title | English title |
+// job type | working time | yearly salary (min-max, or none) | city | postal
+// code | language | skills. Every offer is in France.
+const TABLE = `
+Développeur·se full-stack TypeScript | Full-stack TypeScript developer | Permanent contract | Full time | 45000-58000 | Paris | 75011 | fr | TypeScript, Node.js, React, SQL
+Chargé·e de recrutement | Recruitment officer | Fixed term contract | Full time | 32000-38000 | Lyon | 69002 | fr | Recruiting, Communication, Negotiation
+Data analyst | Data analyst | Permanent contract | Full time | 40000-50000 | Nantes | 44000 | en | SQL, Python, Data analysis, Excel
+Stage – assistant·e marketing digital | Internship – digital marketing assistant | Internship | Full time | 1200-1400 | Bordeaux | 33000 | fr | Marketing, SEO, Communication
+Comptable fournisseurs | Accounts payable accountant | Interim Contract | Part time - Morning | 28000-31000 | Lille | 59000 | fr | Accounting, Excel, Finance
+Ingénieur·e DevOps | DevOps engineer | Freelance | Custom | none | Toulouse | 31000 | en | Docker, Kubernetes, AWS, Linux
+Commercial·e terrain B2B | B2B field sales representative | Permanent contract | Full time | 35000-45000 | Marseille | 13002 | fr | Sales, Negotiation
+Alternance – développeur·se web | Work-study – web developer | Alternating | Full time | 900-1300 | Rennes | 35000 | fr | HTML, CSS, JavaScript, Git
+Product designer UX/UI | UX/UI product designer | Permanent contract | Full time | 42000-52000 | Paris | 75009 | en | UX, Figma
+Conseiller·ère clientèle bilingue | Bilingual customer advisor | Fixed term contract | Part time | 24000-27000 | Strasbourg | 67000 | fr | Customer service, English, German
+Cheffe de projet agile | Agile project manager | Permanent contract | Full time | 50000-62000 | Grenoble | 38000 | en | Project management, Agile, Scrum, Leadership
+Technicien·ne de maintenance | Maintenance technician | Professional Contract | Part time - Afternoon | 26000-30000 | Lyon | 69007 | fr | Teamwork
+`;
+
+function offerOf(row: string): Offer {
+  const fields = row.split(' | ');
+  const [fr, en, job_type, working_time, salary, city, postal_code, locale, skills] = fields;
+  if (fields.length !== 9 || skills === undefined || (locale !== 'fr' && locale !== 'en'))
+    throw new Error(`not an offer of the demo table: ${row}`);
+  return {
+    fr: fr!,
+    en: en!,
+    job_type: job_type!,
+    working_time: working_time!,
+    salary: salary === 'none' ? null : (salary!.split('-').map(Number) as [number, number]),
+    city: city!,
     country: 'France',
-    postal_code: '75011',
-    locale: 'fr',
-    skills: ['TypeScript', 'Node.js', 'React', 'SQL'],
-  },
-  {
-    fr: 'Chargé·e de recrutement',
-    en: 'Recruitment officer',
-    job_type: 'Fixed term contract',
-    working_time: 'Full time',
-    salary: [32000, 38000],
-    city: 'Lyon',
-    country: 'France',
-    postal_code: '69002',
-    locale: 'fr',
-    skills: ['Recruiting', 'Communication', 'Negotiation'],
-  },
-  {
-    fr: 'Data analyst',
-    en: 'Data analyst',
-    job_type: 'Permanent contract',
-    working_time: 'Full time',
-    salary: [40000, 50000],
-    city: 'Nantes',
-    country: 'France',
-    postal_code: '44000',
-    locale: 'en',
-    skills: ['SQL', 'Python', 'Data analysis', 'Excel'],
-  },
-  {
-    fr: 'Stage – assistant·e marketing digital',
-    en: 'Internship – digital marketing assistant',
-    job_type: 'Internship',
-    working_time: 'Full time',
-    salary: [1200, 1400],
-    city: 'Bordeaux',
-    country: 'France',
-    postal_code: '33000',
-    locale: 'fr',
-    skills: ['Marketing', 'SEO', 'Communication'],
-  },
-  {
-    fr: 'Comptable fournisseurs',
-    en: 'Accounts payable accountant',
-    job_type: 'Interim Contract',
-    working_time: 'Part time - Morning',
-    salary: [28000, 31000],
-    city: 'Lille',
-    country: 'France',
-    postal_code: '59000',
-    locale: 'fr',
-    skills: ['Accounting', 'Excel', 'Finance'],
-  },
-  {
-    fr: 'Ingénieur·e DevOps',
-    en: 'DevOps engineer',
-    job_type: 'Freelance',
-    working_time: 'Custom',
-    salary: null,
-    city: 'Toulouse',
-    country: 'France',
-    postal_code: '31000',
-    locale: 'en',
-    skills: ['Docker', 'Kubernetes', 'AWS', 'Linux'],
-  },
-  {
-    fr: 'Commercial·e terrain B2B',
-    en: 'B2B field sales representative',
-    job_type: 'Permanent contract',
-    working_time: 'Full time',
-    salary: [35000, 45000],
-    city: 'Marseille',
-    country: 'France',
-    postal_code: '13002',
-    locale: 'fr',
-    skills: ['Sales', 'Negotiation'],
-  },
-  {
-    fr: 'Alternance – développeur·se web',
-    en: 'Work-study – web developer',
-    job_type: 'Alternating',
-    working_time: 'Full time',
-    salary: [900, 1300],
-    city: 'Rennes',
-    country: 'France',
-    postal_code: '35000',
-    locale: 'fr',
-    skills: ['HTML', 'CSS', 'JavaScript', 'Git'],
-  },
-  {
-    fr: 'Product designer UX/UI',
-    en: 'UX/UI product designer',
-    job_type: 'Permanent contract',
-    working_time: 'Full time',
-    salary: [42000, 52000],
-    city: 'Paris',
-    country: 'France',
-    postal_code: '75009',
-    locale: 'en',
-    skills: ['UX', 'Figma'],
-  },
-  {
-    fr: 'Conseiller·ère clientèle bilingue',
-    en: 'Bilingual customer advisor',
-    job_type: 'Fixed term contract',
-    working_time: 'Part time',
-    salary: [24000, 27000],
-    city: 'Strasbourg',
-    country: 'France',
-    postal_code: '67000',
-    locale: 'fr',
-    skills: ['Customer service', 'English', 'German'],
-  },
-  {
-    fr: 'Cheffe de projet agile',
-    en: 'Agile project manager',
-    job_type: 'Permanent contract',
-    working_time: 'Full time',
-    salary: [50000, 62000],
-    city: 'Grenoble',
-    country: 'France',
-    postal_code: '38000',
-    locale: 'en',
-    skills: ['Project management', 'Agile', 'Scrum', 'Leadership'],
-  },
-  {
-    fr: 'Technicien·ne de maintenance',
-    en: 'Maintenance technician',
-    job_type: 'Professional Contract',
-    working_time: 'Part time - Afternoon',
-    salary: [26000, 30000],
-    city: 'Lyon',
-    country: 'France',
-    postal_code: '69007',
-    locale: 'fr',
-    skills: ['Teamwork'],
-  },
-];
+    postal_code: postal_code!,
+    locale,
+    skills: skills.split(', '),
+  };
+}
+
+export const OFFERS: Offer[] = TABLE.trim().split('\n').map(offerOf);
 
 export function describe(offer: Offer, company: string): string {
   if (offer.locale === 'fr') {

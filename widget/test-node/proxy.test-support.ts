@@ -17,6 +17,7 @@ import type {
 import { DEFAULT_FIELD_MODES } from '../../server/public-api/application-form.ts';
 import type { WidgetConfig } from '../src/internal/api.ts';
 import { problemBody } from '../test-server/stand-in.ts';
+import type { ReceivedApplication } from '../test-server/stand-in.ts';
 
 export type FieldProblem = z.infer<typeof FieldProblemSchema>;
 
@@ -31,13 +32,7 @@ export type Answer =
   /** The body read, then the connection cut. */
   | 'drop';
 
-export interface Received {
-  idempotencyKey: string | null;
-  fields: Record<string, string>;
-  files: Record<string, { name: string; size: number; type: string }>;
-  /** Every file part in the order posted, a name sent several times (resume_pages) included. */
-  fileParts: { field: string; name: string; size: number; type: string }[];
-}
+export type Received = ReceivedApplication;
 
 export interface ProxyStandIn {
   /** The proxy's address, as a board writes it in `endpoint`. */

@@ -38,14 +38,18 @@ interface Ctx {
 
 type Next = () => Promise<unknown>;
 
-export interface LoggedApplication {
-  token: string;
-  scenario: string;
+/** An application as a stand-in of the proxy read it. */
+export interface ReceivedApplication {
   idempotencyKey: string | null;
   fields: Record<string, string>;
   files: Record<string, { name: string; size: number; type: string }>;
   /** Every file part in the order posted, a name sent several times (resume_pages) included. */
   fileParts: { field: string; name: string; size: number; type: string }[];
+}
+
+export interface LoggedApplication extends ReceivedApplication {
+  token: string;
+  scenario: string;
 }
 
 /** A funnel beacon as the stand-in received it: its body as sent, and the headers that tell how. */
@@ -319,25 +323,17 @@ async function apply(ctx: Ctx, scenario: string, token: string): Promise<void> {
   }
 }
 
+/** What the test of the request's `token` left in a list the stand-in keeps for all tests. */
+function ofToken<T extends { token: string }>(ctx: Ctx, entries: T[]): T[] {
+  const token = new URLSearchParams(ctx.querystring).get('token');
+  return entries.filter((e) => e.token === token);
+}
+
 /** Koa middleware for the wtr dev server (`middleware: [standIn]`). */
 export async function standIn(ctx: Ctx, next: Next): Promise<unknown> {
   if (!ctx.path.startsWith('/stand-in/')) return next();
-  if (ctx.path === '/stand-in/_log') {
-    const token = new URLSearchParams(ctx.querystring).get('token');
-    return json(
-      ctx,
-      200,
-      log.filter((e) => e.token === token),
-    );
-  }
-  if (ctx.path === '/stand-in/_beacons') {
-    const token = new URLSearchParams(ctx.querystring).get('token');
-    return json(
-      ctx,
-      200,
-      beacons.filter((e) => e.token === token),
-    );
-  }
+  if (ctx.path === '/stand-in/_log') return json(ctx, 200, ofToken(ctx, log));
+  if (ctx.path === '/stand-in/_beacons') return json(ctx, 200, ofToken(ctx, beacons));
   const match = /^\/stand-in\/([a-z-]+)(?:~([\w-]+))?(\/api\/.*)$/.exec(ctx.path);
   if (!match) return problem(ctx, 404, 'not_found');
   const [, scenario = 'ok', token = '', route = ''] = match;

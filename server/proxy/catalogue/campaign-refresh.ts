@@ -3,19 +3,14 @@
 // through to the copy when it changed. Concurrent checks of one campaign
 // share one call.
 import { isDeepStrictEqual } from 'node:util';
-import type { Logger } from 'pino';
 import { isCampaignOpenForApplications } from '../../contract/index.ts';
 import type { Campaign } from '../../contract/index.ts';
 import { ApiError } from '../../client/errors.ts';
 import { isBroadcastOn, toCatalogueCampaign } from './campaign-record.ts';
-import type { CatalogueClient } from './catalogue-client.ts';
-import type { CatalogueCampaign, CatalogueCopy } from './types.ts';
+import type { UpstreamReaderDeps } from './catalogue-client.ts';
+import type { CatalogueCampaign } from './types.ts';
 
-export interface CampaignRefreshDeps {
-  config: { channel: string };
-  client: CatalogueClient;
-  copy: CatalogueCopy;
-  log: Logger;
+export interface CampaignRefreshDeps extends UpstreamReaderDeps {
   /** Aborted when the catalogue stops. */
   signal: () => AbortSignal;
 }

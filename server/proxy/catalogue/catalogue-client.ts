@@ -2,6 +2,8 @@
 // the campaigns broadcast on the board's channel, and one campaign.
 import type { Campaign, PaginationHeader } from '../../contract/index.ts';
 import type { InvalidRecord } from '../../client/resource.ts';
+import type { Logger } from 'pino';
+import type { CatalogueCopy } from './types.ts';
 
 type Priority = 'high' | 'low';
 
@@ -28,4 +30,13 @@ export interface CatalogueClient {
       options: { priority: Priority; signal?: AbortSignal },
     ): Promise<Campaign>;
   };
+}
+
+/** What reads offers upstream and writes them through to the copy the instances share: the sync's and a refresh's. */
+export interface UpstreamReaderDeps {
+  /** The board's channel: an offer is listed while it is broadcast on it. */
+  config: { channel: string };
+  client: CatalogueClient;
+  copy: CatalogueCopy;
+  log: Logger;
 }

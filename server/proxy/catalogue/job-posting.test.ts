@@ -8,13 +8,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { DEMO_KEYS, startSandbox } from '../../sandbox/index.ts';
+import { startSandbox } from '../../sandbox/index.ts';
 import type { RunningSandbox } from '../../sandbox/index.ts';
 import { EMPLOYMENT_TYPES, JobPostingAnswer } from '../../public-api/schemas.ts';
-import { startProxy } from '../index.ts';
 import type { RunningProxy } from '../index.ts';
-import { captureLogs } from '../../test/logs.ts';
-import { fetch, testConfig } from '../test-support.ts';
+import { fetch, startDemoBoardProxy } from '../test-support.ts';
 import { toCatalogueCampaign } from './catalogue.ts';
 import { addressOf, placeAt, upstreamCampaign } from './fixtures.test-support.ts';
 import { DEFAULT_VALID_DAYS, jobPosting, listUrlOf } from './job-posting.ts';
@@ -152,18 +150,10 @@ describe('JobPosting', () => {
 
     before(async () => {
       sandbox = await startSandbox({ admin: true, seed: 'demo', rateLimitPerMinute: 0 });
-      proxy = await startProxy({
-        config: testConfig({
-          UPSTREAM_URL: sandbox.url,
-          UPSTREAM_PRIVATE_KEY: DEMO_KEYS.jobboard.private_key,
-          UPSTREAM_SECRET_KEY: DEMO_KEYS.jobboard.secret_key,
-          JOBBOARD_CHANNEL: DEMO_KEYS.jobboard.channel,
-          BOARD_OFFER_URL: 'https://jobs.demo.example/offers?offer={id}',
-          DATA_DIR: dataDir,
-        }),
-        logger: captureLogs().logger,
+      proxy = await startDemoBoardProxy(sandbox.url, {
+        BOARD_OFFER_URL: 'https://jobs.demo.example/offers?offer={id}',
+        DATA_DIR: dataDir,
       });
-      await proxy.catalogue.syncNow();
     });
     after(async () => {
       await proxy?.close();

@@ -3,30 +3,25 @@
 // the most recently activated offers. When they run is the catalogue's.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { isDeepStrictEqual } from 'node:util';
-import type { Logger } from 'pino';
 import type { Campaign } from '../../contract/index.ts';
 import type { InvalidRecord } from '../../client/resource.ts';
 import { isBroadcastOn, toCatalogueCampaign } from './campaign-record.ts';
-import type { CatalogueClient, SyncQuery } from './catalogue-client.ts';
+import type { SyncQuery, UpstreamReaderDeps } from './catalogue-client.ts';
 import type { CatalogueMetrics } from './metrics.ts';
 import { inStore, reportSkipped } from './store-failures.ts';
 import type { SyncPacer } from './sync-pacer.ts';
-import type { CatalogueCampaign, CatalogueCopy, CatalogueStore } from './types.ts';
+import type { CatalogueCampaign, CatalogueStore } from './types.ts';
 
 /** Records a list page holds (the service's maximum): a full walk costs one request per this many campaigns. */
 export const SYNC_PAGE_SIZE = 50;
 
-export interface SyncWalkDeps {
-  config: { channel: string };
-  client: CatalogueClient;
-  copy: CatalogueCopy;
+export interface SyncWalkDeps extends UpstreamReaderDeps {
   store: CatalogueStore;
   now: () => number;
   intervalMs: number;
   /** How soon an instance that does not hold the sync lock tries again. */
   retryMs: number;
   pacer: SyncPacer;
-  log: Logger;
   metrics: CatalogueMetrics;
 }
 

@@ -13,12 +13,10 @@ import { OFFERS } from '../../sandbox/demo-offers.ts';
 import { TestSandbox } from '../../sandbox/test-support.ts';
 import { OfferReports } from '../../public-api/offer-checks.ts';
 import { runCli } from '../../test/cli-run.ts';
-import { captureLogs } from '../../test/logs.ts';
 import { freshDatabase, skipWithoutPostgres } from '../../test/postgres.ts';
 import { offerProblems } from '../catalogue/offer-checks/index.ts';
-import { startProxy } from '../index.ts';
 import type { RunningProxy } from '../index.ts';
-import { testConfig } from '../test-support.ts';
+import { startDemoBoardProxy } from '../test-support.ts';
 
 const CLI = fileURLToPath(new URL('../../cli.ts', import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), 'offers-command-'));
@@ -59,17 +57,7 @@ describe('jobboard-connector offers check', () => {
     assert.equal(created.status, 201, JSON.stringify(created.body));
     hostId = created.body.id as number;
     await sandbox.admin('PATCH', `/campaigns/${hostId}`, { status: 'online', channels: ['jobboard_demo'] });
-    proxy = await startProxy({
-      config: testConfig({
-        UPSTREAM_URL: sandbox.url,
-        UPSTREAM_PRIVATE_KEY: DEMO_KEYS.jobboard.private_key,
-        UPSTREAM_SECRET_KEY: DEMO_KEYS.jobboard.secret_key,
-        JOBBOARD_CHANNEL: DEMO_KEYS.jobboard.channel,
-        DATA_DIR: dataDir,
-      }),
-      logger: captureLogs().logger,
-    });
-    await proxy.catalogue.syncNow();
+    proxy = await startDemoBoardProxy(sandbox.url, { DATA_DIR: dataDir });
   });
   after(async () => {
     await proxy?.close();
@@ -151,19 +139,11 @@ describe('jobboard-connector offers check', () => {
     { skip: skipWithoutPostgres() },
     async () => {
       const databaseUrl = await freshDatabase();
-      const shared = await startProxy({
-        config: testConfig({
-          UPSTREAM_URL: sandbox.url,
-          UPSTREAM_PRIVATE_KEY: DEMO_KEYS.jobboard.private_key,
-          UPSTREAM_SECRET_KEY: DEMO_KEYS.jobboard.secret_key,
-          JOBBOARD_CHANNEL: DEMO_KEYS.jobboard.channel,
-          DATA_DIR: join(tmp, 'instance'),
-          DATABASE_URL: databaseUrl,
-        }),
-        logger: captureLogs().logger,
+      const shared = await startDemoBoardProxy(sandbox.url, {
+        DATA_DIR: join(tmp, 'instance'),
+        DATABASE_URL: databaseUrl,
       });
       try {
-        await shared.catalogue.syncNow();
         const expected = offerProblems(shared.catalogue.store).filter((r) => r.problems.length > 0);
         assert.ok(expected.length > 0);
         const { code, out, err } = await check(['--json'], {

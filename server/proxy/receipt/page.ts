@@ -6,6 +6,7 @@
 // of the application: black on white, the link's address written out.
 import { createHash } from 'node:crypto';
 import type { Locale } from '../../contract/index.ts';
+import { pageHead } from '../http/page-head.ts';
 import type { OutboxStatus } from '../storage/index.ts';
 import { RECEIPT_TEXTS } from './texts.ts';
 
@@ -100,15 +101,7 @@ function body(view: ReceiptView, lang: Locale): { heading: string; content: stri
 export function renderReceiptPage(view: ReceiptView, lang: Locale): string {
   const t = RECEIPT_TEXTS[lang];
   const { heading, content } = body(view, lang);
-  return `<!doctype html>
-<html lang="${lang}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${escapeHtml(`${heading} – ${t.title}`)}</title>
-<style>${STYLE}</style>
-</head>
+  return `${pageHead(lang, escapeHtml(`${heading} – ${t.title}`), STYLE)}
 <body>
 <main>
 <h1>${escapeHtml(heading)}</h1>

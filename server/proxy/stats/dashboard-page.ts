@@ -11,6 +11,7 @@ import { LOCALES } from '../../contract/index.ts';
 import { DEFAULT_STATS_DAYS, FUNNEL_STAGES, MAX_STATS_DAYS } from '../../public-api/funnel.ts';
 import type { FunnelStage, StatsReport } from '../../public-api/funnel.ts';
 import { escapeMarkup } from '../http/markup.ts';
+import { pageHead } from '../http/page-head.ts';
 import { CHART_IDS } from './dashboard-charts.ts';
 import type { DashboardChartData } from './dashboard-charts.ts';
 import {
@@ -173,17 +174,8 @@ export function renderDashboardPage(view: DashboardView): string {
   const linkTo = linkerOf(view);
   const ctx: TableContext = { lang: view.lang, linkTo };
   const empty = FUNNEL_STAGES.every((stage) => view.report.totals[stage] === 0);
-  return `<!doctype html>
-<html lang="${view.lang}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<link rel="icon" href="data:,">
-<title>${e(t.title)}</title>
-<style>${STYLE}</style>
-${view.paths.scripts.map((src) => `<script src="${e(src)}" defer></script>`).join('\n')}
-</head>
+  const scripts = view.paths.scripts.map((src) => `<script src="${e(src)}" defer></script>`);
+  return `${pageHead(view.lang, e(t.title), STYLE, ['<link rel="icon" href="data:,">', ...scripts])}
 <body>
 <header><h1>${e(t.title)}</h1>${languageNav(view, linkTo)}</header>
 <main>

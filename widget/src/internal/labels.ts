@@ -4,51 +4,44 @@
 // No `desc` for translators here: runtime mode keeps it in the bundle. French
 // usage: CDD, CDI, Intérim, Alternance, Stage, VIE (the API's "IVB"), Titulaire.
 import { msg } from '@lit/localize';
+import type { JobType, WorkingTime } from '../../../server/contract/values.ts';
+
+/** Labels of the values of one API type, read when shown (the language may have changed). */
+type Labels<T extends string> = Record<T, () => string>;
+
+const JOB_TYPE_LABELS: Labels<JobType> = {
+  'Fixed term contract': () => msg('Fixed-term contract'),
+  'Permanent contract': () => msg('Permanent contract'),
+  'Interim Contract': () => msg('Temporary agency work'),
+  'Professional Contract': () => msg('Vocational training contract'),
+  Alternating: () => msg('Work-study'),
+  Freelance: () => msg('Freelance'),
+  Internship: () => msg('Internship'),
+  IVB: () => msg('International volunteering (VIE)'),
+  Tenured: () => msg('Tenured position'),
+  Other: () => msg('Other contract'),
+};
+
+const WORKING_TIME_LABELS: Labels<WorkingTime> = {
+  'Full time': () => msg('Full time'),
+  'Part time': () => msg('Part time'),
+  'Part time - Morning': () => msg('Part time – mornings'),
+  'Part time - Afternoon': () => msg('Part time – afternoons'),
+  'Half time': () => msg('Half time'),
+  Custom: () => msg('Custom hours'),
+};
+
+/** The label of `value` in `labels`; a value the widget does not know is shown as it came. */
+function labelIn(labels: Record<string, () => string>, value: string): string {
+  return Object.hasOwn(labels, value) ? (labels[value] as () => string)() : value;
+}
 
 /** The label of a `job_type`; a value the widget does not know is shown as it came. */
 export function jobTypeLabel(value: string): string {
-  switch (value) {
-    case 'Fixed term contract':
-      return msg('Fixed-term contract');
-    case 'Permanent contract':
-      return msg('Permanent contract');
-    case 'Interim Contract':
-      return msg('Temporary agency work');
-    case 'Professional Contract':
-      return msg('Vocational training contract');
-    case 'Alternating':
-      return msg('Work-study');
-    case 'Freelance':
-      return msg('Freelance');
-    case 'Internship':
-      return msg('Internship');
-    case 'IVB':
-      return msg('International volunteering (VIE)');
-    case 'Tenured':
-      return msg('Tenured position');
-    case 'Other':
-      return msg('Other contract');
-    default:
-      return value;
-  }
+  return labelIn(JOB_TYPE_LABELS, value);
 }
 
 /** The label of a `working_time`; a value the widget does not know is shown as it came. */
 export function workingTimeLabel(value: string): string {
-  switch (value) {
-    case 'Full time':
-      return msg('Full time');
-    case 'Part time':
-      return msg('Part time');
-    case 'Part time - Morning':
-      return msg('Part time – mornings');
-    case 'Part time - Afternoon':
-      return msg('Part time – afternoons');
-    case 'Half time':
-      return msg('Half time');
-    case 'Custom':
-      return msg('Custom hours');
-    default:
-      return value;
-  }
+  return labelIn(WORKING_TIME_LABELS, value);
 }

@@ -24,9 +24,7 @@ import type { ApplicationStore, ClaimedRow, NewApplication, OutboxSummary } from
 import { PostgresApplicationStore } from './postgres-store.ts';
 import { claimed, forEachStore, newApplication, storedResume, uploadedResume } from '../test-support.ts';
 import type { StoreHarness } from '../test-support.ts';
-
-const HOUR = 60 * 60 * 1000;
-const DAY = 24 * HOUR;
+import { DAY, HOUR } from '../../../test/time.ts';
 
 const skipPostgres = skipWithoutPostgres();
 // At the top of the file, for the suite across live instances: the database is dropped when the file ends.

@@ -18,8 +18,8 @@ import type { NewApplication } from './application-store.ts';
 import { PostgresApplicationStore } from './postgres-store.ts';
 import { RESUME_CHUNK_BYTES } from './resume-chunks.ts';
 import { claimed, refuse, storedResume, uploadedResume } from '../test-support.ts';
+import { HOUR } from '../../../test/time.ts';
 
-const HOUR = 60 * 60 * 1000;
 const skip = skipWithoutPostgres();
 const databaseUrl = skip === false ? await freshMigratedDatabase() : undefined;
 

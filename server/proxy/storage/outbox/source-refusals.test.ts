@@ -13,8 +13,7 @@ import { LeaseLostError } from './application-store.ts';
 import type { ApplicationStore } from './application-store.ts';
 import { SOURCE_REFUSAL_MS } from '../../applications/application-source.ts';
 import { claimed, forEachStore, newApplication } from '../test-support.ts';
-
-const HOUR = 60 * 60 * 1000;
+import { HOUR } from '../../../test/time.ts';
 
 forEachStore('application source and campaign parameters in the store', (harness) => {
   let dir: string;

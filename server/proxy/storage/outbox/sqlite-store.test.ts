@@ -16,9 +16,7 @@ import { ResumeFiles } from './resume-files.ts';
 import { SQLITE_MIGRATIONS } from '../sqlite-schema.ts';
 import { SqliteApplicationStore } from './sqlite-store.ts';
 import { claimed, newApplication, refuse, storedResume, storeEachTest, uploadedResume } from '../test-support.ts';
-
-const HOUR = 60 * 60 * 1000;
-const DAY = 24 * HOUR;
+import { DAY, HOUR } from '../../../test/time.ts';
 
 /** The outbox table of the releases before 0.3 (user_version 2 and 3 files; 0.2.0 without unconfirmed_send). */
 const OLD_OUTBOX = `CREATE TABLE outbox (reference TEXT PRIMARY KEY, created_at INTEGER NOT NULL, campaign_id INTEGER NOT NULL,

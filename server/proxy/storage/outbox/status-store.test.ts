@@ -9,9 +9,8 @@ import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, it } from 'node:test';
 import type { ApplicationStore, NewApplication } from './application-store.ts';
 import { claimed, forEachStore, newApplication } from '../test-support.ts';
+import { DAY, HOUR } from '../../../test/time.ts';
 
-const HOUR = 60 * 60 * 1000;
-const DAY = 24 * HOUR;
 const PERIOD = 6 * HOUR;
 
 function application(reference: string, token?: string): NewApplication {

@@ -7,8 +7,7 @@ import { describe, it } from 'node:test';
 import { LeaseLostError } from '../outbox/application-store.ts';
 import { SqliteApplicationStore } from '../outbox/sqlite-store.ts';
 import { claimed, newApplication, refuse, storeEachTest } from '../test-support.ts';
-
-const HOUR = 60 * 60 * 1000;
+import { HOUR } from '../../../test/time.ts';
 
 describe('SQLite store webhook events', () => {
   const open = (owner: string): SqliteApplicationStore =>

@@ -22,9 +22,9 @@ import { claimed, forEachStore, newApplication } from '../test-support.ts';
 import type { StoreHarness } from '../test-support.ts';
 import { WEBHOOK_RETRY_FOR_MS, WebhookLeaseLostError } from './webhook-store.ts';
 import type { ClaimedEvent } from './webhook-store.ts';
+import { HOUR } from '../../../test/time.ts';
 
 const LEASE = 60_000;
-const HOUR = 60 * 60 * 1000;
 const SECRET = `whsec_${Buffer.alloc(32, 9).toString('base64')}`;
 
 /** Makes every insert into webhook_events fail (a trigger), as a full disk or a lost connection could. */
