@@ -330,6 +330,11 @@ export const ConfigResponse = z.object({
   funnel: z
     .boolean()
     .describe("Whether the widget sends the funnel's beacons, POST /api/funnel (FUNNEL): false, it sends none"),
+  spontaneous_applications: z
+    .union([z.literal('all'), z.array(z.int().positive())])
+    .describe(
+      'The companies that take spontaneous applications, POST /api/applications with company_id (SPONTANEOUS_APPLICATIONS): all (every company of the catalogue), or their ids; empty: none',
+    ),
 });
 export type ConfigResponse = z.infer<typeof ConfigResponse>;
 

@@ -14,6 +14,7 @@ export function configAnswer(config: ProxyConfig): ConfigResponse {
     captcha: config.captcha === null ? null : { provider: config.captcha.provider, site_key: config.captcha.siteKey },
     track_utm: config.trackUtm,
     funnel: config.funnel,
+    spontaneous_applications: config.spontaneousApplications === 'all' ? 'all' : [...config.spontaneousApplications],
   };
 }
 
