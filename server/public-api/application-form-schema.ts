@@ -115,7 +115,18 @@ export function applicationFormSchema(fields: Record<ConfigurableField, FieldMod
   );
   return z
     .object({
-      campaign_id: OfferId,
+      // Exactly one of the two: an application to an offer, or a spontaneous one to a company that takes them.
+      campaign_id: OfferId.optional().describe(
+        'The job offer applied to; exactly one of campaign_id and company_id (both, or neither: 422 validation_failed)',
+      ),
+      company_id: z.coerce
+        .number()
+        .int()
+        .positive()
+        .optional()
+        .describe(
+          'A spontaneous application (no offer): the company applied to, one that GET /api/config lists in spontaneous_applications (or all) and that has an offer on the board; else 404 company_not_found. Exactly one of campaign_id and company_id',
+        ),
       locale: z.enum(LOCALES).optional(),
       website: z.string().optional().describe('Honeypot: hidden from people, must stay empty'),
       captcha_token: z.string().optional(),
