@@ -350,7 +350,9 @@ export interface StatusCheck {
 export interface ReceiptState {
   status: OutboxStatus;
   company_status: string | null;
+  /** NO_CAMPAIGN for a spontaneous application. */
   campaign_id: number;
+  company_id: number;
   /** When the proxy received the application (ms since the epoch). */
   created_at: number;
 }
