@@ -21,6 +21,7 @@ import type { ApplyWorld } from './proxy-apply.test-support.ts';
 import { SQLITE_STORE, postgresStore } from './proxy-stores.ts';
 
 const BOARD = 'jobboard_demo';
+const TOKEN = 'spontaneous-dashboard-token';
 
 /** The companies of the board's offers, in the order of their first offer. */
 function companiesOf(world: ApplyWorld): number[] {
@@ -58,7 +59,9 @@ for (const store of [SQLITE_STORE, await postgresStore()]) {
       await probe.close();
       assert.ok(companies.length >= 2, 'the demo seed has offers of two companies at least');
       [taking, notTaking] = companies as [number, number];
-      world = await startApplyWorld({ env: { ...store.env, SPONTANEOUS_APPLICATIONS: String(taking) } });
+      world = await startApplyWorld({
+        env: { ...store.env, SPONTANEOUS_APPLICATIONS: String(taking), DASHBOARD_TOKEN: TOKEN },
+      });
     });
     after(() => world.close());
 
@@ -173,6 +176,29 @@ for (const store of [SQLITE_STORE, await postgresStore()]) {
         (none.body.errors as { field: string; code: string }[]).map((e) => [e.field, e.code]),
         [['campaign_id', 'required']],
       );
+    });
+
+    it('counts in the funnel on a line of its own: kind spontaneous, no offer', async () => {
+      const answer = await apply(world.proxyUrl, { fields: spontaneousFields(taking) });
+      await deliveredRow(world, answer.body.reference);
+      const response = await fetch(`${world.proxyUrl}/api/stats`, { headers: { authorization: `Bearer ${TOKEN}` } });
+      assert.equal(response.status, 200);
+      const { offers } = (await response.json()) as {
+        offers: {
+          campaign_id: number | null;
+          kind: string;
+          counts: { received: number; delivered: number; rejected: number };
+        }[];
+      };
+      const spontaneous = offers.filter((offer) => offer.kind === 'spontaneous');
+      assert.equal(spontaneous.length, 1, JSON.stringify(offers));
+      assert.equal(spontaneous[0]!.campaign_id, null);
+      // This suite's spontaneous applications stored (those refused at once are not): four received, three delivered,
+      // one refused (its candidate was the company's applicant already).
+      assert.equal(spontaneous[0]!.counts.received, 4);
+      assert.equal(spontaneous[0]!.counts.delivered, 3);
+      assert.equal(spontaneous[0]!.counts.rejected, 1);
+      assert.ok(offers.every((offer) => (offer.kind === 'offer') === (offer.campaign_id !== null)));
     });
   });
 }
