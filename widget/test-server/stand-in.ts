@@ -128,6 +128,7 @@ const baseConfig: WidgetConfig = {
   captcha: null,
   track_utm: true,
   funnel: true,
+  spontaneous_applications: [],
 };
 
 function config(scenario: string): WidgetConfig {
