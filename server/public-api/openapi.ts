@@ -36,11 +36,14 @@ import { funnelPaths } from './openapi-funnel-paths.ts';
 /**
  * The document of this proxy; `servers` is relative, so it holds wherever the
  * proxy is mounted. `fields` are the board's field modes (FORM_FIELDS): the
- * application form's required fields are those the proxy checks.
+ * application form's required fields are those the proxy checks; with
+ * `spontaneous` (SPONTANEOUS_APPLICATIONS set), campaign_id is not, company_id
+ * standing in for it.
  */
 export function buildOpenApi(
   version: string,
   fields: Record<ConfigurableField, FieldMode> = DEFAULT_FIELD_MODES,
+  spontaneous = false,
 ): Record<string, unknown> {
   return {
     ...documentOpening(
@@ -132,7 +135,7 @@ export function buildOpenApi(
           },
           'output',
         ),
-        ...componentSchemas({ ApplicationForm: applicationFormSchema(fields), FunnelBeacon }, 'input'),
+        ...componentSchemas({ ApplicationForm: applicationFormSchema(fields, spontaneous), FunnelBeacon }, 'input'),
       },
     },
   };
