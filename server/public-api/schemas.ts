@@ -374,7 +374,10 @@ export type Problem = Pick<ProblemBody, 'status' | 'code' | 'errors'>;
 export const ApplicationAnswer = z.object({
   status: z.enum(['delivered', 'queued']),
   reference: z.string(),
-  campaign_id: z.int().nullable().describe('The offer applied to; null for a spontaneous application (kind spontaneous)'),
+  campaign_id: z
+    .int()
+    .nullable()
+    .describe('The offer applied to; null for a spontaneous application (kind spontaneous)'),
   kind: z
     .enum(['offer', 'spontaneous'])
     .describe('An application to an offer (campaign_id), or a spontaneous one to a company (company_id posted)'),
