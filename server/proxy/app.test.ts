@@ -184,7 +184,23 @@ describe('proxy app', () => {
         funnel: true,
         // No BOARD_OFFER_URL here: no feed to offer.
         alerts: { feed: false, email: false },
+        spontaneous_applications: [],
       });
+    });
+
+    it('tells the widget which companies take spontaneous applications (SPONTANEOUS_APPLICATIONS)', async () => {
+      for (const [value, expected] of [
+        ['12, 34', [12, 34]],
+        ['all', 'all'],
+      ] as const) {
+        const other = await start(testConfig({ SPONTANEOUS_APPLICATIONS: value }));
+        try {
+          const body = (await (await fetch(`${other.url}/api/config`)).json()) as { spontaneous_applications: unknown };
+          assert.deepEqual(body.spontaneous_applications, expected, value);
+        } finally {
+          await other.close();
+        }
+      }
     });
 
     it('tells the widget to send no funnel beacon when FUNNEL is false', async () => {

@@ -237,7 +237,12 @@ export function createProxyApp(deps: ProxyAppDeps): express.Express {
   let document: Promise<Record<string, unknown>> | undefined;
   const openApiDocument = () =>
     (document ??= import('../public-api/openapi.ts').then(
-      ({ buildOpenApi }) => buildOpenApi(deps.version ?? '0.0.0', config.fields),
+      ({ buildOpenApi }) =>
+        buildOpenApi(
+          deps.version ?? '0.0.0',
+          config.fields,
+          config.spontaneousApplications === 'all' || config.spontaneousApplications.length > 0,
+        ),
       (error: unknown) => {
         // The next request tries again.
         document = undefined;

@@ -152,3 +152,36 @@ export const dashboardToken = z
     (v) => v === undefined || /^[\x21-\x7e]{16,200}$/.test(v),
     'must be 16 to 200 visible ASCII characters without spaces, a random secret like the output of `openssl rand -base64 24` (or leave it unset: no dashboard, no GET /api/stats)',
   );
+
+/** The companies that take spontaneous applications through the board: `all`, or their ids; none: off. */
+export type SpontaneousCompanies = 'all' | readonly number[];
+
+/** Whether `companyId` takes spontaneous applications under `companies` (SPONTANEOUS_APPLICATIONS). */
+export function takesSpontaneous(companies: SpontaneousCompanies, companyId: number): boolean {
+  return companies === 'all' || companies.includes(companyId);
+}
+
+const SPONTANEOUS_EXAMPLE =
+  'like 12,34 (company ids), or all (every company of the catalogue); leave it unset for none';
+
+/** SPONTANEOUS_APPLICATIONS: `all`, or company ids separated by commas; unset or empty: off (an empty list). */
+export const spontaneousApplications = z
+  .string()
+  .default('')
+  .transform((v, ctx): SpontaneousCompanies => {
+    const s = v.trim();
+    if (s.toLowerCase() === 'all') return 'all';
+    const ids: number[] = [];
+    for (const item of s.split(',').map((p) => p.trim())) {
+      if (item === '' && s === '') continue;
+      if (/^[1-9][0-9]{0,15}$/.test(item) && Number.isSafeInteger(Number(item))) {
+        if (!ids.includes(Number(item))) ids.push(Number(item));
+      } else {
+        ctx.addIssue({
+          code: 'custom',
+          message: `"${item}" is not a company id; write all, or company ids separated by commas, ${SPONTANEOUS_EXAMPLE}`,
+        });
+      }
+    }
+    return ids;
+  });

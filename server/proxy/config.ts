@@ -16,8 +16,10 @@ import {
   originList,
   positiveInt,
   schemeHint,
+  spontaneousApplications,
   trustProxy,
 } from './config-values.ts';
+import type { SpontaneousCompanies } from './config-values.ts';
 import { likelyMeant, typoProblems } from './env-typos.ts';
 import { readStatusLabels } from './status-labels.ts';
 import type { StatusLabels } from './status-labels.ts';
@@ -85,6 +87,7 @@ const EnvSchema = z
       .optional(),
     TRACK_UTM: z.enum(['true', 'false'], { error: 'must be true or false' }).default('true'),
     FUNNEL: z.enum(['true', 'false'], { error: 'must be true or false' }).default('true'),
+    SPONTANEOUS_APPLICATIONS: spontaneousApplications,
     ALLOWED_ORIGINS: originList,
     PUBLIC_ORIGIN: originList.refine(
       (origins) => origins.length <= 1,
@@ -237,6 +240,8 @@ export interface ProxyConfig {
   trackUtm: boolean;
   /** Count the board's funnel (FUNNEL): the widget's beacons (POST /api/funnel) and the proxy's own stages. */
   funnel: boolean;
+  /** The companies that take spontaneous applications (SPONTANEOUS_APPLICATIONS): `all`, or their ids; empty: none. */
+  spontaneousApplications: SpontaneousCompanies;
   allowedOrigins: string[];
   /** The proxy's own public origin (PUBLIC_ORIGIN), a page on it is same-origin; null when not set. */
   publicOrigin: string | null;
@@ -372,6 +377,7 @@ export function loadProxyConfig(env: Record<string, string | undefined> = proces
     applicationSource: e.APPLICATION_SOURCE ?? e.JOBBOARD_CHANNEL,
     trackUtm: e.TRACK_UTM === 'true',
     funnel: e.FUNNEL === 'true',
+    spontaneousApplications: e.SPONTANEOUS_APPLICATIONS,
     allowedOrigins: e.ALLOWED_ORIGINS,
     publicOrigin: e.PUBLIC_ORIGIN[0] ?? null,
     port: e.PORT,

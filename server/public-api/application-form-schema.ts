@@ -98,7 +98,7 @@ const utmSchema = z.string().optional();
  * (the proxy does not read them). Documentation: the applications module
  * checks the form with the same table and modes.
  */
-export function applicationFormSchema(fields: Record<ConfigurableField, FieldMode>) {
+export function applicationFormSchema(fields: Record<ConfigurableField, FieldMode>, spontaneous = false) {
   const modeOf = (field: FormField): FieldMode =>
     field.rule === 'email' ? 'required' : fields[field.rule as ConfigurableField];
   const shown = APPLICATION_FORM.filter((field) => modeOf(field) !== 'hidden');
@@ -115,7 +115,23 @@ export function applicationFormSchema(fields: Record<ConfigurableField, FieldMod
   );
   return z
     .object({
-      campaign_id: OfferId,
+      // Exactly one of the two: an application to an offer, or a spontaneous one to a company that takes them
+      // (the offer's id is required where no company takes them).
+      campaign_id: spontaneous
+        ? OfferId.optional().describe(
+            'The job offer applied to; exactly one of campaign_id and company_id (both, or neither: 422 validation_failed)',
+          )
+        : OfferId.describe(
+            'The job offer applied to; company_id in its place (a spontaneous application) needs SPONTANEOUS_APPLICATIONS',
+          ),
+      company_id: z.coerce
+        .number()
+        .int()
+        .positive()
+        .optional()
+        .describe(
+          'A spontaneous application (no offer): the company applied to, in place of campaign_id, one that GET /api/config lists in spontaneous_applications (or all) and that has an offer on the board; else 404 not_found',
+        ),
       locale: z.enum(LOCALES).optional(),
       website: z.string().optional().describe('Honeypot: hidden from people, must stay empty'),
       captcha_token: z.string().optional(),

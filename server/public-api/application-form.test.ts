@@ -37,9 +37,10 @@ describe('the application form table', () => {
     assert.deepEqual(DEFAULT_FIELD_MODES, defaults);
   });
 
-  it('reads exactly these form names (the resume is a file), the widget setting the offer, the language, the honeypot, the captcha answer and the campaign parameters', () => {
+  it('reads exactly these form names (the resume is a file), the widget setting the offer (or the company of a spontaneous application), the language, the honeypot, the captcha answer and the campaign parameters', () => {
     assert.deepEqual(FORM_FIELD_NAMES, [
       'campaign_id',
+      'company_id',
       'locale',
       'website',
       'captcha_token',

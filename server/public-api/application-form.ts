@@ -151,8 +151,12 @@ export const APPLICATION_FORM = [
   },
 ] as const satisfies readonly FormField[];
 
-/** Form names the widget sets itself rather than the candidate: the offer, the language, the honeypot and the captcha answer. */
-export const FORM_CONTEXT_FIELDS = ['campaign_id', 'locale', 'website', 'captcha_token'] as const;
+/**
+ * Form names the widget sets itself rather than the candidate: the offer (or,
+ * for a spontaneous application, the company: exactly one of the two), the
+ * language, the honeypot and the captcha answer.
+ */
+export const FORM_CONTEXT_FIELDS = ['campaign_id', 'company_id', 'locale', 'website', 'captcha_token'] as const;
 
 type Entry = (typeof APPLICATION_FORM)[number];
 

@@ -52,8 +52,18 @@ export const StatsReport = z.object({
   from: FunnelDay,
   to: FunnelDay,
   totals: FunnelCounts,
-  /** The offers with any count in the period, the most listed first (at most `limit`; `offers_total` tells how many there are). */
-  offers: z.array(z.object({ campaign_id: z.number().int(), title: z.string().nullable(), counts: FunnelCounts })),
+  /**
+   * The offers with any count in the period, the most listed first (at most `limit`; `offers_total` tells how many there are);
+   * the spontaneous applications (to a company, no offer) on a line of their own: kind spontaneous, campaign_id null.
+   */
+  offers: z.array(
+    z.object({
+      campaign_id: z.number().int().nullable(),
+      kind: z.enum(['offer', 'spontaneous']),
+      title: z.string().nullable(),
+      counts: FunnelCounts,
+    }),
+  ),
   offers_total: z.number().int().nonnegative(),
   sources: z.array(FunnelSource.extend({ counts: FunnelCounts })),
   /** Every day of the period, in order, zeros included. */

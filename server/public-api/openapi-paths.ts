@@ -97,7 +97,7 @@ export function applicationPaths(): Record<string, JsonSchema> {
         tags: ['Applications'],
         summary: 'Apply to a campaign',
         description:
-          "The form is written to a durable outbox before anything is answered, then delivered to the recruitment service: 201 when it was delivered within the delivery deadline, 202 when it is queued and will be retried. The fields required are those this proxy requires (its board's FORM_FIELDS; `fields` of GET /api/config says the same): the document in the package shows the defaults. A field the board hides is not read, and not listed. Every field problem is answered at once: one 422 validation_failed lists them all, the resume's type (read from its bytes) included; a wrong resume alone is a 415 unsupported_file_type.",
+          "The form is written to a durable outbox before anything is answered, then delivered to the recruitment service: 201 when it was delivered within the delivery deadline, 202 when it is queued and will be retried. The fields required are those this proxy requires (its board's FORM_FIELDS; `fields` of GET /api/config says the same): the document in the package shows the defaults. A field the board hides is not read, and not listed. Every field problem is answered at once: one 422 validation_failed lists them all, the resume's type (read from its bytes) included; a wrong resume alone is a 415 unsupported_file_type. A spontaneous application (to a company, with no offer) sends company_id in place of campaign_id, to a company that takes them (SPONTANEOUS_APPLICATIONS): it reaches the company as an applicant with its resume and no application; the answer says kind spontaneous and campaign_id null.",
         parameters: [
           {
             name: 'Idempotency-Key',
@@ -133,6 +133,7 @@ export function applicationPaths(): Record<string, JsonSchema> {
               'malformed_request',
               'origin_not_allowed',
               'campaign_not_found',
+              'not_found',
               'already_applied',
               'idempotency_key_in_progress',
               'upload_too_slow',
@@ -151,7 +152,9 @@ export function applicationPaths(): Record<string, JsonSchema> {
             ),
             {
               415: "The resume's bytes are none of pdf, jpg, png, doc or docx, whatever type it was sent as; or a page of resume_pages cannot be read as a jpg or png",
-              422: 'Among the field errors: a required resume that is missing or empty, a phone_number without its phone_code, resume_pages beside a resume, more than 5 of them, or one that is no jpg or png',
+              404: 'not_found: a spontaneous application (company_id) to a company that takes none (SPONTANEOUS_APPLICATIONS; GET /api/config lists those that do) or that has no offer on the board',
+              409: 'already_applied: to this offer; for a spontaneous application, the candidate (by email) is already among the company applicants',
+              422: 'Among the field errors: a required resume that is missing or empty, a phone_number without its phone_code, resume_pages beside a resume, more than 5 of them, or one that is no jpg or png; campaign_id and company_id both, or neither; a cover_letter on a spontaneous application (the service keeps comments on an application only)',
             },
           ),
         },

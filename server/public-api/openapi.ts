@@ -39,11 +39,14 @@ import { alertPaths } from './openapi-alert-paths.ts';
 /**
  * The document of this proxy; `servers` is relative, so it holds wherever the
  * proxy is mounted. `fields` are the board's field modes (FORM_FIELDS): the
- * application form's required fields are those the proxy checks.
+ * application form's required fields are those the proxy checks; with
+ * `spontaneous` (SPONTANEOUS_APPLICATIONS set), campaign_id is not, company_id
+ * standing in for it.
  */
 export function buildOpenApi(
   version: string,
   fields: Record<ConfigurableField, FieldMode> = DEFAULT_FIELD_MODES,
+  spontaneous = false,
 ): Record<string, unknown> {
   return {
     ...documentOpening(
@@ -139,7 +142,10 @@ export function buildOpenApi(
           },
           'output',
         ),
-        ...componentSchemas({ ApplicationForm: applicationFormSchema(fields), FunnelBeacon, AlertRequest }, 'input'),
+        ...componentSchemas(
+          { ApplicationForm: applicationFormSchema(fields, spontaneous), FunnelBeacon, AlertRequest },
+          'input',
+        ),
       },
     },
   };

@@ -353,6 +353,11 @@ export const ConfigResponse = z.object({
         .describe("Whether POST /api/alerts hands an alert to the board's own mailing (ALERTS=webhook)"),
     })
     .describe('What the "Create an alert" panel offers'),
+  spontaneous_applications: z
+    .union([z.literal('all'), z.array(z.int().positive())])
+    .describe(
+      'The companies that take spontaneous applications, POST /api/applications with company_id (SPONTANEOUS_APPLICATIONS): all (every company of the catalogue), or their ids; empty: none',
+    ),
 });
 export type ConfigResponse = z.infer<typeof ConfigResponse>;
 
@@ -392,7 +397,13 @@ export type Problem = Pick<ProblemBody, 'status' | 'code' | 'errors'>;
 export const ApplicationAnswer = z.object({
   status: z.enum(['delivered', 'queued']),
   reference: z.string(),
-  campaign_id: z.int(),
+  campaign_id: z
+    .int()
+    .nullable()
+    .describe('The offer applied to; null for a spontaneous application (kind spontaneous)'),
+  kind: z
+    .enum(['offer', 'spontaneous'])
+    .describe('An application to an offer (campaign_id), or a spontaneous one to a company (company_id posted)'),
   receipt_url: z
     .string()
     .describe(

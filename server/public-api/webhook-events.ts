@@ -35,8 +35,11 @@ export const ApplicationEventData = z.object({
   reference: z.string(),
   /** The Idempotency-Key the widget sent with it; null when it sent none. */
   idempotency_key: z.string().nullable(),
-  campaign_id: z.number().int(),
+  /** The offer applied to; null for a spontaneous application (`kind: 'spontaneous'`, with no offer). */
+  campaign_id: z.number().int().nullable(),
   company_id: z.number().int(),
+  /** An application to an offer, or a spontaneous one to the company (absent from events stored before it was added: offer). */
+  kind: z.enum(['offer', 'spontaneous']).optional(),
   /** When the proxy stored it. */
   created_at: instant,
   /** When the recruitment API got it. */

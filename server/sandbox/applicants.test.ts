@@ -318,6 +318,24 @@ describe('sandbox POST /jobboards/applicants', () => {
     assert.equal(app.body.comments[0].content, 'Cover letter');
   });
 
+  it('takes an applicant with no application (a spontaneous one): GET /applicants lists it with its resume', async () => {
+    const reply = await boardApplicant(w, {
+      email: 'spontaneous@example.com',
+      first_name: 'Spon',
+      is_legals_accepted_by_manager: true,
+      resume: { base64: b64(pdf({ text: 'Rust' })), mime_type: 'pdf' },
+    });
+    assert.equal(reply.status, 201, JSON.stringify(reply.body));
+    const created = CreatedApplicant.parse(reply.body);
+    assert.deepEqual(created.applications, []);
+    await w.t.drain();
+    const listed = await w.company('/applicants?keywords=spontaneous%40example.com');
+    assert.equal(listed.status, 200, JSON.stringify(listed.body));
+    const found = (listed.body as Json[]).map((a) => Applicant.parse(a)).filter((a) => a.id === created.id);
+    assert.equal(found.length, 1);
+    assert.match(String(found[0]!.resume_url), /^https?:\/\//);
+  });
+
   it('may name any company whose campaign is broadcast on the board', async () => {
     const reply = await boardApplicant(
       w,

@@ -168,7 +168,13 @@ describe('the outcome of a send', { timeout: 5000 }, () => {
   it('says a 202 answer is queued', async () => {
     const answer: Answer = {
       status: 202,
-      body: { status: 'queued', reference: 'r', campaign_id: 101, receipt_url: 'https://proxy.example/r/2' },
+      body: {
+        status: 'queued',
+        reference: 'r',
+        campaign_id: 101,
+        kind: 'offer',
+        receipt_url: 'https://proxy.example/r/2',
+      },
     };
     const { el } = await filled({ answers: [answer] });
     await el.form.submit();

@@ -59,11 +59,12 @@ export const defaultConfig: WidgetConfig = {
   // These tests read applications; the funnel's beacons are the browser tests' (widget/src/campaigns/funnel.test.ts).
   funnel: false,
   alerts: { feed: false, email: false },
+  spontaneous_applications: [],
 };
 
 export const delivered = (receipt_url = '/applications/receipt/tok-1'): Answer => ({
   status: 201,
-  body: { status: 'delivered', reference: 'ref-1', campaign_id: 101, receipt_url },
+  body: { status: 'delivered', reference: 'ref-1', campaign_id: 101, kind: 'offer', receipt_url },
 });
 
 export const problem = (status: number, code: string, errors?: FieldProblem[]): Answer => ({

@@ -134,6 +134,7 @@ const baseConfig: WidgetConfig = {
   funnel: true,
   // The alert panel's own tests turn it on; the others' pages stay as they were.
   alerts: { feed: false, email: false },
+  spontaneous_applications: [],
 };
 
 function config(scenario: string): WidgetConfig {

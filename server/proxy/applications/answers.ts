@@ -4,6 +4,7 @@
 import type { Response } from 'express';
 import { ProblemError, validationProblem } from '../http/problem.ts';
 import type { AttemptResult } from './delivery.ts';
+import { NO_CAMPAIGN } from '../storage/outbox/application-store.ts';
 import type { OutboxRow } from '../storage/outbox/application-store.ts';
 
 export interface Answer {
@@ -15,13 +16,15 @@ export interface Answer {
 /** Where the candidate's receipt is (receipt/token.ts), given in the first answer so that a replay gives it too. */
 export type ReceiptLink = string;
 
+/** `campaignId`: NO_CAMPAIGN for a spontaneous application. */
 export function accepted(status: 201 | 202, reference: string, campaignId: number, receipt: ReceiptLink): Answer {
   return {
     status,
     body: JSON.stringify({
       status: status === 201 ? 'delivered' : 'queued',
       reference,
-      campaign_id: campaignId,
+      campaign_id: campaignId === NO_CAMPAIGN ? null : campaignId,
+      kind: campaignId === NO_CAMPAIGN ? 'spontaneous' : 'offer',
       receipt_url: receipt,
     }),
     contentType: 'application/json; charset=utf-8',
@@ -36,10 +39,12 @@ function problemAnswer(problem: ProblemError): Answer {
   };
 }
 
-function alreadyApplied(): ProblemError {
+function alreadyApplied(campaignId: number): ProblemError {
   return new ProblemError(
     'already_applied',
-    'This candidate has already applied to this job offer; there is nothing more to send.',
+    campaignId === NO_CAMPAIGN
+      ? 'This candidate is already among the applicants of this company; there is nothing more to send.'
+      : 'This candidate has already applied to this job offer; there is nothing more to send.',
   );
 }
 
@@ -54,6 +59,16 @@ export function catalogueUnavailable(): ProblemError {
     {
       headers: { 'Retry-After': '30' },
     },
+  );
+}
+
+/** A spontaneous application to a company the board lists no offer of, or that does not take them (SPONTANEOUS_APPLICATIONS). */
+export function companyNotFound(companyId: number, listed: boolean): ProblemError {
+  return new ProblemError(
+    'not_found',
+    listed
+      ? `Company ${companyId} takes no spontaneous applications on this board (GET /api/config lists those that do, in spontaneous_applications): apply to one of its offers.`
+      : `No company with this company_id has an offer on this board: send the id of a company of its offers (company_id of GET /api/campaigns).`,
   );
 }
 
@@ -73,7 +88,7 @@ export function answerFor(
     case 'delivered':
       return accepted(201, reference, campaignId, receipt);
     case 'already_applied':
-      return problemAnswer(alreadyApplied());
+      return problemAnswer(alreadyApplied(campaignId));
     case 'rejected':
       return problemAnswer(result.outcome === 'campaign_closed' ? campaignClosed() : validationProblem(result.errors));
     case 'retry':
@@ -88,7 +103,7 @@ export function answerFor(
 export function answerFromRow(row: OutboxRow, receipt: ReceiptLink): Answer {
   if (row.status === 'delivered') return accepted(201, row.reference, row.campaign_id, receipt);
   if (row.status === 'rejected' && row.answered === null) {
-    if (row.outcome === 'already_applied') return problemAnswer(alreadyApplied());
+    if (row.outcome === 'already_applied') return problemAnswer(alreadyApplied(row.campaign_id));
     if (row.outcome === 'campaign_closed') return problemAnswer(campaignClosed());
     return problemAnswer(
       validationProblem([

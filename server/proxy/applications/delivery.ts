@@ -23,7 +23,7 @@ import { StreamedFile } from '../../client/index.ts';
 import * as clientErrors from '../../client/errors.ts';
 import type { FieldProblem } from '../http/problem.ts';
 import { fieldProblems } from './field-problems.ts';
-import { ResumeMissingError } from '../storage/outbox/application-store.ts';
+import { ResumeMissingError, isSpontaneous } from '../storage/outbox/application-store.ts';
 import type { OutboxRow, OutboxStore, Outcome } from '../storage/outbox/application-store.ts';
 import { blockingReason } from './delivery-block.ts';
 import type { BlockReason } from './delivery-block.ts';
@@ -177,6 +177,8 @@ export async function attemptDelivery(
   sending?: Sending,
 ): Promise<AttemptResult & { source?: SourceFate }> {
   let fate: SourceFate | undefined;
+  // A spontaneous application has no application to carry the source (the board's client that creates the applicant names the board).
+  if (isSpontaneous(row)) return deliverSpontaneous(row, client, timeoutMs, outbox);
   if (sending !== undefined && (row.source_dropped === 1 || (await refusedBefore(row, sending)))) fate = 'dropped';
   const result = await deliver(row, client, timeoutMs, outbox, sending, fate === undefined, () => {
     fate = 'refused';
@@ -301,6 +303,53 @@ async function deliver(
     if (error instanceof ResumeMissingError)
       return { kind: 'resume_missing', error: `resume_missing (${error.missing})` };
     if (error instanceof clientErrors.ConflictError && error.code === 'application_exists') {
+      return row.attempts > 1 ? { kind: 'delivered', outcome: 'found_delivered' } : { kind: 'already_applied' };
+    }
+    return classify(error);
+  }
+}
+
+/**
+ * A spontaneous application: the applicant with its resume and no
+ * application (the service takes none without an offer), so no source and no
+ * comment. Exactly once: the service refuses a second applicant with one
+ * email in a company (409 applicant_exists), so an attempt after the first
+ * that meets it finds what an earlier attempt created; on the first, the
+ * candidate already was the company's applicant.
+ */
+async function deliverSpontaneous(
+  row: OutboxRow,
+  client: DeliveryClient,
+  timeoutMs: number,
+  outbox: DeliveryOutbox,
+): Promise<AttemptResult> {
+  if (row.payload === null)
+    return { kind: 'rejected', outcome: 'upstream_rejected', errors: [], error: 'payload missing' };
+  try {
+    let opened = row.resume_bytes === null ? undefined : await outbox.openResume(row.reference);
+    const resume =
+      row.resume_bytes !== null && row.resume_type !== null
+        ? new StreamedFile({
+            mime_type: row.resume_type as ResumeType,
+            size: row.resume_bytes,
+            open: () =>
+              (async function* () {
+                const stream = opened ?? (await outbox.openResume(row.reference));
+                opened = undefined;
+                if (stream === undefined) throw new Error('the resume is no longer stored');
+                yield* stream;
+              })(),
+          })
+        : undefined;
+    const created = await client.jobboards.createApplicant(
+      { company_id: row.company_id, applicant: { ...row.payload.applicant, ...(resume ? { resume } : {}) } },
+      { priority: 'high', safeToRetry: false, timeout: timeoutMs },
+    );
+    return { kind: 'delivered', outcome: 'created_applicant', applicantId: created.id };
+  } catch (error) {
+    if (error instanceof ResumeMissingError)
+      return { kind: 'resume_missing', error: `resume_missing (${error.missing})` };
+    if (error instanceof clientErrors.ConflictError && error.code === 'applicant_exists') {
       return row.attempts > 1 ? { kind: 'delivered', outcome: 'found_delivered' } : { kind: 'already_applied' };
     }
     return classify(error);

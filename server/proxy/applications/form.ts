@@ -19,6 +19,7 @@ import { FIELD_PROBLEMS } from '../../public-api/problems.ts';
 import type { FieldCode } from '../../public-api/problems.ts';
 import type { FieldProblem } from '../http/problem.ts';
 import type { ParsedForm } from './multipart.ts';
+import { NO_CAMPAIGN } from '../storage/outbox/application-store.ts';
 import type { ApplicationPayload } from '../storage/outbox/application-store.ts';
 
 function problem(field: string, code: FieldCode, message?: string): FieldProblem {
@@ -35,7 +36,10 @@ function checkbox(value: string | undefined): boolean | 'invalid' {
 }
 
 export interface CheckedForm {
+  /** The offer applied to; NO_CAMPAIGN for a spontaneous application (then companyId says to whom). */
   campaignId: number;
+  /** The company of a spontaneous application (company_id); undefined for an application to an offer. */
+  companyId?: number;
   payload: ApplicationPayload;
   /** The email as the candidate typed it, trimmed (for the per-email limit). */
   email: string;
@@ -59,6 +63,49 @@ export function checkUtm(form: ParsedForm): KeptUtm {
 }
 
 const applicantShape = JobboardApplicantInput.shape;
+
+/** An id of the service: a positive whole number that JavaScript holds exactly. */
+function idOf(value: string): number | undefined {
+  return /^[1-9][0-9]{0,15}$/.test(value) && Number.isSafeInteger(Number(value)) ? Number(value) : undefined;
+}
+
+/** Where the application goes: an offer (campaign_id) or a company (company_id), never both; undefined with its problems added. */
+function checkTarget(
+  campaign: string | undefined,
+  company: string | undefined,
+  errors: FieldProblem[],
+): { campaignId: number; companyId?: number } | undefined {
+  if (campaign !== undefined && company !== undefined) {
+    errors.push(
+      problem(
+        'company_id',
+        'invalid_value',
+        'Send campaign_id (an application to that offer) or company_id (a spontaneous application to that company), not both.',
+      ),
+    );
+    return undefined;
+  }
+  if (company !== undefined) {
+    const companyId = idOf(company);
+    if (companyId !== undefined) return { campaignId: NO_CAMPAIGN, companyId };
+    errors.push(problem('company_id', 'invalid_value', 'Must be the id of a company.'));
+    return undefined;
+  }
+  if (campaign === undefined) {
+    errors.push(
+      problem(
+        'campaign_id',
+        'required',
+        'Send campaign_id (the job offer), or company_id for a spontaneous application to a company that takes them.',
+      ),
+    );
+    return undefined;
+  }
+  const campaignId = idOf(campaign);
+  if (campaignId !== undefined) return { campaignId };
+  errors.push(problem('campaign_id', 'invalid_value', 'Must be the id of a job offer.'));
+  return undefined;
+}
 
 /** The one-line text fields of the form (the email, the phone and the cover letter have their own rules). */
 const LINE_FIELDS = APPLICATION_FORM.filter((f) => f.kind === 'text' || f.kind === 'url').map(postedName);
@@ -109,13 +156,8 @@ export function checkForm(
     return v;
   };
 
-  // campaign_id
-  let campaignId = 0;
-  const campaignRaw = raw('campaign_id');
-  if (campaignRaw === undefined) errors.push(problem('campaign_id', 'required'));
-  else if (!/^[1-9][0-9]{0,15}$/.test(campaignRaw) || !Number.isSafeInteger(Number(campaignRaw))) {
-    errors.push(problem('campaign_id', 'invalid_value', 'Must be the id of a job offer.'));
-  } else campaignId = Number(campaignRaw);
+  // campaign_id, or company_id for a spontaneous application: exactly one of the two
+  const target = checkTarget(raw('campaign_id'), raw('company_id'), errors);
 
   // email: always required
   const email = raw('email');
@@ -159,7 +201,16 @@ export function checkForm(
 
   // cover letter: its own limit (the API would take 20,000 in a comment)
   const coverLetter = text(COVER_LETTER);
-  if (coverLetter !== undefined && [...coverLetter].length > MAX_COVER_LETTER_CHARS) {
+  if (coverLetter !== undefined && target?.companyId !== undefined) {
+    // The service keeps comments on an application only: with no offer, there is none to carry it.
+    errors.push(
+      problem(
+        COVER_LETTER,
+        'invalid_value',
+        'A spontaneous application carries no cover letter (the recruiter receives your profile and resume): leave it empty.',
+      ),
+    );
+  } else if (coverLetter !== undefined && [...coverLetter].length > MAX_COVER_LETTER_CHARS) {
     errors.push(problem(COVER_LETTER, 'too_long', `At most ${MAX_COVER_LETTER_CHARS} characters.`));
   }
 
@@ -187,13 +238,13 @@ export function checkForm(
   // Not tracked (TRACK_UTM=false): not read at all, as any other name the proxy ignores.
   const { utm, dropped } = trackUtm ? checkUtm(form) : { utm: {}, dropped: [] };
 
-  if (errors.length > 0) return { errors };
+  if (errors.length > 0 || target === undefined) return { errors };
   const payload: ApplicationPayload = { applicant: applicant as ApplicationPayload['applicant'] };
   if (coverLetter !== undefined) payload.cover_letter = coverLetter;
   return {
     errors,
     checked: {
-      campaignId,
+      ...target,
       payload,
       email: email ?? '',
       captchaToken: raw('captcha_token'),

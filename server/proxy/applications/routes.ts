@@ -8,6 +8,7 @@ import type { Store } from 'express-rate-limit';
 import type { Logger } from 'pino';
 import { isCampaignOpenForApplications } from '../../contract/index.ts';
 import type { ProxyConfig } from '../config.ts';
+import { takesSpontaneous } from '../config-values.ts';
 import { ProblemError, validationProblem } from '../http/problem.ts';
 import type { AttemptResult } from './delivery.ts';
 import {
@@ -17,6 +18,7 @@ import {
   campaignClosed,
   campaignNotFound,
   catalogueUnavailable,
+  companyNotFound,
   send,
 } from './answers.ts';
 import type { Answer, ReceiptLink } from './answers.ts';
@@ -164,6 +166,14 @@ class ApplicationIntake {
     return campaign;
   }
 
+  /** The company of a spontaneous application: one of the catalogue's, that takes them (SPONTANEOUS_APPLICATIONS). */
+  private companyFor(id: number): { company_id: number } {
+    const company = this.catalogue.getCompany?.(id);
+    if (company === undefined || !takesSpontaneous(this.config.spontaneousApplications, id))
+      throw companyNotFound(id, company !== undefined);
+    return { company_id: company.id };
+  }
+
   /**
    * Waits for the first attempt, or the deadline; at the deadline the row is
    * marked answered 202 first, unless the attempt ended it meanwhile (then its
@@ -245,7 +255,8 @@ class ApplicationIntake {
       resumeType = 'pdf';
     }
 
-    const campaign = await this.campaignFor(checked.campaignId);
+    const campaign =
+      checked.companyId === undefined ? await this.campaignFor(checked.campaignId) : this.companyFor(checked.companyId);
     const bucket = emailBucket(checked.email);
     await checkEmail(outbox, bucket, config.applyRateLimitPerEmail, now, log);
 

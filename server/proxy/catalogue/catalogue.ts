@@ -66,6 +66,8 @@ export interface LiveCatalogue extends Catalogue {
   /** One read of the newest offers (joins a running one); never rejects (a failure is logged, the next minute tries again). */
   syncNewest(): Promise<void>;
   status(): SyncStatus;
+  /** A company with an offer online on the board (the facets' companies), for a spontaneous application; undefined when none. */
+  getCompany(id: number): { id: number; name: string | null } | undefined;
   store: CatalogueStore;
 }
 
@@ -91,6 +93,7 @@ export function createCatalogue(deps: CatalogueDeps): LiveCatalogue {
   return {
     store,
     getCampaign: (id) => store.get(id),
+    getCompany: (id) => store.facets().companies.find((company) => company.id === id),
     lastSyncedAt: () => store.lastSyncedAt(),
     isStale() {
       const at = store.lastSyncedAt();

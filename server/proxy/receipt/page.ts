@@ -18,6 +18,8 @@ export interface ReceiptOffer {
   url: string | null;
   /** False once the board no longer lists it (closed, or archived). */
   listed: boolean;
+  /** A spontaneous application: to the company, with no offer (no title, no link). */
+  spontaneous?: true;
 }
 
 /** What the page says: the application's state in three words a candidate understands, and which application it is. */
@@ -65,7 +67,8 @@ function details(view: FoundView, lang: Locale, stateWords: string): string {
   const t = RECEIPT_TEXTS[lang];
   const { offer } = view;
   const rows: [string, string][] = [];
-  if (offer?.title != null)
+  if (offer?.spontaneous === true) rows.push([t.details.offer, escapeHtml(t.details.spontaneous)]);
+  else if (offer?.title != null)
     rows.push([
       t.details.offer,
       offer.url === null

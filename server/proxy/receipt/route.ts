@@ -15,6 +15,7 @@ import { offerUrlOf } from '../catalogue/job-posting.ts';
 import type { ProxyConfig } from '../config.ts';
 import { statusLabel } from '../status-labels.ts';
 import type { StatusStore } from '../storage/index.ts';
+import { isSpontaneous } from '../storage/outbox/application-store.ts';
 import { RECEIPT_CSP, renderReceiptPage } from './page.ts';
 import type { ReceiptOffer, ReceiptView } from './page.ts';
 import type { DecoyReceipts } from './decoy.ts';
@@ -35,6 +36,19 @@ function send(res: Response, status: number, view: ReceiptView, lang: Locale): v
 /** What the receipt reads of the catalogue (the proxy's Catalogue satisfies it). */
 export interface ReceiptCatalogue {
   getCampaign(id: number): { status: CampaignStatus; name?: string | null; company_name?: string | null } | undefined;
+  /** A company of the catalogue, named on a spontaneous application's receipt. */
+  getCompany?(id: number): { name: string | null } | undefined;
+}
+
+/** A spontaneous application's receipt: no offer, the company by its name when the catalogue still has it. */
+function spontaneousOf(catalogue: ReceiptCatalogue, companyId: number): ReceiptOffer {
+  return {
+    title: null,
+    company: catalogue.getCompany?.(companyId)?.name ?? null,
+    url: null,
+    listed: true,
+    spontaneous: true,
+  };
 }
 
 /** The offer as the catalogue holds it; its link only while the board lists it (a closed offer's page is gone). */
@@ -97,7 +111,9 @@ export function receiptRouter(
         status: state.status,
         statusLabel: statusLabel(config.statusLabels, state.company_status, lang),
         appliedAt: state.created_at,
-        offer: offerOf(catalogue, config.boardOfferUrl, state.campaign_id),
+        offer: isSpontaneous(state)
+          ? spontaneousOf(catalogue, state.company_id)
+          : offerOf(catalogue, config.boardOfferUrl, state.campaign_id),
       },
       lang,
     );

@@ -8,7 +8,7 @@ export interface ReceiptTexts {
   delivered: { heading: string; body: string };
   notDelivered: { heading: string; body: string; what: string; applyAgain: string };
   /** Which application: the terms of its list, and the line said when the board no longer lists the offer. */
-  details: { offer: string; company: string; applied: string; status: string; offerGone: string };
+  details: { offer: string; company: string; applied: string; status: string; offerGone: string; spontaneous: string };
   notFound: { heading: string; body: string };
 }
 
@@ -35,6 +35,7 @@ export const RECEIPT_TEXTS: Record<Locale, ReceiptTexts> = {
       applied: 'Applied on',
       status: 'Status',
       offerGone: 'This job offer is no longer on the job board.',
+      spontaneous: 'Spontaneous application (to the company, not to a job offer)',
     },
     notFound: {
       heading: 'Receipt not available',
@@ -63,6 +64,7 @@ export const RECEIPT_TEXTS: Record<Locale, ReceiptTexts> = {
       applied: 'Date de candidature',
       status: 'Statut',
       offerGone: "Cette offre n'est plus publiée sur le site d'emploi.",
+      spontaneous: "Candidature spontanée (à l'entreprise, sans offre d'emploi)",
     },
     notFound: {
       heading: 'Accusé de réception indisponible',
@@ -91,6 +93,7 @@ export const RECEIPT_TEXTS: Record<Locale, ReceiptTexts> = {
       applied: 'Fecha de la candidatura',
       status: 'Estado',
       offerGone: 'Esta oferta ya no está publicada en el portal de empleo.',
+      spontaneous: 'Candidatura espontánea (a la empresa, no a una oferta de empleo)',
     },
     notFound: {
       heading: 'Acuse de recibo no disponible',

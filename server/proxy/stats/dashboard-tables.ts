@@ -55,6 +55,8 @@ function stageCells(ctx: TableContext, counts: FunnelCounts): string {
 export function offersTable(ctx: TableContext, report: StatsReport, sort: FunnelStage): string {
   const t = DASHBOARD_TEXTS[ctx.lang];
   const rows = report.offers.map(({ campaign_id, title, counts }) => {
+    if (campaign_id === null)
+      return `<tr><th scope="row">${e(t.offers.spontaneous)}</th>${stageCells(ctx, counts)}</tr>`;
     const name = title ?? fill(t.offers.unknown, { id: campaign_id });
     return `<tr><th scope="row">${e(name)} <span class="id">#${campaign_id}</span></th>${stageCells(ctx, counts)}</tr>`;
   });

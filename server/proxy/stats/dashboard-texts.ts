@@ -13,7 +13,7 @@ export interface DashboardTexts {
   stages: Record<FunnelStage, string>;
   funnel: { heading: string; stage: string; count: string; ofPrevious: string; ofStage: string; chart: string };
   days: { heading: string; day: string; chart: string; table: string };
-  offers: { heading: string; offer: string; unknown: string; shown: string; sortBy: string };
+  offers: { heading: string; offer: string; unknown: string; spontaneous: string; shown: string; sortBy: string };
   sources: { heading: string; channel: string; utmSource: string; utmCampaign: string; none: string };
   outcomes: { heading: string; status: string; count: string; none: string };
   checks: {
@@ -77,6 +77,7 @@ export const DASHBOARD_TEXTS: Record<Locale, DashboardTexts> = {
       heading: 'Offers',
       offer: 'Offer',
       unknown: 'Offer {id} (no longer in the catalogue)',
+      spontaneous: 'Spontaneous applications (to a company, no offer)',
       shown: '{shown} of {total} offers counted in the period, most {stage} first.',
       sortBy: 'Sort by {stage}',
     },
@@ -156,6 +157,7 @@ export const DASHBOARD_TEXTS: Record<Locale, DashboardTexts> = {
       heading: 'Offres',
       offer: 'Offre',
       unknown: 'Offre {id} (plus dans le catalogue)',
+      spontaneous: 'Candidatures spontanées (à une entreprise, sans offre)',
       shown: '{shown} offres sur {total} comptées sur la période, les plus {stage} en premier.',
       sortBy: 'Trier par {stage}',
     },
@@ -235,6 +237,7 @@ export const DASHBOARD_TEXTS: Record<Locale, DashboardTexts> = {
       heading: 'Ofertas',
       offer: 'Oferta',
       unknown: 'Oferta {id} (ya no está en el catálogo)',
+      spontaneous: 'Candidaturas espontáneas (a una empresa, sin oferta)',
       shown: '{shown} de {total} ofertas contadas en el periodo, las más {stage} primero.',
       sortBy: 'Ordenar por {stage}',
     },

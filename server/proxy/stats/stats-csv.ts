@@ -28,8 +28,9 @@ export function statsCsv(report: StatsReport): string {
   const header = csvLine([...STATS_CSV_COLUMNS, ...outcomes.map((status) => `${OUTCOME_COLUMN_PREFIX}${status}`)]);
   const rows = report.offers.map(({ campaign_id, title, counts }) =>
     csvLine([
-      campaign_id,
-      title ?? '',
+      // The spontaneous applications' line: no offer id, and `spontaneous` where an offer's title goes.
+      campaign_id ?? '',
+      campaign_id === null ? 'spontaneous' : (title ?? ''),
       ...FUNNEL_STAGES.map((stage) => counts[stage]),
       ...outcomes.map((status) => counts.outcomes[status] ?? 0),
     ]),

@@ -4,6 +4,7 @@
 import { StatsReport } from '../../public-api/funnel.ts';
 import type { FunnelStage } from '../../public-api/funnel.ts';
 import type { FunnelPeriod, FunnelStore } from '../storage/funnel/funnel-store.ts';
+import { NO_CAMPAIGN } from '../storage/outbox/application-store.ts';
 
 /** What the stats read: the funnel's counts, the offers' titles, the clock. */
 export interface StatsSource {
@@ -24,7 +25,12 @@ export async function readStatsReport(
     from: period.from,
     to: period.to,
     totals: report.totals,
-    offers: report.offers.map((offer) => ({ ...offer, title: source.titleOf(offer.campaign_id) })),
+    // The spontaneous applications (no offer) count on a line of their own.
+    offers: report.offers.map((offer) =>
+      offer.campaign_id === NO_CAMPAIGN
+        ? { ...offer, campaign_id: null, kind: 'spontaneous', title: null }
+        : { ...offer, kind: 'offer', title: source.titleOf(offer.campaign_id) },
+    ),
     offers_total: report.offers_total,
     sources: report.sources,
     days: report.days,

@@ -15,6 +15,7 @@ export function configAnswer(config: ProxyConfig): ConfigResponse {
     track_utm: config.trackUtm,
     funnel: config.funnel,
     alerts: { feed: config.boardOfferUrl !== null, email: config.alerts === 'webhook' },
+    spontaneous_applications: config.spontaneousApplications === 'all' ? 'all' : [...config.spontaneousApplications],
   };
 }
 

@@ -13,6 +13,22 @@ import type { WebhookEventOptions, WebhookEventStore } from '../webhooks/webhook
 import type { MigrationReport } from '../migrations.ts';
 import type { FunnelCounting, FunnelStore } from '../funnel/funnel-store.ts';
 
+/**
+ * The campaign_id an outbox row holds for a spontaneous application (to a
+ * company, with no offer). The service's campaign ids start at 1, so 0 names
+ * no offer, and the column stays as both stores have it (no migration); every
+ * shape the proxy shows outside says `campaign_id: null` and `kind: 'spontaneous'`.
+ */
+export const NO_CAMPAIGN = 0;
+
+/** A row or event of a spontaneous application: no offer. */
+export function isSpontaneous(row: { campaign_id: number }): boolean {
+  return row.campaign_id === NO_CAMPAIGN;
+}
+
+/** What an application is sent to: an offer, or a company with no offer (spontaneous). */
+export type ApplicationKind = 'offer' | 'spontaneous';
+
 export const OUTBOX_STATUSES = ['pending', 'delivering', 'delivered', 'rejected', 'dead'] as const;
 export type OutboxStatus = (typeof OUTBOX_STATUSES)[number];
 
@@ -24,7 +40,7 @@ export type Outcome =
   | 'created_application'
   /** A later attempt found the application already there: an earlier attempt had delivered it. */
   | 'found_delivered'
-  /** The candidate had already applied to this campaign (first attempt). */
+  /** The candidate had already applied to this campaign, or (spontaneous) was already the company's applicant (first attempt). */
   | 'already_applied'
   /** The service refused the content (field errors). */
   | 'upstream_rejected'
@@ -134,6 +150,7 @@ export interface ErasureReport {
 
 export interface NewApplication {
   reference: string;
+  /** NO_CAMPAIGN for a spontaneous application. */
   campaign_id: number;
   company_id: number;
   payload: ApplicationPayload;
@@ -333,7 +350,9 @@ export interface StatusCheck {
 export interface ReceiptState {
   status: OutboxStatus;
   company_status: string | null;
+  /** NO_CAMPAIGN for a spontaneous application. */
   campaign_id: number;
+  company_id: number;
   /** When the proxy received the application (ms since the epoch). */
   created_at: number;
 }

@@ -255,6 +255,7 @@ export abstract class SqlOutbox {
       status: row.status as OutboxStatus,
       company_status: row.company_status == null ? null : String(row.company_status),
       campaign_id: Number(row.campaign_id),
+      company_id: Number(row.company_id),
       created_at: Number(row.created_at),
     };
   }

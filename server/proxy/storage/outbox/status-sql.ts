@@ -45,5 +45,5 @@ export const STATUS_SQL = {
   /** A check that could not be made: the row is due again at once, unless claimed since ($2, the claim's time). */
   releaseStatusCheck: 'UPDATE outbox SET status_checked_at = NULL WHERE reference = $1 AND status_checked_at = $2',
   /** What a receipt shows: no personal data, no reference. */
-  receipt: 'SELECT status, company_status, campaign_id, created_at FROM outbox WHERE receipt_token = $1',
+  receipt: 'SELECT status, company_status, campaign_id, company_id, created_at FROM outbox WHERE receipt_token = $1',
 } as const;

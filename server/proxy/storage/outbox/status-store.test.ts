@@ -61,6 +61,7 @@ forEachStore('after delivery: receipts and status checks', (harness) => {
       status: 'pending',
       company_status: null,
       campaign_id: 12,
+      company_id: 3,
       created_at: receivedAt,
     });
     assert.equal(await store.receipt('r1'), undefined, 'the reference is not a token');
@@ -71,7 +72,7 @@ forEachStore('after delivery: receipts and status checks', (harness) => {
     await store.recordStatus(check!, 'interview');
     assert.deepEqual(
       await store.receipt('tok-1'),
-      { status: 'delivered', company_status: 'interview', campaign_id: 12, created_at: receivedAt },
+      { status: 'delivered', company_status: 'interview', campaign_id: 12, company_id: 3, created_at: receivedAt },
       "the company's status, once read; the date it was received",
     );
     assert.equal('receipt_token' in ((await store.summary('r1')) ?? {}), false, '`outbox list` never shows the token');

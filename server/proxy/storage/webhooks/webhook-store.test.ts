@@ -14,6 +14,7 @@ import { afterEach, beforeEach, it } from 'node:test';
 import pino from 'pino';
 import { Registry } from 'prom-client';
 import { Webhook } from 'standardwebhooks';
+import { NO_CAMPAIGN } from '../outbox/application-store.ts';
 import { ApplicationEvent } from '../../../public-api/webhook-events.ts';
 import { emailBucket } from '../../applications/form.ts';
 import { DEFAULT_WEBHOOK_SENDER, WebhookSender, retryDelay } from '../../webhooks/sender.ts';
@@ -109,10 +110,28 @@ forEachStore('webhook events contract', (harness) => {
         idempotency_key: 'key-1',
         campaign_id: 12,
         company_id: 3,
+        kind: 'offer',
         created_at: '2026-01-01T00:00:00.000Z',
       },
     });
     assert.equal(event.has_candidate, false);
+  });
+
+  it('tells a spontaneous application by its kind, with no offer (campaign_id null), through delivery', async () => {
+    await store.enqueue({ ...application('spont-1'), campaign_id: NO_CAMPAIGN }, { deadLetterAfterMs: 1000 });
+    const seen: unknown[] = [];
+    const [received] = await store.webhooks.claimDue(10, LEASE);
+    await store.webhooks.markDelivered(received!);
+    await store.markDelivered(await claimed(store, 'spont-1'), 'created_applicant', {});
+    const [delivered] = await store.webhooks.claimDue(10, LEASE);
+    for (const event of [received, delivered]) {
+      const { type, data } = ApplicationEvent.parse(JSON.parse(event!.body));
+      seen.push([type, data.campaign_id, data.company_id, data.kind]);
+    }
+    assert.deepEqual(seen, [
+      ['application.received', null, 3, 'spontaneous'],
+      ['application.delivered', null, 3, 'spontaneous'],
+    ]);
   });
 
   it('puts the candidate in the events only with includeCandidate, and only while the row holds it', async () => {
