@@ -118,14 +118,15 @@ async function dashboardOffers(world: DemoWorld, proxyUrl: string): Promise<Map<
 }
 
 /** What the visit counted: each offer listed once per list shown, the one applied to through every stage to delivered. */
-function visitCounts(lists: number[][], applied: number): Map<number, Stages> {
+function visitCounts(lists: number[][], applied?: number): Map<number, Stages> {
   const expected = new Map<number, Stages>();
   for (const id of lists.flat()) {
     const counts = expected.get(id) ?? stagesOf({});
     counts.listed += 1;
     expected.set(id, counts);
   }
-  Object.assign(expected.get(applied)!, { opened: 1, started: 1, submitted: 1, received: 1, delivered: 1 });
+  if (applied !== undefined)
+    Object.assign(expected.get(applied)!, { opened: 1, started: 1, submitted: 1, received: 1, delivered: 1 });
   return expected;
 }
 
@@ -140,6 +141,9 @@ describe('the funnel of a candidate visit, counted on SQLite with one proxy', ()
     const board = await boardPage(world, world.demo.proxy.url);
     const listed = await board.listed();
     assert.ok(listed.length > 1, 'the list shows several offers');
+    await board.settled('the list');
+    // Read once before the application: a report's offers kept must not hide what comes next.
+    await assertCounts(world.demo.proxy.url, visitCounts([listed]));
     await applyTo(board.page, listed[0]!, await writeResume(world.dir), 'ines.moreau@example.org');
     await board.settled('the visit');
     const expected = visitCounts([listed], listed[0]!);
@@ -180,6 +184,9 @@ describe(
       const listing = await boardPage(world, world.demo.proxy.url);
       const firstList = await listing.listed();
       await listing.settled('the first instance');
+      // Read by both before the application: neither may keep its offers past the other's counts.
+      await assertCounts(world.demo.proxy.url, visitCounts([firstList]));
+      await assertCounts(second.url, visitCounts([firstList]));
       const applying = await boardPage(world, second.url);
       const secondList = await applying.listed();
       const offer = firstList[0]!;
