@@ -21,12 +21,12 @@ import { median, percentile } from './stats.ts';
 const OFFERS = Number(process.env.BENCH_FUNNEL_OFFERS ?? 50_000);
 const DAYS = 90;
 /** Reports timed per round and configuration, one after the other. */
-const REPORTS = Number(process.env.BENCH_FUNNEL_REPORTS ?? 150);
+const REPORTS = Number(process.env.BENCH_FUNNEL_REPORTS ?? 100);
 const ROUNDS = 2;
 /** Beacons a second while reports are timed. */
 const BEACON_RATE = 50;
-/** Beacons sent as fast as they are answered, to time the proxy's CPU per beacon. */
-const CPU_BEACONS = Number(process.env.BENCH_FUNNEL_BEACONS ?? 4000);
+/** Seconds of beacons sent as fast as they are answered, to time the proxy's CPU per beacon. */
+const CPU_SECONDS = Number(process.env.BENCH_FUNNEL_CPU_SECONDS ?? 10);
 const TOKEN = 'funnel-bench-dashboard-token-1234';
 const TICKS = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
 
@@ -66,7 +66,10 @@ function beaconRequests(offers: number[]): autocannon.Request[] {
 
 async function report(url: string, query: string): Promise<number> {
   const started = performance.now();
-  const response = await fetch(`${url}/api/stats?${query}`, { headers: { authorization: `Bearer ${TOKEN}` } });
+  const response = await fetch(`${url}/api/stats?${query}`, {
+    headers: { authorization: `Bearer ${TOKEN}` },
+    signal: AbortSignal.timeout(60_000),
+  });
   await response.arrayBuffer();
   if (response.status !== 200) throw new Error(`GET /api/stats answered ${response.status}`);
   return performance.now() - started;
@@ -100,13 +103,14 @@ async function timedReports(setup: Setup, query: string, offers: number[] | null
   return times;
 }
 
-/** CPU ms per accepted beacon, and beacons a second, CPU_BEACONS sent by 8 connections. */
+/** CPU ms per accepted beacon, and beacons a second, sent by 8 connections for CPU_SECONDS (a duration, not a count: a run never waits on a lost answer). */
 async function beaconCpu(setup: Setup, offers: number[]): Promise<{ cpu: number; perSecond: number }> {
   const before = cpuMs(setup.proxy.pid);
   const result = await autocannon({
     url: setup.proxy.url,
     connections: 8,
-    amount: CPU_BEACONS,
+    duration: CPU_SECONDS,
+    timeout: 10,
     requests: beaconRequests(offers),
   });
   const accepted = result['2xx'];
@@ -196,7 +200,7 @@ export default async function bench(): Promise<string> {
       '',
       `Command: \`npm run bench -- funnel\`. ${OFFERS.toLocaleString('en')} offers counted every day of the last ${DAYS} days (today included), seeded straight into the funnel's tables as the store keeps them (spans, sources' days, outcomes of one offer in 50; not the per-day record no report reads); the built proxy and the sandbox in processes of their own, on SQLite and on PostgreSQL (a database of its own at TEST_DATABASE_URL).`,
       `Reports: GET /api/stats of the ${DAYS} days (Bearer token, JSON, 100 offers), ${REPORTS} one after the other per round, ${ROUNDS} rounds, quiet and while ${BEACON_RATE} beacons a second arrive (autocannon, each a list page of 10 of the catalogue's offers, each from an address of its own through TRUST_PROXY). Today holds all ${OFFERS.toLocaleString('en')} offers, so its offers are the ones kept up to 2 s (re-read in the background).`,
-      `CPU per beacon: the proxy process's user + system time (/proc) over ${CPU_BEACONS} beacons sent by 8 connections as fast as answered, divided by the beacons accepted (204); with PostgreSQL, the server's own CPU is not in it. Machine at the end of the run: \`${uptime}\` (2 cores shared with other work).`,
+      `CPU per beacon: the proxy process's user + system time (/proc) over ${CPU_SECONDS} s of beacons sent by 8 connections as fast as answered, divided by the beacons accepted (204); with PostgreSQL, the server's own CPU is not in it. Machine at the end of the run: \`${uptime}\` (2 cores shared with other work).`,
       '',
       '| database | reports p50 ms quiet | p99 quiet | p50 with beacons | p99 with beacons | p99 ratio (beacons / quiet) | CPU ms per beacon | beacons/s (8 connections) |',
       '|---|---:|---:|---:|---:|---:|---:|---:|',
