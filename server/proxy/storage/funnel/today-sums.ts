@@ -4,8 +4,9 @@
 // a big board, a second a report). So while today holds few offers they are
 // re-read whenever the day's totals change (exact, as for past days); once
 // it holds more, the offers kept are answered as they are for up to
-// TODAY_FRESH_MS, re-read in the background after that, and waited for only
-// when older than TODAY_STALE_MS (a report after a quiet while). The days,
+// TODAY_FRESH_MS, re-read in the background after that (answered as kept
+// until that read is done), and waited for only when older than
+// TODAY_STALE_MS with no read under way (a report after a quiet while). The days,
 // totals and sources of a report are always read afresh: only its offers'
 // counts of today may be a few seconds behind them.
 import type { OfferSums } from './offer-sums.ts';
@@ -33,6 +34,8 @@ interface Reading {
   value: Promise<OfferSums>;
   /** How many offers it holds, once read. */
   size?: number;
+  /** How many the reading before it held: while it is under way, what tells a big day. */
+  before?: number;
 }
 
 export class TodaySums {
@@ -56,10 +59,13 @@ export class TodaySums {
     const kept = this.#kept.get(key);
     if (kept === undefined || kept.fingerprint === fingerprint) return (kept ?? this.#start(key, fingerprint)).value;
     const age = this.#now() - kept.at;
-    // Few offers (or a reading not yet done): read again, exactly.
-    if (kept.size === undefined || kept.size <= this.#policy.exactUpTo || age >= this.#policy.staleMs)
-      return this.#start(key, fingerprint).value;
-    if (age >= this.#policy.freshMs && !this.#refreshing.has(key)) {
+    // Few offers: read again, exactly.
+    if ((kept.size ?? kept.before ?? 0) <= this.#policy.exactUpTo) return this.#start(key, fingerprint).value;
+    // Many, and a reading under way: answered by it (or the one kept until it is done), never read twice at once.
+    if (kept.size === undefined || this.#refreshing.has(key)) return kept.value;
+    // Too old, after a quiet while: read before answering.
+    if (age >= this.#policy.staleMs) return this.#start(key, fingerprint).value;
+    if (age >= this.#policy.freshMs) {
       this.#refreshing.add(key);
       const next = this.#reading(key, fingerprint);
       // Replaces the kept reading only once read: reports meanwhile answer the one before.
@@ -87,6 +93,8 @@ export class TodaySums {
   /** A reading kept at once: the reports asking meanwhile share it; forgotten if it fails. */
   #start(key: string, fingerprint: string): Reading {
     const reading = this.#reading(key, fingerprint);
+    const previous = this.#kept.get(key);
+    reading.before = previous?.size ?? previous?.before;
     reading.value.catch(() => {
       if (this.#kept.get(key) === reading) this.#kept.delete(key);
     });
