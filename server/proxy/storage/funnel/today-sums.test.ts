@@ -47,3 +47,27 @@ it('keeps many offers of today for a few seconds, re-reads them in the backgroun
   assert.equal(await first(today.get(10, 10, 'e')), 3);
   assert.equal(reads.length, 3);
 });
+
+it('never reads many offers of today twice at once: the reports meanwhile answer what is kept, or the reading under way', async () => {
+  let reads = 0;
+  let finish: (() => void) | undefined;
+  const read = async (): Promise<OfferSums> => {
+    reads += 1;
+    const n = reads;
+    if (n > 1) await new Promise<void>((resolve) => (finish = resolve));
+    return { ids: [1, 2, 3, 4], sums: new Float64Array(40).fill(n) };
+  };
+  let now = 0;
+  const today = new TodaySums(read, () => now, POLICY);
+  assert.equal(await first(today.get(10, 10, 'a')), 1);
+  now = 2500;
+  assert.equal(await first(today.get(10, 10, 'b')), 1, 'a re-read started, the kept answered');
+  now = 9000;
+  assert.equal(await first(today.get(10, 10, 'c')), 1, 'too old, but a re-read is under way: the kept answered');
+  assert.equal(await first(today.get(10, 10, 'd')), 1);
+  assert.equal(reads, 2, 'one re-read');
+  finish!();
+  await new Promise((resolve) => setImmediate(resolve));
+  now = 4000;
+  assert.equal(await first(today.get(10, 10, 'e')), 2, 'the re-read done: answered');
+});
