@@ -66,20 +66,24 @@ export async function startDemo(options: {
   proxyPort: number;
   env?: Record<string, string | undefined>;
   dataDir?: string;
+  /** A sandbox already running (a second proxy of the same board): used, and left running if the proxy fails to start. */
+  sandbox?: Awaited<ReturnType<typeof startSandbox>>;
 }) {
   const env = options.env ?? {};
   // The port is known before the proxy starts: the offers' URLs on the demo page (BOARD_OFFER_URL) name it.
   const proxyPort = options.proxyPort === 0 ? await freePort() : options.proxyPort;
-  const sandbox = await startSandbox({ port: options.sandboxPort, host: '127.0.0.1', seed: 'demo', admin: true }).catch(
-    (error: unknown) => {
-      throw portInUseError(
-        error,
-        options.sandboxPort,
-        '127.0.0.1',
-        "give the demo's sandbox another port with --sandbox-port N or SANDBOX_PORT",
-      );
-    },
-  );
+  const sandbox =
+    options.sandbox ??
+    (await startSandbox({ port: options.sandboxPort, host: '127.0.0.1', seed: 'demo', admin: true }).catch(
+      (error: unknown) => {
+        throw portInUseError(
+          error,
+          options.sandboxPort,
+          '127.0.0.1',
+          "give the demo's sandbox another port with --sandbox-port N or SANDBOX_PORT",
+        );
+      },
+    ));
   try {
     const config = loadProxyConfig({
       // In the current folder: an installed package's own folder is no place for data.
@@ -113,7 +117,7 @@ export async function startDemo(options: {
     });
     return { sandbox, proxy };
   } catch (error) {
-    await sandbox.close();
+    if (options.sandbox === undefined) await sandbox.close();
     throw error;
   }
 }

@@ -15,6 +15,7 @@ const benches: Record<string, () => Promise<{ default: () => Promise<string> }>>
   widget: () => import('./widget.bench.ts'),
   lighthouse: () => import('./lighthouse.bench.ts'),
   phone: () => import('./phone.bench.ts'),
+  funnel: () => import('./funnel.bench.ts'),
 };
 
 /** Headings of the sections of BENCHMARKS.md written by hand or by `npm run test:mutation`, never by a bench. */

@@ -136,8 +136,13 @@ const SOURCE_COLUMNS = SOURCE.join(', ');
 /** Each offer's counts over `spans` spans (parameters level, first_day, ... from $1). */
 export function offerSumsText(spans: number): string {
   const where = Array.from({ length: spans }, (_, i) => `(level = $${2 * i + 1} AND first_day = $${2 * i + 2})`);
-  return `SELECT campaign_id, ${SUMS} FROM funnel_offer_spans WHERE ${where.join(' OR ')} GROUP BY campaign_id`;
+  return `SELECT campaign_id, ${SUMS} FROM funnel_offer_spans WHERE ${where.join(' OR ')} GROUP BY campaign_id
+    ORDER BY campaign_id`;
 }
+
+/** The offers' counts of one span ($1 level, $2 first_day) after offer $3, in the order of their ids, at most $4. */
+export const spanChunkText = `SELECT campaign_id, ${FUNNEL_STAGES.join(', ')} FROM funnel_offer_spans
+  WHERE level = $1 AND first_day = $2 AND campaign_id > $3 ORDER BY campaign_id LIMIT $4`;
 
 /** The outcomes of the offers $3... in the days $1 to $2 (a power of two of them: the caller repeats the last one). */
 export function offerOutcomesText(offers: number): string {

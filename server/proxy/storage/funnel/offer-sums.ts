@@ -24,20 +24,44 @@ export function offerSumsOf(rows: readonly Raw[]): OfferSums {
   return { ids: rows.map((row) => Number(row.campaign_id)), sums };
 }
 
-/** The parts as one: an offer in several has their counts added. */
-function merged(parts: readonly OfferSums[]): OfferSums {
-  if (parts.length === 1) return parts[0]!;
-  const at = new Map<number, number>();
+/** Two sums as one, both in the order of their ids (as read): an offer in both has their counts added. */
+function mergeTwo(a: OfferSums, b: OfferSums): OfferSums {
   const ids: number[] = [];
-  const sums = new Float64Array(parts.reduce((n, part) => n + part.sums.length, 0));
-  for (const part of parts) {
-    part.ids.forEach((id, i) => {
-      let j = at.get(id);
-      if (j === undefined) at.set(id, (j = ids.push(id) - 1));
-      for (let s = 0; s < STAGES; s += 1) sums[j * STAGES + s]! += part.sums[i * STAGES + s]!;
-    });
+  const sums = new Float64Array((a.ids.length + b.ids.length) * STAGES);
+  let i = 0;
+  let j = 0;
+  while (i < a.ids.length || j < b.ids.length) {
+    const x = i < a.ids.length ? a.ids[i]! : Infinity;
+    const y = j < b.ids.length ? b.ids[j]! : Infinity;
+    const at = ids.length * STAGES;
+    if (x <= y) {
+      ids.push(x);
+      sums.set(a.sums.subarray(i * STAGES, (i += 1) * STAGES), at);
+      if (x === y) for (let s = 0; s < STAGES; s += 1) sums[at + s]! += b.sums[j * STAGES + s]!;
+      if (x === y) j += 1;
+    } else {
+      ids.push(y);
+      sums.set(b.sums.subarray(j * STAGES, (j += 1) * STAGES), at);
+    }
   }
   return { ids, sums: sums.subarray(0, ids.length * STAGES) };
+}
+
+/** Chunks read in the order of their ids, each after the one before: one sums, in that order. */
+export function joined(chunks: readonly OfferSums[]): OfferSums {
+  const sums = new Float64Array(chunks.reduce((n, chunk) => n + chunk.sums.length, 0));
+  let at = 0;
+  for (const chunk of chunks) {
+    sums.set(chunk.sums, at);
+    at += chunk.sums.length;
+  }
+  return { ids: chunks.flatMap((chunk) => chunk.ids), sums };
+}
+
+/** The parts as one, each in the order of its ids (as read): an offer in several has their counts added. */
+export function merged(parts: readonly OfferSums[]): OfferSums {
+  if (parts.length === 0) return { ids: [], sums: new Float64Array(0) };
+  return parts.reduce(mergeTwo);
 }
 
 /** The offers of the parts, the most of `sort` first (then by id), at most `limit`, each with its stage counts; and how many offers there are. */

@@ -18,13 +18,19 @@ import {
   insertSizes,
   offerOutcomesText,
   offerSumsText,
+  spanChunkText,
   spansHolding,
   spansOf,
   upsertText,
 } from './funnel-sql.ts';
-import { DaysCache, offerSumsOf, topOffers } from './offer-sums.ts';
+import { DaysCache, joined, merged, offerSumsOf, topOffers } from './offer-sums.ts';
 import type { OfferSums } from './offer-sums.ts';
+import { TodaySums } from './today-sums.ts';
+import type { TodayPolicy } from './today-sums.ts';
 import type { FunnelTable } from './funnel-sql.ts';
+
+/** The offers read at once from a span of today's. */
+const SPAN_CHUNK = 4096;
 
 /** The offers a report lists unless told. */
 export const DEFAULT_REPORT_LIMIT = 100;
@@ -97,16 +103,21 @@ export class SqlFunnelStore implements FunnelStore {
   private readonly sql: Sql;
   private readonly now: () => number;
   private readonly channel: string | undefined;
-  /** The offer sums of the last periods reported: a part before today and one from today, for a few periods. */
+  /** The offer sums of the days before today of the last periods reported, exact. */
   private readonly offerSums = new DaysCache<OfferSums>(8);
+  /** The offer sums from today of the last periods reported, a few seconds behind at most once today holds many offers. */
+  private readonly todaySums: TodaySums;
+  /** The last offers ranked: kept while the same sums are ranked by the same sort and limit. */
+  private ranked: { parts: readonly OfferSums[]; key: string; top: ReturnType<typeof topOffers> } | undefined;
   /** The offers of the last reports (period, sort and limit), while nothing is added to their days. */
   private readonly reported = new DaysCache<{ offers: FunnelReport['offers']; total: number }>(8);
 
-  constructor(sql: Sql, now: () => number, counting: FunnelCounting | undefined) {
+  constructor(sql: Sql, now: () => number, counting: FunnelCounting | undefined, today?: TodayPolicy) {
     this.sql = sql;
     this.now = now;
     this.channel = counting?.channel;
     this.counting = counting !== undefined;
+    this.todaySums = new TodaySums((first, last) => this.readInChunks(first, last), now, today);
   }
 
   async add(entries: readonly FunnelEntry[]): Promise<void> {
@@ -253,6 +264,7 @@ export class SqlFunnelStore implements FunnelStore {
     const sums = await Promise.all(
       parts.map(([first, last]) => {
         const fingerprint = JSON.stringify(days.slice(first - from, last - from + 1));
+        if (first >= today) return this.todaySums.get(first, last, fingerprint);
         return this.offerSums.get(`${first}:${last}`, fingerprint, async () => {
           const spans = spansOf(first, last);
           const params = spans.flatMap((span) => [span.level, span.first]);
@@ -260,7 +272,7 @@ export class SqlFunnelStore implements FunnelStore {
         });
       }),
     );
-    const top = topOffers(sums, sort, limit);
+    const top = this.rank(sums, sort, limit);
     const offers = top.offers.map(({ campaign_id, stages }) => {
       const counts = zeroCounts();
       FUNNEL_STAGES.forEach((stage, s) => (counts[stage] = stages[s]!));
@@ -276,5 +288,37 @@ export class SqlFunnelStore implements FunnelStore {
         byId.get(Number(row.campaign_id))!.counts.outcomes[String(row.outcome)] = Number(row.n);
     }
     return { offers, total: top.total };
+  }
+
+  /** topOffers(), or what it gave for the same sums, sort and limit: today's sums are kept a few seconds, and ranking 50,000 offers takes milliseconds. */
+  private rank(parts: readonly OfferSums[], sort: FunnelStage, limit: number): ReturnType<typeof topOffers> {
+    const key = `${sort}:${limit}`;
+    const last = this.ranked;
+    if (last?.key === key && last.parts.length === parts.length && last.parts.every((part, i) => part === parts[i]))
+      return last.top;
+    const top = topOffers(parts, sort, limit);
+    this.ranked = { parts, key, top };
+    return top;
+  }
+
+  /**
+   * Each offer's sums over the days `first` to `last`, read span by span a
+   * few thousand offers at a time, letting other requests run in between: on
+   * SQLite a statement holds the thread, and today may hold every offer.
+   */
+  private async readInChunks(first: number, last: number): Promise<OfferSums> {
+    const parts: OfferSums[] = [];
+    for (const span of spansOf(first, last)) {
+      const chunks: OfferSums[] = [];
+      for (let after = Number.MIN_SAFE_INTEGER; ;) {
+        const rows = await this.sql.all(spanChunkText, [span.level, span.first, after, SPAN_CHUNK]);
+        chunks.push(offerSumsOf(rows));
+        if (rows.length < SPAN_CHUNK) break;
+        after = Number(rows.at(-1)!.campaign_id);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      parts.push(joined(chunks));
+    }
+    return merged(parts);
   }
 }
