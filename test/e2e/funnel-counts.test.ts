@@ -72,8 +72,8 @@ async function statsOf(proxyUrl: string): Promise<StatsReport> {
   return (await response.json()) as StatsReport;
 }
 
-/** Each offer's stage counts in a report. */
-function offersOf(report: StatsReport): Map<number, Stages> {
+/** Each offer's stage counts in a report (a spontaneous application's under null). */
+function offersOf(report: StatsReport): Map<number | null, Stages> {
   return new Map(report.offers.map((offer) => [offer.campaign_id, stagesOf(offer.counts)]));
 }
 
