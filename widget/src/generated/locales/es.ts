@@ -127,6 +127,7 @@
 'sc4cb87b5a970d8f9': str`Enviando su candidatura: ${0} %`,
 'sc568a0553e53e4e0': `Formación en alternancia`,
 'sc57b150b53a3b9e6': `Este campo es obligatorio.`,
+'sc79e1fb6807fa4a4': str`Publicada el ${0}`,
 'scd1dd6ff53d0d01a': `Reintentar`,
 'scd3ec74f41391238': str`El archivo supera ${0}.`,
 'scd884d36db42d621': `Se perdió la conexión. Puede que su candidatura no se haya enviado: envíela de nuevo, no se duplicará.`,

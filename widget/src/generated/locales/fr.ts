@@ -127,6 +127,7 @@
 'sc4cb87b5a970d8f9': str`Envoi de votre candidature : ${0} %`,
 'sc568a0553e53e4e0': `Alternance`,
 'sc57b150b53a3b9e6': `Ce champ est obligatoire.`,
+'sc79e1fb6807fa4a4': str`Publiée le ${0}`,
 'scd1dd6ff53d0d01a': `Réessayer`,
 'scd3ec74f41391238': str`Le fichier dépasse ${0}.`,
 'scd884d36db42d621': `La connexion a été perdue. Votre candidature n’a peut-être pas été envoyée : renvoyez-la, elle ne sera pas dupliquée.`,
