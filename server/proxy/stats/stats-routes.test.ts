@@ -229,9 +229,10 @@ describe('the board stats with DASHBOARD_TOKEN', () => {
     await longest.arrayBuffer();
   });
 
-  it('GET /dashboard answers the page in English by default, in the language of ?lang= or else of Accept-Language, under its own policy', async () => {
+  it("GET /dashboard answers the page in the language of ?lang=, else of Accept-Language, else the board's (French unless BOARD_LANG says), under its own policy", async () => {
     const cases: [string, Record<string, string>, 'en' | 'fr' | 'es'][] = [
-      ['/dashboard', {}, 'en'],
+      ['/dashboard', {}, 'fr'],
+      ['/dashboard', { 'Accept-Language': 'en-GB,en;q=0.9' }, 'en'],
       ['/dashboard?lang=fr', { 'Accept-Language': 'es' }, 'fr'],
       ['/dashboard', { 'Accept-Language': 'es-MX,es;q=0.9' }, 'es'],
       ['/dashboard?lang=de', { 'Accept-Language': 'fr' }, 'fr'],
@@ -263,7 +264,7 @@ describe('the board stats with DASHBOARD_TOKEN', () => {
   });
 
   it('GET /dashboard sorts the offers and the sources by the stage of their links, the column marked with aria-sort', async () => {
-    const html = await (await get('/dashboard?sort=opened&sources_sort=delivered')).text();
+    const html = await (await get('/dashboard?sort=opened&sources_sort=delivered&lang=en')).text();
     const sorted = [
       ...html.matchAll(/<th scope="col" class="n" aria-sort="descending"><a href="([^"]*)"[^>]*>([^<]*)<\/a>/g),
     ];
