@@ -255,6 +255,7 @@ describe('proxy app', () => {
         'job_start_date',
         'job_type',
         'name',
+        'published_at',
         'salary_max',
         'salary_min',
         'updated_at',
@@ -398,6 +399,23 @@ describe('proxy app', () => {
       assert.equal(body.profile, '<p>Curious.</p>');
       assert.deepEqual(body.address, upstreamCampaign().address, 'the address the service gave');
       assert.equal(body.date_end, null);
+    });
+
+    it('dates each offer with its publication, its last activation (else its creation), in the list and opened', async () => {
+      const list = (await (await fetch(`${h.url}/api/campaigns`)).json()) as {
+        items: { id: number; published_at: string }[];
+      };
+      assert.deepEqual(
+        list.items.map((c) => [c.id, c.published_at]),
+        [
+          [2, '2026-11-05T00:00:00.000Z'],
+          [1, '2026-11-02T10:00:00.000Z'],
+        ],
+      );
+      const opened = (await (await fetch(`${h.url}/api/campaigns/2`)).json()) as { published_at: string };
+      assert.equal(opened.published_at, '2026-11-05T00:00:00.000Z');
+      const never = toCatalogueCampaign(upstreamCampaign({ id: 1, last_activation_at: null }));
+      assert.equal(never.listed_at, upstreamCampaign().created_at, 'never activated: its creation');
     });
 
     it('answers the list with a trailing slash too, and a path below an offer that is not one with a JSON 404 not_found', async () => {

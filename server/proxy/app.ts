@@ -190,7 +190,8 @@ function mountStats(app: express.Express, deps: ProxyAppDeps): void {
   mountStatsRoutes(app, token, {
     ...deps.stats,
     titleOf: (id) => store.get(id)?.name ?? null,
-    offerChecks: offerChecksOf(store, deps.stats.now),
+    offerChecks: offerChecksOf(store, deps.stats.now, deps.config.boardLang),
+    boardLang: deps.config.boardLang,
   });
 }
 

@@ -4,6 +4,7 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 import { CONFIGURABLE_FIELDS, DEFAULT_FIELD_MODES, FIELD_MODES } from '../public-api/application-form.ts';
 import type { ConfigurableField, FieldMode } from '../public-api/application-form.ts';
+import { LOCALES } from '../contract/values.ts';
 
 /** The names of this machine that an http:// URL may use (anything else must be https). */
 export const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -131,6 +132,17 @@ export const boardOfferUrl = z
   });
 
 /** DATABASE_URL: optional; when set, a postgres:// or postgresql:// URL naming a host. */
+/**
+ * BOARD_LANG: the language of the board's offers and pages, one of the
+ * widget's; French unless set. The offer checks read the ads against it and
+ * the dashboard speaks it when the browser asks for none of its languages.
+ */
+export const boardLanguage = z
+  .enum(LOCALES, {
+    error: `must be one of ${LOCALES.join(', ')}: the language of the board's offers (fr unless set)`,
+  })
+  .default('fr');
+
 export const databaseUrl = z
   .string()
   .trim()

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { ConfigError, loadProxyConfig } from './config.ts';
+import { ConfigError, loadBoardLanguage, loadProxyConfig } from './config.ts';
 
 const REQUIRED = {
   UPSTREAM_URL: 'https://api.example/v2/',
@@ -458,6 +458,25 @@ describe('proxy configuration', () => {
         wrong,
       );
     }
+  });
+
+  it("takes BOARD_LANG as the board's language, fr by default, and names one that is not fr, en or es with what it expects", () => {
+    assert.equal(loadProxyConfig(REQUIRED).boardLang, 'fr');
+    assert.equal(loadProxyConfig({ ...REQUIRED, BOARD_LANG: '' }).boardLang, 'fr');
+    for (const lang of ['fr', 'en', 'es'] as const) {
+      assert.equal(loadProxyConfig({ ...REQUIRED, BOARD_LANG: lang }).boardLang, lang);
+      assert.equal(loadBoardLanguage({ BOARD_LANG: lang }), lang);
+    }
+    assert.equal(loadBoardLanguage({}), 'fr');
+    const expected = "BOARD_LANG must be one of fr, en, es: the language of the board's offers (fr unless set)";
+    for (const wrong of ['de', 'FR', 'fr-FR']) {
+      assert.deepEqual(problemsOf({ BOARD_LANG: wrong }), [expected]);
+      assert.throws(() => loadBoardLanguage({ BOARD_LANG: wrong }), { name: 'ConfigError', problems: [expected] });
+    }
+    assert.match(
+      problemsOf({ BORD_LANG: 'en' }).join('\n'),
+      /BORD_LANG is not a variable of the proxy; did you mean BOARD_LANG\?/,
+    );
   });
 
   it('names DASHBOARD_TOKEN when a variable is likely a typo of it', () => {

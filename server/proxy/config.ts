@@ -7,7 +7,9 @@ import { z } from 'zod';
 import { packagePath } from '../package-root.ts';
 import type { ConfigurableField, FieldMode } from '../public-api/application-form.ts';
 import type { PaceRule } from './applications/upload-pace.ts';
+import type { Locale } from '../contract/values.ts';
 import {
+  boardLanguage,
   boardOfferUrl,
   dashboardToken,
   databaseUrl,
@@ -47,6 +49,13 @@ export const DEFAULT_STATUS_SYNC_DAYS = 90;
 
 /** The least time between two reads of one application's status, in minutes (6 hours). */
 export const DEFAULT_STATUS_SYNC_INTERVAL_MINUTES = 360;
+
+/** BOARD_LANG alone, for the commands that need only it (offers check); fr when unset or empty. */
+export function loadBoardLanguage(env: Record<string, string | undefined>): Locale {
+  const result = boardLanguage.safeParse(env.BOARD_LANG === '' ? undefined : env.BOARD_LANG);
+  if (!result.success) throw new ConfigError([`BOARD_LANG ${result.error.issues[0]?.message ?? 'is not valid'}`]);
+  return result.data;
+}
 
 /** DATABASE_URL alone, for the commands that need only the store (outbox, migrate); null when unset. */
 export function loadDatabaseUrl(env: Record<string, string | undefined>): string | null {
@@ -140,6 +149,7 @@ const EnvSchema = z
           `must be the http(s) URL of your privacy policy${schemeHint(issue.input, 'https://board.example/privacy')}`,
       })
       .optional(),
+    BOARD_LANG: boardLanguage,
     BOARD_OFFER_URL: boardOfferUrl,
     BOARD_OG_IMAGE: z
       .url({
@@ -258,6 +268,8 @@ export interface ProxyConfig {
   /** The share of the service's requests a minute that catalogue syncs may spend (SYNC_BUDGET_SHARE). */
   syncBudgetShare: number;
   consentUrl: string | null;
+  /** The language of the board's offers (BOARD_LANG): the offer checks' and, failing the browser's, the dashboard's. */
+  boardLang: Locale;
   /** The template of an offer's URL on the board's pages ({id}), for the sitemap and the JobPosting; null when not set. */
   boardOfferUrl: string | null;
   /** The image of a shared offer's link preview (BOARD_OG_IMAGE, og:image), the service giving none; null when not set. */
@@ -399,6 +411,7 @@ export function loadProxyConfig(env: Record<string, string | undefined> = proces
     syncIntervalSeconds: e.SYNC_INTERVAL_SECONDS,
     syncBudgetShare: e.SYNC_BUDGET_SHARE,
     consentUrl: e.CONSENT_URL ?? null,
+    boardLang: e.BOARD_LANG,
     boardOfferUrl: e.BOARD_OFFER_URL ?? null,
     boardOgImage: e.BOARD_OG_IMAGE ?? null,
     fields: e.FORM_FIELDS,

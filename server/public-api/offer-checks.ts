@@ -9,7 +9,8 @@ import { z } from 'zod';
  * The rules, by stable code (a board's scripts may key on them):
  * - pay_range_missing: no pay range (EU pay transparency directive);
  * - date_missing: no publication date (an ad must be dated);
- * - not_in_french: the text is not in French on a French board;
+ * - not_in_french: the text is not in French on a French board (BOARD_LANG=fr, the default);
+ * - not_in_board_language: the text is not in the board's language on an English or Spanish board (BOARD_LANG);
  * - upper_age_limit: the text sets an upper age limit;
  * - forbidden_criterion: the text states a criterion the labour code forbids (sex, origin, family situation...);
  * - jobposting_required_missing: the JobPosting lacks a property Google requires;
@@ -20,6 +21,7 @@ export const OFFER_RULES = [
   'pay_range_missing',
   'date_missing',
   'not_in_french',
+  'not_in_board_language',
   'upper_age_limit',
   'forbidden_criterion',
   'jobposting_required_missing',

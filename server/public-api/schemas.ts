@@ -207,6 +207,11 @@ export const CampaignSummary = z.object({
   job_start_date: z.iso.date().nullable(),
   contract_duration: z.int().nullable().describe('In months'),
   updated_at: z.iso.datetime({ offset: true }),
+  published_at: z.iso
+    .datetime({ offset: true })
+    .describe(
+      "When the offer was published: its last activation, else its creation. The widget shows its date; the list's date sort and the JobPosting's datePosted use it too.",
+    ),
 });
 export type CampaignSummary = z.infer<typeof CampaignSummary>;
 

@@ -183,8 +183,8 @@ export const MUTATION_GROUPS: readonly MutationGroup[] = [
     parts: [
       {
         // Every storage module but the catalogue's (below), the budget ledger and the lease renewal (the webhooks
-        // group's), whatever it is called; a new module's test file joins the command. Not yet the funnel's
-        // counts (storage/funnel/): their contract tests kill too few of its mutants to join the gate.
+        // group's), whatever it is called; a new module's test file joins the command. The funnel's counts
+        // have their own part (below).
         mutate: [
           'server/proxy/storage/**/*.ts',
           '!server/proxy/storage/**/*.test.ts',
@@ -228,6 +228,12 @@ export const MUTATION_GROUPS: readonly MutationGroup[] = [
         // Its tests share a real budget between instances over seconds: kept apart so the other parts' mutants stay quick.
         mutate: ['server/proxy/storage/counts/budget-ledger.ts'],
         command: `${NODE_TEST} server/proxy/storage/counts/budget-ledger.test.ts`,
+      },
+      {
+        // The funnel's daily counts: the ranking and cache of its offers without a database first (quick), then its
+        // contract tests on SQLite and PostgreSQL.
+        mutate: ['server/proxy/storage/funnel/*.ts', '!server/proxy/storage/funnel/*.test.ts'],
+        command: `${NODE_TEST} server/proxy/storage/funnel/offer-sums.test.ts server/proxy/storage/funnel/funnel-store.test.ts server/proxy/storage/funnel/application-counts.test.ts`,
       },
     ],
   },

@@ -121,6 +121,7 @@ export function offerSummary(id: number): CampaignSummary {
     job_start_date: null,
     contract_duration: null,
     updated_at: '2026-11-20T10:00:00.000Z',
+    published_at: '2026-11-12T09:30:00.000Z',
   };
 }
 

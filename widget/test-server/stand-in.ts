@@ -88,6 +88,8 @@ const campaigns = Array.from({ length: 23 }, (_, i): CampaignSummary => ({
   job_start_date: '2027-01-05',
   contract_duration: null,
   updated_at: '2026-11-20T10:00:00.000Z',
+  // A day of its own per offer: a test can tell which offer's date it reads.
+  published_at: `2026-11-${String(1 + (i % 28)).padStart(2, '0')}T09:30:00.000Z`,
 }));
 
 function detail(c: CampaignSummary): CampaignDetail {

@@ -109,6 +109,26 @@ describe('jobboard-connector offers check', () => {
     );
   });
 
+  it("reads the board's language from BOARD_LANG, as the proxy does, --lang overriding it; names a wrong one and exits 2", async () => {
+    const rules = async (args: string[], env: Record<string, string>) => {
+      const { code, out, err } = await check(['--json', ...args], { DATA_DIR: dataDir, ...env });
+      assert.equal(code, 1, err);
+      return new Map(OfferReports.parse(JSON.parse(out)).map((r) => [r.id, r.problems.map((p) => p.rule)]));
+    };
+    const english = englishOfferIds();
+    const onEnglishBoard = await rules([], { BOARD_LANG: 'en' });
+    assert.deepEqual(onEnglishBoard.get(hostId), ['pay_range_missing', 'not_in_board_language', 'upper_age_limit']);
+    for (const id of english) assert.equal(onEnglishBoard.get(id), undefined, `offer ${id} is in English`);
+    assert.ok(![...onEnglishBoard.values()].flat().includes('not_in_french'));
+    const overridden = await rules(['--lang', 'fr'], { BOARD_LANG: 'en' });
+    assert.deepEqual(overridden, await rules([], {}));
+    for (const id of english) assert.deepEqual(overridden.get(id), ['not_in_french']);
+    const wrong = await check([], { DATA_DIR: dataDir, BOARD_LANG: 'de' });
+    assert.equal(wrong.code, 2);
+    assert.match(wrong.err, /BOARD_LANG must be one of fr, en, es: the language of the board's offers/);
+    assert.equal(wrong.out, '');
+  });
+
   it('exits 0 once every listed offer passes (here: the faulty offer archived, an English-speaking board)', async () => {
     await sandbox.admin('PATCH', `/campaigns/${hostId}`, { status: 'archived' });
     await proxy.catalogue.syncNow();

@@ -15,7 +15,7 @@ import type { Locale } from '../../contract/values.ts';
 import { OFFER_RULES, OfferReports } from '../../public-api/offer-checks.ts';
 import type { OfferReport, OfferRule } from '../../public-api/offer-checks.ts';
 import { OFFER_RULE_SOURCES, offerProblems } from '../catalogue/offer-checks/index.ts';
-import { loadDatabaseUrl } from '../config.ts';
+import { loadBoardLanguage, loadDatabaseUrl } from '../config.ts';
 import { openCatalogueForCommand } from '../storage/index.ts';
 import { iso, out, printedUsage } from './preamble.ts';
 import { storeCommandError } from './store-errors.ts';
@@ -24,7 +24,7 @@ const USAGE = `Usage: jobboard-connector offers check [options]
 
 Checks every offer the proxy lists, as its stored catalogue holds it, against
 the law of job ads and Google's job-posting fields: a pay range, a date, a
-text in French on a French board, no upper age limit or other criterion the
+text in the board's language, no upper age limit or other criterion the
 labour code forbids, the JobPosting properties Google requires and
 recommends, no closed offer still listed. Prints each offer with problems,
 each problem with its rule, what to do and the law or guideline behind it.
@@ -33,15 +33,15 @@ is read: server/proxy/README.md, "Offer checks".
 
 Options:
   --data-dir DIR   the proxy's data directory (default: $DATA_DIR, else ./data)
-  --lang LANG      the board's language, ${LOCALES.join(', ')} (default fr): the text
-                   must be in French on a French board only
+  --lang LANG      the board's language, ${LOCALES.join(', ')}, which the text must be
+                   in (default: $BOARD_LANG, as the proxy's, else fr)
   --json           a JSON array of the offers with problems
   -h, --help       this help
 
 Exit code: 0 no problem, 1 problems found, 2 the check could not run
 (a wrong option, no catalogue where the proxy keeps it, a database error).
 
-Environment: DATA_DIR, DATABASE_URL (as the proxy's: with DATABASE_URL the
+Environment: DATA_DIR, BOARD_LANG, DATABASE_URL (as the proxy's: with DATABASE_URL the
 catalogue the instances share in that PostgreSQL database is read).`;
 
 function parse(args: string[]) {
@@ -61,8 +61,9 @@ function parse(args: string[]) {
   }
 }
 
+/** --lang, else the proxy's BOARD_LANG (which throws when it is not one of the languages), else fr. */
 function langOf(value: string | undefined): Locale {
-  if (value === undefined) return 'fr';
+  if (value === undefined) return loadBoardLanguage(process.env);
   if ((LOCALES as readonly string[]).includes(value)) return value as Locale;
   throw new Error(`--lang must be one of ${LOCALES.join(', ')}, the board's language (it is "${value}").`);
 }

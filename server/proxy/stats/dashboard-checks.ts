@@ -3,6 +3,7 @@
 // `jobboard-connector offers check` runs them. Run again only when the
 // catalogue changes (its version), not at every view: a large catalogue is
 // tens of thousands of offers to read.
+import type { Locale } from '../../contract/values.ts';
 import type { OfferReport } from '../../public-api/offer-checks.ts';
 import { offerProblems } from '../catalogue/offer-checks/index.ts';
 import type { CatalogueStore } from '../catalogue/types.ts';
@@ -19,12 +20,14 @@ export interface OfferChecksView {
 export function offerChecksOf(
   store: Pick<CatalogueStore, 'listedIds' | 'get' | 'search' | 'version'>,
   now: () => number,
+  /** The board's language (BOARD_LANG), which the ads' text must be in. */
+  lang: Locale,
 ): () => OfferChecksView {
   let last: { version: number; view: OfferChecksView } | undefined;
   return () => {
     const version = store.version();
     if (last?.version !== version) {
-      const withProblems = offerProblems(store, { now: new Date(now()) }).filter((o) => o.problems.length > 0);
+      const withProblems = offerProblems(store, { now: new Date(now()), lang }).filter((o) => o.problems.length > 0);
       last = { version, view: { offers: withProblems.slice(0, MAX_CHECKED_OFFERS_SHOWN), total: withProblems.length } };
     }
     return last.view;

@@ -1,5 +1,5 @@
 // GET /dashboard: the board's funnel as a page, in the language of ?lang=,
-// else of the browser. A period that does not parse is answered 422 with the
+// else of the browser, else the board's (BOARD_LANG). A period that does not parse is answered 422 with the
 // page of the default period and a word on what to change, rather than a
 // problem in JSON: a person chose it, in the page's own form.
 import type { Request, RequestHandler, Response } from 'express';
@@ -18,6 +18,8 @@ import { parseQuery } from './stats-route.ts';
 export interface DashboardSource extends StatsSource {
   /** The offers the offer checks find problems in, as the catalogue lists them now. */
   offerChecks(): OfferChecksView;
+  /** The board's language (BOARD_LANG): the page's when neither ?lang= nor the browser names one of its languages. */
+  boardLang: Locale;
 }
 
 /** The parsed query, or the default one and the problem when it does not parse. */
@@ -47,7 +49,7 @@ function send(res: Response, status: number, lang: Locale, html: string): void {
 
 export function dashboardRoute(source: DashboardSource, assets: DashboardAssets): RequestHandler {
   return async (req, res) => {
-    const lang = pageLanguageOf(req);
+    const lang = pageLanguageOf(req, source.boardLang);
     const { query, period, problem } = queryOf(req, source.now());
     const [report, names] = await Promise.all([
       readStatsReport(source, period, { sort: query.sort, limit: query.limit }),

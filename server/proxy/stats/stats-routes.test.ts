@@ -229,9 +229,10 @@ describe('the board stats with DASHBOARD_TOKEN', () => {
     await longest.arrayBuffer();
   });
 
-  it('GET /dashboard answers the page in English by default, in the language of ?lang= or else of Accept-Language, under its own policy', async () => {
+  it("GET /dashboard answers the page in the language of ?lang=, else of Accept-Language, else the board's (French unless BOARD_LANG says), under its own policy", async () => {
     const cases: [string, Record<string, string>, 'en' | 'fr' | 'es'][] = [
-      ['/dashboard', {}, 'en'],
+      ['/dashboard', {}, 'fr'],
+      ['/dashboard', { 'Accept-Language': 'en-GB,en;q=0.9' }, 'en'],
       ['/dashboard?lang=fr', { 'Accept-Language': 'es' }, 'fr'],
       ['/dashboard', { 'Accept-Language': 'es-MX,es;q=0.9' }, 'es'],
       ['/dashboard?lang=de', { 'Accept-Language': 'fr' }, 'fr'],
@@ -263,7 +264,7 @@ describe('the board stats with DASHBOARD_TOKEN', () => {
   });
 
   it('GET /dashboard sorts the offers and the sources by the stage of their links, the column marked with aria-sort', async () => {
-    const html = await (await get('/dashboard?sort=opened&sources_sort=delivered')).text();
+    const html = await (await get('/dashboard?sort=opened&sources_sort=delivered&lang=en')).text();
     const sorted = [
       ...html.matchAll(/<th scope="col" class="n" aria-sort="descending"><a href="([^"]*)"[^>]*>([^<]*)<\/a>/g),
     ];
@@ -336,5 +337,44 @@ describe('the board stats with DASHBOARD_TOKEN', () => {
       dead: 0,
     });
     assert.doesNotMatch(metrics, /^funnel_\w+\{[^}]*campaign/m);
+  });
+});
+
+describe('the board stats of a board in another language (BOARD_LANG)', () => {
+  let world: StatsWorld;
+  before(async () => {
+    world = await startStatsWorld({ env: { BOARD_LANG: 'es' } });
+  });
+  after(() => world?.close());
+  const get = (path: string, headers: Record<string, string> = {}) =>
+    fetch(`${world.proxy.url}${path}`, { headers: { ...bearer, ...headers } });
+
+  it("GET /dashboard answers in the board's language when neither ?lang= nor the browser names one of its languages", async () => {
+    const cases: [string, Record<string, string>, 'en' | 'fr' | 'es'][] = [
+      ['/dashboard', {}, 'es'],
+      ['/dashboard', { 'Accept-Language': '*' }, 'es'],
+      ['/dashboard', { 'Accept-Language': 'de' }, 'es'],
+      ['/dashboard', { 'Accept-Language': 'fr-FR,fr;q=0.9' }, 'fr'],
+      ['/dashboard?lang=en', {}, 'en'],
+    ];
+    for (const [path, headers, lang] of cases) {
+      const response = await get(path, headers);
+      assert.equal(response.headers.get('content-language'), lang, `${path} ${JSON.stringify(headers)}`);
+      assert.ok((await response.text()).includes(`<html lang="${lang}">`));
+    }
+  });
+
+  it("GET /dashboard checks the offers' text against the board's language: not_in_board_language, no not_in_french", async () => {
+    const expected = offerProblems(world.proxy.catalogue.store, { lang: 'es' }).filter((o) =>
+      o.problems.some((p) => p.rule === 'not_in_board_language'),
+    );
+    assert.ok(expected.length > 0, 'the demo board has offers in French and in English');
+    const html = await (await get('/dashboard')).text();
+    const checks = html.slice(html.indexOf('id="checks-heading"'));
+    const t = DASHBOARD_TEXTS.es.checks.rules;
+    assert.ok(checks.includes(`<strong>${t.not_in_board_language}</strong>`));
+    assert.ok(!checks.includes(`<strong>${t.not_in_french}</strong>`));
+    const listed = new Set([...checks.matchAll(/<span class="id">#(\d+)<\/span><\/th>/g)].map((m) => Number(m[1])));
+    for (const offer of expected) assert.ok(listed.has(offer.id), `offer ${offer.id} is listed`);
   });
 });

@@ -100,6 +100,25 @@ describe('<jobboard-campaigns>: an opened offer', () => {
       expect(shadow(el, '[part=detail]').textContent).to.contain('Contrato indefinido').and.contain('Jornada completa');
     });
 
+    // The stand-in publishes its offer 100 + i on November i + 1, 2026.
+    const published = {
+      en: 'Published on November 3, 2026',
+      fr: 'Publiée le 3 novembre 2026',
+      es: 'Publicada el 3 de noviembre de 2026',
+    } as const;
+    for (const lang of locales) {
+      it(`says the day the offer was published, in its card and opened, as a <time>, in ${lang}`, async () => {
+        const { el } = await list('ok', lang);
+        const card = el.shadowRoot!.querySelectorAll('[part=offer]')[2]!.querySelector('time')!;
+        expect(card.textContent!.trim()).to.equal(published[lang]);
+        expect(card.getAttribute('datetime')).to.equal('2026-11-03');
+        await open(el, 2);
+        const opened = shadow(el, '[part=detail] time');
+        expect(opened.textContent!.trim()).to.equal(published[lang]);
+        expect(opened.getAttribute('datetime')).to.equal('2026-11-03');
+      });
+    }
+
     it('opened, says where the job is with each part of its address once', async () => {
       const { el } = await list('ok', 'fr');
       await open(el, 0);

@@ -31,6 +31,8 @@ export const OFFER_RULE_SOURCES: Record<OfferRule, string> = {
     "Directive (EU) 2023/970 on pay transparency, art. 5 (the pay, or its range, told to candidates before the interview; France's draft transposition asks for it in the ad): https://eur-lex.europa.eu/eli/dir/2023/970/oj",
   date_missing: `Code du travail, art. L5332-1 (a published job ad is dated): ${CODE_DU_TRAVAIL}; Google requires datePosted: ${GOOGLE_JOB_POSTING}`,
   not_in_french: `Code du travail, art. L5331-4 (a job ad is written in French; loi n° 94-665 of 4 August 1994, "loi Toubon"): ${CODE_DU_TRAVAIL}`,
+  not_in_board_language:
+    "The board's language (BOARD_LANG, server/proxy/README.md): its visitors read its pages in it, and search engines tell a page's language from its visible text (on a French board the law's rule applies instead, not_in_french): https://developers.google.com/search/docs/specialty/international/managing-multi-regional-sites",
   upper_age_limit: `Code du travail, art. L5331-2 (no upper age limit in a job ad, unless a law sets one) and L1132-1: ${CODE_DU_TRAVAIL}`,
   forbidden_criterion: `Code du travail, art. L1132-1 (the grounds no hiring may rest on) and L1142-1 (sex, family situation, pregnancy); Code pénal, art. 225-1 and 225-2: ${CODE_DU_TRAVAIL}`,
   jobposting_required_missing: `Google Search Central, job posting structured data, required properties: ${GOOGLE_JOB_POSTING}`,
@@ -42,7 +44,7 @@ export const OFFER_RULE_SOURCES: Record<OfferRule, string> = {
 export interface OfferCheckContext {
   /** The time of the check: an end date before it has passed. */
   now: Date;
-  /** The board's language: the ad's text must be in French on a French board (`fr`, the default). */
+  /** The board's language (BOARD_LANG; `fr`, the default): the ad's text must be in it. */
   lang?: Locale;
   /** An address of the offer's company for its JobPosting (companyAddressOf); null when none is known. */
   companyAddress?: CatalogueAddress | null;
@@ -80,15 +82,27 @@ function datePosted(posting: PublishedPosting): OfferProblem | null {
   );
 }
 
-function notInFrench(c: CatalogueCampaign, folded: string, lang: Locale): OfferProblem | null {
-  if (lang !== 'fr') return null;
+const LANGUAGE_NAMES: Record<Locale, string> = { fr: 'French', en: 'English', es: 'Spanish' };
+
+/**
+ * The text in another language than the board's. On a French board it is the law's rule, under its own code
+ * (not_in_french, which a board's scripts may key on); on another board, not_in_board_language.
+ */
+function notInBoardLanguage(c: CatalogueCampaign, folded: string, lang: Locale): OfferProblem | null {
   const guess = guessLanguage(folded);
-  if (!readsAsOtherLanguage(guess, 'fr')) return null;
-  const name = guess.language === 'en' ? 'English' : 'Spanish';
+  if (guess.language === null || !readsAsOtherLanguage(guess, lang)) return null;
+  const [name, board] = [LANGUAGE_NAMES[guess.language], LANGUAGE_NAMES[lang]];
+  const detail = `common words: ${guess.counts.fr} French, ${guess.counts.en} English, ${guess.counts.es} Spanish (a count of small words, not a translation check)`;
+  if (lang === 'fr')
+    return problem(
+      'not_in_french',
+      `The text reads as ${name}, not French: on a French board a job ad is written in French (a version in another language may come beside the French one). Ask the company for the French text of offer ${c.id}.`,
+      detail,
+    );
   return problem(
-    'not_in_french',
-    `The text reads as ${name}, not French: on a French board a job ad is written in French (a version in another language may come beside the French one). Ask the company for the French text of offer ${c.id}.`,
-    `common words: ${guess.counts.fr} French, ${guess.counts.en} English, ${guess.counts.es} Spanish (a count of small words, not a translation check)`,
+    'not_in_board_language',
+    `The text reads as ${name}, not ${board}, the board's language (BOARD_LANG): its visitors may not read it. Ask the company for the ${board} text of offer ${c.id}, or set BOARD_LANG to the language of the board's offers.`,
+    detail,
   );
 }
 
@@ -171,7 +185,7 @@ export function checkOffer(c: CatalogueCampaign, context: OfferCheckContext): Of
   const found = [
     payRange(c),
     datePosted(posting),
-    notInFrench(c, text.folded, lang),
+    notInBoardLanguage(c, text.folded, lang),
     ...criteria(text),
     ...googleFields(c, posting),
     closedStillListed(c, posting, now),

@@ -4,7 +4,7 @@
 // the dashboard and `offers check` run them.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Campaign } from '../../../contract/index.ts';
+import type { Campaign, Locale } from '../../../contract/index.ts';
 import { OfferReports } from '../../../public-api/offer-checks.ts';
 import { openCatalogueStore } from '../../storage/catalogue/catalogue-sqlite.ts';
 import { toCatalogueCampaign } from '../campaign-record.ts';
@@ -33,8 +33,8 @@ function compliant(overrides: Partial<Campaign> = {}): CatalogueCampaign {
 const rulesOf = (c: CatalogueCampaign, context: OfferCheckContext = { now }) =>
   checkOffer(c, context).map((p) => p.rule);
 
-/** One offer per rule, breaking that rule only. */
-const BREAKING: Record<OfferRule, { what: string; offer: () => CatalogueCampaign }> = {
+/** One offer per rule, breaking that rule only (on a French board unless `lang` says). */
+const BREAKING: Record<OfferRule, { what: string; offer: () => CatalogueCampaign; lang?: Locale }> = {
   pay_range_missing: { what: 'gives no salary', offer: () => compliant({ salary_min: null, salary_max: null }) },
   date_missing: { what: 'has no publication date', offer: () => ({ ...compliant(), listed_at: '' }) },
   not_in_french: {
@@ -45,6 +45,11 @@ const BREAKING: Record<OfferRule, { what: string; offer: () => CatalogueCampaign
           '<p>Join our team in Lyon to build the payment services that thousands of customers rely on every day. You will work with the product and support teams.</p>',
         profile: '<p>You have a first experience of web development and you enjoy working in a team.</p>',
       }),
+  },
+  not_in_board_language: {
+    what: 'is written in French on an English board',
+    offer: () => compliant(),
+    lang: 'en',
   },
   upper_age_limit: {
     what: 'sets an upper age limit',
@@ -74,9 +79,9 @@ describe('checkOffer', () => {
   });
 
   for (const rule of OFFER_RULES) {
-    const { what, offer } = BREAKING[rule];
+    const { what, offer, lang } = BREAKING[rule];
     it(`flags an offer that ${what} by ${rule} alone, with what to do and where the rule comes from`, () => {
-      const problems = checkOffer(offer(), { now });
+      const problems = checkOffer(offer(), { now, ...(lang === undefined ? {} : { lang }) });
       assert.deepEqual(
         problems.map((p) => p.rule),
         [rule],
@@ -101,10 +106,21 @@ describe('checkOffer', () => {
     assert.deepEqual(rulesOf(compliant({ salary_min: 38000, salary_max: 38000 })), []);
   });
 
-  it('checks the text is in French on a French board only (the default), not on an English one', () => {
+  it("checks the text is in the board's language: not_in_french on a French board (the default), not_in_board_language on another", () => {
     const english = BREAKING.not_in_french.offer();
+    assert.deepEqual(rulesOf(english), ['not_in_french']);
     assert.deepEqual(rulesOf(english, { now, lang: 'fr' }), ['not_in_french']);
     assert.deepEqual(checkOffer(english, { now, lang: 'en' }), []);
+    const [onSpanishBoard] = checkOffer(english, { now, lang: 'es' });
+    assert.equal(onSpanishBoard?.rule, 'not_in_board_language');
+    assert.match(
+      onSpanishBoard!.message,
+      /^The text reads as English, not Spanish, the board's language \(BOARD_LANG\)/,
+    );
+    assert.match(onSpanishBoard!.detail!, /^common words: \d+ French, \d+ English, \d+ Spanish/);
+    const french = compliant();
+    assert.deepEqual(rulesOf(french, { now, lang: 'en' }), ['not_in_board_language']);
+    assert.deepEqual(rulesOf(french, { now, lang: 'es' }), ['not_in_board_language']);
   });
 
   it("reads the place from the published JobPosting: without an address, its company's; with neither, remote (TELECOMMUTE), flagged", () => {

@@ -47,6 +47,7 @@ function summary(c: CatalogueCampaign): CampaignSummary {
     job_start_date: c.job_start_date,
     contract_duration: c.contract_duration,
     updated_at: c.updated_at,
+    published_at: c.listed_at,
   };
 }
 

@@ -292,13 +292,22 @@ describe('search engines and server-rendering boards', () => {
         'names are escaped',
       );
       assert.match(html, /4 janvier 2027/, 'dates in French');
+      assert.match(
+        html,
+        /<time datetime="2026-11-02">(<!--[^>]*-->)*Publiée le 2 novembre 2026/,
+        'the day the offer was published (its last activation)',
+      );
       const { formatted, ...state } = JSON.parse(
         /<script type="application\/json" data-jobboard-state>(.*?)<\/script>/s.exec(html)![1]!,
       ) as { formatted: Record<string, string> };
       const list = await (await fetch(`${proxy.url}/api/campaigns?per_page=5&q=designer`)).json();
       assert.deepEqual(state, { query: { q: 'designer' }, list, offer: null });
       // The salary and the date as shown, for the browser to hydrate with, without setting up Intl first.
-      assert.deepEqual(Object.keys(formatted).sort(), ['date:fr:2027-01-04', 'salary:fr:null:1200']);
+      assert.deepEqual(Object.keys(formatted).sort(), [
+        'date:fr:2026-11-02',
+        'date:fr:2027-01-04',
+        'salary:fr:null:1200',
+      ]);
       for (const text of Object.values(formatted)) assert.ok(html.includes(text), `${text} is shown`);
       assert.doesNotMatch(html, /application\/ld\+json/);
     });

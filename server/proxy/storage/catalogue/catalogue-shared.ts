@@ -30,7 +30,8 @@ const CHANNEL = 'catalogue_changed';
 export const CATALOGUE_SYNC_LOCK = 7_262_001;
 
 /** A stored record as the catalogue keeps it: the public detail plus what the store filters and orders on. */
-const StoredCampaign = CampaignDetail.extend({
+// The public published_at is the record's listed_at, written once (reader.ts): not stored twice.
+const StoredCampaign = CampaignDetail.omit({ published_at: true }).extend({
   status: z.enum(CAMPAIGN_STATUSES),
   listed_at: z.string(),
   // Records written before addresses had coordinates have none.

@@ -103,6 +103,53 @@ forEachStore('funnel store contract', (harness) => {
     assert.deepEqual(await ids({ limit: 0 }), { ids: [], total: 4 }, 'no offer asked: still how many');
   });
 
+  // A source with outcomes only is read last: its place among the ties is the order's, not the reading's.
+  it('lists the sources by the stage asked, most first, then by channel and campaign parameters', async () => {
+    const ADS: FunnelSource = { channel: 'board', utm_source: 'ads', utm_campaign: null };
+    const OTHER: FunnelSource = { channel: 'another', utm_source: null, utm_campaign: null };
+    await store.funnel.add([
+      stage('2026-03-01', 1, 'listed', 4, NEWSLETTER),
+      stage('2026-03-01', 1, 'listed', 4, BOARD),
+      stage('2026-03-02', 2, 'listed', 1, OTHER),
+      stage('2026-03-02', 2, 'opened', 3, BOARD),
+      stage('2026-03-02', 2, 'opened', 1, OTHER),
+      outcome('2026-03-02', 2, 'hired', 2, ADS),
+      outcome('2026-03-01', 2, 'hired', 1, ADS),
+    ]);
+    const period = { from: '2026-03-01', to: '2026-03-02' };
+    const sources = async (sort?: FunnelStage) =>
+      (await store.funnel.report(period, { sort })).sources.map(({ counts, ...source }) => [
+        source,
+        counts.listed,
+        counts.opened,
+        counts.outcomes,
+      ]);
+    assert.deepEqual(await sources(), [
+      [BOARD, 4, 3, {}],
+      [NEWSLETTER, 4, 0, {}],
+      [OTHER, 1, 1, {}],
+      [ADS, 0, 0, { hired: 3 }],
+    ]);
+    assert.deepEqual(await sources('opened'), [
+      [BOARD, 4, 3, {}],
+      [OTHER, 1, 1, {}],
+      [ADS, 0, 0, { hired: 3 }],
+      [NEWSLETTER, 4, 0, {}],
+    ]);
+  });
+
+  it("gives each report offers of its own: changing one report's changes no other", async () => {
+    await store.funnel.add([stage('2026-03-01', 1, 'listed', 2), outcome('2026-03-01', 1, 'hired')]);
+    const period = { from: '2026-03-01', to: '2026-03-01' };
+    const first = await store.funnel.report(period);
+    first.offers[0]!.counts.listed = 99;
+    first.offers[0]!.counts.outcomes.hired = 99;
+    first.offers.pop();
+    assert.deepEqual((await store.funnel.report(period)).offers, [
+      { campaign_id: 1, counts: counts({ listed: 2 }, { hired: 1 }) },
+    ]);
+  });
+
   it('lists an offer whose only count in the period is an outcome, with zeros for the stages', async () => {
     await store.funnel.add([stage('2026-02-20', 5, 'delivered'), outcome('2026-03-03', 5, 'hired')]);
     const report = await store.funnel.report({ from: '2026-03-01', to: '2026-03-31' });
@@ -148,6 +195,7 @@ forEachStore('funnel store contract', (harness) => {
       [stage('2026-3-1', 1, 'listed'), /not a day \(YYYY-MM-DD\): 2026-3-1/],
       [stage('2026-02-30', 1, 'listed'), /not a day/],
       [stage('2026-03-01', 1, 'clicked' as FunnelStage), /not a funnel stage: clicked/],
+      [stage('2026-03-01', 1.5, 'listed'), /not an offer id: 1.5/],
     ];
     for (const [entry, message] of refused) {
       await assert.rejects(store.funnel.add([stage('2026-03-01', 1, 'listed'), entry]), message);
@@ -164,7 +212,11 @@ forEachStore('funnel store contract', (harness) => {
       store.funnel.report({ from: '2026-03-01', to: '2026-03-01' }, { sort: 'listed; DROP TABLE x' as FunnelStage }),
       /not a funnel stage/,
     );
-    await assert.rejects(store.funnel.report({ from: '2026-03-01', to: '2026-03-01' }, { limit: -1 }), /limit/);
+    for (const limit of [-1, 1.5])
+      await assert.rejects(
+        store.funnel.report({ from: '2026-03-01', to: '2026-03-01' }, { limit }),
+        new RegExp(`limit is 0 or more, not ${limit}`),
+      );
   });
 
   it('reports the counts added since its last report of the same days, by any instance, on past days as on today', async () => {
@@ -190,6 +242,14 @@ forEachStore('funnel store contract', (harness) => {
         [1, 7],
         [2, 6],
         [3, 0],
+      ]);
+      // The last day before today, and the first of the period: the ends of the part read before today.
+      await other.funnel.add([stage('2026-03-09', 3, 'listed', 8), stage('2026-03-01', 4, 'listed', 1)]);
+      assert.deepEqual(await offers(), [
+        [3, 8],
+        [1, 7],
+        [2, 6],
+        [4, 1],
       ]);
     } finally {
       await other.close();

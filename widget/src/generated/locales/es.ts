@@ -149,6 +149,7 @@
 'sc568a0553e53e4e0': `Formación en alternancia`,
 'sc578b2a17269508b': `Copiar la dirección`,
 'sc57b150b53a3b9e6': `Este campo es obligatorio.`,
+'sc79e1fb6807fa4a4': str`Publicada el ${0}`,
 'sc9d9484be3c0c66c': `No se pudo crear la alerta. Vuelva a intentarlo en un momento.`,
 'scd1dd6ff53d0d01a': `Reintentar`,
 'scd3ec74f41391238': str`El archivo supera ${0}.`,

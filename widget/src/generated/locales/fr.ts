@@ -149,6 +149,7 @@
 'sc568a0553e53e4e0': `Alternance`,
 'sc578b2a17269508b': `Copier l’adresse`,
 'sc57b150b53a3b9e6': `Ce champ est obligatoire.`,
+'sc79e1fb6807fa4a4': str`Publiée le ${0}`,
 'sc9d9484be3c0c66c': `L’alerte n’a pas pu être créée. Réessayez dans un instant.`,
 'scd1dd6ff53d0d01a': `Réessayer`,
 'scd3ec74f41391238': str`Le fichier dépasse ${0}.`,
