@@ -28,7 +28,8 @@ export const MUTATION_GROUPS: readonly MutationGroup[] = [
     parts: [
       {
         mutate: ['server/proxy/applications/delivery.ts', 'server/proxy/applications/delivery-block.ts'],
-        command: `${NODE_TEST} server/proxy/applications/delivery.test.ts server/proxy/applications/delivery-block.test.ts`,
+        // The spontaneous applications' test: their delivery (an applicant with no application) through a real proxy.
+        command: `${NODE_TEST} server/proxy/applications/delivery.test.ts server/proxy/applications/delivery-block.test.ts test/proxy-spontaneous.test.ts`,
       },
       {
         // Its tests run attempts on a real store with leases that run out: seconds, so kept for its own mutants.
@@ -76,7 +77,7 @@ export const MUTATION_GROUPS: readonly MutationGroup[] = [
     parts: [
       {
         mutate: ['server/proxy/receipt/*.ts', '!server/proxy/receipt/*.test.ts', 'server/proxy/status-labels.ts'],
-        command: `${NODE_TEST} server/proxy/receipt/receipt.test.ts server/proxy/status-labels.test.ts`,
+        command: `${NODE_TEST} server/proxy/receipt/receipt.test.ts server/proxy/status-labels.test.ts test/proxy-spontaneous.test.ts`,
       },
     ],
   },
@@ -157,7 +158,7 @@ export const MUTATION_GROUPS: readonly MutationGroup[] = [
           'server/proxy/applications/field-problems.ts',
           'server/public-api/application-form.ts',
         ],
-        command: `${NODE_TEST} server/proxy/applications/form.test.ts server/proxy/applications/field-problems.test.ts server/public-api/application-form.test.ts server/proxy/applications/delivery.test.ts`,
+        command: `${NODE_TEST} server/proxy/applications/form.test.ts server/proxy/applications/field-problems.test.ts server/public-api/application-form.test.ts server/proxy/applications/delivery.test.ts server/proxy/applications/form-spontaneous.test.ts`,
       },
     ],
   },
