@@ -43,6 +43,8 @@ export type Phase = 'loading' | 'error' | 'gone' | 'refused' | 'form' | 'uploadi
 export interface ApplicationHost extends ReactiveControllerHost, HTMLElement {
   endpoint: string;
   campaignId: number;
+  /** A spontaneous application's company, when there is no offer. */
+  companyId: number;
   /** The offer, when the page has it already. */
   offer: CampaignSummary | undefined;
   noDraft: boolean;
@@ -164,6 +166,8 @@ export class ApplicationController implements ReactiveController {
    */
   rule(name: FieldName): FieldRule {
     if (name === 'email') return 'required';
+    // A spontaneous application has no offer, and the service keeps a cover letter on an application only.
+    if (name === 'cover_letter' && !this.host.campaignId) return 'hidden';
     const fromProxy = this.config?.fields[name] ?? 'optional';
     // The element's `field-*` property of the rule ('' when not set).
     const property = fieldAttributes.find((f) => f.rule === name)?.property;
@@ -337,10 +341,18 @@ export class ApplicationController implements ReactiveController {
   }
 
   private formData(): FormData {
-    const { campaignId } = this.host;
+    const { campaignId, companyId } = this.host;
     const { resume, pages, config, captchaToken } = this;
     const form = this.host.renderRoot.querySelector('form')!;
-    return applicationData(form, { campaignId, locale: this.language.locale, resume, pages, config, captchaToken });
+    return applicationData(form, {
+      campaignId,
+      companyId,
+      locale: this.language.locale,
+      resume,
+      pages,
+      config,
+      captchaToken,
+    });
   }
 
   private async send(): Promise<void> {
