@@ -43,7 +43,6 @@ export type Phase = 'loading' | 'error' | 'gone' | 'refused' | 'form' | 'uploadi
 export interface ApplicationHost extends ReactiveControllerHost, HTMLElement {
   endpoint: string;
   campaignId: number;
-  /** A spontaneous application's company, when there is no offer. */
   companyId: number;
   /** The offer, when the page has it already. */
   offer: CampaignSummary | undefined;
@@ -161,12 +160,11 @@ export class ApplicationController implements ReactiveController {
   }
 
   /**
-   * The rule for a field: the attribute override wins, except that a field the
-   * proxy requires stays required (the proxy would refuse the form anyway).
+   * The rule for a field: the attribute override wins, except that a field the proxy requires
+   * stays required (the proxy would refuse it); no offer, no cover letter (the service keeps one on an application).
    */
   rule(name: FieldName): FieldRule {
     if (name === 'email') return 'required';
-    // A spontaneous application has no offer, and the service keeps a cover letter on an application only.
     if (name === 'cover_letter' && !this.host.campaignId) return 'hidden';
     const fromProxy = this.config?.fields[name] ?? 'optional';
     // The element's `field-*` property of the rule ('' when not set).
@@ -343,16 +341,8 @@ export class ApplicationController implements ReactiveController {
   private formData(): FormData {
     const { campaignId, companyId } = this.host;
     const { resume, pages, config, captchaToken } = this;
-    const form = this.host.renderRoot.querySelector('form')!;
-    return applicationData(form, {
-      campaignId,
-      companyId,
-      locale: this.language.locale,
-      resume,
-      pages,
-      config,
-      captchaToken,
-    });
+    const posted = { campaignId, companyId, locale: this.language.locale, resume, pages, config, captchaToken };
+    return applicationData(this.host.renderRoot.querySelector('form')!, posted);
   }
 
   private async send(): Promise<void> {
