@@ -33,7 +33,10 @@ export const languageBudget = 23.5 * 1024;
  * the camera for photos of a paper resume's pages (the control and the
  * pages' state; their scaling and thumbnails are in a module of their own,
  * loaded once photos are chosen). 29.75 KB since widget.js loads the saved
- * offers' module after its first render and keeps room for their toggles.
+ * offers' module after its first render and keeps room for their toggles,
+ * and the form takes spontaneous applications (`company-id`: its rule for
+ * the cover letter, the company posted in the offer's place, and the loading
+ * of their module).
  */
 export const applyBudget = 29.75 * 1024;
 /**
@@ -60,3 +63,10 @@ export const photosBudget = 2 * 1024;
  * loads once shown.
  */
 export const alertBudget = 23 * 1024;
+/**
+ * widget.js, the apply form's module and that of spontaneous applications
+ * (to a company, with no offer), which the form loads once its config says
+ * the board takes some: their form's heading and, under an offer's form, the
+ * entry to one at the offer's company.
+ */
+export const spontaneousBudget = 30.25 * 1024;

@@ -14,6 +14,7 @@ import {
   photosBudget,
   quickApplyBudget,
   savedOffersBudget,
+  spontaneousBudget,
 } from './widget-budgets.ts';
 
 const dir = new URL('../dist/widget/', import.meta.url);
@@ -26,18 +27,21 @@ async function built(name: string): Promise<string> {
   }
 }
 
-/** The modules beside widget.js, by what they hold: `apply`, `quick-apply`, `photos`, `saved`, `alert`, or a language. */
+/** The modules beside widget.js, by what they hold: `apply`, `quick-apply`, `photos`, `saved`, `alert`, `spontaneous`, or a language. */
 async function modules(): Promise<Map<string, string>> {
   const names = (await readdir(dir)).filter((n) => n !== 'widget.js' && !n.endsWith('.map'));
   return new Map(
-    names.map((n) => [/^widget-([a-z]{2}|apply|quick-apply|photos|saved|alert)-[\w-]{8}\.js$/.exec(n)?.[1] ?? n, n]),
+    names.map((n) => [
+      /^widget-([a-z]{2}|apply|quick-apply|photos|saved|alert|spontaneous)-[\w-]{8}\.js$/.exec(n)?.[1] ?? n,
+      n,
+    ]),
   );
 }
 
 const gzipped = async (name: string) => gzipSync(await built(name)).length;
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
-test(`the script-tag bundle, gzipped, is at most ${mainBudget / 1024} KB with Lit, its hydration support and the offers; ${languageBudget / 1024} KB with a language module; ${applyBudget / 1024} KB with the apply form's; ${quickApplyBudget / 1024} KB with quick apply's too; ${savedOffersBudget / 1024} KB with the saved offers'`, async () => {
+test(`the script-tag bundle, gzipped, is at most ${mainBudget / 1024} KB with Lit, its hydration support and the offers; ${languageBudget / 1024} KB with a language module; ${applyBudget / 1024} KB with the apply form's; ${quickApplyBudget / 1024} KB with quick apply's too; ${savedOffersBudget / 1024} KB with the saved offers'; ${spontaneousBudget / 1024} KB with the apply form's and spontaneous applications'`, async () => {
   const source = await built('widget.js');
   // What the budget is measured with is in the file measured: Lit's three parts (each registers its version), and no import left to load.
   for (const part of ['reactiveElementVersions', 'litHtmlVersions', 'litElementVersions', 'litElementHydrateSupport'])
@@ -50,19 +54,17 @@ test(`the script-tag bundle, gzipped, is at most ${mainBudget / 1024} KB with Li
   for (const [name, file] of found) {
     // Loaded when photos are chosen only: its own budget below.
     if (name === 'photos') continue;
-    // Quick apply's module loads with the form's.
-    const withForm = name === 'quick-apply' ? await gzipped(found.get('apply')!) : 0;
+    // Quick apply's module loads with the form's, and so does that of spontaneous applications, on a board taking some.
+    const withForm = name === 'quick-apply' || name === 'spontaneous' ? await gzipped(found.get('apply')!) : 0;
     const total = main + withForm + (await gzipped(file));
-    const budget =
-      name === 'apply'
-        ? applyBudget
-        : name === 'quick-apply'
-          ? quickApplyBudget
-          : name === 'saved'
-            ? savedOffersBudget
-            : name === 'alert'
-              ? alertBudget
-              : languageBudget;
+    const budgets: Record<string, number> = {
+      apply: applyBudget,
+      'quick-apply': quickApplyBudget,
+      spontaneous: spontaneousBudget,
+      saved: savedOffersBudget,
+      alert: alertBudget,
+    };
+    const budget = budgets[name] ?? languageBudget;
     assert.ok(
       total <= budget,
       `widget.js with the ${name} module is ${kb(total)} gzipped, over the ${kb(budget)} budget`,
@@ -75,14 +77,23 @@ test(`the photos' module, gzipped, is at most ${photosBudget / 1024} KB`, async 
   assert.ok(photos <= photosBudget, `the photos' module is ${kb(photos)} gzipped, over the ${kb(photosBudget)} budget`);
 });
 
-test("besides widget.js there is the apply form's module, quick apply's and the photos' that it imports, the saved offers', the alert panel's, and one per other language, which import nothing but widget.js", async () => {
+test("besides widget.js there is the apply form's module, quick apply's, the photos' and spontaneous applications' that it imports, the saved offers', the alert panel's, and one per other language, which import nothing but widget.js", async () => {
   const found = await modules();
-  assert.deepEqual([...found.keys()].sort(), ['alert', 'apply', 'es', 'fr', 'photos', 'quick-apply', 'saved']);
+  assert.deepEqual([...found.keys()].sort(), [
+    'alert',
+    'apply',
+    'es',
+    'fr',
+    'photos',
+    'quick-apply',
+    'saved',
+    'spontaneous',
+  ]);
   const main = await built('widget.js');
   assert.doesNotMatch(main, /\bimport\s*[^(]*?from\s*["'`]/, 'widget.js must not import other modules statically');
   const apply = await built(found.get('apply')!);
   for (const [key, name] of found) {
-    const importer = key === 'photos' || key === 'quick-apply' ? apply : main;
+    const importer = ['photos', 'quick-apply', 'spontaneous'].includes(key) ? apply : main;
     assert.ok(
       importer.includes(`import(\`./${name}\`)`),
       `${importer === apply ? 'the apply module' : 'widget.js'} does not import ${name}`,

@@ -149,6 +149,7 @@ function config(scenario: string): WidgetConfig {
   }
   if (scenario === 'no-utm') return { ...baseConfig, track_utm: false };
   if (scenario === 'no-funnel') return { ...baseConfig, funnel: false };
+  if (scenario === 'spontaneous') return { ...baseConfig, spontaneous_applications: 'all' };
   if (scenario === 'captcha') return { ...baseConfig, captcha: { provider: 'turnstile', site_key: 'test-site-key' } };
   // A misconfigured or compromised proxy's privacy link.
   if (scenario === 'script-consent')

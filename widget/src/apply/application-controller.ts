@@ -43,6 +43,7 @@ export type Phase = 'loading' | 'error' | 'gone' | 'refused' | 'form' | 'uploadi
 export interface ApplicationHost extends ReactiveControllerHost, HTMLElement {
   endpoint: string;
   campaignId: number;
+  companyId: number;
   /** The offer, when the page has it already. */
   offer: CampaignSummary | undefined;
   noDraft: boolean;
@@ -159,11 +160,12 @@ export class ApplicationController implements ReactiveController {
   }
 
   /**
-   * The rule for a field: the attribute override wins, except that a field the
-   * proxy requires stays required (the proxy would refuse the form anyway).
+   * The rule for a field: the attribute override wins, except that a field the proxy requires
+   * stays required (the proxy would refuse it); no offer, no cover letter (the service keeps one on an application).
    */
   rule(name: FieldName): FieldRule {
     if (name === 'email') return 'required';
+    if (name === 'cover_letter' && !this.host.campaignId) return 'hidden';
     const fromProxy = this.config?.fields[name] ?? 'optional';
     // The element's `field-*` property of the rule ('' when not set).
     const property = fieldAttributes.find((f) => f.rule === name)?.property;
@@ -337,10 +339,10 @@ export class ApplicationController implements ReactiveController {
   }
 
   private formData(): FormData {
-    const { campaignId } = this.host;
+    const { campaignId, companyId } = this.host;
     const { resume, pages, config, captchaToken } = this;
-    const form = this.host.renderRoot.querySelector('form')!;
-    return applicationData(form, { campaignId, locale: this.language.locale, resume, pages, config, captchaToken });
+    const posted = { campaignId, companyId, locale: this.language.locale, resume, pages, config, captchaToken };
+    return applicationData(this.host.renderRoot.querySelector('form')!, posted);
   }
 
   private async send(): Promise<void> {

@@ -11,6 +11,10 @@ import { countFormSteps } from './form-funnel.ts';
 import { fieldAttributes } from './fields.ts';
 import { renderForm } from './apply-form.ts';
 import { styles } from './apply.styles.ts';
+import type * as Spontaneous from './spontaneous.ts';
+
+/** Spontaneous applications' module, loaded once a config says the board takes some. */
+let spontaneous: typeof Spontaneous | undefined;
 
 /** Chromium's scheduler.yield(): a promise that settles once the browser ran what is due; elsewhere, none to wait for. */
 const yieldToBrowser = (): Promise<void> | undefined =>
@@ -82,6 +86,7 @@ export class JobboardApply extends JobboardElement {
   /** Lit's reactive properties, declared without decorators, whose helpers would weigh on the script-tag bundle. */
   static override properties: PropertyDeclarations = {
     campaignId: { attribute: 'campaign-id', type: Number },
+    companyId: { attribute: 'company-id', type: Number },
     offer: { attribute: false },
     consentUrl: { attribute: 'consent-url' },
     noDraft: { attribute: 'no-draft', type: Boolean },
@@ -95,6 +100,8 @@ export class JobboardApply extends JobboardElement {
 
   /** The offer's id in the catalogue. */
   campaignId = 0;
+  /** Without `campaign-id`: a spontaneous application to this company (one the board takes them for), no offer. */
+  companyId = 0;
   /**
    * The offer, when the page has it already (`<jobboard-campaigns>` gives its open
    * offer): with the same id, it is not fetched again to check that it is open.
@@ -208,8 +215,13 @@ export class JobboardApply extends JobboardElement {
 
   protected override renderBody(): TemplateResult {
     const { phase, config } = this.form;
-    let body: TemplateResult;
-    if (!this.campaignId) {
+    let body: TemplateResult | typeof nothing;
+    if (config?.spontaneous_applications.length && !spontaneous)
+      void import('./spontaneous.ts').then((m) => {
+        spontaneous = m;
+        this.requestUpdate();
+      });
+    if (!this.campaignId && !this.companyId) {
       body = html`<p class="error">${msg('No job offer was chosen for this form.')}</p>`;
     } else if (phase === 'loading') {
       body = html`<p><span class="spinner" aria-hidden="true"></span> ${msg('Loading the form…')}</p>`;
@@ -225,7 +237,9 @@ export class JobboardApply extends JobboardElement {
     } else if (phase === 'success' || phase === 'already-applied') {
       body = renderOutcome(this.form, this.headingLevel);
     } else {
+      // A spontaneous form waits for its module, whose heading says it is no offer's.
       body = renderForm(this.form, this.language.tag, this.consentUrl, !this.noQuickApply);
+      body = spontaneous ? spontaneous.around(this, config, body) : this.campaignId ? body : nothing;
     }
     return html`${body}
       <div class="visually-hidden" role="status" part="status">${this.form.announcement}</div>`;

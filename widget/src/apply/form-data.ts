@@ -8,6 +8,8 @@ import { RESUME_PAGES_FIELD } from '../../../server/public-api/resume-pages.ts';
 
 export interface Posted {
   campaignId: number;
+  /** A spontaneous application's company, posted in the offer's place when there is none. */
+  companyId: number;
   locale: string;
   /** The resume as the controller holds it: one kept from a draft or a past application is in no file input. */
   resume: File | null;
@@ -18,7 +20,7 @@ export interface Posted {
 
 export function applicationData(form: HTMLFormElement, posted: Posted): FormData {
   const data = new FormData(form);
-  data.set('campaign_id', String(posted.campaignId));
+  data.set(posted.campaignId ? 'campaign_id' : 'company_id', String(posted.campaignId || posted.companyId));
   data.set('locale', posted.locale);
   for (const { id, posted: name } of controls) {
     if (name && data.has(id)) {
