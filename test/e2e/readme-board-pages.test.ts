@@ -7,42 +7,21 @@
 // proxy's, the widget's and the Node server's port.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from '../chromium.ts';
 import { freePort } from '../cli-processes.ts';
 import { startApplyWorld } from '../proxy-apply.test-support.ts';
 import type { ApplyWorld } from '../proxy-apply.test-support.ts';
-import { eventually } from '../../server/test/poll.ts';
+import { serveReadmePage } from '../readme-recipes.ts';
 import { adminCall } from '../../server/test/sandbox-admin.ts';
 
 /** What a link's markup does if it ever runs: one console line the test watches for. */
 const RAN = 'a-link-script-ran';
 const HOSTILE = `<img src=x onerror=console.log('${RAN}')>`;
-
-/** The README's example in its ```LANG block under its recipe for that server ("Where boards live"). */
-function readmeExample(lang: 'php' | 'js'): string {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-  const heading = lang === 'php' ? '#### Plain PHP' : '#### Plain Node';
-  assert.ok(readme.includes(heading), `the README has a "${heading}" recipe`);
-  const block = new RegExp(`\\n\`\`\`${lang}\\n([\\s\\S]*?)\\n\`\`\``).exec(readme.slice(readme.indexOf(heading)));
-  assert.ok(block, `the README shows a \`\`\`${lang} page built on the server`);
-  return block[1]!;
-}
-
-/** The example with this test's addresses: the proxy's (for the page's server and for the browser). */
-function addressed(example: string, proxyUrl: string): string {
-  assert.ok(
-    example.includes('http://127.0.0.1:8080') && example.includes('https://your-proxy.example'),
-    "the example names the proxy's addresses",
-  );
-  return example.replaceAll('http://127.0.0.1:8080', proxyUrl).replaceAll('https://your-proxy.example', proxyUrl);
-}
 
 describe("the README's pages built on the server, opened with hostile links", () => {
   let w: ApplyWorld;
@@ -81,30 +60,8 @@ describe("the README's pages built on the server, opened with hostile links", ()
 
   /** Serves the README's example for this board; answers its page's URL. */
   async function serve(name: 'PHP' | 'Node'): Promise<string> {
-    const port = ports[name];
-    if (name === 'PHP') {
-      writeFileSync(join(dir, 'index.php'), addressed(readmeExample('php'), proxyUrl));
-      children.push(spawn('php', ['-S', `127.0.0.1:${port}`, '-t', dir], { stdio: 'ignore' }));
-    } else {
-      const proxyModule = pathToFileURL(join(import.meta.dirname, '../../server/proxy/index.ts')).href;
-      const example = addressed(readmeExample('js'), proxyUrl);
-      assert.ok(
-        example.includes("'jobboard-connector/proxy'") && example.includes('.listen(3000)'),
-        'the Node example is a whole server on port 3000',
-      );
-      writeFileSync(
-        join(dir, 'page-server.mjs'),
-        example
-          .replace("'jobboard-connector/proxy'", `'${proxyModule}'`)
-          .replace('.listen(3000)', `.listen(${port}, '127.0.0.1')`),
-      );
-      children.push(spawn(process.execPath, [join(dir, 'page-server.mjs')], { stdio: 'inherit' }));
-    }
-    const url = `http://127.0.0.1:${port}/${name === 'PHP' ? 'index.php' : ''}`;
-    await eventually(async () => (await fetch(url).catch(() => undefined)) !== undefined, {
-      timeoutMs: 20_000,
-      what: `the ${name} page`,
-    });
+    const { url, child } = await serveReadmePage(name, { dir, port: ports[name], proxyUrl });
+    children.push(child);
     return url;
   }
 
