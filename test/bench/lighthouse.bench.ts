@@ -30,7 +30,7 @@ const kb = (bytes: number) => `${bytes / 1024} KB = ${bytes.toLocaleString('en')
 
 /** The demo's pages, by the recipe they are. */
 const SCRIPT_TAG = "static page (the demo's script-tag page)";
-const SERVER_RENDERED = "server-rendered (the demo's, Express)";
+const SERVER_RENDERED = "server-rendered (the demo's Express page)";
 
 const RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 5);
 const VISIBLE_RUNS = Number(process.env.BENCH_VISIBLE_RUNS ?? 15);
@@ -180,6 +180,8 @@ export default async function bench(): Promise<string> {
       if (reports.length === 0)
         throw new Error(`Lighthouse gave no complete run of ${page.url}: ${missing.join('; ')}`);
       audited.push({ name: page.name, reports, missing });
+      // As it goes: the audits take minutes.
+      console.error(`${page.name}: ${JSON.stringify(reports.map((r) => [r.scores, r.failing]))}`);
     }
 
     // Interleaved: each run measures the script-tag, the server-rendered and the Next.js page alike, so all see the same machine state.

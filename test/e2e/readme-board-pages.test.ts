@@ -3,7 +3,8 @@
 // page server as a child process, both against a real proxy and sandbox,
 // each opened in Chromium with hostile query strings. No script of a link may
 // run on the board's page, and the page answers the proxy's 404 and 410; any
-// other refusal serves the empty element. Only the addresses are set: the
+// other refusal serves the empty element. Each is a whole page: its language,
+// title and description, an open offer's from the proxy's head. Only the addresses are set: the
 // proxy's, the widget's and the Node server's port.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -59,10 +60,12 @@ describe("the README's pages built on the server, opened with hostile links", ()
   });
 
   /** Serves the README's example for this board; answers its page's URL. */
+  const served: Partial<Record<'PHP' | 'Node', string>> = {};
   async function serve(name: 'PHP' | 'Node'): Promise<string> {
+    if (served[name] !== undefined) return served[name];
     const { url, child } = await serveReadmePage(name, { dir, port: ports[name], proxyUrl });
     children.push(child);
-    return url;
+    return (served[name] = url);
   }
 
   /** Opens the page with this query; answers its status and whether a link's script ran. */
@@ -108,6 +111,26 @@ describe("the README's pages built on the server, opened with hostile links", ()
         if (!opened.hasElement) wrong.push(`${query}: no <jobboard-campaigns> in the page`);
       }
       assert.deepEqual(wrong, []);
+    });
+
+    it(`${name}: a whole page, in its language, with the list's title and description, or the open offer's head`, async () => {
+      const board = await serve(name);
+      const list = await (await fetch(board)).text();
+      for (const part of [
+        '<html lang="fr">',
+        'name="viewport"',
+        '<title>Offres d’emploi</title>',
+        'name="description"',
+      ])
+        assert.ok(list.includes(part), `the list's page holds ${part}`);
+      const offer = w.openCampaignIds[0]!;
+      const head = await (await fetch(`${proxyUrl}/embed/campaigns/head?offer=${offer}`)).text();
+      const title = /<title>[^<]*<\/title>/.exec(head)?.[0];
+      assert.ok(title, "the proxy's head has the offer's title");
+      const open = await (await fetch(`${board}?offer=${offer}`)).text();
+      assert.ok(open.includes(title), `the open offer's page has its title ${title}`);
+      assert.ok(open.includes(head.trim()), "the open offer's page holds the proxy's head tags");
+      assert.ok(!open.includes('<title>Offres d’emploi</title>'), "the open offer's page has no other title");
     });
   }
 });
