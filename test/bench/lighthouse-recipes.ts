@@ -84,6 +84,8 @@ echo is_wp_error( $result ) ? $result->get_error_message() : 'active';`);
     ),
   );
   if (!(id > 0)) throw new Error('WordPress did not publish the jobs page');
+  // Open to search engines, as a live site is (the test site is installed hidden from them: noindex).
+  await site.php(`update_option( 'blog_public', 1 );`);
   await site.php(
     `update_option( 'jobboard_connector_settings', array( 'proxy_url' => '${proxyUrl}', 'lang' => 'fr', 'offer_page' => ${id} ) );`,
   );
