@@ -1,10 +1,13 @@
 // The board pages as a search engine and a phone meet them: Lighthouse
-// (mobile, its default simulated throttling) on the demo's script-tag page,
-// its server-rendered one and the README's Next.js recipe built and served by
-// Next.js (test/nextjs-app.test-support.ts), each as the list and with an offer
-// open; then page start → the first offer visible, or the open offer's
-// description, on all three, side by side, on the local network and on a
-// throttled one; and the widget's gzipped sizes. Needs `npm run build`.
+// (mobile, its default simulated throttling) on a page of each of the
+// README's recipes: the demo's script-tag page (the static page), its
+// server-rendered one (Express), the Next.js recipe built and served by
+// Next.js (test/nextjs-app.test-support.ts), the WordPress plugin's page and
+// the plain PHP and plain Node pages (./lighthouse-recipes.ts), each as the
+// list and with an offer open; then page start → the first offer visible, or
+// the open offer's description, on the first three, side by side, on the
+// local network and on a throttled one; and the widget's gzipped sizes. Needs
+// `npm run build`, and MariaDB for WordPress (TEST_MARIADB_URL, .ci/mariadb).
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -18,11 +21,16 @@ import { prepareNextApp } from '../nextjs-app.test-support.ts';
 import type { NextServer } from '../nextjs-app.test-support.ts';
 import { startDemo } from '../../server/demo.ts';
 import { packagePath } from '../../server/package-root.ts';
+import { recipeBoards } from './lighthouse-recipes.ts';
 import { median } from './stats.ts';
 import { applyBudget, languageBudget, mainBudget, quickApplyBudget } from '../widget-budgets.ts';
 
 /** A budget in KB and bytes: "20 KB = 20,480 bytes". */
 const kb = (bytes: number) => `${bytes / 1024} KB = ${bytes.toLocaleString('en')} bytes`;
+
+/** The demo's pages, by the recipe they are. */
+const SCRIPT_TAG = "static page (the demo's script-tag page)";
+const SERVER_RENDERED = "server-rendered (the demo's Express page)";
 
 const RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 5);
 const VISIBLE_RUNS = Number(process.env.BENCH_VISIBLE_RUNS ?? 15);
@@ -121,6 +129,7 @@ export default async function bench(): Promise<string> {
   // The Next.js page is on an origin of its own: the proxy allows it, and names itself in the fragment.
   const [proxyPort, nextPort] = [await freePort(), await freePort()];
   const nextOrigin = `http://127.0.0.1:${nextPort}`;
+  const recipes = await recipeBoards(join(dir, 'recipes'));
   const demo = await startDemo({
     sandboxPort: 0,
     proxyPort,
@@ -128,7 +137,7 @@ export default async function bench(): Promise<string> {
     env: {
       LOG_LEVEL: 'silent',
       METRICS_PORT: '0',
-      ALLOWED_ORIGINS: nextOrigin,
+      ALLOWED_ORIGINS: [nextOrigin, ...recipes.origins].join(','),
       PUBLIC_ORIGIN: `http://localhost:${proxyPort}`,
     },
   });
@@ -146,16 +155,20 @@ export default async function bench(): Promise<string> {
     const list = (await (await fetch(`${base}/api/campaigns`)).json()) as { items: { id: number }[] };
     const offer = list.items[0]!.id;
     const pages = [
-      { name: 'script tag, list', url: `${base}/` },
-      { name: 'script tag, offer open', url: `${base}/?offer=${offer}` },
-      { name: 'server-rendered, list', url: `${base}/server-rendered/` },
-      { name: 'server-rendered, offer open', url: `${base}/server-rendered/?offer=${offer}` },
+      { name: `${SCRIPT_TAG}, list`, url: `${base}/` },
+      { name: `${SCRIPT_TAG}, offer open`, url: `${base}/?offer=${offer}` },
+      { name: `${SERVER_RENDERED}, list`, url: `${base}/server-rendered/` },
+      { name: `${SERVER_RENDERED}, offer open`, url: `${base}/server-rendered/?offer=${offer}` },
       { name: 'Next.js, list', url: `${nextOrigin}/jobs` },
       { name: 'Next.js, offer open', url: `${nextOrigin}/jobs?offer=${offer}` },
     ];
+    const recipePages = (await recipes.start(base)).flatMap(({ recipe, url }) => [
+      { name: `${recipe}, list`, url },
+      { name: `${recipe}, offer open`, url: `${url}?offer=${offer}` },
+    ]);
 
     const audited: { name: string; reports: Report[]; missing: string[] }[] = [];
-    for (const page of pages) {
+    for (const page of [...pages, ...recipePages]) {
       const reports: Report[] = [];
       const missing: string[] = [];
       // A run without a metric's value is run again, a run's worth of times at most.
@@ -167,6 +180,8 @@ export default async function bench(): Promise<string> {
       if (reports.length === 0)
         throw new Error(`Lighthouse gave no complete run of ${page.url}: ${missing.join('; ')}`);
       audited.push({ name: page.name, reports, missing });
+      // As it goes: the audits take minutes.
+      console.error(`${page.name}: ${JSON.stringify(reports.map((r) => [r.scores, r.failing]))}`);
     }
 
     // Interleaved: each run measures the script-tag, the server-rendered and the Next.js page alike, so all see the same machine state.
@@ -208,9 +223,9 @@ export default async function bench(): Promise<string> {
     const vis = (page: string, view: string, throttled: boolean) => median(visible[`${page}|${view}|${throttled}`]!);
 
     return [
-      '## Lighthouse: the demo board pages',
+      "## Lighthouse: the demo board pages and the README's recipes",
       '',
-      `\`npm run build && npm run bench -- lighthouse\`: Lighthouse ${lighthouseVersion()} (mobile, simulated throttling) in Debian's Chromium on both demo pages and on the README's Next.js recipe (\`next build\`, \`next start\`), as the list and with an offer open; median of ${RUNS} runs each (\`BENCH_LIGHTHOUSE_RUNS\`).`,
+      `\`npm run build && npm run bench -- lighthouse\`: Lighthouse ${lighthouseVersion()} (mobile, simulated throttling) in Debian's Chromium on both demo pages (the script-tag page is the static page recipe; the server-rendered one is built by Express) and on the README's Next.js (\`next build\`, \`next start\`), WordPress (the plugin in Debian's WordPress, its default theme), plain PHP (\`php -S\`) and plain Node recipes, as the list and with an offer open; median of ${RUNS} runs each (\`BENCH_LIGHTHOUSE_RUNS\`).`,
       'Targets: performance, accessibility, best practices and SEO 1.0; cumulative layout shift at most 0.02.',
       '',
       '| page | performance | accessibility | best practices | SEO | CLS | LCP (ms) | TBT (ms) | speed index (ms) | targets met |',
@@ -240,13 +255,14 @@ export default async function bench(): Promise<string> {
       ...[false, true].flatMap((t) =>
         Object.keys(SHOWN_FIRST).map(
           (view) =>
-            `| ${t ? '150 ms round trips, 1.6 Mbit/s (Lighthouse mobile)' : 'local'} | ${view === 'list' ? 'list' : 'offer open'} | ${fmt(vis('script tag', view, t), 0)} | ${fmt(vis('server-rendered', view, t), 0)} | ${fmt(vis('Next.js', view, t), 0)} | ${fmt(vis('server-rendered', view, t) / vis('script tag', view, t))} |`,
+            `| ${t ? '150 ms round trips, 1.6 Mbit/s (Lighthouse mobile)' : 'local'} | ${view === 'list' ? 'list' : 'offer open'} | ${fmt(vis(SCRIPT_TAG, view, t), 0)} | ${fmt(vis(SERVER_RENDERED, view, t), 0)} | ${fmt(vis('Next.js', view, t), 0)} | ${fmt(vis(SERVER_RENDERED, view, t) / vis(SCRIPT_TAG, view, t))} |`,
         ),
       ),
       '',
       `Sizes, gzipped: widget.js ${main.toLocaleString('en')} bytes (Lit, its hydration support, the offers and their English texts; budget ${kb(mainBudget)}; ${kb(languageBudget)} with a language module, ${kb(applyBudget)} with the apply form's module, which every page loads, ${kb(quickApplyBudget)} with quick apply's too, which the form loads)${modules.map((m) => `; with ${m} ${(main + gzipped(join(widgetDir, m))).toLocaleString('en')}`).join('')}.`,
     ].join('\n');
   } finally {
+    await recipes.stop();
     await nextServer?.stop();
     nextApp.remove();
     await browser.close();

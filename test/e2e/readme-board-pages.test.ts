@@ -3,46 +3,26 @@
 // page server as a child process, both against a real proxy and sandbox,
 // each opened in Chromium with hostile query strings. No script of a link may
 // run on the board's page, and the page answers the proxy's 404 and 410; any
-// other refusal serves the empty element. Only the addresses are set: the
+// other refusal serves the empty element. Each is a whole page: its language,
+// title and description, an open offer's from the proxy's head. Only the addresses are set: the
 // proxy's, the widget's and the Node server's port.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from '../chromium.ts';
 import { freePort } from '../cli-processes.ts';
 import { startApplyWorld } from '../proxy-apply.test-support.ts';
 import type { ApplyWorld } from '../proxy-apply.test-support.ts';
-import { eventually } from '../../server/test/poll.ts';
+import { serveReadmePage } from '../readme-recipes.ts';
 import { adminCall } from '../../server/test/sandbox-admin.ts';
 
 /** What a link's markup does if it ever runs: one console line the test watches for. */
 const RAN = 'a-link-script-ran';
 const HOSTILE = `<img src=x onerror=console.log('${RAN}')>`;
-
-/** The README's example in its ```LANG block under its recipe for that server ("Where boards live"). */
-function readmeExample(lang: 'php' | 'js'): string {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-  const heading = lang === 'php' ? '#### Plain PHP' : '#### Plain Node';
-  assert.ok(readme.includes(heading), `the README has a "${heading}" recipe`);
-  const block = new RegExp(`\\n\`\`\`${lang}\\n([\\s\\S]*?)\\n\`\`\``).exec(readme.slice(readme.indexOf(heading)));
-  assert.ok(block, `the README shows a \`\`\`${lang} page built on the server`);
-  return block[1]!;
-}
-
-/** The example with this test's addresses: the proxy's (for the page's server and for the browser). */
-function addressed(example: string, proxyUrl: string): string {
-  assert.ok(
-    example.includes('http://127.0.0.1:8080') && example.includes('https://your-proxy.example'),
-    "the example names the proxy's addresses",
-  );
-  return example.replaceAll('http://127.0.0.1:8080', proxyUrl).replaceAll('https://your-proxy.example', proxyUrl);
-}
 
 describe("the README's pages built on the server, opened with hostile links", () => {
   let w: ApplyWorld;
@@ -80,32 +60,12 @@ describe("the README's pages built on the server, opened with hostile links", ()
   });
 
   /** Serves the README's example for this board; answers its page's URL. */
+  const served: Partial<Record<'PHP' | 'Node', string>> = {};
   async function serve(name: 'PHP' | 'Node'): Promise<string> {
-    const port = ports[name];
-    if (name === 'PHP') {
-      writeFileSync(join(dir, 'index.php'), addressed(readmeExample('php'), proxyUrl));
-      children.push(spawn('php', ['-S', `127.0.0.1:${port}`, '-t', dir], { stdio: 'ignore' }));
-    } else {
-      const proxyModule = pathToFileURL(join(import.meta.dirname, '../../server/proxy/index.ts')).href;
-      const example = addressed(readmeExample('js'), proxyUrl);
-      assert.ok(
-        example.includes("'jobboard-connector/proxy'") && example.includes('.listen(3000)'),
-        'the Node example is a whole server on port 3000',
-      );
-      writeFileSync(
-        join(dir, 'page-server.mjs'),
-        example
-          .replace("'jobboard-connector/proxy'", `'${proxyModule}'`)
-          .replace('.listen(3000)', `.listen(${port}, '127.0.0.1')`),
-      );
-      children.push(spawn(process.execPath, [join(dir, 'page-server.mjs')], { stdio: 'inherit' }));
-    }
-    const url = `http://127.0.0.1:${port}/${name === 'PHP' ? 'index.php' : ''}`;
-    await eventually(async () => (await fetch(url).catch(() => undefined)) !== undefined, {
-      timeoutMs: 20_000,
-      what: `the ${name} page`,
-    });
-    return url;
+    if (served[name] !== undefined) return served[name];
+    const { url, child } = await serveReadmePage(name, { dir, port: ports[name], proxyUrl });
+    children.push(child);
+    return (served[name] = url);
   }
 
   /** Opens the page with this query; answers its status and whether a link's script ran. */
@@ -151,6 +111,26 @@ describe("the README's pages built on the server, opened with hostile links", ()
         if (!opened.hasElement) wrong.push(`${query}: no <jobboard-campaigns> in the page`);
       }
       assert.deepEqual(wrong, []);
+    });
+
+    it(`${name}: a whole page, in its language, with the list's title and description, or the open offer's head`, async () => {
+      const board = await serve(name);
+      const list = await (await fetch(board)).text();
+      for (const part of [
+        '<html lang="fr">',
+        'name="viewport"',
+        '<title>Offres d’emploi</title>',
+        'name="description"',
+      ])
+        assert.ok(list.includes(part), `the list's page holds ${part}`);
+      const offer = w.openCampaignIds[0]!;
+      const head = await (await fetch(`${proxyUrl}/embed/campaigns/head?offer=${offer}`)).text();
+      const title = /<title>[^<]*<\/title>/.exec(head)?.[0];
+      assert.ok(title, "the proxy's head has the offer's title");
+      const open = await (await fetch(`${board}?offer=${offer}`)).text();
+      assert.ok(open.includes(title), `the open offer's page has its title ${title}`);
+      assert.ok(open.includes(head.trim()), "the open offer's page holds the proxy's head tags");
+      assert.ok(!open.includes('<title>Offres d’emploi</title>'), "the open offer's page has no other title");
     });
   }
 });
