@@ -243,6 +243,13 @@ describe('the WordPress plugin in a real WordPress', () => {
     assert.equal(await element.getAttribute('lang'), 'fr');
     assert.equal(await element.getAttribute('endpoint'), proxyUrl);
     assert.equal(await page.locator(`head script[type="module"][src="${proxyUrl}/widget.js"]`).count(), 1);
+    // WordPress writes no description: the list's page gets one, for search engines' results.
+    const description = page.locator('head meta[name="description"]');
+    assert.equal(await description.count(), 1);
+    assert.match(
+      (await description.getAttribute('content'))!,
+      /^Job offers on .+: search them, read them and apply online\.$/,
+    );
     // The list's own page 2, which WordPress would otherwise redirect to the post's /jobs/2/.
     const second = await read('/jobs/?page=2');
     assert.equal(second.status, 200);
@@ -297,6 +304,7 @@ describe('the WordPress plugin in a real WordPress', () => {
     assert.equal((await page.title()).replaceAll('’', "'"), `${offerTitle} – Acme Jobs`);
     assert.equal(await page.locator('head meta[property="og:title"]').getAttribute('content'), offerTitle);
     assert.ok(await page.locator('head meta[name="description"]').getAttribute('content'));
+    assert.equal(await page.locator('head meta[name="description"]').count(), 1, "the offer's description alone");
     // One canonical address, the offer's on the offer page (the proxy has no BOARD_OFFER_URL here).
     const canonical = page.locator('head link[rel="canonical"]');
     assert.equal(await canonical.count(), 1);

@@ -125,6 +125,10 @@ function jobboard_connector_prepare_offers_page() {
 	}
 	$offer = jobboard_connector_requested_offer( $options );
 	$head  = null === $offer ? null : jobboard_connector_offer_head( $offer );
+	if ( null === $head && ! jobboard_connector_seo_plugin_active() ) {
+		// WordPress writes no description; search engines show the list's page with this one.
+		add_action( 'wp_head', 'jobboard_connector_print_list_description', 2 );
+	}
 	if ( null !== $head ) {
 		$head['offer']       = $offer;
 		$head['offer_param'] = $options['offer_param'];
@@ -132,6 +136,30 @@ function jobboard_connector_prepare_offers_page() {
 		// The page's own canonical address would name the list, not the offer: the offer's replaces it.
 		remove_action( 'wp_head', 'rel_canonical' );
 	}
+}
+
+/**
+ * Whether an SEO plugin writes the pages' descriptions: the list's is then left to it, not written twice.
+ *
+ * @return bool
+ */
+function jobboard_connector_seo_plugin_active() {
+	foreach ( array( 'WPSEO_VERSION', 'RANK_MATH_VERSION', 'AIOSEO_VERSION', 'SEOPRESS_VERSION', 'THE_SEO_FRAMEWORK_VERSION' ) as $constant ) {
+		if ( defined( $constant ) ) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/** The list's description: the page's own excerpt when it has one, else a sentence naming the site. */
+function jobboard_connector_print_list_description() {
+	$post = get_queried_object();
+	$text = $post instanceof WP_Post && has_excerpt( $post )
+		? get_the_excerpt( $post )
+		/* translators: %s: the site's name. */
+		: sprintf( __( 'Job offers on %s: search them, read them and apply online.', 'jobboard-connector' ), get_bloginfo( 'name' ) );
+	printf( '<meta name="description" content="%s">' . "\n", esc_attr( wp_strip_all_tags( $text ) ) );
 }
 
 /**
