@@ -83,7 +83,7 @@ describe('a board that loads the widget pinned, with Subresource Integrity', () 
     return { page, loaded, console: said };
   }
 
-  it("runs the pinned widget.js, its apply form's module (preloaded), its saved offers' and its French module, each checked, with no unpinned file and nothing refused", async () => {
+  it("runs the pinned widget.js, its apply form's module (preloaded), its saved offers', its alert panel's and its French module, each checked, with no unpinned file and nothing refused", async () => {
     assert.match(
       printed.head,
       /<script type="module" src="http:\/\/[\w.]+:\d+\/widget-[0-9a-f]{16}\.js" integrity="sha384-[A-Za-z0-9+/]{64}" crossorigin="anonymous"><\/script>/,
@@ -114,16 +114,23 @@ describe('a board that loads the widget pinned, with Subresource Integrity', () 
     );
     await page.evaluate(() => customElements.whenDefined('jobboard-apply'));
     await page.locator('jobboard-campaigns .save-toggle').first().waitFor();
+    await page.evaluate(() => customElements.whenDefined('jobboard-alert'));
     assert.deepEqual(
       loaded
         .filter((path) => path.endsWith('.js'))
         .map((path) =>
           path
             .replace(/^\/widget-[0-9a-f]{16}\.js$/, '/widget-<hash>.js')
-            .replace(/^(\/widget-(?:[a-z]{2}|apply|saved))-[\w-]{8}\.js$/, '$1-<hash>.js'),
+            .replace(/^(\/widget-(?:[a-z]{2}|apply|saved|alert))-[\w-]{8}\.js$/, '$1-<hash>.js'),
         )
         .sort(),
-      ['/widget-<hash>.js', '/widget-apply-<hash>.js', '/widget-fr-<hash>.js', '/widget-saved-<hash>.js'],
+      [
+        '/widget-<hash>.js',
+        '/widget-alert-<hash>.js',
+        '/widget-apply-<hash>.js',
+        '/widget-fr-<hash>.js',
+        '/widget-saved-<hash>.js',
+      ],
     );
     assert.deepEqual(said, []);
     await page.close();

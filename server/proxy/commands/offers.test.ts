@@ -129,15 +129,20 @@ describe('jobboard-connector offers check', () => {
     assert.equal(wrong.out, '');
   });
 
-  it('exits 0 once every listed offer passes (here: the faulty offer archived, an English-speaking board)', async () => {
-    await sandbox.admin('PATCH', `/campaigns/${hostId}`, { status: 'archived' });
+  it("exits 0 once every listed offer passes (here: the faulty offer and those in English archived, on a French board; on an English one, each French offer is not in the board's language)", async () => {
+    for (const id of [hostId, ...englishOfferIds()])
+      await sandbox.admin('PATCH', `/campaigns/${id}`, { status: 'archived' });
     await proxy.catalogue.syncNow();
-    const { code, out, err } = await check(['--lang', 'en'], { DATA_DIR: dataDir });
-    assert.equal(code, 0, err);
+    const { code, out, err } = await check([], { DATA_DIR: dataDir });
+    assert.equal(code, 0, err + out);
     assert.match(out, /^No problem found in the \d+ listed offers \(catalogue of .+, synced .+\)\.$/m);
-    const json = await check(['--json', '--lang=en'], { DATA_DIR: dataDir });
+    const json = await check(['--json', '--lang=fr'], { DATA_DIR: dataDir });
     assert.equal(json.code, 0, json.err);
     assert.deepEqual(OfferReports.parse(JSON.parse(json.out)), []);
+    const english = await check(['--json', '--lang=en'], { DATA_DIR: dataDir });
+    assert.equal(english.code, 1, english.err);
+    const rules = new Set(OfferReports.parse(JSON.parse(english.out)).flatMap((r) => r.problems.map((p) => p.rule)));
+    assert.deepEqual([...rules], ['not_in_board_language']);
   });
 
   it('exits 2 with what to do when the check cannot run: no catalogue there, a wrong option', async () => {
@@ -164,9 +169,10 @@ describe('jobboard-connector offers check', () => {
         DATABASE_URL: databaseUrl,
       });
       try {
-        const expected = offerProblems(shared.catalogue.store).filter((r) => r.problems.length > 0);
+        // An English board: the French offers still listed are not in its language.
+        const expected = offerProblems(shared.catalogue.store, { lang: 'en' }).filter((r) => r.problems.length > 0);
         assert.ok(expected.length > 0);
-        const { code, out, err } = await check(['--json'], {
+        const { code, out, err } = await check(['--json', '--lang', 'en'], {
           DATABASE_URL: databaseUrl,
           DATA_DIR: join(tmp, 'elsewhere'),
         });

@@ -39,18 +39,24 @@ export class JobboardAlert extends JobboardElement {
   private problem = '';
   private copied = false;
 
-  override connectedCallback(): void {
-    super.connectedCallback();
-    loadConfig(this.endpoint).then(
-      (config) => {
-        this.config = config;
-        this.requestUpdate();
-      },
-      () => {},
-    );
-  }
+  /** The endpoint whose config was asked for. */
+  private configOf: string | undefined;
 
   protected override willUpdate(changed: PropertyValues<this>): void {
+    // Asked at the first update, not on connection: an endpoint the list set before this module
+    // defined the element is the element's again only then (asked on connection, the config came
+    // from the board's own origin, which a board's policy refuses).
+    if (this.configOf !== this.endpoint) {
+      const endpoint = (this.configOf = this.endpoint);
+      loadConfig(endpoint).then(
+        (config) => {
+          if (this.configOf !== endpoint) return;
+          this.config = config;
+          this.requestUpdate();
+        },
+        () => {},
+      );
+    }
     // Another search is another alert: the panel starts again from its feed.
     if (changed.has('query') && this.step === 'done') this.step = 'form';
   }

@@ -7,12 +7,14 @@ import { FUNNEL_STAGES } from '../../../public-api/funnel.ts';
 import { seededRandom } from '../../../test/seeded-random.ts';
 import { DaysCache, offerSumsOf, topOffers } from './offer-sums.ts';
 
-/** Rows as the database answers offerSumsText: pg gives sums as text, so half of them are strings here. */
+/** Rows as the database answers offerSumsText, in the order of their ids: pg gives sums as text, so half of them are strings here. */
 function rowsOf(sums: Map<number, number[]>, asText: boolean) {
-  return [...sums].map(([id, stages]) => ({
-    campaign_id: asText ? String(id) : id,
-    ...Object.fromEntries(FUNNEL_STAGES.map((stage, s) => [stage, asText ? String(stages[s]) : stages[s]])),
-  }));
+  return [...sums]
+    .sort(([a], [b]) => a - b)
+    .map(([id, stages]) => ({
+      campaign_id: asText ? String(id) : id,
+      ...Object.fromEntries(FUNNEL_STAGES.map((stage, s) => [stage, asText ? String(stages[s]) : stages[s]])),
+    }));
 }
 
 it('ranks the offers of the parts as a plain sort of their added counts does, for every stage and limit', () => {
