@@ -55,7 +55,8 @@ const PAGES = (applyId: number) => ({
 /**
  * A must-use plugin of the test: every HTTP call WordPress makes while serving
  * a visitor's page is recorded, one URL a line. And WordPress.org, out of reach
- * here, answers WordPress's update checks with nothing (a failed one warns).
+ * here, answers WordPress's update checks with nothing (a failed one warns),
+ * and the admin dashboard's news with an empty feed.
  */
 const testSitePlugin = (log: string) => `<?php
 add_filter(
@@ -65,7 +66,15 @@ add_filter(
 			file_put_contents( '${log}', $url . "\\n", FILE_APPEND );
 		}
 		if ( in_array( wp_parse_url( $url, PHP_URL_HOST ), array( 'api.wordpress.org', 'wordpress.org' ), true ) ) {
-			return array( 'headers' => array(), 'body' => '', 'response' => array( 'code' => 200, 'message' => 'OK' ), 'cookies' => array(), 'filename' => null );
+			// The dashboard's news is a feed: an empty one, which its reader takes without a notice.
+			$feed = '/feed/' === substr( (string) wp_parse_url( $url, PHP_URL_PATH ), -6 );
+			return array(
+				'headers'  => $feed ? array( 'content-type' => 'application/rss+xml' ) : array(),
+				'body'     => $feed ? '<?xml version="1.0"?><rss version="2.0"><channel><title>News</title></channel></rss>' : '',
+				'response' => array( 'code' => 200, 'message' => 'OK' ),
+				'cookies'  => array(),
+				'filename' => null,
+			);
 		}
 		return $pre;
 	},
