@@ -59,9 +59,9 @@ const DEMO_CAMPAIGN = 13;
 // the front end and both reference pages inside it. 447 KB once split: the front end in a package of
 // its own, the reference pages rendered by the servers when first asked (they were 2 MB of prebuilt
 // HTML), only the declarations its exports reach (those of its inner modules without comments), and
-// the changelog and benchmarks left to the repository. 460 KB (459 KB packed) since the saved offers,
-// alerts and spontaneous applications: over the 450 KB aimed at, which trimming must win back.
-const MAX_SERVER_TARBALL_BYTES = 460 * 1024;
+// the changelog and benchmarks left to the repository. 459 KB with the saved offers, alerts and
+// spontaneous applications; 437 KB once the compiled JavaScript is shipped without its layout.
+const MAX_SERVER_TARBALL_BYTES = 450 * 1024;
 // The front-end package: its two entries with their declarations, the elements' manifest and guide
 // (89 KB when split off).
 const MAX_FRONT_END_TARBALL_BYTES = 150 * 1024;

@@ -18,7 +18,7 @@ import { attemptDelivery, classify } from './delivery.ts';
 import { backoffMs } from './delivery-worker.ts';
 import type { DeliveryClient, DeliveryOutbox } from './delivery.ts';
 import { deliveringRow, refusedByService } from './delivery.test-support.ts';
-import { ResumeMissingError } from '../storage/outbox/application-store.ts';
+import { NO_CAMPAIGN, ResumeMissingError } from '../storage/outbox/application-store.ts';
 import type { OutboxRow } from '../storage/outbox/application-store.ts';
 
 const RESUME = Buffer.from('%PDF-1.4');
@@ -33,6 +33,16 @@ const outbox: DeliveryOutbox = {
       : undefined,
   recordedApplication: async () => undefined,
 };
+
+/** The outbox above, recording the references whose resume it opens. */
+function countedOutbox(): { outbox: DeliveryOutbox; opened: string[] } {
+  const opened: string[] = [];
+  const openResume = async (reference: string) => {
+    opened.push(reference);
+    return outbox.openResume(reference);
+  };
+  return { outbox: { ...outbox, openResume }, opened };
+}
 
 /** A body with its streamed resume read out as `{ streamed: text, mime_type }`, to compare whole. */
 async function readBody(body: unknown): Promise<unknown> {
@@ -49,6 +59,17 @@ async function readBody(body: unknown): Promise<unknown> {
 
 /** Row r1 with RESUME, in its attempt number `attempts`. */
 const row = (attempts: number) => deliveringRow({ attempts, resume_bytes: RESUME.length, resume_type: 'pdf' });
+
+/** Row r1 to company 3 with no offer (campaign 0), RESUME stored, in its attempt number `attempts`. */
+const spontaneous = (attempts: number, overrides: Partial<OutboxRow> = {}) =>
+  deliveringRow({
+    attempts,
+    campaign_id: NO_CAMPAIGN,
+    resume_bytes: RESUME.length,
+    resume_type: 'pdf',
+    payload: { applicant: { email: 'ada@example.org' } },
+    ...overrides,
+  });
 
 const where = { method: 'POST', url: 'http://upstream/v2/x' };
 const conflict = (code: string) =>
@@ -125,7 +146,7 @@ describe('attemptDelivery', () => {
     assert.deepEqual(await readBody(calls[1]?.body), APPLICATION_WITH_RESUME);
   });
 
-  it('when the store lost the resume, sends nothing and names it resume_missing, not a connection failure', async () => {
+  it('when the store lost the resume, sends nothing and names it resume_missing, not a connection failure (to an offer or not)', async () => {
     const { client, calls } = fakeClient(
       () => ({ id: 1, applications: [] }),
       () => ({ id: 2, applicant_id: 1 }),
@@ -136,10 +157,11 @@ describe('attemptDelivery', () => {
         throw new ResumeMissingError(reference, 'DATA_DIR/resumes/r1 is gone');
       },
     };
-    assert.deepEqual(await attemptDelivery(row(1), client, 1000, lost), {
-      kind: 'resume_missing',
-      error: 'resume_missing (DATA_DIR/resumes/r1 is gone)',
-    });
+    for (const claimedRow of [row(1), spontaneous(1)])
+      assert.deepEqual(await attemptDelivery(claimedRow, client, 1000, lost), {
+        kind: 'resume_missing',
+        error: 'resume_missing (DATA_DIR/resumes/r1 is gone)',
+      });
     assert.deepEqual(calls, []);
   });
 
@@ -540,17 +562,18 @@ describe('classify, error by error', () => {
 });
 
 describe('attemptDelivery, edge cases', () => {
-  it('refuses a row without payload (erased) and sends nothing', async () => {
+  it('refuses a row without payload (erased) and sends nothing, to an offer or not', async () => {
     const { client, calls } = fakeClient(
       () => ({ id: 5, applications: [] }),
       () => ({ id: 11, applicant_id: 5 }),
     );
-    assert.deepEqual(await attemptDelivery({ ...row(1), payload: null }, client, 1000, outbox), {
-      kind: 'rejected',
-      outcome: 'upstream_rejected',
-      errors: [],
-      error: 'payload missing',
-    });
+    for (const claimedRow of [row(1), spontaneous(1)])
+      assert.deepEqual(await attemptDelivery({ ...claimedRow, payload: null }, client, 1000, outbox), {
+        kind: 'rejected',
+        outcome: 'upstream_rejected',
+        errors: [],
+        error: 'payload missing',
+      });
     assert.deepEqual(calls, []);
   });
 
@@ -581,20 +604,13 @@ describe('attemptDelivery, edge cases', () => {
       () => ({ id: 5, applications: [] }),
       () => ({ id: 11, applicant_id: 5 }),
     );
-    let reads = 0;
-    const counted: DeliveryOutbox = {
-      ...outbox,
-      openResume: async (reference: string) => {
-        reads += 1;
-        return outbox.openResume(reference);
-      },
-    };
-    await attemptDelivery({ ...row(1), resume_bytes: null, resume_type: 'pdf' }, client, 1000, counted);
+    const counted = countedOutbox();
+    await attemptDelivery({ ...row(1), resume_bytes: null, resume_type: 'pdf' }, client, 1000, counted.outbox);
     assert.deepEqual(calls[0]?.body, {
       company_id: 3,
       applicant: { email: 'ada@example.org', applications: [{ campaign_id: 12, comments: [{ content: 'Hello' }] }] },
     });
-    assert.equal(reads, 0);
+    assert.deepEqual(counted.opened, []);
   });
 
   it('reads the resume again for a second send of the attempt (the application after an existing applicant)', async () => {
@@ -657,18 +673,129 @@ describe('attemptDelivery, edge cases', () => {
     );
   });
 
-  it('fails the send when the resume is gone between the claim and the send', async () => {
-    let read: unknown;
+  it('fails the send when the resume is gone between the claim and the send, to an offer or not', async () => {
+    const reads: unknown[] = [];
     const { client } = fakeClient(
       () => ({ id: 5, applications: [] }),
       () => ({ id: 11, applicant_id: 5 }),
     );
     client.jobboards.createApplicant = (async (body: unknown) => {
-      read = await readBody(body).catch((error: unknown) => error);
+      reads.push(await readBody(body).catch((error: unknown) => String(error)));
       throw new ConnectionError({ ...where, code: 'connection_failed', message: '', mayHaveReachedServer: false });
     }) as never;
-    await attemptDelivery(row(1), client, 1000, { ...outbox, openResume: async () => undefined });
-    assert.match(String(read), /the resume is no longer stored/);
+    for (const claimedRow of [row(1), spontaneous(1)]) {
+      const result = await attemptDelivery(claimedRow, client, 1000, { ...outbox, openResume: async () => undefined });
+      assert.equal(result.kind, 'retry');
+    }
+    assert.deepEqual(reads, ['Error: the resume is no longer stored', 'Error: the resume is no longer stored']);
+  });
+});
+
+describe('attemptDelivery, a spontaneous application (no offer)', () => {
+  it('creates the applicant in the company with the stored resume streamed, and no application', async () => {
+    const { client, calls } = fakeClient(
+      () => ({ id: 5, applications: [] }),
+      () => ({ id: 11, applicant_id: 5 }),
+    );
+    assert.deepEqual(await attemptDelivery(spontaneous(1), client, 1000, outbox), {
+      kind: 'delivered',
+      outcome: 'created_applicant',
+      applicantId: 5,
+    });
+    assert.deepEqual(
+      await Promise.all(calls.map(async (c) => ({ endpoint: c.endpoint, body: await readBody(c.body) }))),
+      [
+        {
+          endpoint: 'jobboards/applicants',
+          body: {
+            company_id: 3,
+            applicant: { email: 'ada@example.org', resume: { streamed: '%PDF-1.4', size: 8, mime_type: 'pdf' } },
+          },
+        },
+      ],
+    );
+  });
+
+  it('opens the resume once, before the send, and streams that opening', async () => {
+    const counted = countedOutbox();
+    const { opened } = counted;
+    let openedAtSend: string[] = [];
+    const { client } = fakeClient(
+      () => ({ id: 5, applications: [] }),
+      () => ({ id: 11, applicant_id: 5 }),
+    );
+    let sent: unknown;
+    client.jobboards.createApplicant = (async (body: unknown) => {
+      openedAtSend = [...opened];
+      sent = await readBody(body);
+      return { id: 5, applications: [] };
+    }) as never;
+    await attemptDelivery(spontaneous(1), client, 1000, counted.outbox);
+    assert.deepEqual(openedAtSend, ['r1']);
+    assert.deepEqual(opened, ['r1']);
+    assert.deepEqual(sent, {
+      company_id: 3,
+      applicant: { email: 'ada@example.org', resume: { streamed: '%PDF-1.4', size: 8, mime_type: 'pdf' } },
+    });
+  });
+
+  it('sends no resume for a row without one, and reads nothing from the store for it', async () => {
+    const { client, calls } = fakeClient(
+      () => ({ id: 5, applications: [] }),
+      () => ({ id: 11, applicant_id: 5 }),
+    );
+    const counted = countedOutbox();
+    for (const stored of [
+      { resume_bytes: null, resume_type: null },
+      { resume_bytes: null, resume_type: 'pdf' as const },
+      { resume_bytes: 8, resume_type: null },
+    ]) {
+      calls.length = 0;
+      assert.equal((await attemptDelivery(spontaneous(1, stored), client, 1000, counted.outbox)).kind, 'delivered');
+      assert.deepEqual(calls[0]?.body, { company_id: 3, applicant: { email: 'ada@example.org' } });
+    }
+    assert.deepEqual(counted.opened, []);
+  });
+
+  it("on the first attempt, applicant_exists means the candidate already was the company's applicant; on a later one, that an earlier attempt delivered it", async () => {
+    const { client, calls } = fakeClient(applicantExists, () => ({ id: 11, applicant_id: 5 }));
+    assert.deepEqual(await attemptDelivery(spontaneous(1), client, 1000, outbox), { kind: 'already_applied' });
+    assert.deepEqual(await attemptDelivery(spontaneous(2), client, 1000, outbox), {
+      kind: 'delivered',
+      outcome: 'found_delivered',
+    });
+    // The application call is never made: a spontaneous application has no offer.
+    assert.deepEqual(
+      calls.map((c) => c.endpoint),
+      ['jobboards/applicants', 'jobboards/applicants'],
+    );
+  });
+
+  it('retries another conflict or a server error, and sends with the high priority, the timeout given and no retry by the client', async () => {
+    const options: unknown[] = [];
+    const { client } = fakeClient(
+      () => ({ id: 5, applications: [] }),
+      () => ({ id: 11, applicant_id: 5 }),
+    );
+    const failures = [
+      conflict('email_taken'),
+      new ServerError({ ...where, status: 503, code: 'unavailable', message: '' }),
+    ];
+    client.jobboards.createApplicant = (async (_body: unknown, opts: unknown) => {
+      options.push(opts);
+      throw failures.shift();
+    }) as never;
+    assert.deepEqual(await attemptDelivery(spontaneous(1), client, 1234, outbox), {
+      kind: 'rejected',
+      outcome: 'upstream_rejected',
+      errors: [{ field: 'form', code: 'invalid_value', message: 'The recruitment service refused this application.' }],
+      error: 'email_taken (409)',
+    });
+    assert.equal((await attemptDelivery(spontaneous(1), client, 1234, outbox)).kind, 'retry');
+    assert.deepEqual(options, [
+      { priority: 'high', safeToRetry: false, timeout: 1234 },
+      { priority: 'high', safeToRetry: false, timeout: 1234 },
+    ]);
   });
 });
 

@@ -207,23 +207,7 @@ async function deliver(
   if (row.payload === null)
     return { kind: 'rejected', outcome: 'upstream_rejected', errors: [], error: 'payload missing' };
   const { applicant } = row.payload;
-  /** The resume opened before the send, for the body's first read; later reads (a second call) open it again. */
-  let opened: AsyncIterable<Uint8Array> | undefined;
-  const resume =
-    row.resume_bytes !== null && row.resume_type !== null
-      ? new StreamedFile({
-          mime_type: row.resume_type as ResumeType,
-          size: row.resume_bytes,
-          open: () =>
-            (async function* () {
-              const stream = opened ?? (await outbox.openResume(row.reference));
-              opened = undefined;
-              // Gone between the claim and the send (erased meanwhile): this attempt fails, and the row is no longer in line.
-              if (stream === undefined) throw new Error('the resume is no longer stored');
-              yield* stream;
-            })(),
-        })
-      : undefined;
+  const resume = storedResume(row, outbox);
   const options = { priority: 'high' as const, safeToRetry: false, timeout: timeoutMs };
   /** The cover letter, then the note for the company (how it came, and through which board when without the source). */
   const commentsOf = (source: string | undefined) => {
@@ -246,7 +230,7 @@ async function deliver(
           company_id: row.company_id,
           applicant: {
             ...applicant,
-            ...(resume ? { resume } : {}),
+            ...(resume ? { resume: resume.file } : {}),
             applications: [{ campaign_id: row.campaign_id, ...fields }],
           },
         },
@@ -267,7 +251,7 @@ async function deliver(
       {
         campaign_id: row.campaign_id,
         applicant_email: applicant.email,
-        application: { ...(resume ? { resume } : {}), ...fields },
+        application: { ...(resume ? { resume: resume.file } : {}), ...fields },
       },
       options,
     );
@@ -284,7 +268,7 @@ async function deliver(
       if (found !== undefined) return { kind: 'delivered', outcome: 'found_delivered', ...found };
     }
     // Opened before anything is sent: a resume the store lost must not read as a failed connection, retried for ever.
-    if (resume !== undefined) opened = await outbox.openResume(row.reference);
+    await resume?.openBeforeSend();
     if (sending === undefined || !withSource) return await send(undefined);
     try {
       return await send(sending.source);
@@ -325,24 +309,14 @@ async function deliverSpontaneous(
 ): Promise<AttemptResult> {
   if (row.payload === null)
     return { kind: 'rejected', outcome: 'upstream_rejected', errors: [], error: 'payload missing' };
+  const resume = storedResume(row, outbox);
   try {
-    let opened = row.resume_bytes === null ? undefined : await outbox.openResume(row.reference);
-    const resume =
-      row.resume_bytes !== null && row.resume_type !== null
-        ? new StreamedFile({
-            mime_type: row.resume_type as ResumeType,
-            size: row.resume_bytes,
-            open: () =>
-              (async function* () {
-                const stream = opened ?? (await outbox.openResume(row.reference));
-                opened = undefined;
-                if (stream === undefined) throw new Error('the resume is no longer stored');
-                yield* stream;
-              })(),
-          })
-        : undefined;
+    await resume?.openBeforeSend();
     const created = await client.jobboards.createApplicant(
-      { company_id: row.company_id, applicant: { ...row.payload.applicant, ...(resume ? { resume } : {}) } },
+      {
+        company_id: row.company_id,
+        applicant: { ...row.payload.applicant, ...(resume ? { resume: resume.file } : {}) },
+      },
       { priority: 'high', safeToRetry: false, timeout: timeoutMs },
     );
     return { kind: 'delivered', outcome: 'created_applicant', applicantId: created.id };
@@ -354,4 +328,37 @@ async function deliverSpontaneous(
     }
     return classify(error);
   }
+}
+
+/**
+ * The row's stored resume as the body's file, or undefined for a row without
+ * one. `openBeforeSend` opens it before anything is sent, so that a resume
+ * the store lost fails the attempt as resume_missing (ResumeMissingError), not
+ * as a failed connection retried for ever; the body's first read takes that
+ * stream, and a later read (a second call of the attempt) opens it again.
+ */
+function storedResume(
+  row: OutboxRow,
+  outbox: DeliveryOutbox,
+): { file: StreamedFile; openBeforeSend: () => Promise<void> } | undefined {
+  if (row.resume_bytes === null || row.resume_type === null) return undefined;
+  let opened: AsyncIterable<Uint8Array> | undefined;
+  const file = new StreamedFile({
+    mime_type: row.resume_type as ResumeType,
+    size: row.resume_bytes,
+    open: () =>
+      (async function* () {
+        const stream = opened ?? (await outbox.openResume(row.reference));
+        opened = undefined;
+        // Gone between the claim and the send (erased meanwhile): this attempt fails, and the row is no longer in line.
+        if (stream === undefined) throw new Error('the resume is no longer stored');
+        yield* stream;
+      })(),
+  });
+  return {
+    file,
+    openBeforeSend: async () => {
+      opened = await outbox.openResume(row.reference);
+    },
+  };
 }

@@ -60,8 +60,16 @@ describe('checkForm: a spontaneous application (company_id)', () => {
     ]);
   });
 
+  it('takes the greatest id JavaScript holds exactly, and the candidate with it', () => {
+    const { errors, checked } = check({ company_id: '9007199254740991' });
+    assert.deepEqual(errors, []);
+    assert.equal(checked?.companyId, Number.MAX_SAFE_INTEGER);
+    // The candidate's payload, as to an offer.
+    assert.deepEqual(checked?.payload, check({ campaign_id: '12' }).checked?.payload);
+  });
+
   it('refuses a company_id that is no id', () => {
-    for (const id of ['0', 'acme', '1.5', '-3', '12345678901234567'])
+    for (const id of ['0', '034', 'acme', '1.5', '-3', '12345678901234567', '9007199254740992'])
       assert.deepEqual(
         problems({ company_id: id }),
         [['company_id', 'invalid_value', 'Must be the id of a company.']],

@@ -78,6 +78,7 @@ async function harness(options: {
   const campaigns = new Map((options.campaigns ?? [{ id: 12, company_id: 3, status: 'online' }]).map((c) => [c.id, c]));
   const catalogue: ApplicationsCatalogue = {
     getCampaign: (id) => campaigns.get(id),
+    getCompany: () => undefined,
     isStale: () => false,
     refreshCampaign: async (id) => campaigns.get(id),
     ...options.catalogue,

@@ -168,7 +168,7 @@ class ApplicationIntake {
 
   /** The company of a spontaneous application: one of the catalogue's, that takes them (SPONTANEOUS_APPLICATIONS). */
   private companyFor(id: number): { company_id: number } {
-    const company = this.catalogue.getCompany?.(id);
+    const company = this.catalogue.getCompany(id);
     if (company === undefined || !takesSpontaneous(this.config.spontaneousApplications, id))
       throw companyNotFound(id, company !== undefined);
     return { company_id: company.id };

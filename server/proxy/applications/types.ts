@@ -10,11 +10,8 @@ export interface ApplicationsCatalogue {
     | { id: number; company_id: number; status: CampaignStatus; name?: string | null; company_name?: string | null }
     | undefined;
   isStale(): boolean;
-  /**
-   * A company of the catalogue (one with an offer online on the board), for a
-   * spontaneous application; undefined when none. Without it, no company is.
-   */
-  getCompany?(id: number): { id: number; name: string | null } | undefined;
+  /** A company of the catalogue (one with an offer online on the board), for a spontaneous application; undefined when none. */
+  getCompany(id: number): { id: number; name: string | null } | undefined;
   refreshCampaign(id: number): Promise<{ id: number; company_id: number; status: CampaignStatus } | undefined>;
 }
 

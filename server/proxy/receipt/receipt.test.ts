@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import express from 'express';
 import { SqliteApplicationStore } from '../storage/outbox/sqlite-store.ts';
+import { NO_CAMPAIGN } from '../storage/outbox/application-store.ts';
 import { claimed, newApplication } from '../storage/test-support.ts';
 import { receiptRouter } from './route.ts';
 import { decoyReceipts } from './decoy.ts';
@@ -46,7 +47,11 @@ describe('the receipt page', () => {
     [12, { status: 'online' as const, name: 'Night <nurse>', company_name: 'Soins & "Cie"' }],
     [13, { status: 'archived' as const, name: 'Welder', company_name: null }],
   ]);
-  const catalogue = { getCampaign: (id: number) => campaigns.get(id) };
+  // Company 3 is held, 4 no longer (its last offer left the board).
+  const catalogue = {
+    getCampaign: (id: number) => campaigns.get(id),
+    getCompany: (id: number) => (id === 3 ? { name: 'Soins & "Cie"' } : undefined),
+  };
   let server: Server;
   let base: string;
 
@@ -55,11 +60,12 @@ describe('the receipt page', () => {
     state: 'pending' | 'delivered' | 'dead' | 'rejected',
     companyStatus?: string,
     campaignId = 12,
+    companyId = 3,
   ): Promise<string> {
     const token = newReceiptToken();
     const reference = `r-${token}`;
     await store.enqueue(
-      { ...newApplication(reference), campaign_id: campaignId, receipt_token: token },
+      { ...newApplication(reference), campaign_id: campaignId, company_id: companyId, receipt_token: token },
       { deadLetterAfterMs: DAY },
     );
     if (state === 'delivered')
@@ -217,6 +223,23 @@ describe('the receipt page', () => {
     const html = await response.text();
     assert.match(html, /<dl><dt>Job offer<\/dt><dd>Night &#60;nurse&#62;<\/dd><dt>Company<\/dt>/);
     assert.doesNotMatch(html, /<a /);
+  });
+
+  it('names a spontaneous application as one, to the company by its name while the catalogue holds it, with no offer, link or "no longer on the board"', async () => {
+    now = Date.UTC(2026, 2, 17, 12);
+    assert.equal(
+      details((await page(await stored('pending', undefined, NO_CAMPAIGN))).html),
+      '<dl><dt>Job offer</dt><dd>Spontaneous application (to the company, not to a job offer)</dd>' +
+        '<dt>Company</dt><dd>Soins &#38; &#34;Cie&#34;</dd><dt>Applied on</dt><dd>March 17, 2026</dd>' +
+        '<dt>Status</dt><dd>Application received</dd></dl>\n</main>',
+    );
+    const dead = await page(await stored('dead', undefined, NO_CAMPAIGN, 4), { lang: 'fr' });
+    assert.equal(
+      details(dead.html),
+      '<dl><dt>Offre d&#39;emploi</dt><dd>Candidature spontanée (à l&#39;entreprise, sans offre d&#39;emploi)</dd>' +
+        '<dt>Date de candidature</dt><dd>17 mars 2026</dd><dt>Statut</dt><dd>Non transmise</dd></dl>\n</main>',
+    );
+    assert.doesNotMatch(dead.html, /<a /, 'no offer to apply to again');
   });
 
   it('lists what names the application as terms beside their values, and prints black on white, with the address of its link written out', async () => {

@@ -37,14 +37,14 @@ function send(res: Response, status: number, view: ReceiptView, lang: Locale): v
 export interface ReceiptCatalogue {
   getCampaign(id: number): { status: CampaignStatus; name?: string | null; company_name?: string | null } | undefined;
   /** A company of the catalogue, named on a spontaneous application's receipt. */
-  getCompany?(id: number): { name: string | null } | undefined;
+  getCompany(id: number): { name: string | null } | undefined;
 }
 
 /** A spontaneous application's receipt: no offer, the company by its name when the catalogue still has it. */
 function spontaneousOf(catalogue: ReceiptCatalogue, companyId: number): ReceiptOffer {
   return {
     title: null,
-    company: catalogue.getCompany?.(companyId)?.name ?? null,
+    company: catalogue.getCompany(companyId)?.name ?? null,
     url: null,
     listed: true,
     spontaneous: true,
