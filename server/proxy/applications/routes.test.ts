@@ -347,6 +347,15 @@ describe('applications module', () => {
     });
   });
 
+  it("stores the application due for the delivery loop only at DELIVERY_DEADLINE_MS: the first attempt is the request's", async () => {
+    const h = await harness({});
+    const answer = await post(h.url, form(FIELDS));
+    assert.equal(answer.status, 201);
+    const row = await h.module.outbox.get(String(answer.body.reference));
+    assert.equal(row?.status, 'delivered');
+    assert.equal(Number(row?.next_attempt_at) - Number(row?.created_at), 300);
+  });
+
   it('answers 400 malformed_request to a JSON body', async () => {
     const h = await harness({});
     const response = await fetch(`${h.url}/api/applications`, {

@@ -277,6 +277,7 @@ class ApplicationIntake {
         },
         {
           deadLetterAfterMs: config.deadLetterAfterHours * 60 * 60 * 1000,
+          firstAttemptAfterMs: config.deliveryDeadlineMs,
           key,
           emailBucket: { bucket, windowMs: DAY_MS },
         },

@@ -98,6 +98,24 @@ forEachStore('application store contract', (harness) => {
     assert.equal(won[0]?.status, 'delivering');
   });
 
+  it('leaves a new row to the request that stored it for firstAttemptAfterMs: the loop claims it only then, in this instance or another', async () => {
+    await outbox.enqueue(application('r1'), { deadLetterAfterMs: HOUR, firstAttemptAfterMs: 20_000 });
+    const other = await open('process-2');
+    try {
+      now += 19_999;
+      assert.deepEqual(await due(), []);
+      assert.deepEqual(await due(other), []);
+      assert.equal((await outbox.get('r1'))?.created_at, now - 19_999);
+      now += 1;
+      assert.deepEqual(await due(other), ['r1']);
+    } finally {
+      await other.close();
+    }
+    // The request's own claim, by reference, does not wait.
+    await outbox.enqueue(application('r2'), { deadLetterAfterMs: HOUR, firstAttemptAfterMs: 20_000 });
+    assert.equal((await outbox.claim('r2', 60_000))?.attempts, 1);
+  });
+
   it('claims no more rows than asked, however many are due', async () => {
     for (const ref of ['a', 'b', 'c', 'd', 'e', 'f'])
       await outbox.enqueue(application(ref), { deadLetterAfterMs: 1000 });

@@ -212,6 +212,13 @@ export const KEY_LEASE_MS = 5 * 60 * 1000;
 
 export interface EnqueueOptions {
   deadLetterAfterMs: number;
+  /**
+   * How long the row waits before the delivery loop may claim it (0 when not
+   * given): the request that stored it makes the first attempt while the
+   * candidate waits, and a loop claiming the row first, in this instance or
+   * another, would make it answer 202 with the application being sent.
+   */
+  firstAttemptAfterMs?: number;
   /** The Idempotency-Key of the request, linked to the application in the same transaction. */
   key?: string;
   /** The per-email counter to count one more in, in the same transaction. */

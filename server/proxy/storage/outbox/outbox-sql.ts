@@ -4,7 +4,7 @@
 // what truly differs stays with one store: SQLite's claims one by one and
 // its taking back of a gone process's rows, PostgreSQL's SKIP LOCKED claims,
 // key leases and resume chunks. Times are the proxy's clock (ms), passed in.
-import type { NewApplication } from './application-store.ts';
+import type { EnqueueOptions, NewApplication } from './application-store.ts';
 import type { SqlValue } from '../sql.ts';
 
 /** What `outbox list` and logs may show: every column but the personal data, and whether the row still holds some. */
@@ -21,7 +21,7 @@ const SUMMARY_COLUMNS = `reference, created_at, campaign_id, company_id, resume_
 export const RETENTION_FROM = 'coalesce(ended_at, last_attempt_at, created_at)';
 
 /** The values of OUTBOX_SQL.enqueue for one application, in its order. */
-export function enqueueParams(app: NewApplication, now: number, deadLetterAfterMs: number): SqlValue[] {
+export function enqueueParams(app: NewApplication, now: number, options: EnqueueOptions): SqlValue[] {
   const utm = app.utm === undefined || app.utm === null ? null : JSON.stringify(app.utm);
   return [
     app.reference,
@@ -31,16 +31,17 @@ export function enqueueParams(app: NewApplication, now: number, deadLetterAfterM
     JSON.stringify(app.payload),
     app.resume_type,
     app.resume?.size ?? null,
-    now + deadLetterAfterMs,
+    now + options.deadLetterAfterMs,
     utm,
     app.receipt_token ?? null,
+    now + (options.firstAttemptAfterMs ?? 0),
   ];
 }
 
 export const OUTBOX_SQL = {
   // ---- applications ----
   enqueue: `INSERT INTO outbox (reference, created_at, campaign_id, company_id, payload, resume_type, resume_bytes, status, attempts, next_attempt_at, dead_letter_at, utm, receipt_token)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending', 0, $2, $8, $9, $10)`,
+    VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending', 0, $11, $8, $9, $10)`,
   /** Status delivering, a lease under a new token, and the attempt counted before it is made. */
   claim: `UPDATE outbox SET status = 'delivering', lease_owner = $1, lease_until = $2, lease_token = lease_token + 1, attempts = attempts + 1,
     last_attempt_at = $3 WHERE reference = $4 AND status = 'pending' RETURNING *`,

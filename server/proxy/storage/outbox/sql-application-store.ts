@@ -239,7 +239,7 @@ export abstract class SqlApplicationStore extends SqlOutbox implements Applicati
       // Inside the try: a keep that fails after its rename (a full disk at the folder's fsync) leaves no file behind.
       await this.resumes.keep(app);
       await this.sql.transaction(async (sql) => {
-        await sql.run(OUTBOX_SQL.enqueue, enqueueParams(app, now, options.deadLetterAfterMs));
+        await sql.run(OUTBOX_SQL.enqueue, enqueueParams(app, now, options));
         if (key !== undefined) await sql.run(WEBHOOK_SQL.setIdempotencyKey, [key, app.reference]);
         await this.webhooks.recordIn(sql, 'application.received', app.reference);
         await this.resumes.write(sql, app);
