@@ -10,7 +10,7 @@ import { after, before } from 'node:test';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { createClient } from '../server/client/index.ts';
-import type { RecruitmentClient } from '../server/client/index.ts';
+import type { Applicant, RecruitmentClient } from '../server/client/index.ts';
 import type {
   ApplicationsDeps,
   ApplicationsModule,
@@ -342,6 +342,17 @@ export function upstreamApplications(sandbox: RunningSandbox, email: string): { 
 
 export function upstreamApplicantCount(sandbox: RunningSandbox, email: string): number {
   return sandbox.context.db.get<{ n: number }>('SELECT count(*) AS n FROM applicants WHERE email = ?', email)?.n ?? 0;
+}
+
+/** The applicant `email` as its company reads it (GET /applicants), once the service processed the resume. */
+export async function listedWithResume(company: RecruitmentClient, email: string): Promise<Applicant> {
+  return eventually(
+    async () => {
+      const found = (await company.applicants.list({ keywords: email })).data.find((a) => a.email === email);
+      return found?.resume_url == null ? undefined : found;
+    },
+    { timeoutMs: 30_000, what: `the applicant ${email} with its resume` },
+  );
 }
 
 /** Where the sandbox stored this candidate's resume (a path of its origin); null or undefined while it holds none. */

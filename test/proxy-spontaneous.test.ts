@@ -12,6 +12,7 @@ import { eventually } from '../server/test/poll.ts';
 import {
   apply,
   deliveredRow,
+  listedWithResume,
   startApplyWorld,
   upstreamApplicantCount,
   upstreamApplications,
@@ -115,15 +116,7 @@ for (const store of [SQLITE_STORE, await postgresStore()]) {
         privateKey: keys.private_key,
         secretKey: keys.secret_key,
       });
-      const listed = await eventually(
-        async () => {
-          const found = (await company.applicants.list({ keywords: fields.email })).data.find(
-            (applicant) => applicant.email === fields.email,
-          );
-          return found?.resume_url == null ? undefined : found;
-        },
-        { timeoutMs: 30_000, what: 'the resume of the spontaneous applicant' },
-      );
+      const listed = await listedWithResume(company, fields.email);
       assert.match(String(listed.resume_url), /^https?:\/\//);
     });
 

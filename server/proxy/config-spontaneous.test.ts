@@ -2,31 +2,17 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ConfigError, loadProxyConfig } from './config.ts';
+import { REQUIRED_ENV, configProblems } from './config.test-support.ts';
 import { takesSpontaneous } from './config-values.ts';
 
-const REQUIRED = {
-  UPSTREAM_URL: 'https://api.example/v2/',
-  UPSTREAM_PRIVATE_KEY: 'private',
-  UPSTREAM_SECRET_KEY: 'secret',
-  JOBBOARD_CHANNEL: 'jobboard_acme',
-};
-
-function problemsOf(value: string): string[] {
-  try {
-    loadProxyConfig({ ...REQUIRED, SPONTANEOUS_APPLICATIONS: value });
-  } catch (error) {
-    assert.ok(error instanceof ConfigError);
-    return error.problems;
-  }
-  assert.fail(`${value} was accepted`);
-}
+const problemsOf = (value: string) => configProblems({ SPONTANEOUS_APPLICATIONS: value });
 
 describe('SPONTANEOUS_APPLICATIONS', () => {
   it('is off when unset or empty: no company takes them', () => {
     for (const env of [
-      REQUIRED,
-      { ...REQUIRED, SPONTANEOUS_APPLICATIONS: '' },
-      { ...REQUIRED, SPONTANEOUS_APPLICATIONS: '  ' },
+      REQUIRED_ENV,
+      { ...REQUIRED_ENV, SPONTANEOUS_APPLICATIONS: '' },
+      { ...REQUIRED_ENV, SPONTANEOUS_APPLICATIONS: '  ' },
     ]) {
       const { spontaneousApplications } = loadProxyConfig(env);
       assert.deepEqual(spontaneousApplications, []);
@@ -35,7 +21,7 @@ describe('SPONTANEOUS_APPLICATIONS', () => {
   });
 
   it('takes company ids separated by commas (spaces and repeats ignored), and only those companies', () => {
-    const { spontaneousApplications } = loadProxyConfig({ ...REQUIRED, SPONTANEOUS_APPLICATIONS: ' 12, 34 ,12' });
+    const { spontaneousApplications } = loadProxyConfig({ ...REQUIRED_ENV, SPONTANEOUS_APPLICATIONS: ' 12, 34 ,12' });
     assert.deepEqual(spontaneousApplications, [12, 34]);
     assert.equal(takesSpontaneous(spontaneousApplications, 34), true);
     assert.equal(takesSpontaneous(spontaneousApplications, 56), false);
@@ -43,7 +29,7 @@ describe('SPONTANEOUS_APPLICATIONS', () => {
 
   it('takes all (any case) for every company of the catalogue', () => {
     for (const value of ['all', 'ALL', ' All ']) {
-      const { spontaneousApplications } = loadProxyConfig({ ...REQUIRED, SPONTANEOUS_APPLICATIONS: value });
+      const { spontaneousApplications } = loadProxyConfig({ ...REQUIRED_ENV, SPONTANEOUS_APPLICATIONS: value });
       assert.equal(spontaneousApplications, 'all', value);
       assert.equal(takesSpontaneous(spontaneousApplications, 987), true);
     }
@@ -59,7 +45,7 @@ describe('SPONTANEOUS_APPLICATIONS', () => {
 
   it('is a known variable: a typo of it stops the start', () => {
     try {
-      loadProxyConfig({ ...REQUIRED, SPONTANEOUS_APPLICATION: 'all' });
+      loadProxyConfig({ ...REQUIRED_ENV, SPONTANEOUS_APPLICATION: 'all' });
       assert.fail('the typo was accepted');
     } catch (error) {
       assert.ok(error instanceof ConfigError);

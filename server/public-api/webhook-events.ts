@@ -26,6 +26,11 @@ export const TEST_EVENT_TYPE = 'webhook.test';
 
 const instant = z.iso.datetime();
 
+/** Every event's body: its type, when it happened (the webhook-timestamp header is when it was sent), and its data. */
+function eventBody<Type extends z.ZodType, Data extends z.ZodType>(type: Type, data: Data) {
+  return z.object({ type, timestamp: instant, data });
+}
+
 /** The candidate's fields as the form named them (email, first_name, last_name, phone…), only with WEBHOOK_INCLUDE_CANDIDATE=true. */
 export const WebhookCandidate = z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]));
 export type WebhookCandidate = z.infer<typeof WebhookCandidate>;
@@ -59,12 +64,7 @@ export const ApplicationEventData = z.object({
 });
 export type ApplicationEventData = z.infer<typeof ApplicationEventData>;
 
-export const ApplicationEvent = z.object({
-  type: z.enum(APPLICATION_EVENT_TYPES),
-  /** When it happened (the webhook-timestamp header is when it was sent). */
-  timestamp: instant,
-  data: ApplicationEventData,
-});
+export const ApplicationEvent = eventBody(z.enum(APPLICATION_EVENT_TYPES), ApplicationEventData);
 export type ApplicationEvent = z.infer<typeof ApplicationEvent>;
 
 /** A candidate confirmed an alert: the board's own mailing sends them the search's new offers. */
@@ -88,18 +88,10 @@ export const AlertEventData = z.object({
 });
 export type AlertEventData = z.infer<typeof AlertEventData>;
 
-export const AlertEvent = z.object({
-  type: z.literal(ALERT_EVENT_TYPE),
-  timestamp: instant,
-  data: AlertEventData,
-});
+export const AlertEvent = eventBody(z.literal(ALERT_EVENT_TYPE), AlertEventData);
 export type AlertEvent = z.infer<typeof AlertEvent>;
 
-export const TestEvent = z.object({
-  type: z.literal(TEST_EVENT_TYPE),
-  timestamp: instant,
-  data: z.object({ message: z.string() }),
-});
+export const TestEvent = eventBody(z.literal(TEST_EVENT_TYPE), z.object({ message: z.string() }));
 export type TestEvent = z.infer<typeof TestEvent>;
 
 /** Any body the proxy posts to WEBHOOK_URL. */

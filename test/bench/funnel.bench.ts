@@ -10,12 +10,11 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { DEMO_KEYS } from '../../server/sandbox/index.ts';
 import { dayText } from '../../server/proxy/storage/funnel/funnel-sql.ts';
-import { demoProxyEnv } from '../../server/test/demo-proxy-env.ts';
 import { TEST_DATABASE_URL, createDatabase } from '../../server/test/postgres-server.ts';
 import { CLI, startCli, stopCli } from '../cli-processes.ts';
 import type { CliProcess } from '../cli-processes.ts';
 import { seedPostgres, seedSqlite, seededDays } from './funnel-seed.ts';
-import { untilProxyReady } from './processes.ts';
+import { startReadyProxy } from './processes.ts';
 import { median, percentile } from './stats.ts';
 
 const OFFERS = Number(process.env.BENCH_FUNNEL_OFFERS ?? 50_000);
@@ -124,22 +123,8 @@ export default async function bench(): Promise<string> {
   const sandbox = await startCli(CLI.built, 'sandbox', ['--port', '0', '--seed', 'demo', '--rate-limit', '0'], {});
   const processes: CliProcess[] = [sandbox];
   const cleanups: (() => Promise<void> | void)[] = [];
-  const start = async (extra: Record<string, string>) => {
-    const proxy = await startCli(
-      CLI.built,
-      'proxy',
-      [],
-      demoProxyEnv(`${sandbox.url}/v2`, {
-        DASHBOARD_TOKEN: TOKEN,
-        TRUST_PROXY: 'loopback',
-        LOG_LEVEL: 'warn',
-        ...extra,
-      }),
-    );
-    processes.push(proxy);
-    await untilProxyReady(proxy, 60);
-    return proxy;
-  };
+  const start = (extra: Record<string, string>) =>
+    startReadyProxy(sandbox, { DASHBOARD_TOKEN: TOKEN, TRUST_PROXY: 'loopback', ...extra }, processes, 60);
   const channel = DEMO_KEYS.jobboard.channel;
   const { first, last } = seededDays(DAYS);
   const query = `from=${dayText(first)}&to=${dayText(last)}`;

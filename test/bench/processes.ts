@@ -1,6 +1,31 @@
-// What the benches running the built proxy share: waiting until it is ready,
-// and one candidate's application through it, timed.
+// What the benches running the built proxy share: starting it on the demo's
+// sandbox, waiting until it is ready, and one candidate's application through
+// it, timed.
+import { demoProxyEnv } from '../../server/test/demo-proxy-env.ts';
+import { CLI, startCli } from '../cli-processes.ts';
 import type { CliProcess } from '../cli-processes.ts';
+
+/**
+ * The built proxy of the demo's job board on `sandbox`, warnings only in its
+ * log, with `env` on top; kept in `processes` before it is awaited (so one
+ * that never gets ready is still stopped), then ready within `seconds`.
+ */
+export async function startReadyProxy(
+  sandbox: CliProcess,
+  env: Record<string, string>,
+  processes: CliProcess[],
+  seconds: number,
+): Promise<CliProcess> {
+  const proxy = await startCli(
+    CLI.built,
+    'proxy',
+    [],
+    demoProxyEnv(`${sandbox.url}/v2`, { LOG_LEVEL: 'warn', ...env }),
+  );
+  processes.push(proxy);
+  await untilProxyReady(proxy, seconds);
+  return proxy;
+}
 
 /** Resolves once the proxy's /readyz answers 200; throws with the proxy's output after `seconds`. */
 export async function untilProxyReady(proxy: CliProcess, seconds: number): Promise<void> {

@@ -10,12 +10,11 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { RATE_LIMIT_PER_MINUTE } from '../../server/contract/values.ts';
-import { demoProxyEnv } from '../../server/test/demo-proxy-env.ts';
 import { TEST_DATABASE_URL, createDatabase } from '../../server/test/postgres-server.ts';
 import { pdfOfSize } from '../../server/test/files.ts';
 import { CLI, startCli, stopCli } from '../cli-processes.ts';
 import type { CliProcess } from '../cli-processes.ts';
-import { applyThroughProxy, untilProxyReady } from './processes.ts';
+import { applyThroughProxy, startReadyProxy } from './processes.ts';
 import { median, percentile } from './stats.ts';
 
 const ROUNDS = Number(process.env.BENCH_SCALE_ROUNDS ?? 3);
@@ -72,24 +71,16 @@ export default async function bench(): Promise<string> {
   const startProxy = async (extra: Record<string, string>): Promise<CliProcess> => {
     const dataDir = mkdtempSync(join(tmpdir(), 'proxy-scale-bench-'));
     dataDirs.push(dataDir);
-    const proxy = await startCli(
-      CLI.built,
-      'proxy',
-      [],
-      demoProxyEnv(`${sandbox.url}/v2`, {
-        DATA_DIR: dataDir,
-        APPLY_RATE_LIMIT_PER_IP: '1000000',
-        // Every candidate of the bench applies from 127.0.0.1: one address may hold every upload place, as before that limit.
-        MAX_CONCURRENT_UPLOADS_PER_IP: '1000000',
-        MAX_CONCURRENT_UPLOADS_PER_NETWORK: '1000000',
-        DELIVERY_DEADLINE_MS: '30000',
-        LOG_LEVEL: 'warn',
-        ...extra,
-      }),
-    );
-    processes.push(proxy);
-    await untilProxyReady(proxy, 30);
-    return proxy;
+    const env = {
+      DATA_DIR: dataDir,
+      APPLY_RATE_LIMIT_PER_IP: '1000000',
+      // Every candidate of the bench applies from 127.0.0.1: one address may hold every upload place, as before that limit.
+      MAX_CONCURRENT_UPLOADS_PER_IP: '1000000',
+      MAX_CONCURRENT_UPLOADS_PER_NETWORK: '1000000',
+      DELIVERY_DEADLINE_MS: '30000',
+      ...extra,
+    };
+    return startReadyProxy(sandbox, env, processes, 30);
   };
   /** Instances on one fresh PostgreSQL database, or why there are none. */
   const onPostgres = async (name: string, count: number): Promise<Setup> => {

@@ -11,9 +11,8 @@ import type { DemoWorld } from './demo-world.ts';
 import { axeViolations } from './axe.ts';
 import { DEMO_ENTITY_COMPANY_KEYS } from '../../server/sandbox/index.ts';
 import { createClient } from '../../server/client/index.ts';
-import { eventually } from '../../server/test/poll.ts';
 import { admin } from '../../server/test/sandbox-admin.ts';
-import { upstreamApplicantCount, upstreamApplications } from '../proxy-apply.test-support.ts';
+import { listedWithResume, upstreamApplicantCount, upstreamApplications } from '../proxy-apply.test-support.ts';
 import { SQLITE_STORE, postgresStore } from '../proxy-stores.ts';
 
 // Globex, the demo's second company: the seed creates it after Acme, so its id is 2 in a new sandbox (checked below).
@@ -78,13 +77,7 @@ for (const store of [SQLITE_STORE, await postgresStore()]) {
           privateKey: DEMO_ENTITY_COMPANY_KEYS.private_key,
           secretKey: DEMO_ENTITY_COMPANY_KEYS.secret_key,
         });
-        const listed = await eventually(
-          async () => {
-            const found = (await globex.applicants.list({ keywords: email })).data.find((a) => a.email === email);
-            return found?.resume_url == null ? undefined : found;
-          },
-          { timeoutMs: 30_000, what: 'the spontaneous applicant with its resume' },
-        );
+        const listed = await listedWithResume(globex, email);
         const resume = await fetch(String(listed.resume_url));
         assert.equal(
           Buffer.from(await resume.arrayBuffer())

@@ -14,9 +14,8 @@ import type {
   CampaignSummary,
   FieldProblemSchema,
 } from '../../server/public-api/schemas.ts';
-import { DEFAULT_FIELD_MODES } from '../../server/public-api/application-form.ts';
 import type { WidgetConfig } from '../src/internal/api.ts';
-import { problemBody } from '../test-server/stand-in.ts';
+import { baseConfig, problemBody } from '../test-server/stand-in.ts';
 import type { ReceivedApplication } from '../test-server/stand-in.ts';
 
 export type FieldProblem = z.infer<typeof FieldProblemSchema>;
@@ -48,18 +47,11 @@ export interface ProxyStandIn {
   close(): Promise<void>;
 }
 
-/** The proxy's defaults: every field in its default mode, a 10 MiB resume. */
+/** The proxy's defaults, as the browser tests' stand-in answers them. */
 export const defaultConfig: WidgetConfig = {
-  locales: ['fr', 'en', 'es'],
-  resume: { types: ['pdf', 'jpg', 'png', 'doc', 'docx'], max_bytes: 10 * 1024 * 1024 },
-  fields: { email: 'required', ...DEFAULT_FIELD_MODES },
-  consent_url: 'https://board.example/privacy',
-  captcha: null,
-  track_utm: true,
+  ...baseConfig,
   // These tests read applications; the funnel's beacons are the browser tests' (widget/src/campaigns/funnel.test.ts).
   funnel: false,
-  alerts: { feed: false, email: false },
-  spontaneous_applications: [],
 };
 
 export const delivered = (receipt_url = '/applications/receipt/tok-1'): Answer => ({

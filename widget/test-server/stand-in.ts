@@ -126,7 +126,8 @@ function detail(c: CampaignSummary): CampaignDetail {
   };
 }
 
-const baseConfig: WidgetConfig = {
+/** The proxy's defaults, as /api/config answers them: every field in its default mode, a 10 MiB resume. */
+export const baseConfig: WidgetConfig = {
   locales: ['fr', 'en', 'es'],
   resume: { types: ['pdf', 'jpg', 'png', 'doc', 'docx'], max_bytes: 10485760 },
   fields: { email: 'required', ...DEFAULT_FIELD_MODES },

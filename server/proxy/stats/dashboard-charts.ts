@@ -32,35 +32,36 @@ export function drawDashboardCharts(page: ChartPage, Chart: ChartConstructor, id
   const dashes = [[], [6, 3], [2, 2], [8, 3, 2, 3], [4, 4], [1, 3]];
   // No animation: the counts are the point, and no one needing reduced motion gets any.
   const common = { animation: false, responsive: true, maintainAspectRatio: false };
-  const funnel = page.getElementById(ids.funnel);
-  if (funnel !== null)
-    new Chart(funnel, {
-      type: 'bar',
-      data: {
-        labels: data.funnel.labels,
-        datasets: [{ label: data.funnel.label, data: data.funnel.values, backgroundColor: colours[0] }],
-      },
-      options: { ...common, indexAxis: 'y', plugins: { legend: { display: false } } },
-    });
-  const days = page.getElementById(ids.days);
-  if (days !== null)
-    new Chart(days, {
-      type: 'line',
-      data: {
-        labels: data.days.labels,
-        datasets: data.days.series.map((series, i) => ({
-          label: series.label,
-          data: series.values,
-          hidden: series.hidden,
-          borderColor: colours[i % colours.length],
-          backgroundColor: colours[i % colours.length],
-          borderDash: dashes[i % dashes.length],
-          pointRadius: data.days.labels.length > 62 ? 0 : 2,
-          tension: 0,
-        })),
-      },
-      options: { ...common, interaction: { mode: 'index', intersect: false }, scales: { y: { beginAtZero: true } } },
-    });
+  /** Draws on the canvas `id` of the page, when the page has it. */
+  const draw = (id: string, config: object) => {
+    const canvas = page.getElementById(id);
+    if (canvas !== null) new Chart(canvas, config);
+  };
+  draw(ids.funnel, {
+    type: 'bar',
+    data: {
+      labels: data.funnel.labels,
+      datasets: [{ label: data.funnel.label, data: data.funnel.values, backgroundColor: colours[0] }],
+    },
+    options: { ...common, indexAxis: 'y', plugins: { legend: { display: false } } },
+  });
+  draw(ids.days, {
+    type: 'line',
+    data: {
+      labels: data.days.labels,
+      datasets: data.days.series.map((series, i) => ({
+        label: series.label,
+        data: series.values,
+        hidden: series.hidden,
+        borderColor: colours[i % colours.length],
+        backgroundColor: colours[i % colours.length],
+        borderDash: dashes[i % dashes.length],
+        pointRadius: data.days.labels.length > 62 ? 0 : 2,
+        tension: 0,
+      })),
+    },
+    options: { ...common, interaction: { mode: 'index', intersect: false }, scales: { y: { beginAtZero: true } } },
+  });
 }
 
 /** The script served at /dashboard/dashboard-<hash>.js: the function above, called once the page is parsed (the tag is deferred). */
