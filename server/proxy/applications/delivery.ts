@@ -284,12 +284,7 @@ async function deliver(
       });
     return await send(undefined);
   } catch (error) {
-    if (error instanceof ResumeMissingError)
-      return { kind: 'resume_missing', error: `resume_missing (${error.missing})` };
-    if (error instanceof clientErrors.ConflictError && error.code === 'application_exists') {
-      return row.attempts > 1 ? { kind: 'delivered', outcome: 'found_delivered' } : { kind: 'already_applied' };
-    }
-    return classify(error);
+    return failedAttempt(error, row, 'application_exists');
   }
 }
 
@@ -321,13 +316,25 @@ async function deliverSpontaneous(
     );
     return { kind: 'delivered', outcome: 'created_applicant', applicantId: created.id };
   } catch (error) {
-    if (error instanceof ResumeMissingError)
-      return { kind: 'resume_missing', error: `resume_missing (${error.missing})` };
-    if (error instanceof clientErrors.ConflictError && error.code === 'applicant_exists') {
-      return row.attempts > 1 ? { kind: 'delivered', outcome: 'found_delivered' } : { kind: 'already_applied' };
-    }
-    return classify(error);
+    return failedAttempt(error, row, 'applicant_exists');
   }
+}
+
+/**
+ * What a failed attempt learnt: the store lost the resume; the service
+ * already holds what this send creates (`exists`: a later attempt finds an
+ * earlier one's, a first one a candidate who had applied); else classify's.
+ */
+function failedAttempt(
+  error: unknown,
+  row: OutboxRow,
+  exists: 'application_exists' | 'applicant_exists',
+): AttemptResult {
+  if (error instanceof ResumeMissingError)
+    return { kind: 'resume_missing', error: `resume_missing (${error.missing})` };
+  if (error instanceof clientErrors.ConflictError && error.code === exists)
+    return row.attempts > 1 ? { kind: 'delivered', outcome: 'found_delivered' } : { kind: 'already_applied' };
+  return classify(error);
 }
 
 /**
