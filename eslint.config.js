@@ -16,10 +16,10 @@ const SERVER_BUT_CONTRACTS = {
 };
 const CONTRACT_SERVER_CODE = {
   regex:
-    '(^|/)server/(contract/(?!(values|resume-signatures)\\.ts$)|public-api/(?!(application-form|campaign-tracking|feed-url|list-params|offer-head|pinned-widget|problems|resume-pages)\\.ts$))',
+    '(^|/)server/(contract/(?!(values|resume-signatures)\\.ts$)|public-api/(?!(application-form|campaign-tracking|feed-url|list-params|offer-head|pinned-widget|problems|resume-pages|spontaneous-companies)\\.ts$))',
   allowTypeImports: true,
   message:
-    "At run time the widget takes only the contracts' plain modules (contract/values.ts, contract/resume-signatures.ts, public-api/application-form.ts, campaign-tracking.ts, feed-url.ts, list-params.ts, offer-head.ts, pinned-widget.ts, problems.ts, resume-pages.ts): the others carry zod into its bundle. Use `import type`.",
+    "At run time the widget takes only the contracts' plain modules (contract/values.ts, contract/resume-signatures.ts, public-api/application-form.ts, campaign-tracking.ts, feed-url.ts, list-params.ts, offer-head.ts, pinned-widget.ts, problems.ts, resume-pages.ts, spontaneous-companies.ts): the others carry zod into its bundle. Use `import type`.",
 };
 // Tests and their stand-in server also read the server's test files (portable files, fixtures).
 const SERVER_BUT_CONTRACTS_AND_TEST_FILES = {

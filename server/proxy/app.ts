@@ -31,6 +31,7 @@ import { embedRouter } from './catalogue/routes/embed.ts';
 import { sitemapHandler } from './catalogue/routes/sitemap.ts';
 import { offersFeedHandler } from './catalogue/routes/offers-feed.ts';
 import { FEED_PATH } from '../public-api/feed-url.ts';
+import { takesAnySpontaneous } from '../public-api/spontaneous-companies.ts';
 import { healthRouter } from './http/health.ts';
 import {
   WIDGET_CHUNK_CACHE_CONTROL,
@@ -239,11 +240,7 @@ export function createProxyApp(deps: ProxyAppDeps): express.Express {
   const openApiDocument = () =>
     (document ??= import('../public-api/openapi.ts').then(
       ({ buildOpenApi }) =>
-        buildOpenApi(
-          deps.version ?? '0.0.0',
-          config.fields,
-          config.spontaneousApplications === 'all' || config.spontaneousApplications.length > 0,
-        ),
+        buildOpenApi(deps.version ?? '0.0.0', config.fields, takesAnySpontaneous(config.spontaneousApplications)),
       (error: unknown) => {
         // The next request tries again.
         document = undefined;

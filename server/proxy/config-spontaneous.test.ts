@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ConfigError, loadProxyConfig } from './config.ts';
 import { REQUIRED_ENV, configProblems } from './config.test-support.ts';
-import { takesSpontaneous } from './config-values.ts';
+import { takesAnySpontaneous, takesSpontaneous } from '../public-api/spontaneous-companies.ts';
 
 const problemsOf = (value: string) => configProblems({ SPONTANEOUS_APPLICATIONS: value });
 
@@ -17,6 +17,7 @@ describe('SPONTANEOUS_APPLICATIONS', () => {
       const { spontaneousApplications } = loadProxyConfig(env);
       assert.deepEqual(spontaneousApplications, []);
       assert.equal(takesSpontaneous(spontaneousApplications, 12), false);
+      assert.equal(takesAnySpontaneous(spontaneousApplications), false);
     }
   });
 
@@ -25,6 +26,7 @@ describe('SPONTANEOUS_APPLICATIONS', () => {
     assert.deepEqual(spontaneousApplications, [12, 34]);
     assert.equal(takesSpontaneous(spontaneousApplications, 34), true);
     assert.equal(takesSpontaneous(spontaneousApplications, 56), false);
+    assert.equal(takesAnySpontaneous(spontaneousApplications), true);
   });
 
   it('takes all (any case) for every company of the catalogue', () => {
@@ -32,6 +34,7 @@ describe('SPONTANEOUS_APPLICATIONS', () => {
       const { spontaneousApplications } = loadProxyConfig({ ...REQUIRED_ENV, SPONTANEOUS_APPLICATIONS: value });
       assert.equal(spontaneousApplications, 'all', value);
       assert.equal(takesSpontaneous(spontaneousApplications, 987), true);
+      assert.equal(takesAnySpontaneous(spontaneousApplications), true);
     }
   });
 

@@ -5,6 +5,8 @@ import { z } from 'zod';
 import { CONFIGURABLE_FIELDS, DEFAULT_FIELD_MODES, FIELD_MODES } from '../public-api/application-form.ts';
 import type { ConfigurableField, FieldMode } from '../public-api/application-form.ts';
 import { LOCALES } from '../contract/values.ts';
+import { serviceIdOf } from '../public-api/query-values.ts';
+import type { SpontaneousCompanies } from '../public-api/spontaneous-companies.ts';
 
 /** The names of this machine that an http:// URL may use (anything else must be https). */
 export const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -131,7 +133,6 @@ export const boardOfferUrl = z
     }
   });
 
-/** DATABASE_URL: optional; when set, a postgres:// or postgresql:// URL naming a host. */
 /**
  * BOARD_LANG: the language of the board's offers and pages, one of the
  * widget's; French unless set. The offer checks read the ads against it and
@@ -143,6 +144,7 @@ export const boardLanguage = z
   })
   .default('fr');
 
+/** DATABASE_URL: optional; when set, a postgres:// or postgresql:// URL naming a host. */
 export const databaseUrl = z
   .string()
   .trim()
@@ -165,14 +167,6 @@ export const dashboardToken = z
     'must be 16 to 200 visible ASCII characters without spaces, a random secret like the output of `openssl rand -base64 24` (or leave it unset: no dashboard, no GET /api/stats)',
   );
 
-/** The companies that take spontaneous applications through the board: `all`, or their ids; none: off. */
-export type SpontaneousCompanies = 'all' | readonly number[];
-
-/** Whether `companyId` takes spontaneous applications under `companies` (SPONTANEOUS_APPLICATIONS). */
-export function takesSpontaneous(companies: SpontaneousCompanies, companyId: number): boolean {
-  return companies === 'all' || companies.includes(companyId);
-}
-
 const SPONTANEOUS_EXAMPLE =
   'like 12,34 (company ids), or all (every company of the catalogue); leave it unset for none';
 
@@ -184,10 +178,11 @@ export const spontaneousApplications = z
     const s = v.trim();
     if (s.toLowerCase() === 'all') return 'all';
     const ids: number[] = [];
+    if (s === '') return ids;
     for (const item of s.split(',').map((p) => p.trim())) {
-      if (item === '' && s === '') continue;
-      if (/^[1-9][0-9]{0,15}$/.test(item) && Number.isSafeInteger(Number(item))) {
-        if (!ids.includes(Number(item))) ids.push(Number(item));
+      const id = serviceIdOf(item);
+      if (id !== undefined) {
+        if (!ids.includes(id)) ids.push(id);
       } else {
         ctx.addIssue({
           code: 'custom',

@@ -21,7 +21,7 @@ import {
   spontaneousApplications,
   trustProxy,
 } from './config-values.ts';
-import type { SpontaneousCompanies } from './config-values.ts';
+import type { SpontaneousCompanies } from '../public-api/spontaneous-companies.ts';
 import { likelyMeant, typoProblems } from './env-typos.ts';
 import { readStatusLabels } from './status-labels.ts';
 import type { StatusLabels } from './status-labels.ts';

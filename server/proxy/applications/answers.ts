@@ -4,7 +4,7 @@
 import type { Response } from 'express';
 import { ProblemError, validationProblem } from '../http/problem.ts';
 import type { AttemptResult } from './delivery.ts';
-import { NO_CAMPAIGN } from '../storage/outbox/application-store.ts';
+import { applicationTarget, isSpontaneous } from '../storage/outbox/application-store.ts';
 import type { OutboxRow } from '../storage/outbox/application-store.ts';
 
 export interface Answer {
@@ -23,8 +23,7 @@ export function accepted(status: 201 | 202, reference: string, campaignId: numbe
     body: JSON.stringify({
       status: status === 201 ? 'delivered' : 'queued',
       reference,
-      campaign_id: campaignId === NO_CAMPAIGN ? null : campaignId,
-      kind: campaignId === NO_CAMPAIGN ? 'spontaneous' : 'offer',
+      ...applicationTarget(campaignId),
       receipt_url: receipt,
     }),
     contentType: 'application/json; charset=utf-8',
@@ -42,7 +41,7 @@ function problemAnswer(problem: ProblemError): Answer {
 function alreadyApplied(campaignId: number): ProblemError {
   return new ProblemError(
     'already_applied',
-    campaignId === NO_CAMPAIGN
+    isSpontaneous({ campaign_id: campaignId })
       ? 'This candidate is already among the applicants of this company; there is nothing more to send.'
       : 'This candidate has already applied to this job offer; there is nothing more to send.',
   );

@@ -16,6 +16,7 @@ import type { ConfigurableField, FieldMode } from '../../public-api/application-
 import { UTM_FIELDS, keepUtm } from '../../public-api/campaign-tracking.ts';
 import type { KeptUtm, Utm } from '../../public-api/campaign-tracking.ts';
 import { FIELD_PROBLEMS } from '../../public-api/problems.ts';
+import { serviceIdOf } from '../../public-api/query-values.ts';
 import type { FieldCode } from '../../public-api/problems.ts';
 import type { FieldProblem } from '../http/problem.ts';
 import type { ParsedForm } from './multipart.ts';
@@ -64,11 +65,6 @@ export function checkUtm(form: ParsedForm): KeptUtm {
 
 const applicantShape = JobboardApplicantInput.shape;
 
-/** An id of the service: a positive whole number that JavaScript holds exactly. */
-function idOf(value: string): number | undefined {
-  return /^[1-9][0-9]{0,15}$/.test(value) && Number.isSafeInteger(Number(value)) ? Number(value) : undefined;
-}
-
 /** Where the application goes: an offer (campaign_id) or a company (company_id), never both; undefined with its problems added. */
 function checkTarget(
   campaign: string | undefined,
@@ -86,7 +82,7 @@ function checkTarget(
     return undefined;
   }
   if (company !== undefined) {
-    const companyId = idOf(company);
+    const companyId = serviceIdOf(company);
     if (companyId !== undefined) return { campaignId: NO_CAMPAIGN, companyId };
     errors.push(problem('company_id', 'invalid_value', 'Must be the id of a company.'));
     return undefined;
@@ -101,7 +97,7 @@ function checkTarget(
     );
     return undefined;
   }
-  const campaignId = idOf(campaign);
+  const campaignId = serviceIdOf(campaign);
   if (campaignId !== undefined) return { campaignId };
   errors.push(problem('campaign_id', 'invalid_value', 'Must be the id of a job offer.'));
   return undefined;

@@ -8,7 +8,7 @@ import type { Store } from 'express-rate-limit';
 import type { Logger } from 'pino';
 import { isCampaignOpenForApplications } from '../../contract/index.ts';
 import type { ProxyConfig } from '../config.ts';
-import { takesSpontaneous } from '../config-values.ts';
+import { takesSpontaneous } from '../../public-api/spontaneous-companies.ts';
 import { ProblemError, validationProblem } from '../http/problem.ts';
 import type { AttemptResult } from './delivery.ts';
 import {

@@ -4,7 +4,7 @@
 import { StatsReport } from '../../public-api/funnel.ts';
 import type { FunnelStage } from '../../public-api/funnel.ts';
 import type { FunnelPeriod, FunnelStore } from '../storage/funnel/funnel-store.ts';
-import { NO_CAMPAIGN } from '../storage/outbox/application-store.ts';
+import { applicationTarget } from '../storage/outbox/application-store.ts';
 
 /** What the stats read: the funnel's counts, the offers' titles, the clock. */
 export interface StatsSource {
@@ -26,11 +26,10 @@ export async function readStatsReport(
     to: period.to,
     totals: report.totals,
     // The spontaneous applications (no offer) count on a line of their own.
-    offers: report.offers.map((offer) =>
-      offer.campaign_id === NO_CAMPAIGN
-        ? { ...offer, campaign_id: null, kind: 'spontaneous', title: null }
-        : { ...offer, kind: 'offer', title: source.titleOf(offer.campaign_id) },
-    ),
+    offers: report.offers.map((offer) => {
+      const target = applicationTarget(offer.campaign_id);
+      return { ...offer, ...target, title: target.campaign_id === null ? null : source.titleOf(target.campaign_id) };
+    }),
     offers_total: report.offers_total,
     sources: report.sources,
     days: report.days,

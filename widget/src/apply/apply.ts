@@ -216,6 +216,8 @@ export class JobboardApply extends JobboardElement {
   protected override renderBody(): TemplateResult {
     const { phase, config } = this.form;
     let body: TemplateResult | typeof nothing;
+    // `all` or a list of ids, non-empty when some company takes them (takesAnySpontaneous, not imported:
+    // shared with the spontaneous module, it would be a chunk of its own).
     if (config?.spontaneous_applications.length && !spontaneous)
       void import('./spontaneous.ts').then((m) => {
         spontaneous = m;

@@ -8,6 +8,7 @@ import type { TemplateResult } from 'lit';
 import { msg, str } from '@lit/localize';
 import type { CampaignSummary, WidgetConfig } from '../internal/api.ts';
 import { heading } from '../internal/heading.ts';
+import { takesSpontaneous } from '../../../server/public-api/spontaneous-companies.ts';
 
 /** What this module reads of the apply element. */
 interface Host extends HTMLElement {
@@ -21,10 +22,6 @@ interface Host extends HTMLElement {
 
 /** The forms whose entry was opened: the spontaneous form then shows under them. */
 const opened = new WeakSet<Host>();
-
-/** Whether the board takes spontaneous applications to this company. */
-export const accepts = (config: WidgetConfig, companyId: number): boolean =>
-  config.spontaneous_applications === 'all' || config.spontaneous_applications.includes(companyId);
 
 /**
  * The apply form as this module shows it: a spontaneous one under a heading
@@ -47,7 +44,7 @@ export function around(host: Host, config: WidgetConfig, form: TemplateResult): 
  */
 function entry(host: Host, config: WidgetConfig): TemplateResult | typeof nothing {
   const offer = host.offer;
-  if (!offer || !accepts(config, offer.company_id)) return nothing;
+  if (!offer || !takesSpontaneous(config.spontaneous_applications, offer.company_id)) return nothing;
   const name = offer.company_name ?? '';
   if (!opened.has(host)) {
     return html`<p class="spontaneous">

@@ -37,8 +37,10 @@ function mergeTwo(a: OfferSums, b: OfferSums): OfferSums {
     if (x <= y) {
       ids.push(x);
       sums.set(a.sums.subarray(i * STAGES, (i += 1) * STAGES), at);
-      if (x === y) for (let s = 0; s < STAGES; s += 1) sums[at + s]! += b.sums[j * STAGES + s]!;
-      if (x === y) j += 1;
+      if (x === y) {
+        for (let s = 0; s < STAGES; s += 1) sums[at + s]! += b.sums[j * STAGES + s]!;
+        j += 1;
+      }
     } else {
       ids.push(y);
       sums.set(b.sums.subarray(j * STAGES, (j += 1) * STAGES), at);

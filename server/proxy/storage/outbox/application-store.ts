@@ -29,6 +29,13 @@ export function isSpontaneous(row: { campaign_id: number }): boolean {
 /** What an application is sent to: an offer, or a company with no offer (spontaneous). */
 export type ApplicationKind = 'offer' | 'spontaneous';
 
+/** A row's offer as the proxy shows it outside (answers, webhook events, the funnel's report): no offer is `campaign_id: null`. */
+export function applicationTarget(campaignId: number): { campaign_id: number | null; kind: ApplicationKind } {
+  return isSpontaneous({ campaign_id: campaignId })
+    ? { campaign_id: null, kind: 'spontaneous' }
+    : { campaign_id: campaignId, kind: 'offer' };
+}
+
 export const OUTBOX_STATUSES = ['pending', 'delivering', 'delivered', 'rejected', 'dead'] as const;
 export type OutboxStatus = (typeof OUTBOX_STATUSES)[number];
 

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { ALERT_EVENT_TYPE, AlertEvent, ApplicationEvent } from '../../../public-api/webhook-events.ts';
 import type { ApplicationEventType, WebhookCandidate } from '../../../public-api/webhook-events.ts';
-import { NO_CAMPAIGN } from '../outbox/application-store.ts';
+import { applicationTarget } from '../outbox/application-store.ts';
 import { parsePayload } from '../sql.ts';
 import type { Raw, SqlValue } from '../sql.ts';
 import { WEBHOOK_RETRY_FOR_MS } from './webhook-store.ts';
@@ -134,9 +134,8 @@ export function applicationEventParams(
     data: {
       reference: String(row.reference),
       idempotency_key: row.idempotency_key == null ? null : String(row.idempotency_key),
-      campaign_id: Number(row.campaign_id) === NO_CAMPAIGN ? null : Number(row.campaign_id),
+      ...applicationTarget(Number(row.campaign_id)),
       company_id: Number(row.company_id),
-      kind: Number(row.campaign_id) === NO_CAMPAIGN ? 'spontaneous' : 'offer',
       created_at: iso(row.created_at),
       delivered_at: iso(row.delivered_at),
       ended_at: iso(row.ended_at),
