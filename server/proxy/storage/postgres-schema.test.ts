@@ -99,6 +99,7 @@ describe('PostgreSQL migrations', { skip }, () => {
       'funnel_source_days',
       'funnel_source_outcomes',
       'funnel_offer_spans',
+      'funnel_waiting',
     ];
     const { rows: present } = await asOwner(
       url,

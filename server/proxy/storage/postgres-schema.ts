@@ -9,7 +9,7 @@ import { SchemaBehindError, checkOrder, refuseNewer } from './migrations.ts';
 import type { MigrationRecord, MigrationReport } from './migrations.ts';
 import { WEBHOOK_EVENTS_SCHEMA } from './webhooks/webhooks-sql.ts';
 import { AFTER_DELIVERY_SQL } from './outbox/status-sql.ts';
-import { funnelSchema } from './funnel/funnel-sql.ts';
+import { funnelSchema, waitingSchema } from './funnel/funnel-sql.ts';
 
 /** The request budget several instances spend together (budget-ledger.ts): spent times, a shared pause, and the take function. */
 const SHARED_BUDGET_SCHEMA = `
@@ -208,6 +208,11 @@ CREATE TABLE source_refusals (
     version: 8,
     name: "the funnel's daily counts per offer and source",
     sql: funnelSchema('postgres'),
+  },
+  {
+    version: 9,
+    name: "the funnel's counts waiting to be added to the day's rows",
+    sql: waitingSchema('postgres'),
   },
 ];
 checkOrder(POSTGRES_MIGRATIONS);

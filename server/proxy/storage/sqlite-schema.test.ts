@@ -57,6 +57,7 @@ describe('SQLite schema migrations', () => {
         'webhook events, and the idempotency key of each application',
         "the candidate's receipt token and the company's status after delivery",
         "the funnel's daily counts per offer and source",
+        "the funnel's counts waiting to be added to the day's rows",
       ],
     );
   });

@@ -10,7 +10,7 @@ import type { MigrationRecord, MigrationReport } from './migrations.ts';
 import type { ResumeFiles } from './outbox/resume-files.ts';
 import { WEBHOOK_EVENTS_SCHEMA } from './webhooks/webhooks-sql.ts';
 import { AFTER_DELIVERY_SQL } from './outbox/status-sql.ts';
-import { funnelSchema } from './funnel/funnel-sql.ts';
+import { funnelSchema, waitingSchema } from './funnel/funnel-sql.ts';
 
 const SCHEMA_V1 = `
 CREATE TABLE IF NOT EXISTS outbox (
@@ -152,6 +152,13 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
     name: "the funnel's daily counts per offer and source",
     up(db) {
       db.exec(funnelSchema('sqlite'));
+    },
+  },
+  {
+    version: 8,
+    name: "the funnel's counts waiting to be added to the day's rows",
+    up(db) {
+      db.exec(waitingSchema('sqlite'));
     },
   },
 ];

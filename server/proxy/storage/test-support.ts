@@ -142,7 +142,7 @@ export interface StoreHarness {
 
 /** Tables a reset empties on PostgreSQL: every one a store writes. */
 const STORE_TABLES =
-  'outbox, resume_chunks, idempotency_keys, rate_counters, webhook_events, source_refusals, funnel_counts, funnel_outcomes, funnel_source_days, funnel_source_outcomes, funnel_offer_spans';
+  'outbox, resume_chunks, idempotency_keys, rate_counters, webhook_events, source_refusals, funnel_counts, funnel_outcomes, funnel_source_days, funnel_source_outcomes, funnel_offer_spans, funnel_waiting';
 
 /**
  * A contract suite run against both stores: `describe('TITLE (SQLite)')` and

@@ -2,12 +2,15 @@
 // skipped without a server): each change of an application (received,
 // delivered, rejected, dead) and each status the company gives it counts
 // once, in the transaction of the change, under the board's channel and the
-// application's campaign parameters; nothing when the funnel is off.
+// application's campaign parameters, waiting there for a fold into the day's
+// rows; nothing when the funnel is off.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { after, afterEach, before, beforeEach, it } from 'node:test';
+import { eventually } from '../../../test/poll.ts';
 import type { FunnelCounts, FunnelStage } from '../../../public-api/funnel.ts';
 import type { ApplicationStore, StoreOptions } from '../outbox/application-store.ts';
 import { claimed, forEachStore, newApplication } from '../test-support.ts';
@@ -31,6 +34,19 @@ forEachStore("the proxy's funnel counts", (harness) => {
   const totals = async () => (await store.funnel.report({ from: '2026-01-01', to: '2026-01-03' })).totals;
   const enqueue = (reference: string) =>
     store.enqueue(newApplication(reference, { email: `${reference}@example.org` }), { deadLetterAfterMs: DAY });
+  /** One number read from outside the store: the counts waiting, or the day's rows' sum of a stage. */
+  const readOutside = async (text: string): Promise<number> => {
+    const pool = harness.pool();
+    if (pool !== undefined) return Number((await pool.query<{ n: unknown }>(text)).rows[0]!.n ?? 0);
+    const db = new DatabaseSync(join(dir, 'outbox.db'), { readOnly: true });
+    try {
+      return Number((db.prepare(text).get() as { n: unknown }).n ?? 0);
+    } finally {
+      db.close();
+    }
+  };
+  const waiting = () => readOutside('SELECT count(*) AS n FROM funnel_waiting');
+  const receivedInDaysRows = () => readOutside('SELECT sum(received) AS n FROM funnel_source_days');
 
   before(() => {
     dir = mkdtempSync(join(tmpdir(), 'jbc-funnel-counts-'));
@@ -61,6 +77,54 @@ forEachStore("the proxy's funnel counts", (harness) => {
         [{ channel: 'board', utm_source: 'newsletter', utm_campaign: 'spring' }, 1],
       ],
     );
+  });
+
+  it("keeps each change's count waiting until a fold adds it to the day's rows, once", async () => {
+    await store.close();
+    store = await open({ funnel: { ...FUNNEL, foldAfterMs: 60_000 } });
+    await enqueue('r1');
+    await store.markDelivered(await claimed(store, 'r1'), 'created_applicant', { applicantId: 1, applicationId: 2 });
+    assert.equal(await waiting(), 2);
+    assert.equal(await receivedInDaysRows(), 0);
+    await store.funnel.fold();
+    assert.equal(await waiting(), 0);
+    assert.equal(await receivedInDaysRows(), 1);
+    await store.funnel.fold();
+    assert.deepEqual(await totals(), counts({ received: 1, delivered: 1 }));
+  });
+
+  it('folds the counts waiting by itself a moment after they are made', async () => {
+    await store.close();
+    store = await open({ funnel: { ...FUNNEL, foldAfterMs: 20 } });
+    await enqueue('r1');
+    await eventually(async () => (await waiting()) === 0, { timeoutMs: 5_000, what: 'the count folded' });
+    assert.equal(await receivedInDaysRows(), 1);
+  });
+
+  it('leaves the counts of a store closed before its fold waiting, and the next store adds them', async () => {
+    await store.close();
+    store = await open({ funnel: { ...FUNNEL, foldAfterMs: 20 } });
+    await enqueue('r1');
+    await store.close();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.equal(await waiting(), 1, 'no fold after the store closed');
+    store = await open();
+    assert.deepEqual(await totals(), counts({ received: 1 }));
+  });
+
+  it('adds each count once when several stores fold at the same time', async () => {
+    await store.close();
+    store = await open({ funnel: { ...FUNNEL, foldAfterMs: 60_000 } });
+    const other = await harness.open('instance-2', dir, () => now, undefined, { ...FUNNEL, foldAfterMs: 60_000 });
+    try {
+      for (let i = 0; i < 300; i += 1)
+        await (i % 2 === 0 ? store : other).enqueue(newApplication(`r${i}`), { deadLetterAfterMs: DAY });
+      await Promise.all([store.funnel.fold(), other.funnel.fold(), store.funnel.fold(), other.funnel.fold()]);
+      assert.equal(await waiting(), 0);
+      assert.equal(await receivedInDaysRows(), 300);
+    } finally {
+      await other.close();
+    }
   });
 
   it('counts nothing of an application whose storing failed', async () => {

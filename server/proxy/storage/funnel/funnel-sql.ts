@@ -10,6 +10,11 @@
 //   (level 0 to 7, first_day a multiple of 2^level): any period is a handful
 //   of spans (spansOf), so the offers of 90 days read about 5 to 12 rows per
 //   offer instead of 90.
+// The proxy's own stages do not write those rows in the transaction of the
+// change they count: every application of the day would update the same few
+// rows (and wait on each other's locks across instances). They insert one row
+// of funnel_waiting instead, which a fold (SqlFunnelStore.fold) deletes and
+// adds to the grains in one transaction, so each is added once.
 // Days are numbers (days since 1970-01-01, UTC); a source without a campaign
 // parameter stores '' (a kept value is never blank), read back as null.
 import { FUNNEL_STAGES } from '../../../public-api/funnel.ts';
@@ -50,6 +55,21 @@ export function funnelSchema(database: 'sqlite' | 'postgres'): string {
       return `CREATE TABLE ${table} (\n  ${columns.join(',\n  ')},\n  PRIMARY KEY (${key.join(', ')})\n)${storage};\n`;
     })
     .join('');
+}
+
+/** The counts of the proxy's own stages waiting for a fold: one row per change counted, its offer and campaign parameters copied from the outbox. */
+export function waitingSchema(database: 'sqlite' | 'postgres'): string {
+  const [id, utm] = database === 'sqlite' ? ['INTEGER PRIMARY KEY', 'TEXT'] : ['bigserial PRIMARY KEY', 'jsonb'];
+  return `CREATE TABLE funnel_waiting (
+  id ${id},
+  day integer NOT NULL,
+  channel text NOT NULL,
+  stage text,
+  outcome text,
+  campaign_id bigint,
+  utm ${utm}
+);
+`;
 }
 
 /** Rows of one insert at most: a few hundred parameters. */
@@ -152,6 +172,17 @@ export function offerOutcomesText(offers: number): string {
 }
 
 export const FUNNEL_SQL = {
+  /** Counts stage $3 or outcome $4 of the application $5 on day $1 under channel $2 (nothing when no row holds $5). */
+  wait: `INSERT INTO funnel_waiting (day, channel, stage, outcome, campaign_id, utm)
+    SELECT $1, $2, $3, $4, campaign_id, utm FROM outbox WHERE reference = $5`,
+  anyWaiting: 'SELECT id FROM funnel_waiting LIMIT 1',
+  /**
+   * Takes the $1 first counts waiting. Their rows are locked in the order of
+   * their ids (no two folds wait on each other in a cycle); a fold under way
+   * elsewhere is waited for, and the rows it deleted are skipped.
+   */
+  take: `DELETE FROM funnel_waiting WHERE id IN (SELECT id FROM funnel_waiting ORDER BY id LIMIT $1 FOR UPDATE)
+    RETURNING day, channel, stage, outcome, campaign_id, utm`,
   /** Each day's counts, $1 to $2. */
   days: `SELECT day, ${SUMS} FROM funnel_source_days WHERE day BETWEEN $1 AND $2 GROUP BY day`,
   dayOutcomes: `SELECT day, outcome, sum(n) AS n FROM funnel_source_outcomes WHERE day BETWEEN $1 AND $2 GROUP BY day, outcome`,

@@ -15,6 +15,8 @@ export interface FunnelEntry {
 /** How the proxy counts its own stages (FUNNEL on): under the board's channel (JOBBOARD_CHANNEL). */
 export interface FunnelCounting {
   channel: string;
+  /** How long a count waits before it is added to the day's rows (ms; 1000 unless given): see FunnelStore.fold. */
+  foldAfterMs?: number;
 }
 
 export interface FunnelPeriod {
@@ -35,6 +37,12 @@ export interface FunnelReport {
 export interface FunnelStore {
   /** Adds each entry to its count (creating it at 0 first). */
   add(entries: readonly FunnelEntry[]): Promise<void>;
+  /**
+   * Adds the proxy's own counts waiting (each change of an application
+   * stores one in its own transaction) to the day's rows. They are folded a
+   * moment after they are made, and before every report.
+   */
+  fold(): Promise<void>;
   /**
    * The period's counts; `offers` sorted by `sort` (a stage, most first, then
    * by id; "listed" unless given), at most `limit` (100 unless given; 0 lists

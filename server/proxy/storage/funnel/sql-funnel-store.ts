@@ -1,8 +1,9 @@
 // The funnel's store on either database, over the seam (Sql): add() sums what
 // it is given and writes each of its grains (funnel-sql.ts) with a few
-// statements, in one transaction (or in the caller's: the application store
-// counts a change in the transaction that makes it); report() reads the
-// small grains only. Nothing here identifies a person: a count is a day, an
+// statements, in one transaction; the application store counts a change in
+// the transaction that makes it, as a row waiting to be folded into the
+// grains a moment later (or before a report, which reads the small grains
+// only). Nothing here identifies a person: a count is a day, an
 // offer, a source and a number.
 import { FUNNEL_STAGES } from '../../../public-api/funnel.ts';
 import type { FunnelCounts, FunnelSource, FunnelStage } from '../../../public-api/funnel.ts';
@@ -31,6 +32,12 @@ import type { FunnelTable } from './funnel-sql.ts';
 
 /** The offers read at once from a span of today's. */
 const SPAN_CHUNK = 4096;
+
+/** The waiting counts one fold's transaction takes at most. */
+const FOLD_BATCH = 4096;
+
+/** How long the proxy's counts wait for a fold unless told (ms): the day's rows are then written once for all the changes of that moment. */
+export const DEFAULT_FOLD_AFTER_MS = 1000;
 
 /** The offers a report lists unless told. */
 export const DEFAULT_REPORT_LIMIT = 100;
@@ -89,6 +96,18 @@ function compareKeys(a: Pending, b: Pending): number {
   return 0;
 }
 
+/** The entry a waiting count (FUNNEL_SQL.take) adds. */
+function waitingEntry(row: Raw): FunnelEntry {
+  const utm = (typeof row.utm === 'string' ? JSON.parse(row.utm) : row.utm) as Utm | null;
+  return {
+    day: dayText(Number(row.day)),
+    campaign_id: Number(row.campaign_id),
+    source: sourceOf(String(row.channel), utm),
+    count: row.stage === null ? { outcome: String(row.outcome) } : { stage: row.stage as FunnelStage },
+    n: 1,
+  };
+}
+
 function checkEntry(entry: FunnelEntry): void {
   if (!Number.isSafeInteger(entry.n) || entry.n < 1)
     throw new RangeError(`a funnel count adds a positive integer, not ${entry.n}`);
@@ -103,6 +122,10 @@ export class SqlFunnelStore implements FunnelStore {
   private readonly sql: Sql;
   private readonly now: () => number;
   private readonly channel: string | undefined;
+  private readonly foldAfterMs: number;
+  private foldTimer: NodeJS.Timeout | undefined;
+  private folding: Promise<void> | undefined;
+  private closed = false;
   /** The offer sums of the days before today of the last periods reported, exact. */
   private readonly offerSums = new DaysCache<OfferSums>(8);
   /** The offer sums from today of the last periods reported, a few seconds behind at most once today holds many offers. */
@@ -116,6 +139,7 @@ export class SqlFunnelStore implements FunnelStore {
     this.sql = sql;
     this.now = now;
     this.channel = counting?.channel;
+    this.foldAfterMs = counting?.foldAfterMs ?? DEFAULT_FOLD_AFTER_MS;
     this.counting = counting !== undefined;
     this.todaySums = new TodaySums((first, last) => this.readInChunks(first, last), now, today);
   }
@@ -165,22 +189,48 @@ export class SqlFunnelStore implements FunnelStore {
   /**
    * Counts one of the proxy's stages, or a company's outcome, for the
    * application `reference` (its offer and campaign parameters), today, on
-   * `sql`: the transaction of the change it counts. Nothing when not counting.
+   * `sql`: the transaction of the change it counts. The count waits for the
+   * next fold. Nothing when not counting.
    */
   async countApplication(sql: Sql, reference: string, count: FunnelEntry['count']): Promise<void> {
     if (this.channel === undefined) return;
-    const [row] = await sql.all('SELECT campaign_id, utm FROM outbox WHERE reference = $1', [reference]);
-    if (row === undefined) return;
-    const utm = (typeof row.utm === 'string' ? JSON.parse(row.utm) : row.utm) as Utm | null;
-    await this.addIn(sql, [
-      {
-        day: dayOf(this.now()),
-        campaign_id: Number(row.campaign_id),
-        source: sourceOf(this.channel, utm),
-        count,
-        n: 1,
-      },
-    ]);
+    const [stage, outcome] = 'stage' in count ? [count.stage, null] : [null, count.outcome];
+    await sql.run(FUNNEL_SQL.wait, [dayNumber(dayOf(this.now())), this.channel, stage, outcome, reference]);
+    this.foldSoon();
+  }
+
+  /**
+   * Adds the counts waiting to the grains, each in the transaction that
+   * deletes it: once, whichever store of the database folds it. Counts of
+   * changes committed before the call are all added when it resolves.
+   */
+  async fold(): Promise<void> {
+    while ((await this.sql.all(FUNNEL_SQL.anyWaiting)).length > 0) {
+      await this.sql.transaction(async (sql) =>
+        this.addIn(sql, (await sql.all(FUNNEL_SQL.take, [FOLD_BATCH])).map(waitingEntry)),
+      );
+    }
+  }
+
+  /** A fold foldAfterMs from now, unless one is due already. */
+  private foldSoon(): void {
+    if (this.foldTimer !== undefined || this.closed) return;
+    this.foldTimer = setTimeout(() => {
+      this.foldTimer = undefined;
+      // One that fails leaves its counts waiting, for the next fold or report.
+      this.folding = this.fold()
+        .catch(() => {})
+        .finally(() => (this.folding = undefined));
+    }, this.foldAfterMs);
+    this.foldTimer.unref();
+  }
+
+  /** Cancels the fold due and waits for one under way (the store closes its database next). */
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.foldTimer);
+    this.foldTimer = undefined;
+    await this.folding;
   }
 
   async report(period: FunnelPeriod, options: { sort?: FunnelStage; limit?: number } = {}): Promise<FunnelReport> {
@@ -191,6 +241,7 @@ export class SqlFunnelStore implements FunnelStore {
     if (!FUNNEL_STAGES.includes(sort)) throw new RangeError(`not a funnel stage: ${String(sort)}`);
     const limit = options.limit ?? DEFAULT_REPORT_LIMIT;
     if (!Number.isSafeInteger(limit) || limit < 0) throw new RangeError(`a report's limit is 0 or more, not ${limit}`);
+    await this.fold();
     // The days first: their totals tell whether the offer sums kept of them still hold (DaysCache.get).
     const days = await this.days(from, to);
     const offers = this.reported.get(`${from}:${to}:${sort}:${limit}`, JSON.stringify(days), () =>

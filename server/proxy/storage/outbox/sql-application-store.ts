@@ -146,6 +146,7 @@ export abstract class SqlApplicationStore extends SqlOutbox implements Applicati
 
   async close(): Promise<void> {
     this.claims.close();
+    await this.funnel.close();
   }
 
   /** One write of an attempt and, when it changed the row, its event, in one transaction; `drops`: it lets the resume go. */
