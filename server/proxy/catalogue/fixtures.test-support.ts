@@ -2,25 +2,14 @@
 // their JobPosting gives (not used at run time).
 import assert from 'node:assert/strict';
 import type { Campaign } from '../../contract/index.ts';
+import { addressOf } from '../../test/addresses.ts';
+
+// With the campaigns, for the catalogue's tests; the widget's take it from server/test/.
+export { addressOf };
 
 let nextId = 1000;
 
 type Address = NonNullable<Campaign['address']>;
-
-/** An upstream address with only `fields` set, every other field null. */
-export function addressOf(fields: Partial<Address>): Address {
-  return {
-    latitude: null,
-    longitude: null,
-    street_number: null,
-    street: null,
-    postal_code: null,
-    city: null,
-    country: null,
-    name: null,
-    ...fields,
-  };
-}
 
 /** A city in France without street, postal code or name; at `place` (degrees) when it has coordinates. */
 export function cityInFrance(city: string, place: { lat: number; lon: number } | null = null): Address {

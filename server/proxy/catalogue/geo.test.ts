@@ -5,23 +5,14 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { openCatalogueStore } from '../storage/catalogue/catalogue-sqlite.ts';
 import { toCatalogueCampaign } from './catalogue.ts';
-import { upstreamCampaign } from './fixtures.test-support.ts';
+import { addressOf, upstreamCampaign } from './fixtures.test-support.ts';
 import { boundingBox } from './geo.ts';
 
 const at = (id: number, lat: number, lon: number) =>
   toCatalogueCampaign(
     upstreamCampaign({
       id,
-      address: {
-        latitude: lat,
-        longitude: lon,
-        street_number: null,
-        street: null,
-        postal_code: null,
-        city: 'Suva',
-        country: 'Fiji',
-        name: null,
-      },
+      address: addressOf({ latitude: lat, longitude: lon, city: 'Suva', country: 'Fiji' }),
     }),
   );
 

@@ -14,7 +14,7 @@ import { EMPLOYMENT_TYPES, JobPostingAnswer } from '../../public-api/schemas.ts'
 import type { RunningProxy } from '../index.ts';
 import { fetch, startDemoBoardProxy } from '../test-support.ts';
 import { toCatalogueCampaign } from './catalogue.ts';
-import { addressOf, placeAt, upstreamCampaign } from './fixtures.test-support.ts';
+import { addressOf, cityInFrance, placeAt, upstreamCampaign } from './fixtures.test-support.ts';
 import { DEFAULT_VALID_DAYS, jobPosting, listUrlOf } from './job-posting.ts';
 import { GOOGLE_RECOMMENDED, GOOGLE_REQUIRED } from './offer-checks/index.ts';
 
@@ -69,14 +69,10 @@ describe('JobPosting', () => {
 
   it("places an offer without an address at its company's, one with a city alone in its company's country, and one with neither as TELECOMMUTE", () => {
     const companyAddress = {
+      ...cityInFrance('Lyon'),
       street_number: '3',
       street: 'quai Saint-Antoine',
       postal_code: '69002',
-      city: 'Lyon',
-      country: 'France',
-      name: null,
-      latitude: null,
-      longitude: null,
     };
     const homeless = toCatalogueCampaign(upstreamCampaign({ address: null }));
     assert.deepEqual(

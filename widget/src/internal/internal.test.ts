@@ -6,6 +6,7 @@ import { sanitize } from './html.ts';
 import { jobTypeLabel, workingTimeLabel } from './labels.ts';
 import { resolveLocale, supportedLocale, useLocale } from './localize.ts';
 import { JOB_TYPES, WORKING_TIMES } from '../../../server/contract/values.ts';
+import { addressOf } from '../../../server/test/addresses.ts';
 import { uuid } from './uuid.ts';
 import { isWebUrl } from './web-url.ts';
 
@@ -22,43 +23,32 @@ describe('internal helpers', () => {
 
   describe('formatPlace', () => {
     const offer = { city: 'Nantes', country: 'France' } as CampaignDetail;
-    const address = {
-      street_number: null,
-      street: null,
-      postal_code: null,
-      city: null,
-      country: null,
-      name: null,
-      latitude: null,
-      longitude: null,
-    };
 
     it('writes each part of an address once, even when its name repeats the city and country', () => {
       expect(
         formatPlace({
           ...offer,
-          address: { ...address, postal_code: '44000', city: 'Nantes', country: 'France', name: 'Nantes, France' },
+          address: addressOf({ postal_code: '44000', city: 'Nantes', country: 'France', name: 'Nantes, France' }),
         }),
       ).to.equal('44000 Nantes, France');
       expect(
         formatPlace({
           ...offer,
-          address: {
-            ...address,
+          address: addressOf({
             street_number: '3',
             street: 'quai de la Fosse',
             postal_code: '44000',
             name: '3 quai de la Fosse, 44000 Nantes',
-          },
+          }),
         }),
       ).to.equal('3 quai de la Fosse, 44000 Nantes, France');
     });
 
     it("without a street or postal code, writes the address's name, else the offer's city and country", () => {
-      expect(
-        formatPlace({ ...offer, address: { ...address, city: 'Nantes', name: 'Tour Bretagne, Nantes' } }),
-      ).to.equal('Tour Bretagne, Nantes');
-      expect(formatPlace({ ...offer, address: { ...address, city: 'Nantes' } })).to.equal('Nantes, France');
+      expect(formatPlace({ ...offer, address: addressOf({ city: 'Nantes', name: 'Tour Bretagne, Nantes' }) })).to.equal(
+        'Tour Bretagne, Nantes',
+      );
+      expect(formatPlace({ ...offer, address: addressOf({ city: 'Nantes' }) })).to.equal('Nantes, France');
       expect(formatPlace({ ...offer, address: null })).to.equal('Nantes, France');
       expect(formatPlace({ ...offer, country: null })).to.equal('Nantes');
     });

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, it } from 'node:test';
 import { toCatalogueCampaign } from '../../catalogue/catalogue.ts';
-import { upstreamCampaign } from '../../catalogue/fixtures.test-support.ts';
+import { addressOf, upstreamCampaign } from '../../catalogue/fixtures.test-support.ts';
 import { SearchOverBudgetError } from '../../catalogue/search-text.ts';
 import type { CampaignFilters, CatalogueStore } from '../../catalogue/types.ts';
 import { createSearchWorker } from './catalogue-search-worker.ts';
@@ -29,16 +29,7 @@ function seed(store: CatalogueStore): void {
           description: `<p>Night shifts, ward ${i % 7}, nursing care and driving.</p>`,
           profile: null,
           last_activation_at: new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString(),
-          address: {
-            street_number: null,
-            street: null,
-            postal_code: null,
-            name: null,
-            city: 'Lyon',
-            country: 'FR',
-            latitude: LYON.lat + (i % 10) / 100,
-            longitude: LYON.lon,
-          },
+          address: addressOf({ city: 'Lyon', country: 'FR', latitude: LYON.lat + (i % 10) / 100, longitude: LYON.lon }),
         }),
       ),
     ),
