@@ -14,6 +14,7 @@ import {
   TimeoutError,
   ValidationError,
 } from '../../client/index.ts';
+import type { ApiErrorInit } from '../../client/index.ts';
 import { attemptDelivery, classify } from './delivery.ts';
 import { backoffMs } from './delivery-worker.ts';
 import type { DeliveryClient, DeliveryOutbox } from './delivery.ts';
@@ -72,6 +73,13 @@ const spontaneous = (attempts: number, overrides: Partial<OutboxRow> = {}) =>
   });
 
 const where = { method: 'POST', url: 'http://upstream/v2/x' };
+/** An error as the client throws it for a call at `where`; its message, which no test here reads, left empty. */
+function clientError<Init extends ApiErrorInit>(
+  Kind: new (init: Init) => ApiError,
+  init: Omit<Init, 'method' | 'url' | 'message'>,
+): ApiError {
+  return new Kind({ ...where, message: '', ...init } as Init);
+}
 const conflict = (code: string) =>
   new ConflictError({ ...where, status: 409, code, message: 'exists', existingId: undefined });
 
@@ -331,10 +339,10 @@ describe('an attempt after one that may have reached the service (unconfirmed_se
   });
 
   for (const [what, failure] of [
-    ['answers 503', new ServerError({ ...where, status: 503, code: 'service_unavailable', message: '' })],
+    ['answers 503', clientError(ServerError, { status: 503, code: 'service_unavailable' })],
     [
       'refuses the connection',
-      new ConnectionError({ ...where, code: 'connection_failed', message: '', mayHaveReachedServer: false }),
+      clientError(ConnectionError, { code: 'connection_failed', mayHaveReachedServer: false }),
     ],
   ] as const) {
     it(`sends nothing when the service cannot be read (it ${what}), and retries`, async () => {
@@ -405,33 +413,27 @@ describe('an attempt after one that may have reached the service (unconfirmed_se
 
 describe('classify', () => {
   it('retries what may succeed later: 5xx, no answer, timeouts, the rate limit', () => {
+    assert.equal(classify(clientError(ServerError, { status: 503, code: 'service_unavailable' })).kind, 'retry');
     assert.equal(
-      classify(new ServerError({ ...where, status: 503, code: 'service_unavailable', message: '' })).kind,
-      'retry',
-    );
-    assert.equal(
-      classify(new ConnectionError({ ...where, code: 'connection_failed', message: '', mayHaveReachedServer: true }))
-        .kind,
+      classify(clientError(ConnectionError, { code: 'connection_failed', mayHaveReachedServer: true })).kind,
       'retry',
     );
     // Whether the failed attempt may have created the application: the next one looks before sending.
     assert.deepEqual(
       [
-        new ServerError({ ...where, status: 503, code: 'service_unavailable', message: '' }),
-        new TimeoutError({ ...where, code: 'timeout', message: '' }),
-        new ConnectionError({ ...where, code: 'connection_failed', message: '', mayHaveReachedServer: true }),
-        new ConnectionError({ ...where, code: 'connection_failed', message: '', mayHaveReachedServer: false }),
-        new RateLimitError({ ...where, status: 403, code: 'rate_limited', message: '', retryAfterMs: undefined }),
+        clientError(ServerError, { status: 503, code: 'service_unavailable' }),
+        clientError(TimeoutError, { code: 'timeout' }),
+        clientError(ConnectionError, { code: 'connection_failed', mayHaveReachedServer: true }),
+        clientError(ConnectionError, { code: 'connection_failed', mayHaveReachedServer: false }),
+        clientError(RateLimitError, { status: 403, code: 'rate_limited', retryAfterMs: undefined }),
       ].map((error) => {
         const result = classify(error);
         return result.kind === 'retry' && result.reached;
       }),
       [true, true, true, false, false],
     );
-    assert.equal(classify(new TimeoutError({ ...where, code: 'timeout', message: '' })).kind, 'retry');
-    const limited = classify(
-      new RateLimitError({ ...where, status: 403, code: 'rate_limited', message: '', retryAfterMs: 30_000 }),
-    );
+    assert.equal(classify(clientError(TimeoutError, { code: 'timeout' })).kind, 'retry');
+    const limited = classify(clientError(RateLimitError, { status: 403, code: 'rate_limited', retryAfterMs: 30_000 }));
     assert.deepEqual(limited.kind === 'retry' ? limited.retryAfterMs : undefined, 30_000);
   });
 
@@ -442,18 +444,18 @@ describe('classify', () => {
     };
     assert.deepEqual(
       [
-        new PermissionError({ ...where, status: 403, code: 'wrong_client_kind', message: '' }),
-        new PermissionError({ ...where, status: 403, code: 'missing_scope', message: '' }),
-        new RateLimitError({ ...where, status: 403, code: 'rate_limited', message: '', retryAfterMs: undefined }),
-        new AuthenticationError({ ...where, status: 401, code: 'token_expired', message: '' }),
-        new ServerError({ ...where, status: 503, code: 'service_unavailable', message: '' }),
+        clientError(PermissionError, { status: 403, code: 'wrong_client_kind' }),
+        clientError(PermissionError, { status: 403, code: 'missing_scope' }),
+        clientError(RateLimitError, { status: 403, code: 'rate_limited', retryAfterMs: undefined }),
+        clientError(AuthenticationError, { status: 401, code: 'token_expired' }),
+        clientError(ServerError, { status: 503, code: 'service_unavailable' }),
       ].map(blocks),
       ['wrong_client_kind', 'missing_scope', undefined, undefined, undefined],
     );
   });
 
   it('reports a campaign that stopped taking applications as campaign_closed', () => {
-    const result = classify(new ValidationError({ ...where, status: 422, code: 'campaign_not_open', message: '' }));
+    const result = classify(clientError(ValidationError, { status: 422, code: 'campaign_not_open' }));
     assert.equal(result.kind === 'rejected' ? result.outcome : undefined, 'campaign_closed');
   });
 });
@@ -472,67 +474,51 @@ describe('classify, error by error', () => {
   const cases: [string, unknown, unknown][] = [
     [
       'a rate limit with Retry-After',
-      new RateLimitError({ ...where, status: 429, code: 'rate_limited', message: '', retryAfterMs: 5_000 }),
+      clientError(RateLimitError, { status: 429, code: 'rate_limited', retryAfterMs: 5_000 }),
       retry('rate_limited (429)', false, { retryAfterMs: 5_000 }),
     ],
     [
       'a rate limit without',
-      new RateLimitError({ ...where, code: 'rate_limited', message: '', retryAfterMs: undefined }),
+      clientError(RateLimitError, { code: 'rate_limited', retryAfterMs: undefined }),
       retry('rate_limited (-)', false),
     ],
-    [
-      'a 5xx',
-      new ServerError({ ...where, status: 502, code: 'bad_gateway', message: '' }),
-      retry('bad_gateway (502)', true),
-    ],
-    ['a timeout', new TimeoutError({ ...where, code: 'timeout', message: '' }), retry('timeout (no answer)', true)],
+    ['a 5xx', clientError(ServerError, { status: 502, code: 'bad_gateway' }), retry('bad_gateway (502)', true)],
+    ['a timeout', clientError(TimeoutError, { code: 'timeout' }), retry('timeout (no answer)', true)],
     [
       'a cut connection',
-      new ConnectionError({ ...where, code: 'connection_reset', message: '', mayHaveReachedServer: true }),
+      clientError(ConnectionError, { code: 'connection_reset', mayHaveReachedServer: true }),
       retry('connection_reset (no answer)', true),
     ],
     [
       'refused keys',
-      new AuthenticationError({ ...where, status: 401, code: 'invalid_token', message: '' }),
+      clientError(AuthenticationError, { status: 401, code: 'invalid_token' }),
       retry('invalid_token (401)', false),
     ],
     [
       'a refused scope',
-      new PermissionError({ ...where, status: 403, code: 'missing_scope', message: '' }),
+      clientError(PermissionError, { status: 403, code: 'missing_scope' }),
       retry('missing_scope (403)', false, { blocks: 'missing_scope' }),
     ],
     [
       'an answer that is not what the API says',
-      new SchemaError({ ...where, status: 200, code: 'unexpected_response', message: '' }),
+      clientError(SchemaError, { status: 200, code: 'unexpected_response' }),
       retry('unreadable answer (unexpected_response)', true),
     ],
     [
       'a campaign not broadcast on the board',
-      new ValidationError({ ...where, status: 422, code: 'campaign_not_broadcast', message: '' }),
+      clientError(ValidationError, { status: 422, code: 'campaign_not_broadcast' }),
       campaignClosed('campaign_not_broadcast (422)'),
     ],
     [
       'a campaign gone',
-      new NotFoundError({ ...where, status: 404, code: 'not_found', message: '' }),
+      clientError(NotFoundError, { status: 404, code: 'not_found' }),
       campaignClosed('not_found (404)'),
     ],
-    [
-      'another 4xx',
-      new ApiError({ ...where, status: 400, code: 'bad_request', message: '' }),
-      refusedForm('bad_request (400)'),
-    ],
-    ['the last 4xx', new ApiError({ ...where, status: 499, code: 'odd', message: '' }), refusedForm('odd (499)')],
-    ['a 3xx', new ApiError({ ...where, status: 399, code: 'odd', message: '' }), retry('odd (399)', true)],
-    [
-      'a 5xx the client did not name',
-      new ApiError({ ...where, status: 500, code: 'odd', message: '' }),
-      retry('odd (500)', true),
-    ],
-    [
-      'an error of the client without status',
-      new ApiError({ ...where, code: 'odd', message: '' }),
-      retry('odd (-)', true),
-    ],
+    ['another 4xx', clientError(ApiError, { status: 400, code: 'bad_request' }), refusedForm('bad_request (400)')],
+    ['the last 4xx', clientError(ApiError, { status: 499, code: 'odd' }), refusedForm('odd (499)')],
+    ['a 3xx', clientError(ApiError, { status: 399, code: 'odd' }), retry('odd (399)', true)],
+    ['a 5xx the client did not name', clientError(ApiError, { status: 500, code: 'odd' }), retry('odd (500)', true)],
+    ['an error of the client without status', clientError(ApiError, { code: 'odd' }), retry('odd (-)', true)],
     ['anything else', new TypeError('x is undefined'), retry('unexpected: TypeError', true)],
     ['a thrown string', 'boom', retry('unexpected: error', true)],
   ];
@@ -542,21 +528,21 @@ describe('classify, error by error', () => {
     });
   }
   it('says "no answer" for a 5xx or timeout without status', () => {
-    assert.deepEqual(classify(new ServerError({ ...where, code: 'server_error', message: '' })), {
+    assert.deepEqual(classify(clientError(ServerError, { code: 'server_error' })), {
       kind: 'retry',
       error: 'server_error (no answer)',
       reached: true,
     });
   });
   it('names the status or a dash for refused keys and field refusals', () => {
-    assert.deepEqual(classify(new PermissionError({ ...where, code: 'forbidden', message: '' })), {
+    assert.deepEqual(classify(clientError(PermissionError, { code: 'forbidden' })), {
       kind: 'retry',
       error: 'forbidden (-)',
       reached: false,
     });
-    const refused = classify(new ValidationError({ ...where, code: 'invalid_request', message: '', details: [] }));
+    const refused = classify(clientError(ValidationError, { code: 'invalid_request', details: [] }));
     assert.equal(refused.kind === 'rejected' ? refused.error : undefined, 'invalid_request (-)');
-    const closed = classify(new ValidationError({ ...where, code: 'campaign_not_open', message: '' }));
+    const closed = classify(clientError(ValidationError, { code: 'campaign_not_open' }));
     assert.equal(closed.kind === 'rejected' ? closed.error : undefined, 'campaign_not_open (-)');
   });
 });
@@ -681,7 +667,7 @@ describe('attemptDelivery, edge cases', () => {
     );
     client.jobboards.createApplicant = (async (body: unknown) => {
       reads.push(await readBody(body).catch((error: unknown) => String(error)));
-      throw new ConnectionError({ ...where, code: 'connection_failed', message: '', mayHaveReachedServer: false });
+      throw clientError(ConnectionError, { code: 'connection_failed', mayHaveReachedServer: false });
     }) as never;
     for (const claimedRow of [row(1), spontaneous(1)]) {
       const result = await attemptDelivery(claimedRow, client, 1000, { ...outbox, openResume: async () => undefined });
@@ -777,10 +763,7 @@ describe('attemptDelivery, a spontaneous application (no offer)', () => {
       () => ({ id: 5, applications: [] }),
       () => ({ id: 11, applicant_id: 5 }),
     );
-    const failures = [
-      conflict('email_taken'),
-      new ServerError({ ...where, status: 503, code: 'unavailable', message: '' }),
-    ];
+    const failures = [conflict('email_taken'), clientError(ServerError, { status: 503, code: 'unavailable' })];
     client.jobboards.createApplicant = (async (_body: unknown, opts: unknown) => {
       options.push(opts);
       throw failures.shift();
