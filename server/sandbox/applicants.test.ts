@@ -1,19 +1,17 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { Applicant, CreatedApplicant } from '../contract/index.ts';
 import { b64, docx, pdf, png } from '../test/files.ts';
-import { boardApplicant, call, world } from './test-support.ts';
-import type { Json, World } from './test-support.ts';
+import { boardApplicant, call, suiteWorld } from './test-support.ts';
+import type { Json } from './test-support.ts';
 
 describe('sandbox POST /applicants', () => {
-  let w: World;
+  const w = suiteWorld();
   let poolId: number;
 
   before(async () => {
-    w = await world();
     poolId = (await w.t.admin('POST', '/pools', { company_id: w.companyId, name: 'Tech pool' })).id;
   });
-  after(() => w?.t.close());
 
   it('answers 201 with the created applicant, its address, pools and nested applications', async () => {
     const reply = await w.company('/applicants', {
@@ -169,11 +167,10 @@ describe('sandbox POST /applicants', () => {
 });
 
 describe('sandbox GET /applicants and GET /applicants/:id', () => {
-  let w: World;
+  const w = suiteWorld();
   const ids: Record<string, number> = {};
 
   before(async () => {
-    w = await world();
     const pool = await w.t.admin('POST', '/pools', { company_id: w.companyId, name: 'P' });
     const mk = async (key: string, applicant: Json) => {
       const reply = await w.company('/applicants', {
@@ -203,7 +200,6 @@ describe('sandbox GET /applicants and GET /applicants/:id', () => {
       applications: [{ campaign_id: w.campaignId }],
     });
   });
-  after(() => w?.t.close());
 
   const list = async (query: string) => (await w.company(`/applicants${query}`)).body.map((a: Json) => a.id);
 
@@ -285,12 +281,11 @@ describe('sandbox GET /applicants and GET /applicants/:id', () => {
 });
 
 describe('sandbox POST /jobboards/applicants', () => {
-  let w: World;
+  const w = suiteWorld();
   let otherCompany: number;
   let otherCampaign: number;
 
   before(async () => {
-    w = await world();
     // A second company broadcasting on the same job board.
     otherCompany = (await w.t.admin('POST', '/companies', { name: 'Second', sources: [] })).id;
     const keys = await w.t.admin('POST', '/clients', { company_id: otherCompany });
@@ -298,7 +293,6 @@ describe('sandbox POST /jobboards/applicants', () => {
     otherCampaign = (await api('/campaigns', { body: { campaign: { manage_name: 'Other job' } } })).body.id;
     await w.t.admin('PATCH', `/campaigns/${otherCampaign}`, { status: 'online', channels: ['board_test'] });
   });
-  after(() => w?.t.close());
 
   it('creates the applicant with its applications and resume for a company broadcasting on the board', async () => {
     const reply = await boardApplicant(w, {

@@ -1,24 +1,22 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { Application, PaginationHeader } from '../contract/index.ts';
 import { MAX_FILE_BYTES } from './files.ts';
 import { b64, doc, docx, jpeg, pdf, png } from '../test/files.ts';
-import { world } from './test-support.ts';
-import type { Json, World } from './test-support.ts';
+import { suiteWorld } from './test-support.ts';
+import type { Json } from './test-support.ts';
 
 describe('sandbox POST /applications rules', () => {
-  let w: World;
+  const w = suiteWorld({}, { restricted_tags: ['priority', 'remote'] });
   let applicantId: number;
   const email = 'ada@example.com';
 
   before(async () => {
-    w = await world({}, { restricted_tags: ['priority', 'remote'] });
     const created = await w.company('/applicants', {
       body: { applicant: { email, first_name: 'Ada', is_legals_accepted_by_manager: true } },
     });
     applicantId = created.body.id;
   });
-  after(() => w?.t.close());
 
   it('answers 201 with the created application, status "new", incomplete', async () => {
     const campaignId = await w.campaign();
@@ -281,13 +279,12 @@ describe('sandbox POST /applications rules', () => {
 });
 
 describe('sandbox GET /applications and GET /applications/:id', () => {
-  let w: World;
+  const w = suiteWorld();
   const apps: Record<string, Json> = {};
   let campaignA: number;
   let campaignB: number;
 
   before(async () => {
-    w = await world();
     campaignA = w.campaignId;
     campaignB = await w.campaign({ status: 'online', channels: ['board_test'], tags: [] });
     const mk = async (email: string, campaign: number, application: Json = {}) => {
@@ -311,7 +308,6 @@ describe('sandbox GET /applications and GET /applications/:id', () => {
     await w.t.admin('PUT', `/applications/${apps.b1.id}/status`, { value: 'interview', at: '2025-04-20T10:00:00Z' });
     await w.t.admin('PUT', `/applications/${apps.b1.id}/status`, { value: 'hired', at: '2025-05-01T10:00:00Z' });
   });
-  after(() => w?.t.close());
 
   const ids = (reply: { body: Json }) => reply.body.map((a: Json) => a.id);
 

@@ -1,18 +1,17 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { Campaign, JOB_TYPES, PaginationHeader, WORKING_TIMES } from '../contract/index.ts';
-import { suiteWorld, world } from './test-support.ts';
-import type { Json, World } from './test-support.ts';
+import { suiteWorld } from './test-support.ts';
+import type { Json } from './test-support.ts';
 
 const pagination = (reply: { headers: Headers }) =>
   PaginationHeader.parse(JSON.parse(reply.headers.get('x-pagination') ?? 'null'));
 
 describe('sandbox campaigns (GET /campaigns, GET /campaigns/:id, POST /campaigns)', () => {
-  let w: World;
+  const w = suiteWorld();
   const ids: Record<string, number> = {};
 
   before(async () => {
-    w = await world();
     // campaignId (online, board_test) already exists; add one per status, on varied channels.
     ids.online = w.campaignId;
     ids.standby = await w.campaign(
@@ -26,7 +25,6 @@ describe('sandbox campaigns (GET /campaigns, GET /campaigns/:id, POST /campaigns
     );
     await w.t.admin('PATCH', `/campaigns/${ids.archived}`, { status: 'archived' });
   });
-  after(() => w?.t.close());
 
   it('answers a JSON array of campaigns that parse as the contract records, with X-Pagination', async () => {
     const reply = await w.company('/campaigns');
@@ -262,17 +260,15 @@ describe('sandbox campaigns (GET /campaigns, GET /campaigns/:id, POST /campaigns
 });
 
 describe('sandbox campaigns under the Entity option', () => {
-  let w: World;
+  const w = suiteWorld({}, { entity_option: true });
   let unitId: number;
   let entityId: number;
 
   before(async () => {
-    w = await world({}, { entity_option: true });
     const entity = await w.t.admin('POST', '/entities', { company_id: w.companyId, name: 'North', units: ['Lille'] });
     entityId = entity.id;
     unitId = entity.units[0].id;
   });
-  after(() => w?.t.close());
 
   it('when unit_id is missing, POST /campaigns answers 422 unit_required', async () => {
     const reply = await w.company('/campaigns', { body: { campaign: { manage_name: 'x' } } });

@@ -1,18 +1,16 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { Channel } from '../contract/index.ts';
-import { world } from './test-support.ts';
-import type { Json, World } from './test-support.ts';
+import { suiteWorld } from './test-support.ts';
+import type { Json } from './test-support.ts';
 
 describe('sandbox channels (GET /channels, GET /entities/:entity_id/channels)', () => {
-  let plain: World;
-  let entities: World;
+  const plain = suiteWorld();
+  const entities = suiteWorld({}, { entity_option: true });
   let entityId: number;
 
   before(async () => {
-    plain = await world();
     await plain.t.admin('POST', '/channels', { company_id: plain.companyId, value: 'career_fr', name: 'Careers (fr)' });
-    entities = await world({}, { entity_option: true });
     entityId = (
       await entities.t.admin('POST', '/entities', { company_id: entities.companyId, name: 'South', units: ['Nice'] })
     ).id;
@@ -27,10 +25,6 @@ describe('sandbox channels (GET /channels, GET /entities/:entity_id/channels)', 
       name: 'South careers',
       entity_id: entityId,
     });
-  });
-  after(async () => {
-    await plain?.t.close();
-    await entities?.t.close();
   });
 
   it('without the Entity option, GET /channels lists every channel of the company', async () => {

@@ -2,11 +2,11 @@
 // can do to a running sandbox: nothing. Real HTTP against the sandbox.
 import assert from 'node:assert/strict';
 import { get as httpGet, request as httpRequest } from 'node:http';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { SignJWT } from 'jose';
 import { b64, docx } from '../test/files.ts';
-import { call, world } from './test-support.ts';
-import type { Json, World } from './test-support.ts';
+import { call, suiteWorld } from './test-support.ts';
+import type { Json } from './test-support.ts';
 
 const secret = (s: string) => new TextEncoder().encode(s);
 
@@ -44,15 +44,13 @@ function adminWithHost(
 }
 
 describe('sandbox security', () => {
-  let w: World;
+  const w = suiteWorld();
   let keys: { private_key: string; secret_key: string };
   const campaigns = async () => ((await w.company('/campaigns')).body as unknown[]).length;
 
   before(async () => {
-    w = await world();
     keys = (await w.t.admin('POST', '/clients', { company_id: w.companyId })) as typeof keys;
   });
-  after(() => w?.t.close());
 
   describe('the admin surface', () => {
     it('refuses a change that is not JSON, even with no body: a page elsewhere cannot reset the store with a form or a text/plain fetch', async () => {
