@@ -294,16 +294,23 @@ describe('sandbox POST /jobboards/applicants', () => {
     await w.t.admin('PATCH', `/campaigns/${otherCampaign}`, { status: 'online', channels: ['board_test'] });
   });
 
-  it('creates the applicant with its applications and resume for a company broadcasting on the board', async () => {
+  /** A candidate who accepted the terms and sent a PDF resume reading `resumeText`, created through the board. */
+  async function createdWithResume(resumeText: string, applicant: Json): Promise<CreatedApplicant> {
     const reply = await boardApplicant(w, {
-      email: 'cand@example.com',
-      first_name: 'Cand',
       is_legals_accepted_by_manager: true,
-      resume: { base64: b64(pdf({ text: 'JavaScript' })), mime_type: 'pdf' },
-      applications: [{ campaign_id: w.campaignId, source: 'board', comments: [{ content: 'Cover letter' }] }],
+      resume: { base64: b64(pdf({ text: resumeText })), mime_type: 'pdf' },
+      ...applicant,
     });
     assert.equal(reply.status, 201, JSON.stringify(reply.body));
-    const created = CreatedApplicant.parse(reply.body);
+    return CreatedApplicant.parse(reply.body);
+  }
+
+  it('creates the applicant with its applications and resume for a company broadcasting on the board', async () => {
+    const created = await createdWithResume('JavaScript', {
+      email: 'cand@example.com',
+      first_name: 'Cand',
+      applications: [{ campaign_id: w.campaignId, source: 'board', comments: [{ content: 'Cover letter' }] }],
+    });
     assert.equal(created.company_id, w.companyId);
     await w.t.drain();
     const app = await w.board(`/applications/${created.applications[0]!.id}?embed=skills,comments`);
@@ -313,14 +320,7 @@ describe('sandbox POST /jobboards/applicants', () => {
   });
 
   it('takes an applicant with no application (a spontaneous one): GET /applicants lists it with its resume', async () => {
-    const reply = await boardApplicant(w, {
-      email: 'spontaneous@example.com',
-      first_name: 'Spon',
-      is_legals_accepted_by_manager: true,
-      resume: { base64: b64(pdf({ text: 'Rust' })), mime_type: 'pdf' },
-    });
-    assert.equal(reply.status, 201, JSON.stringify(reply.body));
-    const created = CreatedApplicant.parse(reply.body);
+    const created = await createdWithResume('Rust', { email: 'spontaneous@example.com', first_name: 'Spon' });
     assert.deepEqual(created.applications, []);
     await w.t.drain();
     const listed = await w.company('/applicants?keywords=spontaneous%40example.com');
