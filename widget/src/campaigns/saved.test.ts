@@ -7,11 +7,10 @@ import type { Lang } from '../internal/test-support.ts';
 import { titles } from './campaigns.test-support.ts';
 import { SAVED_KEY } from './saved-store.ts';
 
+// What every language's audit checks; a text checked in one language is written where it is checked.
 const said = {
   save: { en: 'Save', fr: 'Sauvegarder', es: 'Guardar' },
-  saved: { en: 'Saved', fr: 'Sauvegardée', es: 'Guardada' },
   count: { en: 'My saved offers (0)', fr: 'Mes offres sauvegardées (0)', es: 'Mis ofertas guardadas (0)' },
-  closed: { en: 'Offer filled or closed', fr: 'Offre pourvue ou fermée', es: 'Oferta cubierta o cerrada' },
 } as const;
 
 /** The element listing the stand-in's offers at `endpoint`, once its toggles are in. */
@@ -49,7 +48,7 @@ describe('saved offers', () => {
     const first = toggles(el)[0]!;
     expect(first.localName).to.equal('button');
     expect(first.getAttribute('aria-pressed')).to.equal('false');
-    expect(first.textContent).to.contain('Sauvegarder').and.contain(titles(el)[0]);
+    expect(first.textContent).to.contain(said.save.fr).and.contain(titles(el)[0]);
     const status = shadow(el, '#saved-open + [role=status]');
     expect(status.textContent!.trim()).to.equal('');
 
@@ -102,7 +101,7 @@ describe('saved offers', () => {
     await sendKeys({ press: 'Enter' });
     await el.updateComplete;
     expect(toggle.getAttribute('aria-pressed')).to.equal('false');
-    expect(toggle.textContent).to.contain('Guardar');
+    expect(toggle.textContent).to.contain(said.save.es);
   });
 
   it('lists the saved offers in their view: a closed one is said so, with a search for similar offers, and can be removed', async () => {
@@ -123,7 +122,7 @@ describe('saved offers', () => {
     expect(items()).to.have.length(2);
     await until(() => el.shadowRoot!.querySelector('.closed'), 'the closed offer is checked');
     const closed = items().find((li) => li.textContent!.includes('Nurse night shift'))!;
-    expect(closed.querySelector('.closed')!.textContent).to.contain(said.closed.fr);
+    expect(closed.querySelector('.closed')!.textContent).to.contain('Offre pourvue ou fermée');
     expect(closed.querySelector('h3')!.textContent).to.contain('Nurse night shift');
     const open = items().find((li) => !li.querySelector('.closed'))!;
     expect(open.querySelector('h3 button')!.textContent).to.contain('Backend developer 1');
@@ -163,7 +162,7 @@ describe('saved offers', () => {
     const status = shadow(el, '#saved-open + [role=status]');
     expect(status.className).to.equal('error');
     expect(status.textContent).to.contain('stockage est plein ou bloqué');
-    expect(countText(el)).to.equal('Mes offres sauvegardées (0)');
+    expect(countText(el)).to.equal(said.count.fr);
   });
 
   it('shows no toggle and no saved offers when the browser keeps nothing for the page', async () => {
