@@ -93,12 +93,17 @@ forEachStore("the proxy's funnel counts", (harness) => {
     assert.deepEqual(await totals(), counts({ received: 1, delivered: 1 }));
   });
 
-  it('folds the counts waiting by itself a moment after they are made', async () => {
+  it('folds the counts waiting by itself a moment after they are made, each time', async () => {
     await store.close();
     store = await open({ funnel: { ...FUNNEL, foldAfterMs: 20 } });
-    await enqueue('r1');
-    await eventually(async () => (await waiting()) === 0, { timeoutMs: 5_000, what: 'the count folded' });
-    assert.equal(await receivedInDaysRows(), 1);
+    for (const [reference, received] of [
+      ['r1', 1],
+      ['r2', 2],
+    ] as const) {
+      await enqueue(reference);
+      await eventually(async () => (await waiting()) === 0, { timeoutMs: 5_000, what: `${reference}'s count folded` });
+      assert.equal(await receivedInDaysRows(), received);
+    }
   });
 
   it('leaves the counts of a store closed before its fold waiting, and the next store adds them', async () => {

@@ -57,17 +57,19 @@ export function funnelSchema(database: 'sqlite' | 'postgres'): string {
     .join('');
 }
 
-/** The counts of the proxy's own stages waiting for a fold: one row per change counted, its offer and campaign parameters copied from the outbox. */
-export function waitingSchema(database: 'sqlite' | 'postgres'): string {
-  const [id, utm] = database === 'sqlite' ? ['INTEGER PRIMARY KEY', 'TEXT'] : ['bigserial PRIMARY KEY', 'jsonb'];
+/** The id of a waiting count: SQLite's rowid, or a sequence's. */
+const WAITING_ID = { sqlite: 'INTEGER PRIMARY KEY', postgres: 'bigserial PRIMARY KEY' } as const;
+
+/** The counts of the proxy's own stages waiting for a fold: one row per change counted, its offer and campaign parameters (as JSON text) copied from the outbox. */
+export function waitingSchema(database: keyof typeof WAITING_ID): string {
   return `CREATE TABLE funnel_waiting (
-  id ${id},
+  id ${WAITING_ID[database]},
   day integer NOT NULL,
   channel text NOT NULL,
   stage text,
   outcome text,
   campaign_id bigint,
-  utm ${utm}
+  utm text
 );
 `;
 }

@@ -98,7 +98,7 @@ function compareKeys(a: Pending, b: Pending): number {
 
 /** The entry a waiting count (FUNNEL_SQL.take) adds. */
 function waitingEntry(row: Raw): FunnelEntry {
-  const utm = (typeof row.utm === 'string' ? JSON.parse(row.utm) : row.utm) as Utm | null;
+  const utm = (row.utm === null ? null : JSON.parse(String(row.utm))) as Utm | null;
   return {
     day: dayText(Number(row.day)),
     campaign_id: Number(row.campaign_id),
@@ -125,7 +125,6 @@ export class SqlFunnelStore implements FunnelStore {
   private readonly foldAfterMs: number;
   private foldTimer: NodeJS.Timeout | undefined;
   private folding: Promise<void> | undefined;
-  private closed = false;
   /** The offer sums of the days before today of the last periods reported, exact. */
   private readonly offerSums = new DaysCache<OfferSums>(8);
   /** The offer sums from today of the last periods reported, a few seconds behind at most once today holds many offers. */
@@ -214,22 +213,16 @@ export class SqlFunnelStore implements FunnelStore {
 
   /** A fold foldAfterMs from now, unless one is due already. */
   private foldSoon(): void {
-    if (this.foldTimer !== undefined || this.closed) return;
-    this.foldTimer = setTimeout(() => {
+    this.foldTimer ??= setTimeout(() => {
       this.foldTimer = undefined;
       // One that fails leaves its counts waiting, for the next fold or report.
-      this.folding = this.fold()
-        .catch(() => {})
-        .finally(() => (this.folding = undefined));
-    }, this.foldAfterMs);
-    this.foldTimer.unref();
+      this.folding = this.fold().catch(() => {});
+    }, this.foldAfterMs).unref();
   }
 
   /** Cancels the fold due and waits for one under way (the store closes its database next). */
   async close(): Promise<void> {
-    this.closed = true;
     clearTimeout(this.foldTimer);
-    this.foldTimer = undefined;
     await this.folding;
   }
 
