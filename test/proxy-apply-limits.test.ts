@@ -133,10 +133,12 @@ describe('POST /api/applications under hostile traffic', () => {
   );
 
   it("writes nothing to the disk for a refused post: the outbox's write-ahead log does not grow", async () => {
-    // Settle what the start wrote (the first sync, the sweep), then measure.
+    // Settle what the start wrote (the first sync, the sweep) and the counts of one application (folded a moment
+    // after it, here at once), then measure.
     const wal = join(world().config.dataDir, 'outbox.db-wal');
     const size = () => statSync(wal, { throwIfNoEntry: false })?.size ?? 0;
     await apply(world().proxyUrl, { fields: validFields(world().openCampaignIds[0]!) });
+    await world().applications.outbox.funnel.fold();
     const before = size();
     // Three senders at a time: this proxy takes MAX_CONCURRENT_UPLOADS=3.
     const refused: number[][] = [];

@@ -26,7 +26,7 @@ import { admin } from '../server/test/sandbox-admin.ts';
 import { eventually } from '../server/test/poll.ts';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 120);
-/** The sandbox's rate window; the client's budget counts over half a second more, as its minute has a second of slack. */
+/** The sandbox's rate window; the client's budget counts over half a second more, as its minute has slack. */
 const RATE_WINDOW_MS = 2_000;
 const CRLF = '\r\n';
 

@@ -15,6 +15,14 @@
 // (the proxy's PostgreSQL ledger). Waiting requests always queue here, in
 // this process, by priority; only the head of the queue asks the ledger.
 
+/**
+ * The window a budget counts its requests in unless told: the service's
+ * minute plus two seconds of slack, since the service counts a request when
+ * it arrives, a little after its token was spent (later on a busy event
+ * loop, or with the token spent in a shared database).
+ */
+export const DEFAULT_WINDOW_MS = 62_000;
+
 /** Longest sleep between two looks at the ledger while requests wait. */
 const RECHECK_MS = 250;
 
@@ -55,9 +63,8 @@ export interface RequestBudgetOptions {
   /** Requests allowed per window (default 120, the service's limit). */
   perMinute?: number;
   /**
-   * Length of the window in ms. Default 61,000: the service's minute plus a
-   * second of slack, since the server counts a request when it arrives, a
-   * little after the client spent its token.
+   * Length of the window in ms. Default DEFAULT_WINDOW_MS (62,000): the
+   * service's minute plus two seconds of slack.
    */
   windowMs?: number;
   /** Tokens only high-priority requests may use (default 10% of perMinute, at least 1 when perMinute > 1). */
@@ -148,7 +155,7 @@ export class RequestBudget implements BudgetLimits {
     if (!Number.isInteger(perMinute) || perMinute < 1)
       throw new RangeError(`budget.perMinute must be a whole number from 1, got ${perMinute}`);
     this.perMinute = perMinute;
-    this.windowMs = options.windowMs ?? 61_000;
+    this.windowMs = options.windowMs ?? DEFAULT_WINDOW_MS;
     const reserved = options.reservedForHigh ?? (perMinute > 1 ? Math.max(1, Math.floor(perMinute / 10)) : 0);
     // Low-priority requests must always be able to get at least one token.
     this.reservedForHigh = Math.max(0, Math.min(reserved, perMinute - 1));

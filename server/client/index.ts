@@ -112,7 +112,7 @@ export function createClient(options: ClientOptions): RecruitmentClient {
   };
 }
 
-export { MemoryLedger, RequestBudget } from './budget.ts';
+export { DEFAULT_WINDOW_MS, MemoryLedger, RequestBudget } from './budget.ts';
 export type { BudgetLedger, BudgetLimits, Clock, LedgerAnswer, Priority, RequestBudgetOptions } from './budget.ts';
 export { TokenCache } from './auth.ts';
 export type { AttemptRecord, RequestOptions, RetryPolicy, StreamedBodySender } from './transport.ts';

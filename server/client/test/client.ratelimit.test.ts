@@ -15,7 +15,7 @@ import { admin } from '../../test/sandbox-admin.ts';
 
 const SERVER_LIMIT = 4;
 const SERVER_WINDOW_MS = 2_000;
-/** The client's window: the server's plus 1 s of slack, as its default (61 s) adds to the service's minute. */
+/** The client's window: the server's plus 1 s of slack, as its default (62 s) adds slack to the service's minute. */
 const CLIENT_WINDOW_MS = SERVER_WINDOW_MS + 1_000;
 
 interface World {

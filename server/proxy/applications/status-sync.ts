@@ -19,7 +19,7 @@
 // status_sync_enabled at 0, and the job stops until a restart; everything
 // else works. The first status read of an application is its starting point,
 // not a change: onStatusChanged is told of changes after it.
-import { NotFoundError, PermissionError } from '../../client/index.ts';
+import { DEFAULT_WINDOW_MS, NotFoundError, PermissionError } from '../../client/index.ts';
 import type { RecruitmentClient, RequestBudget } from '../../client/index.ts';
 import type { StatusCheck, StatusStore } from '../storage/outbox/application-store.ts';
 import type { WebhookEventStore } from '../storage/webhooks/webhook-store.ts';
@@ -69,7 +69,7 @@ export function statusSyncShare(upstream: Pick<RequestBudget, 'perMinute' | 'win
   return {
     name: 'status_sync',
     perMinute: statusSyncPerMinute(upstream?.perMinute ?? 120),
-    windowMs: upstream?.windowMs ?? 61_000,
+    windowMs: upstream?.windowMs ?? DEFAULT_WINDOW_MS,
   };
 }
 

@@ -4,12 +4,12 @@
 // spread over as many minutes as it needs instead of draining the budget the
 // applications share. One token of each window is kept for the sync of the
 // newest offers, so that a walk in progress never delays it by a window.
-import { MemoryLedger } from '../../client/index.ts';
+import { DEFAULT_WINDOW_MS, MemoryLedger } from '../../client/index.ts';
 import type { Clock } from '../../client/index.ts';
 import { RATE_LIMIT_PER_MINUTE } from '../../contract/values.ts';
 
-/** The window the share is counted in: the service's minute plus the client budget's second of slack. */
-export const SYNC_WINDOW_MS = 61_000;
+/** The window the share is counted in: the client budget's. */
+export const SYNC_WINDOW_MS = DEFAULT_WINDOW_MS;
 
 /** Which sync asks: a page of a full walk, or the one page of the newest offers. */
 export type SyncKind = 'full' | 'newest';

@@ -171,7 +171,7 @@ describe('shared upstream budget on PostgreSQL', { skip }, () => {
       const keys = await admin<{ private_key: string; secret_key: string }>(sandbox, 'POST', '/clients', {
         company_id: company.id,
       });
-      // The client's window is the server's plus a second of slack, as its default (61 s) is to the service's minute.
+      // The client's window is the server's plus a second of slack, as its default (62 s) adds slack to the service's minute.
       const budgets = instances(3, 'sandbox', { perMinute: serverLimit, windowMs: serverWindowMs + 1_000 });
       const clients = budgets.map((budget) =>
         createClient({ baseUrl: sandbox.url, privateKey: keys.private_key, secretKey: keys.secret_key, budget }),

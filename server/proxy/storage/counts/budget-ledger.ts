@@ -131,7 +131,7 @@ export class PostgresBudgetLedger implements BudgetLedger {
 /**
  * A RequestBudget spending from the budget shared by every instance on this
  * database: pass it as the client's `budget`. Same limits as an in-memory
- * budget (120 a minute, a 61 s window, 10% reserved for high priority).
+ * budget (120 a minute, a 62 s window, 10% reserved for high priority).
  */
 export function createSharedBudget(pool: pg.Pool, options: SharedBudgetOptions = {}): RequestBudget {
   const { name = 'upstream', onError, ...limits } = options;
