@@ -2,6 +2,7 @@
 // gives (Sql) for the statements written once for both databases, and the
 // readings of stored values that differ by database.
 import type { ApplicationPayload } from './outbox/application-store.ts';
+import type { Utm } from '../../public-api/campaign-tracking.ts';
 
 /** A statement's value: bytes for a resume's chunks, and a list (`= ANY($1::text[])`) in PostgreSQL's statements only. */
 export type SqlValue = string | number | null | Uint8Array | readonly string[];
@@ -34,6 +35,12 @@ export function flag(value: unknown): boolean {
 export function parsePayload(value: unknown): ApplicationPayload | null {
   if (value === null || value === undefined) return null;
   return (typeof value === 'string' ? JSON.parse(value) : value) as ApplicationPayload;
+}
+
+/** Campaign parameters as stored: JSON text (SQLite, the funnel's waiting counts) or already parsed (PostgreSQL jsonb). */
+export function parseUtm(value: unknown): Utm | null {
+  if (value === null || value === undefined) return null;
+  return (typeof value === 'string' ? JSON.parse(value) : value) as Utm;
 }
 
 /** The address a right-to-erasure request names, as both stores compare it (trimmed, lower-cased by JavaScript). */

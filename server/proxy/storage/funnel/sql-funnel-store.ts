@@ -8,6 +8,7 @@
 import { FUNNEL_STAGES } from '../../../public-api/funnel.ts';
 import type { FunnelCounts, FunnelSource, FunnelStage } from '../../../public-api/funnel.ts';
 import type { Utm } from '../../../public-api/campaign-tracking.ts';
+import { parseUtm } from '../sql.ts';
 import type { Raw, Sql, SqlValue } from '../sql.ts';
 import type { FunnelCounting, FunnelEntry, FunnelPeriod, FunnelReport, FunnelStore } from './funnel-store.ts';
 import {
@@ -98,11 +99,10 @@ function compareKeys(a: Pending, b: Pending): number {
 
 /** The entry a waiting count (FUNNEL_SQL.take) adds. */
 function waitingEntry(row: Raw): FunnelEntry {
-  const utm = (row.utm === null ? null : JSON.parse(String(row.utm))) as Utm | null;
   return {
     day: dayText(Number(row.day)),
     campaign_id: Number(row.campaign_id),
-    source: sourceOf(String(row.channel), utm),
+    source: sourceOf(String(row.channel), parseUtm(row.utm)),
     count: row.stage === null ? { outcome: String(row.outcome) } : { stage: row.stage as FunnelStage },
     n: 1,
   };

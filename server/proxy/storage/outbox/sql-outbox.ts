@@ -14,11 +14,10 @@ import type {
   ReceiptState,
   StatusCheck,
 } from './application-store.ts';
-import type { Utm } from '../../../public-api/campaign-tracking.ts';
 import { OUTBOX_SQL, hitRatesText } from './outbox-sql.ts';
 import { SOURCE_REFUSAL_SQL } from './source-refusals-sql.ts';
 import { STATUS_SQL } from './status-sql.ts';
-import { countByStatus, flag, listRows, parsePayload } from '../sql.ts';
+import { countByStatus, flag, listRows, parsePayload, parseUtm } from '../sql.ts';
 import type { Raw, Sql } from '../sql.ts';
 
 // pg reads bigint as a string (it may pass 2^53): ours are milliseconds and ids, well below.
@@ -46,11 +45,6 @@ function numbers(raw: Raw): Raw {
 }
 
 /** The campaign parameters as stored: JSON text (SQLite) or already parsed (PostgreSQL jsonb). */
-function parseUtm(value: unknown): Utm | null {
-  if (value === null || value === undefined) return null;
-  return (typeof value === 'string' ? JSON.parse(value) : value) as Utm;
-}
-
 export function toRow(raw: Raw): OutboxRow {
   const { lease_owner: _owner, lease_until: _until, lease_token: _token, ...rest } = numbers(raw);
   return { ...(rest as unknown as OutboxRow), payload: parsePayload(raw.payload) };
