@@ -72,16 +72,17 @@ export async function freshMigratedDatabase(): Promise<string> {
 export async function cutConnectionsOf(url: string, applicationName: string): Promise<void> {
   const killer = new pg.Client({ connectionString: url });
   await killer.connect();
-  const mine = 'application_name = $1 AND datname = current_database()';
   try {
-    await killer.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE ${mine}`, [applicationName]);
+    const { rows } = await killer.query<{ pid: number }>(
+      'SELECT pid, pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()',
+      [applicationName],
+    );
+    // The connections cut, by pid: a client that reconnects at once opens new ones under the same name.
+    const cut = rows.map((row) => row.pid);
     await eventually(
       async () =>
-        (
-          await killer.query<{ n: string }>(`SELECT count(*) AS n FROM pg_stat_activity WHERE ${mine}`, [
-            applicationName,
-          ])
-        ).rows[0]?.n === '0',
+        (await killer.query<{ n: string }>('SELECT count(*) AS n FROM pg_stat_activity WHERE pid = ANY($1)', [cut]))
+          .rows[0]?.n === '0',
       {
         timeoutMs: 10_000,
         what: `the connections of ${applicationName} to close`,
