@@ -200,7 +200,7 @@ describe('shared catalogue: its dedicated connection and the sync lock (PostgreS
     },
   );
 
-  it('the version check reconnects a cut connection once, and opens none while connected', BOUND, async () => {
+  it('the version check reconnects a cut connection, and opens none while connected', BOUND, async () => {
     const { copy, checkedOut, reads } = await open('checking', { checkEveryMs: 50 });
     assert.equal(checkedOut.length, 1, 'its dedicated connection');
     const checks = reads.count;
@@ -208,10 +208,24 @@ describe('shared catalogue: its dedicated connection and the sync lock (PostgreS
     assert.equal(checkedOut.length, 1, 'no other connection while connected');
 
     await cutConnections('checking');
-    await eventually(() => checkedOut.length === 2, { timeoutMs: 10_000, what: 'the version check to reconnect' });
+    // A try may get a pooled connection that was cut too and not yet noticed as such: it fails, and the next check tries again.
+    await eventually(
+      async () => {
+        if (checkedOut.length < 2) return false;
+        return checkedOut
+          .at(-1)!
+          .query('SELECT 1')
+          .then(
+            () => true,
+            () => false,
+          );
+      },
+      { timeoutMs: 10_000, what: 'the version check to reconnect' },
+    );
+    const reconnected = checkedOut.length;
     const after = reads.count;
     await eventually(() => reads.count >= after + 5, { timeoutMs: 10_000, what: 'five more version checks' });
-    assert.equal(checkedOut.length, 2, 'reconnected once');
+    assert.equal(checkedOut.length, reconnected, 'no other connection once reconnected');
     assert.equal(copy.leading(), false);
   });
 
