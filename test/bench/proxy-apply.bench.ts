@@ -4,7 +4,9 @@
 // sending the same application straight to the sandbox. Sandbox and proxy run
 // in separate child processes, started from the built package's CLI
 // (dist/server/cli.js) as a partner runs them, so the RSS is the shipped
-// proxy's alone; direct and proxied applications alternate in one run.
+// proxy's alone; direct and proxied applications alternate in one run. With
+// BENCH_BEFORE, an older build's proxy takes turns with this one's in each
+// measure.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
@@ -16,7 +18,8 @@ import { fileURLToPath } from 'node:url';
 import { DEMO_KEYS } from '../../server/sandbox/index.ts';
 import { pdfOfSize } from '../../server/test/files.ts';
 import { freePort } from '../cli-processes.ts';
-import { applyThroughProxy } from './processes.ts';
+import { applyThroughProxy, inTurn, proxySides } from './processes.ts';
+import type { Side } from './processes.ts';
 import { median } from './stats.ts';
 
 const ROUNDS = {
@@ -25,23 +28,26 @@ const ROUNDS = {
 };
 const SIZES = { '1 MB': 1_000_000, '10 MB': 10_000_000 } as const;
 const CONCURRENT = 20;
+/** Bursts of CONCURRENT applications a build takes, each on a fresh proxy: one burst's peak swings by a few MiB. */
+const BURSTS = Number(process.env.BENCH_APPLY_BURSTS ?? 1);
 const SLOW_UPLOADS = 300;
 const UPLOAD_TIMEOUT_SECONDS = 10;
 const CLI = fileURLToPath(new URL('../../dist/server/cli.js', import.meta.url));
 
 /**
- * `jobboard-connector <command>` from the build, on a free port; resolves once
- * `ready.path` answers (with `ready.status` when given). Its output is dropped.
+ * `jobboard-connector <command>` from the build at `cli`, on a free port;
+ * resolves once `ready.path` answers (with `ready.status` when given). Its
+ * output is dropped.
  */
 async function startCli(
+  cli: string,
   args: string[],
   env: Record<string, string>,
   ready: { path: string; status?: number },
 ): Promise<{ child: ChildProcess; url: string; pid: number }> {
-  if (!existsSync(CLI))
-    throw new Error('dist/server/cli.js is missing: run `npm run build` first (`npm run bench` does).');
+  if (!existsSync(cli)) throw new Error(`${cli} is missing: run \`npm run build\` first (\`npm run bench\` does).`);
   const port = await freePort();
-  const child = spawn(process.execPath, [CLI, ...args, ...(args[0] === 'sandbox' ? ['--port', String(port)] : [])], {
+  const child = spawn(process.execPath, [cli, ...args, ...(args[0] === 'sandbox' ? ['--port', String(port)] : [])], {
     stdio: ['ignore', 'ignore', 'inherit'],
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
   });
@@ -113,18 +119,32 @@ function slowUploads(url: string): { done: Promise<{ busy: number; cut: number; 
 let counter = 0;
 const email = () => `bench.${process.pid}.${++counter}@example.org`;
 
+type Started = Awaited<ReturnType<typeof startCli>>;
+
+/** Stops a proxy once its measure is done, so the next one runs on a machine without it. */
+async function stop(proxy: Started): Promise<void> {
+  if (proxy.child.exitCode !== null || proxy.child.signalCode !== null) return;
+  const exited = new Promise((resolve) => proxy.child.once('exit', resolve));
+  proxy.child.kill('SIGTERM');
+  await exited;
+}
+
 export default async function bench(): Promise<string> {
+  const sides = proxySides();
+  const named = (side: Side, cells: string) => (sides.length === 1 ? cells : `| ${side.name} ${cells}`);
   // No rate limit in the sandbox: the bench measures the proxy, not the service's 120 a minute (which each proxy's budget also keeps).
   const sandboxServer = await startCli(
+    CLI,
     ['sandbox', '--seed', 'demo', '--rate-limit', '0'],
     {},
     { path: '/v2/channels' },
   );
   const sandbox = { ...sandboxServer, url: `${sandboxServer.url}/v2` };
-  const proxies: Awaited<ReturnType<typeof startCli>>[] = [];
+  const proxies: Started[] = [];
   /** A proxy process of its own for each measure: one measure's memory is not the previous one's. */
-  const freshProxy = async () => {
+  const freshProxy = async (side: Side) => {
     const proxy = await startCli(
+      side.cli,
       ['proxy'],
       {
         UPSTREAM_URL: sandbox.url,
@@ -160,12 +180,13 @@ export default async function bench(): Promise<string> {
         })
       ).json()) as { token: string }
     ).token;
-    let proxy = await freshProxy();
+    const probe = await freshProxy(sides.at(-1)!);
     const campaigns = (
-      (await (await fetch(`${proxy.url}/api/campaigns?per_page=50`)).json()) as {
+      (await (await fetch(`${probe.url}/api/campaigns?per_page=50`)).json()) as {
         items: { id: number; company_id: number }[];
       }
     ).items;
+    await stop(probe);
     const campaign = campaigns[0]!;
 
     const direct = async (resume: Buffer): Promise<number> => {
@@ -191,56 +212,94 @@ export default async function bench(): Promise<string> {
       if (response.status !== 201) throw new Error(`direct apply answered ${response.status}`);
       return performance.now() - started;
     };
-    const proxied = (resume: Buffer): Promise<{ ms: number; status: number }> =>
-      applyThroughProxy(proxy.url, campaign.id, email(), resume);
-
     const resumes = { '1 MB': pdfOfSize(SIZES['1 MB']), '10 MB': pdfOfSize(SIZES['10 MB']) };
     const statuses: number[] = [];
+    const proxied = async (proxy: Started, resume: Buffer): Promise<number> => {
+      const { ms, status } = await applyThroughProxy(proxy.url, campaign.id, email(), resume);
+      statuses.push(status);
+      return ms;
+    };
 
     // 1. The burst, on a fresh proxy after one warm-up application (JIT, token, first SQLite pages).
-    statuses.push((await proxied(resumes['1 MB'])).status);
-    const before = rss(proxy.pid);
-    const started = performance.now();
-    const burst = await Promise.all(Array.from({ length: CONCURRENT }, () => proxied(resumes['10 MB'])));
-    const burstMs = performance.now() - started;
-    const after = rss(proxy.pid);
-    statuses.push(...burst.map((b) => b.status));
+    const bursts = new Map(
+      sides.map((side) => [side, { before: [] as number[], peak: [] as number[], ms: [] as number[] }]),
+    );
+    for (let turn = 0; turn < BURSTS; turn++)
+      for (const side of inTurn(sides, turn)) {
+        const proxy = await freshProxy(side);
+        await proxied(proxy, resumes['1 MB']);
+        const before = rss(proxy.pid).now;
+        const started = performance.now();
+        await Promise.all(Array.from({ length: CONCURRENT }, () => proxied(proxy, resumes['10 MB'])));
+        const burst = bursts.get(side)!;
+        burst.ms.push(performance.now() - started);
+        burst.before.push(before);
+        burst.peak.push(rss(proxy.pid).peak);
+        await stop(proxy);
+      }
 
     // 2. Slow uploads held open while candidates read the offers, on a fresh proxy: the catalogue's latency meanwhile, and their memory.
-    proxy = await freshProxy();
-    const idle = await autocannon({ url: `${proxy.url}/api/campaigns`, connections: 10, duration: 4 });
-    const slowBefore = rss(proxy.pid).now;
-    const slow = slowUploads(proxy.url);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    const loaded = await autocannon({ url: `${proxy.url}/api/campaigns`, connections: 10, duration: 4 });
-    const slowEnd = await slow.done;
-    const slowPeak = rss(proxy.pid).peak;
+    const slowRows: string[] = [];
+    for (const side of sides) {
+      const proxy = await freshProxy(side);
+      const idle = await autocannon({ url: `${proxy.url}/api/campaigns`, connections: 10, duration: 4 });
+      const slowBefore = rss(proxy.pid).now;
+      const slow = slowUploads(proxy.url);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const loaded = await autocannon({ url: `${proxy.url}/api/campaigns`, connections: 10, duration: 4 });
+      const end = await slow.done;
+      const peak = rss(proxy.pid).peak;
+      await stop(proxy);
+      slowRows.push(
+        named(
+          side,
+          `| ${end.busy} | ${end.cut} | ${(end.slowest / 1000).toFixed(1)} | ${slowBefore.toFixed(0)} | **${peak.toFixed(0)}** | ${idle.latency.p99} | **${loaded.latency.p99}** | ${Math.round(idle.requests.average)} | ${Math.round(loaded.requests.average)} |`,
+        ),
+      );
+    }
 
-    // 3. The time added to one application, direct and proxied alternating, on a fresh proxy.
-    proxy = await freshProxy();
+    // 3. The time added to one application, direct and proxied alternating, on a fresh proxy of each build.
+    const timed = new Map<Side, Started>();
+    for (const side of sides) timed.set(side, await freshProxy(side));
     await direct(resumes['1 MB']);
-    await proxied(resumes['1 MB']);
+    for (const proxy of timed.values()) await proxied(proxy, resumes['1 MB']);
     const rows: string[] = [];
     for (const size of ['1 MB', '10 MB'] as const) {
       const d: number[] = [];
-      const p: number[] = [];
+      const p = new Map<Side, number[]>(sides.map((side) => [side, []]));
+      const added = new Map<Side, number[]>(sides.map((side) => [side, []]));
       for (let round = 0; round < ROUNDS[size]; round++) {
-        d.push(await direct(resumes[size]));
-        const r = await proxied(resumes[size]);
-        p.push(r.ms);
-        statuses.push(r.status);
+        const ms = await direct(resumes[size]);
+        d.push(ms);
+        for (const side of inTurn(sides, round)) {
+          const through = await proxied(timed.get(side)!, resumes[size]);
+          p.get(side)!.push(through);
+          added.get(side)!.push(through - ms);
+        }
       }
       const md = median(d);
-      const mp = median(p);
-      rows.push(
-        `| ${size} | ${ROUNDS[size]} | ${md.toFixed(1)} | ${mp.toFixed(1)} | +${(mp - md).toFixed(1)} | ${(mp / md).toFixed(2)} |`,
-      );
+      for (const side of sides) {
+        const mp = median(p.get(side)!);
+        const ma = median(added.get(side)!);
+        rows.push(
+          `| ${size} | ${ROUNDS[size]} ${named(side, `| ${md.toFixed(1)} | ${mp.toFixed(1)} | ${ma >= 0 ? '+' : ''}${ma.toFixed(1)} | ${(mp / md).toFixed(2)} |`)}`,
+        );
+      }
     }
 
     const counts = [...new Set(statuses)]
       .sort()
       .map((s) => `${s}: ${statuses.filter((x) => x === s).length}`)
       .join(', ');
+    const column = sides.length === 1 ? '' : ' proxy |';
+    const rule = sides.length === 1 ? '' : '---|';
+    const burstRows = sides.map((side) => {
+      const burst = bursts.get(side)!;
+      return named(
+        side,
+        `| ${BURSTS} | ${median(burst.before).toFixed(0)} | **${median(burst.peak).toFixed(0)}** | ${(median(burst.ms) / 1000).toFixed(1)} |`,
+      );
+    });
 
     return [
       '## Proxy: POST /api/applications',
@@ -249,26 +308,41 @@ export default async function bench(): Promise<string> {
       'built CLI as a partner runs them (`jobboard-connector sandbox --seed demo --rate-limit 0`; `jobboard-connector proxy`, its log at info',
       'level written to /dev/null), a fresh proxy process for each of the three measures below, with its outbox on the local disk (SQLite WAL,',
       'synchronous=FULL, resumes as files beside it).',
+      ...(sides.length === 1
+        ? []
+        : [
+            '',
+            `**Before and after** (BENCH_BEFORE=${process.env.BENCH_BEFORE}): each measure runs the proxy of that build ("before") and of this`,
+            'one ("after") against the same sandbox of this build, one after the other, the first changing from turn to turn.',
+          ]),
       '',
-      `**Memory, ${CONCURRENT} applications carrying 10 MB resumes sent at once** (after one 1 MB application): the proxy process's resident set was`,
-      `${before.now.toFixed(0)} MiB before the burst and peaked at **${after.peak.toFixed(0)} MiB**; the ${CONCURRENT} answers took ${(burstMs / 1000).toFixed(1)} s in all.`,
+      `**Memory, ${CONCURRENT} applications carrying 10 MB resumes sent at once**, on a fresh proxy after one 1 MB application; medians over`,
+      'the bursts, each on a proxy of its own.',
+      '',
+      `|${column} bursts | resident set before (MiB) | peak (MiB) | the ${CONCURRENT} answers (s) |`,
+      `|${rule}---:|---:|---:|---:|`,
+      ...burstRows,
+      '',
       'Each resume is written to DATA_DIR/uploads as it arrives and streamed from its file into the upstream request (node:http, base64',
       'encoded into one reused buffer): memory per application in flight is a few 90 KiB buffers, whatever the resume weighs. The proxy',
       'command runs Node with --max-semi-space-size=2 (server/proxy/node-flags.ts): the copies Node makes of each uploaded chunk are then',
       'freed by minor collections as the uploads go, instead of piling up until V8 runs a full one.',
       '',
       `**${SLOW_UPLOADS} slow uploads** (headers announcing 10 MB, then 1 KB a second) against the proxy with UPLOAD_TIMEOUT_SECONDS=${UPLOAD_TIMEOUT_SECONDS}`,
-      `and the default MAX_CONCURRENT_UPLOADS (50): ${slowEnd.busy} answered 503 server_busy before their body, ${slowEnd.cut} cut by the timeout; every socket was`,
-      `closed ${(slowEnd.slowest / 1000).toFixed(1)} s after the first was opened. The resident set was ${slowBefore.toFixed(0)} MiB before them (after 4 s of catalogue reads) and`,
-      `peaked at **${slowPeak.toFixed(0)} MiB**. GET /api/campaigns meanwhile (autocannon, 10 connections, 4 s): p99 **${loaded.latency.p99} ms** and ${Math.round(loaded.requests.average)} requests/s,`,
-      `against p99 ${idle.latency.p99} ms and ${Math.round(idle.requests.average)} requests/s just before, without them.`,
+      'and the default MAX_CONCURRENT_UPLOADS (50): how many were answered 503 server_busy before their body and how many cut by the',
+      'timeout, when the last socket closed after the first opened, the resident set before them (after 4 s of catalogue reads) and at',
+      'its peak, and GET /api/campaigns (autocannon, 10 connections, 4 s) just before them and meanwhile.',
+      '',
+      `|${column} 503 before the body | cut by the timeout | last closed (s) | resident set before (MiB) | peak (MiB) | GET p99 before (ms) | GET p99 meanwhile (ms) | GET requests/s before | meanwhile |`,
+      `|${rule}---:|---:|---:|---:|---:|---:|---:|---:|---:|`,
+      ...slowRows,
       '',
       '**Time added to one application**: each round sends one application straight to the sandbox (`POST /jobboards/applicants`, the JSON',
       'body with the resume in base64 that the proxy itself sends) and then one through the proxy (multipart `POST /api/applications`, answered',
-      '201 once delivered), one at a time; medians of the rounds.',
+      "201 once delivered), one at a time; the added time is the median of the rounds' differences, through the proxy less direct.",
       '',
-      '| resume | rounds | direct to sandbox, median (ms) | through the proxy, median (ms) | added by the proxy (ms) | ratio |',
-      '|---|---:|---:|---:|---:|---:|',
+      `| resume | rounds |${column} direct to sandbox, median (ms) | through the proxy, median (ms) | added by the proxy (ms) | ratio |`,
+      `|---|---:|${rule}---:|---:|---:|---:|`,
       ...rows,
       '',
       'What the added time is made of: reading the multipart stream into its upload file while hashing it for the Idempotency-Key, sniffing',
@@ -277,7 +351,7 @@ export default async function bench(): Promise<string> {
       `and deletes the resume. Answers over the whole run: ${counts}.`,
     ].join('\n');
   } finally {
-    for (const proxy of proxies) proxy.child.kill('SIGTERM');
-    sandbox.child.kill('SIGTERM');
+    await Promise.all(proxies.map(stop));
+    sandboxServer.child.kill('SIGTERM');
   }
 }
