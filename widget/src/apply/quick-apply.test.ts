@@ -8,7 +8,7 @@ import '../widget.ts';
 import type { JobboardApply } from '../index.ts';
 import { chooseFile, maybe, pdf, received, shadow, standIn, type, until } from '../internal/test-support.ts';
 import { fillRequired, submit } from './apply.test-support.ts';
-import { forgetAll } from './device-store.ts';
+import { forgetAll, readProfile } from './device-store.ts';
 
 async function databases(): Promise<string[]> {
   return (await indexedDB.databases()).map((d) => d.name ?? '').filter((n) => n.startsWith('jobboard-'));
@@ -38,7 +38,8 @@ async function applyRemembered(el: JobboardApply): Promise<void> {
   shadow<HTMLInputElement>(el, '#remember').click();
   await submit(el);
   await until(() => maybe(el, '#outcome'), 'the application is received');
-  await until(async () => (await databases()).includes('jobboard-quick-apply'), 'the details are kept');
+  // The database exists as soon as it is opened, before the details' write commits: wait for the details themselves.
+  await until(async () => (await readProfile()) !== null, 'the details are kept');
 }
 
 describe('<jobboard-apply>: quick apply and the draft’s resume', () => {
