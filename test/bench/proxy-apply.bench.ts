@@ -8,7 +8,6 @@
 // BENCH_BEFORE, an older build's proxy takes turns with this one's in each
 // measure.
 import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -17,7 +16,8 @@ import autocannon from 'autocannon';
 import { fileURLToPath } from 'node:url';
 import { DEMO_KEYS } from '../../server/sandbox/index.ts';
 import { pdfOfSize } from '../../server/test/files.ts';
-import { freePort } from '../cli-processes.ts';
+import { freePort, stopCli } from '../cli-processes.ts';
+import type { CliProcess } from '../cli-processes.ts';
 import { applyThroughProxy, inTurn, proxySides } from './processes.ts';
 import type { Side } from './processes.ts';
 import { median } from './stats.ts';
@@ -37,14 +37,15 @@ const CLI = fileURLToPath(new URL('../../dist/server/cli.js', import.meta.url));
 /**
  * `jobboard-connector <command>` from the build at `cli`, on a free port;
  * resolves once `ready.path` answers (with `ready.status` when given). Its
- * output is dropped.
+ * output is dropped (`output()` is empty), so its logging costs what it costs
+ * a partner writing to /dev/null.
  */
 async function startCli(
   cli: string,
   args: string[],
   env: Record<string, string>,
   ready: { path: string; status?: number },
-): Promise<{ child: ChildProcess; url: string; pid: number }> {
+): Promise<CliProcess> {
   if (!existsSync(cli)) throw new Error(`${cli} is missing: run \`npm run build\` first (\`npm run bench\` does).`);
   const port = await freePort();
   const child = spawn(process.execPath, [cli, ...args, ...(args[0] === 'sandbox' ? ['--port', String(port)] : [])], {
@@ -52,6 +53,9 @@ async function startCli(
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
   });
   const url = `http://127.0.0.1:${port}`;
+  const ended = new Promise<NodeJS.Signals | number | null>((resolve) =>
+    child.once('exit', (code, signal) => resolve(signal ?? code)),
+  );
   const exited = new Promise<never>((_, reject) =>
     child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`))),
   );
@@ -67,7 +71,7 @@ async function startCli(
     if (i > 300) throw new Error(`${args.join(' ')} not ready at ${url}${ready.path}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  return { child, url, pid: child.pid! };
+  return { child, url, pid: child.pid!, exited: ended, output: () => '' };
 }
 
 /** Resident set of a process now and at its peak (Linux /proc), in MiB. */
@@ -119,16 +123,6 @@ function slowUploads(url: string): { done: Promise<{ busy: number; cut: number; 
 let counter = 0;
 const email = () => `bench.${process.pid}.${++counter}@example.org`;
 
-type Started = Awaited<ReturnType<typeof startCli>>;
-
-/** Stops a proxy once its measure is done, so the next one runs on a machine without it. */
-async function stop(proxy: Started): Promise<void> {
-  if (proxy.child.exitCode !== null || proxy.child.signalCode !== null) return;
-  const exited = new Promise((resolve) => proxy.child.once('exit', resolve));
-  proxy.child.kill('SIGTERM');
-  await exited;
-}
-
 export default async function bench(): Promise<string> {
   const sides = proxySides();
   const named = (side: Side, cells: string) => (sides.length === 1 ? cells : `| ${side.name} ${cells}`);
@@ -140,7 +134,7 @@ export default async function bench(): Promise<string> {
     { path: '/v2/channels' },
   );
   const sandbox = { ...sandboxServer, url: `${sandboxServer.url}/v2` };
-  const proxies: Started[] = [];
+  const proxies: CliProcess[] = [];
   /** A proxy process of its own for each measure: one measure's memory is not the previous one's. */
   const freshProxy = async (side: Side) => {
     const proxy = await startCli(
@@ -186,7 +180,7 @@ export default async function bench(): Promise<string> {
         items: { id: number; company_id: number }[];
       }
     ).items;
-    await stop(probe);
+    await stopCli(probe);
     const campaign = campaigns[0]!;
 
     const direct = async (resume: Buffer): Promise<number> => {
@@ -214,7 +208,7 @@ export default async function bench(): Promise<string> {
     };
     const resumes = { '1 MB': pdfOfSize(SIZES['1 MB']), '10 MB': pdfOfSize(SIZES['10 MB']) };
     const statuses: number[] = [];
-    const proxied = async (proxy: Started, resume: Buffer): Promise<number> => {
+    const proxied = async (proxy: CliProcess, resume: Buffer): Promise<number> => {
       const { ms, status } = await applyThroughProxy(proxy.url, campaign.id, email(), resume);
       statuses.push(status);
       return ms;
@@ -235,7 +229,8 @@ export default async function bench(): Promise<string> {
         burst.ms.push(performance.now() - started);
         burst.before.push(before);
         burst.peak.push(rss(proxy.pid).peak);
-        await stop(proxy);
+        // Stopped once its measure is done, so the next one runs on a machine without it.
+        await stopCli(proxy);
       }
 
     // 2. Slow uploads held open while candidates read the offers, on a fresh proxy: the catalogue's latency meanwhile, and their memory.
@@ -249,7 +244,7 @@ export default async function bench(): Promise<string> {
       const loaded = await autocannon({ url: `${proxy.url}/api/campaigns`, connections: 10, duration: 4 });
       const end = await slow.done;
       const peak = rss(proxy.pid).peak;
-      await stop(proxy);
+      await stopCli(proxy);
       slowRows.push(
         named(
           side,
@@ -259,7 +254,7 @@ export default async function bench(): Promise<string> {
     }
 
     // 3. The time added to one application, direct and proxied alternating, on a fresh proxy of each build.
-    const timed = new Map<Side, Started>();
+    const timed = new Map<Side, CliProcess>();
     for (const side of sides) timed.set(side, await freshProxy(side));
     await direct(resumes['1 MB']);
     for (const proxy of timed.values()) await proxied(proxy, resumes['1 MB']);
@@ -351,7 +346,7 @@ export default async function bench(): Promise<string> {
       `and deletes the resume. Answers over the whole run: ${counts}.`,
     ].join('\n');
   } finally {
-    await Promise.all(proxies.map(stop));
+    await Promise.all(proxies.map((proxy) => stopCli(proxy)));
     sandboxServer.child.kill('SIGTERM');
   }
 }

@@ -44,7 +44,6 @@ function numbers(raw: Raw): Raw {
   return out;
 }
 
-/** The campaign parameters as stored: JSON text (SQLite) or already parsed (PostgreSQL jsonb). */
 export function toRow(raw: Raw): OutboxRow {
   const { lease_owner: _owner, lease_until: _until, lease_token: _token, ...rest } = numbers(raw);
   return { ...(rest as unknown as OutboxRow), payload: parsePayload(raw.payload) };
