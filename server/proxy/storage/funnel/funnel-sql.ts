@@ -173,6 +173,19 @@ export function offerOutcomesText(offers: number): string {
     GROUP BY campaign_id, outcome`;
 }
 
+/**
+ * A change of one outbox row (`change`, its parameters from $1, `next` the
+ * first one after them) and the count waiting for it as one statement, for
+ * PostgreSQL, which writes inside WITH: one round trip for both. It changes
+ * as many rows as `change` does; $next is the day, then the channel and the
+ * stage.
+ */
+export function countedChangeText(change: string, next: number): string {
+  return `WITH changed AS (${change} RETURNING campaign_id, utm)
+    INSERT INTO funnel_waiting (day, channel, stage, outcome, campaign_id, utm)
+    SELECT $${next}, $${next + 1}, $${next + 2}, NULL, campaign_id, utm FROM changed`;
+}
+
 export const FUNNEL_SQL = {
   /** Counts stage $3 or outcome $4 of the application $5 on day $1 under channel $2 (nothing when no row holds $5). */
   wait: `INSERT INTO funnel_waiting (day, channel, stage, outcome, campaign_id, utm)

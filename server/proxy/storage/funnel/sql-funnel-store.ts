@@ -14,6 +14,7 @@ import type { FunnelCounting, FunnelEntry, FunnelPeriod, FunnelReport, FunnelSto
 import {
   FUNNEL_SQL,
   FUNNEL_TABLES,
+  countedChangeText,
   dayNumber,
   dayOf,
   dayText,
@@ -117,12 +118,11 @@ function checkEntry(entry: FunnelEntry): void {
 }
 
 export class SqlFunnelStore implements FunnelStore {
-  /** Whether the proxy's own stages are counted (FUNNEL is on). */
-  readonly counting: boolean;
   private readonly sql: Sql;
   private readonly now: () => number;
   private readonly channel: string | undefined;
   private readonly foldAfterMs: number;
+  private readonly writesInWith: boolean;
   private foldTimer: NodeJS.Timeout | undefined;
   private folding: Promise<void> | undefined;
   /** The offer sums of the days before today of the last periods reported, exact. */
@@ -134,13 +134,22 @@ export class SqlFunnelStore implements FunnelStore {
   /** The offers of the last reports (period, sort and limit), while nothing is added to their days. */
   private readonly reported = new DaysCache<{ offers: FunnelReport['offers']; total: number }>(8);
 
-  constructor(sql: Sql, now: () => number, counting: FunnelCounting | undefined, today?: TodayPolicy) {
+  /**
+   * `writesInWith`: the database runs a write inside WITH (PostgreSQL), so a
+   * change and its count go in one statement (changeCounted).
+   */
+  constructor(
+    sql: Sql,
+    now: () => number,
+    counting: FunnelCounting | undefined,
+    options: { writesInWith?: boolean; today?: TodayPolicy } = {},
+  ) {
     this.sql = sql;
     this.now = now;
     this.channel = counting?.channel;
     this.foldAfterMs = counting?.foldAfterMs ?? DEFAULT_FOLD_AFTER_MS;
-    this.counting = counting !== undefined;
-    this.todaySums = new TodaySums((first, last) => this.readInChunks(first, last), now, today);
+    this.writesInWith = options.writesInWith ?? false;
+    this.todaySums = new TodaySums((first, last) => this.readInChunks(first, last), now, options.today);
   }
 
   async add(entries: readonly FunnelEntry[]): Promise<void> {
@@ -196,6 +205,32 @@ export class SqlFunnelStore implements FunnelStore {
     const [stage, outcome] = 'stage' in count ? [count.stage, null] : [null, count.outcome];
     await sql.run(FUNNEL_SQL.wait, [dayNumber(dayOf(this.now())), this.channel, stage, outcome, reference]);
     this.foldSoon();
+  }
+
+  /**
+   * Runs `change`, a write of the outbox row `reference` (`params` its
+   * parameters), on `sql`, the transaction it is part of, and counts `stage`
+   * of that application when it changed the row (when counting): in the
+   * change's own statement where the database allows it. Answers the rows
+   * changed.
+   */
+  async changeCounted(
+    sql: Sql,
+    change: string,
+    params: readonly SqlValue[],
+    reference: string,
+    stage: FunnelStage,
+  ): Promise<number> {
+    if (this.channel === undefined) return sql.run(change, params);
+    if (!this.writesInWith) {
+      const changed = await sql.run(change, params);
+      if (changed > 0) await this.countApplication(sql, reference, { stage });
+      return changed;
+    }
+    const day = dayNumber(dayOf(this.now()));
+    const changed = await sql.run(countedChangeText(change, params.length + 1), [...params, day, this.channel, stage]);
+    if (changed > 0) this.foldSoon();
+    return changed;
   }
 
   /**

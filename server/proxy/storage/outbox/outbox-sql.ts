@@ -52,21 +52,23 @@ export const OUTBOX_SQL = {
   makePendingDue: "UPDATE outbox SET next_attempt_at = $1 WHERE status = 'pending' AND next_attempt_at > $1",
   // The writes of an attempt, each under its lease (lease_token). markRetry, markRejected and markDead leave a
   // row erased during its attempt as it is (`erased_at IS NULL`): it must not go back in line. A delivery that
-  // succeeded meanwhile is still recorded by markDelivered: the service has it, the list must say so.
+  // succeeded meanwhile is still recorded by markDelivered: the service has it, the list must say so. An end
+  // written again (the row already in the status it writes) changes nothing: no second event, no second count.
   markDelivered: `UPDATE outbox SET status = 'delivered', outcome = $1, delivered_at = $2, payload = NULL, resume_bytes = NULL, lease_owner = NULL,
     lease_until = NULL, last_error = NULL, upstream_applicant_id = $3, upstream_application_id = $4
-    WHERE reference = $5 AND lease_token = $6`,
+    WHERE reference = $5 AND lease_token = $6 AND status <> 'delivered'`,
   markRetry: `UPDATE outbox SET status = 'pending', next_attempt_at = $1, last_error = $2, lease_owner = NULL, lease_until = NULL,
     unconfirmed_send = CASE WHEN $3 = 1 THEN 1 ELSE unconfirmed_send END WHERE reference = $4 AND lease_token = $5 AND erased_at IS NULL`,
   markRejected: `UPDATE outbox SET status = 'rejected', outcome = $1, last_error = $2, payload = NULL, resume_bytes = NULL, lease_owner = NULL,
-    lease_until = NULL, ended_at = $3 WHERE reference = $4 AND lease_token = $5 AND erased_at IS NULL`,
+    lease_until = NULL, ended_at = $3 WHERE reference = $4 AND lease_token = $5 AND erased_at IS NULL AND status <> 'rejected'`,
   markDead: `UPDATE outbox SET status = 'dead', outcome = $1, last_error = $2, lease_owner = NULL, lease_until = NULL, ended_at = $3
-    WHERE reference = $4 AND lease_token = $5 AND erased_at IS NULL`,
+    WHERE reference = $4 AND lease_token = $5 AND erased_at IS NULL AND status <> 'dead'`,
   /** Rejected (data gone) or dead (kept), decided in the statement that reads `answered`, so it cannot cross answerQueued. */
   markRefused: `UPDATE outbox SET status = CASE WHEN answered IS NULL THEN 'rejected' ELSE 'dead' END, outcome = $1, last_error = $2,
     payload = CASE WHEN answered IS NULL THEN NULL ELSE payload END, resume_bytes = CASE WHEN answered IS NULL THEN NULL ELSE resume_bytes END,
     lease_owner = NULL, lease_until = NULL, ended_at = $3
-    WHERE reference = $4 AND lease_token = $5 AND erased_at IS NULL RETURNING status`,
+    WHERE reference = $4 AND lease_token = $5 AND erased_at IS NULL
+    AND status <> CASE WHEN answered IS NULL THEN 'rejected' ELSE 'dead' END RETURNING status`,
   answerQueued:
     "UPDATE outbox SET answered = coalesce(answered, 202) WHERE reference = $1 AND status IN ('pending', 'delivering')",
   setAnswered: 'UPDATE outbox SET answered = $1 WHERE reference = $2 AND answered IS NULL',

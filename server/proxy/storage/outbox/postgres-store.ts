@@ -246,6 +246,7 @@ export class PostgresApplicationStore extends SqlApplicationStore {
       claims: new LeasedClaims(sql, options.owner, now, options.keyLeaseMs ?? KEY_LEASE_MS),
       webhookEvents: options.webhookEvents,
       funnel: options.funnel,
+      writesInWith: true,
     });
     this.location = options.location;
     this.migrate = options.migrate ?? (() => migratePostgres(options.pool, options.location));

@@ -84,15 +84,16 @@ export interface SqlStoreParts {
   claims: ClaimRules;
   webhookEvents: WebhookEventOptions | undefined;
   funnel: FunnelCounting | undefined;
+  /** The database runs a write inside WITH (PostgreSQL): a change and its funnel count go in one statement. */
+  writesInWith: boolean;
 }
 
-/** The funnel's stage of each change that counts one: the events an application's life records. */
-const FUNNEL_STAGE_OF: Partial<Record<ApplicationEventType, FunnelStage>> = {
-  'application.received': 'received',
+/** Each end an attempt writes: its event, and the funnel's stage it counts. */
+const END_STAGES = {
   'application.delivered': 'delivered',
   'application.rejected': 'rejected',
   'application.dead_lettered': 'dead',
-};
+} as const satisfies Partial<Record<ApplicationEventType, FunnelStage>>;
 
 export abstract class SqlApplicationStore extends SqlOutbox implements ApplicationStore {
   readonly owner: string;
@@ -119,26 +120,7 @@ export abstract class SqlApplicationStore extends SqlOutbox implements Applicati
       parts.webhookEvents,
       parts.claims.singleProcess,
     );
-    this.funnel = new SqlFunnelStore(parts.sql, parts.now, parts.funnel);
-  }
-
-  /**
-   * Counts the funnel's stage of the change `type` of `reference` (when the
-   * funnel counts), in `sql`, the transaction of the change. Called last in
-   * it: the day's counts are rows every change and beacon adds to, each
-   * locked until its transaction ends.
-   */
-  private async countStage(sql: Sql, type: ApplicationEventType, reference: string, before?: string): Promise<void> {
-    const stage = FUNNEL_STAGE_OF[type];
-    // A write that leaves the row in the status it had (the same attempt's, twice) ended nothing new.
-    if (stage !== undefined && stage !== before) await this.funnel.countApplication(sql, reference, { stage });
-  }
-
-  /** The row's status before an attempt's write, locked until it is recorded (read only when the funnel counts). */
-  private async statusBefore(sql: Sql, reference: string): Promise<string | undefined> {
-    if (!this.funnel.counting) return undefined;
-    const [row] = await sql.all('SELECT status FROM outbox WHERE reference = $1 FOR UPDATE', [reference]);
-    return row === undefined ? undefined : String(row.status);
+    this.funnel = new SqlFunnelStore(parts.sql, parts.now, parts.funnel, { writesInWith: parts.writesInWith });
   }
 
   abstract ready(): Promise<MigrationReport>;
@@ -152,19 +134,17 @@ export abstract class SqlApplicationStore extends SqlOutbox implements Applicati
   /** One write of an attempt and, when it changed the row, its event, in one transaction; `drops`: it lets the resume go. */
   private async attemptWrite(
     lease: Lease,
-    type: ApplicationEventType,
+    type: keyof typeof END_STAGES,
     text: string,
     params: SqlValue[],
     drops = false,
   ): Promise<void> {
     const changed = await this.sql.transaction(async (sql) => {
       const holder = await this.webhooks.holder(sql, lease.reference);
-      const before = await this.statusBefore(sql, lease.reference);
-      const changed = await sql.run(text, params);
+      const changed = await this.funnel.changeCounted(sql, text, params, lease.reference, END_STAGES[type]);
       if (changed > 0) await this.webhooks.recordIn(sql, type, lease.reference, holder);
       else await this.checkLease(lease, sql);
       if (changed > 0 && drops) await this.resumes.drop(sql, [lease.reference]);
-      if (changed > 0) await this.countStage(sql, type, lease.reference, before);
       return changed;
     });
     if (changed > 0 && drops) this.resumes.dropped([lease.reference]);
@@ -240,7 +220,13 @@ export abstract class SqlApplicationStore extends SqlOutbox implements Applicati
       // Inside the try: a keep that fails after its rename (a full disk at the folder's fsync) leaves no file behind.
       await this.resumes.keep(app);
       await this.sql.transaction(async (sql) => {
-        await sql.run(OUTBOX_SQL.enqueue, enqueueParams(app, now, options));
+        await this.funnel.changeCounted(
+          sql,
+          OUTBOX_SQL.enqueue,
+          enqueueParams(app, now, options),
+          app.reference,
+          'received',
+        );
         if (key !== undefined) await sql.run(WEBHOOK_SQL.setIdempotencyKey, [key, app.reference]);
         await this.webhooks.recordIn(sql, 'application.received', app.reference);
         await this.resumes.write(sql, app);
@@ -250,7 +236,6 @@ export abstract class SqlApplicationStore extends SqlOutbox implements Applicati
           const window = rateWindow(emailBucket.bucket, emailBucket.windowMs, now);
           await sql.all(OUTBOX_SQL.hitRate, [window.key, window.resetAt]);
         }
-        await this.countStage(sql, 'application.received', app.reference);
       });
     } catch (error) {
       this.resumes.abandon(app.reference);
@@ -295,7 +280,6 @@ export abstract class SqlApplicationStore extends SqlOutbox implements Applicati
   async markRefused(lease: Lease, outcome: Outcome, error: string): Promise<'rejected' | 'dead' | undefined> {
     const status = await this.sql.transaction(async (sql) => {
       const holder = await this.webhooks.holder(sql, lease.reference);
-      const before = await this.statusBefore(sql, lease.reference);
       const params = [outcome, error, this.now(), lease.reference, lease.lease_token];
       const [row] = await sql.all(OUTBOX_SQL.markRefused, params);
       if (row === undefined) {
@@ -306,7 +290,7 @@ export abstract class SqlApplicationStore extends SqlOutbox implements Applicati
       const type = status === 'rejected' ? 'application.rejected' : 'application.dead_lettered';
       await this.webhooks.recordIn(sql, type, lease.reference, holder);
       if (status === 'rejected') await this.resumes.drop(sql, [lease.reference]);
-      await this.countStage(sql, type, lease.reference, before);
+      await this.funnel.countApplication(sql, lease.reference, { stage: status });
       return status;
     });
     if (status === 'rejected') this.resumes.dropped([lease.reference]);

@@ -201,6 +201,7 @@ export class SqliteApplicationStore extends SqlApplicationStore {
       claims: new OneProcessClaims(sql, options.owner, now),
       webhookEvents: options.webhookEvents,
       funnel: options.funnel,
+      writesInWith: false,
     });
     this.path = path;
     this.location = path;

@@ -18,7 +18,7 @@ import { NO_CAMPAIGN } from '../outbox/application-store.ts';
 import { ApplicationEvent } from '../../../public-api/webhook-events.ts';
 import { emailBucket } from '../../applications/form.ts';
 import { DEFAULT_WEBHOOK_SENDER, WebhookSender, retryDelay } from '../../webhooks/sender.ts';
-import type { ApplicationStore } from '../outbox/application-store.ts';
+import type { ApplicationStore, Lease } from '../outbox/application-store.ts';
 import { claimed, forEachStore, newApplication } from '../test-support.ts';
 import type { StoreHarness } from '../test-support.ts';
 import { WEBHOOK_RETRY_FOR_MS, WebhookLeaseLostError } from './webhook-store.ts';
@@ -204,6 +204,32 @@ forEachStore('webhook events contract', (harness) => {
     assert.equal(body('c', 2).data.ended_at, '2026-01-01T00:00:00.000Z');
     assert.equal(body('e', 2).data.outcome, 'erased');
     assert.equal(body('e', 2).data.erased_at, '2026-01-01T00:00:00.000Z');
+  });
+
+  it('records one event for an end its attempt writes twice: the second write changes nothing and is not refused', async () => {
+    for (const ref of ['a', 'b', 'c', 'd']) await store.enqueue(application(ref), { deadLetterAfterMs: 1000 });
+    await store.setAnswered('d', 202);
+    const ends = [
+      ['a', (lease: Lease) => store.markDelivered(lease, 'created_applicant', { applicantId: 1, applicationId: 2 })],
+      ['b', (lease: Lease) => store.markRejected(lease, 'upstream_rejected', 'refused')],
+      ['c', (lease: Lease) => store.markDead(lease, 'expired', 'too late')],
+      ['d', (lease: Lease) => store.markRefused(lease, 'campaign_closed', 'closed')],
+    ] as const;
+    for (const [ref, end] of ends) {
+      const lease = await claimed(store, ref);
+      await end(lease);
+      await end(lease);
+    }
+    assert.deepEqual((await types()).sort(), [
+      'a:1:application.received',
+      'a:2:application.delivered',
+      'b:1:application.received',
+      'b:2:application.rejected',
+      'c:1:application.received',
+      'c:2:application.dead_lettered',
+      'd:1:application.received',
+      'd:2:application.dead_lettered',
+    ]);
   });
 
   it('writes an event in the transaction of its change: when the event cannot be written, the change is not either', async () => {
