@@ -226,6 +226,36 @@ describe('offers on the board page URLs', () => {
     await page.close();
   });
 
+  it('applies a filter the candidate chose in the server-rendered list before the script took it over', async () => {
+    const page = await world.browser.newPage();
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname === '/api/campaigns') asked.push(url.search);
+    });
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/widget.js', async (route) => {
+      await released;
+      await route.continue();
+    });
+    await page.goto(`${base}/server-rendered/`, { waitUntil: 'commit' });
+    await page.locator('jobboard-campaigns #filter-working_time').selectOption('Full time');
+    assert.equal(
+      await page.evaluate(() => customElements.get('jobboard-campaigns') === undefined),
+      true,
+      'chosen before the script ran',
+    );
+    release();
+    await page.waitForURL(/working_time=Full\+time/);
+    await page.locator('jobboard-campaigns [part=list][aria-busy="false"] [data-offer]').first().waitFor();
+    assert.ok(
+      asked.some((search) => new URLSearchParams(search).get('working_time') === 'Full time'),
+      `the filtered list was asked for: ${asked.join(' ')}`,
+    );
+    await page.close();
+  });
+
   it("with JavaScript off, the server-rendered page shows the list and an offer's text", async () => {
     const context = await world.browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();

@@ -17,7 +17,7 @@ import { renderList } from './offer-list.ts';
 import { OfferRoute } from './offer-route.ts';
 import { prerenderedPosting, prerenderedState } from './prerendered-state.ts';
 import type { SavedOffers } from './saved.ts';
-import { renderSearch, submittedQuery } from './search-form.ts';
+import { filtersChangedSinceRendered, renderSearch, submittedQuery } from './search-form.ts';
 import type { PrerenderedCampaigns } from '../../../server/public-api/embed.ts';
 
 /** Attributes of `<jobboard-campaigns>` handed down to its apply form. */
@@ -181,8 +181,12 @@ export class JobboardCampaigns extends JobboardElement {
         (m) => (this.saved = new m.SavedOffers(this, this.handleSelect, this.handleSearch)),
         Boolean,
       );
+    if (!this.prerendered) return;
+    // A filter the candidate chose before the element took the server's list over applies now.
+    const search = this.renderRoot.querySelector<HTMLFormElement>('form[role=search]');
+    if (search && filtersChangedSinceRendered(search)) search.requestSubmit();
     // A board may have rendered the list for another URL than the page's (a cached fragment): the URL wins.
-    if (this.prerendered && this.route.routed && this.readUrl()) void this.load();
+    else if (this.route.routed && this.readUrl()) void this.load();
   }
 
   protected override updated(): void {

@@ -168,6 +168,17 @@ function handleFilterChange(e: Event): void {
   (e.currentTarget as HTMLFormElement).requestSubmit();
 }
 
+/**
+ * Whether the candidate changed a filter since the form was rendered: in the
+ * server's rendering, before the element took it over, nothing heard it.
+ */
+export function filtersChangedSinceRendered(form: HTMLFormElement): boolean {
+  return [...form.querySelectorAll('select')].some((select) => {
+    const rendered = [...select.options].find((option) => option.defaultSelected) ?? select.options[0];
+    return select.value !== (rendered?.value ?? '');
+  });
+}
+
 /** The query the submitted form asks for, from its first page. */
 export function submittedQuery(e: SubmitEvent): CampaignQuery {
   e.preventDefault();
