@@ -78,7 +78,7 @@ describe('PostgreSQL application store', { skip }, () => {
     beforeSend = undefined;
     dir = mkdtempSync(join(tmpdir(), 'jbc-pg-store-'));
     now = Date.UTC(2026, 0, 1);
-    await query('TRUNCATE outbox, resume_chunks, idempotency_keys, rate_counters');
+    await query('TRUNCATE outbox, resume_chunks, idempotency_keys, rate_counters, funnel_waiting');
     store = await open();
   });
   afterEach(async () => {
@@ -93,6 +93,53 @@ describe('PostgreSQL application store', { skip }, () => {
     assert.equal(fresh.isOpen, true);
     await fresh.close();
     assert.equal(fresh.isOpen, false);
+  });
+
+  it("counts an application's funnel stages in the statements that store and deliver it: no round trip of their own", async () => {
+    const counting = new PostgresApplicationStore({
+      pool,
+      owner: 'process-2',
+      location: 'test',
+      now: () => now,
+      funnel: { channel: 'board', foldAfterMs: 60_000 },
+    });
+    await counting.ready();
+    // The statements sent on a client of the pool (the store's transactions run there).
+    const sentOnClients: string[] = [];
+    const wrapped = new Map<pg.PoolClient, pg.PoolClient['query']>();
+    const connect = pool.connect.bind(pool);
+    // pg's own pool.query connects with a callback: left as it is.
+    pool.connect = ((...args: unknown[]) => {
+      if (args.length > 0) return (connect as (...a: unknown[]) => unknown)(...args);
+      return connect().then((client) => {
+        if (!wrapped.has(client)) {
+          wrapped.set(client, client.query);
+          const clientQuery = client.query.bind(client) as (...args: unknown[]) => unknown;
+          client.query = ((...args: unknown[]) => {
+            sentOnClients.push(typeof args[0] === 'string' ? args[0] : '');
+            return clientQuery(...args);
+          }) as typeof client.query;
+        }
+        return client;
+      });
+    }) as typeof pool.connect;
+    try {
+      await counting.enqueue(withResume('counted'), { deadLetterAfterMs: HOUR });
+      await counting.markDelivered(await claimed(counting, 'counted'), 'created_applicant', {});
+    } finally {
+      pool.connect = connect as typeof pool.connect;
+      for (const [client, clientQuery] of wrapped) client.query = clientQuery;
+      await counting.close();
+    }
+    const waiting = await query('SELECT stage FROM funnel_waiting ORDER BY id');
+    assert.deepEqual(
+      waiting.rows.map((row: { stage: string }) => row.stage),
+      ['received', 'delivered'],
+    );
+    assert.deepEqual(
+      sentOnClients.filter((text) => text.includes('INSERT INTO funnel_waiting')).map((text) => text.split(' (')[0]),
+      ['WITH changed AS', 'WITH changed AS'],
+    );
   });
 
   describe('resumes as rows of resume_chunks', () => {
