@@ -1,6 +1,7 @@
 // Test helpers: an application and its resume as the routes hand them to the
 // store (the resume already written to an upload file of the data directory);
-// the bytes of a stored resume; a claim, and a delivery awaited; a store of
+// the bytes of a stored resume; a claim, an attempt's ends (each written
+// twice too), and a delivery awaited; a store of
 // each test's own folder, or of one test recording webhook events; the two stores a contract suite runs against.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +14,7 @@ import { UploadSpool } from '../applications/upload-spool.ts';
 import type {
   ApplicationStore,
   ClaimedRow,
+  Lease,
   NewApplication,
   OutboxStore,
   StoreOptions,
@@ -62,6 +64,30 @@ export async function claimed(
   const row = await outbox.claim(reference, leaseMs);
   if (row === undefined) throw new Error(`${reference} could not be claimed`);
   return row;
+}
+
+/** Each end an attempt writes, with the outcome and error the delivery worker would give it. */
+export function attemptEnds(
+  outbox: OutboxStore,
+): Record<'delivered' | 'rejected' | 'dead' | 'refused', (lease: Lease) => Promise<unknown>> {
+  return {
+    delivered: (lease) => outbox.markDelivered(lease, 'created_applicant', { applicantId: 1, applicationId: 2 }),
+    rejected: (lease) => outbox.markRejected(lease, 'upstream_rejected', 'validation_failed (422)'),
+    dead: (lease) => outbox.markDead(lease, 'expired', 'server_error (503)'),
+    refused: (lease) => outbox.markRefused(lease, 'campaign_closed', 'campaign_not_open (422)'),
+  };
+}
+
+/** For each reference, claims its row and writes its end twice under that one lease, as an attempt that wrote it again would. */
+export async function endedTwice(
+  outbox: OutboxStore,
+  ends: Record<string, (lease: Lease) => Promise<unknown>>,
+): Promise<void> {
+  for (const [reference, end] of Object.entries(ends)) {
+    const lease = await claimed(outbox, reference);
+    await end(lease);
+    await end(lease);
+  }
 }
 
 /** Claims the row of `reference` and records the service's refusal of its fields (422); answers the row's status. */

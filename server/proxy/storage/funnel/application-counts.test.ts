@@ -12,8 +12,8 @@ import { DatabaseSync } from 'node:sqlite';
 import { after, afterEach, before, beforeEach, it } from 'node:test';
 import { eventually } from '../../../test/poll.ts';
 import type { FunnelCounts, FunnelStage } from '../../../public-api/funnel.ts';
-import type { ApplicationStore, Lease, StoreOptions } from '../outbox/application-store.ts';
-import { claimed, forEachStore, newApplication } from '../test-support.ts';
+import type { ApplicationStore, StoreOptions } from '../outbox/application-store.ts';
+import { attemptEnds, claimed, endedTwice, forEachStore, newApplication } from '../test-support.ts';
 import { zeroCounts } from './sql-funnel-store.ts';
 
 const HOUR = 60 * 60 * 1000;
@@ -152,18 +152,9 @@ forEachStore("the proxy's funnel counts", (harness) => {
   it('counts a refusal as rejected (the candidate told why) or dead (told it was received), and a dead letter as dead', async () => {
     for (const reference of ['rejected', 'refused-unanswered', 'refused-answered', 'dead']) await enqueue(reference);
     await store.setAnswered('refused-answered', 202);
-    const ends = [
-      ['rejected', (lease: Lease) => store.markRejected(lease, 'campaign_closed', 'campaign_not_open (422)')],
-      ['refused-unanswered', (lease: Lease) => store.markRefused(lease, 'upstream_rejected', 'x (422)')],
-      ['refused-answered', (lease: Lease) => store.markRefused(lease, 'upstream_rejected', 'x')],
-      ['dead', (lease: Lease) => store.markDead(lease, 'expired', 'server_error (503)')],
-    ] as const;
     // Each end written twice by its attempt: counted once.
-    for (const [reference, end] of ends) {
-      const lease = await claimed(store, reference);
-      await end(lease);
-      await end(lease);
-    }
+    const { rejected, refused, dead } = attemptEnds(store);
+    await endedTwice(store, { rejected, 'refused-unanswered': refused, 'refused-answered': refused, dead });
     assert.equal((await store.get('refused-unanswered'))?.status, 'rejected');
     assert.equal((await store.get('refused-answered'))?.status, 'dead');
     assert.deepEqual(await totals(), counts({ received: 4, rejected: 2, dead: 2 }));

@@ -16,6 +16,7 @@ import { eventually } from '../../../test/poll.ts';
 import { IDEMPOTENCY_TTL_MS, KEY_LEASE_MS, ResumeMissingError } from './application-store.ts';
 import type { NewApplication } from './application-store.ts';
 import { PostgresApplicationStore } from './postgres-store.ts';
+import type { PostgresStoreOptions } from './postgres-store.ts';
 import { RESUME_CHUNK_BYTES } from './resume-chunks.ts';
 import { claimed, refuse, storedResume, uploadedResume } from '../test-support.ts';
 import { HOUR } from '../../../test/time.ts';
@@ -50,7 +51,7 @@ describe('PostgreSQL application store', { skip }, () => {
   let dir: string;
   let now: number;
   let store: PostgresApplicationStore;
-  const open = async (options: { keyLeaseMs?: number } = {}) => {
+  const open = async (options: Partial<PostgresStoreOptions> = {}) => {
     const opened = new PostgresApplicationStore({
       pool,
       owner: 'process-1',
@@ -96,14 +97,7 @@ describe('PostgreSQL application store', { skip }, () => {
   });
 
   it("counts an application's funnel stages in the statements that store and deliver it: no round trip of their own", async () => {
-    const counting = new PostgresApplicationStore({
-      pool,
-      owner: 'process-2',
-      location: 'test',
-      now: () => now,
-      funnel: { channel: 'board', foldAfterMs: 60_000 },
-    });
-    await counting.ready();
+    const counting = await open({ owner: 'process-2', funnel: { channel: 'board', foldAfterMs: 60_000 } });
     // The statements sent on a client of the pool (the store's transactions run there).
     const sentOnClients: string[] = [];
     const wrapped = new Map<pg.PoolClient, pg.PoolClient['query']>();
@@ -269,14 +263,7 @@ describe('PostgreSQL application store', { skip }, () => {
   });
 
   it('records a refusal while the candidate waits as application.rejected, once told as application.dead_lettered', async () => {
-    const recording = new PostgresApplicationStore({
-      pool,
-      owner: 'process-1',
-      location: 'test',
-      now: () => now,
-      webhookEvents: { includeCandidate: false },
-    });
-    await recording.ready();
+    const recording = await open({ webhookEvents: { includeCandidate: false } });
     await query('TRUNCATE webhook_events');
     for (const reference of ['waiting', 'told'])
       await recording.enqueue(withResume(reference), { deadLetterAfterMs: HOUR });

@@ -18,8 +18,8 @@ import { NO_CAMPAIGN } from '../outbox/application-store.ts';
 import { ApplicationEvent } from '../../../public-api/webhook-events.ts';
 import { emailBucket } from '../../applications/form.ts';
 import { DEFAULT_WEBHOOK_SENDER, WebhookSender, retryDelay } from '../../webhooks/sender.ts';
-import type { ApplicationStore, Lease } from '../outbox/application-store.ts';
-import { claimed, forEachStore, newApplication } from '../test-support.ts';
+import type { ApplicationStore } from '../outbox/application-store.ts';
+import { attemptEnds, claimed, endedTwice, forEachStore, newApplication } from '../test-support.ts';
 import type { StoreHarness } from '../test-support.ts';
 import { WEBHOOK_RETRY_FOR_MS, WebhookLeaseLostError } from './webhook-store.ts';
 import type { ClaimedEvent } from './webhook-store.ts';
@@ -209,17 +209,8 @@ forEachStore('webhook events contract', (harness) => {
   it('records one event for an end its attempt writes twice: the second write changes nothing and is not refused', async () => {
     for (const ref of ['a', 'b', 'c', 'd']) await store.enqueue(application(ref), { deadLetterAfterMs: 1000 });
     await store.setAnswered('d', 202);
-    const ends = [
-      ['a', (lease: Lease) => store.markDelivered(lease, 'created_applicant', { applicantId: 1, applicationId: 2 })],
-      ['b', (lease: Lease) => store.markRejected(lease, 'upstream_rejected', 'refused')],
-      ['c', (lease: Lease) => store.markDead(lease, 'expired', 'too late')],
-      ['d', (lease: Lease) => store.markRefused(lease, 'campaign_closed', 'closed')],
-    ] as const;
-    for (const [ref, end] of ends) {
-      const lease = await claimed(store, ref);
-      await end(lease);
-      await end(lease);
-    }
+    const ends = attemptEnds(store);
+    await endedTwice(store, { a: ends.delivered, b: ends.rejected, c: ends.dead, d: ends.refused });
     assert.deepEqual((await types()).sort(), [
       'a:1:application.received',
       'a:2:application.delivered',
