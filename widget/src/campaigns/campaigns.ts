@@ -17,7 +17,7 @@ import { renderList } from './offer-list.ts';
 import { OfferRoute } from './offer-route.ts';
 import { prerenderedPosting, prerenderedState } from './prerendered-state.ts';
 import type { SavedOffers } from './saved.ts';
-import { filtersChangedSinceRendered, renderSearch, submittedQuery } from './search-form.ts';
+import { changedFilter, renderSearch, submittedQuery } from './search-form.ts';
 import type { PrerenderedCampaigns } from '../../../server/public-api/embed.ts';
 
 /** Attributes of `<jobboard-campaigns>` handed down to its apply form. */
@@ -183,8 +183,8 @@ export class JobboardCampaigns extends JobboardElement {
       );
     if (!this.prerendered) return;
     // A filter the candidate chose before the element took the server's list over applies now.
-    const search = this.renderRoot.querySelector<HTMLFormElement>('form[role=search]');
-    if (search && filtersChangedSinceRendered(search)) search.requestSubmit();
+    const changed = changedFilter(this.renderRoot);
+    if (changed) changed.form!.requestSubmit();
     // A board may have rendered the list for another URL than the page's (a cached fragment): the URL wins.
     else if (this.route.routed && this.readUrl()) void this.load();
   }

@@ -3,6 +3,7 @@ import { sendKeys } from '@web/test-runner-commands';
 import '../widget.ts';
 import type { JobboardCampaigns } from '../index.ts';
 import { maybe, shadow, standIn, type, until } from '../internal/test-support.ts';
+import { DEFAULT_RADIUS_KM } from '../../../server/public-api/list-params.ts';
 
 /** The query of the last GET /api/campaigns the element sent to this endpoint. */
 function lastAsked(endpoint: string): URLSearchParams | undefined {
@@ -39,6 +40,15 @@ describe('<jobboard-campaigns> filters: place, radius, salary, presets', () => {
     const asked = lastAsked(endpoint)!;
     expect([asked.get('radius_km'), asked.get('salary_min')]).to.deep.equal(['50', '35000']);
     expect(new URL(location.href).searchParams.get('near')).to.equal('Lyon', 'the place is in the page URL');
+  });
+
+  it("offers the radius choices in order, the proxy's default among them, chosen unless told", async () => {
+    const { el } = await list();
+    const radius = shadow<HTMLSelectElement>(el, '#filter-radius_km');
+    const km = [...radius.options].map((option) => parseInt(option.text, 10));
+    expect(km).to.deep.equal([...km].sort((a, b) => a - b));
+    expect(km).to.include(DEFAULT_RADIUS_KM);
+    expect(parseInt(radius.selectedOptions[0]!.text, 10)).to.equal(DEFAULT_RADIUS_KM);
   });
 
   it('sends no radius without a place (the proxy refuses one)', async () => {

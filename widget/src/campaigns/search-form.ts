@@ -62,8 +62,8 @@ function nearMe(e: Event): void {
   );
 }
 
-/** The radius choices, in order: the proxy's default (sent as no radius) among them. */
-const RADII_KM = [10, DEFAULT_RADIUS_KM, 50, 100].sort((a, b) => a - b);
+/** The radius choices, in order (a test checks it: no sort in every browser): the proxy's default, sent as no radius, among them. */
+const RADII_KM = [10, DEFAULT_RADIUS_KM, 50, 100];
 
 /** The filters of the query in use, the text box aside: the count the folded filters' button shows. */
 export function activeFilters(query: CampaignQuery): number {
@@ -169,15 +169,13 @@ function handleFilterChange(e: Event): void {
 }
 
 /**
- * Whether the candidate changed a filter since the form was rendered: in the
- * server's rendering, before the element took it over, nothing heard it.
+ * An option of a filter the candidate changed since `root` was rendered (in
+ * the server's rendering, before the element took it over, nothing heard the
+ * change): one selected or not other than as rendered. The first option of a
+ * filter is left out: it is the one shown when none was rendered selected.
  */
-export function filtersChangedSinceRendered(form: HTMLFormElement): boolean {
-  return [...form.querySelectorAll('select')].some((select) => {
-    const rendered = [...select.options].find((option) => option.defaultSelected) ?? select.options[0];
-    return select.value !== (rendered?.value ?? '');
-  });
-}
+export const changedFilter = (root: ParentNode): HTMLOptionElement | undefined =>
+  [...root.querySelectorAll('option')].find((option) => option.index && option.selected !== option.defaultSelected);
 
 /** The query the submitted form asks for, from its first page. */
 export function submittedQuery(e: SubmitEvent): CampaignQuery {
