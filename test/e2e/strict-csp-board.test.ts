@@ -75,10 +75,12 @@ describe('a board served with a strict Content-Security-Policy and Trusted Types
       (await page.locator('jobboard-campaigns [part="description"] .rich').first().innerText()).trim().length > 0,
       'the description is shown',
     );
+    // The JobPosting is fetched once the offer is painted: it follows the description.
+    await page.locator('head script[type="application/ld+json"]').waitFor({ state: 'attached' });
     assert.equal(
       await page.locator('head script[type="application/ld+json"]').count(),
       1,
-      'the JobPosting is in the head',
+      'the JobPosting is in the head, once',
     );
     assert.equal(
       JSON.parse((await page.locator('head script[type="application/ld+json"]').textContent()) ?? '')['@type'],
