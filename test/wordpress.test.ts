@@ -420,7 +420,11 @@ describe('the WordPress plugin in a real WordPress', () => {
       [],
       'no request of the editor failed',
     );
-    assert.equal(failed.length, errors.filter((e) => e.startsWith('Failed to load resource')).length);
+    // Each resource error in the console is one of those requests (an aborted one, such as the avatar's, logs none).
+    assert.ok(
+      errors.filter((e) => e.startsWith('Failed to load resource')).length <= failed.length,
+      `resource errors beyond the failed requests: ${errors.join(' | ')}; failed: ${failed.join(' | ')}`,
+    );
     assert.deepEqual(
       errors.filter((e) => !e.startsWith('Failed to load resource')),
       [],
