@@ -232,9 +232,10 @@ export const MUTATION_GROUPS: readonly MutationGroup[] = [
       },
       {
         // The funnel's daily counts: the ranking and cache of its offers without a database first (quick), then its
-        // contract tests on SQLite and PostgreSQL.
+        // contract tests on SQLite and PostgreSQL, and the PostgreSQL store's, which sees a change and its count sent
+        // as one statement.
         mutate: ['server/proxy/storage/funnel/*.ts', '!server/proxy/storage/funnel/*.test.ts'],
-        command: `${NODE_TEST} server/proxy/storage/funnel/offer-sums.test.ts server/proxy/storage/funnel/funnel-store.test.ts server/proxy/storage/funnel/application-counts.test.ts`,
+        command: `${NODE_TEST} server/proxy/storage/funnel/offer-sums.test.ts server/proxy/storage/funnel/funnel-store.test.ts server/proxy/storage/funnel/application-counts.test.ts server/proxy/storage/outbox/postgres-store.test.ts`,
       },
     ],
   },

@@ -142,13 +142,13 @@ export class SqlFunnelStore implements FunnelStore {
     sql: Sql,
     now: () => number,
     counting: FunnelCounting | undefined,
-    options: { writesInWith?: boolean; today?: TodayPolicy } = {},
+    options: { writesInWith: boolean; today?: TodayPolicy },
   ) {
     this.sql = sql;
     this.now = now;
     this.channel = counting?.channel;
     this.foldAfterMs = counting?.foldAfterMs ?? DEFAULT_FOLD_AFTER_MS;
-    this.writesInWith = options.writesInWith ?? false;
+    this.writesInWith = options.writesInWith;
     this.todaySums = new TodaySums((first, last) => this.readInChunks(first, last), now, options.today);
   }
 
@@ -229,7 +229,7 @@ export class SqlFunnelStore implements FunnelStore {
     }
     const day = dayNumber(dayOf(this.now()));
     const changed = await sql.run(countedChangeText(change, params.length + 1), [...params, day, this.channel, stage]);
-    if (changed > 0) this.foldSoon();
+    this.foldSoon();
     return changed;
   }
 
