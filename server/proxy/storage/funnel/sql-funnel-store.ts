@@ -203,7 +203,7 @@ export class SqlFunnelStore implements FunnelStore {
   async countApplication(sql: Sql, reference: string, count: FunnelEntry['count']): Promise<void> {
     if (this.channel === undefined) return;
     const [stage, outcome] = 'stage' in count ? [count.stage, null] : [null, count.outcome];
-    await sql.run(FUNNEL_SQL.wait, [dayNumber(dayOf(this.now())), this.channel, stage, outcome, reference]);
+    await sql.run(FUNNEL_SQL.wait, [this.today(), this.channel, stage, outcome, reference]);
     this.foldSoon();
   }
 
@@ -227,8 +227,12 @@ export class SqlFunnelStore implements FunnelStore {
       if (changed > 0) await this.countApplication(sql, reference, { stage });
       return changed;
     }
-    const day = dayNumber(dayOf(this.now()));
-    const changed = await sql.run(countedChangeText(change, params.length + 1), [...params, day, this.channel, stage]);
+    const changed = await sql.run(countedChangeText(change, params.length + 1), [
+      ...params,
+      this.today(),
+      this.channel,
+      stage,
+    ]);
     this.foldSoon();
     return changed;
   }
@@ -244,6 +248,11 @@ export class SqlFunnelStore implements FunnelStore {
         this.addIn(sql, (await sql.all(FUNNEL_SQL.take, [FOLD_BATCH])).map(waitingEntry)),
       );
     }
+  }
+
+  /** The number of today (UTC, the store's clock): the day a count made now goes to. */
+  private today(): number {
+    return dayNumber(dayOf(this.now()));
   }
 
   /** A fold foldAfterMs from now, unless one is due already. */
@@ -335,7 +344,7 @@ export class SqlFunnelStore implements FunnelStore {
     sort: FunnelStage,
     limit: number,
   ): Promise<{ offers: FunnelReport['offers']; total: number }> {
-    const today = dayNumber(dayOf(this.now()));
+    const today = this.today();
     const parts = [
       [from, Math.min(to, today - 1)],
       [Math.max(from, today), to],
