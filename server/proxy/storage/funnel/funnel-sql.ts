@@ -186,6 +186,12 @@ export function countedChangeText(change: string, next: number): string {
     SELECT $${next}, $${next + 1}, $${next + 2}, NULL, campaign_id, utm FROM changed`;
 }
 
+/** Deletes the $1 first counts waiting, locked as `locking` says, and answers them. */
+function takeText(locking: string): string {
+  return `DELETE FROM funnel_waiting WHERE id IN (SELECT id FROM funnel_waiting ORDER BY id LIMIT $1 ${locking})
+    RETURNING day, channel, stage, outcome, campaign_id, utm`;
+}
+
 export const FUNNEL_SQL = {
   /** Counts stage $3 or outcome $4 of the application $5 on day $1 under channel $2 (nothing when no row holds $5). */
   wait: `INSERT INTO funnel_waiting (day, channel, stage, outcome, campaign_id, utm)
@@ -196,8 +202,9 @@ export const FUNNEL_SQL = {
    * their ids (no two folds wait on each other in a cycle); a fold under way
    * elsewhere is waited for, and the rows it deleted are skipped.
    */
-  take: `DELETE FROM funnel_waiting WHERE id IN (SELECT id FROM funnel_waiting ORDER BY id LIMIT $1 FOR UPDATE)
-    RETURNING day, channel, stage, outcome, campaign_id, utm`,
+  take: takeText('FOR UPDATE'),
+  /** Takes the $1 first counts waiting that no fold under way elsewhere holds: those are left to it, unwaited for. */
+  takeFree: takeText('FOR UPDATE SKIP LOCKED'),
   /** Each day's counts, $1 to $2. */
   days: `SELECT day, ${SUMS} FROM funnel_source_days WHERE day BETWEEN $1 AND $2 GROUP BY day`,
   dayOutcomes: `SELECT day, outcome, sum(n) AS n FROM funnel_source_outcomes WHERE day BETWEEN $1 AND $2 GROUP BY day, outcome`,

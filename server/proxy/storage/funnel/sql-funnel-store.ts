@@ -243,11 +243,29 @@ export class SqlFunnelStore implements FunnelStore {
    * changes committed before the call are all added when it resolves.
    */
   async fold(): Promise<void> {
-    while ((await this.sql.all(FUNNEL_SQL.anyWaiting)).length > 0) {
-      await this.sql.transaction(async (sql) =>
-        this.addIn(sql, (await sql.all(FUNNEL_SQL.take, [FOLD_BATCH])).map(waitingEntry)),
-      );
-    }
+    while ((await this.sql.all(FUNNEL_SQL.anyWaiting)).length > 0) await this.foldBatch(FUNNEL_SQL.take);
+  }
+
+  /**
+   * The fold a moment after a count: the counts another instance is folding
+   * are left to it rather than waited for (instances counting at once would
+   * otherwise queue behind each other's folds), so it stops at a batch that
+   * is not full.
+   */
+  private async foldInBackground(): Promise<void> {
+    if ((await this.sql.all(FUNNEL_SQL.anyWaiting)).length === 0) return;
+    let taken: number;
+    do taken = await this.foldBatch(FUNNEL_SQL.takeFree);
+    while (taken === FOLD_BATCH);
+  }
+
+  /** Takes a batch of waiting counts with `take` and adds them, in one transaction; answers how many it took. */
+  private foldBatch(take: string): Promise<number> {
+    return this.sql.transaction(async (sql) => {
+      const taken = await sql.all(take, [FOLD_BATCH]);
+      await this.addIn(sql, taken.map(waitingEntry));
+      return taken.length;
+    });
   }
 
   /** The number of today (UTC, the store's clock): the day a count made now goes to. */
@@ -260,7 +278,7 @@ export class SqlFunnelStore implements FunnelStore {
     this.foldTimer ??= setTimeout(() => {
       this.foldTimer = undefined;
       // One that fails leaves its counts waiting, for the next fold or report.
-      this.folding = this.fold().catch(() => {});
+      this.folding = this.foldInBackground().catch(() => {});
     }, this.foldAfterMs).unref();
   }
 

@@ -136,6 +136,34 @@ describe('PostgreSQL application store', { skip }, () => {
     );
   });
 
+  it('folds in the background the counts no other instance is folding, without waiting for its fold', async () => {
+    const received = async () =>
+      Number((await query('SELECT coalesce(sum(received), 0) AS n FROM funnel_source_days')).rows[0].n);
+    const before = await received();
+    const counting = await open({ owner: 'process-2', funnel: { channel: 'board', foldAfterMs: 60_000 } });
+    await counting.enqueue(withResume('folded-elsewhere'), { deadLetterAfterMs: HOUR });
+    await counting.close();
+    // Another instance's fold under way holds that count.
+    const otherFold = new pg.Client({ connectionString: databaseUrl });
+    await otherFold.connect();
+    await otherFold.query('BEGIN');
+    await otherFold.query('SELECT id FROM funnel_waiting FOR UPDATE');
+    const folding = await open({ owner: 'process-3', funnel: { channel: 'board', foldAfterMs: 0 } });
+    try {
+      await folding.enqueue(withResume('folded-here'), { deadLetterAfterMs: HOUR });
+      await eventually(async () => (await received()) === before + 1, {
+        timeoutMs: 5_000,
+        what: "the count made here folded while the other instance's fold holds its own",
+      });
+      const waiting = await query('SELECT count(*) AS n FROM funnel_waiting');
+      assert.equal(Number(waiting.rows[0].n), 1, "the other fold's count is left to it");
+    } finally {
+      await otherFold.query('ROLLBACK');
+      await otherFold.end();
+      await folding.close();
+    }
+  });
+
   describe('resumes as rows of resume_chunks', () => {
     it('writes one row per 256 KiB and deletes them with the personal data of a delivered, rejected or refused application', async () => {
       const bytes = Buffer.alloc(RESUME_CHUNK_BYTES + 1, 7);
