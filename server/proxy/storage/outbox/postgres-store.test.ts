@@ -164,6 +164,29 @@ describe('PostgreSQL application store', { skip }, () => {
     }
   });
 
+  it('folds in the background every count waiting, batch after batch, when more wait than one batch takes', async () => {
+    const received = async () =>
+      Number((await query('SELECT coalesce(sum(received), 0) AS n FROM funnel_source_days')).rows[0].n);
+    const before = await received();
+    // More than a fold's batch (4,096), as a busy day of several instances leaves them.
+    await query(
+      "INSERT INTO funnel_waiting (day, channel, stage, campaign_id) SELECT $1, 'board', 'received', 12 FROM generate_series(1, 5000)",
+      [Math.floor(now / (24 * HOUR))],
+    );
+    const folding = await open({ owner: 'process-2', funnel: { channel: 'board', foldAfterMs: 0 } });
+    try {
+      await folding.enqueue(withResume('folded-last'), { deadLetterAfterMs: HOUR });
+      await eventually(async () => (await received()) === before + 5001, {
+        timeoutMs: 10_000,
+        what: 'the 5,001 counts folded',
+      });
+      const waiting = await query('SELECT count(*) AS n FROM funnel_waiting');
+      assert.equal(Number(waiting.rows[0].n), 0);
+    } finally {
+      await folding.close();
+    }
+  });
+
   describe('resumes as rows of resume_chunks', () => {
     it('writes one row per 256 KiB and deletes them with the personal data of a delivered, rejected or refused application', async () => {
       const bytes = Buffer.alloc(RESUME_CHUNK_BYTES + 1, 7);
