@@ -84,7 +84,8 @@ function beforeAndAfter(sides: Side[]): string[] {
   return [
     `**Before and after** (BENCH_BEFORE=${process.env.BENCH_BEFORE}): every configuration twice, with the proxies of that build`,
     '("before") and with those of this one ("after"), each on its own data directory or database; in each round a configuration\'s',
-    'two sides run one after the other, the first of them changing from round to round. Ratios are within each build.',
+    'two sides run one after the other, the first of them changing from round to round, and the side started and warmed up first',
+    'changes from set to set. Ratios are within each build.',
     '',
   ];
 }
@@ -131,16 +132,17 @@ export default async function bench(): Promise<string> {
 
   try {
     const sides = proxySides();
-    /** Each side's configurations, fresh; the first is the baseline of its side's ratios. */
-    const startSet = async (): Promise<Setup[][]> => {
-      const bySide: Setup[][] = [];
-      for (const side of sides)
-        bySide.push([
+    /** Each side's configurations, fresh, in the order of `sides`; the first is the baseline of its side's ratios. */
+    const startSet = async (set: number): Promise<Setup[][]> => {
+      const started = new Map<Side, Setup[]>();
+      // Neither side always starts (and warms up) first.
+      for (const side of inTurn(sides, set))
+        started.set(side, [
           { name: '1 instance, SQLite', side, instances: [await startProxy(side, {})] },
           await onPostgres(side, '1 instance, PostgreSQL', 1),
           await onPostgres(side, '3 instances, PostgreSQL (round-robin)', INSTANCES),
         ]);
-      return bySide;
+      return sides.map((side) => started.get(side)!);
     };
     const resume = pdfOfSize(RESUME_BYTES);
     const statuses = new Map<number, number>();
@@ -171,8 +173,8 @@ export default async function bench(): Promise<string> {
     const reads = new Map<string, number[]>();
     let bySide: Setup[][] = [];
     for (let set = 0; set < SETS; set++) {
-      bySide = await startSet();
-      const setups = bySide.flat();
+      bySide = await startSet(set);
+      const setups = inTurn(bySide, set).flat();
       if (campaigns.length === 0)
         campaigns = (
           (await (await fetch(`${setups[0]!.instances[0]!.url}/api/campaigns?per_page=50`)).json()) as {
