@@ -64,6 +64,12 @@ describe('PostgreSQL application store', { skip }, () => {
   };
   const chunkRows = async (reference: string) =>
     Number((await query('SELECT count(*) AS n FROM resume_chunks WHERE reference = $1', [reference])).rows[0].n);
+  /** The received stage in the funnel's day rows, and the counts still waiting for a fold. */
+  const foldedReceived = async () =>
+    Number((await query('SELECT coalesce(sum(received), 0) AS n FROM funnel_source_days')).rows[0].n);
+  const waitingCounts = async () => Number((await query('SELECT count(*) AS n FROM funnel_waiting')).rows[0].n);
+  /** A store of the funnel that folds right after each count it makes. */
+  const foldingAtOnce = (owner: string) => open({ owner, funnel: { channel: 'board', foldAfterMs: 0 } });
   const withResume = (reference: string, bytes: Buffer = Buffer.from('%PDF-1.4 resume')): NewApplication => ({
     reference,
     campaign_id: 12,
@@ -72,6 +78,14 @@ describe('PostgreSQL application store', { skip }, () => {
     resume: uploadedResume(dir, bytes),
     resume_type: 'pdf',
   });
+  /** Stores `reference` through `store` (one count received), then waits until the day rows hold `received` in all. */
+  const countUntilFolded = async (store: PostgresApplicationStore, reference: string, received: number) => {
+    await store.enqueue(withResume(reference), { deadLetterAfterMs: HOUR });
+    await eventually(async () => (await foldedReceived()) === received, {
+      timeoutMs: 10_000,
+      what: `${received} received in the funnel's day rows`,
+    });
+  };
 
   after(() => pool.end());
   beforeEach(async () => {
@@ -137,9 +151,7 @@ describe('PostgreSQL application store', { skip }, () => {
   });
 
   it('folds in the background the counts no other instance is folding, without waiting for its fold', async () => {
-    const received = async () =>
-      Number((await query('SELECT coalesce(sum(received), 0) AS n FROM funnel_source_days')).rows[0].n);
-    const before = await received();
+    const before = await foldedReceived();
     const counting = await open({ owner: 'process-2', funnel: { channel: 'board', foldAfterMs: 60_000 } });
     await counting.enqueue(withResume('folded-elsewhere'), { deadLetterAfterMs: HOUR });
     await counting.close();
@@ -148,15 +160,10 @@ describe('PostgreSQL application store', { skip }, () => {
     await otherFold.connect();
     await otherFold.query('BEGIN');
     await otherFold.query('SELECT id FROM funnel_waiting FOR UPDATE');
-    const folding = await open({ owner: 'process-3', funnel: { channel: 'board', foldAfterMs: 0 } });
+    const folding = await foldingAtOnce('process-3');
     try {
-      await folding.enqueue(withResume('folded-here'), { deadLetterAfterMs: HOUR });
-      await eventually(async () => (await received()) === before + 1, {
-        timeoutMs: 5_000,
-        what: "the count made here folded while the other instance's fold holds its own",
-      });
-      const waiting = await query('SELECT count(*) AS n FROM funnel_waiting');
-      assert.equal(Number(waiting.rows[0].n), 1, "the other fold's count is left to it");
+      await countUntilFolded(folding, 'folded-here', before + 1);
+      assert.equal(await waitingCounts(), 1, "the other fold's count is left to it");
     } finally {
       await otherFold.query('ROLLBACK');
       await otherFold.end();
@@ -165,23 +172,16 @@ describe('PostgreSQL application store', { skip }, () => {
   });
 
   it('folds in the background every count waiting, batch after batch, when more wait than one batch takes', async () => {
-    const received = async () =>
-      Number((await query('SELECT coalesce(sum(received), 0) AS n FROM funnel_source_days')).rows[0].n);
-    const before = await received();
+    const before = await foldedReceived();
     // More than a fold's batch (4,096), as a busy day of several instances leaves them.
     await query(
       "INSERT INTO funnel_waiting (day, channel, stage, campaign_id) SELECT $1, 'board', 'received', 12 FROM generate_series(1, 5000)",
       [Math.floor(now / (24 * HOUR))],
     );
-    const folding = await open({ owner: 'process-2', funnel: { channel: 'board', foldAfterMs: 0 } });
+    const folding = await foldingAtOnce('process-2');
     try {
-      await folding.enqueue(withResume('folded-last'), { deadLetterAfterMs: HOUR });
-      await eventually(async () => (await received()) === before + 5001, {
-        timeoutMs: 10_000,
-        what: 'the 5,001 counts folded',
-      });
-      const waiting = await query('SELECT count(*) AS n FROM funnel_waiting');
-      assert.equal(Number(waiting.rows[0].n), 0);
+      await countUntilFolded(folding, 'folded-last', before + 5001);
+      assert.equal(await waitingCounts(), 0);
     } finally {
       await folding.close();
     }
