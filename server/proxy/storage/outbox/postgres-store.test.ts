@@ -19,7 +19,7 @@ import { PostgresApplicationStore } from './postgres-store.ts';
 import type { PostgresStoreOptions } from './postgres-store.ts';
 import { RESUME_CHUNK_BYTES } from './resume-chunks.ts';
 import { claimed, refuse, storedResume, uploadedResume } from '../test-support.ts';
-import { HOUR } from '../../../test/time.ts';
+import { DAY, HOUR } from '../../../test/time.ts';
 
 const skip = skipWithoutPostgres();
 const databaseUrl = skip === false ? await freshMigratedDatabase() : undefined;
@@ -176,7 +176,7 @@ describe('PostgreSQL application store', { skip }, () => {
     // More than a fold's batch (4,096), as a busy day of several instances leaves them.
     await query(
       "INSERT INTO funnel_waiting (day, channel, stage, campaign_id) SELECT $1, 'board', 'received', 12 FROM generate_series(1, 5000)",
-      [Math.floor(now / (24 * HOUR))],
+      [Math.floor(now / DAY)],
     );
     const folding = await foldingAtOnce('process-2');
     try {
