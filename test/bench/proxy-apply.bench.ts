@@ -235,31 +235,32 @@ export default async function bench(): Promise<string> {
 
     // 2. Slow uploads held open while candidates read the offers, on a fresh proxy each turn (as many as the bursts, the
     // builds taking turns: neither is always measured second): the catalogue's latency meanwhile, and their memory.
-    const slow = new Map(sides.map((side) => [side, [] as Record<string, number>[]]));
+    const slowTurn = async (side: Side) => {
+      const proxy = await freshProxy(side);
+      const idle = await autocannon({ url: `${proxy.url}/api/campaigns`, connections: 10, duration: 4 });
+      const before = rss(proxy.pid).now;
+      const uploads = slowUploads(proxy.url);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const loaded = await autocannon({ url: `${proxy.url}/api/campaigns`, connections: 10, duration: 4 });
+      const end = await uploads.done;
+      const peak = rss(proxy.pid).peak;
+      await stopCli(proxy);
+      return {
+        ...end,
+        before,
+        peak,
+        idleP99: idle.latency.p99,
+        loadedP99: loaded.latency.p99,
+        idleRate: idle.requests.average,
+        loadedRate: loaded.requests.average,
+      };
+    };
+    const slow = new Map(sides.map((side) => [side, [] as Awaited<ReturnType<typeof slowTurn>>[]]));
     for (let turn = 0; turn < BURSTS; turn++)
-      for (const side of inTurn(sides, turn)) {
-        const proxy = await freshProxy(side);
-        const idle = await autocannon({ url: `${proxy.url}/api/campaigns`, connections: 10, duration: 4 });
-        const before = rss(proxy.pid).now;
-        const uploads = slowUploads(proxy.url);
-        await new Promise((resolve) => setTimeout(resolve, 1000));
-        const loaded = await autocannon({ url: `${proxy.url}/api/campaigns`, connections: 10, duration: 4 });
-        const end = await uploads.done;
-        slow.get(side)!.push({
-          busy: end.busy,
-          cut: end.cut,
-          slowest: end.slowest,
-          before,
-          peak: rss(proxy.pid).peak,
-          idleP99: idle.latency.p99,
-          loadedP99: loaded.latency.p99,
-          idleRate: idle.requests.average,
-          loadedRate: loaded.requests.average,
-        });
-        await stopCli(proxy);
-      }
+      for (const side of inTurn(sides, turn)) slow.get(side)!.push(await slowTurn(side));
     const slowRows = sides.map((side) => {
-      const m = (figure: string) => median(slow.get(side)!.map((figures) => figures[figure]!));
+      const turns = slow.get(side)!;
+      const m = (figure: keyof (typeof turns)[number]) => median(turns.map((figures) => figures[figure]));
       return named(
         side,
         `| ${BURSTS} | ${m('busy')} | ${m('cut')} | ${(m('slowest') / 1000).toFixed(1)} | ${m('before').toFixed(0)} | **${m('peak').toFixed(0)}** | ${m('idleP99')} | **${m('loadedP99')}** | ${Math.round(m('idleRate'))} | ${Math.round(m('loadedRate'))} |`,
